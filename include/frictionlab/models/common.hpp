@@ -1,0 +1,63 @@
+// frictionlab: scalar helpers shared by every model.
+//
+// Every model header is templated on a Scalar type S that can be `float`, `double` or a Ceres
+// `ceres::Jet<double, N>` (forward-mode autodiff). The helpers below therefore call math functions
+// unqualified after `using std::...`, so that argument-dependent lookup finds the Jet overloads.
+// Nothing here allocates, throws or performs I/O.
+#pragma once
+
+#include <cmath>
+
+namespace frictionlab {
+
+/// Sign function with sgn(0) = 0 (returns +1, -1 or 0 in the scalar type).
+template <class S>
+constexpr S sgn(const S& x) noexcept {
+  if (x > S(0)) return S(1);
+  if (x < S(0)) return S(-1);
+  return S(0);
+}
+
+/// Sign, optionally smoothed: `tanh(x / scale)` if `scale > 0`, else the exact sgn(x).
+/// `scale` is a velocity [m/s or rad/s] below which the sign is rounded off; it is documented
+/// as `v_smooth` wherever a model exposes it.
+template <class S>
+S smooth_sgn(const S& x, const S& scale) noexcept {
+  using std::tanh;
+  if (scale > S(0)) return tanh(x / scale);
+  return sgn(x);
+}
+
+/// |x|, Jet-friendly.
+template <class S>
+S absval(const S& x) noexcept {
+  using std::abs;
+  return abs(x);
+}
+
+/// (1 - exp(-x)) / x for x >= 0, computed without cancellation; equals 1 at x = 0.
+/// This is the "phi1" function of exponential integrators: the exact solution of
+/// dz/dt = v - a*z over a step h, with constant v and a >= 0, is
+///   z(h) = z + h * phi1(a*h) * (v - a*z).
+template <class S>
+S phi1_neg(const S& x) noexcept {
+  using std::expm1;
+  using std::abs;
+  // For tiny x, -expm1(-x)/x = 1 - x/2 + x^2/6 - ...; the series avoids 0/0 at x == 0.
+  if (abs(x) < S(1e-4)) return S(1) - x / S(2) + x * x / S(6);
+  return -expm1(-x) / x;
+}
+
+/// Which discretisation advances a dynamic model over one sample step.
+/// `exact` is the default everywhere: the closed-form (or unconditionally stable implicit)
+/// update of the model for a velocity held constant over the step. `forward_euler` and `rk4`
+/// exist only so that users can reproduce and compare with codes that use them.
+enum class Method { exact, implicit_euler, forward_euler, rk4 };
+
+/// How the input velocity is taken over a step [t_k, t_k + h].
+/// `zoh`: held at v_k (exact for piecewise-constant inputs, first order for smooth ones).
+/// `linear`: linearly interpolated between v_k and v_{k+1}; the exact schemes then use the
+/// mid-step velocity (exponential midpoint rule, second order for smooth inputs, still bounded).
+enum class Hold { zoh, linear };
+
+}  // namespace frictionlab

@@ -1,0 +1,1 @@
+#include "frictionlab/io/csv.hpp"
