@@ -1,16 +1,201 @@
-#include <gtest/gtest.h>
-#include "frictionlab/integrate/stepper.hpp"
-#include "frictionlab/models/lugre.hpp"
+// The typed property suite: every invariant is written once and run over every model family
+// of tests/model_traits.hpp (the Sophus `LieGroupTests<G>` pattern, see STYLE.md).
+//
+// Oracles (independent of the code under test):
+//  - the invariant state bound (|z| <= max g / sigma0 for LuGre; per-element bounds otherwise);
+//  - the steady state at constant velocity equals the static curve steady_force(v);
+//  - for an input that really is piecewise constant, the exact step gives the same answer
+//    whatever the step size (to rounding);
+//  - convergence order of the default scheme against a different high-accuracy scheme
+//    (RK4 with a tiny step) as h shrinks;
+//  - forward-mode autodiff (ceres::Jet) through the exact step equals central finite differences.
 #include <ceres/jet.h>
-TEST(Smoke, LuGre) {
-  using M = frictionlab::LuGre<double>;
-  M::Params p;
-  M::State x;
-  x = M::step(p, x, 0.002, 1e-2);
-  EXPECT_NEAR(x.z, M::state_bound(p) , 1e-3);
-  using J = ceres::Jet<double, 2>;
-  frictionlab::LuGre<J>::Params pj;
-  auto y = frictionlab::LuGre<J>::step(pj, {}, J(0.002, 0), J(1e-2));
-  (void)frictionlab::advance<frictionlab::LuGre<float>>(frictionlab::LuGre<float>::Params{}, {}, 0.1f, 0.1f, 0.01f, frictionlab::Method::rk4, frictionlab::Hold::linear);
-  EXPECT_GT(y.z.v[0], -1);
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "model_traits.hpp"
+
+namespace frictionlab::testing {
+namespace {
+
+template <class F>
+struct ModelProperties : ::testing::Test {};
+
+using Families = ::testing::Types<StribeckExpFamily, StribeckRationalSmoothFamily, LuGreFamily,
+                                  LuGreAsymFamily>;
+
+class FamilyNames {
+ public:
+  template <class T>
+  static std::string GetName(int /*i*/) {
+    return T::name;
+  }
+};
+TYPED_TEST_SUITE(ModelProperties, Families, FamilyNames);
+
+template <class F, class S>
+typename F::template M<S>::Params nominal() {
+  std::array<S, F::kTheta> th{};
+  for (int i = 0; i < F::kTheta; ++i) th[i] = S(F::theta0[i]);
+  return F::template params<S>(th.data());
 }
+
+/// A smooth test input with several reversals: v(t) = V (sin(2 pi t) + 0.5 sin(2 pi 3.1 t + 0.3)).
+inline double smooth_velocity(double t, double V) {
+  const double pi = 3.14159265358979323846;
+  return V * (std::sin(2 * pi * t) + 0.5 * std::sin(2 * pi * 3.1 * t + 0.3));
+}
+
+/// Drive the model with smooth_velocity sampled at step h over [0, T]; return F at the samples.
+template <class F, class S = double>
+std::vector<double> run_smooth(double h, double T, Method method, Hold hold,
+                               const typename F::template M<S>::Params& p) {
+  using Mod = typename F::template M<S>;
+  const long n = std::lround(T / h) + 1;
+  std::vector<S> t(n), v(n);
+  for (long k = 0; k < n; ++k) {
+    t[k] = S(double(k) * h);
+    v[k] = S(smooth_velocity(double(k) * h, F::v_scale));
+  }
+  std::vector<double> out(n);
+  drive<Mod>(p, typename Mod::State{}, t.data(), v.data(), n, method, hold, S(0),
+             [&](long k, const S& f, const typename Mod::State&) { out[k] = double(f); });
+  return out;
+}
+
+/// Max |a - b| over the coarse samples; b is sampled `ratio` times finer.
+inline double max_diff_on_coarse(const std::vector<double>& a, const std::vector<double>& b,
+                                 long ratio) {
+  double e = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) e = std::max(e, std::abs(a[k] - b[k * ratio]));
+  return e;
+}
+
+TYPED_TEST(ModelProperties, StateStaysInsideItsInvariantBoundForAnyStep) {
+  using F = TypeParam;
+  auto check = [](auto tag) {
+    using S = decltype(tag);
+    using Mod = typename F::template M<S>;
+    const auto p = nominal<F, S>();
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> uv(-3.0, 3.0), uh(-6.0, -1.0);
+    typename Mod::State x{};
+    for (int k = 0; k < 4000; ++k) {
+      const S v = S(F::v_scale * uv(rng));
+      const S h = S(std::pow(10.0, uh(rng)));  // 1 us .. 100 ms
+      x = Mod::step(p, x, v, h);
+      ASSERT_TRUE((F::template within_bound<S>(p, x, std::is_same_v<S, float> ? 1e-5 : 1e-12)))
+          << "step " << k << " |state| = " << F::template state_max<S>(x);
+    }
+  };
+  check(double{});
+  check(float{});
+}
+
+TYPED_TEST(ModelProperties, SteadyStateAtConstantVelocityIsTheStaticCurve) {
+  using F = TypeParam;
+  using Mod = typename F::template M<double>;
+  const auto p = nominal<F, double>();
+  for (double r : {-30.0, -3.0, -1.0, -0.1, 0.1, 1.0, 3.0, 30.0}) {
+    const double v = r * F::v_scale;
+    typename Mod::State x{};
+    for (int k = 0; k < 400; ++k) x = Mod::step(p, x, v, 0.05);
+    const double Fss = Mod::steady_force(p, v);
+    EXPECT_NEAR(Mod::force(p, x, v), Fss, 1e-9 * std::max(1.0, std::abs(Fss))) << "v = " << v;
+  }
+}
+
+TYPED_TEST(ModelProperties, PiecewiseConstantInputGivesTheSameAnswerAtAnyStep) {
+  using F = TypeParam;
+  using Mod = typename F::template M<double>;
+  const auto p = nominal<F, double>();
+  // A staircase input held over 10 ms intervals: the exact ZOH step must not care whether an
+  // interval is taken in 1 step or in 100 substeps.
+  const double H = 0.01;
+  const int n = 300;
+  std::vector<double> t(n), v(n);
+  for (int k = 0; k < n; ++k) {
+    t[k] = k * H;
+    v[k] = smooth_velocity(k * H, F::v_scale);
+  }
+  std::vector<double> coarse(n), fine(n);
+  drive<Mod>(p, {}, t.data(), v.data(), n, Method::exact, Hold::zoh, 0.0,
+             [&](long k, double f, const typename Mod::State&) { coarse[k] = f; });
+  drive<Mod>(p, {}, t.data(), v.data(), n, Method::exact, Hold::zoh, H / 100,
+             [&](long k, double f, const typename Mod::State&) { fine[k] = f; });
+  double scale = 0;
+  for (double f : fine) scale = std::max(scale, std::abs(f));
+  EXPECT_LE(max_diff_on_coarse(coarse, fine, 1), 1e-9 * scale);
+}
+
+TYPED_TEST(ModelProperties, ExactStepConvergesToHighAccuracySolution) {
+  using F = TypeParam;
+  if constexpr (F::expected_order > 0) {
+    const auto p = nominal<F, double>();
+    const double T = 1.0;
+    const auto ref = run_smooth<F>(F::h_fine, T, F::reference, Hold::linear, p);
+    std::vector<double> errs;
+    std::vector<double> hs;
+    for (double h = F::h_order_max; hs.size() < 4; h /= 2) hs.push_back(h);
+    for (double h : hs) {
+      const auto sol = run_smooth<F>(h, T, Method::exact, Hold::linear, p);
+      errs.push_back(max_diff_on_coarse(sol, ref, std::lround(h / F::h_fine)));
+    }
+    for (std::size_t i = 0; i + 1 < errs.size(); ++i) {
+      const double order = std::log2(errs[i] / errs[i + 1]);
+      ::testing::Test::RecordProperty("order_" + std::to_string(i), std::to_string(order));
+      EXPECT_GE(order, F::expected_order - 0.3)
+          << "h=" << hs[i] << " err=" << errs[i] << " -> h/2 err=" << errs[i + 1];
+    }
+  }
+}
+
+TYPED_TEST(ModelProperties, AutodiffThroughTheExactStepMatchesFiniteDifferences) {
+  using F = TypeParam;
+  constexpr int K = F::kTheta;
+  using J = ceres::Jet<double, K>;
+  using MJ = typename F::template M<J>;
+  using MD = typename F::template M<double>;
+  const double h = 2e-3;
+  const int n = 400;
+  // Objective: sum of the force over a trajectory (touches every step and the state history).
+  auto objective_double = [&](const std::array<double, K>& th) {
+    const auto p = F::template params<double>(th.data());
+    typename MD::State x{};
+    double acc = 0;
+    for (int k = 0; k < n; ++k) {
+      const double v = smooth_velocity(k * h, F::v_scale);
+      acc += MD::force(p, x, v);
+      x = MD::step(p, x, v, h);
+    }
+    return acc;
+  };
+  std::array<J, K> thj{};
+  for (int i = 0; i < K; ++i) thj[i] = J(F::theta0[i], i);
+  const auto pj = F::template params<J>(thj.data());
+  typename MJ::State xj{};
+  J accj(0.0);
+  for (int k = 0; k < n; ++k) {
+    const J v(smooth_velocity(k * h, F::v_scale));
+    accj += MJ::force(pj, xj, v);
+    xj = MJ::step(pj, xj, v, J(h));
+  }
+  std::array<double, K> th = F::theta0;
+  EXPECT_NEAR(accj.a, objective_double(th), 1e-9 * std::abs(accj.a) + 1e-12);
+  for (int i = 0; i < K; ++i) {
+    const double d = 1e-6 * std::abs(F::theta0[i]);
+    auto tp = th, tm = th;
+    tp[i] += d;
+    tm[i] -= d;
+    const double fd = (objective_double(tp) - objective_double(tm)) / (2 * d);
+    EXPECT_NEAR(accj.v[i], fd, 1e-5 * std::max(std::abs(fd), 1e-3 * std::abs(accj.a) / F::theta0[i]))
+        << "parameter " << i;
+  }
+}
+
+}  // namespace
+}  // namespace frictionlab::testing

@@ -9,9 +9,9 @@
 //
 // `advance` picks the input velocity for the step from the hold mode (docs/integration.md):
 //   zoh:    v(t) = v0 on [t, t+h)
-//   linear: v(t) linear from v0 to v1; exact schemes use the mid-step value (v0+v1)/2
-//           (exponential midpoint rule: second order for smooth inputs and still bounded),
-//           RK4 evaluates the interpolant at its stage times.
+//   linear: v(t) linear from v0 to v1; models with M::step_linear (LuGre) use their own
+//           second-order update for that input, other exact schemes use the mid-step value
+//           (v0+v1)/2 (exponential midpoint rule); RK4 evaluates the interpolant at its stages.
 #pragma once
 
 #include <array>
@@ -26,6 +26,10 @@ concept HasArrayState = requires(const typename M::State& x, typename M::Scalar*
   M::to_array(x, out);
   M::from_array(out);
 };
+
+template <class M>
+concept HasLinearStep = requires(const typename M::Params& p, const typename M::State& x,
+                                 typename M::Scalar s) { M::step_linear(p, x, s, s, s); };
 
 template <class M>
 concept HasImplicitEuler = requires(const typename M::Params& p, const typename M::State& x,
@@ -93,6 +97,9 @@ typename M::State advance(const typename M::Params& p, const typename M::State& 
         xa[i] += h / S(6) * (a1[i] + S(2) * a2[i] + S(2) * a3[i] + a4[i]);
       return M::from_array(xa.data());
     }
+  }
+  if constexpr (HasLinearStep<M>) {
+    if (hold == Hold::linear) return M::step_linear(p, x, v0, v1, h);
   }
   return M::step(p, x, vm, h);
 }

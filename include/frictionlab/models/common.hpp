@@ -28,6 +28,17 @@ S smooth_sgn(const S& x, const S& scale) noexcept {
   return sgn(x);
 }
 
+/// The value part of a scalar as double: itself for float/double, `.a` for a ceres::Jet. Used only
+/// for discrete decisions (substep counts), never in a differentiated expression.
+template <class S>
+double double_value(const S& x) noexcept {
+  if constexpr (requires { x.a; }) {
+    return static_cast<double>(x.a);
+  } else {
+    return static_cast<double>(x);
+  }
+}
+
 /// |x|, Jet-friendly.
 template <class S>
 S absval(const S& x) noexcept {

@@ -50,14 +50,21 @@ S stribeck_shape(const StribeckCurve<S>& c, const S& v) noexcept {
   return S(1) / (S(1) + ra);
 }
 
-/// g(v) [N]: the magnitude of steady sliding friction without the viscous part.
+/// g on a chosen side of the curve (positive: the v > 0 branch), so that g(0+) and g(0-) of an
+/// asymmetric curve can both be evaluated.
 template <class S>
-S stribeck_g(const StribeckCurve<S>& c, const S& v) noexcept {
-  const bool pos = !(v < S(0));
+S stribeck_g_side(const StribeckCurve<S>& c, const S& v, bool pos) noexcept {
   const S Fc = pos ? c.Fc_pos : c.Fc_neg;
   const S Fs = pos ? c.Fs_pos : c.Fs_neg;
   return Fc + (Fs - Fc) * stribeck_shape(c, v);
 }
+
+/// g(v) [N]: the magnitude of steady sliding friction without the viscous part.
+template <class S>
+S stribeck_g(const StribeckCurve<S>& c, const S& v) noexcept {
+  return stribeck_g_side(c, v, !(v < S(0)));
+}
+
 
 /// Largest value of g over all velocities [N]: max(Fc, Fs) on either side.
 template <class S>
