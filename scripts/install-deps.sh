@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install frictionlab's build and test dependencies from Debian 12 packages (run as root, or
+# with sudo available). Every dependency is a Debian -dev package; nothing is downloaded by the
+# build itself.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential cmake ninja-build pkg-config \
+  libeigen3-dev libceres-dev libsundials-dev libcli11-dev nlohmann-json3-dev \
+  libgtest-dev libgmock-dev libbenchmark-dev \
+  python3 > /dev/null
+echo "frictionlab: dependencies installed"
