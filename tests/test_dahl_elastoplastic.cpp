@@ -293,13 +293,16 @@ TEST(ElastoPlastic, OneHugeStepNeverOvershootsAndStateStaysBounded) {
 double ep_input(double t) { return 0.004 * std::sin(2 * kPi * t) + 0.002 * std::sin(2 * kPi * 3.1 * t + 0.3); }
 
 TEST(ElastoPlastic, ConvergesToFineRk4AsTheStepShrinks) {
-  // Reference: RK4 with h = 1e-6 on the linearly interpolated input. The default step with the
-  // mid-step velocity: exact in the elastic and alpha = 1 regions, first order on the blend.
+  // Reference: RK4 with h = 1e-6 on the linearly interpolated input (self-consistency vs
+  // h = 2.5e-7: 2e-10 N). The default step with the mid-step velocity: exact in the elastic and
+  // alpha = 1 regions, second order on the blend (exponential Euler substeps) and at the steps
+  // that contain a reversal or a regime change, whose phase inside the step makes the error
+  // constant vary from one h to the next: the order is taken over the whole range.
   const auto p = ep();
   const double T = 1.0, hf = 1e-6;
   const auto ref = run<E>(p, ep_input, hf, T, Method::rk4, Hold::linear);
   std::vector<double> errs;
-  const std::vector<double> hs{8e-4, 4e-4, 2e-4, 1e-4};
+  const std::vector<double> hs{8e-4, 4e-4, 2e-4, 1e-4, 5e-5, 2.5e-5};
   for (double h : hs) {
     const auto sol = run<E>(p, ep_input, h, T, Method::exact, Hold::linear);
     errs.push_back(max_diff(sol, ref, std::lround(h / hf)));
@@ -308,13 +311,17 @@ TEST(ElastoPlastic, ConvergesToFineRk4AsTheStepShrinks) {
     const double order = std::log2(errs[i] / errs[i + 1]);
     RecordProperty("err_" + std::to_string(i), sci(errs[i]));
     RecordProperty("order_" + std::to_string(i), sci(order));
-    EXPECT_GE(order, 0.9) << "h=" << hs[i] << " err=" << errs[i] << " -> " << errs[i + 1];
   }
-  EXPECT_LT(errs.back(), 2e-2);  // [N], force scale 1.5 N
+  const double order = std::log2(errs.front() / errs.back()) / double(errs.size() - 1);
+  RecordProperty("order_overall", sci(order));
+  EXPECT_GE(order, 1.5) << "err " << errs.front() << " at h=" << hs.front() << ", " << errs.back()
+                        << " at h=" << hs.back();
+  EXPECT_LT(errs.back(), 1e-6);  // [N], force scale 1.5 N (measured 2.9e-7)
 }
 
 TEST(ElastoPlastic, PiecewiseConstantInputConvergesToRk4WithBlendSubstepping) {
-  // With a ZOH input the only error of the default step is the blend's backward Euler, O(xi/M).
+  // With a ZOH input the only error of the default step is the blend's exponential Euler
+  // substeps (second order in the substep length).
   const auto p = ep();
   const auto ref = run<E>(p, ep_input, 0.01, 1.0, Method::rk4, Hold::zoh, 1e-6);
   double prev = 0;

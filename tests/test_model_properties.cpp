@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -25,8 +26,10 @@ namespace {
 template <class F>
 struct ModelProperties : ::testing::Test {};
 
-using Families = ::testing::Types<StribeckExpFamily, StribeckRationalSmoothFamily, LuGreFamily,
-                                  LuGreAsymFamily>;
+using Families =
+    ::testing::Types<StribeckExpFamily, StribeckRationalSmoothFamily, LuGreFamily, LuGreAsymFamily,
+                     DahlFamily, ElastoPlasticFamily, MaxwellSlipFamily, ModifiedStribeckFamily,
+                     GMSFamily>;
 
 class FamilyNames {
  public:
@@ -36,6 +39,14 @@ class FamilyNames {
   }
 };
 TYPED_TEST_SUITE(ModelProperties, Families, FamilyNames);
+
+template <class F>
+constexpr double h_steady() {
+  if constexpr (requires { F::h_steady; })
+    return F::h_steady;
+  else
+    return 0.05;
+}
 
 template <class F, class S>
 typename F::template M<S>::Params nominal() {
@@ -103,7 +114,7 @@ TYPED_TEST(ModelProperties, SteadyStateAtConstantVelocityIsTheStaticCurve) {
   for (double r : {-30.0, -3.0, -1.0, -0.1, 0.1, 1.0, 3.0, 30.0}) {
     const double v = r * F::v_scale;
     typename Mod::State x{};
-    for (int k = 0; k < 400; ++k) x = Mod::step(p, x, v, 0.05);
+    for (int k = 0; k < 400; ++k) x = Mod::step(p, x, v, h_steady<F>());
     const double Fss = Mod::steady_force(p, v);
     EXPECT_NEAR(Mod::force(p, x, v), Fss, 1e-9 * std::max(1.0, std::abs(Fss))) << "v = " << v;
   }
@@ -129,7 +140,9 @@ TYPED_TEST(ModelProperties, PiecewiseConstantInputGivesTheSameAnswerAtAnyStep) {
              [&](long k, double f, const typename Mod::State&) { fine[k] = f; });
   double scale = 0;
   for (double f : fine) scale = std::max(scale, std::abs(f));
-  EXPECT_LE(max_diff_on_coarse(coarse, fine, 1), 1e-9 * scale);
+  const double diff = max_diff_on_coarse(coarse, fine, 1);
+  ::testing::Test::RecordProperty("relative_difference", std::to_string(diff / scale));
+  EXPECT_LE(diff, F::zoh_rel_tol * scale);
 }
 
 TYPED_TEST(ModelProperties, ExactStepConvergesToHighAccuracySolution) {
@@ -148,9 +161,15 @@ TYPED_TEST(ModelProperties, ExactStepConvergesToHighAccuracySolution) {
     for (std::size_t i = 0; i + 1 < errs.size(); ++i) {
       const double order = std::log2(errs[i] / errs[i + 1]);
       ::testing::Test::RecordProperty("order_" + std::to_string(i), std::to_string(order));
-      EXPECT_GE(order, F::expected_order - 0.3)
-          << "h=" << hs[i] << " err=" << errs[i] << " -> h/2 err=" << errs[i + 1];
+      std::printf("%s: h=%.3g err=%.3g order=%.3f\n", F::name, hs[i + 1], errs[i + 1], order);
     }
+    // Observed order over the whole range (h_order_max .. h_order_max/8): robust to the
+    // phase of reversals and regime switches inside a step.
+    const double order = std::log2(errs.front() / errs.back()) / double(errs.size() - 1);
+    ::testing::Test::RecordProperty("order_overall", std::to_string(order));
+    EXPECT_GE(order, F::expected_order - 0.2)
+        << "h=" << hs.front() << " err=" << errs.front() << " -> h=" << hs.back()
+        << " err=" << errs.back();
   }
 }
 

@@ -59,6 +59,24 @@ S phi1_neg(const S& x) noexcept {
   return -expm1(-x) / x;
 }
 
+/// Position increments of a velocity that is linear from v0 to v1 over a step h [s], split at
+/// its zero crossing: returns false (and dx1 = (v0+v1)/2 h, dx2 = 0) when v does not change sign
+/// inside the step; otherwise true with dx1 [m] travelled before the reversal at
+/// tc = h v0/(v0 - v1) and dx2 [m] after it (opposite signs). Rate-independent models (Dahl,
+/// Maxwell slip) applied to dx1 then dx2 are exact for a piecewise-linear velocity.
+template <class S>
+bool split_at_reversal(const S& v0, const S& v1, const S& h, S& dx1, S& dx2) noexcept {
+  if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
+    const S tc = h * v0 / (v0 - v1);
+    dx1 = v0 * tc / S(2);
+    dx2 = v1 * (h - tc) / S(2);
+    return true;
+  }
+  dx1 = (v0 + v1) / S(2) * h;
+  dx2 = S(0);
+  return false;
+}
+
 /// Which discretisation advances a dynamic model over one sample step.
 /// `exact` is the default everywhere: the closed-form (or unconditionally stable implicit)
 /// update of the model for a velocity held constant over the step. `forward_euler` and `rk4`

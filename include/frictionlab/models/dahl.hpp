@@ -75,15 +75,29 @@ struct Dahl {
     return u0 * exp(-log1p(arg) / e);
   }
 
-  /// Exact update over a step h with v held constant (default discretisation).
-  static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
-    if (v == S(0)) return x;
-    const S s = sgn(v);
-    const S xi = absval(v) * h;
+  /// Exact update for a monotone displacement increment dx [m] (the model is rate independent).
+  static State step_dx(const Params& p, const State& x, const S& dx) noexcept {
+    if (dx == S(0)) return x;
+    const S s = sgn(dx);
+    const S xi = absval(dx);
     const S c = p.sigma0 / p.Fc;
     const S u0 = S(1) - s * p.sigma0 * x.z / p.Fc;
     const S u = relax(u0, c, xi, p.n);
     return State{s * (S(1) - u) * p.Fc / p.sigma0};
+  }
+
+  /// Exact update over a step h with v held constant (default discretisation): dx = v h.
+  static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
+    return step_dx(p, x, v * h);
+  }
+
+  /// Exact update for a velocity linear from v0 to v1 over h: the path is split at the
+  /// reversal (split_at_reversal in common.hpp), each monotone part is exact.
+  static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
+                           const S& h) noexcept {
+    S dx1, dx2;
+    if (!split_at_reversal(v0, v1, h, dx1, dx2)) return step_dx(p, x, dx1);
+    return step_dx(p, step_dx(p, x, dx1), dx2);
   }
 
   /// Invariant bound on |z| [m]: Fc / sigma0.

@@ -20,15 +20,10 @@
 //   dw/dxi = f(w),  f(w) = 1 - alpha(w) w / zm,  zm = g(v)/sigma0,
 // f = 1 for w <= z_ba (elastic: exact, linear), f = 1 - w/zm for w >= zm (alpha = 1: exact,
 // w = zm + (w0 - zm) exp(-xi/zm)), and f decreasing from 1 to 0 on the blend (z_ba, zm). On the
-// blend the step uses kBlendSubsteps implicit (backward) Euler substeps in xi; each solves
-// w+ = w + dxi f(w+), whose left side minus right side is increasing in w+ and changes sign on
-// [w, zm], by kIterations safeguarded Newton iterations (bisection when Newton leaves the
-// bracket) plus one final Newton step (exact first derivatives for ceres::Jet). The solve stays
-// in [w, zm]: it never overshoots z_ss, |z| <= max g / sigma0 for any h, and the elastic part is
-// exactly reversible. Accuracy: exact in the elastic and alpha = 1 regions; first order in xi on
-// the blend (error <= C * xi / kBlendSubsteps per step of a blend traversal). For a smooth input
-// the global error is therefore O(h) while the blend is being crossed and O(h^2) (exponential
-// midpoint rule, Hold::linear) elsewhere.
+// blend the step uses exponential Rosenbrock-Euler substeps in xi (blend_substep), between
+// kBlendSubsteps and kMaxBlendSubsteps of them, each at most a quarter of the blend width long.
+// Each substep is second order in its length and exact where f is linear; it never overshoots
+// zm, so |z| <= max g / sigma0 for any h, and the elastic part is exactly reversible.
 #pragma once
 
 #include <numbers>
@@ -53,8 +48,8 @@ struct ElastoPlastic {
     S z{0};  ///< bristle deflection [m]
   };
   static constexpr int kNumStates = 1;
-  static constexpr int kBlendSubsteps = 8;
-  static constexpr int kIterations = 12;
+  static constexpr int kBlendSubsteps = 4;      ///< fewest exponential-Euler substeps on the blend
+  static constexpr int kMaxBlendSubsteps = 64;  ///< most substeps (bounded cost per step)
 
   static S g(const Params& p, const S& v) noexcept { return stribeck_g(p.curve, v); }
 
@@ -103,48 +98,26 @@ struct ElastoPlastic {
     return sgn(v) * g(p, v) + p.sigma2 * v;
   }
 
-  /// One backward-Euler substep w+ = w + d f(w+) on the blend region (z_ba < w < zm).
+  /// One exponential Rosenbrock-Euler substep of length d [m] on the blend (z_ba <= w < zm):
+  ///   w+ = w + d phi1(lambda d) f(w),  lambda = -f'(w) >= 0,
+  /// exact when f is linear (as it is near zm, where f ~ (zm - w)/zm) and second order in d
+  /// otherwise (Hochbruck & Ostermann, "Exponential integrators", Acta Numerica 2010, sec. 2.4).
+  /// f >= 0 and phi1 in (0, 1], so w+ >= w; the result is capped at the equilibrium zm, so
+  /// the substep never overshoots z_ss for any d. Smooth in all arguments except at the cap,
+  /// so ceres::Jet derivatives are exact first derivatives of the scheme.
   static S blend_substep(const S& w, const S& d, const S& zm, const S& zba) noexcept {
     using std::cos;
     using std::sin;
     const S pi = S(std::numbers::pi);
     const S width = zm - zba;
-    // G(y) = y - w - d f(y), increasing; G(w) <= 0, G(zm) = zm - w >= 0.
-    auto G = [&](const S& y, S& dG) {
-      const S arg = pi * (y - (zm + zba) / S(2)) / width;
-      const S a = S(0.5) + S(0.5) * sin(arg);
-      const S da = S(0.5) * cos(arg) * pi / width;
-      const S f = S(1) - a * y / zm;
-      const S df = -(da * y + a) / zm;
-      dG = S(1) - d * df;
-      return y - w - d * f;
-    };
-    S lo = w, hi = zm;
-    S y = w + d;  // elastic guess
-    if (!(y < hi)) y = (lo + hi) / S(2);
-    for (int it = 0; it < kIterations; ++it) {
-      S dG;
-      const S r = G(y, dG);
-      if (r > S(0)) {
-        hi = y;
-      } else if (r < S(0)) {
-        lo = y;
-      } else {
-        break;
-      }
-      S yn = y - r / dG;
-      if (!(yn >= lo && yn <= hi)) yn = (lo + hi) / S(2);  // Newton left the bracket: bisect
-      if (yn == y) break;                                   // converged to rounding
-      y = yn;
-    }
-    // Final Newton step: leaves the converged value in place and gives exact first derivatives
-    // (implicit function theorem) when S is a ceres::Jet.
-    S dG;
-    const S r = G(y, dG);
-    S yn = y - r / dG;
-    if (yn < w) yn = w;
-    if (yn > zm) yn = zm;
-    return yn;
+    const S arg = pi * (w - (zm + zba) / S(2)) / width;
+    const S a = S(0.5) + S(0.5) * sin(arg);
+    const S da = S(0.5) * cos(arg) * pi / width;
+    const S f = S(1) - a * w / zm;
+    S lambda = (da * w + a) / zm;  // -f'(w)
+    if (lambda < S(0)) lambda = S(0);
+    const S y = w + d * phi1_neg(lambda * d) * f;
+    return y < zm ? y : zm;
   }
 
   /// Default update over a step h with v held constant (see header for the scheme).
@@ -166,10 +139,17 @@ struct ElastoPlastic {
     if (!(w < zm)) {
       return State{s * (zm + (w - zm) * exp(-xi / zm))};
     }
-    // Blend region: backward Euler substeps.
-    const S d = xi / S(kBlendSubsteps);
+    // Blend region: exponential Euler substeps.
+    // Substep length at most a quarter of the blend width (zm - z_ba), within
+    // [kBlendSubsteps, kMaxBlendSubsteps] substeps.
+    using std::ceil;
+    const double ratio = double_value(xi / ((zm - p.z_ba) / S(4)));
+    const int nsub = ratio < double(kBlendSubsteps)      ? kBlendSubsteps
+                     : ratio > double(kMaxBlendSubsteps) ? kMaxBlendSubsteps
+                                                          : static_cast<int>(std::ceil(ratio));
+    const S d = xi / S(nsub);
     if (!(d > S(0))) return State{s * w};
-    for (int j = 0; j < kBlendSubsteps; ++j) w = blend_substep(w, d, zm, p.z_ba);
+    for (int j = 0; j < nsub; ++j) w = blend_substep(w, d, zm, p.z_ba);
     return State{s * w};
   }
 

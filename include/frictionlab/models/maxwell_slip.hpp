@@ -16,7 +16,7 @@
 //
 // Modified Stribeck (reference 001, README "Modified Stribeck Model"): one element whose slip
 // deflection follows the Stribeck curve g(v) (stribeck.hpp):
-//   z <- sgn(dx + z) * min(|dx + z|, g(v)/k)                          [m]
+//   z <- clip(clip(z, g(v)/k) + dx, g(v)/k),  clip(y, c) = sgn(y) min(|y|, c)   [m]
 //   F = k z + sigma2 v                                                [N]
 // Steady state: F = sgn(v) g(v) + sigma2 v. Exact for v held over the step; |z| <= max g / k.
 #pragma once
@@ -81,6 +81,14 @@ struct MaxwellSlip {
     return step_dx(p, x, v * h);
   }
 
+  /// Exact update for a velocity linear from v0 to v1 over h (split at the reversal).
+  static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
+                           const S& h) noexcept {
+    S dx1, dx2;
+    if (!split_at_reversal(v0, v1, h, dx1, dx2)) return step_dx(p, x, dx1);
+    return step_dx(p, step_dx(p, x, dx1), dx2);
+  }
+
   /// Piecewise rate dz_i/dt: v while sticking (|z_i| < Delta_i or moving back), 0 while slipping.
   static State derivative(const Params& p, const State& x, const S& v) noexcept {
     State d{};
@@ -125,8 +133,11 @@ struct ModifiedStribeck {
   }
 
   /// Exact update over a step h with v held constant: dx = v h, slip deflection g(v)/k.
+  /// A state left outside the new cap by a change of v (|z| > g(v)/k) slips back to the cap at
+  /// once (the constraint |z| <= g(v)/k holds at every instant), then moves by dx.
   static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
-    return State{elastoslide(x.z, v * h, g(p, v) / p.k)};
+    const S cap = g(p, v) / p.k;
+    return State{elastoslide(elastoslide(x.z, S(0), cap), v * h, cap)};
   }
 
   /// Piecewise rate: v while sticking, 0 while slipping at |z| = g(v)/k.

@@ -1,0 +1,80 @@
+// frictionlab: coupled mechanical systems with dynamic friction (docs/simulation.md).
+//
+// a. Stick-slip benchmark (Armstrong-Helouvry 1991; Canudas de Wit et al. 1995, sec. V):
+//    a mass m [kg] on fixed ground, tied by a spring k [N/m] to a point pulled at constant speed
+//    v_drive [m/s]:          m*xdd = k*(v_drive*t - x) - F(v, z),        friction at velocity v = xd.
+//    Belt variant (belt = true): the mass is tied to a wall by the spring and lies on a belt moving
+//    at v_drive:             m*xdd = -k*x - F(v_rel, z),  v_rel = xd - v_drive.
+// b. One rotary joint (04_* eq. 1), torque driven:
+//    I*qdd + mgCx*cos(q) - mgCy*sin(q) + tau_f(qd, z) = tau(t).
+//
+// Friction: one of the single-state dynamic models (LuGre, Dahl, elasto-plastic), double.
+// Integrators: `rosenbrock` = fixed-step ROS2 (L-stable, order 2, gamma = 1 + 1/sqrt(2)),
+// the real-time scheme; `cvode` = SUNDIALS CVODE BDF with a dense Jacobian, adaptive, the
+// high-accuracy reference.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "frictionlab/models/dahl.hpp"
+#include "frictionlab/models/elastoplastic.hpp"
+#include "frictionlab/models/lugre.hpp"
+
+namespace frictionlab::sim {
+
+enum class SystemIntegrator { rosenbrock, cvode };
+
+using FrictionParams =
+    std::variant<LuGre<double>::Params, Dahl<double>::Params, ElastoPlastic<double>::Params>;
+
+struct StickSlipSpec {
+  double m = 1.0;        ///< mass [kg], > 0
+  double k = 2.0;        ///< spring stiffness [N/m], > 0
+  double v_drive = 0.1;  ///< pulling speed of the spring end, or belt speed [m/s]
+  bool belt = false;     ///< false: spring end pulled; true: mass on a moving belt
+  double x0 = 0.0;       ///< initial position [m]
+  double v0 = 0.0;       ///< initial velocity [m/s]
+  double t_end = 20.0;   ///< end time [s], > 0
+};
+
+struct JointSpec {
+  double I = 0.05;       ///< inertia about the axis [kg m^2], > 0
+  double mgCx = 0.0;     ///< gravity term [N m] (04_* eq. 1)
+  double mgCy = 0.0;     ///< gravity term [N m]
+  /// Applied torque: a sampled record tau(t) [N m], linearly interpolated (held constant
+  /// outside its range), if tau_t is non-empty; else tau(t) = tau_offset + tau_amp*sin(2 pi tau_freq t).
+  std::vector<double> tau_t, tau;
+  double tau_offset = 0.0, tau_amp = 1.0, tau_freq = 0.5;
+  double q0 = 0.0;       ///< initial angle [rad]
+  double qd0 = 0.0;      ///< initial angular velocity [rad/s]
+  double t_end = 10.0;   ///< end time [s], > 0
+};
+
+struct SimOptions {
+  SystemIntegrator integrator = SystemIntegrator::rosenbrock;
+  double h = 1e-3;          ///< fixed step of the rosenbrock scheme [s]; cvode: max step if > 0
+  double output_dt = 0.0;   ///< output sampling [s]; 0 = every step h (cvode: every h)
+  double rtol = 1e-8;       ///< cvode relative tolerance
+  double atol = 1e-10;      ///< cvode absolute tolerance (applied to scaled states)
+};
+
+struct SystemTrajectory {
+  std::vector<std::string> state_names;     ///< names of the friction states, e.g. {"z"}
+  std::vector<double> t, x, v, F;           ///< time [s], position, velocity, friction force
+  std::vector<std::vector<double>> states;  ///< states[i][k]: state i at sample k
+  long steps = 0;                           ///< integrator steps taken
+  long rhs_evals = 0;                       ///< right-hand-side evaluations
+};
+
+/// Simulate the stick-slip / belt system. Throws std::invalid_argument naming the offending
+/// parameter for impossible specifications (m <= 0, h <= 0, NaN, ...).
+SystemTrajectory simulate_stick_slip(const StickSlipSpec& spec, const FrictionParams& friction,
+                                     const SimOptions& opt);
+
+/// Simulate the torque-driven rotary joint. Same error contract.
+SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& friction,
+                                const SimOptions& opt);
+
+}  // namespace frictionlab::sim
