@@ -7,7 +7,12 @@
 #include <vector>
 
 #include "frictionlab/integrate/stepper.hpp"
+#include "frictionlab/models/actuator_budgets.hpp"
+#include "frictionlab/models/dahl.hpp"
+#include "frictionlab/models/elastoplastic.hpp"
+#include "frictionlab/models/gms.hpp"
 #include "frictionlab/models/lugre.hpp"
+#include "frictionlab/models/maxwell_slip.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
 namespace {
@@ -99,6 +104,91 @@ void BM_LuGre_forward_euler(benchmark::State& st) {
   }
 }
 
+template <class S>
+void BM_Coulomb(benchmark::State& st) {
+  typename StaticFriction<S>::Params p;  // Fc = Fs: no Stribeck term
+  p.curve = StribeckCurve<S>::symmetric(S(1), S(1), S(0.001), S(2));
+  p.sigma2 = S(0);
+  run_zoh<StaticFriction<S>>(st, p);
+}
+template <class S>
+void BM_Stribeck_rational_smooth(benchmark::State& st) {
+  auto p = stribeck_params<S>();
+  p.curve.shape = StribeckShape::rational;
+  p.v_smooth = S(1e-4);
+  run_zoh<StaticFriction<S>>(st, p);
+}
+template <class S>
+void BM_LuGre_asym_vd(benchmark::State& st) {
+  auto p = lugre_params<S>();
+  p.curve = StribeckCurve<S>{S(1), S(0.7), S(1.6), S(1.2), S(0.002), S(1.5), StribeckShape::rational};
+  p.vd = S(0.004);
+  run_zoh<LuGre<S>>(st, p);
+}
+template <class S>
+void BM_Dahl(benchmark::State& st) {
+  typename Dahl<S>::Params p;
+  p.n = S(1.5);  // general exponent: the log1p/pow branch
+  run_zoh<Dahl<S>>(st, p);
+}
+template <class S>
+void BM_ElastoPlastic(benchmark::State& st) {
+  run_zoh<ElastoPlastic<S>>(st, typename ElastoPlastic<S>::Params{});
+}
+template <class S>
+void BM_ModifiedStribeck(benchmark::State& st) {
+  run_zoh<ModifiedStribeck<S>>(st, typename ModifiedStribeck<S>::Params{});
+}
+/// Maxwell slip and GMS with n elements (the cost is linear in n; state arrays hold 64).
+template <class S>
+void BM_MaxwellSlip(benchmark::State& st) {
+  using M = MaxwellSlip<S>;
+  typename M::Params p;
+  p.n = int(st.range(0));
+  for (int i = 0; i < p.n; ++i) {
+    p.k[i] = S(1e5 / p.n);
+    p.Delta[i] = S(1e-5 * (i + 1));
+  }
+  run_zoh<M>(st, p);
+}
+template <class S>
+void BM_GMS(benchmark::State& st) {
+  using M = GMS<S>;
+  typename M::Params p;
+  p.n = int(st.range(0));
+  for (int i = 0; i < p.n; ++i) {
+    p.k[i] = S(1e5 * (i + 1));
+    p.nu[i] = S(1.0 / p.n);
+  }
+  run_zoh<M>(st, p);
+}
+/// Actuator friction budget M6 (the most expensive of M1..M6), one evaluation per iteration.
+template <class S>
+void BM_ActuatorM6(benchmark::State& st) {
+  ActuatorFrictionParams<S> p;
+  p.Kv = S(0.05);
+  p.Kc = S(0.02);
+  p.Kcs = S(0.03);
+  p.vs = S(0.5);
+  p.Km = S(0.01);
+  p.Ke = S(0.02);
+  p.Kms = S(0.01);
+  p.Kes = S(0.01);
+  p.Keq = S(0.001);
+  p.Kmq = S(0.002);
+  const auto& v = velocities<S>();
+  std::size_t k = 0;
+  for (auto _ : st) {
+    const S vk = S(100) * v[k];
+    const S tau_m = S(2) * v[(k + 7) & (v.size() - 1)] * S(100);
+    const S tau_e = -v[(k + 131) & (v.size() - 1)] * S(100);
+    benchmark::DoNotOptimize(friction_budget(ActuatorModel::M6, p, vk, tau_m, tau_e));
+    k = (k + 1) & (v.size() - 1);
+  }
+}
+
+BENCHMARK(BM_Coulomb<float>);
+BENCHMARK(BM_Coulomb<double>);
 BENCHMARK(BM_Stribeck<float>);
 BENCHMARK(BM_Stribeck<double>);
 BENCHMARK(BM_LuGre_zoh<float>);
@@ -107,6 +197,22 @@ BENCHMARK(BM_LuGre_linear<float>);
 BENCHMARK(BM_LuGre_linear<double>);
 BENCHMARK(BM_LuGre_forward_euler<float>);
 BENCHMARK(BM_LuGre_forward_euler<double>);
+BENCHMARK(BM_Stribeck_rational_smooth<float>);
+BENCHMARK(BM_Stribeck_rational_smooth<double>);
+BENCHMARK(BM_LuGre_asym_vd<float>);
+BENCHMARK(BM_LuGre_asym_vd<double>);
+BENCHMARK(BM_Dahl<float>);
+BENCHMARK(BM_Dahl<double>);
+BENCHMARK(BM_ElastoPlastic<float>);
+BENCHMARK(BM_ElastoPlastic<double>);
+BENCHMARK(BM_ModifiedStribeck<float>);
+BENCHMARK(BM_ModifiedStribeck<double>);
+BENCHMARK(BM_MaxwellSlip<float>)->Arg(4)->Arg(16);
+BENCHMARK(BM_MaxwellSlip<double>)->Arg(4)->Arg(16);
+BENCHMARK(BM_GMS<float>)->Arg(4)->Arg(16);
+BENCHMARK(BM_GMS<double>)->Arg(4)->Arg(16);
+BENCHMARK(BM_ActuatorM6<float>);
+BENCHMARK(BM_ActuatorM6<double>);
 
 }  // namespace
 
