@@ -31,7 +31,7 @@ namespace frictionlab {
 /// Elasto-slide element update: sgn(y) * min(|y|, cap) for y = z + dx.
 template <class S>
 S elastoslide(const S& z, const S& dx, const S& cap) noexcept {
-  const S y = z + dx;
+  S y = z + dx;
   if (y > cap) return cap;
   if (y < -cap) return -cap;
   return y;
