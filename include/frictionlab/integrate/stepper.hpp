@@ -117,7 +117,8 @@ typename M::State drive(const typename M::Params& p, typename M::State x, const 
     if (k + 1 == n) break;
     const S h = t[k + 1] - t[k];
     long m = 1;
-    if (max_substep > S(0) && h > max_substep) m = static_cast<long>(ceil(h / max_substep));
+    if (max_substep > S(0) && h > max_substep)
+      m = static_cast<long>(ceil(double_value(h / max_substep)));
     const S hs = h / S(m);
     for (long j = 0; j < m; ++j) {
       // Input at the substep ends (ZOH keeps v[k] on the whole interval).

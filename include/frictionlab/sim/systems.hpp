@@ -12,6 +12,15 @@
 // Integrators: `rosenbrock` = fixed-step ROS2 (L-stable, order 2, gamma = 1 + 1/sqrt(2)),
 // the real-time scheme; `cvode` = SUNDIALS CVODE BDF with a dense Jacobian, adaptive, the
 // high-accuracy reference.
+//
+// Output: samples at t = 0, every output_dt (0: every h) and at t_end. rosenbrock: t_end and
+// output_dt must be integer multiples of h (within 1e-9 relative). cvode: h > 0 is the largest
+// step; with h <= 0 output_dt must be > 0. The friction state is integrated scaled by its
+// invariant bound, s = z / M::state_bound(p), so atol applies to x [m], v [m/s] and s [-] (joint:
+// q [rad], qd [rad/s], s). Counters: steps = integrator steps; rhs_evals = evaluations of the
+// right-hand side in double or ceres::Jet (ROS2: 2 per step; CVODE: its count plus one per
+// Jacobian). Invalid input: std::invalid_argument naming the parameter; integrator failure
+// (CVODE flag, non-finite ROS2 state): std::runtime_error.
 #pragma once
 
 #include <string>

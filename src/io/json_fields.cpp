@@ -1,0 +1,191 @@
+// frictionlab: strict JSON object reading (see json_fields.hpp).
+#include "json_fields.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "frictionlab/io/csv.hpp"
+
+namespace frictionlab::io::detail {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) s += ", ";
+    s += items[i];
+  }
+  return s;
+}
+
+std::string type_of(const json& j) {
+  if (j.is_number()) return "number";
+  if (j.is_boolean()) return "boolean";
+  return j.type_name();
+}
+
+namespace {
+
+// 1-based line and column of the 0-based byte offset `i` in `text`.
+void line_col(std::string_view text, std::size_t i, long& line, long& col) {
+  if (i > text.size()) i = text.size();
+  line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t k = 0; k < i; ++k)
+    if (text[k] == '\n') {
+      ++line;
+      line_start = k + 1;
+    }
+  col = static_cast<long>(i - line_start) + 1;
+}
+
+// The message of a nlohmann parse_error without its "[json.exception...] parse error at line L,
+// column C: " prefix.
+std::string parse_error_tail(const std::string& what) {
+  const auto pos = what.find("column ");
+  if (pos != std::string::npos) {
+    const auto colon = what.find(": ", pos);
+    if (colon != std::string::npos) return what.substr(colon + 2);
+  }
+  const auto bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+}  // namespace
+
+json parse_json_text(std::string_view text, const std::string& file) {
+  // Duplicate keys: nlohmann keeps the last value silently; track the keys of every open object.
+  std::vector<std::set<std::string>> keys;
+  std::vector<std::string> names;  // the key under which each open object sits
+  std::string last_key = "the top level";
+  std::string duplicate, duplicate_in;
+  json::parser_callback_t cb = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        keys.emplace_back();
+        names.push_back(keys.size() == 1 ? std::string("the top level") : "'" + last_key + "'");
+        break;
+      case json::parse_event_t::object_end:
+        if (!keys.empty()) {
+          keys.pop_back();
+          names.pop_back();
+        }
+        break;
+      case json::parse_event_t::key:
+        if (parsed.is_string() && !keys.empty()) {
+          last_key = parsed.get<std::string>();
+          if (!keys.back().insert(last_key).second && duplicate.empty()) {
+            duplicate = last_key;
+            duplicate_in = names.back();
+          }
+        }
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/true,
+                    /*ignore_comments=*/false);
+  } catch (const json::parse_error& e) {
+    long line = 0, col = 0;
+    line_col(text, e.byte > 0 ? e.byte - 1 : 0, line, col);
+    throw InputError(file, line, col, "JSON syntax error: " + parse_error_tail(e.what()));
+  } catch (const json::out_of_range& e) {
+    // Number overflow (e.g. 1e400): locate the literal named in the message.
+    const std::string what = e.what();
+    const auto q1 = what.find('\''), q2 = what.rfind('\'');
+    long line = 0, col = 0;
+    if (q1 != std::string::npos && q2 > q1) {
+      const auto lit = what.substr(q1 + 1, q2 - q1 - 1);
+      const auto at = text.find(lit);
+      if (at != std::string_view::npos) line_col(text, at, line, col);
+    }
+    const auto bracket = what.find("] ");
+    throw InputError(
+        file, line, col,
+        "JSON number error: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));
+  }
+  if (!duplicate.empty())
+    throw InputError(file, 0, 0, "duplicate key '" + duplicate + "' in " + duplicate_in);
+  return j;
+}
+
+void fail_file(const std::string& file, const std::string& context, const std::string& message) {
+  throw InputError(file, 0, 0, context.empty() ? message : context + ": " + message);
+}
+
+JsonFields::JsonFields(const json* obj, std::string file, std::string context, std::string owner,
+                       std::vector<std::string> allowed)
+    : obj_(obj),
+      file_(std::move(file)),
+      context_(std::move(context)),
+      owner_(std::move(owner)),
+      allowed_(std::move(allowed)) {
+  if (obj_ == nullptr) return;
+  for (auto it = obj_->begin(); it != obj_->end(); ++it) {
+    bool known = false;
+    for (const auto& a : allowed_) known = known || a == it.key();
+    if (!known)
+      fail(it.key(), "unknown parameter for " + owner_ + " (allowed: " + join(allowed_) + ")");
+  }
+}
+
+bool JsonFields::has(const std::string& key) const {
+  return obj_ != nullptr && obj_->contains(key);
+}
+
+const json& JsonFields::at(const std::string& key) const { return obj_->at(key); }
+
+void JsonFields::fail(const std::string& key, const std::string& message) const {
+  throw InputError::parameter(file_, key, message, context_);
+}
+
+double JsonFields::number(const std::string& key, double def) const {
+  if (!has(key)) return def;
+  const json& j = at(key);
+  if (!j.is_number()) fail(key, "expected a number, got " + type_of(j));
+  return j.get<double>();
+}
+
+bool JsonFields::boolean(const std::string& key, bool def) const {
+  if (!has(key)) return def;
+  const json& j = at(key);
+  if (!j.is_boolean()) fail(key, "expected true or false, got " + type_of(j));
+  return j.get<bool>();
+}
+
+int JsonFields::integer(const std::string& key, int def) const {
+  if (!has(key)) return def;
+  const json& j = at(key);
+  if (j.is_number_integer()) {
+    const auto x = j.get<long long>();
+    if (x < -1000000000LL || x > 1000000000LL) fail(key, "integer out of range");
+    return static_cast<int>(x);
+  }
+  if (j.is_number()) fail(key, "expected an integer, got " + format_double(j.get<double>()));
+  fail(key, "expected an integer, got " + type_of(j));
+}
+
+std::string JsonFields::string(const std::string& key, const std::string& def) const {
+  if (!has(key)) return def;
+  const json& j = at(key);
+  if (!j.is_string()) fail(key, "expected a string, got " + type_of(j));
+  return j.get<std::string>();
+}
+
+std::vector<double> JsonFields::numbers(const std::string& key) const {
+  const json& j = at(key);
+  if (!j.is_array()) fail(key, "expected an array of numbers, got " + type_of(j));
+  if (j.empty()) fail(key, "expected a non-empty array of numbers");
+  std::vector<double> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number())
+      fail(key, "entry " + std::to_string(i) + ": expected a number, got " + type_of(j[i]));
+    out.push_back(j[i].get<double>());
+  }
+  return out;
+}
+
+}  // namespace frictionlab::io::detail

@@ -1,0 +1,442 @@
+// frictionlab: coupled mechanical systems with dynamic friction (equations: systems.hpp and
+// docs/simulation.md).
+//
+// State vector y = (x, v, s) [m, m/s, -] (joint: q [rad], qd [rad/s], s) where s = z / z_b is
+// the friction state scaled by the model's invariant bound z_b = M::state_bound(p) [m]
+// (LuGre, elasto-plastic: max g / sigma0; Dahl: Fc / sigma0), so that |s| <= 1 on the invariant
+// set. The scaling is for CVODE: its absolute tolerance `atol` then means the same thing for s
+// as for x and v (unscaled, z ~ 1e-5 m would be below any sensible atol), and the Jacobian entry
+// dF/ds = sigma0 z_b ~ Fs is O(1) instead of sigma0 ~ 1e5. ROS2 is invariant under a constant
+// linear change of variables, so its results do not depend on the scaling (up to rounding).
+//
+// Right-hand sides (templated on the scalar so that ceres::Jet gives exact Jacobians):
+//   stick-slip:  x' = v,  v' = (k (v_drive t - x) - F(v, z)) / m,       s' = z'(v, z) / z_b
+//   belt:        x' = v,  v' = (-k x - F(v - v_drive, z)) / m,         s' = z'(v - v_drive, z) /
+//   z_b joint:       q' = qd, qd' = (tau(t) - mgCx cos q + mgCy sin q - tau_f(qd, z)) / I,
+//                s' = z'(qd, z) / z_b
+// with F = M::force(p, {z}, v) and z' = M::derivative(p, {z}, v).z, z = z_b s.
+#include "frictionlab/sim/systems.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "cvode.hpp"
+#include "frictionlab/integrate/rosenbrock.hpp"
+#include "frictionlab/models/validation.hpp"
+
+namespace frictionlab::sim {
+namespace {
+
+constexpr int kDim = 3;
+using Vec = Eigen::Matrix<double, kDim, 1>;
+using Jet = RhsJet<kDim>;
+
+/// Largest number of output samples a call may produce (5 doubles each: 400 MB at the limit).
+constexpr double kMaxSamples = 1e7;
+/// Largest number of ROS2 steps (keeps the step count far inside `long`).
+constexpr double kMaxSteps = 1e12;
+/// Relative tolerance for "integer multiple" checks of t_end / h and output_dt / h.
+constexpr double kMultipleTol = 1e-9;
+
+// ---------------------------------------------------------------------------------------------
+// Error messages
+
+/// Shortest round-trip decimal form of x ("-1", "0.1", "nan", "inf").
+std::string num(double x) {
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x);
+  return std::string(buf.data(), r.ptr);
+}
+
+/// throw std::invalid_argument("<sys>: parameter '<name>' <what>").
+[[noreturn]] void bad(const char* sys, const std::string& name, const std::string& what) {
+  throw std::invalid_argument(std::string(sys) + ": parameter '" + name + "' " + what);
+}
+
+struct Checker {
+  const char* sys;
+
+  void finite(const std::string& name, double x) const {
+    if (!std::isfinite(x)) bad(sys, name, "must be finite (got " + num(x) + ")");
+  }
+  void positive(const std::string& name, double x) const {
+    finite(name, x);
+    if (!(x > 0)) bad(sys, name, "must be > 0 (got " + num(x) + ")");
+  }
+  void nonnegative(const std::string& name, double x) const {
+    finite(name, x);
+    if (!(x >= 0)) bad(sys, name, "must be >= 0 (got " + num(x) + ")");
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Friction parameters: validation (the rules of docs/models.md, models/validation.hpp; errors
+// only, warnings such as non-passivity are the io layer's to report) and conversion of the double
+// parameters to another scalar type (ceres::Jet).
+
+template <class P>
+void check_friction(const char* sys, const P& p) {
+  for (const ParamIssue& i : check(p))
+    if (!i.warning)
+      throw std::invalid_argument(std::string(sys) + ": friction parameter '" + i.param + "' " +
+                                  i.message);
+}
+
+template <class T>
+StribeckCurve<T> cast_curve(const StribeckCurve<double>& c) {
+  return StribeckCurve<T>{T(c.Fc_pos), T(c.Fc_neg), T(c.Fs_pos), T(c.Fs_neg),
+                          T(c.vs),     T(c.alpha),  c.shape};
+}
+
+template <class T>
+typename LuGre<T>::Params cast_params(const LuGre<double>::Params& p) {
+  typename LuGre<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.sigma1 = T(p.sigma1);
+  q.sigma2 = T(p.sigma2);
+  q.curve = cast_curve<T>(p.curve);
+  q.vd = T(p.vd);
+  return q;
+}
+
+template <class T>
+typename Dahl<T>::Params cast_params(const Dahl<double>::Params& p) {
+  typename Dahl<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.Fc = T(p.Fc);
+  q.n = T(p.n);
+  return q;
+}
+
+template <class T>
+typename ElastoPlastic<T>::Params cast_params(const ElastoPlastic<double>::Params& p) {
+  typename ElastoPlastic<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.sigma1 = T(p.sigma1);
+  q.sigma2 = T(p.sigma2);
+  q.curve = cast_curve<T>(p.curve);
+  q.z_ba = T(p.z_ba);
+  return q;
+}
+
+/// A friction model family M (LuGre, Dahl, ElastoPlastic) with its parameters in double and in
+/// Jets, evaluated on the scaled state s = z / z_b.
+template <template <class> class M>
+struct Friction {
+  typename M<double>::Params pd;
+  typename M<Jet>::Params pj;
+  double zb;  ///< state scale z_b = M::state_bound(p) [m or rad]
+
+  explicit Friction(const typename M<double>::Params& p)
+      : pd(p), pj(cast_params<Jet>(p)), zb(M<double>::state_bound(p)) {}
+
+  template <class T>
+  const typename M<T>::Params& params() const {
+    if constexpr (std::is_same_v<T, double>) {
+      return pd;
+    } else {
+      static_assert(std::is_same_v<T, Jet>, "Friction: double or RhsJet<3> only");
+      return pj;
+    }
+  }
+
+  /// Friction force F [N or N m] and ds/dt [1/s] at relative velocity vr and scaled state s.
+  template <class T>
+  void eval(const T& s, const T& vr, T& F, T& sdot) const {
+    const auto& p = params<T>();
+    typename M<T>::State st;
+    st.z = s * zb;
+    F = M<T>::force(p, st, vr);
+    sdot = M<T>::derivative(p, st, vr).z / zb;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Right-hand sides
+
+template <template <class> class M>
+struct StickSlipRhs {
+  Friction<M> fr;
+  double m, k, v_drive;
+  bool belt;
+
+  template <class T>
+  void operator()(const T& t, const T* y, T* dy) const {
+    const T vr = belt ? T(y[1] - v_drive) : y[1];
+    T F, sdot;
+    fr.eval(y[2], vr, F, sdot);
+    const T spring = belt ? T(-k * y[0]) : T(k * (v_drive * t - y[0]));
+    dy[0] = y[1];
+    dy[1] = (spring - F) / m;
+    dy[2] = sdot;
+  }
+  double relative_velocity(const Vec& y) const { return belt ? y[1] - v_drive : y[1]; }
+};
+
+/// Applied joint torque tau(t) [N m]: a linearly interpolated record, or a sine.
+struct Torque {
+  std::vector<double> t, tau;
+  double offset = 0, amp = 0, freq = 0;
+
+  template <class T>
+  T operator()(const T& time) const {
+    using std::sin;
+    if (t.empty()) return T(offset) + amp * sin((2.0 * std::numbers::pi * freq) * time);
+    const double td = double_value(time);
+    if (!(td > t.front())) return T(tau.front());
+    if (!(td < t.back())) return T(tau.back());
+    const auto i =
+        static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), td) - t.begin()) - 1;
+    const double slope = (tau[i + 1] - tau[i]) / (t[i + 1] - t[i]);
+    return T(tau[i]) + slope * (time - t[i]);
+  }
+};
+
+template <template <class> class M>
+struct JointRhs {
+  Friction<M> fr;
+  double I, mgCx, mgCy;
+  Torque tau;
+
+  template <class T>
+  void operator()(const T& t, const T* y, T* dy) const {
+    using std::cos;
+    using std::sin;
+    T F, sdot;
+    fr.eval(y[2], y[1], F, sdot);
+    dy[0] = y[1];
+    dy[1] = (tau(t) - mgCx * cos(y[0]) + mgCy * sin(y[0]) - F) / I;
+    dy[2] = sdot;
+  }
+  static double relative_velocity(const Vec& y) { return y[1]; }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Output grid and validation of the options
+
+struct Plan {
+  // rosenbrock
+  long n_steps = 0;    ///< number of steps N = t_end / h
+  double h = 0;        ///< step actually used: t_end / N (equal to opt.h within 1e-9 relative)
+  long out_every = 1;  ///< output every K steps (and after the last one)
+  // cvode
+  double dt_out = 0;   ///< output spacing
+  long n_regular = 0;  ///< outputs at j*dt_out for j = 1..n_regular (all < t_end), then t_end
+  long n_samples = 0;
+};
+
+/// Whether x is an integer multiple n >= 1 of unit within kMultipleTol (relative to x).
+bool integer_multiple(double x, double unit, long& n) {
+  const double r = x / unit;
+  if (!(r < kMaxSteps)) return false;
+  n = std::lround(r);
+  return n >= 1 && std::abs(static_cast<double>(n) * unit - x) <= kMultipleTol * x;
+}
+
+Plan plan_output(const char* sys, double t_end, const SimOptions& opt) {
+  const Checker c{sys};
+  c.positive("t_end", t_end);
+  c.finite("h", opt.h);
+  c.nonnegative("output_dt", opt.output_dt);
+  c.positive("rtol", opt.rtol);
+  c.positive("atol", opt.atol);
+  Plan pl;
+  if (opt.integrator == SystemIntegrator::rosenbrock) {
+    c.positive("h", opt.h);
+    if (!(t_end / opt.h < kMaxSteps))
+      bad(sys, "h",
+          "is too small: t_end / h = " + num(t_end / opt.h) + " steps exceeds " + num(kMaxSteps));
+    if (!integer_multiple(t_end, opt.h, pl.n_steps))
+      bad(sys, "h",
+          "must divide t_end = " + num(t_end) + " into an integer number of steps (got " +
+              num(opt.h) + ", t_end / h = " + num(t_end / opt.h) + ")");
+    pl.h = t_end / static_cast<double>(pl.n_steps);
+    if (opt.output_dt > 0 && !integer_multiple(opt.output_dt, opt.h, pl.out_every))
+      bad(sys, "output_dt",
+          "must be an integer multiple of h = " + num(opt.h) +
+              " for the rosenbrock integrator (got " + num(opt.output_dt) + ")");
+    pl.n_samples = pl.n_steps / pl.out_every + 1 + (pl.n_steps % pl.out_every != 0 ? 1 : 0);
+  } else {
+    pl.dt_out = opt.output_dt > 0 ? opt.output_dt : opt.h;
+    if (!(pl.dt_out > 0))
+      bad(sys, "output_dt",
+          "must be > 0 when h <= 0 with the cvode integrator (got " + num(opt.output_dt) + ")");
+    const double r = t_end / pl.dt_out;
+    if (!(r < kMaxSamples))
+      bad(sys, opt.output_dt > 0 ? "output_dt" : "h",
+          "gives too many output samples: t_end / " + num(pl.dt_out) + " = " + num(r) +
+              " exceeds " + num(kMaxSamples));
+    // Regular samples strictly before t_end (a sample within 1e-9 relative of t_end is t_end).
+    pl.n_regular = static_cast<long>(std::ceil(r * (1 - kMultipleTol))) - 1;
+    if (pl.n_regular < 0) pl.n_regular = 0;
+    pl.n_samples = pl.n_regular + 2;
+  }
+  if (!(static_cast<double>(pl.n_samples) <= kMaxSamples))
+    bad(sys, opt.output_dt > 0 ? "output_dt" : "h",
+        "gives too many output samples (" + num(static_cast<double>(pl.n_samples)) + ", limit " +
+            num(kMaxSamples) + ")");
+  return pl;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integration drivers
+
+template <class Rhs>
+struct Recorder {
+  const Rhs& rhs;
+  SystemTrajectory& out;
+
+  void add(double t, const Vec& y) {
+    const double vr = rhs.relative_velocity(y);
+    double F = 0, sdot = 0;
+    rhs.fr.eval(y[2], vr, F, sdot);
+    out.t.push_back(t);
+    out.x.push_back(y[0]);
+    out.v.push_back(y[1]);
+    out.F.push_back(F);
+    out.states[0].push_back(y[2] * rhs.fr.zb);
+  }
+};
+
+template <class Rhs>
+SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, double t_end,
+                           const SimOptions& opt, const Plan& pl) {
+  SystemTrajectory out;
+  out.state_names = {"z"};
+  out.states.resize(1);
+  const auto n = static_cast<std::size_t>(pl.n_samples);
+  out.t.reserve(n);
+  out.x.reserve(n);
+  out.v.reserve(n);
+  out.F.reserve(n);
+  out.states[0].reserve(n);
+  Recorder<Rhs> rec{rhs, out};
+  Vec y = y0;
+  rec.add(0.0, y);
+  if (opt.integrator == SystemIntegrator::rosenbrock) {
+    Ros2<kDim, const Rhs&> ros(rhs);
+    for (long i = 1; i <= pl.n_steps; ++i) {
+      const double t0 = static_cast<double>(i - 1) * pl.h;
+      ros.step(t0, y, pl.h);
+      if (!y.allFinite())
+        throw std::runtime_error(
+            std::string(sys) + ": rosenbrock: state not finite after the step from t = " + num(t0) +
+            " (h = " + num(pl.h) + ")");
+      if (i == pl.n_steps)
+        rec.add(t_end, y);
+      else if (i % pl.out_every == 0)
+        rec.add(static_cast<double>(i) * pl.h, y);
+    }
+    out.steps = ros.steps();
+    out.rhs_evals = ros.rhs_evals();
+  } else {
+    detail::CvodeSettings cs;
+    cs.rtol = opt.rtol;
+    cs.atol = opt.atol;
+    cs.max_step = opt.h > 0 ? opt.h : 0.0;
+    cs.t_stop = t_end;
+    const detail::OdeSystem ode = detail::make_ode_system<kDim>(rhs);
+    try {
+      detail::Cvode cv(ode, 0.0, y.data(), cs);
+      for (long j = 1; j <= pl.n_regular; ++j) {
+        const double tj = static_cast<double>(j) * pl.dt_out;
+        cv.advance_to(tj, y.data());
+        rec.add(tj, y);
+      }
+      cv.advance_to(t_end, y.data());
+      rec.add(t_end, y);
+      const detail::CvodeStats st = cv.stats();
+      out.steps = st.steps;
+      // Every evaluation of f counts: CVODE's own (double) plus the Jet ones behind each Jacobian.
+      out.rhs_evals = st.rhs_evals + st.jac_evals;
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string(sys) + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+/// Dispatch on the friction model held in the variant: fn(Friction<M>) for the right M.
+template <class Fn>
+SystemTrajectory with_friction(const char* sys, const FrictionParams& friction, Fn&& fn) {
+  return std::visit(
+      [&](const auto& p) -> SystemTrajectory {
+        using P = std::decay_t<decltype(p)>;
+        check_friction(sys, p);
+        if constexpr (std::is_same_v<P, LuGre<double>::Params>) {
+          return fn(Friction<LuGre>(p));
+        } else if constexpr (std::is_same_v<P, Dahl<double>::Params>) {
+          return fn(Friction<Dahl>(p));
+        } else {
+          static_assert(std::is_same_v<P, ElastoPlastic<double>::Params>);
+          return fn(Friction<ElastoPlastic>(p));
+        }
+      },
+      friction);
+}
+
+}  // namespace
+
+SystemTrajectory simulate_stick_slip(const StickSlipSpec& spec, const FrictionParams& friction,
+                                     const SimOptions& opt) {
+  const char* sys = "stick-slip";  // the system's name in SYSTEM.json (also for belt = true)
+  const Checker c{sys};
+  c.positive("m", spec.m);
+  c.positive("k", spec.k);
+  c.finite("v_drive", spec.v_drive);
+  c.finite("x0", spec.x0);
+  c.finite("v0", spec.v0);
+  const Plan pl = plan_output(sys, spec.t_end, opt);
+  const Vec y0(spec.x0, spec.v0, 0.0);  // relaxed bristles (z = 0) at t = 0
+  return with_friction(sys, friction, [&]<template <class> class M>(Friction<M> fr) {
+    const StickSlipRhs<M> rhs{std::move(fr), spec.m, spec.k, spec.v_drive, spec.belt};
+    return integrate(sys, rhs, y0, spec.t_end, opt, pl);
+  });
+}
+
+SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& friction,
+                                const SimOptions& opt) {
+  const char* sys = "joint";
+  const Checker c{sys};
+  c.positive("I", spec.I);
+  c.finite("mgCx", spec.mgCx);
+  c.finite("mgCy", spec.mgCy);
+  c.finite("tau_offset", spec.tau_offset);
+  c.finite("tau_amp", spec.tau_amp);
+  c.finite("tau_freq", spec.tau_freq);
+  c.finite("q0", spec.q0);
+  c.finite("qd0", spec.qd0);
+  if (spec.tau_t.size() != spec.tau.size())
+    throw std::invalid_argument(
+        std::string(sys) + ": parameters 'tau_t' and 'tau' must have the same size (got " +
+        std::to_string(spec.tau_t.size()) + " and " + std::to_string(spec.tau.size()) + ")");
+  for (std::size_t i = 0; i < spec.tau_t.size(); ++i) {
+    c.finite("tau_t[" + std::to_string(i) + "]", spec.tau_t[i]);
+    c.finite("tau[" + std::to_string(i) + "]", spec.tau[i]);
+    if (i > 0 && !(spec.tau_t[i] > spec.tau_t[i - 1]))
+      bad(sys, "tau_t",
+          "must be strictly increasing (tau_t[" + std::to_string(i) + "] = " + num(spec.tau_t[i]) +
+              " after tau_t[" + std::to_string(i - 1) + "] = " + num(spec.tau_t[i - 1]) + ")");
+  }
+  const Plan pl = plan_output(sys, spec.t_end, opt);
+  Torque tau;
+  tau.t = spec.tau_t;
+  tau.tau = spec.tau;
+  tau.offset = spec.tau_offset;
+  tau.amp = spec.tau_amp;
+  tau.freq = spec.tau_freq;
+  const Vec y0(spec.q0, spec.qd0, 0.0);  // relaxed bristles (z = 0) at t = 0
+  return with_friction(sys, friction, [&]<template <class> class M>(Friction<M> fr) {
+    const JointRhs<M> rhs{std::move(fr), spec.I, spec.mgCx, spec.mgCy, tau};
+    return integrate(sys, rhs, y0, spec.t_end, opt, pl);
+  });
+}
+
+}  // namespace frictionlab::sim
