@@ -1,1 +1,175 @@
-int main() { return 0; }
+// frictionlab: command-line tool (docs/cli.md). Parses arguments and calls the library; errors in
+// input files or arguments print "frictionlab: error: ..." and exit with status 1; command-line
+// syntax errors exit with CLI11's status (non-zero).
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "commands.hpp"
+#include "frictionlab/io/errors.hpp"
+
+#ifndef FRICTIONLAB_VERSION
+#define FRICTIONLAB_VERSION "unknown"
+#endif
+
+namespace {
+
+// CLI11's PositiveNumber prints the range 0 .. DBL_MAX in full; these say what is wrong.
+CLI::Validator number_check(bool allow_zero) {
+  return CLI::Validator(
+      [allow_zero](std::string& s) -> std::string {
+        double x = 0;
+        std::size_t used = 0;
+        try {
+          x = std::stod(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != s.size() || s.empty() || !std::isfinite(x))
+          return "expected a number, got '" + s + "'";
+        if (allow_zero ? x < 0 : x <= 0)
+          return std::string("must be ") + (allow_zero ? ">= 0" : "> 0") + ", got " + s;
+        return {};
+      },
+      allow_zero ? "NONNEGATIVE" : "POSITIVE");
+}
+
+void print_lines(const char* prefix, const std::string& message) {
+  std::istringstream in(message);
+  std::string line;
+  while (std::getline(in, line)) std::cerr << "frictionlab: " << prefix << line << '\n';
+}
+
+}  // namespace
+
+namespace frictionlab::cli {
+void print_warning(const std::string& message) { print_lines("warning: ", message); }
+}  // namespace frictionlab::cli
+
+namespace {
+
+int run(int argc, char** argv) {
+  using frictionlab::cli::DemoOptions;
+  using frictionlab::cli::SimulateOptions;
+
+  CLI::App app{
+      "frictionlab: friction models for robotics and mechatronics.\n"
+      "Documentation: docs/cli.md, docs/file-formats.md, docs/models.md",
+      "frictionlab"};
+  app.set_version_flag("--version", std::string("frictionlab ") + FRICTIONLAB_VERSION);
+  app.require_subcommand(1);
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "frictionlab: error: " + std::string(e.what()) +
+           "\nRun with --help for more information.\n";
+  });
+
+  // ---- simulate ----
+  SimulateOptions so;
+  CLI::App* sim = app.add_subcommand(
+      "simulate",
+      "Simulate a friction model driven by a sampled input (--model, --input), or a coupled "
+      "mechanical system (--system, --params).");
+  CLI::Option* o_model =
+      sim->add_option("--model", so.model, "Friction model file (docs/file-formats.md)")
+          ->type_name("MODEL.json");
+  CLI::Option* o_input =
+      sim->add_option("--input", so.input,
+                      "Input record: columns t,v (velocity-driven) or t,x (displacement-driven)")
+          ->type_name("INPUT.csv");
+  CLI::Option* o_system =
+      sim->add_option("--system", so.system, "Coupled system: stick-slip or joint")
+          ->check(CLI::IsMember({"stick-slip", "joint"}));
+  CLI::Option* o_params =
+      sim->add_option("--params", so.params, "System file")->type_name("SYSTEM.json");
+  sim->add_option("--output", so.output,
+                  "Output CSV: t,v,F,<states> (--model; t,x,v,F,<states> for a t,x input) or "
+                  "t,x,v,F,<states> (--system)")
+      ->type_name("OUT.csv")
+      ->required();
+  sim->add_option("--integrator", so.integrator,
+                  "--model: exact (default), implicit-euler, euler, rk4; "
+                  "--system: rosenbrock (default), cvode")
+      ->check(CLI::IsMember({"exact", "implicit-euler", "euler", "rk4", "rosenbrock", "cvode"}));
+  CLI::Option* o_hold =
+      sim->add_option("--hold", so.hold,
+                      "--model with a t,v input: input between samples, zoh (held, default) or "
+                      "linear (interpolated)")
+          ->check(CLI::IsMember({"zoh", "linear"}));
+  sim->add_option("--dt", so.dt,
+                  "--model: largest internal substep [s] (each sample interval is split into "
+                  "ceil(h/H) substeps); --system: rosenbrock step [s] (default 0.001), cvode "
+                  "largest step")
+      ->type_name("H")
+      ->check(number_check(false));
+  CLI::Option* o_output_dt = sim->add_option("--output-dt", so.output_dt,
+                                             "--system: output sampling [s] (default: every step)")
+                                 ->type_name("T")
+                                 ->check(number_check(true));
+  CLI::Option* o_rtol =
+      sim->add_option("--rtol", so.rtol, "--system with cvode: relative tolerance (default 1e-8)")
+          ->type_name("R")
+          ->check(number_check(false));
+  sim->add_option("--plot", so.plot, "Also write an SVG plot of the result")->type_name("OUT.svg");
+  o_model->needs(o_input);
+  o_input->needs(o_model);
+  o_system->needs(o_params);
+  o_params->needs(o_system);
+  o_model->excludes(o_system);
+  o_hold->excludes(o_system);
+  o_output_dt->excludes(o_model);
+  o_rtol->excludes(o_model);
+
+  // ---- demo ----
+  DemoOptions demo_opts;
+  CLI::App* demo = app.add_subcommand(
+      "demo",
+      "Run the main job on built-in data: LuGre at 10 ms vs 0.1 ms (exact step vs forward "
+      "Euler) and the stick-slip benchmark (ROS2 vs CVODE); writes CSV files and SVG plots.");
+  demo->add_option("--out", demo_opts.out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+    if (*sim && so.model.empty() && so.system.empty())
+      throw CLI::RequiredError(
+          "simulate needs --model MODEL.json with --input INPUT.csv, or "
+          "--system NAME with --params SYSTEM.json",
+          CLI::ExitCodes::RequiredError);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  so.hold_given = o_hold->count() > 0;
+
+  try {
+    if (*sim) frictionlab::cli::run_simulate(so);
+    if (*demo) frictionlab::cli::run_demo(demo_opts);
+  } catch (const frictionlab::io::InputError& e) {
+    print_lines("error: ", e.what());
+    return 1;
+  } catch (const std::invalid_argument& e) {
+    print_lines("error: ", e.what());
+    return 1;
+  } catch (const std::runtime_error& e) {
+    print_lines("error: ", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    print_lines("internal error: ", e.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // setting up the command line, or writing to std::cerr
+    print_lines("internal error: ", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Run every command-line example of the documentation and fail if any exits non-zero.
+
+Marker convention (docs/cli.md, "Examples in this documentation"):
+  - only fenced code blocks whose info string is exactly ``sh`` are considered;
+  - in them, a command (after joining backslash-continued lines) is run when its first word is
+    ``frictionlab`` or a path ending in ``/apps/frictionlab/frictionlab`` (e.g.
+    ``./build/apps/frictionlab/frictionlab``); that word is replaced by the binary under test;
+  - other lines (``bash scripts/...``, comments) are not run;
+  - blocks tagged ``text``, ``console`` etc. (e.g. shown error output) are never run.
+
+The commands run with bash in a scratch directory that links the repository's ``examples``
+directory, so that relative paths such as ``examples/data/lugre.json`` resolve as from the
+repository root while outputs do not land in the source tree.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+BINARY_WORD = re.compile(r"^(frictionlab|\S*/apps/frictionlab/frictionlab)(?=\s|$)")
+
+
+def sh_blocks(text):
+    """Yield (first line number, lines) of every ```sh block."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^\s*```(\S*)\s*$", lines[i])
+        if m:
+            tag = m.group(1)
+            start = i + 1
+            j = start
+            while j < len(lines) and not re.match(r"^\s*```\s*$", lines[j]):
+                j += 1
+            if tag == "sh":
+                yield start + 1, lines[start:j]
+            i = j + 1
+        else:
+            i += 1
+
+
+def commands(block_start, lines):
+    """Join continuation lines; yield (line number, command)."""
+    cmd, first = "", None
+    for k, line in enumerate(lines):
+        if first is None:
+            first = block_start + k
+        if line.rstrip().endswith("\\"):
+            cmd += line.rstrip()[:-1] + " "
+            continue
+        cmd += line
+        if cmd.strip():
+            yield first, cmd.strip()
+        cmd, first = "", None
+    if cmd.strip():
+        yield first, cmd.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("docs", nargs="+")
+    args = ap.parse_args()
+
+    binary = os.path.abspath(args.binary)
+    if os.path.exists(args.work):
+        shutil.rmtree(args.work)
+    os.makedirs(args.work)
+    os.symlink(os.path.join(os.path.abspath(args.source), "examples"),
+               os.path.join(args.work, "examples"))
+    # `frictionlab` on PATH too, for pipelines inside a command.
+    bindir = os.path.join(args.work, ".bin")
+    os.makedirs(bindir)
+    os.symlink(binary, os.path.join(bindir, "frictionlab"))
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+
+    failures, ran = [], 0
+    for doc in args.docs:
+        path = os.path.join(args.source, doc)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        count = 0
+        for block_start, lines in sh_blocks(text):
+            for line_no, cmd in commands(block_start, lines):
+                if cmd.startswith("#") or not BINARY_WORD.match(cmd):
+                    print(f"{doc}:{line_no}: not run: {cmd}")
+                    continue
+                run = BINARY_WORD.sub(lambda _: f'"{binary}"', cmd, count=1)
+                count += 1
+                ran += 1
+                p = subprocess.run(["bash", "-c", run], cwd=args.work, env=env,
+                                   capture_output=True, text=True, timeout=300)
+                status = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
+                print(f"{doc}:{line_no}: {status}: {cmd}")
+                if p.returncode != 0:
+                    failures.append((doc, line_no, cmd, p))
+        if count == 0:
+            failures.append((doc, 0, "(no frictionlab command found in ```sh blocks)", None))
+    print(f"{ran} documented commands run, {len(failures)} failed")
+    for doc, line_no, cmd, p in failures:
+        print(f"\n--- {doc}:{line_no}: {cmd}")
+        if p is not None:
+            print(f"exit status {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

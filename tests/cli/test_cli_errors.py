@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Error paths of the frictionlab command line: exit status 1 and a message
+"frictionlab: error: ..." naming FILE:LINE:COLUMN (CSV, JSON syntax) or the parameter (JSON);
+command-line syntax errors exit non-zero with CLI11's status; nothing is written on error."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("ok     " if ok else "FAILED ") + name)
+    if not ok:
+        failures.append(f"{name}\n{detail}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    binary = os.path.abspath(args.binary)
+    data = os.path.join(os.path.abspath(args.source), "examples", "data")
+    work = os.path.abspath(args.work)
+    if os.path.exists(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+
+    def write(name, text):
+        path = os.path.join(work, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def run(*argv):
+        return subprocess.run([binary, *argv], cwd=work, capture_output=True, text=True,
+                              timeout=120)
+
+    def expect_error(name, argv, stderr_line, out=None):
+        """Exit 1, the first stderr line equal to `stderr_line`, and no output file."""
+        p = run(*argv)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: error:")]
+        first = errors[0] if errors else ""
+        detail = (f"argv: {argv}\nexit: {p.returncode}\nstderr:\n{p.stderr}\n"
+                  f"expected first error line:\n{stderr_line}")
+        check(name, p.returncode == 1 and first == stderr_line, detail)
+        if out is not None:
+            check(name + " (no output written)", not os.path.exists(out), f"{out} exists")
+
+    out = os.path.join(work, "out.csv")
+    lugre = os.path.join(data, "lugre.json")
+    sine = os.path.join(data, "sine_velocity.csv")
+
+    # ---- CSV input ----
+    bad = write("bad.csv", "# a comment\nt,v\n0,0\n0.01,1.0abc\n")
+    expect_error("malformed CSV cell", ["simulate", "--model", lugre, "--input", bad,
+                                        "--output", out],
+                 f"frictionlab: error: {bad}:4:2: not a number: '1.0abc' (column 'v')", out)
+    short = write("short.csv", "t,v\n0,0\n0.01\n")
+    expect_error("CSV row with a missing field", ["simulate", "--model", lugre, "--input", short,
+                                                  "--output", out],
+                 f"frictionlab: error: {short}:3:2: expected 2 fields (t, v), found 1", out)
+    nan = write("nan.csv", "t,v\n0,0\n0.01,nan\n")
+    expect_error("NaN cell", ["simulate", "--model", lugre, "--input", nan, "--output", out],
+                 f"frictionlab: error: {nan}:3:2: non-finite value 'nan' (column 'v')", out)
+    tdup = write("time.csv", "t,v\n0,0\n0.01,1\n0.01,2\n")
+    expect_error("non-increasing time", ["simulate", "--model", lugre, "--input", tdup,
+                                         "--output", out],
+                 f"frictionlab: error: {tdup}:4:1: column 't' must be strictly increasing: "
+                 f"0.01 follows 0.01 (line 3)", out)
+    notime = write("notime.csv", "time,v\n0,0\n1,1\n")
+    expect_error("missing time column", ["simulate", "--model", lugre, "--input", notime,
+                                         "--output", out],
+                 f"frictionlab: error: {notime}:1: no column 't' (columns found: time, v)", out)
+    both = write("both.csv", "t,v,x\n0,0,0\n1,1,1\n")
+    expect_error("both v and x", ["simulate", "--model", lugre, "--input", both, "--output", out],
+                 f"frictionlab: error: {both}:1: has both a 'v' and an 'x' column; give one: t,v "
+                 f"(velocity-driven) or t,x (displacement-driven)", out)
+    one = write("one.csv", "t,v\n0,0\n")
+    expect_error("one row", ["simulate", "--model", lugre, "--input", one, "--output", out],
+                 f"frictionlab: error: {one}: needs at least 2 data rows, found 1", out)
+    missing = os.path.join(work, "missing.csv")
+    expect_error("missing input file", ["simulate", "--model", lugre, "--input", missing,
+                                        "--output", out],
+                 f"frictionlab: error: {missing}: cannot open: No such file or directory", out)
+
+    # ---- MODEL.json ----
+    unknown = write("unknown.json", '{"model": "lugr"}')
+    expect_error("unknown model", ["simulate", "--model", unknown, "--input", sine,
+                                   "--output", out],
+                 f"frictionlab: error: {unknown}: unknown model 'lugr' (known models: coulomb, "
+                 "viscous, coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, maxwell-slip, "
+                 "modified-stribeck, gms)", out)
+    badp = write("badp.json", '{"model": "lugre", "params": {"sigma0": -1, "Fc": 0}}')
+    expect_error("bad parameter named", ["simulate", "--model", badp, "--input", sine,
+                                         "--output", out],
+                 f"frictionlab: error: {badp}: parameter 'sigma0': must be > 0, got -1", out)
+    p = run("simulate", "--model", badp, "--input", sine, "--output", out)
+    check("every bad parameter listed, one per line",
+          p.stderr.splitlines()[1:] == [
+              f"frictionlab: error: {badp}: parameter 'Fc': must be > 0, got 0"], p.stderr)
+    key = write("key.json", '{"model": "dahl", "params": {"sigma1": 1}}')
+    expect_error("unknown parameter", ["simulate", "--model", key, "--input", sine,
+                                       "--output", out],
+                 f"frictionlab: error: {key}: parameter 'sigma1': unknown parameter for model "
+                 "'dahl' (allowed: sigma0, Fc, n)", out)
+    syntax = write("syntax.json", '{\n  "model": "lugre",\n  "params": {"sigma0": 1e5,}\n}\n')
+    p = run("simulate", "--model", syntax, "--input", sine, "--output", out)
+    check("JSON syntax error position", p.returncode == 1 and p.stderr.startswith(
+        f"frictionlab: error: {syntax}:3:28: JSON syntax error: "), p.stderr)
+
+    # ---- integrators and options ----
+    ms = os.path.join(data, "maxwell_slip.json")
+    expect_error("unsupported integrator", ["simulate", "--model", ms, "--input", sine,
+                                            "--output", out, "--integrator", "rk4"],
+                 f"frictionlab: error: model 'maxwell-slip' ({ms}) does not support "
+                 "--integrator rk4 (supported: exact)", out)
+    expect_error("system integrator with --model", ["simulate", "--model", lugre, "--input", sine,
+                                                    "--output", out, "--integrator", "cvode"],
+                 "frictionlab: error: --integrator cvode applies to --system; with --model use "
+                 "exact, implicit-euler, euler or rk4", out)
+    disp = os.path.join(data, "sine_displacement.csv")
+    expect_error("--hold linear with a displacement input",
+                 ["simulate", "--model", ms, "--input", disp, "--output", out, "--hold", "linear"],
+                 "frictionlab: error: --hold linear does not apply to a displacement input (t,x): "
+                 "x is interpolated linearly, so the velocity is constant over each sample "
+                 "interval (zoh)", out)
+    # Forward Euler at 10 ms, LuGre at 50 mm/s: a h = 50, |1 - a h|^k overflows within 2 s.
+    fast = write("fast.csv", "t,v\n" + "".join(f"{k / 100},0.05\n" for k in range(300)))
+    p = run("simulate", "--model", lugre, "--input", fast, "--output", out, "--integrator", "euler")
+    check("forward Euler overflow is an error, not a file of NaN",
+          p.returncode == 1 and "frictionlab: error: --integrator euler diverged: the result is "
+          "not finite from t = " in p.stderr and not os.path.exists(out), p.stderr)
+    # ... and where it stays finite but leaves the state bound: a warning, the file is written.
+    p = run("simulate", "--model", lugre, "--input", sine, "--output", out, "--integrator", "euler")
+    check("forward Euler leaving the state bound is a warning",
+          p.returncode == 0 and "frictionlab: warning: the state left its invariant bound |z| <= "
+          "1.5e-05 m from t = " in p.stderr and os.path.exists(out), p.stderr)
+    os.remove(out)
+    stick = os.path.join(data, "stick_slip.json")
+    expect_error("--system does not match the file",
+                 ["simulate", "--system", "joint", "--params", stick, "--output", out],
+                 f"frictionlab: error: {stick}: describes the system 'stick-slip', but --system "
+                 "joint was given", out)
+    expect_error("--rtol with rosenbrock",
+                 ["simulate", "--system", "stick-slip", "--params", stick, "--output", out,
+                  "--rtol", "1e-6"],
+                 "frictionlab: error: --rtol applies to --integrator cvode only", out)
+    p = run("simulate", "--system", "stick-slip", "--params", stick, "--output", out,
+            "--dt", "0.003")
+    check("system option rejected by the library names the flag",
+          p.returncode == 1 and "frictionlab: error: stick-slip: parameter 'h' must divide t_end"
+          in p.stderr and "--dt sets h" in p.stderr and not os.path.exists(out), p.stderr)
+    gmsf = write("gms_sys.json", '{"system": "stick-slip", "friction": {"model": "gms"}}')
+    expect_error("system with an uncoupled friction model",
+                 ["simulate", "--system", "stick-slip", "--params", gmsf, "--output", out],
+                 f"frictionlab: error: {gmsf}: friction: model 'gms' cannot be coupled to a "
+                 "mechanical system (supported: lugre, dahl, elasto-plastic)", out)
+    expect_error("unwritable output",
+                 ["simulate", "--model", lugre, "--input", sine, "--output",
+                  "/nonexistent/dir/out.csv"],
+                 "frictionlab: error: /nonexistent/dir/out.csv: cannot open for writing: No such "
+                 "file or directory")
+
+    # ---- command-line syntax (CLI11) ----
+    for name, argv in [("no subcommand", []),
+                       ("unknown option", ["simulate", "--modle", lugre]),
+                       ("no mode", ["simulate", "--output", out]),
+                       ("--model without --input", ["simulate", "--model", lugre, "--output", out]),
+                       ("--model and --system", ["simulate", "--model", lugre, "--input", sine,
+                                                 "--system", "joint", "--params", stick,
+                                                 "--output", out]),
+                       ("bad integrator name", ["simulate", "--model", lugre, "--input", sine,
+                                                "--output", out, "--integrator", "heun"]),
+                       ("negative --dt", ["simulate", "--model", lugre, "--input", sine,
+                                          "--output", out, "--dt", "-1"]),
+                       ("non-numeric --dt", ["simulate", "--model", lugre, "--input", sine,
+                                             "--output", out, "--dt", "abc"])]:
+        p = run(*argv)
+        check(f"CLI syntax error: {name}", p.returncode not in (0, 1) and
+              not os.path.exists(out), f"exit {p.returncode}\n{p.stderr}")
+
+    # ---- success paths that print to stderr ----
+    p = run("simulate", "--model", lugre, "--input", sine, "--output", out)
+    check("warnings printed, exit 0", p.returncode == 0 and p.stderr.startswith(
+        f"frictionlab: warning: {lugre}: parameter 'sigma1': the map v -> F is not passive")
+          and os.path.exists(out), p.stderr)
+    p = run("--version")
+    check("--version", p.returncode == 0 and p.stdout.strip().startswith("frictionlab "),
+          p.stdout)
+    for sub in ([], ["simulate"], ["demo"]):
+        p = run(*sub, "--help")
+        check(f"--help {' '.join(sub)}", p.returncode == 0 and "Usage" in p.stdout, p.stdout)
+
+    print(f"{len(failures)} failed")
+    for f in failures:
+        print("\n--- " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+// CSV reader and writer (io/csv.hpp): every error case with its exact FILE:LINE:COLUMN, the
+// accepted variants (comments, quotes, CRLF, BOM, trailing blank lines), and the bit-exact
+// write -> read round trip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "frictionlab/io/csv.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+// Parse `text` as "in.csv" and require an InputError at (line, column) whose message is exactly
+// "in.csv[:line[:column]]: <detail>" with `detail_part` inside the detail.
+void expect_error(const std::string& text, long line, long column, const std::string& detail_part) {
+  try {
+    (void)parse_csv(text, "in.csv");
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "in.csv");
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.column(), column) << e.what();
+    std::string prefix = "in.csv";
+    if (line > 0) prefix += ":" + std::to_string(line);
+    if (line > 0 && column > 0) prefix += ":" + std::to_string(column);
+    EXPECT_EQ(std::string(e.what()), prefix + ": " + e.detail());
+    EXPECT_NE(e.detail().find(detail_part), std::string::npos)
+        << "message: " << e.what() << "\nexpected to contain: " << detail_part;
+  }
+}
+
+TEST(CsvRead, EmptyFileAndNoHeader) {
+  expect_error("", 0, 0, "empty file: expected a header line");
+  expect_error("# only a comment\n\n   \n# another\n", 0, 0, "no header line");
+}
+
+TEST(CsvRead, BadColumnNames) {
+  expect_error("t,v,t\n", 1, 3, "duplicate column name 't' (also column 1)");
+  expect_error("t,,v\n", 1, 2, "empty column name");
+  expect_error("t, \"\" ,v\n", 1, 2, "empty column name");
+  expect_error("t,   \n0,1\n", 1, 2, "empty column name");
+  expect_error("\"t,v\n", 1, 1, "unterminated quote");
+  expect_error("t,v\"x\n", 1, 2, "stray quote");
+  expect_error("# c\n\"t\",\"t\"\n", 2, 2, "duplicate column name 't'");
+}
+
+TEST(CsvRead, WrongFieldCount) {
+  expect_error("t,v\n0,1\n1\n", 3, 2, "expected 2 fields (t, v), found 1");
+  expect_error("t,v\n0,1\n1,2,3\n", 3, 3, "expected 2 fields (t, v), found 3");
+  expect_error("t,v\n0,1\n1,2,\n", 3, 3, "found 3");
+  expect_error("t,v\n1,5\n1,5,0\n", 3, 3, "found 3");
+}
+
+TEST(CsvRead, EmptyCells) {
+  expect_error("t,v\n0,\n", 2, 2, "empty cell (column 'v')");
+  expect_error("t,v\n0,1\n ,2\n", 3, 1, "empty cell (column 't')");
+  expect_error("t,v\r\n0,1\r\n1,\t\r\n", 3, 2, "empty cell (column 'v')");
+}
+
+TEST(CsvRead, NonNumericCells) {
+  expect_error("t,v\n0,1.0abc\n", 2, 2, "not a number: '1.0abc' (column 'v')");
+  expect_error("t,v\n0,abc\n", 2, 2, "not a number: 'abc'");
+  expect_error("t,v\n0,1\n1,0x10\n", 3, 2, "not a number: '0x10'");
+  expect_error("t,v\n0,1 2\n", 2, 2, "not a number: '1 2'");
+  expect_error("t,v\n0,+-1\n", 2, 2, "not a number: '+-1'");
+  expect_error("t,v\n0,+\n", 2, 2, "not a number: '+'");
+  expect_error("t,v\n0,\"1\"\n", 2, 2, "not a number: '\"1\"'");
+  expect_error("t,v\n0,1e\n", 2, 2, "not a number: '1e'");
+  expect_error("t,v\n0,1\n1,2\n2,--3\n", 4, 2, "not a number");
+}
+
+TEST(CsvRead, NonFiniteCells) {
+  expect_error("t,v\n0,nan\n", 2, 2, "non-finite value 'nan' (column 'v')");
+  expect_error("t,v\n0,NaN\n", 2, 2, "non-finite value 'NaN'");
+  expect_error("t,v\n0,inf\n", 2, 2, "non-finite value 'inf'");
+  expect_error("t,v\n-Infinity,0\n", 2, 1, "non-finite value '-Infinity' (column 't')");
+  expect_error("t,v\n0,1e999\n", 2, 2, "number out of the range of double: '1e999'");
+  expect_error("t,v\n0,-1e400\n", 2, 2, "out of the range");
+}
+
+TEST(CsvRead, BlankAndCommentLinesInsideTheData) {
+  expect_error("t,v\n0,1\n\n1,2\n", 3, 0, "blank line inside the data");
+  expect_error("t,v\n0,1\n   \n\n1,2\n", 3, 0, "blank line inside the data");
+  expect_error("t,v\n0,1\n# note\n1,2\n", 3, 0, "comment lines are allowed only before the header");
+}
+
+TEST(CsvRead, MissingColumnListsTheColumnsFound) {
+  const CsvTable t = parse_csv("# c1\n# c2\nt, v\n0,1\n", "in.csv");
+  EXPECT_EQ(t.header_line, 3);
+  try {
+    (void)t.column("x");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "in.csv:3: no column 'x' (columns found: t, v)");
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.column(), 0);
+  }
+}
+
+TEST(CsvRead, StrictlyIncreasingTime) {
+  const CsvTable t = parse_csv("t,v\n0,1\n1,2\n1,3\n2,4\n", "in.csv");
+  try {
+    require_strictly_increasing(t, "t");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "in.csv:4:1: column 't' must be strictly increasing: 1 follows 1 (line 3)");
+  }
+  // Time in the second column, a decrease after comment lines: line and field of the violation.
+  const CsvTable u = parse_csv("# c\nv,t\n0,0.5\n1,0.25\n", "in.csv");
+  try {
+    require_strictly_increasing(u, "t");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_EQ(e.column(), 2);
+    EXPECT_NE(std::string(e.what()).find("0.25 follows 0.5 (line 3)"), std::string::npos);
+  }
+  EXPECT_NO_THROW(require_strictly_increasing(parse_csv("t\n0\n1e-9\n2\n", "in.csv"), "t"));
+  EXPECT_THROW(require_strictly_increasing(t, "time"), InputError);  // missing column
+}
+
+TEST(CsvRead, AcceptedVariants) {
+  // BOM, comments and blank lines before the header, quoted names with spaces around, CRLF,
+  // whitespace around numbers, leading '+', exponents, -0, trailing blank lines, no final EOL.
+  const std::string text =
+      "\xEF\xBB\xBF# exported\r\n\r\n  # more\r\n \"t\" ,\t\"v\"\r\n 0 , +1.5\r\n1e-3,-0\r\n"
+      "2.5,  -2E+2\r\n\r\n  \r\n";
+  const CsvTable t = parse_csv(text, "in.csv");
+  ASSERT_EQ(t.names, (std::vector<std::string>{"t", "v"}));
+  EXPECT_EQ(t.header_line, 4);
+  ASSERT_EQ(t.rows(), 3u);
+  EXPECT_EQ(t.row_lines, (std::vector<long>{5, 6, 7}));
+  EXPECT_EQ(t.column("t"), (std::vector<double>{0, 1e-3, 2.5}));
+  EXPECT_EQ(t.column("v"), (std::vector<double>{1.5, 0, -200}));
+  EXPECT_TRUE(std::signbit(t.column("v")[1]));
+
+  const CsvTable u = parse_csv("t,v\n0,1\n1,2", "in.csv");  // no final newline
+  EXPECT_EQ(u.rows(), 2u);
+  const CsvTable h = parse_csv("a,b,c\n", "in.csv");  // header only: no rows, not an error
+  EXPECT_EQ(h.rows(), 0u);
+  EXPECT_EQ(h.columns.size(), 3u);
+}
+
+TEST(CsvRead, NothingIsDropped) {
+  std::string text = "t,v\n";
+  for (int k = 0; k < 1000; ++k) text += std::to_string(k) + "," + std::to_string(2 * k) + "\n";
+  const CsvTable t = parse_csv(text, "in.csv");
+  ASSERT_EQ(t.rows(), 1000u);
+  for (int k = 0; k < 1000; ++k) {
+    EXPECT_EQ(t.columns[0][static_cast<std::size_t>(k)], k);
+    EXPECT_EQ(t.row_lines[static_cast<std::size_t>(k)], k + 2);
+  }
+}
+
+TEST(CsvRead, UnreadableFile) {
+  try {
+    (void)read_csv("/nonexistent/dir/in.csv");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "/nonexistent/dir/in.csv");
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+  }
+}
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+TEST(CsvWrite, RoundTripIsBitExact) {
+  std::vector<double> a = {0.0,
+                           -0.0,
+                           0.1,
+                           1.0 / 3.0,
+                           -2.5e-300,
+                           std::numeric_limits<double>::denorm_min(),
+                           std::numeric_limits<double>::min(),
+                           std::numeric_limits<double>::max(),
+                           -std::numeric_limits<double>::max(),
+                           std::numeric_limits<double>::epsilon(),
+                           123456789012345678.0,
+                           316.227766};
+  std::mt19937_64 rng(42);
+  std::uniform_int_distribution<std::uint64_t> any;
+  std::vector<double> b;
+  while (b.size() < a.size() + 5000) {
+    const std::uint64_t r = any(rng);
+    double x;
+    std::memcpy(&x, &r, sizeof x);
+    if (std::isfinite(x)) b.push_back(x);
+  }
+  std::uniform_real_distribution<double> u(-1, 1);
+  a.resize(b.size());
+  for (std::size_t i = 12; i < a.size(); ++i) a[i] = u(rng) * std::pow(10.0, u(rng) * 20);
+
+  const auto dir = std::filesystem::temp_directory_path() / "frictionlab_test_csv";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "roundtrip.csv").string();
+  write_csv(path, {"a", "b"}, {&a, &b});
+  const CsvTable t = read_csv(path);
+  ASSERT_EQ(t.names, (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(t.rows(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(bits(t.columns[0][i]), bits(a[i])) << i << " " << format_double(a[i]);
+    ASSERT_EQ(bits(t.columns[1][i]), bits(b[i])) << i << " " << format_double(b[i]);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CsvWrite, ShortestFormAndErrors) {
+  EXPECT_EQ(format_double(0.1), "0.1");
+  EXPECT_EQ(format_double(1e5), "1e+05");  // shortest form
+  EXPECT_EQ(format_double(123456.0), "123456");
+  EXPECT_EQ(format_double(-0.0), "-0");
+  const std::vector<double> t = {0, 0.5}, v = {1, 2}, bad = {1, std::nan("")}, shorter = {1};
+  EXPECT_EQ(format_csv({"t", "v"}, {&t, &v}), "t,v\n0,1\n0.5,2\n");
+  EXPECT_THROW((void)format_csv({"t", "v"}, {&t, &bad}), std::invalid_argument);
+  EXPECT_THROW((void)format_csv({"t", "v"}, {&t, &shorter}), std::invalid_argument);
+  EXPECT_THROW((void)format_csv({"t"}, {&t, &v}), std::invalid_argument);
+  EXPECT_THROW((void)format_csv({"t", "a,b"}, {&t, &v}), std::invalid_argument);
+  EXPECT_THROW(write_csv("/nonexistent/dir/out.csv", {"t"}, {&t}), InputError);
+}
+
+}  // namespace
+}  // namespace frictionlab::io

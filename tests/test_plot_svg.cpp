@@ -1,0 +1,123 @@
+// SVG plot writer (io/plot_svg.hpp): nice ticks, per-pixel min/max decimation keeps the envelope
+// (single-sample spikes survive) and the file small, gaps at non-finite values, escaping, errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "frictionlab/io/plot_svg.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+std::vector<double> close_to(std::vector<double> v) {
+  for (auto& x : v) x = std::round(x * 1e9) / 1e9;
+  return v;
+}
+
+TEST(PlotSvg, NiceTicks) {
+  EXPECT_EQ(close_to(nice_ticks(0, 1, 6, true)), (std::vector<double>{0, 0.2, 0.4, 0.6, 0.8, 1}));
+  EXPECT_EQ(close_to(nice_ticks(-0.0051, 0.0051, 6, true)),
+            close_to({-0.006, -0.004, -0.002, 0, 0.002, 0.004, 0.006}));
+  EXPECT_EQ(close_to(nice_ticks(0, 20, 8, false)),
+            (std::vector<double>{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20}));
+  // Inside the range without `extend`.
+  for (double t : nice_ticks(0.13, 1.97, 8, false)) {
+    EXPECT_GE(t, 0.13);
+    EXPECT_LE(t, 1.97);
+  }
+}
+
+// All path points (x, y) of an SVG document: the "M x y" / "L x y" commands of every d="...".
+// (Parsed by hand: std::regex trips a GCC 12 -Wmaybe-uninitialized false positive under ASan.)
+std::vector<std::pair<double, double>> path_points(const std::string& svg, int* paths = nullptr) {
+  std::vector<std::pair<double, double>> pts;
+  int count = 0;
+  for (std::size_t pos = svg.find(" d=\""); pos != std::string::npos;
+       pos = svg.find(" d=\"", pos + 1)) {
+    ++count;
+    const std::size_t begin = pos + 4, end = svg.find('"', begin);
+    std::istringstream in(svg.substr(begin, end - begin));
+    char cmd = 0;
+    double x = 0, y = 0;
+    while (in >> cmd >> x >> y) {
+      EXPECT_TRUE(cmd == 'M' || cmd == 'L') << cmd;
+      pts.emplace_back(x, y);
+    }
+  }
+  if (paths) *paths = count;
+  return pts;
+}
+
+TEST(PlotSvg, DecimationKeepsSpikesAndTheFileSmall) {
+  const std::size_t n = 1000000;
+  Plot plot;
+  plot.x.resize(n);
+  std::vector<double> y(n, 0.0), z(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    plot.x[i] = static_cast<double>(i) * 1e-5;
+    z[i] = std::sin(static_cast<double>(i) * 1e-3);
+  }
+  y[500000] = 1;  // single-sample spikes
+  y[700001] = -1;
+  plot.panels.push_back({"y", {{"spikes", y}, {"sine", z}}});
+  const std::string svg = render_svg(plot);
+  EXPECT_LT(svg.size(), 200000u) << "decimation should keep the file small";
+  const auto pts = path_points(svg);
+  double ymin = 1e9, ymax = -1e9;
+  for (const auto& p : pts) {
+    ymin = std::min(ymin, p.second);
+    ymax = std::max(ymax, p.second);
+  }
+  // Panel: top 40 px, height 200 px; the range [-1, 1] plus 3 % headroom rounds out to
+  // [-1.5, 1.5] ... whatever the ticks, both spikes must reach beyond 80 % of the way to the
+  // frame from the zero line.
+  const double zero_px = 40 + 100;  // symmetric axis: zero in the middle
+  EXPECT_LT(ymin, zero_px - 0.6 * 100);
+  EXPECT_GT(ymax, zero_px + 0.6 * 100);
+  // Without decimation there would be 2e6 points; with it at most 4 per pixel column per series.
+  EXPECT_LT(pts.size(), 2u * 4u * 900u);
+}
+
+TEST(PlotSvg, NonFiniteValuesBreakTheLine) {
+  Plot plot;
+  plot.x = {0, 1, 2, 3, 4};
+  plot.panels.push_back({"y", {{"a", {0, 1, std::numeric_limits<double>::quiet_NaN(), 1, 0}}}});
+  const std::string svg = render_svg(plot);
+  int paths = 0;
+  const auto pts = path_points(svg, &paths);
+  EXPECT_EQ(paths, 1);
+  EXPECT_EQ(pts.size(), 4u);
+  EXPECT_NE(svg.find(" M"), std::string::npos);  // a second sub-path after the gap
+}
+
+TEST(PlotSvg, EscapesTextAndChecksSizes) {
+  Plot plot;
+  plot.title = "a<b & \"c\"";
+  plot.x = {0, 1};
+  plot.panels.push_back({"F [N]", {{"x<y", {0, 1}}}});
+  const std::string svg = render_svg(plot);
+  EXPECT_NE(svg.find("a&lt;b &amp; &quot;c&quot;"), std::string::npos);
+  EXPECT_NE(svg.find("x&lt;y"), std::string::npos);
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+
+  plot.panels[0].series[0].y = {0};
+  EXPECT_THROW((void)render_svg(plot), std::invalid_argument);
+  EXPECT_THROW((void)render_svg(Plot{}), std::invalid_argument);
+}
+
+TEST(PlotSvg, ConstantAndEmptyPanels) {
+  Plot plot;
+  plot.x = {0, 1, 2};
+  plot.panels.push_back({"const", {{"c", {5, 5, 5}}}});
+  plot.panels.push_back({"nan", {{"n", {std::nan(""), std::nan(""), std::nan("")}}}});
+  EXPECT_NO_THROW((void)render_svg(plot));
+}
+
+}  // namespace
+}  // namespace frictionlab::io
