@@ -91,10 +91,11 @@ TEST(CliDrive, LuGreEveryIntegratorAndHold) {
     double dt;
   };
   const std::vector<Case> cases = {
-      {"", Method::exact, Hold::zoh, 0},
+      {"", Method::exact, Hold::linear, 0},
+      {"--hold zoh", Method::exact, Hold::zoh, 0},
       {"--hold linear", Method::exact, Hold::linear, 0},
-      {"--integrator implicit-euler", Method::implicit_euler, Hold::zoh, 0},
-      {"--integrator rk4 --dt 1e-5", Method::rk4, Hold::zoh, 1e-5},
+      {"--integrator implicit-euler --hold zoh", Method::implicit_euler, Hold::zoh, 0},
+      {"--integrator rk4 --dt 1e-5 --hold zoh", Method::rk4, Hold::zoh, 1e-5},
       {"--integrator euler --dt 1e-5 --hold linear", Method::forward_euler, Hold::linear, 1e-5},
       {"--hold linear --dt 0.003", Method::exact, Hold::linear, 0.003},
   };

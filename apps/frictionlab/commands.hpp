@@ -9,7 +9,7 @@ namespace frictionlab::cli {
 struct SimulateOptions {
   // --model mode (velocity- or displacement-driven friction model)
   std::string model, input;
-  std::string hold = "zoh";
+  std::string hold = "linear";
   bool hold_given = false;
   // --system mode (coupled mechanical system)
   std::string system, params;

@@ -95,8 +95,8 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"exact", "implicit-euler", "euler", "rk4", "rosenbrock", "cvode"}));
   CLI::Option* o_hold =
       sim->add_option("--hold", so.hold,
-                      "--model with a t,v input: input between samples, zoh (held, default) or "
-                      "linear (interpolated)")
+                      "--model with a t,v input: input between samples, linear (interpolated, "
+                      "default) or zoh (held)")
           ->check(CLI::IsMember({"zoh", "linear"}));
   sim->add_option("--dt", so.dt,
                   "--model: largest internal substep [s] (each sample interval is split into "
