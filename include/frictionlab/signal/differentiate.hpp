@@ -1,0 +1,48 @@
+// frictionlab signal: velocity and acceleration from a sampled position (docs/preprocessing.md,
+// "Differentiation").
+//
+// Methods:
+//   savgol   Savitzky-Golay (savgol.hpp): first and second derivative of the least-squares
+//            polynomial of degree p over a window of w samples, edges from the end windows.
+//            Needs uniform sampling: the grid must satisfy jitter_max <= uniform_tolerance
+//            (sampling.hpp), else std::invalid_argument naming the jitter; the step used is the
+//            mean step delta = (t_{n-1} - t_0) / (n - 1). Resample first (resample.hpp) if the
+//            record is not uniform: the caller decides.
+//   central  Three-point finite differences on the actual (possibly non-uniform) grid, exact for
+//            quadratics (Fornberg 1988, Math. Comp. 51(184); the interior first derivative is
+//            numpy.gradient's formula). With h- = t_k - t_{k-1}, h+ = t_{k+1} - t_k:
+//              x'_k  = (h-^2 x_{k+1} + (h+^2 - h-^2) x_k - h+^2 x_{k-1}) / (h- h+ (h- + h+))
+//              x''_k = 2 (h- x_{k+1} - (h- + h+) x_k + h+ x_{k-1}) / (h- h+ (h- + h+))
+//            End points: the derivatives of the quadratic through the first / last three samples
+//            (second order for x', first order for x''). No smoothing: noise in x is amplified
+//            by about 1/h in x' and 4/h^2 in x'' (low-pass first).
+// Units: x [m | rad], t [s] -> first [m/s | rad/s], second [m/s^2 | rad/s^2].
+//
+// Host side: allocates, throws std::invalid_argument.
+#pragma once
+
+#include <span>
+#include <vector>
+
+namespace frictionlab::signal {
+
+enum class DiffMethod { savgol, central };
+
+struct DiffOptions {
+  DiffMethod method = DiffMethod::savgol;
+  int window = 21;                  ///< savgol: window length (odd samples)
+  int polyorder = 3;                ///< savgol: polynomial degree (>= 2 for the acceleration)
+  double uniform_tolerance = 0.01;  ///< savgol: largest allowed jitter_max [-] (1 %)
+};
+
+struct Derivatives {
+  std::vector<double> first;   ///< dx/dt
+  std::vector<double> second;  ///< d^2x/dt^2
+};
+
+/// First and second time derivative of x(t). Requires t finite and strictly increasing, the
+/// sizes equal, n >= 3 (central) or n >= window (savgol), polyorder >= 2 (savgol).
+Derivatives differentiate(std::span<const double> t, std::span<const double> x,
+                          const DiffOptions& options = {});
+
+}  // namespace frictionlab::signal

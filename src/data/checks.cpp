@@ -1,0 +1,179 @@
+// frictionlab data: record checks and summary (include/frictionlab/data/checks.hpp).
+#include "frictionlab/data/checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "frictionlab/signal/sampling.hpp"
+
+namespace frictionlab::data {
+namespace {
+
+using signal::format_number;
+
+struct Channel {
+  const char* name;
+  const std::vector<double>* values;
+};
+
+std::vector<Channel> channels_of(const Record& r) {
+  return {{"time", &r.t},
+          {"position", &r.position},
+          {"velocity", &r.velocity},
+          {"current", &r.current},
+          {"force", &r.force}};
+}
+
+std::string present(const Record& r) {
+  std::string s;
+  for (const Channel& c : channels_of(r)) {
+    if (c.values->empty()) continue;
+    if (!s.empty()) s += ", ";
+    s += c.name;
+  }
+  return s.empty() ? "none" : s;
+}
+
+int sgn(double x) { return (x > 0) - (x < 0); }
+
+}  // namespace
+
+RecordError::RecordError(std::string source, std::size_t sample, std::string channel,
+                         const std::string& message)
+    : std::invalid_argument(source + ": " +
+                            (sample > 0 ? "sample " + std::to_string(sample) + ": " : "") +
+                            message),
+      source_(std::move(source)),
+      sample_(sample),
+      channel_(std::move(channel)),
+      detail_(message) {}
+
+std::string source_name(const Record& record) {
+  return record.source.empty() ? std::string("record") : record.source;
+}
+
+RecordReport check_record(const Record& r, const CheckOptions& opt) {
+  const std::string src = source_name(r);
+  const std::size_t n = r.t.size();
+
+  // 1. lengths
+  for (const Channel& c : channels_of(r)) {
+    if (c.values->empty() || c.values->size() == n) continue;
+    throw RecordError(src, 0, c.name,
+                      "channel '" + std::string(c.name) + "' has " +
+                          std::to_string(c.values->size()) + " samples, 'time' has " +
+                          std::to_string(n) + " (every channel must have one value per time)");
+  }
+
+  // 2. required channels
+  auto require = [&](bool needed, bool ok, const char* name, const char* what) {
+    if (needed && !ok)
+      throw RecordError(src, 0, name,
+                        std::string("no ") + what + " channel (required here; channels present: " +
+                            present(r) + ")");
+  };
+  require(true, n > 0, "time", "time");
+  require(opt.need_motion, !r.velocity.empty() || !r.position.empty(), "velocity",
+          "velocity or position");
+  require(opt.need_velocity, !r.velocity.empty(), "velocity", "velocity");
+  require(opt.need_position, !r.position.empty(), "position", "position");
+  require(opt.need_force, !r.force.empty(), "force", "force/torque");
+  require(opt.need_current, !r.current.empty(), "current", "current");
+
+  // 3. too short
+  const std::size_t min_n = std::max<std::size_t>(opt.min_samples, 2);
+  if (n < min_n)
+    throw RecordError(src, 0, "", "the record has " + std::to_string(n) +
+                                      " samples; at least " + std::to_string(min_n) +
+                                      " are required");
+
+  // 4. non-finite values
+  for (const Channel& c : channels_of(r)) {
+    const auto& v = *c.values;
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (!std::isfinite(v[k]))
+        throw RecordError(src, k + 1, c.name,
+                          "non-finite value " + format_number(v[k]) + " in channel '" + c.name +
+                              "'" +
+                              (c.values != &r.t ? " (t = " + format_number(r.t[k]) + " s)" : ""));
+  }
+
+  // 5. time strictly increasing
+  for (std::size_t k = 1; k < n; ++k)
+    if (!(r.t[k] > r.t[k - 1]))
+      throw RecordError(src, k + 1, "time",
+                        "time is not strictly increasing: t = " + format_number(r.t[k]) +
+                            " s follows t = " + format_number(r.t[k - 1]) + " s (sample " +
+                            std::to_string(k) + ")");
+
+  RecordReport rep;
+  const signal::SamplingStats s = signal::sampling_stats(r.t);
+  rep.samples = n;
+  rep.duration = s.duration;
+  rep.dt_median = s.dt_median;
+  rep.sample_rate = s.sample_rate;
+  rep.dt_min = s.dt_min;
+  rep.dt_max = s.dt_max;
+  rep.jitter_max = s.jitter_max;
+  rep.jitter_std = s.jitter_std;
+  for (const Channel& c : channels_of(r))
+    if (!c.values->empty()) rep.channels.emplace_back(c.name);
+
+  if (s.jitter_max > opt.jitter_warning) {
+    const std::size_t k = s.worst_step;
+    rep.warnings.push_back(
+        src + ": the sample step varies by up to " + format_number(100 * s.jitter_max) +
+        "% of its median " + format_number(s.dt_median) + " s (from " + format_number(s.dt_min) +
+        " s to " + format_number(s.dt_max) + " s, largest deviation before sample " +
+        std::to_string(k + 1) + "); Savitzky-Golay differentiation and low-pass filtering need a "
+        "uniform rate: resample first");
+  }
+
+  // Motion signal for the sign counts: velocity, else position increments.
+  std::vector<double> motion;
+  if (!r.velocity.empty()) {
+    motion = r.velocity;
+  } else if (!r.position.empty()) {
+    rep.motion_from_position = true;
+    motion.resize(n - 1);
+    for (std::size_t k = 1; k < n; ++k) motion[k - 1] = r.position[k] - r.position[k - 1];
+  }
+  if (!motion.empty()) {
+    double vmax = 0;
+    for (double v : motion) vmax = std::max(vmax, std::abs(v));
+    int last = 0;
+    for (double v : motion) {
+      const int sv = sgn(v);
+      if (sv == 0) continue;
+      if (last != 0 && sv != last) ++rep.velocity_sign_changes;
+      last = sv;
+    }
+    const double band = opt.reversal_deadband * vmax;
+    int side = 0;
+    for (double v : motion) {
+      const int sv = v > band ? 1 : (v < -band ? -1 : 0);
+      if (sv == 0) continue;
+      if (side != 0 && sv != side) ++rep.velocity_reversals;
+      side = sv;
+    }
+    const std::string what = rep.motion_from_position ? "velocity (from the position increments)"
+                                                      : "velocity";
+    if (vmax == 0) {
+      rep.warnings.push_back(src + ": the " + what + " is zero everywhere");
+    } else if (opt.needs_reversals && rep.velocity_sign_changes == 0) {
+      rep.warnings.push_back(src + ": " + what +
+                             " never changes sign: the dynamic parameters are not identifiable "
+                             "from this record");
+    } else if (opt.needs_reversals && rep.velocity_reversals == 0) {
+      rep.warnings.push_back(
+          src + ": " + what + " changes sign only inside +-" +
+          format_number(100 * opt.reversal_deadband) + "% of its maximum |v| = " +
+          format_number(vmax) +
+          " (noise at standstill): the dynamic parameters are not identifiable from this record");
+    }
+  }
+  return rep;
+}
+
+}  // namespace frictionlab::data

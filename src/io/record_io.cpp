@@ -1,0 +1,95 @@
+// frictionlab io: records from CSV files, and the file-type dispatch
+// (include/frictionlab/io/record_io.hpp). The .mat part is in mat_io.cpp.
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <stdexcept>
+#include <utility>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/record_io.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string numbered_names(const CsvTable& t) {
+  std::string s;
+  for (std::size_t i = 0; i < t.names.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(i) + ": " + t.names[i];
+  }
+  return s;
+}
+
+// Column index of a spec: a name, or all digits = 0-based index.
+std::size_t column_of(const CsvTable& t, const std::string& spec) {
+  if (!all_digits(spec)) return t.index(spec);
+  std::size_t idx = 0;
+  for (char c : spec) {
+    if (idx > 1'000'000) break;
+    idx = idx * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (idx >= t.names.size())
+    throw InputError(t.file, t.header_line, 0,
+                     "column index " + spec + " out of range: the file has " +
+                         std::to_string(t.names.size()) + " columns (0-based indices " +
+                         numbered_names(t) + ")");
+  return idx;
+}
+
+void check_csv_spec(const RecordSpec& spec, const std::string& file) {
+  if (!spec.matrix.empty())
+    throw std::invalid_argument("a matrix variable ('" + spec.matrix +
+                                "') applies to .mat files only, not to the CSV file " + file);
+  if (spec.time.empty()) throw std::invalid_argument("no time column given for " + file);
+}
+
+}  // namespace
+
+data::Record parse_record_csv(std::string_view text, const std::string& file,
+                              const RecordSpec& spec) {
+  check_csv_spec(spec, file);
+  const CsvTable table = parse_csv(text, file);
+  data::Record r;
+  r.source = file;
+  const std::size_t tc = column_of(table, spec.time);
+  require_strictly_increasing(table, table.names[tc]);
+  r.t = table.columns[tc];
+  const std::pair<const std::string*, std::vector<double>*> channels[] = {
+      {&spec.position, &r.position},
+      {&spec.velocity, &r.velocity},
+      {&spec.current, &r.current},
+      {&spec.force, &r.force}};
+  for (const auto& [s, dst] : channels)
+    if (!s->empty()) *dst = table.columns[column_of(table, *s)];
+  return r;
+}
+
+data::Record read_record_csv(const std::string& path, const RecordSpec& spec) {
+  check_csv_spec(spec, path);  // a spec error before any file error
+  return parse_record_csv(read_text_file(path), path, spec);
+}
+
+data::Record read_record(const std::string& path, const RecordSpec& spec) {
+  std::string ext;
+  if (const auto dot = path.find_last_of('.');
+      dot != std::string::npos && path.find_first_of("/\\", dot) == std::string::npos)
+    ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == "mat") return read_record_mat(path, spec);
+  if (ext != "csv" && ext != "txt") {
+    // Unknown extension: a MAT v5 / v7.3 file starts with its text header "MATLAB ...".
+    std::ifstream in(path, std::ios::binary);
+    char head[6] = {};
+    if (in && in.read(head, sizeof head) && std::string_view(head, sizeof head) == "MATLAB")
+      return read_record_mat(path, spec);
+  }
+  return read_record_csv(path, spec);
+}
+
+}  // namespace frictionlab::io
