@@ -31,9 +31,12 @@ using io::RecordSpec;
 const std::string kPendulum =
     std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
 
+// One directory per test: CTest runs the tests of this file in parallel processes.
 std::string temp_dir() {
-  const std::filesystem::path d =
-      std::filesystem::path(FRICTIONLAB_BINARY_DIR) / "tests" / "record_io_tmp";
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path d = std::filesystem::path(FRICTIONLAB_BINARY_DIR) / "tests" /
+                                  "record_io_tmp" /
+                                  (std::string(info->test_suite_name()) + "." + info->name());
   std::filesystem::create_directories(d);
   return d.string();
 }
