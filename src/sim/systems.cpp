@@ -6,8 +6,10 @@
 // (LuGre, elasto-plastic: max g / sigma0; Dahl: Fc / sigma0), so that |s| <= 1 on the invariant
 // set. The scaling is for CVODE: its absolute tolerance `atol` then means the same thing for s
 // as for x and v (unscaled, z ~ 1e-5 m would be below any sensible atol), and the Jacobian entry
-// dF/ds = sigma0 z_b ~ Fs is O(1) instead of sigma0 ~ 1e5. ROS2 is invariant under a constant
-// linear change of variables, so its results do not depend on the scaling (up to rounding).
+// dF/ds = sigma0 z_b ~ Fs is O(1) instead of sigma0 ~ 1e5. ROS2 and Newton's method are invariant
+// under a constant linear change of variables, so the fixed-step results do not depend on the
+// scaling (up to rounding), except through TR-BDF2's Newton stopping test, which, like CVODE's
+// tolerances, is applied to the scaled state.
 //
 // Right-hand sides (templated on the scalar so that ceres::Jet gives exact Jacobians):
 //   stick-slip:  x' = v,  v' = (k (v_drive t - x) - F(v, z)) / m,       s' = z'(v, z) / z_b
@@ -29,6 +31,7 @@
 
 #include "cvode.hpp"
 #include "frictionlab/integrate/rosenbrock.hpp"
+#include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/models/validation.hpp"
 
 namespace frictionlab::sim {
@@ -221,8 +224,24 @@ struct JointRhs {
 // ---------------------------------------------------------------------------------------------
 // Output grid and validation of the options
 
+/// Whether the integrator takes fixed steps h (everything but cvode).
+bool fixed_step(SystemIntegrator i) { return i != SystemIntegrator::cvode; }
+
+/// The integrator's name in messages.
+const char* integrator_name(SystemIntegrator i) {
+  switch (i) {
+    case SystemIntegrator::rosenbrock:
+      return "rosenbrock";
+    case SystemIntegrator::cvode:
+      return "cvode";
+    case SystemIntegrator::trbdf2:
+      return "trbdf2";
+  }
+  return "unknown";
+}
+
 struct Plan {
-  // rosenbrock
+  // fixed-step integrators
   long n_steps = 0;    ///< number of steps N = t_end / h
   double h = 0;        ///< step actually used: t_end / N (equal to opt.h within 1e-9 relative)
   long out_every = 1;  ///< output every K steps (and after the last one)
@@ -248,7 +267,7 @@ Plan plan_output(const char* sys, double t_end, const SimOptions& opt) {
   c.positive("rtol", opt.rtol);
   c.positive("atol", opt.atol);
   Plan pl;
-  if (opt.integrator == SystemIntegrator::rosenbrock) {
+  if (fixed_step(opt.integrator)) {
     c.positive("h", opt.h);
     if (!(t_end / opt.h < kMaxSteps))
       bad(sys, "h",
@@ -260,8 +279,8 @@ Plan plan_output(const char* sys, double t_end, const SimOptions& opt) {
     pl.h = t_end / static_cast<double>(pl.n_steps);
     if (opt.output_dt > 0 && !integer_multiple(opt.output_dt, opt.h, pl.out_every))
       bad(sys, "output_dt",
-          "must be an integer multiple of h = " + num(opt.h) +
-              " for the rosenbrock integrator (got " + num(opt.output_dt) + ")");
+          "must be an integer multiple of h = " + num(opt.h) + " for the " +
+              integrator_name(opt.integrator) + " integrator (got " + num(opt.output_dt) + ")");
     pl.n_samples = pl.n_steps / pl.out_every + 1 + (pl.n_steps % pl.out_every != 0 ? 1 : 0);
   } else {
     pl.dt_out = opt.output_dt > 0 ? opt.output_dt : opt.h;
@@ -305,6 +324,11 @@ struct Recorder {
   }
 };
 
+/// Newton settings of the trbdf2 integrator: full Newton (df/dy by ceres::Jet at every iterate),
+/// at most 8 corrections per stage, converged when every correction component is below
+/// 1e-10 (1 + |y_i|) on the scaled state (x [m], v [m/s], s = z / z_b [-]).
+constexpr NewtonSettings kTrBdf2Newton{8, 1e-10, 1e-10, NewtonSettings::Jacobian::each_iteration};
+
 template <class Rhs>
 SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, double t_end,
                            const SimOptions& opt, const Plan& pl) {
@@ -320,22 +344,30 @@ SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, doubl
   Recorder<Rhs> rec{rhs, out};
   Vec y = y0;
   rec.add(0.0, y);
-  if (opt.integrator == SystemIntegrator::rosenbrock) {
-    Ros2<kDim, const Rhs&> ros(rhs);
-    for (long i = 1; i <= pl.n_steps; ++i) {
-      const double t0 = static_cast<double>(i - 1) * pl.h;
-      ros.step(t0, y, pl.h);
-      if (!y.allFinite())
-        throw std::runtime_error(
-            std::string(sys) + ": rosenbrock: state not finite after the step from t = " + num(t0) +
-            " (h = " + num(pl.h) + ")");
-      if (i == pl.n_steps)
-        rec.add(t_end, y);
-      else if (i % pl.out_every == 0)
-        rec.add(static_cast<double>(i) * pl.h, y);
+  if (fixed_step(opt.integrator)) {
+    auto run = [&](auto& stepper) {
+      for (long i = 1; i <= pl.n_steps; ++i) {
+        const double t0 = static_cast<double>(i - 1) * pl.h;
+        stepper.step(t0, y, pl.h);
+        if (!y.allFinite())
+          throw std::runtime_error(std::string(sys) + ": " + integrator_name(opt.integrator) +
+                                   ": state not finite after the step from t = " + num(t0) +
+                                   " (h = " + num(pl.h) + ")");
+        if (i == pl.n_steps)
+          rec.add(t_end, y);
+        else if (i % pl.out_every == 0)
+          rec.add(static_cast<double>(i) * pl.h, y);
+      }
+      out.steps = stepper.steps();
+      out.rhs_evals = stepper.rhs_evals();
+    };
+    if (opt.integrator == SystemIntegrator::trbdf2) {
+      TrBdf2<kDim, const Rhs&> st(rhs, kTrBdf2Newton);
+      run(st);
+    } else {
+      Ros2<kDim, const Rhs&> st(rhs);
+      run(st);
     }
-    out.steps = ros.steps();
-    out.rhs_evals = ros.rhs_evals();
   } else {
     detail::CvodeSettings cs;
     cs.rtol = opt.rtol;

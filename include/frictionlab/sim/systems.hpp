@@ -9,18 +9,21 @@
 //    I*qdd + mgCx*cos(q) - mgCy*sin(q) + tau_f(qd, z) = tau(t).
 //
 // Friction: one of the single-state dynamic models (LuGre, Dahl, elasto-plastic), double.
-// Integrators: `rosenbrock` = fixed-step ROS2 (L-stable, order 2, gamma = 1 + 1/sqrt(2)),
-// the real-time scheme; `cvode` = SUNDIALS CVODE BDF with a dense Jacobian, adaptive, the
-// high-accuracy reference.
+// Integrators: `trbdf2` = fixed-step TR-BDF2 with Newton iterations (L-stable, order 2), the
+// recommended real-time scheme; `rosenbrock` = fixed-step ROS2 (linearly implicit, L-stable,
+// order 2), cheaper per step but accurate on the stick-slip benchmark only for h <= 1.1 ms;
+// `cvode` = SUNDIALS CVODE BDF with a dense Jacobian, adaptive, the high-accuracy reference
+// (docs/simulation.md).
 //
-// Output: samples at t = 0, every output_dt (0: every h) and at t_end. rosenbrock: t_end and
-// output_dt must be integer multiples of h (within 1e-9 relative). cvode: h > 0 is the largest
-// step; with h <= 0 output_dt must be > 0. The friction state is integrated scaled by its
-// invariant bound, s = z / M::state_bound(p), so atol applies to x [m], v [m/s] and s [-] (joint:
-// q [rad], qd [rad/s], s). Counters: steps = integrator steps; rhs_evals = evaluations of the
-// right-hand side in double or ceres::Jet (ROS2: 2 per step; CVODE: its count plus one per
-// Jacobian). Invalid input: std::invalid_argument naming the parameter; integrator failure
-// (CVODE flag, non-finite ROS2 state): std::runtime_error.
+// Output: samples at t = 0, every output_dt (0: every h) and at t_end. Fixed-step integrators
+// (rosenbrock, trbdf2): t_end and output_dt must be integer multiples of h (within 1e-9
+// relative). cvode: h > 0 is the largest step; with h <= 0 output_dt must be > 0. The friction
+// state is integrated scaled by its invariant bound, s = z / M::state_bound(p), so atol applies
+// to x [m], v [m/s] and s [-] (joint: q [rad], qd [rad/s], s). Counters: steps = integrator
+// steps; rhs_evals = evaluations of the right-hand side in double or ceres::Jet (ROS2: 2 per
+// step; TR-BDF2: 1 + one per Newton iteration; CVODE: its count plus one per Jacobian). Invalid
+// input: std::invalid_argument naming the parameter; integrator failure (CVODE flag, non-finite
+// state of a fixed-step scheme): std::runtime_error.
 #pragma once
 
 #include <string>
@@ -33,7 +36,21 @@
 
 namespace frictionlab::sim {
 
-enum class SystemIntegrator { rosenbrock, cvode };
+enum class SystemIntegrator {
+  /// Fixed-step ROS2 (integrate/rosenbrock.hpp): one linearisation per step, no iteration.
+  /// Cheapest per step, but on the stick-slip benchmark it stalls at breakaway for
+  /// 1.12 ms <= h <= 9.1 ms (silently wrong by 0.08 m to 22.5 m) and is within 1 % only for
+  /// h <= 1.1 ms; check new parameter sets against cvode.
+  rosenbrock,
+  /// Adaptive CVODE BDF (SUNDIALS): the high-accuracy reference, not real-time.
+  cvode,
+  /// Fixed-step TR-BDF2 (integrate/trbdf2.hpp): trapezoidal stage + BDF2 stage, each solved by
+  /// full Newton (Jacobian by ceres::Jet at every iterate) to 1e-10 on the scaled state, at
+  /// most 8 iterations per stage. L-stable, order 2; bounded cost per step, no allocation. The
+  /// recommended real-time scheme: within 1 % of the reference on the stick-slip benchmark up
+  /// to h = 14.3 ms (docs/simulation.md).
+  trbdf2,
+};
 
 using FrictionParams =
     std::variant<LuGre<double>::Params, Dahl<double>::Params, ElastoPlastic<double>::Params>;
@@ -62,8 +79,8 @@ struct JointSpec {
 };
 
 struct SimOptions {
-  SystemIntegrator integrator = SystemIntegrator::rosenbrock;
-  double h = 1e-3;          ///< fixed step of the rosenbrock scheme [s]; cvode: max step if > 0
+  SystemIntegrator integrator = SystemIntegrator::trbdf2;  ///< recommended real-time scheme
+  double h = 1e-3;          ///< fixed step (rosenbrock, trbdf2) [s]; cvode: max step if > 0
   double output_dt = 0.0;   ///< output sampling [s]; 0 = every step h (cvode: every h)
   double rtol = 1e-8;       ///< cvode relative tolerance
   double atol = 1e-10;      ///< cvode absolute tolerance (applied to scaled states)
