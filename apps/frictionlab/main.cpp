@@ -91,8 +91,9 @@ int run(int argc, char** argv) {
       ->required();
   sim->add_option("--integrator", so.integrator,
                   "--model: exact (default), implicit-euler, euler, rk4; "
-                  "--system: rosenbrock (default), cvode")
-      ->check(CLI::IsMember({"exact", "implicit-euler", "euler", "rk4", "rosenbrock", "cvode"}));
+                  "--system: trbdf2 (default), rosenbrock, cvode")
+      ->check(CLI::IsMember(
+          {"exact", "implicit-euler", "euler", "rk4", "trbdf2", "rosenbrock", "cvode"}));
   CLI::Option* o_hold =
       sim->add_option("--hold", so.hold,
                       "--model with a t,v input: input between samples, linear (interpolated, "
@@ -100,7 +101,7 @@ int run(int argc, char** argv) {
           ->check(CLI::IsMember({"zoh", "linear"}));
   sim->add_option("--dt", so.dt,
                   "--model: largest internal substep [s] (each sample interval is split into "
-                  "ceil(h/H) substeps); --system: rosenbrock step [s] (default 0.001), cvode "
+                  "ceil(h/H) substeps); --system: trbdf2/rosenbrock step [s] (default 0.001), cvode "
                   "largest step")
       ->type_name("H")
       ->check(number_check(false));

@@ -154,14 +154,16 @@ void simulate_system(const SimulateOptions& o) {
   for (const auto& w : sf.warnings) print_warning(w);
 
   sim::SimOptions opt;
-  const std::string integrator = o.integrator.empty() ? "rosenbrock" : o.integrator;
-  if (integrator == "rosenbrock") {
+  const std::string integrator = o.integrator.empty() ? "trbdf2" : o.integrator;
+  if (integrator == "trbdf2") {
+    opt.integrator = sim::SystemIntegrator::trbdf2;
+  } else if (integrator == "rosenbrock") {
     opt.integrator = sim::SystemIntegrator::rosenbrock;
   } else if (integrator == "cvode") {
     opt.integrator = sim::SystemIntegrator::cvode;
   } else {
     throw std::invalid_argument("--integrator " + integrator +
-                                " applies to --model; with --system use rosenbrock or cvode");
+                                " applies to --model; with --system use trbdf2, rosenbrock or cvode");
   }
   if (o.dt > 0) opt.h = o.dt;
   opt.output_dt = o.output_dt;
