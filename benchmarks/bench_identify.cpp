@@ -1,0 +1,129 @@
+// Identification benchmark: `lsq` against `grid` (reference 000's brute force) on the same
+// synthetic sensorless-torque record (docs/identification.md, "Measured accuracy and time").
+//
+// Record: 30 s at 1 kHz, the default excitation of identify/synthetic.hpp (v_max = 1 rad/s),
+// LuGre truth Km = 2 Nm/A, Kw = 0.5 Nm s/rad, Fc = 1 Nm, Fs = 1.5 Nm, Vth = 0.1 rad/s, alpha = 1,
+// S0 = 500 Nm/rad, S1 = 0.5 Nm s/rad; truth simulated with the exact step at 20 kHz; Gaussian
+// torque noise 0.02 Nm (seed 1); current noise-free.
+//
+// Before the timings the program prints, per method: wall time of one fit, iterations (lsq:
+// Levenberg-Marquardt iterations of the best start; grid: grid passes), RMSE against the noisy
+// measurement, RMSE against the noise-free torque, and the relative error of every parameter.
+// Skip it with --table=0.
+//
+// Run: ./build/benchmarks/bench_identify  (Release build)
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "frictionlab/identify/fit.hpp"
+#include "frictionlab/identify/synthetic.hpp"
+
+namespace {
+
+using namespace frictionlab;
+using namespace frictionlab::identify;
+
+constexpr double kKm = 2.0;
+
+LuGre<double>::Params truth() {
+  LuGre<double>::Params p;
+  p.sigma0 = 500;
+  p.sigma1 = 0.5;
+  p.sigma2 = 0.5;
+  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0);
+  return p;
+}
+
+SyntheticOptions record_options(double noise) {
+  SyntheticOptions so;
+  so.excitation.duration = 30;
+  so.noise_std = noise;
+  so.seed = 1;
+  return so;
+}
+
+const data::Record& noisy_record() {
+  static const data::Record r = synthetic_sensorless_record(truth(), kKm, record_options(0.02));
+  return r;
+}
+
+const data::Record& clean_record() {
+  static const data::Record r = synthetic_sensorless_record(truth(), kKm, record_options(0.0));
+  return r;
+}
+
+FitOptions options(FitMethod m) {
+  FitOptions fo;
+  fo.problem = ProblemKind::sensorless;
+  fo.model = parse_model("lugre");
+  fo.method = m;
+  return fo;
+}
+
+void print_table() {
+  const auto p = truth();
+  const std::vector<std::pair<const char*, double>> want = {
+      {"Km", kKm},         {"Kw", p.sigma2},      {"Fc", p.curve.Fc_pos}, {"Fs", p.curve.Fs_pos},
+      {"Vth", p.curve.vs}, {"S0", p.sigma0},      {"S1", p.sigma1}};
+  std::printf("30 s, 1 kHz sensorless record, torque noise 0.02 Nm; %u hardware threads\n",
+              std::thread::hardware_concurrency());
+  std::printf("%-6s %8s %6s %12s %12s", "method", "time[s]", "iters", "RMSE_meas", "RMSE_true");
+  for (const auto& w : want) std::printf(" %9s", w.first);
+  std::printf("   (relative errors)\n");
+  for (FitMethod m : {FitMethod::lsq, FitMethod::grid}) {
+    const auto r = fit(noisy_record(), options(m));
+    const auto e_true = evaluate(r, clean_record());
+    std::printf("%-6s %8.3f %6d %12.5g %12.5g", method_name(m).c_str(), r.run_time_s, r.iterations,
+                r.training.rmse, e_true.rmse);
+    for (const auto& w : want) {
+      double v = NAN;
+      for (const auto& q : r.parameters)
+        if (q.name == w.first) v = q.value;
+      std::printf(" %9.2e", (v - w.second) / w.second);
+    }
+    std::printf("\n");
+  }
+  std::fflush(stdout);
+}
+
+void BM_Fit(benchmark::State& state, FitMethod m) {
+  const auto& rec = noisy_record();
+  FitResult r;
+  for (auto _ : state) {
+    r = fit(rec, options(m));
+    benchmark::ClobberMemory();  // (DoNotOptimize on a double clobbers it with GCC 12)
+  }
+  char label[96];
+  std::snprintf(label, sizeof label, "iterations %d, RMSE %.4g Nm", r.iterations, r.training.rmse);
+  state.SetLabel(label);
+}
+
+BENCHMARK_CAPTURE(BM_Fit, lsq, FitMethod::lsq)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK_CAPTURE(BM_Fit, grid, FitMethod::grid)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool table = true;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--table=0") == 0) {
+      table = false;
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  if (table) print_table();
+  int n = static_cast<int>(args.size());
+  benchmark::Initialize(&n, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,110 @@
+// frictionlab: the result of an identification (identify::fit) and of a validation
+// (identify::evaluate). Plain data for the CLI to write as fit.json; the formulas behind every
+// number are in docs/identification.md, section "Results".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "frictionlab/identify/options.hpp"
+#include "frictionlab/models/common.hpp"
+#include "frictionlab/models/dahl.hpp"
+#include "frictionlab/models/elastoplastic.hpp"
+#include "frictionlab/models/gms.hpp"
+#include "frictionlab/models/lugre.hpp"
+#include "frictionlab/models/maxwell_slip.hpp"
+#include "frictionlab/models/stribeck.hpp"
+
+namespace frictionlab::identify {
+
+/// The fitted friction model as the models' own parameter structs (double precision, N = 64
+/// element arrays), ready for io::ModelSpec / MODEL.json. Static kinds share StaticFriction.
+using FittedParams = std::variant<StaticFriction<double>::Params, LuGre<double>::Params,
+                                  Dahl<double>::Params, ElastoPlastic<double>::Params,
+                                  MaxwellSlip<double>::Params, GMS<double>::Params>;
+
+struct ParameterEstimate {
+  std::string name;  ///< user-facing name: reference 000's names (Km, Kw, S0, ...) for the
+                     ///< sensorless problem, docs/models.md's field names otherwise
+  std::string field; ///< docs/models.md field name ("sigma0", "Fc_pos", "k[2]"; "Km" for Km)
+  std::string unit;
+  double value = 0;
+  double std_error = 0;  ///< NaN: not available (grid, non-identifiable, at a bound)
+  double ci_low = 0;     ///< 95 % interval value -+ t(0.975, N - p) * std_error
+  double ci_high = 0;
+  bool fixed = false;     ///< held fixed (not estimated): std_error = 0, interval = value
+  bool at_bound = false;  ///< on its lower bound 0: the standard error does not apply
+};
+
+/// Goodness of fit of a prediction against the measured channel (training or validation).
+struct Metrics {
+  long n = 0;           ///< samples compared (after the warm-up)
+  double ssr = 0;       ///< sum of squared residuals
+  double rmse = 0;      ///< sqrt(ssr / n)
+  double nrmse = 0;     ///< rmse / (max y - min y) over the compared samples
+  double r2 = 0;        ///< 1 - ssr / sum (y - mean y)^2
+  double max_abs = 0;   ///< largest |residual|
+};
+
+struct DataSummary {
+  long n = 0;              ///< samples in the record
+  long n_used = 0;         ///< residuals (samples after the warm-up)
+  double duration = 0;     ///< t[n-1] - t[0] [s]
+  double rate_hz = 0;      ///< 1 / median sample interval [Hz]
+  double dt_max = 0;       ///< largest sample interval [s]
+  long reversals = 0;      ///< sign changes of the velocity (|v| > 1e-3 max|v| counts)
+  double v_max_abs = 0;    ///< max |v|
+};
+
+/// One start of the multi-start `lsq` (or of the dynamic stage of `two-stage`).
+struct StartSummary {
+  double initial_cost = 0;  ///< 1/2 sum r^2 (of the robustified residuals) at the start
+  double final_cost = 0;
+  int iterations = 0;
+  bool converged = false;
+};
+
+struct FitResult {
+  ModelChoice model{};
+  std::string model_name;  ///< model_name(model)
+  ProblemKind problem = ProblemKind::friction;
+  FitMethod method = FitMethod::lsq;
+
+  FittedParams params;           ///< the friction model
+  std::optional<double> Km;      ///< motor torque constant [Nm/A] (sensorless problem)
+  std::vector<ParameterEstimate> parameters;  ///< every parameter, estimated or fixed
+  /// Correlation matrix of the parameters (same order; fixed ones have 0 off-diagonal, 1 on
+  /// the diagonal); NaN where the covariance is not available.
+  std::vector<std::vector<double>> correlation;
+  /// Condition number of the column-scaled J^T J at the optimum (J: residual Jacobian with
+  /// respect to the estimated internal parameters, every column scaled to unit norm).
+  double condition_number = 0;
+  double sigma = 0;      ///< residual standard deviation sqrt(SSR / (N - p))
+  int num_estimated = 0; ///< p
+  Metrics training;
+  double aicc = 0;  ///< N ln(SSR/N) + 2k + 2k(k+1)/(N-k-1), k = p + 1
+  double bic = 0;   ///< N ln(SSR/N) + k ln N
+
+  /// LuGre-type sets: sigma2 > sigma1 (Fs - Fc)/Fc on both sides (models/validation.hpp).
+  std::optional<bool> passive;
+  std::string passivity_message;  ///< validation's message when not passive
+
+  double run_time_s = 0;
+  int iterations = 0;          ///< solver iterations of the best start (grid: grid passes)
+  bool converged = false;
+  std::string termination;     ///< solver's own words (or the grid's)
+  std::vector<StartSummary> starts;
+  DataSummary data;
+  std::vector<std::string> warnings;
+
+  /// How predictions are simulated (used by evaluate/predict): the exact step with linear
+  /// input hold for lsq and two-stage; forward Euler at the logged step with the input held
+  /// (as the reference firmware and estimator) for grid.
+  Method scheme = Method::exact;
+  Hold hold = Hold::linear;
+  double warmup_s = 0;
+};
+
+}  // namespace frictionlab::identify

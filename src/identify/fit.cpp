@@ -1,0 +1,332 @@
+// frictionlab identify: fit(), predict(), evaluate() (docs/identification.md).
+#include "frictionlab/identify/fit.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "frictionlab/identify/segments.hpp"
+#include "frictionlab/identify/stats.hpp"
+#include "frictionlab/integrate/stepper.hpp"
+#include "internal.hpp"
+
+namespace frictionlab::identify {
+
+using detail::Family;
+using detail::FitData;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string fmt(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+/// The Stribeck exponent held fixed, if any.
+std::optional<double> fixed_alpha(const FitOptions& opt) {
+  if (opt.model.alpha) return opt.model.alpha;
+  if (opt.problem == ProblemKind::sensorless && !opt.model.fit_alpha) return 1.0;
+  return std::nullopt;
+}
+
+void check_model(const ModelChoice& m) {
+  if ((m.kind == ModelKind::maxwell_slip || m.kind == ModelKind::gms) &&
+      (m.elements < 1 || m.elements > kMaxFitElements))
+    throw FitError("model " + model_name(m) + ": the element count must be 1.." +
+                   std::to_string(kMaxFitElements));
+  if (m.alpha && !(*m.alpha > 0 && std::isfinite(*m.alpha)))
+    throw FitError("alpha must be a finite number > 0, got " + fmt(*m.alpha));
+}
+
+std::vector<int> free_indices(const std::vector<double>& nat) {
+  std::vector<int> f;
+  for (std::size_t i = 0; i < nat.size(); ++i)
+    if (std::isnan(nat[i])) f.push_back(static_cast<int>(i));
+  return f;
+}
+
+void copy_starts(FitResult& r, const detail::LsqRun& run) {
+  r.starts = run.starts;
+  r.iterations = run.iterations;
+  r.converged = run.converged;
+  r.termination = run.termination;
+  if (!run.converged)
+    r.warnings.push_back("the solver stopped without convergence: " + run.termination);
+}
+
+FitResult fit_lsq(const data::Record& /*rec*/, const FitOptions& opt, const Family& fam,
+                  const FitData& d, std::vector<double> nat, const detail::Progress& prog,
+                  FitResult r) {
+  const auto free = free_indices(nat);
+  nat = detail::initial_guess(fam, opt.model, d, opt.steady, nat, prog);
+  const auto th0 = fam.to_internal(nat);
+  auto loss = detail::make_robust(fam, d, th0, opt.lsq);
+  if (opt.lsq.loss != LossKind::none)
+    prog("lsq: robust loss scale " + fmt(loss.scale));
+  auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "lsq");
+  if (opt.lsq.loss != LossKind::none && !(opt.lsq.loss_scale > 0)) {
+    // Automatic scale: the initial residuals contain the outliers' bias, so the scale is
+    // estimated again at the robust optimum and the fit repeated once from there.
+    loss = detail::make_robust(fam, d, run.theta, opt.lsq);
+    prog("lsq: robust loss scale re-estimated at the optimum: " + fmt(loss.scale));
+    LsqOptions once = opt.lsq;
+    once.starts = 1;
+    const auto again = detail::run_lsq(fam, d, run.theta, free, once, loss, prog, "lsq (rescaled)");
+    run.theta = again.theta;
+    run.iterations += again.iterations;
+    run.converged = again.converged;
+    run.termination = again.termination;
+  }
+  copy_starts(r, run);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss);
+  return r;
+}
+
+FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
+                   std::vector<double> nat, const detail::Progress& prog, FitResult r) {
+  const auto& m = opt.model;
+  if (m.kind != ModelKind::lugre || m.asymmetric || m.shape != StribeckShape::exponential)
+    throw FitError("method grid reproduces reference 000's estimator: model lugre only "
+                   "(symmetric, exponential Stribeck curve); got " + model_name(m));
+  if (m.fit_alpha && !m.alpha)
+    throw FitError("method grid keeps alpha fixed (reference 000: alpha = 1); drop fit_alpha");
+  const double alpha = m.alpha.value_or(1.0);
+  nat[static_cast<std::size_t>(fam.index("alpha"))] = alpha;
+  const auto free = free_indices(nat);
+  const auto init = detail::initial_guess(fam, m, d, opt.steady, nat, prog);
+  const auto g = detail::run_grid(fam, d, opt, alpha, init, prog);
+  for (const char* f : {"Km", "Fc", "Fs", "vs", "sigma0"}) {
+    const int i = fam.index(f);
+    if (i >= 0 && !(g.natural[static_cast<std::size_t>(i)] > 0))
+      throw FitError(std::string("grid: the search ended at ") + f + " = " +
+                     fmt(g.natural[static_cast<std::size_t>(i)]) +
+                     " <= 0; give nominal values or ranges in the grid options");
+  }
+  r.scheme = Method::forward_euler;
+  r.hold = Hold::zoh;
+  detail::fill_values_only(r, fam, d, fam.to_internal(g.natural), free);
+  for (const auto& n : g.notes) r.warnings.push_back(n);
+  r.warnings.push_back(
+      "grid: no standard errors (a stage-wise search is not a joint least-squares optimum)");
+  r.iterations = g.passes;
+  r.converged = true;
+  r.termination = "grid: 3 stages x " + std::to_string(opt.grid.passes) + " passes, " +
+                  std::to_string(opt.grid.points) + " points per parameter";
+  return r;
+}
+
+FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData& d,
+                        std::vector<double> nat, const detail::Progress& prog, FitResult r) {
+  const auto& m = opt.model;
+  if (m.kind != ModelKind::lugre && m.kind != ModelKind::elasto_plastic && m.kind != ModelKind::gms)
+    throw FitError("method two-stage needs a dynamic model with a Stribeck curve (lugre, "
+                   "elasto-plastic, gms); got " + model_name(m) +
+                   " (for a static model, lsq is already the static fit)");
+  // Stage 1: the static Stribeck curve on the segment means.
+  ModelChoice sm = m;
+  sm.kind = ModelKind::stribeck;
+  const auto sfam = detail::make_family(sm, opt.problem, opt.rotary);
+  std::vector<double> snat(static_cast<std::size_t>(sfam->size()), kNaN);
+  if (const auto a = fixed_alpha(opt)) snat[static_cast<std::size_t>(sfam->index("alpha"))] = *a;
+  const auto sfree = free_indices(snat);
+  const auto segs =
+      find_constant_velocity_segments(d.t, d.v, d.y, d.i, opt.segments);
+  const std::size_t need = sfree.size() + 1;
+  long npos = 0, nneg = 0;
+  for (const auto& s : segs) (s.v_mean > 0 ? npos : nneg) += 1;
+  const auto& so = opt.segments;
+  const std::string rule = "(|v| constant within " + fmt(100 * so.rel_tol) + " % + " +
+                           fmt(so.abs_tol_frac) + " max|v| for at least " + fmt(so.min_duration) +
+                           " s)";
+  if (segs.size() < need)
+    throw FitError("two-stage: found " + std::to_string(segs.size()) +
+                   " constant-velocity segments " + rule + ", need at least " +
+                   std::to_string(need) + " (one more than the " + std::to_string(sfree.size()) +
+                   " static parameters); use lsq, or record plateaus at more velocities");
+  if (m.asymmetric && (npos < 3 || nneg < 3))
+    throw FitError("two-stage with separate positive/negative levels: found " +
+                   std::to_string(npos) + " positive and " + std::to_string(nneg) +
+                   " negative constant-velocity segments, need at least 3 of each");
+  prog("two-stage: " + std::to_string(segs.size()) + " constant-velocity segments");
+  FitData sd;
+  sd.sensorless = d.sensorless;
+  for (std::size_t j = 0; j < segs.size(); ++j) {
+    sd.t.push_back(static_cast<double>(j));
+    sd.v.push_back(segs[j].v_mean);
+    sd.y.push_back(segs[j].y_mean);
+    if (d.sensorless) sd.i.push_back(segs[j].i_mean);
+  }
+  auto snat0 = detail::initial_guess(*sfam, sm, sd, opt.steady, snat, prog);
+  const auto sth0 = sfam->to_internal(snat0);
+  const detail::Robust none{};
+  const auto srun = detail::run_lsq(*sfam, sd, sth0, sfree, opt.lsq, none, prog, "two-stage static");
+  FitResult sr;
+  detail::fill_statistics(sr, *sfam, sd, srun.theta, sfree, none);
+  const auto snat_opt = sfam->to_natural(srun.theta);
+
+  // Stage 2: the dynamic parameters with the static ones fixed.
+  for (int i = 0; i < sfam->size(); ++i) {
+    const int j = fam.index(sfam->info()[static_cast<std::size_t>(i)].field);
+    if (j >= 0) nat[static_cast<std::size_t>(j)] = snat_opt[static_cast<std::size_t>(i)];
+  }
+  const auto free = free_indices(nat);
+  nat = detail::initial_guess(fam, m, d, opt.steady, nat, prog);
+  const auto th0 = fam.to_internal(nat);
+  const auto loss = detail::make_robust(fam, d, th0, opt.lsq);
+  const auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
+  copy_starts(r, run);
+  if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss);
+  // The static parameters: estimates and standard errors of stage 1 (conditional standard errors
+  // of stage 2 ignore their uncertainty; the cross-stage correlations are unknown: NaN).
+  for (std::size_t a = 0; a < r.parameters.size(); ++a) {
+    auto& e = r.parameters[a];
+    for (std::size_t b = 0; b < sr.parameters.size(); ++b) {
+      const auto& s = sr.parameters[b];
+      if (s.field != e.field || s.fixed) continue;
+      e.fixed = false;
+      e.std_error = s.std_error;
+      e.ci_low = s.ci_low;
+      e.ci_high = s.ci_high;
+      e.at_bound = s.at_bound;
+      for (std::size_t c = 0; c < r.parameters.size(); ++c) {
+        if (c == a) continue;
+        double corr = kNaN;
+        for (std::size_t bb = 0; bb < sr.parameters.size(); ++bb)
+          if (sr.parameters[bb].field == r.parameters[c].field && !sr.parameters[bb].fixed)
+            corr = sr.correlation[b][bb];
+        r.correlation[a][c] = r.correlation[c][a] = corr;
+      }
+    }
+  }
+  for (std::size_t a = 0; a < r.parameters.size(); ++a)
+    for (std::size_t c = 0; c < r.parameters.size(); ++c)
+      if (a != c && (r.parameters[a].fixed || r.parameters[c].fixed)) r.correlation[a][c] = 0;
+  r.num_estimated = static_cast<int>(free.size() + sfree.size());
+  const long n = r.training.n;
+  r.aicc = aicc(r.training.ssr, n, r.num_estimated);
+  r.bic = bic(r.training.ssr, n, r.num_estimated);
+  for (const auto& w : sr.warnings) r.warnings.push_back("two-stage static fit: " + w);
+  return r;
+}
+
+// ---- prediction with the fitted parameter structs (independent of the fitting families) ------
+
+template <class P>
+struct ModelOf;
+template <>
+struct ModelOf<StaticFriction<double>::Params> {
+  using type = StaticFriction<double>;
+};
+template <>
+struct ModelOf<LuGre<double>::Params> {
+  using type = LuGre<double>;
+};
+template <>
+struct ModelOf<Dahl<double>::Params> {
+  using type = Dahl<double>;
+};
+template <>
+struct ModelOf<ElastoPlastic<double>::Params> {
+  using type = ElastoPlastic<double>;
+};
+template <>
+struct ModelOf<MaxwellSlip<double>::Params> {
+  using type = MaxwellSlip<double>;
+};
+template <>
+struct ModelOf<GMS<double>::Params> {
+  using type = GMS<double>;
+};
+
+}  // namespace
+
+FitResult fit(const data::Record& rec, const FitOptions& opt) {
+  const auto t_start = std::chrono::steady_clock::now();
+  const detail::Progress prog(opt.progress);
+  check_model(opt.model);
+  const FitData d = detail::prepare_data(rec, opt.problem, opt.warmup_s);
+  const auto fam = detail::make_family(opt.model, opt.problem, opt.rotary);
+  std::vector<double> nat(static_cast<std::size_t>(fam->size()), kNaN);
+  if (const auto a = fixed_alpha(opt); a && fam->index("alpha") >= 0)
+    nat[static_cast<std::size_t>(fam->index("alpha"))] = *a;
+
+  FitResult r;
+  r.model = opt.model;
+  r.model_name = model_name(opt.model);
+  r.problem = opt.problem;
+  r.method = opt.method;
+  r.warmup_s = opt.warmup_s;
+  r.data = detail::summarize(d);
+  const long p = static_cast<long>(free_indices(nat).size());
+  const long need = std::max(20L, 5 * p);
+  if (d.m() < need)
+    throw FitError((rec.source.empty() ? std::string("record") : rec.source) +
+                   ": too few samples: " + std::to_string(d.m()) +
+                   (d.first > 0 ? " after the warm-up" : "") + ", need at least " +
+                   std::to_string(need) + " for model " + r.model_name + " (" + std::to_string(p) +
+                   " estimated parameters; at least max(20, 5 p))");
+  if (detail::is_dynamic(opt.model.kind) && r.data.reversals == 0)
+    r.warnings.push_back(
+        "the velocity never changes sign: the pre-sliding/hysteresis parameters of " +
+        r.model_name + " are poorly identifiable (see their standard errors); record back-and-forth motion");
+  prog("fit " + r.model_name + " by " + method_name(opt.method) + " on " + std::to_string(d.n()) +
+       " samples");
+  switch (opt.method) {
+    case FitMethod::lsq:
+      r = fit_lsq(rec, opt, *fam, d, nat, prog, std::move(r));
+      break;
+    case FitMethod::grid:
+      r = fit_grid(opt, *fam, d, nat, prog, std::move(r));
+      break;
+    case FitMethod::two_stage:
+      r = fit_two_stage(opt, *fam, d, nat, prog, std::move(r));
+      break;
+  }
+  r.run_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  prog("fit done in " + fmt(r.run_time_s) + " s: RMSE " + fmt(r.training.rmse));
+  return r;
+}
+
+std::vector<double> predict(const FitResult& r, const data::Record& rec) {
+  const FitData d = detail::prepare_data(rec, r.problem, 0.0);
+  const auto n = d.n();
+  std::vector<double> out(static_cast<std::size_t>(n));
+  const double Km = r.Km.value_or(0.0);
+  std::visit(
+      [&](const auto& p) {
+        using M = typename ModelOf<std::decay_t<decltype(p)>>::type;
+        drive<M>(p, typename M::State{}, d.t.data(), d.v.data(), n, r.scheme, r.hold, 0.0,
+                 [&](long k, double F, const typename M::State&) {
+                   const auto uk = static_cast<std::size_t>(k);
+                   out[uk] = d.sensorless ? Km * d.i[uk] - F : F;
+                 });
+      },
+      r.params);
+  return out;
+}
+
+Metrics evaluate(const FitResult& r, const data::Record& rec) {
+  const FitData d = detail::prepare_data(rec, r.problem, r.warmup_s);
+  return compute_metrics(d.y, predict(r, rec), d.first);
+}
+
+double steady_force(const FitResult& r, double v) {
+  return std::visit(
+      [&](const auto& p) {
+        using M = typename ModelOf<std::decay_t<decltype(p)>>::type;
+        return M::steady_force(p, v);
+      },
+      r.params);
+}
+
+}  // namespace frictionlab::identify

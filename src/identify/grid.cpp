@@ -1,0 +1,323 @@
+// frictionlab identify: the `grid` method, reference 000's brute-force LuGre estimator
+// (docs/identification.md, "grid"), multi-threaded with std::thread.
+//
+//   stage 1  Km, Kw, Fc: static model Km*i - (Kw v + Fc sgn v) on decelerating samples with
+//            |v| > 10 % of max|v|;
+//   stage 2  Fs, Vth: static Stribeck model Km*i - (Kw v + sgn v (Fc + |Fs - Fc| exp(-|v/Vth|^alpha)))
+//            on samples with |v| < 20 % of max|v|, negative Fs clamped to 0;
+//   stage 3  S0, S1: full simulation of the LuGre torque with forward Euler at the logged time
+//            step (z_{k+1} = z_k + h_k (v_k - S0 |v_k| z_k / g(v_k))), RMSE over the record.
+// Each stage: 51 points per parameter, 3 passes (the full range, then twice best +- 2 steps).
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "internal.hpp"
+
+namespace frictionlab::identify::detail {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string fmt(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+struct Range {
+  double lo, hi;
+};
+
+struct SearchOut {
+  std::vector<double> best;
+  double cost = kInf;
+  long nonfinite_first_pass = 0;
+  long points_first_pass = 0;
+};
+
+/// Exhaustive search on `points`^dims grid points per pass; each later pass spans
+/// best +- narrow grid steps of the previous pass, clipped to `clip` (the first pass's range,
+/// except where the caller widens it). Ties: the first point in index order.
+SearchOut grid_search(std::vector<Range> r, const std::vector<Range>& clip, int points, int passes,
+                      double narrow, int threads,
+                      const std::function<double(const double*)>& cost) {
+  const auto dims = r.size();
+  SearchOut out;
+  long total = 1;
+  for (std::size_t j = 0; j < dims; ++j) total *= points;
+  for (int pass = 0; pass < passes; ++pass) {
+    std::vector<double> costs(static_cast<std::size_t>(total), kInf);
+    auto point = [&](long idx, std::vector<double>& th) {
+      for (std::size_t j = dims; j-- > 0;) {
+        const long i = idx % points;
+        idx /= points;
+        th[j] = points > 1 ? r[j].lo + (r[j].hi - r[j].lo) * static_cast<double>(i) / (points - 1)
+                           : 0.5 * (r[j].lo + r[j].hi);
+      }
+    };
+    std::atomic<long> next{0};
+    constexpr long kChunk = 16;
+    auto worker = [&]() {
+      std::vector<double> th(dims);
+      for (long b = next.fetch_add(kChunk); b < total; b = next.fetch_add(kChunk)) {
+        for (long idx = b; idx < std::min(total, b + kChunk); ++idx) {
+          point(idx, th);
+          const double c = cost(th.data());
+          costs[static_cast<std::size_t>(idx)] = std::isfinite(c) ? c : kInf;
+        }
+      }
+    };
+    const int nt = std::max(1, threads);
+    if (nt == 1) {
+      worker();
+    } else {
+      std::vector<std::thread> pool;
+      for (int t = 0; t < nt; ++t) pool.emplace_back(worker);
+      for (auto& t : pool) t.join();
+    }
+    long bi = 0;
+    for (long idx = 1; idx < total; ++idx)
+      if (costs[static_cast<std::size_t>(idx)] < costs[static_cast<std::size_t>(bi)]) bi = idx;
+    if (pass == 0) {
+      out.points_first_pass = total;
+      for (double c : costs) out.nonfinite_first_pass += std::isinf(c) ? 1 : 0;
+    }
+    std::vector<double> best(dims);
+    point(bi, best);
+    out.best = best;
+    out.cost = costs[static_cast<std::size_t>(bi)];
+    for (std::size_t j = 0; j < dims; ++j) {
+      const double step = points > 1 ? (r[j].hi - r[j].lo) / (points - 1) : 0;
+      r[j].lo = std::max(best[j] - narrow * step, clip[j].lo);
+      r[j].hi = std::min(best[j] + narrow * step, clip[j].hi);
+    }
+  }
+  return out;
+}
+
+Range nominal_range(double nominal) {
+  const double a = nominal / 5, b = nominal * 5;
+  return {std::min(a, b), std::max(a, b)};
+}
+
+}  // namespace
+
+GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, double alpha,
+                 const std::vector<double>& init_natural, const Progress& progress) {
+  const GridOptions& go = opt.grid;
+  if (go.points < 2 || go.passes < 1)
+    throw FitError("grid: needs at least 2 points per parameter and 1 pass");
+  const bool sl = d.sensorless;
+  const int threads = go.threads > 0 ? go.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const double vmax = max_abs(d.v);
+  const auto a = derivative(d.t, d.v);
+  GridRun run;
+  auto sgn = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };
+
+  // ---- stage 1: Km, Kw, Fc ----------------------------------------------------------------
+  std::vector<long> s1;
+  for (long k = d.first; k < d.n(); ++k) {
+    const auto uk = static_cast<std::size_t>(k);
+    if (std::abs(d.v[uk]) > go.decel_frac * vmax && d.v[uk] * a[uk] < 0) s1.push_back(k);
+  }
+  const int nd = sl ? 3 : 2;
+  if (static_cast<long>(s1.size()) < 5L * nd)
+    throw FitError("grid: only " + std::to_string(s1.size()) +
+                   " decelerating samples above " + fmt(100 * go.decel_frac) +
+                   " % of max|v| for stage 1 (need at least " + std::to_string(5 * nd) + ")");
+  // Sufficient statistics of the stage-1 model y = c^T theta, c = [i, -v, -sgn v] (sensorless)
+  // or [v, sgn v] (friction): SSR(theta) = yy - 2 theta^T b + theta^T M theta, identical to the
+  // sum over samples that the reference evaluates at every grid point.
+  double M[3][3] = {}, b[3] = {}, yy = 0;
+  for (long k : s1) {
+    const auto uk = static_cast<std::size_t>(k);
+    double c[3];
+    if (sl) {
+      c[0] = d.i[uk];
+      c[1] = -d.v[uk];
+      c[2] = -sgn(d.v[uk]);
+    } else {
+      c[0] = d.v[uk];
+      c[1] = sgn(d.v[uk]);
+    }
+    for (int p = 0; p < nd; ++p) {
+      b[p] += c[p] * d.y[uk];
+      for (int q = 0; q < nd; ++q) M[p][q] += c[p] * c[q];
+    }
+    yy += d.y[uk] * d.y[uk];
+  }
+  // Nominal values: options, else the linear least-squares solution of M theta = b.
+  double ls[3] = {0, 0, 0};
+  {
+    // Gaussian elimination with partial pivoting on the nd x nd system.
+    double A[3][4];
+    for (int p = 0; p < nd; ++p) {
+      for (int q = 0; q < nd; ++q) A[p][q] = M[p][q];
+      A[p][nd] = b[p];
+    }
+    for (int c = 0; c < nd; ++c) {
+      int piv = c;
+      for (int r = c + 1; r < nd; ++r)
+        if (std::abs(A[r][c]) > std::abs(A[piv][c])) piv = r;
+      for (int q = 0; q <= nd; ++q) std::swap(A[c][q], A[piv][q]);
+      if (A[c][c] == 0) continue;
+      for (int r = 0; r < nd; ++r) {
+        if (r == c) continue;
+        const double f = A[r][c] / A[c][c];
+        for (int q = c; q <= nd; ++q) A[r][q] -= f * A[c][q];
+      }
+    }
+    for (int p = 0; p < nd; ++p) ls[p] = A[p][p] != 0 ? A[p][nd] / A[p][p] : 0;
+  }
+  const double Km0 = sl ? go.Km.value_or(ls[0]) : 0;
+  const double Kw0 = go.Kw.value_or(ls[sl ? 1 : 0]);
+  const double Fc0 = go.Fc.value_or(ls[sl ? 2 : 1]);
+  std::vector<Range> r1;
+  if (sl) r1.push_back(nominal_range(Km0));
+  r1.push_back(nominal_range(Kw0));
+  r1.push_back(nominal_range(Fc0));
+  auto cost1 = [&](const double* th) {
+    double s = yy;
+    for (int p = 0; p < nd; ++p) {
+      s -= 2 * th[p] * b[p];
+      for (int q = 0; q < nd; ++q) s += th[p] * M[p][q] * th[q];
+    }
+    return s;
+  };
+  const auto o1 = grid_search(r1, r1, go.points, go.passes, go.narrow_steps, 1, cost1);
+  const double Km = sl ? o1.best[0] : 0, Kw = o1.best[sl ? 1 : 0], Fc = o1.best[sl ? 2 : 1];
+  progress("grid stage 1 (" + std::to_string(s1.size()) + " samples): " +
+           (sl ? "Km = " + fmt(Km) + ", " : std::string()) + "Kw = " + fmt(Kw) + ", Fc = " + fmt(Fc));
+
+  // ---- stage 2: Fs, Vth -------------------------------------------------------------------
+  std::vector<long> s2;
+  for (long k = d.first; k < d.n(); ++k)
+    if (std::abs(d.v[static_cast<std::size_t>(k)]) < go.low_frac * vmax) s2.push_back(k);
+  if (s2.size() < 10)
+    throw FitError("grid: only " + std::to_string(s2.size()) + " samples below " +
+                   fmt(100 * go.low_frac) + " % of max|v| for stage 2 (need at least 10)");
+  std::vector<double> r0(s2.size());
+  for (std::size_t j = 0; j < s2.size(); ++j) {
+    const auto uk = static_cast<std::size_t>(s2[j]);
+    const double stat = Kw * d.v[uk] + Fc * sgn(d.v[uk]);
+    r0[j] = d.y[uk] - (sl ? Km * d.i[uk] - stat : stat);
+  }
+  const double Fs_lo = go.Fs_lo.value_or(0.0), Fs_hi = go.Fs_hi.value_or(3 * Fc);
+  const double Vth_lo = go.Vth_lo.value_or(go.low_frac * vmax / 50),
+               Vth_hi = go.Vth_hi.value_or(go.low_frac * vmax);
+  if (!(Vth_lo > 0 && Vth_hi >= Vth_lo))
+    throw FitError("grid: the Vth range must satisfy 0 < lo <= hi");
+  const double fsign = sl ? 1.0 : -1.0;  // y - pred = r0 + fsign * sgn(v) |Fs - Fc| s(v)
+  auto cost2 = [&](const double* th) {
+    const double Fs = std::max(th[0], 0.0);  // the reference's clamp
+    const double c = std::abs(Fs - Fc);
+    const double Vth = th[1];
+    double s = 0;
+    for (std::size_t j = 0; j < s2.size(); ++j) {
+      const double v = d.v[static_cast<std::size_t>(s2[j])];
+      const double e = r0[j] + fsign * c * sgn(v) * std::exp(-std::pow(std::abs(v / Vth), alpha));
+      s += e * e;
+    }
+    return s;
+  };
+  // Refinements may take Fs below 0 (then clamped at use, as the reference); Vth stays > 0.
+  const std::vector<Range> r2{{Fs_lo, Fs_hi}, {Vth_lo, Vth_hi}};
+  const std::vector<Range> c2{{-kInf, Fs_hi}, {Vth_lo, Vth_hi}};
+  const auto o2 = grid_search(r2, c2, go.points, go.passes, go.narrow_steps, threads, cost2);
+  const double Fs_grid = o2.best[0], Vth = o2.best[1];
+  const double Fs_clamped = std::max(Fs_grid, 0.0);
+  const double Fs_eff = Fc + std::abs(Fs_clamped - Fc);
+  if (Fs_grid < 0)
+    run.notes.push_back("grid stage 2: best Fs = " + fmt(Fs_grid) + " < 0 clamped to 0 (reference 000)");
+  if (Fs_clamped < Fc)
+    run.notes.push_back("grid stage 2: best Fs = " + fmt(Fs_clamped) + " < Fc = " + fmt(Fc) +
+                        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + fmt(Fs_eff));
+  progress("grid stage 2 (" + std::to_string(s2.size()) + " samples): Fs = " + fmt(Fs_eff) +
+           ", Vth = " + fmt(Vth));
+
+  // ---- stage 3: S0, S1 by forward-Euler simulation ----------------------------------------
+  const int i_s0 = fam.index("sigma0"), i_s1 = fam.index("sigma1");
+  const double S0n = init_natural[static_cast<std::size_t>(i_s0)];
+  const double S1n = std::max(init_natural[static_cast<std::size_t>(i_s1)], 1e-3 * S0n);
+  const double S0_lo = go.S0_lo.value_or(S0n / 5), S0_hi = go.S0_hi.value_or(5 * S0n);
+  const double S1_lo = go.S1_lo.value_or(0.0), S1_hi = go.S1_hi.value_or(5 * S1n);
+  if (!(S0_lo > 0 && S0_hi >= S0_lo && S1_lo >= 0 && S1_hi >= S1_lo))
+    throw FitError("grid: the ranges must satisfy 0 < S0_lo <= S0_hi and 0 <= S1_lo <= S1_hi");
+  // g(v_k) tabulated once (it does not depend on S0, S1); the update below is LuGre::derivative
+  // with forward Euler, as advance(..., Method::forward_euler, Hold::zoh).
+  const auto n = static_cast<std::size_t>(d.n());
+  std::vector<double> g(n), h(n, 0.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    g[k] = Fc + std::abs(Fs_eff - Fc) * std::exp(-std::pow(std::abs(d.v[k] / Vth), alpha));
+    if (k + 1 < n) h[k] = d.t[k + 1] - d.t[k];
+  }
+  const double zlim = 1e6 * std::max(Fs_eff, Fc) / S0_lo;
+  auto cost3 = [&](const double* th) {
+    const double S0 = th[0], S1 = th[1];
+    double z = 0, s = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const double v = d.v[k];
+      const double zdot = v - S0 * std::abs(v) / g[k] * z;
+      const double F = S0 * z + S1 * zdot + Kw * v;
+      if (static_cast<long>(k) >= d.first) {
+        const double e = d.y[k] - (sl ? Km * d.i[k] - F : F);
+        s += e * e;
+      }
+      z += h[k] * zdot;
+      if (!(std::abs(z) < zlim)) return kInf;  // forward Euler diverged
+    }
+    return s;
+  };
+  const std::vector<Range> r3{{S0_lo, S0_hi}, {S1_lo, S1_hi}};
+  progress("grid stage 3: " + std::to_string(go.passes) + " passes of " +
+           std::to_string(go.points * go.points) + " forward-Euler simulations on " +
+           std::to_string(threads) + " threads");
+  const auto o3 = grid_search(r3, r3, go.points, go.passes, go.narrow_steps, threads, cost3);
+  if (o3.nonfinite_first_pass > 0)
+    run.notes.push_back("grid stage 3: forward Euler diverged for " +
+                        std::to_string(o3.nonfinite_first_pass) + " of " +
+                        std::to_string(o3.points_first_pass) +
+                        " (S0, S1) points of the first pass (stable only for S0 < 2 g(v)/(|v| h))");
+  if (!std::isfinite(o3.cost))
+    throw FitError("grid stage 3: forward Euler diverged for every (S0, S1) point; lower the S0 range");
+  const double S0 = o3.best[0], S1 = o3.best[1];
+  progress("grid stage 3: S0 = " + fmt(S0) + ", S1 = " + fmt(S1));
+
+  // Edge warnings (the best point on the boundary of its initial range).
+  auto edge = [&](const char* name, double x, Range rr) {
+    const double tol = 1e-9 * std::max(std::abs(rr.hi), std::abs(rr.lo));
+    if (std::abs(x - rr.lo) <= tol || std::abs(x - rr.hi) <= tol)
+      run.notes.push_back(std::string("grid: ") + name + " = " + fmt(x) +
+                          " is on the edge of its range [" + fmt(rr.lo) + ", " + fmt(rr.hi) + "]");
+  };
+  if (sl) edge("Km", Km, r1[0]);
+  edge("Kw", Kw, r1[sl ? 1 : 0]);
+  edge("Fc", Fc, r1[sl ? 2 : 1]);
+  edge("Vth", Vth, r2[1]);
+  edge("S0", S0, r3[0]);
+  edge("S1", S1, r3[1]);
+
+  std::vector<double> nat(static_cast<std::size_t>(fam.size()));
+  auto set = [&](const char* f, double x) { nat[static_cast<std::size_t>(fam.index(f))] = x; };
+  if (sl) set("Km", Km);
+  set("sigma2", Kw);
+  set("Fc", Fc);
+  set("Fs", Fs_eff);
+  set("vs", Vth);
+  set("alpha", alpha);
+  set("sigma0", S0);
+  set("sigma1", S1);
+  run.natural = nat;
+  run.passes = 3 * go.passes;
+  return run;
+}
+
+}  // namespace frictionlab::identify::detail

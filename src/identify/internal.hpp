@@ -1,0 +1,195 @@
+// frictionlab identify: private interfaces shared by the compiled identification sources.
+//
+// A Family maps an internal parameter vector theta (log for strictly positive parameters, plain
+// for non-negative ones with a bound at 0, plain and unbounded for logits/softmax weights) to
+// a model's Params, simulates the prediction of the measured channel, and builds the Ceres cost
+// (autodiff with ceres::Jet through the whole simulation). See docs/identification.md.
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frictionlab/data/record.hpp"
+#include "frictionlab/identify/options.hpp"
+#include "frictionlab/identify/result.hpp"
+
+namespace ceres {
+class CostFunction;
+}
+
+namespace frictionlab::identify::detail {
+
+/// How an internal parameter maps to its natural value.
+enum class Tf {
+  log,     ///< natural = exp(theta), > 0
+  nonneg,  ///< natural = theta, bound theta >= 0
+  free,    ///< natural = theta, unbounded (logits, softmax weights)
+};
+
+struct ParamInfo {
+  std::string field;  ///< docs/models.md name of the internal parameter (or of its natural value)
+  std::string name;   ///< user-facing name
+  std::string unit;
+  Tf tf = Tf::log;
+  bool is_static = false;  ///< Km or part of the static curve (first stage of two-stage)
+};
+
+/// A reported (user) parameter: a function of the natural values.
+struct UserInfo {
+  std::string field, name, unit;
+  int internal = -1;  ///< the internal parameter it equals (natural value), -1 if a combination
+};
+
+/// The numeric record a fit works on.
+struct FitData {
+  std::vector<double> t, v, i, y;
+  bool sensorless = false;
+  long first = 0;  ///< first sample with a residual (warm-up)
+  long n() const { return static_cast<long>(t.size()); }
+  long m() const { return n() - first; }
+};
+
+/// Robust transform of a residual: r~ = r sqrt(rho(r^2)/r^2), so that sum r~^2 = sum rho(r^2)
+/// (Huber: rho(s) = s for s <= c^2, 2c sqrt(s) - c^2 above; Cauchy: c^2 log(1 + s/c^2)).
+struct Robust {
+  LossKind kind = LossKind::none;
+  double scale = 1;
+
+  template <class S>
+  S apply(const S& r) const {
+    using std::log1p;
+    using std::sqrt;
+    if (kind == LossKind::none) return r;
+    const S s = r * r;
+    const double c2 = scale * scale;
+    if (kind == LossKind::huber) {
+      if (!(s > S(c2))) return r;
+      const S ar = sqrt(s);
+      return r * sqrt((S(2 * scale) * ar - S(c2)) / s);
+    }
+    // Cauchy: rho(s)/s = log1p(u)/u with u = s/c^2 (-> 1 for u -> 0).
+    const S u = s / S(c2);
+    if (!(u > S(1e-8))) return r * sqrt(S(1) - u / S(2));
+    return r * sqrt(log1p(u) / u);
+  }
+};
+
+class Family {
+ public:
+  virtual ~Family() = default;
+  const std::vector<ParamInfo>& info() const { return info_; }
+  const std::vector<UserInfo>& user_info() const { return user_; }
+  int size() const { return static_cast<int>(info_.size()); }
+  bool sensorless() const { return sensorless_; }
+  /// Index of the internal parameter with this field, -1 if none.
+  int index(std::string_view field) const;
+
+  std::vector<double> to_internal(const std::vector<double>& natural) const;
+  std::vector<double> to_natural(const std::vector<double>& theta) const;
+
+  /// Prediction of the measured channel at every sample (simulated from rest at t[0]).
+  virtual void predict(const double* theta, const FitData& d, Method m, Hold h,
+                       double* out) const = 0;
+  /// Reported parameter values (size user_info().size()).
+  virtual void user_values(const double* theta, double* u) const = 0;
+  /// d user / d theta[free[j]]: row-major user_info().size() x free.size().
+  virtual void user_jacobian(const double* theta, const std::vector<int>& free,
+                             double* G) const = 0;
+  /// Residuals y_k - pred_k (robustified) for k >= d.first as a Ceres cost with one parameter
+  /// block: theta[free[j]], j < free.size(); the other entries of theta stay fixed.
+  virtual std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d,
+                                                         const std::vector<double>& theta,
+                                                         const std::vector<int>& free,
+                                                         const Robust& loss) const = 0;
+  virtual FittedParams fitted(const double* theta) const = 0;
+  virtual double steady(const double* theta, double v) const = 0;
+
+ protected:
+  std::vector<ParamInfo> info_;
+  std::vector<UserInfo> user_;
+  bool sensorless_ = false;
+};
+
+/// The family of a model choice. `alpha` is not handled here (fixing it is the caller's).
+std::unique_ptr<Family> make_family(const ModelChoice& m, ProblemKind problem, bool rotary);
+
+/// Whether the model has a state (needs velocity reversals to identify its dynamics).
+bool is_dynamic(ModelKind k);
+
+/// Validated numeric data (throws FitError naming the channel and sample).
+FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup_s);
+DataSummary summarize(const FitData& d);
+
+/// Central-difference dv/dt (one-sided at the ends) and trapezoid position from v.
+std::vector<double> derivative(const std::vector<double>& t, const std::vector<double>& v);
+std::vector<double> integrate(const std::vector<double>& t, const std::vector<double>& v);
+double max_abs(const std::vector<double>& x);
+double median(std::vector<double> x);
+
+/// Serialised progress reporting.
+class Progress {
+ public:
+  explicit Progress(std::function<void(std::string_view)> f) : f_(std::move(f)) {}
+  void operator()(const std::string& msg) const {
+    if (!f_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    f_(msg);
+  }
+  bool enabled() const { return static_cast<bool>(f_); }
+
+ private:
+  std::function<void(std::string_view)> f_;
+  mutable std::mutex mutex_;
+};
+
+/// Natural-value initial guess for the family (static least squares on near-steady samples
+/// with vs and alpha scanned, then scans of the dynamic parameters). Entries of `natural` that
+/// are not NaN are given (fixed or already known) and kept; the NaN entries are initialised.
+/// Returns the complete natural vector.
+std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, const FitData& d,
+                                  const SteadySelection& sel, std::vector<double> natural,
+                                  const Progress& progress);
+
+/// Result of a (multi-start) Ceres solve.
+struct LsqRun {
+  std::vector<double> theta;  ///< internal, full
+  std::vector<StartSummary> starts;
+  int best = 0;
+  int iterations = 0;
+  bool converged = false;
+  std::string termination;
+};
+
+LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& theta0,
+               const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
+               const Progress& progress, const std::string& label);
+
+/// Robust loss scale (opt.loss_scale or 1.5 * 1.4826 * MAD of the residuals at theta0).
+Robust make_robust(const Family& fam, const FitData& d, const std::vector<double>& theta0,
+                   const LsqOptions& opt);
+
+/// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
+/// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
+void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
+                     const std::vector<double>& theta, const std::vector<int>& free,
+                     const Robust& loss);
+
+/// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian.
+void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
+                      const std::vector<double>& theta, const std::vector<int>& estimated);
+
+/// The grid method (reference 000). Returns the natural parameter vector of the LuGre family.
+struct GridRun {
+  std::vector<double> natural;
+  std::vector<std::string> notes;  ///< warnings (Fs reflected, Euler unstable points, ...)
+  int passes = 0;
+};
+GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, double alpha,
+                 const std::vector<double>& init_natural, const Progress& progress);
+
+}  // namespace frictionlab::identify::detail

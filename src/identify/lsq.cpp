@@ -1,0 +1,380 @@
+// frictionlab identify: the multi-start Ceres solve (`lsq`) and the statistics at the optimum
+// (docs/identification.md, "lsq" and "Results").
+#include <ceres/ceres.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "frictionlab/identify/stats.hpp"
+#include "frictionlab/models/validation.hpp"
+#include "internal.hpp"
+
+namespace frictionlab::identify::detail {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// Log-parameters stay within a factor 1e6 of their start (keeps exp() finite); logits and
+/// softmax weights within +-30.
+constexpr double kLogBox = 13.815510557964274;  // ln(1e6)
+constexpr double kFreeBox = 30;
+
+std::string fmt(double x, const char* f = "%.6g") {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+class ProgressCallback final : public ceres::IterationCallback {
+ public:
+  ProgressCallback(const Progress& p, std::string label) : p_(p), label_(std::move(label)) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ >= std::chrono::seconds(1)) {
+      last_ = now;
+      p_(label_ + ": iteration " + std::to_string(s.iteration) + ", cost " + fmt(s.cost));
+    }
+    return ceres::SOLVER_CONTINUE;
+  }
+
+ private:
+  const Progress& p_;
+  std::string label_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+struct StartResult {
+  std::vector<double> theta;
+  StartSummary summary;
+  std::string termination;
+  double cost = std::numeric_limits<double>::infinity();
+};
+
+StartResult solve_one(const Family& fam, const FitData& d, const std::vector<double>& theta0,
+                      const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
+                      const Progress& progress, const std::string& label) {
+  StartResult res;
+  res.theta = theta0;
+  std::vector<double> x(free.size());
+  for (std::size_t j = 0; j < free.size(); ++j) x[j] = theta0[static_cast<std::size_t>(free[j])];
+  ceres::Problem problem;
+  problem.AddResidualBlock(fam.make_cost(d, theta0, free, loss).release(), nullptr, x.data());
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    const auto& pi = fam.info()[static_cast<std::size_t>(free[j])];
+    const int jj = static_cast<int>(j);
+    switch (pi.tf) {
+      case Tf::nonneg:
+        problem.SetParameterLowerBound(x.data(), jj, 0.0);
+        break;
+      case Tf::log:
+        problem.SetParameterLowerBound(x.data(), jj, x[j] - kLogBox);
+        problem.SetParameterUpperBound(x.data(), jj, x[j] + kLogBox);
+        break;
+      case Tf::free:
+        problem.SetParameterLowerBound(x.data(), jj, -kFreeBox);
+        problem.SetParameterUpperBound(x.data(), jj, kFreeBox);
+        break;
+    }
+  }
+  ceres::Solver::Options so;
+  so.linear_solver_type = ceres::DENSE_QR;
+  so.max_num_iterations = opt.max_iterations;
+  so.function_tolerance = 1e-12;
+  so.gradient_tolerance = 1e-14;
+  so.parameter_tolerance = 1e-12;
+  so.logging_type = ceres::SILENT;
+  so.minimizer_progress_to_stdout = false;
+  so.num_threads = 1;
+  ProgressCallback cb(progress, label);
+  if (progress.enabled()) {
+    so.callbacks.push_back(&cb);
+    so.update_state_every_iteration = false;
+  }
+  ceres::Solver::Summary sum;
+  ceres::Solve(so, &problem, &sum);
+  for (std::size_t j = 0; j < free.size(); ++j) res.theta[static_cast<std::size_t>(free[j])] = x[j];
+  res.summary.initial_cost = sum.initial_cost;
+  res.summary.final_cost = sum.final_cost;
+  res.summary.iterations = static_cast<int>(sum.iterations.size()) - 1;
+  res.summary.converged = sum.termination_type == ceres::CONVERGENCE;
+  res.termination = sum.message;
+  res.cost = std::isfinite(sum.final_cost) && sum.IsSolutionUsable()
+                 ? sum.final_cost
+                 : std::numeric_limits<double>::infinity();
+  return res;
+}
+
+}  // namespace
+
+Robust make_robust(const Family& fam, const FitData& d, const std::vector<double>& theta0,
+                   const LsqOptions& opt) {
+  Robust r;
+  r.kind = opt.loss;
+  if (opt.loss == LossKind::none) return r;
+  if (opt.loss_scale > 0) {
+    r.scale = opt.loss_scale;
+    return r;
+  }
+  std::vector<double> pred(static_cast<std::size_t>(d.n()));
+  fam.predict(theta0.data(), d, Method::exact, Hold::linear, pred.data());
+  std::vector<double> res;
+  for (long k = d.first; k < d.n(); ++k)
+    res.push_back(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
+  const double med = median(res);
+  for (auto& e : res) e = std::abs(e - med);
+  const double mad = median(res);
+  r.scale = 1.5 * 1.4826 * mad;
+  if (!(r.scale > 0)) r.scale = 1e-6 * std::max(max_abs(d.y), 1e-12);
+  return r;
+}
+
+LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& theta0,
+               const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
+               const Progress& progress, const std::string& label) {
+  const int starts = std::max(1, opt.starts);
+  // Start points: start 0 = theta0; the others are the `starts - 1` best (by the cost at the
+  // point) of kCandidates * (starts - 1) random perturbations of theta0 (deterministic from
+  // the seed): log-parameters and non-negative ones times a log-uniform factor in
+  // [1/spread, spread], unbounded ones (logits, softmax weights) plus a uniform [-1, 1].
+  constexpr int kCandidates = 8;
+  std::vector<std::vector<double>> th(1, theta0);
+  if (starts > 1) {
+    std::mt19937_64 rng(opt.seed);
+    const double ls = std::log(std::max(opt.spread, 1.0));
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    std::vector<std::pair<double, std::vector<double>>> cand;
+    std::vector<double> pred(static_cast<std::size_t>(d.n()));
+    for (int c = 0; c < kCandidates * (starts - 1); ++c) {
+      auto x = theta0;
+      for (int i : free) {
+        auto& e = x[static_cast<std::size_t>(i)];
+        switch (fam.info()[static_cast<std::size_t>(i)].tf) {
+          case Tf::log:
+            e += ls * U(rng);
+            break;
+          case Tf::nonneg:
+            e *= std::exp(ls * U(rng));
+            break;
+          case Tf::free:
+            e += U(rng);
+            break;
+        }
+      }
+      fam.predict(x.data(), d, Method::exact, Hold::linear, pred.data());
+      double ssr = 0;
+      for (long k = d.first; k < d.n(); ++k) {
+        const double r = loss.apply(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
+        ssr += r * r;
+      }
+      cand.emplace_back(std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity(), x);
+    }
+    std::stable_sort(cand.begin(), cand.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (int s = 1; s < starts; ++s) th.push_back(cand[static_cast<std::size_t>(s - 1)].second);
+  }
+  std::vector<StartResult> results(static_cast<std::size_t>(starts));
+  int nthreads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+  nthreads = std::clamp(nthreads, 1, starts);
+  std::atomic<int> next{0};
+  auto worker = [&]() {
+    for (int s = next++; s < starts; s = next++) {
+      const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(starts);
+      results[static_cast<std::size_t>(s)] =
+          solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab);
+      const auto& r = results[static_cast<std::size_t>(s)];
+      progress(lab + ": cost " + fmt(r.summary.initial_cost) + " -> " + fmt(r.summary.final_cost) +
+               " in " + std::to_string(r.summary.iterations) + " iterations" +
+               (r.summary.converged ? "" : " (not converged)"));
+    }
+  };
+  if (nthreads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < nthreads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  LsqRun run;
+  run.best = 0;
+  for (int s = 0; s < starts; ++s) {
+    run.starts.push_back(results[static_cast<std::size_t>(s)].summary);
+    if (results[static_cast<std::size_t>(s)].cost < results[static_cast<std::size_t>(run.best)].cost) run.best = s;
+  }
+  const auto& b = results[static_cast<std::size_t>(run.best)];
+  run.theta = b.theta;
+  run.iterations = b.summary.iterations;
+  run.converged = b.summary.converged;
+  run.termination = b.termination;
+  return run;
+}
+
+namespace {
+
+void fill_common(FitResult& r, const Family& fam, const FitData& d,
+                 const std::vector<double>& theta) {
+  r.params = fam.fitted(theta.data());
+  if (fam.sensorless()) r.Km = std::exp(theta[0]);
+  std::vector<double> pred(static_cast<std::size_t>(d.n()));
+  fam.predict(theta.data(), d, r.scheme, r.hold, pred.data());
+  r.training = compute_metrics(d.y, pred, d.first);
+  if (const auto* lp = std::get_if<LuGre<double>::Params>(&r.params)) {
+    r.passive = LuGre<double>::is_passive(*lp);
+    if (!*r.passive) {
+      std::vector<ParamIssue> issues;
+      validation_detail::Checker c(issues);
+      validation_detail::check_passivity(c, lp->sigma1, lp->sigma2, lp->curve.Fc_pos,
+                                         lp->curve.Fs_pos, lp->curve.Fc_neg, lp->curve.Fs_neg);
+      for (const auto& is : issues) {
+        r.passivity_message += (r.passivity_message.empty() ? "" : "; ") + is.message;
+      }
+      r.warnings.push_back("fitted LuGre set: " + r.passivity_message);
+    }
+  }
+}
+
+}  // namespace
+
+void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
+                      const std::vector<double>& theta, const std::vector<int>& estimated) {
+  fill_common(r, fam, d, theta);
+  const auto& ui = fam.user_info();
+  std::vector<double> u(ui.size());
+  fam.user_values(theta.data(), u.data());
+  std::vector<double> G(ui.size() * std::max<std::size_t>(estimated.size(), 1));
+  fam.user_jacobian(theta.data(), estimated, G.data());
+  r.parameters.clear();
+  for (std::size_t q = 0; q < ui.size(); ++q) {
+    ParameterEstimate e;
+    e.name = ui[q].name;
+    e.field = ui[q].field;
+    e.unit = ui[q].unit;
+    e.value = u[q];
+    bool depends = false;
+    for (std::size_t j = 0; j < estimated.size(); ++j) depends = depends || G[q * estimated.size() + j] != 0;
+    e.fixed = !depends;
+    e.std_error = e.fixed ? 0 : kNaN;
+    e.ci_low = e.fixed ? e.value : kNaN;
+    e.ci_high = e.fixed ? e.value : kNaN;
+    r.parameters.push_back(e);
+  }
+  r.num_estimated = static_cast<int>(estimated.size());
+  r.correlation.assign(ui.size(), std::vector<double>(ui.size(), kNaN));
+  for (std::size_t q = 0; q < ui.size(); ++q) r.correlation[q][q] = 1;
+  r.condition_number = kNaN;
+  const long m = r.training.n;
+  r.sigma = m > r.num_estimated ? std::sqrt(r.training.ssr / static_cast<double>(m - r.num_estimated)) : kNaN;
+  r.aicc = aicc(r.training.ssr, m, r.num_estimated);
+  r.bic = bic(r.training.ssr, m, r.num_estimated);
+}
+
+void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
+                     const std::vector<double>& theta, const std::vector<int>& free,
+                     const Robust& loss) {
+  fill_values_only(r, fam, d, theta, free);
+  const auto p = static_cast<long>(free.size());
+  const long m = d.m();
+  if (p == 0) return;
+  // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum.
+  const auto cost = fam.make_cost(d, theta, free, loss);
+  std::vector<double> x(static_cast<std::size_t>(p));
+  for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
+  std::vector<double> res(static_cast<std::size_t>(m)), jac(static_cast<std::size_t>(m * p));
+  const double* params[1] = {x.data()};
+  double* jacs[1] = {jac.data()};
+  if (!cost->Evaluate(params, res.data(), jacs)) {
+    r.warnings.push_back("the Jacobian at the optimum is not finite: no standard errors");
+    return;
+  }
+  using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMat> J(jac.data(), m, p);
+  double ssr = 0;
+  for (double e : res) ssr += e * e;
+  const long dof = m - p;
+  if (dof <= 0) {
+    r.warnings.push_back("no degrees of freedom left (N <= p): no standard errors");
+    return;
+  }
+  const double s2 = ssr / static_cast<double>(dof);
+  r.sigma = std::sqrt(s2);
+  // Column scaling: Js = J D^-1 with D = diag(|J_j|); cond of Js^T Js.
+  Eigen::VectorXd cn = J.colwise().norm().transpose();
+  std::vector<std::string> dead;
+  for (long j = 0; j < p; ++j) {
+    if (!(cn(j) > 0)) {
+      dead.push_back(fam.info()[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])].name);
+      cn(j) = 1;
+    }
+  }
+  const Eigen::MatrixXd Js = J * cn.cwiseInverse().asDiagonal();
+  const Eigen::MatrixXd N = Js.transpose() * Js;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
+  const Eigen::VectorXd lam = es.eigenvalues();
+  const double lmax = lam.maxCoeff(), lmin = lam.minCoeff();
+  r.condition_number = lmin > 0 ? lmax / lmin : std::numeric_limits<double>::infinity();
+  const bool singular = !dead.empty() || !(lmin > 1e-14 * lmax);
+  if (!dead.empty()) {
+    std::string names;
+    for (const auto& n : dead) names += (names.empty() ? "" : ", ") + n;
+    r.warnings.push_back("parameters with no effect on the prediction (not identifiable from this record): " + names);
+  }
+  if (singular) {
+    r.warnings.push_back("J^T J is singular at the optimum (condition number " +
+                         fmt(r.condition_number) + "): no standard errors");
+    return;
+  }
+  if (r.condition_number > 1e10)
+    r.warnings.push_back("J^T J is ill-conditioned (condition number " + fmt(r.condition_number) +
+                         "): parameters strongly correlated, standard errors large");
+  const Eigen::MatrixXd Ninv = es.eigenvectors() * lam.cwiseInverse().asDiagonal() *
+                               es.eigenvectors().transpose();
+  const Eigen::MatrixXd Dinv = cn.cwiseInverse().asDiagonal();
+  const Eigen::MatrixXd cov_theta = s2 * Dinv * Ninv * Dinv;
+  // Delta method: Cov_user = G Cov_theta G^T, G = d user / d theta_free.
+  const auto q = static_cast<long>(fam.user_info().size());
+  std::vector<double> Gv(static_cast<std::size_t>(q * p));
+  fam.user_jacobian(theta.data(), free, Gv.data());
+  const Eigen::Map<const RowMat> G(Gv.data(), q, p);
+  const Eigen::MatrixXd cov = G * cov_theta * G.transpose();
+  const double tq = student_t_quantile(0.975, static_cast<double>(dof));
+  for (long a = 0; a < q; ++a) {
+    auto& e = r.parameters[static_cast<std::size_t>(a)];
+    if (e.fixed) continue;
+    const int ii = fam.user_info()[static_cast<std::size_t>(a)].internal;
+    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == Tf::nonneg && theta[static_cast<std::size_t>(ii)] <= 0) {
+      e.at_bound = true;
+      e.std_error = kNaN;
+      e.ci_low = e.ci_high = kNaN;
+      r.warnings.push_back("parameter " + e.name + " is on its bound 0: its standard error does not apply");
+      continue;
+    }
+    e.std_error = std::sqrt(std::max(cov(a, a), 0.0));
+    e.ci_low = e.value - tq * e.std_error;
+    e.ci_high = e.value + tq * e.std_error;
+  }
+  for (long a = 0; a < q; ++a) {
+    for (long b = 0; b < q; ++b) {
+      auto& c = r.correlation[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+      const auto& ea = r.parameters[static_cast<std::size_t>(a)];
+      const auto& eb = r.parameters[static_cast<std::size_t>(b)];
+      if (a == b) {
+        c = 1;
+      } else if (ea.fixed || eb.fixed) {
+        c = 0;
+      } else {
+        const double den = std::sqrt(cov(a, a) * cov(b, b));
+        c = den > 0 ? cov(a, b) / den : kNaN;
+      }
+    }
+  }
+}
+
+}  // namespace frictionlab::identify::detail
