@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace frictionlab::cli {
 
@@ -19,6 +20,24 @@ struct SimulateOptions {
   std::string output, plot, integrator;
   double dt = 0.0;  // 0 = not given
 };
+
+struct FitOptions {
+  std::string input, out = "frictionlab-fit";
+  std::vector<std::string> validate;
+  // channels: column names or 0-based indices (CSV), variable names (.mat)
+  std::string time = "t", position, velocity, current, force, matrix;
+  std::string problem = "friction", model = "lugre", method = "lsq", loss = "none";
+  bool rotary = false;
+  double warmup = 0;
+  int starts = 0;  // 0 = library default
+  // preprocessing
+  double resample = 0, lowpass = 0;
+  bool velocity_from_position = false;
+  bool no_plots = false;
+};
+
+/// Run `fit`; throws on errors like run_simulate (and identify::FitError).
+void run_fit(const FitOptions& o);
 
 struct DemoOptions {
   std::string out = "frictionlab-demo";

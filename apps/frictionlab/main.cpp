@@ -123,12 +123,65 @@ int run(int argc, char** argv) {
   o_output_dt->excludes(o_model);
   o_rtol->excludes(o_model);
 
+  // ---- fit ----
+  frictionlab::cli::FitOptions fo;
+  CLI::App* fit = app.add_subcommand(
+      "fit",
+      "Identify friction parameters from a measured record (CSV or .mat): writes fit.json "
+      "(parameters, standard errors, 95 % intervals, correlation, metrics), model.json and "
+      "plots into --out.");
+  fit->add_option("--input", fo.input, "Training record (.csv or .mat)")
+      ->type_name("RECORD")
+      ->required();
+  fit->add_option("--validate", fo.validate, "Validation record(s), same channels")
+      ->type_name("RECORD");
+  fit->add_option("--out", fo.out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  fit->add_option("--problem", fo.problem,
+                  "friction: the force channel is the friction; sensorless: it is the joint "
+                  "torque = Km*current - friction (reference 000)")
+      ->check(CLI::IsMember({"friction", "sensorless"}))
+      ->capture_default_str();
+  fit->add_option("--model", fo.model,
+                  "coulomb, coulomb-asym, viscous, coulomb-viscous[-asym], stribeck[-asym], "
+                  "stribeck-rational, lugre, lugre-asym, lugre-rational, dahl, elasto-plastic, "
+                  "maxwell-slip[:n], gms[:n]")
+      ->capture_default_str();
+  fit->add_option("--method", fo.method, "lsq (Ceres), grid (reference 000), two-stage")
+      ->check(CLI::IsMember({"lsq", "grid", "two-stage"}))
+      ->capture_default_str();
+  fit->add_option("--time", fo.time, "Time column / variable [s]")->capture_default_str();
+  fit->add_option("--velocity", fo.velocity, "Velocity column / variable");
+  fit->add_option("--position", fo.position, "Position column / variable");
+  fit->add_option("--force", fo.force, "Measured friction force or joint torque column");
+  fit->add_option("--current", fo.current, "Motor current column [A] (sensorless)");
+  fit->add_option("--matrix", fo.matrix,
+                  ".mat: the 4xN / Nx4 matrix [t, current, velocity, torque] of reference 000");
+  fit->add_flag("--rotary", fo.rotary, "Report rotary units (N m, rad/s) for --problem friction");
+  fit->add_option("--warmup", fo.warmup, "Seconds at the start left out of the residuals")
+      ->check(number_check(true));
+  fit->add_option("--starts", fo.starts, "lsq: number of starts (multi-start)")
+      ->check(CLI::PositiveNumber);
+  fit->add_option("--loss", fo.loss, "lsq: robust loss none, huber or cauchy")
+      ->check(CLI::IsMember({"none", "huber", "cauchy"}))
+      ->capture_default_str();
+  fit->add_option("--resample", fo.resample, "Resample to this uniform rate [Hz] first")
+      ->check(number_check(false));
+  fit->add_option("--lowpass", fo.lowpass,
+                  "Zero-phase Butterworth low-pass cut-off [Hz] (needs uniform sampling)")
+      ->check(number_check(false));
+  fit->add_flag("--velocity-from-position", fo.velocity_from_position,
+                "Derive the velocity from the position (Savitzky-Golay)");
+  fit->add_flag("--no-plots", fo.no_plots, "Do not write the SVG plots");
+
   // ---- demo ----
   DemoOptions demo_opts;
   CLI::App* demo = app.add_subcommand(
       "demo",
       "Run the main job on built-in data: LuGre at 10 ms vs 0.1 ms (exact step vs forward "
-      "Euler) and the stick-slip benchmark (ROS2 vs CVODE); writes CSV files and SVG plots.");
+      "Euler) and the stick-slip benchmark (TR-BDF2, ROS2, CVODE); writes CSV files and SVG "
+      "plots.");
   demo->add_option("--out", demo_opts.out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();
@@ -148,6 +201,7 @@ int run(int argc, char** argv) {
   try {
     if (*sim) frictionlab::cli::run_simulate(so);
     if (*demo) frictionlab::cli::run_demo(demo_opts);
+    if (*fit) frictionlab::cli::run_fit(fo);
   } catch (const frictionlab::io::InputError& e) {
     print_lines("error: ", e.what());
     return 1;

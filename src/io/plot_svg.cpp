@@ -234,6 +234,14 @@ std::string render_svg(const Plot& plot) {
           pen = false;
           continue;
         }
+        if (ser.points) {  // a zero-length segment with a round cap is a dot
+          d += d.empty() ? "M" : " M";
+          d += px(X(xv));
+          d += ' ';
+          d += px(Y(yv));
+          d += " l0 0";
+          continue;
+        }
         d += pen ? " L" : (d.empty() ? "M" : " M");
         d += px(X(xv));
         d += ' ';
@@ -247,7 +255,8 @@ std::string render_svg(const Plot& plot) {
         s += d;
         s += "\" fill=\"none\" stroke=\"";
         s += color;
-        s += "\" stroke-width=\"1.2\"/>\n";
+        s += ser.points ? "\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n"
+                        : "\" stroke-width=\"1.2\"/>\n";
       }
     }
     // Legend (top right).

@@ -166,6 +166,27 @@ def main():
                  "frictionlab: error: /nonexistent/dir/out.csv: cannot open for writing: No such "
                  "file or directory")
 
+    # ---- fit ----
+    fit_out = os.path.join(work, "fit_out")
+    short_rec = write("short_record.csv", "t,v,F\n0,0.1,1\n0.01,0.2,1.1\n0.02,0.1,1.0\n")
+    expect_error("fit: missing column", ["fit", "--input", short_rec, "--velocity", "speed",
+                                         "--force", "F", "--out", fit_out],
+                 f"frictionlab: error: {short_rec}:1: no column 'speed' (columns found: t, v, F)",
+                 fit_out)
+    expect_error("fit: too short a record", ["fit", "--input", short_rec, "--velocity", "v",
+                                             "--force", "F", "--out", fit_out],
+                 f"frictionlab: error: {short_rec}: the record has 3 samples; at least 20 are "
+                 "required", fit_out)
+    nan_rec = write("nan_record.csv", "t,v,F\n0,0.1,1\n0.01,0.2,nan\n")
+    expect_error("fit: NaN in the record", ["fit", "--input", nan_rec, "--velocity", "v",
+                                            "--force", "F", "--out", fit_out],
+                 f"frictionlab: error: {nan_rec}:3:3: non-finite value 'nan' (column 'F')",
+                 fit_out)
+    p = run("fit", "--input", short_rec, "--velocity", "v", "--force", "F", "--model", "foo",
+            "--out", fit_out)
+    check("fit: unknown model", p.returncode == 1 and
+          "frictionlab: error: unknown model 'foo'; known: coulomb," in p.stderr, p.stderr)
+
     # ---- command-line syntax (CLI11) ----
     for name, argv in [("no subcommand", []),
                        ("unknown option", ["simulate", "--modle", lugre]),

@@ -15,6 +15,7 @@ namespace frictionlab::io {
 struct PlotSeries {
   std::string name;
   std::vector<double> y;  ///< one value per x
+  bool points = false;    ///< draw dots at the samples instead of a line (scatter data)
 };
 
 struct PlotPanel {

@@ -1,0 +1,127 @@
+#include "frictionlab/io/fit_json.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+
+namespace frictionlab::io {
+namespace {
+
+nlohmann::ordered_json number(double x) {
+  if (!std::isfinite(x)) return nullptr;
+  return x;
+}
+
+nlohmann::ordered_json metrics_json(const identify::Metrics& m) {
+  nlohmann::ordered_json j;
+  j["n"] = m.n;
+  j["rmse"] = number(m.rmse);
+  j["nrmse"] = number(m.nrmse);
+  j["r2"] = number(m.r2);
+  j["max_abs_residual"] = number(m.max_abs);
+  j["ssr"] = number(m.ssr);
+  return j;
+}
+
+StaticKind static_kind(identify::ModelKind k) {
+  switch (k) {
+    case identify::ModelKind::coulomb:
+      return StaticKind::coulomb;
+    case identify::ModelKind::viscous:
+      return StaticKind::viscous;
+    case identify::ModelKind::coulomb_viscous:
+      return StaticKind::coulomb_viscous;
+    default:
+      return StaticKind::stribeck;
+  }
+}
+
+}  // namespace
+
+ModelSpec model_spec(const identify::FitResult& r) {
+  return std::visit(
+      [&](const auto& p) -> ModelSpec {
+        using P = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<P, StaticFriction<double>::Params>) {
+          return StaticSpec{static_kind(r.model.kind), p};
+        } else {
+          return p;
+        }
+      },
+      r.params);
+}
+
+nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::string& input,
+                                   const std::vector<ValidationEntry>& validation) {
+  nlohmann::ordered_json j;
+  j["format"] = "frictionlab-fit";
+  j["version"] = 1;
+  j["input"] = input;
+  j["problem"] = r.problem == identify::ProblemKind::sensorless ? "sensorless" : "friction";
+  j["method"] = identify::method_name(r.method);
+  j["model_name"] = r.model_name;
+  j["model"] = to_json(model_spec(r));
+  if (r.Km) j["Km"] = *r.Km;
+  auto& params = j["parameters"] = nlohmann::ordered_json::array();
+  for (const auto& e : r.parameters) {
+    nlohmann::ordered_json pj;
+    pj["name"] = e.name;
+    pj["field"] = e.field;
+    pj["unit"] = e.unit;
+    pj["value"] = number(e.value);
+    pj["std_error"] = number(e.std_error);
+    pj["ci95"] = {number(e.ci_low), number(e.ci_high)};
+    pj["fixed"] = e.fixed;
+    pj["at_bound"] = e.at_bound;
+    params.push_back(pj);
+  }
+  auto& corr = j["correlation"] = nlohmann::ordered_json::array();
+  for (const auto& row : r.correlation) {
+    auto jr = nlohmann::ordered_json::array();
+    for (double c : row) jr.push_back(number(c));
+    corr.push_back(jr);
+  }
+  j["condition_number"] = number(r.condition_number);
+  j["sigma"] = number(r.sigma);
+  j["num_estimated"] = r.num_estimated;
+  j["training"] = metrics_json(r.training);
+  auto& val = j["validation"] = nlohmann::ordered_json::array();
+  for (const auto& [file, m] : validation) {
+    nlohmann::ordered_json vj;
+    vj["file"] = file;
+    vj["metrics"] = metrics_json(m);
+    val.push_back(vj);
+  }
+  j["aicc"] = number(r.aicc);
+  j["bic"] = number(r.bic);
+  if (r.passive) {
+    j["passive"] = *r.passive;
+    if (!r.passivity_message.empty()) j["passivity_message"] = r.passivity_message;
+  }
+  j["run_time_s"] = r.run_time_s;
+  nlohmann::ordered_json solver;
+  solver["iterations"] = r.iterations;
+  solver["converged"] = r.converged;
+  solver["termination"] = r.termination;
+  auto& starts = solver["starts"] = nlohmann::ordered_json::array();
+  for (const auto& s : r.starts)
+    starts.push_back({{"initial_cost", number(s.initial_cost)},
+                      {"final_cost", number(s.final_cost)},
+                      {"iterations", s.iterations},
+                      {"converged", s.converged}});
+  j["solver"] = solver;
+  nlohmann::ordered_json d;
+  d["samples"] = r.data.n;
+  d["samples_used"] = r.data.n_used;
+  d["duration_s"] = r.data.duration;
+  d["rate_hz"] = r.data.rate_hz;
+  d["dt_max_s"] = r.data.dt_max;
+  d["velocity_reversals"] = r.data.reversals;
+  d["v_max_abs"] = r.data.v_max_abs;
+  d["warmup_s"] = r.warmup_s;
+  j["data"] = d;
+  j["warnings"] = r.warnings;
+  return j;
+}
+
+}  // namespace frictionlab::io
