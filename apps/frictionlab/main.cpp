@@ -180,8 +180,8 @@ int run(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand(
       "demo",
       "Run the main job on built-in data: LuGre at 10 ms vs 0.1 ms (exact step vs forward "
-      "Euler) and the stick-slip benchmark (TR-BDF2, ROS2, CVODE); writes CSV files and SVG "
-      "plots.");
+      "Euler), the stick-slip benchmark (TR-BDF2, ROS2, CVODE), and a sensorless-torque LuGre "
+      "fit on a built-in record against its true parameters; writes CSV, JSON and SVG files.");
   demo->add_option("--out", demo_opts.out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();
