@@ -212,6 +212,8 @@ TEST(ModelJson, ExampleFilesRoundTrip) {
     if (entry.path().extension() != ".json") continue;
     const nlohmann::json j = nlohmann::json::parse(std::ifstream(entry.path()));
     if (!j.contains("model")) continue;  // SYSTEM.json files
+    if (j.contains("format")) continue;  // fit.json fixtures (their "model" object is tested
+                                         // by test_lugre_xml)
     SCOPED_TRACE(entry.path().string());
     const ModelFile a = read_model_file(entry.path().string());
     const ModelFile b = parse(to_json_text(a.spec));

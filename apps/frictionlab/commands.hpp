@@ -1,5 +1,6 @@
 // frictionlab CLI: the subcommands (argument parsing in main.cpp; the work is done by the
-// library: io/model_json, io/system_json, io/model_run, sim/systems, io/csv, io/plot_svg).
+// library: io/model_json, io/system_json, io/model_run, sim/systems, io/csv, io/plot_svg,
+// identify/, io/fit_json, io/lugre_xml).
 #pragma once
 
 #include <string>
@@ -38,6 +39,31 @@ struct FitOptions {
 
 /// Run `fit`; throws on errors like run_simulate (and identify::FitError).
 void run_fit(const FitOptions& o);
+
+struct CompareOptions {
+  /// Record, channels, problem, preprocessing, warm-up, starts and loss, as for `fit`; `model`
+  /// and `method` are not used (every model of `models` is fitted by lsq).
+  FitOptions fit = compare_defaults();
+  std::string models = "coulomb-viscous,stribeck,lugre,lugre-asym";  ///< comma-separated
+  std::string criterion = "aicc";                                     ///< aicc | bic
+
+  static FitOptions compare_defaults() {
+    FitOptions f;
+    f.out = "frictionlab-compare";
+    return f;
+  }
+};
+
+/// Run `compare`; throws like run_fit.
+void run_compare(const CompareOptions& o);
+
+struct ExportOptions {
+  std::string params;  ///< fit.json
+  std::string output;  ///< empty: stdout
+};
+
+/// Run `export xml`; throws io::InputError on errors.
+void run_export_xml(const ExportOptions& o);
 
 struct DemoOptions {
   std::string out = "frictionlab-demo";

@@ -1,7 +1,7 @@
 // frictionlab fit: identify friction parameters from a measured record (docs/cli.md, "fit").
-// Loading (io/record_io), checks and preprocessing (data/), the fit (identify/), and the
-// outputs (io/fit_json, io/plot_svg, io/model_json) are library calls; this file only wires
-// them to the command line and prints the summary.
+// Loading with checks and preprocessing (records.hpp, shared with `compare`), the fit
+// (identify/), and the outputs (io/fit_json, io/plot_svg, io/model_json) are library calls;
+// this file only wires them to the command line and prints the summary.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,48 +12,15 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "frictionlab/data/checks.hpp"
-#include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/plot_svg.hpp"
-#include "frictionlab/io/record_io.hpp"
+#include "records.hpp"
 
 namespace frictionlab::cli {
 namespace {
-
-data::Record load(const FitOptions& o, const std::string& path) {
-  io::RecordSpec spec;
-  spec.time = o.time;
-  spec.position = o.position;
-  spec.velocity = o.velocity;
-  spec.current = o.current;
-  spec.force = o.force;
-  spec.matrix = o.matrix;
-  data::Record r = io::read_record(path, spec);
-  data::PreprocessOptions pp;
-  pp.resample_rate = o.resample;
-  pp.lowpass_cutoff = o.lowpass;
-  pp.velocity_from_position = o.velocity_from_position;
-  if (pp.resample_rate > 0 || pp.lowpass_cutoff > 0 || pp.velocity_from_position)
-    r = data::preprocess(r, pp);
-  data::CheckOptions co;
-  co.need_velocity = true;
-  co.need_force = true;
-  co.need_current = o.problem == "sensorless";
-  const data::RecordReport rep = data::check_record(r, co);
-  for (const auto& w : rep.warnings) print_warning(w);
-  return r;
-}
-
-std::string fmt(double x) {
-  if (!std::isfinite(x)) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.5g", x);
-  return b;
-}
 
 void write_plots(const std::filesystem::path& dir, const identify::FitResult& r,
                  const data::Record& rec, const std::vector<double>& pred,
@@ -109,33 +76,14 @@ void write_plots(const std::filesystem::path& dir, const identify::FitResult& r,
 }  // namespace
 
 void run_fit(const FitOptions& o) {
-  identify::FitOptions fo;
-  if (o.problem == "sensorless") {
-    fo.problem = identify::ProblemKind::sensorless;
-  } else if (o.problem != "friction") {
-    throw std::invalid_argument("--problem must be friction or sensorless, got '" + o.problem +
-                                "'");
-  }
-  fo.model = identify::parse_model(o.model);
-  fo.method = identify::parse_method(o.method);
-  fo.rotary = o.rotary || fo.problem == identify::ProblemKind::sensorless;
-  fo.warmup_s = o.warmup;
-  if (o.starts > 0) fo.lsq.starts = o.starts;
-  if (o.loss == "huber") {
-    fo.lsq.loss = identify::LossKind::huber;
-  } else if (o.loss == "cauchy") {
-    fo.lsq.loss = identify::LossKind::cauchy;
-  } else if (o.loss != "none") {
-    throw std::invalid_argument("--loss must be none, huber or cauchy, got '" + o.loss + "'");
-  }
-  fo.progress = [](std::string_view msg) { std::cerr << "frictionlab: " << msg << '\n'; };
-
-  const data::Record train = load(o, o.input);
+  const identify::FitOptions fo = identify_options(o);
+  const data::Record train = load_record(o, o.input);
   const identify::FitResult r = identify::fit(train, fo);
   for (const auto& w : r.warnings) print_warning(w);
 
   std::vector<io::ValidationEntry> val;
-  for (const auto& path : o.validate) val.emplace_back(path, identify::evaluate(r, load(o, path)));
+  for (const auto& path : o.validate)
+    val.emplace_back(path, identify::evaluate(r, load_record(o, path)));
 
   const std::filesystem::path dir(o.out);
   std::error_code ec;

@@ -37,6 +37,57 @@ CLI::Validator number_check(bool allow_zero) {
       allow_zero ? "NONNEGATIVE" : "POSITIVE");
 }
 
+// The options `fit` and `compare` share (records, channels, problem, preprocessing, lsq);
+// `fit` also has --model, --method and --no-plots.
+void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_fit) {
+  cmd->add_option("--input", o.input, "Training record (.csv or .mat)")
+      ->type_name("RECORD")
+      ->required();
+  cmd->add_option("--validate", o.validate, "Validation record(s), same channels")
+      ->type_name("RECORD");
+  cmd->add_option("--out", o.out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  cmd->add_option("--problem", o.problem,
+                  "friction: the force channel is the friction; sensorless: it is the joint "
+                  "torque = Km*current - friction (reference 000)")
+      ->check(CLI::IsMember({"friction", "sensorless"}))
+      ->capture_default_str();
+  if (is_fit) {
+    cmd->add_option("--model", o.model,
+                    "coulomb, coulomb-asym, viscous, coulomb-viscous[-asym], stribeck[-asym], "
+                    "stribeck-rational, lugre, lugre-asym, lugre-rational, dahl, elasto-plastic, "
+                    "maxwell-slip[:n], gms[:n]")
+        ->capture_default_str();
+    cmd->add_option("--method", o.method, "lsq (Ceres), grid (reference 000), two-stage")
+        ->check(CLI::IsMember({"lsq", "grid", "two-stage"}))
+        ->capture_default_str();
+  }
+  cmd->add_option("--time", o.time, "Time column / variable [s]")->capture_default_str();
+  cmd->add_option("--velocity", o.velocity, "Velocity column / variable");
+  cmd->add_option("--position", o.position, "Position column / variable");
+  cmd->add_option("--force", o.force, "Measured friction force or joint torque column");
+  cmd->add_option("--current", o.current, "Motor current column [A] (sensorless)");
+  cmd->add_option("--matrix", o.matrix,
+                  ".mat: the 4xN / Nx4 matrix [t, current, velocity, torque] of reference 000");
+  cmd->add_flag("--rotary", o.rotary, "Report rotary units (N m, rad/s) for --problem friction");
+  cmd->add_option("--warmup", o.warmup, "Seconds at the start left out of the residuals")
+      ->check(number_check(true));
+  cmd->add_option("--starts", o.starts, "lsq: number of starts (multi-start)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")
+      ->check(CLI::IsMember({"none", "huber", "cauchy"}))
+      ->capture_default_str();
+  cmd->add_option("--resample", o.resample, "Resample to this uniform rate [Hz] first")
+      ->check(number_check(false));
+  cmd->add_option("--lowpass", o.lowpass,
+                  "Zero-phase Butterworth low-pass cut-off [Hz] (needs uniform sampling)")
+      ->check(number_check(false));
+  cmd->add_flag("--velocity-from-position", o.velocity_from_position,
+                "Derive the velocity from the position (Savitzky-Golay)");
+  if (is_fit) cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");
+}
+
 void print_lines(const char* prefix, const std::string& message) {
   std::istringstream in(message);
   std::string line;
@@ -130,50 +181,37 @@ int run(int argc, char** argv) {
       "Identify friction parameters from a measured record (CSV or .mat): writes fit.json "
       "(parameters, standard errors, 95 % intervals, correlation, metrics), model.json and "
       "plots into --out.");
-  fit->add_option("--input", fo.input, "Training record (.csv or .mat)")
-      ->type_name("RECORD")
+  add_record_options(fit, fo, true);
+
+  // ---- compare ----
+  frictionlab::cli::CompareOptions co;
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "Fit several models to one record (lsq) and rank them by validation RMSE (training RMSE "
+      "without --validate), with AICc/BIC: prints a table and a verdict, writes compare.json "
+      "and <model>/model.json into --out.");
+  add_record_options(compare, co.fit, false);
+  compare
+      ->add_option("--models", co.models, "Comma-separated models to fit (names as fit --model)")
+      ->capture_default_str();
+  compare->add_option("--criterion", co.criterion, "Information criterion: aicc or bic")
+      ->check(CLI::IsMember({"aicc", "bic"}))
+      ->capture_default_str();
+
+  // ---- export ----
+  frictionlab::cli::ExportOptions eo;
+  CLI::App* exp = app.add_subcommand("export", "Export fit results for other software.");
+  exp->require_subcommand(1);
+  CLI::App* exp_xml = exp->add_subcommand(
+      "xml",
+      "The robot configuration's <group name=\"LUGRE\"> (Km, Kw, S0, S1, Vth, Fc_pos, Fc_neg, "
+      "Fs_pos, Fs_neg; one value: one joint) from a --problem sensorless lugre/lugre-asym "
+      "fit.json.");
+  exp_xml->add_option("--params", eo.params, "fit.json written by frictionlab fit")
+      ->type_name("FIT.json")
       ->required();
-  fit->add_option("--validate", fo.validate, "Validation record(s), same channels")
-      ->type_name("RECORD");
-  fit->add_option("--out", fo.out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
-  fit->add_option("--problem", fo.problem,
-                  "friction: the force channel is the friction; sensorless: it is the joint "
-                  "torque = Km*current - friction (reference 000)")
-      ->check(CLI::IsMember({"friction", "sensorless"}))
-      ->capture_default_str();
-  fit->add_option("--model", fo.model,
-                  "coulomb, coulomb-asym, viscous, coulomb-viscous[-asym], stribeck[-asym], "
-                  "stribeck-rational, lugre, lugre-asym, lugre-rational, dahl, elasto-plastic, "
-                  "maxwell-slip[:n], gms[:n]")
-      ->capture_default_str();
-  fit->add_option("--method", fo.method, "lsq (Ceres), grid (reference 000), two-stage")
-      ->check(CLI::IsMember({"lsq", "grid", "two-stage"}))
-      ->capture_default_str();
-  fit->add_option("--time", fo.time, "Time column / variable [s]")->capture_default_str();
-  fit->add_option("--velocity", fo.velocity, "Velocity column / variable");
-  fit->add_option("--position", fo.position, "Position column / variable");
-  fit->add_option("--force", fo.force, "Measured friction force or joint torque column");
-  fit->add_option("--current", fo.current, "Motor current column [A] (sensorless)");
-  fit->add_option("--matrix", fo.matrix,
-                  ".mat: the 4xN / Nx4 matrix [t, current, velocity, torque] of reference 000");
-  fit->add_flag("--rotary", fo.rotary, "Report rotary units (N m, rad/s) for --problem friction");
-  fit->add_option("--warmup", fo.warmup, "Seconds at the start left out of the residuals")
-      ->check(number_check(true));
-  fit->add_option("--starts", fo.starts, "lsq: number of starts (multi-start)")
-      ->check(CLI::PositiveNumber);
-  fit->add_option("--loss", fo.loss, "lsq: robust loss none, huber or cauchy")
-      ->check(CLI::IsMember({"none", "huber", "cauchy"}))
-      ->capture_default_str();
-  fit->add_option("--resample", fo.resample, "Resample to this uniform rate [Hz] first")
-      ->check(number_check(false));
-  fit->add_option("--lowpass", fo.lowpass,
-                  "Zero-phase Butterworth low-pass cut-off [Hz] (needs uniform sampling)")
-      ->check(number_check(false));
-  fit->add_flag("--velocity-from-position", fo.velocity_from_position,
-                "Derive the velocity from the position (Savitzky-Golay)");
-  fit->add_flag("--no-plots", fo.no_plots, "Do not write the SVG plots");
+  exp_xml->add_option("--output", eo.output, "Output file (default: stdout)")
+      ->type_name("FILE");
 
   // ---- demo ----
   DemoOptions demo_opts;
@@ -202,6 +240,8 @@ int run(int argc, char** argv) {
     if (*sim) frictionlab::cli::run_simulate(so);
     if (*demo) frictionlab::cli::run_demo(demo_opts);
     if (*fit) frictionlab::cli::run_fit(fo);
+    if (*compare) frictionlab::cli::run_compare(co);
+    if (*exp_xml) frictionlab::cli::run_export_xml(eo);
   } catch (const frictionlab::io::InputError& e) {
     print_lines("error: ", e.what());
     return 1;

@@ -187,6 +187,66 @@ def main():
     check("fit: unknown model", p.returncode == 1 and
           "frictionlab: error: unknown model 'foo'; known: coulomb," in p.stderr, p.stderr)
 
+    # ---- compare ----
+    cmp_out = os.path.join(work, "compare_out")
+    p = run("compare", "--input", sine, "--velocity", "v", "--force", "v", "--models",
+            "stribeck,foo", "--out", cmp_out)
+    check("compare: unknown model", p.returncode == 1 and p.stderr.startswith(
+        "frictionlab: error: --models: unknown model 'foo'; known: coulomb,")
+          and not os.path.exists(cmp_out), p.stderr)
+    expect_error("compare: one model", ["compare", "--input", sine, "--velocity", "v",
+                                        "--force", "v", "--models", "lugre", "--out", cmp_out],
+                 "frictionlab: error: --models: give at least two models to compare, got "
+                 "'lugre'", cmp_out)
+    expect_error("compare: model listed twice",
+                 ["compare", "--input", sine, "--velocity", "v", "--force", "v", "--models",
+                  "lugre,stribeck,lugre", "--out", cmp_out],
+                 "frictionlab: error: --models: model 'lugre' is listed twice", cmp_out)
+    expect_error("compare: empty model name",
+                 ["compare", "--input", sine, "--velocity", "v", "--force", "v", "--models",
+                  "lugre,,stribeck", "--out", cmp_out],
+                 "frictionlab: error: --models: empty model name in 'lugre,,stribeck'", cmp_out)
+    expect_error("compare: missing column", ["compare", "--input", short_rec, "--velocity",
+                                             "speed", "--force", "F", "--out", cmp_out],
+                 f"frictionlab: error: {short_rec}:1: no column 'speed' (columns found: t, v, F)",
+                 cmp_out)
+
+    # ---- export xml ----
+    xml_out = os.path.join(work, "lugre.xml")
+    sensorless_fit = os.path.join(data, "sensorless_fit.json")
+    missing_fit = os.path.join(work, "missing_fit.json")
+    expect_error("export xml: missing file", ["export", "xml", "--params", missing_fit,
+                                              "--output", xml_out],
+                 f"frictionlab: error: {missing_fit}: cannot open: No such file or directory",
+                 xml_out)
+    expect_error("export xml: a MODEL.json, not a fit.json",
+                 ["export", "xml", "--params", lugre, "--output", xml_out],
+                 f"frictionlab: error: {lugre}: key 'format': not a fit.json file: expected "
+                 "\"frictionlab-fit\" (written by `frictionlab fit`), the key is missing", xml_out)
+    stribeck_fit = write("stribeck_fit.json", """{"format": "frictionlab-fit", "version": 1,
+ "problem": "sensorless", "method": "lsq", "model_name": "stribeck", "Km": 2,
+ "model": {"model": "stribeck", "params": {"Fc": 1, "Fs": 1.5, "vs": 0.1, "sigma2": 0.5}}}""")
+    expect_error("export xml: not a LuGre fit", ["export", "xml", "--params", stribeck_fit,
+                                                 "--output", xml_out],
+                 f"frictionlab: error: {stribeck_fit}: key 'model_name': 'stribeck' is not a "
+                 "LuGre model; the LUGRE group needs a fit of --model lugre or lugre-asym",
+                 xml_out)
+    friction_fit = write("friction_fit.json", """{"format": "frictionlab-fit", "version": 1,
+ "problem": "friction", "method": "lsq", "model_name": "lugre",
+ "model": {"model": "lugre", "params": {"alpha": 1}}}""")
+    expect_error("export xml: friction-problem fit (no Km)",
+                 ["export", "xml", "--params", friction_fit, "--output", xml_out],
+                 f"frictionlab: error: {friction_fit}: key 'problem': 'friction': the LUGRE "
+                 "group needs Km, which only a --problem sensorless fit estimates", xml_out)
+    p = run("export", "xml", "--params", sensorless_fit, "--output", xml_out)
+    xml = open(xml_out, encoding="utf-8").read() if os.path.exists(xml_out) else ""
+    check("export xml: writes the LUGRE group", p.returncode == 0 and
+          '<group name="LUGRE">\n    <param name="Km">      ' in xml and
+          xml.endswith("</group>\n"), p.stderr + xml)
+    p = run("export", "xml", "--params", sensorless_fit)
+    check("export xml: stdout without --output", p.returncode == 0 and p.stdout == xml,
+          p.stdout)
+
     # ---- command-line syntax (CLI11) ----
     for name, argv in [("no subcommand", []),
                        ("unknown option", ["simulate", "--modle", lugre]),
@@ -200,7 +260,11 @@ def main():
                        ("negative --dt", ["simulate", "--model", lugre, "--input", sine,
                                           "--output", out, "--dt", "-1"]),
                        ("non-numeric --dt", ["simulate", "--model", lugre, "--input", sine,
-                                             "--output", out, "--dt", "abc"])]:
+                                             "--output", out, "--dt", "abc"]),
+                       ("export without a format", ["export"]),
+                       ("export xml without --params", ["export", "xml"]),
+                       ("compare: bad criterion", ["compare", "--input", sine,
+                                                   "--criterion", "aic"])]:
         p = run(*argv)
         check(f"CLI syntax error: {name}", p.returncode not in (0, 1) and
               not os.path.exists(out), f"exit {p.returncode}\n{p.stderr}")
@@ -213,7 +277,7 @@ def main():
     p = run("--version")
     check("--version", p.returncode == 0 and p.stdout.strip().startswith("frictionlab "),
           p.stdout)
-    for sub in ([], ["simulate"], ["demo"]):
+    for sub in ([], ["simulate"], ["demo"], ["fit"], ["compare"], ["export"], ["export", "xml"]):
         p = run(*sub, "--help")
         check(f"--help {' '.join(sub)}", p.returncode == 0 and "Usage" in p.stdout, p.stdout)
 
