@@ -218,35 +218,6 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   return r;
 }
 
-// ---- prediction with the fitted parameter structs (independent of the fitting families) ------
-
-template <class P>
-struct ModelOf;
-template <>
-struct ModelOf<StaticFriction<double>::Params> {
-  using type = StaticFriction<double>;
-};
-template <>
-struct ModelOf<LuGre<double>::Params> {
-  using type = LuGre<double>;
-};
-template <>
-struct ModelOf<Dahl<double>::Params> {
-  using type = Dahl<double>;
-};
-template <>
-struct ModelOf<ElastoPlastic<double>::Params> {
-  using type = ElastoPlastic<double>;
-};
-template <>
-struct ModelOf<MaxwellSlip<double>::Params> {
-  using type = MaxwellSlip<double>;
-};
-template <>
-struct ModelOf<GMS<double>::Params> {
-  using type = GMS<double>;
-};
-
 }  // namespace
 
 FitResult fit(const data::Record& rec, const FitOptions& opt) {
@@ -304,7 +275,7 @@ std::vector<double> predict(const FitResult& r, const data::Record& rec) {
   const double Km = r.Km.value_or(0.0);
   std::visit(
       [&](const auto& p) {
-        using M = typename ModelOf<std::decay_t<decltype(p)>>::type;
+        using M = model_of_t<std::decay_t<decltype(p)>>;
         drive<M>(p, typename M::State{}, d.t.data(), d.v.data(), n, r.scheme, r.hold, 0.0,
                  [&](long k, double F, const typename M::State&) {
                    const auto uk = static_cast<std::size_t>(k);
@@ -323,7 +294,7 @@ Metrics evaluate(const FitResult& r, const data::Record& rec) {
 double steady_force(const FitResult& r, double v) {
   return std::visit(
       [&](const auto& p) {
-        using M = typename ModelOf<std::decay_t<decltype(p)>>::type;
+        using M = model_of_t<std::decay_t<decltype(p)>>;
         return M::steady_force(p, v);
       },
       r.params);

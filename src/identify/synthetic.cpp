@@ -35,33 +35,6 @@ Phase phase(const Excitation& e) {
   return p;
 }
 
-template <class P>
-struct ModelOf;
-template <>
-struct ModelOf<StaticFriction<double>::Params> {
-  using type = StaticFriction<double>;
-};
-template <>
-struct ModelOf<LuGre<double>::Params> {
-  using type = LuGre<double>;
-};
-template <>
-struct ModelOf<Dahl<double>::Params> {
-  using type = Dahl<double>;
-};
-template <>
-struct ModelOf<ElastoPlastic<double>::Params> {
-  using type = ElastoPlastic<double>;
-};
-template <>
-struct ModelOf<MaxwellSlip<double>::Params> {
-  using type = MaxwellSlip<double>;
-};
-template <>
-struct ModelOf<GMS<double>::Params> {
-  using type = GMS<double>;
-};
-
 /// Record times, fine-grid truth simulation of `truth`, sampled friction force and position.
 data::Record simulate_truth(const FittedParams& truth, const SyntheticOptions& o,
                             std::vector<double>& F) {
@@ -95,7 +68,7 @@ data::Record simulate_truth(const FittedParams& truth, const SyntheticOptions& o
   }
   std::visit(
       [&](const auto& p) {
-        using M = typename ModelOf<std::decay_t<decltype(p)>>::type;
+        using M = model_of_t<std::decay_t<decltype(p)>>;
         drive<M>(p, typename M::State{}, tf.data(), vf.data(), nf, Method::exact, Hold::linear,
                  0.0, [&](long j, double f, const typename M::State&) {
                    if (j % os == 0) F[static_cast<std::size_t>(j / os)] = f;

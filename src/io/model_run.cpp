@@ -13,36 +13,14 @@ namespace {
 constexpr Method kMethods[] = {Method::exact, Method::implicit_euler, Method::forward_euler,
                                Method::rk4};
 
-// The model type of each alternative of ModelSpec.
+// The model type of each alternative of ModelSpec (StaticSpec wraps StaticFriction's Params).
 template <class P>
-struct ModelOf;
+struct ModelOf {
+  using type = model_of_t<P>;
+};
 template <>
 struct ModelOf<StaticSpec> {
   using type = StaticFriction<double>;
-};
-template <>
-struct ModelOf<LuGre<double>::Params> {
-  using type = LuGre<double>;
-};
-template <>
-struct ModelOf<Dahl<double>::Params> {
-  using type = Dahl<double>;
-};
-template <>
-struct ModelOf<ElastoPlastic<double>::Params> {
-  using type = ElastoPlastic<double>;
-};
-template <>
-struct ModelOf<MaxwellSlip<double>::Params> {
-  using type = MaxwellSlip<double>;
-};
-template <>
-struct ModelOf<ModifiedStribeck<double>::Params> {
-  using type = ModifiedStribeck<double>;
-};
-template <>
-struct ModelOf<GMS<double>::Params> {
-  using type = GMS<double>;
 };
 
 template <class P>

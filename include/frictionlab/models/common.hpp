@@ -77,6 +77,10 @@ bool split_at_reversal(const S& v0, const S& v1, const S& h, S& dx1, S& dx2) noe
   return false;
 }
 
+/// The model type of a parameter struct (every model's Params names its model).
+template <class P>
+using model_of_t = typename P::Model;
+
 /// Which discretisation advances a dynamic model over one sample step.
 /// `exact` is the default everywhere: the closed-form (or unconditionally stable implicit)
 /// update of the model for a velocity held constant over the step. `forward_euler` and `rk4`

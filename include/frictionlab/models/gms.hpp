@@ -47,6 +47,7 @@ struct GMS {
   using Scalar = S;
   static constexpr int kMaxElements = N;
   struct Params {
+    using Model = GMS;  ///< the model these parameters belong to
     int n{1};                   ///< number of elements used, 1..N
     std::array<S, N> k{S(1e5)};  ///< element stiffnesses [N/m], > 0 (first n used)
     std::array<S, N> nu{S(1)};   ///< element weights [-], > 0, sum over the first n = 1

@@ -25,6 +25,7 @@ template <class S>
 struct LuGre {
   using Scalar = S;
   struct Params {
+    using Model = LuGre;  ///< the model these parameters belong to
     S sigma0{1e5};           ///< bristle stiffness [N/m], > 0
     S sigma1{S(316.227766)};  ///< bristle damping [N s/m], >= 0
     S sigma2{S(0.4)};        ///< viscous coefficient [N s/m], >= 0

@@ -42,6 +42,7 @@ struct MaxwellSlip {
   using Scalar = S;
   static constexpr int kMaxElements = N;
   struct Params {
+    using Model = MaxwellSlip;  ///< the model these parameters belong to
     int n{1};                  ///< number of elements used, 1..N
     std::array<S, N> k{S(1e5)};      ///< element stiffnesses [N/m], > 0 (first n used)
     std::array<S, N> Delta{S(1e-5)};  ///< element slip deflections [m], > 0; slip force k_i Delta_i
@@ -112,6 +113,7 @@ template <class S>
 struct ModifiedStribeck {
   using Scalar = S;
   struct Params {
+    using Model = ModifiedStribeck;  ///< the model these parameters belong to
     S k{1e5};         ///< element stiffness [N/m], > 0
     S sigma2{S(0.4)};  ///< viscous coefficient [N s/m], >= 0
     StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2),

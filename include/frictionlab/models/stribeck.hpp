@@ -79,6 +79,7 @@ template <class S>
 struct StaticFriction {
   using Scalar = S;
   struct Params {
+    using Model = StaticFriction;  ///< the model these parameters belong to
     StribeckCurve<S> curve{};
     S sigma2{0};    ///< viscous coefficient [N s/m], >= 0
     S v_smooth{0};  ///< tanh velocity scale of the sign [m/s]; 0 = exact sign
