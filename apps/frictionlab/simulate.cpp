@@ -199,6 +199,11 @@ void simulate_system(const SimulateOptions& o) {
   report_written(o.output, tr.t.size(), names);
   std::cout << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
             << " right-hand-side evaluations\n";
+  if (tr.unconverged_stages > 0)
+    print_warning(std::to_string(tr.unconverged_stages) +
+                  " implicit stages ended without Newton convergence (the last iterate was "
+                  "used): the step is near the scheme's limit; compare with a smaller --dt or "
+                  "--integrator cvode");
 
   if (!o.plot.empty()) {
     const bool joint = sf.kind == io::SystemKind::joint;

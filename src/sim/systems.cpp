@@ -364,6 +364,7 @@ SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, doubl
     if (opt.integrator == SystemIntegrator::trbdf2) {
       TrBdf2<kDim, const Rhs&> st(rhs, kTrBdf2Newton);
       run(st);
+      out.unconverged_stages = st.counters().unconverged;
     } else {
       Ros2<kDim, const Rhs&> st(rhs);
       run(st);

@@ -92,6 +92,9 @@ struct SystemTrajectory {
   std::vector<std::vector<double>> states;  ///< states[i][k]: state i at sample k
   long steps = 0;                           ///< integrator steps taken
   long rhs_evals = 0;                       ///< right-hand-side evaluations
+  /// trbdf2 only: implicit stages whose Newton iteration ran out of corrections (the last
+  /// iterate was used). Non-zero means the step is near the scheme's limit for this problem.
+  long unconverged_stages = 0;
 };
 
 /// Simulate the stick-slip / belt system. Throws std::invalid_argument naming the offending
