@@ -3,10 +3,28 @@
 // identify/, io/fit_json, io/lugre_xml).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace frictionlab::cli {
+
+/// A subcommand that lives in its own file: it adds itself (options bound to storage it owns,
+/// e.g. a std::shared_ptr captured by `run`) and main calls `run` when the user selected it.
+/// Its errors follow run_simulate's contract (io::InputError, std::invalid_argument,
+/// std::runtime_error -> "frictionlab: error: ...", exit 1).
+struct Registered {
+  CLI::App* command = nullptr;
+  std::function<void()> run;
+};
+using Registry = std::vector<Registered>;
+
+/// Every self-registering subcommand, called once by main (commands.cpp lists them).
+void register_commands(CLI::App& app, Registry& registry);
 
 struct SimulateOptions {
   // --model mode (velocity- or displacement-driven friction model)

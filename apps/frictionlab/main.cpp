@@ -224,6 +224,10 @@ int run(int argc, char** argv) {
       ->type_name("DIR")
       ->capture_default_str();
 
+  // ---- subcommands that live in their own files (commands.cpp) ----
+  frictionlab::cli::Registry registry;
+  frictionlab::cli::register_commands(app, registry);
+
   try {
     app.parse(argc, argv);
     if (*sim && so.model.empty() && so.system.empty())
@@ -242,6 +246,8 @@ int run(int argc, char** argv) {
     if (*fit) frictionlab::cli::run_fit(fo);
     if (*compare) frictionlab::cli::run_compare(co);
     if (*exp_xml) frictionlab::cli::run_export_xml(eo);
+    for (const auto& r : registry)
+      if (*r.command) r.run();
   } catch (const frictionlab::io::InputError& e) {
     print_lines("error: ", e.what());
     return 1;

@@ -1,0 +1,14 @@
+// frictionlab CLI: the list of self-registering subcommands (commands.hpp, Registered).
+// Each lives in its own file and adds one line here.
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+
+namespace frictionlab::cli {
+
+void register_commands(CLI::App& app, Registry& registry) {
+  (void)app;
+  (void)registry;
+}
+
+}  // namespace frictionlab::cli
