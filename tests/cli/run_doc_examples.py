@@ -9,9 +9,13 @@ Marker convention (docs/cli.md, "Examples in this documentation"):
   - other lines (``bash scripts/...``, comments) are not run;
   - blocks tagged ``text``, ``console`` etc. (e.g. shown error output) are never run.
 
-The commands run with bash in a scratch directory that links the repository's ``examples``
-directory, so that relative paths such as ``examples/data/lugre.json`` resolve as from the
-repository root while outputs do not land in the source tree.
+The commands run with bash in a scratch directory ``<work>/repo`` that links the repository's
+``examples`` directory, so that relative paths such as ``examples/data/lugre.json`` resolve as
+from the repository root while outputs do not land in the source tree; ``<work>/shared`` links
+the ``shared`` directory beside the repository (measured records: ``../shared/data/...``).
+
+Documents given as positional arguments must contain at least one command; those given with
+``--optional`` may contain none.
 """
 import argparse
 import os
@@ -64,15 +68,20 @@ def main():
     ap.add_argument("--binary", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--optional", nargs="*", default=[])
     ap.add_argument("docs", nargs="+")
     args = ap.parse_args()
 
     binary = os.path.abspath(args.binary)
     if os.path.exists(args.work):
         shutil.rmtree(args.work)
-    os.makedirs(args.work)
-    os.symlink(os.path.join(os.path.abspath(args.source), "examples"),
-               os.path.join(args.work, "examples"))
+    repo = os.path.join(args.work, "repo")
+    os.makedirs(repo)
+    source = os.path.abspath(args.source)
+    os.symlink(os.path.join(source, "examples"), os.path.join(repo, "examples"))
+    shared = os.path.join(os.path.dirname(source), "shared")
+    if os.path.isdir(shared):
+        os.symlink(shared, os.path.join(args.work, "shared"))
     # `frictionlab` on PATH too, for pipelines inside a command.
     bindir = os.path.join(args.work, ".bin")
     os.makedirs(bindir)
@@ -80,7 +89,8 @@ def main():
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
 
     failures, ran = [], 0
-    for doc in args.docs:
+    required = set(args.docs)
+    for doc in args.docs + [d for d in args.optional if d not in required]:
         path = os.path.join(args.source, doc)
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -93,13 +103,13 @@ def main():
                 run = BINARY_WORD.sub(lambda _: f'"{binary}"', cmd, count=1)
                 count += 1
                 ran += 1
-                p = subprocess.run(["bash", "-c", run], cwd=args.work, env=env,
+                p = subprocess.run(["bash", "-c", run], cwd=repo, env=env,
                                    capture_output=True, text=True, timeout=300)
                 status = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
                 print(f"{doc}:{line_no}: {status}: {cmd}")
                 if p.returncode != 0:
                     failures.append((doc, line_no, cmd, p))
-        if count == 0:
+        if count == 0 and doc in required:
             failures.append((doc, 0, "(no frictionlab command found in ```sh blocks)", None))
     print(f"{ran} documented commands run, {len(failures)} failed")
     for doc, line_no, cmd, p in failures:
