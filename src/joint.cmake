@@ -1,0 +1,5 @@
+# Joint identification (issue #4): the identified joint's equation of motion (sim/), the
+# inverse-dynamic and output-error methods and the validation (identify/), joint.json (io/).
+target_sources(frictionlab PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/sim/joint_model.cpp
+)
