@@ -4,4 +4,5 @@ target_sources(frictionlab PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sim/joint_model.cpp
   ${CMAKE_CURRENT_LIST_DIR}/identify/joint_idim.cpp
   ${CMAKE_CURRENT_LIST_DIR}/identify/joint_oe.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/identify/joint_validate.cpp
 )
