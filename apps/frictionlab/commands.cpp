@@ -7,8 +7,7 @@
 namespace frictionlab::cli {
 
 void register_commands(CLI::App& app, Registry& registry) {
-  (void)app;
-  (void)registry;
+  register_fit_joint(app, registry);
 }
 
 }  // namespace frictionlab::cli

@@ -172,16 +172,16 @@ ModelFile read_static(StaticKind kind, const json* params, const std::string& fi
   std::vector<std::string> allowed;
   switch (kind) {
     case StaticKind::coulomb:
-      allowed = concat({kFcKeys, {"v_smooth"}});
+      allowed = concat({kFcKeys, {"v_smooth", "smoothing"}});
       break;
     case StaticKind::viscous:
       allowed = {"sigma2"};
       break;
     case StaticKind::coulomb_viscous:
-      allowed = concat({kFcKeys, {"sigma2", "v_smooth"}});
+      allowed = concat({kFcKeys, {"sigma2", "v_smooth", "smoothing"}});
       break;
     case StaticKind::stribeck:
-      allowed = concat({kCurveKeys, {"sigma2", "v_smooth"}});
+      allowed = concat({kCurveKeys, {"sigma2", "v_smooth", "smoothing"}});
       break;
   }
   const JsonFields f(params, file, context, "model '" + name + "'", allowed);
@@ -198,7 +198,15 @@ ModelFile read_static(StaticKind kind, const json* params, const std::string& fi
     if (sym) renames.insert(renames.end(), {{"Fc_pos", "Fc"}, {"Fc_neg", "Fc"}});
   }
   if (kind != StaticKind::coulomb) p.sigma2 = f.number("sigma2", p.sigma2);
-  if (kind != StaticKind::viscous) p.v_smooth = f.number("v_smooth", p.v_smooth);
+  if (kind != StaticKind::viscous) {
+    p.v_smooth = f.number("v_smooth", p.v_smooth);
+    const std::string sm = f.string("smoothing", "tanh");
+    if (sm == "atan") {
+      p.smoothing = SignSmoothing::atan;
+    } else if (sm != "tanh") {
+      f.fail("smoothing", "must be \"tanh\" or \"atan\", got \"" + sm + "\"");
+    }
+  }
   ModelFile out{s, {}};
   out.warnings = report(frictionlab::check(p), renames, file, context);
   return out;
@@ -396,6 +404,7 @@ ordered_json static_params(const StaticSpec& s) {
               "Fs = Fc and sigma2 = 0");
       write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
       o["v_smooth"] = p.v_smooth;
+      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
       break;
     case StaticKind::viscous:
       require(c.Fc_pos == 0 && c.Fc_neg == 0 && c.Fs_pos == 0 && c.Fs_neg == 0, "Fc = Fs = 0");
@@ -406,11 +415,13 @@ ordered_json static_params(const StaticSpec& s) {
       write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
       o["sigma2"] = p.sigma2;
       o["v_smooth"] = p.v_smooth;
+      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
       break;
     case StaticKind::stribeck:
       write_curve(o, c);
       o["sigma2"] = p.sigma2;
       o["v_smooth"] = p.v_smooth;
+      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
       break;
   }
   return o;

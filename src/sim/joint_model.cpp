@@ -155,13 +155,78 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
   return out;
 }
 
+/// y = (q, qd) with a smooth static friction law (v_smooth > 0).
+struct SmoothStaticJointRhs {
+  using J2 = RhsJet<2>;
+  const JointModel& m;
+  StaticFriction<double>::Params pd;
+  StaticFriction<J2>::Params pj;
+  TorqueSegment tau;
+
+  template <class T>
+  void operator()(const T& t, const T* y, T* dy) const {
+    using std::cos;
+    using std::sin;
+    T F;
+    if constexpr (std::is_same_v<T, double>) {
+      F = StaticFriction<double>::steady_force(pd, y[1]);
+    } else {
+      static_assert(std::is_same_v<T, J2>, "double or RhsJet<2> only");
+      F = StaticFriction<J2>::steady_force(pj, y[1]);
+    }
+    T rigid = T(m.structure.offset ? m.offset : 0.0);
+    if (m.structure.gravity) rigid += m.mgCx * cos(y[0]) - m.mgCy * sin(y[0]);
+    dy[0] = y[1];
+    dy[1] = (tau(t) - rigid - F) / m.I;
+  }
+};
+
+JointTrajectory simulate_smooth_static(const JointModel& m,
+                                       const StaticFriction<double>::Params& p,
+                                       std::span<const double> t, std::span<const double> tau,
+                                       const JointState& x0, const JointSimOptions& opt) {
+  using J2 = RhsJet<2>;
+  StaticFriction<J2>::Params pj;
+  pj.curve = StribeckCurve<J2>{J2(p.curve.Fc_pos), J2(p.curve.Fc_neg), J2(p.curve.Fs_pos),
+                               J2(p.curve.Fs_neg), J2(p.curve.vs),     J2(p.curve.alpha),
+                               p.curve.shape};
+  pj.sigma2 = J2(p.sigma2);
+  pj.v_smooth = J2(p.v_smooth);
+  pj.smoothing = p.smoothing;
+  SmoothStaticJointRhs rhs{m, p, pj, {}};
+  TrBdf2<2, SmoothStaticJointRhs&> st(rhs, detail::kTrBdf2Newton);
+  JointTrajectory out;
+  const std::size_t n = t.size();
+  out.t.assign(t.begin(), t.end());
+  out.q.resize(n);
+  out.qd.resize(n);
+  out.z.assign(n, 0.0);
+  out.tau_f.resize(n);
+  Eigen::Vector2d y(x0.q, x0.qd);
+  auto record = [&](std::size_t k) {
+    out.q[k] = y[0];
+    out.qd[k] = y[1];
+    out.tau_f[k] = StaticFriction<double>::steady_force(p, y[1]);
+  };
+  record(0);
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    rhs.tau = TorqueSegment{t[k], t[k + 1], tau[k], tau[k + 1]};
+    const double h = t[k + 1] - t[k];
+    const long ns = substeps(h, opt.max_step);
+    const double hs = h / static_cast<double>(ns);
+    for (long j = 0; j < ns; ++j) st.step(t[k] + static_cast<double>(j) * hs, y, hs);
+    if (!y.allFinite()) not_finite(t[k + 1]);
+    record(k + 1);
+  }
+  out.steps = st.steps();
+  out.unconverged_stages = st.counters().unconverged;
+  return out;
+}
+
 JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double>::Params& p,
                                 std::span<const double> t, std::span<const double> tau,
                                 const JointState& x0, const JointSimOptions& opt) {
-  if (p.v_smooth != 0)
-    detail::bad(kSys, "v_smooth",
-                "must be 0 (exact sign) for the joint simulation of static friction (got " +
-                    num(p.v_smooth) + ")");
+  if (p.v_smooth > 0) return simulate_smooth_static(m, p, t, tau, x0, opt);
   const double offset = m.structure.offset ? m.offset : 0.0;
   JointTrajectory out;
   const std::size_t n = t.size();

@@ -31,8 +31,9 @@
 //       qd_n+1 = (b - h*clip(b/h, -Fc_neg, Fc_pos)) / (I + h*sigma2),  q_n+1 = q_n + h*qd_n+1.
 //     First order; unconditionally stable; never reverses the velocity within a step. The
 //     Coulomb level is g at the side of the motion (Fs = Fc for Coulomb + viscous; for a
-//     Stribeck curve g is evaluated at qd_n, frozen over the step). The sign must be exact
-//     (v_smooth = 0).
+//     Stribeck curve g is evaluated at qd_n, frozen over the step). A smoothed sign
+//     (v_smooth > 0: tanh or atan, e.g. a published Fc*atan(k*qd) model) makes the law smooth
+//     and stiff (slope g/v_smooth): TR-BDF2 on y = (q, qd) as for LuGre.
 //
 // Host side: allocates the outputs, throws std::invalid_argument naming the parameter
 // ("joint model: parameter 'I' must be > 0 (got 0)") and std::runtime_error if the state

@@ -1,0 +1,342 @@
+// frictionlab fit-joint: identify a robot joint (inertia, gravity, offset, friction) from one
+// trajectory (docs/cli.md, "fit-joint"; docs/joint-identification.md). Loading
+// (io/record_io), preprocessing (identify/joint_data), the methods (identify/joint_*), the
+// validation (identify/joint_validate) and the outputs (io/joint_json, io/csv, io/plot_svg)
+// are library calls; this file wires them to the command line and prints the summary.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "frictionlab/identify/joint_data.hpp"
+#include "frictionlab/identify/joint_idim.hpp"
+#include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/identify/joint_validate.hpp"
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/joint_json.hpp"
+#include "frictionlab/io/plot_svg.hpp"
+#include "frictionlab/io/record_io.hpp"
+#include "records.hpp"
+
+namespace frictionlab::cli {
+namespace {
+
+struct FitJointOptions {
+  std::string input, out = "frictionlab-joint";
+  std::vector<std::string> validate;
+  std::string method = "idim", init;
+  // channels
+  std::string time = "t", position, velocity, torque, command;
+  double gain = 1.0;
+  // structure
+  bool no_gravity = false, no_offset = false;
+  // preprocessing
+  double resample = 0, lowpass = 0, trim = 0, diff_window = 0.02;
+  int decimate = 1;
+  std::string diff = "savgol";
+  bool use_velocity = false;
+  // idim
+  bool asymmetric = false;
+  double v_deadband = 0;
+  // oe
+  std::string oe_output = "both";
+  double segment = 0.5;
+  int iterations = 50;
+  // validation
+  double horizon = 0, max_step = 1e-3;
+  bool no_plots = false;
+};
+
+void progress(std::string_view msg) { std::cerr << "frictionlab: " << msg << '\n'; }
+
+identify::JointData load(const FitJointOptions& o, const std::string& path) {
+  io::RecordSpec spec;
+  spec.time = o.time;
+  spec.position = o.position;
+  spec.velocity = o.use_velocity ? o.velocity : std::string();
+  spec.force = o.torque;
+  spec.current = o.command;
+  const data::Record rec = io::read_record(path, spec);
+  identify::JointPrepOptions p;
+  p.torque_from_command = !o.command.empty();
+  p.gain = o.gain;
+  p.resample_rate = o.resample;
+  p.lowpass_hz = o.lowpass;
+  p.decimate = o.decimate;
+  p.trim_s = o.trim;
+  p.diff = o.diff == "central" ? identify::JointDiff::central : identify::JointDiff::savgol;
+  p.diff_window_s = o.diff_window;
+  p.use_measured_velocity = o.use_velocity;
+  return identify::joint_data(rec, p);
+}
+
+identify::JointStructure structure(const FitJointOptions& o) {
+  return identify::JointStructure{!o.no_gravity, !o.no_offset};
+}
+
+/// The stem of a record's file name, for output file names.
+std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+
+void write_prediction(const std::filesystem::path& dir, const std::string& name,
+                      const identify::JointData& d, const identify::JointEvaluation& e,
+                      bool plots, std::vector<std::string>& files) {
+  const auto csv = (dir / ("prediction_" + name + ".csv")).string();
+  io::write_csv(csv, {"t", "q", "q_sim", "qd", "qd_sim", "tau", "tau_pred"},
+                {&d.t, &d.q, &e.q_sim, &d.qd, &e.qd_sim, &d.tau, &e.tau_pred});
+  files.push_back(csv);
+  if (!plots) return;
+  io::Plot p;
+  p.title = "frictionlab fit-joint: " + name + " (torque from the measured motion; position "
+            "and velocity simulated from the applied torque)";
+  p.xlabel = "t [s]";
+  p.x = d.t;
+  p.panels.push_back({"torque [N m]", {{"measured", d.tau}, {"model", e.tau_pred}}});
+  p.panels.push_back({"position [rad]", {{"measured", d.q}, {"simulated", e.q_sim}}});
+  p.panels.push_back({"velocity [rad/s]", {{"measured", d.qd}, {"simulated", e.qd_sim}}});
+  const auto svg = (dir / ("prediction_" + name + ".svg")).string();
+  io::write_svg(svg, p);
+  files.push_back(svg);
+}
+
+void write_static_curve(const std::filesystem::path& dir, const identify::JointModel& m,
+                        const identify::JointData& d,
+                        const std::vector<identify::StaticCurvePoint>& pts, bool plots,
+                        std::vector<std::string>& files) {
+  std::vector<double> v, meas, model;
+  for (const auto& p : pts) {
+    v.push_back(p.qd);
+    meas.push_back(p.measured);
+    model.push_back(p.model);
+  }
+  const auto csv = (dir / "static_curve.csv").string();
+  io::write_csv(csv, {"qd", "friction_measured", "friction_model"}, {&v, &meas, &model});
+  files.push_back(csv);
+  if (!plots) return;
+  // The model's curve on a grid over the data's velocity range, the segment means as points.
+  double lo = 0, hi = 0;
+  for (double x : d.qd) {
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  io::Plot p;
+  p.title = "Static friction: constant-velocity segments of the data and the model (zdot = 0)";
+  p.xlabel = "qd [rad/s]";
+  const int n = 401;
+  std::vector<double> curve, seg(n, std::nan(""));
+  for (int i = 0; i < n; ++i) {
+    const double x = lo + (hi - lo) * i / (n - 1);
+    p.x.push_back(x);
+    curve.push_back(identify::steady_friction(m, x));
+  }
+  // Each segment mean at its nearest grid abscissa (points only).
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto j = static_cast<std::size_t>(std::lround((v[i] - lo) / (hi - lo) * (n - 1)));
+    if (j < seg.size()) seg[j] = meas[i];
+  }
+  p.panels.push_back({"friction [N m]", {{"model", curve}, {"data (segment means)", seg, true}}});
+  const auto svg = (dir / "static_curve.svg").string();
+  io::write_svg(svg, p);
+  files.push_back(svg);
+}
+
+void print_errors(const char* name, const identify::JointEvaluation& e) {
+  std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", name, fmt(e.torque.rel).c_str(),
+              fmt(e.position.rel).c_str(), fmt(e.velocity.rel).c_str(),
+              fmt(e.torque.rmse).c_str(), fmt(e.position.rmse).c_str(),
+              fmt(e.velocity.rmse).c_str());
+}
+
+void run_fit_joint(const FitJointOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const identify::JointData train = load(o, o.input);
+  std::vector<identify::JointData> val;
+  for (const auto& path : o.validate) val.push_back(load(o, path));
+  const std::span<const identify::JointData> train_span(&train, 1);
+
+  io::JointFitSummary s;
+  s.method = o.method;
+  s.input = o.input;
+  if (o.method == "idim" || (o.method == "oe" && o.init == "idim")) {
+    identify::JointIdimOptions io;
+    io.structure = structure(o);
+    io.asymmetric = o.asymmetric;
+    io.v_deadband = o.v_deadband;
+    const auto r = identify::fit_joint_idim(train_span, io);
+    s.model = r.model;
+    s.parameters = r.parameters;
+    s.warnings = r.warnings;
+    s.method_details["idim"] = {{"samples", r.n_used},
+                                {"sigma", r.sigma},
+                                {"condition_number", r.condition_number},
+                                {"rmse", r.training.rmse}};
+  } else if (o.method == "oe") {
+    if (o.init.empty())
+      throw std::invalid_argument("fit-joint --method oe needs --init idim or --init JOINT.json "
+                                  "(a joint file or a fit-joint result)");
+    const io::JointFile jf = io::read_joint_file(o.init);
+    for (const auto& w : jf.warnings) print_warning(w);
+    s.model = jf.model;
+  } else {
+    throw std::invalid_argument("--method must be idim or oe, got '" + o.method + "'");
+  }
+  if (o.method == "oe") {
+    identify::JointOeOptions oo;
+    oo.output = o.oe_output == "position"   ? identify::JointOeOptions::Output::position
+                : o.oe_output == "velocity" ? identify::JointOeOptions::Output::velocity
+                                            : identify::JointOeOptions::Output::both;
+    oo.segment_s = o.segment;
+    oo.max_step = o.max_step;
+    oo.max_iterations = o.iterations;
+    oo.progress = progress;
+    const auto r = identify::fit_joint_oe(train_span, s.model, oo);
+    s.model = r.model;
+    s.parameters = r.parameters;
+    s.warnings.insert(s.warnings.end(), r.warnings.begin(), r.warnings.end());
+    s.method_details["oe"] = {{"init", o.init},
+                              {"initial_cost", r.initial_cost},
+                              {"final_cost", r.final_cost},
+                              {"iterations", r.iterations},
+                              {"converged", r.converged},
+                              {"termination", r.termination},
+                              {"segments", r.segments},
+                              {"condition_number", r.condition_number}};
+  }
+  for (const auto& w : s.warnings) print_warning(w);
+
+  identify::JointEvalOptions eo;
+  eo.max_step = o.max_step;
+  eo.horizon_s = o.horizon;
+  s.training = identify::evaluate_joint(s.model, train, eo);
+  for (std::size_t i = 0; i < val.size(); ++i)
+    s.validation.emplace_back(o.validate[i], identify::evaluate_joint(s.model, val[i], eo));
+  s.static_curve = identify::static_curve_check(s.model, train);
+  s.run_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const std::filesystem::path dir(o.out);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw io::InputError(o.out, 0, 0, "cannot create the directory: " + ec.message());
+  std::vector<std::string> files;
+  const auto fit_path = (dir / "joint_fit.json").string();
+  io::write_text_file(fit_path, io::joint_fit_to_json(s).dump(2) + "\n");
+  files.push_back(fit_path);
+  write_prediction(dir, stem(o.input), train, s.training, !o.no_plots, files);
+  for (std::size_t i = 0; i < val.size(); ++i)
+    write_prediction(dir, stem(o.validate[i]), val[i], s.validation[i].second, !o.no_plots,
+                     files);
+  write_static_curve(dir, s.model, train, s.static_curve, !o.no_plots, files);
+
+  std::printf("frictionlab fit-joint: method %s, %zu samples (%.3g s), %.2f s\n", o.method.c_str(),
+              train.size(), train.t.back() - train.t.front(), s.run_time_s);
+  std::printf("\n  %-10s %14s %12s %28s  %s\n", "parameter", "value", "std. error",
+              "95 % interval", "unit");
+  for (const auto& e : s.parameters) {
+    const std::string ci =
+        e.fixed ? std::string("(fixed)") : "[" + fmt(e.ci_low) + ", " + fmt(e.ci_high) + "]";
+    std::printf("  %-10s %14s %12s %28s  %s\n", e.name.c_str(), fmt(e.value).c_str(),
+                e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(), e.unit.c_str());
+  }
+  std::printf("\n  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
+              "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
+  print_errors(("training: " + std::filesystem::path(o.input).filename().string()).c_str(),
+               s.training);
+  for (const auto& [file, e] : s.validation)
+    print_errors(("validation: " + std::filesystem::path(file).filename().string()).c_str(), e);
+  std::printf("\n  static curve: %zu constant-velocity segments in the training record\n",
+              s.static_curve.size());
+  std::printf("\nFiles:\n");
+  for (const auto& f : files) std::printf("  %s\n", f.c_str());
+}
+
+}  // namespace
+
+void register_fit_joint(CLI::App& app, Registry& registry) {
+  auto o = std::make_shared<FitJointOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "fit-joint",
+      "Identify a robot joint (inertia, gravity terms, offset, friction) from one trajectory: "
+      "methods idim (inverse dynamic model, linear least squares) and oe (output-error "
+      "refinement); validates on --validate records; writes joint_fit.json, predictions and "
+      "plots into --out (docs/joint-identification.md).");
+  cmd->add_option("--input", o->input, "Training record (.csv or .mat)")
+      ->type_name("RECORD")
+      ->required();
+  cmd->add_option("--validate", o->validate, "Validation record(s), same channels")
+      ->type_name("RECORD");
+  cmd->add_option("--out", o->out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  cmd->add_option("--method", o->method, "idim or oe")
+      ->check(CLI::IsMember({"idim", "oe"}))
+      ->capture_default_str();
+  cmd->add_option("--init", o->init,
+                  "oe: start from idim, or from a JOINT.json / joint_fit.json file")
+      ->type_name("idim|FILE");
+  cmd->add_option("--time", o->time, "Time column / variable [s]")->capture_default_str();
+  cmd->add_option("--position", o->position, "Joint angle column [rad]")->required();
+  cmd->add_option("--velocity", o->velocity,
+                  "Measured velocity column [rad/s] (used with --use-velocity)");
+  auto* tq = cmd->add_option("--torque", o->torque, "Applied torque column [N m]");
+  auto* cm = cmd->add_option("--command", o->command,
+                             "Command column (current or torque command); tau = gain * command");
+  tq->excludes(cm);
+  cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
+  cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms (horizontal axis)");
+  cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");
+  cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--lowpass", o->lowpass,
+                  "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol or central")
+      ->check(CLI::IsMember({"savgol", "central"}))
+      ->capture_default_str();
+  cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--use-velocity", o->use_velocity,
+                "qd = the measured --velocity channel, qdd its derivative");
+  cmd->add_option("--decimate", o->decimate, "Keep every N-th sample after filtering")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--trim", o->trim, "Seconds dropped at both ends after filtering")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--asymmetric", o->asymmetric,
+                "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
+  cmd->add_option("--v-deadband", o->v_deadband,
+                  "idim: leave out samples with |qd| <= this [rad/s]")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--oe-output", o->oe_output, "oe: fit position, velocity or both")
+      ->check(CLI::IsMember({"position", "velocity", "both"}))
+      ->capture_default_str();
+  cmd->add_option("--segment", o->segment, "oe: multiple-shooting segment length [s] (0: whole)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--iterations", o->iterations, "oe: largest number of solver iterations")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--horizon", o->horizon,
+                  "Validation: restart the simulation from the measured state every this many "
+                  "seconds (0: one open-loop simulation of the whole record)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-step", o->max_step, "Largest simulation step [s]")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
+  cmd->callback([cmd, tq, cm]() {
+    if (tq->count() == 0 && cm->count() == 0)
+      throw CLI::RequiredError("fit-joint needs --torque COLUMN or --command COLUMN --gain K");
+    (void)cmd;
+  });
+  registry.push_back({cmd, [o]() { run_fit_joint(*o); }});
+}
+
+}  // namespace frictionlab::cli
