@@ -299,6 +299,21 @@ TEST(ModelJson, RandomParametersRoundTripBitExactly) {
   }
 }
 
+TEST(ModelJson, AtanSmoothingOfStaticModels) {
+  const auto s = std::get<StaticSpec>(
+      parse(model("coulomb-viscous", R"({"Fc": 0.289, "sigma2": 0.047, "v_smooth": 0.01,
+                                         "smoothing": "atan"})"))
+          .spec);
+  EXPECT_EQ(s.params.smoothing, SignSmoothing::atan);
+  // (2/pi) atan(qd/v_smooth): the published DFKI form Fc' atan(100 qd) with Fc' = Fc 2/pi.
+  EXPECT_NEAR(StaticFriction<double>::steady_force(s.params, 0.02),
+              0.289 * 2 / 3.14159265358979 * std::atan(2.0) + 0.047 * 0.02, 1e-15);
+  const auto back = std::get<StaticSpec>(parse(to_json_text(ModelSpec{s})).spec);
+  EXPECT_EQ(back.params.smoothing, SignSmoothing::atan);
+  expect_param_error(model("coulomb", R"({"smoothing": "sigmoid"})"), "smoothing",
+                     "must be \"tanh\" or \"atan\", got \"sigmoid\"");
+}
+
 TEST(ModelJson, JointLuGreArraysAndErrors) {
   const auto p = std::get<JointLuGre<double>::Params>(
       parse(model("joint-lugre", R"({"cv": [], "Fs": [0.5], "delta": [2]})")).spec);
@@ -395,7 +410,7 @@ TEST(ModelJson, UnknownParameterListsTheAllowedOnes) {
                      "unknown parameter for model 'dahl' (allowed: sigma0, Fc, n)");
   expect_param_error(model("coulomb", R"({"Fs": 1})"), "Fs",
                      "unknown parameter for model 'coulomb' (allowed: Fc, Fc_pos, Fc_neg, "
-                     "v_smooth)");
+                     "v_smooth, smoothing)");
   expect_param_error(model("viscous", R"({"Fc": 1})"), "Fc", "(allowed: sigma2)");
   expect_param_error(model("lugre", R"({"a1": 1e-5, "a2": 1e-5, "Fc": 1})"), "Fc",
                      "unknown parameter for model 'lugre' in the displacement form (a1, a2) "
