@@ -5,6 +5,7 @@
 // truth about 95 % of the time.
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <random>
 #include <string>
@@ -123,6 +124,38 @@ TEST(JointIdim, StandardDeviationsMatchMonteCarloSpread) {
     EXPECT_NEAR(mean, truth[i], 4 * reported[i] / std::sqrt(double(runs))) << "parameter " << i;
     EXPECT_GE(covered[i], 180) << "parameter " << i;  // 95 % of 200 = 190, binomial sd 3
   }
+}
+
+TEST(JointIdim, NegativeFrictionIsHeldAtItsBound) {
+  // Data from a (physically impossible) negative viscous coefficient: the unconstrained estimate
+  // is Fv = -0.03; the result holds Fv at 0, says so, and the other parameters absorb what they
+  // can (the constrained least-squares solution, checked against the regression without the Fv
+  // column).
+  Truth tr;
+  tr.Fv = -0.03;
+  const JointData d = exact_data(tr, false);
+  const auto r = fit_joint_idim(std::span<const JointData>(&d, 1), {});
+  EXPECT_EQ(value(r, "Fv"), 0.0);
+  bool flagged = false;
+  for (const auto& e : r.parameters)
+    if (e.name == "Fv") flagged = e.at_bound && std::isnan(e.std_error);
+  EXPECT_TRUE(flagged);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("Fv = -0.03 N m s/rad came out negative"), std::string::npos)
+      << r.warnings[0];
+  // Independent: least squares of tau on [qdd, cos q, -sin q, 1, sgn qd] by normal equations.
+  Eigen::MatrixXd W(static_cast<Eigen::Index>(d.size()), 5);
+  Eigen::VectorXd y(static_cast<Eigen::Index>(d.size()));
+  for (std::size_t k = 0; k < d.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    W.row(i) << d.qdd[k], std::cos(d.q[k]), -std::sin(d.q[k]), 1.0,
+        d.qd[k] > 0 ? 1.0 : (d.qd[k] < 0 ? -1.0 : 0.0);
+    y(i) = d.tau[k];
+  }
+  const Eigen::VectorXd th = (W.transpose() * W).ldlt().solve(W.transpose() * y);
+  EXPECT_NEAR(r.model.I, th(0), 1e-9);
+  EXPECT_NEAR(r.model.mgCy, th(2), 1e-9);
+  EXPECT_NEAR(value(r, "Fc"), th(4), 1e-9);
 }
 
 TEST(JointIdim, HorizontalJointWithoutGravityOrOffset) {

@@ -256,6 +256,93 @@ void run_fit_joint(const FitJointOptions& o) {
   for (const auto& f : files) std::printf("  %s\n", f.c_str());
 }
 
+struct EvalJointOptions {
+  FitJointOptions rec;  ///< record, channels, preprocessing, validation simulation
+  std::string joint;    ///< JOINT.json or joint_fit.json
+  std::vector<std::string> inputs;
+};
+
+void run_eval_joint(const EvalJointOptions& o) {
+  const io::JointFile jf = io::read_joint_file(o.joint);
+  for (const auto& w : jf.warnings) print_warning(w);
+  identify::JointEvalOptions eo;
+  eo.max_step = o.rec.max_step;
+  eo.horizon_s = o.rec.horizon;
+  const std::filesystem::path dir(o.rec.out);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw io::InputError(o.rec.out, 0, 0, "cannot create the directory: " + ec.message());
+  std::vector<std::string> files;
+  nlohmann::ordered_json summary = nlohmann::ordered_json::object();
+  summary["format"] = "frictionlab-joint-eval";
+  summary["version"] = 1;
+  summary["joint_file"] = o.joint;
+  summary["joint"] = io::joint_to_json(jf.model);
+  summary["records"] = nlohmann::ordered_json::array();
+  std::printf("frictionlab eval-joint: %s\n\n", o.joint.c_str());
+  std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
+              "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
+  for (const auto& path : o.inputs) {
+    const identify::JointData d = load(o.rec, path);
+    const auto e = identify::evaluate_joint(jf.model, d, eo);
+    print_errors(std::filesystem::path(path).filename().string().c_str(), e);
+    nlohmann::ordered_json r = nlohmann::ordered_json::object();
+    r["file"] = path;
+    r.update(io::joint_errors_json(e));
+    summary["records"].push_back(std::move(r));
+    write_prediction(dir, stem(path), d, e, !o.rec.no_plots, files);
+  }
+  const auto json_path = (dir / "joint_eval.json").string();
+  io::write_text_file(json_path, summary.dump(2) + "\n");
+  files.insert(files.begin(), json_path);
+  std::printf("\nFiles:\n");
+  for (const auto& f : files) std::printf("  %s\n", f.c_str());
+}
+
+/// The options fit-joint and eval-joint share: channels, structure-free preprocessing and the
+/// validation simulation.
+void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
+  FitJointOptions* o = &o_ref;
+  cmd->add_option("--time", o->time, "Time column / variable [s]")->capture_default_str();
+  cmd->add_option("--position", o->position, "Joint angle column [rad]")->required();
+  cmd->add_option("--velocity", o->velocity,
+                  "Measured velocity column [rad/s] (used with --use-velocity)");
+  auto* tq = cmd->add_option("--torque", o->torque, "Applied torque column [N m]");
+  auto* cm = cmd->add_option("--command", o->command,
+                             "Command column (current or torque command); tau = gain * command");
+  tq->excludes(cm);
+  cmd->callback([tq, cm]() {
+    if (tq->count() == 0 && cm->count() == 0)
+      throw CLI::RequiredError("needs --torque COLUMN, or --command COLUMN with --gain K");
+  });
+  cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
+  cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--lowpass", o->lowpass,
+                  "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol or central")
+      ->check(CLI::IsMember({"savgol", "central"}))
+      ->capture_default_str();
+  cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--use-velocity", o->use_velocity,
+                "qd = the measured --velocity channel, qdd its derivative");
+  cmd->add_option("--decimate", o->decimate, "Keep every N-th sample after filtering")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--trim", o->trim, "Seconds dropped at both ends after filtering")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--horizon", o->horizon,
+                  "Validation: restart the simulation from the measured state every this many "
+                  "seconds (0: one open-loop simulation of the whole record)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-step", o->max_step, "Largest simulation step [s]")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
 }  // namespace
 
 void register_fit_joint(CLI::App& app, Registry& registry) {
@@ -280,34 +367,9 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   cmd->add_option("--init", o->init,
                   "oe: start from idim, or from a JOINT.json / joint_fit.json file")
       ->type_name("idim|FILE");
-  cmd->add_option("--time", o->time, "Time column / variable [s]")->capture_default_str();
-  cmd->add_option("--position", o->position, "Joint angle column [rad]")->required();
-  cmd->add_option("--velocity", o->velocity,
-                  "Measured velocity column [rad/s] (used with --use-velocity)");
-  auto* tq = cmd->add_option("--torque", o->torque, "Applied torque column [N m]");
-  auto* cm = cmd->add_option("--command", o->command,
-                             "Command column (current or torque command); tau = gain * command");
-  tq->excludes(cm);
-  cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
+  add_record_options(cmd, *o);
   cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms (horizontal axis)");
   cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");
-  cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--lowpass", o->lowpass,
-                  "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol or central")
-      ->check(CLI::IsMember({"savgol", "central"}))
-      ->capture_default_str();
-  cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_flag("--use-velocity", o->use_velocity,
-                "qd = the measured --velocity channel, qdd its derivative");
-  cmd->add_option("--decimate", o->decimate, "Keep every N-th sample after filtering")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--trim", o->trim, "Seconds dropped at both ends after filtering")
-      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--asymmetric", o->asymmetric,
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
   cmd->add_option("--v-deadband", o->v_deadband,
@@ -322,21 +384,26 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   cmd->add_option("--iterations", o->iterations, "oe: largest number of solver iterations")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--horizon", o->horizon,
-                  "Validation: restart the simulation from the measured state every this many "
-                  "seconds (0: one open-loop simulation of the whole record)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  cmd->add_option("--max-step", o->max_step, "Largest simulation step [s]")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
   cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
-  cmd->callback([cmd, tq, cm]() {
-    if (tq->count() == 0 && cm->count() == 0)
-      throw CLI::RequiredError("fit-joint needs --torque COLUMN or --command COLUMN --gain K");
-    (void)cmd;
-  });
   registry.push_back({cmd, [o]() { run_fit_joint(*o); }});
+
+  auto e = std::make_shared<EvalJointOptions>();
+  e->rec.out = "frictionlab-joint-eval";
+  CLI::App* ev = app.add_subcommand(
+      "eval-joint",
+      "Validate a joint model (JOINT.json or a fit-joint result) on records: the error measures "
+      "of fit-joint (torque from the measured motion, position and velocity simulated from the "
+      "applied torque); writes joint_eval.json, predictions and plots into --out.");
+  ev->add_option("--joint", e->joint, "Joint model file")->type_name("JOINT.json")->required();
+  ev->add_option("--input", e->inputs, "Record(s) (.csv or .mat)")
+      ->type_name("RECORD")
+      ->required();
+  ev->add_option("--out", e->rec.out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  add_record_options(ev, e->rec);
+  ev->add_flag("--no-plots", e->rec.no_plots, "Do not write the SVG plots");
+  registry.push_back({ev, [e]() { run_eval_joint(*e); }});
 }
 
 }  // namespace frictionlab::cli

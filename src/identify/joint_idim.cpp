@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "frictionlab/identify/stats.hpp"
@@ -117,6 +118,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
 
   // Column scaling to unit norm: the condition number and the rank decision do not depend on
   // the units of the parameters.
+  std::vector<std::string> out_warnings_bound;
   Eigen::VectorXd scale(p);
   for (Eigen::Index c = 0; c < p; ++c) {
     scale(c) = W.col(c).norm();
@@ -126,49 +128,102 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
                      (c == 0 ? "no acceleration" : "no excitation of this term") + ")");
     W.col(c) /= scale(c);
   }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(W);
-  qr.setThreshold(1e-10);
-  if (qr.rank() < p) {
-    std::string names;
-    for (Eigen::Index c = qr.rank(); c < p; ++c) {
-      if (!names.empty()) names += ", ";
-      names += cols[static_cast<std::size_t>(qr.colsPermutation().indices()(c))].name;
+  // Least squares on the columns in `active`; the others are held at 0.
+  struct Solution {
+    Eigen::VectorXd theta_s;  ///< scaled parameters (0 where not active)
+    Eigen::MatrixXd cov_s;    ///< their covariance (0 rows/columns where not active)
+    double sigma = 0, cond = 0;
+  };
+  auto solve = [&](const std::vector<Eigen::Index>& active) {
+    const auto pa = static_cast<Eigen::Index>(active.size());
+    Eigen::MatrixXd Wa(r, pa);
+    for (Eigen::Index j = 0; j < pa; ++j) Wa.col(j) = W.col(active[static_cast<std::size_t>(j)]);
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Wa);
+    qr.setThreshold(1e-10);
+    if (qr.rank() < pa) {
+      std::string names;
+      for (Eigen::Index c = qr.rank(); c < pa; ++c) {
+        if (!names.empty()) names += ", ";
+        names += cols[static_cast<std::size_t>(
+                          active[static_cast<std::size_t>(qr.colsPermutation().indices()(c))])]
+                     .name;
+      }
+      throw FitError("idim: the regressor is rank deficient (rank " + std::to_string(qr.rank()) +
+                     " of " + std::to_string(pa) + "): '" + names +
+                     "' cannot be separated from the other terms with these data");
     }
-    throw FitError("idim: the regressor is rank deficient (rank " + std::to_string(qr.rank()) +
-                   " of " + std::to_string(p) + "): '" + names +
-                   "' cannot be separated from the other terms with these data");
+    const Eigen::VectorXd th = qr.solve(y);
+    // W P = Q R: W has the singular values of the p x p factor R, and
+    // (W^T W)^-1 = P (R^T R)^-1 P^T = P V S^-2 V^T P^T with R = U S V^T.
+    const Eigen::MatrixXd R = qr.matrixR().topLeftCorner(pa, pa).triangularView<Eigen::Upper>();
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeFullV);
+    const Eigen::VectorXd sv = svd.singularValues();
+    Solution sol;
+    sol.cond = sv(0) / sv(pa - 1);
+    sol.sigma = std::sqrt((y - Wa * th).squaredNorm() / static_cast<double>(r - pa));
+    const Eigen::MatrixXd PV = qr.colsPermutation() * svd.matrixV();
+    const Eigen::MatrixXd ca =
+        sol.sigma * sol.sigma * PV * sv.array().square().inverse().matrix().asDiagonal() *
+        PV.transpose();
+    sol.theta_s = Eigen::VectorXd::Zero(p);
+    sol.cov_s = Eigen::MatrixXd::Zero(p, p);
+    for (Eigen::Index j = 0; j < pa; ++j) {
+      const Eigen::Index cj = active[static_cast<std::size_t>(j)];
+      sol.theta_s(cj) = th(j);
+      for (Eigen::Index k = 0; k < pa; ++k) sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
+    }
+    return sol;
+  };
+  // Friction coefficients must be >= 0 (a negative one cannot be simulated and is physically
+  // inadmissible): while the most negative one is < 0, hold it at 0 and solve again (the
+  // removal steps of the active-set method of Lawson & Hanson 1974, ch. 23, for the friction
+  // columns; a coefficient held at 0 is not released again).
+  const Eigen::Index first_friction = p - (opt.asymmetric ? 3 : 2);
+  std::vector<Eigen::Index> active(static_cast<std::size_t>(p));
+  for (Eigen::Index c = 0; c < p; ++c) active[static_cast<std::size_t>(c)] = c;
+  std::vector<bool> at_bound(static_cast<std::size_t>(p), false);
+  Solution sol = solve(active);
+  for (;;) {
+    Eigen::Index worst = -1;
+    for (Eigen::Index c = first_friction; c < p; ++c)
+      if (!at_bound[static_cast<std::size_t>(c)] && sol.theta_s(c) < 0 &&
+          (worst < 0 || sol.theta_s(c) / scale(c) < sol.theta_s(worst) / scale(worst)))
+        worst = c;
+    if (worst < 0) break;
+    out_warnings_bound.push_back(std::string("idim: ") + cols[static_cast<std::size_t>(worst)].name +
+                                 " = " + num(sol.theta_s(worst) / scale(worst)) + " " +
+                                 cols[static_cast<std::size_t>(worst)].unit +
+                                 " came out negative (physically inadmissible friction): held at "
+                                 "its bound 0 and the others solved again");
+    at_bound[static_cast<std::size_t>(worst)] = true;
+    std::erase(active, worst);
+    sol = solve(active);
   }
-  const Eigen::VectorXd theta_s = qr.solve(y);
-  const Eigen::VectorXd res = y - W * theta_s;
-  // W P = Q R: W has the singular values of the p x p factor R, and
-  // (W^T W)^-1 = P (R^T R)^-1 P^T = P V S^-2 V^T P^T with R = U S V^T.
-  const Eigen::MatrixXd R = qr.matrixR().topLeftCorner(p, p).triangularView<Eigen::Upper>();
-  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeFullV);
-  const Eigen::VectorXd sv = svd.singularValues();
 
   JointIdimResult out;
+  out.warnings = out_warnings_bound;
   out.n_used = r;
-  out.condition_number = sv(0) / sv(p - 1);
-  const double ssr = res.squaredNorm();
-  const auto dof = static_cast<double>(r - p);
-  out.sigma = std::sqrt(ssr / dof);
-  // cov of the scaled parameters = sigma^2 (W^T W)^-1 = sigma^2 V S^-2 V^T.
-  const Eigen::MatrixXd PV = qr.colsPermutation() * svd.matrixV();
-  const Eigen::VectorXd inv_s2 = sv.array().square().inverse();
-  const Eigen::MatrixXd cov_s = out.sigma * out.sigma * PV * inv_s2.asDiagonal() * PV.transpose();
+  out.condition_number = sol.cond;
+  out.sigma = sol.sigma;
+  const double dof = static_cast<double>(r - static_cast<long>(active.size()));
   const double tq = student_t_quantile(0.975, dof);
 
   Eigen::VectorXd theta(p);
   for (Eigen::Index c = 0; c < p; ++c) {
-    theta(c) = theta_s(c) / scale(c);
+    theta(c) = sol.theta_s(c) / scale(c);
     ParameterEstimate e;
     e.name = cols[static_cast<std::size_t>(c)].name;
     e.field = e.name;
     e.unit = cols[static_cast<std::size_t>(c)].unit;
     e.value = theta(c);
-    e.std_error = std::sqrt(cov_s(c, c)) / scale(c);
-    e.ci_low = e.value - tq * e.std_error;
-    e.ci_high = e.value + tq * e.std_error;
+    if (at_bound[static_cast<std::size_t>(c)]) {
+      e.at_bound = true;
+      e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
+    } else {
+      e.std_error = std::sqrt(sol.cov_s(c, c)) / scale(c);
+      e.ci_low = e.value - tq * e.std_error;
+      e.ci_high = e.value + tq * e.std_error;
+    }
     out.parameters.push_back(e);
   }
 
@@ -190,7 +245,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   m.friction = f;
 
   std::vector<double> yv(y.data(), y.data() + r), pv(static_cast<std::size_t>(r));
-  const Eigen::VectorXd pred = y - res;
+  const Eigen::VectorXd pred = W * sol.theta_s;
   for (long k = 0; k < r; ++k) pv[static_cast<std::size_t>(k)] = pred(k);
   out.training = compute_metrics(yv, pv);
 
@@ -198,10 +253,6 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     out.warnings.push_back("idim: the inertia estimate I = " + num(m.I) +
                            " kg m^2 is not positive: the data do not excite the inertia "
                            "(too little acceleration) or the acceleration estimate is poor");
-  for (const ParameterEstimate& e : out.parameters)
-    if ((e.name == "Fv" || e.name.rfind("Fc", 0) == 0) && e.value < 0)
-      out.warnings.push_back("idim: " + e.name + " = " + num(e.value) + " " + e.unit +
-                             " is negative (physically inadmissible friction)");
   return out;
 }
 

@@ -19,6 +19,9 @@
 // (the usual practice, done by the caller: zero-phase low-pass of q and tau, derivatives,
 // decimation) keep that assumption approximately true.
 //
+// Friction coefficients (Fv, Fc, Fc_pos, Fc_neg) are constrained to >= 0: while the most negative
+// estimate is < 0 it is held at 0 (at_bound, with a warning) and the rest solved again.
+//
 // Samples with |qd| <= v_deadband are left out (sgn(qd) is unreliable there).
 //
 // Host side: allocates, throws FitError.
