@@ -313,7 +313,7 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   tq->excludes(cm);
   cmd->callback([tq, cm]() {
     if (tq->count() == 0 && cm->count() == 0)
-      throw CLI::RequiredError("needs --torque COLUMN, or --command COLUMN with --gain K");
+      throw CLI::RequiredError("--torque COLUMN, or --command COLUMN with --gain K,");
   });
   cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
   cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
