@@ -288,7 +288,7 @@ std::vector<double> bristle_state(const JointModel& m, std::span<const double> t
   LG::State x{z0};
   z[0] = z0;
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
-    x = LG::step(*p, x, qd[k], t[k + 1] - t[k]);
+    x = LG::step_linear(*p, x, qd[k], qd[k + 1], t[k + 1] - t[k]);
     z[k + 1] = x.z;
   }
   return z;

@@ -104,8 +104,8 @@ inline double friction_torque(const JointModel& m, double qd, double z) noexcept
       m.friction);
 }
 
-/// The bristle state z driven by a sampled velocity, by the exact step with the velocity held
-/// at its left sample over each interval (zoh; JointLuGre::step), from z0 at t[0]: z[k] at
+/// The bristle state z driven by a sampled velocity linearly interpolated between its samples
+/// (JointLuGre::step_linear: second order, bounded for any step), from z0 at t[0]: z[k] at
 /// t[k]. All zeros for static friction. Used by the identification (the paper's step 3) and for
 /// torque predictions from measured motion.
 std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,
