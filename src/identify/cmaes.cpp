@@ -31,7 +31,7 @@ Cmaes::Cmaes(const std::vector<double>& m0, double sigma0, int lambda, std::uint
   }
   const double alpha_cov = 2.0;
   c1_ = alpha_cov / ((n + 1.3) * (n + 1.3) + mueff_);
-  cmu_ = std::min(1.0 - c1_, alpha_cov * (mueff_ - 2.0 + 1.0 / mueff_) /
+  cmu_ = std::min(1.0 - c1_ - 1e-8, alpha_cov * (mueff_ - 2.0 + 1.0 / mueff_) /
                                  ((n + 2.0) * (n + 2.0) + alpha_cov * mueff_ / 2.0));
   const double alpha_mu = 1.0 + c1_ / cmu_;
   const double alpha_mueff = 1.0 + 2.0 * mueff_neg / (mueff_ + 2.0);
@@ -57,7 +57,7 @@ void Cmaes::update_eigen() {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(C_);
   Eigen::VectorXd d2 = es.eigenvalues();
   for (int i = 0; i < n_; ++i)
-    if (!(d2[i] > 0)) d2[i] = std::numeric_limits<double>::epsilon();
+    if (!(d2[i] >= 0)) d2[i] = 1e-8;
   B_ = es.eigenvectors();
   C_ = B_ * d2.asDiagonal() * B_.transpose();
   D_ = d2.cwiseSqrt();
@@ -114,7 +114,7 @@ void Cmaes::tell(const std::vector<std::vector<double>>& x, const std::vector<do
   pc_ = (1.0 - cc_) * pc_ + (hs ? std::sqrt(cc_ * (2.0 - cc_) * mueff_) : 0.0) * yw;
   Eigen::VectorXd wo = w_;
   for (int k = 0; k < lambda_; ++k)
-    if (w_[k] < 0) wo[k] = w_[k] * n / (Cinvsqrt * y.col(k)).squaredNorm();
+    if (w_[k] < 0) wo[k] = w_[k] * n / ((Cinvsqrt * y.col(k)).squaredNorm() + 1e-8);
   const double delta_hs = (hs ? 0.0 : 1.0) * cc_ * (2.0 - cc_);
   const Eigen::MatrixXd rank_mu = y * wo.asDiagonal() * y.transpose();
   C_ = (1.0 + c1_ * delta_hs - c1_ - cmu_ * w_.sum()) * C_ + c1_ * pc_ * pc_.transpose() +

@@ -8,7 +8,7 @@
 //   min(1 + c1/cmu, 1 + 2 mueff^-/(mueff + 2), (1 - c1 - cmu)/(n cmu)) / sum |w'^-|,
 //   c_sigma = (mueff + 2)/(n + mueff + 5), d_sigma = 1 + 2 max(0, sqrt((mueff-1)/(n+1)) - 1)
 //   + c_sigma, c_c = (4 + mueff/n)/(n + 4 + 2 mueff/n), c1 = 2/((n + 1.3)^2 + mueff),
-//   cmu = min(1 - c1, 2 (mueff - 2 + 1/mueff)/((n + 2)^2 + mueff)), c_m = 1.
+//   cmu = min(1 - c1 - 1e-8, 2 (mueff - 2 + 1/mueff)/((n + 2)^2 + mueff)), c_m = 1.
 // One generation: x_k = m + sigma B D z_k (z_k ~ N(0, I)); after sorting by f:
 //   y_k = (x_k - m)/sigma, y_w = sum_{k<=mu} w_k y_k, m += c_m sigma y_w,
 //   p_sigma = (1 - c_sigma) p_sigma + sqrt(c_sigma (2 - c_sigma) mueff) C^{-1/2} y_w,
@@ -16,10 +16,12 @@
 //   h_sigma = [|p_sigma| / sqrt(1 - (1 - c_sigma)^(2 (g + 1))) < (1.4 + 2/(n + 1)) E|N(0,I)|],
 //   p_c = (1 - c_c) p_c + h_sigma sqrt(c_c (2 - c_c) mueff) y_w,
 //   C = (1 + c1 (1 - h_sigma) c_c (2 - c_c) - c1 - cmu sum w) C + c1 p_c p_c^T
-//       + cmu sum_k w°_k y_k y_k^T,  w°_k = w_k (w_k >= 0), w_k n / |C^{-1/2} y_k|^2 (w_k < 0),
+//       + cmu sum_k w°_k y_k y_k^T,  w°_k = w_k (w_k >= 0), w_k n / (|C^{-1/2} y_k|^2 + 1e-8)
+//       (w_k < 0),
 // with g the number of updates including this one and E|N(0,I)| = sqrt(n)(1 - 1/(4n) +
 // 1/(21 n^2)). This is the variant of the `cmaes` Python package (CyberAgent, Debian
-// python3-cmaes), against which tests/test_cmaes.cpp checks one update to rounding.
+// python3-cmaes), against which tests/test_cmaes.cpp checks three updates to rounding (the 1e-8
+// guards and the eigenvalue floor 1e-8 for negative eigenvalues are that package's too).
 //
 // Box constraints: the search runs in the unit box [0, 1]^n (the caller normalises its
 // parameters to their ranges); a sample outside is redrawn up to 100 times, then clipped, and
@@ -58,6 +60,8 @@ class Cmaes {
   const Eigen::MatrixXd& covariance() const noexcept { return C_; }
   const Eigen::VectorXd& weights() const noexcept { return w_; }
   double mueff() const noexcept { return mueff_; }
+  const Eigen::VectorXd& p_sigma() const noexcept { return ps_; }
+  const Eigen::VectorXd& p_c() const noexcept { return pc_; }
 
   /// lambda candidates, each in the unit box.
   std::vector<std::vector<double>> ask();
