@@ -245,7 +245,6 @@ void run_fit_actuator(const FitActuatorOptions& o) {
     if (!known) throw std::invalid_argument("--range: '" + b.key + "' is not a parameter of the models fitted");
     fo.bounds.push_back(b);
   }
-  std::filesystem::create_directories(o.out);
   std::cerr << "frictionlab: " << logs.size() << " logs, actuator " << name << ", "
             << fo.cmaes.threads << " thread(s), " << o.trials << " evaluations per fit\n";
   const auto sel = identify::fit_and_select_servo_models(
@@ -253,6 +252,7 @@ void run_fit_actuator(const FitActuatorOptions& o) {
       [](const std::string& line) { std::cerr << "frictionlab: " << line << '\n'; });
 
   const bool has_val = validation.kind != identify::ServoValidation::Kind::none;
+  std::filesystem::create_directories(o.out);
   std::cout << "actuator " << name << ", " << logs.size() << " logs, validation: " << o.validate
             << "\n\n";
   std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
