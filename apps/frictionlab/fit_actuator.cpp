@@ -284,7 +284,11 @@ void run_fit_actuator(const FitActuatorOptions& o) {
     if (!r.fit.at_bound.empty()) {
       std::string keys;
       for (const auto& k : r.fit.at_bound) keys += (keys.empty() ? "" : ", ") + k;
-      print_warning(m + ": at the end of its range: " + keys + " (see --range)");
+      std::string msg = m;
+      msg += ": at the end of its range: ";
+      msg += keys;
+      msg += " (see --range)";
+      print_warning(msg);
     }
   }
   summary["recommended"] = std::string(sim::actuator_model_name(sel.recommended));

@@ -270,8 +270,11 @@ ServoParamFile parse_servo_params(std::string_view text, const std::string& file
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
       std::string allowed;
       for (auto key : keys) allowed += (allowed.empty() ? "" : ", ") + std::string(key);
-      param_fail(k, "not a parameter of model " + model + " with actuator '" + f.actuator +
-                        "' (its keys: " + allowed + ")");
+      std::string msg = "not a parameter of model " + model + " with actuator '" + f.actuator;
+      msg += "' (its keys: ";
+      msg += allowed;
+      msg += ")";
+      param_fail(k, msg);
     }
     *sim::servo_param(f.params, k) = number(k);
   }
