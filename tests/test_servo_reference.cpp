@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "frictionlab/identify/servo_fit.hpp"
@@ -21,12 +23,16 @@ TEST(ServoReference, ReproducesTheReferencePackagesPerLogMae) {
   if (!std::filesystem::exists(kDir + "/reference_mae.json"))
     GTEST_SKIP() << "no shared data at " << kDir;
   const auto ref = nlohmann::json::parse(io::read_text_file(kDir + "/reference_mae.json"));
+  std::map<std::string, data::ServoLog> logs;
+  for (const auto& [file, row] : ref.at("logs").items())
+    logs[file] = io::read_servo_log(kDir + "/logs/" + file).log;
+  ASSERT_EQ(logs.size(), 16u);
   int checked = 0;
   double worst = 0.0;
   for (const char* m : {"m1", "m2", "m3", "m4", "m5", "m6"}) {
     const auto pf = io::read_servo_params(kDir + "/reference_params/" + m + ".json");
     for (const auto& [file, row] : ref.at("logs").items()) {
-      const auto log = io::read_servo_log(kDir + "/logs/" + file).log;
+      const auto& log = logs.at(file);
       const double mae = identify::servo_log_error(pf.constants, pf.params, log).position_mae;
       const double want = row.at(m).get<double>();
       const double rel = std::abs(mae / want - 1.0);
