@@ -215,7 +215,6 @@ void run_fit_actuator(const FitActuatorOptions& o) {
     templ.constants.max_pwm = o.max_pwm;
     templ.constants.max_current = o.max_current;
     templ.constants.vin = o.vin;
-    templ.constants.kp = 0;
   } else {
     std::string names;
     for (const auto& fam : sim::kServoActuators) names += std::string(fam.name) + ", ";

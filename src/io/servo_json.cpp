@@ -197,7 +197,7 @@ std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::Serv
 namespace {
 
 const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "max_current",
-                                            "vin", "kp"};
+                                            "vin"};
 
 }  // namespace
 
@@ -253,7 +253,6 @@ ServoParamFile parse_servo_params(std::string_view text, const std::string& file
     f.constants.vin = top.contains("vin") ? number("vin") : 0.0;
     if (top.contains("vin") && !(f.constants.vin > 0))
       param_fail("vin", "must be > 0, got " + format_double(f.constants.vin));
-    f.constants.kp = top.contains("kp") ? number("kp") : 0.0;
   }
   const auto keys = sim::servo_param_keys(f.params.model, f.constants.drive);
   for (auto it = top.begin(); it != top.end(); ++it) {
@@ -301,7 +300,6 @@ std::string servo_params_json(const ServoParamFile& f) {
     j["max_pwm"] = f.constants.max_pwm;
     if (f.constants.max_current > 0) j["max_current"] = f.constants.max_current;
     if (f.constants.vin > 0) j["vin"] = f.constants.vin;
-    if (f.constants.kp > 0) j["kp"] = f.constants.kp;
   }
   return j.dump(4) + "\n";
 }

@@ -48,7 +48,7 @@ struct ServoParamFile {
 /// sim/servo_actuators.hpp or "generic"), and exactly the model's keys (sim/servo_params.hpp;
 /// missing or foreign keys are errors). "command_delay" (newer BAM) is accepted only if 0.
 /// "generic" also takes "drive" ("voltage" | "current"), "error_gain" (required), "max_pwm",
-/// "max_current", "vin", "kp". Values are checked (kt > 0, R > 0, armature >= 0, friction
+/// "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0, friction
 /// coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
 ServoParamFile parse_servo_params(std::string_view text, const std::string& file);
 ServoParamFile read_servo_params(const std::string& path);

@@ -67,7 +67,6 @@ enum class ServoDrive {
 struct ServoConstants {
   ServoDrive drive = ServoDrive::voltage;
   double vin = 12.0;         ///< default supply voltage [V] (a log's "vin" overrides it)
-  double kp = 32.0;          ///< default firmware gain [-] (a log's "kp" overrides it)
   /// voltage drive: duty per (kp rad) [1/rad]; current drive: current per (kp rad) [A/rad]
   double error_gain = 1.0;
   double max_pwm = 1.0;      ///< |duty| limit [-] (voltage drive), in (0, 1]

@@ -34,15 +34,15 @@ struct ServoActuator {
 inline constexpr double kXl330ErrorGain = (4096.0 / (2.0 * std::numbers::pi)) / (256.0 * 885.0);
 
 inline constexpr std::array<ServoActuator, 5> kServoActuators{{
-    {"xl330", {ServoDrive::voltage, 7.4, 400.0, kXl330ErrorGain, 1.0, 0.0},
+    {"xl330", {ServoDrive::voltage, 7.4, kXl330ErrorGain, 1.0, 0.0},
      {0.3, 3.0}, {0.5, 5.0}, {1e-4, 0.05}},
-    {"mx64", {ServoDrive::voltage, 15.0, 32.0, 0.158, 0.9625, 0.0},
+    {"mx64", {ServoDrive::voltage, 15.0, 0.158, 0.9625, 0.0},
      {1.0, 3.0}, {1.0, 5.0}, {1e-3, 0.05}},
-    {"mx106", {ServoDrive::voltage, 15.0, 32.0, 0.158, 0.9625, 0.0},
+    {"mx106", {ServoDrive::voltage, 15.0, 0.158, 0.9625, 0.0},
      {1.0, 3.0}, {1.0, 5.0}, {1e-3, 0.05}},
-    {"xl320", {ServoDrive::voltage, 7.5, 32.0, 0.05048199, 1.0, 0.0},
+    {"xl320", {ServoDrive::voltage, 7.5, 0.05048199, 1.0, 0.0},
      {0.7, 1.5}, {7.0, 40.0}, {1e-4, 0.01}},
-    {"xc330m288t", {ServoDrive::voltage, 5.1, 1100.0, 0.00575504, 1.0, 0.0},
+    {"xc330m288t", {ServoDrive::voltage, 5.1, 0.00575504, 1.0, 0.0},
      {1.0, 3.0}, {1.0, 5.0}, {1e-4, 1e-3}},
 }};
 
