@@ -6,9 +6,12 @@
 
 namespace frictionlab::cli {
 
+void register_fit_actuator(CLI::App& app, Registry& registry);  // fit_actuator.cpp
+
 void register_commands(CLI::App& app, Registry& registry) {
   (void)app;
   (void)registry;
+  register_fit_actuator(app, registry);
 }
 
 }  // namespace frictionlab::cli
