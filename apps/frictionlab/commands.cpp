@@ -6,9 +6,12 @@
 
 namespace frictionlab::cli {
 
+void register_export_estimator(CLI::App& app, Registry& registry);  // export_estimator.cpp
+
 void register_commands(CLI::App& app, Registry& registry) {
   (void)app;
   (void)registry;
+  register_export_estimator(app, registry);
 }
 
 }  // namespace frictionlab::cli

@@ -45,10 +45,11 @@ template <class S>
 EstimatorParams<S> convert(const EstimatorParams<double>& p) {
   std::string bad;
   auto cv = [&](const char* name, double x) {
-    if (!detail::representable<S>(x))
-      bad += std::string(bad.empty() ? "" : "\n") + "parameter '" + name + "': " +
-             validation_detail::num(x) + " is not representable in " +
-             (sizeof(S) == 4 ? "float" : "the scalar type");
+    if (!detail::representable<S>(x)) {
+      if (!bad.empty()) bad += '\n';
+      bad += std::string("parameter '") + name + "': " + validation_detail::num(x) +
+             " is not representable in " + (sizeof(S) == 4 ? "float" : "the scalar type");
+    }
     return static_cast<S>(x);
   };
   EstimatorParams<S> q;
@@ -73,7 +74,13 @@ EstimatorParams<S> convert(const EstimatorParams<double>& p) {
 inline std::string error_text(const std::vector<ParamIssue>& issues) {
   std::string s;
   for (const auto& i : issues)
-    if (!i.warning) s += (s.empty() ? "" : "\n") + ("parameter '" + i.param + "': " + i.message);
+    if (!i.warning) {
+      if (!s.empty()) s += '\n';
+      s += "parameter '";
+      s += i.param;
+      s += "': ";
+      s += i.message;
+    }
   return s;
 }
 
