@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
@@ -127,7 +128,7 @@ TEST(EstimatorAllocation, TheTrapCatchesAnAllocation) {
     n = trap.count();
     ::operator delete(p);
   }
-  EXPECT_EQ(n, 1);
+  EXPECT_GE(n, 1);  // operator new, and the malloc it calls where malloc is trapped too
 #if FRICTIONLAB_TRAP_MALLOC
   void* (*volatile c_malloc)(std::size_t) = &std::malloc;
   {

@@ -108,7 +108,7 @@ void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
               used = 0;
             }
             if (used != s.size() || !std::isfinite(x) || !(x > 0))
-              return "--km must be a number > 0, got '" + s + "'";
+              return "must be a number > 0, got '" + s + "'";
             return {};
           },
           "KM"));
