@@ -9,7 +9,7 @@
  * stable at any control rate. Sources: src/estimator/fl_estimator_f32.c, fl_estimator_f64.c and
  * the shared fl_estimator_impl.h (copy the three files and this header into a firmware project;
  * link libm). Every function is allocation-free; the estimator is a plain struct owned by the
- * caller (48 bytes in float). Not thread-safe per instance (one instance per joint and task).
+ * caller (64 bytes in float, of which the state is 8). One instance per joint; not thread-safe.
  *
  *   fl_estimator_f32 est;
  *   fl_estimator_params_f32 p = {...};
