@@ -2,12 +2,15 @@
 // and checked on the host, then one allocation-free step per cycle with the actual elapsed time.
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   using namespace frictionlab;
   const std::string file = argc > 1 ? argv[1]
                                     : std::string(FRICTIONLAB_SOURCE_DIR) +
@@ -32,4 +35,15 @@ int main(int argc, char** argv) {
                   static_cast<double>(o.torque));
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "torque_estimator: %s\n", e.what());
+    return 1;
+  }
 }

@@ -33,11 +33,13 @@ void* aligned(std::size_t n, std::size_t al) noexcept {
 #if !defined(__SANITIZE_ADDRESS__)
 #define FRICTIONLAB_TRAP_MALLOC 1
 extern "C" {
-void* __libc_malloc(std::size_t) noexcept;
-void* __libc_calloc(std::size_t, std::size_t) noexcept;
-void* __libc_realloc(void*, std::size_t) noexcept;
-void* __libc_memalign(std::size_t, std::size_t) noexcept;
-void __libc_free(void*) noexcept;
+// glibc's own allocator entry points, which the replacements forward to (reserved names on
+// purpose: they are glibc's exported symbols).
+void* __libc_malloc(std::size_t) noexcept;                // NOLINT(bugprone-reserved-identifier)
+void* __libc_calloc(std::size_t, std::size_t) noexcept;   // NOLINT(bugprone-reserved-identifier)
+void* __libc_realloc(void*, std::size_t) noexcept;        // NOLINT(bugprone-reserved-identifier)
+void* __libc_memalign(std::size_t, std::size_t) noexcept; // NOLINT(bugprone-reserved-identifier)
+void __libc_free(void*) noexcept;                         // NOLINT(bugprone-reserved-identifier)
 
 void* malloc(std::size_t n) noexcept {
   note();
