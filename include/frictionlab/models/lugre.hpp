@@ -91,10 +91,9 @@ struct LuGre {
     // g(v) is the only quantity frozen within a part; where the velocity sweeps through the
     // Stribeck region fast, split the step so that each part changes v by at most vs/2
     // (at most kMaxParts parts; a constant-velocity step is never split).
-    using std::ceil;
     const S dv = absval(v1 - v0) / (p.curve.vs / S(8));
     if (dv > S(1)) {
-      const int m = dv > S(kMaxParts) ? kMaxParts : static_cast<int>(ceil(double_value(dv)));
+      const int m = dv > S(kMaxParts) ? kMaxParts : ceil_to_int(dv);
       State y = x;
       for (int j = 0; j < m; ++j) {
         const S wa = v0 + (v1 - v0) * S(j) / S(m), wb = v0 + (v1 - v0) * S(j + 1) / S(m);
@@ -116,6 +115,21 @@ struct LuGre {
     }
     if (v0 == S(0) && v1 == S(0)) return x;
     return arc_step(p, x, v0, v1, h, (v0 + v1) > S(0));
+  }
+
+  /// Exact update over a displacement dx [m] travelled at the velocity v [m/s], g(v) held (the
+  /// arc-length form of the bristle ODE, s = integral |v| dt):
+  ///   dz/ds = sgn(dx) - sigma0 / g(v) * z   =>   z+ = z + phi1(k) * (dx + e - k*z),
+  ///   k = sigma0 |dx| / g(v)  (dimensionless decay over the step)
+  /// The decay depends on the distance travelled, not on the time step: a sampled velocity whose
+  /// noise averages out over the step does not drive the bristle state. With v = dx/h and e = 0
+  /// this is step(p, x, v, h) (same equation, k = a h); e [m] adds an external deflection drive
+  /// (an observer correction u*h, dz/dt = v - a z + u) under the same exact relaxation. For e = 0,
+  /// |z| <= max g / sigma0 is kept for any dx.
+  static State step_displacement(const Params& p, const State& x, const S& dx, const S& v,
+                                 const S& e = S(0)) noexcept {
+    const S k = p.sigma0 * absval(dx) / g(p, v);
+    return State{x.z + phi1_neg(k) * (dx + e - k * x.z)};
   }
 
   /// Closed-form implicit (backward) Euler: z+ = (z + h v) / (1 + h a). Unconditionally
