@@ -13,13 +13,16 @@ namespace {
 
 void check_channel(std::span<const double> t, std::span<const double> x, const std::string& what,
                    const std::string& name) {
+  std::string msg = what;
+  msg += ": ";
+  msg += name;
   if (x.size() != t.size())
-    throw std::invalid_argument(what + ": " + name + " has " + std::to_string(x.size()) +
-                                " samples, time " + std::to_string(t.size()));
+    throw std::invalid_argument(msg + " has " + std::to_string(x.size()) + " samples, time " +
+                                std::to_string(t.size()));
   for (std::size_t i = 0; i < x.size(); ++i)
     if (!std::isfinite(x[i]))
-      throw std::invalid_argument(what + ": " + name + " is not finite at sample " +
-                                  std::to_string(i) + " (0-based): " + format_number(x[i]));
+      throw std::invalid_argument(msg + " is not finite at sample " + std::to_string(i) +
+                                  " (0-based): " + format_number(x[i]));
 }
 
 double mean(const std::vector<double>& v) {

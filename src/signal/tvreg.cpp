@@ -46,18 +46,19 @@ void apply_dt(const std::array<double, kMaxBand + 1>& c, int p, const std::vecto
     for (int j = 0; j <= p; ++j) out[k + static_cast<std::size_t>(j)] += c[static_cast<std::size_t>(j)] * g[k];
 }
 
-/// Solves (diag(mu) + D D^T) w = b, D = Delta^p, by a banded Cholesky factorisation
-/// L L^T (L lower triangular with bandwidth p). D D^T is Toeplitz: its d-th diagonal is
-/// t_d = sum_{j=d}^{p} c_j c_{j-d}. Returns false if a pivot is not positive (numerically
-/// singular).
+/// Solves (diag(mu) + D D^T) w = b, D = Delta^P, by a banded Cholesky factorisation L L^T
+/// (L lower triangular with bandwidth P; the bandwidth is a template parameter so that the inner
+/// loops unroll). D D^T is Toeplitz: its d-th diagonal is t_d = sum_{j=d}^{P} c_j c_{j-d}.
+/// Returns false if a pivot is not positive (numerically singular).
+template <std::size_t P>
 class BandedSolver {
  public:
-  explicit BandedSolver(int p) : p_(p) {
-    const auto c = difference_coefficients(p);
-    for (int d = 0; d <= p; ++d) {
+  BandedSolver() {
+    const auto c = difference_coefficients(static_cast<int>(P));
+    for (std::size_t d = 0; d <= P; ++d) {
       double s = 0;
-      for (int j = d; j <= p; ++j) s += c[static_cast<std::size_t>(j)] * c[static_cast<std::size_t>(j - d)];
-      t_[static_cast<std::size_t>(d)] = s;
+      for (std::size_t j = d; j <= P; ++j) s += c[j] * c[j - d];
+      t_[d] = s;
     }
   }
 
@@ -65,46 +66,40 @@ class BandedSolver {
   bool solve(const std::vector<double>& mu, const std::vector<double>& b, bool fix_first,
              std::vector<double>& w) {
     const std::size_t N = mu.size();
-    const auto P = static_cast<std::size_t>(p_);
-    // L(i, i - d) stored at l_[i * (P + 1) + d].
-    l_.assign(N * (P + 1), 0.0);
+    // Row i holds L(i, i - d) at l_[i][d] for d = 1..P and 1 / L(i, i) at l_[i][0].
+    l_.resize(N);
     for (std::size_t i = 0; i < N; ++i) {
-      // Off-diagonal entries L(i, j), j = i - d, d = P..1.
+      auto& li = l_[i];
+      li.fill(0.0);
       for (std::size_t d = std::min(P, i); d >= 1; --d) {
         const std::size_t j = i - d;
         double a = t_[d];
-        // subtract sum_{k < j, k >= i - P} L(i, k) L(j, k)
-        for (std::size_t e = d + 1; e <= P && e <= i; ++e) {
-          const std::size_t k = i - e;         // L(i, k): offset e in row i
-          const std::size_t ej = j - k;        // L(j, k): offset ej in row j
-          if (ej <= P) a -= l_[i * (P + 1) + e] * l_[j * (P + 1) + ej];
-        }
-        l_[i * (P + 1) + d] = a / l_[j * (P + 1)];
+        for (std::size_t e = d + 1; e <= P && e <= i; ++e) a -= li[e] * l_[j][e - d];
+        li[d] = a * l_[j][0];
       }
       double diag = mu[i] + t_[0] - (fix_first && i == 0 ? 1.0 : 0.0);
-      for (std::size_t d = 1; d <= P && d <= i; ++d) diag -= l_[i * (P + 1) + d] * l_[i * (P + 1) + d];
+      for (std::size_t d = 1; d <= P && d <= i; ++d) diag -= li[d] * li[d];
       if (!(diag > 0) || !std::isfinite(diag)) return false;
-      l_[i * (P + 1)] = std::sqrt(diag);
+      li[0] = 1.0 / std::sqrt(diag);
     }
     // Forward: L v = b; backward: L^T w = v.
     w = b;
     for (std::size_t i = 0; i < N; ++i) {
       double a = w[i];
-      for (std::size_t d = 1; d <= P && d <= i; ++d) a -= l_[i * (P + 1) + d] * w[i - d];
-      w[i] = a / l_[i * (P + 1)];
+      for (std::size_t d = 1; d <= P && d <= i; ++d) a -= l_[i][d] * w[i - d];
+      w[i] = a * l_[i][0];
     }
     for (std::size_t i = N; i-- > 0;) {
       double a = w[i];
-      for (std::size_t d = 1; d <= P && i + d < N; ++d) a -= l_[(i + d) * (P + 1) + d] * w[i + d];
-      w[i] = a / l_[i * (P + 1)];
+      for (std::size_t d = 1; d <= P && i + d < N; ++d) a -= l_[i + d][d] * w[i + d];
+      w[i] = a * l_[i][0];
     }
     return true;
   }
 
  private:
-  int p_;
-  std::array<double, kMaxBand + 1> t_{};
-  std::vector<double> l_;
+  std::array<double, P + 1> t_{};
+  std::vector<std::array<double, P + 1>> l_;
 };
 
 double max_abs(const std::vector<double>& v) {
@@ -133,7 +128,7 @@ void validate(std::span<const double> t, std::span<const double> x, const TVRegO
   if (t.size() != x.size())
     throw std::invalid_argument("TV-regularised differentiation: " + std::to_string(t.size()) +
                                 " times but " + std::to_string(x.size()) + " values");
-  const auto need = static_cast<std::size_t>(o.order + 3);
+  const std::size_t need = static_cast<std::size_t>(o.order) + 3;
   if (x.size() < need)
     throw std::invalid_argument("TV-regularised differentiation of order " +
                                 std::to_string(o.order) + " needs at least " +
@@ -198,11 +193,15 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
   const double c_grad = alpha / hp;  // gradient of alpha * sum phi(D y / h^p): (alpha / h^p) D^T phi'
 
   const auto c = difference_coefficients(p);
-  BandedSolver solver(p);
 
   const bool fix_first = o.offset == TVOffset::first_sample;
   std::vector<double> y = o.initial.empty() ? f : o.initial;
   if (fix_first) y[0] = f[0];
+  BandedSolver<2> solver2;
+  BandedSolver<3> solver3;
+  auto solve = [&](const std::vector<double>& mu_, const std::vector<double>& b, std::vector<double>& w_) {
+    return p == 2 ? solver2.solve(mu_, b, fix_first, w_) : solver3.solve(mu_, b, fix_first, w_);
+  };
   std::vector<double> z(N, 0.0);  // dual variable, |z| < 1
   std::vector<double> s(N), phi(N), q(N), r(n), Dr, w, dy, ds, E(N), mu(N), tmp;
 
@@ -234,10 +233,10 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
       const double zs = s[k] >= 0 ? z[k] : -z[k];
       const double num = eps * eps / (phi[k] + as) + as * (1.0 - zs);
       E[k] = num / (phi[k] * phi[k]);
-      mu[k] = h2p / (alpha * E[k]);
+      mu[k] = h2p * phi[k] * phi[k] / (alpha * num);
     }
     apply_d(c, p, r, Dr);
-    if (!solver.solve(mu, Dr, fix_first, w))
+    if (!solve(mu, Dr, w))
       throw std::runtime_error(
           "TV-regularised differentiation: the Newton system is numerically singular (alpha = " +
           format_number(alpha) + ", epsilon = " + format_number(eps) + ", step " + format_number(h) +
