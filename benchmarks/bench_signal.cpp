@@ -210,6 +210,69 @@ void synthetic_table() {
   std::printf("\n");
 }
 
+/// epsilon on two kinds of motion: the point-to-point record (piecewise-constant acceleration,
+/// the TV prior) and a smooth two-sine record q = 0.8 sin(2 pi 0.3 t) + 0.3 sin(2 pi 1.1 t + 0.5)
+/// with the same noise; TV order 2, best alpha of a decade grid (1e-11 .. 1e-7, half decades)
+/// for the acceleration at each epsilon.
+void epsilon_table() {
+  Motion smooth;
+  smooth.t = motion().t;
+  const std::size_t n = smooth.t.size();
+  smooth.q.resize(n), smooth.v.resize(n), smooth.a.resize(n);
+  const double w1 = 2 * 3.141592653589793 * 0.3, w2 = 2 * 3.141592653589793 * 1.1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = smooth.t[i];
+    smooth.q[i] = 0.8 * std::sin(w1 * x) + 0.3 * std::sin(w2 * x + 0.5);
+    smooth.v[i] = 0.8 * w1 * std::cos(w1 * x) + 0.3 * w2 * std::cos(w2 * x + 0.5);
+    smooth.a[i] = -0.8 * w1 * w1 * std::sin(w1 * x) - 0.3 * w2 * w2 * std::sin(w2 * x + 0.5);
+  }
+  std::mt19937 gn(11);
+  std::normal_distribution<double> noise(0.0, 1e-4);
+  smooth.noisy = smooth.q;
+  for (double& y : smooth.noisy) y += noise(gn);
+  std::printf("TV order 2, effect of epsilon (best alpha for the acceleration on a half-decade grid)\n");
+  std::printf("%-16s %10s %10s %10s %10s %6s\n", "record", "epsilon", "alpha", "vel RMS", "acc RMS", "iter");
+  for (const Motion* m : {&motion(), static_cast<const Motion*>(&smooth)}) {
+    for (double eps : {0.0, 0.1, 10.0, 1000.0}) {
+      double best = 1e300, best_alpha = 0, best_v = 0, used_eps = 0;
+      int best_it = 0;
+      for (double la = -11; la <= -7.01; la += 0.5) {
+        TVRegOptions o;
+        o.order = 2;
+        o.alpha = std::pow(10.0, la);
+        o.epsilon = eps;
+        TVRegResult r;
+        try {
+          r = tvreg(m->t, m->noisy, o);
+        } catch (const std::invalid_argument&) {
+          continue;  // epsilon below the precision limit for this alpha
+        }
+        if (!r.converged) continue;
+        const double ea = rms(r.second, m->a);
+        if (ea < best) best = ea, best_alpha = o.alpha, best_v = rms(r.first, m->v), best_it = r.iterations, used_eps = r.epsilon;
+      }
+      char e[32];
+      std::snprintf(e, sizeof e, eps == 0 ? "auto %.2g" : "%.2g", used_eps);
+      std::printf("%-16s %10s %10.1e %10.3e %10.4f %6d\n", m == &smooth ? "two sines" : "point-to-point", e,
+                  best_alpha, best_v, best, best_it);
+    }
+    double best_sg = 1e300, best_sg_v = 0;
+    int best_w = 0;
+    for (int w = 21; w <= 401; w += 20) {
+      DiffOptions d;
+      d.window = w;
+      const Derivatives r = differentiate(m->t, m->noisy, d);
+      const double ea = rms(r.second, m->a);
+      if (ea < best_sg) best_sg = ea, best_w = w, best_sg_v = rms(r.first, m->v);
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "SG p=3 w=%d", best_w);
+    std::printf("%-16s %10s %10s %10.3e %10.4f %6s\n", m == &smooth ? "two sines" : "point-to-point", name, "-",
+                best_sg_v, best_sg, "-");
+  }
+  std::printf("\n");
+}
+
 void pendulum_table() {
   const std::string path = std::string(FRICTIONLAB_SHARED_DIR) + "/data/pendulum_dfki/gravcomp_data_measured.csv";
   if (!std::filesystem::exists(path)) {
@@ -275,6 +338,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--table=0") == 0) table = false;
   if (table) {
     synthetic_table();
+    epsilon_table();
     pendulum_table();
   }
   std::vector<char*> args;
