@@ -7,10 +7,12 @@
 // Each benchmark reports ns per sample (items = samples) and, for TVRegDiff, the Newton iterations
 // and the RMS errors of velocity and acceleration against the exact motion.
 //
-// Before the timings the program prints two accuracy tables (skip them with --table=0):
+// Before the timings the program prints four accuracy tables (skip them with --table=0):
 //   1. the synthetic record: RMS errors of velocity and acceleration (50 samples trimmed at each
 //      end) for TV order 2 and order 1 over alpha, order 1 applied twice, Savitzky-Golay;
-//   2. the DFKI pendulum record (../shared/data/pendulum_dfki/gravcomp_data_measured.csv,
+//   2. epsilon on the point-to-point record and on a smooth two-sine record;
+//   3. the best alpha of order 2 against the noise level;
+//   4. the DFKI pendulum record (../shared/data/pendulum_dfki/gravcomp_data_measured.csv,
 //      resampled to 1 kHz), if present: RMS difference of each velocity estimate to the motor
 //      driver's velocity, raw and through a 10 Hz zero-phase Butterworth (order 4), the RMS
 //      residual y - q of TV, iterations and wall time.
@@ -273,6 +275,35 @@ void epsilon_table() {
   std::printf("\n");
 }
 
+/// The best alpha of order 2 (half-decade grid) against the noise level, on the point-to-point
+/// record: the basis of the rule of thumb alpha ~ (3e-3 .. 1e-2 s^2) sigma h.
+void noise_table() {
+  const Motion& m = motion();
+  std::printf("TV order 2, best alpha against the position noise sigma (point-to-point, h = 1 ms)\n");
+  std::printf("%10s %12s %12s %14s %12s %12s %10s\n", "sigma", "alpha(vel)", "vel RMS", "alpha/(s h)",
+              "alpha(acc)", "acc RMS", "resid/sig");
+  for (double sigma : {1e-5, 1e-4, 1e-3}) {
+    std::mt19937 gn(11);
+    std::normal_distribution<double> noise(0.0, sigma);
+    std::vector<double> q = m.q;
+    for (double& y : q) y += noise(gn);
+    double bv = 1e300, ba = 1e300, av = 0, aa = 0, res = 0;
+    for (double la = -12; la <= -6.99; la += 0.5) {
+      TVRegOptions o;
+      o.order = 2;
+      o.alpha = std::pow(10.0, la);
+      const TVRegResult r = tvreg(m.t, q, o);
+      if (!r.converged) continue;
+      const double ev = rms(r.first, m.v), ea = rms(r.second, m.a);
+      if (ev < bv) bv = ev, av = o.alpha, res = r.residual_rms;
+      if (ea < ba) ba = ea, aa = o.alpha;
+    }
+    std::printf("%10.0e %12.1e %12.3e %14.2e %12.1e %12.4f %10.3f\n", sigma, av, bv, av / (sigma * 1e-3), aa, ba,
+                res / sigma);
+  }
+  std::printf("\n");
+}
+
 void pendulum_table() {
   const std::string path = std::string(FRICTIONLAB_SHARED_DIR) + "/data/pendulum_dfki/gravcomp_data_measured.csv";
   if (!std::filesystem::exists(path)) {
@@ -339,6 +370,7 @@ int main(int argc, char** argv) {
   if (table) {
     synthetic_table();
     epsilon_table();
+    noise_table();
     pendulum_table();
   }
   std::vector<char*> args;

@@ -3,7 +3,7 @@
 //
 // Stender, Oberst & Hoffmann 2019 (Vibration 2(1), "Recovery of differential equations from
 // impulse response time series data for model identification and feature extraction") and
-// reference 004 (sec. 4: position and velocity "obtained by double-time integration of the
+// reference 004 (sec. 5.1: position and velocity "obtained by double-time integration of the
 // de-noised acceleration"; torque de-noised by TVRegDiff of the torque, then integration in
 // time): integrating a smooth derivative does not amplify noise, and the signal and its
 // derivatives are then consistent (qd is the integral of qdd, q the integral of qd).

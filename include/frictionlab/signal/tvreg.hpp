@@ -7,8 +7,8 @@
 //   u = argmin_u  alpha * TV(u) + 1/2 * integral_0^T (c + (A u)(t) - f(t))^2 dt,
 //   (A u)(t) = integral_0^t u,   TV(u) = integral_0^T |u'(t)| dt.
 // Chartrand fixes c = f(0) (offset = first_sample reproduces that); by default c is a free
-// unknown (least squares), so that the noise of the first sample does not bend the start. order m = 1 is TVRegDiff; order m = 2
-// regularises the second derivative instead (u = y'', A = double integration with two free
+// unknown (least squares), so that the noise of the first sample does not bend the start.
+// order m = 1 is TVRegDiff; order m = 2 regularises the second derivative instead (u = y'', A = double integration with two free
 // constants: piecewise-constant acceleration, the trapezoidal velocity profiles of robot moves)
 // and gives position, velocity and acceleration from one solve, consistent by construction.
 //
@@ -17,9 +17,9 @@
 // m = 2), so y = c + (m-fold midpoint-rule antiderivative of u), a bijection between y and
 // (constants, u). With s_k = (Delta^(m+1) y)_k / h^(m+1) (k = 0..n-m-2), the discrete functional is
 //   J(y) = alpha * sum_k h * (sqrt(s_k^2 + epsilon^2) - epsilon) + h/2 * sum_i (y_i - f_i)^2,
-// the Riemann sums of alpha * integral sqrt(u'^2 + epsilon^2) - epsilon dt + 1/2 integral (y - f)^2 dt:
-// the same alpha gives the same result for the same signal sampled at any rate (the
-// "time" scaling, default). epsilon smooths |.| (Chartrand's "ep"): |u'| << epsilon is penalised
+// the Riemann sums of alpha integral (sqrt(u'^2 + epsilon^2) - epsilon) dt + 1/2 integral (y - f)^2 dt:
+// the same alpha gives the same result for the same signal sampled at any rate (the "time"
+// scaling, default). epsilon smooths |.| (Chartrand's "ep"): |u'| << epsilon is penalised
 // quadratically (alpha/(2 epsilon) integral u'^2), |u'| >> epsilon like TV.
 // Units: x [X], t [s]:  alpha [X s^(m+1)] (m = 1: X s^2; m = 2: X s^3),  epsilon [X / s^(m+1)].
 //
@@ -29,19 +29,22 @@
 //               alpha_ps * sum_k (sqrt(Delta u_k^2 + (epsilon h)^2) - epsilon h) + 1/2 sum r_i^2,
 //               alpha = alpha_ps * h. This is the alpha of Chartrand's TVRegDiff code (both its
 //               'small' and 'large' variants) called with dx = h; called with its default
-//               dx = 1/n it corresponds to alpha = alpha_code * n * h^2. (The two variants differ
-//               in the smoothing: 'small' ep = epsilon^2, 'large' ep = (epsilon h)^2.)
+//               dx = 1/n it corresponds to alpha = alpha_code * n * h^2 (any dx: alpha_code h^2/dx).
+//               The two variants differ in the smoothing: 'small' ep = epsilon^2, 'large'
+//               ep = (epsilon h)^2.
 //
 // Solver: the functional is smooth and strictly convex (1-strongly convex in y / h); it is
 // minimised by the primal-dual Newton method of Chan, Golub & Mulet (SIAM J. Sci. Comput. 20(6),
-// 1999) with the dual variable z = s / sqrt(s^2 + epsilon^2), |z| < 1. Every Newton system
+// 1999) with the dual variable z = s / sqrt(s^2 + epsilon^2), kept in |z| < 1 by limiting its
+// step to 0.9 of the distance to the boundary. Every Newton system
 //   (I + D^T K D) dy = -grad,  D = Delta^(m+1),  K = diag(alpha E / h^(2m+2)),
 // is solved through the Woodbury identity as the banded system (K^-1 + D D^T) w = D grad,
 // dy = -grad + D^T w (bandwidth m + 1; O(n) per iteration by banded Cholesky), which keeps the
 // data term's identity exact however large alpha / h^(2m+2) is. This replaces the conjugate
 // gradients on the u-form of Chartrand's 'large' code: same functional, same minimiser, exact
-// linear solves, typically 20 to 90 iterations. The iteration stops when the largest change of the
-// m-th derivative is below tolerance * its largest value.
+// linear solves, typically 10 to 90 iterations. The iteration starts from y = f (or `initial`),
+// z = 0, and stops when the largest change of the m-th derivative is below tolerance * its
+// largest value.
 //
 // Outputs at the sample times: smoothed = y; first = dy/dt (central differences of y, one-sided
 // second-order at the ends); second (order 2 only) = d^2y/dt^2 (central second differences,
@@ -52,9 +55,10 @@
 // h = mean step. Resample non-uniform records first (resample.hpp).
 //
 // Precision: the Newton systems contain diag(mu) + D D^T with mu >= h^(2m+2) epsilon / alpha and
-// |D D^T| <= 4^(m+1); with kappa = 4^(m+1) alpha / (h^(2m+2) epsilon) <= 1e16 the result agrees
-// with an 80-bit long-double run of the same iteration to 5e-7 relative (acceleration) or better;
-// beyond ~3e16 the iteration stalls. epsilon is therefore required to keep kappa <= 1e15.
+// |D D^T| <= 4^(m+1); with kappa = 4^(m+1) alpha / (h^(2m+2) epsilon) <= 1e16 the result agreed
+// with an 80-bit long-double run of the same iteration to 5e-7 relative (acceleration) or better
+// (development measurement); beyond ~3e16 the iteration stalls, and on real data it slows down
+// above ~1e13. A given epsilon must keep kappa <= 1e15; the automatic one keeps kappa <= 1e13.
 //
 // Host side: allocates; throws std::invalid_argument naming the parameter for bad input
 // (including an epsilon below that limit), and std::runtime_error if a linear system is
