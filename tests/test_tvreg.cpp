@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/decimate.hpp"
@@ -592,6 +593,27 @@ TEST(TVReg, DifferentiateUsesOneOrderTwoSolveOrTwoOrderOneSolves) {
   d.tv.max_iterations = 2;
   const std::string msg = thrown_message([&] { (void)differentiate(m.t, q, d); });
   EXPECT_NE(msg.find("did not converge in 2 iterations"), std::string::npos) << msg;
+}
+
+TEST(TVReg, RecordPreprocessingUsesIt) {
+  // data::preprocess passes DiffOptions through: velocity_from_position with method tvreg is the
+  // first derivative of tvreg; a bad alpha is reported with the record's source and the stage.
+  Motion m = point_to_point(1000, 3, 2);
+  data::Record rec;
+  rec.source = "moves.csv";
+  rec.t = m.t;
+  rec.position = m.q;
+  data::PreprocessOptions pp;
+  pp.velocity_from_position = true;
+  pp.diff.method = DiffMethod::tvreg;
+  pp.diff.tv.alpha = 3e-10;
+  const data::Record out = data::preprocess(rec, pp);
+  EXPECT_EQ(out.velocity, tvreg(m.t, m.q, pp.diff.tv).first);
+  pp.diff.tv.alpha = -1;
+  const std::string msg = thrown_message([&] { (void)data::preprocess(rec, pp); });
+  EXPECT_NE(msg.find("moves.csv"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("velocity from position: TV-regularised differentiation: alpha must be"),
+            std::string::npos) << msg;
 }
 
 // ---------------------------------------------------------------------------------------------
