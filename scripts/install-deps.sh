@@ -11,5 +11,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config \
   libeigen3-dev libceres-dev libsundials-dev libcli11-dev nlohmann-json3-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libmatio-dev \
-  python3 python3-numpy python3-scipy > /dev/null
+  python3 python3-numpy python3-scipy python3-cmaes \
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib > /dev/null
 echo "frictionlab: dependencies installed"

@@ -26,9 +26,6 @@ using Registry = std::vector<Registered>;
 /// Every self-registering subcommand, called once by main (commands.cpp lists them).
 void register_commands(CLI::App& app, Registry& registry);
 
-/// `fit-joint` (fit_joint.cpp).
-void register_fit_joint(CLI::App& app, Registry& registry);
-
 struct SimulateOptions {
   // --model mode (velocity- or displacement-driven friction model)
   std::string model, input;

@@ -1,6 +1,7 @@
 // frictionlab signal: differentiators (include/frictionlab/signal/differentiate.hpp).
 #include "frictionlab/signal/differentiate.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,40 @@ Derivatives central(std::span<const double> t, std::span<const double> x) {
   return d;
 }
 
+TVRegResult tv_converged(std::span<const double> t, std::span<const double> x,
+                         const TVRegOptions& o) {
+  TVRegResult r = tvreg(t, x, o);
+  if (!r.converged)
+    throw std::runtime_error(
+        "TV-regularised differentiation did not converge in " + std::to_string(r.iterations) +
+        " iterations (relative change " + format_number(r.change) + " > tolerance " +
+        format_number(o.tolerance) + "; alpha = " + format_number(r.alpha) + ", epsilon = " +
+        format_number(r.epsilon) + "): raise max_iterations or epsilon");
+  return r;
+}
+
+Derivatives tv_derivatives(std::span<const double> t, std::span<const double> x,
+                           const DiffOptions& options) {
+  TVRegOptions o = options.tv;
+  o.uniform_tolerance = options.uniform_tolerance;
+  if (o.order == 1) {
+    if (!std::isfinite(options.tv_second_alpha) || !(options.tv_second_alpha > 0))
+      throw std::invalid_argument(
+          "TV-regularised differentiation of order 1: the second derivative needs "
+          "tv_second_alpha > 0 (the alpha of TVRegDiff applied to the first derivative), got " +
+          format_number(options.tv_second_alpha));
+    TVRegResult first = tv_converged(t, x, o);
+    TVRegOptions o2 = o;
+    o2.alpha = options.tv_second_alpha;
+    o2.epsilon = 0;
+    o2.initial.clear();
+    TVRegResult second = tv_converged(t, first.first, o2);
+    return Derivatives{std::move(first.first), std::move(second.first)};
+  }
+  TVRegResult r = tv_converged(t, x, o);
+  return Derivatives{std::move(r.first), std::move(r.second)};
+}
+
 }  // namespace
 
 Derivatives differentiate(std::span<const double> t, std::span<const double> x,
@@ -52,6 +87,7 @@ Derivatives differentiate(std::span<const double> t, std::span<const double> x,
     (void)sampling_stats(t);  // finite, strictly increasing, n >= 2
     return central(t, x);
   }
+  if (options.method == DiffMethod::tvreg) return tv_derivatives(t, x, options);
   if (options.polyorder < 2)
     throw std::invalid_argument(
         "Savitzky-Golay differentiation needs a polynomial order >= 2 for the acceleration, got " +

@@ -23,6 +23,10 @@
 //       i.e. the quadratic term acts only when the motor and the load torque have opposite signs
 //       (numpy sign: sgn(0) = 0, so a zero torque against a non-zero one counts as opposite), and
 //       vanishes at the tie. Parameters fitted with BAM assume the gated form (the default).
+//
+// The stopping-torque rule (stopping_torque, stopping_friction) applies a budget in a fixed-step
+// simulation; the servo simulator that uses it (pendulum bench, DC motor, firmware) is
+// sim/servo.hpp, its semantics docs/actuators.md.
 #pragma once
 
 #include "frictionlab/models/common.hpp"
@@ -109,6 +113,28 @@ S clip_friction(const S& stopping_torque, const S& budget) noexcept {
   if (stopping_torque > budget) return budget;
   if (stopping_torque < -budget) return -budget;
   return stopping_torque;
+}
+
+/// The stopping torque [Nm] of a joint of inertia I [kg m^2] at velocity v [rad/s] under the
+/// net non-friction torque tau_net [Nm] over a step h [s]: the torque that, added to tau_net,
+/// gives the joint the acceleration -v/h, i.e. brings it to rest at the end of an explicit step:
+///   tau_stop = (I / h) v + tau_net                          (bam/simulate.py, Simulator.step)
+template <class S>
+S stopping_torque(const S& inertia, const S& h, const S& v, const S& tau_net) noexcept {
+  return inertia / h * v + tau_net;
+}
+
+/// The friction torque [Nm] of the stopping-torque rule (reference 002; bam/simulate.py):
+///   tau_f = -clip(tau_stop, -budget, budget) = -sgn(tau_stop) min(|tau_stop|, budget)
+/// With a budget >= 0 it has two invariants a simulator relies on (tests/test_servo_sim.cpp):
+/// if |tau_stop| <= budget the friction cancels tau_stop exactly, so the explicit step
+/// v+ = v + h (tau_net + tau_f) / I ends at v+ = 0 (the joint sticks); otherwise v+ has the sign
+/// of v + h tau_net / I and |v+| < |v + h tau_net / I|: friction never reverses the motion
+/// within a step.
+template <class S>
+S stopping_friction(const S& inertia, const S& h, const S& v, const S& tau_net,
+                    const S& budget) noexcept {
+  return -clip_friction(stopping_torque(inertia, h, v, tau_net), budget);
 }
 
 }  // namespace frictionlab

@@ -61,11 +61,10 @@ S bristle_linear_part(const S& z, const S& v0, const S& v1, const S& h, const S&
 template <class S, class GSide>
 S bristle_step_linear(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
                       const S& v_split, const GSide& g_side) noexcept {
-  using std::ceil;
   const S dv = absval(v1 - v0) / v_split;
   if (dv > S(1)) {
-    const int m =
-        dv > S(kMaxBristleParts) ? kMaxBristleParts : static_cast<int>(ceil(double_value(dv)));
+    // ceil_to_int keeps a float build in single precision (no double conversion).
+    const int m = dv > S(kMaxBristleParts) ? kMaxBristleParts : ceil_to_int(dv);
     S y = z;
     for (int j = 0; j < m; ++j) {
       const S wa = v0 + (v1 - v0) * S(j) / S(m), wb = v0 + (v1 - v0) * S(j + 1) / S(m);

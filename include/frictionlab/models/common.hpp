@@ -49,6 +49,18 @@ double double_value(const S& x) noexcept {
   }
 }
 
+/// ceil(x) as an int for a finite x of moderate size (a substep count): float stays in single
+/// precision (ceilf, no double conversion on an FPU without double support); a Jet uses its value.
+template <class S>
+int ceil_to_int(const S& x) noexcept {
+  if constexpr (requires { x.a; }) {
+    return static_cast<int>(std::ceil(x.a));
+  } else {
+    using std::ceil;
+    return static_cast<int>(ceil(x));
+  }
+}
+
 /// |x|, Jet-friendly.
 template <class S>
 S absval(const S& x) noexcept {

@@ -84,6 +84,21 @@ struct LuGre {
     return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side)};
   }
 
+  /// Exact update over a displacement dx [m] travelled at the velocity v [m/s], g(v) held (the
+  /// arc-length form of the bristle ODE, s = integral |v| dt):
+  ///   dz/ds = sgn(dx) - sigma0 / g(v) * z   =>   z+ = z + phi1(k) * (dx + e - k*z),
+  ///   k = sigma0 |dx| / g(v)  (dimensionless decay over the step)
+  /// The decay depends on the distance travelled, not on the time step: a sampled velocity whose
+  /// noise averages out over the step does not drive the bristle state. With v = dx/h and e = 0
+  /// this is step(p, x, v, h) (same equation, k = a h); e [m] adds an external deflection drive
+  /// (an observer correction u*h, dz/dt = v - a z + u) under the same exact relaxation. For e = 0,
+  /// |z| <= max g / sigma0 is kept for any dx.
+  static State step_displacement(const Params& p, const State& x, const S& dx, const S& v,
+                                 const S& e = S(0)) noexcept {
+    const S k = p.sigma0 * absval(dx) / g(p, v);
+    return State{x.z + phi1_neg(k) * (dx + e - k * x.z)};
+  }
+
   /// Closed-form implicit (backward) Euler: z+ = (z + h v) / (1 + h a). Unconditionally
   /// stable and monotone, first order.
   static State step_implicit_euler(const Params& p, const State& x, const S& v,

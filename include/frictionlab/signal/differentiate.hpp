@@ -16,6 +16,13 @@
 //            End points: the derivatives of the quadratic through the first / last three samples
 //            (second order for x', first order for x''). No smoothing: noise in x is amplified
 //            by about 1/h in x' and 4/h^2 in x'' (low-pass first).
+//   tvreg    Total-variation regularised differentiation (tvreg.hpp; Chartrand 2011), options
+//            in options.tv (alpha required). order 2 (default): one solve regularising the
+//            second derivative; first and second are derivatives of the same de-noised signal
+//            (consistent). order 1: first by TVRegDiff of x, second by TVRegDiff (order 1,
+//            alpha = tv_second_alpha, automatic epsilon) of first. Needs uniform sampling within
+//            uniform_tolerance (which replaces tv.uniform_tolerance). Throws std::runtime_error
+//            if an iteration does not converge within tv.max_iterations.
 // Units: x [m | rad], t [s] -> first [m/s | rad/s], second [m/s^2 | rad/s^2].
 //
 // Host side: allocates, throws std::invalid_argument.
@@ -24,15 +31,19 @@
 #include <span>
 #include <vector>
 
+#include "frictionlab/signal/tvreg.hpp"
+
 namespace frictionlab::signal {
 
-enum class DiffMethod { savgol, central };
+enum class DiffMethod { savgol, central, tvreg };
 
 struct DiffOptions {
   DiffMethod method = DiffMethod::savgol;
   int window = 21;                  ///< savgol: window length (odd samples)
   int polyorder = 3;                ///< savgol: polynomial degree (>= 2 for the acceleration)
-  double uniform_tolerance = 0.01;  ///< savgol: largest allowed jitter_max [-] (1 %)
+  double uniform_tolerance = 0.01;  ///< savgol, tvreg: largest allowed jitter_max [-] (1 %)
+  TVRegOptions tv{};                ///< tvreg: alpha (required), order, epsilon, ...
+  double tv_second_alpha = 0;       ///< tvreg with tv.order = 1: alpha of the second pass (> 0)
 };
 
 struct Derivatives {
@@ -41,7 +52,8 @@ struct Derivatives {
 };
 
 /// First and second time derivative of x(t). Requires t finite and strictly increasing, the
-/// sizes equal, n >= 3 (central) or n >= window (savgol), polyorder >= 2 (savgol).
+/// sizes equal, n >= 3 (central) or n >= window (savgol), polyorder >= 2 (savgol), the
+/// requirements of tvreg() (tvreg).
 Derivatives differentiate(std::span<const double> t, std::span<const double> x,
                           const DiffOptions& options = {});
 

@@ -1,0 +1,160 @@
+// frictionlab export c | json | mujoco: the torque estimator's parameter file, its C code with the
+// parameters baked in, and an MJCF fragment for MuJoCo (docs/cli.md, "export"; the work is
+// io/estimator_export). `export xml` is export.cpp.
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "commands.hpp"
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/estimator_export.hpp"
+
+namespace frictionlab::cli {
+namespace {
+
+struct EstimatorExportOptions {
+  std::string params;
+  double km = 0;  // 0: not given (Km must be > 0)
+  std::string hold;  // empty: the file's, else linear
+  std::string output;
+  // c
+  std::string name = "joint_estimator";
+  std::string precision = "float";
+  std::string out = ".";
+  // mujoco
+  std::string joint = "joint";
+  double gear = 1.0;
+};
+
+io::EstimatorOverrides overrides(const EstimatorExportOptions& o) {
+  io::EstimatorOverrides v;
+  if (o.km != 0) v.Km = o.km;
+  if (o.hold == "linear") v.hold = Hold::linear;
+  if (o.hold == "zoh") v.hold = Hold::zoh;
+  return v;
+}
+
+estimator::EstimatorParams<double> load(const EstimatorExportOptions& o) {
+  const io::FrictionSource s = io::read_friction_source(o.params);
+  std::vector<std::string> warnings;
+  auto p = io::estimator_params(s, overrides(o), &warnings);
+  for (const auto& w : warnings) print_warning(w);
+  return p;
+}
+
+void emit(const std::string& output, const std::string& text, const std::string& what) {
+  if (output.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    io::write_text_file(output, text);
+    std::cerr << "frictionlab: wrote " << output << " (" << what << ")\n";
+  }
+}
+
+void run_json(const EstimatorExportOptions& o) {
+  const auto p = load(o);
+  emit(o.output, io::estimator_json_text(p, o.params), "estimator parameters of " + o.params);
+}
+
+void run_c(const EstimatorExportOptions& o) {
+  const auto p = load(o);
+  const io::CCode code = io::estimator_c_code(p, o.name, o.precision == "float", o.params);
+  const std::filesystem::path dir(o.out);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(o.out + ": cannot create the directory: " + ec.message());
+  const std::string h = (dir / (o.name + ".h")).string(), c = (dir / (o.name + ".c")).string();
+  io::write_text_file(h, code.header);
+  io::write_text_file(c, code.source);
+  std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision
+            << " estimator of " << o.params << ")\n";
+}
+
+void run_mujoco(const EstimatorExportOptions& o) {
+  const io::FrictionSource s = io::read_friction_source(o.params);
+  for (const auto& w : s.warnings) print_warning(w);
+  io::MujocoOptions mo;
+  mo.joint = o.joint;
+  mo.gear = o.gear;
+  const io::MujocoFragment f = io::mujoco_fragment(s.spec, mo, o.params);
+  for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
+  emit(o.output, f.xml, "MJCF fragment of " + o.params);
+}
+
+void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
+  cmd->add_option("--params", o.params,
+                  estimator ? "fit.json (frictionlab fit), ESTIMATOR.json (export json) or "
+                              "MODEL.json with a lugre model"
+                            : "fit.json, ESTIMATOR.json or MODEL.json (lugre or a static model)")
+      ->type_name("FILE")
+      ->required();
+  if (!estimator) return;
+  cmd->add_option("--km", o.km,
+                  "Torque constant Km [Nm/A] (needed for a MODEL.json or a --problem friction "
+                  "fit; overrides the file's)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            std::size_t used = 0;
+            double x = 0;
+            try {
+              x = std::stod(s, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used != s.size() || !std::isfinite(x) || !(x > 0))
+              return "must be a number > 0, got '" + s + "'";
+            return {};
+          },
+          "KM"));
+  cmd->add_option("--hold", o.hold,
+                  "Velocity input between cycles: linear (default) or zoh (overrides the file's)")
+      ->check(CLI::IsMember({"linear", "zoh"}));
+}
+
+}  // namespace
+
+void register_export_estimator(CLI::App& app, Registry& registry) {
+  CLI::App* exp = app.get_subcommand("export");
+  auto o = std::make_shared<EstimatorExportOptions>();
+
+  CLI::App* json = exp->add_subcommand(
+      "json", "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
+              "versioned) from a fit.json, an ESTIMATOR.json or a MODEL.json.");
+  add_common(json, *o, true);
+  json->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
+  registry.push_back({json, [o] { run_json(*o); }});
+
+  CLI::App* c = exp->add_subcommand(
+      "c", "Self-contained C99 NAME.h / NAME.c of the torque estimator with the parameters baked "
+           "in as constants (docs/estimator.md).");
+  add_common(c, *o, true);
+  c->add_option("--name", o->name, "Prefix of every function and type, and the file names")
+      ->capture_default_str();
+  c->add_option("--precision", o->precision, "float (single-precision FPU) or double")
+      ->check(CLI::IsMember({"float", "double"}))
+      ->capture_default_str();
+  c->add_option("--out", o->out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  registry.push_back({c, [o] { run_c(*o); }});
+
+  CLI::App* mj = exp->add_subcommand(
+      "mujoco", "An MJCF fragment reproducing the friction in MuJoCo (dcmotor LuGre attributes, "
+                "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.");
+  add_common(mj, *o, false);
+  mj->add_option("--joint", o->joint, "Name of the joint in the MuJoCo model")
+      ->capture_default_str();
+  mj->add_option("--gear", o->gear,
+                 "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
+      ->capture_default_str();
+  mj->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
+  registry.push_back({mj, [o] { run_mujoco(*o); }});
+}
+
+}  // namespace frictionlab::cli

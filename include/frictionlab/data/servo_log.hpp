@@ -1,0 +1,75 @@
+// frictionlab: a log of a servo driving a pendulum test bench, in the form of the BAM
+// actuator-modelling package (reference 002; file format in docs/actuators.md, reader in
+// io/servo_json.hpp). Plain data plus host-side helpers: resampling of a raw log to a fixed step
+// (as bam/process.py does), checks, selection by kp / trajectory / file. No file I/O.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frictionlab/sim/servo.hpp"
+
+namespace frictionlab::data {
+
+struct ServoLog {
+  std::string file;        ///< where it came from (path), for messages and selection
+  // header
+  double mass = 0.0;       ///< tip mass [kg]
+  double length = 0.0;     ///< pendulum length [m]
+  double arm_mass = 0.0;   ///< arm mass [kg] (BAM: 0 when the log has none)
+  double kp = 0.0;         ///< firmware gain
+  std::optional<double> vin;  ///< supply voltage [V]; empty: the actuator's default
+  std::string motor;       ///< actuator name as logged (e.g. "xl330")
+  std::string trajectory;  ///< e.g. "sin_sin", "lift_and_drop", "up_and_down", "sin_time_square"
+  double dt = 0.0;         ///< fixed step [s] of a processed log; 0 = raw (timestamps only)
+  // entries (one value per entry; optional channels are empty when the log has none)
+  std::vector<double> timestamp;      ///< [s]
+  std::vector<double> position;       ///< measured joint angle [rad]
+  std::vector<double> speed;          ///< measured joint velocity [rad/s] (optional)
+  std::vector<double> goal_position;  ///< commanded angle [rad]
+  std::vector<unsigned char> torque_enable;  ///< 0 / 1
+  std::vector<double> load;           ///< raw load register (optional; not used by the models)
+  std::vector<double> input_volts;    ///< measured supply [V] (optional; not used by the models)
+  std::vector<double> temp;           ///< temperature [deg C] (optional; not used by the models)
+
+  std::size_t size() const noexcept { return position.size(); }
+  bool processed() const noexcept { return dt > 0.0; }
+};
+
+/// Problems with a log's content (not its syntax): every entry's channels present with the same
+/// length, finite numbers, mass >= 0, length > 0, arm_mass >= 0, kp > 0, vin > 0, at least two
+/// entries, timestamps non-decreasing; a processed log's dt > 0. Each message names the entry
+/// index and key ("entry 12: 'position' is nan"). Empty: no problem.
+std::vector<std::string> check_servo_log(const ServoLog& log);
+
+/// Resample a raw log to the fixed step dt [s] exactly as bam/process.py does: times
+/// t_k = k dt for k = 0 .. ceil(T / dt) - 1 with T the last timestamp; every numeric channel
+/// linearly interpolated between the two raw entries around t_k (extrapolated from the first two
+/// before the first timestamp); torque_enable = interpolated value > 0.5. Requires strictly
+/// increasing timestamps (std::invalid_argument naming the entry otherwise) and dt > 0.
+ServoLog resample_servo_log(const ServoLog& raw, double dt);
+
+/// Which logs to use: each non-empty list restricts the selection (a log is kept if its kp is in
+/// `kp`, its trajectory in `trajectory`, and its file name (with or without directory) in
+/// `files`).
+struct ServoLogFilter {
+  std::vector<double> kp;
+  std::vector<std::string> trajectory;
+  std::vector<std::string> files;
+  bool empty() const noexcept { return kp.empty() && trajectory.empty() && files.empty(); }
+};
+
+bool servo_log_selected(const ServoLog& log, const ServoLogFilter& filter);
+
+/// The logs kept by the filter, in their order.
+std::vector<ServoLog> select_servo_logs(const std::vector<ServoLog>& logs,
+                                        const ServoLogFilter& filter);
+
+/// The simulator's view of a processed log (sim::servo_rollout): step, kp, vin (the log's, else
+/// `default_vin`), bench, initial state (first position; first speed, or 0 without speeds as
+/// BAM), goals and torque_enable. The log must outlive the view.
+sim::ServoRunInput servo_run_input(const ServoLog& log, double default_vin);
+
+}  // namespace frictionlab::data

@@ -1,0 +1,153 @@
+// frictionlab: identification of servo actuator models M1..M6 from pendulum logs (reference
+// 002, the BAM package) and selection of a model on held-out logs. Equations, choices and
+// measured results: docs/actuators.md.
+//
+// Loss (BAM's, bam/fit.py): the mean absolute position error of the closed-loop re-simulation
+// (sim::servo_rollout) pooled over all entries of all training logs [rad]; optionally plus
+// velocity_weight times the pooled mean absolute velocity error [rad/s] (needs logged speeds).
+// Optimiser: CMA-ES with IPOP restarts (identify/cmaes.hpp) over the model's parameters
+// normalised to their ranges (sim/servo_params.hpp, overridable). Richer models are warm-started
+// from the best fit of the simpler models they contain (embed_servo_params: the embedded point
+// reproduces the simpler model's simulation exactly), so along M1 -> M2, M1 -> M3 -> M4 -> M5 ->
+// M6 the training loss can only go down.
+//
+// Host side (allocates, throws FitError for bad input). No file I/O.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "frictionlab/data/servo_log.hpp"
+#include "frictionlab/identify/cmaes.hpp"
+#include "frictionlab/identify/options.hpp"
+#include "frictionlab/sim/servo_params.hpp"
+
+namespace frictionlab::identify {
+
+/// Errors of one log's re-simulation.
+struct ServoLogError {
+  double position_mae = 0.0;  ///< mean |q_sim - position| [rad]
+  double velocity_mae = 0.0;  ///< mean |qd_sim - speed| [rad/s] (0 without logged speeds)
+  std::size_t samples = 0;
+};
+
+/// Re-simulate one processed log (closed loop, sim::servo_rollout) and compare. FitError if the
+/// log is raw (dt = 0) or the supply voltage is unknown (no "vin" in the log or the constants).
+ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoParams& p,
+                              const data::ServoLog& log);
+
+/// The simulated positions and velocities of one log (one per entry, as servo_log_error).
+void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
+                        const data::ServoLog& log, std::vector<double>& q, std::vector<double>& qd);
+
+struct ServoLossOptions {
+  double velocity_weight = 0.0;  ///< [s] weight of the velocity term (0: position only, as BAM)
+};
+
+/// The loss over a batch of logs (header). Thread-safe.
+double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
+                  const std::vector<data::ServoLog>& logs, const ServoLossOptions& options);
+
+/// A parameter's search range (BAM key).
+struct ServoBound {
+  std::string key;
+  double lo = 0.0, hi = 0.0;
+};
+
+/// The search ranges of a model: the defaults for the family (sim::servo_param_range) with the
+/// overrides applied. FitError for an override of a key the model does not have, or lo >= hi.
+std::vector<ServoBound> servo_bounds(const sim::ServoActuator& family, sim::ServoDrive drive,
+                                     ActuatorModel m, const std::vector<ServoBound>& overrides);
+
+/// `from` embedded in the richer model `to`: same kt, R, armature, q_offset, and friction
+/// coefficients chosen so that the budget is identical (M1 -> M2: Kcs = 0; M3 -> M5: Km = Ke =
+/// Kl; M4 -> M5: also Kms = Kes = Kls; M5 -> M6: Kmq = Keq = 0; ...). `to`'s other parameters
+/// come from `defaults` (e.g. vs, alpha when from has no Stribeck term). FitError if `to` does
+/// not contain `from` (e.g. M2 -> M3).
+sim::ServoParams embed_servo_params(const sim::ServoParams& from, ActuatorModel to,
+                                    const sim::ServoParams& defaults);
+
+/// Whether model `to` contains `from` (embed_servo_params is defined).
+bool servo_model_contains(ActuatorModel to, ActuatorModel from) noexcept;
+
+struct ServoFitOptions {
+  CmaesOptions cmaes;               ///< budget (max_evals, max_seconds), seed, threads, ...
+  double warm_sigma = 0.1;          ///< first run's step (unit box) when warm-started
+  ServoLossOptions loss;
+  std::vector<ServoBound> bounds;   ///< range overrides
+};
+
+struct ServoFitResult {
+  sim::ServoParams params;
+  double loss = 0.0;   ///< training loss of params
+  long evals = 0;
+  int runs = 0;
+  double seconds = 0.0;
+  std::string stop;
+  std::vector<std::string> at_bound;  ///< keys within 0.1 % of the range ends
+};
+
+/// Fit model m to the training logs. `starts`: warm-start candidates (already of model m); the
+/// best of them (and the centre of the box) starts the first CMA-ES run. `progress` receives
+/// (evaluations, best loss) after every generation.
+ServoFitResult fit_servo_model(const sim::ServoActuator& family,
+                               const sim::ServoConstants& constants, ActuatorModel m,
+                               const std::vector<data::ServoLog>& train,
+                               const std::vector<sim::ServoParams>& starts,
+                               const ServoFitOptions& options,
+                               const std::function<void(long, double)>& progress = {});
+
+/// How to hold logs out for validation.
+struct ServoValidation {
+  enum class Kind {
+    none,        ///< no validation (selection falls back to the training error, with a warning)
+    kp,          ///< train on the logs whose kp differs from `kp`, validate on the others
+    leave_kp,    ///< leave-one-kp-out cross-validation over every kp of the logs
+    kfold,       ///< k folds by file (file i in fold i mod k, files in name order)
+  };
+  Kind kind = Kind::none;
+  double kp = 0.0;
+  int folds = 4;
+};
+
+/// One train/validation split.
+struct ServoSplit {
+  std::string name;  ///< e.g. "kp=200", "fold 2/4"
+  std::vector<data::ServoLog> train, validation;
+};
+
+/// The splits of a validation scheme (FitError if a split would leave no training or no
+/// validation log).
+std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
+                                     const ServoValidation& v);
+
+struct ServoModelReport {
+  ActuatorModel model = ActuatorModel::M1;
+  int parameters = 0;
+  double train_mae = 0.0;       ///< pooled position MAE of `fit` on its training logs [rad]
+  double validation_mae = -1;   ///< pooled over the validation logs of all splits; < 0: none
+  ServoFitResult fit;           ///< kind kp: the split's fit; cross-validation: refit on all logs
+  double seconds = 0.0;         ///< wall time of all the fits of this model
+  long evals = 0;
+};
+
+struct ServoSelection {
+  std::vector<ServoModelReport> models;
+  ActuatorModel recommended = ActuatorModel::M1;
+  std::string reason;
+};
+
+/// Fit every model of `models` (processed in the order M1..M6, each warm-started from the
+/// contained models already fitted on the same split), validate, and recommend the model with
+/// the fewest parameters whose validation MAE is within (1 + tolerance) of the best. `log`
+/// receives progress lines.
+ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& models,
+                                           const sim::ServoActuator& family,
+                                           const sim::ServoConstants& constants,
+                                           const std::vector<data::ServoLog>& logs,
+                                           const ServoValidation& validation,
+                                           const ServoFitOptions& options, double tolerance,
+                                           const std::function<void(const std::string&)>& log = {});
+
+}  // namespace frictionlab::identify

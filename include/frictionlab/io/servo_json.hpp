@@ -1,0 +1,63 @@
+// frictionlab: the JSON files of the BAM actuator-modelling package (reference 002): servo logs
+// (raw or processed) and parameter files (same keys as BAM, so existing fits can be used and
+// frictionlab's fits can be used by BAM). Formats and rules: docs/actuators.md.
+//
+// Errors are io::InputError: JSON syntax errors with FILE:LINE:COLUMN; schema errors with
+// "FILE: entry N: key 'K': ..." (log entries, 0-based N), "FILE: key 'K': ..." (log header) or
+// "FILE: parameter 'K': ..." (parameter files).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frictionlab/data/servo_log.hpp"
+#include "frictionlab/sim/servo.hpp"
+
+namespace frictionlab::io {
+
+/// A log and what the reader did not use.
+struct ServoLogRead {
+  data::ServoLog log;
+  /// Keys present in the file that frictionlab does not use (header keys, and entry keys listed
+  /// once), e.g. "entries[].current". Reported as warnings by the CLI; never an error because
+  /// BAM's recorders of other actuators add channels of their own.
+  std::vector<std::string> ignored_keys;
+};
+
+/// Parse a log (text of a .json file; `file` names it in messages). Header: mass, length, kp
+/// (numbers, required), arm_mass, vin, dt (numbers), motor, trajectory (strings), entries
+/// (required, an array of objects). Entries: position, goal_position, timestamp (numbers),
+/// torque_enable (true/false or 0/1), all required; speed, load, input_volts, temp (numbers),
+/// each either in every entry or in none. Then data::check_servo_log.
+ServoLogRead parse_servo_log(std::string_view text, const std::string& file);
+ServoLogRead read_servo_log(const std::string& path);
+
+/// The .json files of `paths` (files, or directories whose *.json files are read in name
+/// order), each parsed as a log.
+std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths);
+
+/// A parameter file.
+struct ServoParamFile {
+  std::string actuator;            ///< "xl330", "mx64", ..., or "generic"
+  sim::ServoConstants constants;   ///< the family's, or the file's for "generic"
+  sim::ServoParams params;         ///< model and values
+};
+
+/// Parse a parameter file: "model" ("m1".."m6"), "actuator" (a family of
+/// sim/servo_actuators.hpp or "generic"), and exactly the model's keys (sim/servo_params.hpp;
+/// missing or foreign keys are errors). "command_delay" (newer BAM) is accepted only if 0.
+/// "generic" also takes "drive" ("voltage" | "current"), "error_gain" (required), "max_pwm",
+/// "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0, friction
+/// coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
+ServoParamFile parse_servo_params(std::string_view text, const std::string& file);
+ServoParamFile read_servo_params(const std::string& path);
+
+/// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers).
+std::string servo_params_json(const ServoParamFile& f);
+void write_servo_params(const std::string& path, const ServoParamFile& f);
+
+/// Problems of a parameter set named by BAM key (empty: none).
+std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::ServoDrive drive);
+
+}  // namespace frictionlab::io

@@ -1,0 +1,196 @@
+// frictionlab: servo actuator on a pendulum test bench, re-simulated in closed loop from a log's
+// goal positions, with the friction budgets M1..M6 applied by the stopping-torque rule
+// (reference 002, the BAM actuator-modelling package; semantics and sources: docs/actuators.md).
+//
+// Test bench (bam/testbench.py, Pendulum): a point mass `mass` [kg] at distance `length` [m]
+// on an arm of mass `arm_mass` [kg] (a uniform rod), q = 0 hanging down:
+//   I_bench   = mass L^2 + arm_mass L^2 / 3                                   [kg m^2]
+//   tau_e(q)  = -(mass + arm_mass / 2) g L sin(q + q_offset),  g = 9.80665     [Nm]
+// q_offset [rad] is the bench's zero error; the joint inertia adds the apparent rotor inertia
+// `armature` [kg m^2]: I = I_bench + armature.
+//
+// DC motor, joint side (bam/actuator.py): torque constant kt [Nm/A = V s/rad], resistance R [Ohm],
+// inductance neglected. Voltage drive: tau_m = (kt V - kt^2 qd) / R (back-EMF kt qd).
+// Current drive: tau_m = kt i. A disabled torque (torque_enable false) gives tau_m = 0.
+//
+// Servo firmware (a proportional position loop computed from the *simulated* position):
+//   voltage drive: duty = kp error_gain (q_target - q); with max_current > 0 the duty is first
+//                  clamped to the current-limit window [(kt qd - R Imax)/vin, (kt qd + R Imax)/vin]
+//                  (so that |(duty vin - kt qd)/R| <= Imax where the battery allows it), then to
+//                  [-max_pwm, max_pwm]; V = vin duty.
+//   current drive: i = kp error_gain (q_target - q), clamped to the voltage-feasible range
+//                  [(-vin - kt qd)/R, (vin - kt qd)/R], then to [-current_limit, current_limit].
+//
+// One step of length h (bam/simulate.py, Simulator.step), state (q, qd) at the start:
+//   tau_m, tau_e as above at (q, qd); budget = friction_budget(model, friction, qd, tau_m, tau_e)
+//   tau_f  = stopping_friction(I, h, qd, tau_m + tau_e, budget)     (models/actuator_budgets.hpp)
+//   a      = (tau_m + tau_e + tau_f) / I
+//   qd+    = clip(qd + a h, -100, 100)                              [rad/s]
+//   q+     = q + qd+ h + a h^2 / 2
+// The position update uses the *new* velocity plus a h^2/2 (as the reference does; it is not the
+// constant-acceleration formula q + qd h + a h^2/2). Friction cannot reverse the velocity within
+// a step (stopping_friction).
+//
+// Closed-loop re-simulation of a log (bam/simulate.py, rollout_log with simulate_control): the
+// state starts at the first entry's logged position and speed; for every entry k the simulated
+// state (q_k, qd_k) is recorded *before* the step, then the control is computed from the entry's
+// goal position and the simulated q_k, and the step is taken with the entry's torque_enable. So
+// q_0 equals the logged position and q_k depends on goals 0..k-1. No resets (the whole log in
+// one run).
+//
+// Everything here is header-only, noexcept and allocation-free; the parameter checks with
+// messages are in io/servo_json (files) and identify/servo_fit.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <type_traits>
+
+#include "frictionlab/models/actuator_budgets.hpp"
+
+namespace frictionlab::sim {
+
+/// Standard gravity used by the reference bench [m/s^2].
+inline constexpr double kServoGravity = 9.80665;
+/// The reference simulator clips the joint velocity to +-100 rad/s after every step.
+inline constexpr double kServoVelocityClip = 100.0;
+
+enum class ServoDrive {
+  voltage,  ///< firmware commands a PWM duty cycle (Dynamixel, Feetech)
+  current,  ///< firmware commands a motor current
+};
+
+/// Firmware constants of a servo family: known, not identified (sim/servo_actuators.hpp lists
+/// the built-in families; a parameter file may give them for a generic servo).
+struct ServoConstants {
+  ServoDrive drive = ServoDrive::voltage;
+  double vin = 12.0;         ///< default supply voltage [V] (a log's "vin" overrides it)
+  /// voltage drive: duty per (kp rad) [1/rad]; current drive: current per (kp rad) [A/rad]
+  double error_gain = 1.0;
+  double max_pwm = 1.0;      ///< |duty| limit [-] (voltage drive), in (0, 1]
+  double max_current = 0.0;  ///< firmware current-limit window [A] (voltage drive); 0 = none
+};
+
+/// Pendulum test bench (bam/testbench.py, Pendulum).
+struct PendulumBench {
+  double mass = 0.0;      ///< point mass at the tip [kg], >= 0
+  double length = 0.0;    ///< distance of the mass from the axis [m], > 0
+  double arm_mass = 0.0;  ///< mass of the arm (uniform rod of length `length`) [kg], >= 0
+
+  /// Inertia about the axis [kg m^2].
+  double inertia() const noexcept {
+    return mass * length * length + arm_mass / 3.0 * length * length;
+  }
+  /// Gravity torque at the joint angle q [rad] (0 = hanging down) [Nm].
+  double gravity_torque(double q) const noexcept {
+    return (mass + arm_mass / 2.0) * -kServoGravity * length * std::sin(q);
+  }
+};
+
+/// Identified parameters of a servo (BAM parameter-file keys in docs/actuators.md).
+struct ServoParams {
+  double kt = 1.0;             ///< torque constant [Nm/A], > 0
+  double R = 1.0;              ///< winding resistance [Ohm], > 0
+  double armature = 0.0;       ///< apparent rotor inertia at the joint [kg m^2], >= 0
+  double q_offset = 0.0;       ///< bench zero offset [rad]
+  double current_limit = 0.0;  ///< current drive only: current cap [A], > 0
+  ActuatorModel model = ActuatorModel::M1;
+  ActuatorFrictionParams<double> friction;
+};
+
+struct ServoState {
+  double q = 0.0;   ///< joint angle [rad]
+  double qd = 0.0;  ///< joint velocity [rad/s]
+};
+
+/// The firmware's control output: volts [V] (voltage drive) or amps [A] (current drive), from
+/// the target and the simulated state (header).
+inline double servo_control(const ServoConstants& c, const ServoParams& p, double kp, double vin,
+                            double q_target, double q, double qd) noexcept {
+  const double command = (q_target - q) * kp * c.error_gain;
+  if (c.drive == ServoDrive::voltage) {
+    double duty = command;
+    if (c.max_current > 0.0) {
+      const double center = p.kt * qd / vin, span = p.R * c.max_current / vin;
+      duty = std::clamp(duty, center - span, center + span);
+    }
+    duty = std::clamp(duty, -c.max_pwm, c.max_pwm);
+    return vin * duty;
+  }
+  // current drive: voltage-feasible range first, then the user cap (bam/actuator.py order)
+  double i = command;
+  const double lo = (-vin - p.kt * qd) / p.R, hi = (vin - p.kt * qd) / p.R;
+  i = std::min(std::max(i, lo), hi);
+  i = std::min(std::max(i, -p.current_limit), p.current_limit);
+  return i;
+}
+
+/// Motor torque [Nm] produced by the control output at velocity qd (header).
+inline double servo_motor_torque(const ServoConstants& c, const ServoParams& p, double control,
+                                 bool torque_enable, double qd) noexcept {
+  if (!torque_enable) return 0.0;
+  if (c.drive == ServoDrive::voltage) return (p.kt * control - p.kt * p.kt * qd) / p.R;
+  return p.kt * control;
+}
+
+/// Torques of one step, for inspection (servo_step's optional output).
+struct ServoStepTorques {
+  double motor = 0.0;     ///< tau_m [Nm]
+  double external = 0.0;  ///< tau_e (gravity) [Nm]
+  double budget = 0.0;    ///< friction budget tau_fm [Nm]
+  double friction = 0.0;  ///< applied friction tau_f [Nm]
+};
+
+/// One step of length h [s] from state x under the control output `control` (header).
+inline ServoState servo_step(const ServoConstants& c, const ServoParams& p,
+                             const PendulumBench& bench, ServoState x, double control,
+                             bool torque_enable, double h,
+                             ServoStepTorques* torques = nullptr) noexcept {
+  const double q = x.q + p.q_offset;
+  const double tau_e = bench.gravity_torque(q);
+  const double tau_m = servo_motor_torque(c, p, control, torque_enable, x.qd);
+  const double budget = friction_budget(p.model, p.friction, x.qd, tau_m, tau_e);
+  const double inertia = bench.inertia() + p.armature;
+  const double tau_net = tau_m + tau_e;
+  const double tau_f = stopping_friction(inertia, h, x.qd, tau_net, budget);
+  const double a = (tau_net + tau_f) / inertia;
+  ServoState y;
+  y.qd = std::clamp(x.qd + a * h, -kServoVelocityClip, kServoVelocityClip);
+  y.q = x.q + y.qd * h + 0.5 * a * h * h;
+  if (torques) *torques = {tau_m, tau_e, budget, tau_f};
+  return y;
+}
+
+/// What a closed-loop re-simulation needs from a log (a view: the caller owns the arrays).
+struct ServoRunInput {
+  double dt = 0.0;   ///< fixed step [s], > 0
+  double kp = 0.0;   ///< firmware gain of the log
+  double vin = 0.0;  ///< supply voltage of the log [V]
+  PendulumBench bench;
+  ServoState initial;                          ///< logged position and speed of entry 0
+  std::span<const double> goal;                ///< goal position per entry [rad]
+  std::span<const unsigned char> torque_enable;  ///< per entry (0/1), same length as goal
+};
+
+/// Closed-loop re-simulation (header): calls sink(k, state_k) for every entry k = 0..N-1 with
+/// the simulated state recorded before entry k's step. The sink may return void or bool (false
+/// stops the run early).
+template <class Sink>
+void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRunInput& in,
+                   Sink&& sink) noexcept(noexcept(sink(std::size_t{0}, ServoState{}))) {
+  ServoState x = in.initial;
+  const std::size_t n = in.goal.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if constexpr (std::is_same_v<decltype(sink(k, x)), bool>) {
+      if (!sink(k, x)) return;
+    } else {
+      sink(k, x);
+    }
+    const double u = servo_control(c, p, in.kp, in.vin, in.goal[k], x.q, x.qd);
+    x = servo_step(c, p, in.bench, x, u, in.torque_enable[k] != 0, in.dt);
+  }
+}
+
+}  // namespace frictionlab::sim

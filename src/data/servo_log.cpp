@@ -1,0 +1,165 @@
+// frictionlab: servo logs (see data/servo_log.hpp).
+#include "frictionlab/data/servo_log.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+namespace frictionlab::data {
+namespace {
+
+std::string num(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", x);
+  return b;
+}
+
+}  // namespace
+
+std::vector<std::string> check_servo_log(const ServoLog& log) {
+  std::vector<std::string> out;
+  auto header = [&](const char* key, double x, bool positive, bool allow_zero) {
+    if (!std::isfinite(x)) {
+      out.push_back(std::string("'") + key + "' is not finite");
+    } else if (positive && (allow_zero ? x < 0 : x <= 0)) {
+      out.push_back(std::string("'") + key + "' must be " + (allow_zero ? ">= 0" : "> 0") +
+                    ", got " + num(x));
+    }
+  };
+  header("mass", log.mass, true, true);
+  header("length", log.length, true, false);
+  header("arm_mass", log.arm_mass, true, true);
+  header("kp", log.kp, true, false);
+  if (log.vin) header("vin", *log.vin, true, false);
+  if (log.dt != 0.0) header("dt", log.dt, true, false);
+  const std::size_t n = log.position.size();
+  if (n < 2) out.push_back("needs at least 2 entries, got " + std::to_string(n));
+  auto channel = [&](const char* key, const std::vector<double>& v, bool required) {
+    if (v.empty() && !required) return;
+    if (v.size() != n) {
+      out.push_back(std::string("'") + key + "' is given for " + std::to_string(v.size()) +
+                    " of " + std::to_string(n) + " entries");
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (!std::isfinite(v[i])) {
+        out.push_back("entry " + std::to_string(i) + ": '" + key + "' is not finite");
+        return;
+      }
+  };
+  channel("timestamp", log.timestamp, true);
+  channel("goal_position", log.goal_position, true);
+  channel("speed", log.speed, false);
+  channel("load", log.load, false);
+  channel("input_volts", log.input_volts, false);
+  channel("temp", log.temp, false);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(log.position[i])) {
+      out.push_back("entry " + std::to_string(i) + ": 'position' is not finite");
+      break;
+    }
+  if (log.torque_enable.size() != n)
+    out.push_back("'torque_enable' is given for " + std::to_string(log.torque_enable.size()) +
+                  " of " + std::to_string(n) + " entries");
+  if (log.timestamp.size() == n)
+    for (std::size_t i = 1; i < n; ++i)
+      if (log.timestamp[i] < log.timestamp[i - 1]) {
+        out.push_back("entry " + std::to_string(i) + ": 'timestamp' decreases (" +
+                      num(log.timestamp[i - 1]) + " then " + num(log.timestamp[i]) + ")");
+        break;
+      }
+  return out;
+}
+
+ServoLog resample_servo_log(const ServoLog& raw, double dt) {
+  if (!(dt > 0.0) || !std::isfinite(dt))
+    throw std::invalid_argument("resample: dt must be > 0, got " + num(dt));
+  const std::size_t n = raw.timestamp.size();
+  if (n < 2 || raw.position.size() != n)
+    throw std::invalid_argument("resample: the log needs at least 2 entries with timestamps");
+  for (std::size_t i = 1; i < n; ++i)
+    if (!(raw.timestamp[i] > raw.timestamp[i - 1]))
+      throw std::invalid_argument("resample: entry " + std::to_string(i) +
+                                  ": 'timestamp' must increase strictly (" +
+                                  num(raw.timestamp[i - 1]) + " then " +
+                                  num(raw.timestamp[i]) + ")");
+  const double duration = raw.timestamp.back();
+  if (!(duration > 0.0))
+    throw std::invalid_argument("resample: the last timestamp must be > 0");
+  // numpy.arange(0, duration, dt): ceil(duration / dt) samples.
+  const auto count = static_cast<std::size_t>(std::ceil(duration / dt));
+  ServoLog out = raw;
+  out.dt = dt;
+  auto clear = [&](std::vector<double>& v) {
+    const bool has = !v.empty();
+    v.clear();
+    if (has) v.reserve(count);
+    return has;
+  };
+  const bool has_speed = clear(out.speed), has_load = clear(out.load),
+             has_volts = clear(out.input_volts), has_temp = clear(out.temp);
+  out.timestamp.clear();
+  out.position.clear();
+  out.goal_position.clear();
+  out.torque_enable.clear();
+  std::size_t frame = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const double t = static_cast<double>(k) * dt;
+    while (frame + 2 < n && t > raw.timestamp[frame + 1]) ++frame;
+    const double t1 = raw.timestamp[frame], t2 = raw.timestamp[frame + 1];
+    const double w = (t - t1) / (t2 - t1);
+    auto lerp = [&](const std::vector<double>& v) { return v[frame] + (v[frame + 1] - v[frame]) * w; };
+    out.timestamp.push_back(t);
+    out.position.push_back(lerp(raw.position));
+    out.goal_position.push_back(lerp(raw.goal_position));
+    if (has_speed) out.speed.push_back(lerp(raw.speed));
+    if (has_load) out.load.push_back(lerp(raw.load));
+    if (has_volts) out.input_volts.push_back(lerp(raw.input_volts));
+    if (has_temp) out.temp.push_back(lerp(raw.temp));
+    const double e0 = raw.torque_enable[frame], e1 = raw.torque_enable[frame + 1];
+    out.torque_enable.push_back(e0 + (e1 - e0) * w > 0.5 ? 1 : 0);
+  }
+  return out;
+}
+
+bool servo_log_selected(const ServoLog& log, const ServoLogFilter& filter) {
+  if (!filter.kp.empty() &&
+      std::find(filter.kp.begin(), filter.kp.end(), log.kp) == filter.kp.end())
+    return false;
+  if (!filter.trajectory.empty() &&
+      std::find(filter.trajectory.begin(), filter.trajectory.end(), log.trajectory) ==
+          filter.trajectory.end())
+    return false;
+  if (!filter.files.empty()) {
+    const std::string base = std::filesystem::path(log.file).filename().string();
+    bool found = false;
+    for (const auto& f : filter.files) found = found || f == log.file || f == base;
+    if (!found) return false;
+  }
+  return true;
+}
+
+std::vector<ServoLog> select_servo_logs(const std::vector<ServoLog>& logs,
+                                        const ServoLogFilter& filter) {
+  std::vector<ServoLog> out;
+  for (const auto& l : logs)
+    if (servo_log_selected(l, filter)) out.push_back(l);
+  return out;
+}
+
+sim::ServoRunInput servo_run_input(const ServoLog& log, double default_vin) {
+  sim::ServoRunInput in;
+  in.dt = log.dt;
+  in.kp = log.kp;
+  in.vin = log.vin ? *log.vin : default_vin;
+  in.bench = {log.mass, log.length, log.arm_mass};
+  in.initial.q = log.position.empty() ? 0.0 : log.position.front();
+  in.initial.qd = log.speed.empty() ? 0.0 : log.speed.front();
+  in.goal = log.goal_position;
+  in.torque_enable = log.torque_enable;
+  return in;
+}
+
+}  // namespace frictionlab::data

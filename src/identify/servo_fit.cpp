@@ -1,0 +1,383 @@
+// frictionlab: servo actuator identification and model selection (see identify/servo_fit.hpp).
+#include "frictionlab/identify/servo_fit.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace frictionlab::identify {
+namespace {
+
+std::string fmt(const char* f, double x) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, x);
+  return b;
+}
+
+std::string log_name(const data::ServoLog& log) {
+  return log.file.empty() ? std::string("log") : std::filesystem::path(log.file).filename().string();
+}
+
+sim::ServoRunInput run_input(const sim::ServoConstants& c, const data::ServoLog& log) {
+  if (!log.processed())
+    throw FitError(log_name(log) + ": the log is raw (no 'dt'); resample it to a fixed step first");
+  if (!log.vin && !(c.vin > 0))
+    throw FitError(log_name(log) +
+                   ": no supply voltage: the log has no 'vin' and the actuator gives none");
+  return data::servo_run_input(log, c.vin);
+}
+
+}  // namespace
+
+ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoParams& p,
+                              const data::ServoLog& log) {
+  const auto in = run_input(c, log);
+  const bool vel = log.speed.size() == log.position.size();
+  double ep = 0.0, ev = 0.0;
+  sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
+    ep += std::abs(x.q - log.position[k]);
+    if (vel) ev += std::abs(x.qd - log.speed[k]);
+  });
+  ServoLogError e;
+  e.samples = log.position.size();
+  const double n = static_cast<double>(e.samples);
+  e.position_mae = ep / n;
+  e.velocity_mae = vel ? ev / n : 0.0;
+  return e;
+}
+
+void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
+                        const data::ServoLog& log, std::vector<double>& q,
+                        std::vector<double>& qd) {
+  const auto in = run_input(c, log);
+  q.assign(log.size(), 0.0);
+  qd.assign(log.size(), 0.0);
+  sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
+    q[k] = x.q;
+    qd[k] = x.qd;
+  });
+}
+
+double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
+                  const std::vector<data::ServoLog>& logs, const ServoLossOptions& o) {
+  double ep = 0.0, ev = 0.0;
+  std::size_t n = 0;
+  for (const auto& log : logs) {
+    const auto in = run_input(c, log);
+    if (o.velocity_weight > 0 && log.speed.size() != log.position.size())
+      throw FitError(log_name(log) + ": a velocity term needs the logged 'speed'");
+    const double* pos = log.position.data();
+    const double* spd = o.velocity_weight > 0 ? log.speed.data() : nullptr;
+    sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
+      ep += std::abs(x.q - pos[k]);
+      if (spd) ev += std::abs(x.qd - spd[k]);
+    });
+    n += log.size();
+  }
+  if (n == 0) throw FitError("the loss needs at least one log");
+  const double loss = (ep + o.velocity_weight * ev) / static_cast<double>(n);
+  return std::isfinite(loss) ? loss : std::numeric_limits<double>::infinity();
+}
+
+std::vector<ServoBound> servo_bounds(const sim::ServoActuator& family, sim::ServoDrive drive,
+                                     ActuatorModel m, const std::vector<ServoBound>& overrides) {
+  std::vector<ServoBound> out;
+  for (auto key : sim::servo_param_keys(m, drive)) {
+    const auto r = sim::servo_param_range(family, key);
+    out.push_back({std::string(key), r.lo, r.hi});
+  }
+  for (const auto& o : overrides) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const ServoBound& b) { return b.key == o.key; });
+    if (it == out.end()) continue;  // a key of another model: applies to the models that have it
+    if (!(o.lo < o.hi) || !std::isfinite(o.lo) || !std::isfinite(o.hi))
+      throw FitError("range of '" + o.key + "': need lo < hi, got " + fmt("%g", o.lo) + ":" +
+                     fmt("%g", o.hi));
+    it->lo = o.lo;
+    it->hi = o.hi;
+  }
+  return out;
+}
+
+bool servo_model_contains(ActuatorModel to, ActuatorModel from) noexcept {
+  using M = ActuatorModel;
+  if (to == from || from == M::M1) return true;
+  switch (from) {
+    case M::M2:
+    case M::M3:
+      return to == M::M4 || to == M::M5 || to == M::M6;
+    case M::M4:
+      return to == M::M5 || to == M::M6;
+    case M::M5:
+      return to == M::M6;
+    default:
+      return false;
+  }
+}
+
+sim::ServoParams embed_servo_params(const sim::ServoParams& from, ActuatorModel to,
+                                    const sim::ServoParams& defaults) {
+  using M = ActuatorModel;
+  if (!servo_model_contains(to, from.model))
+    throw FitError(std::string("model ") + std::string(sim::actuator_model_name(to)) +
+                   " does not contain " + std::string(sim::actuator_model_name(from.model)));
+  sim::ServoParams p = defaults;
+  p.model = to;
+  p.kt = from.kt;
+  p.R = from.R;
+  p.armature = from.armature;
+  p.q_offset = from.q_offset;
+  p.current_limit = from.current_limit;
+  auto& t = p.friction;
+  const auto& f = from.friction;
+  t.Kv = f.Kv;
+  t.Kc = f.Kc;
+  if (sim::model_has_stribeck(from.model)) {
+    t.Kcs = f.Kcs;
+    t.vs = f.vs;
+    t.alpha = f.alpha;
+  } else {
+    t.Kcs = 0.0;
+  }
+  // load terms: Kl, Kls (M3, M4) or the directional ones (M5, M6)
+  const bool from_dir = from.model == M::M5 || from.model == M::M6;
+  const bool from_load = from.model == M::M3 || from.model == M::M4;
+  const double Kl = from_load ? f.Kl : 0.0;
+  const double Kls = from.model == M::M4 ? f.Kls : 0.0;
+  if (to == M::M3 || to == M::M4) {
+    t.Kl = Kl;
+    t.Kls = Kls;
+  } else if (to == M::M5 || to == M::M6) {
+    t.Km = from_dir ? f.Km : Kl;
+    t.Ke = from_dir ? f.Ke : Kl;
+    t.Kms = from_dir ? f.Kms : Kls;
+    t.Kes = from_dir ? f.Kes : Kls;
+    t.Kmq = from.model == M::M6 ? f.Kmq : 0.0;
+    t.Keq = from.model == M::M6 ? f.Keq : 0.0;
+  }
+  return p;
+}
+
+ServoFitResult fit_servo_model(const sim::ServoActuator& family,
+                               const sim::ServoConstants& constants, ActuatorModel m,
+                               const std::vector<data::ServoLog>& train,
+                               const std::vector<sim::ServoParams>& starts,
+                               const ServoFitOptions& options,
+                               const std::function<void(long, double)>& progress) {
+  if (train.empty()) throw FitError("no training log");
+  for (const auto& s : starts)
+    if (s.model != m) throw FitError("warm start of another model");
+  const auto bounds = servo_bounds(family, constants.drive, m, options.bounds);
+  const std::size_t n = bounds.size();
+  sim::ServoParams base;
+  base.model = m;
+  auto decode = [&](const std::vector<double>& u) {
+    sim::ServoParams p = base;
+    for (std::size_t i = 0; i < n; ++i)
+      *sim::servo_param(p, bounds[i].key) = bounds[i].lo + u[i] * (bounds[i].hi - bounds[i].lo);
+    return p;
+  };
+  auto encode = [&](const sim::ServoParams& p) {
+    std::vector<double> u(n);
+    for (std::size_t i = 0; i < n; ++i)
+      u[i] = std::clamp((sim::servo_param(p, bounds[i].key) - bounds[i].lo) /
+                            (bounds[i].hi - bounds[i].lo),
+                        0.0, 1.0);
+    return u;
+  };
+  // validate the data once (throws FitError with the log's name)
+  (void)servo_loss(constants, decode(std::vector<double>(n, 0.5)), train, options.loss);
+  auto objective = [&](const std::vector<double>& u) {
+    return servo_loss(constants, decode(u), train, options.loss);
+  };
+  // first start: the best of the warm starts and the centre of the box
+  std::vector<double> x0(n, 0.5);
+  double f0 = objective(x0);
+  bool warm = false;
+  for (const auto& s : starts) {
+    const auto u = encode(s);
+    const double f = objective(u);
+    if (f < f0) {
+      f0 = f;
+      x0 = u;
+      warm = true;
+    }
+  }
+  CmaesOptions co = options.cmaes;
+  if (warm) co.sigma0 = options.warm_sigma;
+  co.max_evals = std::max<long>(1, co.max_evals - static_cast<long>(starts.size()) - 1);
+  if (progress) co.progress = [&](long evals, double best, int) { progress(evals, best); };
+  const auto r = cmaes_minimize(objective, x0, co);
+  ServoFitResult out;
+  const bool improved = r.f < f0;
+  out.params = decode(improved ? r.x : x0);
+  out.loss = improved ? r.f : f0;
+  out.evals = r.evals + static_cast<long>(starts.size()) + 1;
+  out.runs = r.runs;
+  out.seconds = r.seconds;
+  out.stop = r.stop;
+  const auto u = encode(out.params);
+  for (std::size_t i = 0; i < n; ++i)
+    if ((u[i] < 1e-3 && bounds[i].lo != 0.0) || u[i] > 1.0 - 1e-3) out.at_bound.push_back(bounds[i].key);
+  return out;
+}
+
+std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
+                                     const ServoValidation& v) {
+  std::vector<ServoSplit> out;
+  using K = ServoValidation::Kind;
+  auto by_kp = [&](double kp, const std::string& name) {
+    ServoSplit s;
+    s.name = name;
+    for (const auto& l : logs) (l.kp == kp ? s.validation : s.train).push_back(l);
+    if (s.validation.empty()) throw FitError("validation: no log with kp = " + fmt("%g", kp));
+    if (s.train.empty()) throw FitError("validation: every log has kp = " + fmt("%g", kp) +
+                                        ", none is left for training");
+    return s;
+  };
+  switch (v.kind) {
+    case K::none: {
+      ServoSplit s;
+      s.name = "all";
+      s.train = logs;
+      out.push_back(std::move(s));
+      break;
+    }
+    case K::kp:
+      out.push_back(by_kp(v.kp, "kp=" + fmt("%g", v.kp)));
+      break;
+    case K::leave_kp: {
+      std::set<double> kps;
+      for (const auto& l : logs) kps.insert(l.kp);
+      if (kps.size() < 2) throw FitError("leave-one-kp-out needs logs with at least two kp values");
+      for (double kp : kps) out.push_back(by_kp(kp, "kp=" + fmt("%g", kp)));
+      break;
+    }
+    case K::kfold: {
+      if (v.folds < 2) throw FitError("k-fold: need at least 2 folds");
+      if (static_cast<std::size_t>(v.folds) > logs.size())
+        throw FitError("k-fold: " + std::to_string(v.folds) + " folds but only " +
+                       std::to_string(logs.size()) + " logs");
+      std::vector<std::size_t> order(logs.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(),
+                [&](std::size_t a, std::size_t b) { return logs[a].file < logs[b].file; });
+      for (int k = 0; k < v.folds; ++k) {
+        ServoSplit s;
+        s.name = "fold " + std::to_string(k + 1) + "/" + std::to_string(v.folds);
+        for (std::size_t i = 0; i < order.size(); ++i)
+          (static_cast<int>(i % static_cast<std::size_t>(v.folds)) == k ? s.validation : s.train)
+              .push_back(logs[order[i]]);
+        out.push_back(std::move(s));
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& models_in,
+                                           const sim::ServoActuator& family,
+                                           const sim::ServoConstants& constants,
+                                           const std::vector<data::ServoLog>& logs,
+                                           const ServoValidation& validation,
+                                           const ServoFitOptions& options, double tolerance,
+                                           const std::function<void(const std::string&)>& say) {
+  if (models_in.empty()) throw FitError("no model to fit");
+  if (logs.empty()) throw FitError("no log");
+  std::vector<ActuatorModel> models = models_in;
+  std::sort(models.begin(), models.end());
+  models.erase(std::unique(models.begin(), models.end()), models.end());
+  const auto splits = servo_splits(logs, validation);
+  const bool cv = validation.kind == ServoValidation::Kind::leave_kp ||
+                  validation.kind == ServoValidation::Kind::kfold;
+  const bool has_validation = validation.kind != ServoValidation::Kind::none;
+  // fits[split][model]; for cross-validation one more "split": all logs (the delivered fit)
+  std::vector<ServoSplit> runs = splits;
+  if (cv) {
+    ServoSplit all;
+    all.name = "all logs";
+    all.train = logs;
+    runs.push_back(std::move(all));
+  }
+  std::vector<std::map<ActuatorModel, ServoFitResult>> fits(runs.size());
+  ServoSelection sel;
+  using clock = std::chrono::steady_clock;
+  for (ActuatorModel m : models) {
+    ServoModelReport rep;
+    rep.model = m;
+    rep.parameters = static_cast<int>(sim::servo_param_keys(m, constants.drive).size());
+    const auto t0 = clock::now();
+    double val_err = 0.0;
+    std::size_t val_n = 0;
+    for (std::size_t s = 0; s < runs.size(); ++s) {
+      std::vector<sim::ServoParams> starts;
+      sim::ServoParams defaults;
+      defaults.model = m;
+      for (const auto& b : servo_bounds(family, constants.drive, m, options.bounds))
+        *sim::servo_param(defaults, b.key) = 0.5 * (b.lo + b.hi);
+      for (const auto& [from, fit] : fits[s])
+        if (servo_model_contains(m, from)) starts.push_back(embed_servo_params(fit.params, m, defaults));
+      const std::string what = std::string(sim::actuator_model_name(m)) + " [" + runs[s].name + "]";
+      if (say)
+        say("fitting " + what + " on " + std::to_string(runs[s].train.size()) + " logs" +
+            (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
+      ServoFitOptions o = options;
+      long last_report = 0;
+      auto progress = [&](long evals, double best) {
+        if (say && evals - last_report >= 500) {
+          last_report = evals;
+          say("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
+              fmt("%.6f", best));
+        }
+      };
+      auto fit = fit_servo_model(family, constants, m, runs[s].train, starts, o, progress);
+      if (say)
+        say("  " + what + ": loss " + fmt("%.6f", fit.loss) + " after " +
+            std::to_string(fit.evals) + " evaluations, " + fmt("%.1f", fit.seconds) + " s (" +
+            fit.stop + ")");
+      rep.evals += fit.evals;
+      if (!runs[s].validation.empty()) {
+        for (const auto& l : runs[s].validation) {
+          const auto e = servo_log_error(constants, fit.params, l);
+          val_err += e.position_mae * static_cast<double>(e.samples);
+          val_n += e.samples;
+        }
+      }
+      fits[s][m] = fit;
+    }
+    const auto& delivered = fits[cv ? runs.size() - 1 : 0][m];
+    rep.fit = delivered;
+    const auto& delivered_train = runs[cv ? runs.size() - 1 : 0].train;
+    ServoLossOptions pos_only;
+    rep.train_mae = servo_loss(constants, delivered.params, delivered_train, pos_only);
+    if (has_validation) rep.validation_mae = val_err / static_cast<double>(val_n);
+    rep.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    sel.models.push_back(rep);
+  }
+  // recommendation
+  auto score = [&](const ServoModelReport& r) { return has_validation ? r.validation_mae : r.train_mae; };
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& r : sel.models) best = std::min(best, score(r));
+  const ServoModelReport* pick = nullptr;
+  for (const auto& r : sel.models)
+    if (score(r) <= best * (1.0 + tolerance) &&
+        (!pick || r.parameters < pick->parameters ||
+         (r.parameters == pick->parameters && score(r) < score(*pick))))
+      pick = &r;
+  sel.recommended = pick->model;
+  const std::string which = has_validation ? "validation" : "training";
+  sel.reason = std::string(sim::actuator_model_name(pick->model)) + ": the fewest parameters (" +
+               std::to_string(pick->parameters) + ") among the models whose " + which +
+               " MAE is within " + fmt("%g", 100.0 * tolerance) + " % of the best (" +
+               fmt("%.5f", best) + " rad)";
+  if (!has_validation)
+    sel.reason += "; without validation logs the training error favours richer models";
+  return sel;
+}
+
+}  // namespace frictionlab::identify

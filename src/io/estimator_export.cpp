@@ -1,0 +1,532 @@
+#include "frictionlab/io/estimator_export.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+#include "estimator_impl_text.hpp"  // kEstimatorImplC: src/estimator/fl_estimator_impl.h
+#include "frictionlab/estimator/builder.hpp"
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
+#include "json_fields.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail_key(const std::string& file, const std::string& key,
+                           const std::string& message) {
+  throw InputError(file, 0, 0, "key '" + key + "': " + message);
+}
+
+const json& member(const json& obj, const std::string& file, const std::string& key) {
+  const auto it = obj.find(key);
+  if (it == obj.end()) fail_key(file, key, "missing");
+  return *it;
+}
+
+double number_member(const json& obj, const std::string& file, const std::string& key) {
+  const json& v = member(obj, file, key);
+  if (!v.is_number()) fail_key(file, key, "expected a number, got " + detail::type_of(v));
+  return v.get<double>();
+}
+
+std::optional<Hold> parse_hold(const std::string& s) {
+  if (s == "linear") return Hold::linear;
+  if (s == "zoh") return Hold::zoh;
+  return std::nullopt;
+}
+
+const char* hold_name(Hold h) { return h == Hold::zoh ? "zoh" : "linear"; }
+
+void check_version(const json& j, const std::string& file, const char* what) {
+  const json& version = member(j, file, "version");
+  if (!version.is_number_integer() || version.get<long>() != 1)
+    fail_key(file, "version", "unsupported " + std::string(what) + " version " + version.dump() +
+                                  " (this frictionlab reads 1)");
+}
+
+FrictionSource from_fit(const json& j, const std::string& file) {
+  check_version(j, file, "fit.json");
+  FrictionSource s{file, "fit.json", {}, std::nullopt, std::nullopt, {}};
+  ModelFile mf = model_from_json(member(j, file, "model"), file, "model");
+  s.spec = mf.spec;
+  s.warnings = std::move(mf.warnings);
+  if (const auto it = j.find("Km"); it != j.end() && !it->is_null()) {
+    if (!it->is_number()) fail_key(file, "Km", "expected a number, got " + detail::type_of(*it));
+    s.Km = it->get<double>();
+  }
+  return s;
+}
+
+FrictionSource from_estimator(const json& j, const std::string& file) {
+  check_version(j, file, "estimator file");
+  for (const auto& [key, value] : j.items()) {
+    (void)value;
+    if (key != "format" && key != "version" && key != "source" && key != "Km" && key != "hold" &&
+        key != "friction")
+      fail_key(file, key, "unknown key (allowed: format, version, source, Km, hold, friction)");
+  }
+  FrictionSource s{file, "ESTIMATOR.json", {}, std::nullopt, std::nullopt, {}};
+  s.Km = number_member(j, file, "Km");
+  const json& hold = member(j, file, "hold");
+  if (!hold.is_string()) fail_key(file, "hold", "expected a string, got " + detail::type_of(hold));
+  s.hold = parse_hold(hold.get<std::string>());
+  if (!s.hold) fail_key(file, "hold", "expected \"linear\" or \"zoh\", got " + hold.dump());
+  ModelFile mf = model_from_json(member(j, file, "friction"), file, "friction");
+  s.spec = mf.spec;
+  s.warnings = std::move(mf.warnings);
+  return s;
+}
+
+}  // namespace
+
+FrictionSource parse_friction_source(std::string_view text, const std::string& file) {
+  const json j = detail::parse_json_text(text, file);
+  if (!j.is_object())
+    throw InputError(file, 0, 0, "expected a JSON object (fit.json, ESTIMATOR.json or MODEL.json), "
+                                 "got " + detail::type_of(j));
+  const auto fmt = j.find("format");
+  if (fmt == j.end()) {
+    ModelFile mf = model_from_json(j, file);
+    return FrictionSource{file, "MODEL.json", mf.spec, std::nullopt, std::nullopt,
+                          std::move(mf.warnings)};
+  }
+  if (*fmt == "frictionlab-fit") return from_fit(j, file);
+  if (*fmt == "frictionlab-estimator") return from_estimator(j, file);
+  fail_key(file, "format",
+           "expected \"frictionlab-fit\" (fit.json) or \"frictionlab-estimator\" (ESTIMATOR.json), "
+           "got " + fmt->dump());
+}
+
+FrictionSource read_friction_source(const std::string& path) {
+  return parse_friction_source(read_text_file(path), path);
+}
+
+estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,
+                                                    const EstimatorOverrides& o,
+                                                    std::vector<std::string>* warnings) {
+  const auto* lugre = std::get_if<LuGre<double>::Params>(&s.spec);
+  if (!lugre)
+    throw InputError(s.file, 0, 0,
+                     "the estimator needs a lugre model, got '" + model_name(s.spec) + "' (" +
+                         s.kind + ")");
+  estimator::EstimatorParams<double> p;
+  p.friction = *lugre;
+  if (o.Km) {
+    p.Km = *o.Km;
+  } else if (s.Km) {
+    p.Km = *s.Km;
+  } else {
+    throw InputError(s.file, 0, 0,
+                     "no Km in this " + s.kind + " (only a --problem sensorless fit.json and an "
+                     "ESTIMATOR.json have one): give the torque constant with --km");
+  }
+  p.hold = o.hold ? *o.hold : (s.hold ? *s.hold : Hold::linear);
+  // The model was checked when read; what is left are Km and the hold.
+  const auto issues = estimator::check(p);
+  std::string errors, first;
+  for (const auto& i : issues) {
+    if (i.warning) continue;
+    const std::string d = InputError::parameter_detail(i.param, i.message);
+    if (first.empty()) {
+      first = i.param;
+      errors = d;
+    } else {
+      errors += "\n" + InputError::format(s.file, 0, 0, d);
+    }
+  }
+  if (!first.empty()) throw InputError(s.file, 0, 0, errors).with_param(first);
+  if (warnings) {
+    for (const auto& w : s.warnings) warnings->push_back(w);
+    for (const auto& i : issues)
+      if (i.warning && i.param == "Km") warnings->push_back(s.file + ": parameter 'Km': " + i.message);
+  }
+  return p;
+}
+
+estimator::EstimatorParams<double> read_estimator_params(const std::string& path) {
+  return estimator_params(read_friction_source(path), {});
+}
+
+nlohmann::ordered_json estimator_to_json(const estimator::EstimatorParams<double>& p,
+                                         const std::string& source) {
+  nlohmann::ordered_json j;
+  j["format"] = "frictionlab-estimator";
+  j["version"] = 1;
+  j["source"] = source;
+  j["Km"] = p.Km;
+  j["hold"] = hold_name(p.hold);
+  j["friction"] = to_json(ModelSpec{p.friction});
+  return j;
+}
+
+std::string estimator_json_text(const estimator::EstimatorParams<double>& p,
+                                const std::string& source) {
+  return estimator_to_json(p, source).dump(2) + "\n";
+}
+
+// ---- C code -------------------------------------------------------------------------------------
+
+bool is_c_identifier(const std::string& name) {
+  static const std::array<const char*, 44> keywords = {
+      "auto",     "break",     "case",     "char",       "const",     "continue", "default",
+      "do",       "double",    "else",     "enum",       "extern",    "float",    "for",
+      "goto",     "if",        "inline",   "int",        "long",      "register", "restrict",
+      "return",   "short",     "signed",   "sizeof",     "static",    "struct",   "switch",
+      "typedef",  "union",     "unsigned", "void",       "volatile",  "while",    "_Bool",
+      "_Complex", "_Imaginary", "_Alignas", "_Alignof",  "_Atomic",   "_Generic", "_Noreturn",
+      "_Static_assert", "_Thread_local"};
+  if (name.empty()) return false;
+  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (!alpha(name[0])) return false;
+  for (char c : name)
+    if (!alpha(c) && !digit(c)) return false;
+  return std::none_of(keywords.begin(), keywords.end(), [&](const char* k) { return name == k; });
+}
+
+namespace {
+
+/// A C literal of x in the target precision: float values are rounded to float first and written
+/// with 9 significant digits (which read back to the same float), doubles with 17.
+std::string c_literal(double x, bool single) {
+  char buf[64];
+  if (single)
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(static_cast<float>(x)));
+  else
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return single ? s + "f" : s;
+}
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
+}
+
+std::string upper(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+// The generated header. @N@ name, @NU@ NAME, @T@ scalar type, @ZMAX@ bound, @SRC@ source,
+// @PARAMS@ the parameter list as comment lines.
+constexpr const char* kHeader = R"(/* @N@.h: the sensorless torque estimator of one joint, generated by `frictionlab export c`
+ * from @SRC@ (docs/estimator.md). Do not edit: regenerate from the parameter file.
+ *
+ *   tau = Km*i - F,  F = sigma0*z + sigma1(v)*dz/dt + sigma2*v,  dz/dt = v - sigma0*|v|/g(v)*z
+ *
+ * with the parameters baked into @N@.c:
+@PARAMS@ *
+ * z is advanced exactly over the actual elapsed time (stable for any sigma0 and period). Every
+ * function is allocation-free; the state is two @T@s owned by the caller (one per joint).
+ * Units: Nm, rad, rad/s, A, s (as the parameter file). Link with libm.
+ *
+ *   @N@_state s;
+ *   @N@_reset(&s, 0, v0);                               // at start-up, from the velocity now
+ *   @N@_output o = @N@_step(&s, i, v, dt, 0);          // every cycle
+ *   if (o.ok) use(o.torque);
+ */
+#ifndef @NU@_H
+#define @NU@_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Invariant bound on |z| [rad]: max(Fc, Fs) / sigma0. */
+#define @NU@_Z_MAX @ZMAX@
+
+typedef struct @N@_state {
+  @T@ z;      /* bristle deflection [rad] */
+  @T@ v_prev; /* velocity of the previous cycle [rad/s] */
+} @N@_state;
+
+typedef struct @N@_output {
+  @T@ friction; /* F [Nm] */
+  @T@ torque;   /* Km*i - F [Nm] */
+  @T@ z;        /* bristle deflection after the step [rad] */
+  int ok;       /* 0: an input was not finite or dt < 0; state unchanged, outputs 0 */
+} @N@_output;
+
+/* Set z (projected onto [-@NU@_Z_MAX, @NU@_Z_MAX]) and the velocity the next step starts from. */
+void @N@_reset(@N@_state* s, @T@ z, @T@ v_prev);
+
+/* One cycle: current [A], velocity [rad/s] measured now, dt [s] since the previous cycle (>= 0),
+ * correction [rad/s] added to dz/dt (observer innovation; 0: none). */
+@N@_output @N@_step(@N@_state* s, @T@ current, @T@ velocity, @T@ dt, @T@ correction);
+
+/* One cycle with the position increment dx [rad] since the previous cycle: z advances over |dx|. */
+@N@_output @N@_step_displacement(@N@_state* s, @T@ current, @T@ dx, @T@ dt, @T@ correction);
+
+/* 0 if the baked parameters pass the checks of fl_estimator_*_init (they did when exported),
+ * else the FL_ESTIMATOR_BAD_* code of the first invalid one. */
+int @N@_check(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* @NU@_H */
+)";
+
+constexpr const char* kSourceHead = R"(/* @N@.c: generated by `frictionlab export c` from @SRC@ (see @N@.h). Do not edit. */
+#include "@N@.h"
+
+#define FL_REAL @T@
+#define FL_LIT(x) @LIT@
+#define FL_EXP exp@S@
+#define FL_EXPM1 expm1@S@
+#define FL_POW pow@S@
+#define FL_FABS fabs@S@
+#define FL_CEIL ceil@S@
+#define FL_PARAMS @N@_params_t
+
+typedef struct @N@_params_t {
+  FL_REAL Km, sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha, vd;
+  int shape; /* 0 exponential, 1 rational */
+  int hold;  /* 0 zoh, 1 linear */
+} @N@_params_t;
+
+/* ---- the estimator's C implementation (frictionlab src/estimator/fl_estimator_impl.h) ---- */
+)";
+
+constexpr const char* kSourceTail = R"(
+/* ---- the parameters of @SRC@ ---- */
+static const @N@_params_t @N@_params = {
+@VALUES@};
+
+void @N@_reset(@N@_state* s, @T@ z, @T@ v_prev) {
+  s->z = fl_clamp(z, -@NU@_Z_MAX, @NU@_Z_MAX);
+  s->v_prev = v_prev;
+}
+
+@N@_output @N@_step(@N@_state* s, @T@ current, @T@ velocity, @T@ dt, @T@ correction) {
+  @N@_output o;
+  o.ok = fl_cycle_velocity(&@N@_params, @NU@_Z_MAX, &s->z, &s->v_prev, current, velocity, dt,
+                           correction, &o.friction, &o.torque);
+  o.z = s->z;
+  return o;
+}
+
+@N@_output @N@_step_displacement(@N@_state* s, @T@ current, @T@ dx, @T@ dt, @T@ correction) {
+  @N@_output o;
+  o.ok = fl_cycle_displacement(&@N@_params, @NU@_Z_MAX, &s->z, &s->v_prev, current, dx, dt,
+                               correction, &o.friction, &o.torque);
+  o.z = s->z;
+  return o;
+}
+
+int @N@_check(void) { return fl_check(&@N@_params); }
+)";
+
+}  // namespace
+
+CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::string& name,
+                       bool single, const std::string& source) {
+  if (!is_c_identifier(name))
+    throw std::invalid_argument("'" + name + "' is not a C identifier (letters, digits and _, "
+                                "not starting with a digit, not a keyword)");
+  if (has_errors(estimator::check(p)))
+    throw std::invalid_argument(estimator::error_text(estimator::check(p)));
+  // The bound as the target computes it (same rounding as fl_bound / LuGre::state_bound).
+  double zmax = 0;
+  if (single)
+    zmax = static_cast<double>(estimator::make_estimator<float>(p).state_bound());
+  else
+    zmax = estimator::make_estimator<double>(p).state_bound();
+  const auto& f = p.friction;
+  const auto& c = f.curve;
+  struct Row {
+    const char* field;
+    double value;
+    const char* doc;
+  };
+  const Row rows[] = {
+      {"Km", p.Km, "torque constant [Nm/A]"},
+      {"sigma0", f.sigma0, "bristle stiffness [Nm/rad] (S0)"},
+      {"sigma1", f.sigma1, "bristle damping [Nm s/rad] (S1)"},
+      {"sigma2", f.sigma2, "viscous coefficient [Nm s/rad] (Kw)"},
+      {"Fc_pos", c.Fc_pos, "Coulomb level, v > 0 [Nm]"},
+      {"Fc_neg", c.Fc_neg, "Coulomb level, v < 0 [Nm]"},
+      {"Fs_pos", c.Fs_pos, "static level, v > 0 [Nm]"},
+      {"Fs_neg", c.Fs_neg, "static level, v < 0 [Nm]"},
+      {"vs", c.vs, "Stribeck velocity [rad/s] (Vth)"},
+      {"alpha", c.alpha, "Stribeck exponent [-]"},
+      {"vd", f.vd, "damping decay velocity [rad/s] (0: constant sigma1)"},
+  };
+  std::string params, values;
+  for (const Row& r : rows) {
+    params += " *   " + std::string(r.field) + " = " + format_double(r.value) + "  " + r.doc + "\n";
+    values += "    " + c_literal(r.value, single) + ", /* " + r.field + " */\n";
+  }
+  const bool rational = c.shape == StribeckShape::rational;
+  params += std::string(" *   shape = ") + (rational ? "rational 1/(1 + r^alpha)" : "exponential exp(-r^alpha)") +
+            ", hold = " + hold_name(p.hold) + (p.hold == Hold::linear ? " (velocity linear between cycles)\n"
+                                                                      : " (velocity held between cycles)\n");
+  values += std::string("    ") + (rational ? "1" : "0") + ", /* shape */\n";
+  values += std::string("    ") + (p.hold == Hold::linear ? "1" : "0") + "  /* hold */\n";
+  params += std::string(" *   precision: ") + (single ? "float" : "double") + "\n";
+
+  auto fill = [&](std::string s) {
+    replace_all(s, "@PARAMS@", params);
+    replace_all(s, "@VALUES@", values);
+    replace_all(s, "@SRC@", source);
+    replace_all(s, "@NU@", upper(name));
+    replace_all(s, "@N@", name);
+    replace_all(s, "@T@", single ? "float" : "double");
+    replace_all(s, "@S@", single ? "f" : "");
+    replace_all(s, "@LIT@", single ? "x##f" : "x");
+    replace_all(s, "@ZMAX@", c_literal(zmax, single));
+    return s;
+  };
+  CCode out;
+  out.header = fill(kHeader);
+  out.source = fill(kSourceHead) + kEstimatorImplC + fill(kSourceTail);
+  return out;
+}
+
+// ---- MuJoCo -------------------------------------------------------------------------------------
+
+namespace {
+
+std::string num(double x) { return format_double(x); }
+
+/// Rounded to 6 significant digits, for notes.
+std::string num6(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+/// Integral over r in [0, inf) of the Stribeck shape s(r) (r = |v|/vs), or +inf.
+double shape_area(StribeckShape shape, double alpha) {
+  constexpr double pi = 3.14159265358979323846;
+  if (shape == StribeckShape::exponential) return std::tgamma(1.0 + 1.0 / alpha);
+  if (alpha <= 1.0) return INFINITY;
+  return (pi / alpha) / std::sin(pi / alpha);
+}
+
+}  // namespace
+
+MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
+                               const std::string& source) {
+  if (!(o.gear > 0) || !std::isfinite(o.gear))
+    throw std::invalid_argument("--gear must be > 0, got " + num(o.gear));
+  if (o.joint.empty() || o.joint.find_first_of("\"<>&") != std::string::npos)
+    throw std::invalid_argument("--joint: '" + o.joint + "' is not a usable MJCF name");
+  MujocoFragment out;
+  const double N = o.gear;
+  std::string body, intro;
+  auto mean_note = [&](const StribeckCurve<double>& c) {
+    if (c.Fc_pos != c.Fc_neg || c.Fs_pos != c.Fs_neg)
+      out.notes.push_back("asymmetric levels (Fc " + num(c.Fc_pos) + " / " + num(c.Fc_neg) +
+                          ", Fs " + num(c.Fs_pos) + " / " + num(c.Fs_neg) +
+                          "): MuJoCo has one level per term; the means of both sides are used "
+                          "(the curve is off by up to " +
+                          num6(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) / 2) +
+                          " on each side)");
+  };
+
+  if (const auto* l = std::get_if<LuGre<double>::Params>(&spec)) {
+    const auto& c = l->curve;
+    const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
+    mean_note(c);
+    // MuJoCo's g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2). Another shape keeps the area of the Stribeck
+    // dip, integral (g - Fc) dv, with vs' = vs * A(shape, alpha) / A(exponential, 2).
+    double vs = c.vs;
+    if (!(c.shape == StribeckShape::exponential && c.alpha == 2.0)) {
+      const double a = shape_area(c.shape, c.alpha);
+      const std::string shape_name = std::string(c.shape == StribeckShape::rational ? "rational" : "exponential") +
+                                     " shape with alpha = " + num(c.alpha);
+      if (std::isfinite(a)) {
+        vs = c.vs * a / shape_area(StribeckShape::exponential, 2.0);
+        // The largest difference of the curves, sampled densely on [0, 20 vs].
+        double dmax = 0;
+        StribeckCurve<double> m = StribeckCurve<double>::symmetric(Fc, Fs, vs, 2.0);
+        StribeckCurve<double> src = StribeckCurve<double>::symmetric(Fc, Fs, c.vs, c.alpha, c.shape);
+        for (int k = 0; k <= 4000; ++k) {
+          const double v = 20.0 * c.vs * k / 4000.0;
+          dmax = std::max(dmax, std::abs(stribeck_g(m, v) - stribeck_g(src, v)));
+        }
+        out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2); vs = " +
+                            num(c.vs) + " is replaced by " + num6(vs) +
+                            " (same area of the Stribeck dip); g(v) differs by up to " + num6(dmax) +
+                            " Nm");
+      } else {
+        out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2), and this "
+                            "shape's dip has no finite area to match; vs is kept");
+      }
+    }
+    if (l->vd > 0)
+      out.notes.push_back("velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + num(l->vd) +
+                          ": MuJoCo's sigma1 is constant; its value at v = 0 is used");
+    if (N != 1.0)
+      out.notes.push_back("gear " + num(N) + ": torques and stiffness divided by the gear "
+                          "(actuator side), velocities unchanged (motor side)");
+    intro = "Paste the actuator into the model's <actuator> section. A passive dcmotor (no\n"
+            "     control input, electrical branch off) that applies the LuGre friction\n"
+            "     F = sigma0 z + sigma1 dz/dt + sigma2 v to joint '" + o.joint + "', with MuJoCo's exact\n"
+            "     (zero-order-hold) bristle update. Needs MuJoCo's dcmotor actuator with the input\n"
+            "     signatures (MuJoCo 3.12 or later).";
+    body = "<actuator>\n  <dcmotor name=\"" + o.joint + "_friction\" joint=\"" + o.joint + "\"" +
+           (N != 1.0 ? " gear=\"" + num(N) + "\"" : std::string()) +
+           " input=\"none\" motorconst=\"0\"\n           lugre=\"" + num(l->sigma0 / N) + " " +
+           num(l->sigma1 / N) + " " + num(Fc / N) + " " + num(Fs / N) + " " + num(vs) +
+           "\" damping=\"" + num(l->sigma2 / N) + "\"/>\n</actuator>\n";
+  } else if (const auto* s = std::get_if<StaticSpec>(&spec)) {
+    const auto& c = s->params.curve;
+    const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
+    mean_note(c);
+    if (Fs != Fc)
+      out.notes.push_back("Stribeck effect (Fs = " + num(Fs) + " > Fc = " + num(Fc) +
+                          "): frictionloss is one constant level; Fc is used, the dip of up to " +
+                          num6(std::abs(Fs - Fc)) + " Nm at low speed is lost (a lugre fit "
+                          "exports to the dcmotor actuator, which has it)");
+    if (s->params.v_smooth > 0)
+      out.notes.push_back("tanh-smoothed sign (v_smooth = " + num(s->params.v_smooth) +
+                          "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
+                          "own solref/solimp instead");
+    intro = "Merge these attributes into joint '" + o.joint +
+            "'. frictionloss is MuJoCo's dry friction\n"
+            "     (a constraint: Coulomb friction Fc with exact sticking), damping its viscous term.";
+    std::string attrs;
+    if (Fc > 0) attrs += " frictionloss=\"" + num(Fc) + "\"";
+    if (s->params.sigma2 > 0) attrs += " damping=\"" + num(s->params.sigma2 * N) + "\"";
+    if (N != 1.0)
+      out.notes.push_back("gear " + num(N) + ": damping multiplied by the gear (joint side)");
+    body = "<joint name=\"" + o.joint + "\"" + attrs + "/>\n";
+  } else {
+    throw std::invalid_argument("MuJoCo has no equivalent of the model '" + model_name(spec) +
+                                "': export a lugre model (dcmotor actuator) or a static one "
+                                "(coulomb, viscous, coulomb-viscous, stribeck: joint frictionloss "
+                                "and damping)");
+  }
+  // XML comments may not contain "--": the source name is the only free text in it.
+  std::string src;
+  for (char ch : source) {
+    if (ch == '-' && !src.empty() && src.back() == '-') src += ' ';
+    src += ch;
+  }
+  std::string comment = "<!-- frictionlab export mujoco: " + src + " (" + model_name(spec) +
+                        ").\n     " + intro + "\n";
+  if (out.notes.empty()) {
+    comment += "     MuJoCo represents this model exactly.\n";
+  } else {
+    comment += "     Not represented exactly:\n";
+    for (const auto& n : out.notes) comment += "       - " + n + "\n";
+  }
+  comment += "-->\n";
+  out.xml = comment + body;
+  return out;
+}
+
+}  // namespace frictionlab::io

@@ -1,0 +1,311 @@
+// frictionlab: BAM servo logs and parameter files (see io/servo_json.hpp).
+#include "frictionlab/io/servo_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
+#include "frictionlab/models/validation.hpp"
+#include "frictionlab/sim/servo_params.hpp"
+#include "json_fields.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& file, const std::string& message) {
+  throw InputError(file, 0, 0, message);
+}
+
+std::string entry_prefix(std::size_t i) { return "entry " + std::to_string(i) + ": "; }
+
+double header_number(const json& top, const std::string& file, const char* key, bool required,
+                     double def) {
+  if (!top.contains(key)) {
+    if (required) fail(file, std::string("key '") + key + "': missing (a number is required)");
+    return def;
+  }
+  const json& j = top.at(key);
+  if (!j.is_number())
+    fail(file, std::string("key '") + key + "': expected a number, got " + detail::type_of(j));
+  return j.get<double>();
+}
+
+std::string header_string(const json& top, const std::string& file, const char* key) {
+  if (!top.contains(key)) return {};
+  const json& j = top.at(key);
+  if (!j.is_string())
+    fail(file, std::string("key '") + key + "': expected a string, got " + detail::type_of(j));
+  return j.get<std::string>();
+}
+
+const std::vector<std::string> kHeaderKeys{"mass", "length", "arm_mass", "kp", "vin", "motor",
+                                           "trajectory", "dt", "entries"};
+const std::vector<std::string> kRequiredEntryKeys{"position", "goal_position", "timestamp",
+                                                  "torque_enable"};
+const std::vector<std::string> kOptionalEntryKeys{"speed", "load", "input_volts", "temp"};
+
+}  // namespace
+
+ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
+  const json top = detail::parse_json_text(text, file);
+  if (!top.is_object()) fail(file, "expected a JSON object (a BAM log), got " + detail::type_of(top));
+  ServoLogRead out;
+  data::ServoLog& log = out.log;
+  log.file = file;
+  for (auto it = top.begin(); it != top.end(); ++it)
+    if (std::find(kHeaderKeys.begin(), kHeaderKeys.end(), it.key()) == kHeaderKeys.end())
+      out.ignored_keys.push_back(it.key());
+  log.mass = header_number(top, file, "mass", true, 0.0);
+  log.length = header_number(top, file, "length", true, 0.0);
+  log.arm_mass = header_number(top, file, "arm_mass", false, 0.0);
+  log.kp = header_number(top, file, "kp", true, 0.0);
+  if (top.contains("vin")) log.vin = header_number(top, file, "vin", true, 0.0);
+  log.dt = header_number(top, file, "dt", false, 0.0);
+  if (top.contains("dt") && !(log.dt > 0.0))
+    fail(file, "key 'dt': must be > 0, got " + format_double(log.dt));
+  log.motor = header_string(top, file, "motor");
+  log.trajectory = header_string(top, file, "trajectory");
+  if (!top.contains("entries")) fail(file, "key 'entries': missing (an array of entries is required)");
+  const json& entries = top.at("entries");
+  if (!entries.is_array())
+    fail(file, "key 'entries': expected an array, got " + detail::type_of(entries));
+  const std::size_t n = entries.size();
+  if (n < 2) fail(file, "key 'entries': needs at least 2 entries, got " + std::to_string(n));
+
+  // Optional channels: decided by entry 0, then required (or forbidden) in every entry.
+  std::map<std::string, std::vector<double>*> optional{{"speed", &log.speed},
+                                                       {"load", &log.load},
+                                                       {"input_volts", &log.input_volts},
+                                                       {"temp", &log.temp}};
+  std::set<std::string> ignored_entry_keys;
+  std::map<std::string, bool> has;
+  for (const auto& [key, v] : optional) {
+    has[key] = entries[0].is_object() && entries[0].contains(key);
+    if (has[key]) v->reserve(n);
+  }
+  log.position.reserve(n);
+  log.goal_position.reserve(n);
+  log.timestamp.reserve(n);
+  log.torque_enable.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const json& e = entries[i];
+    if (!e.is_object())
+      fail(file, entry_prefix(i) + "expected an object, got " + detail::type_of(e));
+    auto number = [&](const std::string& key) {
+      const json& j = e.at(key);
+      if (!j.is_number())
+        fail(file, entry_prefix(i) + "key '" + key + "': expected a number, got " +
+                       detail::type_of(j));
+      const double x = j.get<double>();
+      if (!std::isfinite(x)) fail(file, entry_prefix(i) + "key '" + key + "': not finite");
+      return x;
+    };
+    for (const auto& key : kRequiredEntryKeys)
+      if (!e.contains(key)) fail(file, entry_prefix(i) + "key '" + key + "': missing");
+    log.position.push_back(number("position"));
+    log.goal_position.push_back(number("goal_position"));
+    log.timestamp.push_back(number("timestamp"));
+    const json& te = e.at("torque_enable");
+    if (te.is_boolean()) {
+      log.torque_enable.push_back(te.get<bool>() ? 1 : 0);
+    } else if (te.is_number() && (te.get<double>() == 0.0 || te.get<double>() == 1.0)) {
+      log.torque_enable.push_back(te.get<double>() == 1.0 ? 1 : 0);
+    } else {
+      fail(file, entry_prefix(i) + "key 'torque_enable': expected true, false, 0 or 1, got " +
+                     (te.is_number() ? format_double(te.get<double>()) : detail::type_of(te)));
+    }
+    for (const auto& [key, v] : optional) {
+      const bool here = e.contains(key);
+      if (here != has[key])
+        fail(file, entry_prefix(i) + "key '" + key + "': " +
+                       (here ? "present, but entry 0 has none (a channel is in every entry or in none)"
+                             : "missing (entry 0 has it: a channel is in every entry or in none)"));
+      if (here) v->push_back(number(key));
+    }
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      const auto& k = it.key();
+      if (std::find(kRequiredEntryKeys.begin(), kRequiredEntryKeys.end(), k) ==
+              kRequiredEntryKeys.end() &&
+          !optional.count(k))
+        ignored_entry_keys.insert(k);
+    }
+  }
+  for (const auto& k : ignored_entry_keys) out.ignored_keys.push_back("entries[]." + k);
+  for (std::size_t i = 1; i < n; ++i)
+    if (log.timestamp[i] < log.timestamp[i - 1])
+      fail(file, entry_prefix(i) + "key 'timestamp': decreases (" +
+                     format_double(log.timestamp[i - 1]) + " then " +
+                     format_double(log.timestamp[i]) + ")");
+  const auto problems = data::check_servo_log(log);
+  if (!problems.empty()) fail(file, problems.front());
+  return out;
+}
+
+ServoLogRead read_servo_log(const std::string& path) {
+  return parse_servo_log(read_text_file(path), path);
+}
+
+std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> here;
+      for (const auto& e : fs::directory_iterator(p, ec))
+        if (e.is_regular_file() && e.path().extension() == ".json") here.push_back(e.path().string());
+      if (ec) throw InputError(p, 0, 0, "cannot list directory: " + ec.message());
+      if (here.empty()) throw InputError(p, 0, 0, "directory has no .json log");
+      std::sort(here.begin(), here.end());
+      files.insert(files.end(), here.begin(), here.end());
+    } else {
+      files.push_back(p);
+    }
+  }
+  std::vector<ServoLogRead> out;
+  out.reserve(files.size());
+  for (const auto& f : files) out.push_back(read_servo_log(f));
+  return out;
+}
+
+// ---- parameter files ----
+
+std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::ServoDrive drive) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view key, const std::string& msg) {
+    out.push_back("parameter '" + std::string(key) + "': " + msg);
+  };
+  for (auto key : sim::servo_param_keys(p.model, drive))
+    if (!std::isfinite(sim::servo_param(p, key))) add(key, "not finite");
+  if (!(p.kt > 0)) add("kt", "must be > 0, got " + format_double(p.kt));
+  if (!(p.R > 0)) add("R", "must be > 0, got " + format_double(p.R));
+  if (!(p.armature >= 0)) add("armature", "must be >= 0, got " + format_double(p.armature));
+  if (drive == sim::ServoDrive::current && !(p.current_limit > 0))
+    add("current_limit", "must be > 0, got " + format_double(p.current_limit));
+  for (const auto& issue : check(p.friction))
+    if (!issue.warning) add(sim::servo_param_key_of_symbol(issue.param), issue.message);
+  return out;
+}
+
+namespace {
+
+const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "max_current",
+                                            "vin"};
+
+}  // namespace
+
+ServoParamFile parse_servo_params(std::string_view text, const std::string& file) {
+  const json top = detail::parse_json_text(text, file);
+  if (!top.is_object())
+    fail(file, "expected a JSON object (a BAM parameter file), got " + detail::type_of(top));
+  auto param_fail = [&](const std::string& key, const std::string& msg) -> void {
+    throw InputError::parameter(file, key, msg);
+  };
+  auto str = [&](const char* key) {
+    if (!top.contains(key)) param_fail(key, "missing");
+    if (!top.at(key).is_string())
+      param_fail(key, "expected a string, got " + detail::type_of(top.at(key)));
+    return top.at(key).get<std::string>();
+  };
+  ServoParamFile f;
+  const std::string model = str("model");
+  if (!sim::parse_actuator_model(model, f.params.model))
+    param_fail("model", "unknown model '" + model + "' (m1, m2, m3, m4, m5, m6)");
+  f.actuator = str("actuator");
+  const bool generic = f.actuator == "generic";
+  if (const auto* a = sim::find_servo_actuator(f.actuator)) {
+    f.constants = a->constants;
+  } else if (!generic) {
+    std::string names;
+    for (const auto& a2 : sim::kServoActuators) names += std::string(a2.name) + ", ";
+    param_fail("actuator", "unknown actuator '" + f.actuator + "' (" + names + "generic)");
+  }
+  auto number = [&](const std::string& key) {
+    const json& j = top.at(key);
+    if (!j.is_number()) param_fail(key, "expected a number, got " + detail::type_of(j));
+    return j.get<double>();
+  };
+  if (generic) {
+    if (top.contains("drive")) {
+      const std::string d = str("drive");
+      if (d == "voltage") f.constants.drive = sim::ServoDrive::voltage;
+      else if (d == "current") f.constants.drive = sim::ServoDrive::current;
+      else param_fail("drive", "expected \"voltage\" or \"current\", got \"" + d + "\"");
+    }
+    if (!top.contains("error_gain")) param_fail("error_gain", "missing (required for a generic actuator)");
+    f.constants.error_gain = number("error_gain");
+    if (!(f.constants.error_gain > 0))
+      param_fail("error_gain", "must be > 0, got " + format_double(f.constants.error_gain));
+    if (top.contains("max_pwm")) f.constants.max_pwm = number("max_pwm");
+    if (!(f.constants.max_pwm > 0 && f.constants.max_pwm <= 1))
+      param_fail("max_pwm", "must be in (0, 1], got " + format_double(f.constants.max_pwm));
+    if (top.contains("max_current")) f.constants.max_current = number("max_current");
+    if (!(f.constants.max_current >= 0))
+      param_fail("max_current", "must be >= 0 (0 = no current limit), got " +
+                                    format_double(f.constants.max_current));
+    f.constants.vin = top.contains("vin") ? number("vin") : 0.0;
+    if (top.contains("vin") && !(f.constants.vin > 0))
+      param_fail("vin", "must be > 0, got " + format_double(f.constants.vin));
+  }
+  const auto keys = sim::servo_param_keys(f.params.model, f.constants.drive);
+  for (auto it = top.begin(); it != top.end(); ++it) {
+    const std::string& k = it.key();
+    if (k == "model" || k == "actuator") continue;
+    if (generic && std::find(kGenericKeys.begin(), kGenericKeys.end(), k) != kGenericKeys.end())
+      continue;
+    if (k == "command_delay") {
+      if (number(k) != 0.0)
+        param_fail(k, "a non-zero command delay (newer BAM) is not supported; got " +
+                          format_double(number(k)));
+      continue;
+    }
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
+      std::string allowed;
+      for (auto key : keys) allowed += (allowed.empty() ? "" : ", ") + std::string(key);
+      std::string msg = "not a parameter of model " + model + " with actuator '" + f.actuator;
+      msg += "' (its keys: ";
+      msg += allowed;
+      msg += ")";
+      param_fail(k, msg);
+    }
+    *sim::servo_param(f.params, k) = number(k);
+  }
+  for (auto key : keys)
+    if (!top.contains(std::string(key))) param_fail(std::string(key), "missing (model " + model + ")");
+  const auto problems = check_servo_params(f.params, f.constants.drive);
+  if (!problems.empty()) fail(file, problems.front());
+  return f;
+}
+
+ServoParamFile read_servo_params(const std::string& path) {
+  return parse_servo_params(read_text_file(path), path);
+}
+
+std::string servo_params_json(const ServoParamFile& f) {
+  nlohmann::ordered_json j;
+  for (auto key : sim::servo_param_keys(f.params.model, f.constants.drive))
+    j[std::string(key)] = sim::servo_param(f.params, key);
+  j["model"] = std::string(sim::actuator_model_name(f.params.model));
+  j["actuator"] = f.actuator;
+  if (f.actuator == "generic") {
+    j["drive"] = f.constants.drive == sim::ServoDrive::voltage ? "voltage" : "current";
+    j["error_gain"] = f.constants.error_gain;
+    j["max_pwm"] = f.constants.max_pwm;
+    if (f.constants.max_current > 0) j["max_current"] = f.constants.max_current;
+    if (f.constants.vin > 0) j["vin"] = f.constants.vin;
+  }
+  return j.dump(4) + "\n";
+}
+
+void write_servo_params(const std::string& path, const ServoParamFile& f) {
+  write_text_file(path, servo_params_json(f));
+}
+
+}  // namespace frictionlab::io

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""frictionlab fit-actuator / eval-actuator end to end (docs/actuators.md):
+- eval-actuator on the shared XL330 logs with the reference package's parameter files writes the
+  reference package's own per-log MAE (reference_mae.json) to within 1e-4 relative;
+- fit-actuator (small budget) writes one BAM parameter file per model that eval-actuator reads,
+  a summary with a recommendation, and its table; its training error is that of eval-actuator;
+- error paths: exit status 1 and a first error line naming the file, entry, key or option.
+Without ../shared the shared-data checks are skipped (the error paths still run)."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("ok     " if ok else "FAILED ") + name)
+    if not ok:
+        failures.append(f"{name}\n{detail}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    binary = os.path.abspath(args.binary)
+    shared = os.path.join(os.path.dirname(os.path.abspath(args.source)), "shared", "data",
+                          "servo_xl330")
+    work = os.path.abspath(args.work)
+    if os.path.exists(work):
+        shutil.rmtree(work)
+    os.makedirs(work)
+
+    def run(*argv):
+        return subprocess.run([binary, *argv], cwd=work, capture_output=True, text=True,
+                              timeout=300)
+
+    def write(name, text):
+        path = os.path.join(work, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def expect_error(name, argv, stderr_line):
+        p = run(*argv)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: error:")]
+        first = errors[0] if errors else ""
+        check(name, p.returncode == 1 and first == stderr_line,
+              f"argv: {argv}\nexit: {p.returncode}\nstderr:\n{p.stderr}\nexpected:\n{stderr_line}")
+
+    # ---- error paths (no shared data needed) ----
+    entry = '{"position": 0, "goal_position": 0.1, "timestamp": %s, "torque_enable": true}'
+    raw = write("raw.json", '{"mass": 0.49, "length": 0.1, "kp": 100, "vin": 7.4, "motor": '
+                '"xl330", "entries": [' + entry % "0.001" + "," + entry % "0.006" + "]}")
+    bad = write("bad.json", '{"mass": 0.49, "length": 0.1, "kp": 100, "dt": 0.005, "entries": ['
+                + entry % "0" + ', {"position": 0, "timestamp": 0.005, "torque_enable": true}]}')
+    params = write("m1.json", json.dumps({
+        "kt": 0.4, "R": 4.0, "armature": 0.002, "q_offset": 0.0, "friction_base": 0.01,
+        "friction_viscous": 0.004, "model": "m1", "actuator": "xl330"}))
+    expect_error("raw log needs --resample", ["eval-actuator", "--params", params, "--logs", raw],
+                 f"frictionlab: error: {raw}: raw log (no 'dt'): give --resample DT (e.g. 0.005) "
+                 "to resample it")
+    p = run("eval-actuator", "--params", params, "--logs", raw, "--resample", "0.005")
+    check("raw log with --resample", p.returncode == 0 and "raw.json" in p.stdout, p.stderr)
+    expect_error("log entry error names entry and key",
+                 ["eval-actuator", "--params", params, "--logs", bad],
+                 f"frictionlab: error: {bad}: entry 1: key 'goal_position': missing")
+    no_kv = write("m1_bad.json", json.dumps({
+        "kt": 0.4, "R": 4.0, "armature": 0.002, "q_offset": 0.0, "friction_base": 0.01,
+        "model": "m1", "actuator": "xl330"}))
+    expect_error("parameter file error names the parameter",
+                 ["eval-actuator", "--params", no_kv, "--logs", raw, "--resample", "0.005"],
+                 f"frictionlab: error: {no_kv}: parameter 'friction_viscous': missing (model m1)")
+    expect_error("unknown model", ["fit-actuator", "--logs", raw, "--resample", "0.005",
+                                   "--models", "m1,m9"],
+                 "frictionlab: error: --models: unknown model 'm9' (m1 .. m6)")
+    expect_error("bad validation", ["fit-actuator", "--logs", raw, "--resample", "0.005",
+                                    "--validate", "kp"],
+                 "frictionlab: error: --validate: expected kp=VALUE, leave-kp-out, kfold=K or "
+                 "none, got 'kp'")
+    expect_error("no log of the validation kp",
+                 ["fit-actuator", "--logs", raw, "--resample", "0.005", "--validate", "kp=200",
+                  "--out", os.path.join(work, "none")],
+                 "frictionlab: error: validation: no log with kp = 200")
+
+    # ---- shared data ----
+    if not os.path.exists(os.path.join(shared, "reference_mae.json")):
+        print("skipped: no shared data at " + shared)
+    else:
+        logs = os.path.join(shared, "logs")
+        out = os.path.join(work, "ref_mae.json")
+        p = run("eval-actuator", "--params", os.path.join(shared, "reference_params"), "--logs",
+                logs, "--json", out)
+        check("eval-actuator on the reference parameters", p.returncode == 0, p.stderr)
+        if p.returncode == 0:
+            ours = json.load(open(out))
+            ref = json.load(open(os.path.join(shared, "reference_mae.json")))["logs"]
+            worst = 0.0
+            for m in ["m1", "m2", "m3", "m4", "m5", "m6"]:
+                for f, row in ref.items():
+                    worst = max(worst, abs(ours[m]["per_log"][f] / row[m] - 1.0))
+            check(f"reference per-log MAE reproduced (worst relative difference {worst:.2e})",
+                  worst < 1e-4)
+        fit_dir = os.path.join(work, "fit")
+        p = run("fit-actuator", "--logs", logs, "--kp", "100,200", "--models", "m1,m3",
+                "--validate", "kp=200", "--trials", "300", "--threads", "2", "--out", fit_dir)
+        check("fit-actuator runs", p.returncode == 0, p.stderr)
+        if p.returncode == 0:
+            summary = json.load(open(os.path.join(fit_dir, "summary.json")))
+            check("summary has both models and a recommendation",
+                  [r["model"] for r in summary["models"]] == ["m1", "m3"]
+                  and summary["recommended"] in ("m1", "m3"), json.dumps(summary))
+            check("table printed", "validation MAE" in p.stdout and "recommended:" in p.stdout,
+                  p.stdout)
+            check("progress on stderr", "fitting m3 [kp=200]" in p.stderr, p.stderr)
+            # the written parameter files give eval-actuator the fit's training error
+            q = run("eval-actuator", "--params", os.path.join(fit_dir, "m1.json"), "--logs", logs,
+                    "--kp", "100", "--json", os.path.join(work, "m1_eval.json"))
+            check("eval-actuator reads the fitted file", q.returncode == 0, q.stderr)
+            if q.returncode == 0:
+                per_log = json.load(open(os.path.join(work, "m1_eval.json")))["m1"]["per_log"]
+                m1 = summary["models"][0]
+                mean = sum(per_log.values()) / len(per_log)
+                # the training logs (kp 100) have 1201, 1201, 1201 and 1200 entries: the pooled
+                # training MAE and the mean of per-log MAE agree to about 1e-3 relative
+                check("training MAE equals eval-actuator's",
+                      abs(mean / m1["train_mae"] - 1) < 2e-3, f"{mean} vs {m1['train_mae']}")
+
+    if failures:
+        print("\n".join(failures), file=sys.stderr)
+        print(f"{len(failures)} failed")
+        return 1
+    print("all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+# ---- torque estimator (estimator/, docs/estimator.md) ----
+frictionlab_test(test_estimator test_estimator.cpp)
+# The C API against the C++ estimator; no allocation in the per-cycle functions.
+frictionlab_test(test_estimator_c test_estimator_c.cpp)
+frictionlab_test(test_estimator_alloc test_estimator_alloc.cpp)
+
+if(TARGET frictionlab_cli)
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  # `export c` compiled on the host: generated at build time, compared with the C++ estimator.
+  set(frictionlab_export_dir ${CMAKE_CURRENT_BINARY_DIR}/estimator_export)
+  set(frictionlab_export_params ${PROJECT_SOURCE_DIR}/examples/data/joint_estimator.json)
+  add_custom_command(
+    OUTPUT ${frictionlab_export_dir}/joint_f32.c ${frictionlab_export_dir}/joint_f32.h
+           ${frictionlab_export_dir}/joint_f64.c ${frictionlab_export_dir}/joint_f64.h
+    COMMAND frictionlab_cli export c --params ${frictionlab_export_params} --name joint_f32
+            --precision float --out ${frictionlab_export_dir}
+    COMMAND frictionlab_cli export c --params ${frictionlab_export_params} --name joint_f64
+            --precision double --out ${frictionlab_export_dir}
+    DEPENDS frictionlab_cli ${frictionlab_export_params}
+    COMMENT "frictionlab export c (joint_estimator.json, float and double)"
+    VERBATIM)
+  frictionlab_test(test_estimator_export test_estimator_export.cpp
+                   ${frictionlab_export_dir}/joint_f32.c ${frictionlab_export_dir}/joint_f64.c)
+  target_include_directories(test_estimator_export PRIVATE ${frictionlab_export_dir})
+
+  # Cortex-M4F compile-only test (gcc-arm-none-eabi; skipped with a message if it is missing).
+  add_test(NAME estimator_cortex_m4f
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cortex_m4f/check_cortex_m4f.py
+                   --source ${PROJECT_SOURCE_DIR} --cli $<TARGET_FILE:frictionlab_cli>
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cortex_m4f)
+  set_tests_properties(estimator_cortex_m4f PROPERTIES SKIP_RETURN_CODE 77)
+
+  # export c|json|mujoco end to end and their error paths.
+  add_test(NAME cli_export_estimator
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_export.py
+                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_export)
+endif()

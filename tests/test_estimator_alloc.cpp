@@ -1,0 +1,229 @@
+// The estimator's per-cycle functions never allocate: this test binary replaces the global
+// operator new/delete (every form) and, outside sanitizer builds (which own malloc), malloc,
+// calloc, realloc, aligned_alloc, posix_memalign and memalign, counting every call made while a
+// trap is armed; the trap is armed around step() calls of the C++ estimator (float and double,
+// every input mode, with a correction), set_params/reset, and the C API. A first test proves that
+// the trap does catch an allocation.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+
+#include "estimator_fixtures.hpp"
+#include "frictionlab/estimator/builder.hpp"
+#include "frictionlab/estimator/torque_estimator.h"
+#include "frictionlab/estimator/torque_estimator.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+std::atomic<bool> g_trap{false};
+
+void note() noexcept {
+  if (g_trap.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+}
+
+void* aligned(std::size_t n, std::size_t al) noexcept {
+  const std::size_t size = (n + al - 1) / al * al;
+  return std::aligned_alloc(al, size == 0 ? al : size);
+}
+}  // namespace
+
+#if !defined(__SANITIZE_ADDRESS__)
+#define FRICTIONLAB_TRAP_MALLOC 1
+extern "C" {
+// glibc's own allocator entry points, which the replacements forward to (reserved names on
+// purpose: they are glibc's exported symbols).
+void* __libc_malloc(std::size_t) noexcept;                // NOLINT(bugprone-reserved-identifier)
+void* __libc_calloc(std::size_t, std::size_t) noexcept;   // NOLINT(bugprone-reserved-identifier)
+void* __libc_realloc(void*, std::size_t) noexcept;        // NOLINT(bugprone-reserved-identifier)
+void* __libc_memalign(std::size_t, std::size_t) noexcept; // NOLINT(bugprone-reserved-identifier)
+void __libc_free(void*) noexcept;                         // NOLINT(bugprone-reserved-identifier)
+
+void* malloc(std::size_t n) noexcept {
+  note();
+  return __libc_malloc(n);
+}
+void* calloc(std::size_t a, std::size_t b) noexcept {
+  note();
+  return __libc_calloc(a, b);
+}
+void* realloc(void* p, std::size_t n) noexcept {
+  note();
+  return __libc_realloc(p, n);
+}
+void* memalign(std::size_t al, std::size_t n) noexcept {
+  note();
+  return __libc_memalign(al, n);
+}
+void* aligned_alloc(std::size_t al, std::size_t n) noexcept {
+  note();
+  return __libc_memalign(al, n);
+}
+int posix_memalign(void** out, std::size_t al, std::size_t n) noexcept {
+  note();
+  *out = __libc_memalign(al, n);
+  return *out ? 0 : 12;  // ENOMEM
+}
+void free(void* p) noexcept { __libc_free(p); }
+}
+#endif
+
+void* operator new(std::size_t n) {
+  note();
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return ::operator new(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  note();
+  return std::malloc(n == 0 ? 1 : n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+  return ::operator new(n, t);
+}
+void* operator new(std::size_t n, std::align_val_t al) {
+  note();
+  if (void* p = aligned(n, static_cast<std::size_t>(al))) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t al) { return ::operator new(n, al); }
+void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
+  note();
+  return aligned(n, static_cast<std::size_t>(al));
+}
+void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t& t) noexcept {
+  return ::operator new(n, al, t);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace frictionlab {
+namespace {
+
+/// Arms the trap for its lifetime; count() is the number of allocations seen meanwhile.
+class Trap {
+ public:
+  Trap() : start_(g_allocations.load()) { g_trap = true; }
+  ~Trap() { g_trap = false; }
+  long count() const { return g_allocations.load() - start_; }
+
+ private:
+  long start_;
+};
+
+TEST(EstimatorAllocation, TheTrapCatchesAnAllocation) {
+  void* (*volatile op_new)(std::size_t) = &::operator new;
+  long n = 0;
+  {
+    Trap trap;
+    void* p = op_new(32);
+    n = trap.count();
+    ::operator delete(p);
+  }
+  EXPECT_GE(n, 1);  // operator new, and the malloc it calls where malloc is trapped too
+#if FRICTIONLAB_TRAP_MALLOC
+  void* (*volatile c_malloc)(std::size_t) = &std::malloc;
+  {
+    Trap trap;
+    void* p = c_malloc(32);
+    n = trap.count();
+    std::free(p);
+  }
+  EXPECT_EQ(n, 1);
+#endif
+}
+
+template <class S>
+void run_trapped(const estimator::EstimatorParams<double>& pd, const test::RecordedInput& rec,
+                 long& allocations, double& checksum) {
+  auto e = estimator::make_estimator<S>(pd);  // host side: may allocate
+  auto q = estimator::convert<S>(pd);
+  q.friction.sigma0 *= S(2);
+  const std::size_t n = rec.t.size();
+  Trap trap;
+  e.reset(S(0), static_cast<S>(rec.v[0]));
+  for (std::size_t k = 1; k < n; ++k) {
+    const S dt = static_cast<S>(rec.t[k] - rec.t[k - 1]);
+    const S u = k % 1000 < 10 ? S(1e-4) : S(0);
+    const auto a = e.step(static_cast<S>(rec.i[k]), static_cast<S>(rec.v[k]), dt, u);
+    const auto b = e.step_displacement(static_cast<S>(rec.i[k]),
+                                       static_cast<S>(rec.x[k] - rec.x[k - 1]), dt, u);
+    checksum += static_cast<double>(a.torque + b.torque);
+    if (k == n / 2) {
+      (void)e.set_params(q);
+      e.reset(e.state().z, e.state().v_prev);
+    }
+  }
+  allocations += trap.count();
+}
+
+TEST(EstimatorAllocation, StepNeverAllocates) {
+  const auto pl = test::joint_params(Hold::linear);
+  const auto rec = test::pendulum_record(pl.Km);
+  long allocations = 0;
+  double checksum = 0;
+  for (const auto& p : {pl, test::joint_params(Hold::zoh), test::joint_params_vd()}) {
+    run_trapped<float>(p, rec, allocations, checksum);
+    run_trapped<double>(p, rec, allocations, checksum);
+  }
+  EXPECT_EQ(allocations, 0);
+  EXPECT_TRUE(std::isfinite(checksum));
+}
+
+TEST(EstimatorAllocation, CApiNeverAllocates) {
+  const auto p = test::joint_params();
+  const auto rec = test::pendulum_record(p.Km);
+  fl_estimator_params_f32 c{};
+  c.Km = 0.5f;
+  c.sigma0 = 1e4f;
+  c.sigma1 = 0.05f;
+  c.sigma2 = 0.05f;
+  c.Fc_pos = 0.18f;
+  c.Fc_neg = 0.15f;
+  c.Fs_pos = 0.25f;
+  c.Fs_neg = 0.21f;
+  c.vs = 0.05f;
+  c.alpha = 1.0f;
+  c.vd = 0.0f;
+  c.shape = FL_STRIBECK_EXPONENTIAL;
+  c.hold = FL_HOLD_LINEAR;
+  fl_estimator_f32 e32;
+  fl_estimator_f64 e64;
+  fl_estimator_params_f64 c64{0.5, 1e4, 0.05, 0.05, 0.18, 0.15, 0.25, 0.21, 0.05, 1.0, 0.0,
+                              FL_STRIBECK_EXPONENTIAL, FL_HOLD_ZOH};
+  double checksum = 0;
+  long n = 0;
+  {
+    Trap trap;
+    (void)fl_estimator_f32_init(&e32, &c);
+    (void)fl_estimator_f64_init(&e64, &c64);
+    for (std::size_t k = 1; k < rec.t.size(); ++k) {
+      const double dt = rec.t[k] - rec.t[k - 1];
+      checksum += static_cast<double>(
+          fl_estimator_f32_step(&e32, static_cast<float>(rec.i[k]), static_cast<float>(rec.v[k]),
+                                static_cast<float>(dt), 0.0f)
+              .torque);
+      checksum += fl_estimator_f64_step_displacement(&e64, rec.i[k], rec.x[k] - rec.x[k - 1], dt,
+                                                     0.0)
+                      .torque;
+    }
+    (void)fl_estimator_f32_set_params(&e32, &c);
+    fl_estimator_f32_reset(&e32, 0.0f, 0.0f);
+    n = trap.count();
+  }
+  EXPECT_EQ(n, 0);
+  EXPECT_TRUE(std::isfinite(checksum));
+}
+
+}  // namespace
+}  // namespace frictionlab

@@ -1,0 +1,185 @@
+// The C API (estimator/torque_estimator.h, a C implementation of its own: src/estimator/) against
+// the C++ estimator on the recorded input, in float and double, in every input mode.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "estimator_fixtures.hpp"
+#include "frictionlab/estimator/builder.hpp"
+#include "frictionlab/estimator/torque_estimator.h"
+#include "frictionlab/estimator/torque_estimator.hpp"
+
+namespace frictionlab {
+namespace {
+
+using estimator::EstimatorParams;
+using estimator::ParamError;
+
+template <class CP, class S>
+CP c_params(const EstimatorParams<S>& p) {
+  CP c{};
+  c.Km = p.Km;
+  c.sigma0 = p.friction.sigma0;
+  c.sigma1 = p.friction.sigma1;
+  c.sigma2 = p.friction.sigma2;
+  c.Fc_pos = p.friction.curve.Fc_pos;
+  c.Fc_neg = p.friction.curve.Fc_neg;
+  c.Fs_pos = p.friction.curve.Fs_pos;
+  c.Fs_neg = p.friction.curve.Fs_neg;
+  c.vs = p.friction.curve.vs;
+  c.alpha = p.friction.curve.alpha;
+  c.vd = p.friction.vd;
+  c.shape = p.friction.curve.shape == StribeckShape::rational ? FL_STRIBECK_RATIONAL
+                                                               : FL_STRIBECK_EXPONENTIAL;
+  c.hold = p.hold == Hold::linear ? FL_HOLD_LINEAR : FL_HOLD_ZOH;
+  return c;
+}
+
+// The C functions of one precision, so that the comparison is written once.
+struct CApi32 {
+  using S = float;
+  using P = fl_estimator_params_f32;
+  fl_estimator_f32 e{};
+  int init(const P& p) { return fl_estimator_f32_init(&e, &p); }
+  int set_params(const P& p) { return fl_estimator_f32_set_params(&e, &p); }
+  void reset(S z, S v) { fl_estimator_f32_reset(&e, z, v); }
+  fl_estimator_output_f32 step(S i, S v, S dt, S u) { return fl_estimator_f32_step(&e, i, v, dt, u); }
+  fl_estimator_output_f32 disp(S i, S dx, S dt, S u) {
+    return fl_estimator_f32_step_displacement(&e, i, dx, dt, u);
+  }
+};
+struct CApi64 {
+  using S = double;
+  using P = fl_estimator_params_f64;
+  fl_estimator_f64 e{};
+  int init(const P& p) { return fl_estimator_f64_init(&e, &p); }
+  int set_params(const P& p) { return fl_estimator_f64_set_params(&e, &p); }
+  void reset(S z, S v) { fl_estimator_f64_reset(&e, z, v); }
+  fl_estimator_output_f64 step(S i, S v, S dt, S u) { return fl_estimator_f64_step(&e, i, v, dt, u); }
+  fl_estimator_output_f64 disp(S i, S dx, S dt, S u) {
+    return fl_estimator_f64_step_displacement(&e, i, dx, dt, u);
+  }
+};
+
+// Run both over the record; `mode` 0: velocity, 1: displacement; a correction on a stretch of
+// samples; the relative tolerance is a few units of rounding of S.
+template <class Api>
+void compare(const EstimatorParams<double>& pd, int mode, double tol) {
+  using S = typename Api::S;
+  const auto rec = test::pendulum_record(pd.Km);
+  const auto p = estimator::convert<S>(pd);
+  auto cpp = estimator::make_estimator<S>(pd);
+  Api c;
+  ASSERT_EQ(c.init(c_params<typename Api::P>(p)), FL_ESTIMATOR_OK);
+  EXPECT_EQ(static_cast<double>(c.e.z_max), static_cast<double>(cpp.state_bound()));
+  cpp.reset(S(0), static_cast<S>(rec.v[0]));
+  c.reset(S(0), static_cast<S>(rec.v[0]));
+  const double Fs = std::max(pd.friction.curve.Fs_pos, pd.friction.curve.Fs_neg);
+  double max_dF = 0, max_dz = 0;
+  for (std::size_t k = 1; k < rec.t.size(); ++k) {
+    const S dt = static_cast<S>(rec.t[k] - rec.t[k - 1]);
+    const S i = static_cast<S>(rec.i[k]);
+    const S u = (k > 5000 && k < 6000) ? S(1e-4) : S(0);
+    typename estimator::TorqueEstimator<S>::Output a;
+    if (mode == 0) {
+      const S v = static_cast<S>(rec.v[k]);
+      a = cpp.step(i, v, dt, u);
+      const auto b = c.step(i, v, dt, u);
+      ASSERT_EQ(a.ok, b.ok != 0);
+      max_dF = std::max(max_dF, std::abs(static_cast<double>(a.friction) - b.friction));
+      max_dF = std::max(max_dF, std::abs(static_cast<double>(a.torque) - b.torque));
+      max_dz = std::max(max_dz, std::abs(static_cast<double>(a.z) - b.z));
+    } else {
+      const S dx = static_cast<S>(rec.x[k] - rec.x[k - 1]);
+      a = cpp.step_displacement(i, dx, dt, u);
+      const auto b = c.disp(i, dx, dt, u);
+      ASSERT_EQ(a.ok, b.ok != 0);
+      max_dF = std::max(max_dF, std::abs(static_cast<double>(a.friction) - b.friction));
+      max_dz = std::max(max_dz, std::abs(static_cast<double>(a.z) - b.z));
+    }
+    ASSERT_TRUE(a.ok);
+  }
+  EXPECT_LE(max_dF, tol * Fs);
+  EXPECT_LE(max_dz, tol * static_cast<double>(cpp.state_bound()));
+}
+
+constexpr double kTol64 = 1e-12, kTol32 = 1e-5;
+
+TEST(EstimatorC, DoubleEqualsCpp) {
+  for (auto p : {test::joint_params(Hold::linear), test::joint_params(Hold::zoh),
+                 test::joint_params_vd(Hold::linear), test::joint_params_vd(Hold::zoh)}) {
+    compare<CApi64>(p, 0, kTol64);
+    compare<CApi64>(p, 1, kTol64);
+  }
+}
+
+TEST(EstimatorC, FloatEqualsCpp) {
+  for (auto p : {test::joint_params(Hold::linear), test::joint_params(Hold::zoh),
+                 test::joint_params_vd(Hold::linear), test::joint_params_vd(Hold::zoh)}) {
+    compare<CApi32>(p, 0, kTol32);
+    compare<CApi32>(p, 1, kTol32);
+  }
+}
+
+TEST(EstimatorC, ErrorCodesAreTheCppOnes) {
+  static_assert(FL_ESTIMATOR_OK == static_cast<int>(ParamError::ok));
+  static_assert(FL_ESTIMATOR_BAD_KM == static_cast<int>(ParamError::Km));
+  static_assert(FL_ESTIMATOR_BAD_SIGMA0 == static_cast<int>(ParamError::sigma0));
+  static_assert(FL_ESTIMATOR_BAD_FS_NEG == static_cast<int>(ParamError::Fs_neg));
+  static_assert(FL_ESTIMATOR_BAD_SHAPE == static_cast<int>(ParamError::shape));
+  static_assert(FL_ESTIMATOR_BAD_HOLD == static_cast<int>(ParamError::hold));
+  static_assert(FL_HOLD_ZOH == static_cast<int>(Hold::zoh));
+  static_assert(FL_HOLD_LINEAR == static_cast<int>(Hold::linear));
+  static_assert(FL_STRIBECK_RATIONAL == static_cast<int>(StribeckShape::rational));
+  for (int code = 0; code <= FL_ESTIMATOR_BAD_HOLD; ++code)
+    EXPECT_STREQ(fl_estimator_param_name(code), param_name(static_cast<ParamError>(code)));
+  EXPECT_STREQ(fl_estimator_param_name(99), "unknown");
+
+  const auto base = c_params<fl_estimator_params_f32>(estimator::convert<float>(test::joint_params()));
+  CApi32 c;
+  ASSERT_EQ(c.init(base), FL_ESTIMATOR_OK);
+  auto bad = base;
+  bad.Fs_neg = -1;
+  EXPECT_EQ(c.init(bad), FL_ESTIMATOR_BAD_FS_NEG);
+  EXPECT_EQ(c.set_params(bad), FL_ESTIMATOR_BAD_FS_NEG);
+  bad = base;
+  bad.shape = 5;
+  EXPECT_EQ(c.set_params(bad), FL_ESTIMATOR_BAD_SHAPE);
+  bad = base;
+  bad.hold = -1;
+  EXPECT_EQ(c.set_params(bad), FL_ESTIMATOR_BAD_HOLD);
+  bad = base;
+  bad.sigma0 = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(c.set_params(bad), FL_ESTIMATOR_BAD_SIGMA0);
+  EXPECT_EQ(c.e.params.sigma0, base.sigma0);  // refused: the old set stays
+}
+
+// set_params and reset behave as the C++ ones (bumpless sigma0*z, projection on the bound).
+TEST(EstimatorC, SetParamsAndResetAsCpp) {
+  const auto pd = test::joint_params();
+  auto cpp = estimator::make_estimator<double>(pd);
+  CApi64 c;
+  ASSERT_EQ(c.init(c_params<fl_estimator_params_f64>(pd)), FL_ESTIMATOR_OK);
+  for (int k = 0; k < 5; ++k) {
+    cpp.step(0, 0.002, 1e-3);
+    c.step(0, 0.002, 1e-3, 0);
+  }
+  auto q = pd;
+  q.friction.sigma0 = 3e4;
+  ASSERT_EQ(cpp.set_params(q), ParamError::ok);
+  ASSERT_EQ(c.set_params(c_params<fl_estimator_params_f64>(q)), FL_ESTIMATOR_OK);
+  EXPECT_EQ(c.e.z, cpp.state().z);
+  EXPECT_EQ(c.e.v_prev, cpp.state().v_prev);
+  cpp.reset(1.0, 0.25);
+  c.reset(1.0, 0.25);
+  EXPECT_EQ(c.e.z, cpp.state().z);
+  EXPECT_EQ(c.e.v_prev, 0.25);
+  const auto o = c.step(0, std::numeric_limits<double>::quiet_NaN(), 1e-3, 0);
+  EXPECT_EQ(o.ok, 0);
+  EXPECT_EQ(c.e.z, cpp.state().z);
+}
+
+}  // namespace
+}  // namespace frictionlab

@@ -1,0 +1,228 @@
+// Tests of the servo identification (identify/servo_fit.hpp): the optimiser recovers the known
+// parameters of a synthetic log set simulated by frictionlab itself; nested models embed
+// exactly; warm starts make the training loss non-increasing along the model hierarchy; splits
+// and the recommendation rule; the loss pools the logs' errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/sim/servo_actuators.hpp"
+
+namespace frictionlab::identify {
+namespace {
+
+const sim::ServoActuator& xl330() { return *sim::find_servo_actuator("xl330"); }
+
+sim::ServoParams truth_m3() {
+  sim::ServoParams p;
+  p.model = ActuatorModel::M3;
+  p.kt = 0.42;
+  p.R = 3.6;
+  p.armature = 0.0021;
+  p.q_offset = 0.02;
+  p.friction.Kc = 0.012;
+  p.friction.Kv = 0.006;
+  p.friction.Kl = 0.08;
+  return p;
+}
+
+// Goals like BAM's trajectories (2 s at 5 ms): two sines; a lift, then the torque released.
+data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p) {
+  data::ServoLog l;
+  l.file = "synthetic_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) + ".json";
+  l.mass = 0.49;
+  l.length = 0.1;
+  l.kp = kp;
+  l.vin = 7.4;
+  l.dt = 0.005;
+  l.trajectory = shape == 0 ? "sin_sin" : "lift_and_drop";
+  const int n = 400;
+  for (int k = 0; k < n; ++k) {
+    const double t = 0.005 * k;
+    double goal = 0;
+    bool enable = true;
+    if (shape == 0) {
+      goal = 0.9 * std::sin(2 * std::numbers::pi * 0.7 * t) + 0.4 * std::sin(2 * std::numbers::pi * 2.1 * t);
+    } else {
+      goal = std::min(1.4, 1.4 * t / 1.0);
+      enable = t < 1.3;
+    }
+    l.timestamp.push_back(t);
+    l.goal_position.push_back(goal);
+    l.torque_enable.push_back(enable ? 1 : 0);
+  }
+  l.position.assign(n, 0.0);
+  l.speed.assign(n, 0.0);
+  std::vector<double> q, qd;
+  servo_simulate_log(xl330().constants, p, l, q, qd);
+  l.position = q;
+  l.speed = qd;
+  return l;
+}
+
+std::vector<data::ServoLog> synthetic_set(const sim::ServoParams& p) {
+  return {synthetic(0, 100, p), synthetic(1, 100, p), synthetic(0, 400, p), synthetic(1, 800, p)};
+}
+
+TEST(ServoFit, RecoversTheParametersOfASyntheticLogSet) {
+  const auto truth = truth_m3();
+  const auto logs = synthetic_set(truth);
+  EXPECT_EQ(servo_loss(xl330().constants, truth, logs, {}), 0.0);
+  ServoFitOptions o;
+  o.cmaes.max_evals = 6000;
+  o.cmaes.seed = 5;
+  o.cmaes.threads = 2;
+  o.cmaes.tol_f = 1e-14;
+  o.cmaes.tol_x = 1e-10;
+  const auto r = fit_servo_model(xl330(), xl330().constants, ActuatorModel::M3, logs, {}, o);
+  EXPECT_LT(r.loss, 2e-6);  // rad: the logs swing over about 1 rad
+  EXPECT_NEAR(r.params.kt, truth.kt, 0.01 * truth.kt);
+  EXPECT_NEAR(r.params.R, truth.R, 0.01 * truth.R);
+  EXPECT_NEAR(r.params.armature, truth.armature, 0.01 * truth.armature);
+  EXPECT_NEAR(r.params.q_offset, truth.q_offset, 1e-4);
+  EXPECT_NEAR(r.params.friction.Kc, truth.friction.Kc, 0.02 * truth.friction.Kc);
+  EXPECT_NEAR(r.params.friction.Kv, truth.friction.Kv, 0.02 * truth.friction.Kv);
+  EXPECT_NEAR(r.params.friction.Kl, truth.friction.Kl, 0.02 * truth.friction.Kl);
+}
+
+TEST(ServoFit, EmbeddingsReproduceTheSimplerModelExactly) {
+  const auto logs = std::vector<data::ServoLog>{synthetic(0, 400, truth_m3()), synthetic(1, 100, truth_m3())};
+  const auto& c = xl330().constants;
+  sim::ServoParams defaults;
+  defaults.friction.vs = 0.7;
+  defaults.friction.alpha = 3.0;
+  defaults.friction.Kmq = 0.004;  // must be overwritten by 0 when embedding M5 -> M6
+  for (int from = 0; from < 6; ++from)
+    for (int to = 0; to < 6; ++to) {
+      const auto mf = static_cast<ActuatorModel>(from), mt = static_cast<ActuatorModel>(to);
+      sim::ServoParams p = truth_m3();
+      p.model = mf;
+      auto& f = p.friction;
+      f.Kcs = 0.01;
+      f.vs = 0.3;
+      f.alpha = 2.0;
+      f.Kls = 0.05;
+      f.Km = 0.1;
+      f.Ke = 0.2;
+      f.Kms = 0.03;
+      f.Kes = 0.04;
+      f.Kmq = 0.002;
+      f.Keq = 0.003;
+      if (!servo_model_contains(mt, mf)) {
+        EXPECT_THROW(embed_servo_params(p, mt, defaults), FitError);
+        continue;
+      }
+      const auto q = embed_servo_params(p, mt, defaults);
+      EXPECT_EQ(q.model, mt);
+      // the same budget up to rounding (Kl |tm - te| vs |Kl tm - Kl te|)
+      EXPECT_NEAR(servo_loss(c, q, logs, {}), servo_loss(c, p, logs, {}), 1e-13)
+          << "M" << from + 1 << " in M" << to + 1;
+    }
+  EXPECT_TRUE(servo_model_contains(ActuatorModel::M5, ActuatorModel::M3));
+  EXPECT_FALSE(servo_model_contains(ActuatorModel::M3, ActuatorModel::M2));
+  EXPECT_FALSE(servo_model_contains(ActuatorModel::M4, ActuatorModel::M5));
+}
+
+TEST(ServoFit, WarmStartsMakeTheTrainingLossNonIncreasingAlongTheHierarchy) {
+  auto truth = truth_m3();
+  truth.model = ActuatorModel::M4;
+  truth.friction.Kcs = 0.01;
+  truth.friction.vs = 0.2;
+  truth.friction.alpha = 2.0;
+  truth.friction.Kls = 0.1;
+  auto logs = synthetic_set(truth);
+  ServoFitOptions o;
+  o.cmaes.max_evals = 400;
+  o.cmaes.threads = 2;
+  const auto sel = fit_and_select_servo_models(
+      {ActuatorModel::M1, ActuatorModel::M3, ActuatorModel::M4, ActuatorModel::M5, ActuatorModel::M6},
+      xl330(), xl330().constants, logs, ServoValidation{}, o, 0.02);
+  ASSERT_EQ(sel.models.size(), 5u);
+  for (std::size_t i = 1; i < sel.models.size(); ++i)
+    EXPECT_LE(sel.models[i].train_mae, sel.models[i - 1].train_mae * (1 + 1e-12))
+        << "M" << static_cast<int>(sel.models[i].model) + 1;
+  EXPECT_EQ(sel.models[0].parameters, 6);
+  EXPECT_EQ(sel.models[4].parameters, 15);
+  EXPECT_LT(sel.models[0].validation_mae, 0.0);  // no validation
+  EXPECT_NE(sel.reason.find("without validation"), std::string::npos);
+}
+
+TEST(ServoFit, SplitsByKpLeaveKpOutAndKFold) {
+  std::vector<data::ServoLog> logs(5);
+  const double kps[] = {100, 200, 100, 400, 200};
+  for (int i = 0; i < 5; ++i) {
+    logs[i].kp = kps[i];
+    logs[i].file = "log" + std::to_string(4 - i) + ".json";
+  }
+  ServoValidation v;
+  v.kind = ServoValidation::Kind::kp;
+  v.kp = 200;
+  auto s = servo_splits(logs, v);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].validation.size(), 2u);
+  EXPECT_EQ(s[0].train.size(), 3u);
+  v.kp = 300;
+  EXPECT_THROW(servo_splits(logs, v), FitError);
+  v.kind = ServoValidation::Kind::leave_kp;
+  s = servo_splits(logs, v);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[2].name, "kp=400");
+  EXPECT_EQ(s[2].validation.size(), 1u);
+  v.kind = ServoValidation::Kind::kfold;
+  v.folds = 2;
+  s = servo_splits(logs, v);
+  ASSERT_EQ(s.size(), 2u);
+  // files in name order log0..log4: fold 1 holds log0, log2, log4
+  EXPECT_EQ(s[0].validation.size(), 3u);
+  EXPECT_EQ(s[0].validation[0].file, "log0.json");
+  EXPECT_EQ(s[1].validation.size(), 2u);
+  v.folds = 6;
+  EXPECT_THROW(servo_splits(logs, v), FitError);
+}
+
+TEST(ServoFit, LossPoolsTheLogsAndAddsTheVelocityTerm) {
+  const auto truth = truth_m3();
+  auto logs = std::vector<data::ServoLog>{synthetic(0, 100, truth), synthetic(1, 400, truth)};
+  logs[1].position.resize(200);  // a shorter log weighs less in the pooled mean
+  logs[1].speed.resize(200);
+  logs[1].goal_position.resize(200);
+  logs[1].torque_enable.resize(200);
+  logs[1].timestamp.resize(200);
+  auto p = truth;
+  p.friction.Kc *= 1.5;
+  const auto& c = xl330().constants;
+  const auto e0 = servo_log_error(c, p, logs[0]), e1 = servo_log_error(c, p, logs[1]);
+  EXPECT_GT(e0.position_mae, 0.0);
+  EXPECT_NEAR(servo_loss(c, p, logs, {}),
+              (400 * e0.position_mae + 200 * e1.position_mae) / 600.0, 1e-15);
+  ServoLossOptions lv;
+  lv.velocity_weight = 0.1;
+  EXPECT_NEAR(servo_loss(c, p, logs, lv),
+              (400 * (e0.position_mae + 0.1 * e0.velocity_mae) +
+               200 * (e1.position_mae + 0.1 * e1.velocity_mae)) / 600.0,
+              1e-15);
+  logs[0].speed.clear();
+  EXPECT_THROW(servo_loss(c, p, logs, lv), FitError);
+  logs[0].dt = 0;
+  EXPECT_THROW(servo_loss(c, p, logs, {}), FitError);
+}
+
+TEST(ServoFit, BoundsOverridesAndTheirErrors) {
+  const auto b = servo_bounds(xl330(), sim::ServoDrive::voltage, ActuatorModel::M2,
+                              {{"alpha", 1.0, 3.0}, {"load_friction_base", 0.0, 0.1}});
+  ASSERT_EQ(b.size(), 9u);
+  EXPECT_EQ(b[0].key, "kt");
+  EXPECT_EQ(b[0].lo, 0.3);
+  for (const auto& x : b) {
+    if (x.key == "alpha") {
+      EXPECT_EQ(x.hi, 3.0);
+    }
+  }
+  EXPECT_THROW(servo_bounds(xl330(), sim::ServoDrive::voltage, ActuatorModel::M2, {{"alpha", 3.0, 1.0}}),
+               FitError);
+}
+
+}  // namespace
+}  // namespace frictionlab::identify

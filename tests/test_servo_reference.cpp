@@ -1,0 +1,50 @@
+// Acceptance (issue #6): re-simulating the shared XL330 logs with the reference package's own
+// parameter files (../shared/data/servo_xl330/reference_params/m1..m6.json) reproduces the
+// reference package's per-log MAE (reference_mae.json, 6 significant digits) on every log and
+// model. The tolerance is 1e-4 relative (the rounding of the reference numbers is <= 5e-6
+// relative for these values; the issue asks for 1 %).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/servo_json.hpp"
+
+namespace frictionlab {
+namespace {
+
+const std::string kDir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/servo_xl330";
+
+TEST(ServoReference, ReproducesTheReferencePackagesPerLogMae) {
+  if (!std::filesystem::exists(kDir + "/reference_mae.json"))
+    GTEST_SKIP() << "no shared data at " << kDir;
+  const auto ref = nlohmann::json::parse(io::read_text_file(kDir + "/reference_mae.json"));
+  std::map<std::string, data::ServoLog> logs;
+  for (const auto& [file, row] : ref.at("logs").items())
+    logs[file] = io::read_servo_log(kDir + "/logs/" + file).log;
+  ASSERT_EQ(logs.size(), 16u);
+  int checked = 0;
+  double worst = 0.0;
+  for (const char* m : {"m1", "m2", "m3", "m4", "m5", "m6"}) {
+    const auto pf = io::read_servo_params(kDir + "/reference_params/" + m + ".json");
+    for (const auto& [file, row] : ref.at("logs").items()) {
+      const auto& log = logs.at(file);
+      const double mae = identify::servo_log_error(pf.constants, pf.params, log).position_mae;
+      const double want = row.at(m).get<double>();
+      const double rel = std::abs(mae / want - 1.0);
+      worst = std::max(worst, rel);
+      EXPECT_LT(rel, 1e-4) << m << " " << file << ": " << mae << " vs " << want;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 96);
+  std::cout << "worst relative difference over " << checked << " (log, model) pairs: " << worst
+            << "\n";
+}
+
+}  // namespace
+}  // namespace frictionlab
