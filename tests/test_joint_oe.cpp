@@ -83,9 +83,9 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
               "%.4g Fc %.4g Fs %.4g Omega_s %.4g cv %.4g; %d iterations, cost %.3g -> %.3g\n",
               r.model.I, r.model.mgCx, r.model.mgCy, r.model.offset, q.sigma0, q.sigma1, q.Fc,
               q.Fs[0], q.Omega_s, q.cv[0], r.iterations, r.initial_cost, r.final_cost);
-  // Measured (8 s at 250 Hz, noise 1e-4 rad / 1e-3 rad/s): I, mgCx, mgCy, offset, Fc, cv[0]
-  // within 0.05 %; sigma0 0.8 %, sigma1 0.1 %, Fs[0] 1.5 %, Omega_s 1.3 %. The bristle and
-  // Stribeck parameters are the weakly excited ones (only around the reversals).
+  // Measured (8 s at 250 Hz, noise 1e-4 rad / 1e-3 rad/s, 0.25 s segments): I, mgCx, mgCy,
+  // offset, Fc, cv[0] within 0.1 %; sigma0 0.3 %, sigma1 0.8 %, Fs[0] 4 %, Omega_s 4 %. The
+  // bristle and Stribeck parameters are the weakly excited ones (only around the reversals).
   EXPECT_NEAR(r.model.I, truth.I, 0.002 * truth.I);
   EXPECT_NEAR(r.model.mgCx, truth.mgCx, 0.002);
   EXPECT_NEAR(r.model.mgCy, truth.mgCy, 0.002);

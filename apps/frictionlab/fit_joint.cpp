@@ -48,7 +48,7 @@ struct FitJointOptions {
   double v_deadband = 0;
   // oe
   std::string oe_output = "both";
-  double segment = 0.5;
+  double segment = 0.25;
   int iterations = 50;
   // validation
   double horizon = 0, max_step = 1e-3;

@@ -318,7 +318,10 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   so.parameter_tolerance = 1e-10;
   ProgressCallback cb(opt.progress);
   so.callbacks.push_back(&cb);
-  so.update_state_every_iteration = false;
+  // The parameter blocks hold the last accepted iterate, so that a failure to evaluate the
+  // Jacobian there (a central difference that leaves the valid parameter set) keeps the
+  // progress made; the result then carries a warning.
+  so.update_state_every_iteration = true;
   // Two passes when initial states are estimated: first with the measured ones (held
   // constant), which brings the model parameters near the optimum, then with them free. From a
   // distant start, freeing them at once lets the first steps trade model errors for initial
