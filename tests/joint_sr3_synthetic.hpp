@@ -67,7 +67,7 @@ struct SyntheticOptions {
   /// Target speeds of the moves [rad/s]; each gives a move out and one back.
   std::vector<double> speeds = {0.02, 0.05, 0.1, 0.3, 1.0, 2.0};
   double move_time = 2.0;   ///< duration of the constant-speed part of a move, at most [s]
-  double max_travel = 1.2;  ///< largest travel of a move [rad]
+  double max_travel = 2.0;  ///< largest travel of a move [rad]
   double ramp_time = 0.25;  ///< acceleration and deceleration time [s]
 };
 

@@ -179,7 +179,6 @@ void check_options(const JointSr3Options& o) {
   if (!(o.K >= 0) || !std::isfinite(o.K)) bad("K must be finite and >= 0, got " + fmt(o.K));
   for (const double l : o.lambda)
     if (!(l >= 0) || !std::isfinite(l)) bad("every lambda must be finite and >= 0, got " + fmt(l));
-  if (o.omega_s_init.empty()) bad("omega_s_init is empty");
   for (const double w : o.omega_s_init)
     if (!(w > 0) || !std::isfinite(w)) bad("every omega_s_init must be finite and > 0, got " + fmt(w));
   if (o.sigma0_init.empty()) bad("sigma0_init is empty");
@@ -543,14 +542,17 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   // solution would keep its large, cancelling coefficients of collinear columns alive. Once two
   // paths arrive at the same state (support, W and Omega_s within 1e-9 relative), their later
   // runs are identical and the later path reuses the earlier one's results.
-  const std::size_t ns0 = opt.omega_s_init.size();
+  std::vector<double> omega0 = opt.omega_s_init;
+  if (omega0.empty())
+    for (const double f : {1e-3, 3e-3, 1e-2, 3e-2, 1e-1}) omega0.push_back(f * qd_max);
+  const std::size_t ns0 = omega0.size();
   std::vector<std::vector<Sr3Result>> runs(grid.size(), std::vector<Sr3Result>(ns0));
   std::vector<Sr3Start> starts(ns0);
   std::vector<std::size_t> same_as(ns0);
   for (std::size_t s = 0; s < ns0; ++s) {
-    const double w0 = std::clamp(opt.omega_s_init[s], om_min, om_max);
-    if (w0 != opt.omega_s_init[s])
-      res.warnings.push_back("initial Omega_s " + fmt(opt.omega_s_init[s]) + " rad/s is outside "
+    const double w0 = std::clamp(omega0[s], om_min, om_max);
+    if (w0 != omega0[s])
+      res.warnings.push_back("initial Omega_s " + fmt(omega0[s]) + " rad/s is outside "
                              "the search range [" + fmt(om_min) + ", " + fmt(om_max) +
                              "] rad/s; started from " + fmt(w0));
     starts[s].alpha = VectorXd::Constant(1, std::log(w0));

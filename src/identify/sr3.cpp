@@ -188,19 +188,30 @@ struct NewtonOutcome {
   int iterations = 0;
 };
 
-/// Step 5 of 04_* sec. 3.2: Newton-Raphson on alpha with xi fixed (eq. 11-12), safeguarded.
-NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const VectorXd& xi,
-                           VectorXd alpha, const Sr3Options& opt) {
+/// Step 5 of 04_* sec. 3.2 for the support `use` (variable projection, see the header): the
+/// coefficients are the least-squares ones on the support at every alpha, so E(alpha) =
+/// min_c ||Theta_S(alpha) c - y||^2; its gradient is eq. 12's g with xi = c (envelope theorem),
+/// and eq. 12's H (without the coupling of c and alpha) gives the Newton step, safeguarded by
+/// the step limit, the bounds and halving until E decreases. `theta` holds Theta(alpha) on entry
+/// and Theta(returned alpha) on exit.
+NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::vector<bool>& use,
+                           VectorXd alpha, MatrixXd& theta, const Sr3Options& opt) {
   const Index na = lib.num_alpha();
   const VectorXd lo = lib.alpha_lower();
   const VectorXd hi = lib.alpha_upper();
-  VectorXd value;
-  MatrixXd d1, d2;
-  lib.apply(alpha, xi, value, nullptr, nullptr);
-  double e0 = (value - y).squaredNorm();
   NewtonOutcome out;
+  bool any = false;
+  for (Index j = 0; j < lib.cols(); ++j) any = any || (use[static_cast<std::size_t>(j)] && lib.depends_on_alpha(j));
+  if (!any) {  // no active column depends on alpha: E does not either
+    out.alpha = std::move(alpha);
+    return out;
+  }
+  VectorXd c = least_squares_on(theta, y, use);
+  double e0 = (theta * c - y).squaredNorm();
+  VectorXd value;
+  MatrixXd d1, d2, trial = theta;
   for (int it = 0; it < opt.max_newton_iterations; ++it) {
-    lib.apply(alpha, xi, value, &d1, &d2);
+    lib.apply(alpha, c, value, &d1, &d2);
     const VectorXd res = value - y;
     const VectorXd g = d1.transpose() * res;                  // eq. 12, g_i
     MatrixXd H = d1.transpose() * d1;                         // eq. 12, second sum
@@ -220,17 +231,19 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const Vecto
     const double sn = inf_norm(step);
     if (sn > opt.max_newton_step) step *= opt.max_newton_step / sn;
     for (Index i = 0; i < na; ++i) step(i) = std::clamp(alpha(i) + step(i), lo(i), hi(i)) - alpha(i);
-    // Converged: a full step at or below the tolerance, or a predicted decrease of E (quadratic
-    // model with the Hessian used) below rounding level.
+    // Converged: a step at or below the tolerance, or a decrease of E predicted by the quadratic
+    // model below rounding level.
     if (inf_norm(step) <= opt.newton_tolerance) break;
     const double predicted = -2.0 * g.dot(step) - step.dot(H2 * step);
     if (predicted <= 1e-13 * e0) break;
     bool accepted = false;
     double e1 = e0;
+    VectorXd c1;
     for (int h = 0; h < 10 && inf_norm(step) > opt.newton_tolerance; ++h) {
-      lib.apply(alpha + step, xi, value, nullptr, nullptr);
-      e1 = (value - y).squaredNorm();
-      if (e1 < e0) {
+      lib.evaluate(alpha + step, trial, true);
+      c1 = least_squares_on(trial, y, use);
+      e1 = (trial * c1 - y).squaredNorm();
+      if (e1 < e0 && std::isfinite(e1)) {
         accepted = true;
         break;
       }
@@ -239,6 +252,8 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const Vecto
     ++out.iterations;
     if (!accepted) break;
     alpha += step;
+    theta.swap(trial);
+    c = std::move(c1);
     e0 = e1;
     if (inf_norm(step) <= opt.newton_tolerance) break;
   }
@@ -346,12 +361,18 @@ Sr3Result sr3(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt,
       }
     }
     if (na == 0) break;
-    const NewtonOutcome nt = newton_alpha(lib, y, xi_raw, res.alpha, opt);
+    // Step 5 on the support of W (plus protected columns), coefficients re-solved by least
+    // squares at every trial alpha (see the header).
+    std::vector<bool> support(static_cast<std::size_t>(r), false);
+    for (Index j = 0; j < r; ++j) {
+      const auto u = static_cast<std::size_t>(j);
+      support[u] = !res.degenerate[u] && (w_raw(j) != 0 || prot_all[u]);
+    }
+    const NewtonOutcome nt = newton_alpha(lib, y, support, res.alpha, theta, opt);
     res.newton_iterations += nt.iterations;
     const double moved = inf_norm(nt.alpha - res.alpha);
     res.alpha = nt.alpha;
     if (moved > 0) {
-      lib.evaluate(res.alpha, theta, true);
       if (!theta.allFinite())
         throw std::invalid_argument("sr3: the library has non-finite values at the new alpha");
       update_gram();
