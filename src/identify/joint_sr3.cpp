@@ -190,8 +190,8 @@ void check_options(const JointSr3Options& o) {
         ", " + fmt(o.omega_s_max));
   if (o.aic_observations < 0) bad("aic_observations must be >= 0 (0: automatic)");
   if (o.max_outer < 1 || o.max_inner < 1) bad("max_outer and max_inner must be >= 1");
-  if (!(o.outer_tolerance > 0) || !(o.inner_tolerance > 0))
-    bad("outer_tolerance and inner_tolerance must be > 0");
+  if (!(o.outer_tolerance > 0) || !(o.inner_tolerance > 0) || !(o.inner_min_decrease >= 0))
+    bad("outer_tolerance and inner_tolerance must be > 0, inner_min_decrease >= 0");
   if (!(o.sr3.nu > 0) || !std::isfinite(o.sr3.nu)) bad("sr3.nu must be finite and > 0");
 }
 
@@ -801,6 +801,7 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
       Lu::Params best = p;
       double sigma0_j = p.sigma0;
       double last_err = std::numeric_limits<double>::infinity();
+      double prev_accepted = std::numeric_limits<double>::infinity();
       for (int j = 1; j <= opt.max_inner; ++j) {
         Lu::Params pj = p;
         pj.sigma0 = sigma0_j;
@@ -834,6 +835,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
         best.cv.fill(0);
         for (Index i = 0; i < nvis; ++i) best.cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = xi(2 + i);
         if (std::abs(xi(0) - 1.0) < opt.inner_tolerance) break;
+        if (j > 1 && prev_accepted - err < opt.inner_min_decrease * prev_accepted) break;
+        prev_accepted = err;
         const double next = sigma0_j * xi(0);  // eq. 18
         if (!(next > 0) || !std::isfinite(next)) {
           res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) + ", outer iteration " +

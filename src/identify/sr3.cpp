@@ -186,6 +186,7 @@ LoopOutcome xi_w_loop(const ScaledSystem& s, VectorXd w, const std::vector<bool>
 struct NewtonOutcome {
   VectorXd alpha;
   int iterations = 0;
+  double e = 0;  // min_c ||Theta_S(alpha) c - y||^2 at the returned alpha
 };
 
 /// Step 5 of 04_* sec. 3.2 for the support `use` (variable projection, see the header): the
@@ -202,12 +203,13 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
   NewtonOutcome out;
   bool any = false;
   for (Index j = 0; j < lib.cols(); ++j) any = any || (use[static_cast<std::size_t>(j)] && lib.depends_on_alpha(j));
-  if (!any) {  // no active column depends on alpha: E does not either
-    out.alpha = std::move(alpha);
-    return out;
-  }
   VectorXd c = least_squares_on(theta, y, use);
   double e0 = (theta * c - y).squaredNorm();
+  if (!any) {  // no active column depends on alpha: E does not either
+    out.alpha = std::move(alpha);
+    out.e = e0;
+    return out;
+  }
   VectorXd value;
   MatrixXd d1, d2, trial = theta;
   for (int it = 0; it < opt.max_newton_iterations; ++it) {
@@ -251,13 +253,34 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
     }
     ++out.iterations;
     if (!accepted) break;
+    // Expansion: eq. 12's H ignores that c follows alpha, so it overestimates the curvature of
+    // the projected E and its steps fall short; double the step while E keeps decreasing.
+    MatrixXd trial2 = trial;
+    for (int h = 0; h < 10; ++h) {
+      VectorXd longer = 2.0 * step;
+      if (inf_norm(longer) > opt.max_newton_step) break;
+      bool inside = true;
+      for (Index i = 0; i < na; ++i)
+        inside = inside && alpha(i) + longer(i) >= lo(i) && alpha(i) + longer(i) <= hi(i);
+      if (!inside) break;
+      lib.evaluate(alpha + longer, trial2, true);
+      VectorXd c2 = least_squares_on(trial2, y, use);
+      const double e2 = (trial2 * c2 - y).squaredNorm();
+      if (!(e2 < e1)) break;
+      step = std::move(longer);
+      e1 = e2;
+      c1 = std::move(c2);
+      trial.swap(trial2);
+    }
     alpha += step;
     theta.swap(trial);
     c = std::move(c1);
+    const double decrease = e0 - e1;
     e0 = e1;
-    if (inf_norm(step) <= opt.newton_tolerance) break;
+    if (inf_norm(step) <= opt.newton_tolerance || decrease <= 1e-12 * e0) break;
   }
   out.alpha = std::move(alpha);
+  out.e = e0;
   return out;
 }
 
@@ -328,6 +351,12 @@ Sr3Result sr3(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt,
   bool alpha_converged = (na == 0);
   VectorXd scale = VectorXd::Ones(r);
 
+  struct Visited {
+    std::vector<bool> support;
+    VectorXd alpha_before, alpha_after, w, xi;
+    double cost;
+  };
+  std::vector<Visited> visited;
   for (int round = 0; round < opt.max_alpha_rounds; ++round) {
     ++res.alpha_rounds;
     const ScaledSystem s =
@@ -368,8 +397,37 @@ Sr3Result sr3(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt,
       const auto u = static_cast<std::size_t>(j);
       support[u] = !res.degenerate[u] && (w_raw(j) != 0 || prot_all[u]);
     }
+    // A repeated state (same support, alpha within alpha_tolerance) means the alternation has
+    // entered a cycle (the threshold keeps support A at the optimum alpha of support B and vice
+    // versa): stop at the member with the lowest cost 1/2 E / ||y||^2 + lambda k (see header).
+    std::size_t repeat = visited.size();
+    for (std::size_t v = 0; v < visited.size(); ++v)
+      if (visited[v].support == support &&
+          inf_norm(visited[v].alpha_before - res.alpha) <= opt.alpha_tolerance)
+        repeat = v;
+    if (repeat < visited.size()) {
+      std::size_t best = repeat;
+      for (std::size_t v = repeat; v < visited.size(); ++v)
+        if (visited[v].cost < visited[best].cost) best = v;
+      const double moved = inf_norm(visited[best].alpha_after - res.alpha);
+      res.alpha = visited[best].alpha_after;
+      w_raw = visited[best].w;
+      xi_raw = visited[best].xi;
+      if (moved > 0) {
+        lib.evaluate(res.alpha, theta, true);
+        update_gram();
+      }
+      res.cycled = true;
+      alpha_converged = true;
+      break;
+    }
     const NewtonOutcome nt = newton_alpha(lib, y, support, res.alpha, theta, opt);
     res.newton_iterations += nt.iterations;
+    int k = 0;
+    for (const bool b : support) k += b ? 1 : 0;
+    const double scale2 = opt.normalize ? res.y_norm * res.y_norm : 1.0;
+    visited.push_back({support, res.alpha, nt.alpha, w_raw, xi_raw,
+                       0.5 * nt.e / scale2 + opt.lambda * k});
     const double moved = inf_norm(nt.alpha - res.alpha);
     res.alpha = nt.alpha;
     if (moved > 0) {

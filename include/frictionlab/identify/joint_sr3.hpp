@@ -31,7 +31,8 @@
 // measured qd (held at the mean of each interval's end values; z(0) = 0) with
 // the current sigma0 and g; least squares on [u, udot | active viscous], u = sigma0 z; then
 // sigma0_new = sigma0 xi_u (eq. 18). The inner loop stops when the training error rises
-// (the iterate before is kept), when |xi_u - 1| < inner_tolerance, or after max_inner.
+// (the iterate before is kept), when |xi_u - 1| < inner_tolerance, when an iteration lowers
+// the error by less than inner_min_decrease (relative), or after max_inner.
 // sigma1 = sigma0 xi_udot with the sigma0 of u (eq. 19 up to the factor xi_u, see the docs).
 // The outer loop stops when sigma0 and the training error change by less than outer_tolerance
 // (relative) between outer iterations, or after max_outer. Steps 2-3 run from every sigma0 of
@@ -107,6 +108,10 @@ struct JointSr3Options {
   int max_inner = 200;            ///< inner iterations (step 3) per outer iteration
   double outer_tolerance = 1e-3;  ///< relative change of sigma0 and of the error
   double inner_tolerance = 1e-4;  ///< |xi_u - 1| that ends the inner loop
+  /// The inner loop also ends when an accepted iteration lowers the error by less than this
+  /// fraction (the error has stopped moving; e.g. sigma0 creeping up on a record whose position
+  /// resolution hides the presliding).
+  double inner_min_decrease = 1e-5;
   /// SR3 core settings (nu, normalize, iteration limits, tolerances). lambda and protect are
   /// set by fit_joint_sr3; debias is always on.
   Sr3Options sr3{};
