@@ -21,6 +21,7 @@
 
 #include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/identify/joint_sr3.hpp"
+#include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/io/record_io.hpp"
 #include "frictionlab/signal/savgol.hpp"
 
@@ -77,8 +78,8 @@ void print_model(const char* name, const identify::JointSr3Result& r,
   for (int i = 0; i < p.n_stribeck; ++i)
     std::printf("  Fs %.4f (delta %.3g)", p.Fs[static_cast<std::size_t>(i)], p.delta[static_cast<std::size_t>(i)]);
   std::printf("\n  torque error / ||tau||: training %.4f (static %.4f), validation %.4f\n",
-              rel_error(identify::predict_torque(r.model, train), train), r.static_rel_error,
-              rel_error(identify::predict_torque(r.model, val), val));
+              rel_error(identify::inverse_torque(r.model, train), train), r.static_rel_error,
+              rel_error(identify::inverse_torque(r.model, val), val));
   for (const auto& w : r.warnings) std::printf("  warning: %s\n", w.c_str());
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "frictionlab/identify/joint_sr3.hpp"
+#include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/models/validation.hpp"
 #include "joint_sr3_synthetic.hpp"
 
@@ -144,7 +145,7 @@ struct JointCase {
 };
 
 double torque_error(const JointModel& m, const JointData& d) {
-  const std::vector<double> p = predict_torque(m, d);
+  const std::vector<double> p = inverse_torque(m, d);
   double e2 = 0, t2 = 0;
   for (std::size_t k = 0; k < d.size(); ++k) {
     e2 += (d.tau[k] - p[k]) * (d.tau[k] - p[k]);

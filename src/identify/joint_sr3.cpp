@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/models/joint_lugre.hpp"
 
 namespace frictionlab::identify {
@@ -314,22 +315,6 @@ Lu::Params lugre_params(const Structure& st, double Fc, const std::vector<double
   return p;
 }
 
-/// z and zdot of eq. 3 along one record: exact step with qd held at the mean of the interval's
-/// end values; z(0) = 0 (relaxed bristles: the steady state sg(qd_0) g / sigma0 would jump to
-/// +-g / sigma0 on the sign of a differentiated velocity that is only noise at rest, and a record
-/// that starts in motion forgets z(0) within g / (sigma0 |qd|)).
-void integrate_z(const Lu::Params& p, std::span<const double> t, std::span<const double> qd,
-                 double* z, double* zdot) {
-  const std::size_t n = t.size();
-  if (n == 0) return;
-  z[0] = 0;
-  for (std::size_t k = 0; k + 1 < n; ++k) {
-    const double v = 0.5 * (qd[k] + qd[k + 1]);
-    z[k + 1] = Lu::step(p, Lu::State{z[k]}, v, t[k + 1] - t[k]).z;
-  }
-  for (std::size_t k = 0; k < n; ++k) zdot[k] = Lu::derivative(p, Lu::State{z[k]}, qd[k]).z;
-}
-
 /// Eq. 3 along the stacked training records for a fixed g and any sigma0: the relaxation rate
 /// is linear in sigma0 (JointLuGre::rate), so rate / sigma0 is tabulated once at the samples
 /// (for zdot) and at the held interval velocities (for the exact step); the inner loop of step
@@ -405,29 +390,13 @@ double norm_of(const std::vector<double>& v) {
 
 // ---------------------------------------------------------------------------------------------
 
-std::vector<double> predict_torque(const JointModel& model, const JointData& data) {
-  const std::size_t n = data.size();
-  std::vector<double> out(n);
-  if (const auto* p = std::get_if<Lu::Params>(&model.friction)) {
-    std::vector<double> z(n), zdot(n);
-    integrate_z(*p, data.t, data.qd, z.data(), zdot.data());
-    for (std::size_t k = 0; k < n; ++k)
-      out[k] = rigid(model, data.q[k], data.qdd[k]) + p->sigma0 * z[k] + p->sigma1 * zdot[k] +
-               Lu::viscous(*p, data.qd[k]);
-  } else {
-    for (std::size_t k = 0; k < n; ++k)
-      out[k] = rigid(model, data.q[k], data.qdd[k]) + steady_friction(model, data.qd[k]);
-  }
-  return out;
-}
-
 namespace {
 
-/// ||tau - predict_torque|| over the records.
+/// ||tau - inverse_torque|| over the records.
 double stacked_error(const JointModel& model, std::span<const JointData> recs) {
   double e2 = 0;
   for (const JointData& d : recs) {
-    const std::vector<double> pr = predict_torque(model, d);
+    const std::vector<double> pr = inverse_torque(model, d);
     for (std::size_t k = 0; k < d.size(); ++k) e2 += (d.tau[k] - pr[k]) * (d.tau[k] - pr[k]);
   }
   return std::sqrt(e2);

@@ -24,6 +24,15 @@ ChannelError channel_error(const std::vector<double>& y, const std::vector<doubl
   return e;
 }
 
+std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
+  const std::size_t n = d.size();
+  const auto z = sim::bristle_state(m, d.t, d.qd);
+  std::vector<double> out(n);
+  for (std::size_t k = 0; k < n; ++k)
+    out[k] = sim::rigid_body_torque(m, d.q[k], d.qdd[k]) + sim::friction_torque(m, d.qd[k], z[k]);
+  return out;
+}
+
 JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
                                const JointEvalOptions& opt) {
   check_joint_data(std::span<const JointData>(&d, 1), 2);
@@ -34,10 +43,7 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
   ev.source = d.source;
   const std::size_t n = d.size();
   const auto z = sim::bristle_state(m, d.t, d.qd);
-  ev.tau_pred.resize(n);
-  for (std::size_t k = 0; k < n; ++k)
-    ev.tau_pred[k] = sim::rigid_body_torque(m, d.q[k], d.qdd[k]) +
-                     sim::friction_torque(m, d.qd[k], z[k]);
+  ev.tau_pred = inverse_torque(m, d);
   ev.torque = channel_error(d.tau, ev.tau_pred);
 
   ev.q_sim.resize(n);

@@ -152,7 +152,7 @@ struct JointSr3Iteration {
 /// Outcome of steps 2-3 from one initial sigma0.
 struct JointSr3StartSummary {
   double sigma0_init = 0;
-  double rel_error = 0;     ///< final model's training torque error / ||tau|| (predict_torque)
+  double rel_error = 0;     ///< final model's training torque error / ||tau|| (identify::inverse_torque)
   int outer_iterations = 0;
   bool converged = false;   ///< the outer loop met outer_tolerance
   int rejected_step2 = 0;   ///< step-2 results with g <= 0 somewhere, not applied
@@ -190,11 +190,6 @@ struct JointSr3Result {
 /// data, invalid options; and when no candidate model of the scan is admissible.
 JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                              std::span<const JointData> validation, const JointSr3Options& opt);
-
-/// The torque the model needs to follow the recorded motion (inverse dynamics): rigid body +
-/// friction, with z of a LuGre friction integrated from the recorded qd exactly as in step 3
-/// (z(0) = 0). Static friction variants use their steady curve.
-std::vector<double> predict_torque(const JointModel& model, const JointData& data);
 
 /// Library of 04_* eq. 13-17 for the SR3 core: fixed columns, then multiplier(k) *
 /// exp(-|qd_k / Omega_s|^delta_i) for every delta_i, with alpha = ln Omega_s (one nonlinear

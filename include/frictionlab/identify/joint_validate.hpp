@@ -49,6 +49,10 @@ struct JointEvaluation {
   long unconverged_stages = 0;   ///< TR-BDF2 stages out of Newton corrections (simulation)
 };
 
+/// The inverse-model torque tau_hat_k of `m` along the measured motion of `d` [N m] (header;
+/// d.t, d.q, d.qd, d.qdd used).
+std::vector<double> inverse_torque(const JointModel& m, const JointData& d);
+
 /// The error measures of `m` on `d` (every channel of d used).
 JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
                                const JointEvalOptions& opt = {});
