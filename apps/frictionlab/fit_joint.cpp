@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,7 @@
 #include "frictionlab/identify/joint_data.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/identify/joint_sr3.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
@@ -42,7 +45,14 @@ struct FitJointOptions {
   double resample = 0, lowpass = 0, trim = 0, diff_window = 0.02;
   int decimate = 1;
   std::string diff = "savgol";
+  double tv_alpha = 0, tv_alpha2 = 0, tv_torque = 0;
+  int tv_order = 2;
+  bool reintegrate = false;
   bool use_velocity = false;
+  // sr3
+  double K = 0;
+  int viscous_powers = 3, aic_observations = 0;
+  std::vector<double> delta{0.5, 1.0, 2.0, 4.0}, sigma0_init{1e3, 5e3, 1e4, 5e4, 1e5};
   // idim
   bool asymmetric = false;
   double v_deadband = 0;
@@ -72,8 +82,15 @@ identify::JointData load(const FitJointOptions& o, const std::string& path) {
   p.lowpass_hz = o.lowpass;
   p.decimate = o.decimate;
   p.trim_s = o.trim;
-  p.diff = o.diff == "central" ? identify::JointDiff::central : identify::JointDiff::savgol;
+  p.diff = o.diff == "central" ? identify::JointDiff::central
+           : o.diff == "tvreg"  ? identify::JointDiff::tvreg
+                                : identify::JointDiff::savgol;
   p.diff_window_s = o.diff_window;
+  p.tv_alpha = o.tv_alpha;
+  p.tv_order = o.tv_order;
+  p.tv_second_alpha = o.tv_alpha2;
+  p.reintegrate = o.reintegrate;
+  p.tv_torque_alpha = o.tv_torque;
   p.use_measured_velocity = o.use_velocity;
   return identify::joint_data(rec, p);
 }
@@ -147,6 +164,171 @@ void write_static_curve(const std::filesystem::path& dir, const identify::JointM
   files.push_back(svg);
 }
 
+/// sr3 gives no standard errors: every parameter with NaN std_error / interval.
+std::vector<identify::ParameterEstimate> sr3_parameters(const identify::JointModel& m) {
+  std::vector<identify::ParameterEstimate> out;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto add = [&](std::string name, std::string unit, double v) {
+    identify::ParameterEstimate e;
+    e.field = name;
+    e.name = std::move(name);
+    e.unit = std::move(unit);
+    e.value = v;
+    e.std_error = e.ci_low = e.ci_high = nan;
+    out.push_back(std::move(e));
+  };
+  add("I", "kg m^2", m.I);
+  if (m.structure.gravity) {
+    add("mgCx", "N m", m.mgCx);
+    add("mgCy", "N m", m.mgCy);
+  }
+  if (m.structure.offset) add("offset", "N m", m.offset);
+  const auto& p = std::get<JointLuGre<double>::Params>(m.friction);
+  add("sigma0", "N m/rad", p.sigma0);
+  add("sigma1", "N m s/rad", p.sigma1);
+  add("Fc", "N m", p.Fc);
+  for (int i = 0; i < p.n_stribeck; ++i)
+    add("Fs[" + std::to_string(i) + "]", "N m", p.Fs[static_cast<std::size_t>(i)]);
+  if (p.n_stribeck > 0) add("Omega_s", "rad/s", p.Omega_s);
+  for (int i = 0; i < p.n_viscous; ++i)
+    add("cv[" + std::to_string(i) + "]", "N m (s/rad)^" + std::to_string(i + 1),
+        p.cv[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+nlohmann::ordered_json num_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json sr3_details(const identify::JointSr3Result& r) {
+  nlohmann::ordered_json d = nlohmann::ordered_json::object();
+  d["candidates"] = r.candidates;
+  d["active"] = r.active;
+  d["lambda"] = r.lambda;
+  d["aic_observations"] = r.aic_observations;
+  d["aic_on_held_out_training"] = r.held_out;
+  d["static_velocity_floor"] = r.static_velocity_floor;
+  d["static_rel_error"] = r.static_rel_error;
+  d["rel_error"] = r.rel_error;
+  d["sigma0_start"] = r.starts.empty() ? 0.0 : r.starts[r.chosen_start].sigma0_init;
+  nlohmann::ordered_json st = nlohmann::ordered_json::array();
+  for (const auto& x : r.starts)
+    st.push_back({{"sigma0_init", x.sigma0_init},
+                  {"rel_error", num_or_null(x.rel_error)},
+                  {"outer_iterations", x.outer_iterations},
+                  {"converged", x.converged},
+                  {"sigma0", num_or_null(x.sigma0)},
+                  {"sigma1", num_or_null(x.sigma1)}});
+  d["starts"] = std::move(st);
+  d["seconds"] = r.seconds;
+  return d;
+}
+
+/// sr3_scan.csv / .svg (step 1, one row per lambda) and sr3_history.csv / .svg (steps 2-3,
+/// one row per inner iteration; the plot shows the kept sigma0 start), like 04_* fig. 4-6, 9-10.
+void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3Result& r,
+                      bool plots, std::vector<std::string>& files) {
+  {
+    std::vector<std::string> names{"lambda", "threshold", "Omega_s", "n_active", "n_zero",
+                                   "train_rel_error", "validation_rss", "aic", "aic_r",
+                                   "admissible", "chosen"};
+    for (const auto& c : r.candidates) names.push_back("xi:" + c);
+    std::vector<std::vector<double>> cols(names.size());
+    for (std::size_t i = 0; i < r.scan.size(); ++i) {
+      const auto& row = r.scan[i];
+      const std::vector<double> v{row.lambda, row.threshold, row.Omega_s,
+                                  static_cast<double>(row.n_active),
+                                  static_cast<double>(row.n_zero), row.train_rel_error,
+                                  row.validation_rss, row.aic, row.aic_r,
+                                  row.admissible ? 1.0 : 0.0, i == r.chosen ? 1.0 : 0.0};
+      for (std::size_t j = 0; j < v.size(); ++j) cols[j].push_back(v[j]);
+      for (std::size_t j = 0; j < r.candidates.size(); ++j)
+        cols[v.size() + j].push_back(j < row.xi.size() ? row.xi[j] : 0.0);
+    }
+    // aic and aic_r are undefined (m - k - 2 <= 0) for some rows: written as "nan", which
+    // write_csv (finite values only) does not allow.
+    std::string text;
+    for (std::size_t j = 0; j < names.size(); ++j) text += (j ? "," : "") + names[j];
+    text += '\n';
+    for (std::size_t i = 0; i < r.scan.size(); ++i) {
+      for (std::size_t j = 0; j < cols.size(); ++j)
+        text += (j ? "," : "") +
+                (std::isfinite(cols[j][i]) ? io::format_double(cols[j][i]) : std::string("nan"));
+      text += '\n';
+    }
+    const auto csv = (dir / "sr3_scan.csv").string();
+    io::write_text_file(csv, text);
+    files.push_back(csv);
+    if (plots) {
+      io::Plot p;
+      p.title = "frictionlab fit-joint sr3, step 1: lambda scan (AIC on validation data)";
+      p.xlabel = "log10 lambda";
+      std::vector<double> aic_r, nz, err;
+      for (const auto& row : r.scan) {
+        if (!(row.lambda > 0)) continue;
+        p.x.push_back(std::log10(row.lambda));
+        aic_r.push_back(row.admissible ? row.aic_r : std::numeric_limits<double>::quiet_NaN());
+        nz.push_back(static_cast<double>(row.n_zero));
+        err.push_back(row.train_rel_error);
+      }
+      if (!p.x.empty()) {
+        p.panels.push_back({"AIC_r", {{"AIC - min AIC (admissible)", aic_r, true}}});
+        p.panels.push_back({"eliminated terms", {{"NZ", nz, true}}});
+        p.panels.push_back({"training error / ||tau||", {{"static fit", err, true}}});
+        const auto svg = (dir / "sr3_scan.svg").string();
+        io::write_svg(svg, p);
+        files.push_back(svg);
+      }
+    }
+  }
+  {
+    std::vector<double> start, outer, inner, err, xi_u, s0, s1, om, fc, acc;
+    for (const auto& h : r.history) {
+      start.push_back(h.start);
+      outer.push_back(h.outer);
+      inner.push_back(h.inner);
+      err.push_back(h.rel_error);
+      xi_u.push_back(h.xi_u);
+      s0.push_back(h.sigma0);
+      s1.push_back(h.sigma1);
+      om.push_back(h.Omega_s);
+      fc.push_back(h.Fc);
+      acc.push_back(h.accepted ? 1.0 : 0.0);
+    }
+    const auto csv = (dir / "sr3_history.csv").string();
+    io::write_csv(csv, {"start", "outer", "inner", "rel_error", "xi_u", "sigma0", "sigma1",
+                        "Omega_s", "Fc", "accepted"},
+                  {&start, &outer, &inner, &err, &xi_u, &s0, &s1, &om, &fc, &acc});
+    files.push_back(csv);
+    if (plots) {
+      io::Plot p;
+      p.title = "frictionlab fit-joint sr3, steps 2-3: convergence (sigma0 start " +
+                fmt(r.starts.empty() ? 0.0 : r.starts[r.chosen_start].sigma0_init) + ")";
+      p.xlabel = "iteration";
+      std::vector<double> e, x, a, b, w;
+      for (const auto& h : r.history) {
+        if (static_cast<std::size_t>(h.start) != r.chosen_start) continue;
+        p.x.push_back(static_cast<double>(p.x.size() + 1));
+        e.push_back(h.rel_error);
+        x.push_back(h.xi_u);
+        a.push_back(h.sigma0);
+        b.push_back(h.sigma1);
+        w.push_back(h.Omega_s);
+      }
+      if (!p.x.empty()) {
+        p.panels.push_back({"E_tau / ||tau||", {{"training error", e}}});
+        p.panels.push_back({"xi_u", {{"xi_u", x}}});
+        p.panels.push_back({"sigma0 [N m/rad]", {{"sigma0", a}}});
+        p.panels.push_back({"sigma1 [N m s/rad]", {{"sigma1", b}}});
+        p.panels.push_back({"Omega_s [rad/s]", {{"Omega_s", w}}});
+        const auto svg = (dir / "sr3_history.svg").string();
+        io::write_svg(svg, p);
+        files.push_back(svg);
+      }
+    }
+  }
+}
+
 void print_errors(const char* name, const identify::JointEvaluation& e) {
   std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", name, fmt(e.torque.rel).c_str(),
               fmt(e.position.rel).c_str(), fmt(e.velocity.rel).c_str(),
@@ -161,6 +343,12 @@ void run_fit_joint(const FitJointOptions& o) {
   for (const auto& path : o.validate) val.push_back(load(o, path));
   const std::span<const identify::JointData> train_span(&train, 1);
 
+  std::vector<std::string> sr3_files;
+  {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) throw io::InputError(o.out, 0, 0, "cannot create the directory: " + ec.message());
+  }
   io::JointFitSummary s;
   s.method = o.method;
   s.input = o.input;
@@ -177,15 +365,29 @@ void run_fit_joint(const FitJointOptions& o) {
                                 {"sigma", r.sigma},
                                 {"condition_number", r.condition_number},
                                 {"rmse", r.training.rmse}};
+  } else if (o.method == "sr3" || (o.method == "oe" && o.init == "sr3")) {
+    identify::JointSr3Options so;
+    so.structure = structure(o);
+    so.K = o.K;
+    so.n_viscous = o.viscous_powers;
+    so.delta = o.delta;
+    so.sigma0_init = o.sigma0_init;
+    so.aic_observations = o.aic_observations;
+    const auto r = identify::fit_joint_sr3(train_span, val, so);
+    s.model = r.model;
+    s.parameters = sr3_parameters(r.model);
+    s.warnings = r.warnings;
+    s.method_details["sr3"] = sr3_details(r);
+    write_sr3_tables(std::filesystem::path(o.out), r, !o.no_plots, sr3_files);
   } else if (o.method == "oe") {
     if (o.init.empty())
-      throw std::invalid_argument("fit-joint --method oe needs --init idim or --init JOINT.json "
-                                  "(a joint file or a fit-joint result)");
+      throw std::invalid_argument("fit-joint --method oe needs --init idim, --init sr3 or --init "
+                                  "JOINT.json (a joint file or a fit-joint result)");
     const io::JointFile jf = io::read_joint_file(o.init);
     for (const auto& w : jf.warnings) print_warning(w);
     s.model = jf.model;
   } else {
-    throw std::invalid_argument("--method must be idim or oe, got '" + o.method + "'");
+    throw std::invalid_argument("--method must be sr3, idim or oe, got '" + o.method + "'");
   }
   if (o.method == "oe") {
     identify::JointOeOptions oo;
@@ -196,7 +398,19 @@ void run_fit_joint(const FitJointOptions& o) {
     oo.max_step = o.max_step;
     oo.max_iterations = o.iterations;
     oo.progress = progress;
+    const double tau_before =
+        identify::channel_error(train.tau, identify::inverse_torque(s.model, train)).rel;
     const auto r = identify::fit_joint_oe(train_span, s.model, oo);
+    const double tau_after =
+        identify::channel_error(train.tau, identify::inverse_torque(r.model, train)).rel;
+    // The output error fits the simulated motion; on a record whose motion the open-loop model
+    // cannot follow (e.g. a joint under a position controller) it can buy that fit with a
+    // friction that no longer explains the torque: say so.
+    if (tau_after > 1.5 * tau_before)
+      s.warnings.push_back("oe raised the training torque error ||e||/||tau|| from " +
+                           fmt(tau_before) + " (" + o.init + ") to " + fmt(tau_after) +
+                           ": the refined model fits the simulated motion at the expense of "
+                           "the torque; compare both on the validation records");
     s.model = r.model;
     s.parameters = r.parameters;
     s.warnings.insert(s.warnings.end(), r.warnings.begin(), r.warnings.end());
@@ -226,6 +440,7 @@ void run_fit_joint(const FitJointOptions& o) {
   if (ec) throw io::InputError(o.out, 0, 0, "cannot create the directory: " + ec.message());
   std::vector<std::string> files;
   const auto fit_path = (dir / "joint_fit.json").string();
+  files.insert(files.end(), sr3_files.begin(), sr3_files.end());
   io::write_text_file(fit_path, io::joint_fit_to_json(s).dump(2) + "\n");
   files.push_back(fit_path);
   write_prediction(dir, stem(o.input), train, s.training, !o.no_plots, files);
@@ -239,10 +454,13 @@ void run_fit_joint(const FitJointOptions& o) {
   std::printf("\n  %-10s %14s %12s %28s  %s\n", "parameter", "value", "std. error",
               "95 % interval", "unit");
   for (const auto& e : s.parameters) {
-    const std::string ci =
-        e.fixed ? std::string("(fixed)") : "[" + fmt(e.ci_low) + ", " + fmt(e.ci_high) + "]";
+    const bool has_se = std::isfinite(e.std_error);
+    const std::string ci = e.fixed   ? std::string("(fixed)")
+                           : !has_se ? std::string("-")
+                                     : "[" + fmt(e.ci_low) + ", " + fmt(e.ci_high) + "]";
+    const std::string se = e.fixed ? std::string() : has_se ? fmt(e.std_error) : "-";
     std::printf("  %-10s %14s %12s %28s  %s\n", e.name.c_str(), fmt(e.value).c_str(),
-                e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(), e.unit.c_str());
+                se.c_str(), ci.c_str(), e.unit.c_str());
   }
   std::printf("\n  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
@@ -321,9 +539,24 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   cmd->add_option("--lowpass", o->lowpass,
                   "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol or central")
-      ->check(CLI::IsMember({"savgol", "central"}))
+  cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol, central or tvreg")
+      ->check(CLI::IsMember({"savgol", "central", "tvreg"}))
       ->capture_default_str();
+  cmd->add_option("--tv-alpha", o->tv_alpha,
+                  "tvreg: regularisation weight, sample-rate independent [rad s^(order+1)]")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--tv-order", o->tv_order,
+                  "tvreg: 2 (TV of qdd's derivative, default) or 1 (TVRegDiff twice)")
+      ->check(CLI::IsMember({1, 2}))
+      ->capture_default_str();
+  cmd->add_option("--tv-alpha2", o->tv_alpha2,
+                  "tvreg order 1: weight of the second TVRegDiff (of qd) [rad s]")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--reintegrate", o->reintegrate,
+                "q, qd from the double integral of the de-noised qdd (reference 004 sec. 5.1)");
+  cmd->add_option("--tv-torque", o->tv_torque,
+                  "De-noise the torque by TV regularisation with this weight [N m s^2]")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -361,12 +594,31 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   cmd->add_option("--out", o->out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();
-  cmd->add_option("--method", o->method, "idim or oe")
-      ->check(CLI::IsMember({"idim", "oe"}))
+  cmd->add_option("--method", o->method,
+                  "sr3 (SINDy-SR3 + iterative LuGre, reference 004), idim (inverse dynamic "
+                  "model, least squares) or oe (output-error refinement)")
+      ->check(CLI::IsMember({"sr3", "idim", "oe"}))
       ->capture_default_str();
   cmd->add_option("--init", o->init,
-                  "oe: start from idim, or from a JOINT.json / joint_fit.json file")
-      ->type_name("idim|FILE");
+                  "oe: start from sr3, idim, or a JOINT.json / joint_fit.json file")
+      ->type_name("sr3|idim|FILE");
+  cmd->add_option("--K", o->K, "sr3: tanh(K qd) in place of sgn(qd) [s/rad] (0: sgn, model A)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--viscous-powers", o->viscous_powers,
+                  "sr3: viscous library qd, qd^2, .., qd^N")
+      ->check(CLI::Range(0, 8))
+      ->capture_default_str();
+  cmd->add_option("--delta", o->delta, "sr3: Stribeck exponents of the library")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--sigma0-init", o->sigma0_init, "sr3: initial sigma0 values [N m/rad]")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--aic-observations", o->aic_observations,
+                  "sr3: number m of AIC observations (0: max(40, columns + 10))")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   add_record_options(cmd, *o);
   cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms (horizontal axis)");
   cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");

@@ -8,6 +8,7 @@
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/differentiate.hpp"
+#include "frictionlab/signal/reintegrate.hpp"
 #include "frictionlab/signal/resample.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
@@ -32,6 +33,19 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
   if (!(opt.gain != 0) || !std::isfinite(opt.gain)) fail("gain must be finite and non-zero");
   if (opt.decimate < 1) fail("decimate must be >= 1, got " + std::to_string(opt.decimate));
   if (!(opt.trim_s >= 0)) fail("trim must be >= 0 s, got " + num(opt.trim_s));
+  if (opt.diff == JointDiff::tvreg && (!(opt.tv_alpha > 0) || !std::isfinite(opt.tv_alpha)))
+    fail("the tvreg differentiator needs a weight tv_alpha > 0 (--tv-alpha), got " +
+         num(opt.tv_alpha));
+  if (opt.diff == JointDiff::tvreg && opt.tv_order != 1 && opt.tv_order != 2)
+    fail("tv_order must be 1 or 2, got " + std::to_string(opt.tv_order));
+  if (opt.diff == JointDiff::tvreg && opt.tv_order == 1 &&
+      (!(opt.tv_second_alpha > 0) || !std::isfinite(opt.tv_second_alpha)))
+    fail("tvreg of order 1 needs tv_second_alpha > 0 (--tv-alpha2: the weight of the second "
+         "TVRegDiff, of qd, which gives qdd), got " + num(opt.tv_second_alpha));
+  if (!(opt.tv_torque_alpha >= 0) || !std::isfinite(opt.tv_torque_alpha))
+    fail("tv_torque_alpha must be finite and >= 0, got " + num(opt.tv_torque_alpha));
+  if (opt.reintegrate && opt.use_measured_velocity)
+    fail("reintegrate and use_measured_velocity exclude each other (both define qd)");
 
   JointData d;
   d.source = rec.source;
@@ -64,6 +78,11 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
     signal::DiffOptions dop;
     if (opt.diff == JointDiff::central) {
       dop.method = signal::DiffMethod::central;
+    } else if (opt.diff == JointDiff::tvreg) {
+      dop.method = signal::DiffMethod::tvreg;
+      dop.tv.alpha = opt.tv_alpha;
+      dop.tv.order = opt.tv_order;
+      dop.tv_second_alpha = opt.tv_second_alpha;  // order 1: TVRegDiff of qd gives qdd
     } else {
       dop.method = signal::DiffMethod::savgol;
       int w = static_cast<int>(std::lround(opt.diff_window_s * fs));
@@ -80,7 +99,20 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
       d.qd = v;
       d.qdd = signal::differentiate(d.t, v, dop).first;
     }
+    if (opt.reintegrate) {
+      const auto ri = signal::reintegrate(d.t, d.qdd, d.q);
+      d.q = ri.position;
+      d.qd = ri.velocity;
+    }
+    if (opt.tv_torque_alpha > 0) {
+      signal::TVRegOptions to;
+      to.alpha = opt.tv_torque_alpha;
+      to.order = 1;
+      d.tau = signal::tvreg(d.t, d.tau, to).smoothed;
+    }
   } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  } catch (const std::runtime_error& e) {  // tvreg did not converge
     fail(e.what());
   }
 
