@@ -24,6 +24,7 @@
 
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/identify/joint_sr3.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 
 namespace {
@@ -82,6 +83,13 @@ JointIdimResult run_idim() {
   return fit_joint_idim(std::span<const JointData>(&d, 1), {});
 }
 
+/// sr3 with its defaults; no validation record: the AIC uses held-out blocks of the training
+/// record.
+JointSr3Result run_sr3() {
+  const JointData& d = record();
+  return fit_joint_sr3(std::span<const JointData>(&d, 1), {}, {});
+}
+
 JointOeResult run_oe(const JointModel& start) {
   const JointData& d = record();
   JointOeOptions o;
@@ -111,9 +119,15 @@ void print_model(const char* name, double seconds, const JointModel& m) {
               m.I / t.I - 1, m.mgCx / t.mgCx - 1, m.mgCy / t.mgCy - 1, m.offset / t.offset - 1);
   const auto& q = std::get<JointLuGre<double>::Params>(t.friction);
   if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction)) {
-    std::printf("  sigma0 %+.2e  sigma1 %+.2e  Fc %+.2e  Fs %+.2e  Omega_s %+.2e  cv %+.2e\n",
-                p->sigma0 / q.sigma0 - 1, p->sigma1 / q.sigma1 - 1, p->Fc / q.Fc - 1,
-                p->Fs[0] / q.Fs[0] - 1, p->Omega_s / q.Omega_s - 1, p->cv[0] / q.cv[0] - 1);
+    // sr3 may select other Stribeck exponents or none: Fs[0] / Omega_s only when delta = 1.
+    const bool same = p->n_stribeck == 1 && p->delta[0] == 1.0;
+    std::printf("  sigma0 %+.2e  sigma1 %+.2e  Fc %+.2e  cv %+.2e", p->sigma0 / q.sigma0 - 1,
+                p->sigma1 / q.sigma1 - 1, p->Fc / q.Fc - 1, p->cv[0] / q.cv[0] - 1);
+    if (same)
+      std::printf("  Fs %+.2e  Omega_s %+.2e\n", p->Fs[0] / q.Fs[0] - 1,
+                  p->Omega_s / q.Omega_s - 1);
+    else
+      std::printf("  (Stribeck: %d terms)\n", p->n_stribeck);
   } else {
     const auto& s = std::get<StaticFriction<double>::Params>(m.friction);
     std::printf("  (Coulomb + viscous: Fc %.4g N m, Fv %.4g N m s/rad)\n", s.curve.Fc_pos,
@@ -134,6 +148,16 @@ void table() {
   JointIdimResult id;
   const double t_id = seconds([&] { id = run_idim(); });
   print_model("idim", t_id, id.model);
+  JointSr3Result sr;
+  const double t_sr = seconds([&] { sr = run_sr3(); });
+  print_model("sr3", t_sr, sr.model);
+  std::printf("  sr3 active terms:");
+  for (const auto& a : sr.active) std::printf(" %s", a.c_str());
+  std::printf("\n");
+  JointOeResult oe_sr;
+  const double t_oe_sr = seconds([&] { oe_sr = run_oe(sr.model); });
+  print_model("oe (from sr3)", t_oe_sr, oe_sr.model);
+  std::printf("  oe: %d iterations, %d segments\n", oe_sr.iterations, oe_sr.segments);
   JointOeResult oe;
   const double t_oe = seconds([&] { oe = run_oe(perturbed()); });
   print_model("oe (from truth 10-30 % off)", t_oe, oe.model);
@@ -145,6 +169,12 @@ void BM_Idim(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(run_idim());
 }
 BENCHMARK(BM_Idim)->Unit(benchmark::kMillisecond);
+
+void BM_Sr3(benchmark::State& state) {
+  (void)record();
+  for (auto _ : state) benchmark::DoNotOptimize(run_sr3());
+}
+BENCHMARK(BM_Sr3)->Unit(benchmark::kSecond)->Iterations(1);
 
 void BM_OeFromPerturbedTruth(benchmark::State& state) {
   (void)record();

@@ -84,14 +84,16 @@ std::vector<Entry> entries_of(const JointModel& m, bool fix_rigid) {
     add("K", "s/rad", false, false, [lg](JointModel& j) -> double& { return lg(j).K; });
   } else {
     auto sf = [](JointModel& j) -> SF::Params& { return std::get<SF::Params>(j.friction); };
-    add("Fv", "N m s/rad", false, true, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
+    // Log scale: these must stay >= 0 (check), and a central difference at 0 would leave the
+    // valid set; a start at 0 is raised to a small positive value (fit_joint_oe).
+    add("Fv", "N m s/rad", true, true, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
     const auto& c = std::get<SF::Params>(m.friction).curve;
     if (c.Fc_pos == c.Fc_neg) {
-      add("Fc", "N m", false, true, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
+      add("Fc", "N m", true, true, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
     } else {
-      add("Fc_pos", "N m", false, true,
+      add("Fc_pos", "N m", true, true,
           [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
-      add("Fc_neg", "N m", false, true,
+      add("Fc_neg", "N m", true, true,
           [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
     }
   }
@@ -252,6 +254,17 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
   for (std::size_t j = 0; j < P.map.entries.size(); ++j)
     if (P.map.entries[j].estimated) P.map.est.push_back(static_cast<int>(j));
+  // A log-scale parameter that starts at 0 (e.g. an idim coefficient held at its bound) starts
+  // at 1e-6 of its unit instead: the log scale reaches any positive value in a few steps.
+  std::vector<std::string> raised;
+  for (const int j : P.map.est) {
+    const Entry& e = P.map.entries[static_cast<std::size_t>(j)];
+    if (e.log && !(e.ref(P.map.base) > 0)) {
+      e.ref(P.map.base) = 1e-6;
+      raised.push_back(e.name);
+    }
+  }
+
   const double sq = rms_about_mean(data, false), sqd = rms_about_mean(data, true);
   const bool use_q = opt.output != JointOeOptions::Output::velocity;
   const bool use_qd = opt.output != JointOeOptions::Output::position;
@@ -341,6 +354,9 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   }
 
   JointOeResult out;
+  for (const auto& name : raised)
+    out.warnings.push_back("oe: " + name + " started at 0, which its log scale cannot hold: "
+                           "started at 1e-6 instead");
   out.model = P.map.model(x.data());
   out.initial_cost = summary.initial_cost;
   out.final_cost = summary.final_cost;
