@@ -19,7 +19,12 @@
 // Parameters (internal -> natural): I = exp(x); mgCx, mgCy, offset free; LuGre: sigma0, sigma1,
 // Omega_s = exp(x), Fc, Fs[i], cv[i] free (g must stay > 0: a step that leaves the valid set is
 // rejected by the solver), delta[i] and K fixed (structure from sr3); static friction: Fv, Fc
-// (Fc_pos, Fc_neg) free, rejected when negative. Derivatives by central differences of the
+// (Fc_pos, Fc_neg) = exp(x) (a start at 0, e.g. an idim coefficient at its bound, is raised to
+// 1e-6 with a warning). The last accepted iterate is kept if the solver stops on a failed
+// evaluation. Not implemented: the closed-loop output error (simulating the record's controller,
+// Gautier, Janot & Vandanjon 2013): oe simulates the joint open loop from the applied torque,
+// which suits free motion but not a joint held on a trajectory by a position controller (see
+// the DFKI comparison in the docs). Derivatives by central differences of the
 // simulation (ceres::DynamicNumericDiffCostFunction; the simulation's Newton tolerance is 1e-10).
 // Standard errors: linearised covariance s^2 (J^T J)^-1 at the optimum (as identify/lsq), mapped
 // to the natural parameters by the delta method; they assume white residuals, which simulation
