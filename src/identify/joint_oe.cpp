@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <cstdio>
 #include <cmath>
 #include <functional>
@@ -134,11 +137,45 @@ struct Mapping {
   }
 };
 
+/// Bristle states along every record for recently evaluated parameter vectors. z at a segment's
+/// start depends only on the model parameters, and integrating it from the record's start for
+/// every segment and every evaluation costs O(record length) each, O(length^2 / segment) per
+/// Jacobian. A central-difference Jacobian evaluates the same 2 np + 1 parameter vectors for
+/// every segment, so a small cache keyed by the exact vector computes each trajectory once.
+class BristleCache {
+ public:
+  explicit BristleCache(std::size_t capacity) : capacity_(capacity) {}
+  /// z along data[rec] for the parameter vector x (n values) and its model m.
+  std::shared_ptr<const std::vector<std::vector<double>>> get(
+      const double* x, std::size_t n, const JointModel& m, std::span<const JointData> data) {
+    std::vector<double> key(x, x + n);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      for (const auto& e : entries_)
+        if (e.first == key) return e.second;
+    }
+    auto z = std::make_shared<std::vector<std::vector<double>>>();
+    for (const JointData& d : data) z->push_back(sim::bristle_state(m, d.t, d.qd));
+    const std::lock_guard<std::mutex> lock(mutex_);
+    entries_.emplace_back(std::move(key), z);
+    if (entries_.size() > capacity_) entries_.pop_front();
+    return z;
+  }
+
+ private:
+  std::size_t capacity_;
+  std::mutex mutex_;
+  std::deque<std::pair<std::vector<double>,
+                       std::shared_ptr<const std::vector<std::vector<double>>>>>
+      entries_;
+};
+
 struct Problem {
   Mapping map;
   std::span<const JointData> data;
   double wq = 1, wqd = 1;  ///< w / s for each channel
   JointOeOptions opt;
+  std::unique_ptr<BristleCache> zcache;
 };
 
 struct Segment {
@@ -160,11 +197,8 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
   try {
     sim::check_joint_model(m);
     double z0 = 0;
-    if (sim::is_dynamic(m) && s.k0 > 0) {
-      const auto z = sim::bristle_state(m, std::span(d.t).subspan(0, s.k0 + 1),
-                                        std::span(d.qd).subspan(0, s.k0 + 1));
-      z0 = z.back();
-    }
+    if (sim::is_dynamic(m) && s.k0 > 0)
+      z0 = (*P.zcache->get(x, P.map.est.size(), m, P.data))[s.rec][s.k0];
     const std::size_t len = s.k1 - s.k0 + 1;
     const sim::JointState init{x0 != nullptr ? x0[0] : d.q[s.k0],
                                x0 != nullptr ? x0[1] : d.qd[s.k0], z0};
@@ -250,6 +284,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     if (!(p->sigma1 > 0)) p->sigma1 = 1e-3 * 2 * std::sqrt(p->sigma0 * initial.I);
   }
   P.map.entries = entries_of(P.map.base, opt.fix_rigid_body);
+  P.zcache = std::make_unique<BristleCache>(4 * P.map.entries.size() + 8);
   if (const auto* sf = std::get_if<SF::Params>(&initial.friction))
     P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
   for (std::size_t j = 0; j < P.map.entries.size(); ++j)
@@ -346,6 +381,16 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     const double first_cost = summary.initial_cost;
     const int first_iterations = static_cast<int>(summary.iterations.size()) - 1;
     for (auto& s0 : x0) problem.SetParameterBlockVariable(s0.data());
+    // The Jacobian now has the structure of bundle adjustment: every segment's residuals
+    // depend on the model parameters and on that segment's initial state only. Eliminating the
+    // initial states (Schur complement) leaves an np x np system instead of a dense QR of the
+    // whole (residuals x (np + 2 segments)) Jacobian. (A fresh ordering: Ceres edits the one
+    // it is given.)
+    so.linear_solver_type = ceres::DENSE_SCHUR;
+    auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
+    for (auto& s0 : x0) ordering->AddElementToGroup(s0.data(), 0);
+    ordering->AddElementToGroup(x.data(), 1);
+    so.linear_solver_ordering = ordering;
     ceres::Solve(so, &problem, &summary);
     summary.initial_cost = first_cost;
     out_iterations_first = first_iterations;
