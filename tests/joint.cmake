@@ -2,6 +2,7 @@
 frictionlab_test(test_joint_sim test_joint_sim.cpp)
 frictionlab_test(test_joint_idim test_joint_idim.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
+frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
 if(TARGET frictionlab_cli)
   # fit-joint / eval-joint end to end on a synthetic joint record, and their error paths.
   add_test(NAME cli_joint

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "frictionlab/identify/joint_controller.hpp"
 #include "frictionlab/identify/joint_data.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/joint_oe.hpp"
@@ -27,6 +28,7 @@
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/plot_svg.hpp"
 #include "frictionlab/io/record_io.hpp"
+#include "frictionlab/signal/resample.hpp"
 #include "records.hpp"
 
 namespace frictionlab::cli {
@@ -57,6 +59,9 @@ struct FitJointOptions {
   bool asymmetric = false;
   double v_deadband = 0;
   // oe
+  std::string desired, desired_position = "position", desired_velocity = "velocity",
+                       desired_torque = "torque", controller = "fit";
+  bool closed_loop = false;
   std::string oe_output = "both";
   double segment = 0.25;
   int iterations = 50;
@@ -93,6 +98,38 @@ identify::JointData load(const FitJointOptions& o, const std::string& path) {
   p.tv_torque_alpha = o.tv_torque;
   p.use_measured_velocity = o.use_velocity;
   return identify::joint_data(rec, p);
+}
+
+/// The desired trajectory of --desired on the training record's samples: the desired record
+/// goes through the same preprocessing (the controller relation then holds between the
+/// filtered signals), q_des and qd_des from its position and velocity channels, tau_ff from its
+/// torque channel (0 without --desired-torque), linearly interpolated onto d.t.
+void attach_desired(const FitJointOptions& o, identify::JointData& d) {
+  io::RecordSpec spec;
+  spec.time = o.time;
+  spec.position = o.desired_position;
+  spec.velocity = o.desired_velocity;
+  spec.force = o.desired_torque;
+  data::Record rec = io::read_record(o.desired, spec);
+  if (o.desired_torque.empty()) rec.force.assign(rec.t.size(), 0.0);
+  identify::JointPrepOptions p;
+  p.resample_rate = o.resample;
+  p.lowpass_hz = o.lowpass;
+  p.use_measured_velocity = true;
+  const identify::JointData des = identify::joint_data(rec, p);
+  if (d.t.front() < des.t.front() - 1e-9 || d.t.back() > des.t.back() + 1e-9)
+    throw io::InputError(o.desired, 0, 0,
+                         "the desired record covers t = " + fmt(des.t.front()) + " .. " +
+                             fmt(des.t.back()) + " s, the training record " + fmt(d.t.front()) +
+                             " .. " + fmt(d.t.back()) + " s: it must cover the training record");
+  auto at = [&](const std::vector<double>& x) {
+    std::vector<double> tt = d.t;
+    for (double& v : tt) v = std::clamp(v, des.t.front(), des.t.back());  // rounding only
+    return signal::interp_linear(des.t, x, tt);
+  };
+  d.q_des = at(des.q);
+  d.qd_des = at(des.qd);
+  d.tau_ff = at(des.tau);
 }
 
 identify::JointStructure structure(const FitJointOptions& o) {
@@ -338,7 +375,11 @@ void print_errors(const char* name, const identify::JointEvaluation& e) {
 
 void run_fit_joint(const FitJointOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  const identify::JointData train = load(o, o.input);
+  identify::JointData train = load(o, o.input);
+  if (!o.desired.empty()) attach_desired(o, train);
+  if (o.closed_loop && o.desired.empty())
+    throw std::invalid_argument("--closed-loop needs --desired RECORD (the controller's desired "
+                                "trajectory and feedforward torque)");
   std::vector<identify::JointData> val;
   for (const auto& path : o.validate) val.push_back(load(o, path));
   const std::span<const identify::JointData> train_span(&train, 1);
@@ -398,6 +439,29 @@ void run_fit_joint(const FitJointOptions& o) {
     oo.max_step = o.max_step;
     oo.max_iterations = o.iterations;
     oo.progress = progress;
+    nlohmann::ordered_json ctrl_json = nullptr;
+    if (o.closed_loop) {
+      oo.closed_loop = true;
+      double ctrl_rel = std::numeric_limits<double>::quiet_NaN();
+      if (o.controller == "fit") {
+        const auto cf = identify::fit_joint_controller(train);
+        oo.controller = cf.controller;
+        ctrl_rel = cf.rel_error;
+      } else {
+        oo.controller = io::read_controller_file(o.controller);
+        ctrl_rel = identify::channel_error(train.tau,
+                                           identify::controller_torque(oo.controller, train))
+                       .rel;
+      }
+      const auto& c = oo.controller;
+      std::fprintf(stderr,
+                   "frictionlab: controller (%s): kp %s N m/rad, kd %s N m s/rad, kff %s, bias "
+                   "%s N m; it explains the training torque to ||e||/||tau|| = %s\n",
+                   o.controller.c_str(), fmt(c.kp).c_str(), fmt(c.kd).c_str(),
+                   fmt(c.kff).c_str(), fmt(c.bias).c_str(), fmt(ctrl_rel).c_str());
+      ctrl_json = {{"source", o.controller}, {"kp", c.kp},   {"kd", c.kd},
+                   {"kff", c.kff},          {"bias", c.bias}, {"torque_rel_error", ctrl_rel}};
+    }
     const double tau_before =
         identify::channel_error(train.tau, identify::inverse_torque(s.model, train)).rel;
     const auto r = identify::fit_joint_oe(train_span, s.model, oo);
@@ -415,6 +479,8 @@ void run_fit_joint(const FitJointOptions& o) {
     s.parameters = r.parameters;
     s.warnings.insert(s.warnings.end(), r.warnings.begin(), r.warnings.end());
     s.method_details["oe"] = {{"init", o.init},
+                              {"closed_loop", o.closed_loop},
+                              {"controller", ctrl_json},
                               {"initial_cost", r.initial_cost},
                               {"final_cost", r.final_cost},
                               {"iterations", r.iterations},
@@ -630,6 +696,26 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   cmd->add_option("--oe-output", o->oe_output, "oe: fit position, velocity or both")
       ->check(CLI::IsMember({"position", "velocity", "both"}))
       ->capture_default_str();
+  cmd->add_option("--desired", o->desired,
+                  "Closed-loop record: the controller's desired trajectory (same time column), "
+                  "same preprocessing, interpolated onto the training samples")
+      ->type_name("RECORD");
+  cmd->add_option("--desired-position", o->desired_position, "--desired: desired angle column")
+      ->capture_default_str();
+  cmd->add_option("--desired-velocity", o->desired_velocity,
+                  "--desired: desired velocity column")
+      ->capture_default_str();
+  cmd->add_option("--desired-torque", o->desired_torque,
+                  "--desired: feedforward torque column (empty: no feedforward)")
+      ->capture_default_str();
+  cmd->add_option("--controller", o->controller,
+                  "oe --closed-loop: the PD law's gains, 'fit' (least squares on the training "
+                  "record) or a CONTROLLER.json")
+      ->type_name("fit|FILE")
+      ->capture_default_str();
+  cmd->add_flag("--closed-loop", o->closed_loop,
+                "oe: simulate the joint under its controller (--desired) and fit the torque "
+                "too (closed-loop output error)");
   cmd->add_option("--segment", o->segment, "oe: multiple-shooting segment length [s] (0: whole)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();

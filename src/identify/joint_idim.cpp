@@ -44,6 +44,11 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
     channel(d.qd, "velocity");
     channel(d.qdd, "acceleration");
     channel(d.tau, "torque");
+    if (d.has_desired()) {
+      channel(d.q_des, "desired position");
+      channel(d.qd_des, "desired velocity");
+      channel(d.tau_ff, "feedforward torque");
+    }
     if (n < min_samples)
       throw FitError(src + ": " + std::to_string(n) + " samples; at least " +
                      std::to_string(min_samples) + " are needed");

@@ -1,6 +1,7 @@
 // frictionlab identify: output-error refinement of a joint (equations and choices:
 // identify/joint_oe.hpp, docs/joint-identification.md "oe").
 #include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/identify/joint_controller.hpp"
 
 #include <ceres/ceres.h>
 
@@ -174,6 +175,8 @@ struct Problem {
   Mapping map;
   std::span<const JointData> data;
   double wq = 1, wqd = 1;  ///< w / s for each channel
+  double wtau = 0;         ///< closed loop: 1 / s_tau for the torque residuals, else 0
+  std::vector<std::vector<double>> drive;  ///< closed loop: the controller's drive per record
   JointOeOptions opt;
   std::unique_ptr<BristleCache> zcache;
 };
@@ -182,10 +185,10 @@ struct Segment {
   std::size_t rec = 0, k0 = 0, k1 = 0;  ///< samples k0..k1 (inclusive) of data[rec]
 };
 
-/// Number of residuals of a segment: q and qd at every sample after the first, and also at the
-/// first when its initial state is estimated.
-std::size_t residual_count(const Segment& s, bool free_x0) {
-  return 2 * (s.k1 - s.k0 + (free_x0 ? 1 : 0));
+/// Number of residuals of a segment: q and qd (and tau in closed loop) at every sample after
+/// the first, and also at the first when its initial state is estimated.
+std::size_t residual_count(const Segment& s, bool free_x0, bool closed_loop) {
+  return (closed_loop ? 3 : 2) * (s.k1 - s.k0 + (free_x0 ? 1 : 0));
 }
 
 /// Simulated segment residuals; false if the parameters are invalid or the simulation fails.
@@ -202,19 +205,23 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
     const std::size_t len = s.k1 - s.k0 + 1;
     const sim::JointState init{x0 != nullptr ? x0[0] : d.q[s.k0],
                                x0 != nullptr ? x0[1] : d.qd[s.k0], z0};
-    const auto tr = sim::simulate_joint_model(m, std::span(d.t).subspan(s.k0, len),
-                                              std::span(d.tau).subspan(s.k0, len), init,
-                                              {P.opt.max_step});
+    const bool cl = P.opt.closed_loop;
+    const JointController& c = P.opt.controller;
+    const std::vector<double>& input = cl ? P.drive[s.rec] : d.tau;
+    const auto tr = sim::simulate_joint_model(
+        m, std::span(d.t).subspan(s.k0, len), std::span(input).subspan(s.k0, len), init,
+        {P.opt.max_step, cl ? c.kp : 0.0, cl ? c.kd : 0.0});
     double* out = r;
     for (std::size_t j = x0 != nullptr ? 0 : 1; j < len; ++j) {
       const std::size_t k = s.k0 + j;
       *out++ = P.wq * (tr.q[j] - d.q[k]);
       *out++ = P.wqd * (tr.qd[j] - d.qd[k]);
+      if (cl) *out++ = P.wtau * (input[k] - c.kp * tr.q[j] - c.kd * tr.qd[j] - d.tau[k]);
     }
   } catch (const std::exception&) {
     return false;
   }
-  for (std::size_t j = 0; j < residual_count(s, x0 != nullptr); ++j)
+  for (std::size_t j = 0; j < residual_count(s, x0 != nullptr, P.opt.closed_loop); ++j)
     if (!std::isfinite(r[j])) return false;
   return true;
 }
@@ -307,6 +314,26 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   if (use_qd && !(sqd > 0)) throw FitError("oe: the velocity does not vary over the records");
   P.wq = use_q ? 1 / sq : 0;
   P.wqd = use_qd ? 1 / sqd : 0;
+  if (opt.closed_loop) {
+    const JointController& c = opt.controller;
+    if (!(c.kp >= 0) || !(c.kd >= 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
+        !std::isfinite(c.kff) || !std::isfinite(c.bias))
+      throw FitError("oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
+                     "(kp = " + num(c.kp) + ", kd = " + num(c.kd) + ")");
+    double sum = 0, sum2 = 0, cnt = 0;
+    for (const JointData& d : data) {
+      P.drive.push_back(controller_drive(c, d));  // FitError without desired channels
+      for (const double v : d.tau) {
+        sum += v;
+        sum2 += v * v;
+        cnt += 1;
+      }
+    }
+    const double mean = sum / cnt;
+    const double stau = std::sqrt(std::max(sum2 / cnt - mean * mean, 0.0));
+    if (!(stau > 0)) throw FitError("oe: the torque does not vary over the records");
+    P.wtau = 1 / stau;
+  }
 
   // Segments of about segment_s seconds (the last one of a record absorbs a short rest).
   std::vector<Segment> segs;
@@ -330,7 +357,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   const auto np = static_cast<int>(x.size());
   {
     // The initial model must simulate.
-    std::vector<double> r(residual_count(segs[0], false));
+    std::vector<double> r(residual_count(segs[0], false, opt.closed_loop));
     if (!segment_residuals(P, segs[0], x.data(), nullptr, r.data()))
       throw FitError("oe: the initial model cannot be simulated on " +
                      (data[0].source.empty() ? std::string("the record") : data[0].source));
@@ -348,7 +375,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
         new SegmentCost{&P, s});
     cost->AddParameterBlock(np);
     if (opt.estimate_initial_state) cost->AddParameterBlock(2);
-    const auto m = static_cast<int>(residual_count(s, opt.estimate_initial_state));
+    const auto m = static_cast<int>(residual_count(s, opt.estimate_initial_state, opt.closed_loop));
     cost->SetNumResiduals(m);
     nres += m;
     if (opt.estimate_initial_state)

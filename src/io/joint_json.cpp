@@ -82,6 +82,32 @@ JointFile parse_joint_json(std::string_view text, const std::string& file) {
   return joint_from_json(j["joint"], file);
 }
 
+identify::JointController parse_controller_json(std::string_view text, const std::string& file) {
+  const json j = detail::parse_json_text(text, file);
+  const std::string ctx = "controller";
+  if (!j.is_object())
+    detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  const detail::JsonFields f(&j, file, ctx, "the controller",
+                             {"kp", "kd", "kff", "bias", "description"});
+  for (const char* k : {"kp", "kd"})
+    if (!f.has(k)) f.fail(k, "missing: the controller's gains kp [N m/rad] and kd [N m s/rad]");
+  identify::JointController c;
+  c.kp = f.number("kp", 0);
+  c.kd = f.number("kd", 0);
+  c.kff = f.number("kff", 1);
+  c.bias = f.number("bias", 0);
+  for (const char* k : {"kp", "kd"})
+    if (!(f.number(k, 0) >= 0) || !std::isfinite(f.number(k, 0)))
+      f.fail(k, std::string("must be a finite number >= 0, got ") + j[k].dump());
+  for (const char* k : {"kff", "bias"})
+    if (f.has(k) && !std::isfinite(f.number(k, 0))) f.fail(k, "must be finite");
+  return c;
+}
+
+identify::JointController read_controller_file(const std::string& path) {
+  return parse_controller_json(read_text_file(path), path);
+}
+
 JointFile read_joint_file(const std::string& path) {
   return parse_joint_json(read_text_file(path), path);
 }

@@ -58,6 +58,7 @@ struct LuGreJointRhs {
   JointLuGre<Jet>::Params pj;
   double zb;
   TorqueSegment tau;
+  double kp = 0, kd = 0;  ///< feedback gains (JointSimOptions)
 
   template <class T>
   const typename JointLuGre<T>::Params& params() const {
@@ -80,7 +81,7 @@ struct LuGreJointRhs {
     T rigid = T(m.structure.offset ? m.offset : 0.0);
     if (m.structure.gravity) rigid += m.mgCx * cos(y[0]) - m.mgCy * sin(y[0]);
     dy[0] = y[1];
-    dy[1] = (tau(t) - rigid - F) / m.I;
+    dy[1] = (tau(t) - kp * y[0] - kd * y[1] - rigid - F) / m.I;
     dy[2] = JointLuGre<T>::derivative(p, st, y[1]).z / zb;
   }
 };
@@ -114,6 +115,8 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
   c.finite("qd0", x0.qd);
   c.finite("z0", x0.z);
   c.nonnegative("max_step", opt.max_step);
+  c.nonnegative("kp", opt.kp);
+  c.nonnegative("kd", opt.kd);
 }
 
 [[noreturn]] void not_finite(double t) {
@@ -124,7 +127,7 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
 JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
                                std::span<const double> t, std::span<const double> tau,
                                const JointState& x0, const JointSimOptions& opt) {
-  LuGreJointRhs rhs{m, p, cast_params<Jet>(p), LG::state_bound(p), {}};
+  LuGreJointRhs rhs{m, p, cast_params<Jet>(p), LG::state_bound(p), {}, opt.kp, opt.kd};
   TrBdf2<kDim, LuGreJointRhs&> st(rhs, detail::kTrBdf2Newton);
   JointTrajectory out;
   const std::size_t n = t.size();
@@ -162,6 +165,7 @@ struct SmoothStaticJointRhs {
   StaticFriction<double>::Params pd;
   StaticFriction<J2>::Params pj;
   TorqueSegment tau;
+  double kp = 0, kd = 0;  ///< feedback gains (JointSimOptions)
 
   template <class T>
   void operator()(const T& t, const T* y, T* dy) const {
@@ -177,7 +181,7 @@ struct SmoothStaticJointRhs {
     T rigid = T(m.structure.offset ? m.offset : 0.0);
     if (m.structure.gravity) rigid += m.mgCx * cos(y[0]) - m.mgCy * sin(y[0]);
     dy[0] = y[1];
-    dy[1] = (tau(t) - rigid - F) / m.I;
+    dy[1] = (tau(t) - kp * y[0] - kd * y[1] - rigid - F) / m.I;
   }
 };
 
@@ -193,7 +197,7 @@ JointTrajectory simulate_smooth_static(const JointModel& m,
   pj.sigma2 = J2(p.sigma2);
   pj.v_smooth = J2(p.v_smooth);
   pj.smoothing = p.smoothing;
-  SmoothStaticJointRhs rhs{m, p, pj, {}};
+  SmoothStaticJointRhs rhs{m, p, pj, {}, opt.kp, opt.kd};
   TrBdf2<2, SmoothStaticJointRhs&> st(rhs, detail::kTrBdf2Newton);
   JointTrajectory out;
   const std::size_t n = t.size();
@@ -246,13 +250,14 @@ JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double
     const double hs = h / static_cast<double>(ns);
     for (long j = 0; j < ns; ++j) {
       const double t1 = t[k] + static_cast<double>(j + 1) * hs;
-      // Moreau step (header): Coulomb level of the current side, frozen over the step.
-      const double b = m.I * qd + hs * (seg(t1) - gravity_torque(m, q) - offset);
+      // Moreau step (header): Coulomb level of the current side, frozen over the step; the
+      // feedback -kp q - kd qd implicit like the viscous term (q+ = q + hs qd+).
+      const double b = m.I * qd + hs * (seg(t1) - opt.kp * q - gravity_torque(m, q) - offset);
       const double Fc_pos = stribeck_g_side(p.curve, qd, true);
       const double Fc_neg = stribeck_g_side(p.curve, qd, false);
       const double stop = b / hs;  // torque that brings the joint to rest in this step
       const double coulomb = stop > 0 ? clip_friction(stop, Fc_pos) : clip_friction(stop, Fc_neg);
-      qd = (b - hs * coulomb) / (m.I + hs * p.sigma2);
+      qd = (b - hs * coulomb) / (m.I + hs * (p.sigma2 + opt.kd) + hs * hs * opt.kp);
       q += hs * qd;
       Ff = coulomb + p.sigma2 * qd;
       ++out.steps;

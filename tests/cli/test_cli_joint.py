@@ -9,6 +9,10 @@
    friction is the first-order Moreau step at --max-step 1 ms: measured 6e-4 on Fv), and
    `eval-joint` with the written joint_fit.json must reproduce fit-joint's training errors
    exactly.
+   `--method oe --init idim --closed-loop --desired D.csv`: the record is also given as the
+   output of a PD controller (desired trajectory = the motion plus a 1.7 Hz offset, feedforward
+   chosen so that the law holds exactly): the fitted gains must be the ones used (1e-3) and
+   the closed-loop oe must keep the truth within 2e-3.
 2. The torque given as a command with a gain (--command, --gain) gives the same fit.
    `--method sr3` (no --validate: AIC on held-out training blocks) must select the true terms
    (qdd, cos q, sin q, 1, qd, sgn qd) and return the rigid body to 1e-3 and Fc, cv[0] to 2 %
@@ -31,6 +35,29 @@ import sys
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18}
 GAIN = 0.5
+
+
+KP, KD = 15.0, 0.8
+
+
+def write_desired(path):
+    """The desired trajectory of a PD controller that would have produced the record exactly:
+    q_des = q + e, qd_des = qd + e', tau_ff = tau - KP e - KD e' with e = 0.02 sin(2 pi 1.7 t),
+    so that tau = tau_ff + KP (q_des - q) + KD (qd_des - qd) at every sample."""
+    w1, w2, w3 = 2 * math.pi * 0.3, 2 * math.pi * 0.7, 2 * math.pi * 1.7
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["time", "position", "velocity", "torque"])
+        for k in range(4001):
+            t = k * 1e-3
+            q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
+            qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
+            qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
+            sgn = (qd > 0) - (qd < 0)
+            tau = (TRUTH["I"] * qdd + TRUTH["mgCx"] * math.cos(q) - TRUTH["mgCy"] * math.sin(q)
+                   + TRUTH["offset"] + TRUTH["Fv"] * qd + TRUTH["Fc"] * sgn)
+            e, ed = 0.02 * math.sin(w3 * t), 0.02 * w3 * math.cos(w3 * t)
+            out.writerow([f"{t:.6f}", repr(q + e), repr(qd + ed), repr(tau - KP * e - KD * ed)])
 
 
 def write_record(path):
@@ -115,6 +142,24 @@ def main():
         if abs(q[name] - true) > 2e-3 * max(1.0, abs(true)):
             failures.append(f"oe: {name} = {q[name]} differs from the truth {true}")
 
+    # oe in closed loop: the controller fitted from the desired record, the joint simulated
+    # under it; the truth is kept as in open loop.
+    des = os.path.join(a.work, "desired.csv")
+    write_desired(des)
+    out_cl = os.path.join(a.work, "oe_cl")
+    run(base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--closed-loop",
+                "--desired", des, "--out", out_cl, "--no-plots"])
+    fit_cl, q = params(os.path.join(out_cl, "joint_fit.json"))
+    ctrl = fit_cl["method_details"]["oe"]["controller"]
+    print(f"closed-loop controller: {ctrl}")
+    for name, true in (("kp", KP), ("kd", KD), ("kff", 1.0)):
+        if abs(ctrl[name] - true) > 1e-3 * true:
+            failures.append(f"closed loop: controller {name} = {ctrl[name]}, made with {true}")
+    for name, true in TRUTH.items():
+        print(f"oe closed loop {name}: {q[name]:.8g} (truth {true:g})")
+        if abs(q[name] - true) > 2e-3 * max(1.0, abs(true)):
+            failures.append(f"oe closed loop: {name} = {q[name]} differs from the truth {true}")
+
     # 2. command with a gain.
     out_cmd = os.path.join(a.work, "cmd")
     run(base + ["--command", "command", "--gain", str(GAIN), "--method", "idim", "--out", out_cmd,
@@ -175,6 +220,8 @@ def main():
          "asymmetric Coulomb levels and a torque offset are the same regressor"),
         (base + ["--torque", "torque", "--diff", "tvreg", "--out", os.path.join(a.work, "e5")],
          "needs a weight tv_alpha > 0 (--tv-alpha)"),
+        (base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--closed-loop",
+                 "--out", os.path.join(a.work, "e6")], "--closed-loop needs --desired"),
         ([a.binary, "eval-joint", "--joint", rec, "--input", rec, "--time", "time",
           "--position", "angle", "--torque", "torque"], "JSON syntax error"),
     ]

@@ -31,8 +31,20 @@ struct JointData {
   std::vector<double> qd;    ///< joint velocity [rad/s]
   std::vector<double> qdd;   ///< joint acceleration [rad/s^2]
   std::vector<double> tau;   ///< applied torque [N m] (measured, or gain * command)
+  /// The position controller's desired trajectory and feedforward torque, when the record was
+  /// taken in closed loop and they are known (closed-loop output error, identify/joint_oe.hpp):
+  /// empty, or one value per sample. [rad], [rad/s], [N m]
+  std::vector<double> q_des, qd_des, tau_ff;
 
   std::size_t size() const noexcept { return t.size(); }
+  bool has_desired() const noexcept { return !q_des.empty(); }
+};
+
+/// A record's position controller (a PD law with a scaled feedforward and a bias):
+///   tau = kff tau_ff + bias + kp (q_des - q) + kd (qd_des - qd)
+/// kp [N m/rad], kd [N m s/rad] >= 0, kff [-], bias [N m].
+struct JointController {
+  double kp = 0, kd = 0, kff = 1, bias = 0;
 };
 
 }  // namespace frictionlab::identify

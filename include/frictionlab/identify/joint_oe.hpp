@@ -21,10 +21,13 @@
 // rejected by the solver), delta[i] and K fixed (structure from sr3); static friction: Fv, Fc
 // (Fc_pos, Fc_neg) = exp(x) (a start at 0, e.g. an idim coefficient at its bound, is raised to
 // 1e-6 with a warning). The last accepted iterate is kept if the solver stops on a failed
-// evaluation. Not implemented: the closed-loop output error (simulating the record's controller,
-// Gautier, Janot & Vandanjon 2013): oe simulates the joint open loop from the applied torque,
-// which suits free motion but not a joint held on a trajectory by a position controller (see
-// the DFKI comparison in the docs). Derivatives by central differences of the
+// evaluation.
+// Closed loop (closed_loop): the record's controller tau = kff tau_ff + bias + kp (q_des - q) +
+// kd (qd_des - qd) is simulated with the joint (its drive u = kff tau_ff + bias + kp q_des +
+// kd qd_des as the input, the feedback -kp q - kd qd inside the integrator), and the residuals
+// gain r_tau = (u_k - kp q_sim,k - kd qd_sim,k - tau_k) / s_tau: the closed-loop output error of
+// Gautier, Janot & Vandanjon (2013), for a joint held on a trajectory by a position controller,
+// whose motion the open-loop simulation from the measured torque cannot follow. Derivatives by central differences of the
 // simulation (ceres::DynamicNumericDiffCostFunction; the simulation's Newton tolerance is 1e-10).
 // Standard errors: linearised covariance s^2 (J^T J)^-1 at the optimum (as identify/lsq), mapped
 // to the natural parameters by the delta method; they assume white residuals, which simulation
@@ -59,6 +62,13 @@ struct JointOeOptions {
   /// state otherwise biases the parameters.
   bool estimate_initial_state = true;
   bool fix_rigid_body = false;  ///< keep I, mgCx, mgCy, offset at their initial values
+  /// Closed-loop output error (Gautier, Janot & Vandanjon 2013): every record has the desired
+  /// channels (JointData::q_des, qd_des, tau_ff), the joint is simulated under `controller`
+  /// (sim::JointSimOptions kp, kd; identify/joint_controller.hpp), and the torque the simulated
+  /// controller applies is fitted to the measured torque (weight 1 / its RMS) together with the
+  /// channels of `output`.
+  bool closed_loop = false;
+  JointController controller{};
   int max_iterations = 50;
   int threads = 0;  ///< Ceres threads (0: std::thread::hardware_concurrency())
   std::function<void(std::string_view)> progress;  ///< one line per iteration (may be empty)

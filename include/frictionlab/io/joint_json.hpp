@@ -56,6 +56,11 @@ struct JointFitSummary {
   std::vector<std::string> warnings;
 };
 
+/// CONTROLLER.json: {"kp": N m/rad, "kd": N m s/rad, "kff": - (default 1), "bias": N m
+/// (default 0), "description": text} (docs/file-formats.md). InputError naming file and key.
+identify::JointController parse_controller_json(std::string_view text, const std::string& file);
+identify::JointController read_controller_file(const std::string& path);
+
 nlohmann::ordered_json joint_fit_to_json(const JointFitSummary& s);
 
 /// The errors object of an evaluation.

@@ -122,6 +122,13 @@ struct JointSimOptions {
   /// Largest internal step [s]; each sample interval is split into ceil(interval / max_step)
   /// equal steps. 0: one step per sample interval.
   double max_step = 1e-3;
+  /// Linear state feedback (a joint under a PD position controller): the applied torque is
+  ///   tau = u(t) - kp q - kd qd,   u(t) = the sampled input (linear between samples),
+  /// e.g. u = tau_ff + kp q_des + kd qd_des for tau = tau_ff + kp (q_des - q) + kd (qd_des - qd).
+  /// kp [N m/rad], kd [N m s/rad] >= 0; 0, 0: open loop (u is the applied torque). In the
+  /// Moreau step the feedback is implicit like the viscous term; TR-BDF2 includes it in its
+  /// Newton Jacobian.
+  double kp = 0, kd = 0;
 };
 
 /// A simulated trajectory at the input's sample times.
