@@ -43,16 +43,22 @@ VectorXd least_squares_on(const MatrixXd& theta, const VectorXd& y, const std::v
   for (Index j = 0; j < r; ++j)
     if (use[static_cast<std::size_t>(j)]) idx.push_back(j);
   if (idx.empty()) return xi;
-  MatrixXd ts(theta.rows(), static_cast<Index>(idx.size()));
-  VectorXd norms(static_cast<Index>(idx.size()));
-  for (Index i = 0; i < ts.cols(); ++i) {
+  const auto k = static_cast<Index>(idx.size());
+  // A per-thread workspace, decomposed in place: on a long record (25 000 x 12) a fresh n x k
+  // matrix per call made allocation and page faults half of the run time.
+  thread_local MatrixXd work;
+  if (work.rows() != theta.rows() || work.cols() < k) work.resize(theta.rows(), std::max(k, r));
+  Eigen::Ref<MatrixXd> ts = work.leftCols(k);
+  VectorXd norms(k);
+  for (Index i = 0; i < k; ++i) {
     const Index j = idx[static_cast<std::size_t>(i)];
     norms(i) = theta.col(j).norm();
     if (!(norms(i) > 0)) norms(i) = 1;
     ts.col(i) = theta.col(j) / norms(i);
   }
-  const VectorXd c = ts.colPivHouseholderQr().solve(y);
-  for (Index i = 0; i < ts.cols(); ++i) xi(idx[static_cast<std::size_t>(i)]) = c(i) / norms(i);
+  const Eigen::ColPivHouseholderQR<Eigen::Ref<MatrixXd>> qr(ts);
+  const VectorXd c = qr.solve(y);
+  for (Index i = 0; i < k; ++i) xi(idx[static_cast<std::size_t>(i)]) = c(i) / norms(i);
   return xi;
 }
 
@@ -211,7 +217,9 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
     return out;
   }
   VectorXd value;
-  MatrixXd d1, d2, trial = theta;
+  // trial, trial2: the library at trial alphas. Their alpha-independent columns equal theta's
+  // and never change, so one copy each suffices (evaluate then rewrites the alpha columns).
+  MatrixXd d1, d2, trial = theta, trial2 = theta;
   for (int it = 0; it < opt.max_newton_iterations; ++it) {
     lib.apply(alpha, c, value, &d1, &d2);
     const VectorXd res = value - y;
@@ -255,7 +263,6 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
     if (!accepted) break;
     // Expansion: eq. 12's H ignores that c follows alpha, so it overestimates the curvature of
     // the projected E and its steps fall short; double the step while E keeps decreasing.
-    MatrixXd trial2 = trial;
     for (int h = 0; h < 10; ++h) {
       VectorXd longer = 2.0 * step;
       if (inf_norm(longer) > opt.max_newton_step) break;
