@@ -160,6 +160,23 @@ def main():
         if abs(q[name] - true) > 2e-3 * max(1.0, abs(true)):
             failures.append(f"oe closed loop: {name} = {q[name]} differs from the truth {true}")
 
+    # The same with the gains given in a CONTROLLER.json.
+    ctrl_file = os.path.join(a.work, "controller.json")
+    with open(ctrl_file, "w") as f:
+        json.dump({"kp": KP, "kd": KD, "description": "the gains write_desired used"}, f)
+    out_cf = os.path.join(a.work, "oe_cf")
+    run(base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--closed-loop",
+                "--desired", des, "--controller", ctrl_file, "--out", out_cf, "--no-plots"])
+    fit_cf, qf = params(os.path.join(out_cf, "joint_fit.json"))
+    if fit_cf["method_details"]["oe"]["controller"]["kp"] != KP:
+        failures.append("closed loop: the controller file's kp was not used")
+    for name, true in TRUTH.items():
+        if abs(qf[name] - true) > 2e-3 * max(1.0, abs(true)):
+            failures.append(f"oe closed loop (file): {name} = {qf[name]} differs from {true}")
+    bad_ctrl = os.path.join(a.work, "bad_controller.json")
+    with open(bad_ctrl, "w") as f:
+        json.dump({"kp": -1, "kd": KD}, f)
+
     # 2. command with a gain.
     out_cmd = os.path.join(a.work, "cmd")
     run(base + ["--command", "command", "--gain", str(GAIN), "--method", "idim", "--out", out_cmd,
@@ -222,6 +239,10 @@ def main():
          "needs a weight tv_alpha > 0 (--tv-alpha)"),
         (base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--closed-loop",
                  "--out", os.path.join(a.work, "e6")], "--closed-loop needs --desired"),
+        (base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--closed-loop",
+                 "--desired", os.path.join(a.work, "desired.csv"), "--controller",
+                 os.path.join(a.work, "bad_controller.json"), "--out", os.path.join(a.work, "e7")],
+         "parameter 'kp': must be a finite number >= 0"),
         ([a.binary, "eval-joint", "--joint", rec, "--input", rec, "--time", "time",
           "--position", "angle", "--torque", "torque"], "JSON syntax error"),
     ]
