@@ -36,12 +36,14 @@ std::string num(double x) {
   return buf;
 }
 
-/// One reported parameter and how it sits in the model (natural = exp(x) if log).
+/// One reported parameter and how it sits in the model (natural = exp(x) if log; a Stribeck
+/// level with `stribeck` set: Fs_i = (Fc / n)(exp(x) - 1), see Mapping).
 struct Entry {
   std::string name, unit;
   bool log = false;
   bool estimated = true;
   std::function<double&(JointModel&)> ref;
+  bool stribeck = false;
 };
 
 std::string element(const char* name, int i) {
@@ -71,6 +73,7 @@ std::vector<Entry> entries_of(const JointModel& m, bool fix_rigid) {
       const auto k = static_cast<std::size_t>(i);
       add(element("Fs", i), "N m", false, true,
           [lg, k](JointModel& j) -> double& { return lg(j).Fs[k]; });
+      e.back().stribeck = true;
     }
     if (p->n_stribeck > 0)
       add("Omega_s", "rad/s", true, true,
@@ -105,17 +108,29 @@ std::vector<Entry> entries_of(const JointModel& m, bool fix_rigid) {
 }
 
 /// The model for internal parameters x (estimated entries only, in order).
+/// Stribeck levels (stribeck_relative): Fs_i = (Fc / n)(exp(y_i) - 1) with n = n_stribeck, so
+/// that every Fs_i > -Fc / n and g = Fc + sum_i Fs_i exp(...) > 0 for any internal values: a
+/// central difference or a trial step can never leave the valid set through g <= 0, which
+/// otherwise ends the solver (a failed Jacobian evaluation) where Fs approaches -Fc.
 struct Mapping {
   JointModel base;
   std::vector<Entry> entries;
   std::vector<int> est;           ///< indices of the estimated entries
   bool symmetric_static = false;  ///< static friction with one Coulomb level "Fc"
+  bool stribeck_relative = false; ///< the map above for the Fs entries (else Fs_i = y_i)
 
   JointModel model(const double* x) const {
     JointModel m = base;
     for (std::size_t j = 0; j < est.size(); ++j) {
       const Entry& e = entries[static_cast<std::size_t>(est[j])];
-      e.ref(m) = e.log ? std::exp(x[j]) : x[j];
+      if (!(e.stribeck && stribeck_relative)) e.ref(m) = e.log ? std::exp(x[j]) : x[j];
+    }
+    if (auto* p = std::get_if<LG::Params>(&m.friction); p != nullptr && stribeck_relative) {
+      const double share = p->Fc / static_cast<double>(p->n_stribeck);
+      for (std::size_t j = 0; j < est.size(); ++j) {
+        const Entry& e = entries[static_cast<std::size_t>(est[j])];
+        if (e.stribeck) e.ref(m) = share * std::expm1(x[j]);
+      }
     }
     // Static friction: Fs follows Fc (Coulomb + viscous); a symmetric model keeps both sides.
     if (auto* sf = std::get_if<SF::Params>(&m.friction)) {
@@ -129,12 +144,23 @@ struct Mapping {
   std::vector<double> internal(const JointModel& m0) const {
     JointModel m = m0;
     std::vector<double> x;
+    const auto* p = std::get_if<LG::Params>(&m.friction);
     for (int j : est) {
       const Entry& e = entries[static_cast<std::size_t>(j)];
       const double v = e.ref(m);
-      x.push_back(e.log ? std::log(v) : v);
+      if (e.stribeck && stribeck_relative && p != nullptr)
+        x.push_back(std::log1p(v * static_cast<double>(p->n_stribeck) / p->Fc));
+      else
+        x.push_back(e.log ? std::log(v) : v);
     }
     return x;
+  }
+  /// The estimated parameters' natural values at internal x.
+  std::vector<double> natural(const double* x) const {
+    JointModel m = model(x);
+    std::vector<double> v;
+    for (int j : est) v.push_back(entries[static_cast<std::size_t>(j)].ref(m));
+    return v;
   }
 };
 
@@ -296,6 +322,14 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
   for (std::size_t j = 0; j < P.map.entries.size(); ++j)
     if (P.map.entries[j].estimated) P.map.est.push_back(static_cast<int>(j));
+  // The relative Stribeck map needs every initial Fs_i > -Fc / n (a valid g allows one very
+  // negative level if others are positive): otherwise the levels stay linear.
+  if (const auto* p = std::get_if<LG::Params>(&P.map.base.friction); p != nullptr) {
+    P.map.stribeck_relative = p->n_stribeck > 0;
+    for (int i = 0; i < p->n_stribeck; ++i)
+      if (!(p->Fs[static_cast<std::size_t>(i)] * p->n_stribeck > -p->Fc))
+        P.map.stribeck_relative = false;
+  }
   // A log-scale parameter that starts at 0 (e.g. an idim coefficient held at its bound) starts
   // at 1e-6 of its unit instead: the log scale reaches any positive value in a few steps.
   std::vector<std::string> raised;
@@ -473,6 +507,24 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   }
   const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
   const double tq = student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
+  // Covariance of the natural parameters: G cov G^T with G = d natural / d internal (delta
+  // method; G by central differences of the map, which is cheap and covers every
+  // parameterisation: exp for the log-scale ones, the relative Stribeck map).
+  Eigen::MatrixXd cov_nat;
+  if (cov.size() > 0) {
+    Eigen::MatrixXd G(np, np);
+    for (int c = 0; c < np; ++c) {
+      const auto cu = static_cast<std::size_t>(c);
+      const double h = 1e-6 * std::max(1.0, std::abs(x[cu]));
+      std::vector<double> xp = x, xm = x;
+      xp[cu] += h;
+      xm[cu] -= h;
+      const std::vector<double> vp = P.map.natural(xp.data()), vm = P.map.natural(xm.data());
+      for (int r = 0; r < np; ++r)
+        G(r, c) = (vp[static_cast<std::size_t>(r)] - vm[static_cast<std::size_t>(r)]) / (2 * h);
+    }
+    cov_nat = G * cov * G.transpose();
+  }
   JointModel m = out.model;
   for (std::size_t j = 0, ie = 0; j < P.map.entries.size(); ++j) {
     const Entry& e = P.map.entries[j];
@@ -486,8 +538,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       pe.ci_low = pe.ci_high = pe.value;
     } else {
       const auto a = static_cast<Eigen::Index>(ie++);
-      const double sd_x = cov.size() > 0 ? std::sqrt(std::max(cov(a, a), 0.0)) : kNaN;
-      pe.std_error = e.log ? pe.value * sd_x : sd_x;  // delta method for exp
+      pe.std_error = cov_nat.size() > 0 ? std::sqrt(std::max(cov_nat(a, a), 0.0)) : kNaN;
       pe.ci_low = pe.value - tq * pe.std_error;
       pe.ci_high = pe.value + tq * pe.std_error;
     }

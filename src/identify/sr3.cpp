@@ -245,7 +245,7 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
     // model below rounding level.
     if (inf_norm(step) <= opt.newton_tolerance) break;
     const double predicted = -2.0 * g.dot(step) - step.dot(H2 * step);
-    if (predicted <= 1e-13 * e0) break;
+    if (predicted <= opt.newton_rel_decrease * e0) break;
     bool accepted = false;
     double e1 = e0;
     VectorXd c1;
@@ -284,7 +284,7 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
     c = std::move(c1);
     const double decrease = e0 - e1;
     e0 = e1;
-    if (inf_norm(step) <= opt.newton_tolerance || decrease <= 1e-12 * e0) break;
+    if (inf_norm(step) <= opt.newton_tolerance || decrease <= opt.newton_rel_decrease * e0) break;
   }
   out.alpha = std::move(alpha);
   out.e = e0;
@@ -302,6 +302,8 @@ void check_inputs(const Sr3Library& lib, const VectorXd& y, const Sr3Options& op
   if (!(y.norm() > 0)) fail("y is zero");
   if (!(opt.nu > 0) || !std::isfinite(opt.nu)) fail("nu must be finite and > 0");
   if (!(opt.lambda >= 0) || !std::isfinite(opt.lambda)) fail("lambda must be finite and >= 0");
+  if (!(opt.newton_rel_decrease >= 0) || !std::isfinite(opt.newton_rel_decrease))
+    fail("newton_rel_decrease must be finite and >= 0");
   if (!opt.protect.empty() && static_cast<Index>(opt.protect.size()) != lib.cols())
     fail("protect has " + std::to_string(opt.protect.size()) + " entries, the library " +
          std::to_string(lib.cols()) + " columns");

@@ -17,8 +17,9 @@
 // relative terms), w = 1 for the channels selected by `output`, 0 otherwise.
 //
 // Parameters (internal -> natural): I = exp(x); mgCx, mgCy, offset free; LuGre: sigma0, sigma1,
-// Omega_s = exp(x), Fc, Fs[i], cv[i] free (g must stay > 0: a step that leaves the valid set is
-// rejected by the solver), delta[i] and K fixed (structure from sr3); static friction: Fv, Fc
+// Fc, Omega_s = exp(x), cv[i] free, Fs[i] = (Fc / n)(exp(y_i) - 1) (n Stribeck terms: g > 0 for
+// any internal values; linear if an initial Fs[i] <= -Fc / n), delta[i] and K fixed (structure
+// from sr3); static friction: Fv, Fc
 // (Fc_pos, Fc_neg) = exp(x) (a start at 0, e.g. an idim coefficient at its bound, is raised to
 // 1e-6 with a warning). The last accepted iterate is kept if the solver stops on a failed
 // evaluation.
@@ -30,7 +31,7 @@
 // whose motion the open-loop simulation from the measured torque cannot follow. Derivatives by central differences of the
 // simulation (ceres::DynamicNumericDiffCostFunction; the simulation's Newton tolerance is 1e-10).
 // Standard errors: linearised covariance s^2 (J^T J)^-1 at the optimum (as identify/lsq), mapped
-// to the natural parameters by the delta method; they assume white residuals, which simulation
+// to the natural parameters by the delta method (G cov G^T, G = d natural / d internal); they assume white residuals, which simulation
 // errors are not, so read them as a lower bound.
 //
 // Host side: allocates, throws FitError.

@@ -87,21 +87,19 @@ inline bool is_dynamic(const JointModel& m) noexcept {
 
 /// The model's steady-state friction curve tau_ss(qd) [N m] (zdot = 0 for LuGre).
 inline double steady_friction(const JointModel& m, double qd) noexcept {
-  return std::visit(
-      [qd](const auto& p) { return model_of_t<std::decay_t<decltype(p)>>::steady_force(p, qd); },
-      m.friction);
+  // get_if rather than std::visit, which may throw bad_variant_access.
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction))
+    return JointLuGre<double>::steady_force(*p, qd);
+  return StaticFriction<double>::steady_force(
+      *std::get_if<StaticFriction<double>::Params>(&m.friction), qd);
 }
 
 /// Friction torque tau_f(qd, z) [N m] (z is ignored by static friction).
 inline double friction_torque(const JointModel& m, double qd, double z) noexcept {
-  return std::visit(
-      [qd, z](const auto& p) {
-        using M = model_of_t<std::decay_t<decltype(p)>>;
-        typename M::State x{};
-        if constexpr (M::kNumStates == 1) x.z = z;
-        return M::force(p, x, qd);
-      },
-      m.friction);
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction))
+    return JointLuGre<double>::force(*p, JointLuGre<double>::State{z}, qd);
+  return StaticFriction<double>::force(*std::get_if<StaticFriction<double>::Params>(&m.friction),
+                                       StaticFriction<double>::State{}, qd);
 }
 
 /// The bristle state z driven by a sampled velocity linearly interpolated between its samples
