@@ -28,6 +28,7 @@
 #include "frictionlab/models/dahl.hpp"
 #include "frictionlab/models/elastoplastic.hpp"
 #include "frictionlab/models/gms.hpp"
+#include "frictionlab/models/joint_lugre.hpp"
 #include "frictionlab/models/lugre.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "frictionlab/models/stribeck.hpp"
@@ -292,6 +293,53 @@ struct GMSFamily {
     double m = 0;
     for (const auto& z : x.z) m = std::max(m, std::abs(double(z)));
     return m;
+  }
+};
+
+/// The joint LuGre model of reference 004 (model A: exact sign) with two Stribeck terms, one of
+/// them negative (a two-break curve), and a cubic viscous series.
+struct JointLuGreFamily : ScalarStateBound<JointLuGreFamily> {
+  static constexpr const char* name = "joint-lugre";
+  template <class S>
+  using M = JointLuGre<S>;
+  // sigma0 sigma1 Fc Fs[0] Omega_s cv[0]
+  static constexpr int kTheta = 6;
+  static constexpr std::array<double, kTheta> theta0{2e4, 40.0, 1.0, 0.6, 0.01, 0.5};
+  template <class S>
+  static typename M<S>::Params params(const S* th) {
+    typename M<S>::Params p;
+    p.sigma0 = th[0];
+    p.sigma1 = th[1];
+    p.Fc = th[2];
+    p.n_stribeck = 2;
+    p.Fs[0] = th[3];
+    p.delta[0] = S(0.75);
+    p.Fs[1] = S(-0.2);
+    p.delta[1] = S(2.25);
+    p.Omega_s = th[4];
+    p.n_viscous = 3;
+    p.cv[0] = th[5];
+    p.cv[1] = S(0.02);
+    p.cv[2] = S(0.01);
+    return p;
+  }
+  static constexpr double v_scale = 0.05;
+  static constexpr double h_fine = 1e-6;
+  static constexpr Method reference = Method::rk4;
+  static constexpr double expected_order = 2;
+  static constexpr double h_order_max = 4e-4;
+  static constexpr double zoh_rel_tol = 1e-9;
+};
+
+/// The same with tanh(K qd) in place of the sign (the paper's model B, K = 150 s/rad): the
+/// bristles relax at rest too (joint_lugre.hpp).
+struct JointLuGreTanhFamily : JointLuGreFamily {
+  static constexpr const char* name = "joint-lugre-tanh";
+  template <class S>
+  static typename M<S>::Params params(const S* th) {
+    auto p = JointLuGreFamily::params<S>(th);
+    p.K = S(150);
+    return p;
   }
 };
 

@@ -94,6 +94,21 @@ void expect_same(const ModelSpec& a, const ModelSpec& b) {
     EXPECT_SAME(g->C, h.C);
     EXPECT_SAME(g->sigma2, h.sigma2);
     expect_same_curve(g->curve, h.curve);
+  } else if (const auto* j = std::get_if<JointLuGre<double>::Params>(&a)) {
+    const auto& k = std::get<JointLuGre<double>::Params>(b);
+    EXPECT_SAME(j->sigma0, k.sigma0);
+    EXPECT_SAME(j->sigma1, k.sigma1);
+    EXPECT_SAME(j->Fc, k.Fc);
+    ASSERT_EQ(j->n_viscous, k.n_viscous);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(j->n_viscous); ++i)
+      EXPECT_SAME(j->cv[i], k.cv[i]);
+    ASSERT_EQ(j->n_stribeck, k.n_stribeck);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(j->n_stribeck); ++i) {
+      EXPECT_SAME(j->Fs[i], k.Fs[i]);
+      EXPECT_SAME(j->delta[i], k.delta[i]);
+    }
+    EXPECT_SAME(j->Omega_s, k.Omega_s);
+    EXPECT_SAME(j->K, k.K);
   } else {
     FAIL() << "unhandled model";
   }
@@ -136,7 +151,7 @@ void expect_file_error(const std::string& text, long line, long col, const std::
 // ---- every model, defaults, example files ----
 
 TEST(ModelJson, EveryModelNameParsesWithTheDocumentedDefaults) {
-  ASSERT_EQ(model_names().size(), 10u);
+  ASSERT_EQ(model_names().size(), 11u);
   for (const auto& name : model_names()) {
     SCOPED_TRACE(name);
     const ModelFile f = parse(R"({"model": ")" + name + R"("})");
@@ -150,6 +165,7 @@ TEST(ModelJson, EveryModelNameParsesWithTheDocumentedDefaults) {
   expect_same(parse(R"({"model": "modified-stribeck"})").spec, ModifiedStribeck<double>::Params{});
   expect_same(parse(R"({"model": "gms"})").spec, GMS<double>::Params{});
   expect_same(parse(R"({"model": "stribeck"})").spec, StaticSpec{});
+  expect_same(parse(R"({"model": "joint-lugre"})").spec, JointLuGre<double>::Params{});
   // The static special cases.
   StaticSpec c;
   c.kind = StaticKind::coulomb;
@@ -185,7 +201,8 @@ TEST(ModelJson, ExampleFilesParse) {
       {"elasto_plastic.json", "elasto-plastic"},
       {"maxwell_slip.json", "maxwell-slip"},
       {"modified_stribeck.json", "modified-stribeck"},
-      {"gms.json", "gms"}};
+      {"gms.json", "gms"},
+      {"joint_lugre.json", "joint-lugre"}};
   for (const auto& [file, name] : files) {
     SCOPED_TRACE(file);
     const ModelFile f = read_model_file(kData + file);
@@ -263,7 +280,53 @@ TEST(ModelJson, RandomParametersRoundTripBitExactly) {
     }
     s = m;
     expect_same(parse(to_json_text(s)).spec, s);
+
+    JointLuGre<double>::Params jl;
+    jl.sigma0 = pos(1e6);
+    jl.sigma1 = pos(1e2);
+    jl.Fc = pos(1);
+    jl.n_viscous = trial % 4;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(jl.n_viscous); ++i) jl.cv[i] = pos(1);
+    jl.n_stribeck = trial % 5;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(jl.n_stribeck); ++i) {
+      jl.Fs[i] = pos(0.1);
+      jl.delta[i] = pos(4);
+    }
+    jl.Omega_s = pos(0.1);
+    jl.K = trial % 2 ? 0.0 : pos(200);
+    s = jl;
+    expect_same(parse(to_json_text(s)).spec, s);
   }
+}
+
+TEST(ModelJson, AtanSmoothingOfStaticModels) {
+  const auto s = std::get<StaticSpec>(
+      parse(model("coulomb-viscous", R"({"Fc": 0.289, "sigma2": 0.047, "v_smooth": 0.01,
+                                         "smoothing": "atan"})"))
+          .spec);
+  EXPECT_EQ(s.params.smoothing, SignSmoothing::atan);
+  // (2/pi) atan(qd/v_smooth): the published DFKI form Fc' atan(100 qd) with Fc' = Fc 2/pi.
+  EXPECT_NEAR(StaticFriction<double>::steady_force(s.params, 0.02),
+              0.289 * 2 / 3.14159265358979 * std::atan(2.0) + 0.047 * 0.02, 1e-15);
+  const auto back = std::get<StaticSpec>(parse(to_json_text(ModelSpec{s})).spec);
+  EXPECT_EQ(back.params.smoothing, SignSmoothing::atan);
+  expect_param_error(model("coulomb", R"({"smoothing": "sigmoid"})"), "smoothing",
+                     "must be \"tanh\" or \"atan\", got \"sigmoid\"");
+}
+
+TEST(ModelJson, JointLuGreArraysAndErrors) {
+  const auto p = std::get<JointLuGre<double>::Params>(
+      parse(model("joint-lugre", R"({"cv": [], "Fs": [0.5], "delta": [2]})")).spec);
+  EXPECT_EQ(p.n_viscous, 0);
+  EXPECT_EQ(p.n_stribeck, 1);
+  expect_param_error(model("joint-lugre", R"({"Fs": [0.5, 0.1], "delta": [2]})"), "delta",
+                     "Fs and delta must have the same number of entries");
+  expect_param_error(model("joint-lugre", R"({"Fc": 0.1, "Fs": [-0.3], "delta": [2]})"), "Fc",
+                     "must stay > 0 at every velocity");
+  expect_param_error(model("joint-lugre", R"({"Fs": [0.3], "delta": [0]})"), "delta[0]",
+                     "must be > 0, got 0");
+  expect_param_error(model("joint-lugre", R"({"cv": [1, 2, 3, 4, 5, 6, 7, 8, 9]})"), "cv",
+                     "has 9 entries; at most 8 are supported");
 }
 
 TEST(ModelJson, WriterRejectsStaticSpecsThatDoNotFitTheirKind) {
@@ -318,11 +381,11 @@ TEST(ModelJson, StructureErrors) {
       "m.json: expected a JSON object {\"model\": ..., \"params\": {...}}, got array");
   expect_file_error(R"({"params": {}})", 0, 0,
                     "m.json: missing key 'model' (one of: coulomb, viscous, coulomb-viscous, "
-                    "stribeck, lugre, dahl, elasto-plastic, maxwell-slip, modified-stribeck, gms)");
+                    "stribeck, lugre, dahl, elasto-plastic, maxwell-slip, modified-stribeck, gms, joint-lugre)");
   expect_file_error(R"({"model": "lugr"})", 0, 0,
                     "m.json: unknown model 'lugr' (known models: coulomb, viscous, "
                     "coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, maxwell-slip, "
-                    "modified-stribeck, gms)");
+                    "modified-stribeck, gms, joint-lugre)");
   expect_file_error(R"({"model": "lugre", "parms": {}})", 0, 0,
                     "m.json: unknown key 'parms' (allowed: model, params, description)");
   expect_file_error(R"({"model": 3})", 0, 0, "m.json: key 'model': expected a string, got number");
@@ -347,7 +410,7 @@ TEST(ModelJson, UnknownParameterListsTheAllowedOnes) {
                      "unknown parameter for model 'dahl' (allowed: sigma0, Fc, n)");
   expect_param_error(model("coulomb", R"({"Fs": 1})"), "Fs",
                      "unknown parameter for model 'coulomb' (allowed: Fc, Fc_pos, Fc_neg, "
-                     "v_smooth)");
+                     "v_smooth, smoothing)");
   expect_param_error(model("viscous", R"({"Fc": 1})"), "Fc", "(allowed: sigma2)");
   expect_param_error(model("lugre", R"({"a1": 1e-5, "a2": 1e-5, "Fc": 1})"), "Fc",
                      "unknown parameter for model 'lugre' in the displacement form (a1, a2) "
@@ -685,7 +748,7 @@ TEST(SystemJson, Errors) {
   expect_system_error(R"({"system": "stick-slip", "friction": {"model": "foo"}})",
                       "s.json: friction: unknown model 'foo' (known models: coulomb, viscous, "
                       "coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, maxwell-slip, "
-                      "modified-stribeck, gms)");
+                      "modified-stribeck, gms, joint-lugre)");
 }
 
 TEST(SystemJson, TorqueCsvIsReadRelativeToTheJsonFileAndChecked) {

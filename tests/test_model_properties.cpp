@@ -29,7 +29,7 @@ struct ModelProperties : ::testing::Test {};
 using Families =
     ::testing::Types<StribeckExpFamily, StribeckRationalSmoothFamily, LuGreFamily, LuGreAsymFamily,
                      DahlFamily, ElastoPlasticFamily, MaxwellSlipFamily, ModifiedStribeckFamily,
-                     GMSFamily>;
+                     GMSFamily, JointLuGreFamily, JointLuGreTanhFamily>;
 
 class FamilyNames {
  public:

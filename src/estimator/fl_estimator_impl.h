@@ -72,7 +72,7 @@ static FL_REAL fl_step_zoh(const FL_PARAMS* p, FL_REAL z, FL_REAL v, FL_REAL h) 
   return z + h * fl_phi1(a * h) * (v - a * z);
 }
 
-/* One part of the linear-input step without reversal (lugre.hpp arc_step). */
+/* One part of the linear-input step without reversal (models/bristle.hpp bristle_arc_step). */
 static FL_REAL fl_arc_step(const FL_PARAMS* p, FL_REAL z, FL_REAL va, FL_REAL vb, FL_REAL hh,
                            int pos) {
   const FL_REAL sg = pos ? FL_LIT(1.0) : FL_LIT(-1.0);
@@ -86,7 +86,7 @@ static FL_REAL fl_arc_step(const FL_PARAMS* p, FL_REAL z, FL_REAL va, FL_REAL vb
   return sg * gh1 + E * (z - sg * gh0) - sg * (gh1 - gh0) * ph;
 }
 
-/* lugre.hpp step_linear_part: split at a reversal. */
+/* models/bristle.hpp bristle_linear_part: split at a reversal. */
 static FL_REAL fl_step_linear_part(const FL_PARAMS* p, FL_REAL z, FL_REAL v0, FL_REAL v1,
                                    FL_REAL h) {
   if ((v0 > FL_LIT(0.0) && v1 < FL_LIT(0.0)) || (v0 < FL_LIT(0.0) && v1 > FL_LIT(0.0))) {

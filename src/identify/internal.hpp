@@ -6,6 +6,7 @@
 // (autodiff with ceres::Jet through the whole simulation). See docs/identification.md.
 #pragma once
 
+#include <Eigen/Core>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -114,6 +115,19 @@ class Family {
   std::vector<UserInfo> user_;
   bool sensorless_ = false;
 };
+
+/// Linearised (Gauss-Newton) covariance of least-squares estimates from the residual Jacobian
+/// J (m x p) at the optimum: cov = s2 (J^T J)^-1, s2 = ssr / (m - p), computed on the
+/// column-scaled Js = J D^-1 (D = column norms) for accuracy: cov = s2 D^-1 (Js^T Js)^-1 D^-1.
+struct LinearCovariance {
+  double s2 = 0;                ///< residual variance estimate
+  double condition_number = 0;  ///< of Js^T Js (inf when singular)
+  std::vector<long> dead;       ///< columns of J that are zero (no effect on the residuals)
+  bool singular = false;        ///< dead columns, or smallest eigenvalue <= 1e-14 * largest
+  Eigen::MatrixXd cov;          ///< p x p (only when !singular)
+};
+/// Requires m > p (the caller checks and reports).
+LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, double ssr);
 
 /// The family of a model choice. `alpha` is not handled here (fixing it is the caller's).
 std::unique_ptr<Family> make_family(const ModelChoice& m, ProblemKind problem, bool rotary);

@@ -303,30 +303,19 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     r.warnings.push_back("no degrees of freedom left (N <= p): no standard errors");
     return;
   }
-  const double s2 = ssr / static_cast<double>(dof);
+  const LinearCovariance lc = linear_covariance(J, ssr);
+  const double s2 = lc.s2;
   r.sigma = std::sqrt(s2);
-  // Column scaling: Js = J D^-1 with D = diag(|J_j|); cond of Js^T Js.
-  Eigen::VectorXd cn = J.colwise().norm().transpose();
+  r.condition_number = lc.condition_number;
   std::vector<std::string> dead;
-  for (long j = 0; j < p; ++j) {
-    if (!(cn(j) > 0)) {
-      dead.push_back(fam.info()[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])].name);
-      cn(j) = 1;
-    }
-  }
-  const Eigen::MatrixXd Js = J * cn.cwiseInverse().asDiagonal();
-  const Eigen::MatrixXd N = Js.transpose() * Js;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
-  const Eigen::VectorXd lam = es.eigenvalues();
-  const double lmax = lam.maxCoeff(), lmin = lam.minCoeff();
-  r.condition_number = lmin > 0 ? lmax / lmin : std::numeric_limits<double>::infinity();
-  const bool singular = !dead.empty() || !(lmin > 1e-14 * lmax);
+  for (long j : lc.dead)
+    dead.push_back(fam.info()[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])].name);
   if (!dead.empty()) {
     std::string names;
     for (const auto& n : dead) names += (names.empty() ? "" : ", ") + n;
     r.warnings.push_back("parameters with no effect on the prediction (not identifiable from this record): " + names);
   }
-  if (singular) {
+  if (lc.singular) {
     r.warnings.push_back("J^T J is singular at the optimum (condition number " +
                          fmt(r.condition_number) + "): no standard errors");
     return;
@@ -334,10 +323,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   if (r.condition_number > 1e10)
     r.warnings.push_back("J^T J is ill-conditioned (condition number " + fmt(r.condition_number) +
                          "): parameters strongly correlated, standard errors large");
-  const Eigen::MatrixXd Ninv = es.eigenvectors() * lam.cwiseInverse().asDiagonal() *
-                               es.eigenvectors().transpose();
-  const Eigen::MatrixXd Dinv = cn.cwiseInverse().asDiagonal();
-  const Eigen::MatrixXd cov_theta = s2 * Dinv * Ninv * Dinv;
+  const Eigen::MatrixXd& cov_theta = lc.cov;
   // Delta method: Cov_user = G Cov_theta G^T, G = d user / d theta_free.
   const auto q = static_cast<long>(fam.user_info().size());
   std::vector<double> Gv(static_cast<std::size_t>(q * p));
@@ -375,6 +361,32 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
       }
     }
   }
+}
+
+LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, double ssr) {
+  LinearCovariance out;
+  const Eigen::Index m = J.rows(), p = J.cols();
+  out.s2 = ssr / static_cast<double>(m - p);
+  Eigen::VectorXd cn = J.colwise().norm().transpose();
+  for (Eigen::Index j = 0; j < p; ++j) {
+    if (!(cn(j) > 0)) {
+      out.dead.push_back(static_cast<long>(j));
+      cn(j) = 1;
+    }
+  }
+  const Eigen::MatrixXd Js = J * cn.cwiseInverse().asDiagonal();
+  const Eigen::MatrixXd N = Js.transpose() * Js;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
+  const Eigen::VectorXd lam = es.eigenvalues();
+  const double lmax = lam.maxCoeff(), lmin = lam.minCoeff();
+  out.condition_number = lmin > 0 ? lmax / lmin : std::numeric_limits<double>::infinity();
+  out.singular = !out.dead.empty() || !(lmin > 1e-14 * lmax);
+  if (out.singular) return out;
+  const Eigen::MatrixXd Ninv =
+      es.eigenvectors() * lam.cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
+  const Eigen::MatrixXd Dinv = cn.cwiseInverse().asDiagonal();
+  out.cov = out.s2 * Dinv * Ninv * Dinv;
+  return out;
 }
 
 }  // namespace frictionlab::identify::detail

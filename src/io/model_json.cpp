@@ -172,16 +172,16 @@ ModelFile read_static(StaticKind kind, const json* params, const std::string& fi
   std::vector<std::string> allowed;
   switch (kind) {
     case StaticKind::coulomb:
-      allowed = concat({kFcKeys, {"v_smooth"}});
+      allowed = concat({kFcKeys, {"v_smooth", "smoothing"}});
       break;
     case StaticKind::viscous:
       allowed = {"sigma2"};
       break;
     case StaticKind::coulomb_viscous:
-      allowed = concat({kFcKeys, {"sigma2", "v_smooth"}});
+      allowed = concat({kFcKeys, {"sigma2", "v_smooth", "smoothing"}});
       break;
     case StaticKind::stribeck:
-      allowed = concat({kCurveKeys, {"sigma2", "v_smooth"}});
+      allowed = concat({kCurveKeys, {"sigma2", "v_smooth", "smoothing"}});
       break;
   }
   const JsonFields f(params, file, context, "model '" + name + "'", allowed);
@@ -198,7 +198,15 @@ ModelFile read_static(StaticKind kind, const json* params, const std::string& fi
     if (sym) renames.insert(renames.end(), {{"Fc_pos", "Fc"}, {"Fc_neg", "Fc"}});
   }
   if (kind != StaticKind::coulomb) p.sigma2 = f.number("sigma2", p.sigma2);
-  if (kind != StaticKind::viscous) p.v_smooth = f.number("v_smooth", p.v_smooth);
+  if (kind != StaticKind::viscous) {
+    p.v_smooth = f.number("v_smooth", p.v_smooth);
+    const std::string sm = f.string("smoothing", "tanh");
+    if (sm == "atan") {
+      p.smoothing = SignSmoothing::atan;
+    } else if (sm != "tanh") {
+      f.fail("smoothing", "must be \"tanh\" or \"atan\", got \"" + sm + "\"");
+    }
+  }
   ModelFile out{s, {}};
   out.warnings = report(frictionlab::check(p), renames, file, context);
   return out;
@@ -297,6 +305,48 @@ ModelFile read_gms(const json* params, const std::string& file, const std::strin
   return ModelFile{p, std::move(warnings)};
 }
 
+// Joint LuGre (reference 004; models/joint_lugre.hpp): cv and Fs/delta are arrays whose
+// lengths give n_viscous and n_stribeck (an empty array: no such terms).
+ModelFile read_joint_lugre(const json* params, const std::string& file,
+                           const std::string& context) {
+  using M = JointLuGre<double>;
+  const JsonFields f(params, file, context, "model 'joint-lugre'",
+                     {"sigma0", "sigma1", "Fc", "cv", "Fs", "delta", "Omega_s", "K"});
+  M::Params p;
+  p.sigma0 = f.number("sigma0", p.sigma0);
+  p.sigma1 = f.number("sigma1", p.sigma1);
+  p.Fc = f.number("Fc", p.Fc);
+  p.Omega_s = f.number("Omega_s", p.Omega_s);
+  p.K = f.number("K", p.K);
+  // An array that may be empty (JsonFields::numbers wants at least one entry).
+  auto array = [&](const std::string& key, std::size_t max) {
+    std::vector<double> v;
+    if (!f.has(key)) return v;
+    const json& a = params->at(key);
+    if (!(a.is_array() && a.empty())) v = f.numbers(key);
+    if (v.size() > max)
+      f.fail(key, "has " + std::to_string(v.size()) + " entries; at most " +
+                      std::to_string(max) + " are supported");
+    return v;
+  };
+  const auto cv = array("cv", M::kMaxViscous);
+  const auto Fs = array("Fs", M::kMaxStribeck);
+  const auto delta = array("delta", M::kMaxStribeck);
+  if (f.has("cv")) {
+    p.n_viscous = static_cast<int>(cv.size());
+    std::copy(cv.begin(), cv.end(), p.cv.begin());
+  }
+  if (Fs.size() != delta.size())
+    f.fail(Fs.size() < delta.size() ? "Fs" : "delta",
+           "Fs and delta must have the same number of entries (one per Stribeck term), got " +
+               std::to_string(Fs.size()) + " and " + std::to_string(delta.size()));
+  p.n_stribeck = static_cast<int>(Fs.size());
+  std::copy(Fs.begin(), Fs.end(), p.Fs.begin());
+  std::copy(delta.begin(), delta.end(), p.delta.begin());
+  auto warnings = report(frictionlab::check(p), {}, file, context);
+  return ModelFile{p, std::move(warnings)};
+}
+
 // ---- writer ----
 
 void write_level(ordered_json& o, const char* sym, const char* pos, const char* neg, double vpos,
@@ -354,6 +404,7 @@ ordered_json static_params(const StaticSpec& s) {
               "Fs = Fc and sigma2 = 0");
       write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
       o["v_smooth"] = p.v_smooth;
+      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
       break;
     case StaticKind::viscous:
       require(c.Fc_pos == 0 && c.Fc_neg == 0 && c.Fs_pos == 0 && c.Fs_neg == 0, "Fc = Fs = 0");
@@ -364,11 +415,13 @@ ordered_json static_params(const StaticSpec& s) {
       write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
       o["sigma2"] = p.sigma2;
       o["v_smooth"] = p.v_smooth;
+      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
       break;
     case StaticKind::stribeck:
       write_curve(o, c);
       o["sigma2"] = p.sigma2;
       o["v_smooth"] = p.v_smooth;
+      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
       break;
   }
   return o;
@@ -386,7 +439,8 @@ Overloaded(F...) -> Overloaded<F...>;
 const std::vector<std::string>& model_names() {
   static const std::vector<std::string> names = {
       "coulomb", "viscous",        "coulomb-viscous", "stribeck",          "lugre",
-      "dahl",    "elasto-plastic", "maxwell-slip",    "modified-stribeck", "gms"};
+      "dahl",    "elasto-plastic", "maxwell-slip",    "modified-stribeck", "gms",
+      "joint-lugre"};
   return names;
 }
 
@@ -400,6 +454,7 @@ std::string model_name(const ModelSpec& spec) {
           [](const MaxwellSlip<double>::Params&) { return std::string("maxwell-slip"); },
           [](const ModifiedStribeck<double>::Params&) { return std::string("modified-stribeck"); },
           [](const GMS<double>::Params&) { return std::string("gms"); },
+          [](const JointLuGre<double>::Params&) { return std::string("joint-lugre"); },
       },
       spec);
 }
@@ -450,6 +505,7 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
   if (name == "maxwell-slip") return read_maxwell_slip(params, file, context);
   if (name == "modified-stribeck") return read_modified_stribeck(params, file, context);
   if (name == "gms") return read_gms(params, file, context);
+  if (name == "joint-lugre") return read_joint_lugre(params, file, context);
   detail::fail_file(
       file, context,
       "unknown model '" + name + "' (known models: " + detail::join(model_names()) + ")");
@@ -514,6 +570,18 @@ ordered_json to_json(const ModelSpec& spec) {
                                          o["C"] = p.C;
                                          o["sigma2"] = p.sigma2;
                                          write_curve(o, p.curve);
+                                         return o;
+                                       },
+                                       [](const JointLuGre<double>::Params& p) {
+                                         ordered_json o = ordered_json::object();
+                                         o["sigma0"] = p.sigma0;
+                                         o["sigma1"] = p.sigma1;
+                                         o["Fc"] = p.Fc;
+                                         o["cv"] = first_n(p.cv, p.n_viscous);
+                                         o["Fs"] = first_n(p.Fs, p.n_stribeck);
+                                         o["delta"] = first_n(p.delta, p.n_stribeck);
+                                         o["Omega_s"] = p.Omega_s;
+                                         o["K"] = p.K;
                                          return o;
                                        },
                                    },

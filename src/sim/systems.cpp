@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "checks.hpp"
 #include "cvode.hpp"
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
@@ -36,6 +37,12 @@
 
 namespace frictionlab::sim {
 namespace {
+
+using detail::bad;
+using detail::Checker;
+using detail::check_friction;
+using detail::kTrBdf2Newton;
+using detail::num;
 
 constexpr int kDim = 3;
 using Vec = Eigen::Matrix<double, kDim, 1>;
@@ -49,48 +56,7 @@ constexpr double kMaxSteps = 1e12;
 constexpr double kMultipleTol = 1e-9;
 
 // ---------------------------------------------------------------------------------------------
-// Error messages
-
-/// Shortest round-trip decimal form of x ("-1", "0.1", "nan", "inf").
-std::string num(double x) {
-  std::array<char, 32> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x);
-  return std::string(buf.data(), r.ptr);
-}
-
-/// throw std::invalid_argument("<sys>: parameter '<name>' <what>").
-[[noreturn]] void bad(const char* sys, const std::string& name, const std::string& what) {
-  throw std::invalid_argument(std::string(sys) + ": parameter '" + name + "' " + what);
-}
-
-struct Checker {
-  const char* sys;
-
-  void finite(const std::string& name, double x) const {
-    if (!std::isfinite(x)) bad(sys, name, "must be finite (got " + num(x) + ")");
-  }
-  void positive(const std::string& name, double x) const {
-    finite(name, x);
-    if (!(x > 0)) bad(sys, name, "must be > 0 (got " + num(x) + ")");
-  }
-  void nonnegative(const std::string& name, double x) const {
-    finite(name, x);
-    if (!(x >= 0)) bad(sys, name, "must be >= 0 (got " + num(x) + ")");
-  }
-};
-
-// ---------------------------------------------------------------------------------------------
-// Friction parameters: validation (the rules of docs/models.md, models/validation.hpp; errors
-// only, warnings such as non-passivity are the io layer's to report) and conversion of the double
-// parameters to another scalar type (ceres::Jet).
-
-template <class P>
-void check_friction(const char* sys, const P& p) {
-  for (const ParamIssue& i : check(p))
-    if (!i.warning)
-      throw std::invalid_argument(std::string(sys) + ": friction parameter '" + i.param + "' " +
-                                  i.message);
-}
+// Friction parameters: conversion of the double parameters to another scalar type (ceres::Jet).
 
 template <class T>
 StribeckCurve<T> cast_curve(const StribeckCurve<double>& c) {
@@ -324,10 +290,6 @@ struct Recorder {
   }
 };
 
-/// Newton settings of the trbdf2 integrator: full Newton (df/dy by ceres::Jet at every iterate),
-/// at most 8 corrections per stage, converged when every correction component is below
-/// 1e-10 (1 + |y_i|) on the scaled state (x [m], v [m/s], s = z / z_b [-]).
-constexpr NewtonSettings kTrBdf2Newton{8, 1e-10, 1e-10, NewtonSettings::Jacobian::each_iteration};
 
 template <class Rhs>
 SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, double t_end,

@@ -94,7 +94,7 @@ def main():
                                    "--output", out],
                  f"frictionlab: error: {unknown}: unknown model 'lugr' (known models: coulomb, "
                  "viscous, coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, maxwell-slip, "
-                 "modified-stribeck, gms)", out)
+                 "modified-stribeck, gms, joint-lugre)", out)
     badp = write("badp.json", '{"model": "lugre", "params": {"sigma0": -1, "Fc": 0}}')
     expect_error("bad parameter named", ["simulate", "--model", badp, "--input", sine,
                                          "--output", out],

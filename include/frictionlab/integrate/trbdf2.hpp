@@ -63,7 +63,7 @@ class TrBdf2 {
   static constexpr int kOrder = 2;
 
   explicit TrBdf2(Rhs rhs, NewtonSettings settings = {})
-      : rhs_(std::move(rhs)), set_(settings) {
+      : rhs_(std::forward<Rhs>(rhs)), set_(settings) {
     if (set_.max_iterations < 1) set_.max_iterations = 1;
   }
 

@@ -4,7 +4,7 @@
 //   {"model": "lugre", "params": {"sigma0": 1e5, "Fc": 1, "Fs": 1.5, "vs": 0.001}}
 //
 // Model names: coulomb, viscous, coulomb-viscous, stribeck, lugre, dahl, elasto-plastic,
-// maxwell-slip, modified-stribeck, gms. Missing parameters take the documented defaults; unknown
+// maxwell-slip, modified-stribeck, gms, joint-lugre. Missing parameters take the documented defaults; unknown
 // keys, wrong JSON types, syntax errors and invalid values (check() in models/validation.hpp) are
 // InputErrors naming the file and the line/column or the parameter. Warnings are returned.
 #pragma once
@@ -18,6 +18,7 @@
 #include "frictionlab/models/dahl.hpp"
 #include "frictionlab/models/elastoplastic.hpp"
 #include "frictionlab/models/gms.hpp"
+#include "frictionlab/models/joint_lugre.hpp"
 #include "frictionlab/models/lugre.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "frictionlab/models/stribeck.hpp"
@@ -36,7 +37,8 @@ struct StaticSpec {
 /// The parameters of any model a MODEL.json file can describe, in double precision.
 using ModelSpec = std::variant<StaticSpec, LuGre<double>::Params, Dahl<double>::Params,
                                ElastoPlastic<double>::Params, MaxwellSlip<double>::Params,
-                               ModifiedStribeck<double>::Params, GMS<double>::Params>;
+                               ModifiedStribeck<double>::Params, GMS<double>::Params,
+                               JointLuGre<double>::Params>;
 
 /// The JSON model name of a spec ("lugre", "coulomb-viscous", ...).
 std::string model_name(const ModelSpec& spec);

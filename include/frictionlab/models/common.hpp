@@ -18,13 +18,23 @@ constexpr S sgn(const S& x) noexcept {
   return S(0);
 }
 
-/// Sign, optionally smoothed: `tanh(x / scale)` if `scale > 0`, else the exact sgn(x).
-/// `scale` is a velocity [m/s or rad/s] below which the sign is rounded off; it is documented
-/// as `v_smooth` wherever a model exposes it.
+/// How a smoothed sign rounds off: tanh(x/scale), or (2/pi) atan(x/scale) (the form of
+/// Fc*atan(k*qd) friction terms in robot identification, e.g. the DFKI pendulum's published
+/// model; both tend to sgn(x) and have slope 1/scale at 0, atan approaches +-1 more slowly).
+enum class SignSmoothing { tanh, atan };
+
+/// Sign, optionally smoothed: tanh(x / scale) or (2/pi) atan(x / scale) if `scale > 0`, else the
+/// exact sgn(x). `scale` is a velocity [m/s or rad/s] below which the sign is rounded off; it is
+/// documented as `v_smooth` wherever a model exposes it.
 template <class S>
-S smooth_sgn(const S& x, const S& scale) noexcept {
+S smooth_sgn(const S& x, const S& scale,
+             SignSmoothing shape = SignSmoothing::tanh) noexcept {
+  using std::atan;
   using std::tanh;
-  if (scale > S(0)) return tanh(x / scale);
+  if (scale > S(0)) {
+    if (shape == SignSmoothing::atan) return S(0.63661977236758134308) * atan(x / scale);
+    return tanh(x / scale);
+  }
   return sgn(x);
 }
 

@@ -27,7 +27,7 @@
 // Exact step for qd held over h (the ODE is linear in z, as for LuGre in lugre.hpp):
 //   z+ = z + h * phi1(a*h) * (qd - a*z),   phi1(x) = (1 - exp(-x)) / x   (expm1, no overshoot).
 // z+ is a convex combination of z and z_ss, so |z| <= g_max / sigma0 (state_bound) holds for
-// any h, with g_max = Fc + sum_i max(Fs[i], 0).
+// any h, with g_max = Fc + sum_i max(Fs[i], 0). Linearly interpolated input: step_linear.
 //
 // Validity (models/validation.hpp, check): sigma0 > 0, sigma1 >= 0, Omega_s > 0, delta[i] > 0,
 // K >= 0, 0 <= n_viscous <= kMaxViscous, 0 <= n_stribeck <= kMaxStribeck, and g > 0 for every
@@ -37,6 +37,7 @@
 
 #include <array>
 
+#include "frictionlab/models/bristle.hpp"
 #include "frictionlab/models/common.hpp"
 
 namespace frictionlab {
@@ -135,6 +136,25 @@ struct JointLuGre {
   static State step(const Params& p, const State& x, const S& qd, const S& h) noexcept {
     const S a = rate(p, qd);
     return State{x.z + h * phi1_neg(a * h) * (qd - a * x.z)};
+  }
+
+  /// Update over a step h with qd linearly interpolated from v0 to v1 (Hold::linear). Exact
+  /// sign (K = 0): the arc-length step of bristle.hpp (second order, bounded, split at
+  /// reversals and where qd sweeps through the Stribeck region by more than Omega_s/8 per
+  /// step). tanh (K > 0): the rate passes smoothly through rest, but g(qd) has a cusp there
+  /// for delta < 1; the step is split at a reversal and each part takes the exact step at its
+  /// mid velocity (exponential midpoint rule, second order).
+  static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
+                           const S& h) noexcept {
+    if (p.K > S(0)) {
+      if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
+        const S hc = h * v0 / (v0 - v1);  // time of the reversal within the step
+        return step(p, step(p, x, v0 / S(2), hc), v1 / S(2), h - hc);
+      }
+      return step(p, x, (v0 + v1) / S(2), h);
+    }
+    const auto g_side = [&p](const S& v, bool /*pos*/) { return g(p, v); };
+    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.Omega_s / S(8), g_side)};
   }
 
   /// Closed-form implicit Euler: z+ = (z + h qd) / (1 + h a). Stable, monotone, first order.

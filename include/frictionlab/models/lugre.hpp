@@ -14,8 +14,10 @@
 //   a = sigma0 * |v| / g(v),  z_ss = v / a = sgn(v) * g(v) / sigma0
 //   z(t+h) = z_ss + (z - z_ss) * exp(-a*h) = z + h * phi1(a*h) * (v - a*z)
 // with phi1(x) = -expm1(-x)/x. It never overshoots z_ss and keeps |z| <= max g / sigma0 for any h.
+// Linearly interpolated input: the arc-length step of bristle.hpp (step_linear).
 #pragma once
 
+#include "frictionlab/models/bristle.hpp"
 #include "frictionlab/models/common.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
@@ -73,48 +75,13 @@ struct LuGre {
     return State{x.z + h * phi1_neg(a * h) * (v - a * x.z)};
   }
 
-  /// Update over a step h with the velocity linearly interpolated from v0 to v1 (Hold::linear).
-  ///
-  /// Written in arc length s = integral |v| dt, the bristle ODE is dz/ds = sgma - z / gh(s) with
-  /// sgma = sgn(v) and gh = g(v)/sigma0 [m]. With w = z - sgma*gh (the deviation from the
-  /// quasi-steady deflection), dw/ds = -w/gh - sgma*dgh/ds. Freezing 1/gh at the mid-step
-  /// velocity and dgh/ds at its secant value over the step gives the exact solution
-  ///   z+ = sgma*gh1 + E*(z - sgma*gh0) - sgma*(gh1 - gh0)*phi1(c*ds),  E = exp(-c*ds),
-  /// c = sigma0/g(v_mid), ds = h(|v0|+|v1|)/2 (exact for a linear v without reversal). The step is
-  /// split at a reversal (v0*v1 < 0) so that sgma is constant on each part. Properties: exact for
-  /// constant v; second order for smooth inputs in both the non-stiff and the stiff regime (it
-  /// tracks the quasi-steady deflection at the end of the step with the right lag, where the
-  /// exponential midpoint rule degrades to first order); z+ = E*z + (1-E)*sgma*(convex combination
-  /// of gh0, gh1), hence |z| <= max g/sigma0 is kept for any h.
+  /// Update over a step h with the velocity linearly interpolated from v0 to v1 (Hold::linear):
+  /// the arc-length step of bristle.hpp (second order, bounded, split at reversals and where
+  /// the velocity sweeps through the Stribeck region by more than vs/8 per step).
   static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
                            const S& h) noexcept {
-    // g(v) is the only quantity frozen within a part; where the velocity sweeps through the
-    // Stribeck region fast, split the step so that each part changes v by at most vs/2
-    // (at most kMaxParts parts; a constant-velocity step is never split).
-    const S dv = absval(v1 - v0) / (p.curve.vs / S(8));
-    if (dv > S(1)) {
-      const int m = dv > S(kMaxParts) ? kMaxParts : ceil_to_int(dv);
-      State y = x;
-      for (int j = 0; j < m; ++j) {
-        const S wa = v0 + (v1 - v0) * S(j) / S(m), wb = v0 + (v1 - v0) * S(j + 1) / S(m);
-        y = step_linear_part(p, y, wa, wb, h / S(m));
-      }
-      return y;
-    }
-    return step_linear_part(p, x, v0, v1, h);
-  }
-
-  static constexpr int kMaxParts = 16;
-
-  static State step_linear_part(const Params& p, const State& x, const S& v0, const S& v1,
-                                const S& h) noexcept {
-    if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
-      const S hc = h * v0 / (v0 - v1);  // time of the reversal within the step
-      const State mid = arc_step(p, x, v0, S(0), hc, v0 > S(0));
-      return arc_step(p, mid, S(0), v1, h - hc, v1 > S(0));
-    }
-    if (v0 == S(0) && v1 == S(0)) return x;
-    return arc_step(p, x, v0, v1, h, (v0 + v1) > S(0));
+    const auto g_side = [&p](const S& v, bool pos) { return stribeck_g_side(p.curve, v, pos); };
+    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side)};
   }
 
   /// Exact update over a displacement dx [m] travelled at the velocity v [m/s], g(v) held (the
@@ -137,21 +104,6 @@ struct LuGre {
   static State step_implicit_euler(const Params& p, const State& x, const S& v,
                                    const S& h) noexcept {
     return State{(x.z + h * v) / (S(1) + h * rate(p, v))};
-  }
-
-  /// One part of step_linear: v linear from va to vb over hh, sign(v) = (pos ? +1 : -1) inside.
-  static State arc_step(const Params& p, const State& x, const S& va, const S& vb, const S& hh,
-                        bool pos) noexcept {
-    using std::exp;
-    const S sg = pos ? S(1) : S(-1);
-    const S ds = hh * (absval(va) + absval(vb)) / S(2);
-    const S gh0 = stribeck_g_side(p.curve, va, pos) / p.sigma0;
-    const S gh1 = stribeck_g_side(p.curve, vb, pos) / p.sigma0;
-    const S c = p.sigma0 / stribeck_g_side(p.curve, (va + vb) / S(2), pos);
-    const S xs = c * ds;
-    const S ph = phi1_neg(xs);
-    const S E = S(1) - xs * ph;  // exp(-xs), consistent with phi1
-    return State{sg * gh1 + E * (x.z - sg * gh0) - sg * (gh1 - gh0) * ph};
   }
 
   /// Invariant bound on |z| [m]: max g / sigma0.

@@ -73,8 +73,8 @@ S stribeck_gmax(const StribeckCurve<S>& c) noexcept {
   return mx(mx(c.Fc_pos, c.Fs_pos), mx(c.Fc_neg, c.Fs_neg));
 }
 
-/// Static (memoryless) friction: F = sgn(v) * g(v) + sigma2 * v, with an optional tanh-smoothed
-/// sign. Coulomb is Fs = Fc; viscous-only is Fc = Fs = 0; Coulomb+viscous is Fs = Fc.
+/// Static (memoryless) friction: F = sgn(v) * g(v) + sigma2 * v, with an optional smoothed sign
+/// (tanh or atan, common.hpp smooth_sgn). Coulomb is Fs = Fc; viscous-only is Fc = Fs = 0; Coulomb+viscous is Fs = Fc.
 template <class S>
 struct StaticFriction {
   using Scalar = S;
@@ -82,13 +82,14 @@ struct StaticFriction {
     using Model = StaticFriction;  ///< the model these parameters belong to
     StribeckCurve<S> curve{};
     S sigma2{0};    ///< viscous coefficient [N s/m], >= 0
-    S v_smooth{0};  ///< tanh velocity scale of the sign [m/s]; 0 = exact sign
+    S v_smooth{0};  ///< velocity scale of the smoothed sign [m/s]; 0 = exact sign
+    SignSmoothing smoothing{SignSmoothing::tanh};  ///< tanh or (2/pi) atan (common.hpp)
   };
   struct State {};
   static constexpr int kNumStates = 0;
 
   static S steady_force(const Params& p, const S& v) noexcept {
-    return smooth_sgn(v, p.v_smooth) * stribeck_g(p.curve, v) + p.sigma2 * v;
+    return smooth_sgn(v, p.v_smooth, p.smoothing) * stribeck_g(p.curve, v) + p.sigma2 * v;
   }
   static S force(const Params& p, const State& /*x*/, const S& v) noexcept {
     return steady_force(p, v);

@@ -1,0 +1,204 @@
+// Joint identification benchmark (docs/joint-identification.md, "Run time"): every method of
+// `fit-joint` on the same synthetic 25 s, 1 kHz record of a pendulum joint.
+//
+// Record: I = 0.0626 kg m^2, mgCx = 0.05 N m, mgCy = -1 N m, offset = -0.04 N m; joint LuGre
+// friction sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15 N m, one Stribeck term
+// Fs = 0.08 N m (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad; driven by a three-sine
+// torque (0.5, 1.3, 3.1 Hz); simulated by sim::simulate_joint_model at 0.1 ms; measured q with
+// Gaussian noise 1e-4 rad, tau with 0.005 N m (seed 1); qd, qdd by Savitzky-Golay (21 samples,
+// order 3) from the noisy q, as `fit-joint` does by default.
+//
+// Before the timings the program prints, per method, the wall time of one run and the relative
+// error of every parameter against the truth (--table=0 skips it).
+//
+// Run: ./build/benchmarks/bench_joint   (Release build)
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "frictionlab/identify/joint_idim.hpp"
+#include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/identify/joint_sr3.hpp"
+#include "frictionlab/signal/differentiate.hpp"
+
+namespace {
+
+using namespace frictionlab;
+using namespace frictionlab::identify;
+constexpr double kPi = 3.14159265358979323846;
+
+JointModel truth() {
+  JointModel m;
+  m.I = 0.0626;
+  m.mgCx = 0.05;
+  m.mgCy = -1.0;
+  m.offset = -0.04;
+  JointLuGre<double>::Params p;
+  p.sigma0 = 300;
+  p.sigma1 = 2;
+  p.Fc = 0.15;
+  p.n_stribeck = 1;
+  p.Fs[0] = 0.08;
+  p.delta[0] = 1;
+  p.Omega_s = 0.1;
+  p.n_viscous = 1;
+  p.cv[0] = 0.05;
+  m.friction = p;
+  return m;
+}
+
+const JointData& record() {
+  static const JointData d = [] {
+    JointData r;
+    r.source = "synthetic 25 s at 1 kHz";
+    for (long k = 0; k <= 25000; ++k) {
+      const double t = static_cast<double>(k) * 1e-3;
+      r.t.push_back(t);
+      r.tau.push_back(0.7 * std::sin(2 * kPi * 0.5 * t) + 0.35 * std::sin(2 * kPi * 1.3 * t + 1) +
+                      0.1 * std::sin(2 * kPi * 3.1 * t + 2));
+    }
+    const auto tr = sim::simulate_joint_model(truth(), r.t, r.tau, {}, {1e-4});
+    std::mt19937 rng(1);
+    std::normal_distribution<double> nq(0.0, 1e-4), nt(0.0, 0.005);
+    for (std::size_t k = 0; k < r.t.size(); ++k) {
+      r.q.push_back(tr.q[k] + nq(rng));
+      r.tau[k] += nt(rng);
+    }
+    const auto der = signal::differentiate(r.t, r.q, {});
+    r.qd = der.first;
+    r.qdd = der.second;
+    return r;
+  }();
+  return d;
+}
+
+JointIdimResult run_idim() {
+  const JointData& d = record();
+  return fit_joint_idim(std::span<const JointData>(&d, 1), {});
+}
+
+/// sr3 with its defaults; no validation record: the AIC uses held-out blocks of the training
+/// record.
+JointSr3Result run_sr3() {
+  const JointData& d = record();
+  return fit_joint_sr3(std::span<const JointData>(&d, 1), {}, {});
+}
+
+JointOeResult run_oe(const JointModel& start) {
+  const JointData& d = record();
+  JointOeOptions o;
+  o.threads = 2;
+  return fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
+}
+
+/// The truth with every parameter 10-30 % off (oe's start in the table).
+JointModel perturbed() {
+  JointModel m = truth();
+  m.I *= 1.15;
+  m.mgCy *= 0.85;
+  m.offset = 0;
+  auto& p = std::get<JointLuGre<double>::Params>(m.friction);
+  p.sigma0 *= 0.7;
+  p.sigma1 *= 1.3;
+  p.Fc *= 1.2;
+  p.Fs[0] *= 0.8;
+  p.Omega_s *= 1.2;
+  p.cv[0] *= 0.8;
+  return m;
+}
+
+void print_model(const char* name, double seconds, const JointModel& m) {
+  const JointModel t = truth();
+  std::printf("%-28s %8.2f s   I %+.2e  mgCx %+.2e  mgCy %+.2e  offset %+.2e", name, seconds,
+              m.I / t.I - 1, m.mgCx / t.mgCx - 1, m.mgCy / t.mgCy - 1, m.offset / t.offset - 1);
+  const auto& q = std::get<JointLuGre<double>::Params>(t.friction);
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction)) {
+    // sr3 may select other Stribeck exponents or none: Fs[0] / Omega_s only when delta = 1.
+    const bool same = p->n_stribeck == 1 && p->delta[0] == 1.0;
+    std::printf("  sigma0 %+.2e  sigma1 %+.2e  Fc %+.2e  cv %+.2e", p->sigma0 / q.sigma0 - 1,
+                p->sigma1 / q.sigma1 - 1, p->Fc / q.Fc - 1, p->cv[0] / q.cv[0] - 1);
+    if (same)
+      std::printf("  Fs %+.2e  Omega_s %+.2e\n", p->Fs[0] / q.Fs[0] - 1,
+                  p->Omega_s / q.Omega_s - 1);
+    else
+      std::printf("  (Stribeck: %d terms)\n", p->n_stribeck);
+  } else {
+    const auto& s = std::get<StaticFriction<double>::Params>(m.friction);
+    std::printf("  (Coulomb + viscous: Fc %.4g N m, Fv %.4g N m s/rad)\n", s.curve.Fc_pos,
+                s.sigma2);
+  }
+}
+
+template <class F>
+double seconds(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void table() {
+  (void)record();
+  std::printf("Relative parameter errors (estimate / truth - 1) on %s:\n", record().source.c_str());
+  JointIdimResult id;
+  const double t_id = seconds([&] { id = run_idim(); });
+  print_model("idim", t_id, id.model);
+  JointSr3Result sr;
+  const double t_sr = seconds([&] { sr = run_sr3(); });
+  print_model("sr3", t_sr, sr.model);
+  std::printf("  sr3 active terms:");
+  for (const auto& a : sr.active) std::printf(" %s", a.c_str());
+  std::printf("\n");
+  JointOeResult oe_sr;
+  const double t_oe_sr = seconds([&] { oe_sr = run_oe(sr.model); });
+  print_model("oe (from sr3)", t_oe_sr, oe_sr.model);
+  std::printf("  oe: %d iterations, %d segments\n", oe_sr.iterations, oe_sr.segments);
+  JointOeResult oe;
+  const double t_oe = seconds([&] { oe = run_oe(perturbed()); });
+  print_model("oe (from truth 10-30 % off)", t_oe, oe.model);
+  std::printf("  oe: %d iterations, %d segments\n\n", oe.iterations, oe.segments);
+}
+
+void BM_Idim(benchmark::State& state) {
+  (void)record();
+  for (auto _ : state) benchmark::DoNotOptimize(run_idim());
+}
+BENCHMARK(BM_Idim)->Unit(benchmark::kMillisecond);
+
+void BM_Sr3(benchmark::State& state) {
+  (void)record();
+  for (auto _ : state) benchmark::DoNotOptimize(run_sr3());
+}
+BENCHMARK(BM_Sr3)->Unit(benchmark::kSecond)->Iterations(1);
+
+void BM_OeFromPerturbedTruth(benchmark::State& state) {
+  (void)record();
+  const JointModel start = perturbed();
+  for (auto _ : state) benchmark::DoNotOptimize(run_oe(start));
+}
+BENCHMARK(BM_OeFromPerturbedTruth)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool show = true;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--table=0") == 0) {
+      show = false;
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  if (show) table();
+  int n = static_cast<int>(args.size());
+  benchmark::Initialize(&n, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,71 @@
+// frictionlab: the inverse dynamic identification model (IDIM) of a joint, by linear least
+// squares (docs/joint-identification.md, "idim"). The classical baseline that practitioners
+// compare against (M. Gautier, "Dynamic identification of robots with power model", ICRA 1997;
+// M. Gautier, A. Janot, P.-O. Vandanjon, "A new closed-loop output error method for parameter
+// identification of robot dynamics", IEEE TCST 21(2), 2013, sec. II).
+//
+// The joint equation (sim/joint_model.hpp) with Coulomb + viscous friction is linear in the
+// parameters: at every sample k,
+//
+//   tau_k = I*qdd_k + mgCx*cos(q_k) + mgCy*(-sin(q_k)) + offset + Fv*qd_k + Fc*sgn(qd_k) + e_k
+//
+// (asymmetric: Fc*sgn(qd) replaced by Fc_pos*[qd > 0] - Fc_neg*[qd < 0]; for qd != 0 that is
+// (Fc_pos + Fc_neg)/2 sgn(qd) + (Fc_pos - Fc_neg)/2, the same regressor as a symmetric level plus
+// an offset, so the asymmetric model has no offset term), i.e. y = W theta + e,
+// solved by least squares (column-pivoting Householder QR on the column-scaled W). Standard
+// deviations (Gautier 1997): sigma^2 = ||y - W theta||^2 / (r - p), cov = sigma^2 (W^T W)^-1,
+// sigma_i = sqrt(cov_ii); relative deviation 100 sigma_i / |theta_i| [%]. These assume
+// independent, zero-mean noise of equal variance on tau; filtered and decimated data
+// (the usual practice, done by the caller: zero-phase low-pass of q and tau, derivatives,
+// decimation) keep that assumption approximately true.
+//
+// Friction coefficients (Fv, Fc, Fc_pos, Fc_neg) are constrained to >= 0: while the most negative
+// estimate is < 0 it is held at 0 (at_bound, with a warning) and the rest solved again.
+//
+// Samples with |qd| <= v_deadband are left out (sgn(qd) is unreliable there).
+//
+// Host side: allocates, throws FitError.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "frictionlab/identify/joint.hpp"
+#include "frictionlab/identify/options.hpp"
+#include "frictionlab/identify/result.hpp"
+
+namespace frictionlab::identify {
+
+struct JointIdimOptions {
+  JointStructure structure{};
+  /// Separate Coulomb levels Fc_pos, Fc_neg (Fv shared); needs structure.offset = false.
+  bool asymmetric = false;
+  double v_deadband = 0;    ///< leave out samples with |qd| <= v_deadband [rad/s]
+};
+
+struct JointIdimResult {
+  JointModel model;  ///< rigid body + StaticFriction (Fc = Fs, sigma2 = Fv)
+  /// I, mgCx, mgCy, offset (per structure), Fv, Fc (or Fc_pos, Fc_neg): value, std_error
+  /// (sigma_i above), 95 % interval value -+ t(0.975, r - p) sigma_i.
+  std::vector<ParameterEstimate> parameters;
+  long n_used = 0;                ///< r: samples in the regression
+  double sigma = 0;               ///< residual standard deviation [N m]
+  Metrics training;               ///< of W theta against tau over the used samples
+  double condition_number = 0;    ///< of the column-scaled W
+  std::vector<std::string> warnings;
+};
+
+/// Fit the IDIM to one or more records (stacked). Throws FitError for unusable input: an
+/// asymmetric model with an offset term, channel
+/// lengths that differ, non-finite values, fewer samples than 2 * parameters after the dead
+/// band, a rank-deficient regressor (names the columns that cannot be separated, e.g. no
+/// motion in one direction for the asymmetric model).
+JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimOptions& opt);
+
+/// Checks shared by the joint methods: every channel of every record has the length of t, is
+/// finite, t strictly increasing, at least `min_samples` samples. Throws FitError naming the
+/// record, channel and 1-based sample.
+void check_joint_data(std::span<const JointData> data, std::size_t min_samples);
+
+}  // namespace frictionlab::identify

@@ -1,0 +1,150 @@
+// frictionlab: an identified robot joint, and its equation of motion simulated from a sampled
+// applied torque (docs/joint-identification.md, "The joint model" and "Simulation").
+//
+// One revolute joint with the others locked (reference 004, Mahmoudkhani, Gorenstein & Ahmadi
+// 2023, eq. 1), plus a constant torque offset (sensor or amplifier bias):
+//
+//   I*qdd + mgCx*cos(q) - mgCy*sin(q) + tau_f(qd, z) + offset = tau(t)              [N m]
+//
+// q [rad] from the joint's zero; (Cx, Cy) is the centre of mass in a frame at the joint whose x
+// axis lies along the link (04_* sec. 2); the potential energy is mgCx sin q + mgCy cos q [J],
+// so a pendulum hanging at q = 0 has mgCx = 0, mgCy = -m g c. A horizontal axis has no gravity
+// terms (JointStructure::gravity = false). Friction tau_f: the joint LuGre model of reference
+// 004 (models/joint_lugre.hpp; state z [rad]) or a static model (models/stribeck.hpp,
+// StaticFriction: Coulomb + viscous, asymmetric Coulomb levels allowed).
+//
+// Simulation (simulate_joint_model): the applied torque is linearly interpolated between its
+// samples; outputs at the sample times. Each sample interval is split into
+// ceil(interval / max_step) equal steps.
+//   - LuGre friction: fixed-step TR-BDF2 with full Newton (integrate/trbdf2.hpp; L-stable,
+//     order 2) on y = (q, qd, s), s = z / z_b with z_b = JointLuGre::state_bound(p), as
+//     sim/systems.hpp does for the other dynamic models. Stiffness: the bristles make the
+//     joint a spring of stiffness sigma0 near standstill (frequency sqrt(sigma0/I)); L-stability
+//     keeps any step stable, accuracy needs h well below sqrt(I/sigma0) when the joint sticks.
+//   - Static friction: the sign is set-valued at qd = 0, and a smooth integrator chatters
+//     there. The step is implicit Euler with the set-valued Coulomb law solved exactly
+//     (Moreau's time-stepping; J. J. Moreau, "Unilateral contact and dry friction in finite
+//     freedom dynamics", CISM 302, 1988): with b = I*qd_n + h*(tau(t_n+1) - tau_g(q_n) -
+//     offset) [N m s] (gravity explicit), the Coulomb torque is the stopping torque b/h clipped
+//     to the Coulomb level (models/actuator_budgets.hpp, clip_friction), which sticks exactly
+//     (qd = 0) when |b| <= h*Fc, and the viscous term is implicit:
+//       qd_n+1 = (b - h*clip(b/h, -Fc_neg, Fc_pos)) / (I + h*sigma2),  q_n+1 = q_n + h*qd_n+1.
+//     First order; unconditionally stable; never reverses the velocity within a step. The
+//     Coulomb level is g at the side of the motion (Fs = Fc for Coulomb + viscous; for a
+//     Stribeck curve g is evaluated at qd_n, frozen over the step). A smoothed sign
+//     (v_smooth > 0: tanh or atan, e.g. a published Fc*atan(k*qd) model) makes the law smooth
+//     and stiff (slope g/v_smooth): TR-BDF2 on y = (q, qd) as for LuGre.
+//
+// Host side: allocates the outputs, throws std::invalid_argument naming the parameter
+// ("joint model: parameter 'I' must be > 0 (got 0)") and std::runtime_error if the state
+// becomes non-finite.
+#pragma once
+
+#include <cmath>
+#include <span>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "frictionlab/models/joint_lugre.hpp"
+#include "frictionlab/models/stribeck.hpp"
+
+namespace frictionlab::sim {
+
+/// Which terms of the equation of motion besides inertia and friction the model has.
+struct JointStructure {
+  bool gravity = true;  ///< mgCx*cos(q) - mgCy*sin(q)
+  bool offset = true;   ///< constant torque offset
+};
+
+/// An identified joint (the equation in the header).
+struct JointModel {
+  JointStructure structure{};
+  double I = 0;       ///< inertia about the axis, rotor included [kg m^2]
+  double mgCx = 0;    ///< gravity term [N m]
+  double mgCy = 0;    ///< gravity term [N m]
+  double offset = 0;  ///< torque offset [N m]
+  /// Friction: the paper's LuGre, or a static model (Coulomb + viscous, asymmetric Coulomb
+  /// levels allowed).
+  std::variant<JointLuGre<double>::Params, StaticFriction<double>::Params> friction =
+      JointLuGre<double>::Params{};
+};
+
+/// The gravity torque mgCx*cos(q) - mgCy*sin(q) [N m] (0 without gravity terms).
+inline double gravity_torque(const JointModel& m, double q) noexcept {
+  return m.structure.gravity ? m.mgCx * std::cos(q) - m.mgCy * std::sin(q) : 0.0;
+}
+
+/// The rigid-body part I*qdd + tau_g(q) + offset [N m] (terms the structure leaves out are 0).
+inline double rigid_body_torque(const JointModel& m, double q, double qdd) noexcept {
+  return m.I * qdd + gravity_torque(m, q) + (m.structure.offset ? m.offset : 0.0);
+}
+
+/// Whether the friction has a state (LuGre).
+inline bool is_dynamic(const JointModel& m) noexcept {
+  return std::holds_alternative<JointLuGre<double>::Params>(m.friction);
+}
+
+/// The model's steady-state friction curve tau_ss(qd) [N m] (zdot = 0 for LuGre).
+inline double steady_friction(const JointModel& m, double qd) noexcept {
+  // get_if rather than std::visit, which may throw bad_variant_access.
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction))
+    return JointLuGre<double>::steady_force(*p, qd);
+  return StaticFriction<double>::steady_force(
+      *std::get_if<StaticFriction<double>::Params>(&m.friction), qd);
+}
+
+/// Friction torque tau_f(qd, z) [N m] (z is ignored by static friction).
+inline double friction_torque(const JointModel& m, double qd, double z) noexcept {
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction))
+    return JointLuGre<double>::force(*p, JointLuGre<double>::State{z}, qd);
+  return StaticFriction<double>::force(*std::get_if<StaticFriction<double>::Params>(&m.friction),
+                                       StaticFriction<double>::State{}, qd);
+}
+
+/// The bristle state z driven by a sampled velocity linearly interpolated between its samples
+/// (JointLuGre::step_linear: second order, bounded for any step), from z0 at t[0]: z[k] at
+/// t[k]. All zeros for static friction. Used by the identification (the paper's step 3) and for
+/// torque predictions from measured motion.
+std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,
+                                  std::span<const double> qd, double z0 = 0.0);
+
+/// Initial state of a simulation.
+struct JointState {
+  double q = 0;   ///< [rad]
+  double qd = 0;  ///< [rad/s]
+  double z = 0;   ///< bristle deflection [rad] (LuGre only)
+};
+
+struct JointSimOptions {
+  /// Largest internal step [s]; each sample interval is split into ceil(interval / max_step)
+  /// equal steps. 0: one step per sample interval.
+  double max_step = 1e-3;
+  /// Linear state feedback (a joint under a PD position controller): the applied torque is
+  ///   tau = u(t) - kp q - kd qd,   u(t) = the sampled input (linear between samples),
+  /// e.g. u = tau_ff + kp q_des + kd qd_des for tau = tau_ff + kp (q_des - q) + kd (qd_des - qd).
+  /// kp [N m/rad], kd [N m s/rad] >= 0; 0, 0: open loop (u is the applied torque). In the
+  /// Moreau step the feedback is implicit like the viscous term; TR-BDF2 includes it in its
+  /// Newton Jacobian.
+  double kp = 0, kd = 0;
+};
+
+/// A simulated trajectory at the input's sample times.
+struct JointTrajectory {
+  std::vector<double> t, q, qd, z, tau_f;  ///< [s], [rad], [rad/s], [rad], [N m]
+  long steps = 0;                          ///< internal steps
+  long unconverged_stages = 0;             ///< TR-BDF2 stages out of Newton corrections
+};
+
+/// Simulate the joint driven by the applied torque tau sampled at t (linear between samples),
+/// from x0 at t[0] (see the header). t strictly increasing, at least 2 samples, all finite;
+/// model parameters valid (models/validation.hpp) with I > 0.
+JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,
+                                     std::span<const double> tau, const JointState& x0,
+                                     const JointSimOptions& opt = {});
+
+/// Throws std::invalid_argument naming the first invalid parameter of `m` ("joint model:
+/// parameter 'I' must be > 0 (got 0)", "joint model: friction parameter 'sigma0' ...").
+void check_joint_model(const JointModel& m);
+
+}  // namespace frictionlab::sim

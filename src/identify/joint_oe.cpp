@@ -1,0 +1,556 @@
+// frictionlab identify: output-error refinement of a joint (equations and choices:
+// identify/joint_oe.hpp, docs/joint-identification.md "oe").
+#include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/identify/joint_controller.hpp"
+
+#include <ceres/ceres.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <cstdio>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "frictionlab/identify/joint_idim.hpp"
+#include "frictionlab/identify/stats.hpp"
+#include "internal.hpp"
+
+namespace frictionlab::identify {
+namespace {
+
+using LG = JointLuGre<double>;
+using SF = StaticFriction<double>;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+/// One reported parameter and how it sits in the model (natural = exp(x) if log; a Stribeck
+/// level with `stribeck` set: Fs_i = (Fc / n)(exp(x) - 1), see Mapping).
+struct Entry {
+  std::string name, unit;
+  bool log = false;
+  bool estimated = true;
+  std::function<double&(JointModel&)> ref;
+  bool stribeck = false;
+};
+
+std::string element(const char* name, int i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
+std::vector<Entry> entries_of(const JointModel& m, bool fix_rigid) {
+  std::vector<Entry> e;
+  auto add = [&](std::string name, std::string unit, bool log, bool est,
+                 std::function<double&(JointModel&)> ref) {
+    e.push_back({std::move(name), std::move(unit), log, est, std::move(ref)});
+  };
+  add("I", "kg m^2", true, !fix_rigid, [](JointModel& j) -> double& { return j.I; });
+  if (m.structure.gravity) {
+    add("mgCx", "N m", false, !fix_rigid, [](JointModel& j) -> double& { return j.mgCx; });
+    add("mgCy", "N m", false, !fix_rigid, [](JointModel& j) -> double& { return j.mgCy; });
+  }
+  if (m.structure.offset)
+    add("offset", "N m", false, !fix_rigid, [](JointModel& j) -> double& { return j.offset; });
+  if (const auto* p = std::get_if<LG::Params>(&m.friction)) {
+    auto lg = [](JointModel& j) -> LG::Params& { return std::get<LG::Params>(j.friction); };
+    add("sigma0", "N m/rad", true, true, [lg](JointModel& j) -> double& { return lg(j).sigma0; });
+    add("sigma1", "N m s/rad", true, true,
+        [lg](JointModel& j) -> double& { return lg(j).sigma1; });
+    add("Fc", "N m", true, true, [lg](JointModel& j) -> double& { return lg(j).Fc; });
+    for (int i = 0; i < p->n_stribeck; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      add(element("Fs", i), "N m", false, true,
+          [lg, k](JointModel& j) -> double& { return lg(j).Fs[k]; });
+      e.back().stribeck = true;
+    }
+    if (p->n_stribeck > 0)
+      add("Omega_s", "rad/s", true, true,
+          [lg](JointModel& j) -> double& { return lg(j).Omega_s; });
+    for (int i = 0; i < p->n_viscous; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      add(element("cv", i), "N m (s/rad)^" + std::to_string(i + 1), false, true,
+          [lg, k](JointModel& j) -> double& { return lg(j).cv[k]; });
+    }
+    for (int i = 0; i < p->n_stribeck; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      add(element("delta", i), "-", false, false,
+          [lg, k](JointModel& j) -> double& { return lg(j).delta[k]; });
+    }
+    add("K", "s/rad", false, false, [lg](JointModel& j) -> double& { return lg(j).K; });
+  } else {
+    auto sf = [](JointModel& j) -> SF::Params& { return std::get<SF::Params>(j.friction); };
+    // Log scale: these must stay >= 0 (check), and a central difference at 0 would leave the
+    // valid set; a start at 0 is raised to a small positive value (fit_joint_oe).
+    add("Fv", "N m s/rad", true, true, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
+    const auto& c = std::get<SF::Params>(m.friction).curve;
+    if (c.Fc_pos == c.Fc_neg) {
+      add("Fc", "N m", true, true, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
+    } else {
+      add("Fc_pos", "N m", true, true,
+          [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
+      add("Fc_neg", "N m", true, true,
+          [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
+    }
+  }
+  return e;
+}
+
+/// The model for internal parameters x (estimated entries only, in order).
+/// Stribeck levels (stribeck_relative): Fs_i = (Fc / n)(exp(y_i) - 1) with n = n_stribeck, so
+/// that every Fs_i > -Fc / n and g = Fc + sum_i Fs_i exp(...) > 0 for any internal values: a
+/// central difference or a trial step can never leave the valid set through g <= 0, which
+/// otherwise ends the solver (a failed Jacobian evaluation) where Fs approaches -Fc.
+struct Mapping {
+  JointModel base;
+  std::vector<Entry> entries;
+  std::vector<int> est;           ///< indices of the estimated entries
+  bool symmetric_static = false;  ///< static friction with one Coulomb level "Fc"
+  bool stribeck_relative = false; ///< the map above for the Fs entries (else Fs_i = y_i)
+
+  JointModel model(const double* x) const {
+    JointModel m = base;
+    for (std::size_t j = 0; j < est.size(); ++j) {
+      const Entry& e = entries[static_cast<std::size_t>(est[j])];
+      if (!(e.stribeck && stribeck_relative)) e.ref(m) = e.log ? std::exp(x[j]) : x[j];
+    }
+    if (auto* p = std::get_if<LG::Params>(&m.friction); p != nullptr && stribeck_relative) {
+      const double share = p->Fc / static_cast<double>(p->n_stribeck);
+      for (std::size_t j = 0; j < est.size(); ++j) {
+        const Entry& e = entries[static_cast<std::size_t>(est[j])];
+        if (e.stribeck) e.ref(m) = share * std::expm1(x[j]);
+      }
+    }
+    // Static friction: Fs follows Fc (Coulomb + viscous); a symmetric model keeps both sides.
+    if (auto* sf = std::get_if<SF::Params>(&m.friction)) {
+      auto& c = sf->curve;
+      if (symmetric_static) c.Fc_neg = c.Fc_pos;
+      c.Fs_pos = c.Fc_pos;
+      c.Fs_neg = c.Fc_neg;
+    }
+    return m;
+  }
+  std::vector<double> internal(const JointModel& m0) const {
+    JointModel m = m0;
+    std::vector<double> x;
+    const auto* p = std::get_if<LG::Params>(&m.friction);
+    for (int j : est) {
+      const Entry& e = entries[static_cast<std::size_t>(j)];
+      const double v = e.ref(m);
+      if (e.stribeck && stribeck_relative && p != nullptr)
+        x.push_back(std::log1p(v * static_cast<double>(p->n_stribeck) / p->Fc));
+      else
+        x.push_back(e.log ? std::log(v) : v);
+    }
+    return x;
+  }
+  /// The estimated parameters' natural values at internal x.
+  std::vector<double> natural(const double* x) const {
+    JointModel m = model(x);
+    std::vector<double> v;
+    for (int j : est) v.push_back(entries[static_cast<std::size_t>(j)].ref(m));
+    return v;
+  }
+};
+
+/// Bristle states along every record for recently evaluated parameter vectors. z at a segment's
+/// start depends only on the model parameters, and integrating it from the record's start for
+/// every segment and every evaluation costs O(record length) each, O(length^2 / segment) per
+/// Jacobian. A central-difference Jacobian evaluates the same 2 np + 1 parameter vectors for
+/// every segment, so a small cache keyed by the exact vector computes each trajectory once.
+class BristleCache {
+ public:
+  explicit BristleCache(std::size_t capacity) : capacity_(capacity) {}
+  /// z along data[rec] for the parameter vector x (n values) and its model m.
+  std::shared_ptr<const std::vector<std::vector<double>>> get(
+      const double* x, std::size_t n, const JointModel& m, std::span<const JointData> data) {
+    std::vector<double> key(x, x + n);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      for (const auto& e : entries_)
+        if (e.first == key) return e.second;
+    }
+    auto z = std::make_shared<std::vector<std::vector<double>>>();
+    for (const JointData& d : data) z->push_back(sim::bristle_state(m, d.t, d.qd));
+    const std::lock_guard<std::mutex> lock(mutex_);
+    entries_.emplace_back(std::move(key), z);
+    if (entries_.size() > capacity_) entries_.pop_front();
+    return z;
+  }
+
+ private:
+  std::size_t capacity_;
+  std::mutex mutex_;
+  std::deque<std::pair<std::vector<double>,
+                       std::shared_ptr<const std::vector<std::vector<double>>>>>
+      entries_;
+};
+
+struct Problem {
+  Mapping map;
+  std::span<const JointData> data;
+  double wq = 1, wqd = 1;  ///< w / s for each channel
+  double wtau = 0;         ///< closed loop: 1 / s_tau for the torque residuals, else 0
+  std::vector<std::vector<double>> drive;  ///< closed loop: the controller's drive per record
+  JointOeOptions opt;
+  std::unique_ptr<BristleCache> zcache;
+};
+
+struct Segment {
+  std::size_t rec = 0, k0 = 0, k1 = 0;  ///< samples k0..k1 (inclusive) of data[rec]
+};
+
+/// Number of residuals of a segment: q and qd (and tau in closed loop) at every sample after
+/// the first, and also at the first when its initial state is estimated.
+std::size_t residual_count(const Segment& s, bool free_x0, bool closed_loop) {
+  return (closed_loop ? 3 : 2) * (s.k1 - s.k0 + (free_x0 ? 1 : 0));
+}
+
+/// Simulated segment residuals; false if the parameters are invalid or the simulation fails.
+/// x0: the estimated initial (q, qd) of the segment, or nullptr for the measured ones.
+bool segment_residuals(const Problem& P, const Segment& s, const double* x, const double* x0,
+                       double* r) {
+  const JointModel m = P.map.model(x);
+  const JointData& d = P.data[s.rec];
+  try {
+    sim::check_joint_model(m);
+    double z0 = 0;
+    if (sim::is_dynamic(m) && s.k0 > 0)
+      z0 = (*P.zcache->get(x, P.map.est.size(), m, P.data))[s.rec][s.k0];
+    const std::size_t len = s.k1 - s.k0 + 1;
+    const sim::JointState init{x0 != nullptr ? x0[0] : d.q[s.k0],
+                               x0 != nullptr ? x0[1] : d.qd[s.k0], z0};
+    const bool cl = P.opt.closed_loop;
+    const JointController& c = P.opt.controller;
+    const std::vector<double>& input = cl ? P.drive[s.rec] : d.tau;
+    const auto tr = sim::simulate_joint_model(
+        m, std::span(d.t).subspan(s.k0, len), std::span(input).subspan(s.k0, len), init,
+        {P.opt.max_step, cl ? c.kp : 0.0, cl ? c.kd : 0.0});
+    double* out = r;
+    for (std::size_t j = x0 != nullptr ? 0 : 1; j < len; ++j) {
+      const std::size_t k = s.k0 + j;
+      *out++ = P.wq * (tr.q[j] - d.q[k]);
+      *out++ = P.wqd * (tr.qd[j] - d.qd[k]);
+      if (cl) *out++ = P.wtau * (input[k] - c.kp * tr.q[j] - c.kd * tr.qd[j] - d.tau[k]);
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  for (std::size_t j = 0; j < residual_count(s, x0 != nullptr, P.opt.closed_loop); ++j)
+    if (!std::isfinite(r[j])) return false;
+  return true;
+}
+
+struct SegmentCost {
+  const Problem* P;
+  Segment s;
+  bool operator()(double const* const* params, double* residuals) const {
+    return segment_residuals(*P, s, params[0], P->opt.estimate_initial_state ? params[1] : nullptr,
+                             residuals);
+  }
+};
+
+double rms_about_mean(std::span<const JointData> data, bool velocity) {
+  double sum = 0, sum2 = 0;
+  double n = 0;
+  for (const JointData& d : data) {
+    for (double x : velocity ? d.qd : d.q) {
+      sum += x;
+      sum2 += x * x;
+      n += 1;
+    }
+  }
+  const double mean = sum / n;
+  return std::sqrt(std::max(sum2 / n - mean * mean, 0.0));
+}
+
+class ProgressCallback : public ceres::IterationCallback {
+ public:
+  explicit ProgressCallback(const std::function<void(std::string_view)>& f) : f_(f) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    if (f_)
+      f_("oe: iteration " + std::to_string(s.iteration) + ": cost " + num(s.cost) +
+         (s.step_is_successful ? "" : " (step rejected)"));
+    return ceres::SOLVER_CONTINUE;
+  }
+
+ private:
+  const std::function<void(std::string_view)>& f_;
+};
+
+}  // namespace
+
+JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& initial,
+                           const JointOeOptions& opt) {
+  if (!(opt.segment_s >= 0) || !std::isfinite(opt.segment_s))
+    throw FitError("oe: segment length must be a finite number >= 0 s, got " +
+                   num(opt.segment_s));
+  if (!(opt.max_step > 0) || !std::isfinite(opt.max_step))
+    throw FitError("oe: max_step must be > 0 s, got " + num(opt.max_step));
+  if (opt.max_iterations < 1)
+    throw FitError("oe: max_iterations must be >= 1, got " + std::to_string(opt.max_iterations));
+  check_joint_data(data, 3);
+  try {
+    sim::check_joint_model(initial);
+  } catch (const std::invalid_argument& e) {
+    throw FitError(std::string("oe: the initial model is not valid: ") + e.what());
+  }
+
+  Problem P;
+  P.data = data;
+  P.opt = opt;
+  P.map.base = initial;
+  if (auto* p = std::get_if<LG::Params>(&P.map.base.friction)) {
+    // A zero damping cannot be estimated on a log scale: start from a small positive value
+    // (1e-3 of critical damping of the bristle spring with the joint's inertia).
+    if (!(p->sigma1 > 0)) p->sigma1 = 1e-3 * 2 * std::sqrt(p->sigma0 * initial.I);
+  }
+  P.map.entries = entries_of(P.map.base, opt.fix_rigid_body);
+  P.zcache = std::make_unique<BristleCache>(4 * P.map.entries.size() + 8);
+  if (const auto* sf = std::get_if<SF::Params>(&initial.friction))
+    P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
+  for (std::size_t j = 0; j < P.map.entries.size(); ++j)
+    if (P.map.entries[j].estimated) P.map.est.push_back(static_cast<int>(j));
+  // The relative Stribeck map needs every initial Fs_i > -Fc / n (a valid g allows one very
+  // negative level if others are positive): otherwise the levels stay linear.
+  if (const auto* p = std::get_if<LG::Params>(&P.map.base.friction); p != nullptr) {
+    P.map.stribeck_relative = p->n_stribeck > 0;
+    for (int i = 0; i < p->n_stribeck; ++i)
+      if (!(p->Fs[static_cast<std::size_t>(i)] * p->n_stribeck > -p->Fc))
+        P.map.stribeck_relative = false;
+  }
+  // A log-scale parameter that starts at 0 (e.g. an idim coefficient held at its bound) starts
+  // at 1e-6 of its unit instead: the log scale reaches any positive value in a few steps.
+  std::vector<std::string> raised;
+  for (const int j : P.map.est) {
+    const Entry& e = P.map.entries[static_cast<std::size_t>(j)];
+    if (e.log && !(e.ref(P.map.base) > 0)) {
+      e.ref(P.map.base) = 1e-6;
+      raised.push_back(e.name);
+    }
+  }
+
+  const double sq = rms_about_mean(data, false), sqd = rms_about_mean(data, true);
+  const bool use_q = opt.output != JointOeOptions::Output::velocity;
+  const bool use_qd = opt.output != JointOeOptions::Output::position;
+  if (use_q && !(sq > 0)) throw FitError("oe: the position does not vary over the records");
+  if (use_qd && !(sqd > 0)) throw FitError("oe: the velocity does not vary over the records");
+  P.wq = use_q ? 1 / sq : 0;
+  P.wqd = use_qd ? 1 / sqd : 0;
+  if (opt.closed_loop) {
+    const JointController& c = opt.controller;
+    if (!(c.kp >= 0) || !(c.kd >= 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
+        !std::isfinite(c.kff) || !std::isfinite(c.bias))
+      throw FitError("oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
+                     "(kp = " + num(c.kp) + ", kd = " + num(c.kd) + ")");
+    double sum = 0, sum2 = 0, cnt = 0;
+    for (const JointData& d : data) {
+      P.drive.push_back(controller_drive(c, d));  // FitError without desired channels
+      for (const double v : d.tau) {
+        sum += v;
+        sum2 += v * v;
+        cnt += 1;
+      }
+    }
+    const double mean = sum / cnt;
+    const double stau = std::sqrt(std::max(sum2 / cnt - mean * mean, 0.0));
+    if (!(stau > 0)) throw FitError("oe: the torque does not vary over the records");
+    P.wtau = 1 / stau;
+  }
+
+  // Segments of about segment_s seconds (the last one of a record absorbs a short rest).
+  std::vector<Segment> segs;
+  for (std::size_t r = 0; r < data.size(); ++r) {
+    const auto& t = data[r].t;
+    std::size_t k0 = 0;
+    while (k0 + 1 < t.size()) {
+      std::size_t k1 = t.size() - 1;
+      if (opt.segment_s > 0) {
+        k1 = k0 + 1;
+        while (k1 + 1 < t.size() && t[k1] - t[k0] < opt.segment_s) ++k1;
+        if (t.back() - t[k1] < 0.5 * opt.segment_s) k1 = t.size() - 1;
+      }
+      segs.push_back({r, k0, k1});
+      k0 = k1;
+    }
+  }
+
+  const auto t_start = std::chrono::steady_clock::now();
+  std::vector<double> x = P.map.internal(P.map.base);
+  const auto np = static_cast<int>(x.size());
+  {
+    // The initial model must simulate.
+    std::vector<double> r(residual_count(segs[0], false, opt.closed_loop));
+    if (!segment_residuals(P, segs[0], x.data(), nullptr, r.data()))
+      throw FitError("oe: the initial model cannot be simulated on " +
+                     (data[0].source.empty() ? std::string("the record") : data[0].source));
+  }
+  ceres::Problem problem;
+  long nres = 0;
+  int out_iterations_first = 0;
+  // Estimated initial states (q, qd) of the segments, started at the measured values.
+  std::vector<std::array<double, 2>> x0(segs.size());
+  for (std::size_t i = 0; i < segs.size(); ++i)
+    x0[i] = {data[segs[i].rec].q[segs[i].k0], data[segs[i].rec].qd[segs[i].k0]};
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    const Segment& s = segs[i];
+    auto* cost = new ceres::DynamicNumericDiffCostFunction<SegmentCost, ceres::CENTRAL>(
+        new SegmentCost{&P, s});
+    cost->AddParameterBlock(np);
+    if (opt.estimate_initial_state) cost->AddParameterBlock(2);
+    const auto m = static_cast<int>(residual_count(s, opt.estimate_initial_state, opt.closed_loop));
+    cost->SetNumResiduals(m);
+    nres += m;
+    if (opt.estimate_initial_state)
+      problem.AddResidualBlock(cost, nullptr, x.data(), x0[i].data());
+    else
+      problem.AddResidualBlock(cost, nullptr, x.data());
+  }
+  ceres::Solver::Options so;
+  so.linear_solver_type = ceres::DENSE_QR;
+  so.max_num_iterations = opt.max_iterations;
+  so.num_threads =
+      opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+  if (so.num_threads < 1) so.num_threads = 1;
+  so.function_tolerance = 1e-10;
+  so.parameter_tolerance = 1e-10;
+  ProgressCallback cb(opt.progress);
+  so.callbacks.push_back(&cb);
+  // The parameter blocks hold the last accepted iterate, so that a failure to evaluate the
+  // Jacobian there (a central difference that leaves the valid parameter set) keeps the
+  // progress made; the result then carries a warning.
+  so.update_state_every_iteration = true;
+  // Two passes when initial states are estimated: first with the measured ones (held
+  // constant), which brings the model parameters near the optimum, then with them free. From a
+  // distant start, freeing them at once lets the first steps trade model errors for initial
+  // states and wander off the valid parameter set.
+  ceres::Solver::Summary summary;
+  if (opt.estimate_initial_state) {
+    for (auto& s0 : x0) problem.SetParameterBlockConstant(s0.data());
+    ceres::Solve(so, &problem, &summary);
+    const double first_cost = summary.initial_cost;
+    const int first_iterations = static_cast<int>(summary.iterations.size()) - 1;
+    for (auto& s0 : x0) problem.SetParameterBlockVariable(s0.data());
+    // The Jacobian now has the structure of bundle adjustment: every segment's residuals
+    // depend on the model parameters and on that segment's initial state only. Eliminating the
+    // initial states (Schur complement) leaves an np x np system instead of a dense QR of the
+    // whole (residuals x (np + 2 segments)) Jacobian. (A fresh ordering: Ceres edits the one
+    // it is given.)
+    so.linear_solver_type = ceres::DENSE_SCHUR;
+    auto ordering = std::make_shared<ceres::ParameterBlockOrdering>();
+    for (auto& s0 : x0) ordering->AddElementToGroup(s0.data(), 0);
+    ordering->AddElementToGroup(x.data(), 1);
+    so.linear_solver_ordering = ordering;
+    ceres::Solve(so, &problem, &summary);
+    summary.initial_cost = first_cost;
+    out_iterations_first = first_iterations;
+  } else {
+    ceres::Solve(so, &problem, &summary);
+  }
+
+  JointOeResult out;
+  for (const auto& name : raised)
+    out.warnings.push_back("oe: " + name + " started at 0, which its log scale cannot hold: "
+                           "started at 1e-6 instead");
+  out.model = P.map.model(x.data());
+  out.initial_cost = summary.initial_cost;
+  out.final_cost = summary.final_cost;
+  out.iterations = out_iterations_first + static_cast<int>(summary.iterations.size()) - 1;
+  out.converged = summary.termination_type == ceres::CONVERGENCE;
+  out.termination = summary.message;
+  out.residuals = nres;
+  out.segments = static_cast<int>(segs.size());
+  if (!out.converged)
+    out.warnings.push_back("oe: the solver did not converge (" + summary.message + ")");
+
+  // Linearised covariance at the optimum.
+  double cost = 0;
+  std::vector<double> res;
+  ceres::CRSMatrix crs;
+  ceres::Problem::EvaluateOptions eo;
+  eo.num_threads = so.num_threads;
+  Eigen::MatrixXd cov;
+  if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) &&
+      nres > np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0)) {
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(crs.num_rows, crs.num_cols);
+    for (int i = 0; i < crs.num_rows; ++i)
+      for (int k = crs.rows[static_cast<std::size_t>(i)]; k < crs.rows[static_cast<std::size_t>(i) + 1]; ++k)
+        J(i, crs.cols[static_cast<std::size_t>(k)]) = crs.values[static_cast<std::size_t>(k)];
+    // Columns: the model parameters first (the block x was added first), then the initial
+    // states; the covariance of the model parameters is the top-left block of the full one.
+    detail::LinearCovariance lc = detail::linear_covariance(J, 2 * cost);
+    if (!lc.singular) lc.cov = lc.cov.topLeftCorner(np, np).eval();
+    std::erase_if(lc.dead, [np](long j) { return j >= np; });
+    out.condition_number = lc.condition_number;
+    for (long j : lc.dead)
+      out.warnings.push_back("oe: parameter " +
+                             P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name +
+                             " has no effect on the simulated output (not identifiable)");
+    if (lc.singular)
+      out.warnings.push_back("oe: J^T J is singular at the optimum: no standard errors");
+    else
+      cov = lc.cov;
+  } else {
+    out.warnings.push_back("oe: the Jacobian at the optimum could not be evaluated: no standard "
+                           "errors");
+  }
+  const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
+  const double tq = student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
+  // Covariance of the natural parameters: G cov G^T with G = d natural / d internal (delta
+  // method; G by central differences of the map, which is cheap and covers every
+  // parameterisation: exp for the log-scale ones, the relative Stribeck map).
+  Eigen::MatrixXd cov_nat;
+  if (cov.size() > 0) {
+    Eigen::MatrixXd G(np, np);
+    for (int c = 0; c < np; ++c) {
+      const auto cu = static_cast<std::size_t>(c);
+      const double h = 1e-6 * std::max(1.0, std::abs(x[cu]));
+      std::vector<double> xp = x, xm = x;
+      xp[cu] += h;
+      xm[cu] -= h;
+      const std::vector<double> vp = P.map.natural(xp.data()), vm = P.map.natural(xm.data());
+      for (int r = 0; r < np; ++r)
+        G(r, c) = (vp[static_cast<std::size_t>(r)] - vm[static_cast<std::size_t>(r)]) / (2 * h);
+    }
+    cov_nat = G * cov * G.transpose();
+  }
+  JointModel m = out.model;
+  for (std::size_t j = 0, ie = 0; j < P.map.entries.size(); ++j) {
+    const Entry& e = P.map.entries[j];
+    ParameterEstimate pe;
+    pe.name = pe.field = e.name;
+    pe.unit = e.unit;
+    pe.value = e.ref(m);
+    pe.fixed = !e.estimated;
+    if (pe.fixed) {
+      pe.std_error = 0;
+      pe.ci_low = pe.ci_high = pe.value;
+    } else {
+      const auto a = static_cast<Eigen::Index>(ie++);
+      pe.std_error = cov_nat.size() > 0 ? std::sqrt(std::max(cov_nat(a, a), 0.0)) : kNaN;
+      pe.ci_low = pe.value - tq * pe.std_error;
+      pe.ci_high = pe.value + tq * pe.std_error;
+    }
+    out.parameters.push_back(pe);
+  }
+  if (opt.progress)
+    opt.progress("oe: " + std::to_string(out.iterations) + " iterations, cost " +
+                 num(out.initial_cost) + " -> " + num(out.final_cost) + " in " +
+                 num(std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start)
+                         .count()) +
+                 " s");
+  return out;
+}
+
+}  // namespace frictionlab::identify

@@ -1,0 +1,877 @@
+// frictionlab identify: the joint SINDy-SR3 + iterative LuGre algorithm of reference 004
+// (include/frictionlab/identify/joint_sr3.hpp; docs/joint-identification.md, section "sr3").
+#include "frictionlab/identify/joint_sr3.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "frictionlab/identify/joint_validate.hpp"
+#include "frictionlab/models/joint_lugre.hpp"
+
+namespace frictionlab::identify {
+
+using Eigen::Index;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+using Lu = JointLuGre<double>;
+
+// ---------------------------------------------------------------------------------------------
+// The library class.
+
+JointStribeckLibrary::JointStribeckLibrary(MatrixXd fixed, std::span<const double> qd,
+                                           VectorXd multiplier, std::vector<double> delta,
+                                           double omega_min, double omega_max)
+    : fixed_(std::move(fixed)),
+      pow_qd_(static_cast<Index>(qd.size()), static_cast<Index>(delta.size())),
+      multiplier_(std::move(multiplier)),
+      delta_(std::move(delta)),
+      log_min_(std::log(omega_min)),
+      log_max_(std::log(omega_max)) {
+  if (static_cast<Index>(qd.size()) != fixed_.rows() || multiplier_.size() != fixed_.rows())
+    throw std::invalid_argument("JointStribeckLibrary: qd, multiplier and the fixed columns "
+                                "must have the same number of rows");
+  if (!(omega_min > 0) || !(omega_max > omega_min))
+    throw std::invalid_argument("JointStribeckLibrary: need 0 < omega_min < omega_max");
+  for (std::size_t i = 0; i < delta_.size(); ++i)
+    for (std::size_t k = 0; k < qd.size(); ++k)
+      pow_qd_(static_cast<Index>(k), static_cast<Index>(i)) = std::pow(std::abs(qd[k]), delta_[i]);
+}
+
+void JointStribeckLibrary::evaluate(const VectorXd& alpha, MatrixXd& theta,
+                                    bool alpha_columns_only) const {
+  const Index nf = fixed_.cols();
+  if (theta.rows() != rows() || theta.cols() != cols()) {
+    theta.resize(rows(), cols());
+    alpha_columns_only = false;
+  }
+  if (!alpha_columns_only) theta.leftCols(nf) = fixed_;
+  for (std::size_t i = 0; i < delta_.size(); ++i) {
+    const auto ii = static_cast<Index>(i);
+    const double c = std::exp(-delta_[i] * alpha(0));  // Omega_s^-delta
+    theta.col(nf + ii) = (multiplier_.array() * (-(pow_qd_.col(ii).array() * c)).exp()).matrix();
+  }
+}
+
+void JointStribeckLibrary::apply(const VectorXd& alpha, const VectorXd& xi, VectorXd& value,
+                                 MatrixXd* d1, MatrixXd* d2) const {
+  const Index nf = fixed_.cols();
+  const Index n = rows();
+  value.noalias() = fixed_ * xi.head(nf);
+  if (d1 != nullptr) d1->setZero(n, 1);
+  if (d2 != nullptr) d2->setZero(n, 1);
+  Eigen::ArrayXd x(n), me(n);
+  for (std::size_t i = 0; i < delta_.size(); ++i) {
+    const auto ii = static_cast<Index>(i);
+    const double coef = xi(nf + ii);
+    if (coef == 0) continue;
+    const double d = delta_[i];
+    x = pow_qd_.col(ii).array() * std::exp(-d * alpha(0));  // |qd/Omega_s|^delta
+    me = coef * multiplier_.array() * (-x).exp();            // xi_i * m * e
+    value.array() += me;
+    if (d1 != nullptr) d1->col(0).array() += d * me * x;
+    if (d2 != nullptr) d2->col(0).array() += d * d * me * x * (x - 1.0);
+  }
+}
+
+VectorXd JointStribeckLibrary::alpha_lower() const { return VectorXd::Constant(1, log_min_); }
+VectorXd JointStribeckLibrary::alpha_upper() const { return VectorXd::Constant(1, log_max_); }
+
+namespace {
+
+std::string fmt(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+double sg(double K, double qd) {
+  if (K > 0) return std::tanh(K * qd);
+  return qd > 0 ? 1.0 : (qd < 0 ? -1.0 : 0.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input checks and stacking.
+
+std::string record_name(const JointData& d, const char* role, std::size_t i) {
+  return d.source.empty() ? std::string(role) + " record " + std::to_string(i + 1) : d.source;
+}
+
+void check_record(const JointData& d, const std::string& name) {
+  const std::size_t n = d.t.size();
+  if (n == 0) throw FitError(name + ": the record is empty (no time samples)");
+  const std::pair<const char*, const std::vector<double>*> ch[] = {
+      {"q", &d.q}, {"qd", &d.qd}, {"qdd", &d.qdd}, {"tau", &d.tau}};
+  for (const auto& [cn, v] : ch)
+    if (v->size() != n)
+      throw FitError(name + ": channel '" + cn + "' has " + std::to_string(v->size()) +
+                     " samples, the time channel " + std::to_string(n));
+  if (n < 20)
+    throw FitError(name + ": too few samples: " + std::to_string(n) +
+                   " (need at least 20 per record)");
+  const std::pair<const char*, const std::vector<double>*> all[] = {
+      {"t", &d.t}, {"q", &d.q}, {"qd", &d.qd}, {"qdd", &d.qdd}, {"tau", &d.tau}};
+  for (const auto& [cn, v] : all)
+    for (std::size_t k = 0; k < n; ++k)
+      if (!std::isfinite((*v)[k]))
+        throw FitError(name + ": non-finite value (" + fmt((*v)[k]) + ") in channel '" + cn +
+                       "' at sample " + std::to_string(k) + " (0-based)" +
+                       (std::isfinite(d.t[k]) ? ", t = " + fmt(d.t[k]) + " s" : std::string()));
+  for (std::size_t k = 1; k < n; ++k)
+    if (!(d.t[k] > d.t[k - 1]))
+      throw FitError(name + ": time not strictly increasing at sample " + std::to_string(k) +
+                     " (0-based): t = " + fmt(d.t[k]) + " s after " + fmt(d.t[k - 1]) + " s");
+}
+
+struct Stacked {
+  std::vector<double> t, q, qd, qdd, tau;
+  std::vector<std::size_t> begin;  // first sample of each record, then the total (sentinel)
+  std::size_t size() const { return q.size(); }
+};
+
+Stacked stack(std::span<const JointData> recs, const char* role) {
+  Stacked s;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    check_record(recs[i], record_name(recs[i], role, i));
+    s.begin.push_back(s.size());
+    const JointData& d = recs[i];
+    s.t.insert(s.t.end(), d.t.begin(), d.t.end());
+    s.q.insert(s.q.end(), d.q.begin(), d.q.end());
+    s.qd.insert(s.qd.end(), d.qd.begin(), d.qd.end());
+    s.qdd.insert(s.qdd.end(), d.qdd.begin(), d.qdd.end());
+    s.tau.insert(s.tau.end(), d.tau.begin(), d.tau.end());
+  }
+  s.begin.push_back(s.size());
+  return s;
+}
+
+/// Sign changes of qd with hysteresis: from > b to < -b or back, b = 1 % of max|qd|.
+long count_reversals(const std::vector<double>& qd) {
+  double vmax = 0;
+  for (const double v : qd) vmax = std::max(vmax, std::abs(v));
+  const double b = 0.01 * vmax;
+  int state = 0;
+  long count = 0;
+  for (const double v : qd) {
+    const int s = v > b ? 1 : (v < -b ? -1 : 0);
+    if (s == 0) continue;
+    if (state != 0 && s != state) ++count;
+    state = s;
+  }
+  return count;
+}
+
+void check_options(const JointSr3Options& o) {
+  const auto bad = [](const std::string& m) { throw FitError("sr3 options: " + m); };
+  if (o.n_viscous < 0 || o.n_viscous > Lu::kMaxViscous)
+    bad("n_viscous must be between 0 and " + std::to_string(Lu::kMaxViscous) + ", got " +
+        std::to_string(o.n_viscous));
+  if (o.delta.empty() || static_cast<int>(o.delta.size()) > Lu::kMaxStribeck)
+    bad("delta needs 1 to " + std::to_string(Lu::kMaxStribeck) + " exponents, got " +
+        std::to_string(o.delta.size()));
+  for (const double d : o.delta)
+    if (!(d > 0) || !std::isfinite(d)) bad("every delta must be finite and > 0, got " + fmt(d));
+  if (!(o.K >= 0) || !std::isfinite(o.K)) bad("K must be finite and >= 0, got " + fmt(o.K));
+  for (const double l : o.lambda)
+    if (!(l >= 0) || !std::isfinite(l)) bad("every lambda must be finite and >= 0, got " + fmt(l));
+  for (const double w : o.omega_s_init)
+    if (!(w > 0) || !std::isfinite(w)) bad("every omega_s_init must be finite and > 0, got " + fmt(w));
+  if (o.sigma0_init.empty()) bad("sigma0_init is empty");
+  for (const double s : o.sigma0_init)
+    if (!(s > 0) || !std::isfinite(s)) bad("every sigma0_init must be finite and > 0, got " + fmt(s));
+  if (!(o.omega_s_min >= 0) || !(o.omega_s_max >= 0) ||
+      (o.omega_s_max > 0 && !(o.omega_s_max > o.omega_s_min)))
+    bad("need 0 <= omega_s_min < omega_s_max (0: from the data), got " + fmt(o.omega_s_min) +
+        ", " + fmt(o.omega_s_max));
+  if (o.aic_observations < 0) bad("aic_observations must be >= 0 (0: automatic)");
+  if (o.max_outer < 1 || o.max_inner < 1) bad("max_outer and max_inner must be >= 1");
+  if (!(o.outer_tolerance > 0) || !(o.inner_tolerance > 0) || !(o.inner_min_decrease >= 0))
+    bad("outer_tolerance and inner_tolerance must be > 0, inner_min_decrease >= 0");
+  if (!(o.sr3.nu > 0) || !std::isfinite(o.sr3.nu)) bad("sr3.nu must be finite and > 0");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The step-1 library layout.
+
+struct Layout {
+  std::vector<std::string> names;
+  Index qdd = 0, cos = -1, sin = -1, one = -1;
+  Index first_visc = 0;
+  int nv = 0;
+  Index coulomb = 0;
+  Index first_stribeck = 0;  // = number of fixed columns
+  int ns = 0;
+  Index size() const { return first_stribeck + ns; }
+};
+
+std::string delta_name(double d) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%g", d);
+  return buf;
+}
+
+Layout make_layout(const JointSr3Options& o) {
+  Layout L;
+  Index c = 0;
+  L.names.emplace_back("qdd");
+  L.qdd = c++;
+  if (o.structure.gravity) {
+    L.names.emplace_back("cos(q)");
+    L.cos = c++;
+    L.names.emplace_back("sin(q)");
+    L.sin = c++;
+  }
+  if (o.structure.offset) {
+    L.names.emplace_back("1");
+    L.one = c++;
+  }
+  L.first_visc = c;
+  L.nv = o.n_viscous;
+  for (int i = 1; i <= o.n_viscous; ++i) {
+    L.names.push_back(i == 1 ? std::string("qd") : "qd^" + std::to_string(i));
+    ++c;
+  }
+  const std::string s = o.K > 0 ? "tanh(" + fmt(o.K) + "*qd)" : std::string("sgn(qd)");
+  L.names.push_back(s);
+  L.coulomb = c++;
+  L.first_stribeck = c;
+  L.ns = static_cast<int>(o.delta.size());
+  for (const double d : o.delta)
+    L.names.push_back(s + "*exp(-|qd/Omega_s|^" + delta_name(d) + ")");
+  return L;
+}
+
+/// Fixed step-1 columns (rigid body, viscous powers, Coulomb) at the given rows.
+MatrixXd fixed_columns(const Stacked& s, const std::vector<std::size_t>& rows, const Layout& L,
+                       double K) {
+  MatrixXd F(static_cast<Index>(rows.size()), L.first_stribeck);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::size_t k = rows[r];
+    const auto i = static_cast<Index>(r);
+    F(i, L.qdd) = s.qdd[k];
+    if (L.cos >= 0) F(i, L.cos) = std::cos(s.q[k]);
+    if (L.sin >= 0) F(i, L.sin) = std::sin(s.q[k]);
+    if (L.one >= 0) F(i, L.one) = 1.0;
+    double p = s.qd[k];
+    for (int j = 0; j < L.nv; ++j) {
+      F(i, L.first_visc + j) = p;
+      p *= s.qd[k];
+    }
+    F(i, L.coulomb) = sg(K, s.qd[k]);
+  }
+  return F;
+}
+
+std::vector<double> gather(const std::vector<double>& v, const std::vector<std::size_t>& rows) {
+  std::vector<double> out(rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) out[r] = v[rows[r]];
+  return out;
+}
+
+VectorXd to_vec(const std::vector<double>& v) {
+  return Eigen::Map<const VectorXd>(v.data(), static_cast<Index>(v.size()));
+}
+
+std::vector<std::size_t> all_rows(std::size_t n) {
+  std::vector<std::size_t> r(n);
+  std::iota(r.begin(), r.end(), std::size_t{0});
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Models.
+
+/// The identified friction structure after step 1.
+struct Structure {
+  std::vector<int> visc;        // active viscous powers (1-based)
+  std::vector<double> delta;    // active Stribeck exponents
+};
+
+Lu::Params lugre_params(const Structure& st, double Fc, const std::vector<double>& Fs,
+                        double Omega_s, const std::vector<double>& cv_by_power, double sigma0,
+                        double sigma1, double K) {
+  Lu::Params p;
+  p.sigma0 = sigma0;
+  p.sigma1 = sigma1;
+  p.Fc = Fc;
+  p.n_viscous = st.visc.empty() ? 0 : *std::max_element(st.visc.begin(), st.visc.end());
+  p.cv.fill(0);
+  for (int i = 0; i < p.n_viscous; ++i) p.cv[static_cast<std::size_t>(i)] = cv_by_power[static_cast<std::size_t>(i)];
+  p.n_stribeck = static_cast<int>(st.delta.size());
+  p.Fs.fill(0);
+  p.delta.fill(0);
+  for (std::size_t i = 0; i < st.delta.size(); ++i) {
+    p.Fs[i] = Fs[i];
+    p.delta[i] = st.delta[i];
+  }
+  p.Omega_s = Omega_s;
+  p.K = K;
+  return p;
+}
+
+/// Eq. 3 along the stacked training records for a fixed g and any sigma0: the relaxation rate
+/// is linear in sigma0 (JointLuGre::rate), so rate / sigma0 is tabulated once at the samples
+/// (for zdot) and at the held interval velocities (for the exact step); the inner loop of step
+/// 3, where only sigma0 changes, then costs one expm1 per sample. Same arithmetic as
+/// JointLuGre::step / derivative up to rounding.
+struct RateTable {
+  std::vector<double> rho;      // rate(qd_k) / sigma0
+  std::vector<double> g;        // g(qd_k)
+  std::vector<double> v_mid;    // held velocity of interval k (to k + 1)
+  std::vector<double> rho_mid;  // rate(v_mid) / sigma0
+};
+
+RateTable rate_table(const Lu::Params& p, const Stacked& s) {
+  Lu::Params p1 = p;
+  p1.sigma0 = 1.0;
+  RateTable rt;
+  const std::size_t n = s.size();
+  rt.rho.resize(n);
+  rt.g.resize(n);
+  rt.v_mid.assign(n, 0.0);
+  rt.rho_mid.assign(n, 0.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    rt.rho[k] = Lu::rate(p1, s.qd[k]);
+    rt.g[k] = Lu::g(p1, s.qd[k]);
+  }
+  for (std::size_t r = 0; r + 1 < s.begin.size(); ++r)
+    for (std::size_t k = s.begin[r]; k + 1 < s.begin[r + 1]; ++k) {
+      rt.v_mid[k] = 0.5 * (s.qd[k] + s.qd[k + 1]);
+      rt.rho_mid[k] = Lu::rate(p1, rt.v_mid[k]);
+    }
+  return rt;
+}
+
+void integrate_z(const RateTable& rt, const Stacked& s, double sigma0, std::vector<double>& z,
+                 std::vector<double>& zdot) {
+  z.assign(s.size(), 0.0);
+  zdot.assign(s.size(), 0.0);
+  for (std::size_t r = 0; r + 1 < s.begin.size(); ++r) {
+    const std::size_t b = s.begin[r], e = s.begin[r + 1];
+    z[b] = 0;
+    for (std::size_t k = b; k + 1 < e; ++k) {
+      const double h = s.t[k + 1] - s.t[k];
+      const double a = sigma0 * rt.rho_mid[k];
+      z[k + 1] = z[k] + h * phi1_neg(a * h) * (rt.v_mid[k] - a * z[k]);
+    }
+    for (std::size_t k = b; k < e; ++k) zdot[k] = s.qd[k] - sigma0 * rt.rho[k] * z[k];
+  }
+}
+
+bool g_positive_on(const Lu::Params& p, const std::vector<double>& qd) {
+  for (const double v : qd)
+    if (!(Lu::g(p, v) > 0)) return false;
+  return true;
+}
+
+double rigid(const JointModel& m, double q, double qdd) { return rigid_body_torque(m, q, qdd); }
+
+/// AIC of 04_* eq. 22.
+double aic_value(int k, int m, double rss) {
+  const double den = static_cast<double>(m - k - 2);
+  if (!(den > 0) || !(rss > 0)) return std::numeric_limits<double>::quiet_NaN();
+  const double kk = k;
+  return 2.0 * kk + m * std::log(rss / m) + 2.0 * (kk + 1) * (kk + 2) / den;
+}
+
+double norm_of(const std::vector<double>& v) {
+  double s = 0;
+  for (const double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+/// ||tau - inverse_torque|| over the records.
+double stacked_error(const JointModel& model, std::span<const JointData> recs) {
+  double e2 = 0;
+  for (const JointData& d : recs) {
+    const std::vector<double> pr = inverse_torque(model, d);
+    for (std::size_t k = 0; k < d.size(); ++k) e2 += (d.tau[k] - pr[k]) * (d.tau[k] - pr[k]);
+  }
+  return std::sqrt(e2);
+}
+
+}  // namespace
+
+JointSr3Result fit_joint_sr3(std::span<const JointData> train,
+                             std::span<const JointData> validation, const JointSr3Options& opt) {
+  const auto t_start = std::chrono::steady_clock::now();
+  check_options(opt);
+  if (train.empty()) throw FitError("sr3: no training data");
+  const Stacked tr = stack(train, "training");
+  const Stacked va = stack(validation, "validation");
+  JointSr3Result res;
+  const Layout L = make_layout(opt);
+  res.candidates = L.names;
+  const Index r = L.size();
+  const std::size_t n = tr.size();
+  if (n < static_cast<std::size_t>(10 * r))
+    throw FitError("sr3: too few training samples: " + std::to_string(n) + " for " +
+                   std::to_string(r) + " candidate functions (need at least 10 per function, " +
+                   std::to_string(10 * r) + ")");
+  const long reversals = count_reversals(tr.qd);
+  if (reversals == 0)
+    throw FitError("sr3: no velocity reversal in the training data (qd never crosses from "
+                   "above +1 % to below -1 % of max|qd| or back): the Coulomb level and the "
+                   "presliding parameters sigma0, sigma1 cannot be identified; record a motion "
+                   "that changes direction");
+  double qd_max = 0;
+  for (const double v : tr.qd) qd_max = std::max(qd_max, std::abs(v));
+  const double om_min = opt.omega_s_min > 0 ? opt.omega_s_min : 1e-4 * qd_max;
+  const double om_max = opt.omega_s_max > 0 ? opt.omega_s_max : qd_max;
+  const double tau_norm = norm_of(tr.tau);
+  if (!(tau_norm > 0)) throw FitError("sr3: the training torque is zero everywhere");
+
+  // ---- step-1 samples: |qd| >= floor; AIC observations: validation data, or held-out blocks ----
+  const double floor_v = opt.static_velocity_floor >= 0 ? opt.static_velocity_floor
+                                                        : -opt.static_velocity_floor * qd_max;
+  res.static_velocity_floor = floor_v;
+  const auto sliding = [floor_v](double v) { return std::abs(v) >= floor_v; };
+  const int m = opt.aic_observations > 0 ? opt.aic_observations
+                                         : std::max(40, static_cast<int>(r) + 10);
+  res.aic_observations = m;
+  std::vector<std::size_t> fit_rows, val_rows;
+  const Stacked* val_src = &va;
+  if (va.size() == 0) {
+    res.held_out = true;
+    const std::size_t blocks = 2 * static_cast<std::size_t>(m);
+    if (n < 10 * blocks)
+      throw FitError("sr3: too few training samples to hold out AIC observations: " +
+                     std::to_string(n) + " (need 10 per block, " + std::to_string(blocks) +
+                     " blocks; or pass validation data)");
+    for (std::size_t k = 0; k < n; ++k)
+      if (sliding(tr.qd[k])) ((k * blocks / n) % 2 == 0 ? fit_rows : val_rows).push_back(k);
+    val_src = &tr;
+    res.warnings.push_back("no validation data: the AIC observations of step 1 are " +
+                           std::to_string(m) + " interleaved blocks held out from the training "
+                           "data (half of it); pass validation records for an independent "
+                           "model selection");
+  } else {
+    for (std::size_t k = 0; k < n; ++k)
+      if (sliding(tr.qd[k])) fit_rows.push_back(k);
+    for (std::size_t k = 0; k < va.size(); ++k)
+      if (sliding(va.qd[k])) val_rows.push_back(k);
+  }
+  res.static_samples = static_cast<long>(fit_rows.size());
+  if (fit_rows.size() < static_cast<std::size_t>(10 * r))
+    throw FitError("sr3: too few samples for step 1: " + std::to_string(fit_rows.size()) +
+                   " with |qd| >= " + fmt(floor_v) + " rad/s for " + std::to_string(r) +
+                   " candidate functions (need at least 10 per function)");
+  if (val_rows.size() < static_cast<std::size_t>(m))
+    throw FitError("sr3: too few validation samples with |qd| >= " + fmt(floor_v) + " rad/s: " +
+                   std::to_string(val_rows.size()) + " for " + std::to_string(m) +
+                   " AIC observations");
+
+  // ---- step 1: SR3 + Newton on Omega_s over the lambda grid, AIC selection ----
+  const std::vector<double> qd_fit = gather(tr.qd, fit_rows);
+  const std::vector<double> qd_val = gather(val_src->qd, val_rows);
+  const auto multiplier = [&](const std::vector<double>& qd) {
+    VectorXd mlt(static_cast<Index>(qd.size()));
+    for (std::size_t k = 0; k < qd.size(); ++k) mlt(static_cast<Index>(k)) = sg(opt.K, qd[k]);
+    return mlt;
+  };
+  const JointStribeckLibrary lib_fit(fixed_columns(tr, fit_rows, L, opt.K), qd_fit,
+                                     multiplier(qd_fit), opt.delta, om_min, om_max);
+  const JointStribeckLibrary lib_val(fixed_columns(*val_src, val_rows, L, opt.K), qd_val,
+                                     multiplier(qd_val), opt.delta, om_min, om_max);
+  const VectorXd y_fit = to_vec(gather(tr.tau, fit_rows));
+  const VectorXd y_val = to_vec(gather(val_src->tau, val_rows));
+
+  std::vector<double> grid = opt.lambda;
+  if (grid.empty()) {
+    const int nt = 36;
+    for (int i = 0; i < nt; ++i) {
+      const double t = std::pow(10.0, -4.0 + (std::log10(0.3) + 4.0) * i / (nt - 1));
+      grid.push_back(t * t / (2.0 * opt.sr3.nu));
+    }
+  }
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+
+  Sr3Options so = opt.sr3;
+  so.debias = true;
+  so.protect.assign(static_cast<std::size_t>(r), false);
+  if (opt.protect_rigid_and_coulomb) {
+    for (Index j = 0; j < L.first_visc; ++j) so.protect[static_cast<std::size_t>(j)] = true;
+    so.protect[static_cast<std::size_t>(L.coulomb)] = true;
+  }
+  // runs[l][s]: lambda l, Omega_s start s. Each start's path runs from the largest lambda
+  // (sparsest model, W = 0) down, warm-started from the previous lambda: warm starts from a dense
+  // solution would keep its large, cancelling coefficients of collinear columns alive. Once two
+  // paths arrive at the same state (support, W and Omega_s within 1e-9 relative), their later
+  // runs are identical and the later path reuses the earlier one's results.
+  std::vector<double> omega0 = opt.omega_s_init;
+  if (omega0.empty())
+    for (const double f : {1e-3, 3e-3, 1e-2, 3e-2, 1e-1}) omega0.push_back(f * qd_max);
+  const std::size_t ns0 = omega0.size();
+  std::vector<std::vector<Sr3Result>> runs(grid.size(), std::vector<Sr3Result>(ns0));
+  std::vector<Sr3Start> starts(ns0);
+  std::vector<std::size_t> same_as(ns0);
+  for (std::size_t s = 0; s < ns0; ++s) {
+    const double w0 = std::clamp(omega0[s], om_min, om_max);
+    if (w0 != omega0[s])
+      res.warnings.push_back("initial Omega_s " + fmt(omega0[s]) + " rad/s is outside "
+                             "the search range [" + fmt(om_min) + ", " + fmt(om_max) +
+                             "] rad/s; started from " + fmt(w0));
+    starts[s].alpha = VectorXd::Constant(1, std::log(w0));
+    same_as[s] = s;
+  }
+  const std::vector<Sr3Start> first = starts;
+  const auto same_state = [](const Sr3Result& a, const Sr3Result& b) {
+    if (a.active != b.active) return false;
+    if (std::abs(a.alpha(0) - b.alpha(0)) > 1e-9) return false;
+    const double scale = std::max(a.W.lpNorm<Eigen::Infinity>(), 1e-300);
+    return (a.W - b.W).lpNorm<Eigen::Infinity>() <= 1e-9 * scale;
+  };
+  for (std::size_t l = grid.size(); l-- > 0;) {
+    so.lambda = grid[l];
+    for (std::size_t s = 0; s < ns0; ++s) {
+      if (same_as[s] != s) {
+        runs[l][s] = runs[l][same_as[s]];
+        continue;
+      }
+      runs[l][s] = sr3(lib_fit, y_fit, so, opt.warm_start ? starts[s] : first[s]);
+      if (opt.warm_start) {
+        starts[s].alpha = runs[l][s].alpha;
+        starts[s].W = runs[l][s].W;
+        for (std::size_t e = 0; e < s; ++e)
+          if (same_as[e] == e && same_state(runs[l][e], runs[l][s])) {
+            same_as[s] = e;
+            break;
+          }
+      }
+    }
+  }
+  const double yf2 = y_fit.squaredNorm();
+  const auto build_structure = [&](const std::vector<bool>& act) {
+    Structure st;
+    for (int i = 0; i < L.nv; ++i)
+      if (act[static_cast<std::size_t>(L.first_visc + i)]) st.visc.push_back(i + 1);
+    for (int i = 0; i < L.ns; ++i)
+      if (act[static_cast<std::size_t>(L.first_stribeck + i)])
+        st.delta.push_back(opt.delta[static_cast<std::size_t>(i)]);
+    return st;
+  };
+  // The model of a step-1 coefficient vector.
+  const auto static_model_of = [&](const VectorXd& xi, const std::vector<bool>& act,
+                                   double Omega_s) {
+    JointModel jm;
+    jm.structure = opt.structure;
+    jm.I = xi(L.qdd);
+    if (L.cos >= 0) jm.mgCx = xi(L.cos);
+    if (L.sin >= 0) jm.mgCy = -xi(L.sin);
+    if (L.one >= 0) jm.offset = xi(L.one);
+    const Structure st = build_structure(act);
+    std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
+    for (int i = 0; i < L.nv; ++i) cv[static_cast<std::size_t>(i)] = xi(L.first_visc + i);
+    std::vector<double> Fs;
+    for (int i = 0; i < L.ns; ++i)
+      if (act[static_cast<std::size_t>(L.first_stribeck + i)]) Fs.push_back(xi(L.first_stribeck + i));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    jm.friction = lugre_params(st, xi(L.coulomb), Fs, Omega_s, cv, nan, nan, opt.K);
+    return jm;
+  };
+
+  res.scan.resize(grid.size());
+  for (std::size_t l = 0; l < grid.size(); ++l) {
+    std::size_t best = 0;
+    double best_j = std::numeric_limits<double>::infinity();
+    for (std::size_t s = 0; s < runs[l].size(); ++s) {
+      const Sr3Result& rr = runs[l][s];
+      const double scale = so.normalize ? yf2 : 1.0;
+      const double j = 0.5 * rr.rss / scale + grid[l] * rr.num_active();
+      if (j < best_j) {
+        best_j = j;
+        best = s;
+      }
+    }
+    const Sr3Result& rr = runs[l][best];
+    JointSr3ScanRow& row = res.scan[l];
+    row.lambda = grid[l];
+    row.threshold = std::sqrt(2.0 * so.nu * grid[l]);
+    row.start = static_cast<int>(best);
+    row.Omega_s = std::exp(rr.alpha(0));
+    row.n_active = rr.num_active();
+    row.n_zero = static_cast<int>(r) - row.n_active;
+    row.xi.assign(rr.xi.data(), rr.xi.data() + rr.xi.size());
+    row.active = rr.active;
+    row.train_rel_error = std::sqrt(rr.rss / yf2);
+    row.converged = rr.converged;
+    VectorXd pred;
+    lib_val.apply(rr.alpha, rr.xi, pred, nullptr, nullptr);
+    const VectorXd e = y_val - pred;
+    row.validation_rss =
+        opt.aic_residual == AicResidual::absolute ? e.lpNorm<1>() : e.squaredNorm();
+    row.aic = aic_value(row.n_active, m, row.validation_rss);
+    const JointModel jm = static_model_of(rr.xi, rr.active, row.Omega_s);
+    row.admissible = Lu::g_min(std::get<Lu::Params>(jm.friction)) > 0;
+  }
+  double aic_min = std::numeric_limits<double>::infinity();
+  std::size_t chosen = grid.size();
+  int n_inadmissible = 0;
+  for (std::size_t l = 0; l < grid.size(); ++l) {
+    const auto& row = res.scan[l];
+    if (!row.admissible) ++n_inadmissible;
+    if (row.admissible && std::isfinite(row.aic) && row.aic < aic_min) {
+      aic_min = row.aic;
+      chosen = l;
+    }
+  }
+  if (chosen == grid.size())
+    throw FitError("sr3: no admissible candidate model in the lambda scan (each one has g(qd) "
+                   "<= 0 at some velocity, i.e. Fc + the negative Stribeck levels <= 0, or no "
+                   "finite AIC with m = " + std::to_string(m) +
+                   " observations); try model B (K > 0), fewer delta values or a wider lambda "
+                   "grid");
+  for (auto& row : res.scan) row.aic_r = row.aic - aic_min;
+  if (n_inadmissible > 0)
+    res.warnings.push_back(std::to_string(n_inadmissible) + " of " + std::to_string(grid.size()) +
+                           " lambda values gave an inadmissible static model (g <= 0 somewhere) "
+                           "and were not selectable");
+  // The minimum on an edge of the grid (and not on a plateau reaching inside): extend the grid.
+  const auto same_aic = [&](std::size_t l) {
+    return std::abs(res.scan[l].aic - aic_min) <= 1e-9 * std::abs(aic_min);
+  };
+  if (grid.size() > 1 && same_aic(0) && !same_aic(1))
+    res.warnings.push_back("the AIC minimum is at the smallest lambda of the grid: extend the "
+                           "grid towards 0");
+  if (grid.size() > 1 && same_aic(grid.size() - 1) && !same_aic(grid.size() - 2))
+    res.warnings.push_back("the AIC minimum is at the largest lambda of the grid: extend the grid");
+  res.chosen = chosen;
+  res.lambda = grid[chosen];
+  const JointSr3ScanRow& crow = res.scan[chosen];
+  const Sr3Result crun = runs[chosen][static_cast<std::size_t>(crow.start)];  // copy: runs is freed below
+  if (!crun.converged)
+    res.warnings.push_back("SR3 at the chosen lambda did not converge within the iteration "
+                           "limits (sr3.max_iterations, sr3.max_alpha_rounds)");
+  for (Index j = 0; j < r; ++j)
+    if (crow.active[static_cast<std::size_t>(j)]) res.active.push_back(L.names[static_cast<std::size_t>(j)]);
+  res.static_model = static_model_of(crun.xi, crow.active, crow.Omega_s);
+  const Structure st = build_structure(crow.active);
+  runs.clear();
+
+  // ---- step 2, first outer iteration: rigid body + active friction, zdot = 0 (the static form:
+  // every training sample with |qd| >= floor) ----
+  const std::vector<std::size_t> rows_all = all_rows(n);
+  const MatrixXd F_all = fixed_columns(tr, rows_all, L, opt.K);
+  std::vector<std::size_t> rows_static;
+  for (std::size_t k = 0; k < n; ++k)
+    if (sliding(tr.qd[k])) rows_static.push_back(k);
+  const std::vector<double> qd_static = gather(tr.qd, rows_static);
+  const std::vector<double> active_delta = st.delta;
+  const auto nvis = static_cast<Index>(st.visc.size());
+  const auto nd = static_cast<Index>(active_delta.size());
+  Index n_rigid = L.first_visc;
+  {
+    const MatrixXd F_st = fixed_columns(tr, rows_static, L, opt.K);
+    MatrixXd fx(F_st.rows(), n_rigid + nvis + 1);
+    fx.leftCols(n_rigid) = F_st.leftCols(n_rigid);
+    for (Index i = 0; i < nvis; ++i)
+      fx.col(n_rigid + i) = F_st.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
+    fx.col(n_rigid + nvis) = F_st.col(L.coulomb);
+    const JointStribeckLibrary lib1(std::move(fx), qd_static, multiplier(qd_static), active_delta,
+                                    om_min, om_max);
+    Sr3Options s2 = opt.sr3;
+    s2.lambda = 0;
+    s2.protect.clear();
+    Sr3Start s2start;
+    s2start.alpha = crun.alpha;
+    const Sr3Result r1 = sr3(lib1, to_vec(gather(tr.tau, rows_static)), s2, s2start);
+    JointModel rb;
+    rb.structure = opt.structure;
+    rb.I = r1.xi(L.qdd);
+    if (L.cos >= 0) rb.mgCx = r1.xi(L.cos);
+    if (L.sin >= 0) rb.mgCy = -r1.xi(L.sin);
+    if (L.one >= 0) rb.offset = r1.xi(L.one);
+    res.model = rb;
+    std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
+    for (Index i = 0; i < nvis; ++i) cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = r1.xi(n_rigid + i);
+    std::vector<double> Fs(static_cast<std::size_t>(nd));
+    for (Index i = 0; i < nd; ++i) Fs[static_cast<std::size_t>(i)] = r1.xi(n_rigid + nvis + 1 + i);
+    res.model.friction = lugre_params(st, r1.xi(n_rigid + nvis), Fs, std::exp(r1.alpha(0)), cv,
+                                      opt.sigma0_init.front(), 0.0, opt.K);
+  }
+  if (!(Lu::g_min(std::get<Lu::Params>(res.model.friction)) > 0)) {
+    // The refit on all training samples made g inadmissible (collinear terms): keep step 1.
+    res.warnings.push_back("step 2 (first iteration) on all training samples gave g <= 0 at "
+                           "some velocity; the step-1 model is used instead");
+    const JointModel sm = res.static_model;
+    res.model = sm;
+    Lu::Params pm = std::get<Lu::Params>(sm.friction);
+    pm.sigma0 = opt.sigma0_init.front();
+    pm.sigma1 = 0;
+    res.model.friction = pm;
+  }
+  const JointModel rigid_model = res.model;
+  const Lu::Params p_step1 = std::get<Lu::Params>(rigid_model.friction);
+  if (!g_positive_on(p_step1, tr.qd))
+    throw FitError("sr3: the static friction has g(qd) <= 0 at a training velocity (Fc = " +
+                   fmt(p_step1.Fc) + "): not a valid LuGre g; try model B (K > 0) or a larger "
+                   "lambda");
+  std::vector<double> y_f(n);  // tau minus the rigid body (fixed from here on)
+  for (std::size_t k = 0; k < n; ++k) y_f[k] = tr.tau[k] - rigid(rigid_model, tr.q[k], tr.qdd[k]);
+  const VectorXd y_fv = to_vec(y_f);
+
+  // ---- steps 2-3 from every initial sigma0 ----
+  std::vector<double> z, zdot;
+  std::vector<Lu::Params> finals;
+  for (std::size_t s = 0; s < opt.sigma0_init.size(); ++s) {
+    JointSr3StartSummary sum;
+    sum.sigma0_init = opt.sigma0_init[s];
+    Lu::Params p = p_step1;
+    p.sigma0 = opt.sigma0_init[s];
+    p.sigma1 = 0;
+    double prev_sigma0 = p.sigma0, prev_error = std::numeric_limits<double>::infinity();
+    for (int o = 1; o <= opt.max_outer; ++o) {
+      sum.outer_iterations = o;
+      if (o > 1) {
+        // Step 2 (eq. 16) with z, zdot of the previous step 3 and P = sigma0 z / g_prev.
+        const RateTable rt = rate_table(p, tr);
+        integrate_z(rt, tr, p.sigma0, z, zdot);
+        VectorXd P(static_cast<Index>(n));
+        for (std::size_t k = 0; k < n; ++k) P(static_cast<Index>(k)) = p.sigma0 * z[k] / rt.g[k];
+        MatrixXd fx(static_cast<Index>(n), nvis + 2);
+        for (Index i = 0; i < nvis; ++i) fx.col(i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
+        fx.col(nvis) = P;
+        fx.col(nvis + 1) = to_vec(zdot);
+        const JointStribeckLibrary lib2(std::move(fx), tr.qd, P, active_delta, om_min, om_max);
+        Sr3Options s2 = opt.sr3;
+        s2.lambda = 0;
+        s2.protect.clear();
+        Sr3Start s2start;
+        s2start.alpha = VectorXd::Constant(1, std::log(p.Omega_s));
+        const Sr3Result r2 = sr3(lib2, y_fv, s2, s2start);
+        Lu::Params q = p;
+        q.Fc = r2.xi(nvis);
+        for (Index i = 0; i < nd; ++i) q.Fs[static_cast<std::size_t>(i)] = r2.xi(nvis + 2 + i);
+        q.Omega_s = std::exp(r2.alpha(0));
+        if (Lu::g_min(q) > 0 && g_positive_on(q, tr.qd)) {
+          p.Fc = q.Fc;
+          p.Fs = q.Fs;
+          p.Omega_s = q.Omega_s;
+        } else {
+          ++sum.rejected_step2;  // g would not be a valid LuGre g: keep the previous one
+        }
+      }
+      // Step 3 (eq. 17-19): inner loop on sigma0 (g fixed).
+      const RateTable rt = rate_table(p, tr);
+      double best_err = std::numeric_limits<double>::infinity();
+      Lu::Params best = p;
+      double sigma0_j = p.sigma0;
+      double last_err = std::numeric_limits<double>::infinity();
+      double prev_accepted = std::numeric_limits<double>::infinity();
+      for (int j = 1; j <= opt.max_inner; ++j) {
+        Lu::Params pj = p;
+        pj.sigma0 = sigma0_j;
+        integrate_z(rt, tr, sigma0_j, z, zdot);
+        MatrixXd th(static_cast<Index>(n), 2 + nvis);
+        for (std::size_t k = 0; k < n; ++k) {
+          th(static_cast<Index>(k), 0) = sigma0_j * z[k];
+          th(static_cast<Index>(k), 1) = sigma0_j * zdot[k];
+        }
+        for (Index i = 0; i < nvis; ++i) th.col(2 + i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
+        const VectorXd xi = least_squares_on(th, y_fv, std::vector<bool>(static_cast<std::size_t>(2 + nvis), true));
+        const double err = (th * xi - y_fv).norm();
+        JointSr3Iteration it;
+        it.start = static_cast<int>(s);
+        it.outer = o;
+        it.inner = j;
+        it.rel_error = err / tau_norm;
+        it.xi_u = xi(0);
+        it.sigma0 = sigma0_j;
+        it.sigma1 = sigma0_j * xi(1);
+        it.Omega_s = p.Omega_s;
+        it.Fc = p.Fc;
+        const bool rose = j > 1 && err > last_err;
+        it.accepted = !rose;
+        res.history.push_back(it);
+        if (rose) break;
+        last_err = err;
+        best_err = err;
+        best = pj;
+        best.sigma1 = it.sigma1;
+        best.cv.fill(0);
+        for (Index i = 0; i < nvis; ++i) best.cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = xi(2 + i);
+        if (std::abs(xi(0) - 1.0) < opt.inner_tolerance) break;
+        if (j > 1 && prev_accepted - err < opt.inner_min_decrease * prev_accepted) break;
+        prev_accepted = err;
+        const double next = sigma0_j * xi(0);  // eq. 18
+        if (!(next > 0) || !std::isfinite(next)) {
+          res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) + ", outer iteration " +
+                                 std::to_string(o) + ": xi_u = " + fmt(xi(0)) +
+                                 " gives sigma0 <= 0; inner loop stopped");
+          break;
+        }
+        sigma0_j = next;
+      }
+      p = best;
+      const double d_sigma0 = std::abs(p.sigma0 - prev_sigma0) / prev_sigma0;
+      const double d_err = std::isfinite(prev_error) ? std::abs(best_err - prev_error) / prev_error
+                                                     : std::numeric_limits<double>::infinity();
+      prev_sigma0 = p.sigma0;
+      prev_error = best_err;
+      if (o > 1 && d_sigma0 < opt.outer_tolerance && d_err < opt.outer_tolerance) {
+        sum.converged = true;
+        break;
+      }
+    }
+    sum.sigma0 = p.sigma0;
+    sum.sigma1 = p.sigma1;  // the estimate; the model gets max(sigma1, 0) (LuGre: sigma1 >= 0)
+    p.sigma1 = std::max(p.sigma1, 0.0);
+    JointModel mdl = rigid_model;
+    mdl.friction = p;
+    sum.rel_error = stacked_error(mdl, train) / tau_norm;
+    if (!sum.converged)
+      res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) +
+                             ": the outer loop did not converge in " +
+                             std::to_string(opt.max_outer) + " iterations");
+    if (sum.rejected_step2 > 0)
+      res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) + ": " +
+                             std::to_string(sum.rejected_step2) +
+                             " step-2 updates gave g <= 0 at some velocity (Fc + the negative "
+                             "Stribeck levels <= 0) and were not applied (g kept)");
+    res.starts.push_back(sum);
+    finals.push_back(p);
+  }
+  std::size_t best_start = 0;
+  for (std::size_t s = 1; s < res.starts.size(); ++s)
+    if (res.starts[s].rel_error < res.starts[best_start].rel_error) best_start = s;
+  res.chosen_start = best_start;
+  const Lu::Params fp = finals[best_start];
+  if (res.starts[best_start].sigma1 < 0)
+    res.warnings.push_back("sigma1 estimate " + fmt(res.starts[best_start].sigma1) +
+                           " N m s/rad is negative (not identifiable from this record); set to 0");
+  res.model.friction = fp;
+  res.rel_error = res.starts[best_start].rel_error;
+  {
+    double e2 = 0;  // the static model: rigid body + steady curve (zdot = 0)
+    for (std::size_t k = 0; k < n; ++k) {
+      const double e = tr.tau[k] - rigid(res.static_model, tr.q[k], tr.qdd[k]) -
+                       steady_friction(res.static_model, tr.qd[k]);
+      e2 += e * e;
+    }
+    res.static_rel_error = std::sqrt(e2) / tau_norm;
+  }
+  const double lo = std::log(om_min), hi = std::log(om_max);
+  const auto on_bound = [&](double om) {
+    return std::abs(std::log(om) - lo) < 1e-9 || std::abs(std::log(om) - hi) < 1e-9;
+  };
+  if (nd > 0 && on_bound(fp.Omega_s))
+    res.warnings.push_back("Omega_s = " + fmt(fp.Omega_s) + " rad/s is on a bound of its search "
+                           "range [" + fmt(om_min) + ", " + fmt(om_max) + "] rad/s");
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  return res;
+}
+
+}  // namespace frictionlab::identify

@@ -1,0 +1,95 @@
+// frictionlab identify: validation of an identified joint (identify/joint_validate.hpp).
+#include "frictionlab/identify/joint_validate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "frictionlab/identify/joint_idim.hpp"
+#include "frictionlab/identify/segments.hpp"
+
+namespace frictionlab::identify {
+
+ChannelError channel_error(const std::vector<double>& y, const std::vector<double>& p) {
+  ChannelError e;
+  double se = 0, sy = 0;
+  for (std::size_t k = 0; k < y.size(); ++k) {
+    const double d = p[k] - y[k];
+    se += d * d;
+    sy += y[k] * y[k];
+    e.max_abs = std::max(e.max_abs, std::abs(d));
+  }
+  e.rel = sy > 0 ? std::sqrt(se / sy) : std::sqrt(se);
+  e.rmse = y.empty() ? 0 : std::sqrt(se / static_cast<double>(y.size()));
+  return e;
+}
+
+std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
+  const std::size_t n = d.size();
+  const auto z = sim::bristle_state(m, d.t, d.qd);
+  std::vector<double> out(n);
+  for (std::size_t k = 0; k < n; ++k)
+    out[k] = sim::rigid_body_torque(m, d.q[k], d.qdd[k]) + sim::friction_torque(m, d.qd[k], z[k]);
+  return out;
+}
+
+JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
+                               const JointEvalOptions& opt) {
+  check_joint_data(std::span<const JointData>(&d, 1), 2);
+  if (!(opt.horizon_s >= 0) || !std::isfinite(opt.horizon_s))
+    throw FitError("validation: horizon must be a finite number >= 0 s");
+  sim::check_joint_model(m);
+  JointEvaluation ev;
+  ev.source = d.source;
+  const std::size_t n = d.size();
+  const auto z = sim::bristle_state(m, d.t, d.qd);
+  ev.tau_pred = inverse_torque(m, d);
+  ev.torque = channel_error(d.tau, ev.tau_pred);
+
+  ev.q_sim.resize(n);
+  ev.qd_sim.resize(n);
+  std::size_t k0 = 0;
+  while (k0 + 1 < n) {
+    std::size_t k1 = n - 1;
+    if (opt.horizon_s > 0) {
+      k1 = k0 + 1;
+      while (k1 + 1 < n && d.t[k1] - d.t[k0] < opt.horizon_s) ++k1;
+    }
+    const std::size_t len = k1 - k0 + 1;
+    const double z0 = opt.horizon_s > 0 ? z[k0] : 0.0;
+    const auto tr = sim::simulate_joint_model(m, std::span(d.t).subspan(k0, len),
+                                              std::span(d.tau).subspan(k0, len),
+                                              {d.q[k0], d.qd[k0], z0}, {opt.max_step});
+    for (std::size_t j = 0; j < len; ++j) {
+      ev.q_sim[k0 + j] = tr.q[j];
+      ev.qd_sim[k0 + j] = tr.qd[j];
+    }
+    ev.unconverged_stages += tr.unconverged_stages;
+    k0 = k1;
+  }
+  ev.position = channel_error(d.q, ev.q_sim);
+  ev.velocity = channel_error(d.qd, ev.qd_sim);
+  return ev;
+}
+
+std::vector<StaticCurvePoint> static_curve_check(const JointModel& m, const JointData& d,
+                                                 const SegmentOptions& seg) {
+  check_joint_data(std::span<const JointData>(&d, 1), 2);
+  std::vector<double> friction(d.size());
+  for (std::size_t k = 0; k < d.size(); ++k)
+    friction[k] = d.tau[k] - sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
+  std::vector<StaticCurvePoint> out;
+  for (const Segment& s : find_constant_velocity_segments(d.t, d.qd, friction, {}, seg)) {
+    StaticCurvePoint p;
+    p.qd = s.v_mean;
+    p.measured = s.y_mean;
+    p.model = sim::steady_friction(m, s.v_mean);
+    p.duration = d.t[static_cast<std::size_t>(s.end - 1)] -
+                 d.t[static_cast<std::size_t>(s.first_averaged)];
+    out.push_back(p);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.qd < b.qd; });
+  return out;
+}
+
+}  // namespace frictionlab::identify

@@ -1,0 +1,179 @@
+// frictionlab: joint model files (include/frictionlab/io/joint_json.hpp).
+#include "frictionlab/io/joint_json.hpp"
+
+#include <cmath>
+#include <variant>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/model_json.hpp"
+#include "json_fields.hpp"
+
+namespace frictionlab::io {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+ordered_json joint_to_json(const sim::JointModel& m) {
+  ordered_json o = ordered_json::object();
+  o["I"] = m.I;
+  if (m.structure.gravity) {
+    o["mgCx"] = m.mgCx;
+    o["mgCy"] = m.mgCy;
+  }
+  if (m.structure.offset) o["offset"] = m.offset;
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction)) {
+    o["friction"] = to_json(ModelSpec{*p});
+  } else {
+    const auto& s = std::get<StaticFriction<double>::Params>(m.friction);
+    const auto& c = s.curve;
+    StaticSpec spec{StaticKind::stribeck, s};
+    if (c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg)
+      spec.kind = s.sigma2 == 0 ? StaticKind::coulomb : StaticKind::coulomb_viscous;
+    o["friction"] = to_json(ModelSpec{spec});
+  }
+  return o;
+}
+
+JointFile joint_from_json(const json& j, const std::string& file) {
+  const std::string ctx = "joint";
+  if (!j.is_object())
+    detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  const detail::JsonFields f(&j, file, ctx, "the joint",
+                             {"I", "mgCx", "mgCy", "offset", "friction", "description"});
+  JointFile out;
+  sim::JointModel& m = out.model;
+  if (!f.has("I")) f.fail("I", "missing: the inertia about the axis [kg m^2] is required");
+  m.I = f.number("I", 0);
+  if (!(m.I > 0) || !std::isfinite(m.I)) f.fail("I", "must be > 0 kg m^2, got " + j["I"].dump());
+  if (f.has("mgCx") != f.has("mgCy"))
+    f.fail(f.has("mgCx") ? "mgCy" : "mgCx",
+           "missing: give both gravity terms mgCx and mgCy, or neither (no gravity)");
+  m.structure.gravity = f.has("mgCx");
+  m.mgCx = f.number("mgCx", 0);
+  m.mgCy = f.number("mgCy", 0);
+  m.structure.offset = f.has("offset");
+  m.offset = f.number("offset", 0);
+  for (const char* k : {"mgCx", "mgCy", "offset"})
+    if (f.has(k) && !std::isfinite(f.number(k, 0))) f.fail(k, "must be finite");
+  if (!f.has("friction"))
+    f.fail("friction", "missing: a MODEL.json object (joint-lugre, coulomb, coulomb-viscous or "
+                       "stribeck)");
+  ModelFile mf = model_from_json(j["friction"], file, "joint: friction");
+  out.warnings = std::move(mf.warnings);
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&mf.spec)) {
+    m.friction = *p;
+  } else if (const auto* s = std::get_if<StaticSpec>(&mf.spec);
+             s != nullptr && s->kind != StaticKind::viscous) {
+    m.friction = s->params;
+  } else {
+    detail::fail_file(file, "joint: friction",
+                      "model '" + model_name(mf.spec) +
+                          "' is not a joint friction model (joint-lugre, coulomb, "
+                          "coulomb-viscous or stribeck)");
+  }
+  return out;
+}
+
+JointFile parse_joint_json(std::string_view text, const std::string& file) {
+  const json j = detail::parse_json_text(text, file);
+  if (!j.is_object() || !j.contains("joint"))
+    detail::fail_file(file, "", "missing key 'joint' (a joint file or a fit-joint result)");
+  return joint_from_json(j["joint"], file);
+}
+
+identify::JointController parse_controller_json(std::string_view text, const std::string& file) {
+  const json j = detail::parse_json_text(text, file);
+  const std::string ctx = "controller";
+  if (!j.is_object())
+    detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  const detail::JsonFields f(&j, file, ctx, "the controller",
+                             {"kp", "kd", "kff", "bias", "description"});
+  for (const char* k : {"kp", "kd"})
+    if (!f.has(k)) f.fail(k, "missing: the controller's gains kp [N m/rad] and kd [N m s/rad]");
+  identify::JointController c;
+  c.kp = f.number("kp", 0);
+  c.kd = f.number("kd", 0);
+  c.kff = f.number("kff", 1);
+  c.bias = f.number("bias", 0);
+  for (const char* k : {"kp", "kd"})
+    if (!(f.number(k, 0) >= 0) || !std::isfinite(f.number(k, 0)))
+      f.fail(k, std::string("must be a finite number >= 0, got ") + j[k].dump());
+  for (const char* k : {"kff", "bias"})
+    if (f.has(k) && !std::isfinite(f.number(k, 0))) f.fail(k, "must be finite");
+  return c;
+}
+
+identify::JointController read_controller_file(const std::string& path) {
+  return parse_controller_json(read_text_file(path), path);
+}
+
+JointFile read_joint_file(const std::string& path) {
+  return parse_joint_json(read_text_file(path), path);
+}
+
+namespace {
+
+/// A number, or null when not finite (JSON has no NaN).
+ordered_json number_or_null(double x) {
+  return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr);
+}
+
+ordered_json channel_json(const identify::ChannelError& c) {
+  ordered_json o = ordered_json::object();
+  o["rel"] = number_or_null(c.rel);
+  o["rmse"] = number_or_null(c.rmse);
+  o["max_abs"] = number_or_null(c.max_abs);
+  return o;
+}
+
+}  // namespace
+
+ordered_json joint_errors_json(const identify::JointEvaluation& e) {
+  ordered_json o = ordered_json::object();
+  o["torque"] = channel_json(e.torque);
+  o["position"] = channel_json(e.position);
+  o["velocity"] = channel_json(e.velocity);
+  return o;
+}
+
+ordered_json joint_fit_to_json(const JointFitSummary& s) {
+  ordered_json o = ordered_json::object();
+  o["format"] = "frictionlab-joint-fit";
+  o["version"] = 1;
+  o["method"] = s.method;
+  o["input"] = s.input;
+  o["joint"] = joint_to_json(s.model);
+  ordered_json params = ordered_json::array();
+  for (const auto& e : s.parameters) {
+    ordered_json p = ordered_json::object();
+    p["name"] = e.name;
+    p["unit"] = e.unit;
+    p["value"] = number_or_null(e.value);
+    p["std_error"] = number_or_null(e.std_error);
+    p["ci95"] = ordered_json::array({number_or_null(e.ci_low), number_or_null(e.ci_high)});
+    p["fixed"] = e.fixed;
+    params.push_back(std::move(p));
+  }
+  o["parameters"] = std::move(params);
+  o["training"] = joint_errors_json(s.training);
+  ordered_json val = ordered_json::array();
+  for (const auto& [file, e] : s.validation) {
+    ordered_json v = ordered_json::object();
+    v["file"] = file;
+    v.update(joint_errors_json(e));
+    val.push_back(std::move(v));
+  }
+  o["validation"] = std::move(val);
+  ordered_json sc = ordered_json::array();
+  for (const auto& p : s.static_curve)
+    sc.push_back(ordered_json{{"qd", p.qd}, {"measured", p.measured}, {"model", p.model},
+                              {"duration", p.duration}});
+  o["static_curve"] = std::move(sc);
+  o["method_details"] = s.method_details;
+  o["run_time_s"] = s.run_time_s;
+  o["warnings"] = s.warnings;
+  return o;
+}
+
+}  // namespace frictionlab::io

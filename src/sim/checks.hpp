@@ -1,0 +1,61 @@
+// frictionlab sim (private): parameter checks and messages shared by the simulations
+// (systems.cpp, joint_model.cpp). Messages: "<sys>: parameter '<name>' must be > 0 (got 0)",
+// "<sys>: friction parameter '<name>' <message of models/validation.hpp>".
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "frictionlab/integrate/newton.hpp"
+#include "frictionlab/models/validation.hpp"
+
+namespace frictionlab::sim::detail {
+
+/// Shortest round-trip decimal form of x ("-1", "0.1", "nan", "inf").
+inline std::string num(double x) {
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x);
+  return std::string(buf.data(), r.ptr);
+}
+
+/// throw std::invalid_argument("<sys>: parameter '<name>' <what>").
+[[noreturn]] inline void bad(const char* sys, const std::string& name, const std::string& what) {
+  throw std::invalid_argument(std::string(sys) + ": parameter '" + name + "' " + what);
+}
+
+struct Checker {
+  const char* sys;
+
+  void finite(const std::string& name, double x) const {
+    if (!std::isfinite(x)) bad(sys, name, "must be finite (got " + num(x) + ")");
+  }
+  void positive(const std::string& name, double x) const {
+    finite(name, x);
+    if (!(x > 0)) bad(sys, name, "must be > 0 (got " + num(x) + ")");
+  }
+  void nonnegative(const std::string& name, double x) const {
+    finite(name, x);
+    if (!(x >= 0)) bad(sys, name, "must be >= 0 (got " + num(x) + ")");
+  }
+};
+
+/// Friction parameters: the errors of models/validation.hpp's check (warnings such as
+/// non-passivity are the io layer's to report).
+template <class P>
+void check_friction(const char* sys, const P& p) {
+  for (const ParamIssue& i : check(p))
+    if (!i.warning)
+      throw std::invalid_argument(std::string(sys) + ": friction parameter '" + i.param + "' " +
+                                  i.message);
+}
+
+/// Newton settings of the trbdf2 integrator: full Newton (df/dy by ceres::Jet at every iterate),
+/// at most 8 corrections per stage, converged when every correction component is below
+/// 1e-10 (1 + |y_i|) on the scaled state (x [m], v [m/s], s = z / z_b [-]).
+inline constexpr NewtonSettings kTrBdf2Newton{8, 1e-10, 1e-10,
+                                              NewtonSettings::Jacobian::each_iteration};
+
+}  // namespace frictionlab::sim::detail

@@ -1,0 +1,12 @@
+# Joint identification (issue #4): the joint's equation of motion, idim, oe, validation.
+frictionlab_test(test_joint_sim test_joint_sim.cpp)
+frictionlab_test(test_joint_idim test_joint_idim.cpp)
+frictionlab_test(test_joint_oe test_joint_oe.cpp)
+frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
+if(TARGET frictionlab_cli)
+  # fit-joint / eval-joint end to end on a synthetic joint record, and their error paths.
+  add_test(NAME cli_joint
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint.py
+                   --binary $<TARGET_FILE:frictionlab_cli>
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint)
+endif()
