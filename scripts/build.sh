@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Configure and build frictionlab into build/ (Release) or, with --sanitize, into build-asan/
-# (RelWithDebInfo + AddressSanitizer + UndefinedBehaviorSanitizer, tests only).
+# (RelWithDebInfo at -O1 -g1 + AddressSanitizer + UndefinedBehaviorSanitizer, tests only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--sanitize" ]; then
+  # -O1 -g1 (line tables only): the sanitizers' usual optimisation level and enough debug
+  # information for their stack traces; compiles the Ceres-heavy sources 2.2x faster than the
+  # default -O2 -g (measured on identify/families.cpp: 92 s against 202 s).
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFRICTIONLAB_SANITIZE=ON \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
     -DFRICTIONLAB_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE=/usr/bin/python3 > /dev/null
   cmake --build build-asan -j2
 else
