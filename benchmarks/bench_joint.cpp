@@ -1,7 +1,8 @@
 // Joint identification benchmark (docs/joint-identification.md, "Run time"): every method of
 // `fit-joint` on the same synthetic 25 s, 1 kHz record of a pendulum joint.
 //
-// Record: I = 0.0626 kg m^2, mgCx = 0.05 N m, mgCy = -1 N m, offset = -0.04 N m; joint LuGre
+// Record: tests/joint_test_models.hpp's pendulum, I = 0.0626 kg m^2, mgCx = 0.05 N m, mgCy = -1 N m,
+// offset = -0.04 N m; joint LuGre
 // friction sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15 N m, one Stribeck term
 // Fs = 0.08 N m (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad; driven by a three-sine
 // torque (0.5, 1.3, 3.1 Hz); simulated by sim::simulate_joint_model at 0.1 ms; measured q with
@@ -26,32 +27,16 @@
 #include "frictionlab/identify/joint_oe.hpp"
 #include "frictionlab/identify/joint_sr3.hpp"
 #include "frictionlab/signal/differentiate.hpp"
+#include "joint_test_models.hpp"  // tests/: the synthetic joint
 
 namespace {
 
 using namespace frictionlab;
 using namespace frictionlab::identify;
+using frictionlab::testing::lugre_pendulum;
+using frictionlab::testing::perturbed_start;
 constexpr double kPi = 3.14159265358979323846;
 
-JointModel truth() {
-  JointModel m;
-  m.I = 0.0626;
-  m.mgCx = 0.05;
-  m.mgCy = -1.0;
-  m.offset = -0.04;
-  JointLuGre<double>::Params p;
-  p.sigma0 = 300;
-  p.sigma1 = 2;
-  p.Fc = 0.15;
-  p.n_stribeck = 1;
-  p.Fs[0] = 0.08;
-  p.delta[0] = 1;
-  p.Omega_s = 0.1;
-  p.n_viscous = 1;
-  p.cv[0] = 0.05;
-  m.friction = p;
-  return m;
-}
 
 const JointData& record() {
   static const JointData d = [] {
@@ -63,7 +48,7 @@ const JointData& record() {
       r.tau.push_back(0.7 * std::sin(2 * kPi * 0.5 * t) + 0.35 * std::sin(2 * kPi * 1.3 * t + 1) +
                       0.1 * std::sin(2 * kPi * 3.1 * t + 2));
     }
-    const auto tr = sim::simulate_joint_model(truth(), r.t, r.tau, {}, {1e-4});
+    const auto tr = sim::simulate_joint_model(lugre_pendulum(), r.t, r.tau, {}, {1e-4});
     std::mt19937 rng(1);
     std::normal_distribution<double> nq(0.0, 1e-4), nt(0.0, 0.005);
     for (std::size_t k = 0; k < r.t.size(); ++k) {
@@ -97,24 +82,9 @@ JointOeResult run_oe(const JointModel& start) {
   return fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
 }
 
-/// The truth with every parameter 10-30 % off (oe's start in the table).
-JointModel perturbed() {
-  JointModel m = truth();
-  m.I *= 1.15;
-  m.mgCy *= 0.85;
-  m.offset = 0;
-  auto& p = std::get<JointLuGre<double>::Params>(m.friction);
-  p.sigma0 *= 0.7;
-  p.sigma1 *= 1.3;
-  p.Fc *= 1.2;
-  p.Fs[0] *= 0.8;
-  p.Omega_s *= 1.2;
-  p.cv[0] *= 0.8;
-  return m;
-}
 
 void print_model(const char* name, double seconds, const JointModel& m) {
-  const JointModel t = truth();
+  const JointModel t = lugre_pendulum();
   std::printf("%-28s %8.2f s   I %+.2e  mgCx %+.2e  mgCy %+.2e  offset %+.2e", name, seconds,
               m.I / t.I - 1, m.mgCx / t.mgCx - 1, m.mgCy / t.mgCy - 1, m.offset / t.offset - 1);
   const auto& q = std::get<JointLuGre<double>::Params>(t.friction);
@@ -159,7 +129,7 @@ void table() {
   print_model("oe (from sr3)", t_oe_sr, oe_sr.model);
   std::printf("  oe: %d iterations, %d segments\n", oe_sr.iterations, oe_sr.segments);
   JointOeResult oe;
-  const double t_oe = seconds([&] { oe = run_oe(perturbed()); });
+  const double t_oe = seconds([&] { oe = run_oe(perturbed_start(lugre_pendulum())); });
   print_model("oe (from truth 10-30 % off)", t_oe, oe.model);
   std::printf("  oe: %d iterations, %d segments\n\n", oe.iterations, oe.segments);
 }
@@ -178,7 +148,7 @@ BENCHMARK(BM_Sr3)->Unit(benchmark::kSecond)->Iterations(1);
 
 void BM_OeFromPerturbedTruth(benchmark::State& state) {
   (void)record();
-  const JointModel start = perturbed();
+  const JointModel start = perturbed_start(lugre_pendulum());
   for (auto _ : state) benchmark::DoNotOptimize(run_oe(start));
 }
 BENCHMARK(BM_OeFromPerturbedTruth)->Unit(benchmark::kSecond)->Iterations(1);

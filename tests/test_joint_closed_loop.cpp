@@ -20,6 +20,7 @@
 #include "frictionlab/identify/joint_controller.hpp"
 #include "frictionlab/identify/joint_oe.hpp"
 #include "frictionlab/identify/options.hpp"
+#include "joint_test_models.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -74,25 +75,6 @@ TEST(JointClosedLoop, PdJointMatchesTheDampedOscillatorClosedForm) {
   }
 }
 
-JointModel lugre_truth() {
-  JointModel m;
-  m.I = 0.0626;
-  m.mgCx = 0.05;
-  m.mgCy = -1.0;
-  m.offset = -0.04;
-  JointLuGre<double>::Params p;
-  p.sigma0 = 300.0;
-  p.sigma1 = 2.0;
-  p.Fc = 0.15;
-  p.n_stribeck = 1;
-  p.Fs[0] = 0.08;
-  p.delta[0] = 1.0;
-  p.Omega_s = 0.1;
-  p.n_viscous = 1;
-  p.cv[0] = 0.05;
-  m.friction = p;
-  return m;
-}
 
 constexpr JointController kController{20.0, 1.0, 1.0, 0.05};
 
@@ -128,7 +110,7 @@ JointData closed_loop_record(const JointModel& truth, double T, double rate, dou
 }
 
 TEST(JointClosedLoop, FeedbackPathEqualsOpenLoopDrivenByTheAppliedTorque) {
-  const JointModel m = lugre_truth();
+  const JointModel m = testing::lugre_pendulum();
   const JointData d = closed_loop_record(m, 6.0, 1000.0, 0, 0, 0, 1);
   // d.tau is the torque the controller applied along the closed-loop trajectory.
   const auto open = sim::simulate_joint_model(m, d.t, d.tau, {}, {1e-4});
@@ -146,7 +128,7 @@ TEST(JointClosedLoop, FeedbackPathEqualsOpenLoopDrivenByTheAppliedTorque) {
 }
 
 TEST(JointClosedLoop, ControllerGainsFromARecordMadeWithThem) {
-  const JointData d = closed_loop_record(lugre_truth(), 4.0, 500.0, 0, 0, 0, 2);
+  const JointData d = closed_loop_record(testing::lugre_pendulum(), 4.0, 500.0, 0, 0, 0, 2);
   const JointControllerFit f = fit_joint_controller(d);
   EXPECT_NEAR(f.controller.kp, kController.kp, 1e-9 * kController.kp);
   EXPECT_NEAR(f.controller.kd, kController.kd, 1e-9 * kController.kd);
@@ -164,19 +146,9 @@ TEST(JointClosedLoop, ControllerGainsFromARecordMadeWithThem) {
 }
 
 TEST(JointClosedLoop, ClosedLoopOeRecoversLuGreJoint) {
-  const JointModel truth = lugre_truth();
+  const JointModel truth = testing::lugre_pendulum();
   const JointData d = closed_loop_record(truth, 8.0, 250.0, 1e-4, 1e-3, 5e-3, 3);
-  JointModel start = truth;
-  start.I *= 1.15;
-  start.mgCy *= 0.85;
-  start.offset = 0;
-  auto& p = std::get<JointLuGre<double>::Params>(start.friction);
-  p.sigma0 *= 0.7;
-  p.sigma1 *= 1.3;
-  p.Fc *= 1.2;
-  p.Fs[0] *= 0.8;
-  p.Omega_s *= 1.2;
-  p.cv[0] *= 0.8;
+  const JointModel start = testing::perturbed_start(truth);
   JointOeOptions o;
   o.threads = 2;
   o.max_step = 2e-3;

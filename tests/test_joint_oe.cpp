@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frictionlab/identify/joint_oe.hpp"
+#include "joint_test_models.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -39,40 +40,11 @@ JointData simulate_record(const JointModel& truth, double T, double rate, double
   return d;
 }
 
-JointModel lugre_truth() {
-  JointModel m;
-  m.I = 0.0626;
-  m.mgCx = 0.05;
-  m.mgCy = -1.0;
-  m.offset = -0.04;
-  JointLuGre<double>::Params p;
-  p.sigma0 = 300.0;
-  p.sigma1 = 2.0;
-  p.Fc = 0.15;
-  p.n_stribeck = 1;
-  p.Fs[0] = 0.08;
-  p.delta[0] = 1.0;
-  p.Omega_s = 0.1;
-  p.n_viscous = 1;
-  p.cv[0] = 0.05;
-  m.friction = p;
-  return m;
-}
 
 TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
-  const JointModel truth = lugre_truth();
+  const JointModel truth = testing::lugre_pendulum();
   const JointData d = simulate_record(truth, 8.0, 250.0, 1e-4, 1e-3, 3);
-  JointModel start = truth;
-  start.I *= 1.15;
-  start.mgCy *= 0.85;
-  start.offset = 0;
-  auto& p = std::get<JointLuGre<double>::Params>(start.friction);
-  p.sigma0 *= 0.7;
-  p.sigma1 *= 1.3;
-  p.Fc *= 1.2;
-  p.Fs[0] *= 0.8;
-  p.Omega_s *= 1.2;
-  p.cv[0] *= 0.8;
+  const JointModel start = testing::perturbed_start(truth);
   JointOeOptions o;
   o.threads = 2;
   o.max_step = 2e-3;
@@ -112,7 +84,7 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
 }
 
 TEST(JointOe, RecoversCoulombViscousJoint) {
-  JointModel truth = lugre_truth();
+  JointModel truth = testing::lugre_pendulum();
   StaticFriction<double>::Params f;
   f.curve = StribeckCurve<double>{0.15, 0.15, 0.15, 0.15, 1.0, 1.0, StribeckShape::exponential};
   f.sigma2 = 0.05;
@@ -139,7 +111,7 @@ TEST(JointOe, RecoversCoulombViscousJoint) {
 }
 
 TEST(JointOe, ErrorsNameTheProblem) {
-  const JointModel truth = lugre_truth();
+  const JointModel truth = testing::lugre_pendulum();
   const JointData d = simulate_record(truth, 1.0, 100.0, 0, 0, 1);
   auto message = [&](const JointModel& m, const JointOeOptions& o) {
     try {
