@@ -18,17 +18,8 @@ namespace frictionlab::io {
 namespace {
 
 using nlohmann::json;
-
-[[noreturn]] void fail_key(const std::string& file, const std::string& key,
-                           const std::string& message) {
-  throw InputError(file, 0, 0, "key '" + key + "': " + message);
-}
-
-const json& member(const json& obj, const std::string& file, const std::string& key) {
-  const auto it = obj.find(key);
-  if (it == obj.end()) fail_key(file, key, "missing");
-  return *it;
-}
+using detail::fail_key;
+using detail::member;
 
 double number_member(const json& obj, const std::string& file, const std::string& key) {
   const json& v = member(obj, file, key);

@@ -112,6 +112,16 @@ json parse_json_text(std::string_view text, const std::string& file) {
   return j;
 }
 
+void fail_key(const std::string& file, const std::string& key, const std::string& message) {
+  throw InputError(file, 0, 0, "key '" + key + "': " + message);
+}
+
+const json& member(const json& obj, const std::string& file, const std::string& key) {
+  const auto it = obj.find(key);
+  if (it == obj.end()) fail_key(file, key, "missing");
+  return *it;
+}
+
 void fail_file(const std::string& file, const std::string& context, const std::string& message) {
   throw InputError(file, 0, 0, context.empty() ? message : context + ": " + message);
 }

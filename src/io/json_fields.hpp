@@ -54,6 +54,13 @@ class JsonFields {
   std::vector<std::string> allowed_;
 };
 
+/// Throw InputError "FILE: key 'KEY': message" (a top-level key of fit.json, ESTIMATOR.json).
+[[noreturn]] void fail_key(const std::string& file, const std::string& key,
+                           const std::string& message);
+
+/// obj[key]; fail_key(file, key, "missing") if absent.
+const json& member(const json& obj, const std::string& file, const std::string& key);
+
 /// Throw InputError "FILE: [CONTEXT: ]message".
 [[noreturn]] void fail_file(const std::string& file, const std::string& context,
                             const std::string& message);
