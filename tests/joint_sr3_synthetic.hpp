@@ -135,30 +135,6 @@ inline void MoveProfile::eval(double t, double& q, double& qd, double& qdd) cons
 
 namespace detail {
 
-inline double value_of(double x) { return x; }
-template <class J>
-double value_of(const J& x) {
-  return x.a;
-}
-
-template <class T>
-typename JointLuGre<T>::Params cast_params(const JointLuGre<double>::Params& p) {
-  typename JointLuGre<T>::Params o;
-  o.sigma0 = T(p.sigma0);
-  o.sigma1 = T(p.sigma1);
-  o.Fc = T(p.Fc);
-  o.n_viscous = p.n_viscous;
-  for (std::size_t i = 0; i < p.cv.size(); ++i) o.cv[i] = T(p.cv[i]);
-  o.n_stribeck = p.n_stribeck;
-  for (std::size_t i = 0; i < p.Fs.size(); ++i) {
-    o.Fs[i] = T(p.Fs[i]);
-    o.delta[i] = T(p.delta[i]);
-  }
-  o.Omega_s = T(p.Omega_s);
-  o.K = T(p.K);
-  return o;
-}
-
 struct PdJointRhs {
   SyntheticJoint j;
   SyntheticOptions o;
@@ -169,7 +145,7 @@ struct PdJointRhs {
   template <class T>
   T torque(const T& t, const T& q, const T& qd) const {
     double qr, qdr, qddr;
-    ref.eval(value_of(t), qr, qdr, qddr);
+    ref.eval(double_value(t), qr, qdr, qddr);
     return o.Kp * (qr - q) + o.Kd * (qdr - qd) +
            (j.I * qddr + j.mgCx * std::cos(qr) - j.mgCy * std::sin(qr) + j.offset);
   }

@@ -22,24 +22,6 @@ using Vec = Eigen::Matrix<double, kDim, 1>;
 using Jet = RhsJet<kDim>;
 using LG = JointLuGre<double>;
 
-template <class T>
-typename JointLuGre<T>::Params cast_params(const LG::Params& p) {
-  typename JointLuGre<T>::Params q;
-  q.sigma0 = T(p.sigma0);
-  q.sigma1 = T(p.sigma1);
-  q.Fc = T(p.Fc);
-  q.n_viscous = p.n_viscous;
-  for (std::size_t i = 0; i < p.cv.size(); ++i) q.cv[i] = T(p.cv[i]);
-  q.n_stribeck = p.n_stribeck;
-  for (std::size_t i = 0; i < p.Fs.size(); ++i) {
-    q.Fs[i] = T(p.Fs[i]);
-    q.delta[i] = T(p.delta[i]);
-  }
-  q.Omega_s = T(p.Omega_s);
-  q.K = T(p.K);
-  return q;
-}
-
 /// The sampled applied torque, linear between samples; the interval in use is set by the
 /// driver before each step (the right-hand side is only evaluated inside it).
 struct TorqueSegment {

@@ -36,6 +36,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 
 #include "frictionlab/models/bristle.hpp"
 #include "frictionlab/models/common.hpp"
@@ -189,5 +190,24 @@ struct JointLuGre {
   static constexpr void to_array(const State& x, S* out) noexcept { out[0] = x.z; }
   static constexpr State from_array(const S* in) noexcept { return State{in[0]}; }
 };
+
+/// The same parameters in another scalar type T (e.g. a Jet for an integrator's Newton Jacobian).
+template <class T>
+typename JointLuGre<T>::Params cast_params(const JointLuGre<double>::Params& p) {
+  typename JointLuGre<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.sigma1 = T(p.sigma1);
+  q.Fc = T(p.Fc);
+  q.n_viscous = p.n_viscous;
+  for (std::size_t i = 0; i < p.cv.size(); ++i) q.cv[i] = T(p.cv[i]);
+  q.n_stribeck = p.n_stribeck;
+  for (std::size_t i = 0; i < p.Fs.size(); ++i) {
+    q.Fs[i] = T(p.Fs[i]);
+    q.delta[i] = T(p.delta[i]);
+  }
+  q.Omega_s = T(p.Omega_s);
+  q.K = T(p.K);
+  return q;
+}
 
 }  // namespace frictionlab
