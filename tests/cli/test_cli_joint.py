@@ -40,39 +40,40 @@ GAIN = 0.5
 KP, KD = 15.0, 0.8
 
 
+def sample(k):
+    """The analytic trajectory at sample k (1 kHz): t, q, qd and the torque of the Coulomb +
+    viscous joint TRUTH along it (from the equation of motion)."""
+    w1, w2 = 2 * math.pi * 0.3, 2 * math.pi * 0.7
+    t = k * 1e-3
+    q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
+    qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
+    qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
+    sgn = (qd > 0) - (qd < 0)
+    tau = (TRUTH["I"] * qdd + TRUTH["mgCx"] * math.cos(q) - TRUTH["mgCy"] * math.sin(q)
+           + TRUTH["offset"] + TRUTH["Fv"] * qd + TRUTH["Fc"] * sgn)
+    return t, q, qd, tau
+
+
 def write_desired(path):
     """The desired trajectory of a PD controller that would have produced the record exactly:
     q_des = q + e, qd_des = qd + e', tau_ff = tau - KP e - KD e' with e = 0.02 sin(2 pi 1.7 t),
     so that tau = tau_ff + KP (q_des - q) + KD (qd_des - qd) at every sample."""
-    w1, w2, w3 = 2 * math.pi * 0.3, 2 * math.pi * 0.7, 2 * math.pi * 1.7
+    w3 = 2 * math.pi * 1.7
     with open(path, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["time", "position", "velocity", "torque"])
         for k in range(4001):
-            t = k * 1e-3
-            q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
-            qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
-            qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
-            sgn = (qd > 0) - (qd < 0)
-            tau = (TRUTH["I"] * qdd + TRUTH["mgCx"] * math.cos(q) - TRUTH["mgCy"] * math.sin(q)
-                   + TRUTH["offset"] + TRUTH["Fv"] * qd + TRUTH["Fc"] * sgn)
+            t, q, qd, tau = sample(k)
             e, ed = 0.02 * math.sin(w3 * t), 0.02 * w3 * math.cos(w3 * t)
             out.writerow([f"{t:.6f}", repr(q + e), repr(qd + ed), repr(tau - KP * e - KD * ed)])
 
 
 def write_record(path):
-    w1, w2 = 2 * math.pi * 0.3, 2 * math.pi * 0.7
     with open(path, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["time", "angle", "torque", "command"])
         for k in range(4001):
-            t = k * 1e-3
-            q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
-            qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
-            qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
-            sgn = (qd > 0) - (qd < 0)
-            tau = (TRUTH["I"] * qdd + TRUTH["mgCx"] * math.cos(q) - TRUTH["mgCy"] * math.sin(q)
-                   + TRUTH["offset"] + TRUTH["Fv"] * qd + TRUTH["Fc"] * sgn)
+            t, q, _, tau = sample(k)
             out.writerow([f"{t:.6f}", repr(q), repr(tau), repr(tau / GAIN)])
 
 
