@@ -6,53 +6,19 @@
   a summary with a recommendation, and its table; its training error is that of eval-actuator;
 - error paths: exit status 1 and a first error line naming the file, entry, key or option.
 Without ../shared the shared-data checks are skipped (the error paths still run)."""
-import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok     " if ok else "FAILED ") + name)
-    if not ok:
-        failures.append(f"{name}\n{detail}")
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+from cli_harness import Cli  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    binary = os.path.abspath(args.binary)
-    shared = os.path.join(os.path.dirname(os.path.abspath(args.source)), "shared", "data",
-                          "servo_xl330")
-    work = os.path.abspath(args.work)
-    if os.path.exists(work):
-        shutil.rmtree(work)
-    os.makedirs(work)
-
-    def run(*argv):
-        return subprocess.run([binary, *argv], cwd=work, capture_output=True, text=True,
-                              timeout=300)
-
-    def write(name, text):
-        path = os.path.join(work, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
-
-    def expect_error(name, argv, stderr_line):
-        p = run(*argv)
-        errors = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: error:")]
-        first = errors[0] if errors else ""
-        check(name, p.returncode == 1 and first == stderr_line,
-              f"argv: {argv}\nexit: {p.returncode}\nstderr:\n{p.stderr}\nexpected:\n{stderr_line}")
-
+    cli = Cli(timeout=300)
+    work = cli.work
+    check, write, run, expect_error = cli.check, cli.write, cli.run, cli.expect_error
+    shared = os.path.join(os.path.dirname(cli.source), "shared", "data", "servo_xl330")
     # ---- error paths (no shared data needed) ----
     entry = '{"position": 0, "goal_position": 0.1, "timestamp": %s, "torque_enable": true}'
     raw = write("raw.json", '{"mass": 0.49, "length": 0.1, "kp": 100, "vin": 7.4, "motor": '
@@ -131,12 +97,7 @@ def main():
                 check("training MAE equals eval-actuator's",
                       abs(mean / m1["train_mae"] - 1) < 2e-3, f"{mean} vs {m1['train_mae']}")
 
-    if failures:
-        print("\n".join(failures), file=sys.stderr)
-        print(f"{len(failures)} failed")
-        return 1
-    print("all passed")
-    return 0
+    return cli.finish()
 
 
 if __name__ == "__main__":

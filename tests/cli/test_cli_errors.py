@@ -2,54 +2,17 @@
 """Error paths of the frictionlab command line: exit status 1 and a message
 "frictionlab: error: ..." naming FILE:LINE:COLUMN (CSV, JSON syntax) or the parameter (JSON);
 command-line syntax errors exit non-zero with CLI11's status; nothing is written on error."""
-import argparse
 import os
-import shutil
-import subprocess
 import sys
 
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok     " if ok else "FAILED ") + name)
-    if not ok:
-        failures.append(f"{name}\n{detail}")
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+from cli_harness import Cli  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    binary = os.path.abspath(args.binary)
-    data = os.path.join(os.path.abspath(args.source), "examples", "data")
-    work = os.path.abspath(args.work)
-    if os.path.exists(work):
-        shutil.rmtree(work)
-    os.makedirs(work)
-
-    def write(name, text):
-        path = os.path.join(work, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
-
-    def run(*argv):
-        return subprocess.run([binary, *argv], cwd=work, capture_output=True, text=True,
-                              timeout=120)
-
-    def expect_error(name, argv, stderr_line, out=None):
-        """Exit 1, the first stderr line equal to `stderr_line`, and no output file."""
-        p = run(*argv)
-        errors = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: error:")]
-        first = errors[0] if errors else ""
-        detail = (f"argv: {argv}\nexit: {p.returncode}\nstderr:\n{p.stderr}\n"
-                  f"expected first error line:\n{stderr_line}")
-        check(name, p.returncode == 1 and first == stderr_line, detail)
-        if out is not None:
-            check(name + " (no output written)", not os.path.exists(out), f"{out} exists")
+    cli = Cli(timeout=120)
+    data, work = cli.data, cli.work
+    check, write, run, expect_error = cli.check, cli.write, cli.run, cli.expect_error
 
     out = os.path.join(work, "out.csv")
     lugre = os.path.join(data, "lugre.json")
@@ -281,10 +244,7 @@ def main():
         p = run(*sub, "--help")
         check(f"--help {' '.join(sub)}", p.returncode == 0 and "Usage" in p.stdout, p.stdout)
 
-    print(f"{len(failures)} failed")
-    for f in failures:
-        print("\n--- " + f)
-    return 1 if failures else 0
+    return cli.finish()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 """frictionlab export c | json | mujoco end to end: ESTIMATOR.json round trip, the C pair, the
 MJCF fragment's values, and the error paths (exit status 1, "frictionlab: error: ..." naming the
 file and the key or parameter, nothing written)."""
-import argparse
 import json
 import os
 import shutil
@@ -10,48 +9,14 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok     " if ok else "FAILED ") + name)
-    if not ok:
-        failures.append(f"{name}\n{detail}")
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+from cli_harness import Cli  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    binary = os.path.abspath(args.binary)
-    data = os.path.join(os.path.abspath(args.source), "examples", "data")
-    work = os.path.abspath(args.work)
-    if os.path.exists(work):
-        shutil.rmtree(work)
-    os.makedirs(work)
-
-    def write(name, text):
-        path = os.path.join(work, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
-
-    def run(*argv):
-        return subprocess.run([binary, *argv], cwd=work, capture_output=True, text=True,
-                              timeout=60)
-
-    def expect_error(name, argv, stderr_line, out=None, status=1):
-        p = run(*argv)
-        errors = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: error:")]
-        first = errors[0] if errors else ""
-        detail = (f"argv: {argv}\nexit: {p.returncode}\nstderr:\n{p.stderr}\n"
-                  f"expected first error line:\n{stderr_line}")
-        ok = (p.returncode == status if status else p.returncode != 0) and first == stderr_line
-        check(name, ok, detail)
-        if out is not None:
-            check(name + " (nothing written)", not os.path.exists(out), f"{out} exists")
+    cli = Cli(timeout=60)
+    data, work = cli.data, cli.work
+    check, write, run, expect_error = cli.check, cli.write, cli.run, cli.expect_error
 
     fit = os.path.join(data, "sensorless_fit.json")
     joint = os.path.join(data, "joint_estimator.json")
@@ -179,11 +144,7 @@ def main():
     expect_error("mujoco: bad gear", ["export", "mujoco", "--params", fit, "--gear", "0"],
                  "frictionlab: error: --gear must be > 0, got 0")
 
-    if failures:
-        print(f"\n{len(failures)} failed:\n" + "\n".join(failures))
-        return 1
-    print("\nall export checks passed")
-    return 0
+    return cli.finish()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+"""Shared scaffolding of the end-to-end CLI tests (Python standard library only): the command
+line (--binary, --source, --work), a fresh work directory, running the binary there, writing
+input files, named checks and the expected first "frictionlab: error:" line of a failing command.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+
+
+class Cli:
+    def __init__(self, timeout):
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--binary", required=True)
+        ap.add_argument("--source", required=True)
+        ap.add_argument("--work", required=True)
+        args = ap.parse_args()
+        self.binary = os.path.abspath(args.binary)
+        self.source = os.path.abspath(args.source)
+        self.data = os.path.join(self.source, "examples", "data")
+        self.work = os.path.abspath(args.work)
+        self.timeout = timeout
+        self.failures = []
+        if os.path.exists(self.work):
+            shutil.rmtree(self.work)
+        os.makedirs(self.work)
+
+    def check(self, name, ok, detail=""):
+        print(("ok     " if ok else "FAILED ") + name)
+        if not ok:
+            self.failures.append(f"{name}\n{detail}")
+
+    def write(self, name, text):
+        path = os.path.join(self.work, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def run(self, *argv):
+        return subprocess.run([self.binary, *argv], cwd=self.work, capture_output=True,
+                              text=True, timeout=self.timeout)
+
+    def expect_error(self, name, argv, stderr_line, out=None, status=1):
+        """Exit `status` (any non-zero if status is None), the first "frictionlab: error:" line
+        of stderr equal to `stderr_line`, and `out` (if given) not written."""
+        p = self.run(*argv)
+        errors = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: error:")]
+        first = errors[0] if errors else ""
+        detail = (f"argv: {argv}\nexit: {p.returncode}\nstderr:\n{p.stderr}\n"
+                  f"expected first error line:\n{stderr_line}")
+        status_ok = p.returncode == status if status else p.returncode != 0
+        self.check(name, status_ok and first == stderr_line, detail)
+        if out is not None:
+            self.check(name + " (nothing written)", not os.path.exists(out), f"{out} exists")
+
+    def finish(self):
+        """Print the failures; the process exit status."""
+        print(f"{len(self.failures)} failed")
+        for f in self.failures:
+            print("\n--- " + f)
+        return 1 if self.failures else 0
