@@ -24,13 +24,21 @@ ChannelError channel_error(const std::vector<double>& y, const std::vector<doubl
   return e;
 }
 
-std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
-  const std::size_t n = d.size();
-  const auto z = sim::bristle_state(m, d.t, d.qd);
-  std::vector<double> out(n);
-  for (std::size_t k = 0; k < n; ++k)
+namespace {
+
+/// tau_hat along d with the bristle state z already integrated (header).
+std::vector<double> inverse_torque_with(const JointModel& m, const JointData& d,
+                                        const std::vector<double>& z) {
+  std::vector<double> out(d.size());
+  for (std::size_t k = 0; k < d.size(); ++k)
     out[k] = sim::rigid_body_torque(m, d.q[k], d.qdd[k]) + sim::friction_torque(m, d.qd[k], z[k]);
   return out;
+}
+
+}  // namespace
+
+std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
+  return inverse_torque_with(m, d, sim::bristle_state(m, d.t, d.qd));
 }
 
 JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
@@ -42,8 +50,8 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
   JointEvaluation ev;
   ev.source = d.source;
   const std::size_t n = d.size();
-  const auto z = sim::bristle_state(m, d.t, d.qd);
-  ev.tau_pred = inverse_torque(m, d);
+  const auto z = sim::bristle_state(m, d.t, d.qd);  // also the restart states (horizon_s)
+  ev.tau_pred = inverse_torque_with(m, d, z);
   ev.torque = channel_error(d.tau, ev.tau_pred);
 
   ev.q_sim.resize(n);
