@@ -10,9 +10,10 @@
 //   radau         2-stage Radau IIA (benchmarks/candidates/radau.hpp), full Newton          } on a copy of
 //   radau-simpl   2-stage Radau IIA, simplified Newton                          } the LuGre
 //   midpoint      friction-aware implicit midpoint (benchmarks/candidates/friction_midpoint.hpp)  } systems
-// The candidates run on a copy of the LuGre right-hand sides of src/sim/systems.cpp (same
-// equations, same scaling); the program checks that this copy gives the same trbdf2 result as
-// the public API (printed "copy check").
+// The candidates run on the library's own right-hand sides (sim/system_rhs.hpp: StickSlipRhs,
+// JointRhs on a ScaledFriction, the same that src/sim/systems.cpp integrates), driven here; the
+// program checks that this driver gives the same trbdf2 result as the public API (printed "copy
+// check").
 //
 // Before the timings, the program prints (skip with --sweep=0):
 // 1. A step-size sweep on the 20 s benchmark for every scheme:
@@ -50,6 +51,7 @@
 #include "candidates/radau.hpp"
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
+#include "frictionlab/sim/system_rhs.hpp"
 #include "frictionlab/sim/systems.hpp"
 
 namespace {
@@ -107,23 +109,10 @@ SimOptions cvode(double rtol, double output_dt) {
   return o;
 }
 
-// ---- copy of the LuGre systems of src/sim/systems.cpp, for the candidate schemes -------------
+// ---- the LuGre systems of sim/system_rhs.hpp, for the candidate schemes ---------------------
 
 using J4 = RhsJet<3>;
 using J1 = ceres::Jet<double, 1>;
-
-template <class T>
-typename LuGre<T>::Params cast(const LuGre<double>::Params& p) {
-  typename LuGre<T>::Params q;
-  q.sigma0 = T(p.sigma0);
-  q.sigma1 = T(p.sigma1);
-  q.sigma2 = T(p.sigma2);
-  const auto& c = p.curve;
-  q.curve = StribeckCurve<T>{T(c.Fc_pos), T(c.Fc_neg), T(c.Fs_pos), T(c.Fs_neg),
-                             T(c.vs),     T(c.alpha),  c.shape};
-  q.vd = T(p.vd);
-  return q;
-}
 
 /// (expm1(-x) + x) / x^2, 1/2 at x = 0: <z> = z0 + h (v - a z0) phi2(a h) is the time average
 /// of z over a step of z' = v - a z with v held (LuGre for a held velocity).
@@ -135,37 +124,10 @@ T phi2_neg(const T& x) {
   return (expm1(-x) + x) / (x * x);
 }
 
-/// LuGre on the scaled state s = z / z_b, in double, RhsJet<3> and Jet<double, 1>.
-struct LuGreFriction {
-  LuGre<double>::Params pd;
-  LuGre<J4>::Params p4;
-  LuGre<J1>::Params p1;
-  double zb;
-
-  explicit LuGreFriction(const LuGre<double>::Params& p)
-      : pd(p), p4(cast<J4>(p)), p1(cast<J1>(p)), zb(LuGre<double>::state_bound(p)) {}
-
-  template <class T>
-  const typename LuGre<T>::Params& params() const {
-    if constexpr (std::is_same_v<T, double>) {
-      return pd;
-    } else if constexpr (std::is_same_v<T, J4>) {
-      return p4;
-    } else {
-      static_assert(std::is_same_v<T, J1>);
-      return p1;
-    }
-  }
-
-  /// As Friction<M>::eval in systems.cpp.
-  template <class T>
-  void eval(const T& s, const T& v, T& F, T& sdot) const {
-    const auto& p = params<T>();
-    typename LuGre<T>::State st;
-    st.z = s * zb;
-    F = LuGre<T>::force(p, st, v);
-    sdot = LuGre<T>::derivative(p, st, v).z / zb;
-  }
+/// LuGre on the scaled state s = z / z_b, in double, RhsJet<3> and Jet<double, 1>, plus what
+/// the friction-aware midpoint scheme needs.
+struct LuGreFriction : sim::ScaledFriction<LuGre, double, J4, J1> {
+  explicit LuGreFriction(const LuGre<double>::Params& p) : ScaledFriction(p) {}
 
   /// Friction-aware scheme: new state s1 = LuGre::step(z0, v, h) / z_b for v held over h, and
   /// the mean friction force sigma0 <z> + sigma1(v) (z1 - z0) / h + sigma2 v, <z> exact.
@@ -183,23 +145,14 @@ struct LuGreFriction {
   /// Variation bound of the non-monotone part (friction_midpoint.hpp): <z>, z1 in [-zb', zb'].
   double spread(double s0, double h) const {
     const double zbp = zb * std::max(1.0, std::abs(s0));
+    const auto& pd = params<double>();
     return 2.0 * zbp * (h * pd.sigma0 + pd.sigma1);
   }
 };
 
-/// The stick-slip benchmark (spring end pulled at v_drive): StickSlipRhs of systems.cpp.
-struct StickSlipCopy {
-  LuGreFriction fr{classic()};
-  double m = 1.0, k = 2.0, v_drive = 0.1;
-
-  template <class T>
-  void operator()(const T& t, const T* y, T* dy) const {
-    T F, sdot;
-    fr.eval(y[2], y[1], F, sdot);
-    dy[0] = y[1];
-    dy[1] = (T(k * (v_drive * t - y[0])) - F) / m;
-    dy[2] = sdot;
-  }
+/// The stick-slip benchmark (spring end pulled at v_drive): the library's StickSlipRhs.
+struct StickSlipCopy : sim::StickSlipRhs<LuGreFriction> {
+  StickSlipCopy() : StickSlipRhs{LuGreFriction(classic()), 1.0, 2.0, 0.1, false} {}
   double inertia() const { return m; }
   template <class T>
   T applied(double t, const T& x) const {
@@ -212,39 +165,32 @@ struct StickSlipCopy {
   double spread(double s0, double h) const { return fr.spread(s0, h); }
 };
 
-/// The pendulum joint: JointRhs of systems.cpp with the sine torque.
-struct JointCopy {
-  LuGreFriction fr{joint_lugre()};
-  sim::JointSpec js = pendulum_spec();
+sim::TorqueInput sine_torque(const sim::JointSpec& js) {
+  sim::TorqueInput tau;
+  tau.offset = js.tau_offset;
+  tau.amp = js.tau_amp;
+  tau.freq = js.tau_freq;
+  return tau;
+}
 
-  template <class T>
-  T torque(const T& t) const {
-    using std::sin;
-    return T(js.tau_offset) + js.tau_amp * sin((2.0 * std::numbers::pi * js.tau_freq) * t);
-  }
-  template <class T>
-  void operator()(const T& t, const T* y, T* dy) const {
-    using std::cos;
-    using std::sin;
-    T F, sdot;
-    fr.eval(y[2], y[1], F, sdot);
-    dy[0] = y[1];
-    dy[1] = (torque(t) - js.mgCx * cos(y[0]) + js.mgCy * sin(y[0]) - F) / js.I;
-    dy[2] = sdot;
-  }
-  double inertia() const { return js.I; }
+/// The pendulum joint: the library's JointRhs with the sine torque.
+struct JointCopy : sim::JointRhs<LuGreFriction> {
+  JointCopy()
+      : JointRhs{LuGreFriction(joint_lugre()), pendulum_spec().I, pendulum_spec().mgCx,
+                 pendulum_spec().mgCy, sine_torque(pendulum_spec())} {}
+  double inertia() const { return I; }
   template <class T>
   T applied(double t, const T& q) const {
     using std::cos;
     using std::sin;
-    return torque(t) - js.mgCx * cos(q) + js.mgCy * sin(q);
+    return tau(T(t)) - mgCx * cos(q) + mgCy * sin(q);
   }
   template <class T>
   T friction(double s0, const T& v, double h, T& s1) const {
     return fr.mean_step(s0, v, h, s1);
   }
   double spread(double s0, double h) const {
-    return fr.spread(s0, h) + 2.0 * h * std::hypot(js.mgCx, js.mgCy);
+    return fr.spread(s0, h) + 2.0 * h * std::hypot(mgCx, mgCy);
   }
 };
 

@@ -11,12 +11,8 @@
 // scaling (up to rounding), except through TR-BDF2's Newton stopping test, which, like CVODE's
 // tolerances, is applied to the scaled state.
 //
-// Right-hand sides (templated on the scalar so that ceres::Jet gives exact Jacobians):
-//   stick-slip:  x' = v,  v' = (k (v_drive t - x) - F(v, z)) / m,       s' = z'(v, z) / z_b
-//   belt:        x' = v,  v' = (-k x - F(v - v_drive, z)) / m,         s' = z'(v - v_drive, z) /
-//   z_b joint:       q' = qd, qd' = (tau(t) - mgCx cos q + mgCy sin q - tau_f(qd, z)) / I,
-//                s' = z'(qd, z) / z_b
-// with F = M::force(p, {z}, v) and z' = M::derivative(p, {z}, v).z, z = z_b s.
+// Right-hand sides: sim/system_rhs.hpp (templated on the scalar so that ceres::Jet gives exact
+// Jacobians).
 #include "frictionlab/sim/systems.hpp"
 
 #include <algorithm>
@@ -34,6 +30,7 @@
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/models/validation.hpp"
+#include "frictionlab/sim/system_rhs.hpp"
 
 namespace frictionlab::sim {
 namespace {
@@ -55,137 +52,9 @@ constexpr double kMaxSteps = 1e12;
 /// Relative tolerance for "integer multiple" checks of t_end / h and output_dt / h.
 constexpr double kMultipleTol = 1e-9;
 
-// ---------------------------------------------------------------------------------------------
-// Friction parameters: conversion of the double parameters to another scalar type (ceres::Jet).
-
-template <class T>
-StribeckCurve<T> cast_curve(const StribeckCurve<double>& c) {
-  return StribeckCurve<T>{T(c.Fc_pos), T(c.Fc_neg), T(c.Fs_pos), T(c.Fs_neg),
-                          T(c.vs),     T(c.alpha),  c.shape};
-}
-
-template <class T>
-typename LuGre<T>::Params cast_params(const LuGre<double>::Params& p) {
-  typename LuGre<T>::Params q;
-  q.sigma0 = T(p.sigma0);
-  q.sigma1 = T(p.sigma1);
-  q.sigma2 = T(p.sigma2);
-  q.curve = cast_curve<T>(p.curve);
-  q.vd = T(p.vd);
-  return q;
-}
-
-template <class T>
-typename Dahl<T>::Params cast_params(const Dahl<double>::Params& p) {
-  typename Dahl<T>::Params q;
-  q.sigma0 = T(p.sigma0);
-  q.Fc = T(p.Fc);
-  q.n = T(p.n);
-  return q;
-}
-
-template <class T>
-typename ElastoPlastic<T>::Params cast_params(const ElastoPlastic<double>::Params& p) {
-  typename ElastoPlastic<T>::Params q;
-  q.sigma0 = T(p.sigma0);
-  q.sigma1 = T(p.sigma1);
-  q.sigma2 = T(p.sigma2);
-  q.curve = cast_curve<T>(p.curve);
-  q.z_ba = T(p.z_ba);
-  return q;
-}
-
-/// A friction model family M (LuGre, Dahl, ElastoPlastic) with its parameters in double and in
-/// Jets, evaluated on the scaled state s = z / z_b.
+/// A friction family on the scaled state, in double and in the integrators' Jets.
 template <template <class> class M>
-struct Friction {
-  typename M<double>::Params pd;
-  typename M<Jet>::Params pj;
-  double zb;  ///< state scale z_b = M::state_bound(p) [m or rad]
-
-  explicit Friction(const typename M<double>::Params& p)
-      : pd(p), pj(cast_params<Jet>(p)), zb(M<double>::state_bound(p)) {}
-
-  template <class T>
-  const typename M<T>::Params& params() const {
-    if constexpr (std::is_same_v<T, double>) {
-      return pd;
-    } else {
-      static_assert(std::is_same_v<T, Jet>, "Friction: double or RhsJet<3> only");
-      return pj;
-    }
-  }
-
-  /// Friction force F [N or N m] and ds/dt [1/s] at relative velocity vr and scaled state s.
-  template <class T>
-  void eval(const T& s, const T& vr, T& F, T& sdot) const {
-    const auto& p = params<T>();
-    typename M<T>::State st;
-    st.z = s * zb;
-    F = M<T>::force(p, st, vr);
-    sdot = M<T>::derivative(p, st, vr).z / zb;
-  }
-};
-
-// ---------------------------------------------------------------------------------------------
-// Right-hand sides
-
-template <template <class> class M>
-struct StickSlipRhs {
-  Friction<M> fr;
-  double m, k, v_drive;
-  bool belt;
-
-  template <class T>
-  void operator()(const T& t, const T* y, T* dy) const {
-    const T vr = belt ? T(y[1] - v_drive) : y[1];
-    T F, sdot;
-    fr.eval(y[2], vr, F, sdot);
-    const T spring = belt ? T(-k * y[0]) : T(k * (v_drive * t - y[0]));
-    dy[0] = y[1];
-    dy[1] = (spring - F) / m;
-    dy[2] = sdot;
-  }
-  double relative_velocity(const Vec& y) const { return belt ? y[1] - v_drive : y[1]; }
-};
-
-/// Applied joint torque tau(t) [N m]: a linearly interpolated record, or a sine.
-struct Torque {
-  std::vector<double> t, tau;
-  double offset = 0, amp = 0, freq = 0;
-
-  template <class T>
-  T operator()(const T& time) const {
-    using std::sin;
-    if (t.empty()) return T(offset) + amp * sin((2.0 * std::numbers::pi * freq) * time);
-    const double td = double_value(time);
-    if (!(td > t.front())) return T(tau.front());
-    if (!(td < t.back())) return T(tau.back());
-    const auto i =
-        static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), td) - t.begin()) - 1;
-    const double slope = (tau[i + 1] - tau[i]) / (t[i + 1] - t[i]);
-    return T(tau[i]) + slope * (time - t[i]);
-  }
-};
-
-template <template <class> class M>
-struct JointRhs {
-  Friction<M> fr;
-  double I, mgCx, mgCy;
-  Torque tau;
-
-  template <class T>
-  void operator()(const T& t, const T* y, T* dy) const {
-    using std::cos;
-    using std::sin;
-    T F, sdot;
-    fr.eval(y[2], y[1], F, sdot);
-    dy[0] = y[1];
-    dy[1] = (tau(t) - mgCx * cos(y[0]) + mgCy * sin(y[0]) - F) / I;
-    dy[2] = sdot;
-  }
-  static double relative_velocity(const Vec& y) { return y[1]; }
-};
+using Friction = ScaledFriction<M, double, Jet>;
 
 // ---------------------------------------------------------------------------------------------
 // Output grid and validation of the options
@@ -391,7 +260,7 @@ SystemTrajectory simulate_stick_slip(const StickSlipSpec& spec, const FrictionPa
   const Plan pl = plan_output(sys, spec.t_end, opt);
   const Vec y0(spec.x0, spec.v0, 0.0);  // relaxed bristles (z = 0) at t = 0
   return with_friction(sys, friction, [&]<template <class> class M>(Friction<M> fr) {
-    const StickSlipRhs<M> rhs{std::move(fr), spec.m, spec.k, spec.v_drive, spec.belt};
+    const StickSlipRhs<Friction<M>> rhs{std::move(fr), spec.m, spec.k, spec.v_drive, spec.belt};
     return integrate(sys, rhs, y0, spec.t_end, opt, pl);
   });
 }
@@ -421,7 +290,7 @@ SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& fri
               " after tau_t[" + std::to_string(i - 1) + "] = " + num(spec.tau_t[i - 1]) + ")");
   }
   const Plan pl = plan_output(sys, spec.t_end, opt);
-  Torque tau;
+  TorqueInput tau;
   tau.t = spec.tau_t;
   tau.tau = spec.tau;
   tau.offset = spec.tau_offset;
@@ -429,7 +298,7 @@ SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& fri
   tau.freq = spec.tau_freq;
   const Vec y0(spec.q0, spec.qd0, 0.0);  // relaxed bristles (z = 0) at t = 0
   return with_friction(sys, friction, [&]<template <class> class M>(Friction<M> fr) {
-    const JointRhs<M> rhs{std::move(fr), spec.I, spec.mgCx, spec.mgCy, tau};
+    const JointRhs<Friction<M>> rhs{std::move(fr), spec.I, spec.mgCx, spec.mgCy, tau};
     return integrate(sys, rhs, y0, spec.t_end, opt, pl);
   });
 }

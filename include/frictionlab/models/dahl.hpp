@@ -108,4 +108,14 @@ struct Dahl {
   static constexpr State from_array(const S* in) noexcept { return State{in[0]}; }
 };
 
+/// The same parameters in another scalar type T (e.g. a Jet for an integrator's Newton Jacobian).
+template <class T>
+typename Dahl<T>::Params cast_params(const Dahl<double>::Params& p) {
+  typename Dahl<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.Fc = T(p.Fc);
+  q.n = T(p.n);
+  return q;
+}
+
 }  // namespace frictionlab

@@ -161,4 +161,16 @@ struct ElastoPlastic {
   static constexpr State from_array(const S* in) noexcept { return State{in[0]}; }
 };
 
+/// The same parameters in another scalar type T (e.g. a Jet for an integrator's Newton Jacobian).
+template <class T>
+typename ElastoPlastic<T>::Params cast_params(const ElastoPlastic<double>::Params& p) {
+  typename ElastoPlastic<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.sigma1 = T(p.sigma1);
+  q.sigma2 = T(p.sigma2);
+  q.curve = cast_curve<T>(p.curve);
+  q.z_ba = T(p.z_ba);
+  return q;
+}
+
 }  // namespace frictionlab

@@ -166,4 +166,16 @@ StribeckCurve<S> stribeck_from_mu(S mu_c, S mu_s, S normal_load, S vs, S alpha,
   return StribeckCurve<S>::symmetric(mu_c * normal_load, mu_s * normal_load, vs, alpha, shape);
 }
 
+/// The same parameters in another scalar type T (e.g. a Jet for an integrator's Newton Jacobian).
+template <class T>
+typename LuGre<T>::Params cast_params(const LuGre<double>::Params& p) {
+  typename LuGre<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.sigma1 = T(p.sigma1);
+  q.sigma2 = T(p.sigma2);
+  q.curve = cast_curve<T>(p.curve);
+  q.vd = T(p.vd);
+  return q;
+}
+
 }  // namespace frictionlab

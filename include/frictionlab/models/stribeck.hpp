@@ -102,4 +102,11 @@ struct StaticFriction {
   }
 };
 
+/// The same curve in another scalar type T (e.g. a Jet for an integrator's Newton Jacobian).
+template <class T, class S>
+StribeckCurve<T> cast_curve(const StribeckCurve<S>& c) {
+  return StribeckCurve<T>{T(c.Fc_pos), T(c.Fc_neg), T(c.Fs_pos), T(c.Fs_neg),
+                          T(c.vs),     T(c.alpha),  c.shape};
+}
+
 }  // namespace frictionlab

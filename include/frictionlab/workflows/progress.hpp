@@ -30,13 +30,10 @@ struct Progress {
   /// Polled between units of work; returning true stops the workflow with Cancelled.
   std::function<bool()> cancel;
 
-  void say(std::string_view message, double fraction = -1.0) const {
-    if (report) report(message, fraction);
-  }
+  /// report(message, fraction) if a report callback is set.
+  void say(std::string_view message, double fraction = -1.0) const;
   /// Throws Cancelled if cancel() returns true.
-  void check() const {
-    if (cancel && cancel()) throw Cancelled();
-  }
+  void check() const;
 };
 
 }  // namespace frictionlab::workflows
