@@ -1,4 +1,5 @@
 // frictionlab data: record checks and summary (include/frictionlab/data/checks.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/data/checks.hpp"
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 namespace frictionlab::data {
 namespace {
 
-using signal::format_number;
+
 
 struct Channel {
   const char* name;

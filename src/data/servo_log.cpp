@@ -1,4 +1,5 @@
 // frictionlab: servo logs (see data/servo_log.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/data/servo_log.hpp"
 
 #include <algorithm>
@@ -8,16 +9,6 @@
 #include <stdexcept>
 
 namespace frictionlab::data {
-namespace {
-
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.10g", x);
-  return b;
-}
-
-}  // namespace
-
 std::vector<std::string> check_servo_log(const ServoLog& log) {
   std::vector<std::string> out;
   auto header = [&](const char* key, double x, bool positive, bool allow_zero) {
@@ -25,7 +16,7 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
       out.push_back(std::string("'") + key + "' is not finite");
     } else if (positive && (allow_zero ? x < 0 : x <= 0)) {
       out.push_back(std::string("'") + key + "' must be " + (allow_zero ? ">= 0" : "> 0") +
-                    ", got " + num(x));
+                    ", got " + format_number(x, 10));
     }
   };
   header("mass", log.mass, true, true);
@@ -67,7 +58,7 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
     for (std::size_t i = 1; i < n; ++i)
       if (log.timestamp[i] < log.timestamp[i - 1]) {
         out.push_back("entry " + std::to_string(i) + ": 'timestamp' decreases (" +
-                      num(log.timestamp[i - 1]) + " then " + num(log.timestamp[i]) + ")");
+                      format_number(log.timestamp[i - 1], 10) + " then " + format_number(log.timestamp[i], 10) + ")");
         break;
       }
   return out;
@@ -75,7 +66,7 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
 
 ServoLog resample_servo_log(const ServoLog& raw, double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt))
-    throw std::invalid_argument("resample: dt must be > 0, got " + num(dt));
+    throw std::invalid_argument("resample: dt must be > 0, got " + format_number(dt, 10));
   const std::size_t n = raw.timestamp.size();
   if (n < 2 || raw.position.size() != n)
     throw std::invalid_argument("resample: the log needs at least 2 entries with timestamps");
@@ -83,8 +74,8 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
     if (!(raw.timestamp[i] > raw.timestamp[i - 1]))
       throw std::invalid_argument("resample: entry " + std::to_string(i) +
                                   ": 'timestamp' must increase strictly (" +
-                                  num(raw.timestamp[i - 1]) + " then " +
-                                  num(raw.timestamp[i]) + ")");
+                                  format_number(raw.timestamp[i - 1], 10) + " then " +
+                                  format_number(raw.timestamp[i], 10) + ")");
   const double duration = raw.timestamp.back();
   if (!(duration > 0.0))
     throw std::invalid_argument("resample: the last timestamp must be > 0");

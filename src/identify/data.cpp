@@ -5,17 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "internal.hpp"
 
 namespace frictionlab::identify::detail {
 
 namespace {
-
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 void check_channel(const data::Record& rec, const std::vector<double>& c, const char* name,
                    const char* why) {
@@ -26,9 +21,9 @@ void check_channel(const data::Record& rec, const std::vector<double>& c, const 
                    " samples, the time channel " + std::to_string(rec.t.size()));
   for (std::size_t k = 0; k < c.size(); ++k) {
     if (!std::isfinite(c[k]))
-      throw FitError(src + ": non-finite value (" + fmt(c[k]) + ") in channel '" + name +
+      throw FitError(src + ": non-finite value (" + format_number(c[k]) + ") in channel '" + name +
                      "' at sample " + std::to_string(k) + " (0-based), t = " +
-                     (std::isfinite(rec.t[k]) ? fmt(rec.t[k]) + " s" : std::string("?")));
+                     (std::isfinite(rec.t[k]) ? format_number(rec.t[k]) + " s" : std::string("?")));
   }
 }
 
@@ -41,7 +36,7 @@ FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup
   for (std::size_t k = 1; k < rec.t.size(); ++k)
     if (!(rec.t[k] > rec.t[k - 1]))
       throw FitError(src + ": time is not strictly increasing at sample " + std::to_string(k) +
-                     " (t = " + fmt(rec.t[k - 1]) + " then " + fmt(rec.t[k]) + ")");
+                     " (t = " + format_number(rec.t[k - 1]) + " then " + format_number(rec.t[k]) + ")");
   check_channel(rec, rec.velocity, "velocity",
                 "identification needs the velocity; derive it from the position first");
   check_channel(rec, rec.force, "force",
@@ -57,7 +52,7 @@ FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup
     d.i = rec.current;
   }
   if (!(warmup_s >= 0) || !std::isfinite(warmup_s))
-    throw FitError("warm-up must be a finite time >= 0 s, got " + fmt(warmup_s));
+    throw FitError("warm-up must be a finite time >= 0 s, got " + format_number(warmup_s));
   const double t1 = d.t.front() + warmup_s;
   d.first = static_cast<long>(std::lower_bound(d.t.begin(), d.t.end(), t1) - d.t.begin());
   if (max_abs(d.v) == 0) throw FitError(src + ": the velocity is zero everywhere");

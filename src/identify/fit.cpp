@@ -1,4 +1,5 @@
 // frictionlab identify: fit(), predict(), evaluate() (docs/identification.md).
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/fit.hpp"
 
 #include <algorithm>
@@ -24,12 +25,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 /// The Stribeck exponent held fixed, if any.
 std::optional<double> fixed_alpha(const FitOptions& opt) {
   if (opt.model.alpha) return opt.model.alpha;
@@ -43,7 +38,7 @@ void check_model(const ModelChoice& m) {
     throw FitError("model " + model_name(m) + ": the element count must be 1.." +
                    std::to_string(kMaxFitElements));
   if (m.alpha && !(*m.alpha > 0 && std::isfinite(*m.alpha)))
-    throw FitError("alpha must be a finite number > 0, got " + fmt(*m.alpha));
+    throw FitError("alpha must be a finite number > 0, got " + format_number(*m.alpha));
 }
 
 std::vector<int> free_indices(const std::vector<double>& nat) {
@@ -70,13 +65,13 @@ FitResult fit_lsq(const data::Record& /*rec*/, const FitOptions& opt, const Fami
   const auto th0 = fam.to_internal(nat);
   auto loss = detail::make_robust(fam, d, th0, opt.lsq);
   if (opt.lsq.loss != LossKind::none)
-    prog("lsq: robust loss scale " + fmt(loss.scale));
+    prog("lsq: robust loss scale " + format_number(loss.scale));
   auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "lsq");
   if (opt.lsq.loss != LossKind::none && !(opt.lsq.loss_scale > 0)) {
     // Automatic scale: the initial residuals contain the outliers' bias, so the scale is
     // estimated again at the robust optimum and the fit repeated once from there.
     loss = detail::make_robust(fam, d, run.theta, opt.lsq);
-    prog("lsq: robust loss scale re-estimated at the optimum: " + fmt(loss.scale));
+    prog("lsq: robust loss scale re-estimated at the optimum: " + format_number(loss.scale));
     LsqOptions once = opt.lsq;
     once.starts = 1;
     const auto again = detail::run_lsq(fam, d, run.theta, free, once, loss, prog, "lsq (rescaled)");
@@ -107,7 +102,7 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
     const int i = fam.index(f);
     if (i >= 0 && !(g.natural[static_cast<std::size_t>(i)] > 0))
       throw FitError(std::string("grid: the search ended at ") + f + " = " +
-                     fmt(g.natural[static_cast<std::size_t>(i)]) +
+                     format_number(g.natural[static_cast<std::size_t>(i)]) +
                      " <= 0; give nominal values or ranges in the grid options");
   }
   r.scheme = Method::forward_euler;
@@ -143,8 +138,8 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   long npos = 0, nneg = 0;
   for (const auto& s : segs) (s.v_mean > 0 ? npos : nneg) += 1;
   const auto& so = opt.segments;
-  const std::string rule = "(|v| constant within " + fmt(100 * so.rel_tol) + " % + " +
-                           fmt(so.abs_tol_frac) + " max|v| for at least " + fmt(so.min_duration) +
+  const std::string rule = "(|v| constant within " + format_number(100 * so.rel_tol) + " % + " +
+                           format_number(so.abs_tol_frac) + " max|v| for at least " + format_number(so.min_duration) +
                            " s)";
   if (segs.size() < need)
     throw FitError("two-stage: found " + std::to_string(segs.size()) +
@@ -264,7 +259,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) {
   }
   r.run_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  prog("fit done in " + fmt(r.run_time_s) + " s: RMSE " + fmt(r.training.rmse));
+  prog("fit done in " + format_number(r.run_time_s) + " s: RMSE " + format_number(r.training.rmse));
   return r;
 }
 

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "internal.hpp"
 
 namespace frictionlab::identify::detail {
@@ -25,12 +26,6 @@ namespace frictionlab::identify::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 struct Range {
   double lo, hi;
@@ -131,7 +126,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   const int nd = sl ? 3 : 2;
   if (static_cast<long>(s1.size()) < 5L * nd)
     throw FitError("grid: only " + std::to_string(s1.size()) +
-                   " decelerating samples above " + fmt(100 * go.decel_frac) +
+                   " decelerating samples above " + format_number(100 * go.decel_frac) +
                    " % of max|v| for stage 1 (need at least " + std::to_string(5 * nd) + ")");
   // Sufficient statistics of the stage-1 model y = c^T theta, c = [i, -v, -sgn v] (sensorless)
   // or [v, sgn v] (friction): SSR(theta) = yy - 2 theta^T b + theta^T M theta, identical to the
@@ -195,7 +190,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   const auto o1 = grid_search(r1, r1, go.points, go.passes, go.narrow_steps, 1, cost1);
   const double Km = sl ? o1.best[0] : 0, Kw = o1.best[sl ? 1 : 0], Fc = o1.best[sl ? 2 : 1];
   progress("grid stage 1 (" + std::to_string(s1.size()) + " samples): " +
-           (sl ? "Km = " + fmt(Km) + ", " : std::string()) + "Kw = " + fmt(Kw) + ", Fc = " + fmt(Fc));
+           (sl ? "Km = " + format_number(Km) + ", " : std::string()) + "Kw = " + format_number(Kw) + ", Fc = " + format_number(Fc));
 
   // ---- stage 2: Fs, Vth -------------------------------------------------------------------
   std::vector<long> s2;
@@ -203,7 +198,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
     if (std::abs(d.v[static_cast<std::size_t>(k)]) < go.low_frac * vmax) s2.push_back(k);
   if (s2.size() < 10)
     throw FitError("grid: only " + std::to_string(s2.size()) + " samples below " +
-                   fmt(100 * go.low_frac) + " % of max|v| for stage 2 (need at least 10)");
+                   format_number(100 * go.low_frac) + " % of max|v| for stage 2 (need at least 10)");
   std::vector<double> r0(s2.size());
   for (std::size_t j = 0; j < s2.size(); ++j) {
     const auto uk = static_cast<std::size_t>(s2[j]);
@@ -236,12 +231,12 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   const double Fs_clamped = std::max(Fs_grid, 0.0);
   const double Fs_eff = Fc + std::abs(Fs_clamped - Fc);
   if (Fs_grid < 0)
-    run.notes.push_back("grid stage 2: best Fs = " + fmt(Fs_grid) + " < 0 clamped to 0 (reference 000)");
+    run.notes.push_back("grid stage 2: best Fs = " + format_number(Fs_grid) + " < 0 clamped to 0 (reference 000)");
   if (Fs_clamped < Fc)
-    run.notes.push_back("grid stage 2: best Fs = " + fmt(Fs_clamped) + " < Fc = " + fmt(Fc) +
-                        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + fmt(Fs_eff));
-  progress("grid stage 2 (" + std::to_string(s2.size()) + " samples): Fs = " + fmt(Fs_eff) +
-           ", Vth = " + fmt(Vth));
+    run.notes.push_back("grid stage 2: best Fs = " + format_number(Fs_clamped) + " < Fc = " + format_number(Fc) +
+                        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + format_number(Fs_eff));
+  progress("grid stage 2 (" + std::to_string(s2.size()) + " samples): Fs = " + format_number(Fs_eff) +
+           ", Vth = " + format_number(Vth));
 
   // ---- stage 3: S0, S1 by forward-Euler simulation ----------------------------------------
   const int i_s0 = fam.index("sigma0"), i_s1 = fam.index("sigma1");
@@ -289,14 +284,14 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   if (!std::isfinite(o3.cost))
     throw FitError("grid stage 3: forward Euler diverged for every (S0, S1) point; lower the S0 range");
   const double S0 = o3.best[0], S1 = o3.best[1];
-  progress("grid stage 3: S0 = " + fmt(S0) + ", S1 = " + fmt(S1));
+  progress("grid stage 3: S0 = " + format_number(S0) + ", S1 = " + format_number(S1));
 
   // Edge warnings (the best point on the boundary of its initial range).
   auto edge = [&](const char* name, double x, Range rr) {
     const double tol = 1e-9 * std::max(std::abs(rr.hi), std::abs(rr.lo));
     if (std::abs(x - rr.lo) <= tol || std::abs(x - rr.hi) <= tol)
-      run.notes.push_back(std::string("grid: ") + name + " = " + fmt(x) +
-                          " is on the edge of its range [" + fmt(rr.lo) + ", " + fmt(rr.hi) + "]");
+      run.notes.push_back(std::string("grid: ") + name + " = " + format_number(x) +
+                          " is on the edge of its range [" + format_number(rr.lo) + ", " + format_number(rr.hi) + "]");
   };
   if (sl) edge("Km", Km, r1[0]);
   edge("Kw", Kw, r1[sl ? 1 : 0]);

@@ -1,4 +1,5 @@
 // frictionlab identify: a closed-loop record's controller (identify/joint_controller.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_controller.hpp"
 
 #include <Eigen/Dense>
@@ -47,7 +48,7 @@ JointControllerFit fit_joint_controller(const JointData& d) {
   f.rel_error = yn > 0 ? (A * x - y).norm() / yn : 0.0;
   if (!(x(2) >= 0) || !(x(3) >= 0))
     throw FitError(src_of(d) + ": the least-squares controller gains are kp = " +
-                   signal::format_number(x(2)) + ", kd = " + signal::format_number(x(3)) +
+                   format_number(x(2)) + ", kd = " + format_number(x(3)) +
                    ": a PD law with these signals does not describe the record (give the "
                    "controller's gains in a file instead)");
   return f;

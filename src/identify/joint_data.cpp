@@ -1,4 +1,5 @@
 // frictionlab identify: joint records -> JointData (identify/joint_data.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_data.hpp"
 
 #include <cmath>
@@ -15,7 +16,7 @@
 namespace frictionlab::identify {
 namespace {
 
-std::string num(double x) { return signal::format_number(x); }
+std::string num(double x) { return format_number(x); }
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // frictionlab identify: IDIM of a joint by linear least squares (equations:
 // identify/joint_idim.hpp, docs/joint-identification.md "idim").
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 
 #include <Eigen/Dense>
@@ -17,12 +18,6 @@ struct Column {
   const char* unit;
 };
 
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 }  // namespace
 
 void check_joint_data(std::span<const JointData> data, std::size_t min_samples) {
@@ -37,7 +32,7 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
       for (std::size_t k = 0; k < n; ++k)
         if (!std::isfinite(x[k]))
           throw FitError(src + ": sample " + std::to_string(k + 1) + ": channel '" + name +
-                         "' is not finite (" + num(x[k]) + ")");
+                         "' is not finite (" + format_number(x[k]) + ")");
     };
     channel(d.t, "time");
     channel(d.q, "position");
@@ -55,14 +50,14 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
     for (std::size_t k = 1; k < n; ++k)
       if (!(d.t[k] > d.t[k - 1]))
         throw FitError(src + ": sample " + std::to_string(k + 1) +
-                       ": time is not strictly increasing (" + num(d.t[k]) + " after " +
-                       num(d.t[k - 1]) + ")");
+                       ": time is not strictly increasing (" + format_number(d.t[k]) + " after " +
+                       format_number(d.t[k - 1]) + ")");
   }
 }
 
 JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimOptions& opt) {
   if (!(opt.v_deadband >= 0) || !std::isfinite(opt.v_deadband))
-    throw FitError("idim: v_deadband must be a finite number >= 0, got " + num(opt.v_deadband));
+    throw FitError("idim: v_deadband must be a finite number >= 0, got " + format_number(opt.v_deadband));
   if (opt.asymmetric && opt.structure.offset)
     throw FitError(
         "idim: asymmetric Coulomb levels and a torque offset are the same regressor "
@@ -92,7 +87,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
       if (std::abs(v) > opt.v_deadband) ++r;
   if (r < 2 * p)
     throw FitError("idim: " + std::to_string(r) + " samples with |qd| > v_deadband = " +
-                   num(opt.v_deadband) + " rad/s; at least " + std::to_string(2 * p) +
+                   format_number(opt.v_deadband) + " rad/s; at least " + std::to_string(2 * p) +
                    " are needed for " + std::to_string(p) + " parameters");
 
   Eigen::MatrixXd W(r, p);
@@ -196,7 +191,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
         worst = c;
     if (worst < 0) break;
     out_warnings_bound.push_back(std::string("idim: ") + cols[static_cast<std::size_t>(worst)].name +
-                                 " = " + num(sol.theta_s(worst) / scale(worst)) + " " +
+                                 " = " + format_number(sol.theta_s(worst) / scale(worst)) + " " +
                                  cols[static_cast<std::size_t>(worst)].unit +
                                  " came out negative (physically inadmissible friction): held at "
                                  "its bound 0 and the others solved again");
@@ -255,7 +250,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   out.training = compute_metrics(yv, pv);
 
   if (!(m.I > 0))
-    out.warnings.push_back("idim: the inertia estimate I = " + num(m.I) +
+    out.warnings.push_back("idim: the inertia estimate I = " + format_number(m.I) +
                            " kg m^2 is not positive: the data do not excite the inertia "
                            "(too little acceleration) or the acceleration estimate is poor");
   return out;

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/models/validation.hpp"
 #include "internal.hpp"
@@ -28,12 +29,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kLogBox = 13.815510557964274;  // ln(1e6)
 constexpr double kFreeBox = 30;
 
-std::string fmt(double x, const char* f = "%.6g") {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 class ProgressCallback final : public ceres::IterationCallback {
  public:
   ProgressCallback(const Progress& p, std::string label) : p_(p), label_(std::move(label)) {}
@@ -41,7 +36,7 @@ class ProgressCallback final : public ceres::IterationCallback {
     const auto now = std::chrono::steady_clock::now();
     if (now - last_ >= std::chrono::seconds(1)) {
       last_ = now;
-      p_(label_ + ": iteration " + std::to_string(s.iteration) + ", cost " + fmt(s.cost));
+      p_(label_ + ": iteration " + std::to_string(s.iteration) + ", cost " + format_number(s.cost));
     }
     return ceres::SOLVER_CONTINUE;
   }
@@ -191,7 +186,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
       results[static_cast<std::size_t>(s)] =
           solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab);
       const auto& r = results[static_cast<std::size_t>(s)];
-      progress(lab + ": cost " + fmt(r.summary.initial_cost) + " -> " + fmt(r.summary.final_cost) +
+      progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " + format_number(r.summary.final_cost) +
                " in " + std::to_string(r.summary.iterations) + " iterations" +
                (r.summary.converged ? "" : " (not converged)"));
     }
@@ -317,11 +312,11 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   }
   if (lc.singular) {
     r.warnings.push_back("J^T J is singular at the optimum (condition number " +
-                         fmt(r.condition_number) + "): no standard errors");
+                         format_number(r.condition_number) + "): no standard errors");
     return;
   }
   if (r.condition_number > 1e10)
-    r.warnings.push_back("J^T J is ill-conditioned (condition number " + fmt(r.condition_number) +
+    r.warnings.push_back("J^T J is ill-conditioned (condition number " + format_number(r.condition_number) +
                          "): parameters strongly correlated, standard errors large");
   const Eigen::MatrixXd& cov_theta = lc.cov;
   // Delta method: Cov_user = G Cov_theta G^T, G = d user / d theta_free.

@@ -1,4 +1,5 @@
 // frictionlab: servo actuator identification and model selection (see identify/servo_fit.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 
 #include <algorithm>
@@ -12,12 +13,6 @@
 
 namespace frictionlab::identify {
 namespace {
-
-std::string fmt(const char* f, double x) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, x);
-  return b;
-}
 
 std::string log_name(const data::ServoLog& log) {
   return log.file.empty() ? std::string("log") : std::filesystem::path(log.file).filename().string();
@@ -95,8 +90,8 @@ std::vector<ServoBound> servo_bounds(const sim::ServoActuator& family, sim::Serv
     auto it = std::find_if(out.begin(), out.end(), [&](const ServoBound& b) { return b.key == o.key; });
     if (it == out.end()) continue;  // a key of another model: applies to the models that have it
     if (!(o.lo < o.hi) || !std::isfinite(o.lo) || !std::isfinite(o.hi))
-      throw FitError("range of '" + o.key + "': need lo < hi, got " + fmt("%g", o.lo) + ":" +
-                     fmt("%g", o.hi));
+      throw FitError("range of '" + o.key + "': need lo < hi, got " + format_number(o.lo) + ":" +
+                     format_number(o.hi));
     it->lo = o.lo;
     it->hi = o.hi;
   }
@@ -234,8 +229,8 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
     ServoSplit s;
     s.name = name;
     for (const auto& l : logs) (l.kp == kp ? s.validation : s.train).push_back(l);
-    if (s.validation.empty()) throw FitError("validation: no log with kp = " + fmt("%g", kp));
-    if (s.train.empty()) throw FitError("validation: every log has kp = " + fmt("%g", kp) +
+    if (s.validation.empty()) throw FitError("validation: no log with kp = " + format_number(kp));
+    if (s.train.empty()) throw FitError("validation: every log has kp = " + format_number(kp) +
                                         ", none is left for training");
     return s;
   };
@@ -248,13 +243,13 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
       break;
     }
     case K::kp:
-      out.push_back(by_kp(v.kp, "kp=" + fmt("%g", v.kp)));
+      out.push_back(by_kp(v.kp, "kp=" + format_number(v.kp)));
       break;
     case K::leave_kp: {
       std::set<double> kps;
       for (const auto& l : logs) kps.insert(l.kp);
       if (kps.size() < 2) throw FitError("leave-one-kp-out needs logs with at least two kp values");
-      for (double kp : kps) out.push_back(by_kp(kp, "kp=" + fmt("%g", kp)));
+      for (double kp : kps) out.push_back(by_kp(kp, "kp=" + format_number(kp)));
       break;
     }
     case K::kfold: {
@@ -332,13 +327,13 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
         if (say && evals - last_report >= 500) {
           last_report = evals;
           say("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
-              fmt("%.6f", best));
+              format_fixed(best, 6));
         }
       };
       auto fit = fit_servo_model(family, constants, m, runs[s].train, starts, o, progress);
       if (say)
-        say("  " + what + ": loss " + fmt("%.6f", fit.loss) + " after " +
-            std::to_string(fit.evals) + " evaluations, " + fmt("%.1f", fit.seconds) + " s (" +
+        say("  " + what + ": loss " + format_fixed(fit.loss, 6) + " after " +
+            std::to_string(fit.evals) + " evaluations, " + format_fixed(fit.seconds, 1) + " s (" +
             fit.stop + ")");
       rep.evals += fit.evals;
       if (!runs[s].validation.empty()) {
@@ -373,8 +368,8 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
   const std::string which = has_validation ? "validation" : "training";
   sel.reason = std::string(sim::actuator_model_name(pick->model)) + ": the fewest parameters (" +
                std::to_string(pick->parameters) + ") among the models whose " + which +
-               " MAE is within " + fmt("%g", 100.0 * tolerance) + " % of the best (" +
-               fmt("%.5f", best) + " rad)";
+               " MAE is within " + format_number(100.0 * tolerance) + " % of the best (" +
+               format_fixed(best, 5) + " rad)";
   if (!has_validation)
     sel.reason += "; without validation logs the training error favours richer models";
   return sel;

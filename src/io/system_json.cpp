@@ -1,4 +1,5 @@
 // frictionlab: SYSTEM.json reader (include/frictionlab/io/system_json.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/system_json.hpp"
 
 #include <cmath>
@@ -14,22 +15,21 @@ namespace {
 
 using detail::JsonFields;
 using nlohmann::json;
-using validation_detail::num;
 
 // Value checks of the mechanical parameters (ranges from sim/systems.hpp).
 double finite(const JsonFields& f, const std::string& key, double def) {
   const double x = f.number(key, def);
-  if (!std::isfinite(x)) f.fail(key, "must be a finite number, got " + num(x));
+  if (!std::isfinite(x)) f.fail(key, "must be a finite number, got " + format_exact(x));
   return x;
 }
 double positive(const JsonFields& f, const std::string& key, double def) {
   const double x = finite(f, key, def);
-  if (!(x > 0)) f.fail(key, "must be > 0, got " + num(x));
+  if (!(x > 0)) f.fail(key, "must be > 0, got " + format_exact(x));
   return x;
 }
 double nonnegative(const JsonFields& f, const std::string& key, double def) {
   const double x = finite(f, key, def);
-  if (!(x >= 0)) f.fail(key, "must be >= 0, got " + num(x));
+  if (!(x >= 0)) f.fail(key, "must be >= 0, got " + format_exact(x));
   return x;
 }
 

@@ -1,5 +1,6 @@
 // frictionlab signal: Butterworth design and zero-phase filtering
 // (include/frictionlab/signal/butterworth.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 
 #include <algorithm>

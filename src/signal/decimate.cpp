@@ -1,5 +1,6 @@
 // frictionlab signal: decimation and the inverse-model filtering pipeline
 // (include/frictionlab/signal/decimate.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/decimate.hpp"
 
 #include <cmath>

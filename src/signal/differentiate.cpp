@@ -1,4 +1,5 @@
 // frictionlab signal: differentiators (include/frictionlab/signal/differentiate.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 
 #include <cmath>

@@ -1,5 +1,6 @@
 // frictionlab signal: re-integration with least-squares constants
 // (include/frictionlab/signal/reintegrate.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/reintegrate.hpp"
 
 #include <cmath>

@@ -1,4 +1,5 @@
 // frictionlab signal: linear resampling (include/frictionlab/signal/resample.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/resample.hpp"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // frictionlab signal: sampling statistics (include/frictionlab/signal/sampling.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 #include <algorithm>
@@ -8,12 +9,6 @@
 #include <vector>
 
 namespace frictionlab::signal {
-
-std::string format_number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 SamplingStats sampling_stats(std::span<const double> t) {
   const std::size_t n = t.size();

@@ -1,4 +1,5 @@
 // frictionlab signal: Savitzky-Golay kernels and filter (include/frictionlab/signal/savgol.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/savgol.hpp"
 
 #include <Eigen/Dense>

@@ -1,4 +1,5 @@
 // frictionlab signal: TV-regularised differentiation (include/frictionlab/signal/tvreg.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/tvreg.hpp"
 
 #include <algorithm>

@@ -9,17 +9,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/integrate/newton.hpp"
 #include "frictionlab/models/validation.hpp"
 
 namespace frictionlab::sim::detail {
-
-/// Shortest round-trip decimal form of x ("-1", "0.1", "nan", "inf").
-inline std::string num(double x) {
-  std::array<char, 32> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x);
-  return std::string(buf.data(), r.ptr);
-}
 
 /// throw std::invalid_argument("<sys>: parameter '<name>' <what>").
 [[noreturn]] inline void bad(const char* sys, const std::string& name, const std::string& what) {
@@ -30,15 +24,15 @@ struct Checker {
   const char* sys;
 
   void finite(const std::string& name, double x) const {
-    if (!std::isfinite(x)) bad(sys, name, "must be finite (got " + num(x) + ")");
+    if (!std::isfinite(x)) bad(sys, name, "must be finite (got " + format_exact(x) + ")");
   }
   void positive(const std::string& name, double x) const {
     finite(name, x);
-    if (!(x > 0)) bad(sys, name, "must be > 0 (got " + num(x) + ")");
+    if (!(x > 0)) bad(sys, name, "must be > 0 (got " + format_exact(x) + ")");
   }
   void nonnegative(const std::string& name, double x) const {
     finite(name, x);
-    if (!(x >= 0)) bad(sys, name, "must be >= 0 (got " + num(x) + ")");
+    if (!(x >= 0)) bad(sys, name, "must be >= 0 (got " + format_exact(x) + ")");
   }
 };
 

@@ -1,4 +1,5 @@
 // frictionlab (private): RAII wrapper over SUNDIALS CVODE 6.x (see cvode.hpp).
+#include "frictionlab/format.hpp"
 #include "cvode.hpp"
 
 #include <cvode/cvode.h>
@@ -136,9 +137,7 @@ void Cvode::advance_to(double tout, double* y) {
   m.last_message.clear();
   const int flag = CVode(m.mem, tout, m.y, &tret, CV_NORMAL);
   if (flag < 0) {
-    std::array<char, 32> buf{};  // shortest round-trip form of tout
-    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), tout);
-    const std::string call = "CVode(tout = " + std::string(buf.data(), r.ptr) + ")";
+    const std::string call = "CVode(tout = " + format_exact(tout) + ")";
     m.fail(call.c_str(), flag_name(flag));
   }
   const double* yp = N_VGetArrayPointer(m.y);

@@ -1,5 +1,6 @@
 // frictionlab: simulation of an identified joint's equation of motion (equations and schemes:
 // sim/joint_model.hpp, docs/joint-identification.md "Simulation").
+#include "frictionlab/format.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 
 #include <cmath>
@@ -14,7 +15,6 @@ namespace frictionlab::sim {
 namespace {
 
 using detail::Checker;
-using detail::num;
 
 constexpr const char* kSys = "joint model";
 constexpr int kDim = 3;
@@ -90,8 +90,8 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
     c.finite("tau[" + std::to_string(k) + "]", tau[k]);
     if (k > 0 && !(t[k] > t[k - 1]))
       detail::bad(kSys, "t",
-                  "must be strictly increasing (t[" + std::to_string(k) + "] = " + num(t[k]) +
-                      " after t[" + std::to_string(k - 1) + "] = " + num(t[k - 1]) + ")");
+                  "must be strictly increasing (t[" + std::to_string(k) + "] = " + format_exact(t[k]) +
+                      " after t[" + std::to_string(k - 1) + "] = " + format_exact(t[k - 1]) + ")");
   }
   c.finite("q0", x0.q);
   c.finite("qd0", x0.qd);
@@ -103,7 +103,7 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
 
 [[noreturn]] void not_finite(double t) {
   throw std::runtime_error(std::string(kSys) + ": state not finite after the step ending at t = " +
-                           num(t));
+                           format_exact(t));
 }
 
 JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/estimator/torque_estimator.hpp"
 #include "frictionlab/models/validation.hpp"
 
@@ -47,7 +48,7 @@ EstimatorParams<S> convert(const EstimatorParams<double>& p) {
   auto cv = [&](const char* name, double x) {
     if (!detail::representable<S>(x)) {
       if (!bad.empty()) bad += '\n';
-      bad += std::string("parameter '") + name + "': " + validation_detail::num(x) +
+      bad += std::string("parameter '") + name + "': " + format_exact(x) +
              " is not representable in " + (sizeof(S) == 4 ? "float" : "the scalar type");
     }
     return static_cast<S>(x);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/models/actuator_budgets.hpp"
 #include "frictionlab/models/dahl.hpp"
 #include "frictionlab/models/elastoplastic.hpp"
@@ -41,22 +42,6 @@ inline bool has_errors(const std::vector<ParamIssue>& issues) {
 
 namespace validation_detail {
 
-/// Shortest round-trip decimal form of x (as written by the JSON and CSV writers).
-inline std::string num(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  std::array<char, 32> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x);
-  return std::string(buf.data(), r.ptr);
-}
-
-/// Six significant digits, for derived quantities (limits computed from other parameters).
-inline std::string num6(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 class Checker {
  public:
   explicit Checker(std::vector<ParamIssue>& out) : out_(out) {}
@@ -68,19 +53,19 @@ class Checker {
   bool positive(const std::string& p, double x) {
     if (!finite(p, x)) return false;
     if (x > 0) return true;
-    error(p, "must be > 0, got " + num(x));
+    error(p, "must be > 0, got " + format_exact(x));
     return false;
   }
   /// Finite and >= 0; returns whether it is.
   bool nonnegative(const std::string& p, double x) {
     if (!finite(p, x)) return false;
     if (x >= 0) return true;
-    error(p, "must be >= 0, got " + num(x));
+    error(p, "must be >= 0, got " + format_exact(x));
     return false;
   }
   bool finite(const std::string& p, double x) {
     if (std::isfinite(x)) return true;
-    error(p, "must be a finite number, got " + num(x));
+    error(p, "must be a finite number, got " + format_exact(x));
     return false;
   }
 
@@ -104,14 +89,14 @@ inline bool check_curve(Checker& c, const StribeckCurve<double>& s, bool g_divid
   const bool alpha_ok = c.positive("alpha", s.alpha);
   ok = alpha_ok && ok;
   if (alpha_ok && (s.alpha < 0.5 || s.alpha > 2))
-    c.warn("alpha", "alpha = " + num(s.alpha) + " is outside the usual range [0.5, 2]");
+    c.warn("alpha", "alpha = " + format_exact(s.alpha) + " is outside the usual range [0.5, 2]");
   if (s.shape != StribeckShape::exponential && s.shape != StribeckShape::rational)
     c.error("shape", "must be exponential or rational");
   if (std::isfinite(s.Fs_pos) && std::isfinite(s.Fc_pos) && s.Fs_pos < s.Fc_pos)
-    c.warn("Fs_pos", "Fs_pos = " + num(s.Fs_pos) + " < Fc_pos = " + num(s.Fc_pos) +
+    c.warn("Fs_pos", "Fs_pos = " + format_exact(s.Fs_pos) + " < Fc_pos = " + format_exact(s.Fc_pos) +
                          ": inverted Stribeck effect (friction rises with speed)");
   if (std::isfinite(s.Fs_neg) && std::isfinite(s.Fc_neg) && s.Fs_neg < s.Fc_neg)
-    c.warn("Fs_neg", "Fs_neg = " + num(s.Fs_neg) + " < Fc_neg = " + num(s.Fc_neg) +
+    c.warn("Fs_neg", "Fs_neg = " + format_exact(s.Fs_neg) + " < Fc_neg = " + format_exact(s.Fc_neg) +
                          ": inverted Stribeck effect (friction rises with speed)");
   return ok;
 }
@@ -127,7 +112,7 @@ inline void check_passivity(Checker& c, double sigma1, double sigma2, double Fc_
   const bool symmetric = Fc_pos == Fc_neg && Fs_pos == Fs_neg;
   auto msg = [&](double lim, const char* side) {
     return std::string("the map v -> F is not passive") + side +
-           ": sigma1*(Fs - Fc)/Fc = " + num6(lim) + " >= sigma2 = " + num(sigma2) +
+           ": sigma1*(Fs - Fc)/Fc = " + format_number(lim) + " >= sigma2 = " + format_exact(sigma2) +
            " (passivity needs sigma2 > sigma1*(Fs - Fc)/Fc; Astrom & Canudas de Wit 2008)";
   };
   if (symmetric) {
@@ -181,7 +166,6 @@ inline std::vector<ParamIssue> check(const LuGre<double>::Params& p) {
 inline std::vector<ParamIssue> check(const LuGreDisplacementForm<double>& d) {
   std::vector<ParamIssue> out;
   validation_detail::Checker c(out);
-  using validation_detail::num;
   bool ok = c.positive("sigma0", d.sigma0);
   ok = c.nonnegative("sigma1", d.sigma1) && ok;
   ok = c.nonnegative("sigma2", d.sigma2) && ok;
@@ -190,10 +174,10 @@ inline std::vector<ParamIssue> check(const LuGreDisplacementForm<double>& d) {
   if (c.finite("a2", d.a2) && a1_ok) {
     if (!(d.a1 + d.a2 > 0)) {
       c.error("a2",
-              "a1 + a2 must be > 0 (Fs = sigma0 (a1 + a2)), got a1 + a2 = " + num(d.a1 + d.a2));
+              "a1 + a2 must be > 0 (Fs = sigma0 (a1 + a2)), got a1 + a2 = " + format_exact(d.a1 + d.a2));
       ok = false;
     } else if (d.a2 < 0) {
-      c.warn("a2", "a2 = " + num(d.a2) + " < 0: inverted Stribeck effect (Fs < Fc)");
+      c.warn("a2", "a2 = " + format_exact(d.a2) + " < 0: inverted Stribeck effect (Fs < Fc)");
     }
   } else {
     ok = false;
@@ -201,7 +185,7 @@ inline std::vector<ParamIssue> check(const LuGreDisplacementForm<double>& d) {
   ok = c.positive("vs", d.vs) && ok;
   const bool alpha_ok = c.positive("alpha", d.alpha);
   if (alpha_ok && (d.alpha < 0.5 || d.alpha > 2))
-    c.warn("alpha", "alpha = " + num(d.alpha) + " is outside the usual range [0.5, 2]");
+    c.warn("alpha", "alpha = " + format_exact(d.alpha) + " is outside the usual range [0.5, 2]");
   if (ok && alpha_ok) {
     const double Fc = d.sigma0 * d.a1, Fs = d.sigma0 * (d.a1 + d.a2);
     validation_detail::check_passivity(c, d.sigma1, d.sigma2, Fc, Fs, Fc, Fs);
@@ -215,14 +199,13 @@ inline std::vector<ParamIssue> check(const Dahl<double>::Params& p) {
   c.positive("sigma0", p.sigma0);
   c.positive("Fc", p.Fc);
   if (c.positive("n", p.n) && p.n > 2)
-    c.warn("n", "n = " + validation_detail::num(p.n) + " is outside (0, 2] (Dahl used 0 < n <= 2)");
+    c.warn("n", "n = " + format_exact(p.n) + " is outside (0, 2] (Dahl used 0 < n <= 2)");
   return out;
 }
 
 inline std::vector<ParamIssue> check(const ElastoPlastic<double>::Params& p) {
   std::vector<ParamIssue> out;
   validation_detail::Checker c(out);
-  using validation_detail::num;
   const bool s0 = c.positive("sigma0", p.sigma0);
   c.nonnegative("sigma1", p.sigma1);
   c.nonnegative("sigma2", p.sigma2);
@@ -230,7 +213,7 @@ inline std::vector<ParamIssue> check(const ElastoPlastic<double>::Params& p) {
   if (c.finite("z_ba", p.z_ba) && s0 && curve_ok && !ElastoPlastic<double>::z_ba_valid(p)) {
     const double zmax = ElastoPlastic<double>::gmin(p) / p.sigma0;
     c.error("z_ba", "must satisfy 0 < z_ba < min(Fc, Fs)/sigma0 = " +
-                        validation_detail::num6(zmax) + " m, got " + num(p.z_ba));
+                        format_number(zmax) + " m, got " + format_exact(p.z_ba));
   }
   return out;
 }
@@ -279,7 +262,7 @@ std::vector<ParamIssue> check_gms(const typename GMS<double, N>::Params& p) {
     }
     if (nu_ok && std::abs(sum - 1) > 1e-6)
       c.error("nu",
-              "the weights must sum to 1 (within 1e-6), got sum = " + validation_detail::num(sum) +
+              "the weights must sum to 1 (within 1e-6), got sum = " + format_exact(sum) +
                   " (the steady state would not be the Stribeck curve)");
   }
   c.positive("C", p.C);
@@ -299,7 +282,6 @@ inline std::vector<ParamIssue> check(const JointLuGre<double>::Params& p) {
   std::vector<ParamIssue> out;
   validation_detail::Checker c(out);
   using validation_detail::element;
-  using validation_detail::num;
   c.positive("sigma0", p.sigma0);
   c.nonnegative("sigma1", p.sigma1);
   c.nonnegative("K", p.K);
@@ -325,7 +307,7 @@ inline std::vector<ParamIssue> check(const JointLuGre<double>::Params& p) {
   }
   if (levels_ok && !(M::g_min(p) > 0))
     c.error("Fc", "g(qd) = Fc + sum Fs[i] exp(-|qd/Omega_s|^delta[i]) must stay > 0 at every "
-                  "velocity: Fc + sum of the negative Fs[i] = " + num(M::g_min(p)));
+                  "velocity: Fc + sum of the negative Fs[i] = " + format_exact(M::g_min(p)));
   return out;
 }
 

@@ -43,7 +43,6 @@ SamplingStats sampling_stats(std::span<const double> t);
 /// the remedy (resample to a uniform rate first). Returns the statistics.
 SamplingStats require_uniform(std::span<const double> t, double tolerance, const std::string& what);
 
-/// Shortest round-trip formatting used in messages of the signal layer (e.g. "0.001", "1e-05").
-std::string format_number(double x);
 
-}  // namespace frictionlab::signal
+}  // namespace frictionlab::signal#include "frictionlab/format.hpp"
+

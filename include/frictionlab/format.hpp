@@ -1,0 +1,47 @@
+// frictionlab: the one number formatter for text meant for people and files (messages,
+// warnings, progress, tables) — part of the base target frictionlab::models (std only).
+//
+//   format_exact(0.1)       "0.1"      shortest text that reads back to the same double (the
+//                                      JSON and CSV writers' form; parameter values in messages)
+//   format_number(1/3.)     "0.333333" printf's %.6g: derived quantities, rates, costs
+//   format_number(x, 10)    %.10g
+// Non-finite values read "nan", "inf", "-inf" in both.
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace frictionlab {
+
+/// The shortest decimal text that reads back to exactly x (std::to_chars); "nan", "inf", "-inf".
+inline std::string format_exact(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), x);
+  return std::string(buf.data(), r.ptr);
+}
+
+/// x with `digits` (1..17) significant digits, as printf's %.<digits>g; "nan", "inf", "-inf".
+inline std::string format_number(double x, int digits = 6) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  std::array<char, 40> buf{};
+  std::snprintf(buf.data(), buf.size(), "%.*g", digits, x);
+  return buf.data();
+}
+
+/// x with `decimals` (0..17) digits after the point, as printf's %.<decimals>f (times, losses in
+/// progress lines); "nan", "inf", "-inf".
+inline std::string format_fixed(double x, int decimals) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  std::array<char, 352> buf{};
+  std::snprintf(buf.data(), buf.size(), "%.*f", decimals, x);
+  return buf.data();
+}
+
+}  // namespace frictionlab
