@@ -1,5 +1,5 @@
 // Tests of the actuator workflows (workflows/actuator.hpp) and their JSON (io/actuator_json.hpp):
-// - fit_actuator on a synthetic log set simulated with a known M3 (the documented truth):
+// - fit_actuator on a synthetic log set simulated with a known M3 (servo_synthetic.hpp) (the documented truth):
 //   M3 is recommended, its fitted parameters reproduce the logs, and every number equals the
 //   lower-level identify::fit_and_select_servo_models result on the same logs and options;
 // - eval_actuator's per-log errors are identify::servo_log_error's, the truth's are exactly 0;
@@ -12,7 +12,6 @@
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -20,59 +19,21 @@
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 #include "frictionlab/workflows/actuator.hpp"
+#include "servo_synthetic.hpp"
 
 namespace frictionlab::workflows {
 namespace {
 
 using K = identify::ServoValidation::Kind;
 
-const sim::ServoActuator& xl330() { return *sim::find_servo_actuator("xl330"); }
+using servo_test::truth_m3;
+using servo_test::xl330;
 
-sim::ServoParams truth_m3() {
-  sim::ServoParams p;
-  p.model = ActuatorModel::M3;
-  p.kt = 0.42;
-  p.R = 3.6;
-  p.armature = 0.0021;
-  p.q_offset = 0.02;
-  p.friction.Kc = 0.012;
-  p.friction.Kv = 0.006;
-  p.friction.Kl = 0.08;
-  return p;
-}
-
-// A processed log (1.5 s at 5 ms) whose positions are the closed-loop simulation of `p`.
+// The shared synthetic logs of the truth, with a directory in their names and a "motor".
 data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p) {
-  data::ServoLog l;
-  l.file = "dir/synthetic_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) +
-           ".json";
+  auto l = servo_test::synthetic(shape, kp, p);
+  l.file = "dir/" + l.file;
   l.motor = "xl330";
-  l.mass = 0.49;
-  l.length = 0.1;
-  l.kp = kp;
-  l.vin = 7.4;
-  l.dt = 0.005;
-  l.trajectory = shape == 0 ? "sin_sin" : "lift_and_drop";
-  const int n = 300;
-  for (int k = 0; k < n; ++k) {
-    const double t = 0.005 * k;
-    double goal = 0;
-    bool enable = true;
-    if (shape == 0) {
-      goal = 0.9 * std::sin(2 * std::numbers::pi * 0.7 * t) +
-             0.4 * std::sin(2 * std::numbers::pi * 2.1 * t);
-    } else {
-      goal = std::min(1.4, 1.4 * t / 1.0);
-      enable = t < 1.1;
-    }
-    l.timestamp.push_back(t);
-    l.goal_position.push_back(goal);
-    l.torque_enable.push_back(enable ? 1 : 0);
-  }
-  l.position.assign(n, 0.0);
-  std::vector<double> q, qd;
-  identify::servo_simulate_log(xl330().constants, p, l, q, qd);
-  l.position = q;
   return l;
 }
 
