@@ -9,58 +9,14 @@
 
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
+#include "servo_synthetic.hpp"
 
 namespace frictionlab::identify {
 namespace {
 
-const sim::ServoActuator& xl330() { return *sim::find_servo_actuator("xl330"); }
-
-sim::ServoParams truth_m3() {
-  sim::ServoParams p;
-  p.model = ActuatorModel::M3;
-  p.kt = 0.42;
-  p.R = 3.6;
-  p.armature = 0.0021;
-  p.q_offset = 0.02;
-  p.friction.Kc = 0.012;
-  p.friction.Kv = 0.006;
-  p.friction.Kl = 0.08;
-  return p;
-}
-
-// Goals like BAM's trajectories (2 s at 5 ms): two sines; a lift, then the torque released.
-data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p) {
-  data::ServoLog l;
-  l.file = "synthetic_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) + ".json";
-  l.mass = 0.49;
-  l.length = 0.1;
-  l.kp = kp;
-  l.vin = 7.4;
-  l.dt = 0.005;
-  l.trajectory = shape == 0 ? "sin_sin" : "lift_and_drop";
-  const int n = 400;
-  for (int k = 0; k < n; ++k) {
-    const double t = 0.005 * k;
-    double goal = 0;
-    bool enable = true;
-    if (shape == 0) {
-      goal = 0.9 * std::sin(2 * std::numbers::pi * 0.7 * t) + 0.4 * std::sin(2 * std::numbers::pi * 2.1 * t);
-    } else {
-      goal = std::min(1.4, 1.4 * t / 1.0);
-      enable = t < 1.3;
-    }
-    l.timestamp.push_back(t);
-    l.goal_position.push_back(goal);
-    l.torque_enable.push_back(enable ? 1 : 0);
-  }
-  l.position.assign(n, 0.0);
-  l.speed.assign(n, 0.0);
-  std::vector<double> q, qd;
-  servo_simulate_log(xl330().constants, p, l, q, qd);
-  l.position = q;
-  l.speed = qd;
-  return l;
-}
+using servo_test::synthetic;
+using servo_test::truth_m3;
+using servo_test::xl330;
 
 std::vector<data::ServoLog> synthetic_set(const sim::ServoParams& p) {
   return {synthetic(0, 100, p), synthetic(1, 100, p), synthetic(0, 400, p), synthetic(1, 800, p)};

@@ -1,54 +1,24 @@
 // frictionlab fit-actuator / eval-actuator: servo actuator models M1..M6 of the BAM package
 // (reference 002) fitted to pendulum logs and selected on held-out logs; evaluation of parameter
-// files on logs (docs/actuators.md). Parsing and printing only: the work is identify/servo_fit,
-// io/servo_json.
+// files on logs (docs/actuators.md). Parsing and printing only: the work is
+// workflows/actuator, the files io/servo_json and io/actuator_json.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
-#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "commands.hpp"
-#include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/csv.hpp"
-#include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/workflows/actuator.hpp"
 
 namespace frictionlab::cli {
 namespace {
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(s);
-  while (std::getline(in, item, ',')) {
-    const auto a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
-    if (a == std::string::npos) throw std::invalid_argument("empty item in list '" + s + "'");
-    out.push_back(item.substr(a, b - a + 1));
-  }
-  return out;
-}
-
-double parse_number(const std::string& s, const std::string& what) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || !std::isfinite(x))
-    throw std::invalid_argument(what + ": expected a number, got '" + s + "'");
-  return x;
-}
 
 struct LogOptions {
   std::vector<std::string> logs;
@@ -70,38 +40,18 @@ void add_log_options(CLI::App* cmd, LogOptions& o) {
 }
 
 std::vector<data::ServoLog> load_logs(const LogOptions& o) {
-  data::ServoLogFilter filter;
-  if (!o.kp.empty())
-    for (const auto& s : split_list(o.kp)) filter.kp.push_back(parse_number(s, "--kp"));
-  if (!o.trajectory.empty()) filter.trajectory = split_list(o.trajectory);
-  if (!o.files.empty()) filter.files = split_list(o.files);
-  if (o.resample < 0) throw std::invalid_argument("--resample: must be > 0");
-  std::vector<data::ServoLog> logs;
-  for (auto& r : io::read_servo_logs(o.logs)) {
-    if (!r.ignored_keys.empty()) {
-      std::string keys;
-      for (const auto& k : r.ignored_keys) keys += (keys.empty() ? "" : ", ") + k;
-      print_warning(r.log.file + ": keys not used: " + keys);
-    }
-    if (!data::servo_log_selected(r.log, filter)) continue;
-    if (o.resample > 0) {
-      if (r.log.processed())
-        print_warning(r.log.file + ": already at a fixed step (dt = " +
-                      io::format_double(r.log.dt) + "), resampled again to " +
-                      io::format_double(o.resample));
-      r.log = data::resample_servo_log(r.log, o.resample);
-    } else if (!r.log.processed()) {
-      throw io::InputError(r.log.file, 0, 0,
-                           "raw log (no 'dt'): give --resample DT (e.g. 0.005) to resample it");
-    }
-    logs.push_back(std::move(r.log));
-  }
-  if (logs.empty()) throw std::invalid_argument("no log left after the selection");
-  return logs;
+  workflows::ServoLogPreparation prep;
+  prep.filter = workflows::parse_servo_log_filter(o.kp, o.trajectory, o.files);
+  prep.resample = o.resample;
+  auto prepared = workflows::prepare_servo_logs(io::read_servo_logs(o.logs), prep);
+  for (const auto& w : prepared.warnings) print_warning(w);
+  return std::move(prepared.logs);
 }
 
-std::string base_name(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
+workflows::Progress progress_to_stderr() {
+  workflows::Progress p;
+  p.report = [](std::string_view line, double) { std::cerr << "frictionlab: " << line << '\n'; };
+  return p;
 }
 
 std::string fixed(double x, int digits) {
@@ -136,164 +86,39 @@ struct FitActuatorOptions {
   double error_gain = 0.0, max_pwm = 1.0, max_current = 0.0, vin = 0.0;
 };
 
-std::vector<ActuatorModel> parse_models(const std::string& s) {
-  std::vector<ActuatorModel> out;
-  auto add = [&](ActuatorModel m) {
-    if (std::find(out.begin(), out.end(), m) != out.end())
-      throw std::invalid_argument("--models: " + std::string(sim::actuator_model_name(m)) +
-                                  " listed twice");
-    out.push_back(m);
-  };
-  for (const auto& item : split_list(s)) {
-    const auto dots = item.find("..");
-    ActuatorModel a{}, b{};
-    if (dots != std::string::npos) {
-      if (!sim::parse_actuator_model(item.substr(0, dots), a) ||
-          !sim::parse_actuator_model(item.substr(dots + 2), b) || b < a)
-        throw std::invalid_argument("--models: bad range '" + item + "' (e.g. m1..m6)");
-      for (int k = static_cast<int>(a); k <= static_cast<int>(b); ++k)
-        add(static_cast<ActuatorModel>(k));
-    } else {
-      if (!sim::parse_actuator_model(item, a))
-        throw std::invalid_argument("--models: unknown model '" + item + "' (m1 .. m6)");
-      add(a);
-    }
-  }
-  return out;
-}
-
-identify::ServoValidation parse_validation(const std::string& s) {
-  identify::ServoValidation v;
-  using K = identify::ServoValidation::Kind;
-  if (s == "none") {
-    v.kind = K::none;
-  } else if (s == "leave-kp-out") {
-    v.kind = K::leave_kp;
-  } else if (s.rfind("kp=", 0) == 0) {
-    v.kind = K::kp;
-    v.kp = parse_number(s.substr(3), "--validate kp=");
-  } else if (s.rfind("kfold=", 0) == 0) {
-    v.kind = K::kfold;
-    const double k = parse_number(s.substr(6), "--validate kfold=");
-    if (k != std::floor(k) || k < 2 || k > 1000)
-      throw std::invalid_argument("--validate kfold=K: K must be an integer >= 2");
-    v.folds = static_cast<int>(k);
-  } else {
-    throw std::invalid_argument("--validate: expected kp=VALUE, leave-kp-out, kfold=K or none, got '" +
-                                s + "'");
-  }
-  return v;
-}
-
 void run_fit_actuator(const FitActuatorOptions& o) {
-  const auto models = parse_models(o.models);
-  const auto validation = parse_validation(o.validate);
-  auto logs = load_logs(o.logs);
-  // actuator: the option, else the logs' "motor" if they agree
-  std::string name = o.actuator;
-  if (name.empty()) {
-    std::set<std::string> motors;
-    for (const auto& l : logs) motors.insert(l.motor);
-    if (motors.size() != 1 || motors.begin()->empty())
-      throw std::invalid_argument(
-          "--actuator: not given and the logs do not name one actuator ('motor')");
-    name = *motors.begin();
-  }
-  io::ServoParamFile templ;
-  templ.actuator = name;
-  sim::ServoActuator family = sim::kGenericServo;
-  if (const auto* a = sim::find_servo_actuator(name)) {
-    family = *a;
-    templ.constants = a->constants;
-  } else if (name == "generic") {
-    if (!(o.error_gain > 0))
-      throw std::invalid_argument("--actuator generic needs --error-gain > 0");
-    if (!(o.max_pwm > 0 && o.max_pwm <= 1))
-      throw std::invalid_argument("--max-pwm: must be in (0, 1]");
-    templ.constants.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
-    templ.constants.error_gain = o.error_gain;
-    templ.constants.max_pwm = o.max_pwm;
-    templ.constants.max_current = o.max_current;
-    templ.constants.vin = o.vin;
-  } else {
-    std::string names;
-    for (const auto& fam : sim::kServoActuators) names += std::string(fam.name) + ", ";
-    throw std::invalid_argument("--actuator: unknown actuator '" + name + "' (" + names +
-                                "generic)");
-  }
-  identify::ServoFitOptions fo;
-  fo.cmaes.max_evals = o.trials;
-  fo.cmaes.max_seconds = o.time_budget;
-  fo.cmaes.seed = o.seed;
-  fo.cmaes.sigma0 = o.sigma0;
-  fo.cmaes.max_restarts = o.restarts;
-  fo.cmaes.threads = o.threads > 0 ? o.threads
-                                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  fo.loss.velocity_weight = o.velocity_weight;
-  for (const auto& r : o.ranges) {
-    const auto eq = r.find('='), colon = r.find(':', eq == std::string::npos ? 0 : eq);
-    if (eq == std::string::npos || colon == std::string::npos)
-      throw std::invalid_argument("--range: expected KEY=LO:HI, got '" + r + "'");
-    identify::ServoBound b;
-    b.key = r.substr(0, eq);
-    b.lo = parse_number(r.substr(eq + 1, colon - eq - 1), "--range " + b.key);
-    b.hi = parse_number(r.substr(colon + 1), "--range " + b.key);
-    bool known = false;
-    for (auto m : models)
-      for (auto k : sim::servo_param_keys(m, templ.constants.drive)) known = known || k == b.key;
-    if (!known) throw std::invalid_argument("--range: '" + b.key + "' is not a parameter of the models fitted");
-    fo.bounds.push_back(b);
-  }
-  std::cerr << "frictionlab: " << logs.size() << " logs, actuator " << name << ", "
-            << fo.cmaes.threads << " thread(s), " << o.trials << " evaluations per fit\n";
-  const auto sel = identify::fit_and_select_servo_models(
-      models, family, templ.constants, logs, validation, fo, o.tolerance,
-      [](const std::string& line) { std::cerr << "frictionlab: " << line << '\n'; });
+  workflows::FitActuatorOptions w;
+  w.models = workflows::parse_actuator_models(o.models);
+  w.validation = workflows::parse_servo_validation(o.validate);
+  const auto logs = load_logs(o.logs);
+  w.actuator = o.actuator;
+  w.generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
+  w.generic.error_gain = o.error_gain;
+  w.generic.max_pwm = o.max_pwm;
+  w.generic.max_current = o.max_current;
+  w.generic.vin = o.vin;
+  w.trials = o.trials;
+  w.time_budget = o.time_budget;
+  w.seed = o.seed;
+  w.threads = o.threads;
+  w.restarts = o.restarts;
+  w.sigma0 = o.sigma0;
+  w.velocity_weight = o.velocity_weight;
+  for (const auto& r : o.ranges) w.ranges.push_back(workflows::parse_servo_bound(r));
+  w.tolerance = o.tolerance;
+  const auto fit = workflows::fit_actuator(logs, w, progress_to_stderr());
 
-  const bool has_val = validation.kind != identify::ServoValidation::Kind::none;
-  std::filesystem::create_directories(o.out);
-  std::cout << "actuator " << name << ", " << logs.size() << " logs, validation: " << o.validate
-            << "\n\n";
+  io::write_fit_actuator(o.out, fit);
+  std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
+            << " logs, validation: " << fit.validation << "\n\n";
   std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
-  nlohmann::ordered_json summary;
-  summary["actuator"] = name;
-  summary["validation"] = o.validate;
-  summary["logs"] = nlohmann::json::array();
-  for (const auto& l : logs) summary["logs"].push_back(base_name(l.file));
-  summary["models"] = nlohmann::json::array();
-  for (const auto& r : sel.models) {
-    const std::string m(sim::actuator_model_name(r.model));
-    std::cout << pad(m, 7) << lpad(std::to_string(r.parameters), 6) << lpad(fixed(r.train_mae, 5), 17)
-              << lpad(has_val ? fixed(r.validation_mae, 5) : "-", 22)
-              << lpad(std::to_string(r.evals), 13) << lpad(fixed(r.seconds, 1), 10) << '\n';
-    io::ServoParamFile pf = templ;
-    pf.params = r.fit.params;
-    const std::string path = (std::filesystem::path(o.out) / (m + ".json")).string();
-    io::write_servo_params(path, pf);
-    nlohmann::ordered_json row;
-    row["model"] = m;
-    row["parameters"] = r.parameters;
-    row["train_mae"] = r.train_mae;
-    if (has_val) row["validation_mae"] = r.validation_mae;
-    row["evaluations"] = r.evals;
-    row["seconds"] = r.seconds;
-    row["params_file"] = m + ".json";
-    row["at_bound"] = r.fit.at_bound;
-    summary["models"].push_back(row);
-    if (!r.fit.at_bound.empty()) {
-      std::string keys;
-      for (const auto& k : r.fit.at_bound) keys += (keys.empty() ? "" : ", ") + k;
-      std::string msg = m;
-      msg += ": at the end of its range: ";
-      msg += keys;
-      msg += " (see --range)";
-      print_warning(msg);
-    }
-  }
-  summary["recommended"] = std::string(sim::actuator_model_name(sel.recommended));
-  summary["reason"] = sel.reason;
-  io::write_text_file((std::filesystem::path(o.out) / "summary.json").string(), summary.dump(2) + "\n");
-  std::cout << "\nrecommended: " << sel.reason << "\n";
+  for (const auto& r : fit.models)
+    std::cout << pad(r.name, 7) << lpad(std::to_string(r.parameters), 6)
+              << lpad(fixed(r.train_mae, 5), 17)
+              << lpad(fit.validated ? fixed(r.validation_mae, 5) : "-", 22)
+              << lpad(std::to_string(r.evaluations), 13) << lpad(fixed(r.seconds, 1), 10) << '\n';
+  for (const auto& msg : fit.warnings) print_warning(msg);
+  std::cout << "\nrecommended: " << fit.reason << "\n";
   std::cout << "parameter files: " << o.out << "/m*.json, summary: " << o.out << "/summary.json\n";
 }
 
@@ -306,59 +131,28 @@ struct EvalActuatorOptions {
 };
 
 void run_eval_actuator(const EvalActuatorOptions& o) {
-  std::vector<std::string> files;
-  for (const auto& p : o.params) {
-    if (std::filesystem::is_directory(p)) {
-      std::vector<std::string> here;
-      for (const auto& e : std::filesystem::directory_iterator(p))
-        if (e.is_regular_file() && e.path().extension() == ".json" &&
-            e.path().filename() != "summary.json")
-          here.push_back(e.path().string());
-      if (here.empty()) throw io::InputError(p, 0, 0, "directory has no .json parameter file");
-      std::sort(here.begin(), here.end());
-      files.insert(files.end(), here.begin(), here.end());
-    } else {
-      files.push_back(p);
-    }
-  }
-  std::vector<io::ServoParamFile> params;
-  std::vector<std::string> labels;
-  for (const auto& f : files) {
-    params.push_back(io::read_servo_params(f));
-    labels.push_back(std::filesystem::path(f).stem().string());
-  }
+  std::vector<workflows::ServoParamSet> params;
+  for (const auto& f : io::servo_param_paths(o.params))
+    params.push_back({std::filesystem::path(f).stem().string(), f, io::read_servo_params(f)});
   const auto logs = load_logs(o.logs);
+  const auto ev = workflows::eval_actuator(logs, params);
   std::size_t w = 8;
-  for (const auto& l : logs) w = std::max(w, base_name(l.file).size() + 2);
+  for (const auto& l : ev.logs) w = std::max(w, l.name.size() + 2);
   std::cout << pad("log", w) << pad("kp", 7) << pad("trajectory", 17);
-  for (const auto& l : labels) std::cout << lpad(l, std::max<std::size_t>(10, l.size() + 2));
+  for (const auto& p : ev.params) std::cout << lpad(p.label, std::max<std::size_t>(10, p.label.size() + 2));
   std::cout << "\n";
-  std::vector<double> sum(params.size(), 0.0);
-  nlohmann::ordered_json out;
-  for (std::size_t j = 0; j < params.size(); ++j) {
-    out[labels[j]]["file"] = files[j];
-    out[labels[j]]["per_log"] = nlohmann::ordered_json::object();
-  }
-  for (const auto& l : logs) {
-    std::cout << pad(base_name(l.file), w) << pad(io::format_double(l.kp), 7)
-              << pad(l.trajectory, 17);
-    for (std::size_t j = 0; j < params.size(); ++j) {
-      const double mae =
-          identify::servo_log_error(params[j].constants, params[j].params, l).position_mae;
-      sum[j] += mae;
-      out[labels[j]]["per_log"][base_name(l.file)] = mae;
-      std::cout << lpad(fixed(mae, 6), std::max<std::size_t>(10, labels[j].size() + 2));
-    }
+  for (std::size_t i = 0; i < ev.logs.size(); ++i) {
+    std::cout << pad(ev.logs[i].name, w) << pad(io::format_double(ev.logs[i].kp), 7)
+              << pad(ev.logs[i].trajectory, 17);
+    for (const auto& p : ev.params)
+      std::cout << lpad(fixed(p.mae[i], 6), std::max<std::size_t>(10, p.label.size() + 2));
     std::cout << "\n";
   }
   std::cout << pad("mean", w + 24);
-  for (std::size_t j = 0; j < params.size(); ++j) {
-    const double mean = sum[j] / static_cast<double>(logs.size());
-    out[labels[j]]["mean"] = mean;
-    std::cout << lpad(fixed(mean, 6), std::max<std::size_t>(10, labels[j].size() + 2));
-  }
+  for (const auto& p : ev.params)
+    std::cout << lpad(fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
   std::cout << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
-  if (!o.json.empty()) io::write_text_file(o.json, out.dump(2) + "\n");
+  if (!o.json.empty()) io::write_text_file(o.json, io::eval_actuator_json(ev));
 }
 
 }  // namespace

@@ -152,7 +152,12 @@ ServoLogRead read_servo_log(const std::string& path) {
   return parse_servo_log(read_text_file(path), path);
 }
 
-std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths) {
+namespace {
+
+// `paths` with every directory replaced by its *.json files in name order (except `skip`);
+// a directory without one is an error "directory has no .json WHAT".
+std::vector<std::string> json_files(const std::vector<std::string>& paths, const char* what,
+                                    const char* skip) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const auto& p : paths) {
@@ -160,15 +165,28 @@ std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths)
     if (fs::is_directory(p, ec)) {
       std::vector<std::string> here;
       for (const auto& e : fs::directory_iterator(p, ec))
-        if (e.is_regular_file() && e.path().extension() == ".json") here.push_back(e.path().string());
+        if (e.is_regular_file() && e.path().extension() == ".json" &&
+            (skip == nullptr || e.path().filename() != skip))
+          here.push_back(e.path().string());
       if (ec) throw InputError(p, 0, 0, "cannot list directory: " + ec.message());
-      if (here.empty()) throw InputError(p, 0, 0, "directory has no .json log");
+      if (here.empty()) throw InputError(p, 0, 0, std::string("directory has no .json ") + what);
       std::sort(here.begin(), here.end());
       files.insert(files.end(), here.begin(), here.end());
     } else {
       files.push_back(p);
     }
   }
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths) {
+  return json_files(paths, "parameter file", "summary.json");
+}
+
+std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths) {
+  const auto files = json_files(paths, "log", nullptr);
   std::vector<ServoLogRead> out;
   out.reserve(files.size());
   for (const auto& f : files) out.push_back(read_servo_log(f));

@@ -53,6 +53,11 @@ struct ServoParamFile {
 ServoParamFile parse_servo_params(std::string_view text, const std::string& file);
 ServoParamFile read_servo_params(const std::string& path);
 
+/// The parameter files named by `paths`: files as given, directories replaced by their *.json
+/// files in name order except summary.json (fit-actuator's). InputError(DIR) for a directory
+/// without one ("directory has no .json parameter file") or that cannot be listed.
+std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths);
+
 /// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers).
 std::string servo_params_json(const ServoParamFile& f);
 void write_servo_params(const std::string& path, const ServoParamFile& f);

@@ -1,0 +1,179 @@
+// frictionlab workflows: fit_actuator and eval_actuator, the servo actuator models M1..M6 of the
+// BAM package (reference 002) fitted to pendulum logs, selected on held-out logs, and evaluated
+// on logs (docs/actuators.md). The numerics are identify/servo_fit; this layer resolves the
+// actuator, builds the fit options, runs the fits and the selection and collects everything the
+// tool prints and writes (io/actuator_json writes summary.json and eval-actuator's JSON).
+//
+// Inputs are logs in memory (io::read_servo_logs reads them; prepare_servo_logs selects and
+// resamples them) and parameter sets in memory (io::read_servo_params). A log's `file` is used
+// only as a label (its file name in results). Nothing here prints or touches a file.
+//
+// Errors: std::invalid_argument for bad options; their texts name the option as the command line
+// spells it ("--models: unknown model 'm9' (m1 .. m6)"), so that the CLI can pass them on as they
+// are. io::InputError (naming the file) for a raw log that is not resampled; identify::FitError
+// from the fits (e.g. "validation: no log with kp = 200"); Cancelled when Progress::cancel says
+// so (nothing is returned).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frictionlab/data/servo_log.hpp"
+#include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/sim/servo.hpp"
+#include "frictionlab/workflows/progress.hpp"
+
+namespace frictionlab::workflows {
+
+// ---- the command line's texts as typed values ----
+
+/// Models from a comma-separated list of names ("m1,m3,m6", also "M1") and ranges ("m1..m6"),
+/// in the order given. invalid_argument: "--models: unknown model 'm9' (m1 .. m6)", "--models:
+/// bad range 'm3..m1' (e.g. m1..m6)", "--models: m3 listed twice", "empty item in list 'TEXT'".
+std::vector<ActuatorModel> parse_actuator_models(const std::string& text);
+
+/// A validation scheme: "none", "leave-kp-out", "kp=VALUE" (hold out the logs of that kp) or
+/// "kfold=K" (K an integer in [2, 1000]). invalid_argument: "--validate: expected kp=VALUE,
+/// leave-kp-out, kfold=K or none, got 'TEXT'", "--validate kp=: expected a number, got 'X'",
+/// "--validate kfold=K: K must be an integer >= 2".
+identify::ServoValidation parse_servo_validation(const std::string& text);
+
+/// The text of a validation scheme that parse_servo_validation reads back ("none",
+/// "leave-kp-out", "kp=200" with the shortest round-trip number, "kfold=4"): its name in the
+/// table and in summary.json.
+std::string servo_validation_name(const identify::ServoValidation& validation);
+
+/// A search range "KEY=LO:HI" (LO, HI finite numbers). invalid_argument: "--range: expected
+/// KEY=LO:HI, got 'TEXT'", "--range KEY: expected a number, got 'X'". Whether KEY is a parameter
+/// and LO < HI is checked by fit_actuator.
+identify::ServoBound parse_servo_bound(const std::string& text);
+
+/// A log filter from comma-separated lists (each empty: no restriction): kp values [-], trajectory
+/// names, file names. invalid_argument: "--kp: expected a number, got 'X'", "empty item in list
+/// 'TEXT'".
+data::ServoLogFilter parse_servo_log_filter(const std::string& kp, const std::string& trajectories,
+                                            const std::string& files);
+
+// ---- logs ----
+
+/// Which of the logs read are used and how they are brought to a fixed step.
+struct ServoLogPreparation {
+  data::ServoLogFilter filter;  ///< kp, trajectory, file selection (empty lists: all)
+  /// Step [s] to resample the logs to (data::resample_servo_log, as BAM's process.py); 0: the
+  /// logs must already be processed (have a 'dt'). Must be >= 0.
+  double resample = 0.0;
+};
+
+struct PreparedServoLogs {
+  std::vector<data::ServoLog> logs;   ///< the selected logs, processed, in the order read
+  /// In the order met: "FILE: keys not used: K1, K2" (every log read, selected or not) and
+  /// "FILE: already at a fixed step (dt = X), resampled again to Y".
+  std::vector<std::string> warnings;
+};
+
+/// Select and resample logs read by io::read_servo_logs. invalid_argument: "--resample: must be
+/// > 0" (negative step), "no log left after the selection"; io::InputError(FILE): "raw log (no
+/// 'dt'): give --resample DT (e.g. 0.005) to resample it".
+PreparedServoLogs prepare_servo_logs(std::vector<io::ServoLogRead> reads,
+                                     const ServoLogPreparation& options);
+
+// ---- fit-actuator ----
+
+struct FitActuatorOptions {
+  /// A family of sim/servo_actuators.hpp ("xl330", "mx64", ...) or "generic"; empty: the logs'
+  /// common "motor". invalid_argument: "--actuator: unknown actuator 'X' (xl330, ..., generic)",
+  /// "--actuator: not given and the logs do not name one actuator ('motor')".
+  std::string actuator;
+  /// Firmware constants of "generic" (unused for a family): error_gain must be > 0 ("--actuator
+  /// generic needs --error-gain > 0"), max_pwm in (0, 1] ("--max-pwm: must be in (0, 1]"); vin
+  /// 0 means the logs must give theirs.
+  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
+  std::vector<ActuatorModel> models{ActuatorModel::M1, ActuatorModel::M2, ActuatorModel::M3,
+                                    ActuatorModel::M4, ActuatorModel::M5, ActuatorModel::M6};
+  identify::ServoValidation validation{identify::ServoValidation::Kind::leave_kp, 0.0, 4};
+  long trials = 3000;           ///< objective evaluations per fit (CMA-ES budget), > 0
+  double time_budget = 0.0;     ///< wall time per fit [s]; 0: none
+  std::uint64_t seed = 1;       ///< results are deterministic for a seed
+  int threads = 0;              ///< evaluation threads; 0: all cores
+  int restarts = 9;             ///< IPOP restarts per fit
+  double sigma0 = 0.25;         ///< initial CMA-ES step in the normalised box
+  double velocity_weight = 0.0; ///< [s] weight of the mean absolute velocity error in the loss
+  /// Search-range overrides; each key must be a parameter of one of `models` ("--range: 'K' is
+  /// not a parameter of the models fitted").
+  std::vector<identify::ServoBound> ranges;
+  /// Recommend the model with the fewest parameters whose validation MAE is within this
+  /// fraction of the best (>= 0).
+  double tolerance = 0.02;
+};
+
+/// One fitted model.
+struct ActuatorModelOutcome {
+  ActuatorModel model = ActuatorModel::M1;
+  std::string name;              ///< "m1" .. "m6" (its parameter file is NAME.json)
+  int parameters = 0;            ///< number of identified parameters
+  double train_mae = 0.0;        ///< pooled position MAE on the training logs [rad]
+  double validation_mae = -1.0;  ///< pooled over the validation logs [rad]; < 0: no validation
+  long evaluations = 0;          ///< objective evaluations of all its fits
+  double seconds = 0.0;          ///< wall time of all its fits [s]
+  io::ServoParamFile params;     ///< the parameter file (actuator, constants, fitted values)
+  std::vector<std::string> at_bound;  ///< parameter keys at an end of their search range
+};
+
+struct FitActuatorOutcome {
+  std::string actuator;              ///< the actuator used (option or logs' "motor")
+  std::string validation;            ///< servo_validation_name of the scheme
+  bool validated = false;            ///< false for validation "none"
+  std::vector<std::string> logs;     ///< file names (no directory) of the logs, in order
+  int threads = 1;                   ///< evaluation threads used
+  std::vector<ActuatorModelOutcome> models;  ///< in the order M1..M6 of those fitted
+  ActuatorModel recommended = ActuatorModel::M1;
+  std::string reason;                ///< "m3: the fewest parameters (7) among ..."
+  /// "m3: at the end of its range: K1, K2 (see --range)", one per model with such keys.
+  std::vector<std::string> warnings;
+};
+
+/// Fit `options.models` to the (processed) logs with CMA-ES, validate them as
+/// `options.validation` says and recommend one (identify::fit_and_select_servo_models). Progress:
+/// a header line ("16 logs, actuator xl330, 2 thread(s), 3000 evaluations per fit") and the fit
+/// lines of identify; cancellation is polled between models.
+FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
+                                const FitActuatorOptions& options, const Progress& progress = {});
+
+// ---- eval-actuator ----
+
+/// A parameter set to evaluate.
+struct ServoParamSet {
+  std::string label;        ///< its name in the results (the CLI: the file name without .json)
+  std::string file;         ///< where it came from (a label only)
+  io::ServoParamFile params;
+};
+
+struct EvalActuatorLog {
+  std::string name;         ///< file name of the log (no directory)
+  double kp = 0.0;          ///< the log's kp
+  std::string trajectory;   ///< the log's trajectory name
+};
+
+struct EvalActuatorColumn {
+  std::string label, file;  ///< of the parameter set
+  std::vector<double> mae;  ///< per log (the order of EvalActuatorOutcome::logs) [rad]
+  double mean = 0.0;        ///< mean of `mae` [rad]
+};
+
+struct EvalActuatorOutcome {
+  std::vector<EvalActuatorLog> logs;
+  std::vector<EvalActuatorColumn> params;  ///< in the order given
+};
+
+/// The mean absolute position error of the closed-loop re-simulation
+/// (identify::servo_log_error) of every log with every parameter set. identify::FitError for a
+/// raw log or an unknown supply voltage; invalid_argument "eval_actuator: no log" for no log.
+/// Progress: a line per log ("log 2 of 16: NAME") with the fraction done; cancellation is polled
+/// between logs.
+EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
+                                  const std::vector<ServoParamSet>& params,
+                                  const Progress& progress = {});
+
+}  // namespace frictionlab::workflows

@@ -1,0 +1,57 @@
+// frictionlab: fit-actuator's and eval-actuator's JSON files (see io/actuator_json.hpp).
+#include "frictionlab/io/actuator_json.hpp"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/sim/servo_params.hpp"
+
+namespace frictionlab::io {
+
+std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome) {
+  nlohmann::ordered_json summary;
+  summary["actuator"] = outcome.actuator;
+  summary["validation"] = outcome.validation;
+  summary["logs"] = nlohmann::json::array();
+  for (const auto& l : outcome.logs) summary["logs"].push_back(l);
+  summary["models"] = nlohmann::json::array();
+  for (const auto& r : outcome.models) {
+    nlohmann::ordered_json row;
+    row["model"] = r.name;
+    row["parameters"] = r.parameters;
+    row["train_mae"] = r.train_mae;
+    if (outcome.validated) row["validation_mae"] = r.validation_mae;
+    row["evaluations"] = r.evaluations;
+    row["seconds"] = r.seconds;
+    row["params_file"] = r.name + ".json";
+    row["at_bound"] = r.at_bound;
+    summary["models"].push_back(row);
+  }
+  summary["recommended"] = std::string(sim::actuator_model_name(outcome.recommended));
+  summary["reason"] = outcome.reason;
+  return summary.dump(2) + "\n";
+}
+
+void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome) {
+  std::filesystem::create_directories(dir);
+  for (const auto& r : outcome.models)
+    write_servo_params((std::filesystem::path(dir) / (r.name + ".json")).string(), r.params);
+  write_text_file((std::filesystem::path(dir) / "summary.json").string(),
+                  fit_actuator_summary_json(outcome));
+}
+
+std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome) {
+  nlohmann::ordered_json out;
+  for (const auto& p : outcome.params) {
+    out[p.label]["file"] = p.file;
+    out[p.label]["per_log"] = nlohmann::ordered_json::object();
+  }
+  for (std::size_t i = 0; i < outcome.logs.size(); ++i)
+    for (const auto& p : outcome.params) out[p.label]["per_log"][outcome.logs[i].name] = p.mae[i];
+  for (const auto& p : outcome.params) out[p.label]["mean"] = p.mean;
+  return out.dump(2) + "\n";
+}
+
+}  // namespace frictionlab::io

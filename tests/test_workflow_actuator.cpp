@@ -1,0 +1,303 @@
+// Tests of the actuator workflows (workflows/actuator.hpp) and their JSON (io/actuator_json.hpp):
+// - fit_actuator on a synthetic log set simulated with a known M3 (servo_synthetic.hpp) (the documented truth):
+//   M3 is recommended, its fitted parameters reproduce the logs, and every number equals the
+//   lower-level identify::fit_and_select_servo_models result on the same logs and options;
+// - eval_actuator's per-log errors are identify::servo_log_error's, the truth's are exactly 0;
+// - the parse functions (models, validation, ranges, log filters) and their error texts;
+// - prepare_servo_logs: selection, resampling (data::resample_servo_log), warnings, errors;
+// - cancellation (Cancelled, nothing returned) and progress reports;
+// - summary.json and eval JSON read back hold the outcome's values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "frictionlab/io/actuator_json.hpp"
+#include "frictionlab/io/errors.hpp"
+#include "frictionlab/sim/servo_actuators.hpp"
+#include "frictionlab/workflows/actuator.hpp"
+#include "servo_synthetic.hpp"
+
+namespace frictionlab::workflows {
+namespace {
+
+using K = identify::ServoValidation::Kind;
+
+using servo_test::truth_m3;
+using servo_test::xl330;
+
+// The shared synthetic logs of the truth, with a directory in their names and a "motor".
+data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p) {
+  auto l = servo_test::synthetic(shape, kp, p);
+  l.file = "dir/" + l.file;
+  l.motor = "xl330";
+  return l;
+}
+
+std::vector<data::ServoLog> synthetic_set() {
+  const auto p = truth_m3();
+  return {synthetic(0, 100, p), synthetic(1, 100, p), synthetic(0, 400, p), synthetic(1, 400, p)};
+}
+
+FitActuatorOptions small_fit() {
+  FitActuatorOptions o;
+  o.models = {ActuatorModel::M1, ActuatorModel::M3};
+  o.validation = {K::kp, 400.0, 4};
+  o.trials = 1500;
+  o.threads = 2;
+  o.seed = 3;
+  return o;
+}
+
+TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
+  const auto logs = synthetic_set();
+  const auto o = small_fit();
+  int reports = 0;
+  Progress progress;
+  progress.report = [&](std::string_view, double) { ++reports; };
+  const auto out = fit_actuator(logs, o, progress);
+  EXPECT_GT(reports, 0);
+  EXPECT_EQ(out.actuator, "xl330");  // from the logs' "motor"
+  EXPECT_EQ(out.validation, "kp=400");
+  EXPECT_TRUE(out.validated);
+  EXPECT_EQ(out.threads, 2);
+  ASSERT_EQ(out.logs.size(), 4u);
+  EXPECT_EQ(out.logs[0], "synthetic_0_100.json");
+  ASSERT_EQ(out.models.size(), 2u);
+  EXPECT_EQ(out.models[1].name, "m3");
+  EXPECT_EQ(out.recommended, ActuatorModel::M3);
+  // the truth is M3: it reproduces the held-out logs far better than M1 can
+  EXPECT_LT(out.models[1].validation_mae, 0.2 * out.models[0].validation_mae);
+  EXPECT_LT(out.models[1].train_mae, 1e-3);  // rad; the logs swing over about 1 rad
+
+  // the same numbers as the library's own call on the same logs and options
+  identify::ServoFitOptions fo;
+  fo.cmaes.max_evals = o.trials;
+  fo.cmaes.seed = o.seed;
+  fo.cmaes.sigma0 = o.sigma0;
+  fo.cmaes.max_restarts = o.restarts;
+  fo.cmaes.threads = o.threads;
+  const auto sel = identify::fit_and_select_servo_models(o.models, xl330(), xl330().constants,
+                                                         logs, o.validation, fo, o.tolerance);
+  ASSERT_EQ(sel.models.size(), out.models.size());
+  for (std::size_t i = 0; i < sel.models.size(); ++i) {
+    const auto& a = out.models[i];
+    const auto& b = sel.models[i];
+    EXPECT_EQ(a.model, b.model);
+    EXPECT_EQ(a.parameters, b.parameters);
+    EXPECT_EQ(a.train_mae, b.train_mae);
+    EXPECT_EQ(a.validation_mae, b.validation_mae);
+    EXPECT_EQ(a.evaluations, b.evals);
+    EXPECT_EQ(a.at_bound, b.fit.at_bound);
+    EXPECT_EQ(a.params.actuator, "xl330");
+    EXPECT_EQ(a.params.constants.error_gain, xl330().constants.error_gain);
+    for (auto key : sim::servo_param_keys(a.model, sim::ServoDrive::voltage))
+      EXPECT_EQ(sim::servo_param(a.params.params, key), sim::servo_param(b.fit.params, key)) << key;
+  }
+  EXPECT_EQ(out.reason, sel.reason);
+  // train MAE: the pooled error of the delivered parameters on the training logs (kp 100)
+  const std::vector<data::ServoLog> train{logs[0], logs[1]};
+  EXPECT_DOUBLE_EQ(out.models[1].train_mae,
+                   identify::servo_loss(xl330().constants, out.models[1].params.params, train, {}));
+
+  // summary.json read back
+  const auto s = nlohmann::json::parse(io::fit_actuator_summary_json(out));
+  EXPECT_EQ(s["actuator"], "xl330");
+  EXPECT_EQ(s["validation"], "kp=400");
+  EXPECT_EQ(s["logs"].size(), 4u);
+  EXPECT_EQ(s["recommended"], "m3");
+  EXPECT_EQ(s["reason"], out.reason);
+  ASSERT_EQ(s["models"].size(), 2u);
+  EXPECT_EQ(s["models"][1]["model"], "m3");
+  EXPECT_EQ(s["models"][1]["params_file"], "m3.json");
+  EXPECT_EQ(s["models"][1]["train_mae"].get<double>(), out.models[1].train_mae);
+  EXPECT_EQ(s["models"][1]["validation_mae"].get<double>(), out.models[1].validation_mae);
+  EXPECT_EQ(s["models"][0]["evaluations"].get<long>(), out.models[0].evaluations);
+}
+
+TEST(WorkflowActuator, FitWithoutValidationHasNoValidationColumn) {
+  auto o = small_fit();
+  o.validation = {K::none, 0.0, 4};
+  o.models = {ActuatorModel::M1};
+  o.trials = 100;
+  o.actuator = "xl330";
+  const auto out = fit_actuator(synthetic_set(), o);
+  EXPECT_FALSE(out.validated);
+  EXPECT_EQ(out.validation, "none");
+  EXPECT_LT(out.models[0].validation_mae, 0.0);
+  EXPECT_FALSE(nlohmann::json::parse(io::fit_actuator_summary_json(out))["models"][0].contains(
+      "validation_mae"));
+}
+
+TEST(WorkflowActuator, FitOptionErrors) {
+  const auto logs = synthetic_set();
+  auto o = small_fit();
+  auto message = [&](const FitActuatorOptions& opt, const std::vector<data::ServoLog>& l) {
+    try {
+      fit_actuator(l, opt);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  o.actuator = "xl999";
+  EXPECT_EQ(message(o, logs),
+            "--actuator: unknown actuator 'xl999' (xl330, mx64, mx106, xl320, xc330m288t, generic)");
+  o.actuator = "generic";
+  EXPECT_EQ(message(o, logs), "--actuator generic needs --error-gain > 0");
+  o.generic.error_gain = 0.3;
+  o.generic.max_pwm = 1.5;
+  EXPECT_EQ(message(o, logs), "--max-pwm: must be in (0, 1]");
+  o.actuator = "xl330";
+  o.ranges = {{"Kcs", 0.0, 1.0}};  // a Stribeck key: not in M1 or M3
+  EXPECT_EQ(message(o, logs), "--range: 'Kcs' is not a parameter of the models fitted");
+  o.actuator.clear();
+  o.ranges.clear();
+  auto mixed = logs;
+  mixed[2].motor = "mx64";
+  EXPECT_EQ(message(o, mixed),
+            "--actuator: not given and the logs do not name one actuator ('motor')");
+}
+
+TEST(WorkflowActuator, CancellationStopsTheFitAndTheEvaluation) {
+  const auto logs = synthetic_set();
+  int reports = 0;
+  Progress p;
+  p.report = [&](std::string_view, double) { ++reports; };
+  p.cancel = [&] { return reports >= 2; };  // after the header and the first fit's start
+  EXPECT_THROW(fit_actuator(logs, small_fit(), p), Cancelled);
+  EXPECT_EQ(reports, 2);
+  reports = 0;
+  const std::vector<ServoParamSet> sets{{"truth", "truth.json", {"xl330", xl330().constants, truth_m3()}}};
+  EXPECT_THROW(eval_actuator(logs, sets, p), Cancelled);
+  EXPECT_EQ(reports, 2);
+}
+
+TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
+  const auto logs = synthetic_set();
+  auto other = truth_m3();
+  other.model = ActuatorModel::M1;
+  other.friction.Kl = 0.0;
+  const std::vector<ServoParamSet> sets{
+      {"truth", "a/truth.json", {"xl330", xl330().constants, truth_m3()}},
+      {"m1", "b/m1.json", {"xl330", xl330().constants, other}}};
+  std::vector<double> fractions;
+  Progress p;
+  p.report = [&](std::string_view, double f) { fractions.push_back(f); };
+  const auto ev = eval_actuator(logs, sets, p);
+  ASSERT_EQ(fractions.size(), logs.size());
+  EXPECT_EQ(fractions[0], 0.0);
+  ASSERT_EQ(ev.logs.size(), logs.size());
+  ASSERT_EQ(ev.params.size(), 2u);
+  EXPECT_EQ(ev.logs[3].name, "synthetic_1_400.json");
+  EXPECT_EQ(ev.logs[3].kp, 400.0);
+  EXPECT_EQ(ev.logs[3].trajectory, "lift_and_drop");
+  double sum = 0.0;
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    EXPECT_EQ(ev.params[0].mae[i], 0.0);  // the logs are the truth's simulation
+    const double e = identify::servo_log_error(xl330().constants, other, logs[i]).position_mae;
+    EXPECT_EQ(ev.params[1].mae[i], e);
+    EXPECT_GT(e, 0.0);
+    sum += e;
+  }
+  EXPECT_DOUBLE_EQ(ev.params[1].mean, sum / 4.0);
+  const auto j = nlohmann::json::parse(io::eval_actuator_json(ev));
+  EXPECT_EQ(j["m1"]["file"], "b/m1.json");
+  EXPECT_EQ(j["m1"]["per_log"]["synthetic_0_400.json"].get<double>(), ev.params[1].mae[2]);
+  EXPECT_EQ(j["m1"]["mean"].get<double>(), ev.params[1].mean);
+  EXPECT_EQ(j["truth"]["mean"].get<double>(), 0.0);
+  EXPECT_THROW(eval_actuator({}, sets), std::invalid_argument);
+}
+
+std::string parse_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(WorkflowActuator, ParsesModelsValidationRangesAndFilters) {
+  using M = ActuatorModel;
+  EXPECT_EQ(parse_actuator_models("m1..m3, M6"), (std::vector<M>{M::M1, M::M2, M::M3, M::M6}));
+  EXPECT_EQ(parse_error([] { parse_actuator_models("m1,m9"); }),
+            "--models: unknown model 'm9' (m1 .. m6)");
+  EXPECT_EQ(parse_error([] { parse_actuator_models("m3..m1"); }),
+            "--models: bad range 'm3..m1' (e.g. m1..m6)");
+  EXPECT_EQ(parse_error([] { parse_actuator_models("m1..m3,m2"); }), "--models: m2 listed twice");
+  EXPECT_EQ(parse_error([] { parse_actuator_models("m1,,m2"); }), "empty item in list 'm1,,m2'");
+
+  for (const std::string s : {"none", "leave-kp-out", "kp=200", "kp=12.5", "kfold=3"})
+    EXPECT_EQ(servo_validation_name(parse_servo_validation(s)), s);
+  const auto v = parse_servo_validation("kfold=7");
+  EXPECT_EQ(v.kind, K::kfold);
+  EXPECT_EQ(v.folds, 7);
+  EXPECT_EQ(parse_servo_validation("kp=2e2").kp, 200.0);
+  EXPECT_EQ(parse_error([] { parse_servo_validation("kp"); }),
+            "--validate: expected kp=VALUE, leave-kp-out, kfold=K or none, got 'kp'");
+  EXPECT_EQ(parse_error([] { parse_servo_validation("kfold=2.5"); }),
+            "--validate kfold=K: K must be an integer >= 2");
+  EXPECT_EQ(parse_error([] { parse_servo_validation("kp=x"); }),
+            "--validate kp=: expected a number, got 'x'");
+
+  const auto b = parse_servo_bound("kt=0.1:2.5");
+  EXPECT_EQ(b.key, "kt");
+  EXPECT_EQ(b.lo, 0.1);
+  EXPECT_EQ(b.hi, 2.5);
+  EXPECT_EQ(parse_error([] { parse_servo_bound("kt:1"); }), "--range: expected KEY=LO:HI, got 'kt:1'");
+  EXPECT_EQ(parse_error([] { parse_servo_bound("kt=1:inf"); }),
+            "--range kt: expected a number, got 'inf'");
+
+  const auto f = parse_servo_log_filter("100, 400", "sin_sin", "a.json,b.json");
+  EXPECT_EQ(f.kp, (std::vector<double>{100.0, 400.0}));
+  EXPECT_EQ(f.trajectory, (std::vector<std::string>{"sin_sin"}));
+  EXPECT_EQ(f.files, (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_TRUE(parse_servo_log_filter("", "", "").kp.empty());
+  EXPECT_EQ(parse_error([] { parse_servo_log_filter("1x", "", ""); }),
+            "--kp: expected a number, got '1x'");
+}
+
+TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
+  const auto logs = synthetic_set();
+  std::vector<io::ServoLogRead> reads;
+  for (const auto& l : logs) reads.push_back({l, {}});
+  reads[0].ignored_keys = {"entries[].current", "temp2"};
+  ServoLogPreparation prep;
+  prep.filter = parse_servo_log_filter("400", "", "");
+  auto out = prepare_servo_logs(reads, prep);
+  ASSERT_EQ(out.logs.size(), 2u);
+  EXPECT_EQ(out.logs[0].file, logs[2].file);
+  EXPECT_EQ(out.logs[0].position, logs[2].position);
+  ASSERT_EQ(out.warnings.size(), 1u);  // the unselected log's unused keys are reported too
+  EXPECT_EQ(out.warnings[0], logs[0].file + ": keys not used: entries[].current, temp2");
+
+  prep.resample = 0.01;
+  out = prepare_servo_logs(reads, prep);
+  ASSERT_EQ(out.warnings.size(), 3u);
+  EXPECT_EQ(out.warnings[1], logs[2].file + ": already at a fixed step (dt = 0.005), resampled again to 0.01");
+  const auto expected = data::resample_servo_log(logs[2], 0.01);
+  EXPECT_EQ(out.logs[0].dt, 0.01);
+  EXPECT_EQ(out.logs[0].position, expected.position);
+
+  // a raw log needs a step; nothing selected; negative step
+  reads[2].log.dt = 0.0;
+  prep.resample = 0.0;
+  try {
+    prepare_servo_logs(reads, prep);
+    ADD_FAILURE() << "no error";
+  } catch (const io::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(logs[2].file), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("raw log (no 'dt')"), std::string::npos) << e.what();
+  }
+  prep.filter = parse_servo_log_filter("250", "", "");
+  EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }), "no log left after the selection");
+  prep.resample = -1.0;
+  EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }), "--resample: must be > 0");
+}
+
+}  // namespace
+}  // namespace frictionlab::workflows

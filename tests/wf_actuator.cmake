@@ -1,0 +1,1 @@
+frictionlab_test(test_workflow_actuator test_workflow_actuator.cpp)
