@@ -24,27 +24,34 @@
 namespace frictionlab::cli {
 namespace {
 
+const identify::JointPrepOptions kPrep{};
+const identify::JointSr3Options kSr3{};
+const identify::JointOeOptions kOe{};
+const identify::JointEvalOptions kEval{};
+
+/// The command line's values; defaults are the library's (identify::JointPrepOptions,
+/// JointSr3Options, JointOeOptions, JointEvalOptions).
 struct FitJointOptions {
   std::string input, out = "frictionlab-joint";
   std::vector<std::string> validate;
   std::string method = "idim", init;
   // channels
   std::string time = "t", position, velocity, torque, command;
-  double gain = 1.0;
+  double gain = kPrep.gain;
   // structure
   bool no_gravity = false, no_offset = false;
   // preprocessing
-  double resample = 0, lowpass = 0, trim = 0, diff_window = 0.02;
-  int decimate = 1;
+  double resample = 0, lowpass = 0, trim = kPrep.trim_s, diff_window = kPrep.diff_window_s;
+  int decimate = kPrep.decimate;
   std::string diff = "savgol";
   double tv_alpha = 0, tv_alpha2 = 0, tv_torque = 0;
-  int tv_order = 2;
+  int tv_order = kPrep.tv_order;
   bool reintegrate = false;
   bool use_velocity = false;
   // sr3
-  double K = 0;
-  int viscous_powers = 3, aic_observations = 0;
-  std::vector<double> delta{0.5, 1.0, 2.0, 4.0}, sigma0_init{1e3, 5e3, 1e4, 5e4, 1e5};
+  double K = kSr3.K;
+  int viscous_powers = kSr3.n_viscous, aic_observations = kSr3.aic_observations;
+  std::vector<double> delta = kSr3.delta, sigma0_init = kSr3.sigma0_init;
   // idim
   bool asymmetric = false;
   double v_deadband = 0;
@@ -53,10 +60,10 @@ struct FitJointOptions {
                        desired_torque = "torque", controller = "fit";
   bool closed_loop = false;
   std::string oe_output = "both";
-  double segment = 0.25;
-  int iterations = 50;
+  double segment = kOe.segment_s;
+  int iterations = kOe.max_iterations;
   // validation
-  double horizon = 0, max_step = 1e-3;
+  double horizon = kEval.horizon_s, max_step = kEval.max_step;
   bool no_plots = false;
 };
 
