@@ -2,6 +2,7 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -132,6 +133,28 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
   if (out.t.size() < 3)
     fail("only " + std::to_string(out.t.size()) + " samples left after decimation and trimming");
   return out;
+}
+
+void attach_desired(JointData& d, const data::Record& desired, const JointPrepOptions& prep) {
+  data::Record rec = desired;
+  if (rec.force.empty()) rec.force.assign(rec.t.size(), 0.0);
+  JointPrepOptions p;
+  p.resample_rate = prep.resample_rate;
+  p.lowpass_hz = prep.lowpass_hz;
+  p.lowpass_order = prep.lowpass_order;
+  p.use_measured_velocity = true;
+  const JointData des = joint_data(rec, p);
+  if (d.t.empty()) throw FitError((d.source.empty() ? "record" : d.source) + ": no samples");
+  if (d.t.front() < des.t.front() - 1e-9 || d.t.back() > des.t.back() + 1e-9)
+    throw FitError((desired.source.empty() ? "desired record" : desired.source) +
+                   ": the desired record covers t = " + num(des.t.front()) + " .. " +
+                   num(des.t.back()) + " s, the training record " + num(d.t.front()) + " .. " +
+                   num(d.t.back()) + " s: it must cover the training record");
+  std::vector<double> tt = d.t;
+  for (double& v : tt) v = std::clamp(v, des.t.front(), des.t.back());  // rounding only
+  d.q_des = signal::interp_linear(des.t, des.q, tt);
+  d.qd_des = signal::interp_linear(des.t, des.qd, tt);
+  d.tau_ff = signal::interp_linear(des.t, des.tau, tt);
 }
 
 }  // namespace frictionlab::identify

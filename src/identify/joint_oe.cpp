@@ -22,6 +22,7 @@
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "internal.hpp"
+#include "joint_parameter_slots.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -46,63 +47,17 @@ struct Entry {
   bool stribeck = false;
 };
 
-std::string element(const char* name, int i) {
-  return std::string(name) + "[" + std::to_string(i) + "]";
-}
-
+/// oe's view of the joint's parameter table (identify/joint_parameters.hpp): the structural
+/// ones (delta[i], K) and, with fix_rigid, the rigid body are held fixed; the positive ones are
+/// estimated on a log scale. (Static friction: Fv, Fc_pos, Fc_neg must stay >= 0, and a central
+/// difference at 0 would leave the valid set; a start at 0 is raised to a small positive value,
+/// fit_joint_oe.)
 std::vector<Entry> entries_of(const JointModel& m, bool fix_rigid) {
   std::vector<Entry> e;
-  auto add = [&](std::string name, std::string unit, bool log, bool est,
-                 std::function<double&(JointModel&)> ref) {
-    e.push_back({std::move(name), std::move(unit), log, est, std::move(ref)});
-  };
-  add("I", "kg m^2", true, !fix_rigid, [](JointModel& j) -> double& { return j.I; });
-  if (m.structure.gravity) {
-    add("mgCx", "N m", false, !fix_rigid, [](JointModel& j) -> double& { return j.mgCx; });
-    add("mgCy", "N m", false, !fix_rigid, [](JointModel& j) -> double& { return j.mgCy; });
-  }
-  if (m.structure.offset)
-    add("offset", "N m", false, !fix_rigid, [](JointModel& j) -> double& { return j.offset; });
-  if (const auto* p = std::get_if<LG::Params>(&m.friction)) {
-    auto lg = [](JointModel& j) -> LG::Params& { return std::get<LG::Params>(j.friction); };
-    add("sigma0", "N m/rad", true, true, [lg](JointModel& j) -> double& { return lg(j).sigma0; });
-    add("sigma1", "N m s/rad", true, true,
-        [lg](JointModel& j) -> double& { return lg(j).sigma1; });
-    add("Fc", "N m", true, true, [lg](JointModel& j) -> double& { return lg(j).Fc; });
-    for (int i = 0; i < p->n_stribeck; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      add(element("Fs", i), "N m", false, true,
-          [lg, k](JointModel& j) -> double& { return lg(j).Fs[k]; });
-      e.back().stribeck = true;
-    }
-    if (p->n_stribeck > 0)
-      add("Omega_s", "rad/s", true, true,
-          [lg](JointModel& j) -> double& { return lg(j).Omega_s; });
-    for (int i = 0; i < p->n_viscous; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      add(element("cv", i), "N m (s/rad)^" + std::to_string(i + 1), false, true,
-          [lg, k](JointModel& j) -> double& { return lg(j).cv[k]; });
-    }
-    for (int i = 0; i < p->n_stribeck; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      add(element("delta", i), "-", false, false,
-          [lg, k](JointModel& j) -> double& { return lg(j).delta[k]; });
-    }
-    add("K", "s/rad", false, false, [lg](JointModel& j) -> double& { return lg(j).K; });
-  } else {
-    auto sf = [](JointModel& j) -> SF::Params& { return std::get<SF::Params>(j.friction); };
-    // Log scale: these must stay >= 0 (check), and a central difference at 0 would leave the
-    // valid set; a start at 0 is raised to a small positive value (fit_joint_oe).
-    add("Fv", "N m s/rad", true, true, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
-    const auto& c = std::get<SF::Params>(m.friction).curve;
-    if (c.Fc_pos == c.Fc_neg) {
-      add("Fc", "N m", true, true, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
-    } else {
-      add("Fc_pos", "N m", true, true,
-          [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
-      add("Fc_neg", "N m", true, true,
-          [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
-    }
+  for (auto& s : detail::joint_parameter_slots(m)) {
+    const bool est = !s.info.structural && !(fix_rigid && s.info.rigid_body);
+    e.push_back({std::move(s.info.name), std::move(s.info.unit), s.info.positive, est,
+                 std::move(s.ref), s.info.stribeck_level});
   }
   return e;
 }

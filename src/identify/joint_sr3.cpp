@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "frictionlab/identify/joint_parameters.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/models/joint_lugre.hpp"
 
@@ -870,6 +871,15 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   if (nd > 0 && on_bound(fp.Omega_s))
     res.warnings.push_back("Omega_s = " + fmt(fp.Omega_s) + " rad/s is on a bound of its search "
                            "range [" + fmt(om_min) + ", " + fmt(om_max) + "] rad/s");
+  for (const JointParameter& jp : joint_parameters(res.model)) {
+    if (jp.structural) continue;
+    ParameterEstimate e;
+    e.name = e.field = jp.name;
+    e.unit = jp.unit;
+    e.value = jp.value;
+    e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
+    res.parameters.push_back(std::move(e));
+  }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   return res;
 }

@@ -137,11 +137,68 @@ ordered_json joint_errors_json(const identify::JointEvaluation& e) {
   return o;
 }
 
-ordered_json joint_fit_to_json(const JointFitSummary& s) {
+ordered_json sr3_details_json(const identify::JointSr3Result& r) {
+  ordered_json d = ordered_json::object();
+  d["candidates"] = r.candidates;
+  d["active"] = r.active;
+  d["lambda"] = r.lambda;
+  d["aic_observations"] = r.aic_observations;
+  d["aic_on_held_out_training"] = r.held_out;
+  d["static_velocity_floor"] = r.static_velocity_floor;
+  d["static_rel_error"] = r.static_rel_error;
+  d["rel_error"] = r.rel_error;
+  d["sigma0_start"] = r.starts.empty() ? 0.0 : r.starts[r.chosen_start].sigma0_init;
+  ordered_json st = ordered_json::array();
+  for (const auto& x : r.starts)
+    st.push_back({{"sigma0_init", x.sigma0_init},
+                  {"rel_error", number_or_null(x.rel_error)},
+                  {"outer_iterations", x.outer_iterations},
+                  {"converged", x.converged},
+                  {"sigma0", number_or_null(x.sigma0)},
+                  {"sigma1", number_or_null(x.sigma1)}});
+  d["starts"] = std::move(st);
+  d["seconds"] = r.seconds;
+  return d;
+}
+
+namespace {
+
+ordered_json method_details(const workflows::FitJointResult& r) {
+  ordered_json d = ordered_json::object();
+  if (r.idim)
+    d["idim"] = {{"samples", r.idim->n_used},
+                 {"sigma", r.idim->sigma},
+                 {"condition_number", r.idim->condition_number},
+                 {"rmse", r.idim->training.rmse}};
+  if (r.sr3) d["sr3"] = sr3_details_json(*r.sr3);
+  if (r.oe) {
+    const auto& oe = r.oe->result;
+    ordered_json ctrl = nullptr;
+    if (const auto& c = r.oe->controller)
+      ctrl = {{"source", c->source},          {"kp", c->controller.kp},
+              {"kd", c->controller.kd},       {"kff", c->controller.kff},
+              {"bias", c->controller.bias},   {"torque_rel_error", c->torque_rel_error}};
+    d["oe"] = {{"init", r.oe->init},
+               {"closed_loop", r.oe->closed_loop},
+               {"controller", ctrl},
+               {"initial_cost", oe.initial_cost},
+               {"final_cost", oe.final_cost},
+               {"iterations", oe.iterations},
+               {"converged", oe.converged},
+               {"termination", oe.termination},
+               {"segments", oe.segments},
+               {"condition_number", oe.condition_number}};
+  }
+  return d;
+}
+
+}  // namespace
+
+ordered_json joint_fit_to_json(const workflows::FitJointResult& s) {
   ordered_json o = ordered_json::object();
   o["format"] = "frictionlab-joint-fit";
   o["version"] = 1;
-  o["method"] = s.method;
+  o["method"] = workflows::joint_method_name(s.method);
   o["input"] = s.input;
   o["joint"] = joint_to_json(s.model);
   ordered_json params = ordered_json::array();
@@ -158,9 +215,9 @@ ordered_json joint_fit_to_json(const JointFitSummary& s) {
   o["parameters"] = std::move(params);
   o["training"] = joint_errors_json(s.training);
   ordered_json val = ordered_json::array();
-  for (const auto& [file, e] : s.validation) {
+  for (const auto& e : s.validation) {
     ordered_json v = ordered_json::object();
-    v["file"] = file;
+    v["file"] = e.source;
     v.update(joint_errors_json(e));
     val.push_back(std::move(v));
   }
@@ -170,10 +227,27 @@ ordered_json joint_fit_to_json(const JointFitSummary& s) {
     sc.push_back(ordered_json{{"qd", p.qd}, {"measured", p.measured}, {"model", p.model},
                               {"duration", p.duration}});
   o["static_curve"] = std::move(sc);
-  o["method_details"] = s.method_details;
+  o["method_details"] = method_details(s);
   o["run_time_s"] = s.run_time_s;
   o["warnings"] = s.warnings;
   return o;
+}
+
+ordered_json joint_eval_to_json(const workflows::EvalJointResult& r, const sim::JointModel& model,
+                                const std::string& joint_file) {
+  ordered_json summary = ordered_json::object();
+  summary["format"] = "frictionlab-joint-eval";
+  summary["version"] = 1;
+  summary["joint_file"] = joint_file;
+  summary["joint"] = joint_to_json(model);
+  summary["records"] = ordered_json::array();
+  for (const auto& e : r.evaluations) {
+    ordered_json rec = ordered_json::object();
+    rec["file"] = e.source;
+    rec.update(joint_errors_json(e));
+    summary["records"].push_back(std::move(rec));
+  }
+  return summary;
 }
 
 }  // namespace frictionlab::io

@@ -53,4 +53,14 @@ struct JointPrepOptions {
 /// The JointData of a record (see the header). Throws FitError.
 JointData joint_data(const data::Record& rec, const JointPrepOptions& opt);
 
+/// Attach the desired trajectory of a closed-loop record (JointData::q_des, qd_des, tau_ff;
+/// identify/joint_oe.hpp) to `d`, already preprocessed with `prep`. `desired` holds t [s],
+/// position = q_des [rad], velocity = qd_des [rad/s] and force = the feedforward torque tau_ff
+/// [N m] (no force channel: tau_ff = 0). It goes through the same resampling and low-pass as the
+/// record (prep.resample_rate, lowpass_hz, lowpass_order; steps 2-3, so that the controller
+/// relation holds between the filtered signals), with its measured velocity, and is linearly
+/// interpolated onto d.t. Throws FitError naming desired.source if a channel is missing or its
+/// time range does not cover d.t.
+void attach_desired(JointData& d, const data::Record& desired, const JointPrepOptions& prep);
+
 }  // namespace frictionlab::identify

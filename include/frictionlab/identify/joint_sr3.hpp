@@ -48,6 +48,7 @@
 
 #include "frictionlab/identify/joint.hpp"
 #include "frictionlab/identify/options.hpp"
+#include "frictionlab/identify/result.hpp"
 #include "frictionlab/identify/sr3.hpp"
 
 namespace frictionlab::identify {
@@ -161,6 +162,9 @@ struct JointSr3StartSummary {
 
 struct JointSr3Result {
   JointModel model;         ///< final: rigid body + JointLuGre friction
+  /// The parameters of `model` (identify/joint_parameters.hpp) but the structural delta[i] and
+  /// K: sr3 gives no standard errors, so std_error, ci_low and ci_high are NaN.
+  std::vector<ParameterEstimate> parameters;
   /// Step 1: rigid body + static friction. Only its steady-state curve is identified: its
   /// friction's sigma0 and sigma1 are NaN.
   JointModel static_model;

@@ -19,6 +19,7 @@
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/sim/joint_model.hpp"
+#include "frictionlab/workflows/joint.hpp"
 
 namespace frictionlab::io {
 
@@ -37,31 +38,36 @@ JointFile joint_from_json(const nlohmann::json& j, const std::string& file);
 JointFile parse_joint_json(std::string_view text, const std::string& file);
 JointFile read_joint_file(const std::string& path);
 
-/// What `frictionlab fit-joint` writes to joint_fit.json (docs/file-formats.md,
-/// "joint_fit.json"):
-///   {"format": "frictionlab-joint-fit", "version": 1, "method", "input",
-///    "joint": {the joint object}, "parameters": [{name, unit, value, std_error, ci95, fixed}],
-///    "training": {errors}, "validation": [{"file", errors}], "static_curve": [{qd, measured,
-///    model, duration}], "method_details": {...}, "run_time_s", "warnings": [...]}
-/// errors = {"torque": {rel, rmse, max_abs}, "position": {...}, "velocity": {...}}.
-struct JointFitSummary {
-  std::string method, input;
-  sim::JointModel model;
-  std::vector<identify::ParameterEstimate> parameters;
-  identify::JointEvaluation training;
-  std::vector<std::pair<std::string, identify::JointEvaluation>> validation;
-  std::vector<identify::StaticCurvePoint> static_curve;
-  nlohmann::ordered_json method_details = nlohmann::ordered_json::object();
-  double run_time_s = 0;
-  std::vector<std::string> warnings;
-};
-
 /// CONTROLLER.json: {"kp": N m/rad, "kd": N m s/rad, "kff": - (default 1), "bias": N m
 /// (default 0), "description": text} (docs/file-formats.md). InputError naming file and key.
 identify::JointController parse_controller_json(std::string_view text, const std::string& file);
 identify::JointController read_controller_file(const std::string& path);
 
-nlohmann::ordered_json joint_fit_to_json(const JointFitSummary& s);
+/// What `frictionlab fit-joint` writes to joint_fit.json (docs/file-formats.md,
+/// "joint_fit.json"), from a workflows::fit_joint result:
+///   {"format": "frictionlab-joint-fit", "version": 1, "method", "input",
+///    "joint": {the joint object}, "parameters": [{name, unit, value, std_error, ci95, fixed}],
+///    "training": {errors}, "validation": [{"file", errors}], "static_curve": [{qd, measured,
+///    model, duration}], "method_details": {"idim": {samples, sigma, condition_number, rmse},
+///    "sr3": {sr3_details_json}, "oe": {init, closed_loop, controller: null or {source, kp,
+///    kd, kff, bias, torque_rel_error}, initial_cost, final_cost, iterations, converged,
+///    termination, segments, condition_number}} (those the method chain ran), "run_time_s",
+///    "warnings": [...]}
+/// errors = {"torque": {rel, rmse, max_abs}, "position": {...}, "velocity": {...}}; "file" and
+/// "input" are the records' sources; numbers that are not finite are null.
+nlohmann::ordered_json joint_fit_to_json(const workflows::FitJointResult& r);
+
+/// sr3's "method_details" object: candidates, active, lambda, aic_observations,
+/// aic_on_held_out_training, static_velocity_floor, static_rel_error, rel_error, sigma0_start,
+/// starts: [{sigma0_init, rel_error, outer_iterations, converged, sigma0, sigma1}], seconds.
+nlohmann::ordered_json sr3_details_json(const identify::JointSr3Result& r);
+
+/// What `frictionlab eval-joint` writes to joint_eval.json: {"format":
+/// "frictionlab-joint-eval", "version": 1, "joint_file": joint_file, "joint": {the joint
+/// object of `model`}, "records": [{"file": the record's source, errors}]}.
+nlohmann::ordered_json joint_eval_to_json(const workflows::EvalJointResult& r,
+                                          const sim::JointModel& model,
+                                          const std::string& joint_file);
 
 /// The errors object of an evaluation.
 nlohmann::ordered_json joint_errors_json(const identify::JointEvaluation& e);

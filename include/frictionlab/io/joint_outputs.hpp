@@ -1,0 +1,43 @@
+// frictionlab io: the files `frictionlab fit-joint` and `eval-joint` write from their workflow
+// results (workflows/joint.hpp; docs/joint-identification.md, docs/file-formats.md):
+//   prediction_<stem>.csv   t, q, q_sim, qd, qd_sim, tau, tau_pred (one per record; stem = the
+//                           record source's file stem) and its .svg (torque, position,
+//                           velocity panels: measured against model / simulated);
+//   static_curve.csv        qd, friction_measured, friction_model (the static curve check) and
+//                           its .svg (the model's steady curve on a grid, the segment means as
+//                           points);
+//   sr3_scan.csv            one row per lambda: lambda, threshold, Omega_s, n_active, n_zero,
+//                           train_rel_error, validation_rss, aic, aic_r, admissible, chosen,
+//                           xi:<candidate>... (undefined aic / aic_r written as "nan") and its
+//                           .svg (AIC_r, eliminated terms, training error against log10 lambda);
+//   sr3_history.csv         one row per inner iteration: start, outer, inner, rel_error, xi_u,
+//                           sigma0, sigma1, Omega_s, Fc, accepted, and its .svg (the kept
+//                           sigma0 start's convergence);
+//   joint_fit.json / joint_eval.json   io/joint_json.hpp.
+// The .svg files only with `plots`. Errors: InputError naming the directory or file that
+// cannot be created or written.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frictionlab/sim/joint_model.hpp"
+#include "frictionlab/workflows/joint.hpp"
+
+namespace frictionlab::io {
+
+/// Write fit-joint's files into `dir` (created if missing). Returns the paths written, in the
+/// order: sr3_scan.csv, sr3_scan.svg, sr3_history.csv, sr3_history.svg (when sr3 ran),
+/// joint_fit.json, the training record's prediction files, every validation record's,
+/// static_curve.csv, static_curve.svg.
+std::vector<std::string> write_fit_joint(const std::string& dir,
+                                         const workflows::FitJointResult& r, bool plots);
+
+/// Write eval-joint's files into `dir` (created if missing): joint_eval.json (joint_file names
+/// the model's file), then every record's prediction files. Returns the paths in that order.
+std::vector<std::string> write_eval_joint(const std::string& dir,
+                                          const workflows::EvalJointResult& r,
+                                          const sim::JointModel& model,
+                                          const std::string& joint_file, bool plots);
+
+}  // namespace frictionlab::io

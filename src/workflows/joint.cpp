@@ -1,0 +1,176 @@
+// frictionlab workflows: fit_joint and eval_joint (include/frictionlab/workflows/joint.hpp).
+#include "frictionlab/workflows/joint.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace frictionlab::workflows {
+namespace {
+
+/// "%.5g", or "-" for a value that is not finite (the CLI's format of numbers in messages).
+std::string fmt(double x) {
+  if (!std::isfinite(x)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.5g", x);
+  return b;
+}
+
+JointSteadyCurve steady_curve(const sim::JointModel& m, const identify::JointData& d) {
+  double lo = 0, hi = 0;
+  for (double x : d.qd) {
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  constexpr int n = 401;
+  JointSteadyCurve c;
+  for (int i = 0; i < n; ++i) {
+    const double x = lo + (hi - lo) * i / (n - 1);
+    c.qd.push_back(x);
+    c.friction.push_back(identify::steady_friction(m, x));
+  }
+  return c;
+}
+
+/// The controller of a closed-loop oe: fitted on the training record or as given, with the
+/// share of the training torque it explains.
+JointControllerReport controller_of(const FitJointOptions& o, const identify::JointData& train) {
+  JointControllerReport c;
+  c.source = o.controller_label;
+  if (o.fit_controller) {
+    const auto cf = identify::fit_joint_controller(train);
+    c.controller = cf.controller;
+    c.torque_rel_error = cf.rel_error;
+  } else {
+    c.controller = o.oe.controller;
+    c.torque_rel_error =
+        identify::channel_error(train.tau, identify::controller_torque(c.controller, train)).rel;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string joint_method_name(JointMethod m) {
+  switch (m) {
+    case JointMethod::sr3: return "sr3";
+    case JointMethod::idim: return "idim";
+    case JointMethod::oe: return "oe";
+  }
+  return "?";
+}
+
+JointMethod parse_joint_method(std::string_view name) {
+  for (const JointMethod m : {JointMethod::sr3, JointMethod::idim, JointMethod::oe})
+    if (name == joint_method_name(m)) return m;
+  throw std::invalid_argument("the joint method must be sr3, idim or oe, got '" +
+                              std::string(name) + "'");
+}
+
+FitJointResult fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
+                         const std::optional<data::Record>& desired,
+                         const FitJointOptions& o, const Progress& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool oe = o.method == JointMethod::oe;
+  if (oe && o.init == JointInit::none)
+    throw std::invalid_argument("oe needs a start: init idim, sr3 or a model");
+  if (oe && o.oe.closed_loop && !desired)
+    throw std::invalid_argument("closed-loop oe needs the desired record (the controller's "
+                                "desired trajectory and feedforward torque)");
+  progress.check();
+  FitJointResult s;
+  s.method = o.method;
+  s.input = training.source;
+  s.training_data = identify::joint_data(training, o.prep);
+  if (desired) identify::attach_desired(s.training_data, *desired, o.prep);
+  for (const auto& rec : validation) {
+    progress.check();
+    s.validation_data.push_back(identify::joint_data(rec, o.prep));
+  }
+  const identify::JointData& train = s.training_data;
+  const std::span<const identify::JointData> train_span(&train, 1);
+  progress.check();
+
+  if (o.method == JointMethod::idim || (oe && o.init == JointInit::idim)) {
+    identify::JointIdimOptions io = o.idim;
+    io.structure = o.structure;
+    s.idim = identify::fit_joint_idim(train_span, io);
+    s.model = s.idim->model;
+    s.parameters = s.idim->parameters;
+    s.warnings = s.idim->warnings;
+  } else if (o.method == JointMethod::sr3 || (oe && o.init == JointInit::sr3)) {
+    identify::JointSr3Options so = o.sr3;
+    so.structure = o.structure;
+    s.sr3 = identify::fit_joint_sr3(train_span, s.validation_data, so);
+    s.model = s.sr3->model;
+    s.parameters = s.sr3->parameters;
+    s.warnings = s.sr3->warnings;
+  } else {
+    s.model = o.init_model;
+  }
+  progress.check();
+
+  if (oe) {
+    JointOeRun run;
+    run.init = o.init == JointInit::idim  ? std::string("idim")
+               : o.init == JointInit::sr3 ? std::string("sr3")
+                                          : o.init_label;
+    run.closed_loop = o.oe.closed_loop;
+    identify::JointOeOptions oo = o.oe;
+    oo.progress = [&progress](std::string_view m) { progress.say(m); };
+    if (o.oe.closed_loop) {
+      run.controller = controller_of(o, train);
+      oo.controller = run.controller->controller;
+      const auto& c = run.controller->controller;
+      progress.say("controller (" + run.controller->source + "): kp " + fmt(c.kp) +
+                   " N m/rad, kd " + fmt(c.kd) + " N m s/rad, kff " + fmt(c.kff) + ", bias " +
+                   fmt(c.bias) + " N m; it explains the training torque to ||e||/||tau|| = " +
+                   fmt(run.controller->torque_rel_error));
+    }
+    run.start_torque_rel_error =
+        identify::channel_error(train.tau, identify::inverse_torque(s.model, train)).rel;
+    progress.check();
+    run.result = identify::fit_joint_oe(train_span, s.model, oo);
+    s.model = run.result.model;
+    s.parameters = run.result.parameters;
+    s.warnings.insert(s.warnings.end(), run.result.warnings.begin(), run.result.warnings.end());
+    s.oe = std::move(run);
+    progress.check();
+  }
+
+  s.training = identify::evaluate_joint(s.model, train, o.eval);
+  // The output error fits the simulated motion; on a record whose motion the open-loop model
+  // cannot follow (e.g. a joint under a position controller) it can buy that fit with a
+  // friction that no longer explains the torque: say so.
+  if (s.oe && s.training.torque.rel > 1.5 * s.oe->start_torque_rel_error)
+    s.warnings.push_back("oe raised the training torque error ||e||/||tau|| from " +
+                         fmt(s.oe->start_torque_rel_error) + " (" + s.oe->init + ") to " +
+                         fmt(s.training.torque.rel) +
+                         ": the refined model fits the simulated motion at the expense of the "
+                         "torque; compare both on the validation records");
+  for (const auto& d : s.validation_data) {
+    progress.check();
+    s.validation.push_back(identify::evaluate_joint(s.model, d, o.eval));
+  }
+  s.static_curve = identify::static_curve_check(s.model, train);
+  s.steady_curve = steady_curve(s.model, train);
+  s.run_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return s;
+}
+
+EvalJointResult eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
+                           const EvalJointOptions& o, const Progress& progress) {
+  EvalJointResult r;
+  for (const auto& rec : records) {
+    progress.check();
+    r.data.push_back(identify::joint_data(rec, o.prep));
+    r.evaluations.push_back(identify::evaluate_joint(model, r.data.back(), o.eval));
+  }
+  return r;
+}
+
+}  // namespace frictionlab::workflows

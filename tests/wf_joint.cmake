@@ -1,0 +1,1 @@
+frictionlab_test(test_workflow_joint test_workflow_joint.cpp)
