@@ -1,5 +1,7 @@
 // frictionlab: run any model of a MODEL.json file over a sampled input (the model registry behind
-// `frictionlab simulate --model`; the per-model work is integrate/stepper.hpp's drive()).
+// workflows::simulate_model and `frictionlab simulate --model`; the per-model work is
+// integrate/stepper.hpp's drive()). The model is an io::ModelSpec, the parameters of any model a
+// MODEL.json file can describe (io/model_json.hpp).
 #pragma once
 
 #include <optional>
@@ -10,7 +12,7 @@
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/models/common.hpp"
 
-namespace frictionlab::io {
+namespace frictionlab::sim {
 
 struct ModelRun {
   std::vector<std::string> state_names;     ///< "z" (single-state models), "z1".."zn" (the n
@@ -29,17 +31,17 @@ const char* method_name(Method m);
 std::optional<Method> parse_method(std::string_view name);
 
 /// Whether the model of `spec` supports `m` (integrate/stepper.hpp, supports<M>).
-bool supports(const ModelSpec& spec, Method m);
+bool supports(const io::ModelSpec& spec, Method m);
 
 /// The methods a spec supports, as command-line names ("exact, implicit-euler, ...").
-std::string supported_methods(const ModelSpec& spec);
+std::string supported_methods(const io::ModelSpec& spec);
 
 /// Drive the model of `spec` from its zero state along the record (t[k], v[k]) with drive():
 /// the state and force at every sample, every interval split into ceil(h / max_substep)
 /// substeps if max_substep > 0. Throws std::invalid_argument if the method is not supported
 /// ("model 'maxwell-slip' does not support the integrator 'rk4' (supported: exact)"), if the
 /// sizes differ, or if t is not strictly increasing.
-ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
+ModelRun run_model(const io::ModelSpec& spec, const std::vector<double>& t,
                    const std::vector<double>& v, Method method, Hold hold, double max_substep);
 
 /// The velocity of the piecewise-linear interpolant of a sampled displacement x(t):
@@ -49,4 +51,4 @@ ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
 std::vector<double> velocity_from_displacement(const std::vector<double>& t,
                                                const std::vector<double>& x);
 
-}  // namespace frictionlab::io
+}  // namespace frictionlab::sim
