@@ -183,8 +183,8 @@ TEST(WorkflowSimulate, SystemIsTheLibrarysSimulation) {
 TEST(WorkflowSimulate, IntegratorNamesRoundTrip) {
   for (auto i : {sim::SystemIntegrator::trbdf2, sim::SystemIntegrator::rosenbrock,
                  sim::SystemIntegrator::cvode})
-    EXPECT_EQ(workflows::parse_system_integrator(workflows::system_integrator_name(i)), i);
-  EXPECT_FALSE(workflows::parse_system_integrator("exact"));
+    EXPECT_EQ(sim::parse_integrator(sim::integrator_name(i)), i);
+  EXPECT_FALSE(sim::parse_integrator("exact"));
 }
 
 TEST(WorkflowSimulate, ReportsAndCancels) {

@@ -65,7 +65,7 @@ void simulate_system(const SimulateOptions& o) {
 
   sim::SimOptions opt;
   const std::string integrator = o.integrator.empty() ? "trbdf2" : o.integrator;
-  const auto parsed = workflows::parse_system_integrator(integrator);
+  const auto parsed = sim::parse_integrator(integrator);
   if (!parsed)
     throw std::invalid_argument("--integrator " + integrator +
                                 " applies to --model; with --system use trbdf2, rosenbrock or cvode");

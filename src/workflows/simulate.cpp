@@ -97,29 +97,10 @@ ModelSimulation simulate_model(const io::ModelSpec& model, const ModelInput& inp
   return r;
 }
 
-const char* system_integrator_name(sim::SystemIntegrator integrator) {
-  switch (integrator) {
-    case sim::SystemIntegrator::trbdf2:
-      return "trbdf2";
-    case sim::SystemIntegrator::rosenbrock:
-      return "rosenbrock";
-    case sim::SystemIntegrator::cvode:
-      return "cvode";
-  }
-  return "trbdf2";
-}
-
-std::optional<sim::SystemIntegrator> parse_system_integrator(const std::string& name) {
-  for (auto i : {sim::SystemIntegrator::trbdf2, sim::SystemIntegrator::rosenbrock,
-                 sim::SystemIntegrator::cvode})
-    if (name == system_integrator_name(i)) return i;
-  return std::nullopt;
-}
-
 SystemSimulation simulate_system(const SystemInput& system, const sim::SimOptions& options,
                                  const Progress& progress) {
   progress.check();
-  const std::string integrator = system_integrator_name(options.integrator);
+  const std::string integrator = sim::integrator_name(options.integrator);
   progress.say(std::string(io::system_name(system.kind)) + ": " + integrator, 0.0);
   SystemSimulation r;
   r.trajectory = system.kind == io::SystemKind::stick_slip

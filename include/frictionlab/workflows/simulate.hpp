@@ -91,10 +91,4 @@ struct SystemSimulation {
 SystemSimulation simulate_system(const SystemInput& system, const sim::SimOptions& options,
                                  const Progress& progress = {});
 
-/// Command-line name of a system integrator: trbdf2, rosenbrock, cvode.
-const char* system_integrator_name(sim::SystemIntegrator integrator);
-
-/// The integrator of a name of system_integrator_name, or nullopt.
-std::optional<sim::SystemIntegrator> parse_system_integrator(const std::string& name);
-
 }  // namespace frictionlab::workflows
