@@ -15,7 +15,7 @@
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/estimator/torque_estimator.hpp"
 #include "frictionlab/integrate/stepper.hpp"
-#include "frictionlab/io/model_run.hpp"
+#include "frictionlab/sim/model_run.hpp"
 
 namespace frictionlab {
 namespace {
@@ -66,13 +66,13 @@ TEST(Estimator, DoubleEqualsLibrarySimulationZeroOrderHold) {
 }
 
 // Position increments: the library drives the model with the velocity of the piecewise-linear
-// position (io::velocity_from_displacement, held over each interval), which moves it by exactly
+// position (sim::velocity_from_displacement, held over each interval), which moves it by exactly
 // x[k+1] - x[k]; the estimator gets the increments themselves.
 TEST(Estimator, DisplacementEqualsLibrarySimulation) {
   for (const auto& p : {test::joint_params(), test::joint_params_vd()}) {
     const auto rec = test::pendulum_record(p.Km);
     const long n = static_cast<long>(rec.t.size());
-    const auto vlib = io::velocity_from_displacement(rec.t, rec.x);
+    const auto vlib = sim::velocity_from_displacement(rec.t, rec.x);
     std::vector<double> z(n);
     drive<M>(p.friction, M::State{}, rec.t.data(), vlib.data(), n, Method::exact, Hold::zoh, 0.0,
              [&](long k, double, M::State x) { z[k] = x.z; });

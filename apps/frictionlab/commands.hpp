@@ -1,5 +1,6 @@
 // frictionlab CLI: the subcommands (argument parsing in main.cpp; the work is done by the
-// library: io/model_json, io/system_json, io/model_run, sim/systems, io/csv, io/plot_svg,
+// library: the workflows (workflows/simulate, export, demo, ...), io/model_json, io/system_json,
+// io/simulate_io, io/demo_files, sim/model_run, sim/systems, io/csv, io/plot_svg,
 // identify/, io/fit_json, io/lugre_xml).
 #pragma once
 

@@ -1,6 +1,6 @@
 // frictionlab export c | json | mujoco: the torque estimator's parameter file, its C code with the
 // parameters baked in, and an MJCF fragment for MuJoCo (docs/cli.md, "export"; the work is
-// io/estimator_export). `export xml` is export.cpp.
+// workflows::export_json / export_c / export_mujoco). `export xml` is export.cpp.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <filesystem>
@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
+#include "frictionlab/workflows/export.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -32,20 +33,12 @@ struct EstimatorExportOptions {
   double gear = 1.0;
 };
 
-io::EstimatorOverrides overrides(const EstimatorExportOptions& o) {
-  io::EstimatorOverrides v;
+workflows::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
+  workflows::EstimatorExportOptions v;
   if (o.km != 0) v.Km = o.km;
   if (o.hold == "linear") v.hold = Hold::linear;
   if (o.hold == "zoh") v.hold = Hold::zoh;
   return v;
-}
-
-estimator::EstimatorParams<double> load(const EstimatorExportOptions& o) {
-  const io::FrictionSource s = io::read_friction_source(o.params);
-  std::vector<std::string> warnings;
-  auto p = io::estimator_params(s, overrides(o), &warnings);
-  for (const auto& w : warnings) print_warning(w);
-  return p;
 }
 
 void emit(const std::string& output, const std::string& text, const std::string& what) {
@@ -58,20 +51,26 @@ void emit(const std::string& output, const std::string& text, const std::string&
 }
 
 void run_json(const EstimatorExportOptions& o) {
-  const auto p = load(o);
-  emit(o.output, io::estimator_json_text(p, o.params), "estimator parameters of " + o.params);
+  const workflows::ExportText r =
+      workflows::export_json(io::read_friction_source(o.params), overrides(o));
+  for (const auto& w : r.warnings) print_warning(w);
+  emit(o.output, r.text, "estimator parameters of " + o.params);
 }
 
 void run_c(const EstimatorExportOptions& o) {
-  const auto p = load(o);
-  const io::CCode code = io::estimator_c_code(p, o.name, o.precision == "float", o.params);
+  workflows::CExportOptions co;
+  co.estimator = overrides(o);
+  co.name = o.name;
+  co.single_precision = o.precision == "float";
+  const workflows::CExport r = workflows::export_c(io::read_friction_source(o.params), co);
+  for (const auto& w : r.warnings) print_warning(w);
   const std::filesystem::path dir(o.out);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(o.out + ": cannot create the directory: " + ec.message());
-  const std::string h = (dir / (o.name + ".h")).string(), c = (dir / (o.name + ".c")).string();
-  io::write_text_file(h, code.header);
-  io::write_text_file(c, code.source);
+  const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
+  io::write_text_file(h, r.header);
+  io::write_text_file(c, r.source);
   std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision
             << " estimator of " << o.params << ")\n";
 }
@@ -82,7 +81,7 @@ void run_mujoco(const EstimatorExportOptions& o) {
   io::MujocoOptions mo;
   mo.joint = o.joint;
   mo.gear = o.gear;
-  const io::MujocoFragment f = io::mujoco_fragment(s.spec, mo, o.params);
+  const workflows::MujocoExport f = workflows::export_mujoco(s, mo);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
   emit(o.output, f.xml, "MJCF fragment of " + o.params);
 }

@@ -375,27 +375,13 @@ ordered_json first_n(const std::array<double, N>& a, int n) {
   return arr;
 }
 
-const char* static_name(StaticKind k) {
-  switch (k) {
-    case StaticKind::coulomb:
-      return "coulomb";
-    case StaticKind::viscous:
-      return "viscous";
-    case StaticKind::coulomb_viscous:
-      return "coulomb-viscous";
-    case StaticKind::stribeck:
-      return "stribeck";
-  }
-  return "stribeck";
-}
-
 ordered_json static_params(const StaticSpec& s) {
   const auto& p = s.params;
   const auto& c = p.curve;
   ordered_json o = ordered_json::object();
   auto require = [&](bool ok, const char* what) {
     if (!ok)
-      throw std::invalid_argument(std::string("to_json: a '") + static_name(s.kind) +
+      throw std::invalid_argument(std::string("to_json: a '") + static_kind_name(s.kind) +
                                   "' model needs " + what);
   };
   switch (s.kind) {
@@ -435,37 +421,6 @@ template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
 }  // namespace
-
-const std::vector<std::string>& model_names() {
-  static const std::vector<std::string> names = {
-      "coulomb", "viscous",        "coulomb-viscous", "stribeck",          "lugre",
-      "dahl",    "elasto-plastic", "maxwell-slip",    "modified-stribeck", "gms",
-      "joint-lugre"};
-  return names;
-}
-
-std::string model_name(const ModelSpec& spec) {
-  return std::visit(
-      Overloaded{
-          [](const StaticSpec& s) { return std::string(static_name(s.kind)); },
-          [](const LuGre<double>::Params&) { return std::string("lugre"); },
-          [](const Dahl<double>::Params&) { return std::string("dahl"); },
-          [](const ElastoPlastic<double>::Params&) { return std::string("elasto-plastic"); },
-          [](const MaxwellSlip<double>::Params&) { return std::string("maxwell-slip"); },
-          [](const ModifiedStribeck<double>::Params&) { return std::string("modified-stribeck"); },
-          [](const GMS<double>::Params&) { return std::string("gms"); },
-          [](const JointLuGre<double>::Params&) { return std::string("joint-lugre"); },
-      },
-      spec);
-}
-
-std::vector<ParamIssue> check(const ModelSpec& spec) {
-  return std::visit(Overloaded{
-                        [](const StaticSpec& s) { return frictionlab::check(s.params); },
-                        [](const auto& p) { return frictionlab::check(p); },
-                    },
-                    spec);
-}
 
 ModelFile model_from_json(const json& j, const std::string& file, const std::string& context) {
   if (!j.is_object())

@@ -21,6 +21,7 @@
 #include <charconv>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -61,19 +62,6 @@ using Friction = ScaledFriction<M, double, Jet>;
 
 /// Whether the integrator takes fixed steps h (everything but cvode).
 bool fixed_step(SystemIntegrator i) { return i != SystemIntegrator::cvode; }
-
-/// The integrator's name in messages.
-const char* integrator_name(SystemIntegrator i) {
-  switch (i) {
-    case SystemIntegrator::rosenbrock:
-      return "rosenbrock";
-    case SystemIntegrator::cvode:
-      return "cvode";
-    case SystemIntegrator::trbdf2:
-      return "trbdf2";
-  }
-  return "unknown";
-}
 
 struct Plan {
   // fixed-step integrators
@@ -301,6 +289,24 @@ SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& fri
     const JointRhs<Friction<M>> rhs{std::move(fr), spec.I, spec.mgCx, spec.mgCy, tau};
     return integrate(sys, rhs, y0, spec.t_end, opt, pl);
   });
+}
+
+const char* integrator_name(SystemIntegrator i) {
+  switch (i) {
+    case SystemIntegrator::rosenbrock:
+      return "rosenbrock";
+    case SystemIntegrator::cvode:
+      return "cvode";
+    case SystemIntegrator::trbdf2:
+      return "trbdf2";
+  }
+  return "unknown";
+}
+
+std::optional<SystemIntegrator> parse_integrator(std::string_view name) {
+  for (auto i : {SystemIntegrator::trbdf2, SystemIntegrator::rosenbrock, SystemIntegrator::cvode})
+    if (name == integrator_name(i)) return i;
+  return std::nullopt;
 }
 
 }  // namespace frictionlab::sim

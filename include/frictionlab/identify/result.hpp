@@ -20,7 +20,7 @@
 namespace frictionlab::identify {
 
 /// The fitted friction model as the models' own parameter structs (double precision, N = 64
-/// element arrays), ready for io::ModelSpec / MODEL.json. Static kinds share StaticFriction.
+/// element arrays), ready for ModelSpec / MODEL.json. Static kinds share StaticFriction.
 using FittedParams = std::variant<StaticFriction<double>::Params, LuGre<double>::Params,
                                   Dahl<double>::Params, ElastoPlastic<double>::Params,
                                   MaxwellSlip<double>::Params, GMS<double>::Params>;

@@ -3,8 +3,7 @@
 //
 //   {"model": "lugre", "params": {"sigma0": 1e5, "Fc": 1, "Fs": 1.5, "vs": 0.001}}
 //
-// Model names: coulomb, viscous, coulomb-viscous, stribeck, lugre, dahl, elasto-plastic,
-// maxwell-slip, modified-stribeck, gms, joint-lugre. Missing parameters take the documented defaults; unknown
+// Model names: frictionlab::model_names() (models/model_spec.hpp, the one table). Missing parameters take the documented defaults; unknown
 // keys, wrong JSON types, syntax errors and invalid values (check() in models/validation.hpp) are
 // InputErrors naming the file and the line/column or the parameter. Warnings are returned.
 #pragma once
@@ -15,39 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "frictionlab/models/dahl.hpp"
-#include "frictionlab/models/elastoplastic.hpp"
-#include "frictionlab/models/gms.hpp"
-#include "frictionlab/models/joint_lugre.hpp"
-#include "frictionlab/models/lugre.hpp"
-#include "frictionlab/models/maxwell_slip.hpp"
-#include "frictionlab/models/stribeck.hpp"
-#include "frictionlab/models/validation.hpp"
+#include "frictionlab/models/model_spec.hpp"
 
 namespace frictionlab::io {
-
-/// Which special case of StaticFriction a static model file names.
-enum class StaticKind { coulomb, viscous, coulomb_viscous, stribeck };
-
-struct StaticSpec {
-  StaticKind kind = StaticKind::stribeck;
-  StaticFriction<double>::Params params{};
-};
-
-/// The parameters of any model a MODEL.json file can describe, in double precision.
-using ModelSpec = std::variant<StaticSpec, LuGre<double>::Params, Dahl<double>::Params,
-                               ElastoPlastic<double>::Params, MaxwellSlip<double>::Params,
-                               ModifiedStribeck<double>::Params, GMS<double>::Params,
-                               JointLuGre<double>::Params>;
-
-/// The JSON model name of a spec ("lugre", "coulomb-viscous", ...).
-std::string model_name(const ModelSpec& spec);
-
-/// All JSON model names, in documentation order.
-const std::vector<std::string>& model_names();
-
-/// check() of models/validation.hpp for the model in `spec`.
-std::vector<ParamIssue> check(const ModelSpec& spec);
 
 struct ModelFile {
   ModelSpec spec;

@@ -26,7 +26,9 @@
 // state of a fixed-step scheme): std::runtime_error.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -77,6 +79,12 @@ struct JointSpec {
   double qd0 = 0.0;      ///< initial angular velocity [rad/s]
   double t_end = 10.0;   ///< end time [s], > 0
 };
+
+/// Name of an integrator in messages and on the command line: trbdf2, rosenbrock, cvode.
+const char* integrator_name(SystemIntegrator i);
+
+/// The integrator of a name of integrator_name, or nullopt.
+std::optional<SystemIntegrator> parse_integrator(std::string_view name);
 
 struct SimOptions {
   SystemIntegrator integrator = SystemIntegrator::trbdf2;  ///< recommended real-time scheme

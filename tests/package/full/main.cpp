@@ -50,10 +50,10 @@ int main() {
   if (!(traj.t.size() == 5001 && zmax <= bound * (1 + 1e-12))) ++failures;
 
   // 3. io
-  const fl::io::ModelSpec spec_fit = fl::io::model_spec(r);
+  const fl::ModelSpec spec_fit = fl::io::model_spec(r);
   const fl::io::ModelFile back =
       fl::io::parse_model_json(fl::io::to_json_text(spec_fit), "consumer");
-  const auto* st = std::get_if<fl::io::StaticSpec>(&back.spec);
+  const auto* st = std::get_if<fl::StaticSpec>(&back.spec);
   if (!(st && st->params.curve.Fc_pos == sp.curve.Fc_pos && st->params.sigma2 == sp.sigma2))
     ++failures;
   std::printf(failures == 0 ? "consumer: ok\n" : "consumer: FAILED\n");

@@ -1,5 +1,7 @@
 // frictionlab: run any model of a MODEL.json file over a sampled input (the model registry behind
-// `frictionlab simulate --model`; the per-model work is integrate/stepper.hpp's drive()).
+// workflows::simulate_model and `frictionlab simulate --model`; the per-model work is
+// integrate/stepper.hpp's drive()). The model is an ModelSpec, the parameters of any model a
+// MODEL.json file can describe (io/model_json.hpp).
 #pragma once
 
 #include <optional>
@@ -7,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "frictionlab/io/model_json.hpp"
+#include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/models/common.hpp"
 
-namespace frictionlab::io {
+namespace frictionlab::sim {
 
 struct ModelRun {
   std::vector<std::string> state_names;     ///< "z" (single-state models), "z1".."zn" (the n
@@ -49,4 +51,4 @@ ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
 std::vector<double> velocity_from_displacement(const std::vector<double>& t,
                                                const std::vector<double>& x);
 
-}  // namespace frictionlab::io
+}  // namespace frictionlab::sim

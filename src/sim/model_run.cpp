@@ -1,5 +1,5 @@
-// frictionlab: the model registry of `simulate --model` (include/frictionlab/io/model_run.hpp).
-#include "frictionlab/io/model_run.hpp"
+// frictionlab: the model registry of `simulate --model` (include/frictionlab/sim/model_run.hpp).
+#include "frictionlab/sim/model_run.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -7,7 +7,8 @@
 
 #include "frictionlab/integrate/stepper.hpp"
 
-namespace frictionlab::io {
+namespace frictionlab::sim {
+
 namespace {
 
 constexpr Method kMethods[] = {Method::exact, Method::implicit_euler, Method::forward_euler,
@@ -83,7 +84,7 @@ std::string supported_methods(const ModelSpec& spec) {
 ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
                    const std::vector<double>& v, Method method, Hold hold, double max_substep) {
   if (!supports(spec, method))
-    throw std::invalid_argument("model '" + model_name(spec) +
+    throw std::invalid_argument("model '" + frictionlab::model_name(spec) +
                                 "' does not support the integrator '" + method_name(method) +
                                 "' (supported: " + supported_methods(spec) + ")");
   if (t.size() != v.size())
@@ -159,4 +160,4 @@ std::vector<double> velocity_from_displacement(const std::vector<double>& t,
   return v;
 }
 
-}  // namespace frictionlab::io
+}  // namespace frictionlab::sim

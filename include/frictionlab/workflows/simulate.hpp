@@ -1,0 +1,94 @@
+// frictionlab workflows: simulate (docs/cli.md, "simulate"): a friction model driven by a sampled
+// input (simulate_model), or a coupled mechanical system (simulate_system).
+//
+// Typed inputs in memory (a model spec and its input series; a system description), typed
+// results out; nothing is printed or written (io/simulate_io.hpp reads the input CSV and writes
+// the result CSVs, io/simulate_plots.hpp builds the plots).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frictionlab/io/model_json.hpp"
+#include "frictionlab/io/system_json.hpp"
+#include "frictionlab/models/common.hpp"
+#include "frictionlab/sim/systems.hpp"
+#include "frictionlab/workflows/progress.hpp"
+
+namespace frictionlab::workflows {
+
+/// The sampled input of simulate_model: times t plus exactly one of velocity v or displacement x.
+struct ModelInput {
+  std::vector<double> t;  ///< sample times [s]: at least 2, strictly increasing
+  std::vector<double> v;  ///< velocity [m/s] at every t (velocity-driven), or empty
+  std::vector<double> x;  ///< displacement [m] at every t (displacement-driven), or empty
+  /// Label of the input in messages (e.g. its file); never read.
+  std::string source;
+  /// Line of each sample in `source` (1-based), for messages; empty: messages name the sample
+  /// index instead.
+  std::vector<long> lines;
+};
+
+struct ModelSimulationOptions {
+  /// Integration method (sim::parse_method reads its names: exact, implicit-euler, euler, rk4).
+  Method method = Method::exact;
+  /// Input between samples. Unset: linear for a velocity input, zoh for a displacement input
+  /// (whose interpolant has a constant velocity over each interval). linear with a displacement
+  /// input is an error.
+  std::optional<Hold> hold;
+  /// Largest internal substep [s]: every interval is split into ceil(h / max_substep) substeps;
+  /// 0: one step per interval.
+  double max_substep = 0;
+};
+
+struct ModelSimulation {
+  std::string model;           ///< the model's name ("lugre", ...)
+  Hold hold = Hold::linear;    ///< the hold used
+  std::vector<double> t;       ///< sample times [s] (the input's)
+  std::vector<double> x;       ///< the input displacement [m]; empty for a velocity input
+  std::vector<double> v;       ///< velocity [m/s] driving the model (the input's, or from x)
+  std::vector<double> F;       ///< friction force at every sample [N]
+  std::vector<std::string> state_names;     ///< "z", "z1".."zn", or none (static models)
+  std::vector<std::vector<double>> states;  ///< states[i][k]: state i at sample k [m]
+  /// The model's invariant bound on |state| [m], 0 if it has none.
+  double state_bound = 0;
+  /// First sample at which a state left the bound, -1 if none (then `warnings` says so).
+  long bound_exceeded = -1;
+  /// Accepted but doubtful: the state left its bound (the method is unstable at this step).
+  std::vector<std::string> warnings;
+};
+
+/// Drive `model` from its zero state along `input` (sim::run_model). A displacement input is
+/// turned into the velocity of its piecewise-linear interpolant (sim::velocity_from_displacement).
+/// Throws std::invalid_argument if the input has neither or both of v and x, lengths differ, t
+/// has fewer than 2 samples or is not strictly increasing, hold is linear with a displacement
+/// input, or the method is not supported by the model; std::runtime_error if the result is not
+/// finite (naming the time and the input's line); Cancelled.
+ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
+                               const ModelSimulationOptions& options,
+                               const Progress& progress = {});
+
+/// A coupled mechanical system (docs/simulation.md): which one, its parameters and its friction.
+struct SystemInput {
+  io::SystemKind kind = io::SystemKind::stick_slip;
+  sim::StickSlipSpec stick_slip{};  ///< used if kind == stick_slip
+  sim::JointSpec joint{};           ///< used if kind == joint
+  sim::FrictionParams friction{};
+};
+
+struct SystemSimulation {
+  /// Time [s], position x [m] or q [rad], velocity, friction force [N] or torque [N m], the
+  /// friction states, and the integrator's step and evaluation counts.
+  sim::SystemTrajectory trajectory;
+  /// Accepted but doubtful (implicit stages without Newton convergence).
+  std::vector<std::string> warnings;
+};
+
+/// Simulate the system with sim::simulate_stick_slip / sim::simulate_joint. Throws
+/// std::invalid_argument naming the parameter or option (h, output_dt, rtol, ...) for impossible
+/// specifications; std::runtime_error if the result is not finite (naming the time); Cancelled.
+SystemSimulation simulate_system(const SystemInput& system, const sim::SimOptions& options,
+                                 const Progress& progress = {});
+
+}  // namespace frictionlab::workflows

@@ -1,0 +1,125 @@
+// frictionlab workflows: simulate (include/frictionlab/workflows/simulate.hpp).
+#include "frictionlab/workflows/simulate.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/sim/model_run.hpp"
+
+namespace frictionlab::workflows {
+namespace {
+
+// Index of the first sample at which any of the columns is not finite, or -1.
+long first_non_finite(const std::vector<const std::vector<double>*>& cols) {
+  if (cols.empty()) return -1;
+  const std::size_t n = cols[0]->size();
+  for (std::size_t k = 0; k < n; ++k)
+    for (const auto* c : cols)
+      if (!std::isfinite((*c)[k])) return static_cast<long>(k);
+  return -1;
+}
+
+// "FILE line N" (or "FILE sample k" without line numbers) of sample k of the input.
+std::string where(const ModelInput& in, std::size_t k) {
+  std::string s = in.source.empty() ? std::string() : in.source + " ";
+  if (k < in.lines.size()) return s + "line " + std::to_string(in.lines[k]);
+  return s + "sample " + std::to_string(k);
+}
+
+}  // namespace
+
+ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
+                               const ModelSimulationOptions& options, const Progress& progress) {
+  progress.check();
+  const bool has_v = !input.v.empty(), has_x = !input.x.empty();
+  if (has_v == has_x)
+    throw std::invalid_argument(
+        "simulate_model: give exactly one input series, v (velocity) or x (displacement); " +
+        std::string(has_v ? "both were given" : "neither was given"));
+  const std::vector<double>& u = has_v ? input.v : input.x;
+  if (u.size() != input.t.size())
+    throw std::invalid_argument("simulate_model: " + std::to_string(input.t.size()) +
+                                " times but " + std::to_string(u.size()) +
+                                (has_v ? " velocities" : " displacements"));
+  if (input.t.size() < 2)
+    throw std::invalid_argument("simulate_model: needs at least 2 samples, got " +
+                                std::to_string(input.t.size()));
+  const std::string integrator = sim::method_name(options.method);
+
+  ModelSimulation r;
+  r.model = frictionlab::model_name(model);
+  r.t = input.t;
+  if (has_x) {
+    if (options.hold == Hold::linear)
+      throw std::invalid_argument(
+          "--hold linear does not apply to a displacement input (t,x): x is interpolated "
+          "linearly, so the velocity is constant over each sample interval (zoh)");
+    r.hold = Hold::zoh;
+    r.x = input.x;
+    r.v = sim::velocity_from_displacement(input.t, input.x);
+  } else {
+    r.hold = options.hold.value_or(Hold::linear);
+    r.v = input.v;
+  }
+
+  progress.say(r.model + ": " + integrator + ", " + std::to_string(r.t.size()) + " samples", 0.0);
+  sim::ModelRun run = sim::run_model(model, r.t, r.v, options.method, r.hold, options.max_substep);
+  r.F = std::move(run.F);
+  r.state_names = std::move(run.state_names);
+  r.states = std::move(run.states);
+  r.state_bound = run.state_bound;
+  r.bound_exceeded = run.bound_exceeded;
+
+  std::vector<const std::vector<double>*> cols = {&r.t};
+  if (has_x) cols.push_back(&r.x);
+  cols.insert(cols.end(), {&r.v, &r.F});
+  for (const auto& s : r.states) cols.push_back(&s);
+  if (const long k = first_non_finite(cols); k >= 0) {
+    const auto kk = static_cast<std::size_t>(k);
+    throw std::runtime_error("--integrator " + integrator +
+                             " diverged: the result is not finite from t = " +
+                             io::format_double(r.t[kk]) + " s (" + where(input, kk) +
+                             "); use --integrator exact (stable for any step) or a smaller --dt");
+  }
+  if (r.bound_exceeded >= 0) {
+    const auto k = static_cast<std::size_t>(r.bound_exceeded);
+    r.warnings.push_back("the state left its invariant bound |z| <= " +
+                         io::format_double(r.state_bound) + " m from t = " +
+                         io::format_double(r.t[k]) + " s (" + where(input, k) +
+                         "): --integrator " + integrator +
+                         " is unstable at this step; the result is not trustworthy "
+                         "(--integrator exact keeps the bound for any step)");
+  }
+  progress.say(r.model + ": done", 1.0);
+  return r;
+}
+
+SystemSimulation simulate_system(const SystemInput& system, const sim::SimOptions& options,
+                                 const Progress& progress) {
+  progress.check();
+  const std::string integrator = sim::integrator_name(options.integrator);
+  progress.say(std::string(io::system_name(system.kind)) + ": " + integrator, 0.0);
+  SystemSimulation r;
+  r.trajectory = system.kind == io::SystemKind::stick_slip
+                     ? sim::simulate_stick_slip(system.stick_slip, system.friction, options)
+                     : sim::simulate_joint(system.joint, system.friction, options);
+  const sim::SystemTrajectory& tr = r.trajectory;
+  std::vector<const std::vector<double>*> cols = {&tr.t, &tr.x, &tr.v, &tr.F};
+  for (const auto& s : tr.states) cols.push_back(&s);
+  if (const long k = first_non_finite(cols); k >= 0)
+    throw std::runtime_error(
+        "--integrator " + integrator + " failed: the result is not finite from t = " +
+        io::format_double(tr.t[static_cast<std::size_t>(k)]) + " s; try a smaller --dt");
+  if (tr.unconverged_stages > 0)
+    r.warnings.push_back(std::to_string(tr.unconverged_stages) +
+                         " implicit stages ended without Newton convergence (the last iterate "
+                         "was used): the step is near the scheme's limit; compare with a smaller "
+                         "--dt or --integrator cvode");
+  progress.say(std::string(io::system_name(system.kind)) + ": done", 1.0);
+  return r;
+}
+
+}  // namespace frictionlab::workflows

@@ -1,0 +1,208 @@
+// workflows::simulate_model / simulate_system against closed forms, the lower-level library calls
+// (drive(), sim::simulate_stick_slip) on the same data, and the models' invariant bounds; errors,
+// progress reports and cancellation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "frictionlab/integrate/stepper.hpp"
+#include "frictionlab/workflows/simulate.hpp"
+
+namespace frictionlab {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+workflows::ModelInput sine_velocity(double h, double duration) {
+  workflows::ModelInput in;
+  for (long k = 0; static_cast<double>(k) * h <= duration + 1e-12; ++k) {
+    const double t = static_cast<double>(k) * h;
+    in.t.push_back(t);
+    in.v.push_back(0.01 * std::sin(2 * kPi * t) + 0.004 * std::sin(2 * kPi * 2.7 * t));
+    in.lines.push_back(k + 2);  // as if read from a CSV with a header line
+  }
+  in.source = "in.csv";
+  return in;
+}
+
+template <class E>
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no exception";
+  return {};
+}
+
+TEST(WorkflowSimulate, CoulombViscousIsItsClosedForm) {
+  StaticSpec s;
+  s.kind = StaticKind::coulomb_viscous;
+  s.params.curve = StribeckCurve<double>::symmetric(0.8, 0.8, 0.01, 1.0);
+  s.params.sigma2 = 2.0;
+  const auto in = sine_velocity(0.01, 1.0);
+  const auto r = workflows::simulate_model(s, in, {});
+  ASSERT_EQ(r.F.size(), in.t.size());
+  EXPECT_TRUE(r.state_names.empty());
+  EXPECT_EQ(r.model, "coulomb-viscous");
+  for (std::size_t k = 0; k < in.t.size(); ++k) {
+    const double v = in.v[k];
+    const double sgn = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
+    EXPECT_NEAR(r.F[k], 0.8 * sgn + 2.0 * v, 1e-12) << "k = " << k;
+  }
+}
+
+TEST(WorkflowSimulate, LuGreMatchesDriveForEveryMethodAndHold) {
+  const LuGre<double>::Params p;
+  const auto in = sine_velocity(1e-3, 1.0);
+  for (Method m : {Method::exact, Method::implicit_euler, Method::rk4}) {
+    for (Hold h : {Hold::linear, Hold::zoh}) {
+      workflows::ModelSimulationOptions o;
+      o.method = m;
+      o.hold = h;
+      o.max_substep = 2e-4;
+      const auto r = workflows::simulate_model(p, in, o);
+      std::vector<double> F, z;
+      drive<LuGre<double>>(p, {}, in.t.data(), in.v.data(), static_cast<long>(in.t.size()), m, h,
+                           2e-4, [&](long, double f, const LuGre<double>::State& x) {
+                             F.push_back(f);
+                             z.push_back(x.z);
+                           });
+      ASSERT_EQ(r.state_names, std::vector<std::string>{"z"});
+      EXPECT_EQ(r.F, F);
+      EXPECT_EQ(r.states[0], z);
+      EXPECT_EQ(r.hold, h);
+      EXPECT_LT(r.bound_exceeded, 0);
+      EXPECT_TRUE(r.warnings.empty());
+      EXPECT_DOUBLE_EQ(r.state_bound, 1.5 / 1e5);  // max(Fc, Fs) / sigma0
+    }
+  }
+}
+
+TEST(WorkflowSimulate, DisplacementInputDrivesWithItsInterpolantsVelocity) {
+  // x = 0.02 t: the interpolant's velocity is 0.02 m/s everywhere, held (zoh).
+  workflows::ModelInput in;
+  for (int k = 0; k <= 50; ++k) {
+    in.t.push_back(0.01 * k);
+    in.x.push_back(0.02 * 0.01 * k);
+  }
+  const LuGre<double>::Params p;
+  const auto r = workflows::simulate_model(p, in, {});
+  EXPECT_EQ(r.hold, Hold::zoh);
+  EXPECT_EQ(r.x, in.x);
+  for (double v : r.v) EXPECT_NEAR(v, 0.02, 1e-15);
+  // Sliding at constant velocity: F tends to the steady force g(v) + sigma2 v.
+  EXPECT_NEAR(r.F.back(), LuGre<double>::steady_force(p, 0.02), 1e-6);
+
+  workflows::ModelSimulationOptions linear;
+  linear.hold = Hold::linear;
+  EXPECT_NE(message_of<std::invalid_argument>(
+                [&] { (void)workflows::simulate_model(p, in, linear); })
+                .find("--hold linear does not apply to a displacement input"),
+            std::string::npos);
+}
+
+TEST(WorkflowSimulate, ForwardEulerLeavingTheBoundIsAWarningAtItsLine) {
+  const LuGre<double>::Params p;  // forward Euler at 10 ms is unstable (|1 - a h| > 1)
+  const auto in = sine_velocity(0.01, 2.0);
+  workflows::ModelSimulationOptions o;
+  o.method = Method::forward_euler;
+  const auto r = workflows::simulate_model(p, in, o);
+  ASSERT_GE(r.bound_exceeded, 0);
+  const auto k = static_cast<std::size_t>(r.bound_exceeded);
+  for (std::size_t i = 0; i < k; ++i) EXPECT_LE(std::abs(r.states[0][i]), r.state_bound * (1 + 1e-9));
+  EXPECT_GT(std::abs(r.states[0][k]), r.state_bound);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("(in.csv line " + std::to_string(in.lines[k]) + ")"),
+            std::string::npos)
+      << r.warnings[0];
+}
+
+TEST(WorkflowSimulate, NonFiniteResultIsAnError) {
+  LuGre<double>::Params p;
+  p.sigma0 = 1e8;  // forward Euler at 10 ms overflows
+  const auto in = sine_velocity(0.01, 2.0);
+  workflows::ModelSimulationOptions o;
+  o.method = Method::forward_euler;
+  const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+  EXPECT_NE(m.find("--integrator euler diverged: the result is not finite from t = "),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("in.csv line "), std::string::npos) << m;
+}
+
+TEST(WorkflowSimulate, InputErrors) {
+  const LuGre<double>::Params p;
+  workflows::ModelInput both = sine_velocity(0.01, 0.1);
+  both.x = both.v;
+  EXPECT_THROW((void)workflows::simulate_model(p, both, {}), std::invalid_argument);
+  workflows::ModelInput none = sine_velocity(0.01, 0.1);
+  none.v.clear();
+  EXPECT_THROW((void)workflows::simulate_model(p, none, {}), std::invalid_argument);
+  workflows::ModelInput one = sine_velocity(0.01, 0.0);
+  EXPECT_THROW((void)workflows::simulate_model(p, one, {}), std::invalid_argument);
+  workflows::ModelInput short_v = sine_velocity(0.01, 0.1);
+  short_v.v.pop_back();
+  EXPECT_THROW((void)workflows::simulate_model(p, short_v, {}), std::invalid_argument);
+  // maxwell-slip has only the exact step.
+  workflows::ModelSimulationOptions rk4;
+  rk4.method = Method::rk4;
+  EXPECT_THROW((void)workflows::simulate_model(MaxwellSlip<double>::Params{}, sine_velocity(0.01, 0.1), rk4),
+               std::invalid_argument);
+}
+
+TEST(WorkflowSimulate, SystemIsTheLibrarysSimulation) {
+  workflows::SystemInput s;  // stick-slip benchmark, default LuGre
+  s.friction = LuGre<double>::Params{};
+  sim::SimOptions o;
+  o.h = 0.01;
+  o.output_dt = 0.05;
+  const auto r = workflows::simulate_system(s, o);
+  const auto direct = sim::simulate_stick_slip(s.stick_slip, s.friction, o);
+  EXPECT_EQ(r.trajectory.t, direct.t);
+  EXPECT_EQ(r.trajectory.x, direct.x);
+  EXPECT_EQ(r.trajectory.F, direct.F);
+  EXPECT_EQ(r.trajectory.steps, direct.steps);
+  EXPECT_NEAR(r.trajectory.t.back(), s.stick_slip.t_end, 1e-12);
+
+  workflows::SystemInput j;
+  j.kind = io::SystemKind::joint;
+  j.friction = LuGre<double>::Params{};
+  o.integrator = sim::SystemIntegrator::rosenbrock;
+  const auto rj = workflows::simulate_system(j, o);
+  EXPECT_EQ(rj.trajectory.x, sim::simulate_joint(j.joint, j.friction, o).x);
+
+  sim::SimOptions bad = o;
+  bad.h = -1;
+  EXPECT_THROW((void)workflows::simulate_system(s, bad), std::invalid_argument);
+}
+
+TEST(WorkflowSimulate, IntegratorNamesRoundTrip) {
+  for (auto i : {sim::SystemIntegrator::trbdf2, sim::SystemIntegrator::rosenbrock,
+                 sim::SystemIntegrator::cvode})
+    EXPECT_EQ(sim::parse_integrator(sim::integrator_name(i)), i);
+  EXPECT_FALSE(sim::parse_integrator("exact"));
+}
+
+TEST(WorkflowSimulate, ReportsAndCancels) {
+  int reports = 0;
+  workflows::Progress progress;
+  progress.report = [&](std::string_view, double) { ++reports; };
+  (void)workflows::simulate_model(LuGre<double>::Params{}, sine_velocity(0.01, 0.1), {}, progress);
+  EXPECT_GT(reports, 0);
+
+  workflows::Progress cancel;
+  cancel.cancel = [] { return true; };
+  EXPECT_THROW((void)workflows::simulate_model(LuGre<double>::Params{}, sine_velocity(0.01, 0.1),
+                                               {}, cancel),
+               workflows::Cancelled);
+  workflows::SystemInput s;
+  s.friction = LuGre<double>::Params{};
+  EXPECT_THROW((void)workflows::simulate_system(s, {}, cancel), workflows::Cancelled);
+}
+
+}  // namespace
+}  // namespace frictionlab
