@@ -19,19 +19,18 @@
 namespace frictionlab::workflows {
 namespace {
 
-StaticFriction<double>::Params cv_truth() {
-  StaticFriction<double>::Params p;
-  p.curve = StribeckCurve<double>::symmetric(1.2, 1.2, 1.0, 2.0);
-  p.sigma2 = 0.4;
-  return p;
-}
+// Coulomb-viscous truth: Fc = 1.2, sigma2 = 0.4.
+constexpr double kFc = 1.2, kSigma2 = 0.4;
 
 data::Record friction_record(double noise, unsigned seed, double duration) {
   identify::SyntheticOptions so;
   so.noise_std = noise;
   so.seed = seed;
   so.excitation.duration = duration;
-  return identify::synthetic_friction_record(cv_truth(), so);
+  StaticFriction<double>::Params truth;
+  truth.curve = StribeckCurve<double>::symmetric(kFc, kFc, 1.0, 2.0);
+  truth.sigma2 = kSigma2;
+  return identify::synthetic_friction_record(truth, so);
 }
 
 double value(const identify::FitResult& r, const std::string& name) {
@@ -53,8 +52,8 @@ TEST(WorkflowFit, EqualsTheLibraryCallsAndRecoversTheTruth) {
   const FitOutcome f = fit({"train.csv", train}, {{"val.csv", val}}, o);
 
   // Noise-free training data: the truth (closed form of the synthetic record).
-  EXPECT_NEAR(value(f.result, "Fc"), 1.2, 1e-12);
-  EXPECT_NEAR(value(f.result, "sigma2"), 0.4, 1e-12);
+  EXPECT_NEAR(value(f.result, "Fc"), kFc, 1e-12);
+  EXPECT_NEAR(value(f.result, "sigma2"), kSigma2, 1e-12);
 
   // The lower-level calls on the same data give the same numbers.
   const identify::FitResult direct = identify::fit(train, o.fit);
@@ -89,11 +88,10 @@ TEST(WorkflowFit, EqualsTheLibraryCallsAndRecoversTheTruth) {
 }
 
 TEST(WorkflowFit, SensorlessFrictionIsKmCurrentMinusTorque) {
-  LuGre<double>::Params truth;
-  truth.sigma0 = 500;
-  truth.sigma1 = 0.5;
-  truth.sigma2 = 0.5;
-  truth.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0);
+  // reference 000's documented truth (docs/identification.md): S0 500, S1 0.5, Kw 0.5,
+  // Fc 1, Fs 1.5, Vth 0.1; Km 2.
+  const LuGre<double>::Params truth{500, 0.5, 0.5,
+                                    StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0), 0};
   identify::SyntheticOptions so;
   so.excitation.duration = 4;
   const data::Record rec = identify::synthetic_sensorless_record(truth, 2.0, so);

@@ -3,6 +3,8 @@
 // records are read as by `fit` (records.hpp); the fits and the ranking are
 // workflows::compare, the outputs io/compare_json; this file prints the table
 // and the verdict.
+#include "frictionlab/workflows/compare.hpp"
+
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -10,74 +12,67 @@
 
 #include "commands.hpp"
 #include "frictionlab/io/compare_json.hpp"
-#include "frictionlab/workflows/compare.hpp"
 #include "records.hpp"
 
 namespace frictionlab::cli {
 
-void run_compare(const CompareOptions &o) {
+void run_compare(const CompareOptions& o) {
   workflows::CompareOptions wo;
   try {
     wo.criterion = workflows::parse_criterion(o.criterion);
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--") + e.what());
   }
   try {
     wo.models = workflows::parse_model_list(o.models);
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--models: ") + e.what());
   }
   FitOptions base = o.fit;
   base.method = "lsq";
   wo.fit = identify_options(base);
   wo.preprocess = preprocess_options(base);
-  const workflows::NamedRecord train = read_input(base, base.input);
-  const std::vector<workflows::NamedRecord> val = read_validation(base);
+  const Inputs in = read_inputs(base);
   const workflows::CompareOutcome c =
-      workflows::compare(train, val, wo, stderr_progress());
+      workflows::compare(in.training, in.validation, wo, stderr_progress());
   print_warnings(c.warnings);
   // Outputs: nothing is written before every fit succeeded.
   const std::vector<std::string> files = io::write_compare_outputs(base.out, c);
 
-  const workflows::CompareRow &best = c.rows.front();
+  const workflows::CompareRow& best = c.rows.front();
   const std::string crit = workflows::criterion_label(c.criterion);
-  std::printf("frictionlab compare: %zu models, %s, method lsq, %ld samples "
-              "(%.3g s at %.4g Hz)",
-              c.rows.size(),
-              c.problem == identify::ProblemKind::sensorless
-                  ? "sensorless torque"
-                  : "friction",
-              best.fit.data.n, best.fit.data.duration, best.fit.data.rate_hz);
+  std::printf(
+      "frictionlab compare: %zu models, %s, method lsq, %ld samples "
+      "(%.3g s at %.4g Hz)",
+      c.rows.size(),
+      c.problem == identify::ProblemKind::sensorless ? "sensorless torque" : "friction",
+      best.fit.data.n, best.fit.data.duration, best.fit.data.rate_hz);
   if (!c.ranked_by_validation)
     std::printf(", no validation record: ranked by training RMSE\n");
   else
-    std::printf(", ranked by validation RMSE (mean over %zu record%s)\n",
-                val.size(), val.size() == 1 ? "" : "s");
+    std::printf(", ranked by validation RMSE (mean over %zu record%s)\n", c.validation_names.size(),
+                c.validation_names.size() == 1 ? "" : "s");
   const std::string dhead = "delta " + crit;
-  std::printf("\n  %4s  %-20s %3s %14s %14s %12s %12s %12s\n", "rank", "model",
-              "p", "train RMSE", "valid. RMSE", "AICc", "BIC", dhead.c_str());
+  std::printf("\n  %4s  %-20s %3s %14s %14s %12s %12s %12s\n", "rank", "model", "p", "train RMSE",
+              "valid. RMSE", "AICc", "BIC", dhead.c_str());
   for (std::size_t k = 0; k < c.rows.size(); ++k) {
-    const workflows::CompareRow &r = c.rows[k];
-    std::printf("  %4zu  %-20s %3d %14s %14s %12s %12s %12s\n", k + 1,
-                r.model.c_str(), r.fit.num_estimated,
-                fmt(r.fit.training.rmse).c_str(),
-                fmt(r.validation_rmse).c_str(), fmt(r.fit.aicc).c_str(),
-                fmt(r.fit.bic).c_str(), fmt(r.delta).c_str());
+    const workflows::CompareRow& r = c.rows[k];
+    std::printf("  %4zu  %-20s %3d %14s %14s %12s %12s %12s\n", k + 1, r.model.c_str(),
+                r.fit.num_estimated, fmt(r.fit.training.rmse).c_str(),
+                fmt(r.validation_rmse).c_str(), fmt(r.fit.aicc).c_str(), fmt(r.fit.bic).c_str(),
+                fmt(r.delta).c_str());
   }
   const std::string judgement =
       c.criterion_agrees ? std::string("agrees")
       : c.best_by_criterion >= 0
-          ? "prefers " +
-                c.rows[static_cast<std::size_t>(c.best_by_criterion)].model +
-                " (" + best.model + ": delta " + fmt(best.delta) + ")"
+          ? "prefers " + c.rows[static_cast<std::size_t>(c.best_by_criterion)].model + " (" +
+                best.model + ": delta " + fmt(best.delta) + ")"
           : std::string("is not available");
-  std::printf("\nVerdict: %s is best by %s RMSE (%s); %s %s.\n",
-              best.model.c_str(),
-              c.ranked_by_validation ? "validation" : "training",
-              fmt(best.score).c_str(), crit.c_str(), judgement.c_str());
+  std::printf("\nVerdict: %s is best by %s RMSE (%s); %s %s.\n", best.model.c_str(),
+              c.ranked_by_validation ? "validation" : "training", fmt(best.score).c_str(),
+              crit.c_str(), judgement.c_str());
   std::printf("\nFiles:\n");
-  for (const auto &f : files)
-    std::printf("  %s\n", f.c_str());
+  for (const auto& f : files) std::printf("  %s\n", f.c_str());
 }
 
-} // namespace frictionlab::cli
+}  // namespace frictionlab::cli

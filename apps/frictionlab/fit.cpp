@@ -3,6 +3,8 @@
 // `compare`); preparation, fit, validation and the plots' series are
 // workflows::fit; the outputs are io/fit_plots. This file wires them to the
 // command line and prints the summary.
+#include "frictionlab/workflows/fit.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -10,62 +12,49 @@
 
 #include "commands.hpp"
 #include "frictionlab/io/fit_plots.hpp"
-#include "frictionlab/workflows/fit.hpp"
 #include "records.hpp"
 
 namespace frictionlab::cli {
 
-void run_fit(const FitOptions &o) {
+void run_fit(const FitOptions& o) {
   workflows::FitOptions wo;
   wo.fit = identify_options(o);
   wo.preprocess = preprocess_options(o);
-  const workflows::NamedRecord train = read_input(o, o.input);
-  const std::vector<workflows::NamedRecord> val = read_validation(o);
-  const workflows::FitOutcome f =
-      workflows::fit(train, val, wo, stderr_progress());
+  const Inputs in = read_inputs(o);
+  const workflows::FitOutcome f = workflows::fit(in.training, in.validation, wo, stderr_progress());
   print_warnings(f.warnings);
-  const std::vector<std::string> files =
-      io::write_fit_outputs(o.out, f, !o.no_plots);
+  const std::vector<std::string> files = io::write_fit_outputs(o.out, f, !o.no_plots);
 
-  const identify::FitResult &r = f.result;
-  std::printf("frictionlab fit: %s, %s, method %s, %ld samples (%.3g s at %.4g "
-              "Hz), %.2f s\n",
-              r.model_name.c_str(),
-              r.problem == identify::ProblemKind::sensorless
-                  ? "sensorless torque"
-                  : "friction",
-              identify::method_name(r.method).c_str(), r.data.n,
-              r.data.duration, r.data.rate_hz, r.run_time_s);
-  std::printf("\n  %-10s %14s %12s %28s  %s\n", "parameter", "value",
-              "std. error", "95 % interval", "unit");
-  for (const auto &e : r.parameters) {
+  const identify::FitResult& r = f.result;
+  std::printf(
+      "frictionlab fit: %s, %s, method %s, %ld samples (%.3g s at %.4g "
+      "Hz), %.2f s\n",
+      r.model_name.c_str(),
+      r.problem == identify::ProblemKind::sensorless ? "sensorless torque" : "friction",
+      identify::method_name(r.method).c_str(), r.data.n, r.data.duration, r.data.rate_hz,
+      r.run_time_s);
+  std::printf("\n  %-10s %14s %12s %28s  %s\n", "parameter", "value", "std. error", "95 % interval",
+              "unit");
+  for (const auto& e : r.parameters) {
     std::string ci = "(fixed)";
     if (!e.fixed)
-      ci = std::string("[")
-               .append(fmt(e.ci_low))
-               .append(", ")
-               .append(fmt(e.ci_high))
-               .append("]");
-    std::printf("  %-10s %14s %12s %28s  %s%s\n", e.name.c_str(),
-                fmt(e.value).c_str(), e.fixed ? "" : fmt(e.std_error).c_str(),
-                ci.c_str(), e.unit.c_str(), e.at_bound ? "  (at bound)" : "");
+      ci = std::string("[").append(fmt(e.ci_low)).append(", ").append(fmt(e.ci_high)).append("]");
+    std::printf("  %-10s %14s %12s %28s  %s%s\n", e.name.c_str(), fmt(e.value).c_str(),
+                e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(), e.unit.c_str(),
+                e.at_bound ? "  (at bound)" : "");
   }
   std::printf("\n  %-28s %12s %10s %10s\n", "record", "RMSE", "NRMSE", "R^2");
-  std::printf("  %-28s %12s %10s %10s\n", "training",
-              fmt(r.training.rmse).c_str(), fmt(r.training.nrmse).c_str(),
-              fmt(r.training.r2).c_str());
-  for (const auto &v : f.validation)
-    std::printf("  %-28s %12s %10s %10s\n",
-                std::filesystem::path(v.name).filename().string().c_str(),
-                fmt(v.metrics.rmse).c_str(), fmt(v.metrics.nrmse).c_str(),
-                fmt(v.metrics.r2).c_str());
-  std::printf("\n  condition number %s, AICc %s, BIC %s%s\n",
-              fmt(r.condition_number).c_str(), fmt(r.aicc).c_str(),
-              fmt(r.bic).c_str(),
+  std::printf("  %-28s %12s %10s %10s\n", "training", fmt(r.training.rmse).c_str(),
+              fmt(r.training.nrmse).c_str(), fmt(r.training.r2).c_str());
+  for (const auto& v : f.validation)
+    std::printf(
+        "  %-28s %12s %10s %10s\n", std::filesystem::path(v.name).filename().string().c_str(),
+        fmt(v.metrics.rmse).c_str(), fmt(v.metrics.nrmse).c_str(), fmt(v.metrics.r2).c_str());
+  std::printf("\n  condition number %s, AICc %s, BIC %s%s\n", fmt(r.condition_number).c_str(),
+              fmt(r.aicc).c_str(), fmt(r.bic).c_str(),
               r.passive ? (*r.passive ? ", passive" : ", NOT passive") : "");
   std::printf("\nFiles:\n");
-  for (const auto &file : files)
-    std::printf("  %s\n", file.c_str());
+  for (const auto& file : files) std::printf("  %s\n", file.c_str());
 }
 
-} // namespace frictionlab::cli
+}  // namespace frictionlab::cli

@@ -9,8 +9,7 @@
 
 namespace frictionlab::cli {
 
-workflows::NamedRecord read_input(const FitOptions &o,
-                                  const std::string &path) {
+workflows::NamedRecord read_input(const FitOptions& o, const std::string& path) {
   io::RecordSpec spec;
   spec.time = o.time;
   spec.time_default = kDefaultTime;
@@ -22,39 +21,36 @@ workflows::NamedRecord read_input(const FitOptions &o,
   return {path, io::read_record(path, spec)};
 }
 
-std::vector<workflows::NamedRecord> read_validation(const FitOptions &o) {
-  std::vector<workflows::NamedRecord> records;
-  for (const auto &path : o.validate)
-    records.push_back(read_input(o, path));
-  return records;
+Inputs read_inputs(const FitOptions& o) {
+  Inputs in{read_input(o, o.input), {}};
+  for (const auto& path : o.validate) in.validation.push_back(read_input(o, path));
+  return in;
 }
 
-identify::FitOptions identify_options(const FitOptions &o) {
+identify::FitOptions identify_options(const FitOptions& o) {
   identify::FitOptions fo;
   if (o.problem == "sensorless") {
     fo.problem = identify::ProblemKind::sensorless;
   } else if (o.problem != "friction") {
-    throw std::invalid_argument(
-        "--problem must be friction or sensorless, got '" + o.problem + "'");
+    throw std::invalid_argument("--problem must be friction or sensorless, got '" + o.problem +
+                                "'");
   }
   fo.model = identify::parse_model(o.model);
   fo.method = identify::parse_method(o.method);
   fo.rotary = o.rotary || fo.problem == identify::ProblemKind::sensorless;
   fo.warmup_s = o.warmup;
-  if (o.starts > 0)
-    fo.lsq.starts = o.starts;
+  if (o.starts > 0) fo.lsq.starts = o.starts;
   if (o.loss == "huber") {
     fo.lsq.loss = identify::LossKind::huber;
   } else if (o.loss == "cauchy") {
     fo.lsq.loss = identify::LossKind::cauchy;
   } else if (o.loss != "none") {
-    throw std::invalid_argument("--loss must be none, huber or cauchy, got '" +
-                                o.loss + "'");
+    throw std::invalid_argument("--loss must be none, huber or cauchy, got '" + o.loss + "'");
   }
   return fo;
 }
 
-data::PreprocessOptions preprocess_options(const FitOptions &o) {
+data::PreprocessOptions preprocess_options(const FitOptions& o) {
   data::PreprocessOptions pp;
   pp.resample_rate = o.resample;
   pp.lowpass_cutoff = o.lowpass;
@@ -64,23 +60,19 @@ data::PreprocessOptions preprocess_options(const FitOptions &o) {
 
 workflows::Progress stderr_progress() {
   workflows::Progress p;
-  p.report = [](std::string_view msg, double) {
-    std::cerr << "frictionlab: " << msg << '\n';
-  };
+  p.report = [](std::string_view msg, double) { std::cerr << "frictionlab: " << msg << '\n'; };
   return p;
 }
 
-void print_warnings(const std::vector<std::string> &warnings) {
-  for (const auto &w : warnings)
-    print_warning(w);
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) print_warning(w);
 }
 
 std::string fmt(double x) {
-  if (!std::isfinite(x))
-    return "-";
+  if (!std::isfinite(x)) return "-";
   char b[32];
   std::snprintf(b, sizeof b, "%.5g", x);
   return b;
 }
 
-} // namespace frictionlab::cli
+}  // namespace frictionlab::cli

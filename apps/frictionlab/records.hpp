@@ -14,29 +14,33 @@
 
 namespace frictionlab::cli {
 
-/// The record at `path` read with the channels of `o` (io::read_record; --time
-/// defaults to "t" without selecting the named .mat layout), named by `path`.
-/// Throws io::InputError / std::invalid_argument like io::read_record.
-workflows::NamedRecord read_input(const FitOptions &o, const std::string &path);
+/// The record at `path` read with the channels of `o` (io::read_record; --time defaults to
+/// "t" without selecting the named .mat layout), named by `path`. Throws io::InputError /
+/// std::invalid_argument like io::read_record.
+workflows::NamedRecord read_input(const FitOptions& o, const std::string& path);
 
-/// read_input of every --validate record, in order.
-std::vector<workflows::NamedRecord> read_validation(const FitOptions &o);
+/// --input and every --validate record (read_input), in order.
+struct Inputs {
+  workflows::NamedRecord training;
+  std::vector<workflows::NamedRecord> validation;
+};
+Inputs read_inputs(const FitOptions& o);
 
 /// identify::FitOptions from the command line's problem, model, method, units,
 /// warm-up, starts and loss. Throws std::invalid_argument / identify::FitError
 /// for values that are not accepted.
-identify::FitOptions identify_options(const FitOptions &o);
+identify::FitOptions identify_options(const FitOptions& o);
 
 /// --resample, --lowpass, --velocity-from-position.
-data::PreprocessOptions preprocess_options(const FitOptions &o);
+data::PreprocessOptions preprocess_options(const FitOptions& o);
 
 /// Progress messages as "frictionlab: MESSAGE" lines on stderr; never cancels.
 workflows::Progress stderr_progress();
 
 /// "frictionlab: warning: ..." for each warning (print_warning).
-void print_warnings(const std::vector<std::string> &warnings);
+void print_warnings(const std::vector<std::string>& warnings);
 
 /// "%.5g", or "-" for a value that is not finite.
 std::string fmt(double x);
 
-} // namespace frictionlab::cli
+}  // namespace frictionlab::cli

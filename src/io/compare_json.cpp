@@ -10,19 +10,18 @@
 
 namespace frictionlab::io {
 
-std::string compare_model_directory(const std::string &model) {
+std::string compare_model_directory(const std::string& model) {
   std::string d = model;
   std::replace(d.begin(), d.end(), ':', '_');
   return d;
 }
 
-nlohmann::ordered_json
-compare_to_json(const workflows::CompareOutcome &c,
-                const std::vector<std::string> &model_json_paths) {
+nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
+                                       const std::vector<std::string>& model_json_paths) {
   if (model_json_paths.size() != c.rows.size())
-    throw std::invalid_argument(
-        "compare_to_json: " + std::to_string(model_json_paths.size()) +
-        " model.json paths for " + std::to_string(c.rows.size()) + " models");
+    throw std::invalid_argument("compare_to_json: " + std::to_string(model_json_paths.size()) +
+                                " model.json paths for " + std::to_string(c.rows.size()) +
+                                " models");
   nlohmann::ordered_json j;
   j["format"] = "frictionlab-compare";
   j["version"] = 1;
@@ -36,13 +35,12 @@ compare_to_json(const workflows::CompareOutcome &c,
                              : nlohmann::ordered_json(c.rows.front().model);
   j["best_by_criterion"] =
       c.best_by_criterion >= 0
-          ? nlohmann::ordered_json(
-                c.rows[static_cast<std::size_t>(c.best_by_criterion)].model)
+          ? nlohmann::ordered_json(c.rows[static_cast<std::size_t>(c.best_by_criterion)].model)
           : nlohmann::ordered_json(nullptr);
   j["criterion_agrees"] = c.criterion_agrees;
-  auto &rows = j["rows"] = nlohmann::ordered_json::array();
+  auto& rows = j["rows"] = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < c.rows.size(); ++k) {
-    const workflows::CompareRow &r = c.rows[k];
+    const workflows::CompareRow& r = c.rows[k];
     nlohmann::ordered_json jr;
     jr["rank"] = k + 1;
     jr["model"] = r.model;
@@ -59,16 +57,15 @@ compare_to_json(const workflows::CompareOutcome &c,
   return j;
 }
 
-std::vector<std::string>
-write_compare_outputs(const std::string &dir,
-                      const workflows::CompareOutcome &c) {
+std::vector<std::string> write_compare_outputs(const std::string& dir,
+                                               const workflows::CompareOutcome& c) {
   make_directories(dir);
   const std::filesystem::path d(dir);
   std::vector<std::string> files;
   const auto compare_path = (d / "compare.json").string();
   files.push_back(compare_path);
   std::vector<std::string> model_paths;
-  for (const auto &r : c.rows) {
+  for (const auto& r : c.rows) {
     const auto mdir = d / compare_model_directory(r.model);
     make_directories(mdir.string());
     const auto model_path = (mdir / "model.json").string();
@@ -80,4 +77,4 @@ write_compare_outputs(const std::string &dir,
   return files;
 }
 
-} // namespace frictionlab::io
+}  // namespace frictionlab::io

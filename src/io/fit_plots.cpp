@@ -10,14 +10,13 @@
 namespace frictionlab::io {
 namespace {
 
-std::string force_unit(const workflows::FitOutcome &f) {
-  return f.result.problem == identify::ProblemKind::sensorless ? "[N m]"
-                                                               : "[N | N m]";
+std::string force_unit(const workflows::FitOutcome& f) {
+  return f.result.problem == identify::ProblemKind::sensorless ? "[N m]" : "[N | N m]";
 }
 
-} // namespace
+}  // namespace
 
-Plot fit_prediction_plot(const workflows::FitOutcome &f) {
+Plot fit_prediction_plot(const workflows::FitOutcome& f) {
   const std::string unit = force_unit(f);
   Plot p;
   p.title = "frictionlab fit: " + f.result.model_name + " (" +
@@ -25,15 +24,13 @@ Plot fit_prediction_plot(const workflows::FitOutcome &f) {
   p.xlabel = "t [s]";
   p.x = f.training.t;
   p.panels.push_back(
-      {"force " + unit,
-       {{"measured", f.training.force}, {"predicted", f.prediction}}});
-  p.panels.push_back(
-      {"residual " + unit, {{"measured - predicted", f.residual}}});
+      {"force " + unit, {{"measured", f.training.force}, {"predicted", f.prediction}}});
+  p.panels.push_back({"residual " + unit, {{"measured - predicted", f.residual}}});
   p.panels.push_back({"velocity", {{"v", f.training.velocity}}});
   return p;
 }
 
-Plot fit_friction_velocity_plot(const workflows::FitOutcome &f) {
+Plot fit_friction_velocity_plot(const workflows::FitOutcome& f) {
   Plot q;
   q.title = "Friction against velocity: data and the fitted static curve";
   q.xlabel = "velocity";
@@ -45,15 +42,13 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome &f) {
   return q;
 }
 
-std::vector<std::string> write_fit_outputs(const std::string &dir,
-                                           const workflows::FitOutcome &f,
+std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
                                            bool plots) {
   make_directories(dir);
   const std::filesystem::path d(dir);
   std::vector<std::string> files;
   const auto fit_path = (d / "fit.json").string();
-  write_text_file(fit_path,
-                  fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
+  write_text_file(fit_path, fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
   files.push_back(fit_path);
   const auto model_path = (d / "model.json").string();
   write_text_file(model_path, to_json_text(model_spec(f.result)));
@@ -69,4 +64,4 @@ std::vector<std::string> write_fit_outputs(const std::string &dir,
   return files;
 }
 
-} // namespace frictionlab::io
+}  // namespace frictionlab::io

@@ -25,20 +25,18 @@ namespace frictionlab::io {
 
 /// The directory name of a model: its name with ':' replaced by '_' ("gms:4" ->
 /// "gms_4").
-std::string compare_model_directory(const std::string &model);
+std::string compare_model_directory(const std::string& model);
 
 /// The compare.json object; model_json_paths[k] is the "model_json" of
 /// c.rows[k] (std::invalid_argument if the counts differ).
-nlohmann::ordered_json
-compare_to_json(const workflows::CompareOutcome &c,
-                const std::vector<std::string> &model_json_paths);
+nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
+                                       const std::vector<std::string>& model_json_paths);
 
 /// Create `dir` and DIR/<model>/ if missing, write every row's model.json and
 /// compare.json. Returns the paths written: compare.json first, then the
 /// model.json files in rank order. Throws InputError if a directory or a file
 /// cannot be written.
-std::vector<std::string>
-write_compare_outputs(const std::string &dir,
-                      const workflows::CompareOutcome &c);
+std::vector<std::string> write_compare_outputs(const std::string& dir,
+                                               const workflows::CompareOutcome& c);
 
-} // namespace frictionlab::io
+}  // namespace frictionlab::io

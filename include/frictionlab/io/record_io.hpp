@@ -18,8 +18,9 @@
 //                    velocity [rad/s], joint torque [N m] -> Record t, current, velocity, force).
 //                    4x4 is ambiguous and an error.
 //     If no spec is given at all (time_default does not count) and the file holds exactly one
-//     variable, it is read as the matrix. A named channel and `matrix` together are an error. Errors: "FILE: variable 'v': ..." for a missing variable (listing the variables
-//     found), the wrong class (char, cell, struct, logical, ...), complex, sparse, empty, not a
+//     variable, it is read as the matrix. A named channel and `matrix` together are an error.
+//     Errors: "FILE: variable 'v': ..." for a missing variable (listing the variables found),
+//     the wrong class (char, cell, struct, logical, ...), complex, sparse, empty, not a
 //     vector / not 4xN, a non-finite element (1-based element, or row and column), time not
 //     strictly increasing, lengths that differ; "FILE: ..." when the file cannot be opened or is
 //     not a MAT file.

@@ -31,7 +31,7 @@ enum class Criterion { aicc, bic };
 
 /// "aicc" -> aicc, "bic" -> bic; std::invalid_argument ("criterion must be aicc
 /// or bic, got 'x'") otherwise.
-Criterion parse_criterion(const std::string &name);
+Criterion parse_criterion(const std::string& name);
 
 /// "aicc" | "bic" (the name parse_criterion accepts).
 std::string criterion_key(Criterion c);
@@ -45,7 +45,7 @@ std::string criterion_label(Criterion c);
 /// it): "empty model name in 'LIST'", identify::parse_model's message for an
 /// unknown name, "model 'NAME' is listed twice" (after normalisation, e.g.
 /// "gms" and "gms:3"), "give at least two models to compare, got 'LIST'".
-std::vector<identify::ModelChoice> parse_model_list(const std::string &list);
+std::vector<identify::ModelChoice> parse_model_list(const std::string& list);
 
 struct CompareOptions {
   /// At least two, no two with the same identify::model_name (see
@@ -61,34 +61,29 @@ struct CompareOptions {
 };
 
 struct CompareRow {
-  std::string model{}; ///< identify::model_name of the model
-  identify::FitResult
-      fit{}; ///< identify::fit by lsq on the prepared training record
-  std::vector<NamedMetrics>
-      validation{}; ///< identify::evaluate on each validation record
+  std::string model{};                     ///< identify::model_name of the model
+  identify::FitResult fit{};               ///< identify::fit by lsq on the prepared training record
+  std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
   /// Mean RMSE over the validation records; NaN without validation records.
   double validation_rmse = std::numeric_limits<double>::quiet_NaN();
   /// The ranking error: validation_rmse, or fit.training.rmse without
   /// validation records.
   double score = std::numeric_limits<double>::quiet_NaN();
-  double criterion =
-      std::numeric_limits<double>::quiet_NaN(); ///< fit.aicc or fit.bic
+  double criterion = std::numeric_limits<double>::quiet_NaN();  ///< fit.aicc or fit.bic
   /// criterion minus the smallest finite criterion of the rows (NaN if this one
   /// or every one is not finite).
   double delta = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct CompareOutcome {
-  std::string input{}; ///< the training record's name
-  std::vector<std::string>
-      validation_names{}; ///< the validation records' names
+  std::string input{};                          ///< the training record's name
+  std::vector<std::string> validation_names{};  ///< the validation records' names
   identify::ProblemKind problem = identify::ProblemKind::friction;
   Criterion criterion = Criterion::aicc;
   /// True: ranked by validation RMSE; false (no validation record): by training
   /// RMSE.
   bool ranked_by_validation = false;
-  std::vector<CompareRow>
-      rows{}; ///< ranked, best first (rows[0] is the best model)
+  std::vector<CompareRow> rows{};  ///< ranked, best first (rows[0] is the best model)
   /// Index in rows of the model with the smallest finite criterion; -1 if none
   /// is finite.
   int best_by_criterion = -1;
@@ -106,9 +101,7 @@ struct CompareOutcome {
 /// polled before each record and each model. Throws std::invalid_argument for
 /// fewer than two models, prepare_record's errors, identify::FitError prefixed
 /// "model 'NAME': ", and Cancelled.
-CompareOutcome compare(const NamedRecord &training,
-                       const std::vector<NamedRecord> &validation,
-                       const CompareOptions &options,
-                       const Progress &progress = {});
+CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecord>& validation,
+                       const CompareOptions& options, const Progress& progress = {});
 
-} // namespace frictionlab::workflows
+}  // namespace frictionlab::workflows

@@ -39,8 +39,7 @@ struct NamedMetrics {
 /// A record ready for identify::fit and the warnings of its checks.
 struct PreparedRecord {
   data::Record record{};
-  std::vector<std::string>
-      warnings{}; ///< data::check_record's warnings, in its order
+  std::vector<std::string> warnings{};  ///< data::check_record's warnings, in its order
 };
 
 /// `raw` preprocessed with `preprocess` (data::preprocess, only if it
@@ -50,8 +49,7 @@ struct PreparedRecord {
 /// for ProblemKind::sensorless. Throws what data::preprocess and
 /// data::check_record throw (std::invalid_argument, data::RecordError) for an
 /// unusable record.
-PreparedRecord prepare_record(const data::Record &raw,
-                              const data::PreprocessOptions &preprocess,
+PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
                               identify::ProblemKind problem);
 
 struct FitOptions {
@@ -66,30 +64,25 @@ struct FitOptions {
 /// The friction against velocity, sample by sample, sorted by increasing
 /// velocity: the data of the friction-velocity plot.
 struct FrictionVelocity {
-  std::vector<double> velocity{}; ///< [m/s | rad/s]
+  std::vector<double> velocity{};  ///< [m/s | rad/s]
   /// The measured friction [N | N m]: the force channel for the friction
   /// problem; for the sensorless problem Km*current - torque (Km of the fit).
   std::vector<double> measured{};
-  std::vector<double>
-      simulated{}; ///< the same from the model's simulated prediction
-  std::vector<double>
-      static_curve{}; ///< identify::steady_force(result, velocity)
+  std::vector<double> simulated{};     ///< the same from the model's simulated prediction
+  std::vector<double> static_curve{};  ///< identify::steady_force(result, velocity)
 };
 
 struct FitOutcome {
-  std::string input{}; ///< the training record's name
-  identify::FitResult
-      result{};            ///< identify::fit on the prepared training record
-  data::Record training{}; ///< the prepared training record (what was fitted)
+  std::string input{};           ///< the training record's name
+  identify::FitResult result{};  ///< identify::fit on the prepared training record
+  data::Record training{};       ///< the prepared training record (what was fitted)
   /// identify::predict(result, training): the model's prediction of the force
   /// channel (friction force, or joint torque for the sensorless problem) at
   /// every training sample [N | N m].
   std::vector<double> prediction{};
-  std::vector<double>
-      residual{}; ///< training.force - prediction, per sample [N | N m]
-  FrictionVelocity friction{}; ///< the training samples, sorted by velocity
-  std::vector<NamedMetrics>
-      validation{}; ///< identify::evaluate on each validation record
+  std::vector<double> residual{};          ///< training.force - prediction, per sample [N | N m]
+  FrictionVelocity friction{};             ///< the training samples, sorted by velocity
+  std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
   /// In order: the training record's check warnings, the fit's
   /// (result.warnings), then each validation record's check warnings.
   std::vector<std::string> warnings{};
@@ -101,8 +94,7 @@ struct FitOutcome {
 /// fit. Throws identify::FitError for a fit that is not possible, what
 /// prepare_record throws (the record's name in data::RecordError's source), and
 /// Cancelled.
-FitOutcome fit(const NamedRecord &training,
-               const std::vector<NamedRecord> &validation,
-               const FitOptions &options, const Progress &progress = {});
+FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& validation,
+               const FitOptions& options, const Progress& progress = {});
 
-} // namespace frictionlab::workflows
+}  // namespace frictionlab::workflows
