@@ -259,6 +259,50 @@ TEST(RecordMat, MatrixLayouts4xNAndNx4) {
   }
 }
 
+// time_default is a default, not a choice: it does not select the named-vector layout (the
+// matrix, by name or as the only variable, is read as without it), it stands in for an empty
+// `time` when channels are named (.mat and CSV), and a `time` given with `matrix` stays an error.
+TEST(RecordMat, TimeDefaultIsNotAChoice) {
+  const Channels c = channels(23);
+  const std::size_t n = c.t.size();
+  std::vector<double> m4n(4 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const double row4[4] = {c.t[k], c.i[k], c.v[k], c.tau[k]};
+    for (std::size_t ch = 0; ch < 4; ++ch) m4n[ch + 4 * k] = row4[ch];
+  }
+  const MatVariable data{"data", {4, n}, m4n, {}, MatClass::double_array};
+  const std::string path = temp_file("time_default.mat");
+  io::write_mat(path, {data}, MatVersion::v5);
+  const data::Record alone = io::read_record_mat(path, {.time_default = "t"});
+  EXPECT_EQ(alone.t, c.t);
+  EXPECT_EQ(alone.force, c.tau);
+  const data::Record named = io::read_record(path, {.matrix = "data", .time_default = "t"});
+  EXPECT_EQ(named.t, c.t);
+  EXPECT_EQ(named.current, c.i);
+  EXPECT_EQ(invalid_argument([&] {
+              io::read_record_mat(path, {.time = "t", .matrix = "data", .time_default = "t"});
+            }),
+            "give either a matrix variable ('data') or variable names per channel for " + path +
+                ", not both");
+
+  const std::string vectors = temp_file("time_default_vectors.mat");
+  io::write_mat(vectors, {row("t", c.t), row("v", c.v)}, MatVersion::v5);
+  const data::Record r = io::read_record_mat(vectors, {.velocity = "v", .time_default = "t"});
+  EXPECT_EQ(r.t, c.t);
+  EXPECT_EQ(r.velocity, c.v);
+  EXPECT_EQ(invalid_argument([&] { io::read_record_mat(vectors, {.velocity = "v"}); }),
+            "no time variable given for " + vectors);
+
+  const data::Record csv =
+      io::parse_record_csv("t,v\n0,1\n0.5,2\n", "d.csv", {.velocity = "v", .time_default = "t"});
+  EXPECT_EQ(csv.t, (std::vector<double>{0, 0.5}));
+  EXPECT_EQ(csv.velocity, (std::vector<double>{1, 2}));
+  // A given time wins over the default.
+  const data::Record given = io::parse_record_csv("s,t\n0,5\n0.5,6\n", "d.csv",
+                                                  {.time = "s", .time_default = "t"});
+  EXPECT_EQ(given.t, (std::vector<double>{0, 0.5}));
+}
+
 // The InputError of reading `vars` written to a file of version `ver` with `spec`.
 std::string mat_error(MatVersion ver, const std::vector<MatVariable>& vars, const RecordSpec& spec,
                       std::string& path) {

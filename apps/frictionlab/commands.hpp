@@ -41,11 +41,15 @@ struct SimulateOptions {
   double dt = 0.0;  // 0 = not given
 };
 
+/// The time column / variable of fit and compare when --time is not given (a default, not a
+/// choice: io::RecordSpec::time_default).
+inline constexpr const char* kDefaultTime = "t";
+
 struct FitOptions {
   std::string input, out = "frictionlab-fit";
   std::vector<std::string> validate;
-  // channels: column names or 0-based indices (CSV), variable names (.mat)
-  std::string time = "t", position, velocity, current, force, matrix;
+  // channels: column names or 0-based indices (CSV), variable names (.mat); empty: not given
+  std::string time, position, velocity, current, force, matrix;
   std::string problem = "friction", model = "lugre", method = "lsq", loss = "none";
   bool rotary = false;
   double warmup = 0;

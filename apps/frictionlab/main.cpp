@@ -63,7 +63,8 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
         ->check(CLI::IsMember({"lsq", "grid", "two-stage"}))
         ->capture_default_str();
   }
-  cmd->add_option("--time", o.time, "Time column / variable [s]")->capture_default_str();
+  cmd->add_option("--time", o.time, "Time column / variable [s]")
+      ->default_str(frictionlab::cli::kDefaultTime);
   cmd->add_option("--velocity", o.velocity, "Velocity column / variable");
   cmd->add_option("--position", o.position, "Position column / variable");
   cmd->add_option("--force", o.force, "Measured friction force or joint torque column");

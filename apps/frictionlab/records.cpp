@@ -5,34 +5,26 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "frictionlab/data/checks.hpp"
-#include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/io/record_io.hpp"
 
 namespace frictionlab::cli {
 
-data::Record load_record(const FitOptions& o, const std::string& path) {
+workflows::NamedRecord read_input(const FitOptions& o, const std::string& path) {
   io::RecordSpec spec;
   spec.time = o.time;
+  spec.time_default = kDefaultTime;
   spec.position = o.position;
   spec.velocity = o.velocity;
   spec.current = o.current;
   spec.force = o.force;
   spec.matrix = o.matrix;
-  data::Record r = io::read_record(path, spec);
-  data::PreprocessOptions pp;
-  pp.resample_rate = o.resample;
-  pp.lowpass_cutoff = o.lowpass;
-  pp.velocity_from_position = o.velocity_from_position;
-  if (pp.resample_rate > 0 || pp.lowpass_cutoff > 0 || pp.velocity_from_position)
-    r = data::preprocess(r, pp);
-  data::CheckOptions co;
-  co.need_velocity = true;
-  co.need_force = true;
-  co.need_current = o.problem == "sensorless";
-  const data::RecordReport rep = data::check_record(r, co);
-  for (const auto& w : rep.warnings) print_warning(w);
-  return r;
+  return {path, io::read_record(path, spec)};
+}
+
+Inputs read_inputs(const FitOptions& o) {
+  Inputs in{read_input(o, o.input), {}};
+  for (const auto& path : o.validate) in.validation.push_back(read_input(o, path));
+  return in;
 }
 
 identify::FitOptions identify_options(const FitOptions& o) {
@@ -55,8 +47,25 @@ identify::FitOptions identify_options(const FitOptions& o) {
   } else if (o.loss != "none") {
     throw std::invalid_argument("--loss must be none, huber or cauchy, got '" + o.loss + "'");
   }
-  fo.progress = [](std::string_view msg) { std::cerr << "frictionlab: " << msg << '\n'; };
   return fo;
+}
+
+data::PreprocessOptions preprocess_options(const FitOptions& o) {
+  data::PreprocessOptions pp;
+  pp.resample_rate = o.resample;
+  pp.lowpass_cutoff = o.lowpass;
+  pp.velocity_from_position = o.velocity_from_position;
+  return pp;
+}
+
+workflows::Progress stderr_progress() {
+  workflows::Progress p;
+  p.report = [](std::string_view msg, double) { std::cerr << "frictionlab: " << msg << '\n'; };
+  return p;
+}
+
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) print_warning(w);
 }
 
 std::string fmt(double x) {

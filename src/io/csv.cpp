@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -193,6 +194,12 @@ void write_text_file(const std::string& path, std::string_view text) {
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.flush();
   if (!out) throw InputError(path, 0, 0, "write error");
+}
+
+void make_directories(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw InputError(path, 0, 0, "cannot create the directory: " + ec.message());
 }
 
 CsvTable read_csv(const std::string& path) { return parse_csv(read_text_file(path), path); }

@@ -5,12 +5,19 @@
 #include <type_traits>
 
 namespace frictionlab::io {
-namespace {
 
-nlohmann::ordered_json number(double x) {
+nlohmann::ordered_json finite_or_null(double x) {
   if (!std::isfinite(x)) return nullptr;
   return x;
 }
+
+std::string problem_name(identify::ProblemKind p) {
+  return p == identify::ProblemKind::sensorless ? "sensorless" : "friction";
+}
+
+namespace {
+
+nlohmann::ordered_json number(double x) { return finite_or_null(x); }
 
 nlohmann::ordered_json metrics_json(const identify::Metrics& m) {
   nlohmann::ordered_json j;
@@ -57,7 +64,7 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   j["format"] = "frictionlab-fit";
   j["version"] = 1;
   j["input"] = input;
-  j["problem"] = r.problem == identify::ProblemKind::sensorless ? "sensorless" : "friction";
+  j["problem"] = problem_name(r.problem);
   j["method"] = identify::method_name(r.method);
   j["model_name"] = r.model_name;
   j["model"] = to_json(model_spec(r));

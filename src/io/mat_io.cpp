@@ -265,8 +265,8 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
   if (named && !spec.matrix.empty())
     throw std::invalid_argument("give either a matrix variable ('" + spec.matrix +
                                 "') or variable names per channel for " + path + ", not both");
-  if (named && spec.time.empty())
-    throw std::invalid_argument("no time variable given for " + path);
+  const std::string& time = spec.time.empty() ? spec.time_default : spec.time;
+  if (named && time.empty()) throw std::invalid_argument("no time variable given for " + path);
   MatPtr m = open_mat(path);
   const std::vector<std::string> names = dir_of(m.get(), path);
   if (!spec.matrix.empty()) return read_matrix(m.get(), path, spec.matrix, names);
@@ -279,7 +279,7 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
   data::Record r;
   r.source = path;
   const std::pair<const std::string*, std::vector<double>*> channels[] = {
-      {&spec.time, &r.t},
+      {&time, &r.t},
       {&spec.position, &r.position},
       {&spec.velocity, &r.velocity},
       {&spec.current, &r.current},
@@ -293,11 +293,11 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
     *dst = read_vector(m.get(), path, *s, names);
     if (dst != &r.t && dst->size() != r.t.size())
       throw InputError(path, 0, 0,
-                       "variables of different lengths: '" + spec.time + "' has " +
+                       "variables of different lengths: '" + time + "' has " +
                            std::to_string(r.t.size()) + " elements, '" + *s + "' has " +
                            std::to_string(dst->size()));
   }
-  require_increasing(r.t, path, spec.time, "time", "element");
+  require_increasing(r.t, path, time, "time", "element");
   return r;
 }
 

@@ -45,7 +45,8 @@ void check_csv_spec(const RecordSpec& spec, const std::string& file) {
   if (!spec.matrix.empty())
     throw std::invalid_argument("a matrix variable ('" + spec.matrix +
                                 "') applies to .mat files only, not to the CSV file " + file);
-  if (spec.time.empty()) throw std::invalid_argument("no time column given for " + file);
+  if (spec.time.empty() && spec.time_default.empty())
+    throw std::invalid_argument("no time column given for " + file);
 }
 
 }  // namespace
@@ -56,7 +57,7 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
   const CsvTable table = parse_csv(text, file);
   data::Record r;
   r.source = file;
-  const std::size_t tc = column_of(table, spec.time);
+  const std::size_t tc = column_of(table, spec.time.empty() ? spec.time_default : spec.time);
   require_strictly_increasing(table, table.names[tc]);
   r.t = table.columns[tc];
   const std::pair<const std::string*, std::vector<double>*> channels[] = {

@@ -69,4 +69,8 @@ std::string read_text_file(const std::string& path);
 /// Write a string to a file (InputError "cannot write ..." on failure).
 void write_text_file(const std::string& path, std::string_view text);
 
+/// Create a directory and its parents if missing (InputError "PATH: cannot create the
+/// directory: REASON" on failure).
+void make_directories(const std::string& path);
+
 }  // namespace frictionlab::io

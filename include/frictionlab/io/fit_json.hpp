@@ -16,16 +16,24 @@
 
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/workflows/fit.hpp"
 
 namespace frictionlab::io {
 
 /// The fitted friction model as a MODEL.json spec (static kinds keep their name).
 ModelSpec model_spec(const identify::FitResult& r);
 
-/// A validation record's name and its metrics.
-using ValidationEntry = std::pair<std::string, identify::Metrics>;
+/// A validation record's name ("file" in fit.json) and its metrics.
+using ValidationEntry = workflows::NamedMetrics;
 
-/// The fit.json object of a result; `input` names the training record.
+/// "friction" | "sensorless": fit.json's (and compare.json's) "problem".
+std::string problem_name(identify::ProblemKind p);
+
+/// x, or null if x is not finite (how fit.json and compare.json write numbers).
+nlohmann::ordered_json finite_or_null(double x);
+
+/// The fit.json object of a result; `input` names the training record. For a
+/// workflows::FitOutcome f: fit_to_json(f.result, f.input, f.validation).
 nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::string& input,
                                    const std::vector<ValidationEntry>& validation);
 

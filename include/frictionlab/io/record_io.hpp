@@ -3,21 +3,24 @@
 //
 // A RecordSpec says where each channel of a data::Record is in the file. Empty = not loaded.
 //   CSV: a spec is a column name, or, if it is all digits, a 0-based column index ("0", "2").
+//        Time: `time`, or `time_default` if `time` is empty.
 //        The CSV rules are those of csv.hpp (strict; errors at FILE:LINE:COLUMN). A missing
 //        column: "FILE:HEADER_LINE: no column 'v' (columns found: t, x)"; an index out of range
 //        names the number of columns and lists them. Time must be strictly increasing
 //        (FILE:LINE:COLUMN of the first violation). `matrix` must be empty.
 //   .mat (v4, v5 and v7.3/HDF5, via libmatio), two layouts:
-//     named vectors  each spec is a variable name; each variable a real numeric vector (1xN or
-//                    Nx1; double, single or integer class, converted to double), all of the
-//                    same length;
+//     named vectors  any of time, position, velocity, current, force given (time_default
+//                    stands in for an empty time, but alone selects nothing): each spec is a
+//                    variable name; each variable a real numeric vector (1xN or Nx1; double,
+//                    single or integer class, converted to double), all of the same length;
 //     matrix         `matrix` names one real numeric 4xN or Nx4 variable in the layout of
 //                    reference 000 (rows or columns: time [s], motor current [A], motor-side
 //                    velocity [rad/s], joint torque [N m] -> Record t, current, velocity, force).
 //                    4x4 is ambiguous and an error.
-//     If no spec is given at all and the file holds exactly one variable, it is read as the
-//     matrix. Errors: "FILE: variable 'v': ..." for a missing variable (listing the variables
-//     found), the wrong class (char, cell, struct, logical, ...), complex, sparse, empty, not a
+//     If no spec is given at all (time_default does not count) and the file holds exactly one
+//     variable, it is read as the matrix. A named channel and `matrix` together are an error.
+//     Errors: "FILE: variable 'v': ..." for a missing variable (listing the variables found),
+//     the wrong class (char, cell, struct, logical, ...), complex, sparse, empty, not a
 //     vector / not 4xN, a non-finite element (1-based element, or row and column), time not
 //     strictly increasing, lengths that differ; "FILE: ..." when the file cannot be opened or is
 //     not a MAT file.
@@ -46,6 +49,11 @@ struct RecordSpec {
   std::string current{};   ///< [A]
   std::string force{};     ///< friction force or joint torque [N | N m]
   std::string matrix{};    ///< .mat only: the 4xN / Nx4 variable of reference 000's layout
+  /// The time column / variable used when `time` is empty and the channels are named (CSV;
+  /// .mat with a named channel). A default, not a choice: it does not select the named-vector
+  /// layout of a .mat file, so a .mat file is read through `matrix`, or as its one variable,
+  /// when no channel is named. Empty (the default): `time` is required.
+  std::string time_default{};
 };
 
 /// Record from CSV text (`file`: the name in messages and Record::source).

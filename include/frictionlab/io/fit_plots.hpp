@@ -1,0 +1,33 @@
+// frictionlab io: the output directory of a `fit` (docs/cli.md, "fit"):
+// fit.json, model.json and the plots, which arrange the series of a
+// workflows::FitOutcome in panels. The numbers (prediction, residual, the
+// friction sorted by velocity) are the outcome's.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frictionlab/io/plot_svg.hpp"
+#include "frictionlab/workflows/fit.hpp"
+
+namespace frictionlab::io {
+
+/// prediction.svg: against time [s], the measured and predicted force channel,
+/// the residual (measured - predicted) and the velocity; the title names the
+/// model, the method and the training record's name. Unit of the force panels
+/// "[N m]" (sensorless) or "[N | N m]".
+Plot fit_prediction_plot(const workflows::FitOutcome& f);
+
+/// friction_velocity.svg: against velocity, the measured friction and the
+/// simulated model's (as points) and the fitted static curve (a line), from
+/// f.friction.
+Plot fit_friction_velocity_plot(const workflows::FitOutcome& f);
+
+/// Create `dir` if missing and write into it fit.json (io::fit_to_json),
+/// model.json (io::model_spec) and, if `plots`, prediction.svg and
+/// friction_velocity.svg. Returns the paths written, in that order. Throws
+/// InputError if the directory or a file cannot be written.
+std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
+                                           bool plots);
+
+}  // namespace frictionlab::io

@@ -1,0 +1,100 @@
+// frictionlab workflows: `fit`, identification of friction parameters from a
+// measured record (docs/cli.md, "fit"), and the record preparation it shares
+// with `compare`.
+//
+//   workflows::FitOptions o;                       // identify::FitOptions +
+//   preprocessing o.fit.model = identify::parse_model("lugre"); FitOutcome f =
+//   workflows::fit({"train.csv", train}, {{"val.csv", val}}, o, progress);
+//
+// Inputs are records in memory (read them with io::read_record); the names are
+// labels only (fit.json's "input" and "validation" "file", the plot title).
+// Nothing is printed or written: fit.json is io::fit_to_json(outcome.result,
+// outcome.input, outcome.validation) (io/fit_json.hpp), the plots
+// io/fit_plots.hpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frictionlab/data/preprocess.hpp"
+#include "frictionlab/data/record.hpp"
+#include "frictionlab/identify/options.hpp"
+#include "frictionlab/identify/result.hpp"
+#include "frictionlab/workflows/progress.hpp"
+
+namespace frictionlab::workflows {
+
+/// A record and the name it is reported under (a file name, or any label).
+struct NamedRecord {
+  std::string name{};
+  data::Record record{};
+};
+
+/// The metrics of a fitted model on one named record (a validation record).
+struct NamedMetrics {
+  std::string name{};
+  identify::Metrics metrics{};
+};
+
+/// A record ready for identify::fit and the warnings of its checks.
+struct PreparedRecord {
+  data::Record record{};
+  std::vector<std::string> warnings{};  ///< data::check_record's warnings, in its order
+};
+
+/// `raw` preprocessed with `preprocess` (data::preprocess, only if it
+/// resamples, low-passes or derives the velocity from the position; otherwise
+/// the record is kept as it is), then checked by data::check_record for the
+/// channels a fit of `problem` needs: velocity and force, and the motor current
+/// for ProblemKind::sensorless. Throws what data::preprocess and
+/// data::check_record throw (std::invalid_argument, data::RecordError) for an
+/// unusable record.
+PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
+                              identify::ProblemKind problem);
+
+struct FitOptions {
+  /// Problem, model, method, units, warm-up, lsq starts and loss
+  /// (identify::FitOptions). Its `progress` member is not used: the workflow
+  /// forwards identify's messages to its Progress.
+  identify::FitOptions fit{};
+  /// Applied to the training and to every validation record before its checks.
+  data::PreprocessOptions preprocess{};
+};
+
+/// The friction against velocity, sample by sample, sorted by increasing
+/// velocity: the data of the friction-velocity plot.
+struct FrictionVelocity {
+  std::vector<double> velocity{};  ///< [m/s | rad/s]
+  /// The measured friction [N | N m]: the force channel for the friction
+  /// problem; for the sensorless problem Km*current - torque (Km of the fit).
+  std::vector<double> measured{};
+  std::vector<double> simulated{};     ///< the same from the model's simulated prediction
+  std::vector<double> static_curve{};  ///< identify::steady_force(result, velocity)
+};
+
+struct FitOutcome {
+  std::string input{};           ///< the training record's name
+  identify::FitResult result{};  ///< identify::fit on the prepared training record
+  data::Record training{};       ///< the prepared training record (what was fitted)
+  /// identify::predict(result, training): the model's prediction of the force
+  /// channel (friction force, or joint torque for the sensorless problem) at
+  /// every training sample [N | N m].
+  std::vector<double> prediction{};
+  std::vector<double> residual{};          ///< training.force - prediction, per sample [N | N m]
+  FrictionVelocity friction{};             ///< the training samples, sorted by velocity
+  std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
+  /// In order: the training record's check warnings, the fit's
+  /// (result.warnings), then each validation record's check warnings.
+  std::vector<std::string> warnings{};
+};
+
+/// Prepare `training` (prepare_record), fit it (identify::fit with options.fit;
+/// its progress messages go to progress.say), then prepare and evaluate every
+/// validation record. Cancellation is polled before each record and before the
+/// fit. Throws identify::FitError for a fit that is not possible, what
+/// prepare_record throws (the record's name in data::RecordError's source), and
+/// Cancelled.
+FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& validation,
+               const FitOptions& options, const Progress& progress = {});
+
+}  // namespace frictionlab::workflows

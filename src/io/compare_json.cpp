@@ -1,0 +1,80 @@
+#include "frictionlab/io/compare_json.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/fit_json.hpp"
+#include "frictionlab/io/model_json.hpp"
+
+namespace frictionlab::io {
+
+std::string compare_model_directory(const std::string& model) {
+  std::string d = model;
+  std::replace(d.begin(), d.end(), ':', '_');
+  return d;
+}
+
+nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
+                                       const std::vector<std::string>& model_json_paths) {
+  if (model_json_paths.size() != c.rows.size())
+    throw std::invalid_argument("compare_to_json: " + std::to_string(model_json_paths.size()) +
+                                " model.json paths for " + std::to_string(c.rows.size()) +
+                                " models");
+  nlohmann::ordered_json j;
+  j["format"] = "frictionlab-compare";
+  j["version"] = 1;
+  j["input"] = c.input;
+  j["validation"] = c.validation_names;
+  j["problem"] = problem_name(c.problem);
+  j["method"] = "lsq";
+  j["criterion"] = workflows::criterion_key(c.criterion);
+  j["ranked_by"] = c.ranked_by_validation ? "validation_rmse" : "training_rmse";
+  j["best"] = c.rows.empty() ? nlohmann::ordered_json(nullptr)
+                             : nlohmann::ordered_json(c.rows.front().model);
+  j["best_by_criterion"] =
+      c.best_by_criterion >= 0
+          ? nlohmann::ordered_json(c.rows[static_cast<std::size_t>(c.best_by_criterion)].model)
+          : nlohmann::ordered_json(nullptr);
+  j["criterion_agrees"] = c.criterion_agrees;
+  auto& rows = j["rows"] = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < c.rows.size(); ++k) {
+    const workflows::CompareRow& r = c.rows[k];
+    nlohmann::ordered_json jr;
+    jr["rank"] = k + 1;
+    jr["model"] = r.model;
+    jr["p"] = r.fit.num_estimated;
+    jr["training_rmse"] = finite_or_null(r.fit.training.rmse);
+    jr["validation_rmse"] = finite_or_null(r.validation_rmse);
+    jr["aicc"] = finite_or_null(r.fit.aicc);
+    jr["bic"] = finite_or_null(r.fit.bic);
+    jr["delta"] = finite_or_null(r.delta);
+    jr["model_json"] = model_json_paths[k];
+    jr["fit"] = fit_to_json(r.fit, c.input, r.validation);
+    rows.push_back(std::move(jr));
+  }
+  return j;
+}
+
+std::vector<std::string> write_compare_outputs(const std::string& dir,
+                                               const workflows::CompareOutcome& c) {
+  make_directories(dir);
+  const std::filesystem::path d(dir);
+  std::vector<std::string> files;
+  const auto compare_path = (d / "compare.json").string();
+  files.push_back(compare_path);
+  std::vector<std::string> model_paths;
+  for (const auto& r : c.rows) {
+    const auto mdir = d / compare_model_directory(r.model);
+    make_directories(mdir.string());
+    const auto model_path = (mdir / "model.json").string();
+    write_text_file(model_path, to_json_text(model_spec(r.fit)));
+    model_paths.push_back(model_path);
+    files.push_back(model_path);
+  }
+  write_text_file(compare_path, compare_to_json(c, model_paths).dump(2) + "\n");
+  return files;
+}
+
+}  // namespace frictionlab::io

@@ -1,0 +1,67 @@
+#include "frictionlab/io/fit_plots.hpp"
+
+#include <filesystem>
+#include <string>
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/fit_json.hpp"
+#include "frictionlab/io/model_json.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+std::string force_unit(const workflows::FitOutcome& f) {
+  return f.result.problem == identify::ProblemKind::sensorless ? "[N m]" : "[N | N m]";
+}
+
+}  // namespace
+
+Plot fit_prediction_plot(const workflows::FitOutcome& f) {
+  const std::string unit = force_unit(f);
+  Plot p;
+  p.title = "frictionlab fit: " + f.result.model_name + " (" +
+            identify::method_name(f.result.method) + "), " + f.input;
+  p.xlabel = "t [s]";
+  p.x = f.training.t;
+  p.panels.push_back(
+      {"force " + unit, {{"measured", f.training.force}, {"predicted", f.prediction}}});
+  p.panels.push_back({"residual " + unit, {{"measured - predicted", f.residual}}});
+  p.panels.push_back({"velocity", {{"v", f.training.velocity}}});
+  return p;
+}
+
+Plot fit_friction_velocity_plot(const workflows::FitOutcome& f) {
+  Plot q;
+  q.title = "Friction against velocity: data and the fitted static curve";
+  q.xlabel = "velocity";
+  q.x = f.friction.velocity;
+  q.panels.push_back({"friction " + force_unit(f),
+                      {{"data", f.friction.measured, true},
+                       {"model, simulated", f.friction.simulated, true},
+                       {"model, static curve", f.friction.static_curve}}});
+  return q;
+}
+
+std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
+                                           bool plots) {
+  make_directories(dir);
+  const std::filesystem::path d(dir);
+  std::vector<std::string> files;
+  const auto fit_path = (d / "fit.json").string();
+  write_text_file(fit_path, fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
+  files.push_back(fit_path);
+  const auto model_path = (d / "model.json").string();
+  write_text_file(model_path, to_json_text(model_spec(f.result)));
+  files.push_back(model_path);
+  if (plots) {
+    const auto p1 = (d / "prediction.svg").string();
+    write_svg(p1, fit_prediction_plot(f));
+    files.push_back(p1);
+    const auto p2 = (d / "friction_velocity.svg").string();
+    write_svg(p2, fit_friction_velocity_plot(f));
+    files.push_back(p2);
+  }
+  return files;
+}
+
+}  // namespace frictionlab::io

@@ -1,0 +1,82 @@
+#include "frictionlab/workflows/fit.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <numeric>
+#include <string_view>
+
+#include "frictionlab/data/checks.hpp"
+#include "frictionlab/identify/fit.hpp"
+
+namespace frictionlab::workflows {
+
+PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
+                              identify::ProblemKind problem) {
+  PreparedRecord p;
+  if (preprocess.resample_rate > 0 || preprocess.lowpass_cutoff > 0 ||
+      preprocess.velocity_from_position)
+    p.record = data::preprocess(raw, preprocess);
+  else
+    p.record = raw;
+  data::CheckOptions co;
+  co.need_velocity = true;
+  co.need_force = true;
+  co.need_current = problem == identify::ProblemKind::sensorless;
+  p.warnings = data::check_record(p.record, co).warnings;
+  return p;
+}
+
+namespace {
+
+FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
+                                   const std::vector<double>& prediction) {
+  std::vector<std::size_t> order(rec.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return rec.velocity[a] < rec.velocity[b]; });
+  const bool sensorless = r.problem == identify::ProblemKind::sensorless && r.Km;
+  FrictionVelocity f;
+  for (std::size_t k : order) {
+    const double v = rec.velocity[k];
+    f.velocity.push_back(v);
+    f.measured.push_back(sensorless ? *r.Km * rec.current[k] - rec.force[k] : rec.force[k]);
+    f.simulated.push_back(sensorless ? *r.Km * rec.current[k] - prediction[k] : prediction[k]);
+    f.static_curve.push_back(identify::steady_force(r, v));
+  }
+  return f;
+}
+
+}  // namespace
+
+FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& validation,
+               const FitOptions& options, const Progress& progress) {
+  const identify::ProblemKind problem = options.fit.problem;
+  progress.check();
+  FitOutcome out;
+  out.input = training.name;
+  PreparedRecord train = prepare_record(training.record, options.preprocess, problem);
+  out.warnings = std::move(train.warnings);
+  out.training = std::move(train.record);
+
+  progress.check();
+  identify::FitOptions fo = options.fit;
+  fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
+  out.result = identify::fit(out.training, fo);
+  out.warnings.insert(out.warnings.end(), out.result.warnings.begin(), out.result.warnings.end());
+
+  for (const auto& v : validation) {
+    progress.check();
+    PreparedRecord p = prepare_record(v.record, options.preprocess, problem);
+    out.warnings.insert(out.warnings.end(), p.warnings.begin(), p.warnings.end());
+    out.validation.push_back({v.name, identify::evaluate(out.result, p.record)});
+  }
+
+  out.prediction = identify::predict(out.result, out.training);
+  out.residual.resize(out.prediction.size());
+  for (std::size_t k = 0; k < out.prediction.size(); ++k)
+    out.residual[k] = out.training.force[k] - out.prediction[k];
+  out.friction = friction_velocity(out.result, out.training, out.prediction);
+  return out;
+}
+
+}  // namespace frictionlab::workflows
