@@ -1,1 +1,0 @@
-frictionlab_test(test_workflow_actuator test_workflow_actuator.cpp)

@@ -1,1 +1,0 @@
-frictionlab_test(test_workflow_joint test_workflow_joint.cpp)

@@ -1,0 +1,19 @@
+# Workflow layer (include/frictionlab/workflows/): every workflow on in-memory inputs against the
+# library calls it chains and known truths, plus progress reports and cancellation.
+frictionlab_test(test_workflow_simulate test_workflow_simulate.cpp)
+frictionlab_test(test_workflow_export test_workflow_export.cpp)
+frictionlab_test(test_workflow_demo test_workflow_demo.cpp)
+frictionlab_test(test_workflow_fit test_workflow_fit.cpp)
+frictionlab_test(test_workflow_compare test_workflow_compare.cpp)
+frictionlab_test(test_workflow_joint test_workflow_joint.cpp)
+frictionlab_test(test_workflow_actuator test_workflow_actuator.cpp)
+
+# fit and compare on .mat records in reference 000's layout (4xN, Nx4; --matrix and the
+# one-variable fallback) against the same commands on the CSV of the same data.
+if(TARGET frictionlab_cli)
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  add_test(NAME cli_fit_mat
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_fit_mat.py
+                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_fit_mat)
+endif()
