@@ -24,7 +24,7 @@ const std::string kDir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/
 
 struct Data {
   std::vector<data::ServoLog> all, train;
-  std::vector<io::ServoParamFile> params;  // m1..m6
+  std::vector<sim::ServoSetup> params;  // m1..m6
 };
 
 const Data& data_once() {

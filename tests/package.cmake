@@ -12,3 +12,9 @@ if(TARGET frictionlab_cli)
                    --work ${CMAKE_CURRENT_BINARY_DIR}/package --generator ${CMAKE_GENERATOR}
                    --version ${PROJECT_VERSION} --cxx-flags "${frictionlab_package_flags}")
 endif()
+
+# Layers depend downward only: no header or source of a layer includes one above it.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME layers_depend_downward
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/layers/check_layers.py
+                 ${PROJECT_SOURCE_DIR})

@@ -665,7 +665,7 @@ void expect_system_error(const std::string& text, const std::string& what,
 
 TEST(SystemJson, ExampleFiles) {
   const SystemFile s = read_system_file(kData + "stick_slip.json");
-  EXPECT_EQ(s.kind, SystemKind::stick_slip);
+  EXPECT_EQ(s.kind, sim::SystemKind::stick_slip);
   EXPECT_EQ(s.stick_slip.m, 1);
   EXPECT_EQ(s.stick_slip.k, 2);
   EXPECT_EQ(s.stick_slip.v_drive, 0.1);
@@ -677,7 +677,7 @@ TEST(SystemJson, ExampleFiles) {
   EXPECT_EQ(s.warnings[0].rfind(kData + "stick_slip.json: friction: parameter 'sigma1': ", 0), 0u);
 
   const SystemFile j = read_system_file(kData + "joint.json");
-  EXPECT_EQ(j.kind, SystemKind::joint);
+  EXPECT_EQ(j.kind, sim::SystemKind::joint);
   EXPECT_EQ(j.joint.I, 0.05);
   EXPECT_EQ(j.joint.mgCx, 0.3);
   EXPECT_EQ(j.joint.tau_amp, 0.5);

@@ -263,33 +263,30 @@ TEST(WorkflowActuator, ParsesModelsValidationRangesAndFilters) {
 
 TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
   const auto logs = synthetic_set();
-  std::vector<io::ServoLogRead> reads;
-  for (const auto& l : logs) reads.push_back({l, {}});
-  reads[0].ignored_keys = {"entries[].current", "temp2"};
+  std::vector<data::ServoLog> reads = logs;
   ServoLogPreparation prep;
   prep.filter = parse_servo_log_filter("400", "", "");
   auto out = prepare_servo_logs(reads, prep);
   ASSERT_EQ(out.logs.size(), 2u);
   EXPECT_EQ(out.logs[0].file, logs[2].file);
   EXPECT_EQ(out.logs[0].position, logs[2].position);
-  ASSERT_EQ(out.warnings.size(), 1u);  // the unselected log's unused keys are reported too
-  EXPECT_EQ(out.warnings[0], logs[0].file + ": keys not used: entries[].current, temp2");
+  EXPECT_TRUE(out.warnings.empty());
 
   prep.resample = 0.01;
   out = prepare_servo_logs(reads, prep);
-  ASSERT_EQ(out.warnings.size(), 3u);
-  EXPECT_EQ(out.warnings[1], logs[2].file + ": already at a fixed step (dt = 0.005), resampled again to 0.01");
+  ASSERT_EQ(out.warnings.size(), 2u);
+  EXPECT_EQ(out.warnings[0], logs[2].file + ": already at a fixed step (dt = 0.005), resampled again to 0.01");
   const auto expected = data::resample_servo_log(logs[2], 0.01);
   EXPECT_EQ(out.logs[0].dt, 0.01);
   EXPECT_EQ(out.logs[0].position, expected.position);
 
   // a raw log needs a step; nothing selected; negative step
-  reads[2].log.dt = 0.0;
+  reads[2].dt = 0.0;
   prep.resample = 0.0;
   try {
     prepare_servo_logs(reads, prep);
     ADD_FAILURE() << "no error";
-  } catch (const io::InputError& e) {
+  } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(logs[2].file), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("raw log (no 'dt')"), std::string::npos) << e.what();
   }

@@ -169,7 +169,7 @@ TEST(WorkflowSimulate, SystemIsTheLibrarysSimulation) {
   EXPECT_NEAR(r.trajectory.t.back(), s.stick_slip.t_end, 1e-12);
 
   workflows::SystemInput j;
-  j.kind = io::SystemKind::joint;
+  j.kind = sim::SystemKind::joint;
   j.friction = LuGre<double>::Params{};
   o.integrator = sim::SystemIntegrator::rosenbrock;
   const auto rj = workflows::simulate_system(j, o);

@@ -1,7 +1,7 @@
 # Workflow layer (include/frictionlab/workflows/): every workflow on in-memory inputs against the
 # library calls it chains and known truths, plus progress reports and cancellation.
 frictionlab_test(test_workflow_simulate test_workflow_simulate.cpp)
-frictionlab_test(test_workflow_export test_workflow_export.cpp)
+
 frictionlab_test(test_workflow_demo test_workflow_demo.cpp)
 frictionlab_test(test_workflow_fit test_workflow_fit.cpp)
 frictionlab_test(test_workflow_compare test_workflow_compare.cpp)

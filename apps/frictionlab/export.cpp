@@ -1,17 +1,17 @@
 // frictionlab export xml: the robot configuration's LUGRE group from a fit.json (docs/cli.md,
-// "export"; the work is workflows::export_xml).
+// "export"; the work is io::export_xml).
 #include <iostream>
 #include <string>
 
 #include "commands.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/lugre_xml.hpp"
-#include "frictionlab/workflows/export.hpp"
+#include "frictionlab/io/export.hpp"
 
 namespace frictionlab::cli {
 
 void run_export_xml(const ExportOptions& o) {
-  const workflows::ExportText r = workflows::export_xml(io::read_lugre_group(o.params), o.params);
+  const io::ExportText r = io::export_xml(io::read_lugre_group(o.params), o.params);
   for (const auto& w : r.warnings) print_warning(w);
   if (o.output.empty()) {
     std::cout << r.text << std::flush;

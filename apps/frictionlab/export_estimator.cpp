@@ -1,6 +1,6 @@
 // frictionlab export c | json | mujoco: the torque estimator's parameter file, its C code with the
 // parameters baked in, and an MJCF fragment for MuJoCo (docs/cli.md, "export"; the work is
-// workflows::export_json / export_c / export_mujoco). `export xml` is export.cpp.
+// io::export_json / export_c / export_mujoco). `export xml` is export.cpp.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <filesystem>
@@ -14,7 +14,7 @@
 #include "commands.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
-#include "frictionlab/workflows/export.hpp"
+#include "frictionlab/io/export.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -33,8 +33,8 @@ struct EstimatorExportOptions {
   double gear = 1.0;
 };
 
-workflows::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
-  workflows::EstimatorExportOptions v;
+io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
+  io::EstimatorExportOptions v;
   if (o.km != 0) v.Km = o.km;
   if (o.hold == "linear") v.hold = Hold::linear;
   if (o.hold == "zoh") v.hold = Hold::zoh;
@@ -51,18 +51,18 @@ void emit(const std::string& output, const std::string& text, const std::string&
 }
 
 void run_json(const EstimatorExportOptions& o) {
-  const workflows::ExportText r =
-      workflows::export_json(io::read_friction_source(o.params), overrides(o));
+  const io::ExportText r =
+      io::export_json(io::read_friction_source(o.params), overrides(o));
   for (const auto& w : r.warnings) print_warning(w);
   emit(o.output, r.text, "estimator parameters of " + o.params);
 }
 
 void run_c(const EstimatorExportOptions& o) {
-  workflows::CExportOptions co;
+  io::CExportOptions co;
   co.estimator = overrides(o);
   co.name = o.name;
   co.single_precision = o.precision == "float";
-  const workflows::CExport r = workflows::export_c(io::read_friction_source(o.params), co);
+  const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
   for (const auto& w : r.warnings) print_warning(w);
   const std::filesystem::path dir(o.out);
   std::error_code ec;
@@ -81,7 +81,7 @@ void run_mujoco(const EstimatorExportOptions& o) {
   io::MujocoOptions mo;
   mo.joint = o.joint;
   mo.gear = o.gear;
-  const workflows::MujocoExport f = workflows::export_mujoco(s, mo);
+  const io::MujocoExport f = io::export_mujoco(s, mo);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
   emit(o.output, f.xml, "MJCF fragment of " + o.params);
 }

@@ -43,7 +43,9 @@ std::vector<data::ServoLog> load_logs(const LogOptions& o) {
   workflows::ServoLogPreparation prep;
   prep.filter = workflows::parse_servo_log_filter(o.kp, o.trajectory, o.files);
   prep.resample = o.resample;
-  auto prepared = workflows::prepare_servo_logs(io::read_servo_logs(o.logs), prep);
+  io::ServoLogSet set = io::read_servo_log_set(o.logs);
+  for (const auto& w : set.warnings) print_warning(w);
+  auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
   for (const auto& w : prepared.warnings) print_warning(w);
   return std::move(prepared.logs);
 }

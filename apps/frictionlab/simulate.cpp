@@ -57,9 +57,9 @@ void simulate_model(const SimulateOptions& o) {
 
 void simulate_system(const SimulateOptions& o) {
   const io::SystemFile sf = io::read_system_file(o.params);
-  if (o.system != io::system_name(sf.kind))
+  if (o.system != sim::system_name(sf.kind))
     throw io::InputError(o.params, 0, 0,
-                         std::string("describes the system '") + io::system_name(sf.kind) +
+                         std::string("describes the system '") + sim::system_name(sf.kind) +
                              "', but --system " + o.system + " was given");
   for (const auto& w : sf.warnings) print_warning(w);
 
@@ -96,7 +96,7 @@ void simulate_system(const SimulateOptions& o) {
   if (!o.plot.empty()) {
     io::write_svg(o.plot, io::system_trajectory_plot(
                               tr, sf.kind,
-                              std::string("frictionlab simulate: ") + io::system_name(sf.kind) +
+                              std::string("frictionlab simulate: ") + sim::system_name(sf.kind) +
                                   " with " + sf.friction_model + " friction (" + integrator + ")"));
     std::cout << "frictionlab: wrote " << o.plot << '\n';
   }

@@ -193,6 +193,19 @@ std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths)
   return out;
 }
 
+ServoLogSet read_servo_log_set(const std::vector<std::string>& paths) {
+  ServoLogSet set;
+  for (auto& r : read_servo_logs(paths)) {
+    if (!r.ignored_keys.empty()) {
+      std::string keys;
+      for (const auto& k : r.ignored_keys) keys += (keys.empty() ? "" : ", ") + k;
+      set.warnings.push_back(r.log.file + ": keys not used: " + keys);
+    }
+    set.logs.push_back(std::move(r.log));
+  }
+  return set;
+}
+
 // ---- parameter files ----
 
 std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::ServoDrive drive) {
@@ -219,7 +232,7 @@ const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "m
 
 }  // namespace
 
-ServoParamFile parse_servo_params(std::string_view text, const std::string& file) {
+sim::ServoSetup parse_servo_params(std::string_view text, const std::string& file) {
   const json top = detail::parse_json_text(text, file);
   if (!top.is_object())
     fail(file, "expected a JSON object (a BAM parameter file), got " + detail::type_of(top));
@@ -232,7 +245,7 @@ ServoParamFile parse_servo_params(std::string_view text, const std::string& file
       param_fail(key, "expected a string, got " + detail::type_of(top.at(key)));
     return top.at(key).get<std::string>();
   };
-  ServoParamFile f;
+  sim::ServoSetup f;
   const std::string model = str("model");
   if (!sim::parse_actuator_model(model, f.params.model))
     param_fail("model", "unknown model '" + model + "' (m1, m2, m3, m4, m5, m6)");
@@ -302,11 +315,11 @@ ServoParamFile parse_servo_params(std::string_view text, const std::string& file
   return f;
 }
 
-ServoParamFile read_servo_params(const std::string& path) {
+sim::ServoSetup read_servo_params(const std::string& path) {
   return parse_servo_params(read_text_file(path), path);
 }
 
-std::string servo_params_json(const ServoParamFile& f) {
+std::string servo_params_json(const sim::ServoSetup& f) {
   nlohmann::ordered_json j;
   for (auto key : sim::servo_param_keys(f.params.model, f.constants.drive))
     j[std::string(key)] = sim::servo_param(f.params, key);
@@ -322,7 +335,7 @@ std::string servo_params_json(const ServoParamFile& f) {
   return j.dump(4) + "\n";
 }
 
-void write_servo_params(const std::string& path, const ServoParamFile& f) {
+void write_servo_params(const std::string& path, const sim::ServoSetup& f) {
   write_text_file(path, servo_params_json(f));
 }
 

@@ -103,9 +103,9 @@ Plot model_simulation_plot(const workflows::ModelSimulation& r, const std::strin
   return plot;
 }
 
-Plot system_trajectory_plot(const sim::SystemTrajectory& tr, SystemKind kind,
+Plot system_trajectory_plot(const sim::SystemTrajectory& tr, sim::SystemKind kind,
                             const std::string& title) {
-  const bool joint = kind == SystemKind::joint;
+  const bool joint = kind == sim::SystemKind::joint;
   Plot plot;
   plot.title = title;
   plot.xlabel = "t [s]";

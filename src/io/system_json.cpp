@@ -49,10 +49,6 @@ void read_torque_csv(const std::string& json_file, const std::string& rel, sim::
 
 }  // namespace
 
-const char* system_name(SystemKind kind) {
-  return kind == SystemKind::stick_slip ? "stick-slip" : "joint";
-}
-
 SystemFile parse_system_json(std::string_view text, const std::string& file) {
   const json j = detail::parse_json_text(text, file);
   if (!j.is_object())
@@ -65,14 +61,14 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
     detail::fail_file(file, "", "missing key 'system' (a string: stick-slip or joint)");
   const std::string sys = j["system"].get<std::string>();
   if (sys == "stick-slip") {
-    out.kind = SystemKind::stick_slip;
+    out.kind = sim::SystemKind::stick_slip;
   } else if (sys == "joint") {
-    out.kind = SystemKind::joint;
+    out.kind = sim::SystemKind::joint;
   } else {
     detail::fail_file(file, "", "unknown system '" + sys + "' (known systems: stick-slip, joint)");
   }
   std::vector<std::string> top = {"system", "params", "friction", "description"};
-  if (out.kind == SystemKind::joint) top.push_back("torque_csv");
+  if (out.kind == sim::SystemKind::joint) top.push_back("torque_csv");
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;
     for (const auto& k : top) known = known || k == it.key();
@@ -92,7 +88,7 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
                         "key 'params': expected an object, got " + detail::type_of(*params));
   }
 
-  if (out.kind == SystemKind::stick_slip) {
+  if (out.kind == sim::SystemKind::stick_slip) {
     const JsonFields f(params, file, "", "system 'stick-slip'",
                        {"m", "k", "v_drive", "belt", "x0", "v0", "t_end"});
     auto& s = out.stick_slip;

@@ -1,5 +1,6 @@
 // frictionlab workflows: fit_actuator, eval_actuator and the parsing of their option texts
 // (include/frictionlab/workflows/actuator.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 
 #include <algorithm>
@@ -11,8 +12,6 @@
 #include <thread>
 #include <utility>
 
-#include "frictionlab/io/csv.hpp"
-#include "frictionlab/io/errors.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
@@ -110,7 +109,7 @@ std::string servo_validation_name(const identify::ServoValidation& validation) {
   switch (validation.kind) {
     case K::none: return "none";
     case K::leave_kp: return "leave-kp-out";
-    case K::kp: return "kp=" + io::format_double(validation.kp);
+    case K::kp: return "kp=" + format_exact(validation.kp);
     case K::kfold: return "kfold=" + std::to_string(validation.folds);
   }
   return "none";
@@ -137,25 +136,23 @@ data::ServoLogFilter parse_servo_log_filter(const std::string& kp, const std::st
   return filter;
 }
 
-PreparedServoLogs prepare_servo_logs(std::vector<io::ServoLogRead> reads,
+PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
                                      const ServoLogPreparation& options) {
   if (options.resample < 0) throw std::invalid_argument("--resample: must be > 0");
   PreparedServoLogs out;
-  for (auto& r : reads) {
-    if (!r.ignored_keys.empty())
-      out.warnings.push_back(r.log.file + ": keys not used: " + joined(r.ignored_keys));
-    if (!data::servo_log_selected(r.log, options.filter)) continue;
+  for (auto& log : logs) {
+    if (!data::servo_log_selected(log, options.filter)) continue;
     if (options.resample > 0) {
-      if (r.log.processed())
-        out.warnings.push_back(r.log.file + ": already at a fixed step (dt = " +
-                               io::format_double(r.log.dt) + "), resampled again to " +
-                               io::format_double(options.resample));
-      r.log = data::resample_servo_log(r.log, options.resample);
-    } else if (!r.log.processed()) {
-      throw io::InputError(r.log.file, 0, 0,
-                           "raw log (no 'dt'): give --resample DT (e.g. 0.005) to resample it");
+      if (log.processed())
+        out.warnings.push_back(log.file + ": already at a fixed step (dt = " +
+                               format_exact(log.dt) + "), resampled again to " +
+                               format_exact(options.resample));
+      log = data::resample_servo_log(log, options.resample);
+    } else if (!log.processed()) {
+      throw std::invalid_argument(
+          log.file + ": raw log (no 'dt'): give --resample DT (e.g. 0.005) to resample it");
     }
-    out.logs.push_back(std::move(r.log));
+    out.logs.push_back(std::move(log));
   }
   if (out.logs.empty()) throw std::invalid_argument("no log left after the selection");
   return out;
@@ -175,7 +172,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
           "--actuator: not given and the logs do not name one actuator ('motor')");
     out.actuator = *motors.begin();
   }
-  io::ServoParamFile templ;
+  sim::ServoSetup templ;
   templ.actuator = out.actuator;
   sim::ServoActuator family = sim::kGenericServo;
   if (const auto* a = sim::find_servo_actuator(out.actuator)) {

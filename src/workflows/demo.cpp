@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "frictionlab/io/model_json.hpp"
+#include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/sim/model_run.hpp"
 
 namespace frictionlab::workflows {

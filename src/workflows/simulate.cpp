@@ -1,4 +1,5 @@
 // frictionlab workflows: simulate (include/frictionlab/workflows/simulate.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 
 #include <cmath>
@@ -6,7 +7,6 @@
 #include <string>
 #include <utility>
 
-#include "frictionlab/io/csv.hpp"
 #include "frictionlab/sim/model_run.hpp"
 
 namespace frictionlab::workflows {
@@ -81,14 +81,14 @@ ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
     const auto kk = static_cast<std::size_t>(k);
     throw std::runtime_error("--integrator " + integrator +
                              " diverged: the result is not finite from t = " +
-                             io::format_double(r.t[kk]) + " s (" + where(input, kk) +
+                             format_exact(r.t[kk]) + " s (" + where(input, kk) +
                              "); use --integrator exact (stable for any step) or a smaller --dt");
   }
   if (r.bound_exceeded >= 0) {
     const auto k = static_cast<std::size_t>(r.bound_exceeded);
     r.warnings.push_back("the state left its invariant bound |z| <= " +
-                         io::format_double(r.state_bound) + " m from t = " +
-                         io::format_double(r.t[k]) + " s (" + where(input, k) +
+                         format_exact(r.state_bound) + " m from t = " +
+                         format_exact(r.t[k]) + " s (" + where(input, k) +
                          "): --integrator " + integrator +
                          " is unstable at this step; the result is not trustworthy "
                          "(--integrator exact keeps the bound for any step)");
@@ -101,9 +101,9 @@ SystemSimulation simulate_system(const SystemInput& system, const sim::SimOption
                                  const Progress& progress) {
   progress.check();
   const std::string integrator = sim::integrator_name(options.integrator);
-  progress.say(std::string(io::system_name(system.kind)) + ": " + integrator, 0.0);
+  progress.say(std::string(sim::system_name(system.kind)) + ": " + integrator, 0.0);
   SystemSimulation r;
-  r.trajectory = system.kind == io::SystemKind::stick_slip
+  r.trajectory = system.kind == sim::SystemKind::stick_slip
                      ? sim::simulate_stick_slip(system.stick_slip, system.friction, options)
                      : sim::simulate_joint(system.joint, system.friction, options);
   const sim::SystemTrajectory& tr = r.trajectory;
@@ -112,13 +112,13 @@ SystemSimulation simulate_system(const SystemInput& system, const sim::SimOption
   if (const long k = first_non_finite(cols); k >= 0)
     throw std::runtime_error(
         "--integrator " + integrator + " failed: the result is not finite from t = " +
-        io::format_double(tr.t[static_cast<std::size_t>(k)]) + " s; try a smaller --dt");
+        format_exact(tr.t[static_cast<std::size_t>(k)]) + " s; try a smaller --dt");
   if (tr.unconverged_stages > 0)
     r.warnings.push_back(std::to_string(tr.unconverged_stages) +
                          " implicit stages ended without Newton convergence (the last iterate "
                          "was used): the step is near the scheme's limit; compare with a smaller "
                          "--dt or --integrator cvode");
-  progress.say(std::string(io::system_name(system.kind)) + ": done", 1.0);
+  progress.say(std::string(sim::system_name(system.kind)) + ": done", 1.0);
   return r;
 }
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "frictionlab/data/servo_log.hpp"
-#include "frictionlab/sim/servo.hpp"
+#include "frictionlab/sim/servo_params.hpp"
 
 namespace frictionlab::io {
 
@@ -37,12 +37,13 @@ ServoLogRead read_servo_log(const std::string& path);
 /// order), each parsed as a log.
 std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths);
 
-/// A parameter file.
-struct ServoParamFile {
-  std::string actuator;            ///< "xl330", "mx64", ..., or "generic"
-  sim::ServoConstants constants;   ///< the family's, or the file's for "generic"
-  sim::ServoParams params;         ///< model and values
+/// The logs of read_servo_logs, in the order read, and a warning per log with keys it does not
+/// use: "FILE: keys not used: K1, K2".
+struct ServoLogSet {
+  std::vector<data::ServoLog> logs;
+  std::vector<std::string> warnings;
 };
+ServoLogSet read_servo_log_set(const std::vector<std::string>& paths);
 
 /// Parse a parameter file: "model" ("m1".."m6"), "actuator" (a family of
 /// sim/servo_actuators.hpp or "generic"), and exactly the model's keys (sim/servo_params.hpp;
@@ -50,8 +51,8 @@ struct ServoParamFile {
 /// "generic" also takes "drive" ("voltage" | "current"), "error_gain" (required), "max_pwm",
 /// "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0, friction
 /// coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
-ServoParamFile parse_servo_params(std::string_view text, const std::string& file);
-ServoParamFile read_servo_params(const std::string& path);
+sim::ServoSetup parse_servo_params(std::string_view text, const std::string& file);
+sim::ServoSetup read_servo_params(const std::string& path);
 
 /// The parameter files named by `paths`: files as given, directories replaced by their *.json
 /// files in name order except summary.json (fit-actuator's). InputError(DIR) for a directory
@@ -59,8 +60,8 @@ ServoParamFile read_servo_params(const std::string& path);
 std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths);
 
 /// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers).
-std::string servo_params_json(const ServoParamFile& f);
-void write_servo_params(const std::string& path, const ServoParamFile& f);
+std::string servo_params_json(const sim::ServoSetup& f);
+void write_servo_params(const std::string& path, const sim::ServoSetup& f);
 
 /// Problems of a parameter set named by BAM key (empty: none).
 std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::ServoDrive drive);

@@ -37,7 +37,7 @@ Plot model_simulation_plot(const workflows::ModelSimulation& r, const std::strin
 
 /// The plot of a system trajectory: position, velocity, friction and up to 8 states (rotary
 /// labels, q and qd, for the joint).
-Plot system_trajectory_plot(const sim::SystemTrajectory& tr, SystemKind kind,
+Plot system_trajectory_plot(const sim::SystemTrajectory& tr, sim::SystemKind kind,
                             const std::string& title);
 
 }  // namespace frictionlab::io

@@ -25,13 +25,8 @@
 
 namespace frictionlab::io {
 
-enum class SystemKind { stick_slip, joint };
-
-/// "stick-slip" or "joint".
-const char* system_name(SystemKind kind);
-
 struct SystemFile {
-  SystemKind kind = SystemKind::stick_slip;
+  sim::SystemKind kind = sim::SystemKind::stick_slip;
   sim::StickSlipSpec stick_slip{};  ///< used if kind == stick_slip
   sim::JointSpec joint{};           ///< used if kind == joint
   sim::FrictionParams friction{};

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -171,5 +172,13 @@ inline ServoRange servo_param_range(const ServoActuator& a, std::string_view key
   if (key == "friction_viscous") return {0.0, 1.0};
   return {0.0, 0.0};
 }
+
+/// What a BAM parameter file holds (io/servo_json.hpp reads and writes it): the actuator family
+/// ("xl330", "mx64", ..., or "generic"), its constants, and the model with its values.
+struct ServoSetup {
+  std::string actuator;
+  ServoConstants constants;  ///< the family's, or the file's for "generic"
+  ServoParams params;        ///< model and values
+};
 
 }  // namespace frictionlab::sim

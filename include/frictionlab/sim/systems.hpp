@@ -80,6 +80,15 @@ struct JointSpec {
   double t_end = 10.0;   ///< end time [s], > 0
 };
 
+/// The coupled systems of this header: the stick-slip benchmark (or its belt variant) and the
+/// torque-driven rotary joint.
+enum class SystemKind { stick_slip, joint };
+
+/// "stick-slip" or "joint" (the names of SYSTEM.json files).
+inline const char* system_name(SystemKind kind) {
+  return kind == SystemKind::stick_slip ? "stick-slip" : "joint";
+}
+
 /// Name of an integrator in messages and on the command line: trbdf2, rosenbrock, cvode.
 const char* integrator_name(SystemIntegrator i);
 

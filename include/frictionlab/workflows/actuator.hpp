@@ -4,13 +4,13 @@
 // actuator, builds the fit options, runs the fits and the selection and collects everything the
 // tool prints and writes (io/actuator_json writes summary.json and eval-actuator's JSON).
 //
-// Inputs are logs in memory (io::read_servo_logs reads them; prepare_servo_logs selects and
+// Inputs are logs in memory (io::read_servo_log_set reads them; prepare_servo_logs selects and
 // resamples them) and parameter sets in memory (io::read_servo_params). A log's `file` is used
 // only as a label (its file name in results). Nothing here prints or touches a file.
 //
 // Errors: std::invalid_argument for bad options; their texts name the option as the command line
 // spells it ("--models: unknown model 'm9' (m1 .. m6)"), so that the CLI can pass them on as they
-// are. io::InputError (naming the file) for a raw log that is not resampled; identify::FitError
+// are, and for a raw log that is not resampled (naming its file); identify::FitError
 // from the fits (e.g. "validation: no log with kp = 200"); Cancelled when Progress::cancel says
 // so (nothing is returned).
 #pragma once
@@ -21,7 +21,7 @@
 
 #include "frictionlab/data/servo_log.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
-#include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "frictionlab/workflows/progress.hpp"
 
@@ -68,15 +68,14 @@ struct ServoLogPreparation {
 
 struct PreparedServoLogs {
   std::vector<data::ServoLog> logs;   ///< the selected logs, processed, in the order read
-  /// In the order met: "FILE: keys not used: K1, K2" (every log read, selected or not) and
-  /// "FILE: already at a fixed step (dt = X), resampled again to Y".
+  /// In the order met: "FILE: already at a fixed step (dt = X), resampled again to Y".
   std::vector<std::string> warnings;
 };
 
-/// Select and resample logs read by io::read_servo_logs. invalid_argument: "--resample: must be
-/// > 0" (negative step), "no log left after the selection"; io::InputError(FILE): "raw log (no
-/// 'dt'): give --resample DT (e.g. 0.005) to resample it".
-PreparedServoLogs prepare_servo_logs(std::vector<io::ServoLogRead> reads,
+/// Select and resample logs. invalid_argument: "--resample: must be > 0" (negative step), "no log
+/// left after the selection", "FILE: raw log (no 'dt'): give --resample DT (e.g. 0.005) to
+/// resample it".
+PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
                                      const ServoLogPreparation& options);
 
 // ---- fit-actuator ----
@@ -117,7 +116,7 @@ struct ActuatorModelOutcome {
   double validation_mae = -1.0;  ///< pooled over the validation logs [rad]; < 0: no validation
   long evaluations = 0;          ///< objective evaluations of all its fits
   double seconds = 0.0;          ///< wall time of all its fits [s]
-  io::ServoParamFile params;     ///< the parameter file (actuator, constants, fitted values)
+  sim::ServoSetup params;     ///< the parameter file (actuator, constants, fitted values)
   std::vector<std::string> at_bound;  ///< parameter keys at an end of their search range
 };
 
@@ -147,7 +146,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
 struct ServoParamSet {
   std::string label;        ///< its name in the results (the CLI: the file name without .json)
   std::string file;         ///< where it came from (a label only)
-  io::ServoParamFile params;
+  sim::ServoSetup params;
 };
 
 struct EvalActuatorLog {

@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "frictionlab/io/model_json.hpp"
-#include "frictionlab/io/system_json.hpp"
+#include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/models/common.hpp"
 #include "frictionlab/sim/systems.hpp"
 #include "frictionlab/workflows/progress.hpp"
@@ -71,7 +70,7 @@ ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
 
 /// A coupled mechanical system (docs/simulation.md): which one, its parameters and its friction.
 struct SystemInput {
-  io::SystemKind kind = io::SystemKind::stick_slip;
+  sim::SystemKind kind = sim::SystemKind::stick_slip;
   sim::StickSlipSpec stick_slip{};  ///< used if kind == stick_slip
   sim::JointSpec joint{};           ///< used if kind == joint
   sim::FrictionParams friction{};

@@ -1,4 +1,4 @@
-// workflows::export_xml / export_json / export_c / export_mujoco on the example files: the texts
+// io::export_xml / export_json / export_c / export_mujoco on the example files: the texts
 // read back (ESTIMATOR.json through the reader of io/estimator_export), the overrides win over the
 // file, the C pair is named after `name`, and the error paths; progress reports and cancellation.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "frictionlab/io/errors.hpp"
-#include "frictionlab/workflows/export.hpp"
+#include "frictionlab/io/export.hpp"
 
 namespace frictionlab {
 namespace {
@@ -22,10 +22,10 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST(WorkflowExport, JsonReadsBackWithTheOverrides) {
   const io::FrictionSource src = io::read_friction_source(kData + "lugre.json");
-  workflows::EstimatorExportOptions o;
+  io::EstimatorExportOptions o;
   o.Km = 0.25;
   o.hold = Hold::zoh;
-  const workflows::ExportText r = workflows::export_json(src, o);
+  const io::ExportText r = io::export_json(src, o);
   const io::FrictionSource back = io::parse_friction_source(r.text, "back.json");
   EXPECT_EQ(back.kind, "ESTIMATOR.json");
   ASSERT_TRUE(back.Km);
@@ -42,34 +42,34 @@ TEST(WorkflowExport, JsonReadsBackWithTheOverrides) {
 
   // Without an override the file's Km and hold are kept.
   const io::FrictionSource est = io::read_friction_source(kData + "joint_estimator.json");
-  const auto same = io::parse_friction_source(workflows::export_json(est, {}).text, "b.json");
+  const auto same = io::parse_friction_source(io::export_json(est, {}).text, "b.json");
   EXPECT_EQ(*same.Km, 0.5);
   EXPECT_EQ(*same.hold, Hold::linear);
 
   // A MODEL.json has no Km.
-  EXPECT_THROW((void)workflows::export_json(src, {}), io::InputError);
+  EXPECT_THROW((void)io::export_json(src, {}), io::InputError);
 }
 
 TEST(WorkflowExport, CPairIsNamedAfterItsPrefix) {
   const io::FrictionSource src = io::read_friction_source(kData + "joint_estimator.json");
-  workflows::CExportOptions o;
+  io::CExportOptions o;
   o.name = "elbow";
-  const workflows::CExport f = workflows::export_c(src, o);
+  const io::CExport f = io::export_c(src, o);
   EXPECT_EQ(f.header_file, "elbow.h");
   EXPECT_EQ(f.source_file, "elbow.c");
   EXPECT_NE(f.source.find("#include \"elbow.h\""), std::string::npos);
   EXPECT_NE(f.header.find("elbow_"), std::string::npos);
   EXPECT_NE(f.header.find(src.file), std::string::npos);  // the source named in a comment
   o.single_precision = false;
-  const workflows::CExport d = workflows::export_c(src, o);
+  const io::CExport d = io::export_c(src, o);
   EXPECT_NE(d.header, f.header);  // double vs float
   o.name = "1elbow";
-  EXPECT_THROW((void)workflows::export_c(src, o), std::invalid_argument);
+  EXPECT_THROW((void)io::export_c(src, o), std::invalid_argument);
 }
 
 TEST(WorkflowExport, XmlHasTheNineValues) {
   const std::string path = kData + "sensorless_fit.json";
-  const workflows::ExportText r = workflows::export_xml(io::read_lugre_group(path), path);
+  const io::ExportText r = io::export_xml(io::read_lugre_group(path), path);
   EXPECT_EQ(count(r.text, "<param name="), 9u);
   for (const char* n : {"Km", "Kw", "S0", "S1", "Vth", "Fc_pos", "Fc_neg", "Fs_pos", "Fs_neg"})
     EXPECT_EQ(count(r.text, std::string("<param name=\"") + n + "\">"), 1u) << n;
@@ -79,12 +79,12 @@ TEST(WorkflowExport, XmlHasTheNineValues) {
 TEST(WorkflowExport, MujocoNotesAndUnsupportedModels) {
   io::MujocoOptions o;
   o.gear = 2;
-  const auto f = workflows::export_mujoco(io::read_friction_source(kData + "stribeck.json"), o);
+  const auto f = io::export_mujoco(io::read_friction_source(kData + "stribeck.json"), o);
   EXPECT_NE(f.xml.find("frictionloss"), std::string::npos);
   bool gear_note = false;
   for (const auto& n : f.notes) gear_note = gear_note || n.find("gear 2") != std::string::npos;
   EXPECT_TRUE(gear_note);
-  EXPECT_THROW((void)workflows::export_mujoco(io::read_friction_source(kData + "gms.json"), o),
+  EXPECT_THROW((void)io::export_mujoco(io::read_friction_source(kData + "gms.json"), o),
                std::invalid_argument);
 }
 
@@ -93,15 +93,15 @@ TEST(WorkflowExport, ReportsAndCancels) {
   int reports = 0;
   workflows::Progress progress;
   progress.report = [&](std::string_view, double) { ++reports; };
-  (void)workflows::export_json(src, {}, progress);
+  (void)io::export_json(src, {}, progress);
   EXPECT_GT(reports, 0);
 
   workflows::Progress cancel;
   cancel.cancel = [] { return true; };
-  EXPECT_THROW((void)workflows::export_json(src, {}, cancel), workflows::Cancelled);
-  EXPECT_THROW((void)workflows::export_c(src, {}, cancel), workflows::Cancelled);
-  EXPECT_THROW((void)workflows::export_mujoco(src, {}, cancel), workflows::Cancelled);
-  EXPECT_THROW((void)workflows::export_xml(io::read_lugre_group(kData + "sensorless_fit.json"),
+  EXPECT_THROW((void)io::export_json(src, {}, cancel), workflows::Cancelled);
+  EXPECT_THROW((void)io::export_c(src, {}, cancel), workflows::Cancelled);
+  EXPECT_THROW((void)io::export_mujoco(src, {}, cancel), workflows::Cancelled);
+  EXPECT_THROW((void)io::export_xml(io::read_lugre_group(kData + "sensorless_fit.json"),
                                            "f", cancel),
                workflows::Cancelled);
 }

@@ -1,8 +1,8 @@
-// frictionlab workflows: export (docs/cli.md, "export"): a fitted friction model as the robot
+// frictionlab io: export (docs/cli.md, "export"): a fitted friction model as the robot
 // configuration's LUGRE group (xml), the torque estimator's parameter file (json), its C code
 // (c) and an MJCF fragment for MuJoCo (mujoco).
 //
-// Inputs are files already read (io::LugreGroup of a fit.json; io::FrictionSource of a fit.json,
+// Inputs are files already read (LugreGroup of a fit.json; FrictionSource of a fit.json,
 // ESTIMATOR.json or MODEL.json) and option structs; outputs are the texts in memory with the
 // warnings. Nothing is printed or written: the caller writes the texts (the formats are
 // io/lugre_xml.hpp and io/estimator_export.hpp).
@@ -18,7 +18,7 @@
 #include "frictionlab/models/common.hpp"
 #include "frictionlab/workflows/progress.hpp"
 
-namespace frictionlab::workflows {
+namespace frictionlab::io {
 
 /// A text to write, and what was accepted with a warning ("FILE: ...").
 struct ExportText {
@@ -26,10 +26,10 @@ struct ExportText {
   std::vector<std::string> warnings;
 };
 
-/// The LUGRE group as XML (io::lugre_group_xml); `source` names the fit.json in the comment.
+/// The LUGRE group as XML (lugre_group_xml); `source` names the fit.json in the comment.
 /// The warnings are the group's. Throws Cancelled.
-ExportText export_xml(const io::LugreGroup& group, const std::string& source,
-                      const Progress& progress = {});
+ExportText export_xml(const LugreGroup& group, const std::string& source,
+                      const workflows::Progress& progress = {});
 
 /// Values given by the caller that take precedence over the file's.
 struct EstimatorExportOptions {
@@ -37,16 +37,16 @@ struct EstimatorExportOptions {
   std::optional<Hold> hold;  ///< velocity input between cycles; unset: the file's, else linear
 };
 
-/// The estimator parameters of a source with the options applied (io::estimator_params): the
-/// model must be a lugre model and a Km must be known. Throws io::InputError naming the file and
+/// The estimator parameters of a source with the options applied (estimator_params): the
+/// model must be a lugre model and a Km must be known. Throws InputError naming the file and
 /// parameter otherwise; Cancelled. Warnings (the source's and the check's) go to *warnings.
 estimator::EstimatorParams<double> export_estimator_params(
-    const io::FrictionSource& source, const EstimatorExportOptions& options,
-    std::vector<std::string>* warnings, const Progress& progress = {});
+    const FrictionSource& source, const EstimatorExportOptions& options,
+    std::vector<std::string>* warnings, const workflows::Progress& progress = {});
 
 /// ESTIMATOR.json text of export_estimator_params (its "source" is source.file). Same errors.
-ExportText export_json(const io::FrictionSource& source, const EstimatorExportOptions& options,
-                       const Progress& progress = {});
+ExportText export_json(const FrictionSource& source, const EstimatorExportOptions& options,
+                       const workflows::Progress& progress = {});
 
 struct CExportOptions {
   EstimatorExportOptions estimator;
@@ -60,21 +60,21 @@ struct CExport {
   std::vector<std::string> warnings;
 };
 
-/// The self-contained C99 pair of the estimator (io::estimator_c_code) with the parameters of
+/// The self-contained C99 pair of the estimator (estimator_c_code) with the parameters of
 /// export_estimator_params baked in. Throws like it, and std::invalid_argument if `name` is not
 /// a C identifier; Cancelled.
-CExport export_c(const io::FrictionSource& source, const CExportOptions& options,
-                 const Progress& progress = {});
+CExport export_c(const FrictionSource& source, const CExportOptions& options,
+                 const workflows::Progress& progress = {});
 
 struct MujocoExport {
   std::string xml;                   ///< the MJCF fragment
   std::vector<std::string> notes;    ///< what MuJoCo cannot represent, with the deviation
 };
 
-/// The MJCF fragment of the source's model (io::mujoco_fragment). The source's own warnings stay
+/// The MJCF fragment of the source's model (mujoco_fragment). The source's own warnings stay
 /// in source.warnings. Throws std::invalid_argument for a model MuJoCo has no equivalent of;
 /// Cancelled.
-MujocoExport export_mujoco(const io::FrictionSource& source, const io::MujocoOptions& options,
-                           const Progress& progress = {});
+MujocoExport export_mujoco(const FrictionSource& source, const MujocoOptions& options,
+                           const workflows::Progress& progress = {});
 
-}  // namespace frictionlab::workflows
+}  // namespace frictionlab::io
