@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 
 namespace frictionlab::io {
@@ -210,17 +211,17 @@ TEST(CsvWrite, RoundTripIsBitExact) {
   ASSERT_EQ(t.names, (std::vector<std::string>{"a", "b"}));
   ASSERT_EQ(t.rows(), a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(bits(t.columns[0][i]), bits(a[i])) << i << " " << format_double(a[i]);
-    ASSERT_EQ(bits(t.columns[1][i]), bits(b[i])) << i << " " << format_double(b[i]);
+    ASSERT_EQ(bits(t.columns[0][i]), bits(a[i])) << i << " " << format_exact(a[i]);
+    ASSERT_EQ(bits(t.columns[1][i]), bits(b[i])) << i << " " << format_exact(b[i]);
   }
   std::filesystem::remove_all(dir);
 }
 
 TEST(CsvWrite, ShortestFormAndErrors) {
-  EXPECT_EQ(format_double(0.1), "0.1");
-  EXPECT_EQ(format_double(1e5), "1e+05");  // shortest form
-  EXPECT_EQ(format_double(123456.0), "123456");
-  EXPECT_EQ(format_double(-0.0), "-0");
+  EXPECT_EQ(format_exact(0.1), "0.1");
+  EXPECT_EQ(format_exact(1e5), "1e+05");  // shortest form
+  EXPECT_EQ(format_exact(123456.0), "123456");
+  EXPECT_EQ(format_exact(-0.0), "-0");
   const std::vector<double> t = {0, 0.5}, v = {1, 2}, bad = {1, std::nan("")}, shorter = {1};
   EXPECT_EQ(format_csv({"t", "v"}, {&t, &v}), "t,v\n0,1\n0.5,2\n");
   EXPECT_THROW((void)format_csv({"t", "v"}, {&t, &bad}), std::invalid_argument);

@@ -9,18 +9,13 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/demo_files.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/workflows/demo.hpp"
 
 namespace frictionlab::cli {
 namespace {
-
-std::string sci(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2e", x);
-  return buf;
-}
 
 // One row of the step-size table (no trailing blanks).
 void print_row(const std::string& a, const std::string& b, const std::string& c,
@@ -40,7 +35,7 @@ void print_step_size(const workflows::StepSizeComparison& a) {
                "mm/s over 2 s.\n"
                "    Reference: exact step on the input sampled every 0.1 ms (linear hold);\n"
                "    compared at the 10 ms samples. State bound max(Fc, Fs)/sigma0 = "
-            << sci(a.state_bound) << " m.\n\n";
+            << format_scientific(a.state_bound, 2) << " m.\n\n";
   print_row("scheme", "step", "max |F - F_ref| [N]", "max |z| / bound", "");
   for (const auto& c : a.runs) {
     char note[96] = "";
@@ -51,8 +46,8 @@ void print_step_size(const workflows::StepSizeComparison& a) {
       std::snprintf(note, sizeof note, "diverged: |z| > bound from t = %.2f s",
                     a.t[static_cast<std::size_t>(c.left_bound)]);
     }
-    print_row(c.label, c.step, c.non_finite >= 0 ? std::string("-") : sci(c.max_error),
-              sci(c.max_z_over_bound), note);
+    print_row(c.label, c.step, c.non_finite >= 0 ? std::string("-") : format_scientific(c.max_error, 2),
+              format_scientific(c.max_z_over_bound, 2), note);
   }
   std::cout << '\n';
 }
@@ -67,7 +62,7 @@ void print_stick_slip(const workflows::StickSlipComparison& b) {
   for (const auto& r : b.runs) {
     char err[64] = "reference";
     if (!r.reference)
-      std::snprintf(err, sizeof err, "%s m (%.2f %%)", sci(r.max_dx).c_str(),
+      std::snprintf(err, sizeof err, "%s m (%.2f %%)", format_scientific(r.max_dx, 2).c_str(),
                     100 * r.max_dx / b.peak_elongation);
     std::printf("    %-30s %8ld %10ld %9.3f  %s\n", r.label.c_str(), r.trajectory.steps,
                 r.trajectory.rhs_evals, r.seconds, err);

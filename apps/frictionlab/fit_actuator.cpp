@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/servo_json.hpp"
@@ -54,12 +55,6 @@ workflows::Progress progress_to_stderr() {
   workflows::Progress p;
   p.report = [](std::string_view line, double) { std::cerr << "frictionlab: " << line << '\n'; };
   return p;
-}
-
-std::string fixed(double x, int digits) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, x);
-  return b;
 }
 
 std::string pad(std::string s, std::size_t w) {
@@ -116,9 +111,9 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
   for (const auto& r : fit.models)
     std::cout << pad(r.name, 7) << lpad(std::to_string(r.parameters), 6)
-              << lpad(fixed(r.train_mae, 5), 17)
-              << lpad(fit.validated ? fixed(r.validation_mae, 5) : "-", 22)
-              << lpad(std::to_string(r.evaluations), 13) << lpad(fixed(r.seconds, 1), 10) << '\n';
+              << lpad(format_fixed(r.train_mae, 5), 17)
+              << lpad(fit.validated ? format_fixed(r.validation_mae, 5) : "-", 22)
+              << lpad(std::to_string(r.evaluations), 13) << lpad(format_fixed(r.seconds, 1), 10) << '\n';
   for (const auto& msg : fit.warnings) print_warning(msg);
   std::cout << "\nrecommended: " << fit.reason << "\n";
   std::cout << "parameter files: " << o.out << "/m*.json, summary: " << o.out << "/summary.json\n";
@@ -144,15 +139,15 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   for (const auto& p : ev.params) std::cout << lpad(p.label, std::max<std::size_t>(10, p.label.size() + 2));
   std::cout << "\n";
   for (std::size_t i = 0; i < ev.logs.size(); ++i) {
-    std::cout << pad(ev.logs[i].name, w) << pad(io::format_double(ev.logs[i].kp), 7)
+    std::cout << pad(ev.logs[i].name, w) << pad(format_exact(ev.logs[i].kp), 7)
               << pad(ev.logs[i].trajectory, 17);
     for (const auto& p : ev.params)
-      std::cout << lpad(fixed(p.mae[i], 6), std::max<std::size_t>(10, p.label.size() + 2));
+      std::cout << lpad(format_fixed(p.mae[i], 6), std::max<std::size_t>(10, p.label.size() + 2));
     std::cout << "\n";
   }
   std::cout << pad("mean", w + 24);
   for (const auto& p : ev.params)
-    std::cout << lpad(fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
+    std::cout << lpad(format_fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
   std::cout << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
   if (!o.json.empty()) io::write_text_file(o.json, io::eval_actuator_json(ev));
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/record_io.hpp"
 
 namespace frictionlab::cli {
@@ -68,11 +69,6 @@ void print_warnings(const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) print_warning(w);
 }
 
-std::string fmt(double x) {
-  if (!std::isfinite(x)) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.5g", x);
-  return b;
-}
+std::string fmt(double x) { return format_display(x); }
 
 }  // namespace frictionlab::cli

@@ -34,6 +34,22 @@ inline std::string format_number(double x, int digits = 6) {
   return buf.data();
 }
 
+/// x in scientific notation with `decimals` (0..17) digits after the point, as printf's
+/// %.<decimals>e ("1.23e-04"); "nan", "inf", "-inf".
+inline std::string format_scientific(double x, int decimals) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  std::array<char, 40> buf{};
+  std::snprintf(buf.data(), buf.size(), "%.*e", decimals, x);
+  return buf.data();
+}
+
+/// Numbers in printed tables, plot titles and summaries: format_number(x, digits), or "-" for a
+/// value that is not finite (not available).
+inline std::string format_display(double x, int digits = 5) {
+  return std::isfinite(x) ? format_number(x, digits) : std::string("-");
+}
+
 /// x with `decimals` (0..17) digits after the point, as printf's %.<decimals>f (times, losses in
 /// progress lines); "nan", "inf", "-inf".
 inline std::string format_fixed(double x, int decimals) {

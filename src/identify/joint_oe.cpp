@@ -1,5 +1,6 @@
 // frictionlab identify: output-error refinement of a joint (equations and choices:
 // identify/joint_oe.hpp, docs/joint-identification.md "oe").
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_oe.hpp"
 #include "frictionlab/identify/joint_controller.hpp"
 
@@ -30,12 +31,6 @@ namespace {
 using LG = JointLuGre<double>;
 using SF = StaticFriction<double>;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 /// One reported parameter and how it sits in the model (natural = exp(x) if log; a Stribeck
 /// level with `stribeck` set: Fs_i = (Fc / n)(exp(x) - 1), see Mapping).
@@ -235,7 +230,7 @@ class ProgressCallback : public ceres::IterationCallback {
   explicit ProgressCallback(const std::function<void(std::string_view)>& f) : f_(f) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     if (f_)
-      f_("oe: iteration " + std::to_string(s.iteration) + ": cost " + num(s.cost) +
+      f_("oe: iteration " + std::to_string(s.iteration) + ": cost " + format_number(s.cost) +
          (s.step_is_successful ? "" : " (step rejected)"));
     return ceres::SOLVER_CONTINUE;
   }
@@ -250,9 +245,9 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
                            const JointOeOptions& opt) {
   if (!(opt.segment_s >= 0) || !std::isfinite(opt.segment_s))
     throw FitError("oe: segment length must be a finite number >= 0 s, got " +
-                   num(opt.segment_s));
+                   format_number(opt.segment_s));
   if (!(opt.max_step > 0) || !std::isfinite(opt.max_step))
-    throw FitError("oe: max_step must be > 0 s, got " + num(opt.max_step));
+    throw FitError("oe: max_step must be > 0 s, got " + format_number(opt.max_step));
   if (opt.max_iterations < 1)
     throw FitError("oe: max_iterations must be >= 1, got " + std::to_string(opt.max_iterations));
   check_joint_data(data, 3);
@@ -308,7 +303,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     if (!(c.kp >= 0) || !(c.kd >= 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
         !std::isfinite(c.kff) || !std::isfinite(c.bias))
       throw FitError("oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
-                     "(kp = " + num(c.kp) + ", kd = " + num(c.kd) + ")");
+                     "(kp = " + format_number(c.kp) + ", kd = " + format_number(c.kd) + ")");
     double sum = 0, sum2 = 0, cnt = 0;
     for (const JointData& d : data) {
       P.drive.push_back(controller_drive(c, d));  // FitError without desired channels
@@ -501,8 +496,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   }
   if (opt.progress)
     opt.progress("oe: " + std::to_string(out.iterations) + " iterations, cost " +
-                 num(out.initial_cost) + " -> " + num(out.final_cost) + " in " +
-                 num(std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start)
+                 format_number(out.initial_cost) + " -> " + format_number(out.final_cost) + " in " +
+                 format_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start)
                          .count()) +
                  " s");
   return out;

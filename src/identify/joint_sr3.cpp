@@ -1,5 +1,6 @@
 // frictionlab identify: the joint SINDy-SR3 + iterative LuGre algorithm of reference 004
 // (include/frictionlab/identify/joint_sr3.hpp; docs/joint-identification.md, section "sr3").
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_sr3.hpp"
 
 #include <algorithm>
@@ -86,12 +87,6 @@ VectorXd JointStribeckLibrary::alpha_upper() const { return VectorXd::Constant(1
 
 namespace {
 
-std::string fmt(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 double sg(double K, double qd) {
   if (K > 0) return std::tanh(K * qd);
   return qd > 0 ? 1.0 : (qd < 0 ? -1.0 : 0.0);
@@ -121,13 +116,13 @@ void check_record(const JointData& d, const std::string& name) {
   for (const auto& [cn, v] : all)
     for (std::size_t k = 0; k < n; ++k)
       if (!std::isfinite((*v)[k]))
-        throw FitError(name + ": non-finite value (" + fmt((*v)[k]) + ") in channel '" + cn +
+        throw FitError(name + ": non-finite value (" + format_number((*v)[k]) + ") in channel '" + cn +
                        "' at sample " + std::to_string(k) + " (0-based)" +
-                       (std::isfinite(d.t[k]) ? ", t = " + fmt(d.t[k]) + " s" : std::string()));
+                       (std::isfinite(d.t[k]) ? ", t = " + format_number(d.t[k]) + " s" : std::string()));
   for (std::size_t k = 1; k < n; ++k)
     if (!(d.t[k] > d.t[k - 1]))
       throw FitError(name + ": time not strictly increasing at sample " + std::to_string(k) +
-                     " (0-based): t = " + fmt(d.t[k]) + " s after " + fmt(d.t[k - 1]) + " s");
+                     " (0-based): t = " + format_number(d.t[k]) + " s after " + format_number(d.t[k - 1]) + " s");
 }
 
 struct Stacked {
@@ -177,19 +172,19 @@ void check_options(const JointSr3Options& o) {
     bad("delta needs 1 to " + std::to_string(Lu::kMaxStribeck) + " exponents, got " +
         std::to_string(o.delta.size()));
   for (const double d : o.delta)
-    if (!(d > 0) || !std::isfinite(d)) bad("every delta must be finite and > 0, got " + fmt(d));
-  if (!(o.K >= 0) || !std::isfinite(o.K)) bad("K must be finite and >= 0, got " + fmt(o.K));
+    if (!(d > 0) || !std::isfinite(d)) bad("every delta must be finite and > 0, got " + format_number(d));
+  if (!(o.K >= 0) || !std::isfinite(o.K)) bad("K must be finite and >= 0, got " + format_number(o.K));
   for (const double l : o.lambda)
-    if (!(l >= 0) || !std::isfinite(l)) bad("every lambda must be finite and >= 0, got " + fmt(l));
+    if (!(l >= 0) || !std::isfinite(l)) bad("every lambda must be finite and >= 0, got " + format_number(l));
   for (const double w : o.omega_s_init)
-    if (!(w > 0) || !std::isfinite(w)) bad("every omega_s_init must be finite and > 0, got " + fmt(w));
+    if (!(w > 0) || !std::isfinite(w)) bad("every omega_s_init must be finite and > 0, got " + format_number(w));
   if (o.sigma0_init.empty()) bad("sigma0_init is empty");
   for (const double s : o.sigma0_init)
-    if (!(s > 0) || !std::isfinite(s)) bad("every sigma0_init must be finite and > 0, got " + fmt(s));
+    if (!(s > 0) || !std::isfinite(s)) bad("every sigma0_init must be finite and > 0, got " + format_number(s));
   if (!(o.omega_s_min >= 0) || !(o.omega_s_max >= 0) ||
       (o.omega_s_max > 0 && !(o.omega_s_max > o.omega_s_min)))
-    bad("need 0 <= omega_s_min < omega_s_max (0: from the data), got " + fmt(o.omega_s_min) +
-        ", " + fmt(o.omega_s_max));
+    bad("need 0 <= omega_s_min < omega_s_max (0: from the data), got " + format_number(o.omega_s_min) +
+        ", " + format_number(o.omega_s_max));
   if (o.aic_observations < 0) bad("aic_observations must be >= 0 (0: automatic)");
   if (o.max_outer < 1 || o.max_inner < 1) bad("max_outer and max_inner must be >= 1");
   if (!(o.outer_tolerance > 0) || !(o.inner_tolerance > 0) || !(o.inner_min_decrease >= 0))
@@ -211,11 +206,7 @@ struct Layout {
   Index size() const { return first_stribeck + ns; }
 };
 
-std::string delta_name(double d) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%g", d);
-  return buf;
-}
+std::string delta_name(double d) { return format_number(d); }
 
 Layout make_layout(const JointSr3Options& o) {
   Layout L;
@@ -238,7 +229,7 @@ Layout make_layout(const JointSr3Options& o) {
     L.names.push_back(i == 1 ? std::string("qd") : "qd^" + std::to_string(i));
     ++c;
   }
-  const std::string s = o.K > 0 ? "tanh(" + fmt(o.K) + "*qd)" : std::string("sgn(qd)");
+  const std::string s = o.K > 0 ? "tanh(" + format_number(o.K) + "*qd)" : std::string("sgn(qd)");
   L.names.push_back(s);
   L.coulomb = c++;
   L.first_stribeck = c;
@@ -467,10 +458,10 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   res.static_samples = static_cast<long>(fit_rows.size());
   if (fit_rows.size() < static_cast<std::size_t>(10 * r))
     throw FitError("sr3: too few samples for step 1: " + std::to_string(fit_rows.size()) +
-                   " with |qd| >= " + fmt(floor_v) + " rad/s for " + std::to_string(r) +
+                   " with |qd| >= " + format_number(floor_v) + " rad/s for " + std::to_string(r) +
                    " candidate functions (need at least 10 per function)");
   if (val_rows.size() < static_cast<std::size_t>(m))
-    throw FitError("sr3: too few validation samples with |qd| >= " + fmt(floor_v) + " rad/s: " +
+    throw FitError("sr3: too few validation samples with |qd| >= " + format_number(floor_v) + " rad/s: " +
                    std::to_string(val_rows.size()) + " for " + std::to_string(m) +
                    " AIC observations");
 
@@ -522,9 +513,9 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   for (std::size_t s = 0; s < ns0; ++s) {
     const double w0 = std::clamp(omega0[s], om_min, om_max);
     if (w0 != omega0[s])
-      res.warnings.push_back("initial Omega_s " + fmt(omega0[s]) + " rad/s is outside "
-                             "the search range [" + fmt(om_min) + ", " + fmt(om_max) +
-                             "] rad/s; started from " + fmt(w0));
+      res.warnings.push_back("initial Omega_s " + format_number(omega0[s]) + " rad/s is outside "
+                             "the search range [" + format_number(om_min) + ", " + format_number(om_max) +
+                             "] rad/s; started from " + format_number(w0));
     starts[s].alpha = VectorXd::Constant(1, std::log(w0));
     same_as[s] = s;
   }
@@ -718,7 +709,7 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   const Lu::Params p_step1 = std::get<Lu::Params>(rigid_model.friction);
   if (!g_positive_on(p_step1, tr.qd))
     throw FitError("sr3: the static friction has g(qd) <= 0 at a training velocity (Fc = " +
-                   fmt(p_step1.Fc) + "): not a valid LuGre g; try model B (K > 0) or a larger "
+                   format_number(p_step1.Fc) + "): not a valid LuGre g; try model B (K > 0) or a larger "
                    "lambda");
   std::vector<double> y_f(n);  // tau minus the rigid body (fixed from here on)
   for (std::size_t k = 0; k < n; ++k) y_f[k] = tr.tau[k] - rigid(rigid_model, tr.q[k], tr.qdd[k]);
@@ -809,8 +800,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
         prev_accepted = err;
         const double next = sigma0_j * xi(0);  // eq. 18
         if (!(next > 0) || !std::isfinite(next)) {
-          res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) + ", outer iteration " +
-                                 std::to_string(o) + ": xi_u = " + fmt(xi(0)) +
+          res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) + ", outer iteration " +
+                                 std::to_string(o) + ": xi_u = " + format_number(xi(0)) +
                                  " gives sigma0 <= 0; inner loop stopped");
           break;
         }
@@ -834,11 +825,11 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     mdl.friction = p;
     sum.rel_error = stacked_error(mdl, train) / tau_norm;
     if (!sum.converged)
-      res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) +
+      res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) +
                              ": the outer loop did not converge in " +
                              std::to_string(opt.max_outer) + " iterations");
     if (sum.rejected_step2 > 0)
-      res.warnings.push_back("sigma0 start " + fmt(sum.sigma0_init) + ": " +
+      res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) + ": " +
                              std::to_string(sum.rejected_step2) +
                              " step-2 updates gave g <= 0 at some velocity (Fc + the negative "
                              "Stribeck levels <= 0) and were not applied (g kept)");
@@ -851,7 +842,7 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   res.chosen_start = best_start;
   const Lu::Params fp = finals[best_start];
   if (res.starts[best_start].sigma1 < 0)
-    res.warnings.push_back("sigma1 estimate " + fmt(res.starts[best_start].sigma1) +
+    res.warnings.push_back("sigma1 estimate " + format_number(res.starts[best_start].sigma1) +
                            " N m s/rad is negative (not identifiable from this record); set to 0");
   res.model.friction = fp;
   res.rel_error = res.starts[best_start].rel_error;
@@ -869,8 +860,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     return std::abs(std::log(om) - lo) < 1e-9 || std::abs(std::log(om) - hi) < 1e-9;
   };
   if (nd > 0 && on_bound(fp.Omega_s))
-    res.warnings.push_back("Omega_s = " + fmt(fp.Omega_s) + " rad/s is on a bound of its search "
-                           "range [" + fmt(om_min) + ", " + fmt(om_max) + "] rad/s");
+    res.warnings.push_back("Omega_s = " + format_number(fp.Omega_s) + " rad/s is on a bound of its search "
+                           "range [" + format_number(om_min) + ", " + format_number(om_max) + "] rad/s");
   for (const JointParameter& jp : joint_parameters(res.model)) {
     if (jp.structural) continue;
     ParameterEstimate e;

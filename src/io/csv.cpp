@@ -1,4 +1,5 @@
 // frictionlab: strict CSV reader and round-trip writer (rules in include/frictionlab/io/csv.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 
 #include <algorithm>
@@ -211,18 +212,9 @@ void require_strictly_increasing(const CsvTable& table, std::string_view name) {
     if (!(x[r] > x[r - 1]))
       throw InputError(table.file, table.row_lines[r], static_cast<long>(c) + 1,
                        "column '" + std::string(name) + "' must be strictly increasing: " +
-                           format_double(x[r]) + " follows " + format_double(x[r - 1]) + " (line " +
+                           format_exact(x[r]) + " follows " + format_exact(x[r - 1]) + " (line " +
                            std::to_string(table.row_lines[r - 1]) + ")");
   }
-}
-
-std::string format_double(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  std::array<char, 32> buf{};
-  const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), x);
-  if (ec != std::errc()) throw std::logic_error("format_double: to_chars failed");
-  return std::string(buf.data(), ptr);
 }
 
 std::string format_csv(const std::vector<std::string>& names,
@@ -252,7 +244,7 @@ std::string format_csv(const std::vector<std::string>& names,
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const double x = (*columns[c])[r];
       if (!std::isfinite(x))
-        throw std::invalid_argument("format_csv: non-finite value " + format_double(x) +
+        throw std::invalid_argument("format_csv: non-finite value " + format_exact(x) +
                                     " in column '" + names[c] + "', row " + std::to_string(r + 1));
       if (c) s += ',';
       const auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), x);

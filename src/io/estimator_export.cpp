@@ -1,3 +1,4 @@
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 
 #include <algorithm>
@@ -187,12 +188,8 @@ namespace {
 /// A C literal of x in the target precision: float values are rounded to float first and written
 /// with 9 significant digits (which read back to the same float), doubles with 17.
 std::string c_literal(double x, bool single) {
-  char buf[64];
-  if (single)
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(static_cast<float>(x)));
-  else
-    std::snprintf(buf, sizeof buf, "%.17g", x);
-  std::string s = buf;
+  std::string s = single ? format_number(static_cast<double>(static_cast<float>(x)), 9)
+                         : format_number(x, 17);
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return single ? s + "f" : s;
 }
@@ -356,7 +353,7 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
   };
   std::string params, values;
   for (const Row& r : rows) {
-    params += " *   " + std::string(r.field) + " = " + format_double(r.value) + "  " + r.doc + "\n";
+    params += " *   " + std::string(r.field) + " = " + format_exact(r.value) + "  " + r.doc + "\n";
     values += "    " + c_literal(r.value, single) + ", /* " + r.field + " */\n";
   }
   const bool rational = c.shape == StribeckShape::rational;
@@ -389,15 +386,7 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
 
 namespace {
 
-std::string num(double x) { return format_double(x); }
-
 /// Rounded to 6 significant digits, for notes.
-std::string num6(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 /// Integral over r in [0, inf) of the Stribeck shape s(r) (r = |v|/vs), or +inf.
 double shape_area(StribeckShape shape, double alpha) {
   constexpr double pi = 3.14159265358979323846;
@@ -411,7 +400,7 @@ double shape_area(StribeckShape shape, double alpha) {
 MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
                                const std::string& source) {
   if (!(o.gear > 0) || !std::isfinite(o.gear))
-    throw std::invalid_argument("--gear must be > 0, got " + num(o.gear));
+    throw std::invalid_argument("--gear must be > 0, got " + format_exact(o.gear));
   if (o.joint.empty() || o.joint.find_first_of("\"<>&") != std::string::npos)
     throw std::invalid_argument("--joint: '" + o.joint + "' is not a usable MJCF name");
   MujocoFragment out;
@@ -419,11 +408,11 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
   std::string body, intro;
   auto mean_note = [&](const StribeckCurve<double>& c) {
     if (c.Fc_pos != c.Fc_neg || c.Fs_pos != c.Fs_neg)
-      out.notes.push_back("asymmetric levels (Fc " + num(c.Fc_pos) + " / " + num(c.Fc_neg) +
-                          ", Fs " + num(c.Fs_pos) + " / " + num(c.Fs_neg) +
+      out.notes.push_back("asymmetric levels (Fc " + format_exact(c.Fc_pos) + " / " + format_exact(c.Fc_neg) +
+                          ", Fs " + format_exact(c.Fs_pos) + " / " + format_exact(c.Fs_neg) +
                           "): MuJoCo has one level per term; the means of both sides are used "
                           "(the curve is off by up to " +
-                          num6(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) / 2) +
+                          format_number(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) / 2) +
                           " on each side)");
   };
 
@@ -437,7 +426,7 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
     if (!(c.shape == StribeckShape::exponential && c.alpha == 2.0)) {
       const double a = shape_area(c.shape, c.alpha);
       const std::string shape_name = std::string(c.shape == StribeckShape::rational ? "rational" : "exponential") +
-                                     " shape with alpha = " + num(c.alpha);
+                                     " shape with alpha = " + format_exact(c.alpha);
       if (std::isfinite(a)) {
         vs = c.vs * a / shape_area(StribeckShape::exponential, 2.0);
         // The largest difference of the curves, sampled densely on [0, 20 vs].
@@ -449,8 +438,8 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
           dmax = std::max(dmax, std::abs(stribeck_g(m, v) - stribeck_g(src, v)));
         }
         out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2); vs = " +
-                            num(c.vs) + " is replaced by " + num6(vs) +
-                            " (same area of the Stribeck dip); g(v) differs by up to " + num6(dmax) +
+                            format_exact(c.vs) + " is replaced by " + format_number(vs) +
+                            " (same area of the Stribeck dip); g(v) differs by up to " + format_number(dmax) +
                             " Nm");
       } else {
         out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2), and this "
@@ -458,10 +447,10 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
       }
     }
     if (l->vd > 0)
-      out.notes.push_back("velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + num(l->vd) +
+      out.notes.push_back("velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + format_exact(l->vd) +
                           ": MuJoCo's sigma1 is constant; its value at v = 0 is used");
     if (N != 1.0)
-      out.notes.push_back("gear " + num(N) + ": torques and stiffness divided by the gear "
+      out.notes.push_back("gear " + format_exact(N) + ": torques and stiffness divided by the gear "
                           "(actuator side), velocities unchanged (motor side)");
     intro = "Paste the actuator into the model's <actuator> section. A passive dcmotor (no\n"
             "     control input, electrical branch off) that applies the LuGre friction\n"
@@ -469,31 +458,31 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
             "     (zero-order-hold) bristle update. Needs MuJoCo's dcmotor actuator with the input\n"
             "     signatures (MuJoCo 3.12 or later).";
     body = "<actuator>\n  <dcmotor name=\"" + o.joint + "_friction\" joint=\"" + o.joint + "\"" +
-           (N != 1.0 ? " gear=\"" + num(N) + "\"" : std::string()) +
-           " input=\"none\" motorconst=\"0\"\n           lugre=\"" + num(l->sigma0 / N) + " " +
-           num(l->sigma1 / N) + " " + num(Fc / N) + " " + num(Fs / N) + " " + num(vs) +
-           "\" damping=\"" + num(l->sigma2 / N) + "\"/>\n</actuator>\n";
+           (N != 1.0 ? " gear=\"" + format_exact(N) + "\"" : std::string()) +
+           " input=\"none\" motorconst=\"0\"\n           lugre=\"" + format_exact(l->sigma0 / N) + " " +
+           format_exact(l->sigma1 / N) + " " + format_exact(Fc / N) + " " + format_exact(Fs / N) + " " + format_exact(vs) +
+           "\" damping=\"" + format_exact(l->sigma2 / N) + "\"/>\n</actuator>\n";
   } else if (const auto* s = std::get_if<StaticSpec>(&spec)) {
     const auto& c = s->params.curve;
     const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
     mean_note(c);
     if (Fs != Fc)
-      out.notes.push_back("Stribeck effect (Fs = " + num(Fs) + " > Fc = " + num(Fc) +
+      out.notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) + " > Fc = " + format_exact(Fc) +
                           "): frictionloss is one constant level; Fc is used, the dip of up to " +
-                          num6(std::abs(Fs - Fc)) + " Nm at low speed is lost (a lugre fit "
+                          format_number(std::abs(Fs - Fc)) + " Nm at low speed is lost (a lugre fit "
                           "exports to the dcmotor actuator, which has it)");
     if (s->params.v_smooth > 0)
-      out.notes.push_back("tanh-smoothed sign (v_smooth = " + num(s->params.v_smooth) +
+      out.notes.push_back("tanh-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
                           "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
                           "own solref/solimp instead");
     intro = "Merge these attributes into joint '" + o.joint +
             "'. frictionloss is MuJoCo's dry friction\n"
             "     (a constraint: Coulomb friction Fc with exact sticking), damping its viscous term.";
     std::string attrs;
-    if (Fc > 0) attrs += " frictionloss=\"" + num(Fc) + "\"";
-    if (s->params.sigma2 > 0) attrs += " damping=\"" + num(s->params.sigma2 * N) + "\"";
+    if (Fc > 0) attrs += " frictionloss=\"" + format_exact(Fc) + "\"";
+    if (s->params.sigma2 > 0) attrs += " damping=\"" + format_exact(s->params.sigma2 * N) + "\"";
     if (N != 1.0)
-      out.notes.push_back("gear " + num(N) + ": damping multiplied by the gear (joint side)");
+      out.notes.push_back("gear " + format_exact(N) + ": damping multiplied by the gear (joint side)");
     body = "<joint name=\"" + o.joint + "\"" + attrs + "/>\n";
   } else {
     throw std::invalid_argument("MuJoCo has no equivalent of the model '" + model_name(spec) +

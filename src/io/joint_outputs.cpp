@@ -1,4 +1,5 @@
 // frictionlab io: fit-joint's and eval-joint's files (include/frictionlab/io/joint_outputs.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 
 #include <cmath>
@@ -16,13 +17,6 @@
 
 namespace frictionlab::io {
 namespace {
-
-/// "%.5g" (numbers in plot titles).
-std::string fmt5(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.5g", x);
-  return b;
-}
 
 std::filesystem::path make_dir(const std::string& out) {
   const std::filesystem::path dir(out);
@@ -120,7 +114,7 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
     for (std::size_t i = 0; i < r.scan.size(); ++i) {
       for (std::size_t j = 0; j < cols.size(); ++j)
         text.append(j ? "," : "")
-            .append(std::isfinite(cols[j][i]) ? format_double(cols[j][i]) : std::string("nan"));
+            .append(std::isfinite(cols[j][i]) ? format_exact(cols[j][i]) : std::string("nan"));
       text += '\n';
     }
     const auto csv = (dir / "sr3_scan.csv").string();
@@ -170,7 +164,7 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
     if (plots) {
       Plot p;
       p.title = "frictionlab fit-joint sr3, steps 2-3: convergence (sigma0 start " +
-                fmt5(r.starts.empty() ? 0.0 : r.starts[r.chosen_start].sigma0_init) + ")";
+                format_display(r.starts.empty() ? 0.0 : r.starts[r.chosen_start].sigma0_init) + ")";
       p.xlabel = "iteration";
       std::vector<double> e, x, a, b, w;
       for (const auto& h : r.history) {

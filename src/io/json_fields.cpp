@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 
 namespace frictionlab::io::detail {
@@ -174,7 +175,7 @@ int JsonFields::integer(const std::string& key, int def) const {
     if (x < -1000000000LL || x > 1000000000LL) fail(key, "integer out of range");
     return static_cast<int>(x);
   }
-  if (j.is_number()) fail(key, "expected an integer, got " + format_double(j.get<double>()));
+  if (j.is_number()) fail(key, "expected an integer, got " + format_exact(j.get<double>()));
   fail(key, "expected an integer, got " + type_of(j));
 }
 

@@ -1,3 +1,4 @@
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/lugre_xml.hpp"
 
 #include <cmath>
@@ -61,7 +62,7 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file) {
   if (!km.is_number()) fail_key(file, "Km", "expected a number, got " + detail::type_of(km));
   g.Km = km.get<double>();
   if (!std::isfinite(g.Km) || g.Km <= 0)
-    fail_key(file, "Km", "must be > 0, got " + format_double(g.Km));
+    fail_key(file, "Km", "must be > 0, got " + format_exact(g.Km));
 
   const json& model = member(fit, file, "model");
   const ModelFile mf = model_from_json(model, file, "model");
@@ -77,9 +78,9 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file) {
     bad("shape", "the LUGRE group uses the exponential Stribeck curve, got rational");
   if (p->curve.alpha != 1.0)
     bad("alpha", "the LUGRE group uses the Stribeck exponent 1, got " +
-                     format_double(p->curve.alpha));
+                     format_exact(p->curve.alpha));
   if (p->vd != 0.0)
-    bad("vd", "the LUGRE group has a constant S1 (vd = 0), got " + format_double(p->vd));
+    bad("vd", "the LUGRE group has a constant S1 (vd = 0), got " + format_exact(p->vd));
 
   g.Kw = p->sigma2;
   g.S0 = p->sigma0;
@@ -96,8 +97,8 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file) {
           file, 0, 0,
           InputError::parameter_detail(
               fs,
-              std::string(fs) + " = " + format_double(Fs) + " < " + fc + " = " +
-                  format_double(Fc) + ": reference 000's g(v) = Fc + |Fs - Fc| exp(-|v|/Vth) "
+              std::string(fs) + " = " + format_exact(Fs) + " < " + fc + " = " +
+                  format_exact(Fc) + ": reference 000's g(v) = Fc + |Fs - Fc| exp(-|v|/Vth) "
                   "rises above Fc where the fitted curve dips below it",
               "model")));
   };
@@ -129,7 +130,7 @@ std::string lugre_group_xml(const LugreGroup& g, const std::string& source) {
   const auto line = [&](const std::string& name, double x) {
     std::string head = "    <param name=\"" + name + "\">";
     head.resize(26, ' ');
-    s += head + ' ' + format_double(x) + " </param>\n";
+    s += head + ' ' + format_exact(x) + " </param>\n";
   };
   line("Km", g.Km);
   line("Kw", g.Kw);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/record_io.hpp"
 
@@ -118,7 +119,7 @@ bool numeric_class(const matvar_t* v) {
 std::string matlab_number(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "Inf" : "-Inf";
-  return format_double(x);
+  return format_exact(x);
 }
 
 [[noreturn]] void fail(const std::string& path, const std::string& var, const std::string& msg) {

@@ -1,4 +1,5 @@
 // frictionlab: BAM servo logs and parameter files (see io/servo_json.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/servo_json.hpp"
 
 #include <algorithm>
@@ -69,7 +70,7 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
   if (top.contains("vin")) log.vin = header_number(top, file, "vin", true, 0.0);
   log.dt = header_number(top, file, "dt", false, 0.0);
   if (top.contains("dt") && !(log.dt > 0.0))
-    fail(file, "key 'dt': must be > 0, got " + format_double(log.dt));
+    fail(file, "key 'dt': must be > 0, got " + format_exact(log.dt));
   log.motor = header_string(top, file, "motor");
   log.trajectory = header_string(top, file, "trajectory");
   if (!top.contains("entries")) fail(file, "key 'entries': missing (an array of entries is required)");
@@ -119,7 +120,7 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
       log.torque_enable.push_back(te.get<double>() == 1.0 ? 1 : 0);
     } else {
       fail(file, entry_prefix(i) + "key 'torque_enable': expected true, false, 0 or 1, got " +
-                     (te.is_number() ? format_double(te.get<double>()) : detail::type_of(te)));
+                     (te.is_number() ? format_exact(te.get<double>()) : detail::type_of(te)));
     }
     for (const auto& [key, v] : optional) {
       const bool here = e.contains(key);
@@ -141,8 +142,8 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
   for (std::size_t i = 1; i < n; ++i)
     if (log.timestamp[i] < log.timestamp[i - 1])
       fail(file, entry_prefix(i) + "key 'timestamp': decreases (" +
-                     format_double(log.timestamp[i - 1]) + " then " +
-                     format_double(log.timestamp[i]) + ")");
+                     format_exact(log.timestamp[i - 1]) + " then " +
+                     format_exact(log.timestamp[i]) + ")");
   const auto problems = data::check_servo_log(log);
   if (!problems.empty()) fail(file, problems.front());
   return out;
@@ -215,11 +216,11 @@ std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::Serv
   };
   for (auto key : sim::servo_param_keys(p.model, drive))
     if (!std::isfinite(sim::servo_param(p, key))) add(key, "not finite");
-  if (!(p.kt > 0)) add("kt", "must be > 0, got " + format_double(p.kt));
-  if (!(p.R > 0)) add("R", "must be > 0, got " + format_double(p.R));
-  if (!(p.armature >= 0)) add("armature", "must be >= 0, got " + format_double(p.armature));
+  if (!(p.kt > 0)) add("kt", "must be > 0, got " + format_exact(p.kt));
+  if (!(p.R > 0)) add("R", "must be > 0, got " + format_exact(p.R));
+  if (!(p.armature >= 0)) add("armature", "must be >= 0, got " + format_exact(p.armature));
   if (drive == sim::ServoDrive::current && !(p.current_limit > 0))
-    add("current_limit", "must be > 0, got " + format_double(p.current_limit));
+    add("current_limit", "must be > 0, got " + format_exact(p.current_limit));
   for (const auto& issue : check(p.friction))
     if (!issue.warning) add(sim::servo_param_key_of_symbol(issue.param), issue.message);
   return out;
@@ -273,17 +274,17 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     if (!top.contains("error_gain")) param_fail("error_gain", "missing (required for a generic actuator)");
     f.constants.error_gain = number("error_gain");
     if (!(f.constants.error_gain > 0))
-      param_fail("error_gain", "must be > 0, got " + format_double(f.constants.error_gain));
+      param_fail("error_gain", "must be > 0, got " + format_exact(f.constants.error_gain));
     if (top.contains("max_pwm")) f.constants.max_pwm = number("max_pwm");
     if (!(f.constants.max_pwm > 0 && f.constants.max_pwm <= 1))
-      param_fail("max_pwm", "must be in (0, 1], got " + format_double(f.constants.max_pwm));
+      param_fail("max_pwm", "must be in (0, 1], got " + format_exact(f.constants.max_pwm));
     if (top.contains("max_current")) f.constants.max_current = number("max_current");
     if (!(f.constants.max_current >= 0))
       param_fail("max_current", "must be >= 0 (0 = no current limit), got " +
-                                    format_double(f.constants.max_current));
+                                    format_exact(f.constants.max_current));
     f.constants.vin = top.contains("vin") ? number("vin") : 0.0;
     if (top.contains("vin") && !(f.constants.vin > 0))
-      param_fail("vin", "must be > 0, got " + format_double(f.constants.vin));
+      param_fail("vin", "must be > 0, got " + format_exact(f.constants.vin));
   }
   const auto keys = sim::servo_param_keys(f.params.model, f.constants.drive);
   for (auto it = top.begin(); it != top.end(); ++it) {
@@ -294,7 +295,7 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     if (k == "command_delay") {
       if (number(k) != 0.0)
         param_fail(k, "a non-zero command delay (newer BAM) is not supported; got " +
-                          format_double(number(k)));
+                          format_exact(number(k)));
       continue;
     }
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) {

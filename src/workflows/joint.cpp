@@ -1,4 +1,5 @@
 // frictionlab workflows: fit_joint and eval_joint (include/frictionlab/workflows/joint.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/workflows/joint.hpp"
 
 #include <algorithm>
@@ -11,14 +12,6 @@
 
 namespace frictionlab::workflows {
 namespace {
-
-/// "%.5g", or "-" for a value that is not finite (the CLI's format of numbers in messages).
-std::string fmt(double x) {
-  if (!std::isfinite(x)) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.5g", x);
-  return b;
-}
 
 JointSteadyCurve steady_curve(const sim::JointModel& m, const identify::JointData& d) {
   double lo = 0, hi = 0;
@@ -126,10 +119,10 @@ FitJointResult fit_joint(const data::Record& training, const std::vector<data::R
       run.controller = controller_of(o, train);
       oo.controller = run.controller->controller;
       const auto& c = run.controller->controller;
-      progress.say("controller (" + run.controller->source + "): kp " + fmt(c.kp) +
-                   " N m/rad, kd " + fmt(c.kd) + " N m s/rad, kff " + fmt(c.kff) + ", bias " +
-                   fmt(c.bias) + " N m; it explains the training torque to ||e||/||tau|| = " +
-                   fmt(run.controller->torque_rel_error));
+      progress.say("controller (" + run.controller->source + "): kp " + format_display(c.kp) +
+                   " N m/rad, kd " + format_display(c.kd) + " N m s/rad, kff " + format_display(c.kff) + ", bias " +
+                   format_display(c.bias) + " N m; it explains the training torque to ||e||/||tau|| = " +
+                   format_display(run.controller->torque_rel_error));
     }
     run.start_torque_rel_error =
         identify::channel_error(train.tau, identify::inverse_torque(s.model, train)).rel;
@@ -148,8 +141,8 @@ FitJointResult fit_joint(const data::Record& training, const std::vector<data::R
   // friction that no longer explains the torque: say so.
   if (s.oe && s.training.torque.rel > 1.5 * s.oe->start_torque_rel_error)
     s.warnings.push_back("oe raised the training torque error ||e||/||tau|| from " +
-                         fmt(s.oe->start_torque_rel_error) + " (" + s.oe->init + ") to " +
-                         fmt(s.training.torque.rel) +
+                         format_display(s.oe->start_torque_rel_error) + " (" + s.oe->init + ") to " +
+                         format_display(s.training.torque.rel) +
                          ": the refined model fits the simulated motion at the expense of the "
                          "torque; compare both on the validation records");
   for (const auto& d : s.validation_data) {

@@ -50,10 +50,6 @@ CsvTable read_csv(const std::string& path);
 /// first value that is not larger than its predecessor). Values are finite by construction.
 void require_strictly_increasing(const CsvTable& table, std::string_view name);
 
-/// Format a double in the shortest form that reads back to the same value. Non-finite values
-/// format as "nan", "inf", "-inf" (which the reader rejects).
-std::string format_double(double x);
-
 /// CSV text of a table: header `names`, then one row per index. All columns must have the same
 /// length and finite values (std::invalid_argument naming the column and row otherwise).
 std::string format_csv(const std::vector<std::string>& names,
