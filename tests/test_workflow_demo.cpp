@@ -16,7 +16,7 @@ TEST(WorkflowDemo, EveryPartAgainstItsDocumentedTruth) {
   int reports = 0;
   workflows::Progress progress;
   progress.report = [&](std::string_view, double) { ++reports; };
-  const workflows::DemoResult r = workflows::run_demo(progress);
+  const workflows::DemoOutcome r = workflows::run_demo(progress);
   EXPECT_GE(reports, 3);
 
   // (a)

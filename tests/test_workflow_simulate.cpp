@@ -60,7 +60,7 @@ TEST(WorkflowSimulate, LuGreMatchesDriveForEveryMethodAndHold) {
   const auto in = sine_velocity(1e-3, 1.0);
   for (Method m : {Method::exact, Method::implicit_euler, Method::rk4}) {
     for (Hold h : {Hold::linear, Hold::zoh}) {
-      workflows::ModelSimulationOptions o;
+      workflows::SimulateModelOptions o;
       o.method = m;
       o.hold = h;
       o.max_substep = 2e-4;
@@ -97,7 +97,7 @@ TEST(WorkflowSimulate, DisplacementInputDrivesWithItsInterpolantsVelocity) {
   // Sliding at constant velocity: F tends to the steady force g(v) + sigma2 v.
   EXPECT_NEAR(r.F.back(), LuGre<double>::steady_force(p, 0.02), 1e-6);
 
-  workflows::ModelSimulationOptions linear;
+  workflows::SimulateModelOptions linear;
   linear.hold = Hold::linear;
   EXPECT_NE(message_of<std::invalid_argument>(
                 [&] { (void)workflows::simulate_model(p, in, linear); })
@@ -108,7 +108,7 @@ TEST(WorkflowSimulate, DisplacementInputDrivesWithItsInterpolantsVelocity) {
 TEST(WorkflowSimulate, ForwardEulerLeavingTheBoundIsAWarningAtItsLine) {
   const LuGre<double>::Params p;  // forward Euler at 10 ms is unstable (|1 - a h| > 1)
   const auto in = sine_velocity(0.01, 2.0);
-  workflows::ModelSimulationOptions o;
+  workflows::SimulateModelOptions o;
   o.method = Method::forward_euler;
   const auto r = workflows::simulate_model(p, in, o);
   ASSERT_GE(r.bound_exceeded, 0);
@@ -125,7 +125,7 @@ TEST(WorkflowSimulate, NonFiniteResultIsAnError) {
   LuGre<double>::Params p;
   p.sigma0 = 1e8;  // forward Euler at 10 ms overflows
   const auto in = sine_velocity(0.01, 2.0);
-  workflows::ModelSimulationOptions o;
+  workflows::SimulateModelOptions o;
   o.method = Method::forward_euler;
   const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
   EXPECT_NE(m.find("--integrator euler diverged: the result is not finite from t = "),
@@ -148,7 +148,7 @@ TEST(WorkflowSimulate, InputErrors) {
   short_v.v.pop_back();
   EXPECT_THROW((void)workflows::simulate_model(p, short_v, {}), std::invalid_argument);
   // maxwell-slip has only the exact step.
-  workflows::ModelSimulationOptions rk4;
+  workflows::SimulateModelOptions rk4;
   rk4.method = Method::rk4;
   EXPECT_THROW((void)workflows::simulate_model(MaxwellSlip<double>::Params{}, sine_velocity(0.01, 0.1), rk4),
                std::invalid_argument);

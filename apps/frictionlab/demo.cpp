@@ -101,7 +101,7 @@ void run_demo(const DemoOptions& o) {
   if (ec) throw io::InputError(o.out, 0, 0, "cannot create the directory: " + ec.message());
 
   std::cout << "frictionlab demo: writing to " << dir.string() << "/\n\n" << std::flush;
-  const workflows::DemoResult r = workflows::run_demo();
+  const workflows::DemoOutcome r = workflows::run_demo();
   print_step_size(r.step_size);
   print_stick_slip(r.stick_slip);
   print_identification(r.identification);

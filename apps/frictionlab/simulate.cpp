@@ -40,11 +40,11 @@ void simulate_model(const SimulateOptions& o) {
                                 " (supported: " + sim::supported_methods(mf.spec) + ")");
 
   const workflows::ModelInput input = io::read_model_input(o.input);
-  workflows::ModelSimulationOptions opt;
+  workflows::SimulateModelOptions opt;
   opt.method = *method;
   if (o.hold_given) opt.hold = o.hold == "linear" ? Hold::linear : Hold::zoh;
   opt.max_substep = o.dt;
-  const workflows::ModelSimulation r = workflows::simulate_model(mf.spec, input, opt);
+  const workflows::SimulateModelOutcome r = workflows::simulate_model(mf.spec, input, opt);
 
   for (const auto& w : r.warnings) print_warning(w);
   report_written(o.output, r.t.size(), io::write_model_simulation_csv(o.output, r));
@@ -78,7 +78,7 @@ void simulate_system(const SimulateOptions& o) {
     opt.rtol = o.rtol;
   }
 
-  workflows::SystemSimulation r;
+  workflows::SimulateSystemOutcome r;
   try {
     r = workflows::simulate_system({sf.kind, sf.stick_slip, sf.joint, sf.friction}, opt);
   } catch (const std::invalid_argument& e) {

@@ -50,7 +50,7 @@ Plot stick_slip_plot(const workflows::StickSlipComparison& b) {
   return plot;
 }
 
-std::vector<std::string> write_demo_files(const workflows::DemoResult& r, const std::string& dir) {
+std::vector<std::string> write_demo_files(const workflows::DemoOutcome& r, const std::string& dir) {
   const std::filesystem::path d(dir);
   std::vector<std::string> files;
   auto path = [&](const std::string& name) {

@@ -24,7 +24,7 @@ void add_state_panel(Plot& plot, const std::vector<std::string>& names,
   plot.panels.push_back(std::move(panel));
 }
 
-std::vector<const std::vector<double>*> model_columns(const workflows::ModelSimulation& r) {
+std::vector<const std::vector<double>*> model_columns(const workflows::SimulateModelOutcome& r) {
   std::vector<const std::vector<double>*> cols = {&r.t};
   if (!r.x.empty()) cols.push_back(&r.x);
   cols.insert(cols.end(), {&r.v, &r.F});
@@ -61,7 +61,7 @@ workflows::ModelInput read_model_input(const std::string& path) {
   return r;
 }
 
-std::vector<std::string> model_simulation_columns(const workflows::ModelSimulation& r) {
+std::vector<std::string> model_simulation_columns(const workflows::SimulateModelOutcome& r) {
   std::vector<std::string> names = {"t"};
   if (!r.x.empty()) names.push_back("x");
   names.insert(names.end(), {"v", "F"});
@@ -70,7 +70,7 @@ std::vector<std::string> model_simulation_columns(const workflows::ModelSimulati
 }
 
 std::vector<std::string> write_model_simulation_csv(const std::string& path,
-                                                    const workflows::ModelSimulation& r) {
+                                                    const workflows::SimulateModelOutcome& r) {
   auto names = model_simulation_columns(r);
   write_csv(path, names, model_columns(r));
   return names;
@@ -91,7 +91,7 @@ std::vector<std::string> write_system_trajectory_csv(const std::string& path,
   return names;
 }
 
-Plot model_simulation_plot(const workflows::ModelSimulation& r, const std::string& title) {
+Plot model_simulation_plot(const workflows::SimulateModelOutcome& r, const std::string& title) {
   Plot plot;
   plot.title = title;
   plot.xlabel = "t [s]";

@@ -185,8 +185,8 @@ DemoIdentification identification(const Progress& progress) {
 
 }  // namespace
 
-DemoResult run_demo(const Progress& progress) {
-  DemoResult r;
+DemoOutcome run_demo(const Progress& progress) {
+  DemoOutcome r;
   progress.check();
   progress.say("demo: (a) LuGre step sizes", 0.0);
   r.step_size = step_size(progress);

@@ -31,8 +31,8 @@ std::string where(const ModelInput& in, std::size_t k) {
 
 }  // namespace
 
-ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
-                               const ModelSimulationOptions& options, const Progress& progress) {
+SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& input,
+                               const SimulateModelOptions& options, const Progress& progress) {
   progress.check();
   const bool has_v = !input.v.empty(), has_x = !input.x.empty();
   if (has_v == has_x)
@@ -49,7 +49,7 @@ ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
                                 std::to_string(input.t.size()));
   const std::string integrator = sim::method_name(options.method);
 
-  ModelSimulation r;
+  SimulateModelOutcome r;
   r.model = frictionlab::model_name(model);
   r.t = input.t;
   if (has_x) {
@@ -97,12 +97,12 @@ ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
   return r;
 }
 
-SystemSimulation simulate_system(const SystemInput& system, const sim::SimOptions& options,
+SimulateSystemOutcome simulate_system(const SystemInput& system, const sim::SimOptions& options,
                                  const Progress& progress) {
   progress.check();
   const std::string integrator = sim::integrator_name(options.integrator);
   progress.say(std::string(sim::system_name(system.kind)) + ": " + integrator, 0.0);
-  SystemSimulation r;
+  SimulateSystemOutcome r;
   r.trajectory = system.kind == sim::SystemKind::stick_slip
                      ? sim::simulate_stick_slip(system.stick_slip, system.friction, options)
                      : sim::simulate_joint(system.joint, system.friction, options);

@@ -1,4 +1,4 @@
-// frictionlab: the files of `frictionlab demo` (docs/cli.md, "demo") from a workflows::DemoResult.
+// frictionlab: the files of `frictionlab demo` (docs/cli.md, "demo") from a workflows::DemoOutcome.
 #pragma once
 
 #include <string>
@@ -22,6 +22,6 @@ Plot stick_slip_plot(const workflows::StickSlipComparison& b);
 /// stick_slip.svg, sensorless_train.csv and sensorless_validation.csv (t, current, velocity,
 /// torque), fit.json. Returns the paths written. Throws InputError / std::runtime_error if a file
 /// cannot be written.
-std::vector<std::string> write_demo_files(const workflows::DemoResult& r, const std::string& dir);
+std::vector<std::string> write_demo_files(const workflows::DemoOutcome& r, const std::string& dir);
 
 }  // namespace frictionlab::io

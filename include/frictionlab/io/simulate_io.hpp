@@ -18,11 +18,11 @@ namespace frictionlab::io {
 workflows::ModelInput read_model_input(const std::string& path);
 
 /// The output columns of a model simulation: t, [x,] v, F, then the state names.
-std::vector<std::string> model_simulation_columns(const workflows::ModelSimulation& r);
+std::vector<std::string> model_simulation_columns(const workflows::SimulateModelOutcome& r);
 
 /// Write the CSV of model_simulation_columns. Returns the column names.
 std::vector<std::string> write_model_simulation_csv(const std::string& path,
-                                                    const workflows::ModelSimulation& r);
+                                                    const workflows::SimulateModelOutcome& r);
 
 /// The output columns of a system trajectory: t, x, v, F, then the state names.
 std::vector<std::string> system_trajectory_columns(const sim::SystemTrajectory& tr);
@@ -33,7 +33,7 @@ std::vector<std::string> write_system_trajectory_csv(const std::string& path,
 
 /// The plot of a model simulation: [x,] v, F and up to 8 states, one panel each. `title` is the
 /// whole title line.
-Plot model_simulation_plot(const workflows::ModelSimulation& r, const std::string& title);
+Plot model_simulation_plot(const workflows::SimulateModelOutcome& r, const std::string& title);
 
 /// The plot of a system trajectory: position, velocity, friction and up to 8 states (rotary
 /// labels, q and qd, for the joint).

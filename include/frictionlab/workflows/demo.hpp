@@ -89,7 +89,7 @@ struct DemoIdentification {
   std::vector<ParameterCheck> parameters;
 };
 
-struct DemoResult {
+struct DemoOutcome {
   StepSizeComparison step_size;
   StickSlipComparison stick_slip;
   DemoIdentification identification;
@@ -98,6 +98,6 @@ struct DemoResult {
 /// Run (a), (b) and (c). Reports each part; throws Cancelled between parts (and between the
 /// runs of a part), identify's errors from the fit, std::logic_error if a fitted parameter is
 /// missing or the output grids of (b) differ.
-DemoResult run_demo(const Progress& progress = {});
+DemoOutcome run_demo(const Progress& progress = {});
 
 }  // namespace frictionlab::workflows

@@ -2,9 +2,9 @@
 // measured record (docs/cli.md, "fit"), and the record preparation it shares
 // with `compare`.
 //
-//   workflows::FitOptions o;                       // identify::FitOptions +
-//   preprocessing o.fit.model = identify::parse_model("lugre"); FitOutcome f =
-//   workflows::fit({"train.csv", train}, {{"val.csv", val}}, o, progress);
+//   workflows::FitOptions o;                         // identify::FitOptions + preprocessing
+//   o.fit.model = identify::parse_model("lugre");
+//   FitOutcome f = workflows::fit({"train.csv", train}, {{"val.csv", val}}, o, progress);
 //
 // Inputs are records in memory (read them with io::read_record); the names are
 // labels only (fit.json's "input" and "validation" "file", the plot title).

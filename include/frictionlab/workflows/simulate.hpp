@@ -29,7 +29,7 @@ struct ModelInput {
   std::vector<long> lines;
 };
 
-struct ModelSimulationOptions {
+struct SimulateModelOptions {
   /// Integration method (sim::parse_method reads its names: exact, implicit-euler, euler, rk4).
   Method method = Method::exact;
   /// Input between samples. Unset: linear for a velocity input, zoh for a displacement input
@@ -41,7 +41,7 @@ struct ModelSimulationOptions {
   double max_substep = 0;
 };
 
-struct ModelSimulation {
+struct SimulateModelOutcome {
   std::string model;           ///< the model's name ("lugre", ...)
   Hold hold = Hold::linear;    ///< the hold used
   std::vector<double> t;       ///< sample times [s] (the input's)
@@ -64,8 +64,8 @@ struct ModelSimulation {
 /// has fewer than 2 samples or is not strictly increasing, hold is linear with a displacement
 /// input, or the method is not supported by the model; std::runtime_error if the result is not
 /// finite (naming the time and the input's line); Cancelled.
-ModelSimulation simulate_model(const ModelSpec& model, const ModelInput& input,
-                               const ModelSimulationOptions& options,
+SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& input,
+                               const SimulateModelOptions& options,
                                const Progress& progress = {});
 
 /// A coupled mechanical system (docs/simulation.md): which one, its parameters and its friction.
@@ -76,7 +76,7 @@ struct SystemInput {
   sim::FrictionParams friction{};
 };
 
-struct SystemSimulation {
+struct SimulateSystemOutcome {
   /// Time [s], position x [m] or q [rad], velocity, friction force [N] or torque [N m], the
   /// friction states, and the integrator's step and evaluation counts.
   sim::SystemTrajectory trajectory;
@@ -87,7 +87,7 @@ struct SystemSimulation {
 /// Simulate the system with sim::simulate_stick_slip / sim::simulate_joint. Throws
 /// std::invalid_argument naming the parameter or option (h, output_dt, rtol, ...) for impossible
 /// specifications; std::runtime_error if the result is not finite (naming the time); Cancelled.
-SystemSimulation simulate_system(const SystemInput& system, const sim::SimOptions& options,
+SimulateSystemOutcome simulate_system(const SystemInput& system, const sim::SimOptions& options,
                                  const Progress& progress = {});
 
 }  // namespace frictionlab::workflows
