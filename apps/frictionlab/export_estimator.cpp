@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "commands.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
@@ -99,15 +100,8 @@ void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
                   "fit; overrides the file's)")
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
-            std::size_t used = 0;
-            double x = 0;
-            try {
-              x = std::stod(s, &used);
-            } catch (const std::exception&) {
-              used = 0;
-            }
-            if (used != s.size() || !std::isfinite(x) || !(x > 0))
-              return "must be a number > 0, got '" + s + "'";
+            const std::optional<double> x = frictionlab::parse_number(s);
+            if (!x || !(*x > 0)) return "must be a number > 0, got '" + s + "'";
             return {};
           },
           "KM"));

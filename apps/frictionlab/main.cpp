@@ -6,9 +6,11 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
 
 #ifndef FRICTIONLAB_VERSION
@@ -21,15 +23,9 @@ namespace {
 CLI::Validator number_check(bool allow_zero) {
   return CLI::Validator(
       [allow_zero](std::string& s) -> std::string {
-        double x = 0;
-        std::size_t used = 0;
-        try {
-          x = std::stod(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != s.size() || s.empty() || !std::isfinite(x))
-          return "expected a number, got '" + s + "'";
+        const std::optional<double> v = frictionlab::parse_number(s);
+        if (!v) return "expected a number, got '" + s + "'";
+        const double x = *v;
         if (allow_zero ? x < 0 : x <= 0)
           return std::string("must be ") + (allow_zero ? ">= 0" : "> 0") + ", got " + s;
         return {};

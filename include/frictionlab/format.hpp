@@ -5,14 +5,18 @@
 //                                      JSON and CSV writers' form; parameter values in messages)
 //   format_number(1/3.)     "0.333333" printf's %.6g: derived quantities, rates, costs
 //   format_number(x, 10)    %.10g
-// Non-finite values read "nan", "inf", "-inf" in both.
+// Non-finite values read "nan", "inf", "-inf" in all of them. The other way:
+//   parse_number("2.5")    2.5       the number a whole text spells (command-line values)
 #pragma once
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace frictionlab {
 
@@ -58,6 +62,22 @@ inline std::string format_fixed(double x, int decimals) {
   std::array<char, 352> buf{};
   std::snprintf(buf.data(), buf.size(), "%.*f", decimals, x);
   return buf.data();
+}
+
+/// The finite number that the whole of `text` spells (std::stod's syntax: "2.5", "1e-3",
+/// " 7" with leading blanks), or nullopt for an empty text, trailing characters ("2x"), or a
+/// value that is not finite ("nan", "inf", "1e999").
+inline std::optional<double> parse_number(std::string_view text) {
+  const std::string s(text);
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(s, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (s.empty() || used != s.size() || !std::isfinite(x)) return std::nullopt;
+  return x;
 }
 
 }  // namespace frictionlab

@@ -1,11 +1,11 @@
 // frictionlab data: record checks and summary (include/frictionlab/data/checks.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/data/checks.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::data {

@@ -1,5 +1,4 @@
 // frictionlab: servo logs (see data/servo_log.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/data/servo_log.hpp"
 
 #include <algorithm>
@@ -7,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::data {
 std::vector<std::string> check_servo_log(const ServoLog& log) {

@@ -5,8 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "frictionlab/format.hpp"
 #include "internal.hpp"
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::identify::detail {
 

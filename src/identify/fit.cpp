@@ -1,5 +1,4 @@
 // frictionlab identify: fit(), predict(), evaluate() (docs/identification.md).
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/fit.hpp"
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/segments.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/integrate/stepper.hpp"

@@ -18,8 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "frictionlab/format.hpp"
 #include "internal.hpp"
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::identify::detail {
 

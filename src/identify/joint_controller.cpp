@@ -1,11 +1,11 @@
 // frictionlab identify: a closed-loop record's controller (identify/joint_controller.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_controller.hpp"
 
 #include <Eigen/Dense>
 #include <cmath>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/signal/sampling.hpp"
 

@@ -1,5 +1,4 @@
 // frictionlab identify: joint records -> JointData (identify/joint_data.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_data.hpp"
 
 #include <algorithm>
@@ -7,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/differentiate.hpp"

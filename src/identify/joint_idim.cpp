@@ -1,6 +1,5 @@
 // frictionlab identify: IDIM of a joint by linear least squares (equations:
 // identify/joint_idim.hpp, docs/joint-identification.md "idim").
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 
 #include <Eigen/Dense>
@@ -8,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/stats.hpp"
 
 namespace frictionlab::identify {

@@ -1,7 +1,7 @@
 // frictionlab identify: output-error refinement of a joint (equations and choices:
 // identify/joint_oe.hpp, docs/joint-identification.md "oe").
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_oe.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_controller.hpp"
 
 #include <ceres/ceres.h>

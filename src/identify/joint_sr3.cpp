@@ -1,6 +1,5 @@
 // frictionlab identify: the joint SINDy-SR3 + iterative LuGre algorithm of reference 004
 // (include/frictionlab/identify/joint_sr3.hpp; docs/joint-identification.md, section "sr3").
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_sr3.hpp"
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_parameters.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/models/joint_lugre.hpp"

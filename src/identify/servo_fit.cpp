@@ -1,5 +1,4 @@
 // frictionlab: servo actuator identification and model selection (see identify/servo_fit.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 #include <limits>
 #include <map>
 #include <set>
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::identify {
 namespace {

@@ -1,5 +1,4 @@
 // frictionlab: strict CSV reader and round-trip writer (rules in include/frictionlab/io/csv.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 
 #include <algorithm>
@@ -13,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::io {
 namespace {

@@ -1,4 +1,3 @@
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 
 #include "estimator_impl_text.hpp"  // kEstimatorImplC: src/estimator/fl_estimator_impl.h
 #include "frictionlab/estimator/builder.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "json_fields.hpp"

@@ -1,5 +1,4 @@
 // frictionlab io: fit-joint's and eval-joint's files (include/frictionlab/io/joint_outputs.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 
 #include <cmath>
@@ -10,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/joint_json.hpp"

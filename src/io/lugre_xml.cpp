@@ -1,10 +1,10 @@
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/lugre_xml.hpp"
 
 #include <cmath>
 #include <string>
 #include <variant>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/model_json.hpp"

@@ -1,5 +1,4 @@
 // frictionlab: BAM servo logs and parameter files (see io/servo_json.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/servo_json.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/models/validation.hpp"

@@ -1,10 +1,10 @@
 // frictionlab: SYSTEM.json reader (include/frictionlab/io/system_json.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/system_json.hpp"
 
 #include <cmath>
 #include <filesystem>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/model_json.hpp"

@@ -1,6 +1,5 @@
 // frictionlab signal: Butterworth design and zero-phase filtering
 // (include/frictionlab/signal/butterworth.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::signal {

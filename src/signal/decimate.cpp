@@ -1,12 +1,12 @@
 // frictionlab signal: decimation and the inverse-model filtering pipeline
 // (include/frictionlab/signal/decimate.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/decimate.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 #include "frictionlab/signal/sampling.hpp"

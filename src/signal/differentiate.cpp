@@ -1,11 +1,11 @@
 // frictionlab signal: differentiators (include/frictionlab/signal/differentiate.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 #include "frictionlab/signal/savgol.hpp"
 

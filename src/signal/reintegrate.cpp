@@ -1,12 +1,12 @@
 // frictionlab signal: re-integration with least-squares constants
 // (include/frictionlab/signal/reintegrate.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/reintegrate.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::signal {

@@ -1,5 +1,4 @@
 // frictionlab signal: linear resampling (include/frictionlab/signal/resample.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/resample.hpp"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::signal {

@@ -1,5 +1,4 @@
 // frictionlab signal: sampling statistics (include/frictionlab/signal/sampling.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 #include <algorithm>
@@ -7,6 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::signal {
 

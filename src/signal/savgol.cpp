@@ -1,5 +1,4 @@
 // frictionlab signal: Savitzky-Golay kernels and filter (include/frictionlab/signal/savgol.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/savgol.hpp"
 
 #include <Eigen/Dense>
@@ -8,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::signal {

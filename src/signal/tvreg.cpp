@@ -1,5 +1,4 @@
 // frictionlab signal: TV-regularised differentiation (include/frictionlab/signal/tvreg.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/signal/tvreg.hpp"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::signal {

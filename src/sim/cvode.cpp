@@ -1,5 +1,4 @@
 // frictionlab (private): RAII wrapper over SUNDIALS CVODE 6.x (see cvode.hpp).
-#include "frictionlab/format.hpp"
 #include "cvode.hpp"
 
 #include <cvode/cvode.h>
@@ -15,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::sim::detail {
 

@@ -1,6 +1,5 @@
 // frictionlab: simulation of an identified joint's equation of motion (equations and schemes:
 // sim/joint_model.hpp, docs/joint-identification.md "Simulation").
-#include "frictionlab/format.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 
 #include <cmath>
@@ -8,6 +7,7 @@
 #include <string>
 
 #include "checks.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/models/actuator_budgets.hpp"
 

@@ -13,7 +13,6 @@
 //
 // Right-hand sides: sim/system_rhs.hpp (templated on the scalar so that ceres::Jet gives exact
 // Jacobians).
-#include "frictionlab/format.hpp"
 #include "frictionlab/sim/systems.hpp"
 
 #include <algorithm>
@@ -29,6 +28,7 @@
 
 #include "checks.hpp"
 #include "cvode.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/models/validation.hpp"

@@ -1,17 +1,18 @@
 // frictionlab workflows: fit_actuator, eval_actuator and the parsing of their option texts
 // (include/frictionlab/workflows/actuator.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
@@ -31,16 +32,9 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 double parse_number(const std::string& s, const std::string& what) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || !std::isfinite(x))
-    throw std::invalid_argument(what + ": expected a number, got '" + s + "'");
-  return x;
+  const std::optional<double> x = frictionlab::parse_number(s);
+  if (!x) throw std::invalid_argument(what + ": expected a number, got '" + s + "'");
+  return *x;
 }
 
 std::string base_name(const std::string& path) {

@@ -1,5 +1,4 @@
 // frictionlab workflows: fit_joint and eval_joint (include/frictionlab/workflows/joint.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/workflows/joint.hpp"
 
 #include <algorithm>
@@ -9,6 +8,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+
+#include "frictionlab/format.hpp"
 
 namespace frictionlab::workflows {
 namespace {

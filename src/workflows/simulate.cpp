@@ -1,5 +1,4 @@
 // frictionlab workflows: simulate (include/frictionlab/workflows/simulate.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 
 #include <cmath>
@@ -7,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/sim/model_run.hpp"
 
 namespace frictionlab::workflows {

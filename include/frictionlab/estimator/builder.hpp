@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "frictionlab/format.hpp"
 #include "frictionlab/estimator/torque_estimator.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/models/validation.hpp"
 
 namespace frictionlab::estimator {
