@@ -33,7 +33,7 @@
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/resample.hpp"
 
-#include "frictionlab/signal/decimate.hpp"
+#include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 #include "frictionlab/signal/reintegrate.hpp"
 #include "frictionlab/signal/savgol.hpp"
@@ -42,6 +42,7 @@
 namespace {
 
 using namespace frictionlab::signal;
+namespace data = frictionlab::data;
 
 struct Motion {
   std::vector<double> t, q, v, a, noisy;
@@ -152,12 +153,19 @@ BENCHMARK(BM_Reintegrate)->Unit(benchmark::kMillisecond);
 
 void BM_InverseModelSignals(benchmark::State& state) {
   const Motion& m = motion();
-  InverseModelOptions o;
-  o.cutoff_hz = 20;
-  o.decimation = 10;
+  data::Record rec;
+  rec.t = m.t;
+  rec.position = m.noisy;
+  rec.force = m.a;
+  data::PreprocessOptions o;  // the inverse-model setting of the record pipeline
+  o.lowpass_cutoff = 20;
+  o.derivatives = data::DerivativesFrom::position;
+  o.diff.method = DiffMethod::central;
+  o.decimate = 10;
+  o.decimate_filter = data::DecimateFilter::antialias;
   for (auto _ : state) {
-    InverseModelSignals s = inverse_model_signals(m.t, m.noisy, m.a, o);
-    benchmark::DoNotOptimize(s.qdd.data());
+    data::Record s = data::preprocess(rec, o);
+    benchmark::DoNotOptimize(s.acceleration.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(m.t.size()));
 }

@@ -54,7 +54,7 @@ data::PreprocessOptions preprocess_options(const FitOptions& o) {
   data::PreprocessOptions pp;
   pp.resample_rate = o.resample;
   pp.lowpass_cutoff = o.lowpass;
-  pp.velocity_from_position = o.velocity_from_position;
+  if (o.velocity_from_position) pp.derivatives = data::DerivativesFrom::position;
   return pp;
 }
 
