@@ -1,6 +1,7 @@
 // Signal-layer benchmark (docs/preprocessing.md, "TV-regularised differentiation"): cost of
 // TVRegDiff (order 1 and 2) on 25 000 samples (25 s at 1 kHz), against Savitzky-Golay, central
-// differences, re-integration and the inverse-model pipeline on the same record.
+// differences, re-integration and the inverse-model setting of the record pipeline
+// (data::preprocess) on the same record.
 //
 // Record: point-to-point moves with trapezoidal velocity profiles (acceleration +-4 rad/s^2,
 // cruise 0.3..2 rad/s, dwell 0.1..0.8 s; seed 7) plus Gaussian position noise 1e-4 rad (seed 11).

@@ -1,5 +1,6 @@
 // TV-regularised differentiation (signal/tvreg.hpp), its use in differentiate(), re-integration
-// (signal/reintegrate.hpp), decimation and the inverse-model pipeline (signal/decimate.hpp).
+// (signal/reintegrate.hpp), decimation (signal/decimate.hpp) and the inverse-model setting of the
+// record pipeline (data/preprocess.hpp).
 // Oracles: minimisers of the same discrete functional found by scipy.optimize, and of
 // Chartrand's two discretisations (tests/tvreg_reference.py -> tests/tvreg_reference.inc);
 // closed forms (polynomials reproduced, exact derivatives of the synthetic signals, Butterworth
