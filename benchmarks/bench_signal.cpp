@@ -1,6 +1,7 @@
 // Signal-layer benchmark (docs/preprocessing.md, "TV-regularised differentiation"): cost of
 // TVRegDiff (order 1 and 2) on 25 000 samples (25 s at 1 kHz), against Savitzky-Golay, central
-// differences, re-integration and the inverse-model pipeline on the same record.
+// differences, re-integration and the inverse-model setting of the record pipeline
+// (data::preprocess) on the same record.
 //
 // Record: point-to-point moves with trapezoidal velocity profiles (acceleration +-4 rad/s^2,
 // cruise 0.3..2 rad/s, dwell 0.1..0.8 s; seed 7) plus Gaussian position noise 1e-4 rad (seed 11).
@@ -33,7 +34,7 @@
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/resample.hpp"
 
-#include "frictionlab/signal/decimate.hpp"
+#include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 #include "frictionlab/signal/reintegrate.hpp"
 #include "frictionlab/signal/savgol.hpp"
@@ -42,6 +43,7 @@
 namespace {
 
 using namespace frictionlab::signal;
+namespace data = frictionlab::data;
 
 struct Motion {
   std::vector<double> t, q, v, a, noisy;
@@ -152,12 +154,19 @@ BENCHMARK(BM_Reintegrate)->Unit(benchmark::kMillisecond);
 
 void BM_InverseModelSignals(benchmark::State& state) {
   const Motion& m = motion();
-  InverseModelOptions o;
-  o.cutoff_hz = 20;
-  o.decimation = 10;
+  data::Record rec;
+  rec.t = m.t;
+  rec.position = m.noisy;
+  rec.force = m.a;
+  data::PreprocessOptions o;  // the inverse-model setting of the record pipeline
+  o.lowpass_cutoff = 20;
+  o.derivatives = data::DerivativesFrom::position;
+  o.diff.method = DiffMethod::central;
+  o.decimate = 10;
+  o.decimate_filter = data::DecimateFilter::antialias;
   for (auto _ : state) {
-    InverseModelSignals s = inverse_model_signals(m.t, m.noisy, m.a, o);
-    benchmark::DoNotOptimize(s.qdd.data());
+    data::Record s = data::preprocess(rec, o);
+    benchmark::DoNotOptimize(s.acceleration.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(m.t.size()));
 }

@@ -25,8 +25,9 @@ int main(int argc, char** argv) {
     const data::RecordReport rep =
         data::check_record(r, {.need_motion = true, .need_force = true, .needs_reversals = true});
     for (const auto& w : rep.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    // SG, window 21, cubic:
     r = data::preprocess(r, {.resample_rate = 1000, .lowpass_cutoff = 20,
-                             .velocity_from_position = true});  // SG, window 21, cubic
+                             .derivatives = data::DerivativesFrom::position});
     std::printf("%s: %zu samples after preprocessing, velocity from position\n", path.c_str(),
                 r.size());
     return r.velocity.size() == r.size() ? 0 : 1;

@@ -581,7 +581,7 @@ TEST(CheckRecord, RealPendulumRecordJitter) {
         << e.what();
   }
   const data::Record u = data::preprocess(
-      r, {.resample_rate = 1000.0, .lowpass_cutoff = 20.0, .velocity_from_position = true});
+      r, {.resample_rate = 1000.0, .lowpass_cutoff = 20.0, .derivatives = data::DerivativesFrom::position});
   const data::RecordReport ur = data::check_record(u);
   EXPECT_LT(ur.jitter_max, 1e-9);
   EXPECT_TRUE(ur.warnings.empty());
@@ -603,7 +603,7 @@ TEST(Preprocess, ResampleFilterDifferentiate) {
     t += 1e-3 * (1.0 + 0.5 * ((k * 7) % 3));
   }
   const data::Record p = data::preprocess(
-      r, {.resample_rate = 500.0, .lowpass_cutoff = 50.0, .velocity_from_position = true});
+      r, {.resample_rate = 500.0, .lowpass_cutoff = 50.0, .derivatives = data::DerivativesFrom::position});
   EXPECT_EQ(p.source, "irregular");
   ASSERT_GT(p.t.size(), 100u);
   EXPECT_NEAR(p.t[1] - p.t[0], 2e-3, 1e-15);
@@ -629,11 +629,11 @@ TEST(Preprocess, ResampleFilterDifferentiate) {
   }
   try {
     r.position.clear();
-    (void)data::preprocess(r, {.velocity_from_position = true});
+    (void)data::preprocess(r, {.derivatives = data::DerivativesFrom::position});
     ADD_FAILURE() << "no error";
   } catch (const data::RecordError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "irregular: velocity from position: the record has no position channel");
+              "irregular: derivatives from position: the record has no position channel");
   }
 }
 

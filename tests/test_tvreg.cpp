@@ -1,5 +1,6 @@
 // TV-regularised differentiation (signal/tvreg.hpp), its use in differentiate(), re-integration
-// (signal/reintegrate.hpp), decimation and the inverse-model pipeline (signal/decimate.hpp).
+// (signal/reintegrate.hpp), decimation (signal/decimate.hpp) and the inverse-model setting of the
+// record pipeline (data/preprocess.hpp).
 // Oracles: minimisers of the same discrete functional found by scipy.optimize, and of
 // Chartrand's two discretisations (tests/tvreg_reference.py -> tests/tvreg_reference.inc);
 // closed forms (polynomials reproduced, exact derivatives of the synthetic signals, Butterworth
@@ -596,7 +597,7 @@ TEST(TVReg, DifferentiateUsesOneOrderTwoSolveOrTwoOrderOneSolves) {
 }
 
 TEST(TVReg, RecordPreprocessingUsesIt) {
-  // data::preprocess passes DiffOptions through: velocity_from_position with method tvreg is the
+  // data::preprocess passes DiffOptions through: derivatives from position with method tvreg are the
   // first derivative of tvreg; a bad alpha is reported with the record's source and the stage.
   Motion m = point_to_point(1000, 3, 2);
   data::Record rec;
@@ -604,15 +605,17 @@ TEST(TVReg, RecordPreprocessingUsesIt) {
   rec.t = m.t;
   rec.position = m.q;
   data::PreprocessOptions pp;
-  pp.velocity_from_position = true;
+  pp.derivatives = data::DerivativesFrom::position;
   pp.diff.method = DiffMethod::tvreg;
   pp.diff.tv.alpha = 3e-10;
   const data::Record out = data::preprocess(rec, pp);
-  EXPECT_EQ(out.velocity, tvreg(m.t, m.q, pp.diff.tv).first);
+  const TVRegResult direct = tvreg(m.t, m.q, pp.diff.tv);
+  EXPECT_EQ(out.velocity, direct.first);
+  EXPECT_EQ(out.acceleration, direct.second);
   pp.diff.tv.alpha = -1;
   const std::string msg = thrown_message([&] { (void)data::preprocess(rec, pp); });
   EXPECT_NE(msg.find("moves.csv"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("velocity from position: TV-regularised differentiation: alpha must be"),
+  EXPECT_NE(msg.find("derivatives from position: TV-regularised differentiation: alpha must be"),
             std::string::npos) << msg;
 }
 
@@ -766,31 +769,39 @@ TEST(Decimate, GainIsTheButterworthSquareAndEveryKthSampleIsKept) {
 
 TEST(Decimate, InverseModelSignalsOfASmoothMotion) {
   // q = sin(2 pi 0.5 t) + 0.2 sin(2 pi 1.3 t) + noise, 20 s at 1 kHz; tau = 2 qdd (a linear
-  // "inverse model"). After a 20 Hz Butterworth, central differences and decimation by 10, the
-  // derivatives match the exact ones and tau matches 2 qdd of the exact motion: the parallel
-  // filter keeps the linear relation.
+  // "inverse model"). Through the record pipeline's inverse-model setting (data::preprocess: a
+  // 20 Hz Butterworth, central differences, decimation by 10 with the anti-alias filter on every
+  // channel) the derivatives match the exact ones and tau matches 2 qdd of the exact motion: the
+  // parallel filter keeps the linear relation.
   const double fs = 1000;
   const auto t = grid(20001, 1 / fs);
   std::mt19937 gen(3);
   std::normal_distribution<double> noise(0.0, 1e-4);
   const double w1 = 2 * kPi * 0.5, w2 = 2 * kPi * 1.3;
-  std::vector<double> q(t.size()), tau(t.size());
+  data::Record rec;
+  rec.source = "motion";
+  rec.t = t;
   for (std::size_t i = 0; i < t.size(); ++i) {
-    q[i] = std::sin(w1 * t[i]) + 0.2 * std::sin(w2 * t[i]) + noise(gen);
-    tau[i] = 2 * (-w1 * w1 * std::sin(w1 * t[i]) - 0.2 * w2 * w2 * std::sin(w2 * t[i]));
+    rec.position.push_back(std::sin(w1 * t[i]) + 0.2 * std::sin(w2 * t[i]) + noise(gen));
+    rec.force.push_back(2 * (-w1 * w1 * std::sin(w1 * t[i]) - 0.2 * w2 * w2 * std::sin(w2 * t[i])));
   }
-  InverseModelOptions o;
-  o.cutoff_hz = 20;
-  o.decimation = 10;
-  const InverseModelSignals s = inverse_model_signals(t, q, tau, o);
+  data::PreprocessOptions o;
+  o.lowpass_cutoff = 20;
+  o.derivatives = data::DerivativesFrom::position;
+  o.diff.method = DiffMethod::central;
+  o.decimate = 10;
+  o.decimate_filter = data::DecimateFilter::antialias;
+  const data::Record s = data::preprocess(rec, o);
   ASSERT_EQ(s.t.size(), 2001u);
-  ASSERT_EQ(s.qdd.size(), 2001u);
+  ASSERT_EQ(s.acceleration.size(), 2001u);
+  ASSERT_EQ(s.force.size(), 2001u);
   double ev = 0, ea = 0, et = 0;
   for (std::size_t j = 100; j + 100 < s.t.size(); ++j) {
     const double x = s.t[j];
-    ev = std::max(ev, std::abs(s.qd[j] - (w1 * std::cos(w1 * x) + 0.2 * w2 * std::cos(w2 * x))));
-    ea = std::max(ea, std::abs(s.qdd[j] - (-w1 * w1 * std::sin(w1 * x) - 0.2 * w2 * w2 * std::sin(w2 * x))));
-    et = std::max(et, std::abs(s.tau[j] - 2 * s.qdd[j]));
+    ev = std::max(ev, std::abs(s.velocity[j] - (w1 * std::cos(w1 * x) + 0.2 * w2 * std::cos(w2 * x))));
+    ea = std::max(ea, std::abs(s.acceleration[j] -
+                               (-w1 * w1 * std::sin(w1 * x) - 0.2 * w2 * w2 * std::sin(w2 * x))));
+    et = std::max(et, std::abs(s.force[j] - 2 * s.acceleration[j]));
   }
   std::printf("[ measured ] inverse-model signals (20 Hz, decimation 10): max error velocity %.2e "
               "rad/s, acceleration %.3f rad/s^2 (amplitude ~23); max |tau - 2 qdd| %.3f\n", ev, ea, et);
@@ -798,17 +809,22 @@ TEST(Decimate, InverseModelSignalsOfASmoothMotion) {
   EXPECT_LT(ea, 0.5);
   EXPECT_LT(et, 1.0);
   EXPECT_NE(thrown_message([&] {
-              InverseModelOptions b = o;
-              b.cutoff_hz = 0;
-              (void)inverse_model_signals(t, q, tau, b);
-            }).find("cutoff_hz must be finite and > 0"),
+              data::PreprocessOptions b = o;
+              b.decimate_cutoff_ratio = 1;
+              (void)data::preprocess(rec, b);
+            }).find("motion: decimation: decimation cutoff ratio must satisfy 0 < ratio < 1"),
             std::string::npos);
-  EXPECT_NE(thrown_message([&] { (void)inverse_model_signals(t, q, std::vector<double>(5, 0.0), o); })
-                .find("torque has 5 samples"),
+  EXPECT_NE(thrown_message([&] {
+              data::Record short_tau = rec;
+              short_tau.force.resize(5);
+              (void)data::preprocess(short_tau, o);
+            }).find("channel 'force' has 5 samples, 'time' has 20001"),
             std::string::npos);
-  const InverseModelSignals no_tau = inverse_model_signals(t, q, {}, o);
-  EXPECT_TRUE(no_tau.tau.empty());
-  EXPECT_EQ(no_tau.qd, s.qd);
+  data::Record no_tau = rec;
+  no_tau.force.clear();
+  const data::Record nt = data::preprocess(no_tau, o);
+  EXPECT_TRUE(nt.force.empty());
+  EXPECT_EQ(nt.velocity, s.velocity);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 #include "frictionlab/io/record_io.hpp"
@@ -41,11 +42,12 @@ struct FitJointOptions {
   // structure
   bool no_gravity = false, no_offset = false;
   // preprocessing
-  double resample = 0, lowpass = 0, trim = kPrep.trim_s, diff_window = kPrep.diff_window_s;
-  int decimate = kPrep.decimate;
+  double resample = 0, lowpass = 0, trim = kPrep.preprocess.trim_s,
+         diff_window = kPrep.preprocess.diff_window_s;
+  int decimate = kPrep.preprocess.decimate;
   std::string diff = "savgol";
   double tv_alpha = 0, tv_alpha2 = 0, tv_torque = 0;
-  int tv_order = kPrep.tv_order;
+  int tv_order = kPrep.preprocess.diff.tv.order;
   bool reintegrate = false;
   bool use_velocity = false;
   // sr3
@@ -84,25 +86,34 @@ data::Record read(const FitJointOptions& o, const std::string& path) {
   return io::read_record(path, spec);
 }
 
-/// The preprocessing the command line describes (identify/joint_data.hpp).
+/// The preprocessing the command line describes (identify/joint_data.hpp,
+/// data/preprocess.hpp).
 identify::JointPrepOptions prep_options(const FitJointOptions& o) {
+  if (o.diff == "tvreg" && !(o.tv_alpha > 0))
+    throw std::invalid_argument("the tvreg differentiator needs a weight tv_alpha > 0 "
+                                "(--tv-alpha), got " + format_number(o.tv_alpha));
+  if (o.diff == "tvreg" && o.tv_order == 1 && !(o.tv_alpha2 > 0))
+    throw std::invalid_argument("tvreg of order 1 needs tv_second_alpha > 0 (--tv-alpha2: the "
+                                "weight of the second TVRegDiff, of qd, which gives qdd), got " +
+                                format_number(o.tv_alpha2));
   identify::JointPrepOptions p;
   p.torque_from_command = !o.command.empty();
   p.gain = o.gain;
-  p.resample_rate = o.resample;
-  p.lowpass_hz = o.lowpass;
-  p.decimate = o.decimate;
-  p.trim_s = o.trim;
-  p.diff = o.diff == "central" ? identify::JointDiff::central
-           : o.diff == "tvreg"  ? identify::JointDiff::tvreg
-                                : identify::JointDiff::savgol;
-  p.diff_window_s = o.diff_window;
-  p.tv_alpha = o.tv_alpha;
-  p.tv_order = o.tv_order;
-  p.tv_second_alpha = o.tv_alpha2;
-  p.reintegrate = o.reintegrate;
-  p.tv_torque_alpha = o.tv_torque;
-  p.use_measured_velocity = o.use_velocity;
+  data::PreprocessOptions& pp = p.preprocess;
+  pp.resample_rate = o.resample;
+  pp.lowpass_cutoff = o.lowpass;
+  pp.decimate = o.decimate;
+  pp.trim_s = o.trim;
+  pp.diff.method = o.diff == "central" ? signal::DiffMethod::central
+                   : o.diff == "tvreg" ? signal::DiffMethod::tvreg
+                                       : signal::DiffMethod::savgol;
+  pp.diff_window_s = o.diff_window;
+  pp.diff.tv.alpha = o.tv_alpha;
+  pp.diff.tv.order = o.tv_order;
+  pp.diff.tv_second_alpha = o.tv_alpha2;
+  pp.reintegrate = o.reintegrate;
+  pp.tv_force_alpha = o.tv_torque;
+  pp.derivatives = o.use_velocity ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
   return p;
 }
 

@@ -13,7 +13,8 @@ namespace frictionlab::cli {
 workflows::NamedRecord read_input(const FitOptions& o, const std::string& path) {
   io::RecordSpec spec;
   spec.time = o.time;
-  spec.time_default = kDefaultTime;
+  // std::string(...): operator=(const char*) here trips a g++ 12 -Wrestrict false positive.
+  spec.time_default = std::string(kDefaultTime);
   spec.position = o.position;
   spec.velocity = o.velocity;
   spec.current = o.current;
@@ -55,7 +56,7 @@ data::PreprocessOptions preprocess_options(const FitOptions& o) {
   data::PreprocessOptions pp;
   pp.resample_rate = o.resample;
   pp.lowpass_cutoff = o.lowpass;
-  pp.velocity_from_position = o.velocity_from_position;
+  if (o.velocity_from_position) pp.derivatives = data::DerivativesFrom::position;
   return pp;
 }
 

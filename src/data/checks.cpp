@@ -22,6 +22,7 @@ std::vector<Channel> channels_of(const Record& r) {
   return {{"time", &r.t},
           {"position", &r.position},
           {"velocity", &r.velocity},
+          {"acceleration", &r.acceleration},
           {"current", &r.current},
           {"force", &r.force}};
 }

@@ -1,5 +1,4 @@
-// frictionlab signal: decimation and the inverse-model filtering pipeline
-// (include/frictionlab/signal/decimate.hpp).
+// frictionlab signal: decimation (include/frictionlab/signal/decimate.hpp).
 #include "frictionlab/signal/decimate.hpp"
 
 #include <cmath>
@@ -8,8 +7,6 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/signal/butterworth.hpp"
-#include "frictionlab/signal/differentiate.hpp"
-#include "frictionlab/signal/sampling.hpp"
 
 namespace frictionlab::signal {
 namespace {
@@ -41,47 +38,6 @@ std::vector<double> decimate(std::span<const double> x, int factor, double sampl
   const double fc = cutoff_ratio * sample_rate_hz / (2.0 * factor);
   const std::vector<double> y = lowpass_filtfilt(x, sample_rate_hz, fc, order);
   return every_kth(y, static_cast<std::size_t>(factor));
-}
-
-InverseModelSignals inverse_model_signals(std::span<const double> t, std::span<const double> q,
-                                          std::span<const double> tau,
-                                          const InverseModelOptions& o) {
-  if (q.size() != t.size())
-    throw std::invalid_argument("inverse-model filtering: position has " +
-                                std::to_string(q.size()) + " samples, time " +
-                                std::to_string(t.size()));
-  if (!tau.empty() && tau.size() != t.size())
-    throw std::invalid_argument("inverse-model filtering: torque has " +
-                                std::to_string(tau.size()) + " samples, time " +
-                                std::to_string(t.size()));
-  if (!std::isfinite(o.cutoff_hz) || !(o.cutoff_hz > 0))
-    throw std::invalid_argument("inverse-model filtering: cutoff_hz must be finite and > 0 Hz, got " +
-                                format_number(o.cutoff_hz));
-  if (o.decimation < 1)
-    throw std::invalid_argument("inverse-model filtering: decimation must be >= 1, got " +
-                                std::to_string(o.decimation));
-  const SamplingStats s = require_uniform(t, o.uniform_tolerance, "inverse-model filtering");
-  const double fs = 1.0 / s.dt_mean;
-  for (std::size_t i = 0; i < q.size(); ++i)
-    if (!std::isfinite(q[i]))
-      throw std::invalid_argument("inverse-model filtering: position is not finite at sample " +
-                                  std::to_string(i) + " (0-based)");
-
-  const std::vector<double> qf = lowpass_filtfilt(q, fs, o.cutoff_hz, o.order);
-  DiffOptions d;
-  d.method = DiffMethod::central;
-  const Derivatives der = differentiate(t, qf, d);
-
-  InverseModelSignals out;
-  auto dec = [&](std::span<const double> x) {
-    return decimate(x, o.decimation, fs, o.decimation_order, o.decimation_cutoff_ratio);
-  };
-  out.q = dec(qf);
-  out.qd = dec(der.first);
-  out.qdd = dec(der.second);
-  if (!tau.empty()) out.tau = dec(tau);
-  out.t = every_kth(t, static_cast<std::size_t>(o.decimation));
-  return out;
 }
 
 }  // namespace frictionlab::signal

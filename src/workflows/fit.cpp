@@ -13,11 +13,7 @@ namespace frictionlab::workflows {
 PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
                               identify::ProblemKind problem) {
   PreparedRecord p;
-  if (preprocess.resample_rate > 0 || preprocess.lowpass_cutoff > 0 ||
-      preprocess.velocity_from_position)
-    p.record = data::preprocess(raw, preprocess);
-  else
-    p.record = raw;
+  p.record = data::preprocess(raw, preprocess);
   data::CheckOptions co;
   co.need_velocity = true;
   co.need_force = true;

@@ -52,7 +52,8 @@ class RecordError : public std::invalid_argument {
   const std::string& source() const noexcept { return source_; }
   /// 1-based sample index, 0 when the problem is not at one sample.
   std::size_t sample() const noexcept { return sample_; }
-  /// The channel concerned ("time", "position", "velocity", "current", "force"), may be empty.
+  /// The channel concerned ("time", "position", "velocity", "acceleration", "current",
+  /// "force"), may be empty.
   const std::string& channel() const noexcept { return channel_; }
   /// The message without the "SOURCE: sample K: " prefix.
   const std::string& detail() const noexcept { return detail_; }

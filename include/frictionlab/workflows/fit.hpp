@@ -42,8 +42,7 @@ struct PreparedRecord {
   std::vector<std::string> warnings{};  ///< data::check_record's warnings, in its order
 };
 
-/// `raw` preprocessed with `preprocess` (data::preprocess, only if it
-/// resamples, low-passes or derives the velocity from the position; otherwise
+/// `raw` preprocessed with `preprocess` (data::preprocess; with no stage
 /// the record is kept as it is), then checked by data::check_record for the
 /// channels a fit of `problem` needs: velocity and force, and the motor current
 /// for ProblemKind::sensorless. Throws what data::preprocess and
