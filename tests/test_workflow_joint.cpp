@@ -103,7 +103,7 @@ void expect_same_errors(const identify::JointEvaluation& a, const identify::Join
 
 /// fit_joint's warning rule: a warning "oe raised the training torque error ..." exactly when
 /// the result's training torque error exceeds 1.5 times oe's start's.
-void expect_oe_rule(const FitJointResult& r) {
+void expect_oe_rule(const FitJointOutcome& r) {
   ASSERT_TRUE(r.oe.has_value());
   int n = 0;
   for (const auto& w : r.warnings) n += w.rfind("oe raised the training torque error", 0) == 0;
@@ -188,7 +188,7 @@ TEST(WorkflowJoint, IdimIsTheLibraryChainOnTheRecords) {
   const std::vector<data::Record> val{record("val.csv", 0.9)};
   FitJointOptions o;
   o.method = JointMethod::idim;
-  const FitJointResult r = fit_joint(train, val, std::nullopt, o);
+  const FitJointOutcome r = fit_joint(train, val, std::nullopt, o);
 
   // The library calls the workflow chains, on the same data.
   const identify::JointData d = identify::joint_data(train, o.prep);
@@ -237,7 +237,7 @@ TEST(WorkflowJoint, Sr3ParametersAreTheModelsTableWithoutStructure) {
   const data::Record train = record("train.csv");
   FitJointOptions o;
   o.method = JointMethod::sr3;
-  const FitJointResult r = fit_joint(train, {}, std::nullopt, o);
+  const FitJointOutcome r = fit_joint(train, {}, std::nullopt, o);
   ASSERT_TRUE(r.sr3.has_value());
   std::vector<identify::JointParameter> expected;
   for (const auto& p : identify::joint_parameters(r.model))
@@ -270,7 +270,7 @@ TEST(WorkflowJoint, Sr3ParametersAreTheModelsTableWithoutStructure) {
 TEST(WorkflowJoint, OeFromAGivenModelReportsAndKeepsTheTruth) {
   const data::Record train = record("train.csv");
   FitJointOptions start_opt;
-  const FitJointResult idim = fit_joint(train, {}, std::nullopt, start_opt);
+  const FitJointOutcome idim = fit_joint(train, {}, std::nullopt, start_opt);
 
   FitJointOptions o;
   o.method = JointMethod::oe;
@@ -281,7 +281,7 @@ TEST(WorkflowJoint, OeFromAGivenModelReportsAndKeepsTheTruth) {
   std::vector<std::string> said;
   Progress p;
   p.report = [&](std::string_view m, double) { said.emplace_back(m); };
-  const FitJointResult r = fit_joint(train, {}, std::nullopt, o, p);
+  const FitJointOutcome r = fit_joint(train, {}, std::nullopt, o, p);
   ASSERT_TRUE(r.oe.has_value());
   EXPECT_FALSE(r.idim.has_value());
   EXPECT_EQ(r.oe->init, "start.json");
@@ -345,7 +345,7 @@ TEST(WorkflowJoint, ClosedLoopControllerFittedOrGiven) {
   std::vector<std::string> said;
   Progress p;
   p.report = [&](std::string_view m, double) { said.emplace_back(m); };
-  const FitJointResult r = fit_joint(train, {}, des, o, p);
+  const FitJointOutcome r = fit_joint(train, {}, des, o, p);
   ASSERT_TRUE(r.oe && r.oe->controller);
   const auto& c = r.oe->controller->controller;
   EXPECT_NEAR(c.kp, kKp, 1e-3 * kKp);
@@ -366,7 +366,7 @@ TEST(WorkflowJoint, ClosedLoopControllerFittedOrGiven) {
   o.fit_controller = false;
   o.controller_label = "controller.json";
   o.oe.controller = {kKp, kKd, 1.0, 0.0};
-  const FitJointResult g = fit_joint(train, {}, des, o);
+  const FitJointOutcome g = fit_joint(train, {}, des, o);
   ASSERT_TRUE(g.oe && g.oe->controller);
   EXPECT_EQ(g.oe->controller->controller.kp, kKp);
   EXPECT_EQ(g.oe->controller->source, "controller.json");
@@ -380,10 +380,10 @@ TEST(WorkflowJoint, ClosedLoopControllerFittedOrGiven) {
 TEST(WorkflowJoint, EvalIsEvaluateJointOnEveryRecord) {
   const data::Record a = record("a.csv"), b = record("b.csv", 0.4, 3001);
   const FitJointOptions defaults;
-  const FitJointResult fit = fit_joint(a, {}, std::nullopt, defaults);
+  const FitJointOutcome fit = fit_joint(a, {}, std::nullopt, defaults);
   EvalJointOptions o;
   o.eval.horizon_s = 0.5;
-  const EvalJointResult r = eval_joint(fit.model, {a, b}, o);
+  const EvalJointOutcome r = eval_joint(fit.model, {a, b}, o);
   ASSERT_EQ(r.evaluations.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
     const identify::JointData d = identify::joint_data(i == 0 ? a : b, o.prep);
@@ -412,7 +412,7 @@ TEST(WorkflowJoint, CancelledBeforeAndBetweenUnits) {
   int polls = 0;
   Progress count;
   count.cancel = [&] { return ++polls < 0; };
-  const FitJointResult r = fit_joint(train, val, std::nullopt, defaults, count);
+  const FitJointOutcome r = fit_joint(train, val, std::nullopt, defaults, count);
   EXPECT_EQ(r.validation.size(), 2u);
   EXPECT_GT(polls, 5);
 }

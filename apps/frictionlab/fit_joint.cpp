@@ -196,7 +196,7 @@ void run_fit_joint(const FitJointOptions& o) {
   }
   w.controller_label = o.controller;
 
-  const workflows::FitJointResult s = workflows::fit_joint(train, val, desired, w, progress());
+  const workflows::FitJointOutcome s = workflows::fit_joint(train, val, desired, w, progress());
   for (const auto& wn : s.warnings) print_warning(wn);
   const std::vector<std::string> files = io::write_fit_joint(o.out, s, !o.no_plots);
 
@@ -238,7 +238,7 @@ void run_eval_joint(const EvalJointOptions& o) {
   workflows::EvalJointOptions w;
   w.prep = prep_options(o.rec);
   w.eval = eval_options(o.rec);
-  const workflows::EvalJointResult r = workflows::eval_joint(jf.model, records, w, progress());
+  const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, progress());
   const std::vector<std::string> files =
       io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots);
   std::printf("frictionlab eval-joint: %s\n\n", o.joint.c_str());

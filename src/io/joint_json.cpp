@@ -163,7 +163,7 @@ ordered_json sr3_details_json(const identify::JointSr3Result& r) {
 
 namespace {
 
-ordered_json method_details(const workflows::FitJointResult& r) {
+ordered_json method_details(const workflows::FitJointOutcome& r) {
   ordered_json d = ordered_json::object();
   if (r.idim)
     d["idim"] = {{"samples", r.idim->n_used},
@@ -194,7 +194,7 @@ ordered_json method_details(const workflows::FitJointResult& r) {
 
 }  // namespace
 
-ordered_json joint_fit_to_json(const workflows::FitJointResult& s) {
+ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
   ordered_json o = ordered_json::object();
   o["format"] = "frictionlab-joint-fit";
   o["version"] = 1;
@@ -233,7 +233,7 @@ ordered_json joint_fit_to_json(const workflows::FitJointResult& s) {
   return o;
 }
 
-ordered_json joint_eval_to_json(const workflows::EvalJointResult& r, const sim::JointModel& model,
+ordered_json joint_eval_to_json(const workflows::EvalJointOutcome& r, const sim::JointModel& model,
                                 const std::string& joint_file) {
   ordered_json summary = ordered_json::object();
   summary["format"] = "frictionlab-joint-eval";

@@ -50,7 +50,7 @@ void write_prediction(const std::filesystem::path& dir, const std::string& name,
   files.push_back(svg);
 }
 
-void write_static_curve(const std::filesystem::path& dir, const workflows::FitJointResult& r,
+void write_static_curve(const std::filesystem::path& dir, const workflows::FitJointOutcome& r,
                         bool plots, std::vector<std::string>& files) {
   std::vector<double> v, meas, model;
   for (const auto& p : r.static_curve) {
@@ -193,7 +193,7 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
 }  // namespace
 
 std::vector<std::string> write_fit_joint(const std::string& out,
-                                         const workflows::FitJointResult& r, bool plots) {
+                                         const workflows::FitJointOutcome& r, bool plots) {
   const std::filesystem::path dir = make_dir(out);
   std::vector<std::string> files;
   if (r.sr3) write_sr3_tables(dir, *r.sr3, plots, files);
@@ -209,7 +209,7 @@ std::vector<std::string> write_fit_joint(const std::string& out,
 }
 
 std::vector<std::string> write_eval_joint(const std::string& out,
-                                          const workflows::EvalJointResult& r,
+                                          const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
                                           const std::string& joint_file, bool plots) {
   const std::filesystem::path dir = make_dir(out);

@@ -65,7 +65,7 @@ JointMethod parse_joint_method(std::string_view name) {
                               std::string(name) + "'");
 }
 
-FitJointResult fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
+FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
                          const std::optional<data::Record>& desired,
                          const FitJointOptions& o, const Progress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -76,7 +76,7 @@ FitJointResult fit_joint(const data::Record& training, const std::vector<data::R
     throw std::invalid_argument("closed-loop oe needs the desired record (the controller's "
                                 "desired trajectory and feedforward torque)");
   progress.check();
-  FitJointResult s;
+  FitJointOutcome s;
   s.method = o.method;
   s.input = training.source;
   s.training_data = identify::joint_data(training, o.prep);
@@ -156,9 +156,9 @@ FitJointResult fit_joint(const data::Record& training, const std::vector<data::R
   return s;
 }
 
-EvalJointResult eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
+EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
                            const EvalJointOptions& o, const Progress& progress) {
-  EvalJointResult r;
+  EvalJointOutcome r;
   for (const auto& rec : records) {
     progress.check();
     r.data.push_back(identify::joint_data(rec, o.prep));

@@ -55,7 +55,7 @@ identify::JointController read_controller_file(const std::string& path);
 ///    "warnings": [...]}
 /// errors = {"torque": {rel, rmse, max_abs}, "position": {...}, "velocity": {...}}; "file" and
 /// "input" are the records' sources; numbers that are not finite are null.
-nlohmann::ordered_json joint_fit_to_json(const workflows::FitJointResult& r);
+nlohmann::ordered_json joint_fit_to_json(const workflows::FitJointOutcome& r);
 
 /// sr3's "method_details" object: candidates, active, lambda, aic_observations,
 /// aic_on_held_out_training, static_velocity_floor, static_rel_error, rel_error, sigma0_start,
@@ -65,7 +65,7 @@ nlohmann::ordered_json sr3_details_json(const identify::JointSr3Result& r);
 /// What `frictionlab eval-joint` writes to joint_eval.json: {"format":
 /// "frictionlab-joint-eval", "version": 1, "joint_file": joint_file, "joint": {the joint
 /// object of `model`}, "records": [{"file": the record's source, errors}]}.
-nlohmann::ordered_json joint_eval_to_json(const workflows::EvalJointResult& r,
+nlohmann::ordered_json joint_eval_to_json(const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
                                           const std::string& joint_file);
 

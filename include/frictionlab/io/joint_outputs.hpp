@@ -31,12 +31,12 @@ namespace frictionlab::io {
 /// joint_fit.json, the training record's prediction files, every validation record's,
 /// static_curve.csv, static_curve.svg.
 std::vector<std::string> write_fit_joint(const std::string& dir,
-                                         const workflows::FitJointResult& r, bool plots);
+                                         const workflows::FitJointOutcome& r, bool plots);
 
 /// Write eval-joint's files into `dir` (created if missing): joint_eval.json (joint_file names
 /// the model's file), then every record's prediction files. Returns the paths in that order.
 std::vector<std::string> write_eval_joint(const std::string& dir,
-                                          const workflows::EvalJointResult& r,
+                                          const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
                                           const std::string& joint_file, bool plots);
 

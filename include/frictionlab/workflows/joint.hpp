@@ -105,7 +105,7 @@ struct JointSteadyCurve {
   std::vector<double> friction;  ///< identify::steady_friction at qd [N m]
 };
 
-struct FitJointResult {
+struct FitJointOutcome {
   JointMethod method = JointMethod::idim;
   std::string input;  ///< the training record's source
   /// The preprocessed records (training with the desired trajectory when given), as fitted.
@@ -130,7 +130,7 @@ struct FitJointResult {
 /// sr3 its AIC observations); `desired` is the controller's desired trajectory of a closed-loop
 /// training record (identify::attach_desired), needed by oe.closed_loop. Progress: oe's
 /// iterations and the controller's gains; checked between records and methods.
-FitJointResult fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
+FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
                          const std::optional<data::Record>& desired,
                          const FitJointOptions& options, const Progress& progress = {});
 
@@ -139,13 +139,13 @@ struct EvalJointOptions {
   identify::JointEvalOptions eval{};  ///< the validation simulation
 };
 
-struct EvalJointResult {
+struct EvalJointOutcome {
   std::vector<identify::JointData> data;               ///< the preprocessed records
   std::vector<identify::JointEvaluation> evaluations;  ///< model on data[i]
 };
 
 /// The error measures of `model` on every record (header). Checked between records.
-EvalJointResult eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
+EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
                            const EvalJointOptions& options, const Progress& progress = {});
 
 }  // namespace frictionlab::workflows
