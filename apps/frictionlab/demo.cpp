@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "frictionlab/format.hpp"
+#include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/demo_files.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/workflows/demo.hpp"
@@ -95,10 +96,8 @@ void print_identification(const workflows::DemoIdentification& c) {
 
 void run_demo(const DemoOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
+  io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw io::InputError(o.out, 0, 0, "cannot create the directory: " + ec.message());
 
   std::cout << "frictionlab demo: writing to " << dir.string() << "/\n\n" << std::flush;
   const workflows::DemoOutcome r = workflows::run_demo();

@@ -65,10 +65,8 @@ void run_c(const EstimatorExportOptions& o) {
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
   for (const auto& w : r.warnings) print_warning(w);
+  io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(o.out + ": cannot create the directory: " + ec.message());
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
   io::write_text_file(h, r.header);
   io::write_text_file(c, r.source);

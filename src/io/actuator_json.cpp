@@ -35,7 +35,7 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
 }
 
 void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome) {
-  std::filesystem::create_directories(dir);
+  make_directories(dir);
   for (const auto& r : outcome.models)
     write_servo_params((std::filesystem::path(dir) / (r.name + ".json")).string(), r.params);
   write_text_file((std::filesystem::path(dir) / "summary.json").string(),

@@ -19,11 +19,8 @@ namespace frictionlab::io {
 namespace {
 
 std::filesystem::path make_dir(const std::string& out) {
-  const std::filesystem::path dir(out);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(out, 0, 0, "cannot create the directory: " + ec.message());
-  return dir;
+  make_directories(out);
+  return std::filesystem::path(out);
 }
 
 /// The stem of a record's file name, for output file names.

@@ -173,7 +173,9 @@ DemoIdentification identification(const Progress& progress) {
   progress.check();
   r.validation_metrics = identify::evaluate(r.fit, r.validation);
 
-  for (const auto& [name, value] : true_values) {
+  for (const auto& truth : true_values) {
+    const std::string& name = truth.first;
+    const double value = truth.second;
     const auto it = std::find_if(r.fit.parameters.begin(), r.fit.parameters.end(),
                                  [&](const identify::ParameterEstimate& e) { return e.name == name; });
     if (it == r.fit.parameters.end()) throw std::logic_error("demo: no estimate of " + name);
