@@ -554,12 +554,9 @@ Agreement ros2_against_cvode(Run run) {
 }
 
 TEST(OtherModels, ElastoPlasticStickSlipBothIntegratorsAgree) {
-  ElastoPlastic<double>::Params p;  // classic LuGre numbers, z_ba = 5 um
-  p.sigma0 = 1e5;
-  p.sigma1 = std::sqrt(1e5);
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0);
-  p.z_ba = 5e-6;
+  const auto c = classic();  // classic LuGre numbers, z_ba = 5 um
+  const ElastoPlastic<double>::Params p{.sigma0 = c.sigma0, .sigma1 = c.sigma1, .sigma2 = c.sigma2,
+                                        .curve = c.curve, .z_ba = 5e-6};
   const auto [ref, e] = ros2_against_cvode(
       [&](const SimOptions& o) { return sim::simulate_stick_slip(benchmark_spec(), p, o); });
   std::printf(

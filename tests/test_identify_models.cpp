@@ -59,11 +59,8 @@ TEST(IdentifyModels, Dahl) {
 }
 
 TEST(IdentifyModels, ElastoPlastic) {
-  ElastoPlastic<double>::Params p;
-  p.sigma0 = 500;
-  p.sigma1 = 0.5;
-  p.sigma2 = 0.5;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0);
+  ElastoPlastic<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+                                  .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0)};
   p.z_ba = 1e-3;  // half of min g / sigma0
   const auto r = run(p, "elasto-plastic");
   check(r, {{"sigma0", 500, 0.01}, {"sigma1", 0.5, 0.1}, {"sigma2", 0.5, 0.01},
