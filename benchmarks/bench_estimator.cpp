@@ -8,6 +8,7 @@
 
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/estimator/torque_estimator.h"
+#include "estimator_fixtures.hpp"  // tests/: the joint parameter set
 #include "frictionlab/estimator/torque_estimator.hpp"
 
 namespace {
@@ -15,17 +16,7 @@ namespace {
 using namespace frictionlab;
 
 /// The joint of tests/estimator_fixtures.hpp (sigma0 = 1e4 Nm/rad, asymmetric, alpha = 1).
-estimator::EstimatorParams<double> params(Hold hold) {
-  estimator::EstimatorParams<double> p;
-  p.Km = 0.5;
-  p.friction.sigma0 = 1e4;
-  p.friction.sigma1 = 0.05;
-  p.friction.sigma2 = 0.05;
-  p.friction.curve = StribeckCurve<double>{0.18, 0.15, 0.25, 0.21, 0.05, 1.0,
-                                           StribeckShape::exponential};
-  p.hold = hold;
-  return p;
-}
+estimator::EstimatorParams<double> params(Hold hold) { return test::joint_params(hold); }
 
 /// A 1 kHz joint motion with reversals, 0.5 rad/s amplitude (velocity, position increment).
 template <class S>

@@ -33,11 +33,8 @@ using namespace frictionlab::identify;
 constexpr double kKm = 2.0;
 
 LuGre<double>::Params truth() {
-  LuGre<double>::Params p;
-  p.sigma0 = 500;
-  p.sigma1 = 0.5;
-  p.sigma2 = 0.5;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0);
+  LuGre<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+                          .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   return p;
 }
 

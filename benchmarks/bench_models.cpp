@@ -31,25 +31,10 @@ const std::vector<S>& velocities() {
   return v;
 }
 
-/// Time one call of M::step + M::force per iteration with a 1 ms step, ZOH input.
-template <class M>
-void run_zoh(benchmark::State& st, const typename M::Params& p) {
-  using S = typename M::Scalar;
-  const auto& v = velocities<S>();
-  typename M::State x{};
-  const S h = S(1e-3);
-  std::size_t k = 0;
-  for (auto _ : st) {
-    const S vk = v[k];
-    x = M::step(p, x, vk, h);
-    benchmark::DoNotOptimize(M::force(p, x, vk));
-    k = (k + 1) & (v.size() - 1);
-  }
-}
-
-/// The same with the linearly interpolated input (Hold::linear through `advance`).
-template <class M>
-void run_linear(benchmark::State& st, const typename M::Params& p) {
+/// Time one step of M plus M::force per iteration with a 1 ms step: M::step on the held input
+/// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear).
+template <class M, Hold hold>
+void run(benchmark::State& st, const typename M::Params& p) {
   using S = typename M::Scalar;
   const auto& v = velocities<S>();
   typename M::State x{};
@@ -57,10 +42,25 @@ void run_linear(benchmark::State& st, const typename M::Params& p) {
   std::size_t k = 0;
   for (auto _ : st) {
     const std::size_t k1 = (k + 1) & (v.size() - 1);
-    x = advance<M>(p, x, v[k], v[k1], h, Method::exact, Hold::linear);
-    benchmark::DoNotOptimize(M::force(p, x, v[k1]));
+    if constexpr (hold == Hold::zoh) {
+      x = M::step(p, x, v[k], h);
+      benchmark::DoNotOptimize(M::force(p, x, v[k]));
+    } else {
+      x = advance<M>(p, x, v[k], v[k1], h, Method::exact, Hold::linear);
+      benchmark::DoNotOptimize(M::force(p, x, v[k1]));
+    }
     k = k1;
   }
+}
+
+template <class M>
+void run_zoh(benchmark::State& st, const typename M::Params& p) {
+  run<M, Hold::zoh>(st, p);
+}
+
+template <class M>
+void run_linear(benchmark::State& st, const typename M::Params& p) {
+  run<M, Hold::linear>(st, p);
 }
 
 template <class S>

@@ -49,6 +49,7 @@
 
 #include "candidates/friction_midpoint.hpp"
 #include "candidates/radau.hpp"
+#include "coupled_test_systems.hpp"  // tests/: the systems and options of the coupled-system tests
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/sim/system_rhs.hpp"
@@ -60,54 +61,12 @@ using namespace frictionlab;
 using sim::SimOptions;
 using sim::SystemIntegrator;
 
-LuGre<double>::Params classic() {
-  LuGre<double>::Params p;
-  p.sigma0 = 1e5;
-  p.sigma1 = std::sqrt(1e5);
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0);
-  return p;
-}
-
-/// The joint of tests/test_coupled_systems.cpp (pendulum_spec, joint_lugre).
-sim::JointSpec pendulum_spec() {
-  sim::JointSpec j;
-  j.I = 0.0626;
-  j.mgCx = 0.2;
-  j.mgCy = -1.0;
-  j.tau_amp = 0.5;
-  j.tau_freq = 0.2;
-  j.tau_offset = 0.0;
-  j.t_end = 10.0;
-  return j;
-}
-
-LuGre<double>::Params joint_lugre() {
-  LuGre<double>::Params p;
-  p.sigma0 = 1e3;
-  p.sigma1 = 2.0 * std::sqrt(1e3 * 0.0626);
-  p.sigma2 = 0.05;
-  p.curve = StribeckCurve<double>::symmetric(0.18, 0.25, 0.05, 2.0);
-  return p;
-}
-
-SimOptions fixed(SystemIntegrator i, double h, double output_dt) {
-  SimOptions o;
-  o.integrator = i;
-  o.h = h;
-  o.output_dt = output_dt;
-  return o;
-}
-
-SimOptions cvode(double rtol, double output_dt) {
-  SimOptions o;
-  o.integrator = SystemIntegrator::cvode;
-  o.h = 0.0;
-  o.output_dt = output_dt;
-  o.rtol = rtol;
-  o.atol = rtol * 1e-2;
-  return o;
-}
+// The systems and options of tests/test_coupled_systems.cpp (tests/coupled_test_systems.hpp).
+using testing::classic;
+using testing::joint_lugre;
+using testing::pendulum_spec;
+using testing::fixed_opts;
+using testing::cvode_opts;
 
 // ---- the LuGre systems of sim/system_rhs.hpp, for the candidate schemes ---------------------
 
@@ -301,7 +260,7 @@ std::vector<double> run_copy(Kind kind, const Sys& sys, double h, long n, long e
 std::vector<double> stick_slip_x(const Scheme& s, int n) {
   const double h = 0.1 / n;
   if (s.kind == Kind::api)
-    return sim::simulate_stick_slip(sim::StickSlipSpec{}, classic(), fixed(s.integrator, h, 0.0)).x;
+    return sim::simulate_stick_slip(sim::StickSlipSpec{}, classic(), fixed_opts(s.integrator, h, 0.0)).x;
   static const StickSlipCopy sys;
   return run_copy(s.kind, sys, h, 200L * n, 1);
 }
@@ -310,7 +269,7 @@ std::vector<double> stick_slip_x(const Scheme& s, int n) {
 std::vector<double> joint_q(const Scheme& s, int k) {
   const double h = 0.01 / std::exp2(k);
   if (s.kind == Kind::api)
-    return sim::simulate_joint(pendulum_spec(), joint_lugre(), fixed(s.integrator, h, 0.01)).x;
+    return sim::simulate_joint(pendulum_spec(), joint_lugre(), fixed_opts(s.integrator, h, 0.01)).x;
   static const JointCopy sys;
   return run_copy(s.kind, sys, h, 1000L << k, 1L << k);
 }
@@ -337,7 +296,7 @@ const Reference& reference(int n) {
   auto it = cache.find(n);
   if (it != cache.end()) return it->second;
   const sim::StickSlipSpec spec;
-  const auto r = sim::simulate_stick_slip(spec, classic(), cvode(1e-10, 0.1 / n));
+  const auto r = sim::simulate_stick_slip(spec, classic(), cvode_opts(1e-10, 0.1 / n));
   Reference ref;
   ref.x = r.x;
   for (std::size_t k = 0; k < r.t.size(); ++k)
@@ -418,7 +377,7 @@ void sweep() {
 // ---- 2. order on the joint ---------------------------------------------------------------------
 
 void joint_orders() {
-  const auto ref = sim::simulate_joint(pendulum_spec(), joint_lugre(), cvode(1e-12, 0.01)).x;
+  const auto ref = sim::simulate_joint(pendulum_spec(), joint_lugre(), cvode_opts(1e-12, 0.01)).x;
   std::printf("Joint (pendulum, LuGre, 10 s): max |q - q_ref| [rad] / observed order\n%10s",
               "h [ms]");
   for (const auto& s : schemes()) std::printf(" %18s", s.name);
@@ -456,7 +415,7 @@ void BM_FixedStepStickSlip(benchmark::State& st) {
   long steps = 0;
   for (auto _ : st) {
     if (s.kind == Kind::api) {
-      const auto r = sim::simulate_stick_slip(spec, p, fixed(s.integrator, h, spec.t_end));
+      const auto r = sim::simulate_stick_slip(spec, p, fixed_opts(s.integrator, h, spec.t_end));
       benchmark::DoNotOptimize(r.x.back());
       steps += r.steps;
     } else {
@@ -488,7 +447,7 @@ void BM_CvodeStickSlip(benchmark::State& st) {
   const auto p = classic();
   long steps = 0, rhs = 0;
   for (auto _ : st) {
-    const auto r = sim::simulate_stick_slip(spec, p, cvode(rtol, 0.01));
+    const auto r = sim::simulate_stick_slip(spec, p, cvode_opts(rtol, 0.01));
     benchmark::DoNotOptimize(r.x.back());
     steps = r.steps;
     rhs = r.rhs_evals;

@@ -37,18 +37,8 @@ struct SyntheticJoint {
   JointLuGre<double>::Params friction = default_friction();
 
   static JointLuGre<double>::Params default_friction() {
-    JointLuGre<double>::Params p;
-    p.sigma0 = 2e3;
-    p.sigma1 = 3.0;
-    p.Fc = 0.3;
-    p.n_viscous = 1;
-    p.cv[0] = 0.1;
-    p.n_stribeck = 1;
-    p.Fs[0] = 0.2;
-    p.delta[0] = 2.0;
-    p.Omega_s = 0.05;
-    p.K = 0;
-    return p;
+    return {.sigma0 = 2e3, .sigma1 = 3.0, .Fc = 0.3, .n_viscous = 1, .cv = {0.1}, .n_stribeck = 1,
+            .Fs = {0.2}, .delta = {2.0}, .Omega_s = 0.05, .K = 0};
   }
 };
 

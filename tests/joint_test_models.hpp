@@ -15,17 +15,9 @@ inline sim::JointModel lugre_pendulum() {
   m.mgCx = 0.05;
   m.mgCy = -1.0;
   m.offset = -0.04;
-  JointLuGre<double>::Params p;
-  p.sigma0 = 300.0;
-  p.sigma1 = 2.0;
-  p.Fc = 0.15;
-  p.n_stribeck = 1;
-  p.Fs[0] = 0.08;
-  p.delta[0] = 1.0;
-  p.Omega_s = 0.1;
-  p.n_viscous = 1;
-  p.cv[0] = 0.05;
-  m.friction = p;
+  m.friction = JointLuGre<double>::Params{.sigma0 = 300.0, .sigma1 = 2.0, .Fc = 0.15, .n_viscous = 1,
+                                          .cv = {0.05}, .n_stribeck = 1, .Fs = {0.08}, .delta = {1.0},
+                                          .Omega_s = 0.1};
   return m;
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "coupled_test_systems.hpp"
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/sim/systems.hpp"
@@ -50,64 +51,24 @@ using sim::SystemIntegrator;
 using sim::SystemTrajectory;
 constexpr double kPi = 3.14159265358979323846;
 
-// ---- parameter sets ---------------------------------------------------------------------------
+// ---- parameter sets and options (coupled_test_systems.hpp) -----------------------------------
 
-/// The LuGre parameters of Canudas de Wit et al. 1995 (and reference 003): sigma0 = 1e5 N/m,
-/// sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m, Fc = 1 N, Fs = 1.5 N, vs = 1 mm/s, alpha = 2.
-LuGre<double>::Params classic() {
-  LuGre<double>::Params p;
-  p.sigma0 = 1e5;
-  p.sigma1 = std::sqrt(1e5);
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0);
-  return p;
-}
+using testing::classic;
+using testing::cvode_opts;
+using testing::fixed_opts;
+using testing::joint_lugre;
+using testing::pendulum_spec;
 
 /// The stick-slip benchmark: m = 1 kg, k = 2 N/m, v_drive = 0.1 m/s, 20 s.
 sim::StickSlipSpec benchmark_spec() { return sim::StickSlipSpec{}; }
 
-/// A hanging pendulum joint with inertia and gravity of the order of the DFKI pendulum's published
-/// identification (J = 0.0626 kg m^2, m g cx ~ 1.0 N m), driven by a slow sine torque of
-/// 0.5 N m at 0.2 Hz so that it sticks at every reversal.
-sim::JointSpec pendulum_spec() {
-  sim::JointSpec j;
-  j.I = 0.0626;
-  j.mgCx = 0.2;
-  j.mgCy = -1.0;  // V(q) = mgCx sin q + mgCy cos q: minimum near q = 0 (hanging)
-  j.tau_amp = 0.5;
-  j.tau_freq = 0.2;
-  j.tau_offset = 0.0;
-  j.t_end = 10.0;
-  return j;
-}
-
-/// Joint LuGre [N m, rad]: Fc = 0.18, Fs = 0.25 N m, vs = 0.05 rad/s, sigma0 = 1e3 N m/rad,
-/// critically damped pre-sliding sigma1 = 2 sqrt(sigma0 I), sigma2 = 0.05 N m s/rad.
-LuGre<double>::Params joint_lugre() {
-  LuGre<double>::Params p;
-  p.sigma0 = 1e3;
-  p.sigma1 = 2.0 * std::sqrt(1e3 * 0.0626);
-  p.sigma2 = 0.05;
-  p.curve = StribeckCurve<double>::symmetric(0.18, 0.25, 0.05, 2.0);
-  return p;
-}
-
-SimOptions cvode_opts(double rtol, double output_dt) {
-  SimOptions o;
-  o.integrator = SystemIntegrator::cvode;
-  o.h = 0.0;  // no maximum step
-  o.output_dt = output_dt;
-  o.rtol = rtol;
-  o.atol = rtol * 1e-2;  // on x [m], v [m/s] and the scaled state z / z_b [-]
-  return o;
-}
 
 SimOptions ros2_opts(double h, double output_dt = 0.0) {
-  SimOptions o;
-  o.integrator = SystemIntegrator::rosenbrock;
-  o.h = h;
-  o.output_dt = output_dt;
-  return o;
+  return fixed_opts(SystemIntegrator::rosenbrock, h, output_dt);
+}
+
+SimOptions trbdf2_opts(double h, double output_dt = 0.0) {
+  return fixed_opts(SystemIntegrator::trbdf2, h, output_dt);
 }
 
 double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
@@ -148,35 +109,47 @@ struct ForcedOscillator {
   }
 };
 
+/// max |x - exact| over 10 s of the forced oscillator from (1, 0) with the fixed-step scheme
+/// Stepper (Ros2 or TrBdf2) at step h; a scheme with Newton counters must converge every stage.
+template <template <int, class> class Stepper>
 double oscillator_error(double h) {
   const ForcedOscillator f;
-  Ros2<2, ForcedOscillator> ros(f);
+  Stepper<2, ForcedOscillator> s(f);
   Eigen::Vector2d y(1.0, 0.0);
   const double T = 10.0;
   const long n = std::lround(T / h);
   double e = 0;
   for (long i = 0; i < n; ++i) {
-    ros.step(static_cast<double>(i) * h, y, h);
+    s.step(static_cast<double>(i) * h, y, h);
     e = std::max(e, std::abs(y[0] - f.exact(static_cast<double>(i + 1) * h, 1.0, 0.0)));
+  }
+  if constexpr (requires { s.counters(); }) {
+    EXPECT_EQ(s.counters().unconverged, 0);
   }
   return e;
 }
 
-TEST(Ros2, OrderTwoOnForcedDampedOscillator) {
-  // omega0 = 2 rad/s. Asymptotic from h = 0.025 s on (measured: order 1.70 from h = 0.1 to 0.05,
-  // 1.89 from 0.05 to 0.025).
+/// Observed order between consecutive h = 25 ms / 2^k (k = 0..4) within [1.9, 2.1].
+template <template <int, class> class Stepper>
+void expect_order_two_on_oscillator(const char* scheme) {
   const std::vector<double> hs = {0.025, 0.0125, 0.00625, 0.003125, 0.0015625};
   std::vector<double> err(hs.size());
-  for (std::size_t i = 0; i < hs.size(); ++i) err[i] = oscillator_error(hs[i]);
+  for (std::size_t i = 0; i < hs.size(); ++i) err[i] = oscillator_error<Stepper>(hs[i]);
   for (std::size_t i = 0; i < hs.size(); ++i) {
     const double order = i == 0 ? 0.0 : std::log2(err[i - 1] / err[i]);
-    std::printf("[measured] ROS2 forced oscillator h = %-8g max|x - exact| = %.3e  order %.3f\n",
-                hs[i], err[i], order);
+    std::printf("[measured] %s forced oscillator h = %-8g max|x - exact| = %.3e  order %.3f\n",
+                scheme, hs[i], err[i], order);
     if (i > 0) {
       EXPECT_GE(order, 1.9) << "h = " << hs[i];
       EXPECT_LE(order, 2.1) << "h = " << hs[i];
     }
   }
+}
+
+TEST(Ros2, OrderTwoOnForcedDampedOscillator) {
+  // omega0 = 2 rad/s. Asymptotic from h = 0.025 s on (measured: order 1.70 from h = 0.1 to 0.05,
+  // 1.89 from 0.05 to 0.025).
+  expect_order_two_on_oscillator<Ros2>("ROS2");
 }
 
 /// y' = -lambda (y - cos t): stiff, forced. Exact solution with y(0) = y0:
@@ -204,16 +177,18 @@ struct StiffForcedNoFt {
   }
 };
 
-template <class Rhs>
+/// max |y - exact| over [0, T] of the fixed-step scheme Stepper (Ros2 or TrBdf2) on `rhs` from
+/// y0 at step h, against the closed form of `ref`; every step's signed error into *trace.
+template <template <int, class> class Stepper, class Rhs>
 double stiff_error(const Rhs& rhs, const StiffForced& ref, double h, double T, double y0,
                    std::vector<double>* trace = nullptr) {
-  Ros2<1, Rhs> ros(rhs);
+  Stepper<1, Rhs> s(rhs);
   Eigen::Matrix<double, 1, 1> y;
   y[0] = y0;
   const long n = std::lround(T / h);
   double e = 0;
   for (long i = 0; i < n; ++i) {
-    ros.step(static_cast<double>(i) * h, y, h);
+    s.step(static_cast<double>(i) * h, y, h);
     const double err = y[0] - ref.exact(static_cast<double>(i + 1) * h, y0);
     if (trace) trace->push_back(err);
     e = std::max(e, std::abs(err));
@@ -221,17 +196,18 @@ double stiff_error(const Rhs& rhs, const StiffForced& ref, double h, double T, d
   return e;
 }
 
-TEST(Ros2, LStableOnStiffForcedProblem) {
-  // lambda = 1e8, h = 0.01: lambda h = 1e6. The initial offset y0 - 1 = 1 is a stiff transient:
-  // an L-stable scheme (R(inf) = 0) removes it in the first step; an A-stable one that is not
-  // L-stable (trapezoidal rule, R(inf) = -1) would carry it along with alternating sign.
+/// lambda = 1e8, h = 0.01: lambda h = 1e6. The initial offset y0 - 1 = 1 is a stiff transient:
+/// an L-stable scheme (R(inf) = 0) removes it in the first step; an A-stable one that is not
+/// L-stable (trapezoidal rule, R(inf) = -1) would carry it along with alternating sign.
+template <template <int, class> class Stepper>
+void expect_l_stable_on_stiff_forced(const char* scheme) {
   const StiffForced f{1e8};
   std::vector<double> trace;
-  const double e = stiff_error(f, f, 0.01, 10.0, 2.0, &trace);
+  const double e = stiff_error<Stepper>(f, f, 0.01, 10.0, 2.0, &trace);
   std::printf(
-      "[measured] ROS2 y' = -1e8 (y - cos t), y0 = 2, h = 0.01: error after step 1 = "
+      "[measured] %s y' = -1e8 (y - cos t), y0 = 2, h = 0.01: error after step 1 = "
       "%.3e, max over 10 s = %.3e\n",
-      std::abs(trace.front()), e);
+      scheme, std::abs(trace.front()), e);
   EXPECT_LT(std::abs(trace.front()), 1e-4);  // initial error 1 removed in one step
   EXPECT_LT(e, 1e-4);                        // O(h^2) = 1e-4 with a constant < 1
   // No oscillation: the error does not alternate in sign from step to step.
@@ -241,14 +217,16 @@ TEST(Ros2, LStableOnStiffForcedProblem) {
   EXPECT_LT(sign_flips, 10) << "of " << trace.size() << " steps";
 }
 
+TEST(Ros2, LStableOnStiffForcedProblem) { expect_l_stable_on_stiff_forced<Ros2>("ROS2"); }
+
 TEST(Ros2, TimeDerivativeKeepsStiffOrderTwo) {
   // The gamma h f_t terms matter for stiff forced problems: without them ROS2 (a W-method, order
   // 2 for any J in the non-stiff limit) drops to order 1 here.
   const StiffForced f{1e8};
   const StiffForcedNoFt g{f};
   const double T = 2.0, y0 = std::cos(0.0);  // start on the slow manifold
-  const double e1 = stiff_error(f, f, 0.025, T, y0), e2 = stiff_error(f, f, 0.0125, T, y0);
-  const double n1 = stiff_error(g, f, 0.025, T, y0), n2 = stiff_error(g, f, 0.0125, T, y0);
+  const double e1 = stiff_error<Ros2>(f, f, 0.025, T, y0), e2 = stiff_error<Ros2>(f, f, 0.0125, T, y0);
+  const double n1 = stiff_error<Ros2>(g, f, 0.025, T, y0), n2 = stiff_error<Ros2>(g, f, 0.0125, T, y0);
   std::printf(
       "[measured] stiff forced, h = 0.025 / 0.0125: with f_t %.3e / %.3e (order %.2f); "
       "without %.3e / %.3e (order %.2f)\n",
@@ -277,13 +255,18 @@ TEST(Ros2, AutodiffJacobianMatchesFiniteDifferences) {
   EXPECT_NEAR(lin.f[1], evaluate<2>(f, t, y)[1], 1e-15);
 }
 
-TEST(Ros2, NoAllocationPerStep) {
-  const ForcedOscillator f;
-  Ros2<2, ForcedOscillator> ros(f);
+/// Allocations during 1000 steps of h = 1 ms of the forced oscillator from (1, 0).
+template <class Stepper>
+long allocations_in_1000_steps(Stepper& s) {
   Eigen::Vector2d y(1.0, 0.0);
   const long before = g_news.load();
-  for (int i = 0; i < 1000; ++i) ros.step(1e-3 * i, y, 1e-3);
-  EXPECT_EQ(g_news.load() - before, 0);
+  for (int i = 0; i < 1000; ++i) s.step(1e-3 * i, y, 1e-3);
+  return g_news.load() - before;
+}
+
+TEST(Ros2, NoAllocationPerStep) {
+  Ros2<2, ForcedOscillator> ros(ForcedOscillator{});
+  EXPECT_EQ(allocations_in_1000_steps(ros), 0);
   EXPECT_EQ(ros.steps(), 1000);
   EXPECT_EQ(ros.rhs_evals(), 2000);
   static_assert(Eigen::Matrix<double, 3, 3>::SizeAtCompileTime != Eigen::Dynamic);
@@ -325,55 +308,66 @@ struct ConvergenceRow {
   double h, err, order;
 };
 
-template <class Run>
-std::vector<ConvergenceRow> convergence(const char* name, Run run, const SystemTrajectory& ref,
-                                        double h0, int levels, double output_dt) {
+/// The two systems of the convergence tests, run with the options given.
+SystemTrajectory stick_slip_run(const SimOptions& o) {
+  return sim::simulate_stick_slip(benchmark_spec(), classic(), o);
+}
+SystemTrajectory joint_run(const SimOptions& o) {
+  return sim::simulate_joint(pendulum_spec(), joint_lugre(), o);
+}
+
+/// max|x - x_cvode| on a 10 ms grid (every h below divides it) of the fixed-step scheme `opts`
+/// (ros2_opts or trbdf2_opts) at h = 10 ms / 2^k, k = 0..7, against CVODE at rtol 1e-12, with
+/// the observed order between consecutive h.
+std::vector<ConvergenceRow> convergence(const char* name, const char* scheme,
+                                        SimOptions (*opts)(double, double),
+                                        SystemTrajectory (*run)(const SimOptions&)) {
+  const double dt = 0.01;
+  const SystemTrajectory ref = run(cvode_opts(1e-12, dt));
   std::vector<ConvergenceRow> rows;
-  double h = h0;
-  for (int i = 0; i < levels; ++i, h /= 2) {
+  double h = 1e-2;
+  for (int i = 0; i < 8; ++i, h /= 2) {
     SystemTrajectory r;
     double e = INFINITY;
     try {
-      r = run(ros2_opts(h, output_dt));
+      r = run(opts(h, dt));
       e = max_abs_diff(r.x, ref.x);
     } catch (const std::runtime_error& ex) {  // a too-large step may blow up: report it
-      std::printf("  %s h = %g: %s\n", name, h, ex.what());
+      std::printf("  %s %s h = %g: %s\n", name, scheme, h, ex.what());
     }
     if (!std::isfinite(e)) e = INFINITY;
     const double order = rows.empty() ? 0.0 : std::log2(rows.back().err / e);
     rows.push_back({h, e, order});
-    std::printf("[measured] %s ROS2 h = %-10g max|x - x_cvode| = %.3e  observed order %.2f\n", name,
-                h, e, order);
+    std::printf(
+        "[measured] %s %s h = %-10g max|x - x_cvode| = %.3e  observed order %.2f  "
+        "(%.2f rhs evals per step)\n",
+        name, scheme, h, e, order,
+        r.steps > 0 ? static_cast<double>(r.rhs_evals) / static_cast<double>(r.steps) : 0.0);
   }
   return rows;
 }
 
+/// Every observed order from rows[first] on within [lo, hi].
+void expect_orders_within(const std::vector<ConvergenceRow>& rows, std::size_t first, double lo,
+                          double hi) {
+  for (std::size_t i = first; i < rows.size(); ++i) {
+    EXPECT_GE(rows[i].order, lo) << "h = " << rows[i].h;
+    EXPECT_LE(rows[i].order, hi) << "h = " << rows[i].h;
+  }
+}
+
 TEST(StickSlip, Ros2ConvergesToCvode) {
-  const auto spec = benchmark_spec();
-  const double dt = 0.01;  // comparison grid (every h below divides it)
-  const auto ref = sim::simulate_stick_slip(spec, classic(), cvode_opts(1e-12, dt));
-  auto run = [&](const SimOptions& o) { return sim::simulate_stick_slip(spec, classic(), o); };
-  const auto rows = convergence("stick-slip", run, ref, 1e-2, 8, dt);
+  const auto rows = convergence("stick-slip", "ROS2", ros2_opts, stick_slip_run);
   // Orders asserted between consecutive h <= 0.625 ms (rows 4..7). Coarser steps are not in the
   // asymptotic regime (docs/simulation.md: at h >= 1.12 ms ROS2 stalls at the breakaway).
-  for (std::size_t i = 5; i < rows.size(); ++i) {
-    EXPECT_GE(rows[i].order, 1.7) << "h = " << rows[i].h;
-    EXPECT_LE(rows[i].order, 2.6) << "h = " << rows[i].h;
-  }
+  expect_orders_within(rows, 5, 1.7, 2.6);
   EXPECT_LT(rows.back().err, 1e-5);  // h = 78 us; peak spring elongation is 0.75 m
   EXPECT_LT(rows[4].err, 1e-3);      // h = 0.625 ms
 }
 
 TEST(Joint, Ros2ConvergesToCvode) {
-  const auto spec = pendulum_spec();
-  const double dt = 0.01;
-  const auto ref = sim::simulate_joint(spec, joint_lugre(), cvode_opts(1e-12, dt));
-  auto run = [&](const SimOptions& o) { return sim::simulate_joint(spec, joint_lugre(), o); };
-  const auto rows = convergence("joint", run, ref, 1e-2, 8, dt);
-  for (std::size_t i = 3; i < rows.size(); ++i) {
-    EXPECT_GE(rows[i].order, 1.7) << "h = " << rows[i].h;
-    EXPECT_LE(rows[i].order, 2.6) << "h = " << rows[i].h;
-  }
+  const auto rows = convergence("joint", "ROS2", ros2_opts, joint_run);
+  expect_orders_within(rows, 3, 1.7, 2.6);
   EXPECT_LT(rows.back().err, 1e-5);  // rad, h = 78 us
 }
 
@@ -545,17 +539,26 @@ TEST(Joint, SampledTorqueRecordMatchesAnalyticSine) {
 // =============================================================================================
 // 5. Dahl and elasto-plastic friction through both integrators.
 
+/// A CVODE reference (rtol 1e-10) and the max |x| difference from it of ROS2 at h = 0.1 ms, both
+/// output on a 10 ms grid.
+struct Agreement {
+  SystemTrajectory ref;
+  double e;
+};
+
+template <class Run>
+Agreement ros2_against_cvode(Run run) {
+  Agreement a{run(cvode_opts(1e-10, 0.01)), 0.0};
+  a.e = max_abs_diff(run(ros2_opts(1e-4, 0.01)).x, a.ref.x);
+  return a;
+}
+
 TEST(OtherModels, ElastoPlasticStickSlipBothIntegratorsAgree) {
-  ElastoPlastic<double>::Params p;  // classic LuGre numbers, z_ba = 5 um
-  p.sigma0 = 1e5;
-  p.sigma1 = std::sqrt(1e5);
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0);
-  p.z_ba = 5e-6;
-  const auto spec = benchmark_spec();
-  const auto ref = sim::simulate_stick_slip(spec, p, cvode_opts(1e-10, 0.01));
-  const auto r = sim::simulate_stick_slip(spec, p, ros2_opts(1e-4, 0.01));
-  const double e = max_abs_diff(r.x, ref.x);
+  const auto c = classic();  // classic LuGre numbers, z_ba = 5 um
+  const ElastoPlastic<double>::Params p{.sigma0 = c.sigma0, .sigma1 = c.sigma1, .sigma2 = c.sigma2,
+                                        .curve = c.curve, .z_ba = 5e-6};
+  const auto [ref, e] = ros2_against_cvode(
+      [&](const SimOptions& o) { return sim::simulate_stick_slip(benchmark_spec(), p, o); });
   std::printf(
       "[measured] elasto-plastic stick-slip: ROS2 (0.1 ms) vs CVODE max|dx| = %.3e m "
       "(max|x| %.3f m); cvode steps %ld\n",
@@ -574,10 +577,8 @@ TEST(OtherModels, DahlJointBothIntegratorsAgree) {
   p.sigma0 = 1e3;  // N m / rad
   p.Fc = 0.2;      // N m
   p.n = 1.5;       // non-integer exponent: exercises pow with Jets
-  const auto spec = pendulum_spec();
-  const auto ref = sim::simulate_joint(spec, p, cvode_opts(1e-10, 0.01));
-  const auto r = sim::simulate_joint(spec, p, ros2_opts(1e-4, 0.01));
-  const double e = max_abs_diff(r.x, ref.x);
+  const auto [ref, e] = ros2_against_cvode(
+      [&](const SimOptions& o) { return sim::simulate_joint(pendulum_spec(), p, o); });
   std::printf(
       "[measured] Dahl (n = 1.5) joint: ROS2 (0.1 ms) vs CVODE max|dq| = %.3e rad "
       "(max|q| %.3f rad)\n",
@@ -591,10 +592,8 @@ TEST(OtherModels, DahlStickSlipBothIntegratorsAgree) {
   p.sigma0 = 1e5;
   p.Fc = 1.0;
   p.n = 1.0;
-  const auto spec = benchmark_spec();
-  const auto ref = sim::simulate_stick_slip(spec, p, cvode_opts(1e-10, 0.01));
-  const auto r = sim::simulate_stick_slip(spec, p, ros2_opts(1e-4, 0.01));
-  const double e = max_abs_diff(r.x, ref.x);
+  const auto [ref, e] = ros2_against_cvode(
+      [&](const SimOptions& o) { return sim::simulate_stick_slip(benchmark_spec(), p, o); });
   std::printf("[measured] Dahl stick-slip system: ROS2 (0.1 ms) vs CVODE max|dx| = %.3e m\n", e);
   EXPECT_LT(e, 1e-5);
 }
@@ -724,46 +723,12 @@ TEST(Validation, CvodeFailureNamesTheFlag) {
 // =============================================================================================
 // 6. TR-BDF2 (SystemIntegrator::trbdf2, integrate/trbdf2.hpp): the recommended real-time scheme.
 
-SimOptions trbdf2_opts(double h, double output_dt = 0.0) {
-  SimOptions o;
-  o.integrator = SystemIntegrator::trbdf2;
-  o.h = h;
-  o.output_dt = output_dt;
-  return o;
-}
-
 TEST(TrBdf2, IsTheDefaultIntegrator) {
   EXPECT_EQ(SimOptions{}.integrator, SystemIntegrator::trbdf2);
 }
 
-double trbdf2_oscillator_error(double h) {
-  const ForcedOscillator f;
-  TrBdf2<2, ForcedOscillator> s(f);
-  Eigen::Vector2d y(1.0, 0.0);
-  const long n = std::lround(10.0 / h);
-  double e = 0;
-  for (long i = 0; i < n; ++i) {
-    s.step(static_cast<double>(i) * h, y, h);
-    e = std::max(e, std::abs(y[0] - f.exact(static_cast<double>(i + 1) * h, 1.0, 0.0)));
-  }
-  EXPECT_EQ(s.counters().unconverged, 0);
-  return e;
-}
-
 TEST(TrBdf2, OrderTwoOnForcedDampedOscillator) {
-  const std::vector<double> hs = {0.025, 0.0125, 0.00625, 0.003125, 0.0015625};
-  std::vector<double> err(hs.size());
-  for (std::size_t i = 0; i < hs.size(); ++i) err[i] = trbdf2_oscillator_error(hs[i]);
-  for (std::size_t i = 0; i < hs.size(); ++i) {
-    const double order = i == 0 ? 0.0 : std::log2(err[i - 1] / err[i]);
-    std::printf(
-        "[measured] TR-BDF2 forced oscillator h = %-8g max|x - exact| = %.3e  order %.3f\n",
-        hs[i], err[i], order);
-    if (i > 0) {
-      EXPECT_GE(order, 1.9) << "h = " << hs[i];
-      EXPECT_LE(order, 2.1) << "h = " << hs[i];
-    }
-  }
+  expect_order_two_on_oscillator<TrBdf2>("TR-BDF2");
 }
 
 struct Linear1 {
@@ -796,42 +761,14 @@ TEST(TrBdf2, StabilityFunctionIsTheDocumentedOne) {
   EXPECT_LT(std::abs(y[0]), 1e-8);
 }
 
-template <class Rhs>
-double trbdf2_stiff_error(const Rhs& rhs, const StiffForced& ref, double h, double T, double y0,
-                          std::vector<double>* trace = nullptr) {
-  TrBdf2<1, Rhs> s(rhs);
-  Eigen::Matrix<double, 1, 1> y;
-  y[0] = y0;
-  const long n = std::lround(T / h);
-  double e = 0;
-  for (long i = 0; i < n; ++i) {
-    s.step(static_cast<double>(i) * h, y, h);
-    const double err = y[0] - ref.exact(static_cast<double>(i + 1) * h, y0);
-    if (trace) trace->push_back(err);
-    e = std::max(e, std::abs(err));
-  }
-  return e;
-}
-
 TEST(TrBdf2, LStableOnStiffForcedProblem) {
   // As Ros2.LStableOnStiffForcedProblem: lambda h = 1e6, initial offset 1 removed in one step,
   // no sign alternation of the error.
-  const StiffForced f{1e8};
-  std::vector<double> trace;
-  const double e = trbdf2_stiff_error(f, f, 0.01, 10.0, 2.0, &trace);
-  std::printf(
-      "[measured] TR-BDF2 y' = -1e8 (y - cos t), y0 = 2, h = 0.01: error after step 1 = %.3e, "
-      "max over 10 s = %.3e\n",
-      std::abs(trace.front()), e);
-  EXPECT_LT(std::abs(trace.front()), 1e-4);
-  EXPECT_LT(e, 1e-4);
-  long sign_flips = 0;
-  for (std::size_t i = 1; i < trace.size(); ++i)
-    if (trace[i] * trace[i - 1] < 0) ++sign_flips;
-  EXPECT_LT(sign_flips, 10) << "of " << trace.size() << " steps";
+  expect_l_stable_on_stiff_forced<TrBdf2>("TR-BDF2");
   // Order on the slow manifold of the stiff problem (ROS2 needs its f_t terms for this).
-  const double y0 = 1.0, e1 = trbdf2_stiff_error(f, f, 0.025, 2.0, y0),
-               e2 = trbdf2_stiff_error(f, f, 0.0125, 2.0, y0);
+  const StiffForced f{1e8};
+  const double y0 = 1.0, e1 = stiff_error<TrBdf2>(f, f, 0.025, 2.0, y0),
+               e2 = stiff_error<TrBdf2>(f, f, 0.0125, 2.0, y0);
   std::printf("[measured] TR-BDF2 stiff forced, h = 0.025 / 0.0125: %.3e / %.3e (order %.2f)\n",
               e1, e2, std::log2(e1 / e2));
   EXPECT_GT(std::log2(e1 / e2), 1.9);
@@ -839,12 +776,8 @@ TEST(TrBdf2, LStableOnStiffForcedProblem) {
 }
 
 TEST(TrBdf2, NoAllocationPerStepAndBoundedIterations) {
-  const ForcedOscillator f;
-  TrBdf2<2, ForcedOscillator> s(f);
-  Eigen::Vector2d y(1.0, 0.0);
-  const long before = g_news.load();
-  for (int i = 0; i < 1000; ++i) s.step(1e-3 * i, y, 1e-3);
-  EXPECT_EQ(g_news.load() - before, 0);
+  TrBdf2<2, ForcedOscillator> s(ForcedOscillator{});
+  EXPECT_EQ(allocations_in_1000_steps(s), 0);
   const NewtonCounters& c = s.counters();
   EXPECT_EQ(c.steps, 1000);
   // Per step: f(t_n, y_n) in double plus one Jet evaluation per Newton correction.
@@ -855,45 +788,15 @@ TEST(TrBdf2, NoAllocationPerStepAndBoundedIterations) {
 }
 
 TEST(StickSlip, TrBdf2ConvergesToCvode) {
-  const auto spec = benchmark_spec();
-  const double dt = 0.01;
-  const auto ref = sim::simulate_stick_slip(spec, classic(), cvode_opts(1e-12, dt));
-  double h = 1e-2, prev = 0;
-  for (int i = 0; i < 8; ++i, h /= 2) {
-    const auto r = sim::simulate_stick_slip(spec, classic(), trbdf2_opts(h, dt));
-    const double e = max_abs_diff(r.x, ref.x);
-    const double order = i == 0 ? 0.0 : std::log2(prev / e);
-    std::printf(
-        "[measured] stick-slip TR-BDF2 h = %-10g max|x - x_cvode| = %.3e  observed order %.2f  "
-        "(%.2f rhs evals per step)\n",
-        h, e, order, static_cast<double>(r.rhs_evals) / static_cast<double>(r.steps));
-    if (i > 0) {
-      EXPECT_GE(order, 1.9) << "h = " << h;
-      EXPECT_LE(order, 2.1) << "h = " << h;
-    }
-    prev = e;
-  }
-  EXPECT_LT(prev, 2e-7);  // h = 78 us
+  const auto rows = convergence("stick-slip", "TR-BDF2", trbdf2_opts, stick_slip_run);
+  expect_orders_within(rows, 1, 1.9, 2.1);
+  EXPECT_LT(rows.back().err, 2e-7);  // h = 78 us
 }
 
 TEST(Joint, TrBdf2ConvergesToCvode) {
-  const auto spec = pendulum_spec();
-  const double dt = 0.01;
-  const auto ref = sim::simulate_joint(spec, joint_lugre(), cvode_opts(1e-12, dt));
-  double h = 1e-2, prev = 0;
-  for (int i = 0; i < 8; ++i, h /= 2) {
-    const auto r = sim::simulate_joint(spec, joint_lugre(), trbdf2_opts(h, dt));
-    const double e = max_abs_diff(r.x, ref.x);
-    const double order = i == 0 ? 0.0 : std::log2(prev / e);
-    std::printf("[measured] joint TR-BDF2 h = %-10g max|q - q_cvode| = %.3e  observed order %.2f\n",
-                h, e, order);
-    if (i > 0) {
-      EXPECT_GE(order, 1.9) << "h = " << h;
-      EXPECT_LE(order, 2.1) << "h = " << h;
-    }
-    prev = e;
-  }
-  EXPECT_LT(prev, 1e-8);  // rad, h = 78 us
+  const auto rows = convergence("joint", "TR-BDF2", trbdf2_opts, joint_run);
+  expect_orders_within(rows, 1, 1.9, 2.1);
+  EXPECT_LT(rows.back().err, 1e-8);  // rad, h = 78 us
 }
 
 /// The measure of bench_stick_slip: e = max_k |x_h(t_k) - x_ref(t_k)| at every step, reference

@@ -18,79 +18,78 @@
 namespace frictionlab::io {
 namespace {
 
-// Parse `text` as "in.csv" and require an InputError at (line, column) whose message is exactly
-// "in.csv[:line[:column]]: <detail>" with `detail_part` inside the detail.
-void expect_error(const std::string& text, long line, long column, const std::string& detail_part) {
+// A text that parse_csv must reject, as "in.csv", with an InputError at (line, column) whose
+// message is exactly "in.csv[:line[:column]]: <detail>" with `detail_part` inside the detail.
+struct BadCsv {
+  const char* group;  // what is wrong (the test name is <group>_<index>)
+  const char* text;
+  long line;
+  long column;
+  const char* detail_part;
+};
+
+const BadCsv kBadCsv[] = {
+    {"EmptyFileAndNoHeader", "", 0, 0, "empty file: expected a header line"},
+    {"EmptyFileAndNoHeader", "# only a comment\n\n   \n# another\n", 0, 0, "no header line"},
+    {"BadColumnNames", "t,v,t\n", 1, 3, "duplicate column name 't' (also column 1)"},
+    {"BadColumnNames", "t,,v\n", 1, 2, "empty column name"},
+    {"BadColumnNames", "t, \"\" ,v\n", 1, 2, "empty column name"},
+    {"BadColumnNames", "t,   \n0,1\n", 1, 2, "empty column name"},
+    {"BadColumnNames", "\"t,v\n", 1, 1, "unterminated quote"},
+    {"BadColumnNames", "t,v\"x\n", 1, 2, "stray quote"},
+    {"BadColumnNames", "# c\n\"t\",\"t\"\n", 2, 2, "duplicate column name 't'"},
+    {"WrongFieldCount", "t,v\n0,1\n1\n", 3, 2, "expected 2 fields (t, v), found 1"},
+    {"WrongFieldCount", "t,v\n0,1\n1,2,3\n", 3, 3, "expected 2 fields (t, v), found 3"},
+    {"WrongFieldCount", "t,v\n0,1\n1,2,\n", 3, 3, "found 3"},
+    {"WrongFieldCount", "t,v\n1,5\n1,5,0\n", 3, 3, "found 3"},
+    {"EmptyCells", "t,v\n0,\n", 2, 2, "empty cell (column 'v')"},
+    {"EmptyCells", "t,v\n0,1\n ,2\n", 3, 1, "empty cell (column 't')"},
+    {"EmptyCells", "t,v\r\n0,1\r\n1,\t\r\n", 3, 2, "empty cell (column 'v')"},
+    {"NonNumericCells", "t,v\n0,1.0abc\n", 2, 2, "not a number: '1.0abc' (column 'v')"},
+    {"NonNumericCells", "t,v\n0,abc\n", 2, 2, "not a number: 'abc'"},
+    {"NonNumericCells", "t,v\n0,1\n1,0x10\n", 3, 2, "not a number: '0x10'"},
+    {"NonNumericCells", "t,v\n0,1 2\n", 2, 2, "not a number: '1 2'"},
+    {"NonNumericCells", "t,v\n0,+-1\n", 2, 2, "not a number: '+-1'"},
+    {"NonNumericCells", "t,v\n0,+\n", 2, 2, "not a number: '+'"},
+    {"NonNumericCells", "t,v\n0,\"1\"\n", 2, 2, "not a number: '\"1\"'"},
+    {"NonNumericCells", "t,v\n0,1e\n", 2, 2, "not a number: '1e'"},
+    {"NonNumericCells", "t,v\n0,1\n1,2\n2,--3\n", 4, 2, "not a number"},
+    {"NonFiniteCells", "t,v\n0,nan\n", 2, 2, "non-finite value 'nan' (column 'v')"},
+    {"NonFiniteCells", "t,v\n0,NaN\n", 2, 2, "non-finite value 'NaN'"},
+    {"NonFiniteCells", "t,v\n0,inf\n", 2, 2, "non-finite value 'inf'"},
+    {"NonFiniteCells", "t,v\n-Infinity,0\n", 2, 1, "non-finite value '-Infinity' (column 't')"},
+    {"NonFiniteCells", "t,v\n0,1e999\n", 2, 2, "number out of the range of double: '1e999'"},
+    {"NonFiniteCells", "t,v\n0,-1e400\n", 2, 2, "out of the range"},
+    {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n\n1,2\n", 3, 0, "blank line inside the data"},
+    {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n   \n\n1,2\n", 3, 0, "blank line inside the data"},
+    {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n# note\n1,2\n", 3, 0,
+     "comment lines are allowed only before the header"},
+};
+
+class CsvReadError : public ::testing::TestWithParam<BadCsv> {};
+
+TEST_P(CsvReadError, NamesTheFileLineAndColumn) {
+  const BadCsv& c = GetParam();
   try {
-    (void)parse_csv(text, "in.csv");
-    ADD_FAILURE() << "no error for:\n" << text;
+    (void)parse_csv(c.text, "in.csv");
+    ADD_FAILURE() << "no error for:\n" << c.text;
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), "in.csv");
-    EXPECT_EQ(e.line(), line) << e.what();
-    EXPECT_EQ(e.column(), column) << e.what();
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_EQ(e.column(), c.column) << e.what();
     std::string prefix = "in.csv";
-    if (line > 0) prefix += ":" + std::to_string(line);
-    if (line > 0 && column > 0) prefix += ":" + std::to_string(column);
+    if (c.line > 0) prefix += ":" + std::to_string(c.line);
+    if (c.line > 0 && c.column > 0) prefix += ":" + std::to_string(c.column);
     EXPECT_EQ(std::string(e.what()), prefix + ": " + e.detail());
-    EXPECT_NE(e.detail().find(detail_part), std::string::npos)
-        << "message: " << e.what() << "\nexpected to contain: " << detail_part;
+    EXPECT_NE(e.detail().find(c.detail_part), std::string::npos)
+        << "message: " << e.what() << "\nexpected to contain: " << c.detail_part;
   }
 }
 
-TEST(CsvRead, EmptyFileAndNoHeader) {
-  expect_error("", 0, 0, "empty file: expected a header line");
-  expect_error("# only a comment\n\n   \n# another\n", 0, 0, "no header line");
-}
-
-TEST(CsvRead, BadColumnNames) {
-  expect_error("t,v,t\n", 1, 3, "duplicate column name 't' (also column 1)");
-  expect_error("t,,v\n", 1, 2, "empty column name");
-  expect_error("t, \"\" ,v\n", 1, 2, "empty column name");
-  expect_error("t,   \n0,1\n", 1, 2, "empty column name");
-  expect_error("\"t,v\n", 1, 1, "unterminated quote");
-  expect_error("t,v\"x\n", 1, 2, "stray quote");
-  expect_error("# c\n\"t\",\"t\"\n", 2, 2, "duplicate column name 't'");
-}
-
-TEST(CsvRead, WrongFieldCount) {
-  expect_error("t,v\n0,1\n1\n", 3, 2, "expected 2 fields (t, v), found 1");
-  expect_error("t,v\n0,1\n1,2,3\n", 3, 3, "expected 2 fields (t, v), found 3");
-  expect_error("t,v\n0,1\n1,2,\n", 3, 3, "found 3");
-  expect_error("t,v\n1,5\n1,5,0\n", 3, 3, "found 3");
-}
-
-TEST(CsvRead, EmptyCells) {
-  expect_error("t,v\n0,\n", 2, 2, "empty cell (column 'v')");
-  expect_error("t,v\n0,1\n ,2\n", 3, 1, "empty cell (column 't')");
-  expect_error("t,v\r\n0,1\r\n1,\t\r\n", 3, 2, "empty cell (column 'v')");
-}
-
-TEST(CsvRead, NonNumericCells) {
-  expect_error("t,v\n0,1.0abc\n", 2, 2, "not a number: '1.0abc' (column 'v')");
-  expect_error("t,v\n0,abc\n", 2, 2, "not a number: 'abc'");
-  expect_error("t,v\n0,1\n1,0x10\n", 3, 2, "not a number: '0x10'");
-  expect_error("t,v\n0,1 2\n", 2, 2, "not a number: '1 2'");
-  expect_error("t,v\n0,+-1\n", 2, 2, "not a number: '+-1'");
-  expect_error("t,v\n0,+\n", 2, 2, "not a number: '+'");
-  expect_error("t,v\n0,\"1\"\n", 2, 2, "not a number: '\"1\"'");
-  expect_error("t,v\n0,1e\n", 2, 2, "not a number: '1e'");
-  expect_error("t,v\n0,1\n1,2\n2,--3\n", 4, 2, "not a number");
-}
-
-TEST(CsvRead, NonFiniteCells) {
-  expect_error("t,v\n0,nan\n", 2, 2, "non-finite value 'nan' (column 'v')");
-  expect_error("t,v\n0,NaN\n", 2, 2, "non-finite value 'NaN'");
-  expect_error("t,v\n0,inf\n", 2, 2, "non-finite value 'inf'");
-  expect_error("t,v\n-Infinity,0\n", 2, 1, "non-finite value '-Infinity' (column 't')");
-  expect_error("t,v\n0,1e999\n", 2, 2, "number out of the range of double: '1e999'");
-  expect_error("t,v\n0,-1e400\n", 2, 2, "out of the range");
-}
-
-TEST(CsvRead, BlankAndCommentLinesInsideTheData) {
-  expect_error("t,v\n0,1\n\n1,2\n", 3, 0, "blank line inside the data");
-  expect_error("t,v\n0,1\n   \n\n1,2\n", 3, 0, "blank line inside the data");
-  expect_error("t,v\n0,1\n# note\n1,2\n", 3, 0, "comment lines are allowed only before the header");
-}
+INSTANTIATE_TEST_SUITE_P(CsvRead, CsvReadError, ::testing::ValuesIn(kBadCsv),
+                         [](const ::testing::TestParamInfo<BadCsv>& c) {
+                           return std::string(c.param.group) + "_" + std::to_string(c.index);
+                         });
 
 TEST(CsvRead, MissingColumnListsTheColumnsFound) {
   const CsvTable t = parse_csv("# c1\n# c2\nt, v\n0,1\n", "in.csv");

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "central_difference.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/dahl.hpp"
 #include "frictionlab/models/elastoplastic.hpp"
@@ -177,11 +178,8 @@ TEST(Dahl, StateBoundIsInvariantForAnyStep) {
 using E = ElastoPlastic<double>;
 
 E::Params ep() {
-  E::Params p;
-  p.sigma0 = 1e5;
-  p.sigma1 = std::sqrt(1e5);
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0);
+  E::Params p{.sigma0 = 1e5, .sigma1 = std::sqrt(1e5), .sigma2 = 0.4,
+              .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0)};
   p.z_ba = 5e-6;  // half of min g / sigma0 = 1e-5
   return p;
 }
@@ -341,11 +339,8 @@ TEST(ElastoPlastic, AutodiffThroughTheStepMatchesFiniteDifferences) {
   using J = ceres::Jet<double, 4>;  // sigma0, sigma1, Fs, z_ba
   auto params = [](auto th0, auto th1, auto th2, auto th3) {
     using S = decltype(th0);
-    typename ElastoPlastic<S>::Params p;
-    p.sigma0 = th0;
-    p.sigma1 = th1;
-    p.sigma2 = S(0.4);
-    p.curve = StribeckCurve<S>::symmetric(S(1), th2, S(0.001), S(2));
+    typename ElastoPlastic<S>::Params p{.sigma0 = th0, .sigma1 = th1, .sigma2 = S(0.4),
+                                        .curve = StribeckCurve<S>::symmetric(S(1), th2, S(0.001), S(2))};
     p.z_ba = th3;
     return p;
   };
@@ -371,13 +366,7 @@ TEST(ElastoPlastic, AutodiffThroughTheStepMatchesFiniteDifferences) {
   }
   EXPECT_NEAR(acc.a, objective(th), 1e-10 * std::abs(acc.a));
   for (int i = 0; i < 4; ++i) {
-    double tp[4], tm[4];
-    std::copy(th, th + 4, tp);
-    std::copy(th, th + 4, tm);
-    const double d = 1e-6 * th[i];
-    tp[i] += d;
-    tm[i] -= d;
-    const double fd = (objective(tp) - objective(tm)) / (2 * d);
+    const double fd = testing::central_difference(objective, th, i);
     EXPECT_NEAR(acc.v[i], fd, 1e-4 * std::abs(fd) + 1e-6 * std::abs(acc.a) / th[i]) << i;
   }
 }
@@ -404,13 +393,7 @@ TEST(Dahl, AutodiffThroughTheStepMatchesFiniteDifferences) {
   }
   EXPECT_NEAR(acc.a, objective(th), 1e-12 * std::abs(acc.a));
   for (int i = 0; i < 3; ++i) {
-    double tp[3], tm[3];
-    std::copy(th, th + 3, tp);
-    std::copy(th, th + 3, tm);
-    const double d = 1e-6 * th[i];
-    tp[i] += d;
-    tm[i] -= d;
-    const double fd = (objective(tp) - objective(tm)) / (2 * d);
+    const double fd = testing::central_difference(objective, th, i);
     EXPECT_NEAR(acc.v[i], fd, 1e-5 * std::abs(fd) + 1e-8) << i;
   }
 }

@@ -38,30 +38,24 @@ CP c_params(const EstimatorParams<S>& p) {
 }
 
 // The C functions of one precision, so that the comparison is written once.
-struct CApi32 {
-  using S = float;
-  using P = fl_estimator_params_f32;
-  fl_estimator_f32 e{};
-  int init(const P& p) { return fl_estimator_f32_init(&e, &p); }
-  int set_params(const P& p) { return fl_estimator_f32_set_params(&e, &p); }
-  void reset(S z, S v) { fl_estimator_f32_reset(&e, z, v); }
-  fl_estimator_output_f32 step(S i, S v, S dt, S u) { return fl_estimator_f32_step(&e, i, v, dt, u); }
-  fl_estimator_output_f32 disp(S i, S dx, S dt, S u) {
-    return fl_estimator_f32_step_displacement(&e, i, dx, dt, u);
-  }
+template <class Scalar, class Params, class Estimator, auto Init, auto SetParams, auto Reset,
+          auto Step, auto StepDisplacement>
+struct CApi {
+  using S = Scalar;
+  using P = Params;
+  Estimator e{};
+  int init(const P& p) { return Init(&e, &p); }
+  int set_params(const P& p) { return SetParams(&e, &p); }
+  void reset(S z, S v) { Reset(&e, z, v); }
+  auto step(S i, S v, S dt, S u) { return Step(&e, i, v, dt, u); }
+  auto disp(S i, S dx, S dt, S u) { return StepDisplacement(&e, i, dx, dt, u); }
 };
-struct CApi64 {
-  using S = double;
-  using P = fl_estimator_params_f64;
-  fl_estimator_f64 e{};
-  int init(const P& p) { return fl_estimator_f64_init(&e, &p); }
-  int set_params(const P& p) { return fl_estimator_f64_set_params(&e, &p); }
-  void reset(S z, S v) { fl_estimator_f64_reset(&e, z, v); }
-  fl_estimator_output_f64 step(S i, S v, S dt, S u) { return fl_estimator_f64_step(&e, i, v, dt, u); }
-  fl_estimator_output_f64 disp(S i, S dx, S dt, S u) {
-    return fl_estimator_f64_step_displacement(&e, i, dx, dt, u);
-  }
-};
+using CApi32 = CApi<float, fl_estimator_params_f32, fl_estimator_f32, fl_estimator_f32_init,
+                    fl_estimator_f32_set_params, fl_estimator_f32_reset, fl_estimator_f32_step,
+                    fl_estimator_f32_step_displacement>;
+using CApi64 = CApi<double, fl_estimator_params_f64, fl_estimator_f64, fl_estimator_f64_init,
+                    fl_estimator_f64_set_params, fl_estimator_f64_reset, fl_estimator_f64_step,
+                    fl_estimator_f64_step_displacement>;
 
 // Run both over the record; `mode` 0: velocity, 1: displacement; a correction on a stretch of
 // samples; the relative tolerance is a few units of rounding of S.
@@ -107,21 +101,19 @@ void compare(const EstimatorParams<double>& pd, int mode, double tol) {
 
 constexpr double kTol64 = 1e-12, kTol32 = 1e-5;
 
-TEST(EstimatorC, DoubleEqualsCpp) {
+// Both modes for the joint parameters with and without velocity-dependent damping, each hold.
+template <class Api>
+void compare_all(double tol) {
   for (auto p : {test::joint_params(Hold::linear), test::joint_params(Hold::zoh),
                  test::joint_params_vd(Hold::linear), test::joint_params_vd(Hold::zoh)}) {
-    compare<CApi64>(p, 0, kTol64);
-    compare<CApi64>(p, 1, kTol64);
+    compare<Api>(p, 0, tol);
+    compare<Api>(p, 1, tol);
   }
 }
 
-TEST(EstimatorC, FloatEqualsCpp) {
-  for (auto p : {test::joint_params(Hold::linear), test::joint_params(Hold::zoh),
-                 test::joint_params_vd(Hold::linear), test::joint_params_vd(Hold::zoh)}) {
-    compare<CApi32>(p, 0, kTol32);
-    compare<CApi32>(p, 1, kTol32);
-  }
-}
+TEST(EstimatorC, DoubleEqualsCpp) { compare_all<CApi64>(kTol64); }
+
+TEST(EstimatorC, FloatEqualsCpp) { compare_all<CApi32>(kTol32); }
 
 TEST(EstimatorC, ErrorCodesAreTheCppOnes) {
   static_assert(FL_ESTIMATOR_OK == static_cast<int>(ParamError::ok));

@@ -18,34 +18,32 @@ namespace {
 
 const std::string kParams = std::string(FRICTIONLAB_SOURCE_DIR) + "/examples/data/joint_estimator.json";
 
-struct Gen32 {
-  using S = float;
-  joint_f32_state s{};
-  void reset(S z, S v) { joint_f32_reset(&s, z, v); }
-  joint_f32_output step(S i, S v, S dt, S u) { return joint_f32_step(&s, i, v, dt, u); }
-  joint_f32_output disp(S i, S dx, S dt, S u) { return joint_f32_step_displacement(&s, i, dx, dt, u); }
-  static int check() { return joint_f32_check(); }
-  static double zmax() { return JOINT_F32_Z_MAX; }
+// The generated C functions of one precision, so that the comparison is written once.
+template <class Scalar, class State, auto Reset, auto Step, auto StepDisplacement, auto Check,
+          double ZMax>
+struct Gen {
+  using S = Scalar;
+  State s{};
+  void reset(S z, S v) { Reset(&s, z, v); }
+  auto step(S i, S v, S dt, S u) { return Step(&s, i, v, dt, u); }
+  auto disp(S i, S dx, S dt, S u) { return StepDisplacement(&s, i, dx, dt, u); }
+  static int check() { return Check(); }
+  static double zmax() { return ZMax; }
 };
-struct Gen64 {
-  using S = double;
-  joint_f64_state s{};
-  void reset(S z, S v) { joint_f64_reset(&s, z, v); }
-  joint_f64_output step(S i, S v, S dt, S u) { return joint_f64_step(&s, i, v, dt, u); }
-  joint_f64_output disp(S i, S dx, S dt, S u) { return joint_f64_step_displacement(&s, i, dx, dt, u); }
-  static int check() { return joint_f64_check(); }
-  static double zmax() { return JOINT_F64_Z_MAX; }
-};
+using Gen32 = Gen<float, joint_f32_state, joint_f32_reset, joint_f32_step, joint_f32_step_displacement,
+                  joint_f32_check, double(JOINT_F32_Z_MAX)>;
+using Gen64 = Gen<double, joint_f64_state, joint_f64_reset, joint_f64_step, joint_f64_step_displacement,
+                  joint_f64_check, double(JOINT_F64_Z_MAX)>;
 
-template <class Gen>
+template <class G>
 void compare(bool displacement, double tol) {
-  using S = typename Gen::S;
+  using S = typename G::S;
   const auto p = io::read_estimator_params(kParams);
   const auto rec = test::pendulum_record(p.Km);
   auto est = estimator::make_estimator<S>(p);
-  EXPECT_EQ(Gen::check(), 0);
-  EXPECT_EQ(Gen::zmax(), static_cast<double>(est.state_bound()));
-  Gen g;
+  EXPECT_EQ(G::check(), 0);
+  EXPECT_EQ(G::zmax(), static_cast<double>(est.state_bound()));
+  G g;
   est.reset(S(0), static_cast<S>(rec.v[0]));
   g.reset(S(0), static_cast<S>(rec.v[0]));
   double max_dF = 0, max_dz = 0;

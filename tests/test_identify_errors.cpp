@@ -80,11 +80,8 @@ TEST(IdentifyErrors, NonFiniteAndInconsistentData) {
 
 TEST(IdentifyErrors, NoReversalIsAWarning) {
   // Velocity always positive: LuGre is still fitted; a warning names the problem.
-  LuGre<double>::Params p;
-  p.sigma0 = 500;
-  p.sigma1 = 0.5;
-  p.sigma2 = 0.5;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0);
+  LuGre<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+                          .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   data::Record rec;
   for (long k = 0; k <= 5000; ++k) {
     rec.t.push_back(0.001 * double(k));

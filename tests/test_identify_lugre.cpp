@@ -28,11 +28,8 @@ namespace {
 constexpr double kKm = 2.0;
 
 LuGre<double>::Params truth(double alpha) {
-  LuGre<double>::Params p;
-  p.sigma0 = 500;
-  p.sigma1 = 0.5;
-  p.sigma2 = 0.5;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, alpha);
+  LuGre<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+                          .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, alpha)};
   return p;
 }
 

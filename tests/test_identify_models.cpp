@@ -59,11 +59,8 @@ TEST(IdentifyModels, Dahl) {
 }
 
 TEST(IdentifyModels, ElastoPlastic) {
-  ElastoPlastic<double>::Params p;
-  p.sigma0 = 500;
-  p.sigma1 = 0.5;
-  p.sigma2 = 0.5;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0);
+  ElastoPlastic<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+                                  .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0)};
   p.z_ba = 1e-3;  // half of min g / sigma0
   const auto r = run(p, "elasto-plastic");
   check(r, {{"sigma0", 500, 0.01}, {"sigma1", 0.5, 0.1}, {"sigma2", 0.5, 0.01},
@@ -72,15 +69,8 @@ TEST(IdentifyModels, ElastoPlastic) {
 }
 
 TEST(IdentifyModels, MaxwellSlip) {
-  MaxwellSlip<double>::Params p;
-  p.n = 3;
-  p.k[0] = 300;
-  p.k[1] = 200;
-  p.k[2] = 100;
-  p.Delta[0] = 0.001;
-  p.Delta[1] = 0.003;
-  p.Delta[2] = 0.008;
-  p.sigma2 = 0.5;
+  const MaxwellSlip<double>::Params p{
+      .n = 3, .k = {300, 200, 100}, .Delta = {0.001, 0.003, 0.008}, .sigma2 = 0.5};
   const auto r = run(p, "maxwell-slip:3");
   check(r, {{"k[0]", 300, 0.01}, {"k[1]", 200, 0.01}, {"k[2]", 100, 0.01},
             {"Delta[0]", 0.001, 0.01}, {"Delta[1]", 0.003, 0.01}, {"Delta[2]", 0.008, 0.01},
@@ -90,17 +80,8 @@ TEST(IdentifyModels, MaxwellSlip) {
 }
 
 TEST(IdentifyModels, Gms) {
-  GMS<double>::Params p;
-  p.n = 3;
-  p.k[0] = 300;
-  p.k[1] = 200;
-  p.k[2] = 100;
-  p.nu[0] = 0.2;
-  p.nu[1] = 0.3;
-  p.nu[2] = 0.5;
-  p.C = 20;
-  p.sigma2 = 0.5;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0);
+  const GMS<double>::Params p{.n = 3, .k = {300, 200, 100}, .nu = {0.2, 0.3, 0.5}, .C = 20, .sigma2 = 0.5,
+                              .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0)};
   const auto r = run(p, "gms:3");
   check(r, {{"k[0]", 300, 0.02}, {"k[1]", 200, 0.02}, {"k[2]", 100, 0.02},
             {"nu[0]", 0.2, 0.02}, {"nu[1]", 0.3, 0.02}, {"nu[2]", 0.5, 0.02}, {"C", 20, 0.05},

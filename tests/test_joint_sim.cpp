@@ -147,21 +147,12 @@ TEST(JointSim, SmoothStaticFrictionConvergesAtOrderTwoAndApproachesTheSetValuedL
 TEST(JointSim, LuGreJointMatchesCvodeOnTheStandardLuGreModel) {
   // The joint LuGre model with one Stribeck term and a linear viscous term is LuGre (lugre.hpp):
   // Fc, Fs = Fc + Fs[0], vs = Omega_s, alpha = delta[0], sigma2 = cv[0].
-  JointLuGre<double>::Params jp;
-  jp.sigma0 = 2e3;
-  jp.sigma1 = 5.0;
-  jp.Fc = 0.18;
-  jp.n_stribeck = 1;
-  jp.Fs[0] = 0.1;
-  jp.delta[0] = 1.0;
-  jp.Omega_s = 0.05;
-  jp.n_viscous = 1;
-  jp.cv[0] = 0.05;
-  LuGre<double>::Params lp;
-  lp.sigma0 = jp.sigma0;
-  lp.sigma1 = jp.sigma1;
-  lp.sigma2 = jp.cv[0];
-  lp.curve = StribeckCurve<double>::symmetric(jp.Fc, jp.Fc + jp.Fs[0], jp.Omega_s, jp.delta[0]);
+  const JointLuGre<double>::Params jp{.sigma0 = 2e3, .sigma1 = 5.0, .Fc = 0.18, .n_viscous = 1,
+                                      .cv = {0.05}, .n_stribeck = 1, .Fs = {0.1}, .delta = {1.0},
+                                      .Omega_s = 0.05};
+  const LuGre<double>::Params lp{
+      .sigma0 = jp.sigma0, .sigma1 = jp.sigma1, .sigma2 = jp.cv[0],
+      .curve = StribeckCurve<double>::symmetric(jp.Fc, jp.Fc + jp.Fs[0], jp.Omega_s, jp.delta[0])};
 
   JointModel m;
   m.I = 0.0626;

@@ -17,11 +17,8 @@ constexpr double kPi = 3.14159265358979323846;
 
 // Parameters of reference 003 / Canudas de Wit et al. 1995: sigma0 = 1e5.
 M::Params ref003() {
-  M::Params p;
-  p.sigma0 = 1e5;
-  p.sigma1 = std::sqrt(1e5);
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0);
+  M::Params p{.sigma0 = 1e5, .sigma1 = std::sqrt(1e5), .sigma2 = 0.4,
+              .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0)};
   return p;
 }
 

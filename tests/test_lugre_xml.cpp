@@ -123,11 +123,8 @@ TEST(LugreXml, ReadsWhatFitToJsonWrites) {
   r.model_name = identify::model_name(r.model);
   r.problem = identify::ProblemKind::sensorless;
   r.Km = 1.75;
-  LuGre<double>::Params p;
-  p.sigma0 = 800;
-  p.sigma1 = 1.5;
-  p.sigma2 = 0.3;
-  p.curve = {0.9, 0.7, 1.4, 1.1, 0.05, 1.0, StribeckShape::exponential};
+  LuGre<double>::Params p{.sigma0 = 800, .sigma1 = 1.5, .sigma2 = 0.3,
+                          .curve = {0.9, 0.7, 1.4, 1.1, 0.05, 1.0, StribeckShape::exponential}};
   r.params = p;
   const auto j = nlohmann::json::parse(fit_to_json(r, "run.csv", {}).dump());
   const LugreGroup g = lugre_group_from_fit_json(j, "fit.json");

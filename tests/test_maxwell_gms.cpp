@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "central_difference.hpp"
 #include "frictionlab/models/gms.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 
@@ -442,13 +443,7 @@ TEST(GMS, AutodiffThroughTheStepMatchesFiniteDifferences) {
   }
   EXPECT_NEAR(acc.a, objective(th), 1e-10 * std::abs(acc.a));
   for (int i = 0; i < 3; ++i) {
-    double tp[3], tm[3];
-    std::copy(th, th + 3, tp);
-    std::copy(th, th + 3, tm);
-    const double d = 1e-6 * th[i];
-    tp[i] += d;
-    tm[i] -= d;
-    const double fd = (objective(tp) - objective(tm)) / (2 * d);
+    const double fd = testing::central_difference(objective, th, i);
     EXPECT_NEAR(acc.v[i], fd, 1e-5 * std::abs(fd) + 1e-6 * std::abs(acc.a) / th[i]) << i;
   }
 }

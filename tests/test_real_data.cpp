@@ -33,11 +33,8 @@ const std::string kRecord =
 /// 0.1 mrad), a light bristle damping sigma1 = 0.05 N m s/rad (a large sigma1 multiplies the
 /// measured velocity noise through dz/dt and would dominate every force comparison).
 LuGre<double>::Params joint_lugre() {
-  LuGre<double>::Params p;
-  p.sigma0 = 2e3;
-  p.sigma1 = 0.05;
-  p.sigma2 = 0.047;
-  p.curve = StribeckCurve<double>::symmetric(0.18, 0.25, 0.1, 2.0);
+  LuGre<double>::Params p{.sigma0 = 2e3, .sigma1 = 0.05, .sigma2 = 0.047,
+                          .curve = StribeckCurve<double>::symmetric(0.18, 0.25, 0.1, 2.0)};
   return p;
 }
 

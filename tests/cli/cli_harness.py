@@ -8,22 +8,32 @@ import shutil
 import subprocess
 
 
+def parse_args(source=True):
+    """The command line: --binary, --work and (if `source`) --source."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    if source:
+        ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    return ap.parse_args()
+
+
+def fresh_dir(path):
+    """An empty directory at `path` (what was there is removed)."""
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+
+
 class Cli:
     def __init__(self, timeout):
-        ap = argparse.ArgumentParser()
-        ap.add_argument("--binary", required=True)
-        ap.add_argument("--source", required=True)
-        ap.add_argument("--work", required=True)
-        args = ap.parse_args()
+        args = parse_args()
         self.binary = os.path.abspath(args.binary)
         self.source = os.path.abspath(args.source)
         self.data = os.path.join(self.source, "examples", "data")
         self.work = os.path.abspath(args.work)
         self.timeout = timeout
         self.failures = []
-        if os.path.exists(self.work):
-            shutil.rmtree(self.work)
-        os.makedirs(self.work)
+        fresh_dir(self.work)
 
     def check(self, name, ok, detail=""):
         print(("ok     " if ok else "FAILED ") + name)

@@ -8,24 +8,21 @@ a user takes: CSV loading, checks, lsq, fit.json) and its fit.json is compared w
 every estimate within 4 of its own standard errors, the 95 % interval containing the truth for
 at least 5 of the 7 parameters, and a validation RMSE within 10 % of the noise level.
 """
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+import cli_harness  # noqa: E402
 
 TRUTH = {"Km": 2.0, "Kw": 0.5, "Fc": 1.0, "Fs": 1.5, "Vth": 0.1, "S0": 500.0, "S1": 0.5}
 NOISE = 0.02
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
+    a = cli_harness.parse_args(source=False)
+    cli_harness.fresh_dir(a.work)
     demo = os.path.join(a.work, "demo")
     subprocess.run([a.binary, "demo", "--out", demo], check=True, stdout=subprocess.DEVNULL)
     out = os.path.join(a.work, "fit")

@@ -24,14 +24,15 @@
    file / option.
 Python standard library only.
 """
-import argparse
 import csv
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+import cli_harness  # noqa: E402
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18}
 GAIN = 0.5
@@ -91,12 +92,8 @@ def params(path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
+    a = cli_harness.parse_args(source=False)
+    cli_harness.fresh_dir(a.work)
     rec = os.path.join(a.work, "joint.csv")
     write_record(rec)
     failures = []
