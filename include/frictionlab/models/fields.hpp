@@ -3,7 +3,8 @@
 // DahlInfo, ...) registered in models/registry.hpp; the descriptor says:
 //
 //   using Params = ...;                       the double-precision parameter struct (a ModelSpec
-//   using Spec = ...;                         alternative: Params, or StaticSpec for the static kinds)
+//   using Spec = ...;                         alternative: Params, or StaticSpec for the static kinds;
+//                                             PlainInfo<Params> below gives the usual members)
 //   static constexpr std::string_view name;   the model name (MODEL.json "model", docs/models.md)
 //   static bool matches(const Spec&);          whether a Spec is this model (static kinds share one)
 //   static Params defaults();                  the documented defaults of a model file
@@ -31,6 +32,9 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <vector>
+
+#include "frictionlab/models/param_checks.hpp"
 
 namespace frictionlab {
 
@@ -73,6 +77,28 @@ struct FitFacts {
   /// The names listed in messages and --help: NAME, NAME-asym, NAME-rational (in this order).
   bool list_asym = false;
   bool list_rational = false;
+};
+
+/// check(p) found for P's namespace (models/<model>/validation.hpp), for descriptors.
+template <class P>
+std::vector<ParamIssue> check_params(const P& p) {
+  return check(p);
+}
+
+/// The members shared by the descriptor of every model whose Spec is its own Params: derive
+/// from it and add name, fields() and, for a fittable model, fit.
+template <class P>
+struct PlainInfo {
+  using Params = P;
+  using Spec = P;
+  static constexpr FitFacts fit{};
+  static bool matches(const Spec&) { return true; }
+  static Spec spec(const Params& p) { return p; }
+  static Params& params(Spec& s) { return s; }
+  static const Params& params(const Spec& s) { return s; }
+  static Params defaults() { return Params{}; }
+  static std::vector<ParamIssue> check(const Params& p) { return check_params(p); }
+  static const char* write_requirement(const Params&) { return nullptr; }
 };
 
 }  // namespace frictionlab

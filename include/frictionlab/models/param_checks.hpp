@@ -64,8 +64,8 @@ class Checker {
   std::vector<ParamIssue>& out_;
 };
 
-/// Stribeck curve rules. `g_divides`: the model divides by g (LuGre, elasto-plastic, modified
-/// Stribeck, GMS), so Fc and Fs must be > 0; static models allow 0. Returns whether the curve
+/// Stribeck curve rules. `g_divides`: the model divides by g (every dynamic model with a curve),
+/// so Fc and Fs must be > 0; static models allow 0. Returns whether the curve
 /// has no error.
 inline bool check_curve(Checker& c, const StribeckCurve<double>& s, bool g_divides) {
   bool ok = true;

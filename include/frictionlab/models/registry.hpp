@@ -61,8 +61,7 @@ struct spec_of<ModelList<Infos...>> {
 }  // namespace registry_detail
 
 /// The parameters of any model of a list, in double precision: the distinct Spec types of its
-/// descriptors in order (for Models: StaticSpec, LuGre, Dahl, ElastoPlastic, MaxwellSlip,
-/// ModifiedStribeck, GMS, JointLuGre parameters).
+/// descriptors in order (for Models: StaticSpec, then the Params of each other model).
 template <class List>
 using ModelSpecOf = typename registry_detail::spec_of<List>::type;
 

@@ -1,5 +1,5 @@
-// frictionlab: the Stribeck curve g(v), shared by every model with a Stribeck curve (the static
-// models of models/stribeck/, LuGre, elasto-plastic, modified Stribeck, GMS).
+// frictionlab: the Stribeck curve g(v), shared by every model with a Stribeck curve (field
+// `curve` of its Params).
 //
 // Units: forces in N (or Nm for rotary joints), velocities in m/s (or rad/s), viscous
 // coefficient sigma2 in N s/m (Nm s/rad). Equations and sources: docs/models.md, section

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string_view>
-#include <vector>
 
 #include "frictionlab/models/fields.hpp"
 #include "frictionlab/models/dahl/model.hpp"
@@ -10,17 +9,9 @@
 
 namespace frictionlab {
 
-struct DahlInfo {
-  using Params = Dahl<double>::Params;
-  using Spec = Params;
+struct DahlInfo : PlainInfo<Dahl<double>::Params> {
   static constexpr std::string_view name = "dahl";
   static constexpr FitFacts fit{.fit = true};
-
-  static bool matches(const Spec&) { return true; }
-  static Spec spec(const Params& p) { return p; }
-  static Params& params(Spec& s) { return s; }
-  static const Params& params(const Spec& s) { return s; }
-  static Params defaults() { return Params{}; }
 
   template <class P, class V>
   static void fields(P& p, V& v) {
@@ -28,9 +19,6 @@ struct DahlInfo {
     v.number("Fc", p.Fc, Unit::force);
     v.number("n", p.n, Unit::none);
   }
-
-  static std::vector<ParamIssue> check(const Params& p) { return frictionlab::check(p); }
-  static const char* write_requirement(const Params&) { return nullptr; }
 };
 
 }  // namespace frictionlab

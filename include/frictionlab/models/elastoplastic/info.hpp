@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string_view>
-#include <vector>
 
 #include "frictionlab/models/fields.hpp"
 #include "frictionlab/models/elastoplastic/model.hpp"
@@ -10,17 +9,9 @@
 
 namespace frictionlab {
 
-struct ElastoPlasticInfo {
-  using Params = ElastoPlastic<double>::Params;
-  using Spec = Params;
+struct ElastoPlasticInfo : PlainInfo<ElastoPlastic<double>::Params> {
   static constexpr std::string_view name = "elasto-plastic";
   static constexpr FitFacts fit{.fit = true, .asym = true, .rational = true, .list_asym = true};
-
-  static bool matches(const Spec&) { return true; }
-  static Spec spec(const Params& p) { return p; }
-  static Params& params(Spec& s) { return s; }
-  static const Params& params(const Spec& s) { return s; }
-  static Params defaults() { return Params{}; }
 
   template <class P, class V>
   static void fields(P& p, V& v) {
@@ -30,9 +21,6 @@ struct ElastoPlasticInfo {
     v.curve(p.curve);
     v.number("z_ba", p.z_ba, Unit::displacement);
   }
-
-  static std::vector<ParamIssue> check(const Params& p) { return frictionlab::check(p); }
-  static const char* write_requirement(const Params&) { return nullptr; }
 };
 
 }  // namespace frictionlab

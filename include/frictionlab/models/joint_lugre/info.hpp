@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string_view>
-#include <vector>
 
 #include "frictionlab/models/fields.hpp"
 #include "frictionlab/models/joint_lugre/model.hpp"
@@ -10,17 +9,8 @@
 
 namespace frictionlab {
 
-struct JointLuGreInfo {
-  using Params = JointLuGre<double>::Params;
-  using Spec = Params;
+struct JointLuGreInfo : PlainInfo<JointLuGre<double>::Params> {
   static constexpr std::string_view name = "joint-lugre";
-  static constexpr FitFacts fit{};
-
-  static bool matches(const Spec&) { return true; }
-  static Spec spec(const Params& p) { return p; }
-  static Params& params(Spec& s) { return s; }
-  static const Params& params(const Spec& s) { return s; }
-  static Params defaults() { return Params{}; }
 
   template <class P, class V>
   static void fields(P& p, V& v) {
@@ -32,9 +22,6 @@ struct JointLuGreInfo {
     v.number("Omega_s", p.Omega_s, Unit::velocity);
     v.number("K", p.K, Unit::other);
   }
-
-  static std::vector<ParamIssue> check(const Params& p) { return frictionlab::check(p); }
-  static const char* write_requirement(const Params&) { return nullptr; }
 };
 
 }  // namespace frictionlab

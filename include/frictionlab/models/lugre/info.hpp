@@ -11,17 +11,10 @@
 
 namespace frictionlab {
 
-struct LuGreInfo {
-  using Params = LuGre<double>::Params;
-  using Spec = Params;
+struct LuGreInfo : PlainInfo<LuGre<double>::Params> {
   static constexpr std::string_view name = "lugre";
-  static constexpr FitFacts fit{.fit = true, .asym = true, .rational = true, .list_asym = true, .list_rational = true};
-
-  static bool matches(const Spec&) { return true; }
-  static Spec spec(const Params& p) { return p; }
-  static Params& params(Spec& s) { return s; }
-  static const Params& params(const Spec& s) { return s; }
-  static Params defaults() { return Params{}; }
+  static constexpr FitFacts fit{
+      .fit = true, .asym = true, .rational = true, .list_asym = true, .list_rational = true};
 
   template <class P, class V>
   static void fields(P& p, V& v) {
@@ -31,9 +24,6 @@ struct LuGreInfo {
     v.curve(p.curve);
     v.number("vd", p.vd, Unit::velocity);
   }
-
-  static std::vector<ParamIssue> check(const Params& p) { return frictionlab::check(p); }
-  static const char* write_requirement(const Params&) { return nullptr; }
 
   /// The displacement-unit form (docs/models.md, LuGre): a model file with a1 or a2 is read in
   /// this form (both required) and converted with lugre_from_displacement_form.

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string_view>
-#include <vector>
 
 #include "frictionlab/models/fields.hpp"
 #include "frictionlab/models/modified_stribeck/model.hpp"
@@ -10,17 +9,8 @@
 
 namespace frictionlab {
 
-struct ModifiedStribeckInfo {
-  using Params = ModifiedStribeck<double>::Params;
-  using Spec = Params;
+struct ModifiedStribeckInfo : PlainInfo<ModifiedStribeck<double>::Params> {
   static constexpr std::string_view name = "modified-stribeck";
-  static constexpr FitFacts fit{};
-
-  static bool matches(const Spec&) { return true; }
-  static Spec spec(const Params& p) { return p; }
-  static Params& params(Spec& s) { return s; }
-  static const Params& params(const Spec& s) { return s; }
-  static Params defaults() { return Params{}; }
 
   template <class P, class V>
   static void fields(P& p, V& v) {
@@ -28,9 +18,6 @@ struct ModifiedStribeckInfo {
     v.number("sigma2", p.sigma2, Unit::damping);
     v.curve(p.curve);
   }
-
-  static std::vector<ParamIssue> check(const Params& p) { return frictionlab::check(p); }
-  static const char* write_requirement(const Params&) { return nullptr; }
 };
 
 }  // namespace frictionlab
