@@ -1,28 +1,68 @@
-// frictionlab identify: model and method names.
+// frictionlab identify: model and method names (the model names and which variants each takes:
+// the model registry, models/registry.hpp).
 #include <charconv>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "frictionlab/identify/options.hpp"
+#include "frictionlab/models/registry.hpp"
 
 namespace frictionlab::identify {
 
 const std::vector<std::string>& fit_model_names() {
-  static const std::vector<std::string> names = {
-      "coulomb",        "coulomb-asym",   "viscous",           "coulomb-viscous",
-      "coulomb-viscous-asym", "stribeck", "stribeck-asym",     "stribeck-rational",
-      "lugre",          "lugre-asym",     "lugre-rational",    "dahl",
-      "elasto-plastic", "elasto-plastic-asym", "maxwell-slip", "gms"};
+  static const std::vector<std::string> names = frictionlab::fit_model_names();
   return names;
 }
 
 namespace {
 
+// The registry descriptor behind each fittable kind (the names are the registry's).
+struct KindName {
+  ModelKind kind;
+  std::string_view name;
+};
+constexpr KindName kKinds[] = {
+    {ModelKind::coulomb, CoulombInfo::name},      {ModelKind::viscous, ViscousInfo::name},
+    {ModelKind::coulomb_viscous, CoulombViscousInfo::name},
+    {ModelKind::stribeck, StribeckInfo::name},    {ModelKind::lugre, LuGreInfo::name},
+    {ModelKind::dahl, DahlInfo::name},            {ModelKind::elasto_plastic, ElastoPlasticInfo::name},
+    {ModelKind::maxwell_slip, MaxwellSlipInfo::name}, {ModelKind::gms, GmsInfo::name}};
+
+std::string_view kind_name(ModelKind k) {
+  for (const auto& e : kKinds)
+    if (e.kind == k) return e.name;
+  throw FitError("unknown model kind");
+}
+
+// The fit facts of a registered model name (fit = false if none or not fittable).
+FitFacts facts_of(std::string_view name) {
+  FitFacts f;
+  with_model(name, [&]<class I>(std::type_identity<I>) { f = I::fit; });
+  return f;
+}
+
+// "maxwell-slip and gms": the models that take an element count.
+std::string element_models() {
+  std::vector<std::string> names;
+  for_each_model([&]<class I>(std::type_identity<I>) {
+    if (I::fit.fit && I::fit.elements) names.emplace_back(I::name);
+    return false;
+  });
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return s;
+}
+
 std::string all_names() {
   std::string s;
   for (const auto& n : fit_model_names()) s += (s.empty() ? "" : ", ") + n;
-  return s + " (maxwell-slip and gms take an element count, e.g. gms:4)";
+  const auto& names = fit_model_names();
+  std::string example;
+  for (auto it = names.rbegin(); it != names.rend() && example.empty(); ++it)
+    if (facts_of(*it).elements) example = *it + ":4";
+  return s + " (" + element_models() + " take an element count, e.g. " + example + ")";
 }
 
 }  // namespace
@@ -39,9 +79,10 @@ ModelChoice parse_model(std::string_view name) {
         elements > kMaxFitElements)
       throw FitError("model '" + std::string(name) + "': the element count must be an integer 1.." +
                      std::to_string(kMaxFitElements));
-    if (base != "maxwell-slip" && base != "gms")
-      throw FitError("model '" + std::string(name) +
-                     "': only maxwell-slip and gms take an element count");
+    const FitFacts f = facts_of(base);
+    if (!(f.fit && f.elements))
+      throw FitError("model '" + std::string(name) + "': only " + element_models() +
+                     " take an element count");
   }
   auto ends = [&](std::string_view suffix) {
     if (base.size() > suffix.size() && base.substr(base.size() - suffix.size()) == suffix) {
@@ -52,44 +93,24 @@ ModelChoice parse_model(std::string_view name) {
   };
   if (ends("-asym")) m.asymmetric = true;
   if (ends("-rational")) m.shape = StribeckShape::rational;
-  if (base == "coulomb") m.kind = ModelKind::coulomb;
-  else if (base == "viscous") m.kind = ModelKind::viscous;
-  else if (base == "coulomb-viscous") m.kind = ModelKind::coulomb_viscous;
-  else if (base == "stribeck") m.kind = ModelKind::stribeck;
-  else if (base == "lugre") m.kind = ModelKind::lugre;
-  else if (base == "dahl") m.kind = ModelKind::dahl;
-  else if (base == "elasto-plastic") m.kind = ModelKind::elasto_plastic;
-  else if (base == "maxwell-slip") m.kind = ModelKind::maxwell_slip;
-  else if (base == "gms") m.kind = ModelKind::gms;
-  else
+  const FitFacts f = facts_of(base);
+  const KindName* kind = nullptr;
+  for (const auto& e : kKinds)
+    if (e.name == base) kind = &e;
+  if (!f.fit || kind == nullptr || (m.asymmetric && !f.asym) ||
+      (m.shape == StribeckShape::rational && !f.rational))
     throw FitError("unknown model '" + std::string(name) + "'; known: " + all_names());
-  const bool has_fs = m.kind == ModelKind::stribeck || m.kind == ModelKind::lugre ||
-                      m.kind == ModelKind::elasto_plastic || m.kind == ModelKind::gms;
-  const bool has_fc = m.kind != ModelKind::viscous && m.kind != ModelKind::dahl &&
-                      m.kind != ModelKind::maxwell_slip;
-  if ((m.asymmetric && !has_fc) || (m.shape == StribeckShape::rational && !has_fs))
-    throw FitError("unknown model '" + std::string(name) + "'; known: " + all_names());
+  m.kind = kind->kind;
   if (elements > 0) m.elements = elements;
   return m;
 }
 
 std::string model_name(const ModelChoice& m) {
-  std::string s;
-  switch (m.kind) {
-    case ModelKind::coulomb: s = "coulomb"; break;
-    case ModelKind::viscous: s = "viscous"; break;
-    case ModelKind::coulomb_viscous: s = "coulomb-viscous"; break;
-    case ModelKind::stribeck: s = "stribeck"; break;
-    case ModelKind::lugre: s = "lugre"; break;
-    case ModelKind::dahl: s = "dahl"; break;
-    case ModelKind::elasto_plastic: s = "elasto-plastic"; break;
-    case ModelKind::maxwell_slip: s = "maxwell-slip"; break;
-    case ModelKind::gms: s = "gms"; break;
-  }
+  std::string s(kind_name(m.kind));
+  const bool takes_elements = facts_of(s).elements;
   if (m.shape == StribeckShape::rational) s += "-rational";
   if (m.asymmetric) s += "-asym";
-  if (m.kind == ModelKind::maxwell_slip || m.kind == ModelKind::gms)
-  {
+  if (takes_elements) {
     s += ':';
     s += std::to_string(m.elements);
   }

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "frictionlab/io/csv.hpp"
@@ -21,12 +24,6 @@ using nlohmann::ordered_json;
 const std::vector<std::string> kFcKeys = {"Fc", "Fc_pos", "Fc_neg"};
 const std::vector<std::string> kCurveKeys = {"Fc",     "Fc_pos", "Fc_neg", "Fs",   "Fs_pos",
                                              "Fs_neg", "vs",     "alpha",  "shape"};
-
-std::vector<std::string> concat(std::initializer_list<std::vector<std::string>> parts) {
-  std::vector<std::string> out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
 
 // Renames applied to issue names and messages, in order (e.g. Fc_pos -> Fc when the file used
 // the symmetric key).
@@ -161,193 +158,7 @@ std::vector<std::string> report(std::vector<ParamIssue> issues, const Renames& r
   return warnings;
 }
 
-// ---- readers, one per model name ----
-
-ModelFile read_static(StaticKind kind, const json* params, const std::string& file,
-                      const std::string& context, const std::string& name) {
-  StaticSpec s;
-  s.kind = kind;
-  auto& p = s.params;
-  Renames renames;
-  std::vector<std::string> allowed;
-  switch (kind) {
-    case StaticKind::coulomb:
-      allowed = concat({kFcKeys, {"v_smooth", "smoothing"}});
-      break;
-    case StaticKind::viscous:
-      allowed = {"sigma2"};
-      break;
-    case StaticKind::coulomb_viscous:
-      allowed = concat({kFcKeys, {"sigma2", "v_smooth", "smoothing"}});
-      break;
-    case StaticKind::stribeck:
-      allowed = concat({kCurveKeys, {"sigma2", "v_smooth", "smoothing"}});
-      break;
-  }
-  const JsonFields f(params, file, context, "model '" + name + "'", allowed);
-  if (kind == StaticKind::viscous) {
-    p.curve.Fc_pos = p.curve.Fc_neg = p.curve.Fs_pos = p.curve.Fs_neg = 0;
-  } else if (kind == StaticKind::stribeck) {
-    renames = read_curve(f, p.curve);
-  } else {
-    // Coulomb level only: Fs = Fc, so curve issues about Fs are issues about Fc.
-    const bool sym = read_level(f, "Fc", "Fc_pos", "Fc_neg", p.curve.Fc_pos, p.curve.Fc_neg);
-    p.curve.Fs_pos = p.curve.Fc_pos;
-    p.curve.Fs_neg = p.curve.Fc_neg;
-    renames = {{"Fs_pos", "Fc_pos"}, {"Fs_neg", "Fc_neg"}};
-    if (sym) renames.insert(renames.end(), {{"Fc_pos", "Fc"}, {"Fc_neg", "Fc"}});
-  }
-  if (kind != StaticKind::coulomb) p.sigma2 = f.number("sigma2", p.sigma2);
-  if (kind != StaticKind::viscous) {
-    p.v_smooth = f.number("v_smooth", p.v_smooth);
-    const std::string sm = f.string("smoothing", "tanh");
-    if (sm == "atan") {
-      p.smoothing = SignSmoothing::atan;
-    } else if (sm != "tanh") {
-      f.fail("smoothing", "must be \"tanh\" or \"atan\", got \"" + sm + "\"");
-    }
-  }
-  ModelFile out{s, {}};
-  out.warnings = report(frictionlab::check(p), renames, file, context);
-  return out;
-}
-
-ModelFile read_lugre(const json* params, const std::string& file, const std::string& context) {
-  const std::vector<std::string> velocity_keys =
-      concat({{"sigma0", "sigma1", "sigma2"}, kCurveKeys, {"vd"}});
-  const std::vector<std::string> displacement_keys = {"sigma0", "sigma1", "sigma2", "a1",
-                                                      "a2",     "vs",     "alpha"};
-  const bool displacement = params != nullptr && (params->contains("a1") || params->contains("a2"));
-  LuGre<double>::Params p;
-  if (displacement) {
-    // Displacement-unit form (docs/models.md, LuGre): a1, a2 [m] instead of Fc, Fs, rational
-    // shape implied.
-    const JsonFields f(params, file, context, "model 'lugre' in the displacement form (a1, a2)",
-                       displacement_keys);
-    for (const char* k : {"a1", "a2"})
-      if (!f.has(k)) f.fail(k, "missing: the displacement form needs both a1 and a2");
-    LuGreDisplacementForm<double> d;
-    d.sigma0 = f.number("sigma0", p.sigma0);
-    d.sigma1 = f.number("sigma1", p.sigma1);
-    d.sigma2 = f.number("sigma2", p.sigma2);
-    d.a1 = f.number("a1", 0);
-    d.a2 = f.number("a2", 0);
-    d.vs = f.number("vs", p.curve.vs);
-    d.alpha = f.number("alpha", p.curve.alpha);
-    auto warnings = report(frictionlab::check(d), {}, file, context);
-    return ModelFile{lugre_from_displacement_form(d), std::move(warnings)};
-  }
-  const JsonFields f(params, file, context, "model 'lugre'", velocity_keys);
-  p.sigma0 = f.number("sigma0", p.sigma0);
-  p.sigma1 = f.number("sigma1", p.sigma1);
-  p.sigma2 = f.number("sigma2", p.sigma2);
-  const Renames renames = read_curve(f, p.curve);
-  p.vd = f.number("vd", p.vd);
-  auto warnings = report(frictionlab::check(p), renames, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-ModelFile read_dahl(const json* params, const std::string& file, const std::string& context) {
-  const JsonFields f(params, file, context, "model 'dahl'", {"sigma0", "Fc", "n"});
-  Dahl<double>::Params p;
-  p.sigma0 = f.number("sigma0", p.sigma0);
-  p.Fc = f.number("Fc", p.Fc);
-  p.n = f.number("n", p.n);
-  auto warnings = report(frictionlab::check(p), {}, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-ModelFile read_elasto_plastic(const json* params, const std::string& file,
-                              const std::string& context) {
-  const JsonFields f(params, file, context, "model 'elasto-plastic'",
-                     concat({{"sigma0", "sigma1", "sigma2"}, kCurveKeys, {"z_ba"}}));
-  ElastoPlastic<double>::Params p;
-  p.sigma0 = f.number("sigma0", p.sigma0);
-  p.sigma1 = f.number("sigma1", p.sigma1);
-  p.sigma2 = f.number("sigma2", p.sigma2);
-  const Renames renames = read_curve(f, p.curve);
-  p.z_ba = f.number("z_ba", p.z_ba);
-  auto warnings = report(frictionlab::check(p), renames, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-ModelFile read_maxwell_slip(const json* params, const std::string& file,
-                            const std::string& context) {
-  const JsonFields f(params, file, context, "model 'maxwell-slip'", {"n", "k", "Delta", "sigma2"});
-  MaxwellSlip<double>::Params p;
-  p.n = read_elements<MaxwellSlip<double>::kMaxElements>(f, {{"k", &p.k}, {"Delta", &p.Delta}});
-  p.sigma2 = f.number("sigma2", p.sigma2);
-  auto warnings = report(frictionlab::check(p), {}, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-ModelFile read_modified_stribeck(const json* params, const std::string& file,
-                                 const std::string& context) {
-  const JsonFields f(params, file, context, "model 'modified-stribeck'",
-                     concat({{"k", "sigma2"}, kCurveKeys}));
-  ModifiedStribeck<double>::Params p;
-  p.k = f.number("k", p.k);
-  p.sigma2 = f.number("sigma2", p.sigma2);
-  const Renames renames = read_curve(f, p.curve);
-  auto warnings = report(frictionlab::check(p), renames, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-ModelFile read_gms(const json* params, const std::string& file, const std::string& context) {
-  const JsonFields f(params, file, context, "model 'gms'",
-                     concat({{"n", "k", "nu", "C", "sigma2"}, kCurveKeys}));
-  GMS<double>::Params p;
-  p.n = read_elements<GMS<double>::kMaxElements>(f, {{"k", &p.k}, {"nu", &p.nu}});
-  p.C = f.number("C", p.C);
-  p.sigma2 = f.number("sigma2", p.sigma2);
-  const Renames renames = read_curve(f, p.curve);
-  auto warnings = report(frictionlab::check(p), renames, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-// Joint LuGre (reference 004; models/joint_lugre.hpp): cv and Fs/delta are arrays whose
-// lengths give n_viscous and n_stribeck (an empty array: no such terms).
-ModelFile read_joint_lugre(const json* params, const std::string& file,
-                           const std::string& context) {
-  using M = JointLuGre<double>;
-  const JsonFields f(params, file, context, "model 'joint-lugre'",
-                     {"sigma0", "sigma1", "Fc", "cv", "Fs", "delta", "Omega_s", "K"});
-  M::Params p;
-  p.sigma0 = f.number("sigma0", p.sigma0);
-  p.sigma1 = f.number("sigma1", p.sigma1);
-  p.Fc = f.number("Fc", p.Fc);
-  p.Omega_s = f.number("Omega_s", p.Omega_s);
-  p.K = f.number("K", p.K);
-  // An array that may be empty (JsonFields::numbers wants at least one entry).
-  auto array = [&](const std::string& key, std::size_t max) {
-    std::vector<double> v;
-    if (!f.has(key)) return v;
-    const json& a = params->at(key);
-    if (!(a.is_array() && a.empty())) v = f.numbers(key);
-    if (v.size() > max)
-      f.fail(key, "has " + std::to_string(v.size()) + " entries; at most " +
-                      std::to_string(max) + " are supported");
-    return v;
-  };
-  const auto cv = array("cv", M::kMaxViscous);
-  const auto Fs = array("Fs", M::kMaxStribeck);
-  const auto delta = array("delta", M::kMaxStribeck);
-  if (f.has("cv")) {
-    p.n_viscous = static_cast<int>(cv.size());
-    std::copy(cv.begin(), cv.end(), p.cv.begin());
-  }
-  if (Fs.size() != delta.size())
-    f.fail(Fs.size() < delta.size() ? "Fs" : "delta",
-           "Fs and delta must have the same number of entries (one per Stribeck term), got " +
-               std::to_string(Fs.size()) + " and " + std::to_string(delta.size()));
-  p.n_stribeck = static_cast<int>(Fs.size());
-  std::copy(Fs.begin(), Fs.end(), p.Fs.begin());
-  std::copy(delta.begin(), delta.end(), p.delta.begin());
-  auto warnings = report(frictionlab::check(p), {}, file, context);
-  return ModelFile{p, std::move(warnings)};
-}
-
-// ---- writer ----
+// ---- writer helpers ----
 
 void write_level(ordered_json& o, const char* sym, const char* pos, const char* neg, double vpos,
                  double vneg) {
@@ -375,50 +186,167 @@ ordered_json first_n(const std::array<double, N>& a, int n) {
   return arr;
 }
 
-ordered_json static_params(const StaticSpec& s) {
-  const auto& p = s.params;
-  const auto& c = p.curve;
-  ordered_json o = ordered_json::object();
-  auto require = [&](bool ok, const char* what) {
-    if (!ok)
-      throw std::invalid_argument(std::string("to_json: a '") + static_kind_name(s.kind) +
-                                  "' model needs " + what);
-  };
-  switch (s.kind) {
-    case StaticKind::coulomb:
-      require(c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg && p.sigma2 == 0,
-              "Fs = Fc and sigma2 = 0");
-      write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
-      o["v_smooth"] = p.v_smooth;
-      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
-      break;
-    case StaticKind::viscous:
-      require(c.Fc_pos == 0 && c.Fc_neg == 0 && c.Fs_pos == 0 && c.Fs_neg == 0, "Fc = Fs = 0");
-      o["sigma2"] = p.sigma2;
-      break;
-    case StaticKind::coulomb_viscous:
-      require(c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg, "Fs = Fc");
-      write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
-      o["sigma2"] = p.sigma2;
-      o["v_smooth"] = p.v_smooth;
-      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
-      break;
-    case StaticKind::stribeck:
-      write_curve(o, c);
-      o["sigma2"] = p.sigma2;
-      o["v_smooth"] = p.v_smooth;
-      if (p.smoothing == SignSmoothing::atan) o["smoothing"] = "atan";
-      break;
+// ---- the field kinds of models/fields.hpp, read and written ----
+
+// Reads the keys a descriptor's fields() names into its Params, collecting the renames of the
+// levels given with symmetric keys.
+struct Reader {
+  const JsonFields& f;
+  const json* params;
+  Renames& renames;
+
+  void number(std::string_view key, double& x, Unit) { x = f.number(std::string(key), x); }
+  void curve(StribeckCurve<double>& c) {
+    const Renames r = read_curve(f, c);
+    renames.insert(renames.end(), r.begin(), r.end());
   }
-  return o;
+  // Coulomb level only: Fs = Fc, so curve issues about Fs are issues about Fc.
+  void coulomb_level(StribeckCurve<double>& c) {
+    const bool sym = read_level(f, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
+    c.Fs_pos = c.Fc_pos;
+    c.Fs_neg = c.Fc_neg;
+    renames.insert(renames.end(), {{"Fs_pos", "Fc_pos"}, {"Fs_neg", "Fc_neg"}});
+    if (sym) renames.insert(renames.end(), {{"Fc_pos", "Fc"}, {"Fc_neg", "Fc"}});
+  }
+  void smoothing(SignSmoothing& s) {
+    const std::string sm = f.string("smoothing", "tanh");
+    if (sm == "atan") {
+      s = SignSmoothing::atan;
+    } else if (sm != "tanh") {
+      f.fail("smoothing", "must be \"tanh\" or \"atan\", got \"" + sm + "\"");
+    }
+  }
+  template <class A, class... B>
+  void elements(int& n, const Elements<A>& first, const Elements<B>&... rest) {
+    static_assert((std::is_same_v<A, B> && ...), "element arrays of one model have one size");
+    n = read_elements<std::tuple_size_v<A>>(
+        f, {{std::string(first.key), &first.values}, {std::string(rest.key), &rest.values}...});
+  }
+  // An array that may be empty (JsonFields::numbers wants at least one entry).
+  std::vector<double> optional_array(const std::string& key, std::size_t max) const {
+    std::vector<double> v;
+    if (!f.has(key)) return v;
+    const json& a = params->at(key);
+    if (!(a.is_array() && a.empty())) v = f.numbers(key);
+    if (v.size() > max)
+      f.fail(key, "has " + std::to_string(v.size()) + " entries; at most " + std::to_string(max) +
+                      " are supported");
+    return v;
+  }
+  template <std::size_t N>
+  void array(std::string_view key, int& count, std::array<double, N>& a, Unit) {
+    const std::string k(key);
+    const auto v = optional_array(k, N);
+    if (!f.has(k)) return;
+    count = static_cast<int>(v.size());
+    std::copy(v.begin(), v.end(), a.begin());
+  }
+  template <std::size_t N1, std::size_t N2>
+  void array_pair(std::string_view key1, std::string_view key2, std::string_view what, int& count,
+                  std::array<double, N1>& a1, std::array<double, N2>& a2, Unit, Unit) {
+    const std::string k1(key1), k2(key2);
+    const auto v1 = optional_array(k1, N1);
+    const auto v2 = optional_array(k2, N2);
+    if (v1.size() != v2.size())
+      f.fail(v1.size() < v2.size() ? k1 : k2,
+             k1 + " and " + k2 + " must have the same number of entries (one per " +
+                 std::string(what) + "), got " + std::to_string(v1.size()) + " and " +
+                 std::to_string(v2.size()));
+    count = static_cast<int>(v1.size());
+    std::copy(v1.begin(), v1.end(), a1.begin());
+    std::copy(v2.begin(), v2.end(), a2.begin());
+  }
+};
+
+// The keys a descriptor's fields() names, in order (the allowed keys of its params object).
+struct KeyLister {
+  std::vector<std::string> keys;
+  void add(std::string_view k) { keys.emplace_back(k); }
+  template <class T>
+  void number(std::string_view key, const T&, Unit) { add(key); }
+  void curve(const StribeckCurve<double>&) { keys.insert(keys.end(), kCurveKeys.begin(), kCurveKeys.end()); }
+  void coulomb_level(const StribeckCurve<double>&) { keys.insert(keys.end(), kFcKeys.begin(), kFcKeys.end()); }
+  void smoothing(const SignSmoothing&) { add("smoothing"); }
+  template <class... E>
+  void elements(const int&, const E&... e) {
+    add("n");
+    (add(e.key), ...);
+  }
+  template <class A>
+  void array(std::string_view key, const int&, const A&, Unit) { add(key); }
+  template <class A1, class A2>
+  void array_pair(std::string_view k1, std::string_view k2, std::string_view, const int&, const A1&,
+                  const A2&, Unit, Unit) {
+    add(k1);
+    add(k2);
+  }
+};
+
+template <class I, class P>
+std::vector<std::string> keys_of() {
+  KeyLister l;
+  P p{};
+  I::fields(p, l);
+  return l.keys;
 }
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
+// Read the params object of model I (its alternative form if it has one and the object uses it).
+template <class I>
+ModelFile read_model(const json* params, const std::string& file, const std::string& context) {
+  const std::string owner = "model '" + std::string(I::name) + "'";
+  if constexpr (requires { typename I::AltForm; }) {
+    using A = typename I::AltForm;
+    bool alt = false;
+    for (const auto k : A::keys) alt = alt || (params != nullptr && params->contains(std::string(k)));
+    if (alt) {
+      const JsonFields f(params, file, context, owner + " in " + std::string(A::label),
+                         keys_of<A, typename A::Params>());
+      for (const auto k : A::keys)
+        if (!f.has(std::string(k))) f.fail(std::string(k), std::string(A::missing));
+      typename A::Params d = A::defaults();
+      Renames renames;
+      Reader r{f, params, renames};
+      A::fields(d, r);
+      auto warnings = report(A::check(d), renames, file, context);
+      return ModelFile{I::spec(A::convert(d)), std::move(warnings)};
+    }
+  }
+  const JsonFields f(params, file, context, owner, keys_of<I, typename I::Params>());
+  typename I::Params p = I::defaults();
+  Renames renames;
+  Reader r{f, params, renames};
+  I::fields(p, r);
+  auto warnings = report(I::check(p), renames, file, context);
+  return ModelFile{I::spec(p), std::move(warnings)};
+}
+
+// Writes the keys a descriptor's fields() names.
+struct Writer {
+  ordered_json& o;
+  void number(std::string_view key, double x, Unit) { o[std::string(key)] = x; }
+  void curve(const StribeckCurve<double>& c) { write_curve(o, c); }
+  void coulomb_level(const StribeckCurve<double>& c) {
+    write_level(o, "Fc", "Fc_pos", "Fc_neg", c.Fc_pos, c.Fc_neg);
+  }
+  void smoothing(SignSmoothing s) {
+    if (s == SignSmoothing::atan) o["smoothing"] = "atan";
+  }
+  template <class... E>
+  void elements(int n, const E&... e) {
+    o["n"] = n;
+    ((o[std::string(e.key)] = first_n(e.values, n)), ...);
+  }
+  template <class A>
+  void array(std::string_view key, int count, const A& a, Unit) {
+    o[std::string(key)] = first_n(a, count);
+  }
+  template <class A1, class A2>
+  void array_pair(std::string_view k1, std::string_view k2, std::string_view, int count,
+                  const A1& a1, const A2& a2, Unit, Unit) {
+    o[std::string(k1)] = first_n(a1, count);
+    o[std::string(k2)] = first_n(a2, count);
+  }
 };
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 }  // namespace
 
@@ -449,21 +377,14 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
                         "key 'params': expected an object, got " + detail::type_of(*params));
   }
   const std::string name = j["model"].get<std::string>();
-  if (name == "coulomb") return read_static(StaticKind::coulomb, params, file, context, name);
-  if (name == "viscous") return read_static(StaticKind::viscous, params, file, context, name);
-  if (name == "coulomb-viscous")
-    return read_static(StaticKind::coulomb_viscous, params, file, context, name);
-  if (name == "stribeck") return read_static(StaticKind::stribeck, params, file, context, name);
-  if (name == "lugre") return read_lugre(params, file, context);
-  if (name == "dahl") return read_dahl(params, file, context);
-  if (name == "elasto-plastic") return read_elasto_plastic(params, file, context);
-  if (name == "maxwell-slip") return read_maxwell_slip(params, file, context);
-  if (name == "modified-stribeck") return read_modified_stribeck(params, file, context);
-  if (name == "gms") return read_gms(params, file, context);
-  if (name == "joint-lugre") return read_joint_lugre(params, file, context);
-  detail::fail_file(
-      file, context,
-      "unknown model '" + name + "' (known models: " + detail::join(model_names()) + ")");
+  ModelFile out;
+  if (!with_model(name, [&]<class I>(std::type_identity<I>) {
+        out = read_model<I>(params, file, context);
+      }))
+    detail::fail_file(
+        file, context,
+        "unknown model '" + name + "' (known models: " + detail::join(model_names()) + ")");
+  return out;
 }
 
 ModelFile parse_model_json(std::string_view text, const std::string& file) {
@@ -475,75 +396,16 @@ ModelFile read_model_file(const std::string& path) {
 }
 
 ordered_json to_json(const ModelSpec& spec) {
-  ordered_json params = std::visit(Overloaded{
-                                       [](const StaticSpec& s) { return static_params(s); },
-                                       [](const LuGre<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["sigma0"] = p.sigma0;
-                                         o["sigma1"] = p.sigma1;
-                                         o["sigma2"] = p.sigma2;
-                                         write_curve(o, p.curve);
-                                         o["vd"] = p.vd;
-                                         return o;
-                                       },
-                                       [](const Dahl<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["sigma0"] = p.sigma0;
-                                         o["Fc"] = p.Fc;
-                                         o["n"] = p.n;
-                                         return o;
-                                       },
-                                       [](const ElastoPlastic<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["sigma0"] = p.sigma0;
-                                         o["sigma1"] = p.sigma1;
-                                         o["sigma2"] = p.sigma2;
-                                         write_curve(o, p.curve);
-                                         o["z_ba"] = p.z_ba;
-                                         return o;
-                                       },
-                                       [](const MaxwellSlip<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["n"] = p.n;
-                                         o["k"] = first_n(p.k, p.n);
-                                         o["Delta"] = first_n(p.Delta, p.n);
-                                         o["sigma2"] = p.sigma2;
-                                         return o;
-                                       },
-                                       [](const ModifiedStribeck<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["k"] = p.k;
-                                         o["sigma2"] = p.sigma2;
-                                         write_curve(o, p.curve);
-                                         return o;
-                                       },
-                                       [](const GMS<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["n"] = p.n;
-                                         o["k"] = first_n(p.k, p.n);
-                                         o["nu"] = first_n(p.nu, p.n);
-                                         o["C"] = p.C;
-                                         o["sigma2"] = p.sigma2;
-                                         write_curve(o, p.curve);
-                                         return o;
-                                       },
-                                       [](const JointLuGre<double>::Params& p) {
-                                         ordered_json o = ordered_json::object();
-                                         o["sigma0"] = p.sigma0;
-                                         o["sigma1"] = p.sigma1;
-                                         o["Fc"] = p.Fc;
-                                         o["cv"] = first_n(p.cv, p.n_viscous);
-                                         o["Fs"] = first_n(p.Fs, p.n_stribeck);
-                                         o["delta"] = first_n(p.delta, p.n_stribeck);
-                                         o["Omega_s"] = p.Omega_s;
-                                         o["K"] = p.K;
-                                         return o;
-                                       },
-                                   },
-                                   spec);
   ordered_json o = ordered_json::object();
-  o["model"] = model_name(spec);
-  o["params"] = std::move(params);
+  visit_model(spec, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
+    if (const char* needs = I::write_requirement(p))
+      throw std::invalid_argument("to_json: a '" + std::string(I::name) + "' model needs " + needs);
+    ordered_json params = ordered_json::object();
+    Writer w{params};
+    I::fields(p, w);
+    o["model"] = std::string(I::name);
+    o["params"] = std::move(params);
+  });
   return o;
 }
 

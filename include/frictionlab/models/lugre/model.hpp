@@ -1,0 +1,181 @@
+// frictionlab: the LuGre dynamic friction model.
+//
+// Canudas de Wit, Olsson, Astrom, Lischinsky, "A new model for control of systems with
+// friction", IEEE TAC 40(3), 1995; Astrom & Canudas de Wit, "Revisiting the LuGre friction
+// model", IEEE CSM 28(6), 2008. Units and parameter names: docs/models.md, section "LuGre".
+//
+//   dz/dt = v - sigma0 * |v| / g(v) * z                        [m/s]   (bristle deflection z [m])
+//   F     = sigma0 * z + sigma1(v) * dz/dt + sigma2 * v        [N]
+//   g(v)  = stribeck_g(curve, v)                               [N]     (see stribeck_curve.hpp)
+//   sigma1(v) = sigma1 * exp(-(v/vd)^2) if vd > 0, else sigma1  (velocity-dependent damping,
+//                                                               Astrom & Canudas de Wit 2008)
+//
+// Exact step for a velocity v held over a step of length h (the ODE is linear in z then):
+//   a = sigma0 * |v| / g(v),  z_ss = v / a = sgn(v) * g(v) / sigma0
+//   z(t+h) = z_ss + (z - z_ss) * exp(-a*h) = z + h * phi1(a*h) * (v - a*z)
+// with phi1(x) = -expm1(-x)/x. It never overshoots z_ss and keeps |z| <= max g / sigma0 for any h.
+// Linearly interpolated input: the arc-length step of bristle.hpp (step_linear).
+#pragma once
+
+#include "frictionlab/models/bristle.hpp"
+#include "frictionlab/models/common.hpp"
+#include "frictionlab/models/stribeck_curve.hpp"
+
+namespace frictionlab {
+
+template <class S>
+struct LuGre {
+  using Scalar = S;
+  struct Params {
+    using Model = LuGre;  ///< the model these parameters belong to
+    S sigma0{1e5};           ///< bristle stiffness [N/m], > 0
+    S sigma1{S(316.227766)};  ///< bristle damping [N s/m], >= 0
+    S sigma2{S(0.4)};        ///< viscous coefficient [N s/m], >= 0
+    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2),
+                           StribeckShape::exponential};
+    S vd{0};                 ///< damping decay velocity [m/s]; 0 = constant sigma1
+  };
+  struct State {
+    S z{0};  ///< mean bristle deflection [m]
+  };
+  static constexpr int kNumStates = 1;
+
+  static S g(const Params& p, const S& v) noexcept { return stribeck_g(p.curve, v); }
+
+  /// sigma1 at velocity v (constant unless vd > 0).
+  static S damping(const Params& p, const S& v) noexcept {
+    using std::exp;
+    if (p.vd > S(0)) {
+      const S r = v / p.vd;
+      return p.sigma1 * exp(-r * r);
+    }
+    return p.sigma1;
+  }
+
+  /// Relaxation rate a(v) = sigma0 |v| / g(v) [1/s] of the bristle ODE at velocity v.
+  static S rate(const Params& p, const S& v) noexcept { return p.sigma0 * absval(v) / g(p, v); }
+
+  static State derivative(const Params& p, const State& x, const S& v) noexcept {
+    return State{v - rate(p, v) * x.z};
+  }
+
+  static S force(const Params& p, const State& x, const S& v) noexcept {
+    const S zdot = derivative(p, x, v).z;
+    return p.sigma0 * x.z + damping(p, v) * zdot + p.sigma2 * v;
+  }
+
+  /// Steady-state (static) curve: F_ss(v) = sgn(v) g(v) + sigma2 v.
+  static S steady_force(const Params& p, const S& v) noexcept {
+    return sgn(v) * g(p, v) + p.sigma2 * v;
+  }
+
+  /// Exact update of z over a step h with v held constant (default discretisation).
+  static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
+    const S a = rate(p, v);
+    return State{x.z + h * phi1_neg(a * h) * (v - a * x.z)};
+  }
+
+  /// Update over a step h with the velocity linearly interpolated from v0 to v1 (Hold::linear):
+  /// the arc-length step of bristle.hpp (second order, bounded, split at reversals and where
+  /// the velocity sweeps through the Stribeck region by more than vs/8 per step).
+  static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
+                           const S& h) noexcept {
+    const auto g_side = [&p](const S& v, bool pos) { return stribeck_g_side(p.curve, v, pos); };
+    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side)};
+  }
+
+  /// Exact update over a displacement dx [m] travelled at the velocity v [m/s], g(v) held (the
+  /// arc-length form of the bristle ODE, s = integral |v| dt):
+  ///   dz/ds = sgn(dx) - sigma0 / g(v) * z   =>   z+ = z + phi1(k) * (dx + e - k*z),
+  ///   k = sigma0 |dx| / g(v)  (dimensionless decay over the step)
+  /// The decay depends on the distance travelled, not on the time step: a sampled velocity whose
+  /// noise averages out over the step does not drive the bristle state. With v = dx/h and e = 0
+  /// this is step(p, x, v, h) (same equation, k = a h); e [m] adds an external deflection drive
+  /// (an observer correction u*h, dz/dt = v - a z + u) under the same exact relaxation. For e = 0,
+  /// |z| <= max g / sigma0 is kept for any dx.
+  static State step_displacement(const Params& p, const State& x, const S& dx, const S& v,
+                                 const S& e = S(0)) noexcept {
+    const S k = p.sigma0 * absval(dx) / g(p, v);
+    return State{x.z + phi1_neg(k) * (dx + e - k * x.z)};
+  }
+
+  /// Closed-form implicit (backward) Euler: z+ = (z + h v) / (1 + h a). Unconditionally
+  /// stable and monotone, first order.
+  static State step_implicit_euler(const Params& p, const State& x, const S& v,
+                                   const S& h) noexcept {
+    return State{(x.z + h * v) / (S(1) + h * rate(p, v))};
+  }
+
+  /// Invariant bound on |z| [m]: max g / sigma0.
+  static S state_bound(const Params& p) noexcept { return stribeck_gmax(p.curve) / p.sigma0; }
+
+  /// Passivity of the map v -> F (Astrom & Canudas de Wit 2008, with sigma1 at its largest):
+  /// sigma2 > sigma1 * (Fs - Fc) / Fc on each side of the curve.
+  static bool is_passive(const Params& p) noexcept {
+    const auto& c = p.curve;
+    return p.sigma2 > p.sigma1 * (c.Fs_pos - c.Fc_pos) / c.Fc_pos &&
+           p.sigma2 > p.sigma1 * (c.Fs_neg - c.Fc_neg) / c.Fc_neg;
+  }
+
+  static constexpr void to_array(const State& x, S* out) noexcept { out[0] = x.z; }
+  static constexpr State from_array(const S* in) noexcept { return State{in[0]}; }
+};
+
+/// The displacement-unit parameterisation of g used by the Fortran "friction" library
+/// (reference 001): dz/dt = v - |v| z / gd(v), gd(v) = a1 + a2 / (1 + (|v|/vs)^alpha) [m], with
+/// a1 = mu_c N / sigma0 and a2 = (mu_s - mu_c) N / sigma0. It equals LuGre with the rational
+/// shape, Fc = sigma0 a1, Fs = sigma0 (a1 + a2).
+template <class S>
+struct LuGreDisplacementForm {
+  S sigma0{}, sigma1{}, sigma2{};
+  S a1{};     ///< [m]
+  S a2{};     ///< [m]
+  S vs{};     ///< [m/s]
+  S alpha{};  ///< [-]
+};
+
+template <class S>
+typename LuGre<S>::Params lugre_from_displacement_form(const LuGreDisplacementForm<S>& d) {
+  typename LuGre<S>::Params p;
+  p.sigma0 = d.sigma0;
+  p.sigma1 = d.sigma1;
+  p.sigma2 = d.sigma2;
+  p.curve = StribeckCurve<S>::symmetric(d.sigma0 * d.a1, d.sigma0 * (d.a1 + d.a2), d.vs, d.alpha,
+                                        StribeckShape::rational);
+  p.vd = S(0);
+  return p;
+}
+
+/// Inverse of lugre_from_displacement_form; only meaningful for a symmetric curve (the
+/// positive-velocity side is used).
+template <class S>
+LuGreDisplacementForm<S> lugre_to_displacement_form(const typename LuGre<S>::Params& p) {
+  return LuGreDisplacementForm<S>{p.sigma0,
+                                  p.sigma1,
+                                  p.sigma2,
+                                  p.curve.Fc_pos / p.sigma0,
+                                  (p.curve.Fs_pos - p.curve.Fc_pos) / p.sigma0,
+                                  p.curve.vs,
+                                  p.curve.alpha};
+}
+
+/// Friction-coefficient form: Fc = mu_c * N, Fs = mu_s * N (N normal load [N]).
+template <class S>
+StribeckCurve<S> stribeck_from_mu(S mu_c, S mu_s, S normal_load, S vs, S alpha,
+                                  StribeckShape shape) {
+  return StribeckCurve<S>::symmetric(mu_c * normal_load, mu_s * normal_load, vs, alpha, shape);
+}
+
+/// The same parameters in another scalar type T (e.g. a Jet for an integrator's Newton Jacobian).
+template <class T>
+typename LuGre<T>::Params cast_params(const LuGre<double>::Params& p) {
+  typename LuGre<T>::Params q;
+  q.sigma0 = T(p.sigma0);
+  q.sigma1 = T(p.sigma1);
+  q.sigma2 = T(p.sigma2);
+  q.curve = cast_curve<T>(p.curve);
+  q.vd = T(p.vd);
+  return q;
+}
+
+}  // namespace frictionlab
