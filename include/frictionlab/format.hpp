@@ -10,10 +10,11 @@
 #pragma once
 
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <exception>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,18 +66,17 @@ inline std::string format_fixed(double x, int decimals) {
 }
 
 /// The finite number that the whole of `text` spells (std::stod's syntax: "2.5", "1e-3",
-/// " 7" with leading blanks), or nullopt for an empty text, trailing characters ("2x"), or a
-/// value that is not finite ("nan", "inf", "1e999").
+/// " 7" with leading blanks), or nullopt for an empty text, trailing characters ("2x"), a value
+/// that is not finite ("nan", "inf") or out of range as std::stod has it ("1e999", and "1e-400"
+/// or the subnormal "5e-324", which underflow).
 inline std::optional<double> parse_number(std::string_view text) {
   const std::string s(text);
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(s, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (s.empty() || used != s.size() || !std::isfinite(x)) return std::nullopt;
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const double x = std::strtod(s.c_str(), &end);
+  // strtod's syntax is std::stod's; ERANGE (overflow, underflow) is stod's out_of_range.
+  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(x)) return std::nullopt;
   return x;
 }
 

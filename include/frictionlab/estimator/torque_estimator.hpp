@@ -32,7 +32,7 @@
 #include <cstdint>
 
 #include "frictionlab/models/common.hpp"
-#include "frictionlab/models/lugre.hpp"
+#include "frictionlab/models/lugre/model.hpp"  // the model only: no host-side validation
 
 namespace frictionlab::estimator {
 
