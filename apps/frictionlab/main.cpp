@@ -35,11 +35,6 @@ CLI::Validator number_check(bool allow_zero) {
       allow_zero ? "NONNEGATIVE" : "POSITIVE");
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
 
 // The options `fit` and `compare` share (records, channels, problem, preprocessing, lsq);
 // `fit` also has --model, --method and --no-plots.
@@ -58,7 +53,7 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
       ->check(CLI::IsMember({"friction", "sensorless"}))
       ->capture_default_str();
   if (is_fit) {
-    cmd->add_option("--model", o.model, join(frictionlab::fit_model_names(/*with_elements=*/true)))
+    cmd->add_option("--model", o.model, frictionlab::join_list(frictionlab::fit_model_names(/*with_elements=*/true)))
         ->capture_default_str();
     cmd->add_option("--method", o.method, "lsq (Ceres), grid (reference 000), two-stage")
         ->check(CLI::IsMember({"lsq", "grid", "two-stage"}))
@@ -112,7 +107,7 @@ int run(int argc, char** argv) {
       "frictionlab: friction models for robotics and mechatronics.\n"
       "Documentation: docs/cli.md, docs/file-formats.md, docs/models.md",
       "frictionlab"};
-  app.footer("Models (MODEL.json \"model\", docs/models.md): " + join(frictionlab::model_names()));
+  app.footer("Models (MODEL.json \"model\", docs/models.md): " + frictionlab::join_list(frictionlab::model_names()));
   app.set_version_flag("--version", std::string("frictionlab ") + FRICTIONLAB_VERSION);
   app.require_subcommand(1);
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

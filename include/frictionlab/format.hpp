@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace frictionlab {
 
@@ -63,6 +64,16 @@ inline std::string format_fixed(double x, int decimals) {
   std::array<char, 352> buf{};
   std::snprintf(buf.data(), buf.size(), "%.*f", decimals, x);
   return buf.data();
+}
+
+/// The items separated by ", " ("a, b, c"; "" for none): lists in messages and help texts.
+inline std::string join_list(const std::vector<std::string>& items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) s += ", ";
+    s += items[i];
+  }
+  return s;
 }
 
 /// The finite number that the whole of `text` spells (std::stod's syntax: "2.5", "1e-3",

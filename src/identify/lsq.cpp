@@ -306,9 +306,9 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   for (long j : lc.dead)
     dead.push_back(fam.info()[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])].name);
   if (!dead.empty()) {
-    std::string names;
-    for (const auto& n : dead) names += (names.empty() ? "" : ", ") + n;
-    r.warnings.push_back("parameters with no effect on the prediction (not identifiable from this record): " + names);
+    r.warnings.push_back(
+        "parameters with no effect on the prediction (not identifiable from this record): " +
+        join_list(dead));
   }
   if (lc.singular) {
     r.warnings.push_back("J^T J is singular at the optimum (condition number " +

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/models/registry.hpp"
 
@@ -56,8 +57,7 @@ std::string element_models() {
 }
 
 std::string all_names() {
-  std::string s;
-  for (const auto& n : fit_model_names()) s += (s.empty() ? "" : ", ") + n;
+  const std::string s = join_list(fit_model_names());
   const auto& names = fit_model_names();
   std::string example;
   for (auto it = names.rbegin(); it != names.rend() && example.empty(); ++it)

@@ -40,14 +40,6 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   }
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string s;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i) s += ", ";
-    s += names[i];
-  }
-  return s;
-}
 
 // Show a field in a message: quoted, shortened if very long.
 std::string show(std::string_view field) {
@@ -107,7 +99,7 @@ std::size_t CsvTable::index(std::string_view name) const {
     if (names[i] == name) return i;
   throw InputError(
       file, header_line, 0,
-      "no column '" + std::string(name) + "' (columns found: " + join_names(names) + ")");
+      "no column '" + std::string(name) + "' (columns found: " + join_list(names) + ")");
 }
 
 const std::vector<double>& CsvTable::column(std::string_view name) const {
@@ -166,7 +158,7 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
       const long col = static_cast<long>(std::min(fields.size(), t.names.size())) + 1;
       throw InputError(file, line_no, col,
                        "expected " + std::to_string(t.names.size()) + " fields (" +
-                           join_names(t.names) + "), found " + std::to_string(fields.size()));
+                           join_list(t.names) + "), found " + std::to_string(fields.size()));
     }
     for (std::size_t i = 0; i < fields.size(); ++i)
       t.columns[i].push_back(

@@ -9,14 +9,6 @@
 
 namespace frictionlab::io::detail {
 
-std::string join(const std::vector<std::string>& items) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) s += ", ";
-    s += items[i];
-  }
-  return s;
-}
 
 std::string type_of(const json& j) {
   if (j.is_number()) return "number";
@@ -139,7 +131,7 @@ JsonFields::JsonFields(const json* obj, std::string file, std::string context, s
     bool known = false;
     for (const auto& a : allowed_) known = known || a == it.key();
     if (!known)
-      fail(it.key(), "unknown parameter for " + owner_ + " (allowed: " + join(allowed_) + ")");
+      fail(it.key(), "unknown parameter for " + owner_ + " (allowed: " + join_list(allowed_) + ")");
   }
 }
 

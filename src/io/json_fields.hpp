@@ -17,9 +17,6 @@ namespace frictionlab::io::detail {
 
 using nlohmann::json;
 
-/// "a, b, c".
-std::string join(const std::vector<std::string>& items);
-
 /// A JSON value's type for messages: "number", "string", "boolean", "array", "object", "null".
 std::string type_of(const json& j);
 

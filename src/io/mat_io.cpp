@@ -51,13 +51,7 @@ std::vector<std::string> dir_of(mat_t* m, const std::string& path) {
 }
 
 std::string join(const std::vector<std::string>& v) {
-  if (v.empty()) return "none";
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ", ";
-    s += v[i];
-  }
-  return s;
+  return v.empty() ? std::string("none") : join_list(v);
 }
 
 std::string shape_string(const std::vector<std::size_t>& dims) {

@@ -1,4 +1,5 @@
 // frictionlab: MODEL.json reader and writer (include/frictionlab/io/model_json.hpp).
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/model_json.hpp"
 
 #include <algorithm>
@@ -361,7 +362,7 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
                         "unknown key '" + it.key() + "' (allowed: model, params, description)");
   if (!j.contains("model"))
     detail::fail_file(file, context,
-                      "missing key 'model' (one of: " + detail::join(model_names()) + ")");
+                      "missing key 'model' (one of: " + join_list(model_names()) + ")");
   if (!j["model"].is_string())
     detail::fail_file(file, context,
                       "key 'model': expected a string, got " + detail::type_of(j["model"]));
@@ -383,7 +384,7 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
       }))
     detail::fail_file(
         file, context,
-        "unknown model '" + name + "' (known models: " + detail::join(model_names()) + ")");
+        "unknown model '" + name + "' (known models: " + join_list(model_names()) + ")");
   return out;
 }
 

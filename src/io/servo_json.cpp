@@ -197,11 +197,8 @@ std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths)
 ServoLogSet read_servo_log_set(const std::vector<std::string>& paths) {
   ServoLogSet set;
   for (auto& r : read_servo_logs(paths)) {
-    if (!r.ignored_keys.empty()) {
-      std::string keys;
-      for (const auto& k : r.ignored_keys) keys += (keys.empty() ? "" : ", ") + k;
-      set.warnings.push_back(r.log.file + ": keys not used: " + keys);
-    }
+    if (!r.ignored_keys.empty())
+      set.warnings.push_back(r.log.file + ": keys not used: " + join_list(r.ignored_keys));
     set.logs.push_back(std::move(r.log));
   }
   return set;

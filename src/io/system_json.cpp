@@ -75,7 +75,7 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
     if (!known)
       detail::fail_file(file, "",
                         "unknown key '" + it.key() + "' for system '" + sys +
-                            "' (allowed: " + detail::join(top) + ")");
+                            "' (allowed: " + join_list(top) + ")");
   }
   if (j.contains("description") && !j["description"].is_string())
     detail::fail_file(

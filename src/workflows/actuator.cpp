@@ -41,11 +41,6 @@ std::string base_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& k : items) out += (out.empty() ? "" : ", ") + k;
-  return out;
-}
 
 }  // namespace
 
@@ -232,7 +227,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
     m.params.params = r.fit.params;
     m.at_bound = r.fit.at_bound;
     if (!m.at_bound.empty())
-      out.warnings.push_back(m.name + ": at the end of its range: " + joined(m.at_bound) +
+      out.warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) +
                              " (see --range)");
     out.models.push_back(std::move(m));
   }
