@@ -134,9 +134,9 @@ sim::TorqueInput sine_torque(const sim::JointSpec& js) {
 
 /// The pendulum joint: the library's JointRhs with the sine torque.
 struct JointCopy : sim::JointRhs<LuGreFriction> {
-  JointCopy()
-      : JointRhs{LuGreFriction(joint_lugre()), pendulum_spec().I, pendulum_spec().mgCx,
-                 pendulum_spec().mgCy, sine_torque(pendulum_spec())} {}
+  JointCopy() : JointCopy(pendulum_spec()) {}
+  explicit JointCopy(const sim::JointSpec& js)
+      : JointRhs{LuGreFriction(joint_lugre()), js.I, js.mgCx, js.mgCy, sine_torque(js)} {}
   double inertia() const { return I; }
   template <class T>
   T applied(double t, const T& q) const {
