@@ -52,7 +52,8 @@ int main() {
     std::printf("%-18s %14.3e %12.1f\n", row.model.c_str(), row.validation_rmse, row.criterion);
 
   const auto& best = out.rows.at(0);
-  const auto* p = std::get_if<fl::StaticFriction<double>::Params>(&best.fit.params);
+  const auto* s = std::get_if<fl::StaticSpec>(&best.fit.params);  // the static models' spec
+  const auto* p = s != nullptr ? &s->params : nullptr;
   const bool ok = best.model == "stribeck" && p != nullptr &&
                   std::abs(p->curve.Fc_pos - 1.0) < 1e-6 && std::abs(p->curve.Fs_pos - 1.5) < 1e-6 &&
                   std::abs(p->curve.vs - 0.05) < 1e-6 && std::abs(p->sigma2 - 0.4) < 1e-6;

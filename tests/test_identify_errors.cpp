@@ -106,7 +106,7 @@ TEST(IdentifyErrors, MethodNotAvailable) {
   so.excitation.duration = 5;
   StaticFriction<double>::Params sp;
   sp.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0);
-  const auto rec = synthetic_friction_record(sp, so);
+  const auto rec = synthetic_friction_record(StaticSpec{StaticKind::stribeck, sp}, so);
   FitOptions fo;
   fo.method = FitMethod::grid;
   fo.model = parse_model("stribeck");

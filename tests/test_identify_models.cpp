@@ -47,7 +47,7 @@ void check(const FitResult& r, const std::vector<Want>& want) {
   EXPECT_NEAR(r.training.rmse, 0.005, 0.0005) << r.model_name;
 }
 
-FitResult run(const FittedParams& truth, const char* model) {
+FitResult run(const ModelSpec& truth, const char* model) {
   FitOptions fo;
   fo.model = parse_model(model);
   return fit(synthetic_friction_record(truth, synth()), fo);

@@ -42,7 +42,7 @@ data::Record record(const StaticFriction<double>::Params& p, double noise, unsig
   so.noise_std = noise;
   so.seed = seed;
   so.excitation.duration = duration;
-  return synthetic_friction_record(p, so);
+  return synthetic_friction_record(StaticSpec{StaticKind::stribeck, p}, so);
 }
 
 TEST(IdentifyStatic, LinearModelsExactFromNoiseFreeData) {

@@ -27,7 +27,7 @@ data::Record stribeck_record(double noise, unsigned seed, double duration) {
   so.noise_std = noise;
   so.seed = seed;
   so.excitation.duration = duration;
-  return identify::synthetic_friction_record(p, so);
+  return identify::synthetic_friction_record(StaticSpec{StaticKind::stribeck, p}, so);
 }
 
 std::string message(const std::string& list) {

@@ -30,7 +30,7 @@ data::Record friction_record(double noise, unsigned seed, double duration) {
   StaticFriction<double>::Params truth;
   truth.curve = StribeckCurve<double>::symmetric(kFc, kFc, 1.0, 2.0);
   truth.sigma2 = kSigma2;
-  return identify::synthetic_friction_record(truth, so);
+  return identify::synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, truth}, so);
 }
 
 double value(const identify::FitResult& r, const std::string& name) {

@@ -14,6 +14,7 @@
 #include "frictionlab/identify/segments.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/integrate/stepper.hpp"
+#include "frictionlab/models/registry.hpp"
 #include "internal.hpp"
 
 namespace frictionlab::identify {
@@ -30,15 +31,6 @@ std::optional<double> fixed_alpha(const FitOptions& opt) {
   if (opt.model.alpha) return opt.model.alpha;
   if (opt.problem == ProblemKind::sensorless && !opt.model.fit_alpha) return 1.0;
   return std::nullopt;
-}
-
-void check_model(const ModelChoice& m) {
-  if ((m.kind == ModelKind::maxwell_slip || m.kind == ModelKind::gms) &&
-      (m.elements < 1 || m.elements > kMaxFitElements))
-    throw FitError("model " + model_name(m) + ": the element count must be 1.." +
-                   std::to_string(kMaxFitElements));
-  if (m.alpha && !(*m.alpha > 0 && std::isfinite(*m.alpha)))
-    throw FitError("alpha must be a finite number > 0, got " + format_number(*m.alpha));
 }
 
 std::vector<int> free_indices(const std::vector<double>& nat) {
@@ -88,7 +80,7 @@ FitResult fit_lsq(const data::Record& /*rec*/, const FitOptions& opt, const Fami
 FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
                    std::vector<double> nat, const detail::Progress& prog, FitResult r) {
   const auto& m = opt.model;
-  if (m.kind != ModelKind::lugre || m.asymmetric || m.shape != StribeckShape::exponential)
+  if (m.name != LuGreInfo::name || m.asymmetric || m.shape != StribeckShape::exponential)
     throw FitError("method grid reproduces reference 000's estimator: model lugre only "
                    "(symmetric, exponential Stribeck curve); got " + model_name(m));
   if (m.fit_alpha && !m.alpha)
@@ -121,13 +113,13 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
 FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData& d,
                         std::vector<double> nat, const detail::Progress& prog, FitResult r) {
   const auto& m = opt.model;
-  if (m.kind != ModelKind::lugre && m.kind != ModelKind::elasto_plastic && m.kind != ModelKind::gms)
-    throw FitError("method two-stage needs a dynamic model with a Stribeck curve (lugre, "
-                   "elasto-plastic, gms); got " + model_name(m) +
+  if (!detail::is_dynamic(m) || fam.index("vs") < 0)
+    throw FitError("method two-stage needs a dynamic model with a Stribeck curve (" +
+                   join_list(detail::two_stage_models()) + "); got " + model_name(m) +
                    " (for a static model, lsq is already the static fit)");
   // Stage 1: the static Stribeck curve on the segment means.
   ModelChoice sm = m;
-  sm.kind = ModelKind::stribeck;
+  sm.name = StribeckInfo::name;
   const auto sfam = detail::make_family(sm, opt.problem, opt.rotary);
   std::vector<double> snat(static_cast<std::size_t>(sfam->size()), kNaN);
   if (const auto a = fixed_alpha(opt)) snat[static_cast<std::size_t>(sfam->index("alpha"))] = *a;
@@ -240,7 +232,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) {
                    (d.first > 0 ? " after the warm-up" : "") + ", need at least " +
                    std::to_string(need) + " for model " + r.model_name + " (" + std::to_string(p) +
                    " estimated parameters; at least max(20, 5 p))");
-  if (detail::is_dynamic(opt.model.kind) && r.data.reversals == 0)
+  if (detail::is_dynamic(opt.model) && r.data.reversals == 0)
     r.warnings.push_back(
         "the velocity never changes sign: the pre-sliding/hysteresis parameters of " +
         r.model_name + " are poorly identifiable (see their standard errors); record back-and-forth motion");
@@ -268,16 +260,14 @@ std::vector<double> predict(const FitResult& r, const data::Record& rec) {
   const auto n = d.n();
   std::vector<double> out(static_cast<std::size_t>(n));
   const double Km = r.Km.value_or(0.0);
-  std::visit(
-      [&](const auto& p) {
-        using M = model_of_t<std::decay_t<decltype(p)>>;
-        drive<M>(p, typename M::State{}, d.t.data(), d.v.data(), n, r.scheme, r.hold, 0.0,
-                 [&](long k, double F, const typename M::State&) {
-                   const auto uk = static_cast<std::size_t>(k);
-                   out[uk] = d.sensorless ? Km * d.i[uk] - F : F;
-                 });
-      },
-      r.params);
+  visit_model(r.params, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
+    using M = model_of_t<typename I::Params>;
+    drive<M>(p, typename M::State{}, d.t.data(), d.v.data(), n, r.scheme, r.hold, 0.0,
+             [&](long k, double F, const typename M::State&) {
+               const auto uk = static_cast<std::size_t>(k);
+               out[uk] = d.sensorless ? Km * d.i[uk] - F : F;
+             });
+  });
   return out;
 }
 
@@ -287,12 +277,11 @@ Metrics evaluate(const FitResult& r, const data::Record& rec) {
 }
 
 double steady_force(const FitResult& r, double v) {
-  return std::visit(
-      [&](const auto& p) {
-        using M = model_of_t<std::decay_t<decltype(p)>>;
-        return M::steady_force(p, v);
-      },
-      r.params);
+  double F = 0;
+  visit_model(r.params, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
+    F = model_of_t<typename I::Params>::steady_force(p, v);
+  });
+  return F;
 }
 
 }  // namespace frictionlab::identify

@@ -280,23 +280,23 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
                                   const Progress& progress) {
   const auto idx_of = [&](const char* f) { return fam.index(f); };
   const double ymax = std::max(max_abs(d.y), 1e-12);
-  const bool static_kind = !is_dynamic(model.kind);
+  const FitInit strategy = init_strategy(model);
+  const bool static_kind = !is_dynamic(model);
   const std::vector<double> given = nat;  // NaN: to be initialised
 
   // ---- static curve ------------------------------------------------------------------------
   StaticSpec s;
   s.sensorless = d.sensorless;
-  s.asym = model.asymmetric && model.kind != ModelKind::dahl && model.kind != ModelKind::maxwell_slip;
+  s.asym = model.asymmetric;
   s.shape = model.shape;
-  s.has_sigma2 = fam.index("sigma2") >= 0 && model.kind != ModelKind::maxwell_slip;
+  s.has_sigma2 = fam.index("sigma2") >= 0 && strategy != FitInit::maxwell_ladder;
   s.has_fc = idx_of("Fc") >= 0 || idx_of("Fc_pos") >= 0;
   s.has_fs = idx_of("vs") >= 0;
   if (const int ia = idx_of("alpha"); ia >= 0 && !is_free(nat, ia)) s.alpha = nat[static_cast<std::size_t>(ia)];
   bool need_static = false;
   for (int i = 0; i < fam.size(); ++i)
     if (fam.info()[static_cast<std::size_t>(i)].is_static && is_free(given, i)) need_static = true;
-  if (model.kind == ModelKind::dahl) need_static = is_free(given, idx_of("Fc"));
-  if (model.kind == ModelKind::maxwell_slip) need_static = false;  // the ladder fit sets Km
+  if (strategy == FitInit::maxwell_ladder) need_static = false;  // the ladder fit sets Km
 
   // Static least squares on samples `idx`; overwrites the static values that were not given.
   auto static_fit = [&](const std::vector<long>& idx) {
@@ -315,10 +315,6 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     };
     if (d.sensorless) put("Km", std::max(std::abs(e.Km), 1e-12));
     put("sigma2", std::max(e.sigma2, 0.0));
-    if (model.kind == ModelKind::dahl) {
-      put("Fc", level(0.5 * (e.Fc_pos + e.Fc_neg)));
-      return;
-    }
     put("Fc", level(e.Fc_pos));
     put("Fs", level(e.Fs_pos));
     put("Fc_pos", level(e.Fc_pos));
@@ -401,10 +397,8 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     return std::make_pair(level_max() / nat[static_cast<std::size_t>(i0)], best);
   };
 
-  switch (model.kind) {
-    case ModelKind::lugre:
-    case ModelKind::elasto_plastic:
-    case ModelKind::dahl: {
+  switch (strategy) {
+    case FitInit::bristle: {
       // Two passes: static curve on near-steady samples, bristle scan; then the static curve
       // again on samples at least 5 pre-sliding displacements (5 gmax/sigma0) past the last
       // reversal, where the bristle state has settled to within exp(-5), and the scan again.
@@ -420,11 +414,11 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
       }
       break;
     }
-    case ModelKind::maxwell_slip:
-    case ModelKind::gms: {
+    case FitInit::maxwell_ladder:
+    case FitInit::gms_ladder: {
       if (need_static) static_fit(steady_samples(d, sel, 50, 0.0));
       const int n = model.elements;
-      const bool gms = model.kind == ModelKind::gms;
+      const bool gms = strategy == FitInit::gms_ladder;
       const Ladder L = maxwell_ladder(d, n, !gms);
       if (progress.enabled()) progress("initial guess: Maxwell-slip ladder scan (13 simulations)");
       if (d.sensorless && is_free(nat, idx_of("Km")))
@@ -468,13 +462,13 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
       }
       break;
     }
-    default:
+    case FitInit::static_curve:
       break;
   }
   // Anything still unset (should not happen): a neutral value.
   for (int i = 0; i < fam.size(); ++i) {
     auto& x = nat[static_cast<std::size_t>(i)];
-    if (std::isnan(x)) x = fam.info()[static_cast<std::size_t>(i)].tf == Tf::log ? 1.0 : 0.0;
+    if (std::isnan(x)) x = fam.info()[static_cast<std::size_t>(i)].tf == FitScale::log ? 1.0 : 0.0;
   }
   return nat;
 }

@@ -18,6 +18,7 @@
 #include "frictionlab/data/record.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
+#include "frictionlab/models/fit_form.hpp"
 
 namespace ceres {
 class CostFunction;
@@ -25,18 +26,11 @@ class CostFunction;
 
 namespace frictionlab::identify::detail {
 
-/// How an internal parameter maps to its natural value.
-enum class Tf {
-  log,     ///< natural = exp(theta), > 0
-  nonneg,  ///< natural = theta, bound theta >= 0
-  free,    ///< natural = theta, unbounded (logits, softmax weights)
-};
-
 struct ParamInfo {
   std::string field;  ///< docs/models.md name of the internal parameter (or of its natural value)
   std::string name;   ///< user-facing name
   std::string unit;
-  Tf tf = Tf::log;
+  FitScale tf = FitScale::log;  ///< how theta maps to the natural value
   bool is_static = false;  ///< Km or part of the static curve (first stage of two-stage)
 };
 
@@ -107,7 +101,7 @@ class Family {
                                                          const std::vector<double>& theta,
                                                          const std::vector<int>& free,
                                                          const Robust& loss) const = 0;
-  virtual FittedParams fitted(const double* theta) const = 0;
+  virtual ModelSpec fitted(const double* theta) const = 0;
   virtual double steady(const double* theta, double v) const = 0;
 
  protected:
@@ -133,7 +127,11 @@ LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, d
 std::unique_ptr<Family> make_family(const ModelChoice& m, ProblemKind problem, bool rotary);
 
 /// Whether the model has a state (needs velocity reversals to identify its dynamics).
-bool is_dynamic(ModelKind k);
+bool is_dynamic(const ModelChoice& m);
+/// The dynamic models with a Stribeck curve (what two-stage fits), in registry order.
+std::vector<std::string> two_stage_models();
+/// The initial-guess strategy the model's fit.hpp names.
+FitInit init_strategy(const ModelChoice& m);
 
 /// Validated numeric data (throws FitError naming the channel and sample).
 FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup_s);

@@ -67,14 +67,14 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
     const auto& pi = fam.info()[static_cast<std::size_t>(free[j])];
     const int jj = static_cast<int>(j);
     switch (pi.tf) {
-      case Tf::nonneg:
+      case FitScale::nonneg:
         problem.SetParameterLowerBound(x.data(), jj, 0.0);
         break;
-      case Tf::log:
+      case FitScale::log:
         problem.SetParameterLowerBound(x.data(), jj, x[j] - kLogBox);
         problem.SetParameterUpperBound(x.data(), jj, x[j] + kLogBox);
         break;
-      case Tf::free:
+      case FitScale::free:
         problem.SetParameterLowerBound(x.data(), jj, -kFreeBox);
         problem.SetParameterUpperBound(x.data(), jj, kFreeBox);
         break;
@@ -153,13 +153,13 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
       for (int i : free) {
         auto& e = x[static_cast<std::size_t>(i)];
         switch (fam.info()[static_cast<std::size_t>(i)].tf) {
-          case Tf::log:
+          case FitScale::log:
             e += ls * U(rng);
             break;
-          case Tf::nonneg:
+          case FitScale::nonneg:
             e *= std::exp(ls * U(rng));
             break;
-          case Tf::free:
+          case FitScale::free:
             e += U(rng);
             break;
         }
@@ -330,7 +330,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     auto& e = r.parameters[static_cast<std::size_t>(a)];
     if (e.fixed) continue;
     const int ii = fam.user_info()[static_cast<std::size_t>(a)].internal;
-    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == Tf::nonneg && theta[static_cast<std::size_t>(ii)] <= 0) {
+    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == FitScale::nonneg && theta[static_cast<std::size_t>(ii)] <= 0) {
       e.at_bound = true;
       e.std_error = kNaN;
       e.ci_low = e.ci_high = kNaN;

@@ -1,6 +1,7 @@
 // frictionlab identify: model and method names (the model names and which variants each takes:
 // the model registry, models/registry.hpp).
 #include <charconv>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,24 +18,6 @@ const std::vector<std::string>& fit_model_names() {
 }
 
 namespace {
-
-// The registry descriptor behind each fittable kind (the names are the registry's).
-struct KindName {
-  ModelKind kind;
-  std::string_view name;
-};
-constexpr KindName kKinds[] = {
-    {ModelKind::coulomb, CoulombInfo::name},      {ModelKind::viscous, ViscousInfo::name},
-    {ModelKind::coulomb_viscous, CoulombViscousInfo::name},
-    {ModelKind::stribeck, StribeckInfo::name},    {ModelKind::lugre, LuGreInfo::name},
-    {ModelKind::dahl, DahlInfo::name},            {ModelKind::elasto_plastic, ElastoPlasticInfo::name},
-    {ModelKind::maxwell_slip, MaxwellSlipInfo::name}, {ModelKind::gms, GmsInfo::name}};
-
-std::string_view kind_name(ModelKind k) {
-  for (const auto& e : kKinds)
-    if (e.kind == k) return e.name;
-  throw FitError("unknown model kind");
-}
 
 // The fit facts of a registered model name (fit = false if none or not fittable).
 FitFacts facts_of(std::string_view name) {
@@ -94,23 +77,32 @@ ModelChoice parse_model(std::string_view name) {
   if (ends("-asym")) m.asymmetric = true;
   if (ends("-rational")) m.shape = StribeckShape::rational;
   const FitFacts f = facts_of(base);
-  const KindName* kind = nullptr;
-  for (const auto& e : kKinds)
-    if (e.name == base) kind = &e;
-  if (!f.fit || kind == nullptr || (m.asymmetric && !f.asym) ||
-      (m.shape == StribeckShape::rational && !f.rational))
+  if (!f.fit || (m.asymmetric && !f.asym) || (m.shape == StribeckShape::rational && !f.rational))
     throw FitError("unknown model '" + std::string(name) + "'; known: " + all_names());
-  m.kind = kind->kind;
+  m.name = std::string(base);
   if (elements > 0) m.elements = elements;
   return m;
 }
 
+void check_model(const ModelChoice& m) {
+  const FitFacts f = facts_of(m.name);
+  if (!f.fit) throw FitError("unknown model '" + m.name + "'; known: " + all_names());
+  if (m.asymmetric && !f.asym)
+    throw FitError("model " + m.name + " has no asymmetric variant (asymmetric = true)");
+  if (m.shape == StribeckShape::rational && !f.rational)
+    throw FitError("model " + m.name + " has no rational Stribeck variant (shape = rational)");
+  if (f.elements && (m.elements < 1 || m.elements > kMaxFitElements))
+    throw FitError("model " + model_name(m) + ": the element count must be 1.." +
+                   std::to_string(kMaxFitElements));
+  if (m.alpha && !(*m.alpha > 0 && std::isfinite(*m.alpha)))
+    throw FitError("alpha must be a finite number > 0, got " + format_number(*m.alpha));
+}
+
 std::string model_name(const ModelChoice& m) {
-  std::string s(kind_name(m.kind));
-  const bool takes_elements = facts_of(s).elements;
+  std::string s = m.name;
   if (m.shape == StribeckShape::rational) s += "-rational";
   if (m.asymmetric) s += "-asym";
-  if (takes_elements) {
+  if (facts_of(m.name).elements) {
     s += ':';
     s += std::to_string(m.elements);
   }

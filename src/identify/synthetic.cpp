@@ -36,7 +36,7 @@ Phase phase(const Excitation& e) {
 }
 
 /// Record times, fine-grid truth simulation of `truth`, sampled friction force and position.
-data::Record simulate_truth(const FittedParams& truth, const SyntheticOptions& o,
+data::Record simulate_truth(const ModelSpec& truth, const SyntheticOptions& o,
                             std::vector<double>& F) {
   const auto& e = o.excitation;
   if (!(e.duration > 0 && e.rate_hz > 0 && o.oversample >= 1))
@@ -66,15 +66,13 @@ data::Record simulate_truth(const FittedParams& truth, const SyntheticOptions& o
       r.position[k] = x;
     }
   }
-  std::visit(
-      [&](const auto& p) {
-        using M = model_of_t<std::decay_t<decltype(p)>>;
-        drive<M>(p, typename M::State{}, tf.data(), vf.data(), nf, Method::exact, Hold::linear,
-                 0.0, [&](long j, double f, const typename M::State&) {
-                   if (j % os == 0) F[static_cast<std::size_t>(j / os)] = f;
-                 });
-      },
-      truth);
+  visit_model(truth, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
+    using M = model_of_t<typename I::Params>;
+    drive<M>(p, typename M::State{}, tf.data(), vf.data(), nf, Method::exact, Hold::linear, 0.0,
+             [&](long j, double f, const typename M::State&) {
+               if (j % os == 0) F[static_cast<std::size_t>(j / os)] = f;
+             });
+  });
   return r;
 }
 
@@ -108,7 +106,7 @@ double excitation_acceleration(const Excitation& e, double t) {
          (p.lambda * std::cos(w * tau) - w * std::sin(w * tau));
 }
 
-data::Record synthetic_friction_record(const FittedParams& truth, const SyntheticOptions& opt) {
+data::Record synthetic_friction_record(const ModelSpec& truth, const SyntheticOptions& opt) {
   std::vector<double> F;
   data::Record r = simulate_truth(truth, opt, F);
   std::mt19937_64 rng(opt.seed);
@@ -121,7 +119,7 @@ data::Record synthetic_friction_record(const FittedParams& truth, const Syntheti
 data::Record synthetic_sensorless_record(const LuGre<double>::Params& truth, double Km,
                                          const SyntheticOptions& opt) {
   std::vector<double> F;
-  data::Record r = simulate_truth(FittedParams{truth}, opt, F);
+  data::Record r = simulate_truth(ModelSpec{truth}, opt, F);
   std::mt19937_64 rng(opt.seed);
   std::normal_distribution<double> noise(0.0, 1.0);
   r.force.resize(F.size());

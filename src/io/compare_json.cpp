@@ -69,7 +69,7 @@ std::vector<std::string> write_compare_outputs(const std::string& dir,
     const auto mdir = d / compare_model_directory(r.model);
     make_directories(mdir.string());
     const auto model_path = (mdir / "model.json").string();
-    write_text_file(model_path, to_json_text(model_spec(r.fit)));
+    write_text_file(model_path, to_json_text(r.fit.params));
     model_paths.push_back(model_path);
     files.push_back(model_path);
   }

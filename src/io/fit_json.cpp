@@ -30,33 +30,7 @@ nlohmann::ordered_json metrics_json(const identify::Metrics& m) {
   return j;
 }
 
-StaticKind static_kind(identify::ModelKind k) {
-  switch (k) {
-    case identify::ModelKind::coulomb:
-      return StaticKind::coulomb;
-    case identify::ModelKind::viscous:
-      return StaticKind::viscous;
-    case identify::ModelKind::coulomb_viscous:
-      return StaticKind::coulomb_viscous;
-    default:
-      return StaticKind::stribeck;
-  }
-}
-
 }  // namespace
-
-ModelSpec model_spec(const identify::FitResult& r) {
-  return std::visit(
-      [&](const auto& p) -> ModelSpec {
-        using P = std::decay_t<decltype(p)>;
-        if constexpr (std::is_same_v<P, StaticFriction<double>::Params>) {
-          return StaticSpec{static_kind(r.model.kind), p};
-        } else {
-          return p;
-        }
-      },
-      r.params);
-}
 
 nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::string& input,
                                    const std::vector<ValidationEntry>& validation) {
@@ -67,7 +41,7 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   j["problem"] = problem_name(r.problem);
   j["method"] = identify::method_name(r.method);
   j["model_name"] = r.model_name;
-  j["model"] = to_json(model_spec(r));
+  j["model"] = to_json(r.params);
   if (r.Km) j["Km"] = *r.Km;
   auto& params = j["parameters"] = nlohmann::ordered_json::array();
   for (const auto& e : r.parameters) {

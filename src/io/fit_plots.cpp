@@ -51,7 +51,7 @@ std::vector<std::string> write_fit_outputs(const std::string& dir, const workflo
   write_text_file(fit_path, fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
   files.push_back(fit_path);
   const auto model_path = (d / "model.json").string();
-  write_text_file(model_path, to_json_text(model_spec(f.result)));
+  write_text_file(model_path, to_json_text(f.result.params));
   files.push_back(model_path);
   if (plots) {
     const auto p1 = (d / "prediction.svg").string();

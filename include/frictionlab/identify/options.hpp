@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
 namespace frictionlab::identify {
@@ -29,21 +30,12 @@ enum class ProblemKind {
   sensorless,  ///< force = joint torque = Km*current - F(v) [Nm]       (reference 000, "Problem 2")
 };
 
-enum class ModelKind {
-  coulomb,          ///< F = sgn(v) Fc
-  viscous,          ///< F = sigma2 v
-  coulomb_viscous,  ///< F = sgn(v) Fc + sigma2 v
-  stribeck,         ///< F = sgn(v) g(v) + sigma2 v
-  lugre,
-  dahl,
-  elasto_plastic,
-  maxwell_slip,
-  gms,
-};
-
-/// The model family to fit and its structural choices (not estimated).
+/// The model to fit and its structural choices (not estimated).
 struct ModelChoice {
-  ModelKind kind = ModelKind::lugre;
+  /// A fittable model of the registry (models/registry.hpp: fit_model_names()): "coulomb",
+  /// "viscous", "coulomb-viscous", "stribeck", "lugre", "dahl", "elasto-plastic",
+  /// "maxwell-slip", "gms". Its parameterisation: models/<model>/fit.hpp.
+  std::string name = "lugre";
   /// Separate Fc_pos/Fc_neg (and Fs_pos/Fs_neg where the model has Fs): coulomb,
   /// coulomb-viscous, stribeck, lugre, elasto-plastic, gms.
   bool asymmetric = false;
@@ -56,7 +48,12 @@ struct ModelChoice {
   int elements = 3;
 };
 
-inline constexpr int kMaxFitElements = 12;
+using frictionlab::kMaxFitElements;
+
+/// Checks a model choice against the registry (a fittable name; -asym, -rational and the
+/// element count only where the model takes them; alpha > 0); throws FitError naming the
+/// problem.
+void check_model(const ModelChoice& m);
 
 /// Model names accepted by parse_model (the names of docs/models.md, plus "-asym" variants and
 /// an element count for the multi-element models): coulomb, coulomb-asym, viscous,

@@ -10,20 +10,9 @@
 
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/models/common.hpp"
-#include "frictionlab/models/dahl.hpp"
-#include "frictionlab/models/elastoplastic.hpp"
-#include "frictionlab/models/gms.hpp"
-#include "frictionlab/models/lugre.hpp"
-#include "frictionlab/models/maxwell_slip.hpp"
-#include "frictionlab/models/stribeck.hpp"
+#include "frictionlab/models/registry.hpp"
 
 namespace frictionlab::identify {
-
-/// The fitted friction model as the models' own parameter structs (double precision, N = 64
-/// element arrays), ready for ModelSpec / MODEL.json. Static kinds share StaticFriction.
-using FittedParams = std::variant<StaticFriction<double>::Params, LuGre<double>::Params,
-                                  Dahl<double>::Params, ElastoPlastic<double>::Params,
-                                  MaxwellSlip<double>::Params, GMS<double>::Params>;
 
 struct ParameterEstimate {
   std::string name;  ///< user-facing name: reference 000's names (Km, Kw, S0, ...) for the
@@ -72,7 +61,7 @@ struct FitResult {
   ProblemKind problem = ProblemKind::friction;
   FitMethod method = FitMethod::lsq;
 
-  FittedParams params;           ///< the friction model
+  ModelSpec params;              ///< the fitted friction model (write it as MODEL.json)
   std::optional<double> Km;      ///< motor torque constant [Nm/A] (sensorless problem)
   std::vector<ParameterEstimate> parameters;  ///< every parameter, estimated or fixed
   /// Correlation matrix of the parameters (same order; fixed ones have 0 off-diagonal, 1 on

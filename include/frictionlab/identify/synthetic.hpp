@@ -41,7 +41,7 @@ struct SyntheticOptions {
 };
 
 /// Record with t, position, velocity and force = F(v) + noise for the model `truth`.
-data::Record synthetic_friction_record(const FittedParams& truth, const SyntheticOptions& opt);
+data::Record synthetic_friction_record(const ModelSpec& truth, const SyntheticOptions& opt);
 
 /// Record with t, position, velocity, current and force = joint torque + noise (reference 000's
 /// channels) for LuGre friction `truth` and torque constant Km [Nm/A].

@@ -9,7 +9,7 @@
 //                       [{"rank" (1 = best), "model", "p", "training_rmse",
 //                       "validation_rmse", "aicc", "bic", "delta", "model_json"
 //                       (its path), "fit": the fit.json object of the model}]}
-//   DIR/<model>/model.json   each model's MODEL.json (io::model_spec), <model>
+//   DIR/<model>/model.json   each model's MODEL.json (FitResult::params), <model>
 //   from
 //                            compare_model_directory.
 // Non-finite numbers are written as null.

@@ -20,8 +20,6 @@
 
 namespace frictionlab::io {
 
-/// The fitted friction model as a MODEL.json spec (static kinds keep their name).
-ModelSpec model_spec(const identify::FitResult& r);
 
 /// A validation record's name ("file" in fit.json) and its metrics.
 using ValidationEntry = workflows::NamedMetrics;

@@ -57,6 +57,21 @@ constexpr std::string_view unit_text(Unit u) {
   return "-";
 }
 
+/// The unit text for a rotary joint (N -> Nm, m -> rad: "Nm", "rad/s", "Nm/rad", ...) or, with
+/// rotary = false, the translational one.
+constexpr std::string_view unit_text(Unit u, bool rotary) {
+  if (!rotary) return unit_text(u);
+  switch (u) {
+    case Unit::force: return "Nm";
+    case Unit::velocity: return "rad/s";
+    case Unit::displacement: return "rad";
+    case Unit::stiffness: return "Nm/rad";
+    case Unit::damping: return "Nm s/rad";
+    case Unit::force_rate: return "Nm/s";
+    default: return unit_text(u);
+  }
+}
+
 /// An element parameter array of v.elements(): its key, the array (a std::array, const when
 /// written) and its unit.
 template <class A>

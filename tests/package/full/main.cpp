@@ -32,7 +32,7 @@ int main() {
   fl::identify::FitOptions opt;
   opt.model = fl::identify::parse_model("coulomb-viscous");
   const fl::identify::FitResult r = fl::identify::fit(rec, opt);
-  const auto& sp = std::get<fl::StaticFriction<double>::Params>(r.params);
+  const auto& sp = std::get<fl::StaticSpec>(r.params).params;
   std::printf("fit: Fc = %.9g (2), sigma2 = %.9g (0.5), RMSE %.3g\n", sp.curve.Fc_pos, sp.sigma2,
               r.training.rmse);
   if (!(std::abs(sp.curve.Fc_pos - 2.0) < 2e-6 && std::abs(sp.sigma2 - 0.5) < 5e-7)) ++failures;
@@ -50,7 +50,7 @@ int main() {
   if (!(traj.t.size() == 5001 && zmax <= bound * (1 + 1e-12))) ++failures;
 
   // 3. io
-  const fl::ModelSpec spec_fit = fl::io::model_spec(r);
+  const fl::ModelSpec spec_fit = r.params;
   const fl::io::ModelFile back =
       fl::io::parse_model_json(fl::io::to_json_text(spec_fit), "consumer");
   const auto* st = std::get_if<fl::StaticSpec>(&back.spec);

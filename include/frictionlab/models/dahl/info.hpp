@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "frictionlab/models/fields.hpp"
+#include "frictionlab/models/dahl/fit.hpp"
 #include "frictionlab/models/dahl/model.hpp"
 #include "frictionlab/models/dahl/validation.hpp"
 
@@ -12,6 +13,7 @@ namespace frictionlab {
 struct DahlInfo : PlainInfo<Dahl<double>::Params> {
   static constexpr std::string_view name = "dahl";
   static constexpr FitFacts fit{.fit = true};
+  using Fit = DahlFit;  ///< the fit parameterisation (fit.hpp)
 
   template <class P, class V>
   static void fields(P& p, V& v) {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "frictionlab/models/fields.hpp"
+#include "frictionlab/models/elastoplastic/fit.hpp"
 #include "frictionlab/models/elastoplastic/model.hpp"
 #include "frictionlab/models/elastoplastic/validation.hpp"
 
@@ -12,6 +13,7 @@ namespace frictionlab {
 struct ElastoPlasticInfo : PlainInfo<ElastoPlastic<double>::Params> {
   static constexpr std::string_view name = "elasto-plastic";
   static constexpr FitFacts fit{.fit = true, .asym = true, .rational = true, .list_asym = true};
+  using Fit = ElastoPlasticFit;  ///< the fit parameterisation (fit.hpp)
 
   template <class P, class V>
   static void fields(P& p, V& v) {

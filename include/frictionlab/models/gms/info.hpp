@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "frictionlab/models/fields.hpp"
+#include "frictionlab/models/gms/fit.hpp"
 #include "frictionlab/models/gms/model.hpp"
 #include "frictionlab/models/gms/validation.hpp"
 
@@ -12,6 +13,7 @@ namespace frictionlab {
 struct GmsInfo : PlainInfo<GMS<double>::Params> {
   static constexpr std::string_view name = "gms";
   static constexpr FitFacts fit{.fit = true, .asym = true, .rational = true, .elements = true};
+  using Fit = GmsFit;  ///< the fit parameterisation (fit.hpp)
 
   template <class P, class V>
   static void fields(P& p, V& v) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "frictionlab/models/fields.hpp"
+#include "frictionlab/models/lugre/fit.hpp"
 #include "frictionlab/models/lugre/model.hpp"
 #include "frictionlab/models/lugre/validation.hpp"
 
@@ -15,6 +16,7 @@ struct LuGreInfo : PlainInfo<LuGre<double>::Params> {
   static constexpr std::string_view name = "lugre";
   static constexpr FitFacts fit{
       .fit = true, .asym = true, .rational = true, .list_asym = true, .list_rational = true};
+  using Fit = LuGreFit;  ///< the fit parameterisation (fit.hpp)
 
   template <class P, class V>
   static void fields(P& p, V& v) {

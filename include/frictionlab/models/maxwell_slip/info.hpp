@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "frictionlab/models/fields.hpp"
+#include "frictionlab/models/maxwell_slip/fit.hpp"
 #include "frictionlab/models/maxwell_slip/model.hpp"
 #include "frictionlab/models/maxwell_slip/validation.hpp"
 
@@ -12,6 +13,7 @@ namespace frictionlab {
 struct MaxwellSlipInfo : PlainInfo<MaxwellSlip<double>::Params> {
   static constexpr std::string_view name = "maxwell-slip";
   static constexpr FitFacts fit{.fit = true, .elements = true};
+  using Fit = MaxwellSlipFit;  ///< the fit parameterisation (fit.hpp)
 
   template <class P, class V>
   static void fields(P& p, V& v) {

@@ -7,13 +7,11 @@
 #include <vector>
 
 #include "frictionlab/models/fields.hpp"
+#include "frictionlab/models/stribeck/fit.hpp"
 #include "frictionlab/models/stribeck/model.hpp"
 #include "frictionlab/models/stribeck/validation.hpp"
 
 namespace frictionlab {
-
-/// Which special case of StaticFriction a static model names.
-enum class StaticKind { coulomb, viscous, coulomb_viscous, stribeck };
 
 /// The parameters of a static model and which static model they are.
 struct StaticSpec {
@@ -36,6 +34,7 @@ struct StaticInfo {
                                 .elements = false,
                                 .list_asym = K != StaticKind::viscous,
                                 .list_rational = K == StaticKind::stribeck};
+  using Fit = StaticFit<K>;  ///< the fit parameterisation (fit.hpp)
 
   static bool matches(const Spec& s) { return s.kind == K; }
   static Spec spec(const Params& p) { return StaticSpec{K, p}; }
