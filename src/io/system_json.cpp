@@ -11,6 +11,15 @@
 #include "json_fields.hpp"
 
 namespace frictionlab::io {
+
+namespace {
+// "lugre, dahl or elasto-plastic": the models a system can carry (sim::CoupledModels).
+std::string coupled_or() {
+  std::string s = join_list(model_names<sim::CoupledModels>());
+  if (const auto last = s.rfind(", "); last != std::string::npos) s.replace(last, 2, " or ");
+  return s;
+}
+}  // namespace
 namespace {
 
 using detail::JsonFields;
@@ -130,22 +139,25 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
   if (!j.contains("friction"))
     detail::fail_file(file, "",
                       "missing key 'friction' (a model object {\"model\": \"lugre\", \"params\": "
-                      "{...}}; lugre, dahl or elasto-plastic)");
+                      "{...}}; " + coupled_or() + ")");
   ModelFile m = model_from_json(j["friction"], file, "friction");
   out.friction_model = model_name(m.spec);
   out.warnings = std::move(m.warnings);
-  if (const auto* lugre = std::get_if<LuGre<double>::Params>(&m.spec)) {
-    out.friction = *lugre;
-  } else if (const auto* dahl = std::get_if<Dahl<double>::Params>(&m.spec)) {
-    out.friction = *dahl;
-  } else if (const auto* ep = std::get_if<ElastoPlastic<double>::Params>(&m.spec)) {
-    out.friction = *ep;
-  } else {
+  bool coupled = false;
+  visit_model(m.spec, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
+    for_each_model<sim::CoupledModels>([&]<class C>(std::type_identity<C>) {
+      if constexpr (std::is_same_v<C, I>) {
+        out.friction = p;
+        coupled = true;
+      }
+      return coupled;
+    });
+  });
+  if (!coupled)
     detail::fail_file(file, "friction",
                       "model '" + out.friction_model +
-                          "' cannot be coupled to a mechanical system (supported: lugre, dahl, "
-                          "elasto-plastic)");
-  }
+                          "' cannot be coupled to a mechanical system (supported: " +
+                          join_list(model_names<sim::CoupledModels>()) + ")");
   return out;
 }
 

@@ -32,9 +32,7 @@
 #include <variant>
 #include <vector>
 
-#include "frictionlab/models/dahl.hpp"
-#include "frictionlab/models/elastoplastic.hpp"
-#include "frictionlab/models/lugre.hpp"
+#include "frictionlab/models/registry.hpp"
 
 namespace frictionlab::sim {
 
@@ -54,8 +52,12 @@ enum class SystemIntegrator {
   trbdf2,
 };
 
-using FrictionParams =
-    std::variant<LuGre<double>::Params, Dahl<double>::Params, ElastoPlastic<double>::Params>;
+/// The registered models a coupled system can carry: the bristle models, whose state has the
+/// invariant bound M::state_bound(p) the scaled integration needs. A model joins by one entry.
+using CoupledModels = ModelList<LuGreInfo, DahlInfo, ElastoPlasticInfo>;
+
+/// The parameters of a coupled friction model (a variant of their Params, as ModelSpec).
+using FrictionParams = ModelSpecOf<CoupledModels>;
 
 struct StickSlipSpec {
   double m = 1.0;        ///< mass [kg], > 0
