@@ -16,6 +16,7 @@
 //                                             the reported parameters (model file names)
 //   template <class S> void reported(const S* nat, S* out, int n) const;
 //                                             their values from the n natural values
+//                                             (ReportsInternal below: the internal ones)
 #pragma once
 
 #include <string>
@@ -106,6 +107,24 @@ inline void report_internal(const std::vector<FitParam>& internal, std::vector<R
   for (std::size_t i = 0; i < internal.size(); ++i)
     out.push_back({internal[i].field, internal[i].unit, static_cast<int>(i)});
 }
+
+/// Base of the Fit structs whose reported parameters are their internal ones (the usual case).
+struct ReportsInternal {
+  void report(const std::vector<FitParam>& internal, std::vector<ReportedParam>& out) const {
+    report_internal(internal, out);
+  }
+  template <class S>
+  void reported(const S* nat, S* out, int n) const {
+    for (int i = 0; i < n; ++i) out[i] = nat[i];
+  }
+};
+
+/// Base of the Fit structs of models with a Stribeck curve: its side choice and shape.
+struct CurveChoice {
+  bool asym = false;
+  StribeckShape shape = StribeckShape::exponential;
+  explicit CurveChoice(const FitStructure& s) : asym(s.asymmetric), shape(s.shape) {}
+};
 
 /// Reads the curve FitParamList::curve declared, from natural values at nat[j...]; advances j.
 /// Without Fs: Fs = Fc, vs = 1, alpha = 2 (inactive).

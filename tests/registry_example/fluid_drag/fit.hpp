@@ -1,15 +1,13 @@
 // The fit parameterisation of the worked example (docs/architecture.md, "Adding a model").
 #pragma once
 
-#include <vector>
-
 #include "fluid_drag/model.hpp"
 #include "frictionlab/models/fit_form.hpp"
 
 namespace frictionlab::example {
 
 // Both coefficients are plain values bounded at 0 (a fit may find either to be 0).
-struct FluidDragFit {
+struct FluidDragFit : ReportsInternal {  // reports sigma2, cd as estimated
   static constexpr bool dynamic = false;                 // no state
   static constexpr FitInit init = FitInit::static_curve;  // sigma2 from the static fit
   template <class S, int E>
@@ -24,13 +22,6 @@ struct FluidDragFit {
   template <class S, int E>
   typename Model<S, E>::Params params(const S* nat) const {
     return {nat[0], nat[1]};
-  }
-  void report(const std::vector<FitParam>& internal, std::vector<ReportedParam>& out) const {
-    report_internal(internal, out);
-  }
-  template <class S>
-  void reported(const S* nat, S* out, int n) const {
-    for (int i = 0; i < n; ++i) out[i] = nat[i];
   }
 };
 

@@ -2,14 +2,12 @@
 // models/fit_form.hpp): sigma0, Fc and n, all log-scaled. Fc is set by the static initial fit.
 #pragma once
 
-#include <vector>
-
 #include "frictionlab/models/dahl/model.hpp"
 #include "frictionlab/models/fit_form.hpp"
 
 namespace frictionlab {
 
-struct DahlFit {
+struct DahlFit : ReportsInternal {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::bristle;
   template <class S, int E>
@@ -25,13 +23,6 @@ struct DahlFit {
   template <class S, int E>
   typename Model<S, E>::Params params(const S* nat) const {
     return typename Model<S, E>::Params{nat[0], nat[1], nat[2]};
-  }
-  void report(const std::vector<FitParam>& internal, std::vector<ReportedParam>& out) const {
-    report_internal(internal, out);
-  }
-  template <class S>
-  void reported(const S* nat, S* out, int n) const {
-    for (int i = 0; i < n; ++i) out[i] = nat[i];
   }
 };
 

@@ -14,16 +14,14 @@
 
 namespace frictionlab {
 
-struct GmsFit {
+struct GmsFit : CurveChoice {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::gms_ladder;
   template <class S, int E>
   using Model = GMS<S, E>;
 
   int n = 1;
-  bool asym = false;
-  StribeckShape shape = StribeckShape::exponential;
-  explicit GmsFit(const FitStructure& s) : n(s.elements), asym(s.asymmetric), shape(s.shape) {}
+  explicit GmsFit(const FitStructure& s) : CurveChoice(s), n(s.elements) {}
 
   int curve_size() const { return asym ? 6 : 4; }
 

@@ -3,22 +3,18 @@
 // alpha and sigma0 are log-scaled (strictly positive). vd is not estimated (0).
 #pragma once
 
-#include <vector>
-
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/lugre/model.hpp"
 
 namespace frictionlab {
 
-struct LuGreFit {
+struct LuGreFit : CurveChoice, ReportsInternal {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::bristle;
   template <class S, int E>
   using Model = LuGre<S>;
 
-  bool asym = false;
-  StribeckShape shape = StribeckShape::exponential;
-  explicit LuGreFit(const FitStructure& s) : asym(s.asymmetric), shape(s.shape) {}
+  using CurveChoice::CurveChoice;
 
   void declare(FitParamList& b) const {
     b.add("sigma2", Unit::damping, FitScale::nonneg, true);
@@ -26,23 +22,21 @@ struct LuGreFit {
     b.add("sigma0", Unit::stiffness, FitScale::log, false);
     b.add("sigma1", Unit::damping, FitScale::nonneg, false);
   }
-  template <class S, int E>
-  typename Model<S, E>::Params params(const S* nat) const {
-    typename Model<S, E>::Params p;
-    int j = 0;
+  /// Reads what declare() declared into any Params with LuGre's fields; advances j.
+  template <class P, class S>
+  void read(P& p, const S* nat, int& j) const {
     p.sigma2 = nat[j++];
     p.curve = read_fit_curve(nat, j, asym, true, shape);
     p.sigma0 = nat[j++];
     p.sigma1 = nat[j++];
+  }
+  template <class S, int E>
+  typename Model<S, E>::Params params(const S* nat) const {
+    typename Model<S, E>::Params p;
+    int j = 0;
+    read(p, nat, j);
     p.vd = S(0);
     return p;
-  }
-  void report(const std::vector<FitParam>& internal, std::vector<ReportedParam>& out) const {
-    report_internal(internal, out);
-  }
-  template <class S>
-  void reported(const S* nat, S* out, int n) const {
-    for (int i = 0; i < n; ++i) out[i] = nat[i];
   }
 };
 

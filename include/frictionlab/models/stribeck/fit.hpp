@@ -3,23 +3,19 @@
 // bounded at 0 (a static model may fit a level of exactly 0); vs and alpha are log-scaled.
 #pragma once
 
-#include <vector>
-
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/stribeck/model.hpp"
 
 namespace frictionlab {
 
 template <StaticKind K>
-struct StaticFit {
+struct StaticFit : CurveChoice, ReportsInternal {
   static constexpr bool dynamic = false;
   static constexpr FitInit init = FitInit::static_curve;
   template <class S, int E>
   using Model = StaticFriction<S>;
 
-  bool asym = false;
-  StribeckShape shape = StribeckShape::exponential;
-  explicit StaticFit(const FitStructure& s) : asym(s.asymmetric), shape(s.shape) {}
+  using CurveChoice::CurveChoice;
 
   static constexpr bool has_sigma2 = K != StaticKind::coulomb;
   static constexpr bool has_fc = K != StaticKind::viscous;
@@ -41,13 +37,6 @@ struct StaticFit {
     }
     p.v_smooth = S(0);
     return p;
-  }
-  void report(const std::vector<FitParam>& internal, std::vector<ReportedParam>& out) const {
-    report_internal(internal, out);
-  }
-  template <class S>
-  void reported(const S* nat, S* out, int n) const {
-    for (int i = 0; i < n; ++i) out[i] = nat[i];
   }
 };
 
