@@ -33,16 +33,29 @@ void run_fit(const FitOptions& o) {
       r.problem == identify::ProblemKind::sensorless ? "sensorless torque" : "friction",
       identify::method_name(r.method).c_str(), r.data.n, r.data.duration, r.data.rate_hz,
       r.run_time_s);
-  std::printf("\n  %-10s %14s %12s %28s  %s\n", "parameter", "value", "std. error", "95 % interval",
+  const auto& rel = r.reliability;
+  std::printf("\n  %-10s %14s %12s %28s %12s  %s\n", "parameter", "value",
+              rel.standard_errors ? "std. error" : "std. error*", "95 % interval", "HAC std. err",
               "unit");
   for (const auto& e : r.parameters) {
     std::string ci = "(fixed)";
     if (!e.fixed)
       ci = std::string("[").append(fmt(e.ci_low)).append(", ").append(fmt(e.ci_high)).append("]");
-    std::printf("  %-10s %14s %12s %28s  %s%s\n", e.name.c_str(), fmt(e.value).c_str(),
-                e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(), e.unit.c_str(),
-                e.at_bound ? "  (at bound)" : "");
+    std::printf("  %-10s %14s %12s %28s %12s  %s%s%s\n", e.name.c_str(), fmt(e.value).c_str(),
+                e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(),
+                e.fixed ? "" : fmt(e.hac_std_error).c_str(), e.unit.c_str(),
+                e.at_bound ? "  (at bound)" : "", e.at_limit ? "  (at search limit)" : "");
   }
+  if (!rel.standard_errors) {
+    std::printf("\n  * standard errors UNRELIABLE:\n");
+    for (const auto& why : rel.reasons) std::printf("    - %s\n", why.c_str());
+  }
+  if (rel.whiteness.lags > 0)
+    std::printf("\n  residuals: lag-1 autocorrelation %s, Ljung-Box p = %s (%d lags); HAC bandwidth %d samples\n",
+                fmt(rel.whiteness.acf1).c_str(), fmt(rel.whiteness.ljung_box_p).c_str(),
+                rel.whiteness.lags, rel.hac_lags);
+  if (!r.nested_model.empty())
+    std::printf("  also started from the optimum of the nested model %s\n", r.nested_model.c_str());
   std::printf("\n  %-28s %12s %10s %10s\n", "record", "RMSE", "NRMSE", "R^2");
   std::printf("  %-28s %12s %10s %10s\n", "training", fmt(r.training.rmse).c_str(),
               fmt(r.training.nrmse).c_str(), fmt(r.training.r2).c_str());

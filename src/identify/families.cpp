@@ -208,6 +208,35 @@ class FamilyT final : public Family {
     return Info::spec(fit_.template params<double, kSpecElements>(nat.data() + (sensorless_ ? 1 : 0)));
   }
 
+  std::optional<FitStructure> nested() const override {
+    if constexpr (requires { fit_.nested(); }) {
+      return fit_.nested();
+    } else {
+      return std::nullopt;
+    }
+  }
+
+  std::vector<double> embed(const Family& nested, const std::vector<double>& nested_nat) const override {
+    const std::size_t off = sensorless_ ? 1 : 0;
+    const auto strip = [&](const std::vector<ParamInfo>& info) {
+      std::vector<FitParam> out;
+      for (std::size_t i = off; i < info.size(); ++i)
+        out.push_back({info[i].field, Unit::none, info[i].tf, info[i].is_static});
+      return out;
+    };
+    const auto own = strip(info_), inner = strip(nested.info());
+    const std::vector<double> inner_nat(nested_nat.begin() + static_cast<std::ptrdiff_t>(off),
+                                        nested_nat.end());
+    std::vector<double> nat;
+    if constexpr (requires { fit_.embed(inner, inner_nat, own, nat); }) {
+      fit_.embed(inner, inner_nat, own, nat);
+    } else {
+      embed_by_field(inner, inner_nat, own, nat);
+    }
+    if (sensorless_) nat.insert(nat.begin(), nested_nat[0]);
+    return nat;
+  }
+
   double steady(const double* theta, double v) const override {
     std::array<double, kMaxTheta> nat{};
     natural(theta, nat.data());

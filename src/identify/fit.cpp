@@ -49,31 +49,87 @@ void copy_starts(FitResult& r, const detail::LsqRun& run) {
     r.warnings.push_back("the solver stopped without convergence: " + run.termination);
 }
 
-FitResult fit_lsq(const data::Record& /*rec*/, const FitOptions& opt, const Family& fam,
-                  const FitData& d, std::vector<double> nat, const detail::Progress& prog,
-                  FitResult r) {
-  const auto free = free_indices(nat);
-  nat = detail::initial_guess(fam, opt.model, d, opt.steady, nat, prog);
+/// The least-squares optimum of one family: multi-start from the data-driven initial guess and,
+/// when the model contains another (Fit::nested), also from that model's optimum, itself fitted
+/// the same way (so that a model never ends worse on the training record than the model it
+/// contains; docs/identification.md, "Nested models").
+struct LsqOptimum {
+  detail::LsqRun run;
+  detail::Robust loss;
+  std::vector<int> free;
+  std::string nested;         ///< name of the nested model ("" if none)
+  double nested_cost = kNaN;  ///< its optimum's cost under this fit's loss
+};
+
+LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Family& fam,
+                       const FitData& d, std::vector<double> nat, const detail::Progress& prog,
+                       const std::string& label) {
+  LsqOptimum out;
+  out.free = free_indices(nat);
+  detail::ExtraStart extra;
+  if (const auto ns = fam.nested()) {
+    ModelChoice nm = model;
+    nm.asymmetric = ns->asymmetric;
+    nm.shape = ns->shape;
+    nm.elements = ns->elements;
+    const auto nfam = detail::make_family(nm, opt.problem, opt.rotary);
+    std::vector<double> nnat(static_cast<std::size_t>(nfam->size()), kNaN);
+    for (int i = 0; i < nfam->size(); ++i) {
+      const int j = fam.index(nfam->info()[static_cast<std::size_t>(i)].field);
+      if (j >= 0 && !std::isnan(nat[static_cast<std::size_t>(j)]))
+        nnat[static_cast<std::size_t>(i)] = nat[static_cast<std::size_t>(j)];
+    }
+    out.nested = model_name(nm);
+    prog(label + ": first the nested model " + out.nested);
+    const auto inner = lsq_optimum(opt, nm, *nfam, d, nnat, prog, label + " (nested " + out.nested + ")");
+    auto emb = fam.embed(*nfam, nfam->to_natural(inner.run.theta));
+    for (std::size_t i = 0; i < emb.size(); ++i)
+      if (!std::isnan(nat[i])) emb[i] = nat[i];  // held fixed
+    bool ok = true;
+    for (std::size_t i = 0; i < emb.size(); ++i)
+      ok = ok && std::isfinite(emb[i]) && (fam.info()[i].tf != FitScale::log || emb[i] > 0);
+    if (ok) extra = {fam.to_internal(emb), "optimum of nested model " + out.nested};
+  }
+  nat = detail::initial_guess(fam, model, d, opt.steady, nat, prog);
   const auto th0 = fam.to_internal(nat);
-  auto loss = detail::make_robust(fam, d, th0, opt.lsq);
+  out.loss = detail::make_robust(fam, d, th0, opt.lsq);
   if (opt.lsq.loss != LossKind::none)
-    prog("lsq: robust loss scale " + format_number(loss.scale));
-  auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "lsq");
+    prog(label + ": robust loss scale " + format_number(out.loss.scale));
+  out.run = detail::run_lsq(fam, d, th0, out.free, opt.lsq, out.loss, prog, label, extra);
   if (opt.lsq.loss != LossKind::none && !(opt.lsq.loss_scale > 0)) {
     // Automatic scale: the initial residuals contain the outliers' bias, so the scale is
     // estimated again at the robust optimum and the fit repeated once from there.
-    loss = detail::make_robust(fam, d, run.theta, opt.lsq);
-    prog("lsq: robust loss scale re-estimated at the optimum: " + format_number(loss.scale));
+    out.loss = detail::make_robust(fam, d, out.run.theta, opt.lsq);
+    prog(label + ": robust loss scale re-estimated at the optimum: " + format_number(out.loss.scale));
     LsqOptions once = opt.lsq;
     once.starts = 1;
-    const auto again = detail::run_lsq(fam, d, run.theta, free, once, loss, prog, "lsq (rescaled)");
-    run.theta = again.theta;
-    run.iterations += again.iterations;
-    run.converged = again.converged;
-    run.termination = again.termination;
+    const auto again =
+        detail::run_lsq(fam, d, out.run.theta, out.free, once, out.loss, prog, label + " (rescaled)");
+    out.run.theta = again.theta;
+    out.run.iterations += again.iterations;
+    out.run.converged = again.converged;
+    out.run.termination = again.termination;
   }
-  copy_starts(r, run);
-  detail::fill_statistics(r, fam, d, run.theta, free, loss);
+  if (!extra.theta.empty()) out.nested_cost = out.run.starts.back().initial_cost;
+  return out;
+}
+
+FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
+                  std::vector<double> nat, const detail::Progress& prog, FitResult r) {
+  const auto o = lsq_optimum(opt, opt.model, fam, d, std::move(nat), prog, "lsq");
+  copy_starts(r, o.run);
+  if (!o.nested.empty()) {
+    r.nested_model = o.nested;
+    if (std::isnan(o.nested_cost))
+      r.warnings.push_back("the optimum of the nested model " + o.nested +
+                           " could not be used as a start (not representable)");
+    else if (o.run.starts.back().origin.starts_with("optimum of nested") &&
+             o.run.best == static_cast<int>(o.run.starts.size()) - 1)
+      r.warnings.push_back("the best optimum was reached from the nested model " + o.nested +
+                           "'s optimum, not from the data-driven starts: " + r.model_name +
+                           " improves on " + o.nested + " only by what its extra parameters add");
+  }
+  detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit);
   return r;
 }
 
@@ -103,6 +159,8 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
   for (const auto& n : g.notes) r.warnings.push_back(n);
   r.warnings.push_back(
       "grid: no standard errors (a stage-wise search is not a joint least-squares optimum)");
+  r.reliability.standard_errors = false;
+  r.reliability.reasons.push_back("method grid gives no standard errors");
   r.iterations = g.passes;
   r.converged = true;
   r.termination = "grid: 3 stages x " + std::to_string(opt.grid.passes) + " passes, " +
@@ -171,7 +229,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   const auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
   copy_starts(r, run);
   if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
-  detail::fill_statistics(r, fam, d, run.theta, free, loss);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit);
   // The static parameters: estimates and standard errors of stage 1 (conditional standard errors
   // of stage 2 ignore their uncertainty; the cross-stage correlations are unknown: NaN).
   for (std::size_t a = 0; a < r.parameters.size(); ++a) {
@@ -184,6 +242,10 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
       e.ci_low = s.ci_low;
       e.ci_high = s.ci_high;
       e.at_bound = s.at_bound;
+      e.at_limit = s.at_limit;
+      e.hac_std_error = s.hac_std_error;
+      e.hac_ci_low = s.hac_ci_low;
+      e.hac_ci_high = s.hac_ci_high;
       for (std::size_t c = 0; c < r.parameters.size(); ++c) {
         if (c == a) continue;
         double corr = kNaN;
@@ -202,6 +264,11 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   r.aicc = aicc(r.training.ssr, n, r.num_estimated);
   r.bic = bic(r.training.ssr, n, r.num_estimated);
   for (const auto& w : sr.warnings) r.warnings.push_back("two-stage static fit: " + w);
+  if (!sr.reliability.standard_errors) {
+    r.reliability.standard_errors = false;
+    for (const auto& why : sr.reliability.reasons)
+      r.reliability.reasons.push_back("two-stage static fit: " + why);
+  }
   return r;
 }
 
@@ -240,7 +307,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) {
        " samples");
   switch (opt.method) {
     case FitMethod::lsq:
-      r = fit_lsq(rec, opt, *fam, d, nat, prog, std::move(r));
+      r = fit_lsq(opt, *fam, d, nat, prog, std::move(r));
       break;
     case FitMethod::grid:
       r = fit_grid(opt, *fam, d, nat, prog, std::move(r));

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,6 +103,11 @@ class Family {
                                                          const std::vector<int>& free,
                                                          const Robust& loss) const = 0;
   virtual ModelSpec fitted(const double* theta) const = 0;
+  /// The structure of the model this one contains (its Fit's nested()), if any.
+  virtual std::optional<FitStructure> nested() const = 0;
+  /// The natural values `nested_nat` of the family `nested` (made from nested()) as this
+  /// family's natural values (Km copied; the model part by its Fit's embed()).
+  virtual std::vector<double> embed(const Family& nested, const std::vector<double>& nested_nat) const = 0;
   virtual double steady(const double* theta, double v) const = 0;
 
  protected:
@@ -170,6 +176,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
 /// Result of a (multi-start) Ceres solve.
 struct LsqRun {
   std::vector<double> theta;  ///< internal, full
+  std::vector<int> at_limit;  ///< indices of theta on their search box (best start)
   std::vector<StartSummary> starts;
   int best = 0;
   int iterations = 0;
@@ -177,9 +184,15 @@ struct LsqRun {
   std::string termination;
 };
 
+/// A start given by the caller (the embedded optimum of a nested model), run after the others.
+struct ExtraStart {
+  std::vector<double> theta;  ///< internal, full; empty: none
+  std::string origin;         ///< what it is, for StartSummary::origin
+};
+
 LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& theta0,
                const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
-               const Progress& progress, const std::string& label);
+               const Progress& progress, const std::string& label, const ExtraStart& extra = {});
 
 /// Robust loss scale (opt.loss_scale or 1.5 * 1.4826 * MAD of the residuals at theta0).
 Robust make_robust(const Family& fam, const FitData& d, const std::vector<double>& theta0,
@@ -187,9 +200,11 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 
 /// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
 /// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
+/// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
+/// cannot be trusted); `at_limit`: theta indices that ended on their search box.
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss);
+                     const Robust& loss, const std::vector<int>& at_limit = {});
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian.
 void fill_values_only(FitResult& r, const Family& fam, const FitData& d,

@@ -49,6 +49,7 @@ class ProgressCallback final : public ceres::IterationCallback {
 
 struct StartResult {
   std::vector<double> theta;
+  std::vector<int> at_limit;  ///< theta indices that ended on their search box
   StartSummary summary;
   std::string termination;
   double cost = std::numeric_limits<double>::infinity();
@@ -96,7 +97,13 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   }
   ceres::Solver::Summary sum;
   ceres::Solve(so, &problem, &sum);
-  for (std::size_t j = 0; j < free.size(); ++j) res.theta[static_cast<std::size_t>(free[j])] = x[j];
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    res.theta[static_cast<std::size_t>(free[j])] = x[j];
+    const double lo = problem.GetParameterLowerBound(x.data(), static_cast<int>(j));
+    const double hi = problem.GetParameterUpperBound(x.data(), static_cast<int>(j));
+    const auto tf = fam.info()[static_cast<std::size_t>(free[j])].tf;
+    if (tf != FitScale::nonneg && (x[j] <= lo + 1e-6 || x[j] >= hi - 1e-6)) res.at_limit.push_back(free[j]);
+  }
   res.summary.initial_cost = sum.initial_cost;
   res.summary.final_cost = sum.final_cost;
   res.summary.iterations = static_cast<int>(sum.iterations.size()) - 1;
@@ -134,21 +141,23 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 
 LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& theta0,
                const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
-               const Progress& progress, const std::string& label) {
-  const int starts = std::max(1, opt.starts);
+               const Progress& progress, const std::string& label, const ExtraStart& extra) {
+  const int random_starts = std::max(1, opt.starts);
+  const int starts = random_starts + (extra.theta.empty() ? 0 : 1);
   // Start points: start 0 = theta0; the others are the `starts - 1` best (by the cost at the
   // point) of kCandidates * (starts - 1) random perturbations of theta0 (deterministic from
   // the seed): log-parameters and non-negative ones times a log-uniform factor in
   // [1/spread, spread], unbounded ones (logits, softmax weights) plus a uniform [-1, 1].
   constexpr int kCandidates = 8;
   std::vector<std::vector<double>> th(1, theta0);
-  if (starts > 1) {
+  std::vector<std::string> origin(1, "initial guess");
+  if (random_starts > 1) {
     std::mt19937_64 rng(opt.seed);
     const double ls = std::log(std::max(opt.spread, 1.0));
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     std::vector<std::pair<double, std::vector<double>>> cand;
     std::vector<double> pred(static_cast<std::size_t>(d.n()));
-    for (int c = 0; c < kCandidates * (starts - 1); ++c) {
+    for (int c = 0; c < kCandidates * (random_starts - 1); ++c) {
       auto x = theta0;
       for (int i : free) {
         auto& e = x[static_cast<std::size_t>(i)];
@@ -174,7 +183,14 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     }
     std::stable_sort(cand.begin(), cand.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (int s = 1; s < starts; ++s) th.push_back(cand[static_cast<std::size_t>(s - 1)].second);
+    for (int s = 1; s < random_starts; ++s) {
+      th.push_back(cand[static_cast<std::size_t>(s - 1)].second);
+      origin.emplace_back("perturbed initial guess");
+    }
+  }
+  if (!extra.theta.empty()) {
+    th.push_back(extra.theta);
+    origin.push_back(extra.origin);
   }
   std::vector<StartResult> results(static_cast<std::size_t>(starts));
   int nthreads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
@@ -201,11 +217,13 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
   LsqRun run;
   run.best = 0;
   for (int s = 0; s < starts; ++s) {
+    results[static_cast<std::size_t>(s)].summary.origin = origin[static_cast<std::size_t>(s)];
     run.starts.push_back(results[static_cast<std::size_t>(s)].summary);
     if (results[static_cast<std::size_t>(s)].cost < results[static_cast<std::size_t>(run.best)].cost) run.best = s;
   }
   const auto& b = results[static_cast<std::size_t>(run.best)];
   run.theta = b.theta;
+  run.at_limit = b.at_limit;
   run.iterations = b.summary.iterations;
   run.converged = b.summary.converged;
   run.termination = b.termination;
@@ -271,10 +289,64 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
   r.bic = bic(r.training.ssr, m, r.num_estimated);
 }
 
+namespace {
+
+/// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
+/// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k,
+/// times m/(m - p) (small-sample factor).
+Eigen::MatrixXd hac_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
+                               const Eigen::MatrixXd& A, long L) {
+  const Eigen::Index m = J.rows(), p = J.cols();
+  const Eigen::Map<const Eigen::VectorXd> r(res.data(), m);
+  const Eigen::MatrixXd g = J.array().colwise() * r.array();
+  Eigen::MatrixXd S = g.transpose() * g;
+  for (long l = 1; l <= L && l < m; ++l) {
+    const Eigen::MatrixXd Gl = g.bottomRows(m - l).transpose() * g.topRows(m - l);
+    const double w = 1.0 - static_cast<double>(l) / static_cast<double>(L + 1);
+    S += w * (Gl + Gl.transpose());
+  }
+  return A * S * A * (static_cast<double>(m) / static_cast<double>(m - p));
+}
+
+/// Bartlett bandwidth: Andrews' (1991) AR(1) plug-in from the residuals' lag-1 autocorrelation
+/// rho, L = 1.1447 (alpha m)^(1/3), alpha = 4 rho^2 / ((1 - rho)^2 (1 + rho)^2), at least the
+/// Newey-West rule 4 (m/100)^(2/9), at most min(m/4, 2000).
+long hac_bandwidth(double rho, long m) {
+  const double nw = std::floor(4 * std::pow(static_cast<double>(m) / 100.0, 2.0 / 9.0));
+  double L = nw;
+  if (std::isfinite(rho)) {
+    const double rr = std::clamp(rho, -0.999, 0.999);
+    const double alpha = 4 * rr * rr / ((1 - rr) * (1 - rr) * (1 + rr) * (1 + rr));
+    L = std::max(L, std::ceil(1.1447 * std::cbrt(alpha * static_cast<double>(m))));
+  }
+  return static_cast<long>(std::clamp(L, 1.0, std::min(static_cast<double>(m) / 4.0, 2000.0)));
+}
+
+}  // namespace
+
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss) {
+                     const Robust& loss, const std::vector<int>& at_limit) {
   fill_values_only(r, fam, d, theta, free);
+  auto& rel = r.reliability;
+  const auto unreliable = [&](const std::string& why) {
+    rel.standard_errors = false;
+    rel.reasons.push_back(why);
+  };
+  if (!r.converged && !r.starts.empty()) unreliable("the solver stopped without convergence");
+  for (std::size_t q = 0; q < fam.user_info().size(); ++q) {
+    const int ii = fam.user_info()[q].internal;
+    for (int j : at_limit) {
+      if (ii != j) continue;
+      auto& e = r.parameters[q];
+      e.at_limit = true;
+      unreliable("parameter " + e.name + " ended at the edge of its search region (" +
+                 (fam.info()[static_cast<std::size_t>(j)].tf == FitScale::log
+                      ? "a factor 1e6 from its start"
+                      : "a logit or weight of +-30") +
+                 "): the record does not determine it");
+    }
+  }
   const auto p = static_cast<long>(free.size());
   const long m = d.m();
   if (p == 0) return;
@@ -287,8 +359,10 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   double* jacs[1] = {jac.data()};
   if (!cost->Evaluate(params, res.data(), jacs)) {
     r.warnings.push_back("the Jacobian at the optimum is not finite: no standard errors");
+    unreliable("the Jacobian at the optimum is not finite");
     return;
   }
+  rel.whiteness = residual_whiteness(res);
   using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Eigen::Map<const RowMat> J(jac.data(), m, p);
   double ssr = 0;
@@ -313,11 +387,15 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   if (lc.singular) {
     r.warnings.push_back("J^T J is singular at the optimum (condition number " +
                          format_number(r.condition_number) + "): no standard errors");
+    unreliable("the information matrix J^T J is singular: some parameters are not determined");
     return;
   }
   if (r.condition_number > 1e10)
     r.warnings.push_back("J^T J is ill-conditioned (condition number " + format_number(r.condition_number) +
                          "): parameters strongly correlated, standard errors large");
+  if (r.condition_number > 1e8)
+    unreliable("the information matrix J^T J is nearly singular (condition number " +
+               format_number(r.condition_number) + " > 1e8): the linearised intervals do not hold");
   const Eigen::MatrixXd& cov_theta = lc.cov;
   // Delta method: Cov_user = G Cov_theta G^T, G = d user / d theta_free.
   const auto q = static_cast<long>(fam.user_info().size());
@@ -326,6 +404,9 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   const Eigen::Map<const RowMat> G(Gv.data(), q, p);
   const Eigen::MatrixXd cov = G * cov_theta * G.transpose();
   const double tq = student_t_quantile(0.975, static_cast<double>(dof));
+  rel.hac_lags = hac_bandwidth(rel.whiteness.acf1, m);
+  const Eigen::MatrixXd cov_hac =
+      G * hac_covariance(J, res, cov_theta / s2, rel.hac_lags) * G.transpose();
   for (long a = 0; a < q; ++a) {
     auto& e = r.parameters[static_cast<std::size_t>(a)];
     if (e.fixed) continue;
@@ -340,7 +421,20 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     e.std_error = std::sqrt(std::max(cov(a, a), 0.0));
     e.ci_low = e.value - tq * e.std_error;
     e.ci_high = e.value + tq * e.std_error;
+    e.hac_std_error = std::sqrt(std::max(cov_hac(a, a), 0.0));
+    e.hac_ci_low = e.value - tq * e.hac_std_error;
+    e.hac_ci_high = e.value + tq * e.hac_std_error;
+    if (e.std_error > 0) {
+      const double ratio = e.hac_std_error / e.std_error;
+      if (!(ratio <= rel.hac_ratio_max)) rel.hac_ratio_max = ratio;
+    }
   }
+  const auto& w = rel.whiteness;
+  if (w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2))
+    unreliable("the residuals are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
+               ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
+               " lags): the white-noise standard errors understate the uncertainty up to " +
+               format_fixed(rel.hac_ratio_max, 1) + "-fold; the HAC intervals account for it, not for model error");
   for (long a = 0; a < q; ++a) {
     for (long b = 0; b < q; ++b) {
       auto& c = r.correlation[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];

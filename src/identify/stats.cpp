@@ -87,6 +87,66 @@ double student_t_quantile(double p, double nu) {
   return 0.5 * (lo + hi);
 }
 
+double chi_square_sf(double x, double k) {
+  if (!(k > 0) || std::isnan(x)) return std::numeric_limits<double>::quiet_NaN();
+  if (x <= 0) return 1.0;
+  const double a = 0.5 * k, z = 0.5 * x;
+  const double log_front = a * std::log(z) - z - std::lgamma(a);
+  if (z < a + 1) {
+    // P(a, z) = z^a e^-z / Gamma(a) * sum_n z^n / (a (a+1) ... (a+n)); Q = 1 - P.
+    double term = 1.0 / a, sum = term;
+    for (int n = 1; n < 10000; ++n) {
+      term *= z / (a + n);
+      sum += term;
+      if (std::abs(term) < std::abs(sum) * 1e-16) break;
+    }
+    return std::max(0.0, 1.0 - std::exp(log_front) * sum);
+  }
+  // Q(a, z) = z^a e^-z / Gamma(a) * 1 / (z + 1 - a - 1 (1 - a) / (z + 3 - a - ...)), Lentz.
+  constexpr double tiny = 1e-300;
+  double b = z + 1 - a, c = 1 / tiny, dd = 1 / b, h = dd;
+  for (int n = 1; n < 10000; ++n) {
+    const double an = -n * (n - a);
+    b += 2;
+    dd = an * dd + b;
+    if (std::abs(dd) < tiny) dd = tiny;
+    c = b + an / c;
+    if (std::abs(c) < tiny) c = tiny;
+    dd = 1 / dd;
+    const double del = dd * c;
+    h *= del;
+    if (std::abs(del - 1) < 1e-16) break;
+  }
+  return std::exp(log_front) * h;
+}
+
+ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags) {
+  ResidualWhiteness w;
+  const auto n = static_cast<long>(r.size());
+  if (n < 10) return w;
+  const int h = static_cast<int>(std::max(1L, std::min<long>(lags, n / 5)));
+  double mean = 0;
+  for (double e : r) mean += e;
+  mean /= static_cast<double>(n);
+  double c0 = 0;
+  for (double e : r) c0 += (e - mean) * (e - mean);
+  if (!(c0 > 0)) return w;
+  double q = 0;
+  for (int l = 1; l <= h; ++l) {
+    double cl = 0;
+    for (long k = l; k < n; ++k)
+      cl += (r[static_cast<std::size_t>(k)] - mean) * (r[static_cast<std::size_t>(k - l)] - mean);
+    const double rho = cl / c0;
+    if (l == 1) w.acf1 = rho;
+    q += rho * rho / static_cast<double>(n - l);
+  }
+  const auto nd = static_cast<double>(n);
+  w.lags = h;
+  w.ljung_box_q = nd * (nd + 2) * q;
+  w.ljung_box_p = chi_square_sf(w.ljung_box_q, h);
+  return w;
+}
+
 Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
                         long first) {
   Metrics m;

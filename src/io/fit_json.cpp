@@ -54,6 +54,9 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
     pj["ci95"] = {number(e.ci_low), number(e.ci_high)};
     pj["fixed"] = e.fixed;
     pj["at_bound"] = e.at_bound;
+    pj["at_limit"] = e.at_limit;
+    pj["hac_std_error"] = number(e.hac_std_error);
+    pj["hac_ci95"] = {number(e.hac_ci_low), number(e.hac_ci_high)};
     params.push_back(pj);
   }
   auto& corr = j["correlation"] = nlohmann::ordered_json::array();
@@ -89,8 +92,21 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
     starts.push_back({{"initial_cost", number(s.initial_cost)},
                       {"final_cost", number(s.final_cost)},
                       {"iterations", s.iterations},
-                      {"converged", s.converged}});
+                      {"converged", s.converged},
+                      {"origin", s.origin}});
+  solver["nested_model"] = r.nested_model.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.nested_model);
   j["solver"] = solver;
+  const auto& rel = r.reliability;
+  nlohmann::ordered_json rj;
+  rj["standard_errors_reliable"] = rel.standard_errors;
+  rj["reasons"] = rel.reasons;
+  rj["residual_acf1"] = number(rel.whiteness.acf1);
+  rj["ljung_box_q"] = number(rel.whiteness.ljung_box_q);
+  rj["ljung_box_p"] = number(rel.whiteness.ljung_box_p);
+  rj["ljung_box_lags"] = rel.whiteness.lags;
+  rj["hac_lags"] = rel.hac_lags;
+  rj["hac_ratio_max"] = number(rel.hac_ratio_max);
+  j["reliability"] = rj;
   nlohmann::ordered_json d;
   d["samples"] = r.data.n;
   d["samples_used"] = r.data.n_used;

@@ -3,6 +3,7 @@
 // number are in docs/identification.md, section "Results".
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <variant>
@@ -25,6 +26,16 @@ struct ParameterEstimate {
   double ci_high = 0;
   bool fixed = false;     ///< held fixed (not estimated): std_error = 0, interval = value
   bool at_bound = false;  ///< on its lower bound 0: the standard error does not apply
+  /// At the edge of the region the solver may search (a log parameter 1e6 times away from its
+  /// start, a logit or softmax weight at +-30): the data push it out of any plausible range.
+  bool at_limit = false;
+  /// Newey-West (HAC, Bartlett kernel) standard error: the sandwich covariance
+  /// (J^T J)^-1 S (J^T J)^-1 with S from the autocovariances of J_k^T r_k up to
+  /// Reliability::hac_lags; valid under coloured (autocorrelated) residuals. NaN where the
+  /// white-noise one is NaN.
+  double hac_std_error = std::numeric_limits<double>::quiet_NaN();
+  double hac_ci_low = std::numeric_limits<double>::quiet_NaN();  ///< value -+ t(0.975, N - p) * hac_std_error
+  double hac_ci_high = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Goodness of fit of a prediction against the measured channel (training or validation).
@@ -35,6 +46,26 @@ struct Metrics {
   double nrmse = 0;     ///< rmse / (max y - min y) over the compared samples
   double r2 = 0;        ///< 1 - ssr / sum (y - mean y)^2
   double max_abs = 0;   ///< largest |residual|
+};
+
+/// Whiteness of the residuals at the optimum (identify::residual_whiteness).
+struct ResidualWhiteness {
+  int lags = 0;                  ///< h
+  double ljung_box_q = std::numeric_limits<double>::quiet_NaN();     ///< Q
+  double ljung_box_p = std::numeric_limits<double>::quiet_NaN();     ///< P(chi2_h > Q)
+  double acf1 = std::numeric_limits<double>::quiet_NaN();            ///< lag-1 autocorrelation rho_1
+};
+
+/// Whether the standard errors can be trusted, and why not (docs/identification.md, "Results").
+struct Reliability {
+  /// false when any reason below holds: the white-noise standard errors and intervals are then
+  /// printed as unreliable (the HAC ones next to them account for coloured residuals only).
+  bool standard_errors = true;
+  std::vector<std::string> reasons;  ///< e.g. "parameter Vth is at the edge of its search box"
+  ResidualWhiteness whiteness;
+  int hac_lags = 0;  ///< Bartlett-kernel bandwidth of the Newey-West covariance
+  /// Largest ratio HAC / white-noise standard error over the estimated parameters.
+  double hac_ratio_max = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct DataSummary {
@@ -53,6 +84,9 @@ struct StartSummary {
   double final_cost = 0;
   int iterations = 0;
   bool converged = false;
+  /// "initial guess", "perturbed initial guess", or the nested model whose optimum it is
+  /// ("optimum of nested model lugre").
+  std::string origin;
 };
 
 struct FitResult {
@@ -76,6 +110,8 @@ struct FitResult {
   double aicc = 0;  ///< N ln(SSR/N) + 2k + 2k(k+1)/(N-k-1), k = p + 1
   double bic = 0;   ///< N ln(SSR/N) + k ln N
 
+  Reliability reliability;
+
   /// LuGre-type sets: sigma2 > sigma1 (Fs - Fc)/Fc on both sides (models/validation.hpp).
   std::optional<bool> passive;
   std::string passivity_message;  ///< validation's message when not passive
@@ -85,6 +121,9 @@ struct FitResult {
   bool converged = false;
   std::string termination;     ///< solver's own words (or the grid's)
   std::vector<StartSummary> starts;
+  /// The model this one contains whose optimum was also a start (lsq; "" if none): the fit is
+  /// never worse on the training record than that model's.
+  std::string nested_model;
   DataSummary data;
   std::vector<std::string> warnings;
 

@@ -17,6 +17,18 @@ double student_t_quantile(double p, double nu);
 /// CDF of Student's t with nu degrees of freedom.
 double student_t_cdf(double t, double nu);
 
+/// Survival function of the chi-square distribution with k > 0 degrees of freedom,
+/// P(X > x) = Q(k/2, x/2) (regularized upper incomplete gamma: series for x < k/2 + 1, continued
+/// fraction (modified Lentz) above). 1 for x <= 0.
+double chi_square_sf(double x, double k);
+
+/// Whiteness of residuals r (in time order) over lags 1..h: the autocorrelations rho_l, the
+/// Ljung-Box statistic Q = n (n + 2) sum_l rho_l^2 / (n - l) and its p-value P(chi2_h > Q)
+/// (Ljung & Box 1978). White residuals give p roughly uniform; p < 0.01 means coloured
+/// residuals (model error or correlated noise), under which the white-noise standard errors are
+/// too small. h = min(lags, n / 5); n >= 10 required (else all NaN).
+ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags = 20);
+
 /// Metrics of a prediction against measurements (samples k >= first only).
 Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
                         long first = 0);

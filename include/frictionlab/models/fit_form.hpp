@@ -17,8 +17,20 @@
 //   template <class S> void reported(const S* nat, S* out, int n) const;
 //                                             their values from the n natural values
 //                                             (ReportsInternal below: the internal ones)
+// and, optionally, the model it contains (a fit starts from that model's optimum as well, so that
+// it never ends worse on the training record than the nested model; docs/identification.md,
+// "Nested models"):
+//   std::optional<FitStructure> nested() const;   the structure of the contained model
+//   void embed(const std::vector<FitParam>& nested, const std::vector<double>& nested_nat,
+//              const std::vector<FitParam>& own, std::vector<double>& nat) const;
+//                                             the nested optimum's natural values as this
+//                                             model's, with (nearly) the same prediction; without
+//                                             it, embed_by_field below
 #pragma once
 
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,12 +131,37 @@ struct ReportsInternal {
   }
 };
 
-/// Base of the Fit structs of models with a Stribeck curve: its side choice and shape.
+/// Base of the Fit structs of models with a Stribeck curve: its side choice and shape. The
+/// per-side model contains the symmetric one (Fc_pos = Fc_neg = Fc, ...).
 struct CurveChoice {
   bool asym = false;
   StribeckShape shape = StribeckShape::exponential;
   explicit CurveChoice(const FitStructure& s) : asym(s.asymmetric), shape(s.shape) {}
+  std::optional<FitStructure> nested() const {
+    if (!asym) return std::nullopt;
+    return FitStructure{.asymmetric = false, .shape = shape};
+  }
 };
+
+/// Natural values of a nested model as those of `own`: a field takes the value of the nested
+/// field of the same name, or, for a per-side field (X_pos, X_neg), of X. Fields without a source
+/// are NaN (the caller's Fit fills them).
+inline void embed_by_field(const std::vector<FitParam>& nested, const std::vector<double>& nested_nat,
+                           const std::vector<FitParam>& own, std::vector<double>& nat) {
+  nat.assign(own.size(), std::numeric_limits<double>::quiet_NaN());
+  auto find = [&](const std::string& f) -> int {
+    for (std::size_t i = 0; i < nested.size(); ++i)
+      if (nested[i].field == f) return static_cast<int>(i);
+    return -1;
+  };
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const std::string& f = own[i].field;
+    int j = find(f);
+    if (j < 0 && f.size() > 4 && (f.ends_with("_pos") || f.ends_with("_neg")))
+      j = find(f.substr(0, f.size() - 4));
+    if (j >= 0) nat[i] = nested_nat[static_cast<std::size_t>(j)];
+  }
+}
 
 /// Reads the curve FitParamList::curve declared, from natural values at nat[j...]; advances j.
 /// Without Fs: Fs = Fc, vs = 1, alpha = 2 (inactive).

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,32 @@ struct GmsFit : CurveChoice {
   explicit GmsFit(const FitStructure& s) : CurveChoice(s), n(s.elements) {}
 
   int curve_size() const { return asym ? 6 : 4; }
+
+  /// Per-side contains symmetric (CurveChoice); n elements contain n - 1: the extra element
+  /// with weight nu = 1e-6 (the others scaled by 1 - 1e-6) changes the force by ~1e-6 Fs.
+  std::optional<FitStructure> nested() const {
+    if (asym) return CurveChoice::nested().value();
+    if (n <= 1) return std::nullopt;
+    return FitStructure{.asymmetric = false, .shape = shape, .elements = n - 1};
+  }
+  void embed(const std::vector<FitParam>& nested, const std::vector<double>& nested_nat,
+             const std::vector<FitParam>& own, std::vector<double>& nat) const {
+    embed_by_field(nested, nested_nat, own, nat);
+    if (own.size() == nested.size()) return;  // per side from symmetric: by field
+    // Softmax weights relative to the last element: nested w_i = ln(nu_i / nu_{n-2}); here
+    // w_i = ln(nu_i / nu_{n-1}) with nu_{n-1} = eps.
+    const int head = 1 + curve_size();
+    const int m = n - 1;  // nested elements
+    const auto at = [](int i) { return static_cast<std::size_t>(i); };
+    double sum = 1;  // exp(0) of the nested last element
+    for (int i = 0; i + 1 < m; ++i) sum += std::exp(nested_nat[at(head + m + i)]);
+    constexpr double eps = 1e-6;
+    const double L = std::log((1 - eps) / (eps * sum));  // ln(nu_{m-1} (1 - eps) / eps)
+    for (int i = 0; i + 1 < m; ++i) nat[at(head + n + i)] = nested_nat[at(head + m + i)] + L;
+    nat[at(head + n + m - 1)] = L;                    // w[n-2]: the nested last element
+    nat[at(head + m)] = nat[at(head + m - 1)];        // k[n-1]
+    nat.back() = nested_nat.back();                   // C
+  }
 
   void declare(FitParamList& b) const {
     b.add("sigma2", Unit::damping, FitScale::nonneg, true);

@@ -4,6 +4,8 @@
 // the elements stay ordered (no permutation symmetry). Reported: sigma2, k_i, Delta_i.
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,20 @@ struct MaxwellSlipFit {
       p.Delta[ui] = acc;
     }
     return p;
+  }
+  /// n elements contain n - 1: the extra element with a negligible stiffness (1e-9 of the
+  /// smallest) carries no force.
+  std::optional<FitStructure> nested() const {
+    if (n <= 1) return std::nullopt;
+    return FitStructure{.elements = n - 1};
+  }
+  void embed(const std::vector<FitParam>& nested, const std::vector<double>& nested_nat,
+             const std::vector<FitParam>& own, std::vector<double>& nat) const {
+    embed_by_field(nested, nested_nat, own, nat);
+    double kmin = nat[1];
+    for (int i = 1; i + 1 < n; ++i) kmin = std::min(kmin, nat[static_cast<std::size_t>(1 + i)]);
+    nat[static_cast<std::size_t>(n)] = 1e-9 * kmin;                                   // k[n-1]
+    nat[static_cast<std::size_t>(2 * n)] = nat[static_cast<std::size_t>(2 * n - 1)];  // dDelta[n-1]
   }
   /// Delta_0 equals d_0; the other Delta_i are sums.
   void report(const std::vector<FitParam>& /*internal*/, std::vector<ReportedParam>& out) const {
