@@ -172,7 +172,16 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
   return t;
 }
 
-std::string read_text_file(const std::string& path) {
+void require_input_file(const std::string& path, std::string_view what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, 0, 0, "is a directory, expected " + std::string(what));
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+}
+
+std::string read_text_file(const std::string& path, std::string_view what) {
+  require_input_file(path, what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream ss;
@@ -196,7 +205,9 @@ void make_directories(const std::string& path) {
   if (ec) throw InputError(path, 0, 0, "cannot create the directory: " + ec.message());
 }
 
-CsvTable read_csv(const std::string& path) { return parse_csv(read_text_file(path), path); }
+CsvTable read_csv(const std::string& path) {
+  return parse_csv(read_text_file(path, "a CSV file"), path);
+}
 
 void require_strictly_increasing(const CsvTable& table, std::string_view name) {
   const std::size_t c = table.index(name);

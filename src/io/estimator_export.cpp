@@ -97,7 +97,8 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
 }
 
 FrictionSource read_friction_source(const std::string& path) {
-  return parse_friction_source(read_text_file(path), path);
+  return parse_friction_source(
+      read_text_file(path, "a fit.json, ESTIMATOR.json or MODEL.json file"), path);
 }
 
 estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,

@@ -105,11 +105,11 @@ identify::JointController parse_controller_json(std::string_view text, const std
 }
 
 identify::JointController read_controller_file(const std::string& path) {
-  return parse_controller_json(read_text_file(path), path);
+  return parse_controller_json(read_text_file(path, "a CONTROLLER.json file"), path);
 }
 
 JointFile read_joint_file(const std::string& path) {
-  return parse_joint_json(read_text_file(path), path);
+  return parse_joint_json(read_text_file(path, "a JOINT.json or joint_fit.json file"), path);
 }
 
 namespace {

@@ -112,7 +112,7 @@ LugreGroup parse_lugre_group(std::string_view text, const std::string& file) {
 }
 
 LugreGroup read_lugre_group(const std::string& path) {
-  return parse_lugre_group(read_text_file(path), path);
+  return parse_lugre_group(read_text_file(path, "a fit.json file"), path);
 }
 
 std::string lugre_group_xml(const LugreGroup& g, const std::string& source) {

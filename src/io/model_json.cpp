@@ -393,7 +393,7 @@ ModelFile parse_model_json(std::string_view text, const std::string& file) {
 }
 
 ModelFile read_model_file(const std::string& path) {
-  return parse_model_json(read_text_file(path), path);
+  return parse_model_json(read_text_file(path, "a MODEL.json file"), path);
 }
 
 ordered_json to_json(const ModelSpec& spec) {

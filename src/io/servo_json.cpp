@@ -150,7 +150,7 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
 }
 
 ServoLogRead read_servo_log(const std::string& path) {
-  return parse_servo_log(read_text_file(path), path);
+  return parse_servo_log(read_text_file(path, "a BAM log (.json)"), path);
 }
 
 namespace {
@@ -314,7 +314,7 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
 }
 
 sim::ServoSetup read_servo_params(const std::string& path) {
-  return parse_servo_params(read_text_file(path), path);
+  return parse_servo_params(read_text_file(path, "an actuator parameter file (.json)"), path);
 }
 
 std::string servo_params_json(const sim::ServoSetup& f) {

@@ -162,7 +162,7 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
 }
 
 SystemFile read_system_file(const std::string& path) {
-  return parse_system_json(read_text_file(path), path);
+  return parse_system_json(read_text_file(path, "a SYSTEM.json file"), path);
 }
 
 }  // namespace frictionlab::io
