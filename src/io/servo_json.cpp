@@ -56,6 +56,7 @@ const std::vector<std::string> kOptionalEntryKeys{"speed", "load", "input_volts"
 
 ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
   const json top = detail::parse_json_text(text, file);
+  detail::require_kind(top, file, {detail::JsonKind::servo_log});
   if (!top.is_object()) fail(file, "expected a JSON object (a BAM log), got " + detail::type_of(top));
   ServoLogRead out;
   data::ServoLog& log = out.log;
@@ -232,6 +233,7 @@ const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "m
 
 sim::ServoSetup parse_servo_params(std::string_view text, const std::string& file) {
   const json top = detail::parse_json_text(text, file);
+  detail::require_kind(top, file, {detail::JsonKind::servo_params});
   if (!top.is_object())
     fail(file, "expected a JSON object (a BAM parameter file), got " + detail::type_of(top));
   auto param_fail = [&](const std::string& key, const std::string& msg) -> void {
