@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "frictionlab/format.hpp"
+#include "json_fields.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -63,6 +64,20 @@ std::string header_name(std::string_view raw, const std::string& file, long line
     throw InputError(file, line, col, "stray quote in column name " + show(f));
   if (f.empty()) throw InputError(file, line, col, "empty column name");
   return std::string(f);
+}
+
+// A header line that starts like JSON: name the JSON document's kind instead of reporting its
+// first key as a column name.
+[[noreturn]] void not_csv(std::string_view text, const std::string& file, long line) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    throw InputError(file, line, 1, "expected a CSV header line (t,v,...), got text that starts "
+                                    "like JSON");
+  const detail::JsonKind k = detail::json_kind(j);
+  throw InputError(file, 0, 0,
+                   "this is " + (k == detail::JsonKind::unknown ? std::string("a JSON file")
+                                                                 : detail::describe(k)) +
+                       ", not a CSV file");
 }
 
 double parse_cell(std::string_view raw, const std::string& file, long line, long col,
@@ -127,7 +142,16 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
     if (t.header_line == 0) {
       if (content.empty() || content.front() == '#') continue;
       t.header_line = line_no;
+      if (content.front() == '{' || content.front() == '[') not_csv(text, file, line_no);
       const auto fields = split_fields(line);
+      if (fields.size() == 1)
+        for (const char d : {';', '\t', '|'})
+          if (content.find(d) != std::string_view::npos)
+            throw InputError(file, line_no, 0,
+                             "one column named " + show(content) + ": the columns seem to be "
+                             "separated by " + (d == '\t' ? std::string("tabs") : "'" +
+                             std::string(1, d) + "'") + "; frictionlab reads comma-separated "
+                             "values (t,v,F)");
       for (std::size_t i = 0; i < fields.size(); ++i) {
         const long col = static_cast<long>(i) + 1;
         std::string name = header_name(fields[i], file, line_no, col);
