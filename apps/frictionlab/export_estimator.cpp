@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
@@ -96,13 +97,7 @@ void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
   cmd->add_option("--km", o.km,
                   "Torque constant Km [Nm/A] (needed for a MODEL.json or a --problem friction "
                   "fit; overrides the file's)")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            const std::optional<double> x = frictionlab::parse_number(s);
-            if (!x || !(*x > 0)) return "must be a number > 0, got '" + s + "'";
-            return {};
-          },
-          "KM"));
+      ->check(positive());
   cmd->add_option("--hold", o.hold,
                   "Velocity input between cycles: linear (default) or zoh (overrides the file's)")
       ->check(CLI::IsMember({"linear", "zoh"}));

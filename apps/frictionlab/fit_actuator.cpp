@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/csv.hpp"
@@ -169,27 +170,27 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
                   "kp=VALUE (hold out the logs of one kp), leave-kp-out, kfold=K (by file) or none")
       ->capture_default_str();
   fit->add_option("--trials", fo->trials, "Objective evaluations per fit (CMA-ES budget)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive(Number::integer))
       ->capture_default_str();
   fit->add_option("--time-budget", fo->time_budget, "Wall-time budget per fit [s] (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   fit->add_option("--seed", fo->seed, "Random seed (results are deterministic for a seed)")
       ->capture_default_str();
   fit->add_option("--threads", fo->threads, "Evaluation threads (default: all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative(Number::integer));
   fit->add_option("--restarts", fo->restarts, "IPOP restarts per fit")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative(Number::integer))
       ->capture_default_str();
   fit->add_option("--sigma0", fo->sigma0, "Initial CMA-ES step in the normalised box")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   fit->add_option("--velocity-weight", fo->velocity_weight,
                   "Add this weight [s] times the mean absolute velocity error to the loss")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
   fit->add_option("--tolerance", fo->tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   fit->add_option("--out", fo->out, "Output directory (m1.json .. m6.json, summary.json)")
       ->capture_default_str();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
@@ -267,44 +268,44 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   });
   cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
   cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("--lowpass", o->lowpass,
                   "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol, central or tvreg")
       ->check(CLI::IsMember({"savgol", "central", "tvreg"}))
       ->capture_default_str();
   cmd->add_option("--tv-alpha", o->tv_alpha,
                   "tvreg: regularisation weight, sample-rate independent [rad s^(order+1)]")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("--tv-order", o->tv_order,
                   "tvreg: 2 (TV of qdd's derivative, default) or 1 (TVRegDiff twice)")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
   cmd->add_option("--tv-alpha2", o->tv_alpha2,
                   "tvreg order 1: weight of the second TVRegDiff (of qd) [rad s]")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_flag("--reintegrate", o->reintegrate,
                 "q, qd from the double integral of the de-noised qdd (reference 004 sec. 5.1)");
   cmd->add_option("--tv-torque", o->tv_torque,
                   "De-noise the torque by TV regularisation with this weight [N m s^2]")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd->add_flag("--use-velocity", o->use_velocity,
                 "qd = the measured --velocity channel, qdd its derivative");
   cmd->add_option("--decimate", o->decimate, "Keep every N-th sample after filtering")
-      ->check(CLI::PositiveNumber);
+      ->check(positive(Number::integer));
   cmd->add_option("--trim", o->trim, "Seconds dropped at both ends after filtering")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--horizon", o->horizon,
                   "Validation: restart the simulation from the measured state every this many "
                   "seconds (0: one open-loop simulation of the whole record)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_option("--max-step", o->max_step, "Largest simulation step [s]")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
 }
 
@@ -335,21 +336,21 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                   "oe: start from sr3, idim, or a JOINT.json / joint_fit.json file")
       ->type_name("sr3|idim|FILE");
   cmd->add_option("--K", o->K, "sr3: tanh(K qd) in place of sgn(qd) [s/rad] (0: sgn, model A)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_option("--viscous-powers", o->viscous_powers,
                   "sr3: viscous library qd, qd^2, .., qd^N")
-      ->check(CLI::Range(0, 8))
+      ->check(number_in(Number::integer, 0, 8))
       ->capture_default_str();
   cmd->add_option("--delta", o->delta, "sr3: Stribeck exponents of the library")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd->add_option("--sigma0-init", o->sigma0_init, "sr3: initial sigma0 values [N m/rad]")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   cmd->add_option("--aic-observations", o->aic_observations,
                   "sr3: number m of AIC observations (0: max(40, columns + 10))")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative(Number::integer))
       ->capture_default_str();
   add_record_options(cmd, *o);
   cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms (horizontal axis)");
@@ -358,7 +359,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
   cmd->add_option("--v-deadband", o->v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--oe-output", o->oe_output, "oe: fit position, velocity or both")
       ->check(CLI::IsMember({"position", "velocity", "both"}))
       ->capture_default_str();
@@ -383,10 +384,10 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                 "oe: simulate the joint under its controller (--desired) and fit the torque "
                 "too (closed-loop output error)");
   cmd->add_option("--segment", o->segment, "oe: multiple-shooting segment length [s] (0: whole)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_option("--iterations", o->iterations, "oe: largest number of solver iterations")
-      ->check(CLI::PositiveNumber)
+      ->check(positive(Number::integer))
       ->capture_default_str();
   cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
   registry.push_back({cmd, [o]() { run_fit_joint(*o); }});

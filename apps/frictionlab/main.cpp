@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/models/registry.hpp"
@@ -20,21 +21,6 @@
 #endif
 
 namespace {
-
-// CLI11's PositiveNumber prints the range 0 .. DBL_MAX in full; these say what is wrong.
-CLI::Validator number_check(bool allow_zero) {
-  return CLI::Validator(
-      [allow_zero](std::string& s) -> std::string {
-        const std::optional<double> v = frictionlab::parse_number(s);
-        if (!v) return "expected a number, got '" + s + "'";
-        const double x = *v;
-        if (allow_zero ? x < 0 : x <= 0)
-          return std::string("must be ") + (allow_zero ? ">= 0" : "> 0") + ", got " + s;
-        return {};
-      },
-      allow_zero ? "NONNEGATIVE" : "POSITIVE");
-}
-
 
 // The options `fit` and `compare` share (records, channels, problem, preprocessing, lsq);
 // `fit` also has --model, --method and --no-plots.
@@ -69,17 +55,17 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
                   ".mat: the 4xN / Nx4 matrix [t, current, velocity, torque] of reference 000");
   cmd->add_flag("--rotary", o.rotary, "Report rotary units (N m, rad/s) for --problem friction");
   cmd->add_option("--warmup", o.warmup, "Seconds at the start left out of the residuals")
-      ->check(number_check(true));
+      ->check(frictionlab::cli::non_negative());
   cmd->add_option("--starts", o.starts, "lsq: number of starts (multi-start)")
-      ->check(CLI::PositiveNumber);
+      ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
   cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")
       ->check(CLI::IsMember({"none", "huber", "cauchy"}))
       ->capture_default_str();
   cmd->add_option("--resample", o.resample, "Resample to this uniform rate [Hz] first")
-      ->check(number_check(false));
+      ->check(frictionlab::cli::positive());
   cmd->add_option("--lowpass", o.lowpass,
                   "Zero-phase Butterworth low-pass cut-off [Hz] (needs uniform sampling)")
-      ->check(number_check(false));
+      ->check(frictionlab::cli::positive());
   cmd->add_flag("--velocity-from-position", o.velocity_from_position,
                 "Derive the velocity from the position (Savitzky-Golay)");
   if (is_fit) cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");
@@ -153,15 +139,15 @@ int run(int argc, char** argv) {
                   "ceil(h/H) substeps); --system: trbdf2/rosenbrock step [s] (default 0.001), cvode "
                   "largest step")
       ->type_name("H")
-      ->check(number_check(false));
+      ->check(frictionlab::cli::positive());
   CLI::Option* o_output_dt = sim->add_option("--output-dt", so.output_dt,
                                              "--system: output sampling [s] (default: every step)")
                                  ->type_name("T")
-                                 ->check(number_check(true));
+                                 ->check(frictionlab::cli::non_negative());
   CLI::Option* o_rtol =
       sim->add_option("--rtol", so.rtol, "--system with cvode: relative tolerance (default 1e-8)")
           ->type_name("R")
-          ->check(number_check(false));
+          ->check(frictionlab::cli::positive());
   sim->add_option("--plot", so.plot, "Also write an SVG plot of the result")->type_name("OUT.svg");
   o_model->needs(o_input);
   o_input->needs(o_model);
@@ -234,6 +220,12 @@ int run(int argc, char** argv) {
           "--system NAME with --params SYSTEM.json",
           CLI::ExitCodes::RequiredError);
   } catch (const CLI::ParseError& e) {
+    // An argument CLI11 did not recognise is named with the nearest known one (did you mean).
+    if (e.get_exit_code() != 0)
+      if (const auto msg = frictionlab::cli::unknown_argument_message(app)) {
+        std::cerr << "frictionlab: error: " << *msg << "\nRun with --help for more information.\n";
+        return static_cast<int>(CLI::ExitCodes::ExtrasError);
+      }
     return app.exit(e);
   }
   so.hold_given = o_hold->count() > 0;

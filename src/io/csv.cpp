@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "frictionlab/format.hpp"
+#include "json_fields.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -63,6 +64,20 @@ std::string header_name(std::string_view raw, const std::string& file, long line
     throw InputError(file, line, col, "stray quote in column name " + show(f));
   if (f.empty()) throw InputError(file, line, col, "empty column name");
   return std::string(f);
+}
+
+// A header line that starts like JSON: name the JSON document's kind instead of reporting its
+// first key as a column name.
+[[noreturn]] void not_csv(std::string_view text, const std::string& file, long line) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    throw InputError(file, line, 1, "expected a CSV header line (t,v,...), got text that starts "
+                                    "like JSON");
+  const detail::JsonKind k = detail::json_kind(j);
+  throw InputError(file, 0, 0,
+                   "this is " + (k == detail::JsonKind::unknown ? std::string("a JSON file")
+                                                                 : detail::describe(k)) +
+                       ", not a CSV file");
 }
 
 double parse_cell(std::string_view raw, const std::string& file, long line, long col,
@@ -127,7 +142,16 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
     if (t.header_line == 0) {
       if (content.empty() || content.front() == '#') continue;
       t.header_line = line_no;
+      if (content.front() == '{' || content.front() == '[') not_csv(text, file, line_no);
       const auto fields = split_fields(line);
+      if (fields.size() == 1)
+        for (const char d : {';', '\t', '|'})
+          if (content.find(d) != std::string_view::npos)
+            throw InputError(file, line_no, 0,
+                             "one column named " + show(content) + ": the columns seem to be "
+                             "separated by " + (d == '\t' ? std::string("tabs") : "'" +
+                             std::string(1, d) + "'") + "; frictionlab reads comma-separated "
+                             "values (t,v,F)");
       for (std::size_t i = 0; i < fields.size(); ++i) {
         const long col = static_cast<long>(i) + 1;
         std::string name = header_name(fields[i], file, line_no, col);
@@ -172,7 +196,16 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
   return t;
 }
 
-std::string read_text_file(const std::string& path) {
+void require_input_file(const std::string& path, std::string_view what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, 0, 0, "is a directory, expected " + std::string(what));
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+}
+
+std::string read_text_file(const std::string& path, std::string_view what) {
+  require_input_file(path, what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream ss;
@@ -196,7 +229,9 @@ void make_directories(const std::string& path) {
   if (ec) throw InputError(path, 0, 0, "cannot create the directory: " + ec.message());
 }
 
-CsvTable read_csv(const std::string& path) { return parse_csv(read_text_file(path), path); }
+CsvTable read_csv(const std::string& path) {
+  return parse_csv(read_text_file(path, "a CSV file"), path);
+}
 
 void require_strictly_increasing(const CsvTable& table, std::string_view name) {
   const std::size_t c = table.index(name);

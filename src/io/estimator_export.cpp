@@ -80,6 +80,8 @@ FrictionSource from_estimator(const json& j, const std::string& file) {
 
 FrictionSource parse_friction_source(std::string_view text, const std::string& file) {
   const json j = detail::parse_json_text(text, file);
+  detail::require_kind(j, file,
+                       {detail::JsonKind::fit, detail::JsonKind::estimator, detail::JsonKind::model});
   if (!j.is_object())
     throw InputError(file, 0, 0, "expected a JSON object (fit.json, ESTIMATOR.json or MODEL.json), "
                                  "got " + detail::type_of(j));
@@ -97,7 +99,8 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
 }
 
 FrictionSource read_friction_source(const std::string& path) {
-  return parse_friction_source(read_text_file(path), path);
+  return parse_friction_source(
+      read_text_file(path, "a fit.json, ESTIMATOR.json or MODEL.json file"), path);
 }
 
 estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,

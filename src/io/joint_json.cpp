@@ -77,6 +77,7 @@ JointFile joint_from_json(const json& j, const std::string& file) {
 
 JointFile parse_joint_json(std::string_view text, const std::string& file) {
   const json j = detail::parse_json_text(text, file);
+  detail::require_kind(j, file, {detail::JsonKind::joint, detail::JsonKind::joint_fit});
   if (!j.is_object() || !j.contains("joint"))
     detail::fail_file(file, "", "missing key 'joint' (a joint file or a fit-joint result)");
   return joint_from_json(j["joint"], file);
@@ -84,6 +85,7 @@ JointFile parse_joint_json(std::string_view text, const std::string& file) {
 
 identify::JointController parse_controller_json(std::string_view text, const std::string& file) {
   const json j = detail::parse_json_text(text, file);
+  detail::require_kind(j, file, {detail::JsonKind::controller});
   const std::string ctx = "controller";
   if (!j.is_object())
     detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
@@ -105,11 +107,11 @@ identify::JointController parse_controller_json(std::string_view text, const std
 }
 
 identify::JointController read_controller_file(const std::string& path) {
-  return parse_controller_json(read_text_file(path), path);
+  return parse_controller_json(read_text_file(path, "a CONTROLLER.json file"), path);
 }
 
 JointFile read_joint_file(const std::string& path) {
-  return parse_joint_json(read_text_file(path), path);
+  return parse_joint_json(read_text_file(path, "a JOINT.json or joint_fit.json file"), path);
 }
 
 namespace {

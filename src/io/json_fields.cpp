@@ -191,4 +191,66 @@ std::vector<double> JsonFields::numbers(const std::string& key) const {
   return out;
 }
 
+JsonKind json_kind(const json& j) {
+  if (!j.is_object()) return JsonKind::unknown;
+  if (const auto f = j.find("format"); f != j.end()) {
+    if (!f->is_string()) return JsonKind::unknown;
+    const std::string& name = f->get_ref<const std::string&>();
+    if (name == "frictionlab-fit") return JsonKind::fit;
+    if (name == "frictionlab-joint-fit") return JsonKind::joint_fit;
+    if (name == "frictionlab-joint-eval") return JsonKind::joint_eval;
+    if (name == "frictionlab-compare") return JsonKind::compare;
+    if (name == "frictionlab-estimator") return JsonKind::estimator;
+    return JsonKind::unknown;
+  }
+  if (j.contains("entries")) return JsonKind::servo_log;
+  if (j.contains("system")) return JsonKind::system;
+  if (j.contains("joint")) return JsonKind::joint;
+  if (j.contains("recommended") && j.contains("models")) return JsonKind::actuator_summary;
+  if (const auto m = j.find("model"); m != j.end() && m->is_string())
+    return j.contains("actuator") ? JsonKind::servo_params : JsonKind::model;
+  if (j.contains("kp") && j.contains("kd")) return JsonKind::controller;
+  bool all_evals = !j.empty();
+  for (const auto& [key, v] : j.items()) {
+    (void)key;
+    all_evals = all_evals && v.is_object() && v.contains("per_log");
+  }
+  return all_evals ? JsonKind::actuator_eval : JsonKind::unknown;
+}
+
+std::string describe(JsonKind kind) {
+  switch (kind) {
+    case JsonKind::model: return "a MODEL.json (a friction model)";
+    case JsonKind::system: return "a SYSTEM.json (a coupled system for simulate --system)";
+    case JsonKind::joint: return "a JOINT.json (a joint model)";
+    case JsonKind::joint_fit: return "a joint_fit.json from `fit-joint`";
+    case JsonKind::joint_eval: return "a joint_eval.json from `eval-joint`";
+    case JsonKind::controller: return "a CONTROLLER.json (PD gains)";
+    case JsonKind::fit: return "a fit.json from `fit`";
+    case JsonKind::compare: return "a compare.json from `compare`";
+    case JsonKind::estimator: return "an ESTIMATOR.json from `export json`";
+    case JsonKind::servo_params:
+      return "an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. m6.json)";
+    case JsonKind::servo_log: return "a BAM servo log";
+    case JsonKind::actuator_summary: return "a summary.json from `fit-actuator`";
+    case JsonKind::actuator_eval: return "a per-log MAE file from `eval-actuator --json`";
+    case JsonKind::unknown: break;
+  }
+  return "a JSON document of no known kind";
+}
+
+void require_kind(const json& j, const std::string& file,
+                  std::initializer_list<JsonKind> accepted) {
+  const JsonKind k = json_kind(j);
+  if (k == JsonKind::unknown) return;
+  std::string wanted;
+  std::size_t i = 0;
+  for (const JsonKind a : accepted) {
+    if (a == k) return;
+    wanted += (i == 0 ? "" : i + 1 == accepted.size() ? " or " : ", ") + describe(a);
+    ++i;
+  }
+  throw InputError(file, 0, 0, "this is " + describe(k) + ", not " + wanted);
+}
+
 }  // namespace frictionlab::io::detail

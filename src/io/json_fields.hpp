@@ -6,6 +6,7 @@
 // "FILE:LINE:COLUMN: JSON syntax error: ..." and rejects duplicate keys.
 #pragma once
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -50,6 +51,38 @@ class JsonFields {
   std::string file_, context_, owner_;
   std::vector<std::string> allowed_;
 };
+
+/// The kinds of JSON document frictionlab reads or writes (docs/file-formats.md).
+enum class JsonKind {
+  unknown,           ///< none of the below (a reader then reports what is wrong with it)
+  model,             ///< MODEL.json: {"model": "lugre", "params": {...}}
+  system,            ///< SYSTEM.json: {"system": ..., "friction": ...}
+  joint,             ///< JOINT.json: {"joint": {...}} without "format"
+  joint_fit,         ///< joint_fit.json, "format": "frictionlab-joint-fit"
+  joint_eval,        ///< joint_eval.json, "format": "frictionlab-joint-eval"
+  controller,        ///< CONTROLLER.json: {"kp", "kd", ...}
+  fit,               ///< fit.json, "format": "frictionlab-fit"
+  compare,           ///< compare.json, "format": "frictionlab-compare"
+  estimator,         ///< ESTIMATOR.json, "format": "frictionlab-estimator"
+  servo_params,      ///< actuator parameter file: {"model": "m1".."m6", "actuator", BAM's keys}
+  servo_log,         ///< BAM log: {"entries": [...], "mass", "length", "kp", ...}
+  actuator_summary,  ///< fit-actuator's summary.json: {"models": [...], "recommended", ...}
+  actuator_eval,     ///< eval-actuator --json: {LABEL: {"file", "per_log", "mean"}, ...}
+};
+
+/// The kind of a parsed JSON document, told by its "format" key or else by its shape (the keys
+/// only that kind has); JsonKind::unknown when it matches none.
+JsonKind json_kind(const json& j);
+
+/// The kind in words for messages, e.g. "a fit.json from `fit`".
+std::string describe(JsonKind kind);
+
+/// Throw InputError "FILE: this is DESCRIBE(json_kind(j)), not DESCRIBE(accepted...)" when `j`
+/// is a known kind other than the `accepted` ones; nothing for an accepted or unknown kind.
+/// Every reader of a top-level document calls it before reading its keys, so a file of the
+/// wrong kind is named as such rather than reported as a missing or mistyped key.
+void require_kind(const json& j, const std::string& file,
+                  std::initializer_list<JsonKind> accepted);
 
 /// Throw InputError "FILE: key 'KEY': message" (a top-level key of fit.json, ESTIMATOR.json).
 [[noreturn]] void fail_key(const std::string& file, const std::string& key,

@@ -108,11 +108,13 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file) {
 }
 
 LugreGroup parse_lugre_group(std::string_view text, const std::string& file) {
-  return lugre_group_from_fit_json(detail::parse_json_text(text, file), file);
+  const json j = detail::parse_json_text(text, file);
+  detail::require_kind(j, file, {detail::JsonKind::fit});
+  return lugre_group_from_fit_json(j, file);
 }
 
 LugreGroup read_lugre_group(const std::string& path) {
-  return parse_lugre_group(read_text_file(path), path);
+  return parse_lugre_group(read_text_file(path, "a fit.json file"), path);
 }
 
 std::string lugre_group_xml(const LugreGroup& g, const std::string& source) {

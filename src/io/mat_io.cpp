@@ -28,10 +28,7 @@ using MatPtr = std::unique_ptr<mat_t, MatClose>;
 using VarPtr = std::unique_ptr<matvar_t, VarFree>;
 
 MatPtr open_mat(const std::string& path) {
-  {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-  }
+  require_input_file(path, "a MATLAB .mat file");
   MatPtr m(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
   if (!m)
     throw InputError(path, 0, 0,

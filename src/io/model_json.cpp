@@ -389,11 +389,13 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
 }
 
 ModelFile parse_model_json(std::string_view text, const std::string& file) {
-  return model_from_json(detail::parse_json_text(text, file), file);
+  const json j = detail::parse_json_text(text, file);
+  detail::require_kind(j, file, {detail::JsonKind::model});
+  return model_from_json(j, file);
 }
 
 ModelFile read_model_file(const std::string& path) {
-  return parse_model_json(read_text_file(path), path);
+  return parse_model_json(read_text_file(path, "a MODEL.json file"), path);
 }
 
 ordered_json to_json(const ModelSpec& spec) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/record_io.hpp"
 
@@ -55,6 +56,10 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
                               const RecordSpec& spec) {
   check_csv_spec(spec, file);
   const CsvTable table = parse_csv(text, file);
+  if (table.row_lines.empty())
+    throw InputError(file, table.header_line, 0,
+                     "the file has a header line (" + join_list(table.names) +
+                         ") but no data rows");
   data::Record r;
   r.source = file;
   const std::size_t tc = column_of(table, spec.time.empty() ? spec.time_default : spec.time);
@@ -72,7 +77,7 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
 
 data::Record read_record_csv(const std::string& path, const RecordSpec& spec) {
   check_csv_spec(spec, path);  // a spec error before any file error
-  return parse_record_csv(read_text_file(path), path, spec);
+  return parse_record_csv(read_text_file(path, "a record file (.csv or .mat)"), path, spec);
 }
 
 data::Record read_record(const std::string& path, const RecordSpec& spec) {

@@ -56,6 +56,7 @@ const std::vector<std::string> kOptionalEntryKeys{"speed", "load", "input_volts"
 
 ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
   const json top = detail::parse_json_text(text, file);
+  detail::require_kind(top, file, {detail::JsonKind::servo_log});
   if (!top.is_object()) fail(file, "expected a JSON object (a BAM log), got " + detail::type_of(top));
   ServoLogRead out;
   data::ServoLog& log = out.log;
@@ -150,7 +151,7 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
 }
 
 ServoLogRead read_servo_log(const std::string& path) {
-  return parse_servo_log(read_text_file(path), path);
+  return parse_servo_log(read_text_file(path, "a BAM log (.json)"), path);
 }
 
 namespace {
@@ -232,6 +233,7 @@ const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "m
 
 sim::ServoSetup parse_servo_params(std::string_view text, const std::string& file) {
   const json top = detail::parse_json_text(text, file);
+  detail::require_kind(top, file, {detail::JsonKind::servo_params});
   if (!top.is_object())
     fail(file, "expected a JSON object (a BAM parameter file), got " + detail::type_of(top));
   auto param_fail = [&](const std::string& key, const std::string& msg) -> void {
@@ -314,7 +316,7 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
 }
 
 sim::ServoSetup read_servo_params(const std::string& path) {
-  return parse_servo_params(read_text_file(path), path);
+  return parse_servo_params(read_text_file(path, "an actuator parameter file (.json)"), path);
 }
 
 std::string servo_params_json(const sim::ServoSetup& f) {

@@ -60,6 +60,7 @@ void read_torque_csv(const std::string& json_file, const std::string& rel, sim::
 
 SystemFile parse_system_json(std::string_view text, const std::string& file) {
   const json j = detail::parse_json_text(text, file);
+  detail::require_kind(j, file, {detail::JsonKind::system});
   if (!j.is_object())
     detail::fail_file(file, "",
                       "expected a JSON object {\"system\": ..., \"params\": {...}, \"friction\": "
@@ -162,7 +163,7 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
 }
 
 SystemFile read_system_file(const std::string& path) {
-  return parse_system_json(read_text_file(path), path);
+  return parse_system_json(read_text_file(path, "a SYSTEM.json file"), path);
 }
 
 }  // namespace frictionlab::io

@@ -182,10 +182,7 @@ def main():
                                               "--output", xml_out],
                  f"frictionlab: error: {missing_fit}: cannot open: No such file or directory",
                  xml_out)
-    expect_error("export xml: a MODEL.json, not a fit.json",
-                 ["export", "xml", "--params", lugre, "--output", xml_out],
-                 f"frictionlab: error: {lugre}: key 'format': not a fit.json file: expected "
-                 "\"frictionlab-fit\" (written by `frictionlab fit`), the key is missing", xml_out)
+    # A MODEL.json given to export xml: test_cli_error_table.py ("export xml: a MODEL.json").
     stribeck_fit = write("stribeck_fit.json", """{"format": "frictionlab-fit", "version": 1,
  "problem": "sensorless", "method": "lsq", "model_name": "stribeck", "Km": 2,
  "model": {"model": "stribeck", "params": {"Fc": 1, "Fs": 1.5, "vs": 0.1, "sigma2": 0.5}}}""")

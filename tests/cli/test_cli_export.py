@@ -102,7 +102,7 @@ def main():
                  "frictionlab: error: 'float' is not a C identifier (letters, digits and _, not "
                  "starting with a digit, not a keyword)")
     expect_error("--km not positive", ["export", "json", "--params", lugre, "--km", "-1"],
-                 "frictionlab: error: --km: must be a number > 0, got '-1'", status=0)
+                 "frictionlab: error: --km: must be a number > 0, got -1", status=0)
     missing = os.path.join(work, "missing.json")
     expect_error("missing file", ["export", "json", "--params", missing],
                  f"frictionlab: error: {missing}: cannot open: No such file or directory")

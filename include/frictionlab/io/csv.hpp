@@ -59,8 +59,14 @@ std::string format_csv(const std::vector<std::string>& names,
 void write_csv(const std::string& path, const std::vector<std::string>& names,
                const std::vector<const std::vector<double>*>& columns);
 
-/// Read a whole file into a string (InputError "cannot open ..." if it cannot be read).
-std::string read_text_file(const std::string& path);
+/// Check that `path` names something a reader can open as a file: InputError "PATH: cannot
+/// open: REASON" if it does not exist or cannot be read, "PATH: is a directory, expected
+/// WHAT" (e.g. WHAT = "a MODEL.json file") if it is a directory.
+void require_input_file(const std::string& path, std::string_view what = "a file");
+
+/// Read a whole file into a string (InputError "cannot open ..." if it cannot be read, "is a
+/// directory, expected WHAT" for a directory: require_input_file).
+std::string read_text_file(const std::string& path, std::string_view what = "a file");
 
 /// Write a string to a file (InputError "cannot write ..." on failure).
 void write_text_file(const std::string& path, std::string_view text);

@@ -56,7 +56,8 @@ struct RecordSpec {
   std::string time_default{};
 };
 
-/// Record from CSV text (`file`: the name in messages and Record::source).
+/// Record from CSV text (`file`: the name in messages and Record::source). InputError
+/// "FILE:LINE: the file has a header line (NAMES) but no data rows" for a header-only file.
 data::Record parse_record_csv(std::string_view text, const std::string& file,
                               const RecordSpec& spec);
 

@@ -102,9 +102,16 @@ inline void check_passivity(Checker& c, double sigma1, double sigma2, double Fc_
   const bool fail_pos = !(sigma2 > lim_pos), fail_neg = !(sigma2 > lim_neg);
   const bool symmetric = Fc_pos == Fc_neg && Fs_pos == Fs_neg;
   auto msg = [&](double lim, const char* side) {
+    std::string fix = "raise sigma2 above " + format_number(lim);
+    if (lim > 0) fix += " or lower sigma1 below " + format_number(sigma1 * sigma2 / lim);
     return std::string("the map v -> F is not passive") + side +
            ": sigma1*(Fs - Fc)/Fc = " + format_number(lim) + " >= sigma2 = " + format_exact(sigma2) +
-           " (passivity needs sigma2 > sigma1*(Fs - Fc)/Fc; Astrom & Canudas de Wit 2008)";
+           ". Passive (dissipative) means the friction can never give back more energy than it "
+           "has taken from the motion; sigma2 > sigma1*(Fs - Fc)/Fc guarantees it (Barabanov & "
+           "Ortega 2000; Astrom & Canudas de Wit 2008). A set that is not passive may still "
+           "simulate well, but near stick it can sustain oscillations a real contact would damp. "
+           "To make it passive, " + fix + " (many published sets, e.g. Canudas de Wit et al. "
+           "1995, are not passive)";
   };
   if (symmetric) {
     if (fail_pos) c.warn("sigma1", msg(lim_pos, ""));

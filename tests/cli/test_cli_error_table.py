@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Error-path table of the frictionlab command line (issue 13): every row is a malformed input
+or command line of one command, run in its own fresh directory holding only the row's input
+files. Each row asserts the exit status (1: an input error found by frictionlab; CLI11's
+statuses 105/106/109: a command-line error), that stderr holds the expected message fragment,
+and that the directory listing (recursive) is the same after the run as before: no output file
+appears. Single cases with a more specific check stay in test_cli_errors.py.
+
+Row: (name, argv, files, status, fragment). In argv and in file contents, {data} is
+examples/data. files maps a relative path to its content: str (text), bytes, None (an empty
+directory) or a callable(path) that writes the file (.mat files via scipy)."""
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+from cli_harness import Cli, fresh_dir  # noqa: E402
+
+USAGE = 105   # CLI11 ValidationError (a bad option value)
+EXTRAS = 109  # an unknown option or command (did you mean)
+REQUIRED = 106
+
+# ---- input files used by several rows ----
+LUGRE = '{"model": "lugre", "params": {"sigma0": 1e5, "sigma1": 0.5, "sigma2": 0.4}}\n'
+REC = "t,v,F\n" + "".join(f"{k / 100},{0.1 * (k % 7 - 3)},{0.5 * (k % 5 - 2)}\n"
+                          for k in range(40))
+JOINT_REC = "t,q,u\n" + "".join(f"{k / 100},{0.01 * k},{0.1 * (k % 3)}\n" for k in range(60))
+FIT = json.dumps({"format": "frictionlab-fit", "version": 1, "problem": "sensorless",
+                  "method": "lsq", "model_name": "lugre", "Km": 2,
+                  "model": {"model": "lugre", "params": {"sigma0": 1e4}}})
+JOINT_FIT = json.dumps({"format": "frictionlab-joint-fit", "version": 1, "method": "idim",
+                        "joint": {"I": 0.05, "friction": {"model": "coulomb",
+                                                          "params": {"Fc": 0.1}}}})
+ESTIMATOR = json.dumps({"format": "frictionlab-estimator", "version": 1, "Km": 0.5,
+                        "hold": "linear", "friction": {"model": "lugre", "params": {}}})
+SERVO = json.dumps({"kt": 0.4, "R": 4.0, "armature": 0.002, "q_offset": 0.0,
+                    "friction_base": 0.01, "friction_viscous": 0.004, "model": "m1",
+                    "actuator": "xl330"})
+ENTRY = '{"position": 0, "goal_position": 0.1, "timestamp": %s, "torque_enable": true}'
+
+
+def log(entries, header='"mass": 0.49, "length": 0.1, "kp": 100, "dt": 0.005, "motor": "xl330"'):
+    return "{" + header + ', "entries": [' + ",".join(entries) + "]}"
+
+
+LOG = log([ENTRY % "0", ENTRY % "0.005", ENTRY % "0.01"])
+
+
+def mat(variables):
+    def write(path):
+        import numpy as np
+        import scipy.io
+        scipy.io.savemat(path, {k: np.asarray(v, dtype=float) for k, v in variables.items()})
+    return write
+
+
+SIM = ["simulate", "--model", "m.json", "--input", "in.csv", "--output", "out.csv"]
+FIT_ARGS = ["fit", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
+CMP_ARGS = ["compare", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
+FJ = ["fit-joint", "--input", "j.csv", "--position", "q", "--torque", "u", "--out", "o"]
+EJ = ["eval-joint", "--joint", "J.json", "--input", "j.csv", "--position", "q", "--torque", "u",
+      "--out", "o"]
+EA = ["eval-actuator", "--params", "p.json", "--logs", "log.json", "--json", "mae.json"]
+FA = ["fit-actuator", "--logs", "log.json", "--out", "o"]
+
+ROWS = [
+    # ---- simulate: CSV input ----
+    ("simulate: empty CSV", SIM, {"m.json": LUGRE, "in.csv": ""}, 1,
+     "in.csv: empty file: expected a header line"),
+    ("simulate: header-only CSV", SIM, {"m.json": LUGRE, "in.csv": "t,v\n"}, 1,
+     "in.csv: needs at least 2 data rows, found 0"),
+    ("simulate: semicolon delimiter", SIM, {"m.json": LUGRE, "in.csv": "t;v\n0;0\n1;1\n"}, 1,
+     "in.csv:1: one column named 't;v': the columns seem to be separated by ';'; frictionlab "
+     "reads comma-separated values (t,v,F)"),
+    ("simulate: blank line inside the data", SIM,
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n\n1,1\n"}, 1, "in.csv:3: blank line inside the data"),
+    ("simulate: infinite cell", SIM, {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,inf\n"}, 1,
+     "in.csv:3:2: non-finite value 'inf' (column 'v')"),
+    ("simulate: decreasing time", SIM, {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n0.5,0\n"}, 1,
+     "in.csv:4:1: column 't' must be strictly increasing: 0.5 follows 1 (line 3)"),
+    ("simulate: empty cell", SIM, {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,\n"}, 1,
+     "in.csv:3:2: empty cell (column 'v')"),
+    ("simulate: extra field", SIM, {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1,2\n"}, 1,
+     "in.csv:3:3: expected 2 fields (t, v), found 3"),
+    ("simulate: comment after the header", SIM,
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n# note\n1,1\n"}, 1,
+     "in.csv:3: comment lines are allowed only before the header"),
+    ("simulate: input is a directory", SIM, {"m.json": LUGRE, "in.csv": None}, 1,
+     "in.csv: is a directory, expected a CSV file"),
+    # ---- simulate: MODEL.json ----
+    ("simulate: model is a directory", SIM, {"m.json": None, "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "m.json: is a directory, expected a MODEL.json file"),
+    ("simulate: empty MODEL.json", SIM, {"m.json": "", "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "m.json:1:1: JSON syntax error"),
+    ("simulate: negative sigma0", SIM,
+     {"m.json": '{"model": "lugre", "params": {"sigma0": -1e5}}', "in.csv": "t,v\n0,0\n1,1\n"},
+     1, "m.json: parameter 'sigma0': must be > 0, got -1e+05"),
+    ("simulate: NaN parameter (not JSON)", SIM,
+     {"m.json": '{"model": "lugre", "params": {"sigma0": NaN}}', "in.csv": "t,v\n0,0\n1,1\n"},
+     1, "m.json:1:41: JSON syntax error"),
+    ("simulate: parameter as a string", SIM,
+     {"m.json": '{"model": "lugre", "params": {"Fc": "1"}}', "in.csv": "t,v\n0,0\n1,1\n"},
+     1, "m.json: parameter 'Fc': expected a number, got string"),
+    ("simulate: duplicate key", SIM,
+     {"m.json": '{"model": "lugre", "model": "dahl"}', "in.csv": "t,v\n0,0\n1,1\n"},
+     1, "duplicate key 'model'"),
+    ("simulate: MODEL.json is an array", SIM, {"m.json": "[1]", "in.csv": "t,v\n0,0\n1,1\n"},
+     1, "m.json: expected a JSON object"),
+    ("simulate: a fit.json as --model", SIM, {"m.json": FIT, "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "m.json: this is a fit.json from `fit`, not a MODEL.json (a friction model)"),
+    ("simulate: a SYSTEM.json as --model",
+     ["simulate", "--model", "{data}/stick_slip.json", "--input", "in.csv", "--output",
+      "out.csv"], {"in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "stick_slip.json: this is a SYSTEM.json (a coupled system for simulate --system), not a "
+     "MODEL.json"),
+    ("simulate: an actuator parameter file as --model", SIM,
+     {"m.json": SERVO, "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "m.json: this is an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. "
+     "m6.json), not a MODEL.json"),
+    # ---- simulate: SYSTEM.json ----
+    ("simulate: a MODEL.json as --params",
+     ["simulate", "--system", "stick-slip", "--params", "m.json", "--output", "out.csv"],
+     {"m.json": LUGRE}, 1,
+     "m.json: this is a MODEL.json (a friction model), not a SYSTEM.json"),
+    ("simulate: SYSTEM.json with a negative mass",
+     ["simulate", "--system", "stick-slip", "--params", "s.json", "--output", "out.csv"],
+     {"s.json": '{"system": "stick-slip", "params": {"m": -1}, "friction": {"model": "lugre"}}'},
+     1, "s.json: parameter 'm': must be > 0"),
+    ("simulate: SYSTEM.json is a directory",
+     ["simulate", "--system", "joint", "--params", "s.json", "--output", "out.csv"],
+     {"s.json": None}, 1, "s.json: is a directory, expected a SYSTEM.json file"),
+    # ---- simulate: options ----
+    ("simulate: --dt 0", SIM + ["--dt", "0"], {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n"},
+     USAGE, "--dt: must be a number > 0, got 0"),
+    ("simulate: --output-dt -1",
+     ["simulate", "--system", "joint", "--params", "{data}/joint.json", "--output", "out.csv",
+      "--output-dt", "-1"], {}, USAGE, "--output-dt: must be a number >= 0, got -1"),
+    ("simulate: did you mean --integrator", SIM + ["--integator", "rk4"],
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n"}, EXTRAS,
+     "unknown option --integator for `simulate`; did you mean --integrator?"),
+    ("simulate: --rtol nan",
+     ["simulate", "--system", "joint", "--params", "{data}/joint.json", "--output", "out.csv",
+      "--rtol", "nan"], {}, USAGE, "--rtol: expected a number, got 'nan'"),
+    # ---- fit ----
+    ("fit: header-only record", FIT_ARGS, {"r.csv": "t,v,F\n"}, 1,
+     "r.csv:1: the file has a header line (t, v, F) but no data rows"),
+    ("fit: empty record", FIT_ARGS, {"r.csv": ""}, 1, "r.csv: empty file: expected a header line"),
+    ("fit: record is a directory", FIT_ARGS, {"r.csv": None}, 1,
+     "r.csv: is a directory, expected a record file (.csv or .mat)"),
+    ("fit: record without an extension is a directory",
+     ["fit", "--input", "rec", "--velocity", "v", "--force", "F", "--out", "o"], {"rec": None},
+     1, "rec: is a directory, expected a record file (.csv or .mat)"),
+    ("fit: non-increasing time", FIT_ARGS, {"r.csv": "t,v,F\n0,0,0\n0,1,1\n"}, 1,
+     "r.csv:3:1: column 't' must be strictly increasing"),
+    ("fit: missing force column",
+     ["fit", "--input", "r.csv", "--velocity", "v", "--force", "tau", "--out", "o"],
+     {"r.csv": REC}, 1, "r.csv:1: no column 'tau' (columns found: t, v, F)"),
+    ("fit: column index out of range",
+     ["fit", "--input", "r.csv", "--velocity", "1", "--force", "7", "--out", "o"],
+     {"r.csv": REC}, 1, "r.csv:1: column index 7 out of range: the file has 3 columns"),
+    ("fit: --starts 0", FIT_ARGS + ["--starts", "0"], {"r.csv": REC}, USAGE,
+     "--starts: must be an integer >= 1, got 0"),
+    ("fit: --starts 2.5", FIT_ARGS + ["--starts", "2.5"], {"r.csv": REC}, USAGE,
+     "--starts: expected an integer, got '2.5'"),
+    ("fit: --warmup -1", FIT_ARGS + ["--warmup", "-1"], {"r.csv": REC}, USAGE,
+     "--warmup: must be a number >= 0, got -1"),
+    ("fit: --lowpass abc", FIT_ARGS + ["--lowpass", "abc"], {"r.csv": REC}, USAGE,
+     "--lowpass: expected a number, got 'abc'"),
+    ("fit: did you mean --no-plots", FIT_ARGS + ["--no-plot"], {"r.csv": REC}, EXTRAS,
+     "unknown option --no-plot for `fit`; did you mean --no-plots?"),
+    ("fit: stray positional argument", FIT_ARGS + ["extra"], {"r.csv": REC}, EXTRAS,
+     "unexpected argument 'extra': `fit` takes no positional arguments"),
+    ("fit: .mat that is not a .mat", FIT_ARGS[:2] + ["r.mat"] + FIT_ARGS[3:],
+     {"r.mat": b"MATLAB 5.0 MAT-file, but nothing after the header"}, 1,
+     "r.mat: not a MATLAB .mat file"),
+    ("fit: .mat without the variable",
+     ["fit", "--input", "r.mat", "--time", "t", "--velocity", "v", "--force", "F", "--out", "o"],
+     {"r.mat": mat({"t": [0, 1, 2], "v": [0, 1, 2]})}, 1, "r.mat: no variable 'F'"),
+    ("fit: .mat matrix of the wrong shape",
+     ["fit", "--problem", "sensorless", "--input", "r.mat", "--matrix", "M", "--out", "o"],
+     {"r.mat": mat({"M": [[0, 1, 2], [1, 2, 3], [2, 3, 4]]})}, 1, "r.mat: variable 'M'"),
+    ("fit: .mat is a directory", FIT_ARGS[:2] + ["r.mat"] + FIT_ARGS[3:], {"r.mat": None}, 1,
+     "r.mat: is a directory, expected a MATLAB .mat file"),
+    ("fit: unknown model", FIT_ARGS + ["--model", "lugra"], {"r.csv": REC}, 1,
+     "unknown model 'lugra'"),
+    ("fit: JSON given as the record", FIT_ARGS[:2] + ["f.json"] + FIT_ARGS[3:], {"f.json": FIT},
+     1, "f.json: this is a fit.json from `fit`, not a CSV file"),
+    # ---- compare ----
+    ("compare: header-only record", CMP_ARGS, {"r.csv": "t,v,F\n"}, 1,
+     "r.csv:1: the file has a header line (t, v, F) but no data rows"),
+    ("compare: --starts -3", CMP_ARGS + ["--starts", "-3"], {"r.csv": REC}, USAGE,
+     "--starts: must be an integer >= 1, got -3"),
+    ("compare: did you mean --models", CMP_ARGS + ["--model", "lugre"], {"r.csv": REC}, EXTRAS,
+     "unknown option --model for `compare`; did you mean --models?"),
+    ("compare: NaN in the record", CMP_ARGS, {"r.csv": "t,v,F\n0,0,0\n1,NaN,0\n"}, 1,
+     "r.csv:3:2: non-finite value 'NaN' (column 'v')"),
+    ("fit: tab-separated record", FIT_ARGS, {"r.csv": "t\tv\tF\n0\t0\t0\n"}, 1,
+     "r.csv:1: one column named 't\tv\tF': the columns seem to be separated by tabs"),
+    ("fit: a BAM log as the record", FIT_ARGS[:2] + ["log.csv"] + FIT_ARGS[3:],
+     {"log.csv": LOG}, 1, "log.csv: this is a BAM servo log, not a CSV file"),
+    # ---- fit-joint ----
+    ("fit-joint: header-only record", FJ, {"j.csv": "t,q,u\n"}, 1,
+     "j.csv:1: the file has a header line (t, q, u) but no data rows"),
+    ("fit-joint: record is a directory", FJ, {"j.csv": None}, 1,
+     "j.csv: is a directory, expected a record file (.csv or .mat)"),
+    ("fit-joint: missing torque column", FJ[:6] + ["tau"] + FJ[7:], {"j.csv": JOINT_REC}, 1,
+     "j.csv:1: no column 'tau' (columns found: t, q, u)"),
+    ("fit-joint: --decimate 0", FJ + ["--decimate", "0"], {"j.csv": JOINT_REC}, USAGE,
+     "--decimate: must be an integer >= 1, got 0"),
+    ("fit-joint: --viscous-powers 9", FJ + ["--viscous-powers", "9"], {"j.csv": JOINT_REC},
+     USAGE, "--viscous-powers: must be an integer between 0 and 8, got 9"),
+    ("fit-joint: --max-step 0", FJ + ["--max-step", "0"], {"j.csv": JOINT_REC}, USAGE,
+     "--max-step: must be a number > 0, got 0"),
+    ("fit-joint: --init with a MODEL.json",
+     FJ + ["--method", "oe", "--init", "m.json"], {"j.csv": JOINT_REC, "m.json": LUGRE}, 1,
+     "m.json: this is a MODEL.json (a friction model), not a JOINT.json (a joint model) or a "
+     "joint_fit.json from `fit-joint`"),
+    ("fit-joint: --controller with a fit.json",
+     FJ + ["--method", "oe", "--init", "idim", "--closed-loop", "--desired", "j.csv", "--desired-position", "q",
+           "--desired-velocity", "q", "--desired-torque", "u", "--controller", "c.json"],
+     {"j.csv": JOINT_REC, "c.json": FIT}, 1,
+     "c.json: this is a fit.json from `fit`, not a CONTROLLER.json (PD gains)"),
+    ("fit-joint: did you mean --method", FJ + ["--metod", "idim"], {"j.csv": JOINT_REC}, EXTRAS,
+     "unknown option --metod for `fit-joint`; did you mean --method?"),
+    # ---- eval-joint ----
+    ("eval-joint: JOINT.json is a directory", EJ, {"J.json": None, "j.csv": JOINT_REC}, 1,
+     "J.json: is a directory, expected a JOINT.json or joint_fit.json file"),
+    ("eval-joint: a fit.json as --joint", EJ, {"J.json": FIT, "j.csv": JOINT_REC}, 1,
+     "J.json: this is a fit.json from `fit`, not a JOINT.json"),
+    ("eval-joint: joint with negative inertia", EJ,
+     {"J.json": '{"joint": {"I": -1, "friction": {"model": "coulomb"}}}', "j.csv": JOINT_REC},
+     1, "J.json: joint: parameter 'I': must be > 0 kg m^2, got -1"),
+    ("eval-joint: joint without friction", EJ,
+     {"J.json": '{"joint": {"I": 0.1}}', "j.csv": JOINT_REC}, 1,
+     "J.json: joint: parameter 'friction': missing"),
+    ("eval-joint: joint with a LuGre (not joint-lugre) friction", EJ,
+     {"J.json": '{"joint": {"I": 0.1, "friction": ' + LUGRE + "}}", "j.csv": JOINT_REC}, 1,
+     "is not a joint friction model"),
+    # ---- fit-actuator / eval-actuator ----
+    ("eval-actuator: a fit.json as --params", EA, {"p.json": FIT, "log.json": LOG}, 1,
+     "p.json: this is a fit.json from `fit`, not an actuator parameter file"),
+    ("eval-actuator: a BAM log as --params", EA, {"p.json": LOG, "log.json": LOG}, 1,
+     "p.json: this is a BAM servo log, not an actuator parameter file"),
+    ("eval-actuator: params directory without files", EA, {"p.json": None, "log.json": LOG}, 1,
+     "p.json: directory has no .json parameter file"),
+    ("eval-actuator: negative kt", EA,
+     {"p.json": SERVO.replace('"kt": 0.4', '"kt": -0.4'), "log.json": LOG}, 1,
+     "p.json: parameter 'kt': must be > 0, got -0.4"),
+    ("eval-actuator: a parameter file as --logs", EA, {"p.json": SERVO, "log.json": SERVO}, 1,
+     "log.json: this is an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. "
+     "m6.json), not a BAM servo log"),
+    ("eval-actuator: log with one entry", EA, {"p.json": SERVO, "log.json": log([ENTRY % "0"])},
+     1, "log.json: key 'entries': needs at least 2 entries, got 1"),
+    ("eval-actuator: log without mass", EA,
+     {"p.json": SERVO, "log.json": log([ENTRY % "0", ENTRY % "0.005"], '"length": 0.1, "kp": 1')},
+     1, "log.json: key 'mass': missing"),
+    ("eval-actuator: log with a decreasing timestamp", EA,
+     {"p.json": SERVO, "log.json": log([ENTRY % "0.01", ENTRY % "0.005"])}, 1,
+     "log.json: entry 1: key 'timestamp': decreases (0.01 then 0.005)"),
+    ("eval-actuator: truncated log", EA, {"p.json": SERVO, "log.json": LOG[:-20]}, 1,
+     "log.json:1:"),
+    ("fit-actuator: --trials 0", FA + ["--trials", "0"], {"log.json": LOG}, USAGE,
+     "--trials: must be an integer >= 1, got 0"),
+    ("fit-actuator: --restarts -1", FA + ["--restarts", "-1"], {"log.json": LOG}, USAGE,
+     "--restarts: must be an integer >= 0, got -1"),
+    ("fit-actuator: a MODEL.json as a log", FA, {"log.json": LUGRE}, 1,
+     "log.json: this is a MODEL.json (a friction model), not a BAM servo log"),
+    ("fit-actuator: logs directory without logs", FA, {"log.json": None}, 1,
+     "log.json: directory has no .json log"),
+    # ---- export ----
+    ("export json: a SYSTEM.json", ["export", "json", "--params", "{data}/stick_slip.json",
+                                    "--output", "e.json"], {}, 1,
+     "stick_slip.json: this is a SYSTEM.json (a coupled system for simulate --system), not a "
+     "fit.json from `fit`, an ESTIMATOR.json from `export json` or a MODEL.json"),
+    ("export json: --km 0", ["export", "json", "--params", "e.json", "--km", "0"],
+     {"e.json": ESTIMATOR}, USAGE, "--km: must be a number > 0, got 0"),
+    ("export json: params is a directory",
+     ["export", "json", "--params", "e.json", "--output", "x.json"], {"e.json": None}, 1,
+     "e.json: is a directory, expected a fit.json, ESTIMATOR.json or MODEL.json file"),
+    ("export json: did you mean --params", ["export", "json", "--param", "e.json"],
+     {"e.json": ESTIMATOR}, EXTRAS,
+     "unknown option --param for `export json`; did you mean --params?"),
+    ("export c: a joint_fit.json", ["export", "c", "--params", "jf.json", "--out", "c"],
+     {"jf.json": JOINT_FIT}, 1,
+     "jf.json: this is a joint_fit.json from `fit-joint`, not a fit.json from `fit`"),
+    ("export c: a static model", ["export", "c", "--params", "{data}/stribeck.json",
+                                  "--km", "1", "--out", "c"], {}, 1,
+     "the estimator needs a lugre model, got 'stribeck'"),
+    ("export mujoco: an actuator parameter file",
+     ["export", "mujoco", "--params", "p.json", "--output", "m.xml"], {"p.json": SERVO}, 1,
+     "p.json: this is an actuator parameter file"),
+    ("export xml: a MODEL.json",
+     ["export", "xml", "--params", "{data}/lugre.json", "--output", "l.xml"], {}, 1,
+     "lugre.json: this is a MODEL.json (a friction model), not a fit.json from `fit`"),
+    ("export xml: an ESTIMATOR.json", ["export", "xml", "--params", "e.json"],
+     {"e.json": ESTIMATOR}, 1,
+     "e.json: this is an ESTIMATOR.json from `export json`, not a fit.json from `fit`"),
+    ("export: did you mean json", ["export", "jsn", "--params", "e.json"],
+     {"e.json": ESTIMATOR}, EXTRAS, "unknown command 'jsn' for `export`; did you mean json?"),
+    # ---- demo and the top level ----
+    ("demo: did you mean --out", ["demo", "--ot", "d"], {}, EXTRAS,
+     "unknown option --ot for `demo`; did you mean --out?"),
+    ("demo: stray positional argument", ["demo", "now"], {}, EXTRAS,
+     "unexpected argument 'now': `demo` takes no positional arguments"),
+    ("did you mean simulate", ["simulat", "--model", "m.json"], {"m.json": LUGRE}, EXTRAS,
+     "unknown command 'simulat'; did you mean simulate?"),
+    ("unknown command, nothing close", ["frobnicate"], {}, EXTRAS,
+     "unknown command 'frobnicate' (known: simulate, fit, compare, export, demo"),
+]
+
+
+def listing(root):
+    """Every path under `root` (relative), files and directories, with file sizes."""
+    out = set()
+    for d, dirs, files in os.walk(root):
+        for n in dirs:
+            out.add(os.path.relpath(os.path.join(d, n), root) + "/")
+        for n in files:
+            p = os.path.join(d, n)
+            out.add((os.path.relpath(p, root), os.path.getsize(p)))
+    return out
+
+
+def main():
+    cli = Cli(timeout=120)
+    data = cli.data
+    names = [r[0] for r in ROWS]
+    cli.check(f"at least 60 rows ({len(ROWS)})", len(ROWS) >= 60)
+    cli.check("row names are unique", len(set(names)) == len(names))
+    for k, (name, argv, files, status, fragment) in enumerate(ROWS):
+        d = os.path.join(cli.work, f"row{k:03d}")
+        fresh_dir(d)
+        for rel, content in files.items():
+            path = os.path.join(d, rel)
+            if content is None:
+                os.makedirs(path)
+            elif callable(content):
+                content(path)
+            elif isinstance(content, bytes):
+                with open(path, "wb") as f:
+                    f.write(content)
+            else:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(content.replace("{data}", data))
+        argv = [a.replace("{data}", data) for a in argv]
+        before = listing(d)
+        p = subprocess.run([cli.binary, *argv], cwd=d, capture_output=True, text=True,
+                           timeout=cli.timeout)
+        after = listing(d)
+        detail = (f"argv: {argv}\nexit: {p.returncode} (expected {status})\nstderr:\n{p.stderr}"
+                  f"expected fragment:\n{fragment}\nnew paths: {sorted(map(str, after - before))}")
+        cli.check(name, p.returncode == status and fragment in p.stderr and
+                  "frictionlab: error: " in p.stderr and after == before, detail)
+    return cli.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
