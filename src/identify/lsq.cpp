@@ -404,7 +404,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   const Eigen::Map<const RowMat> G(Gv.data(), q, p);
   const Eigen::MatrixXd cov = G * cov_theta * G.transpose();
   const double tq = student_t_quantile(0.975, static_cast<double>(dof));
-  rel.hac_lags = hac_bandwidth(rel.whiteness.acf1, m);
+  rel.hac_lags = static_cast<int>(hac_bandwidth(rel.whiteness.acf1, m));
   const Eigen::MatrixXd cov_hac =
       G * hac_covariance(J, res, cov_theta / s2, rel.hac_lags) * G.transpose();
   for (long a = 0; a < q; ++a) {
