@@ -16,6 +16,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -65,11 +66,12 @@ void run_c(const EstimatorExportOptions& o) {
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
   for (const auto& w : r.warnings) print_warning(w);
-  io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
-  io::write_text_file(h, r.header);
-  io::write_text_file(c, r.source);
+  io::OutputFiles files;
+  files.write(h, r.header);
+  files.write(c, r.source);
+  files.commit();
   std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision
             << " estimator of " << o.params << ")\n";
 }

@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -182,12 +183,7 @@ std::string read_text_file(const std::string& path) {
 }
 
 void write_text_file(const std::string& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw InputError(path, 0, 0, std::string("cannot open for writing: ") + std::strerror(errno));
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.flush();
-  if (!out) throw InputError(path, 0, 0, "write error");
+  write_file_atomic(path, text);
 }
 
 void make_directories(const std::string& path) {

@@ -62,7 +62,8 @@ void write_csv(const std::string& path, const std::vector<std::string>& names,
 /// Read a whole file into a string (InputError "cannot open ..." if it cannot be read).
 std::string read_text_file(const std::string& path);
 
-/// Write a string to a file (InputError "cannot write ..." on failure).
+/// Write a string to a file, all or nothing (io::write_file_atomic, io/output.hpp: a temporary
+/// file beside it renamed into place; InputError "PATH: cannot write: REASON" on failure).
 void write_text_file(const std::string& path, std::string_view text);
 
 /// Create a directory and its parents if missing (InputError "PATH: cannot create the

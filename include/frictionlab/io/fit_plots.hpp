@@ -25,8 +25,9 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f);
 
 /// Create `dir` if missing and write into it fit.json (io::fit_to_json),
 /// model.json (FitResult::params) and, if `plots`, prediction.svg and
-/// friction_velocity.svg. Returns the paths written, in that order. Throws
-/// InputError if the directory or a file cannot be written.
+/// friction_velocity.svg, all or nothing (io::OutputFiles, io/output.hpp). Returns
+/// the paths written, in that order. Throws InputError if the directory or a file
+/// cannot be written.
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
                                            bool plots);
 

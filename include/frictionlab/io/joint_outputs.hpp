@@ -14,7 +14,8 @@
 //                           sigma0, sigma1, Omega_s, Fc, accepted, and its .svg (the kept
 //                           sigma0 start's convergence);
 //   joint_fit.json / joint_eval.json   io/joint_json.hpp.
-// The .svg files only with `plots`. Errors: InputError naming the directory or file that
+// The .svg files only with `plots`. Each set is written all or nothing (io::OutputFiles,
+// io/output.hpp). Errors: InputError naming the directory or file that
 // cannot be created or written.
 #pragma once
 
