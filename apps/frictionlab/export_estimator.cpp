@@ -43,16 +43,24 @@ io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
   return v;
 }
 
+// Before any work: --output can be written and is not --params.
+void check_output(const EstimatorExportOptions& o) {
+  if (o.output.empty()) return;
+  io::check_output_file(o.output);
+  io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
+}
+
 void emit(const std::string& output, const std::string& text, const std::string& what) {
-  if (output.empty()) {
-    std::cout << text << std::flush;
+  if (output.empty() || io::is_stdout(output)) {
+    io::write_text_output(std::string(io::kStdout), text);
   } else {
-    io::write_text_file(output, text);
+    io::write_text_output(output, text);
     std::cerr << "frictionlab: wrote " << output << " (" << what << ")\n";
   }
 }
 
 void run_json(const EstimatorExportOptions& o) {
+  check_output(o);
   const io::ExportText r =
       io::export_json(io::read_friction_source(o.params), overrides(o));
   for (const auto& w : r.warnings) print_warning(w);
@@ -60,6 +68,7 @@ void run_json(const EstimatorExportOptions& o) {
 }
 
 void run_c(const EstimatorExportOptions& o) {
+  io::check_output_directory(o.out);
   io::CExportOptions co;
   co.estimator = overrides(o);
   co.name = o.name;
@@ -69,6 +78,7 @@ void run_c(const EstimatorExportOptions& o) {
   const std::filesystem::path dir(o.out);
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
   io::OutputFiles files;
+  files.protect({{"--params", o.params}});
   files.write(h, r.header);
   files.write(c, r.source);
   files.commit();
@@ -77,6 +87,7 @@ void run_c(const EstimatorExportOptions& o) {
 }
 
 void run_mujoco(const EstimatorExportOptions& o) {
+  check_output(o);
   const io::FrictionSource s = io::read_friction_source(o.params);
   for (const auto& w : s.warnings) print_warning(w);
   io::MujocoOptions mo;
@@ -120,7 +131,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
       "json", "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
               "versioned) from a fit.json, an ESTIMATOR.json or a MODEL.json.");
   add_common(json, *o, true);
-  json->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
+  json->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({json, [o] { run_json(*o); }});
 
   CLI::App* c = exp->add_subcommand(
@@ -146,7 +157,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
   mj->add_option("--gear", o->gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();
-  mj->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
+  mj->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({mj, [o] { run_mujoco(*o); }});
 }
 

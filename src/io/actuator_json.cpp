@@ -35,8 +35,10 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   return summary.dump(2) + "\n";
 }
 
-void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome) {
+void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome,
+                        const std::vector<NamedPath>& inputs) {
   OutputFiles files;
+  files.protect(inputs);
   for (const auto& r : outcome.models)
     files.write((std::filesystem::path(dir) / (r.name + ".json")).string(),
                 servo_params_json(r.params));

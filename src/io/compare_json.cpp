@@ -59,9 +59,11 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
 }
 
 std::vector<std::string> write_compare_outputs(const std::string& dir,
-                                               const workflows::CompareOutcome& c) {
+                                               const workflows::CompareOutcome& c,
+                                               const std::vector<NamedPath>& inputs) {
   const std::filesystem::path d(dir);
   OutputFiles files;
+  files.protect(inputs);
   const auto compare_path = (d / "compare.json").string();
   std::vector<std::string> model_paths;
   for (const auto& r : c.rows)

@@ -247,7 +247,7 @@ std::string format_csv(const std::vector<std::string>& names,
 
 void write_csv(const std::string& path, const std::vector<std::string>& names,
                const std::vector<const std::vector<double>*>& columns) {
-  write_text_file(path, format_csv(names, columns));
+  write_text_output(path, format_csv(names, columns));
 }
 
 }  // namespace frictionlab::io

@@ -44,9 +44,10 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f) {
 }
 
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
-                                           bool plots) {
+                                           bool plots, const std::vector<NamedPath>& inputs) {
   const std::filesystem::path d(dir);
   OutputFiles files;
+  files.protect(inputs);
   files.write((d / "fit.json").string(),
               fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
   files.write((d / "model.json").string(), to_json_text(f.result.params));

@@ -178,11 +178,13 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
 }  // namespace
 
 std::vector<std::string> write_fit_joint(const std::string& out,
-                                         const workflows::FitJointOutcome& r, bool plots) {
+                                         const workflows::FitJointOutcome& r, bool plots,
+                                         const std::vector<NamedPath>& inputs) {
   const std::filesystem::path dir(out);
   OutputFiles files;
+  files.protect(inputs);
   if (r.sr3) write_sr3_tables(dir, *r.sr3, plots, files);
-  const auto fit_path = (dir / "joint_fit.json").string();
+  const auto fit_path = (dir / kJointFitFile).string();
   files.write(fit_path, joint_fit_to_json(r).dump(2) + "\n");
   write_prediction(dir, stem(r.input), r.training_data, r.training, plots, files);
   for (std::size_t i = 0; i < r.validation.size(); ++i)
@@ -196,10 +198,12 @@ std::vector<std::string> write_fit_joint(const std::string& out,
 std::vector<std::string> write_eval_joint(const std::string& out,
                                           const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
-                                          const std::string& joint_file, bool plots) {
+                                          const std::string& joint_file, bool plots,
+                                          const std::vector<NamedPath>& inputs) {
   const std::filesystem::path dir(out);
   OutputFiles files;
-  const auto json_path = (dir / "joint_eval.json").string();
+  files.protect(inputs);
+  const auto json_path = (dir / kJointEvalFile).string();
   files.write(json_path, joint_eval_to_json(r, model, joint_file).dump(2) + "\n");
   for (std::size_t i = 0; i < r.evaluations.size(); ++i)
     write_prediction(dir, stem(r.data[i].source), r.data[i], r.evaluations[i], plots, files);

@@ -97,6 +97,7 @@ void OutputFiles::write(const std::string& path, std::string_view text) {
   std::error_code ec;
   if (fs::is_directory(fs::status(target, ec)))
     throw InputError(path, 0, 0, "is a directory, not a file");
+  check_outputs_not_inputs(inputs_, {{"", path}});
   for (const auto& p : pending_)
     if (p.target == target.string() || same_file(p.target, target.string()))
       throw InputError(path, 0, 0, "written twice in one set of outputs");

@@ -55,7 +55,8 @@ void require_strictly_increasing(const CsvTable& table, std::string_view name);
 std::string format_csv(const std::vector<std::string>& names,
                        const std::vector<const std::vector<double>*>& columns);
 
-/// Write format_csv(...) to `path` (InputError if it cannot be written).
+/// Write format_csv(...) to `path`, or to the standard output if `path` is "-"
+/// (io::write_text_output; InputError if it cannot be written).
 void write_csv(const std::string& path, const std::vector<std::string>& names,
                const std::vector<const std::vector<double>*>& columns);
 

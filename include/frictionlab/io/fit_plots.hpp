@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/plot_svg.hpp"
 #include "frictionlab/workflows/fit.hpp"
 
@@ -27,8 +28,8 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f);
 /// model.json (FitResult::params) and, if `plots`, prediction.svg and
 /// friction_velocity.svg, all or nothing (io::OutputFiles, io/output.hpp). Returns
 /// the paths written, in that order. Throws InputError if the directory or a file
-/// cannot be written.
+/// cannot be written, or a file would replace one of `inputs` (OutputFiles::protect).
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
-                                           bool plots);
+                                           bool plots, const std::vector<NamedPath>& inputs = {});
 
 }  // namespace frictionlab::io

@@ -23,6 +23,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "frictionlab/io/errors.hpp"
@@ -35,6 +36,13 @@ inline constexpr std::string_view kStdout = "-";
 /// True if `path` is "-" (the standard output).
 bool is_stdout(std::string_view path) noexcept;
 
+/// A path with the words that name it for the user (e.g. the command-line option, "--input");
+/// `label` may be empty.
+struct NamedPath {
+  std::string label;
+  std::string path;
+};
+
 /// Files written all or nothing (rules above). Not copyable; the destructor removes the temporary
 /// files and the directories created by write() unless commit() succeeded.
 class OutputFiles {
@@ -44,9 +52,13 @@ class OutputFiles {
   OutputFiles(const OutputFiles&) = delete;
   OutputFiles& operator=(const OutputFiles&) = delete;
 
+  /// Inputs the set must never replace: write() refuses a path that is one of them
+  /// (check_outputs_not_inputs) before anything is renamed, so the inputs stay intact.
+  void protect(std::vector<NamedPath> inputs) { inputs_ = std::move(inputs); }
+
   /// Write `text` to a temporary file beside `path` (creating missing parent directories).
-  /// Throws InputError naming `path` if `path` is an existing directory, was already written in
-  /// this set, or the temporary file cannot be created or written.
+  /// Throws InputError naming `path` if `path` is an existing directory, a protected input, was
+  /// already written in this set, or the temporary file cannot be created or written.
   void write(const std::string& path, std::string_view text);
 
   /// Rename every written file into place, in the order written. Throws InputError naming the
@@ -65,6 +77,7 @@ class OutputFiles {
   void rollback() noexcept;
   std::vector<Pending> pending_;
   std::vector<std::string> created_dirs_;  // in creation order (parents first)
+  std::vector<NamedPath> inputs_;
   bool committed_ = false;
 };
 
@@ -75,13 +88,6 @@ void write_file_atomic(const std::string& path, std::string_view text);
 /// Write `text` to the standard output if `path` is "-", else write_file_atomic(path, text).
 /// Throws InputError ("standard output: write error") if the standard output fails.
 void write_text_output(const std::string& path, std::string_view text);
-
-/// A path with the words that name it for the user (e.g. the command-line option, "--input");
-/// `label` may be empty.
-struct NamedPath {
-  std::string label;
-  std::string path;
-};
 
 /// True if `a` and `b` name the same file: the same existing file (std::filesystem::equivalent:
 /// symbolic links, hard links, "." and "..") or, if either does not exist, the same
