@@ -195,13 +195,15 @@ void check_outputs_not_inputs(const std::vector<NamedPath>& inputs,
 void check_outputs_distinct(const std::vector<NamedPath>& outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-      const bool both_stdout = is_stdout(outputs[i].path) && is_stdout(outputs[j].path);
-      if (both_stdout || same_file(outputs[i].path, outputs[j].path))
+      if (is_stdout(outputs[i].path) && is_stdout(outputs[j].path))
+        throw InputError("standard output", 0, 0,
+                         "two outputs go to it (" + outputs[i].label + " - and " +
+                             outputs[j].label + " -); write one of them to a file");
+      if (same_file(outputs[i].path, outputs[j].path))
         throw InputError(outputs[j].path, 0, 0,
                          "the output" +
                              (outputs[j].label.empty() ? "" : " (" + outputs[j].label + ")") +
                              " is also the output " + labelled(outputs[i]) +
-                             (both_stdout ? " (the standard output)" : "") +
                              "; give each output its own path");
     }
 }
