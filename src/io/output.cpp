@@ -105,7 +105,8 @@ void OutputFiles::write(const std::string& path, std::string_view text) {
   // Missing parent directories, remembered so that a failure removes them again.
   const fs::path dir = parent_of(target);
   std::vector<fs::path> missing;
-  for (fs::path d = dir; !d.empty() && !fs::exists(fs::symlink_status(d, ec)); d = d.parent_path()) {
+  for (fs::path d = dir; create_dirs_ && !d.empty() && !fs::exists(fs::symlink_status(d, ec));
+       d = d.parent_path()) {
     missing.push_back(d);
     if (d == d.parent_path()) break;
   }
@@ -156,7 +157,7 @@ std::vector<std::string> OutputFiles::paths() const {
 }
 
 void write_file_atomic(const std::string& path, std::string_view text) {
-  OutputFiles files;
+  OutputFiles files(/*create_directories=*/false);
   files.write(path, text);
   files.commit();
 }

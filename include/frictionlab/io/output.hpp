@@ -47,7 +47,9 @@ struct NamedPath {
 /// files and the directories created by write() unless commit() succeeded.
 class OutputFiles {
  public:
-  OutputFiles() = default;
+  /// `create_directories`: write() creates missing parent directories (a results directory);
+  /// false: a missing parent directory is an error (a single output file).
+  explicit OutputFiles(bool create_directories = true) : create_dirs_(create_directories) {}
   ~OutputFiles();
   OutputFiles(const OutputFiles&) = delete;
   OutputFiles& operator=(const OutputFiles&) = delete;
@@ -56,7 +58,8 @@ class OutputFiles {
   /// (check_outputs_not_inputs) before anything is renamed, so the inputs stay intact.
   void protect(std::vector<NamedPath> inputs) { inputs_ = std::move(inputs); }
 
-  /// Write `text` to a temporary file beside `path` (creating missing parent directories).
+  /// Write `text` to a temporary file beside `path` (creating missing parent directories if
+  /// constructed so).
   /// Throws InputError naming `path` if `path` is an existing directory, a protected input, was
   /// already written in this set, or the temporary file cannot be created or written.
   void write(const std::string& path, std::string_view text);
@@ -78,11 +81,13 @@ class OutputFiles {
   std::vector<Pending> pending_;
   std::vector<std::string> created_dirs_;  // in creation order (parents first)
   std::vector<NamedPath> inputs_;
+  bool create_dirs_ = true;
   bool committed_ = false;
 };
 
-/// Write `text` to `path` as a set of one file (OutputFiles): the target is replaced only by
-/// the complete text. Same errors as OutputFiles::write / commit.
+/// Write `text` to `path` as a set of one file (OutputFiles without creating directories): the
+/// target is replaced only by the complete text. Same errors as OutputFiles::write / commit;
+/// a missing directory is "PATH: cannot write: No such file or directory".
 void write_file_atomic(const std::string& path, std::string_view text);
 
 /// Write `text` to the standard output if `path` is "-", else write_file_atomic(path, text).
