@@ -42,7 +42,8 @@ struct SimulateModelOptions {
 };
 
 /// The largest number of internal substeps simulate_model accepts (SimulateModelOptions::
-/// max_substep): 1e8. The exact LuGre step costs about 10 ns, so 1e8 substeps are about a second;
+/// max_substep): 1e8. The exact LuGre step with a linear hold costs about 70 ns (measured: 1e7
+/// substeps of examples/data/lugre.json in 0.72 s, Release), so 1e8 substeps are about 7 s;
 /// a count beyond it is almost always a max_substep chosen without regard to the record's length
 /// (1e-9 s over a 1e6 s record: 1e15 substeps, days of work).
 inline constexpr double kMaxSubsteps = 1e8;
