@@ -107,7 +107,9 @@ TEST(WorkflowSimulate, DisplacementInputDrivesWithItsInterpolantsVelocity) {
 
 TEST(WorkflowSimulate, ForwardEulerLeavingTheBoundIsAWarningAtItsLine) {
   const LuGre<double>::Params p;  // forward Euler at 10 ms is unstable (|1 - a h| > 1)
-  const auto in = sine_velocity(0.01, 2.0);
+  // 0.15 s: the state leaves its bound, the force stays below data::kMaxMagnitude (over 2 s it
+  // passes it: ForceBeyondTheLimitIsAnError).
+  const auto in = sine_velocity(0.01, 0.15);
   workflows::SimulateModelOptions o;
   o.method = Method::forward_euler;
   const auto r = workflows::simulate_model(p, in, o);
@@ -119,6 +121,45 @@ TEST(WorkflowSimulate, ForwardEulerLeavingTheBoundIsAWarningAtItsLine) {
   EXPECT_NE(r.warnings[0].find("(in.csv line " + std::to_string(in.lines[k]) + ")"),
             std::string::npos)
       << r.warnings[0];
+}
+
+TEST(WorkflowSimulate, ForceBeyondTheLimitIsAnError) {
+  const LuGre<double>::Params p;
+  const auto in = sine_velocity(0.01, 2.0);
+  workflows::SimulateModelOptions o;
+  o.method = Method::forward_euler;
+  const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+  EXPECT_NE(m.find("the friction force reaches "), std::string::npos) << m;
+  EXPECT_NE(m.find("beyond the limit |F| <= 1e+15"), std::string::npos) << m;
+}
+
+TEST(WorkflowSimulate, InputBeyondTheLimitIsAnErrorAtItsLine) {
+  const LuGre<double>::Params p;
+  auto in = sine_velocity(0.01, 0.1);
+  in.v[3] = 1e300;
+  const auto m = message_of<std::invalid_argument>(
+      [&] { (void)workflows::simulate_model(p, in, workflows::SimulateModelOptions{}); });
+  EXPECT_EQ(m, "in.csv line 5: v = 1e+300 is beyond the limit |v| <= 1e+15 (SI units; not a "
+               "physical input)");
+}
+
+TEST(WorkflowSimulate, SubstepCountIsCheckedBeforeSimulating) {
+  // Three samples, a 1e6 s gap: ceil(1 / 1e-9) + ceil(999999 / 1e-9) = 1e15 substeps.
+  workflows::ModelInput in;
+  in.t = {0, 1, 1e6};
+  in.v = {0, 1, 1};
+  EXPECT_DOUBLE_EQ(workflows::substep_count(in.t, 1e-9), 1e15);
+  EXPECT_DOUBLE_EQ(workflows::substep_count(in.t, 0), 2);
+  EXPECT_DOUBLE_EQ(workflows::substep_count(in.t, 10), 1 + 1e5);
+  const LuGre<double>::Params p;
+  workflows::SimulateModelOptions o;
+  o.max_substep = 1e-9;
+  const auto m = message_of<std::invalid_argument>([&] { (void)workflows::simulate_model(p, in, o); });
+  EXPECT_EQ(m, "max_substep 1e-09 s splits the input (1e+06 s) into 1e+15 substeps, more than the "
+               "limit 1e+08; use a larger max_substep (at least 0.01 s)");
+  // The suggested step fits: at most kMaxSubsteps.
+  EXPECT_LE(workflows::substep_count(in.t, 1e6 / (workflows::kMaxSubsteps - 3)),
+            workflows::kMaxSubsteps);
 }
 
 TEST(WorkflowSimulate, NonFiniteResultIsAnError) {

@@ -17,6 +17,7 @@
 namespace frictionlab::cli {
 
 void run_compare(const CompareOptions& o) {
+  io::check_output_directory(o.fit.out);
   workflows::CompareOptions wo;
   try {
     wo.criterion = workflows::parse_criterion(o.criterion);
@@ -37,7 +38,7 @@ void run_compare(const CompareOptions& o) {
       workflows::compare(in.training, in.validation, wo, stderr_progress());
   print_warnings(c.warnings);
   // Outputs: nothing is written before every fit succeeded.
-  const std::vector<std::string> files = io::write_compare_outputs(base.out, c);
+  const std::vector<std::string> files = io::write_compare_outputs(base.out, c, input_paths(base));
 
   const workflows::CompareRow& best = c.rows.front();
   const std::string crit = workflows::criterion_label(c.criterion);

@@ -7,16 +7,22 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/lugre_xml.hpp"
 #include "frictionlab/io/export.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::cli {
 
 void run_export_xml(const ExportOptions& o) {
+  const bool to_stdout = o.output.empty() || io::is_stdout(o.output);
+  if (!to_stdout) {
+    io::check_output_file(o.output);
+    io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
+  }
   const io::ExportText r = io::export_xml(io::read_lugre_group(o.params), o.params);
   for (const auto& w : r.warnings) print_warning(w);
-  if (o.output.empty()) {
-    std::cout << r.text << std::flush;
+  if (to_stdout) {
+    io::write_text_output(std::string(io::kStdout), r.text);
   } else {
-    io::write_text_file(o.output, r.text);
+    io::write_text_output(o.output, r.text);
     std::cerr << "frictionlab: wrote " << o.output << " (LUGRE group of " << o.params << ")\n";
   }
 }

@@ -17,6 +17,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -43,16 +44,24 @@ io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
   return v;
 }
 
+// Before any work: --output can be written and is not --params.
+void check_output(const EstimatorExportOptions& o) {
+  if (o.output.empty()) return;
+  io::check_output_file(o.output);
+  io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
+}
+
 void emit(const std::string& output, const std::string& text, const std::string& what) {
-  if (output.empty()) {
-    std::cout << text << std::flush;
+  if (output.empty() || io::is_stdout(output)) {
+    io::write_text_output(std::string(io::kStdout), text);
   } else {
-    io::write_text_file(output, text);
+    io::write_text_output(output, text);
     std::cerr << "frictionlab: wrote " << output << " (" << what << ")\n";
   }
 }
 
 void run_json(const EstimatorExportOptions& o) {
+  check_output(o);
   const io::ExportText r =
       io::export_json(io::read_friction_source(o.params), overrides(o));
   for (const auto& w : r.warnings) print_warning(w);
@@ -60,22 +69,26 @@ void run_json(const EstimatorExportOptions& o) {
 }
 
 void run_c(const EstimatorExportOptions& o) {
+  io::check_output_directory(o.out);
   io::CExportOptions co;
   co.estimator = overrides(o);
   co.name = o.name;
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
   for (const auto& w : r.warnings) print_warning(w);
-  io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
-  io::write_text_file(h, r.header);
-  io::write_text_file(c, r.source);
+  io::OutputFiles files;
+  files.protect({{"--params", o.params}});
+  files.write(h, r.header);
+  files.write(c, r.source);
+  files.commit();
   std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision
             << " estimator of " << o.params << ")\n";
 }
 
 void run_mujoco(const EstimatorExportOptions& o) {
+  check_output(o);
   const io::FrictionSource s = io::read_friction_source(o.params);
   for (const auto& w : s.warnings) print_warning(w);
   io::MujocoOptions mo;
@@ -113,7 +126,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
       "json", "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
               "versioned) from a fit.json, an ESTIMATOR.json or a MODEL.json.");
   add_common(json, *o, true);
-  json->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
+  json->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({json, [o] { run_json(*o); }});
 
   CLI::App* c = exp->add_subcommand(
@@ -139,7 +152,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
   mj->add_option("--gear", o->gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();
-  mj->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
+  mj->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({mj, [o] { run_mujoco(*o); }});
 }
 

@@ -17,13 +17,14 @@
 namespace frictionlab::cli {
 
 void run_fit(const FitOptions& o) {
+  io::check_output_directory(o.out);
   workflows::FitOptions wo;
   wo.fit = identify_options(o);
   wo.preprocess = preprocess_options(o);
   const Inputs in = read_inputs(o);
   const workflows::FitOutcome f = workflows::fit(in.training, in.validation, wo, stderr_progress());
   print_warnings(f.warnings);
-  const std::vector<std::string> files = io::write_fit_outputs(o.out, f, !o.no_plots);
+  const std::vector<std::string> files = io::write_fit_outputs(o.out, f, !o.no_plots, input_paths(o));
 
   const identify::FitResult& r = f.result;
   std::printf(

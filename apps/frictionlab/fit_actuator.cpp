@@ -16,6 +16,7 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 
@@ -52,6 +53,12 @@ std::vector<data::ServoLog> load_logs(const LogOptions& o) {
   return std::move(prepared.logs);
 }
 
+std::vector<io::NamedPath> log_paths(const LogOptions& o) {
+  std::vector<io::NamedPath> in;
+  for (const auto& path : o.logs) in.push_back({"--logs", path});
+  return in;
+}
+
 workflows::Progress progress_to_stderr() {
   workflows::Progress p;
   p.report = [](std::string_view line, double) { std::cerr << "frictionlab: " << line << '\n'; };
@@ -85,6 +92,7 @@ struct FitActuatorOptions {
 };
 
 void run_fit_actuator(const FitActuatorOptions& o) {
+  io::check_output_directory(o.out);
   workflows::FitActuatorOptions w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
@@ -106,7 +114,7 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   w.tolerance = o.tolerance;
   const auto fit = workflows::fit_actuator(logs, w, progress_to_stderr());
 
-  io::write_fit_actuator(o.out, fit);
+  io::write_fit_actuator(o.out, fit, log_paths(o.logs));
   std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
             << " logs, validation: " << fit.validation << "\n\n";
   std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
@@ -129,8 +137,15 @@ struct EvalActuatorOptions {
 };
 
 void run_eval_actuator(const EvalActuatorOptions& o) {
+  const std::vector<std::string> param_files = io::servo_param_paths(o.params);
+  if (!o.json.empty()) {
+    io::check_output_file(o.json);
+    std::vector<io::NamedPath> inputs = log_paths(o.logs);
+    for (const auto& f : param_files) inputs.push_back({"--params", f});
+    io::check_outputs_not_inputs(inputs, {{"--json", o.json}});
+  }
   std::vector<workflows::ServoParamSet> params;
-  for (const auto& f : io::servo_param_paths(o.params))
+  for (const auto& f : param_files)
     params.push_back({std::filesystem::path(f).stem().string(), f, io::read_servo_params(f)});
   const auto logs = load_logs(o.logs);
   const auto ev = workflows::eval_actuator(logs, params);
@@ -150,7 +165,7 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   for (const auto& p : ev.params)
     std::cout << lpad(format_fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
   std::cout << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
-  if (!o.json.empty()) io::write_text_file(o.json, io::eval_actuator_json(ev));
+  if (!o.json.empty()) io::write_text_output(o.json, io::eval_actuator_json(ev));
 }
 
 }  // namespace

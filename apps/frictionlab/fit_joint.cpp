@@ -141,6 +141,25 @@ std::string file_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
+/// Before any work: the output directory can be written, and its result file (`result`,
+/// io::kJointFitFile / kJointEvalFile) is none of `inputs`.
+void check_outputs(const std::string& out, const char* result,
+                   const std::vector<io::NamedPath>& inputs) {
+  io::check_output_directory(out);
+  io::check_outputs_not_inputs(inputs,
+                               {{"--out", (std::filesystem::path(out) / result).string()}});
+}
+
+/// fit-joint's input files: --input, --validate, --desired, an --init or --controller file.
+std::vector<io::NamedPath> fit_joint_inputs(const FitJointOptions& o) {
+  std::vector<io::NamedPath> in{{"--input", o.input}};
+  for (const auto& path : o.validate) in.push_back({"--validate", path});
+  if (!o.desired.empty()) in.push_back({"--desired", o.desired});
+  if (!o.init.empty() && o.init != "idim" && o.init != "sr3") in.push_back({"--init", o.init});
+  if (o.controller != "fit") in.push_back({"--controller", o.controller});
+  return in;
+}
+
 void run_fit_joint(const FitJointOptions& o) {
   if (o.method == "oe" && o.init.empty())
     throw std::invalid_argument("fit-joint --method oe needs --init idim, --init sr3 or --init "
@@ -148,6 +167,8 @@ void run_fit_joint(const FitJointOptions& o) {
   if (o.closed_loop && o.desired.empty())
     throw std::invalid_argument("--closed-loop needs --desired RECORD (the controller's desired "
                                 "trajectory and feedforward torque)");
+  const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
+  check_outputs(o.out, io::kJointFitFile, inputs);
   workflows::FitJointOptions w;
   w.method = workflows::parse_joint_method(o.method);
   w.prep = prep_options(o);
@@ -199,7 +220,7 @@ void run_fit_joint(const FitJointOptions& o) {
 
   const workflows::FitJointOutcome s = workflows::fit_joint(train, val, desired, w, progress());
   for (const auto& wn : s.warnings) print_warning(wn);
-  const std::vector<std::string> files = io::write_fit_joint(o.out, s, !o.no_plots);
+  const std::vector<std::string> files = io::write_fit_joint(o.out, s, !o.no_plots, inputs);
 
   std::printf("frictionlab fit-joint: method %s, %zu samples (%.3g s), %.2f s\n", o.method.c_str(),
               s.training_data.size(), s.training_data.t.back() - s.training_data.t.front(),
@@ -232,6 +253,9 @@ struct EvalJointOptions {
 };
 
 void run_eval_joint(const EvalJointOptions& o) {
+  std::vector<io::NamedPath> inputs{{"--joint", o.joint}};
+  for (const auto& path : o.inputs) inputs.push_back({"--input", path});
+  check_outputs(o.rec.out, io::kJointEvalFile, inputs);
   const io::JointFile jf = io::read_joint_file(o.joint);
   for (const auto& w : jf.warnings) print_warning(w);
   std::vector<data::Record> records;
@@ -241,7 +265,7 @@ void run_eval_joint(const EvalJointOptions& o) {
   w.eval = eval_options(o.rec);
   const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, progress());
   const std::vector<std::string> files =
-      io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots);
+      io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs);
   std::printf("frictionlab eval-joint: %s\n\n", o.joint.c_str());
   std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");

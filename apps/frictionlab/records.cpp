@@ -29,6 +29,12 @@ Inputs read_inputs(const FitOptions& o) {
   return in;
 }
 
+std::vector<io::NamedPath> input_paths(const FitOptions& o) {
+  std::vector<io::NamedPath> in{{"--input", o.input}};
+  for (const auto& path : o.validate) in.push_back({"--validate", path});
+  return in;
+}
+
 identify::FitOptions identify_options(const FitOptions& o) {
   identify::FitOptions fo;
   if (o.problem == "sensorless") {

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/identify/options.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/workflows/fit.hpp"
 #include "frictionlab/workflows/progress.hpp"
 
@@ -25,6 +26,10 @@ struct Inputs {
   std::vector<workflows::NamedRecord> validation;
 };
 Inputs read_inputs(const FitOptions& o);
+
+/// --input and every --validate path, labelled with their options (the inputs the outputs
+/// must never replace: io::check_outputs_not_inputs, io::OutputFiles::protect).
+std::vector<io::NamedPath> input_paths(const FitOptions& o);
 
 /// identify::FitOptions from the command line's problem, model, method, units,
 /// warm-up, starts and loss. Throws std::invalid_argument / identify::FitError

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/simulate_io.hpp"
 #include "frictionlab/io/system_json.hpp"
 #include "frictionlab/sim/model_run.hpp"
@@ -16,11 +17,34 @@
 namespace frictionlab::cli {
 namespace {
 
-void report_written(const std::string& path, std::size_t rows,
+// Where the messages go: stderr when an output is the standard output ("-"), else stdout.
+std::ostream& messages(const SimulateOptions& o) {
+  return io::is_stdout(o.output) || io::is_stdout(o.plot) ? std::cerr : std::cout;
+}
+
+void report_written(const SimulateOptions& o, std::size_t rows,
                     const std::vector<std::string>& names) {
   std::string cols;
   for (std::size_t i = 0; i < names.size(); ++i) cols += (i ? "," : "") + names[i];
-  std::cout << "frictionlab: wrote " << path << " (" << rows << " rows: " << cols << ")\n";
+  messages(o) << "frictionlab: wrote " << (io::is_stdout(o.output) ? "the standard output" : o.output)
+              << " (" << rows << " rows: " << cols << ")\n";
+}
+
+void report_plot(const SimulateOptions& o) {
+  messages(o) << "frictionlab: wrote " << (io::is_stdout(o.plot) ? "the standard output" : o.plot)
+              << '\n';
+}
+
+// The output locations, before any work: writable, distinct, and none of them an input.
+void check_outputs(const SimulateOptions& o) {
+  std::vector<io::NamedPath> outputs{{"--output", o.output}};
+  if (!o.plot.empty()) outputs.push_back({"--plot", o.plot});
+  for (const auto& out : outputs) io::check_output_file(out.path);
+  io::check_outputs_distinct(outputs);
+  const std::vector<io::NamedPath> inputs =
+      o.model.empty() ? std::vector<io::NamedPath>{{"--params", o.params}}
+                      : std::vector<io::NamedPath>{{"--model", o.model}, {"--input", o.input}};
+  io::check_outputs_not_inputs(inputs, outputs);
 }
 
 void simulate_model(const SimulateOptions& o) {
@@ -44,14 +68,21 @@ void simulate_model(const SimulateOptions& o) {
   opt.method = *method;
   if (o.hold_given) opt.hold = o.hold == "linear" ? Hold::linear : Hold::zoh;
   opt.max_substep = o.dt;
-  const workflows::SimulateModelOutcome r = workflows::simulate_model(mf.spec, input, opt);
+  workflows::SimulateModelOutcome r;
+  try {
+    r = workflows::simulate_model(mf.spec, input, opt);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    if (what.find("max_substep") == std::string::npos) throw;
+    throw std::invalid_argument(what + " (on the command line: --dt sets max_substep)");
+  }
 
   for (const auto& w : r.warnings) print_warning(w);
-  report_written(o.output, r.t.size(), io::write_model_simulation_csv(o.output, r));
+  report_written(o, r.t.size(), io::write_model_simulation_csv(o.output, r));
   if (!o.plot.empty()) {
     io::write_svg(o.plot, io::model_simulation_plot(r, "frictionlab simulate: " + name + " (" +
                                                            integrator + "), " + o.input));
-    std::cout << "frictionlab: wrote " << o.plot << '\n';
+    report_plot(o);
   }
 }
 
@@ -88,8 +119,8 @@ void simulate_system(const SimulateOptions& o) {
                                 "--rtol sets rtol)");
   }
   const sim::SystemTrajectory& tr = r.trajectory;
-  report_written(o.output, tr.t.size(), io::write_system_trajectory_csv(o.output, tr));
-  std::cout << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
+  report_written(o, tr.t.size(), io::write_system_trajectory_csv(o.output, tr));
+  messages(o) << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
             << " right-hand-side evaluations\n";
   for (const auto& w : r.warnings) print_warning(w);
 
@@ -98,13 +129,14 @@ void simulate_system(const SimulateOptions& o) {
                               tr, sf.kind,
                               std::string("frictionlab simulate: ") + sim::system_name(sf.kind) +
                                   " with " + sf.friction_model + " friction (" + integrator + ")"));
-    std::cout << "frictionlab: wrote " << o.plot << '\n';
+    report_plot(o);
   }
 }
 
 }  // namespace
 
 void run_simulate(const SimulateOptions& o) {
+  check_outputs(o);
   if (!o.model.empty()) {
     simulate_model(o);
   } else {

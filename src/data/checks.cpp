@@ -99,6 +99,12 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
                           "non-finite value " + format_number(v[k]) + " in channel '" + c.name +
                               "'" +
                               (c.values != &r.t ? " (t = " + format_number(r.t[k]) + " s)" : ""));
+      else if (std::abs(v[k]) > kMaxMagnitude)
+        throw RecordError(src, k + 1, c.name,
+                          "value " + format_number(v[k]) + " in channel '" + c.name +
+                              "' is beyond the limit |x| <= " + format_number(kMaxMagnitude) +
+                              " (SI units; not a physical record)" +
+                              (c.values != &r.t ? " (t = " + format_number(r.t[k]) + " s)" : ""));
   }
 
   // 5. time strictly increasing

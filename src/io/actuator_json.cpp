@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
@@ -34,12 +35,16 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   return summary.dump(2) + "\n";
 }
 
-void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome) {
-  make_directories(dir);
+void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome,
+                        const std::vector<NamedPath>& inputs) {
+  OutputFiles files;
+  files.protect(inputs);
   for (const auto& r : outcome.models)
-    write_servo_params((std::filesystem::path(dir) / (r.name + ".json")).string(), r.params);
-  write_text_file((std::filesystem::path(dir) / "summary.json").string(),
-                  fit_actuator_summary_json(outcome));
+    files.write((std::filesystem::path(dir) / (r.name + ".json")).string(),
+                servo_params_json(r.params));
+  files.write((std::filesystem::path(dir) / "summary.json").string(),
+              fit_actuator_summary_json(outcome));
+  files.commit();
 }
 
 std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome) {

@@ -7,6 +7,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::io {
 
@@ -58,23 +59,20 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
 }
 
 std::vector<std::string> write_compare_outputs(const std::string& dir,
-                                               const workflows::CompareOutcome& c) {
-  make_directories(dir);
+                                               const workflows::CompareOutcome& c,
+                                               const std::vector<NamedPath>& inputs) {
   const std::filesystem::path d(dir);
-  std::vector<std::string> files;
+  OutputFiles files;
+  files.protect(inputs);
   const auto compare_path = (d / "compare.json").string();
-  files.push_back(compare_path);
   std::vector<std::string> model_paths;
-  for (const auto& r : c.rows) {
-    const auto mdir = d / compare_model_directory(r.model);
-    make_directories(mdir.string());
-    const auto model_path = (mdir / "model.json").string();
-    write_text_file(model_path, to_json_text(r.fit.params));
-    model_paths.push_back(model_path);
-    files.push_back(model_path);
-  }
-  write_text_file(compare_path, compare_to_json(c, model_paths).dump(2) + "\n");
-  return files;
+  for (const auto& r : c.rows)
+    model_paths.push_back((d / compare_model_directory(r.model) / "model.json").string());
+  files.write(compare_path, compare_to_json(c, model_paths).dump(2) + "\n");
+  for (std::size_t k = 0; k < c.rows.size(); ++k)
+    files.write(model_paths[k], to_json_text(c.rows[k].fit.params));
+  files.commit();
+  return files.paths();
 }
 
 }  // namespace frictionlab::io

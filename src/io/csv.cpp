@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/io/output.hpp"
 #include "json_fields.hpp"
 
 namespace frictionlab::io {
@@ -215,12 +216,7 @@ std::string read_text_file(const std::string& path, std::string_view what) {
 }
 
 void write_text_file(const std::string& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw InputError(path, 0, 0, std::string("cannot open for writing: ") + std::strerror(errno));
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.flush();
-  if (!out) throw InputError(path, 0, 0, "write error");
+  write_file_atomic(path, text);
 }
 
 void make_directories(const std::string& path) {
@@ -286,7 +282,7 @@ std::string format_csv(const std::vector<std::string>& names,
 
 void write_csv(const std::string& path, const std::vector<std::string>& names,
                const std::vector<const std::vector<double>*>& columns) {
-  write_text_file(path, format_csv(names, columns));
+  write_text_output(path, format_csv(names, columns));
 }
 
 }  // namespace frictionlab::io

@@ -6,6 +6,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -43,25 +44,20 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f) {
 }
 
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
-                                           bool plots) {
-  make_directories(dir);
+                                           bool plots, const std::vector<NamedPath>& inputs) {
   const std::filesystem::path d(dir);
-  std::vector<std::string> files;
-  const auto fit_path = (d / "fit.json").string();
-  write_text_file(fit_path, fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
-  files.push_back(fit_path);
-  const auto model_path = (d / "model.json").string();
-  write_text_file(model_path, to_json_text(f.result.params));
-  files.push_back(model_path);
+  OutputFiles files;
+  files.protect(inputs);
+  files.write((d / "fit.json").string(),
+              fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
+  files.write((d / "model.json").string(), to_json_text(f.result.params));
   if (plots) {
-    const auto p1 = (d / "prediction.svg").string();
-    write_svg(p1, fit_prediction_plot(f));
-    files.push_back(p1);
-    const auto p2 = (d / "friction_velocity.svg").string();
-    write_svg(p2, fit_friction_velocity_plot(f));
-    files.push_back(p2);
+    files.write((d / "prediction.svg").string(), render_svg(fit_prediction_plot(f)));
+    files.write((d / "friction_velocity.svg").string(),
+                render_svg(fit_friction_velocity_plot(f)));
   }
-  return files;
+  files.commit();
+  return files.paths();
 }
 
 }  // namespace frictionlab::io

@@ -13,26 +13,21 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/joint_json.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/plot_svg.hpp"
 
 namespace frictionlab::io {
 namespace {
-
-std::filesystem::path make_dir(const std::string& out) {
-  make_directories(out);
-  return std::filesystem::path(out);
-}
 
 /// The stem of a record's file name, for output file names.
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 void write_prediction(const std::filesystem::path& dir, const std::string& name,
                       const identify::JointData& d, const identify::JointEvaluation& e,
-                      bool plots, std::vector<std::string>& files) {
+                      bool plots, OutputFiles& files) {
   const auto csv = (dir / ("prediction_" + name + ".csv")).string();
-  write_csv(csv, {"t", "q", "q_sim", "qd", "qd_sim", "tau", "tau_pred"},
-                {&d.t, &d.q, &e.q_sim, &d.qd, &e.qd_sim, &d.tau, &e.tau_pred});
-  files.push_back(csv);
+  files.write(csv, format_csv({"t", "q", "q_sim", "qd", "qd_sim", "tau", "tau_pred"},
+                              {&d.t, &d.q, &e.q_sim, &d.qd, &e.qd_sim, &d.tau, &e.tau_pred}));
   if (!plots) return;
   Plot p;
   p.title = "frictionlab fit-joint: " + name + " (torque from the measured motion; position "
@@ -43,12 +38,11 @@ void write_prediction(const std::filesystem::path& dir, const std::string& name,
   p.panels.push_back({"position [rad]", {{"measured", d.q}, {"simulated", e.q_sim}}});
   p.panels.push_back({"velocity [rad/s]", {{"measured", d.qd}, {"simulated", e.qd_sim}}});
   const auto svg = (dir / ("prediction_" + name + ".svg")).string();
-  write_svg(svg, p);
-  files.push_back(svg);
+  files.write(svg, render_svg(p));
 }
 
 void write_static_curve(const std::filesystem::path& dir, const workflows::FitJointOutcome& r,
-                        bool plots, std::vector<std::string>& files) {
+                        bool plots, OutputFiles& files) {
   std::vector<double> v, meas, model;
   for (const auto& p : r.static_curve) {
     v.push_back(p.qd);
@@ -56,8 +50,7 @@ void write_static_curve(const std::filesystem::path& dir, const workflows::FitJo
     model.push_back(p.model);
   }
   const auto csv = (dir / "static_curve.csv").string();
-  write_csv(csv, {"qd", "friction_measured", "friction_model"}, {&v, &meas, &model});
-  files.push_back(csv);
+  files.write(csv, format_csv({"qd", "friction_measured", "friction_model"}, {&v, &meas, &model}));
   if (!plots) return;
   // The model's curve on its grid over the data's velocity range, the segment means as points.
   const std::vector<double>& grid = r.steady_curve.qd;
@@ -78,14 +71,13 @@ void write_static_curve(const std::filesystem::path& dir, const workflows::FitJo
   p.panels.push_back(
       {"friction [N m]", {{"model", r.steady_curve.friction}, {"data (segment means)", seg, true}}});
   const auto svg = (dir / "static_curve.svg").string();
-  write_svg(svg, p);
-  files.push_back(svg);
+  files.write(svg, render_svg(p));
 }
 
 /// sr3_scan.csv / .svg (step 1, one row per lambda) and sr3_history.csv / .svg (steps 2-3,
 /// one row per inner iteration; the plot shows the kept sigma0 start), like 04_* fig. 4-6, 9-10.
 void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3Result& r,
-                      bool plots, std::vector<std::string>& files) {
+                      bool plots, OutputFiles& files) {
   {
     std::vector<std::string> names{"lambda", "threshold", "Omega_s", "n_active", "n_zero",
                                    "train_rel_error", "validation_rss", "aic", "aic_r",
@@ -115,8 +107,7 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
       text += '\n';
     }
     const auto csv = (dir / "sr3_scan.csv").string();
-    write_text_file(csv, text);
-    files.push_back(csv);
+    files.write(csv, text);
     if (plots) {
       Plot p;
       p.title = "frictionlab fit-joint sr3, step 1: lambda scan (AIC on validation data)";
@@ -134,8 +125,7 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
         p.panels.push_back({"eliminated terms", {{"NZ", nz, true}}});
         p.panels.push_back({"training error / ||tau||", {{"static fit", err, true}}});
         const auto svg = (dir / "sr3_scan.svg").string();
-        write_svg(svg, p);
-        files.push_back(svg);
+        files.write(svg, render_svg(p));
       }
     }
   }
@@ -154,10 +144,9 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
       acc.push_back(h.accepted ? 1.0 : 0.0);
     }
     const auto csv = (dir / "sr3_history.csv").string();
-    write_csv(csv, {"start", "outer", "inner", "rel_error", "xi_u", "sigma0", "sigma1",
-                        "Omega_s", "Fc", "accepted"},
-                  {&start, &outer, &inner, &err, &xi_u, &s0, &s1, &om, &fc, &acc});
-    files.push_back(csv);
+    files.write(csv, format_csv({"start", "outer", "inner", "rel_error", "xi_u", "sigma0",
+                                 "sigma1", "Omega_s", "Fc", "accepted"},
+                                {&start, &outer, &inner, &err, &xi_u, &s0, &s1, &om, &fc, &acc}));
     if (plots) {
       Plot p;
       p.title = "frictionlab fit-joint sr3, steps 2-3: convergence (sigma0 start " +
@@ -180,8 +169,7 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
         p.panels.push_back({"sigma1 [N m s/rad]", {{"sigma1", b}}});
         p.panels.push_back({"Omega_s [rad/s]", {{"Omega_s", w}}});
         const auto svg = (dir / "sr3_history.svg").string();
-        write_svg(svg, p);
-        files.push_back(svg);
+        files.write(svg, render_svg(p));
       }
     }
   }
@@ -190,33 +178,37 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
 }  // namespace
 
 std::vector<std::string> write_fit_joint(const std::string& out,
-                                         const workflows::FitJointOutcome& r, bool plots) {
-  const std::filesystem::path dir = make_dir(out);
-  std::vector<std::string> files;
+                                         const workflows::FitJointOutcome& r, bool plots,
+                                         const std::vector<NamedPath>& inputs) {
+  const std::filesystem::path dir(out);
+  OutputFiles files;
+  files.protect(inputs);
   if (r.sr3) write_sr3_tables(dir, *r.sr3, plots, files);
-  const auto fit_path = (dir / "joint_fit.json").string();
-  write_text_file(fit_path, joint_fit_to_json(r).dump(2) + "\n");
-  files.push_back(fit_path);
+  const auto fit_path = (dir / kJointFitFile).string();
+  files.write(fit_path, joint_fit_to_json(r).dump(2) + "\n");
   write_prediction(dir, stem(r.input), r.training_data, r.training, plots, files);
   for (std::size_t i = 0; i < r.validation.size(); ++i)
     write_prediction(dir, stem(r.validation_data[i].source), r.validation_data[i],
                      r.validation[i], plots, files);
   write_static_curve(dir, r, plots, files);
-  return files;
+  files.commit();
+  return files.paths();
 }
 
 std::vector<std::string> write_eval_joint(const std::string& out,
                                           const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
-                                          const std::string& joint_file, bool plots) {
-  const std::filesystem::path dir = make_dir(out);
-  std::vector<std::string> files;
-  const auto json_path = (dir / "joint_eval.json").string();
-  write_text_file(json_path, joint_eval_to_json(r, model, joint_file).dump(2) + "\n");
-  files.push_back(json_path);
+                                          const std::string& joint_file, bool plots,
+                                          const std::vector<NamedPath>& inputs) {
+  const std::filesystem::path dir(out);
+  OutputFiles files;
+  files.protect(inputs);
+  const auto json_path = (dir / kJointEvalFile).string();
+  files.write(json_path, joint_eval_to_json(r, model, joint_file).dump(2) + "\n");
   for (std::size_t i = 0; i < r.evaluations.size(); ++i)
     write_prediction(dir, stem(r.data[i].source), r.data[i], r.evaluations[i], plots, files);
-  return files;
+  files.commit();
+  return files.paths();
 }
 
 }  // namespace frictionlab::io

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 
@@ -145,11 +146,27 @@ void JsonFields::fail(const std::string& key, const std::string& message) const 
   throw InputError::parameter(file_, key, message, context_);
 }
 
+namespace {
+
+// data::kMaxMagnitude: beyond it no parameter is physical and simulations stop being finite.
+std::string beyond_limit(double x) {
+  // Appended, not operator+ on a literal: that trips a g++ 12 -Wrestrict false positive.
+  std::string s(1, '|');
+  s.append(format_exact(x)).append("| is beyond the limit ");
+  s.append(format_exact(data::kMaxMagnitude));
+  s.append(" of any parameter (SI units; docs/file-formats.md, \"Limits\")");
+  return s;
+}
+
+}  // namespace
+
 double JsonFields::number(const std::string& key, double def) const {
   if (!has(key)) return def;
   const json& j = at(key);
   if (!j.is_number()) fail(key, "expected a number, got " + type_of(j));
-  return j.get<double>();
+  const double x = j.get<double>();
+  if (std::abs(x) > data::kMaxMagnitude) fail(key, beyond_limit(x));
+  return x;
 }
 
 bool JsonFields::boolean(const std::string& key, bool def) const {
@@ -186,7 +203,10 @@ std::vector<double> JsonFields::numbers(const std::string& key) const {
   for (std::size_t i = 0; i < j.size(); ++i) {
     if (!j[i].is_number())
       fail(key, "entry " + std::to_string(i) + ": expected a number, got " + type_of(j[i]));
-    out.push_back(j[i].get<double>());
+    const double x = j[i].get<double>();
+    if (std::abs(x) > data::kMaxMagnitude)
+      fail(key, "entry " + std::to_string(i) + ": " + beyond_limit(x));
+    out.push_back(x);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/output.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -283,7 +284,7 @@ std::string render_svg(const Plot& plot) {
 }
 
 void write_svg(const std::string& path, const Plot& plot) {
-  write_text_file(path, render_svg(plot));
+  write_text_output(path, render_svg(plot));
 }
 
 }  // namespace frictionlab::io

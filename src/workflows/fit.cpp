@@ -54,18 +54,24 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   out.warnings = std::move(train.warnings);
   out.training = std::move(train.record);
 
+  // Every validation record is prepared and checked before the fit: a record that cannot be
+  // used is an error before the long work, not after it.
+  std::vector<data::Record> val_records;
+  for (const auto& v : validation) {
+    progress.check();
+    PreparedRecord p = prepare_record(v.record, options.preprocess, problem);
+    out.warnings.insert(out.warnings.end(), p.warnings.begin(), p.warnings.end());
+    val_records.push_back(std::move(p.record));
+  }
+
   progress.check();
   identify::FitOptions fo = options.fit;
   fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
   out.result = identify::fit(out.training, fo);
   out.warnings.insert(out.warnings.end(), out.result.warnings.begin(), out.result.warnings.end());
 
-  for (const auto& v : validation) {
-    progress.check();
-    PreparedRecord p = prepare_record(v.record, options.preprocess, problem);
-    out.warnings.insert(out.warnings.end(), p.warnings.begin(), p.warnings.end());
-    out.validation.push_back({v.name, identify::evaluate(out.result, p.record)});
-  }
+  for (std::size_t k = 0; k < validation.size(); ++k)
+    out.validation.push_back({validation[k].name, identify::evaluate(out.result, val_records[k])});
 
   out.prediction = identify::predict(out.result, out.training);
   out.residual.resize(out.prediction.size());

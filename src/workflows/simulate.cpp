@@ -1,11 +1,13 @@
 // frictionlab workflows: simulate (include/frictionlab/workflows/simulate.hpp).
 #include "frictionlab/workflows/simulate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/sim/model_run.hpp"
 
@@ -31,6 +33,14 @@ std::string where(const ModelInput& in, std::size_t k) {
 
 }  // namespace
 
+double substep_count(const std::vector<double>& t, double max_substep) {
+  if (!(max_substep > 0)) return t.size() < 2 ? 0.0 : static_cast<double>(t.size() - 1);
+  double n = 0;
+  for (std::size_t k = 1; k < t.size(); ++k)
+    n += std::max(1.0, std::ceil((t[k] - t[k - 1]) / max_substep));
+  return n;
+}
+
 SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& input,
                                const SimulateModelOptions& options, const Progress& progress) {
   progress.check();
@@ -47,6 +57,27 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& in
   if (input.t.size() < 2)
     throw std::invalid_argument("simulate_model: needs at least 2 samples, got " +
                                 std::to_string(input.t.size()));
+  // Limits, before any work: magnitudes (data::kMaxMagnitude) and the substep count.
+  for (std::size_t k = 0; k < u.size(); ++k)
+    for (const auto& [name, x] : {std::pair<const char*, double>{"t", input.t[k]},
+                                  std::pair<const char*, double>{has_v ? "v" : "x", u[k]}})
+      if (!(std::abs(x) <= data::kMaxMagnitude))
+        throw std::invalid_argument(where(input, k) + ": " + name + " = " + format_exact(x) +
+                                    " is beyond the limit |" + name +
+                                    "| <= " + format_exact(data::kMaxMagnitude) +
+                                    " (SI units; not a physical input)");
+  if (options.max_substep > 0) {
+    const double n = substep_count(input.t, options.max_substep);
+    if (n > kMaxSubsteps) {
+      const double span = input.t.back() - input.t.front();
+      const double at_least = span / (kMaxSubsteps - static_cast<double>(input.t.size()));
+      throw std::invalid_argument(
+          "max_substep " + format_number(options.max_substep) + " s splits the input (" +
+          format_number(span) + " s) into " + format_number(n) + " substeps, more than the limit " +
+          format_number(kMaxSubsteps) + "; use a larger max_substep (at least " +
+          format_number(at_least) + " s)");
+    }
+  }
   const std::string integrator = sim::method_name(options.method);
 
   SimulateModelOutcome r;
@@ -84,6 +115,13 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& in
                              format_exact(r.t[kk]) + " s (" + where(input, kk) +
                              "); use --integrator exact (stable for any step) or a smaller --dt");
   }
+  for (std::size_t k = 0; k < r.F.size(); ++k)
+    if (std::abs(r.F[k]) > data::kMaxMagnitude)
+      throw std::runtime_error(
+          "the friction force reaches " + format_number(r.F[k]) + " N at t = " +
+          format_exact(r.t[k]) + " s (" + where(input, k) + "), beyond the limit |F| <= " +
+          format_number(data::kMaxMagnitude) +
+          ": not a physical result; check the model's parameters and the input's magnitudes");
   if (r.bound_exceeded >= 0) {
     const auto k = static_cast<std::size_t>(r.bound_exceeded);
     r.warnings.push_back("the state left its invariant bound |z| <= " +

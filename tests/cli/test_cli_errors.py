@@ -98,8 +98,16 @@ def main():
     check("forward Euler overflow is an error, not a file of NaN",
           p.returncode == 1 and "frictionlab: error: --integrator euler diverged: the result is "
           "not finite from t = " in p.stderr and not os.path.exists(out), p.stderr)
-    # ... and where it stays finite but leaves the state bound: a warning, the file is written.
+    # ... where it stays finite but passes the force limit 1e15 N (t = 0.72 s): an error too.
     p = run("simulate", "--model", lugre, "--input", sine, "--output", out, "--integrator", "euler")
+    check("forward Euler beyond the force limit is an error",
+          p.returncode == 1 and "frictionlab: error: the friction force reaches -2.74012e+15 N at "
+          "t = 0.72 s" in p.stderr and not os.path.exists(out), p.stderr)
+    # ... and where it only leaves the state bound (the first 0.23 s, |F| < 3e4 N): a warning,
+    # the file is written.
+    with open(sine) as f:
+        head = write("sine_head.csv", "".join(f.readlines()[:26]))
+    p = run("simulate", "--model", lugre, "--input", head, "--output", out, "--integrator", "euler")
     check("forward Euler leaving the state bound is a warning",
           p.returncode == 0 and "frictionlab: warning: the state left its invariant bound |z| <= "
           "1.5e-05 m from t = " in p.stderr and os.path.exists(out), p.stderr)
@@ -126,8 +134,8 @@ def main():
     expect_error("unwritable output",
                  ["simulate", "--model", lugre, "--input", sine, "--output",
                   "/nonexistent/dir/out.csv"],
-                 "frictionlab: error: /nonexistent/dir/out.csv: cannot open for writing: No such "
-                 "file or directory")
+                 "frictionlab: error: /nonexistent/dir/out.csv: the directory /nonexistent/dir "
+                 "does not exist")
 
     # ---- fit ----
     fit_out = os.path.join(work, "fit_out")

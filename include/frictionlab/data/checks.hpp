@@ -9,8 +9,8 @@
 //   3. too short: fewer than CheckOptions::min_samples samples (default 20). Whether the record
 //      covers enough time constants of the friction dynamics cannot be checked before the fit:
 //      only the sample count is;
-//   4. non-finite values (NaN, +-Inf) in any channel: the first one, with its channel and 1-based
-//      sample index;
+//   4. non-finite values (NaN, +-Inf) or values beyond kMaxMagnitude in any channel: the first
+//      one, with its channel and 1-based sample index;
 //   5. time not strictly increasing: the first 1-based sample index whose time is not larger
 //      than its predecessor's.
 // Then it returns a RecordReport (never throws for these): the sampling statistics (sample rate
@@ -43,6 +43,14 @@
 #include "frictionlab/data/record.hpp"
 
 namespace frictionlab::data {
+
+/// The largest magnitude accepted for any recorded value or model parameter in SI units (s, m,
+/// rad, N, N m, A, and their ratios): 1e15. No physical record or friction parameter comes near it
+/// (1e15 s is 3e7 years, 1e15 m/s is 3e6 times the speed of light), and beyond it the products a
+/// simulation forms (sigma0 * z, sigma1 * v, v^2 / vs^2) leave the range where double results stay
+/// finite and meaningful. Used by check_record, workflows::simulate_model and the model/system file
+/// readers (docs/file-formats.md, "Limits").
+inline constexpr double kMaxMagnitude = 1e15;
 
 /// A record that cannot be used. what() is the complete message.
 class RecordError : public std::invalid_argument {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 
 namespace frictionlab::io {
@@ -16,8 +17,11 @@ namespace frictionlab::io {
 std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome);
 
 /// Write a fit into directory `dir` (created if missing): NAME.json for every model
-/// (io::write_servo_params) and summary.json. std::runtime_error naming the file if a write fails.
-void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome);
+/// (io::servo_params_json) and summary.json, all or nothing (io::OutputFiles, io/output.hpp).
+/// InputError naming the file if a write fails.
+/// `inputs` are never replaced (OutputFiles::protect).
+void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome,
+                        const std::vector<NamedPath>& inputs = {});
 
 /// The per-log errors of an evaluation (2-space indent, trailing newline): one object per
 /// parameter set, keyed by its label: {"file": FILE, "per_log": {LOG: MAE [rad], ...}, "mean":

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/workflows/compare.hpp"
 
 namespace frictionlab::io {
@@ -33,10 +34,12 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
                                        const std::vector<std::string>& model_json_paths);
 
 /// Create `dir` and DIR/<model>/ if missing, write every row's model.json and
-/// compare.json. Returns the paths written: compare.json first, then the
-/// model.json files in rank order. Throws InputError if a directory or a file
-/// cannot be written.
+/// compare.json, all or nothing (io::OutputFiles, io/output.hpp). Returns the paths
+/// written: compare.json first, then the model.json files in rank order. Throws
+/// InputError if a directory or a file cannot be written, or a file would replace one of
+/// `inputs` (OutputFiles::protect).
 std::vector<std::string> write_compare_outputs(const std::string& dir,
-                                               const workflows::CompareOutcome& c);
+                                               const workflows::CompareOutcome& c,
+                                               const std::vector<NamedPath>& inputs = {});
 
 }  // namespace frictionlab::io

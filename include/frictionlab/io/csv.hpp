@@ -55,7 +55,8 @@ void require_strictly_increasing(const CsvTable& table, std::string_view name);
 std::string format_csv(const std::vector<std::string>& names,
                        const std::vector<const std::vector<double>*>& columns);
 
-/// Write format_csv(...) to `path` (InputError if it cannot be written).
+/// Write format_csv(...) to `path`, or to the standard output if `path` is "-"
+/// (io::write_text_output; InputError if it cannot be written).
 void write_csv(const std::string& path, const std::vector<std::string>& names,
                const std::vector<const std::vector<double>*>& columns);
 
@@ -68,7 +69,8 @@ void require_input_file(const std::string& path, std::string_view what = "a file
 /// directory, expected WHAT" for a directory: require_input_file).
 std::string read_text_file(const std::string& path, std::string_view what = "a file");
 
-/// Write a string to a file (InputError "cannot write ..." on failure).
+/// Write a string to a file, all or nothing (io::write_file_atomic, io/output.hpp: a temporary
+/// file beside it renamed into place; InputError "PATH: cannot write: REASON" on failure).
 void write_text_file(const std::string& path, std::string_view text);
 
 /// Create a directory and its parents if missing (InputError "PATH: cannot create the

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/plot_svg.hpp"
 #include "frictionlab/workflows/fit.hpp"
 
@@ -25,9 +26,10 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f);
 
 /// Create `dir` if missing and write into it fit.json (io::fit_to_json),
 /// model.json (FitResult::params) and, if `plots`, prediction.svg and
-/// friction_velocity.svg. Returns the paths written, in that order. Throws
-/// InputError if the directory or a file cannot be written.
+/// friction_velocity.svg, all or nothing (io::OutputFiles, io/output.hpp). Returns
+/// the paths written, in that order. Throws InputError if the directory or a file
+/// cannot be written, or a file would replace one of `inputs` (OutputFiles::protect).
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
-                                           bool plots);
+                                           bool plots, const std::vector<NamedPath>& inputs = {});
 
 }  // namespace frictionlab::io

@@ -14,30 +14,39 @@
 //                           sigma0, sigma1, Omega_s, Fc, accepted, and its .svg (the kept
 //                           sigma0 start's convergence);
 //   joint_fit.json / joint_eval.json   io/joint_json.hpp.
-// The .svg files only with `plots`. Errors: InputError naming the directory or file that
+// The .svg files only with `plots`. Each set is written all or nothing (io::OutputFiles,
+// io/output.hpp). Errors: InputError naming the directory or file that
 // cannot be created or written.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/workflows/joint.hpp"
 
 namespace frictionlab::io {
 
+/// The names of fit-joint's and eval-joint's result files in their directory.
+inline constexpr const char* kJointFitFile = "joint_fit.json";
+inline constexpr const char* kJointEvalFile = "joint_eval.json";
+
 /// Write fit-joint's files into `dir` (created if missing). Returns the paths written, in the
 /// order: sr3_scan.csv, sr3_scan.svg, sr3_history.csv, sr3_history.svg (when sr3 ran),
 /// joint_fit.json, the training record's prediction files, every validation record's,
 /// static_curve.csv, static_curve.svg.
+/// `inputs` are never replaced (OutputFiles::protect).
 std::vector<std::string> write_fit_joint(const std::string& dir,
-                                         const workflows::FitJointOutcome& r, bool plots);
+                                         const workflows::FitJointOutcome& r, bool plots,
+                                         const std::vector<NamedPath>& inputs = {});
 
 /// Write eval-joint's files into `dir` (created if missing): joint_eval.json (joint_file names
 /// the model's file), then every record's prediction files. Returns the paths in that order.
 std::vector<std::string> write_eval_joint(const std::string& dir,
                                           const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
-                                          const std::string& joint_file, bool plots);
+                                          const std::string& joint_file, bool plots,
+                                          const std::vector<NamedPath>& inputs = {});
 
 }  // namespace frictionlab::io

@@ -40,7 +40,8 @@ std::vector<double> nice_ticks(double lo, double hi, int target, bool extend);
 /// or there is no panel.
 std::string render_svg(const Plot& plot);
 
-/// Write render_svg(plot) to `path` (io::InputError if it cannot be written).
+/// Write render_svg(plot) to `path`, or to the standard output if `path` is "-"
+/// (io::write_text_output; io::InputError if it cannot be written).
 void write_svg(const std::string& path, const Plot& plot);
 
 }  // namespace frictionlab::io

@@ -82,14 +82,15 @@ struct FitOutcome {
   std::vector<double> residual{};          ///< training.force - prediction, per sample [N | N m]
   FrictionVelocity friction{};             ///< the training samples, sorted by velocity
   std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
-  /// In order: the training record's check warnings, the fit's
-  /// (result.warnings), then each validation record's check warnings.
+  /// In order: the training record's check warnings, each validation record's
+  /// check warnings, then the fit's (result.warnings).
   std::vector<std::string> warnings{};
 };
 
-/// Prepare `training` (prepare_record), fit it (identify::fit with options.fit;
-/// its progress messages go to progress.say), then prepare and evaluate every
-/// validation record. Cancellation is polled before each record and before the
+/// Prepare `training` and every validation record (prepare_record: a record that
+/// cannot be used is an error before the fit starts), fit the training record
+/// (identify::fit with options.fit; its progress messages go to progress.say),
+/// then evaluate every validation record. Cancellation is polled before each record and before the
 /// fit. Throws identify::FitError for a fit that is not possible, what
 /// prepare_record throws (the record's name in data::RecordError's source), and
 /// Cancelled.
