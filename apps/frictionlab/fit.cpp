@@ -46,6 +46,7 @@ void run_fit(const FitOptions& o) {
                 e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(),
                 e.fixed ? "" : fmt(e.hac_std_error).c_str(), e.unit.c_str(),
                 e.at_bound ? "  (at bound)" : "", e.at_limit ? "  (at search limit)" : "");
+    if (e.undetermined) std::printf("    (%s is not determined by the record)\n", e.name.c_str());
   }
   if (!rel.standard_errors) {
     std::printf("\n  * standard errors UNRELIABLE:\n");

@@ -233,8 +233,9 @@ void run_fit_joint(const FitJointOptions& o) {
                            : !has_se ? std::string("-")
                                      : "[" + fmt(e.ci_low) + ", " + fmt(e.ci_high) + "]";
     const std::string se = e.fixed ? std::string() : has_se ? fmt(e.std_error) : "-";
-    std::printf("  %-10s %14s %12s %28s  %s\n", e.name.c_str(), fmt(e.value).c_str(),
-                se.c_str(), ci.c_str(), e.unit.c_str());
+    std::printf("  %-10s %14s %12s %28s  %s%s%s\n", e.name.c_str(), fmt(e.value).c_str(),
+                se.c_str(), ci.c_str(), e.unit.c_str(), e.at_limit ? "  (at the start grid's edge)" : "",
+                e.undetermined ? "  (not determined by the record)" : "");
   }
   std::printf("\n  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");

@@ -718,11 +718,11 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   // ---- steps 2-3 from every initial sigma0 ----
   std::vector<double> z, zdot;
   std::vector<Lu::Params> finals;
-  for (std::size_t s = 0; s < opt.sigma0_init.size(); ++s) {
+  const auto run_start = [&](std::size_t s, double sigma0_start) {
     JointSr3StartSummary sum;
-    sum.sigma0_init = opt.sigma0_init[s];
+    sum.sigma0_init = sigma0_start;
     Lu::Params p = p_step1;
-    p.sigma0 = opt.sigma0_init[s];
+    p.sigma0 = sigma0_start;
     p.sigma1 = 0;
     double prev_sigma0 = p.sigma0, prev_error = std::numeric_limits<double>::infinity();
     for (int o = 1; o <= opt.max_outer; ++o) {
@@ -835,6 +835,52 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                              "Stribeck levels <= 0) and were not applied (g kept)");
     res.starts.push_back(sum);
     finals.push_back(p);
+  };
+  for (std::size_t s = 0; s < opt.sigma0_init.size(); ++s) run_start(s, opt.sigma0_init[s]);
+  // A best start at an edge of the sigma0 grid: the grid is extended by factors of 10 beyond
+  // that edge (at most twice, as long as the new start wins), and an estimate still at the edge
+  // is flagged.
+  const auto best_of = [&] {
+    std::size_t b = 0;
+    for (std::size_t k = 1; k < res.starts.size(); ++k)
+      if (res.starts[k].rel_error < res.starts[b].rel_error) b = k;
+    return b;
+  };
+  const double grid_lo = *std::min_element(opt.sigma0_init.begin(), opt.sigma0_init.end());
+  const double grid_hi = *std::max_element(opt.sigma0_init.begin(), opt.sigma0_init.end());
+  double edge_lo = grid_lo, edge_hi = grid_hi;
+  bool sigma0_at_edge = false, sigma0_flat = false;
+  if (opt.sigma0_init.size() > 1) {
+    for (int ext = 0; ext < 2; ++ext) {
+      const double start = res.starts[best_of()].sigma0_init;
+      if (start != edge_lo && start != edge_hi) break;
+      const double next = start == edge_hi ? 10 * edge_hi : edge_lo / 10;
+      (start == edge_hi ? edge_hi : edge_lo) = next;
+      run_start(res.starts.size(), next);
+    }
+    const double start = res.starts[best_of()].sigma0_init;
+    sigma0_at_edge = start == edge_lo || start == edge_hi;
+    // A flat objective: starts that span the grid end with nearly the same error.
+    double emin = res.starts[0].rel_error, emax = emin, smin = res.starts[0].sigma0, smax = smin;
+    for (const auto& st0 : res.starts) {
+      emin = std::min(emin, st0.rel_error);
+      emax = std::max(emax, st0.rel_error);
+      smin = std::min(smin, st0.sigma0);
+      smax = std::max(smax, st0.sigma0);
+    }
+    sigma0_flat = smax > 10 * smin && emax <= emin * (1 + 1e-3);
+    if (sigma0_flat)
+      res.warnings.push_back("sigma0 is not determined by this record: the training torque error changes by " +
+                             format_number(100 * (emax / emin - 1)) + " % over sigma0 from " +
+                             format_number(smin) + " to " + format_number(smax) +
+                             " N m/rad; sigma0 and sigma1 are reported but not trustworthy "
+                             "(record motion with slow reversals to excite the presliding regime)");
+    if (sigma0_at_edge)
+      res.warnings.push_back(
+          "sigma0: the best start is at the edge of the start grid even after extending it to [" +
+          format_number(edge_lo) + ", " + format_number(edge_hi) + "] N m/rad (sigma0 = " +
+          format_number(res.starts[best_of()].sigma0) +
+          "): the record does not determine the bristle stiffness; do not trust sigma0 and sigma1");
   }
   std::size_t best_start = 0;
   for (std::size_t s = 1; s < res.starts.size(); ++s)
@@ -869,6 +915,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     e.unit = jp.unit;
     e.value = jp.value;
     e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
+    e.at_limit = sigma0_at_edge && (jp.name == "sigma0" || jp.name == "sigma1");
+    e.undetermined = sigma0_flat && (jp.name == "sigma0" || jp.name == "sigma1");
     res.parameters.push_back(std::move(e));
   }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();

@@ -189,7 +189,10 @@ ordered_json method_details(const workflows::FitJointOutcome& r) {
                {"converged", oe.converged},
                {"termination", oe.termination},
                {"segments", oe.segments},
-               {"condition_number", oe.condition_number}};
+               {"condition_number", oe.condition_number},
+               {"start_score", r.oe->start_score},
+               {"refined_score", r.oe->refined_score},
+               {"kept_start", r.oe->kept_start}};
   }
   return d;
 }
@@ -212,6 +215,8 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
     p["std_error"] = number_or_null(e.std_error);
     p["ci95"] = ordered_json::array({number_or_null(e.ci_low), number_or_null(e.ci_high)});
     p["fixed"] = e.fixed;
+    p["at_limit"] = e.at_limit;
+    p["undetermined"] = e.undetermined;
     params.push_back(std::move(p));
   }
   o["parameters"] = std::move(params);

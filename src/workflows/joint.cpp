@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <span>
 #include <stdexcept>
 #include <string>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/identify/joint_parameters.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -129,9 +131,46 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
         identify::channel_error(train.tau, identify::inverse_torque(s.model, train)).rel;
     progress.check();
     run.result = identify::fit_joint_oe(train_span, s.model, oo);
-    s.model = run.result.model;
-    s.parameters = run.result.parameters;
     s.warnings.insert(s.warnings.end(), run.result.warnings.begin(), run.result.warnings.end());
+    // A refinement never returns worse than its start: open loop, the refined model must
+    // simulate the channels oe fits at least as well as the start does on the training record
+    // (sum of the squared relative errors); else the start is kept.
+    const identify::JointEvaluation refined = identify::evaluate_joint(run.result.model, train, o.eval);
+    if (!o.oe.closed_loop) {
+      const identify::JointEvaluation start = identify::evaluate_joint(s.model, train, o.eval);
+      const auto score = [&](const identify::JointEvaluation& e) {
+        const auto out = o.oe.output;
+        double v = 0;
+        if (out != identify::JointOeOptions::Output::velocity) v += e.position.rel * e.position.rel;
+        if (out != identify::JointOeOptions::Output::position) v += e.velocity.rel * e.velocity.rel;
+        return std::isfinite(v) ? v : std::numeric_limits<double>::infinity();
+      };
+      run.start_score = score(start);
+      run.refined_score = score(refined);
+      if (!(run.refined_score <= run.start_score)) {
+        run.kept_start = true;
+        s.warnings.push_back(
+            "oe did not improve on its start (" + run.init + "): the training position / velocity errors " +
+            "||e||/||y|| went from " + format_display(start.position.rel) + " / " +
+            format_display(start.velocity.rel) + " to " + format_display(refined.position.rel) + " / " +
+            format_display(refined.velocity.rel) + " (open-loop simulation); the start model is kept " +
+            "and reported; try --init sr3, a shorter segment length or a record with more motion");
+      }
+    }
+    if (!run.kept_start) {
+      s.model = run.result.model;
+      s.parameters = run.result.parameters;
+    } else if (s.parameters.empty()) {
+      // A start read from a file has no estimates: its values, without standard errors.
+      for (const auto& jp : identify::joint_parameters(s.model)) {
+        identify::ParameterEstimate e;
+        e.name = e.field = jp.name;
+        e.unit = jp.unit;
+        e.value = jp.value;
+        e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
+        s.parameters.push_back(e);
+      }
+    }
     s.oe = std::move(run);
     progress.check();
   }

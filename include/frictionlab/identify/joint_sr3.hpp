@@ -36,7 +36,10 @@
 // sigma1 = sigma0 xi_udot with the sigma0 of u (eq. 19 up to the factor xi_u, see the docs).
 // The outer loop stops when sigma0 and the training error change by less than outer_tolerance
 // (relative) between outer iterations, or after max_outer. Steps 2-3 run from every sigma0 of
-// sigma0_init; the run whose final model has the lowest training torque error is kept.
+// sigma0_init; the run whose final model has the lowest training torque error is kept. If that
+// run started at the grid's smallest or largest sigma0, the grid is extended by a factor 10
+// beyond that edge (at most twice, while the new start wins); a best start still at the edge is
+// flagged (a warning; sigma0 and sigma1 marked at_limit).
 //
 // Host side: allocates; throws FitError (identify/options.hpp) for unusable input.
 #pragma once
@@ -138,7 +141,7 @@ struct JointSr3ScanRow {
 
 /// One inner iteration of steps 2-3 (04_* fig. 9-10).
 struct JointSr3Iteration {
-  int start = 0;        ///< index into sigma0_init
+  int start = 0;        ///< index into starts (sigma0_init, then the grid extensions)
   int outer = 0;        ///< 1-based
   int inner = 0;        ///< 1-based
   double rel_error = 0; ///< step-3 residual norm / ||tau|| (E_tau / ||tau||)

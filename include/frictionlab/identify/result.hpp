@@ -29,6 +29,9 @@ struct ParameterEstimate {
   /// At the edge of the region the solver may search (a log parameter 1e6 times away from its
   /// start, a logit or softmax weight at +-30): the data push it out of any plausible range.
   bool at_limit = false;
+  /// The record does not determine it (e.g. the objective is flat along it): reported, not to
+  /// be trusted.
+  bool undetermined = false;
   /// Newey-West (HAC, Bartlett kernel) standard error: the sandwich covariance
   /// (J^T J)^-1 S (J^T J)^-1 with S from the autocovariances of J_k^T r_k up to
   /// Reliability::hac_lags; valid under coloured (autocorrelated) residuals. NaN where the

@@ -27,6 +27,7 @@
 // Cancelled (Progress::cancel).
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -97,6 +98,12 @@ struct JointOeRun {
   std::optional<JointControllerReport> controller;  ///< closed loop only
   double start_torque_rel_error = 0;  ///< the start's training torque error [-]
   identify::JointOeResult result;
+  /// Open loop: the squared relative errors of the fitted channels (position, velocity or both)
+  /// summed, of the start and of oe's result on the training record (closed loop: NaN).
+  double start_score = std::numeric_limits<double>::quiet_NaN();
+  double refined_score = std::numeric_limits<double>::quiet_NaN();
+  /// oe's result was worse than its start, which is kept (model and parameters of the outcome).
+  bool kept_start = false;
 };
 
 /// The model's steady-state friction curve (zdot = 0) on a grid [N m] over [rad/s].
