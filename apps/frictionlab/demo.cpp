@@ -13,6 +13,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/demo_files.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/workflows/demo.hpp"
 
 namespace frictionlab::cli {
@@ -96,6 +97,7 @@ void print_identification(const workflows::DemoIdentification& c) {
 
 void run_demo(const DemoOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
+  io::check_output_directory(o.out);  // the message of every --out DIR, before any work
   io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
 

@@ -4,19 +4,29 @@ or command line of one command, run in its own fresh directory holding only the 
 files. Each row asserts the exit status (1: an input error found by frictionlab; CLI11's
 statuses 105/106/109: a command-line error), that stderr holds the expected message fragment,
 and that the directory listing (recursive) is the same after the run as before: no output file
-appears. Single cases with a more specific check stay in test_cli_errors.py.
+appears and no input changes (also when an output path is an input, directly or through a
+symbolic link). The table covers every command and export format listed by --help, and at least
+60 rows. Single cases with a more specific check stay in test_cli_errors.py; test_cli_safe_io.py
+also times the output-location and limit checks (found before any work).
 
 Row: (name, argv, files, status, fragment). In argv and in file contents, {data} is
-examples/data. files maps a relative path to its content: str (text), bytes, None (an empty
-directory) or a callable(path) that writes the file (.mat files via scipy)."""
+examples/data; in the fragment, {dir} is the row's directory (absolute). files maps a relative
+path to its content, created in the order given: str (text), bytes, None (an empty directory)
+or a callable(path, data) that creates the entry (.mat files via scipy: mat(); a copy of a file
+of examples/data: copy(); a symbolic link: symlink()). The listing compared before and after
+the run holds every directory, every file with its size and SHA-256 and every symbolic link
+with its target, so an input rewritten with the same size is caught too."""
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 from cli_harness import Cli, fresh_dir  # noqa: E402
 
+OI = "; writing it would replace the input (choose another output path)"
 USAGE = 105   # CLI11 ValidationError (a bad option value)
 EXTRAS = 109  # an unknown option or command (did you mean)
 REQUIRED = 106
@@ -37,6 +47,12 @@ ESTIMATOR = json.dumps({"format": "frictionlab-estimator", "version": 1, "Km": 0
 SERVO = json.dumps({"kt": 0.4, "R": 4.0, "armature": 0.002, "q_offset": 0.0,
                     "friction_base": 0.01, "friction_viscous": 0.004, "model": "m1",
                     "actuator": "xl330"})
+SENSORLESS_REC = "t,current,velocity,torque\n" + "".join(
+    f"{k / 100},{0.3 * (k % 9 - 4) + 0.1},{0.1 * (k % 9 - 4)},{0.25 * (k % 9 - 4) + 0.05}\n"
+    for k in range(60))
+JOINT = '{"joint": {"I": 0.05, "friction": {"model": "coulomb", "params": {"Fc": 0.1}}}}'
+HUGE_LUGRE = ('{"model": "lugre", "params": {"sigma0": 1e308, "sigma1": 1e308, '
+              '"sigma2": 0.4}}\n')
 ENTRY = '{"position": 0, "goal_position": 0.1, "timestamp": %s, "torque_enable": true}'
 
 
@@ -48,11 +64,21 @@ LOG = log([ENTRY % "0", ENTRY % "0.005", ENTRY % "0.01"])
 
 
 def mat(variables):
-    def write(path):
+    def write(path, data):
         import numpy as np
         import scipy.io
         scipy.io.savemat(path, {k: np.asarray(v, dtype=float) for k, v in variables.items()})
     return write
+
+
+def copy(name):
+    """A copy of examples/data/`name`."""
+    return lambda path, data: shutil.copyfile(os.path.join(data, name), path)
+
+
+def symlink(target):
+    """A symbolic link to `target` (relative to the link's directory)."""
+    return lambda path, data: os.symlink(target, path)
 
 
 SIM = ["simulate", "--model", "m.json", "--input", "in.csv", "--output", "out.csv"]
@@ -63,6 +89,9 @@ EJ = ["eval-joint", "--joint", "J.json", "--input", "j.csv", "--position", "q", 
       "--out", "o"]
 EA = ["eval-actuator", "--params", "p.json", "--logs", "log.json", "--json", "mae.json"]
 FA = ["fit-actuator", "--logs", "log.json", "--out", "o"]
+SAME = ["simulate", "--model", "m.json", "--input", "same.csv"]
+SENSORLESS = ["fit", "--problem", "sensorless", "--input", "train.csv", "--current", "current",
+              "--velocity", "velocity", "--force", "torque"]
 
 ROWS = [
     # ---- simulate: CSV input ----
@@ -298,6 +327,125 @@ ROWS = [
      "e.json: this is an ESTIMATOR.json from `export json`, not a fit.json from `fit`"),
     ("export: did you mean json", ["export", "jsn", "--params", "e.json"],
      {"e.json": ESTIMATOR}, EXTRAS, "unknown command 'jsn' for `export`; did you mean json?"),
+    # ---- nothing lost: an output that is an input (the input unchanged byte for byte) ----
+    ("simulate: --output is the --input", SAME + ["--output", "same.csv"],
+     {"m.json": LUGRE, "same.csv": REC}, 1,
+     "same.csv: the output (--output) is the input same.csv (--input)" + OI),
+    ("simulate: --output is a symbolic link to the --input", SAME + ["--output", "link.csv"],
+     {"m.json": LUGRE, "same.csv": REC, "link.csv": symlink("same.csv")}, 1,
+     "link.csv: the output (--output) is the input same.csv (--input)" + OI),
+    ("simulate: --plot is the --input", SAME + ["--output", "o.csv", "--plot", "./same.csv"],
+     {"m.json": LUGRE, "same.csv": REC}, 1,
+     "./same.csv: the output (--plot) is the input same.csv (--input)" + OI),
+    ("simulate: --output is the --model", SAME + ["--output", "m.json"],
+     {"m.json": LUGRE, "same.csv": REC}, 1,
+     "m.json: the output (--output) is the input m.json (--model)" + OI),
+    ("export json: --output is the --params",
+     ["export", "json", "--params", "f.json", "--output", "f.json"],
+     {"f.json": copy("joint_estimator.json")}, 1,
+     "f.json: the output (--output) is the input f.json (--params)" + OI),
+    ("export mujoco: --output is the --params",
+     ["export", "mujoco", "--params", "f.json", "--output", "f.json"],
+     {"f.json": copy("joint_estimator.json")}, 1,
+     "f.json: the output (--output) is the input f.json (--params)" + OI),
+    ("export xml: --output is the --params",
+     ["export", "xml", "--params", "fit.json", "--output", "fit.json"],
+     {"fit.json": copy("sensorless_fit.json")}, 1,
+     "fit.json: the output (--output) is the input fit.json (--params)" + OI),
+    ("fit-joint: --init is the joint_fit.json it would write",
+     FJ[:-2] + ["--method", "oe", "--init", "jo/joint_fit.json", "--out", "jo"],
+     {"j.csv": JOINT_REC, "jo": None, "jo/joint_fit.json": JOINT_FIT}, 1,
+     "jo/joint_fit.json: the output (--out) is the input jo/joint_fit.json (--init)" + OI),
+    ("eval-joint: --joint is the joint_eval.json it would write",
+     ["eval-joint", "--joint", "jo/joint_eval.json", "--input", "j.csv", "--position", "q",
+      "--torque", "u", "--out", "jo"],
+     {"j.csv": JOINT_REC, "jo": None, "jo/joint_eval.json": JOINT}, 1,
+     "jo/joint_eval.json: the output (--out) is the input jo/joint_eval.json (--joint)" + OI),
+    ("eval-actuator: --json is the --params file",
+     ["eval-actuator", "--params", "m1.json", "--logs", "log.json", "--json", "m1.json"],
+     {"m1.json": SERVO, "log.json": LOG}, 1,
+     "m1.json: the output (--json) is the input m1.json (--params)" + OI),
+    # ---- nothing lost: output locations, found before any work ----
+    ("fit: --out is a regular file", SENSORLESS + ["--out", "afile"],
+     {"train.csv": SENSORLESS_REC, "afile": "a regular file\n"}, 1,
+     "afile: is a file, not a directory"),
+    ("fit: --out below a regular file", SENSORLESS + ["--out", "afile/sub"],
+     {"train.csv": SENSORLESS_REC, "afile": "a regular file\n"}, 1,
+     "afile/sub: cannot create it: {dir}/afile is not a directory"),
+    ("compare: --out is a regular file", ["compare"] + SENSORLESS[1:] + ["--out", "afile"],
+     {"train.csv": SENSORLESS_REC, "afile": "a regular file\n"}, 1,
+     "afile: is a file, not a directory"),
+    ("fit-joint: --out is a regular file", FJ[:-1] + ["afile"],
+     {"j.csv": JOINT_REC, "afile": "a regular file\n"}, 1, "afile: is a file, not a directory"),
+    ("eval-joint: --out is a regular file", EJ[:-1] + ["afile"],
+     {"J.json": JOINT, "j.csv": JOINT_REC, "afile": "a regular file\n"}, 1,
+     "afile: is a file, not a directory"),
+    ("fit-actuator: --out is a regular file", ["fit-actuator", "--logs", "adir", "--out", "afile"],
+     {"adir": None, "afile": "a regular file\n"}, 1, "afile: is a file, not a directory"),
+    ("export c: --out is a regular file",
+     ["export", "c", "--params", "f.json", "--out", "afile"],
+     {"f.json": copy("joint_estimator.json"), "afile": "a regular file\n"}, 1,
+     "afile: is a file, not a directory"),
+    ("demo: --out is a regular file", ["demo", "--out", "afile"],
+     {"afile": "a regular file\n"}, 1, "afile: is a file, not a directory"),
+    ("simulate: --output is a directory", SAME + ["--output", "adir"],
+     {"m.json": LUGRE, "same.csv": REC, "adir": None}, 1, "adir: is a directory, not a file"),
+    ("simulate: --output in a missing directory", SAME + ["--output", "nodir/o.csv"],
+     {"m.json": LUGRE, "same.csv": REC}, 1, "nodir/o.csv: the directory nodir does not exist"),
+    ("simulate: --output below a regular file", SAME + ["--output", "afile/o.csv"],
+     {"m.json": LUGRE, "same.csv": REC, "afile": "a regular file\n"}, 1,
+     "afile/o.csv: afile is not a directory"),
+    ("export json: --output is a directory",
+     ["export", "json", "--params", "f.json", "--output", "adir"],
+     {"f.json": copy("joint_estimator.json"), "adir": None}, 1,
+     "adir: is a directory, not a file"),
+    ("eval-actuator: --json is a directory",
+     ["eval-actuator", "--params", "m1.json", "--logs", "log.json", "--json", "adir"],
+     {"m1.json": SERVO, "log.json": LOG, "adir": None}, 1, "adir: is a directory, not a file"),
+    ("simulate: --output - and --plot - both to the standard output",
+     SAME + ["--output", "-", "--plot", "-"], {"m.json": LUGRE, "same.csv": REC}, 1,
+     "standard output: two outputs go to it (--output - and --plot -); write one of them to a "
+     "file"),
+    # ---- nothing lost: validation records, found before the fit ----
+    ("fit: --validate without the force column",
+     SENSORLESS + ["--validate", "val_nocol.csv", "--out", "fo"],
+     {"train.csv": SENSORLESS_REC, "val_nocol.csv": "t,current,velocity\n0,1,1\n1,1,1\n"}, 1,
+     "val_nocol.csv:1: no column 'torque' (columns found: t, current, velocity)"),
+    ("fit: --validate too short", SENSORLESS + ["--validate", "val_short.csv", "--out", "fo"],
+     {"train.csv": SENSORLESS_REC,
+      "val_short.csv": "t,current,velocity,torque\n0,1,1,1\n1,1,1,1\n"}, 1,
+     "val_short.csv: the record has 2 samples; at least 20 are required"),
+    ("fit: --validate missing", SENSORLESS + ["--validate", "nothere.csv", "--out", "fo"],
+     {"train.csv": SENSORLESS_REC}, 1, "nothere.csv: cannot open: No such file or directory"),
+    ("compare: --validate without the force column",
+     ["compare"] + SENSORLESS[1:] + ["--validate", "val_nocol.csv", "--out", "co"],
+     {"train.csv": SENSORLESS_REC, "val_nocol.csv": "t,current,velocity\n0,1,1\n1,1,1\n"}, 1,
+     "val_nocol.csv:1: no column 'torque' (columns found: t, current, velocity)"),
+    ("fit-joint: --validate without the torque column", FJ + ["--validate", "jv.csv"],
+     {"j.csv": JOINT_REC, "jv.csv": "t,q\n0,0\n1,1\n"}, 1,
+     "jv.csv:1: no column 'u' (columns found: t, q)"),
+    # ---- sane bounds: magnitudes and the substep count, found before the simulation ----
+    ("simulate: velocity 1e300", SAME[:4] + ["big_v.csv", "--output", "out.csv"],
+     {"m.json": LUGRE, "big_v.csv": "t,v\n0,0\n0.01,1e300\n", "out.csv": "previous output\n"},
+     1, "big_v.csv line 3: v = 1e+300 is beyond the limit |v| <= 1e+15"),
+    ("simulate: sigma0 = sigma1 = 1e308", SAME + ["--output", "out.csv"],
+     {"m.json": HUGE_LUGRE, "same.csv": REC, "out.csv": "previous output\n"}, 1,
+     "m.json: parameter 'sigma0': |1e+308| is beyond the limit 1e+15 of any parameter"),
+    ("simulate: --dt 1e-9 over a 1e6 s gap", SAME[:4] + ["gap.csv", "--output", "out.csv",
+                                                          "--dt", "1e-9"],
+     {"m.json": LUGRE, "gap.csv": "t,v\n0,0\n1,1\n1000000,1\n",
+      "out.csv": "previous output\n"}, 1,
+     "into 1e+15 substeps, more than the limit 1e+08; use a larger max_substep (at least "
+     "0.01 s) (on the command line: --dt sets max_substep)"),
+    ("fit: record value 1e300", SENSORLESS[:4] + ["big_rec.csv"] + SENSORLESS[5:] +
+     ["--out", "fo"],
+     {"big_rec.csv": "t,current,velocity,torque\n" + "".join(
+         f"{k * 0.01},1,{1e300 if k == 5 else 1},1\n" for k in range(30))}, 1,
+     "big_rec.csv: sample 6: value 1e+300 in channel 'velocity' is beyond the limit"),
+    ("simulate: forward Euler makes the force diverge",
+     ["simulate", "--model", "{data}/lugre.json", "--input", "{data}/sine_velocity.csv",
+      "--integrator", "euler", "--output", "out.csv"], {"out.csv": "previous output\n"}, 1,
+     "the friction force reaches"),
     # ---- demo and the top level ----
     ("demo: did you mean --out", ["demo", "--ot", "d"], {}, EXTRAS,
      "unknown option --ot for `demo`; did you mean --out?"),
@@ -311,15 +459,38 @@ ROWS = [
 
 
 def listing(root):
-    """Every path under `root` (relative), files and directories, with file sizes."""
+    """Every path under `root` (relative): directories, files with their size and SHA-256, and
+    symbolic links with their target (not followed)."""
     out = set()
     for d, dirs, files in os.walk(root):
-        for n in dirs:
-            out.add(os.path.relpath(os.path.join(d, n), root) + "/")
-        for n in files:
+        for n in dirs + files:
             p = os.path.join(d, n)
-            out.add((os.path.relpath(p, root), os.path.getsize(p)))
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                out.add((rel, "->", os.readlink(p)))
+            elif os.path.isdir(p):
+                out.add(rel + "/")
+            else:
+                with open(p, "rb") as f:
+                    content = f.read()
+                out.add((rel, len(content), hashlib.sha256(content).hexdigest()))
     return out
+
+
+def subcommands(binary, argv):
+    """The names listed under "Subcommands:" by `frictionlab ARGV --help`."""
+    text = subprocess.run([binary, *argv, "--help"], capture_output=True, text=True).stdout
+    names, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("Subcommands:"):
+            inside = True
+        elif inside and line.startswith("  ") and not line.startswith("   ") and line.split():
+            names.append(line.split()[0])
+        elif inside and line.strip() == "":
+            break
+    if not names:
+        raise RuntimeError(f"no subcommands in `{' '.join(argv)} --help`:\n{text}")
+    return names
 
 
 def main():
@@ -328,6 +499,11 @@ def main():
     names = [r[0] for r in ROWS]
     cli.check(f"at least 60 rows ({len(ROWS)})", len(ROWS) >= 60)
     cli.check("row names are unique", len(set(names)) == len(names))
+    # every command and export format of `--help` has rows (a new command must add its own)
+    covered = {r[1][0] for r in ROWS} | {" ".join(r[1][:2]) for r in ROWS if r[1][0] == "export"}
+    for cmd in subcommands(cli.binary, []) + ["export " + f
+                                              for f in subcommands(cli.binary, ["export"])]:
+        cli.check(f"rows for `{cmd}`", cmd in covered)
     for k, (name, argv, files, status, fragment) in enumerate(ROWS):
         d = os.path.join(cli.work, f"row{k:03d}")
         fresh_dir(d)
@@ -336,7 +512,7 @@ def main():
             if content is None:
                 os.makedirs(path)
             elif callable(content):
-                content(path)
+                content(path, data)
             elif isinstance(content, bytes):
                 with open(path, "wb") as f:
                     f.write(content)
@@ -344,6 +520,7 @@ def main():
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(content.replace("{data}", data))
         argv = [a.replace("{data}", data) for a in argv]
+        fragment = fragment.replace("{dir}", d)
         before = listing(d)
         p = subprocess.run([cli.binary, *argv], cwd=d, capture_output=True, text=True,
                            timeout=cli.timeout)
