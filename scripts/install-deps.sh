@@ -12,5 +12,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libeigen3-dev libceres-dev libsundials-dev libcli11-dev nlohmann-json3-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libmatio-dev \
   python3 python3-numpy python3-scipy python3-cmaes \
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-tqdm python3-pandas \
+  python3-setuptools python3-pip python3-venv \
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib > /dev/null
 echo "frictionlab: dependencies installed"
