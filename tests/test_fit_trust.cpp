@@ -19,11 +19,7 @@
 namespace frictionlab::identify {
 namespace {
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) {
-  for (const auto& p : r.parameters)
-    if (p.name == name) return p;
-  throw std::runtime_error("no parameter " + name);
-}
+const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
 
 TEST(FitTrust, ChiSquareSurvivalMatchesClosedForms) {
   for (double x : {0.01, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 80.0}) {

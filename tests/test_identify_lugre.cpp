@@ -33,11 +33,7 @@ LuGre<double>::Params truth(double alpha) {
   return p;
 }
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) {
-  for (const auto& p : r.parameters)
-    if (p.name == name) return p;
-  throw std::runtime_error("no parameter " + name);
-}
+const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
 
 SyntheticOptions synth(double noise, unsigned seed, double duration = 20) {
   SyntheticOptions so;

@@ -18,11 +18,7 @@
 namespace frictionlab::identify {
 namespace {
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) {
-  for (const auto& p : r.parameters)
-    if (p.name == name) return p;
-  throw std::runtime_error("no parameter " + name);
-}
+const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
 
 SyntheticOptions synth() {
   SyntheticOptions so;

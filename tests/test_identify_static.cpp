@@ -30,11 +30,7 @@ StaticFriction<double>::Params stribeck_truth() {
   return p;
 }
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) {
-  for (const auto& p : r.parameters)
-    if (p.name == name) return p;
-  throw std::runtime_error("no parameter " + name);
-}
+const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
 
 data::Record record(const StaticFriction<double>::Params& p, double noise, unsigned seed,
                     double duration = 20) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -349,6 +350,15 @@ double steady_force(const FitResult& r, double v) {
     F = model_of_t<typename I::Params>::steady_force(p, v);
   });
   return F;
+}
+
+const ParameterEstimate& parameter(const FitResult& r, std::string_view name) {
+  for (const auto& p : r.parameters)
+    if (p.name == name || p.field == name) return p;
+  std::vector<std::string> names;
+  for (const auto& p : r.parameters) names.push_back(p.name);
+  throw std::out_of_range("no parameter '" + std::string(name) + "' in the " + r.model_name +
+                          " fit; it has " + join_list(names));
 }
 
 }  // namespace frictionlab::identify

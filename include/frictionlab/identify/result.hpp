@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -137,5 +138,9 @@ struct FitResult {
   Hold hold = Hold::linear;
   double warmup_s = 0;
 };
+
+/// The parameter of `r` called `name` (its name, e.g. "Kw", or its field, e.g. "sigma2"); throws
+/// std::out_of_range naming the parameters there are.
+const ParameterEstimate& parameter(const FitResult& r, std::string_view name);
 
 }  // namespace frictionlab::identify
