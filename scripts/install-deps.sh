@@ -12,5 +12,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libeigen3-dev libceres-dev libsundials-dev libcli11-dev nlohmann-json3-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libmatio-dev \
   python3 python3-numpy python3-scipy python3-cmaes \
+  clang-15 libfuzzer-15-dev libomp-15-dev \
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib > /dev/null
 echo "frictionlab: dependencies installed"
