@@ -58,7 +58,7 @@ void run_csv(std::string_view input) {
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
     require(!table.names[c].empty(), "column names are not empty");
     require(table.columns[c].size() == table.rows(), "every column has rows() values");
-    require_finite(table.columns[c], "column " + table.names[c]);
+    require_finite(table.columns[c], std::string("column ") + table.names[c]);
     for (std::size_t d = 0; d < c; ++d) require(table.names[c] != table.names[d], "unique names");
   }
   for (std::size_t r = 0; r < table.rows(); ++r)
@@ -69,7 +69,7 @@ void run_csv(std::string_view input) {
   std::vector<std::string> names;
   std::vector<const std::vector<double>*> columns;
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    names.push_back("c" + std::to_string(c));
+    names.push_back(std::string("c") + std::to_string(c));
     columns.push_back(&table.columns[c]);
   }
   if (!names.empty()) {
@@ -178,24 +178,23 @@ std::string mat_path(std::string_view input) {
     std::perror("writing the .mat input");
     std::abort();
   }
-  return "/proc/self/fd/" + std::to_string(fd);
+  return std::string("/proc/self/fd/") + std::to_string(fd);
 }
 
 void run_mat(std::string_view input) {
   const std::string path = mat_path(input);
   rejected_or([&] { (void)io::mat_variable_names(path); });
-  for (const io::RecordSpec& spec :
-       {io::RecordSpec{}, io::RecordSpec{.time = "t", .velocity = "v"},
-        io::RecordSpec{.matrix = "data"}}) {
-    rejected_or([&] {
-      const data::Record rec = io::read_record_mat(path, spec);
-      require_increasing(rec.t, ".mat record time");
-      for (const auto* ch : {&rec.position, &rec.velocity, &rec.current, &rec.force}) {
-        require(ch->empty() || ch->size() == rec.t.size(), ".mat channels as long as t");
-        require_finite(*ch, ".mat channel");
-      }
-    });
-  }
+  const auto read = [&](const io::RecordSpec& spec) {
+    const data::Record rec = io::read_record_mat(path, spec);
+    require_increasing(rec.t, ".mat record time");
+    for (const auto* ch : {&rec.position, &rec.velocity, &rec.current, &rec.force}) {
+      require(ch->empty() || ch->size() == rec.t.size(), ".mat channels as long as t");
+      require_finite(*ch, ".mat channel");
+    }
+  };
+  rejected_or([&] { read({.time = "t", .velocity = "v"}); });
+  rejected_or([&] { read({.matrix = "data"}); });
+  read({});  // the default spec last: its InputError is the target's
 }
 
 }  // namespace

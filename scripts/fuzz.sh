@@ -24,6 +24,7 @@ done
 
 dir=${FRICTIONLAB_FUZZ_BUILD_DIR:-build-fuzz}
 build_start=$(date +%s)
+mkdir -p "$dir"
 launcher=()
 if command -v ccache > /dev/null; then
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
@@ -33,8 +34,8 @@ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
   -DCMAKE_CXX_COMPILER="${CXX_FUZZ:-clang++-15}" -DCMAKE_C_COMPILER="${CC_FUZZ:-clang-15}" \
   "${launcher[@]}" -DFRICTIONLAB_BUILD_FUZZERS=ON -DFRICTIONLAB_BUILD_TESTS=OFF \
-  -DFRICTIONLAB_BUILD_APPS=OFF -DFRICTIONLAB_BUILD_BENCHMARKS=OFF > "$dir.configure.log" 2>&1 ||
-  { cat "$dir.configure.log" >&2; exit 1; }
+  -DFRICTIONLAB_BUILD_APPS=OFF -DFRICTIONLAB_BUILD_BENCHMARKS=OFF > "$dir/configure.log" 2>&1 ||
+  { cat "$dir/configure.log" >&2; exit 1; }
 cmake --build "$dir" -j"$(nproc)" --target frictionlab_fuzzers
 echo "fuzz: build $(( $(date +%s) - build_start )) s"
 
