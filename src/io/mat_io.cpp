@@ -46,8 +46,8 @@ bool v4_type(std::uint32_t type) {
 // libmatio trusts the sizes of a v5 file too: a variable whose dimensions claim more elements
 // than its bytes could hold makes it allocate and clear that much memory. So the data elements
 // are walked (uncompressed ones down to every nested array; a compressed one is inflated by
-// libmatio, which then checks it): each must lie within its parent, and a numeric or char
-// array's element count must not exceed its bytes (every element is stored in at least one).
+// libmatio, which then checks it): each must lie within its parent, and an
+// array's element count must not exceed its bytes (nor a sparse one's column count).
 void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
                        unsigned long long begin, unsigned long long end, int depth) {
   const auto damaged = [&](unsigned long long at, const std::string& what) {
@@ -82,15 +82,17 @@ void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
       in.read(reinterpret_cast<char*>(f), 4);
       array_class = read_u32(f, big) & 0xFF;
     } else if (depth > 0 && type == 5 && array_class != 0) {  // miINT32 dimensions
-      long double count = 1;
+      long double count = 1, columns = 0;
       for (unsigned long long k = 0; k + 4 <= bytes && k < 4 * 64; k += 4) {
         unsigned char d[4] = {};
         in.read(reinterpret_cast<char*>(d), 4);
         count *= read_u32(d, big);
+        if (k == 4) columns = read_u32(d, big);
       }
-      // classes 4 (char) and 6-15 (numeric): one element per byte at the least
-      const bool dense = array_class == 4 || (array_class >= 6 && array_class <= 15);
-      if (dense && count > static_cast<long double>(end - begin))
+      // Every element is stored in at least one byte (a cell's or struct's in a tag of 8); a
+      // sparse matrix (class 5) stores a column index per column.
+      if (array_class == 5) count = columns;
+      if (count > static_cast<long double>(end - begin))
         damaged(at, "dimensions of " + format_exact(static_cast<double>(count)) +
                         " elements in an array of " + std::to_string(end - begin) + " bytes");
       array_class = 0;
