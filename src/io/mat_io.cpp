@@ -46,7 +46,7 @@ bool v4_type(std::uint32_t type) {
 // libmatio trusts the sizes of a v5 file too: a variable whose dimensions claim more elements
 // than its bytes could hold makes it allocate and clear that much memory. So the data elements
 // are walked (uncompressed ones down to every nested array; a compressed one is inflated by
-// libmatio, which then checks it): each must lie within its parent, and an
+// libmatio unchecked): each must lie within its parent, and an
 // array's element count must not exceed its bytes (nor a sparse one's column count).
 void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
                        unsigned long long begin, unsigned long long end, int depth) {
@@ -117,12 +117,15 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
   in.read(reinterpret_cast<char*>(head), sizeof head);
   // v5 and v7.3: a 128-byte header whose version (bytes 124-125) is 0x0100 or 0x0200 and whose
   // bytes 126-127 are the endian indicator "IM" or "MI".
+  // Anything else, a v5 header with another version included, libmatio reads as Level 4.
+  const bool big_header = head[126] == 'M';
+  const unsigned version =
+      big_header ? (head[124] << 8 | head[125]) : (head[125] << 8 | head[124]);
   if (in.gcount() == 128 && ((head[126] == 'I' && head[127] == 'M') ||
-                             (head[126] == 'M' && head[127] == 'I'))) {
-    // Version 0x0100 (v5; v7.3 is 0x0200, an HDF5 file read by libhdf5).
-    const bool big = head[126] == 'M';
-    const unsigned version = big ? (head[124] << 8 | head[125]) : (head[125] << 8 | head[124]);
-    if (version == 0x0100) check_v5_elements(in, path, big, 128, size, 0);
+                             (head[126] == 'M' && head[127] == 'I')) &&
+      (version == 0x0100 || version == 0x0200)) {
+    // v5; v7.3 (0x0200) is an HDF5 file, read by libhdf5.
+    if (version == 0x0100) check_v5_elements(in, path, big_header, 128, size, 0);
     return;
   }
   in.clear();
