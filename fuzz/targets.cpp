@@ -62,7 +62,8 @@ void run_csv(std::string_view input) {
     for (std::size_t d = 0; d < c; ++d) require(table.names[c] != table.names[d], "unique names");
   }
   for (std::size_t r = 0; r < table.rows(); ++r)
-    require(table.row_lines[r] > table.header_line && (r == 0 || table.row_lines[r] > table.row_lines[r - 1]),
+    require(table.row_lines[r] > table.header_line &&
+                (r == 0 || table.row_lines[r] > table.row_lines[r - 1]),
             "row lines increase after the header");
   // The writer's text reads back bit-exactly (names of its own: any reader-accepted name is not
   // necessarily writable, e.g. a quoted "#x" that would start a comment line).

@@ -156,9 +156,10 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
     const long double end = static_cast<long double>(offset) + 20 + name_len + data;
     if (name_len == 0 || imag > 1 || end > static_cast<long double>(size))
       throw InputError(path, 0, 0,
-                       std::string(kNotMat) + " (" + where + "its name and data would end at byte " +
-                           format_exact(static_cast<double>(end)) + ", past the end of the file (" +
-                           std::to_string(size) + " bytes))");
+                       std::string(kNotMat) + " (" + where +
+                           "its name and data would end at byte " +
+                           format_exact(static_cast<double>(end)) +
+                           ", past the end of the file (" + std::to_string(size) + " bytes))");
     offset = static_cast<unsigned long long>(end);
   }
 }
