@@ -56,7 +56,7 @@ void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
                          ": " + what + ")");
   };
   if (depth > 64) damaged(begin, "arrays nested over 64 deep");
-  bool first = true;  // of a miMATRIX: array flags, then dimensions
+  int index = 0;  // of a miMATRIX's subelements: 0 array flags, 1 dimensions
   unsigned array_class = 0;
   for (unsigned long long at = begin; at < end;) {
     unsigned char b[8];
@@ -77,13 +77,15 @@ void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
       next = at + 8 + bytes;
       if (depth > 0) next = std::min(end, (next + 7) / 8 * 8);
     }
-    if (depth > 0 && first) {  // array flags: the class in the low byte of the first word
+    if (depth > 0 && index == 0) {  // array flags: the class in the low byte of the first word
       unsigned char f[4] = {};
       in.read(reinterpret_cast<char*>(f), 4);
       array_class = read_u32(f, big) & 0xFF;
-    } else if (depth > 0 && type == 5 && array_class != 0) {  // miINT32 dimensions
+    } else if (depth > 0 && index == 1) {  // dimensions: miINT32, at least 2
+      if (type != 5 || bytes < 8 || bytes % 4 != 0)
+        damaged(at, "dimensions are not an int32 element of 2 or more values");
       long double count = 1, columns = 0;
-      for (unsigned long long k = 0; k + 4 <= bytes && k < 4 * 64; k += 4) {
+      for (unsigned long long k = 0; k + 4 <= bytes; k += 4) {
         unsigned char d[4] = {};
         in.read(reinterpret_cast<char*>(d), 4);
         count *= read_u32(d, big);
@@ -95,11 +97,10 @@ void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
       if (count > static_cast<long double>(end - begin))
         damaged(at, "dimensions of " + format_exact(static_cast<double>(count)) +
                         " elements in an array of " + std::to_string(end - begin) + " bytes");
-      array_class = 0;
     } else if (type == 14 && bytes > 0) {  // miMATRIX: a (nested) array
       check_v5_elements(in, path, big, at + 8, at + 8 + bytes, depth + 1);
     }
-    first = false;
+    ++index;
     at = next;
   }
   in.clear();
