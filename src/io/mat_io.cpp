@@ -155,7 +155,9 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
     const long double data = static_cast<long double>(rows) * cols * kBytes[(type % 100) / 10] *
                              (imag != 0 && type % 10 == 0 ? 2 : 1);
     const long double end = static_cast<long double>(offset) + 20 + name_len + data;
-    if (name_len == 0 || imag > 1 || end > static_cast<long double>(size))
+    // (an empty 0 x N matrix with N beyond the file size made libmatio clear N elements too)
+    if (name_len == 0 || imag > 1 || end > static_cast<long double>(size) || rows > size ||
+        cols > size)
       throw InputError(path, 0, 0,
                        std::string(kNotMat) + " (" + where +
                            "its name and data would end at byte " +
