@@ -103,6 +103,10 @@ void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
     ++index;
     at = next;
   }
+  // A sparse array: flags, dimensions, name, row indices, column indices, values (libmatio read
+  // the elements after a sparse array missing some as its indices, and allocated what they said).
+  if (depth > 0 && array_class == 5 && index < 6)
+    damaged(begin, "sparse array without its row indices, column indices and values");
   in.clear();
 }
 
