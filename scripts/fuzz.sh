@@ -27,7 +27,9 @@ build_start=$(date +%s)
 mkdir -p "$dir"
 launcher=()
 if command -v ccache > /dev/null; then
-  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+  # Paths relative to the tree, and the directory left out of the hash despite the line tables,
+  # so that another checkout (CI's fresh clone) hits the cache.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
