@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -27,13 +28,158 @@ struct VarFree {
 using MatPtr = std::unique_ptr<mat_t, MatClose>;
 using VarPtr = std::unique_ptr<matvar_t, VarFree>;
 
+const char* const kNotMat =
+    "not a MATLAB .mat file (libmatio reads versions 4, 5 and 7.3) or it is damaged";
+
+std::uint32_t read_u32(const unsigned char* b, bool big_endian) {
+  return big_endian ? (std::uint32_t{b[0]} << 24 | std::uint32_t{b[1]} << 16 |
+                       std::uint32_t{b[2]} << 8 | b[3])
+                    : (std::uint32_t{b[3]} << 24 | std::uint32_t{b[2]} << 16 |
+                       std::uint32_t{b[1]} << 8 | b[0]);
+}
+
+// A Level 4 type code MOPT: M machine 0-4, O 0, P precision 0-5, T 0 full, 1 text, 2 sparse.
+bool v4_type(std::uint32_t type) {
+  return type < 5000 && (type % 1000) / 100 == 0 && (type % 100) / 10 <= 5 && type % 10 <= 2;
+}
+
+// libmatio trusts the sizes of a v5 file too: a variable whose dimensions claim more elements
+// than its bytes could hold makes it allocate and clear that much memory. So the data elements
+// are walked (uncompressed ones down to every nested array; a compressed one is inflated by
+// libmatio unchecked): each must lie within its parent, and an
+// array's element count must not exceed its bytes (nor a sparse one's column count).
+void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
+                       unsigned long long begin, unsigned long long end, int depth) {
+  const auto damaged = [&](unsigned long long at, const std::string& what) {
+    throw InputError(path, 0, 0,
+                     std::string(kNotMat) + " (data element at byte " + std::to_string(at) +
+                         ": " + what + ")");
+  };
+  if (depth > 64) damaged(begin, "arrays nested over 64 deep");
+  int index = 0;  // of a miMATRIX's subelements: 0 array flags, 1 dimensions
+  unsigned array_class = 0;
+  for (unsigned long long at = begin; at < end;) {
+    unsigned char b[8];
+    in.seekg(static_cast<std::streamoff>(at));
+    if (end - at < 8 || !in.read(reinterpret_cast<char*>(b), 8)) damaged(at, "truncated tag");
+    std::uint32_t type = read_u32(b, big);
+    unsigned long long bytes = read_u32(b + 4, big);
+    unsigned long long next = 0;
+    if (depth > 0 && (type >> 16) != 0) {  // small data element: data in the tag's 4 bytes
+      bytes = type >> 16;
+      type &= 0xFFFF;
+      if (bytes > 4) damaged(at, "small element of " + std::to_string(bytes) + " bytes");
+      next = at + 8;
+    } else {
+      if (bytes > end - at - 8)
+        damaged(at, std::to_string(bytes) + " bytes would end past the end of its " +
+                        (depth == 0 ? std::string("file") : std::string("array")));
+      next = at + 8 + bytes;
+      if (depth > 0) next = std::min(end, (next + 7) / 8 * 8);
+    }
+    if (depth > 0 && index == 0) {  // array flags: the class in the low byte of the first word
+      unsigned char f[4] = {};
+      in.read(reinterpret_cast<char*>(f), 4);
+      array_class = read_u32(f, big) & 0xFF;
+    } else if (depth > 0 && index == 1) {  // dimensions: miINT32, at least 2
+      if (type != 5 || bytes < 8 || bytes % 4 != 0)
+        damaged(at, "dimensions are not an int32 element of 2 or more values");
+      long double count = 1, columns = 0;
+      for (unsigned long long k = 0; k + 4 <= bytes; k += 4) {
+        unsigned char d[4] = {};
+        in.read(reinterpret_cast<char*>(d), 4);
+        count *= read_u32(d, big);
+        if (k == 4) columns = read_u32(d, big);
+      }
+      // Every element is stored in at least one byte (a cell's or struct's in a tag of 8); a
+      // sparse matrix (class 5) stores a column index per column.
+      if (array_class == 5) count = columns;
+      if (count > static_cast<long double>(end - begin))
+        damaged(at, "dimensions of " + format_exact(static_cast<double>(count)) +
+                        " elements in an array of " + std::to_string(end - begin) + " bytes");
+    } else if (type == 14 && bytes > 0) {  // miMATRIX: a (nested) array
+      check_v5_elements(in, path, big, at + 8, at + 8 + bytes, depth + 1);
+    }
+    ++index;
+    at = next;
+  }
+  // A sparse array: flags, dimensions, name, row indices, column indices, values (libmatio read
+  // the elements after a sparse array missing some as its indices, and allocated what they said).
+  if (depth > 0 && array_class == 5 && index < 6)
+    damaged(begin, "sparse array without its row indices, column indices and values");
+  in.clear();
+}
+
+// libmatio takes every file without a v5/v7.3 header for a Level 4 file and trusts its variable
+// headers: a name length or a matrix size larger than the file makes it allocate and clear that
+// much memory (gigabytes, seconds) before it fails. So the variable headers of such a file are
+// walked first, each one's name and data required to lie within the file.
+void check_v4_layout(std::ifstream& in, const std::string& path) {
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<unsigned long long>(in.tellg());
+  unsigned char head[128] = {};
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  // v5 and v7.3: a 128-byte header whose version (bytes 124-125) is 0x0100 or 0x0200 and whose
+  // bytes 126-127 are the endian indicator "IM" or "MI".
+  // Anything else, a v5 header with another version included, libmatio reads as Level 4.
+  const bool big_header = head[126] == 'M';
+  const unsigned version =
+      big_header ? (head[124] << 8 | head[125]) : (head[125] << 8 | head[124]);
+  if (in.gcount() == 128 && ((head[126] == 'I' && head[127] == 'M') ||
+                             (head[126] == 'M' && head[127] == 'I')) &&
+      (version == 0x0100 || version == 0x0200)) {
+    // v5; v7.3 (0x0200) is an HDF5 file, read by libhdf5.
+    if (version == 0x0100) check_v5_elements(in, path, big_header, 128, size, 0);
+    return;
+  }
+  in.clear();
+  unsigned long long offset = 0;
+  for (int index = 1; offset < size; ++index) {
+    const std::string where = "Level 4 variable " + std::to_string(index) + " at byte " +
+                              std::to_string(offset) + ": ";
+    unsigned char b[20];
+    in.seekg(static_cast<std::streamoff>(offset));
+    // Not even a first variable header: not a MAT file (the plain message).
+    const auto not_v4 = [&](const char* what) {
+      throw InputError(path, 0, 0, index == 1 ? std::string(kNotMat)
+                                              : std::string(kNotMat) + " (" + where + what + ")");
+    };
+    if (size - offset < 20 || !in.read(reinterpret_cast<char*>(b), 20)) not_v4("truncated header");
+    bool big = false;
+    if (!v4_type(read_u32(b, false))) {
+      big = true;
+      if (!v4_type(read_u32(b, true))) not_v4("no valid type code");
+    }
+    const std::uint32_t type = read_u32(b, big), rows = read_u32(b + 4, big),
+                        cols = read_u32(b + 8, big), imag = read_u32(b + 12, big),
+                        name_len = read_u32(b + 16, big);
+    static constexpr unsigned kBytes[] = {8, 4, 4, 2, 2, 1};  // by precision P
+    // At most 2^32 * 2^32 * 8 * 2 = 2^68: computed in long double, compared with the file size.
+    const long double data = static_cast<long double>(rows) * cols * kBytes[(type % 100) / 10] *
+                             (imag != 0 && type % 10 == 0 ? 2 : 1);
+    const long double end = static_cast<long double>(offset) + 20 + name_len + data;
+    // (an empty 0 x N matrix with N beyond the file size made libmatio clear N elements too)
+    if (name_len == 0 || imag > 1 || end > static_cast<long double>(size) || rows > size ||
+        cols > size)
+      throw InputError(path, 0, 0,
+                       std::string(kNotMat) + " (" + where +
+                           "its name and data would end at byte " +
+                           format_exact(static_cast<double>(end)) +
+                           ", past the end of the file (" + std::to_string(size) + " bytes))");
+    offset = static_cast<unsigned long long>(end);
+  }
+}
+
 MatPtr open_mat(const std::string& path) {
   require_input_file(path, "a MATLAB .mat file");
+  {
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+    check_v4_layout(probe, path);
+  }
   MatPtr m(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
-  if (!m)
-    throw InputError(path, 0, 0,
-                     "not a MATLAB .mat file (libmatio reads versions 4, 5 and 7.3) or it is "
-                     "damaged");
+  if (!m) throw InputError(path, 0, 0, kNotMat);
   return m;
 }
 

@@ -35,7 +35,11 @@ std::vector<const std::vector<double>*> model_columns(const workflows::SimulateM
 }  // namespace
 
 workflows::ModelInput read_model_input(const std::string& path) {
-  const CsvTable in = read_csv(path);
+  return parse_model_input(read_text_file(path), path);
+}
+
+workflows::ModelInput parse_model_input(std::string_view text, const std::string& file) {
+  const CsvTable in = parse_csv(text, file);
   const bool has_v = in.has("v"), has_x = in.has("x");
   if (has_v && has_x)
     throw InputError(in.file, in.header_line, 0,

@@ -146,13 +146,13 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
   out.warnings = std::move(m.warnings);
   bool coupled = false;
   visit_model(m.spec, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
-    for_each_model<sim::CoupledModels>([&]<class C>(std::type_identity<C>) {
-      if constexpr (std::is_same_v<C, I>) {
-        out.friction = p;
-        coupled = true;
-      }
-      return coupled;
-    });
+    // (a fold over the list: clang rejects the discarded branch of a nested generic lambda)
+    if constexpr ([]<class... Cs>(ModelList<Cs...>) {
+                    return (std::is_same_v<Cs, I> || ...);
+                  }(sim::CoupledModels{})) {
+      out.friction = p;
+      coupled = true;
+    }
   });
   if (!coupled)
     detail::fail_file(file, "friction",

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frictionlab/io/plot_svg.hpp"
@@ -16,6 +17,9 @@ namespace frictionlab::io {
 /// row. Throws InputError naming the file and line (both or neither of v and x, t not
 /// increasing, fewer than 2 rows, and every CSV error of read_csv).
 workflows::ModelInput read_model_input(const std::string& path);
+
+/// read_model_input of CSV text; `file` names it in messages and is the input's `source`.
+workflows::ModelInput parse_model_input(std::string_view text, const std::string& file);
 
 /// The output columns of a model simulation: t, [x,] v, F, then the state names.
 std::vector<std::string> model_simulation_columns(const workflows::SimulateModelOutcome& r);
