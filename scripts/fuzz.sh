@@ -36,7 +36,7 @@ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
   -DCMAKE_CXX_COMPILER="${CXX_FUZZ:-clang++-15}" -DCMAKE_C_COMPILER="${CC_FUZZ:-clang-15}" \
   "${launcher[@]}" -DFRICTIONLAB_BUILD_FUZZERS=ON -DFRICTIONLAB_BUILD_TESTS=OFF \
-  -DFRICTIONLAB_BUILD_APPS=OFF -DFRICTIONLAB_BUILD_BENCHMARKS=OFF > "$dir/configure.log" 2>&1 ||
+  -DFRICTIONLAB_BUILD_APPS=OFF -DFRICTIONLAB_BUILD_BENCHMARKS=OFF -DFRICTIONLAB_PYTHON=OFF > "$dir/configure.log" 2>&1 ||
   { cat "$dir/configure.log" >&2; exit 1; }
 cmake --build "$dir" -j"$(nproc)" --target frictionlab_fuzzers
 echo "fuzz: build $(( $(date +%s) - build_start )) s"
