@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 launcher=()
 if command -v ccache > /dev/null; then
   export CCACHE_BASEDIR="$PWD"
+  # The build directory left out of the hash although -g1 records it: another checkout hits too.
+  export CCACHE_NOHASHDIR=1
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 if [ "${1:-}" = "--sanitize" ]; then
