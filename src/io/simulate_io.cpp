@@ -35,7 +35,7 @@ std::vector<const std::vector<double>*> model_columns(const workflows::SimulateM
 }  // namespace
 
 workflows::ModelInput read_model_input(const std::string& path) {
-  return parse_model_input(read_text_file(path), path);
+  return parse_model_input(read_text_file(path, "a CSV file"), path);
 }
 
 workflows::ModelInput parse_model_input(std::string_view text, const std::string& file) {
