@@ -223,3 +223,19 @@ def test_static_coulomb_level_keeps_fs_equal_fc(tmp_path):
     assert frictionlab.read_model(tmp_path / "c.json").Fc == 3.0
     assert frictionlab.Coulomb.steady_force(c, 0.5) == 3.0
     assert frictionlab.Coulomb.steady_force(c, -0.5) == -3.0
+
+
+def test_type_stubs_list_every_model_class_and_key():
+    """The models section of _frictionlab.pyi names every Params class with its keys."""
+    import ast
+    stub = os.path.join(SRC, "python", "frictionlab", "_frictionlab.pyi")
+    tree = ast.parse(open(stub).read())
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    for name in frictionlab.model_names():
+        cls = params_class(name)
+        assert cls.__name__ in classes and cls.__name__[:-6] in classes
+        annotated = [a.target.id for a in classes[cls.__name__].body
+                     if isinstance(a, ast.AnnAssign) and a.target.id not in ("model", "keys")]
+        assert tuple(annotated) == cls.keys
+    for fn in ("simulate", "simulate_stick_slip", "simulate_joint", "read_model", "read_system"):
+        assert any(isinstance(n, ast.FunctionDef) and n.name == fn for n in tree.body)
