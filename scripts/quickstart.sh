@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 # The CLI, the C++ package and the Python package into /usr/local (Debian's /usr/bin/python3
-# finds /usr/local/lib/python3/dist-packages): `frictionlab` and `import frictionlab` work after.
+# finds /usr/local/lib/python3.X/dist-packages): `frictionlab` and `import frictionlab` work after.
 cmake --install build > /dev/null
 ./build/apps/frictionlab/frictionlab demo --out frictionlab-demo
