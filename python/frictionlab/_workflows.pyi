@@ -1,0 +1,188 @@
+# Type stubs of the records and workflows of frictionlab._frictionlab (bind_records.cpp,
+# bind_workflows.cpp, workflows_*.cpp). Options are keyword arguments with the C++ option names;
+# help(frictionlab.fit) lists them with defaults and units.
+import os
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.float64]
+ArrayIn = Union[npt.NDArray[np.float64], npt.NDArray[np.float32]]
+PathLike = Union[str, os.PathLike]
+RecordLike = Union["Record", PathLike, dict, Any]  # Any: a pandas DataFrame
+Progress = Union[None, bool, Callable[[str, float], Any]]
+
+class Error(ValueError): ...
+
+class Record:
+    def __init__(self, t: ArrayIn, position: Optional[ArrayIn] = ..., velocity: Optional[ArrayIn] = ...,
+                 force: Optional[ArrayIn] = ..., current: Optional[ArrayIn] = ...,
+                 acceleration: Optional[ArrayIn] = ..., source: str = ...) -> None: ...
+    t: Array  # [s]
+    position: Array  # [m | rad]
+    velocity: Array  # [m/s | rad/s]
+    acceleration: Array  # [m/s^2 | rad/s^2]
+    current: Array  # [A]
+    force: Array  # [N | N m]
+    source: str
+    def __len__(self) -> int: ...
+    @staticmethod
+    def read(path: PathLike, *, time: str = ..., position: str = ..., velocity: str = ...,
+             current: str = ..., force: str = ..., matrix: str = ...) -> Record: ...
+    @staticmethod
+    def from_dataframe(df: Any, *, time: str = ..., position: str = ..., velocity: str = ...,
+                       current: str = ..., force: str = ..., source: str = ...) -> Record: ...
+    def to_dataframe(self) -> Any: ...
+
+class ParameterEstimate:
+    name: str; field: str; unit: str; value: float; std_error: float
+    ci_low: float; ci_high: float; fixed: bool; at_bound: bool; at_limit: bool
+    undetermined: bool; hac_std_error: float; hac_ci_low: float; hac_ci_high: float
+
+class Metrics:
+    n: int; ssr: float; rmse: float; nrmse: float; r2: float; max_abs: float
+
+class ResidualWhiteness:
+    lags: int; ljung_box_q: float; ljung_box_p: float; acf1: float
+
+class Reliability:
+    standard_errors: bool; reasons: list[str]; whiteness: ResidualWhiteness
+    hac_lags: int; hac_ratio_max: float
+
+class DataSummary:
+    n: int; n_used: int; duration: float; rate_hz: float; dt_max: float
+    reversals: int; v_max_abs: float
+
+class StartSummary:
+    initial_cost: float; final_cost: float; iterations: int; converged: bool; origin: str
+
+class FitResult:
+    model_name: str; problem: str; method: str; params: dict; Km: Optional[float]
+    parameters: list[ParameterEstimate]; correlation: Array; condition_number: float
+    sigma: float; num_estimated: int; training: Metrics; aicc: float; bic: float
+    reliability: Reliability; passive: Optional[bool]; passivity_message: str
+    run_time_s: float; iterations: int; converged: bool; termination: str
+    starts: list[StartSummary]; nested_model: str; data: DataSummary; warnings: list[str]
+    warmup_s: float
+    def model_json(self) -> str: ...
+
+class NamedMetrics:
+    name: str; metrics: Metrics
+
+class FrictionVelocity:
+    velocity: Array; measured: Array; simulated: Array; static_curve: Array
+
+class FitOutcome:
+    input: str; result: FitResult; training: Record; prediction: Array; residual: Array
+    friction: FrictionVelocity; validation: list[NamedMetrics]; warnings: list[str]
+    parameters: list[ParameterEstimate]; correlation: Array; aicc: float; bic: float
+    model: dict
+    def model_json(self) -> str: ...
+    def to_json(self) -> str: ...
+    def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
+
+class CompareRow:
+    model: str; fit: FitResult; validation: list[NamedMetrics]; validation_rmse: float
+    score: float; criterion: float; delta: float
+
+class CompareOutcome:
+    input: str; validation_names: list[str]; problem: str; criterion: str
+    ranked_by_validation: bool; rows: list[CompareRow]; best_by_criterion: int
+    criterion_agrees: bool; warnings: list[str]
+    def to_json(self, out: PathLike = ...) -> str: ...
+    def write(self, dir: PathLike) -> list[str]: ...
+
+def fit(training: RecordLike, validation: Union[None, RecordLike, Sequence[RecordLike]] = ...,
+        *, progress: Progress = ..., **options: Any) -> FitOutcome: ...
+def compare(training: RecordLike, validation: Union[None, RecordLike, Sequence[RecordLike]] = ...,
+            *, progress: Progress = ..., **options: Any) -> CompareOutcome: ...
+
+class ChannelError:
+    rel: float; rmse: float; max_abs: float
+
+class JointEvaluation:
+    source: str; torque: ChannelError; position: ChannelError; velocity: ChannelError
+    tau_pred: Array; q_sim: Array; qd_sim: Array; unconverged_stages: int
+
+class JointData:
+    source: str; t: Array; q: Array; qd: Array; qdd: Array; tau: Array
+    q_des: Array; qd_des: Array; tau_ff: Array
+    def __len__(self) -> int: ...
+
+class StaticCurvePoint:
+    qd: float; measured: float; model: float; duration: float
+
+class JointSteadyCurve:
+    qd: Array; friction: Array
+
+class FitJointOutcome:
+    method: str; input: str; training_data: JointData; validation_data: list[JointData]
+    model: dict; parameters: list[ParameterEstimate]; training: JointEvaluation
+    validation: list[JointEvaluation]; static_curve: list[StaticCurvePoint]
+    steady_curve: JointSteadyCurve; run_time_s: float; warnings: list[str]
+    method_details: dict
+    def to_json(self) -> str: ...
+    def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
+
+class EvalJointOutcome:
+    data: list[JointData]; evaluations: list[JointEvaluation]; model: dict; joint_file: str
+    def to_json(self) -> str: ...
+    def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
+
+def fit_joint(training: RecordLike, validation: Union[None, RecordLike, Sequence[RecordLike]] = ...,
+              *, desired: Optional[RecordLike] = ..., progress: Progress = ...,
+              **options: Any) -> FitJointOutcome: ...
+def eval_joint(model: Union[FitJointOutcome, dict, PathLike],
+               records: Union[RecordLike, Sequence[RecordLike]], *, progress: Progress = ...,
+               **options: Any) -> EvalJointOutcome: ...
+
+class ActuatorModelOutcome:
+    name: str; parameters: int; train_mae: float; validation_mae: float; evaluations: int
+    seconds: float; params: dict; at_bound: list[str]
+    def params_json(self) -> str: ...
+
+class FitActuatorOutcome:
+    actuator: str; validation: str; validated: bool; logs: list[str]; threads: int
+    models: list[ActuatorModelOutcome]; recommended: str; reason: str; warnings: list[str]
+    def to_json(self) -> str: ...
+    def write(self, dir: PathLike) -> None: ...
+
+class EvalActuatorLog:
+    name: str; kp: float; trajectory: str
+
+class EvalActuatorColumn:
+    label: str; file: str; mae: Array; mean: float
+
+class EvalActuatorOutcome:
+    logs: list[EvalActuatorLog]; params: list[EvalActuatorColumn]
+    def to_json(self) -> str: ...
+
+def fit_actuator(logs: Union[PathLike, Sequence[PathLike]], *, progress: Progress = ...,
+                 **options: Any) -> FitActuatorOutcome: ...
+def eval_actuator(logs: Union[PathLike, Sequence[PathLike]],
+                  params: Union[PathLike, Sequence[PathLike]], *, progress: Progress = ...,
+                  **options: Any) -> EvalActuatorOutcome: ...
+
+class ExportText:
+    text: str; warnings: list[str]
+
+class CExport:
+    header_file: str; source_file: str; header: str; source: str; warnings: list[str]
+    def write(self, dir: PathLike) -> list[str]: ...
+
+class MujocoExport:
+    xml: str; notes: list[str]
+
+ExportSource = Union[FitOutcome, dict, PathLike]
+
+def export_xml(source: ExportSource, *, label: Optional[str] = ...) -> ExportText: ...
+def export_json(source: ExportSource, *, Km: Optional[float] = ..., hold: Optional[str] = ...,
+                label: Optional[str] = ...) -> ExportText: ...
+def export_estimator_params(source: ExportSource, *, Km: Optional[float] = ...,
+                            hold: Optional[str] = ..., label: Optional[str] = ...) -> dict: ...
+def export_c(source: ExportSource, *, Km: Optional[float] = ..., hold: Optional[str] = ...,
+             name: str = ..., single_precision: bool = ...,
+             label: Optional[str] = ...) -> CExport: ...
+def export_mujoco(source: ExportSource, *, joint: str = ..., gear: float = ...,
+                  label: Optional[str] = ...) -> MujocoExport: ...

@@ -1,0 +1,255 @@
+// frictionlab Python module: fit_actuator and eval_actuator (workflows/actuator.hpp) and their
+// results (workflows_common.hpp; docs/python.md).
+#include <filesystem>
+
+#include "frictionlab/io/actuator_json.hpp"
+#include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/workflows/actuator.hpp"
+#include "workflows_common.hpp"
+
+namespace frictionlab::python {
+
+namespace {
+
+std::vector<std::string> paths_of(const py::handle& obj, const std::string& name) {
+  std::vector<std::string> out;
+  if (const auto p = as_path(obj)) return {*p};
+  if (!py::isinstance<py::list>(obj) && !py::isinstance<py::tuple>(obj))
+    throw std::invalid_argument(name + ": expected a path or a list of paths");
+  for (const py::handle x : obj) {
+    const auto p = as_path(x);
+    if (!p) throw std::invalid_argument(name + ": expected paths, got " + std::string(py::repr(x)));
+    out.push_back(*p);
+  }
+  return out;
+}
+
+/// A comma-separated str or a list of items (str / numbers) as the CLI's comma-separated text.
+std::string list_text(const py::handle& h) {
+  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  std::string s;
+  for (const py::handle x : h) {
+    std::string item = py::isinstance<py::str>(x) ? x.cast<std::string>()
+                                                  : std::string(py::repr(x));
+    s += (s.empty() ? "" : ",") + item;
+  }
+  return s;
+}
+
+/// The logs at `logs` (files or directories of .json logs: io::read_servo_log_set) selected by
+/// kp / trajectory / files and resampled (workflows::prepare_servo_logs); warnings as Python
+/// warnings.
+std::vector<data::ServoLog> load_logs(const py::handle& logs, const py::kwargs& kw) {
+  auto text = [&](const char* k) {
+    return kw.contains(k) && !kw[k].is_none() ? list_text(kw[k]) : std::string();
+  };
+  workflows::ServoLogPreparation prep;
+  prep.filter = workflows::parse_servo_log_filter(text("kp"), text("trajectory"), text("files"));
+  if (kw.contains("resample") && !kw["resample"].is_none())
+    prep.resample = option_cast<double>("resample", kw["resample"]);
+  io::ServoLogSet set = io::read_servo_log_set(paths_of(logs, "logs"));
+  auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
+  std::vector<std::string> warnings = set.warnings;
+  warnings.insert(warnings.end(), prepared.warnings.begin(), prepared.warnings.end());
+  for (const auto& w : warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  return std::move(prepared.logs);
+}
+
+const std::vector<std::string> kLogOptions{"kp", "trajectory", "files", "resample"};
+constexpr const char* kLogDoc =
+    "    kp, trajectory, files: use only the logs with these kp values, trajectory names, file "
+    "names (lists or comma-separated str)\n"
+    "    resample: step [s] to resample raw logs (no 'dt') to, as BAM's process.py (0: the logs "
+    "must be processed)\n";
+
+OptionTable<workflows::FitActuatorOptions>& fit_actuator_table() {
+  static OptionTable<workflows::FitActuatorOptions> t("fit_actuator");
+  static bool done = false;
+  if (done) return t;
+  done = true;
+  using O = workflows::FitActuatorOptions;
+  t.template add<std::string>("actuator", [](O& o) -> std::string& { return o.actuator; },
+                              "'xl330', 'mx64', ... or 'generic' (default: the logs' motor)");
+  t.custom("models",
+           [](O& o, const py::handle& h) { o.models = workflows::parse_actuator_models(list_text(h)); },
+           "models to fit: a list ['m1', 'm3'] or a str 'm1,m3' / 'm1..m6' (default all)");
+  t.custom("validation",
+           [](O& o, const py::handle& h) {
+             o.validation =
+                 workflows::parse_servo_validation(option_cast<std::string>("validation", h));
+           },
+           "'leave-kp-out' (default), 'kp=VALUE', 'kfold=K' or 'none'");
+  t.template add<long>("trials", [](O& o) -> long& { return o.trials; },
+                       "objective evaluations per fit (CMA-ES budget; default 3000)");
+  t.template add<double>("time_budget", [](O& o) -> double& { return o.time_budget; },
+                         "wall time per fit [s] (0: none)");
+  t.template add<std::uint64_t>("seed", [](O& o) -> std::uint64_t& { return o.seed; },
+                                "random seed (default 1)");
+  t.template add<int>("threads", [](O& o) -> int& { return o.threads; },
+                      "evaluation threads (0: all cores)");
+  t.template add<int>("restarts", [](O& o) -> int& { return o.restarts; },
+                      "IPOP restarts per fit (default 9)");
+  t.template add<double>("sigma0", [](O& o) -> double& { return o.sigma0; },
+                         "initial CMA-ES step in the normalised box (default 0.25)");
+  t.template add<double>("velocity_weight", [](O& o) -> double& { return o.velocity_weight; },
+                         "weight of the mean absolute velocity error in the loss [s] (default 0)");
+  t.custom("ranges",
+           [](O& o, const py::handle& h) {
+             o.ranges.clear();
+             if (py::isinstance<py::dict>(h)) {
+               for (const auto& kv : py::reinterpret_borrow<py::dict>(h)) {
+                 const auto lohi = kv.second.cast<std::pair<double, double>>();
+                 o.ranges.push_back(workflows::parse_servo_bound(
+                     std::string(py::str(kv.first)) + "=" + std::string(py::repr(py::float_(lohi.first))) +
+                     ":" + std::string(py::repr(py::float_(lohi.second)))));
+               }
+             } else {
+               for (const py::handle x : h)
+                 o.ranges.push_back(workflows::parse_servo_bound(option_cast<std::string>("ranges", x)));
+             }
+           },
+           "search-range overrides: {KEY: (lo, hi)} or ['KEY=LO:HI', ...]");
+  t.template add<double>("tolerance", [](O& o) -> double& { return o.tolerance; },
+                         "recommend the fewest parameters within this fraction of the best "
+                         "validation MAE (default 0.02)");
+  t.custom("drive",
+           [](O& o, const py::handle& h) {
+             o.generic.drive = choice("drive", option_cast<std::string>("drive", h),
+                                      std::vector<std::pair<std::string, sim::ServoDrive>>{
+                                          {"voltage", sim::ServoDrive::voltage},
+                                          {"current", sim::ServoDrive::current}});
+           },
+           "generic actuator: 'voltage' (default) or 'current'");
+  t.template add<double>("error_gain", [](O& o) -> double& { return o.generic.error_gain; },
+                         "generic actuator: duty (or A) per kp*rad");
+  t.template add<double>("max_pwm", [](O& o) -> double& { return o.generic.max_pwm; },
+                         "generic actuator: duty limit (default 1)");
+  t.template add<double>("max_current", [](O& o) -> double& { return o.generic.max_current; },
+                         "generic actuator: current-limit window [A]");
+  t.template add<double>("vin", [](O& o) -> double& { return o.generic.vin; },
+                         "generic actuator: supply voltage for logs without 'vin' [V]");
+  return t;
+}
+
+std::string model_name(const workflows::FitActuatorOutcome& f, ActuatorModel m) {
+  for (const auto& r : f.models)
+    if (r.model == m) return r.name;
+  return {};
+}
+
+}  // namespace
+
+void bind_actuator(py::module_& m) {
+  using workflows::ActuatorModelOutcome;
+  py::class_<ActuatorModelOutcome>(m, "ActuatorModelOutcome", "One fitted actuator model.")
+      .def_readonly("name", &ActuatorModelOutcome::name, "'m1' .. 'm6'")
+      .def_readonly("parameters", &ActuatorModelOutcome::parameters, "identified parameters")
+      .def_readonly("train_mae", &ActuatorModelOutcome::train_mae, "pooled position MAE [rad]")
+      .def_readonly("validation_mae", &ActuatorModelOutcome::validation_mae,
+                    "pooled over the validation logs [rad]; < 0: no validation")
+      .def_readonly("evaluations", &ActuatorModelOutcome::evaluations)
+      .def_readonly("seconds", &ActuatorModelOutcome::seconds, "[s]")
+      .def_property_readonly("params", [](const ActuatorModelOutcome& r) {
+        return py::module_::import("json").attr("loads")(io::servo_params_json(r.params)); },
+        "the parameter file (NAME.json) as a dict")
+      .def("params_json", [](const ActuatorModelOutcome& r) { return io::servo_params_json(r.params); },
+           "The parameter file's text (the CLI's NAME.json).")
+      .def_readonly("at_bound", &ActuatorModelOutcome::at_bound);
+  using workflows::FitActuatorOutcome;
+  py::class_<FitActuatorOutcome>(m, "FitActuatorOutcome", R"doc(
+What fit_actuator returns (workflows::FitActuatorOutcome). to_json() is the CLI's summary.json,
+write(dir) writes the CLI's output directory (m*.json, summary.json).
+)doc")
+      .def_readonly("actuator", &FitActuatorOutcome::actuator)
+      .def_readonly("validation", &FitActuatorOutcome::validation)
+      .def_readonly("validated", &FitActuatorOutcome::validated)
+      .def_readonly("logs", &FitActuatorOutcome::logs)
+      .def_readonly("threads", &FitActuatorOutcome::threads)
+      .def_property_readonly("models", [](py::object s) {
+        py::list l;
+        for (const auto& r : s.cast<const FitActuatorOutcome&>().models)
+          l.append(py::cast(&r, py::return_value_policy::reference_internal, s));
+        return l; })
+      .def_property_readonly("recommended", [](const FitActuatorOutcome& f) {
+        return model_name(f, f.recommended); })
+      .def_readonly("reason", &FitActuatorOutcome::reason)
+      .def_readonly("warnings", &FitActuatorOutcome::warnings)
+      .def("to_json", &io::fit_actuator_summary_json, "The CLI's summary.json text.")
+      .def(
+          "write",
+          [](const FitActuatorOutcome& f, const py::object& dir) {
+            io::write_fit_actuator(*as_path(dir), f);
+          },
+          py::arg("dir"), "Write NAME.json for every model and summary.json into dir.");
+
+  py::class_<workflows::EvalActuatorLog>(m, "EvalActuatorLog")
+      .def_readonly("name", &workflows::EvalActuatorLog::name)
+      .def_readonly("kp", &workflows::EvalActuatorLog::kp)
+      .def_readonly("trajectory", &workflows::EvalActuatorLog::trajectory);
+  py::class_<workflows::EvalActuatorColumn>(m, "EvalActuatorColumn")
+      .def_readonly("label", &workflows::EvalActuatorColumn::label)
+      .def_readonly("file", &workflows::EvalActuatorColumn::file)
+      .def_property_readonly("mae", [](py::object s) {
+        return view(s.cast<const workflows::EvalActuatorColumn&>().mae, s); },
+        "per log [rad]")
+      .def_readonly("mean", &workflows::EvalActuatorColumn::mean, "[rad]");
+  using workflows::EvalActuatorOutcome;
+  py::class_<EvalActuatorOutcome>(m, "EvalActuatorOutcome",
+                                  "What eval_actuator returns; to_json() is the CLI's --json file.")
+      .def_readonly("logs", &EvalActuatorOutcome::logs)
+      .def_property_readonly("params", [](py::object s) {
+        py::list l;
+        for (const auto& c : s.cast<const EvalActuatorOutcome&>().params)
+          l.append(py::cast(&c, py::return_value_policy::reference_internal, s));
+        return l; })
+      .def("to_json", &io::eval_actuator_json, "The CLI's eval-actuator --json text.");
+
+  m.def(
+      "fit_actuator",
+      [](const py::object& logs, const py::object& progress, const py::kwargs& kwargs) {
+        workflows::FitActuatorOptions o;
+        fit_actuator_table().apply(o, kwargs, kLogOptions);
+        const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
+        return run_released(progress, [&](const workflows::Progress& p) {
+          return workflows::fit_actuator(l, o, p);
+        });
+      },
+      py::arg("logs"), py::kw_only(), py::arg("progress") = py::none(),
+      (std::string(R"doc(fit_actuator(logs, *, progress=None, **options) -> FitActuatorOutcome
+
+Fit the servo actuator models M1..M6 to pendulum logs with CMA-ES, validate and recommend one
+(workflows::fit_actuator; the CLI's `fit-actuator`; docs/actuators.md). logs: BAM log files or
+directories of .json logs (a path or a list).
+)doc") + kProgressDoc + "\n" + fit_actuator_table().doc() + kLogDoc)
+          .c_str());
+  m.def(
+      "eval_actuator",
+      [](const py::object& logs, const py::object& params, const py::object& progress,
+         const py::kwargs& kwargs) {
+        for (const auto& item : kwargs) {
+          const std::string k = py::str(item.first);
+          if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
+            throw std::invalid_argument("eval_actuator: unknown option '" + k +
+                                        "' (options: kp, trajectory, files, resample)");
+        }
+        std::vector<workflows::ServoParamSet> sets;
+        for (const auto& f : io::servo_param_paths(paths_of(params, "params")))
+          sets.push_back({std::filesystem::path(f).stem().string(), f, io::read_servo_params(f)});
+        const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
+        return run_released(progress, [&](const workflows::Progress& p) {
+          return workflows::eval_actuator(l, sets, p);
+        });
+      },
+      py::arg("logs"), py::arg("params"), py::kw_only(), py::arg("progress") = py::none(),
+      (std::string(R"doc(eval_actuator(logs, params, *, progress=None, **options) -> EvalActuatorOutcome
+
+The mean absolute position error [rad] of the closed-loop re-simulation of every log with every
+parameter set (workflows::eval_actuator; the CLI's `eval-actuator`). params: parameter files
+(m1.json, ...) or directories of them (a path or a list); each is labelled by its file name
+without .json.
+)doc") + kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
+          .c_str());
+}
+
+}  // namespace frictionlab::python

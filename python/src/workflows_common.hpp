@@ -1,0 +1,232 @@
+// frictionlab Python module: what the record and workflow bindings share (bind_records.cpp,
+// bind_workflows.cpp, workflows_*.cpp): keyword options mapped onto the library's option
+// structs, long calls with the GIL released, progress and Ctrl-C, records from Python objects,
+// models at the binding's boundary (MODEL.json dicts), and NumPy views of result vectors.
+// docs/python.md, "Identification".
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <functional>
+#include <type_traits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arrays.hpp"
+#include "frictionlab/data/record.hpp"
+#include "frictionlab/io/record_io.hpp"
+#include "frictionlab/models/model_spec.hpp"
+#include "frictionlab/workflows/progress.hpp"
+
+namespace frictionlab::python {
+
+namespace py = pybind11;
+
+// ---- keyword options -------------------------------------------------------------------------
+
+/// A value of an option given as text that names one of `choices` (an enum without a parser in
+/// the library); std::invalid_argument "OPTION must be a, b or c, got 'x'" otherwise.
+template <class E>
+E choice(const std::string& option, const std::string& value,
+         const std::vector<std::pair<std::string, E>>& choices) {
+  std::string names;
+  for (std::size_t k = 0; k < choices.size(); ++k) {
+    if (choices[k].first == value) return choices[k].second;
+    names += (k == 0 ? "" : k + 1 == choices.size() ? " or " : ", ") + choices[k].first;
+  }
+  throw std::invalid_argument(option + " must be " + names + ", got '" + value + "'");
+}
+
+/// The Python value of option `name` as T, with no silent conversion (a bool is not an int,
+/// a str is not a number); std::invalid_argument "option 'NAME': expected ..., got TYPE (REPR)".
+template <class T>
+T option_cast(const std::string& name, const py::handle& h) {
+  auto type_name = [] {
+    if constexpr (std::is_same_v<T, bool>) return "a bool";
+    else if constexpr (std::is_integral_v<T>) return "an int";
+    else if constexpr (std::is_floating_point_v<T>) return "a number";
+    else if constexpr (std::is_same_v<T, std::string>) return "a str";
+    else return "a list of numbers";
+  };
+  try {
+    if constexpr (std::is_same_v<T, double>) {
+      if (py::isinstance<py::bool_>(h) ||
+          (!py::isinstance<py::float_>(h) && !py::isinstance<py::int_>(h)))
+        throw py::cast_error();
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h)) throw py::cast_error();
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (!py::isinstance<py::bool_>(h)) throw py::cast_error();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!py::isinstance<py::str>(h)) throw py::cast_error();
+    }
+    return h.cast<T>();
+  } catch (const py::cast_error&) {
+    throw std::invalid_argument("option '" + name + "': expected " + type_name() + ", got " +
+                                std::string(py::str(py::type::of(h).attr("__name__"))) + " (" +
+                                std::string(py::repr(h)) + ")");
+  }
+}
+
+/// The keyword options of one function, each applied to the library's option struct `O`: the
+/// options are the C++ member names (nested structs flattened: FitOptions::fit.lsq.starts is
+/// `starts`). Unknown keywords and values of the wrong type are frictionlab.Error naming them.
+template <class O>
+class OptionTable {
+ public:
+  using Setter = std::function<void(O&, const py::handle&)>;
+  explicit OptionTable(std::string function) : function_(std::move(function)) {}
+
+  /// An option whose Python value casts to T and is stored through `field`.
+  template <class T, class F>
+  OptionTable& add(const std::string& name, F field, const std::string& doc) {
+    entries_.push_back({name, doc, [name, field](O& o, const py::handle& h) {
+                          field(o) = option_cast<T>(name, h);
+                        }});
+    return *this;
+  }
+  /// An option with its own conversion.
+  OptionTable& custom(const std::string& name, Setter set, const std::string& doc) {
+    entries_.push_back({name, doc, std::move(set)});
+    return *this;
+  }
+  /// Apply `kwargs` to `o` in the table's order (a model before the options refining it),
+  /// skipping the names in `skip` (handled by the caller); None keeps the default.
+  void apply(O& o, const py::kwargs& kwargs, const std::vector<std::string>& skip = {}) const {
+    for (const auto& item : kwargs) {
+      const std::string key = py::str(item.first);
+      if (std::find(skip.begin(), skip.end(), key) != skip.end() || find(key) != nullptr)
+        continue;
+      std::string known;
+      for (const auto& x : entries_) known += (known.empty() ? "" : ", ") + x.name;
+      throw std::invalid_argument(function_ + ": unknown option '" + key + "' (options: " +
+                                  known + ")");
+    }
+    for (const auto& e : entries_)
+      if (kwargs.contains(e.name.c_str()) && !kwargs[e.name.c_str()].is_none())
+        e.set(o, kwargs[e.name.c_str()]);
+  }
+  /// "Options (keyword arguments):" and one line per option: name, default, doc.
+  std::string doc() const {
+    std::string s = "Options (keyword arguments; None keeps the default):\n";
+    for (const auto& e : entries_) s += "    " + e.name + ": " + e.doc + "\n";
+    return s;
+  }
+ private:
+  struct Entry {
+    std::string name, doc;
+    Setter set;
+  };
+  const Entry* find(const std::string& key) const {
+    for (const auto& e : entries_)
+      if (e.name == key) return &e;
+    return nullptr;
+  }
+  std::string function_;
+  std::vector<Entry> entries_;
+};
+
+// ---- long calls: GIL, progress, Ctrl-C -------------------------------------------------------
+
+/// The Python side of a workflows::Progress: `progress` is None, a callable receiving
+/// (message: str, fraction: float; negative when unknown), or True for a tqdm bar
+/// (frictionlab._progress). Ctrl-C is polled through Progress::cancel.
+class PyProgress {
+ public:
+  explicit PyProgress(const py::object& progress);
+  ~PyProgress();
+  PyProgress(const PyProgress&) = delete;
+  PyProgress& operator=(const PyProgress&) = delete;
+  /// The Progress to hand to a workflow (valid while this object lives).
+  const workflows::Progress& progress() const { return progress_; }
+  /// After the workflow threw Cancelled: raise the stored Python exception (KeyboardInterrupt
+  /// from a signal handler, an exception from the callback), if any. Needs the GIL.
+  void rethrow();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+  workflows::Progress progress_;
+};
+
+/// Run `call(progress)` with the GIL released; a cancelled call raises the exception that
+/// cancelled it (KeyboardInterrupt from Ctrl-C, the callback's exception).
+template <class F>
+auto run_released(const py::object& progress, F&& call) {
+  PyProgress p(progress);
+  try {
+    py::gil_scoped_release release;
+    return call(p.progress());
+  } catch (const workflows::Cancelled&) {
+    p.rethrow();
+    throw;
+  }
+}
+
+/// The doc line of `progress=`.
+inline constexpr const char* kProgressDoc =
+    "progress: None, a callable progress(message: str, fraction: float) (fraction in [0, 1], "
+    "negative when unknown; an exception it raises stops the call and is raised), or True for "
+    "a tqdm bar. Ctrl-C stops the call (KeyboardInterrupt); the GIL is released meanwhile.";
+
+// ---- records ---------------------------------------------------------------------------------
+
+/// The channels of a record file or DataFrame (io::RecordSpec): time, position, velocity,
+/// current, force, matrix. Options of these names in kwargs are read; the others are left.
+io::RecordSpec record_spec(const py::kwargs& kwargs, const std::string& time_default);
+/// The names record_spec reads.
+const std::vector<std::string>& record_spec_names();
+
+/// A data::Record from a Record, a str / os.PathLike (io::read_record with `spec`), a pandas
+/// DataFrame (columns named by `spec`) or a dict of arrays (Record's keywords). `name`: the
+/// argument, in messages.
+data::Record as_record(const py::handle& obj, const io::RecordSpec& spec, const std::string& name);
+/// A list of records (None: none; one record-like object: a list of one).
+std::vector<data::Record> as_records(const py::handle& obj, const io::RecordSpec& spec,
+                                     const std::string& name);
+/// "record" or the record's source for naming it (workflows::NamedRecord's name).
+std::string record_name(const data::Record& r, const std::string& fallback);
+/// A str / os.PathLike as a path string; nullopt otherwise.
+std::optional<std::string> as_path(const py::handle& obj);
+
+// ---- models at the boundary ------------------------------------------------------------------
+// A friction model is a MODEL.json object (dict) or a MODEL.json file (path) here; the fitted
+// model is returned as that dict. These two functions are the only conversion.
+
+/// A ModelSpec from a dict (MODEL.json object) or a path to a MODEL.json file.
+ModelSpec model_from_python(const py::handle& obj, const std::string& name);
+/// The MODEL.json object of `spec` as a dict (io::to_json).
+py::object model_to_python(const ModelSpec& spec);
+
+/// A JSON value as the Python object json.loads gives for its text.
+py::object json_to_python(const nlohmann::ordered_json& j);
+/// A dict / list / str / number as JSON (json.dumps text parsed by nlohmann).
+nlohmann::json python_to_json(const py::handle& obj);
+
+// ---- results ---------------------------------------------------------------------------------
+
+/// A read-only NumPy view of `v` kept alive by `owner` (no copy).
+inline py::array_t<double> view(const std::vector<double>& v, const py::handle& owner) {
+  py::array_t<double> a({static_cast<py::ssize_t>(v.size())}, {sizeof(double)}, v.data(), owner);
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+/// A float64 matrix (copy) of rows of equal length.
+py::array_t<double> matrix(const std::vector<std::vector<double>>& rows);
+
+/// Register the records' Python API (bind_records) and the parts of bind_workflows.
+void bind_fit_compare(py::module_& m);
+void bind_joint(py::module_& m);
+void bind_actuator(py::module_& m);
+void bind_export(py::module_& m);
+
+}  // namespace frictionlab::python

@@ -1,0 +1,46 @@
+"""frictionlab.fit_actuator / eval_actuator against the CLI's `fit-actuator` / `eval-actuator`
+on the XL330 logs (../shared/data/servo_xl330), with a small CMA-ES budget: summary.json, the
+parameter files and the evaluation's JSON bit for bit (but the wall times)."""
+import json
+
+import pytest
+
+import frictionlab as fl
+from _cli import SERVO, needs_cli, run_cli, same_json
+
+pytestmark = [needs_cli, pytest.mark.skipif(not SERVO.is_dir(), reason="no ../shared/data")]
+LOGS = SERVO / "logs"
+
+
+def test_fit_actuator_equals_cli(tmp_path):
+    run_cli("fit-actuator", "--logs", LOGS, "--models", "m1,m2", "--trials", "40", "--restarts",
+            "0", "--threads", "1", "--validate", "kp=200", "--out", "cli", cwd=tmp_path)
+    r = fl.fit_actuator(str(LOGS), models=["m1", "m2"], trials=40, restarts=0, threads=1,
+                        validation="kp=200")
+    same_json((tmp_path / "cli" / "summary.json").read_text(), r.to_json())
+    for m in r.models:
+        assert m.params_json() == (tmp_path / "cli" / f"{m.name}.json").read_text()
+    j = json.loads(r.to_json())
+    assert r.recommended == j["recommended"] and r.validated
+    assert [m.train_mae for m in r.models] == [m["train_mae"] for m in j["models"]]
+    r.write(tmp_path / "py")
+    assert (tmp_path / "py" / "m1.json").read_text() == (tmp_path / "cli" / "m1.json").read_text()
+
+
+def test_eval_actuator_equals_cli(tmp_path):
+    params = SERVO / "reference_params" / "m1.json"
+    run_cli("eval-actuator", "--logs", LOGS, "--params", params, "--kp", "200", "--json",
+            "ev.json", cwd=tmp_path)
+    e = fl.eval_actuator(LOGS, params, kp=[200])
+    assert e.to_json() == (tmp_path / "ev.json").read_text()
+    assert len(e.logs) == len(e.params[0].mae) and e.params[0].label == "m1"
+    assert e.logs[0].kp == 200
+
+
+def test_actuator_errors():
+    with pytest.raises(fl.Error, match=r"--models: unknown model 'm9' \(m1 .. m6\)"):
+        fl.fit_actuator(LOGS, models="m9")
+    with pytest.raises(fl.Error, match="no log left after the selection"):
+        fl.fit_actuator(LOGS, kp=[12345], trials=10)
+    with pytest.raises(fl.Error, match="fit_actuator: unknown option 'trails'"):
+        fl.fit_actuator(LOGS, trails=10)

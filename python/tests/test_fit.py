@@ -1,0 +1,129 @@
+"""frictionlab.fit against the CLI's `fit` on the demo's sensorless record: the same fit.json
+and model.json bit for bit (but the wall time), from a file, from arrays and from a DataFrame;
+the result's attributes are fit.json's numbers; options and errors."""
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import frictionlab as fl
+from _cli import demo_records, needs_cli, run_cli, same_json
+
+pytestmark = needs_cli
+CHANNELS = dict(problem="sensorless", current="current", velocity="velocity", force="torque")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    return demo_records(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def cli_fit(demo):
+    run_cli("fit", "--input", "sensorless_train.csv", "--validate", "sensorless_validation.csv",
+            "--problem", "sensorless", "--current", "current", "--velocity", "velocity",
+            "--force", "torque", "--starts", "2", "--out", "cli", "--no-plots", cwd=demo)
+    return (demo / "cli" / "fit.json").read_text(), (demo / "cli" / "model.json").read_text()
+
+
+@pytest.fixture(scope="module")
+def py_fit(demo, cli_fit):
+    import os
+    cwd = os.getcwd()
+    os.chdir(demo)
+    try:
+        return fl.fit("sensorless_train.csv", ["sensorless_validation.csv"], starts=2, **CHANNELS)
+    finally:
+        os.chdir(cwd)
+
+
+def test_fit_json_equals_cli(cli_fit, py_fit):
+    fit_json, model_json = cli_fit
+    same_json(fit_json, py_fit.to_json())
+    assert py_fit.model_json() == model_json
+    assert py_fit.model == json.loads(model_json)
+
+
+def test_attributes_are_fit_json_numbers(cli_fit, py_fit):
+    j = json.loads(cli_fit[0])
+    r = py_fit.result
+    assert [p.name for p in py_fit.parameters] == [p["name"] for p in j["parameters"]]
+    for p, q in zip(py_fit.parameters, j["parameters"]):
+        assert p.value == q["value"] and p.unit == q["unit"] and p.fixed == q["fixed"]
+        if q["std_error"] is None:
+            assert math.isnan(p.std_error)
+        else:
+            assert p.std_error == q["std_error"]
+            assert [p.ci_low, p.ci_high] == q["ci95"]
+    assert py_fit.aicc == j["aicc"] and py_fit.bic == j["bic"]
+    assert r.training.rmse == j["training"]["rmse"]
+    assert [v.name for v in py_fit.validation] == ["sensorless_validation.csv"]
+    assert py_fit.validation[0].metrics.rmse == j["validation"][0]["metrics"]["rmse"]
+    assert r.Km == j["Km"] and r.problem == "sensorless" and r.method == "lsq"
+    c = py_fit.correlation
+    assert c.shape == (len(j["parameters"]),) * 2
+    np.testing.assert_array_equal(np.nan_to_num(c, nan=7.0),
+                                  np.nan_to_num(np.array(j["correlation"], dtype=float), nan=7.0))
+    assert isinstance(r.reliability.standard_errors, bool)
+    # the series: prediction + residual = measured torque of the prepared record (views)
+    np.testing.assert_allclose(py_fit.prediction + py_fit.residual, py_fit.training.force,
+                               rtol=0, atol=1e-12)
+    assert np.shares_memory(py_fit.prediction, py_fit.prediction)
+    assert not py_fit.prediction.flags.writeable
+
+
+def test_from_arrays_and_dataframe_give_the_same_fit(demo, py_fit):
+    df = pd.read_csv(demo / "sensorless_train.csv", float_precision="round_trip")
+    val = fl.Record.read(demo / "sensorless_validation.csv", current="current",
+                         velocity="velocity", force="torque")
+    rec = fl.Record(df["t"].to_numpy(), velocity=df["velocity"].to_numpy(),
+                    force=df["torque"].to_numpy(), current=df["current"].to_numpy(),
+                    source="sensorless_train.csv")
+    np.testing.assert_array_equal(rec.t, fl.Record.read(demo / "sensorless_train.csv").t)
+    a = fl.fit(rec, val, starts=2, problem="sensorless")
+    b = fl.fit(df, val, starts=2, **CHANNELS)
+    ref = json.loads(py_fit.to_json())
+    for f in (a, b):
+        j = json.loads(f.to_json())
+        assert [p["value"] for p in j["parameters"]] == [p["value"] for p in ref["parameters"]]
+        assert j["training"] == ref["training"] and j["aicc"] == ref["aicc"]
+    assert a.input == "sensorless_train.csv" and b.input == "training"
+
+
+def test_write_gives_the_cli_files(tmp_path, cli_fit, py_fit):
+    files = py_fit.write(tmp_path / "out", plots=False)
+    assert [p.split("/")[-1] for p in files] == ["fit.json", "model.json"]
+    same_json(cli_fit[0], (tmp_path / "out" / "fit.json").read_text())
+
+
+def test_options_and_errors(demo):
+    rec = fl.Record.read(demo / "sensorless_train.csv", current="current", velocity="velocity",
+                         force="torque")
+    with pytest.raises(fl.Error, match="fit: unknown option 'start'"):
+        fl.fit(rec, start=2)
+    with pytest.raises(fl.Error, match=r"option 'starts': expected an int, got str"):
+        fl.fit(rec, starts="2")
+    with pytest.raises(fl.Error, match="problem must be friction or sensorless, got 'x'"):
+        fl.fit(rec, problem="x")
+    with pytest.raises(fl.Error, match="lugre-asym"):  # the library lists the model names
+        fl.fit(rec, model="lugree")
+    short = fl.Record(rec.t[:5], velocity=rec.velocity[:5], force=rec.force[:5])
+    with pytest.raises(fl.Error, match="training: .*5 samples|5 samples"):
+        fl.fit(short)
+    with pytest.raises(fl.Error, match="no column 'v'"):
+        fl.fit(demo / "sensorless_train.csv", velocity="v")
+
+
+def test_progress_callback_and_tqdm(demo, capsys):
+    rec = fl.Record.read(demo / "sensorless_train.csv", current="current", velocity="velocity",
+                         force="torque")
+    seen = []
+    fl.fit(rec, problem="sensorless", starts=1, progress=lambda m, f: seen.append((m, f)))
+    assert seen and all(isinstance(m, str) and isinstance(f, float) for m, f in seen)
+    assert any("lsq start 1/1" in m for m, _ in seen)
+    fl.fit(rec, problem="sensorless", starts=1, progress=True)
+    assert "fit done" in capsys.readouterr().err
+    with pytest.raises(fl.Error, match="progress: expected None, True or a callable"):
+        fl.fit(rec, progress=3)

@@ -1,0 +1,29 @@
+"""Every Python snippet of docs/python_identification.md runs, in order, in a directory holding
+the demo's records (demo/) and the shared data (shared/)."""
+import os
+import re
+
+import pytest
+
+from _cli import SHARED, SOURCE, demo_records, needs_cli, run_cli
+
+pytestmark = [needs_cli, pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data")]
+DOC = SOURCE / "docs" / "python_identification.md"
+
+
+def test_snippets_run(tmp_path_factory, capsys):
+    d = tmp_path_factory.mktemp("tour")
+    run_cli("demo", "--out", d / "demo", cwd=d)
+    (d / "shared").symlink_to(SHARED)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    assert len(blocks) >= 6
+    cwd = os.getcwd()
+    os.chdir(d)
+    try:
+        scope = {}
+        for block in blocks:
+            exec(compile(block, str(DOC), "exec"), scope)
+    finally:
+        os.chdir(cwd)
+    assert (d / "fit.json").is_file() and (d / "estimator" / "joint_estimator.c").is_file()
+    assert "fit done" in scope["seen"][-1]
