@@ -2,6 +2,8 @@
 // (workflows_common.hpp).
 #include "workflows_common.hpp"
 
+#include "models_common.hpp"
+
 #include <Python.h>
 
 #include <stdexcept>
@@ -154,14 +156,9 @@ nlohmann::json python_to_json(const py::handle& obj) {
   return nlohmann::json::parse(text);
 }
 
-namespace {
-void warn_all(const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings)
-    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
-}
-}  // namespace
 
 ModelSpec model_from_python(const py::handle& obj, const std::string& name) {
+  if (py::isinstance<ParamsBase>(obj)) return model_argument(obj);  // LuGreParams, ...
   if (const auto path = as_path(obj)) {
     io::ModelFile f = io::read_model_file(*path);
     warn_all(f.warnings);
@@ -174,11 +171,12 @@ ModelSpec model_from_python(const py::handle& obj, const std::string& name) {
     warn_all(f.warnings);
     return f.spec;
   }
-  throw std::invalid_argument(name + ": expected a MODEL.json object (dict) or file path, got " +
+  throw std::invalid_argument(name + ": expected model parameters (frictionlab.LuGreParams, ...), a "
+                              "MODEL.json object (dict) or file path, got " +
                               std::string(py::str(py::type::of(obj).attr("__name__"))));
 }
 
-py::object model_to_python(const ModelSpec& spec) { return json_to_python(io::to_json(spec)); }
+py::object model_to_python(const ModelSpec& spec) { return params_object(spec); }
 
 py::array_t<double> matrix(const std::vector<std::vector<double>>& rows) {
   const std::size_t n = rows.size(), m = rows.empty() ? 0 : rows.front().size();

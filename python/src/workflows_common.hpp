@@ -198,12 +198,13 @@ std::string record_name(const data::Record& r, const std::string& fallback);
 std::optional<std::string> as_path(const py::handle& obj);
 
 // ---- models at the boundary ------------------------------------------------------------------
-// A friction model is a MODEL.json object (dict) or a MODEL.json file (path) here; the fitted
-// model is returned as that dict. These two functions are the only conversion.
+// A friction model is a Params object (frictionlab.LuGreParams, ...: bind_models), a MODEL.json
+// object (dict) or a MODEL.json file (path) here; the fitted model is returned as its Params
+// object. These two functions are the only conversion.
 
-/// A ModelSpec from a dict (MODEL.json object) or a path to a MODEL.json file.
+/// A ModelSpec from a Params object, a dict (MODEL.json object) or a path to a MODEL.json file.
 ModelSpec model_from_python(const py::handle& obj, const std::string& name);
-/// The MODEL.json object of `spec` as a dict (io::to_json).
+/// The Params object of `spec` (LuGreParams, ...; .to_json() gives the MODEL.json text).
 py::object model_to_python(const ModelSpec& spec);
 
 /// A JSON value as the Python object json.loads gives for its text.

@@ -52,7 +52,7 @@ def test_rows(both):
     assert c.criterion == "aicc" and c.ranked_by_validation
     for r, q in zip(c.rows, j["rows"]):
         assert r.fit.aicc == q["aicc"] and r.validation_rmse == q["validation_rmse"]
-        assert r.fit.params == q["fit"]["model"]
+        assert json.loads(r.fit.params.to_json()) == q["fit"]["model"]
     assert c.best_by_criterion == (None if j["best_by_criterion"] is None else
                                    [r["model"] for r in j["rows"]].index(j["best_by_criterion"]))
 

@@ -43,7 +43,8 @@ def test_fit_json_equals_cli(cli_fit, py_fit):
     fit_json, model_json = cli_fit
     same_json(fit_json, py_fit.to_json())
     assert py_fit.model_json() == model_json
-    assert py_fit.model == json.loads(model_json)
+    assert json.loads(py_fit.model.to_json()) == json.loads(model_json)
+    assert isinstance(py_fit.model, fl.LuGreParams)
 
 
 def test_attributes_are_fit_json_numbers(cli_fit, py_fit):

@@ -1,5 +1,5 @@
-"""Every Python snippet of docs/python_identification.md runs, in order, in a directory holding
-the demo's records (demo/) and the shared data (shared/)."""
+"""Every Python snippet of docs/python.md from "## Identification" on runs, in order, in a
+directory holding the demo's records (demo/) and the shared data (shared/)."""
 import os
 import re
 
@@ -8,14 +8,15 @@ import pytest
 from _cli import SHARED, SOURCE, demo_records, needs_cli, run_cli
 
 pytestmark = [needs_cli, pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data")]
-DOC = SOURCE / "docs" / "python_identification.md"
+DOC = SOURCE / "docs" / "python.md"
 
 
 def test_snippets_run(tmp_path_factory, capsys):
     d = tmp_path_factory.mktemp("tour")
     run_cli("demo", "--out", d / "demo", cwd=d)
     (d / "shared").symlink_to(SHARED)
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    section = DOC.read_text().split("## Identification", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) >= 6
     cwd = os.getcwd()
     os.chdir(d)
