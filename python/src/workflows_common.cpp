@@ -147,14 +147,9 @@ std::string record_name(const data::Record& r, const std::string& fallback) {
 
 // ---- models ----
 
-py::object json_to_python(const nlohmann::ordered_json& j) {
-  return py::module_::import("json").attr("loads")(j.dump());
-}
+py::object json_to_python(const nlohmann::ordered_json& j) { return python_from_json(j); }
 
-nlohmann::json python_to_json(const py::handle& obj) {
-  const std::string text = py::module_::import("json").attr("dumps")(obj).cast<std::string>();
-  return nlohmann::json::parse(text);
-}
+nlohmann::json python_to_json(const py::handle& obj) { return json_from_python(obj, "value"); }
 
 
 ModelSpec model_from_python(const py::handle& obj, const std::string& name) {
