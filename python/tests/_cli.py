@@ -16,6 +16,21 @@ SERVO = SHARED / "servo_xl330"
 needs_cli = pytest.mark.skipif(not CLI, reason="FRICTIONLAB_CLI not set")
 
 
+def read_csv(path):
+    """A CSV written by the CLI (comment lines '#' skipped) as {column: float64 array}."""
+    import csv
+    import io
+
+    import numpy as np
+
+    with open(path) as f:
+        rows = [r for r in f if not r.startswith("#")]
+    reader = csv.reader(io.StringIO("".join(rows)))
+    header = next(reader)
+    data = np.array([[float(x) for x in r] for r in reader])
+    return {h: data[:, i] for i, h in enumerate(header)}
+
+
 def run_cli(*args, cwd):
     """Run the CLI; its stdout. Fails the test with stderr when it fails."""
     r = subprocess.run([CLI, *map(str, args)], cwd=cwd, capture_output=True, text=True)

@@ -5,8 +5,6 @@ read by `frictionlab simulate --model` on the same input; its forces and states 
 Python's simulate() bit for bit (the CSV holds shortest round-trip decimals). Validation
 messages must equal the CLI's for the same values.
 """
-import csv
-import io
 import os
 import pickle
 import subprocess
@@ -16,6 +14,7 @@ import numpy as np
 import pytest
 
 import frictionlab
+from _cli import read_csv
 
 SRC = os.environ.get("FRICTIONLAB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.environ.get("FRICTIONLAB_CLI", "frictionlab")
@@ -44,13 +43,6 @@ def params_class(name):
     raise KeyError(name)
 
 
-def read_csv(path):
-    with open(path) as f:
-        rows = [r for r in f if not r.startswith("#")]
-    reader = csv.reader(io.StringIO("".join(rows)))
-    header = next(reader)
-    data = np.array([[float(x) for x in r] for r in reader])
-    return {h: data[:, i] for i, h in enumerate(header)}
 
 
 def cli(*args):

@@ -1,6 +1,4 @@
 """The coupled systems from Python against the CLI's `simulate --system` (bit for bit)."""
-import csv
-import io
 import os
 import subprocess
 import warnings
@@ -9,19 +7,13 @@ import numpy as np
 import pytest
 
 import frictionlab
+from _cli import read_csv
 
 SRC = os.environ.get("FRICTIONLAB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.environ.get("FRICTIONLAB_CLI", "frictionlab")
 DATA = os.path.join(SRC, "examples", "data")
 
 
-def read_csv(path):
-    with open(path) as f:
-        rows = [r for r in f if not r.startswith("#")]
-    reader = csv.reader(io.StringIO("".join(rows)))
-    header = next(reader)
-    data = np.array([[float(x) for x in r] for r in reader])
-    return {h: data[:, i] for i, h in enumerate(header)}
 
 
 def run_cli(system, params, out, *extra):
