@@ -58,6 +58,20 @@ TEST(TrustDfki, OeNeverReturnsWorseThanItsStart) {
   }
 }
 
+// idim's residuals on the low-passed record are strongly coloured: its white-noise standard errors
+// are labelled unreliable, and the Newey-West ones are larger for every estimated parameter.
+TEST(TrustDfki, IdimFlagsColouredResiduals) {
+  const FitJointOutcome r = fit_joint(dfki_training(), {}, std::nullopt, options(JointMethod::idim));
+  ASSERT_TRUE(r.idim.has_value());
+  const auto& rel = r.idim->reliability;
+  EXPECT_FALSE(rel.standard_errors);
+  EXPECT_GT(rel.whiteness.acf1, 0.9);
+  EXPECT_LT(rel.whiteness.ljung_box_p, 1e-6);
+  EXPECT_GT(rel.hac_ratio_max, 2.0);
+  for (const auto& e : r.parameters)
+    if (!e.fixed && !e.at_bound) EXPECT_GT(e.hac_std_error, e.std_error) << e.name;
+}
+
 TEST(TrustDfki, Sr3SaysSigma0IsNotDetermined) {
   const FitJointOutcome s = fit_joint(dfki_training(), {}, std::nullopt, options(JointMethod::sr3));
   bool warned = false;

@@ -225,17 +225,28 @@ void run_fit_joint(const FitJointOptions& o) {
   std::printf("frictionlab fit-joint: method %s, %zu samples (%.3g s), %.2f s\n", o.method.c_str(),
               s.training_data.size(), s.training_data.t.back() - s.training_data.t.front(),
               s.run_time_s);
-  std::printf("\n  %-10s %14s %12s %28s  %s\n", "parameter", "value", "std. error",
-              "95 % interval", "unit");
+  std::printf("\n  %-10s %14s %12s %28s %12s  %s\n", "parameter", "value", "std. error",
+              "95 % interval", "HAC std. err", "unit");
   for (const auto& e : s.parameters) {
     const bool has_se = std::isfinite(e.std_error);
     const std::string ci = e.fixed   ? std::string("(fixed)")
                            : !has_se ? std::string("-")
                                      : "[" + fmt(e.ci_low) + ", " + fmt(e.ci_high) + "]";
     const std::string se = e.fixed ? std::string() : has_se ? fmt(e.std_error) : "-";
-    std::printf("  %-10s %14s %12s %28s  %s%s%s\n", e.name.c_str(), fmt(e.value).c_str(),
-                se.c_str(), ci.c_str(), e.unit.c_str(), e.at_limit ? "  (at the start grid's edge)" : "",
+    const std::string hac = e.fixed ? std::string() : std::isfinite(e.hac_std_error) ? fmt(e.hac_std_error) : "-";
+    std::printf("  %-10s %14s %12s %28s %12s  %s%s%s\n", e.name.c_str(), fmt(e.value).c_str(),
+                se.c_str(), ci.c_str(), hac.c_str(), e.unit.c_str(), e.at_limit ? "  (at the start grid's edge)" : "",
                 e.undetermined ? "  (not determined by the record)" : "");
+  }
+  if (s.idim && s.method == workflows::JointMethod::idim) {
+    const auto& rel = s.idim->reliability;
+    if (!rel.standard_errors) {
+      std::printf("\n  standard errors UNRELIABLE:\n");
+      for (const auto& why : rel.reasons) std::printf("    - %s\n", why.c_str());
+    }
+    std::printf("  residuals: lag-1 autocorrelation %s, Ljung-Box p = %s (%d lags); HAC bandwidth %d samples\n",
+                fmt(rel.whiteness.acf1).c_str(), fmt(rel.whiteness.ljung_box_p).c_str(), rel.whiteness.lags,
+                rel.hac_lags);
   }
   std::printf("\n  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");

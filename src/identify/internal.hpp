@@ -200,6 +200,14 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 
 /// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
 /// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
+/// Newey-West covariance A S A * m/(m - p) of least-squares estimates: A = (J^T J)^-1 (given),
+/// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k.
+Eigen::MatrixXd hac_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
+                               const Eigen::MatrixXd& A, long L);
+/// Bartlett bandwidth from the residuals' lag-1 autocorrelation (Andrews 1991, AR(1) plug-in),
+/// at least the Newey-West rule, at most min(m/4, 2000).
+long hac_bandwidth(double rho, long m);
+
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box.
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,

@@ -9,6 +9,7 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/stats.hpp"
+#include "internal.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -132,6 +133,9 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   struct Solution {
     Eigen::VectorXd theta_s;  ///< scaled parameters (0 where not active)
     Eigen::MatrixXd cov_s;    ///< their covariance (0 rows/columns where not active)
+    Eigen::MatrixXd hac_s;    ///< their Newey-West covariance (same layout)
+    ResidualWhiteness whiteness;
+    int hac_lags = 0;
     double sigma = 0, cond = 0;
   };
   auto solve = [&](const std::vector<Eigen::Index>& active) {
@@ -165,12 +169,23 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     const Eigen::MatrixXd ca =
         sol.sigma * sol.sigma * PV * sv.array().square().inverse().matrix().asDiagonal() *
         PV.transpose();
+    // Residual whiteness and the Newey-West covariance (identify/lsq: hac_covariance).
+    const Eigen::VectorXd e = y - Wa * th;
+    const std::vector<double> res(e.data(), e.data() + e.size());
+    sol.whiteness = residual_whiteness(res);
+    sol.hac_lags = static_cast<int>(detail::hac_bandwidth(sol.whiteness.acf1, static_cast<long>(r)));
+    const Eigen::MatrixXd ha =
+        detail::hac_covariance(Wa, res, ca / (sol.sigma * sol.sigma), sol.hac_lags);
     sol.theta_s = Eigen::VectorXd::Zero(p);
     sol.cov_s = Eigen::MatrixXd::Zero(p, p);
+    sol.hac_s = Eigen::MatrixXd::Zero(p, p);
     for (Eigen::Index j = 0; j < pa; ++j) {
       const Eigen::Index cj = active[static_cast<std::size_t>(j)];
       sol.theta_s(cj) = th(j);
-      for (Eigen::Index k = 0; k < pa; ++k) sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
+      for (Eigen::Index k = 0; k < pa; ++k) {
+        sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
+        sol.hac_s(cj, active[static_cast<std::size_t>(k)]) = ha(j, k);
+      }
     }
     return sol;
   };
@@ -223,8 +238,30 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
       e.std_error = std::sqrt(sol.cov_s(c, c)) / scale(c);
       e.ci_low = e.value - tq * e.std_error;
       e.ci_high = e.value + tq * e.std_error;
+      e.hac_std_error = std::sqrt(std::max(sol.hac_s(c, c), 0.0)) / scale(c);
+      e.hac_ci_low = e.value - tq * e.hac_std_error;
+      e.hac_ci_high = e.value + tq * e.hac_std_error;
+      if (e.std_error > 0 && !(e.hac_std_error / e.std_error <= out.reliability.hac_ratio_max))
+        out.reliability.hac_ratio_max = e.hac_std_error / e.std_error;
     }
     out.parameters.push_back(e);
+  }
+  // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit).
+  auto& rel = out.reliability;
+  rel.whiteness = sol.whiteness;
+  rel.hac_lags = sol.hac_lags;
+  const auto& w = rel.whiteness;
+  if (w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2)) {
+    rel.standard_errors = false;
+    rel.reasons.push_back("the residuals are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
+                          ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
+                          " lags): the white-noise standard errors understate the uncertainty up to " +
+                          format_fixed(rel.hac_ratio_max, 1) + "-fold; the HAC intervals account for it, not for model error");
+  }
+  if (sol.cond * sol.cond > 1e8) {
+    rel.standard_errors = false;
+    rel.reasons.push_back("the information matrix W^T W is nearly singular (condition number " +
+                          format_number(sol.cond * sol.cond) + " > 1e8)");
   }
 
   JointModel& m = out.model;

@@ -289,7 +289,6 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
   r.bic = bic(r.training.ssr, m, r.num_estimated);
 }
 
-namespace {
 
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
 /// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k,
@@ -321,8 +320,6 @@ long hac_bandwidth(double rho, long m) {
   }
   return static_cast<long>(std::clamp(L, 1.0, std::min(static_cast<double>(m) / 4.0, 2000.0)));
 }
-
-}  // namespace
 
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,

@@ -217,9 +217,22 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
     p["fixed"] = e.fixed;
     p["at_limit"] = e.at_limit;
     p["undetermined"] = e.undetermined;
+    p["hac_std_error"] = number_or_null(e.hac_std_error);
+    p["hac_ci95"] = ordered_json::array({number_or_null(e.hac_ci_low), number_or_null(e.hac_ci_high)});
     params.push_back(std::move(p));
   }
   o["parameters"] = std::move(params);
+  if (s.idim && s.method == workflows::JointMethod::idim) {
+    const auto& rel = s.idim->reliability;
+    o["reliability"] = {{"standard_errors_reliable", rel.standard_errors},
+                        {"reasons", rel.reasons},
+                        {"residual_acf1", number_or_null(rel.whiteness.acf1)},
+                        {"ljung_box_q", number_or_null(rel.whiteness.ljung_box_q)},
+                        {"ljung_box_p", number_or_null(rel.whiteness.ljung_box_p)},
+                        {"ljung_box_lags", rel.whiteness.lags},
+                        {"hac_lags", rel.hac_lags},
+                        {"hac_ratio_max", number_or_null(rel.hac_ratio_max)}};
+  }
   o["training"] = joint_errors_json(s.training);
   ordered_json val = ordered_json::array();
   for (const auto& e : s.validation) {

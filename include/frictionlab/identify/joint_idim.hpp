@@ -53,6 +53,10 @@ struct JointIdimResult {
   double sigma = 0;               ///< residual standard deviation [N m]
   Metrics training;               ///< of W theta against tau over the used samples
   double condition_number = 0;    ///< of the column-scaled W
+  /// Residual whiteness, Newey-West (HAC) standard errors in `parameters`, and whether the
+  /// white-noise standard errors can be trusted (identify/result.hpp; coloured residuals or
+  /// W^T W's condition number above 1e8 say not).
+  Reliability reliability;
   std::vector<std::string> warnings;
 };
 
