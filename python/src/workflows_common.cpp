@@ -153,12 +153,8 @@ nlohmann::json python_to_json(const py::handle& obj) { return json_from_python(o
 
 
 ModelSpec model_from_python(const py::handle& obj, const std::string& name) {
-  if (py::isinstance<ParamsBase>(obj)) return model_argument(obj);  // LuGreParams, ...
-  if (const auto path = as_path(obj)) {
-    io::ModelFile f = io::read_model_file(*path);
-    warn_all(f.warnings);
-    return f.spec;
-  }
+  // Params objects and MODEL.json paths: the models part's conversion.
+  if (py::isinstance<ParamsBase>(obj) || as_path(obj)) return model_argument(obj);
   if (py::isinstance<py::dict>(obj)) {
     const std::string text =
         py::module_::import("json").attr("dumps")(obj).cast<std::string>();

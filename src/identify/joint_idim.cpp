@@ -133,9 +133,6 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   struct Solution {
     Eigen::VectorXd theta_s;  ///< scaled parameters (0 where not active)
     Eigen::MatrixXd cov_s;    ///< their covariance (0 rows/columns where not active)
-    Eigen::MatrixXd hac_s;    ///< their Newey-West covariance (same layout)
-    ResidualWhiteness whiteness;
-    int hac_lags = 0;
     double sigma = 0, cond = 0;
   };
   auto solve = [&](const std::vector<Eigen::Index>& active) {
@@ -169,23 +166,12 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     const Eigen::MatrixXd ca =
         sol.sigma * sol.sigma * PV * sv.array().square().inverse().matrix().asDiagonal() *
         PV.transpose();
-    // Residual whiteness and the Newey-West covariance (identify/lsq: hac_covariance).
-    const Eigen::VectorXd e = y - Wa * th;
-    const std::vector<double> res(e.data(), e.data() + e.size());
-    sol.whiteness = residual_whiteness(res);
-    sol.hac_lags = static_cast<int>(detail::hac_bandwidth(sol.whiteness.acf1, static_cast<long>(r)));
-    const Eigen::MatrixXd ha =
-        detail::hac_covariance(Wa, res, ca / (sol.sigma * sol.sigma), sol.hac_lags);
     sol.theta_s = Eigen::VectorXd::Zero(p);
     sol.cov_s = Eigen::MatrixXd::Zero(p, p);
-    sol.hac_s = Eigen::MatrixXd::Zero(p, p);
     for (Eigen::Index j = 0; j < pa; ++j) {
       const Eigen::Index cj = active[static_cast<std::size_t>(j)];
       sol.theta_s(cj) = th(j);
-      for (Eigen::Index k = 0; k < pa; ++k) {
-        sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
-        sol.hac_s(cj, active[static_cast<std::size_t>(k)]) = ha(j, k);
-      }
+      for (Eigen::Index k = 0; k < pa; ++k) sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
     }
     return sol;
   };
@@ -215,6 +201,29 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     sol = solve(active);
   }
 
+  // Residual whiteness and the Newey-West covariance of the final active set (identify/lsq:
+  // hac_covariance), in the scaled coordinates of cov_s.
+  ResidualWhiteness whiteness;
+  Eigen::MatrixXd hac_s = Eigen::MatrixXd::Zero(p, p);
+  int hac_lags = 0;
+  {
+    const auto pa = static_cast<Eigen::Index>(active.size());
+    Eigen::MatrixXd Wa(r, pa), A(pa, pa);
+    for (Eigen::Index j = 0; j < pa; ++j) {
+      Wa.col(j) = W.col(active[static_cast<std::size_t>(j)]);
+      for (Eigen::Index k = 0; k < pa; ++k)
+        A(j, k) = sol.cov_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]);
+    }
+    const Eigen::VectorXd e = y - W * sol.theta_s;  // inactive columns have theta_s = 0
+    const std::vector<double> res(e.data(), e.data() + e.size());
+    whiteness = residual_whiteness(res);
+    hac_lags = static_cast<int>(detail::hac_bandwidth(whiteness.acf1, static_cast<long>(r)));
+    const Eigen::MatrixXd ha = detail::hac_covariance(Wa, res, A / (sol.sigma * sol.sigma), hac_lags);
+    for (Eigen::Index j = 0; j < pa; ++j)
+      for (Eigen::Index k = 0; k < pa; ++k)
+        hac_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]) = ha(j, k);
+  }
+
   JointIdimResult out;
   out.warnings = out_warnings_bound;
   out.n_used = r;
@@ -238,7 +247,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
       e.std_error = std::sqrt(sol.cov_s(c, c)) / scale(c);
       e.ci_low = e.value - tq * e.std_error;
       e.ci_high = e.value + tq * e.std_error;
-      e.hac_std_error = std::sqrt(std::max(sol.hac_s(c, c), 0.0)) / scale(c);
+      e.hac_std_error = std::sqrt(std::max(hac_s(c, c), 0.0)) / scale(c);
       e.hac_ci_low = e.value - tq * e.hac_std_error;
       e.hac_ci_high = e.value + tq * e.hac_std_error;
       if (e.std_error > 0 && !(e.hac_std_error / e.std_error <= out.reliability.hac_ratio_max))
@@ -248,8 +257,8 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   }
   // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit).
   auto& rel = out.reliability;
-  rel.whiteness = sol.whiteness;
-  rel.hac_lags = sol.hac_lags;
+  rel.whiteness = whiteness;
+  rel.hac_lags = hac_lags;
   const auto& w = rel.whiteness;
   if (w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2)) {
     rel.standard_errors = false;

@@ -110,6 +110,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   }
   progress.check();
 
+  std::optional<identify::JointEvaluation> kept_eval;  // of s.model, when oe already has it
   if (oe) {
     JointOeRun run;
     run.init = o.init == JointInit::idim  ? std::string("idim")
@@ -135,9 +136,9 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     // A refinement never returns worse than its start: open loop, the refined model must
     // simulate the channels oe fits at least as well as the start does on the training record
     // (sum of the squared relative errors); else the start is kept.
-    const identify::JointEvaluation refined = identify::evaluate_joint(run.result.model, train, o.eval);
     if (!o.oe.closed_loop) {
       const identify::JointEvaluation start = identify::evaluate_joint(s.model, train, o.eval);
+      const identify::JointEvaluation refined = identify::evaluate_joint(run.result.model, train, o.eval);
       const auto score = [&](const identify::JointEvaluation& e) {
         const auto out = o.oe.output;
         double v = 0;
@@ -147,6 +148,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
       };
       run.start_score = score(start);
       run.refined_score = score(refined);
+      kept_eval = run.refined_score <= run.start_score ? refined : start;  // the kept model's
       if (!(run.refined_score <= run.start_score)) {
         run.kept_start = true;
         s.warnings.push_back(
@@ -175,7 +177,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     progress.check();
   }
 
-  s.training = identify::evaluate_joint(s.model, train, o.eval);
+  s.training = kept_eval ? *kept_eval : identify::evaluate_joint(s.model, train, o.eval);
   // The output error fits the simulated motion; on a record whose motion the open-loop model
   // cannot follow (e.g. a joint under a position controller) it can buy that fit with a
   // friction that no longer explains the torque: say so.
