@@ -69,7 +69,9 @@ TEST(TrustDfki, IdimFlagsColouredResiduals) {
   EXPECT_LT(rel.whiteness.ljung_box_p, 1e-6);
   EXPECT_GT(rel.hac_ratio_max, 2.0);
   for (const auto& e : r.parameters)
-    if (!e.fixed && !e.at_bound) EXPECT_GT(e.hac_std_error, e.std_error) << e.name;
+    if (!e.fixed && !e.at_bound) {
+      EXPECT_GT(e.hac_std_error, e.std_error) << e.name;
+    }
 }
 
 TEST(TrustDfki, Sr3SaysSigma0IsNotDetermined) {

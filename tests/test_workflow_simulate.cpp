@@ -143,6 +143,44 @@ TEST(WorkflowSimulate, InputBeyondTheLimitIsAnErrorAtItsLine) {
                "physical input)");
 }
 
+TEST(WorkflowSimulate, NotANumberInputIsNamedAsSuch) {
+  const LuGre<double>::Params p;
+  auto in = sine_velocity(0.01, 0.1);
+  in.t[2] = std::nan("");
+  const auto m = message_of<std::invalid_argument>(
+      [&] { (void)workflows::simulate_model(p, in, workflows::SimulateModelOptions{}); });
+  EXPECT_EQ(m, "in.csv line 4: t = nan is not a number");
+}
+
+TEST(WorkflowSimulate, ViewWithoutCopiesGivesTheSameResult) {
+  // A ModelInputView over the caller's arrays with copy_input = false: the same F and z, and the
+  // outcome holds no copy of t and v (a displacement input's derived v is still returned).
+  const LuGre<double>::Params p;
+  const auto in = sine_velocity(1e-3, 0.5);
+  const auto full = workflows::simulate_model(p, in, workflows::SimulateModelOptions{});
+  workflows::SimulateModelOptions o;
+  o.copy_input = false;
+  workflows::ModelInputView view;
+  view.t = in.t;
+  view.v = in.v;
+  const auto r = workflows::simulate_model(p, view, o);
+  EXPECT_EQ(full.t, in.t);
+  EXPECT_EQ(full.v, in.v);
+  EXPECT_TRUE(r.t.empty());
+  EXPECT_TRUE(r.v.empty());
+  EXPECT_EQ(r.F, full.F);
+  EXPECT_EQ(r.states, full.states);
+  workflows::ModelInput disp;
+  disp.t = in.t;
+  for (double t : in.t) disp.x.push_back(1e-3 * std::sin(t));
+  const auto dfull = workflows::simulate_model(p, disp, workflows::SimulateModelOptions{});
+  const auto dview = workflows::simulate_model(p, disp, o);
+  EXPECT_TRUE(dview.t.empty());
+  EXPECT_TRUE(dview.x.empty());
+  EXPECT_EQ(dview.v, dfull.v);
+  EXPECT_EQ(dview.F, dfull.F);
+}
+
 TEST(WorkflowSimulate, SubstepCountIsCheckedBeforeSimulating) {
   // Three samples, a 1e6 s gap: ceil(1 / 1e-9) + ceil(999999 / 1e-9) = 1e15 substeps.
   workflows::ModelInput in;

@@ -59,7 +59,7 @@ class StartSummary:
 
 class FitResult:
     model_name: str; problem: str; method: str; params: dict; Km: Optional[float]
-    parameters: list[ParameterEstimate]; correlation: Array; condition_number: float
+    parameters: list[ParameterEstimate]; correlation: Array; covariance: Array; condition_number: float
     sigma: float; num_estimated: int; training: Metrics; aicc: float; bic: float
     reliability: Reliability; passive: Optional[bool]; passivity_message: str
     run_time_s: float; iterations: int; converged: bool; termination: str
@@ -76,7 +76,7 @@ class FrictionVelocity:
 class FitOutcome:
     input: str; result: FitResult; training: Record; prediction: Array; residual: Array
     friction: FrictionVelocity; validation: list[NamedMetrics]; warnings: list[str]
-    parameters: list[ParameterEstimate]; correlation: Array; aicc: float; bic: float
+    parameters: list[ParameterEstimate]; correlation: Array; covariance: Array; aicc: float; bic: float
     model: dict
     def model_json(self) -> str: ...
     def to_json(self) -> str: ...

@@ -47,6 +47,13 @@ class DoubleArray {
     }
   }
   std::span<const double> span() const { return {data_, n_}; }
+  /// A read-only float64 view of the data: of the caller's array when read in place, else of
+  /// the converted copy.
+  py::array readonly_view() const {
+    py::array v = keep_.attr("view")();
+    v.attr("flags").attr("writeable") = false;
+    return v;
+  }
   std::vector<double> vector() const { return {data_, data_ + n_}; }
   std::size_t size() const { return n_; }
   const double* data() const { return data_; }

@@ -751,9 +751,14 @@ void bind_models(py::module_& m) {
                          "over the input's samples.")
       .def_readonly("model", &Simulation::model, "the model's name")
       .def_readonly("hold", &Simulation::hold, "the hold used: 'linear' or 'zoh'")
-      .def_readonly("t", &Simulation::t, "sample times [s]")
-      .def_readonly("x", &Simulation::x, "the input displacement [m], None for a velocity input")
-      .def_readonly("v", &Simulation::v, "velocity [m/s] driving the model")
+      .def_readonly("t", &Simulation::t,
+                    "sample times [s]: a read-only view of the input t (of its float64 "
+                    "conversion if it was not float64 contiguous)")
+      .def_readonly("x", &Simulation::x,
+                    "the input displacement [m] (a read-only view, as t), None for a velocity input")
+      .def_readonly("v", &Simulation::v,
+                    "velocity [m/s] driving the model: a read-only view of the input v, or the "
+                    "velocity of x's piecewise-linear interpolant")
       .def_readonly("F", &Simulation::F, "friction force at every sample [N]")
       .def_readonly("state_names", &Simulation::state_names, "'z', 'z1'..'zn', or none (static)")
       .def_readonly("states", &Simulation::states, "one array per state [m], in state_names order")
@@ -777,15 +782,16 @@ void bind_models(py::module_& m) {
         o.method = parse_method_arg(method);
         o.hold = parse_hold_arg(hold);
         o.max_substep = finite_arg(max_substep, "max_substep");
+        o.copy_input = false;
         const DoubleArray ta(t, "t");
         ta.require_finite("t");
         std::optional<DoubleArray> va, xa;
         if (!v.is_none()) va.emplace(v, "v"), va->require_finite("v");
         if (!x.is_none()) xa.emplace(x, "x"), xa->require_finite("x");
-        workflows::ModelInput in;
-        in.t = ta.vector();
-        if (va) in.v = va->vector();
-        if (xa) in.x = xa->vector();
+        workflows::ModelInputView in;  // the arrays in place (float64 contiguous) or converted
+        in.t = ta.span();
+        if (va) in.v = va->span();
+        if (xa) in.x = xa->span();
         const py::tuple in_place = py::make_tuple(ta.in_place(), va ? va->in_place() : xa ? xa->in_place() : false);
         workflows::SimulateModelOutcome r;
         {
@@ -796,9 +802,10 @@ void bind_models(py::module_& m) {
         Simulation s;
         s.model = r.model;
         s.hold = r.hold == Hold::zoh ? "zoh" : "linear";
-        s.t = to_numpy(std::move(r.t));
-        s.x = r.x.empty() ? py::object(py::none()) : py::object(to_numpy(std::move(r.x)));
-        s.v = to_numpy(std::move(r.v));
+        // t, x and v (unless derived from x) are the inputs, not copied (o.copy_input).
+        s.t = ta.readonly_view();
+        s.x = xa ? py::object(xa->readonly_view()) : py::object(py::none());
+        s.v = va ? py::object(va->readonly_view()) : py::object(to_numpy(std::move(r.v)));
         s.F = to_numpy(std::move(r.F));
         s.state_names = r.state_names;
         for (auto& z : r.states) s.states.append(to_numpy(std::move(z)));

@@ -275,6 +275,11 @@ void bind_results(py::module_& m) {
       .def_property_readonly("correlation",
                              [](const FitResult& r) { return matrix(r.correlation); },
                              "correlation matrix of the parameters (NaN where not available)")
+      .def_property_readonly("covariance",
+                             [](const FitResult& r) { return matrix(identify::covariance(r)); },
+                             "covariance matrix of the parameters in their units "
+                             "(identify::covariance: correlation x std_error x std_error; 0 for "
+                             "fixed ones, NaN where not available)")
       .def_readonly("condition_number", &FitResult::condition_number)
       .def_readonly("sigma", &FitResult::sigma, "residual standard deviation [N | N m]")
       .def_readonly("num_estimated", &FitResult::num_estimated)
@@ -335,6 +340,8 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
         return ref_list(s.cast<const FitOutcome&>().result.parameters, s); })
       .def_property_readonly("correlation",
                              [](const FitOutcome& f) { return matrix(f.result.correlation); })
+      .def_property_readonly("covariance",
+                             [](const FitOutcome& f) { return matrix(identify::covariance(f.result)); })
       .def_property_readonly("aicc", [](const FitOutcome& f) { return f.result.aicc; })
       .def_property_readonly("bic", [](const FitOutcome& f) { return f.result.bic; })
       .def_property_readonly("model", [](const FitOutcome& f) { return model_to_python(f.result.params); },

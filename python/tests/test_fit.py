@@ -128,3 +128,27 @@ def test_progress_callback_and_tqdm(demo, capsys):
     assert "fit done" in capsys.readouterr().err
     with pytest.raises(fl.Error, match="progress: expected None, True or a callable"):
         fl.fit(rec, progress=3)
+
+
+def test_covariance_of_a_linear_model_is_the_least_squares_covariance():
+    """coulomb-viscous is linear in (Fc, sigma2): its covariance is s^2 (X^T X)^-1 of the ordinary
+    least-squares problem F = Fc sign(v) + sigma2 v, computed here with NumPy (independent of Ceres
+    and of the log parameterisation, whose delta-method map is exact for this model)."""
+    rng = np.random.default_rng(7)
+    t = np.arange(4000) * 1e-3
+    v = 0.2 * np.sin(2 * np.pi * 0.7 * t) + 0.05 * np.sin(2 * np.pi * 3.1 * t)
+    F = 0.3 * np.sign(v) + 0.8 * v + 0.02 * rng.standard_normal(t.size)
+    f = fl.fit(fl.Record(t, velocity=v, force=F, source="linear"), model="coulomb-viscous",
+               problem="friction")
+    names = [p.name for p in f.parameters]
+    X = np.column_stack([np.sign(v), v])
+    beta, ssr, *_ = np.linalg.lstsq(X, F, rcond=None)
+    s2 = ssr[0] / (t.size - 2)
+    ols = s2 * np.linalg.inv(X.T @ X)
+    i, j = names.index("Fc"), names.index("sigma2")
+    C = f.covariance
+    np.testing.assert_allclose([f.parameters[i].value, f.parameters[j].value], beta, rtol=1e-6)
+    np.testing.assert_allclose(C[np.ix_([i, j], [i, j])], ols, rtol=1e-4)
+    np.testing.assert_allclose(np.sqrt(np.diag(C)[[i, j]]),
+                               [f.parameters[i].std_error, f.parameters[j].std_error], rtol=1e-12)
+    np.testing.assert_array_equal(C, C.T)

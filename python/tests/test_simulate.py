@@ -175,7 +175,13 @@ def test_contiguous_float64_inputs_are_not_copied_by_python(lugre):
     assert peak64 < 1_000_000  # not one 8 MB copy
     assert peak32 >= 8 * n  # the float32 input is converted once
     assert s._inputs_in_place == (True, True)
-    assert not np.shares_memory(s.t, t)  # the outputs are new arrays
+    # t and v come back as read-only views of the inputs (not copied); F is a new array
+    assert np.shares_memory(s.t, t) and np.shares_memory(s.v, v)
+    assert not s.t.flags.writeable and not s.v.flags.writeable
+    assert not np.shares_memory(s.F, v)
+    with pytest.raises(ValueError):
+        s.t[0] = 1.0
+    assert t[0] == 0.0
 
 
 def test_simulate_releases_the_gil(lugre):

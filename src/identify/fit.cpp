@@ -361,4 +361,16 @@ const ParameterEstimate& parameter(const FitResult& r, std::string_view name) {
                           " fit; it has " + join_list(names));
 }
 
+std::vector<std::vector<double>> covariance(const FitResult& r) {
+  const std::size_t n = r.parameters.size();
+  std::vector<std::vector<double>> c(n, std::vector<double>(n));
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a; b < n; ++b)  // computed once per pair: exactly symmetric
+      c[a][b] = c[b][a] =
+          r.parameters[a].fixed || r.parameters[b].fixed
+              ? 0.0
+              : r.correlation.at(a).at(b) * r.parameters[a].std_error * r.parameters[b].std_error;
+  return c;
+}
+
 }  // namespace frictionlab::identify

@@ -81,8 +81,8 @@ std::string supported_methods(const ModelSpec& spec) {
   return s;
 }
 
-ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
-                   const std::vector<double>& v, Method method, Hold hold, double max_substep) {
+ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
+                   Method method, Hold hold, double max_substep) {
   if (!supports(spec, method))
     throw std::invalid_argument("model '" + frictionlab::model_name(spec) +
                                 "' does not support the integrator '" + method_name(method) +
@@ -139,8 +139,8 @@ ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
       spec);
 }
 
-std::vector<double> velocity_from_displacement(const std::vector<double>& t,
-                                               const std::vector<double>& x) {
+std::vector<double> velocity_from_displacement(std::span<const double> t,
+                                               std::span<const double> x) {
   if (t.size() != x.size())
     throw std::invalid_argument("velocity_from_displacement: " + std::to_string(t.size()) +
                                 " times but " + std::to_string(x.size()) + " positions");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,25 +16,27 @@ namespace frictionlab::workflows {
 namespace {
 
 // Index of the first sample at which any of the columns is not finite, or -1.
-long first_non_finite(const std::vector<const std::vector<double>*>& cols) {
-  if (cols.empty()) return -1;
-  const std::size_t n = cols[0]->size();
-  for (std::size_t k = 0; k < n; ++k)
-    for (const auto* c : cols)
-      if (!std::isfinite((*c)[k])) return static_cast<long>(k);
-  return -1;
+long first_non_finite(const std::vector<std::span<const double>>& cols) {
+  std::size_t first = cols.empty() ? 0 : cols[0].size();
+  for (const auto& c : cols)
+    for (std::size_t k = 0; k < std::min(first, c.size()); ++k)
+      if (!std::isfinite(c[k])) {
+        first = k;
+        break;
+      }
+  return cols.empty() || first == cols[0].size() ? -1 : static_cast<long>(first);
 }
 
 // "FILE line N" (or "FILE sample k" without line numbers) of sample k of the input.
-std::string where(const ModelInput& in, std::size_t k) {
-  std::string s = in.source.empty() ? std::string() : in.source + " ";
+std::string where(const ModelInputView& in, std::size_t k) {
+  std::string s = in.source.empty() ? std::string() : std::string(in.source) + " ";
   if (k < in.lines.size()) return s + "line " + std::to_string(in.lines[k]);
   return s + "sample " + std::to_string(k);
 }
 
 }  // namespace
 
-double substep_count(const std::vector<double>& t, double max_substep) {
+double substep_count(std::span<const double> t, double max_substep) {
   if (!(max_substep > 0)) return t.size() < 2 ? 0.0 : static_cast<double>(t.size() - 1);
   double n = 0;
   for (std::size_t k = 1; k < t.size(); ++k)
@@ -41,7 +44,7 @@ double substep_count(const std::vector<double>& t, double max_substep) {
   return n;
 }
 
-SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& input,
+SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView& input,
                                const SimulateModelOptions& options, const Progress& progress) {
   progress.check();
   const bool has_v = !input.v.empty(), has_x = !input.x.empty();
@@ -49,7 +52,7 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& in
     throw std::invalid_argument(
         "simulate_model: give exactly one input series, v (velocity) or x (displacement); " +
         std::string(has_v ? "both were given" : "neither was given"));
-  const std::vector<double>& u = has_v ? input.v : input.x;
+  const std::span<const double> u = has_v ? input.v : input.x;
   if (u.size() != input.t.size())
     throw std::invalid_argument("simulate_model: " + std::to_string(input.t.size()) +
                                 " times but " + std::to_string(u.size()) +
@@ -58,14 +61,18 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& in
     throw std::invalid_argument("simulate_model: needs at least 2 samples, got " +
                                 std::to_string(input.t.size()));
   // Limits, before any work: magnitudes (data::kMaxMagnitude) and the substep count.
-  for (std::size_t k = 0; k < u.size(); ++k)
-    for (const auto& [name, x] : {std::pair<const char*, double>{"t", input.t[k]},
-                                  std::pair<const char*, double>{has_v ? "v" : "x", u[k]}})
-      if (!(std::abs(x) <= data::kMaxMagnitude))
-        throw std::invalid_argument(where(input, k) + ": " + name + " = " + format_exact(x) +
-                                    " is beyond the limit |" + name +
-                                    "| <= " + format_exact(data::kMaxMagnitude) +
-                                    " (SI units; not a physical input)");
+  const auto check_limit = [&](std::span<const double> series, const char* name) {
+    for (std::size_t k = 0; k < series.size(); ++k)
+      if (const double x = series[k]; !(std::abs(x) <= data::kMaxMagnitude))
+        throw std::invalid_argument(
+            where(input, k) + ": " + name + " = " + format_exact(x) +
+            (std::isnan(x) ? std::string(" is not a number")
+                           : " is beyond the limit |" + std::string(name) +
+                                 "| <= " + format_exact(data::kMaxMagnitude) +
+                                 " (SI units; not a physical input)"));
+  };
+  check_limit(input.t, "t");
+  check_limit(u, has_v ? "v" : "x");
   if (options.max_substep > 0) {
     const double n = substep_count(input.t, options.max_substep);
     if (n > kMaxSubsteps) {
@@ -82,51 +89,54 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& in
 
   SimulateModelOutcome r;
   r.model = frictionlab::model_name(model);
-  r.t = input.t;
+  const bool copy = options.copy_input;
+  if (copy) r.t.assign(input.t.begin(), input.t.end());
+  std::vector<double> derived_v;  // the velocity of x's interpolant
   if (has_x) {
     if (options.hold == Hold::linear)
       throw std::invalid_argument(
           "--hold linear does not apply to a displacement input (t,x): x is interpolated "
           "linearly, so the velocity is constant over each sample interval (zoh)");
     r.hold = Hold::zoh;
-    r.x = input.x;
+    if (copy) r.x.assign(input.x.begin(), input.x.end());
     r.v = sim::velocity_from_displacement(input.t, input.x);
   } else {
     r.hold = options.hold.value_or(Hold::linear);
-    r.v = input.v;
+    if (copy) r.v.assign(input.v.begin(), input.v.end());
   }
+  const std::span<const double> t = input.t;
+  const std::span<const double> v = has_x || copy ? std::span<const double>(r.v) : input.v;
 
-  progress.say(r.model + ": " + integrator + ", " + std::to_string(r.t.size()) + " samples", 0.0);
-  sim::ModelRun run = sim::run_model(model, r.t, r.v, options.method, r.hold, options.max_substep);
+  progress.say(r.model + ": " + integrator + ", " + std::to_string(t.size()) + " samples", 0.0);
+  sim::ModelRun run = sim::run_model(model, t, v, options.method, r.hold, options.max_substep);
   r.F = std::move(run.F);
   r.state_names = std::move(run.state_names);
   r.states = std::move(run.states);
   r.state_bound = run.state_bound;
   r.bound_exceeded = run.bound_exceeded;
 
-  std::vector<const std::vector<double>*> cols = {&r.t};
-  if (has_x) cols.push_back(&r.x);
-  cols.insert(cols.end(), {&r.v, &r.F});
-  for (const auto& s : r.states) cols.push_back(&s);
+  // (the input's t and x are finite: checked above)
+  std::vector<std::span<const double>> cols = {v, r.F};
+  for (const auto& s : r.states) cols.emplace_back(s);
   if (const long k = first_non_finite(cols); k >= 0) {
     const auto kk = static_cast<std::size_t>(k);
     throw std::runtime_error("--integrator " + integrator +
                              " diverged: the result is not finite from t = " +
-                             format_exact(r.t[kk]) + " s (" + where(input, kk) +
+                             format_exact(t[kk]) + " s (" + where(input, kk) +
                              "); use --integrator exact (stable for any step) or a smaller --dt");
   }
   for (std::size_t k = 0; k < r.F.size(); ++k)
     if (std::abs(r.F[k]) > data::kMaxMagnitude)
       throw std::runtime_error(
           "the friction force reaches " + format_number(r.F[k]) + " N at t = " +
-          format_exact(r.t[k]) + " s (" + where(input, k) + "), beyond the limit |F| <= " +
+          format_exact(t[k]) + " s (" + where(input, k) + "), beyond the limit |F| <= " +
           format_number(data::kMaxMagnitude) +
           ": not a physical result; check the model's parameters and the input's magnitudes");
   if (r.bound_exceeded >= 0) {
     const auto k = static_cast<std::size_t>(r.bound_exceeded);
     r.warnings.push_back("the state left its invariant bound |z| <= " +
                          format_exact(r.state_bound) + " m from t = " +
-                         format_exact(r.t[k]) + " s (" + where(input, k) +
+                         format_exact(t[k]) + " s (" + where(input, k) +
                          "): --integrator " + integrator +
                          " is unstable at this step; the result is not trustworthy "
                          "(--integrator exact keeps the bound for any step)");
@@ -145,8 +155,8 @@ SimulateSystemOutcome simulate_system(const SystemInput& system, const sim::SimO
                      ? sim::simulate_stick_slip(system.stick_slip, system.friction, options)
                      : sim::simulate_joint(system.joint, system.friction, options);
   const sim::SystemTrajectory& tr = r.trajectory;
-  std::vector<const std::vector<double>*> cols = {&tr.t, &tr.x, &tr.v, &tr.F};
-  for (const auto& s : tr.states) cols.push_back(&s);
+  std::vector<std::span<const double>> cols = {tr.t, tr.x, tr.v, tr.F};
+  for (const auto& s : tr.states) cols.emplace_back(s);
   if (const long k = first_non_finite(cols); k >= 0)
     throw std::runtime_error(
         "--integrator " + integrator + " failed: the result is not finite from t = " +

@@ -143,4 +143,10 @@ struct FitResult {
 /// std::out_of_range naming the parameters there are.
 const ParameterEstimate& parameter(const FitResult& r, std::string_view name);
 
+/// Covariance matrix of the reported parameters (r.parameters order, their units):
+/// C[a][b] = correlation[a][b] * std_error[a] * std_error[b], the linearised (delta-method)
+/// covariance the standard errors and the correlation come from. Rows of fixed parameters are 0;
+/// NaN where the correlation or a standard error is not available.
+std::vector<std::vector<double>> covariance(const FitResult& r);
+
 }  // namespace frictionlab::identify

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,14 +42,14 @@ std::string supported_methods(const ModelSpec& spec);
 /// substeps if max_substep > 0. Throws std::invalid_argument if the method is not supported
 /// ("model 'maxwell-slip' does not support the integrator 'rk4' (supported: exact)"), if the
 /// sizes differ, or if t is not strictly increasing.
-ModelRun run_model(const ModelSpec& spec, const std::vector<double>& t,
-                   const std::vector<double>& v, Method method, Hold hold, double max_substep);
+ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
+                   Method method, Hold hold, double max_substep);
 
 /// The velocity of the piecewise-linear interpolant of a sampled displacement x(t):
 /// v[k] = (x[k+1] - x[k]) / (t[k+1] - t[k]) on [t[k], t[k+1]) and v[n-1] = v[n-2]. Driving a model
 /// with it under Hold::zoh moves it by exactly x[k+1] - x[k] over every interval.
 /// Needs n >= 2 and strictly increasing t (std::invalid_argument otherwise).
-std::vector<double> velocity_from_displacement(const std::vector<double>& t,
-                                               const std::vector<double>& x);
+std::vector<double> velocity_from_displacement(std::span<const double> t,
+                                               std::span<const double> x);
 
 }  // namespace frictionlab::sim

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frictionlab/models/model_spec.hpp"
@@ -29,6 +31,20 @@ struct ModelInput {
   std::vector<long> lines;
 };
 
+/// The same input without ownership (spans over the caller's arrays: the Python binding reads
+/// NumPy arrays in place). A ModelInput converts to it implicitly.
+struct ModelInputView {
+  std::span<const double> t;  ///< sample times [s]
+  std::span<const double> v;  ///< velocity [m/s] at every t, or empty
+  std::span<const double> x;  ///< displacement [m] at every t, or empty
+  std::string_view source;    ///< label of the input in messages
+  std::span<const long> lines;  ///< line of each sample in `source`, or empty
+
+  ModelInputView() = default;
+  ModelInputView(const ModelInput& in)  // NOLINT(google-explicit-constructor): a view of it
+      : t(in.t), v(in.v), x(in.x), source(in.source), lines(in.lines) {}
+};
+
 struct SimulateModelOptions {
   /// Integration method (sim::parse_method reads its names: exact, implicit-euler, euler, rk4).
   Method method = Method::exact;
@@ -39,6 +55,10 @@ struct SimulateModelOptions {
   /// Largest internal substep [s]: every interval is split into ceil(h / max_substep) substeps;
   /// 0: one step per interval.
   double max_substep = 0;
+  /// Whether the outcome holds copies of the input's t, x and v. false: they are left empty
+  /// (the caller has them; the Python binding returns its arrays), except v when it is derived
+  /// from x.
+  bool copy_input = true;
 };
 
 /// The largest number of internal substeps simulate_model accepts (SimulateModelOptions::
@@ -51,7 +71,7 @@ inline constexpr double kMaxSubsteps = 1e8;
 /// The number of substeps a record with times `t` takes: the sum over its intervals of
 /// max(1, ceil(h / max_substep)), as a double (no overflow); one per interval if
 /// max_substep <= 0.
-double substep_count(const std::vector<double>& t, double max_substep);
+double substep_count(std::span<const double> t, double max_substep);
 
 struct SimulateModelOutcome {
   std::string model;           ///< the model's name ("lugre", ...)
@@ -79,7 +99,7 @@ struct SimulateModelOutcome {
 /// fits), hold is linear with a displacement input, or the method is not supported by the model;
 /// std::runtime_error if the result is not finite or a force exceeds data::kMaxMagnitude (naming
 /// the time and the input's line); Cancelled.
-SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInput& input,
+SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView& input,
                                const SimulateModelOptions& options,
                                const Progress& progress = {});
 
