@@ -3,6 +3,7 @@
 // progress reports and cancellation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -281,6 +282,57 @@ TEST(WorkflowSimulate, ReportsAndCancels) {
   workflows::SystemInput s;
   s.friction = LuGre<double>::Params{};
   EXPECT_THROW((void)workflows::simulate_system(s, {}, cancel), workflows::Cancelled);
+}
+
+TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
+  // simulate_model: a report at samples 0, 65536, 131072, 196608 of a 2e5-sample record, the fraction
+  // k / n; a cancel after the second report stops the run with Cancelled.
+  const auto in = sine_velocity(1e-4, 20.0 - 1e-4);  // 200000 samples
+  ASSERT_EQ(in.t.size(), 200000u);
+  std::vector<double> fractions;
+  workflows::Progress progress;
+  progress.report = [&](std::string_view m, double f) {
+    if (m.find(": sample ") != std::string_view::npos) fractions.push_back(f);
+  };
+  (void)workflows::simulate_model(LuGre<double>::Params{}, in, {}, progress);
+  EXPECT_EQ(fractions, (std::vector<double>{0.0, 65536 / 2e5, 131072 / 2e5, 196608 / 2e5}));
+  int polls = 0;
+  workflows::Progress stop;
+  stop.cancel = [&] { return ++polls > 2; };  // the entry check, sample 0, then sample 65536
+  EXPECT_THROW((void)workflows::simulate_model(LuGre<double>::Params{}, in, {}, stop),
+               workflows::Cancelled);
+  EXPECT_EQ(polls, 3);
+
+  // simulate_system, every integrator: reports every 1 % of t_end up to 1; a cancel part-way
+  // (here at t >= 5 s of 20 s) stops it with Cancelled, not wrapped in a solver error.
+  for (auto integrator : {sim::SystemIntegrator::trbdf2, sim::SystemIntegrator::rosenbrock,
+                          sim::SystemIntegrator::cvode}) {
+    workflows::SystemInput s;
+    s.friction = LuGre<double>::Params{};
+    sim::SimOptions o;
+    o.integrator = integrator;
+    o.output_dt = 0.01;
+    std::vector<double> f;
+    workflows::Progress p;
+    p.report = [&](std::string_view m, double x) {
+      if (m.find("t = ") != std::string_view::npos) f.push_back(x);
+    };
+    (void)workflows::simulate_system(s, o, p);
+    ASSERT_GE(f.size(), 100u) << sim::integrator_name(integrator);
+    EXPECT_LE(f.size(), 102u);
+    EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
+    EXPECT_DOUBLE_EQ(f.back(), 1.0);
+    double reached = 0;
+    workflows::Progress c;
+    c.report = [&](std::string_view m, double x) {
+      if (m.find("t = ") != std::string_view::npos) reached = x;
+    };
+    c.cancel = [&] { return reached >= 0.25; };
+    EXPECT_THROW((void)workflows::simulate_system(s, o, c), workflows::Cancelled)
+        << sim::integrator_name(integrator);
+    EXPECT_GE(reached, 0.25);
+    EXPECT_LT(reached, 0.3);
+  }
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -412,7 +412,8 @@ class SimulateModelOutcome:
 
 def simulate(model: ModelParams | _Path, t: _ArrayIn, v: _ArrayIn | None = None, *,
              x: _ArrayIn | None = None, hold: str | None = None, method: str = "exact",
-             max_substep: float = 0.0) -> SimulateModelOutcome:
+             max_substep: float = 0.0,
+             progress: None | bool | Callable[[str, float], Any] = None) -> SimulateModelOutcome:
     """Drive a model from its zero state along (t [s], v [m/s]) or (t, x [m]); F [N]."""
 
 class SimOptions:
@@ -470,10 +471,13 @@ class SystemFile:
     friction: ModelParams
 
 def simulate_stick_slip(spec: StickSlipSpec, friction: ModelParams | _Path,
-                        options: SimOptions = ...) -> SystemTrajectory: ...
+                        options: SimOptions = ..., *,
+                        progress: None | bool | Callable[[str, float], Any] = None) -> SystemTrajectory: ...
 def simulate_joint(spec: JointSpec, friction: ModelParams | _Path,
-                   options: SimOptions = ...) -> SystemTrajectory: ...
+                   options: SimOptions = ..., *,
+                   progress: None | bool | Callable[[str, float], Any] = None) -> SystemTrajectory: ...
 def read_system(path: _Path) -> SystemFile: ...
-def simulate_system(system: SystemFile | _Path, options: SimOptions = ...) -> SystemTrajectory: ...
+def simulate_system(system: SystemFile | _Path, options: SimOptions = ..., *,
+                    progress: None | bool | Callable[[str, float], Any] = None) -> SystemTrajectory: ...
 
 # ==== end of models ====

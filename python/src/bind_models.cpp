@@ -35,6 +35,7 @@
 #include "frictionlab/sim/model_run.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 #include "models_common.hpp"
+#include "workflows_common.hpp"
 
 namespace frictionlab::python {
 
@@ -776,7 +777,8 @@ void bind_models(py::module_& m) {
   m.def(
       "simulate",
       [](const py::object& model, const py::object& t, const py::object& v, const py::object& x,
-         const py::object& hold, const std::string& method, double max_substep) {
+         const py::object& hold, const std::string& method, double max_substep,
+         const py::object& progress) {
         const ModelSpec spec = model_argument(model);
         workflows::SimulateModelOptions o;
         o.method = parse_method_arg(method);
@@ -793,11 +795,9 @@ void bind_models(py::module_& m) {
         if (va) in.v = va->span();
         if (xa) in.x = xa->span();
         const py::tuple in_place = py::make_tuple(ta.in_place(), va ? va->in_place() : xa ? xa->in_place() : false);
-        workflows::SimulateModelOutcome r;
-        {
-          py::gil_scoped_release release;
-          r = workflows::simulate_model(spec, in, o);
-        }
+        workflows::SimulateModelOutcome r = run_released(progress, [&](const workflows::Progress& pr) {
+          return workflows::simulate_model(spec, in, o, pr);
+        });
         warn_all(r.warnings);
         Simulation s;
         s.model = r.model;
@@ -817,15 +817,17 @@ void bind_models(py::module_& m) {
       },
       py::arg("model"), py::arg("t"), py::arg("v") = py::none(), py::kw_only(),
       py::arg("x") = py::none(), py::arg("hold") = py::none(), py::arg("method") = "exact",
-      py::arg("max_substep") = 0.0,
-      "Drive a friction model from its zero state along a sampled record (the CLI's `simulate "
-      "--model`, workflows::simulate_model), in C++ with the GIL released.\n\n"
-      "model: a Params object (LuGreParams, ...) or a MODEL.json path. t: sample times [s], "
+      py::arg("max_substep") = 0.0, py::arg("progress") = py::none(),
+      (std::string("Drive a friction model from its zero state along a sampled record (the CLI's `simulate "
+      "--model`, workflows::simulate_model), in C++ with the GIL released.\n\n") +
+       "model: a Params object (LuGreParams, ...) or a MODEL.json path. t: sample times [s], "
       "strictly increasing, at least 2. v: velocity [m/s] at every t, or x= displacement [m] "
       "(exactly one). hold: 'linear' (default for v) or 'zoh' (the only one for x). method: "
       "'exact' (default), 'implicit-euler', 'euler', 'rk4'. max_substep: largest internal step "
       "[s] (0: one step per sample). Arrays: 1-D float64 (read in place if contiguous) or float32. "
-      "Returns a SimulateModelOutcome (F [N] and the states at every sample).");
+      "Returns a SimulateModelOutcome (F [N] and the states at every sample). " +
+          std::string(kProgressDoc) + " (reported every 65536 samples)")
+          .c_str());
   bind_systems(m);
 }
 

@@ -17,6 +17,7 @@
 #include "frictionlab/sim/systems.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 #include "models_common.hpp"
+#include "workflows_common.hpp"
 
 namespace frictionlab::python {
 
@@ -54,12 +55,11 @@ struct Trajectory {
   std::vector<std::string> warnings;
 };
 
-Trajectory run(const workflows::SystemInput& in, const sim::SimOptions& options) {
-  workflows::SimulateSystemOutcome r;
-  {
-    py::gil_scoped_release release;
-    r = workflows::simulate_system(in, options);
-  }
+Trajectory run(const workflows::SystemInput& in, const sim::SimOptions& options,
+               const py::object& progress) {
+  workflows::SimulateSystemOutcome r = run_released(progress, [&](const workflows::Progress& pr) {
+    return workflows::simulate_system(in, options, pr);
+  });
   warn_all(r.warnings);
   auto& tr = r.trajectory;
   Trajectory out;
@@ -226,33 +226,36 @@ void bind_systems(py::module_& m) {
 
   m.def(
       "simulate_stick_slip",
-      [](const sim::StickSlipSpec& spec, const py::object& friction, const sim::SimOptions& options) {
+      [](const sim::StickSlipSpec& spec, const py::object& friction, const sim::SimOptions& options,
+         const py::object& progress) {
         workflows::SystemInput in;
         in.kind = sim::SystemKind::stick_slip;
         in.stick_slip = spec;
         in.friction = friction_argument(friction);
-        return run(in, options);
+        return run(in, options, progress);
       },
-      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{},
+      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(), py::arg("progress") = py::none(),
       "Simulate the stick-slip benchmark with a dynamic friction model (lugre, dahl or "
       "elasto-plastic Params, or a MODEL.json path): the CLI's `simulate --system stick-slip`, "
-      "GIL released. Returns a SystemTrajectory.");
+      "GIL released. Returns a SystemTrajectory. progress: as simulate's (every 1 % of t_end).");
   m.def(
       "simulate_joint",
-      [](const sim::JointSpec& spec, const py::object& friction, const sim::SimOptions& options) {
+      [](const sim::JointSpec& spec, const py::object& friction, const sim::SimOptions& options,
+         const py::object& progress) {
         workflows::SystemInput in;
         in.kind = sim::SystemKind::joint;
         in.joint = spec;
         in.friction = friction_argument(friction);
-        return run(in, options);
+        return run(in, options, progress);
       },
-      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{},
+      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(), py::arg("progress") = py::none(),
       "Simulate the torque-driven rotary joint with a dynamic friction model: the CLI's "
-      "`simulate --system joint`, GIL released. Returns a SystemTrajectory.");
+      "`simulate --system joint`, GIL released. Returns a SystemTrajectory. progress: as simulate's (every 1 % of t_end).");
   m.def("read_system", &read_system, py::arg("path"), "Read a SYSTEM.json file (io::read_system_file).");
   m.def(
       "simulate_system",
-      [](const py::object& system, const sim::SimOptions& options) {
+      [](const py::object& system, const sim::SimOptions& options,
+         const py::object& progress) {
         SystemFile f = py::isinstance<SystemFile>(system)
                            ? system.cast<SystemFile>()
                            : read_system(system);
@@ -265,10 +268,10 @@ void bind_systems(py::module_& m) {
           in.kind = sim::SystemKind::joint;
           in.joint = f.spec.cast<sim::JointSpec>();
         }
-        return run(in, options);
+        return run(in, options, progress);
       },
-      py::arg("system"), py::arg("options") = sim::SimOptions{},
-      "Simulate a SystemFile or a SYSTEM.json path (the CLI's `simulate --system`).");
+      py::arg("system"), py::arg("options") = sim::SimOptions{}, py::kw_only(), py::arg("progress") = py::none(),
+      "Simulate a SystemFile or a SYSTEM.json path (the CLI's `simulate --system`). progress: as simulate's (every 1 % of t_end).");
 }
 
 }  // namespace frictionlab::python

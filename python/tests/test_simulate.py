@@ -209,3 +209,27 @@ def test_simulate_releases_the_gil(lugre):
     # With the GIL held the counter could advance only at the switch interval (5 ms) at most
     # once per interval; released, the Python thread runs all along (millions of increments/s).
     assert c1 - c0 > 100 * elapsed / 0.005
+
+
+def test_simulate_reports_progress_and_stops_on_the_callbacks_exception(lugre):
+    """progress= every 65536 samples with the fraction done; an exception raised by the callback
+    stops the call and is raised as it is (the same path as Ctrl-C: KeyboardInterrupt)."""
+    n = 200_000
+    t = np.arange(n) * 1e-4
+    v = 0.005 * np.sin(2 * np.pi * t)
+    seen = []
+    s = frictionlab.simulate(lugre, t, v, progress=lambda m, f: seen.append((m, f)))
+    assert [f for m, f in seen if ": sample " in m] == [0.0, 65536 / n, 131072 / n, 196608 / n]
+    assert len(s.F) == n
+
+    class Stop(Exception):
+        pass
+
+    def stop_late(message, fraction):
+        if fraction > 0.5:
+            raise Stop(message)
+
+    with pytest.raises(Stop, match="sample 131072"):
+        frictionlab.simulate(lugre, t, v, progress=stop_late)
+    with pytest.raises(frictionlab.Error, match="progress: expected None, True or a callable"):
+        frictionlab.simulate(lugre, t, v, progress="yes")

@@ -77,3 +77,26 @@ def test_system_errors():
         frictionlab.SimOptions(integrator="euler")
     with pytest.raises(frictionlab.Error, match=r"tau\[1\] is not finite"):
         frictionlab.JointSpec(tau_t=np.array([0.0, 1.0]), tau=np.array([0.0, np.nan]))
+
+
+@pytest.mark.parametrize("integrator", ["trbdf2", "cvode"])
+def test_system_progress_every_percent_and_stop(integrator):
+    """progress= at every whole percent of t_end (ending at 1); the callback's exception stops the
+    integration part-way and is raised as it is, not as a solver error."""
+    spec = frictionlab.StickSlipSpec(m=1, k=2, v_drive=0.1, t_end=20)
+    opts = frictionlab.SimOptions(integrator=integrator, output_dt=0.01)
+    seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # this published set is not passive (a warning)
+        friction = frictionlab.LuGreParams(sigma0=1e5, sigma1=316.227766, sigma2=0.4, Fc=1.0,
+                                           Fs=1.5, vs=1e-3, alpha=2.0)
+        frictionlab.simulate_stick_slip(spec, friction, opts, progress=lambda m, f: seen.append(f))
+        fr = [f for f in seen if f > 0]
+        assert 99 <= len(fr) <= 102 and fr == sorted(fr) and fr[-1] == 1.0
+
+        def stop(message, fraction):
+            if fraction >= 0.25:
+                raise KeyError(message)
+
+        with pytest.raises(KeyError, match="t = 5"):
+            frictionlab.simulate_stick_slip(spec, friction, opts, progress=stop)

@@ -82,7 +82,8 @@ std::string supported_methods(const ModelSpec& spec) {
 }
 
 ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
-                   Method method, Hold hold, double max_substep) {
+                   Method method, Hold hold, double max_substep,
+                   const std::function<void(long k)>& on_sample) {
   if (!supports(spec, method))
     throw std::invalid_argument("model '" + frictionlab::model_name(spec) +
                                 "' does not support the integrator '" + method_name(method) +
@@ -133,6 +134,7 @@ ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<c
                          run.bound_exceeded = k;
                      }
                    }
+                   if (on_sample && (k & 0xFFFF) == 0) on_sample(k);
                  });
         return run;
       },

@@ -19,6 +19,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <exception>
 #include <numbers>
 #include <optional>
 #include <stdexcept>
@@ -172,10 +173,13 @@ SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, doubl
           throw std::runtime_error(std::string(sys) + ": " + integrator_name(opt.integrator) +
                                    ": state not finite after the step from t = " + format_exact(t0) +
                                    " (h = " + format_exact(pl.h) + ")");
-        if (i == pl.n_steps)
+        if (i == pl.n_steps) {
           rec.add(t_end, y);
-        else if (i % pl.out_every == 0)
+          if (opt.on_output) opt.on_output(t_end);
+        } else if (i % pl.out_every == 0) {
           rec.add(static_cast<double>(i) * pl.h, y);
+          if (opt.on_output) opt.on_output(static_cast<double>(i) * pl.h);
+        }
       }
       out.steps = stepper.steps();
       out.rhs_evals = stepper.rhs_evals();
@@ -195,15 +199,31 @@ SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, doubl
     cs.max_step = opt.h > 0 ? opt.h : 0.0;
     cs.t_stop = t_end;
     const detail::OdeSystem ode = detail::make_ode_system<kDim>(rhs);
+    std::exception_ptr stop;  // what on_output threw: propagated as it is, not as a solver error
+    const auto output = [&](double tt) {
+      if (!opt.on_output) return true;
+      try {
+        opt.on_output(tt);
+        return true;
+      } catch (...) {
+        stop = std::current_exception();
+        return false;
+      }
+    };
     try {
       detail::Cvode cv(ode, 0.0, y.data(), cs);
-      for (long j = 1; j <= pl.n_regular; ++j) {
+      bool go = true;
+      for (long j = 1; go && j <= pl.n_regular; ++j) {
         const double tj = static_cast<double>(j) * pl.dt_out;
         cv.advance_to(tj, y.data());
         rec.add(tj, y);
+        go = output(tj);
       }
-      cv.advance_to(t_end, y.data());
-      rec.add(t_end, y);
+      if (go) {
+        cv.advance_to(t_end, y.data());
+        rec.add(t_end, y);
+        output(t_end);
+      }
       const detail::CvodeStats st = cv.stats();
       out.steps = st.steps;
       // Every evaluation of f counts: CVODE's own (double) plus the Jet ones behind each Jacobian.
@@ -211,6 +231,7 @@ SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, doubl
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(std::string(sys) + ": " + e.what());
     }
+    if (stop) std::rethrow_exception(stop);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -108,7 +109,15 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
   const std::span<const double> v = has_x || copy ? std::span<const double>(r.v) : input.v;
 
   progress.say(r.model + ": " + integrator + ", " + std::to_string(t.size()) + " samples", 0.0);
-  sim::ModelRun run = sim::run_model(model, t, v, options.method, r.hold, options.max_substep);
+  std::function<void(long)> on_sample;
+  if (progress.report || progress.cancel)
+    on_sample = [&](long k) {
+      progress.check();
+      progress.say(r.model + ": sample " + std::to_string(k),
+                   static_cast<double>(k) / static_cast<double>(t.size()));
+    };
+  sim::ModelRun run =
+      sim::run_model(model, t, v, options.method, r.hold, options.max_substep, on_sample);
   r.F = std::move(run.F);
   r.state_names = std::move(run.state_names);
   r.states = std::move(run.states);
@@ -150,10 +159,24 @@ SimulateSystemOutcome simulate_system(const SystemInput& system, const sim::SimO
   progress.check();
   const std::string integrator = sim::integrator_name(options.integrator);
   progress.say(std::string(sim::system_name(system.kind)) + ": " + integrator, 0.0);
+  // Progress and cancellation at every 1 % of the simulated time (the integration loop calls
+  // on_output after each output sample).
+  sim::SimOptions o = options;
+  const double t_end =
+      system.kind == sim::SystemKind::stick_slip ? system.stick_slip.t_end : system.joint.t_end;
+  if (progress.report || progress.cancel) {
+    o.on_output = [&, next = 0.0](double t) mutable {
+      if (t < next && t < t_end) return;
+      next = (std::floor(t / t_end * 100 + 1e-9) + 1) / 100 * t_end;  // the next whole percent
+      progress.check();
+      progress.say(std::string(sim::system_name(system.kind)) + ": t = " + format_number(t) + " s",
+                   t_end > 0 ? t / t_end : -1.0);
+    };
+  }
   SimulateSystemOutcome r;
   r.trajectory = system.kind == sim::SystemKind::stick_slip
-                     ? sim::simulate_stick_slip(system.stick_slip, system.friction, options)
-                     : sim::simulate_joint(system.joint, system.friction, options);
+                     ? sim::simulate_stick_slip(system.stick_slip, system.friction, o)
+                     : sim::simulate_joint(system.joint, system.friction, o);
   const sim::SystemTrajectory& tr = r.trajectory;
   std::vector<std::span<const double>> cols = {tr.t, tr.x, tr.v, tr.F};
   for (const auto& s : tr.states) cols.emplace_back(s);

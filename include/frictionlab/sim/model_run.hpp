@@ -4,6 +4,7 @@
 // MODEL.json file can describe (io/model_json.hpp).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,8 +43,13 @@ std::string supported_methods(const ModelSpec& spec);
 /// substeps if max_substep > 0. Throws std::invalid_argument if the method is not supported
 /// ("model 'maxwell-slip' does not support the integrator 'rk4' (supported: exact)"), if the
 /// sizes differ, or if t is not strictly increasing.
+///
+/// `on_sample(k)`, if set, is called at samples k = 0, 65536, 131072, ... (after sample k is
+/// stored); an exception it throws stops the run and propagates (workflows::simulate_model
+/// reports progress and polls cancellation through it).
 ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
-                   Method method, Hold hold, double max_substep);
+                   Method method, Hold hold, double max_substep,
+                   const std::function<void(long k)>& on_sample = {});
 
 /// The velocity of the piecewise-linear interpolant of a sampled displacement x(t):
 /// v[k] = (x[k+1] - x[k]) / (t[k+1] - t[k]) on [t[k], t[k+1]) and v[n-1] = v[n-2]. Driving a model

@@ -26,6 +26,7 @@
 // state of a fixed-step scheme): std::runtime_error.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -103,6 +104,11 @@ struct SimOptions {
   double output_dt = 0.0;   ///< output sampling [s]; 0 = every step h (cvode: every h)
   double rtol = 1e-8;       ///< cvode relative tolerance
   double atol = 1e-10;      ///< cvode absolute tolerance (applied to scaled states)
+  /// Called with the time [s] of every output sample once it is stored (from the integration
+  /// loop, never from inside the ODE solver), or empty. An exception it throws stops the
+  /// simulation and propagates unchanged (workflows::simulate_system reports progress and
+  /// polls cancellation through it).
+  std::function<void(double t)> on_output;
 };
 
 struct SystemTrajectory {
