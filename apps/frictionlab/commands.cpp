@@ -9,8 +9,40 @@ namespace frictionlab::cli {
 void register_fit_actuator(CLI::App& app, Registry& registry);  // fit_actuator.cpp
 void register_export_estimator(CLI::App& app, Registry& registry);  // export_estimator.cpp
 void register_fit_joint(CLI::App& app, Registry& registry);  // fit_joint.cpp (and eval-joint)
+void register_report(CLI::App& app, Registry& registry);  // report.cpp
+
+namespace {
+std::string& stored_command_line() {
+  static std::string s;
+  return s;
+}
+}  // namespace
+
+void set_command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = i == 0 ? std::string("frictionlab") : std::string(argv[i]);
+    const bool plain = !a.empty() && a.find_first_not_of(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+@%") == std::string::npos;
+    if (!plain) {
+      std::string q = "'";
+      for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      a = q + "'";
+    }
+    s += (i == 0 ? "" : " ") + a;
+  }
+  stored_command_line() = s;
+}
+
+frictionlab::io::ReportOptions report_options() {
+  frictionlab::io::ReportOptions o;
+  o.generator = std::string("frictionlab ") + FRICTIONLAB_VERSION;
+  o.command = stored_command_line();
+  return o;
+}
 
 void register_commands(CLI::App& app, Registry& registry) {
+  register_report(app, registry);
   register_fit_joint(app, registry);
   register_fit_actuator(app, registry);
   register_export_estimator(app, registry);

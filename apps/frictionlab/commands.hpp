@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/report_html.hpp"
+
 namespace CLI {
 class App;
 }
@@ -26,6 +28,12 @@ using Registry = std::vector<Registered>;
 
 /// Every self-registering subcommand, called once by main (commands.cpp lists them).
 void register_commands(CLI::App& app, Registry& registry);
+
+/// Remember the command line of this run (main calls it first).
+void set_command_line(int argc, char** argv);
+/// What the reports of this run say made them: "frictionlab X.Y.Z" and the command line, quoted
+/// for a POSIX shell.
+frictionlab::io::ReportOptions report_options();
 
 struct SimulateOptions {
   // --model mode (velocity- or displacement-driven friction model)
@@ -58,10 +66,17 @@ struct FitOptions {
   double resample = 0, lowpass = 0;
   bool velocity_from_position = false;
   bool no_plots = false;
+  std::string report;  ///< --report FILE.html (fit, compare): the identification report; "" none
 };
 
 /// Run `fit`; throws on errors like run_simulate (and identify::FitError).
 void run_fit(const FitOptions& o);
+
+/// The command line of this run, quoted for a POSIX shell (the reports show it).
+void set_command_line(int argc, char** argv);
+const std::string& command_line();
+
+
 
 struct CompareOptions {
   /// Record, channels, problem, preprocessing, warm-up, starts and loss, as for `fit`; `model`

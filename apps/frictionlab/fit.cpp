@@ -18,13 +18,19 @@ namespace frictionlab::cli {
 
 void run_fit(const FitOptions& o) {
   io::check_output_directory(o.out);
+  if (!o.report.empty()) {
+    io::check_output_file(o.report);
+    std::vector<io::NamedPath> inputs = input_paths(o);
+    io::check_outputs_not_inputs(inputs, {{"--report", o.report}});
+  }
   workflows::FitOptions wo;
   wo.fit = identify_options(o);
   wo.preprocess = preprocess_options(o);
   const Inputs in = read_inputs(o);
   const workflows::FitOutcome f = workflows::fit(in.training, in.validation, wo, stderr_progress());
   print_warnings(f.warnings);
-  const std::vector<std::string> files = io::write_fit_outputs(o.out, f, !o.no_plots, input_paths(o));
+  const std::vector<std::string> files =
+      io::write_fit_outputs(o.out, f, !o.no_plots, input_paths(o), o.report, report_options());
 
   const identify::FitResult& r = f.result;
   std::printf(

@@ -184,7 +184,7 @@ Inputs read_inputs(const py::handle& training, const py::handle& validation,
 }
 
 std::string fit_json_text(const workflows::FitOutcome& f) {
-  return io::fit_to_json(f.result, f.input, f.validation).dump(2) + "\n";
+  return io::fit_outcome_to_json(f).dump(2) + "\n";
 }
 
 std::vector<std::string> compare_model_paths(const workflows::CompareOutcome& c,

@@ -17,7 +17,7 @@ namespace {
 std::pair<std::string, std::string> source_text(const py::handle& obj, const std::string& label) {
   if (py::isinstance<workflows::FitOutcome>(obj)) {
     const auto& f = obj.cast<const workflows::FitOutcome&>();
-    return {io::fit_to_json(f.result, f.input, f.validation).dump(2) + "\n",
+    return {io::fit_outcome_to_json(f).dump(2) + "\n",
             label.empty() ? "fit.json" : label};
   }
   if (py::isinstance<py::dict>(obj))

@@ -6,12 +6,14 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/identify/identifiability.hpp"
 #include "frictionlab/identify/segments.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/integrate/stepper.hpp"
@@ -317,6 +319,8 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) {
       r = fit_two_stage(opt, *fam, d, nat, prog, std::move(r));
       break;
   }
+  r.identifiability = identifiability_flags(
+      r, std::span<const double>(d.v).subspan(static_cast<std::size_t>(d.first)));
   r.run_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   prog("fit done in " + format_number(r.run_time_s) + " s: RMSE " + format_number(r.training.rmse));

@@ -107,6 +107,13 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   rj["hac_lags"] = rel.hac_lags;
   rj["hac_ratio_max"] = number(rel.hac_ratio_max);
   j["reliability"] = rj;
+  auto& flags = j["identifiability"] = nlohmann::ordered_json::array();
+  for (const auto& f : r.identifiability)
+    flags.push_back({{"parameter", f.parameter.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.parameter)},
+                     {"kind", f.kind},
+                     {"other", f.other.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.other)},
+                     {"value", number(f.value)},
+                     {"message", f.message}});
   nlohmann::ordered_json d;
   d["samples"] = r.data.n;
   d["samples_used"] = r.data.n_used;
@@ -118,6 +125,42 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   d["warmup_s"] = r.warmup_s;
   j["data"] = d;
   j["warnings"] = r.warnings;
+  return j;
+}
+
+nlohmann::ordered_json report_data_json(const workflows::FitReportData& d) {
+  const auto arr = [](const std::vector<double>& x) {
+    auto a = nlohmann::ordered_json::array();
+    for (double v : x) a.push_back(number(v));
+    return a;
+  };
+  nlohmann::ordered_json j;
+  j["t"] = arr(d.t);
+  j["velocity"] = arr(d.velocity);
+  j["measured"] = arr(d.measured);
+  j["predicted"] = arr(d.predicted);
+  j["residual"] = arr(d.residual);
+  j["hist_edges"] = arr(d.hist_edges);
+  j["hist_counts"] = d.hist_counts;
+  j["residual_mean"] = number(d.residual_mean);
+  j["residual_std"] = number(d.residual_std);
+  j["acf"] = arr(d.acf);
+  j["acf_band"] = number(d.acf_band);
+  j["fv_velocity"] = arr(d.fv_velocity);
+  j["fv_measured"] = arr(d.fv_measured);
+  j["fv_static"] = arr(d.fv_static);
+  j["v_min"] = number(d.v_min);
+  j["v_max"] = number(d.v_max);
+  j["y_min"] = number(d.y_min);
+  j["y_max"] = number(d.y_max);
+  j["near_zero"] = d.near_zero;
+  j["near_zero_fraction"] = number(d.near_zero_fraction);
+  return j;
+}
+
+nlohmann::ordered_json fit_outcome_to_json(const workflows::FitOutcome& f) {
+  auto j = fit_to_json(f.result, f.input, f.validation);
+  j["report"] = report_data_json(workflows::fit_report_data(f));
   return j;
 }
 

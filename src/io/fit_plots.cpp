@@ -44,18 +44,22 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f) {
 }
 
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
-                                           bool plots, const std::vector<NamedPath>& inputs) {
+                                           bool plots, const std::vector<NamedPath>& inputs,
+                                           const std::string& report,
+                                           const ReportOptions& report_options) {
   const std::filesystem::path d(dir);
   OutputFiles files;
   files.protect(inputs);
-  files.write((d / "fit.json").string(),
-              fit_to_json(f.result, f.input, f.validation).dump(2) + "\n");
+  const nlohmann::ordered_json fit_json = fit_outcome_to_json(f);
+  files.write((d / "fit.json").string(), fit_json.dump(2) + "\n");
   files.write((d / "model.json").string(), to_json_text(f.result.params));
   if (plots) {
     files.write((d / "prediction.svg").string(), render_svg(fit_prediction_plot(f)));
     files.write((d / "friction_velocity.svg").string(),
                 render_svg(fit_friction_velocity_plot(f)));
   }
+  if (!report.empty())
+    files.write(report, report_html({{(d / "fit.json").string(), fit_json}}, report_options));
   files.commit();
   return files.paths();
 }

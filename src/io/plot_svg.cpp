@@ -12,8 +12,10 @@
 namespace frictionlab::io {
 namespace {
 
-constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                   "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+// Okabe & Ito's colour-blind-safe palette (blue, vermillion, bluish green, orange, reddish
+// purple, sky blue, black; its yellow is too light on white and left out).
+constexpr const char* kColors[] = {"#0072B2", "#D55E00", "#009E73", "#E69F00",
+                                   "#CC79A7", "#56B4E9", "#000000"};
 constexpr int kNumColors = 8;
 
 constexpr double kLeft = 90, kRight = 20, kTop = 40, kGap = 30, kBottom = 50;
@@ -261,16 +263,20 @@ std::string render_svg(const Plot& plot) {
       }
     }
     // Legend (top right).
-    if (!panel.series.empty()) {
-      std::size_t longest = 0;
-      for (const auto& ser : panel.series) longest = std::max(longest, ser.name.size());
+    // (a series with an empty name is left out of it)
+    std::size_t named = 0, longest = 0;
+    for (const auto& ser : panel.series)
+      if (!ser.name.empty()) ++named, longest = std::max(longest, ser.name.size());
+    if (named > 0) {
       const double lw = 36 + 7.0 * static_cast<double>(longest);
-      const double lh = 6 + 16.0 * static_cast<double>(panel.series.size());
+      const double lh = 6 + 16.0 * static_cast<double>(named);
       const double lx = kLeft + pw - lw - 6, ly0 = top + 6;
       s += "<rect x=\"" + px(lx) + "\" y=\"" + px(ly0) + "\" width=\"" + px(lw) + "\" height=\"" +
            px(lh) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999999\"/>\n";
+      std::size_t row = 0;
       for (std::size_t si = 0; si < panel.series.size(); ++si) {
-        const double yy = ly0 + 14 + 16.0 * static_cast<double>(si);
+        if (panel.series[si].name.empty()) continue;
+        const double yy = ly0 + 14 + 16.0 * static_cast<double>(row++);
         s += "<line x1=\"" + px(lx + 6) + "\" y1=\"" + px(yy - 4) + "\" x2=\"" + px(lx + 26) +
              "\" y2=\"" + px(yy - 4) + "\" stroke=\"" + kColors[si % kNumColors] +
              "\" stroke-width=\"2\"/>\n";

@@ -72,6 +72,19 @@ struct Reliability {
   double hac_ratio_max = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// A parameter (or the fit) that the record cannot determine, and why (identify/identifiability.hpp).
+struct IdentifiabilityFlag {
+  std::string parameter;  ///< ParameterEstimate::name, or "" for the fit as a whole
+  /// bound, limit, undetermined, no_std_error, relative_error, correlation, condition,
+  /// reversals, near_zero
+  std::string kind;
+  std::string other;  ///< the other parameter of a correlation flag, else ""
+  /// The number behind it: the relative standard error, the correlation, the condition number,
+  /// the reversal count, the fraction of samples near zero velocity; NaN where none.
+  double value = std::numeric_limits<double>::quiet_NaN();
+  std::string message;  ///< the reason in plain words
+};
+
 struct DataSummary {
   long n = 0;              ///< samples in the record
   long n_used = 0;         ///< residuals (samples after the warm-up)
@@ -115,6 +128,8 @@ struct FitResult {
   double bic = 0;   ///< N ln(SSR/N) + k ln N
 
   Reliability reliability;
+  /// What the record cannot determine (identify::identifiability_flags); empty for a rich record.
+  std::vector<IdentifiabilityFlag> identifiability;
 
   /// LuGre-type sets: sigma2 > sigma1 (Fs - Fc)/Fc on both sides (models/validation.hpp).
   std::optional<bool> passive;

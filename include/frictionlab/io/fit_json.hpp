@@ -17,6 +17,7 @@
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/workflows/fit.hpp"
+#include "frictionlab/workflows/report.hpp"
 
 namespace frictionlab::io {
 
@@ -34,5 +35,10 @@ nlohmann::ordered_json finite_or_null(double x);
 /// workflows::FitOutcome f: fit_to_json(f.result, f.input, f.validation).
 nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::string& input,
                                    const std::vector<ValidationEntry>& validation);
+/// fit.json as `fit` writes it: fit_to_json(f.result, f.input, f.validation) plus "report",
+/// report_data_json(workflows::fit_report_data(f)), the data `frictionlab report` draws.
+nlohmann::ordered_json fit_outcome_to_json(const workflows::FitOutcome& f);
+/// fit.json's "report" object (docs/file-formats.md, "fit.json").
+nlohmann::ordered_json report_data_json(const workflows::FitReportData& d);
 
 }  // namespace frictionlab::io

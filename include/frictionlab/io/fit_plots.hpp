@@ -9,6 +9,7 @@
 
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/plot_svg.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/workflows/fit.hpp"
 
 namespace frictionlab::io {
@@ -29,7 +30,11 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f);
 /// friction_velocity.svg, all or nothing (io::OutputFiles, io/output.hpp). Returns
 /// the paths written, in that order. Throws InputError if the directory or a file
 /// cannot be written, or a file would replace one of `inputs` (OutputFiles::protect).
+/// With a `report` path, the identification report (io::report_html of the fit.json written,
+/// `report_options`) is written too, in the same all-or-nothing set, after the directory's files.
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
-                                           bool plots, const std::vector<NamedPath>& inputs = {});
+                                           bool plots, const std::vector<NamedPath>& inputs = {},
+                                           const std::string& report = {},
+                                           const ReportOptions& report_options = {});
 
 }  // namespace frictionlab::io

@@ -13,7 +13,7 @@
 namespace frictionlab::io {
 
 struct PlotSeries {
-  std::string name;
+  std::string name;       ///< legend entry; empty: not in the legend
   std::vector<double> y;  ///< one value per x
   bool points = false;    ///< draw dots at the samples instead of a line (scatter data)
 };

@@ -1,0 +1,670 @@
+// frictionlab io: the identification report (include/frictionlab/io/report_html.hpp).
+#include "frictionlab/io/report_html.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "frictionlab/format.hpp"
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/output.hpp"
+#include "frictionlab/io/plot_svg.hpp"
+#include "json_fields.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string esc(const std::string& s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&#39;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
+bool is_num(const oj& j) { return j.is_number(); }
+double num(const oj& j) { return j.is_number() ? j.get<double>() : std::nan(""); }
+
+/// A number for a person: 5 significant digits, "–" for null/NaN.
+std::string show(const oj& j, int digits = 5) {
+  if (!is_num(j) || !std::isfinite(num(j))) return "&ndash;";
+  return esc(format_number(num(j), digits));
+}
+
+/// data-value="exact" (the JSON's double as shortest round-trip text) or "" for null.
+std::string exact_attr(const oj& j) { return is_num(j) ? esc(format_exact(num(j))) : std::string(); }
+
+std::vector<double> numbers(const oj& j) {
+  std::vector<double> out;
+  if (!j.is_array()) return out;
+  out.reserve(j.size());
+  for (const auto& x : j) out.push_back(num(x));
+  return out;
+}
+
+[[noreturn]] void bad(const std::string& src, const std::string& what) {
+  throw InputError(src, 0, 0, what);
+}
+
+const oj& need(const oj& j, const std::string& src, const std::string& key) {
+  if (!j.is_object() || !j.contains(key)) bad(src, "key '" + key + "' is missing");
+  return j.at(key);
+}
+
+/// Replace every occurrence of `from` in `s` by `to`.
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+}
+
+/// An inline SVG from plot_svg, tagged for the page (class="plot" data-plot=KIND). Its element
+/// ids (the clip paths) are prefixed with `uid`: ids are global to the HTML document, and a
+/// clip-path url would otherwise resolve to another plot's clip rectangle.
+std::string inline_svg(const Plot& p, const std::string& kind, const std::string& uid) {
+  std::string s = render_svg(p);
+  replace_all(s, "id=\"", "id=\"" + uid + "-");
+  replace_all(s, "url(#", "url(#" + uid + "-");
+  const auto at = s.find("<svg ");
+  if (at != std::string::npos)
+    s.insert(at + 5, "class=\"plot\" data-plot=\"" + kind + "\" role=\"img\" aria-label=\"" + esc(p.title) + "\" ");
+  return s;
+}
+
+struct Units {
+  std::string force, velocity;
+};
+
+Units units_of(const oj& fit) {
+  const bool sensorless = fit.value("problem", std::string()) == "sensorless";
+  return sensorless ? Units{"N m", "rad/s"} : Units{"N | N m", "m/s | rad/s"};
+}
+
+// ---------------------------------------------------------------- sections
+
+std::string data_section(const oj& fit, const oj& rep, const Units& u) {
+  const oj& d = fit.contains("data") ? fit.at("data") : oj::object();
+  std::string s = "<h3>Inputs and data</h3>\n<table class=\"data-summary\">\n";
+  const auto row = [&](const std::string& k, const std::string& v) {
+    s += "<tr><th scope=\"row\">" + k + "</th><td>" + v + "</td></tr>\n";
+  };
+  row("training record", "<code>" + esc(fit.value("input", std::string())) + "</code>");
+  std::string val;
+  if (fit.contains("validation"))
+    for (const auto& v : fit.at("validation"))
+      val += (val.empty() ? "" : ", ") + ("<code>" + esc(v.value("file", std::string())) + "</code>");
+  row("validation records", val.empty() ? "none" : val);
+  row("problem, model, method",
+      esc(fit.value("problem", std::string())) + ", <b>" + esc(fit.value("model_name", std::string())) +
+          "</b>, " + esc(fit.value("method", std::string())));
+  row("samples", show(d.value("samples", oj())) + " (" + show(d.value("samples_used", oj())) +
+                     " after a warm-up of " + show(d.value("warmup_s", oj())) + " s)");
+  row("duration, rate", show(d.value("duration_s", oj())) + " s at " + show(d.value("rate_hz", oj())) +
+                            " Hz (largest interval " + show(d.value("dt_max_s", oj())) + " s)");
+  row("velocity range", "[" + show(rep.value("v_min", oj())) + ", " + show(rep.value("v_max", oj())) +
+                            "] " + esc(u.velocity));
+  row("force range", "[" + show(rep.value("y_min", oj())) + ", " + show(rep.value("y_max", oj())) +
+                         "] " + esc(u.force));
+  row("velocity reversals", show(d.value("velocity_reversals", oj())));
+  if (num(rep.value("near_zero", oj(0))) > 0 || fit.value("model_name", std::string()).find("stribeck") != std::string::npos ||
+      fit.value("model_name", std::string()).find("lugre") != std::string::npos)
+    row("samples with |v| &lt; 2 vs", show(rep.value("near_zero", oj())) + " (" +
+                                          esc(format_number(100 * num(rep.value("near_zero_fraction", oj(0))), 3)) + " %)");
+  row("run time", show(fit.value("run_time_s", oj())) + " s");
+  s += "</table>\n";
+  if (fit.contains("warnings") && !fit.at("warnings").empty()) {
+    s += "<ul class=\"warnings\">\n";
+    for (const auto& w : fit.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
+    s += "</ul>\n";
+  }
+  return s;
+}
+
+std::string verdict(const oj& fit) {
+  const auto& flags = fit.contains("identifiability") ? fit.at("identifiability") : oj::array();
+  const auto& rel = fit.contains("reliability") ? fit.at("reliability") : oj::object();
+  const bool reliable = rel.value("standard_errors_reliable", true);
+  const bool converged = fit.contains("solver") ? fit.at("solver").value("converged", true) : true;
+  std::vector<std::string> params;
+  for (const auto& f : flags)
+    if (f.contains("parameter") && f.at("parameter").is_string()) {
+      const auto p = f.at("parameter").get<std::string>();
+      if (std::find(params.begin(), params.end(), p) == params.end()) params.push_back(p);
+    }
+  std::string cls = "ok", text;
+  if (flags.empty() && reliable && converged) {
+    text = "The record determines every estimated parameter, and the standard errors can be trusted.";
+  } else {
+    cls = "warn";
+    if (!params.empty()) {
+      text = "The record does not determine ";
+      for (std::size_t i = 0; i < params.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == params.size() ? " and " : ", ") + ("<b>" + esc(params[i]) + "</b>");
+      text += " (see the flags below). ";
+    } else if (!flags.empty()) {
+      text = "Some combination of the parameters is not determined (see the flags below). ";
+    }
+    if (!reliable) text += "The white-noise standard errors are not reliable; read the HAC column. ";
+    if (!converged) text += "The solver stopped without convergence. ";
+  }
+  return "<p class=\"verdict " + cls + "\"><b>Verdict:</b> " + text + "</p>\n";
+}
+
+std::string parameter_table(const oj& fit, const std::string& src) {
+  const auto& ps = need(fit, src, "parameters");
+  if (!ps.is_array()) bad(src, "key 'parameters': expected an array");
+  const auto& flags = fit.contains("identifiability") ? fit.at("identifiability") : oj::array();
+  std::string s =
+      "<h3>Parameters</h3>\n<table class=\"parameters\">\n<thead><tr><th>parameter</th><th>value</th>"
+      "<th>unit</th><th>std. error</th><th>95 % interval</th><th>HAC std. error</th><th>flags</th></tr>"
+      "</thead>\n<tbody>\n";
+  for (const auto& p : ps) {
+    const std::string name = p.value("name", std::string());
+    const bool fixed = p.value("fixed", false);
+    std::string badges;
+    if (fixed) badges += "<span class=\"badge fixed\">fixed</span>";
+    if (p.value("at_bound", false)) badges += "<span class=\"badge flag\">at bound</span>";
+    if (p.value("at_limit", false)) badges += "<span class=\"badge flag\">at search limit</span>";
+    for (const auto& f : flags) {
+      if (f.value("parameter", oj()) != oj(name)) continue;
+      const std::string kind = f.value("kind", std::string());
+      if (kind == "bound" || kind == "limit") continue;  // shown above
+      badges += "<span class=\"badge flag\" title=\"" + esc(f.value("message", std::string())) + "\">" +
+                esc(kind == "relative_error" ? "large error" : kind == "correlation" ? "correlated with " + f.value("other", std::string())
+                    : kind == "near_zero" ? "little low-speed data" : kind == "reversals" ? "few reversals"
+                    : kind == "no_std_error" ? "no std. error" : kind) + "</span>";
+    }
+    const oj& ci = p.contains("ci95") ? p.at("ci95") : oj::array();
+    const oj lo = ci.is_array() && ci.size() == 2 ? ci[0] : oj(), hi = ci.is_array() && ci.size() == 2 ? ci[1] : oj();
+    s += "<tr data-name=\"" + esc(name) + "\" data-field=\"" + esc(p.value("field", std::string())) +
+         "\"" + (fixed ? " class=\"fixed\"" : "") + "><td class=\"name\">" + esc(name) + "</td>";
+    s += "<td class=\"value num\" data-value=\"" + exact_attr(p.value("value", oj())) + "\">" +
+         show(p.value("value", oj()), 6) + "</td>";
+    s += "<td class=\"unit\">" + esc(p.value("unit", std::string())) + "</td>";
+    if (fixed) {
+      s += "<td class=\"std-error num\" data-value=\"0\">(fixed)</td><td class=\"ci\"></td><td class=\"hac num\"></td>";
+    } else {
+      s += "<td class=\"std-error num\" data-value=\"" + exact_attr(p.value("std_error", oj())) + "\">" +
+           show(p.value("std_error", oj()), 3) + "</td>";
+      s += "<td class=\"ci num\" data-low=\"" + exact_attr(lo) + "\" data-high=\"" + exact_attr(hi) + "\">[" +
+           show(lo) + ", " + show(hi) + "]</td>";
+      s += "<td class=\"hac num\" data-value=\"" + exact_attr(p.value("hac_std_error", oj())) + "\">" +
+           show(p.value("hac_std_error", oj()), 3) + "</td>";
+    }
+    s += "<td class=\"flags\">" + badges + "</td></tr>\n";
+  }
+  s += "</tbody>\n</table>\n";
+  if (fit.contains("Km") && is_num(fit.at("Km")))
+    s += "<p class=\"note\">Km is the motor torque constant; the friction parameters are in joint "
+         "torque units.</p>\n";
+  return s;
+}
+
+std::string flags_section(const oj& fit) {
+  const auto& flags = fit.contains("identifiability") ? fit.at("identifiability") : oj::array();
+  std::string s = "<h3>Identifiability</h3>\n";
+  if (flags.empty()) {
+    s += "<p class=\"no-flags\">No flags: no parameter at a bound, no relative standard error "
+         "above 50 %, no correlation above 0.95, a well-conditioned information matrix and enough "
+         "reversals and low-speed samples for the terms of this model.</p>\n";
+  } else {
+    s += "<ul class=\"flags\">\n";
+    for (const auto& f : flags) {
+      const oj par = f.value("parameter", oj());
+      s += "<li data-parameter=\"" + (par.is_string() ? esc(par.get<std::string>()) : std::string()) +
+           "\" data-kind=\"" + esc(f.value("kind", std::string())) + "\">" +
+           esc(f.value("message", std::string())) + "</li>\n";
+    }
+    s += "</ul>\n";
+  }
+  const auto& rel = fit.contains("reliability") ? fit.at("reliability") : oj::object();
+  if (!rel.empty()) {
+    const bool ok = rel.value("standard_errors_reliable", true);
+    s += "<p class=\"reliability " + std::string(ok ? "ok" : "warn") + "\">Residual whiteness: lag-1 "
+         "autocorrelation " + show(rel.value("residual_acf1", oj()), 3) + ", Ljung-Box p = " +
+         show(rel.value("ljung_box_p", oj()), 3) + " over " + show(rel.value("ljung_box_lags", oj())) +
+         " lags; the HAC (Newey-West, " + show(rel.value("hac_lags", oj())) +
+         " lags) standard errors are up to " + show(rel.value("hac_ratio_max", oj()), 3) +
+         " times the white-noise ones. ";
+    s += ok ? std::string("The white-noise standard errors are usable.")
+            : std::string("<b>The white-noise standard errors are optimistic</b>:");
+    s += "</p>\n";
+    if (!ok && rel.contains("reasons")) {
+      s += "<ul class=\"reasons\">\n";
+      for (const auto& r : rel.at("reasons")) s += "<li>" + esc(r.get<std::string>()) + "</li>\n";
+      s += "</ul>\n";
+    }
+  }
+  return s;
+}
+
+std::string metrics_section(const oj& fit) {
+  std::string s =
+      "<h3>Errors</h3>\n<table class=\"metrics\">\n<thead><tr><th>record</th><th>samples</th><th>RMSE</th>"
+      "<th>NRMSE</th><th>R&sup2;</th><th>max |residual|</th></tr></thead>\n<tbody>\n";
+  const auto row = [&](const std::string& name, const oj& m, const std::string& kind) {
+    s += "<tr data-record=\"" + kind + "\"><td>" + esc(name) + "</td><td class=\"num\">" + show(m.value("n", oj())) +
+         "</td><td class=\"num rmse\" data-value=\"" + exact_attr(m.value("rmse", oj())) + "\">" +
+         show(m.value("rmse", oj())) + "</td><td class=\"num\">" + show(m.value("nrmse", oj())) +
+         "</td><td class=\"num\">" + show(m.value("r2", oj())) + "</td><td class=\"num\">" +
+         show(m.value("max_abs_residual", oj())) + "</td></tr>\n";
+  };
+  if (fit.contains("training")) row("training", fit.at("training"), "training");
+  if (fit.contains("validation"))
+    for (const auto& v : fit.at("validation"))
+      row(v.value("file", std::string()), v.value("metrics", oj::object()), "validation");
+  s += "</tbody>\n</table>\n<p class=\"note\">AICc " + show(fit.value("aicc", oj()), 8) + ", BIC " +
+       show(fit.value("bic", oj()), 8) + ", condition number " + show(fit.value("condition_number", oj()), 3) +
+       (fit.contains("passive") ? std::string(", ") + (fit.at("passive").get<bool>() ? "passive" : "not passive") : "") +
+       ".</p>\n";
+  return s;
+}
+
+std::string correlation_section(const oj& fit) {
+  const auto& ps = fit.at("parameters");
+  const auto& c = fit.contains("correlation") ? fit.at("correlation") : oj::array();
+  if (!c.is_array() || c.size() != ps.size() || ps.size() < 2) return {};
+  std::string s = "<h3>Correlation of the parameters</h3>\n<table class=\"correlation\">\n<thead><tr><th></th>";
+  for (const auto& p : ps) s += "<th>" + esc(p.value("name", std::string())) + "</th>";
+  s += "</tr></thead>\n<tbody>\n";
+  for (std::size_t a = 0; a < ps.size(); ++a) {
+    s += "<tr><th scope=\"row\">" + esc(ps[a].value("name", std::string())) + "</th>";
+    for (std::size_t b = 0; b < ps.size(); ++b) {
+      const oj& x = c[a].is_array() && b < c[a].size() ? c[a][b] : oj();
+      const double r = num(x);
+      std::string style;
+      if (std::isfinite(r) && a != b) {
+        const double w = std::min(1.0, std::abs(r));
+        // blue for positive, vermillion for negative (Okabe-Ito), opacity |r|
+        style = std::string(" style=\"background: rgba(") + (r >= 0 ? "0,114,178," : "213,94,0,") +
+                format_number(0.6 * w, 3) + ")\"";
+      }
+      s += "<td class=\"num" + std::string(std::isfinite(r) && a != b && std::abs(r) > 0.95 ? " high" : "") +
+           "\"" + style + ">" + (std::isfinite(r) ? esc(format_fixed(r, 2)) : "&ndash;") + "</td>";
+    }
+    s += "</tr>\n";
+  }
+  s += "</tbody>\n</table>\n";
+  return s;
+}
+
+std::string residual_plots(const oj& rep, const Units& u, const std::string& uid) {
+  std::string s;
+  // Histogram as a step outline with the normal density of the same mean and deviation.
+  const auto edges = numbers(rep.value("hist_edges", oj()));
+  const auto counts = numbers(rep.value("hist_counts", oj()));
+  if (edges.size() >= 2 && counts.size() + 1 == edges.size()) {
+    double total = 0;
+    for (double c : counts) total += c;
+    const double w = edges[1] - edges[0];
+    Plot h;
+    h.title = "Histogram of the residuals";
+    h.xlabel = "residual [" + u.force + "]";
+    h.width = 560;
+    h.panel_height = 220;
+    std::vector<double> y, dens;
+    const double mu = num(rep.value("residual_mean", oj(0))), sd = num(rep.value("residual_std", oj(0)));
+    for (std::size_t b = 0; b < counts.size(); ++b) {
+      for (double x : {edges[b], edges[b + 1]}) {
+        h.x.push_back(x);
+        y.push_back(counts[b]);
+        const double z = sd > 0 ? (x - mu) / sd : 0;
+        dens.push_back(sd > 0 ? total * w * std::exp(-0.5 * z * z) / (sd * std::sqrt(2 * M_PI)) : 0);
+      }
+    }
+    h.panels.push_back({"samples per bin", {{"residuals", y}, {"normal, same mean and deviation", dens}}});
+    s += "<figure>" + inline_svg(h, "histogram", uid + "-histogram") + "</figure>\n";
+  }
+  const auto acf = numbers(rep.value("acf", oj()));
+  if (acf.size() >= 2) {
+    const double band = num(rep.value("acf_band", oj(0)));
+    Plot a;
+    a.title = "Autocorrelation of the residuals";
+    a.xlabel = "lag [samples]";
+    a.width = 560;
+    a.panel_height = 220;
+    // lags 1..L (lag 0 is 1 by definition and would flatten the scale)
+    const std::vector<double> r(acf.begin() + 1, acf.end());
+    std::vector<double> up(r.size(), band), lo(r.size(), -band);
+    for (std::size_t l = 1; l < acf.size(); ++l) a.x.push_back(static_cast<double>(l));
+    a.panels.push_back({"autocorrelation", {{"residuals", r, true}, {"white noise 95 % band", up}, {"", lo}}});
+    s += "<figure>" + inline_svg(a, "acf", uid + "-acf") + "</figure>\n";
+  }
+  return s;
+}
+
+std::string friction_plot(const oj& rep, const Units& u, const std::string& uid) {
+  const auto v = numbers(rep.value("fv_velocity", oj()));
+  const auto m = numbers(rep.value("fv_measured", oj()));
+  const auto c = numbers(rep.value("fv_static", oj()));
+  if (v.size() < 2 || m.size() != v.size() || c.size() != v.size()) return {};
+  Plot q;
+  q.title = "Friction against velocity: data and the fitted static curve";
+  q.xlabel = "velocity [" + u.velocity + "]";
+  q.x = v;
+  q.width = 900;
+  q.panel_height = 320;
+  q.panels.push_back({"friction [" + u.force + "]", {{"data", m, true}, {"static curve (steady state)", c}}});
+  return "<h3>Friction against velocity</h3>\n<figure>" + inline_svg(q, "friction-velocity", uid + "-fv") + "</figure>\n";
+}
+
+/// The time plot: a placeholder SVG the script draws into, its data as JSON, the zoom controls.
+std::string time_plot(const oj& rep, const Units& u, const std::string& id) {
+  oj data;
+  data["t"] = rep.value("t", oj::array());
+  data["xlabel"] = "time [s]";
+  data["panels"] = oj::array();
+  data["panels"].push_back({{"label", "force [" + u.force + "]"},
+                            {"series", {{{"name", "measured"}, {"y", rep.value("measured", oj::array())}},
+                                        {{"name", "predicted"}, {"y", rep.value("predicted", oj::array())}}}}});
+  data["panels"].push_back({{"label", "residual [" + u.force + "]"},
+                            {"series", {{{"name", "measured - predicted"}, {"y", rep.value("residual", oj::array())}}}}});
+  data["panels"].push_back({{"label", "velocity [" + u.velocity + "]"},
+                            {"series", {{{"name", "velocity"}, {"y", rep.value("velocity", oj::array())}}}}});
+  std::string text = data.dump();
+  // Inside <script>: no "</script>" can end it early ('<' only occurs inside strings in JSON).
+  std::string safe;
+  for (char ch : text) safe += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
+  return "<h3>Measured and predicted</h3>\n<div class=\"timeplot\" id=\"" + id + "\">\n"
+         "<div class=\"controls\"><label>from <input type=\"range\" class=\"zoom-start\" min=\"0\" "
+         "max=\"1000\" value=\"0\" aria-label=\"start of the visible range\"></label> <label>to "
+         "<input type=\"range\" class=\"zoom-end\" min=\"0\" max=\"1000\" value=\"1000\" "
+         "aria-label=\"end of the visible range\"></label> <button type=\"button\" "
+         "class=\"zoom-reset\">show all</button> <span class=\"range-label\"></span> <span "
+         "class=\"hint\">drag across the plot to zoom; double-click to show all</span></div>\n"
+         "<svg class=\"plot\" data-plot=\"time\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 960 600\" "
+         "role=\"img\" aria-label=\"measured and predicted against time\"></svg>\n"
+         "<script type=\"application/json\" class=\"plot-data\">" + safe + "</script>\n</div>\n";
+}
+
+std::string fit_section(const ReportSource& src, std::size_t index) {
+  const oj& fit = src.result;
+  const std::string where = src.name;
+  if (!fit.is_object()) bad(where, "expected a JSON object");
+  const std::string format = fit.value("format", std::string());
+  if (format == "frictionlab-compare")
+    bad(where, "this is a compare.json from `compare`; reports of compare.json are not built yet: "
+               "pass the fit.json of a model, or use `compare --report`");
+  if (format == "frictionlab-joint-fit")
+    bad(where, "this is a joint_fit.json from `fit-joint`; its report is not built yet");
+  if (format != "frictionlab-fit")
+    bad(where, "not a fit.json (\"format\": \"frictionlab-fit\" is missing)");
+  if (!fit.contains("report") || !fit.at("report").is_object())
+    bad(where, "has no report data (key 'report'): it was written by a frictionlab from before "
+               "reports; run the fit again");
+  const oj& rep = fit.at("report");
+  const Units u = units_of(fit);
+  const std::string id = "fit-" + std::to_string(index + 1);
+  std::string s = "<section class=\"fit\" id=\"" + id + "\" data-model=\"" +
+                  esc(fit.value("model_name", std::string())) + "\" data-source=\"" + esc(where) + "\">\n";
+  s += "<h2>" + esc(fit.value("model_name", std::string())) + " <small>" +
+       esc(fit.value("problem", std::string())) + " problem, " + esc(fit.value("method", std::string())) +
+       ", <code>" + esc(fit.value("input", std::string())) + "</code> &mdash; " + esc(where) + "</small></h2>\n";
+  s += verdict(fit);
+  s += parameter_table(fit, where);
+  s += flags_section(fit);
+  s += time_plot(rep, u, id + "-time");
+  s += "<h3>Residuals</h3>\n<div class=\"row\">" + residual_plots(rep, u, id) + "</div>\n";
+  s += friction_plot(rep, u, id);
+  s += metrics_section(fit);
+  s += data_section(fit, rep, u);
+  s += correlation_section(fit);
+  s += "</section>\n";
+  return s;
+}
+
+constexpr const char* kStyle = R"css(
+:root { --fg: #1a1a1a; --muted: #555; --line: #d0d0d0; --ok: #009E73; --warn: #D55E00; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Liberation Sans", sans-serif;
+       color: var(--fg); margin: 0 auto; max-width: 1000px; padding: 16px 24px 48px; line-height: 1.4;
+       font-size: 15px; background: #fff; }
+header { border-bottom: 2px solid var(--fg); margin-bottom: 12px; }
+header h1 { font-size: 24px; margin: 8px 0 4px; }
+header p { margin: 2px 0 8px; color: var(--muted); }
+nav ul { margin: 4px 0 12px; padding-left: 20px; }
+section.fit { border-top: 1px solid var(--line); padding-top: 8px; margin-top: 16px; }
+h2 { font-size: 20px; margin: 8px 0; } h2 small { font-weight: normal; color: var(--muted); font-size: 14px; }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+table { border-collapse: collapse; margin: 4px 0 8px; font-size: 14px; }
+th, td { padding: 3px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+thead th { border-bottom: 2px solid var(--fg); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.fixed td { color: var(--muted); }
+code { font-size: 13px; }
+.verdict { padding: 8px 12px; border-left: 5px solid var(--ok); background: #eef8f4; }
+.verdict.warn { border-left-color: var(--warn); background: #fdf1ea; }
+.reliability.warn { color: #8a3a00; }
+.badge { display: inline-block; font-size: 12px; padding: 0 6px; margin: 1px 2px; border-radius: 8px;
+         border: 1px solid var(--line); white-space: nowrap; }
+.badge.flag { border-color: var(--warn); color: #8a3a00; background: #fdf1ea; }
+.badge.fixed { color: var(--muted); }
+ul.flags li, ul.reasons li, ul.warnings li { margin: 2px 0; }
+ul.flags li::marker { color: var(--warn); }
+.note { color: var(--muted); font-size: 13px; }
+figure { margin: 4px 0; }
+svg.plot { width: 100%; height: auto; display: block; }
+.row { display: flex; flex-wrap: wrap; gap: 8px; } .row figure { flex: 1 1 440px; min-width: 0; }
+.controls { font-size: 13px; margin: 4px 0; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
+.controls input[type=range] { width: 220px; vertical-align: middle; }
+.controls .hint { color: var(--muted); }
+table.correlation td.high { font-weight: bold; outline: 2px solid var(--warn); }
+@media print {
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  .controls, nav { display: none; }
+  section.fit { break-before: page; border: none; }
+  section.fit:first-of-type { break-before: auto; }
+  figure, table, .timeplot { break-inside: avoid; }
+  .verdict { background: none; }
+}
+)css";
+
+// The time plot: drawn from its JSON by this script (no library), with a zoom by two range
+// sliders, a brush (drag across the plot area) and a reset (button or double-click).
+constexpr const char* kScript = R"js(
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var COLORS = ["#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000"];
+  var W = 960, LEFT = 78, RIGHT = 16, TOP = 10, PH = 150, GAP = 26, BOTTOM = 44;
+  function el(tag, attrs, parent, text) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function ticks(lo, hi, n) {
+    var span = hi - lo;
+    if (!(span > 0)) return [lo];
+    var raw = span / n, p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+    var step = (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p, out = [];
+    for (var v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+      out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+  function fmt(v, step) {
+    var d = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    return Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-4 && v !== 0) ? v.toExponential(1) : v.toFixed(Math.min(d, 8));
+  }
+  function lowerBound(a, x) {
+    var lo = 0, hi = a.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  function setup(box) {
+    var data = JSON.parse(box.querySelector("script.plot-data").textContent);
+    var svg = box.querySelector("svg.plot"), t = data.t, n = t.length;
+    var start = box.querySelector(".zoom-start"), end = box.querySelector(".zoom-end");
+    var label = box.querySelector(".range-label");
+    var tmin = t[0], tmax = t[n - 1], np = data.panels.length;
+    var H = TOP + np * PH + (np - 1) * GAP + BOTTOM;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    var pw = W - LEFT - RIGHT, view = [tmin, tmax];
+    function draw() {
+      while (svg.firstChild) svg.removeChild(svg.firstChild);
+      var t0 = view[0], t1 = view[1];
+      var i0 = Math.max(0, lowerBound(t, t0) - 1), i1 = Math.min(n, lowerBound(t, t1) + 1);
+      var X = function (v) { return LEFT + (v - t0) / (t1 - t0) * pw; };
+      el("rect", {x: 0, y: 0, width: W, height: H, fill: "white"}, svg);
+      var xt = ticks(t0, t1, 8), xstep = xt.length > 1 ? xt[1] - xt[0] : (t1 - t0);
+      data.panels.forEach(function (panel, pi) {
+        var top = TOP + pi * (PH + GAP), lo = Infinity, hi = -Infinity;
+        panel.series.forEach(function (s) {
+          for (var i = i0; i < i1; i++) { var y = s.y[i]; if (y === null) continue; if (y < lo) lo = y; if (y > hi) hi = y; }
+        });
+        if (!(hi > lo)) { lo = (isFinite(lo) ? lo : 0) - 1; hi = lo + 2; }
+        var pad = 0.05 * (hi - lo); lo -= pad; hi += pad;
+        var Y = function (v) { return top + PH - (v - lo) / (hi - lo) * PH; };
+        var g = el("g", {"class": "panel"}, svg);
+        var yt = ticks(lo, hi, 5), ystep = yt.length > 1 ? yt[1] - yt[0] : (hi - lo);
+        var grid = el("g", {stroke: "#e4e4e4", "stroke-width": 1}, g);
+        xt.forEach(function (v) { el("line", {x1: X(v), x2: X(v), y1: top, y2: top + PH}, grid); });
+        yt.forEach(function (v) { if (v >= lo && v <= hi) el("line", {x1: LEFT, x2: LEFT + pw, y1: Y(v), y2: Y(v)}, grid); });
+        el("rect", {x: LEFT, y: top, width: pw, height: PH, fill: "none", stroke: "#333"}, g);
+        yt.forEach(function (v) {
+          if (v >= lo && v <= hi) el("text", {x: LEFT - 6, y: Y(v) + 4, "text-anchor": "end", "font-size": 12}, g, fmt(v, ystep));
+        });
+        el("text", {x: 14, y: top + PH / 2, "text-anchor": "middle", "font-size": 12,
+                    transform: "rotate(-90 14 " + (top + PH / 2) + ")"}, g, panel.label);
+        if (pi === np - 1) {
+          xt.forEach(function (v) { el("text", {x: X(v), y: top + PH + 16, "text-anchor": "middle", "font-size": 12}, g, fmt(v, xstep)); });
+          el("text", {x: LEFT + pw / 2, y: top + PH + 36, "text-anchor": "middle", "font-size": 13}, g, data.xlabel);
+        }
+        var clip = "clip-" + box.id + "-" + pi;
+        var cp = el("clipPath", {id: clip}, g);
+        el("rect", {x: LEFT, y: top, width: pw, height: PH}, cp);
+        panel.series.forEach(function (s, si) {
+          // per pixel column: first, min, max, last (the envelope of every sample)
+          var pts = [], col = -1, cmin, cmax, first, last;
+          function flush() {
+            if (col < 0) return;
+            var seen = {};
+            [first, cmin, cmax, last].sort(function (a, b) { return a - b; }).forEach(function (i) {
+              if (!seen[i]) { seen[i] = 1; pts.push(X(t[i]).toFixed(1) + "," + Y(s.y[i]).toFixed(1)); }
+            });
+          }
+          for (var i = i0; i < i1; i++) {
+            if (s.y[i] === null) continue;
+            var c = Math.floor(X(t[i]));
+            if (c !== col) { flush(); col = c; first = cmin = cmax = last = i; }
+            else { last = i; if (s.y[i] < s.y[cmin]) cmin = i; if (s.y[i] > s.y[cmax]) cmax = i; }
+          }
+          flush();
+          el("polyline", {points: pts.join(" "), fill: "none", stroke: COLORS[si % COLORS.length],
+                          "stroke-width": 1.2, "clip-path": "url(#" + clip + ")", "class": "series",
+                          "data-name": s.name}, g);
+        });
+        var lw = 0; panel.series.forEach(function (s) { lw = Math.max(lw, s.name.length); });
+        var lx = LEFT + pw - 12 - lw * 7 - 26, ly = top + 8;
+        el("rect", {x: lx - 6, y: ly - 4, width: lw * 7 + 38, height: panel.series.length * 16 + 6,
+                    fill: "white", "fill-opacity": 0.85, stroke: "#999"}, g);
+        panel.series.forEach(function (s, si) {
+          var yy = ly + 8 + si * 16;
+          el("line", {x1: lx, x2: lx + 20, y1: yy, y2: yy, stroke: COLORS[si % COLORS.length], "stroke-width": 2}, g);
+          el("text", {x: lx + 26, y: yy + 4, "font-size": 12}, g, s.name);
+        });
+      });
+      var brush = el("rect", {"class": "brush", x: LEFT, y: TOP, width: 0, height: H - TOP - BOTTOM,
+                              fill: "#0072B2", "fill-opacity": 0.15, visibility: "hidden"}, svg);
+      svg.setAttribute("data-range", t0 + " " + t1);
+      label.textContent = "showing " + fmt(t0, xstep / 10) + " s to " + fmt(t1, xstep / 10) + " s";
+      svg.__brush = brush;
+    }
+    function frac(v) { return Math.round((v - tmin) / (tmax - tmin) * 1000); }
+    function setView(a, b) {
+      if (!(b > a)) return;
+      view = [Math.max(tmin, a), Math.min(tmax, b)];
+      start.value = frac(view[0]); end.value = frac(view[1]);
+      draw();
+    }
+    function fromSliders() {
+      var a = +start.value, b = +end.value;
+      if (b <= a) { if (this === start) a = b - 1; else b = a + 1; }
+      setView(tmin + (tmax - tmin) * Math.max(0, a) / 1000, tmin + (tmax - tmin) * Math.min(1000, b) / 1000);
+    }
+    start.addEventListener("input", fromSliders);
+    end.addEventListener("input", fromSliders);
+    box.querySelector(".zoom-reset").addEventListener("click", function () { setView(tmin, tmax); });
+    svg.addEventListener("dblclick", function () { setView(tmin, tmax); });
+    var drag = null;
+    function svgX(ev) {
+      var r = svg.getBoundingClientRect();
+      return (ev.clientX - r.left) / r.width * W;
+    }
+    svg.addEventListener("mousedown", function (ev) { drag = svgX(ev); ev.preventDefault(); });
+    svg.addEventListener("mousemove", function (ev) {
+      if (drag === null) return;
+      var x = svgX(ev), b = svg.__brush;
+      b.setAttribute("x", Math.min(drag, x)); b.setAttribute("width", Math.abs(x - drag));
+      b.setAttribute("visibility", "visible");
+    });
+    window.addEventListener("mouseup", function (ev) {
+      if (drag === null) return;
+      var x = svgX(ev), a = Math.min(drag, x), b = Math.max(drag, x);
+      drag = null;
+      if (b - a < 4) { svg.__brush.setAttribute("visibility", "hidden"); return; }
+      var T = function (px) { return view[0] + (Math.min(Math.max(px, LEFT), LEFT + pw) - LEFT) / pw * (view[1] - view[0]); };
+      setView(T(a), T(b));
+    });
+    draw();
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("div.timeplot"), setup);
+})();
+)js";
+
+}  // namespace
+
+ReportSource read_report_source(const std::string& path) {
+  const std::string text = read_text_file(path, "a result file");
+  (void)detail::parse_json_text(text, path);  // syntax errors with line and column
+  return {path, oj::parse(text)};
+}
+
+std::string report_html(const std::vector<ReportSource>& sources, const ReportOptions& options) {
+  if (sources.empty()) throw std::invalid_argument("report_html: no result to report");
+  std::string body;
+  for (std::size_t i = 0; i < sources.size(); ++i) body += fit_section(sources[i], i);
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>" +
+                  esc(options.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<header>\n<h1>" +
+                  esc(options.title) + "</h1>\n<p>";
+  if (!options.generator.empty()) s += "Made by " + esc(options.generator) + ". ";
+  s += std::to_string(sources.size()) + (sources.size() == 1 ? " result" : " results") + ".</p>\n";
+  if (!options.command.empty()) s += "<p class=\"command\"><code>" + esc(options.command) + "</code></p>\n";
+  s += "</header>\n";
+  if (sources.size() > 1) {
+    s += "<nav><ul>\n";
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      s += "<li><a href=\"#fit-" + std::to_string(i + 1) + "\">" +
+           esc(sources[i].result.value("model_name", std::string())) + " &mdash; " + esc(sources[i].name) +
+           "</a></li>\n";
+    s += "</ul></nav>\n";
+  }
+  s += body;
+  s += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+  return s;
+}
+
+void write_report(const std::string& path, const std::vector<ReportSource>& sources,
+                  const ReportOptions& options) {
+  std::vector<NamedPath> inputs;
+  for (const auto& src : sources) inputs.push_back({"result", src.name});
+  check_outputs_not_inputs(inputs, {{"--output", path}});
+  write_text_output(path, report_html(sources, options));
+}
+
+}  // namespace frictionlab::io
