@@ -484,10 +484,13 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
                    format_number(lc.condition_number) + " > 1e8): the linearised intervals do not hold");
       cov = lc.cov.topLeftCorner(np, np);
       // Newey-West over the samples: the score of a sample sums its channels' rows; the
-      // initial states are nuisance parameters (the rows of A = (J^T J)^-1 of the model ones).
+      // initial states are nuisance parameters (A_top: the model parameters' rows of
+      // A = (J^T J)^-1). A_top g_k = sum_rows r_row A_top J_row^T, so the scores are taken of
+      // J A_top^T (np wide instead of np + 2 segments) and the sandwich needs no further A.
       rel.hac_lags = static_cast<int>(detail::hac_bandwidth(rel.whiteness.acf1, samples));
       const Eigen::MatrixXd A_top = lc.cov.topRows(np) / lc.s2;
-      hac = detail::hac_covariance_scores(detail::sample_scores(J, res, nch), A_top, rel.hac_lags,
+      hac = detail::hac_covariance_scores(detail::sample_scores(J * A_top.transpose(), res, nch),
+                                          Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
                                           static_cast<double>(nres) / static_cast<double>(nres - n_free));
     }
   } else {
