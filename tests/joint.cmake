@@ -3,6 +3,10 @@ frictionlab_test(test_joint_sim test_joint_sim.cpp)
 frictionlab_test(test_joint_idim test_joint_idim.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
 frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
+# The Newey-West covariance from per-sample scores (identify/internal.hpp) that oe, idim and lsq
+# share: against the White sandwich and the Bartlett double sum computed directly.
+frictionlab_test(test_hac_scores test_hac_scores.cpp)
+target_include_directories(test_hac_scores PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)
 if(TARGET frictionlab_cli)
   # fit-joint / eval-joint end to end on a synthetic joint record, and their error paths.
   add_test(NAME cli_joint

@@ -6,6 +6,8 @@
 // Oracle: the start's own open-loop evaluation (identify::evaluate_joint) on the same data.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "frictionlab/io/record_io.hpp"
@@ -32,6 +34,12 @@ FitJointOptions options(JointMethod m) {
   return o;
 }
 
+bool has_reason(const identify::Reliability& rel, const std::string& part) {
+  for (const auto& why : rel.reasons)
+    if (why.find(part) != std::string::npos) return true;
+  return false;
+}
+
 double score(const identify::JointEvaluation& e) {
   return e.position.rel * e.position.rel + e.velocity.rel * e.velocity.rel;
 }
@@ -49,6 +57,27 @@ TEST(TrustDfki, OeNeverReturnsWorseThanItsStart) {
   EXPECT_LE(score(oe.training), score(start) * (1 + 1e-12));
   EXPECT_TRUE(oe.oe->kept_start);  // oe ends at position / velocity errors 0.513 / 0.660 here
   EXPECT_NEAR(oe.training.position.rel, 0.0617, 0.001);  // the idim start's
+  // oe's own residuals (simulation errors over 0.25 s segments) are strongly coloured, and
+  // from this start its optimum leaves Fv and Fc without effect (both driven to ~0 on their
+  // log scale): J^T J is singular, so no standard errors of either kind, and both reasons given.
+  const auto& rel = oe.oe->result.reliability;
+  std::printf("[measured] DFKI oe from idim: Ljung-Box p %.3g, acf1 %.4f\n", rel.whiteness.ljung_box_p,
+              rel.whiteness.acf1);
+  EXPECT_FALSE(rel.standard_errors);
+  EXPECT_LT(rel.whiteness.ljung_box_p, 0.01);
+  EXPECT_GT(rel.whiteness.acf1, 0.9);
+  EXPECT_TRUE(has_reason(rel, "J^T J is singular"));
+  EXPECT_TRUE(has_reason(rel, "not determined by the record): Fv, Fc"));
+  EXPECT_TRUE(has_reason(rel, "residuals of the position are strongly coloured"));
+  for (const auto& e : oe.oe->result.parameters)
+    if (!e.fixed) {
+      EXPECT_TRUE(std::isnan(e.std_error)) << e.name;
+      EXPECT_TRUE(std::isnan(e.hac_std_error)) << e.name;
+    }
+  // The start (a model given as a file) is kept: it has no standard errors, so no reliability.
+  if (oe.oe->kept_start) {
+    EXPECT_FALSE(oe.reliability.has_value());
+  }
   if (oe.oe->kept_start) {
     bool warned = false;
     for (const auto& w : oe.warnings) warned = warned || w.find("oe did not improve") != std::string::npos;
@@ -56,6 +85,42 @@ TEST(TrustDfki, OeNeverReturnsWorseThanItsStart) {
     EXPECT_GT(oe.oe->refined_score, oe.oe->start_score);
     EXPECT_FALSE(oe.parameters.empty());
   }
+}
+
+// From sr3's LuGre start oe keeps every parameter in play (J^T J regular): its simulation errors
+// are strongly coloured, the white-noise standard errors are labelled unreliable naming the
+// channel, and the Newey-West ones are larger for every estimated parameter (measured: 1.6-8.3
+// times; the solver stops at its 50 iterations, which is a reason of its own). About 2.5 s.
+TEST(TrustDfki, OeFlagsColouredResiduals) {
+  FitJointOptions o = options(JointMethod::oe);
+  o.init = JointInit::sr3;
+  const FitJointOutcome s = fit_joint(dfki_training(), {}, std::nullopt, o);
+  ASSERT_TRUE(s.oe.has_value());
+  const auto& r = s.oe->result;
+  const auto& rel = r.reliability;
+  std::printf("[measured] DFKI oe from sr3: Ljung-Box p %.3g, acf1 %.4f, HAC lags %d, HAC / white "
+              "max %.3g, condition %.3g\n",
+              rel.whiteness.ljung_box_p, rel.whiteness.acf1, rel.hac_lags, rel.hac_ratio_max,
+              r.condition_number);
+  for (const auto& why : rel.reasons) std::printf("  %s\n", why.c_str());
+  EXPECT_FALSE(rel.standard_errors);
+  EXPECT_LT(rel.whiteness.ljung_box_p, 0.01);
+  EXPECT_TRUE(has_reason(rel, "residuals of the position are strongly coloured"));
+  EXPECT_FALSE(has_reason(rel, "singular"));
+  EXPECT_GT(rel.hac_lags, 0);
+  EXPECT_GT(rel.hac_ratio_max, 2.0);
+  int estimated = 0;
+  for (const auto& e : r.parameters)
+    if (!e.fixed) {
+      ++estimated;
+      std::printf("  %-7s %11.4g  white %10.3g  HAC %10.3g\n", e.name.c_str(), e.value, e.std_error,
+                  e.hac_std_error);
+      ASSERT_TRUE(std::isfinite(e.std_error)) << e.name;
+      EXPECT_GT(e.hac_std_error, e.std_error) << e.name;
+      EXPECT_NEAR(e.hac_ci_high - e.hac_ci_low, (e.ci_high - e.ci_low) * e.hac_std_error / e.std_error,
+                  1e-9 * (e.hac_ci_high - e.hac_ci_low));
+    }
+  EXPECT_GE(estimated, 7);
 }
 
 // idim's residuals on the low-passed record are strongly coloured: its white-noise standard errors

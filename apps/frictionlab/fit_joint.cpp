@@ -238,8 +238,8 @@ void run_fit_joint(const FitJointOptions& o) {
                 se.c_str(), ci.c_str(), hac.c_str(), e.unit.c_str(), e.at_limit ? "  (at the start grid's edge)" : "",
                 e.undetermined ? "  (not determined by the record)" : "");
   }
-  if (s.idim && s.method == workflows::JointMethod::idim) {
-    const auto& rel = s.idim->reliability;
+  if (s.reliability) {
+    const auto& rel = *s.reliability;
     if (!rel.standard_errors) {
       std::printf("\n  standard errors UNRELIABLE:\n");
       for (const auto& why : rel.reasons) std::printf("    - %s\n", why.c_str());

@@ -118,8 +118,8 @@ class JointSteadyCurve:
 
 class FitJointOutcome:
     method: str; input: str; training_data: JointData; validation_data: list[JointData]
-    model: dict; parameters: list[ParameterEstimate]; training: JointEvaluation
-    validation: list[JointEvaluation]; static_curve: list[StaticCurvePoint]
+    model: dict; parameters: list[ParameterEstimate]; reliability: Optional[Reliability]
+    training: JointEvaluation; validation: list[JointEvaluation]; static_curve: list[StaticCurvePoint]
     steady_curve: JointSteadyCurve; run_time_s: float; warnings: list[str]
     method_details: dict
     def to_json(self) -> str: ...

@@ -250,6 +250,10 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
         "the joint model: the JOINT.json \"joint\" object (dict)")
       .def_property_readonly("parameters", [](py::object s) {
         return refs(s.cast<const FitJointOutcome&>().parameters, s); })
+      .def_readonly("reliability", &FitJointOutcome::reliability,
+                    "whether the parameters' white-noise standard errors can be trusted "
+                    "(Reliability): idim's, or oe's when its result is kept; None for sr3 and a "
+                    "start read from a file")
       .def_readonly("training", &FitJointOutcome::training)
       .def_property_readonly("validation", [](py::object s) {
         return refs(s.cast<const FitJointOutcome&>().validation, s); })

@@ -30,6 +30,9 @@ def test_fit_joint_idim_equals_cli(tmp_path, record):
     assert [p.value for p in r.parameters] == [p["value"] for p in j["parameters"]]
     assert r.training.torque.rel == j["training"]["torque"]["rel"]
     assert len(r.training_data) == len(r.training.tau_pred)
+    rel = j["reliability"]
+    assert r.reliability.standard_errors == rel["standard_errors_reliable"]
+    assert r.reliability.reasons == rel["reasons"] and r.reliability.hac_lags == rel["hac_lags"]
 
 
 def test_fit_joint_oe_equals_cli(tmp_path, record):
@@ -46,6 +49,13 @@ def test_fit_joint_oe_equals_cli(tmp_path, record):
     for a, b in zip(p["parameters"], j["parameters"]):
         assert a["value"] == pytest.approx(b["value"], rel=1e-4, abs=1e-12)
     assert p["method_details"]["oe"]["iterations"] == j["method_details"]["oe"]["iterations"]
+    rel = p["method_details"]["oe"]["reliability"]
+    assert rel.keys() == j["method_details"]["oe"]["reliability"].keys()
+    assert rel["ljung_box_p"] < 0.01 and not rel["standard_errors_reliable"]
+    # the reported parameters' reliability: oe's if its result is kept, else the idim start's
+    kept = p["method_details"]["oe"]["kept_start"]
+    assert r.reliability is not None and \
+        r.reliability.reasons == (p["reliability"]["reasons"] if kept else rel["reasons"])
 
 
 def test_eval_joint_equals_cli(tmp_path, record):

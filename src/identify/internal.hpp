@@ -200,13 +200,33 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 
 /// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
 /// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
-/// Newey-West covariance A S A * m/(m - p) of least-squares estimates: A = (J^T J)^-1 (given),
-/// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k.
+/// Per-sample scores of a least-squares problem whose residuals come `rows_per_sample` to a
+/// sample (channels interleaved: rows k n .. k n + n - 1 are sample k): the (rows / n) x p matrix
+/// with rows g_k = sum_{c < n} J_{k n + c}^T r_{k n + c}. Throws std::invalid_argument when the
+/// rows are not whole samples or res has another length.
+Eigen::MatrixXd sample_scores(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
+                              long rows_per_sample);
+/// Newey-West (Bartlett kernel) sandwich from the scores g (m x p, one row per sample, in time
+/// order): factor * A S A^T with S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T),
+/// G_l = sum_k g_k g_{k-l}^T. A is q x p (q <= p: e.g. the rows of (J^T J)^-1 of the parameters
+/// of interest, the rest being nuisance parameters); the result is q x q. With L = 0 it is the
+/// Eicker-Huber-White sandwich.
+Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
+                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor);
+/// Newey-West covariance A S A * m/(m - p) of least-squares estimates with one residual per
+/// sample: A = (J^T J)^-1 (given), J m x p, scores g_k = J_k^T r_k (hac_covariance_scores).
 Eigen::MatrixXd hac_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
                                const Eigen::MatrixXd& A, long L);
 /// Bartlett bandwidth from the residuals' lag-1 autocorrelation (Andrews 1991, AR(1) plug-in),
 /// at least the Newey-West rule, at most min(m/4, 2000).
 long hac_bandwidth(double rho, long m);
+
+/// The rule of docs/identification.md ("Results") for coloured residuals: when
+/// rel.whiteness.ljung_box_p < 0.01 and (acf1 > 0.5 or rel.hac_ratio_max > 2), sets
+/// rel.standard_errors = false and adds the reason ("the residuals [of the <of>] are strongly
+/// coloured ..."). Needs rel.whiteness and rel.hac_ratio_max (NaN when no HAC standard errors
+/// could be computed: the rule then rests on the autocorrelation alone).
+void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box.

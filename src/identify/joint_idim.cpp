@@ -259,14 +259,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   auto& rel = out.reliability;
   rel.whiteness = whiteness;
   rel.hac_lags = hac_lags;
-  const auto& w = rel.whiteness;
-  if (w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2)) {
-    rel.standard_errors = false;
-    rel.reasons.push_back("the residuals are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
-                          ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
-                          " lags): the white-noise standard errors understate the uncertainty up to " +
-                          format_fixed(rel.hac_ratio_max, 1) + "-fold; the HAC intervals account for it, not for model error");
-  }
+  detail::flag_coloured_residuals(rel);
   if (sol.cond * sol.cond > 1e8) {
     rel.standard_errors = false;
     rel.reasons.push_back("the information matrix W^T W is nearly singular (condition number " +

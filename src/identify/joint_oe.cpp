@@ -424,43 +424,85 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   if (!out.converged)
     out.warnings.push_back("oe: the solver did not converge (" + summary.message + ")");
 
-  // Linearised covariance at the optimum.
+  // Linearised covariance at the optimum, and when it can be trusted (the rules of
+  // identify/lsq's fill_statistics, docs/identification.md "Results").
+  auto& rel = out.reliability;
+  const auto unreliable = [&rel](const std::string& why) {
+    rel.standard_errors = false;
+    rel.reasons.push_back(why);
+  };
+  if (!out.converged) unreliable("the solver stopped without convergence");
+  const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
   double cost = 0;
   std::vector<double> res;
   ceres::CRSMatrix crs;
   ceres::Problem::EvaluateOptions eo;
   eo.num_threads = so.num_threads;
-  Eigen::MatrixXd cov;
-  if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) &&
-      nres > np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0)) {
+  Eigen::MatrixXd cov, hac;  // of the internal model parameters
+  std::string coloured_channel;  // the fitted channel with the most coloured residuals
+  if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) && nres > n_free) {
     Eigen::MatrixXd J = Eigen::MatrixXd::Zero(crs.num_rows, crs.num_cols);
     for (int i = 0; i < crs.num_rows; ++i)
       for (int k = crs.rows[static_cast<std::size_t>(i)]; k < crs.rows[static_cast<std::size_t>(i) + 1]; ++k)
         J(i, crs.cols[static_cast<std::size_t>(k)]) = crs.values[static_cast<std::size_t>(k)];
     // Columns: the model parameters first (the block x was added first), then the initial
     // states; the covariance of the model parameters is the top-left block of the full one.
-    detail::LinearCovariance lc = detail::linear_covariance(J, 2 * cost);
-    if (!lc.singular) lc.cov = lc.cov.topLeftCorner(np, np).eval();
-    std::erase_if(lc.dead, [np](long j) { return j >= np; });
+    const detail::LinearCovariance lc = detail::linear_covariance(J, 2 * cost);
     out.condition_number = lc.condition_number;
+    std::vector<std::string> dead;
     for (long j : lc.dead)
-      out.warnings.push_back("oe: parameter " +
-                             P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name +
-                             " has no effect on the simulated output (not identifiable)");
-    if (lc.singular)
+      if (j < np)
+        dead.push_back(P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name);
+    for (const auto& name : dead)
+      out.warnings.push_back("oe: parameter " + name + " has no effect on the simulated output (not identifiable)");
+    if (!dead.empty())
+      unreliable("parameters without effect on the simulated output (not determined by the record): " +
+                 join_list(dead));
+    // Whiteness of each fitted channel over the concatenated segments (rows: per sample, the
+    // channels q, qd (, tau) in this order; residual blocks in the order added, i.e. time order).
+    const int nch = opt.closed_loop ? 3 : 2;
+    const std::array<double, 3> weight{P.wq, P.wqd, P.wtau};
+    const std::array<const char*, 3> channel{"position", "velocity", "torque"};
+    const long samples = nres / nch;
+    for (int c = 0; c < nch; ++c) {
+      if (weight[static_cast<std::size_t>(c)] == 0) continue;
+      std::vector<double> rc(static_cast<std::size_t>(samples));
+      for (long k = 0; k < samples; ++k)
+        rc[static_cast<std::size_t>(k)] = res[static_cast<std::size_t>(k * nch + c)];
+      const ResidualWhiteness w = residual_whiteness(rc);
+      if (coloured_channel.empty() || w.acf1 > rel.whiteness.acf1 || std::isnan(rel.whiteness.acf1)) {
+        rel.whiteness = w;
+        coloured_channel = channel[static_cast<std::size_t>(c)];
+      }
+    }
+    if (lc.singular) {
       out.warnings.push_back("oe: J^T J is singular at the optimum: no standard errors");
-    else
-      cov = lc.cov;
+      unreliable("the information matrix J^T J is singular: some parameters are not determined");
+    } else {
+      if (lc.condition_number > 1e8)
+        unreliable("the information matrix J^T J is nearly singular (condition number " +
+                   format_number(lc.condition_number) + " > 1e8): the linearised intervals do not hold");
+      cov = lc.cov.topLeftCorner(np, np);
+      // Newey-West over the samples: the score of a sample sums its channels' rows; the
+      // initial states are nuisance parameters (A_top: the model parameters' rows of
+      // A = (J^T J)^-1). A_top g_k = sum_rows r_row A_top J_row^T, so the scores are taken of
+      // J A_top^T (np wide instead of np + 2 segments) and the sandwich needs no further A.
+      rel.hac_lags = static_cast<int>(detail::hac_bandwidth(rel.whiteness.acf1, samples));
+      const Eigen::MatrixXd A_top = lc.cov.topRows(np) / lc.s2;
+      hac = detail::hac_covariance_scores(detail::sample_scores(J * A_top.transpose(), res, nch),
+                                          Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
+                                          static_cast<double>(nres) / static_cast<double>(nres - n_free));
+    }
   } else {
     out.warnings.push_back("oe: the Jacobian at the optimum could not be evaluated: no standard "
                            "errors");
+    unreliable("the Jacobian at the optimum could not be evaluated");
   }
-  const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
   const double tq = student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
   // Covariance of the natural parameters: G cov G^T with G = d natural / d internal (delta
   // method; G by central differences of the map, which is cheap and covers every
   // parameterisation: exp for the log-scale ones, the relative Stribeck map).
-  Eigen::MatrixXd cov_nat;
+  Eigen::MatrixXd cov_nat, hac_nat;
   if (cov.size() > 0) {
     Eigen::MatrixXd G(np, np);
     for (int c = 0; c < np; ++c) {
@@ -474,6 +516,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
         G(r, c) = (vp[static_cast<std::size_t>(r)] - vm[static_cast<std::size_t>(r)]) / (2 * h);
     }
     cov_nat = G * cov * G.transpose();
+    hac_nat = G * hac * G.transpose();
   }
   JointModel m = out.model;
   for (std::size_t j = 0, ie = 0; j < P.map.entries.size(); ++j) {
@@ -491,9 +534,17 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       pe.std_error = cov_nat.size() > 0 ? std::sqrt(std::max(cov_nat(a, a), 0.0)) : kNaN;
       pe.ci_low = pe.value - tq * pe.std_error;
       pe.ci_high = pe.value + tq * pe.std_error;
+      if (hac_nat.size() > 0) {
+        pe.hac_std_error = std::sqrt(std::max(hac_nat(a, a), 0.0));
+        pe.hac_ci_low = pe.value - tq * pe.hac_std_error;
+        pe.hac_ci_high = pe.value + tq * pe.hac_std_error;
+        if (pe.std_error > 0 && !(pe.hac_std_error / pe.std_error <= rel.hac_ratio_max))
+          rel.hac_ratio_max = pe.hac_std_error / pe.std_error;
+      }
     }
     out.parameters.push_back(pe);
   }
+  if (!coloured_channel.empty()) detail::flag_coloured_residuals(rel, coloured_channel);
   if (opt.progress)
     opt.progress("oe: " + std::to_string(out.iterations) + " iterations, cost " +
                  format_number(out.initial_cost) + " -> " + format_number(out.final_cost) + " in " +

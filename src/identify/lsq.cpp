@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -290,21 +291,46 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
 }
 
 
+/// Scores g_k = sum_{c < rows_per_sample} J_{k n + c}^T r_{k n + c} (n = rows_per_sample): the
+/// rows of one sample summed.
+Eigen::MatrixXd sample_scores(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
+                              long rows_per_sample) {
+  const Eigen::Index rows = J.rows(), n = rows_per_sample;
+  if (n < 1 || rows % n != 0 || static_cast<Eigen::Index>(res.size()) != rows)
+    throw std::invalid_argument("sample_scores: " + std::to_string(rows) + " Jacobian rows and " +
+                                std::to_string(res.size()) + " residuals are not whole samples of " +
+                                std::to_string(n) + " rows");
+  const Eigen::Map<const Eigen::VectorXd> r(res.data(), rows);
+  const Eigen::MatrixXd rowwise = J.array().colwise() * r.array();
+  if (n == 1) return rowwise;
+  Eigen::MatrixXd g = Eigen::MatrixXd::Zero(rows / n, J.cols());
+  for (Eigen::Index k = 0; k < rows; ++k) g.row(k / n) += rowwise.row(k);
+  return g;
+}
+
+/// Newey-West sandwich from the scores: h_k = A g_k, S_h = H0 + sum_{l=1..L} (1 - l/(L+1))
+/// (H_l + H_l^T), H_l = sum_k h_k h_{k-l}^T (= A S A^T), times `factor`.
+Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
+                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor) {
+  const Eigen::Index m = g.rows();
+  const Eigen::MatrixXd h = g * A.transpose();  // m x q
+  Eigen::MatrixXd S = h.transpose() * h;
+  for (long l = 1; l <= L && l < m; ++l) {
+    const Eigen::MatrixXd Hl = h.bottomRows(m - l).transpose() * h.topRows(m - l);
+    const double w = 1.0 - static_cast<double>(l) / static_cast<double>(L + 1);
+    S += w * (Hl + Hl.transpose());
+  }
+  return S * factor;
+}
+
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
 /// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k,
 /// times m/(m - p) (small-sample factor).
 Eigen::MatrixXd hac_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
                                const Eigen::MatrixXd& A, long L) {
   const Eigen::Index m = J.rows(), p = J.cols();
-  const Eigen::Map<const Eigen::VectorXd> r(res.data(), m);
-  const Eigen::MatrixXd g = J.array().colwise() * r.array();
-  Eigen::MatrixXd S = g.transpose() * g;
-  for (long l = 1; l <= L && l < m; ++l) {
-    const Eigen::MatrixXd Gl = g.bottomRows(m - l).transpose() * g.topRows(m - l);
-    const double w = 1.0 - static_cast<double>(l) / static_cast<double>(L + 1);
-    S += w * (Gl + Gl.transpose());
-  }
-  return A * S * A * (static_cast<double>(m) / static_cast<double>(m - p));
+  return hac_covariance_scores(sample_scores(J, res, 1), A, L,
+                               static_cast<double>(m) / static_cast<double>(m - p));
 }
 
 /// Bartlett bandwidth: Andrews' (1991) AR(1) plug-in from the residuals' lag-1 autocorrelation
@@ -319,6 +345,20 @@ long hac_bandwidth(double rho, long m) {
     L = std::max(L, std::ceil(1.1447 * std::cbrt(alpha * static_cast<double>(m))));
   }
   return static_cast<long>(std::clamp(L, 1.0, std::min(static_cast<double>(m) / 4.0, 2000.0)));
+}
+
+void flag_coloured_residuals(Reliability& rel, std::string_view of) {
+  const auto& w = rel.whiteness;
+  if (!(w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2))) return;
+  rel.standard_errors = false;
+  rel.reasons.push_back("the residuals" + (of.empty() ? std::string() : " of the " + std::string(of)) +
+                        " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
+                        ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
+                        " lags): the white-noise standard errors understate the uncertainty" +
+                        (std::isfinite(rel.hac_ratio_max)
+                             ? " up to " + format_fixed(rel.hac_ratio_max, 1) +
+                                   "-fold; the HAC intervals account for it, not for model error"
+                             : std::string()));
 }
 
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
@@ -426,12 +466,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
       if (!(ratio <= rel.hac_ratio_max)) rel.hac_ratio_max = ratio;
     }
   }
-  const auto& w = rel.whiteness;
-  if (w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2))
-    unreliable("the residuals are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
-               ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
-               " lags): the white-noise standard errors understate the uncertainty up to " +
-               format_fixed(rel.hac_ratio_max, 1) + "-fold; the HAC intervals account for it, not for model error");
+  flag_coloured_residuals(rel);
   for (long a = 0; a < q; ++a) {
     for (long b = 0; b < q; ++b) {
       auto& c = r.correlation[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];

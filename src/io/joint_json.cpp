@@ -165,6 +165,18 @@ ordered_json sr3_details_json(const identify::JointSr3Result& r) {
 
 namespace {
 
+/// joint_fit.json's "reliability" object (docs/file-formats.md).
+ordered_json reliability_json(const identify::Reliability& rel) {
+  return {{"standard_errors_reliable", rel.standard_errors},
+          {"reasons", rel.reasons},
+          {"residual_acf1", number_or_null(rel.whiteness.acf1)},
+          {"ljung_box_q", number_or_null(rel.whiteness.ljung_box_q)},
+          {"ljung_box_p", number_or_null(rel.whiteness.ljung_box_p)},
+          {"ljung_box_lags", rel.whiteness.lags},
+          {"hac_lags", rel.hac_lags},
+          {"hac_ratio_max", number_or_null(rel.hac_ratio_max)}};
+}
+
 ordered_json method_details(const workflows::FitJointOutcome& r) {
   ordered_json d = ordered_json::object();
   if (r.idim)
@@ -192,7 +204,8 @@ ordered_json method_details(const workflows::FitJointOutcome& r) {
                {"condition_number", oe.condition_number},
                {"start_score", r.oe->start_score},
                {"refined_score", r.oe->refined_score},
-               {"kept_start", r.oe->kept_start}};
+               {"kept_start", r.oe->kept_start},
+               {"reliability", reliability_json(oe.reliability)}};
   }
   return d;
 }
@@ -222,17 +235,7 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
     params.push_back(std::move(p));
   }
   o["parameters"] = std::move(params);
-  if (s.idim && s.method == workflows::JointMethod::idim) {
-    const auto& rel = s.idim->reliability;
-    o["reliability"] = {{"standard_errors_reliable", rel.standard_errors},
-                        {"reasons", rel.reasons},
-                        {"residual_acf1", number_or_null(rel.whiteness.acf1)},
-                        {"ljung_box_q", number_or_null(rel.whiteness.ljung_box_q)},
-                        {"ljung_box_p", number_or_null(rel.whiteness.ljung_box_p)},
-                        {"ljung_box_lags", rel.whiteness.lags},
-                        {"hac_lags", rel.hac_lags},
-                        {"hac_ratio_max", number_or_null(rel.hac_ratio_max)}};
-  }
+  if (s.reliability) o["reliability"] = reliability_json(*s.reliability);
   o["training"] = joint_errors_json(s.training);
   ordered_json val = ordered_json::array();
   for (const auto& e : s.validation) {

@@ -97,6 +97,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     s.idim = identify::fit_joint_idim(train_span, io);
     s.model = s.idim->model;
     s.parameters = s.idim->parameters;
+    s.reliability = s.idim->reliability;
     s.warnings = s.idim->warnings;
   } else if (o.method == JointMethod::sr3 || (oe && o.init == JointInit::sr3)) {
     identify::JointSr3Options so = o.sr3;
@@ -162,6 +163,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     if (!run.kept_start) {
       s.model = run.result.model;
       s.parameters = run.result.parameters;
+      s.reliability = run.result.reliability;
     } else if (s.parameters.empty()) {
       // A start read from a file has no estimates: its values, without standard errors.
       for (const auto& jp : identify::joint_parameters(s.model)) {

@@ -91,6 +91,45 @@ def params(path):
     return fit, {e["name"]: e["value"] for e in fit["parameters"]}
 
 
+RELIABILITY_KEYS = ["standard_errors_reliable", "reasons", "residual_acf1", "ljung_box_q",
+                    "ljung_box_p", "ljung_box_lags", "hac_lags", "hac_ratio_max"]
+
+
+def check_oe_reliability(fit, stdout):
+    """joint_fit.json of an oe run that kept its result: method_details.oe.reliability has the
+    keys of idim's, the top-level reliability is the same object, every estimated parameter has
+    a Newey-West standard error and an interval from the same t quantile as the white-noise
+    one; the table shows the HAC column and the residual line."""
+    bad = []
+    oe = fit["method_details"]["oe"]
+    rel = oe.get("reliability")
+    if rel is None or list(rel.keys()) != RELIABILITY_KEYS:
+        return [f"oe: method_details.oe.reliability is {rel!r}, expected the keys {RELIABILITY_KEYS}"]
+    print(f"oe reliability: {rel}")
+    if not oe["kept_start"] and fit.get("reliability") != rel:
+        bad.append("oe: the top-level reliability is not oe's")
+    if not 0 <= rel["ljung_box_p"] <= 1 or rel["ljung_box_lags"] != 20 or not rel["hac_lags"] >= 1:
+        bad.append(f"oe: implausible whiteness / bandwidth {rel}")
+    if rel["standard_errors_reliable"] != (len(rel["reasons"]) == 0):
+        bad.append("oe: standard_errors_reliable disagrees with the reasons")
+    for e in fit["parameters"]:
+        if e["fixed"]:
+            continue
+        se, hac = e["std_error"], e["hac_std_error"]
+        if not (isinstance(hac, float) and hac > 0 and se > 0):
+            bad.append(f"oe: {e['name']}: hac_std_error {hac!r}, std_error {se!r}")
+            continue
+        t_white = (e["ci95"][1] - e["value"]) / se
+        t_hac = (e["hac_ci95"][1] - e["value"]) / hac
+        if abs(t_white - t_hac) > 1e-6 * t_white or abs(t_white - 1.96) > 0.01:
+            bad.append(f"oe: {e['name']}: interval quantiles {t_white} (white) / {t_hac} (HAC)")
+    if "HAC std. err" not in stdout or "residuals: lag-1 autocorrelation" not in stdout:
+        bad.append("oe: the table lacks the HAC column or the residual line:\n" + stdout)
+    if not rel["standard_errors_reliable"] and "standard errors UNRELIABLE" not in stdout:
+        bad.append("oe: unreliable standard errors not shown in the table")
+    return bad
+
+
 def main():
     a = cli_harness.parse_args(source=False)
     cli_harness.fresh_dir(a.work)
@@ -132,13 +171,14 @@ def main():
 
     # oe started from idim keeps the truth.
     out_oe = os.path.join(a.work, "oe")
-    run(base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--out", out_oe,
-                "--no-plots"])
-    _, q = params(os.path.join(out_oe, "joint_fit.json"))
+    p_oe = run(base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--out", out_oe,
+                       "--no-plots"])
+    fit_oe, q = params(os.path.join(out_oe, "joint_fit.json"))
     for name, true in TRUTH.items():
         print(f"oe {name}: {q[name]:.8g} (truth {true:g})")
         if abs(q[name] - true) > 2e-3 * max(1.0, abs(true)):
             failures.append(f"oe: {name} = {q[name]} differs from the truth {true}")
+    failures += check_oe_reliability(fit_oe, p_oe.stdout)
 
     # oe in closed loop: the controller fitted from the desired record, the joint simulated
     # under it; the truth is kept as in open loop.

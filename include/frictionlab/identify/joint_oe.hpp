@@ -30,9 +30,21 @@
 // Gautier, Janot & Vandanjon (2013), for a joint held on a trajectory by a position controller,
 // whose motion the open-loop simulation from the measured torque cannot follow. Derivatives by central differences of the
 // simulation (ceres::DynamicNumericDiffCostFunction; the simulation's Newton tolerance is 1e-10).
-// Standard errors: linearised covariance s^2 (J^T J)^-1 at the optimum (as identify/lsq), mapped
-// to the natural parameters by the delta method (G cov G^T, G = d natural / d internal); they assume white residuals, which simulation
-// errors are not, so read them as a lower bound.
+// Standard errors: linearised covariance s^2 (J^T J)^-1 at the optimum (as identify/lsq; J with
+// the initial-state columns, of which the model parameters' block is kept), mapped to the
+// natural parameters by the delta method (G cov G^T, G = d natural / d internal). They assume
+// white residuals, which simulation errors seldom are; next to them come Newey-West (HAC)
+// standard errors: the sandwich A S A^T with A the model parameters' rows of (J^T J)^-1 and S
+// the Bartlett-weighted autocovariances of the per-sample scores g_k = sum over the sample's
+// channels of J_row^T r_row (lags over the samples of the concatenated segments, bandwidth
+// from the lag-1 autocorrelation of the most coloured fitted channel), times N / (N - p_all)
+// (N residuals, p_all parameters with the initial states). JointOeResult::reliability says
+// whether the white-noise ones can be trusted, with the rules of identify::fit
+// (docs/identification.md, "Results"): not when the solver did not converge, J^T J is singular
+// or a parameter has no effect, its condition number exceeds 1e8, or the residuals are strongly
+// coloured (Ljung-Box p < 0.01 on the most coloured channel, which the reason names, and its
+// lag-1 autocorrelation > 0.5 or an HAC standard error more than twice the white-noise one;
+// when J^T J is singular, no standard errors of either kind, and the autocorrelation alone).
 //
 // Host side: allocates, throws FitError.
 #pragma once
@@ -78,8 +90,12 @@ struct JointOeOptions {
 struct JointOeResult {
   JointModel model;
   /// Every parameter of the model (estimated, or fixed: delta[i], K, and the rigid body with
-  /// fix_rigid_body), with standard errors and 95 % intervals.
+  /// fix_rigid_body), with white-noise and Newey-West (hac_*) standard errors and 95 % intervals
+  /// (t(0.975, N - p_all) quantile).
   std::vector<ParameterEstimate> parameters;
+  /// Whether the white-noise standard errors can be trusted and why not (header); whiteness is
+  /// that of the fitted channel with the largest lag-1 autocorrelation.
+  Reliability reliability;
   double initial_cost = 0, final_cost = 0;  ///< 1/2 sum r^2
   int iterations = 0;
   bool converged = false;

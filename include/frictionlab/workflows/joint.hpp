@@ -121,6 +121,10 @@ struct FitJointOutcome {
   sim::JointModel model;  ///< the method's result
   /// Its parameters: the last method's (idim's, sr3's or oe's) estimates.
   std::vector<identify::ParameterEstimate> parameters;
+  /// Whether their white-noise standard errors can be trusted (identify/result.hpp): idim's, or
+  /// oe's when its result is kept (an oe that kept its start: the start's, i.e. idim's or none);
+  /// none for sr3 and for a start read from a file.
+  std::optional<identify::Reliability> reliability;
   std::optional<identify::JointIdimResult> idim;  ///< method idim, or oe from idim
   std::optional<identify::JointSr3Result> sr3;    ///< method sr3, or oe from sr3
   std::optional<JointOeRun> oe;                   ///< method oe
