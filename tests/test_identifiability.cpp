@@ -106,10 +106,7 @@ LuGre<double>::Params truth() {
   p.sigma0 = 1e4;
   p.sigma1 = 50;
   p.sigma2 = 0.4;
-  p.curve.Fc = 1.0;
-  p.curve.Fs = 1.5;
-  p.curve.vs = 0.02;
-  p.curve.alpha = 2;
+  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.02, 2.0);
   return p;
 }
 
@@ -117,7 +114,7 @@ FitOptions options(const std::string& model) {
   FitOptions o;
   o.problem = ProblemKind::friction;
   o.model = parse_model(model);
-  o.starts = 1;
+  o.lsq.starts = 1;
   return o;
 }
 

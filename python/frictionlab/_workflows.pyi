@@ -50,6 +50,9 @@ class Reliability:
     standard_errors: bool; reasons: list[str]; whiteness: ResidualWhiteness
     hac_lags: int; hac_ratio_max: float
 
+class IdentifiabilityFlag:
+    parameter: str; kind: str; other: str; value: float; message: str
+
 class DataSummary:
     n: int; n_used: int; duration: float; rate_hz: float; dt_max: float
     reversals: int; v_max_abs: float
@@ -61,7 +64,8 @@ class FitResult:
     model_name: str; problem: str; method: str; params: dict; Km: Optional[float]
     parameters: list[ParameterEstimate]; correlation: Array; covariance: Array; condition_number: float
     sigma: float; num_estimated: int; training: Metrics; aicc: float; bic: float
-    reliability: Reliability; passive: Optional[bool]; passivity_message: str
+    reliability: Reliability; identifiability: list[IdentifiabilityFlag]
+    passive: Optional[bool]; passivity_message: str
     run_time_s: float; iterations: int; converged: bool; termination: str
     starts: list[StartSummary]; nested_model: str; data: DataSummary; warnings: list[str]
     warmup_s: float
@@ -81,6 +85,9 @@ class FitOutcome:
     def model_json(self) -> str: ...
     def to_json(self) -> str: ...
     def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
+    def report(self, path: PathLike, title: str = ...) -> str: ...
+    def report_html(self, title: str = ...) -> str: ...
+    def _repr_html_(self) -> str: ...
 
 class CompareRow:
     model: str; fit: FitResult; validation: list[NamedMetrics]; validation_rmse: float

@@ -6,6 +6,7 @@
 #include "bindings.hpp"
 #include "frictionlab/io/compare_json.hpp"
 #include "frictionlab/io/fit_json.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/io/fit_plots.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
@@ -243,6 +244,19 @@ void bind_results(py::module_& m) {
       .def_readonly("whiteness", &identify::Reliability::whiteness)
       .def_readonly("hac_lags", &identify::Reliability::hac_lags)
       .def_readonly("hac_ratio_max", &identify::Reliability::hac_ratio_max);
+  py::class_<identify::IdentifiabilityFlag>(
+      m, "IdentifiabilityFlag",
+      "A parameter (or the fit) the record cannot determine, and why (identify::identifiability_flags).")
+      .def_readonly("parameter", &identify::IdentifiabilityFlag::parameter, "'' for the fit as a whole")
+      .def_readonly("kind", &identify::IdentifiabilityFlag::kind,
+                    "bound, limit, undetermined, no_std_error, relative_error, correlation, "
+                    "condition, reversals, near_zero")
+      .def_readonly("other", &identify::IdentifiabilityFlag::other, "the other parameter of a correlation")
+      .def_readonly("value", &identify::IdentifiabilityFlag::value, "the number behind the flag")
+      .def_readonly("message", &identify::IdentifiabilityFlag::message, "the reason in plain words")
+      .def("__repr__", [](const identify::IdentifiabilityFlag& f) {
+        return "IdentifiabilityFlag(" + f.parameter + ", " + f.kind + ": " + f.message + ")";
+      });
   py::class_<identify::DataSummary>(m, "DataSummary")
       .def_readonly("n", &identify::DataSummary::n)
       .def_readonly("n_used", &identify::DataSummary::n_used)
@@ -287,6 +301,8 @@ void bind_results(py::module_& m) {
       .def_readonly("aicc", &FitResult::aicc)
       .def_readonly("bic", &FitResult::bic)
       .def_readonly("reliability", &FitResult::reliability)
+      .def_readonly("identifiability", &FitResult::identifiability,
+                    "what the record cannot determine (IdentifiabilityFlag list; empty: none)")
       .def_readonly("passive", &FitResult::passive)
       .def_readonly("passivity_message", &FitResult::passivity_message)
       .def_readonly("run_time_s", &FitResult::run_time_s, "[s]")
@@ -355,7 +371,36 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
             return io::write_fit_outputs(*as_path(dir), f, plots);
           },
           py::arg("dir"), py::arg("plots") = true,
-          "Write the CLI's output directory (fit.json, model.json, plots); returns the paths.");
+          "Write the CLI's output directory (fit.json, model.json, plots); returns the paths.")
+      .def(
+          "report",
+          [](const FitOutcome& f, const py::object& path, const std::string& title) {
+            io::ReportOptions ro;
+            if (!title.empty()) ro.title = title;
+            ro.generator = "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() +
+                           " (Python)";
+            io::write_report(*as_path(path), {{f.input, io::fit_outcome_to_json(f)}}, ro);
+            return *as_path(path);
+          },
+          py::arg("path"), py::arg("title") = "",
+          "Write the identification report: one self-contained HTML page (docs/report.md), the "
+          "page `frictionlab fit --report` writes; returns the path.")
+      .def(
+          "report_html",
+          [](const FitOutcome& f, const std::string& title) {
+            io::ReportOptions ro;
+            if (!title.empty()) ro.title = title;
+            ro.generator = "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() +
+                           " (Python)";
+            return io::report_html({{f.input, io::fit_outcome_to_json(f)}}, ro);
+          },
+          py::arg("title") = "", "The report page as text (what report() writes).")
+      .def(
+          "_repr_html_",
+          [](const FitOutcome& f) {
+            return io::report_summary_html({f.input, io::fit_outcome_to_json(f)});
+          },
+          "A notebook's view: the verdict, the parameter table and the identifiability flags.");
 
   py::class_<workflows::CompareRow>(m, "CompareRow", "One model of a comparison.")
       .def_readonly("model", &workflows::CompareRow::model)

@@ -3,6 +3,7 @@ and model.json bit for bit (but the wall time), from a file, from arrays and fro
 the result's attributes are fit.json's numbers; options and errors."""
 import json
 import math
+import pathlib
 
 import numpy as np
 import pandas as pd
@@ -152,3 +153,25 @@ def test_covariance_of_a_linear_model_is_the_least_squares_covariance():
     np.testing.assert_allclose(np.sqrt(np.diag(C)[[i, j]]),
                                [f.parameters[i].std_error, f.parameters[j].std_error], rtol=1e-12)
     np.testing.assert_array_equal(C, C.T)
+
+
+def test_report_is_the_clis_page_and_the_notebook_summary(cli_fit, py_fit, tmp_path, demo):
+    """report() writes the page `fit --report` writes (the same io::report_html of the same
+    fit.json; only the header line naming the generator and command differs); _repr_html_ is the
+    summary a notebook shows; identifiability lists the flags of fit.json."""
+    path = py_fit.report(tmp_path / "r.html", title="t")
+    text = pathlib.Path(path).read_text()
+    assert text.startswith("<!DOCTYPE html>") and "<title>t</title>" in text
+    assert 'class="parameters"' in text and 'data-plot="time"' in text
+    j = json.loads(py_fit.to_json())
+    for p in j["parameters"]:
+        if p["value"] is not None:
+            assert f'data-name="{p["name"]}"' in text
+    assert py_fit.report_html(title="t") == text
+    s = py_fit._repr_html_()
+    assert 'class="parameters"' in s and "<script" not in s and "Verdict" in s
+    assert [f.kind for f in py_fit.result.identifiability] == [f["kind"] for f in j["identifiability"]]
+    assert json.loads(cli_fit[0])["identifiability"] == j["identifiability"]
+    with pytest.raises(fl.Error, match="cannot write"):
+        py_fit.report(tmp_path / "missing" / "r.html")
+    assert not (tmp_path / "missing").exists()

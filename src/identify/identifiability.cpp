@@ -39,6 +39,14 @@ IdentifiabilityFlag flag(const ParameterEstimate* e, std::string kind, double va
 
 }  // namespace
 
+double low_speed_threshold(const FitResult& r, std::span<const double> v) {
+  double vs = 0, vmax = 0;
+  for (const auto& e : r.parameters)
+    if (starts_with(e.field, "vs") && std::isfinite(e.value)) vs = std::max(vs, std::abs(e.value));
+  for (double x : v) vmax = std::max(vmax, std::abs(x));
+  return vs > 0 ? std::min(2 * vs, 0.1 * vmax) : 0.0;
+}
+
 std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::span<const double> v) {
   std::vector<IdentifiabilityFlag> out;
   const auto& ps = r.parameters;
@@ -52,8 +60,9 @@ std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::
   double vs = 0;
   for (const auto& e : ps)
     if (starts_with(e.field, "vs") && std::isfinite(e.value)) vs = std::max(vs, std::abs(e.value));
+  const double threshold = low_speed_threshold(r, v);
   long near = 0;
-  for (double x : v) near += std::abs(x) < 2 * vs ? 1 : 0;
+  for (double x : v) near += std::abs(x) < threshold ? 1 : 0;
   const double near_fraction = v.empty() ? 0.0 : static_cast<double>(near) / static_cast<double>(v.size());
   const bool low_speed_unseen =
       vs > 0 && (near_fraction < kFlagNearZeroFraction || near < kFlagNearZeroSamples);
@@ -110,7 +119,8 @@ std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::
       out.push_back(flag(&e, "near_zero", near_fraction,
                          e.name + " shapes the Stribeck curve at low speed, and only " +
                              format_number(100 * near_fraction) + " % of the samples (" +
-                             std::to_string(near) + ") have |v| < 2 vs = " + format_number(2 * vs) +
+                             std::to_string(near) + ") have |v| < " + format_number(threshold) +
+                             " (the smaller of 2 vs and 10 % of the largest speed)" +
                              ": record slow motion through zero velocity"));
   }
   if (std::isfinite(r.condition_number) && r.condition_number > kFlagCondition)

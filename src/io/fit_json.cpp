@@ -154,6 +154,7 @@ nlohmann::ordered_json report_data_json(const workflows::FitReportData& d) {
   j["y_min"] = number(d.y_min);
   j["y_max"] = number(d.y_max);
   j["near_zero"] = d.near_zero;
+  j["near_zero_threshold"] = number(d.near_zero_threshold);
   j["near_zero_fraction"] = number(d.near_zero_fraction);
   return j;
 }

@@ -86,9 +86,19 @@ struct Units {
   std::string force, velocity;
 };
 
+/// The force and velocity units of a fit: those of its Coulomb (or other force) parameter in
+/// fit.json ("N" or "Nm"; rotary also for the sensorless problem).
 Units units_of(const oj& fit) {
-  const bool sensorless = fit.value("problem", std::string()) == "sensorless";
-  return sensorless ? Units{"N m", "rad/s"} : Units{"N | N m", "m/s | rad/s"};
+  if (fit.value("problem", std::string()) == "sensorless") return {"N m", "rad/s"};
+  if (fit.contains("parameters"))
+    for (const auto& p : fit.at("parameters")) {
+      const std::string f = p.value("field", std::string()), u = p.value("unit", std::string());
+      if (f.rfind("Fc", 0) == 0 || f.rfind("Fs", 0) == 0 || f.rfind("Delta", 0) == 0) {
+        if (u == "N") return {"N", "m/s"};
+        if (u == "Nm" || u == "N m") return {"N m", "rad/s"};
+      }
+    }
+  return {"N | N m", "m/s | rad/s"};
 }
 
 // ---------------------------------------------------------------- sections
@@ -117,10 +127,11 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
   row("force range", "[" + show(rep.value("y_min", oj())) + ", " + show(rep.value("y_max", oj())) +
                          "] " + esc(u.force));
   row("velocity reversals", show(d.value("velocity_reversals", oj())));
-  if (num(rep.value("near_zero", oj(0))) > 0 || fit.value("model_name", std::string()).find("stribeck") != std::string::npos ||
-      fit.value("model_name", std::string()).find("lugre") != std::string::npos)
-    row("samples with |v| &lt; 2 vs", show(rep.value("near_zero", oj())) + " (" +
-                                          esc(format_number(100 * num(rep.value("near_zero_fraction", oj(0))), 3)) + " %)");
+  if (num(rep.value("near_zero_threshold", oj(0))) > 0)
+    row("low-speed samples", show(rep.value("near_zero", oj())) + " (" +
+                                 esc(format_number(100 * num(rep.value("near_zero_fraction", oj(0))), 3)) +
+                                 " %) with |v| &lt; " + show(rep.value("near_zero_threshold", oj())) + " " +
+                                 esc(u.velocity) + " (the smaller of 2 vs and 10 % of the largest speed)");
   row("run time", show(fit.value("run_time_s", oj())) + " s");
   s += "</table>\n";
   if (fit.contains("warnings") && !fit.at("warnings").empty()) {
@@ -625,6 +636,26 @@ constexpr const char* kScript = R"js(
 )js";
 
 }  // namespace
+
+std::string report_summary_html(const ReportSource& source) {
+  const oj& fit = source.result;
+  if (!fit.is_object() || fit.value("format", std::string()) != "frictionlab-fit")
+    bad(source.name, "not a fit.json (\"format\": \"frictionlab-fit\" is missing)");
+  std::string s = "<div class=\"frictionlab-summary\"><style>"
+                  ".frictionlab-summary table{border-collapse:collapse;font-size:13px}"
+                  ".frictionlab-summary th,.frictionlab-summary td{padding:2px 8px;border-bottom:1px solid #d0d0d0;text-align:left}"
+                  ".frictionlab-summary td.num{text-align:right;font-variant-numeric:tabular-nums}"
+                  ".frictionlab-summary .verdict{padding:6px 10px;border-left:5px solid #009E73}"
+                  ".frictionlab-summary .verdict.warn{border-left-color:#D55E00}"
+                  ".frictionlab-summary .badge{font-size:11px;padding:0 5px;margin:1px;border:1px solid #D55E00;border-radius:7px}"
+                  ".frictionlab-summary .badge.fixed{border-color:#d0d0d0}"
+                  "</style>\n<p><b>" + esc(fit.value("model_name", std::string())) + "</b> (" +
+                  esc(fit.value("problem", std::string())) + ", " + esc(fit.value("method", std::string())) +
+                  ") on <code>" + esc(fit.value("input", std::string())) + "</code>: training RMSE " +
+                  show(fit.contains("training") ? fit.at("training").value("rmse", oj()) : oj()) + "</p>\n";
+  s += verdict(fit) + parameter_table(fit, source.name) + flags_section(fit) + "</div>\n";
+  return s;
+}
 
 ReportSource read_report_source(const std::string& path) {
   const std::string text = read_text_file(path, "a result file");

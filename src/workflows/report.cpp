@@ -1,6 +1,8 @@
 // frictionlab workflows: report data (include/frictionlab/workflows/report.hpp).
 #include "frictionlab/workflows/report.hpp"
 
+#include "frictionlab/identify/identifiability.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -150,10 +152,8 @@ FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, in
   }
 
   // Low-speed content (the identifiability rule near_zero).
-  double vs = 0;
-  for (const auto& e : f.result.parameters)
-    if (e.field.rfind("vs", 0) == 0 && std::isfinite(e.value)) vs = std::max(vs, std::abs(e.value));
-  for (double v : rec.velocity) d.near_zero += std::abs(v) < 2 * vs ? 1 : 0;
+  d.near_zero_threshold = identify::low_speed_threshold(f.result, rec.velocity);
+  for (double v : rec.velocity) d.near_zero += std::abs(v) < d.near_zero_threshold ? 1 : 0;
   d.near_zero_fraction = static_cast<double>(d.near_zero) / static_cast<double>(n);
 
   // (t keeps its precision: absolute time stamps need more than 7 digits)

@@ -14,9 +14,13 @@
 //   reversals        a dynamic model with fewer than 2 velocity reversals: the pre-sliding terms
 //                    (sigma0, sigma1 and the Maxwell-slip/GMS elements) are seen only where the
 //                    velocity changes sign
-//   near_zero        fewer than 1 % of the samples (or fewer than 50) have |v| < 2 vs, where a
-//                    Stribeck curve g(v) = Fc + (Fs - Fc) exp(-|v/vs|^alpha) differs from its
-//                    Coulomb level (exp(-2) = 0.14 for alpha = 1): Fs, vs and alpha are not seen
+//   near_zero        fewer than 1 % of the samples (or fewer than 50) have |v| below the
+//                    low-speed threshold min(2 vs, 0.1 max|v|) (vs the fitted Stribeck velocity):
+//                    a Stribeck curve g(v) = Fc + (Fs - Fc) exp(-|v/vs|^alpha) differs from its
+//                    Coulomb level only below a few vs (exp(-2) = 0.14 at 2 vs for alpha = 1),
+//                    and a fitted vs is itself doubtful when the record has no slow samples at
+//                    all (hence the bound by the record's own speed range): Fs, vs and alpha are
+//                    not seen
 #pragma once
 
 #include <span>
@@ -33,6 +37,10 @@ inline constexpr double kFlagRelativeError = 0.5;
 inline constexpr double kFlagCondition = 1e8;
 inline constexpr double kFlagNearZeroFraction = 0.01;
 inline constexpr long kFlagNearZeroSamples = 50;
+
+/// min(2 vs, 0.1 max|v|) [m/s | rad/s] (vs: the largest fitted Stribeck velocity); 0 for a model
+/// without one.
+double low_speed_threshold(const FitResult& r, std::span<const double> v);
 
 /// Flags of `r`, fitted on the velocity samples `v` (the residual samples of the fit, after the
 /// warm-up) [m/s | rad/s]. Parameters in r.parameters order, then the fit-wide ones.

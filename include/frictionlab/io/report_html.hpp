@@ -41,6 +41,11 @@ struct ReportOptions {
 /// again"), or another kind of result file (compare.json, joint_fit.json: named as such).
 std::string report_html(const std::vector<ReportSource>& sources, const ReportOptions& options = {});
 
+/// A short HTML fragment of one fit (no script, no plots): the verdict, the parameter table and
+/// the identifiability flags, with the page's CSS scoped to it (the Python package's
+/// FitOutcome._repr_html_, what a notebook shows). Same errors as report_html.
+std::string report_summary_html(const ReportSource& source);
+
 /// Read a result file for report_html (JSON syntax errors with line and column; InputError
 /// naming the file).
 ReportSource read_report_source(const std::string& path);

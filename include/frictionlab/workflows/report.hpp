@@ -34,8 +34,10 @@ struct FitReportData {
   std::vector<double> fv_velocity, fv_measured, fv_static;
   /// Ranges over every training sample.
   double v_min = 0, v_max = 0, y_min = 0, y_max = 0;
-  /// Samples with |v| < 2 vs (the fitted Stribeck velocity; 0 without one) and their fraction.
+  /// Samples with |v| below identify::low_speed_threshold (min(2 vs, 0.1 max|v|); 0 for a
+  /// model without a Stribeck velocity), the threshold, and their fraction.
   long near_zero = 0;
+  double near_zero_threshold = 0;
   double near_zero_fraction = 0;
 };
 

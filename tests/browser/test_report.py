@@ -1,0 +1,213 @@
+"""The identification report (docs/report.md) in a real headless Chromium.
+
+Reports are made by the CLI (FRICTIONLAB_CLI) on the demo's records: `fit --report` for a rich
+record (LuGre, sensorless), `fit --report` for a record built to be unidentifiable (a LuGre fit of
+a record whose velocity never changes sign), and `frictionlab report` of both side by side.
+Each page is opened from disk and must load with no console error, no exception and no network
+request; its screenshot is not blank; the parameter table, the metrics and the flags equal
+fit.json's; every plot is drawn; the zoom (sliders, brush, reset) changes the visible range; the
+page prints to PDF.
+"""
+import json
+import math
+import os
+import pathlib
+import random
+import subprocess
+
+import pytest
+
+import chromium
+
+CLI = os.environ.get("FRICTIONLAB_CLI", "frictionlab")
+PLOTS = ("time", "histogram", "acf", "friction-velocity")
+
+
+def run(*args, cwd):
+    r = subprocess.run([CLI, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    d = tmp_path_factory.mktemp("report")
+    run("demo", "--out", "demo", cwd=d)
+    run("fit", "--problem", "sensorless", "--model", "lugre", "--input", "demo/sensorless_train.csv",
+        "--time", "t", "--velocity", "velocity", "--current", "current", "--force", "torque",
+        "--validate", "demo/sensorless_validation.csv", "--out", "rich", "--report", "rich.html",
+        cwd=d)
+    # Velocity that never changes sign (0.05..0.55 rad/s), friction of a LuGre contact in steady
+    # state plus noise: the pre-sliding parameters cannot be seen.
+    lines = ["t,v,F"]
+    rng = random.Random(5)
+    for k in range(4001):
+        t = k * 1e-3
+        v = 0.3 + 0.25 * math.sin(2 * math.pi * 0.5 * t)
+        F = 1.0 + 0.5 * math.exp(-(v / 0.1) ** 2) + 0.4 * v + rng.gauss(0, 0.01)
+        lines.append(f"{t:.3f},{v!r},{F!r}")
+    (d / "oneway.csv").write_text("\n".join(lines) + "\n")
+    run("fit", "--model", "lugre", "--input", "oneway.csv", "--velocity", "v", "--force", "F",
+        "--out", "oneway", "--report", "oneway.html", "--starts", "1", cwd=d)
+    run("report", "rich/fit.json", "oneway/fit.json", "--output", "both.html", cwd=d)
+    return d
+
+
+def fit_json(d, name):
+    return json.loads((d / name / "fit.json").read_text())
+
+
+class Pages:
+    """Each page opened in its own tab when first asked for, the previous one closed (a
+    background tab is not rendered: screenshots and layout need the visible one)."""
+
+    def __init__(self, browser, reports):
+        self.browser, self.reports, self.page, self.name = browser, reports, None, None
+
+    def __getitem__(self, name):
+        if name != self.name:
+            if self.page is not None:
+                self.page.close()
+            self.page, self.name = self.browser.open(self.reports / f"{name}.html"), name
+        return self.page
+
+
+@pytest.fixture
+def pages(browser, reports):
+    p = Pages(browser, reports)
+    yield p
+    if p.page is not None:
+        p.page.close()
+
+
+@pytest.mark.parametrize("name", ["rich", "oneway", "both"])
+def test_loads_clean_from_disk(pages, reports, name, tmp_path):
+    page = pages[name]
+    page.wait(0.3)
+    assert page.errors == [], page.errors
+    assert page.console_errors == [] and page.console == [], page.console
+    assert page.requests == [], page.requests
+    assert page.data_requests == []
+    png = page.screenshot(tmp_path / f"{name}.png")
+    assert chromium.nonblank(png) > 0.05
+    # the page is self-contained: no URL to anything outside it in the markup
+    html = (reports / f"{name}.html").read_text()
+    for ref in ("http://", "https://", "src=", "<link", "@import", "url(http"):
+        # (the SVG namespace name is an identifier, never fetched)
+        assert ref not in html.replace("http://www.w3.org/2000/svg", ""), ref
+
+
+@pytest.mark.parametrize("name", ["rich", "oneway", "both"])
+def test_every_section_and_plot_is_there(pages, name):
+    page = pages[name]
+    n = 2 if name == "both" else 1
+    info = page.evaluate("""Array.from(document.querySelectorAll('section.fit')).map(s => ({
+        model: s.dataset.model,
+        rows: s.querySelectorAll('table.parameters tbody tr').length,
+        plots: Object.fromEntries(Array.from(s.querySelectorAll('svg.plot')).map(p => {
+          const r = p.getBoundingClientRect();
+          const marks = p.querySelectorAll('polyline, path, circle');
+          let pts = 0;
+          marks.forEach(m => { pts += (m.getAttribute('points') || m.getAttribute('d') || 'x').length; });
+          return [p.dataset.plot, {w: r.width, h: r.height, marks: marks.length, pts: pts}];
+        })),
+        metrics: s.querySelectorAll('table.metrics tbody tr').length,
+        verdict: s.querySelector('.verdict') ? s.querySelector('.verdict').textContent : null,
+      }))""")
+    assert len(info) == n
+    for s in info:
+        assert s["model"] == "lugre"
+        assert s["rows"] >= 6 and s["verdict"]
+        for kind in PLOTS:
+            p = s["plots"][kind]
+            assert p["w"] > 400 and p["h"] > 150, (kind, p)
+            assert p["marks"] >= 1 and p["pts"] > 100, (kind, p)
+        assert s["metrics"] >= 1
+
+
+def test_numbers_equal_fit_json(pages, reports):
+    for name, section in (("rich", 0), ("oneway", 0), ("both", 0), ("both", 1)):
+        src = "rich" if section == 0 and name != "oneway" else "oneway"
+        j = fit_json(reports, src)
+        rows = pages[name].evaluate(f"""Array.from(document.querySelectorAll('section.fit')[{section}]
+            .querySelectorAll('table.parameters tbody tr')).map(tr => ({{
+              name: tr.dataset.name,
+              value: tr.querySelector('td.value').dataset.value,
+              se: tr.querySelector('td.std-error').dataset.value,
+              lo: tr.querySelector('td.ci').dataset.low, hi: tr.querySelector('td.ci').dataset.high,
+              hac: tr.querySelector('td.hac').dataset.value,
+              text: tr.querySelector('td.value').textContent }}))""")
+        assert [r["name"] for r in rows] == [p["name"] for p in j["parameters"]]
+        for r, p in zip(rows, j["parameters"]):
+            assert float(r["value"]) == p["value"], (r, p)   # the exact double, not a rounding
+            assert abs(float(r["text"]) - p["value"]) <= 1e-5 * abs(p["value"])  # shown to 6 digits
+            if p["fixed"]:
+                assert r["se"] == "0" and r.get("lo") is None
+            else:
+                assert (float(r["se"]) if r["se"] else None) == p["std_error"]
+                assert [float(r["lo"]), float(r["hi"])] == p["ci95"]
+                assert (float(r["hac"]) if r["hac"] else None) == p["hac_std_error"]
+        rmse = pages[name].evaluate(f"""Array.from(document.querySelectorAll('section.fit')[{section}]
+            .querySelectorAll('table.metrics td.rmse')).map(td => +td.dataset.value)""")
+        assert rmse == [j["training"]["rmse"]] + [v["metrics"]["rmse"] for v in j["validation"]]
+
+
+def test_flags_equal_fit_json_and_name_the_reason(pages, reports):
+    rich = fit_json(reports, "rich")
+    oneway = fit_json(reports, "oneway")
+    assert rich["identifiability"] == []
+    assert pages["rich"].evaluate("document.querySelectorAll('ul.flags li').length") == 0
+    assert pages["rich"].evaluate("!!document.querySelector('p.no-flags')")
+    assert "determines every estimated parameter" in pages["rich"].evaluate(
+        "document.querySelector('.verdict').textContent")
+    kinds = {(f["parameter"], f["kind"]) for f in oneway["identifiability"]}
+    assert ("sigma0", "reversals") in kinds and ("sigma1", "reversals") in kinds, kinds
+    items = pages["oneway"].evaluate("""Array.from(document.querySelectorAll('ul.flags li'))
+        .map(li => [li.dataset.parameter, li.dataset.kind, li.textContent])""")
+    assert [(p or None, k) for p, k, _ in items] == [(f["parameter"], f["kind"]) for f in oneway["identifiability"]]
+    assert any("reversal" in text for _, k, text in items if k == "reversals")
+    verdict = pages["oneway"].evaluate("document.querySelector('.verdict').className")
+    assert "warn" in verdict
+
+
+def visible_range(page, section=1):
+    return [float(x) for x in page.evaluate(
+        f"document.querySelector('#fit-{section} svg.plot[data-plot=time]').getAttribute('data-range')").split()]
+
+
+def test_zoom_sliders_brush_and_reset(pages):
+    page = pages["rich"]
+    t0, t1 = visible_range(page)
+    assert (t0, t1) == (0.0, 20.0)
+    page.set_value("#fit-1 .zoom-start", 500)
+    assert visible_range(page) == pytest.approx([10.0, 20.0])
+    page.set_value("#fit-1 .zoom-end", 600)
+    assert visible_range(page) == pytest.approx([10.0, 12.0])
+    # fewer samples are drawn, at their own resolution: the measured line's points lie inside
+    drawn = page.evaluate("""(() => { const p = document.querySelector('#fit-1 svg.plot[data-plot=time] polyline.series');
+        return p.getAttribute('points').trim().split(' ').length; })()""")
+    assert drawn > 100
+    page.click("#fit-1 .zoom-reset")
+    assert visible_range(page) == [0.0, 20.0]
+    # brush: drag from 25 % to 50 % of the plot area's width
+    page.evaluate("""(() => {
+        const svg = document.querySelector('#fit-1 svg.plot[data-plot=time]');
+        const r = svg.getBoundingClientRect(), s = r.width / 960;
+        const x = f => r.left + (78 + f * (960 - 78 - 16)) * s, y = r.top + 80 * s;
+        svg.dispatchEvent(new MouseEvent('mousedown', {clientX: x(0.25), clientY: y, bubbles: true}));
+        svg.dispatchEvent(new MouseEvent('mousemove', {clientX: x(0.5), clientY: y, bubbles: true}));
+        window.dispatchEvent(new MouseEvent('mouseup', {clientX: x(0.5), clientY: y, bubbles: true}));
+        return true; })()""")
+    a, b = visible_range(page)
+    assert a == pytest.approx(5.0, abs=0.05) and b == pytest.approx(10.0, abs=0.05)
+    page.evaluate("""document.querySelector('#fit-1 svg.plot[data-plot=time]')
+        .dispatchEvent(new MouseEvent('dblclick', {bubbles: true}))""")
+    assert visible_range(page) == [0.0, 20.0]
+    assert page.errors == [] and page.console_errors == []
+
+
+def test_prints_to_pdf(pages, tmp_path):
+    pdf = pages["both"].print_pdf(tmp_path / "both.pdf")
+    data = pathlib.Path(pdf).read_bytes()
+    assert data.startswith(b"%PDF-") and b"%%EOF" in data[-64:]
+    assert len(data) > 20000
