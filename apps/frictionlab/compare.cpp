@@ -18,6 +18,10 @@ namespace frictionlab::cli {
 
 void run_compare(const CompareOptions& o) {
   io::check_output_directory(o.fit.out);
+  if (!o.fit.report.empty()) {
+    io::check_output_file(o.fit.report);
+    io::check_outputs_not_inputs(input_paths(o.fit), {{"--report", o.fit.report}});
+  }
   workflows::CompareOptions wo;
   try {
     wo.criterion = workflows::parse_criterion(o.criterion);
@@ -38,7 +42,8 @@ void run_compare(const CompareOptions& o) {
       workflows::compare(in.training, in.validation, wo, stderr_progress());
   print_warnings(c.warnings);
   // Outputs: nothing is written before every fit succeeded.
-  const std::vector<std::string> files = io::write_compare_outputs(base.out, c, input_paths(base));
+  const std::vector<std::string> files =
+      io::write_compare_outputs(base.out, c, input_paths(base), base.report, report_options());
 
   const workflows::CompareRow& best = c.rows.front();
   const std::string crit = workflows::criterion_label(c.criterion);

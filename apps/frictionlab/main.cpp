@@ -68,13 +68,11 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
       ->check(frictionlab::cli::positive());
   cmd->add_flag("--velocity-from-position", o.velocity_from_position,
                 "Derive the velocity from the position (Savitzky-Golay)");
-  if (is_fit) {
-    cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");
-    cmd->add_option("--report", o.report,
-                    "Also write the identification report: one self-contained HTML page "
-                    "(docs/report.md)")
-        ->type_name("FILE.html");
-  }
+  if (is_fit) cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");
+  cmd->add_option("--report", o.report,
+                  "Also write the identification report: one self-contained HTML page "
+                  "(docs/report.md)")
+      ->type_name("FILE.html");
 }
 
 void print_lines(const char* prefix, const std::string& message) {

@@ -184,6 +184,15 @@ Inputs read_inputs(const py::handle& training, const py::handle& validation,
   return in;
 }
 
+/// What a report made from Python says made it.
+io::ReportOptions python_report_options(const std::string& title) {
+  io::ReportOptions ro;
+  if (!title.empty()) ro.title = title;
+  ro.generator =
+      "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() + " (Python)";
+  return ro;
+}
+
 std::string fit_json_text(const workflows::FitOutcome& f) {
   return io::fit_outcome_to_json(f).dump(2) + "\n";
 }
@@ -375,11 +384,8 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def(
           "report",
           [](const FitOutcome& f, const py::object& path, const std::string& title) {
-            io::ReportOptions ro;
-            if (!title.empty()) ro.title = title;
-            ro.generator = "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() +
-                           " (Python)";
-            io::write_report(*as_path(path), {{f.input, io::fit_outcome_to_json(f)}}, ro);
+            io::write_report(*as_path(path), {{f.input, io::fit_outcome_to_json(f)}},
+                             python_report_options(title));
             return *as_path(path);
           },
           py::arg("path"), py::arg("title") = "",
@@ -388,11 +394,7 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def(
           "report_html",
           [](const FitOutcome& f, const std::string& title) {
-            io::ReportOptions ro;
-            if (!title.empty()) ro.title = title;
-            ro.generator = "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() +
-                           " (Python)";
-            return io::report_html({{f.input, io::fit_outcome_to_json(f)}}, ro);
+            return io::report_html({{f.input, io::fit_outcome_to_json(f)}}, python_report_options(title));
           },
           py::arg("title") = "", "The report page as text (what report() writes).")
       .def(
@@ -440,7 +442,18 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
           [](const CompareOutcome& c, const py::object& dir) {
             return io::write_compare_outputs(*as_path(dir), c);
           },
-          py::arg("dir"), "Write compare.json and <model>/model.json; returns the paths.");
+          py::arg("dir"), "Write compare.json and <model>/model.json; returns the paths.")
+      .def(
+          "report",
+          [](const CompareOutcome& c, const py::object& path, const std::string& title) {
+            io::ReportOptions ro = python_report_options(title);
+            const auto j = io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare"));
+            io::write_report(*as_path(path), {{c.input, j}}, ro);
+            return *as_path(path);
+          },
+          py::arg("path"), py::arg("title") = "",
+          "Write the identification report of the comparison (the ranking, the recommendation "
+          "and why, every model's section): the page `compare --report` writes; returns the path.");
 }
 
 }  // namespace

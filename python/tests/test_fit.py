@@ -175,3 +175,16 @@ def test_report_is_the_clis_page_and_the_notebook_summary(cli_fit, py_fit, tmp_p
     with pytest.raises(fl.Error, match="cannot write"):
         py_fit.report(tmp_path / "missing" / "r.html")
     assert not (tmp_path / "missing").exists()
+
+
+def test_compare_report_has_the_ranking_and_every_model(demo, tmp_path):
+    import os
+    cwd = os.getcwd()
+    os.chdir(demo)
+    try:
+        c = fl.compare("sensorless_train.csv", models="coulomb-viscous,lugre", starts=1, **CHANNELS)
+    finally:
+        os.chdir(cwd)
+    text = pathlib.Path(c.report(tmp_path / "c.html")).read_text()
+    assert text.count('<section class="fit"') == 2 and 'class="ranking"' in text
+    assert f'class="verdict recommendation' in text and f'data-model="{c.rows[0].model}"' in text

@@ -52,7 +52,10 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
     jr["bic"] = finite_or_null(r.fit.bic);
     jr["delta"] = finite_or_null(r.delta);
     jr["model_json"] = model_json_paths[k];
-    jr["fit"] = fit_to_json(r.fit, c.input, r.validation);
+    // the model's fit.json with its report data (`frictionlab report compare.json`)
+    jr["fit"] = c.training.t.empty()
+                    ? fit_to_json(r.fit, c.input, r.validation)
+                    : fit_outcome_to_json(workflows::fit_outcome(c.input, r.fit, c.training, r.validation, {}));
     rows.push_back(std::move(jr));
   }
   return j;
@@ -60,7 +63,9 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
 
 std::vector<std::string> write_compare_outputs(const std::string& dir,
                                                const workflows::CompareOutcome& c,
-                                               const std::vector<NamedPath>& inputs) {
+                                               const std::vector<NamedPath>& inputs,
+                                               const std::string& report,
+                                               const ReportOptions& report_options) {
   const std::filesystem::path d(dir);
   OutputFiles files;
   files.protect(inputs);
@@ -68,9 +73,11 @@ std::vector<std::string> write_compare_outputs(const std::string& dir,
   std::vector<std::string> model_paths;
   for (const auto& r : c.rows)
     model_paths.push_back((d / compare_model_directory(r.model) / "model.json").string());
-  files.write(compare_path, compare_to_json(c, model_paths).dump(2) + "\n");
+  const nlohmann::ordered_json cj = compare_to_json(c, model_paths);
+  files.write(compare_path, cj.dump(2) + "\n");
   for (std::size_t k = 0; k < c.rows.size(); ++k)
     files.write(model_paths[k], to_json_text(c.rows[k].fit.params));
+  if (!report.empty()) files.write(report, report_html({{compare_path, cj}}, report_options));
   files.commit();
   return files.paths();
 }

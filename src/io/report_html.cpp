@@ -399,14 +399,11 @@ std::string time_plot(const oj& rep, const Units& u, const std::string& id) {
          "<script type=\"application/json\" class=\"plot-data\">" + safe + "</script>\n</div>\n";
 }
 
-std::string fit_section(const ReportSource& src, std::size_t index) {
+std::string fit_section(const ReportSource& src, const std::string& id) {
   const oj& fit = src.result;
   const std::string where = src.name;
   if (!fit.is_object()) bad(where, "expected a JSON object");
   const std::string format = fit.value("format", std::string());
-  if (format == "frictionlab-compare")
-    bad(where, "this is a compare.json from `compare`; reports of compare.json are not built yet: "
-               "pass the fit.json of a model, or use `compare --report`");
   if (format == "frictionlab-joint-fit")
     bad(where, "this is a joint_fit.json from `fit-joint`; its report is not built yet");
   if (format != "frictionlab-fit")
@@ -416,7 +413,6 @@ std::string fit_section(const ReportSource& src, std::size_t index) {
                "reports; run the fit again");
   const oj& rep = fit.at("report");
   const Units u = units_of(fit);
-  const std::string id = "fit-" + std::to_string(index + 1);
   std::string s = "<section class=\"fit\" id=\"" + id + "\" data-model=\"" +
                   esc(fit.value("model_name", std::string())) + "\" data-source=\"" + esc(where) + "\">\n";
   s += "<h2>" + esc(fit.value("model_name", std::string())) + " <small>" +
@@ -432,6 +428,65 @@ std::string fit_section(const ReportSource& src, std::size_t index) {
   s += data_section(fit, rep, u);
   s += correlation_section(fit);
   s += "</section>\n";
+  return s;
+}
+
+/// compare.json: the ranking table, the recommendation and why.
+std::string comparison_section(const ReportSource& src, const std::string& id,
+                               const std::vector<std::string>& model_ids) {
+  const oj& c = src.result;
+  const auto& rows = need(c, src.name, "rows");
+  if (!rows.is_array() || rows.empty()) bad(src.name, "key 'rows': expected a non-empty array");
+  const std::string crit = c.value("criterion", std::string("aicc")) == "bic" ? "BIC" : "AICc";
+  const bool by_val = c.value("ranked_by", std::string()) == "validation_rmse";
+  std::string s = "<section class=\"comparison\" id=\"" + id + "\" data-source=\"" + esc(src.name) +
+                  "\">\n<h2>Comparison <small>" + std::to_string(rows.size()) + " models, " +
+                  esc(c.value("problem", std::string())) + " problem, <code>" +
+                  esc(c.value("input", std::string())) + "</code> &mdash; " + esc(src.name) + "</small></h2>\n";
+  // Recommendation and why.
+  const oj& best = rows[0];
+  const std::string best_model = best.value("model", std::string());
+  const oj bbc = c.value("best_by_criterion", oj());
+  std::string why = "<b>" + esc(best_model) + "</b> has the lowest " +
+                    (by_val ? "validation" : "training (no validation record)") + " RMSE, " +
+                    show(best.value(by_val ? "validation_rmse" : "training_rmse", oj())) + ". ";
+  if (c.value("criterion_agrees", false))
+    why += crit + " agrees: it is also the best trade-off of fit and parameter count. ";
+  else if (bbc.is_string())
+    why += crit + " prefers <b>" + esc(bbc.get<std::string>()) + "</b> (" + esc(best_model) + ": delta " + crit +
+           " " + show(best.value("delta", oj())) + "): the extra parameters of the better-fitting model "
+           "buy less than " + crit + " charges for them; choose it if the validation error matters less than simplicity. ";
+  const oj& bf = best.contains("fit") ? best.at("fit") : oj::object();
+  const auto& flags = bf.contains("identifiability") ? bf.at("identifiability") : oj::array();
+  if (!flags.empty())
+    why += "But the record does not determine all of its parameters: see its flags below.";
+  else if (bf.contains("reliability") && !bf.at("reliability").value("standard_errors_reliable", true))
+    why += "Its parameters are determined, but its white-noise standard errors are optimistic (see below).";
+  else if (!bf.empty())
+    why += "The record determines all of its parameters.";
+  s += "<p class=\"verdict recommendation " + std::string(flags.empty() ? "ok" : "warn") +
+       "\" data-model=\"" + esc(best_model) + "\"><b>Recommended:</b> " + why + "</p>\n";
+  s += "<table class=\"ranking\">\n<thead><tr><th>rank</th><th>model</th><th>p</th><th>training RMSE</th>"
+       "<th>validation RMSE</th><th>AICc</th><th>BIC</th><th>delta " + crit + "</th><th>flags</th></tr></thead>\n<tbody>\n";
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const oj& r = rows[k];
+    const oj& f = r.contains("fit") ? r.at("fit") : oj::object();
+    const std::size_t nflags = f.contains("identifiability") ? f.at("identifiability").size() : 0;
+    const std::string model = r.value("model", std::string());
+    s += "<tr data-model=\"" + esc(model) + "\"><td class=\"num\">" + show(r.value("rank", oj())) +
+         "</td><td>" + (k < model_ids.size() ? "<a href=\"#" + model_ids[k] + "\">" + esc(model) + "</a>" : esc(model)) +
+         "</td><td class=\"num\">" + show(r.value("p", oj())) +
+         "</td><td class=\"num\" data-value=\"" + exact_attr(r.value("training_rmse", oj())) + "\">" +
+         show(r.value("training_rmse", oj())) + "</td><td class=\"num\" data-value=\"" +
+         exact_attr(r.value("validation_rmse", oj())) + "\">" + show(r.value("validation_rmse", oj())) +
+         "</td><td class=\"num\">" + show(r.value("aicc", oj()), 8) + "</td><td class=\"num\">" +
+         show(r.value("bic", oj()), 8) + "</td><td class=\"num\">" + show(r.value("delta", oj()), 4) +
+         "</td><td>" + (nflags > 0 ? "<span class=\"badge flag\">" + std::to_string(nflags) + " flag" +
+                                         (nflags == 1 ? "" : "s") + "</span>" : std::string()) + "</td></tr>\n";
+  }
+  s += "</tbody>\n</table>\n<p class=\"note\">Ranked by " + std::string(by_val ? "validation" : "training") +
+       " RMSE; delta " + crit + " is the difference to the smallest " + crit + " (below 2: no real "
+       "difference; above 10: strong evidence against the model). Each model's section follows.</p>\n</section>\n";
   return s;
 }
 
@@ -665,8 +720,29 @@ ReportSource read_report_source(const std::string& path) {
 
 std::string report_html(const std::vector<ReportSource>& sources, const ReportOptions& options) {
   if (sources.empty()) throw std::invalid_argument("report_html: no result to report");
-  std::string body;
-  for (std::size_t i = 0; i < sources.size(); ++i) body += fit_section(sources[i], i);
+  std::string body, nav;
+  int fits = 0, comparisons = 0;
+  for (const auto& src : sources) {
+    if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-compare") {
+      const std::string cid = "comparison-" + std::to_string(++comparisons);
+      const auto& rows = need(src.result, src.name, "rows");
+      if (!rows.is_array()) bad(src.name, "key 'rows': expected an array");
+      std::vector<std::string> ids;
+      std::string sections;
+      for (const auto& r : rows) {
+        ids.push_back("fit-" + std::to_string(++fits));
+        if (!r.contains("fit")) bad(src.name, "a row has no 'fit'");
+        sections += fit_section({src.name + ": " + r.value("model", std::string()), r.at("fit")}, ids.back());
+      }
+      body += comparison_section(src, cid, ids) + sections;
+      nav += "<li><a href=\"#" + cid + "\">comparison &mdash; " + esc(src.name) + "</a></li>\n";
+    } else {
+      const std::string id = "fit-" + std::to_string(++fits);
+      body += fit_section(src, id);
+      nav += "<li><a href=\"#" + id + "\">" + esc(src.result.is_object() ? src.result.value("model_name", std::string()) : std::string()) +
+             " &mdash; " + esc(src.name) + "</a></li>\n";
+    }
+  }
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -674,17 +750,12 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
                   esc(options.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<header>\n<h1>" +
                   esc(options.title) + "</h1>\n<p>";
   if (!options.generator.empty()) s += "Made by " + esc(options.generator) + ". ";
-  s += std::to_string(sources.size()) + (sources.size() == 1 ? " result" : " results") + ".</p>\n";
+  s += std::to_string(fits) + (fits == 1 ? " fit" : " fits") +
+       (comparisons > 0 ? ", " + std::to_string(comparisons) + (comparisons == 1 ? " comparison" : " comparisons") : std::string()) +
+       ".</p>\n";
   if (!options.command.empty()) s += "<p class=\"command\"><code>" + esc(options.command) + "</code></p>\n";
   s += "</header>\n";
-  if (sources.size() > 1) {
-    s += "<nav><ul>\n";
-    for (std::size_t i = 0; i < sources.size(); ++i)
-      s += "<li><a href=\"#fit-" + std::to_string(i + 1) + "\">" +
-           esc(sources[i].result.value("model_name", std::string())) + " &mdash; " + esc(sources[i].name) +
-           "</a></li>\n";
-    s += "</ul></nav>\n";
-  }
+  if (fits + comparisons > 1) s += "<nav><ul>\n" + nav + "</ul></nav>\n";
   s += body;
   s += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return s;

@@ -134,6 +134,7 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
     }
   for (auto& r : out.rows) r.delta = r.criterion - best_crit;
   out.criterion_agrees = out.best_by_criterion == 0;
+  out.training = std::move(train.record);
   return out;
 }
 

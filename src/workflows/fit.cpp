@@ -67,12 +67,24 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   progress.check();
   identify::FitOptions fo = options.fit;
   fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
-  out.result = identify::fit(out.training, fo);
-  out.warnings.insert(out.warnings.end(), out.result.warnings.begin(), out.result.warnings.end());
+  identify::FitResult result = identify::fit(out.training, fo);
+  out.warnings.insert(out.warnings.end(), result.warnings.begin(), result.warnings.end());
 
+  std::vector<NamedMetrics> metrics;
   for (std::size_t k = 0; k < validation.size(); ++k)
-    out.validation.push_back({validation[k].name, identify::evaluate(out.result, val_records[k])});
+    metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k])});
+  return fit_outcome(std::move(out.input), std::move(result), std::move(out.training),
+                     std::move(metrics), std::move(out.warnings));
+}
 
+FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Record training,
+                       std::vector<NamedMetrics> validation, std::vector<std::string> warnings) {
+  FitOutcome out;
+  out.input = std::move(input);
+  out.result = std::move(result);
+  out.training = std::move(training);
+  out.validation = std::move(validation);
+  out.warnings = std::move(warnings);
   out.prediction = identify::predict(out.result, out.training);
   out.residual.resize(out.prediction.size());
   for (std::size_t k = 0; k < out.prediction.size(); ++k)

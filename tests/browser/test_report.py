@@ -50,6 +50,10 @@ def reports(tmp_path_factory):
     run("fit", "--model", "lugre", "--input", "oneway.csv", "--velocity", "v", "--force", "F",
         "--out", "oneway", "--report", "oneway.html", "--starts", "1", cwd=d)
     run("report", "rich/fit.json", "oneway/fit.json", "--output", "both.html", cwd=d)
+    run("compare", "--problem", "sensorless", "--input", "demo/sensorless_train.csv", "--time", "t",
+        "--velocity", "velocity", "--current", "current", "--force", "torque", "--validate",
+        "demo/sensorless_validation.csv", "--models", "coulomb-viscous,stribeck,lugre",
+        "--starts", "1", "--out", "cmp", "--report", "cmp.html", cwd=d)
     return d
 
 
@@ -80,7 +84,7 @@ def pages(browser, reports):
         p.page.close()
 
 
-@pytest.mark.parametrize("name", ["rich", "oneway", "both"])
+@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp"])
 def test_loads_clean_from_disk(pages, reports, name, tmp_path):
     page = pages[name]
     page.wait(0.3)
@@ -211,3 +215,32 @@ def test_prints_to_pdf(pages, tmp_path):
     data = pathlib.Path(pdf).read_bytes()
     assert data.startswith(b"%PDF-") and b"%%EOF" in data[-64:]
     assert len(data) > 20000
+
+
+def test_comparison_ranking_recommendation_and_model_sections(pages, reports):
+    c = json.loads((reports / "cmp" / "compare.json").read_text())
+    page = pages["cmp"]
+    info = page.evaluate("""({
+        ranking: Array.from(document.querySelectorAll('section.comparison table.ranking tbody tr'))
+          .map(tr => [tr.dataset.model, +tr.children[3].dataset.value, +tr.children[4].dataset.value]),
+        recommended: document.querySelector('section.comparison .recommendation').dataset.model,
+        text: document.querySelector('section.comparison .recommendation').textContent,
+        sections: Array.from(document.querySelectorAll('section.fit')).map(s => s.dataset.model),
+        plots: document.querySelectorAll('section.fit svg.plot').length,
+        links: Array.from(document.querySelectorAll('section.comparison a')).map(a => a.getAttribute('href')),
+      })""")
+    assert [r[0] for r in info["ranking"]] == [r["model"] for r in c["rows"]]
+    assert [r[1] for r in info["ranking"]] == [r["training_rmse"] for r in c["rows"]]
+    assert [r[2] for r in info["ranking"]] == [r["validation_rmse"] for r in c["rows"]]
+    assert info["recommended"] == c["best"] == c["rows"][0]["model"] == "lugre"
+    assert "lowest validation RMSE" in info["text"] and "AICc agrees" in info["text"]
+    assert info["sections"] == [r["model"] for r in c["rows"]]
+    assert info["plots"] == 4 * len(c["rows"])
+    # every link of the ranking leads to its model's section
+    for href, row in zip(info["links"], c["rows"]):
+        assert page.evaluate(f"document.querySelector('{href}').dataset.model") == row["model"]
+    # each model's parameter table equals its fit in compare.json
+    for k, row in enumerate(c["rows"]):
+        vals = page.evaluate(f"""Array.from(document.querySelectorAll('section.fit')[{k}]
+            .querySelectorAll('table.parameters td.value')).map(td => +td.dataset.value)""")
+        assert vals == [p["value"] for p in row["fit"]["parameters"]]

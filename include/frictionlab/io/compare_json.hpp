@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/workflows/compare.hpp"
 
 namespace frictionlab::io {
@@ -38,8 +39,13 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
 /// written: compare.json first, then the model.json files in rank order. Throws
 /// InputError if a directory or a file cannot be written, or a file would replace one of
 /// `inputs` (OutputFiles::protect).
+/// With a `report` path, the identification report of the comparison (io::report_html of the
+/// compare.json written: the ranking, the recommendation and every model's section) is written
+/// too, in the same set.
 std::vector<std::string> write_compare_outputs(const std::string& dir,
                                                const workflows::CompareOutcome& c,
-                                               const std::vector<NamedPath>& inputs = {});
+                                               const std::vector<NamedPath>& inputs = {},
+                                               const std::string& report = {},
+                                               const ReportOptions& report_options = {});
 
 }  // namespace frictionlab::io

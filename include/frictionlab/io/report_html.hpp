@@ -24,7 +24,7 @@
 
 namespace frictionlab::io {
 
-/// One result the page shows: its label (a file name) and its fit.json object.
+/// One result the page shows: its label (a file name) and its fit.json or compare.json object.
 struct ReportSource {
   std::string name;
   nlohmann::ordered_json result;
@@ -36,9 +36,10 @@ struct ReportOptions {
   std::string command;    ///< the command line or call that made the results; may be empty
 };
 
-/// The page. Throws InputError naming the source for a result that is not a fit.json with
-/// report data ("... has no report data: written by `fit` before reports existed; run the fit
-/// again"), or another kind of result file (compare.json, joint_fit.json: named as such).
+/// The page: a section per fit.json; for a compare.json the ranking table with the
+/// recommendation and why, then a section per model. Throws InputError naming the source for a
+/// result without report data ("... has no report data ...: run the fit again"), or another kind
+/// of result file (joint_fit.json: named as such; MODEL.json: "not a fit.json").
 std::string report_html(const std::vector<ReportSource>& sources, const ReportOptions& options = {});
 
 /// A short HTML fragment of one fit (no script, no plots): the verdict, the parameter table and

@@ -84,6 +84,9 @@ struct CompareOutcome {
   /// RMSE.
   bool ranked_by_validation = false;
   std::vector<CompareRow> rows{};  ///< ranked, best first (rows[0] is the best model)
+  /// The prepared training record every model was fitted on (for the models' predictions:
+  /// fit_outcome(input, rows[k].fit, training, rows[k].validation, {})).
+  data::Record training{};
   /// Index in rows of the model with the smallest finite criterion; -1 if none
   /// is finite.
   int best_by_criterion = -1;

@@ -87,6 +87,13 @@ struct FitOutcome {
   std::vector<std::string> warnings{};
 };
 
+/// The outcome of a fit already made: `result` of identify::fit on the prepared `training`
+/// record, with its prediction, residual and friction-velocity data computed here
+/// (identify::predict, identify::steady_force), `validation` and `warnings` as given. fit() ends
+/// with it; compare uses it for each model's report.
+FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Record training,
+                       std::vector<NamedMetrics> validation, std::vector<std::string> warnings);
+
 /// Prepare `training` and every validation record (prepare_record: a record that
 /// cannot be used is an error before the fit starts), fit the training record
 /// (identify::fit with options.fit; its progress messages go to progress.say),
