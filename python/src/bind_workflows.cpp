@@ -291,7 +291,7 @@ void bind_results(py::module_& m) {
                              "the fitted friction model: its MODEL.json object (dict)")
       .def_readonly("Km", &FitResult::Km, "motor torque constant [N m/A] (sensorless), or None")
       .def_property_readonly("parameters",
-                             [](py::object self) {
+                             [](const py::object& self) {
                                return ref_list(self.cast<const FitResult&>().parameters, self);
                              },
                              "every parameter, estimated or fixed (ParameterEstimate)")
@@ -331,13 +331,13 @@ void bind_results(py::module_& m) {
       .def_readonly("metrics", &workflows::NamedMetrics::metrics);
   py::class_<workflows::FrictionVelocity>(
       m, "FrictionVelocity", "Friction against velocity, sorted by velocity (read-only views).")
-      .def_property_readonly("velocity", [](py::object s) {
+      .def_property_readonly("velocity", [](const py::object& s) {
         return view(s.cast<const workflows::FrictionVelocity&>().velocity, s); }, "[m/s | rad/s]")
-      .def_property_readonly("measured", [](py::object s) {
+      .def_property_readonly("measured", [](const py::object& s) {
         return view(s.cast<const workflows::FrictionVelocity&>().measured, s); }, "[N | N m]")
-      .def_property_readonly("simulated", [](py::object s) {
+      .def_property_readonly("simulated", [](const py::object& s) {
         return view(s.cast<const workflows::FrictionVelocity&>().simulated, s); }, "[N | N m]")
-      .def_property_readonly("static_curve", [](py::object s) {
+      .def_property_readonly("static_curve", [](const py::object& s) {
         return view(s.cast<const workflows::FrictionVelocity&>().static_curve, s); }, "[N | N m]");
 
   using workflows::FitOutcome;
@@ -351,17 +351,17 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def_readonly("input", &FitOutcome::input, "the training record's name")
       .def_readonly("result", &FitOutcome::result)
       .def_readonly("training", &FitOutcome::training, "the prepared training record")
-      .def_property_readonly("prediction", [](py::object s) {
+      .def_property_readonly("prediction", [](const py::object& s) {
         return view(s.cast<const FitOutcome&>().prediction, s); },
         "the model's prediction of the force channel [N | N m]")
-      .def_property_readonly("residual", [](py::object s) {
+      .def_property_readonly("residual", [](const py::object& s) {
         return view(s.cast<const FitOutcome&>().residual, s); }, "force - prediction [N | N m]")
       .def_readonly("friction", &FitOutcome::friction)
-      .def_property_readonly("validation", [](py::object s) {
+      .def_property_readonly("validation", [](const py::object& s) {
         return ref_list(s.cast<const FitOutcome&>().validation, s); },
         "NamedMetrics of every validation record")
       .def_readonly("warnings", &FitOutcome::warnings)
-      .def_property_readonly("parameters", [](py::object s) {
+      .def_property_readonly("parameters", [](const py::object& s) {
         return ref_list(s.cast<const FitOutcome&>().result.parameters, s); })
       .def_property_readonly("correlation",
                              [](const FitOutcome& f) { return matrix(f.result.correlation); })
@@ -407,7 +407,7 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
   py::class_<workflows::CompareRow>(m, "CompareRow", "One model of a comparison.")
       .def_readonly("model", &workflows::CompareRow::model)
       .def_readonly("fit", &workflows::CompareRow::fit)
-      .def_property_readonly("validation", [](py::object s) {
+      .def_property_readonly("validation", [](const py::object& s) {
         return ref_list(s.cast<const workflows::CompareRow&>().validation, s); })
       .def_readonly("validation_rmse", &workflows::CompareRow::validation_rmse, "[N | N m]")
       .def_readonly("score", &workflows::CompareRow::score, "the ranking error [N | N m]")
@@ -425,7 +425,7 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
       .def_property_readonly("criterion", [](const CompareOutcome& c) {
         return workflows::criterion_key(c.criterion); })
       .def_readonly("ranked_by_validation", &CompareOutcome::ranked_by_validation)
-      .def_property_readonly("rows", [](py::object s) {
+      .def_property_readonly("rows", [](const py::object& s) {
         return ref_list(s.cast<const CompareOutcome&>().rows, s); })
       .def_readonly("best_by_criterion", &CompareOutcome::best_by_criterion)
       .def_readonly("criterion_agrees", &CompareOutcome::criterion_agrees)

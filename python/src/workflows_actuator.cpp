@@ -166,7 +166,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def_readonly("validated", &FitActuatorOutcome::validated)
       .def_readonly("logs", &FitActuatorOutcome::logs)
       .def_readonly("threads", &FitActuatorOutcome::threads)
-      .def_property_readonly("models", [](py::object s) {
+      .def_property_readonly("models", [](const py::object& s) {
         py::list l;
         for (const auto& r : s.cast<const FitActuatorOutcome&>().models)
           l.append(py::cast(&r, py::return_value_policy::reference_internal, s));
@@ -190,7 +190,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
   py::class_<workflows::EvalActuatorColumn>(m, "EvalActuatorColumn")
       .def_readonly("label", &workflows::EvalActuatorColumn::label)
       .def_readonly("file", &workflows::EvalActuatorColumn::file)
-      .def_property_readonly("mae", [](py::object s) {
+      .def_property_readonly("mae", [](const py::object& s) {
         return view(s.cast<const workflows::EvalActuatorColumn&>().mae, s); },
         "per log [rad]")
       .def_readonly("mean", &workflows::EvalActuatorColumn::mean, "[rad]");
@@ -198,7 +198,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
   py::class_<EvalActuatorOutcome>(m, "EvalActuatorOutcome",
                                   "What eval_actuator returns; to_json() is the CLI's --json file.")
       .def_readonly("logs", &EvalActuatorOutcome::logs)
-      .def_property_readonly("params", [](py::object s) {
+      .def_property_readonly("params", [](const py::object& s) {
         py::list l;
         for (const auto& c : s.cast<const EvalActuatorOutcome&>().params)
           l.append(py::cast(&c, py::return_value_policy::reference_internal, s));

@@ -190,7 +190,7 @@ struct EvalJointResult {
 
 #define VIEW(Type, member, doc)                                                         \
   def_property_readonly(                                                              \
-      #member, [](py::object s) { return view(s.cast<const Type&>().member, s); }, doc)
+      #member, [](const py::object& s) { return view(s.cast<const Type&>().member, s); }, doc)
 
 void bind_joint_results(py::module_& m) {
   using identify::ChannelError;
@@ -243,19 +243,19 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
         return workflows::joint_method_name(r.method); })
       .def_readonly("input", &FitJointOutcome::input)
       .def_readonly("training_data", &FitJointOutcome::training_data)
-      .def_property_readonly("validation_data", [](py::object s) {
+      .def_property_readonly("validation_data", [](const py::object& s) {
         return refs(s.cast<const FitJointOutcome&>().validation_data, s); })
       .def_property_readonly("model", [](const FitJointOutcome& r) {
         return json_to_python(io::joint_to_json(r.model)); },
         "the joint model: the JOINT.json \"joint\" object (dict)")
-      .def_property_readonly("parameters", [](py::object s) {
+      .def_property_readonly("parameters", [](const py::object& s) {
         return refs(s.cast<const FitJointOutcome&>().parameters, s); })
       .def_readonly("reliability", &FitJointOutcome::reliability,
                     "whether the parameters' white-noise standard errors can be trusted "
                     "(Reliability): idim's, or oe's when its result is kept; None for sr3 and a "
                     "start read from a file")
       .def_readonly("training", &FitJointOutcome::training)
-      .def_property_readonly("validation", [](py::object s) {
+      .def_property_readonly("validation", [](const py::object& s) {
         return refs(s.cast<const FitJointOutcome&>().validation, s); })
       .def_readonly("static_curve", &FitJointOutcome::static_curve)
       .def_readonly("steady_curve", &FitJointOutcome::steady_curve)
@@ -278,9 +278,9 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
 What eval_joint returns (workflows::EvalJointOutcome): the preprocessed records (`data`) and
 the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.json text.
 )doc")
-      .def_property_readonly("data", [](py::object s) {
+      .def_property_readonly("data", [](const py::object& s) {
         return refs(s.cast<const EvalJointResult&>().outcome.data, s); })
-      .def_property_readonly("evaluations", [](py::object s) {
+      .def_property_readonly("evaluations", [](const py::object& s) {
         return refs(s.cast<const EvalJointResult&>().outcome.evaluations, s); })
       .def_property_readonly("model", [](const EvalJointResult& r) {
         return json_to_python(io::joint_to_json(r.model)); })

@@ -764,6 +764,7 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
 void write_report(const std::string& path, const std::vector<ReportSource>& sources,
                   const ReportOptions& options) {
   std::vector<NamedPath> inputs;
+  inputs.reserve(sources.size());
   for (const auto& src : sources) inputs.push_back({"result", src.name});
   check_outputs_not_inputs(inputs, {{"--output", path}});
   write_text_output(path, report_html(sources, options));

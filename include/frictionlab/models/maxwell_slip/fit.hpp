@@ -54,9 +54,10 @@ struct MaxwellSlipFit {
              const std::vector<FitParam>& own, std::vector<double>& nat) const {
     embed_by_field(nested, nested_nat, own, nat);
     double kmin = nat[1];
-    for (int i = 1; i + 1 < n; ++i) kmin = std::min(kmin, nat[static_cast<std::size_t>(1 + i)]);
-    nat[static_cast<std::size_t>(n)] = 1e-9 * kmin;                                   // k[n-1]
-    nat[static_cast<std::size_t>(2 * n)] = nat[static_cast<std::size_t>(2 * n - 1)];  // dDelta[n-1]
+    const auto un = static_cast<std::size_t>(n);
+    for (std::size_t i = 1; i + 1 < un; ++i) kmin = std::min(kmin, nat[1 + i]);
+    nat[un] = 1e-9 * kmin;             // k[n-1]
+    nat[2 * un] = nat[2 * un - 1];     // dDelta[n-1]
   }
   /// Delta_0 equals d_0; the other Delta_i are sums.
   void report(const std::vector<FitParam>& /*internal*/, std::vector<ReportedParam>& out) const {
