@@ -68,6 +68,7 @@ struct FitJointOptions {
   // validation
   double horizon = kEval.horizon_s, max_step = kEval.max_step;
   bool no_plots = false;
+  std::string report;  ///< --report FILE.html (fit-joint)
 };
 
 workflows::Progress progress() {
@@ -169,6 +170,10 @@ void run_fit_joint(const FitJointOptions& o) {
                                 "trajectory and feedforward torque)");
   const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
   check_outputs(o.out, io::kJointFitFile, inputs);
+  if (!o.report.empty()) {
+    io::check_output_file(o.report);
+    io::check_outputs_not_inputs(inputs, {{"--report", o.report}});
+  }
   workflows::FitJointOptions w;
   w.method = workflows::parse_joint_method(o.method);
   w.prep = prep_options(o);
@@ -220,7 +225,8 @@ void run_fit_joint(const FitJointOptions& o) {
 
   const workflows::FitJointOutcome s = workflows::fit_joint(train, val, desired, w, progress());
   for (const auto& wn : s.warnings) print_warning(wn);
-  const std::vector<std::string> files = io::write_fit_joint(o.out, s, !o.no_plots, inputs);
+  const std::vector<std::string> files =
+      io::write_fit_joint(o.out, s, !o.no_plots, inputs, o.report, report_options());
 
   std::printf("frictionlab fit-joint: method %s, %zu samples (%.3g s), %.2f s\n", o.method.c_str(),
               s.training_data.size(), s.training_data.t.back() - s.training_data.t.front(),
@@ -426,6 +432,10 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->check(positive(Number::integer))
       ->capture_default_str();
   cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
+  cmd->add_option("--report", o->report,
+                  "Also write the identification report: one self-contained HTML page "
+                  "(docs/report.md)")
+      ->type_name("FILE.html");
   registry.push_back({cmd, [o]() { run_fit_joint(*o); }});
 
   auto e = std::make_shared<EvalJointOptions>();

@@ -184,15 +184,6 @@ Inputs read_inputs(const py::handle& training, const py::handle& validation,
   return in;
 }
 
-/// What a report made from Python says made it.
-io::ReportOptions python_report_options(const std::string& title) {
-  io::ReportOptions ro;
-  if (!title.empty()) ro.title = title;
-  ro.generator =
-      "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() + " (Python)";
-  return ro;
-}
-
 std::string fit_json_text(const workflows::FitOutcome& f) {
   return io::fit_outcome_to_json(f).dump(2) + "\n";
 }

@@ -73,6 +73,17 @@ void PyProgress::rethrow() {
   }
 }
 
+// ---- reports ----
+
+/// What a report made from Python says made it (workflows_common.hpp).
+io::ReportOptions python_report_options(const std::string& title) {
+  io::ReportOptions ro;
+  if (!title.empty()) ro.title = title;
+  ro.generator =
+      "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() + " (Python)";
+  return ro;
+}
+
 // ---- records ----
 
 const std::vector<std::string>& record_spec_names() {

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arrays.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/data/record.hpp"
 #include "frictionlab/io/record_io.hpp"
 #include "frictionlab/models/model_spec.hpp"
@@ -176,6 +177,12 @@ inline constexpr const char* kProgressDoc =
     "progress: None, a callable progress(message: str, fraction: float) (fraction in [0, 1], "
     "negative when unknown; an exception it raises stops the call and is raised), or True for "
     "a tqdm bar. Ctrl-C stops the call (KeyboardInterrupt); the GIL is released meanwhile.";
+
+// ---- reports ---------------------------------------------------------------------------------
+
+/// io::ReportOptions of a report made from Python: `title` (default if empty) and the generator
+/// "frictionlab VERSION (Python)".
+io::ReportOptions python_report_options(const std::string& title);
 
 // ---- records ---------------------------------------------------------------------------------
 

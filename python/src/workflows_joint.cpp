@@ -272,7 +272,17 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
             return io::write_fit_joint(*as_path(dir), r, plots);
           },
           py::arg("dir"), py::arg("plots") = true,
-          "Write the CLI's output directory (joint_fit.json, predictions, plots).");
+          "Write the CLI's output directory (joint_fit.json, predictions, plots).")
+      .def(
+          "report",
+          [](const FitJointOutcome& r, const py::object& path, const std::string& title) {
+            io::write_report(*as_path(path), {{r.input, io::joint_fit_to_json(r)}},
+                             python_report_options(title));
+            return *as_path(path);
+          },
+          py::arg("path"), py::arg("title") = "",
+          "Write the identification report of the joint fit (the page `fit-joint --report` "
+          "writes); returns the path.");
 
   py::class_<EvalJointResult>(m, "EvalJointOutcome", R"doc(
 What eval_joint returns (workflows::EvalJointOutcome): the preprocessed records (`data`) and

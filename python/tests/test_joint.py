@@ -33,6 +33,14 @@ def test_fit_joint_idim_equals_cli(tmp_path, record):
     rel = j["reliability"]
     assert r.reliability.standard_errors == rel["standard_errors_reliable"]
     assert r.reliability.reasons == rel["reasons"] and r.reliability.hac_lags == rel["hac_lags"]
+    # the report: the page fit-joint --report writes, a section with every parameter and a time
+    # plot per record (the CLI's joint_fit.json report data, equal above)
+    page = (tmp_path / "j.html")
+    assert r.report(page) == str(page)
+    text = page.read_text()
+    assert text.count('<section class="fit joint"') == 1 and text.count('class="timeplot"') == 1
+    for p in j["parameters"]:
+        assert f'data-name="{p["name"]}"' in text
 
 
 def test_fit_joint_oe_equals_cli(tmp_path, record):

@@ -1,12 +1,15 @@
 // frictionlab: joint model files (include/frictionlab/io/joint_json.hpp).
 #include "frictionlab/io/joint_json.hpp"
 
+#include "frictionlab/workflows/report.hpp"
+
 #include <cmath>
 #include <variant>
 
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/workflows/report.hpp"
 #include "json_fields.hpp"
 
 namespace frictionlab::io {
@@ -177,6 +180,41 @@ ordered_json reliability_json(const identify::Reliability& rel) {
           {"hac_ratio_max", number_or_null(rel.hac_ratio_max)}};
 }
 
+ordered_json series_json(const workflows::JointRecordSeries& r) {
+  const auto arr = [](const std::vector<double>& x) {
+    ordered_json a = ordered_json::array();
+    for (double v : x) a.push_back(number_or_null(v));
+    return a;
+  };
+  return {{"file", r.name}, {"t", arr(r.t)}, {"q", arr(r.q)}, {"q_sim", arr(r.q_sim)},
+          {"qd", arr(r.qd)}, {"qd_sim", arr(r.qd_sim)}, {"tau", arr(r.tau)},
+          {"tau_pred", arr(r.tau_pred)}};
+}
+
+/// joint_fit.json's "report": what `frictionlab report` draws (docs/file-formats.md).
+ordered_json joint_report_json(const workflows::FitJointOutcome& s) {
+  ordered_json rep = ordered_json::object();
+  ordered_json recs = ordered_json::array();
+  if (!s.training.q_sim.empty()) recs.push_back(series_json(workflows::joint_record_series(s.training_data, s.training)));
+  for (std::size_t i = 0; i < s.validation.size() && i < s.validation_data.size(); ++i)
+    if (!s.validation[i].q_sim.empty())
+      recs.push_back(series_json(workflows::joint_record_series(s.validation_data[i], s.validation[i])));
+  rep["records"] = std::move(recs);
+  ordered_json scan = ordered_json::array();
+  if (s.sr3)
+    for (std::size_t i = 0; i < s.sr3->scan.size(); ++i) {
+      const auto& row = s.sr3->scan[i];
+      scan.push_back({{"lambda", number_or_null(row.lambda)},
+                      {"n_active", row.n_active},
+                      {"train_rel_error", number_or_null(row.train_rel_error)},
+                      {"aic_r", number_or_null(row.aic_r)},
+                      {"admissible", row.admissible},
+                      {"chosen", i == s.sr3->chosen}});
+    }
+  rep["sr3_scan"] = std::move(scan);
+  return rep;
+}
+
 ordered_json method_details(const workflows::FitJointOutcome& r) {
   ordered_json d = ordered_json::object();
   if (r.idim)
@@ -253,6 +291,7 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
   o["method_details"] = method_details(s);
   o["run_time_s"] = s.run_time_s;
   o["warnings"] = s.warnings;
+  o["report"] = joint_report_json(s);
   return o;
 }
 

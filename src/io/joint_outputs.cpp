@@ -179,18 +179,22 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
 
 std::vector<std::string> write_fit_joint(const std::string& out,
                                          const workflows::FitJointOutcome& r, bool plots,
-                                         const std::vector<NamedPath>& inputs) {
+                                         const std::vector<NamedPath>& inputs,
+                                         const std::string& report,
+                                         const ReportOptions& report_options) {
   const std::filesystem::path dir(out);
   OutputFiles files;
   files.protect(inputs);
   if (r.sr3) write_sr3_tables(dir, *r.sr3, plots, files);
   const auto fit_path = (dir / kJointFitFile).string();
-  files.write(fit_path, joint_fit_to_json(r).dump(2) + "\n");
+  const nlohmann::ordered_json fit_json = joint_fit_to_json(r);
+  files.write(fit_path, fit_json.dump(2) + "\n");
   write_prediction(dir, stem(r.input), r.training_data, r.training, plots, files);
   for (std::size_t i = 0; i < r.validation.size(); ++i)
     write_prediction(dir, stem(r.validation_data[i].source), r.validation_data[i],
                      r.validation[i], plots, files);
   write_static_curve(dir, r, plots, files);
+  if (!report.empty()) files.write(report, report_html({{fit_path, fit_json}}, report_options));
   files.commit();
   return files.paths();
 }

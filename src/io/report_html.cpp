@@ -208,8 +208,8 @@ std::string parameter_table(const oj& fit, const std::string& src) {
     } else {
       s += "<td class=\"std-error num\" data-value=\"" + exact_attr(p.value("std_error", oj())) + "\">" +
            show(p.value("std_error", oj()), 3) + "</td>";
-      s += "<td class=\"ci num\" data-low=\"" + exact_attr(lo) + "\" data-high=\"" + exact_attr(hi) + "\">[" +
-           show(lo) + ", " + show(hi) + "]</td>";
+      s += "<td class=\"ci num\" data-low=\"" + exact_attr(lo) + "\" data-high=\"" + exact_attr(hi) + "\">" +
+           (is_num(lo) || is_num(hi) ? "[" + show(lo) + ", " + show(hi) + "]" : std::string("&ndash;")) + "</td>";
       s += "<td class=\"hac num\" data-value=\"" + exact_attr(p.value("hac_std_error", oj())) + "\">" +
            show(p.value("hac_std_error", oj()), 3) + "</td>";
     }
@@ -370,6 +370,8 @@ std::string friction_plot(const oj& rep, const Units& u, const std::string& uid)
   return "<h3>Friction against velocity</h3>\n<figure>" + inline_svg(q, "friction-velocity", uid + "-fv") + "</figure>\n";
 }
 
+std::string time_plot_box(const oj& data, const std::string& id);
+
 /// The time plot: a placeholder SVG the script draws into, its data as JSON, the zoom controls.
 std::string time_plot(const oj& rep, const Units& u, const std::string& id) {
   oj data;
@@ -383,11 +385,17 @@ std::string time_plot(const oj& rep, const Units& u, const std::string& id) {
                             {"series", {{{"name", "measured - predicted"}, {"y", rep.value("residual", oj::array())}}}}});
   data["panels"].push_back({{"label", "velocity [" + u.velocity + "]"},
                             {"series", {{{"name", "velocity"}, {"y", rep.value("velocity", oj::array())}}}}});
+  return "<h3>Measured and predicted</h3>\n" + time_plot_box(data, id);
+}
+
+/// A zoomable time plot: its data {"t", "xlabel", "panels": [{"label", "series": [{"name",
+/// "y"}]}]} as JSON for the page's script, the SVG it draws into, the zoom controls.
+std::string time_plot_box(const oj& data, const std::string& id) {
   std::string text = data.dump();
   // Inside <script>: no "</script>" can end it early ('<' only occurs inside strings in JSON).
   std::string safe;
   for (char ch : text) safe += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
-  return "<h3>Measured and predicted</h3>\n<div class=\"timeplot\" id=\"" + id + "\">\n"
+  return "<div class=\"timeplot\" id=\"" + id + "\">\n"
          "<div class=\"controls\"><label>from <input type=\"range\" class=\"zoom-start\" min=\"0\" "
          "max=\"1000\" value=\"0\" aria-label=\"start of the visible range\"></label> <label>to "
          "<input type=\"range\" class=\"zoom-end\" min=\"0\" max=\"1000\" value=\"1000\" "
@@ -404,8 +412,6 @@ std::string fit_section(const ReportSource& src, const std::string& id) {
   const std::string where = src.name;
   if (!fit.is_object()) bad(where, "expected a JSON object");
   const std::string format = fit.value("format", std::string());
-  if (format == "frictionlab-joint-fit")
-    bad(where, "this is a joint_fit.json from `fit-joint`; its report is not built yet");
   if (format != "frictionlab-fit")
     bad(where, "not a fit.json (\"format\": \"frictionlab-fit\" is missing)");
   if (!fit.contains("report") || !fit.at("report").is_object())
@@ -487,6 +493,127 @@ std::string comparison_section(const ReportSource& src, const std::string& id,
   s += "</tbody>\n</table>\n<p class=\"note\">Ranked by " + std::string(by_val ? "validation" : "training") +
        " RMSE; delta " + crit + " is the difference to the smallest " + crit + " (below 2: no real "
        "difference; above 10: strong evidence against the model). Each model's section follows.</p>\n</section>\n";
+  return s;
+}
+
+/// joint_fit.json: the joint model's parameters, reliability, errors, a time plot per record
+/// (position, velocity, torque: measured against simulated), the sr3 lambda path.
+std::string joint_section(const ReportSource& src, const std::string& id) {
+  const oj& j = src.result;
+  const std::string where = src.name;
+  if (!j.contains("report") || !j.at("report").is_object())
+    bad(where, "has no report data (key 'report'): it was written by a frictionlab from before "
+               "reports; run fit-joint again");
+  const oj& rep = j.at("report");
+  const std::string method = j.value("method", std::string());
+  std::string s = "<section class=\"fit joint\" id=\"" + id + "\" data-model=\"joint\" data-method=\"" +
+                  esc(method) + "\" data-source=\"" + esc(where) + "\">\n<h2>joint <small>fit-joint " +
+                  esc(method) + ", <code>" + esc(j.value("input", std::string())) + "</code> &mdash; " +
+                  esc(where) + "</small></h2>\n";
+  // Verdict from the parameters' flags, the reliability and the warnings.
+  std::vector<std::string> doubtful;
+  for (const auto& p : need(j, where, "parameters"))
+    if (!p.value("fixed", false) && (p.value("at_limit", false) || p.value("undetermined", false)))
+      doubtful.push_back(p.value("name", std::string()));
+  const oj rel = j.value("reliability", oj());
+  const bool reliable = !rel.is_object() || rel.value("standard_errors_reliable", true);
+  std::string text;
+  if (doubtful.empty() && reliable) {
+    text = "No parameter is at a search limit or undetermined";
+    text += rel.is_object() ? ", and the standard errors can be trusted." : " (this method reports no standard errors).";
+  } else {
+    if (!doubtful.empty()) {
+      text = "The record does not determine ";
+      for (std::size_t i = 0; i < doubtful.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == doubtful.size() ? " and " : ", ") + ("<b>" + esc(doubtful[i]) + "</b>");
+      text += ". ";
+    }
+    if (!reliable) text += "The white-noise standard errors are not reliable; read the HAC column.";
+  }
+  s += "<p class=\"verdict " + std::string(doubtful.empty() && reliable ? "ok" : "warn") + "\"><b>Verdict:</b> " + text + "</p>\n";
+  s += parameter_table(j, where);
+  if (rel.is_object()) {
+    oj wrapper = oj::object();
+    wrapper["reliability"] = rel;
+    wrapper["identifiability"] = oj::array();
+    std::string f = flags_section(wrapper);
+    const auto cut = f.find("<p class=\"no-flags\">");  // joint fits have no identifiability flags yet
+    if (cut != std::string::npos) f.erase(cut, f.find("</p>", cut) + 5 - cut);
+    s += f;
+  }
+  if (j.contains("warnings") && !j.at("warnings").empty()) {
+    s += "<ul class=\"warnings\">\n";
+    for (const auto& w : j.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
+    s += "</ul>\n";
+  }
+  // Errors.
+  s += "<h3>Errors</h3>\n<table class=\"metrics\">\n<thead><tr><th>record</th><th>torque rel.</th>"
+       "<th>torque RMSE [N m]</th><th>position rel.</th><th>position RMSE [rad]</th><th>velocity rel.</th>"
+       "<th>velocity RMSE [rad/s]</th></tr></thead>\n<tbody>\n";
+  const auto row = [&](const std::string& name, const oj& e, const std::string& kind) {
+    const auto ch = [&](const char* c, const char* k) { return e.contains(c) ? e.at(c).value(k, oj()) : oj(); };
+    s += "<tr data-record=\"" + kind + "\"><td>" + esc(name) + "</td><td class=\"num\">" + show(ch("torque", "rel")) +
+         "</td><td class=\"num rmse\" data-value=\"" + exact_attr(ch("torque", "rmse")) + "\">" + show(ch("torque", "rmse")) +
+         "</td><td class=\"num\">" + show(ch("position", "rel")) + "</td><td class=\"num\">" + show(ch("position", "rmse")) +
+         "</td><td class=\"num\">" + show(ch("velocity", "rel")) + "</td><td class=\"num\">" + show(ch("velocity", "rmse")) +
+         "</td></tr>\n";
+  };
+  if (j.contains("training")) row("training", j.at("training"), "training");
+  if (j.contains("validation"))
+    for (const auto& v : j.at("validation")) row(v.value("file", std::string()), v, "validation");
+  s += "</tbody>\n</table>\n<p class=\"note\">rel.: ||prediction - measured|| / ||measured||; the "
+       "torque is the inverse model's along the measured motion, position and velocity are simulated "
+       "from the applied torque.</p>\n";
+  // A time plot per record.
+  int k = 0;
+  for (const auto& r : rep.value("records", oj::array())) {
+    oj data;
+    data["t"] = r.value("t", oj::array());
+    data["xlabel"] = "time [s]";
+    data["panels"] = oj::array();
+    data["panels"].push_back({{"label", "position [rad]"},
+                              {"series", {{{"name", "measured"}, {"y", r.value("q", oj::array())}},
+                                          {{"name", "simulated"}, {"y", r.value("q_sim", oj::array())}}}}});
+    data["panels"].push_back({{"label", "velocity [rad/s]"},
+                              {"series", {{{"name", "measured"}, {"y", r.value("qd", oj::array())}},
+                                          {{"name", "simulated"}, {"y", r.value("qd_sim", oj::array())}}}}});
+    data["panels"].push_back({{"label", "torque [N m]"},
+                              {"series", {{{"name", "applied"}, {"y", r.value("tau", oj::array())}},
+                                          {{"name", "inverse model"}, {"y", r.value("tau_pred", oj::array())}}}}});
+    s += "<h3>" + std::string(k == 0 ? "Training record" : "Validation record") + " <code>" +
+         esc(r.value("file", std::string())) + "</code>: measured and simulated</h3>\n" +
+         time_plot_box(data, id + "-time-" + std::to_string(k));
+    ++k;
+  }
+  // sr3's lambda path.
+  const oj& scan = rep.value("sr3_scan", oj::array());
+  if (scan.is_array() && !scan.empty()) {
+    Plot p;
+    p.title = "sr3: the lambda path (model size and training error)";
+    p.xlabel = "log10 lambda";
+    p.width = 900;
+    p.panel_height = 160;
+    std::vector<double> active, err, chosen_err;
+    double chosen_lambda = std::nan("");
+    for (const auto& r : scan) {
+      const double l = num(r.value("lambda", oj()));
+      if (!(l > 0)) continue;
+      p.x.push_back(std::log10(l));
+      active.push_back(num(r.value("n_active", oj())));
+      err.push_back(num(r.value("train_rel_error", oj())));
+      const bool ch = r.value("chosen", false);
+      chosen_err.push_back(ch ? err.back() : std::nan(""));
+      if (ch) chosen_lambda = l;
+    }
+    if (p.x.size() >= 2) {
+      p.panels.push_back({"active terms", {{"model size", active, true}}});
+      p.panels.push_back({"training torque error [-]", {{"all lambda", err, true}, {"chosen", chosen_err, true}}});
+      s += "<h3>sr3: lambda path and model sizes</h3>\n<figure>" + inline_svg(p, "sr3-path", id + "-sr3") +
+           "</figure>\n<p class=\"note\">Chosen lambda " + esc(format_number(chosen_lambda)) +
+           " (the smallest AIC on the validation data among the admissible models).</p>\n";
+    }
+  }
+  s += "</section>\n";
   return s;
 }
 
@@ -736,6 +863,11 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
       }
       body += comparison_section(src, cid, ids) + sections;
       nav += "<li><a href=\"#" + cid + "\">comparison &mdash; " + esc(src.name) + "</a></li>\n";
+    } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-fit") {
+      const std::string id = "fit-" + std::to_string(++fits);
+      body += joint_section(src, id);
+      nav += "<li><a href=\"#" + id + "\">joint (" + esc(src.result.value("method", std::string())) + ") &mdash; " +
+             esc(src.name) + "</a></li>\n";
     } else {
       const std::string id = "fit-" + std::to_string(++fits);
       body += fit_section(src, id);

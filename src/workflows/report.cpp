@@ -163,4 +163,26 @@ FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, in
   return d;
 }
 
+JointRecordSeries joint_record_series(const identify::JointData& d, const identify::JointEvaluation& e,
+                                      int max_buckets) {
+  const std::size_t n = d.t.size();
+  if (e.q_sim.size() != n || e.qd_sim.size() != n || e.tau_pred.size() != n || d.q.size() != n ||
+      d.qd.size() != n || d.tau.size() != n)
+    throw std::invalid_argument("joint_record_series: " + d.source +
+                                ": the evaluation's series do not match the record");
+  JointRecordSeries s;
+  s.name = d.source;
+  for (std::size_t k : envelope_indices(n, {&d.tau, &d.q}, static_cast<std::size_t>(std::max(10, max_buckets)))) {
+    s.t.push_back(d.t[k]);
+    s.q.push_back(d.q[k]);
+    s.q_sim.push_back(e.q_sim[k]);
+    s.qd.push_back(d.qd[k]);
+    s.qd_sim.push_back(e.qd_sim[k]);
+    s.tau.push_back(d.tau[k]);
+    s.tau_pred.push_back(e.tau_pred[k]);
+  }
+  for (auto* v : {&s.q, &s.q_sim, &s.qd, &s.qd_sim, &s.tau, &s.tau_pred}) *v = rounded(*v);
+  return s;
+}
+
 }  // namespace frictionlab::workflows

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/workflows/joint.hpp"
 
@@ -37,9 +38,13 @@ inline constexpr const char* kJointEvalFile = "joint_eval.json";
 /// joint_fit.json, the training record's prediction files, every validation record's,
 /// static_curve.csv, static_curve.svg.
 /// `inputs` are never replaced (OutputFiles::protect).
+/// With a `report` path, the identification report of the joint fit (io::report_html of the
+/// joint_fit.json written) is written too, in the same all-or-nothing set.
 std::vector<std::string> write_fit_joint(const std::string& dir,
                                          const workflows::FitJointOutcome& r, bool plots,
-                                         const std::vector<NamedPath>& inputs = {});
+                                         const std::vector<NamedPath>& inputs = {},
+                                         const std::string& report = {},
+                                         const ReportOptions& report_options = {});
 
 /// Write eval-joint's files into `dir` (created if missing): joint_eval.json (joint_file names
 /// the model's file), then every record's prediction files. Returns the paths in that order.

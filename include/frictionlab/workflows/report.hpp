@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "frictionlab/identify/joint.hpp"
+#include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/workflows/fit.hpp"
 
 namespace frictionlab::workflows {
@@ -47,5 +49,20 @@ struct FitReportData {
 /// significant digits (plot data). Throws std::invalid_argument for an empty outcome.
 FitReportData fit_report_data(const FitOutcome& f, int max_buckets = 1000, int bins = 0,
                               int lags = 0, int max_points = 4000);
+
+/// A joint record and the model's simulation of it, thinned for plotting like FitReportData's
+/// series (the envelope of the torque and position per bucket), values rounded to 7 digits.
+struct JointRecordSeries {
+  std::string name;                 ///< the record's source
+  std::vector<double> t;            ///< [s]
+  std::vector<double> q, q_sim;     ///< measured and simulated position [rad]
+  std::vector<double> qd, qd_sim;   ///< measured and simulated velocity [rad/s]
+  std::vector<double> tau, tau_pred;  ///< applied and inverse-model torque [N m]
+};
+
+/// The series of record `d` and its evaluation `e` (identify::evaluate_joint). Throws
+/// std::invalid_argument if the evaluation's series do not match the record's length.
+JointRecordSeries joint_record_series(const identify::JointData& d, const identify::JointEvaluation& e,
+                                      int max_buckets = 1000);
 
 }  // namespace frictionlab::workflows
