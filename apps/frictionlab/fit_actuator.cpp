@@ -81,6 +81,7 @@ struct FitActuatorOptions {
   LogOptions logs;
   std::string actuator, models = "m1,m2,m3,m4,m5,m6", validate = "leave-kp-out";
   std::string out = "frictionlab-actuator";
+  std::string report;  ///< --report FILE.html
   long trials = 3000;
   double time_budget = 0.0, velocity_weight = 0.0, tolerance = 0.02, sigma0 = 0.25;
   std::uint64_t seed = 1;
@@ -93,6 +94,10 @@ struct FitActuatorOptions {
 
 void run_fit_actuator(const FitActuatorOptions& o) {
   io::check_output_directory(o.out);
+  if (!o.report.empty()) {
+    io::check_output_file(o.report);
+    io::check_outputs_not_inputs(log_paths(o.logs), {{"--report", o.report}});
+  }
   workflows::FitActuatorOptions w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
@@ -114,7 +119,7 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   w.tolerance = o.tolerance;
   const auto fit = workflows::fit_actuator(logs, w, progress_to_stderr());
 
-  io::write_fit_actuator(o.out, fit, log_paths(o.logs));
+  io::write_fit_actuator(o.out, fit, log_paths(o.logs), o.report, report_options());
   std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
             << " logs, validation: " << fit.validation << "\n\n";
   std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
@@ -207,6 +212,10 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
                   "Recommend the simplest model within this fraction of the best validation MAE")
       ->check(non_negative())
       ->capture_default_str();
+  fit->add_option("--report", fo->report,
+                  "Also write the identification report: one self-contained HTML page "
+                  "(docs/report.md)")
+      ->type_name("FILE.html");
   fit->add_option("--out", fo->out, "Output directory (m1.json .. m6.json, summary.json)")
       ->capture_default_str();
   fit->add_option("--drive", fo->drive, "generic actuator: voltage or current")

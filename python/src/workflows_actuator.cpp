@@ -181,7 +181,19 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
           [](const FitActuatorOutcome& f, const py::object& dir) {
             io::write_fit_actuator(*as_path(dir), f);
           },
-          py::arg("dir"), "Write NAME.json for every model and summary.json into dir.");
+          py::arg("dir"), "Write NAME.json for every model and summary.json into dir.")
+      .def(
+          "report",
+          [](const FitActuatorOutcome& f, const py::object& path, const std::string& title) {
+            io::write_report(*as_path(path),
+                             {{"summary.json", nlohmann::ordered_json::parse(io::fit_actuator_summary_json(f))}},
+                             python_report_options(title));
+            return *as_path(path);
+          },
+          py::arg("path"), py::arg("title") = "",
+          "Write the identification report of the run (the page `fit-actuator --report` "
+          "writes): the models ranked, the recommendation, its parameters, every log "
+          "re-simulated with it; returns the path.");
 
   py::class_<workflows::EvalActuatorLog>(m, "EvalActuatorLog")
       .def_readonly("name", &workflows::EvalActuatorLog::name)

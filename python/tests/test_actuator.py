@@ -25,6 +25,10 @@ def test_fit_actuator_equals_cli(tmp_path):
     assert [m.train_mae for m in r.models] == [m["train_mae"] for m in j["models"]]
     r.write(tmp_path / "py")
     assert (tmp_path / "py" / "m1.json").read_text() == (tmp_path / "cli" / "m1.json").read_text()
+    # the report: the ranking, the recommended model's parameters, a time plot per log
+    text = (tmp_path / "r.html").read_text() if r.report(tmp_path / "r.html") else ""
+    assert text.count('class="timeplot"') == len(j["logs"]) and 'class="ranking"' in text
+    assert f'data-model="{j["recommended"]}"' in text
 
 
 def test_eval_actuator_equals_cli(tmp_path):

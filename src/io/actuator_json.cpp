@@ -1,6 +1,7 @@
 // frictionlab: fit-actuator's and eval-actuator's JSON files (see io/actuator_json.hpp).
 #include "frictionlab/io/actuator_json.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -32,18 +33,40 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   }
   summary["recommended"] = std::string(sim::actuator_model_name(outcome.recommended));
   summary["reason"] = outcome.reason;
+  summary["warnings"] = outcome.warnings;
+  // What the report draws (`frictionlab report summary.json`, docs/report.md): the recommended
+  // model's parameter file and every log re-simulated with it, thinned.
+  nlohmann::ordered_json rep;
+  for (const auto& r : outcome.models)
+    if (r.model == outcome.recommended) rep["params"] = nlohmann::ordered_json::parse(servo_params_json(r.params));
+  rep["logs"] = nlohmann::ordered_json::array();
+  for (const auto& l : outcome.recommended_series) {
+    const auto arr = [](const std::vector<double>& x) {
+      auto a = nlohmann::ordered_json::array();
+      for (double v : x) a.push_back(std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json());
+      return a;
+    };
+    rep["logs"].push_back({{"log", l.log}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"t", arr(l.t)},
+                           {"position", arr(l.position)}, {"goal_position", arr(l.goal_position)},
+                           {"simulated", arr(l.simulated)}});
+  }
+  summary["report"] = std::move(rep);
   return summary.dump(2) + "\n";
 }
 
 void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome,
-                        const std::vector<NamedPath>& inputs) {
+                        const std::vector<NamedPath>& inputs, const std::string& report,
+                        const ReportOptions& report_options) {
   OutputFiles files;
   files.protect(inputs);
   for (const auto& r : outcome.models)
     files.write((std::filesystem::path(dir) / (r.name + ".json")).string(),
                 servo_params_json(r.params));
-  files.write((std::filesystem::path(dir) / "summary.json").string(),
-              fit_actuator_summary_json(outcome));
+  const std::string summary_path = (std::filesystem::path(dir) / "summary.json").string();
+  const std::string summary = fit_actuator_summary_json(outcome);
+  files.write(summary_path, summary);
+  if (!report.empty())
+    files.write(report, report_html({{summary_path, nlohmann::ordered_json::parse(summary)}}, report_options));
   files.commit();
 }
 

@@ -617,6 +617,88 @@ std::string joint_section(const ReportSource& src, const std::string& id) {
   return s;
 }
 
+/// fit-actuator's summary.json: the models ranked by their errors, the recommendation and why,
+/// the recommended model's parameters, every log re-simulated with it.
+std::string actuator_section(const ReportSource& src, const std::string& id) {
+  const oj& j = src.result;
+  const std::string where = src.name;
+  if (!j.contains("report") || !j.at("report").is_object())
+    bad(where, "has no report data (key 'report'): it was written by a frictionlab from before "
+               "reports; run fit-actuator again");
+  const oj& rep = j.at("report");
+  const auto& models = need(j, where, "models");
+  const std::string rec = j.value("recommended", std::string());
+  const bool validated = j.value("validation", std::string()) != "none";
+  std::string s = "<section class=\"fit actuator\" id=\"" + id + "\" data-model=\"" + esc(rec) +
+                  "\" data-source=\"" + esc(where) + "\">\n<h2>actuator " + esc(j.value("actuator", std::string())) +
+                  " <small>fit-actuator, " + std::to_string(j.value("logs", oj::array()).size()) +
+                  " logs, validation " + esc(j.value("validation", std::string())) + " &mdash; " + esc(where) +
+                  "</small></h2>\n";
+  bool rec_at_bound = false;
+  for (const auto& m : models)
+    if (m.value("model", std::string()) == rec && !m.value("at_bound", oj::array()).empty()) rec_at_bound = true;
+  s += "<p class=\"verdict recommendation " + std::string(rec_at_bound ? "warn" : "ok") + "\" data-model=\"" +
+       esc(rec) + "\"><b>Recommended: " + esc(rec) + ".</b> " + esc(j.value("reason", std::string())) +
+       (rec_at_bound ? " Some of its parameters ended at the end of their search range (below)." : "") + "</p>\n";
+  s += "<table class=\"ranking\">\n<thead><tr><th>model</th><th>parameters</th><th>train MAE [rad]</th>"
+       "<th>validation MAE [rad]</th><th>evaluations</th><th>time [s]</th><th>at the end of its range</th></tr></thead>\n<tbody>\n";
+  for (const auto& m : models) {
+    const std::string name = m.value("model", std::string());
+    std::string bounds;
+    for (const auto& b : m.value("at_bound", oj::array())) bounds += (bounds.empty() ? "" : ", ") + esc(b.get<std::string>());
+    s += "<tr data-model=\"" + esc(name) + "\"" + (name == rec ? " class=\"recommended\"" : "") + "><td>" +
+         esc(name) + "</td><td class=\"num\">" + show(m.value("parameters", oj())) +
+         "</td><td class=\"num\" data-value=\"" + exact_attr(m.value("train_mae", oj())) + "\">" +
+         show(m.value("train_mae", oj())) + "</td><td class=\"num\" data-value=\"" +
+         exact_attr(m.value("validation_mae", oj())) + "\">" + (validated ? show(m.value("validation_mae", oj())) : "&ndash;") +
+         "</td><td class=\"num\">" + show(m.value("evaluations", oj())) + "</td><td class=\"num\">" +
+         show(m.value("seconds", oj()), 3) + "</td><td>" +
+         (bounds.empty() ? std::string() : "<span class=\"badge flag\">" + bounds + "</span>") + "</td></tr>\n";
+  }
+  s += "</tbody>\n</table>\n<p class=\"note\">MAE: mean absolute position error of the closed-loop "
+       "re-simulation of each log, pooled over the logs (docs/actuators.md). CMA-ES reports no "
+       "standard errors: a parameter at the end of its search range is the sign of one the logs do not "
+       "determine.</p>\n";
+  // The recommended model's parameters.
+  if (rep.contains("params") && rep.at("params").is_object()) {
+    s += "<h3>Parameters of " + esc(rec) + "</h3>\n<table class=\"parameters\">\n<thead><tr><th>parameter</th>"
+         "<th>value</th><th>flags</th></tr></thead>\n<tbody>\n";
+    std::vector<std::string> at_bound;
+    for (const auto& m : models)
+      if (m.value("model", std::string()) == rec)
+        for (const auto& b : m.value("at_bound", oj::array())) at_bound.push_back(b.get<std::string>());
+    for (const auto& [key, v] : rep.at("params").items()) {
+      if (!v.is_number()) continue;
+      const bool edge = std::find(at_bound.begin(), at_bound.end(), key) != at_bound.end();
+      s += "<tr data-name=\"" + esc(key) + "\"><td class=\"name\">" + esc(key) + "</td><td class=\"value num\" data-value=\"" +
+           exact_attr(v) + "\">" + show(v, 6) + "</td><td class=\"flags\">" +
+           (edge ? "<span class=\"badge flag\">at the end of its range</span>" : "") + "</td></tr>\n";
+    }
+    s += "</tbody>\n</table>\n";
+  }
+  if (j.contains("warnings") && !j.at("warnings").empty()) {
+    s += "<ul class=\"warnings\">\n";
+    for (const auto& w : j.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
+    s += "</ul>\n";
+  }
+  int k = 0;
+  for (const auto& l : rep.value("logs", oj::array())) {
+    oj data;
+    data["t"] = l.value("t", oj::array());
+    data["xlabel"] = "time [s]";
+    data["panels"] = oj::array();
+    data["panels"].push_back({{"label", "position [rad]"},
+                              {"series", {{{"name", "measured"}, {"y", l.value("position", oj::array())}},
+                                          {{"name", "simulated (" + rec + ")"}, {"y", l.value("simulated", oj::array())}},
+                                          {{"name", "goal"}, {"y", l.value("goal_position", oj::array())}}}}});
+    s += "<h3>Log <code>" + esc(l.value("log", std::string())) + "</code> <small>kp " + show(l.value("kp", oj())) +
+         ", " + esc(l.value("trajectory", std::string())) + "</small></h3>\n" +
+         time_plot_box(data, id + "-time-" + std::to_string(k++));
+  }
+  s += "</section>\n";
+  return s;
+}
+
 constexpr const char* kStyle = R"css(
 :root { --fg: #1a1a1a; --muted: #555; --line: #d0d0d0; --ok: #009E73; --warn: #D55E00; }
 * { box-sizing: border-box; }
@@ -863,6 +945,11 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
       }
       body += comparison_section(src, cid, ids) + sections;
       nav += "<li><a href=\"#" + cid + "\">comparison &mdash; " + esc(src.name) + "</a></li>\n";
+    } else if (src.result.is_object() && !src.result.contains("format") && src.result.contains("models") &&
+               src.result.contains("recommended")) {
+      const std::string id = "fit-" + std::to_string(++fits);
+      body += actuator_section(src, id);
+      nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-fit") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_section(src, id);

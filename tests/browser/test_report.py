@@ -60,6 +60,9 @@ def reports(tmp_path_factory):
         "velocity", "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "joint",
         "--report", "joint.html", cwd=d)
     run("report", "joint/joint_fit.json", "rich/fit.json", "--output", "mixed.html", cwd=d)
+    servo = dfki.parent / "servo_xl330" / "logs"
+    run("fit-actuator", "--logs", servo, "--models", "m1,m3", "--trials", "200", "--restarts", "0",
+        "--validate", "none", "--out", "act", "--report", "act.html", cwd=d)
     return d
 
 
@@ -90,7 +93,7 @@ def pages(browser, reports):
         p.page.close()
 
 
-@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed"])
+@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act"])
 def test_loads_clean_from_disk(pages, reports, name, tmp_path):
     page = pages[name]
     page.wait(0.3)
@@ -281,3 +284,25 @@ def test_joint_report(pages, reports):
     assert a == t[0] and b == pytest.approx(t[0] + 0.5 * (t[-1] - t[0]))
     mixed = pages["mixed"]
     assert mixed.evaluate("Array.from(document.querySelectorAll('section.fit')).map(s => s.dataset.model)") == ["joint", "lugre"]
+
+
+def test_actuator_report(pages, reports):
+    """fit-actuator on the XL330 logs (two models, a short budget): the ranking equals
+    summary.json, the recommendation is named with its reason, the recommended model's
+    parameters equal its parameter file, a time plot per log."""
+    j = json.loads((reports / "act" / "summary.json").read_text())
+    params = json.loads((reports / "act" / (j["recommended"] + ".json")).read_text())
+    page = pages["act"]
+    info = page.evaluate("""({
+        ranking: Array.from(document.querySelectorAll('table.ranking tbody tr')).map(tr =>
+          [tr.dataset.model, +tr.children[2].dataset.value]),
+        recommended: document.querySelector('.recommendation').dataset.model,
+        text: document.querySelector('.recommendation').textContent,
+        params: Object.fromEntries(Array.from(document.querySelectorAll('table.parameters tbody tr'))
+          .map(tr => [tr.dataset.name, +tr.querySelector('td.value').dataset.value])),
+        timeplots: document.querySelectorAll('div.timeplot').length,
+      })""")
+    assert info["ranking"] == [[m["model"], m["train_mae"]] for m in j["models"]]
+    assert info["recommended"] == j["recommended"] and j["reason"] in info["text"]
+    assert info["params"] == {k: v for k, v in params.items() if isinstance(v, (int, float))}
+    assert info["timeplots"] == len(j["logs"]) == 16

@@ -452,6 +452,8 @@ ROWS = [
      "c.json: key 'rows' is missing"),
     ("report: a joint_fit.json without report data", ["report", "j.json", "--output", "r.html"],
      {"j.json": JOINT_FIT}, 1, "j.json: has no report data (key 'report')"),
+    ("fit-actuator: --report in a missing directory (before the fit)",
+     FA + ["--report", "nodir/r.html"], {"log.json": LOG}, 1, "nodir/r.html: the directory"),
     ("fit-joint: --report in a missing directory (before the fit)",
      FJ + ["--report", "nodir/r.html"], {"j.csv": JOINT_REC}, 1, "nodir/r.html: the directory"),
     ("compare: --report is the input", CMP_ARGS + ["--report", "r.csv"], {"r.csv": REC}, 1,

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 
 namespace frictionlab::io {
@@ -20,8 +21,11 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
 /// (io::servo_params_json) and summary.json, all or nothing (io::OutputFiles, io/output.hpp).
 /// InputError naming the file if a write fails.
 /// `inputs` are never replaced (OutputFiles::protect).
+/// With a `report` path, the identification report of the run (io::report_html of the
+/// summary.json written) is written too, in the same all-or-nothing set.
 void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome,
-                        const std::vector<NamedPath>& inputs = {});
+                        const std::vector<NamedPath>& inputs = {}, const std::string& report = {},
+                        const ReportOptions& report_options = {});
 
 /// The per-log errors of an evaluation (2-space indent, trailing newline): one object per
 /// parameter set, keyed by its label: {"file": FILE, "per_log": {LOG: MAE [rad], ...}, "mean":

@@ -120,6 +120,18 @@ struct ActuatorModelOutcome {
   std::vector<std::string> at_bound;  ///< parameter keys at an end of their search range
 };
 
+/// One log re-simulated with a model's parameters (identify::servo_simulate_log), thinned for
+/// plotting (the envelope of the measured and simulated positions over 300 buckets).
+struct ActuatorLogSeries {
+  std::string log;                     ///< the log's file name
+  double kp = 0;                       ///< its firmware gain
+  std::string trajectory;              ///< its trajectory name
+  std::vector<double> t;               ///< [s]
+  std::vector<double> position;        ///< measured [rad]
+  std::vector<double> goal_position;   ///< commanded [rad]
+  std::vector<double> simulated;       ///< simulated [rad]
+};
+
 struct FitActuatorOutcome {
   std::string actuator;              ///< the actuator used (option or logs' "motor")
   std::string validation;            ///< servo_validation_name of the scheme
@@ -131,6 +143,8 @@ struct FitActuatorOutcome {
   std::string reason;                ///< "m3: the fewest parameters (7) among ..."
   /// "m3: at the end of its range: K1, K2 (see --range)", one per model with such keys.
   std::vector<std::string> warnings;
+  /// Every log re-simulated with the recommended model (the report's plots).
+  std::vector<ActuatorLogSeries> recommended_series;
 };
 
 /// Fit `options.models` to the (processed) logs with CMA-ES, validate them as
