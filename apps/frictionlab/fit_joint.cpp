@@ -68,7 +68,7 @@ struct FitJointOptions {
   // validation
   double horizon = kEval.horizon_s, max_step = kEval.max_step;
   bool no_plots = false;
-  std::string report;  ///< --report FILE.html (fit-joint)
+  std::string report;  ///< --report FILE.html (fit-joint, eval-joint)
 };
 
 workflows::Progress progress() {
@@ -274,6 +274,10 @@ void run_eval_joint(const EvalJointOptions& o) {
   std::vector<io::NamedPath> inputs{{"--joint", o.joint}};
   for (const auto& path : o.inputs) inputs.push_back({"--input", path});
   check_outputs(o.rec.out, io::kJointEvalFile, inputs);
+  if (!o.rec.report.empty()) {
+    io::check_output_file(o.rec.report);
+    io::check_outputs_not_inputs(inputs, {{"--report", o.rec.report}});
+  }
   const io::JointFile jf = io::read_joint_file(o.joint);
   for (const auto& w : jf.warnings) print_warning(w);
   std::vector<data::Record> records;
@@ -283,7 +287,8 @@ void run_eval_joint(const EvalJointOptions& o) {
   w.eval = eval_options(o.rec);
   const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, progress());
   const std::vector<std::string> files =
-      io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs);
+      io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs, o.rec.report,
+                           report_options());
   std::printf("frictionlab eval-joint: %s\n\n", o.joint.c_str());
   std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
@@ -454,6 +459,9 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->capture_default_str();
   add_record_options(ev, e->rec);
   ev->add_flag("--no-plots", e->rec.no_plots, "Do not write the SVG plots");
+  ev->add_option("--report", e->rec.report,
+                 "Also write the report: one self-contained HTML page (docs/report.md)")
+      ->type_name("FILE.html");
   registry.push_back({ev, [e]() { run_eval_joint(*e); }});
 }
 

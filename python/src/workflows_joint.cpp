@@ -303,7 +303,18 @@ the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.js
           [](const EvalJointResult& r, const py::object& dir, bool plots) {
             return io::write_eval_joint(*as_path(dir), r.outcome, r.model, r.joint_file, plots);
           },
-          py::arg("dir"), py::arg("plots") = true, "Write the CLI's output directory.");
+          py::arg("dir"), py::arg("plots") = true, "Write the CLI's output directory.")
+      .def(
+          "report",
+          [](const EvalJointResult& r, const py::object& path, const std::string& title) {
+            io::write_report(*as_path(path),
+                             {{r.joint_file, io::joint_eval_to_json(r.outcome, r.model, r.joint_file)}},
+                             python_report_options(title));
+            return *as_path(path);
+          },
+          py::arg("path"), py::arg("title") = "",
+          "Write the report of the evaluation (the page `eval-joint --report` writes); returns the "
+          "path.");
 }
 
 #undef VIEW

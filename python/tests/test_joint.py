@@ -74,6 +74,8 @@ def test_eval_joint_equals_cli(tmp_path, record):
             cwd=tmp_path)
     e = fl.eval_joint(str(joint), [record], resample_rate=300.0)
     same_json((tmp_path / "ev" / "joint_eval.json").read_text(), e.to_json())
+    text = (tmp_path / "e.html").read_text() if e.report(tmp_path / "e.html") else ""
+    assert text.count('<section class="fit joint-eval"') == 1 and text.count('class="timeplot"') == 1
     # the model as a dict and as the fit's result give the same errors
     r = fl.fit_joint(record, resample_rate=300.0)
     e2 = fl.eval_joint(r, record, resample_rate=300.0)

@@ -309,6 +309,12 @@ ordered_json joint_eval_to_json(const workflows::EvalJointOutcome& r, const sim:
     rec.update(joint_errors_json(e));
     summary["records"].push_back(std::move(rec));
   }
+  // What the report draws (docs/report.md): every record and the model's simulation, thinned.
+  ordered_json recs = ordered_json::array();
+  for (std::size_t i = 0; i < r.evaluations.size() && i < r.data.size(); ++i)
+    if (!r.evaluations[i].q_sim.empty())
+      recs.push_back(series_json(workflows::joint_record_series(r.data[i], r.evaluations[i])));
+  summary["report"] = {{"records", std::move(recs)}};
   return summary;
 }
 

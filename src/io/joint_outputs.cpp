@@ -203,14 +203,18 @@ std::vector<std::string> write_eval_joint(const std::string& out,
                                           const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
                                           const std::string& joint_file, bool plots,
-                                          const std::vector<NamedPath>& inputs) {
+                                          const std::vector<NamedPath>& inputs,
+                                          const std::string& report,
+                                          const ReportOptions& report_options) {
   const std::filesystem::path dir(out);
   OutputFiles files;
   files.protect(inputs);
   const auto json_path = (dir / kJointEvalFile).string();
-  files.write(json_path, joint_eval_to_json(r, model, joint_file).dump(2) + "\n");
+  const nlohmann::ordered_json eval_json = joint_eval_to_json(r, model, joint_file);
+  files.write(json_path, eval_json.dump(2) + "\n");
   for (std::size_t i = 0; i < r.evaluations.size(); ++i)
     write_prediction(dir, stem(r.data[i].source), r.data[i], r.evaluations[i], plots, files);
+  if (!report.empty()) files.write(report, report_html({{json_path, eval_json}}, report_options));
   files.commit();
   return files.paths();
 }

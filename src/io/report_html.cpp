@@ -496,6 +496,95 @@ std::string comparison_section(const ReportSource& src, const std::string& id,
   return s;
 }
 
+/// The errors of a joint model per record (joint_fit.json's training and validation, or
+/// joint_eval.json's records): relative error and RMSE of torque, position and velocity.
+std::string joint_errors_table(const oj& training, const oj& others) {
+  std::string s = "<h3>Errors</h3>\n<table class=\"metrics\">\n<thead><tr><th>record</th><th>torque rel.</th>"
+                  "<th>torque RMSE [N m]</th><th>position rel.</th><th>position RMSE [rad]</th><th>velocity rel.</th>"
+                  "<th>velocity RMSE [rad/s]</th></tr></thead>\n<tbody>\n";
+  const auto row = [&](const std::string& name, const oj& e, const std::string& kind) {
+    const auto ch = [&](const char* c, const char* k) { return e.contains(c) ? e.at(c).value(k, oj()) : oj(); };
+    s += "<tr data-record=\"" + kind + "\"><td>" + esc(name) + "</td><td class=\"num\">" + show(ch("torque", "rel")) +
+         "</td><td class=\"num rmse\" data-value=\"" + exact_attr(ch("torque", "rmse")) + "\">" + show(ch("torque", "rmse")) +
+         "</td><td class=\"num\">" + show(ch("position", "rel")) + "</td><td class=\"num\">" + show(ch("position", "rmse")) +
+         "</td><td class=\"num\">" + show(ch("velocity", "rel")) + "</td><td class=\"num\">" + show(ch("velocity", "rmse")) +
+         "</td></tr>\n";
+  };
+  if (training.is_object()) row("training", training, "training");
+  for (const auto& v : others) row(v.value("file", std::string()), v, training.is_object() ? "validation" : "record");
+  s += "</tbody>\n</table>\n<p class=\"note\">rel.: ||prediction - measured|| / ||measured||; the "
+       "torque is the inverse model's along the measured motion, position and velocity are simulated "
+       "from the applied torque.</p>\n";
+  return s;
+}
+
+/// A zoomable time plot per record of a joint report: position, velocity (measured against
+/// simulated) and torque (applied against the inverse model's). The first record is headed
+/// `first`, the others `rest`.
+std::string joint_time_plots(const oj& rep, const std::string& id, const std::string& first,
+                             const std::string& rest) {
+  std::string s;
+  int k = 0;
+  for (const auto& r : rep.value("records", oj::array())) {
+    oj data;
+    data["t"] = r.value("t", oj::array());
+    data["xlabel"] = "time [s]";
+    data["panels"] = oj::array();
+    data["panels"].push_back({{"label", "position [rad]"},
+                              {"series", {{{"name", "measured"}, {"y", r.value("q", oj::array())}},
+                                          {{"name", "simulated"}, {"y", r.value("q_sim", oj::array())}}}}});
+    data["panels"].push_back({{"label", "velocity [rad/s]"},
+                              {"series", {{{"name", "measured"}, {"y", r.value("qd", oj::array())}},
+                                          {{"name", "simulated"}, {"y", r.value("qd_sim", oj::array())}}}}});
+    data["panels"].push_back({{"label", "torque [N m]"},
+                              {"series", {{{"name", "applied"}, {"y", r.value("tau", oj::array())}},
+                                          {{"name", "inverse model"}, {"y", r.value("tau_pred", oj::array())}}}}});
+    s += "<h3>" + (k == 0 ? first : rest) + " <code>" + esc(r.value("file", std::string())) +
+         "</code>: measured and simulated</h3>\n" + time_plot_box(data, id + "-time-" + std::to_string(k));
+    ++k;
+  }
+  return s;
+}
+
+/// joint_eval.json (eval-joint): the joint model's values, the errors and a time plot per record.
+std::string joint_eval_section(const ReportSource& src, const std::string& id) {
+  const oj& j = src.result;
+  if (!j.contains("report") || !j.at("report").is_object())
+    bad(src.name, "has no report data (key 'report'): it was written by a frictionlab from before "
+                  "reports; run eval-joint again");
+  std::string s = "<section class=\"fit joint-eval\" id=\"" + id + "\" data-model=\"joint\" data-source=\"" +
+                  esc(src.name) + "\">\n<h2>joint <small>eval-joint of <code>" +
+                  esc(j.value("joint_file", std::string())) + "</code> &mdash; " + esc(src.name) + "</small></h2>\n";
+  // The model's values (no estimation here: no standard errors).
+  s += "<h3>The joint model</h3>\n<table class=\"parameters\">\n<thead><tr><th>parameter</th><th>value</th></tr></thead>\n<tbody>\n";
+  const oj& joint = j.value("joint", oj::object());
+  const auto add = [&](const std::string& name, const oj& v) {
+    if (v.is_number())
+      s += "<tr data-name=\"" + esc(name) + "\"><td class=\"name\">" + esc(name) +
+           "</td><td class=\"value num\" data-value=\"" + exact_attr(v) + "\">" + show(v, 6) + "</td></tr>\n";
+    else if (v.is_array())
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string n = name + "[" + std::to_string(i) + "]";
+        if (v[i].is_number())
+          s += "<tr data-name=\"" + esc(n) + "\"><td class=\"name\">" + esc(n) +
+               "</td><td class=\"value num\" data-value=\"" + exact_attr(v[i]) + "\">" + show(v[i], 6) + "</td></tr>\n";
+      }
+  };
+  for (const auto& [k, v] : joint.items()) add(k, v);
+  if (joint.contains("friction") && joint.at("friction").is_object()) {
+    const oj& fr = joint.at("friction");
+    const oj params = fr.value("params", oj::object());  // (a named copy: items() does not own it)
+    for (const auto& [k, v] : params.items()) add(k, v);
+    s += "</tbody>\n</table>\n<p class=\"note\">friction model " + esc(fr.value("model", std::string())) + "</p>\n";
+  } else {
+    s += "</tbody>\n</table>\n";
+  }
+  s += joint_errors_table(oj(), j.value("records", oj::array()));
+  s += joint_time_plots(j.at("report"), id, "Record", "Record");
+  s += "</section>\n";
+  return s;
+}
+
 /// joint_fit.json: the joint model's parameters, reliability, errors, a time plot per record
 /// (position, velocity, torque: measured against simulated), the sr3 lambda path.
 std::string joint_section(const ReportSource& src, const std::string& id) {
@@ -546,45 +635,8 @@ std::string joint_section(const ReportSource& src, const std::string& id) {
     for (const auto& w : j.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
     s += "</ul>\n";
   }
-  // Errors.
-  s += "<h3>Errors</h3>\n<table class=\"metrics\">\n<thead><tr><th>record</th><th>torque rel.</th>"
-       "<th>torque RMSE [N m]</th><th>position rel.</th><th>position RMSE [rad]</th><th>velocity rel.</th>"
-       "<th>velocity RMSE [rad/s]</th></tr></thead>\n<tbody>\n";
-  const auto row = [&](const std::string& name, const oj& e, const std::string& kind) {
-    const auto ch = [&](const char* c, const char* k) { return e.contains(c) ? e.at(c).value(k, oj()) : oj(); };
-    s += "<tr data-record=\"" + kind + "\"><td>" + esc(name) + "</td><td class=\"num\">" + show(ch("torque", "rel")) +
-         "</td><td class=\"num rmse\" data-value=\"" + exact_attr(ch("torque", "rmse")) + "\">" + show(ch("torque", "rmse")) +
-         "</td><td class=\"num\">" + show(ch("position", "rel")) + "</td><td class=\"num\">" + show(ch("position", "rmse")) +
-         "</td><td class=\"num\">" + show(ch("velocity", "rel")) + "</td><td class=\"num\">" + show(ch("velocity", "rmse")) +
-         "</td></tr>\n";
-  };
-  if (j.contains("training")) row("training", j.at("training"), "training");
-  if (j.contains("validation"))
-    for (const auto& v : j.at("validation")) row(v.value("file", std::string()), v, "validation");
-  s += "</tbody>\n</table>\n<p class=\"note\">rel.: ||prediction - measured|| / ||measured||; the "
-       "torque is the inverse model's along the measured motion, position and velocity are simulated "
-       "from the applied torque.</p>\n";
-  // A time plot per record.
-  int k = 0;
-  for (const auto& r : rep.value("records", oj::array())) {
-    oj data;
-    data["t"] = r.value("t", oj::array());
-    data["xlabel"] = "time [s]";
-    data["panels"] = oj::array();
-    data["panels"].push_back({{"label", "position [rad]"},
-                              {"series", {{{"name", "measured"}, {"y", r.value("q", oj::array())}},
-                                          {{"name", "simulated"}, {"y", r.value("q_sim", oj::array())}}}}});
-    data["panels"].push_back({{"label", "velocity [rad/s]"},
-                              {"series", {{{"name", "measured"}, {"y", r.value("qd", oj::array())}},
-                                          {{"name", "simulated"}, {"y", r.value("qd_sim", oj::array())}}}}});
-    data["panels"].push_back({{"label", "torque [N m]"},
-                              {"series", {{{"name", "applied"}, {"y", r.value("tau", oj::array())}},
-                                          {{"name", "inverse model"}, {"y", r.value("tau_pred", oj::array())}}}}});
-    s += "<h3>" + std::string(k == 0 ? "Training record" : "Validation record") + " <code>" +
-         esc(r.value("file", std::string())) + "</code>: measured and simulated</h3>\n" +
-         time_plot_box(data, id + "-time-" + std::to_string(k));
-    ++k;
-  }
+  s += joint_errors_table(j.value("training", oj()), j.value("validation", oj::array()));
+  s += joint_time_plots(rep, id, "Training record", "Validation record");
   // sr3's lambda path.
   const oj& scan = rep.value("sr3_scan", oj::array());
   if (scan.is_array() && !scan.empty()) {
@@ -950,6 +1002,10 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_section(src, id);
       nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
+    } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-eval") {
+      const std::string id = "fit-" + std::to_string(++fits);
+      body += joint_eval_section(src, id);
+      nav += "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-fit") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_section(src, id);

@@ -60,6 +60,11 @@ def reports(tmp_path_factory):
         "velocity", "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "joint",
         "--report", "joint.html", cwd=d)
     run("report", "joint/joint_fit.json", "rich/fit.json", "--output", "mixed.html", cwd=d)
+    src = pathlib.Path(os.environ.get("FRICTIONLAB_SOURCE_DIR", ".")).resolve()
+    run("eval-joint", "--joint", src / "examples" / "data" / "dfki_published_joint.json", "--input",
+        dfki / "gravcomp_data_measured.csv", "--time", "time", "--position", "position", "--velocity",
+        "velocity", "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "jev",
+        "--report", "jev.html", cwd=d)
     servo = dfki.parent / "servo_xl330" / "logs"
     run("fit-actuator", "--logs", servo, "--models", "m1,m3", "--trials", "200", "--restarts", "0",
         "--validate", "none", "--out", "act", "--report", "act.html", cwd=d)
@@ -93,7 +98,7 @@ def pages(browser, reports):
         p.page.close()
 
 
-@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act"])
+@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act", "jev"])
 def test_loads_clean_from_disk(pages, reports, name, tmp_path):
     page = pages[name]
     page.wait(0.3)
@@ -306,3 +311,23 @@ def test_actuator_report(pages, reports):
     assert info["recommended"] == j["recommended"] and j["reason"] in info["text"]
     assert info["params"] == {k: v for k, v in params.items() if isinstance(v, (int, float))}
     assert info["timeplots"] == len(j["logs"]) == 16
+
+
+def test_joint_evaluation_report(pages, reports):
+    """eval-joint of the owners' published DFKI model: the model's values, the errors and a time
+    plot per record equal joint_eval.json's."""
+    j = json.loads((reports / "jev" / "joint_eval.json").read_text())
+    page = pages["jev"]
+    info = page.evaluate("""({
+        values: Object.fromEntries(Array.from(document.querySelectorAll('table.parameters tbody tr'))
+          .map(tr => [tr.dataset.name, +tr.querySelector('td.value').dataset.value])),
+        rmse: Array.from(document.querySelectorAll('table.metrics td.rmse')).map(td => +td.dataset.value),
+        timeplots: document.querySelectorAll('div.timeplot').length,
+      })""")
+    joint = j["joint"]
+    assert info["values"]["I"] == joint["I"] and info["values"]["mgCy"] == joint["mgCy"]
+    for k, v in joint["friction"]["params"].items():
+        if isinstance(v, (int, float)):
+            assert info["values"][k] == v
+    assert info["rmse"] == [r["torque"]["rmse"] for r in j["records"]]
+    assert info["timeplots"] == len(j["records"]) == len(j["report"]["records"])

@@ -454,6 +454,8 @@ ROWS = [
      {"j.json": JOINT_FIT}, 1, "j.json: has no report data (key 'report')"),
     ("fit-actuator: --report in a missing directory (before the fit)",
      FA + ["--report", "nodir/r.html"], {"log.json": LOG}, 1, "nodir/r.html: the directory"),
+    ("eval-joint: --report is the input", EJ + ["--report", "j.csv"],
+     {"J.json": JOINT, "j.csv": JOINT_REC}, 1, "the output (--report) is the input"),
     ("fit-joint: --report in a missing directory (before the fit)",
      FJ + ["--report", "nodir/r.html"], {"j.csv": JOINT_REC}, 1, "nodir/r.html: the directory"),
     ("compare: --report is the input", CMP_ARGS + ["--report", "r.csv"], {"r.csv": REC}, 1,

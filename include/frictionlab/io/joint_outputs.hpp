@@ -48,10 +48,14 @@ std::vector<std::string> write_fit_joint(const std::string& dir,
 
 /// Write eval-joint's files into `dir` (created if missing): joint_eval.json (joint_file names
 /// the model's file), then every record's prediction files. Returns the paths in that order.
+/// With a `report` path, the report of the evaluation (io::report_html of the joint_eval.json
+/// written) is written too, in the same set.
 std::vector<std::string> write_eval_joint(const std::string& dir,
                                           const workflows::EvalJointOutcome& r,
                                           const sim::JointModel& model,
                                           const std::string& joint_file, bool plots,
-                                          const std::vector<NamedPath>& inputs = {});
+                                          const std::vector<NamedPath>& inputs = {},
+                                          const std::string& report = {},
+                                          const ReportOptions& report_options = {});
 
 }  // namespace frictionlab::io
