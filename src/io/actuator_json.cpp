@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo_params.hpp"
@@ -41,14 +42,9 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
     if (r.model == outcome.recommended) rep["params"] = nlohmann::ordered_json::parse(servo_params_json(r.params));
   rep["logs"] = nlohmann::ordered_json::array();
   for (const auto& l : outcome.recommended_series) {
-    const auto arr = [](const std::vector<double>& x) {
-      auto a = nlohmann::ordered_json::array();
-      for (double v : x) a.push_back(std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json());
-      return a;
-    };
-    rep["logs"].push_back({{"log", l.log}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"t", arr(l.t)},
-                           {"position", arr(l.position)}, {"goal_position", arr(l.goal_position)},
-                           {"simulated", arr(l.simulated)}});
+    rep["logs"].push_back({{"log", l.log}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"t", finite_or_null(l.t)},
+                           {"position", finite_or_null(l.position)}, {"goal_position", finite_or_null(l.goal_position)},
+                           {"simulated", finite_or_null(l.simulated)}});
   }
   summary["report"] = std::move(rep);
   return summary.dump(2) + "\n";

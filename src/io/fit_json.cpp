@@ -11,6 +11,12 @@ nlohmann::ordered_json finite_or_null(double x) {
   return x;
 }
 
+nlohmann::ordered_json finite_or_null(const std::vector<double>& x) {
+  auto a = nlohmann::ordered_json::array();
+  for (double v : x) a.push_back(finite_or_null(v));
+  return a;
+}
+
 std::string problem_name(identify::ProblemKind p) {
   return p == identify::ProblemKind::sensorless ? "sensorless" : "friction";
 }
@@ -129,26 +135,21 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
 }
 
 nlohmann::ordered_json report_data_json(const workflows::FitReportData& d) {
-  const auto arr = [](const std::vector<double>& x) {
-    auto a = nlohmann::ordered_json::array();
-    for (double v : x) a.push_back(number(v));
-    return a;
-  };
   nlohmann::ordered_json j;
-  j["t"] = arr(d.t);
-  j["velocity"] = arr(d.velocity);
-  j["measured"] = arr(d.measured);
-  j["predicted"] = arr(d.predicted);
-  j["residual"] = arr(d.residual);
-  j["hist_edges"] = arr(d.hist_edges);
+  j["t"] = finite_or_null(d.t);
+  j["velocity"] = finite_or_null(d.velocity);
+  j["measured"] = finite_or_null(d.measured);
+  j["predicted"] = finite_or_null(d.predicted);
+  j["residual"] = finite_or_null(d.residual);
+  j["hist_edges"] = finite_or_null(d.hist_edges);
   j["hist_counts"] = d.hist_counts;
   j["residual_mean"] = number(d.residual_mean);
   j["residual_std"] = number(d.residual_std);
-  j["acf"] = arr(d.acf);
+  j["acf"] = finite_or_null(d.acf);
   j["acf_band"] = number(d.acf_band);
-  j["fv_velocity"] = arr(d.fv_velocity);
-  j["fv_measured"] = arr(d.fv_measured);
-  j["fv_static"] = arr(d.fv_static);
+  j["fv_velocity"] = finite_or_null(d.fv_velocity);
+  j["fv_measured"] = finite_or_null(d.fv_measured);
+  j["fv_static"] = finite_or_null(d.fv_static);
   j["v_min"] = number(d.v_min);
   j["v_max"] = number(d.v_max);
   j["y_min"] = number(d.y_min);

@@ -1,13 +1,12 @@
 // frictionlab: joint model files (include/frictionlab/io/joint_json.hpp).
 #include "frictionlab/io/joint_json.hpp"
 
-#include "frictionlab/workflows/report.hpp"
-
 #include <cmath>
 #include <variant>
 
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/workflows/report.hpp"
 #include "json_fields.hpp"
@@ -119,16 +118,11 @@ JointFile read_joint_file(const std::string& path) {
 
 namespace {
 
-/// A number, or null when not finite (JSON has no NaN).
-ordered_json number_or_null(double x) {
-  return std::isfinite(x) ? ordered_json(x) : ordered_json(nullptr);
-}
-
 ordered_json channel_json(const identify::ChannelError& c) {
   ordered_json o = ordered_json::object();
-  o["rel"] = number_or_null(c.rel);
-  o["rmse"] = number_or_null(c.rmse);
-  o["max_abs"] = number_or_null(c.max_abs);
+  o["rel"] = finite_or_null(c.rel);
+  o["rmse"] = finite_or_null(c.rmse);
+  o["max_abs"] = finite_or_null(c.max_abs);
   return o;
 }
 
@@ -156,11 +150,11 @@ ordered_json sr3_details_json(const identify::JointSr3Result& r) {
   ordered_json st = ordered_json::array();
   for (const auto& x : r.starts)
     st.push_back({{"sigma0_init", x.sigma0_init},
-                  {"rel_error", number_or_null(x.rel_error)},
+                  {"rel_error", finite_or_null(x.rel_error)},
                   {"outer_iterations", x.outer_iterations},
                   {"converged", x.converged},
-                  {"sigma0", number_or_null(x.sigma0)},
-                  {"sigma1", number_or_null(x.sigma1)}});
+                  {"sigma0", finite_or_null(x.sigma0)},
+                  {"sigma1", finite_or_null(x.sigma1)}});
   d["starts"] = std::move(st);
   d["seconds"] = r.seconds;
   return d;
@@ -172,23 +166,18 @@ namespace {
 ordered_json reliability_json(const identify::Reliability& rel) {
   return {{"standard_errors_reliable", rel.standard_errors},
           {"reasons", rel.reasons},
-          {"residual_acf1", number_or_null(rel.whiteness.acf1)},
-          {"ljung_box_q", number_or_null(rel.whiteness.ljung_box_q)},
-          {"ljung_box_p", number_or_null(rel.whiteness.ljung_box_p)},
+          {"residual_acf1", finite_or_null(rel.whiteness.acf1)},
+          {"ljung_box_q", finite_or_null(rel.whiteness.ljung_box_q)},
+          {"ljung_box_p", finite_or_null(rel.whiteness.ljung_box_p)},
           {"ljung_box_lags", rel.whiteness.lags},
           {"hac_lags", rel.hac_lags},
-          {"hac_ratio_max", number_or_null(rel.hac_ratio_max)}};
+          {"hac_ratio_max", finite_or_null(rel.hac_ratio_max)}};
 }
 
 ordered_json series_json(const workflows::JointRecordSeries& r) {
-  const auto arr = [](const std::vector<double>& x) {
-    ordered_json a = ordered_json::array();
-    for (double v : x) a.push_back(number_or_null(v));
-    return a;
-  };
-  return {{"file", r.name}, {"t", arr(r.t)}, {"q", arr(r.q)}, {"q_sim", arr(r.q_sim)},
-          {"qd", arr(r.qd)}, {"qd_sim", arr(r.qd_sim)}, {"tau", arr(r.tau)},
-          {"tau_pred", arr(r.tau_pred)}};
+  return {{"file", r.name}, {"t", finite_or_null(r.t)}, {"q", finite_or_null(r.q)}, {"q_sim", finite_or_null(r.q_sim)},
+          {"qd", finite_or_null(r.qd)}, {"qd_sim", finite_or_null(r.qd_sim)}, {"tau", finite_or_null(r.tau)},
+          {"tau_pred", finite_or_null(r.tau_pred)}};
 }
 
 /// joint_fit.json's "report": what `frictionlab report` draws (docs/file-formats.md).
@@ -204,10 +193,10 @@ ordered_json joint_report_json(const workflows::FitJointOutcome& s) {
   if (s.sr3)
     for (std::size_t i = 0; i < s.sr3->scan.size(); ++i) {
       const auto& row = s.sr3->scan[i];
-      scan.push_back({{"lambda", number_or_null(row.lambda)},
+      scan.push_back({{"lambda", finite_or_null(row.lambda)},
                       {"n_active", row.n_active},
-                      {"train_rel_error", number_or_null(row.train_rel_error)},
-                      {"aic_r", number_or_null(row.aic_r)},
+                      {"train_rel_error", finite_or_null(row.train_rel_error)},
+                      {"aic_r", finite_or_null(row.aic_r)},
                       {"admissible", row.admissible},
                       {"chosen", i == s.sr3->chosen}});
     }
@@ -262,14 +251,14 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
     ordered_json p = ordered_json::object();
     p["name"] = e.name;
     p["unit"] = e.unit;
-    p["value"] = number_or_null(e.value);
-    p["std_error"] = number_or_null(e.std_error);
-    p["ci95"] = ordered_json::array({number_or_null(e.ci_low), number_or_null(e.ci_high)});
+    p["value"] = finite_or_null(e.value);
+    p["std_error"] = finite_or_null(e.std_error);
+    p["ci95"] = ordered_json::array({finite_or_null(e.ci_low), finite_or_null(e.ci_high)});
     p["fixed"] = e.fixed;
     p["at_limit"] = e.at_limit;
     p["undetermined"] = e.undetermined;
-    p["hac_std_error"] = number_or_null(e.hac_std_error);
-    p["hac_ci95"] = ordered_json::array({number_or_null(e.hac_ci_low), number_or_null(e.hac_ci_high)});
+    p["hac_std_error"] = finite_or_null(e.hac_std_error);
+    p["hac_ci95"] = ordered_json::array({finite_or_null(e.hac_ci_low), finite_or_null(e.hac_ci_high)});
     params.push_back(std::move(p));
   }
   o["parameters"] = std::move(params);

@@ -30,6 +30,8 @@ std::string problem_name(identify::ProblemKind p);
 
 /// x, or null if x is not finite (how fit.json and compare.json write numbers).
 nlohmann::ordered_json finite_or_null(double x);
+/// An array of finite_or_null(x[i]) (the series of the result files' "report" objects).
+nlohmann::ordered_json finite_or_null(const std::vector<double>& x);
 
 /// The fit.json object of a result; `input` names the training record. For a
 /// workflows::FitOutcome f: fit_to_json(f.result, f.input, f.validation).
