@@ -41,6 +41,13 @@ frictionlab::io::ReportOptions report_options() {
   return o;
 }
 
+void check_report_output(const std::string& report,
+                         const std::vector<frictionlab::io::NamedPath>& inputs) {
+  if (report.empty()) return;
+  frictionlab::io::check_output_file(report);
+  frictionlab::io::check_outputs_not_inputs(inputs, {{"--report", report}});
+}
+
 void register_commands(CLI::App& app, Registry& registry) {
   register_report(app, registry);
   register_fit_joint(app, registry);

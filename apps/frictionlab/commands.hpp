@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/io/report_html.hpp"
 
 namespace CLI {
@@ -34,6 +35,9 @@ void set_command_line(int argc, char** argv);
 /// What the reports of this run say made them: "frictionlab X.Y.Z" and the command line, quoted
 /// for a POSIX shell.
 frictionlab::io::ReportOptions report_options();
+/// Before any work: a --report FILE.html (if given) can be written and is none of `inputs`.
+void check_report_output(const std::string& report,
+                         const std::vector<frictionlab::io::NamedPath>& inputs);
 
 struct SimulateOptions {
   // --model mode (velocity- or displacement-driven friction model)

@@ -18,10 +18,7 @@ namespace frictionlab::cli {
 
 void run_compare(const CompareOptions& o) {
   io::check_output_directory(o.fit.out);
-  if (!o.fit.report.empty()) {
-    io::check_output_file(o.fit.report);
-    io::check_outputs_not_inputs(input_paths(o.fit), {{"--report", o.fit.report}});
-  }
+  check_report_output(o.fit.report, input_paths(o.fit));
   workflows::CompareOptions wo;
   try {
     wo.criterion = workflows::parse_criterion(o.criterion);

@@ -18,11 +18,7 @@ namespace frictionlab::cli {
 
 void run_fit(const FitOptions& o) {
   io::check_output_directory(o.out);
-  if (!o.report.empty()) {
-    io::check_output_file(o.report);
-    std::vector<io::NamedPath> inputs = input_paths(o);
-    io::check_outputs_not_inputs(inputs, {{"--report", o.report}});
-  }
+  check_report_output(o.report, input_paths(o));
   workflows::FitOptions wo;
   wo.fit = identify_options(o);
   wo.preprocess = preprocess_options(o);

@@ -94,10 +94,7 @@ struct FitActuatorOptions {
 
 void run_fit_actuator(const FitActuatorOptions& o) {
   io::check_output_directory(o.out);
-  if (!o.report.empty()) {
-    io::check_output_file(o.report);
-    io::check_outputs_not_inputs(log_paths(o.logs), {{"--report", o.report}});
-  }
+  check_report_output(o.report, log_paths(o.logs));
   workflows::FitActuatorOptions w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);

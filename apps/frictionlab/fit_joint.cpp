@@ -170,10 +170,7 @@ void run_fit_joint(const FitJointOptions& o) {
                                 "trajectory and feedforward torque)");
   const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
   check_outputs(o.out, io::kJointFitFile, inputs);
-  if (!o.report.empty()) {
-    io::check_output_file(o.report);
-    io::check_outputs_not_inputs(inputs, {{"--report", o.report}});
-  }
+  check_report_output(o.report, inputs);
   workflows::FitJointOptions w;
   w.method = workflows::parse_joint_method(o.method);
   w.prep = prep_options(o);
@@ -274,10 +271,7 @@ void run_eval_joint(const EvalJointOptions& o) {
   std::vector<io::NamedPath> inputs{{"--joint", o.joint}};
   for (const auto& path : o.inputs) inputs.push_back({"--input", path});
   check_outputs(o.rec.out, io::kJointEvalFile, inputs);
-  if (!o.rec.report.empty()) {
-    io::check_output_file(o.rec.report);
-    io::check_outputs_not_inputs(inputs, {{"--report", o.rec.report}});
-  }
+  check_report_output(o.rec.report, inputs);
   const io::JointFile jf = io::read_joint_file(o.joint);
   for (const auto& w : jf.warnings) print_warning(w);
   std::vector<data::Record> records;
