@@ -15,6 +15,7 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 #include "frictionlab/sim/servo_params.hpp"
+#include "frictionlab/workflows/report.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -244,23 +245,11 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
       series.kp = l.kp;
       series.trajectory = l.trajectory;
       const std::size_t n = std::min({q.size(), l.position.size(), l.timestamp.size()});
-      const std::size_t buckets = 300, per = n > 2 * buckets ? (n + buckets - 1) / buckets : 1;
-      for (std::size_t b = 0; b < n; b += per) {  // per bucket: first, extremes of q and q_sim, last
-        const std::size_t e = std::min(n, b + per);
-        std::vector<std::size_t> pick{b, e - 1};
-        for (const std::vector<double>* y : {&l.position, static_cast<const std::vector<double>*>(&q)}) {
-          const auto [lo, hi] = std::minmax_element(y->begin() + static_cast<long>(b), y->begin() + static_cast<long>(e));
-          pick.push_back(static_cast<std::size_t>(lo - y->begin()));
-          pick.push_back(static_cast<std::size_t>(hi - y->begin()));
-        }
-        std::sort(pick.begin(), pick.end());
-        pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
-        for (std::size_t k : pick) {
-          series.t.push_back(l.timestamp[k]);
-          series.position.push_back(l.position[k]);
-          series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
-          series.simulated.push_back(q[k]);
-        }
+      for (std::size_t k : envelope_indices(n, {&l.position, &q}, 300)) {
+        series.t.push_back(l.timestamp[k]);
+        series.position.push_back(l.position[k]);
+        series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
+        series.simulated.push_back(q[k]);
       }
       out.recommended_series.push_back(std::move(series));
     }

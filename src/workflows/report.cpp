@@ -27,8 +27,16 @@ std::vector<double> rounded(const std::vector<double>& x) {
   return out;
 }
 
-/// Sample indices to plot: every sample of a short series; otherwise per bucket the first, last,
-/// and the extreme samples of each series in `series`, in sample order.
+
+double quantile(std::vector<double> x, double q) {
+  if (x.empty()) return 0;
+  const auto k = static_cast<std::size_t>(q * static_cast<double>(x.size() - 1));
+  std::nth_element(x.begin(), x.begin() + static_cast<long>(k), x.end());
+  return x[k];
+}
+
+}  // namespace
+
 std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const std::vector<double>*>& series,
                                           std::size_t buckets) {
   std::vector<std::size_t> idx;
@@ -56,15 +64,6 @@ std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const
   }
   return idx;
 }
-
-double quantile(std::vector<double> x, double q) {
-  if (x.empty()) return 0;
-  const auto k = static_cast<std::size_t>(q * static_cast<double>(x.size() - 1));
-  std::nth_element(x.begin(), x.begin() + static_cast<long>(k), x.end());
-  return x[k];
-}
-
-}  // namespace
 
 FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, int lags, int max_points) {
   const data::Record& rec = f.training;

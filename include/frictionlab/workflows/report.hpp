@@ -13,6 +13,12 @@
 
 namespace frictionlab::workflows {
 
+/// Sample indices of n samples to plot: all of them if n <= 2 buckets; otherwise, per bucket of
+/// equal sample count, its first and last sample and the smallest and largest sample of each of
+/// `series` (each at least n long), in sample order: the envelope a plot of every sample shows.
+std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const std::vector<double>*>& series,
+                                          std::size_t buckets);
+
 struct FitReportData {
   /// Time series at a subset of the training samples (all of them up to `max_buckets` * 2;
   /// beyond, per bucket of equal sample count its first, last, smallest and largest measured
