@@ -69,6 +69,23 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
     s.replace(at, from.size(), to);
 }
 
+/// The "report" object of a result file (what its section draws); InputError naming the file and
+/// the command to run again (`command`: "the fit", "fit-joint", ...) when it has none.
+const oj& report_data(const oj& result, const std::string& src, const std::string& command) {
+  if (!result.contains("report") || !result.at("report").is_object())
+    bad(src, "has no report data (key 'report'): it was written by a frictionlab from before "
+             "reports; run " + command + " again");
+  return result.at("report");
+}
+
+/// The result's "warnings" as a list (nothing when there are none).
+std::string warnings_list(const oj& result) {
+  if (!result.contains("warnings") || result.at("warnings").empty()) return {};
+  std::string s = "<ul class=\"warnings\">\n";
+  for (const auto& w : result.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
+  return s + "</ul>\n";
+}
+
 /// An inline SVG from plot_svg, tagged for the page (class="plot" data-plot=KIND). Its element
 /// ids (the clip paths) are prefixed with `uid`: ids are global to the HTML document, and a
 /// clip-path url would otherwise resolve to another plot's clip rectangle.
@@ -134,11 +151,7 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
                                  esc(u.velocity) + " (the smaller of 2 vs and 10 % of the largest speed)");
   row("run time", show(fit.value("run_time_s", oj())) + " s");
   s += "</table>\n";
-  if (fit.contains("warnings") && !fit.at("warnings").empty()) {
-    s += "<ul class=\"warnings\">\n";
-    for (const auto& w : fit.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
-    s += "</ul>\n";
-  }
+  s += warnings_list(fit);
   return s;
 }
 
@@ -414,10 +427,7 @@ std::string fit_section(const ReportSource& src, const std::string& id) {
   const std::string format = fit.value("format", std::string());
   if (format != "frictionlab-fit")
     bad(where, "not a fit.json (\"format\": \"frictionlab-fit\" is missing)");
-  if (!fit.contains("report") || !fit.at("report").is_object())
-    bad(where, "has no report data (key 'report'): it was written by a frictionlab from before "
-               "reports; run the fit again");
-  const oj& rep = fit.at("report");
+  const oj& rep = report_data(fit, where, "the fit");
   const Units u = units_of(fit);
   std::string s = "<section class=\"fit\" id=\"" + id + "\" data-model=\"" +
                   esc(fit.value("model_name", std::string())) + "\" data-source=\"" + esc(where) + "\">\n";
@@ -549,9 +559,7 @@ std::string joint_time_plots(const oj& rep, const std::string& id, const std::st
 /// joint_eval.json (eval-joint): the joint model's values, the errors and a time plot per record.
 std::string joint_eval_section(const ReportSource& src, const std::string& id) {
   const oj& j = src.result;
-  if (!j.contains("report") || !j.at("report").is_object())
-    bad(src.name, "has no report data (key 'report'): it was written by a frictionlab from before "
-                  "reports; run eval-joint again");
+  const oj& rep = report_data(j, src.name, "eval-joint");
   std::string s = "<section class=\"fit joint-eval\" id=\"" + id + "\" data-model=\"joint\" data-source=\"" +
                   esc(src.name) + "\">\n<h2>joint <small>eval-joint of <code>" +
                   esc(j.value("joint_file", std::string())) + "</code> &mdash; " + esc(src.name) + "</small></h2>\n";
@@ -580,7 +588,7 @@ std::string joint_eval_section(const ReportSource& src, const std::string& id) {
     s += "</tbody>\n</table>\n";
   }
   s += joint_errors_table(oj(), j.value("records", oj::array()));
-  s += joint_time_plots(j.at("report"), id, "Record", "Record");
+  s += joint_time_plots(rep, id, "Record", "Record");
   s += "</section>\n";
   return s;
 }
@@ -590,10 +598,7 @@ std::string joint_eval_section(const ReportSource& src, const std::string& id) {
 std::string joint_section(const ReportSource& src, const std::string& id) {
   const oj& j = src.result;
   const std::string where = src.name;
-  if (!j.contains("report") || !j.at("report").is_object())
-    bad(where, "has no report data (key 'report'): it was written by a frictionlab from before "
-               "reports; run fit-joint again");
-  const oj& rep = j.at("report");
+  const oj& rep = report_data(j, where, "fit-joint");
   const std::string method = j.value("method", std::string());
   std::string s = "<section class=\"fit joint\" id=\"" + id + "\" data-model=\"joint\" data-method=\"" +
                   esc(method) + "\" data-source=\"" + esc(where) + "\">\n<h2>joint <small>fit-joint " +
@@ -630,11 +635,7 @@ std::string joint_section(const ReportSource& src, const std::string& id) {
     if (cut != std::string::npos) f.erase(cut, f.find("</p>", cut) + 5 - cut);
     s += f;
   }
-  if (j.contains("warnings") && !j.at("warnings").empty()) {
-    s += "<ul class=\"warnings\">\n";
-    for (const auto& w : j.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
-    s += "</ul>\n";
-  }
+  s += warnings_list(j);
   s += joint_errors_table(j.value("training", oj()), j.value("validation", oj::array()));
   s += joint_time_plots(rep, id, "Training record", "Validation record");
   // sr3's lambda path.
@@ -674,10 +675,7 @@ std::string joint_section(const ReportSource& src, const std::string& id) {
 std::string actuator_section(const ReportSource& src, const std::string& id) {
   const oj& j = src.result;
   const std::string where = src.name;
-  if (!j.contains("report") || !j.at("report").is_object())
-    bad(where, "has no report data (key 'report'): it was written by a frictionlab from before "
-               "reports; run fit-actuator again");
-  const oj& rep = j.at("report");
+  const oj& rep = report_data(j, where, "fit-actuator");
   const auto& models = need(j, where, "models");
   const std::string rec = j.value("recommended", std::string());
   const bool validated = j.value("validation", std::string()) != "none";
@@ -728,11 +726,7 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
     }
     s += "</tbody>\n</table>\n";
   }
-  if (j.contains("warnings") && !j.at("warnings").empty()) {
-    s += "<ul class=\"warnings\">\n";
-    for (const auto& w : j.at("warnings")) s += "<li>" + esc(w.get<std::string>()) + "</li>\n";
-    s += "</ul>\n";
-  }
+  s += warnings_list(j);
   int k = 0;
   for (const auto& l : rep.value("logs", oj::array())) {
     oj data;
