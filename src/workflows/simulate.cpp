@@ -92,7 +92,6 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
   r.model = frictionlab::model_name(model);
   const bool copy = options.copy_input;
   if (copy) r.t.assign(input.t.begin(), input.t.end());
-  std::vector<double> derived_v;  // the velocity of x's interpolant
   if (has_x) {
     if (options.hold == Hold::linear)
       throw std::invalid_argument(
