@@ -368,16 +368,14 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def(
           "write",
           [](const FitOutcome& f, const py::object& dir, bool plots) {
-            return io::write_fit_outputs(*as_path(dir), f, plots);
+            return io::write_fit_outputs(path_argument(dir, "dir"), f, plots);
           },
           py::arg("dir"), py::arg("plots") = true,
           "Write the CLI's output directory (fit.json, model.json, plots); returns the paths.")
       .def(
           "report",
           [](const FitOutcome& f, const py::object& path, const std::string& title) {
-            io::write_report(*as_path(path), {{f.input, io::fit_outcome_to_json(f)}},
-                             python_report_options(title));
-            return *as_path(path);
+            return write_python_report(path, f.input, io::fit_outcome_to_json(f), title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the identification report: one self-contained HTML page (docs/report.md), the "
@@ -391,7 +389,8 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def(
           "_repr_html_",
           [](const FitOutcome& f) {
-            return io::report_summary_html({f.input, io::fit_outcome_to_json(f)});
+            // (fit.json without its report series: the summary draws no plot)
+            return io::report_summary_html({f.input, io::fit_to_json(f.result, f.input, f.validation)});
           },
           "A notebook's view: the verdict, the parameter table and the identifiability flags.");
 
@@ -424,23 +423,22 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
       .def(
           "to_json",
           [](const CompareOutcome& c, const py::object& out) {
-            return io::compare_to_json(c, compare_model_paths(c, *as_path(out))).dump(2) + "\n";
+            return io::compare_to_json(c, compare_model_paths(c, path_argument(out, "out"))).dump(2) + "\n";
           },
           py::arg("out") = "frictionlab-compare",
           "The CLI's compare.json text for output directory `out` (io::compare_to_json).")
       .def(
           "write",
           [](const CompareOutcome& c, const py::object& dir) {
-            return io::write_compare_outputs(*as_path(dir), c);
+            return io::write_compare_outputs(path_argument(dir, "dir"), c);
           },
           py::arg("dir"), "Write compare.json and <model>/model.json; returns the paths.")
       .def(
           "report",
           [](const CompareOutcome& c, const py::object& path, const std::string& title) {
-            io::ReportOptions ro = python_report_options(title);
-            const auto j = io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare"));
-            io::write_report(*as_path(path), {{c.input, j}}, ro);
-            return *as_path(path);
+            return write_python_report(
+                path, c.input, io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare")),
+                title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the identification report of the comparison (the ranking, the recommendation "

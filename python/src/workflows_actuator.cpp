@@ -179,16 +179,15 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def(
           "write",
           [](const FitActuatorOutcome& f, const py::object& dir) {
-            io::write_fit_actuator(*as_path(dir), f);
+            io::write_fit_actuator(path_argument(dir, "dir"), f);
           },
           py::arg("dir"), "Write NAME.json for every model and summary.json into dir.")
       .def(
           "report",
           [](const FitActuatorOutcome& f, const py::object& path, const std::string& title) {
-            io::write_report(*as_path(path),
-                             {{"summary.json", nlohmann::ordered_json::parse(io::fit_actuator_summary_json(f))}},
-                             python_report_options(title));
-            return *as_path(path);
+            return write_python_report(
+                path, "summary.json", nlohmann::ordered_json::parse(io::fit_actuator_summary_json(f)),
+                title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the identification report of the run (the page `fit-actuator --report` "

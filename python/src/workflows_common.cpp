@@ -84,6 +84,13 @@ io::ReportOptions python_report_options(const std::string& title) {
   return ro;
 }
 
+std::string write_python_report(const py::handle& path, const std::string& name,
+                                const nlohmann::ordered_json& result, const std::string& title) {
+  const std::string p = path_argument(path, "path");
+  io::write_report(p, {{name, result}}, python_report_options(title));
+  return p;
+}
+
 // ---- records ----
 
 const std::vector<std::string>& record_spec_names() {
@@ -119,6 +126,12 @@ std::optional<std::string> as_path(const py::handle& obj) {
   const py::object fspath = py::module_::import("os").attr("fspath");
   if (py::hasattr(obj, "__fspath__")) return fspath(obj).cast<std::string>();
   return std::nullopt;
+}
+
+std::string path_argument(const py::handle& obj, const std::string& name) {
+  if (auto p = as_path(obj)) return *p;
+  throw std::invalid_argument(name + ": expected a path (str or os.PathLike), got " +
+                              std::string(py::str(py::type::of(obj).attr("__name__"))));
 }
 
 data::Record record_from_arrays(const py::dict& arrays, const std::string& source);

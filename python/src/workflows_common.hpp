@@ -183,6 +183,10 @@ inline constexpr const char* kProgressDoc =
 /// io::ReportOptions of a report made from Python: `title` (default if empty) and the generator
 /// "frictionlab VERSION (Python)".
 io::ReportOptions python_report_options(const std::string& title);
+/// The results' report() methods: io::write_report of one result (`name`: its label, `result`:
+/// its JSON object) to `path` (path_argument) with python_report_options(title); the path.
+std::string write_python_report(const py::handle& path, const std::string& name,
+                                const nlohmann::ordered_json& result, const std::string& title);
 
 // ---- records ---------------------------------------------------------------------------------
 
@@ -203,6 +207,9 @@ std::vector<data::Record> as_records(const py::handle& obj, const io::RecordSpec
 std::string record_name(const data::Record& r, const std::string& fallback);
 /// A str / os.PathLike as a path string; nullopt otherwise.
 std::optional<std::string> as_path(const py::handle& obj);
+/// as_path(obj), or frictionlab.Error "NAME: expected a path (str or os.PathLike), got TYPE"
+/// (an output directory or file argument).
+std::string path_argument(const py::handle& obj, const std::string& name);
 
 // ---- models at the boundary ------------------------------------------------------------------
 // A friction model is a Params object (frictionlab.LuGreParams, ...: bind_models), a MODEL.json

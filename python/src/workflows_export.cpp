@@ -71,7 +71,7 @@ void bind_export(py::module_& m) {
       .def(
           "write",
           [](const io::CExport& c, const py::object& dir) {
-            const std::filesystem::path d(*as_path(dir));
+            const std::filesystem::path d(path_argument(dir, "dir"));
             const std::string h = (d / c.header_file).string(), s = (d / c.source_file).string();
             io::check_output_directory(d.string());
             io::OutputFiles files;

@@ -269,16 +269,14 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
       .def(
           "write",
           [](const FitJointOutcome& r, const py::object& dir, bool plots) {
-            return io::write_fit_joint(*as_path(dir), r, plots);
+            return io::write_fit_joint(path_argument(dir, "dir"), r, plots);
           },
           py::arg("dir"), py::arg("plots") = true,
           "Write the CLI's output directory (joint_fit.json, predictions, plots).")
       .def(
           "report",
           [](const FitJointOutcome& r, const py::object& path, const std::string& title) {
-            io::write_report(*as_path(path), {{r.input, io::joint_fit_to_json(r)}},
-                             python_report_options(title));
-            return *as_path(path);
+            return write_python_report(path, r.input, io::joint_fit_to_json(r), title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the identification report of the joint fit (the page `fit-joint --report` "
@@ -301,16 +299,14 @@ the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.js
       .def(
           "write",
           [](const EvalJointResult& r, const py::object& dir, bool plots) {
-            return io::write_eval_joint(*as_path(dir), r.outcome, r.model, r.joint_file, plots);
+            return io::write_eval_joint(path_argument(dir, "dir"), r.outcome, r.model, r.joint_file, plots);
           },
           py::arg("dir"), py::arg("plots") = true, "Write the CLI's output directory.")
       .def(
           "report",
           [](const EvalJointResult& r, const py::object& path, const std::string& title) {
-            io::write_report(*as_path(path),
-                             {{r.joint_file, io::joint_eval_to_json(r.outcome, r.model, r.joint_file)}},
-                             python_report_options(title));
-            return *as_path(path);
+            return write_python_report(path, r.joint_file,
+                                       io::joint_eval_to_json(r.outcome, r.model, r.joint_file), title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the report of the evaluation (the page `eval-joint --report` writes); returns the "

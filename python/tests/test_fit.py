@@ -174,6 +174,11 @@ def test_report_is_the_clis_page_and_the_notebook_summary(cli_fit, py_fit, tmp_p
     assert json.loads(cli_fit[0])["identifiability"] == j["identifiability"]
     with pytest.raises(fl.Error, match="cannot write"):
         py_fit.report(tmp_path / "missing" / "r.html")
+    # not a path: named, not dereferenced (path_argument)
+    with pytest.raises(fl.Error, match=r"path: expected a path \(str or os.PathLike\), got int"):
+        py_fit.report(3)
+    with pytest.raises(fl.Error, match="dir: expected a path"):
+        py_fit.write(None)
     assert not (tmp_path / "missing").exists()
 
 
