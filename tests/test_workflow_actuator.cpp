@@ -204,12 +204,35 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
     sum += e;
   }
   EXPECT_DOUBLE_EQ(ev.params[1].mean, sum / 4.0);
+  EXPECT_EQ(ev.best, 0u);  // the truth
   const auto j = nlohmann::json::parse(io::eval_actuator_json(ev));
-  EXPECT_EQ(j["m1"]["file"], "b/m1.json");
-  EXPECT_EQ(j["m1"]["per_log"]["synthetic_0_400.json"].get<double>(), ev.params[1].mae[2]);
-  EXPECT_EQ(j["m1"]["mean"].get<double>(), ev.params[1].mean);
-  EXPECT_EQ(j["truth"]["mean"].get<double>(), 0.0);
+  EXPECT_EQ(j["format"], "frictionlab-actuator-eval");
+  EXPECT_EQ(j["params"][1]["label"], "m1");
+  EXPECT_EQ(j["params"][1]["file"], "b/m1.json");
+  EXPECT_EQ(j["logs"][2]["log"], "synthetic_0_400.json");
+  EXPECT_EQ(j["params"][1]["mae"][2].get<double>(), ev.params[1].mae[2]);
+  EXPECT_EQ(j["params"][1]["mean"].get<double>(), ev.params[1].mean);
+  EXPECT_EQ(j["params"][0]["mean"].get<double>(), 0.0);
+  EXPECT_EQ(j["best"], "truth");
+  // The report's series: the truth's re-simulation is the log itself (to 7 digits), the other
+  // set's differs; one simulated series per set, as long as the time axis.
+  ASSERT_EQ(ev.series.size(), logs.size());
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const auto& s = ev.series[i];
+    ASSERT_EQ(s.simulated.size(), 2u);
+    ASSERT_EQ(s.simulated[0].size(), s.t.size());
+    ASSERT_EQ(s.position.size(), s.t.size());
+    ASSERT_GT(s.t.size(), 10u);
+    double diff_truth = 0.0, diff_other = 0.0;
+    for (std::size_t k = 0; k < s.t.size(); ++k) {
+      diff_truth = std::max(diff_truth, std::abs(s.simulated[0][k] - s.position[k]));
+      diff_other = std::max(diff_other, std::abs(s.simulated[1][k] - s.position[k]));
+    }
+    EXPECT_LE(diff_truth, 1e-6 * (1.0 + std::abs(s.position.back())));
+    EXPECT_GT(diff_other, 1e-4);
+  }
   EXPECT_THROW(eval_actuator({}, sets), std::invalid_argument);
+  EXPECT_THROW(eval_actuator(logs, {}), std::invalid_argument);
 }
 
 std::string parse_error(const std::function<void()>& f) {

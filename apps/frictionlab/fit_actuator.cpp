@@ -136,38 +136,42 @@ struct EvalActuatorOptions {
   LogOptions logs;
   std::vector<std::string> params;
   std::string json;
+  std::string report;  ///< --report FILE.html
 };
 
 void run_eval_actuator(const EvalActuatorOptions& o) {
-  const std::vector<std::string> param_files = io::servo_param_paths(o.params);
+  std::vector<io::NamedPath> inputs = log_paths(o.logs);
+  for (const auto& f : io::servo_param_paths(o.params)) inputs.push_back({"--params", f});
   if (!o.json.empty()) {
     io::check_output_file(o.json);
-    std::vector<io::NamedPath> inputs = log_paths(o.logs);
-    for (const auto& f : param_files) inputs.push_back({"--params", f});
     io::check_outputs_not_inputs(inputs, {{"--json", o.json}});
   }
-  std::vector<workflows::ServoParamSet> params;
-  for (const auto& f : param_files)
-    params.push_back({std::filesystem::path(f).stem().string(), f, io::read_servo_params(f)});
+  check_report_output(o.report, inputs);
+  if (!o.json.empty() && !o.report.empty())
+    io::check_outputs_not_inputs({{"--json", o.json}}, {{"--report", o.report}});
+  const auto params = io::read_servo_param_sets(o.params);
   const auto logs = load_logs(o.logs);
   const auto ev = workflows::eval_actuator(logs, params);
+  // The table goes to the standard error when the JSON goes to the standard output.
+  std::ostream& out = o.json == io::kStdout ? std::cerr : std::cout;
   std::size_t w = 8;
   for (const auto& l : ev.logs) w = std::max(w, l.name.size() + 2);
-  std::cout << pad("log", w) << pad("kp", 7) << pad("trajectory", 17);
-  for (const auto& p : ev.params) std::cout << lpad(p.label, std::max<std::size_t>(10, p.label.size() + 2));
-  std::cout << "\n";
+  out << pad("log", w) << pad("kp", 7) << pad("trajectory", 17);
+  for (const auto& p : ev.params) out << lpad(p.label, std::max<std::size_t>(10, p.label.size() + 2));
+  out << "\n";
   for (std::size_t i = 0; i < ev.logs.size(); ++i) {
-    std::cout << pad(ev.logs[i].name, w) << pad(format_exact(ev.logs[i].kp), 7)
+    out << pad(ev.logs[i].name, w) << pad(format_exact(ev.logs[i].kp), 7)
               << pad(ev.logs[i].trajectory, 17);
     for (const auto& p : ev.params)
-      std::cout << lpad(format_fixed(p.mae[i], 6), std::max<std::size_t>(10, p.label.size() + 2));
-    std::cout << "\n";
+      out << lpad(format_fixed(p.mae[i], 6), std::max<std::size_t>(10, p.label.size() + 2));
+    out << "\n";
   }
-  std::cout << pad("mean", w + 24);
+  out << pad("mean", w + 24);
   for (const auto& p : ev.params)
-    std::cout << lpad(format_fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
-  std::cout << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
-  if (!o.json.empty()) io::write_text_output(o.json, io::eval_actuator_json(ev));
+    out << lpad(format_fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
+  out << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
+  io::write_eval_actuator(o.json, ev, inputs, o.report, report_options());
+  out << "lowest mean: " << ev.params[ev.best].label << "\n";
 }
 
 }  // namespace
@@ -231,7 +235,11 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
       ->type_name("PARAMS.json")
       ->required();
   add_log_options(ev, eo->logs);
-  ev->add_option("--json", eo->json, "Write the per-log MAE to this JSON file");
+  ev->add_option("--json", eo->json,
+                 "Write the per-log MAE and the re-simulations to this JSON file (- : standard output)");
+  ev->add_option("--report", eo->report,
+                 "Also write the report: one self-contained HTML page (docs/report.md)")
+      ->type_name("FILE.html");
   registry.push_back({ev, [eo] { run_eval_actuator(*eo); }});
 }
 

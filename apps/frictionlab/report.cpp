@@ -39,7 +39,9 @@ void register_report(CLI::App& app, Registry& registry) {
       "with intervals and flags, what the record cannot determine, measured against predicted "
       "with a zoom, residuals, friction against velocity, errors) from one or more fit.json "
       "files, side by side.");
-  cmd->add_option("results", o->results, "fit.json files written by `frictionlab fit`")
+  cmd->add_option("results", o->results,
+                  "Result files: fit.json, compare.json, joint_fit.json, joint_eval.json, "
+                  "fit-actuator's summary.json, eval-actuator's --json file")
       ->type_name("RESULT.json")
       ->required();
   cmd->add_option("--output", o->output, "The page (- : standard output)")

@@ -214,7 +214,27 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
         for (const auto& c : s.cast<const EvalActuatorOutcome&>().params)
           l.append(py::cast(&c, py::return_value_policy::reference_internal, s));
         return l; })
-      .def("to_json", &io::eval_actuator_json, "The CLI's eval-actuator --json text.");
+      .def_property_readonly("best", [](const EvalActuatorOutcome& e) {
+        return e.params.at(e.best).label; }, "label of the set with the lowest mean MAE")
+      .def("to_json", &io::eval_actuator_json, "The CLI's eval-actuator --json text.")
+      .def(
+          "write",
+          [](const EvalActuatorOutcome& e, const py::object& path) {
+            const std::string p = path_argument(path, "path");
+            io::write_eval_actuator(p, e);
+            return p;
+          },
+          py::arg("path"), "Write the CLI's --json file; returns the path.")
+      .def(
+          "report",
+          [](const EvalActuatorOutcome& e, const py::object& path, const std::string& title) {
+            return write_python_report(path, "eval-actuator",
+                                       nlohmann::ordered_json::parse(io::eval_actuator_json(e)), title);
+          },
+          py::arg("path"), py::arg("title") = "",
+          "Write the report of the evaluation (the page `eval-actuator --report` writes): the "
+          "per-log errors of every set, the lowest mean, every log re-simulated with every set; "
+          "returns the path.");
 
   m.def(
       "fit_actuator",
@@ -244,9 +264,8 @@ directories of .json logs (a path or a list).
             throw std::invalid_argument("eval_actuator: unknown option '" + k +
                                         "' (options: kp, trajectory, files, resample)");
         }
-        std::vector<workflows::ServoParamSet> sets;
-        for (const auto& f : io::servo_param_paths(paths_of(params, "params")))
-          sets.push_back({std::filesystem::path(f).stem().string(), f, io::read_servo_params(f)});
+        const std::vector<workflows::ServoParamSet> sets =
+            io::read_servo_param_sets(paths_of(params, "params"));
         const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
         return run_released(progress, [&](const workflows::Progress& p) {
           return workflows::eval_actuator(l, sets, p);

@@ -39,6 +39,17 @@ def test_eval_actuator_equals_cli(tmp_path):
     assert e.to_json() == (tmp_path / "ev.json").read_text()
     assert len(e.logs) == len(e.params[0].mae) and e.params[0].label == "m1"
     assert e.logs[0].kp == 200
+    # write() is the CLI's file; report() the page `eval-actuator --report` writes
+    assert e.write(tmp_path / "py.json") == str(tmp_path / "py.json")
+    assert (tmp_path / "py.json").read_text() == (tmp_path / "ev.json").read_text()
+    run_cli("eval-actuator", "--logs", LOGS, "--params", SERVO / "reference_params", "--kp", "200",
+            "--report", "ev.html", cwd=tmp_path)
+    all6 = fl.eval_actuator(LOGS, SERVO / "reference_params", kp=[200])
+    assert all6.best == min(all6.params, key=lambda c: c.mean).label
+    all6.report(tmp_path / "py.html")
+    strip = lambda p: [l for l in p.read_text().splitlines() if "class=\"command\"" not in l
+                       and "Made by" not in l]
+    assert strip(tmp_path / "py.html") == strip(tmp_path / "ev.html")
 
 
 def test_actuator_errors():

@@ -1,11 +1,13 @@
 // frictionlab: fit-actuator's and eval-actuator's JSON files (see io/actuator_json.hpp).
 #include "frictionlab/io/actuator_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/servo_json.hpp"
@@ -66,16 +68,75 @@ void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutc
   files.commit();
 }
 
+std::vector<workflows::ServoParamSet> read_servo_param_sets(const std::vector<std::string>& paths) {
+  const std::vector<std::string> files = servo_param_paths(paths);
+  std::vector<std::string> labels;
+  for (const auto& f : files) labels.push_back(std::filesystem::path(f).stem().string());
+  const auto count = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::count(v.begin(), v.end(), x);
+  };
+  std::vector<std::string> longer = labels;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (count(labels, labels[i]) > 1) {
+      const std::filesystem::path p(files[i]);
+      const std::string dir = p.parent_path().filename().string();
+      longer[i] = (dir.empty() ? std::string(".") : dir) + "/" + labels[i];
+    }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (same_file(files[i], files[k]))
+        throw InputError(files[i], 0, 0, "parameter file given twice (also as " + files[k] + ")");
+  const std::vector<std::string> dir_labels = longer;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (count(dir_labels, dir_labels[i]) > 1) longer[i] = files[i];
+  std::vector<workflows::ServoParamSet> sets;
+  sets.reserve(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i)
+    sets.push_back({longer[i], files[i], read_servo_params(files[i])});
+  return sets;
+}
+
 std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome) {
   nlohmann::ordered_json out;
-  for (const auto& p : outcome.params) {
-    out[p.label]["file"] = p.file;
-    out[p.label]["per_log"] = nlohmann::ordered_json::object();
+  out["format"] = "frictionlab-actuator-eval";
+  out["version"] = 1;
+  out["logs"] = nlohmann::ordered_json::array();
+  for (const auto& l : outcome.logs)
+    out["logs"].push_back({{"log", l.name}, {"kp", l.kp}, {"trajectory", l.trajectory}});
+  out["params"] = nlohmann::ordered_json::array();
+  for (const auto& p : outcome.params)
+    out["params"].push_back({{"label", p.label}, {"file", p.file}, {"mae", finite_or_null(p.mae)},
+                             {"mean", finite_or_null(p.mean)}});
+  if (!outcome.params.empty()) out["best"] = outcome.params[outcome.best].label;
+  nlohmann::ordered_json rep;
+  rep["logs"] = nlohmann::ordered_json::array();
+  for (const auto& s : outcome.series) {
+    nlohmann::ordered_json sim = nlohmann::ordered_json::array();
+    for (const auto& q : s.simulated) sim.push_back(finite_or_null(q));
+    rep["logs"].push_back({{"t", finite_or_null(s.t)},
+                           {"position", finite_or_null(s.position)},
+                           {"goal_position", finite_or_null(s.goal_position)},
+                           {"simulated", std::move(sim)}});
   }
-  for (std::size_t i = 0; i < outcome.logs.size(); ++i)
-    for (const auto& p : outcome.params) out[p.label]["per_log"][outcome.logs[i].name] = p.mae[i];
-  for (const auto& p : outcome.params) out[p.label]["mean"] = p.mean;
+  out["report"] = std::move(rep);
   return out.dump(2) + "\n";
+}
+
+void write_eval_actuator(const std::string& json, const workflows::EvalActuatorOutcome& outcome,
+                         const std::vector<NamedPath>& inputs, const std::string& report,
+                         const ReportOptions& report_options) {
+  if (json.empty() && report.empty()) return;
+  const std::string text = eval_actuator_json(outcome);
+  const bool to_stdout = json == kStdout;
+  OutputFiles files(false);
+  files.protect(inputs);
+  if (!json.empty() && !to_stdout) files.write(json, text);
+  if (!report.empty())
+    files.write(report, report_html({{json.empty() || to_stdout ? std::string("eval-actuator") : json,
+                                      nlohmann::ordered_json::parse(text)}},
+                                    report_options));
+  files.commit();
+  if (to_stdout) write_text_output(json, text);
 }
 
 }  // namespace frictionlab::io

@@ -221,6 +221,7 @@ JsonKind json_kind(const json& j) {
     if (name == "frictionlab-joint-eval") return JsonKind::joint_eval;
     if (name == "frictionlab-compare") return JsonKind::compare;
     if (name == "frictionlab-estimator") return JsonKind::estimator;
+    if (name == "frictionlab-actuator-eval") return JsonKind::actuator_eval;
     return JsonKind::unknown;
   }
   if (j.contains("entries")) return JsonKind::servo_log;
@@ -253,7 +254,7 @@ std::string describe(JsonKind kind) {
       return "an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. m6.json)";
     case JsonKind::servo_log: return "a BAM servo log";
     case JsonKind::actuator_summary: return "a summary.json from `fit-actuator`";
-    case JsonKind::actuator_eval: return "a per-log MAE file from `eval-actuator --json`";
+    case JsonKind::actuator_eval: return "an evaluation from `eval-actuator --json`";
     case JsonKind::unknown: break;
   }
   return "a JSON document of no known kind";

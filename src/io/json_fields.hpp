@@ -67,7 +67,8 @@ enum class JsonKind {
   servo_params,      ///< actuator parameter file: {"model": "m1".."m6", "actuator", BAM's keys}
   servo_log,         ///< BAM log: {"entries": [...], "mass", "length", "kp", ...}
   actuator_summary,  ///< fit-actuator's summary.json: {"models": [...], "recommended", ...}
-  actuator_eval,     ///< eval-actuator --json: {LABEL: {"file", "per_log", "mean"}, ...}
+  actuator_eval,     ///< eval-actuator --json, "format": "frictionlab-actuator-eval" (or the
+                     ///< label-keyed file of before: {LABEL: {"file", "per_log", "mean"}, ...})
 };
 
 /// The kind of a parsed JSON document, told by its "format" key or else by its shape (the keys

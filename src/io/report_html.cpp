@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -425,8 +426,15 @@ std::string fit_section(const ReportSource& src, const std::string& id) {
   const std::string where = src.name;
   if (!fit.is_object()) bad(where, "expected a JSON object");
   const std::string format = fit.value("format", std::string());
-  if (format != "frictionlab-fit")
-    bad(where, "not a fit.json (\"format\": \"frictionlab-fit\" is missing)");
+  if (format != "frictionlab-fit") {
+    const detail::JsonKind kind = detail::json_kind(fit);
+    if (kind == detail::JsonKind::actuator_eval)  // (its own format is drawn by actuator_eval_section)
+      bad(where, "an eval-actuator --json file of the old format (label-keyed, no report data): "
+                 "run eval-actuator again");
+    bad(where, "not a result `frictionlab report` draws: this is " + detail::describe(kind) +
+                   "; the results are fit.json, compare.json, joint_fit.json, joint_eval.json, "
+                   "fit-actuator's summary.json and eval-actuator's --json file");
+  }
   const oj& rep = report_data(fit, where, "the fit");
   const Units u = units_of(fit);
   std::string s = "<section class=\"fit\" id=\"" + id + "\" data-model=\"" +
@@ -736,10 +744,88 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
     data["panels"].push_back({{"label", "position [rad]"},
                               {"series", {{{"name", "measured"}, {"y", l.value("position", oj::array())}},
                                           {{"name", "simulated (" + rec + ")"}, {"y", l.value("simulated", oj::array())}},
-                                          {{"name", "goal"}, {"y", l.value("goal_position", oj::array())}}}}});
+                                          {{"name", "goal"}, {"color", "#777777"}, {"dash", "5 4"},
+                                           {"y", l.value("goal_position", oj::array())}}}}});
     s += "<h3>Log <code>" + esc(l.value("log", std::string())) + "</code> <small>kp " + show(l.value("kp", oj())) +
          ", " + esc(l.value("trajectory", std::string())) + "</small></h3>\n" +
          time_plot_box(data, id + "-time-" + std::to_string(k++));
+  }
+  s += "</section>\n";
+  return s;
+}
+
+/// eval-actuator's result: the per-log errors of every parameter set (the lowest per log marked),
+/// their means with the best named, every log re-simulated with every set.
+std::string actuator_eval_section(const ReportSource& src, const std::string& id) {
+  const oj& j = src.result;
+  const std::string where = src.name;
+  const oj& rep = report_data(j, where, "eval-actuator");
+  const oj& logs = need(j, where, "logs");
+  const oj& params = need(j, where, "params");
+  if (!logs.is_array() || !params.is_array() || params.empty())
+    bad(where, "keys 'logs' and 'params': expected arrays, 'params' not empty");
+  const std::string best = j.value("best", std::string());
+  std::string s = "<section class=\"fit actuator-eval\" id=\"" + id + "\" data-model=\"" + esc(best) +
+                  "\" data-source=\"" + esc(where) + "\">\n<h2>actuator evaluation <small>eval-actuator, " +
+                  std::to_string(params.size()) + (params.size() == 1 ? " parameter set, " : " parameter sets, ") +
+                  std::to_string(logs.size()) + " logs &mdash; " + esc(where) + "</small></h2>\n";
+  s += "<p class=\"verdict ok\" data-model=\"" + esc(best) + "\"><b>Lowest mean error: " + esc(best) +
+       ".</b> The mean absolute position error of the closed-loop re-simulation, averaged over the logs; "
+       "the lowest of each log is in bold.</p>\n";
+  s += "<table class=\"ranking eval\">\n<thead><tr><th>log</th><th>kp</th><th>trajectory</th>";
+  for (const auto& p : params) s += "<th data-label=\"" + esc(p.value("label", std::string())) + "\">" +
+                                    esc(p.value("label", std::string())) + " [rad]</th>";
+  s += "</tr></thead>\n<tbody>\n";
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const oj& l = logs[i];
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const auto& p : params) {
+      const oj& mae = p.value("mae", oj::array());
+      if (i < mae.size() && is_num(mae[i])) lowest = std::min(lowest, num(mae[i]));
+    }
+    s += "<tr data-log=\"" + esc(l.value("log", std::string())) + "\"><td><code>" + esc(l.value("log", std::string())) +
+         "</code></td><td class=\"num\">" + show(l.value("kp", oj())) + "</td><td>" +
+         esc(l.value("trajectory", std::string())) + "</td>";
+    for (const auto& p : params) {
+      const oj& mae = p.value("mae", oj::array());
+      const oj v = i < mae.size() ? mae[i] : oj();
+      const bool low = is_num(v) && num(v) == lowest;
+      s += "<td class=\"num" + std::string(low ? " lowest" : "") + "\" data-value=\"" + exact_attr(v) + "\">" +
+           (low ? "<b>" + show(v) + "</b>" : show(v)) + "</td>";
+    }
+    s += "</tr>\n";
+  }
+  s += "<tr class=\"mean\"><td colspan=\"3\"><b>mean</b></td>";
+  for (const auto& p : params) {
+    const bool is_best = p.value("label", std::string()) == best;
+    s += "<td class=\"num mean" + std::string(is_best ? " lowest" : "") + "\" data-value=\"" +
+         exact_attr(p.value("mean", oj())) + "\">" + (is_best ? "<b>" + show(p.value("mean", oj())) + "</b>" : show(p.value("mean", oj()))) +
+         "</td>";
+  }
+  s += "</tr>\n</tbody>\n</table>\n<p class=\"note\">Parameter files: ";
+  for (std::size_t k = 0; k < params.size(); ++k)
+    s += (k ? ", " : "") + esc(params[k].value("label", std::string())) + " = <code>" +
+         esc(params[k].value("file", std::string())) + "</code>";
+  s += ". No parameter is estimated here: the errors say how well each set reproduces these logs "
+       "(docs/actuators.md).</p>\n";
+  const oj& series = rep.value("logs", oj::array());
+  for (std::size_t i = 0; i < series.size() && i < logs.size(); ++i) {
+    const oj& r = series[i];
+    oj panel_series = oj::array();
+    panel_series.push_back({{"name", "measured"}, {"y", r.value("position", oj::array())}});
+    const oj& sim = r.value("simulated", oj::array());
+    for (std::size_t k = 0; k < sim.size() && k < params.size(); ++k)
+      panel_series.push_back({{"name", params[k].value("label", std::string())}, {"y", sim[k]}});
+    panel_series.push_back(
+        {{"name", "goal"}, {"color", "#777777"}, {"dash", "5 4"}, {"y", r.value("goal_position", oj::array())}});
+    oj data;
+    data["t"] = r.value("t", oj::array());
+    data["xlabel"] = "time [s]";
+    data["panels"] = oj::array();
+    data["panels"].push_back({{"label", "position [rad]"}, {"series", std::move(panel_series)}});
+    s += "<h3>Log <code>" + esc(logs[i].value("log", std::string())) + "</code> <small>kp " +
+         show(logs[i].value("kp", oj())) + ", " + esc(logs[i].value("trajectory", std::string())) +
+         "</small></h3>\n" + time_plot_box(data, id + "-time-" + std::to_string(i));
   }
   s += "</section>\n";
   return s;
@@ -883,9 +969,11 @@ constexpr const char* kScript = R"js(
             else { last = i; if (s.y[i] < s.y[cmin]) cmin = i; if (s.y[i] > s.y[cmax]) cmax = i; }
           }
           flush();
-          el("polyline", {points: pts.join(" "), fill: "none", stroke: COLORS[si % COLORS.length],
-                          "stroke-width": 1.2, "clip-path": "url(#" + clip + ")", "class": "series",
-                          "data-name": s.name}, g);
+          var line = {points: pts.join(" "), fill: "none", stroke: s.color || COLORS[si % COLORS.length],
+                      "stroke-width": 1.2, "clip-path": "url(#" + clip + ")", "class": "series",
+                      "data-name": s.name};
+          if (s.dash) line["stroke-dasharray"] = s.dash;
+          el("polyline", line, g);
         });
         var lw = 0; panel.series.forEach(function (s) { lw = Math.max(lw, s.name.length); });
         var lx = LEFT + pw - 12 - lw * 7 - 26, ly = top + 8;
@@ -893,7 +981,9 @@ constexpr const char* kScript = R"js(
                     fill: "white", "fill-opacity": 0.85, stroke: "#999"}, g);
         panel.series.forEach(function (s, si) {
           var yy = ly + 8 + si * 16;
-          el("line", {x1: lx, x2: lx + 20, y1: yy, y2: yy, stroke: COLORS[si % COLORS.length], "stroke-width": 2}, g);
+          var key = {x1: lx, x2: lx + 20, y1: yy, y2: yy, stroke: s.color || COLORS[si % COLORS.length], "stroke-width": 2};
+          if (s.dash) key["stroke-dasharray"] = s.dash;
+          el("line", key, g);
           el("text", {x: lx + 26, y: yy + 4, "font-size": 12}, g, s.name);
         });
       });
@@ -996,6 +1086,10 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_section(src, id);
       nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
+    } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-actuator-eval") {
+      const std::string id = "fit-" + std::to_string(++fits);
+      body += actuator_eval_section(src, id);
+      nav += "<li><a href=\"#" + id + "\">actuator evaluation &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_eval_section(src, id);

@@ -251,6 +251,9 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
         series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
         series.simulated.push_back(q[k]);
       }
+      series.position = rounded(series.position);
+      series.goal_position = rounded(series.goal_position);
+      series.simulated = rounded(series.simulated);
       out.recommended_series.push_back(std::move(series));
     }
   }
@@ -261,6 +264,7 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
                                   const std::vector<ServoParamSet>& params,
                                   const Progress& progress) {
   if (logs.empty()) throw std::invalid_argument("eval_actuator: no log");
+  if (params.empty()) throw std::invalid_argument("eval_actuator: no parameter set");
   progress.check();
   EvalActuatorOutcome out;
   for (const auto& p : params) out.params.push_back({p.label, p.file, {}, 0.0});
@@ -271,17 +275,38 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
                      base_name(l.file),
                  static_cast<double>(i) / static_cast<double>(logs.size()));
     out.logs.push_back({base_name(l.file), l.kp, l.trajectory});
+    std::vector<std::vector<double>> q(params.size());
+    std::vector<const std::vector<double>*> envelope{&l.position};
     for (std::size_t j = 0; j < params.size(); ++j) {
       const double mae =
           identify::servo_log_error(params[j].params.constants, params[j].params.params, l)
               .position_mae;
       sum[j] += mae;
       out.params[j].mae.push_back(mae);
+      std::vector<double> qd;
+      identify::servo_simulate_log(params[j].params.constants, params[j].params.params, l, q[j], qd);
+      envelope.push_back(&q[j]);
     }
+    EvalActuatorSeries series;
+    series.simulated.resize(params.size());
+    const std::size_t n = std::min(l.position.size(), l.timestamp.size());
+    for (std::size_t k : envelope_indices(n, envelope, 300)) {
+      series.t.push_back(l.timestamp[k]);
+      series.position.push_back(l.position[k]);
+      series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
+      for (std::size_t j = 0; j < params.size(); ++j)
+        series.simulated[j].push_back(k < q[j].size() ? q[j][k] : std::nan(""));
+    }
+    series.position = rounded(series.position);
+    series.goal_position = rounded(series.goal_position);
+    for (auto& q_j : series.simulated) q_j = rounded(q_j);
+    out.series.push_back(std::move(series));
     progress.check();
   }
-  for (std::size_t j = 0; j < params.size(); ++j)
+  for (std::size_t j = 0; j < params.size(); ++j) {
     out.params[j].mean = sum[j] / static_cast<double>(logs.size());
+    if (out.params[j].mean < out.params[out.best].mean) out.best = j;
+  }
   return out;
 }
 

@@ -11,21 +11,20 @@
 
 
 namespace frictionlab::workflows {
-namespace {
-
-/// x rounded to 7 significant digits (what a plot needs; keeps fit.json small).
-double round7(double x) {
-  if (!std::isfinite(x) || x == 0) return x;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.7g", x);
-  return std::strtod(buf, nullptr);
-}
 
 std::vector<double> rounded(const std::vector<double>& x) {
   std::vector<double> out(x.size());
-  std::transform(x.begin(), x.end(), out.begin(), round7);
+  std::transform(x.begin(), x.end(), out.begin(), [](double v) {
+    if (!std::isfinite(v) || v == 0) return v;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", v);
+    return std::strtod(buf, nullptr);
+  });
   return out;
 }
+
+namespace {
+
 
 
 double quantile(std::vector<double> x, double q) {

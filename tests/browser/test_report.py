@@ -68,6 +68,9 @@ def reports(tmp_path_factory):
     servo = dfki.parent / "servo_xl330" / "logs"
     run("fit-actuator", "--logs", servo, "--models", "m1,m3", "--trials", "200", "--restarts", "0",
         "--validate", "none", "--out", "act", "--report", "act.html", cwd=d)
+    run("eval-actuator", "--params", dfki.parent / "servo_xl330" / "reference_params", "--logs", servo,
+        "--kp", "200", "--json", "aev.json", "--report", "aev.html", cwd=d)
+    run("report", "aev.json", "--output", "aev_later.html", cwd=d)
     return d
 
 
@@ -98,7 +101,7 @@ def pages(browser, reports):
         p.page.close()
 
 
-@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act", "jev"])
+@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act", "jev", "aev"])
 def test_loads_clean_from_disk(pages, reports, name, tmp_path):
     page = pages[name]
     page.wait(0.3)
@@ -331,3 +334,34 @@ def test_joint_evaluation_report(pages, reports):
             assert info["values"][k] == v
     assert info["rmse"] == [r["torque"]["rmse"] for r in j["records"]]
     assert info["timeplots"] == len(j["records"]) == len(j["report"]["records"])
+
+
+def test_actuator_evaluation_report(pages, reports):
+    """eval-actuator of the reference package's six parameter files on the kp 200 logs: the
+    per-log errors and the means equal aev.json's, the lowest of each log is marked, the best set
+    is named, each log's plot has the measured position, every set and the goal; `frictionlab
+    report aev.json` later makes the same page."""
+    j = json.loads((reports / "aev.json").read_text())
+    page = pages["aev"]
+    info = page.evaluate("""({
+        labels: Array.from(document.querySelectorAll('table.eval thead th[data-label]')).map(th => th.dataset.label),
+        rows: Array.from(document.querySelectorAll('table.eval tbody tr[data-log]')).map(tr =>
+          [tr.dataset.log, Array.from(tr.querySelectorAll('td[data-value]')).map(td => +td.dataset.value),
+           Array.from(tr.querySelectorAll('td.lowest')).length]),
+        means: Array.from(document.querySelectorAll('table.eval tr.mean td[data-value]')).map(td => +td.dataset.value),
+        best: document.querySelector('section.actuator-eval .verdict').dataset.model,
+        series: Array.from(document.querySelectorAll('div.timeplot svg')).map(svg =>
+          Array.from(svg.querySelectorAll('polyline.series')).map(p => p.dataset.name)),
+      })""")
+    labels = [p["label"] for p in j["params"]]
+    assert info["labels"] == labels == ["m1", "m2", "m3", "m4", "m5", "m6"]
+    assert [r[0] for r in info["rows"]] == [l["log"] for l in j["logs"]]
+    for i, (_, maes, lowest) in enumerate(info["rows"]):
+        assert maes == [p["mae"][i] for p in j["params"]] and lowest >= 1
+    assert info["means"] == [p["mean"] for p in j["params"]]
+    assert info["best"] == j["best"] == min(j["params"], key=lambda p: p["mean"])["label"]
+    assert len(info["series"]) == len(j["logs"]) == 4
+    for names in info["series"]:
+        assert names == ["measured", *labels, "goal"]
+    strip = lambda text: [l for l in text.splitlines() if 'class="command"' not in l]
+    assert strip((reports / "aev.html").read_text()) == strip((reports / "aev_later.html").read_text())

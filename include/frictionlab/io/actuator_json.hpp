@@ -27,9 +27,27 @@ void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutc
                         const std::vector<NamedPath>& inputs = {}, const std::string& report = {},
                         const ReportOptions& report_options = {});
 
-/// The per-log errors of an evaluation (2-space indent, trailing newline): one object per
-/// parameter set, keyed by its label: {"file": FILE, "per_log": {LOG: MAE [rad], ...}, "mean":
-/// MAE [rad]}. A label given twice keeps one object (the later set's values overwrite).
+/// The parameter sets named by `paths` (files, or directories of them: io::servo_param_paths),
+/// read with io::read_servo_params. Each is labelled by its file name without .json; where two
+/// files share that name, by DIR/NAME (DIR its parent directory's name), and where those are
+/// equal too, by the path as given, so that no two sets share a label. InputError naming the file
+/// when one file is named twice (io::same_file), and those of servo_param_paths and
+/// read_servo_params.
+std::vector<workflows::ServoParamSet> read_servo_param_sets(const std::vector<std::string>& paths);
+
+/// The result of an evaluation (2-space indent, trailing newline; docs/actuators.md):
+/// "format": "frictionlab-actuator-eval", "version": 1, "logs" (one object per log: "log",
+/// "kp", "trajectory"), "params" (one object per parameter set, in order: "label", "file",
+/// "mae" (per log, the order of "logs") [rad], "mean" [rad]), "best" (the label of the lowest
+/// mean), and "report" (what `frictionlab report` draws: "logs", per log "t", "position",
+/// "goal_position" and "simulated" (one array per parameter set), thinned).
 std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome);
+
+/// Write an evaluation: its JSON (eval_actuator_json) to `json` and/or its identification report
+/// to `report` (either may be empty), all or nothing (io::OutputFiles); `inputs` are never
+/// replaced. The report names its source `json`, or "eval-actuator" without one.
+void write_eval_actuator(const std::string& json, const workflows::EvalActuatorOutcome& outcome,
+                         const std::vector<NamedPath>& inputs = {}, const std::string& report = {},
+                         const ReportOptions& report_options = {});
 
 }  // namespace frictionlab::io

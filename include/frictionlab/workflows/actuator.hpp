@@ -175,13 +175,25 @@ struct EvalActuatorColumn {
   double mean = 0.0;        ///< mean of `mae` [rad]
 };
 
+/// One log re-simulated with every parameter set (identify::servo_simulate_log), thinned for
+/// plotting: the envelope of the measured and every simulated position over 300 buckets.
+struct EvalActuatorSeries {
+  std::vector<double> t;                        ///< [s]
+  std::vector<double> position;                 ///< measured [rad]
+  std::vector<double> goal_position;            ///< commanded [rad]
+  std::vector<std::vector<double>> simulated;   ///< per parameter set, in their order [rad]
+};
+
 struct EvalActuatorOutcome {
   std::vector<EvalActuatorLog> logs;
   std::vector<EvalActuatorColumn> params;  ///< in the order given
+  std::size_t best = 0;  ///< index in `params` of the lowest mean MAE (the first of equals)
+  std::vector<EvalActuatorSeries> series;  ///< per log (the order of `logs`), for the report
 };
 
 /// The mean absolute position error of the closed-loop re-simulation
-/// (identify::servo_log_error) of every log with every parameter set. identify::FitError for a
+/// (identify::servo_log_error) of every log with every parameter set, and the thinned
+/// re-simulations (EvalActuatorSeries) the report draws. invalid_argument for no parameter set. identify::FitError for a
 /// raw log or an unknown supply voltage; invalid_argument "eval_actuator: no log" for no log.
 /// Progress: a line per log ("log 2 of 16: NAME") with the fraction done; cancellation is polled
 /// between logs.

@@ -19,6 +19,10 @@ namespace frictionlab::workflows {
 std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const std::vector<double>*>& series,
                                           std::size_t buckets);
 
+/// x with every value rounded to 7 significant digits (plot data: keeps the result files small);
+/// NaN, infinities and 0 unchanged.
+std::vector<double> rounded(const std::vector<double>& x);
+
 struct FitReportData {
   /// Time series at a subset of the training samples (all of them up to `max_buckets` * 2;
   /// beyond, per bucket of equal sample count its first, last, smallest and largest measured
