@@ -71,6 +71,7 @@ void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutc
 std::vector<workflows::ServoParamSet> read_servo_param_sets(const std::vector<std::string>& paths) {
   const std::vector<std::string> files = servo_param_paths(paths);
   std::vector<std::string> labels;
+  labels.reserve(files.size());
   for (const auto& f : files) labels.push_back(std::filesystem::path(f).stem().string());
   const auto count = [](const std::vector<std::string>& v, const std::string& x) {
     return std::count(v.begin(), v.end(), x);
