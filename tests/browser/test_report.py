@@ -365,3 +365,43 @@ def test_actuator_evaluation_report(pages, reports):
         assert names == ["measured", *labels, "goal"]
     strip = lambda text: [l for l in text.splitlines() if 'class="command"' not in l]
     assert strip((reports / "aev.html").read_text()) == strip((reports / "aev_later.html").read_text())
+
+
+OVERLAPS = """(() => {
+  const out = [];
+  document.querySelectorAll('svg.plot').forEach((svg, si) => {
+    const boxes = Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim())
+      .map(t => [t.textContent, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, ra] = boxes[i], [b, rb] = boxes[j];
+        const ox = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const oy = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (ox > 0.5 && oy > 0.5) out.push([si, svg.dataset.plot, a, b]);
+      }
+  });
+  return out;
+})()"""
+
+
+@pytest.mark.parametrize("name", ["rich", "oneway", "cmp", "joint", "act", "jev", "aev"])
+def test_no_text_of_a_plot_collides(pages, name):
+    """Tick labels, axis labels, legends and titles of every plot (the static SVGs and the
+    script-drawn time plots) do not overlap on screen, also after zooming into a narrow range
+    (more digits per tick label)."""
+    page = pages[name]
+    texts = page.evaluate("document.querySelectorAll('svg.plot text').length")
+    assert texts > 20
+    assert page.evaluate(OVERLAPS) == []
+    svg = "div.timeplot svg.plot[data-plot=time]"
+    before = page.evaluate(f"document.querySelector('{svg}').getAttribute('data-range')")
+    page.set_value("div.timeplot .zoom-start", 400)
+    page.set_value("div.timeplot .zoom-end", 403)
+    after = [float(x) for x in page.evaluate(f"document.querySelector('{svg}').getAttribute('data-range')").split()]
+    lo, hi = map(float, before.split())
+    assert after == pytest.approx([lo + 0.4 * (hi - lo), lo + 0.403 * (hi - lo)], rel=1e-6, abs=1e-9)
+    assert page.evaluate(OVERLAPS) == []
+    # the check sees a collision: two tick labels moved onto one another
+    page.evaluate("""(() => { const t = document.querySelectorAll('div.timeplot svg text');
+        t[1].setAttribute('x', t[0].getAttribute('x')); t[1].setAttribute('y', t[0].getAttribute('y')); })()""")
+    assert page.evaluate(OVERLAPS) != []
