@@ -12,6 +12,8 @@
 // Skip it with --table=0.
 //
 // Run: ./build/benchmarks/bench_identify  (Release build)
+// --write-records=DIR writes both records (noisy.csv, clean.csv: t, current, velocity, torque)
+// and exits: benchmarks/python/bench_fit_scipy.py fits them with frictionlab and with scipy.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "frictionlab/identify/fit.hpp"
+#include "frictionlab/io/csv.hpp"
 #include "frictionlab/identify/synthetic.hpp"
 
 namespace {
@@ -114,6 +117,13 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--table=0") == 0) {
       table = false;
       continue;
+    }
+    if (std::strncmp(argv[i], "--write-records=", 16) == 0) {
+      const std::string dir = argv[i] + 16;
+      for (const auto& [name, rec] : {std::pair{"noisy.csv", &noisy_record()}, std::pair{"clean.csv", &clean_record()}})
+        io::write_csv(dir + "/" + name, {"t", "current", "velocity", "torque"},
+                      {&rec->t, &rec->current, &rec->velocity, &rec->force});
+      return 0;
     }
     args.push_back(argv[i]);
   }

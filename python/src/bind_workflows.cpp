@@ -64,7 +64,8 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
   t.template add<double>("warmup_s", [fo](O& o) -> double& { return fo(o).warmup_s; },
                          "seconds at the start left out of the residuals [s] (default 0)");
   t.template add<int>("starts", [fo](O& o) -> int& { return fo(o).lsq.starts; },
-                      "lsq: number of starts (default 3)");
+                      "lsq: number of starts (default 0: automatic, the model's; "
+                      "docs/identification.md, \"Multi-start\")");
   t.template add<double>("spread", [fo](O& o) -> double& { return fo(o).lsq.spread; },
                          "lsq: log-uniform factor range of the perturbed starts (default 3)");
   t.template add<unsigned>("seed", [fo](O& o) -> unsigned& { return fo(o).lsq.seed; },

@@ -113,6 +113,7 @@ class FamilyT final : public Family {
  public:
   FamilyT(Fit fit, bool sensorless, bool rotary) : fit_(std::move(fit)) {
     sensorless_ = sensorless;
+    default_starts_ = Fit::starts;
     const bool rot = rotary || sensorless;
     if (sensorless) info_.push_back({"Km", "Km", "Nm/A", FitScale::log, true});
     std::vector<FitParam> own;

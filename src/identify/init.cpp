@@ -9,12 +9,18 @@
 //     Delta only, the force is linear in k).
 #include <Eigen/Dense>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "internal.hpp"
@@ -176,26 +182,74 @@ double travel_scale(const FitData& d) {
   return std::max(*mx - *mn, 1e-12);
 }
 
+/// The cost of candidate parameter sets by simulation (the scans below), with the exact step for
+/// a velocity held over each sample interval (Hold::zoh: a coarse scan needs no second-order
+/// accuracy, and the held step costs a fraction of the linear one). The candidates of one scan
+/// are independent: they are simulated on up to hardware_concurrency() threads, each with its
+/// own prediction buffer; the results do not depend on the number of threads. A scan that runs
+/// longer than a second reports how many simulations are done and the time left.
 class Scanner {
  public:
-  Scanner(const Family& fam, const FitData& d) : fam_(fam), d_(d), pred_(static_cast<std::size_t>(d.n())) {}
-  /// Sum of squared residuals for natural values `nat` (inf if not finite).
-  double ssr(const std::vector<double>& nat) {
-    const auto th = fam_.to_internal(nat);
-    fam_.predict(th.data(), d_, Method::exact, Hold::linear, pred_.data());
-    double s = 0;
-    for (long k = d_.first; k < d_.n(); ++k) {
-      const auto uk = static_cast<std::size_t>(k);
-      const double r = d_.y[uk] - pred_[uk];
-      s += r * r;
+  Scanner(const Family& fam, const FitData& d, const Progress& progress)
+      : fam_(fam), d_(d), progress_(progress) {}
+  /// Sums of squared residuals for natural values `trials[j]` (inf if not finite).
+  std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what) const {
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    auto last = t0;
+    std::atomic<std::size_t> done{0};
+    std::mutex report_mutex;
+    std::vector<double> out(trials.size(), std::numeric_limits<double>::infinity());
+    const auto one = [&](std::vector<double>& pred, std::size_t j) {
+      const auto th = fam_.to_internal(trials[j]);
+      fam_.predict(th.data(), d_, Method::exact, Hold::zoh, pred.data());
+      double s = 0;
+      for (long k = d_.first; k < d_.n(); ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const double r = d_.y[uk] - pred[uk];
+        s += r * r;
+      }
+      out[j] = std::isfinite(s) ? s : std::numeric_limits<double>::infinity();
+      const std::size_t n_done = ++done;
+      if (!progress_.enabled()) return;
+      const std::lock_guard<std::mutex> lock(report_mutex);
+      const auto now = clock::now();
+      if (now - last < std::chrono::seconds(1) || n_done == trials.size()) return;
+      last = now;
+      const double elapsed = std::chrono::duration<double>(now - t0).count();
+      const double left = elapsed / static_cast<double>(n_done) * static_cast<double>(trials.size() - n_done);
+      progress_("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
+                std::to_string(trials.size()) + " simulations, about " + format_number(left, 2) + " s left");
+    };
+    const std::size_t threads =
+        std::min<std::size_t>(trials.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto worker = [&]() {
+      try {
+        std::vector<double> pred(static_cast<std::size_t>(d_.n()));
+        for (std::size_t j = next++; j < trials.size(); j = next++) one(pred, j);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    };
+    if (threads <= 1) {
+      worker();
+    } else {
+      std::vector<std::thread> pool;
+      for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+      for (auto& t : pool) t.join();
     }
-    return std::isfinite(s) ? s : std::numeric_limits<double>::infinity();
+    if (error) std::rethrow_exception(error);
+    return out;
   }
 
  private:
   const Family& fam_;
   const FitData& d_;
-  std::vector<double> pred_;
+  const Progress& progress_;
 };
 
 bool is_free(const std::vector<double>& nat, int i) { return i >= 0 && std::isnan(nat[static_cast<std::size_t>(i)]); }
@@ -333,7 +387,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
   }
 
   // ---- dynamic parameters ------------------------------------------------------------------
-  Scanner scan(fam, d);
+  const Scanner scan(fam, d, progress);
   const double X = travel_scale(d);
   auto level_mean = [&]() {
     double g = 0;
@@ -373,18 +427,22 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     if (free1) tau = {0, 1e-4, 1e-3, 1e-2};
     double best = std::numeric_limits<double>::infinity();
     std::vector<double> best_nat;
+    std::vector<std::vector<double>> trials;
     for (double s0 : s0c) {
       for (double tc : tau) {
         auto trial = nat;
         trial[static_cast<std::size_t>(i0)] = s0;
         if (free1) trial[static_cast<std::size_t>(i1)] = s0 * tc;
-        const double c = scan.ssr(trial);
-        if (c < best) {
-          best = c;
-          best_nat = trial;
-        }
+        trials.push_back(std::move(trial));
       }
     }
+    const std::vector<double> costs =
+        scan.ssr(trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan");
+    for (std::size_t j = 0; j < trials.size(); ++j)
+      if (costs[j] < best) {
+        best = costs[j];
+        best_nat = trials[j];
+      }
     if (best_nat.empty()) {
       best_nat = nat;
       best_nat[static_cast<std::size_t>(i0)] = s0c[s0c.size() / 2];
@@ -448,15 +506,17 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
         if (is_free(nat, ic)) {
           double best = std::numeric_limits<double>::infinity();
           double cb = level_mean() * 100;
+          std::vector<std::vector<double>> trials;
           for (double f : {1.0, 10.0, 100.0, 1000.0, 10000.0}) {
-            auto trial = nat;
-            trial[static_cast<std::size_t>(ic)] = level_mean() * f;
-            const double c = scan.ssr(trial);
-            if (c < best) {
-              best = c;
-              cb = trial[static_cast<std::size_t>(ic)];
-            }
+            trials.push_back(nat);
+            trials.back()[static_cast<std::size_t>(ic)] = level_mean() * f;
           }
+          const std::vector<double> costs = scan.ssr(trials, "C scan");
+          for (std::size_t j = 0; j < trials.size(); ++j)
+            if (costs[j] < best) {
+              best = costs[j];
+              cb = trials[j][static_cast<std::size_t>(ic)];
+            }
           nat[static_cast<std::size_t>(ic)] = cb;
         }
       }

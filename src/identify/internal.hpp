@@ -82,6 +82,8 @@ class Family {
   const std::vector<UserInfo>& user_info() const { return user_; }
   int size() const { return static_cast<int>(info_.size()); }
   bool sensorless() const { return sensorless_; }
+  /// The model's number of lsq starts when LsqOptions::starts is 0 (its Fit's `starts`).
+  int default_starts() const { return default_starts_; }
   /// Index of the internal parameter with this field, -1 if none.
   int index(std::string_view field) const;
 
@@ -114,6 +116,7 @@ class Family {
   std::vector<ParamInfo> info_;
   std::vector<UserInfo> user_;
   bool sensorless_ = false;
+  int default_starts_ = 3;
 };
 
 /// Linearised (Gauss-Newton) covariance of least-squares estimates from the residual Jacobian

@@ -30,14 +30,34 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kLogBox = 13.815510557964274;  // ln(1e6)
 constexpr double kFreeBox = 30;
 
+/// Reports the iterations of a solve at most once a second, with the time per iteration and an
+/// estimate of the time left: the number of iterations until the cost's decrease falls below
+/// the function tolerance, extrapolated from the ratio of the last two decreases (the rate of a
+/// linearly converging iteration), times the mean time per iteration so far.
 class ProgressCallback final : public ceres::IterationCallback {
  public:
-  ProgressCallback(const Progress& p, std::string label) : p_(p), label_(std::move(label)) {}
+  ProgressCallback(const Progress& p, std::string label, double function_tolerance, int max_iterations)
+      : p_(p), label_(std::move(label)), tol_(function_tolerance), max_iterations_(max_iterations) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_ >= std::chrono::seconds(1)) {
+    if (s.step_is_successful || s.iteration == 0) costs_.push_back(s.cost);
+    if (now - last_ >= std::chrono::seconds(1) && s.iteration > 0) {
       last_ = now;
-      p_(label_ + ": iteration " + std::to_string(s.iteration) + ", cost " + format_number(s.cost));
+      const double per = std::chrono::duration<double>(now - start_).count() / s.iteration;
+      std::string msg = label_ + ": iteration " + std::to_string(s.iteration) + ", cost " +
+                        format_number(s.cost) + ", " + format_number(per, 2) + " s per iteration";
+      const std::size_t n = costs_.size();
+      if (n >= 3) {
+        const double d1 = costs_[n - 3] - costs_[n - 2], d2 = costs_[n - 2] - costs_[n - 1];
+        if (d1 > 0 && d2 > 0 && d2 < d1) {
+          const double rate = d2 / d1;
+          const double goal = tol_ * costs_[n - 1];
+          double more = d2 <= goal ? 1.0 : std::ceil(std::log(goal / d2) / std::log(rate));
+          more = std::clamp(more, 1.0, static_cast<double>(std::max(1, max_iterations_ - s.iteration)));
+          msg += ", about " + format_number(more * per, 2) + " s left";
+        }
+      }
+      p_(msg);
     }
     return ceres::SOLVER_CONTINUE;
   }
@@ -45,7 +65,11 @@ class ProgressCallback final : public ceres::IterationCallback {
  private:
   const Progress& p_;
   std::string label_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  double tol_;
+  int max_iterations_;
+  std::vector<double> costs_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = start_;
 };
 
 struct StartResult {
@@ -91,7 +115,7 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   so.logging_type = ceres::SILENT;
   so.minimizer_progress_to_stdout = false;
   so.num_threads = 1;
-  ProgressCallback cb(progress, label);
+  ProgressCallback cb(progress, label, so.function_tolerance, so.max_num_iterations);
   if (progress.enabled()) {
     so.callbacks.push_back(&cb);
     so.update_state_every_iteration = false;
@@ -143,22 +167,20 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& theta0,
                const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
                const Progress& progress, const std::string& label, const ExtraStart& extra) {
-  const int random_starts = std::max(1, opt.starts);
-  const int starts = random_starts + (extra.theta.empty() ? 0 : 1);
-  // Start points: start 0 = theta0; the others are the `starts - 1` best (by the cost at the
-  // point) of kCandidates * (starts - 1) random perturbations of theta0 (deterministic from
-  // the seed): log-parameters and non-negative ones times a log-uniform factor in
-  // [1/spread, spread], unbounded ones (logits, softmax weights) plus a uniform [-1, 1].
+  const bool automatic = opt.starts <= 0;
+  const int planned = automatic ? std::max(1, fam.default_starts()) : opt.starts;
+  // `count` perturbed start points: the `count` best (by the cost at the point) of
+  // kCandidates * count random perturbations of theta0 (deterministic from the seed):
+  // log-parameters and non-negative ones times a log-uniform factor in [1/spread, spread],
+  // unbounded ones (logits, softmax weights) plus a uniform [-1, 1].
   constexpr int kCandidates = 8;
-  std::vector<std::vector<double>> th(1, theta0);
-  std::vector<std::string> origin(1, "initial guess");
-  if (random_starts > 1) {
+  const auto perturbed = [&](int count) {
     std::mt19937_64 rng(opt.seed);
     const double ls = std::log(std::max(opt.spread, 1.0));
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     std::vector<std::pair<double, std::vector<double>>> cand;
     std::vector<double> pred(static_cast<std::size_t>(d.n()));
-    for (int c = 0; c < kCandidates * (random_starts - 1); ++c) {
+    for (int c = 0; c < kCandidates * count; ++c) {
       auto x = theta0;
       for (int i : free) {
         auto& e = x[static_cast<std::size_t>(i)];
@@ -184,43 +206,67 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     }
     std::stable_sort(cand.begin(), cand.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (int s = 1; s < random_starts; ++s) {
-      th.push_back(cand[static_cast<std::size_t>(s - 1)].second);
-      origin.emplace_back("perturbed initial guess");
-    }
+    std::vector<std::vector<double>> out;
+    for (int s = 0; s < count; ++s) out.push_back(cand[static_cast<std::size_t>(s)].second);
+    return out;
+  };
+  // Start 0 = theta0, then the perturbed ones, then the caller's extra start.
+  std::vector<std::vector<double>> th(1, theta0);
+  std::vector<std::string> origin(1, "initial guess");
+  for (auto& x : perturbed(planned - 1)) {
+    th.push_back(std::move(x));
+    origin.emplace_back("perturbed initial guess");
   }
   if (!extra.theta.empty()) {
     th.push_back(extra.theta);
     origin.push_back(extra.origin);
   }
-  std::vector<StartResult> results(static_cast<std::size_t>(starts));
-  int nthreads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
-  nthreads = std::clamp(nthreads, 1, starts);
-  std::atomic<int> next{0};
-  auto worker = [&]() {
-    for (int s = next++; s < starts; s = next++) {
-      const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(starts);
-      results[static_cast<std::size_t>(s)] =
-          solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab);
-      const auto& r = results[static_cast<std::size_t>(s)];
-      progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " + format_number(r.summary.final_cost) +
-               " in " + std::to_string(r.summary.iterations) + " iterations" +
-               (r.summary.converged ? "" : " (not converged)"));
+  std::vector<StartResult> results;
+  // Solve the starts th[from..] on up to `threads` threads.
+  const auto solve = [&](std::size_t from) {
+    const int total = static_cast<int>(th.size());
+    results.resize(th.size());
+    int nthreads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+    nthreads = std::clamp(nthreads, 1, std::max(1, total - static_cast<int>(from)));
+    std::atomic<int> next{static_cast<int>(from)};
+    auto worker = [&]() {
+      for (int s = next++; s < total; s = next++) {
+        const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
+        results[static_cast<std::size_t>(s)] =
+            solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab);
+        const auto& r = results[static_cast<std::size_t>(s)];
+        progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
+                 format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
+                 " iterations" + (r.summary.converged ? "" : " (not converged)"));
+      }
+    };
+    if (nthreads == 1) {
+      worker();
+    } else {
+      std::vector<std::thread> pool;
+      for (int t = 0; t < nthreads; ++t) pool.emplace_back(worker);
+      for (auto& t : pool) t.join();
     }
   };
-  if (nthreads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < nthreads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
+  solve(0);
+  // Automatic: a single data-driven start that did not converge or ended on its search box is
+  // not trusted alone; two perturbed starts follow (as starts = 3 would have run them).
+  if (automatic && planned == 1 && (!results[0].summary.converged || !results[0].at_limit.empty())) {
+    const std::string why = !results[0].summary.converged ? "did not converge" : "ended on its search box";
+    progress(label + ": the initial guess's start " + why + "; two perturbed starts follow");
+    const std::size_t from = th.size();
+    for (auto& x : perturbed(2)) {
+      th.push_back(std::move(x));
+      origin.emplace_back("perturbed initial guess (start 1 " + why + ")");
+    }
+    solve(from);
   }
   LsqRun run;
   run.best = 0;
-  for (int s = 0; s < starts; ++s) {
-    results[static_cast<std::size_t>(s)].summary.origin = origin[static_cast<std::size_t>(s)];
-    run.starts.push_back(results[static_cast<std::size_t>(s)].summary);
-    if (results[static_cast<std::size_t>(s)].cost < results[static_cast<std::size_t>(run.best)].cost) run.best = s;
+  for (std::size_t s = 0; s < results.size(); ++s) {
+    results[s].summary.origin = origin[s];
+    run.starts.push_back(results[s].summary);
+    if (results[s].cost < results[static_cast<std::size_t>(run.best)].cost) run.best = static_cast<int>(s);
   }
   const auto& b = results[static_cast<std::size_t>(run.best)];
   run.theta = b.theta;

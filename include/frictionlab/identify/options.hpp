@@ -85,7 +85,10 @@ struct LsqOptions {
   /// Number of starts: start 0 is the data-driven initial guess; start s > 0 multiplies every
   /// positive parameter by a log-uniform random factor in [1/spread, spread] and shifts the
   /// unbounded ones (logits, softmax weights) by a uniform value in [-1, 1].
-  int starts = 3;
+  /// 0 (automatic): the model's number (its Fit's `starts`: 1 for lugre, lugre-asym and the
+  /// static curves, 3 for dahl, elasto-plastic, maxwell-slip and gms); a single start that does
+  /// not converge or ends on its search box is followed by 2 perturbed starts.
+  int starts = 0;
   double spread = 3.0;
   unsigned seed = 1;
   int max_iterations = 200;

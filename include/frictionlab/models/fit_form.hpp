@@ -7,6 +7,10 @@
 //   explicit Fit(const FitStructure&);       the structural choices (not estimated)
 //   static constexpr bool dynamic;            the model has a state (needs reversals)
 //   static constexpr FitInit init;            which initial-guess strategy identify runs
+//   static constexpr int starts;              lsq starts when LsqOptions::starts is 0 (automatic):
+//                                             1 where the data-driven initial guess was measured to
+//                                             reach the optimum, more where random starts found
+//                                             better optima (docs/identification.md, "Multi-start")
 //   template <class S, int E> using Model;    the model template the fit simulates (E: element
 //                                             arrays of the fitting instantiation)
 //   void declare(FitParamList&) const;        the internal parameters, in order

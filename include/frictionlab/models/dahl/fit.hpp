@@ -10,6 +10,7 @@ namespace frictionlab {
 struct DahlFit : ReportsInternal {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::bristle;
+  static constexpr int starts = 3;
   template <class S, int E>
   using Model = Dahl<S>;
 

@@ -17,6 +17,7 @@ struct ElastoPlasticFit : LuGreFit {
   using Model = ElastoPlastic<S>;
 
   using LuGreFit::LuGreFit;
+  static constexpr int starts = 3;
 
   void declare(FitParamList& b) const {
     LuGreFit::declare(b);

@@ -18,6 +18,7 @@ namespace frictionlab {
 struct GmsFit : CurveChoice {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::gms_ladder;
+  static constexpr int starts = 3;
   template <class S, int E>
   using Model = GMS<S, E>;
 

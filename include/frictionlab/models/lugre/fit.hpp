@@ -11,6 +11,7 @@ namespace frictionlab {
 struct LuGreFit : CurveChoice, ReportsInternal {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::bristle;
+  static constexpr int starts = 1;
   template <class S, int E>
   using Model = LuGre<S>;
 

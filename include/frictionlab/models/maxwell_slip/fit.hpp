@@ -17,6 +17,7 @@ namespace frictionlab {
 struct MaxwellSlipFit {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::maxwell_ladder;
+  static constexpr int starts = 3;
   template <class S, int E>
   using Model = MaxwellSlip<S, E>;
 

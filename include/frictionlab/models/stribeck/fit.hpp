@@ -12,6 +12,7 @@ template <StaticKind K>
 struct StaticFit : CurveChoice, ReportsInternal {
   static constexpr bool dynamic = false;
   static constexpr FitInit init = FitInit::static_curve;
+  static constexpr int starts = 1;
   template <class S, int E>
   using Model = StaticFriction<S>;
 
