@@ -52,8 +52,14 @@ double shape_value(StribeckShape shape, double r, double alpha) {
   return shape == StribeckShape::exponential ? std::exp(-ra) : 1 / (1 + ra);
 }
 
-/// Linear least squares of the static model on samples idx, vs and alpha scanned.
+/// Linear least squares of the static model on samples idx, vs and alpha scanned. A (vs, alpha)
+/// pair is a candidate only if its Stribeck term is seen: at least kSeen of the samples (on each
+/// side for an asymmetric curve) have a shape value s(|v|/vs) >= 0.05. Without that, a vs below
+/// every sampled speed lets Fs - Fc grow without bound to fit a handful of samples (seen: Fs =
+/// 1e8 Nm at vs = 1e-3 max|v| from 812 steady samples of a lugre-asym fit, a start whose
+/// simulated cost was 1e12). When no pair is seen, every pair is a candidate.
 StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s) {
+  constexpr long kSeen = 10;
   const double vmax = max_abs(d.v);
   std::vector<double> vs_grid{1.0}, alpha_grid{1.0};
   if (s.has_fs) {
@@ -71,60 +77,73 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   Eigen::VectorXd y(m);
   for (long r = 0; r < m; ++r) y(r) = d.y[static_cast<std::size_t>(idx[static_cast<std::size_t>(r)])];
   const double sign = s.sensorless ? -1.0 : 1.0;  // friction enters the torque with a minus
-  for (double vs : vs_grid) {
-    for (double alpha : alpha_grid) {
-      Eigen::MatrixXd A(m, nc);
-      for (long r = 0; r < m; ++r) {
-        const auto k = static_cast<std::size_t>(idx[static_cast<std::size_t>(r)]);
-        const double v = d.v[k];
-        const double sg = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
-        const double phi = shape_value(s.shape, std::abs(v) / vs, alpha);
+  for (const bool require_seen : {true, false}) {
+    if (require_seen && !s.has_fs) continue;
+    for (double vs : vs_grid) {
+      for (double alpha : alpha_grid) {
+        if (require_seen) {
+          long seen_pos = 0, seen_neg = 0;
+          for (long r = 0; r < m; ++r) {
+            const double v = d.v[static_cast<std::size_t>(idx[static_cast<std::size_t>(r)])];
+            if (shape_value(s.shape, std::abs(v) / vs, alpha) < 0.05) continue;
+            (v > 0 ? seen_pos : seen_neg) += 1;
+          }
+          if ((s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) < kSeen) continue;
+        }
+        Eigen::MatrixXd A(m, nc);
+        for (long r = 0; r < m; ++r) {
+          const auto k = static_cast<std::size_t>(idx[static_cast<std::size_t>(r)]);
+          const double v = d.v[k];
+          const double sg = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
+          const double phi = shape_value(s.shape, std::abs(v) / vs, alpha);
+          int c = 0;
+          if (s.sensorless) A(r, c++) = d.i[k];
+          if (s.has_sigma2) A(r, c++) = sign * v;
+          if (s.has_fc) {
+            if (s.asym) {
+              const double pos = v > 0 ? 1.0 : 0.0, neg = v < 0 ? -1.0 : 0.0;
+              A(r, c++) = sign * pos;
+              A(r, c++) = sign * neg;
+              if (s.has_fs) {
+                A(r, c++) = sign * pos * phi;
+                A(r, c++) = sign * neg * phi;
+              }
+            } else {
+              A(r, c++) = sign * sg;
+              if (s.has_fs) A(r, c++) = sign * sg * phi;
+            }
+          }
+        }
+        const Eigen::VectorXd x = A.colPivHouseholderQr().solve(y);
+        const double ssr = (A * x - y).squaredNorm();
+        if (!(ssr < best.ssr) || !x.allFinite()) continue;
+        StaticEst e;
+        e.ssr = ssr;
+        e.vs = vs;
+        e.alpha = alpha;
         int c = 0;
-        if (s.sensorless) A(r, c++) = d.i[k];
-        if (s.has_sigma2) A(r, c++) = sign * v;
+        if (s.sensorless) e.Km = x(c++);
+        if (s.has_sigma2) e.sigma2 = x(c++);
         if (s.has_fc) {
           if (s.asym) {
-            const double pos = v > 0 ? 1.0 : 0.0, neg = v < 0 ? -1.0 : 0.0;
-            A(r, c++) = sign * pos;
-            A(r, c++) = sign * neg;
+            e.Fc_pos = x(c++);
+            e.Fc_neg = x(c++);
+            e.Fs_pos = e.Fc_pos;
+            e.Fs_neg = e.Fc_neg;
             if (s.has_fs) {
-              A(r, c++) = sign * pos * phi;
-              A(r, c++) = sign * neg * phi;
+              e.Fs_pos += x(c++);
+              e.Fs_neg += x(c++);
             }
           } else {
-            A(r, c++) = sign * sg;
-            if (s.has_fs) A(r, c++) = sign * sg * phi;
+            e.Fc_pos = e.Fc_neg = x(c++);
+            e.Fs_pos = e.Fs_neg = e.Fc_pos;
+            if (s.has_fs) e.Fs_pos = e.Fs_neg = e.Fc_pos + x(c++);
           }
         }
+        best = e;
       }
-      const Eigen::VectorXd x = A.colPivHouseholderQr().solve(y);
-      const double ssr = (A * x - y).squaredNorm();
-      if (!(ssr < best.ssr) || !x.allFinite()) continue;
-      StaticEst e;
-      e.ssr = ssr;
-      e.vs = vs;
-      e.alpha = alpha;
-      int c = 0;
-      if (s.sensorless) e.Km = x(c++);
-      if (s.has_sigma2) e.sigma2 = x(c++);
-      if (s.has_fc) {
-        if (s.asym) {
-          e.Fc_pos = x(c++);
-          e.Fc_neg = x(c++);
-          e.Fs_pos = e.Fc_pos;
-          e.Fs_neg = e.Fc_neg;
-          if (s.has_fs) {
-            e.Fs_pos += x(c++);
-            e.Fs_neg += x(c++);
-          }
-        } else {
-          e.Fc_pos = e.Fc_neg = x(c++);
-          e.Fs_pos = e.Fs_neg = e.Fc_pos;
-          if (s.has_fs) e.Fs_pos = e.Fs_neg = e.Fc_pos + x(c++);
-        }
-      }
-      best = e;
     }
+    if (std::isfinite(best.ssr)) break;
   }
   return best;
 }

@@ -249,15 +249,20 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     }
   };
   solve(0);
-  // Automatic: a single data-driven start that did not converge or ended on its search box is
-  // not trusted alone; two perturbed starts follow (as starts = 3 would have run them).
-  if (automatic && planned == 1 && (!results[0].summary.converged || !results[0].at_limit.empty())) {
-    const std::string why = !results[0].summary.converged ? "did not converge" : "ended on its search box";
-    progress(label + ": the initial guess's start " + why + "; two perturbed starts follow");
+  // Automatic: when the data-driven starts (the initial guess and the caller's extra start)
+  // have the lowest cost at a point that is not a converged optimum inside the search box, they
+  // are not trusted alone; two perturbed starts follow (as starts = 3 would have run them).
+  std::size_t lowest = 0;
+  for (std::size_t s = 1; s < results.size(); ++s)
+    if (results[s].cost < results[lowest].cost) lowest = s;
+  if (automatic && planned == 1 &&
+      (!results[lowest].summary.converged || !results[lowest].at_limit.empty())) {
+    const std::string why = !results[lowest].summary.converged ? "did not converge" : "ended on its search box";
+    progress(label + ": the best data-driven start " + why + "; two perturbed starts follow");
     const std::size_t from = th.size();
     for (auto& x : perturbed(2)) {
       th.push_back(std::move(x));
-      origin.emplace_back("perturbed initial guess (start 1 " + why + ")");
+      origin.emplace_back("perturbed initial guess (start " + std::to_string(lowest + 1) + " " + why + ")");
     }
     solve(from);
   }

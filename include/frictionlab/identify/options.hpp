@@ -86,8 +86,9 @@ struct LsqOptions {
   /// positive parameter by a log-uniform random factor in [1/spread, spread] and shifts the
   /// unbounded ones (logits, softmax weights) by a uniform value in [-1, 1].
   /// 0 (automatic): the model's number (its Fit's `starts`: 1 for lugre, lugre-asym and the
-  /// static curves, 3 for dahl, elasto-plastic, maxwell-slip and gms); a single start that does
-  /// not converge or ends on its search box is followed by 2 perturbed starts.
+  /// static curves, 3 for dahl, elasto-plastic, maxwell-slip and gms); when the best of the
+  /// data-driven starts (the initial guess, and a nesting model's nested optimum) did not
+  /// converge or ended on its search box, 2 perturbed starts follow.
   int starts = 0;
   double spread = 3.0;
   unsigned seed = 1;
