@@ -61,21 +61,30 @@ void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
 
 double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
                   const std::vector<data::ServoLog>& logs, const ServoLossOptions& o) {
-  double ep = 0.0, ev = 0.0;
-  std::size_t n = 0;
+  std::vector<sim::ServoRunInput> in;
+  in.reserve(logs.size());
+  std::vector<std::size_t> offset{0};
   for (const auto& log : logs) {
-    const auto in = run_input(c, log);
+    in.push_back(run_input(c, log));
     if (o.velocity_weight > 0 && log.speed.size() != log.position.size())
       throw FitError(log_name(log) + ": a velocity term needs the logged 'speed'");
-    const double* pos = log.position.data();
-    const double* spd = o.velocity_weight > 0 ? log.speed.data() : nullptr;
-    sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
-      ep += std::abs(x.q - pos[k]);
-      if (spd) ev += std::abs(x.qd - spd[k]);
-    });
-    n += log.size();
+    offset.push_back(offset.back() + log.size());
   }
+  const std::size_t n = offset.back();
   if (n == 0) throw FitError("the loss needs at least one log");
+  const bool vel = o.velocity_weight > 0;
+  // per-entry errors, summed afterwards in the order of the logs and entries (the sum of a
+  // serial rollout, bit for bit)
+  std::vector<double> dp(n), dv(vel ? n : 0);
+  sim::servo_rollout_batch(c, p, std::span<const sim::ServoRunInput>(in),
+                           [&](std::size_t i, std::size_t k, const sim::ServoState& x) {
+                             const auto& log = logs[i];
+                             dp[offset[i] + k] = std::abs(x.q - log.position[k]);
+                             if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
+                           });
+  double ep = 0.0, ev = 0.0;
+  for (double d : dp) ep += d;
+  for (double d : dv) ev += d;
   const double loss = (ep + o.velocity_weight * ev) / static_cast<double>(n);
   return std::isfinite(loss) ? loss : std::numeric_limits<double>::infinity();
 }
