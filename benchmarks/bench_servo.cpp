@@ -1,9 +1,13 @@
 // Servo actuator benchmark (docs/actuators.md, "Speed"): the cost of one closed-loop
 // re-simulation of a 6 s log (1201 entries at 5 ms) for each model M1..M6, and of one loss
 // evaluation over the training batch of the acceptance run (the 12 shared XL330 logs with kp in
-// {100, 400, 800}), single-threaded. Parameters: the reference package's fits
-// (../shared/data/servo_xl330/reference_params). Without the shared data the benchmark prints a
-// note and runs nothing.
+// {100, 400, 800}), single-threaded: identify::servo_loss (the logs four at a time in lockstep)
+// beside the same sum from one rollout after the other (servo_log_error per log). Parameters:
+// the reference package's fits (../shared/data/servo_xl330/reference_params). Then the whole
+// fit-actuator pipeline (identify::fit_and_select_servo_models: m1..m6, leave-kp-out on the 16
+// logs, the default 9 restarts) at a tenth of the default budget (300 evaluations per fit) with
+// 1 and 2 threads, wall time (UseRealTime) and CPU time of the process. Without the shared data
+// the benchmark prints a note and runs nothing.
 //
 // Run: ./build/benchmarks/bench_servo  (Release build)
 #include <benchmark/benchmark.h>
@@ -15,6 +19,7 @@
 
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/sim/servo_actuators.hpp"
 
 namespace {
 
@@ -73,6 +78,52 @@ void BM_TrainingLoss(benchmark::State& state) {
   state.SetLabel(label);
 }
 
+/// The loss as a sum of one rollout after the other (what servo_loss computed before it batched
+/// the logs; the same value up to the order of the additions).
+void BM_TrainingLossSerial(benchmark::State& state) {
+  const auto& d = data_once();
+  const auto& p = d.params[static_cast<std::size_t>(state.range(0))];
+  double sink = 0;
+  for (auto _ : state) {
+    double sum = 0;
+    std::size_t n = 0;
+    for (const auto& log : d.train) {
+      const auto e = identify::servo_log_error(p.constants, p.params, log);
+      sum += e.position_mae * static_cast<double>(e.samples);
+      n += e.samples;
+    }
+    sink += sum / static_cast<double>(n);
+    benchmark::DoNotOptimize(sink);
+  }
+  char label[64];
+  std::snprintf(label, sizeof label, "m%d, %zu logs", static_cast<int>(state.range(0)) + 1,
+                d.train.size());
+  state.SetLabel(label);
+}
+
+/// fit-actuator's fits and selection (m1..m6, leave-kp-out: 4 splits + the refit, 30 fits) at
+/// 300 evaluations per fit, state.range(0) threads.
+void BM_FitActuatorPipeline(benchmark::State& state) {
+  const auto& d = data_once();
+  const auto& family = *sim::find_servo_actuator("xl330");
+  identify::ServoFitOptions o;
+  o.cmaes.max_evals = 300;
+  o.cmaes.seed = 1;
+  o.cmaes.threads = static_cast<int>(state.range(0));
+  identify::ServoValidation v;
+  v.kind = identify::ServoValidation::Kind::leave_kp;
+  const std::vector<ActuatorModel> models{ActuatorModel::M1, ActuatorModel::M2, ActuatorModel::M3,
+                                          ActuatorModel::M4, ActuatorModel::M5, ActuatorModel::M6};
+  for (auto _ : state) {
+    const auto sel =
+        identify::fit_and_select_servo_models(models, family, family.constants, d.all, v, o, 0.02);
+    benchmark::DoNotOptimize(sel.recommended);
+  }
+  char label[64];
+  std::snprintf(label, sizeof label, "%d thread(s), 16 logs, 30 fits", static_cast<int>(state.range(0)));
+  state.SetLabel(label);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,6 +133,15 @@ int main(int argc, char** argv) {
   }
   benchmark::RegisterBenchmark("servo/rollout_6s_log", BM_Rollout6s)->DenseRange(0, 5);
   benchmark::RegisterBenchmark("servo/training_loss_12_logs", BM_TrainingLoss)->DenseRange(0, 5);
+  benchmark::RegisterBenchmark("servo/training_loss_12_logs_serial", BM_TrainingLossSerial)
+      ->DenseRange(0, 5);
+  benchmark::RegisterBenchmark("servo/fit_actuator_300_evals", BM_FitActuatorPipeline)
+      ->Arg(1)
+      ->Arg(2)
+      ->UseRealTime()
+      ->MeasureProcessCPUTime()
+      ->Unit(benchmark::kSecond)
+      ->Iterations(1);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -4,8 +4,10 @@
 // and the recommendation rule; the loss pools the logs' errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
@@ -136,6 +138,102 @@ TEST(ServoFit, SplitsByKpLeaveKpOutAndKFold) {
   EXPECT_EQ(s[1].validation.size(), 2u);
   v.folds = 6;
   EXPECT_THROW(servo_splits(logs, v), FitError);
+}
+
+TEST(ServoFit, CrossValidationFitsRunConcurrentlyWithTheSameResultsForAnyThreadCount) {
+  // leave-kp-out over kp 100, 400, 800: three splits and the refit on all logs, four runs per
+  // model, run concurrently when there are several threads
+  auto truth = truth_m3();
+  truth.friction.Kc *= 1.3;  // not exactly representable by M1: a non-zero loss to minimise
+  const auto logs = synthetic_set(truth);
+  const std::vector<ActuatorModel> models{ActuatorModel::M1, ActuatorModel::M2, ActuatorModel::M3,
+                                          ActuatorModel::M4};
+  ServoValidation v;
+  v.kind = ServoValidation::Kind::leave_kp;
+  ServoFitOptions o;
+  o.cmaes.max_evals = 300;
+  o.cmaes.seed = 11;
+  std::vector<ServoSelection> sel;
+  for (int threads : {1, 2, 3, 8}) {
+    o.cmaes.threads = threads;
+    std::vector<std::string> lines;
+    sel.push_back(fit_and_select_servo_models(models, xl330(), xl330().constants, logs, v, o, 0.02,
+                                              [&](const std::string& l) { lines.push_back(l); }));
+    // every fit announced itself and reported its result
+    for (const char* run : {"[kp=100]", "[kp=400]", "[kp=800]", "[all logs]"})
+      for (const char* m : {"m1 ", "m2 ", "m3 ", "m4 "}) {
+        const std::string what = std::string(m) + run;
+        EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                                [&](const std::string& l) { return l.rfind("fitting " + what, 0) == 0; }),
+                  1)
+            << what << ", " << threads << " thread(s)";
+      }
+  }
+  for (std::size_t t = 1; t < sel.size(); ++t) {
+    ASSERT_EQ(sel[t].models.size(), sel[0].models.size());
+    EXPECT_EQ(sel[t].recommended, sel[0].recommended);
+    EXPECT_EQ(sel[t].reason, sel[0].reason);
+    for (std::size_t i = 0; i < sel[0].models.size(); ++i) {
+      const auto &a = sel[0].models[i], &b = sel[t].models[i];
+      EXPECT_EQ(a.train_mae, b.train_mae);
+      EXPECT_EQ(a.validation_mae, b.validation_mae);
+      EXPECT_EQ(a.evals, b.evals);
+      EXPECT_EQ(a.fit.loss, b.fit.loss);
+      for (auto key : sim::servo_param_keys(a.model, sim::ServoDrive::voltage))
+        EXPECT_EQ(sim::servo_param(a.fit.params, key), sim::servo_param(b.fit.params, key)) << key;
+    }
+  }
+  // M1 (no warm start) by hand: the delivered fit is fit_servo_model on all logs, the validation
+  // MAE the entry-weighted mean of each split's fit on its held-out logs
+  o.cmaes.threads = 1;
+  const auto all = fit_servo_model(xl330(), xl330().constants, ActuatorModel::M1, logs, {}, o);
+  EXPECT_EQ(sel[1].models[0].fit.loss, all.loss);
+  EXPECT_EQ(sel[1].models[0].train_mae, servo_loss(xl330().constants, all.params, logs, {}));
+  double err = 0.0;
+  std::size_t n = 0;
+  for (const auto& split : servo_splits(logs, v)) {
+    const auto f = fit_servo_model(xl330(), xl330().constants, ActuatorModel::M1, split.train, {}, o);
+    for (const auto& l : split.validation) {
+      const auto e = servo_log_error(xl330().constants, f.params, l);
+      err += e.position_mae * static_cast<double>(e.samples);
+      n += e.samples;
+    }
+  }
+  EXPECT_EQ(sel[1].models[0].validation_mae, err / static_cast<double>(n));
+  EXPECT_GT(sel[1].models[0].validation_mae, 0.0);
+}
+
+TEST(ServoFit, AnErrorOfOneConcurrentFitOrOfTheProgressSinkStopsTheOthers) {
+  const auto logs = synthetic_set(truth_m3());
+  ServoValidation v;
+  v.kind = ServoValidation::Kind::leave_kp;
+  ServoFitOptions o;
+  o.cmaes.max_evals = 100000;  // long fits: only a stop ends them soon
+  o.cmaes.max_restarts = 1000;
+  o.cmaes.threads = 2;
+  // the progress sink throws (as a cancellation does): the exception comes out, nothing hangs
+  struct Stop {};
+  int lines = 0;
+  EXPECT_THROW(fit_and_select_servo_models({ActuatorModel::M1, ActuatorModel::M3}, xl330(),
+                                           xl330().constants, logs, v, o, 0.02,
+                                           [&](const std::string&) {
+                                             if (++lines == 5) throw Stop{};
+                                           }),
+               Stop);
+  EXPECT_EQ(lines, 5);
+  // a fit that fails (a velocity term without logged speeds) fails the call with its message
+  auto no_speed = logs;
+  no_speed[2].speed.clear();
+  o.loss.velocity_weight = 0.1;
+  try {
+    fit_and_select_servo_models({ActuatorModel::M1, ActuatorModel::M3}, xl330(), xl330().constants,
+                                no_speed, v, o, 0.02);
+    ADD_FAILURE() << "no FitError";
+  } catch (const FitError& e) {
+    EXPECT_NE(std::string(e.what()).find("a velocity term needs the logged 'speed'"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ServoFit, LossPoolsTheLogsAndAddsTheVelocityTerm) {

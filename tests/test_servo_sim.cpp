@@ -264,6 +264,65 @@ TEST(ServoRollout, RecordsTheStateBeforeEachStepAndUsesTheSimulatedPosition) {
   EXPECT_EQ(calls, 2);
 }
 
+TEST(ServoRollout, BatchGivesEveryLogTheStatesOfItsOwnRollout) {
+  // five logs of different lengths, kp, benches and enable patterns: a group of four and one
+  // of one (Lanes = 4), a log shorter than the others of its group, an empty one
+  const ServoConstants c = find_servo_actuator("xl330")->constants;
+  ServoParams p = params_m1();
+  p.model = ActuatorModel::M6;  // every budget term (Stribeck, directional, quadratic) active
+  auto& f = p.friction;
+  f.Kcs = 0.02;
+  f.vs = 0.3;
+  f.alpha = 1.7;
+  f.Km = 0.1;
+  f.Ke = 0.05;
+  f.Kms = 0.2;
+  f.Kes = 0.1;
+  f.Kmq = 0.004;
+  f.Keq = 0.003;
+  const std::size_t lengths[] = {300, 120, 300, 0, 257};
+  std::vector<std::vector<double>> goals;
+  std::vector<std::vector<unsigned char>> enables;
+  std::vector<ServoRunInput> in;
+  for (std::size_t i = 0; i < 5; ++i) {
+    std::vector<double> g(lengths[i]);
+    std::vector<unsigned char> e(lengths[i]);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      g[k] = 0.8 * std::sin(0.03 * static_cast<double>(k * (i + 1)));
+      e[k] = (k / 90 + i) % 3 != 0;
+    }
+    goals.push_back(std::move(g));
+    enables.push_back(std::move(e));
+  }
+  for (std::size_t i = 0; i < 5; ++i) {
+    ServoRunInput r;
+    r.dt = 0.005 + 0.001 * static_cast<double>(i);
+    r.kp = 100.0 * static_cast<double>(i + 1);
+    r.vin = 7.4;
+    r.bench = {0.3 + 0.1 * static_cast<double>(i), 0.1, 0.02};
+    r.initial = {0.1 * static_cast<double>(i), -0.2};
+    r.goal = goals[i];
+    r.torque_enable = enables[i];
+    in.push_back(r);
+  }
+  std::vector<std::vector<ServoState>> batch(5);
+  servo_rollout_batch(c, p, std::span<const ServoRunInput>(in),
+                      [&](std::size_t i, std::size_t k, const ServoState& x) {
+                        ASSERT_LT(i, 5u);
+                        EXPECT_EQ(k, batch[i].size());  // increasing k per log
+                        batch[i].push_back(x);
+                      });
+  for (std::size_t i = 0; i < 5; ++i) {
+    std::vector<ServoState> own;
+    servo_rollout(c, p, in[i], [&](std::size_t, const ServoState& x) { own.push_back(x); });
+    ASSERT_EQ(batch[i].size(), lengths[i]) << "log " << i;
+    for (std::size_t k = 0; k < own.size(); ++k) {
+      ASSERT_EQ(batch[i][k].q, own[k].q) << "log " << i << ", entry " << k;  // bit for bit
+      ASSERT_EQ(batch[i][k].qd, own[k].qd) << "log " << i << ", entry " << k;
+    }
+  }
+}
+
 TEST(ServoActuators, Xl330ErrorGainAndRegistry) {
   // (4096 / 2 pi) / (256 * 885)
   EXPECT_NEAR(kXl330ErrorGain, 0.0028773775022263564, 1e-18);

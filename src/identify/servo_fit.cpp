@@ -2,13 +2,14 @@
 #include "frictionlab/identify/servo_fit.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <limits>
-#include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "frictionlab/format.hpp"
 
@@ -61,21 +62,30 @@ void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
 
 double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
                   const std::vector<data::ServoLog>& logs, const ServoLossOptions& o) {
-  double ep = 0.0, ev = 0.0;
-  std::size_t n = 0;
+  std::vector<sim::ServoRunInput> in;
+  in.reserve(logs.size());
+  std::vector<std::size_t> offset{0};
   for (const auto& log : logs) {
-    const auto in = run_input(c, log);
+    in.push_back(run_input(c, log));
     if (o.velocity_weight > 0 && log.speed.size() != log.position.size())
       throw FitError(log_name(log) + ": a velocity term needs the logged 'speed'");
-    const double* pos = log.position.data();
-    const double* spd = o.velocity_weight > 0 ? log.speed.data() : nullptr;
-    sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
-      ep += std::abs(x.q - pos[k]);
-      if (spd) ev += std::abs(x.qd - spd[k]);
-    });
-    n += log.size();
+    offset.push_back(offset.back() + log.size());
   }
+  const std::size_t n = offset.back();
   if (n == 0) throw FitError("the loss needs at least one log");
+  const bool vel = o.velocity_weight > 0;
+  // per-entry errors, summed afterwards in the order of the logs and entries (the sum of a
+  // serial rollout, bit for bit)
+  std::vector<double> dp(n), dv(vel ? n : 0);
+  sim::servo_rollout_batch(c, p, std::span<const sim::ServoRunInput>(in),
+                           [&](std::size_t i, std::size_t k, const sim::ServoState& x) {
+                             const auto& log = logs[i];
+                             dp[offset[i] + k] = std::abs(x.q - log.position[k]);
+                             if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
+                           });
+  double ep = 0.0, ev = 0.0;
+  for (double d : dp) ep += d;
+  for (double d : dv) ev += d;
   const double loss = (ep + o.velocity_weight * ev) / static_cast<double>(n);
   return std::isfinite(loss) ? loss : std::numeric_limits<double>::infinity();
 }
@@ -276,6 +286,13 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
   return out;
 }
 
+namespace {
+
+/// Thrown inside a fit (from its CMA-ES progress callback) when the other fits must stop.
+struct FitAborted {};
+
+}  // namespace
+
 ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& models_in,
                                            const sim::ServoActuator& family,
                                            const sim::ServoConstants& constants,
@@ -292,7 +309,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
   const bool cv = validation.kind == ServoValidation::Kind::leave_kp ||
                   validation.kind == ServoValidation::Kind::kfold;
   const bool has_validation = validation.kind != ServoValidation::Kind::none;
-  // fits[split][model]; for cross-validation one more "split": all logs (the delivered fit)
+  // runs: the splits; for cross-validation one more: all logs (the delivered fit)
   std::vector<ServoSplit> runs = splits;
   if (cv) {
     ServoSplit all;
@@ -300,59 +317,177 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
     all.train = logs;
     runs.push_back(std::move(all));
   }
-  std::vector<std::map<ActuatorModel, ServoFitResult>> fits(runs.size());
-  ServoSelection sel;
-  using clock = std::chrono::steady_clock;
-  for (ActuatorModel m : models) {
-    ServoModelReport rep;
-    rep.model = m;
-    rep.parameters = static_cast<int>(sim::servo_param_keys(m, constants.drive).size());
-    const auto t0 = clock::now();
-    double val_err = 0.0;
-    std::size_t val_n = 0;
-    for (std::size_t s = 0; s < runs.size(); ++s) {
-      std::vector<sim::ServoParams> starts;
-      sim::ServoParams defaults;
-      defaults.model = m;
-      for (const auto& b : servo_bounds(family, constants.drive, m, options.bounds))
-        *sim::servo_param(defaults, b.key) = 0.5 * (b.lo + b.hi);
-      for (const auto& [from, fit] : fits[s])
-        if (servo_model_contains(m, from)) starts.push_back(embed_servo_params(fit.params, m, defaults));
-      const std::string what = std::string(sim::actuator_model_name(m)) + " [" + runs[s].name + "]";
-      if (say)
-        say("fitting " + what + " on " + std::to_string(runs[s].train.size()) + " logs" +
-            (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
-      ServoFitOptions o = options;
-      long last_report = 0;
-      auto progress = [&](long evals, double best) {
-        if (say && evals - last_report >= 500) {
-          last_report = evals;
-          say("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
-              format_fixed(best, 6));
-        }
-      };
-      auto fit = fit_servo_model(family, constants, m, runs[s].train, starts, o, progress);
-      if (say)
-        say("  " + what + ": loss " + format_fixed(fit.loss, 6) + " after " +
-            std::to_string(fit.evals) + " evaluations, " + format_fixed(fit.seconds, 1) + " s (" +
-            fit.stop + ")");
-      rep.evals += fit.evals;
-      if (!runs[s].validation.empty()) {
-        for (const auto& l : runs[s].validation) {
-          const auto e = servo_log_error(constants, fit.params, l);
-          val_err += e.position_mae * static_cast<double>(e.samples);
-          val_n += e.samples;
+  const std::size_t n_runs = runs.size(), delivered_run = cv ? n_runs - 1 : 0;
+
+  // One task per (model, run), in the order model-major; task (m, s) warm-starts from the tasks
+  // (m', s) of the models m' < m that m contains, so it waits for them. Every fit is
+  // deterministic given its inputs (its own CMA-ES, seeded with options.cmaes.seed), so the
+  // results do not depend on which thread runs it or when.
+  struct Task {
+    std::size_t model = 0, run = 0;
+    std::vector<std::size_t> deps;
+    ServoFitResult fit;
+    std::vector<ServoLogError> validation;  // per validation log of the run, in order
+    double train_mae = 0.0;                 // of the delivered run's fit
+    bool started = false, done = false;
+  };
+  std::vector<Task> tasks;
+  for (std::size_t mi = 0; mi < models.size(); ++mi)
+    for (std::size_t s = 0; s < n_runs; ++s) {
+      Task t;
+      t.model = mi;
+      t.run = s;
+      for (std::size_t mj = 0; mj < mi; ++mj)
+        if (servo_model_contains(models[mi], models[mj])) t.deps.push_back(mj * n_runs + s);
+      tasks.push_back(std::move(t));
+    }
+  // Threads: the runs are independent, so with several runs the fits run concurrently (each
+  // fit's evaluations on one thread: no synchronisation per generation); with one run the
+  // models depend on one another and the threads evaluate each CMA-ES generation instead.
+  const int threads = std::max(1, options.cmaes.threads);
+  const bool concurrent_fits = n_runs > 1 && threads > 1;
+  const std::size_t workers =
+      concurrent_fits ? std::min<std::size_t>(static_cast<std::size_t>(threads), tasks.size()) : 1;
+  ServoFitOptions fit_options = options;
+  fit_options.cmaes.threads = concurrent_fits ? 1 : threads;
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::string> lines;   // progress lines not yet passed to `say`
+  std::size_t finished = 0;
+  bool stop = false;
+  std::exception_ptr error;  // of the first failed task in task order
+  std::size_t error_task = tasks.size();
+  auto post = [&](std::string line) {
+    if (!say) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    lines.push_back(std::move(line));
+    changed.notify_all();
+  };
+  auto ready = [&](const Task& t) {
+    if (t.started) return false;
+    for (std::size_t d : t.deps)
+      if (!tasks[d].done) return false;
+    return true;
+  };
+  auto run_task = [&](Task& task) {
+    const ActuatorModel m = models[task.model];
+    const ServoSplit& run = runs[task.run];
+    std::vector<sim::ServoParams> starts;
+    sim::ServoParams defaults;
+    defaults.model = m;
+    for (const auto& b : servo_bounds(family, constants.drive, m, options.bounds))
+      *sim::servo_param(defaults, b.key) = 0.5 * (b.lo + b.hi);
+    for (std::size_t d : task.deps)  // in model order, as the fits were before
+      starts.push_back(embed_servo_params(tasks[d].fit.params, m, defaults));
+    const std::string what = std::string(sim::actuator_model_name(m)) + " [" + run.name + "]";
+    post("fitting " + what + " on " + std::to_string(run.train.size()) + " logs" +
+         (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
+    long last_report = 0;
+    auto progress = [&](long evals, double best) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (stop) throw FitAborted{};
+      }
+      if (evals - last_report >= 500) {
+        last_report = evals;
+        post("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
+             format_fixed(best, 6));
+      }
+    };
+    task.fit = fit_servo_model(family, constants, m, run.train, starts, fit_options, progress);
+    post("  " + what + ": loss " + format_fixed(task.fit.loss, 6) + " after " +
+         std::to_string(task.fit.evals) + " evaluations, " + format_fixed(task.fit.seconds, 1) +
+         " s (" + task.fit.stop + ")");
+    for (const auto& l : run.validation)
+      task.validation.push_back(servo_log_error(constants, task.fit.params, l));
+    if (task.run == delivered_run)
+      task.train_mae = servo_loss(constants, task.fit.params, run.train, ServoLossOptions{});
+  };
+  auto work = [&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      auto next = tasks.end();
+      changed.wait(lock, [&] {
+        if (stop) return true;
+        next = std::find_if(tasks.begin(), tasks.end(), ready);
+        return next != tasks.end() || finished == tasks.size();
+      });
+      if (stop || next == tasks.end()) return;
+      next->started = true;
+      lock.unlock();
+      std::exception_ptr failed;
+      try {
+        run_task(*next);
+      } catch (const FitAborted&) {
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      lock.lock();
+      next->done = true;
+      ++finished;
+      if (failed) {
+        stop = true;
+        const auto i = static_cast<std::size_t>(next - tasks.begin());
+        if (i < error_task) {
+          error_task = i;
+          error = failed;
         }
       }
-      fits[s][m] = fit;
+      changed.notify_all();
     }
-    const auto& delivered = fits[cv ? runs.size() - 1 : 0][m];
-    rep.fit = delivered;
-    const auto& delivered_train = runs[cv ? runs.size() - 1 : 0].train;
-    ServoLossOptions pos_only;
-    rep.train_mae = servo_loss(constants, delivered.params, delivered_train, pos_only);
+  };
+  // The calling thread passes the progress lines on (`say` may throw, e.g. a cancellation:
+  // then the fits stop at their next generation and the exception goes on).
+  std::vector<std::thread> pool;
+  auto stop_all = [&] {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stop = true;
+      changed.notify_all();
+    }
+    for (auto& t : pool) t.join();
+  };
+  try {
+    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      changed.wait(lock, [&] { return !lines.empty() || finished == tasks.size() || stop; });
+      std::vector<std::string> batch;
+      batch.swap(lines);
+      const bool end = (finished == tasks.size() || stop) && batch.empty();
+      lock.unlock();
+      for (const auto& line : batch) say(line);
+      if (end) break;
+      lock.lock();
+    }
+  } catch (...) {
+    stop_all();
+    throw;
+  }
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+
+  ServoSelection sel;
+  for (std::size_t mi = 0; mi < models.size(); ++mi) {
+    ServoModelReport rep;
+    rep.model = models[mi];
+    rep.parameters = static_cast<int>(sim::servo_param_keys(rep.model, constants.drive).size());
+    double val_err = 0.0;
+    std::size_t val_n = 0;
+    for (std::size_t s = 0; s < n_runs; ++s) {
+      const Task& t = tasks[mi * n_runs + s];
+      rep.evals += t.fit.evals;
+      rep.seconds += t.fit.seconds;
+      for (const auto& e : t.validation) {
+        val_err += e.position_mae * static_cast<double>(e.samples);
+        val_n += e.samples;
+      }
+    }
+    const Task& delivered = tasks[mi * n_runs + delivered_run];
+    rep.fit = delivered.fit;
+    rep.train_mae = delivered.train_mae;
     if (has_validation) rep.validation_mae = val_err / static_cast<double>(val_n);
-    rep.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     sel.models.push_back(rep);
   }
   // recommendation

@@ -207,8 +207,8 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   progress.say(std::to_string(logs.size()) + " logs, actuator " + out.actuator + ", " +
                std::to_string(fo.cmaes.threads) + " thread(s), " + std::to_string(options.trials) +
                " evaluations per fit");
-  // identify reports from the calling thread, between fits and between CMA-ES generations: a
-  // cancellation thrown there unwinds the fit and returns nothing
+  // identify passes every progress line on from the calling thread (also while fits run on
+  // other threads): a cancellation thrown there stops the fits and returns nothing
   const auto sel = identify::fit_and_select_servo_models(
       options.models, family, templ.constants, logs, options.validation, fo, options.tolerance,
       [&progress](const std::string& line) {

@@ -45,7 +45,9 @@ struct ServoLossOptions {
   double velocity_weight = 0.0;  ///< [s] weight of the velocity term (0: position only, as BAM)
 };
 
-/// The loss over a batch of logs (header). Thread-safe.
+/// The loss over a batch of logs (header). Thread-safe. The logs are re-simulated four at a
+/// time in lockstep (sim::servo_rollout_batch); the per-entry errors are summed in log and entry
+/// order, so the value is that of one rollout after the other, bit for bit.
 double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
                   const std::vector<data::ServoLog>& logs, const ServoLossOptions& options);
 
@@ -128,7 +130,7 @@ struct ServoModelReport {
   double train_mae = 0.0;       ///< pooled position MAE of `fit` on its training logs [rad]
   double validation_mae = -1;   ///< pooled over the validation logs of all splits; < 0: none
   ServoFitResult fit;           ///< kind kp: the split's fit; cross-validation: refit on all logs
-  double seconds = 0.0;         ///< wall time of all the fits of this model
+  double seconds = 0.0;         ///< sum of the wall times of the fits of this model
   long evals = 0;
 };
 
@@ -138,10 +140,20 @@ struct ServoSelection {
   std::string reason;
 };
 
-/// Fit every model of `models` (processed in the order M1..M6, each warm-started from the
-/// contained models already fitted on the same split), validate, and recommend the model with
-/// the fewest parameters whose validation MAE is within (1 + tolerance) of the best. `log`
-/// receives progress lines.
+/// Fit every model of `models` (each warm-started from the fits of the models it contains on the
+/// same split), validate, and recommend the model with the fewest parameters whose validation
+/// MAE is within (1 + tolerance) of the best. `log` receives progress lines, always on the
+/// calling thread; an exception it throws (e.g. a cancellation) stops the fits still running at
+/// their next CMA-ES generation and is passed on.
+///
+/// Threads (options.cmaes.threads): with several runs (cross-validation: the splits and the
+/// refit on all logs) up to that many fits run concurrently, one fit per (model, run) waiting
+/// for the fits it warm-starts from, each fit on one thread; with a single run the fits run one
+/// after the other and the threads evaluate each CMA-ES generation. Every fit is seeded with
+/// options.cmaes.seed and is deterministic, so the results are identical for any thread count.
+/// The lines of concurrent fits are interleaved; ServoModelReport::seconds is the sum of the
+/// wall times of the model's fits. The first failing fit (in model, run order) fails the call
+/// with its exception after the others have stopped.
 ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& models,
                                            const sim::ServoActuator& family,
                                            const sim::ServoConstants& constants,

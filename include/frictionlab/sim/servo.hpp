@@ -193,4 +193,40 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
   }
 }
 
+/// Closed-loop re-simulation of several logs at once (header): the logs are taken in groups of
+/// `Lanes` and the entries of a group are stepped in lockstep, entry k of every log of the group
+/// before entry k + 1. Every log gets exactly the arithmetic of servo_rollout (the same states,
+/// bit for bit); interleaving independent logs lets the processor overlap their step-to-step
+/// dependency chains (the sine, power and exponential of a step wait for the previous step).
+/// Calls sink(i, k, state_k) for log i (index into `in`) and its entries k = 0..N_i-1 in
+/// increasing k per log; the order between logs of a group is interleaved.
+template <std::size_t Lanes = 4, class Sink>
+void servo_rollout_batch(const ServoConstants& constants, const ServoParams& params,
+                         std::span<const ServoRunInput> in, Sink&& sink) noexcept(
+    noexcept(sink(std::size_t{0}, std::size_t{0}, ServoState{}))) {
+  static_assert(Lanes >= 1);
+  const ServoConstants c = constants;
+  const ServoParams p = params;
+  for (std::size_t first = 0; first < in.size(); first += Lanes) {
+    const std::size_t lanes = std::min(Lanes, in.size() - first);
+    ServoState x[Lanes];
+    std::size_t n[Lanes];
+    std::size_t longest = 0;
+    for (std::size_t j = 0; j < Lanes; ++j) {
+      x[j] = j < lanes ? in[first + j].initial : ServoState{};
+      n[j] = j < lanes ? in[first + j].goal.size() : 0;
+      longest = std::max(longest, n[j]);
+    }
+    for (std::size_t k = 0; k < longest; ++k) {
+      for (std::size_t j = 0; j < Lanes; ++j) {
+        if (k >= n[j]) continue;
+        const ServoRunInput& r = in[first + j];
+        sink(first + j, k, x[j]);
+        const double u = servo_control(c, p, r.kp, r.vin, r.goal[k], x[j].q, x[j].qd);
+        x[j] = servo_step(c, p, r.bench, x[j], u, r.torque_enable[k] != 0, r.dt);
+      }
+    }
+  }
+}
+
 }  // namespace frictionlab::sim

@@ -95,7 +95,10 @@ struct FitActuatorOptions {
   long trials = 3000;           ///< objective evaluations per fit (CMA-ES budget), > 0
   double time_budget = 0.0;     ///< wall time per fit [s]; 0: none
   std::uint64_t seed = 1;       ///< results are deterministic for a seed
-  int threads = 0;              ///< evaluation threads; 0: all cores
+  /// Threads; 0: all cores. Cross-validation runs its fits concurrently, a single split
+  /// evaluates each CMA-ES generation in parallel (identify::fit_and_select_servo_models); the
+  /// results do not depend on it.
+  int threads = 0;
   int restarts = 9;             ///< IPOP restarts per fit
   double sigma0 = 0.25;         ///< initial CMA-ES step in the normalised box
   double velocity_weight = 0.0; ///< [s] weight of the mean absolute velocity error in the loss
@@ -115,7 +118,7 @@ struct ActuatorModelOutcome {
   double train_mae = 0.0;        ///< pooled position MAE on the training logs [rad]
   double validation_mae = -1.0;  ///< pooled over the validation logs [rad]; < 0: no validation
   long evaluations = 0;          ///< objective evaluations of all its fits
-  double seconds = 0.0;          ///< wall time of all its fits [s]
+  double seconds = 0.0;          ///< sum of the wall times of its fits [s] (they may overlap)
   sim::ServoSetup params;     ///< the parameter file (actuator, constants, fitted values)
   std::vector<std::string> at_bound;  ///< parameter keys at an end of their search range
 };
@@ -137,7 +140,7 @@ struct FitActuatorOutcome {
   std::string validation;            ///< servo_validation_name of the scheme
   bool validated = false;            ///< false for validation "none"
   std::vector<std::string> logs;     ///< file names (no directory) of the logs, in order
-  int threads = 1;                   ///< evaluation threads used
+  int threads = 1;                   ///< threads used
   std::vector<ActuatorModelOutcome> models;  ///< in the order M1..M6 of those fitted
   ActuatorModel recommended = ActuatorModel::M1;
   std::string reason;                ///< "m3: the fewest parameters (7) among ..."
@@ -150,7 +153,8 @@ struct FitActuatorOutcome {
 /// Fit `options.models` to the (processed) logs with CMA-ES, validate them as
 /// `options.validation` says and recommend one (identify::fit_and_select_servo_models). Progress:
 /// a header line ("16 logs, actuator xl330, 2 thread(s), 3000 evaluations per fit") and the fit
-/// lines of identify; cancellation is polled between models.
+/// lines of identify; cancellation is polled at every progress line (a fit reports every 500
+/// evaluations), on the calling thread, and stops the fits still running.
 FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                                 const FitActuatorOptions& options, const Progress& progress = {});
 
