@@ -115,6 +115,11 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   so.logging_type = ceres::SILENT;
   so.minimizer_progress_to_stdout = false;
   so.num_threads = 1;
+  // The search box (bounds above) makes Ceres's trust-region step a projected line search by
+  // default, and every line-search trial evaluates the gradient, i.e. the whole Jacobian by
+  // simulation: about one extra Jacobian per iteration. With 0 trials the step is projected
+  // onto the box without a search (Solver::Options::max_num_line_search_step_size_iterations).
+  so.max_num_line_search_step_size_iterations = 0;
   ProgressCallback cb(progress, label, so.function_tolerance, so.max_num_iterations);
   if (progress.enabled()) {
     so.callbacks.push_back(&cb);
