@@ -14,3 +14,6 @@ if(TARGET frictionlab_cli)
                    --binary $<TARGET_FILE:frictionlab_cli>
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint)
 endif()
+# lsq's Jacobian by time segments on several threads against the serial one.
+frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)
+target_include_directories(test_segmented_jacobian PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)

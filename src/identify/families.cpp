@@ -6,6 +6,8 @@
 #include <ceres/jet.h>
 
 #include <array>
+#include <thread>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <type_traits>
@@ -53,14 +55,31 @@ decltype(auto) with_jet_size(int p, Fn&& fn) {
 template <class Info>
 class FamilyT;
 
+/// The Jacobian's time segments (SimCost): a fixed number, so that the result does not depend
+/// on the number of threads; records shorter than kSegments * kMinSegmentSamples are not split.
+constexpr int kSegments = 8;
+constexpr long kMinSegmentSamples = 2000;
+
 /// Residuals y_k - pred_k(theta) for k >= first, Jacobian by forward-mode autodiff (Jet<N>)
 /// through the simulation.
+///
+/// Segmented evaluation (models with an array state of at most 2 entries, `threads` > 1, a long
+/// enough record): the record is cut into kSegments time segments. A value-only simulation gives
+/// the state z_s at each segment start; each segment is then simulated with Jets on its own
+/// thread from z_s, with derivative components for the free parameters (j < nf) and for z_s
+/// itself (nf + i). By the chain rule the total derivative of a prediction in segment s is
+///   dp/dtheta = (dp/dtheta)|z_s + (dp/dz_s) D_s,   D_s = dz_s/dtheta,
+/// and D_{s+1} = (dz_{s+1}/dtheta)|z_s + (dz_{s+1}/dz_s) D_s with D_1 from segment 0 (which
+/// starts from rest): a sequential pass over the rows combines the segments exactly (the
+/// sensitivity equations are linear). The values are those of the serial simulation up to
+/// rounding (each segment starts from the value-only state).
 template <class Info, int N>
 class SimCost final : public ceres::CostFunction {
  public:
   SimCost(const FamilyT<Info>& fam, const FitData& d, std::vector<double> theta,
-          std::vector<int> free, Robust loss)
-      : fam_(fam), d_(d), theta_(std::move(theta)), free_(std::move(free)), loss_(loss) {
+          std::vector<int> free, Robust loss, int threads)
+      : fam_(fam), d_(d), theta_(std::move(theta)), free_(std::move(free)), loss_(loss),
+        threads_(threads) {
     set_num_residuals(static_cast<int>(d_.m()));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(free_.size()));
   }
@@ -81,6 +100,11 @@ class SimCost final : public ceres::CostFunction {
                                 });
       return ok;
     }
+    if constexpr (FamilyT<Info>::template kSegmentable<N>) {
+      if (threads_ > 1 && static_cast<int>(nf) + FamilyT<Info>::kStates <= N &&
+          d_.n() >= kSegments * kMinSegmentSamples)
+        return evaluate_segmented(parameters[0], residuals, jacobians[0]);
+    }
     using J = ceres::Jet<double, N>;
     std::vector<J> th(theta_.size());
     for (std::size_t i = 0; i < theta_.size(); ++i) th[i] = J(theta_[i]);
@@ -99,11 +123,97 @@ class SimCost final : public ceres::CostFunction {
   }
 
  private:
+  bool evaluate_segmented(const double* x, double* residuals, double* jac) const {
+    using J = ceres::Jet<double, N>;
+    constexpr int ns = FamilyT<Info>::kStates;
+    const auto nf = free_.size();
+    const long n = d_.n();
+    std::vector<long> b(kSegments + 1);
+    for (int s = 0; s <= kSegments; ++s) b[static_cast<std::size_t>(s)] = n * s / kSegments;
+    // Value-only pass: the state at every segment start.
+    std::vector<double> th = theta_;
+    for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = x[j];
+    std::vector<std::array<double, ns>> z0(kSegments);
+    {
+      std::array<double, ns> z{};
+      for (int s = 0; s < kSegments; ++s) {
+        z0[static_cast<std::size_t>(s)] = z;
+        if (s + 1 < kSegments)
+          z = fam_.template run_range<double>(th.data(), d_, Hold::linear, b[static_cast<std::size_t>(s)],
+                                              b[static_cast<std::size_t>(s) + 1], z, [](long, const double&) {});
+      }
+    }
+    std::vector<J> tj(theta_.size());
+    for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
+    for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
+    // Per segment: the rows' derivatives with respect to z_s, and the end state (with its
+    // derivatives with respect to theta and z_s).
+    std::vector<double> dpdz(static_cast<std::size_t>(n) * ns, 0.0);
+    std::vector<std::array<J, ns>> end(kSegments);
+    std::vector<char> seg_ok(kSegments, 1);
+    const auto segment = [&](int s) {
+      const auto us = static_cast<std::size_t>(s);
+      std::array<J, ns> zs{};
+      for (int i = 0; i < ns; ++i)
+        zs[static_cast<std::size_t>(i)] = s == 0 ? J(0.0) : J(z0[us][static_cast<std::size_t>(i)], static_cast<int>(nf) + i);
+      bool good = true;
+      end[us] = fam_.template run_range<J>(tj.data(), d_, Hold::linear, b[us], b[us + 1], zs, [&](long k, const J& pred) {
+        if (k < d_.first) return;
+        const J r = loss_.apply(J(d_.y[static_cast<std::size_t>(k)]) - pred);
+        const long row = k - d_.first;
+        residuals[row] = r.a;
+        double* jr = jac + static_cast<std::size_t>(row) * nf;
+        for (std::size_t j = 0; j < nf; ++j) jr[j] = r.v[static_cast<int>(j)];
+        for (int i = 0; i < ns; ++i)
+          dpdz[static_cast<std::size_t>(k) * ns + static_cast<std::size_t>(i)] = r.v[static_cast<int>(nf) + i];
+        good = good && std::isfinite(r.a) && r.v.allFinite();
+      });
+      seg_ok[us] = good ? 1 : 0;
+    };
+    std::atomic<int> next{0};
+    const auto worker = [&]() {
+      for (int s = next++; s < kSegments; s = next++) segment(s);
+    };
+    std::vector<std::thread> pool;
+    const int extra = std::min(threads_, kSegments) - 1;
+    for (int t = 0; t < extra; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    for (char c : seg_ok)
+      if (!c) return false;
+    // Chain the segments: D (ns x nf) = dz_s / dtheta.
+    std::array<std::array<double, N>, ns> D{};
+    for (int i = 0; i < ns; ++i)
+      for (std::size_t j = 0; j < nf; ++j) D[static_cast<std::size_t>(i)][j] = end[0][static_cast<std::size_t>(i)].v[static_cast<int>(j)];
+    for (int s = 1; s < kSegments; ++s) {
+      const auto us = static_cast<std::size_t>(s);
+      for (long k = std::max(b[us], d_.first); k < b[us + 1]; ++k) {
+        double* jr = jac + static_cast<std::size_t>(k - d_.first) * nf;
+        for (int i = 0; i < ns; ++i) {
+          const double g = dpdz[static_cast<std::size_t>(k) * ns + static_cast<std::size_t>(i)];
+          if (g == 0.0) continue;
+          for (std::size_t j = 0; j < nf; ++j) jr[j] += g * D[static_cast<std::size_t>(i)][j];
+        }
+      }
+      std::array<std::array<double, N>, ns> Dn{};
+      for (int i = 0; i < ns; ++i)
+        for (std::size_t j = 0; j < nf; ++j) {
+          double v = end[us][static_cast<std::size_t>(i)].v[static_cast<int>(j)];
+          for (int l = 0; l < ns; ++l)
+            v += end[us][static_cast<std::size_t>(i)].v[static_cast<int>(nf) + l] * D[static_cast<std::size_t>(l)][j];
+          Dn[static_cast<std::size_t>(i)][j] = v;
+        }
+      D = Dn;
+    }
+    return true;
+  }
+
   const FamilyT<Info>& fam_;
   const FitData& d_;
   std::vector<double> theta_;
   std::vector<int> free_;
   Robust loss_;
+  int threads_ = 1;
 };
 
 template <class Info>
@@ -158,6 +268,39 @@ class FamilyT final : public Family {
     }
   }
 
+  /// Models whose state is an array of at most 2 values (M::to_array / from_array) can have
+  /// their Jacobian evaluated by time segments (SimCost).
+  template <int N>
+  static constexpr bool kSegmentable =
+      HasArrayState<typename Fit::template Model<ceres::Jet<double, N>, kE>> &&
+      Fit::template Model<double, kE>::kNumStates <= 2;
+  static constexpr int kStates = Fit::template Model<double, kE>::kNumStates;
+
+  /// The exact scheme from the state z (as M::to_array gives it) at sample k0: the prediction
+  /// at every sample k0 <= k < k1 to `sink`; returns the state at k1 (at n - 1 for k1 = n).
+  template <class S, class Sink>
+  std::array<S, kStates> run_range(const S* theta, const FitData& d, Hold h, long k0, long k1,
+                                   const std::array<S, kStates>& z, Sink&& sink) const {
+    std::array<S, kMaxTheta> nat{};
+    natural(theta, nat.data());
+    const int off = sensorless_ ? 1 : 0;
+    using M = typename Fit::template Model<S, kE>;
+    const typename M::Params p = fit_.template params<S, kE>(nat.data() + off);
+    typename M::State x = M::from_array(z.data());
+    const long n = d.n();
+    for (long k = k0; k < k1; ++k) {
+      const auto uk = static_cast<std::size_t>(k);
+      const S vk(d.v[uk]);
+      const S F = M::force(p, x, vk);
+      sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+      if (k + 1 == n) break;
+      x = advance<M>(p, x, vk, S(d.v[uk + 1]), S(d.t[uk + 1] - d.t[uk]), Method::exact, h);
+    }
+    std::array<S, kStates> out{};
+    M::to_array(x, out.data());
+    return out;
+  }
+
   void predict(const double* theta, const FitData& d, Method m, Hold h,
                double* out) const override {
     run<double>(theta, d, m, h, [&](long k, const double& pred) { out[k] = pred; });
@@ -192,12 +335,14 @@ class FamilyT final : public Family {
   std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d,
                                                  const std::vector<double>& theta,
                                                  const std::vector<int>& free,
-                                                 const Robust& loss) const override {
-    return with_jet_size(static_cast<int>(free.size()),
-                         [&](auto nc) -> std::unique_ptr<ceres::CostFunction> {
-                           constexpr int N = decltype(nc)::value;
-                           return std::make_unique<SimCost<Info, N>>(*this, d, theta, free, loss);
-                         });
+                                                 const Robust& loss, int threads) const override {
+    // Room in the Jet for the segment's start state when the evaluation is segmented.
+    const bool segmented = threads > 1 && kSegmentable<8> && d.n() >= kSegments * kMinSegmentSamples;
+    const int width = static_cast<int>(free.size()) + (segmented ? kStates : 0);
+    return with_jet_size(width, [&](auto nc) -> std::unique_ptr<ceres::CostFunction> {
+      constexpr int N = decltype(nc)::value;
+      return std::make_unique<SimCost<Info, N>>(*this, d, theta, free, loss, threads);
+    });
   }
 
   ModelSpec fitted(const double* theta) const override {

@@ -132,7 +132,7 @@ FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
                            "'s optimum, not from the data-driven starts: " + r.model_name +
                            " improves on " + o.nested + " only by what its extra parameters add");
   }
-  detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit);
+  detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit, opt.lsq.threads);
   return r;
 }
 
@@ -232,7 +232,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   const auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
   copy_starts(r, run);
   if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
-  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads);
   // The static parameters: estimates and standard errors of stage 1 (conditional standard errors
   // of stage 2 ignore their uncertainty; the cross-stage correlations are unknown: NaN).
   for (std::size_t a = 0; a < r.parameters.size(); ++a) {

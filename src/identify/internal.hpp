@@ -99,11 +99,13 @@ class Family {
   virtual void user_jacobian(const double* theta, const std::vector<int>& free,
                              double* G) const = 0;
   /// Residuals y_k - pred_k (robustified) for k >= d.first as a Ceres cost with one parameter
-  /// block: theta[free[j]], j < free.size(); the other entries of theta stay fixed.
+  /// block: theta[free[j]], j < free.size(); the other entries of theta stay fixed. `threads`
+  /// > 1: the Jacobian is evaluated by time segments in parallel where the model allows it
+  /// (families.cpp, SimCost); the result does not depend on the number of threads.
   virtual std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d,
                                                          const std::vector<double>& theta,
                                                          const std::vector<int>& free,
-                                                         const Robust& loss) const = 0;
+                                                         const Robust& loss, int threads = 1) const = 0;
   virtual ModelSpec fitted(const double* theta) const = 0;
   /// The structure of the model this one contains (its Fit's nested()), if any.
   virtual std::optional<FitStructure> nested() const = 0;
@@ -232,10 +234,11 @@ long hac_bandwidth(double rho, long m);
 void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
-/// cannot be trusted); `at_limit`: theta indices that ended on their search box.
+/// cannot be trusted); `at_limit`: theta indices that ended on their search box. `threads`: for
+/// the Jacobian (Family::make_cost; 0: every core).
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss, const std::vector<int>& at_limit = {});
+                     const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0);
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian.
 void fill_values_only(FitResult& r, const Family& fam, const FitData& d,

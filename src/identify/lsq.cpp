@@ -80,15 +80,22 @@ struct StartResult {
   double cost = std::numeric_limits<double>::infinity();
 };
 
+/// Threads for the work of one solve when `concurrent` solves run at once (LsqOptions::threads,
+/// 0: every core, shared among them).
+int threads_per_solve(const LsqOptions& opt, int concurrent) {
+  const int total = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, total / std::max(1, concurrent));
+}
+
 StartResult solve_one(const Family& fam, const FitData& d, const std::vector<double>& theta0,
                       const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
-                      const Progress& progress, const std::string& label) {
+                      const Progress& progress, const std::string& label, int threads) {
   StartResult res;
   res.theta = theta0;
   std::vector<double> x(free.size());
   for (std::size_t j = 0; j < free.size(); ++j) x[j] = theta0[static_cast<std::size_t>(free[j])];
   ceres::Problem problem;
-  problem.AddResidualBlock(fam.make_cost(d, theta0, free, loss).release(), nullptr, x.data());
+  problem.AddResidualBlock(fam.make_cost(d, theta0, free, loss, threads).release(), nullptr, x.data());
   for (std::size_t j = 0; j < free.size(); ++j) {
     const auto& pi = fam.info()[static_cast<std::size_t>(free[j])];
     const int jj = static_cast<int>(j);
@@ -238,7 +245,8 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
       for (int s = next++; s < total; s = next++) {
         const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
         results[static_cast<std::size_t>(s)] =
-            solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab);
+            solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab,
+                      threads_per_solve(opt, nthreads));
         const auto& r = results[static_cast<std::size_t>(s)];
         progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
                  format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
@@ -419,7 +427,8 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
 
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss, const std::vector<int>& at_limit) {
+                     const Robust& loss, const std::vector<int>& at_limit, int threads) {
+  if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
   fill_values_only(r, fam, d, theta, free);
   auto& rel = r.reliability;
   const auto unreliable = [&](const std::string& why) {
@@ -444,7 +453,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   const long m = d.m();
   if (p == 0) return;
   // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum.
-  const auto cost = fam.make_cost(d, theta, free, loss);
+  const auto cost = fam.make_cost(d, theta, free, loss, threads);
   std::vector<double> x(static_cast<std::size_t>(p));
   for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
   std::vector<double> res(static_cast<std::size_t>(m)), jac(static_cast<std::size_t>(m * p));
