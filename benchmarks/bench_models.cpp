@@ -104,6 +104,25 @@ void BM_LuGre_forward_euler(benchmark::State& st) {
   }
 }
 
+/// The reference for the LuGre rows: a plain loop over the same velocity samples that only calls
+/// exp twice per iteration, chained the way an exact LuGre step chains them (the Stribeck shape
+/// exp(-(v/vs)^2), then the decay exp(-a h) with a rate that depends on it). docs/benchmarks.md
+/// reports every LuGre row as a multiple of this loop (ratios survive a noisy machine better
+/// than absolute times).
+template <class S>
+void BM_two_exp_reference(benchmark::State& st) {
+  using std::exp;
+  const auto& v = velocities<S>();
+  const S inv_vs = S(1000);  // 1 / vs of lugre_params
+  std::size_t k = 0;
+  for (auto _ : st) {
+    const S r = v[k] * inv_vs;
+    const S e1 = exp(-(r * r));
+    benchmark::DoNotOptimize(exp(-S(100) * absval(v[k]) * (S(1) + e1)));
+    k = (k + 1) & (v.size() - 1);
+  }
+}
+
 template <class S>
 void BM_Coulomb(benchmark::State& st) {
   typename StaticFriction<S>::Params p;  // Fc = Fs: no Stribeck term
@@ -187,6 +206,8 @@ void BM_ActuatorM6(benchmark::State& st) {
   }
 }
 
+BENCHMARK(BM_two_exp_reference<float>);
+BENCHMARK(BM_two_exp_reference<double>);
 BENCHMARK(BM_Coulomb<float>);
 BENCHMARK(BM_Coulomb<double>);
 BENCHMARK(BM_Stribeck<float>);
