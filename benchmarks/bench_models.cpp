@@ -31,9 +31,14 @@ const std::vector<S>& velocities() {
   return v;
 }
 
+/// Models whose velocity-dependent terms can be computed once for a step and its force (LuGre::at).
+template <class M>
+concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) { M::at(p, v); };
+
 /// Time one step of M plus M::force per iteration with a 1 ms step: M::step on the held input
-/// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear).
-template <class M, Hold hold>
+/// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear). With `shared`, a
+/// model that has M::at evaluates its velocity terms once for both (as a ZOH simulation can).
+template <class M, Hold hold, bool shared = true>
 void run(benchmark::State& st, const typename M::Params& p) {
   using S = typename M::Scalar;
   const auto& v = velocities<S>();
@@ -42,7 +47,11 @@ void run(benchmark::State& st, const typename M::Params& p) {
   std::size_t k = 0;
   for (auto _ : st) {
     const std::size_t k1 = (k + 1) & (v.size() - 1);
-    if constexpr (hold == Hold::zoh) {
+    if constexpr (hold == Hold::zoh && shared && HasAtVelocity<M>) {
+      const auto w = M::at(p, v[k]);
+      x = M::step(p, x, w, h);
+      benchmark::DoNotOptimize(M::force(p, x, w));
+    } else if constexpr (hold == Hold::zoh) {
       x = M::step(p, x, v[k], h);
       benchmark::DoNotOptimize(M::force(p, x, v[k]));
     } else {
@@ -84,6 +93,11 @@ void BM_Stribeck(benchmark::State& st) {
 template <class S>
 void BM_LuGre_zoh(benchmark::State& st) {
   run_zoh<LuGre<S>>(st, lugre_params<S>());
+}
+/// The same with M::step(p, x, v, h) and M::force(p, x, v) called separately (g(v) twice).
+template <class S>
+void BM_LuGre_zoh_separate(benchmark::State& st) {
+  run<LuGre<S>, Hold::zoh, false>(st, lugre_params<S>());
 }
 template <class S>
 void BM_LuGre_linear(benchmark::State& st) {
@@ -214,6 +228,8 @@ BENCHMARK(BM_Stribeck<float>);
 BENCHMARK(BM_Stribeck<double>);
 BENCHMARK(BM_LuGre_zoh<float>);
 BENCHMARK(BM_LuGre_zoh<double>);
+BENCHMARK(BM_LuGre_zoh_separate<float>);
+BENCHMARK(BM_LuGre_zoh_separate<double>);
 BENCHMARK(BM_LuGre_linear<float>);
 BENCHMARK(BM_LuGre_linear<double>);
 BENCHMARK(BM_LuGre_forward_euler<float>);
