@@ -170,6 +170,24 @@ TEST(LuGreStep, MatchesTheLongDoubleClosedForm) {
   EXPECT_EQ(M::force(p, M::State{1e-6}, w), M::force(p, M::State{1e-6}, 2e-3));
 }
 
+TEST(LuGreStep, JetDerivativeWrtVelocityAtRest) {
+  // At v = 0 (a sample at rest in a fit) z+ = z + h phi1(a h) (v - a z) has the right-sided
+  // derivative d z+/dv = h (1 - sigma0 z / g(0)) (ceres' abs takes the + side at 0); the
+  // (z_ss - z) form of the double step would give -h sigma0 z / g(0).
+  using MJ = LuGre<J>;
+  const auto p = cast_params<J>(LuGre<double>::Params{});
+  const double h = 1e-3, z0 = 4e-6, g0 = 1.5;
+  const J z1 = MJ::step(p, MJ::State{J(z0)}, J(0.0, 0), J(h)).z;
+  EXPECT_EQ(z1.a, z0);
+  EXPECT_NEAR(z1.v[0], h * (1 - 1e5 * z0 / g0), 1e-15);
+  // Away from rest the Jet value equals the double step to rounding.
+  for (double v : {-3e-3, 1e-6, 2e-3}) {
+    const J zj = MJ::step(p, MJ::State{J(z0)}, J(v, 0), J(h)).z;
+    const double zd = LuGre<double>::step(LuGre<double>::Params{}, {z0}, v, h).z;
+    EXPECT_NEAR(zj.a, zd, 1e-20) << v;
+  }
+}
+
 TEST(BristleStepLinear, EvaluatesGOnceAtEachSharedEnd) {
   // m parts without reversal: g at m + 1 ends and m midpoints (was 3 m).
   int calls = 0;

@@ -80,7 +80,7 @@ bool is_exactly(const S& a, double v) noexcept {
   if constexpr (requires { a.a; a.v; }) {
     return static_cast<double>(a.a) == v && (a.v.array() == 0).all();
   } else {
-    return static_cast<double>(a) == v;
+    return a == static_cast<S>(v);  // v exact in S (0, 1, 2): no float -> double conversion
   }
 }
 

@@ -48,7 +48,8 @@ S stribeck_shape_of_ratio(const StribeckCurve<S>& c, const S& r) noexcept {
     // exp(-ra) is exactly 0 beyond exp_neg_zero_beyond (common.hpp: ra > 104 in float, 746 in
     // double); return that 0 without exp's underflow path (it sets errno and is several times
     // slower). A Jet's derivative there, -exp(-ra) d(ra), is 0 as well.
-    if (ra > S(exp_neg_zero_beyond<S>())) return S(0);
+    constexpr double kZeroBeyond = exp_neg_zero_beyond<S>();
+    if (ra > S(kZeroBeyond)) return S(0);
     return exp(-ra);
   }
   return S(1) / (S(1) + ra);

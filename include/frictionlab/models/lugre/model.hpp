@@ -15,7 +15,8 @@
 //   z(t+h) = z_ss + (z - z_ss) * exp(-a*h) = z + (1 - exp(-a*h)) * (z_ss - z)   [m]
 // (= z + h * phi1(a*h) * (v - a*z) with phi1(x) = (1 - exp(-x))/x, the same solution without the
 // division inside phi1; 1 - exp(-a*h) is evaluated without cancellation (common.hpp
-// one_minus_exp_neg), and v = 0 gives a = 0, z_ss = 0, z+ = z). It never overshoots z_ss and keeps |z| <= max g / sigma0 for any h.
+// one_minus_exp_neg), and v = 0 gives a = 0, z_ss = 0, z+ = z; a Jet keeps the phi1 form, see
+// step). It never overshoots z_ss and keeps |z| <= max g / sigma0 for any h.
 // The velocity-dependent terms a, z_ss, sigma1(v) (one g(v), one exp) are computed once by
 // `at(p, v)` and shared by step and force when both are wanted at the same velocity.
 // Linearly interpolated input: the arc-length step of bristle.hpp (step_linear).
@@ -82,7 +83,8 @@ struct LuGre {
     return p.sigma0 * x.z + w.sigma1 * zdot + p.sigma2 * w.v;
   }
   static S force(const Params& p, const State& x, const S& v) noexcept {
-    return force(p, x, at(p, v));
+    const S zdot = derivative(p, x, v).z;
+    return p.sigma0 * x.z + damping(p, v) * zdot + p.sigma2 * v;
   }
 
   /// Steady-state (static) curve: F_ss(v) = sgn(v) g(v) + sigma2 v.
@@ -91,9 +93,17 @@ struct LuGre {
   }
 
   /// Exact update of z over a step h with v held constant (default discretisation).
+  /// A Jet keeps the form z + h phi1(a h) (v - a z): z_ss = sgn(v) g/sigma0 jumps at v = 0, so
+  /// the (z_ss - z) form would lose the derivative d z+/dv = h (1 - a'(v) z) there (a sample at
+  /// rest in a fit), while v - a z is smooth through 0.
   static State step(const Params& /*p*/, const State& x, const AtVelocity& w,
                     const S& h) noexcept {
-    return State{x.z + one_minus_exp_neg(w.a * h) * (w.z_ss - x.z)};
+    if constexpr (requires { h.a; }) {
+      const S ah = w.a * h;
+      return State{x.z + h * phi1_neg(ah) * (w.v - w.a * x.z)};
+    } else {
+      return State{x.z + one_minus_exp_neg(w.a * h) * (w.z_ss - x.z)};
+    }
   }
   static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
     return step(p, x, at(p, v), h);
