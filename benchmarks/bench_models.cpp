@@ -31,9 +31,14 @@ const std::vector<S>& velocities() {
   return v;
 }
 
+/// Models whose velocity-dependent terms can be computed once for a step and its force (LuGre::at).
+template <class M>
+concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) { M::at(p, v); };
+
 /// Time one step of M plus M::force per iteration with a 1 ms step: M::step on the held input
-/// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear).
-template <class M, Hold hold>
+/// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear). With `shared`, a
+/// model that has M::at evaluates its velocity terms once for both (as a ZOH simulation can).
+template <class M, Hold hold, bool shared = true>
 void run(benchmark::State& st, const typename M::Params& p) {
   using S = typename M::Scalar;
   const auto& v = velocities<S>();
@@ -42,7 +47,11 @@ void run(benchmark::State& st, const typename M::Params& p) {
   std::size_t k = 0;
   for (auto _ : st) {
     const std::size_t k1 = (k + 1) & (v.size() - 1);
-    if constexpr (hold == Hold::zoh) {
+    if constexpr (hold == Hold::zoh && shared && HasAtVelocity<M>) {
+      const auto w = M::at(p, v[k]);
+      x = M::step(p, x, w, h);
+      benchmark::DoNotOptimize(M::force(p, x, w));
+    } else if constexpr (hold == Hold::zoh) {
       x = M::step(p, x, v[k], h);
       benchmark::DoNotOptimize(M::force(p, x, v[k]));
     } else {
@@ -85,6 +94,11 @@ template <class S>
 void BM_LuGre_zoh(benchmark::State& st) {
   run_zoh<LuGre<S>>(st, lugre_params<S>());
 }
+/// The same with M::step(p, x, v, h) and M::force(p, x, v) called separately (g(v) twice).
+template <class S>
+void BM_LuGre_zoh_separate(benchmark::State& st) {
+  run<LuGre<S>, Hold::zoh, false>(st, lugre_params<S>());
+}
 template <class S>
 void BM_LuGre_linear(benchmark::State& st) {
   run_linear<LuGre<S>>(st, lugre_params<S>());
@@ -100,6 +114,25 @@ void BM_LuGre_forward_euler(benchmark::State& st) {
   for (auto _ : st) {
     x = advance<M>(p, x, v[k], v[k], S(1e-5), Method::forward_euler, Hold::zoh);
     benchmark::DoNotOptimize(M::force(p, x, v[k]));
+    k = (k + 1) & (v.size() - 1);
+  }
+}
+
+/// The reference for the LuGre rows: a plain loop over the same velocity samples that only calls
+/// exp twice per iteration, chained the way an exact LuGre step chains them (the Stribeck shape
+/// exp(-(v/vs)^2), then the decay exp(-a h) with a rate that depends on it). docs/benchmarks.md
+/// reports every LuGre row as a multiple of this loop (ratios survive a noisy machine better
+/// than absolute times).
+template <class S>
+void BM_two_exp_reference(benchmark::State& st) {
+  using std::exp;
+  const auto& v = velocities<S>();
+  const S inv_vs = S(1000);  // 1 / vs of lugre_params
+  std::size_t k = 0;
+  for (auto _ : st) {
+    const S r = v[k] * inv_vs;
+    const S e1 = exp(-(r * r));
+    benchmark::DoNotOptimize(exp(-S(100) * absval(v[k]) * (S(1) + e1)));
     k = (k + 1) & (v.size() - 1);
   }
 }
@@ -187,12 +220,16 @@ void BM_ActuatorM6(benchmark::State& st) {
   }
 }
 
+BENCHMARK(BM_two_exp_reference<float>);
+BENCHMARK(BM_two_exp_reference<double>);
 BENCHMARK(BM_Coulomb<float>);
 BENCHMARK(BM_Coulomb<double>);
 BENCHMARK(BM_Stribeck<float>);
 BENCHMARK(BM_Stribeck<double>);
 BENCHMARK(BM_LuGre_zoh<float>);
 BENCHMARK(BM_LuGre_zoh<double>);
+BENCHMARK(BM_LuGre_zoh_separate<float>);
+BENCHMARK(BM_LuGre_zoh_separate<double>);
 BENCHMARK(BM_LuGre_linear<float>);
 BENCHMARK(BM_LuGre_linear<double>);
 BENCHMARK(BM_LuGre_forward_euler<float>);

@@ -16,27 +16,58 @@
  */
 #include <math.h>
 
+/* 1 - exp(-x) without cancellation: Taylor series (Estrin) for |x| < 1/4, 1 - exp(-x) above
+ * (common.hpp one_minus_exp_neg; expm1 costs 3-4 exp). */
+static FL_REAL fl_one_minus_exp_neg(FL_REAL x) {
+  if (FL_FABS(x) < FL_LIT(0.25)) {
+    const FL_REAL x2 = x * x, x4 = x2 * x2;
+    const FL_REAL b0 = (FL_LIT(1.0) + FL_LIT(-0.5) * x) +
+                       (FL_LIT(0.16666666666666666) + FL_LIT(-0.041666666666666664) * x) * x2;
+    const FL_REAL b1 = (FL_LIT(0.008333333333333333) + FL_LIT(-0.001388888888888889) * x) +
+                       (FL_LIT(0.0001984126984126984) + FL_LIT(-2.48015873015873e-05) * x) * x2;
+    if (sizeof(FL_REAL) < 8) return x * (b0 + b1 * x4);
+    {
+      const FL_REAL b2 = (FL_LIT(2.7557319223985893e-06) + FL_LIT(-2.755731922398589e-07) * x) +
+                         (FL_LIT(2.505210838544172e-08) + FL_LIT(-2.08767569878681e-09) * x) * x2;
+      return x * ((b0 + b1 * x4) + (b2 + FL_LIT(1.6059043836821613e-10) * x4) * (x4 * x4));
+    }
+  }
+  return FL_LIT(1.0) - FL_EXP(-x);
+}
+
 /* (1 - exp(-x))/x, x >= 0, without cancellation (common.hpp phi1_neg). */
 static FL_REAL fl_phi1(FL_REAL x) {
   if (FL_FABS(x) < FL_LIT(1e-4)) return FL_LIT(1.0) - x / FL_LIT(2.0) + x * x / FL_LIT(6.0);
-  return -FL_EXPM1(-x) / x;
+  return fl_one_minus_exp_neg(x) / x;
 }
 
-/* Stribeck shape s(|v|/vs) in [0, 1] (stribeck.hpp stribeck_shape). */
-static FL_REAL fl_shape(const FL_PARAMS* p, FL_REAL v) {
-  const FL_REAL r = FL_FABS(v) / p->vs;
+/* Stribeck shape s(r) in [0, 1] of r = |v|/vs (stribeck_curve.hpp stribeck_shape_of_ratio):
+ * r*r and r for alpha = 2 and 1 (common.hpp pow_exponent), exp's exact 0 beyond its underflow
+ * bound without calling it (exp_neg_zero_beyond). */
+static FL_REAL fl_shape_ratio(const FL_PARAMS* p, FL_REAL r) {
   FL_REAL ra;
   if (!(r > FL_LIT(0.0))) return FL_LIT(1.0);
-  ra = FL_POW(r, p->alpha);
-  if (p->shape == 0) return FL_EXP(-ra);
+  ra = p->alpha == FL_LIT(2.0) ? r * r : (p->alpha == FL_LIT(1.0) ? r : FL_POW(r, p->alpha));
+  if (p->shape == 0) {
+    if (ra > (sizeof(FL_REAL) < 8 ? FL_LIT(104.0) : FL_LIT(746.0))) return FL_LIT(0.0);
+    return FL_EXP(-ra);
+  }
   return FL_LIT(1.0) / (FL_LIT(1.0) + ra);
 }
 
-/* g on one side of the curve (stribeck.hpp stribeck_g_side). */
-static FL_REAL fl_g_side(const FL_PARAMS* p, FL_REAL v, int pos) {
+/* g on one side of the curve, r = |v| * inv_vs given (stribeck_curve.hpp
+ * stribeck_g_side_inv_vs); Fs = Fc skips the shape. */
+static FL_REAL fl_g_side_ratio(const FL_PARAMS* p, FL_REAL r, int pos) {
   const FL_REAL Fc = pos ? p->Fc_pos : p->Fc_neg;
   const FL_REAL Fs = pos ? p->Fs_pos : p->Fs_neg;
-  return Fc + (Fs - Fc) * fl_shape(p, v);
+  const FL_REAL dF = Fs - Fc;
+  if (dF == FL_LIT(0.0)) return Fc;
+  return Fc + dF * fl_shape_ratio(p, r);
+}
+
+/* g on one side of the curve (stribeck_curve.hpp stribeck_g_side). */
+static FL_REAL fl_g_side(const FL_PARAMS* p, FL_REAL v, int pos) {
+  return fl_g_side_ratio(p, FL_FABS(v) / p->vs, pos);
 }
 
 static FL_REAL fl_g(const FL_PARAMS* p, FL_REAL v) { return fl_g_side(p, v, !(v < FL_LIT(0.0))); }
@@ -66,20 +97,25 @@ static FL_REAL fl_force(const FL_PARAMS* p, FL_REAL z, FL_REAL v) {
   return p->sigma0 * z + fl_damping(p, v) * zdot + p->sigma2 * v;
 }
 
-/* Exact step, v held over h (lugre.hpp step). */
+/* Exact step, v held over h: z + (1 - exp(-a h)) (z_ss - z) (lugre.hpp at, step). */
 static FL_REAL fl_step_zoh(const FL_PARAMS* p, FL_REAL z, FL_REAL v, FL_REAL h) {
-  const FL_REAL a = fl_rate(p, v);
-  return z + h * fl_phi1(a * h) * (v - a * z);
+  const FL_REAL g = fl_g(p, v);
+  const FL_REAL a = p->sigma0 * FL_FABS(v) / g;
+  const FL_REAL sg = v > FL_LIT(0.0) ? FL_LIT(1.0) : (v < FL_LIT(0.0) ? FL_LIT(-1.0) : FL_LIT(0.0));
+  const FL_REAL z_ss = sg * g / p->sigma0;
+  return z + fl_one_minus_exp_neg(a * h) * (z_ss - z);
 }
 
-/* One part of the linear-input step without reversal (models/bristle.hpp bristle_arc_step). */
+/* One part of the linear-input step without reversal (models/bristle.hpp bristle_arc_step, with
+ * lugre.hpp step_linear's g: r = |v| * (1/vs), g/sigma0 = g * (1/sigma0)). */
 static FL_REAL fl_arc_step(const FL_PARAMS* p, FL_REAL z, FL_REAL va, FL_REAL vb, FL_REAL hh,
                            int pos) {
+  const FL_REAL inv_vs = FL_LIT(1.0) / p->vs, inv_s0 = FL_LIT(1.0) / p->sigma0;
   const FL_REAL sg = pos ? FL_LIT(1.0) : FL_LIT(-1.0);
   const FL_REAL ds = hh * (FL_FABS(va) + FL_FABS(vb)) / FL_LIT(2.0);
-  const FL_REAL gh0 = fl_g_side(p, va, pos) / p->sigma0;
-  const FL_REAL gh1 = fl_g_side(p, vb, pos) / p->sigma0;
-  const FL_REAL c = p->sigma0 / fl_g_side(p, (va + vb) / FL_LIT(2.0), pos);
+  const FL_REAL gh0 = fl_g_side_ratio(p, FL_FABS(va) * inv_vs, pos) * inv_s0;
+  const FL_REAL gh1 = fl_g_side_ratio(p, FL_FABS(vb) * inv_vs, pos) * inv_s0;
+  const FL_REAL c = p->sigma0 / fl_g_side_ratio(p, FL_FABS((va + vb) / FL_LIT(2.0)) * inv_vs, pos);
   const FL_REAL xs = c * ds;
   const FL_REAL ph = fl_phi1(xs);
   const FL_REAL E = FL_LIT(1.0) - xs * ph;

@@ -29,14 +29,24 @@ namespace frictionlab {
 
 inline constexpr int kMaxBristleParts = 16;
 
-/// One part: v linear from va to vb over hh, sgn(v) = (pos ? +1 : -1) inside.
+/// g(v)/sigma0 [m] at the end of a part, and the side of the curve it was taken on: the start
+/// of the next part (consecutive parts share their ends), so that g is evaluated there once.
+template <class S>
+struct BristleEnd {
+  S gh{0};
+  bool pos{true};
+  bool known{false};
+};
+
+/// One part: v linear from va to vb over hh, sgn(v) = (pos ? +1 : -1) inside, gh0 = g(va)/sigma0
+/// [m] given; returns z after the part and sets gh1 = g(vb)/sigma0 (as g(vb) * inv_sigma0,
+/// inv_sigma0 = 1/sigma0 [m/N] taken once per step: a multiplication instead of a division).
 template <class S, class GSide>
 S bristle_arc_step(const S& z, const S& va, const S& vb, const S& hh, bool pos, const S& sigma0,
-                   const GSide& g_side) noexcept {
+                   const S& inv_sigma0, const S& gh0, S& gh1, const GSide& g_side) noexcept {
   const S sg = pos ? S(1) : S(-1);
   const S ds = hh * (absval(va) + absval(vb)) / S(2);
-  const S gh0 = g_side(va, pos) / sigma0;
-  const S gh1 = g_side(vb, pos) / sigma0;
+  gh1 = g_side(vb, pos) * inv_sigma0;
   const S c = sigma0 / g_side((va + vb) / S(2), pos);
   const S xs = c * ds;
   const S ph = phi1_neg(xs);
@@ -44,35 +54,57 @@ S bristle_arc_step(const S& z, const S& va, const S& vb, const S& hh, bool pos, 
   return sg * gh1 + E * (z - sg * gh0) - sg * (gh1 - gh0) * ph;
 }
 
-/// One part without sub-splitting: split at a reversal, then bristle_arc_step.
+/// One part without sub-splitting: split at a reversal, then bristle_arc_step. `end` holds
+/// g(v0)/sigma0 if known (from the previous part) and receives g(v1)/sigma0.
 template <class S, class GSide>
 S bristle_linear_part(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
-                      const GSide& g_side) noexcept {
+                      const S& inv_sigma0, const GSide& g_side, BristleEnd<S>& end) noexcept {
+  const auto gh_start = [&](bool pos) {
+    return end.known && end.pos == pos ? end.gh : S(g_side(v0, pos) * inv_sigma0);
+  };
   if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
     const S hc = h * v0 / (v0 - v1);  // time of the reversal within the step
-    const S mid = bristle_arc_step(z, v0, S(0), hc, v0 > S(0), sigma0, g_side);
-    return bristle_arc_step(mid, S(0), v1, h - hc, v1 > S(0), sigma0, g_side);
+    const bool p0 = v0 > S(0), p1 = v1 > S(0);
+    S gh_rest;  // g(0)/sigma0 on the side of v0
+    const S mid = bristle_arc_step(z, v0, S(0), hc, p0, sigma0, inv_sigma0, gh_start(p0), gh_rest, g_side);
+    const S gh_rest1 = g_side(S(0), p1) * inv_sigma0;
+    end.pos = p1;
+    end.known = true;
+    return bristle_arc_step(mid, S(0), v1, h - hc, p1, sigma0, inv_sigma0, gh_rest1, end.gh, g_side);
   }
-  if (v0 == S(0) && v1 == S(0)) return z;
-  return bristle_arc_step(z, v0, v1, h, (v0 + v1) > S(0), sigma0, g_side);
+  if (v0 == S(0) && v1 == S(0)) {
+    end.known = false;
+    return z;
+  }
+  const bool pos = (v0 + v1) > S(0);
+  const S gh0 = gh_start(pos);
+  end.pos = pos;
+  end.known = true;
+  return bristle_arc_step(z, v0, v1, h, pos, sigma0, inv_sigma0, gh0, end.gh, g_side);
 }
 
-/// z after a step h with v linear from v0 to v1 (see the header).
+/// z after a step h with v linear from v0 to v1 (see the header). Consecutive parts share
+/// their end velocity (the same expression, bitwise), so g there is evaluated once.
 template <class S, class GSide>
 S bristle_step_linear(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
                       const S& v_split, const GSide& g_side) noexcept {
   const S dv = absval(v1 - v0) / v_split;
+  const S inv_sigma0 = S(1) / sigma0;
+  BristleEnd<S> end;
   if (dv > S(1)) {
     // ceil_to_int keeps a float build in single precision (no double conversion).
     const int m = dv > S(kMaxBristleParts) ? kMaxBristleParts : ceil_to_int(dv);
+    const S hm = h / S(m);
     S y = z;
+    S wa = v0;
     for (int j = 0; j < m; ++j) {
-      const S wa = v0 + (v1 - v0) * S(j) / S(m), wb = v0 + (v1 - v0) * S(j + 1) / S(m);
-      y = bristle_linear_part(y, wa, wb, h / S(m), sigma0, g_side);
+      const S wb = v0 + (v1 - v0) * S(j + 1) / S(m);
+      y = bristle_linear_part(y, wa, wb, hm, sigma0, inv_sigma0, g_side, end);
+      wa = wb;
     }
     return y;
   }
-  return bristle_linear_part(z, v0, v1, h, sigma0, g_side);
+  return bristle_linear_part(z, v0, v1, h, sigma0, inv_sigma0, g_side, end);
 }
 
 }  // namespace frictionlab

@@ -36,18 +36,29 @@ struct StribeckCurve {
   }
 };
 
-/// The shape function s(|v|/vs) in [0, 1]; s(0) = 1, decreasing.
+/// The shape function s(r) in [0, 1] of the ratio r = |v|/vs >= 0 [-]; s(0) = 1, decreasing.
 template <class S>
-S stribeck_shape(const StribeckCurve<S>& c, const S& v) noexcept {
+S stribeck_shape_of_ratio(const StribeckCurve<S>& c, const S& r) noexcept {
   using std::exp;
-  using std::pow;
-  const S r = absval(v) / c.vs;
   // pow(0, alpha) is 0 for alpha > 0, but its derivative w.r.t. r is singular for alpha < 1;
   // return the exact value at r == 0 without calling pow.
   if (!(r > S(0))) return S(1);
-  const S ra = pow(r, c.alpha);
-  if (c.shape == StribeckShape::exponential) return exp(-ra);
+  const S ra = pow_exponent(r, c.alpha);  // r*r for alpha = 2, r for alpha = 1 (common.hpp)
+  if (c.shape == StribeckShape::exponential) {
+    // exp(-ra) is exactly 0 beyond exp_neg_zero_beyond (common.hpp: ra > 104 in float, 746 in
+    // double); return that 0 without exp's underflow path (it sets errno and is several times
+    // slower). A Jet's derivative there, -exp(-ra) d(ra), is 0 as well.
+    constexpr double kZeroBeyond = exp_neg_zero_beyond<S>();
+    if (ra > S(kZeroBeyond)) return S(0);
+    return exp(-ra);
+  }
   return S(1) / (S(1) + ra);
+}
+
+/// The shape function s(|v|/vs) in [0, 1]; s(0) = 1, decreasing.
+template <class S>
+S stribeck_shape(const StribeckCurve<S>& c, const S& v) noexcept {
+  return stribeck_shape_of_ratio(c, S(absval(v) / c.vs));
 }
 
 /// g on a chosen side of the curve (positive: the v > 0 branch), so that g(0+) and g(0-) of an
@@ -56,7 +67,24 @@ template <class S>
 S stribeck_g_side(const StribeckCurve<S>& c, const S& v, bool pos) noexcept {
   const S Fc = pos ? c.Fc_pos : c.Fc_neg;
   const S Fs = pos ? c.Fs_pos : c.Fs_neg;
-  return Fc + (Fs - Fc) * stribeck_shape(c, v);
+  const S dF = Fs - Fc;
+  // Fs = Fc (Coulomb level only, value and derivatives): Fc + 0 * s = Fc for the finite s in
+  // [0, 1], so the shape (an exp) is not evaluated.
+  if (is_exactly(dF, 0.0)) return Fc;
+  return Fc + dF * stribeck_shape(c, v);
+}
+
+/// stribeck_g_side with r = |v| * inv_vs, inv_vs = 1/vs [s/m] computed once by a caller that
+/// evaluates g many times (a multiplication instead of a division per call; r differs from
+/// |v|/vs by at most an ulp).
+template <class S>
+S stribeck_g_side_inv_vs(const StribeckCurve<S>& c, const S& v, bool pos,
+                         const S& inv_vs) noexcept {
+  const S Fc = pos ? c.Fc_pos : c.Fc_neg;
+  const S Fs = pos ? c.Fs_pos : c.Fs_neg;
+  const S dF = Fs - Fc;
+  if (is_exactly(dF, 0.0)) return Fc;
+  return Fc + dF * stribeck_shape_of_ratio(c, S(absval(v) * inv_vs));
 }
 
 /// g(v) [N]: the magnitude of steady sliding friction without the viscous part.

@@ -11,9 +11,14 @@
 //                                                               Astrom & Canudas de Wit 2008)
 //
 // Exact step for a velocity v held over a step of length h (the ODE is linear in z then):
-//   a = sigma0 * |v| / g(v),  z_ss = v / a = sgn(v) * g(v) / sigma0
-//   z(t+h) = z_ss + (z - z_ss) * exp(-a*h) = z + h * phi1(a*h) * (v - a*z)
-// with phi1(x) = -expm1(-x)/x. It never overshoots z_ss and keeps |z| <= max g / sigma0 for any h.
+//   a = sigma0 * |v| / g(v)  [1/s],  z_ss = v / a = sgn(v) * g(v) / sigma0  [m]
+//   z(t+h) = z_ss + (z - z_ss) * exp(-a*h) = z + (1 - exp(-a*h)) * (z_ss - z)   [m]
+// (= z + h * phi1(a*h) * (v - a*z) with phi1(x) = (1 - exp(-x))/x, the same solution without the
+// division inside phi1; 1 - exp(-a*h) is evaluated without cancellation (common.hpp
+// one_minus_exp_neg), and v = 0 gives a = 0, z_ss = 0, z+ = z; a Jet keeps the phi1 form, see
+// step). It never overshoots z_ss and keeps |z| <= max g / sigma0 for any h.
+// The velocity-dependent terms a, z_ss, sigma1(v) (one g(v), one exp) are computed once by
+// `at(p, v)` and shared by step and force when both are wanted at the same velocity.
 // Linearly interpolated input: the arc-length step of bristle.hpp (step_linear).
 #pragma once
 
@@ -42,6 +47,20 @@ struct LuGre {
 
   static S g(const Params& p, const S& v) noexcept { return stribeck_g(p.curve, v); }
 
+  /// The terms of the model that depend only on the velocity v [m/s] (g(v) evaluated once): what
+  /// step and force share when both are wanted at the same v (a ZOH step and the force at
+  /// either end of it).
+  struct AtVelocity {
+    S v;       ///< velocity [m/s]
+    S a;       ///< relaxation rate sigma0 |v| / g(v) [1/s]
+    S z_ss;    ///< steady deflection sgn(v) g(v) / sigma0 [m]
+    S sigma1;  ///< damping sigma1(v) [N s/m]
+  };
+  static AtVelocity at(const Params& p, const S& v) noexcept {
+    const S gv = g(p, v);
+    return AtVelocity{v, p.sigma0 * absval(v) / gv, sgn(v) * gv / p.sigma0, damping(p, v)};
+  }
+
   /// sigma1 at velocity v (constant unless vd > 0).
   static S damping(const Params& p, const S& v) noexcept {
     using std::exp;
@@ -59,6 +78,10 @@ struct LuGre {
     return State{v - rate(p, v) * x.z};
   }
 
+  static S force(const Params& p, const State& x, const AtVelocity& w) noexcept {
+    const S zdot = w.v - w.a * x.z;  // derivative(p, x, v)
+    return p.sigma0 * x.z + w.sigma1 * zdot + p.sigma2 * w.v;
+  }
   static S force(const Params& p, const State& x, const S& v) noexcept {
     const S zdot = derivative(p, x, v).z;
     return p.sigma0 * x.z + damping(p, v) * zdot + p.sigma2 * v;
@@ -70,9 +93,20 @@ struct LuGre {
   }
 
   /// Exact update of z over a step h with v held constant (default discretisation).
+  /// A Jet keeps the form z + h phi1(a h) (v - a z): z_ss = sgn(v) g/sigma0 jumps at v = 0, so
+  /// the (z_ss - z) form would lose the derivative d z+/dv = h (1 - a'(v) z) there (a sample at
+  /// rest in a fit), while v - a z is smooth through 0.
+  static State step(const Params& /*p*/, const State& x, const AtVelocity& w,
+                    const S& h) noexcept {
+    if constexpr (requires { h.a; }) {
+      const S ah = w.a * h;
+      return State{x.z + h * phi1_neg(ah) * (w.v - w.a * x.z)};
+    } else {
+      return State{x.z + one_minus_exp_neg(w.a * h) * (w.z_ss - x.z)};
+    }
+  }
   static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
-    const S a = rate(p, v);
-    return State{x.z + h * phi1_neg(a * h) * (v - a * x.z)};
+    return step(p, x, at(p, v), h);
   }
 
   /// Update over a step h with the velocity linearly interpolated from v0 to v1 (Hold::linear):
@@ -80,7 +114,10 @@ struct LuGre {
   /// the velocity sweeps through the Stribeck region by more than vs/8 per step).
   static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
                            const S& h) noexcept {
-    const auto g_side = [&p](const S& v, bool pos) { return stribeck_g_side(p.curve, v, pos); };
+    const S inv_vs = S(1) / p.curve.vs;  // g is evaluated at up to 2 kMaxBristleParts + 1 points
+    const auto g_side = [&p, &inv_vs](const S& v, bool pos) {
+      return stribeck_g_side_inv_vs(p.curve, v, pos, inv_vs);
+    };
     return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side)};
   }
 
