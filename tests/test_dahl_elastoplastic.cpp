@@ -398,5 +398,36 @@ TEST(Dahl, AutodiffThroughTheStepMatchesFiniteDifferences) {
   }
 }
 
+// At n = 1 exactly (the fit's initial guess for n) the step takes its closed form u0 exp(-c xi);
+// with n estimated (a Jet with a derivative part) the derivative with respect to n must still be
+// there and equal the finite difference of the general formula around n = 1.
+TEST(Dahl, DerivativeWithRespectToNAtNEqualOne) {
+  using J = ceres::Jet<double, 3>;
+  const double th[3] = {2e4, 1.5, 1.0};
+  auto objective = [&](const double* t) {
+    D::Params p{t[0], t[1], t[2]};
+    D::State x{};
+    double acc = 0;
+    for (int k = 0; k < 500; ++k) {
+      x = D::step(p, x, dahl_input(k * 2e-3), 2e-3);
+      acc += D::force(p, x, 0.0);
+    }
+    return acc;
+  };
+  Dahl<J>::Params pj{J(th[0], 0), J(th[1], 1), J(th[2], 2)};
+  Dahl<J>::State xj{};
+  J acc(0.0);
+  for (int k = 0; k < 500; ++k) {
+    xj = Dahl<J>::step(pj, xj, J(dahl_input(k * 2e-3)), J(2e-3));
+    acc += Dahl<J>::force(pj, xj, J(0.0));
+  }
+  EXPECT_NEAR(acc.a, objective(th), 1e-13 * std::abs(acc.a));  // the closed form's value
+  for (int i = 0; i < 3; ++i) {
+    const double fd = testing::central_difference(objective, th, i);
+    EXPECT_NEAR(acc.v[i], fd, 1e-5 * std::abs(fd) + 1e-8) << i;
+  }
+  EXPECT_NE(acc.v[2], 0.0);
+}
+
 }  // namespace
 }  // namespace frictionlab

@@ -44,7 +44,8 @@ struct Dahl {
   /// Sign-preserving power sgn(u)|u|^n.
   static S spow(const S& u, const S& n) noexcept {
     using std::pow;
-    if (n == S(1)) return u;
+    // (n = 1 with a derivative part, a fit estimating n: pow below gives d/dn = u ln|u|.)
+    if (is_exactly(n, 1.0)) return u;
     if (u > S(0)) return pow(u, n);
     if (u < S(0)) return -pow(-u, n);
     return S(0);
@@ -69,7 +70,16 @@ struct Dahl {
     using std::pow;
     if (u0 < S(0)) return -relax(-u0, c, xi, n);
     if (!(u0 > S(0))) return S(0);
-    if (n == S(1)) return u0 * exp(-c * xi);
+    if (n == S(1)) {
+      if (is_exactly(n, 1.0)) return u0 * exp(-c * xi);
+      // n = 1 in value with a derivative part (a fit estimating n from its initial guess n = 1):
+      // the general formula below is 0/0 there. With a = c xi and e = n - 1,
+      //   log1p(e a u0^e) / e = a + e (a ln u0 - a^2 / 2) + O(e^2),
+      // whose first-order term gives the exact first derivatives at e = 0.
+      using std::log;
+      const S a = c * xi, e = n - S(1);
+      return u0 * exp(-(a + e * (a * log(u0) - a * a / S(2))));
+    }
     const S e = n - S(1);
     const S arg = e * c * xi * pow(u0, e);
     if (!(arg > S(-1))) return S(0);  // n < 1: u reached 0 within the step
