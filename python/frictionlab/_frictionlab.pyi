@@ -416,6 +416,10 @@ def simulate(model: ModelParams | _Path, t: _ArrayIn, v: _ArrayIn | None = None,
              progress: None | bool | Callable[[str, float], Any] = None) -> SimulateModelOutcome:
     """Drive a model from its zero state along (t [s], v [m/s]) or (t, x [m]); F [N]."""
 
+def simulate_batch(params: Sequence[LuGreParams], t: _ArrayIn, v: _ArrayIn, *,
+                   progress: None | bool | Callable[[str, float], Any] = None) -> _Array:
+    """P LuGre sets along one record (t [s], v [m/s]), velocity held (zoh): F [N], shape (P, N)."""
+
 class SimOptions:
     integrator: str
     h: float

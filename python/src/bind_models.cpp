@@ -12,7 +12,7 @@
 //                               (integrate/stepper.hpp's advance), steady_force, state_bound, and
 //                               its State and Params classes (LuGre.Params is LuGreParams).
 // simulate() runs workflows::simulate_model (the library's, the CLI's) over whole arrays with
-// the GIL released.
+// the GIL released; simulate_batch (models_batch.cpp) many LuGre sets on one record.
 #include <pybind11/stl.h>
 
 #include <cctype>
@@ -829,6 +829,7 @@ void bind_models(py::module_& m) {
           std::string(kProgressDoc) + " (reported every 65536 samples)")
           .c_str());
   bind_systems(m);
+  bind_batch(m);
 }
 
 }  // namespace frictionlab::python

@@ -44,5 +44,7 @@ void warn_all(const std::vector<std::string>& warnings);
 
 /// The coupled systems (sim/systems.hpp, workflows::simulate_system): models_systems.cpp.
 void bind_systems(py::module_& m);
+/// simulate_batch: many LuGre sets on one record (workflows::simulate_batch): models_batch.cpp.
+void bind_batch(py::module_& m);
 
 }  // namespace frictionlab::python

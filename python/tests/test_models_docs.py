@@ -18,3 +18,4 @@ def test_models_snippets_of_docs_python_md_run(monkeypatch):
         for b in blocks:
             exec(compile(b, "docs/python.md", "exec"), ns)
     assert ns["s"].F.shape == ns["t"].shape and ns["tr"].steps > 0
+    assert ns["Fb"].shape == (3, ns["t"].size)
