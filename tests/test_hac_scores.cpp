@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "internal.hpp"
@@ -72,6 +73,29 @@ TEST(HacScores, BartlettLagsAreTheWeightedDoubleSum) {
   EXPECT_LT(max_rel_diff(hac_covariance(P.J, P.r, A, L), nw), 1e-12);
   // Positive residual autocorrelation makes the HAC variance of the mean-like column larger.
   EXPECT_GT(nw(0, 0), hac_covariance(P.J, P.r, A, 0)(0, 0));
+}
+
+// Long records and long bandwidths (the window-sum evaluation: blocks, re-summed windows, a
+// bandwidth longer than the record) against the weighted double sum, as above.
+TEST(HacScores, LongBandwidthsAreTheWeightedDoubleSum) {
+  for (const auto& [m, L] : {std::pair<long, long>{9000, 1500}, std::pair<long, long>{60, 200},
+                             std::pair<long, long>{5000, 1}}) {
+    const long p = 2;
+    const Problem P = random_problem(m, p, 7);
+    const Eigen::MatrixXd A = (P.J.transpose() * P.J).inverse();
+    // sum_{k,j} w(|k-j|) g_k g_j^T through the lagged sums of the scores (an O(m L) oracle).
+    Eigen::MatrixXd g(m, p);
+    for (long k = 0; k < m; ++k) g.row(k) = P.J.row(k) * P.r[static_cast<std::size_t>(k)];
+    Eigen::MatrixXd meat = g.transpose() * g;
+    for (long l = 1; l <= L && l < m; ++l) {
+      const double w = 1.0 - static_cast<double>(l) / static_cast<double>(L + 1);
+      Eigen::MatrixXd Gl = Eigen::MatrixXd::Zero(p, p);
+      for (long k = l; k < m; ++k) Gl += g.row(k).transpose() * g.row(k - l);
+      meat += w * (Gl + Gl.transpose());
+    }
+    const Eigen::MatrixXd nw = A * meat * A * (static_cast<double>(m) / static_cast<double>(m - p));
+    EXPECT_LT(max_rel_diff(hac_covariance(P.J, P.r, A, L), nw), 1e-10) << m << " " << L;
+  }
 }
 
 TEST(HacScores, SampleScoreSumsTheInterleavedChannels) {

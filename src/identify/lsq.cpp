@@ -378,13 +378,37 @@ Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g
                                       const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor) {
   const Eigen::Index m = g.rows();
   const Eigen::MatrixXd h = g * A.transpose();  // m x q
-  Eigen::MatrixXd S = h.transpose() * h;
-  for (long l = 1; l <= L && l < m; ++l) {
-    const Eigen::MatrixXd Hl = h.bottomRows(m - l).transpose() * h.topRows(m - l);
-    const double w = 1.0 - static_cast<double>(l) / static_cast<double>(L + 1);
-    S += w * (Hl + Hl.transpose());
+  const Eigen::Index q = h.cols();
+  if (L <= 0) return h.transpose() * h * factor;
+  // The Bartlett weights are the autocorrelation of a box of width W = L + 1:
+  //   sum_{k,j} (1 - |k - j| / W)_+ h_k h_j^T = (1 / W) sum_t c_t c_t^T,
+  // c_t = h_{t-L} + ... + h_t (h = 0 outside 0..m-1, t = 0 .. m - 1 + L): every pair k, j lies
+  // in W - |k - j| windows. O((m + L) q^2) instead of O(L m q^2) for the lagged products (a
+  // noise-free record's coloured residuals had L in the hundreds: 0.5 s of a 0.6 s fit). The
+  // window sums are kept by adding the entering and subtracting the leaving row, summed afresh
+  // every kResync windows so that rounding does not accumulate; the c_t are collected in blocks
+  // for a matrix product.
+  constexpr Eigen::Index kBlock = 512, kResync = 4096;
+  const Eigen::Index W = L + 1, windows = m + L;
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(q, q);
+  Eigen::MatrixXd block(kBlock, q);
+  Eigen::RowVectorXd c = Eigen::RowVectorXd::Zero(q);
+  Eigen::Index filled = 0;
+  for (Eigen::Index t = 0; t < windows; ++t) {
+    if (t % kResync == 0) {
+      c.setZero();
+      for (Eigen::Index k = std::max<Eigen::Index>(0, t - L); k <= std::min(t, m - 1); ++k) c += h.row(k);
+    } else {
+      if (t < m) c += h.row(t);
+      if (t - W >= 0 && t - W < m) c -= h.row(t - W);
+    }
+    block.row(filled++) = c;
+    if (filled == kBlock || t + 1 == windows) {
+      S.noalias() += block.topRows(filled).transpose() * block.topRows(filled);
+      filled = 0;
+    }
   }
-  return S * factor;
+  return S * (factor / static_cast<double>(W));
 }
 
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
