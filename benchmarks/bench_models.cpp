@@ -31,10 +31,6 @@ const std::vector<S>& velocities() {
   return v;
 }
 
-/// Models whose velocity-dependent terms can be computed once for a step and its force (LuGre::at).
-template <class M>
-concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) { M::at(p, v); };
-
 /// Time one step of M plus M::force per iteration with a 1 ms step: M::step on the held input
 /// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear). With `shared`, a
 /// model that has M::at evaluates its velocity terms once for both (as a ZOH simulation can).

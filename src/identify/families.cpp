@@ -257,6 +257,16 @@ class FamilyT final : public Family {
     for (long k = 0; k < n; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       const S vk(d.v[uk]);
+      if constexpr (HasAtVelocity<M>) {
+        if (m == Method::exact && h == Hold::zoh) {  // (the scans: g(v) once per sample)
+          const auto w = M::at(p, vk);
+          const S F = M::force(p, x, w);
+          sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+          if (k + 1 == n) break;
+          x = M::step(p, x, w, S(d.t[uk + 1] - d.t[uk]));
+          continue;
+        }
+      }
       const S F = M::force(p, x, vk);
       if (sensorless_) {
         sink(k, nat[0] * S(d.i[uk]) - F);

@@ -31,6 +31,11 @@ template <class M>
 concept HasLinearStep = requires(const typename M::Params& p, const typename M::State& x,
                                  typename M::Scalar s) { M::step_linear(p, x, s, s, s); };
 
+/// Models whose velocity-dependent terms can be computed once for a held step and the force at
+/// its start (LuGre::at: g(v) once instead of twice); the result is the same, bit for bit.
+template <class M>
+concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) { M::at(p, v); };
+
 template <class M>
 concept HasImplicitEuler = requires(const typename M::Params& p, const typename M::State& x,
                                     typename M::Scalar s) { M::step_implicit_euler(p, x, s, s); };
@@ -113,6 +118,17 @@ typename M::State drive(const typename M::Params& p, typename M::State x, const 
                         long n, Method method, Hold hold, S max_substep, Sink&& sink) {
   using std::ceil;
   for (long k = 0; k < n; ++k) {
+    if constexpr (HasAtVelocity<M>) {
+      // The exact held step without substeps: the force and the step share the velocity terms.
+      if (method == Method::exact && hold == Hold::zoh &&
+          !(max_substep > S(0) && k + 1 < n && t[k + 1] - t[k] > max_substep)) {
+        const auto w = M::at(p, v[k]);
+        sink(k, M::force(p, x, w), x);
+        if (k + 1 == n) break;
+        x = M::step(p, x, w, t[k + 1] - t[k]);
+        continue;
+      }
+    }
     sink(k, M::force(p, x, v[k]), x);
     if (k + 1 == n) break;
     const S h = t[k + 1] - t[k];
