@@ -84,7 +84,7 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
   t.template add<double>("loss_scale", [fo](O& o) -> double& { return fo(o).lsq.loss_scale; },
                          "lsq: robust loss scale [force unit] (0: from the residuals)");
   t.template add<int>("threads", [fo](O& o) -> int& { return fo(o).lsq.threads; },
-                      "lsq: threads for the starts (0: all cores)");
+                      "lsq: threads for the starts and the Jacobian (0: all cores)");
   t.template add<double>("resample_rate",
                          [](O& o) -> double& { return o.preprocess.resample_rate; },
                          "resample to this uniform rate first [Hz] (0: keep the samples)");

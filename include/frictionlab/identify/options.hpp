@@ -98,7 +98,9 @@ struct LsqOptions {
   /// estimated again at the robust optimum, from which the fit is repeated once).
   LossKind loss = LossKind::none;
   double loss_scale = 0;
-  /// Threads for the starts (0: std::thread::hardware_concurrency()).
+  /// Threads (0: std::thread::hardware_concurrency()): for the starts, and the ones a start
+  /// leaves for the Jacobian by time segments (docs/identification.md, "Multi-start"; the
+  /// results do not depend on the number).
   int threads = 0;
 };
 
