@@ -27,8 +27,6 @@ import warnings
 
 import numpy as np
 
-import frictionlab
-
 
 def cpp_ns(bench, name, per_items=1, repeat=5):
     """Best real time [ns] of the Google Benchmark `name` over `repeat` repetitions, per item."""
@@ -47,6 +45,13 @@ def main():
     ap.add_argument("--samples", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=7)
     a = ap.parse_args()
+    # The module of the same build as the C++ benchmarks (not an installed, maybe older, one).
+    build_python = os.path.join(a.bench_dir, "..", "python")
+    if os.path.isdir(build_python):
+        sys.path.insert(0, os.path.abspath(build_python))
+    global frictionlab
+    import frictionlab
+    print(f"module: {frictionlab.__file__}")
     models = os.path.join(a.bench_dir, "bench_models")
     workflows = os.path.join(a.bench_dir, "bench_workflows")
 
