@@ -176,6 +176,7 @@ class SimCost final : public ceres::CostFunction {
     };
     std::vector<std::thread> pool;
     const int extra = std::min(threads_, kSegments) - 1;
+    pool.reserve(static_cast<std::size_t>(std::max(extra, 0)));
     for (int t = 0; t < extra; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();

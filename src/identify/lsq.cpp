@@ -219,6 +219,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     std::stable_sort(cand.begin(), cand.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::vector<double>> out;
+    out.reserve(static_cast<std::size_t>(std::max(count, 0)));
     for (int s = 0; s < count; ++s) out.push_back(cand[static_cast<std::size_t>(s)].second);
     return out;
   };
@@ -257,6 +258,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
       worker();
     } else {
       std::vector<std::thread> pool;
+      pool.reserve(static_cast<std::size_t>(nthreads));
       for (int t = 0; t < nthreads; ++t) pool.emplace_back(worker);
       for (auto& t : pool) t.join();
     }

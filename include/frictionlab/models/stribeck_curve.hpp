@@ -65,7 +65,7 @@ S stribeck_shape(const StribeckCurve<S>& c, const S& v) noexcept {
 /// asymmetric curve can both be evaluated.
 template <class S>
 S stribeck_g_side(const StribeckCurve<S>& c, const S& v, bool pos) noexcept {
-  const S Fc = pos ? c.Fc_pos : c.Fc_neg;
+  S Fc = pos ? c.Fc_pos : c.Fc_neg;  // (not const: returned by move for a Jet)
   const S Fs = pos ? c.Fs_pos : c.Fs_neg;
   const S dF = Fs - Fc;
   // Fs = Fc (Coulomb level only, value and derivatives): Fc + 0 * s = Fc for the finite s in
@@ -80,7 +80,7 @@ S stribeck_g_side(const StribeckCurve<S>& c, const S& v, bool pos) noexcept {
 template <class S>
 S stribeck_g_side_inv_vs(const StribeckCurve<S>& c, const S& v, bool pos,
                          const S& inv_vs) noexcept {
-  const S Fc = pos ? c.Fc_pos : c.Fc_neg;
+  S Fc = pos ? c.Fc_pos : c.Fc_neg;  // (not const: returned by move for a Jet)
   const S Fs = pos ? c.Fs_pos : c.Fs_neg;
   const S dF = Fs - Fc;
   if (is_exactly(dF, 0.0)) return Fc;
