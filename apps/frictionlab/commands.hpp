@@ -66,6 +66,7 @@ struct FitOptions {
   bool rotary = false;
   double warmup = 0;
   int starts = 0;  // 0 = library default
+  int threads = 0;  // 0 = every core
   // preprocessing
   double resample = 0, lowpass = 0;
   bool velocity_from_position = false;

@@ -58,6 +58,8 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
       ->check(frictionlab::cli::non_negative());
   cmd->add_option("--starts", o.starts, "lsq: number of starts (multi-start)")
       ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
+  cmd->add_option("--threads", o.threads, "Threads for the fit (default: every core; the results do not depend on it)")
+      ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
   cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")
       ->check(CLI::IsMember({"none", "huber", "cauchy"}))
       ->capture_default_str();

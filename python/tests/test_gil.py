@@ -62,7 +62,7 @@ def _wall(run, tries=2):
 def test_two_threads_fit_faster_than_in_sequence(demo, rec):
     args = [CLI, "fit", "--input", "sensorless_train.csv", "--problem", "sensorless",
             "--current", "current", "--velocity", "velocity", "--force", "torque", "--starts",
-            "2", "--no-plots"]
+            "2", "--threads", "1", "--no-plots"]
 
     def cli_seq():
         for k in range(2):

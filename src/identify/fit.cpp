@@ -93,7 +93,7 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
       ok = ok && std::isfinite(emb[i]) && (fam.info()[i].tf != FitScale::log || emb[i] > 0);
     if (ok) extra = {fam.to_internal(emb), "optimum of nested model " + out.nested};
   }
-  nat = detail::initial_guess(fam, model, d, opt.steady, nat, prog);
+  nat = detail::initial_guess(fam, model, d, opt.steady, nat, prog, opt.lsq.threads);
   const auto th0 = fam.to_internal(nat);
   out.loss = detail::make_robust(fam, d, th0, opt.lsq);
   if (opt.lsq.loss != LossKind::none)
@@ -147,7 +147,7 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
   const double alpha = m.alpha.value_or(1.0);
   nat[static_cast<std::size_t>(fam.index("alpha"))] = alpha;
   const auto free = free_indices(nat);
-  const auto init = detail::initial_guess(fam, m, d, opt.steady, nat, prog);
+  const auto init = detail::initial_guess(fam, m, d, opt.steady, nat, prog, opt.lsq.threads);
   const auto g = detail::run_grid(fam, d, opt, alpha, init, prog);
   for (const char* f : {"Km", "Fc", "Fs", "vs", "sigma0"}) {
     const int i = fam.index(f);
@@ -212,7 +212,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
     sd.y.push_back(segs[j].y_mean);
     if (d.sensorless) sd.i.push_back(segs[j].i_mean);
   }
-  auto snat0 = detail::initial_guess(*sfam, sm, sd, opt.steady, snat, prog);
+  auto snat0 = detail::initial_guess(*sfam, sm, sd, opt.steady, snat, prog, opt.lsq.threads);
   const auto sth0 = sfam->to_internal(snat0);
   const detail::Robust none{};
   const auto srun = detail::run_lsq(*sfam, sd, sth0, sfree, opt.lsq, none, prog, "two-stage static");
@@ -226,7 +226,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
     if (j >= 0) nat[static_cast<std::size_t>(j)] = snat_opt[static_cast<std::size_t>(i)];
   }
   const auto free = free_indices(nat);
-  nat = detail::initial_guess(fam, m, d, opt.steady, nat, prog);
+  nat = detail::initial_guess(fam, m, d, opt.steady, nat, prog, opt.lsq.threads);
   const auto th0 = fam.to_internal(nat);
   const auto loss = detail::make_robust(fam, d, th0, opt.lsq);
   const auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");

@@ -204,13 +204,14 @@ double travel_scale(const FitData& d) {
 /// The cost of candidate parameter sets by simulation (the scans below), with the exact step for
 /// a velocity held over each sample interval (Hold::zoh: a coarse scan needs no second-order
 /// accuracy, and the held step costs a fraction of the linear one). The candidates of one scan
-/// are independent: they are simulated on up to hardware_concurrency() threads, each with its
+/// are independent: they are simulated on up to `threads` threads, each with its
 /// own prediction buffer; the results do not depend on the number of threads. A scan that runs
 /// longer than a second reports how many simulations are done and the time left.
 class Scanner {
  public:
-  Scanner(const Family& fam, const FitData& d, const Progress& progress)
-      : fam_(fam), d_(d), progress_(progress) {}
+  Scanner(const Family& fam, const FitData& d, const Progress& progress, int threads)
+      : fam_(fam), d_(d), progress_(progress),
+        threads_(threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {}
   /// Sums of squared residuals for natural values `trials[j]` (inf if not finite).
   std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what) const {
     using clock = std::chrono::steady_clock;
@@ -240,8 +241,7 @@ class Scanner {
       progress_("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
                 std::to_string(trials.size()) + " simulations, about " + format_number(left, 2) + " s left");
     };
-    const std::size_t threads =
-        std::min<std::size_t>(trials.size(), std::max(1u, std::thread::hardware_concurrency()));
+    const std::size_t threads = std::min<std::size_t>(trials.size(), static_cast<std::size_t>(threads_));
     std::atomic<std::size_t> next{0};
     std::exception_ptr error;
     std::mutex error_mutex;
@@ -269,6 +269,7 @@ class Scanner {
   const Family& fam_;
   const FitData& d_;
   const Progress& progress_;
+  int threads_ = 1;
 };
 
 bool is_free(const std::vector<double>& nat, int i) { return i >= 0 && std::isnan(nat[static_cast<std::size_t>(i)]); }
@@ -350,7 +351,7 @@ Ladder maxwell_ladder(const FitData& d, int n, bool with_sigma2) {
 
 std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, const FitData& d,
                                   const SteadySelection& sel, std::vector<double> nat,
-                                  const Progress& progress) {
+                                  const Progress& progress, int threads) {
   const auto idx_of = [&](const char* f) { return fam.index(f); };
   const double ymax = std::max(max_abs(d.y), 1e-12);
   const FitInit strategy = init_strategy(model);
@@ -406,7 +407,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
   }
 
   // ---- dynamic parameters ------------------------------------------------------------------
-  const Scanner scan(fam, d, progress);
+  const Scanner scan(fam, d, progress, threads);
   const double X = travel_scale(d);
   auto level_mean = [&]() {
     double g = 0;

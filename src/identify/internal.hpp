@@ -173,10 +173,10 @@ class Progress {
 /// Natural-value initial guess for the family (static least squares on near-steady samples
 /// with vs and alpha scanned, then scans of the dynamic parameters). Entries of `natural` that
 /// are not NaN are given (fixed or already known) and kept; the NaN entries are initialised.
-/// Returns the complete natural vector.
+/// Returns the complete natural vector. `threads`: for the scans' simulations (0: every core).
 std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, const FitData& d,
                                   const SteadySelection& sel, std::vector<double> natural,
-                                  const Progress& progress);
+                                  const Progress& progress, int threads = 0);
 
 /// Result of a (multi-start) Ceres solve.
 struct LsqRun {
