@@ -139,8 +139,9 @@ class SimCost final : public ceres::CostFunction {
       for (int s = 0; s < kSegments; ++s) {
         z0[static_cast<std::size_t>(s)] = z;
         if (s + 1 < kSegments)
-          z = fam_.template run_range<double>(th.data(), d_, Hold::linear, b[static_cast<std::size_t>(s)],
-                                              b[static_cast<std::size_t>(s) + 1], z, [](long, const double&) {});
+          z = fam_.template state_array<double>(fam_.template run_range<double>(
+              th.data(), d_, Method::exact, Hold::linear, b[static_cast<std::size_t>(s)],
+              b[static_cast<std::size_t>(s) + 1], fam_.template state_of<double>(z), [](long, const double&) {}));
       }
     }
     std::vector<J> tj(theta_.size());
@@ -157,7 +158,7 @@ class SimCost final : public ceres::CostFunction {
       for (int i = 0; i < ns; ++i)
         zs[static_cast<std::size_t>(i)] = s == 0 ? J(0.0) : J(z0[us][static_cast<std::size_t>(i)], static_cast<int>(nf) + i);
       bool good = true;
-      end[us] = fam_.template run_range<J>(tj.data(), d_, Hold::linear, b[us], b[us + 1], zs, [&](long k, const J& pred) {
+      const auto sink = [&](long k, const J& pred) {
         if (k < d_.first) return;
         const J r = loss_.apply(J(d_.y[static_cast<std::size_t>(k)]) - pred);
         const long row = k - d_.first;
@@ -167,7 +168,9 @@ class SimCost final : public ceres::CostFunction {
         for (int i = 0; i < ns; ++i)
           dpdz[static_cast<std::size_t>(k) * ns + static_cast<std::size_t>(i)] = r.v[static_cast<int>(nf) + i];
         good = good && std::isfinite(r.a) && r.v.allFinite();
-      });
+      };
+      end[us] = fam_.template state_array<J>(fam_.template run_range<J>(
+          tj.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1], fam_.template state_of<J>(zs), sink));
       seg_ok[us] = good ? 1 : 0;
     };
     std::atomic<int> next{0};
@@ -246,16 +249,35 @@ class FamilyT final : public Family {
     }
   }
 
+  template <class S>
+  using Model = typename Fit::template Model<S, kE>;
+
+  /// The simulation of the record from rest at sample 0: the prediction at every sample to
+  /// `sink` (run_range over the whole record).
   template <class S, class Sink>
   void run(const S* theta, const FitData& d, Method m, Hold h, Sink&& sink) const {
+    run_range<S>(theta, d, m, h, 0, d.n(), typename Model<S>::State{}, sink);
+  }
+
+  /// Models whose state is an array of at most 2 values (M::to_array / from_array) can have
+  /// their Jacobian evaluated by time segments (SimCost).
+  template <int N>
+  static constexpr bool kSegmentable =
+      HasArrayState<Model<ceres::Jet<double, N>>> && Model<double>::kNumStates <= 2;
+  static constexpr int kStates = Model<double>::kNumStates;
+
+  /// The simulation from the state x at sample k0: the prediction at every sample k0 <= k < k1
+  /// to `sink`; returns the state at k1 (at n - 1 for k1 = n).
+  template <class S, class Sink>
+  typename Model<S>::State run_range(const S* theta, const FitData& d, Method m, Hold h, long k0,
+                                     long k1, typename Model<S>::State x, Sink&& sink) const {
     std::array<S, kMaxTheta> nat{};
     natural(theta, nat.data());
     const int off = sensorless_ ? 1 : 0;
-    using M = typename Fit::template Model<S, kE>;
+    using M = Model<S>;
     const typename M::Params p = fit_.template params<S, kE>(nat.data() + off);
-    typename M::State x{};
     const long n = d.n();
-    for (long k = 0; k < n; ++k) {
+    for (long k = k0; k < k1; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       const S vk(d.v[uk]);
       if constexpr (HasAtVelocity<M>) {
@@ -269,46 +291,22 @@ class FamilyT final : public Family {
         }
       }
       const S F = M::force(p, x, vk);
-      if (sensorless_) {
-        sink(k, nat[0] * S(d.i[uk]) - F);
-      } else {
-        sink(k, F);
-      }
+      sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
       if (k + 1 == n) break;
       x = advance<M>(p, x, vk, S(d.v[uk + 1]), S(d.t[uk + 1] - d.t[uk]), m, h);
     }
+    return x;
   }
 
-  /// Models whose state is an array of at most 2 values (M::to_array / from_array) can have
-  /// their Jacobian evaluated by time segments (SimCost).
-  template <int N>
-  static constexpr bool kSegmentable =
-      HasArrayState<typename Fit::template Model<ceres::Jet<double, N>, kE>> &&
-      Fit::template Model<double, kE>::kNumStates <= 2;
-  static constexpr int kStates = Fit::template Model<double, kE>::kNumStates;
-
-  /// The exact scheme from the state z (as M::to_array gives it) at sample k0: the prediction
-  /// at every sample k0 <= k < k1 to `sink`; returns the state at k1 (at n - 1 for k1 = n).
-  template <class S, class Sink>
-  std::array<S, kStates> run_range(const S* theta, const FitData& d, Hold h, long k0, long k1,
-                                   const std::array<S, kStates>& z, Sink&& sink) const {
-    std::array<S, kMaxTheta> nat{};
-    natural(theta, nat.data());
-    const int off = sensorless_ ? 1 : 0;
-    using M = typename Fit::template Model<S, kE>;
-    const typename M::Params p = fit_.template params<S, kE>(nat.data() + off);
-    typename M::State x = M::from_array(z.data());
-    const long n = d.n();
-    for (long k = k0; k < k1; ++k) {
-      const auto uk = static_cast<std::size_t>(k);
-      const S vk(d.v[uk]);
-      const S F = M::force(p, x, vk);
-      sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
-      if (k + 1 == n) break;
-      x = advance<M>(p, x, vk, S(d.v[uk + 1]), S(d.t[uk + 1] - d.t[uk]), Method::exact, h);
-    }
+  /// The state from / as its array (M::from_array / M::to_array; segmentable models).
+  template <class S>
+  static typename Model<S>::State state_of(const std::array<S, kStates>& z) {
+    return Model<S>::from_array(z.data());
+  }
+  template <class S>
+  static std::array<S, kStates> state_array(const typename Model<S>::State& x) {
     std::array<S, kStates> out{};
-    M::to_array(x, out.data());
+    Model<S>::to_array(x, out.data());
     return out;
   }
 
