@@ -32,11 +32,13 @@ sim::ServoRunInput run_input(const sim::ServoConstants& c, const data::ServoLog&
 }  // namespace
 
 ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoParams& p,
-                              const data::ServoLog& log) {
+                              const data::ServoLog& log, std::vector<double>* q) {
   const auto in = run_input(c, log);
   const bool vel = log.speed.size() == log.position.size();
+  if (q != nullptr) q->assign(log.size(), 0.0);
   double ep = 0.0, ev = 0.0;
   sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
+    if (q != nullptr) (*q)[k] = x.q;
     ep += std::abs(x.q - log.position[k]);
     if (vel) ev += std::abs(x.qd - log.speed[k]);
   });

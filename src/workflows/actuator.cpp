@@ -279,12 +279,10 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
     std::vector<const std::vector<double>*> envelope{&l.position};
     for (std::size_t j = 0; j < params.size(); ++j) {
       const double mae =
-          identify::servo_log_error(params[j].params.constants, params[j].params.params, l)
+          identify::servo_log_error(params[j].params.constants, params[j].params.params, l, &q[j])
               .position_mae;
       sum[j] += mae;
       out.params[j].mae.push_back(mae);
-      std::vector<double> qd;
-      identify::servo_simulate_log(params[j].params.constants, params[j].params.params, l, q[j], qd);
       envelope.push_back(&q[j]);
     }
     EvalActuatorSeries series;

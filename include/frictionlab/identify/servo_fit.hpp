@@ -34,8 +34,9 @@ struct ServoLogError {
 
 /// Re-simulate one processed log (closed loop, sim::servo_rollout) and compare. FitError if the
 /// log is raw (dt = 0) or the supply voltage is unknown (no "vin" in the log or the constants).
+/// With `q`, the simulated positions (one per entry) are stored there as well.
 ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoParams& p,
-                              const data::ServoLog& log);
+                              const data::ServoLog& log, std::vector<double>* q = nullptr);
 
 /// The simulated positions and velocities of one log (one per entry, as servo_log_error).
 void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
