@@ -678,6 +678,25 @@ std::string joint_section(const ReportSource& src, const std::string& id) {
   return s;
 }
 
+/// A servo log re-simulated: its heading (`info`: "log", "kp", "trajectory") and a zoomable plot
+/// of the position `series` (the report's series: "t", "position", "goal_position"): measured,
+/// then `simulated` ({"name", "y"} each), then the goal dashed in grey.
+std::string servo_log_plot(const oj& info, const oj& series, const oj& simulated, const std::string& id) {
+  oj panel = oj::array();
+  panel.push_back({{"name", "measured"}, {"y", series.value("position", oj::array())}});
+  for (const auto& s : simulated) panel.push_back(s);
+  panel.push_back({{"name", "goal"}, {"color", "#777777"}, {"dash", "5 4"},
+                   {"y", series.value("goal_position", oj::array())}});
+  oj data;
+  data["t"] = series.value("t", oj::array());
+  data["xlabel"] = "time [s]";
+  data["panels"] = oj::array();
+  data["panels"].push_back({{"label", "position [rad]"}, {"series", std::move(panel)}});
+  return "<h3>Log <code>" + esc(info.value("log", std::string())) + "</code> <small>kp " +
+         show(info.value("kp", oj())) + ", " + esc(info.value("trajectory", std::string())) +
+         "</small></h3>\n" + time_plot_box(data, id);
+}
+
 /// fit-actuator's summary.json: the models ranked by their errors, the recommendation and why,
 /// the recommended model's parameters, every log re-simulated with it.
 std::string actuator_section(const ReportSource& src, const std::string& id) {
@@ -737,18 +756,8 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
   s += warnings_list(j);
   int k = 0;
   for (const auto& l : rep.value("logs", oj::array())) {
-    oj data;
-    data["t"] = l.value("t", oj::array());
-    data["xlabel"] = "time [s]";
-    data["panels"] = oj::array();
-    data["panels"].push_back({{"label", "position [rad]"},
-                              {"series", {{{"name", "measured"}, {"y", l.value("position", oj::array())}},
-                                          {{"name", "simulated (" + rec + ")"}, {"y", l.value("simulated", oj::array())}},
-                                          {{"name", "goal"}, {"color", "#777777"}, {"dash", "5 4"},
-                                           {"y", l.value("goal_position", oj::array())}}}}});
-    s += "<h3>Log <code>" + esc(l.value("log", std::string())) + "</code> <small>kp " + show(l.value("kp", oj())) +
-         ", " + esc(l.value("trajectory", std::string())) + "</small></h3>\n" +
-         time_plot_box(data, id + "-time-" + std::to_string(k++));
+    const oj simulated = oj::array({{{"name", "simulated (" + rec + ")"}, {"y", l.value("simulated", oj::array())}}});
+    s += servo_log_plot(l, l, simulated, id + "-time-" + std::to_string(k++));
   }
   s += "</section>\n";
   return s;
@@ -811,21 +820,11 @@ std::string actuator_eval_section(const ReportSource& src, const std::string& id
   const oj& series = rep.value("logs", oj::array());
   for (std::size_t i = 0; i < series.size() && i < logs.size(); ++i) {
     const oj& r = series[i];
-    oj panel_series = oj::array();
-    panel_series.push_back({{"name", "measured"}, {"y", r.value("position", oj::array())}});
-    const oj& sim = r.value("simulated", oj::array());
+    const oj sim = r.value("simulated", oj::array());  // (a named copy: value() returns one)
+    oj simulated = oj::array();
     for (std::size_t k = 0; k < sim.size() && k < params.size(); ++k)
-      panel_series.push_back({{"name", params[k].value("label", std::string())}, {"y", sim[k]}});
-    panel_series.push_back(
-        {{"name", "goal"}, {"color", "#777777"}, {"dash", "5 4"}, {"y", r.value("goal_position", oj::array())}});
-    oj data;
-    data["t"] = r.value("t", oj::array());
-    data["xlabel"] = "time [s]";
-    data["panels"] = oj::array();
-    data["panels"].push_back({{"label", "position [rad]"}, {"series", std::move(panel_series)}});
-    s += "<h3>Log <code>" + esc(logs[i].value("log", std::string())) + "</code> <small>kp " +
-         show(logs[i].value("kp", oj())) + ", " + esc(logs[i].value("trajectory", std::string())) +
-         "</small></h3>\n" + time_plot_box(data, id + "-time-" + std::to_string(i));
+      simulated.push_back({{"name", params[k].value("label", std::string())}, {"y", sim[k]}});
+    s += servo_log_plot(logs[i], r, simulated, id + "-time-" + std::to_string(i));
   }
   s += "</section>\n";
   return s;
