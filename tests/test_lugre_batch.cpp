@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/lugre/batch.hpp"
 #include "frictionlab/workflows/batch.hpp"
@@ -210,16 +211,7 @@ TEST(LuGreBatch, SampleByDoesWhatSimulateDoes) {
 
 // ---------------------------------------------------------------- workflows::simulate_batch
 
-template <class E>
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
+using frictionlab::testing::message_of;
 
 TEST(WorkflowSimulateBatch, RowsEqualSimulateModelWithZoh) {
   const auto sets = random_sets(65, AlphaMix::mixed, 3);

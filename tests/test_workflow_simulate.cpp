@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 
@@ -28,16 +29,7 @@ workflows::ModelInput sine_velocity(double h, double duration) {
   return in;
 }
 
-template <class E>
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no exception";
-  return {};
-}
+using frictionlab::testing::message_of;
 
 TEST(WorkflowSimulate, CoulombViscousIsItsClosedForm) {
   StaticSpec s;
