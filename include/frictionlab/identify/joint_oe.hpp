@@ -83,7 +83,9 @@ struct JointOeOptions {
   bool closed_loop = false;
   JointController controller{};
   int max_iterations = 50;
-  int threads = 0;  ///< Ceres threads (0: std::thread::hardware_concurrency())
+  /// Threads for the final covariance's evaluation (0: std::thread::hardware_concurrency()); the
+  /// solve itself runs in one thread, so that its result does not depend on the scheduling.
+  int threads = 0;
   std::function<void(std::string_view)> progress;  ///< one line per iteration (may be empty)
 };
 
