@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 
@@ -52,7 +53,7 @@ void BM_Rollout6s(benchmark::State& state) {
   const auto& log = d.all.front();  // 2026-01-15_10h28m10.json: 1201 entries, 6 s
   double sink = 0;
   for (auto _ : state) {
-    sink += identify::servo_log_error(p.constants, p.params, log).position_mae;
+    sink += identify::servo_log_error(p.actuator.constants, p.params, log).position_mae;
     benchmark::DoNotOptimize(sink);
   }
   char label[64];
@@ -69,7 +70,7 @@ void BM_TrainingLoss(benchmark::State& state) {
   const auto& p = d.params[static_cast<std::size_t>(state.range(0))];
   double sink = 0;
   for (auto _ : state) {
-    sink += identify::servo_loss(p.constants, p.params, d.train, {});
+    sink += identify::servo_loss(p.actuator.constants, p.params, d.train, {});
     benchmark::DoNotOptimize(sink);
   }
   char label[64];
@@ -88,7 +89,7 @@ void BM_TrainingLossSerial(benchmark::State& state) {
     double sum = 0;
     std::size_t n = 0;
     for (const auto& log : d.train) {
-      const auto e = identify::servo_log_error(p.constants, p.params, log);
+      const auto e = identify::servo_log_error(p.actuator.constants, p.params, log);
       sum += e.position_mae * static_cast<double>(e.samples);
       n += e.samples;
     }
@@ -105,7 +106,7 @@ void BM_TrainingLossSerial(benchmark::State& state) {
 /// 300 evaluations per fit, state.range(0) threads.
 void BM_FitActuatorPipeline(benchmark::State& state) {
   const auto& d = data_once();
-  const auto& family = *sim::find_servo_actuator("xl330");
+  const auto family = *io::builtin_actuator("xl330");
   identify::ServoFitOptions o;
   o.cmaes.max_evals = 300;
   o.cmaes.seed = 1;

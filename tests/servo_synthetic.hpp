@@ -9,13 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/data/servo_log.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 
 namespace frictionlab::servo_test {
 
-inline const sim::ServoActuator& xl330() { return *sim::find_servo_actuator("xl330"); }
+inline const sim::ServoActuator& xl330() {
+  static const sim::ServoActuator a = *io::builtin_actuator("xl330");
+  return a;
+}
 
 inline sim::ServoParams truth_m3() {
   sim::ServoParams p;

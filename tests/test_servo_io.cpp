@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 
 #include "frictionlab/data/servo_log.hpp"
 #include "frictionlab/io/errors.hpp"
@@ -55,7 +56,9 @@ TEST(ServoLogRead, ReadsAProcessedLog) {
   EXPECT_EQ(l.torque_enable[0], 1);
   ASSERT_EQ(r.ignored_keys.size(), 2u);
   EXPECT_EQ(r.ignored_keys[0], "comment");
-  EXPECT_EQ(r.ignored_keys[1], "entries[].current");
+  EXPECT_EQ(r.ignored_keys[1], "entries[].current (its unit is not known: give \"current_unit\")");
+  EXPECT_EQ(l.current[1], 4.0);  // kept, but unused without a unit
+  EXPECT_EQ(l.current_to_amps(), 0.0);
 }
 
 TEST(ServoLogRead, ErrorsNameTheFileTheEntryAndTheKey) {
@@ -206,12 +209,12 @@ std::string replace(std::string s, const std::string& a, const std::string& b) {
 
 TEST(ServoParamsFile, ReadsBamKeysAndRoundTrips) {
   const auto f = io::parse_servo_params(kM6, "p.json");
-  EXPECT_EQ(f.actuator, "xl330");
+  EXPECT_EQ(f.actuator.name, "xl330");
   EXPECT_EQ(f.params.model, ActuatorModel::M6);
   EXPECT_EQ(f.params.friction.Kc, 0.004771183165566);
   EXPECT_EQ(f.params.friction.Kmq, 0.009972471242139415);
   EXPECT_EQ(f.params.friction.vs, 2.890372094130307);
-  EXPECT_EQ(f.constants.error_gain, sim::kXl330ErrorGain);
+  EXPECT_EQ(f.actuator.constants.error_gain, (4096.0 / (2.0 * std::numbers::pi)) / (256.0 * 885.0));
   const std::string text = io::servo_params_json(f);
   const auto g = io::parse_servo_params(text, "q.json");
   EXPECT_EQ(io::servo_params_json(g), text);
@@ -243,8 +246,9 @@ TEST(ServoParamsFile, ErrorsNameTheParameter) {
   EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"generic\"")),
             "p.json: parameter 'error_gain': missing (required for a generic actuator)");
   EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"ax12\"")),
-            "p.json: parameter 'actuator': unknown actuator 'ax12' (xl330, mx64, mx106, xl320, "
-            "xc330m288t, generic)");
+            "p.json: parameter 'actuator': unknown actuator 'ax12' (built in: mx106, mx64, sts3215, "
+            "sts3215-12v, xc330m288t, xl320, xl330); to add one, write an ACTUATOR.json "
+            "(docs/actuators.md, \"ACTUATOR.json\") and give its path instead of a name");
   // command_delay 0 (written by newer BAM versions) is accepted
   EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"",
                                  "\"actuator\": \"xl330\", \"command_delay\": 0.0")),
@@ -256,9 +260,9 @@ TEST(ServoParamsFile, GenericActuatorWithCurrentDrive) {
       "q_offset": 0, "friction_base": 0.01, "friction_viscous": 0.02, "model": "m1",
       "actuator": "generic", "drive": "current", "error_gain": 0.02, "vin": 12})";
   const auto f = io::parse_servo_params(text, "g.json");
-  EXPECT_EQ(f.constants.drive, sim::ServoDrive::current);
-  EXPECT_EQ(f.constants.error_gain, 0.02);
-  EXPECT_EQ(f.constants.vin, 12.0);
+  EXPECT_EQ(f.actuator.constants.drive, sim::ServoDrive::current);
+  EXPECT_EQ(f.actuator.constants.error_gain, 0.02);
+  EXPECT_EQ(f.actuator.constants.vin, 12.0);
   EXPECT_EQ(f.params.current_limit, 1.2);
   const auto g = io::parse_servo_params(io::servo_params_json(f), "g2.json");
   EXPECT_EQ(io::servo_params_json(g), io::servo_params_json(f));

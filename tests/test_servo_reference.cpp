@@ -33,7 +33,7 @@ TEST(ServoReference, ReproducesTheReferencePackagesPerLogMae) {
     const auto pf = io::read_servo_params(kDir + "/reference_params/" + m + ".json");
     for (const auto& [file, row] : ref.at("logs").items()) {
       const auto& log = logs.at(file);
-      const double mae = identify::servo_log_error(pf.constants, pf.params, log).position_mae;
+      const double mae = identify::servo_log_error(pf.actuator.constants, pf.params, log).position_mae;
       const double want = row.at(m).get<double>();
       const double rel = std::abs(mae / want - 1.0);
       worst = std::max(worst, rel);

@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 
@@ -164,7 +165,7 @@ TEST(ServoControl, CurrentDriveClampsToTheSupplyThenTheUserLimit) {
 }
 
 TEST(ServoStep, OneStepByHand) {
-  const ServoConstants c = find_servo_actuator("xl330")->constants;
+  const ServoConstants c = io::builtin_actuator("xl330")->constants;
   const ServoParams p = params_m1();
   const PendulumBench b{0.49, 0.1, 0.0};
   const ServoState x{0.2, 0.5};
@@ -186,7 +187,7 @@ TEST(ServoStep, OneStepByHand) {
 }
 
 TEST(ServoStep, VelocityClipAndStickingUnderGravity) {
-  const ServoConstants c = find_servo_actuator("xl330")->constants;
+  const ServoConstants c = io::builtin_actuator("xl330")->constants;
   ServoParams p = params_m1();
   p.q_offset = 0.0;
   const PendulumBench b{0.49, 0.1, 0.0};
@@ -206,7 +207,7 @@ TEST(ServoStep, VelocityClipAndStickingUnderGravity) {
 TEST(ServoStep, FrictionlessSmallSwingHasThePendulumPeriod) {
   // No friction, torque disabled, small swing: period 2 pi sqrt(I / (m g L)) (closed form of the
   // linearised pendulum), measured by zero crossings over 10 periods at h = 0.1 ms.
-  const ServoConstants c = find_servo_actuator("xl330")->constants;
+  const ServoConstants c = io::builtin_actuator("xl330")->constants;
   ServoParams p;
   p.kt = 0.4;
   p.R = 4.0;
@@ -231,7 +232,7 @@ TEST(ServoStep, FrictionlessSmallSwingHasThePendulumPeriod) {
 }
 
 TEST(ServoRollout, RecordsTheStateBeforeEachStepAndUsesTheSimulatedPosition) {
-  const ServoConstants c = find_servo_actuator("xl330")->constants;
+  const ServoConstants c = io::builtin_actuator("xl330")->constants;
   const ServoParams p = params_m1();
   std::vector<double> goal{0.1, 0.3, 0.3, -0.2};
   std::vector<unsigned char> en{1, 1, 0, 1};
@@ -267,7 +268,7 @@ TEST(ServoRollout, RecordsTheStateBeforeEachStepAndUsesTheSimulatedPosition) {
 TEST(ServoRollout, BatchGivesEveryLogTheStatesOfItsOwnRollout) {
   // five logs of different lengths, kp, benches and enable patterns: a group of four and one
   // of one (Lanes = 4), a log shorter than the others of its group, an empty one
-  const ServoConstants c = find_servo_actuator("xl330")->constants;
+  const ServoConstants c = io::builtin_actuator("xl330")->constants;
   ServoParams p = params_m1();
   p.model = ActuatorModel::M6;  // every budget term (Stribeck, directional, quadratic) active
   auto& f = p.friction;
@@ -324,15 +325,17 @@ TEST(ServoRollout, BatchGivesEveryLogTheStatesOfItsOwnRollout) {
 }
 
 TEST(ServoActuators, Xl330ErrorGainAndRegistry) {
-  // (4096 / 2 pi) / (256 * 885)
-  EXPECT_NEAR(kXl330ErrorGain, 0.0028773775022263564, 1e-18);
-  ASSERT_NE(find_servo_actuator("xl330"), nullptr);
-  EXPECT_EQ(find_servo_actuator("xl330")->constants.vin, 7.4);
-  EXPECT_EQ(find_servo_actuator("nope"), nullptr);
-  for (const auto& a : kServoActuators) {
-    EXPECT_LT(a.kt.lo, a.kt.hi) << a.name;
-    EXPECT_LT(a.R.lo, a.R.hi) << a.name;
-    EXPECT_LT(a.armature.lo, a.armature.hi) << a.name;
+  // data/actuators/xl330.json derives it: (4096 / 2 pi) / (256 * 885)
+  ASSERT_TRUE(io::builtin_actuator("xl330"));
+  EXPECT_NEAR(io::builtin_actuator("xl330")->constants.error_gain, 0.0028773775022263564, 1e-18);
+  EXPECT_EQ(io::builtin_actuator("xl330")->constants.vin, 7.4);
+  EXPECT_FALSE(io::builtin_actuator("nope"));
+  for (const auto& name : io::builtin_actuator_names()) {
+    const auto a = *io::builtin_actuator(name);
+    EXPECT_EQ(a.name, name);
+    EXPECT_LT(a.kt.range.lo, a.kt.range.hi) << a.name;
+    EXPECT_LT(a.R.range.lo, a.R.range.hi) << a.name;
+    EXPECT_LT(a.armature.range.lo, a.armature.range.hi) << a.name;
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 #include "servo_synthetic.hpp"
@@ -49,18 +50,20 @@ FitActuatorOptions small_fit() {
   o.trials = 1500;
   o.threads = 2;
   o.seed = 3;
+  o.actuator = xl330();
   return o;
 }
 
 TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
   const auto logs = synthetic_set();
-  const auto o = small_fit();
+  auto o = small_fit();
+  o.actuator = io::servo_actuator_for_logs("", {}, logs);  // the logs' "motor"
   int reports = 0;
   Progress progress;
   progress.report = [&](std::string_view, double) { ++reports; };
   const auto out = fit_actuator(logs, o, progress);
   EXPECT_GT(reports, 0);
-  EXPECT_EQ(out.actuator, "xl330");  // from the logs' "motor"
+  EXPECT_EQ(out.actuator, "xl330");
   EXPECT_EQ(out.validation, "kp=400");
   EXPECT_TRUE(out.validated);
   EXPECT_EQ(out.threads, 2);
@@ -92,8 +95,8 @@ TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
     EXPECT_EQ(a.validation_mae, b.validation_mae);
     EXPECT_EQ(a.evaluations, b.evals);
     EXPECT_EQ(a.at_bound, b.fit.at_bound);
-    EXPECT_EQ(a.params.actuator, "xl330");
-    EXPECT_EQ(a.params.constants.error_gain, xl330().constants.error_gain);
+    EXPECT_EQ(a.params.actuator.name, "xl330");
+    EXPECT_EQ(a.params.actuator.constants.error_gain, xl330().constants.error_gain);
     for (auto key : sim::servo_param_keys(a.model, sim::ServoDrive::voltage))
       EXPECT_EQ(sim::servo_param(a.params.params, key), sim::servo_param(b.fit.params, key)) << key;
   }
@@ -123,7 +126,6 @@ TEST(WorkflowActuator, FitWithoutValidationHasNoValidationColumn) {
   o.validation = {K::none, 0.0, 4};
   o.models = {ActuatorModel::M1};
   o.trials = 100;
-  o.actuator = "xl330";
   const auto out = fit_actuator(synthetic_set(), o);
   EXPECT_FALSE(out.validated);
   EXPECT_EQ(out.validation, "none");
@@ -143,23 +145,41 @@ TEST(WorkflowActuator, FitOptionErrors) {
     }
     return std::string("no error");
   };
-  o.actuator = "xl999";
-  EXPECT_EQ(message(o, logs),
-            "--actuator: unknown actuator 'xl999' (xl330, mx64, mx106, xl320, xc330m288t, generic)");
-  o.actuator = "generic";
-  EXPECT_EQ(message(o, logs), "--actuator generic needs --error-gain > 0");
-  o.generic.error_gain = 0.3;
-  o.generic.max_pwm = 1.5;
-  EXPECT_EQ(message(o, logs), "--max-pwm: must be in (0, 1]");
-  o.actuator = "xl330";
-  o.ranges = {{"Kcs", 0.0, 1.0}};  // a Stribeck key: not in M1 or M3
-  EXPECT_EQ(message(o, logs), "--range: 'Kcs' is not a parameter of the models fitted");
-  o.actuator.clear();
-  o.ranges.clear();
+  // the actuator is resolved by io before the workflow (names, files, generic constants)
+  auto resolve = [&](const std::string& ref, const sim::ServoConstants& generic,
+                     const std::vector<data::ServoLog>& l) {
+    try {
+      io::servo_actuator_for_logs(ref, generic, l);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
+  const std::string known = "(built in: mx106, mx64, sts3215, sts3215-12v, xc330m288t, xl320, xl330)";
+  EXPECT_EQ(resolve("xl999", generic, logs),
+            "--actuator: unknown actuator 'xl999' " + known +
+                "; to add one, write an ACTUATOR.json (docs/actuators.md, \"ACTUATOR.json\") and "
+                "give its path instead of a name");
+  EXPECT_EQ(resolve("generic", generic, logs), "--actuator generic needs --error-gain > 0");
+  generic.error_gain = 0.3;
+  generic.max_pwm = 1.5;
+  EXPECT_EQ(resolve("generic", generic, logs), "--max-pwm: must be in (0, 1]");
   auto mixed = logs;
   mixed[2].motor = "mx64";
-  EXPECT_EQ(message(o, mixed),
-            "--actuator: not given and the logs do not name one actuator ('motor')");
+  EXPECT_EQ(resolve("", generic, mixed),
+            "--actuator: not given and the logs do not name one actuator ('motor': 'mx64', 'xl330')");
+  auto unknown = logs;
+  for (auto& l : unknown) l.motor = "sts9999";
+  EXPECT_EQ(resolve("", generic, unknown),
+            unknown[0].file + ": key 'motor': unknown actuator 'sts9999' " + known +
+                "; to add one, write an ACTUATOR.json (docs/actuators.md, \"ACTUATOR.json\") and "
+                "give its path instead of a name");
+  o.ranges = {{"Kcs", 0.0, 1.0}};  // a Stribeck key: not in M1 or M3
+  EXPECT_EQ(message(o, logs), "--range: 'Kcs' is not a parameter of the models fitted");
+  o.ranges.clear();
+  o.actuator = {};
+  EXPECT_EQ(message(o, logs), "--actuator: none given");
 }
 
 TEST(WorkflowActuator, CancellationStopsTheFitAndTheEvaluation) {
@@ -171,7 +191,7 @@ TEST(WorkflowActuator, CancellationStopsTheFitAndTheEvaluation) {
   EXPECT_THROW(fit_actuator(logs, small_fit(), p), Cancelled);
   EXPECT_EQ(reports, 2);
   reports = 0;
-  const std::vector<ServoParamSet> sets{{"truth", "truth.json", {"xl330", xl330().constants, truth_m3()}}};
+  const std::vector<ServoParamSet> sets{{"truth", "truth.json", {xl330(), truth_m3()}}};
   EXPECT_THROW(eval_actuator(logs, sets, p), Cancelled);
   EXPECT_EQ(reports, 2);
 }
@@ -182,8 +202,8 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
   other.model = ActuatorModel::M1;
   other.friction.Kl = 0.0;
   const std::vector<ServoParamSet> sets{
-      {"truth", "a/truth.json", {"xl330", xl330().constants, truth_m3()}},
-      {"m1", "b/m1.json", {"xl330", xl330().constants, other}}};
+      {"truth", "a/truth.json", {xl330(), truth_m3()}},
+      {"m1", "b/m1.json", {xl330(), other}}};
   std::vector<double> fractions;
   Progress p;
   p.report = [&](std::string_view, double f) { fractions.push_back(f); };

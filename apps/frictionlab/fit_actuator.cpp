@@ -25,7 +25,7 @@ namespace {
 
 struct LogOptions {
   std::vector<std::string> logs;
-  std::string kp, trajectory, files;
+  std::string kp, trajectory, files, current_unit;
   double resample = 0.0;
 };
 
@@ -40,13 +40,19 @@ void add_log_options(CLI::App* cmd, LogOptions& o) {
   cmd->add_option("--resample", o.resample,
                   "Resample raw logs (no 'dt') to this step [s] as BAM's process.py does")
       ->type_name("DT");
+  cmd->add_option("--current-unit", o.current_unit,
+                  "Unit of the logged motor current (entries[].current) where a log does not say "
+                  "(\"current_unit\"): A or mA")
+      ->check(CLI::IsMember({"A", "mA"}));
 }
 
 std::vector<data::ServoLog> load_logs(const LogOptions& o) {
   workflows::ServoLogPreparation prep;
   prep.filter = workflows::parse_servo_log_filter(o.kp, o.trajectory, o.files);
   prep.resample = o.resample;
-  io::ServoLogSet set = io::read_servo_log_set(o.logs);
+  io::ServoLogReadOptions read;
+  read.current_unit = o.current_unit;
+  io::ServoLogSet set = io::read_servo_log_set(o.logs, read);
   for (const auto& w : set.warnings) print_warning(w);
   auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
   for (const auto& w : prepared.warnings) print_warning(w);
@@ -83,7 +89,8 @@ struct FitActuatorOptions {
   std::string out = "frictionlab-actuator";
   std::string report;  ///< --report FILE.html
   long trials = 3000;
-  double time_budget = 0.0, velocity_weight = 0.0, tolerance = 0.02, sigma0 = 0.25;
+  double time_budget = 0.0, velocity_weight = 0.0, current_weight = -1.0, tolerance = 0.02,
+         sigma0 = 0.25;
   std::uint64_t seed = 1;
   int threads = 0, restarts = 9;
   std::vector<std::string> ranges;
@@ -99,12 +106,13 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
   const auto logs = load_logs(o.logs);
-  w.actuator = o.actuator;
-  w.generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
-  w.generic.error_gain = o.error_gain;
-  w.generic.max_pwm = o.max_pwm;
-  w.generic.max_current = o.max_current;
-  w.generic.vin = o.vin;
+  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
+  generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
+  generic.error_gain = o.error_gain;
+  generic.max_pwm = o.max_pwm;
+  generic.max_current = o.max_current;
+  generic.vin = o.vin;
+  w.actuator = io::servo_actuator_for_logs(o.actuator, generic, logs);
   w.trials = o.trials;
   w.time_budget = o.time_budget;
   w.seed = o.seed;
@@ -112,13 +120,18 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   w.restarts = o.restarts;
   w.sigma0 = o.sigma0;
   w.velocity_weight = o.velocity_weight;
+  w.current_weight = o.current_weight;
   for (const auto& r : o.ranges) w.ranges.push_back(workflows::parse_servo_bound(r));
   w.tolerance = o.tolerance;
   const auto fit = workflows::fit_actuator(logs, w, progress_to_stderr());
 
   io::write_fit_actuator(o.out, fit, log_paths(o.logs), o.report, report_options());
   std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
-            << " logs, validation: " << fit.validation << "\n\n";
+            << " logs, validation: " << fit.validation;
+  if (fit.current_weight > 0)
+    std::cout << ", loss with the motor current (weight " << format_number(fit.current_weight)
+              << " rad/A)";
+  std::cout << "\n\n";
   std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
   for (const auto& r : fit.models)
     std::cout << pad(r.name, 7) << lpad(std::to_string(r.parameters), 6)
@@ -184,7 +197,9 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
       "and recommend one (docs/actuators.md).");
   add_log_options(fit, fo->logs);
   fit->add_option("--actuator", fo->actuator,
-                  "xl330, mx64, mx106, xl320, xc330m288t or generic (default: the logs' 'motor')");
+                  "A built-in actuator (`frictionlab actuator list`), the path of an ACTUATOR.json, "
+                  "or generic (default: the logs' 'motor')")
+      ->type_name("NAME|FILE");
   fit->add_option("--models", fo->models, "Models to fit: a list (m1,m3,m6) or a range (m1..m6)")
       ->capture_default_str();
   fit->add_option("--validate", fo->validate,
@@ -208,6 +223,10 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   fit->add_option("--velocity-weight", fo->velocity_weight,
                   "Add this weight [s] times the mean absolute velocity error to the loss")
       ->check(non_negative());
+  fit->add_option("--current-weight", fo->current_weight,
+                  "Weight [rad/A] of the mean absolute motor-current error in the loss, for logs "
+                  "with a current of known unit (default: automatic, the spread of the positions "
+                  "over that of the currents; 0: position only)");
   fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
   fit->add_option("--tolerance", fo->tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")

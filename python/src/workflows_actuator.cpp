@@ -47,7 +47,11 @@ std::vector<data::ServoLog> load_logs(const py::handle& logs, const py::kwargs& 
   prep.filter = workflows::parse_servo_log_filter(text("kp"), text("trajectory"), text("files"));
   if (kw.contains("resample") && !kw["resample"].is_none())
     prep.resample = option_cast<double>("resample", kw["resample"]);
-  io::ServoLogSet set = io::read_servo_log_set(paths_of(logs, "logs"));
+  io::ServoLogReadOptions read;
+  if (kw.contains("current_unit") && !kw["current_unit"].is_none())
+    read.current_unit = choice("current_unit", option_cast<std::string>("current_unit", kw["current_unit"]),
+                               std::vector<std::pair<std::string, std::string>>{{"A", "A"}, {"mA", "mA"}});
+  io::ServoLogSet set = io::read_servo_log_set(paths_of(logs, "logs"), read);
   auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
   std::vector<std::string> warnings = set.warnings;
   warnings.insert(warnings.end(), prepared.warnings.begin(), prepared.warnings.end());
@@ -56,61 +60,73 @@ std::vector<data::ServoLog> load_logs(const py::handle& logs, const py::kwargs& 
   return std::move(prepared.logs);
 }
 
-const std::vector<std::string> kLogOptions{"kp", "trajectory", "files", "resample"};
+const std::vector<std::string> kLogOptions{"kp", "trajectory", "files", "resample", "current_unit"};
 constexpr const char* kLogDoc =
     "    kp, trajectory, files: use only the logs with these kp values, trajectory names, file "
     "names (lists or comma-separated str)\n"
     "    resample: step [s] to resample raw logs (no 'dt') to, as BAM's process.py (0: the logs "
-    "must be processed)\n";
+    "must be processed)\n"
+    "    current_unit: 'A' or 'mA', the unit of entries[].current in logs without 'current_unit'\n";
 
-OptionTable<workflows::FitActuatorOptions>& fit_actuator_table() {
-  static OptionTable<workflows::FitActuatorOptions> t("fit_actuator");
+// The keyword arguments of fit_actuator: the workflow's options and the actuator reference that
+// io::servo_actuator_for_logs resolves (as the CLI's --actuator and generic options).
+struct FitActuatorArguments {
+  workflows::FitActuatorOptions w;
+  std::string actuator;
+  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
+};
+
+OptionTable<FitActuatorArguments>& fit_actuator_table() {
+  static OptionTable<FitActuatorArguments> t("fit_actuator");
   static bool done = false;
   if (done) return t;
   done = true;
-  using O = workflows::FitActuatorOptions;
+  using O = FitActuatorArguments;
   t.template add<std::string>("actuator", [](O& o) -> std::string& { return o.actuator; },
-                              "'xl330', 'mx64', ... or 'generic' (default: the logs' motor)");
+                              "a built-in actuator ('xl330', 'sts3215', ...: actuator_names()), the path of an ACTUATOR.json, or 'generic' (default: the logs' motor)");
   t.custom("models",
-           [](O& o, const py::handle& h) { o.models = workflows::parse_actuator_models(list_text(h)); },
+           [](O& o, const py::handle& h) { o.w.models = workflows::parse_actuator_models(list_text(h)); },
            "models to fit: a list ['m1', 'm3'] or a str 'm1,m3' / 'm1..m6' (default all)");
   t.custom("validation",
            [](O& o, const py::handle& h) {
-             o.validation =
+             o.w.validation =
                  workflows::parse_servo_validation(option_cast<std::string>("validation", h));
            },
            "'leave-kp-out' (default), 'kp=VALUE', 'kfold=K' or 'none'");
-  t.template add<long>("trials", [](O& o) -> long& { return o.trials; },
+  t.template add<long>("trials", [](O& o) -> long& { return o.w.trials; },
                        "objective evaluations per fit (CMA-ES budget; default 3000)");
-  t.template add<double>("time_budget", [](O& o) -> double& { return o.time_budget; },
+  t.template add<double>("time_budget", [](O& o) -> double& { return o.w.time_budget; },
                          "wall time per fit [s] (0: none)");
-  t.template add<std::uint64_t>("seed", [](O& o) -> std::uint64_t& { return o.seed; },
+  t.template add<std::uint64_t>("seed", [](O& o) -> std::uint64_t& { return o.w.seed; },
                                 "random seed (default 1)");
-  t.template add<int>("threads", [](O& o) -> int& { return o.threads; },
+  t.template add<int>("threads", [](O& o) -> int& { return o.w.threads; },
                       "evaluation threads (0: all cores)");
-  t.template add<int>("restarts", [](O& o) -> int& { return o.restarts; },
+  t.template add<int>("restarts", [](O& o) -> int& { return o.w.restarts; },
                       "IPOP restarts per fit (default 9)");
-  t.template add<double>("sigma0", [](O& o) -> double& { return o.sigma0; },
+  t.template add<double>("sigma0", [](O& o) -> double& { return o.w.sigma0; },
                          "initial CMA-ES step in the normalised box (default 0.25)");
-  t.template add<double>("velocity_weight", [](O& o) -> double& { return o.velocity_weight; },
+  t.template add<double>("velocity_weight", [](O& o) -> double& { return o.w.velocity_weight; },
                          "weight of the mean absolute velocity error in the loss [s] (default 0)");
+  t.template add<double>("current_weight", [](O& o) -> double& { return o.w.current_weight; },
+                         "weight of the mean absolute motor-current error in the loss [rad/A] "
+                         "(default -1: automatic when the logs have a current of known unit)");
   t.custom("ranges",
            [](O& o, const py::handle& h) {
-             o.ranges.clear();
+             o.w.ranges.clear();
              if (py::isinstance<py::dict>(h)) {
                for (const auto& kv : py::reinterpret_borrow<py::dict>(h)) {
                  const auto lohi = kv.second.cast<std::pair<double, double>>();
-                 o.ranges.push_back(workflows::parse_servo_bound(
+                 o.w.ranges.push_back(workflows::parse_servo_bound(
                      std::string(py::str(kv.first)) + "=" + std::string(py::repr(py::float_(lohi.first))) +
                      ":" + std::string(py::repr(py::float_(lohi.second)))));
                }
              } else {
                for (const py::handle x : h)
-                 o.ranges.push_back(workflows::parse_servo_bound(option_cast<std::string>("ranges", x)));
+                 o.w.ranges.push_back(workflows::parse_servo_bound(option_cast<std::string>("ranges", x)));
              }
            },
            "search-range overrides: {KEY: (lo, hi)} or ['KEY=LO:HI', ...]");
-  t.template add<double>("tolerance", [](O& o) -> double& { return o.tolerance; },
+  t.template add<double>("tolerance", [](O& o) -> double& { return o.w.tolerance; },
                          "recommend the fewest parameters within this fraction of the best "
                          "validation MAE (default 0.02)");
   t.custom("drive",
@@ -239,11 +255,12 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
   m.def(
       "fit_actuator",
       [](const py::object& logs, const py::object& progress, const py::kwargs& kwargs) {
-        workflows::FitActuatorOptions o;
-        fit_actuator_table().apply(o, kwargs, kLogOptions);
+        FitActuatorArguments a;
+        fit_actuator_table().apply(a, kwargs, kLogOptions);
         const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
+        a.w.actuator = io::servo_actuator_for_logs(a.actuator, a.generic, l);
         return run_released(progress, [&](const workflows::Progress& p) {
-          return workflows::fit_actuator(l, o, p);
+          return workflows::fit_actuator(l, a.w, p);
         });
       },
       py::arg("logs"), py::kw_only(), py::arg("progress") = py::none(),
@@ -262,7 +279,7 @@ directories of .json logs (a path or a list).
           const std::string k = py::str(item.first);
           if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
             throw std::invalid_argument("eval_actuator: unknown option '" + k +
-                                        "' (options: kp, trajectory, files, resample)");
+                                        "' (options: kp, trajectory, files, resample, current_unit)");
         }
         const std::vector<workflows::ServoParamSet> sets =
             io::read_servo_param_sets(paths_of(params, "params"));

@@ -24,6 +24,8 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
   header("length", log.length, true, false);
   header("arm_mass", log.arm_mass, true, true);
   header("kp", log.kp, true, false);
+  header("kd", log.kd, true, true);
+  header("ki", log.ki, true, true);
   if (log.vin) header("vin", *log.vin, true, false);
   if (log.dt != 0.0) header("dt", log.dt, true, false);
   const std::size_t n = log.position.size();
@@ -44,6 +46,7 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
   channel("timestamp", log.timestamp, true);
   channel("goal_position", log.goal_position, true);
   channel("speed", log.speed, false);
+  channel("current", log.current, false);
   channel("load", log.load, false);
   channel("input_volts", log.input_volts, false);
   channel("temp", log.temp, false);
@@ -90,7 +93,8 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
     if (has) v.reserve(count);
     return has;
   };
-  const bool has_speed = clear(out.speed), has_load = clear(out.load),
+  const bool has_speed = clear(out.speed), has_current = clear(out.current),
+             has_load = clear(out.load),
              has_volts = clear(out.input_volts), has_temp = clear(out.temp);
   out.timestamp.clear();
   out.position.clear();
@@ -107,6 +111,7 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
     out.position.push_back(lerp(raw.position));
     out.goal_position.push_back(lerp(raw.goal_position));
     if (has_speed) out.speed.push_back(lerp(raw.speed));
+    if (has_current) out.current.push_back(lerp(raw.current));
     if (has_load) out.load.push_back(lerp(raw.load));
     if (has_volts) out.input_volts.push_back(lerp(raw.input_volts));
     if (has_temp) out.temp.push_back(lerp(raw.temp));
@@ -145,6 +150,8 @@ sim::ServoRunInput servo_run_input(const ServoLog& log, double default_vin) {
   sim::ServoRunInput in;
   in.dt = log.dt;
   in.kp = log.kp;
+  in.kd = log.kd;
+  in.ki = log.ki;
   in.vin = log.vin ? *log.vin : default_vin;
   in.bench = {log.mass, log.length, log.arm_mass};
   in.initial.q = log.position.empty() ? 0.0 : log.position.front();

@@ -35,18 +35,23 @@ ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoPara
                               const data::ServoLog& log, std::vector<double>* q) {
   const auto in = run_input(c, log);
   const bool vel = log.speed.size() == log.position.size();
+  const double amps = log.current.size() == log.position.size() ? log.current_to_amps() : 0.0;
   if (q != nullptr) q->assign(log.size(), 0.0);
-  double ep = 0.0, ev = 0.0;
-  sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
-    if (q != nullptr) (*q)[k] = x.q;
-    ep += std::abs(x.q - log.position[k]);
-    if (vel) ev += std::abs(x.qd - log.speed[k]);
-  });
+  double ep = 0.0, ev = 0.0, ei = 0.0;
+  sim::servo_rollout_batch<1>(
+      c, p, std::span<const sim::ServoRunInput>(&in, 1),
+      [&](std::size_t, std::size_t k, const sim::ServoState& x, double current) {
+        if (q != nullptr) (*q)[k] = x.q;
+        ep += std::abs(x.q - log.position[k]);
+        if (vel) ev += std::abs(x.qd - log.speed[k]);
+        if (amps > 0) ei += std::abs(current - amps * log.current[k]);
+      });
   ServoLogError e;
   e.samples = log.position.size();
   const double n = static_cast<double>(e.samples);
   e.position_mae = ep / n;
   e.velocity_mae = vel ? ev / n : 0.0;
+  e.current_mae = amps > 0 ? ei / n : -1.0;
   return e;
 }
 
@@ -76,20 +81,65 @@ double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
   const std::size_t n = offset.back();
   if (n == 0) throw FitError("the loss needs at least one log");
   const bool vel = o.velocity_weight > 0;
+  // the current term: over the logs with a current of known unit
+  const bool cur = o.current_weight > 0;
+  std::vector<double> amps(logs.size(), 0.0);
+  std::size_t n_current = 0;
+  if (cur) {
+    for (std::size_t i = 0; i < logs.size(); ++i)
+      if (logs[i].current.size() == logs[i].position.size()) {
+        amps[i] = logs[i].current_to_amps();
+        if (amps[i] > 0) n_current += logs[i].size();
+      }
+    if (n_current == 0)
+      throw FitError("a current term needs logs with 'current' and its unit ('current_unit')");
+  }
   // per-entry errors, summed afterwards in the order of the logs and entries (the sum of a
   // serial rollout, bit for bit)
-  std::vector<double> dp(n), dv(vel ? n : 0);
-  sim::servo_rollout_batch(c, p, std::span<const sim::ServoRunInput>(in),
-                           [&](std::size_t i, std::size_t k, const sim::ServoState& x) {
-                             const auto& log = logs[i];
-                             dp[offset[i] + k] = std::abs(x.q - log.position[k]);
-                             if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
-                           });
-  double ep = 0.0, ev = 0.0;
+  std::vector<double> dp(n), dv(vel ? n : 0), di(cur ? n : 0);
+  if (cur) {
+    sim::servo_rollout_batch(
+        c, p, std::span<const sim::ServoRunInput>(in),
+        [&](std::size_t i, std::size_t k, const sim::ServoState& x, double current) {
+          const auto& log = logs[i];
+          dp[offset[i] + k] = std::abs(x.q - log.position[k]);
+          if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
+          if (amps[i] > 0) di[offset[i] + k] = std::abs(current - amps[i] * log.current[k]);
+        });
+  } else {
+    sim::servo_rollout_batch(c, p, std::span<const sim::ServoRunInput>(in),
+                             [&](std::size_t i, std::size_t k, const sim::ServoState& x) {
+                               const auto& log = logs[i];
+                               dp[offset[i] + k] = std::abs(x.q - log.position[k]);
+                               if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
+                             });
+  }
+  double ep = 0.0, ev = 0.0, ei = 0.0;
   for (double d : dp) ep += d;
   for (double d : dv) ev += d;
-  const double loss = (ep + o.velocity_weight * ev) / static_cast<double>(n);
+  for (double d : di) ei += d;
+  double loss = (ep + o.velocity_weight * ev) / static_cast<double>(n);
+  if (cur) loss += o.current_weight * ei / static_cast<double>(n_current);
   return std::isfinite(loss) ? loss : std::numeric_limits<double>::infinity();
+}
+
+double servo_current_weight(const std::vector<data::ServoLog>& logs) {
+  // pooled standard deviations (Welford) of position [rad] and current [A]
+  double nq = 0, mq = 0, sq = 0, mi = 0, si = 0;
+  for (const auto& log : logs) {
+    const double amps = log.current.size() == log.position.size() ? log.current_to_amps() : 0.0;
+    if (!(amps > 0)) continue;
+    for (std::size_t k = 0; k < log.size(); ++k) {
+      nq += 1;
+      const double dq = log.position[k] - mq, di = amps * log.current[k] - mi;
+      mq += dq / nq;
+      mi += di / nq;
+      sq += dq * (log.position[k] - mq);
+      si += di * (amps * log.current[k] - mi);
+    }
+  }
+  if (nq < 2 || !(si > 0)) return 0.0;
+  return std::sqrt(sq / si);
 }
 
 std::vector<ServoBound> servo_bounds(const sim::ServoActuator& family, sim::ServoDrive drive,

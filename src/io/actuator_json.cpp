@@ -19,6 +19,7 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   nlohmann::ordered_json summary;
   summary["actuator"] = outcome.actuator;
   summary["validation"] = outcome.validation;
+  if (outcome.current_weight > 0) summary["current_weight"] = outcome.current_weight;
   summary["logs"] = nlohmann::json::array();
   for (const auto& l : outcome.logs) summary["logs"].push_back(l);
   summary["models"] = nlohmann::json::array();

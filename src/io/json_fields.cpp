@@ -1,7 +1,9 @@
 // frictionlab: strict JSON object reading (see json_fields.hpp).
 #include "json_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <set>
 
 #include "frictionlab/data/checks.hpp"
@@ -211,6 +213,133 @@ std::vector<double> JsonFields::numbers(const std::string& key) const {
   return out;
 }
 
+namespace {
+
+// An input iterator over a text that records how far the JSON lexer has read (it reads one
+// character at a time and, for a key, stops at its closing quote).
+class CountingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  CountingIterator(const char* p, const char** last) : p_(p), last_(last) {}
+  const char& operator*() const {
+    *last_ = p_;
+    return *p_;
+  }
+  CountingIterator& operator++() {
+    ++p_;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator c = *this;
+    ++p_;
+    return c;
+  }
+  bool operator==(const CountingIterator& o) const { return p_ == o.p_; }
+  bool operator!=(const CountingIterator& o) const { return p_ != o.p_; }
+
+ private:
+  const char* p_;
+  const char** last_;
+};
+
+// SAX handler: the pointer of every key and the byte offset where the lexer was.
+struct KeyLineSax {
+  struct Frame {
+    bool array = false;
+    long index = -1;
+    std::string key;
+  };
+  const char* begin = nullptr;
+  const char** last = nullptr;
+  std::vector<Frame> stack;
+  std::vector<std::pair<std::string, std::size_t>> keys;
+
+  std::string pointer_of_parent() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < stack.size(); ++i) {
+      const auto& f = stack[i];
+      p += '/';
+      p += f.array ? std::to_string(f.index) : f.key;
+    }
+    return p;
+  }
+  void value() {
+    if (!stack.empty() && stack.back().array) ++stack.back().index;
+  }
+  bool null() { value(); return true; }
+  bool boolean(bool) { value(); return true; }
+  bool number_integer(json::number_integer_t) { value(); return true; }
+  bool number_unsigned(json::number_unsigned_t) { value(); return true; }
+  bool number_float(json::number_float_t, const std::string&) { value(); return true; }
+  bool string(std::string&) { value(); return true; }
+  bool binary(json::binary_t&) { value(); return true; }
+  bool start_object(std::size_t) {
+    value();
+    stack.push_back({false, -1, {}});
+    return true;
+  }
+  bool end_object() {
+    stack.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    value();
+    stack.push_back({true, -1, {}});
+    return true;
+  }
+  bool end_array() {
+    stack.pop_back();
+    return true;
+  }
+  bool key(std::string& k) {
+    stack.back().key = k;
+    std::string p;
+    for (const auto& f : stack) {
+      p += '/';
+      p += f.array ? std::to_string(f.index) : f.key;
+    }
+    keys.emplace_back(std::move(p), static_cast<std::size_t>(*last - begin));
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
+};
+
+}  // namespace
+
+JsonKeyLines::JsonKeyLines(std::string_view text) {
+  const char* last = text.data();
+  KeyLineSax sax;
+  sax.begin = text.data();
+  sax.last = &last;
+  json::sax_parse(CountingIterator(text.data(), &last),
+                  CountingIterator(text.data() + text.size(), &last), &sax);
+  // offsets to lines in one pass (the keys come in text order)
+  long line = 1;
+  std::size_t at = 0;
+  for (auto& [pointer, offset] : sax.keys) {
+    for (; at < offset && at < text.size(); ++at)
+      if (text[at] == '\n') ++line;
+    lines_.emplace_back(std::move(pointer), line);
+  }
+  std::sort(lines_.begin(), lines_.end());
+}
+
+long JsonKeyLines::line(std::string pointer) const {
+  while (!pointer.empty()) {
+    auto it = std::lower_bound(lines_.begin(), lines_.end(), pointer,
+                               [](const auto& a, const std::string& b) { return a.first < b; });
+    if (it != lines_.end() && it->first == pointer) return it->second;
+    pointer.resize(pointer.rfind('/'));
+  }
+  return 0;
+}
+
 JsonKind json_kind(const json& j) {
   if (!j.is_object()) return JsonKind::unknown;
   if (const auto f = j.find("format"); f != j.end()) {
@@ -222,6 +351,7 @@ JsonKind json_kind(const json& j) {
     if (name == "frictionlab-compare") return JsonKind::compare;
     if (name == "frictionlab-estimator") return JsonKind::estimator;
     if (name == "frictionlab-actuator-eval") return JsonKind::actuator_eval;
+    if (name == "frictionlab-actuator") return JsonKind::actuator;
     return JsonKind::unknown;
   }
   if (j.contains("entries")) return JsonKind::servo_log;
@@ -255,6 +385,7 @@ std::string describe(JsonKind kind) {
     case JsonKind::servo_log: return "a BAM servo log";
     case JsonKind::actuator_summary: return "a summary.json from `fit-actuator`";
     case JsonKind::actuator_eval: return "an evaluation from `eval-actuator --json`";
+    case JsonKind::actuator: return "an ACTUATOR.json (a servo's description)";
     case JsonKind::unknown: break;
   }
   return "a JSON document of no known kind";

@@ -52,6 +52,20 @@ class JsonFields {
   std::vector<std::string> allowed_;
 };
 
+/// The 1-based line of every key of a JSON text, by JSON pointer: "/control/error_gain", array
+/// elements by index ("/entries/3/position"). For messages that name the line of a key that is
+/// well-formed JSON but wrong. Give it text that parse_json_text accepted.
+class JsonKeyLines {
+ public:
+  explicit JsonKeyLines(std::string_view text);
+  /// The line of the key at `pointer`; for a pointer without a key (a missing key), the line of
+  /// its nearest existing parent key; 0 for the top level.
+  long line(std::string pointer) const;
+
+ private:
+  std::vector<std::pair<std::string, long>> lines_;  // sorted by pointer
+};
+
 /// The kinds of JSON document frictionlab reads or writes (docs/file-formats.md).
 enum class JsonKind {
   unknown,           ///< none of the below (a reader then reports what is wrong with it)
@@ -67,6 +81,7 @@ enum class JsonKind {
   servo_params,      ///< actuator parameter file: {"model": "m1".."m6", "actuator", BAM's keys}
   servo_log,         ///< BAM log: {"entries": [...], "mass", "length", "kp", ...}
   actuator_summary,  ///< fit-actuator's summary.json: {"models": [...], "recommended", ...}
+  actuator,          ///< ACTUATOR.json, "format": "frictionlab-actuator"
   actuator_eval,     ///< eval-actuator --json, "format": "frictionlab-actuator-eval" (or the
                      ///< label-keyed file of before: {LABEL: {"file", "per_log", "mean"}, ...})
 };

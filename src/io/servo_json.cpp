@@ -7,9 +7,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/models/validation.hpp"
 #include "frictionlab/sim/servo_params.hpp"
@@ -46,15 +48,18 @@ std::string header_string(const json& top, const std::string& file, const char* 
   return j.get<std::string>();
 }
 
-const std::vector<std::string> kHeaderKeys{"mass", "length", "arm_mass", "kp", "vin", "motor",
-                                           "trajectory", "dt", "entries"};
+const std::vector<std::string> kHeaderKeys{"mass",  "length", "arm_mass",   "kp",
+                                           "kd",    "ki",     "vin",        "motor",
+                                           "trajectory", "dt", "current_unit", "entries"};
 const std::vector<std::string> kRequiredEntryKeys{"position", "goal_position", "timestamp",
                                                   "torque_enable"};
-const std::vector<std::string> kOptionalEntryKeys{"speed", "load", "input_volts", "temp"};
+const std::vector<std::string> kOptionalEntryKeys{"speed", "current", "load", "input_volts",
+                                                  "temp"};
 
 }  // namespace
 
-ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
+ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
+                             const ServoLogReadOptions& options) {
   const json top = detail::parse_json_text(text, file);
   detail::require_kind(top, file, {detail::JsonKind::servo_log});
   if (!top.is_object()) fail(file, "expected a JSON object (a BAM log), got " + detail::type_of(top));
@@ -68,12 +73,18 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
   log.length = header_number(top, file, "length", true, 0.0);
   log.arm_mass = header_number(top, file, "arm_mass", false, 0.0);
   log.kp = header_number(top, file, "kp", true, 0.0);
+  log.kd = header_number(top, file, "kd", false, 0.0);
+  log.ki = header_number(top, file, "ki", false, 0.0);
   if (top.contains("vin")) log.vin = header_number(top, file, "vin", true, 0.0);
   log.dt = header_number(top, file, "dt", false, 0.0);
   if (top.contains("dt") && !(log.dt > 0.0))
     fail(file, "key 'dt': must be > 0, got " + format_exact(log.dt));
   log.motor = header_string(top, file, "motor");
   log.trajectory = header_string(top, file, "trajectory");
+  log.current_unit = header_string(top, file, "current_unit");
+  if (top.contains("current_unit") && log.current_unit != "A" && log.current_unit != "mA")
+    fail(file, "key 'current_unit': expected \"A\" or \"mA\", got \"" + log.current_unit + "\"");
+  if (log.current_unit.empty()) log.current_unit = options.current_unit;
   if (!top.contains("entries")) fail(file, "key 'entries': missing (an array of entries is required)");
   const json& entries = top.at("entries");
   if (!entries.is_array())
@@ -83,6 +94,7 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
 
   // Optional channels: decided by entry 0, then required (or forbidden) in every entry.
   std::map<std::string, std::vector<double>*> optional{{"speed", &log.speed},
+                                                       {"current", &log.current},
                                                        {"load", &log.load},
                                                        {"input_volts", &log.input_volts},
                                                        {"temp", &log.temp}};
@@ -140,6 +152,9 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
     }
   }
   for (const auto& k : ignored_entry_keys) out.ignored_keys.push_back("entries[]." + k);
+  if (!log.current.empty() && log.current_unit.empty())
+    out.ignored_keys.push_back("entries[].current (its unit is not known: give \"current_unit\")");
+  std::sort(out.ignored_keys.begin(), out.ignored_keys.end());
   for (std::size_t i = 1; i < n; ++i)
     if (log.timestamp[i] < log.timestamp[i - 1])
       fail(file, entry_prefix(i) + "key 'timestamp': decreases (" +
@@ -150,8 +165,8 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file) {
   return out;
 }
 
-ServoLogRead read_servo_log(const std::string& path) {
-  return parse_servo_log(read_text_file(path, "a BAM log (.json)"), path);
+ServoLogRead read_servo_log(const std::string& path, const ServoLogReadOptions& options) {
+  return parse_servo_log(read_text_file(path, "a BAM log (.json)"), path, options);
 }
 
 namespace {
@@ -187,22 +202,63 @@ std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths
   return json_files(paths, "parameter file", "summary.json");
 }
 
-std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths) {
+std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths,
+                                          const ServoLogReadOptions& options) {
   const auto files = json_files(paths, "log", nullptr);
   std::vector<ServoLogRead> out;
   out.reserve(files.size());
-  for (const auto& f : files) out.push_back(read_servo_log(f));
+  for (const auto& f : files) out.push_back(read_servo_log(f, options));
   return out;
 }
 
-ServoLogSet read_servo_log_set(const std::vector<std::string>& paths) {
+ServoLogSet read_servo_log_set(const std::vector<std::string>& paths,
+                               const ServoLogReadOptions& options) {
   ServoLogSet set;
-  for (auto& r : read_servo_logs(paths)) {
-    if (!r.ignored_keys.empty())
-      set.warnings.push_back(r.log.file + ": keys not used: " + join_list(r.ignored_keys));
+  std::map<std::string, std::size_t> unused;  // key -> number of logs that have it
+  std::size_t n = 0;
+  for (auto& r : read_servo_logs(paths, options)) {
+    for (const auto& k : r.ignored_keys) ++unused[k];
     set.logs.push_back(std::move(r.log));
+    ++n;
+  }
+  if (!unused.empty()) {
+    std::vector<std::string> items;
+    for (const auto& [k, count] : unused)
+      items.push_back(count == n ? k : k + " (" + std::to_string(count) + " of " + std::to_string(n) + ")");
+    set.warnings.push_back("keys the models do not use, in " +
+                           (n == 1 ? set.logs.front().file : std::to_string(n) + " logs") + ": " +
+                           join_list(items));
   }
   return set;
+}
+
+sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
+                                           const sim::ServoConstants& generic,
+                                           const std::vector<data::ServoLog>& logs) {
+  if (reference == "generic") {
+    if (!(generic.error_gain > 0))
+      throw std::invalid_argument("--actuator generic needs --error-gain > 0");
+    if (!(generic.max_pwm > 0 && generic.max_pwm <= 1))
+      throw std::invalid_argument("--max-pwm: must be in (0, 1]");
+    if (!(generic.max_current >= 0)) throw std::invalid_argument("--max-current: must be >= 0");
+    if (!(generic.vin >= 0)) throw std::invalid_argument("--vin: must be > 0");
+    return sim::generic_servo_actuator(generic);
+  }
+  if (!reference.empty()) return resolve_actuator(reference, "", "--actuator");
+  // the logs' "motor": one and the same for all (a path is taken from the first log's directory)
+  std::set<std::string> motors;
+  for (const auto& l : logs) motors.insert(l.motor);
+  if (logs.empty() || motors.size() != 1 || motors.begin()->empty()) {
+    std::string list;
+    for (const auto& m : motors) list += (list.empty() ? "'" : ", '") + m + "'";
+    throw std::invalid_argument(
+        "--actuator: not given and the logs do not name one actuator ('motor'" +
+        (motors.empty() ? std::string() : ": " + list) + ")");
+  }
+  const auto& first = logs.front();
+  return resolve_actuator(*motors.begin(),
+                          std::filesystem::path(first.file).parent_path().string(),
+                          first.file + ": key 'motor'");
 }
 
 // ---- parameter files ----
@@ -249,46 +305,54 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
   const std::string model = str("model");
   if (!sim::parse_actuator_model(model, f.params.model))
     param_fail("model", "unknown model '" + model + "' (m1, m2, m3, m4, m5, m6)");
-  f.actuator = str("actuator");
-  const bool generic = f.actuator == "generic";
-  if (const auto* a = sim::find_servo_actuator(f.actuator)) {
-    f.constants = a->constants;
-  } else if (!generic) {
-    std::string names;
-    for (const auto& a2 : sim::kServoActuators) names += std::string(a2.name) + ", ";
-    param_fail("actuator", "unknown actuator '" + f.actuator + "' (" + names + "generic)");
-  }
+  const std::string actuator = str("actuator");
+  const bool generic = actuator == "generic";
+  const bool embedded = top.contains("actuator_description");
   auto number = [&](const std::string& key) {
     const json& j = top.at(key);
     if (!j.is_number()) param_fail(key, "expected a number, got " + detail::type_of(j));
     return j.get<double>();
   };
   if (generic) {
+    sim::ServoConstants c{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
     if (top.contains("drive")) {
       const std::string d = str("drive");
-      if (d == "voltage") f.constants.drive = sim::ServoDrive::voltage;
-      else if (d == "current") f.constants.drive = sim::ServoDrive::current;
+      if (d == "voltage") c.drive = sim::ServoDrive::voltage;
+      else if (d == "current") c.drive = sim::ServoDrive::current;
       else param_fail("drive", "expected \"voltage\" or \"current\", got \"" + d + "\"");
     }
     if (!top.contains("error_gain")) param_fail("error_gain", "missing (required for a generic actuator)");
-    f.constants.error_gain = number("error_gain");
-    if (!(f.constants.error_gain > 0))
-      param_fail("error_gain", "must be > 0, got " + format_exact(f.constants.error_gain));
-    if (top.contains("max_pwm")) f.constants.max_pwm = number("max_pwm");
-    if (!(f.constants.max_pwm > 0 && f.constants.max_pwm <= 1))
-      param_fail("max_pwm", "must be in (0, 1], got " + format_exact(f.constants.max_pwm));
-    if (top.contains("max_current")) f.constants.max_current = number("max_current");
-    if (!(f.constants.max_current >= 0))
+    c.error_gain = number("error_gain");
+    if (!(c.error_gain > 0))
+      param_fail("error_gain", "must be > 0, got " + format_exact(c.error_gain));
+    if (top.contains("max_pwm")) c.max_pwm = number("max_pwm");
+    if (!(c.max_pwm > 0 && c.max_pwm <= 1))
+      param_fail("max_pwm", "must be in (0, 1], got " + format_exact(c.max_pwm));
+    if (top.contains("max_current")) c.max_current = number("max_current");
+    if (!(c.max_current >= 0))
       param_fail("max_current", "must be >= 0 (0 = no current limit), got " +
-                                    format_exact(f.constants.max_current));
-    f.constants.vin = top.contains("vin") ? number("vin") : 0.0;
-    if (top.contains("vin") && !(f.constants.vin > 0))
-      param_fail("vin", "must be > 0, got " + format_exact(f.constants.vin));
+                                    format_exact(c.max_current));
+    c.vin = top.contains("vin") ? number("vin") : 0.0;
+    if (top.contains("vin") && !(c.vin > 0))
+      param_fail("vin", "must be > 0, got " + format_exact(c.vin));
+    f.actuator = sim::generic_servo_actuator(c);
+  } else if (embedded) {
+    const json& d = top.at("actuator_description");
+    if (!d.is_object())
+      param_fail("actuator_description", "expected an object (an ACTUATOR.json), got " + detail::type_of(d));
+    f.actuator = parse_actuator(d.dump(2), file + " (its actuator_description)");
+    if (f.actuator.name != actuator)
+      param_fail("actuator", "'" + actuator + "' differs from the name of its actuator_description ('" +
+                                 f.actuator.name + "')");
+    f.actuator.origin = file;
+  } else {
+    const std::string dir = std::filesystem::path(file).parent_path().string();
+    f.actuator = resolve_actuator(actuator, dir, file + ": parameter 'actuator'");
   }
-  const auto keys = sim::servo_param_keys(f.params.model, f.constants.drive);
+  const auto keys = sim::servo_param_keys(f.params.model, f.actuator.constants.drive);
   for (auto it = top.begin(); it != top.end(); ++it) {
     const std::string& k = it.key();
-    if (k == "model" || k == "actuator") continue;
+    if (k == "model" || k == "actuator" || (embedded && k == "actuator_description")) continue;
     if (generic && std::find(kGenericKeys.begin(), kGenericKeys.end(), k) != kGenericKeys.end())
       continue;
     if (k == "command_delay") {
@@ -300,7 +364,7 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
       std::string allowed;
       for (auto key : keys) allowed += (allowed.empty() ? "" : ", ") + std::string(key);
-      std::string msg = "not a parameter of model " + model + " with actuator '" + f.actuator;
+      std::string msg = "not a parameter of model " + model + " with actuator '" + actuator;
       msg += "' (its keys: ";
       msg += allowed;
       msg += ")";
@@ -310,7 +374,7 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
   }
   for (auto key : keys)
     if (!top.contains(std::string(key))) param_fail(std::string(key), "missing (model " + model + ")");
-  const auto problems = check_servo_params(f.params, f.constants.drive);
+  const auto problems = check_servo_params(f.params, f.actuator.constants.drive);
   if (!problems.empty()) fail(file, problems.front());
   return f;
 }
@@ -320,17 +384,21 @@ sim::ServoSetup read_servo_params(const std::string& path) {
 }
 
 std::string servo_params_json(const sim::ServoSetup& f) {
+  const auto& c = f.actuator.constants;
   nlohmann::ordered_json j;
-  for (auto key : sim::servo_param_keys(f.params.model, f.constants.drive))
+  for (auto key : sim::servo_param_keys(f.params.model, c.drive))
     j[std::string(key)] = sim::servo_param(f.params, key);
   j["model"] = std::string(sim::actuator_model_name(f.params.model));
-  j["actuator"] = f.actuator;
-  if (f.actuator == "generic") {
-    j["drive"] = f.constants.drive == sim::ServoDrive::voltage ? "voltage" : "current";
-    j["error_gain"] = f.constants.error_gain;
-    j["max_pwm"] = f.constants.max_pwm;
-    if (f.constants.max_current > 0) j["max_current"] = f.constants.max_current;
-    if (f.constants.vin > 0) j["vin"] = f.constants.vin;
+  j["actuator"] = f.actuator.name;
+  if (f.actuator.name == "generic") {
+    j["drive"] = c.drive == sim::ServoDrive::voltage ? "voltage" : "current";
+    j["error_gain"] = c.error_gain;
+    j["max_pwm"] = c.max_pwm;
+    if (c.max_current > 0) j["max_current"] = c.max_current;
+    if (c.vin > 0) j["vin"] = c.vin;
+  } else if (f.actuator.origin != "built in") {
+    // not a built-in family: the file carries its description, so that it can be used anywhere
+    j["actuator_description"] = nlohmann::ordered_json::parse(actuator_json(f.actuator));
   }
   return j.dump(4) + "\n";
 }

@@ -152,34 +152,11 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                                 const FitActuatorOptions& options, const Progress& progress) {
   progress.check();
   FitActuatorOutcome out;
-  // actuator: the option, else the logs' "motor" if they agree
-  out.actuator = options.actuator;
-  if (out.actuator.empty()) {
-    std::set<std::string> motors;
-    for (const auto& l : logs) motors.insert(l.motor);
-    if (motors.size() != 1 || motors.begin()->empty())
-      throw std::invalid_argument(
-          "--actuator: not given and the logs do not name one actuator ('motor')");
-    out.actuator = *motors.begin();
-  }
+  if (options.actuator.name.empty()) throw std::invalid_argument("--actuator: none given");
+  out.actuator = options.actuator.name;
   sim::ServoSetup templ;
-  templ.actuator = out.actuator;
-  sim::ServoActuator family = sim::kGenericServo;
-  if (const auto* a = sim::find_servo_actuator(out.actuator)) {
-    family = *a;
-    templ.constants = a->constants;
-  } else if (out.actuator == "generic") {
-    if (!(options.generic.error_gain > 0))
-      throw std::invalid_argument("--actuator generic needs --error-gain > 0");
-    if (!(options.generic.max_pwm > 0 && options.generic.max_pwm <= 1))
-      throw std::invalid_argument("--max-pwm: must be in (0, 1]");
-    templ.constants = options.generic;
-  } else {
-    std::string names;
-    for (const auto& fam : sim::kServoActuators) names += std::string(fam.name) + ", ";
-    throw std::invalid_argument("--actuator: unknown actuator '" + out.actuator + "' (" + names +
-                                "generic)");
-  }
+  templ.actuator = options.actuator;
+  const sim::ServoActuator& family = options.actuator;
   identify::ServoFitOptions fo;
   fo.cmaes.max_evals = options.trials;
   fo.cmaes.max_seconds = options.time_budget;
@@ -190,10 +167,13 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                          ? options.threads
                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   fo.loss.velocity_weight = options.velocity_weight;
+  fo.loss.current_weight =
+      options.current_weight < 0 ? identify::servo_current_weight(logs) : options.current_weight;
+  out.current_weight = fo.loss.current_weight;
   for (const auto& b : options.ranges) {
     bool known = false;
     for (auto m : options.models)
-      for (auto k : sim::servo_param_keys(m, templ.constants.drive)) known = known || k == b.key;
+      for (auto k : sim::servo_param_keys(m, templ.actuator.constants.drive)) known = known || k == b.key;
     if (!known)
       throw std::invalid_argument("--range: '" + b.key +
                                   "' is not a parameter of the models fitted");
@@ -210,7 +190,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   // identify passes every progress line on from the calling thread (also while fits run on
   // other threads): a cancellation thrown there stops the fits and returns nothing
   const auto sel = identify::fit_and_select_servo_models(
-      options.models, family, templ.constants, logs, options.validation, fo, options.tolerance,
+      options.models, family, templ.actuator.constants, logs, options.validation, fo, options.tolerance,
       [&progress](const std::string& line) {
         progress.say(line);
         progress.check();
@@ -239,7 +219,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
     for (const auto& l : logs) {
       progress.check();
       std::vector<double> q, qd;
-      identify::servo_simulate_log(m.params.constants, m.params.params, l, q, qd);
+      identify::servo_simulate_log(m.params.actuator.constants, m.params.params, l, q, qd);
       ActuatorLogSeries series;
       series.log = base_name(l.file);
       series.kp = l.kp;
@@ -279,7 +259,7 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
     std::vector<const std::vector<double>*> envelope{&l.position};
     for (std::size_t j = 0; j < params.size(); ++j) {
       const double mae =
-          identify::servo_log_error(params[j].params.constants, params[j].params.params, l, &q[j])
+          identify::servo_log_error(params[j].params.actuator.constants, params[j].params.params, l, &q[j])
               .position_mae;
       sum[j] += mae;
       out.params[j].mae.push_back(mae);

@@ -20,6 +20,8 @@ struct ServoLog {
   double length = 0.0;     ///< pendulum length [m]
   double arm_mass = 0.0;   ///< arm mass [kg] (BAM: 0 when the log has none)
   double kp = 0.0;         ///< firmware gain
+  double kd = 0.0;         ///< firmware derivative gain (0 when the log has none; laws pd, pid)
+  double ki = 0.0;         ///< firmware integral gain (0 when the log has none; law pid)
   std::optional<double> vin;  ///< supply voltage [V]; empty: the actuator's default
   std::string motor;       ///< actuator name as logged (e.g. "xl330")
   std::string trajectory;  ///< e.g. "sin_sin", "lift_and_drop", "up_and_down", "sin_time_square"
@@ -30,6 +32,15 @@ struct ServoLog {
   std::vector<double> speed;          ///< measured joint velocity [rad/s] (optional)
   std::vector<double> goal_position;  ///< commanded angle [rad]
   std::vector<unsigned char> torque_enable;  ///< 0 / 1
+  /// measured motor current (optional), in `current_unit`: a second output the fit can match
+  /// (identify::ServoLossOptions::current_weight)
+  std::vector<double> current;
+  /// "A" or "mA"; empty: unknown (the current is then not used)
+  std::string current_unit;
+  /// The factor from `current` to amps, 0 when the unit is unknown.
+  double current_to_amps() const noexcept {
+    return current_unit == "A" ? 1.0 : current_unit == "mA" ? 1e-3 : 0.0;
+  }
   std::vector<double> load;           ///< raw load register (optional; not used by the models)
   std::vector<double> input_volts;    ///< measured supply [V] (optional; not used by the models)
   std::vector<double> temp;           ///< temperature [deg C] (optional; not used by the models)

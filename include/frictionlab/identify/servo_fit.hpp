@@ -29,6 +29,8 @@ namespace frictionlab::identify {
 struct ServoLogError {
   double position_mae = 0.0;  ///< mean |q_sim - position| [rad]
   double velocity_mae = 0.0;  ///< mean |qd_sim - speed| [rad/s] (0 without logged speeds)
+  /// mean |i_sim - current| [A]; negative without a logged current of known unit
+  double current_mae = -1.0;
   std::size_t samples = 0;
 };
 
@@ -44,7 +46,17 @@ void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
 
 struct ServoLossOptions {
   double velocity_weight = 0.0;  ///< [s] weight of the velocity term (0: position only, as BAM)
+  /// [rad/A] weight of the current term: current_weight times the pooled mean absolute error
+  /// of the motor current (sim::servo_motor_current against the logged current, in amps) over
+  /// the entries of the logs that have a current of known unit. 0: no current term.
+  double current_weight = 0.0;
 };
+
+/// The weight that makes the current term as large as the position term for errors of the same
+/// fraction of their signal's spread [rad/A]: the standard deviation of the logged positions
+/// over that of the logged currents (in amps), pooled over the logs with a current of known unit;
+/// 0 when no log has one or the current does not vary.
+double servo_current_weight(const std::vector<data::ServoLog>& logs);
 
 /// The loss over a batch of logs (header). Thread-safe. The logs are re-simulated four at a
 /// time in lockstep (sim::servo_rollout_batch); the per-entry errors are summed in log and entry

@@ -16,6 +16,13 @@
 
 namespace frictionlab::io {
 
+/// How logs are read.
+struct ServoLogReadOptions {
+  /// The unit of entries[].current for logs that do not say ("current_unit"): "A", "mA", or
+  /// empty (such a log's current is then not used, and reported among the unused keys).
+  std::string current_unit;
+};
+
 /// A log and what the reader did not use.
 struct ServoLogRead {
   data::ServoLog log;
@@ -26,28 +33,46 @@ struct ServoLogRead {
 };
 
 /// Parse a log (text of a .json file; `file` names it in messages). Header: mass, length, kp
-/// (numbers, required), arm_mass, vin, dt (numbers), motor, trajectory (strings), entries
-/// (required, an array of objects). Entries: position, goal_position, timestamp (numbers),
-/// torque_enable (true/false or 0/1), all required; speed, load, input_volts, temp (numbers),
-/// each either in every entry or in none. Then data::check_servo_log.
-ServoLogRead parse_servo_log(std::string_view text, const std::string& file);
-ServoLogRead read_servo_log(const std::string& path);
+/// (numbers, required), kd, ki, arm_mass, vin, dt (numbers), motor (a built-in actuator name or
+/// the path of an ACTUATOR.json), trajectory (strings), entries (required, an array of
+/// objects). Entries: position, goal_position, timestamp (numbers), torque_enable (true/false or
+/// 0/1), all required; speed, current, load, input_volts, temp (numbers), each either in
+/// every entry or in none; "current_unit" ("A" or "mA", else options.current_unit) says what
+/// the current is in. Then data::check_servo_log.
+ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
+                             const ServoLogReadOptions& options = {});
+ServoLogRead read_servo_log(const std::string& path, const ServoLogReadOptions& options = {});
 
 /// The .json files of `paths` (files, or directories whose *.json files are read in name
 /// order), each parsed as a log.
-std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths);
+std::vector<ServoLogRead> read_servo_logs(const std::vector<std::string>& paths,
+                                          const ServoLogReadOptions& options = {});
 
-/// The logs of read_servo_logs, in the order read, and a warning per log with keys it does not
-/// use: "FILE: keys not used: K1, K2".
+/// The logs of read_servo_logs, in the order read, and one warning line for the keys they have
+/// that the models do not use, with how many logs have each when not all do: "keys the models do
+/// not use, in 72 logs: actuator_id, entries[].torque, ip (3 of 72)".
 struct ServoLogSet {
   std::vector<data::ServoLog> logs;
   std::vector<std::string> warnings;
 };
-ServoLogSet read_servo_log_set(const std::vector<std::string>& paths);
+ServoLogSet read_servo_log_set(const std::vector<std::string>& paths,
+                               const ServoLogReadOptions& options = {});
 
-/// Parse a parameter file: "model" ("m1".."m6"), "actuator" (a family of
-/// sim/servo_actuators.hpp or "generic"), and exactly the model's keys (sim/servo_params.hpp;
-/// missing or foreign keys are errors). "command_delay" (newer BAM) is accepted only if 0.
+/// The actuator of a fit. `reference` is --actuator: a built-in name or the path of an
+/// ACTUATOR.json (io::resolve_actuator, relative to the working directory), or "generic" with
+/// the constants `generic` (std::invalid_argument "--actuator generic needs --error-gain > 0",
+/// "--max-pwm: must be in (0, 1]"). Empty: the logs' "motor", which must be the same non-empty
+/// name or path in every log ("--actuator: not given and the logs do not name one actuator"),
+/// a path taken relative to the first log's directory; InputError naming that log's key
+/// 'motor' for an unknown name (with the built-in names and how to add a file).
+sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
+                                           const sim::ServoConstants& generic,
+                                           const std::vector<data::ServoLog>& logs);
+
+/// Parse a parameter file: "model" ("m1".."m6"), "actuator" (a built-in name, the path of an
+/// ACTUATOR.json relative to the parameter file, or "generic"; with "actuator_description", the
+/// ACTUATOR.json object itself, whose name "actuator" must be), and exactly the model's keys
+/// (sim/servo_params.hpp; missing or foreign keys are errors). "command_delay" (newer BAM) is accepted only if 0.
 /// "generic" also takes "drive" ("voltage" | "current"), "error_gain" (required), "max_pwm",
 /// "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0, friction
 /// coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
@@ -59,7 +84,8 @@ sim::ServoSetup read_servo_params(const std::string& path);
 /// without one ("directory has no .json parameter file") or that cannot be listed.
 std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths);
 
-/// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers).
+/// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers); an
+/// actuator that is neither built in nor generic is written in "actuator_description".
 std::string servo_params_json(const sim::ServoSetup& f);
 void write_servo_params(const std::string& path, const sim::ServoSetup& f);
 

@@ -13,12 +13,21 @@
 // inductance neglected. Voltage drive: tau_m = (kt V - kt^2 qd) / R (back-EMF kt qd).
 // Current drive: tau_m = kt i. A disabled torque (torque_enable false) gives tau_m = 0.
 //
-// Servo firmware (a proportional position loop computed from the *simulated* position):
-//   voltage drive: duty = kp error_gain (q_target - q); with max_current > 0 the duty is first
+// Servo firmware (a position loop computed from the *simulated* state; ACTUATOR.json's "control",
+// docs/actuators.md): with e = q_target - q, set to 0 where |e| < deadband,
+//   command = error_gain (kp e + kd kd_gain (-qd) + ki ki_gain integral(e dt))
+// (law "p": kd = ki terms absent; "pd": no ki term; derivative on the measurement, so a goal step
+// gives no derivative kick). kp, kd, ki are the firmware's register values of the log; error_gain
+// converts kp rad into duty [1/rad] (voltage drive) or amps [A/rad] (current drive), kd_gain [s]
+// and ki_gain [1/s] scale kd and ki relative to kp. The integral stops while the output is
+// saturated in the direction of e (conditional integration, no wind-up). With period > 0 the
+// output is computed at the step nearest to each multiple of the period and held in between.
+// The saturation of the command:
+//   voltage drive: duty = command; with max_current > 0 the duty is first
 //                  clamped to the current-limit window [(kt qd - R Imax)/vin, (kt qd + R Imax)/vin]
 //                  (so that |(duty vin - kt qd)/R| <= Imax where the battery allows it), then to
 //                  [-max_pwm, max_pwm]; V = vin duty.
-//   current drive: i = kp error_gain (q_target - q), clamped to the voltage-feasible range
+//   current drive: i = command, clamped to the voltage-feasible range
 //                  [(-vin - kt qd)/R, (vin - kt qd)/R], then to [-current_limit, current_limit].
 //
 // One step of length h (bam/simulate.py, Simulator.step), state (q, qd) at the start:
@@ -62,8 +71,15 @@ enum class ServoDrive {
   current,  ///< firmware commands a motor current
 };
 
-/// Firmware constants of a servo family: known, not identified (sim/servo_actuators.hpp lists
-/// the built-in families; a parameter file may give them for a generic servo).
+/// Which terms the firmware's position loop has.
+enum class ServoLaw {
+  p,    ///< proportional
+  pd,   ///< proportional + derivative (on the measurement)
+  pid,  ///< proportional + integral + derivative
+};
+
+/// Firmware constants of a servo family: known, not identified (an ACTUATOR.json file's drive
+/// and "control", io/actuator_file.hpp; a parameter file may give them for a generic servo).
 struct ServoConstants {
   ServoDrive drive = ServoDrive::voltage;
   double vin = 12.0;         ///< default supply voltage [V] (a log's "vin" overrides it)
@@ -71,6 +87,14 @@ struct ServoConstants {
   double error_gain = 1.0;
   double max_pwm = 1.0;      ///< |duty| limit [-] (voltage drive), in (0, 1]
   double max_current = 0.0;  ///< firmware current-limit window [A] (voltage drive); 0 = none
+  ServoLaw law = ServoLaw::p;
+  double kd_gain = 0.0;   ///< weight of kd relative to kp [s] (law pd, pid)
+  double ki_gain = 0.0;   ///< weight of ki relative to kp [1/s] (law pid)
+  double deadband = 0.0;  ///< position errors below this are 0 [rad], >= 0
+  double period = 0.0;    ///< control period [s]; 0: the output is computed at every step
+
+  /// A plain proportional loop computed at every step (servo_control alone).
+  bool plain_p() const noexcept { return law == ServoLaw::p && deadband == 0.0 && period == 0.0; }
 };
 
 /// Pendulum test bench (bam/testbench.py, Pendulum).
@@ -107,9 +131,10 @@ struct ServoState {
 
 /// The firmware's control output: volts [V] (voltage drive) or amps [A] (current drive), from
 /// the target and the simulated state (header).
-inline double servo_control(const ServoConstants& c, const ServoParams& p, double kp, double vin,
-                            double q_target, double q, double qd) noexcept {
-  const double command = (q_target - q) * kp * c.error_gain;
+/// The saturation of a command (duty [-] for a voltage drive, amps for a current drive) into the
+/// control output at velocity qd (header).
+inline double servo_saturate(const ServoConstants& c, const ServoParams& p, double vin,
+                             double command, double qd) noexcept {
   if (c.drive == ServoDrive::voltage) {
     double duty = command;
     if (c.max_current > 0.0) {
@@ -127,12 +152,28 @@ inline double servo_control(const ServoConstants& c, const ServoParams& p, doubl
   return i;
 }
 
+/// A proportional loop's output: servo_saturate of (q_target - q) kp error_gain (header).
+inline double servo_control(const ServoConstants& c, const ServoParams& p, double kp, double vin,
+                            double q_target, double q, double qd) noexcept {
+  return servo_saturate(c, p, vin, (q_target - q) * kp * c.error_gain, qd);
+}
+
 /// Motor torque [Nm] produced by the control output at velocity qd (header).
 inline double servo_motor_torque(const ServoConstants& c, const ServoParams& p, double control,
                                  bool torque_enable, double qd) noexcept {
   if (!torque_enable) return 0.0;
   if (c.drive == ServoDrive::voltage) return (p.kt * control - p.kt * p.kt * qd) / p.R;
   return p.kt * control;
+}
+
+/// Motor current [A] under the control output at velocity qd (header): voltage drive
+/// (V - kt qd) / R, current drive the commanded current; 0 with the torque disabled. The motor
+/// torque is kt times it.
+inline double servo_motor_current(const ServoConstants& c, const ServoParams& p, double control,
+                                  bool torque_enable, double qd) noexcept {
+  if (!torque_enable) return 0.0;
+  if (c.drive == ServoDrive::voltage) return (control - p.kt * qd) / p.R;
+  return control;
 }
 
 /// Torques of one step, for inspection (servo_step's optional output).
@@ -167,12 +208,49 @@ inline ServoState servo_step(const ServoConstants& c, const ServoParams& p,
 struct ServoRunInput {
   double dt = 0.0;   ///< fixed step [s], > 0
   double kp = 0.0;   ///< firmware gain of the log
+  double kd = 0.0;   ///< firmware derivative gain of the log (law pd, pid)
+  double ki = 0.0;   ///< firmware integral gain of the log (law pid)
   double vin = 0.0;  ///< supply voltage of the log [V]
   PendulumBench bench;
   ServoState initial;                          ///< logged position and speed of entry 0
   std::span<const double> goal;                ///< goal position per entry [rad]
   std::span<const unsigned char> torque_enable;  ///< per entry (0/1), same length as goal
 };
+
+/// The firmware's memory between steps: its integral and held output.
+struct ServoFirmwareState {
+  double integral = 0.0;  ///< integral of the position error [rad s]
+  double held = 0.0;      ///< the output computed last
+  double since = 0.0;     ///< time since that computation [s]
+  bool started = false;
+};
+
+/// The firmware's output at a step that starts in state x (the law of the header); updates the
+/// firmware state. For ServoConstants::plain_p it is servo_control, bit for bit (header).
+inline double servo_firmware(const ServoConstants& c, const ServoParams& p, const ServoRunInput& in,
+                             double q_target, const ServoState& x, ServoFirmwareState& s) noexcept {
+  if (c.plain_p()) return servo_control(c, p, in.kp, in.vin, q_target, x.q, x.qd);
+  if (c.period > 0.0 && s.started) {
+    s.since += in.dt;
+    if (s.since < c.period - 0.5 * in.dt) return s.held;
+    s.since -= c.period;
+  }
+  s.started = true;
+  double e = q_target - x.q;
+  if (std::abs(e) < c.deadband) e = 0.0;
+  double command = e * in.kp;
+  if (c.law != ServoLaw::p) command -= in.kd * c.kd_gain * x.qd;
+  if (c.law == ServoLaw::pid) command += in.ki * c.ki_gain * s.integral;
+  command *= c.error_gain;
+  const double u = servo_saturate(c, p, in.vin, command, x.qd);
+  if (c.law == ServoLaw::pid) {
+    const double unsaturated = c.drive == ServoDrive::voltage ? in.vin * command : command;
+    const bool saturated = u != unsaturated && (e > 0.0) == (unsaturated > u);
+    if (!saturated) s.integral += e * (c.period > 0.0 ? c.period : in.dt);
+  }
+  s.held = u;
+  return u;
+}
 
 /// Closed-loop re-simulation (header): calls sink(k, state_k) for every entry k = 0..N-1 with
 /// the simulated state recorded before entry k's step. The sink may return void or bool (false
@@ -181,6 +259,7 @@ template <class Sink>
 void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRunInput& in,
                    Sink&& sink) noexcept(noexcept(sink(std::size_t{0}, ServoState{}))) {
   ServoState x = in.initial;
+  ServoFirmwareState fw;
   const std::size_t n = in.goal.size();
   for (std::size_t k = 0; k < n; ++k) {
     if constexpr (std::is_same_v<decltype(sink(k, x)), bool>) {
@@ -188,7 +267,7 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
     } else {
       sink(k, x);
     }
-    const double u = servo_control(c, p, in.kp, in.vin, in.goal[k], x.q, x.qd);
+    const double u = servo_firmware(c, p, in, in.goal[k], x, fw);
     x = servo_step(c, p, in.bench, x, u, in.torque_enable[k] != 0, in.dt);
   }
 }
@@ -199,17 +278,18 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
 /// bit for bit); interleaving independent logs lets the processor overlap their step-to-step
 /// dependency chains (the sine, power and exponential of a step wait for the previous step).
 /// Calls sink(i, k, state_k) for log i (index into `in`) and its entries k = 0..N_i-1 in
-/// increasing k per log; the order between logs of a group is interleaved.
+/// increasing k per log; the order between logs of a group is interleaved. A sink that takes a
+/// fourth argument gets the motor current of entry k's step too (servo_motor_current) [A].
 template <std::size_t Lanes = 4, class Sink>
 void servo_rollout_batch(const ServoConstants& constants, const ServoParams& params,
-                         std::span<const ServoRunInput> in, Sink&& sink) noexcept(
-    noexcept(sink(std::size_t{0}, std::size_t{0}, ServoState{}))) {
+                         std::span<const ServoRunInput> in, Sink&& sink) {
   static_assert(Lanes >= 1);
   const ServoConstants c = constants;
   const ServoParams p = params;
   for (std::size_t first = 0; first < in.size(); first += Lanes) {
     const std::size_t lanes = std::min(Lanes, in.size() - first);
     ServoState x[Lanes];
+    ServoFirmwareState fw[Lanes];
     std::size_t n[Lanes];
     std::size_t longest = 0;
     for (std::size_t j = 0; j < Lanes; ++j) {
@@ -221,9 +301,13 @@ void servo_rollout_batch(const ServoConstants& constants, const ServoParams& par
       for (std::size_t j = 0; j < Lanes; ++j) {
         if (k >= n[j]) continue;
         const ServoRunInput& r = in[first + j];
-        sink(first + j, k, x[j]);
-        const double u = servo_control(c, p, r.kp, r.vin, r.goal[k], x[j].q, x[j].qd);
-        x[j] = servo_step(c, p, r.bench, x[j], u, r.torque_enable[k] != 0, r.dt);
+        const double u = servo_firmware(c, p, r, r.goal[k], x[j], fw[j]);
+        const bool enabled = r.torque_enable[k] != 0;
+        if constexpr (std::is_invocable_v<Sink&, std::size_t, std::size_t, ServoState, double>)
+          sink(first + j, k, x[j], servo_motor_current(c, p, u, enabled, x[j].qd));
+        else
+          sink(first + j, k, x[j]);
+        x[j] = servo_step(c, p, r.bench, x[j], u, enabled, r.dt);
       }
     }
   }

@@ -1,16 +1,15 @@
-// frictionlab: the built-in servo families (firmware constants and the identification ranges of
-// their motor parameters), from the BAM actuator-modelling package (reference 002). Sources, per
-// family, in docs/actuators.md ("Actuator families").
-//
-// A parameter file names its family in "actuator"; the name "generic" means a voltage- or
-// current-driven servo whose firmware constants are given in the parameter file itself
-// (io/servo_json.hpp).
+// frictionlab: what the simulator and the fits know of a servo family: its firmware constants
+// (sim/servo.hpp, ServoConstants), the identification ranges and nominal values of its motor
+// constants, and the documentation fields of its description. Descriptions are ACTUATOR.json
+// files (format and the built-in families: io/actuator_file.hpp, docs/actuators.md); this header
+// is the plain data they are read into.
 #pragma once
 
-#include <array>
 #include <cmath>
-#include <numbers>
-#include <string_view>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "frictionlab/sim/servo.hpp"
 
@@ -21,40 +20,48 @@ struct ServoRange {
   double lo = 0.0, hi = 0.0;
 };
 
-struct ServoActuator {
-  std::string_view name;
-  ServoConstants constants;
-  /// Identification ranges of kt [Nm/A], R [Ohm], armature [kg m^2] (BAM's Parameter bounds).
-  ServoRange kt, R, armature;
+/// A motor constant of a description: identified within `range`; `nominal` is the value a
+/// source gives (empty: not published), used by `actuator check` and as a fit's starting point.
+struct ServoConstant {
+  ServoRange range;
+  std::optional<double> nominal;
+  /// The nominal value, else the geometric mean of the range (both ends > 0), else its middle.
+  double nominal_or_middle() const noexcept {
+    if (nominal) return *nominal;
+    if (range.lo > 0.0 && range.hi > 0.0) return std::sqrt(range.lo * range.hi);
+    return 0.5 * (range.lo + range.hi);
+  }
 };
 
-/// Dynamixel XL330: duty = kp * error_gain * error with error_gain = (4096 / 2 pi) / (256 * 885):
-/// 4096 encoder counts per turn, the firmware divides kp by 256 (observed by BAM's authors; the
-/// manual says 128) and the default PWM limit register is 885 (bam/xl330/actuator.py).
-inline constexpr double kXl330ErrorGain = (4096.0 / (2.0 * std::numbers::pi)) / (256.0 * 885.0);
+/// A servo family (one ACTUATOR.json).
+struct ServoActuator {
+  std::string name;         ///< e.g. "xl330", "sts3215"
+  std::string description;  ///< free text
+  /// Where it was read from: "built in" or the file's path (for messages).
+  std::string origin;
+  ServoConstants constants;
+  ServoConstant kt;        ///< torque constant at the joint [Nm/A]
+  ServoConstant R;         ///< winding resistance [Ohm]
+  ServoConstant armature;  ///< apparent rotor inertia at the joint [kg m^2]
+  double gear_ratio = 0.0;  ///< motor turns per output turn (documentation; 0 = not given)
+  long counts_per_turn = 0;  ///< position encoder resolution (0 = not given)
+  /// The cited source of each quantity that has one, by key ("motor.resistance", ...).
+  std::vector<std::pair<std::string, std::string>> sources;
+};
 
-inline constexpr std::array<ServoActuator, 5> kServoActuators{{
-    {"xl330", {ServoDrive::voltage, 7.4, kXl330ErrorGain, 1.0, 0.0},
-     {0.3, 3.0}, {0.5, 5.0}, {1e-4, 0.05}},
-    {"mx64", {ServoDrive::voltage, 15.0, 0.158, 0.9625, 0.0},
-     {1.0, 3.0}, {1.0, 5.0}, {1e-3, 0.05}},
-    {"mx106", {ServoDrive::voltage, 15.0, 0.158, 0.9625, 0.0},
-     {1.0, 3.0}, {1.0, 5.0}, {1e-3, 0.05}},
-    {"xl320", {ServoDrive::voltage, 7.5, 0.05048199, 1.0, 0.0},
-     {0.7, 1.5}, {7.0, 40.0}, {1e-4, 0.01}},
-    {"xc330m288t", {ServoDrive::voltage, 5.1, 0.00575504, 1.0, 0.0},
-     {1.0, 3.0}, {1.0, 5.0}, {1e-4, 1e-3}},
-}};
-
-/// The built-in family `name`, or nullptr.
-inline const ServoActuator* find_servo_actuator(std::string_view name) noexcept {
-  for (const auto& a : kServoActuators)
-    if (a.name == name) return &a;
-  return nullptr;
+/// Identification ranges for a "generic" servo, one whose constants come from the command line
+/// or a parameter file: wide, for any small servo (kt [0.01, 10] Nm/A, R [0.1, 50] Ohm,
+/// armature [1e-5, 0.1] kg m^2).
+inline ServoActuator generic_servo_actuator(const ServoConstants& constants) {
+  ServoActuator a;
+  a.name = "generic";
+  a.origin = "built in";
+  a.description = "a servo whose firmware constants are given by the user";
+  a.constants = constants;
+  a.kt.range = {0.01, 10.0};
+  a.R.range = {0.1, 50.0};
+  a.armature.range = {1e-5, 0.1};
+  return a;
 }
-
-/// Identification ranges for a "generic" servo (kt, R, armature): wide, for any small servo.
-inline constexpr ServoActuator kGenericServo{
-    "generic", {}, {0.01, 10.0}, {0.1, 50.0}, {1e-5, 0.1}};
 
 }  // namespace frictionlab::sim

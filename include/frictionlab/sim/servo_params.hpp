@@ -153,9 +153,9 @@ inline std::string_view servo_param_key_of_symbol(std::string_view symbol) noexc
 
 /// Default identification range of a key for an actuator family (table in the header).
 inline ServoRange servo_param_range(const ServoActuator& a, std::string_view key) noexcept {
-  if (key == "kt") return a.kt;
-  if (key == "R") return a.R;
-  if (key == "armature") return a.armature;
+  if (key == "kt") return a.kt.range;
+  if (key == "R") return a.R.range;
+  if (key == "armature") return a.armature.range;
   if (key == "q_offset") return {-0.1, 0.1};
   if (key == "current_limit") return {0.01, 3.0};
   if (key == "friction_base" || key == "friction_stribeck") return {0.0, 0.2};
@@ -173,12 +173,12 @@ inline ServoRange servo_param_range(const ServoActuator& a, std::string_view key
   return {0.0, 0.0};
 }
 
-/// What a BAM parameter file holds (io/servo_json.hpp reads and writes it): the actuator family
-/// ("xl330", "mx64", ..., or "generic"), its constants, and the model with its values.
+/// What a BAM parameter file holds (io/servo_json.hpp reads and writes it): the actuator (a
+/// built-in family, an ACTUATOR.json, or "generic" with the file's constants) and the model with
+/// its values.
 struct ServoSetup {
-  std::string actuator;
-  ServoConstants constants;  ///< the family's, or the file's for "generic"
-  ServoParams params;        ///< model and values
+  ServoActuator actuator;  ///< name, firmware constants, identification ranges
+  ServoParams params;      ///< model and values
 };
 
 }  // namespace frictionlab::sim

@@ -1,8 +1,8 @@
 // frictionlab workflows: fit_actuator and eval_actuator, the servo actuator models M1..M6 of the
 // BAM package (reference 002) fitted to pendulum logs, selected on held-out logs, and evaluated
-// on logs (docs/actuators.md). The numerics are identify/servo_fit; this layer resolves the
-// actuator, builds the fit options, runs the fits and the selection and collects everything the
-// tool prints and writes (io/actuator_json writes summary.json and eval-actuator's JSON).
+// on logs (docs/actuators.md). The numerics are identify/servo_fit; this layer builds the fit options, runs the fits and the selection and collects everything the
+// tool prints and writes (io/actuator_json writes summary.json and eval-actuator's JSON). The
+// actuator comes resolved (io::servo_actuator_for_logs): nothing here reads a file.
 //
 // Inputs are logs in memory (io::read_servo_log_set reads them; prepare_servo_logs selects and
 // resamples them) and parameter sets in memory (io::read_servo_params). A log's `file` is used
@@ -81,14 +81,11 @@ PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
 // ---- fit-actuator ----
 
 struct FitActuatorOptions {
-  /// A family of sim/servo_actuators.hpp ("xl330", "mx64", ...) or "generic"; empty: the logs'
-  /// common "motor". invalid_argument: "--actuator: unknown actuator 'X' (xl330, ..., generic)",
-  /// "--actuator: not given and the logs do not name one actuator ('motor')".
-  std::string actuator;
-  /// Firmware constants of "generic" (unused for a family): error_gain must be > 0 ("--actuator
-  /// generic needs --error-gain > 0"), max_pwm in (0, 1] ("--max-pwm: must be in (0, 1]"); vin
-  /// 0 means the logs must give theirs.
-  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
+  /// The servo: a built-in family, an ACTUATOR.json, or "generic" with constants from the user
+  /// (io::servo_actuator_for_logs resolves the --actuator option or the logs' "motor"). Its
+  /// constants drive the simulation; its motor-constant ranges are the default search ranges.
+  /// invalid_argument "--actuator: none given" when its name is empty.
+  sim::ServoActuator actuator;
   std::vector<ActuatorModel> models{ActuatorModel::M1, ActuatorModel::M2, ActuatorModel::M3,
                                     ActuatorModel::M4, ActuatorModel::M5, ActuatorModel::M6};
   identify::ServoValidation validation{identify::ServoValidation::Kind::leave_kp, 0.0, 4};
@@ -102,6 +99,10 @@ struct FitActuatorOptions {
   int restarts = 9;             ///< IPOP restarts per fit
   double sigma0 = 0.25;         ///< initial CMA-ES step in the normalised box
   double velocity_weight = 0.0; ///< [s] weight of the mean absolute velocity error in the loss
+  /// [rad/A] weight of the mean absolute motor-current error in the loss
+  /// (identify::ServoLossOptions::current_weight); negative: automatic, i.e.
+  /// identify::servo_current_weight of the logs (0 when none has a current of known unit)
+  double current_weight = -1.0;
   /// Search-range overrides; each key must be a parameter of one of `models` ("--range: 'K' is
   /// not a parameter of the models fitted").
   std::vector<identify::ServoBound> ranges;
@@ -136,7 +137,8 @@ struct ActuatorLogSeries {
 };
 
 struct FitActuatorOutcome {
-  std::string actuator;              ///< the actuator used (option or logs' "motor")
+  std::string actuator;              ///< the name of the actuator used
+  double current_weight = 0.0;       ///< the current term's weight used [rad/A] (0: none)
   std::string validation;            ///< servo_validation_name of the scheme
   bool validated = false;            ///< false for validation "none"
   std::vector<std::string> logs;     ///< file names (no directory) of the logs, in order
