@@ -38,20 +38,23 @@ ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoPara
   const double amps = log.current.size() == log.position.size() ? log.current_to_amps() : 0.0;
   if (q != nullptr) q->assign(log.size(), 0.0);
   double ep = 0.0, ev = 0.0, ei = 0.0;
-  sim::servo_rollout_batch<1>(
-      c, p, std::span<const sim::ServoRunInput>(&in, 1),
-      [&](std::size_t, std::size_t k, const sim::ServoState& x, double current) {
-        if (q != nullptr) (*q)[k] = x.q;
-        ep += std::abs(x.q - log.position[k]);
-        if (vel) ev += std::abs(x.qd - log.speed[k]);
-        if (amps > 0) ei += std::abs(current - amps * log.current[k]);
-      });
+  std::size_t enabled = 0, saturated = 0;
+  sim::servo_rollout(c, p, in,
+                     [&](std::size_t k, const sim::ServoState& x, const sim::ServoStepInfo& s) {
+                       if (q != nullptr) (*q)[k] = x.q;
+                       ep += std::abs(x.q - log.position[k]);
+                       if (vel) ev += std::abs(x.qd - log.speed[k]);
+                       if (amps > 0) ei += std::abs(s.current - amps * log.current[k]);
+                       enabled += s.enabled ? 1 : 0;
+                       saturated += s.enabled && s.saturated ? 1 : 0;
+                     });
   ServoLogError e;
   e.samples = log.position.size();
   const double n = static_cast<double>(e.samples);
   e.position_mae = ep / n;
   e.velocity_mae = vel ? ev / n : 0.0;
   e.current_mae = amps > 0 ? ei / n : -1.0;
+  e.saturated = enabled > 0 ? static_cast<double>(saturated) / static_cast<double>(enabled) : 0.0;
   return e;
 }
 
@@ -100,11 +103,11 @@ double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
   if (cur) {
     sim::servo_rollout_batch(
         c, p, std::span<const sim::ServoRunInput>(in),
-        [&](std::size_t i, std::size_t k, const sim::ServoState& x, double current) {
+        [&](std::size_t i, std::size_t k, const sim::ServoState& x, const sim::ServoStepInfo& s) {
           const auto& log = logs[i];
           dp[offset[i] + k] = std::abs(x.q - log.position[k]);
           if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
-          if (amps[i] > 0) di[offset[i] + k] = std::abs(current - amps[i] * log.current[k]);
+          if (amps[i] > 0) di[offset[i] + k] = std::abs(s.current - amps[i] * log.current[k]);
         });
   } else {
     sim::servo_rollout_batch(c, p, std::span<const sim::ServoRunInput>(in),

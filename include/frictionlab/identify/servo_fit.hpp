@@ -31,6 +31,9 @@ struct ServoLogError {
   double velocity_mae = 0.0;  ///< mean |qd_sim - speed| [rad/s] (0 without logged speeds)
   /// mean |i_sim - current| [A]; negative without a logged current of known unit
   double current_mae = -1.0;
+  /// share of the torque-enabled entries whose firmware output was limited (duty, current
+  /// window or supply) [-]
+  double saturated = 0.0;
   std::size_t samples = 0;
 };
 

@@ -223,13 +223,20 @@ struct ServoFirmwareState {
   double held = 0.0;      ///< the output computed last
   double since = 0.0;     ///< time since that computation [s]
   bool started = false;
+  bool saturated = false;  ///< whether that output was limited (duty, current window, supply)
 };
 
 /// The firmware's output at a step that starts in state x (the law of the header); updates the
 /// firmware state. For ServoConstants::plain_p it is servo_control, bit for bit (header).
 inline double servo_firmware(const ServoConstants& c, const ServoParams& p, const ServoRunInput& in,
                              double q_target, const ServoState& x, ServoFirmwareState& s) noexcept {
-  if (c.plain_p()) return servo_control(c, p, in.kp, in.vin, q_target, x.q, x.qd);
+  if (c.plain_p()) {
+    // servo_control, keeping the command to tell a saturated output
+    const double command = (q_target - x.q) * in.kp * c.error_gain;
+    const double u = servo_saturate(c, p, in.vin, command, x.qd);
+    s.saturated = u != (c.drive == ServoDrive::voltage ? in.vin * command : command);
+    return u;
+  }
   if (c.period > 0.0 && s.started) {
     s.since += in.dt;
     if (s.since < c.period - 0.5 * in.dt) return s.held;
@@ -243,32 +250,48 @@ inline double servo_firmware(const ServoConstants& c, const ServoParams& p, cons
   if (c.law == ServoLaw::pid) command += in.ki * c.ki_gain * s.integral;
   command *= c.error_gain;
   const double u = servo_saturate(c, p, in.vin, command, x.qd);
-  if (c.law == ServoLaw::pid) {
-    const double unsaturated = c.drive == ServoDrive::voltage ? in.vin * command : command;
-    const bool saturated = u != unsaturated && (e > 0.0) == (unsaturated > u);
-    if (!saturated) s.integral += e * (c.period > 0.0 ? c.period : in.dt);
-  }
+  const double unsaturated = c.drive == ServoDrive::voltage ? in.vin * command : command;
+  s.saturated = u != unsaturated;
+  if (c.law == ServoLaw::pid && !(s.saturated && (e > 0.0) == (unsaturated > u)))
+    s.integral += e * (c.period > 0.0 ? c.period : in.dt);
   s.held = u;
   return u;
 }
 
+/// What the firmware did at one entry (the optional last argument of a rollout's sink).
+struct ServoStepInfo {
+  double control = 0.0;    ///< firmware output: volts (voltage drive) or amps (current drive)
+  double current = 0.0;    ///< motor current [A] (servo_motor_current)
+  bool enabled = false;    ///< torque enabled at this entry
+  bool saturated = false;  ///< the output was limited (ServoFirmwareState::saturated)
+};
+
 /// Closed-loop re-simulation (header): calls sink(k, state_k) for every entry k = 0..N-1 with
 /// the simulated state recorded before entry k's step. The sink may return void or bool (false
-/// stops the run early).
+/// stops the run early). A sink that takes a third argument gets the entry's ServoStepInfo.
 template <class Sink>
 void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRunInput& in,
-                   Sink&& sink) noexcept(noexcept(sink(std::size_t{0}, ServoState{}))) {
+                   Sink&& sink) {
   ServoState x = in.initial;
   ServoFirmwareState fw;
   const std::size_t n = in.goal.size();
   for (std::size_t k = 0; k < n; ++k) {
-    if constexpr (std::is_same_v<decltype(sink(k, x)), bool>) {
+    const double u = servo_firmware(c, p, in, in.goal[k], x, fw);
+    const bool enabled = in.torque_enable[k] != 0;
+    if constexpr (std::is_invocable_v<Sink&, std::size_t, ServoState, ServoStepInfo>) {
+      const ServoStepInfo info{u, servo_motor_current(c, p, u, enabled, x.qd), enabled,
+                               fw.saturated};
+      if constexpr (std::is_same_v<decltype(sink(k, x, info)), bool>) {
+        if (!sink(k, x, info)) return;
+      } else {
+        sink(k, x, info);
+      }
+    } else if constexpr (std::is_same_v<decltype(sink(k, x)), bool>) {
       if (!sink(k, x)) return;
     } else {
       sink(k, x);
     }
-    const double u = servo_firmware(c, p, in, in.goal[k], x, fw);
-    x = servo_step(c, p, in.bench, x, u, in.torque_enable[k] != 0, in.dt);
+    x = servo_step(c, p, in.bench, x, u, enabled, in.dt);
   }
 }
 
@@ -279,7 +302,7 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
 /// dependency chains (the sine, power and exponential of a step wait for the previous step).
 /// Calls sink(i, k, state_k) for log i (index into `in`) and its entries k = 0..N_i-1 in
 /// increasing k per log; the order between logs of a group is interleaved. A sink that takes a
-/// fourth argument gets the motor current of entry k's step too (servo_motor_current) [A].
+/// fourth argument gets the entry's ServoStepInfo.
 template <std::size_t Lanes = 4, class Sink>
 void servo_rollout_batch(const ServoConstants& constants, const ServoParams& params,
                          std::span<const ServoRunInput> in, Sink&& sink) {
@@ -303,8 +326,11 @@ void servo_rollout_batch(const ServoConstants& constants, const ServoParams& par
         const ServoRunInput& r = in[first + j];
         const double u = servo_firmware(c, p, r, r.goal[k], x[j], fw[j]);
         const bool enabled = r.torque_enable[k] != 0;
-        if constexpr (std::is_invocable_v<Sink&, std::size_t, std::size_t, ServoState, double>)
-          sink(first + j, k, x[j], servo_motor_current(c, p, u, enabled, x[j].qd));
+        if constexpr (std::is_invocable_v<Sink&, std::size_t, std::size_t, ServoState,
+                                          ServoStepInfo>)
+          sink(first + j, k, x[j],
+               ServoStepInfo{u, servo_motor_current(c, p, u, enabled, x[j].qd), enabled,
+                             fw[j].saturated});
         else
           sink(first + j, k, x[j]);
         x[j] = servo_step(c, p, r.bench, x[j], u, enabled, r.dt);
