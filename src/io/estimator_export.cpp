@@ -120,7 +120,7 @@ FrictionSource from_joint_fit(const json& j, const std::string& file) {
                             obstacle_text(l.obstacle, *jl));
     s.spec = l.params;
   }
-  s.joint = std::move(jf.model);
+  s.joint = jf.model;
   return s;
 }
 
