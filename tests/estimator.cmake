@@ -19,9 +19,35 @@ if(TARGET frictionlab_cli)
     DEPENDS frictionlab_cli ${frictionlab_export_params}
     COMMENT "frictionlab export c (joint_estimator.json, float and double)"
     VERBATIM)
+  # The same for a joint fit (docs/joint-identification.md, "Shipping a joint fit"): fit-joint
+  # --method sr3 on a synthetic record with Stribeck friction (one Stribeck term, a linear viscous
+  # term: a joint-lugre set with a lugre form), then export c with --km.
+  set(frictionlab_joint_export_dir ${CMAKE_CURRENT_BINARY_DIR}/joint_fit_export)
+  set(frictionlab_joint_record_script ${CMAKE_CURRENT_SOURCE_DIR}/cli/joint_stribeck_record.py)
+  add_custom_command(
+    OUTPUT ${frictionlab_joint_export_dir}/joint_fit_f32.c ${frictionlab_joint_export_dir}/joint_fit_f32.h
+           ${frictionlab_joint_export_dir}/joint_fit_f64.c ${frictionlab_joint_export_dir}/joint_fit_f64.h
+           ${frictionlab_joint_export_dir}/fit/joint_fit.json
+    COMMAND ${Python3_EXECUTABLE} ${frictionlab_joint_record_script}
+            ${frictionlab_joint_export_dir}/record.csv
+    COMMAND frictionlab_cli fit-joint --method sr3 --input ${frictionlab_joint_export_dir}/record.csv
+            --time time --position angle --torque torque --delta 2 --viscous-powers 1 --no-plots
+            --out ${frictionlab_joint_export_dir}/fit
+    COMMAND frictionlab_cli export c --params ${frictionlab_joint_export_dir}/fit/joint_fit.json
+            --km 0.5 --name joint_fit_f32 --precision float --out ${frictionlab_joint_export_dir}
+    COMMAND frictionlab_cli export c --params ${frictionlab_joint_export_dir}/fit/joint_fit.json
+            --km 0.5 --name joint_fit_f64 --precision double --out ${frictionlab_joint_export_dir}
+    DEPENDS frictionlab_cli ${frictionlab_joint_record_script}
+    COMMENT "frictionlab fit-joint (synthetic Stribeck joint) and export c of its joint_fit.json"
+    VERBATIM)
   frictionlab_test(test_estimator_export test_estimator_export.cpp
-                   ${frictionlab_export_dir}/joint_f32.c ${frictionlab_export_dir}/joint_f64.c)
-  target_include_directories(test_estimator_export PRIVATE ${frictionlab_export_dir})
+                   ${frictionlab_export_dir}/joint_f32.c ${frictionlab_export_dir}/joint_f64.c
+                   ${frictionlab_joint_export_dir}/joint_fit_f32.c
+                   ${frictionlab_joint_export_dir}/joint_fit_f64.c)
+  target_include_directories(test_estimator_export PRIVATE ${frictionlab_export_dir}
+                                                           ${frictionlab_joint_export_dir})
+  target_compile_definitions(test_estimator_export PRIVATE
+      FRICTIONLAB_JOINT_FIT_JSON="${frictionlab_joint_export_dir}/fit/joint_fit.json")
 
   # Cortex-M4F compile-only test (gcc-arm-none-eabi; skipped with a message if it is missing).
   add_test(NAME estimator_cortex_m4f

@@ -227,7 +227,7 @@ TEST(LugreXml, FrictionProblemHasNoKm) {
   j.erase("Km");
   EXPECT_EQ(error_of_json(j),
             "fit.json: key 'problem': 'friction': the LUGRE group needs Km, which only a "
-            "--problem sensorless fit estimates");
+            "--problem sensorless fit estimates (or give it with --km)");
 }
 
 TEST(LugreXml, KmErrors) {

@@ -101,8 +101,9 @@ struct CompareOptions {
 void run_compare(const CompareOptions& o);
 
 struct ExportOptions {
-  std::string params;  ///< fit.json
+  std::string params;  ///< fit.json or joint_fit.json
   std::string output;  ///< empty: stdout
+  double km = 0;       ///< --km [Nm/A]; 0: not given (Km must be > 0)
 };
 
 /// Run `export xml`; throws io::InputError on errors.

@@ -1,6 +1,7 @@
-// frictionlab export xml: the robot configuration's LUGRE group from a fit.json (docs/cli.md,
+// frictionlab export xml: the robot configuration's LUGRE group from a fit.json or joint_fit.json (docs/cli.md,
 // "export"; the work is io::export_xml).
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
@@ -17,8 +18,11 @@ void run_export_xml(const ExportOptions& o) {
     io::check_output_file(o.output);
     io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
   }
-  const io::ExportText r = io::export_xml(io::read_lugre_group(o.params), o.params);
+  const io::ExportText r = io::export_xml(
+      io::read_lugre_group(o.params, o.km > 0 ? std::optional<double>(o.km) : std::nullopt),
+      o.params);
   for (const auto& w : r.warnings) print_warning(w);
+  for (const auto& n : r.notes) print_warning("the LUGRE group cannot represent: " + n);
   if (to_stdout) {
     io::write_text_output(std::string(io::kStdout), r.text);
   } else {

@@ -65,6 +65,7 @@ void run_json(const EstimatorExportOptions& o) {
   const io::ExportText r =
       io::export_json(io::read_friction_source(o.params), overrides(o));
   for (const auto& w : r.warnings) print_warning(w);
+  for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   emit(o.output, r.text, "estimator parameters of " + o.params);
 }
 
@@ -76,6 +77,7 @@ void run_c(const EstimatorExportOptions& o) {
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
   for (const auto& w : r.warnings) print_warning(w);
+  for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   const std::filesystem::path dir(o.out);
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
   io::OutputFiles files;
@@ -101,15 +103,16 @@ void run_mujoco(const EstimatorExportOptions& o) {
 
 void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
   cmd->add_option("--params", o.params,
-                  estimator ? "fit.json (frictionlab fit), ESTIMATOR.json (export json) or "
-                              "MODEL.json with a lugre model"
-                            : "fit.json, ESTIMATOR.json or MODEL.json (lugre or a static model)")
+                  estimator ? "fit.json (frictionlab fit), joint_fit.json (fit-joint), "
+                              "ESTIMATOR.json (export json) or MODEL.json with a lugre model"
+                            : "fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json (lugre or "
+                              "a static model)")
       ->type_name("FILE")
       ->required();
   if (!estimator) return;
   cmd->add_option("--km", o.km,
-                  "Torque constant Km [Nm/A] (needed for a MODEL.json or a --problem friction "
-                  "fit; overrides the file's)")
+                  "Torque constant Km [Nm/A] (needed for a MODEL.json, a joint_fit.json or a "
+                  "--problem friction fit; overrides the file's)")
       ->check(positive());
   cmd->add_option("--hold", o.hold,
                   "Velocity input between cycles: linear (default) or zoh (overrides the file's)")
@@ -124,7 +127,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
 
   CLI::App* json = exp->add_subcommand(
       "json", "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
-              "versioned) from a fit.json, an ESTIMATOR.json or a MODEL.json.");
+              "versioned) from a fit.json, a joint_fit.json, an ESTIMATOR.json or a MODEL.json.");
   add_common(json, *o, true);
   json->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({json, [o] { run_json(*o); }});

@@ -197,10 +197,15 @@ int run(int argc, char** argv) {
       "xml",
       "The robot configuration's <group name=\"LUGRE\"> (Km, Kw, S0, S1, Vth, Fc_pos, Fc_neg, "
       "Fs_pos, Fs_neg; one value: one joint) from a --problem sensorless lugre/lugre-asym "
-      "fit.json.");
-  exp_xml->add_option("--params", eo.params, "fit.json written by frictionlab fit")
+      "fit.json, or from a joint_fit.json with a LuGre friction and --km.");
+  exp_xml->add_option("--params", eo.params,
+                      "fit.json written by frictionlab fit, or joint_fit.json by fit-joint")
       ->type_name("FIT.json")
       ->required();
+  exp_xml->add_option("--km", eo.km,
+                      "Torque constant Km [Nm/A] (needed for a joint_fit.json or a --problem "
+                      "friction fit; overrides the file's)")
+      ->check(frictionlab::cli::positive());
   exp_xml->add_option("--output", eo.output, "Output file (default: stdout)")
       ->type_name("FILE");
 

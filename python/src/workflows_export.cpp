@@ -1,30 +1,39 @@
 // frictionlab Python module: the estimator's export (io/export.hpp): export_xml, export_json,
 // export_c, export_mujoco and export_estimator_params (workflows_common.hpp; docs/python.md).
 #include <filesystem>
+#include <optional>
 
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/io/fit_json.hpp"
+#include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/workflows/fit.hpp"
+#include "frictionlab/workflows/joint.hpp"
 #include "workflows_common.hpp"
 
 namespace frictionlab::python {
 
 namespace {
 
-/// The text of a fit.json / ESTIMATOR.json / MODEL.json source and its label: a FitOutcome (its
-/// fit.json text), a dict (its JSON) or nothing for a path (read by the caller).
+/// The text of a fit.json / joint_fit.json / ESTIMATOR.json / MODEL.json source and its label: a
+/// FitOutcome (its fit.json text), a FitJointOutcome (its joint_fit.json text), a dict (its JSON)
+/// or nothing for a path (read by the caller).
 std::pair<std::string, std::string> source_text(const py::handle& obj, const std::string& label) {
   if (py::isinstance<workflows::FitOutcome>(obj)) {
     const auto& f = obj.cast<const workflows::FitOutcome&>();
     return {io::fit_outcome_to_json(f).dump(2) + "\n",
             label.empty() ? "fit.json" : label};
   }
+  if (py::isinstance<workflows::FitJointOutcome>(obj)) {
+    const auto& f = obj.cast<const workflows::FitJointOutcome&>();
+    return {io::joint_fit_to_json(f).dump(2) + "\n", label.empty() ? "joint_fit.json" : label};
+  }
   if (py::isinstance<py::dict>(obj))
     return {python_to_json(obj).dump(2) + "\n", label.empty() ? "<dict>" : label};
   throw std::invalid_argument(
-      "source: expected a FitOutcome, a dict (fit.json, ESTIMATOR.json or MODEL.json object) or "
-      "a file path, got " + std::string(py::str(py::type::of(obj).attr("__name__"))));
+      "source: expected a FitOutcome, a FitJointOutcome, a dict (fit.json, joint_fit.json, "
+      "ESTIMATOR.json or MODEL.json object) or a file path, got " +
+      std::string(py::str(py::type::of(obj).attr("__name__"))));
 }
 
 io::FrictionSource friction_source(const py::handle& obj, const std::string& label) {
@@ -48,9 +57,11 @@ std::string label_of(const py::object& label) {
 }
 
 constexpr const char* kSourceDoc =
-    "source: a FitOutcome, a fit.json / ESTIMATOR.json / MODEL.json file path, or such an "
-    "object as a dict; label names it in the outputs when it is not a file (default 'fit.json' "
-    "for a FitOutcome).\n";
+    "source: a FitOutcome, a FitJointOutcome, a fit.json / joint_fit.json / ESTIMATOR.json / "
+    "MODEL.json file path, or such an object as a dict; label names it in the outputs when it is "
+    "not a file (default 'fit.json' for a FitOutcome, 'joint_fit.json' for a FitJointOutcome). "
+    "A joint fit's friction is exported as its lugre form; its inertia, gravity and offset are "
+    "listed in the result's notes (docs/joint-identification.md, 'Shipping a joint fit').\n";
 constexpr const char* kEstimatorDoc =
     "Km: torque constant [N m/A] (> 0), overriding the source's; hold: the velocity input "
     "between cycles, 'linear' or 'zoh' (default: the source's, else linear).\n";
@@ -61,6 +72,8 @@ void bind_export(py::module_& m) {
   py::class_<io::ExportText>(m, "ExportText", "A text to write and its warnings.")
       .def_readonly("text", &io::ExportText::text)
       .def_readonly("warnings", &io::ExportText::warnings)
+      .def_readonly("notes", &io::ExportText::notes,
+                    "what the target cannot represent (a joint fit's inertia, gravity, offset)")
       .def("__str__", [](const io::ExportText& e) { return e.text; });
   py::class_<io::CExport>(m, "CExport", "The estimator's C99 pair (io::CExport).")
       .def_readonly("header_file", &io::CExport::header_file, "NAME.h")
@@ -68,6 +81,8 @@ void bind_export(py::module_& m) {
       .def_readonly("header", &io::CExport::header)
       .def_readonly("source", &io::CExport::source)
       .def_readonly("warnings", &io::CExport::warnings)
+      .def_readonly("notes", &io::CExport::notes,
+                    "what the estimator cannot represent (a joint fit's inertia, gravity, offset)")
       .def(
           "write",
           [](const io::CExport& c, const py::object& dir) {
@@ -88,16 +103,20 @@ void bind_export(py::module_& m) {
 
   m.def(
       "export_xml",
-      [](const py::object& source, const py::object& label) {
+      [](const py::object& source, const py::object& Km, const py::object& label) {
+        const std::optional<double> km =
+            Km.is_none() ? std::nullopt : std::optional<double>(option_cast<double>("Km", Km));
         if (const auto path = as_path(source))
-          return io::export_xml(io::read_lugre_group(*path), *path);
+          return io::export_xml(io::read_lugre_group(*path, km), *path);
         const auto [text, file] = source_text(source, label_of(label));
-        return io::export_xml(io::parse_lugre_group(text, file), file);
+        return io::export_xml(io::parse_lugre_group(text, file, km), file);
       },
-      py::arg("source"), py::kw_only(), py::arg("label") = py::none(),
-      (std::string("export_xml(source, *, label=None) -> ExportText\n\nThe robot configuration's "
-                   "LUGRE group (XML) of a sensorless lugre fit (io::export_xml; the CLI's "
-                   "`export xml`).\n") + kSourceDoc).c_str());
+      py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("label") = py::none(),
+      (std::string("export_xml(source, *, Km=None, label=None) -> ExportText\n\nThe robot "
+                   "configuration's LUGRE group (XML) of a sensorless lugre fit, or of a lugre "
+                   "fit or joint fit with Km given (io::export_xml; the CLI's `export xml`). Km: "
+                   "torque constant [N m/A] (> 0), overriding the source's; required for a joint "
+                   "fit.\n") + kSourceDoc).c_str());
   m.def(
       "export_json",
       [](const py::object& source, const py::object& Km, const py::object& hold,

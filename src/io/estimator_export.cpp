@@ -13,6 +13,8 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/joint_json.hpp"
+#include "frictionlab/models/joint_lugre/as_lugre.hpp"
 #include "json_fields.hpp"
 
 namespace frictionlab::io {
@@ -45,7 +47,7 @@ void check_version(const json& j, const std::string& file, const char* what) {
 
 FrictionSource from_fit(const json& j, const std::string& file) {
   check_version(j, file, "fit.json");
-  FrictionSource s{file, "fit.json", {}, std::nullopt, std::nullopt, {}};
+  FrictionSource s{file, "fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
   ModelFile mf = model_from_json(member(j, file, "model"), file, "model");
   s.spec = mf.spec;
   s.warnings = std::move(mf.warnings);
@@ -64,7 +66,7 @@ FrictionSource from_estimator(const json& j, const std::string& file) {
         key != "friction")
       fail_key(file, key, "unknown key (allowed: format, version, source, Km, hold, friction)");
   }
-  FrictionSource s{file, "ESTIMATOR.json", {}, std::nullopt, std::nullopt, {}};
+  FrictionSource s{file, "ESTIMATOR.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
   s.Km = number_member(j, file, "Km");
   const json& hold = member(j, file, "hold");
   if (!hold.is_string()) fail_key(file, "hold", "expected a string, got " + detail::type_of(hold));
@@ -76,31 +78,112 @@ FrictionSource from_estimator(const json& j, const std::string& file) {
   return s;
 }
 
+std::string string_member(const json& obj, const std::string& file, const std::string& key) {
+  const json& v = member(obj, file, key);
+  if (!v.is_string()) fail_key(file, key, "expected a string, got " + detail::type_of(v));
+  return v.get<std::string>();
+}
+
+/// Why a joint-lugre set has no lugre form, and the fit-joint option that avoids it.
+std::string obstacle_text(JointLuGreObstacle o, const JointLuGre<double>::Params& p) {
+  switch (o) {
+    case JointLuGreObstacle::tanh_sign:
+      return "it uses the smoothed sign tanh(K qd) with K = " + format_exact(p.K) +
+             " s/rad (the paper's model B; lugre has the exact sign): fit with --K 0";
+    case JointLuGreObstacle::stribeck_terms:
+      return "its g(qd) is a sum of " + std::to_string(p.n_stribeck) +
+             " Stribeck exponentials (lugre has one): fit with one --delta value";
+    case JointLuGreObstacle::viscous_powers:
+      return "its viscous series has powers of qd up to " + std::to_string(p.n_viscous) +
+             " (lugre's viscous term is linear): fit with --viscous-powers 1";
+    case JointLuGreObstacle::none:
+      break;
+  }
+  return {};
+}
+
+/// A joint_fit.json of `fit-joint`: its joint model, and the friction as the export's model
+/// (a joint-lugre set as its lugre form, a static model as it is).
+FrictionSource from_joint_fit(const json& j, const std::string& file) {
+  check_version(j, file, "joint_fit.json");
+  FrictionSource s{file, "joint_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
+  s.method = string_member(j, file, "method");
+  JointFile jf = joint_from_json(member(j, file, "joint"), file);
+  s.warnings = std::move(jf.warnings);
+  s.spec = joint_friction_spec(jf.model);
+  if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
+    const auto l = as_lugre<double>(*jl);
+    if (l.obstacle != JointLuGreObstacle::none)
+      detail::fail_file(file, "joint: friction",
+                        "the joint-lugre model of this joint fit (method " + s.method +
+                            ") has no lugre equivalent, which every export needs: " +
+                            obstacle_text(l.obstacle, *jl));
+    s.spec = l.params;
+  }
+  s.joint = jf.model;
+  return s;
+}
+
 }  // namespace
 
 FrictionSource parse_friction_source(std::string_view text, const std::string& file) {
   const json j = detail::parse_json_text(text, file);
   detail::require_kind(j, file,
-                       {detail::JsonKind::fit, detail::JsonKind::estimator, detail::JsonKind::model});
+                       {detail::JsonKind::fit, detail::JsonKind::joint_fit,
+                        detail::JsonKind::estimator, detail::JsonKind::model});
   if (!j.is_object())
-    throw InputError(file, 0, 0, "expected a JSON object (fit.json, ESTIMATOR.json or MODEL.json), "
-                                 "got " + detail::type_of(j));
+    throw InputError(file, 0, 0, "expected a JSON object (fit.json, joint_fit.json, ESTIMATOR.json "
+                                 "or MODEL.json), got " + detail::type_of(j));
   const auto fmt = j.find("format");
   if (fmt == j.end()) {
     ModelFile mf = model_from_json(j, file);
-    return FrictionSource{file, "MODEL.json", mf.spec, std::nullopt, std::nullopt,
-                          std::move(mf.warnings)};
+    return FrictionSource{file,         "MODEL.json", mf.spec, std::nullopt, std::nullopt,
+                          std::nullopt, {},           std::move(mf.warnings)};
   }
   if (*fmt == "frictionlab-fit") return from_fit(j, file);
+  if (*fmt == "frictionlab-joint-fit") return from_joint_fit(j, file);
   if (*fmt == "frictionlab-estimator") return from_estimator(j, file);
   fail_key(file, "format",
-           "expected \"frictionlab-fit\" (fit.json) or \"frictionlab-estimator\" (ESTIMATOR.json), "
-           "got " + fmt->dump());
+           "expected \"frictionlab-fit\" (fit.json), \"frictionlab-joint-fit\" (joint_fit.json) or "
+           "\"frictionlab-estimator\" (ESTIMATOR.json), got " + fmt->dump());
 }
 
 FrictionSource read_friction_source(const std::string& path) {
   return parse_friction_source(
-      read_text_file(path, "a fit.json, ESTIMATOR.json or MODEL.json file"), path);
+      read_text_file(path, "a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json file"), path);
+}
+
+std::vector<std::string> joint_fit_notes(const FrictionSource& s, ExportTarget target) {
+  std::vector<std::string> notes;
+  if (!s.joint) return notes;
+  const sim::JointModel& m = *s.joint;
+  const bool mj = target == ExportTarget::mujoco;
+  // What the target does with the joint's rigid-body terms (the friction is the export itself).
+  const std::string left = target == ExportTarget::estimator
+                               ? "the estimator subtracts the friction only, its torque Km i - F "
+                                 "still contains "
+                               : "the LUGRE group holds the friction only, without ";
+  notes.push_back(
+      "inertia I = " + format_exact(m.I) + " kg m^2 (link and rotor about the axis): " +
+      (mj ? std::string("MuJoCo takes the link's inertia from the bodies and adds the joint's "
+                        "armature, which is the rotor's reflected inertia alone; the joint fit "
+                        "does not separate the two, so no armature is written (set armature = I "
+                        "minus the model's own inertia about the axis)")
+          : left + "I qdd"));
+  if (m.structure.gravity) {
+    const double mgc = std::hypot(m.mgCx, m.mgCy);
+    notes.push_back(
+        "gravity mgCx = " + format_exact(m.mgCx) + ", mgCy = " + format_exact(m.mgCy) +
+        " N m (m g c = " + format_number(mgc) + " N m): " +
+        (mj ? std::string("MuJoCo computes gravity from the bodies' masses and centres of mass; "
+                          "not written (compare the model's m g c with this)")
+            : left + "mgCx cos(q) - mgCy sin(q)"));
+  }
+  if (m.structure.offset)
+    notes.push_back("torque offset " + format_exact(m.offset) + " N m (a bias of the recorded torque): " +
+                    (mj ? std::string("not a torque on the joint; not written")
+                        : left + "the offset"));
+  return notes;
 }
 
 estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,
@@ -110,7 +193,11 @@ estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,
   if (!lugre)
     throw InputError(s.file, 0, 0,
                      "the estimator needs a lugre model, got '" + model_name(s.spec) + "' (" +
-                         s.kind + ")");
+                         s.kind +
+                         (s.joint ? ", method " + s.method +
+                                        "; fit-joint --method sr3 or oe --init sr3 fits a LuGre "
+                                        "friction)"
+                                  : std::string(")")));
   estimator::EstimatorParams<double> p;
   p.friction = *lugre;
   if (o.Km) {
@@ -322,7 +409,8 @@ int @N@_check(void) { return fl_check(&@N@_params); }
 }  // namespace
 
 CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::string& name,
-                       bool single, const std::string& source) {
+                       bool single, const std::string& source,
+                       const std::vector<std::string>& notes) {
   if (!is_c_identifier(name))
     throw std::invalid_argument("'" + name + "' is not a C identifier (letters, digits and _, "
                                 "not starting with a digit, not a keyword)");
@@ -366,6 +454,11 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
   values += std::string("    ") + (rational ? "1" : "0") + ", /* shape */\n";
   values += std::string("    ") + (p.hold == Hold::linear ? "1" : "0") + "  /* hold */\n";
   params += std::string(" *   precision: ") + (single ? "float" : "double") + "\n";
+  if (!notes.empty()) {
+    params += " *\n * Not represented (" + source + " holds more than the friction):\n";
+    // A note is one line of the comment; "*/" cannot occur in it (values and fixed words).
+    for (const auto& n : notes) params += " *   - " + n + "\n";
+  }
 
   auto fill = [&](std::string s) {
     replace_all(s, "@PARAMS@", params);
@@ -401,12 +494,14 @@ double shape_area(StribeckShape shape, double alpha) {
 }  // namespace
 
 MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
-                               const std::string& source) {
+                               const std::string& source,
+                               const std::vector<std::string>& source_notes) {
   if (!(o.gear > 0) || !std::isfinite(o.gear))
     throw std::invalid_argument("--gear must be > 0, got " + format_exact(o.gear));
   if (o.joint.empty() || o.joint.find_first_of("\"<>&") != std::string::npos)
     throw std::invalid_argument("--joint: '" + o.joint + "' is not a usable MJCF name");
   MujocoFragment out;
+  out.notes = source_notes;
   const double N = o.gear;
   std::string body, intro;
   auto mean_note = [&](const StribeckCurve<double>& c) {
@@ -426,7 +521,9 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
     // MuJoCo's g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2). Another shape keeps the area of the Stribeck
     // dip, integral (g - Fc) dv, with vs' = vs * A(shape, alpha) / A(exponential, 2).
     double vs = c.vs;
-    if (!(c.shape == StribeckShape::exponential && c.alpha == 2.0)) {
+    // Without a Stribeck dip (Fs = Fc on both sides) the shape has no effect.
+    const bool dip = c.Fs_pos != c.Fc_pos || c.Fs_neg != c.Fc_neg;
+    if (dip && !(c.shape == StribeckShape::exponential && c.alpha == 2.0)) {
       const double a = shape_area(c.shape, c.alpha);
       const std::string shape_name = std::string(c.shape == StribeckShape::rational ? "rational" : "exponential") +
                                      " shape with alpha = " + format_exact(c.alpha);
@@ -475,7 +572,8 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
                           format_number(std::abs(Fs - Fc)) + " Nm at low speed is lost (a lugre fit "
                           "exports to the dcmotor actuator, which has it)");
     if (s->params.v_smooth > 0)
-      out.notes.push_back("tanh-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
+      out.notes.push_back(std::string(s->params.smoothing == SignSmoothing::atan ? "atan" : "tanh") +
+                          "-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
                           "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
                           "own solref/solimp instead");
     intro = "Merge these attributes into joint '" + o.joint +

@@ -9,7 +9,7 @@ ExportText export_xml(const LugreGroup& group, const std::string& source,
                       const workflows::Progress& progress) {
   progress.check();
   progress.say("export xml: LUGRE group of " + source);
-  return {lugre_group_xml(group, source), group.warnings};
+  return {lugre_group_xml(group, source), group.warnings, group.notes};
 }
 
 estimator::EstimatorParams<double> export_estimator_params(const FrictionSource& source,
@@ -29,6 +29,7 @@ ExportText export_json(const FrictionSource& source, const EstimatorExportOption
   const auto p = export_estimator_params(source, options, &r.warnings, progress);
   progress.say("export json: estimator parameters of " + source.file);
   r.text = estimator_json_text(p, source.file);
+  r.notes = joint_fit_notes(source, ExportTarget::estimator);
   return r;
 }
 
@@ -37,7 +38,8 @@ CExport export_c(const FrictionSource& source, const CExportOptions& options,
   CExport r;
   const auto p = export_estimator_params(source, options.estimator, &r.warnings, progress);
   progress.say("export c: " + options.name);
-  CCode code = estimator_c_code(p, options.name, options.single_precision, source.file);
+  r.notes = joint_fit_notes(source, ExportTarget::estimator);
+  CCode code = estimator_c_code(p, options.name, options.single_precision, source.file, r.notes);
   r.header_file = options.name + ".h";
   r.source_file = options.name + ".c";
   r.header = std::move(code.header);
@@ -49,7 +51,8 @@ MujocoExport export_mujoco(const FrictionSource& source, const MujocoOptions& op
                            const workflows::Progress& progress) {
   progress.check();
   progress.say("export mujoco: joint " + options.joint);
-  MujocoFragment f = mujoco_fragment(source.spec, options, source.file);
+  MujocoFragment f = mujoco_fragment(source.spec, options, source.file,
+                                     joint_fit_notes(source, ExportTarget::mujoco));
   return {std::move(f.xml), std::move(f.notes)};
 }
 

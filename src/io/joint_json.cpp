@@ -16,6 +16,16 @@ namespace frictionlab::io {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+ModelSpec joint_friction_spec(const sim::JointModel& m) {
+  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction)) return ModelSpec{*p};
+  const auto& s = std::get<StaticFriction<double>::Params>(m.friction);
+  const auto& c = s.curve;
+  StaticSpec spec{StaticKind::stribeck, s};
+  if (c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg)
+    spec.kind = s.sigma2 == 0 ? StaticKind::coulomb : StaticKind::coulomb_viscous;
+  return ModelSpec{spec};
+}
+
 ordered_json joint_to_json(const sim::JointModel& m) {
   ordered_json o = ordered_json::object();
   o["I"] = m.I;
@@ -24,16 +34,7 @@ ordered_json joint_to_json(const sim::JointModel& m) {
     o["mgCy"] = m.mgCy;
   }
   if (m.structure.offset) o["offset"] = m.offset;
-  if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction)) {
-    o["friction"] = to_json(ModelSpec{*p});
-  } else {
-    const auto& s = std::get<StaticFriction<double>::Params>(m.friction);
-    const auto& c = s.curve;
-    StaticSpec spec{StaticKind::stribeck, s};
-    if (c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg)
-      spec.kind = s.sigma2 == 0 ? StaticKind::coulomb : StaticKind::coulomb_viscous;
-    o["friction"] = to_json(ModelSpec{spec});
-  }
+  o["friction"] = to_json(joint_friction_spec(m));
   return o;
 }
 

@@ -301,18 +301,21 @@ ROWS = [
     ("export json: a SYSTEM.json", ["export", "json", "--params", "{data}/stick_slip.json",
                                     "--output", "e.json"], {}, 1,
      "stick_slip.json: this is a SYSTEM.json (a coupled system for simulate --system), not a "
-     "fit.json from `fit`, an ESTIMATOR.json from `export json` or a MODEL.json"),
+     "fit.json from `fit`, a joint_fit.json from `fit-joint`, an ESTIMATOR.json from `export "
+     "json` or a MODEL.json"),
     ("export json: --km 0", ["export", "json", "--params", "e.json", "--km", "0"],
      {"e.json": ESTIMATOR}, USAGE, "--km: must be a number > 0, got 0"),
     ("export json: params is a directory",
      ["export", "json", "--params", "e.json", "--output", "x.json"], {"e.json": None}, 1,
-     "e.json: is a directory, expected a fit.json, ESTIMATOR.json or MODEL.json file"),
+     "e.json: is a directory, expected a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json "
+     "file"),
     ("export json: did you mean --params", ["export", "json", "--param", "e.json"],
      {"e.json": ESTIMATOR}, EXTRAS,
      "unknown option --param for `export json`; did you mean --params?"),
-    ("export c: a joint_fit.json", ["export", "c", "--params", "jf.json", "--out", "c"],
-     {"jf.json": JOINT_FIT}, 1,
-     "jf.json: this is a joint_fit.json from `fit-joint`, not a fit.json from `fit`"),
+    ("export c: a joint_fit.json of a static friction",
+     ["export", "c", "--params", "jf.json", "--km", "1", "--out", "c"], {"jf.json": JOINT_FIT}, 1,
+     "jf.json: the estimator needs a lugre model, got 'coulomb' (joint_fit.json, method idim; "
+     "fit-joint --method sr3 or oe --init sr3 fits a LuGre friction)"),
     ("export c: a static model", ["export", "c", "--params", "{data}/stribeck.json",
                                   "--km", "1", "--out", "c"], {}, 1,
      "the estimator needs a lugre model, got 'stribeck'"),

@@ -205,7 +205,8 @@ def main():
     expect_error("export xml: friction-problem fit (no Km)",
                  ["export", "xml", "--params", friction_fit, "--output", xml_out],
                  f"frictionlab: error: {friction_fit}: key 'problem': 'friction': the LUGRE "
-                 "group needs Km, which only a --problem sensorless fit estimates", xml_out)
+                 "group needs Km, which only a --problem sensorless fit estimates "
+                 "(or give it with --km)", xml_out)
     p = run("export", "xml", "--params", sensorless_fit, "--output", xml_out)
     xml = open(xml_out, encoding="utf-8").read() if os.path.exists(xml_out) else ""
     check("export xml: writes the LUGRE group", p.returncode == 0 and

@@ -2,8 +2,10 @@
 // docs/file-formats.md, "ESTIMATOR.json"; docs/estimator.md).
 //
 // Inputs (read_friction_source): a fit.json of `frictionlab fit` (its "model", and its "Km" for a
-// --problem sensorless fit), an estimator parameter file (ESTIMATOR.json, written by `export
-// json`), or a MODEL.json. Outputs:
+// --problem sensorless fit), a joint_fit.json of `frictionlab fit-joint` (the friction of its
+// "joint", a joint-lugre set as the equal lugre set: models/joint_lugre/as_lugre.hpp; the rest of
+// the joint, which no target takes, is stated by joint_fit_notes), an estimator parameter file
+// (ESTIMATOR.json, written by `export json`), or a MODEL.json. Outputs:
 //   - ESTIMATOR.json: {"format": "frictionlab-estimator", "version": 1, "source", "Km", "hold",
 //     "friction": MODEL.json object of a lugre model};
 //   - a self-contained C99 .h/.c pair with the parameters baked in as constants and the
@@ -20,24 +22,46 @@
 
 #include "frictionlab/estimator/torque_estimator.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/sim/joint_model.hpp"
 
 namespace frictionlab::io {
 
 /// A friction model read for an export, and what its file says beyond the model.
 struct FrictionSource {
   std::string file;
-  std::string kind;          ///< "fit.json", "ESTIMATOR.json" or "MODEL.json"
+  std::string kind;          ///< "fit.json", "joint_fit.json", "ESTIMATOR.json" or "MODEL.json"
   ModelSpec spec;            ///< the friction model
   std::optional<double> Km;  ///< a sensorless fit.json's and an ESTIMATOR.json's Km [Nm/A]
   std::optional<Hold> hold;  ///< an ESTIMATOR.json's hold
+  /// A joint_fit.json's joint model (inertia, gravity, offset; its friction as read, of which
+  /// `spec` is the lugre form for a joint-lugre set) and its "method"; unset for other files.
+  std::optional<sim::JointModel> joint;
+  std::string method;
   /// Accepted with a warning ("FILE: ...").
   std::vector<std::string> warnings;
 };
 
-/// Read a fit.json, ESTIMATOR.json or MODEL.json (told apart by their "format" key; a MODEL.json
-/// has none). Throws InputError naming the file and the key or parameter.
+/// Read a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json (told apart by their "format"
+/// key; a MODEL.json has none). Throws InputError naming the file and the key or parameter; for
+/// a joint_fit.json whose joint-lugre friction has no lugre equivalent (tanh sign, several
+/// Stribeck terms, viscous powers above 1: as_lugre), naming the file, "joint: friction", the
+/// model and the obstacle.
 FrictionSource read_friction_source(const std::string& path);
 FrictionSource parse_friction_source(std::string_view text, const std::string& file);
+
+/// The targets of an export, for joint_fit_notes.
+enum class ExportTarget {
+  estimator,    ///< export json / c: the torque estimator tau = Km i - F
+  lugre_group,  ///< export xml: reference 000's LUGRE group
+  mujoco,       ///< export mujoco: an MJCF fragment
+};
+
+/// What an export of a joint fit's friction leaves out of the joint model, one note per term
+/// with its value and unit: the inertia I, the gravity terms mgCx, mgCy and the torque offset
+/// (those the joint's structure has), each saying why the target does not take it and where it
+/// belongs instead. Empty for a source without a joint (docs/joint-identification.md, "Shipping
+/// a joint fit").
+std::vector<std::string> joint_fit_notes(const FrictionSource& s, ExportTarget target);
 
 /// Values given on the command line, taking precedence over the file's.
 struct EstimatorOverrides {
@@ -73,9 +97,12 @@ struct CCode {
 
 /// The C99 pair for a valid parameter set (estimator::check without errors), in float
 /// (`single_precision`) or double; every function and type is prefixed with `name` (a C
-/// identifier: std::invalid_argument otherwise). `source` names the parameter file in comments.
+/// identifier: std::invalid_argument otherwise). `source` names the parameter file in comments;
+/// `notes` (what the source holds that the estimator does not represent: joint_fit_notes) are
+/// listed in the header's comment.
 CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::string& name,
-                       bool single_precision, const std::string& source);
+                       bool single_precision, const std::string& source,
+                       const std::vector<std::string>& notes = {});
 
 struct MujocoOptions {
   std::string joint = "joint";  ///< the joint the friction acts on
@@ -90,7 +117,10 @@ struct MujocoFragment {
 /// The MJCF fragment for a friction model: lugre -> a passive dcmotor actuator with the lugre
 /// and damping attributes; coulomb, viscous, coulomb-viscous, stribeck -> the joint's
 /// frictionloss and damping. Other models: std::invalid_argument (MuJoCo has no equivalent).
+/// `source_notes` (what the source holds beyond the friction that the fragment leaves out:
+/// joint_fit_notes) come first in the notes.
 MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
-                               const std::string& source);
+                               const std::string& source,
+                               const std::vector<std::string>& source_notes = {});
 
 }  // namespace frictionlab::io

@@ -2,9 +2,10 @@
 // configuration's LUGRE group (xml), the torque estimator's parameter file (json), its C code
 // (c) and an MJCF fragment for MuJoCo (mujoco).
 //
-// Inputs are files already read (LugreGroup of a fit.json; FrictionSource of a fit.json,
-// ESTIMATOR.json or MODEL.json) and option structs; outputs are the texts in memory with the
-// warnings. Nothing is printed or written: the caller writes the texts (the formats are
+// Inputs are files already read (LugreGroup of a fit.json or joint_fit.json; FrictionSource of
+// a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json) and option structs; outputs are the
+// texts in memory with the warnings and the notes of what the target cannot represent (the
+// rigid-body terms of a joint fit: joint_fit_notes; for MuJoCo also the friction's deviations). Nothing is printed or written: the caller writes the texts (the formats are
 // io/lugre_xml.hpp and io/estimator_export.hpp).
 #pragma once
 
@@ -20,14 +21,17 @@
 
 namespace frictionlab::io {
 
-/// A text to write, and what was accepted with a warning ("FILE: ...").
+/// A text to write, what was accepted with a warning ("FILE: ..."), and what the source holds
+/// that the target cannot represent (joint_fit_notes; also in the text's comment where the
+/// format has comments: XML, C).
 struct ExportText {
   std::string text;
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;
 };
 
-/// The LUGRE group as XML (lugre_group_xml); `source` names the fit.json in the comment.
-/// The warnings are the group's. Throws Cancelled.
+/// The LUGRE group as XML (lugre_group_xml); `source` names the fit.json or joint_fit.json in
+/// the comment. The warnings and notes are the group's. Throws Cancelled.
 ExportText export_xml(const LugreGroup& group, const std::string& source,
                       const workflows::Progress& progress = {});
 
@@ -44,7 +48,9 @@ estimator::EstimatorParams<double> export_estimator_params(
     const FrictionSource& source, const EstimatorExportOptions& options,
     std::vector<std::string>* warnings, const workflows::Progress& progress = {});
 
-/// ESTIMATOR.json text of export_estimator_params (its "source" is source.file). Same errors.
+/// ESTIMATOR.json text of export_estimator_params (its "source" is source.file), with the
+/// notes of joint_fit_notes(source, ExportTarget::estimator) (JSON has no comments: the caller
+/// reports them). Same errors.
 ExportText export_json(const FrictionSource& source, const EstimatorExportOptions& options,
                        const workflows::Progress& progress = {});
 
@@ -58,6 +64,7 @@ struct CExport {
   std::string header_file, source_file;  ///< NAME.h and NAME.c (file names, no directory)
   std::string header, source;            ///< their texts
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;        ///< joint_fit_notes (also in the header's comment)
 };
 
 /// The self-contained C99 pair of the estimator (estimator_c_code) with the parameters of
@@ -71,8 +78,9 @@ struct MujocoExport {
   std::vector<std::string> notes;    ///< what MuJoCo cannot represent, with the deviation
 };
 
-/// The MJCF fragment of the source's model (mujoco_fragment). The source's own warnings stay
-/// in source.warnings. Throws std::invalid_argument for a model MuJoCo has no equivalent of;
+/// The MJCF fragment of the source's model (mujoco_fragment), its notes starting with
+/// joint_fit_notes(source, ExportTarget::mujoco). The source's own warnings stay in
+/// source.warnings. Throws std::invalid_argument for a model MuJoCo has no equivalent of;
 /// Cancelled.
 MujocoExport export_mujoco(const FrictionSource& source, const MujocoOptions& options,
                            const workflows::Progress& progress = {});

@@ -18,6 +18,7 @@
 
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/identify/result.hpp"
+#include "frictionlab/io/model_json.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/workflows/joint.hpp"
 
@@ -27,6 +28,11 @@ struct JointFile {
   sim::JointModel model;
   std::vector<std::string> warnings;  ///< accepted with a warning (e.g. a friction parameter)
 };
+
+/// The joint's friction as a model of the registry (what its "friction" object holds): the
+/// joint-lugre set, or the static model it is (coulomb: Fs = Fc and sigma2 = 0;
+/// coulomb-viscous: Fs = Fc; stribeck otherwise).
+ModelSpec joint_friction_spec(const sim::JointModel& m);
 
 /// The "joint" object of a model.
 nlohmann::ordered_json joint_to_json(const sim::JointModel& m);

@@ -1,4 +1,4 @@
-// frictionlab: the robot configuration's LUGRE group from a fit.json (docs/file-formats.md,
+// frictionlab: the robot configuration's LUGRE group from a fit.json or a joint_fit.json (docs/file-formats.md,
 // "LUGRE group (XML)"; reference 000: the estimated values are copied into the LUGRE section of
 // the robot's hardware/motorControl .xml files).
 //
@@ -13,6 +13,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,23 +29,34 @@ struct LugreGroup {
   std::string method;      ///< fit.json's method
   /// Accepted with a warning, formatted "FILE: key 'KEY': message".
   std::vector<std::string> warnings;
+  /// What a joint_fit.json holds that the group cannot (joint_fit_notes: inertia, gravity,
+  /// offset); written into the XML comment. Empty for a fit.json.
+  std::vector<std::string> notes;
 };
 
-/// The LUGRE group of a parsed fit.json object; `file` names it in messages. Throws InputError
-/// "FILE: message" / "FILE: key 'KEY': message" when the object is not a fit.json (version 1),
-/// when its model is not a LuGre model the group can express (exponential Stribeck curve,
-/// exponent 1, constant sigma1), when its problem is not `sensorless` (the group needs Km), or
+/// The LUGRE group of a parsed fit.json object; `file` names it in messages. `Km` [Nm/A] (> 0,
+/// the CLI's --km) gives or overrides the torque constant. Throws InputError "FILE: message" /
+/// "FILE: key 'KEY': message" when the object is not a fit.json (version 1), when its model is
+/// not a LuGre model the group can express (exponential Stribeck curve, exponent 1, constant
+/// sigma1), when no Km is given and its problem is not `sensorless` (the group needs Km), or
 /// when a value is missing or invalid.
-LugreGroup lugre_group_from_fit_json(const nlohmann::json& fit, const std::string& file);
+LugreGroup lugre_group_from_fit_json(const nlohmann::json& fit, const std::string& file,
+                                     std::optional<double> Km = std::nullopt);
 
-/// lugre_group_from_fit_json of fit.json text (JSON syntax errors: "FILE:LINE:COLUMN: ...").
-LugreGroup parse_lugre_group(std::string_view text, const std::string& file);
+/// The LUGRE group of fit.json text (lugre_group_from_fit_json) or of joint_fit.json text: its
+/// friction read as by read_friction_source (a joint-lugre set as its lugre form), which must be
+/// a LuGre model the group can express (Stribeck exponent delta 1 or no Stribeck term); a joint
+/// fit has no Km, so `Km` is required (InputError otherwise). JSON syntax errors:
+/// "FILE:LINE:COLUMN: ...".
+LugreGroup parse_lugre_group(std::string_view text, const std::string& file,
+                             std::optional<double> Km = std::nullopt);
 
-/// Read a fit.json file (InputError "FILE: cannot open: ..." if it cannot be read).
-LugreGroup read_lugre_group(const std::string& path);
+/// Read a fit.json or joint_fit.json file (InputError "FILE: cannot open: ..." if it cannot be
+/// read).
+LugreGroup read_lugre_group(const std::string& path, std::optional<double> Km = std::nullopt);
 
-/// The XML text: a comment naming `source` (the fit.json), the model and the units, then the
-/// group, one `<param>` line per value, ending with a newline.
+/// The XML text: a comment naming `source` (the fit.json), the model, the units and the notes,
+/// then the group, one `<param>` line per value, ending with a newline.
 std::string lugre_group_xml(const LugreGroup& g, const std::string& source);
 
 }  // namespace frictionlab::io
