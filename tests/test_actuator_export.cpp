@@ -164,6 +164,7 @@ sim::ServoSetup every_key(ActuatorModel m, sim::ServoDrive drive, double max_cur
 // The first word of every note (what it is about).
 std::vector<std::string> kinds(const std::vector<std::string>& notes) {
   std::vector<std::string> out;
+  out.reserve(notes.size());
   for (const auto& n : notes) out.push_back(n.substr(0, n.find(' ')));
   return out;
 }
