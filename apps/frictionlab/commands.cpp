@@ -1,6 +1,7 @@
 // frictionlab CLI: the list of self-registering subcommands (commands.hpp, Registered).
 // Each lives in its own file and adds one line here.
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "commands.hpp"
 
@@ -10,6 +11,7 @@ void register_fit_actuator(CLI::App& app, Registry& registry);  // fit_actuator.
 void register_export_estimator(CLI::App& app, Registry& registry);  // export_estimator.cpp
 void register_fit_joint(CLI::App& app, Registry& registry);  // fit_joint.cpp (and eval-joint)
 void register_report(CLI::App& app, Registry& registry);  // report.cpp
+void register_export_actuator(CLI::App& app, Registry& registry);  // export_actuator.cpp
 
 namespace {
 std::string& stored_command_line() {
@@ -48,11 +50,21 @@ void check_report_output(const std::string& report,
   frictionlab::io::check_outputs_not_inputs(inputs, {{"--report", report}});
 }
 
+void emit_text(const std::string& output, const std::string& text, const std::string& what) {
+  if (output.empty() || frictionlab::io::is_stdout(output)) {
+    frictionlab::io::write_text_output(std::string(frictionlab::io::kStdout), text);
+  } else {
+    frictionlab::io::write_text_output(output, text);
+    std::cerr << "frictionlab: wrote " << output << " (" << what << ")\n";
+  }
+}
+
 void register_commands(CLI::App& app, Registry& registry) {
   register_report(app, registry);
   register_fit_joint(app, registry);
   register_fit_actuator(app, registry);
   register_export_estimator(app, registry);
+  register_export_actuator(app, registry);  // after export_estimator: it extends `export mujoco`
 }
 
 }  // namespace frictionlab::cli

@@ -119,6 +119,10 @@ void run_simulate(const SimulateOptions& o);
 /// Run `demo`.
 void run_demo(const DemoOptions& o);
 
+/// Write `text` to `output` (empty or "-": the standard output); into a file, followed by
+/// "frictionlab: wrote OUTPUT (WHAT)" on stderr.
+void emit_text(const std::string& output, const std::string& text, const std::string& what);
+
 /// "frictionlab: warning: <line>" on stderr, one line per line of `message`.
 void print_warning(const std::string& message);
 

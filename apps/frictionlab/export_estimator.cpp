@@ -51,22 +51,13 @@ void check_output(const EstimatorExportOptions& o) {
   io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
 }
 
-void emit(const std::string& output, const std::string& text, const std::string& what) {
-  if (output.empty() || io::is_stdout(output)) {
-    io::write_text_output(std::string(io::kStdout), text);
-  } else {
-    io::write_text_output(output, text);
-    std::cerr << "frictionlab: wrote " << output << " (" << what << ")\n";
-  }
-}
-
 void run_json(const EstimatorExportOptions& o) {
   check_output(o);
   const io::ExportText r =
       io::export_json(io::read_friction_source(o.params), overrides(o));
   for (const auto& w : r.warnings) print_warning(w);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
-  emit(o.output, r.text, "estimator parameters of " + o.params);
+  emit_text(o.output, r.text, "estimator parameters of " + o.params);
 }
 
 void run_c(const EstimatorExportOptions& o) {
@@ -98,7 +89,7 @@ void run_mujoco(const EstimatorExportOptions& o) {
   mo.gear = o.gear;
   const io::MujocoExport f = io::export_mujoco(s, mo);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
-  emit(o.output, f.xml, "MJCF fragment of " + o.params);
+  emit_text(o.output, f.xml, "MJCF fragment of " + o.params);
 }
 
 void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {

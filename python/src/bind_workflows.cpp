@@ -501,6 +501,7 @@ void bind_workflows(py::module_& m) {
   bind_joint(m);
   bind_actuator(m);
   bind_export(m);
+  bind_actuator_export(m);
 }
 
 }  // namespace frictionlab::python

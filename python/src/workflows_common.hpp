@@ -243,5 +243,6 @@ void bind_fit_compare(py::module_& m);
 void bind_joint(py::module_& m);
 void bind_actuator(py::module_& m);
 void bind_export(py::module_& m);
+void bind_actuator_export(py::module_& m);
 
 }  // namespace frictionlab::python

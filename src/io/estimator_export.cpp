@@ -16,6 +16,7 @@
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/models/joint_lugre/as_lugre.hpp"
 #include "json_fields.hpp"
+#include "mujoco_text.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -498,8 +499,7 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
                                const std::vector<std::string>& source_notes) {
   if (!(o.gear > 0) || !std::isfinite(o.gear))
     throw std::invalid_argument("--gear must be > 0, got " + format_exact(o.gear));
-  if (o.joint.empty() || o.joint.find_first_of("\"<>&") != std::string::npos)
-    throw std::invalid_argument("--joint: '" + o.joint + "' is not a usable MJCF name");
+  detail::check_mjcf_name(o.joint);
   MujocoFragment out;
   out.notes = source_notes;
   const double N = o.gear;
@@ -591,22 +591,7 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
                                 "(coulomb, viscous, coulomb-viscous, stribeck: joint frictionloss "
                                 "and damping)");
   }
-  // XML comments may not contain "--": the source name is the only free text in it.
-  std::string src;
-  for (char ch : source) {
-    if (ch == '-' && !src.empty() && src.back() == '-') src += ' ';
-    src += ch;
-  }
-  std::string comment = "<!-- frictionlab export mujoco: " + src + " (" + model_name(spec) +
-                        ").\n     " + intro + "\n";
-  if (out.notes.empty()) {
-    comment += "     MuJoCo represents this model exactly.\n";
-  } else {
-    comment += "     Not represented exactly:\n";
-    for (const auto& n : out.notes) comment += "       - " + n + "\n";
-  }
-  comment += "-->\n";
-  out.xml = comment + body;
+  out.xml = detail::mujoco_comment(source, model_name(spec), intro, out.notes) + body;
   return out;
 }
 

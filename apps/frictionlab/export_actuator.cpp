@@ -1,0 +1,124 @@
+// frictionlab export mujoco | bam for a fitted servo actuator (docs/cli.md, "export";
+// docs/actuators.md, "Exporting a fitted actuator"; the work is io::export_actuator_mujoco and
+// io::export_actuator_bam). `export mujoco` itself is export_estimator.cpp's: this file adds the
+// actuator's options to it and runs the actuator export when --params names a fitted actuator
+// (io::is_actuator_source), the friction export otherwise.
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "option_checks.hpp"
+#include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/io/output.hpp"
+
+namespace frictionlab::cli {
+namespace {
+
+struct ActuatorMujocoCli {
+  double kp = 0;   // 0: not given
+  double vin = 0;  // 0: the actuator's
+  std::string form = "position";
+  std::string ctrlrange;  // LO:HI; empty: none
+  std::vector<CLI::Option*> actuator_only;  // --kp, --vin, --form, --ctrlrange
+};
+
+struct BamCli {
+  std::string params, output;
+};
+
+// The value of an option of `export mujoco` (export_estimator.cpp binds it): as given, else its
+// default.
+std::string value_of(CLI::App* cmd, const std::string& name) {
+  const CLI::Option* opt = cmd->get_option(name);
+  return opt->count() > 0 ? opt->as<std::string>() : opt->get_default_str();
+}
+
+void check_output(const std::string& params, const std::string& output) {
+  if (output.empty() || io::is_stdout(output)) return;
+  io::check_output_file(output);
+  io::check_outputs_not_inputs({{"--params", params}}, {{"--output", output}});
+}
+
+// `export mujoco` for an actuator; `friction` is the friction export (export_estimator.cpp).
+void run_mujoco(const ActuatorMujocoCli& o, CLI::App* mj, const std::function<void()>& friction) {
+  const std::string params = value_of(mj, "--params");
+  if (!io::is_actuator_source(params)) {
+    for (const CLI::Option* opt : o.actuator_only)
+      if (opt->count() > 0)
+        throw std::invalid_argument(opt->get_name() + ": only for a fitted actuator (a parameter "
+                                    "file, summary.json or output directory of fit-actuator); " +
+                                    params + " is not one");
+    friction();
+    return;
+  }
+  if (mj->get_option("--gear")->count() > 0)
+    throw std::invalid_argument("--gear: not for a fitted actuator (its constants are joint side)");
+  const std::string output = value_of(mj, "--output");
+  check_output(params, output);
+  io::ActuatorMujocoOptions mo;
+  mo.joint = value_of(mj, "--joint");
+  if (o.kp > 0) mo.kp = o.kp;
+  if (o.vin > 0) mo.vin = o.vin;
+  mo.form = o.form == "dcmotor" ? io::ActuatorMujocoForm::dcmotor : io::ActuatorMujocoForm::position;
+  if (!o.ctrlrange.empty()) mo.ctrlrange = io::parse_ctrlrange(o.ctrlrange);
+  const io::ActuatorSource s = io::read_actuator_source(params);
+  const io::MujocoExport f = io::export_actuator_mujoco(s, mo);
+  for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
+  emit_text(output, f.xml, "MJCF fragment of the actuator " + s.file);
+}
+
+void run_bam(const BamCli& o) {
+  check_output(o.params, o.output);
+  const io::ActuatorSource s = io::read_actuator_source(o.params);
+  const io::ExportText r = io::export_actuator_bam(s);
+  for (const auto& w : r.warnings) print_warning(w);
+  emit_text(o.output, r.text, "BAM parameter file of " + s.file);
+}
+
+}  // namespace
+
+void register_export_actuator(CLI::App& app, Registry& registry) {
+  CLI::App* exp = app.get_subcommand("export");
+  CLI::App* mj = exp->get_subcommand("mujoco");
+  auto o = std::make_shared<ActuatorMujocoCli>();
+  CLI::Option* params = mj->get_option("--params");
+  params->description(params->get_description() +
+                      "; or a fitted actuator: a parameter file (m1.json .. m6.json), a "
+                      "summary.json or output directory of fit-actuator (its recommended model)");
+  o->actuator_only = {
+      mj->add_option("--kp", o->kp,
+                     "Actuator: the firmware's kp register value to run at (the logs' kp; "
+                     "required for an actuator)")
+          ->check(positive()),
+      mj->add_option("--vin", o->vin, "Actuator: supply voltage [V] (default: the actuator's)")
+          ->check(positive()),
+      mj->add_option("--form", o->form,
+                     "Actuator: position (position actuator, back-EMF in the joint damping) or "
+                     "dcmotor (MuJoCo's DC motor with its position controller)")
+          ->check(CLI::IsMember({"position", "dcmotor"})),
+      mj->add_option("--ctrlrange", o->ctrlrange,
+                     "Actuator: the joint's range LO:HI [rad], the actuator's ctrlrange")
+          ->type_name("LO:HI"),
+  };
+  for (auto& r : registry)
+    if (r.command == mj) r.run = [o, mj, friction = r.run] { run_mujoco(*o, mj, friction); };
+
+  auto b = std::make_shared<BamCli>();
+  CLI::App* bam = exp->add_subcommand(
+      "bam", "BAM's parameter file of a fitted actuator (a parameter file, or the recommended "
+             "model of a fit-actuator summary.json or output directory).");
+  bam->add_option("--params", b->params,
+                  "Parameter file (m1.json .. m6.json), summary.json or output directory of "
+                  "fit-actuator")
+      ->type_name("FILE")
+      ->required();
+  bam->add_option("--output", b->output, "Output file (default or -: stdout)")->type_name("FILE");
+  registry.push_back({bam, [b] { run_bam(*b); }});
+}
+
+}  // namespace frictionlab::cli

@@ -1,0 +1,43 @@
+"""The export of a fitted servo actuator from Python (export_actuator_mujoco, export_actuator_bam)
+against the CLI's `export mujoco --kp` and `export bam` on the same parameter file: the same
+texts, the same notes; the errors."""
+import json
+
+import pytest
+
+import frictionlab as fl
+from _cli import needs_cli, run_cli
+
+pytestmark = needs_cli
+
+M3 = {"kt": 0.38, "R": 3.4, "armature": 0.0019, "q_offset": 0.029, "friction_base": 0.0089,
+      "load_friction_base": 0.12, "friction_viscous": 0.0044, "model": "m3", "actuator": "xl330"}
+
+
+def test_actuator_exports_equal_cli(tmp_path):
+    p = tmp_path / "m3.json"
+    p.write_text(json.dumps(M3))
+    out = run_cli("export", "mujoco", "--params", p, "--kp", "400", "--vin", "7", "--form",
+                  "dcmotor", "--ctrlrange", "-2:2", "--joint", "elbow", cwd=tmp_path)
+    f = fl.export_actuator_mujoco(p, kp=400, vin=7, form="dcmotor", ctrlrange=(-2, 2),
+                                  joint="elbow")
+    assert f.xml == out
+    assert [n.split(" ")[0] for n in f.notes] == ["load-dependent", "q_offset"]
+    assert fl.export_actuator_mujoco(p, kp=100).xml == run_cli(
+        "export", "mujoco", "--params", p, "--kp", "100", cwd=tmp_path)
+    b = fl.export_actuator_bam(p)
+    assert b.text == run_cli("export", "bam", "--params", p, cwd=tmp_path)
+    assert json.loads(b.text) == M3 and b.warnings == []
+
+
+def test_actuator_export_errors(tmp_path):
+    p = tmp_path / "m3.json"
+    p.write_text(json.dumps(M3))
+    with pytest.raises(ValueError, match="--kp is required"):
+        fl.export_actuator_mujoco(p)
+    with pytest.raises(ValueError, match="form"):
+        fl.export_actuator_mujoco(p, kp=100, form="motor")
+    with pytest.raises(ValueError, match="--ctrlrange"):
+        fl.export_actuator_mujoco(p, kp=100, ctrlrange=(1, -1))
+    with pytest.raises(fl.Error, match="no summary.json"):
+        fl.export_actuator_bam(tmp_path)
