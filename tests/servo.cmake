@@ -12,3 +12,4 @@ if(TARGET frictionlab_cli)
                    --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_actuator)
 endif()
+frictionlab_test(test_actuator_file test_actuator_file.cpp)

@@ -282,5 +282,39 @@ TEST(ServoLogsRead, DirectoryInNameOrder) {
   EXPECT_THROW(io::read_servo_logs({(dir / "missing.json").string()}), io::InputError);
 }
 
+TEST(ServoLogsRead, OtherRecordersKeysAreOneSummaryLineAndTheCurrentNeedsItsUnit) {
+  // 3 logs in the shape of other recorders (kscale's pendulum recorder): header keys the models
+  // do not use, a current in mA, a torque channel; one log says its current unit
+  const auto dir = std::filesystem::path(FRICTIONLAB_BINARY_DIR) / "test_servo_io_recorders";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string extra = ", \"current\": 120, \"torque\": 11.5";
+  for (const char* name : {"a.json", "b.json", "c.json"}) {
+    const bool unit = std::string(name) == "c.json";
+    std::ofstream(dir / name) << log_text(entry(0, 0, 0, extra) + "," + entry(0.005, 0, 0, extra),
+                                          std::string(", \"actuator_id\": 11, \"ip\": \"x\", "
+                                                      "\"sample_rate\": 100, \"kd\": 0, \"ki\": 0") +
+                                              (unit ? ", \"current_unit\": \"mA\"" : ""));
+  }
+  const auto set = io::read_servo_log_set({dir.string()});
+  ASSERT_EQ(set.logs.size(), 3u);
+  ASSERT_EQ(set.warnings.size(), 1u);  // one line for the run, not one per log
+  EXPECT_EQ(set.warnings[0],
+            "keys the models do not use, in 3 logs: actuator_id, entries[].current (its unit is "
+            "not known: give \"current_unit\") (2 of 3), entries[].torque, ip, sample_rate");
+  EXPECT_EQ(set.logs[2].current_to_amps(), 1e-3);
+  EXPECT_EQ(set.logs[0].current_to_amps(), 0.0);
+  // the unit for the logs that do not say
+  io::ServoLogReadOptions mA;
+  mA.current_unit = "mA";
+  const auto with_unit = io::read_servo_log_set({dir.string()}, mA);
+  EXPECT_EQ(with_unit.warnings[0],
+            "keys the models do not use, in 3 logs: actuator_id, entries[].torque, ip, sample_rate");
+  EXPECT_EQ(with_unit.logs[0].current_to_amps(), 1e-3);
+  EXPECT_EQ(error_of(log_text(entry(0, 0, 0) + "," + entry(0.005, 0, 0), ", \"current_unit\": \"amps\"")),
+            "log.json: key 'current_unit': expected \"A\" or \"mA\", got \"amps\"");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace frictionlab

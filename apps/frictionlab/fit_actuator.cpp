@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "option_checks.hpp"
 #include "frictionlab/format.hpp"
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/output.hpp"
@@ -29,10 +30,15 @@ struct LogOptions {
   double resample = 0.0;
 };
 
-void add_log_options(CLI::App* cmd, LogOptions& o) {
-  cmd->add_option("--logs", o.logs, "BAM log files, or directories of .json logs")
-      ->type_name("PATH")
-      ->required();
+void add_log_options(CLI::App* cmd, LogOptions& o, bool positional = false) {
+  if (positional)
+    cmd->add_option("logs", o.logs, "BAM log files, or directories of .json logs")
+        ->type_name("LOG")
+        ->required();
+  else
+    cmd->add_option("--logs", o.logs, "BAM log files, or directories of .json logs")
+        ->type_name("PATH")
+        ->required();
   cmd->add_option("--kp", o.kp, "Use only the logs with these kp (comma-separated)");
   cmd->add_option("--trajectory", o.trajectory,
                   "Use only the logs with these trajectories (comma-separated)");
@@ -187,6 +193,71 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   out << "lowest mean: " << ev.params[ev.best].label << "\n";
 }
 
+// ---- actuator list / show / check ----
+
+struct ActuatorCheckOptions {
+  std::string actuator;
+  LogOptions logs;
+  bool strict = false;
+  long evaluations = 600;
+  int threads = 0;
+};
+
+void run_actuator_list() {
+  std::cout << "built-in actuators (data/actuators/NAME.json; `frictionlab actuator show NAME`):\n";
+  for (const auto& name : io::builtin_actuator_names()) {
+    const auto a = *io::builtin_actuator(name);
+    std::cout << "  " << pad(name, 14) << a.description << '\n';
+  }
+}
+
+void run_actuator_show(const std::string& reference) {
+  const std::string_view text = io::builtin_actuator_text(reference);
+  if (!text.empty() && reference.find('/') == std::string::npos && !reference.ends_with(".json")) {
+    std::cout << text;
+    return;
+  }
+  std::cout << io::actuator_json(io::resolve_actuator(reference, "", "actuator show"));
+}
+
+void run_actuator_check(const ActuatorCheckOptions& o) {
+  const auto actuator = io::resolve_actuator(o.actuator, "", "actuator check");
+  const auto logs = load_logs(o.logs);
+  workflows::ActuatorCheckOptions wo;
+  wo.evaluations = o.evaluations;
+  wo.threads = o.threads;
+  const auto out = workflows::check_actuator(actuator, logs, wo, progress_to_stderr());
+  auto params = [](const sim::ServoParams& p) {
+    return "kt " + format_number(p.kt, 4) + " Nm/A, R " + format_number(p.R, 4) + " Ohm, armature " +
+           format_number(p.armature, 4) + " kg m^2, Kc " + format_number(p.friction.Kc, 4) +
+           " Nm, Kv " + format_number(p.friction.Kv, 4) + " Nm s/rad, q_offset " +
+           format_number(p.q_offset, 4) + " rad";
+  };
+  std::cout << "actuator " << out.actuator << ", " << out.logs.size() << " log(s)\n"
+            << "  nominal:   " << params(out.nominal) << ": MAE " << format_fixed(out.nominal_mae, 5)
+            << " rad\n"
+            << "  quick fit: " << params(out.fitted) << ": MAE " << format_fixed(out.fitted_mae, 5)
+            << " rad\n\n";
+  std::size_t w = 8;
+  for (const auto& l : out.logs) w = std::max(w, l.log.size() + 2);
+  std::cout << pad("log", w) << pad("kp", 7) << lpad("nominal MAE", 12) << lpad("fit MAE", 10)
+            << lpad("saturated", 11) << "   [rad]\n";
+  for (const auto& l : out.logs)
+    std::cout << pad(l.log, w) << pad(format_exact(l.kp), 7) << lpad(format_fixed(l.nominal_mae, 5), 12)
+              << lpad(format_fixed(l.fitted_mae, 5), 10)
+              << lpad(format_fixed(100 * l.saturated, 1) + " %", 11) << '\n';
+  std::cout << '\n';
+  for (const auto& f : out.findings)
+    std::cout << (f.warning ? "warning: " : "note:    ") << (f.log.empty() ? "" : f.log + ": ")
+              << f.check << ": " << f.message << '\n';
+  std::cout << (out.warnings == 0 ? std::string("no inconsistency found")
+                                  : std::to_string(out.warnings) + " warning(s)")
+            << " in " << out.logs.size() << " log(s)\n";
+  if (o.strict && out.warnings > 0)
+    throw std::runtime_error("actuator check: " + std::to_string(out.warnings) +
+                             " warning(s) (--strict)");
+}
+
 }  // namespace
 
 void register_fit_actuator(CLI::App& app, Registry& registry) {
@@ -260,6 +331,36 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
                  "Also write the report: one self-contained HTML page (docs/report.md)")
       ->type_name("FILE.html");
   registry.push_back({ev, [eo] { run_eval_actuator(*eo); }});
+
+  CLI::App* act = app.add_subcommand(
+      "actuator", "Servo descriptions (ACTUATOR.json, docs/actuators.md): list the built-in ones, "
+                  "print one, check logs against one.");
+  act->require_subcommand(1);
+  CLI::App* list = act->add_subcommand("list", "The built-in actuators.");
+  registry.push_back({list, [] { run_actuator_list(); }});
+  auto show_ref = std::make_shared<std::string>();
+  CLI::App* show = act->add_subcommand(
+      "show", "Print an actuator's ACTUATOR.json (a built-in's shipped file: a template for yours)");
+  show->add_option("actuator", *show_ref, "A built-in name or the path of an ACTUATOR.json")
+      ->type_name("NAME|FILE")
+      ->required();
+  registry.push_back({show, [show_ref] { run_actuator_show(*show_ref); }});
+  auto co = std::make_shared<ActuatorCheckOptions>();
+  CLI::App* check = act->add_subcommand(
+      "check",
+      "Simulate logs with the actuator's nominal parameters and say what looks inconsistent "
+      "(gravity sign, kp units, position offset, saturation, supply, gains) before a long fit.");
+  check->add_option("actuator", co->actuator, "A built-in name or the path of an ACTUATOR.json")
+      ->type_name("NAME|FILE")
+      ->required();
+  add_log_options(check, co->logs, true);
+  check->add_flag("--strict", co->strict, "Exit with an error when a warning is found");
+  check->add_option("--evaluations", co->evaluations, "CMA-ES budget of each quick fit")
+      ->check(positive(Number::integer))
+      ->capture_default_str();
+  check->add_option("--threads", co->threads, "Evaluation threads (default: all cores)")
+      ->check(non_negative(Number::integer));
+  registry.push_back({check, [co] { run_actuator_check(*co); }});
 }
 
 }  // namespace frictionlab::cli

@@ -177,6 +177,23 @@ def eval_actuator(logs: Union[PathLike, Sequence[PathLike]],
                   params: Union[PathLike, Sequence[PathLike]], *, progress: Progress = ...,
                   **options: Any) -> EvalActuatorOutcome: ...
 
+class ActuatorFinding:
+    log: str; check: str; warning: bool; message: str
+
+class ActuatorLogCheck:
+    log: str; kp: float; nominal_mae: float; fitted_mae: float; saturated: float
+
+class ActuatorCheckOutcome:
+    actuator: str; nominal_mae: float; fitted_mae: float; nominal: dict[str, float]
+    fitted: dict[str, float]; logs: list[ActuatorLogCheck]; findings: list[ActuatorFinding]
+    warnings: int
+
+def builtin_actuator_names() -> list[str]: ...
+def actuator_json(actuator: str) -> str: ...
+def check_actuator(actuator: str, logs: Union[PathLike, Sequence[PathLike]], *,
+                   progress: Progress = ..., evaluations: int = ..., threads: int = ...,
+                   **options: Any) -> ActuatorCheckOutcome: ...
+
 class ExportText:
     text: str; warnings: list[str]
 

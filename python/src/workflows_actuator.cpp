@@ -2,6 +2,7 @@
 // results (workflows_common.hpp; docs/python.md).
 #include <filesystem>
 
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/workflows/actuator.hpp"
@@ -182,6 +183,8 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def_readonly("validated", &FitActuatorOutcome::validated)
       .def_readonly("logs", &FitActuatorOutcome::logs)
       .def_readonly("threads", &FitActuatorOutcome::threads)
+      .def_readonly("current_weight", &FitActuatorOutcome::current_weight,
+                    "weight of the motor-current term in the loss [rad/A] (0: none)")
       .def_property_readonly("models", [](const py::object& s) {
         py::list l;
         for (const auto& r : s.cast<const FitActuatorOutcome&>().models)
@@ -295,6 +298,84 @@ The mean absolute position error [rad] of the closed-loop re-simulation of every
 parameter set (workflows::eval_actuator; the CLI's `eval-actuator`). params: parameter files
 (m1.json, ...) or directories of them (a path or a list); each is labelled by its file name
 without .json.
+)doc") + kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
+          .c_str());
+
+  py::class_<workflows::ActuatorFinding>(m, "ActuatorFinding", "One finding of check_actuator.")
+      .def_readonly("log", &workflows::ActuatorFinding::log, "file name; '' for all the logs")
+      .def_readonly("check", &workflows::ActuatorFinding::check,
+                    "'gravity', 'kp', 'offset', 'saturation', 'supply', 'gains' or 'current'")
+      .def_readonly("warning", &workflows::ActuatorFinding::warning,
+                    "True: looks inconsistent; False: a note")
+      .def_readonly("message", &workflows::ActuatorFinding::message)
+      .def("__repr__", [](const workflows::ActuatorFinding& f) {
+        return std::string(f.warning ? "warning: " : "note: ") + (f.log.empty() ? "" : f.log + ": ") +
+               f.check + ": " + f.message;
+      });
+  py::class_<workflows::ActuatorLogCheck>(m, "ActuatorLogCheck", "check_actuator on one log.")
+      .def_readonly("log", &workflows::ActuatorLogCheck::log)
+      .def_readonly("kp", &workflows::ActuatorLogCheck::kp)
+      .def_readonly("nominal_mae", &workflows::ActuatorLogCheck::nominal_mae, "[rad]")
+      .def_readonly("fitted_mae", &workflows::ActuatorLogCheck::fitted_mae, "[rad]")
+      .def_readonly("saturated", &workflows::ActuatorLogCheck::saturated, "share of entries [-]");
+  py::class_<workflows::ActuatorCheckOutcome>(m, "ActuatorCheckOutcome",
+                                              "What check_actuator returns (workflows::ActuatorCheckOutcome).")
+      .def_readonly("actuator", &workflows::ActuatorCheckOutcome::actuator)
+      .def_readonly("nominal_mae", &workflows::ActuatorCheckOutcome::nominal_mae, "[rad]")
+      .def_readonly("fitted_mae", &workflows::ActuatorCheckOutcome::fitted_mae, "[rad]")
+      .def_property_readonly("nominal", [](const workflows::ActuatorCheckOutcome& o) {
+        py::dict d;
+        for (auto k : sim::servo_param_keys(o.nominal.model, sim::ServoDrive::voltage))
+          d[py::str(std::string(k))] = sim::servo_param(o.nominal, k);
+        return d; }, "the nominal M1 parameters (BAM keys)")
+      .def_property_readonly("fitted", [](const workflows::ActuatorCheckOutcome& o) {
+        py::dict d;
+        for (auto k : sim::servo_param_keys(o.fitted.model, sim::ServoDrive::voltage))
+          d[py::str(std::string(k))] = sim::servo_param(o.fitted, k);
+        return d; }, "the quick M1 fit (BAM keys)")
+      .def_readonly("logs", &workflows::ActuatorCheckOutcome::logs)
+      .def_readonly("findings", &workflows::ActuatorCheckOutcome::findings)
+      .def_readonly("warnings", &workflows::ActuatorCheckOutcome::warnings);
+  m.def("builtin_actuator_names", &io::builtin_actuator_names,
+        "The names of the built-in actuators (data/actuators/NAME.json; io::builtin_actuator_names).");
+  m.def(
+      "actuator_json",
+      [](const std::string& reference) {
+        const std::string_view text = io::builtin_actuator_text(reference);
+        if (!text.empty()) return std::string(text);
+        return io::actuator_json(io::resolve_actuator(reference, "", "actuator_json"));
+      },
+      py::arg("actuator"),
+      "The ACTUATOR.json text of a built-in name (its shipped file) or of a file (read, checked "
+      "and written back; io::actuator_json).");
+  m.def(
+      "check_actuator",
+      [](const std::string& actuator, const py::object& logs, const py::object& progress,
+         long evaluations, int threads, const py::kwargs& kwargs) {
+        for (const auto& item : kwargs) {
+          const std::string k = py::str(item.first);
+          if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
+            throw std::invalid_argument("check_actuator: unknown option '" + k +
+                                        "' (options: evaluations, threads, kp, trajectory, files, "
+                                        "resample, current_unit)");
+        }
+        const auto a = io::resolve_actuator(actuator, "", "check_actuator");
+        const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
+        workflows::ActuatorCheckOptions o;
+        o.evaluations = evaluations;
+        o.threads = threads;
+        return run_released(progress, [&](const workflows::Progress& p) {
+          return workflows::check_actuator(a, l, o, p);
+        });
+      },
+      py::arg("actuator"), py::arg("logs"), py::kw_only(), py::arg("progress") = py::none(),
+      py::arg("evaluations") = 600, py::arg("threads") = 0,
+      (std::string(R"doc(check_actuator(actuator, logs, *, progress=None, evaluations=600, threads=0, **options) -> ActuatorCheckOutcome
+
+Check logs against an actuator description before a long fit (workflows::check_actuator; the
+CLI's `actuator check`): nominal simulation, a quick M1 fit and the hypotheses gravity reversed,
+kp scaled, offset, saturation, supply, gains, current. actuator: a built-in name or the path of
+an ACTUATOR.json; logs: BAM log files or directories.
 )doc") + kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
           .c_str());
 }

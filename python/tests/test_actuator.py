@@ -59,3 +59,18 @@ def test_actuator_errors():
         fl.fit_actuator(LOGS, kp=[12345], trials=10)
     with pytest.raises(fl.Error, match="fit_actuator: unknown option 'trails'"):
         fl.fit_actuator(LOGS, trails=10)
+
+
+def test_actuator_descriptions_and_check_equal_the_cli(tmp_path):
+    names = fl.builtin_actuator_names()
+    assert "sts3215" in names and "xl330" in names
+    assert json.loads(fl.actuator_json("sts3215"))["control"]["error_gain"]["value"] == 0.166
+    (tmp_path / "servo.json").write_text(fl.actuator_json("xl330"))
+    assert json.loads(fl.actuator_json(str(tmp_path / "servo.json")))["name"] == "xl330"
+    chk = fl.check_actuator("xl330", LOGS, kp=[200], threads=1)
+    assert chk.warnings == 0 and len(chk.logs) == 4
+    assert chk.fitted_mae < chk.nominal_mae
+    out = run_cli("actuator", "check", "xl330", LOGS, "--kp", "200", "--threads", "1", cwd=tmp_path)
+    assert f"{chk.fitted_mae:.5f}" in out and "no inconsistency found in 4 log(s)" in out
+    with pytest.raises(Exception, match="unknown actuator 'sts9999'"):
+        fl.check_actuator("sts9999", LOGS)

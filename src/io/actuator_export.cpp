@@ -210,6 +210,19 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
                       "do not overlap, |qd| > (vin max_pwm + R max_current)/kt = " +
                       format_number((v.vmax + p.R * c.max_current) / p.kt) + " rad/s");
   }
+  if (c.law != sim::ServoLaw::p)
+    notes.push_back(std::string("the firmware's ") + (c.law == sim::ServoLaw::pd ? "derivative" : "derivative and integral") +
+                    " terms (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") +
+                    "', kd_gain = " + format_exact(c.kd_gain) + " s" +
+                    (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s" : std::string()) +
+                    "): the exported actuator is the proportional loop at --kp only");
+  if (c.deadband > 0)
+    notes.push_back("the firmware's deadband |e| < " + format_exact(c.deadband) +
+                    " rad (no output): MuJoCo's position actuator has none");
+  if (c.period > 0)
+    notes.push_back("the firmware's control period " + format_exact(c.period) +
+                    " s (output held between updates): MuJoCo computes the actuator force at "
+                    "every one of its own time steps");
   if (c.drive == sim::ServoDrive::current && position)
     notes.push_back("the supply-voltage window of a current drive, |R i + kt qd| <= vin: the "
                     "position actuator clamps at the current limit only; the current available "

@@ -57,9 +57,17 @@ class Reader {
     for (const auto& [k, v] : obj.items()) {
       (void)v;
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
-        std::string list;
-        for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(prefix.empty() ? k : prefix + "." + k, "unknown key (expected one of: " + list + ")");
+        std::string list = "unknown key (expected one of: ";
+        const std::size_t head = list.size();
+        for (auto a : allowed) {
+          if (list.size() > head) list += ", ";
+          list += a;
+        }
+        list += ')';
+        std::string key = prefix;
+        if (!key.empty()) key += '.';
+        key += k;
+        fail(key, list);
       }
     }
   }

@@ -223,6 +223,7 @@ ServoLogSet read_servo_log_set(const std::vector<std::string>& paths,
   }
   if (!unused.empty()) {
     std::vector<std::string> items;
+    items.reserve(unused.size());
     for (const auto& [k, count] : unused)
       items.push_back(count == n ? k : k + " (" + std::to_string(count) + " of " + std::to_string(n) + ")");
     set.warnings.push_back("keys the models do not use, in " +
@@ -364,7 +365,9 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
       std::string allowed;
       for (auto key : keys) allowed += (allowed.empty() ? "" : ", ") + std::string(key);
-      std::string msg = "not a parameter of model " + model + " with actuator '" + actuator;
+      std::string msg = "not a parameter of model " + model;
+      msg += " with actuator '";
+      msg += actuator;
       msg += "' (its keys: ";
       msg += allowed;
       msg += ")";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -285,6 +286,144 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
     out.params[j].mean = sum[j] / static_cast<double>(logs.size());
     if (out.params[j].mean < out.params[out.best].mean) out.best = j;
   }
+  return out;
+}
+
+ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
+                                    const std::vector<data::ServoLog>& logs,
+                                    const ActuatorCheckOptions& options,
+                                    const Progress& progress) {
+  if (logs.empty()) throw std::invalid_argument("actuator check: no log");
+  if (options.evaluations <= 0) throw std::invalid_argument("actuator check: evaluations must be > 0");
+  progress.check();
+  ActuatorCheckOutcome out;
+  out.actuator = actuator.name;
+  const auto& c = actuator.constants;
+  sim::ServoParams& p = out.nominal;
+  p.model = ActuatorModel::M1;
+  p.kt = actuator.kt.nominal_or_middle();
+  p.R = actuator.R.nominal_or_middle();
+  p.armature = actuator.armature.nominal_or_middle();
+  p.current_limit = 1.0;  // a current drive's cap: nominal 1 A (identified by the fit)
+  p.friction.Kc = 0.0;
+  p.friction.Kv = 0.0;
+  constexpr double kCloser = 2.0;  // a hypothesis must halve the MAE to be a warning
+  auto pooled = [&](const sim::ServoConstants& cc, const sim::ServoParams& pp) {
+    return identify::servo_loss(cc, pp, logs, {});
+  };
+  out.nominal_mae = pooled(c, p);
+
+  // quick M1 fits: as described, gravity reversed, kp scaled
+  identify::ServoFitOptions fo;
+  fo.cmaes.max_evals = options.evaluations;
+  fo.cmaes.seed = options.seed;
+  fo.cmaes.threads = options.threads > 0
+                         ? options.threads
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto quick_fit = [&](const sim::ServoConstants& cc, double offset_centre, const std::string& what) {
+    progress.say("quick M1 fit: " + what);
+    progress.check();
+    auto o = fo;
+    o.bounds = {{"q_offset", offset_centre - 0.5, offset_centre + 0.5}};
+    auto start = p;
+    start.q_offset = offset_centre;
+    return identify::fit_servo_model(actuator, cc, ActuatorModel::M1, logs, {start}, o);
+  };
+  const auto base = quick_fit(c, 0.0, "as described");
+  out.fitted = base.params;
+  out.fitted_mae = base.loss;
+  {
+    const auto flipped = quick_fit(c, std::numbers::pi, "gravity reversed (zero at the top)");
+    if (flipped.loss * kCloser < base.loss)
+      out.findings.push_back(
+          {"", "gravity", true,
+           "with the gravity torque reversed (the zero of 'position' at the top, not hanging "
+           "down) a quick fit is " + format_number(base.loss / flipped.loss, 3) + "x closer (MAE " +
+               format_number(flipped.loss, 3) + " against " + format_number(base.loss, 3) +
+               " rad): check the position's zero and direction"});
+  }
+  {
+    double best = base.loss, factor = 1.0;
+    for (const double f : {1.0 / 512, 1.0 / 64, 1.0 / 8, 8.0, 64.0, 512.0}) {
+      auto cc = c;
+      cc.error_gain = c.error_gain * f;
+      const auto r = quick_fit(cc, 0.0, "kp times " + format_number(f));
+      if (r.loss < best) {
+        best = r.loss;
+        factor = f;
+      }
+    }
+    if (best * kCloser < base.loss)
+      out.findings.push_back(
+          {"", "kp", true,
+           "with kp times " + format_number(factor) + " a quick fit is " +
+               format_number(base.loss / best, 3) + "x closer (MAE " + format_number(best, 3) +
+               " against " + format_number(base.loss, 3) +
+               " rad): check the units of kp and the actuator's error_gain (firmware scaling)"});
+  }
+  const auto range = sim::servo_param_range(actuator, "q_offset");
+  if (out.fitted.q_offset < range.lo || out.fitted.q_offset > range.hi) {
+    // is the offset needed? the same quick fit with q_offset in its default range
+    progress.say("quick M1 fit: q_offset in its default range");
+    auto o = fo;
+    o.bounds = {{"q_offset", range.lo, range.hi}};
+    auto start = p;
+    start.q_offset = std::clamp(out.fitted.q_offset, range.lo, range.hi);
+    const auto inside = identify::fit_servo_model(actuator, c, ActuatorModel::M1, logs, {start}, o);
+    const bool needed = base.loss * kCloser < inside.loss;
+    out.findings.push_back(
+        {"", "offset", needed,
+         "a quick fit puts the position offset at " + format_number(out.fitted.q_offset, 3) +
+             " rad, outside q_offset's search range [" + format_number(range.lo) + ", " +
+             format_number(range.hi) + "] (MAE " + format_number(base.loss, 3) + " against " +
+             format_number(inside.loss, 3) + " rad within it)" +
+             (needed ? ": recalibrate the zero or give --range q_offset=LO:HI"
+                     : ": within the quick fit's accuracy")});
+  }
+  bool any_saturated = false;
+  std::vector<ActuatorFinding> per_log;
+  for (const auto& l : logs) {
+    const std::string name = base_name(l.file);
+    auto add = [&](const char* check, bool warning, std::string message) {
+      per_log.push_back({name, check, warning, std::move(message)});
+    };
+    const auto nominal = identify::servo_log_error(c, p, l);
+    const auto fitted = identify::servo_log_error(c, out.fitted, l);
+    out.logs.push_back({name, l.kp, nominal.position_mae, fitted.position_mae, fitted.saturated});
+    any_saturated = any_saturated || fitted.saturated > 0;
+    if (fitted.saturated > 0.9)
+      add("saturation", true,
+          "the firmware's output is at its limit at " + format_number(100 * fitted.saturated, 3) +
+              " % of the enabled entries: check kp, error_gain and the limits (max_pwm)");
+    if (l.vin && !l.input_volts.empty()) {
+      double mean = 0.0;
+      for (double v : l.input_volts) mean += v;
+      mean /= static_cast<double>(l.input_volts.size());
+      if (std::abs(mean - *l.vin) > 0.05 * *l.vin)
+        add("supply", true,
+            "'vin' is " + format_number(*l.vin) + " V but the logged input_volts average " +
+                format_number(mean, 4) + " V: the simulation uses 'vin'");
+    }
+    if (l.kd != 0.0 && c.law == sim::ServoLaw::p)
+      add("gains", true,
+          "the log has kd = " + format_number(l.kd) + " but the actuator's law is 'p': the "
+          "derivative term is not simulated");
+    if (l.ki != 0.0 && c.law != sim::ServoLaw::pid)
+      add("gains", true,
+          "the log has ki = " + format_number(l.ki) + " but the actuator's law has no integral term");
+    if (!l.current.empty() && l.current_to_amps() == 0.0)
+      add("current", true,
+          "the log has a current but no \"current_unit\": it is not used (give --current-unit)");
+  }
+  if (!any_saturated)
+    out.findings.push_back(
+        {"", "saturation", false,
+         c.drive == sim::ServoDrive::voltage
+             ? "the output reaches its limit in no log: max_pwm and the current window do not "
+               "act (the fit cannot check them)"
+             : "the output reaches its limit in no log: current_limit is not identified"});
+  out.findings.insert(out.findings.end(), per_log.begin(), per_log.end());
+  for (const auto& f : out.findings) out.warnings += f.warning ? 1 : 0;
   return out;
 }
 

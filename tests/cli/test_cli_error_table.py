@@ -53,6 +53,12 @@ SENSORLESS_REC = "t,current,velocity,torque\n" + "".join(
 JOINT = '{"joint": {"I": 0.05, "friction": {"model": "coulomb", "params": {"Fc": 0.1}}}}'
 HUGE_LUGRE = ('{"model": "lugre", "params": {"sigma0": 1e308, "sigma1": 1e308, '
               '"sigma2": 0.4}}\n')
+ACTUATOR = json.dumps({"format": "frictionlab-actuator", "version": 1, "name": "mine",
+                       "drive": "voltage", "supply_voltage": {"value": 7.4, "unit": "V"},
+                       "motor": {"torque_constant": {"range": [0.3, 3], "unit": "Nm/A"},
+                                 "resistance": {"range": [0.5, 5], "unit": "ohm"},
+                                 "armature": {"range": [0.0001, 0.05], "unit": "kg m^2"}},
+                       "control": {"law": "p", "error_gain": {"value": 0.003, "unit": "1/rad"}}})
 ENTRY = '{"position": 0, "goal_position": 0.1, "timestamp": %s, "torque_enable": true}'
 
 
@@ -266,6 +272,30 @@ ROWS = [
     ("eval-joint: joint with a LuGre (not joint-lugre) friction", EJ,
      {"J.json": '{"joint": {"I": 0.1, "friction": ' + LUGRE + "}}", "j.csv": JOINT_REC}, 1,
      "is not a joint friction model"),
+    # ---- actuator list / show / check (ACTUATOR.json) ----
+    ("actuator: no subcommand", ["actuator"], {}, REQUIRED, "A subcommand is required"),
+    ("actuator show: unknown name", ["actuator", "show", "sts9999"], {}, 1,
+     "actuator show: unknown actuator 'sts9999' (built in: mx106, mx64, sts3215, sts3215-12v, "
+     "xc330m288t, xl320, xl330); to add one, write an ACTUATOR.json"),
+    ("actuator check: unknown drive", ["actuator", "check", "a.json", "log.json"],
+     {"a.json": ACTUATOR.replace('"drive": "voltage"', '"drive": "pwm"'), "log.json": LOG}, 1,
+     "a.json:1: key 'drive': unknown drive 'pwm'"),
+    ("actuator check: negative resistance", ["actuator", "check", "a.json", "log.json"],
+     {"a.json": ACTUATOR.replace('"range": [0.5, 5]', '"range": [-0.5, 5]'), "log.json": LOG}, 1,
+     "a.json:1: key 'motor.resistance': a physical constant: the range must be > 0"),
+    ("actuator check: wrong unit", ["actuator", "check", "a.json", "log.json"],
+     {"a.json": ACTUATOR.replace('"unit": "ohm"', '"unit": "mohm"'), "log.json": LOG}, 1,
+     "a.json:1: key 'motor.resistance.unit': unit 'mohm' is not accepted here"),
+    ("actuator check: missing constant", ["actuator", "check", "a.json", "log.json"],
+     {"a.json": ACTUATOR.replace(', "armature": {"range": [0.0001, 0.05], "unit": "kg m^2"}', ''),
+      "log.json": LOG}, 1, "a.json:1: key 'motor.armature': missing"),
+    ("actuator check: actuator file missing", ["actuator", "check", "none.json", "log.json"],
+     {"log.json": LOG}, 1, "actuator check: actuator file 'none.json' does not exist"),
+    ("fit-actuator: a log names an unknown actuator", ["fit-actuator", "--logs", "log.json"],
+     {"log.json": LOG.replace('"motor": "xl330"', '"motor": "sts9999"')}, 1,
+     "log.json: key 'motor': unknown actuator 'sts9999' (built in: mx106, mx64, sts3215, "
+     "sts3215-12v, xc330m288t, xl320, xl330); to add one, write an ACTUATOR.json "
+     "(docs/actuators.md, \"ACTUATOR.json\") and give its path instead of a name"),
     # ---- fit-actuator / eval-actuator ----
     ("eval-actuator: a fit.json as --params", EA, {"p.json": FIT, "log.json": LOG}, 1,
      "p.json: this is a fit.json from `fit`, not an actuator parameter file"),

@@ -207,4 +207,65 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
                                   const std::vector<ServoParamSet>& params,
                                   const Progress& progress = {});
 
+// ---- actuator check ----
+
+/// One finding of check_actuator.
+struct ActuatorFinding {
+  std::string log;      ///< file name of the log (no directory); empty: about all the logs
+  std::string check;    ///< "gravity", "kp", "offset", "saturation", "supply", "gains", "current"
+  bool warning = false; ///< false: a note (what the logs cannot tell), true: looks inconsistent
+  std::string message;
+};
+
+/// What check_actuator found on one log.
+struct ActuatorLogCheck {
+  std::string log;           ///< file name (no directory)
+  double kp = 0.0;           ///< the log's kp
+  double nominal_mae = 0.0;  ///< position MAE of the nominal simulation [rad]
+  double fitted_mae = 0.0;   ///< position MAE of the quick fit [rad]
+  double saturated = 0.0;    ///< share of the enabled entries with a limited output (quick fit) [-]
+};
+
+struct ActuatorCheckOptions {
+  long evaluations = 600;  ///< CMA-ES budget of each quick fit (> 0)
+  int threads = 0;         ///< 0: every core
+  std::uint64_t seed = 1;
+};
+
+struct ActuatorCheckOutcome {
+  std::string actuator;                 ///< its name
+  sim::ServoParams nominal;             ///< the nominal parameters simulated (see check_actuator)
+  sim::ServoParams fitted;              ///< the quick M1 fit as described
+  double nominal_mae = 0.0;             ///< pooled position MAE of the nominal set [rad]
+  double fitted_mae = 0.0;              ///< pooled position MAE of the quick fit [rad]
+  std::vector<ActuatorLogCheck> logs;   ///< in the order given
+  std::vector<ActuatorFinding> findings;  ///< all-log findings first, then per log
+  std::size_t warnings = 0;             ///< how many findings are warnings
+};
+
+/// Check (processed) logs against an actuator description before a long fit: what looks
+/// inconsistent. First the logs are simulated with the nominal parameters: model M1 with the
+/// actuator's kt, R, armature (their published value, else sim::ServoConstant::nominal_or_middle),
+/// no friction, no offset. Then a quick M1 fit (CMA-ES, options.evaluations) pooled over the logs,
+/// with q_offset searched in [-0.5, 0.5] rad, is compared with the same quick fit under each
+/// hypothesis; a hypothesis whose fit is at least twice as close is a warning:
+///   gravity     the bench's zero at the top instead of hanging down (q_offset near pi): the sign
+///               of the gravity torque;
+///   kp          the firmware gain (error_gain) off by 1/512, 1/64, 1/8, 8, 64 or 512: the
+///               units or scaling of kp, beyond what kt and R can absorb within their ranges;
+/// and from the quick fit and the logs themselves:
+///   offset      the fitted q_offset outside the fit's default range [-0.1, 0.1]: a warning
+///               when the quick fit within that range is twice as far, else a note;
+///   saturation  the output limited at more than 90 % of a log's enabled entries (warning), or
+///               in no log (a note: max_pwm and the current window are then not identified);
+///   supply      a log's "vin" more than 5 % away from the mean of its input_volts (warning);
+///   gains       kd (ki) non-zero while the actuator's law has no derivative (integral) term;
+///   current     a logged current whose unit is unknown (not used).
+/// identify::FitError for a raw log or an unknown supply voltage; invalid_argument for no log.
+/// Progress: a line per fit; cancellation between fits.
+ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
+                                    const std::vector<data::ServoLog>& logs,
+                                    const ActuatorCheckOptions& options = {},
+                                    const Progress& progress = {});
+
 }  // namespace frictionlab::workflows
