@@ -15,6 +15,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-tqdm python3-pandas \
   python3-setuptools python3-pip python3-venv \
   chromium fonts-liberation python3-pil \
+  python3-distributed python3-psycopg2 postgresql \
   clang-15 libfuzzer-15-dev libomp-15-dev \
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib > /dev/null
 echo "frictionlab: dependencies installed"
