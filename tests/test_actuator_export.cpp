@@ -226,6 +226,23 @@ TEST(ActuatorExport, CurrentWindowsPerDriveAndForm) {
   EXPECT_TRUE(notes(current, dc).empty());
 }
 
+TEST(ActuatorExport, FirmwareLawBeyondPIsStated) {
+  // a PD law with a deadband and a control period (ACTUATOR.json's "control"): three notes
+  auto s = every_key(ActuatorModel::M1, sim::ServoDrive::voltage);
+  s.params.q_offset = 0;
+  auto& c = s.actuator.constants;
+  c.law = sim::ServoLaw::pd;
+  c.kd_gain = 0.01;
+  c.deadband = 0.0015;
+  c.period = 0.002;
+  const auto n = io::actuator_mujoco_notes(s, io::actuator_mujoco_values(s, 100, 12),
+                                           io::ActuatorMujocoForm::position);
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_NE(n[0].find("derivative terms (law 'pd', kd_gain = 0.01 s)"), std::string::npos) << n[0];
+  EXPECT_NE(n[1].find("deadband |e| < 0.0015 rad"), std::string::npos) << n[1];
+  EXPECT_NE(n[2].find("control period 0.002 s"), std::string::npos) << n[2];
+}
+
 TEST(ActuatorExport, NotesAreInTheComment) {
   io::ActuatorMujocoOptions o;
   o.kp = 100;
