@@ -209,6 +209,23 @@ def _create_sqlite_file(path):
         os.close(fd)
 
 
+def _sqlite_wal(conn, sqlite3):
+    """Put the database in WAL mode (persistent: done once per file) and return the journal mode.
+    Switching needs an exclusive lock, and SQLite does not always wait for it (busy handler) when
+    several processes open a new file at once: retried until the busy timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while True:
+        try:
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            if mode.lower() == "wal":
+                return mode
+            return conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _connect_sqlite(path, create):
     import sqlite3
 
@@ -219,12 +236,12 @@ def _connect_sqlite(path, create):
     try:
         conn = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_S, isolation_level=None,
                                check_same_thread=False)
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+        mode = _sqlite_wal(conn, sqlite3)
         if mode.lower() != "wal":
             raise StoreError(f"results store {path}: SQLite refused WAL mode (journal_mode {mode}); "
                              f"is the file on a network filesystem?")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
     except sqlite3.DatabaseError as e:
         raise StoreError(f"results store {path}: not a usable SQLite database ({e})") from e
     return conn
