@@ -23,7 +23,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from contextlib import contextmanager
 
 import pytest
