@@ -12,6 +12,7 @@ void register_export_estimator(CLI::App& app, Registry& registry);  // export_es
 void register_fit_joint(CLI::App& app, Registry& registry);  // fit_joint.cpp (and eval-joint)
 void register_report(CLI::App& app, Registry& registry);  // report.cpp
 void register_export_actuator(CLI::App& app, Registry& registry);  // export_actuator.cpp
+void register_fleet(CLI::App& app, Registry& registry);  // fleet.cpp
 
 namespace {
 std::string& stored_command_line() {
@@ -65,6 +66,7 @@ void register_commands(CLI::App& app, Registry& registry) {
   register_fit_actuator(app, registry);
   register_export_estimator(app, registry);
   register_export_actuator(app, registry);  // after export_estimator: it extends `export mujoco`
+  register_fleet(app, registry);
 }
 
 }  // namespace frictionlab::cli

@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from _postgres import postgres_server_url, postgres_url  # noqa: F401 (fixtures)
 from frictionlab.fleet import store as fs
 
 N_PARAMS = 10

@@ -1,0 +1,179 @@
+"""`frictionlab fleet ...` (the CLI runs `python3 -m frictionlab.fleet ...`; docs/fleet.md).
+
+    frictionlab fleet run CONFIG (--manifest FILE | --root DIR) [--db URL] [--scheduler ADDR]
+                          [--workers N] [--retry-failed] [--no-progress]
+    frictionlab fleet status [--db URL] [--follow]
+    frictionlab fleet report [--db URL] --output FILE.html [--csv DIR] [--json FILE]
+    frictionlab fleet generate DIR [--robots N] [--sessions N] [--seed N] ...
+
+Exit status: 0 success, 1 an input error (message "frictionlab: error: ..."), 130 interrupted
+(Ctrl-C: the run is resumable).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+
+def _error(message: str) -> int:
+    print(f"frictionlab: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _cmd_run(a) -> int:
+    from .engine import run
+    s = run(a.config, manifest=a.manifest, root=a.root, db=a.db, scheduler=a.scheduler,
+            workers=a.workers, retry_failed=a.retry_failed,
+            progress=False if a.no_progress else None)
+    print(s.line())
+    for robot, joint, session, error in s.failures:
+        print(f"  failed: {robot} {joint} {session}: {error}")
+    return 0
+
+
+def _print_status(st: dict) -> None:
+    runs = st["runs"]
+    if len(runs) == 0:
+        print("no run yet")
+        return
+    for _, r in runs.iterrows():
+        print(f"run {r['run_id']}: {r['status']}, {r['n_tasks']} tasks listed, started "
+              f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['started_at']))}")
+    counts = st["counts"]
+    print("tasks: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) if counts
+          else "tasks: none stored")
+    for _, t in st["failures"].iterrows():
+        print(f"  failed: {t['robot']} {t['joint']} {t['session']}: {t['error']}")
+
+
+def _cmd_status(a) -> int:
+    from .engine import status
+    st = status(a.db)
+    if not a.follow:
+        _print_status(st)
+        return 0
+    # a live bar of the newest run until it ends
+    from tqdm import tqdm
+    from .store import open_store
+    runs = st["runs"]
+    if len(runs) == 0:
+        print("no run yet")
+        return 0
+    newest = runs.sort_values("run_id").iloc[-1]
+    bar = tqdm(total=int(newest["n_tasks"]), desc=f"run {newest['run_id']}", unit="task",
+               file=sys.stderr)
+    while True:
+        with open_store(a.db) as store:
+            tasks = store.tasks()
+            run_row = store.runs().set_index("run_id").loc[newest["run_id"]]
+        n = int((tasks["status"].isin(["done", "failed"])).sum()) if len(tasks) else 0
+        bar.n = min(n, bar.total)
+        bar.refresh()
+        if run_row["status"] != "running":
+            break
+        time.sleep(a.interval)
+    bar.close()
+    _print_status(status(a.db))
+    return 0
+
+
+def _cmd_report(a) -> int:
+    from . import analysis, report
+    from .store import open_store
+    with open_store(a.db) as store:
+        params = store.parameters()
+        tasks = store.tasks()
+    drift = analysis.drift(params)
+    spread = analysis.spread(params)
+    path = report.write_report(params, tasks, a.output, drift=drift, spread=spread)
+    if a.csv:
+        os.makedirs(a.csv, exist_ok=True)
+        for name, df in (("parameters", params), ("drift", drift), ("spread", spread),
+                         ("tasks", tasks)):
+            _atomic_write(os.path.join(a.csv, f"{name}.csv"), df.to_csv(index=False))
+    if a.json:
+        import json
+        _atomic_write(a.json, json.dumps({
+            "drift": drift.to_dict(orient="records"), "spread": spread.to_dict(orient="records")},
+            indent=2, default=str) + "\n")
+    flagged = drift[drift["flagged"]] if len(drift) else drift
+    print(f"report: {path}; {len(flagged)} flagged parameter(s) of "
+          f"{flagged[['robot', 'joint']].drop_duplicates().shape[0] if len(flagged) else 0} joint(s)")
+    for _, r in flagged.iterrows():
+        print(f"  drift: {r['robot']} {r['joint']} {r['name']}: {r['relative']:+.1%} on "
+              f"{r['session_time']} ({r['reason']})")
+    return 0
+
+
+def _atomic_write(path: str, text: str) -> None:
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _cmd_generate(a) -> int:
+    from . import synthetic
+    truth = synthetic.generate(a.dir, robots=a.robots, sessions=a.sessions, seed=a.seed,
+                               seconds=a.seconds, corrupt=a.corrupt)
+    print(f"{a.dir}: a synthetic fleet ({a.robots} robots, {a.sessions} sessions per joint); "
+          f"configuration {os.path.join(a.dir, 'fleet.json')}, manifest "
+          f"{os.path.join(a.dir, 'manifest.csv')}, truth {os.path.join(a.dir, 'truth.json')}")
+    return 0 if truth is not None else 1
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="frictionlab fleet",
+                                description="Identify every joint of every robot of a fleet on "
+                                            "Dask; results in SQLite or PostgreSQL (docs/fleet.md).")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="identify every session not done yet")
+    r.add_argument("config", help="the fleet configuration (fleet.json)")
+    src = r.add_mutually_exclusive_group(required=True)
+    src.add_argument("--manifest", help="CSV: robot, joint, session, session_time, files, tags...")
+    src.add_argument("--root", help="directory ROOT/<robot>/<joint>/<session>/<files>")
+    r.add_argument("--db", default="fleet.sqlite", help="results store: a SQLite file or a "
+                   "postgresql://user@host:port/db URL (default fleet.sqlite)")
+    r.add_argument("--scheduler", help="an existing Dask scheduler, tcp://HOST:PORT (default: a "
+                   "LocalCluster of worker processes on this machine)")
+    r.add_argument("--workers", type=int, help="LocalCluster worker processes (default: cores)")
+    r.add_argument("--retry-failed", action="store_true",
+                   help="run again the tasks that failed with the same key")
+    r.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    r.set_defaults(func=_cmd_run)
+    s = sub.add_parser("status", help="runs, task counts, failures with their messages")
+    s.add_argument("--db", default="fleet.sqlite")
+    s.add_argument("--follow", action="store_true", help="a live bar until the newest run ends")
+    s.add_argument("--interval", type=float, default=1.0, help=argparse.SUPPRESS)
+    s.set_defaults(func=_cmd_status)
+    rep = sub.add_parser("report", help="drift, fleet spread, outliers: an HTML report")
+    rep.add_argument("--db", default="fleet.sqlite")
+    rep.add_argument("--output", required=True, help="the HTML report")
+    rep.add_argument("--csv", help="also write every table as CSV into this directory")
+    rep.add_argument("--json", help="also write the drift and spread tables as JSON")
+    rep.set_defaults(func=_cmd_report)
+    g = sub.add_parser("generate", help="write a synthetic fleet (records, configuration, "
+                                        "manifest, truth) for trying the tool")
+    g.add_argument("dir")
+    g.add_argument("--robots", type=int, default=8)
+    g.add_argument("--sessions", type=int, default=4)
+    g.add_argument("--seconds", type=float, default=4.0)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--corrupt", type=int, default=0, help="corrupt record files to include")
+    g.set_defaults(func=_cmd_generate)
+    a = p.parse_args(argv)
+    from .config import FleetInputError
+    try:
+        return a.func(a)
+    except KeyboardInterrupt:
+        print("frictionlab: interrupted; what finished is stored: run again to resume",
+              file=sys.stderr)
+        return 130
+    except (FleetInputError, OSError, ValueError) as e:
+        return _error(str(e))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""Fleet tasks: the key of an identification and the identification itself, as a Dask worker
+runs it (docs/fleet.md, "Tasks").
+
+A task is one session of one robot's joint: its record files and its joint type's configuration.
+Its key is the sha256 of the session's identity (robot, joint, session), the sha256 of every
+input file's contents, the joint type's canonical configuration and the tool version: the same
+files, configuration and frictionlab give the same key, so a finished task is never run twice and
+any change (a file re-recorded, an option, a new frictionlab) gives a new one. The worker reads
+the files itself (only paths travel through the scheduler) and returns the task-result dict of
+docs/fleet.md; any error of the library becomes a failed task with its message.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import socket
+import time
+from dataclasses import dataclass
+
+from .config import JointType, Session
+
+CHANNELS = ("time", "position", "velocity", "current", "force", "matrix")
+
+
+def tool_version() -> str:
+    """The frictionlab version the results come from (part of every key)."""
+    import frictionlab
+    return "frictionlab " + getattr(frictionlab, "__version__", "unknown")
+
+
+def file_sha256(path: str) -> tuple[str, int]:
+    """sha256 (hex) and size of a file's contents, read in 1 MiB blocks."""
+    h = hashlib.sha256()
+    n = 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+            n += len(block)
+    return h.hexdigest(), n
+
+
+@dataclass(frozen=True)
+class Task:
+    """A session ready to run: its key and what the worker needs."""
+    key: str
+    session: Session
+    joint_type: JointType
+    inputs: tuple[tuple[str, str, int], ...]   # (path, sha256, bytes)
+    inputs_hash: str
+    config_hash: str
+    tool_version: str
+
+    def payload(self, threads: int = 1) -> dict:
+        """What a worker gets (plain data: paths, never file contents)."""
+        s = self.session
+        return {"key": self.key, "robot": s.robot, "joint": s.joint, "joint_type": s.joint_type,
+                "session": s.session, "session_time": s.session_time, "tags": s.tag_dict,
+                "files": list(s.files),
+                "inputs": [{"path": p, "sha256": h, "bytes": b} for p, h, b in self.inputs],
+                "inputs_hash": self.inputs_hash, "config_hash": self.config_hash,
+                "tool_version": self.tool_version, "command": self.joint_type.command,
+                "options": self.joint_type.options, "validation": self.joint_type.validation,
+                "threads": threads}
+
+
+def make_task(session: Session, joint_type: JointType, version: str | None = None) -> Task:
+    """The task of a session: hashes its files (OSError naming the file if one cannot be read)."""
+    version = version or tool_version()
+    inputs = []
+    for p in session.files:
+        try:
+            h, n = file_sha256(p)
+        except OSError as e:
+            raise OSError(f"{p}: cannot read ({session.source}): {e.strerror}") from None
+        inputs.append((p, h, n))
+    inputs_hash = hashlib.sha256(
+        json.dumps([[os.path.basename(p), h] for p, h, _ in inputs]).encode()).hexdigest()
+    config = joint_type.canonical()
+    config_hash = hashlib.sha256(config.encode()).hexdigest()
+    key = hashlib.sha256(json.dumps(
+        {"robot": session.robot, "joint": session.joint, "session": session.session,
+         "inputs": inputs_hash, "config": config_hash, "tool": version},
+        sort_keys=True).encode()).hexdigest()
+    return Task(key, session, joint_type, tuple(inputs), inputs_hash, config_hash, version)
+
+
+def _finite(x):
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _estimates(parameters) -> list[dict]:
+    out = []
+    for p in parameters:
+        if getattr(p, "fixed", False):
+            continue
+        out.append({"name": p.name, "value": float(p.value), "std_error": _finite(p.std_error),
+                    "ci_low": _finite(p.ci_low), "ci_high": _finite(p.ci_high), "unit": p.unit,
+                    "determined": not bool(getattr(p, "undetermined", False))})
+    return out
+
+
+def _split_options(options: dict) -> tuple[dict, dict]:
+    channels = {k: v for k, v in options.items() if k in CHANNELS}
+    rest = {k: v for k, v in options.items() if k not in CHANNELS}
+    return channels, rest
+
+
+def _records(payload: dict):
+    """The training and validation records of a fit/compare/fit-joint task."""
+    import frictionlab as fl
+    channels, _ = _split_options(payload["options"])
+    files = payload["files"]
+    validation = payload["validation"]
+    if validation == "last-file":
+        if len(files) < 2:
+            raise ValueError(f"validation 'last-file' needs at least 2 files in the session, got "
+                             f"{len(files)}")
+        train = [fl.Record.read(f, **channels) for f in files[:-1]]
+        return train, [fl.Record.read(files[-1], **channels)]
+    records = [fl.Record.read(f, **channels) for f in files]
+    if validation == "none":
+        return records, []
+    # last-20%: the last fifth of each record (by samples) validates
+    train, val = [], []
+    for r in records:
+        n = len(r.t)
+        cut = int(round(0.8 * n))
+        ch = {c: getattr(r, c) for c in ("position", "velocity", "current", "force")
+              if getattr(r, c, None) is not None}
+        train.append(fl.Record(r.t[:cut], **{c: a[:cut] for c, a in ch.items()},
+                               source=f"{r.source} (first 80 %)"))
+        val.append(fl.Record(r.t[cut:], **{c: a[cut:] for c, a in ch.items()},
+                             source=f"{r.source} (last 20 %)"))
+    return train, val
+
+
+def _one(records):
+    if len(records) != 1:
+        raise ValueError(f"this command takes one training record per session, got {len(records)} "
+                         "(use validation 'last-file' or one file per session)")
+    return records[0]
+
+
+def _run_identification(payload: dict) -> list[dict]:
+    import frictionlab as fl
+    command = payload["command"]
+    _, options = _split_options(payload["options"])
+    threads = payload.get("threads", 1)
+    if command == "fit-actuator":
+        opts = dict(payload["options"])
+        opts.setdefault("threads", threads)
+        files = payload["files"]
+        if payload["validation"] == "last-file":
+            opts.setdefault("validation", "none")
+        out = fl.fit_actuator(files, **opts)
+        models = []
+        for m in out.models:
+            params = m.params
+            models.append({"model": m.name, "selected": m.name == out.recommended,
+                           "train_rmse": m.train_mae,
+                           "validation_rmse": m.validation_mae if m.validation_mae >= 0 else None,
+                           "aicc": None, "metrics": {"measure": "position MAE [rad]"},
+                           "parameters": [{"name": k, "value": float(v), "std_error": None,
+                                           "ci_low": None, "ci_high": None, "unit": "",
+                                           "determined": True}
+                                          for k, v in params.items()
+                                          if isinstance(v, (int, float)) and not isinstance(v, bool)]})
+        return models
+    train, val = _records(payload)
+    options.setdefault("threads", threads)
+    if command == "fit":
+        f = fl.fit(_one(train), val or None, **options)
+        vr = f.validation[0].metrics.rmse if val else None
+        return [{"model": f.result.model_name, "selected": True,
+                 "train_rmse": f.result.training.rmse, "validation_rmse": _finite(vr),
+                 "aicc": _finite(f.aicc), "metrics": {"nrmse": f.result.training.nrmse,
+                                                      "r2": f.result.training.r2},
+                 "parameters": _estimates(f.parameters)}]
+    if command == "compare":
+        c = fl.compare(_one(train), val or None, **options)
+        out = []
+        for i, r in enumerate(c.rows):
+            f = r.fit
+            out.append({"model": r.model, "selected": i == 0,
+                        "train_rmse": f.result.training.rmse,
+                        "validation_rmse": _finite(r.validation_rmse), "aicc": _finite(f.aicc),
+                        "metrics": {"score": _finite(r.score), "delta": _finite(r.delta)},
+                        "parameters": _estimates(f.parameters)})
+        return out
+    if command == "fit-joint":
+        j = fl.fit_joint(_one(train), val or None, **options)
+        vr = j.validation[0].torque.rmse if val else None
+        return [{"model": j.method, "selected": True,
+                 "train_rmse": _finite(j.training.torque.rmse), "validation_rmse": _finite(vr),
+                 "aicc": None, "metrics": {"torque_rel": _finite(j.training.torque.rel)},
+                 "parameters": _estimates(j.parameters)}]
+    raise ValueError(f"unknown command '{command}'")
+
+
+def identify(payload: dict) -> dict:
+    """Run one task (on a worker): the task-result dict of docs/fleet.md. A library error (bad
+    record, failed fit) is a "failed" result carrying the message; it is not raised, so the run
+    goes on. Only the death of the worker process itself (the engine retries the task) or a
+    KeyboardInterrupt escapes."""
+    started = time.time()
+    result = {k: payload[k] for k in ("key", "robot", "joint", "joint_type", "session",
+                                      "session_time", "tags", "inputs", "inputs_hash",
+                                      "config_hash", "tool_version")}
+    result["worker"] = f"{socket.gethostname()}:{os.getpid()}"
+    result["attempts"] = 1
+    try:
+        result["models"] = _run_identification(payload)
+        result["status"], result["error"] = "done", None
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:  # noqa: BLE001: every library error is the task's failure
+        result["models"] = []
+        result["status"] = "failed"
+        result["error"] = f"{type(e).__name__}: {e}" if not str(e) else str(e)
+    result["started_at"] = started
+    result["finished_at"] = time.time()
+    result["seconds"] = result["finished_at"] - started
+    return result
