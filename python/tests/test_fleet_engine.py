@@ -44,8 +44,8 @@ def _params_table(db_url):
     return p[cols].sort_values(cols[:5]).reset_index(drop=True), t
 
 
-def _corrupt_files(truth):
-    return {os.path.abspath(c["path"]) for c in truth.get("corrupt", [])}
+def _corrupt_files(root, truth):
+    return {os.path.abspath(os.path.join(root, c["file"])) for c in truth.get("corrupt", [])}
 
 
 def test_run_equals_single_fits_and_corrupt_files_fail_alone(fleet, db):
@@ -55,11 +55,11 @@ def test_run_equals_single_fits_and_corrupt_files_fail_alone(fleet, db):
     sessions = fconfig.read_manifest(os.path.join(root, "manifest.csv"),
                                      fconfig.read_config(os.path.join(root, "fleet.json")))
     assert s.tasks == len(sessions) == 24
-    assert s.done + s.failed == 24 and s.failed == len(_corrupt_files(truth)) == 2
+    assert s.done + s.failed == 24 and s.failed == len(_corrupt_files(root, truth)) == 2
     params, tasks = _params_table(db)
     # every corrupt file is a failed task with the library's message; every other one is done
     failed = tasks[tasks["status"] == "failed"]
-    corrupt = _corrupt_files(truth)
+    corrupt = _corrupt_files(root, truth)
     assert {p for ins in failed["inputs"] for p in (i["path"] for i in ins)} == corrupt
     assert all(isinstance(e, str) and e for e in failed["error"])
     # the fleet's results are those of the library run on the same files with the same options
