@@ -59,6 +59,9 @@ ACTUATOR = json.dumps({"format": "frictionlab-actuator", "version": 1, "name": "
                                  "resistance": {"range": [0.5, 5], "unit": "ohm"},
                                  "armature": {"range": [0.0001, 0.05], "unit": "kg m^2"}},
                        "control": {"law": "p", "error_gain": {"value": 0.003, "unit": "1/rad"}}})
+FLEET = json.dumps({"format": "frictionlab-fleet", "version": 1, "joint_types": {"j": {
+    "command": "fit", "options": {"problem": "friction", "model": "coulomb", "time": "t",
+                                  "velocity": "v", "force": "F"}}}})
 ENTRY = '{"position": 0, "goal_position": 0.1, "timestamp": %s, "torque_enable": true}'
 
 
@@ -272,6 +275,24 @@ ROWS = [
     ("eval-joint: joint with a LuGre (not joint-lugre) friction", EJ,
      {"J.json": '{"joint": {"I": 0.1, "friction": ' + LUGRE + "}}", "j.csv": JOINT_REC}, 1,
      "is not a joint friction model"),
+    # ---- fleet (python3 -m frictionlab.fleet; argparse's usage errors exit with 2) ----
+    ("fleet: no subcommand", ["fleet"], {}, 2, "the following arguments are required: command"),
+    ("fleet run: neither manifest nor root", ["fleet", "run", "fleet.json"],
+     {"fleet.json": FLEET}, 2, "one of the arguments --manifest --root is required"),
+    ("fleet run: configuration missing", ["fleet", "run", "none.json", "--root", "r"],
+     {"r": None}, 1, "none.json: cannot read the fleet configuration"),
+    ("fleet run: unknown command in the configuration", ["fleet", "run", "fleet.json", "--root", "r"],
+     {"fleet.json": FLEET.replace('"command": "fit"', '"command": "fitt"'), "r": None}, 1,
+     "fleet.json:1: key 'command' (in joint_types.j): unknown command 'fitt'"),
+    ("fleet run: manifest names a missing file",
+     ["fleet", "run", "fleet.json", "--manifest", "m.csv"],
+     {"fleet.json": FLEET, "m.csv": "robot,joint,session,files\nr1,j,s1,none.csv\n"}, 1,
+     "m.csv:2:4: file 'none.csv' does not exist"),
+    ("fleet run: a joint without a type", ["fleet", "run", "fleet.json", "--manifest", "m.csv"],
+     {"fleet.json": FLEET, "m.csv": "robot,joint,session,files\nr1,knee,s1,rec.csv\n",
+      "rec.csv": REC}, 1, "m.csv:2: joint 'knee' has no joint type in fleet.json"),
+    ("fleet status: no store", ["fleet", "status", "--db", "none/results.sqlite"], {}, 1,
+     "none/results.sqlite"),
     # ---- actuator list / show / check (ACTUATOR.json) ----
     ("actuator: no subcommand", ["actuator"], {}, REQUIRED, "A subcommand is required"),
     ("actuator show: unknown name", ["actuator", "show", "sts9999"], {}, 1,

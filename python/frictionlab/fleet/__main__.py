@@ -6,8 +6,8 @@
     frictionlab fleet report [--db URL] --output FILE.html [--csv DIR] [--json FILE]
     frictionlab fleet generate DIR [--robots N] [--sessions N] [--seed N] ...
 
-Exit status: 0 success, 1 an input error (message "frictionlab: error: ..."), 130 interrupted
-(Ctrl-C: the run is resumable).
+Exit status: 0 success, 1 an input error (message "frictionlab: error: ..."), 2 a command-line
+error (the same message after the usage), 130 interrupted (Ctrl-C: the run is resumable).
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _cmd_status(a) -> int:
     bar = tqdm(total=int(newest["n_tasks"]), desc=f"run {newest['run_id']}", unit="task",
                file=sys.stderr)
     while True:
-        with open_store(a.db) as store:
+        with open_store(a.db, create=False) as store:
             tasks = store.tasks()
             run_row = store.runs().set_index("run_id").loc[newest["run_id"]]
         n = int((tasks["status"].isin(["done", "failed"])).sum()) if len(tasks) else 0
@@ -82,7 +82,7 @@ def _cmd_status(a) -> int:
 def _cmd_report(a) -> int:
     from . import analysis, report
     from .store import open_store
-    with open_store(a.db) as store:
+    with open_store(a.db, create=False) as store:
         params = store.parameters()
         tasks = store.tasks()
     drift = analysis.drift(params)
@@ -124,11 +124,19 @@ def _cmd_generate(a) -> int:
     return 0 if truth is not None else 1
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's error line ("frictionlab: error: ..."), exit status 2."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"frictionlab: error: {self.prog}: {message}\n")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="frictionlab fleet",
+    p = _Parser(prog="frictionlab fleet",
                                 description="Identify every joint of every robot of a fleet on "
                                             "Dask; results in SQLite or PostgreSQL (docs/fleet.md).")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="identify every session not done yet")
     r.add_argument("config", help="the fleet configuration (fleet.json)")
     src = r.add_mutually_exclusive_group(required=True)
@@ -171,7 +179,7 @@ def main(argv=None) -> int:
         print("frictionlab: interrupted; what finished is stored: run again to resume",
               file=sys.stderr)
         return 130
-    except (FleetInputError, OSError, ValueError) as e:
+    except (FleetInputError, OSError, ValueError, RuntimeError) as e:
         return _error(str(e))
 
 

@@ -188,7 +188,7 @@ def status(db: str) -> dict:
     """The state of a results store: every run (id, status, tasks listed, started, finished),
     the task counts by status, and the failures with their messages (newest run first)."""
     from .store import open_store
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         runs = store.runs()
         tasks = store.tasks()
     counts = tasks["status"].value_counts().to_dict() if len(tasks) else {}
