@@ -53,12 +53,12 @@ JOINT_TYPES: dict = {
     "shoulder": {
         "model": "lugre",
         "nominal": {"sigma0": 1.0e4, "sigma1": 2.0, "sigma2": 2.5, "Fc": 1.0, "Fs": 1.5,
-                    "vs": 0.02, "alpha": 2.0},
+                    "vs": 0.02, "alpha": 1.5},
         "varied": ["sigma0", "sigma1", "sigma2", "Fc", "vs"],
     },
     "elbow": {
         "model": "stribeck",
-        "nominal": {"Fc": 0.6, "Fs": 0.9, "vs": 0.03, "alpha": 2.0, "sigma2": 0.8},
+        "nominal": {"Fc": 0.6, "Fs": 0.9, "vs": 0.03, "alpha": 1.5, "sigma2": 0.8},
         "varied": ["Fc", "vs", "sigma2"],
     },
     "wrist": {
