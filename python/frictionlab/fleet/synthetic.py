@@ -48,23 +48,29 @@ __all__ = ["JOINT_TYPES", "CORRUPT_KINDS", "generate", "truth_parameters", "atom
 
 #: Per joint type: the model fitted (a ``fit`` model name and MODEL.json model name), the nominal
 #: parameters (MODEL.json keys; units for a rotary joint: N m, rad/s, N m s/rad, N m/rad), the
-#: parameters varied from unit to unit, and the default noise std on F [N m].
+#: parameters varied from unit to unit, and the fit options fleet.json gives the type (besides
+#: problem, model, columns and rotary).
 JOINT_TYPES: dict = {
     "shoulder": {
         "model": "lugre",
         "nominal": {"sigma0": 1.0e4, "sigma1": 2.0, "sigma2": 2.5, "Fc": 1.0, "Fs": 1.5,
                     "vs": 0.02, "alpha": 1.5},
         "varied": ["sigma0", "sigma1", "sigma2", "Fc", "vs"],
+        # lsq from one start lands in a wrong minimum (sigma2 at 0, an inverted curve in its
+        # place) on a few % of these records; 5 starts over a factor-10 range: none in 80
+        "options": {"starts": 5, "spread": 10},
     },
     "elbow": {
         "model": "stribeck",
         "nominal": {"Fc": 0.6, "Fs": 0.9, "vs": 0.03, "alpha": 1.5, "sigma2": 0.8},
         "varied": ["Fc", "vs", "sigma2"],
+        "options": {"starts": 1},
     },
     "wrist": {
         "model": "coulomb-viscous",
         "nominal": {"Fc": 0.3, "sigma2": 0.25},
         "varied": ["Fc", "sigma2"],
+        "options": {"starts": 1},
     },
 }
 
@@ -74,6 +80,12 @@ CORRUPT_KINDS = ("truncated", "nan", "time-backwards")
 _SEEDED_LEVEL = ("Fc", "Fs")  # one shared unit draw: the level of the Stribeck curve
 
 
+def _umask() -> int:
+    m = os.umask(0o022)
+    os.umask(m)
+    return m
+
+
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all: a temporary file in the same
     directory, flushed, then ``os.replace``. OSError (naming the file) if it cannot be written."""
@@ -81,6 +93,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=d)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # what open() would give, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
@@ -151,7 +164,7 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
              sessions: int = 4, seconds: float = 4.0, rate: float = 1000.0, seed: int = 0,
              drifts: list | None = None, corrupt: int = 0, noise: float | Mapping[str, float] = 0.02,
              outliers: list | None = None, unit_spread: float = 0.1, session_jitter: float = 0.0,
-             start: str = "2026-11-01", interval_days: float = 1.0) -> dict:
+             start: str = "2026-11-01", interval_days: float = 1.0, write_records: bool = True) -> dict:
     """Write a synthetic fleet under ``root`` and return its truth (the dict of truth.json).
 
     Inputs:
@@ -176,6 +189,9 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
       unit_spread: robot-to-robot spread (std of the log of the factor).
       session_jitter: session-to-session spread of every parameter (std of the log; default 0).
       start, interval_days: date of the first session (YYYY-MM-DD) and spacing [days].
+      write_records: False: neither simulate nor write the records (the truth, fleet.json and
+        the manifest only, for studies of the analysis on ``truth_parameters``); the truth is
+        the same as with True.
 
     Output (also written as ROOT/truth.json): {"format": "frictionlab-fleet-truth", "version": 1,
       "seed", "joint_types": {type: {"model", "nominal", "noise"}}, "joints": {joint: type},
@@ -302,8 +318,12 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
                     raise ValueError(f"generate: {r}/{j}/{s}: the parameters {par} are not a valid "
                                      f"{spec['model']} set (a drift or outlier too large?): {err}") from None
                 ph = rng.uniform(0, 2 * math.pi, size=2)
-                v = 0.2 * np.sin(2 * math.pi * 0.5 * t + ph[0]) + 0.05 * np.sin(2 * math.pi * 2.3 * t + ph[1])
-                F = fl.simulate(model, t, v).F + noise_of(jmap[j]) * rng.standard_normal(n)
+                e_n = rng.standard_normal(n)  # drawn either way: the truth does not depend on write_records
+                if write_records:
+                    v = 0.2 * np.sin(2 * math.pi * 0.5 * t + ph[0]) + 0.05 * np.sin(2 * math.pi * 2.3 * t + ph[1])
+                    F = fl.simulate(model, t, v).F + noise_of(jmap[j]) * e_n
+                else:
+                    v = F = None
                 temperature = round(float(22.0 + 4.0 * rng.standard_normal()), 1)
                 rel = f"{r}/{j}/{s}/record.csv"
                 jt["sessions"][s] = {"session_time": st, "file": rel, "parameters": par,
@@ -321,12 +341,11 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
     os.makedirs(root, exist_ok=True)
     for i, (r, j, k, rel, tt, v, F) in enumerate(records):
         path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         kind = corrupt_of.get(i)
-        if kind is None:
-            atomic_write_text(path, _csv_text(tt, v, F))
-        else:
-            atomic_write_text(path, _corrupt_text(kind, tt, v, F))
+        if write_records:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            atomic_write_text(path, _csv_text(tt, v, F) if kind is None else _corrupt_text(kind, tt, v, F))
+        if kind is not None:
             s = snames[k]
             truth["robots"][r]["joints"][j]["sessions"][s]["corrupt"] = kind
             truth["corrupt"].append({"robot": r, "joint": j, "session": s, "kind": kind, "file": rel})
@@ -336,7 +355,7 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
         config["joint_types"][jt] = {
             "command": "fit",
             "options": {"problem": "friction", "model": JOINT_TYPES[jt]["model"], "time": "t",
-                        "velocity": "v", "force": "F", "rotary": True, "starts": 1},
+                        "velocity": "v", "force": "F", "rotary": True, **JOINT_TYPES[jt]["options"]},
             "validation": "last-20%"}
     atomic_write_text(os.path.join(root, "fleet.json"), json.dumps(config, indent=2) + "\n")
 
