@@ -205,7 +205,7 @@ def test_drift_statistic_by_hand():
     assert r["scatter"] == pytest.approx(math.sqrt(tau2), rel=1e-12)
     assert r["baseline_se"] == pytest.approx(ws.sum() ** -0.5, rel=1e-12)
     assert r["z"] == pytest.approx((1.16 - m) / math.sqrt(0.01**2 + tau2 + 1 / ws.sum()), rel=1e-12)
-    assert r["threshold"] == pytest.approx(5.840909309733)  # Student t, 3 d.o.f., 99 %
+    assert r["dof"] == 3 and r["threshold"] == pytest.approx(5.840909309733)  # t, 3 d.o.f., 99 %
     assert abs(r["z"]) < r["threshold"] and not r["flagged"]  # +13 % but within the scatter
     # without the inflation it would have been flagged (|z| = 15)
     assert abs((1.16 - m0) / math.sqrt(0.01**2 + 1 / w.sum())) > 10
