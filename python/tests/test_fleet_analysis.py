@@ -297,7 +297,7 @@ def test_fitted_fleet_spread_flags_the_outlier(fleet):
 
 
 def test_fitted_fleet_shared_check(fleet):
-    root, params = fleet["root"], fleet["params"]
+    params = fleet["params"]
     calls = []
 
     def evaluate(joint_type, median_params, task):
