@@ -1,0 +1,392 @@
+"""Fleet analysis on the results store's parameter table (``Store.parameters()``): drift of each
+robot joint against its own baseline, spread of each joint type across robots with robust
+outliers, and whether one shared parameter set would serve every unit (docs/fleet.md).
+
+Every function takes a long-format pandas DataFrame with one row per (task, model, parameter):
+the columns of ``Store.parameters()`` (key, robot, joint, joint_type, session, session_time,
+model, selected, name, value, std_error, ci_low, ci_high, unit, determined, train_rmse,
+validation_rmse). Only ``robot``, ``joint``, ``session_time``, ``name`` and ``value`` are
+required; a missing optional column takes a neutral default (``selected`` True, ``determined``
+True, ``std_error`` missing, ``model``/``unit``/``joint_type``/``session`` ""). When the column
+``selected`` is present only the selected model's rows are used. Sessions are ordered by
+``session_time`` (ISO 8601 text, compared as text), then by ``session``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["DriftRule", "drift", "history", "spread", "shared_check", "simulated_rmse", "z_of_level"]
+
+_REQUIRED = ("robot", "joint", "session_time", "name", "value")
+_DEFAULTS = {"joint_type": "", "session": "", "model": "", "unit": "", "std_error": float("nan"),
+             "determined": True, "selected": True, "key": "", "ci_low": float("nan"),
+             "ci_high": float("nan"), "train_rmse": float("nan"), "validation_rmse": float("nan")}
+
+
+def _prepare(params: pd.DataFrame, what: str) -> pd.DataFrame:
+    """Check the required columns, fill the optional ones, keep the selected rows, sort."""
+    if not isinstance(params, pd.DataFrame):
+        raise TypeError(f"{what}: params must be a pandas DataFrame (Store.parameters()), "
+                        f"not {type(params).__name__}")
+    missing = [c for c in _REQUIRED if c not in params.columns]
+    if missing:
+        raise ValueError(f"{what}: params has no column {', '.join(missing)} "
+                         f"(columns: {', '.join(map(str, params.columns))})")
+    p = params.copy()
+    for c, d in _DEFAULTS.items():
+        if c not in p.columns:
+            p[c] = d
+    p["selected"] = p["selected"].astype(bool)
+    p = p[p["selected"]]
+    p["value"] = p["value"].astype(float)
+    p["std_error"] = pd.to_numeric(p["std_error"], errors="raise").astype(float)
+    p["determined"] = p["determined"].fillna(False).astype(bool)
+    p["session_time"] = p["session_time"].astype(str)
+    p["session"] = p["session"].astype(str)
+    return p.sort_values(["robot", "joint", "session_time", "session", "model", "name"],
+                         kind="mergesort").reset_index(drop=True)
+
+
+def z_of_level(level: float) -> float:
+    """The two-sided standard normal quantile of a confidence ``level`` in (0, 1):
+    z with P(|Z| <= z) = level (2.5758 for 0.99, 1.9600 for 0.95)."""
+    from scipy.stats import norm
+
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), not {level!r}")
+    return float(norm.ppf(0.5 + 0.5 * level))
+
+
+@dataclass
+class DriftRule:
+    """When a joint's newest estimate of a parameter counts as drifted (``drift``).
+
+    level: confidence level of the statistical threshold (two-sided; 0.99: |z| > 2.576).
+    min_relative: practical threshold, the smallest relative change that matters (0.10 = 10 %).
+    baseline: which earlier sessions form the baseline: 0 = every session before the newest;
+      k > 0 = the joint's first k sessions (fewer if the joint has no more than k: never the
+      newest), so that a drift older than the newest session is not absorbed into the baseline.
+    Flagged = both thresholds exceeded (docs/fleet.md, "Drift").
+    """
+    level: float = 0.99
+    min_relative: float = 0.10
+    baseline: int = 0
+
+    def __post_init__(self):
+        z_of_level(self.level)
+        if not (self.min_relative >= 0 and math.isfinite(self.min_relative)):
+            raise ValueError(f"DriftRule: min_relative must be >= 0, not {self.min_relative!r}")
+        if int(self.baseline) != self.baseline or self.baseline < 0:
+            raise ValueError(f"DriftRule: baseline must be a whole number >= 0, not {self.baseline!r}")
+
+
+def _baseline(x: np.ndarray, se: np.ndarray):
+    """Random-effects baseline of estimates x with standard errors se (n >= 1):
+    (mean, its standard error, tau) with tau^2 the DerSimonian-Laird between-session variance
+    (0 when Cochran's Q <= n - 1, i.e. when the sessions agree within their errors)."""
+    w = 1.0 / se**2
+    sw = w.sum()
+    mean = float((w * x).sum() / sw)
+    n = len(x)
+    tau2 = 0.0
+    if n >= 2:
+        q = float((w * (x - mean) ** 2).sum())
+        c = sw - float((w**2).sum()) / sw
+        if q > n - 1 and c > 0:
+            tau2 = (q - (n - 1)) / c
+    if tau2 > 0:
+        w = 1.0 / (se**2 + tau2)
+        sw = w.sum()
+        mean = float((w * x).sum() / sw)
+    return mean, float(1.0 / math.sqrt(sw)), math.sqrt(tau2)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
+    """Each robot joint's newest estimate of each parameter against its own baseline.
+
+    Input: ``params`` (``Store.parameters()`` shape, see the module doc); ``rule`` (DriftRule).
+    The rule (docs/fleet.md, "Drift"): for a robot joint with sessions s_1 < ... < s_n (by
+    session_time) and a parameter of the newest session's model, the baseline sessions are
+    s_1..s_{n-1} (or the first ``rule.baseline`` ones), of which those with a finite, positive
+    standard error and ``determined`` are used. With w_i = 1 / se_i^2 the baseline is the
+    inverse-variance weighted mean; when the baseline sessions scatter more than their standard
+    errors say (Cochran's Q = sum w_i (x_i - mean)^2 > m - 1, m of them), the
+    DerSimonian-Laird between-session variance tau^2 = (Q - (m - 1)) / (sum w - sum w^2 / sum w)
+    is added to every baseline session's variance (weights 1 / (se_i^2 + tau^2), which inflates
+    baseline_se = (sum of the weights)^-1/2) and to the newest estimate's (a new session scatters
+    by tau too). Then z = (x_new - baseline) / sqrt(se_new^2 + tau^2 + baseline_se^2) and
+      statistical = |z| > threshold,
+    threshold = z_level, the normal quantile (2.576 for level 0.99), when tau = 0, and Student's t
+    quantile with m - 1 degrees of freedom when tau > 0: tau is then estimated from m sessions
+    and itself uncertain. Measured (docs/fleet.md) with a 2 % session-to-session jitter and 5
+    baseline sessions: the normal quantile false-alarms at 3 %, a Welch-Satterthwaite degree of
+    freedom at 2 %, t with m - 1 at 1 %. The price: with few baseline sessions that scatter at
+    all the band is wide (t with 2 d.o.f.: 9.92), which matters only for changes of a few
+    standard errors, far below the practical threshold for a well determined parameter;
+      practical   = |x_new - baseline| / |baseline| > min_relative,
+      flagged     = statistical and practical.
+    A newest estimate without a finite positive standard error, or not ``determined``, is never
+    flagged (statistical False; ``reason`` says why), nor is a joint with no usable baseline
+    session ("no baseline").
+
+    Output: one row per (robot, joint, parameter of the newest session), flagged rows first, then
+    by robot, joint, name: robot, joint, joint_type, model, name, unit, session, session_time
+    (the newest), value, std_error (newest), n_sessions (the joint's sessions), n_baseline (used
+    baseline sessions), baseline, baseline_se, scatter (tau, same unit), change (x_new -
+    baseline, signed, parameter's unit), relative (change / |baseline|), z, dof (of the
+    threshold's quantile; inf when tau = 0), threshold, statistical, practical, flagged (bools),
+    reason (plain words). NaN where a number does not exist.
+    Errors: TypeError / ValueError naming the missing columns.
+
+    Measured false-alarm rate (python/tests/test_fleet_analysis.py, default rule; parameter
+    tables drawn from the synthetic fleet's truth with the fitted estimator's relative standard
+    errors; 20 seeds x 30 robots x 3 joints x 6 sessions, 8220 healthy tests): statistical
+    threshold alone 41 / 8220 = 0.50 % (nominal 1 %: the tau inflation is conservative when the
+    sessions do not scatter), the rule 5 / 8220 = 0.061 % of parameters (all five on poorly
+    determined ones: LuGre sigma1 and vs, Stribeck alpha), 5 / 1760 = 0.28 % of healthy joints
+    per night; with a 2 % session-to-session jitter: statistical 87 / 8400 = 1.04 %, the rule
+    14 / 8400 = 0.17 %. Every injected drift (Fc x 1.4) was flagged (40 / 40).
+    """
+    p = _prepare(params, "drift")
+    zc = z_of_level(rule.level)
+    from scipy.stats import t as student_t
+    pct = f"{100 * rule.level:g}%"
+    rows = []
+    for (robot, joint), g in p.groupby(["robot", "joint"], sort=True):
+        sess = g[["session_time", "session"]].drop_duplicates().sort_values(
+            ["session_time", "session"], kind="mergesort")
+        order = list(map(tuple, sess.to_numpy()))
+        n_sessions = len(order)
+        newest = order[-1]
+        base_sessions = order[:-1]
+        if rule.baseline > 0:
+            base_sessions = base_sessions[: rule.baseline]
+        base_set = set(base_sessions)
+        is_new = (g["session_time"] == newest[0]) & (g["session"] == newest[1])
+        key_base = [(a, b) in base_set for a, b in zip(g["session_time"], g["session"])]
+        gb = g[np.array(key_base, dtype=bool)]
+        for _, r in g[is_new].iterrows():
+            out = {"robot": robot, "joint": joint, "joint_type": r["joint_type"], "model": r["model"],
+                   "name": r["name"], "unit": r["unit"], "session": r["session"],
+                   "session_time": r["session_time"], "value": float(r["value"]),
+                   "std_error": float(r["std_error"]), "n_sessions": n_sessions, "n_baseline": 0,
+                   "baseline": math.nan, "baseline_se": math.nan, "scatter": math.nan,
+                   "change": math.nan, "relative": math.nan, "z": math.nan,
+                   "dof": math.nan, "threshold": math.nan, "statistical": False, "practical": False, "flagged": False, "reason": ""}
+            rows.append(out)
+            if n_sessions < 2:
+                out["reason"] = "no baseline: the joint has 1 session"
+                continue
+            b = gb[(gb["model"] == r["model"]) & (gb["name"] == r["name"])]
+            ok = b["std_error"].gt(0) & np.isfinite(b["std_error"]) & b["determined"] & np.isfinite(b["value"])
+            left_out = int((~ok).sum())
+            b = b[ok]
+            note = (f"; {left_out} baseline session(s) without a standard error or not determined "
+                    f"left out" if left_out else "")
+            if len(b) == 0:
+                out["reason"] = ("no baseline: no earlier session of this parameter "
+                                 f"({r['model'] or 'model'}) with a standard error and determined"
+                                 + (f" ({left_out} left out)" if left_out else ""))
+                continue
+            mean, se_b, tau = _baseline(b["value"].to_numpy(float), b["std_error"].to_numpy(float))
+            x, se = out["value"], out["std_error"]
+            out.update(n_baseline=len(b), baseline=mean, baseline_se=se_b, scatter=tau,
+                       change=x - mean)
+            if mean != 0:
+                out["relative"] = (x - mean) / abs(mean)
+                out["practical"] = bool(abs(out["relative"]) > rule.min_relative)
+            rel_txt = (f"{100 * out['relative']:+.1f}% from the baseline {_fmt(mean)}"
+                       if mean != 0 else "baseline 0: relative change undefined")
+            if not (math.isfinite(se) and se > 0):
+                out["reason"] = f"newest estimate has no standard error: not tested statistically ({rel_txt})"
+                continue
+            if not bool(r["determined"]):
+                out["reason"] = f"newest estimate not determined by its record: not tested statistically ({rel_txt})"
+                continue
+            z = (x - mean) / math.sqrt(se**2 + tau**2 + se_b**2)
+            dof = math.inf if tau == 0 else float(len(b) - 1)
+            thr = zc if tau == 0 else float(student_t.ppf(0.5 + 0.5 * rule.level, dof))
+            out["z"] = z
+            out["threshold"] = thr
+            out["dof"] = dof
+            out["statistical"] = bool(abs(z) > thr)
+            out["flagged"] = out["statistical"] and out["practical"]
+            band = (f"the combined {pct} band (z = {z:+.2f}, |z| {'>' if out['statistical'] else '<='} "
+                    f"{thr:.3g}" + (f", t with {dof:.3g} d.o.f.: baseline scatter {_fmt(tau)}" if tau else "") + ")")
+            lim = f"{100 * rule.min_relative:g}%"
+            if out["flagged"]:
+                out["reason"] = f"drift: outside {band} and {rel_txt} (> {lim})" + note
+            elif out["statistical"]:
+                out["reason"] = f"outside {band} but {rel_txt} (<= {lim})" + note
+            else:
+                out["reason"] = f"within {band}; {rel_txt}" + note
+    cols = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
+            "value", "std_error", "n_sessions", "n_baseline", "baseline", "baseline_se", "scatter",
+            "change", "relative", "z", "dof", "threshold", "statistical", "practical", "flagged", "reason"]
+    df = pd.DataFrame(rows, columns=cols)
+    if len(df):
+        df = df.sort_values(["flagged", "robot", "joint", "name"], ascending=[False, True, True, True],
+                            kind="mergesort").reset_index(drop=True)
+    return df
+
+
+def history(params: pd.DataFrame, robot: str | None = None, joint: str | None = None,
+            name: str | None = None) -> pd.DataFrame:
+    """Each parameter's history: the rows of ``params`` (selected model only) for one robot
+    and/or joint and/or parameter ``name`` (None: all), ordered by robot, joint, name, session.
+
+    Output columns: robot, joint, joint_type, model, name, unit, session, session_time, value,
+    std_error, ci_low, ci_high, determined, key. Errors: as ``drift``.
+    """
+    p = _prepare(params, "history")
+    if robot is not None:
+        p = p[p["robot"] == robot]
+    if joint is not None:
+        p = p[p["joint"] == joint]
+    if name is not None:
+        p = p[p["name"] == name]
+    cols = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
+            "value", "std_error", "ci_low", "ci_high", "determined", "key"]
+    return p.sort_values(["robot", "joint", "name", "session_time", "session"],
+                         kind="mergesort")[cols].reset_index(drop=True)
+
+
+def _latest(p: pd.DataFrame) -> pd.DataFrame:
+    """Each robot joint's rows of its newest session (by session_time, then session)."""
+    newest = p.sort_values(["session_time", "session"], kind="mergesort").groupby(
+        ["robot", "joint"]).tail(1)[["robot", "joint", "session_time", "session"]]
+    return p.merge(newest, on=["robot", "joint", "session_time", "session"], how="inner")
+
+
+def spread(params: pd.DataFrame, z: float = 3.5, min_units: int = 5) -> pd.DataFrame:
+    """The spread of each parameter across the fleet, with robust outliers.
+
+    Per joint type, model and parameter: each robot joint's estimate from its newest session;
+    median, MAD = median |x - median| and the robust z = 0.6745 (x - median) / MAD (Iglewicz and
+    Hoaglin's modified z-score; when MAD = 0 the mean absolute deviation MeanAD stands in:
+    (x - median) / (1.253314 MeanAD); when both are 0 every z is 0). outlier = |robust z| > z.
+    With fewer than ``min_units`` robot joints in a group no z is computed (NaN, never an
+    outlier; ``note`` says so).
+
+    Output: one row per (joint type, model, parameter, robot joint), outliers first, then by
+    joint_type, name, robot, joint: joint_type, model, name, unit, robot, joint, session,
+    session_time, value, std_error, n (robot joints in the group), median, mad, robust_z,
+    outlier (bool), note. Errors: as ``drift``; ValueError for z <= 0 or min_units < 3.
+    """
+    if not (z > 0):
+        raise ValueError(f"spread: z must be > 0, not {z!r}")
+    if min_units < 3:
+        raise ValueError(f"spread: min_units must be >= 3, not {min_units!r}")
+    p = _latest(_prepare(params, "spread"))
+    out = []
+    for (jt, model, name), g in p.groupby(["joint_type", "model", "name"], sort=True):
+        x = g["value"].to_numpy(float)
+        med = float(np.median(x))
+        mad = float(np.median(np.abs(x - med)))
+        n = len(x)
+        note = ""
+        if n < min_units:
+            rz = np.full(n, np.nan)
+            note = f"{n} robot joints (< {min_units}): no outlier test"
+        elif mad > 0:
+            rz = 0.6745 * (x - med) / mad
+        else:
+            mean_ad = float(np.mean(np.abs(x - med)))
+            if mean_ad > 0:
+                rz = (x - med) / (1.253314 * mean_ad)
+                note = "MAD = 0: z from the mean absolute deviation"
+            else:
+                rz = np.zeros(n)
+                note = "all equal"
+        gg = g.assign(n=n, median=med, mad=mad, robust_z=rz,
+                      outlier=np.nan_to_num(np.abs(rz), nan=0.0) > z, note=note)
+        out.append(gg)
+    cols = ["joint_type", "model", "name", "unit", "robot", "joint", "session", "session_time",
+            "value", "std_error", "n", "median", "mad", "robust_z", "outlier", "note"]
+    if not out:
+        return pd.DataFrame(columns=cols)
+    df = pd.concat(out, ignore_index=True)[cols]
+    df["outlier"] = df["outlier"].astype(bool)
+    return df.sort_values(["outlier", "joint_type", "name", "robot", "joint"],
+                          ascending=[False, True, True, True, True], kind="mergesort").reset_index(drop=True)
+
+
+def shared_check(params: pd.DataFrame, evaluate: Callable, tasks: pd.DataFrame | None = None,
+                 tolerance: float = 1.25) -> pd.DataFrame:
+    """Would one shared parameter set serve the fleet? The fleet median of each parameter of a
+    joint type (over the robot joints' newest estimates, per model) evaluated on each unit,
+    against the unit's own fit.
+
+    Inputs:
+      params: ``Store.parameters()`` shape; needs ``validation_rmse`` for the comparison.
+      evaluate: ``evaluate(joint_type, median_params, task_row) -> float``, the validation RMSE
+        [force unit] of the parameter set ``median_params`` (dict name -> value, the fit's
+        parameter names, with the key "model" -> model name added) on the unit's validation data;
+        ``task_row`` is a dict with key, robot, joint, joint_type, session, session_time, model,
+        train_rmse, validation_rmse and, when ``tasks`` (``Store.tasks()``) is given, that
+        task's columns (inputs, tags, ...). An exception it raises propagates.
+      tasks: optional ``Store.tasks()`` DataFrame (joined on ``key``).
+      tolerance: the shared set serves a unit when shared_rmse <= tolerance * own_rmse.
+    Output: one row per robot joint (its newest session), by joint_type, robot, joint: robot,
+      joint, joint_type, model, session, session_time, key, own_rmse, shared_rmse, ratio
+      (shared / own), serves (bool; False when own_rmse is missing), n_units (robot joints whose
+      median was taken).
+    """
+    if not (tolerance > 0):
+        raise ValueError(f"shared_check: tolerance must be > 0, not {tolerance!r}")
+    p = _latest(_prepare(params, "shared_check"))
+    medians = {(jt, m): g.groupby("name")["value"].median().to_dict()
+               for (jt, m), g in p.groupby(["joint_type", "model"])}
+    counts = {(jt, m): g[["robot", "joint"]].drop_duplicates().shape[0]
+              for (jt, m), g in p.groupby(["joint_type", "model"])}
+    tmap = {}
+    if tasks is not None:
+        if "key" not in tasks.columns:
+            raise ValueError("shared_check: tasks has no column key")
+        tmap = {r["key"]: r for r in tasks.to_dict("records")}
+    rows = []
+    units = p.drop_duplicates(["robot", "joint"]).sort_values(["joint_type", "robot", "joint"])
+    for _, r in units.iterrows():
+        row = {c: r[c] for c in ("key", "robot", "joint", "joint_type", "session", "session_time",
+                                  "model", "train_rmse", "validation_rmse")}
+        if r["key"] in tmap:
+            row = {**tmap[r["key"]], **row}
+        med = dict(medians[(r["joint_type"], r["model"])])
+        med["model"] = r["model"]
+        shared = float(evaluate(r["joint_type"], med, row))
+        own = float(r["validation_rmse"])
+        ratio = shared / own if own > 0 else math.nan
+        rows.append({"robot": r["robot"], "joint": r["joint"], "joint_type": r["joint_type"],
+                     "model": r["model"], "session": r["session"], "session_time": r["session_time"],
+                     "key": r["key"], "own_rmse": own, "shared_rmse": shared, "ratio": ratio,
+                     "serves": bool(math.isfinite(ratio) and ratio <= tolerance),
+                     "n_units": counts[(r["joint_type"], r["model"])]})
+    return pd.DataFrame(rows, columns=["robot", "joint", "joint_type", "model", "session",
+                                       "session_time", "key", "own_rmse", "shared_rmse", "ratio",
+                                       "serves", "n_units"])
+
+
+def simulated_rmse(parameters: dict, t, v, F, model: str | None = None) -> float:
+    """RMSE [force unit] of the friction force simulated with a parameter set against a measured
+    one: ``frictionlab.simulate`` (exact step, linear hold, from the model's rest state at t[0])
+    on (t, v), compared with F. ``parameters``: the fit's parameter names -> values, with
+    "model" -> model name (or ``model=``), built with ``frictionlab.model_from_dict``, so an
+    invalid set raises ``frictionlab.Error``. A building block for ``shared_check``'s evaluate."""
+    import frictionlab as fl
+
+    pars = dict(parameters)
+    m = pars.pop("model", None) if model is None else (pars.pop("model", None), model)[1]
+    if not m:
+        raise ValueError("simulated_rmse: no model name (parameters['model'] or model=)")
+    obj = fl.model_from_dict({"model": m, "params": pars})
+    Fs = fl.simulate(obj, np.asarray(t, float), np.asarray(v, float)).F
+    return float(np.sqrt(np.mean((np.asarray(F, float) - Fs) ** 2)))
