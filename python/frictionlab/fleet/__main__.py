@@ -81,22 +81,29 @@ def _cmd_status(a) -> int:
 
 def _cmd_report(a) -> int:
     from . import analysis, report
+    from .config import read_config
     from .store import open_store
+    from .tasks import validation_evaluator
+    config = read_config(a.config) if a.config else None
     with open_store(a.db, create=False) as store:
         params = store.parameters()
         tasks = store.tasks()
     drift = analysis.drift(params)
     spread = analysis.spread(params)
-    path = report.write_report(params, tasks, a.output, drift=drift, spread=spread)
+    shared = (analysis.shared_check(params, validation_evaluator(config), tasks=tasks)
+              if config is not None and len(params) else None)
+    path = report.write_report(params, tasks, a.output, drift=drift, spread=spread, shared=shared)
+    tables = [("parameters", params), ("drift", drift), ("spread", spread), ("tasks", tasks)]
+    if shared is not None:
+        tables.append(("shared", shared))
     if a.csv:
         os.makedirs(a.csv, exist_ok=True)
-        for name, df in (("parameters", params), ("drift", drift), ("spread", spread),
-                         ("tasks", tasks)):
+        for name, df in tables:
             _atomic_write(os.path.join(a.csv, f"{name}.csv"), df.to_csv(index=False))
     if a.json:
         import json
-        _atomic_write(a.json, json.dumps({
-            "drift": drift.to_dict(orient="records"), "spread": spread.to_dict(orient="records")},
+        _atomic_write(a.json, json.dumps(
+            {name: df.to_dict(orient="records") for name, df in tables if name != "parameters"},
             indent=2, default=str) + "\n")
     flagged = drift[drift["flagged"]] if len(drift) else drift
     print(f"report: {path}; {len(flagged)} flagged parameter(s) of "
@@ -116,6 +123,23 @@ def _atomic_write(path: str, text: str) -> None:
 
 def _cmd_generate(a) -> int:
     from . import synthetic
+    if a.replace and os.path.isdir(a.dir) and os.listdir(a.dir):
+        # only a fleet this command wrote: its truth.json says so, and nothing else is there
+        import json
+        import shutil
+        truth = os.path.join(a.dir, "truth.json")
+        try:
+            with open(truth, encoding="utf-8") as f:
+                ok = json.load(f).get("format") == "frictionlab-fleet-truth"
+        except (OSError, ValueError):
+            ok = False
+        known = {"fleet.json", "manifest.csv", "truth.json"}
+        extra = [n for n in os.listdir(a.dir) if n not in known and
+                 not os.path.isdir(os.path.join(a.dir, n))]
+        if not ok or extra:
+            raise ValueError(f"generate --replace: {a.dir} is not a synthetic fleet written by "
+                             "`fleet generate` (no truth.json of it, or other files): not replaced")
+        shutil.rmtree(a.dir)
     truth = synthetic.generate(a.dir, robots=a.robots, sessions=a.sessions, seed=a.seed,
                                seconds=a.seconds, corrupt=a.corrupt)
     print(f"{a.dir}: a synthetic fleet ({a.robots} robots, {a.sessions} sessions per joint); "
@@ -158,6 +182,8 @@ def main(argv=None) -> int:
     s.set_defaults(func=_cmd_status)
     rep = sub.add_parser("report", help="drift, fleet spread, outliers: an HTML report")
     rep.add_argument("--db", default="fleet.sqlite")
+    rep.add_argument("--config", help="the fleet configuration: with it, the report also says "
+                     "whether the fleet median parameters would serve each unit")
     rep.add_argument("--output", required=True, help="the HTML report")
     rep.add_argument("--csv", help="also write every table as CSV into this directory")
     rep.add_argument("--json", help="also write the drift and spread tables as JSON")
@@ -170,6 +196,9 @@ def main(argv=None) -> int:
     g.add_argument("--seconds", type=float, default=4.0)
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--corrupt", type=int, default=0, help="corrupt record files to include")
+    g.add_argument("--replace", action="store_true",
+                   help="replace DIR if it holds a fleet this command wrote (else DIR must be "
+                        "new or empty)")
     g.set_defaults(func=_cmd_generate)
     a = p.parse_args(argv)
     from .config import FleetInputError

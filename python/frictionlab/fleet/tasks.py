@@ -99,9 +99,13 @@ def _estimates(parameters) -> list[dict]:
     for p in parameters:
         if getattr(p, "fixed", False):
             continue
+        # determined: the data fix it (not flagged undetermined, not at a bound of its range);
+        # the drift rule never flags an estimate that is not
+        determined = not (bool(getattr(p, "undetermined", False)) or
+                          bool(getattr(p, "at_bound", False)))
         out.append({"name": p.name, "value": float(p.value), "std_error": _finite(p.std_error),
                     "ci_low": _finite(p.ci_low), "ci_high": _finite(p.ci_high), "unit": p.unit,
-                    "determined": not bool(getattr(p, "undetermined", False))})
+                    "determined": determined})
     return out
 
 
@@ -227,3 +231,26 @@ def identify(payload: dict) -> dict:
     result["finished_at"] = time.time()
     result["seconds"] = result["finished_at"] - started
     return result
+
+
+def validation_evaluator(config):
+    """The `evaluate` of fleet.analysis.shared_check for a configuration: the RMSE [force unit]
+    of a parameter set on a unit's validation data, cut from its record files exactly as the
+    task did (fleet.config's validation: the last file, or the last 20 % of each record),
+    simulated from rest (analysis.simulated_rmse). Defined for joint types whose command is
+    `fit` or `compare` on the friction problem with a validation; NaN for the others (a shared
+    set is then not assessed)."""
+    from .analysis import simulated_rmse
+
+    def evaluate(joint_type, median_params, task_row):
+        jt = config.joint_types.get(joint_type)
+        if (jt is None or jt.command not in ("fit", "compare") or jt.validation == "none" or
+                jt.options.get("problem", "friction") != "friction"):
+            return float("nan")
+        payload = {"options": jt.options, "validation": jt.validation,
+                   "files": [i["path"] for i in task_row["inputs"]]}
+        _, val = _records(payload)
+        errs = [simulated_rmse(median_params, r.t, r.velocity, r.force) for r in val]
+        n = [len(r.t) for r in val]
+        return float(math.sqrt(sum(e * e * k for e, k in zip(errs, n)) / sum(n)))
+    return evaluate
