@@ -18,7 +18,10 @@ import time
 from frictionlab.fleet import engine, synthetic
 from frictionlab.fleet.store import open_store
 
-JOINTS = ("shoulder", "upper_arm", "elbow", "forearm", "wrist", "flange")
+# six joints of an arm, by joint type (synthetic.JOINT_TYPES: shoulder LuGre, elbow Stribeck,
+# wrist Coulomb-viscous)
+JOINTS = {"shoulder_pan": "shoulder", "shoulder_lift": "shoulder", "elbow": "elbow",
+          "wrist_1": "wrist", "wrist_2": "wrist", "wrist_3": "wrist"}
 
 
 def _noop(x):
