@@ -177,7 +177,8 @@ def _run_identification(payload: dict) -> list[dict]:
                                           if isinstance(v, (int, float)) and not isinstance(v, bool)]})
         return models
     train, val = _records(payload)
-    options.setdefault("threads", threads)
+    if command != "fit-joint":  # fit_joint has no threads option
+        options.setdefault("threads", threads)
     if command == "fit":
         f = fl.fit(_one(train), val or None, **options)
         vr = f.validation[0].metrics.rmse if val else None
