@@ -45,6 +45,11 @@ bool in_build_tree() {
                                                                  : FRICTIONLAB_PYTHON_EXECUTABLE;
 #ifdef FRICTIONLAB_BINARY_DIR
   if (in_build_tree()) {
+#ifndef FRICTIONLAB_PYTHON_PACKAGE
+    throw std::runtime_error(
+        "fleet: this build has no Python package (configured with FRICTIONLAB_PYTHON=OFF); "
+        "the fleet engine is the package frictionlab.fleet: build with pybind11 (docs/python.md)");
+#endif
     std::string path = std::string(FRICTIONLAB_BINARY_DIR) + "/python";
     if (const char* old = std::getenv("PYTHONPATH"); old && *old) path += std::string(":") + old;
     setenv("PYTHONPATH", path.c_str(), 1);

@@ -16,6 +16,8 @@ import pytest
 from chromium import nonblank
 
 fl = pytest.importorskip("frictionlab", reason="the frictionlab Python package is not on PYTHONPATH")
+pytest.importorskip("frictionlab.fleet", reason="this build has no Python package (an installed "
+                    "frictionlab without frictionlab.fleet is on the path)")
 import pandas as pd  # noqa: E402
 
 from frictionlab.fleet import analysis, report, synthetic  # noqa: E402

@@ -24,6 +24,8 @@ import shutil
 import subprocess
 import sys
 
+# FRICTIONLAB_NO_PYTHON_PACKAGE=1: a build without the Python package (FRICTIONLAB_PYTHON=OFF)
+NO_PYTHON = os.environ.get("FRICTIONLAB_NO_PYTHON_PACKAGE") == "1"
 BINARY_WORD = re.compile(r"^(frictionlab|\S*/apps/frictionlab/frictionlab)(?=\s|$)")
 
 
@@ -99,6 +101,10 @@ def main():
             for line_no, cmd in commands(block_start, lines):
                 if cmd.startswith("#") or not BINARY_WORD.match(cmd):
                     print(f"{doc}:{line_no}: not run: {cmd}")
+                    continue
+                if NO_PYTHON and re.match(r"frictionlab\s+fleet\b", cmd):
+                    # `fleet` is the Python package: not in a build without it (the sanitizer one)
+                    print(f"{doc}:{line_no}: not run (no Python package in this build): {cmd}")
                     continue
                 run = BINARY_WORD.sub(lambda _: f'"{binary}"', cmd, count=1)
                 count += 1
