@@ -359,7 +359,8 @@ std::vector<data::ServoLog> madeup_logs(const sim::ServoActuator& a, const sim::
                          [&](std::size_t, const sim::ServoState& x, const sim::ServoStepInfo& s) {
                            q.push_back(x.q);
                            qd.push_back(x.qd);
-                           i.push_back(1000 * s.current);
+                           i.push_back(1000 * sim::servo_motor_current(a.constants, truth,
+                                                                       s.control, s.enabled, x.qd));
                          });
       l.position = q;
       l.speed = qd;

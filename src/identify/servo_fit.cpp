@@ -35,7 +35,7 @@ ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoPara
                               const data::ServoLog& log, std::vector<double>* q) {
   const auto in = run_input(c, log);
   const bool vel = log.speed.size() == log.position.size();
-  const double amps = log.current.size() == log.position.size() ? log.current_to_amps() : 0.0;
+  const double amps = log.current_to_amps();
   if (q != nullptr) q->assign(log.size(), 0.0);
   double ep = 0.0, ev = 0.0, ei = 0.0;
   std::size_t enabled = 0, saturated = 0;
@@ -44,7 +44,9 @@ ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoPara
                        if (q != nullptr) (*q)[k] = x.q;
                        ep += std::abs(x.q - log.position[k]);
                        if (vel) ev += std::abs(x.qd - log.speed[k]);
-                       if (amps > 0) ei += std::abs(s.current - amps * log.current[k]);
+                       if (amps > 0)
+                         ei += std::abs(sim::servo_motor_current(c, p, s.control, s.enabled, x.qd) -
+                                        amps * log.current[k]);
                        enabled += s.enabled ? 1 : 0;
                        saturated += s.enabled && s.saturated ? 1 : 0;
                      });
@@ -89,34 +91,27 @@ double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
   std::vector<double> amps(logs.size(), 0.0);
   std::size_t n_current = 0;
   if (cur) {
-    for (std::size_t i = 0; i < logs.size(); ++i)
-      if (logs[i].current.size() == logs[i].position.size()) {
-        amps[i] = logs[i].current_to_amps();
-        if (amps[i] > 0) n_current += logs[i].size();
-      }
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+      amps[i] = logs[i].current_to_amps();
+      if (amps[i] > 0) n_current += logs[i].size();
+    }
     if (n_current == 0)
       throw FitError("a current term needs logs with 'current' and its unit ('current_unit')");
   }
   // per-entry errors, summed afterwards in the order of the logs and entries (the sum of a
   // serial rollout, bit for bit)
   std::vector<double> dp(n), dv(vel ? n : 0), di(cur ? n : 0);
-  if (cur) {
-    sim::servo_rollout_batch(
-        c, p, std::span<const sim::ServoRunInput>(in),
-        [&](std::size_t i, std::size_t k, const sim::ServoState& x, const sim::ServoStepInfo& s) {
-          const auto& log = logs[i];
-          dp[offset[i] + k] = std::abs(x.q - log.position[k]);
-          if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
-          if (amps[i] > 0) di[offset[i] + k] = std::abs(s.current - amps[i] * log.current[k]);
-        });
-  } else {
-    sim::servo_rollout_batch(c, p, std::span<const sim::ServoRunInput>(in),
-                             [&](std::size_t i, std::size_t k, const sim::ServoState& x) {
-                               const auto& log = logs[i];
-                               dp[offset[i] + k] = std::abs(x.q - log.position[k]);
-                               if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
-                             });
-  }
+  sim::servo_rollout_batch(
+      c, p, std::span<const sim::ServoRunInput>(in),
+      [&](std::size_t i, std::size_t k, const sim::ServoState& x, const sim::ServoStepInfo& s) {
+        const auto& log = logs[i];
+        dp[offset[i] + k] = std::abs(x.q - log.position[k]);
+        if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
+        if (cur && amps[i] > 0)
+          di[offset[i] + k] =
+              std::abs(sim::servo_motor_current(c, p, s.control, s.enabled, x.qd) -
+                       amps[i] * log.current[k]);
+      });
   double ep = 0.0, ev = 0.0, ei = 0.0;
   for (double d : dp) ep += d;
   for (double d : dv) ev += d;
@@ -130,7 +125,7 @@ double servo_current_weight(const std::vector<data::ServoLog>& logs) {
   // pooled standard deviations (Welford) of position [rad] and current [A]
   double nq = 0, mq = 0, sq = 0, mi = 0, si = 0;
   for (const auto& log : logs) {
-    const double amps = log.current.size() == log.position.size() ? log.current_to_amps() : 0.0;
+    const double amps = log.current_to_amps();
     if (!(amps > 0)) continue;
     for (std::size_t k = 0; k < log.size(); ++k) {
       nq += 1;

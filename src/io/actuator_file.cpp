@@ -122,11 +122,16 @@ class Reader {
     if (q.value && q.range && (*q.value < q.range->lo || *q.value > q.range->hi))
       fail(key + ".value", "the value " + format_exact(*q.value) + " lies outside its range [" +
                                format_exact(q.range->lo) + ", " + format_exact(q.range->hi) + "]");
-    if (const auto s = o->find("source"); s != o->end()) {
+    source(*o, key, out);
+    return q;
+  }
+
+  // The object's optional "source" (a string), kept under `key`.
+  void source(const json& obj, const std::string& key, sim::ServoActuator& out) const {
+    if (const auto s = obj.find("source"); s != obj.end()) {
       if (!s->is_string()) fail(key + ".source", "expected a string, got " + detail::type_of(*s));
       out.sources.emplace_back(key, s->get<std::string>());
     }
-    return q;
   }
 
   // A known constant: a value (no range).
@@ -254,10 +259,7 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
         r.fail("encoder.counts_per_turn", "expected a positive integer, got " + n->dump());
       a.counts_per_turn = n->get<long>();
     }
-    if (const auto s = enc->find("source"); s != enc->end()) {
-      if (!s->is_string()) r.fail("encoder.source", "expected a string, got " + detail::type_of(*s));
-      a.sources.emplace_back("encoder", s->get<std::string>());
-    }
+    r.source(*enc, "encoder", a);
   }
 
   const json* ctl = r.object(top, "control", "control", true);
@@ -292,10 +294,7 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
       return x;
     };
     const double divisor = positive("kp_divisor"), full = positive("output_full_scale");
-    if (const auto s = from->find("source"); s != from->end()) {
-      if (!s->is_string()) r.fail("control.error_gain_from.source", "expected a string");
-      a.sources.emplace_back("control.error_gain_from", s->get<std::string>());
-    }
+    r.source(*from, "control.error_gain_from", a);
     // counts per rad, divided by the firmware's kp divisor and the output register's full scale
     c.error_gain = (static_cast<double>(a.counts_per_turn) / (2.0 * std::numbers::pi)) / (divisor * full);
   }
@@ -405,8 +404,7 @@ std::string actuator_json(const sim::ServoActuator& a) {
   j["motor"] = motor;
   if (a.counts_per_turn > 0) {
     ojson enc{{"counts_per_turn", a.counts_per_turn}};
-    for (const auto& [k, s] : a.sources)
-      if (k == "encoder") enc["source"] = s;
+    source("encoder", enc);
     j["encoder"] = enc;
   }
   ojson ctl = ojson::object();
@@ -414,8 +412,7 @@ std::string actuator_json(const sim::ServoActuator& a) {
   // the derived gain is written as its value (its derivation's source kept)
   ojson gain = quantity("control.error_gain", c.error_gain,
                        c.drive == sim::ServoDrive::voltage ? "1/rad" : "A/rad");
-  for (const auto& [k, s] : a.sources)
-    if (k == "control.error_gain_from") gain["source"] = s;
+  source("control.error_gain_from", gain);
   ctl["error_gain"] = gain;
   if (c.law != sim::ServoLaw::p) ctl["kd_gain"] = quantity("control.kd_gain", c.kd_gain, "s");
   if (c.law == sim::ServoLaw::pid) ctl["ki_gain"] = quantity("control.ki_gain", c.ki_gain, "1/s");

@@ -37,8 +37,10 @@ struct ServoLog {
   std::vector<double> current;
   /// "A" or "mA"; empty: unknown (the current is then not used)
   std::string current_unit;
-  /// The factor from `current` to amps, 0 when the unit is unknown.
+  /// The factor from `current` to amps; 0 when the log has no current (one per entry) or its
+  /// unit is unknown: then the current is not used.
   double current_to_amps() const noexcept {
+    if (current.empty() || current.size() != position.size()) return 0.0;
     return current_unit == "A" ? 1.0 : current_unit == "mA" ? 1e-3 : 0.0;
   }
   std::vector<double> load;           ///< raw load register (optional; not used by the models)

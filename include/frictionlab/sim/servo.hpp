@@ -92,9 +92,6 @@ struct ServoConstants {
   double ki_gain = 0.0;   ///< weight of ki relative to kp [1/s] (law pid)
   double deadband = 0.0;  ///< position errors below this are 0 [rad], >= 0
   double period = 0.0;    ///< control period [s]; 0: the output is computed at every step
-
-  /// A plain proportional loop computed at every step (servo_control alone).
-  bool plain_p() const noexcept { return law == ServoLaw::p && deadband == 0.0 && period == 0.0; }
 };
 
 /// Pendulum test bench (bam/testbench.py, Pendulum).
@@ -227,16 +224,10 @@ struct ServoFirmwareState {
 };
 
 /// The firmware's output at a step that starts in state x (the law of the header); updates the
-/// firmware state. For ServoConstants::plain_p it is servo_control, bit for bit (header).
+/// firmware state. For a p law without deadband and period it is servo_control, bit for bit
+/// (the same operations in the same order) (header).
 inline double servo_firmware(const ServoConstants& c, const ServoParams& p, const ServoRunInput& in,
                              double q_target, const ServoState& x, ServoFirmwareState& s) noexcept {
-  if (c.plain_p()) {
-    // servo_control, keeping the command to tell a saturated output
-    const double command = (q_target - x.q) * in.kp * c.error_gain;
-    const double u = servo_saturate(c, p, in.vin, command, x.qd);
-    s.saturated = u != (c.drive == ServoDrive::voltage ? in.vin * command : command);
-    return u;
-  }
   if (c.period > 0.0 && s.started) {
     s.since += in.dt;
     if (s.since < c.period - 0.5 * in.dt) return s.held;
@@ -258,10 +249,10 @@ inline double servo_firmware(const ServoConstants& c, const ServoParams& p, cons
   return u;
 }
 
-/// What the firmware did at one entry (the optional last argument of a rollout's sink).
+/// What the firmware did at one entry (the optional last argument of a rollout's sink; the
+/// motor current is servo_motor_current(c, p, control, enabled, qd)).
 struct ServoStepInfo {
   double control = 0.0;    ///< firmware output: volts (voltage drive) or amps (current drive)
-  double current = 0.0;    ///< motor current [A] (servo_motor_current)
   bool enabled = false;    ///< torque enabled at this entry
   bool saturated = false;  ///< the output was limited (ServoFirmwareState::saturated)
 };
@@ -279,8 +270,7 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
     const double u = servo_firmware(c, p, in, in.goal[k], x, fw);
     const bool enabled = in.torque_enable[k] != 0;
     if constexpr (std::is_invocable_v<Sink&, std::size_t, ServoState, ServoStepInfo>) {
-      const ServoStepInfo info{u, servo_motor_current(c, p, u, enabled, x.qd), enabled,
-                               fw.saturated};
+      const ServoStepInfo info{u, enabled, fw.saturated};
       if constexpr (std::is_same_v<decltype(sink(k, x, info)), bool>) {
         if (!sink(k, x, info)) return;
       } else {
@@ -328,9 +318,7 @@ void servo_rollout_batch(const ServoConstants& constants, const ServoParams& par
         const bool enabled = r.torque_enable[k] != 0;
         if constexpr (std::is_invocable_v<Sink&, std::size_t, std::size_t, ServoState,
                                           ServoStepInfo>)
-          sink(first + j, k, x[j],
-               ServoStepInfo{u, servo_motor_current(c, p, u, enabled, x[j].qd), enabled,
-                             fw[j].saturated});
+          sink(first + j, k, x[j], ServoStepInfo{u, enabled, fw[j].saturated});
         else
           sink(first + j, k, x[j]);
         x[j] = servo_step(c, p, r.bench, x[j], u, enabled, r.dt);
