@@ -149,6 +149,14 @@ OptionTable<FitActuatorArguments>& fit_actuator_table() {
   return t;
 }
 
+// A parameter set as a dict of its BAM keys (those of its model, voltage drive).
+py::dict param_dict(const sim::ServoParams& p) {
+  py::dict d;
+  for (auto k : sim::servo_param_keys(p.model, sim::ServoDrive::voltage))
+    d[py::str(std::string(k))] = sim::servo_param(p, k);
+  return d;
+}
+
 std::string model_name(const workflows::FitActuatorOutcome& f, ActuatorModel m) {
   for (const auto& r : f.models)
     if (r.model == m) return r.name;
@@ -324,15 +332,9 @@ without .json.
       .def_readonly("nominal_mae", &workflows::ActuatorCheckOutcome::nominal_mae, "[rad]")
       .def_readonly("fitted_mae", &workflows::ActuatorCheckOutcome::fitted_mae, "[rad]")
       .def_property_readonly("nominal", [](const workflows::ActuatorCheckOutcome& o) {
-        py::dict d;
-        for (auto k : sim::servo_param_keys(o.nominal.model, sim::ServoDrive::voltage))
-          d[py::str(std::string(k))] = sim::servo_param(o.nominal, k);
-        return d; }, "the nominal M1 parameters (BAM keys)")
+        return param_dict(o.nominal); }, "the nominal M1 parameters (BAM keys)")
       .def_property_readonly("fitted", [](const workflows::ActuatorCheckOutcome& o) {
-        py::dict d;
-        for (auto k : sim::servo_param_keys(o.fitted.model, sim::ServoDrive::voltage))
-          d[py::str(std::string(k))] = sim::servo_param(o.fitted, k);
-        return d; }, "the quick M1 fit (BAM keys)")
+        return param_dict(o.fitted); }, "the quick M1 fit (BAM keys)")
       .def_readonly("logs", &workflows::ActuatorCheckOutcome::logs)
       .def_readonly("findings", &workflows::ActuatorCheckOutcome::findings)
       .def_readonly("warnings", &workflows::ActuatorCheckOutcome::warnings);

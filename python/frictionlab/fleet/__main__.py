@@ -82,6 +82,7 @@ def _cmd_status(a) -> int:
 def _cmd_report(a) -> int:
     from . import analysis, report
     from .config import read_config
+    from .synthetic import atomic_write_text
     from .store import open_store
     from .tasks import validation_evaluator
     config = read_config(a.config) if a.config else None
@@ -99,10 +100,10 @@ def _cmd_report(a) -> int:
     if a.csv:
         os.makedirs(a.csv, exist_ok=True)
         for name, df in tables:
-            _atomic_write(os.path.join(a.csv, f"{name}.csv"), df.to_csv(index=False))
+            atomic_write_text(os.path.join(a.csv, f"{name}.csv"), df.to_csv(index=False))
     if a.json:
         import json
-        _atomic_write(a.json, json.dumps(
+        atomic_write_text(a.json, json.dumps(
             {name: df.to_dict(orient="records") for name, df in tables if name != "parameters"},
             indent=2, default=str) + "\n")
     flagged = drift[drift["flagged"]] if len(drift) else drift
@@ -112,13 +113,6 @@ def _cmd_report(a) -> int:
         print(f"  drift: {r['robot']} {r['joint']} {r['name']}: {r['relative']:+.1%} on "
               f"{r['session_time']} ({r['reason']})")
     return 0
-
-
-def _atomic_write(path: str, text: str) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def _cmd_generate(a) -> int:

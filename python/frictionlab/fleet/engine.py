@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from .config import FleetConfig, FleetInputError, Session, discover, read_config, read_manifest
-from .tasks import Task, identify, make_task, tool_version
+from .tasks import IDENTITY, Task, identify, make_task, tool_version
 
 
 @dataclass
@@ -86,8 +86,7 @@ def _failed(task: Task, error: str) -> dict:
     """The result of a task that could not run at all (no worker finished it)."""
     p = task.payload()
     now = time.time()
-    return {**{k: p[k] for k in ("key", "robot", "joint", "joint_type", "session", "session_time",
-                                 "tags", "inputs", "inputs_hash", "config_hash", "tool_version")},
+    return {**{k: p[k] for k in IDENTITY},
             "status": "failed", "error": error, "models": [], "started_at": now,
             "finished_at": now, "seconds": 0.0, "worker": "", "attempts": 0}
 

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from .config import JointType, Session
 
 CHANNELS = ("time", "position", "velocity", "current", "force", "matrix")
+# what a task result carries of its payload: the session's identity and the key's ingredients
+IDENTITY = ("key", "robot", "joint", "joint_type", "session", "session_time", "tags", "inputs",
+            "inputs_hash", "config_hash", "tool_version")
 
 
 def tool_version() -> str:
@@ -214,9 +217,7 @@ def identify(payload: dict) -> dict:
     goes on. Only the death of the worker process itself (the engine retries the task) or a
     KeyboardInterrupt escapes."""
     started = time.time()
-    result = {k: payload[k] for k in ("key", "robot", "joint", "joint_type", "session",
-                                      "session_time", "tags", "inputs", "inputs_hash",
-                                      "config_hash", "tool_version")}
+    result = {k: payload[k] for k in IDENTITY}
     result["worker"] = f"{socket.gethostname()}:{os.getpid()}"
     result["attempts"] = 1
     try:
