@@ -4,13 +4,15 @@
 // 1e-12 of the set's largest |F| in double, 1e-5 in float; random sets (symmetric and
 // asymmetric curves, alpha 1, 2 and 1.37, both shapes, vd = 0 and > 0, sigma0 from 1e2 to
 // 1e6), P = 1, 3, 64, 65 (odd sizes exercise the scalar tail after the SIMD packets), a record
-// with reversals, zero-velocity samples and uneven steps. Errors, progress and cancellation of
-// the workflow.
+// with reversals, zero-velocity samples and uneven steps; on every SIMD path this build and CPU
+// have (workflows/batch_simd.hpp: portable, avx2, avx512; a path the CPU lacks is skipped with
+// the reason). Errors, progress and cancellation of the workflow, and FRICTIONLAB_BATCH_SIMD.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -20,6 +22,7 @@
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/lugre/batch.hpp"
 #include "frictionlab/workflows/batch.hpp"
+#include "frictionlab/workflows/batch_simd.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 
 namespace frictionlab {
@@ -116,13 +119,18 @@ void record_worst(double e) {
   ::testing::Test::RecordProperty("worst_relative_error", text);
 }
 
+using workflows::BatchSimd;
+using frictionlab::testing::message_of;
+
 template <class S>
-void expect_batch_equals_scalar(const std::vector<LuGre<double>::Params>& sets, double tol) {
+void expect_batch_equals_scalar(const std::vector<LuGre<double>::Params>& sets, double tol,
+                                BatchSimd simd = BatchSimd::portable) {
   const Record rec = test_record();
   const std::vector<S> t(rec.t.begin(), rec.t.end()), v(rec.v.begin(), rec.v.end());
   std::vector<typename LuGre<S>::Params> ps;
   for (const auto& p : sets) ps.push_back(cast_params<S>(p));
-  LuGreBatch<S> batch(ps);
+  LuGreBatch<S> batch(ps, workflows::lugre_batch_kernels<S>(simd));
+  ASSERT_EQ(std::string(batch.simd()), workflows::batch_simd_name(simd));
   ASSERT_EQ(batch.size(), static_cast<Eigen::Index>(ps.size()));
   const long n = static_cast<long>(t.size());
   std::vector<S> F(ps.size() * t.size(), S(-12345));
@@ -145,30 +153,126 @@ void expect_batch_equals_scalar(const std::vector<LuGre<double>::Params>& sets, 
   record_worst(worst);
 }
 
-TEST(LuGreBatch, DoubleEqualsScalarForEveryAlphaPathAndSize) {
+/// The accuracy tests run on every SIMD path; a path this build or CPU lacks is skipped.
+class LuGreBatchPath : public ::testing::TestWithParam<BatchSimd> {
+ protected:
+  void SetUp() override {
+    if (!workflows::batch_simd_available(GetParam()))
+      GTEST_SKIP() << "SIMD path " << workflows::batch_simd_name(GetParam())
+                   << " not available: not built (not x86-64, or the compiler lacks the flags) "
+                      "or this CPU lacks the instructions";
+  }
+};
+
+TEST_P(LuGreBatchPath, DoubleEqualsScalarForEveryAlphaPathAndSize) {
   for (int P : {1, 3, 64, 65})
     for (AlphaMix mix : {AlphaMix::one, AlphaMix::two, AlphaMix::mixed}) {
       SCOPED_TRACE("P = " + std::to_string(P) + ", alpha mix " + std::to_string(int(mix)));
-      expect_batch_equals_scalar<double>(random_sets(P, mix, 100u + unsigned(P)), 1e-12);
+      expect_batch_equals_scalar<double>(random_sets(P, mix, 100u + unsigned(P)), 1e-12, GetParam());
     }
 }
 
-TEST(LuGreBatch, DoubleEqualsScalarWithOneShapeAndNoVd) {
+TEST_P(LuGreBatchPath, DoubleEqualsScalarWithOneShapeAndNoVd) {
   // All exponential and all rational without vd: the kernels without the per-set selections.
   for (int P : {3, 64}) {
     auto sets = random_sets(P, AlphaMix::mixed, 5u, /*plain=*/true);
-    expect_batch_equals_scalar<double>(sets, 1e-12);
+    expect_batch_equals_scalar<double>(sets, 1e-12, GetParam());
     for (auto& p : sets) p.curve.shape = StribeckShape::rational;
-    expect_batch_equals_scalar<double>(sets, 1e-12);
+    expect_batch_equals_scalar<double>(sets, 1e-12, GetParam());
   }
 }
 
-TEST(LuGreBatch, FloatEqualsScalarFloat) {
+TEST_P(LuGreBatchPath, FloatEqualsScalarFloat) {
   for (int P : {1, 3, 64, 65})
     for (AlphaMix mix : {AlphaMix::one, AlphaMix::two, AlphaMix::mixed}) {
       SCOPED_TRACE("P = " + std::to_string(P));
-      expect_batch_equals_scalar<float>(random_sets(P, mix, 200u + unsigned(P)), 1e-5);
+      expect_batch_equals_scalar<float>(random_sets(P, mix, 200u + unsigned(P)), 1e-5, GetParam());
     }
+}
+
+TEST_P(LuGreBatchPath, SampleByDoesWhatSimulateDoes) {
+  const auto sets = random_sets(4, AlphaMix::mixed, 11);
+  const Record rec = test_record();
+  const long n = static_cast<long>(rec.t.size());
+  auto a = workflows::make_lugre_batch<double>(sets, GetParam());
+  auto b = a;  // a copy: the same path and state
+  std::vector<double> Fa(sets.size() * rec.t.size()), Fb(Fa.size());
+  a.simulate(rec.t.data(), rec.v.data(), n, Fa.data(), n);
+  for (long k = 0; k < n; ++k)
+    b.sample(rec.v[std::size_t(k)], k + 1 < n ? rec.t[std::size_t(k + 1)] - rec.t[std::size_t(k)] : 0.0,
+             Fb.data() + k, n);
+  EXPECT_EQ(Fa, Fb);
+  for (Eigen::Index i = 0; i < a.size(); ++i) EXPECT_EQ(a.z()[i], b.z()[i]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Simd, LuGreBatchPath,
+                         ::testing::Values(BatchSimd::portable, BatchSimd::avx2, BatchSimd::avx512),
+                         [](const ::testing::TestParamInfo<BatchSimd>& i) {
+                           return std::string(workflows::batch_simd_name(i.param));
+                         });
+
+TEST(LuGreBatch, WidePathsAgreeWithThePortablePathToRounding) {
+  // The same sets on every available path: the forces agree to rounding (Eigen's exp/log on
+  // wider packets, FMA), far below the 1e-12 to the scalar model.
+  const auto sets = random_sets(64, AlphaMix::mixed, 21);
+  const Record rec = test_record();
+  const long n = static_cast<long>(rec.t.size());
+  std::vector<double> ref(sets.size() * rec.t.size());
+  workflows::make_lugre_batch<double>(sets, BatchSimd::portable)
+      .simulate(rec.t.data(), rec.v.data(), n, ref.data(), n);
+  int wide = 0;
+  for (BatchSimd s : {BatchSimd::avx2, BatchSimd::avx512}) {
+    if (!workflows::batch_simd_available(s)) {
+      std::printf("[   INFO   ] SIMD path %s not available here: not compared\n",
+                  std::string(workflows::batch_simd_name(s)).c_str());
+      continue;
+    }
+    ++wide;
+    std::vector<double> F(ref.size());
+    auto b = workflows::make_lugre_batch<double>(sets, s);
+    EXPECT_EQ(b.simd_width(), s == BatchSimd::avx2 ? 4 : 8);
+    b.simulate(rec.t.data(), rec.v.data(), n, F.data(), n);
+    for (std::size_t i = 0; i < sets.size(); ++i)
+      EXPECT_LE(relative_error(F.data() + i * rec.t.size(),
+                               std::vector<double>(ref.begin() + long(i * rec.t.size()),
+                                                   ref.begin() + long((i + 1) * rec.t.size()))),
+                1e-13)
+          << workflows::batch_simd_name(s) << ", set " << i;
+  }
+  if (wide == 0) GTEST_SKIP() << "no wide SIMD path on this build or CPU";
+}
+
+TEST(LuGreBatch, TheEnvironmentCapsThePath) {
+  const char* old = std::getenv("FRICTIONLAB_BATCH_SIMD");
+  const std::string saved = old != nullptr ? old : "";
+  const auto widest = [] {
+    for (BatchSimd s : {BatchSimd::avx512, BatchSimd::avx2})
+      if (workflows::batch_simd_available(s)) return s;
+    return BatchSimd::portable;
+  }();
+  ::unsetenv("FRICTIONLAB_BATCH_SIMD");
+  EXPECT_EQ(workflows::batch_simd(), widest);
+  ::setenv("FRICTIONLAB_BATCH_SIMD", "portable", 1);
+  EXPECT_EQ(workflows::batch_simd(), BatchSimd::portable);
+  EXPECT_EQ(std::string(workflows::make_lugre_batch<double>(random_sets(3, AlphaMix::two, 1)).simd()),
+            "portable");
+  ::setenv("FRICTIONLAB_BATCH_SIMD", "avx2", 1);
+  EXPECT_EQ(workflows::batch_simd(),
+            workflows::batch_simd_available(BatchSimd::avx2) ? BatchSimd::avx2 : BatchSimd::portable);
+  ::setenv("FRICTIONLAB_BATCH_SIMD", "sse9", 1);
+  const auto m = message_of<std::invalid_argument>([] { workflows::batch_simd(); });
+  EXPECT_NE(m.find("FRICTIONLAB_BATCH_SIMD = 'sse9': must be portable, avx2 or avx512"),
+            std::string::npos) << m;
+  if (old != nullptr)
+    ::setenv("FRICTIONLAB_BATCH_SIMD", saved.c_str(), 1);
+  else
+    ::unsetenv("FRICTIONLAB_BATCH_SIMD");
+  if (!workflows::batch_simd_available(BatchSimd::avx512)) {
+    EXPECT_NE(message_of<std::invalid_argument>(
+                  [] { workflows::lugre_batch_kernels<double>(BatchSimd::avx512); })
+                  .find("'avx512' is not available"),
+              std::string::npos);
+  }
 }
 
 TEST(LuGreBatch, FastPathsAreChosenOnlyWhenEverySetAllowsThem) {
@@ -195,25 +299,35 @@ TEST(LuGreBatch, TheComparisonSeesAOneInABillionChange) {
         << "set " << i;
 }
 
-TEST(LuGreBatch, SampleByDoesWhatSimulateDoes) {
-  const auto sets = random_sets(4, AlphaMix::mixed, 11);
-  const Record rec = test_record();
-  const long n = static_cast<long>(rec.t.size());
-  LuGreBatch<double> a(sets), b(sets);
-  std::vector<double> Fa(sets.size() * rec.t.size()), Fb(Fa.size());
-  a.simulate(rec.t.data(), rec.v.data(), n, Fa.data(), n);
-  for (long k = 0; k < n; ++k)
-    b.sample(rec.v[std::size_t(k)], k + 1 < n ? rec.t[std::size_t(k + 1)] - rec.t[std::size_t(k)] : 0.0,
-             Fb.data() + k, n);
-  EXPECT_EQ(Fa, Fb);
-  for (Eigen::Index i = 0; i < a.size(); ++i) EXPECT_EQ(a.z()[i], b.z()[i]);
-}
-
 // ---------------------------------------------------------------- workflows::simulate_batch
 
-using frictionlab::testing::message_of;
+/// Sets FRICTIONLAB_BATCH_SIMD for the scope (unset: nullptr).
+class ScopedSimdEnv {
+ public:
+  explicit ScopedSimdEnv(const char* value) {
+    if (const char* o = std::getenv("FRICTIONLAB_BATCH_SIMD")) had_ = true, old_ = o;
+    if (value != nullptr) ::setenv("FRICTIONLAB_BATCH_SIMD", value, 1);
+    else ::unsetenv("FRICTIONLAB_BATCH_SIMD");
+  }
+  ~ScopedSimdEnv() {
+    if (had_) ::setenv("FRICTIONLAB_BATCH_SIMD", old_.c_str(), 1);
+    else ::unsetenv("FRICTIONLAB_BATCH_SIMD");
+  }
+  ScopedSimdEnv(const ScopedSimdEnv&) = delete;
+  ScopedSimdEnv& operator=(const ScopedSimdEnv&) = delete;
 
-TEST(WorkflowSimulateBatch, RowsEqualSimulateModelWithZoh) {
+ private:
+  bool had_ = false;
+  std::string old_;
+};
+
+class WorkflowSimulateBatchPath : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WorkflowSimulateBatchPath, RowsEqualSimulateModelWithZoh) {
+  // The widest path (FRICTIONLAB_BATCH_SIMD unset) and the portable one forced.
+  const ScopedSimdEnv env(GetParam());
+  std::printf("[   INFO   ] simulate_batch takes the %s path\n",
+              std::string(workflows::batch_simd_name(workflows::batch_simd())).c_str());
   const auto sets = random_sets(65, AlphaMix::mixed, 3);
   const Record rec = test_record();
   const auto r = workflows::simulate_batch(sets, rec.t, rec.v);
@@ -233,6 +347,12 @@ TEST(WorkflowSimulateBatch, RowsEqualSimulateModelWithZoh) {
         << "set " << i;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Simd, WorkflowSimulateBatchPath,
+                         ::testing::Values(static_cast<const char*>(nullptr), "portable"),
+                         [](const ::testing::TestParamInfo<const char*>& i) {
+                           return std::string(i.param == nullptr ? "widest" : i.param);
+                         });
 
 TEST(WorkflowSimulateBatch, ParameterWarningsNameTheSet) {
   auto sets = random_sets(3, AlphaMix::two, 4, true);
@@ -309,8 +429,8 @@ TEST(WorkflowSimulateBatch, ReportsProgressAndCancels) {
   EXPECT_EQ(fractions.front(), 0.0);
   EXPECT_EQ(fractions.back(), 1.0);
   EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
-  // The blocks join without a seam: the same forces as one simulate() call.
-  LuGreBatch<double> b(sets);
+  // The blocks join without a seam: the same forces as one simulate() call (on the same path).
+  auto b = workflows::make_lugre_batch<double>(sets);
   std::vector<double> F(r.F.size());
   b.simulate(t.data(), v.data(), 20000, F.data(), 20000);
   EXPECT_EQ(F, r.F);

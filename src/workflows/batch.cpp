@@ -9,6 +9,7 @@
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/models/lugre/batch.hpp"
+#include "frictionlab/workflows/batch_simd.hpp"
 #include "frictionlab/models/lugre/validation.hpp"
 
 namespace frictionlab::workflows {
@@ -69,8 +70,9 @@ SimulateBatchOutcome simulate_batch(std::span<const LuGre<double>::Params> sets,
   r.samples = t.size();
   r.F.resize(r.sets * r.samples);
   const std::string what = "lugre batch: " + std::to_string(r.sets) + " sets";
-  progress.say(what + ", " + std::to_string(n) + " samples", 0.0);
-  LuGreBatch<double> batch(sets);
+  LuGreBatch<double> batch = make_lugre_batch<double>(sets);  // the widest SIMD path here
+  r.simd = batch.simd();
+  progress.say(what + ", " + std::to_string(n) + " samples (" + r.simd + " SIMD)", 0.0);
   for (long k0 = 0; k0 < n; k0 += kBlock) {
     const long k1 = std::min(n, k0 + kBlock);
     batch.simulate_range(t.data(), v.data(), k0, k1, n, r.F.data(), n);

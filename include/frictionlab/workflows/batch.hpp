@@ -26,6 +26,8 @@ struct SimulateBatchOutcome {
   std::vector<double> F;
   /// Bristle deflection z [m] of every set at the last sample t[N-1].
   std::vector<double> z_final;
+  /// The SIMD path taken: "portable", "avx2" or "avx512" (workflows/batch_simd.hpp).
+  std::string simd;
   /// Accepted but doubtful parameters (check(params)'s warnings, e.g. a set that is not
   /// passive), each prefixed "parameter set i: ".
   std::vector<std::string> warnings;
@@ -33,16 +35,19 @@ struct SimulateBatchOutcome {
 
 /// Drive every LuGre parameter set of `sets` from its zero state along the record (t, v): the
 /// velocity held over each interval (Hold::zoh) and the exact step, in double precision
-/// (LuGreBatch<double>). Each row of F equals simulate_model's F for that set with
-/// Method::exact, Hold::zoh, max_substep 0, up to rounding (measured: tests/test_lugre_batch.cpp).
+/// (LuGreBatch<double>) on the widest SIMD path of this CPU, batch_simd() (the environment
+/// variable FRICTIONLAB_BATCH_SIMD=portable forces the portable one). Each row of F equals
+/// simulate_model's F for that set with Method::exact, Hold::zoh, max_substep 0, up to rounding
+/// (measured on every path: tests/test_lugre_batch.cpp).
 /// Progress: one report per block of samples with the fraction done; cancel is polled between
 /// blocks (Cancelled: nothing returned).
 /// Throws std::invalid_argument if `sets` is empty; if a set has a parameter error of
 /// check(params) ("parameter set i: parameter 'NAME': ..."); if t and v differ in length or
 /// hold fewer than 2 samples; if a time or velocity is not finite or exceeds
 /// data::kMaxMagnitude ("sample k: ..."); if t is not strictly increasing ("sample k: ...");
-/// if P * N exceeds kMaxBatchValues. std::runtime_error if a force is not finite or exceeds
-/// data::kMaxMagnitude (naming the set and the sample).
+/// if P * N exceeds kMaxBatchValues; if FRICTIONLAB_BATCH_SIMD holds an unknown value.
+/// std::runtime_error if a force is not finite or exceeds data::kMaxMagnitude (naming the set
+/// and the sample).
 SimulateBatchOutcome simulate_batch(std::span<const LuGre<double>::Params> sets,
                                     std::span<const double> t, std::span<const double> v,
                                     const Progress& progress = {});
