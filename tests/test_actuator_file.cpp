@@ -108,8 +108,23 @@ TEST(ActuatorFile, MalformedFilesNameFileLineAndKey) {
             "servo.json:8: key 'motor.resistance': missing (a motor constant is required)");
   EXPECT_EQ(parse_error(replace(kMadeUp, R"(  "supply_voltage": {"value": 12, "unit": "V", "source": "made up"},
 )", "")),
-            "servo.json: key 'supply_voltage': missing (a constant is required: {\"value\": X, "
+            "servo.json:1: key 'supply_voltage': missing (a constant is required: {\"value\": X, "
             "\"unit\": U})");
+  // A missing key of the top-level object: the line where that object starts (here after two
+  // lines of white space, so line 3), as a missing nested key gets its parent's line.
+  const auto top_missing = [](const std::string& line) {
+    return parse_error("\n  \n" + replace(kMadeUp, line, ""));
+  };
+  EXPECT_EQ(top_missing("  \"supply_voltage\": {\"value\": 12, \"unit\": \"V\", \"source\": \"made up\"},\n"),
+            "servo.json:3: key 'supply_voltage': missing (a constant is required: {\"value\": X, "
+            "\"unit\": U})");
+  EXPECT_EQ(top_missing("  \"name\": \"madeup-m1\",\n"),
+            "servo.json:3: key 'name': missing (a string is required)");
+  EXPECT_EQ(top_missing("  \"drive\": \"voltage\",\n"),
+            "servo.json:3: key 'drive': missing (a string is required)");
+  EXPECT_EQ(top_missing("  \"format\": \"frictionlab-actuator\",\n"),
+            "servo.json:3: key 'format': missing (a string is required)");
+  EXPECT_EQ(top_missing("  \"version\": 1,\n"), "servo.json:3: key 'version': missing (1)");
   // negative resistance (range and value)
   EXPECT_EQ(parse_error(replace(kMadeUp, R"("value": 2.5, "range": [0.5, 10.0])",
                                 R"("value": -2.5, "range": [-5, 10.0])")),

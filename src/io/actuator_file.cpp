@@ -30,14 +30,18 @@ constexpr double kDeg = std::numbers::pi / 180.0;
 class Reader {
  public:
   Reader(std::string_view text, std::string file)
-      : file_(std::move(file)), lines_(text), top_(detail::parse_json_text(text, file_)) {}
+      : file_(std::move(file)), lines_(text), top_(detail::parse_json_text(text, file_)),
+        top_line_(first_line(text)) {}
 
   const json& top() const { return top_; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
     std::string pointer = "/" + key;
     std::replace(pointer.begin(), pointer.end(), '.', '/');
-    throw InputError(file_, lines_.line(pointer), 0, "key '" + key + "': " + message);
+    // A key of the top-level object that is missing has no parent key: the line is the one
+    // where that object starts (a missing nested key gets the line of its parent's key).
+    const long line = lines_.line(pointer);
+    throw InputError(file_, line > 0 ? line : top_line_, 0, "key '" + key + "': " + message);
   }
 
   // The object at `key` (dotted), or nullptr if absent; fail if not an object.
@@ -159,9 +163,18 @@ class Reader {
   }
 
  private:
+  // The line (1-based) of the first character that is not white space: where the parsed
+  // top-level value starts.
+  static long first_line(std::string_view text) {
+    const auto at = text.find_first_not_of(" \t\r\n");
+    const std::string_view before = text.substr(0, at == std::string_view::npos ? text.size() : at);
+    return 1 + static_cast<long>(std::count(before.begin(), before.end(), '\n'));
+  }
+
   std::string file_;
   detail::JsonKeyLines lines_;
   json top_;
+  long top_line_;
 };
 
 const std::initializer_list<Unit> kVolts{{"V", 1.0}};
