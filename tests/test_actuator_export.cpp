@@ -17,7 +17,9 @@
 #include <utility>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo.hpp"
@@ -290,6 +292,59 @@ TEST(ActuatorExport, Errors) {
   EXPECT_NO_THROW((void)io::export_actuator_mujoco(generic, o));
 }
 
+// What BAM's parameter file cannot carry (it names the actuator and has the identified
+// parameters; BAM's families are P loops without deadband or period): one note per element.
+TEST(ActuatorExport, BamNotesStateWhatBamCannotRepresent) {
+  const std::string params = R"({"kt": 0.9, "R": 3, "armature": 0.006, "q_offset": 0.02,
+      "friction_base": 0.04, "friction_viscous": 0.03, "model": "m1", "actuator": )";
+  // A made-up servo in an ACTUATOR.json (embedded): PD law, 3-count deadband, 2 ms period.
+  const std::string described = params + R"("audit-servo", "actuator_description": {
+      "format": "frictionlab-actuator", "version": 1, "name": "audit-servo", "drive": "voltage",
+      "supply_voltage": {"value": 9, "unit": "V"},
+      "motor": {"torque_constant": {"range": [0.1, 3], "unit": "Nm/A"},
+                "resistance": {"value": 4, "range": [0.5, 20], "unit": "ohm"},
+                "armature": {"range": [0.0001, 0.05], "unit": "kg m^2"}},
+      "encoder": {"counts_per_turn": 4096},
+      "control": {"law": "pd", "error_gain": {"value": 0.08, "unit": "1/rad"},
+                  "max_pwm": {"value": 0.9, "unit": "-"}, "kd_gain": {"value": 0.01, "unit": "s"},
+                  "deadband": {"value": 3, "unit": "counts"}, "period": {"value": 2, "unit": "ms"}}}})";
+  const auto n = io::export_actuator_bam(source_of(described)).notes;
+  ASSERT_EQ(n.size(), 4u);
+  EXPECT_EQ(n[0].rfind("actuator 'audit-servo' described by an ACTUATOR.json", 0), 0u) << n[0];
+  for (const char* part : {"does not read \"actuator_description\"", "error_gain = 0.08 1/rad",
+                           "max_pwm = 0.9", "vin = 9 V", "BAM has no actuator of this name"})
+    EXPECT_NE(n[0].find(part), std::string::npos) << part << " in " << n[0];
+  EXPECT_NE(n[1].find("derivative term (law 'pd', kd_gain = 0.01 s)"), std::string::npos) << n[1];
+  // 3 counts of 4096 per turn, in rad, computed here
+  EXPECT_NE(n[2].find("deadband |e| < " + format_exact(3 * 2 * std::numbers::pi / 4096) +
+                      " rad (3 encoder counts)"),
+            std::string::npos)
+      << n[2];
+  EXPECT_NE(n[3].find("control period 0.002 s"), std::string::npos) << n[3];
+
+  // Built-in descriptions: BAM's sts3215 has no deadband; sts3215-12v is not a BAM name.
+  const auto sts = io::export_actuator_bam(source_of(params + "\"sts3215\"}")).notes;
+  ASSERT_EQ(sts.size(), 1u);
+  EXPECT_NE(sts[0].find("deadband |e| < " + format_exact(2 * std::numbers::pi / 4096) +
+                        " rad (1 encoder count)"),
+            std::string::npos)
+      << sts[0];
+  const auto v12 = io::export_actuator_bam(source_of(params + "\"sts3215-12v\"}")).notes;
+  ASSERT_EQ(v12.size(), 2u);
+  EXPECT_EQ(v12[0].rfind("actuator 'sts3215-12v': frictionlab's built-in description; BAM has no "
+                         "actuator of this name", 0), 0u) << v12[0];
+  EXPECT_NE(v12[0].find("error_gain = 0.16489 1/rad"), std::string::npos) << v12[0];
+  EXPECT_NE(v12[1].find("deadband"), std::string::npos) << v12[1];
+
+  // An ACTUATOR.json that takes a BAM family's name: BAM uses its own family instead.
+  const std::string xl = std::string(io::builtin_actuator_text("xl330"));
+  const auto own = io::export_actuator_bam(
+                       source_of(params + "\"xl330\", \"actuator_description\": " + xl + "}"))
+                       .notes;
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_NE(own[0].find("BAM uses its own family 'xl330' instead"), std::string::npos) << own[0];
+}
+
 TEST(ActuatorExport, BamFileRoundTrips) {
   const TempDir t("frictionlab_test_actuator_export");
   // Every model, both drives: write, read back, same values.
@@ -301,7 +356,9 @@ TEST(ActuatorExport, BamFileRoundTrips) {
       s.file = "x.json";
       s.setup = setup;
       const auto r = io::export_actuator_bam(s);
-      ASSERT_EQ(r.warnings.size(), 1u);  // generic: BAM cannot read its constants
+      EXPECT_TRUE(r.warnings.empty());
+      ASSERT_EQ(r.notes.size(), 1u);  // generic: BAM cannot read its constants
+      EXPECT_EQ(r.notes[0].rfind("actuator 'generic': BAM has no such actuator", 0), 0u) << r.notes[0];
       const auto back = io::read_actuator_source(t.write("m.json", r.text)).setup;
       EXPECT_EQ(back.params.model, setup.params.model);
       EXPECT_EQ(back.actuator.constants.drive, drive);
@@ -316,6 +373,7 @@ TEST(ActuatorExport, BamFileRoundTrips) {
   const std::string m1 = t.write("m1.json", m1_text(0.03));
   const auto r = io::export_actuator_bam(io::read_actuator_source(m1));
   EXPECT_TRUE(r.warnings.empty());
+  EXPECT_TRUE(r.notes.empty());
   EXPECT_EQ(io::parse_servo_params(r.text, "b").params.friction.Kc, kKc);
 
   // summary.json and its directory: the recommended model's file beside it.

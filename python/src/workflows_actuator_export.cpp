@@ -54,7 +54,7 @@ void bind_actuator_export(py::module_& m) {
       py::arg("source"),
       (std::string("export_actuator_bam(source) -> ExportText\n\nA fitted servo actuator as "
                    "BAM's own parameter file (io::export_actuator_bam; the CLI's `export bam`); "
-                   "warnings: what BAM cannot read.\n") +
+                   "notes: what BAM's parameter file cannot represent (one line per item).\n") +
        kActuatorSourceDoc)
           .c_str());
 }

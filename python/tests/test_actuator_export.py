@@ -27,7 +27,7 @@ def test_actuator_exports_equal_cli(tmp_path):
         "export", "mujoco", "--params", p, "--kp", "100", cwd=tmp_path)
     b = fl.export_actuator_bam(p)
     assert b.text == run_cli("export", "bam", "--params", p, cwd=tmp_path)
-    assert json.loads(b.text) == M3 and b.warnings == []
+    assert json.loads(b.text) == M3 and b.warnings == [] and b.notes == []
 
 
 def test_actuator_export_errors(tmp_path):

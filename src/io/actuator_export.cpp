@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
+#include <numbers>
 #include <optional>
 #include <string_view>
 #include <stdexcept>
@@ -325,16 +327,72 @@ MujocoExport export_actuator_mujoco(const ActuatorSource& source,
   return out;
 }
 
+std::vector<std::string> actuator_bam_notes(const sim::ServoSetup& s) {
+  const sim::ServoActuator& a = s.actuator;
+  const sim::ServoConstants& c = a.constants;
+  const bool voltage = c.drive == sim::ServoDrive::voltage;
+  // The actuators BAM itself knows by name (docs/actuators.md, "Actuator families":
+  // bam/xl330/actuator.py, bam/dynamixel/actuator.py, bam/actuator.py, bam/feetech/actuator.py).
+  static constexpr std::string_view kBam[] = {"mx106", "mx64", "sts3215", "xc330m288t", "xl320",
+                                              "xl330"};
+  const bool bam_name = std::find(std::begin(kBam), std::end(kBam), a.name) != std::end(kBam);
+  std::string bam_list;
+  for (auto n : kBam) bam_list += (bam_list.empty() ? "" : ", ") + std::string(n);
+  const std::string constants =
+      std::string("drive ") + (voltage ? "voltage" : "current") + ", error_gain = " +
+      format_exact(c.error_gain) + (voltage ? " 1/rad" : " A/rad") +
+      (voltage ? ", max_pwm = " + format_exact(c.max_pwm) : std::string()) +
+      (voltage && c.max_current > 0 ? ", max_current = " + format_exact(c.max_current) + " A"
+                                    : std::string()) +
+      (c.vin > 0 ? ", vin = " + format_exact(c.vin) + " V" : std::string());
+  std::vector<std::string> notes;
+  if (a.name == "generic") {
+    notes.push_back("actuator 'generic': BAM has no such actuator and does not read the keys "
+                    "drive, error_gain, max_pwm, max_current, vin (frictionlab's) that carry its "
+                    "constants (" + constants + "); give BAM a family it knows in \"actuator\" (" +
+                    bam_list + ")");
+  } else if (a.origin != "built in") {
+    notes.push_back("actuator '" + a.name + "' described by an ACTUATOR.json (" + a.origin +
+                    "): BAM does not read \"actuator_description\" (frictionlab's key), so its "
+                    "constants (" + constants + ") are lost; " +
+                    (bam_name ? "BAM uses its own family '" + a.name + "' instead"
+                              : "BAM has no actuator of this name (BAM's: " + bam_list + ")"));
+  } else if (!bam_name) {
+    notes.push_back("actuator '" + a.name + "': frictionlab's built-in description; BAM has no "
+                    "actuator of this name (BAM's: " + bam_list + ") and the file does not carry "
+                    "its constants (" + constants + ")");
+  }
+  if (c.law != sim::ServoLaw::p)
+    notes.push_back(std::string("the firmware's ") +
+                    (c.law == sim::ServoLaw::pd ? "derivative term" : "derivative and integral terms") +
+                    " (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") + "', kd_gain = " +
+                    format_exact(c.kd_gain) + " s" +
+                    (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
+                                                 : std::string()) +
+                    "): BAM's firmware model is the P loop only and does not use the logs' kd, ki");
+  if (c.deadband > 0) {
+    std::string counts;
+    if (a.counts_per_turn > 0) {
+      const double n =
+          c.deadband * static_cast<double>(a.counts_per_turn) / (2.0 * std::numbers::pi);
+      counts = " (" + format_number(n) + " encoder count" + (format_number(n) == "1" ? ")" : "s)");
+    }
+    notes.push_back("the firmware's deadband |e| < " + format_exact(c.deadband) + " rad" + counts +
+                    ", no output inside it: BAM's firmware model has none");
+  }
+  if (c.period > 0)
+    notes.push_back("the firmware's control period " + format_exact(c.period) +
+                    " s (output held between updates): BAM computes the control at every "
+                    "simulation step");
+  return notes;
+}
+
 ExportText export_actuator_bam(const ActuatorSource& source, const workflows::Progress& progress) {
   progress.check();
   progress.say("export bam: parameter file of " + source.file);
   ExportText r;
   r.text = servo_params_json(source.setup);
-  if (source.setup.actuator.name == "generic")
-    r.warnings.push_back(source.file +
-                         ": actuator 'generic': BAM has no such actuator and does not read the "
-                         "keys drive, error_gain, max_pwm, max_current, vin (frictionlab's); give "
-                         "BAM a family it knows in \"actuator\"");
+  r.notes = actuator_bam_notes(source.setup);
   return r;
 }
 

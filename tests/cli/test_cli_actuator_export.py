@@ -92,6 +92,39 @@ def main():
     check("export bam round trip", p.returncode == 0 and json.loads(p.stdout) == m1,
           p.stdout + p.stderr)
 
+    check("export bam of an xl330 fit: nothing to state", "warning" not in p.stderr, p.stderr)
+
+    # ---- export bam: every element BAM's parameter file cannot carry is a warning ----
+    lead = "frictionlab: warning: BAM's parameter file cannot represent: "
+    pd = dict(m1, actuator="made-servo", actuator_description={
+        "format": "frictionlab-actuator", "version": 1, "name": "made-servo", "drive": "voltage",
+        "supply_voltage": {"value": 9, "unit": "V"},
+        "motor": {"torque_constant": {"range": [0.1, 3], "unit": "Nm/A"},
+                  "resistance": {"range": [0.5, 20], "unit": "ohm"},
+                  "armature": {"range": [1e-4, 0.05], "unit": "kg m^2"}},
+        "encoder": {"counts_per_turn": 4096},
+        "control": {"law": "pd", "error_gain": {"value": 0.08, "unit": "1/rad"},
+                    "kd_gain": {"value": 0.01, "unit": "s"},
+                    "deadband": {"value": 3, "unit": "counts"},
+                    "period": {"value": 2, "unit": "ms"}}})
+    p = run("export", "bam", "--params", write("pd_m1.json", json.dumps(pd)))
+    lines = p.stderr.splitlines()
+    check("export bam of a PD servo with deadband and period: exit 0, four warnings",
+          p.returncode == 0 and len(lines) == 4 and all(x.startswith(lead) for x in lines),
+          p.stderr)
+    if len(lines) == 4:
+        check("export bam: what each warning names",
+              "'made-servo' described by an ACTUATOR.json" in lines[0]
+              and "error_gain = 0.08 1/rad" in lines[0]
+              and "law 'pd', kd_gain = 0.01 s" in lines[1]
+              and "(3 encoder counts)" in lines[2] and "control period 0.002 s" in lines[3],
+              p.stderr)
+    p = run("export", "bam", "--params", write("v12.json", json.dumps(dict(m1, actuator="sts3215-12v"))))
+    check("export bam of an sts3215-12v fit: the name BAM does not know is stated",
+          p.returncode == 0 and json.loads(p.stdout)["actuator"] == "sts3215-12v"
+          and lead + "actuator 'sts3215-12v': frictionlab's built-in description; BAM has no "
+          "actuator of this name" in p.stderr, p.stderr)
+
     # ---- errors ----
     expect_error("--kp is required", ["export", "mujoco", "--params", params],
                  "frictionlab: error: --kp is required for an actuator: the firmware's kp register"

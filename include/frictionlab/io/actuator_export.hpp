@@ -112,9 +112,19 @@ MujocoExport export_actuator_mujoco(const ActuatorSource& source,
                                     const ActuatorMujocoOptions& options,
                                     const workflows::Progress& progress = {});
 
-/// BAM's parameter file of the source (io::servo_params_json: BAM's keys and order), with a
-/// warning "FILE: ..." when BAM cannot read it (a "generic" actuator's constants are
-/// frictionlab's keys). Reads back with io::read_servo_params to the same values. Cancelled.
+/// What BAM's parameter file cannot represent for this actuator, one line per item with its
+/// value (empty: BAM re-simulates the fit as frictionlab does). BAM's file names the actuator
+/// and carries the identified parameters only; BAM takes the firmware constants from its own
+/// family of that name (mx106, mx64, sts3215, xc330m288t, xl320, xl330), whose law is a P loop
+/// without deadband or control period. So: a name BAM does not know (`generic`, `sts3215-12v`,
+/// an ACTUATOR.json's) loses the constants drive, error_gain, max_pwm, max_current, vin; an
+/// ACTUATOR.json's description is not read by BAM; a PD/PID law, a deadband and a control
+/// period are not modelled by BAM.
+std::vector<std::string> actuator_bam_notes(const sim::ServoSetup& s);
+
+/// BAM's parameter file of the source (io::servo_params_json: BAM's keys and order), with the
+/// notes of actuator_bam_notes (the CLI prints each as a warning "BAM's parameter file cannot
+/// represent: ..."). Reads back with io::read_servo_params to the same values. Cancelled.
 ExportText export_actuator_bam(const ActuatorSource& source,
                                const workflows::Progress& progress = {});
 
