@@ -5,6 +5,7 @@
 // of the loss, and `actuator check` on logs made inconsistent on purpose.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -527,6 +528,138 @@ TEST(ActuatorCheck, ConsistentLogsPassAndInjectedFaultsAreNamed) {
   const auto misc = workflows::check_actuator(a, logs, o);
   EXPECT_TRUE(has_warning(misc, "gains"));
   EXPECT_TRUE(has_warning(misc, "supply"));
+}
+
+TEST(ActuatorFile, UnpublishedConstantsAreNoted) {
+  // sts3215-12v borrows max_pwm from the 7.4 V version's measurement: one note; the 7.4 V
+  // version's own value is published (BAM's oscilloscope): none.
+  const auto v12 = sim::unpublished_constant_notes(*io::builtin_actuator("sts3215-12v"));
+  ASSERT_EQ(v12.size(), 1u);
+  EXPECT_EQ(v12[0].rfind("control.max_pwm = 0.97 - of actuator 'sts3215-12v' is not published for "
+                         "this servo (not published for the 12 V version: borrowed from BAM's",
+                         0),
+            0u)
+      << v12[0];
+  EXPECT_TRUE(sim::unpublished_constant_notes(*io::builtin_actuator("sts3215")).empty());
+  EXPECT_TRUE(sim::unpublished_constant_notes(io::parse_actuator(kMadeUp, "m.json")).empty());
+  // any known constant whose source says so, in SI units
+  const auto a = io::parse_actuator(
+      replace(kMadeUp, R"("period": {"value": 0, "unit": "ms"})",
+              R"("period": {"value": 2, "unit": "ms", "source": "not published: assumed"})"),
+      "m.json");
+  const auto n = sim::unpublished_constant_notes(a);
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0], "control.period = 0.002 s of actuator 'madeup-m1' is not published for this "
+                  "servo (not published: assumed); a constant of the description, not fitted");
+  // actuator check notes it; fit-actuator lists it among its warnings
+  const auto logs = madeup_logs(io::parse_actuator(kMadeUp, "m.json"), madeup_truth());
+  workflows::ActuatorCheckOptions o;
+  o.threads = 2;
+  o.evaluations = 50;
+  const auto chk = workflows::check_actuator(a, logs, o);
+  bool noted = false;
+  for (const auto& f : chk.findings)
+    noted = noted || (f.check == "unpublished" && !f.warning && f.message == n[0]);
+  EXPECT_TRUE(noted);
+  workflows::FitActuatorOptions fo;
+  fo.actuator = a;
+  fo.models = {ActuatorModel::M1};
+  fo.validation = workflows::parse_servo_validation("none");
+  fo.trials = 30;
+  fo.threads = 1;
+  const auto fit = workflows::fit_actuator(logs, fo);
+  EXPECT_NE(std::find(fit.warnings.begin(), fit.warnings.end(), n[0]), fit.warnings.end());
+}
+
+TEST(ActuatorCheck, AlwaysSaturatedIsNamed) {
+  // The logs of the made-up servo checked against a description whose PWM limit is 0.02: the
+  // output the firmware asks for (duty kp error_gain e) is above 0.02 at almost every entry.
+  const auto a = io::parse_actuator(kMadeUp, "madeup.json");
+  const auto logs = madeup_logs(a, madeup_truth());
+  const auto weak = io::parse_actuator(
+      replace(kMadeUp, R"("max_pwm": {"value": 0.95, "unit": "-"})", R"("max_pwm": {"value": 0.02, "unit": "-"})"),
+      "weak.json");
+  workflows::ActuatorCheckOptions o;
+  o.threads = 2;
+  o.evaluations = 100;
+  const auto out = workflows::check_actuator(weak, logs, o);
+  EXPECT_TRUE(has_warning(out, "saturation"));
+  std::size_t saturated = 0;  // the logs above 90 %, counted here from the per-log table
+  for (const auto& l : out.logs) saturated += l.saturated > 0.9 ? 1 : 0;
+  ASSERT_GT(saturated, 0u);
+  for (const auto& f : out.findings)
+    if (f.check == "saturation") {
+      EXPECT_EQ(f.logs.size(), saturated) << f.message;
+    }
+  // as described, the same logs are not always saturated
+  EXPECT_FALSE(has_warning(workflows::check_actuator(a, logs, o), "saturation"));
+}
+
+TEST(ActuatorCheck, FindingsSharedByLogsAreOneLineWithCounts) {
+  const auto a = io::parse_actuator(kMadeUp, "madeup.json");
+  auto logs = madeup_logs(a, madeup_truth());
+  const std::size_t n = logs.size();
+  ASSERT_GT(n, 3u);
+  // every log: vin 15 V logged while input_volts reads 11.9 .. 12.1 V, a current without a unit,
+  // a max_torque of 50; one log alone has kd = 32
+  for (std::size_t i = 0; i < n; ++i) {
+    logs[i].vin = 15.0;
+    logs[i].input_volts.assign(logs[i].size(), 11.9 + 0.2 * static_cast<double>(i) / static_cast<double>(n - 1));
+    logs[i].current_unit.clear();
+    logs[i].max_torque = 50.0;
+  }
+  logs[2].kd = 32;
+  workflows::ActuatorCheckOptions o;
+  o.threads = 2;
+  o.evaluations = 100;
+  const auto out = workflows::check_actuator(a, logs, o);
+  auto findings = [&](const std::string& check) {
+    std::vector<workflows::ActuatorFinding> r;
+    for (const auto& f : out.findings)
+      if (f.check == check) r.push_back(f);
+    return r;
+  };
+  const std::string head = "in " + std::to_string(n) + " of " + std::to_string(n) + " logs (" +
+                           logs[0].file + ", " + logs[1].file + ", " + logs[2].file + ", ...): ";
+  for (const char* check : {"supply", "current", "max_torque"}) {
+    const auto f = findings(check);
+    ASSERT_EQ(f.size(), 1u) << check;
+    EXPECT_TRUE(f[0].warning);
+    EXPECT_EQ(f[0].log, "");
+    EXPECT_EQ(f[0].logs.size(), n);
+    EXPECT_EQ(f[0].message.rfind(head, 0), 0u) << f[0].message;
+  }
+  EXPECT_NE(findings("supply")[0].message.find("input_volts average 11.9 .. 12.1 V"), std::string::npos)
+      << findings("supply")[0].message;
+  EXPECT_NE(findings("max_torque")[0].message.find("max_torque = 50"), std::string::npos);
+  // a finding of one log keeps its name
+  const auto gains = findings("gains");
+  ASSERT_EQ(gains.size(), 1u);
+  EXPECT_EQ(gains[0].log, logs[2].file);
+  EXPECT_EQ(gains[0].message.rfind("the log has kd = 32", 0), 0u) << gains[0].message;
+  // max_torque 100 (the full output) is what the simulation assumes: nothing to say
+  for (auto& l : logs) l.max_torque = 100.0;
+  const auto full = workflows::check_actuator(a, logs, o);
+  for (const auto& f : full.findings) EXPECT_NE(f.check, "max_torque") << f.message;
+}
+
+TEST(ServoLogs, ResamplingProcessedLogsAgainIsOneWarning) {
+  const auto a = io::parse_actuator(kMadeUp, "madeup.json");
+  const auto logs = madeup_logs(a, madeup_truth());
+  workflows::ServoLogPreparation prep;
+  prep.resample = 0.01;
+  const auto out = workflows::prepare_servo_logs(logs, prep);
+  ASSERT_EQ(out.logs.size(), logs.size());
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0], std::to_string(logs.size()) + " of " + std::to_string(logs.size()) +
+                                 " logs already at a fixed step (dt = 0.005) resampled again to "
+                                 "0.01: " + logs[0].file + ", " + logs[1].file + ", " +
+                                 logs[2].file + ", ...");
+  // one log: its own line, as before
+  const auto one = workflows::prepare_servo_logs({logs[0]}, prep);
+  ASSERT_EQ(one.warnings.size(), 1u);
+  EXPECT_EQ(one.warnings[0], logs[0].file + ": already at a fixed step (dt = 0.005), resampled "
+                                            "again to 0.01");
 }
 
 }  // namespace

@@ -317,8 +317,9 @@ TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
 
   prep.resample = 0.01;
   out = prepare_servo_logs(reads, prep);
-  ASSERT_EQ(out.warnings.size(), 2u);
-  EXPECT_EQ(out.warnings[0], logs[2].file + ": already at a fixed step (dt = 0.005), resampled again to 0.01");
+  ASSERT_EQ(out.warnings.size(), 1u);  // one line for the run
+  EXPECT_EQ(out.warnings[0], "2 of 2 logs already at a fixed step (dt = 0.005) resampled again to "
+                             "0.01: " + logs[2].file + ", " + logs[3].file);
   const auto expected = data::resample_servo_log(logs[2], 0.01);
   EXPECT_EQ(out.logs[0].dt, 0.01);
   EXPECT_EQ(out.logs[0].position, expected.position);

@@ -310,9 +310,13 @@ without .json.
           .c_str());
 
   py::class_<workflows::ActuatorFinding>(m, "ActuatorFinding", "One finding of check_actuator.")
-      .def_readonly("log", &workflows::ActuatorFinding::log, "file name; '' for all the logs")
+      .def_readonly("log", &workflows::ActuatorFinding::log,
+                    "file name; '' for all the logs or a finding several logs share")
+      .def_readonly("logs", &workflows::ActuatorFinding::logs,
+                    "the file names of the logs it is about; [] for the whole set")
       .def_readonly("check", &workflows::ActuatorFinding::check,
-                    "'gravity', 'kp', 'offset', 'saturation', 'supply', 'gains' or 'current'")
+                    "'gravity', 'kp', 'offset', 'saturation', 'supply', 'gains', 'current' or "
+                    "'max_torque'")
       .def_readonly("warning", &workflows::ActuatorFinding::warning,
                     "True: looks inconsistent; False: a note")
       .def_readonly("message", &workflows::ActuatorFinding::message)

@@ -76,6 +76,9 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
   log.kd = header_number(top, file, "kd", false, 0.0);
   log.ki = header_number(top, file, "ki", false, 0.0);
   if (top.contains("vin")) log.vin = header_number(top, file, "vin", true, 0.0);
+  // not used by the models (it stays among the ignored keys): kept for `actuator check`
+  if (const auto mt = top.find("max_torque"); mt != top.end() && mt->is_number())
+    log.max_torque = mt->get<double>();
   log.dt = header_number(top, file, "dt", false, 0.0);
   if (top.contains("dt") && !(log.dt > 0.0))
     fail(file, "key 'dt': must be > 0, got " + format_exact(log.dt));

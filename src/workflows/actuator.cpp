@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -131,13 +132,15 @@ PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
                                      const ServoLogPreparation& options) {
   if (options.resample < 0) throw std::invalid_argument("--resample: must be > 0");
   PreparedServoLogs out;
+  std::vector<std::string> again;  // logs already at a fixed step, resampled again
+  std::set<double> again_dt;
   for (auto& log : logs) {
     if (!data::servo_log_selected(log, options.filter)) continue;
     if (options.resample > 0) {
-      if (log.processed())
-        out.warnings.push_back(log.file + ": already at a fixed step (dt = " +
-                               format_exact(log.dt) + "), resampled again to " +
-                               format_exact(options.resample));
+      if (log.processed()) {
+        again.push_back(log.file);
+        again_dt.insert(log.dt);
+      }
       log = data::resample_servo_log(log, options.resample);
     } else if (!log.processed()) {
       throw std::invalid_argument(
@@ -146,6 +149,22 @@ PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
     out.logs.push_back(std::move(log));
   }
   if (out.logs.empty()) throw std::invalid_argument("no log left after the selection");
+  // One line for the run, however many logs (the first three named).
+  if (again.size() == 1) {
+    out.warnings.push_back(again[0] + ": already at a fixed step (dt = " +
+                           format_exact(*again_dt.begin()) + "), resampled again to " +
+                           format_exact(options.resample));
+  } else if (!again.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, again.size()); ++k)
+      list += (k == 0 ? "" : ", ") + again[k];
+    if (again.size() > 3) list += ", ...";
+    out.warnings.push_back(
+        std::to_string(again.size()) + " of " + std::to_string(out.logs.size()) +
+        " logs already at a fixed step (dt = " + format_exact(*again_dt.begin()) +
+        (again_dt.size() > 1 ? " .. " + format_exact(*again_dt.rbegin()) : std::string()) +
+        ") resampled again to " + format_exact(options.resample) + ": " + list);
+  }
   return out;
 }
 
@@ -155,6 +174,8 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   FitActuatorOutcome out;
   if (options.actuator.name.empty()) throw std::invalid_argument("--actuator: none given");
   out.actuator = options.actuator.name;
+  // constants the description borrows (not published for this servo): fixed in every fit
+  out.warnings = sim::unpublished_constant_notes(options.actuator);
   sim::ServoSetup templ;
   templ.actuator = options.actuator;
   const sim::ServoActuator& family = options.actuator;
@@ -340,7 +361,8 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
            "with the gravity torque reversed (the zero of 'position' at the top, not hanging "
            "down) a quick fit is " + format_number(base.loss / flipped.loss, 3) + "x closer (MAE " +
                format_number(flipped.loss, 3) + " against " + format_number(base.loss, 3) +
-               " rad): check the position's zero and direction"});
+               " rad): check the position's zero and direction",
+           {}});
   }
   {
     double best = base.loss, factor = 1.0;
@@ -359,7 +381,8 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
            "with kp times " + format_number(factor) + " a quick fit is " +
                format_number(base.loss / best, 3) + "x closer (MAE " + format_number(best, 3) +
                " against " + format_number(base.loss, 3) +
-               " rad): check the units of kp and the actuator's error_gain (firmware scaling)"});
+               " rad): check the units of kp and the actuator's error_gain (firmware scaling)",
+           {}});
   }
   const auto range = sim::servo_param_range(actuator, "q_offset");
   if (out.fitted.q_offset < range.lo || out.fitted.q_offset > range.hi) {
@@ -378,31 +401,43 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
              format_number(range.hi) + "] (MAE " + format_number(base.loss, 3) + " against " +
              format_number(inside.loss, 3) + " rad within it)" +
              (needed ? ": recalibrate the zero or give --range q_offset=LO:HI"
-                     : ": within the quick fit's accuracy")});
+                     : ": within the quick fit's accuracy"),
+         {}});
   }
   bool any_saturated = false;
-  std::vector<ActuatorFinding> per_log;
+  // Per-log findings: head + the log's number (if any) + tail; those with the same check, head
+  // and tail are summarised over the logs below.
+  struct PerLog {
+    std::string log;
+    const char* check;
+    bool warning;
+    std::string head, tail;
+    std::optional<double> value;
+    int digits = 6;
+  };
+  std::vector<PerLog> per_log;
   for (const auto& l : logs) {
     const std::string name = base_name(l.file);
-    auto add = [&](const char* check, bool warning, std::string message) {
-      per_log.push_back({name, check, warning, std::move(message)});
+    auto add = [&](const char* check, bool warning, std::string head,
+                   std::optional<double> value = std::nullopt, std::string tail = {},
+                   int digits = 6) {
+      per_log.push_back({name, check, warning, std::move(head), std::move(tail), value, digits});
     };
     const auto nominal = identify::servo_log_error(c, p, l);
     const auto fitted = identify::servo_log_error(c, out.fitted, l);
     out.logs.push_back({name, l.kp, nominal.position_mae, fitted.position_mae, fitted.saturated});
     any_saturated = any_saturated || fitted.saturated > 0;
     if (fitted.saturated > 0.9)
-      add("saturation", true,
-          "the firmware's output is at its limit at " + format_number(100 * fitted.saturated, 3) +
-              " % of the enabled entries: check kp, error_gain and the limits (max_pwm)");
+      add("saturation", true, "the firmware's output is at its limit at ", 100 * fitted.saturated,
+          " % of the enabled entries: check kp, error_gain and the limits (max_pwm)", 3);
     if (l.vin && !l.input_volts.empty()) {
       double mean = 0.0;
       for (double v : l.input_volts) mean += v;
       mean /= static_cast<double>(l.input_volts.size());
       if (std::abs(mean - *l.vin) > 0.05 * *l.vin)
         add("supply", true,
-            "'vin' is " + format_number(*l.vin) + " V but the logged input_volts average " +
-                format_number(mean, 4) + " V: the simulation uses 'vin'");
+            "'vin' is " + format_number(*l.vin) + " V but the logged input_volts average ", mean,
+            " V: the simulation uses 'vin'", 4);
     }
     if (l.kd != 0.0 && c.law == sim::ServoLaw::p)
       add("gains", true,
@@ -414,15 +449,65 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     if (!l.current.empty() && l.current_to_amps() == 0.0)
       add("current", true,
           "the log has a current but no \"current_unit\": it is not used (give --current-unit)");
+    if (l.max_torque && *l.max_torque != 100.0)
+      add("max_torque", true,
+          "the log has max_torque = " + format_number(*l.max_torque) +
+              " (a torque limit the recorder set, not 100): not modelled (the key's unit is not "
+              "documented): the simulation limits the output at the actuator's max_pwm = " +
+              format_number(c.max_pwm) + " only; scale control.max_pwm in an ACTUATOR.json if the "
+              "limit is a share of the full output");
   }
+  // Summarise: one finding per (check, warning, head, tail), in the order first met.
+  std::vector<ActuatorFinding> summarised;
+  std::vector<bool> done(per_log.size(), false);
+  for (std::size_t i = 0; i < per_log.size(); ++i) {
+    if (done[i]) continue;
+    const PerLog& f = per_log[i];
+    std::vector<std::string> names;
+    double lo = f.value.value_or(0.0), hi = lo;
+    for (std::size_t j = i; j < per_log.size(); ++j) {
+      const PerLog& g = per_log[j];
+      if (done[j] || std::string_view(g.check) != f.check || g.warning != f.warning ||
+          g.head != f.head || g.tail != f.tail || g.value.has_value() != f.value.has_value())
+        continue;
+      done[j] = true;
+      names.push_back(g.log);
+      if (g.value) {
+        lo = std::min(lo, *g.value);
+        hi = std::max(hi, *g.value);
+      }
+    }
+    std::string value;
+    if (f.value)
+      value = format_number(lo, f.digits) +
+              (format_number(hi, f.digits) == format_number(lo, f.digits)
+                   ? std::string()
+                   : " .. " + format_number(hi, f.digits));
+    if (names.size() == 1) {
+      summarised.push_back({names[0], f.check, f.warning, f.head + value + f.tail, names});
+      continue;
+    }
+    std::string list;
+    for (std::size_t k = 0; k < std::min<std::size_t>(3, names.size()); ++k)
+      list += (k == 0 ? "" : ", ") + names[k];
+    if (names.size() > 3) list += ", ...";
+    summarised.push_back({"", f.check, f.warning,
+                          "in " + std::to_string(names.size()) + " of " +
+                              std::to_string(logs.size()) + " logs (" + list + "): " + f.head +
+                              value + f.tail,
+                          names});
+  }
+  for (auto& n : sim::unpublished_constant_notes(actuator))
+    out.findings.push_back({"", "unpublished", false, std::move(n), {}});
   if (!any_saturated)
     out.findings.push_back(
         {"", "saturation", false,
          c.drive == sim::ServoDrive::voltage
              ? "the output reaches its limit in no log: max_pwm and the current window do not "
                "act (the fit cannot check them)"
-             : "the output reaches its limit in no log: current_limit is not identified"});
-  out.findings.insert(out.findings.end(), per_log.begin(), per_log.end());
+             : "the output reaches its limit in no log: current_limit is not identified",
+         {}});
+  out.findings.insert(out.findings.end(), summarised.begin(), summarised.end());
   for (const auto& f : out.findings) out.warnings += f.warning ? 1 : 0;
   return out;
 }

@@ -7,6 +7,7 @@
 - error paths: exit status 1 and a first error line naming the file, entry, key or option.
 Without ../shared the shared-data checks are skipped (the error paths still run)."""
 import json
+import math
 import os
 import sys
 
@@ -53,6 +54,44 @@ def main():
                  ["fit-actuator", "--logs", raw, "--resample", "0.005", "--validate", "kp=200",
                   "--out", os.path.join(work, "none")],
                  "frictionlab: error: validation: no log with kp = 200")
+
+    # ---- findings several logs share: one line with counts (actuator check, --resample) ----
+    many = os.path.join(work, "many")
+    os.makedirs(many)
+    for i in range(5):
+        entries = [{"position": 0.0, "goal_position": 0.3 * math.sin(2 * k * 0.005), "speed": 0.0,
+                    "timestamp": k * 0.005, "torque_enable": True, "input_volts": 7.4,
+                    "current": 10.0} for k in range(200)]
+        with open(os.path.join(many, f"log{i}.json"), "w", encoding="utf-8") as f:
+            json.dump({"mass": 0.49, "length": 0.1, "kp": 400, "vin": 15.0, "dt": 0.005,
+                       "motor": "xl330", "max_torque": 50.0, "entries": entries}, f)
+    p = run("actuator", "check", "xl330", many, "--evaluations", "30", "--threads", "1")
+    lines = [x for x in p.stdout.splitlines() if x.startswith("warning: ")]
+    head = "in 5 of 5 logs (log0.json, log1.json, log2.json, ...): "
+    check("actuator check on 5 logs: exit 0", p.returncode == 0, p.stderr)
+    for what in ["supply", "current", "max_torque"]:
+        mine = [x for x in lines if x.startswith(f"warning: {what}: ")]
+        check(f"actuator check: one {what} line for the 5 logs, with counts and names",
+              len(mine) == 1 and mine[0].startswith(f"warning: {what}: " + head), p.stdout)
+    # a constant the description borrows (sts3215-12v's max_pwm) is stated by check and fit
+    unpub = ("control.max_pwm = 0.97 - of actuator 'sts3215-12v' is not published for this servo "
+             "(not published for the 12 V version: borrowed from BAM's")
+    p = run("actuator", "check", "sts3215-12v", many, "--evaluations", "30", "--threads", "1")
+    check("actuator check sts3215-12v: the borrowed max_pwm is a note",
+          p.returncode == 0 and "note:    unpublished: " + unpub in p.stdout, p.stdout + p.stderr)
+    p = run("fit-actuator", "--logs", many, "--actuator", "sts3215-12v", "--models", "m1",
+            "--validate", "none", "--trials", "30", "--threads", "1",
+            "--out", os.path.join(work, "sts_fit"))
+    check("fit-actuator sts3215-12v: the borrowed max_pwm is stated",
+          p.returncode == 0 and "frictionlab: warning: " + unpub in p.stderr, p.stderr)
+    p = run("eval-actuator", "--params", params, "--logs", many, "--resample", "0.01")
+    again = [x for x in p.stderr.splitlines() if "resampled again" in x]
+    check("--resample of 5 processed logs: one warning line",
+          p.returncode == 0 and again == ["frictionlab: warning: 5 of 5 logs already at a fixed "
+                                          "step (dt = 0.005) resampled again to 0.01: "
+                                          + ", ".join(os.path.join(many, f"log{i}.json")
+                                                      for i in range(3)) + ", ..."],
+          p.stderr)
 
     # ---- shared data ----
     if not os.path.exists(os.path.join(shared, "reference_mae.json")):

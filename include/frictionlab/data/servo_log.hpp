@@ -23,6 +23,10 @@ struct ServoLog {
   double kd = 0.0;         ///< firmware derivative gain (0 when the log has none; laws pd, pid)
   double ki = 0.0;         ///< firmware integral gain (0 when the log has none; law pid)
   std::optional<double> vin;  ///< supply voltage [V]; empty: the actuator's default
+  /// The recorder's "max_torque" header (kscale's ktune: the torque limit it set, 100.0 in its
+  /// logs; unit not documented), when it is a number. Not modelled: read only so that
+  /// `actuator check` can say that a log with another value is outside the simulation.
+  std::optional<double> max_torque;
   std::string motor;       ///< actuator name as logged (e.g. "xl330")
   std::string trajectory;  ///< e.g. "sin_sin", "lift_and_drop", "up_and_down", "sin_time_square"
   double dt = 0.0;         ///< fixed step [s] of a processed log; 0 = raw (timestamps only)

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/sim/servo.hpp"
 
 namespace frictionlab::sim {
@@ -48,6 +49,41 @@ struct ServoActuator {
   /// The cited source of each quantity that has one, by key ("motor.resistance", ...).
   std::vector<std::pair<std::string, std::string>> sources;
 };
+
+/// The known constants of a description whose value is not published for this servo (its
+/// `source` starts with "not published": borrowed from another servo or assumed), one note
+/// each: "control.max_pwm = 0.97 -: not published for this servo (SOURCE); a constant of the
+/// description, not fitted". Such a constant is not a parameter of the models M1..M6 (they
+/// identify kt, R, armature, q_offset and the friction), so a fit cannot correct it;
+/// fit-actuator and `actuator check` print these notes (docs/actuators.md, ACTUATOR.json).
+inline std::vector<std::string> unpublished_constant_notes(const ServoActuator& a) {
+  const ServoConstants& c = a.constants;
+  struct Known {
+    const char* key;
+    double value;
+    const char* unit;
+  };
+  const Known known[] = {{"supply_voltage", c.vin, "V"},
+                         {"control.error_gain", c.error_gain,
+                          c.drive == ServoDrive::voltage ? "1/rad" : "A/rad"},
+                         {"control.max_pwm", c.max_pwm, "-"},
+                         {"control.max_current", c.max_current, "A"},
+                         {"control.kd_gain", c.kd_gain, "s"},
+                         {"control.ki_gain", c.ki_gain, "1/s"},
+                         {"control.deadband", c.deadband, "rad"},
+                         {"control.period", c.period, "s"},
+                         {"motor.gear_ratio", a.gear_ratio, "-"}};
+  std::vector<std::string> notes;
+  for (const auto& [key, source] : a.sources) {
+    if (source.rfind("not published", 0) != 0) continue;
+    for (const auto& k : known)
+      if (key == k.key)
+        notes.push_back(key + " = " + format_exact(k.value) + " " + k.unit +
+                        " of actuator '" + a.name + "' is not published for this servo (" +
+                        source + "); a constant of the description, not fitted");
+  }
+  return notes;
+}
 
 /// Identification ranges for a "generic" servo, one whose constants come from the command line
 /// or a parameter file: wide, for any small servo (kt [0.01, 10] Nm/A, R [0.1, 50] Ohm,

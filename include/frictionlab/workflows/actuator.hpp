@@ -210,11 +210,17 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
 // ---- actuator check ----
 
 /// One finding of check_actuator.
+/// A finding that several logs share (the same check and the same message apart from one
+/// per-log number) is one finding: `logs` lists them, `log` is empty, and the message starts
+/// with "in N of M logs (A, B, C, ...): " (the first three names) and gives the per-log number
+/// as its range "LO .. HI".
 struct ActuatorFinding {
-  std::string log;      ///< file name of the log (no directory); empty: about all the logs
-  std::string check;    ///< "gravity", "kp", "offset", "saturation", "supply", "gains", "current"
+  std::string log;      ///< file name of the log (no directory); empty: about all or several logs
+  std::string check;    ///< "gravity", "kp", "offset", "saturation", "supply", "gains", "current",
+                        ///< "max_torque", "unpublished"
   bool warning = false; ///< false: a note (what the logs cannot tell), true: looks inconsistent
   std::string message;
+  std::vector<std::string> logs;  ///< the logs it is about (file names); empty: the whole set
 };
 
 /// What check_actuator found on one log.
@@ -260,7 +266,12 @@ struct ActuatorCheckOutcome {
 ///               in no log (a note: max_pwm and the current window are then not identified);
 ///   supply      a log's "vin" more than 5 % away from the mean of its input_volts (warning);
 ///   gains       kd (ki) non-zero while the actuator's law has no derivative (integral) term;
-///   current     a logged current whose unit is unknown (not used).
+///   current     a logged current whose unit is unknown (not used);
+///   unpublished a constant of the description that is not published for this servo
+///               (sim::unpublished_constant_notes; a note);
+///   max_torque  a log's "max_torque" (a recorder's torque-limit setting) other than 100: not
+///               modelled (its unit is not documented), so the simulation's limit is max_pwm.
+/// Per-log findings that several logs share are summarised into one (ActuatorFinding).
 /// identify::FitError for a raw log or an unknown supply voltage; invalid_argument for no log.
 /// Progress: a line per fit; cancellation between fits.
 ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
