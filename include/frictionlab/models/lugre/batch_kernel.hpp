@@ -17,8 +17,9 @@
 //   - touches only raw pointers and packets (no allocation, no Eigen::Array, no resize),
 //   - is instantiated by the wide TU on a tag from an anonymous namespace (its symbols have
 //     internal linkage there), and
-//   - is FRICTIONLAB_FLATTEN (GCC/clang `flatten`): every call inside it, Eigen's pexp/plog
-//     included, is inlined, so that the wide TU emits no out-of-line copy of them.
+//   - runs, on the wide paths, as block_flat (FRICTIONLAB_FLATTEN, GCC/clang `flatten`): every
+//     call inside it, Eigen's pexp/plog included, is inlined, so that the wide TU emits no
+//     out-of-line copy of them.
 // The test lugre_batch_simd_symbols_<path> (tests/simd/check_symbols.cmake) lists the wide object's
 // symbols with nm and fails if it defines any global symbol outside its own namespace.
 //
@@ -29,6 +30,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define FRICTIONLAB_FLATTEN __attribute__((flatten))
@@ -45,6 +47,9 @@ inline constexpr std::size_t kAlign = 64;
 /// packets per iteration).
 template <class S>
 inline constexpr long kLanePad = static_cast<long>(2 * kAlign / sizeof(S));
+
+/// The tag of the portable path (the packet of the flags lugre/batch.hpp is compiled with).
+struct Portable {};
 
 /// The sets, one array per parameter, Pp lanes each (Pp a multiple of kLanePad<S>, each array
 /// aligned to kAlign; the lanes past the last set repeat a valid set). dF = Fs - Fc.
@@ -135,10 +140,10 @@ EIGEN_STRONG_INLINE void packet(const Lanes<Scalar<Packet>>& d, long j, const Sa
 }
 
 // A block of samples (BlockFn). Tag only names the compiled path (see the top of the file).
+// The portable path uses it as it is; the wide paths use block_flat below.
 template <class Packet, class Tag, int kAlpha, int kShape, bool kVd>
-FRICTIONLAB_FLATTEN void block(const Lanes<Scalar<Packet>>& d, const Scalar<Packet>* t,
-                               const Scalar<Packet>* v, long k0, long k1, long n,
-                               Scalar<Packet>* out) noexcept {
+void block(const Lanes<Scalar<Packet>>& d, const Scalar<Packet>* t, const Scalar<Packet>* v,
+           long k0, long k1, long n, Scalar<Packet>* out) noexcept {
   namespace ei = Eigen::internal;
   using S = Scalar<Packet>;
   constexpr long W = ei::unpacket_traits<Packet>::size;
@@ -168,10 +173,26 @@ FRICTIONLAB_FLATTEN void block(const Lanes<Scalar<Packet>>& d, const Scalar<Pack
   }
 }
 
+// block with every call inside it inlined (FRICTIONLAB_FLATTEN): what the wide translation
+// units need (see the top of the file). Not for the portable path: its out-of-line copies are
+// the ordinary ones, and flattening there only multiplies the compile time (under the
+// sanitizers' instrumentation, minutes per translation unit).
+template <class Packet, class Tag, int kAlpha, int kShape, bool kVd>
+FRICTIONLAB_FLATTEN void block_flat(const Lanes<Scalar<Packet>>& d, const Scalar<Packet>* t,
+                                    const Scalar<Packet>* v, long k0, long k1, long n,
+                                    Scalar<Packet>* out) noexcept {
+  block<Packet, Tag, kAlpha, kShape, kVd>(d, t, v, k0, k1, n, out);
+}
+
 template <class Packet, class Tag, int kAlpha, int kShape>
 constexpr void fill_vd(Kernels<Scalar<Packet>>& k) {
-  k.fn[kAlpha][kShape][0] = &block<Packet, Tag, kAlpha, kShape, false>;
-  k.fn[kAlpha][kShape][1] = &block<Packet, Tag, kAlpha, kShape, true>;
+  if constexpr (std::is_same_v<Tag, Portable>) {
+    k.fn[kAlpha][kShape][0] = &block<Packet, Tag, kAlpha, kShape, false>;
+    k.fn[kAlpha][kShape][1] = &block<Packet, Tag, kAlpha, kShape, true>;
+  } else {
+    k.fn[kAlpha][kShape][0] = &block_flat<Packet, Tag, kAlpha, kShape, false>;
+    k.fn[kAlpha][kShape][1] = &block_flat<Packet, Tag, kAlpha, kShape, true>;
+  }
 }
 
 template <class Packet, class Tag, int kAlpha>
@@ -195,9 +216,6 @@ constexpr Kernels<detail::Scalar<Packet>> make_kernels(const char* name) {
   k.name = name;
   return k;
 }
-
-/// The tag of the portable path (the packet of the flags lugre/batch.hpp is compiled with).
-struct Portable {};
 
 /// The portable kernels: Eigen's default packet for S (SSE2 with the default x86-64 flags).
 template <class S>
