@@ -129,6 +129,35 @@ TEST(JointOe, RecoversCoulombViscousJoint) {
   EXPECT_NEAR(q.sigma2, 0.05, 0.01);
 }
 
+// The segments' simulations run on `threads` threads (joint_oe.cpp, SegmentEvaluator) while
+// Ceres sums in one fixed order: the result, bit for bit, does not depend on the thread count
+// (with Ceres's own threads it did: tests/test_trust_dfki.cpp failed intermittently).
+TEST(JointOe, ResultDoesNotDependOnTheThreadCount) {
+  const JointModel truth = testing::lugre_pendulum();
+  const JointData d = simulate_record(truth, 4.0, 250.0, 1e-4, 1e-3, 7);
+  const JointModel start = testing::perturbed_start(truth);
+  std::vector<JointOeResult> runs;
+  for (const int threads : {1, 2, 5}) {
+    JointOeOptions o;
+    o.threads = threads;
+    o.max_step = 2e-3;
+    o.max_iterations = 4;
+    runs.push_back(fit_joint_oe(std::span<const JointData>(&d, 1), start, o));
+  }
+  for (std::size_t k = 1; k < runs.size(); ++k) {
+    EXPECT_EQ(runs[k].iterations, runs[0].iterations);
+    EXPECT_EQ(runs[k].final_cost, runs[0].final_cost);
+    ASSERT_EQ(runs[k].parameters.size(), runs[0].parameters.size());
+    for (std::size_t i = 0; i < runs[0].parameters.size(); ++i) {
+      EXPECT_EQ(runs[k].parameters[i].value, runs[0].parameters[i].value) << runs[0].parameters[i].name;
+      EXPECT_EQ(runs[k].parameters[i].std_error, runs[0].parameters[i].std_error)
+          << runs[0].parameters[i].name;
+    }
+  }
+  // The fit moved (a comparison of three copies of the start would pass trivially).
+  EXPECT_LT(runs[0].final_cost, 0.5 * runs[0].initial_cost);
+}
+
 TEST(JointOe, ErrorsNameTheProblem) {
   const JointModel truth = testing::lugre_pendulum();
   const JointData d = simulate_record(truth, 1.0, 100.0, 0, 0, 1);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -202,13 +203,223 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
   return true;
 }
 
-struct SegmentCost {
-  const Problem* P;
-  Segment s;
-  bool operator()(double const* const* params, double* residuals) const {
-    return segment_residuals(*P, s, params[0], P->opt.estimate_initial_state ? params[1] : nullptr,
-                             residuals);
+/// The central-difference step of parameter value x: what ceres::DynamicNumericDiffCostFunction
+/// <CENTRAL> takes with the default NumericDiffOptions (relative_step_size 1e-6, at least
+/// sqrt(machine epsilon)), so that the Jacobian below is Ceres's own, bit for bit.
+double central_step(double x) {
+  return std::max(std::sqrt(std::numeric_limits<double>::epsilon()), std::abs(x) * 1e-6);
+}
+
+/// One column of a segment's Jacobian by central differences, computed as Ceres's numeric
+/// differentiation computes it: col = (r(p + delta e_j) - r(p - delta e_j)) * ((1 / delta) / 2),
+/// where p is the model parameters (block 0) or the segment's initial state (block 1). `col`
+/// has m entries (written with stride `stride`); false if either evaluation fails.
+bool segment_column(const Problem& P, const Segment& s, const double* x, const double* x0,
+                    int block, int j, double* col, int stride, std::vector<double>& rp,
+                    std::vector<double>& rm) {
+  const int np = static_cast<int>(P.map.est.size());
+  std::vector<double> xv(x, x + np);
+  std::array<double, 2> x0v{};
+  if (x0 != nullptr) x0v = {x0[0], x0[1]};
+  double& target = block == 0 ? xv[static_cast<std::size_t>(j)] : x0v[static_cast<std::size_t>(j)];
+  const double at = target;
+  const double delta = central_step(at);
+  const double* x0p = x0 != nullptr ? x0v.data() : nullptr;
+  target = at + delta;
+  if (!segment_residuals(P, s, xv.data(), x0p, rp.data())) return false;
+  target = at - delta;
+  if (!segment_residuals(P, s, xv.data(), x0p, rm.data())) return false;
+  double one_over_delta = 1.0 / delta;
+  one_over_delta /= 2;
+  for (std::size_t k = 0; k < rp.size(); ++k)
+    col[static_cast<std::ptrdiff_t>(k) * stride] = (rp[k] - rm[k]) * one_over_delta;
+  return true;
+}
+
+/// f(i) for i = 0..n-1 on up to `threads` threads (the calling one included). Each i writes its
+/// own outputs only, so the results do not depend on the number of threads or the scheduling.
+template <class F>
+void for_each_index(std::size_t n, int threads, const F& f) {
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&]() {
+    for (std::size_t i = next++; i < n; i = next++) f(i);
+  };
+  const std::size_t extra = std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), n);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < extra; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+/// Every segment's residuals and Jacobians at the point Ceres is about to evaluate, computed on
+/// `threads` threads before Ceres asks the residual blocks for them (a ceres::EvaluationCallback:
+/// Ceres has copied the point into the parameter blocks' memory, x and x0, before it calls
+/// PrepareForEvaluation). The residual blocks then only copy their rows, and Ceres itself runs
+/// in one thread: its sums of the cost and the gradient over the blocks are taken in one fixed
+/// order, so that the solve does not depend on the scheduling (with Ceres's own threads it did,
+/// see the Solver::Options below), while the simulations - all of the time - use every core.
+/// The values are those of ceres::DynamicNumericDiffCostFunction<CENTRAL> on
+/// segment_residuals, bit for bit (segment_column).
+class SegmentEvaluator final : public ceres::EvaluationCallback {
+ public:
+  SegmentEvaluator(const Problem& P, std::span<const Segment> segs, const std::vector<double>& x,
+                   const std::vector<std::array<double, 2>>& x0, int threads)
+      : P_(P), segs_(segs), x_(x), x0_(x0), threads_(threads), values_(segs.size()) {
+    const std::size_t np = P.map.est.size();
+    for (std::size_t i = 0; i < segs.size(); ++i) {
+      const std::size_t m = residual_count(segs[i], P.opt.estimate_initial_state, P.opt.closed_loop);
+      values_[i].r.resize(m);
+      values_[i].jx.resize(m * np);
+      if (P.opt.estimate_initial_state) values_[i].jx0.resize(m * 2);
+    }
   }
+
+  /// Whether the initial-state blocks are free (their Jacobian columns wanted).
+  void set_free_x0(bool free) {
+    free_x0_ = free;
+    jacobians_ = false;
+  }
+
+  void PrepareForEvaluation(bool evaluate_jacobians, bool new_evaluation_point) override {
+    if (new_evaluation_point || !residuals_) {
+      point_x_ = x_;
+      point_x0_ = x0_;
+      residuals_ = jacobians_ = false;
+    }
+    if (!residuals_) {
+      for_each_index(segs_.size(), threads_, [this](std::size_t i) {
+        values_[i].ok = segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), values_[i].r.data());
+      });
+      residuals_ = true;
+    }
+    if (evaluate_jacobians && !jacobians_) {
+      const int np = static_cast<int>(P_.map.est.size());
+      // The bristle trajectories of the 2 np perturbed parameter vectors first (one each,
+      // shared by every segment through the cache), then the columns.
+      if (sim::is_dynamic(P_.map.base))
+        for_each_index(static_cast<std::size_t>(2 * np), threads_, [this](std::size_t k) {
+          std::vector<double> xv = point_x_;
+          const std::size_t j = k / 2;
+          xv[j] += (k % 2 == 0 ? 1 : -1) * central_step(point_x_[j]);
+          try {
+            P_.zcache->get(xv.data(), xv.size(), P_.map.model(xv.data()), P_.data);
+          } catch (const std::exception&) {
+            // segment_residuals meets the same failure and reports it
+          }
+        });
+      const int cols = np + (free_x0_ ? 2 : 0);
+      for (auto& v : values_) v.col_ok.assign(static_cast<std::size_t>(cols), 0);
+      for_each_index(segs_.size() * static_cast<std::size_t>(cols), threads_, [&](std::size_t task) {
+        const std::size_t i = task / static_cast<std::size_t>(cols);
+        const int c = static_cast<int>(task % static_cast<std::size_t>(cols));
+        Values& v = values_[i];
+        std::vector<double> rp(v.r.size()), rm(v.r.size());
+        const bool ok =
+            c < np ? segment_column(P_, segs_[i], point_x_.data(), x0_of(i), 0, c, v.jx.data() + c, np, rp, rm)
+                   : segment_column(P_, segs_[i], point_x_.data(), x0_of(i), 1, c - np, v.jx0.data() + (c - np), 2, rp, rm);
+        v.col_ok[static_cast<std::size_t>(c)] = ok ? 1 : 0;
+      });
+      jacobians_ = true;
+    }
+  }
+
+  /// The residual block of segment i: its rows at `params` (the values computed above when
+  /// params is the prepared point, else computed here, serially).
+  bool evaluate(std::size_t i, double const* const* params, double* residuals, double** jacobians) const {
+    const Values& v = values_[i];
+    const std::size_t np = P_.map.est.size();
+    const bool same = residuals_ && std::equal(params[0], params[0] + np, point_x_.begin()) &&
+                      (!P_.opt.estimate_initial_state ||
+                       (params[1][0] == point_x0_[i][0] && params[1][1] == point_x0_[i][1]));
+    const bool want_x = jacobians != nullptr && jacobians[0] != nullptr;
+    const bool want_x0 = jacobians != nullptr && P_.opt.estimate_initial_state && jacobians[1] != nullptr;
+    if (same && (!(want_x || want_x0) || (jacobians_ && (!want_x0 || free_x0_)))) {
+      if (!v.ok) return false;
+      std::copy(v.r.begin(), v.r.end(), residuals);
+      if (!want_x && !want_x0) return true;
+      for (std::size_t c = 0; c < np; ++c)
+        if (!v.col_ok[c]) return false;
+      if (want_x0 && !(v.col_ok[np] && v.col_ok[np + 1])) return false;
+      if (want_x) std::copy(v.jx.begin(), v.jx.end(), jacobians[0]);
+      if (want_x0) std::copy(v.jx0.begin(), v.jx0.end(), jacobians[1]);
+      return true;
+    }
+    // Not the prepared point (Ceres evaluates only prepared points; kept for safety).
+    const double* x0 = P_.opt.estimate_initial_state ? params[1] : nullptr;
+    if (!segment_residuals(P_, segs_[i], params[0], x0, residuals)) return false;
+    std::vector<double> rp(v.r.size()), rm(v.r.size());
+    if (want_x)
+      for (std::size_t c = 0; c < np; ++c)
+        if (!segment_column(P_, segs_[i], params[0], x0, 0, static_cast<int>(c), jacobians[0] + c,
+                            static_cast<int>(np), rp, rm))
+          return false;
+    if (want_x0)
+      for (int c = 0; c < 2; ++c)
+        if (!segment_column(P_, segs_[i], params[0], x0, 1, c, jacobians[1] + c, 2, rp, rm)) return false;
+    return true;
+  }
+
+ private:
+  struct Values {
+    std::vector<double> r, jx, jx0;  ///< residuals; Jacobians (row-major m x np, m x 2)
+    bool ok = false;                 ///< the residuals could be evaluated
+    std::vector<char> col_ok;        ///< each Jacobian column could be evaluated
+  };
+  const double* x0_of(std::size_t i) const {
+    return P_.opt.estimate_initial_state ? point_x0_[i].data() : nullptr;
+  }
+
+  const Problem& P_;
+  std::span<const Segment> segs_;
+  const std::vector<double>& x_;                       ///< the model parameters' block
+  const std::vector<std::array<double, 2>>& x0_;       ///< the initial states' blocks
+  int threads_ = 1;
+  std::vector<Values> values_;
+  std::vector<double> point_x_;
+  std::vector<std::array<double, 2>> point_x0_;
+  bool residuals_ = false, jacobians_ = false, free_x0_ = false;
+};
+
+/// Segment i's residual block: its values from the SegmentEvaluator.
+class SegmentCost final : public ceres::CostFunction {
+ public:
+  SegmentCost(const SegmentEvaluator& e, std::size_t i, int np, bool free_x0, int m) : e_(e), i_(i) {
+    mutable_parameter_block_sizes()->push_back(np);
+    if (free_x0) mutable_parameter_block_sizes()->push_back(2);
+    set_num_residuals(m);
+  }
+  bool Evaluate(double const* const* params, double* residuals, double** jacobians) const override {
+    return e_.evaluate(i_, params, residuals, jacobians);
+  }
+
+ private:
+  const SegmentEvaluator& e_;
+  std::size_t i_;
+};
+
+/// The last accepted iterate (Ceres's update_state_every_iteration puts it into the parameter
+/// blocks before the iteration callbacks run). With an evaluation callback, Ceres writes every
+/// evaluated point into the blocks; a solve that ends in FAILURE (no usable solution) leaves
+/// the last evaluated point there, so the blocks are restored from here.
+class AcceptedState final : public ceres::IterationCallback {
+ public:
+  AcceptedState(std::vector<double>& x, std::vector<std::array<double, 2>>& x0) : x_(x), x0_(x0) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary&) override {
+    sx_ = x_;
+    sx0_ = x0_;
+    return ceres::SOLVER_CONTINUE;
+  }
+  void restore() const {
+    if (sx_.empty()) return;
+    x_ = sx_;
+    x0_ = sx0_;
+  }
+
+ private:
+  std::vector<double>& x_;
+  std::vector<std::array<double, 2>>& x0_;
+  std::vector<double> sx_;
+  std::vector<std::array<double, 2>> sx0_;
 };
 
 double rms_about_mean(std::span<const JointData> data, bool velocity) {
@@ -346,21 +557,22 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       throw FitError("oe: the initial model cannot be simulated on " +
                      (data[0].source.empty() ? std::string("the record") : data[0].source));
   }
-  ceres::Problem problem;
+  const int eval_threads = std::max(
+      1, opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency()));
   long nres = 0;
   int out_iterations_first = 0;
   // Estimated initial states (q, qd) of the segments, started at the measured values.
   std::vector<std::array<double, 2>> x0(segs.size());
   for (std::size_t i = 0; i < segs.size(); ++i)
     x0[i] = {data[segs[i].rec].q[segs[i].k0], data[segs[i].rec].qd[segs[i].k0]};
+  SegmentEvaluator evaluator(P, segs, x, x0, eval_threads);
+  ceres::Problem::Options po;
+  po.evaluation_callback = &evaluator;
+  ceres::Problem problem(po);
   for (std::size_t i = 0; i < segs.size(); ++i) {
     const Segment& s = segs[i];
-    auto* cost = new ceres::DynamicNumericDiffCostFunction<SegmentCost, ceres::CENTRAL>(
-        new SegmentCost{&P, s});
-    cost->AddParameterBlock(np);
-    if (opt.estimate_initial_state) cost->AddParameterBlock(2);
     const auto m = static_cast<int>(residual_count(s, opt.estimate_initial_state, opt.closed_loop));
-    cost->SetNumResiduals(m);
+    auto* cost = new SegmentCost(evaluator, i, np, opt.estimate_initial_state, m);
     nres += m;
     if (opt.estimate_initial_state)
       problem.AddResidualBlock(cost, nullptr, x.data(), x0[i].data());
@@ -370,18 +582,18 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   ceres::Solver::Options so;
   so.linear_solver_type = ceres::DENSE_QR;
   so.max_num_iterations = opt.max_iterations;
-  // One thread for the solve: with several, Ceres sums the cost and the gradient over the
-  // segments in per-thread partial sums whose split depends on the scheduling, and on an
-  // ill-conditioned problem (the DFKI pendulum's sigma0, sigma1) those last-bit differences
-  // took the solver down different paths from run to run (tests/test_trust_dfki.cpp failed
-  // intermittently). The covariance's evaluation below uses `threads`.
+  // Ceres in one thread: with several, it sums the cost and the gradient over the segments in
+  // per-thread partial sums whose split depends on the scheduling, and on an ill-conditioned
+  // problem (the DFKI pendulum's sigma0, sigma1) those last-bit differences took the solver
+  // down different paths from run to run (tests/test_trust_dfki.cpp failed intermittently).
+  // The simulations run on `threads` threads in the SegmentEvaluator instead.
   so.num_threads = 1;
-  const int eval_threads = std::max(
-      1, opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency()));
   so.function_tolerance = 1e-10;
   so.parameter_tolerance = 1e-10;
   ProgressCallback cb(opt.progress);
   so.callbacks.push_back(&cb);
+  AcceptedState accepted(x, x0);
+  so.callbacks.push_back(&accepted);
   // The parameter blocks hold the last accepted iterate, so that a failure to evaluate the
   // Jacobian there (a central difference that leaves the valid parameter set) keeps the
   // progress made; the result then carries a warning.
@@ -394,9 +606,11 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   if (opt.estimate_initial_state) {
     for (auto& s0 : x0) problem.SetParameterBlockConstant(s0.data());
     ceres::Solve(so, &problem, &summary);
+    if (!summary.IsSolutionUsable()) accepted.restore();
     const double first_cost = summary.initial_cost;
     const int first_iterations = static_cast<int>(summary.iterations.size()) - 1;
     for (auto& s0 : x0) problem.SetParameterBlockVariable(s0.data());
+    evaluator.set_free_x0(true);
     // The Jacobian now has the structure of bundle adjustment: every segment's residuals
     // depend on the model parameters and on that segment's initial state only. Eliminating the
     // initial states (Schur complement) leaves an np x np system instead of a dense QR of the
@@ -408,10 +622,12 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     ordering->AddElementToGroup(x.data(), 1);
     so.linear_solver_ordering = ordering;
     ceres::Solve(so, &problem, &summary);
+    if (!summary.IsSolutionUsable()) accepted.restore();
     summary.initial_cost = first_cost;
     out_iterations_first = first_iterations;
   } else {
     ceres::Solve(so, &problem, &summary);
+    if (!summary.IsSolutionUsable()) accepted.restore();
   }
 
   JointOeResult out;
@@ -442,7 +658,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   std::vector<double> res;
   ceres::CRSMatrix crs;
   ceres::Problem::EvaluateOptions eo;
-  eo.num_threads = eval_threads;
+  eo.num_threads = 1;  // the evaluator runs the simulations on eval_threads
   Eigen::MatrixXd cov, hac;  // of the internal model parameters
   std::string coloured_channel;  // the fitted channel with the most coloured residuals
   if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) && nres > n_free) {

@@ -83,8 +83,10 @@ struct JointOeOptions {
   bool closed_loop = false;
   JointController controller{};
   int max_iterations = 50;
-  /// Threads for the final covariance's evaluation (0: std::thread::hardware_concurrency()); the
-  /// solve itself runs in one thread, so that its result does not depend on the scheduling.
+  /// Threads for the segments' simulations (0: std::thread::hardware_concurrency()): the
+  /// residuals and the central-difference Jacobian of every segment are computed on them before
+  /// Ceres, in one thread, sums them in a fixed order, so the result does not depend on the
+  /// thread count or the scheduling (bit for bit).
   int threads = 0;
   std::function<void(std::string_view)> progress;  ///< one line per iteration (may be empty)
 };
