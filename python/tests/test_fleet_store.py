@@ -438,13 +438,18 @@ def test_reader_while_writing(url, backend):
     writer = ctx.Process(target=_steady_writer, args=(url, n, go))
     writer.start()
     assert go.wait(60)
-    reads, last, worst = 0, 0, 0.0
+    reads, last = 0, 0
     with fs.open_store(url, create=False) as reader:
+        # "never waits" without timing anything: the reader must not wait for a lock at all, so a
+        # read that would have to wait is an error instead (SQLite: no busy handler; PostgreSQL:
+        # any lock wait fails)
+        if backend == "sqlite":
+            reader._conn.execute("PRAGMA busy_timeout = 0")
+        else:
+            reader._conn.cursor().execute("SET lock_timeout = '1ms'")
         while True:
             alive = writer.is_alive()
-            t0 = time.perf_counter()
             p = reader.parameters(selected_only=False)
-            worst = max(worst, time.perf_counter() - t0)
             sizes = p.groupby("key").size()
             assert (sizes == 2 * N_PARAMS).all(), sizes[sizes != 2 * N_PARAMS]
             assert len(sizes) >= last
@@ -454,7 +459,6 @@ def test_reader_while_writing(url, backend):
                 break
         writer.join(60)
         assert writer.exitcode == 0 and last == n and reads >= 2
-        assert worst < 5.0, worst  # never waited for the writer's busy timeout
 
         # an open write transaction elsewhere: invisible, and reads do not wait for it
         raw = Raw(url)
@@ -462,9 +466,7 @@ def test_reader_while_writing(url, backend):
             raw.execute("BEGIN IMMEDIATE" if backend == "sqlite" else "BEGIN")
             raw.execute("INSERT INTO runs (config_hash, tool_version, config_text, n_tasks, status, started_at, "
                         "host, pid) VALUES ('x', 'y', 'z', 0, 'running', 0, 'h', 1)")
-            t0 = time.perf_counter()
-            assert len(reader.runs()) == 1
-            assert time.perf_counter() - t0 < 2.0
+            assert len(reader.runs()) == 1  # (a wait would have been an error, above)
             raw.execute("COMMIT")
             assert len(reader.runs()) == 2
         finally:
