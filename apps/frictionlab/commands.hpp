@@ -66,6 +66,7 @@ struct FitOptions {
   bool rotary = false;
   double warmup = 0;
   int starts = 0;  // 0 = library default
+  double spread = 0;  // 0 = library default (identify::LsqOptions::spread)
   int threads = 0;  // 0 = every core
   // preprocessing
   double resample = 0, lowpass = 0;

@@ -58,6 +58,11 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
       ->check(frictionlab::cli::non_negative());
   cmd->add_option("--starts", o.starts, "lsq: number of starts (multi-start)")
       ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
+  cmd->add_option("--spread", o.spread,
+                  "lsq: the perturbed starts multiply each positive parameter by a log-uniform "
+                  "factor in [1/F, F] (default 3)")
+      ->type_name("F")
+      ->check(frictionlab::cli::number_in(frictionlab::cli::Number::real, 1.0));
   cmd->add_option("--threads", o.threads, "Threads for the fit (default: every core; the results do not depend on it)")
       ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
   cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")

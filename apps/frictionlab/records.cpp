@@ -48,6 +48,7 @@ identify::FitOptions identify_options(const FitOptions& o) {
   fo.rotary = o.rotary || fo.problem == identify::ProblemKind::sensorless;
   fo.warmup_s = o.warmup;
   if (o.starts > 0) fo.lsq.starts = o.starts;
+  if (o.spread > 0) fo.lsq.spread = o.spread;
   fo.lsq.threads = o.threads;
   if (o.loss == "huber") {
     fo.lsq.loss = identify::LossKind::huber;

@@ -502,3 +502,34 @@ def _umask():
     m = os.umask(0o022)
     os.umask(m)
     return m
+
+
+@pytest.mark.skipif(not os.environ.get("FRICTIONLAB_CLI"), reason="FRICTIONLAB_CLI not set")
+def test_a_lugre_fleet_task_reruns_with_the_cli(tmp_path):
+    """Every option of the synthetic LuGre joint type (starts 5, spread 10) is a `frictionlab fit`
+    option (--spread F), so one of its fleet tasks reruns by hand with the CLI to the same
+    parameters."""
+    import glob
+    import subprocess
+    from frictionlab.fleet import config as fconfig, tasks as ftasks
+
+    synthetic.generate(tmp_path / "f", robots=1, joints=("shoulder",), sessions=1, seconds=1.0,
+                       drifts=[], outliers=[])
+    cfg = json.loads((tmp_path / "f" / "fleet.json").read_text())
+    jt = cfg["joint_types"]["shoulder"]
+    assert jt["options"]["starts"] == 5 and jt["options"]["spread"] == 10
+    jt["validation"] = "none"   # the whole record trains, as `fit --input` without --validate
+    c = fconfig.parse_config(json.dumps(cfg), "fleet.json")
+    (rec,) = glob.glob(str(tmp_path / "f" / "r000" / "shoulder" / "*" / "*.csv"))
+    s = fconfig.Session("r000", "shoulder", "shoulder", "s", "s", (rec,))
+    r = ftasks.identify(ftasks.make_task(s, c.joint_types["shoulder"]).payload())
+    assert r["status"] == "done", r["error"]
+    args = [os.environ["FRICTIONLAB_CLI"], "fit", "--input", rec, "--out", str(tmp_path / "cli"),
+            "--no-plots", "--threads", "1"]
+    for k, v in jt["options"].items():
+        args += [f"--{k.replace('_', '-')}"] + ([] if v is True else [str(v)])
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    cli = {e["name"]: e["value"] for e in json.loads((tmp_path / "cli" / "fit.json").read_text())["parameters"]}
+    for e in r["models"][0]["parameters"]:
+        assert cli[e["name"]] == pytest.approx(e["value"], rel=1e-9), e["name"]

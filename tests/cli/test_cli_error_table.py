@@ -201,6 +201,8 @@ ROWS = [
      "--starts: must be an integer >= 1, got 0"),
     ("fit: --starts 2.5", FIT_ARGS + ["--starts", "2.5"], {"r.csv": REC}, USAGE,
      "--starts: expected an integer, got '2.5'"),
+    ("fit: --spread 0.5", FIT_ARGS + ["--spread", "0.5"], {"r.csv": REC}, USAGE,
+     "--spread: must be a number >= 1, got 0.5"),
     ("fit: --warmup -1", FIT_ARGS + ["--warmup", "-1"], {"r.csv": REC}, USAGE,
      "--warmup: must be a number >= 0, got -1"),
     ("fit: --lowpass abc", FIT_ARGS + ["--lowpass", "abc"], {"r.csv": REC}, USAGE,
