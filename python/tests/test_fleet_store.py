@@ -255,20 +255,21 @@ def test_race(url):
 
 def test_failed_then_done(url):
     """A failed key is replaced by a later attempt (failed again, then done, with its new run), and a
-    done key is never replaced by a failure."""
+    done key is never replaced by a failure; `attempts` counts every recorded attempt."""
     with fs.open_store(url) as store:
         run1 = store.begin_run("c", "v", "", 1)
         assert store.record_task(run1, make_result("k1", status="failed", error="first failure")) is True
-        assert store.record_task(run1, make_result("k1", status="failed", error="second failure",
-                                                   attempts=2)) is True
+        assert store.record_task(run1, make_result("k1", status="failed", error="second failure")) is True
         t = store.tasks()
         assert len(t) == 1 and t["error"][0] == "second failure" and t["attempts"][0] == 2
         assert store.parameters(selected_only=False).empty
         run2 = store.begin_run("c", "v", "", 1)
-        assert store.record_task(run2, make_result("k1", attempts=3)) is True
+        assert store.record_task(run2, make_result("k1")) is True
         t = store.tasks()
         assert len(t) == 1 and t["status"][0] == "done" and t["error"][0] is None
-        assert t["run_id"][0] == run2 and t["attempts"][0] == 3
+        assert t["run_id"][0] == run2 and t["attempts"][0] == 3   # the attempts add up
+        store.add_attempts({"k1": 2, "not-recorded": 1})           # workers that died on it
+        assert store.tasks()["attempts"][0] == 5 and "not-recorded" not in store.task_status()
         assert len(store.parameters(selected_only=False)) == 2 * N_PARAMS
         assert store.record_task(run2, make_result("k1", status="failed", error="late")) is False
         assert store.task_status() == {"k1": "done"}

@@ -359,7 +359,8 @@ def _placeholders(n):
 _UPSERT_TASK = (
     f"INSERT INTO tasks ({', '.join(_TASK_COLUMNS)}) VALUES ({_placeholders(len(_TASK_COLUMNS))}) "
     f"ON CONFLICT (key) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in _TASK_COLUMNS if c != "key")
+    + ", ".join(f"{c} = tasks.{c} + excluded.{c}" if c == "attempts" else f"{c} = excluded.{c}"
+                for c in _TASK_COLUMNS if c != "key")
     + " WHERE tasks.status <> 'done' RETURNING key")
 _INSERT_RESULT = (f"INSERT INTO results ({', '.join(_RESULT_COLUMNS)}) "
                   f"VALUES ({_placeholders(len(_RESULT_COLUMNS))})")
@@ -548,7 +549,9 @@ class Store:
 
         A key already "done" is left alone: nothing is written and False is returned (also when
         another process wrote it a moment ago). A "failed" key is replaced whole (task row, results
-        and parameters) by this attempt. Returns True when written. NaN or None in a float field is
+        and parameters) by this attempt, except ``attempts``, which adds up: the result's
+        ``attempts`` (the identifications it stands for: 1 from a worker) plus the row's, so the
+        column counts every attempt made for the key. Returns True when written. NaN or None in a float field is
         stored as NULL (read back as NaN). Raises ValueError naming the key and field of a malformed
         result (nothing written), StoreError when the database refuses a row (e.g. two parameters
         of one model with the same name, an unknown run): the transaction is rolled back whole."""
@@ -566,13 +569,23 @@ class Store:
                 cur.executemany(self._d.sql(_INSERT_PARAMETER), parameters)
         return True
 
+    def add_attempts(self, counts):
+        """Add attempts to recorded tasks: `counts` is {task key: attempts to add (int >= 0)}
+        (the engine's count of worker processes that died on a task), in one transaction.
+        Keys not recorded are ignored."""
+        rows = [(int(n), str(k)) for k, n in counts.items() if int(n) > 0]
+        if not rows:
+            return
+        with self._transaction("add_attempts") as cur:
+            cur.executemany(self._d.sql("UPDATE tasks SET attempts = attempts + ? WHERE key = ?"), rows)
+
     def tasks(self, run_id=None, status=None):
         """Recorded tasks (one row per key, its latest attempt), ordered by robot, joint,
         session_time, key; only those last written by run `run_id` and/or with `status` when given.
         Columns: key, run_id, robot, joint, joint_type, session, session_time, tags (dict), inputs
         (list of {path, sha256, bytes}), inputs_hash, config_hash, tool_version, status, error,
-        started_at, finished_at (unix s), seconds, worker, attempts, recorded_at (unix s, the
-        store's clock when written)."""
+        started_at, finished_at (unix s), seconds, worker, attempts (every attempt recorded for the
+        key: they add up, record_task), recorded_at (unix s, the store's clock when written)."""
         where, params = [], []
         if run_id is not None:
             where.append("run_id = ?")
