@@ -2,8 +2,8 @@
 
     frictionlab fleet run CONFIG (--manifest FILE | --root DIR) [--db URL] [--scheduler ADDR]
                           [--workers N] [--retry-failed] [--no-progress]
-    frictionlab fleet status [--db URL] [--follow]
-    frictionlab fleet report [--db URL] --output FILE.html [--csv DIR] [--json FILE]
+    frictionlab fleet status [--db URL] [--follow] [--config CONFIG]
+    frictionlab fleet report [--db URL] [--config CONFIG] --output FILE.html [--csv DIR] [--json FILE]
     frictionlab fleet generate DIR [--robots N] [--sessions N] [--seed N] ...
 
 Exit status: 0 success, 1 an input error (message "frictionlab: error: ..."), 2 a command-line
@@ -42,20 +42,24 @@ def _print_status(st: dict) -> None:
         print(f"run {r['run_id']}: {r['status']}, {r['n_tasks']} tasks listed, started "
               f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(r['started_at']))}")
     counts = st["counts"]
-    print("tasks: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) if counts
-          else "tasks: none stored")
+    print(("tasks: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) if counts
+           else "tasks: none stored")
+          + (f" ({st['superseded']} superseded task(s) of earlier configurations or versions of "
+             f"the same sessions not counted)" if st.get("superseded") else ""))
     for _, t in st["failures"].iterrows():
         print(f"  failed: {t['robot']} {t['joint']} {t['session']}: {t['error']}")
 
 
 def _cmd_status(a) -> int:
     from .engine import status
-    st = status(a.db)
+    st = status(a.db, a.config)
     if not a.follow:
         _print_status(st)
         return 0
     # a live bar of the newest run until it ends
     from tqdm import tqdm
+    from .analysis import current_results
+    from .config import read_config
     from .store import open_store
     runs = st["runs"]
     if len(runs) == 0:
@@ -68,6 +72,7 @@ def _cmd_status(a) -> int:
         with open_store(a.db, create=False) as store:
             tasks = store.tasks()
             run_row = store.runs().set_index("run_id").loc[newest["run_id"]]
+        tasks, _ = current_results(tasks, a.config and read_config(a.config))
         n = int((tasks["status"].isin(["done", "failed"])).sum()) if len(tasks) else 0
         bar.n = min(n, bar.total)
         bar.refresh()
@@ -75,7 +80,7 @@ def _cmd_status(a) -> int:
             break
         time.sleep(a.interval)
     bar.close()
-    _print_status(status(a.db))
+    _print_status(status(a.db, a.config))
     return 0
 
 
@@ -87,13 +92,18 @@ def _cmd_report(a) -> int:
     from .tasks import validation_evaluator
     config = read_config(a.config) if a.config else None
     with open_store(a.db, create=False) as store:
-        params = store.parameters()
-        tasks = store.tasks()
+        all_params = store.parameters()
+        all_tasks = store.tasks()
+    # one result per session: the newest, or with --config the one of that configuration and
+    # this frictionlab version (analysis.current_results)
+    params, _ = analysis.current_results(all_params, config)
+    tasks, superseded = analysis.current_results(all_tasks, config)
     drift = analysis.drift(params)
     spread = analysis.spread(params)
     shared = (analysis.shared_check(params, validation_evaluator(config), tasks=tasks)
               if config is not None and len(params) else None)
-    path = report.write_report(params, tasks, a.output, drift=drift, spread=spread, shared=shared)
+    path = report.write_report(params, tasks, a.output, drift=drift, spread=spread, shared=shared,
+                               superseded=superseded)
     tables = [("parameters", params), ("drift", drift), ("spread", spread), ("tasks", tasks)]
     if shared is not None:
         tables.append(("shared", shared))
@@ -103,12 +113,15 @@ def _cmd_report(a) -> int:
             atomic_write_text(os.path.join(a.csv, f"{name}.csv"), df.to_csv(index=False))
     if a.json:
         import json
+        # strict JSON (RFC 8259): NaN and infinities are null (report.table_json's rows)
         atomic_write_text(a.json, json.dumps(
-            {name: df.to_dict(orient="records") for name, df in tables if name != "parameters"},
-            indent=2, default=str) + "\n")
+            {name: json.loads(report.table_json(df)) for name, df in tables},
+            indent=1, allow_nan=False) + "\n")
     flagged = drift[drift["flagged"]] if len(drift) else drift
     print(f"report: {path}; {len(flagged)} flagged parameter(s) of "
-          f"{flagged[['robot', 'joint']].drop_duplicates().shape[0] if len(flagged) else 0} joint(s)")
+          f"{flagged[['robot', 'joint']].drop_duplicates().shape[0] if len(flagged) else 0} joint(s)"
+          + (f"; {superseded} superseded result(s) of earlier configurations or versions left out "
+             "(one result per session)" if superseded else ""))
     for _, r in flagged.iterrows():
         print(f"  drift: {r['robot']} {r['joint']} {r['name']}: {r['relative']:+.1%} on "
               f"{r['session_time']} ({r['reason']})")
@@ -172,15 +185,21 @@ def main(argv=None) -> int:
     s = sub.add_parser("status", help="runs, task counts, failures with their messages")
     s.add_argument("--db", default="fleet.sqlite")
     s.add_argument("--follow", action="store_true", help="a live bar until the newest run ends")
+    s.add_argument("--config", help="count the tasks of this configuration and frictionlab version "
+                   "(default: each session's newest task)")
     s.add_argument("--interval", type=float, default=1.0, help=argparse.SUPPRESS)
     s.set_defaults(func=_cmd_status)
     rep = sub.add_parser("report", help="drift, fleet spread, outliers: an HTML report")
     rep.add_argument("--db", default="fleet.sqlite")
-    rep.add_argument("--config", help="the fleet configuration: with it, the report also says "
-                     "whether the fleet median parameters would serve each unit")
+    rep.add_argument("--config", help="the fleet configuration: with it, the report analyses the "
+                     "results of this configuration and frictionlab version (default: each "
+                     "session's newest result) and also says whether the fleet median "
+                     "parameters would serve each unit")
     rep.add_argument("--output", required=True, help="the HTML report")
     rep.add_argument("--csv", help="also write every table as CSV into this directory")
-    rep.add_argument("--json", help="also write the drift and spread tables as JSON")
+    rep.add_argument("--json", metavar="FILE", help="also write every table (parameters, drift, spread, tasks, "
+                     "and shared with --config) into this one JSON file: an object of table name "
+                     "-> list of row objects; strict JSON, NaN and infinities as null")
     rep.set_defaults(func=_cmd_report)
     g = sub.add_parser("generate", help="write a synthetic fleet (records, configuration, "
                                         "manifest, truth) for trying the tool")

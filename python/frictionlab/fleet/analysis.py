@@ -10,6 +10,12 @@ required; a missing optional column takes a neutral default (``selected`` True, 
 True, ``std_error`` missing, ``model``/``unit``/``joint_type``/``session`` ""). When the column
 ``selected`` is present only the selected model's rows are used. Sessions are ordered by
 ``session_time`` (ISO 8601 text, compared as text), then by ``session``.
+
+One result per session: a store holds a session's results of every configuration and frictionlab
+version it was identified with (each is its own task key). Every function here takes, per (robot,
+joint, session), only the newest one (``current_results``: the task written by the newest run);
+``current_results(params, config)`` instead takes the one of a given configuration and version,
+and says how many results it left out.
 """
 from __future__ import annotations
 
@@ -20,7 +26,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-__all__ = ["DriftRule", "drift", "history", "spread", "shared_check", "simulated_rmse", "z_of_level"]
+__all__ = ["DriftRule", "current_results", "drift", "history", "spread", "shared_check",
+           "simulated_rmse", "z_of_level"]
 
 _REQUIRED = ("robot", "joint", "session_time", "name", "value")
 _DEFAULTS = {"joint_type": "", "session": "", "model": "", "unit": "", "std_error": float("nan"),
@@ -28,8 +35,57 @@ _DEFAULTS = {"joint_type": "", "session": "", "model": "", "unit": "", "std_erro
              "ci_high": float("nan"), "train_rmse": float("nan"), "validation_rmse": float("nan")}
 
 
+def _config_hashes(config) -> dict:
+    """joint type -> sha256 of its canonical configuration (what tasks.make_task hashes)."""
+    import hashlib
+    return {name: hashlib.sha256(jt.canonical().encode()).hexdigest()
+            for name, jt in config.joint_types.items()}
+
+
+def current_results(frame: pd.DataFrame, config=None, version: str | None = None):
+    """The current result of each session, and how many superseded ones were left out.
+
+    A changed configuration or a new frictionlab version gives a session a new task key, so a
+    store holds a result per (configuration, version) the session was identified with. This keeps,
+    per (robot, joint, session), the rows of ONE task key:
+      - without ``config``: the key written by the newest run (largest ``run_id``; ties: the key);
+      - with ``config`` (a FleetConfig): among the keys whose ``config_hash`` is that of the
+        session's joint type in ``config`` and whose ``tool_version`` is ``version`` (default:
+        this frictionlab's, tasks.tool_version()), the newest as above; a session without such a
+        key is left out whole (not identified with this configuration yet).
+    frame: ``Store.parameters()`` or ``Store.tasks()`` (needs robot, joint, session, key, run_id;
+    with ``config`` also joint_type, config_hash, tool_version); a frame without ``key`` or
+    ``run_id`` (a table built by hand) is returned as it is.
+    Returns (the kept rows, the number of task keys left out). Errors: ValueError naming the
+    missing column when ``config`` is given.
+    """
+    if len(frame) == 0 or "key" not in frame.columns or "run_id" not in frame.columns:
+        return frame, 0
+    ident = ["robot", "joint", "session" if "session" in frame.columns else "session_time"]
+    cand = frame
+    if config is not None:
+        need = [c for c in ("joint_type", "config_hash", "tool_version") if c not in frame.columns]
+        if need:
+            raise ValueError(f"current_results: no column {', '.join(need)} (a Store table is needed "
+                             "to match a configuration)")
+        if version is None:
+            from .tasks import tool_version
+            version = tool_version()
+        hashes = _config_hashes(config)
+        ok = [hashes.get(jt) == ch and tv == version
+              for jt, ch, tv in zip(frame["joint_type"], frame["config_hash"], frame["tool_version"])]
+        cand = frame[np.array(ok, dtype=bool)]
+    keys = cand[ident + ["key", "run_id"]].drop_duplicates("key").sort_values(
+        ["run_id", "key"], kind="mergesort")
+    chosen = set(keys.groupby(ident, sort=False).tail(1)["key"])
+    kept = frame[frame["key"].isin(chosen)]
+    left_out = int(frame["key"].nunique()) - len(chosen)
+    return (kept if left_out else frame), left_out
+
+
 def _prepare(params: pd.DataFrame, what: str) -> pd.DataFrame:
-    """Check the required columns, fill the optional ones, keep the selected rows, sort."""
+    """Check the required columns, fill the optional ones, keep the selected rows and the newest
+    result of each session (current_results), sort."""
     if not isinstance(params, pd.DataFrame):
         raise TypeError(f"{what}: params must be a pandas DataFrame (Store.parameters()), "
                         f"not {type(params).__name__}")
@@ -37,7 +93,8 @@ def _prepare(params: pd.DataFrame, what: str) -> pd.DataFrame:
     if missing:
         raise ValueError(f"{what}: params has no column {', '.join(missing)} "
                          f"(columns: {', '.join(map(str, params.columns))})")
-    p = params.copy()
+    p, _ = current_results(params)
+    p = p.copy()
     for c, d in _DEFAULTS.items():
         if c not in p.columns:
             p[c] = d

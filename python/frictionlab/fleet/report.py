@@ -318,7 +318,7 @@ def _spread_svg(s: pd.DataFrame, jt: str, name: str, z: float) -> str:
 def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFrame | None = None,
                 spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
-                generated: str | None = None) -> str:
+                generated: str | None = None, superseded: int = 0) -> str:
     """The fleet report page as text (what ``write_report`` writes); arguments as there.
     ``generated``: the header's time stamp (default: now, UTC)."""
     if drift is None:
@@ -332,6 +332,10 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     except ImportError:  # pragma: no cover - the package is always there when this runs
         version = "?"
     tasks = tasks if tasks is not None else pd.DataFrame(columns=["key", "status"])
+    # one result per session (earlier configurations' and versions' results left out)
+    params, _ = analysis.current_results(params)
+    tasks, left_out = analysis.current_results(tasks)
+    superseded = superseded or left_out
     n_tasks = len(tasks)
     status = tasks["status"].value_counts().to_dict() if "status" in tasks.columns else {}
     failed = tasks[tasks["status"] == "failed"] if "status" in tasks.columns else tasks.iloc[0:0]
@@ -349,7 +353,9 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
          f"{n_tasks} tasks: " + ", ".join(f"{_e(k)} {v}" for k, v in sorted(status.items())) +
          f"; {p['robot'].nunique()} robots, {p[['robot', 'joint']].drop_duplicates().shape[0]} robot joints"
          + (f"; sessions {_e(p['session_time'].min())} to {_e(p['session_time'].max())}" if len(p) else "")
-         + ".</p></header>"]
+         + "." + (f" {superseded} superseded result(s) left out (earlier configurations or frictionlab "
+                  f"versions of the same sessions: one result per session, the newest)." if superseded else "")
+         + "</p></header>"]
     # 1. flagged
     b.append('<section id="flagged"><h2>Flagged joints (drift)</h2>')
     if len(flagged):
@@ -438,7 +444,8 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
 
 def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.DataFrame | None = None,
                  spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
-                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200) -> str:
+                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
+                 superseded: int = 0) -> str:
     """Write the HTML fleet report to ``path`` whole or not at all (a temporary file in the same
     directory, then os.replace); returns the path.
 
@@ -446,10 +453,13 @@ def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.D
     its rows with status "failed" and their ``error``), drift / spread (``analysis.drift`` /
     ``analysis.spread`` results; None: computed with the default rule / ``spread_z``), shared
     (``analysis.shared_check`` result, optional), title (default "frictionlab fleet report"),
-    max_rows (rows shown per table in the page; the CSV/JSON downloads hold every row).
+    max_rows (rows shown per table in the page; the CSV/JSON downloads hold every row),
+    superseded (the number of results ``analysis.current_results`` left out: said in the header).
+    The analysis takes one result per session (analysis.current_results); pass the tasks through
+    ``current_results`` too, or a failure of an earlier configuration is listed beside its rerun.
     Errors: those of the analysis functions (missing columns); OSError naming the file.
     """
     text = report_html(params, tasks, drift=drift, spread=spread, shared=shared, title=title,
-                       spread_z=spread_z, max_rows=max_rows)
+                       spread_z=spread_z, max_rows=max_rows, superseded=superseded)
     atomic_write_text(path, text)
     return os.fspath(path)

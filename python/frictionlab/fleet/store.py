@@ -619,12 +619,14 @@ class Store:
         parameter), ordered by robot, joint, session_time, key, model, name. Columns: key, robot,
         joint, joint_type, session, session_time, model, selected, name, value, std_error, ci_low,
         ci_high (the parameter's unit; NaN when not available), unit, determined, train_rmse,
-        validation_rmse, aicc (the model's), tags (dict), run_id. Only the selected model of each
-        task when `selected_only`."""
+        validation_rmse, aicc (the model's), tags (dict), run_id, config_hash, tool_version (the
+        task's). Only the selected model of each task when `selected_only`. Every stored result
+        is here, those of earlier configurations or versions of a session too
+        (analysis.current_results keeps one per session)."""
         sql = ("SELECT t.key, t.robot, t.joint, t.joint_type, t.session, t.session_time, p.model, "
                "r.selected, p.name, p.value, p.std_error, p.ci_low, p.ci_high, p.unit, p.determined, "
-               "r.train_rmse, r.validation_rmse, r.aicc, t.tags, t.run_id "
-               "FROM parameters p JOIN results r ON r.key = p.key AND r.model = p.model "
+               "r.train_rmse, r.validation_rmse, r.aicc, t.tags, t.run_id, t.config_hash, "
+               "t.tool_version FROM parameters p JOIN results r ON r.key = p.key AND r.model = p.model "
                "JOIN tasks t ON t.key = p.key WHERE t.status = 'done'")
         if selected_only:
             sql += " AND r.selected = ?"
