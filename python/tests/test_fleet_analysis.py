@@ -245,6 +245,159 @@ def test_drift_rule_cases():
     assert analysis.z_of_level(0.99) == pytest.approx(2.5758293035489)
 
 
+# ---- drift outcomes: flagged, no drift, undetermined ----
+
+def _by_hand(x, se, x_new, se_new, level=0.99):
+    """The rule's numbers by hand: (mean, baseline_se, tau, z, threshold, detectable)."""
+    from scipy.stats import norm, t as student_t
+    x, se = np.asarray(x, float), np.asarray(se, float)
+    w = 1 / se**2
+    m0 = (w * x).sum() / w.sum()
+    q = (w * (x - m0) ** 2).sum()
+    tau2 = max(0.0, (q - (len(x) - 1)) / (w.sum() - (w**2).sum() / w.sum()))
+    ws = 1 / (se**2 + tau2)
+    mean, se_b = (ws * x).sum() / ws.sum(), ws.sum() ** -0.5
+    comb = math.sqrt(se_new**2 + tau2 + se_b**2)
+    thr = (student_t.ppf(0.5 + level / 2, len(x) - 1) if tau2 > 0 else norm.ppf(0.5 + level / 2))
+    return mean, se_b, math.sqrt(tau2), (x_new - mean) / comb, thr, thr * comb / abs(mean)
+
+
+def test_drift_scattered_two_session_baseline_is_undetermined_not_no_drift():
+    # The case of the tiny engine fleet (3 sessions of 1 s, r001 wrist Fc): the two baseline
+    # sessions differ by 3.6 standard errors, so tau > 0 and the threshold is t(0.995, 1) = 63.7;
+    # the newest estimate is +41 % (z = 27) and stays inside the band. Before the outcome this
+    # row read like a healthy joint's ("within the combined 99% band").
+    x, se, x_new, se_new = [0.3154, 0.3101], [0.0015, 0.0012], 0.4412, 0.0015
+    mean, se_b, tau, z, thr, det = _by_hand(x, se, x_new, se_new)
+    assert tau > 0 and thr == pytest.approx(63.656741, rel=1e-6) and 20 < z < thr
+    r = analysis.drift(_rows([*x, x_new], [*se, se_new])).iloc[0]
+    assert r["z"] == pytest.approx(z, rel=1e-12) and r["threshold"] == pytest.approx(thr, rel=1e-12)
+    assert r["relative"] == pytest.approx(0.41, abs=0.01)
+    assert not r["flagged"] and r["outcome"] == "undetermined"
+    assert r["detectable"] == pytest.approx(det, rel=1e-12) and 0.9 < det < 1.0
+    assert r["reason"].startswith("undetermined: the baseline of 2 sessions scatters beyond their "
+                                  "standard errors"), r["reason"]
+    assert (f"a change would have to exceed 63.7 combined standard errors ({100 * det:.3g}% of the "
+            f"baseline {mean:.4g}, > 20%) to be seen; +{100 * r['relative']:.1f}% from the baseline"
+            in r["reason"]), r["reason"]
+    assert "within the combined" not in r["reason"]
+    d = analysis.drift(_rows([*x, x_new], [*se, se_new]))
+    assert list(analysis.undetermined(d)["name"]) == ["Fc"]
+    assert analysis.drift_counts(d) == {"drift": 0, "undetermined": 1, "no drift": 0, "drift_joints": 0,
+                                        "undetermined_joints": 1, "parameters": 1}
+    # the same +41 % against a well-determined baseline (3 sessions that agree): flagged
+    xb = [0.3128, 0.3131, 0.3127]
+    r = analysis.drift(_rows([*xb, x_new], [0.0015] * 4)).iloc[0]
+    assert r["flagged"] and r["outcome"] == "drift" and r["reason"].startswith("drift:")
+    assert r["dof"] == math.inf and r["detectable"] == pytest.approx(_by_hand(xb, [0.0015] * 3, x_new, 0.0015)[5])
+    # and a healthy newest estimate against it: no drift, with the change it would have seen
+    r = analysis.drift(_rows([*xb, 0.3133], [0.0015] * 4)).iloc[0]
+    assert not r["flagged"] and r["outcome"] == "no drift" and r["detectable"] < 0.03
+    assert f"a change beyond {100 * r['detectable']:.3g}% would be seen" in r["reason"], r["reason"]
+    # the rule's knobs: without the width limit the scattered case reads "no drift" (the old
+    # behaviour); the flag itself does not depend on them
+    r = analysis.drift(_rows([*x, x_new], [*se, se_new]), analysis.DriftRule(max_detectable=math.inf)).iloc[0]
+    assert r["outcome"] == "no drift" and not r["flagged"]
+    for bad in ({"max_detectable": 0}, {"min_baseline": 0}, {"min_baseline": 1.5}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            analysis.DriftRule(**bad)
+
+
+def test_drift_outcomes_of_the_rule_cases():
+    # the hand-computed cases above: a determined baseline flags (and does not) exactly as before
+    x, se = np.array([1.0, 1.02, 0.99]), np.array([0.01, 0.02, 0.01])
+    r = analysis.drift(_rows([*x, 1.2], [*se, 0.01])).iloc[0]
+    assert r["flagged"] and r["outcome"] == "drift"
+    r = analysis.drift(_rows([*x, 1.0], [*se, 0.01])).iloc[0]
+    assert not r["flagged"] and r["outcome"] == "no drift"
+    assert r["detectable"] == pytest.approx(_by_hand(x, se, 1.0, 0.01)[5], rel=1e-12) and r["detectable"] < 0.04
+    # 4 baseline sessions that scatter by 8 %: +13 % is inside the t(3) band, and so would +40 %
+    # be (detectable 52 %): undetermined, not "no drift"
+    xs = [1.0, 1.1, 0.9, 1.05]
+    r = analysis.drift(_rows([*xs, 1.16], [0.01] * 5)).iloc[0]
+    det = _by_hand(xs, [0.01] * 4, 1.16, 0.01)[5]
+    assert not r["flagged"] and r["outcome"] == "undetermined" and 0.4 < det < 0.6
+    assert r["detectable"] == pytest.approx(det, rel=1e-12) and "baseline of 4 sessions scatters" in r["reason"]
+    # statistical but not practical (+2 % with tiny errors): a change was seen and it is small
+    r = analysis.drift(_rows([1.0, 1.0, 1.02], [1e-4, 1e-4, 1e-4])).iloc[0]
+    assert r["statistical"] and not r["flagged"] and r["outcome"] == "no drift"
+    # practical but not statistical with 20 % errors (+30 %): the band is 2.58 x 24 % = 63 % wide
+    r = analysis.drift(_rows([1.0, 1.0, 1.3], [0.2, 0.2, 0.2])).iloc[0]
+    assert r["outcome"] == "undetermined" and "standard errors of the estimates are large" in r["reason"]
+    # no standard error, not determined, one session, no usable baseline: undetermined, reasons kept
+    r = analysis.drift(_rows([1.0, 1.0, 2.0], [0.01, 0.01, float("nan")])).iloc[0]
+    assert r["outcome"] == "undetermined" and "no standard error" in r["reason"]
+    r = analysis.drift(_rows([1.0, 1.0, 2.0], [0.01, 0.01, 0.01], determined=[True, True, False])).iloc[0]
+    assert r["outcome"] == "undetermined" and "not determined" in r["reason"]
+    r = analysis.drift(_rows([1.0], [0.01])).iloc[0]
+    assert r["outcome"] == "undetermined" and r["reason"] == "no baseline: the joint has 1 session"
+    r = analysis.drift(_rows([1.0, 1.0], [float("nan"), 0.01])).iloc[0]
+    assert r["outcome"] == "undetermined" and r["reason"].startswith("no baseline: no earlier session")
+    # a baseline of 1 session (fewer than min_baseline = 2): no change is undetermined (the scatter
+    # between sessions is unknown); a large change is still flagged, and says so
+    r = analysis.drift(_rows([1.0, 1.001], [0.01, 0.01])).iloc[0]
+    assert r["outcome"] == "undetermined" and r["reason"].startswith("undetermined: a baseline of 1 session")
+    assert analysis.drift(_rows([1.0, 1.001], [0.01, 0.01]), analysis.DriftRule(min_baseline=1)
+                          ).iloc[0]["outcome"] == "no drift"
+    r = analysis.drift(_rows([1.0, 3.0], [0.01, 0.01])).iloc[0]
+    assert r["flagged"] and r["outcome"] == "drift" and "note: a baseline of 1 session" in r["reason"]
+    # baseline 0: no relative change, never flagged, undetermined
+    r = analysis.drift(_rows([0.0, 0.0, 0.5], [0.01, 0.01, 0.01])).iloc[0]
+    assert not r["flagged"] and r["outcome"] == "undetermined" and "relative change undefined" in r["reason"]
+    # order: drift, undetermined, no drift
+    d = analysis.drift(pd.concat([_rows([*x, 1.0], [*se, 0.01], joint="a"), _rows([1.0], [0.01], joint="b"),
+                                  _rows([*x, 1.2], [*se, 0.01], joint="c")]))
+    assert list(zip(d["joint"], d["outcome"])) == [("c", "drift"), ("b", "undetermined"), ("a", "no drift")]
+
+
+def test_drift_no_drift_means_a_change_that_matters_would_be_seen(fleet, tmp_path):
+    """What each outcome promises, measured: healthy parameter tables drawn from the synthetic
+    truth with the fitted estimator's relative standard errors (as in the false-alarm test; 10
+    seeds x 30 robots x 3 joints x 6 sessions, no drift), then the newest estimate of every
+    parameter multiplied by 1.4. Of the parameters that read "no drift" before, the rule flags
+    the +40 % change in at least 99 % (the bound: detectable <= 20 % puts +40 % at >= 2 thresholds,
+    flagged with probability >= 99.5 %); of the undetermined ones it misses many, which is why
+    they must not read "no drift"."""
+    p = fleet["params"]
+    rel = (p["std_error"] / p["value"].abs()).groupby([p["joint_type"], p["name"]]).median().to_dict()
+    counts = {o: [0, 0] for o in analysis.OUTCOMES}   # outcome -> [flagged at +40 %, parameters]
+    which, dets = {}, []
+    for seed in range(10):
+        truth = synthetic.generate(tmp_path / f"s{seed}", robots=30, sessions=6, seed=100 + seed,
+                                   write_records=False, drifts=[])
+        t = synthetic.truth_parameters(truth, rel, seed=seed)
+        d0 = analysis.drift(t)
+        # the outcomes are consistent with the columns
+        nd = d0[d0["outcome"] == "no drift"]
+        assert ((nd["detectable"] <= 0.2) | nd["statistical"]).all() and (nd["n_baseline"] >= 2).all()
+        un = d0[(d0["outcome"] == "undetermined") & np.isfinite(d0["detectable"])]
+        assert ((un["detectable"] > 0.2) | (un["n_baseline"] < 2)).all() and not un["flagged"].any()
+        assert (d0["flagged"] == (d0["outcome"] == "drift")).all()
+        for k, v in un[["joint_type", "name"]].value_counts().items():
+            which[k] = which.get(k, 0) + v
+        dets += list(un["detectable"])
+        newest = t.groupby(["robot", "joint"])["session_time"].transform("max") == t["session_time"]
+        t2 = t.copy()
+        t2.loc[newest, "value"] *= 1.4
+        t2.loc[newest, "std_error"] *= 1.4
+        m = d0.merge(analysis.drift(t2), on=["robot", "joint", "name"], suffixes=("", "_40"))
+        for o, g in m.groupby("outcome"):
+            counts[o][0] += int(g["flagged_40"].sum())
+            counts[o][1] += len(g)
+    print(f"\noutcomes of {sum(n for _, n in counts.values())} healthy parameters and the share of "
+          f"each flagged after +40 %: " + ", ".join(f"{o} {n} ({f}/{n} flagged)" for o, (f, n) in counts.items())
+          + f"; undetermined by parameter {dict(sorted(which.items(), key=lambda kv: -kv[1]))}, their "
+          f"detectable {min(dets):.3f} to {max(dets):.3f}")
+    f_nd, n_nd = counts["no drift"]
+    f_un, n_un = counts["undetermined"]
+    assert n_nd > 3000 and f_nd / n_nd >= 0.99
+    assert n_un > 100 and f_un / n_un < 0.9   # a +40 % drift would often go unseen there
+    # the undetermined ones are the poorly determined parameters of the documentation (LuGre
+    # sigma1, alpha and vs, Stribeck alpha), not the well determined ones
+    poor = {("shoulder", "sigma1"), ("shoulder", "alpha"), ("shoulder", "vs"), ("elbow", "alpha")}
+    assert sum(v for k, v in which.items() if k in poor) >= 0.95 * n_un
+
+
 # ---- drift, spread, shared check on a fitted synthetic fleet ----
 
 def test_fitted_fleet_drifts_flagged_and_no_healthy_joint(fleet):
@@ -268,6 +421,27 @@ def test_fitted_fleet_drifts_flagged_and_no_healthy_joint(fleet):
     for _, r in params.iterrows():
         true = truth["robots"][r["robot"]]["joints"][r["joint"]]["sessions"][r["session"]]["parameters"][r["name"]]
         assert abs(r["value"] - true) < 4.5 * r["std_error"], (r["key"], r["name"], r["value"], true)
+
+
+def test_fitted_fleet_outcomes(fleet):
+    """The fitted fleet's outcomes: the flags are the injected drifts (as above); every other
+    parameter is either checked ("no drift": detectable <= 20 % with >= 2 baseline sessions) or
+    undetermined with a reason that says why; both kinds occur."""
+    truth, params = fleet["truth"], fleet["params"]
+    d = analysis.drift(params)
+    c = analysis.drift_counts(d)
+    print(f"\nfitted fleet outcomes: {c}")
+    injected = {(e["robot"], e["joint"], e["parameter"]) for e in truth["drifts"]}
+    assert set(zip(d.loc[d.outcome == "drift", "robot"], d.loc[d.outcome == "drift", "joint"],
+                   d.loc[d.outcome == "drift", "name"])) == injected
+    nd, un = d[d.outcome == "no drift"], analysis.undetermined(d)
+    assert c["no drift"] + c["undetermined"] + c["drift"] == len(d) == 84
+    assert ((nd["detectable"] <= 0.2) | nd["statistical"]).all() and (nd["n_baseline"] >= 2).all()
+    assert all(r.startswith(("undetermined: ", "no baseline", "newest estimate")) for r in un["reason"])
+    assert (un["detectable"] > 0.2).all() and c["undetermined"] > 0 and c["no drift"] > c["undetermined"]
+    # the well determined parameters (Fc, Fs, sigma0, sigma2 of shoulder and elbow with a baseline
+    # that does not scatter) are checked
+    assert set(nd["name"]) >= {"Fc", "Fs", "sigma2"}
 
 
 def test_fitted_fleet_spread_flags_the_outlier(fleet):

@@ -10,11 +10,12 @@ results in a database (SQLite or PostgreSQL), drift and outliers flagged (docs/f
 from .config import FleetConfig, FleetInputError, Session, discover, read_config, read_manifest
 from .engine import RunSummary, plan, run, sessions_of, status
 from .store import open_store
-from .analysis import DriftRule, current_results, drift, history, shared_check, spread
+from .analysis import (DriftRule, current_results, drift, drift_counts, history, shared_check,
+                       spread, undetermined)
 from .report import write_report
 from . import synthetic
 
 __all__ = ["FleetConfig", "FleetInputError", "Session", "discover", "read_config", "read_manifest",
            "RunSummary", "plan", "run", "sessions_of", "status", "open_store", "DriftRule",
            "current_results", "drift",
-           "history", "shared_check", "spread", "write_report", "synthetic"]
+           "drift_counts", "history", "shared_check", "spread", "undetermined", "write_report", "synthetic"]

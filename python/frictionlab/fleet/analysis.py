@@ -26,8 +26,12 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-__all__ = ["DriftRule", "current_results", "drift", "history", "spread", "shared_check",
-           "simulated_rmse", "z_of_level"]
+__all__ = ["DriftRule", "OUTCOMES", "current_results", "drift", "drift_counts", "history", "spread",
+           "shared_check", "simulated_rmse", "undetermined", "z_of_level"]
+
+#: The three outcomes of the drift rule per (robot, joint, parameter), in the order ``drift``
+#: sorts them: flagged drift; the baseline cannot decide; decided, and no drift that matters.
+OUTCOMES = ("drift", "undetermined", "no drift")
 
 _REQUIRED = ("robot", "joint", "session_time", "name", "value")
 _DEFAULTS = {"joint_type": "", "session": "", "model": "", "unit": "", "std_error": float("nan"),
@@ -121,18 +125,28 @@ def z_of_level(level: float) -> float:
 
 @dataclass
 class DriftRule:
-    """When a joint's newest estimate of a parameter counts as drifted (``drift``).
+    """When a joint's newest estimate of a parameter counts as drifted (``drift``), and when the
+    baseline cannot decide either way.
 
     level: confidence level of the statistical threshold (two-sided; 0.99: |z| > 2.576).
     min_relative: practical threshold, the smallest relative change that matters (0.10 = 10 %).
     baseline: which earlier sessions form the baseline: 0 = every session before the newest;
       k > 0 = the joint's first k sessions (fewer if the joint has no more than k: never the
       newest), so that a drift older than the newest session is not absorbed into the baseline.
-    Flagged = both thresholds exceeded (docs/fleet.md, "Drift").
+    min_baseline: the fewest usable baseline sessions (with a standard error, determined) for a
+      "no drift" (default 2: from one session the scatter between sessions cannot be estimated).
+    max_detectable: the largest detectable change (relative to the baseline) for a "no drift":
+      when the statistical threshold times the combined standard error exceeds it, a change of
+      that size could have gone unseen and the outcome is "undetermined" (default 0.20, twice
+      the default practical threshold: a +40 % change is then flagged with probability >= 99.5 %).
+    Flagged = both thresholds exceeded; undetermined = not flagged, and the data cannot tell a
+    drift that matters from none (docs/fleet.md, "Drift").
     """
     level: float = 0.99
     min_relative: float = 0.10
     baseline: int = 0
+    min_baseline: int = 2
+    max_detectable: float = 0.20
 
     def __post_init__(self):
         z_of_level(self.level)
@@ -140,6 +154,10 @@ class DriftRule:
             raise ValueError(f"DriftRule: min_relative must be >= 0, not {self.min_relative!r}")
         if int(self.baseline) != self.baseline or self.baseline < 0:
             raise ValueError(f"DriftRule: baseline must be a whole number >= 0, not {self.baseline!r}")
+        if int(self.min_baseline) != self.min_baseline or self.min_baseline < 1:
+            raise ValueError(f"DriftRule: min_baseline must be a whole number >= 1, not {self.min_baseline!r}")
+        if not (self.max_detectable > 0):   # math.inf: never undetermined for the band's width
+            raise ValueError(f"DriftRule: max_detectable must be > 0, not {self.max_detectable!r}")
 
 
 def _baseline(x: np.ndarray, se: np.ndarray):
@@ -187,21 +205,39 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     and itself uncertain. Measured (docs/fleet.md) with a 2 % session-to-session jitter and 5
     baseline sessions: the normal quantile false-alarms at 3 %, a Welch-Satterthwaite degree of
     freedom at 2 %, t with m - 1 at 1 %. The price: with few baseline sessions that scatter at
-    all the band is wide (t with 2 d.o.f.: 9.92), which matters only for changes of a few
-    standard errors, far below the practical threshold for a well determined parameter;
+    all the band is wide (t with 2 d.o.f.: 9.92; with 1: 63.7), wide enough to hide a drift that
+    matters; such a test's outcome is "undetermined" (below), not "no drift";
       practical   = |x_new - baseline| / |baseline| > min_relative,
       flagged     = statistical and practical.
     A newest estimate without a finite positive standard error, or not ``determined``, is never
     flagged (statistical False; ``reason`` says why), nor is a joint with no usable baseline
     session ("no baseline").
 
-    Output: one row per (robot, joint, parameter of the newest session), flagged rows first, then
-    by robot, joint, name: robot, joint, joint_type, model, name, unit, session, session_time
-    (the newest), value, std_error (newest), n_sessions (the joint's sessions), n_baseline (used
+    Outcome (``OUTCOMES``): "drift" = flagged. Otherwise "undetermined" when the data cannot tell
+    a drift that matters from none, namely when
+      - the joint has no usable baseline session, or the newest estimate was not tested (no
+        standard error, not determined), or the baseline is 0 (no relative change);
+      - fewer than ``rule.min_baseline`` (2) baseline sessions were usable: from one session the
+        scatter between sessions cannot be estimated, so the band assumes there is none;
+      - the test was not significant and detectable = threshold x sqrt(se_new^2 + tau^2 +
+        baseline_se^2) / |baseline|, the smallest relative change that would reach the threshold,
+        exceeds ``rule.max_detectable`` (20 %): e.g. a baseline of 2 sessions that scatter, t with
+        1 d.o.f. (63.7), where a +41 % drift with z = 27.6 stays inside the band;
+    else "no drift" (the test could have seen a change of ``detectable`` and did not, or saw a
+    change smaller than ``min_relative``). A flag stands whatever the baseline: exceeding a wide
+    band is evidence; only the absence of a flag needs a test that could have flagged. So the
+    flag decisions (and the false-alarm rates below) are those of the rule without outcomes; a
+    flag on a baseline of fewer than ``min_baseline`` sessions says so in its ``reason``.
+
+    Output: one row per (robot, joint, parameter of the newest session), by outcome (drift,
+    undetermined, no drift), then by robot, joint, name: robot, joint, joint_type, model, name,
+    unit, session, session_time (the newest), value, std_error (newest), n_sessions (the joint's
+    sessions), n_baseline (used
     baseline sessions), baseline, baseline_se, scatter (tau, same unit), change (x_new -
     baseline, signed, parameter's unit), relative (change / |baseline|), z, dof (of the
-    threshold's quantile; inf when tau = 0), threshold, statistical, practical, flagged (bools),
-    reason (plain words). NaN where a number does not exist.
+    threshold's quantile; inf when tau = 0), threshold, detectable (relative), statistical,
+    practical, flagged (bools), outcome ("drift", "undetermined", "no drift"), reason (plain
+    words). NaN where a number does not exist.
     Errors: TypeError / ValueError naming the missing columns.
 
     Measured false-alarm rate (python/tests/test_fleet_analysis.py, default rule; parameter
@@ -238,7 +274,9 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                    "std_error": float(r["std_error"]), "n_sessions": n_sessions, "n_baseline": 0,
                    "baseline": math.nan, "baseline_se": math.nan, "scatter": math.nan,
                    "change": math.nan, "relative": math.nan, "z": math.nan,
-                   "dof": math.nan, "threshold": math.nan, "statistical": False, "practical": False, "flagged": False, "reason": ""}
+                   "dof": math.nan, "threshold": math.nan, "detectable": math.nan,
+                   "statistical": False, "practical": False, "flagged": False,
+                   "outcome": "undetermined", "reason": ""}
             rows.append(out)
             if n_sessions < 2:
                 out["reason"] = "no baseline: the joint has 1 session"
@@ -256,7 +294,8 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                 continue
             mean, se_b, tau = _baseline(b["value"].to_numpy(float), b["std_error"].to_numpy(float))
             x, se = out["value"], out["std_error"]
-            out.update(n_baseline=len(b), baseline=mean, baseline_se=se_b, scatter=tau,
+            m = len(b)
+            out.update(n_baseline=m, baseline=mean, baseline_se=se_b, scatter=tau,
                        change=x - mean)
             if mean != 0:
                 out["relative"] = (x - mean) / abs(mean)
@@ -269,31 +308,81 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
             if not bool(r["determined"]):
                 out["reason"] = f"newest estimate not determined by its record: not tested statistically ({rel_txt})"
                 continue
-            z = (x - mean) / math.sqrt(se**2 + tau**2 + se_b**2)
-            dof = math.inf if tau == 0 else float(len(b) - 1)
+            comb = math.sqrt(se**2 + tau**2 + se_b**2)
+            z = (x - mean) / comb
+            dof = math.inf if tau == 0 else float(m - 1)
             thr = zc if tau == 0 else float(student_t.ppf(0.5 + 0.5 * rule.level, dof))
             out["z"] = z
             out["threshold"] = thr
             out["dof"] = dof
+            if mean != 0:
+                out["detectable"] = thr * comb / abs(mean)
             out["statistical"] = bool(abs(z) > thr)
             out["flagged"] = out["statistical"] and out["practical"]
             band = (f"the combined {pct} band (z = {z:+.2f}, |z| {'>' if out['statistical'] else '<='} "
                     f"{thr:.3g}" + (f", t with {dof:.3g} d.o.f.: baseline scatter {_fmt(tau)}" if tau else "") + ")")
             lim = f"{100 * rule.min_relative:g}%"
+            few = m < rule.min_baseline
+            few_txt = (f"a baseline of {m} session{'s' if m != 1 else ''} (fewer than {rule.min_baseline}: "
+                       + ("the scatter between sessions cannot be estimated from one, so the band "
+                          "assumes there is none" if m == 1 else "too few to judge the scatter between "
+                          "sessions") + ")")
             if out["flagged"]:
-                out["reason"] = f"drift: outside {band} and {rel_txt} (> {lim})" + note
-            elif out["statistical"]:
+                out["outcome"] = "drift"
+                out["reason"] = (f"drift: outside {band} and {rel_txt} (> {lim})" + note
+                                 + (f"; note: {few_txt}" if few else ""))
+                continue
+            det = out["detectable"]
+            where = f"{'outside' if out['statistical'] else 'within'} {band}"
+            if mean == 0:
+                out["reason"] = (f"undetermined: {rel_txt}, so the practical threshold cannot be "
+                                 f"applied; {where}" + note)
+            elif few:
+                out["reason"] = f"undetermined: {few_txt}; {where}; {rel_txt}" + note
+            elif out["statistical"]:   # a change was seen, and it is smaller than what matters
+                out["outcome"] = "no drift"
                 out["reason"] = f"outside {band} but {rel_txt} (<= {lim})" + note
+            elif det > rule.max_detectable:
+                why = (f"the baseline of {m} sessions scatters beyond their standard errors "
+                       f"(scatter {_fmt(tau)}; t with {dof:.3g} d.o.f.)" if tau else
+                       "the standard errors of the estimates are large")
+                out["reason"] = (f"undetermined: {why}: a change would have to exceed {thr:.3g} "
+                                 f"combined standard errors ({100 * det:.3g}% of the baseline "
+                                 f"{_fmt(mean)}, > {100 * rule.max_detectable:g}%) to be seen; "
+                                 f"{rel_txt}, z = {z:+.2f}" + note)
             else:
-                out["reason"] = f"within {band}; {rel_txt}" + note
+                out["outcome"] = "no drift"
+                out["reason"] = (f"within {band}; {rel_txt}; a change beyond {100 * det:.3g}% "
+                                 "would be seen" + note)
     cols = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
             "value", "std_error", "n_sessions", "n_baseline", "baseline", "baseline_se", "scatter",
-            "change", "relative", "z", "dof", "threshold", "statistical", "practical", "flagged", "reason"]
+            "change", "relative", "z", "dof", "threshold", "detectable", "statistical", "practical",
+            "flagged", "outcome", "reason"]
     df = pd.DataFrame(rows, columns=cols)
     if len(df):
-        df = df.sort_values(["flagged", "robot", "joint", "name"], ascending=[False, True, True, True],
-                            kind="mergesort").reset_index(drop=True)
+        rank = df["outcome"].map({o: i for i, o in enumerate(OUTCOMES)})
+        df = df.assign(_rank=rank).sort_values(["_rank", "robot", "joint", "name"], kind="mergesort"
+                                               ).drop(columns="_rank").reset_index(drop=True)
     return df
+
+
+def undetermined(d: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a ``drift`` table whose outcome is "undetermined" (the baseline cannot decide;
+    ``reason`` says why), in ``drift``'s order. ``d[d.flagged]`` are the drifts,
+    ``d[d.outcome == "no drift"]`` the parameters checked and found without a drift that matters."""
+    return d[d["outcome"] == "undetermined"]
+
+
+def drift_counts(d: pd.DataFrame) -> dict:
+    """Counts of a ``drift`` table by outcome: {"drift": parameters, "undetermined": ...,
+    "no drift": ..., "drift_joints": robot joints with a flagged parameter,
+    "undetermined_joints": robot joints with an undetermined parameter, "parameters": rows}."""
+    out = {o: int((d["outcome"] == o).sum()) if len(d) else 0 for o in OUTCOMES}
+    for o, k in (("drift", "drift_joints"), ("undetermined", "undetermined_joints")):
+        sel = d[d["outcome"] == o] if len(d) else d
+        out[k] = int(sel[["robot", "joint"]].drop_duplicates().shape[0]) if len(sel) else 0
+    out["parameters"] = int(len(d))
+    return out
 
 
 def history(params: pd.DataFrame, robot: str | None = None, joint: str | None = None,
