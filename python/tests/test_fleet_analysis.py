@@ -672,6 +672,103 @@ def test_report(fleet, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.json", "fleet.html", "s.csv"]
 
 
+def _three_outcomes():
+    """Parameter and task tables of three robot joints: r/a drifts (+41 % against 3 agreeing
+    sessions), r/b the scattered 2-session baseline with the same +41 % (undetermined), r/c
+    healthy (no drift)."""
+    x_new = 0.4412
+    p = pd.concat([_rows([0.3128, 0.3131, 0.3127, x_new], [0.0015] * 4, joint="a"),
+                   _rows([0.3154, 0.3101, x_new], [0.0015, 0.0012, 0.0015], joint="b"),
+                   _rows([0.3128, 0.3131, 0.3127, 0.3133], [0.0015] * 4, joint="c")], ignore_index=True)
+    p = p.assign(key=[f"{r}/{j}/{s}" for r, j, s in zip(p["robot"], p["joint"], p["session"])])
+    tasks = p[["key", "robot", "joint", "joint_type", "session", "session_time"]].assign(status="done", error=None)
+    return p, tasks
+
+
+def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
+    import base64
+
+    p, tasks = _three_outcomes()
+    drift = analysis.drift(p)
+    assert list(zip(drift["joint"], drift["outcome"])) == [("a", "drift"), ("b", "undetermined"), ("c", "no drift")]
+    text = report.report_html(p, tasks, drift=drift)
+    c = _Checker()
+    c.feed(text)
+    c.close()
+    assert c.errors == [] and c.stack == []
+    # the summary line counts the three outcomes
+    assert ('<span id="drift-summary">Drift of 3 parameter(s): 1 flagged (1 robot joint(s)), 1 undetermined '
+            '(1 robot joint(s): the baseline cannot decide), 1 no drift.</span>') in text
+    # flagged rows: only the drift; the undetermined section, inside the flagged one, after its table
+    rows = [(a.get("class"), a.get("data-joint")) for t, a, _ in c.starts if t == "tr" and "data-parameter" in a]
+    assert rows == [("flagged", "a"), ("undetermined", "b")]
+    flagged_at, und_at = text.index('<section id="flagged">'), text.index('<section id="undetermined">')
+    assert flagged_at < text.index('data-table="drift-flagged"') < und_at < text.index('data-table="drift-undetermined"')
+    assert und_at < text.index('<section id="outliers">')
+    sec = text[und_at:text.index('<section id="outliers">')]
+    assert "1 parameter(s) of 1 robot joint(s) are not flagged" in sec
+    assert "undetermined: the baseline of 2 sessions scatters beyond their standard errors" in sec
+    assert "63.7 combined standard errors" in sec
+    # the drift download carries outcome and detectable
+    links = {a["download"]: a["href"] for t, a, _ in c.starts if t == "a" and "download" in a}
+    back = pd.read_csv(io.StringIO(base64.b64decode(links["drift.csv"].split(",", 1)[1]).decode()))
+    assert list(back["outcome"]) == ["drift", "undetermined", "no drift"]
+    assert back["detectable"].to_numpy() == pytest.approx(drift["detectable"].to_numpy(), rel=1e-15)
+    js = json.loads(base64.b64decode(links["drift.json"].split(",", 1)[1]))
+    assert [r["outcome"] for r in js] == ["drift", "undetermined", "no drift"]
+    # nothing undetermined: said so; nothing flagged but some undetermined: not "No joint drifted."
+    only_c = analysis.drift(p[p["joint"] == "c"])
+    t = report.report_html(p[p["joint"] == "c"], tasks, drift=only_c)
+    assert "No joint drifted." in t and 'id="undetermined"' in t and "None: every parameter not flagged was checked" in t
+    only_b = analysis.drift(p[p["joint"] == "b"])
+    t = report.report_html(p[p["joint"] == "b"], tasks, drift=only_b)
+    assert "No joint drifted." not in t and "No drift flagged; 1 parameter(s) undetermined (below): not checked." in t
+
+
+def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsys):
+    """`frictionlab fleet report` on a store holding the three joints (the store is stood in for:
+    the CLI reads Store.parameters() and Store.tasks()): the first line counts the undetermined,
+    one line per undetermined parameter follows the drift lines, --json and --csv carry outcome."""
+    from frictionlab.fleet import __main__ as cli, store as fstore
+
+    p, tasks = _three_outcomes()
+
+    class FakeStore:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return False
+
+        def parameters(self):
+            return p
+
+        def tasks(self):
+            return tasks
+
+    monkeypatch.setattr(fstore, "open_store", lambda url, create=False: FakeStore())
+    out_json, out_csv = tmp_path / "t.json", tmp_path / "csv"
+    assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
+                     "--json", str(out_json), "--csv", str(out_csv)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("; 1 flagged parameter(s) of 1 joint(s); 1 undetermined parameter(s) of 1 "
+                             "joint(s) (the baseline cannot decide: not checked); 1 without drift"), lines[0]
+    assert lines[1].startswith("  drift: r a Fc: +41.0%")
+    assert lines[2].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), lines[2]
+    assert len(lines) == 3
+    tables = _strict_json_file(out_json)
+    assert [(r["joint"], r["outcome"]) for r in tables["drift"]] == [("a", "drift"), ("b", "undetermined"),
+                                                                     ("c", "no drift")]
+    assert list(pd.read_csv(out_csv / "drift.csv")["outcome"]) == ["drift", "undetermined", "no drift"]
+    assert 'id="drift-summary"' in (tmp_path / "r.html").read_text()
+
+
+def _strict_json_file(path):
+    def refuse(c):
+        raise ValueError(f"not JSON: {c}")
+    return json.loads(open(path, encoding="utf-8").read(), parse_constant=refuse)
+
+
 def _umask():
     m = os.umask(0o022)
     os.umask(m)

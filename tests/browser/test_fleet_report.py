@@ -86,3 +86,27 @@ def test_downloads_and_print(fleet_page):
     pdf = page.print_pdf(d / "fleet.pdf")
     data = pathlib.Path(pdf).read_bytes()
     assert data.startswith(b"%PDF-") and b"%%EOF" in data[-64:]
+
+
+def test_undetermined_after_the_flagged(fleet_page):
+    """The parameters the baseline cannot decide are listed in their own section inside the
+    flagged one, after the flagged table, with their reasons; the header counts the outcomes."""
+    page, drift = fleet_page["page"], fleet_page["drift"]
+    c = analysis.drift_counts(drift)
+    und = analysis.undetermined(drift)
+    info = page.evaluate("""(() => {
+        const s = document.querySelector('#flagged > section#undetermined');
+        const f = document.querySelector('#flagged table[data-table=drift-flagged]');
+        const rows = s ? Array.from(s.querySelectorAll('tr.undetermined')).map(r =>
+            [r.dataset.robot, r.dataset.joint, r.dataset.parameter, r.lastElementChild.textContent]) : null;
+        const box = s ? s.getBoundingClientRect() : null;
+        return {rows: rows, after: !!(f && s && (f.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING)),
+                height: box ? box.height : 0,
+                summary: (document.querySelector('header #drift-summary') || {}).textContent}; })()""")
+    assert info["after"] and info["height"] > 0
+    assert c["undetermined"] > 0   # this fleet has some (2 corrupt records, 4 sessions)
+    expect = [[r, j, n, why] for r, j, n, why in zip(und["robot"], und["joint"], und["name"], und["reason"])][:20]
+    assert info["rows"] == expect
+    assert info["summary"] == (f"Drift of {c['parameters']} parameter(s): {c['drift']} flagged ({c['drift_joints']} "
+                               f"robot joint(s)), {c['undetermined']} undetermined ({c['undetermined_joints']} "
+                               f"robot joint(s): the baseline cannot decide), {c['no drift']} no drift.")

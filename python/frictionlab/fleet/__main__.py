@@ -118,13 +118,24 @@ def _cmd_report(a) -> int:
             {name: json.loads(report.table_json(df)) for name, df in tables},
             indent=1, allow_nan=False) + "\n")
     flagged = drift[drift["flagged"]] if len(drift) else drift
+    undet = analysis.undetermined(drift) if len(drift) else drift
+    c = analysis.drift_counts(drift)
     print(f"report: {path}; {len(flagged)} flagged parameter(s) of "
           f"{flagged[['robot', 'joint']].drop_duplicates().shape[0] if len(flagged) else 0} joint(s)"
           + (f"; {superseded} superseded result(s) of earlier configurations or versions left out "
-             "(one result per session)" if superseded else ""))
+             "(one result per session)" if superseded else "")
+          + f"; {c['undetermined']} undetermined parameter(s) of {c['undetermined_joints']} joint(s) "
+          f"(the baseline cannot decide: not checked); {c['no drift']} without drift")
     for _, r in flagged.iterrows():
         print(f"  drift: {r['robot']} {r['joint']} {r['name']}: {r['relative']:+.1%} on "
               f"{r['session_time']} ({r['reason']})")
+    shown = 20
+    for _, r in undet.head(shown).iterrows():
+        print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
+              f"{r['reason'].removeprefix('undetermined: ')}")
+    if len(undet) > shown:
+        print(f"  ... and {len(undet) - shown} more undetermined (the report's section and its drift "
+              "table list them all)")
     return 0
 
 

@@ -4,8 +4,9 @@ One self-contained page (inline CSS and SVG, the tables' CSV and JSON as ``data:
 script, font, stylesheet or image loaded from anywhere), in this order:
 
 1. the flagged joints: drift (``analysis.drift`` rows with ``flagged``: parameter, newest value,
-   baseline, change and relative change, z, session and date) and the fleet outliers
-   (``analysis.spread`` rows with ``outlier``);
+   baseline, change and relative change, z, session and date), then the undetermined parameters
+   (outcome "undetermined": the baseline cannot decide, with the reason), then the fleet outliers
+   (``analysis.spread`` rows with ``outlier``); the header counts the drift table's outcomes;
 2. the failed tasks with the library's messages;
 3. per joint type, the history plots (each parameter against session_time, one line per robot
    joint, the 95 % intervals as bars; drifted joints red, outlier joints orange) and the spread
@@ -19,7 +20,9 @@ and not bound to Python (python/src binds only whole fit pages: write_python_rep
 and its SVG are written here, in the same spirit (inline, static, printable).
 
 DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged[data-robot]
-[data-joint][data-parameter]; section#outliers; section#failures tr[data-key]; section#history
+[data-joint][data-parameter]; section#flagged section#undetermined
+table[data-table=drift-undetermined] tr.undetermined[data-robot][data-joint][data-parameter];
+header span#drift-summary; section#outliers; section#failures tr[data-key]; section#history
 svg.plot[data-plot=history][data-joint-type][data-parameter]; section#spread
 svg.plot[data-plot=spread]; section#tables table[data-table] with a.download[data-format].
 """
@@ -54,7 +57,7 @@ h2{border-bottom:1px solid #cfd8dc;padding-bottom:.2em;margin-top:1.6em}h3{margi
 table{border-collapse:collapse;font-size:.85em;margin:.4em 0 1em}
 th,td{border:1px solid #cfd8dc;padding:.2em .5em;text-align:left;vertical-align:top}
 th{background:#eceff1}td.num{text-align:right;font-variant-numeric:tabular-nums}
-tr.flagged td{background:#ffebee}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
+tr.flagged td{background:#ffebee}tr.undetermined td{background:#fff8e1}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
 .plots{display:flex;flex-wrap:wrap;gap:.8em}figure{margin:0}figcaption{font-size:.8em;color:#546e7a}
 svg.plot{background:#fff;border:1px solid #eceff1}svg.plot text{font-size:10px;fill:#37474f}
 a.download{margin-right:.8em;font-size:.85em}.note{font-size:.85em;color:#546e7a}
@@ -340,6 +343,8 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     status = tasks["status"].value_counts().to_dict() if "status" in tasks.columns else {}
     failed = tasks[tasks["status"] == "failed"] if "status" in tasks.columns else tasks.iloc[0:0]
     flagged = drift[drift["flagged"]] if len(drift) else drift
+    undet = analysis.undetermined(drift) if len(drift) else drift
+    counts = analysis.drift_counts(drift)
     outl = spread[spread["outlier"]] if len(spread) else spread
     p = analysis.history(params) if len(params) else pd.DataFrame(
         columns=["robot", "joint", "joint_type", "name", "unit", "session_time", "value",
@@ -355,6 +360,10 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
          + (f"; sessions {_e(p['session_time'].min())} to {_e(p['session_time'].max())}" if len(p) else "")
          + "." + (f" {superseded} superseded result(s) left out (earlier configurations or frictionlab "
                   f"versions of the same sessions: one result per session, the newest)." if superseded else "")
+         + f' <span id="drift-summary">Drift of {counts["parameters"]} parameter(s): '
+         f'{counts["drift"]} flagged ({counts["drift_joints"]} robot joint(s)), '
+         f'{counts["undetermined"]} undetermined ({counts["undetermined_joints"]} robot joint(s): '
+         f'the baseline cannot decide), {counts["no drift"]} no drift.</span>'
          + "</p></header>"]
     # 1. flagged
     b.append('<section id="flagged"><h2>Flagged joints (drift)</h2>')
@@ -365,13 +374,35 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
                          "relative", "z", "session", "session_time", "n_baseline", "reason"],
                         lambda r: f' class="flagged" data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}" '
                                   f'data-parameter="{_e(r["name"])}"'))
+    elif len(undet):
+        b.append(f'<p>No drift flagged; {len(undet)} parameter(s) undetermined (below): not '
+                 'checked.</p>')
     else:
         b.append('<p class="ok">No joint drifted.</p>')
-    nob = drift[drift["reason"].str.startswith("no baseline")] if len(drift) else drift
-    if len(nob):
-        b.append(f'<p class="note">{nob[["robot", "joint"]].drop_duplicates().shape[0]} robot joint(s) '
-                 f'have no baseline yet (one session, or no earlier estimate with a standard error).</p>')
-    b.append("</section>")
+    # the parameters the baseline cannot decide: neither flagged nor checked
+    b.append('<section id="undetermined"><h3>Undetermined: the baseline cannot decide</h3>')
+    if len(undet):
+        nob = undet[undet["reason"].str.startswith("no baseline")]
+        b.append(f'<p>{len(undet)} parameter(s) of {counts["undetermined_joints"]} robot joint(s) are '
+                 'not flagged, but a drift that matters could have gone unseen: no baseline, too few '
+                 'baseline sessions, an estimate without a standard error, or a band so wide that only '
+                 'a large change would leave it (the column detectable: the smallest relative change '
+                 'that would). They were not checked; more baseline sessions or longer records decide '
+                 'them.' + (f' {nob[["robot", "joint"]].drop_duplicates().shape[0]} robot joint(s) have '
+                            'no baseline yet (one session, or no earlier estimate with a standard '
+                            'error).' if len(nob) else "") + '</p>')
+        b.append(_table(undet, "drift-undetermined",
+                        ["robot", "joint", "joint_type", "name", "unit", "value", "baseline", "relative",
+                         "z", "threshold", "detectable", "n_baseline", "session", "session_time", "reason"],
+                        lambda r: f' class="undetermined" data-robot="{_e(r["robot"])}" '
+                                  f'data-joint="{_e(r["joint"])}" data-parameter="{_e(r["name"])}"',
+                        max_rows=max_rows))
+    elif len(drift):
+        b.append('<p class="ok">None: every parameter not flagged was checked by a test that would '
+                 'have seen a drift that matters.</p>')
+    else:
+        b.append('<p class="note">No parameter to check.</p>')
+    b.append("</section></section>")
     b.append(f'<section id="outliers"><h2>Fleet outliers (robust z &gt; {spread_z:g})</h2>')
     if len(outl):
         b.append(_table(outl, "spread-outliers",
