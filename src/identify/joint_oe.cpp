@@ -287,6 +287,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
       residuals_ = jacobians_ = false;
     }
     if (!residuals_) {
+      // The bristle trajectory of the point once, before the segments that all need it.
+      if (sim::is_dynamic(P_.map.base)) bristle(point_x_);
       for_each_index(segs_.size(), threads_, [this](std::size_t i) {
         values_[i].ok = segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), values_[i].r.data());
       });
@@ -301,11 +303,7 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
           std::vector<double> xv = point_x_;
           const std::size_t j = k / 2;
           xv[j] += (k % 2 == 0 ? 1 : -1) * central_step(point_x_[j]);
-          try {
-            P_.zcache->get(xv.data(), xv.size(), P_.map.model(xv.data()), P_.data);
-          } catch (const std::exception&) {
-            // segment_residuals meets the same failure and reports it
-          }
+          bristle(xv);
         });
       const int cols = np + (free_x0_ ? 2 : 0);
       for (auto& v : values_) v.col_ok.assign(static_cast<std::size_t>(cols), 0);
@@ -360,6 +358,17 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
   }
 
  private:
+  /// The bristle trajectories of the parameter vector xv into the cache.
+  void bristle(const std::vector<double>& xv) const {
+    try {
+      const JointModel m = P_.map.model(xv.data());
+      sim::check_joint_model(m);
+      P_.zcache->get(xv.data(), xv.size(), m, P_.data);
+    } catch (const std::exception&) {
+      // segment_residuals meets the same failure and reports it
+    }
+  }
+
   struct Values {
     std::vector<double> r, jx, jx0;  ///< residuals; Jacobians (row-major m x np, m x 2)
     bool ok = false;                 ///< the residuals could be evaluated
