@@ -110,3 +110,19 @@ def test_undetermined_after_the_flagged(fleet_page):
     assert info["summary"] == (f"Drift of {c['parameters']} parameter(s): {c['drift']} flagged ({c['drift_joints']} "
                                f"robot joint(s)), {c['undetermined']} undetermined ({c['undetermined_joints']} "
                                f"robot joint(s): the baseline cannot decide), {c['no drift']} no drift.")
+
+
+def test_nothing_wider_than_the_window(fleet_page):
+    """No table pushes the page sideways in the 1366 px window: the tables a reader reads first
+    (flagged, undetermined) fit whole (their reason column was squeezed off the page by too many
+    columns); the raw tables, which show every column, scroll sideways in their own box."""
+    page = fleet_page["page"]
+    fit = page.evaluate("""(() => {
+        const w = document.documentElement.clientWidth;
+        return Array.from(document.querySelectorAll('table')).map(t => [t.dataset.table,
+            t.getBoundingClientRect().right <= w + 1]); })()""")
+    assert dict(fit)["drift-flagged"] and dict(fit)["drift-undetermined"], fit
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    boxes = page.evaluate("""Array.from(document.querySelectorAll('table')).map(
+        t => getComputedStyle(t.parentElement).overflowX)""")
+    assert set(boxes) == {"auto"}

@@ -54,7 +54,7 @@ padding:0 1.2em 3em;color:#212121;line-height:1.4}
 header{border-bottom:2px solid #37474f;margin-bottom:1em}h1{font-size:1.6em;margin:.6em 0 .2em}
 h2{border-bottom:1px solid #cfd8dc;padding-bottom:.2em;margin-top:1.6em}h3{margin:1.2em 0 .4em}
 .meta{color:#546e7a;font-size:.9em}.ok{color:#2e7d32}.bad{color:#c62828;font-weight:600}
-table{border-collapse:collapse;font-size:.85em;margin:.4em 0 1em}
+.table-box{overflow-x:auto;max-width:100%}@media print{.table-box{overflow:visible}}table{border-collapse:collapse;font-size:.85em;margin:.4em 0 1em}
 th,td{border:1px solid #cfd8dc;padding:.2em .5em;text-align:left;vertical-align:top}
 th{background:#eceff1}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.flagged td{background:#ffebee}tr.undetermined td{background:#fff8e1}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
@@ -139,14 +139,17 @@ def _table(df: pd.DataFrame, name: str, columns: list | None = None, row_attrs=N
            max_rows: int | None = None) -> str:
     """An HTML table of ``df`` (``columns`` shown), rows with data-* attributes from row_attrs."""
     cols = [c for c in (columns or list(df.columns)) if c in df.columns]
-    out = [f'<table data-table="{_e(name)}"><thead><tr>' + "".join(f"<th>{_e(c)}</th>" for c in cols)
+    # In a box that scrolls sideways by itself: a table wider than the window (the raw tables show
+    # every column) must not push the whole page sideways.
+    out = [f'<div class="table-box"><table data-table="{_e(name)}"><thead><tr>'
+           + "".join(f"<th>{_e(c)}</th>" for c in cols)
            + "</tr></thead><tbody>"]
     recs = df.to_dict("records")
     shown = recs if max_rows is None else recs[:max_rows]
     for r in shown:
         attrs = row_attrs(r) if row_attrs else ""
         out.append(f"<tr{attrs}>" + "".join(_cell(r[c]) for c in cols) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     if max_rows is not None and len(recs) > max_rows:
         out.append(f'<p class="note">First {max_rows} of {len(recs)} rows; the downloads hold all.</p>')
     return "".join(out)
@@ -370,8 +373,8 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     if len(flagged):
         b.append(f'<p class="bad">{len(red)} robot joint(s), {len(flagged)} parameter(s) drifted.</p>')
         b.append(_table(flagged, "drift-flagged",
-                        ["robot", "joint", "joint_type", "name", "unit", "value", "baseline", "change",
-                         "relative", "z", "session", "session_time", "n_baseline", "reason"],
+                        ["robot", "joint", "name", "unit", "value", "baseline", "change",
+                         "relative", "z", "session", "n_baseline", "reason"],
                         lambda r: f' class="flagged" data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}" '
                                   f'data-parameter="{_e(r["name"])}"'))
     elif len(undet):
@@ -392,8 +395,10 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
                             'no baseline yet (one session, or no earlier estimate with a standard '
                             'error).' if len(nob) else "") + '</p>')
         b.append(_table(undet, "drift-undetermined",
-                        ["robot", "joint", "joint_type", "name", "unit", "value", "baseline", "relative",
-                         "z", "threshold", "detectable", "n_baseline", "session", "session_time", "reason"],
+                        # (the threshold and the session's time are in the reason and the
+                        # downloads: a wider table pushed the reason out of the page)
+                        ["robot", "joint", "name", "unit", "value", "baseline", "relative", "z",
+                         "detectable", "n_baseline", "session", "reason"],
                         lambda r: f' class="undetermined" data-robot="{_e(r["robot"])}" '
                                   f'data-joint="{_e(r["joint"])}" data-parameter="{_e(r["name"])}"',
                         max_rows=max_rows))
@@ -418,12 +423,12 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     if len(failed):
         fcols = [c for c in ["robot", "joint", "session", "session_time", "attempts", "error", "key"]
                  if c in failed.columns]
-        rows = ["<table data-table=\"failures\"><thead><tr>" + "".join(f"<th>{_e(c)}</th>" for c in fcols)
+        rows = ["<div class=\"table-box\"><table data-table=\"failures\"><thead><tr>" + "".join(f"<th>{_e(c)}</th>" for c in fcols)
                 + "</tr></thead><tbody>"]
         for r in failed.to_dict("records"):
             rows.append(f'<tr data-key="{_e(r.get("key", ""))}">' + "".join(
                 f'<td class="msg">{_e(r[c])}</td>' if c == "error" else _cell(r[c]) for c in fcols) + "</tr>")
-        rows.append("</tbody></table>")
+        rows.append("</tbody></table></div>")
         b.append(f'<p class="bad">{len(failed)} task(s) failed.</p>' + "".join(rows))
     else:
         b.append('<p class="ok">No task failed.</p>')
