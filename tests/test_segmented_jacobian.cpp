@@ -3,11 +3,15 @@
 // state) against the serial forward-mode evaluation of the whole record, which is the oracle:
 // both differentiate the same simulation, so they agree to rounding. Also: the segmented result
 // does not depend on the number of threads, the residuals equal the serial ones, and a record
-// too short to split is evaluated serially (bit for bit the same).
+// too short to split is evaluated serially (bit for bit the same); the residual-only evaluation
+// that keeps the segments' start states for the next Jacobian at the same point gives the serial
+// residuals and the same Jacobian as a fresh evaluation, bit for bit; Family::ssr_below sums the
+// same squares as the prediction and stops only above its bound.
 #include <ceres/ceres.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -139,6 +143,87 @@ TEST(SegmentedJacobianShort, AShortRecordIsEvaluatedSerially) {
   const Eval a = evaluate(*fam, d, theta, free, Robust{}, 1), b = evaluate(*fam, d, theta, free, Robust{}, 2);
   EXPECT_EQ(a.J, b.J);
   EXPECT_EQ(a.r, b.r);
+}
+
+/// The sensorless LuGre record and point of the tests below (30 s at 1 kHz: segmented).
+struct LuGreCase {
+  FitData d;
+  std::unique_ptr<Family> fam;
+  std::vector<double> theta;
+  std::vector<int> free{0, 1, 2, 3, 4, 6, 7};
+};
+
+LuGreCase lugre_case() {
+  const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+                                    .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
+  SyntheticOptions so;
+  so.excitation.duration = 30;
+  so.noise_std = 0.02;
+  so.seed = 5;
+  LuGreCase c{prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0),
+              make_family(parse_model("lugre"), ProblemKind::sensorless, true), {}};
+  const std::vector<double> nat{1.8, 0.4, 0.9, 1.7, 0.08, 1.0, 800, 0.3};  // away from the truth
+  c.theta = c.fam->to_internal(nat);
+  return c;
+}
+
+TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
+  const LuGreCase c = lugre_case();
+  ASSERT_GE(c.d.n(), 16000);
+  std::vector<double> x;
+  for (int j : c.free) x.push_back(c.theta[static_cast<std::size_t>(j)]);
+  const Eval fresh = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 2);
+  const Eval serial = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 1);
+  // Ceres's order: the residuals at a point (by segments, keeping their start states), then
+  // the Jacobian there (from the kept states), then a residual evaluation elsewhere and the
+  // Jacobian back at the first point (the kept states no longer match: computed again).
+  const auto cost = c.fam->make_cost(c.d, c.theta, c.free, Robust{}, 2);
+  const double* params[1] = {x.data()};
+  std::vector<double> r(static_cast<std::size_t>(c.d.m())), J(r.size() * c.free.size());
+  ASSERT_TRUE(cost->Evaluate(params, r.data(), nullptr));
+  // The value-only simulation of the whole record, cut into segments: bit for bit.
+  std::vector<double> pred(static_cast<std::size_t>(c.d.n()));
+  c.fam->predict(c.theta.data(), c.d, Method::exact, Hold::linear, pred.data());
+  for (long k = c.d.first; k < c.d.n(); ++k)
+    ASSERT_EQ(r[static_cast<std::size_t>(k - c.d.first)], c.d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]) << k;
+  double dr = 0;  // (the Jets' values differ by rounding: expm1 for a Jet)
+  for (std::size_t k = 0; k < r.size(); ++k) dr = std::max(dr, std::abs(r[k] - serial.r[k]));
+  EXPECT_LT(dr, 1e-12);
+  double* jacs[1] = {J.data()};
+  ASSERT_TRUE(cost->Evaluate(params, r.data(), jacs));
+  EXPECT_EQ(J, fresh.J);
+  EXPECT_EQ(r, fresh.r);
+  std::vector<double> y = x;
+  y[2] += 0.1;
+  const double* other[1] = {y.data()};
+  ASSERT_TRUE(cost->Evaluate(other, r.data(), nullptr));
+  ASSERT_TRUE(cost->Evaluate(params, r.data(), jacs));
+  EXPECT_EQ(J, fresh.J);
+}
+
+TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {
+  const LuGreCase c = lugre_case();
+  std::vector<double> pred(static_cast<std::size_t>(c.d.n()));
+  c.fam->predict(c.theta.data(), c.d, Method::exact, Hold::zoh, pred.data());
+  double ssr = 0;
+  for (long k = c.d.first; k < c.d.n(); ++k) {
+    const double e = c.d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)];
+    ssr += e * e;
+  }
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto below = [&](double b) {
+    return c.fam->ssr_below(c.theta.data(), c.d, Method::exact, Hold::zoh, [b] { return b; });
+  };
+  EXPECT_EQ(below(inf), ssr);  // the same sum, in the same order
+  EXPECT_EQ(below(ssr), ssr);  // a sum equal to the bound is never stopped
+  EXPECT_EQ(below(0.999 * ssr), inf);
+  // The bound is read as the simulation runs: a bound that falls below the partial sums
+  // midway stops it.
+  int calls = 0;
+  EXPECT_EQ(c.fam->ssr_below(c.theta.data(), c.d, Method::exact, Hold::zoh,
+                             [&calls, ssr] { return ++calls < 3 ? ssr : 1e-300; }),
+            inf);
+  EXPECT_EQ(calls, 3);
 }
 
 }  // namespace

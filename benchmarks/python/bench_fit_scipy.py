@@ -6,7 +6,9 @@ Kw = 0.5 Nm s/rad, Fc = 1 Nm, Fs = 1.5 Nm, Vth = 0.1 rad/s, alpha = 1, S0 = 500 
 S1 = 0.5 Nm s/rad; one with Gaussian torque noise 0.02 Nm, one noise-free.
 
 - frictionlab: `fl.fit(record, problem="sensorless", model="lugre")` with its defaults: no initial
-  guess (the data-driven one), its multi-start and the statistics (standard errors, HAC, flags).
+  guess (the data-driven one), its multi-start and the statistics (standard errors, HAC, flags);
+  `record` is an `fl.Record` of the same arrays scipy's residual uses (the fit from the CSV file,
+  which parses it as well, is timed too and must give the same parameters).
 - scipy: `scipy.optimize.least_squares` (trf, 2-point finite-difference Jacobian, x_scale="jac")
   on the same residual tau - (Km i - F(theta)), F simulated by frictionlab's own exact step
   (`fl.simulate`, C++; the fastest model evaluation scipy can be given), started near the truth
@@ -50,7 +52,15 @@ def main():
                    for k in ("noisy", "clean")}
         paths = {k: os.path.join(d, k + ".csv") for k in records}
 
+        # Both fits start from the same arrays in memory (scipy's residual closes over them);
+        # the fit from the CSV file, which also parses it, is timed as well.
+        in_memory = {k: fl.Record(t=r[:, 0], current=r[:, 1], velocity=r[:, 2], force=r[:, 3])
+                     for k, r in records.items()}
+
         def fit_frictionlab(k):
+            return fl.fit(in_memory[k], problem="sensorless", model="lugre")
+
+        def fit_frictionlab_file(k):
             return fl.fit(paths[k], problem="sensorless", model="lugre", time="t", current="current",
                           velocity="velocity", force="torque")
 
@@ -73,11 +83,15 @@ def main():
         print(f"records: 30 s at 1 kHz ({len(records['noisy'])} samples); {os.cpu_count()} cores; "
               f"median of {a.repeat} runs")
         for k in ("noisy", "clean"):
-            times = {"frictionlab": [], "scipy": []}
+            times = {"frictionlab": [], "scipy": [], "file": []}
             for _ in range(a.repeat):
                 t0 = time.perf_counter()
                 f = fit_frictionlab(k)
                 times["frictionlab"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                f_file = fit_frictionlab_file(k)
+                times["file"].append(time.perf_counter() - t0)
+                assert [p.value for p in f_file.parameters] == [p.value for p in f.parameters]
                 t0 = time.perf_counter()
                 s = fit_scipy(k)
                 times["scipy"].append(time.perf_counter() - t0)
@@ -86,6 +100,9 @@ def main():
             print(f"\n{k} record: frictionlab {tf:.3f} s (lsq, {len(f.result.starts)} starts, "
                   f"{f.result.iterations} iterations of the best), scipy {ts:.3f} s ({s.nfev} residual "
                   f"evaluations, {s.njev} Jacobians); scipy / frictionlab = {ts / tf:.2f}")
+            tff = statistics.median(times["file"])
+            print(f"  frictionlab from the CSV file (parsing it too): {tff:.3f} s; scipy / that = "
+                  f"{ts / tff:.2f}")
             print(f"  {'':6} {'truth':>10} {'frictionlab':>14} {'rel.err':>9} {'in 95% CI':>9} "
                   f"{'scipy':>14} {'rel.err':>9}")
             worst = 0.0

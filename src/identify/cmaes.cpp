@@ -7,7 +7,8 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
+
+#include "internal.hpp"
 
 namespace frictionlab::identify {
 
@@ -171,18 +172,7 @@ CmaesResult cmaes_minimize(const std::function<double(const std::vector<double>&
       }
       const auto xs = es.ask();
       std::vector<double> fs(xs.size());
-      auto work = [&](std::size_t begin, std::size_t step) {
-        for (std::size_t i = begin; i < xs.size(); i += step) fs[i] = f(xs[i]);
-      };
-      if (threads == 1 || xs.size() == 1) {
-        work(0, 1);
-      } else {
-        std::vector<std::thread> pool;
-        const auto t = static_cast<std::size_t>(std::min<std::size_t>(threads, xs.size()));
-        for (std::size_t k = 1; k < t; ++k) pool.emplace_back(work, k, t);
-        work(0, t);
-        for (auto& th : pool) th.join();
-      }
+      detail::for_each_index(xs.size(), threads, [&](std::size_t i) { fs[i] = f(xs[i]); });
       r.evals += static_cast<long>(xs.size());
       ++r.generations;
       for (std::size_t i = 0; i < xs.size(); ++i)

@@ -6,8 +6,6 @@
 #include <ceres/jet.h>
 
 #include <array>
-#include <thread>
-#include <atomic>
 #include <cmath>
 #include <memory>
 #include <type_traits>
@@ -91,19 +89,37 @@ class SimCost final : public ceres::CostFunction {
     if (jacobians == nullptr || jacobians[0] == nullptr) {
       std::vector<double> th = theta_;
       for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
-      fam_.template run<double>(th.data(), d_, Method::exact, Hold::linear,
-                                [&](long k, const double& pred) {
-                                  if (k < d_.first) return;
-                                  const double r = loss_.apply(d_.y[static_cast<std::size_t>(k)] - pred);
-                                  residuals[k - d_.first] = r;
-                                  ok = ok && std::isfinite(r);
-                                });
+      const auto sink = [&](long k, const double& pred) {
+        if (k < d_.first) return;
+        const double r = loss_.apply(d_.y[static_cast<std::size_t>(k)] - pred);
+        residuals[k - d_.first] = r;
+        ok = ok && std::isfinite(r);
+      };
+      if constexpr (FamilyT<Info>::template kSegmentable<N>) {
+        if (segmented(nf)) {
+          // The same simulation, by segments: their start states are kept for the Jacobian
+          // that Ceres asks for at this point when it accepts the step.
+          const auto b = bounds();
+          std::vector<std::array<double, FamilyT<Info>::kStates>> z0(kSegments);
+          std::array<double, FamilyT<Info>::kStates> z{};
+          for (int s = 0; s < kSegments; ++s) {
+            const auto us = static_cast<std::size_t>(s);
+            z0[us] = z;
+            z = fam_.template state_array<double>(fam_.template run_range<double>(
+                th.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1],
+                fam_.template state_of<double>(z), sink));
+          }
+          cache_x_.assign(parameters[0], parameters[0] + nf);
+          cache_z0_.assign(reinterpret_cast<const double*>(z0.data()),
+                           reinterpret_cast<const double*>(z0.data()) + z0.size() * z.size());
+          return ok;
+        }
+      }
+      fam_.template run<double>(th.data(), d_, Method::exact, Hold::linear, sink);
       return ok;
     }
     if constexpr (FamilyT<Info>::template kSegmentable<N>) {
-      if (threads_ > 1 && static_cast<int>(nf) + FamilyT<Info>::kStates <= N &&
-          d_.n() >= kSegments * kMinSegmentSamples)
-        return evaluate_segmented(parameters[0], residuals, jacobians[0]);
+      if (segmented(nf)) return evaluate_segmented(parameters[0], residuals, jacobians[0]);
     }
     using J = ceres::Jet<double, N>;
     std::vector<J> th(theta_.size());
@@ -128,13 +144,17 @@ class SimCost final : public ceres::CostFunction {
     constexpr int ns = FamilyT<Info>::kStates;
     const auto nf = free_.size();
     const long n = d_.n();
-    std::vector<long> b(kSegments + 1);
-    for (int s = 0; s <= kSegments; ++s) b[static_cast<std::size_t>(s)] = n * s / kSegments;
-    // Value-only pass: the state at every segment start.
+    const auto b = bounds();
+    // Value-only pass: the state at every segment start (kept from the residuals' evaluation
+    // at this point, bit for bit the same, when that was the last one).
     std::vector<double> th = theta_;
     for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = x[j];
     std::vector<std::array<double, ns>> z0(kSegments);
-    {
+    if (cache_x_.size() == nf && std::equal(cache_x_.begin(), cache_x_.end(), x) &&
+        cache_z0_.size() == z0.size() * ns) {
+      for (std::size_t s = 0; s < z0.size(); ++s)
+        for (std::size_t i = 0; i < ns; ++i) z0[s][i] = cache_z0_[s * ns + i];
+    } else {
       std::array<double, ns> z{};
       for (int s = 0; s < kSegments; ++s) {
         z0[static_cast<std::size_t>(s)] = z;
@@ -173,16 +193,7 @@ class SimCost final : public ceres::CostFunction {
           tj.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1], fam_.template state_of<J>(zs), sink));
       seg_ok[us] = good ? 1 : 0;
     };
-    std::atomic<int> next{0};
-    const auto worker = [&]() {
-      for (int s = next++; s < kSegments; s = next++) segment(s);
-    };
-    std::vector<std::thread> pool;
-    const int extra = std::min(threads_, kSegments) - 1;
-    pool.reserve(static_cast<std::size_t>(std::max(extra, 0)));
-    for (int t = 0; t < extra; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+    for_each_index(kSegments, threads_, [&](std::size_t s) { segment(static_cast<int>(s)); });
     for (char c : seg_ok)
       if (!c) return false;
     // Chain the segments: D (ns x nf) = dz_s / dtheta.
@@ -212,12 +223,27 @@ class SimCost final : public ceres::CostFunction {
     return true;
   }
 
+  /// Whether the Jacobian is evaluated by time segments (see the class comment).
+  bool segmented(std::size_t nf) const {
+    return threads_ > 1 && static_cast<int>(nf) + FamilyT<Info>::kStates <= N &&
+           d_.n() >= kSegments * kMinSegmentSamples;
+  }
+  /// The segments' first samples, and n.
+  std::array<long, kSegments + 1> bounds() const {
+    std::array<long, kSegments + 1> b{};
+    for (int s = 0; s <= kSegments; ++s) b[static_cast<std::size_t>(s)] = d_.n() * s / kSegments;
+    return b;
+  }
+
   const FamilyT<Info>& fam_;
   const FitData& d_;
   std::vector<double> theta_;
   std::vector<int> free_;
   Robust loss_;
   int threads_ = 1;
+  // The point of the last residual-only evaluation and its segments' start states (Ceres
+  // evaluates a cost function from one thread at a time: lsq.cpp sets num_threads = 1).
+  mutable std::vector<double> cache_x_, cache_z0_;
 };
 
 template <class Info>
@@ -313,6 +339,23 @@ class FamilyT final : public Family {
   void predict(const double* theta, const FitData& d, Method m, Hold h,
                double* out) const override {
     run<double>(theta, d, m, h, [&](long k, const double& pred) { out[k] = pred; });
+  }
+
+  double ssr_below(const double* theta, const FitData& d, Method m, Hold h,
+                   const std::function<double()>& bound) const override {
+    constexpr long kChunk = 2048;
+    typename Model<double>::State x{};
+    double s = 0;
+    for (long k0 = 0; k0 < d.n(); k0 += kChunk) {
+      x = run_range<double>(theta, d, m, h, k0, std::min(d.n(), k0 + kChunk), x,
+                            [&](long k, const double& pred) {
+                              if (k < d.first) return;
+                              const double r = d.y[static_cast<std::size_t>(k)] - pred;
+                              s += r * r;
+                            });
+      if (!(s <= bound())) return std::numeric_limits<double>::infinity();
+    }
+    return s;
   }
 
   void user_values(const double* theta, double* u) const override {

@@ -1,5 +1,5 @@
 // frictionlab identify: the `grid` method, reference 000's brute-force LuGre estimator
-// (docs/identification.md, "grid"), multi-threaded with std::thread.
+// (docs/identification.md, "grid"), on every core (for_each_index).
 //
 //   stage 1  Km, Kw, Fc: static model Km*i - (Kw v + Fc sgn v) on decelerating samples with
 //            |v| > 10 % of max|v|;
@@ -9,13 +9,11 @@
 //            step (z_{k+1} = z_k + h_k (v_k - S0 |v_k| z_k / g(v_k))), RMSE over the record.
 // Each stage: 51 points per parameter, 3 passes (the full range, then twice best +- 2 steps).
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <limits>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "internal.hpp"
@@ -59,26 +57,17 @@ SearchOut grid_search(std::vector<Range> r, const std::vector<Range>& clip, int 
                            : 0.5 * (r[j].lo + r[j].hi);
       }
     };
-    std::atomic<long> next{0};
     constexpr long kChunk = 16;
-    auto worker = [&]() {
+    const long chunks = (total + kChunk - 1) / kChunk;
+    for_each_index(static_cast<std::size_t>(chunks), std::max(1, threads), [&](std::size_t c) {
       std::vector<double> th(dims);
-      for (long b = next.fetch_add(kChunk); b < total; b = next.fetch_add(kChunk)) {
-        for (long idx = b; idx < std::min(total, b + kChunk); ++idx) {
-          point(idx, th);
-          const double c = cost(th.data());
-          costs[static_cast<std::size_t>(idx)] = std::isfinite(c) ? c : kInf;
-        }
+      const long b = static_cast<long>(c) * kChunk;
+      for (long idx = b; idx < std::min(total, b + kChunk); ++idx) {
+        point(idx, th);
+        const double cost_idx = cost(th.data());
+        costs[static_cast<std::size_t>(idx)] = std::isfinite(cost_idx) ? cost_idx : kInf;
       }
-    };
-    const int nt = std::max(1, threads);
-    if (nt == 1) {
-      worker();
-    } else {
-      std::vector<std::thread> pool;
-      for (int t = 0; t < nt; ++t) pool.emplace_back(worker);
-      for (auto& t : pool) t.join();
-    }
+    });
     long bi = 0;
     for (long idx = 1; idx < total; ++idx)
       if (costs[static_cast<std::size_t>(idx)] < costs[static_cast<std::size_t>(bi)]) bi = idx;
@@ -112,7 +101,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   if (go.points < 2 || go.passes < 1)
     throw FitError("grid: needs at least 2 points per parameter and 1 pass");
   const bool sl = d.sensorless;
-  const int threads = go.threads > 0 ? go.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = resolve_threads(go.threads);
   const double vmax = max_abs(d.v);
   const auto a = derivative(d.t, d.v);
   GridRun run;

@@ -17,11 +17,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/integrate/stepper.hpp"
+#include "frictionlab/models/common.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "internal.hpp"
 
@@ -48,7 +48,7 @@ struct StaticEst {
 
 double shape_value(StribeckShape shape, double r, double alpha) {
   if (!(r > 0)) return 1;
-  const double ra = std::pow(r, alpha);
+  const double ra = pow_exponent(r, alpha);  // r, r*r for the usual exponents (no pow)
   return shape == StribeckShape::exponential ? std::exp(-ra) : 1 / (1 + ra);
 }
 
@@ -58,7 +58,12 @@ double shape_value(StribeckShape shape, double r, double alpha) {
 /// every sampled speed lets Fs - Fc grow without bound to fit a handful of samples (seen: Fs =
 /// 1e8 Nm at vs = 1e-3 max|v| from 812 steady samples of a lugre-asym fit, a start whose
 /// simulated cost was 1e12). When no pair is seen, every pair is a candidate.
-StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s) {
+///
+/// The pairs are solved on up to `threads` threads; the columns that do not depend on the pair
+/// are built once. The pair chosen is the first of the lowest sum of squares in the grid's order
+/// (vs, then alpha), whatever the number of threads.
+StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s,
+                     int threads) {
   constexpr long kSeen = 10;
   const double vmax = max_abs(d.v);
   std::vector<double> vs_grid{1.0}, alpha_grid{1.0};
@@ -71,78 +76,80 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
       alpha_grid = {0.5, 0.75, 1.0, 1.5, 2.0};
   }
   const long m = static_cast<long>(idx.size());
-  int nc = (s.sensorless ? 1 : 0) + (s.has_sigma2 ? 1 : 0);
-  if (s.has_fc) nc += (s.asym ? 2 : 1) * (s.has_fs ? 2 : 1);
-  StaticEst best;
-  Eigen::VectorXd y(m);
-  for (long r = 0; r < m; ++r) y(r) = d.y[static_cast<std::size_t>(idx[static_cast<std::size_t>(r)])];
+  // Columns: [Km: i] [sigma2: sign v] [Fc: sign sgn(v) | the two sides] [Fs - Fc: the same
+  // times s(|v|/vs)]; only the last 1 (2 asymmetric) depend on (vs, alpha).
   const double sign = s.sensorless ? -1.0 : 1.0;  // friction enters the torque with a minus
-  for (const bool require_seen : {true, false}) {
-    if (require_seen && !s.has_fs) continue;
-    for (double vs : vs_grid) {
-      for (double alpha : alpha_grid) {
-        if (require_seen) {
-          long seen_pos = 0, seen_neg = 0;
-          for (long r = 0; r < m; ++r) {
-            const double v = d.v[static_cast<std::size_t>(idx[static_cast<std::size_t>(r)])];
-            if (shape_value(s.shape, std::abs(v) / vs, alpha) < 0.05) continue;
-            (v > 0 ? seen_pos : seen_neg) += 1;
-          }
-          if ((s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) < kSeen) continue;
-        }
-        Eigen::MatrixXd A(m, nc);
-        for (long r = 0; r < m; ++r) {
-          const auto k = static_cast<std::size_t>(idx[static_cast<std::size_t>(r)]);
-          const double v = d.v[k];
-          const double sg = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
-          const double phi = shape_value(s.shape, std::abs(v) / vs, alpha);
-          int c = 0;
-          if (s.sensorless) A(r, c++) = d.i[k];
-          if (s.has_sigma2) A(r, c++) = sign * v;
-          if (s.has_fc) {
-            if (s.asym) {
-              const double pos = v > 0 ? 1.0 : 0.0, neg = v < 0 ? -1.0 : 0.0;
-              A(r, c++) = sign * pos;
-              A(r, c++) = sign * neg;
-              if (s.has_fs) {
-                A(r, c++) = sign * pos * phi;
-                A(r, c++) = sign * neg * phi;
-              }
-            } else {
-              A(r, c++) = sign * sg;
-              if (s.has_fs) A(r, c++) = sign * sg * phi;
-            }
-          }
-        }
-        const Eigen::VectorXd x = A.colPivHouseholderQr().solve(y);
-        const double ssr = (A * x - y).squaredNorm();
-        if (!(ssr < best.ssr) || !x.allFinite()) continue;
-        StaticEst e;
-        e.ssr = ssr;
-        e.vs = vs;
-        e.alpha = alpha;
-        int c = 0;
-        if (s.sensorless) e.Km = x(c++);
-        if (s.has_sigma2) e.sigma2 = x(c++);
-        if (s.has_fc) {
-          if (s.asym) {
-            e.Fc_pos = x(c++);
-            e.Fc_neg = x(c++);
-            e.Fs_pos = e.Fc_pos;
-            e.Fs_neg = e.Fc_neg;
-            if (s.has_fs) {
-              e.Fs_pos += x(c++);
-              e.Fs_neg += x(c++);
-            }
-          } else {
-            e.Fc_pos = e.Fc_neg = x(c++);
-            e.Fs_pos = e.Fs_neg = e.Fc_pos;
-            if (s.has_fs) e.Fs_pos = e.Fs_neg = e.Fc_pos + x(c++);
-          }
-        }
-        best = e;
+  const int n_level = s.has_fc ? (s.asym ? 2 : 1) : 0;
+  const int n_fixed = (s.sensorless ? 1 : 0) + (s.has_sigma2 ? 1 : 0) + n_level;
+  const int nc = n_fixed + (s.has_fs ? n_level : 0);
+  Eigen::MatrixXd fixed(m, n_fixed);
+  Eigen::VectorXd y(m), speed(m), sgn(m);
+  for (long r = 0; r < m; ++r) {
+    const auto k = static_cast<std::size_t>(idx[static_cast<std::size_t>(r)]);
+    const double v = d.v[k];
+    y(r) = d.y[k];
+    speed(r) = std::abs(v);
+    sgn(r) = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
+    int c = 0;
+    if (s.sensorless) fixed(r, c++) = d.i[k];
+    if (s.has_sigma2) fixed(r, c++) = sign * v;
+    if (s.has_fc) {
+      if (s.asym) {
+        fixed(r, c++) = v > 0 ? sign : 0.0;
+        fixed(r, c++) = v < 0 ? -sign : 0.0;
+      } else {
+        fixed(r, c++) = sign * sgn(r);
       }
     }
+  }
+  struct Pair {
+    double vs = 1, alpha = 1;
+    bool seen = true;
+    StaticEst e;  ///< ssr = inf when the solution is not finite
+  };
+  std::vector<Pair> pairs;
+  for (double vs : vs_grid)
+    for (double alpha : alpha_grid) pairs.push_back({vs, alpha, true, {}});
+  for_each_index(pairs.size(), threads, [&](std::size_t j) {
+    Pair& P = pairs[j];
+    Eigen::MatrixXd A(m, nc);
+    A.leftCols(n_fixed) = fixed;
+    long seen_pos = 0, seen_neg = 0;
+    if (s.has_fs) {
+      for (long r = 0; r < m; ++r) {
+        const double phi = shape_value(s.shape, speed(r) / P.vs, P.alpha);
+        for (int l = 0; l < n_level; ++l) A(r, n_fixed + l) = fixed(r, n_fixed - n_level + l) * phi;
+        if (phi >= 0.05 && sgn(r) != 0) (sgn(r) > 0 ? seen_pos : seen_neg) += 1;
+      }
+      P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
+    }
+    const Eigen::VectorXd x = A.colPivHouseholderQr().solve(y);
+    const double ssr = (A * x - y).squaredNorm();
+    if (!x.allFinite() || !std::isfinite(ssr)) return;
+    StaticEst& e = P.e;
+    e.ssr = ssr;
+    e.vs = P.vs;
+    e.alpha = P.alpha;
+    int c = 0;
+    if (s.sensorless) e.Km = x(c++);
+    if (s.has_sigma2) e.sigma2 = x(c++);
+    if (s.has_fc) {
+      if (s.asym) {
+        e.Fc_pos = x(c++);
+        e.Fc_neg = x(c++);
+        e.Fs_pos = e.Fc_pos + (s.has_fs ? x(c++) : 0.0);
+        e.Fs_neg = e.Fc_neg + (s.has_fs ? x(c++) : 0.0);
+      } else {
+        e.Fc_pos = e.Fc_neg = x(c++);
+        e.Fs_pos = e.Fs_neg = e.Fc_pos + (s.has_fs ? x(c++) : 0.0);
+      }
+    }
+  });
+  StaticEst best;
+  for (const bool require_seen : {true, false}) {
+    if (require_seen && !s.has_fs) continue;
+    for (const auto& P : pairs)
+      if ((P.seen || !require_seen) && P.e.ssr < best.ssr) best = P.e;
     if (std::isfinite(best.ssr)) break;
   }
   return best;
@@ -204,15 +211,17 @@ double travel_scale(const FitData& d) {
 /// The cost of candidate parameter sets by simulation (the scans below), with the exact step for
 /// a velocity held over each sample interval (Hold::zoh: a coarse scan needs no second-order
 /// accuracy, and the held step costs a fraction of the linear one). The candidates of one scan
-/// are independent: they are simulated on up to `threads` threads, each with its
-/// own prediction buffer; the results do not depend on the number of threads. A scan that runs
-/// longer than a second reports how many simulations are done and the time left.
+/// are independent: they are simulated on up to `threads` threads. A candidate stops once its
+/// partial sum of squares exceeds the lowest full sum so far (it cannot be the best); the best
+/// candidate and its sum do not depend on the number of threads. A scan that runs longer than
+/// a second reports how many simulations are done and the time left.
 class Scanner {
  public:
   Scanner(const Family& fam, const FitData& d, const Progress& progress, int threads)
       : fam_(fam), d_(d), progress_(progress),
-        threads_(threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {}
-  /// Sums of squared residuals for natural values `trials[j]` (inf if not finite).
+        threads_(resolve_threads(threads)) {}
+  /// Sums of squared residuals for natural values `trials[j]`: exact for the lowest (and any
+  /// that was not stopped), inf for a candidate stopped above the best or not finite.
   std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what) const {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
@@ -220,16 +229,17 @@ class Scanner {
     std::atomic<std::size_t> done{0};
     std::mutex report_mutex;
     std::vector<double> out(trials.size(), std::numeric_limits<double>::infinity());
-    const auto one = [&](std::vector<double>& pred, std::size_t j) {
+    // The best sum so far: a candidate whose partial sum exceeds it cannot be the best and
+    // stops early (+inf). The lowest sum, and the first candidate that has it, are the same
+    // whatever the threads' order (Family::ssr_below).
+    std::atomic<double> best{std::numeric_limits<double>::infinity()};
+    const std::function<double()> bound = [&best] { return best.load(); };
+    const auto one = [&](std::size_t j) {
       const auto th = fam_.to_internal(trials[j]);
-      fam_.predict(th.data(), d_, Method::exact, Hold::zoh, pred.data());
-      double s = 0;
-      for (long k = d_.first; k < d_.n(); ++k) {
-        const auto uk = static_cast<std::size_t>(k);
-        const double r = d_.y[uk] - pred[uk];
-        s += r * r;
-      }
+      const double s = fam_.ssr_below(th.data(), d_, Method::exact, Hold::zoh, bound);
       out[j] = std::isfinite(s) ? s : std::numeric_limits<double>::infinity();
+      for (double b = best.load(); out[j] < b && !best.compare_exchange_weak(b, out[j]);) {
+      }
       const std::size_t n_done = ++done;
       if (!progress_.enabled()) return;
       const std::lock_guard<std::mutex> lock(report_mutex);
@@ -241,27 +251,7 @@ class Scanner {
       progress_("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
                 std::to_string(trials.size()) + " simulations, about " + format_number(left, 2) + " s left");
     };
-    const std::size_t threads = std::min<std::size_t>(trials.size(), static_cast<std::size_t>(threads_));
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    const auto worker = [&]() {
-      try {
-        std::vector<double> pred(static_cast<std::size_t>(d_.n()));
-        for (std::size_t j = next++; j < trials.size(); j = next++) one(pred, j);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    };
-    if (threads <= 1) {
-      worker();
-    } else {
-      std::vector<std::thread> pool;
-      for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
-      for (auto& t : pool) t.join();
-    }
-    if (error) std::rethrow_exception(error);
+    for_each_index(trials.size(), threads_, one);
     return out;
   }
 
@@ -374,7 +364,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
 
   // Static least squares on samples `idx`; overwrites the static values that were not given.
   auto static_fit = [&](const std::vector<long>& idx) {
-    const StaticEst e = fit_static(d, idx, s);
+    const StaticEst e = fit_static(d, idx, s, threads);
     if (progress.enabled())
       progress("initial guess: static least squares on " + std::to_string(idx.size()) +
                " samples (vs, alpha scanned)");

@@ -7,13 +7,17 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "frictionlab/data/record.hpp"
@@ -93,6 +97,13 @@ class Family {
   /// Prediction of the measured channel at every sample (simulated from rest at t[0]).
   virtual void predict(const double* theta, const FitData& d, Method m, Hold h,
                        double* out) const = 0;
+  /// The sum of squared residuals sum_{k >= d.first} (y_k - pred_k)^2 of that prediction,
+  /// summed in the order of k (the same value as from predict), or +inf as soon as a partial
+  /// sum is above bound() or not finite (checked every few thousand samples; bound may fall
+  /// while this runs: Scanner's best so far). The partial sums only grow, so a simulation whose
+  /// sum is at most every bound it sees is never stopped.
+  virtual double ssr_below(const double* theta, const FitData& d, Method m, Hold h,
+                           const std::function<double()>& bound) const = 0;
   /// Reported parameter values (size user_info().size()).
   virtual void user_values(const double* theta, double* u) const = 0;
   /// d user / d theta[free[j]]: row-major user_info().size() x free.size().
@@ -155,6 +166,41 @@ double max_abs(const std::vector<double>& x);
 double median(std::vector<double> x);
 
 /// Serialised progress reporting.
+/// Threads to use for `threads` (<= 0: every core, at least 1).
+inline int resolve_threads(int threads) {
+  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+/// f(i) for i = 0..n-1 on up to `threads` threads (<= 0: every core), the calling one included.
+/// Each i must write its own outputs only: the results then do not depend on the number of
+/// threads or the scheduling. The first exception thrown by f is rethrown here once every
+/// thread has stopped (no new index starts after it).
+template <class F>
+void for_each_index(std::size_t n, int threads, const F& f) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto worker = [&]() {
+    for (std::size_t i = next++; i < n && !failed; i = next++) {
+      try {
+        f(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  const std::size_t used = std::min<std::size_t>(static_cast<std::size_t>(resolve_threads(threads)), n);
+  std::vector<std::thread> pool;
+  pool.reserve(used > 1 ? used - 1 : 0);
+  for (std::size_t t = 1; t < used; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
 class Progress {
  public:
   explicit Progress(std::function<void(std::string_view)> f) : f_(std::move(f)) {}

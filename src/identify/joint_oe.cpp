@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -19,7 +18,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/stats.hpp"
@@ -236,21 +234,6 @@ bool segment_column(const Problem& P, const Segment& s, const double* x, const d
   return true;
 }
 
-/// f(i) for i = 0..n-1 on up to `threads` threads (the calling one included). Each i writes its
-/// own outputs only, so the results do not depend on the number of threads or the scheduling.
-template <class F>
-void for_each_index(std::size_t n, int threads, const F& f) {
-  std::atomic<std::size_t> next{0};
-  const auto worker = [&]() {
-    for (std::size_t i = next++; i < n; i = next++) f(i);
-  };
-  const std::size_t extra = std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), n);
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < extra; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-}
-
 /// Every segment's residuals and Jacobians at the point Ceres is about to evaluate, computed on
 /// `threads` threads before Ceres asks the residual blocks for them (a ceres::EvaluationCallback:
 /// Ceres has copied the point into the parameter blocks' memory, x and x0, before it calls
@@ -289,7 +272,7 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
     if (!residuals_) {
       // The bristle trajectory of the point once, before the segments that all need it.
       if (sim::is_dynamic(P_.map.base)) bristle(point_x_);
-      for_each_index(segs_.size(), threads_, [this](std::size_t i) {
+      detail::for_each_index(segs_.size(), threads_, [this](std::size_t i) {
         values_[i].ok = segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), values_[i].r.data());
       });
       residuals_ = true;
@@ -299,7 +282,7 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
       // The bristle trajectories of the 2 np perturbed parameter vectors first (one each,
       // shared by every segment through the cache), then the columns.
       if (sim::is_dynamic(P_.map.base))
-        for_each_index(static_cast<std::size_t>(2 * np), threads_, [this](std::size_t k) {
+        detail::for_each_index(static_cast<std::size_t>(2 * np), threads_, [this](std::size_t k) {
           std::vector<double> xv = point_x_;
           const std::size_t j = k / 2;
           xv[j] += (k % 2 == 0 ? 1 : -1) * central_step(point_x_[j]);
@@ -307,7 +290,7 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
         });
       const int cols = np + (free_x0_ ? 2 : 0);
       for (auto& v : values_) v.col_ok.assign(static_cast<std::size_t>(cols), 0);
-      for_each_index(segs_.size() * static_cast<std::size_t>(cols), threads_, [&](std::size_t task) {
+      detail::for_each_index(segs_.size() * static_cast<std::size_t>(cols), threads_, [&](std::size_t task) {
         const std::size_t i = task / static_cast<std::size_t>(cols);
         const int c = static_cast<int>(task % static_cast<std::size_t>(cols));
         Values& v = values_[i];
@@ -566,8 +549,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       throw FitError("oe: the initial model cannot be simulated on " +
                      (data[0].source.empty() ? std::string("the record") : data[0].source));
   }
-  const int eval_threads = std::max(
-      1, opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency()));
+  const int eval_threads = detail::resolve_threads(opt.threads);
   long nres = 0;
   int out_iterations_first = 0;
   // Estimated initial states (q, qd) of the segments, started at the measured values.

@@ -4,7 +4,6 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -12,7 +11,6 @@
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "frictionlab/format.hpp"
@@ -83,7 +81,7 @@ struct StartResult {
 /// Threads for the work of one solve when `concurrent` solves run at once (LsqOptions::threads,
 /// 0: every core, shared among them).
 int threads_per_solve(const LsqOptions& opt, int concurrent) {
-  const int total = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+  const int total = resolve_threads(opt.threads);
   return std::max(1, total / std::max(1, concurrent));
 }
 
@@ -239,29 +237,18 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
   const auto solve = [&](std::size_t from) {
     const int total = static_cast<int>(th.size());
     results.resize(th.size());
-    int nthreads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
-    nthreads = std::clamp(nthreads, 1, std::max(1, total - static_cast<int>(from)));
-    std::atomic<int> next{static_cast<int>(from)};
-    auto worker = [&]() {
-      for (int s = next++; s < total; s = next++) {
-        const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
-        results[static_cast<std::size_t>(s)] =
-            solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab,
-                      threads_per_solve(opt, nthreads));
-        const auto& r = results[static_cast<std::size_t>(s)];
-        progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
-                 format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
-                 " iterations" + (r.summary.converged ? "" : " (not converged)"));
-      }
-    };
-    if (nthreads == 1) {
-      worker();
-    } else {
-      std::vector<std::thread> pool;
-      pool.reserve(static_cast<std::size_t>(nthreads));
-      for (int t = 0; t < nthreads; ++t) pool.emplace_back(worker);
-      for (auto& t : pool) t.join();
-    }
+    const int nthreads = std::clamp(resolve_threads(opt.threads), 1, std::max(1, total - static_cast<int>(from)));
+    for_each_index(th.size() - from, nthreads, [&](std::size_t i) {
+      const int s = static_cast<int>(from + i);
+      const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
+      results[static_cast<std::size_t>(s)] =
+          solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab,
+                    threads_per_solve(opt, nthreads));
+      const auto& r = results[static_cast<std::size_t>(s)];
+      progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
+               format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
+               " iterations" + (r.summary.converged ? "" : " (not converged)"));
+    });
   };
   solve(0);
   // Automatic: when the data-driven starts (the initial guess and the caller's extra start)
@@ -454,7 +441,7 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit, int threads) {
-  if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
+  threads = resolve_threads(threads);
   fill_values_only(r, fam, d, theta, free);
   auto& rel = r.reliability;
   const auto unreliable = [&](const std::string& why) {
