@@ -27,8 +27,8 @@ struct Eval {
 };
 
 Eval evaluate(const Family& fam, const FitData& d, const std::vector<double>& theta, const std::vector<int>& free,
-              const Robust& loss, int threads) {
-  const auto cost = fam.make_cost(d, theta, free, loss, threads);
+              const Robust& loss, int threads, bool jets = false) {
+  const auto cost = fam.make_cost(d, theta, free, loss, threads, jets);
   std::vector<double> x;
   for (int j : free) x.push_back(theta[static_cast<std::size_t>(j)]);
   Eval e{std::vector<double>(static_cast<std::size_t>(d.m())),
@@ -97,9 +97,14 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   Robust loss;
   loss.kind = c.loss;
   loss.scale = 0.05;
-  const Eval serial = evaluate(*fam, d, theta, free, loss, 1);
+  const Eval serial = evaluate(*fam, d, theta, free, loss, 1, true);  // Jets, one pass
   const Eval two = evaluate(*fam, d, theta, free, loss, 2);
   const Eval eight = evaluate(*fam, d, theta, free, loss, 8);
+  const Eval one = evaluate(*fam, d, theta, free, loss, 1);
+  // The LuGre models' forward sensitivities in double against the Jets of the serial pass (the
+  // other models: the segmented Jets); the segmented Jets of the LuGre models too.
+  const Eval jets_two = evaluate(*fam, d, theta, free, loss, 2, true);
+  EXPECT_LT(column_rel_diff(jets_two, serial, free.size()), 1e-9);
   const double dj = column_rel_diff(two, serial, free.size());
   std::printf("[measured] %s: segmented Jacobian vs serial, largest column-relative difference %.2e\n",
               c.model, dj);
@@ -113,6 +118,7 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   // The segments are fixed: any number of threads gives the same numbers, bit for bit.
   EXPECT_EQ(two.J, eight.J);
   EXPECT_EQ(two.r, eight.r);
+  EXPECT_LT(column_rel_diff(one, serial, free.size()), 1e-9);
   // The derivative with respect to every parameter is really there (not all zero).
   for (std::size_t j = 0; j < free.size(); ++j) {
     double s = 0;
@@ -126,6 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"lugre", ProblemKind::sensorless, 0.0, LossKind::none},
                       Case{"lugre-asym", ProblemKind::sensorless, 1.0, LossKind::huber},
                       Case{"lugre", ProblemKind::friction, 0.0, LossKind::cauchy},
+                      Case{"lugre-rational", ProblemKind::sensorless, 0.0, LossKind::none},
+                      Case{"lugre-asym", ProblemKind::friction, 0.0, LossKind::none},
                       Case{"elasto-plastic", ProblemKind::friction, 0.0, LossKind::none},
                       Case{"dahl", ProblemKind::friction, 0.5, LossKind::none}));
 
@@ -174,6 +182,9 @@ TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
   for (int j : c.free) x.push_back(c.theta[static_cast<std::size_t>(j)]);
   const Eval fresh = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 2);
   const Eval serial = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 1);
+  // alpha held (not in `free`): the sensitivities leave out dz/dalpha; the Jets agree.
+  const Eval jets = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 1, true);
+  EXPECT_LT(column_rel_diff(fresh, jets, c.free.size()), 1e-9);
   // Ceres's order: the residuals at a point (by segments, keeping their start states), then
   // the Jacobian there (from the kept states), then a residual evaluation elsewhere and the
   // Jacobian back at the first point (the kept states no longer match: computed again).

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/format.hpp"
+#include "frictionlab/models/lugre/sensitivity.hpp"
 #include "frictionlab/models/registry.hpp"
 #include "internal.hpp"
 
@@ -75,9 +77,9 @@ template <class Info, int N>
 class SimCost final : public ceres::CostFunction {
  public:
   SimCost(const FamilyT<Info>& fam, const FitData& d, std::vector<double> theta,
-          std::vector<int> free, Robust loss, int threads)
+          std::vector<int> free, Robust loss, int threads, bool jets_only)
       : fam_(fam), d_(d), theta_(std::move(theta)), free_(std::move(free)), loss_(loss),
-        threads_(threads) {
+        threads_(threads), jets_only_(jets_only) {
     set_num_residuals(static_cast<int>(d_.m()));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(free_.size()));
   }
@@ -117,6 +119,10 @@ class SimCost final : public ceres::CostFunction {
       }
       fam_.template run<double>(th.data(), d_, Method::exact, Hold::linear, sink);
       return ok;
+    }
+    if constexpr (kLuGre) {
+      if (!jets_only_)
+        if (const auto r = evaluate_sensitivities(parameters[0], residuals, jacobians[0])) return *r;
     }
     if constexpr (FamilyT<Info>::template kSegmentable<N>) {
       if (segmented(nf)) return evaluate_segmented(parameters[0], residuals, jacobians[0]);
@@ -223,6 +229,125 @@ class SimCost final : public ceres::CostFunction {
     return true;
   }
 
+  static constexpr bool kLuGre =
+      std::is_same_v<typename FamilyT<Info>::template Model<double>, LuGre<double>>;
+
+  /// The LuGre models' Jacobian by forward sensitivities in plain double
+  /// (models/lugre/sensitivity.hpp) instead of Jets: the state's sensitivity dz/dq to the
+  /// parameter fields q is propagated with the step, the rows are dpred/dq dq/dtheta (dq/dtheta
+  /// from one Jet evaluation of the parameterisation). By the same time segments as
+  /// evaluate_segmented (kSegments on records of kSegments * kMinSegmentSamples samples or more,
+  /// else one), chained through dz/dz_s; the numbers do not depend on the thread count.
+  /// nullopt (the Jet path instead) for parameters the sensitivities do not cover (vd).
+  std::optional<bool> evaluate_sensitivities(const double* x, double* residuals, double* jac) const {
+    constexpr int NQ = kLuGreFields + 1;  // the fields, and d/dz_s
+    using J = ceres::Jet<double, N>;
+    const auto nf = free_.size();
+    if (nf > static_cast<std::size_t>(N)) return std::nullopt;
+    std::vector<double> th = theta_;
+    for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = x[j];
+    std::vector<J> tj(theta_.size());
+    for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
+    for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
+    const auto [pj, kmj] = fam_.template params_at<J>(tj.data());
+    if (!(pj.vd.a == 0.0) || !pj.vd.v.isZero()) return std::nullopt;
+    const auto [p, km] = fam_.template params_at<double>(th.data());
+    const bool sl = fam_.sensorless();
+    // dq/dtheta (kLuGreFields x nf) and dKm/dtheta.
+    const auto qj = lugre_fields<J>(pj);
+    std::array<std::array<double, N>, kLuGreFields> Dq{};
+    for (int q = 0; q < kLuGreFields; ++q)
+      for (std::size_t j = 0; j < nf; ++j) Dq[static_cast<std::size_t>(q)][j] = qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
+    bool d_alpha = false;  // dz/dalpha only for an estimated alpha (it costs a log per g)
+    for (std::size_t j = 0; j < nf; ++j) d_alpha = d_alpha || Dq[kQalpha][j] != 0.0;
+    std::array<double, N> dkm{};
+    for (std::size_t j = 0; j < nf; ++j) dkm[j] = kmj.v[static_cast<int>(j)];
+    const long n = d_.n();
+    const int nseg = n >= kSegments * kMinSegmentSamples ? kSegments : 1;
+    std::vector<long> b(static_cast<std::size_t>(nseg) + 1);
+    for (int s = 0; s <= nseg; ++s) b[static_cast<std::size_t>(s)] = n * s / nseg;
+    // The state at every segment start: kept from the residuals at this point, or simulated.
+    std::vector<double> z0(static_cast<std::size_t>(nseg), 0.0);
+    if (nseg == kSegments && cache_x_.size() == nf && std::equal(cache_x_.begin(), cache_x_.end(), x) &&
+        cache_z0_.size() == static_cast<std::size_t>(kSegments) * FamilyT<Info>::kStates) {
+      for (int s = 0; s < nseg; ++s) z0[static_cast<std::size_t>(s)] = cache_z0_[static_cast<std::size_t>(s)];
+    } else {
+      typename LuGre<double>::State z{};
+      for (int s = 0; s + 1 < nseg; ++s) {
+        z = fam_.template run_range<double>(th.data(), d_, Method::exact, Hold::linear,
+                                            b[static_cast<std::size_t>(s)], b[static_cast<std::size_t>(s) + 1], z,
+                                            [](long, const double&) {});
+        z0[static_cast<std::size_t>(s) + 1] = z.z;
+      }
+    }
+    std::vector<double> dpdz(static_cast<std::size_t>(n), 0.0);
+    struct End {
+      double dz_dzs = 0;
+      std::array<double, N> dz_dtheta{};  // with z_s held
+    };
+    std::vector<End> end(static_cast<std::size_t>(nseg));
+    std::vector<char> seg_ok(static_cast<std::size_t>(nseg), 1);
+    const auto segment = [&](std::size_t s) {
+      double z = z0[s];
+      LuGreSens<double, NQ> dz{};
+      dz[kLuGreFields] = s == 0 ? 0.0 : 1.0;
+      LuGreSens<double, NQ> dF{};
+      bool good = true;
+      for (long k = b[s]; k < b[s + 1]; ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const double F = lugre_force_sens<double, NQ>(p, z, dz, d_.v[uk], dF, d_alpha);
+        if (k >= d_.first) {
+          // r = y - pred, pred = Km i - F (sensorless) or F; the loss's slope by a Jet<1>.
+          const double sgn_f = sl ? -1.0 : 1.0;
+          const double pred = sl ? km * d_.i[uk] - F : F;
+          const ceres::Jet<double, 1> rl = loss_.apply(ceres::Jet<double, 1>(d_.y[uk] - pred, 0));
+          const long row = k - d_.first;
+          residuals[row] = rl.a;
+          const double slope = rl.v[0];
+          double* jr = jac + static_cast<std::size_t>(row) * nf;
+          for (std::size_t j = 0; j < nf; ++j) {
+            double dpred = sl ? d_.i[uk] * dkm[j] : 0.0;
+            for (int q = 0; q < kLuGreFields; ++q) dpred += sgn_f * dF[static_cast<std::size_t>(q)] * Dq[static_cast<std::size_t>(q)][j];
+            jr[j] = -slope * dpred;
+            good = good && std::isfinite(jr[j]);
+          }
+          dpdz[uk] = -slope * sgn_f * dF[kLuGreFields];
+          good = good && std::isfinite(rl.a);
+        }
+        if (k + 1 == n) break;
+        if (k + 1 < b[s + 1])
+          z = lugre_step_linear_sens<double, NQ>(p, z, dz, d_.v[uk], d_.v[uk + 1], d_.t[uk + 1] - d_.t[uk], d_alpha);
+        else {
+          // The step into the next segment: its state and sensitivities are the segment's end.
+          z = lugre_step_linear_sens<double, NQ>(p, z, dz, d_.v[uk], d_.v[uk + 1], d_.t[uk + 1] - d_.t[uk], d_alpha);
+          end[s].dz_dzs = dz[kLuGreFields];
+          for (std::size_t j = 0; j < nf; ++j)
+            for (int q = 0; q < kLuGreFields; ++q)
+              end[s].dz_dtheta[j] += dz[static_cast<std::size_t>(q)] * Dq[static_cast<std::size_t>(q)][j];
+        }
+      }
+      seg_ok[s] = good ? 1 : 0;
+    };
+    for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
+    for (char c : seg_ok)
+      if (!c) return false;
+    // Chain the segments: D = dz_s/dtheta, D_{s+1} = (dz_{s+1}/dtheta)|z_s + dz_{s+1}/dz_s D_s.
+    std::array<double, N> D = end[0].dz_dtheta;
+    for (int s = 1; s < nseg; ++s) {
+      const auto us = static_cast<std::size_t>(s);
+      for (long k = std::max(b[us], d_.first); k < b[us + 1]; ++k) {
+        const double gk = dpdz[static_cast<std::size_t>(k)];
+        if (gk == 0.0) continue;
+        double* jr = jac + static_cast<std::size_t>(k - d_.first) * nf;
+        for (std::size_t j = 0; j < nf; ++j) jr[j] += gk * D[j];
+      }
+      std::array<double, N> Dn{};
+      for (std::size_t j = 0; j < nf; ++j) Dn[j] = end[us].dz_dtheta[j] + end[us].dz_dzs * D[j];
+      D = Dn;
+    }
+    return true;
+  }
+
   /// Whether the Jacobian is evaluated by time segments (see the class comment).
   bool segmented(std::size_t nf) const {
     return threads_ > 1 && static_cast<int>(nf) + FamilyT<Info>::kStates <= N &&
@@ -241,6 +366,7 @@ class SimCost final : public ceres::CostFunction {
   std::vector<int> free_;
   Robust loss_;
   int threads_ = 1;
+  bool jets_only_ = false;
   // The point of the last residual-only evaluation and its segments' start states (Ceres
   // evaluates a cost function from one thread at a time: lsq.cpp sets num_threads = 1).
   mutable std::vector<double> cache_x_, cache_z0_;
@@ -324,6 +450,15 @@ class FamilyT final : public Family {
     return x;
   }
 
+  /// The model's parameters at theta, and Km (1 outside the sensorless problem).
+  template <class S>
+  std::pair<typename Model<S>::Params, S> params_at(const S* theta) const {
+    std::array<S, kMaxTheta> nat{};
+    natural(theta, nat.data());
+    const int off = sensorless_ ? 1 : 0;
+    return {fit_.template params<S, kE>(nat.data() + off), sensorless_ ? nat[0] : S(1)};
+  }
+
   /// The state from / as its array (M::from_array / M::to_array; segmentable models).
   template <class S>
   static typename Model<S>::State state_of(const std::array<S, kStates>& z) {
@@ -387,13 +522,14 @@ class FamilyT final : public Family {
   std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d,
                                                  const std::vector<double>& theta,
                                                  const std::vector<int>& free,
-                                                 const Robust& loss, int threads) const override {
+                                                 const Robust& loss, int threads,
+                                                 bool jets) const override {
     // Room in the Jet for the segment's start state when the evaluation is segmented.
     const bool segmented = threads > 1 && kSegmentable<8> && d.n() >= kSegments * kMinSegmentSamples;
     const int width = static_cast<int>(free.size()) + (segmented ? kStates : 0);
     return with_jet_size(width, [&](auto nc) -> std::unique_ptr<ceres::CostFunction> {
       constexpr int N = decltype(nc)::value;
-      return std::make_unique<SimCost<Info, N>>(*this, d, theta, free, loss, threads);
+      return std::make_unique<SimCost<Info, N>>(*this, d, theta, free, loss, threads, jets);
     });
   }
 

@@ -1,0 +1,218 @@
+// frictionlab: forward sensitivities of the LuGre model's linear-input step (bristle.hpp,
+// LuGre::step_linear) and of its force, with respect to the state z and to the parameter
+// fields, in plain arithmetic. A fit's Jacobian needs d(prediction)/d(parameters) along the
+// whole record; carrying ceres::Jet derivatives through every operation of the step costs
+// about ten times the step itself, these closed-form derivatives of the closed-form step a few
+// times (docs/identification.md, "Jacobian"). Same equations, same units as model.hpp and
+// bristle.hpp; tested against the Jet derivatives (tests/test_lugre_sensitivity.cpp).
+//
+// Fields q (LuGreField): sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha. A
+// sensitivity vector has N >= kLuGreFields entries: dz/dq_i for the fields, and for i >=
+// kLuGreFields derivatives with respect to something without partials of its own (a fit's
+// segment start state z_s: dz/dz_s is carried by the step like any other derivative).
+// Velocity-dependent damping (vd > 0) is not covered: callers check vd == 0.
+//
+// Stribeck curve, side sgn(v) (stribeck_curve.hpp):
+//   g = Fc + (Fs - Fc) s(ra),  ra = r^alpha,  r = |v| / vs,
+//   s = exp(-ra) (s' = ds/dra = -s)   or   s = 1 / (1 + ra) (s' = -s^2)
+//   dg/dFc = 1 - s,  dg/dFs = s,  dg/dvs = -(Fs - Fc) s' alpha ra / vs,
+//   dg/dalpha = (Fs - Fc) s' ra ln r   (all 0 in vs, alpha at r = 0)
+// One part of the arc-length step (bristle.hpp; sg = sgn(v), ds = hh (|va| + |vb|) / 2 [m]):
+//   gh = g / sigma0 [m],  x = sigma0 ds / g(v_mid),  phi = phi1(x),  E = exp(-x) = 1 - x phi
+//   z+  = sg gh1 + E (z - sg gh0) - sg (gh1 - gh0) phi
+//   dz+ = sg dgh1 + E (dz - sg dgh0) - (z - sg gh0) E dx - sg ((dgh1 - dgh0) phi + (gh1 - gh0) phi'(x) dx)
+//   dgh = (dg - gh e_sigma0) / sigma0,  dx = x (e_sigma0 / sigma0 - dg_mid / g_mid),
+//   phi'(x) = (E - phi) / x  (series -1/2 + x/3 - x^2/8 + x^3/30 below x = 1e-3)
+// Force: F = sigma0 z + sigma1 (v - a z) + sigma2 v,  a = sigma0 |v| / g(v)  [N]
+//   dF = (sigma0 - sigma1 a) dz + e_sigma0 (z - sigma1 z |v| / g) + sigma1 z a dg / g
+//        + e_sigma1 (v - a z) + e_sigma2 v
+#pragma once
+
+#include <array>
+#include <cmath>
+
+#include "frictionlab/models/bristle.hpp"
+#include "frictionlab/models/lugre/model.hpp"
+
+namespace frictionlab {
+
+enum LuGreField : int { kQs0, kQs1, kQs2, kQFcPos, kQFcNeg, kQFsPos, kQFsNeg, kQvs, kQalpha };
+inline constexpr int kLuGreFields = 9;
+
+template <class S, int N>
+using LuGreSens = std::array<S, N>;
+
+/// g on side `pos` at the speed ratio r = |v| / vs >= 0, and dg/dq into dg (every entry set).
+template <class S, int N>
+S lugre_g_grad(const StribeckCurve<S>& c, const S& r, bool pos, LuGreSens<S, N>& dg,
+               bool d_alpha = true) noexcept {
+  using std::exp;
+  using std::log;
+  dg.fill(S(0));
+  const S Fc = pos ? c.Fc_pos : c.Fc_neg;
+  const S dF = (pos ? c.Fs_pos : c.Fs_neg) - Fc;
+  S s(1), sp(0), ra(0);
+  if (r > S(0)) {
+    ra = pow_exponent(r, c.alpha);
+    if (c.shape == StribeckShape::exponential) {
+      s = ra > S(exp_neg_zero_beyond<S>()) ? S(0) : S(exp(-ra));
+      sp = -s;
+    } else {
+      s = S(1) / (S(1) + ra);
+      sp = -s * s;
+    }
+    dg[kQvs] = -dF * sp * c.alpha * ra / c.vs;
+    if (d_alpha) dg[kQalpha] = dF * sp * ra * log(r);
+  }
+  dg[pos ? kQFcPos : kQFcNeg] = S(1) - s;
+  dg[pos ? kQFsPos : kQFsNeg] = s;
+  return Fc + dF * s;
+}
+
+/// phi1'(x) for x >= 0, given E = exp(-x) and phi = phi1(x) (common.hpp phi1_neg).
+template <class S>
+S phi1_neg_derivative(const S& x, const S& E, const S& phi) noexcept {
+  if (x < S(1e-3)) return S(-0.5) + x * (S(1) / S(3) + x * (S(-0.125) + x / S(30)));
+  return (E - phi) / x;
+}
+
+/// g(v)/sigma0 and its sensitivity at a part's end (BristleEnd with derivatives).
+template <class S, int N>
+struct LuGreSensEnd {
+  S gh{0};
+  LuGreSens<S, N> dgh{};
+  bool pos{true};
+  bool known{false};
+};
+
+namespace detail_lugre_sens {
+
+template <class S, int N>
+S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv_vs,
+          const S& inv_sigma0, LuGreSens<S, N>& dgh, bool d_alpha) noexcept {
+  const S gh = lugre_g_grad<S, N>(p.curve, S(absval(v) * inv_vs), pos, dgh, d_alpha) * inv_sigma0;
+  for (auto& e : dgh) e *= inv_sigma0;
+  dgh[kQs0] -= gh * inv_sigma0;
+  return gh;
+}
+
+/// bristle_arc_step with sensitivities: dz in, dz+ out.
+template <class S, int N>
+S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& va,
+      const S& vb, const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0, const S& gh0,
+      const LuGreSens<S, N>& dgh0, S& gh1, LuGreSens<S, N>& dgh1, bool d_alpha) noexcept {
+  const S sg = pos ? S(1) : S(-1);
+  const S ds = hh * (absval(va) + absval(vb)) / S(2);
+  gh1 = gh_grad<S, N>(p, vb, pos, inv_vs, inv_sigma0, dgh1, d_alpha);
+  LuGreSens<S, N> dgm;
+  const S gm = lugre_g_grad<S, N>(p.curve, S(absval((va + vb) / S(2)) * inv_vs), pos, dgm, d_alpha);
+  const S c = p.sigma0 / gm;
+  const S xs_gm = -c * ds / gm;  // dx = xs_gm dg_mid (+ ds c / sigma0 for sigma0)
+  const S xs = c * ds;
+  const S ph = phi1_neg(xs);
+  const S E = S(1) - xs * ph;
+  const S php = phi1_neg_derivative(xs, E, ph);
+  const S base = z - sg * gh0;
+  const S dgh = gh1 - gh0;
+  for (int i = 0; i < N; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    S dx = xs_gm * dgm[ui];
+    if (i == kQs0) dx += ds * c * inv_sigma0;
+    dz[ui] = sg * dgh1[ui] + E * (dz[ui] - sg * dgh0[ui]) - base * E * dx -
+             sg * ((dgh1[ui] - dgh0[ui]) * ph + dgh * php * dx);
+  }
+  return sg * gh1 + E * base - sg * dgh * ph;
+}
+
+template <class S, int N>
+S part(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& v0,
+       const S& v1, const S& h, const S& inv_vs, const S& inv_sigma0,
+       LuGreSensEnd<S, N>& end, bool d_alpha) noexcept {
+  LuGreSens<S, N> dgh0;
+  const auto gh_start = [&](bool pos) {
+    if (end.known && end.pos == pos) {
+      dgh0 = end.dgh;
+      return end.gh;
+    }
+    return gh_grad<S, N>(p, v0, pos, inv_vs, inv_sigma0, dgh0, d_alpha);
+  };
+  if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
+    const S hc = h * v0 / (v0 - v1);
+    const bool p0 = v0 > S(0), p1 = v1 > S(0);
+    S gh_rest;
+    LuGreSens<S, N> dgh_rest;
+    const S gh_a = gh_start(p0);
+    const S mid = arc<S, N>(p, z, dz, v0, S(0), hc, p0, inv_vs, inv_sigma0, gh_a, dgh0, gh_rest, dgh_rest,
+                            d_alpha);
+    LuGreSens<S, N> dgh_rest1;
+    const S gh_rest1 = gh_grad<S, N>(p, S(0), p1, inv_vs, inv_sigma0, dgh_rest1, d_alpha);
+    end.pos = p1;
+    end.known = true;
+    return arc<S, N>(p, mid, dz, S(0), v1, h - hc, p1, inv_vs, inv_sigma0, gh_rest1, dgh_rest1,
+                     end.gh, end.dgh, d_alpha);
+  }
+  if (v0 == S(0) && v1 == S(0)) {
+    end.known = false;
+    return z;
+  }
+  const bool pos = (v0 + v1) > S(0);
+  const S gh0 = gh_start(pos);
+  end.pos = pos;
+  end.known = true;
+  return arc<S, N>(p, z, dz, v0, v1, h, pos, inv_vs, inv_sigma0, gh0, dgh0, end.gh, end.dgh, d_alpha);
+}
+
+}  // namespace detail_lugre_sens
+
+/// LuGre::step_linear (the same z+, up to rounding) and its sensitivities: dz holds dz/dq (and
+/// the extra directions) before the step and dz+/dq after it. d_alpha = false leaves out
+/// dz/dalpha (kept 0; one log less per g: for an alpha that is not estimated).
+template <class S, int N>
+S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz,
+                         const S& v0, const S& v1, const S& h, bool d_alpha = true) noexcept {
+  static_assert(N >= kLuGreFields);
+  const S inv_vs = S(1) / p.curve.vs;
+  const S inv_sigma0 = S(1) / p.sigma0;
+  const S dv = absval(v1 - v0) / (p.curve.vs / S(8));  // bristle_step_linear's v_split = vs/8
+  LuGreSensEnd<S, N> end;
+  if (dv > S(1)) {
+    const int m = dv > S(kMaxBristleParts) ? kMaxBristleParts : ceil_to_int(dv);
+    const S hm = h / S(m);
+    S y = z;
+    S wa = v0;
+    for (int j = 0; j < m; ++j) {
+      const S wb = v0 + (v1 - v0) * S(j + 1) / S(m);
+      y = detail_lugre_sens::part<S, N>(p, y, dz, wa, wb, hm, inv_vs, inv_sigma0, end, d_alpha);
+      wa = wb;
+    }
+    return y;
+  }
+  return detail_lugre_sens::part<S, N>(p, z, dz, v0, v1, h, inv_vs, inv_sigma0, end, d_alpha);
+}
+
+/// LuGre::force (vd = 0) and dF = dF/dq + dF/dz dz (dz: the state's sensitivities).
+template <class S, int N>
+S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSens<S, N>& dz,
+                   const S& v, LuGreSens<S, N>& dF, bool d_alpha = true) noexcept {
+  LuGreSens<S, N> dg;
+  const S g = lugre_g_grad<S, N>(p.curve, S(absval(v) / p.curve.vs), !(v < S(0)), dg, d_alpha);
+  const S a = p.sigma0 * absval(v) / g;
+  const S zdot = v - a * z;
+  const S kz = p.sigma0 - p.sigma1 * a;
+  const S kg = p.sigma1 * z * a / g;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dF[i] = kz * dz[i] + kg * dg[i];
+  dF[kQs0] += z - p.sigma1 * z * absval(v) / g;
+  dF[kQs1] += zdot;
+  dF[kQs2] += v;
+  return p.sigma0 * z + p.sigma1 * zdot + p.sigma2 * v;
+}
+
+/// The fields q of a LuGre parameter set, in LuGreField order (any scalar: a Jet's derivative
+/// parts give dq/dtheta).
+template <class S>
+std::array<S, kLuGreFields> lugre_fields(const typename LuGre<S>::Params& p) {
+  return {p.sigma0, p.sigma1, p.sigma2, p.curve.Fc_pos, p.curve.Fc_neg,
+          p.curve.Fs_pos, p.curve.Fs_neg, p.curve.vs, p.curve.alpha};
+}
+
+}  // namespace frictionlab
