@@ -249,9 +249,14 @@ class SimCost final : public ceres::CostFunction {
     std::vector<J> tj(theta_.size());
     for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
     for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
-    const auto [pj, kmj] = fam_.template params_at<J>(tj.data());
+    const auto at_j = fam_.template params_at<J>(tj.data());
+    const auto& pj = at_j.first;
+    const J& kmj = at_j.second;
     if (!(pj.vd.a == 0.0) || !pj.vd.v.isZero()) return std::nullopt;
-    const auto [p, km] = fam_.template params_at<double>(th.data());
+    // (not structured bindings: the lambda below uses them, which clang before 16 rejects)
+    const auto at = fam_.template params_at<double>(th.data());
+    const LuGre<double>::Params& p = at.first;
+    const double km = at.second;
     const bool sl = fam_.sensorless();
     // dq/dtheta (kLuGreFields x nf) and dKm/dtheta.
     const auto qj = lugre_fields<J>(pj);

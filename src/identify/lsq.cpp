@@ -354,7 +354,7 @@ Eigen::MatrixXd sample_scores(const Eigen::Ref<const Eigen::MatrixXd>& J, const 
                                 std::to_string(res.size()) + " residuals are not whole samples of " +
                                 std::to_string(n) + " rows");
   const Eigen::Map<const Eigen::VectorXd> r(res.data(), rows);
-  const Eigen::MatrixXd rowwise = J.array().colwise() * r.array();
+  Eigen::MatrixXd rowwise = J.array().colwise() * r.array();
   if (n == 1) return rowwise;
   Eigen::MatrixXd g = Eigen::MatrixXd::Zero(rows / n, J.cols());
   for (Eigen::Index k = 0; k < rows; ++k) g.row(k / n) += rowwise.row(k);
@@ -576,7 +576,7 @@ LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, d
   const Eigen::MatrixXd Js = J * cn.cwiseInverse().asDiagonal();
   const Eigen::MatrixXd N = Js.transpose() * Js;
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
-  const Eigen::VectorXd lam = es.eigenvalues();
+  const Eigen::VectorXd& lam = es.eigenvalues();
   const double lmax = lam.maxCoeff(), lmin = lam.minCoeff();
   out.condition_number = lmin > 0 ? lmax / lmin : std::numeric_limits<double>::infinity();
   out.singular = !out.dead.empty() || !(lmin > 1e-14 * lmax);

@@ -86,7 +86,7 @@ typename M::State advance(const typename M::Params& p, const typename M::State& 
     }
     if (method == Method::rk4) {
       const S va = v0;
-      const S vb = vm;
+      const S& vb = vm;
       const S vc = hold == Hold::zoh ? v0 : v1;
       const auto k1 = M::derivative(p, x, va);
       const auto k2 = M::derivative(p, detail::axpy<M>(x, h / S(2), k1), vb);
