@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <span>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -102,18 +103,8 @@ class SimCost final : public ceres::CostFunction {
           // The same simulation, by segments: their start states are kept for the Jacobian
           // that Ceres asks for at this point when it accepts the step.
           const auto b = bounds();
-          std::vector<std::array<double, FamilyT<Info>::kStates>> z0(kSegments);
-          std::array<double, FamilyT<Info>::kStates> z{};
-          for (int s = 0; s < kSegments; ++s) {
-            const auto us = static_cast<std::size_t>(s);
-            z0[us] = z;
-            z = fam_.template state_array<double>(fam_.template run_range<double>(
-                th.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1],
-                fam_.template state_of<double>(z), sink));
-          }
+          cache_z0_ = simulate_by_segments(th, b, sink, true);
           cache_x_.assign(parameters[0], parameters[0] + nf);
-          cache_z0_.assign(reinterpret_cast<const double*>(z0.data()),
-                           reinterpret_cast<const double*>(z0.data()) + z0.size() * z.size());
           return ok;
         }
       }
@@ -151,25 +142,9 @@ class SimCost final : public ceres::CostFunction {
     const auto nf = free_.size();
     const long n = d_.n();
     const auto b = bounds();
-    // Value-only pass: the state at every segment start (kept from the residuals' evaluation
-    // at this point, bit for bit the same, when that was the last one).
     std::vector<double> th = theta_;
     for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = x[j];
-    std::vector<std::array<double, ns>> z0(kSegments);
-    if (cache_x_.size() == nf && std::equal(cache_x_.begin(), cache_x_.end(), x) &&
-        cache_z0_.size() == z0.size() * ns) {
-      for (std::size_t s = 0; s < z0.size(); ++s)
-        for (std::size_t i = 0; i < ns; ++i) z0[s][i] = cache_z0_[s * ns + i];
-    } else {
-      std::array<double, ns> z{};
-      for (int s = 0; s < kSegments; ++s) {
-        z0[static_cast<std::size_t>(s)] = z;
-        if (s + 1 < kSegments)
-          z = fam_.template state_array<double>(fam_.template run_range<double>(
-              th.data(), d_, Method::exact, Hold::linear, b[static_cast<std::size_t>(s)],
-              b[static_cast<std::size_t>(s) + 1], fam_.template state_of<double>(z), [](long, const double&) {}));
-      }
-    }
+    const std::vector<StateArray> z0 = start_states(x, th, b);
     std::vector<J> tj(theta_.size());
     for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
     for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
@@ -271,20 +246,7 @@ class SimCost final : public ceres::CostFunction {
     const int nseg = n >= kSegments * kMinSegmentSamples ? kSegments : 1;
     std::vector<long> b(static_cast<std::size_t>(nseg) + 1);
     for (int s = 0; s <= nseg; ++s) b[static_cast<std::size_t>(s)] = n * s / nseg;
-    // The state at every segment start: kept from the residuals at this point, or simulated.
-    std::vector<double> z0(static_cast<std::size_t>(nseg), 0.0);
-    if (nseg == kSegments && cache_x_.size() == nf && std::equal(cache_x_.begin(), cache_x_.end(), x) &&
-        cache_z0_.size() == static_cast<std::size_t>(kSegments) * FamilyT<Info>::kStates) {
-      for (int s = 0; s < nseg; ++s) z0[static_cast<std::size_t>(s)] = cache_z0_[static_cast<std::size_t>(s)];
-    } else {
-      typename LuGre<double>::State z{};
-      for (int s = 0; s + 1 < nseg; ++s) {
-        z = fam_.template run_range<double>(th.data(), d_, Method::exact, Hold::linear,
-                                            b[static_cast<std::size_t>(s)], b[static_cast<std::size_t>(s) + 1], z,
-                                            [](long, const double&) {});
-        z0[static_cast<std::size_t>(s) + 1] = z.z;
-      }
-    }
+    const std::vector<StateArray> z0 = start_states(x, th, b);
     std::vector<double> dpdz(static_cast<std::size_t>(n), 0.0);
     struct End {
       double dz_dzs = 0;
@@ -293,7 +255,7 @@ class SimCost final : public ceres::CostFunction {
     std::vector<End> end(static_cast<std::size_t>(nseg));
     std::vector<char> seg_ok(static_cast<std::size_t>(nseg), 1);
     const auto segment = [&](std::size_t s) {
-      double z = z0[s];
+      double z = z0[s][0];
       LuGreSens<double, NQ> dz{};
       dz[kLuGreFields] = s == 0 ? 0.0 : 1.0;
       LuGreSens<double, NQ> dF{};
@@ -353,6 +315,37 @@ class SimCost final : public ceres::CostFunction {
     return true;
   }
 
+  using StateArray = std::array<double, FamilyT<Info>::kStates>;
+
+  /// The value-only simulation at th (from rest) by the segments [b[s], b[s+1]) (b.front() = 0,
+  /// b.back() = n): every prediction to sink, and the state at each segment start (the same
+  /// numbers as one pass). With to_end false the last segment is not simulated.
+  template <class Sink>
+  std::vector<StateArray> simulate_by_segments(const std::vector<double>& th, std::span<const long> b,
+                                               Sink&& sink, bool to_end) const {
+    const std::size_t nseg = b.size() - 1;
+    std::vector<StateArray> z0(nseg);
+    StateArray z{};
+    for (std::size_t s = 0; s < nseg; ++s) {
+      z0[s] = z;
+      if (s + 1 < nseg || to_end)
+        z = fam_.template state_array<double>(fam_.template run_range<double>(
+            th.data(), d_, Method::exact, Hold::linear, b[s], b[s + 1], fam_.template state_of<double>(z), sink));
+    }
+    return z0;
+  }
+
+  /// The state at each segment start at the point x (th: theta with x in it): kept from the
+  /// residuals' evaluation at x when that was the last one and cut at the same bounds (bit for
+  /// bit the same), otherwise simulated.
+  std::vector<StateArray> start_states(const double* x, const std::vector<double>& th,
+                                       std::span<const long> b) const {
+    if (cache_z0_.size() + 1 == b.size() && cache_x_.size() == free_.size() &&
+        std::equal(cache_x_.begin(), cache_x_.end(), x))
+      return cache_z0_;
+    return simulate_by_segments(th, b, [](long, const double&) {}, false);
+  }
+
   /// Whether the Jacobian is evaluated by time segments (see the class comment).
   bool segmented(std::size_t nf) const {
     return threads_ > 1 && static_cast<int>(nf) + FamilyT<Info>::kStates <= N &&
@@ -374,7 +367,8 @@ class SimCost final : public ceres::CostFunction {
   bool jets_only_ = false;
   // The point of the last residual-only evaluation and its segments' start states (Ceres
   // evaluates a cost function from one thread at a time: lsq.cpp sets num_threads = 1).
-  mutable std::vector<double> cache_x_, cache_z0_;
+  mutable std::vector<double> cache_x_;
+  mutable std::vector<StateArray> cache_z0_;
 };
 
 template <class Info>
