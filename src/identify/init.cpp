@@ -21,7 +21,7 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/integrate/stepper.hpp"
-#include "frictionlab/models/common.hpp"
+#include "frictionlab/models/stribeck_curve.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "internal.hpp"
 
@@ -45,12 +45,6 @@ struct StaticEst {
   double Km = kNaN, sigma2 = 0, Fc_pos = 0, Fc_neg = 0, Fs_pos = 0, Fs_neg = 0, vs = 1, alpha = 1;
   double ssr = std::numeric_limits<double>::infinity();
 };
-
-double shape_value(StribeckShape shape, double r, double alpha) {
-  if (!(r > 0)) return 1;
-  const double ra = pow_exponent(r, alpha);  // r, r*r for the usual exponents (no pow)
-  return shape == StribeckShape::exponential ? std::exp(-ra) : 1 / (1 + ra);
-}
 
 /// Linear least squares of the static model on samples idx, vs and alpha scanned. A (vs, alpha)
 /// pair is a candidate only if its Stribeck term is seen: at least kSeen of the samples (on each
@@ -112,12 +106,15 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
     for (double alpha : alpha_grid) pairs.push_back({vs, alpha, true, {}});
   for_each_index(pairs.size(), threads, [&](std::size_t j) {
     Pair& P = pairs[j];
+    StribeckCurve<double> curve;  // only its shape and exponent matter here
+    curve.shape = s.shape;
+    curve.alpha = P.alpha;
     Eigen::MatrixXd A(m, nc);
     A.leftCols(n_fixed) = fixed;
     long seen_pos = 0, seen_neg = 0;
     if (s.has_fs) {
       for (long r = 0; r < m; ++r) {
-        const double phi = shape_value(s.shape, speed(r) / P.vs, P.alpha);
+        const double phi = stribeck_shape_of_ratio(curve, speed(r) / P.vs);
         for (int l = 0; l < n_level; ++l) A(r, n_fixed + l) = fixed(r, n_fixed - n_level + l) * phi;
         if (phi >= 0.05 && sgn(r) != 0) (sgn(r) > 0 ? seen_pos : seen_neg) += 1;
       }
