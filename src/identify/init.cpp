@@ -54,8 +54,14 @@ struct StaticEst {
 /// simulated cost was 1e12). When no pair is seen, every pair is a candidate.
 ///
 /// The pairs are solved on up to `threads` threads; the columns that do not depend on the pair
-/// are built once. The pair chosen is the first of the lowest sum of squares in the grid's order
-/// (vs, then alpha), whatever the number of threads.
+/// are built and factorised once (F = Q R): a pair's columns C enter through their part
+/// orthogonal to F, C' = C - Q Q^T C, whose 1 x 1 or 2 x 2 normal equations
+/// C'^T C' b = C'^T y' (y' = y - Q Q^T y) give the Stribeck levels b and the sum of squares
+/// |y' - C' b|^2; the other coefficients solve F a = y - C b (least squares). The same solution
+/// as the QR of [F C]; a pair whose C' is not well determined (|C'_l| < 1e-6 |C_l|, or the 2 x 2
+/// nearly singular), or a rank-deficient F, is solved by that QR. The pair chosen is the first
+/// of the lowest sum of squares in the grid's order (vs, then alpha), whatever the number of
+/// threads.
 StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s,
                      int threads) {
   constexpr long kSeen = 10;
@@ -104,24 +110,54 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   std::vector<Pair> pairs;
   for (double vs : vs_grid)
     for (double alpha : alpha_grid) pairs.push_back({vs, alpha, true, {}});
+  // The pair-independent columns factorised once (see the comment above).
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> fqr(fixed);
+  const bool project = s.has_fs && n_level > 0 && n_fixed > 0 && fqr.rank() == n_fixed;
+  Eigen::MatrixXd Q;
+  Eigen::VectorXd y_perp;
+  if (project) {
+    Q = fqr.householderQ() * Eigen::MatrixXd::Identity(m, n_fixed);
+    y_perp = y - Q * (Q.transpose() * y);
+  }
+  // The projected solution of a pair's columns C (m x n_level): x = [a; b], false if C' is not
+  // well determined.
+  const auto solve_projected = [&](const Eigen::MatrixXd& C, Eigen::VectorXd& x, double& ssr) {
+    const Eigen::MatrixXd Cp = C - Q * (Q.transpose() * C);
+    for (int l = 0; l < n_level; ++l)
+      if (!(Cp.col(l).squaredNorm() >= 1e-12 * C.col(l).squaredNorm()) || C.col(l).squaredNorm() == 0) return false;
+    const Eigen::MatrixXd G = Cp.transpose() * Cp;
+    if (n_level == 2 && !(G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1))) return false;
+    const Eigen::VectorXd b = G.ldlt().solve(Cp.transpose() * y_perp);
+    x.resize(nc);
+    x.head(n_fixed) = fqr.solve(y - C * b);
+    x.tail(n_level) = b;
+    ssr = (y_perp - Cp * b).squaredNorm();
+    return true;
+  };
   for_each_index(pairs.size(), threads, [&](std::size_t j) {
     Pair& P = pairs[j];
     StribeckCurve<double> curve;  // only its shape and exponent matter here
     curve.shape = s.shape;
     curve.alpha = P.alpha;
-    Eigen::MatrixXd A(m, nc);
-    A.leftCols(n_fixed) = fixed;
+    Eigen::MatrixXd C(m, s.has_fs ? n_level : 0);
     long seen_pos = 0, seen_neg = 0;
     if (s.has_fs) {
       for (long r = 0; r < m; ++r) {
         const double phi = stribeck_shape_of_ratio(curve, speed(r) / P.vs);
-        for (int l = 0; l < n_level; ++l) A(r, n_fixed + l) = fixed(r, n_fixed - n_level + l) * phi;
+        for (int l = 0; l < n_level; ++l) C(r, l) = fixed(r, n_fixed - n_level + l) * phi;
         if (phi >= 0.05 && sgn(r) != 0) (sgn(r) > 0 ? seen_pos : seen_neg) += 1;
       }
       P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
     }
-    const Eigen::VectorXd x = A.colPivHouseholderQr().solve(y);
-    const double ssr = (A * x - y).squaredNorm();
+    Eigen::VectorXd x;
+    double ssr = 0;
+    if (!project || !solve_projected(C, x, ssr)) {
+      Eigen::MatrixXd A(m, nc);
+      A.leftCols(n_fixed) = fixed;
+      A.rightCols(C.cols()) = C;
+      x = A.colPivHouseholderQr().solve(y);
+      ssr = (A * x - y).squaredNorm();
+    }
     if (!x.allFinite() || !std::isfinite(ssr)) return;
     StaticEst& e = P.e;
     e.ssr = ssr;
@@ -218,8 +254,14 @@ class Scanner {
       : fam_(fam), d_(d), progress_(progress),
         threads_(resolve_threads(threads)) {}
   /// Sums of squared residuals for natural values `trials[j]`: exact for the lowest (and any
-  /// that was not stopped), inf for a candidate stopped above the best or not finite.
-  std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what) const {
+  /// that was not stopped), inf for a candidate stopped above the best or not finite. `bound0`:
+  /// a sum the caller would keep instead of the best candidate unless that is lower (a
+  /// candidate above it stops early too: inf); `first`: the candidate simulated first, the one
+  /// expected lowest (its sum is the bound of the others). Neither changes the lowest sum or
+  /// which candidate has it, only how early the others stop.
+  std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what,
+                          double bound0 = std::numeric_limits<double>::infinity(),
+                          std::size_t first = 0) const {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     auto last = t0;
@@ -229,9 +271,12 @@ class Scanner {
     // The best sum so far: a candidate whose partial sum exceeds it cannot be the best and
     // stops early (+inf). The lowest sum, and the first candidate that has it, are the same
     // whatever the threads' order (Family::ssr_below).
-    std::atomic<double> best{std::numeric_limits<double>::infinity()};
+    std::atomic<double> best{bound0};
     const std::function<double()> bound = [&best] { return best.load(); };
-    const auto one = [&](std::size_t j) {
+    first = std::min(first, trials.size() - 1);
+    const auto one = [&](std::size_t i) {
+      // Evaluation order: `first`, then the others in their order.
+      const std::size_t j = i == 0 ? first : (i <= first ? i - 1 : i);
       const auto th = fam_.to_internal(trials[j]);
       const double s = fam_.ssr_below(th.data(), d_, Method::exact, Hold::zoh, bound);
       out[j] = std::isfinite(s) ? s : std::numeric_limits<double>::infinity();
@@ -248,7 +293,7 @@ class Scanner {
       progress_("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
                 std::to_string(trials.size()) + " simulations, about " + format_number(left, 2) + " s left");
     };
-    for_each_index(trials.size(), threads_, one);
+    if (!trials.empty()) for_each_index(trials.size(), threads_, one);
     return out;
   }
 
@@ -419,8 +464,14 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
   };
 
   // sigma0 (x sigma1) scan for LuGre / elasto-plastic / Dahl; returns the pre-sliding
-  // displacement gmax/sigma0 of the best point.
-  auto bristle_scan = [&]() {
+  // displacement gmax/sigma0 of the best point, its sum of squares and its index in the grid.
+  // keep_below: the sum of a result the caller keeps unless this scan finds a lower one (the
+  // candidates above it stop early); first: the grid index simulated first.
+  struct ScanBest {
+    double zss = kNaN, ssr = std::numeric_limits<double>::infinity();
+    std::size_t index = 0;
+  };
+  auto bristle_scan = [&](double keep_below, std::size_t first) {
     const int i0 = idx_of("sigma0"), i1 = idx_of("sigma1");
     set_if_free(nat, idx_of("z_ba_logit"), 0.0);
     set_if_free(nat, idx_of("n"), 1.0);
@@ -443,12 +494,14 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
         trials.push_back(std::move(trial));
       }
     }
-    const std::vector<double> costs =
-        scan.ssr(trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan");
+    const std::vector<double> costs = scan.ssr(
+        trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below, first);
+    std::size_t best_j = first;
     for (std::size_t j = 0; j < trials.size(); ++j)
       if (costs[j] < best) {
         best = costs[j];
         best_nat = trials[j];
+        best_j = j;
       }
     if (best_nat.empty()) {
       best_nat = nat;
@@ -459,7 +512,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     if (progress.enabled())
       progress("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
                std::to_string(s0c.size() * tau.size()) + " simulations)");
-    return std::make_pair(level_max() / nat[static_cast<std::size_t>(i0)], best);
+    return ScanBest{level_max() / nat[static_cast<std::size_t>(i0)], best, best_j};
   };
 
   switch (strategy) {
@@ -468,14 +521,15 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
       // again on samples at least 5 pre-sliding displacements (5 gmax/sigma0) past the last
       // reversal, where the bristle state has settled to within exp(-5), and the scan again.
       // The pass whose result simulates better is kept (with few slow plateaus the second
-      // selection can leave the Stribeck region nearly empty).
+      // selection can leave the Stribeck region nearly empty): the second scan starts at the
+      // first one's best grid point and stops every candidate above the first pass's sum.
       if (need_static) static_fit(steady_samples(d, sel, 50, 0.0));
-      const auto [zss, ssr1] = bristle_scan();
+      const ScanBest one = bristle_scan(std::numeric_limits<double>::infinity(), 0);
       if (need_static) {
         const auto first = nat;
-        static_fit(steady_samples(d, sel, 50, 5 * zss));
-        const auto second = bristle_scan();
-        if (!(second.second <= ssr1)) nat = first;
+        static_fit(steady_samples(d, sel, 50, 5 * one.zss));
+        const ScanBest second = bristle_scan(one.ssr, one.index);
+        if (!(second.ssr <= one.ssr)) nat = first;
       }
       break;
     }
