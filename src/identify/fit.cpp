@@ -112,6 +112,7 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
     out.run.iterations += again.iterations;
     out.run.converged = again.converged;
     out.run.termination = again.termination;
+    out.run.last = again.last;
   }
   if (!extra.theta.empty()) out.nested_cost = out.run.starts.back().initial_cost;
   return out;
@@ -132,7 +133,8 @@ FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
                            "'s optimum, not from the data-driven starts: " + r.model_name +
                            " improves on " + o.nested + " only by what its extra parameters add");
   }
-  detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit, opt.lsq.threads);
+  detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit, opt.lsq.threads,
+                          &o.run.last);
   return r;
 }
 
@@ -217,7 +219,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   const detail::Robust none{};
   const auto srun = detail::run_lsq(*sfam, sd, sth0, sfree, opt.lsq, none, prog, "two-stage static");
   FitResult sr;
-  detail::fill_statistics(sr, *sfam, sd, srun.theta, sfree, none);
+  detail::fill_statistics(sr, *sfam, sd, srun.theta, sfree, none, {}, 0, &srun.last);
   const auto snat_opt = sfam->to_natural(srun.theta);
 
   // Stage 2: the dynamic parameters with the static ones fixed.
@@ -232,7 +234,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   const auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
   copy_starts(r, run);
   if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
-  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads, &run.last);
   // The static parameters: estimates and standard errors of stage 1 (conditional standard errors
   // of stage 2 ignore their uncertainty; the cross-stage correlations are unknown: NaN).
   for (std::size_t a = 0; a < r.parameters.size(); ++a) {

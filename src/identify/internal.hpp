@@ -229,6 +229,15 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
                                   const Progress& progress, int threads = 0);
 
 /// Result of a (multi-start) Ceres solve.
+/// The residuals and the Jacobian of a cost (Family::make_cost) at the free parameters x, as
+/// the solver last evaluated them: what the statistics at the optimum need, when x is the
+/// optimum, without another evaluation.
+struct Linearisation {
+  std::vector<double> x;          ///< the free internal parameters (empty: none)
+  std::vector<double> residuals;  ///< m
+  std::vector<double> jacobian;   ///< m x p, row-major
+};
+
 struct LsqRun {
   std::vector<double> theta;  ///< internal, full
   std::vector<int> at_limit;  ///< indices of theta on their search box (best start)
@@ -237,6 +246,7 @@ struct LsqRun {
   int iterations = 0;
   bool converged = false;
   std::string termination;
+  Linearisation last;  ///< the best start's last Jacobian evaluation (at theta or before it)
 };
 
 /// A start given by the caller (the embedded optimum of a nested model), run after the others.
@@ -285,10 +295,12 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box. `threads`: for
-/// the Jacobian (Family::make_cost; 0: every core).
+/// the Jacobian (Family::make_cost; 0: every core). `known`: the solver's last evaluation of the
+/// same cost (LsqRun::last), used instead of a new one when it was made at theta itself.
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0);
+                     const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0,
+                     const Linearisation* known = nullptr);
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian.
 void fill_values_only(FitResult& r, const Family& fam, const FitData& d,

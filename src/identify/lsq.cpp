@@ -70,8 +70,40 @@ class ProgressCallback final : public ceres::IterationCallback {
   std::chrono::steady_clock::time_point last_ = start_;
 };
 
+/// A cost that keeps a copy of its latest evaluation with a Jacobian (Linearisation): the
+/// statistics at the optimum reuse it when the solver ended where it last evaluated the
+/// Jacobian (Ceres evaluates it at every accepted point).
+class RememberingCost final : public ceres::CostFunction {
+ public:
+  RememberingCost(std::unique_ptr<ceres::CostFunction> inner, Linearisation& out)
+      : inner_(std::move(inner)), out_(out) {
+    set_num_residuals(inner_->num_residuals());
+    *mutable_parameter_block_sizes() = inner_->parameter_block_sizes();
+  }
+  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
+    const bool ok = inner_->Evaluate(parameters, residuals, jacobians);
+    if (jacobians != nullptr && jacobians[0] != nullptr) {
+      const auto m = static_cast<std::size_t>(num_residuals());
+      const auto p = static_cast<std::size_t>(parameter_block_sizes()[0]);
+      if (ok) {
+        out_.x.assign(parameters[0], parameters[0] + p);
+        out_.residuals.assign(residuals, residuals + m);
+        out_.jacobian.assign(jacobians[0], jacobians[0] + m * p);
+      } else {
+        out_ = {};
+      }
+    }
+    return ok;
+  }
+
+ private:
+  std::unique_ptr<ceres::CostFunction> inner_;
+  Linearisation& out_;
+};
+
 struct StartResult {
   std::vector<double> theta;
+  Linearisation last;  ///< the last Jacobian evaluation
   std::vector<int> at_limit;  ///< theta indices that ended on their search box
   StartSummary summary;
   std::string termination;
@@ -93,7 +125,8 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   std::vector<double> x(free.size());
   for (std::size_t j = 0; j < free.size(); ++j) x[j] = theta0[static_cast<std::size_t>(free[j])];
   ceres::Problem problem;
-  problem.AddResidualBlock(fam.make_cost(d, theta0, free, loss, threads).release(), nullptr, x.data());
+  problem.AddResidualBlock(
+      new RememberingCost(fam.make_cost(d, theta0, free, loss, threads), res.last), nullptr, x.data());
   for (std::size_t j = 0; j < free.size(); ++j) {
     const auto& pi = fam.info()[static_cast<std::size_t>(free[j])];
     const int jj = static_cast<int>(j);
@@ -281,6 +314,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
   run.iterations = b.summary.iterations;
   run.converged = b.summary.converged;
   run.termination = b.termination;
+  run.last = std::move(results[static_cast<std::size_t>(run.best)].last);
   return run;
 }
 
@@ -440,7 +474,8 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
 
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss, const std::vector<int>& at_limit, int threads) {
+                     const Robust& loss, const std::vector<int>& at_limit, int threads,
+                     const Linearisation* known) {
   threads = resolve_threads(threads);
   fill_values_only(r, fam, d, theta, free);
   auto& rel = r.reliability;
@@ -465,14 +500,25 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   const auto p = static_cast<long>(free.size());
   const long m = d.m();
   if (p == 0) return;
-  // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum.
-  const auto cost = fam.make_cost(d, theta, free, loss, threads);
+  // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum: the solver's
+  // own last evaluation when it was made there (the same cost, bit for bit the same x).
   std::vector<double> x(static_cast<std::size_t>(p));
   for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
-  std::vector<double> res(static_cast<std::size_t>(m)), jac(static_cast<std::size_t>(m * p));
-  const double* params[1] = {x.data()};
-  double* jacs[1] = {jac.data()};
-  if (!cost->Evaluate(params, res.data(), jacs)) {
+  std::vector<double> res, jac;
+  bool evaluated = true;
+  if (known != nullptr && known->x == x && known->residuals.size() == static_cast<std::size_t>(m) &&
+      known->jacobian.size() == static_cast<std::size_t>(m * p)) {
+    res = known->residuals;
+    jac = known->jacobian;
+  } else {
+    const auto cost = fam.make_cost(d, theta, free, loss, threads);
+    res.resize(static_cast<std::size_t>(m));
+    jac.resize(static_cast<std::size_t>(m * p));
+    const double* params[1] = {x.data()};
+    double* jacs[1] = {jac.data()};
+    evaluated = cost->Evaluate(params, res.data(), jacs);
+  }
+  if (!evaluated) {
     r.warnings.push_back("the Jacobian at the optimum is not finite: no standard errors");
     unreliable("the Jacobian at the optimum is not finite");
     return;
