@@ -25,6 +25,7 @@ using J = ceres::Jet<double, 2>;
 template <class S>
 std::vector<S> ratios(int n = 2001) {
   std::vector<S> out;
+  out.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) out.push_back(S(std::pow(10.0, -6.0 + 9.0 * i / (n - 1))));
   return out;
 }

@@ -29,11 +29,12 @@ namespace frictionlab {
 
 inline constexpr int kMaxBristleParts = 16;
 
-/// g(v)/sigma0 [m] at the end of a part, and the side of the curve it was taken on: the start
-/// of the next part (consecutive parts share their ends), so that g is evaluated there once.
-template <class S>
+/// g(v)/sigma0 [m] at the end of a part (G: a scalar, or a scalar with its derivatives), and
+/// the side of the curve it was taken on: the start of the next part (consecutive parts share
+/// their ends), so that g is evaluated there once.
+template <class G>
 struct BristleEnd {
-  S gh{0};
+  G gh{};
   bool pos{true};
   bool known{false};
 };
@@ -54,43 +55,61 @@ S bristle_arc_step(const S& z, const S& va, const S& vb, const S& hh, bool pos, 
   return sg * gh1 + E * (z - sg * gh0) - sg * (gh1 - gh0) * ph;
 }
 
-/// One part without sub-splitting: split at a reversal, then bristle_arc_step. `end` holds
-/// g(v0)/sigma0 if known (from the previous part) and receives g(v1)/sigma0.
+/// The arcs of the step for the state value alone (bristle_arc_step). An `Ops` of the splitting
+/// below provides `Gh` (what is known of g/sigma0 at a velocity), `gh(v, pos)` and
+/// `arc(z, va, vb, hh, pos, gh0, gh1)`; another one carries derivatives along
+/// (lugre/sensitivity.hpp).
 template <class S, class GSide>
-S bristle_linear_part(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
-                      const S& inv_sigma0, const GSide& g_side, BristleEnd<S>& end) noexcept {
-  const auto gh_start = [&](bool pos) {
-    return end.known && end.pos == pos ? end.gh : S(g_side(v0, pos) * inv_sigma0);
+struct BristleValueOps {
+  using Gh = S;
+  S sigma0;
+  S inv_sigma0;
+  const GSide& g_side;
+  S gh(const S& v, bool pos) const noexcept { return g_side(v, pos) * inv_sigma0; }
+  S arc(const S& z, const S& va, const S& vb, const S& hh, bool pos, const S& gh0, S& gh1) const noexcept {
+    return bristle_arc_step(z, va, vb, hh, pos, sigma0, inv_sigma0, gh0, gh1, g_side);
+  }
+};
+
+/// One part without sub-splitting: split at a reversal, then one arc of constant sign each.
+/// `end` holds g(v0)/sigma0 if known (from the previous part) and receives g(v1)/sigma0.
+template <class S, class Ops>
+S bristle_part(const S& z, const S& v0, const S& v1, const S& h, const Ops& ops,
+               BristleEnd<typename Ops::Gh>& end) noexcept {
+  using Gh = typename Ops::Gh;
+  const auto gh_start = [&](bool pos) -> Gh {
+    if (end.known && end.pos == pos) return end.gh;
+    return ops.gh(v0, pos);
   };
   if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
     const S hc = h * v0 / (v0 - v1);  // time of the reversal within the step
     const bool p0 = v0 > S(0), p1 = v1 > S(0);
-    S gh_rest;  // g(0)/sigma0 on the side of v0
-    const S mid = bristle_arc_step(z, v0, S(0), hc, p0, sigma0, inv_sigma0, gh_start(p0), gh_rest, g_side);
-    const S gh_rest1 = g_side(S(0), p1) * inv_sigma0;
+    Gh gh_rest;  // g(0)/sigma0 on the side of v0
+    const S mid = ops.arc(z, v0, S(0), hc, p0, gh_start(p0), gh_rest);
+    const Gh gh_rest1 = ops.gh(S(0), p1);
     end.pos = p1;
     end.known = true;
-    return bristle_arc_step(mid, S(0), v1, h - hc, p1, sigma0, inv_sigma0, gh_rest1, end.gh, g_side);
+    return ops.arc(mid, S(0), v1, h - hc, p1, gh_rest1, end.gh);
   }
   if (v0 == S(0) && v1 == S(0)) {
     end.known = false;
     return z;
   }
   const bool pos = (v0 + v1) > S(0);
-  const S gh0 = gh_start(pos);
+  const Gh gh0 = gh_start(pos);
   end.pos = pos;
   end.known = true;
-  return bristle_arc_step(z, v0, v1, h, pos, sigma0, inv_sigma0, gh0, end.gh, g_side);
+  return ops.arc(z, v0, v1, h, pos, gh0, end.gh);
 }
 
-/// z after a step h with v linear from v0 to v1 (see the header). Consecutive parts share
+/// z after a step h with v linear from v0 to v1 (see the header), split into at most
+/// kMaxBristleParts equal parts where v changes by more than v_split. Consecutive parts share
 /// their end velocity (the same expression, bitwise), so g there is evaluated once.
-template <class S, class GSide>
-S bristle_step_linear(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
-                      const S& v_split, const GSide& g_side) noexcept {
+template <class S, class Ops>
+S bristle_split_step(const S& z, const S& v0, const S& v1, const S& h, const S& v_split,
+                     const Ops& ops) noexcept {
   const S dv = absval(v1 - v0) / v_split;
-  const S inv_sigma0 = S(1) / sigma0;
-  BristleEnd<S> end;
+  BristleEnd<typename Ops::Gh> end;
   if (dv > S(1)) {
     // ceil_to_int keeps a float build in single precision (no double conversion).
     const int m = dv > S(kMaxBristleParts) ? kMaxBristleParts : ceil_to_int(dv);
@@ -99,12 +118,27 @@ S bristle_step_linear(const S& z, const S& v0, const S& v1, const S& h, const S&
     S wa = v0;
     for (int j = 0; j < m; ++j) {
       const S wb = v0 + (v1 - v0) * S(j + 1) / S(m);
-      y = bristle_linear_part(y, wa, wb, hm, sigma0, inv_sigma0, g_side, end);
+      y = bristle_part(y, wa, wb, hm, ops, end);
       wa = wb;
     }
     return y;
   }
-  return bristle_linear_part(z, v0, v1, h, sigma0, inv_sigma0, g_side, end);
+  return bristle_part(z, v0, v1, h, ops, end);
+}
+
+/// bristle_part for the state value alone.
+template <class S, class GSide>
+S bristle_linear_part(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
+                      const S& inv_sigma0, const GSide& g_side, BristleEnd<S>& end) noexcept {
+  return bristle_part(z, v0, v1, h, BristleValueOps<S, GSide>{sigma0, inv_sigma0, g_side}, end);
+}
+
+/// bristle_split_step for the state value alone.
+template <class S, class GSide>
+S bristle_step_linear(const S& z, const S& v0, const S& v1, const S& h, const S& sigma0,
+                      const S& v_split, const GSide& g_side) noexcept {
+  return bristle_split_step(z, v0, v1, h, v_split,
+                            BristleValueOps<S, GSide>{sigma0, S(1) / sigma0, g_side});
 }
 
 }  // namespace frictionlab

@@ -76,13 +76,12 @@ S phi1_neg_derivative(const S& x, const S& E, const S& phi) noexcept {
   return (E - phi) / x;
 }
 
-/// g(v)/sigma0 and its sensitivity at a part's end (BristleEnd with derivatives).
+/// g(v)/sigma0 [m] and its sensitivity dgh/dq at a velocity (bristle.hpp's Gh with derivatives).
+/// Left uninitialised by default: every one is written whole (gh_grad, arc) before it is read.
 template <class S, int N>
-struct LuGreSensEnd {
-  S gh{0};
-  LuGreSens<S, N> dgh{};
-  bool pos{true};
-  bool known{false};
+struct LuGreGh {
+  S gh;
+  LuGreSens<S, N> dgh;
 };
 
 namespace detail_lugre_sens {
@@ -124,43 +123,26 @@ S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const
   return sg * gh1 + E * base - sg * dgh * ph;
 }
 
+/// The arcs of bristle.hpp's splitting (bristle_split_step) with the sensitivities: dz is
+/// carried through every arc in place.
 template <class S, int N>
-S part(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& v0,
-       const S& v1, const S& h, const S& inv_vs, const S& inv_sigma0,
-       LuGreSensEnd<S, N>& end, bool d_alpha) noexcept {
-  LuGreSens<S, N> dgh0;
-  const auto gh_start = [&](bool pos) {
-    if (end.known && end.pos == pos) {
-      dgh0 = end.dgh;
-      return end.gh;
-    }
-    return gh_grad<S, N>(p, v0, pos, inv_vs, inv_sigma0, dgh0, d_alpha);
-  };
-  if ((v0 > S(0) && v1 < S(0)) || (v0 < S(0) && v1 > S(0))) {
-    const S hc = h * v0 / (v0 - v1);
-    const bool p0 = v0 > S(0), p1 = v1 > S(0);
-    S gh_rest;
-    LuGreSens<S, N> dgh_rest;
-    const S gh_a = gh_start(p0);
-    const S mid = arc<S, N>(p, z, dz, v0, S(0), hc, p0, inv_vs, inv_sigma0, gh_a, dgh0, gh_rest, dgh_rest,
-                            d_alpha);
-    LuGreSens<S, N> dgh_rest1;
-    const S gh_rest1 = gh_grad<S, N>(p, S(0), p1, inv_vs, inv_sigma0, dgh_rest1, d_alpha);
-    end.pos = p1;
-    end.known = true;
-    return arc<S, N>(p, mid, dz, S(0), v1, h - hc, p1, inv_vs, inv_sigma0, gh_rest1, dgh_rest1,
-                     end.gh, end.dgh, d_alpha);
+struct SensOps {
+  using Gh = LuGreGh<S, N>;
+  const typename LuGre<S>::Params& p;
+  LuGreSens<S, N>& dz;
+  S inv_vs;
+  S inv_sigma0;
+  bool d_alpha;
+  Gh gh(const S& v, bool pos) const noexcept {
+    Gh g;
+    g.gh = gh_grad<S, N>(p, v, pos, inv_vs, inv_sigma0, g.dgh, d_alpha);
+    return g;
   }
-  if (v0 == S(0) && v1 == S(0)) {
-    end.known = false;
-    return z;
+  S arc(const S& z, const S& va, const S& vb, const S& hh, bool pos, const Gh& g0, Gh& g1) const noexcept {
+    return detail_lugre_sens::arc<S, N>(p, z, dz, va, vb, hh, pos, inv_vs, inv_sigma0, g0.gh, g0.dgh, g1.gh,
+                                        g1.dgh, d_alpha);
   }
-  const bool pos = (v0 + v1) > S(0);
-  const S gh0 = gh_start(pos);
-  end.pos = pos;
-  end.known = true;
-  return arc<S, N>(p, z, dz, v0, v1, h, pos, inv_vs, inv_sigma0, gh0, dgh0, end.gh, end.dgh, d_alpha);
-}
+};
 
 }  // namespace detail_lugre_sens
 
@@ -171,23 +153,8 @@ template <class S, int N>
 S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz,
                          const S& v0, const S& v1, const S& h, bool d_alpha = true) noexcept {
   static_assert(N >= kLuGreFields);
-  const S inv_vs = S(1) / p.curve.vs;
-  const S inv_sigma0 = S(1) / p.sigma0;
-  const S dv = absval(v1 - v0) / (p.curve.vs / S(8));  // bristle_step_linear's v_split = vs/8
-  LuGreSensEnd<S, N> end;
-  if (dv > S(1)) {
-    const int m = dv > S(kMaxBristleParts) ? kMaxBristleParts : ceil_to_int(dv);
-    const S hm = h / S(m);
-    S y = z;
-    S wa = v0;
-    for (int j = 0; j < m; ++j) {
-      const S wb = v0 + (v1 - v0) * S(j + 1) / S(m);
-      y = detail_lugre_sens::part<S, N>(p, y, dz, wa, wb, hm, inv_vs, inv_sigma0, end, d_alpha);
-      wa = wb;
-    }
-    return y;
-  }
-  return detail_lugre_sens::part<S, N>(p, z, dz, v0, v1, h, inv_vs, inv_sigma0, end, d_alpha);
+  const detail_lugre_sens::SensOps<S, N> ops{p, dz, S(1) / p.curve.vs, S(1) / p.sigma0, d_alpha};
+  return bristle_split_step(z, v0, v1, h, p.curve.vs / S(8), ops);  // LuGre::step_linear's v_split
 }
 
 /// LuGre::force (vd = 0) and dF = dF/dq + dF/dz dz (dz: the state's sensitivities).
