@@ -106,13 +106,13 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
     prog(label + ": robust loss scale re-estimated at the optimum: " + format_number(out.loss.scale));
     LsqOptions once = opt.lsq;
     once.starts = 1;
-    const auto again =
+    auto again =
         detail::run_lsq(fam, d, out.run.theta, out.free, once, out.loss, prog, label + " (rescaled)");
     out.run.theta = again.theta;
     out.run.iterations += again.iterations;
     out.run.converged = again.converged;
     out.run.termination = again.termination;
-    out.run.last = again.last;
+    out.run.last = std::move(again.last);
   }
   if (!extra.theta.empty()) out.nested_cost = out.run.starts.back().initial_cost;
   return out;
@@ -120,7 +120,7 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
 
 FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
                   std::vector<double> nat, const detail::Progress& prog, FitResult r) {
-  const auto o = lsq_optimum(opt, opt.model, fam, d, std::move(nat), prog, "lsq");
+  auto o = lsq_optimum(opt, opt.model, fam, d, std::move(nat), prog, "lsq");
   copy_starts(r, o.run);
   if (!o.nested.empty()) {
     r.nested_model = o.nested;
@@ -217,7 +217,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   auto snat0 = detail::initial_guess(*sfam, sm, sd, opt.steady, snat, prog, opt.lsq.threads);
   const auto sth0 = sfam->to_internal(snat0);
   const detail::Robust none{};
-  const auto srun = detail::run_lsq(*sfam, sd, sth0, sfree, opt.lsq, none, prog, "two-stage static");
+  auto srun = detail::run_lsq(*sfam, sd, sth0, sfree, opt.lsq, none, prog, "two-stage static");
   FitResult sr;
   detail::fill_statistics(sr, *sfam, sd, srun.theta, sfree, none, {}, 0, &srun.last);
   const auto snat_opt = sfam->to_natural(srun.theta);
@@ -231,7 +231,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   nat = detail::initial_guess(fam, m, d, opt.steady, nat, prog, opt.lsq.threads);
   const auto th0 = fam.to_internal(nat);
   const auto loss = detail::make_robust(fam, d, th0, opt.lsq);
-  const auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
+  auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
   copy_starts(r, run);
   if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
   detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads, &run.last);

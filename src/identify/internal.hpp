@@ -296,11 +296,12 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box. `threads`: for
 /// the Jacobian (Family::make_cost; 0: every core). `known`: the solver's last evaluation of the
-/// same cost (LsqRun::last), used instead of a new one when it was made at theta itself.
+/// same cost (LsqRun::last), used instead of a new one when it was made at theta itself (its
+/// arrays are then moved out: it is left empty).
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0,
-                     const Linearisation* known = nullptr);
+                     Linearisation* known = nullptr);
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian.
 void fill_values_only(FitResult& r, const Family& fam, const FitData& d,

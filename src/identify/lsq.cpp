@@ -475,7 +475,7 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit, int threads,
-                     const Linearisation* known) {
+                     Linearisation* known) {
   threads = resolve_threads(threads);
   fill_values_only(r, fam, d, theta, free);
   auto& rel = r.reliability;
@@ -508,8 +508,9 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   bool evaluated = true;
   if (known != nullptr && known->x == x && known->residuals.size() == static_cast<std::size_t>(m) &&
       known->jacobian.size() == static_cast<std::size_t>(m * p)) {
-    res = known->residuals;
-    jac = known->jacobian;
+    res = std::move(known->residuals);  // taken, not copied (a long record's Jacobian is large)
+    jac = std::move(known->jacobian);
+    known->x.clear();
   } else {
     const auto cost = fam.make_cost(d, theta, free, loss, threads);
     res.resize(static_cast<std::size_t>(m));
