@@ -237,5 +237,26 @@ TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {
   EXPECT_EQ(calls, 3);
 }
 
+TEST(StartSsr, GoesOnWhereItStoppedWithTheSameSum) {
+  // The scans simulate every candidate's first chunk, then finish them in another order: the
+  // sum over pieces of any length is the one-pass sum of the prediction's squares, bit for bit.
+  const LuGreCase c = lugre_case();
+  std::vector<double> pred(static_cast<std::size_t>(c.d.n()));
+  c.fam->predict(c.theta.data(), c.d, Method::exact, Hold::zoh, pred.data());
+  double ssr = 0, head = 0;
+  for (long k = c.d.first; k < c.d.n(); ++k) {
+    const double e = c.d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)];
+    ssr += e * e;
+    if (k < 1000) head = ssr;
+  }
+  const auto run = c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh);
+  EXPECT_EQ(run->advance(1000), head);
+  EXPECT_EQ(run->done(), 1000);
+  EXPECT_EQ(run->advance(500), head);  // nothing to do before where it stands
+  for (long k = 1000; k < c.d.n(); k += 777) run->advance(k + 777);
+  EXPECT_EQ(run->done(), c.d.n());
+  EXPECT_EQ(run->advance(c.d.n() + 10), ssr);
+}
+
 }  // namespace
 }  // namespace frictionlab::identify::detail

@@ -475,21 +475,34 @@ class FamilyT final : public Family {
     run<double>(theta, d, m, h, [&](long k, const double& pred) { out[k] = pred; });
   }
 
-  double ssr_below(const double* theta, const FitData& d, Method m, Hold h,
-                   const std::function<double()>& bound) const override {
-    constexpr long kChunk = 2048;
-    typename Model<double>::State x{};
-    double s = 0;
-    for (long k0 = 0; k0 < d.n(); k0 += kChunk) {
-      x = run_range<double>(theta, d, m, h, k0, std::min(d.n(), k0 + kChunk), x,
-                            [&](long k, const double& pred) {
-                              if (k < d.first) return;
-                              const double r = d.y[static_cast<std::size_t>(k)] - pred;
-                              s += r * r;
-                            });
-      if (!(s <= bound())) return std::numeric_limits<double>::infinity();
-    }
-    return s;
+  std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m,
+                                    Hold h) const override {
+    class Run final : public SsrRun {
+     public:
+      Run(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h)
+          : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h) {}
+      double advance(long k_end) override {
+        k_end = std::min(k_end, d_.n());
+        if (k_ >= k_end) return s_;
+        x_ = f_.template run_range<double>(theta_.data(), d_, m_, h_, k_, k_end, x_,
+                                           [this](long k, const double& pred) {
+                                             if (k < d_.first) return;
+                                             const double r = d_.y[static_cast<std::size_t>(k)] - pred;
+                                             s_ += r * r;
+                                           });
+        k_ = k_end;
+        return s_;
+      }
+
+     private:
+      const FamilyT& f_;
+      std::vector<double> theta_;
+      const FitData& d_;
+      Method m_;
+      Hold h_;
+      typename Model<double>::State x_{};
+    };
+    return std::make_unique<Run>(*this, theta, d, m, h);
   }
 
   void user_values(const double* theta, double* u) const override {
@@ -596,6 +609,17 @@ class FamilyT final : public Family {
 };
 
 }  // namespace
+
+double Family::ssr_below(const double* theta, const FitData& d, Method m, Hold h,
+                         const std::function<double()>& bound) const {
+  const auto run = start_ssr(theta, d, m, h);
+  double s = 0;
+  while (run->done() < d.n()) {
+    s = run->advance(run->done() + kSsrChunk);
+    if (!(s <= bound())) return std::numeric_limits<double>::infinity();
+  }
+  return s;
+}
 
 int Family::index(std::string_view field) const {
   for (std::size_t i = 0; i < info_.size(); ++i)

@@ -14,7 +14,9 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -254,46 +256,63 @@ class Scanner {
       : fam_(fam), d_(d), progress_(progress),
         threads_(resolve_threads(threads)) {}
   /// Sums of squared residuals for natural values `trials[j]`: exact for the lowest (and any
-  /// that was not stopped), inf for a candidate stopped above the best or not finite. `bound0`:
-  /// a sum the caller would keep instead of the best candidate unless that is lower (a
-  /// candidate above it stops early too: inf); `first`: the candidate simulated first, the one
-  /// expected lowest (its sum is the bound of the others). Neither changes the lowest sum or
-  /// which candidate has it, only how early the others stop.
+  /// that was not stopped), inf for a candidate stopped above the best or not finite.
+  /// `keep_below`: a sum the caller keeps instead of the best candidate unless that is lower (a
+  /// candidate above it stops early too: inf). Every candidate's first kSsrChunk samples are
+  /// simulated first; the candidates are then finished in the order of those partial sums, the
+  /// most promising first, so that the lowest complete sum so far - the bound that stops the
+  /// others - is low from the start. A candidate is stopped only once its partial sum exceeds
+  /// a complete one (partial sums only grow): the lowest sum, and the first candidate that has
+  /// it, are those of the complete scan whatever the order and the threads.
   std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what,
-                          double bound0 = std::numeric_limits<double>::infinity(),
-                          std::size_t first = 0) const {
+                          double keep_below = std::numeric_limits<double>::infinity()) const {
     using clock = std::chrono::steady_clock;
+    constexpr double inf = std::numeric_limits<double>::infinity();
     const auto t0 = clock::now();
     auto last = t0;
+    const std::size_t n = trials.size();
+    std::vector<double> out(n, inf), probe(n, inf);
+    std::vector<std::unique_ptr<SsrRun>> runs(n);
+    for_each_index(n, threads_, [&](std::size_t j) {
+      const auto th = fam_.to_internal(trials[j]);
+      runs[j] = fam_.start_ssr(th.data(), d_, Method::exact, Hold::zoh);
+      const double s = runs[j]->advance(Family::kSsrChunk);
+      probe[j] = std::isnan(s) ? inf : s;
+    });
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&probe](std::size_t a, std::size_t b) { return probe[a] < probe[b]; });
     std::atomic<std::size_t> done{0};
     std::mutex report_mutex;
-    std::vector<double> out(trials.size(), std::numeric_limits<double>::infinity());
-    // The best sum so far: a candidate whose partial sum exceeds it cannot be the best and
-    // stops early (+inf). The lowest sum, and the first candidate that has it, are the same
-    // whatever the threads' order (Family::ssr_below).
-    std::atomic<double> best{bound0};
-    const std::function<double()> bound = [&best] { return best.load(); };
-    first = std::min(first, trials.size() - 1);
-    const auto one = [&](std::size_t i) {
-      // Evaluation order: `first`, then the others in their order.
-      const std::size_t j = i == 0 ? first : (i <= first ? i - 1 : i);
-      const auto th = fam_.to_internal(trials[j]);
-      const double s = fam_.ssr_below(th.data(), d_, Method::exact, Hold::zoh, bound);
-      out[j] = std::isfinite(s) ? s : std::numeric_limits<double>::infinity();
+    std::atomic<double> best{keep_below};
+    for_each_index(n, threads_, [&](std::size_t i) {
+      const std::size_t j = order[i];
+      SsrRun& run = *runs[j];
+      double s = probe[j];
+      while (true) {
+        if (!(s <= best.load())) {
+          s = inf;
+          break;
+        }
+        if (run.done() >= d_.n()) break;
+        s = run.advance(run.done() + Family::kSsrChunk);
+      }
+      runs[j].reset();
+      out[j] = s;
       for (double b = best.load(); out[j] < b && !best.compare_exchange_weak(b, out[j]);) {
       }
       const std::size_t n_done = ++done;
       if (!progress_.enabled()) return;
       const std::lock_guard<std::mutex> lock(report_mutex);
       const auto now = clock::now();
-      if (now - last < std::chrono::seconds(1) || n_done == trials.size()) return;
+      if (now - last < std::chrono::seconds(1) || n_done == n) return;
       last = now;
       const double elapsed = std::chrono::duration<double>(now - t0).count();
-      const double left = elapsed / static_cast<double>(n_done) * static_cast<double>(trials.size() - n_done);
+      const double left = elapsed / static_cast<double>(n_done) * static_cast<double>(n - n_done);
       progress_("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
-                std::to_string(trials.size()) + " simulations, about " + format_number(left, 2) + " s left");
-    };
-    if (!trials.empty()) for_each_index(trials.size(), threads_, one);
+                std::to_string(n) + " simulations, about " + format_number(left, 2) + " s left");
+    });
     return out;
   }
 
@@ -464,14 +483,13 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
   };
 
   // sigma0 (x sigma1) scan for LuGre / elasto-plastic / Dahl; returns the pre-sliding
-  // displacement gmax/sigma0 of the best point, its sum of squares and its index in the grid.
-  // keep_below: the sum of a result the caller keeps unless this scan finds a lower one (the
-  // candidates above it stop early); first: the grid index simulated first.
+  // displacement gmax/sigma0 of the best point and its sum of squares. keep_below: the sum of a
+  // result the caller keeps unless this scan finds a lower one (the candidates above it stop
+  // early).
   struct ScanBest {
     double zss = kNaN, ssr = std::numeric_limits<double>::infinity();
-    std::size_t index = 0;
   };
-  auto bristle_scan = [&](double keep_below, std::size_t first) {
+  auto bristle_scan = [&](double keep_below) {
     const int i0 = idx_of("sigma0"), i1 = idx_of("sigma1");
     set_if_free(nat, idx_of("z_ba_logit"), 0.0);
     set_if_free(nat, idx_of("n"), 1.0);
@@ -494,14 +512,12 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
         trials.push_back(std::move(trial));
       }
     }
-    const std::vector<double> costs = scan.ssr(
-        trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below, first);
-    std::size_t best_j = first;
+    const std::vector<double> costs =
+        scan.ssr(trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below);
     for (std::size_t j = 0; j < trials.size(); ++j)
       if (costs[j] < best) {
         best = costs[j];
         best_nat = trials[j];
-        best_j = j;
       }
     if (best_nat.empty()) {
       best_nat = nat;
@@ -512,7 +528,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     if (progress.enabled())
       progress("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
                std::to_string(s0c.size() * tau.size()) + " simulations)");
-    return ScanBest{level_max() / nat[static_cast<std::size_t>(i0)], best, best_j};
+    return ScanBest{level_max() / nat[static_cast<std::size_t>(i0)], best};
   };
 
   switch (strategy) {
@@ -521,14 +537,14 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
       // again on samples at least 5 pre-sliding displacements (5 gmax/sigma0) past the last
       // reversal, where the bristle state has settled to within exp(-5), and the scan again.
       // The pass whose result simulates better is kept (with few slow plateaus the second
-      // selection can leave the Stribeck region nearly empty): the second scan starts at the
-      // first one's best grid point and stops every candidate above the first pass's sum.
+      // selection can leave the Stribeck region nearly empty): the second scan stops every
+      // candidate above the first pass's sum.
       if (need_static) static_fit(steady_samples(d, sel, 50, 0.0));
-      const ScanBest one = bristle_scan(std::numeric_limits<double>::infinity(), 0);
+      const ScanBest one = bristle_scan(std::numeric_limits<double>::infinity());
       if (need_static) {
         const auto first = nat;
         static_fit(steady_samples(d, sel, 50, 5 * one.zss));
-        const ScanBest second = bristle_scan(one.ssr, one.index);
+        const ScanBest second = bristle_scan(one.ssr);
         if (!(second.ssr <= one.ssr)) nat = first;
       }
       break;

@@ -79,8 +79,29 @@ struct Robust {
   }
 };
 
+/// A simulation of a prediction's sum of squared residuals that goes on where it stopped
+/// (Family::start_ssr): the scans simulate every candidate's first samples, then finish the
+/// most promising first.
+class SsrRun {
+ public:
+  virtual ~SsrRun() = default;
+  /// Simulates up to sample min(k_end, n) and returns the partial sum of squares
+  /// sum_{d.first <= k < k_end} (y_k - pred_k)^2, summed in the order of k.
+  virtual double advance(long k_end) = 0;
+  /// The samples simulated so far.
+  long done() const { return k_; }
+
+ protected:
+  long k_ = 0;
+  double s_ = 0;
+};
+
 class Family {
  public:
+  /// Samples between two checks of a partial sum of squares against a bound (ssr_below, the
+  /// scans).
+  static constexpr long kSsrChunk = 2048;
+
   virtual ~Family() = default;
   const std::vector<ParamInfo>& info() const { return info_; }
   const std::vector<UserInfo>& user_info() const { return user_; }
@@ -97,13 +118,17 @@ class Family {
   /// Prediction of the measured channel at every sample (simulated from rest at t[0]).
   virtual void predict(const double* theta, const FitData& d, Method m, Hold h,
                        double* out) const = 0;
+  /// The sum of squared residuals of that prediction, simulated on demand (SsrRun::advance);
+  /// theta is copied.
+  virtual std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m,
+                                            Hold h) const = 0;
   /// The sum of squared residuals sum_{k >= d.first} (y_k - pred_k)^2 of that prediction,
   /// summed in the order of k (the same value as from predict), or +inf as soon as a partial
-  /// sum is above bound() or not finite (checked every few thousand samples; bound may fall
-  /// while this runs: Scanner's best so far). The partial sums only grow, so a simulation whose
-  /// sum is at most every bound it sees is never stopped.
-  virtual double ssr_below(const double* theta, const FitData& d, Method m, Hold h,
-                           const std::function<double()>& bound) const = 0;
+  /// sum is above bound() or not finite (checked every kSsrChunk samples; bound may fall while
+  /// this runs). The partial sums only grow, so a simulation whose sum is at most every bound
+  /// it sees is never stopped.
+  double ssr_below(const double* theta, const FitData& d, Method m, Hold h,
+                   const std::function<double()>& bound) const;
   /// Reported parameter values (size user_info().size()).
   virtual void user_values(const double* theta, double* u) const = 0;
   /// d user / d theta[free[j]]: row-major user_info().size() x free.size().
