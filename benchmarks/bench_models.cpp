@@ -33,7 +33,9 @@ const std::vector<S>& velocities() {
 
 /// Time one step of M plus M::force per iteration with a 1 ms step: M::step on the held input
 /// (Hold::zoh) or `advance` on the linearly interpolated one (Hold::linear). With `shared`, a
-/// model that has M::at evaluates its velocity terms once for both (as a ZOH simulation can).
+/// model that has M::at evaluates its velocity terms once for both (as a ZOH simulation can),
+/// and once per sample for the force there and the two linear steps that share the sample (as
+/// a linear-input simulation does: drive, the fits).
 template <class M, Hold hold, bool shared = true>
 void run(benchmark::State& st, const typename M::Params& p) {
   using S = typename M::Scalar;
@@ -41,6 +43,18 @@ void run(benchmark::State& st, const typename M::Params& p) {
   typename M::State x{};
   const S h = S(1e-3);
   std::size_t k = 0;
+  if constexpr (hold == Hold::linear && shared && HasLinearAt<M>) {
+    auto w = M::at(p, v[0]);
+    for (auto _ : st) {
+      const std::size_t k1 = (k + 1) & (v.size() - 1);
+      const auto w1 = M::at(p, v[k1]);
+      x = M::step_linear(p, x, w, w1, h);
+      benchmark::DoNotOptimize(M::force(p, x, w1));
+      w = w1;
+      k = k1;
+    }
+    return;
+  }
   for (auto _ : st) {
     const std::size_t k1 = (k + 1) & (v.size() - 1);
     if constexpr (hold == Hold::zoh && shared && HasAtVelocity<M>) {
@@ -98,6 +112,10 @@ void BM_LuGre_zoh_separate(benchmark::State& st) {
 template <class S>
 void BM_LuGre_linear(benchmark::State& st) {
   run_linear<LuGre<S>>(st, lugre_params<S>());
+}
+template <class S>
+void BM_LuGre_linear_separate(benchmark::State& st) {
+  run<LuGre<S>, Hold::linear, false>(st, lugre_params<S>());
 }
 template <class S>
 void BM_LuGre_forward_euler(benchmark::State& st) {
@@ -228,6 +246,8 @@ BENCHMARK(BM_LuGre_zoh_separate<float>);
 BENCHMARK(BM_LuGre_zoh_separate<double>);
 BENCHMARK(BM_LuGre_linear<float>);
 BENCHMARK(BM_LuGre_linear<double>);
+BENCHMARK(BM_LuGre_linear_separate<float>);
+BENCHMARK(BM_LuGre_linear_separate<double>);
 BENCHMARK(BM_LuGre_forward_euler<float>);
 BENCHMARK(BM_LuGre_forward_euler<double>);
 BENCHMARK(BM_Stribeck_rational_smooth<float>);

@@ -2,12 +2,16 @@
 // they replace: r*r and r for pow(r, alpha) at alpha = 2 and 1 (values and Jet derivatives; an
 // exponent being estimated keeps pow), 1 - exp(-x) without expm1, the LuGre ZOH step against a
 // long-double closed form, the exp underflow cut-off of the Stribeck shape, and the number of
-// g evaluations of the linear-input bristle step (consecutive parts share their ends).
+// g evaluations of the linear-input bristle step (consecutive parts share their ends; a step
+// with g flat at both ends of a monotone side is not split, and gives the split step's state to
+// rounding; g at both ends given by LuGre::at gives the step that evaluates them itself).
 #include <gtest/gtest.h>
 
 #include <ceres/jet.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <vector>
 
@@ -209,11 +213,76 @@ TEST(BristleStepLinear, EvaluatesGOnceAtEachSharedEnd) {
   };
   for (int j = 0; j < 6; ++j) {
     BristleEnd<double> fresh;  // nothing known: g evaluated at both ends
-    const double wa = v0 + (v1 - v0) * j / 6, wb = v0 + (v1 - v0) * (j + 1) / 6;
+    // (the last part ends at v1 itself)
+    const double wa = v0 + (v1 - v0) * j / 6, wb = j == 5 ? v1 : v0 + (v1 - v0) * (j + 1) / 6;
     y = bristle_linear_part(y, wa, wb, 1e-3 / 6, 1e5, inv_s0, g_count, fresh);
   }
   EXPECT_EQ(calls_parts, 3 * 6);
   EXPECT_EQ(y, z);
+}
+
+TEST(BristleStepLinear, FlatEndsOfAMonotoneCurveAreNotSplit) {
+  // Exponential Stribeck shape, vs = 1 mm/s: at 40-60 vs exp(-r^2) is below the rounding of Fc,
+  // g is the same number at both ends and in between. The sweep of 20 vs would take 16 parts.
+  int calls = 0;
+  const auto g_side = [&calls](const double& v, bool) {
+    ++calls;
+    return 1.0 + 0.5 * std::exp(-(v / 1e-3) * (v / 1e-3));
+  };
+  const double vs8 = 1e-3 / 8;
+  for (const double sgn : {1.0, -1.0}) {
+    const double v0 = sgn * 40e-3, v1 = sgn * 60e-3, z0 = sgn * 3e-6;
+    calls = 0;
+    const double one = bristle_step_linear(z0, v0, v1, 1e-3, 1e5, vs8, g_side, true);
+    EXPECT_EQ(calls, 3);  // both ends and the midpoint
+    calls = 0;
+    const double split = bristle_step_linear(z0, v0, v1, 1e-3, 1e5, vs8, g_side, false);
+    EXPECT_EQ(calls, 2 * 16 + 1);
+    EXPECT_NEAR(one, split, 4 * std::numeric_limits<double>::epsilon() * std::abs(split));
+    EXPECT_NE(one, 0.0);
+  }
+  // In the Stribeck region (g differs at the ends) a monotone curve is split as before, bit for
+  // bit the same state.
+  calls = 0;
+  const double in_region = bristle_step_linear(0.0, 0.2e-3, 2.2e-3, 1e-3, 1e5, vs8, g_side, true);
+  EXPECT_EQ(calls, 2 * 16 + 1);
+  EXPECT_EQ(in_region, bristle_step_linear(0.0, 0.2e-3, 2.2e-3, 1e-3, 1e5, vs8, g_side, false));
+  // A curve that is not monotone may take the same value at both ends and another in between
+  // (a bump centred between them: g(1 mm/s) == g(9 mm/s) bitwise): without the monotone promise
+  // the step is split, g evaluated at every part.
+  int bump_calls = 0;
+  const auto bump = [&bump_calls](const double& v, bool) {
+    ++bump_calls;
+    const double u = (v - 5e-3) / 1e-3;
+    return 1.0 + 0.5 * std::exp(-u * u);
+  };
+  ASSERT_EQ(bump(1e-3, true), bump(9e-3, true));
+  bump_calls = 0;
+  (void)bristle_step_linear(0.0, 1e-3, 9e-3, 1e-3, 1e5, vs8, bump, false);
+  EXPECT_EQ(bump_calls, 2 * 16 + 1);
+}
+
+TEST(LuGreStepLinear, VelocityTermsGivenEqualTheOnesEvaluated) {
+  // step_linear(p, x, at(v0), at(v1), h) against step_linear(p, x, v0, v1, h) (which evaluates
+  // g at the ends itself; tested against high-accuracy solutions in test_model_properties):
+  // the same update but for the rounding of g, both sides of an asymmetric curve, reversals,
+  // rest, and steps split in the Stribeck region.
+  LuGre<double>::Params p;
+  p.curve = StribeckCurve<double>{0.8, 1.1, 1.4, 1.7, 2e-3, 2.0, StribeckShape::exponential};
+  p.sigma0 = 1e5;
+  p.sigma1 = 300;
+  const std::vector<double> v{0.0, 1e-4, -3e-3, 5e-3, 5e-3, 0.0, -2e-2, 3e-2, 3.1e-2, -1e-3, 2e-4, 0.0, 0.0, 8e-3};
+  double worst = 0;
+  for (const double h : {1e-4, 1e-3, 1e-2}) {
+    LuGre<double>::State x1{}, x2{};
+    for (std::size_t k = 0; k + 1 < v.size(); ++k) {
+      x1 = LuGre<double>::step_linear(p, x1, v[k], v[k + 1], h);
+      x2 = LuGre<double>::step_linear(p, x2, LuGre<double>::at(p, v[k]), LuGre<double>::at(p, v[k + 1]), h);
+      worst = std::max(worst, std::abs(x1.z - x2.z) / (1.7 / p.sigma0));
+    }
+  }
+  std::printf("[measured] LuGre linear step with given velocity terms: largest |dz| / z_max = %.2e\n", worst);
+  EXPECT_LT(worst, 1e-14);
 }
 
 }  // namespace

@@ -260,9 +260,11 @@ class SimCost final : public ceres::CostFunction {
       dz[kLuGreFields] = s == 0 ? 0.0 : 1.0;
       LuGreSens<double, NQ> dF{};
       bool good = true;
+      // g(v) and dg/dq once per sample: for the force there and both steps that share it.
+      LuGreAt<double, NQ> w = lugre_at<double, NQ>(p, d_.v[b[s]], d_alpha);
       for (long k = b[s]; k < b[s + 1]; ++k) {
         const auto uk = static_cast<std::size_t>(k);
-        const double F = lugre_force_sens<double, NQ>(p, z, dz, d_.v[uk], dF, d_alpha);
+        const double F = lugre_force_sens<double, NQ>(p, z, dz, w, dF);
         if (k >= d_.first) {
           // r = y - pred, pred = Km i - F (sensorless) or F; the loss's slope by a Jet<1>.
           const double sgn_f = sl ? -1.0 : 1.0;
@@ -282,11 +284,11 @@ class SimCost final : public ceres::CostFunction {
           good = good && std::isfinite(rl.a);
         }
         if (k + 1 == n) break;
-        if (k + 1 < b[s + 1])
-          z = lugre_step_linear_sens<double, NQ>(p, z, dz, d_.v[uk], d_.v[uk + 1], d_.t[uk + 1] - d_.t[uk], d_alpha);
-        else {
+        const LuGreAt<double, NQ> w1 = lugre_at<double, NQ>(p, d_.v[uk + 1], d_alpha);
+        z = lugre_step_linear_sens<double, NQ>(p, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk], d_alpha);
+        w = w1;
+        if (k + 1 == b[s + 1]) {
           // The step into the next segment: its state and sensitivities are the segment's end.
-          z = lugre_step_linear_sens<double, NQ>(p, z, dz, d_.v[uk], d_.v[uk + 1], d_.t[uk + 1] - d_.t[uk], d_alpha);
           end[s].dz_dzs = dz[kLuGreFields];
           for (std::size_t j = 0; j < nf; ++j)
             for (int q = 0; q < kLuGreFields; ++q)
@@ -428,6 +430,22 @@ class FamilyT final : public Family {
     using M = Model<S>;
     const typename M::Params p = fit_.template params<S, kE>(nat.data() + off);
     const long n = d.n();
+    if constexpr (HasLinearAt<M>) {
+      if (m == Method::exact && h == Hold::linear && k0 < k1) {
+        // (g(v) once per sample, for the force and the two steps it ends and starts)
+        auto w = M::at(p, S(d.v[static_cast<std::size_t>(k0)]));
+        for (long k = k0; k < k1; ++k) {
+          const auto uk = static_cast<std::size_t>(k);
+          const S F = M::force(p, x, w);
+          sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+          if (k + 1 == n) break;
+          const auto w1 = M::at(p, S(d.v[uk + 1]));
+          x = M::step_linear(p, x, w, w1, S(d.t[uk + 1] - d.t[uk]));
+          w = w1;
+        }
+        return x;
+      }
+    }
     for (long k = k0; k < k1; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       const S vk(d.v[uk]);

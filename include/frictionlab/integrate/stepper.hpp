@@ -36,6 +36,15 @@ concept HasLinearStep = requires(const typename M::Params& p, const typename M::
 template <class M>
 concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) { M::at(p, v); };
 
+/// Models whose linear-input step can take those terms at both of its ends (LuGre::step_linear
+/// with two AtVelocity): a simulation computes them once per sample for the force there and for
+/// the two steps that share the sample.
+template <class M>
+concept HasLinearAt = HasAtVelocity<M> &&
+    requires(const typename M::Params& p, const typename M::State& x, typename M::Scalar h) {
+      M::step_linear(p, x, M::at(p, h), M::at(p, h), h);
+    };
+
 template <class M>
 concept HasImplicitEuler = requires(const typename M::Params& p, const typename M::State& x,
                                     typename M::Scalar s) { M::step_implicit_euler(p, x, s, s); };
@@ -117,6 +126,20 @@ template <class M, class S, class Sink>
 typename M::State drive(const typename M::Params& p, typename M::State x, const S* t, const S* v,
                         long n, Method method, Hold hold, S max_substep, Sink&& sink) {
   using std::ceil;
+  if constexpr (HasLinearAt<M>) {
+    // The exact linear-input step without substeps: the velocity terms once per sample.
+    if (method == Method::exact && hold == Hold::linear && !(max_substep > S(0)) && n > 0) {
+      auto w = M::at(p, v[0]);
+      for (long k = 0;; ++k) {
+        sink(k, M::force(p, x, w), x);
+        if (k + 1 >= n) break;
+        const auto w1 = M::at(p, v[k + 1]);
+        x = M::step_linear(p, x, w, w1, t[k + 1] - t[k]);
+        w = w1;
+      }
+      return x;
+    }
+  }
   for (long k = 0; k < n; ++k) {
     if constexpr (HasAtVelocity<M>) {
       // The exact held step without substeps: the force and the step share the velocity terms.

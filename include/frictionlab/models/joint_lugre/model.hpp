@@ -155,7 +155,14 @@ struct JointLuGre {
       return step(p, x, (v0 + v1) / S(2), h);
     }
     const auto g_side = [&p](const S& v, bool /*pos*/) { return g(p, v); };
-    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.Omega_s / S(8), g_side)};
+    // g is monotone in |qd| when every Stribeck term (decreasing, delta > 0) has the same sign.
+    bool any_pos = false, any_neg = false;
+    for (int i = 0; i < p.n_stribeck; ++i) {
+      any_pos = any_pos || p.Fs[static_cast<std::size_t>(i)] > S(0);
+      any_neg = any_neg || p.Fs[static_cast<std::size_t>(i)] < S(0);
+    }
+    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.Omega_s / S(8), g_side,
+                                     !(any_pos && any_neg))};
   }
 
   /// Closed-form implicit Euler: z+ = (z + h qd) / (1 + h a). Stable, monotone, first order.

@@ -55,10 +55,11 @@ struct LuGre {
     S a;       ///< relaxation rate sigma0 |v| / g(v) [1/s]
     S z_ss;    ///< steady deflection sgn(v) g(v) / sigma0 [m]
     S sigma1;  ///< damping sigma1(v) [N s/m]
+    S g;       ///< g(v) [N] on the side of v (v = 0: the positive side, as stribeck_g)
   };
   static AtVelocity at(const Params& p, const S& v) noexcept {
     const S gv = g(p, v);
-    return AtVelocity{v, p.sigma0 * absval(v) / gv, sgn(v) * gv / p.sigma0, damping(p, v)};
+    return AtVelocity{v, p.sigma0 * absval(v) / gv, sgn(v) * gv / p.sigma0, damping(p, v), gv};
   }
 
   /// sigma1 at velocity v (constant unless vd > 0).
@@ -118,7 +119,22 @@ struct LuGre {
     const auto g_side = [&p, &inv_vs](const S& v, bool pos) {
       return stribeck_g_side_inv_vs(p.curve, v, pos, inv_vs);
     };
-    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side)};
+    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side, true)};
+  }
+  /// step_linear with the velocity terms at both ends known (at(p, v0), at(p, v1)): g(v0) and
+  /// g(v1) are taken from them instead of being evaluated again. A simulation that needs the
+  /// force at every sample computes at() there once for the force and both steps it ends; the
+  /// same update up to rounding (g/sigma0 = g * (1/sigma0) from at()'s g).
+  static State step_linear(const Params& p, const State& x, const AtVelocity& w0,
+                           const AtVelocity& w1, const S& h) noexcept {
+    const S inv_vs = S(1) / p.curve.vs;
+    const auto g_side = [&p, &inv_vs](const S& v, bool pos) {
+      return stribeck_g_side_inv_vs(p.curve, v, pos, inv_vs);
+    };
+    const S inv_sigma0 = S(1) / p.sigma0;
+    const BristleEnd<S> e0{w0.g * inv_sigma0, !(w0.v < S(0)), true};
+    const BristleEnd<S> e1{w1.g * inv_sigma0, !(w1.v < S(0)), true};
+    return State{bristle_step_linear(x.z, w0.v, w1.v, h, p.sigma0, p.curve.vs / S(8), g_side, true, e0, e1)};
   }
 
   /// Exact update over a displacement dx [m] travelled at the velocity v [m/s], g(v) held (the

@@ -4,7 +4,7 @@
 // whole record; carrying ceres::Jet derivatives through every operation of the step costs
 // about ten times the step itself, these closed-form derivatives of the closed-form step a few
 // times (docs/identification.md, "Jacobian"). Same equations, same units as model.hpp and
-// bristle.hpp; tested against the Jet derivatives (tests/test_lugre_sensitivity.cpp).
+// bristle.hpp; tested against the Jet derivatives (tests/test_segmented_jacobian.cpp).
 //
 // Fields q (LuGreField): sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha. A
 // sensitivity vector has N >= kLuGreFields entries: dz/dq_i for the fields, and for i >=
@@ -95,14 +95,29 @@ S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv
   return gh;
 }
 
-/// bristle_arc_step with sensitivities: dz in, dz+ out.
+/// gh = g/sigma0 and dgh from g and dg/dq (what gh_grad computes from lugre_g_grad's output).
+template <class S, int N>
+S gh_of(const S& g, const LuGreSens<S, N>& dg, const S& inv_sigma0, LuGreSens<S, N>& dgh) noexcept {
+  const S gh = g * inv_sigma0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dgh[i] = dg[i] * inv_sigma0;
+  dgh[kQs0] -= gh * inv_sigma0;
+  return gh;
+}
+
+/// bristle_arc_step with sensitivities: dz in, dz+ out (g at vb from known1 when given).
 template <class S, int N>
 S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& va,
       const S& vb, const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0, const S& gh0,
-      const LuGreSens<S, N>& dgh0, S& gh1, LuGreSens<S, N>& dgh1, bool d_alpha) noexcept {
+      const LuGreSens<S, N>& dgh0, S& gh1, LuGreSens<S, N>& dgh1, bool d_alpha,
+      const LuGreGh<S, N>* known1 = nullptr) noexcept {
   const S sg = pos ? S(1) : S(-1);
   const S ds = hh * (absval(va) + absval(vb)) / S(2);
-  gh1 = gh_grad<S, N>(p, vb, pos, inv_vs, inv_sigma0, dgh1, d_alpha);
+  if (known1 != nullptr) {
+    gh1 = known1->gh;
+    dgh1 = known1->dgh;
+  } else {
+    gh1 = gh_grad<S, N>(p, vb, pos, inv_vs, inv_sigma0, dgh1, d_alpha);
+  }
   LuGreSens<S, N> dgm;
   const S gm = lugre_g_grad<S, N>(p.curve, S(absval((va + vb) / S(2)) * inv_vs), pos, dgm, d_alpha);
   const S c = p.sigma0 / gm;
@@ -133,14 +148,17 @@ struct SensOps {
   S inv_vs;
   S inv_sigma0;
   bool d_alpha;
+  static constexpr bool monotone = true;  // the Stribeck curves (bristle.hpp)
   Gh gh(const S& v, bool pos) const noexcept {
     Gh g;
     g.gh = gh_grad<S, N>(p, v, pos, inv_vs, inv_sigma0, g.dgh, d_alpha);
     return g;
   }
-  S arc(const S& z, const S& va, const S& vb, const S& hh, bool pos, const Gh& g0, Gh& g1) const noexcept {
+  static const S& value(const Gh& g) noexcept { return g.gh; }
+  S arc(const S& z, const S& va, const S& vb, const S& hh, bool pos, const Gh& g0, Gh& g1,
+        const Gh* g1_known) const noexcept {
     return detail_lugre_sens::arc<S, N>(p, z, dz, va, vb, hh, pos, inv_vs, inv_sigma0, g0.gh, g0.dgh, g1.gh,
-                                        g1.dgh, d_alpha);
+                                        g1.dgh, d_alpha, g1_known);
   }
 };
 
@@ -157,12 +175,50 @@ S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSe
   return bristle_split_step(z, v0, v1, h, p.curve.vs / S(8), ops);  // LuGre::step_linear's v_split
 }
 
-/// LuGre::force (vd = 0) and dF = dF/dq + dF/dz dz (dz: the state's sensitivities).
+/// g(v) on the side of v (v = 0: the positive side) with dg/dq: what the force at a sample and
+/// the two linear steps that share the sample all need (lugre_force_sens, lugre_step_linear_sens
+/// with LuGreAt), evaluated once.
+template <class S, int N>
+struct LuGreAt {
+  S v;
+  S g;
+  LuGreSens<S, N> dg;
+};
+
+template <class S, int N>
+LuGreAt<S, N> lugre_at(const typename LuGre<S>::Params& p, const S& v, bool d_alpha = true) noexcept {
+  LuGreAt<S, N> w;
+  w.v = v;
+  w.g = lugre_g_grad<S, N>(p.curve, S(absval(v) / p.curve.vs), !(v < S(0)), w.dg, d_alpha);
+  return w;
+}
+
+/// LuGre::step_linear with the velocity terms of both ends known (the same z+ as
+/// lugre_step_linear_sens(p, z, dz, w0.v, w1.v, h) up to rounding).
+template <class S, int N>
+S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz,
+                         const LuGreAt<S, N>& w0, const LuGreAt<S, N>& w1, const S& h,
+                         bool d_alpha = true) noexcept {
+  static_assert(N >= kLuGreFields);
+  const detail_lugre_sens::SensOps<S, N> ops{p, dz, S(1) / p.curve.vs, S(1) / p.sigma0, d_alpha};
+  BristleEnd<LuGreGh<S, N>> e0, e1;
+  e0.gh.gh = detail_lugre_sens::gh_of<S, N>(w0.g, w0.dg, ops.inv_sigma0, e0.gh.dgh);
+  e0.pos = !(w0.v < S(0));
+  e0.known = true;
+  e1.gh.gh = detail_lugre_sens::gh_of<S, N>(w1.g, w1.dg, ops.inv_sigma0, e1.gh.dgh);
+  e1.pos = !(w1.v < S(0));
+  e1.known = true;
+  return bristle_split_step(z, w0.v, w1.v, h, p.curve.vs / S(8), ops, e0, e1);
+}
+
+/// LuGre::force (vd = 0) and dF = dF/dq + dF/dz dz (dz: the state's sensitivities), g and dg/dq
+/// at v given (lugre_at).
 template <class S, int N>
 S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSens<S, N>& dz,
-                   const S& v, LuGreSens<S, N>& dF, bool d_alpha = true) noexcept {
-  LuGreSens<S, N> dg;
-  const S g = lugre_g_grad<S, N>(p.curve, S(absval(v) / p.curve.vs), !(v < S(0)), dg, d_alpha);
+                   const LuGreAt<S, N>& w, LuGreSens<S, N>& dF) noexcept {
+  const S& v = w.v;
+  const S& g = w.g;
+  const auto& dg = w.dg;
   const S a = p.sigma0 * absval(v) / g;
   const S zdot = v - a * z;
   const S kz = p.sigma0 - p.sigma1 * a;
@@ -172,6 +228,13 @@ S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSe
   dF[kQs1] += zdot;
   dF[kQs2] += v;
   return p.sigma0 * z + p.sigma1 * zdot + p.sigma2 * v;
+}
+
+/// lugre_force_sens at the velocity v (g and dg/dq evaluated here).
+template <class S, int N>
+S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSens<S, N>& dz,
+                   const S& v, LuGreSens<S, N>& dF, bool d_alpha = true) noexcept {
+  return lugre_force_sens<S, N>(p, z, dz, lugre_at<S, N>(p, v, d_alpha), dF);
 }
 
 /// The fields q of a LuGre parameter set, in LuGreField order (any scalar: a Jet's derivative
