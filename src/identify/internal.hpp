@@ -328,9 +328,12 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0,
                      Linearisation* known = nullptr);
 
-/// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian.
+/// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian. The
+/// training metrics come from `residuals` (y - prediction at theta for the samples from d.first
+/// on, unweighted) when given, else from a simulation at theta.
 void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
-                      const std::vector<double>& theta, const std::vector<int>& estimated);
+                      const std::vector<double>& theta, const std::vector<int>& estimated,
+                      const std::vector<double>* residuals = nullptr);
 
 /// The grid method (reference 000). Returns the natural parameter vector of the LuGre family.
 struct GridRun {

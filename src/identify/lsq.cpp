@@ -145,7 +145,13 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
     }
   }
   ceres::Solver::Options so;
-  so.linear_solver_type = ceres::DENSE_QR;
+  // The step from the normal equations (J^T J + D) dx = -J^T r by Cholesky: J is tall and
+  // narrow (a sample per row, at most a few tens of columns), forming J^T J costs m p^2 / 2
+  // against the dense QR's 2 m p^2 and a copy of J, and Ceres scales the columns to unit norm
+  // first (Jacobi scaling), so the squared condition number stays far from the precision of
+  // double wherever the standard errors are reported (condition numbers above 1e8 are flagged,
+  // fill_statistics); the statistics use their own decomposition of J.
+  so.linear_solver_type = ceres::DENSE_NORMAL_CHOLESKY;
   so.max_num_iterations = opt.max_iterations;
   so.function_tolerance = 1e-12;
   so.gradient_tolerance = 1e-14;
@@ -321,12 +327,16 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
 namespace {
 
 void fill_common(FitResult& r, const Family& fam, const FitData& d,
-                 const std::vector<double>& theta) {
+                 const std::vector<double>& theta, const std::vector<double>* residuals) {
   r.params = fam.fitted(theta.data());
   if (fam.sensorless()) r.Km = std::exp(theta[0]);
-  std::vector<double> pred(static_cast<std::size_t>(d.n()));
-  fam.predict(theta.data(), d, r.scheme, r.hold, pred.data());
-  r.training = compute_metrics(d.y, pred, d.first);
+  if (residuals != nullptr) {
+    r.training = metrics_of_residuals(d.y, *residuals, d.first);
+  } else {
+    std::vector<double> pred(static_cast<std::size_t>(d.n()));
+    fam.predict(theta.data(), d, r.scheme, r.hold, pred.data());
+    r.training = compute_metrics(d.y, pred, d.first);
+  }
   if (const auto* lp = std::get_if<LuGre<double>::Params>(&r.params)) {
     r.passive = LuGre<double>::is_passive(*lp);
     if (!*r.passive) {
@@ -345,8 +355,9 @@ void fill_common(FitResult& r, const Family& fam, const FitData& d,
 }  // namespace
 
 void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
-                      const std::vector<double>& theta, const std::vector<int>& estimated) {
-  fill_common(r, fam, d, theta);
+                      const std::vector<double>& theta, const std::vector<int>& estimated,
+                      const std::vector<double>* residuals) {
+  fill_common(r, fam, d, theta, residuals);
   const auto& ui = fam.user_info();
   std::vector<double> u(ui.size());
   fam.user_values(theta.data(), u.data());
@@ -477,7 +488,32 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const Robust& loss, const std::vector<int>& at_limit, int threads,
                      Linearisation* known) {
   threads = resolve_threads(threads);
-  fill_values_only(r, fam, d, theta, free);
+  const auto p = static_cast<long>(free.size());
+  const long m = d.m();
+  // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum: the solver's
+  // own last evaluation when it was made there (the same cost, bit for bit the same x).
+  std::vector<double> x(static_cast<std::size_t>(p));
+  for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
+  std::vector<double> res, jac;
+  bool evaluated = true;
+  if (p == 0) {
+    evaluated = false;
+  } else if (known != nullptr && known->x == x && known->residuals.size() == static_cast<std::size_t>(m) &&
+             known->jacobian.size() == static_cast<std::size_t>(m * p)) {
+    res = std::move(known->residuals);  // taken, not copied (a long record's Jacobian is large)
+    jac = std::move(known->jacobian);
+    known->x.clear();
+  } else {
+    const auto cost = fam.make_cost(d, theta, free, loss, threads);
+    res.resize(static_cast<std::size_t>(m));
+    jac.resize(static_cast<std::size_t>(m * p));
+    const double* params[1] = {x.data()};
+    double* jacs[1] = {jac.data()};
+    evaluated = cost->Evaluate(params, res.data(), jacs);
+  }
+  // Without a robust loss the residuals are y - prediction: the training metrics need no
+  // simulation of their own.
+  fill_values_only(r, fam, d, theta, free, evaluated && loss.kind == LossKind::none ? &res : nullptr);
   auto& rel = r.reliability;
   const auto unreliable = [&](const std::string& why) {
     rel.standard_errors = false;
@@ -497,28 +533,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                  "): the record does not determine it");
     }
   }
-  const auto p = static_cast<long>(free.size());
-  const long m = d.m();
   if (p == 0) return;
-  // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum: the solver's
-  // own last evaluation when it was made there (the same cost, bit for bit the same x).
-  std::vector<double> x(static_cast<std::size_t>(p));
-  for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
-  std::vector<double> res, jac;
-  bool evaluated = true;
-  if (known != nullptr && known->x == x && known->residuals.size() == static_cast<std::size_t>(m) &&
-      known->jacobian.size() == static_cast<std::size_t>(m * p)) {
-    res = std::move(known->residuals);  // taken, not copied (a long record's Jacobian is large)
-    jac = std::move(known->jacobian);
-    known->x.clear();
-  } else {
-    const auto cost = fam.make_cost(d, theta, free, loss, threads);
-    res.resize(static_cast<std::size_t>(m));
-    jac.resize(static_cast<std::size_t>(m * p));
-    const double* params[1] = {x.data()};
-    double* jacs[1] = {jac.data()};
-    evaluated = cost->Evaluate(params, res.data(), jacs);
-  }
   if (!evaluated) {
     r.warnings.push_back("the Jacobian at the optimum is not finite: no standard errors");
     unreliable("the Jacobian at the optimum is not finite");

@@ -147,10 +147,12 @@ ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags) {
   return w;
 }
 
-Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
-                        long first) {
+namespace {
+
+/// Metrics of the residuals resid(k) = y_k - prediction_k, k in [first, n).
+template <class Resid>
+Metrics metrics_of(const std::vector<double>& y, long first, long n, const Resid& resid) {
   Metrics m;
-  const long n = static_cast<long>(std::min(y.size(), pred.size()));
   if (first < 0) first = 0;
   if (n <= first) return m;
   m.n = n - first;
@@ -165,7 +167,7 @@ Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>&
   double sst = 0;
   for (long k = first; k < n; ++k) {
     const auto uk = static_cast<std::size_t>(k);
-    const double r = y[uk] - pred[uk];
+    const double r = resid(k);
     m.ssr += r * r;
     m.max_abs = std::max(m.max_abs, std::abs(r));
     sst += (y[uk] - mean) * (y[uk] - mean);
@@ -174,6 +176,25 @@ Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>&
   m.nrmse = ymax > ymin ? m.rmse / (ymax - ymin) : std::numeric_limits<double>::quiet_NaN();
   m.r2 = sst > 0 ? 1 - m.ssr / sst : std::numeric_limits<double>::quiet_NaN();
   return m;
+}
+
+}  // namespace
+
+Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
+                        long first) {
+  const long n = static_cast<long>(std::min(y.size(), pred.size()));
+  return metrics_of(y, first, n, [&](long k) {
+    const auto uk = static_cast<std::size_t>(k);
+    return y[uk] - pred[uk];
+  });
+}
+
+Metrics metrics_of_residuals(const std::vector<double>& y, const std::vector<double>& residuals,
+                             long first) {
+  first = std::max(first, 0L);
+  const long n = std::min(static_cast<long>(y.size()), first + static_cast<long>(residuals.size()));
+  return metrics_of(y, first, n,
+                    [&](long k) { return residuals[static_cast<std::size_t>(k - first)]; });
 }
 
 double aicc(double ssr, long n, int p) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <numeric>
+#include <utility>
 #include <string_view>
 
 #include "frictionlab/data/checks.hpp"
@@ -26,14 +26,17 @@ namespace {
 
 FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
                                    const std::vector<double>& prediction) {
-  std::vector<std::size_t> order(rec.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return rec.velocity[a] < rec.velocity[b]; });
+  // Sorted by velocity, ties in sample order: (v, k) pairs sort in one contiguous array.
+  std::vector<std::pair<double, std::size_t>> order(rec.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = {rec.velocity[k], k};
+  std::sort(order.begin(), order.end());
   const bool sensorless = r.problem == identify::ProblemKind::sensorless && r.Km;
   FrictionVelocity f;
-  for (std::size_t k : order) {
-    const double v = rec.velocity[k];
+  f.velocity.reserve(order.size());
+  f.measured.reserve(order.size());
+  f.simulated.reserve(order.size());
+  f.static_curve.reserve(order.size());
+  for (const auto& [v, k] : order) {
     f.velocity.push_back(v);
     f.measured.push_back(sensorless ? *r.Km * rec.current[k] - rec.force[k] : rec.force[k]);
     f.simulated.push_back(sensorless ? *r.Km * rec.current[k] - prediction[k] : prediction[k]);

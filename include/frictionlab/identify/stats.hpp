@@ -32,6 +32,10 @@ ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags = 20
 /// Metrics of a prediction against measurements (samples k >= first only).
 Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
                         long first = 0);
+/// The same metrics from the residuals y_k - prediction_k of the samples k >= first
+/// (residuals[k - first]), when those are what is at hand (a fit's last evaluation).
+Metrics metrics_of_residuals(const std::vector<double>& y, const std::vector<double>& residuals,
+                             long first = 0);
 
 /// Gaussian-likelihood information criteria with k = p + 1 (the noise variance counts):
 /// AICc = N ln(SSR/N) + 2k + 2k(k+1)/(N-k-1), BIC = N ln(SSR/N) + k ln N.
