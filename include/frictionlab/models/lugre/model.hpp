@@ -115,11 +115,7 @@ struct LuGre {
   /// the velocity sweeps through the Stribeck region by more than vs/8 per step).
   static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
                            const S& h) noexcept {
-    const S inv_vs = S(1) / p.curve.vs;  // g is evaluated at up to 2 kMaxBristleParts + 1 points
-    const auto g_side = [&p, &inv_vs](const S& v, bool pos) {
-      return stribeck_g_side_inv_vs(p.curve, v, pos, inv_vs);
-    };
-    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side, true)};
+    return step_linear_known(p, x, v0, v1, h, {}, {});
   }
   /// step_linear with the velocity terms at both ends known (at(p, v0), at(p, v1)): g(v0) and
   /// g(v1) are taken from them instead of being evaluated again. A simulation that needs the
@@ -127,14 +123,20 @@ struct LuGre {
   /// same update up to rounding (g/sigma0 = g * (1/sigma0) from at()'s g).
   static State step_linear(const Params& p, const State& x, const AtVelocity& w0,
                            const AtVelocity& w1, const S& h) noexcept {
-    const S inv_vs = S(1) / p.curve.vs;
+    const S inv_sigma0 = S(1) / p.sigma0;
+    return step_linear_known(p, x, w0.v, w1.v, h, {w0.g * inv_sigma0, !(w0.v < S(0)), true},
+                             {w1.g * inv_sigma0, !(w1.v < S(0)), true});
+  }
+  /// The bristle step of both step_linear forms; known0, known1: g/sigma0 at v0, v1 if known.
+  static State step_linear_known(const Params& p, const State& x, const S& v0, const S& v1,
+                                 const S& h, const BristleEnd<S>& known0,
+                                 const BristleEnd<S>& known1) noexcept {
+    const S inv_vs = S(1) / p.curve.vs;  // g is evaluated at up to 2 kMaxBristleParts + 1 points
     const auto g_side = [&p, &inv_vs](const S& v, bool pos) {
       return stribeck_g_side_inv_vs(p.curve, v, pos, inv_vs);
     };
-    const S inv_sigma0 = S(1) / p.sigma0;
-    const BristleEnd<S> e0{w0.g * inv_sigma0, !(w0.v < S(0)), true};
-    const BristleEnd<S> e1{w1.g * inv_sigma0, !(w1.v < S(0)), true};
-    return State{bristle_step_linear(x.z, w0.v, w1.v, h, p.sigma0, p.curve.vs / S(8), g_side, true, e0, e1)};
+    return State{bristle_step_linear(x.z, v0, v1, h, p.sigma0, p.curve.vs / S(8), g_side, true,
+                                     known0, known1)};
   }
 
   /// Exact update over a displacement dx [m] travelled at the velocity v [m/s], g(v) held (the

@@ -86,22 +86,20 @@ struct LuGreGh {
 
 namespace detail_lugre_sens {
 
-template <class S, int N>
-S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv_vs,
-          const S& inv_sigma0, LuGreSens<S, N>& dgh, bool d_alpha) noexcept {
-  const S gh = lugre_g_grad<S, N>(p.curve, S(absval(v) * inv_vs), pos, dgh, d_alpha) * inv_sigma0;
-  for (auto& e : dgh) e *= inv_sigma0;
-  dgh[kQs0] -= gh * inv_sigma0;
-  return gh;
-}
-
-/// gh = g/sigma0 and dgh from g and dg/dq (what gh_grad computes from lugre_g_grad's output).
+/// gh = g/sigma0 and dgh = d(g/sigma0)/dq from g and dg/dq (dg and dgh may be the same array).
 template <class S, int N>
 S gh_of(const S& g, const LuGreSens<S, N>& dg, const S& inv_sigma0, LuGreSens<S, N>& dgh) noexcept {
   const S gh = g * inv_sigma0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dgh[i] = dg[i] * inv_sigma0;
   dgh[kQs0] -= gh * inv_sigma0;
   return gh;
+}
+
+template <class S, int N>
+S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv_vs,
+          const S& inv_sigma0, LuGreSens<S, N>& dgh, bool d_alpha) noexcept {
+  const S g = lugre_g_grad<S, N>(p.curve, S(absval(v) * inv_vs), pos, dgh, d_alpha);
+  return gh_of<S, N>(g, dgh, inv_sigma0, dgh);
 }
 
 /// bristle_arc_step with sensitivities: dz in, dz+ out (g at vb from known1 when given).
@@ -164,17 +162,6 @@ struct SensOps {
 
 }  // namespace detail_lugre_sens
 
-/// LuGre::step_linear (the same z+, up to rounding) and its sensitivities: dz holds dz/dq (and
-/// the extra directions) before the step and dz+/dq after it. d_alpha = false leaves out
-/// dz/dalpha (kept 0; one log less per g: for an alpha that is not estimated).
-template <class S, int N>
-S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz,
-                         const S& v0, const S& v1, const S& h, bool d_alpha = true) noexcept {
-  static_assert(N >= kLuGreFields);
-  const detail_lugre_sens::SensOps<S, N> ops{p, dz, S(1) / p.curve.vs, S(1) / p.sigma0, d_alpha};
-  return bristle_split_step(z, v0, v1, h, p.curve.vs / S(8), ops);  // LuGre::step_linear's v_split
-}
-
 /// g(v) on the side of v (v = 0: the positive side) with dg/dq: what the force at a sample and
 /// the two linear steps that share the sample all need (lugre_force_sens, lugre_step_linear_sens
 /// with LuGreAt), evaluated once.
@@ -193,8 +180,10 @@ LuGreAt<S, N> lugre_at(const typename LuGre<S>::Params& p, const S& v, bool d_al
   return w;
 }
 
-/// LuGre::step_linear with the velocity terms of both ends known (the same z+ as
-/// lugre_step_linear_sens(p, z, dz, w0.v, w1.v, h) up to rounding).
+/// LuGre::step_linear (the same z+, up to rounding) and its sensitivities, from w0.v to w1.v
+/// with g and dg/dq at both ends given (lugre_at): dz holds dz/dq (and the extra directions)
+/// before the step and dz+/dq after it. d_alpha = false leaves out dz/dalpha (kept 0; one log
+/// less per g: for an alpha that is not estimated).
 template <class S, int N>
 S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz,
                          const LuGreAt<S, N>& w0, const LuGreAt<S, N>& w1, const S& h,
@@ -228,13 +217,6 @@ S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSe
   dF[kQs1] += zdot;
   dF[kQs2] += v;
   return p.sigma0 * z + p.sigma1 * zdot + p.sigma2 * v;
-}
-
-/// lugre_force_sens at the velocity v (g and dg/dq evaluated here).
-template <class S, int N>
-S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSens<S, N>& dz,
-                   const S& v, LuGreSens<S, N>& dF, bool d_alpha = true) noexcept {
-  return lugre_force_sens<S, N>(p, z, dz, lugre_at<S, N>(p, v, d_alpha), dF);
 }
 
 /// The fields q of a LuGre parameter set, in LuGreField order (any scalar: a Jet's derivative
