@@ -1,5 +1,7 @@
 # Joint identification (issue #4): the joint's equation of motion, idim, oe, validation.
 frictionlab_test(test_joint_sim test_joint_sim.cpp)
+# Forward sensitivities of the joint simulation against central differences.
+frictionlab_test(test_joint_sensitivity test_joint_sensitivity.cpp)
 frictionlab_test(test_joint_idim test_joint_idim.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
 frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)

@@ -2,6 +2,7 @@
 // sim/joint_model.hpp, docs/joint-identification.md "Simulation").
 #include "frictionlab/sim/joint_model.hpp"
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -106,9 +107,20 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
                            format_exact(t));
 }
 
+/// No sensitivities (simulate_lugre's plain form).
+struct NoSensitivity {
+  void start(double /*t*/, const Vec& /*y*/, const TorqueSegment& /*tau*/) {}
+  template <class Stepper>
+  void step(double /*t*/, const Stepper& /*st*/, const Vec& /*y1*/, double /*h*/,
+            const TorqueSegment& /*tau*/) {}
+  void record(std::size_t /*k*/) {}
+};
+
+template <class Sens = NoSensitivity>
 JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
                                std::span<const double> t, std::span<const double> tau,
-                               const JointState& x0, const JointSimOptions& opt) {
+                               const JointState& x0, const JointSimOptions& opt,
+                               Sens&& sens = NoSensitivity{}) {
   LuGreJointRhs rhs{m, p, cast_params<Jet>(p), LG::state_bound(p), {}, opt.kp, opt.kd};
   TrBdf2<kDim, LuGreJointRhs&> st(rhs, detail::kTrBdf2Newton);
   JointTrajectory out;
@@ -124,20 +136,170 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
     out.qd[k] = y[1];
     out.z[k] = y[2] * rhs.zb;
     out.tau_f[k] = LG::force(p, LG::State{out.z[k]}, y[1]);
+    sens.record(k);
   };
+  sens.start(t[0], y, TorqueSegment{t[0], t[1], tau[0], tau[1]});
   record(0);
   for (std::size_t k = 0; k + 1 < n; ++k) {
     rhs.tau = TorqueSegment{t[k], t[k + 1], tau[k], tau[k + 1]};
     const double h = t[k + 1] - t[k];
     const long ns = substeps(h, opt.max_step);
     const double hs = h / static_cast<double>(ns);
-    for (long j = 0; j < ns; ++j) st.step(t[k] + static_cast<double>(j) * hs, y, hs);
+    for (long j = 0; j < ns; ++j) {
+      const double tj = t[k] + static_cast<double>(j) * hs;
+      st.step(tj, y, hs);
+      sens.step(tj, st, y, hs, rhs.tau);
+    }
     if (!y.allFinite()) not_finite(t[k + 1]);
     record(k + 1);
   }
   out.steps = st.steps();
   out.unconverged_stages = st.counters().unconverged;
   return out;
+}
+
+/// The model's parameters as ceres::Jet<double, W> seeded for differentiation: the parameter
+/// of joint_sensitivity_parameters' position c has the dual part `first + c` (rigid body too,
+/// zero derivatives where they do not enter).
+template <int W>
+struct SeededJoint {
+  using J = ceres::Jet<double, W>;
+  J I, mgCx, mgCy, offset;
+  typename JointLuGre<J>::Params p;
+  int count = 0;  ///< parameters seeded
+
+  SeededJoint(const JointModel& m, const LG::Params& pd, int first) : p(cast_params<J>(pd)) {
+    int c = first;
+    auto seed = [&c](J& x, double v) { x = J(v, c++); };
+    seed(I, m.I);
+    mgCx = J(m.mgCx);
+    mgCy = J(m.mgCy);
+    offset = J(m.offset);
+    if (m.structure.gravity) {
+      seed(mgCx, m.mgCx);
+      seed(mgCy, m.mgCy);
+    }
+    if (m.structure.offset) seed(offset, m.offset);
+    seed(p.sigma0, pd.sigma0);
+    seed(p.sigma1, pd.sigma1);
+    seed(p.Fc, pd.Fc);
+    for (int i = 0; i < pd.n_stribeck; ++i)
+      seed(p.Fs[static_cast<std::size_t>(i)], pd.Fs[static_cast<std::size_t>(i)]);
+    if (pd.n_stribeck > 0) seed(p.Omega_s, pd.Omega_s);
+    for (int i = 0; i < pd.n_viscous; ++i)
+      seed(p.cv[static_cast<std::size_t>(i)], pd.cv[static_cast<std::size_t>(i)]);
+    count = c - first;
+  }
+};
+
+/// Forward sensitivities S = dy/dtheta of the TR-BDF2 steps of simulate_lugre (y = (q, qd, s),
+/// theta = the model's parameters, then q0 and qd0). A stage solves
+/// G(Y, theta) = Y - dh f(t_s, Y, theta) - B(theta) = 0; differentiating the solution,
+///   (I - dh f_y(Y)) S_Y = dB/dtheta + dh f_theta(Y),
+/// with dB/dtheta = S_n + dh (f_y S_n + f_theta) at (t_n, y_n) for the trapezoidal stage and
+/// kC S_g - kCn S_n for the BDF2 stage (integrate/trbdf2.hpp). f_y and f_theta at a point come
+/// from one Jet pass with the 3 states and the parameters as dual parts (W >= 3 + P); those at
+/// (t_n, y_n) are the previous step's at its end (they do not depend on the applied torque but
+/// through df/dI, which takes the torque at the same time from the neighbouring interval).
+template <int W>
+class LuGreJointSensitivity {
+ public:
+  using J = ceres::Jet<double, W>;
+  using Mat = Eigen::Matrix<double, kDim, Eigen::Dynamic>;
+
+  LuGreJointSensitivity(const JointModel& m, const LG::Params& p, std::span<const double> dz0,
+                        double z0, const JointSimOptions& opt, JointSensitivity& out,
+                        std::size_t n)
+      : m_(m), sj_(m, p, kDim), zb_(JointLuGre<J>::state_bound(sj_.p)), kp_(opt.kp), kd_(opt.kd),
+        out_(out) {
+    P_ = sj_.count;
+    C_ = P_ + 2;
+    S_ = Mat::Zero(kDim, C_);
+    fth_n_ = Mat::Zero(kDim, C_);
+    fth_ = Mat::Zero(kDim, C_);
+    // s0 = z0 / z_b: ds0 = dz0 / z_b - z0 dz_b / z_b^2.
+    const double zb = zb_.a;
+    for (int c = 0; c < P_; ++c)
+      S_(2, c) = dz0[static_cast<std::size_t>(c)] / zb - z0 * zb_.v[kDim + c] / (zb * zb);
+    S_(0, P_) = 1;
+    S_(1, P_ + 1) = 1;
+    out_.columns = C_;
+    out_.dq.assign(n * static_cast<std::size_t>(C_), 0.0);
+    out_.dqd.assign(n * static_cast<std::size_t>(C_), 0.0);
+  }
+
+  void start(double t, const Vec& y, const TorqueSegment& tau) {
+    linearise(tau(t), y, fy_n_, fth_n_);
+  }
+
+  template <class Stepper>
+  void step(double t, const Stepper& st, const Vec& y1, double h, const TorqueSegment& tau) {
+    using T = std::decay_t<Stepper>;
+    const double dh = T::kD * h;
+    // Trapezoidal stage at t + gamma h.
+    rhs_ = S_ + dh * (fy_n_ * S_ + fth_n_);
+    linearise(tau(t + T::kGamma * h), st.last_stage(), fy_, fth_);
+    lu_.compute(Eigen::Matrix3d::Identity() - dh * fy_);
+    rhs_ += dh * fth_;
+    Sg_ = lu_.solve(rhs_);
+    // BDF2 stage at t + h.
+    rhs_ = T::kC * Sg_ - T::kCn * S_;
+    linearise(tau(t + h), y1, fy_n_, fth_n_);
+    lu_.compute(Eigen::Matrix3d::Identity() - dh * fy_n_);
+    rhs_ += dh * fth_n_;
+    S_ = lu_.solve(rhs_);
+  }
+
+  void record(std::size_t k) {
+    const auto row = k * static_cast<std::size_t>(C_);
+    for (int c = 0; c < C_; ++c) {
+      out_.dq[row + static_cast<std::size_t>(c)] = S_(0, c);
+      out_.dqd[row + static_cast<std::size_t>(c)] = S_(1, c);
+    }
+  }
+
+ private:
+  /// f_y and f_theta at (y, with the applied torque tau) by one Jet pass (the right-hand side
+  /// of LuGreJointRhs with the parameters as Jets).
+  void linearise(double tau, const Vec& y, Eigen::Matrix3d& fy, Mat& fth) const {
+    using std::cos;
+    using std::sin;
+    const J q(y[0], 0), qd(y[1], 1), s(y[2], 2);
+    typename JointLuGre<J>::State st;
+    st.z = s * zb_;
+    const J F = JointLuGre<J>::force(sj_.p, st, qd);
+    J rigid = m_.structure.offset ? sj_.offset : J(0.0);
+    if (m_.structure.gravity) rigid += sj_.mgCx * cos(q) - sj_.mgCy * sin(q);
+    std::array<J, kDim> f;
+    f[0] = qd;
+    f[1] = (J(tau) - kp_ * q - kd_ * qd - rigid - F) / sj_.I;
+    f[2] = JointLuGre<J>::derivative(sj_.p, st, qd).z / zb_;
+    for (int i = 0; i < kDim; ++i) {
+      for (int j = 0; j < kDim; ++j) fy(i, j) = f[static_cast<std::size_t>(i)].v[j];
+      for (int c = 0; c < P_; ++c) fth(i, c) = f[static_cast<std::size_t>(i)].v[kDim + c];
+    }
+  }
+
+  const JointModel& m_;
+  SeededJoint<W> sj_;
+  J zb_;
+  double kp_, kd_;
+  JointSensitivity& out_;
+  int P_ = 0, C_ = 0;
+  Mat S_, Sg_, rhs_, fth_n_, fth_;
+  Eigen::Matrix3d fy_n_, fy_;
+  Eigen::PartialPivLU<Eigen::Matrix3d> lu_;
+};
+
+/// Calls f.template operator()<W>() with the narrowest Jet width W that holds `duals` dual
+/// parts (the widest joint model has 32 parameters; 3 states on top).
+template <class F>
+decltype(auto) with_jet_width(int duals, F&& f) {
+  if (duals <= 12) return f.template operator()<12>();
+  if (duals <= 20) return f.template operator()<20>();
+  if (duals <= 36) return f.template operator()<36>();
+  throw std::invalid_argument(std::string(kSys) + ": too many parameters to differentiate (" +
+                              std::to_string(duals) + " dual parts)");
 }
 
 /// y = (q, qd) with a smooth static friction law (v_smooth > 0).
@@ -279,6 +441,68 @@ std::vector<double> bristle_state(const JointModel& m, std::span<const double> t
     z[k + 1] = x.z;
   }
   return z;
+}
+
+std::vector<std::string> joint_sensitivity_parameters(const JointModel& m) {
+  const auto* p = std::get_if<LG::Params>(&m.friction);
+  if (p == nullptr) return {};
+  std::vector<std::string> out{"I"};
+  if (m.structure.gravity) {
+    out.emplace_back("mgCx");
+    out.emplace_back("mgCy");
+  }
+  if (m.structure.offset) out.emplace_back("offset");
+  out.insert(out.end(), {"sigma0", "sigma1", "Fc"});
+  for (int i = 0; i < p->n_stribeck; ++i) out.push_back("Fs[" + std::to_string(i) + "]");
+  if (p->n_stribeck > 0) out.emplace_back("Omega_s");
+  for (int i = 0; i < p->n_viscous; ++i) out.push_back("cv[" + std::to_string(i) + "]");
+  return out;
+}
+
+std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<const double> t,
+                                              std::span<const double> qd) {
+  const auto* p = std::get_if<LG::Params>(&m.friction);
+  if (p == nullptr)
+    throw std::invalid_argument(std::string(kSys) + ": sensitivities need LuGre friction");
+  if (qd.size() != t.size())
+    throw std::invalid_argument(std::string(kSys) + ": the time and velocity samples differ in "
+                                "number (" + std::to_string(t.size()) + " and " +
+                                std::to_string(qd.size()) + ")");
+  const auto P = static_cast<int>(joint_sensitivity_parameters(m).size());
+  return with_jet_width(P, [&]<int W>() {
+    using J = ceres::Jet<double, W>;
+    const SeededJoint<W> sj(m, *p, 0);
+    std::vector<double> dz(t.size() * static_cast<std::size_t>(P), 0.0);
+    typename JointLuGre<J>::State x{J(0.0)};
+    for (std::size_t k = 0; k + 1 < t.size(); ++k) {
+      x = JointLuGre<J>::step_linear(sj.p, x, J(qd[k]), J(qd[k + 1]), J(t[k + 1] - t[k]));
+      for (int c = 0; c < P; ++c) dz[(k + 1) * static_cast<std::size_t>(P) + static_cast<std::size_t>(c)] = x.z.v[c];
+    }
+    return dz;
+  });
+}
+
+JointTrajectory simulate_joint_model_sensitivity(const JointModel& m, std::span<const double> t,
+                                                 std::span<const double> tau, const JointState& x0,
+                                                 std::span<const double> dz0,
+                                                 const JointSimOptions& opt,
+                                                 JointSensitivity& out) {
+  check_joint_model(m);
+  check_inputs(t, tau, x0, opt);
+  const auto* p = std::get_if<LG::Params>(&m.friction);
+  if (p == nullptr)
+    throw std::invalid_argument(std::string(kSys) + ": sensitivities need LuGre friction");
+  out.names = joint_sensitivity_parameters(m);
+  const auto P = static_cast<int>(out.names.size());
+  if (dz0.size() != static_cast<std::size_t>(P))
+    throw std::invalid_argument(std::string(kSys) + ": dz0 has " + std::to_string(dz0.size()) +
+                                " entries for " + std::to_string(P) + " parameters");
+  out.names.emplace_back("q0");
+  out.names.emplace_back("qd0");
+  return with_jet_width(kDim + P, [&]<int W>() {
+    return simulate_lugre(m, *p, t, tau, x0, opt,
+                          LuGreJointSensitivity<W>(m, *p, dz0, x0.z, opt, out, t.size()));
+  });
 }
 
 JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,

@@ -60,6 +60,9 @@ class TrBdf2 {
   using Matrix = Eigen::Matrix<double, N, N>;
   static constexpr double kGamma = 2.0 - 1.41421356237309504880;  // 2 - sqrt(2)
   static constexpr double kD = kGamma / 2;                         // = (1 - gamma)/(2 - gamma)
+  /// BDF2 stage right-hand side B = kC Y_g - kCn y_n.
+  static constexpr double kC = 1.0 / (kGamma * (2.0 - kGamma));
+  static constexpr double kCn = (1.0 - kGamma) * (1.0 - kGamma) * kC;
   static constexpr int kOrder = 2;
 
   explicit TrBdf2(Rhs rhs, NewtonSettings settings = {})
@@ -85,8 +88,6 @@ class TrBdf2 {
     yg_ = y;
     solve_stage(t + kGamma * h, dh, b_, yg_);
     // BDF2 stage.
-    constexpr double kC = 1.0 / (kGamma * (2.0 - kGamma));
-    constexpr double kCn = (1.0 - kGamma) * (1.0 - kGamma) * kC;
     b_ = kC * yg_ - kCn * y;
     y1_ = yg_;
     solve_stage(t + h, dh, b_, y1_);
@@ -94,6 +95,9 @@ class TrBdf2 {
     ++cnt_.steps;
   }
 
+  /// The trapezoidal stage Y_g at t + gamma h of the last step (forward sensitivities of the
+  /// step, sim/joint_model.cpp, differentiate both stages).
+  const Vector& last_stage() const noexcept { return yg_; }
   const NewtonCounters& counters() const noexcept { return cnt_; }
   long steps() const noexcept { return cnt_.steps; }
   long rhs_evals() const noexcept { return cnt_.rhs_evals; }

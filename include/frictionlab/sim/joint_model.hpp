@@ -42,6 +42,7 @@
 
 #include <cmath>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -142,6 +143,44 @@ struct JointTrajectory {
 JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,
                                      std::span<const double> tau, const JointState& x0,
                                      const JointSimOptions& opt = {});
+
+/// Forward sensitivities of a simulation (simulate_joint_model_sensitivity): the derivatives of
+/// the simulated q and qd at every sample with respect to the model's parameters and the
+/// initial state.
+struct JointSensitivity {
+  /// The columns: joint_sensitivity_parameters(m), then "q0" and "qd0".
+  std::vector<std::string> names;
+  int columns = 0;
+  /// d q(t_k) / d column c at [k * columns + c]; likewise d qd(t_k) / d column c [rad/s per unit].
+  std::vector<double> dq, dqd;
+};
+
+/// The parameters a LuGre joint's sensitivities are taken with respect to, in this order: I,
+/// mgCx and mgCy (with gravity terms), offset (with an offset), sigma0, sigma1, Fc, Fs[i] and
+/// Omega_s (with Stribeck terms), cv[i]: every parameter but the structural delta[i] and K (the
+/// names and order of identify/joint_parameters.hpp). Empty for static friction.
+std::vector<std::string> joint_sensitivity_parameters(const JointModel& m);
+
+/// d z(t_k) / d theta of bristle_state(m, t, qd) from z0 = 0, at [k * P + c] for the P
+/// parameters of joint_sensitivity_parameters (zero for the rigid body's), by forward-mode
+/// differentiation (ceres::Jet) of every step. LuGre friction only (std::invalid_argument
+/// otherwise).
+std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<const double> t,
+                                              std::span<const double> qd);
+
+/// simulate_joint_model (LuGre friction) with forward sensitivities: the trajectory is the same
+/// bit for bit, and `out` receives dq and dqd with respect to the parameters and (q0, qd0).
+/// dz0[c] = d z0 / d theta_c (P entries; e.g. from bristle_state_sensitivity). Each TR-BDF2
+/// stage G(Y, theta) = 0 is differentiated at its solution (implicit function theorem:
+/// (I - d h f_y) S_Y = dB/dtheta + d h f_theta), with f_y and f_theta from one ceres::Jet pass
+/// of the right-hand side at each stage: the derivative of the converged steps, exact up to
+/// the Newton tolerance (docs/joint-identification.md, "oe"). Throws like simulate_joint_model,
+/// and std::invalid_argument for static friction or a dz0 of the wrong size.
+JointTrajectory simulate_joint_model_sensitivity(const JointModel& m, std::span<const double> t,
+                                                 std::span<const double> tau, const JointState& x0,
+                                                 std::span<const double> dz0,
+                                                 const JointSimOptions& opt,
+                                                 JointSensitivity& out);
 
 /// Throws std::invalid_argument naming the first invalid parameter of `m` ("joint model:
 /// parameter 'I' must be > 0 (got 0)", "joint model: friction parameter 'sigma0' ...").
