@@ -75,17 +75,24 @@ JointSr3Result run_sr3() {
   return fit_joint_sr3(std::span<const JointData>(&d, 1), {}, {});
 }
 
-JointOeResult run_oe(const JointModel& start) {
+JointOeResult run_oe(const JointModel& start,
+                     JointOeOptions::Jacobian jac = JointOeOptions::Jacobian::sensitivities) {
   const JointData& d = record();
   JointOeOptions o;
   o.threads = 2;
+  o.jacobian = jac;
   return fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
+}
+
+const JointModel& sr3_model() {
+  static const JointModel m = run_sr3().model;
+  return m;
 }
 
 
 void print_model(const char* name, double seconds, const JointModel& m) {
   const JointModel t = lugre_pendulum();
-  std::printf("%-28s %8.2f s   I %+.2e  mgCx %+.2e  mgCy %+.2e  offset %+.2e", name, seconds,
+  std::printf("%-42s %8.2f s   I %+.2e  mgCx %+.2e  mgCy %+.2e  offset %+.2e", name, seconds,
               m.I / t.I - 1, m.mgCx / t.mgCx - 1, m.mgCy / t.mgCy - 1, m.offset / t.offset - 1);
   const auto& q = std::get<JointLuGre<double>::Params>(t.friction);
   if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction)) {
@@ -124,14 +131,23 @@ void table() {
   std::printf("  sr3 active terms:");
   for (const auto& a : sr.active) std::printf(" %s", a.c_str());
   std::printf("\n");
-  JointOeResult oe_sr;
-  const double t_oe_sr = seconds([&] { oe_sr = run_oe(sr.model); });
-  print_model("oe (from sr3)", t_oe_sr, oe_sr.model);
-  std::printf("  oe: %d iterations, %d segments\n", oe_sr.iterations, oe_sr.segments);
-  JointOeResult oe;
-  const double t_oe = seconds([&] { oe = run_oe(perturbed_start(lugre_pendulum())); });
-  print_model("oe (from truth 10-30 % off)", t_oe, oe.model);
-  std::printf("  oe: %d iterations, %d segments\n\n", oe.iterations, oe.segments);
+  // oe with its Jacobian by forward sensitivities (the default) and by central differences
+  // (the earlier method), one after the other in the same run.
+  using Jac = JointOeOptions::Jacobian;
+  for (const auto& [label, start] :
+       {std::pair<const char*, JointModel>{"from sr3", sr.model},
+        std::pair<const char*, JointModel>{"from truth 10-30 % off", perturbed_start(lugre_pendulum())}}) {
+    for (const auto& [jname, jac] : {std::pair<const char*, Jac>{"sensitivities", Jac::sensitivities},
+                                     std::pair<const char*, Jac>{"central diff.", Jac::central_differences}}) {
+      JointOeResult oe;
+      const double t_oe = seconds([&, jac = jac, &start = start] { oe = run_oe(start, jac); });
+      const std::string name = std::string("oe ") + label + ", " + jname;
+      print_model(name.c_str(), t_oe, oe.model);
+      std::printf("  oe: %d iterations, %d segments, final cost %.10g\n", oe.iterations, oe.segments,
+                  oe.final_cost);
+    }
+  }
+  std::printf("\n");
 }
 
 void BM_Idim(benchmark::State& state) {
@@ -146,12 +162,23 @@ void BM_Sr3(benchmark::State& state) {
 }
 BENCHMARK(BM_Sr3)->Unit(benchmark::kSecond)->Iterations(1);
 
-void BM_OeFromPerturbedTruth(benchmark::State& state) {
+/// oe from the sr3 result (argument 0) or from the 10-30 % perturbed truth (1), with the
+/// Jacobian by forward sensitivities (second argument 0) or central differences (1).
+void BM_Oe(benchmark::State& state) {
   (void)record();
-  const JointModel start = perturbed_start(lugre_pendulum());
-  for (auto _ : state) benchmark::DoNotOptimize(run_oe(start));
+  const JointModel start = state.range(0) == 0 ? sr3_model() : perturbed_start(lugre_pendulum());
+  const auto jac = state.range(1) == 0 ? JointOeOptions::Jacobian::sensitivities
+                                       : JointOeOptions::Jacobian::central_differences;
+  for (auto _ : state) benchmark::DoNotOptimize(run_oe(start, jac));
 }
-BENCHMARK(BM_OeFromPerturbedTruth)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Oe)
+    ->ArgNames({"from_perturbed", "central"})
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 }  // namespace
 

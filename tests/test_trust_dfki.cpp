@@ -87,10 +87,14 @@ TEST(TrustDfki, OeNeverReturnsWorseThanItsStart) {
   }
 }
 
-// From sr3's LuGre start oe keeps every parameter in play (J^T J regular): its simulation errors
-// are strongly coloured, the white-noise standard errors are labelled unreliable naming the
-// channel, and the Newey-West ones are larger for every estimated parameter (measured: 1.6-8.3
-// times; the solver stops at its 50 iterations, which is a reason of its own). About 2.5 s.
+// From sr3's LuGre start oe keeps every parameter in play (J^T J not exactly singular): its
+// simulation errors are strongly coloured, the white-noise standard errors are labelled
+// unreliable naming the channel, and the Newey-West ones are larger for every parameter the
+// record determines (white standard error below the value: I, mgCx, mgCy, offset; measured
+// 5.7-7.8 times). The friction is barely determined: with the Jacobian by forward
+// sensitivities the solver reaches a lower cost (0.43632 against 0.43640 by central
+// differences) in a valley where sigma0, sigma1 and Fc have standard errors 1.3-4x their values
+// and J^T J a condition number of 1e11, which the reliability names. About 1 s.
 TEST(TrustDfki, OeFlagsColouredResiduals) {
   FitJointOptions o = options(JointMethod::oe);
   o.init = JointInit::sr3;
@@ -106,21 +110,29 @@ TEST(TrustDfki, OeFlagsColouredResiduals) {
   EXPECT_FALSE(rel.standard_errors);
   EXPECT_LT(rel.whiteness.ljung_box_p, 0.01);
   EXPECT_TRUE(has_reason(rel, "residuals of the position are strongly coloured"));
-  EXPECT_FALSE(has_reason(rel, "singular"));
+  EXPECT_FALSE(has_reason(rel, "J^T J is singular"));
   EXPECT_GT(rel.hac_lags, 0);
   EXPECT_GT(rel.hac_ratio_max, 2.0);
-  int estimated = 0;
+  int estimated = 0, determined = 0;
   for (const auto& e : r.parameters)
     if (!e.fixed) {
       ++estimated;
       std::printf("  %-7s %11.4g  white %10.3g  HAC %10.3g\n", e.name.c_str(), e.value, e.std_error,
                   e.hac_std_error);
       ASSERT_TRUE(std::isfinite(e.std_error)) << e.name;
-      EXPECT_GT(e.hac_std_error, e.std_error) << e.name;
+      if (e.std_error < std::abs(e.value)) {
+        ++determined;
+        EXPECT_GT(e.hac_std_error, e.std_error) << e.name;
+      } else {
+        // A parameter the record does not determine: its interval is not to be read, and the
+        // reliability says why.
+        EXPECT_TRUE(has_reason(rel, "nearly singular")) << e.name;
+      }
       EXPECT_NEAR(e.hac_ci_high - e.hac_ci_low, (e.ci_high - e.ci_low) * e.hac_std_error / e.std_error,
                   1e-9 * (e.hac_ci_high - e.hac_ci_low));
     }
   EXPECT_GE(estimated, 7);
+  EXPECT_GE(determined, 4);
 }
 
 // idim's residuals on the low-passed record are strongly coloured: its white-noise standard errors

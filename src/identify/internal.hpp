@@ -173,6 +173,10 @@ struct LinearCovariance {
 };
 /// Requires m > p (the caller checks and reports).
 LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, double ssr);
+/// The same from the normal matrix J^T J (p x p) of a Jacobian with m rows, for one known
+/// through J^T J (a sparse one): column norms sqrt(diag J^T J), the same scaling.
+LinearCovariance linear_covariance_normal(const Eigen::Ref<const Eigen::MatrixXd>& JtJ, double ssr,
+                                          Eigen::Index m);
 
 /// The family of a model choice. `alpha` is not handled here (fixing it is the caller's).
 std::unique_ptr<Family> make_family(const ModelChoice& m, ProblemKind problem, bool rotary);

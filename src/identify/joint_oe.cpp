@@ -6,6 +6,8 @@
 
 #include <ceres/ceres.h>
 
+#include <Eigen/SparseCore>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -166,12 +168,68 @@ std::size_t residual_count(const Segment& s, bool free_x0, bool closed_loop) {
   return (closed_loop ? 3 : 2) * (s.k1 - s.k0 + (free_x0 ? 1 : 0));
 }
 
+/// The Jacobian of the natural parameters with respect to the internal ones, G(c, j) =
+/// d theta_c / d x_j, with theta in the order of sim::joint_sensitivity_parameters (P rows, np
+/// columns); empty when the model has no sensitivities (static friction) or an estimated
+/// parameter is not among them. Log scale: d exp(x) / dx = exp(x); a relative Stribeck level
+/// Fs_i = (Fc / n) expm1(y_i): dFs_i/dy_i = (Fc / n) exp(y_i), and through Fc,
+/// dFs_i/dx_Fc = (Fs_i / Fc) dFc/dx_Fc.
+Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
+  const JointModel m = map.model(x);
+  const std::vector<std::string> names = sim::joint_sensitivity_parameters(m);
+  const auto* p = std::get_if<LG::Params>(&m.friction);
+  if (names.empty() || p == nullptr) return {};
+  const auto np = static_cast<Eigen::Index>(map.est.size());
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(names.size()), np);
+  std::vector<Eigen::Index> row(map.est.size());
+  Eigen::Index fc_col = -1;
+  for (Eigen::Index j = 0; j < np; ++j) {
+    const Entry& e = map.entries[static_cast<std::size_t>(map.est[static_cast<std::size_t>(j)])];
+    const auto it = std::find(names.begin(), names.end(), e.name);
+    if (it == names.end()) return {};
+    const auto c = static_cast<Eigen::Index>(it - names.begin());
+    row[static_cast<std::size_t>(j)] = c;
+    JointModel mm = m;
+    const double v = e.ref(mm);
+    if (e.stribeck && map.stribeck_relative)
+      G(c, j) = p->Fc / static_cast<double>(p->n_stribeck) * std::exp(x[j]);
+    else
+      G(c, j) = e.log ? v : 1.0;
+    if (e.name == "Fc") fc_col = j;
+  }
+  if (map.stribeck_relative && fc_col >= 0) {
+    const Eigen::Index c_fc = row[static_cast<std::size_t>(fc_col)];
+    for (Eigen::Index j = 0; j < np; ++j) {
+      const Entry& e = map.entries[static_cast<std::size_t>(map.est[static_cast<std::size_t>(j)])];
+      if (!e.stribeck) continue;
+      JointModel mm = m;
+      const Eigen::Index c = row[static_cast<std::size_t>(j)];
+      G(c, fc_col) += e.ref(mm) / p->Fc * G(c_fc, fc_col);
+    }
+  }
+  return G;
+}
+
+/// What segment_residuals also computes with forward sensitivities of the simulation.
+struct SegmentJacobian {
+  std::span<const double> dz;     ///< the record's sim::bristle_state_sensitivity (n x P)
+  const Eigen::MatrixXd* G = nullptr;  ///< natural_jacobian at the point (P x np)
+  double* jx = nullptr;           ///< m x np, row-major
+  double* jx0 = nullptr;          ///< m x 2, row-major (nullptr: not wanted)
+  bool ok = false;                ///< out: every entry evaluated and finite
+};
+
 /// Simulated segment residuals; false if the parameters are invalid or the simulation fails.
-/// x0: the estimated initial (q, qd) of the segment, or nullptr for the measured ones.
+/// x0: the estimated initial (q, qd) of the segment, or nullptr for the measured ones. With
+/// `jac`, the same simulation carries forward sensitivities (sim::
+/// simulate_joint_model_sensitivity, the same trajectory bit for bit; z0's derivative from the
+/// record's bristle state) and the residuals' Jacobian is written: jx = Jn G with Jn the rows'
+/// derivatives with respect to the natural parameters, and jx0 those with respect to (q0, qd0).
 bool segment_residuals(const Problem& P, const Segment& s, const double* x, const double* x0,
-                       double* r) {
+                       double* r, SegmentJacobian* jac = nullptr) {
   const JointModel m = P.map.model(x);
   const JointData& d = P.data[s.rec];
+  if (jac != nullptr) jac->ok = false;
   try {
     sim::check_joint_model(m);
     double z0 = 0;
@@ -183,9 +241,20 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
     const bool cl = P.opt.closed_loop;
     const JointController& c = P.opt.controller;
     const std::vector<double>& input = cl ? P.drive[s.rec] : d.tau;
-    const auto tr = sim::simulate_joint_model(
-        m, std::span(d.t).subspan(s.k0, len), std::span(input).subspan(s.k0, len), init,
-        {P.opt.max_step, cl ? c.kp : 0.0, cl ? c.kd : 0.0});
+    const auto t = std::span(d.t).subspan(s.k0, len);
+    const auto u = std::span(input).subspan(s.k0, len);
+    const sim::JointSimOptions so{P.opt.max_step, cl ? c.kp : 0.0, cl ? c.kd : 0.0};
+    sim::JointSensitivity sens;
+    sim::JointTrajectory tr;
+    if (jac == nullptr) {
+      tr = sim::simulate_joint_model(m, t, u, init, so);
+    } else {
+      const auto Pn = static_cast<std::size_t>(jac->G->rows());
+      std::vector<double> dz0(Pn, 0.0);
+      if (s.k0 > 0)
+        std::copy_n(jac->dz.begin() + static_cast<std::ptrdiff_t>(s.k0 * Pn), Pn, dz0.begin());
+      tr = sim::simulate_joint_model_sensitivity(m, t, u, init, dz0, so, sens);
+    }
     double* out = r;
     for (std::size_t j = x0 != nullptr ? 0 : 1; j < len; ++j) {
       const std::size_t k = s.k0 + j;
@@ -193,11 +262,48 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
       *out++ = P.wqd * (tr.qd[j] - d.qd[k]);
       if (cl) *out++ = P.wtau * (input[k] - c.kp * tr.q[j] - c.kd * tr.qd[j] - d.tau[k]);
     }
+    if (jac != nullptr) {
+      const auto Pn = static_cast<std::size_t>(jac->G->rows());
+      const auto np = static_cast<Eigen::Index>(jac->G->cols());
+      const auto C = static_cast<std::size_t>(sens.columns);
+      using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+      const int channels = cl ? 3 : 2;
+      const std::size_t first = x0 != nullptr ? 0 : 1;
+      const auto rows = static_cast<Eigen::Index>((len - first) * static_cast<std::size_t>(channels));
+      RowMajor Jn(rows, static_cast<Eigen::Index>(Pn));
+      Eigen::Index row = 0;
+      bool finite = true;
+      for (std::size_t j = first; j < len; ++j) {
+        const double* dq = sens.dq.data() + j * C;
+        const double* dqd = sens.dqd.data() + j * C;
+        for (int ch = 0; ch < channels; ++ch, ++row) {
+          // d r / d column k of the sensitivities for this row's channel.
+          const auto dr = [&](std::size_t k) {
+            return ch == 0   ? P.wq * dq[k]
+                   : ch == 1 ? P.wqd * dqd[k]
+                             : P.wtau * (-c.kp * dq[k] - c.kd * dqd[k]);
+          };
+          for (std::size_t k = 0; k < Pn; ++k) Jn(row, static_cast<Eigen::Index>(k)) = dr(k);
+          if (jac->jx0 != nullptr && x0 != nullptr) {
+            jac->jx0[row * 2] = dr(Pn);
+            jac->jx0[row * 2 + 1] = dr(Pn + 1);
+            finite = finite && std::isfinite(jac->jx0[row * 2]) && std::isfinite(jac->jx0[row * 2 + 1]);
+          }
+        }
+      }
+      Eigen::Map<RowMajor> Jx(jac->jx, rows, np);
+      Jx.noalias() = Jn * *jac->G;
+      jac->ok = finite && Jx.allFinite();
+    }
   } catch (const std::exception&) {
+    if (jac != nullptr) jac->ok = false;
     return false;
   }
   for (std::size_t j = 0; j < residual_count(s, x0 != nullptr, P.opt.closed_loop); ++j)
-    if (!std::isfinite(r[j])) return false;
+    if (!std::isfinite(r[j])) {
+      if (jac != nullptr) jac->ok = false;
+      return false;
+    }
   return true;
 }
 
@@ -241,7 +347,8 @@ bool segment_column(const Problem& P, const Segment& s, const double* x, const d
 /// in one thread: its sums of the cost and the gradient over the blocks are taken in one fixed
 /// order, so that the solve does not depend on the scheduling (with Ceres's own threads it did,
 /// see the Solver::Options below), while the simulations - all of the time - use every core.
-/// The values are those of ceres::DynamicNumericDiffCostFunction<CENTRAL> on
+/// The Jacobian: by forward sensitivities (evaluate_sensitivities, with the residuals' own
+/// simulation), or the values of ceres::DynamicNumericDiffCostFunction<CENTRAL> on
 /// segment_residuals, bit for bit (segment_column).
 class SegmentEvaluator final : public ceres::EvaluationCallback {
  public:
@@ -255,6 +362,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
       values_[i].jx.resize(m * np);
       if (P.opt.estimate_initial_state) values_[i].jx0.resize(m * 2);
     }
+    sensitivities_ = P.opt.jacobian == JointOeOptions::Jacobian::sensitivities &&
+                     natural_jacobian(P.map, P.map.internal(P.map.base).data()).size() > 0;
   }
 
   /// Whether the initial-state blocks are free (their Jacobian columns wanted).
@@ -272,24 +381,35 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
     if (!residuals_) {
       // The bristle trajectory of the point once, before the segments that all need it.
       if (sim::is_dynamic(P_.map.base)) bristle(point_x_);
+      // With forward sensitivities the Jacobian comes with the residuals' own simulation: Ceres
+      // asks for it at every accepted point (most trial points), and the residual-only pass
+      // would simulate every segment a second time.
+      if (sensitivities_) {
+        evaluate_sensitivities();
+        return;
+      }
       detail::for_each_index(segs_.size(), threads_, [this](std::size_t i) {
         values_[i].ok = segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), values_[i].r.data());
       });
       residuals_ = true;
     }
     if (evaluate_jacobians && !jacobians_) {
+      if (sensitivities_) {
+        evaluate_sensitivities();
+        return;
+      }
       const int np = static_cast<int>(P_.map.est.size());
+      const int cols = np + (free_x0_ ? 2 : 0);
+      for (auto& v : values_) v.col_ok.assign(static_cast<std::size_t>(cols), 0);
       // The bristle trajectories of the 2 np perturbed parameter vectors first (one each,
       // shared by every segment through the cache), then the columns.
       if (sim::is_dynamic(P_.map.base))
-        detail::for_each_index(static_cast<std::size_t>(2 * np), threads_, [this](std::size_t k) {
+        detail::for_each_index(2 * static_cast<std::size_t>(np), threads_, [this](std::size_t k) {
           std::vector<double> xv = point_x_;
           const std::size_t j = k / 2;
           xv[j] += (k % 2 == 0 ? 1 : -1) * central_step(point_x_[j]);
           bristle(xv);
         });
-      const int cols = np + (free_x0_ ? 2 : 0);
-      for (auto& v : values_) v.col_ok.assign(static_cast<std::size_t>(cols), 0);
       detail::for_each_index(segs_.size() * static_cast<std::size_t>(cols), threads_, [&](std::size_t task) {
         const std::size_t i = task / static_cast<std::size_t>(cols);
         const int c = static_cast<int>(task % static_cast<std::size_t>(cols));
@@ -341,6 +461,32 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
   }
 
  private:
+  /// Residuals and Jacobians of every segment at the point by forward sensitivities: the
+  /// bristle state's derivatives along every record once, then one simulation with
+  /// sensitivities per segment.
+  void evaluate_sensitivities() {
+    const int cols = static_cast<int>(P_.map.est.size()) + (free_x0_ ? 2 : 0);
+    const Eigen::MatrixXd G = natural_jacobian(P_.map, point_x_.data());
+    std::vector<std::vector<double>> dz(P_.data.size());
+    bool dz_ok = G.size() > 0;
+    try {
+      const JointModel m = P_.map.model(point_x_.data());
+      if (dz_ok)
+        detail::for_each_index(P_.data.size(), threads_, [&](std::size_t r) {
+          dz[r] = sim::bristle_state_sensitivity(m, P_.data[r].t, P_.data[r].qd);
+        });
+    } catch (const std::exception&) {
+      dz_ok = false;
+    }
+    detail::for_each_index(segs_.size(), threads_, [&](std::size_t i) {
+      Values& v = values_[i];
+      SegmentJacobian jac{dz[segs_[i].rec], &G, v.jx.data(), v.jx0.empty() ? nullptr : v.jx0.data()};
+      v.ok = dz_ok && segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), v.r.data(), &jac);
+      v.col_ok.assign(static_cast<std::size_t>(cols), jac.ok && v.ok ? 1 : 0);
+    });
+    residuals_ = jacobians_ = true;
+  }
+
   /// The bristle trajectories of the parameter vector xv into the cache.
   void bristle(const std::vector<double>& xv) const {
     try {
@@ -370,6 +516,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
   std::vector<double> point_x_;
   std::vector<std::array<double, 2>> point_x0_;
   bool residuals_ = false, jacobians_ = false, free_x0_ = false;
+  /// The Jacobian by forward sensitivities (JointOeOptions::jacobian, and the model has them).
+  bool sensitivities_ = false;
 };
 
 /// Segment i's residual block: its values from the SegmentEvaluator.
@@ -653,13 +801,15 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   Eigen::MatrixXd cov, hac;  // of the internal model parameters
   std::string coloured_channel;  // the fitted channel with the most coloured residuals
   if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) && nres > n_free) {
-    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(crs.num_rows, crs.num_cols);
-    for (int i = 0; i < crs.num_rows; ++i)
-      for (int k = crs.rows[static_cast<std::size_t>(i)]; k < crs.rows[static_cast<std::size_t>(i) + 1]; ++k)
-        J(i, crs.cols[static_cast<std::size_t>(k)]) = crs.values[static_cast<std::size_t>(k)];
+    // J is sparse (each segment's rows touch the model parameters and that segment's initial
+    // state): J^T J from the sparse matrix, not a dense (residuals x (np + 2 segments)) one.
+    const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::RowMajor>> J(
+        crs.num_rows, crs.num_cols, static_cast<Eigen::Index>(crs.values.size()), crs.rows.data(),
+        crs.cols.data(), crs.values.data());
+    const Eigen::MatrixXd JtJ = Eigen::MatrixXd(J.transpose() * J);
     // Columns: the model parameters first (the block x was added first), then the initial
     // states; the covariance of the model parameters is the top-left block of the full one.
-    const detail::LinearCovariance lc = detail::linear_covariance(J, 2 * cost);
+    const detail::LinearCovariance lc = detail::linear_covariance_normal(JtJ, 2 * cost, crs.num_rows);
     out.condition_number = lc.condition_number;
     std::vector<std::string> dead;
     for (long j : lc.dead)
@@ -701,7 +851,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       // J A_top^T (np wide instead of np + 2 segments) and the sandwich needs no further A.
       rel.hac_lags = static_cast<int>(detail::hac_bandwidth(rel.whiteness.acf1, samples));
       const Eigen::MatrixXd A_top = lc.cov.topRows(np) / lc.s2;
-      hac = detail::hac_covariance_scores(detail::sample_scores(J * A_top.transpose(), res, nch),
+      hac = detail::hac_covariance_scores(detail::sample_scores(Eigen::MatrixXd(J * A_top.transpose()), res, nch),
                                           Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
                                           static_cast<double>(nres) / static_cast<double>(nres - n_free));
     }

@@ -624,19 +624,12 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   }
 }
 
-LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, double ssr) {
-  LinearCovariance out;
-  const Eigen::Index m = J.rows(), p = J.cols();
-  out.s2 = ssr / static_cast<double>(m - p);
-  Eigen::VectorXd cn = J.colwise().norm().transpose();
-  for (Eigen::Index j = 0; j < p; ++j) {
-    if (!(cn(j) > 0)) {
-      out.dead.push_back(static_cast<long>(j));
-      cn(j) = 1;
-    }
-  }
-  const Eigen::MatrixXd Js = J * cn.cwiseInverse().asDiagonal();
-  const Eigen::MatrixXd N = Js.transpose() * Js;
+namespace {
+
+/// The common part: dead columns (norm 0) and the scaled normal matrix N = Js^T Js (cn: the
+/// column norms, set to 1 for the dead ones).
+LinearCovariance finish_covariance(LinearCovariance out, const Eigen::MatrixXd& N,
+                                   const Eigen::VectorXd& cn) {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
   const Eigen::VectorXd& lam = es.eigenvalues();
   const double lmax = lam.maxCoeff(), lmin = lam.minCoeff();
@@ -648,6 +641,38 @@ LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, d
   const Eigen::MatrixXd Dinv = cn.cwiseInverse().asDiagonal();
   out.cov = out.s2 * Dinv * Ninv * Dinv;
   return out;
+}
+
+/// Marks the columns of norm 0 as dead (their norm set to 1 for the scaling).
+void mark_dead(LinearCovariance& out, Eigen::VectorXd& cn) {
+  for (Eigen::Index j = 0; j < cn.size(); ++j) {
+    if (!(cn(j) > 0)) {
+      out.dead.push_back(static_cast<long>(j));
+      cn(j) = 1;
+    }
+  }
+}
+
+}  // namespace
+
+LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, double ssr) {
+  LinearCovariance out;
+  const Eigen::Index m = J.rows(), p = J.cols();
+  out.s2 = ssr / static_cast<double>(m - p);
+  Eigen::VectorXd cn = J.colwise().norm().transpose();
+  mark_dead(out, cn);
+  const Eigen::MatrixXd Js = J * cn.cwiseInverse().asDiagonal();
+  return finish_covariance(std::move(out), Js.transpose() * Js, cn);
+}
+
+LinearCovariance linear_covariance_normal(const Eigen::Ref<const Eigen::MatrixXd>& JtJ, double ssr,
+                                          Eigen::Index m) {
+  LinearCovariance out;
+  out.s2 = ssr / static_cast<double>(m - JtJ.cols());
+  Eigen::VectorXd cn = JtJ.diagonal().cwiseMax(0.0).cwiseSqrt();
+  mark_dead(out, cn);
+  const Eigen::VectorXd inv = cn.cwiseInverse();
+  return finish_covariance(std::move(out), inv.asDiagonal() * JtJ * inv.asDiagonal(), cn);
 }
 
 }  // namespace frictionlab::identify::detail

@@ -205,7 +205,10 @@ template <int W>
 class LuGreJointSensitivity {
  public:
   using J = ceres::Jet<double, W>;
-  using Mat = Eigen::Matrix<double, kDim, Eigen::Dynamic>;
+  /// Sensitivity columns: P <= W - 3 parameters and (q0, qd0); fixed size (unused columns stay
+  /// zero) so that the 3 x 3 products and solves unroll.
+  static constexpr int kCols = W - 1;
+  using Mat = Eigen::Matrix<double, kDim, kCols>;
 
   LuGreJointSensitivity(const JointModel& m, const LG::Params& p, std::span<const double> dz0,
                         double z0, const JointSimOptions& opt, JointSensitivity& out,
@@ -214,9 +217,9 @@ class LuGreJointSensitivity {
         out_(out) {
     P_ = sj_.count;
     C_ = P_ + 2;
-    S_ = Mat::Zero(kDim, C_);
-    fth_n_ = Mat::Zero(kDim, C_);
-    fth_ = Mat::Zero(kDim, C_);
+    S_.setZero();
+    fth_n_.setZero();
+    fth_.setZero();
     // s0 = z0 / z_b: ds0 = dz0 / z_b - z0 dz_b / z_b^2.
     const double zb = zb_.a;
     for (int c = 0; c < P_; ++c)
@@ -236,18 +239,19 @@ class LuGreJointSensitivity {
   void step(double t, const Stepper& st, const Vec& y1, double h, const TorqueSegment& tau) {
     using T = std::decay_t<Stepper>;
     const double dh = T::kD * h;
-    // Trapezoidal stage at t + gamma h.
-    rhs_ = S_ + dh * (fy_n_ * S_ + fth_n_);
+    // Trapezoidal stage at t + gamma h. (3 x 3 matrices: the closed-form inverse and
+    // coefficient-wise products, which unroll, instead of an LU and Eigen's blocked GEMM.)
+    rhs_ = S_ + dh * (fy_n_.lazyProduct(S_) + fth_n_);
     linearise(tau(t + T::kGamma * h), st.last_stage(), fy_, fth_);
-    lu_.compute(Eigen::Matrix3d::Identity() - dh * fy_);
     rhs_ += dh * fth_;
-    Sg_ = lu_.solve(rhs_);
+    inv_ = (Eigen::Matrix3d::Identity() - dh * fy_).inverse();
+    Sg_ = inv_.lazyProduct(rhs_);
     // BDF2 stage at t + h.
     rhs_ = T::kC * Sg_ - T::kCn * S_;
     linearise(tau(t + h), y1, fy_n_, fth_n_);
-    lu_.compute(Eigen::Matrix3d::Identity() - dh * fy_n_);
     rhs_ += dh * fth_n_;
-    S_ = lu_.solve(rhs_);
+    inv_ = (Eigen::Matrix3d::Identity() - dh * fy_n_).inverse();
+    S_ = inv_.lazyProduct(rhs_);
   }
 
   void record(std::size_t k) {
@@ -287,8 +291,7 @@ class LuGreJointSensitivity {
   JointSensitivity& out_;
   int P_ = 0, C_ = 0;
   Mat S_, Sg_, rhs_, fth_n_, fth_;
-  Eigen::Matrix3d fy_n_, fy_;
-  Eigen::PartialPivLU<Eigen::Matrix3d> lu_;
+  Eigen::Matrix3d fy_n_, fy_, inv_;
 };
 
 /// Calls f.template operator()<W>() with the narrowest Jet width W that holds `duals` dual
@@ -296,7 +299,8 @@ class LuGreJointSensitivity {
 template <class F>
 decltype(auto) with_jet_width(int duals, F&& f) {
   if (duals <= 12) return f.template operator()<12>();
-  if (duals <= 20) return f.template operator()<20>();
+  if (duals <= 16) return f.template operator()<16>();
+  if (duals <= 24) return f.template operator()<24>();
   if (duals <= 36) return f.template operator()<36>();
   throw std::invalid_argument(std::string(kSys) + ": too many parameters to differentiate (" +
                               std::to_string(duals) + " dual parts)");

@@ -28,8 +28,15 @@
 // kd qd_des as the input, the feedback -kp q - kd qd inside the integrator), and the residuals
 // gain r_tau = (u_k - kp q_sim,k - kd qd_sim,k - tau_k) / s_tau: the closed-loop output error of
 // Gautier, Janot & Vandanjon (2013), for a joint held on a trajectory by a position controller,
-// whose motion the open-loop simulation from the measured torque cannot follow. Derivatives by central differences of the
-// simulation (ceres::DynamicNumericDiffCostFunction; the simulation's Newton tolerance is 1e-10).
+// whose motion the open-loop simulation from the measured torque cannot follow.
+// Derivatives (JointOeOptions::jacobian): for LuGre friction by forward sensitivities of the
+// simulation (sim::simulate_joint_model_sensitivity: every TR-BDF2 stage differentiated at its
+// solution; z0's derivative from sim::bristle_state_sensitivity), mapped to the internal
+// parameters by G = d natural / d internal in closed form; one simulation with sensitivities per
+// segment instead of 2 (np + 2). Static friction (the Moreau step is not differentiable where
+// the joint sticks), or on request: central differences of the simulation (what
+// ceres::DynamicNumericDiffCostFunction<CENTRAL> computes; the simulation's Newton tolerance is
+// 1e-10).
 // Standard errors: linearised covariance s^2 (J^T J)^-1 at the optimum (as identify/lsq; J with
 // the initial-state columns, of which the model parameters' block is kept), mapped to the
 // natural parameters by the delta method (G cov G^T, G = d natural / d internal). They assume
@@ -83,8 +90,13 @@ struct JointOeOptions {
   bool closed_loop = false;
   JointController controller{};
   int max_iterations = 50;
+  /// How the Jacobian of the residuals is computed (header): forward sensitivities of the
+  /// simulation where the friction is LuGre (static friction always uses central differences),
+  /// or central differences everywhere (the earlier method, kept to compare).
+  enum class Jacobian { sensitivities, central_differences };
+  Jacobian jacobian = Jacobian::sensitivities;
   /// Threads for the segments' simulations (0: std::thread::hardware_concurrency()): the
-  /// residuals and the central-difference Jacobian of every segment are computed on them before
+  /// residuals and the Jacobian of every segment are computed on them before
   /// Ceres, in one thread, sums them in a fixed order, so the result does not depend on the
   /// thread count or the scheduling (bit for bit).
   int threads = 0;

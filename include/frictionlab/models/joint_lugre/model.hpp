@@ -83,7 +83,11 @@ struct JointLuGre {
     using std::pow;
     const S r = absval(qd) / p.Omega_s;
     if (!(r > S(0))) return S(1);  // exact at rest; pow's derivative is singular there
-    return exp(-pow(r, p.delta[static_cast<std::size_t>(i)]));
+    const S& d = p.delta[static_cast<std::size_t>(i)];
+    // The paper's common exponents without pow (r^1 is exact; r*r is correctly rounded).
+    if (d == S(1)) return exp(-r);
+    if (d == S(2)) return exp(-(r * r));
+    return exp(-pow(r, d));
   }
 
   /// g(qd) [N m] (04_* eq. 5 with several exponentials).
