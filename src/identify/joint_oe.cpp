@@ -729,6 +729,9 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   so.num_threads = 1;
   so.function_tolerance = 1e-10;
   so.parameter_tolerance = 1e-10;
+  // No glog lines from the solver (a rejected step that leaves the valid parameter set is
+  // normal here, and Ceres would print a warning for each); progress goes to opt.progress.
+  so.logging_type = ceres::SILENT;
   ProgressCallback cb(opt.progress);
   so.callbacks.push_back(&cb);
   AcceptedState accepted(x, x0);
