@@ -134,10 +134,19 @@ static FL_REAL fl_step_linear_part(const FL_PARAMS* p, FL_REAL z, FL_REAL v0, FL
   return fl_arc_step(p, z, v0, v1, h, (v0 + v1) > FL_LIT(0.0));
 }
 
-/* Velocity linear from v0 to v1 over h (lugre.hpp step_linear): at most 16 parts. */
+/* Velocity linear from v0 to v1 over h (lugre.hpp step_linear): at most 16 parts, none where g
+ * is the same number at both ends of one side (the Stribeck curve is monotone in |v| on each
+ * side, so g is constant in between: models/bristle.hpp bristle_split_step). */
 static FL_REAL fl_step_linear(const FL_PARAMS* p, FL_REAL z, FL_REAL v0, FL_REAL v1, FL_REAL h) {
   const FL_REAL dv = FL_FABS(v1 - v0) / (p->vs / FL_LIT(8.0));
   if (dv > FL_LIT(1.0)) {
+    if ((v0 > FL_LIT(0.0) && v1 > FL_LIT(0.0)) || (v0 < FL_LIT(0.0) && v1 < FL_LIT(0.0))) {
+      const int pos = v0 > FL_LIT(0.0);
+      const FL_REAL inv_vs = FL_LIT(1.0) / p->vs, inv_s0 = FL_LIT(1.0) / p->sigma0;
+      if (fl_g_side_ratio(p, FL_FABS(v0) * inv_vs, pos) * inv_s0 ==
+          fl_g_side_ratio(p, FL_FABS(v1) * inv_vs, pos) * inv_s0)
+        return fl_arc_step(p, z, v0, v1, h, pos);
+    }
     const int m = dv > FL_LIT(16.0) ? 16 : (int)FL_CEIL(dv);
     FL_REAL y = z;
     int j;
