@@ -102,6 +102,38 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
     }
 }
 
+// The Jacobian by forward sensitivities (the default) and by central differences are two
+// independent derivatives of the same residuals: from the same start both must reach the same
+// optimum (the least-squares cost to 1e-9, every parameter to a hundredth of its standard
+// error), and the standard errors, which J^T J at the optimum gives, must agree to 1e-3.
+TEST(JointOe, SensitivityAndCentralDifferenceJacobiansReachTheSameOptimum) {
+  const JointModel truth = testing::lugre_pendulum();
+  const JointData d = simulate_record(truth, 4.0, 250.0, 1e-4, 1e-3, 5);
+  const JointModel start = testing::perturbed_start(truth);
+  JointOeOptions o;
+  o.threads = 2;
+  o.max_step = 2e-3;
+  const auto sens = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
+  o.jacobian = JointOeOptions::Jacobian::central_differences;
+  const auto cd = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
+  std::printf("[measured] oe cost %.12g (sensitivities, %d iterations) vs %.12g (central "
+              "differences, %d iterations)\n",
+              sens.final_cost, sens.iterations, cd.final_cost, cd.iterations);
+  ASSERT_TRUE(sens.converged);
+  ASSERT_TRUE(cd.converged);
+  EXPECT_NEAR(sens.final_cost, cd.final_cost, 1e-9 * cd.final_cost);
+  ASSERT_EQ(sens.parameters.size(), cd.parameters.size());
+  for (std::size_t i = 0; i < cd.parameters.size(); ++i) {
+    const auto& a = sens.parameters[i];
+    const auto& b = cd.parameters[i];
+    if (b.fixed) continue;
+    std::printf("[measured]   %-8s %.8g +- %.3g vs %.8g +- %.3g\n", a.name.c_str(), a.value,
+                a.std_error, b.value, b.std_error);
+    EXPECT_NEAR(a.value, b.value, 0.01 * b.std_error) << a.name;
+    EXPECT_NEAR(a.std_error, b.std_error, 1e-3 * b.std_error) << a.name;
+  }
+}
+
 TEST(JointOe, RecoversCoulombViscousJoint) {
   JointModel truth = testing::lugre_pendulum();
   StaticFriction<double>::Params f;

@@ -63,6 +63,7 @@ struct FitJointOptions {
                        desired_torque = "torque", controller = "fit";
   bool closed_loop = false;
   std::string oe_output = "both";
+  std::string oe_jacobian = "sensitivities";
   double segment = kOe.segment_s;
   int iterations = kOe.max_iterations;
   // validation
@@ -185,6 +186,9 @@ void run_fit_joint(const FitJointOptions& o) {
   w.oe.output = o.oe_output == "position"   ? identify::JointOeOptions::Output::position
                 : o.oe_output == "velocity" ? identify::JointOeOptions::Output::velocity
                                             : identify::JointOeOptions::Output::both;
+  w.oe.jacobian = o.oe_jacobian == "central_differences"
+                      ? identify::JointOeOptions::Jacobian::central_differences
+                      : identify::JointOeOptions::Jacobian::sensitivities;
   w.oe.segment_s = o.segment;
   w.oe.max_step = o.max_step;
   w.oe.max_iterations = o.iterations;
@@ -403,6 +407,11 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->check(non_negative());
   cmd->add_option("--oe-output", o->oe_output, "oe: fit position, velocity or both")
       ->check(CLI::IsMember({"position", "velocity", "both"}))
+      ->capture_default_str();
+  cmd->add_option("--oe-jacobian", o->oe_jacobian,
+                  "oe: the Jacobian by forward sensitivities of the simulation (LuGre friction; "
+                  "static friction always uses central differences) or by central differences")
+      ->check(CLI::IsMember({"sensitivities", "central_differences"}))
       ->capture_default_str();
   cmd->add_option("--desired", o->desired,
                   "Closed-loop record: the controller's desired trajectory (same time column), "

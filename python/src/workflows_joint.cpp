@@ -139,6 +139,16 @@ OptionTable<workflows::FitJointOptions>& fit_joint_table() {
                                       {"both", Out::both}});
            },
            "oe: fit 'position', 'velocity' or 'both' (default)");
+  t.custom("jacobian",
+           [](O& o, const py::handle& h) {
+             using Jac = identify::JointOeOptions::Jacobian;
+             o.oe.jacobian = choice("jacobian", option_cast<std::string>("jacobian", h),
+                                    std::vector<std::pair<std::string, Jac>>{
+                                        {"sensitivities", Jac::sensitivities},
+                                        {"central_differences", Jac::central_differences}});
+           },
+           "oe: the Jacobian by forward 'sensitivities' of the simulation (default; LuGre "
+           "friction) or by 'central_differences'");
   t.template add<double>("segment_s", [](O& o) -> double& { return o.oe.segment_s; },
                          "oe: multiple-shooting segment length [s] (0: whole; default 0.25)");
   t.template add<int>("max_iterations", [](O& o) -> int& { return o.oe.max_iterations; },

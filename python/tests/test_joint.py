@@ -66,6 +66,28 @@ def test_fit_joint_oe_equals_cli(tmp_path, record):
         r.reliability.reasons == (p["reliability"]["reasons"] if kept else rel["reasons"])
 
 
+def test_fit_joint_oe_jacobian_option_equals_cli(tmp_path, record):
+    """`jacobian=` is the CLI's --oe-jacobian: oe from sr3 (LuGre friction, where the Jacobian by
+    forward sensitivities is the default) with each choice gives the CLI's parameters; the two
+    Jacobians take the same first steps (parameters within 1e-3 after 2 iterations)."""
+    values = {}
+    for jac in ("sensitivities", "central_differences"):
+        out = f"cli_{jac}"
+        run_cli("fit-joint", *CLI_ARGS, "--method", "oe", "--init", "sr3", "--iterations", "2",
+                "--oe-jacobian", jac, "--out", out, cwd=tmp_path)
+        r = fl.fit_joint(record, method="oe", init="sr3", max_iterations=2, jacobian=jac,
+                         resample_rate=300.0)
+        j = json.loads((tmp_path / out / "joint_fit.json").read_text())
+        p = json.loads(r.to_json())
+        for a, b in zip(p["parameters"], j["parameters"]):
+            assert a["value"] == pytest.approx(b["value"], rel=1e-4, abs=1e-12), (jac, a["name"])
+        values[jac] = [q["value"] for q in p["method_details"]["oe"]["parameters"]] \
+            if "parameters" in p["method_details"]["oe"] else [q["value"] for q in p["parameters"]]
+    assert values["sensitivities"] == pytest.approx(values["central_differences"], rel=1e-3, abs=1e-9)
+    with pytest.raises(fl.Error, match="jacobian"):
+        fl.fit_joint(record, method="oe", init="sr3", jacobian="forward", resample_rate=300.0)
+
+
 def test_eval_joint_equals_cli(tmp_path, record):
     run_cli("fit-joint", *CLI_ARGS, "--method", "idim", "--out", "fit", cwd=tmp_path)
     joint = tmp_path / "fit" / "joint_fit.json"
