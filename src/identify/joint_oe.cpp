@@ -19,6 +19,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "frictionlab/identify/joint_idim.hpp"
@@ -170,8 +171,7 @@ std::size_t residual_count(const Segment& s, bool free_x0, bool closed_loop) {
 
 /// The Jacobian of the natural parameters with respect to the internal ones, G(c, j) =
 /// d theta_c / d x_j, with theta in the order of sim::joint_sensitivity_parameters (P rows, np
-/// columns); empty when the model has no sensitivities (static friction) or an estimated
-/// parameter is not among them. Log scale: d exp(x) / dx = exp(x); a relative Stribeck level
+/// columns); empty when the model has no sensitivities (static friction). Log scale: d exp(x) / dx = exp(x); a relative Stribeck level
 /// Fs_i = (Fc / n) expm1(y_i): dFs_i/dy_i = (Fc / n) exp(y_i), and through Fc,
 /// dFs_i/dx_Fc = (Fs_i / Fc) dFc/dx_Fc.
 Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
@@ -179,6 +179,7 @@ Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
   const std::vector<std::string> names = sim::joint_sensitivity_parameters(m);
   const auto* p = std::get_if<LG::Params>(&m.friction);
   if (names.empty() || p == nullptr) return {};
+  JointModel mm = m;  // read through the entries' references
   const auto np = static_cast<Eigen::Index>(map.est.size());
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(names.size()), np);
   std::vector<Eigen::Index> row(map.est.size());
@@ -186,10 +187,12 @@ Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
   for (Eigen::Index j = 0; j < np; ++j) {
     const Entry& e = map.entries[static_cast<std::size_t>(map.est[static_cast<std::size_t>(j)])];
     const auto it = std::find(names.begin(), names.end(), e.name);
-    if (it == names.end()) return {};
+    // The joint's parameter table (joint_parameters.cpp) and the simulation's list of
+    // differentiated parameters name every non-structural parameter alike.
+    if (it == names.end())
+      throw std::logic_error("oe: parameter " + e.name + " has no sensitivity in the simulation");
     const auto c = static_cast<Eigen::Index>(it - names.begin());
     row[static_cast<std::size_t>(j)] = c;
-    JointModel mm = m;
     const double v = e.ref(mm);
     if (e.stribeck && map.stribeck_relative)
       G(c, j) = p->Fc / static_cast<double>(p->n_stribeck) * std::exp(x[j]);
@@ -202,7 +205,6 @@ Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
     for (Eigen::Index j = 0; j < np; ++j) {
       const Entry& e = map.entries[static_cast<std::size_t>(map.est[static_cast<std::size_t>(j)])];
       if (!e.stribeck) continue;
-      JointModel mm = m;
       const Eigen::Index c = row[static_cast<std::size_t>(j)];
       G(c, fc_col) += e.ref(mm) / p->Fc * G(c_fc, fc_col);
     }
@@ -296,8 +298,7 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
       jac->ok = finite && Jx.allFinite();
     }
   } catch (const std::exception&) {
-    if (jac != nullptr) jac->ok = false;
-    return false;
+    return false;  // (jac->ok is still false)
   }
   for (std::size_t j = 0; j < residual_count(s, x0 != nullptr, P.opt.closed_loop); ++j)
     if (!std::isfinite(r[j])) {
@@ -468,13 +469,12 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
     const int cols = static_cast<int>(P_.map.est.size()) + (free_x0_ ? 2 : 0);
     const Eigen::MatrixXd G = natural_jacobian(P_.map, point_x_.data());
     std::vector<std::vector<double>> dz(P_.data.size());
-    bool dz_ok = G.size() > 0;
+    bool dz_ok = true;
     try {
       const JointModel m = P_.map.model(point_x_.data());
-      if (dz_ok)
-        detail::for_each_index(P_.data.size(), threads_, [&](std::size_t r) {
-          dz[r] = sim::bristle_state_sensitivity(m, P_.data[r].t, P_.data[r].qd);
-        });
+      detail::for_each_index(P_.data.size(), threads_, [&](std::size_t r) {
+        dz[r] = sim::bristle_state_sensitivity(m, P_.data[r].t, P_.data[r].qd);
+      });
     } catch (const std::exception&) {
       dz_ok = false;
     }

@@ -626,8 +626,9 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
 
 namespace {
 
-/// The common part: dead columns (norm 0) and the scaled normal matrix N = Js^T Js (cn: the
-/// column norms, set to 1 for the dead ones).
+/// The part both forms share: from the column-scaled normal matrix N = Js^T Js and the column
+/// norms cn (1 for the dead columns, already in out.dead), the condition number, singularity
+/// and cov = s2 D^-1 N^-1 D^-1.
 LinearCovariance finish_covariance(LinearCovariance out, const Eigen::MatrixXd& N,
                                    const Eigen::VectorXd& cn) {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);

@@ -158,36 +158,51 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
   return out;
 }
 
+/// A joint's parameters in another scalar T (a Jet to differentiate with).
+template <class T>
+struct JointValues {
+  T I{}, mgCx{}, mgCy{}, offset{};
+  typename JointLuGre<T>::Params p{};
+};
+
+/// The parameters joint_sensitivity_parameters lists, in their order, and only here: calls
+/// f(name, the value in m, the same parameter in `out`) for each.
+template <class T, class F>
+void each_sensitivity_parameter(const JointModel& m, const LG::Params& pd, JointValues<T>& out,
+                                F&& f) {
+  f(std::string("I"), m.I, out.I);
+  if (m.structure.gravity) {
+    f(std::string("mgCx"), m.mgCx, out.mgCx);
+    f(std::string("mgCy"), m.mgCy, out.mgCy);
+  }
+  if (m.structure.offset) f(std::string("offset"), m.offset, out.offset);
+  f(std::string("sigma0"), pd.sigma0, out.p.sigma0);
+  f(std::string("sigma1"), pd.sigma1, out.p.sigma1);
+  f(std::string("Fc"), pd.Fc, out.p.Fc);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(pd.n_stribeck); ++i)
+    f("Fs[" + std::to_string(i) + "]", pd.Fs[i], out.p.Fs[i]);
+  if (pd.n_stribeck > 0) f(std::string("Omega_s"), pd.Omega_s, out.p.Omega_s);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(pd.n_viscous); ++i)
+    f("cv[" + std::to_string(i) + "]", pd.cv[i], out.p.cv[i]);
+}
+
 /// The model's parameters as ceres::Jet<double, W> seeded for differentiation: the parameter
-/// of joint_sensitivity_parameters' position c has the dual part `first + c` (rigid body too,
+/// at position c of joint_sensitivity_parameters has the dual part `first + c` (rigid body too,
 /// zero derivatives where they do not enter).
 template <int W>
-struct SeededJoint {
+struct SeededJoint : JointValues<ceres::Jet<double, W>> {
   using J = ceres::Jet<double, W>;
-  J I, mgCx, mgCy, offset;
-  typename JointLuGre<J>::Params p;
   int count = 0;  ///< parameters seeded
 
-  SeededJoint(const JointModel& m, const LG::Params& pd, int first) : p(cast_params<J>(pd)) {
+  SeededJoint(const JointModel& m, const LG::Params& pd, int first) {
+    this->I = J(m.I);
+    this->mgCx = J(m.mgCx);
+    this->mgCy = J(m.mgCy);
+    this->offset = J(m.offset);
+    this->p = cast_params<J>(pd);
     int c = first;
-    auto seed = [&c](J& x, double v) { x = J(v, c++); };
-    seed(I, m.I);
-    mgCx = J(m.mgCx);
-    mgCy = J(m.mgCy);
-    offset = J(m.offset);
-    if (m.structure.gravity) {
-      seed(mgCx, m.mgCx);
-      seed(mgCy, m.mgCy);
-    }
-    if (m.structure.offset) seed(offset, m.offset);
-    seed(p.sigma0, pd.sigma0);
-    seed(p.sigma1, pd.sigma1);
-    seed(p.Fc, pd.Fc);
-    for (int i = 0; i < pd.n_stribeck; ++i)
-      seed(p.Fs[static_cast<std::size_t>(i)], pd.Fs[static_cast<std::size_t>(i)]);
-    if (pd.n_stribeck > 0) seed(p.Omega_s, pd.Omega_s);
-    for (int i = 0; i < pd.n_viscous; ++i)
-      seed(p.cv[static_cast<std::size_t>(i)], pd.cv[static_cast<std::size_t>(i)]);
+    each_sensitivity_parameter<J>(m, pd, *this,
+                                  [&c](const std::string&, double v, J& x) { x = J(v, c++); });
     count = c - first;
   }
 };
@@ -450,16 +465,10 @@ std::vector<double> bristle_state(const JointModel& m, std::span<const double> t
 std::vector<std::string> joint_sensitivity_parameters(const JointModel& m) {
   const auto* p = std::get_if<LG::Params>(&m.friction);
   if (p == nullptr) return {};
-  std::vector<std::string> out{"I"};
-  if (m.structure.gravity) {
-    out.emplace_back("mgCx");
-    out.emplace_back("mgCy");
-  }
-  if (m.structure.offset) out.emplace_back("offset");
-  out.insert(out.end(), {"sigma0", "sigma1", "Fc"});
-  for (int i = 0; i < p->n_stribeck; ++i) out.push_back("Fs[" + std::to_string(i) + "]");
-  if (p->n_stribeck > 0) out.emplace_back("Omega_s");
-  for (int i = 0; i < p->n_viscous; ++i) out.push_back("cv[" + std::to_string(i) + "]");
+  std::vector<std::string> out;
+  JointValues<double> unused;
+  each_sensitivity_parameter<double>(
+      m, *p, unused, [&out](const std::string& name, double, double&) { out.push_back(name); });
   return out;
 }
 
