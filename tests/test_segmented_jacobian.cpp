@@ -185,9 +185,10 @@ TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
   // alpha held (not in `free`): the sensitivities leave out dz/dalpha; the Jets agree.
   const Eval jets = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 1, true);
   EXPECT_LT(column_rel_diff(fresh, jets, c.free.size()), 1e-9);
-  // Ceres's order: the residuals at a point (by segments, keeping their start states), then
-  // the Jacobian there (from the kept states), then a residual evaluation elsewhere and the
-  // Jacobian back at the first point (the kept states no longer match: computed again).
+  // Ceres's order: the residuals at a point (by segments, keeping their start states; on two
+  // threads the Jacobian there is computed at the same time and kept), then the Jacobian there
+  // (the kept one), then a residual evaluation elsewhere and the Jacobian back at the first
+  // point (the kept states and Jacobian no longer match: computed again).
   const auto cost = c.fam->make_cost(c.d, c.theta, c.free, Robust{}, 2);
   const double* params[1] = {x.data()};
   std::vector<double> r(static_cast<std::size_t>(c.d.m())), J(r.size() * c.free.size());
@@ -210,6 +211,16 @@ TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
   ASSERT_TRUE(cost->Evaluate(other, r.data(), nullptr));
   ASSERT_TRUE(cost->Evaluate(params, r.data(), jacs));
   EXPECT_EQ(J, fresh.J);
+  EXPECT_EQ(r, fresh.r);
+  // The Jacobian kept from the residual evaluation at the other point is that point's fresh one.
+  std::vector<double> theta_y = c.theta;
+  for (std::size_t j = 0; j < c.free.size(); ++j) theta_y[static_cast<std::size_t>(c.free[j])] = y[j];
+  const Eval fresh_y = evaluate(*c.fam, c.d, theta_y, c.free, Robust{}, 2);
+  ASSERT_TRUE(cost->Evaluate(other, r.data(), nullptr));
+  ASSERT_TRUE(cost->Evaluate(other, r.data(), jacs));
+  EXPECT_EQ(J, fresh_y.J);
+  EXPECT_EQ(r, fresh_y.r);
+  EXPECT_NE(fresh_y.J, fresh.J);
 }
 
 TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {

@@ -5,7 +5,9 @@
 #include <ceres/ceres.h>
 #include <ceres/jet.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <span>
@@ -98,6 +100,23 @@ class SimCost final : public ceres::CostFunction {
         residuals[k - d_.first] = r;
         ok = ok && std::isfinite(r);
       };
+      if constexpr (kLuGre) {
+        if (!jets_only_ && segmented(nf) && !ends_the_solve(parameters[0])) {
+          // The residuals by the value simulation, and the Jacobian at this point at the same
+          // time on the other threads (sensitivity_pass: each segment as soon as the value
+          // simulation has reached its start): Ceres asks for it here next when it accepts the
+          // step, which is most steps; a rejected step costs the other threads' work only. Not
+          // for a step that ends the solve without a Jacobian (ends_the_solve).
+          if (const auto su = sens_setup(parameters[0])) {
+            spec_residuals_.resize(static_cast<std::size_t>(d_.m()));
+            spec_jacobian_.resize(static_cast<std::size_t>(d_.m()) * nf);
+            spec_ok_ = sensitivity_dispatch(*su, parameters[0], th, spec_residuals_.data(),
+                                            spec_jacobian_.data(), residuals, &ok);
+            spec_x_.assign(parameters[0], parameters[0] + nf);
+            return ok;
+          }
+        }
+      }
       if constexpr (FamilyT<Info>::template kSegmentable<N>) {
         if (segmented(nf)) {
           // The same simulation, by segments: their start states are kept for the Jacobian
@@ -111,9 +130,28 @@ class SimCost final : public ceres::CostFunction {
       fam_.template run<double>(th.data(), d_, Method::exact, Hold::linear, sink);
       return ok;
     }
+    jac_x_.assign(parameters[0], parameters[0] + nf);
     if constexpr (kLuGre) {
-      if (!jets_only_)
-        if (const auto r = evaluate_sensitivities(parameters[0], residuals, jacobians[0])) return *r;
+      if (!jets_only_) {
+        if (spec_x_.size() == nf && std::equal(spec_x_.begin(), spec_x_.end(), parameters[0])) {
+          std::copy(spec_residuals_.begin(), spec_residuals_.end(), residuals);
+          std::copy(spec_jacobian_.begin(), spec_jacobian_.end(), jacobians[0]);
+          return spec_ok_;
+        }
+        if (const auto su = sens_setup(parameters[0])) {
+          std::vector<double> th = theta_;
+          for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
+          const bool good = sensitivity_dispatch(*su, parameters[0], th, residuals, jacobians[0], nullptr, nullptr);
+          if (segmented(nf)) {  // kept for the linear model of the next step (ends_the_solve)
+            const auto m = static_cast<std::size_t>(d_.m());
+            spec_residuals_.assign(residuals, residuals + m);
+            spec_jacobian_.assign(jacobians[0], jacobians[0] + m * nf);
+            spec_x_.assign(parameters[0], parameters[0] + nf);
+            spec_ok_ = good;
+          }
+          return good;
+        }
+      }
     }
     if constexpr (FamilyT<Info>::template kSegmentable<N>) {
       if (segmented(nf)) return evaluate_segmented(parameters[0], residuals, jacobians[0]);
@@ -207,58 +245,131 @@ class SimCost final : public ceres::CostFunction {
   static constexpr bool kLuGre =
       std::is_same_v<typename FamilyT<Info>::template Model<double>, LuGre<double>>;
 
+  /// What the sensitivities derive from the parameterisation once per evaluation.
+  struct SensSetup {
+    std::array<std::array<double, N>, kLuGreFields> Dq{};  ///< dq/dtheta
+    std::array<double, N> dkm{};                            ///< dKm/dtheta
+    std::array<int, N> lane{};  ///< theta j's direction, -1: it does not move z
+    int n_lanes = 0;            ///< directions that move z (the start state's is n_lanes)
+  };
+
   /// The LuGre models' Jacobian by forward sensitivities in plain double
-  /// (models/lugre/sensitivity.hpp) instead of Jets: the state's sensitivity dz/dq to the
-  /// parameter fields q is propagated with the step, the rows are dpred/dq dq/dtheta (dq/dtheta
-  /// from one Jet evaluation of the parameterisation). By the same time segments as
-  /// evaluate_segmented (kSegments on records of kSegments * kMinSegmentSamples samples or more,
-  /// else one), chained through dz/dz_s; the numbers do not depend on the thread count.
-  /// nullopt (the Jet path instead) for parameters the sensitivities do not cover (vd).
-  std::optional<bool> evaluate_sensitivities(const double* x, double* residuals, double* jac) const {
-    constexpr int NQ = kLuGreFields + 1;  // the fields, and d/dz_s
+  /// (models/lugre/sensitivity.hpp) instead of Jets. The directions carried through the steps
+  /// are the free parameters that move the state z (sigma0, the curve's levels, vs, alpha,
+  /// seeded with dq/dtheta from one Jet evaluation of the parameterisation) and the segment's
+  /// start state; a parameter that only enters the force (sigma1, sigma2, Km) has its column
+  /// from the force's closed form, dF = e_sigma1 zdot + e_sigma2 v. By the same time segments
+  /// as evaluate_segmented (kSegments on records of kSegments * kMinSegmentSamples samples or
+  /// more, else one), chained through dz/dz_s; the numbers do not depend on the thread count.
+  /// The segments' start states come from the value-only simulation at the same point: kept
+  /// from the residuals' evaluation (start_states), or computed by one thread while the others
+  /// already take the segments whose start it has reached (then with value_residuals, the
+  /// residuals of that simulation as a residual-only evaluation gives them, and their
+  /// finiteness in *value_ok). nullopt (the Jet path instead) for parameters the sensitivities
+  /// do not cover (vd).
+  std::optional<SensSetup> sens_setup(const double* x) const {
     using J = ceres::Jet<double, N>;
     const auto nf = free_.size();
     if (nf > static_cast<std::size_t>(N)) return std::nullopt;
-    std::vector<double> th = theta_;
-    for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = x[j];
     std::vector<J> tj(theta_.size());
     for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
     for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
     const auto at_j = fam_.template params_at<J>(tj.data());
-    const auto& pj = at_j.first;
-    const J& kmj = at_j.second;
-    if (!(pj.vd.a == 0.0) || !pj.vd.v.isZero()) return std::nullopt;
+    if (!(at_j.first.vd.a == 0.0) || !at_j.first.vd.v.isZero()) return std::nullopt;
+    // dq/dtheta (kLuGreFields x nf) and dKm/dtheta.
+    SensSetup su;
+    const auto qj = lugre_fields<J>(at_j.first);
+    for (int q = 0; q < kLuGreFields; ++q)
+      for (std::size_t j = 0; j < nf; ++j) su.Dq[static_cast<std::size_t>(q)][j] = qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
+    for (std::size_t j = 0; j < nf; ++j) su.dkm[j] = at_j.second.v[static_cast<int>(j)];
+    // The directions that move z: a lane each, then the start state's.
+    for (std::size_t j = 0; j < nf; ++j) {
+      bool moves_z = false;
+      for (int q : {kQs0, kQFcPos, kQFcNeg, kQFsPos, kQFsNeg, kQvs, kQalpha})
+        moves_z = moves_z || su.Dq[static_cast<std::size_t>(q)][j] != 0.0;
+      su.lane[j] = moves_z ? su.n_lanes++ : -1;
+    }
+    if (su.n_lanes + 1 > 8) return std::nullopt;
+    return su;
+  }
+
+  /// sensitivity_pass with the fewest lanes that hold the directions.
+  bool sensitivity_dispatch(const SensSetup& su, const double* x, const std::vector<double>& th,
+                            double* residuals, double* jac, double* value_residuals,
+                            bool* value_ok) const {
+    if (su.n_lanes + 1 <= 5) return sensitivity_pass<5>(su, x, th, residuals, jac, value_residuals, value_ok);
+    return sensitivity_pass<8>(su, x, th, residuals, jac, value_residuals, value_ok);
+  }
+
+  template <int NL>
+  bool sensitivity_pass(const SensSetup& su, const double* x, const std::vector<double>& th,
+                        double* residuals, double* jac, double* value_residuals, bool* value_ok) const {
+    const auto nf = free_.size();
+    const int zl = su.n_lanes;  // the start state's direction
     // (not structured bindings: the lambda below uses them, which clang before 16 rejects)
     const auto at = fam_.template params_at<double>(th.data());
     const LuGre<double>::Params& p = at.first;
     const double km = at.second;
     const bool sl = fam_.sensorless();
-    // dq/dtheta (kLuGreFields x nf) and dKm/dtheta.
-    const auto qj = lugre_fields<J>(pj);
-    std::array<std::array<double, N>, kLuGreFields> Dq{};
-    for (int q = 0; q < kLuGreFields; ++q)
-      for (std::size_t j = 0; j < nf; ++j) Dq[static_cast<std::size_t>(q)][j] = qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
-    // The nonzero entries of dq/dtheta, by theta then field (a field usually depends on one
-    // theta: the rows take a handful of products instead of kLuGreFields x nf; the same sums,
-    // term by term, as the dense product).
-    struct Link {
-      std::size_t q, j;
-      double w;
-    };
-    std::array<Link, static_cast<std::size_t>(kLuGreFields) * N> links{};
-    int n_links = 0;
+    LuGreSeeds<double, NL> seeds;
     for (std::size_t j = 0; j < nf; ++j)
-      for (std::size_t q = 0; q < static_cast<std::size_t>(kLuGreFields); ++q)
-        if (Dq[q][j] != 0.0) links[static_cast<std::size_t>(n_links++)] = {q, j, Dq[q][j]};
-    bool d_alpha = false;  // dz/dalpha only for an estimated alpha (it costs a log per g)
-    for (std::size_t j = 0; j < nf; ++j) d_alpha = d_alpha || Dq[kQalpha][j] != 0.0;
-    std::array<double, N> dkm{};
-    for (std::size_t j = 0; j < nf; ++j) dkm[j] = kmj.v[static_cast<int>(j)];
+      if (su.lane[j] >= 0)
+        for (int q = 0; q < kLuGreFields; ++q) seeds.set(q, su.lane[j], su.Dq[static_cast<std::size_t>(q)][j]);
+    // The force-only parameters: dF/dtheta_j = zdot e_sigma1 + v e_sigma2.
+    struct ForceOnly {
+      std::size_t j;
+      double e1, e2;
+    };
+    std::array<ForceOnly, N> force_only{};
+    int n_force_only = 0;
+    for (std::size_t j = 0; j < nf; ++j)
+      if (su.lane[j] < 0 && (su.Dq[kQs1][j] != 0.0 || su.Dq[kQs2][j] != 0.0))
+        force_only[static_cast<std::size_t>(n_force_only++)] = {j, su.Dq[kQs1][j], su.Dq[kQs2][j]};
     const long n = d_.n();
     const int nseg = n >= kSegments * kMinSegmentSamples ? kSegments : 1;
     std::vector<long> b(static_cast<std::size_t>(nseg) + 1);
     for (int s = 0; s <= nseg; ++s) b[static_cast<std::size_t>(s)] = n * s / nseg;
-    const std::vector<StateArray> z0 = start_states(x, th, b);
+    // The start states: kept, or produced by task 0 while the segments run (ready: how many
+    // segments' start states are known; segment 0 starts from rest).
+    std::vector<StateArray> z0;
+    const bool kept = value_residuals == nullptr && have_start_states(x, b);
+    if (kept) {
+      z0 = cache_z0_;
+    } else {
+      z0.assign(static_cast<std::size_t>(nseg), StateArray{});
+    }
+    std::atomic<int> ready{kept ? nseg : 1};
+    bool v_ok = true;
+    const auto produce = [&]() {
+      // (its own flag, written to v_ok once: v_ok shares a cache line with what the segments
+      // read at every sample, and a write per sample there costs both threads half their speed)
+      bool ok_here = true;
+      const auto sink = [&ok_here, value_residuals, this](long k, const double& pred) {
+        if (value_residuals == nullptr || k < d_.first) return;
+        const double r = loss_.apply(d_.y[static_cast<std::size_t>(k)] - pred);
+        value_residuals[k - d_.first] = r;
+        ok_here = ok_here && std::isfinite(r);
+      };
+      StateArray z{};
+      try {
+        for (int s = 0; s < nseg; ++s) {
+          if (s + 1 == nseg && value_residuals == nullptr) break;
+          const auto us = static_cast<std::size_t>(s);
+          z = fam_.template state_array<double>(fam_.template run_range<double>(
+              th.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1], fam_.template state_of<double>(z), sink));
+          if (s + 1 < nseg) {
+            z0[us + 1] = z;
+            ready.store(s + 2, std::memory_order_release);
+            ready.notify_all();
+          }
+        }
+        v_ok = ok_here;
+      } catch (...) {
+        ready.store(nseg, std::memory_order_release);  // release the waiting segments
+        ready.notify_all();
+        throw;
+      }
+    };
     std::vector<double> dpdz(static_cast<std::size_t>(n), 0.0);
     struct End {
       double dz_dzs = 0;
@@ -266,54 +377,75 @@ class SimCost final : public ceres::CostFunction {
     };
     std::vector<End> end(static_cast<std::size_t>(nseg));
     std::vector<char> seg_ok(static_cast<std::size_t>(nseg), 1);
+    const double sgn_f = sl ? -1.0 : 1.0;  // pred = Km i - F (sensorless) or F
     const auto segment = [&](std::size_t s) {
+      for (int r = ready.load(std::memory_order_acquire); r <= static_cast<int>(s);
+           r = ready.load(std::memory_order_acquire))
+        ready.wait(r, std::memory_order_acquire);
       double z = z0[s][0];
-      LuGreSens<double, NQ> dz{};
-      dz[kLuGreFields] = s == 0 ? 0.0 : 1.0;
-      LuGreSens<double, NQ> dF{};
+      LuGreSens<double, NL> dz{};
+      dz[static_cast<std::size_t>(zl)] = s == 0 ? 0.0 : 1.0;
+      LuGreSens<double, NL> dF{};
       bool good = true;
-      // g(v) and dg/dq once per sample: for the force there and both steps that share it.
-      LuGreAt<double, NQ> w = lugre_at<double, NQ>(p, d_.v[b[s]], d_alpha);
+      // g(v) and its derivatives once per sample: for the force there and both steps that share it.
+      LuGreAt<double, NL> w = lugre_at<double, NL>(p, d_.v[b[s]], seeds);
       for (long k = b[s]; k < b[s + 1]; ++k) {
         const auto uk = static_cast<std::size_t>(k);
-        const double F = lugre_force_sens<double, NQ>(p, z, dz, w, dF);
+        double zdot = 0;
+        const double F = lugre_force_sens<double, NL>(p, seeds, z, dz, w, dF, zdot);
         if (k >= d_.first) {
-          // r = y - pred, pred = Km i - F (sensorless) or F; the loss's slope by a Jet<1>.
-          const double sgn_f = sl ? -1.0 : 1.0;
+          // r = y - pred; the loss's slope by a Jet<1>.
           const double pred = sl ? km * d_.i[uk] - F : F;
           const ceres::Jet<double, 1> rl = loss_.apply(ceres::Jet<double, 1>(d_.y[uk] - pred, 0));
           const long row = k - d_.first;
           residuals[row] = rl.a;
           const double slope = rl.v[0];
           double* jr = jac + static_cast<std::size_t>(row) * nf;
-          std::array<double, N> dpred{};
-          for (std::size_t j = 0; j < nf; ++j) dpred[j] = sl ? d_.i[uk] * dkm[j] : 0.0;
-          for (int e = 0; e < n_links; ++e) {
-            const Link& l = links[static_cast<std::size_t>(e)];
-            dpred[l.j] += sgn_f * dF[l.q] * l.w;
+          for (std::size_t j = 0; j < nf; ++j) {
+            double dpred = sl ? d_.i[uk] * su.dkm[j] : 0.0;
+            if (su.lane[j] >= 0) dpred += sgn_f * dF[static_cast<std::size_t>(su.lane[j])];
+            jr[j] = dpred;
+          }
+          for (int e = 0; e < n_force_only; ++e) {
+            const ForceOnly& f = force_only[static_cast<std::size_t>(e)];
+            jr[f.j] += sgn_f * (zdot * f.e1 + w.v * f.e2);
           }
           for (std::size_t j = 0; j < nf; ++j) {
-            jr[j] = -slope * dpred[j];
+            jr[j] *= -slope;
             good = good && std::isfinite(jr[j]);
           }
-          dpdz[uk] = -slope * sgn_f * dF[kLuGreFields];
+          dpdz[uk] = -slope * sgn_f * dF[static_cast<std::size_t>(zl)];
           good = good && std::isfinite(rl.a);
         }
         if (k + 1 == n) break;
-        const LuGreAt<double, NQ> w1 = lugre_at<double, NQ>(p, d_.v[uk + 1], d_alpha);
-        z = lugre_step_linear_sens<double, NQ>(p, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk], d_alpha);
+        const LuGreAt<double, NL> w1 = lugre_at<double, NL>(p, d_.v[uk + 1], seeds);
+        z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk]);
         w = w1;
         if (k + 1 == b[s + 1]) {
           // The step into the next segment: its state and sensitivities are the segment's end.
-          end[s].dz_dzs = dz[kLuGreFields];
+          end[s].dz_dzs = dz[static_cast<std::size_t>(zl)];
           for (std::size_t j = 0; j < nf; ++j)
-            for (int q = 0; q < kLuGreFields; ++q)
-              end[s].dz_dtheta[j] += dz[static_cast<std::size_t>(q)] * Dq[static_cast<std::size_t>(q)][j];
+            if (su.lane[j] >= 0) end[s].dz_dtheta[j] = dz[static_cast<std::size_t>(su.lane[j])];
         }
       }
       seg_ok[s] = good ? 1 : 0;
     };
-    for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
+    if (kept) {
+      for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
+    } else {
+      // Task 0 produces the start states (for_each_index hands the tasks out in order: every
+      // segment waits on a producer that is already running).
+      for_each_index(static_cast<std::size_t>(nseg) + 1, threads_, [&](std::size_t i) {
+        if (i == 0) {
+          produce();
+        } else {
+          segment(i - 1);
+        }
+      });
+      cache_z0_ = z0;
+      cache_x_.assign(x, x + nf);
+      if (value_ok != nullptr) *value_ok = v_ok;
+    }
     for (char c : seg_ok)
       if (!c) return false;
     // Chain the segments: D = dz_s/dtheta, D_{s+1} = (dz_{s+1}/dtheta)|z_s + dz_{s+1}/dz_s D_s.
@@ -358,10 +490,34 @@ class SimCost final : public ceres::CostFunction {
   /// bit the same), otherwise simulated.
   std::vector<StateArray> start_states(const double* x, const std::vector<double>& th,
                                        std::span<const long> b) const {
-    if (cache_z0_.size() + 1 == b.size() && cache_x_.size() == free_.size() &&
-        std::equal(cache_x_.begin(), cache_x_.end(), x))
-      return cache_z0_;
+    if (have_start_states(x, b)) return cache_z0_;
     return simulate_by_segments(th, b, [](long, const double&) {}, false);
+  }
+  /// Whether the step to x from the last Jacobian's point decreases the cost by less than
+  /// kSpecDecrease of it by the linear model there, |r + J dx|^2 against |r|^2 (with the
+  /// Jacobian kept): Ceres's function tolerance (1e-12, lsq.cpp) ends the solve at such a step
+  /// without asking for the Jacobian, so none is computed ahead for it. A step the model
+  /// misjudges only costs time: the Jacobian is computed when asked for.
+  bool ends_the_solve(const double* x) const {
+    constexpr double kSpecDecrease = 1e-10;
+    const std::size_t nf = free_.size();
+    if (jac_x_.size() != nf || spec_x_ != jac_x_ || !spec_ok_) return false;
+    std::array<double, N> dx{};
+    for (std::size_t j = 0; j < nf; ++j) dx[j] = x[j] - jac_x_[j];
+    double before = 0, after = 0;
+    const double* J = spec_jacobian_.data();
+    for (std::size_t r = 0; r < spec_residuals_.size(); ++r, J += nf) {
+      double e = spec_residuals_[r];
+      before += e * e;
+      for (std::size_t j = 0; j < nf; ++j) e += J[j] * dx[j];
+      after += e * e;
+    }
+    return before > 0 && before - after < kSpecDecrease * before;
+  }
+  /// Whether the kept start states are those at x for the segments b.
+  bool have_start_states(const double* x, std::span<const long> b) const {
+    return cache_z0_.size() + 1 == b.size() && cache_x_.size() == free_.size() &&
+           std::equal(cache_x_.begin(), cache_x_.end(), x);
   }
 
   /// Whether the Jacobian is evaluated by time segments (see the class comment).
@@ -387,6 +543,12 @@ class SimCost final : public ceres::CostFunction {
   // evaluates a cost function from one thread at a time: lsq.cpp sets num_threads = 1).
   mutable std::vector<double> cache_x_;
   mutable std::vector<StateArray> cache_z0_;
+  // The Jacobian computed with the residuals of the last residual-only evaluation (at spec_x_).
+  mutable std::vector<double> spec_x_;
+  mutable std::vector<double> spec_residuals_;
+  mutable std::vector<double> spec_jacobian_;
+  mutable bool spec_ok_ = false;
+  mutable std::vector<double> jac_x_;  ///< the point of the last Jacobian evaluation
 };
 
 template <class Info>

@@ -1,22 +1,24 @@
 // frictionlab: forward sensitivities of the LuGre model's linear-input step (bristle.hpp,
-// LuGre::step_linear) and of its force, with respect to the state z and to the parameter
-// fields, in plain arithmetic. A fit's Jacobian needs d(prediction)/d(parameters) along the
-// whole record; carrying ceres::Jet derivatives through every operation of the step costs
+// LuGre::step_linear) and of its force, along N directions in parameter space and with respect
+// to the state, in plain arithmetic. A fit's Jacobian needs d(prediction)/d(parameters) along
+// the whole record; carrying ceres::Jet derivatives through every operation of the step costs
 // about ten times the step itself, these closed-form derivatives of the closed-form step a few
 // times (docs/identification.md, "Jacobian"). Same equations, same units as model.hpp and
 // bristle.hpp; tested against the Jet derivatives (tests/test_segmented_jacobian.cpp).
 //
-// Fields q (LuGreField): sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha. A
-// sensitivity vector has N >= kLuGreFields entries: dz/dq_i for the fields, and for i >=
-// kLuGreFields derivatives with respect to something without partials of its own (a fit's
-// segment start state z_s: dz/dz_s is carried by the step like any other derivative).
-// Velocity-dependent damping (vd > 0) is not covered: callers check vd == 0.
+// Fields q (LuGreField): sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha.
+// Directions d = 0..N-1: LuGreSeeds holds dq/dd, an N-vector per field (a fit's free parameter
+// theta_j is a direction with seeds dq/dtheta_j; the identity seeds, N >= 9, give dz/dq per
+// field). A direction whose seeds are all 0 carries the derivative with respect to the state
+// the simulation started from (a fit's segment start state z_s: dz/dz_s = 1 at the start). The
+// cost is a few multiply-adds per direction and operation: a fit carries only the directions
+// that move z. Velocity-dependent damping (vd > 0) is not covered: callers check vd == 0.
 //
-// Stribeck curve, side sgn(v) (stribeck_curve.hpp):
+// Stribeck curve, side sgn(v) (stribeck_curve.hpp), e_q = dq/dd:
 //   g = Fc + (Fs - Fc) s(ra),  ra = r^alpha,  r = |v| / vs,
 //   s = exp(-ra) (s' = ds/dra = -s)   or   s = 1 / (1 + ra) (s' = -s^2)
-//   dg/dFc = 1 - s,  dg/dFs = s,  dg/dvs = -(Fs - Fc) s' alpha ra / vs,
-//   dg/dalpha = (Fs - Fc) s' ra ln r   (all 0 in vs, alpha at r = 0)
+//   dg = (1 - s) e_Fc + s e_Fs - (Fs - Fc) s' alpha ra / vs e_vs + (Fs - Fc) s' ra ln r e_alpha
+//   (the vs and alpha terms 0 at r = 0)
 // One part of the arc-length step (bristle.hpp; sg = sgn(v), ds = hh (|va| + |vb|) / 2 [m]):
 //   gh = g / sigma0 [m],  x = sigma0 ds / g(v_mid),  phi = phi1(x),  E = exp(-x) = 1 - x phi
 //   z+  = sg gh1 + E (z - sg gh0) - sg (gh1 - gh0) phi
@@ -42,18 +44,42 @@ inline constexpr int kLuGreFields = 9;
 template <class S, int N>
 using LuGreSens = std::array<S, N>;
 
-/// g on side `pos` at the speed ratio r = |v| / vs >= 0, and dg/dq into dg (every entry set).
+/// The seeds dq/dd of the N directions: e[q][d] for field q (LuGreField) and direction d.
+/// Zero-initialised: every direction a state direction until seeded.
 template <class S, int N>
-S lugre_g_grad(const StribeckCurve<S>& c, const S& r, bool pos, LuGreSens<S, N>& dg,
-               bool d_alpha = true) noexcept {
+struct LuGreSeeds {
+  std::array<LuGreSens<S, N>, kLuGreFields> e{};
+  /// Whether some direction moves alpha: dg/dalpha costs a log per g, and is left out otherwise.
+  bool alpha = false;
+
+  void set(int field, int direction, const S& value) noexcept {
+    e[static_cast<std::size_t>(field)][static_cast<std::size_t>(direction)] = value;
+    if (field == kQalpha && value != S(0)) alpha = true;
+  }
+  /// Direction d = field d for d < kLuGreFields (the sensitivities dz/dq per field; N >= 9),
+  /// the directions beyond them state directions; alpha's only if with_alpha.
+  static LuGreSeeds identity(bool with_alpha = true) noexcept {
+    static_assert(N >= kLuGreFields);
+    LuGreSeeds s;
+    for (int q = 0; q < kLuGreFields; ++q)
+      if (q != kQalpha || with_alpha) s.set(q, q, S(1));
+    return s;
+  }
+};
+
+/// g on side `pos` at the speed ratio r = |v| / vs >= 0, and its derivatives dg along the
+/// seeded directions (every entry set).
+template <class S, int N>
+S lugre_g_grad(const StribeckCurve<S>& c, const S& r, bool pos, const LuGreSeeds<S, N>& seeds,
+               LuGreSens<S, N>& dg) noexcept {
   using std::exp;
   using std::log;
-  dg.fill(S(0));
   const S Fc = pos ? c.Fc_pos : c.Fc_neg;
   const S dF = (pos ? c.Fs_pos : c.Fs_neg) - Fc;
-  S s(1), sp(0), ra(0);
+  S s(1), g_vs(0), g_alpha(0);
   if (r > S(0)) {
-    ra = pow_exponent(r, c.alpha);
+    const S ra = pow_exponent(r, c.alpha);
+    S sp(0);
     if (c.shape == StribeckShape::exponential) {
       s = ra > S(exp_neg_zero_beyond<S>()) ? S(0) : S(exp(-ra));
       sp = -s;
@@ -61,11 +87,17 @@ S lugre_g_grad(const StribeckCurve<S>& c, const S& r, bool pos, LuGreSens<S, N>&
       s = S(1) / (S(1) + ra);
       sp = -s * s;
     }
-    dg[kQvs] = -dF * sp * c.alpha * ra / c.vs;
-    if (d_alpha) dg[kQalpha] = dF * sp * ra * log(r);
+    g_vs = -dF * sp * c.alpha * ra / c.vs;
+    if (seeds.alpha) g_alpha = dF * sp * ra * log(r);
   }
-  dg[pos ? kQFcPos : kQFcNeg] = S(1) - s;
-  dg[pos ? kQFsPos : kQFsNeg] = s;
+  const S g_fc = S(1) - s;
+  const auto& e_fc = seeds.e[pos ? kQFcPos : kQFcNeg];
+  const auto& e_fs = seeds.e[pos ? kQFsPos : kQFsNeg];
+  const auto& e_vs = seeds.e[kQvs];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i)
+    dg[i] = g_fc * e_fc[i] + s * e_fs[i] + g_vs * e_vs[i];
+  if (seeds.alpha)
+    for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dg[i] += g_alpha * seeds.e[kQalpha][i];
   return Fc + dF * s;
 }
 
@@ -76,8 +108,9 @@ S phi1_neg_derivative(const S& x, const S& E, const S& phi) noexcept {
   return (E - phi) / x;
 }
 
-/// g(v)/sigma0 [m] and its sensitivity dgh/dq at a velocity (bristle.hpp's Gh with derivatives).
-/// Left uninitialised by default: every one is written whole (gh_grad, arc) before it is read.
+/// g(v)/sigma0 [m] and its derivatives dgh along the directions (bristle.hpp's Gh with
+/// derivatives). Left uninitialised by default: every one is written whole (gh_grad, arc)
+/// before it is read.
 template <class S, int N>
 struct LuGreGh {
   S gh;
@@ -86,52 +119,55 @@ struct LuGreGh {
 
 namespace detail_lugre_sens {
 
-/// gh = g/sigma0 and dgh = d(g/sigma0)/dq from g and dg/dq (dg and dgh may be the same array).
+/// gh = g/sigma0 and dgh = (dg - gh e_sigma0) / sigma0 from g and dg (dg and dgh may be the
+/// same array).
 template <class S, int N>
-S gh_of(const S& g, const LuGreSens<S, N>& dg, const S& inv_sigma0, LuGreSens<S, N>& dgh) noexcept {
+S gh_of(const S& g, const LuGreSens<S, N>& dg, const S& inv_sigma0, const LuGreSeeds<S, N>& seeds,
+        LuGreSens<S, N>& dgh) noexcept {
   const S gh = g * inv_sigma0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dgh[i] = dg[i] * inv_sigma0;
-  dgh[kQs0] -= gh * inv_sigma0;
+  const S gh_s0 = gh * inv_sigma0;
+  const auto& e_s0 = seeds.e[kQs0];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dgh[i] = dg[i] * inv_sigma0 - gh_s0 * e_s0[i];
   return gh;
 }
 
 template <class S, int N>
 S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv_vs,
-          const S& inv_sigma0, LuGreSens<S, N>& dgh, bool d_alpha) noexcept {
-  const S g = lugre_g_grad<S, N>(p.curve, S(absval(v) * inv_vs), pos, dgh, d_alpha);
-  return gh_of<S, N>(g, dgh, inv_sigma0, dgh);
+          const S& inv_sigma0, const LuGreSeeds<S, N>& seeds, LuGreSens<S, N>& dgh) noexcept {
+  const S g = lugre_g_grad<S, N>(p.curve, S(absval(v) * inv_vs), pos, seeds, dgh);
+  return gh_of<S, N>(g, dgh, inv_sigma0, seeds, dgh);
 }
 
 /// bristle_arc_step with sensitivities: dz in, dz+ out (g at vb from known1 when given).
 template <class S, int N>
 S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& va,
-      const S& vb, const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0, const S& gh0,
-      const LuGreSens<S, N>& dgh0, S& gh1, LuGreSens<S, N>& dgh1, bool d_alpha,
-      const LuGreGh<S, N>* known1 = nullptr) noexcept {
+      const S& vb, const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0,
+      const LuGreSeeds<S, N>& seeds, const S& gh0, const LuGreSens<S, N>& dgh0, S& gh1,
+      LuGreSens<S, N>& dgh1, const LuGreGh<S, N>* known1 = nullptr) noexcept {
   const S sg = pos ? S(1) : S(-1);
   const S ds = hh * (absval(va) + absval(vb)) / S(2);
   if (known1 != nullptr) {
     gh1 = known1->gh;
     dgh1 = known1->dgh;
   } else {
-    gh1 = gh_grad<S, N>(p, vb, pos, inv_vs, inv_sigma0, dgh1, d_alpha);
+    gh1 = gh_grad<S, N>(p, vb, pos, inv_vs, inv_sigma0, seeds, dgh1);
   }
   LuGreSens<S, N> dgm;
-  const S gm = lugre_g_grad<S, N>(p.curve, S(absval((va + vb) / S(2)) * inv_vs), pos, dgm, d_alpha);
+  const S gm = lugre_g_grad<S, N>(p.curve, S(absval((va + vb) / S(2)) * inv_vs), pos, seeds, dgm);
   const S c = p.sigma0 / gm;
-  const S xs_gm = -c * ds / gm;  // dx = xs_gm dg_mid (+ ds c / sigma0 for sigma0)
+  const S xs_gm = -c * ds / gm;        // dx = xs_gm dg_mid + xs_s0 e_sigma0
+  const S xs_s0 = ds * c * inv_sigma0;
   const S xs = c * ds;
   const S ph = phi1_neg(xs);
   const S E = S(1) - xs * ph;
   const S php = phi1_neg_derivative(xs, E, ph);
   const S base = z - sg * gh0;
   const S dgh = gh1 - gh0;
-  for (int i = 0; i < N; ++i) {
-    const auto ui = static_cast<std::size_t>(i);
-    S dx = xs_gm * dgm[ui];
-    if (i == kQs0) dx += ds * c * inv_sigma0;
-    dz[ui] = sg * dgh1[ui] + E * (dz[ui] - sg * dgh0[ui]) - base * E * dx -
-             sg * ((dgh1[ui] - dgh0[ui]) * ph + dgh * php * dx);
+  const auto& e_s0 = seeds.e[kQs0];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) {
+    const S dx = xs_gm * dgm[i] + xs_s0 * e_s0[i];
+    dz[i] = sg * dgh1[i] + E * (dz[i] - sg * dgh0[i]) - base * E * dx -
+            sg * ((dgh1[i] - dgh0[i]) * ph + dgh * php * dx);
   }
   return sg * gh1 + E * base - sg * dgh * ph;
 }
@@ -142,29 +178,29 @@ template <class S, int N>
 struct SensOps {
   using Gh = LuGreGh<S, N>;
   const typename LuGre<S>::Params& p;
+  const LuGreSeeds<S, N>& seeds;
   LuGreSens<S, N>& dz;
   S inv_vs;
   S inv_sigma0;
-  bool d_alpha;
   static constexpr bool monotone = true;  // the Stribeck curves (bristle.hpp)
   Gh gh(const S& v, bool pos) const noexcept {
     Gh g;
-    g.gh = gh_grad<S, N>(p, v, pos, inv_vs, inv_sigma0, g.dgh, d_alpha);
+    g.gh = gh_grad<S, N>(p, v, pos, inv_vs, inv_sigma0, seeds, g.dgh);
     return g;
   }
   static const S& value(const Gh& g) noexcept { return g.gh; }
   S arc(const S& z, const S& va, const S& vb, const S& hh, bool pos, const Gh& g0, Gh& g1,
         const Gh* g1_known) const noexcept {
-    return detail_lugre_sens::arc<S, N>(p, z, dz, va, vb, hh, pos, inv_vs, inv_sigma0, g0.gh, g0.dgh, g1.gh,
-                                        g1.dgh, d_alpha, g1_known);
+    return detail_lugre_sens::arc<S, N>(p, z, dz, va, vb, hh, pos, inv_vs, inv_sigma0, seeds, g0.gh,
+                                        g0.dgh, g1.gh, g1.dgh, g1_known);
   }
 };
 
 }  // namespace detail_lugre_sens
 
-/// g(v) on the side of v (v = 0: the positive side) with dg/dq: what the force at a sample and
-/// the two linear steps that share the sample all need (lugre_force_sens, lugre_step_linear_sens
-/// with LuGreAt), evaluated once.
+/// g(v) on the side of v (v = 0: the positive side) with its derivatives: what the force at a
+/// sample and the two linear steps that share the sample all need (lugre_force_sens,
+/// lugre_step_linear_sens), evaluated once.
 template <class S, int N>
 struct LuGreAt {
   S v;
@@ -173,49 +209,51 @@ struct LuGreAt {
 };
 
 template <class S, int N>
-LuGreAt<S, N> lugre_at(const typename LuGre<S>::Params& p, const S& v, bool d_alpha = true) noexcept {
+LuGreAt<S, N> lugre_at(const typename LuGre<S>::Params& p, const S& v,
+                       const LuGreSeeds<S, N>& seeds) noexcept {
   LuGreAt<S, N> w;
   w.v = v;
-  w.g = lugre_g_grad<S, N>(p.curve, S(absval(v) / p.curve.vs), !(v < S(0)), w.dg, d_alpha);
+  w.g = lugre_g_grad<S, N>(p.curve, S(absval(v) / p.curve.vs), !(v < S(0)), seeds, w.dg);
   return w;
 }
 
 /// LuGre::step_linear (the same z+, up to rounding) and its sensitivities, from w0.v to w1.v
-/// with g and dg/dq at both ends given (lugre_at): dz holds dz/dq (and the extra directions)
-/// before the step and dz+/dq after it. d_alpha = false leaves out dz/dalpha (kept 0; one log
-/// less per g: for an alpha that is not estimated).
+/// with g and its derivatives at both ends given (lugre_at, same seeds): dz holds dz/dd before
+/// the step and dz+/dd after it.
 template <class S, int N>
-S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz,
-                         const LuGreAt<S, N>& w0, const LuGreAt<S, N>& w1, const S& h,
-                         bool d_alpha = true) noexcept {
-  static_assert(N >= kLuGreFields);
-  const detail_lugre_sens::SensOps<S, N> ops{p, dz, S(1) / p.curve.vs, S(1) / p.sigma0, d_alpha};
+S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const LuGreSeeds<S, N>& seeds,
+                         const S& z, LuGreSens<S, N>& dz, const LuGreAt<S, N>& w0,
+                         const LuGreAt<S, N>& w1, const S& h) noexcept {
+  const detail_lugre_sens::SensOps<S, N> ops{p, seeds, dz, S(1) / p.curve.vs, S(1) / p.sigma0};
   BristleEnd<LuGreGh<S, N>> e0, e1;
-  e0.gh.gh = detail_lugre_sens::gh_of<S, N>(w0.g, w0.dg, ops.inv_sigma0, e0.gh.dgh);
+  e0.gh.gh = detail_lugre_sens::gh_of<S, N>(w0.g, w0.dg, ops.inv_sigma0, seeds, e0.gh.dgh);
   e0.pos = !(w0.v < S(0));
   e0.known = true;
-  e1.gh.gh = detail_lugre_sens::gh_of<S, N>(w1.g, w1.dg, ops.inv_sigma0, e1.gh.dgh);
+  e1.gh.gh = detail_lugre_sens::gh_of<S, N>(w1.g, w1.dg, ops.inv_sigma0, seeds, e1.gh.dgh);
   e1.pos = !(w1.v < S(0));
   e1.known = true;
   return bristle_split_step(z, w0.v, w1.v, h, p.curve.vs / S(8), ops, e0, e1);
 }
 
-/// LuGre::force (vd = 0) and dF = dF/dq + dF/dz dz (dz: the state's sensitivities), g and dg/dq
-/// at v given (lugre_at).
+/// LuGre::force (vd = 0) and its derivatives dF along the directions (dz: the state's), g and
+/// dg at v given (lugre_at, same seeds); zdot = v - sigma0 |v| z / g into `zdot` (dF/dsigma1).
 template <class S, int N>
-S lugre_force_sens(const typename LuGre<S>::Params& p, const S& z, const LuGreSens<S, N>& dz,
-                   const LuGreAt<S, N>& w, LuGreSens<S, N>& dF) noexcept {
+S lugre_force_sens(const typename LuGre<S>::Params& p, const LuGreSeeds<S, N>& seeds, const S& z,
+                   const LuGreSens<S, N>& dz, const LuGreAt<S, N>& w, LuGreSens<S, N>& dF,
+                   S& zdot) noexcept {
   const S& v = w.v;
   const S& g = w.g;
   const auto& dg = w.dg;
   const S a = p.sigma0 * absval(v) / g;
-  const S zdot = v - a * z;
+  zdot = v - a * z;
   const S kz = p.sigma0 - p.sigma1 * a;
   const S kg = p.sigma1 * z * a / g;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dF[i] = kz * dz[i] + kg * dg[i];
-  dF[kQs0] += z - p.sigma1 * z * absval(v) / g;
-  dF[kQs1] += zdot;
-  dF[kQs2] += v;
+  const S k0 = z - p.sigma1 * z * absval(v) / g;
+  const auto& e0 = seeds.e[kQs0];
+  const auto& e1 = seeds.e[kQs1];
+  const auto& e2 = seeds.e[kQs2];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i)
+    dF[i] = kz * dz[i] + kg * dg[i] + k0 * e0[i] + zdot * e1[i] + v * e2[i];
   return p.sigma0 * z + p.sigma1 * zdot + p.sigma2 * v;
 }
 
