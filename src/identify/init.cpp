@@ -61,9 +61,10 @@ struct StaticEst {
 /// C'^T C' b = C'^T y' (y' = y - Q Q^T y) give the Stribeck levels b and the sum of squares
 /// |y' - C' b|^2; the other coefficients solve F a = y - C b (least squares). The same solution
 /// as the QR of [F C]; a pair whose C' is not well determined (|C'_l| < 1e-6 |C_l|, or the 2 x 2
-/// nearly singular), or a rank-deficient F, is solved by that QR. The pair chosen is the first
-/// of the lowest sum of squares in the grid's order (vs, then alpha), whatever the number of
-/// threads.
+/// nearly singular), or a rank-deficient F, is solved by that QR. Every pair's sum of squares
+/// comes from one pass of sums over the samples (no column kept; see `kNear` below), and the
+/// pairs near the lowest are solved exactly. The pair chosen is the first of the lowest exact
+/// sum of squares in the grid's order (vs, then alpha), whatever the number of threads.
 StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s,
                      int threads) {
   constexpr long kSeen = 10;
@@ -107,19 +108,22 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   struct Pair {
     double vs = 1, alpha = 1;
     bool seen = true;
+    bool fused = false;  ///< e.ssr from the pass's sums (within rounding), e's levels not set
     StaticEst e;  ///< ssr = inf when the solution is not finite
   };
   std::vector<Pair> pairs;
   for (double vs : vs_grid)
-    for (double alpha : alpha_grid) pairs.push_back({vs, alpha, true, {}});
+    for (double alpha : alpha_grid) pairs.push_back({vs, alpha, true, false, {}});
   // The pair-independent columns factorised once (see the comment above).
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> fqr(fixed);
   const bool project = s.has_fs && n_level > 0 && n_fixed > 0 && fqr.rank() == n_fixed;
   Eigen::MatrixXd Q;
   Eigen::VectorXd y_perp;
+  double yy_perp = 0;
   if (project) {
     Q = fqr.householderQ() * Eigen::MatrixXd::Identity(m, n_fixed);
     y_perp = y - Q * (Q.transpose() * y);
+    yy_perp = y_perp.squaredNorm();
   }
   // The projected solution of a pair's columns C (m x n_level): x = [a; b], false if C' is not
   // well determined.
@@ -136,8 +140,8 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
     ssr = (y_perp - Cp * b).squaredNorm();
     return true;
   };
-  for_each_index(pairs.size(), threads, [&](std::size_t j) {
-    Pair& P = pairs[j];
+  // The pair's solution and sum of squares, exactly (the projection or the QR of [F C]).
+  const auto exact = [&](Pair& P) {
     StribeckCurve<double> curve;  // only its shape and exponent matter here
     curve.shape = s.shape;
     curve.alpha = P.alpha;
@@ -151,6 +155,8 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
       }
       P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
     }
+    P.fused = false;
+    P.e = StaticEst{};
     Eigen::VectorXd x;
     double ssr = 0;
     if (!project || !solve_projected(C, x, ssr)) {
@@ -179,12 +185,63 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
         e.Fs_pos = e.Fs_neg = e.Fc_pos + (s.has_fs ? x(c++) : 0.0);
       }
     }
+  };
+  // With the projection, a pair's sum of squares needs only products of its columns C with
+  // what is fixed: G = C'^T C' = C^T C - (Q^T C)^T (Q^T C), C'^T y' = C^T y' (y' is orthogonal
+  // to Q), b = G^-1 C^T y' and |y' - C' b|^2 = |y'|^2 - b^T C^T y', without C', the other
+  // coefficients or the residual. It differs from the exact sum by rounding (relative to
+  // |y'|^2, about 1e-16 times the number of samples); the pairs within kNear |y'|^2 of the
+  // lowest are solved exactly before one is chosen, so the choice is the exact one. The shape
+  // is evaluated on the whole column at once (Eigen's vectorised exp), its power
+  // (|v|/vs)^alpha as |v|^alpha vs^-alpha with |v|^alpha once per sample and exponent.
+  constexpr double kNear = 1e-10;
+  std::vector<Eigen::ArrayXd> speed_pow(alpha_grid.size());
+  Eigen::MatrixXd level_cols;  // the Stribeck columns' factors (sign or side), m x n_level
+  Eigen::ArrayXd pos_side, neg_side;  // 1 where v > 0 (v < 0)
+  if (project) {
+    for (std::size_t a = 0; a < alpha_grid.size(); ++a)
+      speed_pow[a] = speed.array().unaryExpr([&](double x) { return pow_exponent(x, alpha_grid[a]); });
+    level_cols = fixed.rightCols(n_level);
+    pos_side = (sgn.array() > 0).cast<double>();
+    neg_side = (sgn.array() < 0).cast<double>();
+  }
+  for_each_index(pairs.size(), threads, [&](std::size_t j) {
+    Pair& P = pairs[j];
+    if (!project) return exact(P);
+    const Eigen::ArrayXd ra = speed_pow[j % alpha_grid.size()] * (1.0 / pow_exponent(P.vs, P.alpha));
+    // The shape s(ra) (stribeck_curve.hpp), vectorised: exp(-ra) is 0 beyond kZeroBeyond.
+    constexpr double kZeroBeyond = exp_neg_zero_beyond<double>();
+    const Eigen::ArrayXd phi = s.shape == StribeckShape::exponential
+                                   ? Eigen::ArrayXd((ra > kZeroBeyond).select(0.0, (-ra).exp()))
+                                   : Eigen::ArrayXd(1.0 / (1.0 + ra));
+    const Eigen::ArrayXd shown = (phi >= 0.05).cast<double>();
+    const double seen_pos = (shown * pos_side).sum(), seen_neg = (shown * neg_side).sum();
+    P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
+    const Eigen::MatrixXd C = level_cols.array().colwise() * phi;
+    const Eigen::MatrixXd QtC = Q.transpose() * C;
+    const Eigen::MatrixXd CtC = C.transpose() * C;
+    const Eigen::VectorXd cy = C.transpose() * y_perp;
+    const Eigen::MatrixXd G = CtC - QtC.transpose() * QtC;
+    bool determined = true;
+    for (int l = 0; l < n_level; ++l) determined = determined && G(l, l) >= 1e-12 * CtC(l, l) && CtC(l, l) != 0;
+    if (n_level == 2)
+      determined = determined && G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1);
+    if (!determined) return exact(P);  // the QR of [F C] (as solve_projected's callers do)
+    const double ssr = yy_perp - G.ldlt().solve(cy).dot(cy);
+    P.fused = true;
+    P.e.ssr = std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity();
   });
   StaticEst best;
   for (const bool require_seen : {true, false}) {
     if (require_seen && !s.has_fs) continue;
+    double lowest = std::numeric_limits<double>::infinity();
     for (const auto& P : pairs)
-      if ((P.seen || !require_seen) && P.e.ssr < best.ssr) best = P.e;
+      if (P.seen || !require_seen) lowest = std::min(lowest, P.e.ssr);
+    if (!std::isfinite(lowest)) continue;
+    for (auto& P : pairs)
+      if ((P.seen || !require_seen) && P.fused && P.e.ssr <= lowest + kNear * yy_perp) exact(P);
+    for (const auto& P : pairs)
+      if ((P.seen || !require_seen) && !P.fused && P.e.ssr < best.ssr) best = P.e;
     if (std::isfinite(best.ssr)) break;
   }
   return best;
