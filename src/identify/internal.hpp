@@ -171,10 +171,8 @@ struct LinearCovariance {
   bool singular = false;        ///< dead columns, or smallest eigenvalue <= 1e-14 * largest
   Eigen::MatrixXd cov;          ///< p x p (only when !singular)
 };
-/// Requires m > p (the caller checks and reports).
-LinearCovariance linear_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, double ssr);
-/// The same from the normal matrix J^T J (p x p) of a Jacobian with m rows, for one known
-/// through J^T J (a sparse one): column norms sqrt(diag J^T J), the same scaling.
+/// From the normal matrix J^T J (p x p) of a Jacobian with m rows: the column norms
+/// sqrt(diag J^T J), Js^T Js = D^-1 J^T J D^-1. Requires m > p (the caller checks and reports).
 LinearCovariance linear_covariance_normal(const Eigen::Ref<const Eigen::MatrixXd>& JtJ, double ssr,
                                           Eigen::Index m);
 
