@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <utility>
 #include <string_view>
+#include <thread>
 
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/identify/fit.hpp"
@@ -24,12 +25,18 @@ PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOpt
 
 namespace {
 
-FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
-                                   const std::vector<double>& prediction) {
-  // Sorted by velocity, ties in sample order: (v, k) pairs sort in one contiguous array.
+/// The samples sorted by velocity, ties in sample order: (v, k) pairs sort in one contiguous
+/// array.
+std::vector<std::pair<double, std::size_t>> velocity_order(const data::Record& rec) {
   std::vector<std::pair<double, std::size_t>> order(rec.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = {rec.velocity[k], k};
   std::sort(order.begin(), order.end());
+  return order;
+}
+
+FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
+                                   const std::vector<double>& prediction,
+                                   const std::vector<std::pair<double, std::size_t>>& order) {
   const bool sensorless = r.problem == identify::ProblemKind::sensorless && r.Km;
   FrictionVelocity f;
   f.velocity.reserve(order.size());
@@ -77,22 +84,38 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   for (std::size_t k = 0; k < validation.size(); ++k)
     metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k])});
   return fit_outcome(std::move(out.input), std::move(result), std::move(out.training),
-                     std::move(metrics), std::move(out.warnings));
+                     std::move(metrics), std::move(out.warnings), options.fit.lsq.threads);
 }
 
 FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Record training,
-                       std::vector<NamedMetrics> validation, std::vector<std::string> warnings) {
+                       std::vector<NamedMetrics> validation, std::vector<std::string> warnings,
+                       int threads) {
   FitOutcome out;
   out.input = std::move(input);
   out.result = std::move(result);
   out.training = std::move(training);
   out.validation = std::move(validation);
   out.warnings = std::move(warnings);
-  out.prediction = identify::predict(out.result, out.training);
+  // The samples' order by velocity does not depend on the fit: sorted on a second thread while
+  // this one simulates the prediction.
+  std::vector<std::pair<double, std::size_t>> order;
+  if (threads != 1 && std::thread::hardware_concurrency() > 1) {
+    std::thread sorter([&order, &out] { order = velocity_order(out.training); });
+    try {
+      out.prediction = identify::predict(out.result, out.training);
+    } catch (...) {
+      sorter.join();
+      throw;
+    }
+    sorter.join();
+  } else {
+    out.prediction = identify::predict(out.result, out.training);
+    order = velocity_order(out.training);
+  }
   out.residual.resize(out.prediction.size());
   for (std::size_t k = 0; k < out.prediction.size(); ++k)
     out.residual[k] = out.training.force[k] - out.prediction[k];
-  out.friction = friction_velocity(out.result, out.training, out.prediction);
+  out.friction = friction_velocity(out.result, out.training, out.prediction, order);
   return out;
 }
 

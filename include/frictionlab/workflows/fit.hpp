@@ -90,9 +90,12 @@ struct FitOutcome {
 /// The outcome of a fit already made: `result` of identify::fit on the prepared `training`
 /// record, with its prediction, residual and friction-velocity data computed here
 /// (identify::predict, identify::steady_force), `validation` and `warnings` as given. fit() ends
-/// with it; compare uses it for each model's report.
+/// with it; compare uses it for each model's report. `threads`: as LsqOptions::threads (1: all
+/// on the calling thread; otherwise the samples' velocity order is sorted on a second thread
+/// while the prediction is simulated).
 FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Record training,
-                       std::vector<NamedMetrics> validation, std::vector<std::string> warnings);
+                       std::vector<NamedMetrics> validation, std::vector<std::string> warnings,
+                       int threads = 1);
 
 /// Prepare `training` and every validation record (prepare_record: a record that
 /// cannot be used is an error before the fit starts), fit the training record
