@@ -9,6 +9,7 @@
 //     Delta only, the force is linear in k).
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -217,17 +218,29 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
     const Eigen::ArrayXd shown = (phi >= 0.05).cast<double>();
     const double seen_pos = (shown * pos_side).sum(), seen_neg = (shown * neg_side).sum();
     P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
-    const Eigen::MatrixXd C = level_cols.array().colwise() * phi;
-    const Eigen::MatrixXd QtC = Q.transpose() * C;
-    const Eigen::MatrixXd CtC = C.transpose() * C;
-    const Eigen::VectorXd cy = C.transpose() * y_perp;
-    const Eigen::MatrixXd G = CtC - QtC.transpose() * QtC;
+    // Column by column (matrix-vector products: a matrix product of a single column would
+    // pack Q again for every pair).
+    Eigen::Matrix2d CtC = Eigen::Matrix2d::Zero(), QtCtQtC = Eigen::Matrix2d::Zero();
+    Eigen::Vector2d cy = Eigen::Vector2d::Zero();
+    std::array<Eigen::VectorXd, 2> C, QtC;
+    for (int l = 0; l < n_level; ++l) {
+      C[l] = (level_cols.col(l).array() * phi).matrix();
+      QtC[l] = Q.transpose() * C[l];
+      cy(l) = C[l].dot(y_perp);
+      for (int l2 = 0; l2 <= l; ++l2) {
+        CtC(l, l2) = CtC(l2, l) = C[l].dot(C[l2]);
+        QtCtQtC(l, l2) = QtCtQtC(l2, l) = QtC[l].dot(QtC[l2]);
+      }
+    }
+    const Eigen::Matrix2d G2 = CtC - QtCtQtC;
+    const auto G = G2.topLeftCorner(n_level, n_level);
     bool determined = true;
     for (int l = 0; l < n_level; ++l) determined = determined && G(l, l) >= 1e-12 * CtC(l, l) && CtC(l, l) != 0;
     if (n_level == 2)
       determined = determined && G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1);
     if (!determined) return exact(P);  // the QR of [F C] (as solve_projected's callers do)
-    const double ssr = yy_perp - G.ldlt().solve(cy).dot(cy);
+    const double ssr = yy_perp - (n_level == 1 ? cy(0) * cy(0) / G(0, 0)
+                                                : Eigen::Matrix2d(G2).ldlt().solve(cy).dot(cy));
     P.fused = true;
     P.e.ssr = std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity();
   });
