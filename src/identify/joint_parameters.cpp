@@ -1,6 +1,7 @@
 // frictionlab identify: the parameter table of a joint model (identify/joint_parameters.hpp).
 #include "frictionlab/identify/joint_parameters.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -14,73 +15,62 @@ namespace {
 using LG = JointLuGre<double>;
 using SF = StaticFriction<double>;
 
-std::string element(const char* name, int i) {
-  return std::string(name) + "[" + std::to_string(i) + "]";
+/// Entry k of the table sim keeps for j (the rigid body, and LuGre's parameters): the same
+/// parameter in every model of the same structure and numbers of terms.
+double& table_entry(JointModel& j, std::size_t k) {
+  double* out = nullptr;
+  std::size_t i = 0;
+  const auto pick = [&](const sim::JointParameterInfo&, double& v) {
+    if (i++ == k) out = &v;
+  };
+  if (auto* p = std::get_if<LG::Params>(&j.friction))
+    sim::for_each_lugre_joint_parameter(j.structure, j, *p, pick);
+  else
+    sim::for_each_rigid_joint_parameter(j.structure, j, pick);
+  if (out == nullptr)
+    throw std::logic_error("joint parameter table: the model has no entry " + std::to_string(k) +
+                           " (another structure or number of terms)");
+  return *out;
 }
 
 }  // namespace
 
 std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
   std::vector<JointParameterSlot> e;
-  JointModel copy = m;  // the values are read through the references
-  // kind: 'r' rigid body, 'f' friction, 's' structural; positive: > 0 (or >= 0) required.
-  auto add = [&](std::string name, std::string unit, char kind, bool positive,
-                 std::function<double&(JointModel&)> ref) {
+  auto add = [&](const sim::JointParameterInfo& in, double value, std::function<double&(JointModel&)> ref) {
     JointParameterSlot s;
-    s.info.name = std::move(name);
-    s.info.unit = std::move(unit);
-    s.info.value = ref(copy);
-    s.info.rigid_body = kind == 'r';
-    s.info.structural = kind == 's';
-    s.info.positive = positive;
+    s.info.name = in.name;
+    s.info.unit = in.unit;
+    s.info.value = value;
+    s.info.rigid_body = in.rigid_body;
+    s.info.structural = in.structural;
+    s.info.positive = in.positive;
+    s.info.stribeck_level = in.stribeck_level;
     s.ref = std::move(ref);
     e.push_back(std::move(s));
   };
-  add("I", "kg m^2", 'r', true, [](JointModel& j) -> double& { return j.I; });
-  if (m.structure.gravity) {
-    add("mgCx", "N m", 'r', false, [](JointModel& j) -> double& { return j.mgCx; });
-    add("mgCy", "N m", 'r', false, [](JointModel& j) -> double& { return j.mgCy; });
-  }
-  if (m.structure.offset)
-    add("offset", "N m", 'r', false, [](JointModel& j) -> double& { return j.offset; });
+  // The rigid body's and LuGre's entries: sim's table (sim/joint_model.hpp).
+  const auto from_table = [&](const sim::JointParameterInfo& in, const double& v) {
+    const std::size_t k = e.size();
+    add(in, v, [k](JointModel& j) -> double& { return table_entry(j, k); });
+  };
   if (const auto* p = std::get_if<LG::Params>(&m.friction)) {
-    auto lg = [](JointModel& j) -> LG::Params& { return std::get<LG::Params>(j.friction); };
-    add("sigma0", "N m/rad", 'f', true, [lg](JointModel& j) -> double& { return lg(j).sigma0; });
-    add("sigma1", "N m s/rad", 'f', true,
-        [lg](JointModel& j) -> double& { return lg(j).sigma1; });
-    add("Fc", "N m", 'f', true, [lg](JointModel& j) -> double& { return lg(j).Fc; });
-    for (int i = 0; i < p->n_stribeck; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      add(element("Fs", i), "N m", 'f', false,
-          [lg, k](JointModel& j) -> double& { return lg(j).Fs[k]; });
-      e.back().info.stribeck_level = true;
-    }
-    if (p->n_stribeck > 0)
-      add("Omega_s", "rad/s", 'f', true,
-          [lg](JointModel& j) -> double& { return lg(j).Omega_s; });
-    for (int i = 0; i < p->n_viscous; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      add(element("cv", i), "N m (s/rad)^" + std::to_string(i + 1), 'f', false,
-          [lg, k](JointModel& j) -> double& { return lg(j).cv[k]; });
-    }
-    for (int i = 0; i < p->n_stribeck; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      add(element("delta", i), "-", 's', false,
-          [lg, k](JointModel& j) -> double& { return lg(j).delta[k]; });
-    }
-    add("K", "s/rad", 's', false, [lg](JointModel& j) -> double& { return lg(j).K; });
+    sim::for_each_lugre_joint_parameter(m.structure, m, *p, from_table);
+    return e;
+  }
+  sim::for_each_rigid_joint_parameter(m.structure, m, from_table);
+  // Static friction (Coulomb + viscous): Fv, then Fc for equal levels or Fc_pos, Fc_neg.
+  auto sf = [](JointModel& j) -> SF::Params& { return std::get<SF::Params>(j.friction); };
+  const auto& f = std::get<SF::Params>(m.friction);
+  const auto info = [](const char* name, const char* unit) {
+    return sim::JointParameterInfo{name, unit, false, false, true, false};
+  };
+  add(info("Fv", "N m s/rad"), f.sigma2, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
+  if (f.curve.Fc_pos == f.curve.Fc_neg) {
+    add(info("Fc", "N m"), f.curve.Fc_pos, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
   } else {
-    auto sf = [](JointModel& j) -> SF::Params& { return std::get<SF::Params>(j.friction); };
-    add("Fv", "N m s/rad", 'f', true, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
-    const auto& c = std::get<SF::Params>(m.friction).curve;
-    if (c.Fc_pos == c.Fc_neg) {
-      add("Fc", "N m", 'f', true, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
-    } else {
-      add("Fc_pos", "N m", 'f', true,
-          [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
-      add("Fc_neg", "N m", 'f', true,
-          [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
-    }
+    add(info("Fc_pos", "N m"), f.curve.Fc_pos, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
+    add(info("Fc_neg", "N m"), f.curve.Fc_neg, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
   }
   return e;
 }

@@ -165,27 +165,6 @@ struct JointValues {
   typename JointLuGre<T>::Params p{};
 };
 
-/// The parameters joint_sensitivity_parameters lists, in their order, and only here: calls
-/// f(name, the value in m, the same parameter in `out`) for each.
-template <class T, class F>
-void each_sensitivity_parameter(const JointModel& m, const LG::Params& pd, JointValues<T>& out,
-                                F&& f) {
-  f(std::string("I"), m.I, out.I);
-  if (m.structure.gravity) {
-    f(std::string("mgCx"), m.mgCx, out.mgCx);
-    f(std::string("mgCy"), m.mgCy, out.mgCy);
-  }
-  if (m.structure.offset) f(std::string("offset"), m.offset, out.offset);
-  f(std::string("sigma0"), pd.sigma0, out.p.sigma0);
-  f(std::string("sigma1"), pd.sigma1, out.p.sigma1);
-  f(std::string("Fc"), pd.Fc, out.p.Fc);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(pd.n_stribeck); ++i)
-    f("Fs[" + std::to_string(i) + "]", pd.Fs[i], out.p.Fs[i]);
-  if (pd.n_stribeck > 0) f(std::string("Omega_s"), pd.Omega_s, out.p.Omega_s);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(pd.n_viscous); ++i)
-    f("cv[" + std::to_string(i) + "]", pd.cv[i], out.p.cv[i]);
-}
-
 /// The model's parameters as ceres::Jet<double, W> seeded for differentiation: the parameter
 /// at position c of joint_sensitivity_parameters has the dual part `first + c` (rigid body too,
 /// zero derivatives where they do not enter).
@@ -201,8 +180,9 @@ struct SeededJoint : JointValues<ceres::Jet<double, W>> {
     this->offset = J(m.offset);
     this->p = cast_params<J>(pd);
     int c = first;
-    each_sensitivity_parameter<J>(m, pd, *this,
-                                  [&c](const std::string&, double v, J& x) { x = J(v, c++); });
+    for_each_lugre_joint_parameter(m.structure, *this, this->p, [&c](const JointParameterInfo& in, J& x) {
+      if (!in.structural) x = J(x.a, c++);
+    });
     count = c - first;
   }
 };
@@ -466,9 +446,9 @@ std::vector<std::string> joint_sensitivity_parameters(const JointModel& m) {
   const auto* p = std::get_if<LG::Params>(&m.friction);
   if (p == nullptr) return {};
   std::vector<std::string> out;
-  JointValues<double> unused;
-  each_sensitivity_parameter<double>(
-      m, *p, unused, [&out](const std::string& name, double, double&) { out.push_back(name); });
+  for_each_lugre_joint_parameter(m.structure, m, *p, [&out](const JointParameterInfo& in, const double&) {
+    if (!in.structural) out.push_back(in.name);
+  });
   return out;
 }
 

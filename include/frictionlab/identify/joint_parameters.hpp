@@ -11,6 +11,10 @@
 //   static (StaticFriction): Fv [N m s/rad], then Fc [N m] for equal Coulomb levels, or
 //     Fc_pos, Fc_neg [N m].
 //
+// The rigid body's and LuGre's entries (names, units, flags, order) are sim's table
+// (sim/joint_model.hpp, for_each_lugre_joint_parameter), which the simulation's sensitivities
+// list as well; the static friction's entries are added here.
+//
 // Host side: plain data, no errors (every JointModel has a list).
 #pragma once
 

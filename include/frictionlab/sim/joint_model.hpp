@@ -71,6 +71,54 @@ struct JointModel {
       JointLuGre<double>::Params{};
 };
 
+/// One entry of a joint's parameter table: what identify::joint_parameters reports of it and
+/// what the sensitivities differentiate (the table itself: for_each_rigid_joint_parameter and
+/// for_each_lugre_joint_parameter below, its only home; identify/joint_parameters.hpp adds
+/// the static friction's entries).
+struct JointParameterInfo {
+  std::string name;  ///< "I", "mgCx", "sigma0", "Fs[0]", "cv[1]", ...
+  std::string unit;  ///< "kg m^2", "N m", ... ("-" for dimensionless)
+  bool rigid_body = false;      ///< I, mgCx, mgCy or offset
+  bool structural = false;      ///< LuGre's delta[i] and K: chosen, never estimated
+  bool positive = false;        ///< must be > 0 (sim::check_joint_model)
+  bool stribeck_level = false;  ///< a LuGre Stribeck level Fs[i]
+};
+
+/// f(info, value) for the rigid-body parameters of `r` (any type with members I, mgCx, mgCy and
+/// offset, of any scalar), in the table's order: I [kg m^2]; mgCx, mgCy [N m] (with gravity
+/// terms); offset [N m] (with an offset).
+template <class R, class F>
+void for_each_rigid_joint_parameter(const JointStructure& st, R& r, F&& f) {
+  f(JointParameterInfo{"I", "kg m^2", true, false, true, false}, r.I);
+  if (st.gravity) {
+    f(JointParameterInfo{"mgCx", "N m", true, false, false, false}, r.mgCx);
+    f(JointParameterInfo{"mgCy", "N m", true, false, false, false}, r.mgCy);
+  }
+  if (st.offset) f(JointParameterInfo{"offset", "N m", true, false, false, false}, r.offset);
+}
+
+/// The rigid-body parameters of `r`, then the LuGre parameters of `p` (JointLuGre<T>::Params of
+/// any scalar T): sigma0 [N m/rad], sigma1 [N m s/rad], Fc [N m], Fs[i] [N m] (i < n_stribeck),
+/// Omega_s [rad/s] (with Stribeck terms), cv[i] [N m (s/rad)^(i+1)] (i < n_viscous), delta[i]
+/// [-] (i < n_stribeck, structural), K [s/rad] (structural). The order depends on the
+/// structure and the numbers of terms only.
+template <class R, class P, class F>
+void for_each_lugre_joint_parameter(const JointStructure& st, R& r, P& p, F&& f) {
+  for_each_rigid_joint_parameter(st, r, f);
+  const auto element = [](const char* name, std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
+  f(JointParameterInfo{"sigma0", "N m/rad", false, false, true, false}, p.sigma0);
+  f(JointParameterInfo{"sigma1", "N m s/rad", false, false, true, false}, p.sigma1);
+  f(JointParameterInfo{"Fc", "N m", false, false, true, false}, p.Fc);
+  const auto ns = static_cast<std::size_t>(p.n_stribeck), nv = static_cast<std::size_t>(p.n_viscous);
+  for (std::size_t i = 0; i < ns; ++i) f(JointParameterInfo{element("Fs", i), "N m", false, false, false, true}, p.Fs[i]);
+  if (ns > 0) f(JointParameterInfo{"Omega_s", "rad/s", false, false, true, false}, p.Omega_s);
+  for (std::size_t i = 0; i < nv; ++i)
+    f(JointParameterInfo{element("cv", i), "N m (s/rad)^" + std::to_string(i + 1), false, false, false, false},
+      p.cv[i]);
+  for (std::size_t i = 0; i < ns; ++i) f(JointParameterInfo{element("delta", i), "-", false, true, false, false}, p.delta[i]);
+  f(JointParameterInfo{"K", "s/rad", false, true, false, false}, p.K);
+}
+
 /// The gravity torque mgCx*cos(q) - mgCy*sin(q) [N m] (0 without gravity terms).
 inline double gravity_torque(const JointModel& m, double q) noexcept {
   return m.structure.gravity ? m.mgCx * std::cos(q) - m.mgCy * std::sin(q) : 0.0;
@@ -155,10 +203,9 @@ struct JointSensitivity {
   std::vector<double> dq, dqd;
 };
 
-/// The parameters a LuGre joint's sensitivities are taken with respect to, in this order: I,
-/// mgCx and mgCy (with gravity terms), offset (with an offset), sigma0, sigma1, Fc, Fs[i] and
-/// Omega_s (with Stribeck terms), cv[i]: every parameter but the structural delta[i] and K (the
-/// names and order of identify/joint_parameters.hpp). Empty for static friction.
+/// The parameters a LuGre joint's sensitivities are taken with respect to: the entries of
+/// for_each_lugre_joint_parameter that are not structural, in its order (I, mgCx and mgCy,
+/// offset, sigma0, sigma1, Fc, Fs[i], Omega_s, cv[i]). Empty for static friction.
 std::vector<std::string> joint_sensitivity_parameters(const JointModel& m);
 
 /// d z(t_k) / d theta of bristle_state(m, t, qd) from z0 = 0, at [k * P + c] for the P
