@@ -292,12 +292,17 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 
 /// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
 /// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
+/// A matrix in either storage order (a row-major Jacobian as the costs write it, or a
+/// column-major one) read in place.
+using AnyMatrix = Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+/// J^T J of a row-major Jacobian (one triangular product, no copy of J).
+Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J);
 /// Per-sample scores of a least-squares problem whose residuals come `rows_per_sample` to a
 /// sample (channels interleaved: rows k n .. k n + n - 1 are sample k): the (rows / n) x p matrix
 /// with rows g_k = sum_{c < n} J_{k n + c}^T r_{k n + c}. Throws std::invalid_argument when the
 /// rows are not whole samples or res has another length.
-Eigen::MatrixXd sample_scores(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
-                              long rows_per_sample);
+Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res, long rows_per_sample);
 /// Newey-West (Bartlett kernel) sandwich from the scores g (m x p, one row per sample, in time
 /// order): factor * A S A^T with S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T),
 /// G_l = sum_k g_k g_{k-l}^T. A is q x p (q <= p: e.g. the rows of (J^T J)^-1 of the parameters
@@ -307,8 +312,8 @@ Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g
                                       const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor);
 /// Newey-West covariance A S A * m/(m - p) of least-squares estimates with one residual per
 /// sample: A = (J^T J)^-1 (given), J m x p, scores g_k = J_k^T r_k (hac_covariance_scores).
-Eigen::MatrixXd hac_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
-                               const Eigen::MatrixXd& A, long L);
+Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res, const Eigen::MatrixXd& A,
+                               long L);
 /// Bartlett bandwidth from the residuals' lag-1 autocorrelation (Andrews 1991, AR(1) plug-in),
 /// at least the Newey-West rule, at most min(m/4, 2000).
 long hac_bandwidth(double rho, long m);

@@ -116,12 +116,9 @@ class CompressedCost final : public ceres::CostFunction {
       return false;
     }
     out_.x.assign(parameters[0], parameters[0] + p);
-    using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    const Eigen::Map<const RowMat> J(out_.jacobian.data(), static_cast<Eigen::Index>(m), p_);
+    const Eigen::Map<const RowMatrix> J(out_.jacobian.data(), static_cast<Eigen::Index>(m), p_);
     const Eigen::Map<const Eigen::VectorXd> r(out_.residuals.data(), static_cast<Eigen::Index>(m));
-    Eigen::MatrixXd N = Eigen::MatrixXd::Zero(p_, p_);
-    N.selfadjointView<Eigen::Lower>().rankUpdate(J.transpose());
-    N = N.selfadjointView<Eigen::Lower>();
+    const Eigen::MatrixXd N = normal_matrix(J);
     const Eigen::VectorXd g = J.transpose() * r;
     const double ss = r.squaredNorm();
     if (!N.allFinite() || !g.allFinite() || !std::isfinite(ss)) return false;
@@ -129,7 +126,7 @@ class CompressedCost final : public ceres::CostFunction {
     const Eigen::VectorXd& lam = es.eigenvalues();
     const Eigen::MatrixXd& V = es.eigenvectors();
     const double floor = 1e-13 * std::max(lam.maxCoeff(), 0.0);
-    Eigen::Map<RowMat> Jc(jacobians[0], p_ + 1, p_);
+    Eigen::Map<RowMatrix> Jc(jacobians[0], p_ + 1, p_);
     Jc.setZero();
     double rc2 = 0;
     for (int i = 0; i < p_; ++i) {
@@ -473,8 +470,13 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
 
 /// Scores g_k = sum_{c < rows_per_sample} J_{k n + c}^T r_{k n + c} (n = rows_per_sample): the
 /// rows of one sample summed.
-Eigen::MatrixXd sample_scores(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
-                              long rows_per_sample) {
+Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J) {
+  Eigen::MatrixXd N = Eigen::MatrixXd::Zero(J.cols(), J.cols());
+  N.selfadjointView<Eigen::Lower>().rankUpdate(J.transpose());
+  return N.selfadjointView<Eigen::Lower>();
+}
+
+Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res, long rows_per_sample) {
   const Eigen::Index rows = J.rows(), n = rows_per_sample;
   if (n < 1 || rows % n != 0 || static_cast<Eigen::Index>(res.size()) != rows)
     throw std::invalid_argument("sample_scores: " + std::to_string(rows) + " Jacobian rows and " +
@@ -493,8 +495,7 @@ Eigen::MatrixXd sample_scores(const Eigen::Ref<const Eigen::MatrixXd>& J, const 
 Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
                                       const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor) {
   const Eigen::Index m = g.rows();
-  using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const RowMat h = g * A.transpose();  // m x q, a sample's row contiguous (the windows below)
+  const RowMatrix h = g * A.transpose();  // m x q, a sample's row contiguous (the windows below)
   const Eigen::Index q = h.cols();
   if (L <= 0) return h.transpose() * h * factor;
   // The Bartlett weights are the autocorrelation of a box of width W = L + 1:
@@ -508,7 +509,7 @@ Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g
   constexpr Eigen::Index kBlock = 512, kResync = 4096;
   const Eigen::Index W = L + 1, windows = m + L;
   Eigen::MatrixXd S = Eigen::MatrixXd::Zero(q, q);
-  RowMat block(kBlock, q);
+  RowMatrix block(kBlock, q);
   Eigen::RowVectorXd c = Eigen::RowVectorXd::Zero(q);
   Eigen::Index filled = 0;
   for (Eigen::Index t = 0; t < windows; ++t) {
@@ -531,8 +532,8 @@ Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
 /// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k,
 /// times m/(m - p) (small-sample factor).
-Eigen::MatrixXd hac_covariance(const Eigen::Ref<const Eigen::MatrixXd>& J, const std::vector<double>& res,
-                               const Eigen::MatrixXd& A, long L) {
+Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res, const Eigen::MatrixXd& A,
+                               long L) {
   const Eigen::Index m = J.rows(), p = J.cols();
   return hac_covariance_scores(sample_scores(J, res, 1), A, L,
                                static_cast<double>(m) / static_cast<double>(m - p));
@@ -623,8 +624,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     return;
   }
   rel.whiteness = residual_whiteness(res);
-  using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::Map<const RowMat> Jr(jac.data(), m, p);
+  const Eigen::Map<const RowMatrix> J(jac.data(), m, p);
   double ssr = 0;
   for (double e : res) ssr += e * e;
   const long dof = m - p;
@@ -633,10 +633,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     return;
   }
   // J^T J straight from the row-major Jacobian (no column-major or scaled copy of J).
-  Eigen::MatrixXd JtJ = Eigen::MatrixXd::Zero(p, p);
-  JtJ.selfadjointView<Eigen::Lower>().rankUpdate(Jr.transpose());
-  JtJ = JtJ.selfadjointView<Eigen::Lower>();
-  const LinearCovariance lc = linear_covariance_normal(JtJ, ssr, m);
+  const LinearCovariance lc = linear_covariance_normal(normal_matrix(J), ssr, m);
   const double s2 = lc.s2;
   r.sigma = std::sqrt(s2);
   r.condition_number = lc.condition_number;
@@ -665,15 +662,12 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   const auto q = static_cast<long>(fam.user_info().size());
   std::vector<double> Gv(static_cast<std::size_t>(q * p));
   fam.user_jacobian(theta.data(), free, Gv.data());
-  const Eigen::Map<const RowMat> G(Gv.data(), q, p);
+  const Eigen::Map<const RowMatrix> G(Gv.data(), q, p);
   const Eigen::MatrixXd cov = G * cov_theta * G.transpose();
   const double tq = student_t_quantile(0.975, static_cast<double>(dof));
   rel.hac_lags = static_cast<int>(hac_bandwidth(rel.whiteness.acf1, m));
   const Eigen::MatrixXd cov_hac =
-      G *
-      hac_covariance_scores(Eigen::MatrixXd(Jr.array().colwise() * Eigen::Map<const Eigen::ArrayXd>(res.data(), m)),
-                            cov_theta / s2, rel.hac_lags, static_cast<double>(m) / static_cast<double>(dof)) *
-      G.transpose();
+      G * hac_covariance(J, res, cov_theta / s2, rel.hac_lags) * G.transpose();
   for (long a = 0; a < q; ++a) {
     auto& e = r.parameters[static_cast<std::size_t>(a)];
     if (e.fixed) continue;
