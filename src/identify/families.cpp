@@ -94,12 +94,7 @@ class SimCost final : public ceres::CostFunction {
     if (jacobians == nullptr || jacobians[0] == nullptr) {
       std::vector<double> th = theta_;
       for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
-      const auto sink = [&](long k, const double& pred) {
-        if (k < d_.first) return;
-        const double r = loss_.apply(d_.y[static_cast<std::size_t>(k)] - pred);
-        residuals[k - d_.first] = r;
-        ok = ok && std::isfinite(r);
-      };
+      const auto sink = [&](long k, const double& pred) { ok = put_residual(residuals, k, pred) && ok; };
       if constexpr (kLuGre) {
         if (!jets_only_ && segmented(nf) && !ends_the_solve(parameters[0])) {
           // The residuals by the value simulation, and the Jacobian at this point at the same
@@ -113,6 +108,7 @@ class SimCost final : public ceres::CostFunction {
             spec_ok_ = sensitivity_dispatch(*su, parameters[0], th, spec_residuals_.data(),
                                             spec_jacobian_.data(), residuals, &ok);
             spec_x_.assign(parameters[0], parameters[0] + nf);
+            spec_at_jacobian_ = false;
             return ok;
           }
         }
@@ -130,12 +126,13 @@ class SimCost final : public ceres::CostFunction {
       fam_.template run<double>(th.data(), d_, Method::exact, Hold::linear, sink);
       return ok;
     }
-    jac_x_.assign(parameters[0], parameters[0] + nf);
+    spec_at_jacobian_ = false;
     if constexpr (kLuGre) {
       if (!jets_only_) {
         if (spec_x_.size() == nf && std::equal(spec_x_.begin(), spec_x_.end(), parameters[0])) {
           std::copy(spec_residuals_.begin(), spec_residuals_.end(), residuals);
           std::copy(spec_jacobian_.begin(), spec_jacobian_.end(), jacobians[0]);
+          spec_at_jacobian_ = true;
           return spec_ok_;
         }
         if (const auto su = sens_setup(parameters[0])) {
@@ -148,6 +145,7 @@ class SimCost final : public ceres::CostFunction {
             spec_jacobian_.assign(jacobians[0], jacobians[0] + m * nf);
             spec_x_.assign(parameters[0], parameters[0] + nf);
             spec_ok_ = good;
+            spec_at_jacobian_ = true;
           }
           return good;
         }
@@ -345,10 +343,7 @@ class SimCost final : public ceres::CostFunction {
       // read at every sample, and a write per sample there costs both threads half their speed)
       bool ok_here = true;
       const auto sink = [&ok_here, value_residuals, this](long k, const double& pred) {
-        if (value_residuals == nullptr || k < d_.first) return;
-        const double r = loss_.apply(d_.y[static_cast<std::size_t>(k)] - pred);
-        value_residuals[k - d_.first] = r;
-        ok_here = ok_here && std::isfinite(r);
+        if (value_residuals != nullptr) ok_here = put_residual(value_residuals, k, pred) && ok_here;
       };
       StateArray z{};
       try {
@@ -501,9 +496,9 @@ class SimCost final : public ceres::CostFunction {
   bool ends_the_solve(const double* x) const {
     constexpr double kSpecDecrease = 1e-10;
     const std::size_t nf = free_.size();
-    if (jac_x_.size() != nf || spec_x_ != jac_x_ || !spec_ok_) return false;
+    if (!spec_at_jacobian_ || !spec_ok_) return false;
     std::array<double, N> dx{};
-    for (std::size_t j = 0; j < nf; ++j) dx[j] = x[j] - jac_x_[j];
+    for (std::size_t j = 0; j < nf; ++j) dx[j] = x[j] - spec_x_[j];
     double before = 0, after = 0;
     const double* J = spec_jacobian_.data();
     for (std::size_t r = 0; r < spec_residuals_.size(); ++r, J += nf) {
@@ -513,6 +508,14 @@ class SimCost final : public ceres::CostFunction {
       after += e * e;
     }
     return before > 0 && before - after < kSpecDecrease * before;
+  }
+  /// The residual of sample k for the prediction pred (loss applied) into out[k - first], for
+  /// k >= first; whether it is finite (true before first).
+  bool put_residual(double* out, long k, double pred) const {
+    if (k < d_.first) return true;
+    const double r = loss_.apply(d_.y[static_cast<std::size_t>(k)] - pred);
+    out[k - d_.first] = r;
+    return std::isfinite(r);
   }
   /// Whether the kept start states are those at x for the segments b.
   bool have_start_states(const double* x, std::span<const long> b) const {
@@ -548,7 +551,9 @@ class SimCost final : public ceres::CostFunction {
   mutable std::vector<double> spec_residuals_;
   mutable std::vector<double> spec_jacobian_;
   mutable bool spec_ok_ = false;
-  mutable std::vector<double> jac_x_;  ///< the point of the last Jacobian evaluation
+  /// Whether the kept Jacobian is that of the last Jacobian evaluation (the point the solver
+  /// stands at).
+  mutable bool spec_at_jacobian_ = false;
 };
 
 template <class Info>
