@@ -240,7 +240,7 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
       determined = determined && G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1);
     if (!determined) return exact(P);  // the QR of [F C] (as solve_projected's callers do)
     const double ssr = yy_perp - (n_level == 1 ? cy(0) * cy(0) / G(0, 0)
-                                                : Eigen::Matrix2d(G2).ldlt().solve(cy).dot(cy));
+                                                : G2.ldlt().solve(cy).dot(cy));
     P.fused = true;
     P.e.ssr = std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity();
   });

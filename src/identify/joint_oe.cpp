@@ -171,9 +171,9 @@ std::size_t residual_count(const Segment& s, bool free_x0, bool closed_loop) {
 
 /// The Jacobian of the natural parameters with respect to the internal ones, G(c, j) =
 /// d theta_c / d x_j, with theta in the order of sim::joint_sensitivity_parameters (P rows, np
-/// columns); empty when the model has no sensitivities (static friction). Log scale: d exp(x) / dx = exp(x); a relative Stribeck level
-/// Fs_i = (Fc / n) expm1(y_i): dFs_i/dy_i = (Fc / n) exp(y_i), and through Fc,
-/// dFs_i/dx_Fc = (Fs_i / Fc) dFc/dx_Fc.
+/// columns); empty when the model has no sensitivities (static friction). Log scale:
+/// d exp(x) / dx = exp(x); a relative Stribeck level Fs_i = (Fc / n) expm1(y_i):
+/// dFs_i/dy_i = (Fc / n) exp(y_i), and through Fc, dFs_i/dx_Fc = (Fs_i / Fc) dFc/dx_Fc.
 Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
   const JointModel m = map.model(x);
   const std::vector<std::string> names = sim::joint_sensitivity_parameters(m);

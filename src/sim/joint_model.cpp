@@ -158,29 +158,20 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
   return out;
 }
 
-/// A joint's parameters in another scalar T (a Jet to differentiate with).
-template <class T>
-struct JointValues {
-  T I{}, mgCx{}, mgCy{}, offset{};
-  typename JointLuGre<T>::Params p{};
-};
-
 /// The model's parameters as ceres::Jet<double, W> seeded for differentiation: the parameter
 /// at position c of joint_sensitivity_parameters has the dual part `first + c` (rigid body too,
 /// zero derivatives where they do not enter).
 template <int W>
-struct SeededJoint : JointValues<ceres::Jet<double, W>> {
+struct SeededJoint {
   using J = ceres::Jet<double, W>;
+  J I, mgCx, mgCy, offset;
+  typename JointLuGre<J>::Params p;
   int count = 0;  ///< parameters seeded
 
-  SeededJoint(const JointModel& m, const LG::Params& pd, int first) {
-    this->I = J(m.I);
-    this->mgCx = J(m.mgCx);
-    this->mgCy = J(m.mgCy);
-    this->offset = J(m.offset);
-    this->p = cast_params<J>(pd);
+  SeededJoint(const JointModel& m, const LG::Params& pd, int first)
+      : I(m.I), mgCx(m.mgCx), mgCy(m.mgCy), offset(m.offset), p(cast_params<J>(pd)) {
     int c = first;
-    for_each_lugre_joint_parameter(m.structure, *this, this->p, [&c](const JointParameterInfo& in, J& x) {
+    for_each_lugre_joint_parameter(m.structure, *this, p, [&c](const JointParameterInfo& in, J& x) {
       if (!in.structural) x = J(x.a, c++);
     });
     count = c - first;

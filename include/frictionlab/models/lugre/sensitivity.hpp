@@ -8,11 +8,11 @@
 //
 // Fields q (LuGreField): sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha.
 // Directions d = 0..N-1: LuGreSeeds holds dq/dd, an N-vector per field (a fit's free parameter
-// theta_j is a direction with seeds dq/dtheta_j; the identity seeds, N >= 9, give dz/dq per
-// field). A direction whose seeds are all 0 carries the derivative with respect to the state
-// the simulation started from (a fit's segment start state z_s: dz/dz_s = 1 at the start). The
-// cost is a few multiply-adds per direction and operation: a fit carries only the directions
-// that move z. Velocity-dependent damping (vd > 0) is not covered: callers check vd == 0.
+// theta_j is a direction with seeds dq/dtheta_j; seeding direction q with field q alone gives
+// dz/dq per field). A direction whose seeds are all 0 carries the derivative with respect to
+// the state the simulation started from (a fit's segment start state z_s: dz/dz_s = 1 at the
+// start). The cost is a few multiply-adds per direction and operation: a fit carries only the
+// directions that move z. Velocity-dependent damping (vd > 0) is not covered: callers check vd == 0.
 //
 // Stribeck curve, side sgn(v) (stribeck_curve.hpp), e_q = dq/dd:
 //   g = Fc + (Fs - Fc) s(ra),  ra = r^alpha,  r = |v| / vs,
@@ -55,15 +55,6 @@ struct LuGreSeeds {
   void set(int field, int direction, const S& value) noexcept {
     e[static_cast<std::size_t>(field)][static_cast<std::size_t>(direction)] = value;
     if (field == kQalpha && value != S(0)) alpha = true;
-  }
-  /// Direction d = field d for d < kLuGreFields (the sensitivities dz/dq per field; N >= 9),
-  /// the directions beyond them state directions; alpha's only if with_alpha.
-  static LuGreSeeds identity(bool with_alpha = true) noexcept {
-    static_assert(N >= kLuGreFields);
-    LuGreSeeds s;
-    for (int q = 0; q < kLuGreFields; ++q)
-      if (q != kQalpha || with_alpha) s.set(q, q, S(1));
-    return s;
   }
 };
 
