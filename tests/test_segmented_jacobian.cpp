@@ -7,6 +7,7 @@
 // that keeps the segments' start states for the next Jacobian at the same point gives the serial
 // residuals and the same Jacobian as a fresh evaluation, bit for bit; Family::ssr_below sums the
 // same squares as the prediction and stops only above its bound.
+#include <algorithm>
 #include <ceres/ceres.h>
 #include <gtest/gtest.h>
 
@@ -267,6 +268,37 @@ TEST(StartSsr, GoesOnWhereItStoppedWithTheSameSum) {
   for (long k = 1000; k < c.d.n(); k += 777) run->advance(k + 777);
   EXPECT_EQ(run->done(), c.d.n());
   EXPECT_EQ(run->advance(c.d.n() + 10), ssr);
+}
+
+TEST(StartSsr, AffineValuesFromOneSimulationMatchTheirOwn) {
+  // sigma1 enters the force only, affinely: one simulation gives the sum of squares of several
+  // sigma1 values (the scans). Each is compared with a simulation of its own: the first value's
+  // is the same sum bit for bit, the others' agree to rounding. Pieces of any length give the
+  // same sums, and advance() returns the lowest.
+  const LuGreCase c = lugre_case();
+  const int i1 = c.fam->index("sigma1");
+  ASSERT_GE(i1, 0);
+  ASSERT_TRUE(c.fam->force_affine(i1));
+  EXPECT_FALSE(c.fam->force_affine(c.fam->index("sigma0")));  // sigma0 moves the state
+  const std::vector<double> values{0.0, 0.05, 0.5, 5.0};
+  std::vector<double> own;
+  for (double a : values) {
+    std::vector<double> th = c.theta;
+    th[static_cast<std::size_t>(i1)] = a;  // natural = internal (nonneg scale)
+    own.push_back(c.fam->start_ssr(th.data(), c.d, Method::exact, Hold::zoh)->advance(c.d.n()));
+  }
+  const auto run = c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh, i1, values);
+  for (long k = 0; k < c.d.n(); k += 3001) run->advance(k + 3001);
+  ASSERT_EQ(run->done(), c.d.n());
+  ASSERT_EQ(run->sums().size(), values.size());
+  EXPECT_EQ(run->sums()[0], own[0]);
+  for (std::size_t j = 1; j < values.size(); ++j)
+    EXPECT_NEAR(run->sums()[j], own[j], 1e-12 * own[j]) << "sigma1 = " << values[j];
+  EXPECT_EQ(run->advance(c.d.n()), *std::min_element(run->sums().begin(), run->sums().end()));
+  // Not for a parameter that moves the state, nor without values.
+  EXPECT_THROW(c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh, c.fam->index("sigma0"), values),
+               std::invalid_argument);
+  EXPECT_THROW(c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh, i1, {}), std::invalid_argument);
 }
 
 }  // namespace

@@ -9,9 +9,13 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <memory>
-#include <span>
 #include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -603,15 +607,37 @@ class FamilyT final : public Family {
   static constexpr int kStates = Model<double>::kNumStates;
 
   /// The simulation from the state x at sample k0: the prediction at every sample k0 <= k < k1
-  /// to `sink`; returns the state at k1 (at n - 1 for k1 = n).
+  /// to `sink`; returns the state at k1 (at n - 1 for k1 = n). A sink that takes two
+  /// predictions, sink(k, pred, pred2), also gets the prediction with the force of theta2 from
+  /// the same states (theta2 differs from theta only in force_affine parameters: the start_ssr
+  /// runs of several values); its force is evaluated from theta2's own parameters throughout
+  /// (what a model precomputes at a velocity, M::at, may hold them: LuGre's damping sigma1).
   template <class S, class Sink>
   typename Model<S>::State run_range(const S* theta, const FitData& d, Method m, Hold h, long k0,
-                                     long k1, typename Model<S>::State x, Sink&& sink) const {
-    std::array<S, kMaxTheta> nat{};
+                                     long k1, typename Model<S>::State x, Sink&& sink,
+                                     const S* theta2 = nullptr) const {
+    constexpr bool kTwo = std::is_invocable_v<Sink&, long, const S&, const S&>;
+    std::array<S, kMaxTheta> nat{}, nat2{};
     natural(theta, nat.data());
     const int off = sensorless_ ? 1 : 0;
     using M = Model<S>;
     const typename M::Params p = fit_.template params<S, kE>(nat.data() + off);
+    typename M::Params p2 = p;
+    if constexpr (kTwo) {
+      natural(theta2, nat2.data());
+      p2 = fit_.template params<S, kE>(nat2.data() + off);
+    }
+    // The prediction(s) at sample k from the force F there; force2() the force with p2.
+    const auto emit = [&](long k, const S& F, const auto& force2) {
+      const auto uk = static_cast<std::size_t>(k);
+      if constexpr (kTwo) {
+        const S F2 = force2();
+        sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F,
+             sensorless_ ? S(nat2[0] * S(d.i[uk]) - F2) : F2);
+      } else {
+        sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+      }
+    };
     const long n = d.n();
     if constexpr (HasLinearAt<M>) {
       if (m == Method::exact && h == Hold::linear && k0 < k1) {
@@ -619,8 +645,7 @@ class FamilyT final : public Family {
         auto w = M::at(p, S(d.v[static_cast<std::size_t>(k0)]));
         for (long k = k0; k < k1; ++k) {
           const auto uk = static_cast<std::size_t>(k);
-          const S F = M::force(p, x, w);
-          sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+          emit(k, M::force(p, x, w), [&] { return M::force(p2, x, M::at(p2, S(d.v[uk]))); });
           if (k + 1 == n) break;
           const auto w1 = M::at(p, S(d.v[uk + 1]));
           x = M::step_linear(p, x, w, w1, S(d.t[uk + 1] - d.t[uk]));
@@ -635,15 +660,13 @@ class FamilyT final : public Family {
       if constexpr (HasAtVelocity<M>) {
         if (m == Method::exact && h == Hold::zoh) {  // (the scans: g(v) once per sample)
           const auto w = M::at(p, vk);
-          const S F = M::force(p, x, w);
-          sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+          emit(k, M::force(p, x, w), [&] { return M::force(p2, x, M::at(p2, vk)); });
           if (k + 1 == n) break;
           x = M::step(p, x, w, S(d.t[uk + 1] - d.t[uk]));
           continue;
         }
       }
-      const S F = M::force(p, x, vk);
-      sink(k, sensorless_ ? S(nat[0] * S(d.i[uk]) - F) : F);
+      emit(k, M::force(p, x, vk), [&] { return M::force(p2, x, vk); });
       if (k + 1 == n) break;
       x = advance<M>(p, x, vk, S(d.v[uk + 1]), S(d.t[uk + 1] - d.t[uk]), m, h);
     }
@@ -676,23 +699,27 @@ class FamilyT final : public Family {
     run<double>(theta, d, m, h, [&](long k, const double& pred) { out[k] = pred; });
   }
 
-  std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m,
-                                    Hold h) const override {
+  std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m, Hold h,
+                                    int affine, std::span<const double> values) const override {
     class Run final : public SsrRun {
      public:
       Run(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h)
-          : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h) {}
+          : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h) {
+        sums_.assign(1, 0.0);
+      }
       double advance(long k_end) override {
         k_end = std::min(k_end, d_.n());
-        if (k_ >= k_end) return s_;
+        if (k_ >= k_end) return sums_[0];
+        double s = sums_[0];
         x_ = f_.template run_range<double>(theta_.data(), d_, m_, h_, k_, k_end, x_,
-                                           [this](long k, const double& pred) {
+                                           [this, &s](long k, const double& pred) {
                                              if (k < d_.first) return;
                                              const double r = d_.y[static_cast<std::size_t>(k)] - pred;
-                                             s_ += r * r;
+                                             s += r * r;
                                            });
         k_ = k_end;
-        return s_;
+        sums_[0] = s;
+        return s;
       }
 
      private:
@@ -703,7 +730,72 @@ class FamilyT final : public Family {
       Hold h_;
       typename Model<double>::State x_{};
     };
-    return std::make_unique<Run>(*this, theta, d, m, h);
+    // Several values of a force-affine parameter: the residuals at a0 = values[0] and their
+    // change per unit of the parameter from the same states (see the declaration).
+    class AffineRun final : public SsrRun {
+     public:
+      AffineRun(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h, int i,
+                std::span<const double> values)
+          : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h), values_(values.begin(), values.end()) {
+        const auto ui = static_cast<std::size_t>(i);
+        theta_[ui] = values_[0];  // natural = internal: the scale is not log
+        theta2_ = theta_;
+        theta2_[ui] = values_[0] + 1.0;
+        sums_.assign(values_.size(), 0.0);
+      }
+      double advance(long k_end) override {
+        k_end = std::min(k_end, d_.n());
+        if (k_ < k_end) {
+          double rr = rr_, rd = rd_, dd = dd_;
+          x_ = f_.template run_range<double>(
+              theta_.data(), d_, m_, h_, k_, k_end, x_,
+              [this, &rr, &rd, &dd](long k, const double& pred, const double& pred2) {
+                if (k < d_.first) return;
+                const double r = d_.y[static_cast<std::size_t>(k)] - pred, dp = pred2 - pred;
+                rr += r * r;
+                rd += r * dp;
+                dd += dp * dp;
+              },
+              theta2_.data());
+          rr_ = rr;
+          rd_ = rd;
+          dd_ = dd;
+          k_ = k_end;
+        }
+        double lowest = std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < values_.size(); ++j) {
+          const double da = values_[j] - values_[0];
+          sums_[j] = j == 0 ? rr_ : rr_ - 2 * da * rd_ + da * da * dd_;
+          if (!std::isfinite(sums_[j])) sums_[j] = std::numeric_limits<double>::quiet_NaN();
+          if (sums_[j] < lowest) lowest = sums_[j];
+        }
+        return std::isfinite(lowest) ? lowest : std::numeric_limits<double>::quiet_NaN();
+      }
+
+     private:
+      const FamilyT& f_;
+      std::vector<double> theta_, theta2_;
+      const FitData& d_;
+      Method m_;
+      Hold h_;
+      std::vector<double> values_;
+      double rr_ = 0, rd_ = 0, dd_ = 0;
+      typename Model<double>::State x_{};
+    };
+    if (affine < 0) return std::make_unique<Run>(*this, theta, d, m, h);
+    if (!force_affine(affine) || info_[static_cast<std::size_t>(affine)].tf == FitScale::log || values.empty())
+      throw std::invalid_argument("start_ssr: parameter " + std::to_string(affine) +
+                                  " is not a force-affine parameter on a linear scale, or no values");
+    return std::make_unique<AffineRun>(*this, theta, d, m, h, affine, values);
+  }
+
+  bool force_affine(int i) const override {
+    if (i < 0 || i >= size()) return false;
+    if constexpr (requires { Fit::force_affine; }) {
+      for (std::string_view f : Fit::force_affine)
+        if (info_[static_cast<std::size_t>(i)].field == f) return true;
+    }
+    return false;
   }
 
   void user_values(const double* theta, double* u) const override {

@@ -315,37 +315,68 @@ double travel_scale(const FitData& d) {
 
 /// The cost of candidate parameter sets by simulation (the scans below), with the exact step for
 /// a velocity held over each sample interval (Hold::zoh: a coarse scan needs no second-order
-/// accuracy, and the held step costs a fraction of the linear one). The candidates of one scan
-/// are independent: they are simulated on up to `threads` threads. A candidate stops once its
-/// partial sum of squares exceeds the lowest full sum so far (it cannot be the best); the best
-/// candidate and its sum do not depend on the number of threads. A scan that runs longer than
-/// a second reports how many simulations are done and the time left.
+/// accuracy, and the held step costs a fraction of the linear one). Candidates that differ only
+/// in a force-affine parameter (Family::force_affine: LuGre's sigma1) are one simulation, which
+/// gives each of their sums (Family::start_ssr). The simulations of one scan are independent:
+/// they run on up to `threads` threads. A simulation stops once its lowest partial sum of
+/// squares exceeds the lowest full sum so far (none of its candidates can be the best); the
+/// best candidate and its sum do not depend on the number of threads. A scan that runs longer
+/// than a second reports how many simulations are done and the time left.
 class Scanner {
  public:
   Scanner(const Family& fam, const FitData& d, const Progress& progress, int threads)
       : fam_(fam), d_(d), progress_(progress),
         threads_(resolve_threads(threads)) {}
   /// Sums of squared residuals for natural values `trials[j]`: exact for the lowest (and any
-  /// that was not stopped), inf for a candidate stopped above the best or not finite.
+  /// whose simulation was not stopped), inf for a candidate stopped above the best or not
+  /// finite. `affine`: the index of a parameter the trials may differ in and still share a
+  /// simulation (-1: none; ignored unless the family says it is force-affine).
   /// `keep_below`: a sum the caller keeps instead of the best candidate unless that is lower (a
-  /// candidate above it stops early too: inf). Every candidate's first kSsrChunk samples are
-  /// simulated first; the candidates are then finished in the order of those partial sums, the
+  /// simulation above it stops early too: inf). Every simulation's first kSsrChunk samples are
+  /// simulated first; the simulations are then finished in the order of those partial sums, the
   /// most promising first, so that the lowest complete sum so far - the bound that stops the
-  /// others - is low from the start. A candidate is stopped only once its partial sum exceeds
-  /// a complete one (partial sums only grow): the lowest sum, and the first candidate that has
-  /// it, are those of the complete scan whatever the order and the threads.
+  /// others - is low from the start. A simulation is stopped only once its lowest partial sum
+  /// exceeds a complete one (partial sums only grow): the lowest sum, and the first candidate
+  /// that has it, are those of the complete scan whatever the order and the threads.
   std::vector<double> ssr(const std::vector<std::vector<double>>& trials, const std::string& what,
-                          double keep_below = std::numeric_limits<double>::infinity()) const {
+                          double keep_below = std::numeric_limits<double>::infinity(),
+                          int affine = -1) const {
     using clock = std::chrono::steady_clock;
     constexpr double inf = std::numeric_limits<double>::infinity();
     const auto t0 = clock::now();
     auto last = t0;
-    const std::size_t n = trials.size();
-    std::vector<double> out(n, inf), probe(n, inf);
+    // The simulations: trials equal but for the affine parameter, in the order of their first.
+    if (!fam_.force_affine(affine)) affine = -1;
+    const auto same_but_affine = [affine](const std::vector<double>& a, const std::vector<double>& b) {
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (static_cast<int>(i) != affine && !(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+      return true;
+    };
+    std::vector<std::vector<std::size_t>> groups;
+    for (std::size_t j = 0; j < trials.size(); ++j) {
+      bool placed = false;
+      if (affine >= 0)
+        for (auto& g : groups)
+          if (same_but_affine(trials[g.front()], trials[j])) {
+            g.push_back(j);
+            placed = true;
+            break;
+          }
+      if (!placed) groups.push_back({j});
+    }
+    const std::size_t n = groups.size();
+    std::vector<double> out(trials.size(), inf), probe(n, inf);
     std::vector<std::unique_ptr<SsrRun>> runs(n);
     for_each_index(n, threads_, [&](std::size_t j) {
-      const auto th = fam_.to_internal(trials[j]);
-      runs[j] = fam_.start_ssr(th.data(), d_, Method::exact, Hold::zoh);
+      const auto& g = groups[j];
+      const auto th = fam_.to_internal(trials[g.front()]);
+      if (g.size() == 1) {
+        runs[j] = fam_.start_ssr(th.data(), d_, Method::exact, Hold::zoh);
+      } else {
+        std::vector<double> values;
+        for (std::size_t t : g) values.push_back(trials[t][static_cast<std::size_t>(affine)]);
+        runs[j] = fam_.start_ssr(th.data(), d_, Method::exact, Hold::zoh, affine, values);
+      }
       const double s = runs[j]->advance(Family::kSsrChunk);
       probe[j] = std::isnan(s) ? inf : s;
     });
@@ -360,17 +391,24 @@ class Scanner {
       const std::size_t j = order[i];
       SsrRun& run = *runs[j];
       double s = probe[j];
+      bool stopped = false;
       while (true) {
         if (!(s <= best.load())) {
-          s = inf;
+          stopped = true;
           break;
         }
         if (run.done() >= d_.n()) break;
         s = run.advance(run.done() + Family::kSsrChunk);
       }
+      double lowest = inf;
+      for (std::size_t c = 0; c < groups[j].size(); ++c) {
+        const double sc = run.sums()[c];
+        const double o = stopped || std::isnan(sc) ? inf : sc;
+        out[groups[j][c]] = o;
+        lowest = std::min(lowest, o);
+      }
       runs[j].reset();
-      out[j] = s;
-      for (double b = best.load(); out[j] < b && !best.compare_exchange_weak(b, out[j]);) {
+      for (double b = best.load(); lowest < b && !best.compare_exchange_weak(b, lowest);) {
       }
       const std::size_t n_done = ++done;
       if (!progress_.enabled()) return;
@@ -583,7 +621,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
       }
     }
     const std::vector<double> costs =
-        scan.ssr(trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below);
+        scan.ssr(trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below, i1);
     for (std::size_t j = 0; j < trials.size(); ++j)
       if (costs[j] < best) {
         best = costs[j];
@@ -597,7 +635,8 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     nat = best_nat;
     if (progress.enabled())
       progress("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
-               std::to_string(s0c.size() * tau.size()) + " simulations)");
+               std::to_string(s0c.size() * tau.size()) + " candidates" +
+               (free1 && fam.force_affine(i1) ? ", " + std::to_string(s0c.size()) + " simulations" : std::string()) + ")");
     return ScanBest{level_max() / nat[static_cast<std::size_t>(i0)], best};
   };
 

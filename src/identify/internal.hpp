@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -81,19 +82,24 @@ struct Robust {
 
 /// A simulation of a prediction's sum of squared residuals that goes on where it stopped
 /// (Family::start_ssr): the scans simulate every candidate's first samples, then finish the
-/// most promising first.
+/// most promising first. One run can give the sums of several values of a parameter the
+/// prediction is affine in and the state does not depend on (Family::force_affine): one
+/// simulation for all of them.
 class SsrRun {
  public:
   virtual ~SsrRun() = default;
-  /// Simulates up to sample min(k_end, n) and returns the partial sum of squares
-  /// sum_{d.first <= k < k_end} (y_k - pred_k)^2, summed in the order of k.
+  /// Simulates up to sample min(k_end, n) and returns the lowest of the partial sums of squares
+  /// sum_{d.first <= k < k_end} (y_k - pred_k)^2 (sums()).
   virtual double advance(long k_end) = 0;
   /// The samples simulated so far.
   long done() const { return k_; }
+  /// The partial sums so far, one per value of the affine parameter (one for a run without):
+  /// a single value's summed in the order of k, like the first of several values'.
+  const std::vector<double>& sums() const { return sums_; }
 
  protected:
   long k_ = 0;
-  double s_ = 0;
+  std::vector<double> sums_;
 };
 
 class Family {
@@ -120,8 +126,22 @@ class Family {
                        double* out) const = 0;
   /// The sum of squared residuals of that prediction, simulated on demand (SsrRun::advance);
   /// theta is copied.
-  virtual std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m,
-                                            Hold h) const = 0;
+  std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m, Hold h) const {
+    return start_ssr(theta, d, m, h, -1, {});
+  }
+  /// The same for every natural value in `values` of the internal parameter `affine`
+  /// (force_affine(affine); theta's own value of it is not used), from one simulation:
+  ///   r_k(a) = r_k(a0) - (a - a0) dp_k,  dp_k = pred_k(a0 + 1) - pred_k(a0),  a0 = values[0],
+  ///   sum_k r_k(a)^2 = S_rr - 2 (a - a0) S_rd + (a - a0)^2 S_dd
+  /// (S_rr, S_rd, S_dd the sums of r_k(a0)^2, r_k(a0) dp_k, dp_k^2: the first value's sum is
+  /// the single run's, the others' differ from a simulation of their own by rounding).
+  /// affine < 0: theta's prediction alone. Throws std::invalid_argument for a parameter that is
+  /// not force_affine or is log-scaled, or no values.
+  virtual std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m, Hold h,
+                                            int affine, std::span<const double> values) const = 0;
+  /// Whether internal parameter i is a field the model's state does not depend on and its force
+  /// is affine in (the Fit's force_affine, models/fit_form.hpp).
+  virtual bool force_affine(int i) const = 0;
   /// The sum of squared residuals sum_{k >= d.first} (y_k - pred_k)^2 of that prediction,
   /// summed in the order of k (the same value as from predict), or +inf as soon as a partial
   /// sum is above bound() or not finite (checked every kSsrChunk samples; bound may fall while

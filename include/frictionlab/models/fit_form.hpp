@@ -21,7 +21,13 @@
 //   template <class S> void reported(const S* nat, S* out, int n) const;
 //                                             their values from the n natural values
 //                                             (ReportsInternal below: the internal ones)
-// and, optionally, the model it contains (a fit starts from that model's optimum as well, so that
+// and, optionally:
+//   static constexpr std::array<std::string_view, K> force_affine;
+//                                             fields the state's equation does not contain and the
+//                                             force is affine in (LuGre's sigma1, sigma2): the
+//                                             initial guess's scans take every value of such a
+//                                             field from one simulation (identify, Family::start_ssr)
+// and the model it contains (a fit starts from that model's optimum as well, so that
 // it never ends worse on the training record than the nested model; docs/identification.md,
 // "Nested models"):
 //   std::optional<FitStructure> nested() const;   the structure of the contained model

@@ -3,6 +3,9 @@
 // alpha and sigma0 are log-scaled (strictly positive). vd is not estimated (0).
 #pragma once
 
+#include <array>
+#include <string_view>
+
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/lugre/model.hpp"
 
@@ -12,6 +15,8 @@ struct LuGreFit : CurveChoice, ReportsInternal {
   static constexpr bool dynamic = true;
   static constexpr FitInit init = FitInit::bristle;
   static constexpr int starts = 1;
+  /// F = sigma0 z + sigma1 zdot + sigma2 v with dz/dt free of sigma1 and sigma2 (model.hpp).
+  static constexpr std::array<std::string_view, 2> force_affine{"sigma1", "sigma2"};
   template <class S, int E>
   using Model = LuGre<S>;
 
