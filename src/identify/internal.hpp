@@ -327,13 +327,14 @@ Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res
 /// order): factor * A S A^T with S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T),
 /// G_l = sum_k g_k g_{k-l}^T. A is q x p (q <= p: e.g. the rows of (J^T J)^-1 of the parameters
 /// of interest, the rest being nuisance parameters); the result is q x q. With L = 0 it is the
-/// Eicker-Huber-White sandwich.
+/// Eicker-Huber-White sandwich. Up to `threads` threads (the same result for any number).
 Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
-                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor);
+                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor,
+                                      int threads = 1);
 /// Newey-West covariance A S A * m/(m - p) of least-squares estimates with one residual per
 /// sample: A = (J^T J)^-1 (given), J m x p, scores g_k = J_k^T r_k (hac_covariance_scores).
 Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res, const Eigen::MatrixXd& A,
-                               long L);
+                               long L, int threads = 1);
 /// Bartlett bandwidth from the residuals' lag-1 autocorrelation (Andrews 1991, AR(1) plug-in),
 /// at least the Newey-West rule, at most min(m/4, 2000).
 long hac_bandwidth(double rho, long m);

@@ -490,53 +490,89 @@ Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res
   return g;
 }
 
-/// Newey-West sandwich from the scores: h_k = A g_k, S_h = H0 + sum_{l=1..L} (1 - l/(L+1))
-/// (H_l + H_l^T), H_l = sum_k h_k h_{k-l}^T (= A S A^T), times `factor`.
-Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
-                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor) {
-  const Eigen::Index m = g.rows();
-  const RowMatrix h = g * A.transpose();  // m x q, a sample's row contiguous (the windows below)
-  const Eigen::Index q = h.cols();
-  if (L <= 0) return h.transpose() * h * factor;
-  // The Bartlett weights are the autocorrelation of a box of width W = L + 1:
-  //   sum_{k,j} (1 - |k - j| / W)_+ h_k h_j^T = (1 / W) sum_t c_t c_t^T,
-  // c_t = h_{t-L} + ... + h_t (h = 0 outside 0..m-1, t = 0 .. m - 1 + L): every pair k, j lies
-  // in W - |k - j| windows. O((m + L) q^2) instead of O(L m q^2) for the lagged products (a
-  // noise-free record's coloured residuals had L in the hundreds: 0.5 s of a 0.6 s fit). The
-  // window sums are kept by adding the entering and subtracting the leaving row, summed afresh
-  // every kResync windows so that rounding does not accumulate; the c_t are collected in blocks
-  // for a matrix product.
-  constexpr Eigen::Index kBlock = 512, kResync = 4096;
-  const Eigen::Index W = L + 1, windows = m + L;
-  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(q, q);
-  RowMatrix block(kBlock, q);
-  Eigen::RowVectorXd c = Eigen::RowVectorXd::Zero(q);
-  Eigen::Index filled = 0;
-  for (Eigen::Index t = 0; t < windows; ++t) {
-    if (t % kResync == 0) {
-      c.setZero();
-      for (Eigen::Index k = std::max<Eigen::Index>(0, t - L); k <= std::min(t, m - 1); ++k) c += h.row(k);
-    } else {
-      if (t < m) c += h.row(t);
-      if (t - W >= 0 && t - W < m) c -= h.row(t - W);
-    }
-    block.row(filled++) = c;
-    if (filled == kBlock || t + 1 == windows) {
-      S.noalias() += block.topRows(filled).transpose() * block.topRows(filled);
-      filled = 0;
-    }
+namespace {
+
+/// Scores g_k[j] = data[k rs + j cs] * (scale ? scale[k] : 1), k < m, j < p: the rows of a
+/// scores matrix, or a Jacobian's rows times the residuals, read in place.
+struct ScoreRows {
+  const double* data;
+  Eigen::Index rs, cs;
+  const double* scale;
+  Eigen::Index m, p;
+  /// out += sign g_k.
+  void add(Eigen::Index k, double sign, double* out) const {
+    const double f = sign * (scale != nullptr ? scale[k] : 1.0);
+    const double* g = data + k * rs;
+    for (Eigen::Index j = 0; j < p; ++j) out[j] += g[j * cs] * f;
   }
-  return S * (factor / static_cast<double>(W));
+};
+
+/// The Bartlett-weighted sum of the scores' lagged products,
+///   S = sum_{k,j} (1 - |k - j| / W)_+ g_k g_j^T,   W = L + 1:
+/// the weights are the autocorrelation of a box of width W, so
+///   S = (1 / W) sum_t c_t c_t^T,   c_t = g_{t-L} + ... + g_t   (g = 0 outside 0..m-1,
+///   t = 0 .. m - 1 + L):
+/// every pair k, j lies in W - |k - j| windows. O((m + L) p^2) instead of O(L m p^2) for the
+/// lagged products (a noise-free record's coloured residuals had L in the hundreds: 0.5 s of a
+/// 0.6 s fit). The windows go in chunks of kChunk: a chunk sums its first window afresh (so that
+/// rounding does not accumulate), then adds the entering and subtracts the leaving score, and
+/// collects its c_t in blocks for a symmetric rank update. The chunks run on up to `threads`
+/// threads; their partial sums are added in chunk order (the same S for any thread count).
+Eigen::MatrixXd bartlett_sum(const ScoreRows& g, long L, int threads) {
+  constexpr Eigen::Index kBlock = 256, kChunk = 4096;
+  const Eigen::Index m = g.m, p = g.p, W = L + 1, windows = m + L;
+  const auto chunks = static_cast<std::size_t>((windows + kChunk - 1) / kChunk);
+  std::vector<Eigen::MatrixXd> partial(chunks);
+  for_each_index(chunks, threads, [&](std::size_t ci) {
+    const Eigen::Index t0 = static_cast<Eigen::Index>(ci) * kChunk, t1 = std::min(windows, t0 + kChunk);
+    Eigen::MatrixXd S = Eigen::MatrixXd::Zero(p, p);
+    RowMatrix block(kBlock, p);
+    std::vector<double> c(static_cast<std::size_t>(p), 0.0);
+    Eigen::Index filled = 0;
+    for (Eigen::Index t = t0; t < t1; ++t) {
+      if (t == t0) {
+        for (Eigen::Index k = std::max<Eigen::Index>(0, t - L); k <= std::min(t, m - 1); ++k) g.add(k, 1.0, c.data());
+      } else {
+        if (t < m) g.add(t, 1.0, c.data());
+        if (t - W >= 0 && t - W < m) g.add(t - W, -1.0, c.data());
+      }
+      std::copy(c.begin(), c.end(), block.row(filled).data());
+      if (++filled == kBlock || t + 1 == t1) {
+        S.selfadjointView<Eigen::Lower>().rankUpdate(block.topRows(filled).transpose());
+        filled = 0;
+      }
+    }
+    partial[ci] = S;
+  });
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(p, p);
+  for (const auto& P : partial) S += P;
+  return Eigen::MatrixXd(S.selfadjointView<Eigen::Lower>()) / static_cast<double>(W);
+}
+
+}  // namespace
+
+/// Newey-West sandwich from the scores: factor A S A^T with S the Bartlett-weighted sum of the
+/// scores' lagged products (bartlett_sum).
+Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
+                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor,
+                                      int threads) {
+  const ScoreRows rows{g.data(), g.innerStride(), g.outerStride(), nullptr, g.rows(), g.cols()};
+  return A * bartlett_sum(rows, std::max(L, 0L), threads) * A.transpose() * factor;
 }
 
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
 /// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k,
-/// times m/(m - p) (small-sample factor).
+/// times m/(m - p) (small-sample factor). The scores are J's rows times the residuals, formed
+/// as the windows need them.
 Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res, const Eigen::MatrixXd& A,
-                               long L) {
+                               long L, int threads) {
   const Eigen::Index m = J.rows(), p = J.cols();
-  return hac_covariance_scores(sample_scores(J, res, 1), A, L,
-                               static_cast<double>(m) / static_cast<double>(m - p));
+  if (static_cast<Eigen::Index>(res.size()) != m)
+    throw std::invalid_argument("hac_covariance: " + std::to_string(m) + " Jacobian rows and " +
+                                std::to_string(res.size()) + " residuals");
+  const ScoreRows rows{J.data(), J.innerStride(), J.outerStride(), res.data(), m, p};
+  return A * bartlett_sum(rows, std::max(L, 0L), threads) * A.transpose() *
+         (static_cast<double>(m) / static_cast<double>(m - p));
 }
 
 /// Bartlett bandwidth: Andrews' (1991) AR(1) plug-in from the residuals' lag-1 autocorrelation
@@ -667,7 +703,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   const double tq = student_t_quantile(0.975, static_cast<double>(dof));
   rel.hac_lags = static_cast<int>(hac_bandwidth(rel.whiteness.acf1, m));
   const Eigen::MatrixXd cov_hac =
-      G * hac_covariance(J, res, cov_theta / s2, rel.hac_lags) * G.transpose();
+      G * hac_covariance(J, res, cov_theta / s2, rel.hac_lags, threads) * G.transpose();
   for (long a = 0; a < q; ++a) {
     auto& e = r.parameters[static_cast<std::size_t>(a)];
     if (e.fixed) continue;

@@ -2,10 +2,12 @@
 // (docs/identification.md, "Results").
 #include "frictionlab/identify/stats.hpp"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 namespace frictionlab::identify {
 
@@ -131,11 +133,20 @@ ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags) {
   double c0 = 0;
   for (double e : r) c0 += (e - mean) * (e - mean);
   if (!(c0 > 0)) return w;
+  // The lagged products c_l = sum_{k >= l} e_k e_{k-l} (e = r - mean) of every lag at once, in
+  // one pass over k (each c_l summed in the order of k; the lags of one k as one vector
+  // operation).
+  std::vector<double> e(r.size());
+  for (std::size_t k = 0; k < r.size(); ++k) e[k] = r[k] - mean;
+  Eigen::ArrayXd cls = Eigen::ArrayXd::Zero(h);
+  for (long k = 1; k < n; ++k) {
+    const long len = std::min<long>(h, k);
+    cls.head(len) += e[static_cast<std::size_t>(k)] *
+                     Eigen::Map<const Eigen::ArrayXd>(e.data() + (k - len), len).reverse();
+  }
   double q = 0;
   for (int l = 1; l <= h; ++l) {
-    double cl = 0;
-    for (long k = l; k < n; ++k)
-      cl += (r[static_cast<std::size_t>(k)] - mean) * (r[static_cast<std::size_t>(k - l)] - mean);
+    const double cl = cls(l - 1);
     const double rho = cl / c0;
     if (l == 1) w.acf1 = rho;
     q += rho * rho / static_cast<double>(n - l);
