@@ -209,29 +209,46 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   for_each_index(pairs.size(), threads, [&](std::size_t j) {
     Pair& P = pairs[j];
     if (!project) return exact(P);
-    const Eigen::ArrayXd ra = speed_pow[j % alpha_grid.size()] * (1.0 / pow_exponent(P.vs, P.alpha));
-    // The shape s(ra) (stribeck_curve.hpp), vectorised: exp(-ra) is 0 beyond kZeroBeyond.
+    const double inv = 1.0 / pow_exponent(P.vs, P.alpha);
+    const Eigen::ArrayXd& sp = speed_pow[j % alpha_grid.size()];
+    // The shape s(ra) (stribeck_curve.hpp; exp(-ra) is 0 beyond kZeroBeyond), and the sums,
+    // by chunks of kChunk samples that stay in the first-level cache (whole columns made the
+    // pass memory-bound: a pair took twice as long).
     constexpr double kZeroBeyond = exp_neg_zero_beyond<double>();
-    const Eigen::ArrayXd phi = s.shape == StribeckShape::exponential
-                                   ? Eigen::ArrayXd((ra > kZeroBeyond).select(0.0, (-ra).exp()))
-                                   : Eigen::ArrayXd(1.0 / (1.0 + ra));
-    const Eigen::ArrayXd shown = (phi >= 0.05).cast<double>();
-    const double seen_pos = (shown * pos_side).sum(), seen_neg = (shown * neg_side).sum();
-    P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
-    // Column by column (matrix-vector products: a matrix product of a single column would
-    // pack Q again for every pair).
+    constexpr long kChunk = 512;
+    using Chunk = Eigen::Array<double, Eigen::Dynamic, 1, 0, kChunk, 1>;
     Eigen::Matrix2d CtC = Eigen::Matrix2d::Zero(), QtCtQtC = Eigen::Matrix2d::Zero();
     Eigen::Vector2d cy = Eigen::Vector2d::Zero();
-    std::array<Eigen::VectorXd, 2> C, QtC;
-    for (int l = 0; l < n_level; ++l) {
-      C[l] = (level_cols.col(l).array() * phi).matrix();
-      QtC[l] = Q.transpose() * C[l];
-      cy(l) = C[l].dot(y_perp);
-      for (int l2 = 0; l2 <= l; ++l2) {
-        CtC(l, l2) = CtC(l2, l) = C[l].dot(C[l2]);
-        QtCtQtC(l, l2) = QtCtQtC(l2, l) = QtC[l].dot(QtC[l2]);
+    Eigen::MatrixXd QtC = Eigen::MatrixXd::Zero(n_fixed, n_level);
+    double seen_pos = 0, seen_neg = 0;
+    for (long k0 = 0; k0 < m; k0 += kChunk) {
+      const long len = std::min(kChunk, m - k0);
+      Chunk phi(len);
+      if (s.shape == StribeckShape::exponential) {
+        for (long i = 0; i < len; ++i) {
+          const double ra = sp(k0 + i) * inv;
+          phi(i) = ra > kZeroBeyond ? 0.0 : std::exp(-ra);
+        }
+      } else {
+        phi = 1.0 / (1.0 + sp.segment(k0, len) * inv);
+      }
+      const Chunk shown = (phi >= 0.05).cast<double>();
+      seen_pos += (shown * pos_side.segment(k0, len)).sum();
+      seen_neg += (shown * neg_side.segment(k0, len)).sum();
+      std::array<Chunk, 2> C;
+      for (int l = 0; l < n_level; ++l) {
+        C[l] = level_cols.col(l).segment(k0, len).array() * phi;
+        QtC.col(l).noalias() += Q.middleRows(k0, len).transpose() * C[l].matrix();
+        cy(l) += C[l].matrix().dot(y_perp.segment(k0, len));
+        for (int l2 = 0; l2 <= l; ++l2) CtC(l, l2) += (C[l] * C[l2]).sum();
       }
     }
+    P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
+    for (int l = 0; l < n_level; ++l)
+      for (int l2 = 0; l2 <= l; ++l2) {
+        CtC(l2, l) = CtC(l, l2);
+        QtCtQtC(l, l2) = QtCtQtC(l2, l) = QtC.col(l).dot(QtC.col(l2));
+      }
     const Eigen::Matrix2d G2 = CtC - QtCtQtC;
     const auto G = G2.topLeftCorner(n_level, n_level);
     bool determined = true;
@@ -266,30 +283,43 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
 /// all samples, when fewer than `need` qualify.
 std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, long need,
                                  double travel) {
-  const auto a = derivative(d.t, d.v);
-  const auto x = integrate(d.t, d.v);
+  // One pass, the acceleration (central differences, one-sided at the ends: derivative()) and
+  // the position (trapezoidal: integrate()) formed as it goes; the fallbacks are listed only
+  // when they are needed (a fit's record: no arrays of its length besides the result).
+  const long n = d.n();
   const double vmax = max_abs(d.v);
-  std::vector<long> idx, fallback, all;
-  double t_rev = d.t.front() - 1e300, x_rev = x.front();
-  int last = 0;
-  for (long k = 0; k < d.n(); ++k) {
+  const auto accel = [&d, n](long k) {
     const auto uk = static_cast<std::size_t>(k);
+    if (n < 2) return 0.0;
+    if (k == 0) return (d.v[1] - d.v[0]) / (d.t[1] - d.t[0]);
+    if (k == n - 1) return (d.v[uk] - d.v[uk - 1]) / (d.t[uk] - d.t[uk - 1]);
+    return (d.v[uk + 1] - d.v[uk - 1]) / (d.t[uk + 1] - d.t[uk - 1]);
+  };
+  const auto moving = [&](long k) { return std::abs(d.v[static_cast<std::size_t>(k)]) >= sel.v_min_frac * vmax; };
+  std::vector<long> idx;
+  double t_rev = d.t.front() - 1e300, x = 0, x_rev = 0;
+  int last = 0;
+  for (long k = 0; k < n; ++k) {
+    const auto uk = static_cast<std::size_t>(k);
+    if (k > 0) x += 0.5 * (d.v[uk] + d.v[uk - 1]) * (d.t[uk] - d.t[uk - 1]);
     const int sg = d.v[uk] > 0 ? 1 : (d.v[uk] < 0 ? -1 : 0);
     if (sg != 0 && last != 0 && sg != last) {
       t_rev = d.t[uk];
-      x_rev = x[uk];
+      x_rev = x;
     }
     if (sg != 0) last = sg;
-    if (k < d.first) continue;
-    all.push_back(k);
-    if (!(std::abs(d.v[uk]) >= sel.v_min_frac * vmax)) continue;
-    fallback.push_back(k);
-    if (std::abs(a[uk]) * sel.settle_s <= sel.rel_change * std::abs(d.v[uk]) &&
-        d.t[uk] - t_rev >= sel.settle_s && std::abs(x[uk] - x_rev) >= travel)
+    if (k < d.first || !moving(k)) continue;
+    if (std::abs(accel(k)) * sel.settle_s <= sel.rel_change * std::abs(d.v[uk]) &&
+        d.t[uk] - t_rev >= sel.settle_s && std::abs(x - x_rev) >= travel)
       idx.push_back(k);
   }
   if (static_cast<long>(idx.size()) >= need) return idx;
+  std::vector<long> fallback;
+  for (long k = d.first; k < n; ++k)
+    if (moving(k)) fallback.push_back(k);
   if (static_cast<long>(fallback.size()) >= need) return fallback;
+  std::vector<long> all(static_cast<std::size_t>(std::max(0L, n - d.first)));
+  std::iota(all.begin(), all.end(), d.first);
   return all;
 }
 
