@@ -48,12 +48,18 @@ void BM_SensorlessLuGreJacobian(benchmark::State& state) {
   const Problem& P = problem();
   const bool jets = state.range(0) != 0;
   const auto cost = P.fam->make_cost(P.d, P.theta, P.free, Robust{}, static_cast<int>(state.range(1)), jets);
-  std::vector<double> x;
+  // Two points a hair apart, taken in turn: every evaluation is at a new point (the cost keeps
+  // the Jacobian of its last point and would hand it back, a copy, not an evaluation).
+  std::vector<double> x, x2;
   for (int j : P.free) x.push_back(P.theta[static_cast<std::size_t>(j)]);
+  x2 = x;
+  for (double& e : x2) e += 1e-9;
   std::vector<double> r(static_cast<std::size_t>(P.d.m())), J(r.size() * P.free.size());
-  const double* params[1] = {x.data()};
   double* jacs[1] = {J.data()};
+  bool second = false;
   for (auto _ : state) {
+    const double* params[1] = {second ? x2.data() : x.data()};
+    second = !second;
     if (!cost->Evaluate(params, r.data(), jacs)) state.SkipWithError("not finite");
     benchmark::DoNotOptimize(J.data());
   }
