@@ -224,6 +224,51 @@ TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
   EXPECT_NE(fresh_y.J, fresh.J);
 }
 
+TEST(SegmentedJacobianCache, KeptJacobianAndNormalEquationsReadInPlace) {
+  // What CompressedCost reads instead of a copy (KeepsJacobian): the kept residuals and
+  // Jacobian are those Evaluate returns, and the normal equations the pass assembles from its
+  // segments' parts (J_s = L_s + q_s D_s^T) equal J^T J, J^T r, r^T r of the full Jacobian.
+  const LuGreCase c = lugre_case();
+  std::vector<double> x;
+  for (int j : c.free) x.push_back(c.theta[static_cast<std::size_t>(j)]);
+  const auto cost = c.fam->make_cost(c.d, c.theta, c.free, Robust{}, 2);
+  const auto* keeper = dynamic_cast<const KeepsJacobian*>(cost.get());
+  ASSERT_NE(keeper, nullptr);
+  const double* params[1] = {x.data()};
+  const auto m = static_cast<Eigen::Index>(c.d.m());
+  const auto p = static_cast<Eigen::Index>(c.free.size());
+  std::vector<double> r(static_cast<std::size_t>(m)), J(r.size() * c.free.size());
+  double* jacs[1] = {J.data()};
+  const double* kr = nullptr;
+  const double* kJ = nullptr;
+  bool ok = false;
+  EXPECT_FALSE(keeper->kept_at(x.data(), kr, kJ, ok));  // nothing evaluated yet
+  ASSERT_TRUE(cost->Evaluate(params, r.data(), nullptr));  // with the Jacobian ahead
+  ASSERT_TRUE(keeper->kept_at(x.data(), kr, kJ, ok));
+  EXPECT_TRUE(ok);
+  ASSERT_TRUE(cost->Evaluate(params, r.data(), jacs));
+  EXPECT_EQ(std::vector<double>(kr, kr + m), r);
+  EXPECT_EQ(std::vector<double>(kJ, kJ + m * p), J);
+  Eigen::MatrixXd N;
+  Eigen::VectorXd g;
+  double ss = 0;
+  ASSERT_TRUE(keeper->normal_at(x.data(), N, g, ss));
+  const Eigen::Map<const RowMatrix> Jm(J.data(), m, p);
+  const Eigen::Map<const Eigen::VectorXd> rm(r.data(), m);
+  const Eigen::MatrixXd N_ref = Jm.transpose() * Jm;
+  const Eigen::VectorXd g_ref = Jm.transpose() * rm;
+  for (Eigen::Index a = 0; a < p; ++a) {
+    EXPECT_NEAR(g(a), g_ref(a), 1e-10 * std::sqrt(N_ref(a, a) * rm.squaredNorm())) << a;
+    for (Eigen::Index b = 0; b < p; ++b)
+      EXPECT_NEAR(N(a, b), N_ref(a, b), 1e-11 * std::sqrt(N_ref(a, a) * N_ref(b, b))) << a << "," << b;
+  }
+  EXPECT_NEAR(ss, rm.squaredNorm(), 1e-12 * rm.squaredNorm());
+  std::vector<double> y = x;
+  y[0] += 0.01;
+  EXPECT_FALSE(keeper->normal_at(y.data(), N, g, ss));
+  EXPECT_FALSE(keeper->kept_at(y.data(), kr, kJ, ok));
+}
+
 TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {
   const LuGreCase c = lugre_case();
   std::vector<double> pred(static_cast<std::size_t>(c.d.n()));

@@ -81,7 +81,7 @@ constexpr long kMinSegmentSamples = 2000;
 /// sensitivity equations are linear). The values are those of the serial simulation up to
 /// rounding (each segment starts from the value-only state).
 template <class Info, int N>
-class SimCost final : public ceres::CostFunction {
+class SimCost final : public ceres::CostFunction, public KeepsJacobian {
  public:
   SimCost(const FamilyT<Info>& fam, const FitData& d, std::vector<double> theta,
           std::vector<int> free, Robust loss, int threads, bool jets_only)
@@ -173,6 +173,33 @@ class SimCost final : public ceres::CostFunction {
       ok = ok && std::isfinite(r.a) && r.v.allFinite();
     });
     return ok;
+  }
+
+  /// The Jacobian kept with the residuals of the last residual-only evaluation, or from the
+  /// last evaluation with a Jacobian (LuGre sensitivities on segments), read in place.
+  bool kept_at(const double* x, const double*& residuals, const double*& jacobian,
+               bool& ok) const override {
+    if constexpr (kLuGre) {
+      const auto nf = free_.size();
+      if (!jets_only_ && spec_x_.size() == nf && std::equal(spec_x_.begin(), spec_x_.end(), x)) {
+        residuals = spec_residuals_.data();
+        jacobian = spec_jacobian_.data();
+        ok = spec_ok_;
+        spec_at_jacobian_ = true;
+        return true;
+      }
+    }
+    return false;
+  }
+  /// The normal equations of the kept Jacobian, assembled from the segments' parts by the pass
+  /// that computed it (sensitivity_pass).
+  bool normal_at(const double* x, Eigen::MatrixXd& normal, Eigen::VectorXd& g, double& ss) const override {
+    const auto nf = free_.size();
+    if (ne_x_.size() != nf || !std::equal(ne_x_.begin(), ne_x_.end(), x)) return false;
+    normal = ne_N_;
+    g = ne_g_;
+    ss = ne_ss_;
+    return true;
   }
 
  private:
@@ -307,6 +334,7 @@ class SimCost final : public ceres::CostFunction {
   bool sensitivity_pass(const SensSetup& su, const double* x, const std::vector<double>& th,
                         double* residuals, double* jac, double* value_residuals, bool* value_ok) const {
     const auto nf = free_.size();
+    ne_x_.clear();
     const int zl = su.n_lanes;  // the start state's direction
     // (not structured bindings: the lambda below uses them, which clang before 16 rejects)
     const auto at = fam_.template params_at<double>(th.data());
@@ -376,6 +404,12 @@ class SimCost final : public ceres::CostFunction {
     };
     std::vector<End> end(static_cast<std::size_t>(nseg));
     std::vector<char> seg_ok(static_cast<std::size_t>(nseg), 1);
+    struct SegNormal {
+      Eigen::MatrixXd LL;  // L^T L (lower triangle)
+      Eigen::VectorXd Lq, Lr;
+      double qq = 0, qr = 0, rr = 0;
+    };
+    std::vector<SegNormal> seg_normal(static_cast<std::size_t>(nseg));
     const double sgn_f = sl ? -1.0 : 1.0;  // pred = Km i - F (sensorless) or F
     const auto segment = [&](std::size_t s) {
       for (int r = ready.load(std::memory_order_acquire); r <= static_cast<int>(s);
@@ -428,6 +462,23 @@ class SimCost final : public ceres::CostFunction {
         }
       }
       seg_ok[s] = good ? 1 : 0;
+      // The segment's part of the normal equations while its rows are in cache: with L its rows
+      // before the chaining below and q = dpdz, its rows after it are L + q D_s^T.
+      const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
+      if (good && r1 > r0) {
+        const Eigen::Map<const RowMatrix> L(jac + static_cast<std::size_t>(r0) * nf, r1 - r0,
+                                            static_cast<Eigen::Index>(nf));
+        const Eigen::Map<const Eigen::VectorXd> rv(residuals + r0, r1 - r0);
+        const Eigen::Map<const Eigen::VectorXd> qv(dpdz.data() + (r0 + d_.first), r1 - r0);
+        SegNormal& sn = seg_normal[s];
+        sn.LL.setZero(static_cast<Eigen::Index>(nf), static_cast<Eigen::Index>(nf));
+        sn.LL.template selfadjointView<Eigen::Lower>().rankUpdate(L.transpose());
+        sn.Lq.noalias() = L.transpose() * qv;
+        sn.Lr.noalias() = L.transpose() * rv;
+        sn.qq = qv.squaredNorm();
+        sn.qr = qv.dot(rv);
+        sn.rr = rv.squaredNorm();
+      }
     };
     if (kept) {
       for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
@@ -448,9 +499,28 @@ class SimCost final : public ceres::CostFunction {
     for (char c : seg_ok)
       if (!c) return false;
     // Chain the segments: D = dz_s/dtheta, D_{s+1} = (dz_{s+1}/dtheta)|z_s + dz_{s+1}/dz_s D_s.
+    // The normal equations from the segments' parts: J_s = L_s + q_s D_s^T gives
+    //   J_s^T J_s = L^T L + (L^T q) D^T + D (L^T q)^T + (q^T q) D D^T,  J_s^T r = L^T r + (q^T r) D.
+    const auto np = static_cast<Eigen::Index>(nf);
+    Eigen::MatrixXd NN = Eigen::MatrixXd::Zero(np, np);
+    Eigen::VectorXd gg = Eigen::VectorXd::Zero(np);
+    double ss = 0;
+    const auto add_normal = [&](std::size_t s, const std::array<double, N>* Dp) {
+      const SegNormal& sn = seg_normal[s];
+      if (sn.LL.size() == 0) return;
+      NN += sn.LL;
+      gg += sn.Lr;
+      ss += sn.rr;
+      if (Dp == nullptr) return;
+      const Eigen::Map<const Eigen::VectorXd> Dv(Dp->data(), np);
+      NN.noalias() += sn.Lq * Dv.transpose() + Dv * sn.Lq.transpose() + sn.qq * Dv * Dv.transpose();
+      gg.noalias() += sn.qr * Dv;
+    };
+    add_normal(0, nullptr);  // segment 0 starts from rest: q = 0
     std::array<double, N> D = end[0].dz_dtheta;
     for (int s = 1; s < nseg; ++s) {
       const auto us = static_cast<std::size_t>(s);
+      add_normal(us, &D);
       for (long k = std::max(b[us], d_.first); k < b[us + 1]; ++k) {
         const double gk = dpdz[static_cast<std::size_t>(k)];
         if (gk == 0.0) continue;
@@ -461,6 +531,11 @@ class SimCost final : public ceres::CostFunction {
       for (std::size_t j = 0; j < nf; ++j) Dn[j] = end[us].dz_dtheta[j] + end[us].dz_dzs * D[j];
       D = Dn;
     }
+    // (the lower triangle of the L^T L parts holds the sum; the rank-1 terms are symmetric)
+    ne_N_ = NN.selfadjointView<Eigen::Lower>();
+    ne_g_ = gg;
+    ne_ss_ = ss;
+    ne_x_.assign(x, x + nf);
     return true;
   }
 
@@ -503,6 +578,16 @@ class SimCost final : public ceres::CostFunction {
     if (!spec_at_jacobian_ || !spec_ok_) return false;
     std::array<double, N> dx{};
     for (std::size_t j = 0; j < nf; ++j) dx[j] = x[j] - spec_x_[j];
+    if (ne_x_ == spec_x_) {
+      // From the normal equations there (CompressedCost): |r + J dx|^2 = ss + 2 g^T dx + dx^T N dx.
+      double change = 0;
+      for (std::size_t a = 0; a < nf; ++a) {
+        double Na = 0;
+        for (std::size_t b = 0; b < nf; ++b) Na += ne_N_(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)) * dx[b];
+        change += dx[a] * (2 * ne_g_(static_cast<Eigen::Index>(a)) + Na);
+      }
+      return ne_ss_ > 0 && -change < kSpecDecrease * ne_ss_;
+    }
     double before = 0, after = 0;
     const double* J = spec_jacobian_.data();
     for (std::size_t r = 0; r < spec_residuals_.size(); ++r, J += nf) {
@@ -558,6 +643,12 @@ class SimCost final : public ceres::CostFunction {
   /// Whether the kept Jacobian is that of the last Jacobian evaluation (the point the solver
   /// stands at).
   mutable bool spec_at_jacobian_ = false;
+  // The normal equations of the last sensitivity pass, at ne_x_ (normal_at; ends_the_solve uses
+  // them when ne_x_ is spec_x_).
+  mutable std::vector<double> ne_x_;
+  mutable Eigen::MatrixXd ne_N_;
+  mutable Eigen::VectorXd ne_g_;
+  mutable double ne_ss_ = 0;
 };
 
 template <class Info>

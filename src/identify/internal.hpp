@@ -279,6 +279,21 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
 /// The residuals and the Jacobian of a cost (Family::make_cost) at the free parameters x, as
 /// the solver last evaluated them: what the statistics at the optimum need, when x is the
 /// optimum, without another evaluation.
+/// A cost function that keeps its latest evaluation with a Jacobian, possibly computed ahead
+/// with a residual-only evaluation, and its normal equations (the LuGre SimCost, families.cpp):
+/// CompressedCost reads them in place instead of having the m x p Jacobian copied out and
+/// multiplied again.
+class KeepsJacobian {
+ public:
+  virtual ~KeepsJacobian() = default;
+  /// The residuals (m) and row-major Jacobian (m x p) at x when they are kept (ok: whether they
+  /// are finite); they are then the solver's current linearisation. false when not kept.
+  virtual bool kept_at(const double* x, const double*& residuals, const double*& jacobian,
+                       bool& ok) const = 0;
+  /// J^T J, J^T r and r^T r at x when the cost formed them with the Jacobian, else false.
+  virtual bool normal_at(const double* x, Eigen::MatrixXd& N, Eigen::VectorXd& g, double& ss) const = 0;
+};
+
 struct Linearisation {
   std::vector<double> x;          ///< the free internal parameters (empty: none)
   std::vector<double> residuals;  ///< m
@@ -316,8 +331,9 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 /// column-major one) read in place.
 using AnyMatrix = Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-/// J^T J of a row-major Jacobian (one triangular product, no copy of J).
-Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J);
+/// J^T J of a row-major Jacobian (triangular products by blocks of rows on up to `threads`
+/// threads, added in block order: the same matrix for any thread count; no copy of J).
+Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads = 1);
 /// Per-sample scores of a least-squares problem whose residuals come `rows_per_sample` to a
 /// sample (channels interleaved: rows k n .. k n + n - 1 are sample k): the (rows / n) x p matrix
 /// with rows g_k = sum_{c < n} J_{k n + c}^T r_{k n + c}. Throws std::invalid_argument when the

@@ -87,11 +87,12 @@ class ProgressCallback final : public ceres::IterationCallback {
 /// every accepted point).
 class CompressedCost final : public ceres::CostFunction {
  public:
-  CompressedCost(std::unique_ptr<ceres::CostFunction> inner, Linearisation& out)
-      : inner_(std::move(inner)), out_(out) {
+  CompressedCost(std::unique_ptr<ceres::CostFunction> inner, Linearisation& out, int threads)
+      : inner_(std::move(inner)), out_(out), threads_(threads) {
     p_ = inner_->parameter_block_sizes()[0];
     set_num_residuals(p_ + 1);
     *mutable_parameter_block_sizes() = inner_->parameter_block_sizes();
+    keeper_ = dynamic_cast<const KeepsJacobian*>(inner_.get());
   }
   /// Whether a cost of m residuals and p parameters is worth compressing.
   static bool worth(long m, long p) { return p > 0 && m > 4 * (p + 1); }
@@ -108,19 +109,38 @@ class CompressedCost final : public ceres::CostFunction {
       residuals[0] = std::sqrt(ss);
       return std::isfinite(residuals[0]);
     }
-    out_.residuals.resize(m);
-    out_.jacobian.resize(m * p);
-    double* jac[1] = {out_.jacobian.data()};
-    if (!inner_->Evaluate(parameters, out_.residuals.data(), jac)) {
-      out_ = {};
-      return false;
+    // The inner cost's kept evaluation read in place (KeepsJacobian: no copy of the m x p
+    // Jacobian per step; the Linearisation gets it once, at the end: finish), or a new one.
+    const double* rp = nullptr;
+    const double* Jp = nullptr;
+    bool fine = true;
+    in_inner_ = keeper_ != nullptr && keeper_->kept_at(parameters[0], rp, Jp, fine);
+    if (in_inner_) {
+      out_.x.clear();  // (what it holds is older)
+      inner_x_.assign(parameters[0], parameters[0] + p);
+      if (!fine) return false;
+    } else {
+      out_.residuals.resize(m);
+      out_.jacobian.resize(m * p);
+      double* jac[1] = {out_.jacobian.data()};
+      if (!inner_->Evaluate(parameters, out_.residuals.data(), jac)) {
+        out_ = {};
+        return false;
+      }
+      out_.x.assign(parameters[0], parameters[0] + p);
+      rp = out_.residuals.data();
+      Jp = out_.jacobian.data();
     }
-    out_.x.assign(parameters[0], parameters[0] + p);
-    const Eigen::Map<const RowMatrix> J(out_.jacobian.data(), static_cast<Eigen::Index>(m), p_);
-    const Eigen::Map<const Eigen::VectorXd> r(out_.residuals.data(), static_cast<Eigen::Index>(m));
-    const Eigen::MatrixXd N = normal_matrix(J);
-    const Eigen::VectorXd g = J.transpose() * r;
-    const double ss = r.squaredNorm();
+    Eigen::MatrixXd N;
+    Eigen::VectorXd g;
+    double ss = 0;
+    if (keeper_ == nullptr || !keeper_->normal_at(parameters[0], N, g, ss)) {
+      const Eigen::Map<const RowMatrix> J(Jp, static_cast<Eigen::Index>(m), p_);
+      const Eigen::Map<const Eigen::VectorXd> r(rp, static_cast<Eigen::Index>(m));
+      N = normal_matrix(J, threads_);
+      g = J.transpose() * r;
+      ss = r.squaredNorm();
+    }
     if (!N.allFinite() || !g.allFinite() || !std::isfinite(ss)) return false;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
     const Eigen::VectorXd& lam = es.eigenvalues();
@@ -140,11 +160,34 @@ class CompressedCost final : public ceres::CostFunction {
     return true;
   }
 
+  /// After the solve: the last evaluation with a Jacobian into the Linearisation when it was
+  /// read in place and the inner cost still keeps it (it may have computed one ahead at a
+  /// later point since: then the Linearisation is left empty).
+  void finish() const {
+    if (!in_inner_) return;
+    const double* rp = nullptr;
+    const double* Jp = nullptr;
+    bool fine = true;
+    const auto m = static_cast<std::size_t>(inner_->num_residuals());
+    const auto p = static_cast<std::size_t>(p_);
+    if (keeper_->kept_at(inner_x_.data(), rp, Jp, fine) && fine) {
+      out_.x = inner_x_;
+      out_.residuals.assign(rp, rp + m);
+      out_.jacobian.assign(Jp, Jp + m * p);
+    } else {
+      out_ = {};
+    }
+  }
+
  private:
   std::unique_ptr<ceres::CostFunction> inner_;
   Linearisation& out_;
+  int threads_ = 1;
   int p_ = 0;
-  mutable std::vector<double> r_;  ///< a residual-only evaluation's residuals
+  const KeepsJacobian* keeper_ = nullptr;
+  mutable std::vector<double> r_;        ///< a residual-only evaluation's residuals
+  mutable bool in_inner_ = false;        ///< the last Jacobian evaluation was read in place
+  mutable std::vector<double> inner_x_;  ///< at this point
 };
 
 /// A cost that keeps a copy of its latest evaluation with a Jacobian (Linearisation), for
@@ -202,10 +245,14 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   for (std::size_t j = 0; j < free.size(); ++j) x[j] = theta0[static_cast<std::size_t>(free[j])];
   ceres::Problem problem;
   auto cost = fam.make_cost(d, theta0, free, loss, threads);
-  if (CompressedCost::worth(d.m(), static_cast<long>(free.size())))
-    problem.AddResidualBlock(new CompressedCost(std::move(cost), res.last), nullptr, x.data());
-  else
+  const CompressedCost* compressed = nullptr;
+  if (CompressedCost::worth(d.m(), static_cast<long>(free.size()))) {
+    auto* c = new CompressedCost(std::move(cost), res.last, resolve_threads(threads));
+    compressed = c;
+    problem.AddResidualBlock(c, nullptr, x.data());
+  } else {
     problem.AddResidualBlock(new RememberingCost(std::move(cost), res.last), nullptr, x.data());
+  }
   for (std::size_t j = 0; j < free.size(); ++j) {
     const auto& pi = fam.info()[static_cast<std::size_t>(free[j])];
     const int jj = static_cast<int>(j);
@@ -250,6 +297,7 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   }
   ceres::Solver::Summary sum;
   ceres::Solve(so, &problem, &sum);
+  if (compressed != nullptr) compressed->finish();
   for (std::size_t j = 0; j < free.size(); ++j) {
     res.theta[static_cast<std::size_t>(free[j])] = x[j];
     const double lo = problem.GetParameterLowerBound(x.data(), static_cast<int>(j));
@@ -470,9 +518,17 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
 
 /// Scores g_k = sum_{c < rows_per_sample} J_{k n + c}^T r_{k n + c} (n = rows_per_sample): the
 /// rows of one sample summed.
-Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J) {
-  Eigen::MatrixXd N = Eigen::MatrixXd::Zero(J.cols(), J.cols());
-  N.selfadjointView<Eigen::Lower>().rankUpdate(J.transpose());
+Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads) {
+  constexpr Eigen::Index kRows = 4096;  // rows per block
+  const Eigen::Index m = J.rows(), p = J.cols();
+  const auto blocks = static_cast<std::size_t>(std::max<Eigen::Index>(1, (m + kRows - 1) / kRows));
+  std::vector<Eigen::MatrixXd> part(blocks, Eigen::MatrixXd::Zero(p, p));
+  for_each_index(blocks, blocks > 1 ? threads : 1, [&](std::size_t b) {
+    const Eigen::Index r0 = static_cast<Eigen::Index>(b) * kRows;
+    part[b].selfadjointView<Eigen::Lower>().rankUpdate(J.middleRows(r0, std::min(kRows, m - r0)).transpose());
+  });
+  Eigen::MatrixXd N = Eigen::MatrixXd::Zero(p, p);
+  for (const auto& P : part) N += P;
   return N.selfadjointView<Eigen::Lower>();
 }
 
@@ -669,7 +725,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     return;
   }
   // J^T J straight from the row-major Jacobian (no column-major or scaled copy of J).
-  const LinearCovariance lc = linear_covariance_normal(normal_matrix(J), ssr, m);
+  const LinearCovariance lc = linear_covariance_normal(normal_matrix(J, threads), ssr, m);
   const double s2 = lc.s2;
   r.sigma = std::sqrt(s2);
   r.condition_number = lc.condition_number;
