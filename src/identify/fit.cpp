@@ -119,7 +119,8 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
 }
 
 FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
-                  std::vector<double> nat, const detail::Progress& prog, FitResult r) {
+                  std::vector<double> nat, const detail::Progress& prog, FitResult r,
+                  const std::function<void(const FitResult&)>& at_optimum) {
   auto o = lsq_optimum(opt, opt.model, fam, d, std::move(nat), prog, "lsq");
   copy_starts(r, o.run);
   if (!o.nested.empty()) {
@@ -134,7 +135,7 @@ FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
                            " improves on " + o.nested + " only by what its extra parameters add");
   }
   detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit, opt.lsq.threads,
-                          &o.run.last);
+                          &o.run.last, at_optimum);
   return r;
 }
 
@@ -174,7 +175,8 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
 }
 
 FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData& d,
-                        std::vector<double> nat, const detail::Progress& prog, FitResult r) {
+                        std::vector<double> nat, const detail::Progress& prog, FitResult r,
+                        const std::function<void(const FitResult&)>& at_optimum) {
   const auto& m = opt.model;
   if (!detail::is_dynamic(m) || fam.index("vs") < 0)
     throw FitError("method two-stage needs a dynamic model with a Stribeck curve (" +
@@ -234,7 +236,8 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
   copy_starts(r, run);
   if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
-  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads, &run.last);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads, &run.last,
+                          at_optimum);
   // The static parameters: estimates and standard errors of stage 1 (conditional standard errors
   // of stage 2 ignore their uncertainty; the cross-stage correlations are unknown: NaN).
   for (std::size_t a = 0; a < r.parameters.size(); ++a) {
@@ -279,7 +282,10 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
 
 }  // namespace
 
-FitResult fit(const data::Record& rec, const FitOptions& opt) {
+FitResult fit(const data::Record& rec, const FitOptions& opt) { return fit(rec, opt, {}); }
+
+FitResult fit(const data::Record& rec, const FitOptions& opt,
+              const std::function<void(const FitResult&)>& at_optimum) {
   const auto t_start = std::chrono::steady_clock::now();
   const detail::Progress prog(opt.progress);
   check_model(opt.model);
@@ -312,13 +318,13 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) {
        " samples");
   switch (opt.method) {
     case FitMethod::lsq:
-      r = fit_lsq(opt, *fam, d, nat, prog, std::move(r));
+      r = fit_lsq(opt, *fam, d, nat, prog, std::move(r), at_optimum);
       break;
     case FitMethod::grid:
       r = fit_grid(opt, *fam, d, nat, prog, std::move(r));
       break;
     case FitMethod::two_stage:
-      r = fit_two_stage(opt, *fam, d, nat, prog, std::move(r));
+      r = fit_two_stage(opt, *fam, d, nat, prog, std::move(r), at_optimum);
       break;
   }
   r.identifiability = identifiability_flags(
@@ -354,6 +360,14 @@ double steady_force(const FitResult& r, double v) {
   double F = 0;
   visit_model(r.params, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
     F = model_of_t<typename I::Params>::steady_force(p, v);
+  });
+  return F;
+}
+
+std::vector<double> steady_force(const FitResult& r, std::span<const double> v) {
+  std::vector<double> F(v.size());
+  visit_model(r.params, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
+    for (std::size_t k = 0; k < v.size(); ++k) F[k] = model_of_t<typename I::Params>::steady_force(p, v[k]);
   });
   return F;
 }

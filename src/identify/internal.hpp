@@ -366,11 +366,13 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box. `threads`: for
 /// the Jacobian (Family::make_cost; 0: every core). `known`: the solver's last evaluation of the
 /// same cost (LsqRun::last), used instead of a new one when it was made at theta itself (its
-/// arrays are then moved out: it is left empty).
+/// arrays are then moved out: it is left empty). `at_values`: called with r once its values
+/// are set, before the statistics (identify::fit's at_optimum).
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0,
-                     Linearisation* known = nullptr);
+                     Linearisation* known = nullptr,
+                     const std::function<void(const FitResult&)>& at_values = {});
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian. The
 /// training metrics come from `residuals` (y - prediction at theta for the samples from d.first

@@ -662,7 +662,7 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit, int threads,
-                     Linearisation* known) {
+                     Linearisation* known, const std::function<void(const FitResult&)>& at_values) {
   threads = resolve_threads(threads);
   const auto p = static_cast<long>(free.size());
   const long m = d.m();
@@ -690,6 +690,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   // Without a robust loss the residuals are y - prediction: the training metrics need no
   // simulation of their own.
   fill_values_only(r, fam, d, theta, free, evaluated && loss.kind == LossKind::none ? &res : nullptr);
+  if (at_values) at_values(r);
   auto& rel = r.reliability;
   const auto unreliable = [&](const std::string& why) {
     rel.standard_errors = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <future>
 #include <utility>
 #include <string_view>
 #include <thread>
@@ -34,22 +35,75 @@ std::vector<std::pair<double, std::size_t>> velocity_order(const data::Record& r
   return order;
 }
 
+/// What the friction against velocity needs of the fit besides the prediction: the samples'
+/// order by velocity (which does not depend on the fit) and the static curve at those velocities.
+struct ByVelocity {
+  std::vector<std::pair<double, std::size_t>> order;
+  std::vector<double> static_curve;
+};
+
+ByVelocity by_velocity(const identify::FitResult& r, const data::Record& rec) {
+  ByVelocity b;
+  b.order = velocity_order(rec);
+  std::vector<double> v(b.order.size());
+  for (std::size_t j = 0; j < v.size(); ++j) v[j] = b.order[j].first;
+  b.static_curve = identify::steady_force(r, v);
+  return b;
+}
+
 FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
-                                   const std::vector<double>& prediction,
-                                   const std::vector<std::pair<double, std::size_t>>& order) {
+                                   const std::vector<double>& prediction, ByVelocity b) {
   const bool sensorless = r.problem == identify::ProblemKind::sensorless && r.Km;
   FrictionVelocity f;
-  f.velocity.reserve(order.size());
-  f.measured.reserve(order.size());
-  f.simulated.reserve(order.size());
-  f.static_curve.reserve(order.size());
-  for (const auto& [v, k] : order) {
+  f.velocity.reserve(b.order.size());
+  f.measured.reserve(b.order.size());
+  f.simulated.reserve(b.order.size());
+  for (const auto& [v, k] : b.order) {
     f.velocity.push_back(v);
     f.measured.push_back(sensorless ? *r.Km * rec.current[k] - rec.force[k] : rec.force[k]);
     f.simulated.push_back(sensorless ? *r.Km * rec.current[k] - prediction[k] : prediction[k]);
-    f.static_curve.push_back(identify::steady_force(r, v));
   }
+  f.static_curve = std::move(b.static_curve);
   return f;
+}
+
+/// The outcome's parts computed from the fitted values: the prediction on the training record
+/// (identify::predict) and the part of the friction against velocity that does not need it.
+struct Simulated {
+  std::vector<double> prediction;
+  ByVelocity by_velocity;
+};
+
+/// Both, the part by velocity on a second thread while this one simulates the prediction when
+/// two_threads.
+Simulated simulate(const identify::FitResult& r, const data::Record& rec, bool two_threads) {
+  Simulated s;
+  if (two_threads) {
+    std::future<ByVelocity> other = std::async(std::launch::async, [&r, &rec] { return by_velocity(r, rec); });
+    s.prediction = identify::predict(r, rec);  // (on a throw, other's destructor waits for it)
+    s.by_velocity = other.get();
+  } else {
+    s.prediction = identify::predict(r, rec);
+    s.by_velocity = by_velocity(r, rec);
+  }
+  return s;
+}
+
+FitOutcome assemble(std::string input, identify::FitResult result, data::Record training,
+                    std::vector<NamedMetrics> validation, std::vector<std::string> warnings,
+                    Simulated sim) {
+  FitOutcome out;
+  out.input = std::move(input);
+  out.result = std::move(result);
+  out.training = std::move(training);
+  out.validation = std::move(validation);
+  out.warnings = std::move(warnings);
+  out.prediction = std::move(sim.prediction);
+  out.residual.resize(out.prediction.size());
+  for (std::size_t k = 0; k < out.prediction.size(); ++k)
+    out.residual[k] = out.training.force[k] - out.prediction[k];
+  out.friction = friction_velocity(out.result, out.training, out.prediction, std::move(sim.by_velocity));
+  return out;
 }
 
 }  // namespace
@@ -77,46 +131,40 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   progress.check();
   identify::FitOptions fo = options.fit;
   fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
-  identify::FitResult result = identify::fit(out.training, fo);
+  // With a second core, the prediction and the friction against velocity are computed on two
+  // other threads while identify computes the statistics (identify::fit's at_optimum): the same
+  // numbers, from the same values, as fit_outcome computes after the fit.
+  const bool two = options.fit.lsq.threads != 1 && std::thread::hardware_concurrency() > 1;
+  // (declared after `out`: a future of std::async waits for its task when it goes)
+  std::future<std::vector<double>> early_prediction;
+  std::future<ByVelocity> early_by_velocity;
+  const auto at_optimum = [&early_prediction, &early_by_velocity, &rec = out.training](const identify::FitResult& at) {
+    early_prediction = std::async(std::launch::async, [r = at, &rec] { return identify::predict(r, rec); });
+    early_by_velocity = std::async(std::launch::async, [r = at, &rec] { return by_velocity(r, rec); });
+  };
+  identify::FitResult result = two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);
   out.warnings.insert(out.warnings.end(), result.warnings.begin(), result.warnings.end());
 
   std::vector<NamedMetrics> metrics;
   for (std::size_t k = 0; k < validation.size(); ++k)
     metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k])});
-  return fit_outcome(std::move(out.input), std::move(result), std::move(out.training),
-                     std::move(metrics), std::move(out.warnings), options.fit.lsq.threads);
+  Simulated sim;
+  if (early_prediction.valid()) {
+    sim.prediction = early_prediction.get();
+    sim.by_velocity = early_by_velocity.get();
+  } else {
+    sim = simulate(result, out.training, two);
+  }
+  return assemble(std::move(out.input), std::move(result), std::move(out.training),
+                  std::move(metrics), std::move(out.warnings), std::move(sim));
 }
 
 FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Record training,
                        std::vector<NamedMetrics> validation, std::vector<std::string> warnings,
                        int threads) {
-  FitOutcome out;
-  out.input = std::move(input);
-  out.result = std::move(result);
-  out.training = std::move(training);
-  out.validation = std::move(validation);
-  out.warnings = std::move(warnings);
-  // The samples' order by velocity does not depend on the fit: sorted on a second thread while
-  // this one simulates the prediction.
-  std::vector<std::pair<double, std::size_t>> order;
-  if (threads != 1 && std::thread::hardware_concurrency() > 1) {
-    std::thread sorter([&order, &out] { order = velocity_order(out.training); });
-    try {
-      out.prediction = identify::predict(out.result, out.training);
-    } catch (...) {
-      sorter.join();
-      throw;
-    }
-    sorter.join();
-  } else {
-    out.prediction = identify::predict(out.result, out.training);
-    order = velocity_order(out.training);
-  }
-  out.residual.resize(out.prediction.size());
-  for (std::size_t k = 0; k < out.prediction.size(); ++k)
-    out.residual[k] = out.training.force[k] - out.prediction[k];
-  out.friction = friction_velocity(out.result, out.training, out.prediction, order);
-  return out;
+  Simulated sim = simulate(result, training, threads != 1 && std::thread::hardware_concurrency() > 1);
+  return assemble(std::move(input), std::move(result), std::move(training), std::move(validation),
+                  std::move(warnings), std::move(sim));
 }
 
 }  // namespace frictionlab::workflows

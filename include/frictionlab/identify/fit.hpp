@@ -7,6 +7,8 @@
 // docs/identification.md.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "frictionlab/data/record.hpp"
@@ -22,6 +24,13 @@ namespace frictionlab::identify {
 /// reversal for a dynamic model, non-identifiable parameters, non-passive LuGre set, solver
 /// not converged) are listed in FitResult::warnings.
 FitResult fit(const data::Record& rec, const FitOptions& opt);
+/// The same, calling `at_optimum` once on the calling thread when the optimum's values are in the
+/// result (params, Km, parameters, training metrics) and its statistics are not yet computed
+/// (standard errors, HAC, whiteness: milliseconds on a long record), so that a caller can start
+/// work that needs only the values on other threads meanwhile (workflows::fit simulates the
+/// prediction). Not called by method grid (no statistics).
+FitResult fit(const data::Record& rec, const FitOptions& opt,
+              const std::function<void(const FitResult&)>& at_optimum);
 
 /// The fitted model's prediction of the measured channel (friction force, or joint torque
 /// Km*current - F for the sensorless problem) at every sample of `rec`, simulated from rest at
@@ -34,5 +43,7 @@ Metrics evaluate(const FitResult& r, const data::Record& rec);
 /// The fitted model's steady-state (static) friction F_ss(v) [N | Nm] (for plots: the static
 /// curve over the data).
 double steady_force(const FitResult& r, double v);
+/// steady_force at every velocity of v (the model chosen once for all of them).
+std::vector<double> steady_force(const FitResult& r, std::span<const double> v);
 
 }  // namespace frictionlab::identify
