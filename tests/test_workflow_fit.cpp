@@ -87,6 +87,32 @@ TEST(WorkflowFit, EqualsTheLibraryCallsAndRecoversTheTruth) {
     EXPECT_EQ(f.friction.static_curve[k], identify::steady_force(direct, v[k]));
 }
 
+TEST(WorkflowFit, AtOptimumIsCalledOnceWithTheFinalValues) {
+  // identify::fit's at_optimum (what workflows::fit starts the prediction from): called once,
+  // before the statistics, with the values the result ends with; the result is that of fit().
+  const data::Record train = friction_record(0.01, 3, 6);
+  const FitOptions o = cv_options();
+  int calls = 0;
+  identify::FitResult seen;
+  const identify::FitResult r = identify::fit(train, o.fit, [&](const identify::FitResult& at) {
+    ++calls;
+    seen = at;
+  });
+  EXPECT_EQ(calls, 1);
+  const identify::FitResult plain = identify::fit(train, o.fit);
+  ASSERT_EQ(seen.parameters.size(), r.parameters.size());
+  for (std::size_t k = 0; k < r.parameters.size(); ++k) {
+    EXPECT_EQ(seen.parameters[k].value, r.parameters[k].value);
+    EXPECT_EQ(r.parameters[k].value, plain.parameters[k].value);
+    EXPECT_EQ(r.parameters[k].std_error, plain.parameters[k].std_error);
+    if (!r.parameters[k].fixed) {
+      EXPECT_TRUE(std::isnan(seen.parameters[k].std_error));  // not yet
+    }
+  }
+  EXPECT_EQ(identify::predict(seen, train), identify::predict(r, train));
+  EXPECT_EQ(seen.training.rmse, r.training.rmse);
+}
+
 TEST(WorkflowFit, SensorlessFrictionIsKmCurrentMinusTorque) {
   // reference 000's documented truth (docs/identification.md): S0 500, S1 0.5, Kw 0.5,
   // Fc 1, Fs 1.5, Vth 0.1; Km 2.
