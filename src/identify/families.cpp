@@ -568,35 +568,25 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     return simulate_by_segments(th, b, [](long, const double&) {}, false);
   }
   /// Whether the step to x from the last Jacobian's point decreases the cost by less than
-  /// kSpecDecrease of it by the linear model there, |r + J dx|^2 against |r|^2 (with the
-  /// Jacobian kept): Ceres's function tolerance (1e-12, lsq.cpp) ends the solve at such a step
-  /// without asking for the Jacobian, so none is computed ahead for it. A step the model
-  /// misjudges only costs time: the Jacobian is computed when asked for.
+  /// kSpecDecrease of it by the linear model there, |r + J dx|^2 = ss + 2 g^T dx + dx^T N dx
+  /// against ss = |r|^2 (from the normal equations the pass that computed the kept Jacobian
+  /// formed with it; every successful pass does): Ceres's function tolerance (1e-12, lsq.cpp)
+  /// ends the solve at such a step without asking for the Jacobian, so none is computed ahead
+  /// for it. A step the model misjudges only costs time: the Jacobian is computed when asked
+  /// for.
   bool ends_the_solve(const double* x) const {
     constexpr double kSpecDecrease = 1e-10;
     const std::size_t nf = free_.size();
-    if (!spec_at_jacobian_ || !spec_ok_) return false;
+    if (!spec_at_jacobian_ || !spec_ok_ || ne_x_ != spec_x_) return false;
     std::array<double, N> dx{};
     for (std::size_t j = 0; j < nf; ++j) dx[j] = x[j] - spec_x_[j];
-    if (ne_x_ == spec_x_) {
-      // From the normal equations there (CompressedCost): |r + J dx|^2 = ss + 2 g^T dx + dx^T N dx.
-      double change = 0;
-      for (std::size_t a = 0; a < nf; ++a) {
-        double Na = 0;
-        for (std::size_t b = 0; b < nf; ++b) Na += ne_N_(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)) * dx[b];
-        change += dx[a] * (2 * ne_g_(static_cast<Eigen::Index>(a)) + Na);
-      }
-      return ne_ss_ > 0 && -change < kSpecDecrease * ne_ss_;
+    double change = 0;
+    for (std::size_t a = 0; a < nf; ++a) {
+      double Na = 0;
+      for (std::size_t b = 0; b < nf; ++b) Na += ne_N_(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)) * dx[b];
+      change += dx[a] * (2 * ne_g_(static_cast<Eigen::Index>(a)) + Na);
     }
-    double before = 0, after = 0;
-    const double* J = spec_jacobian_.data();
-    for (std::size_t r = 0; r < spec_residuals_.size(); ++r, J += nf) {
-      double e = spec_residuals_[r];
-      before += e * e;
-      for (std::size_t j = 0; j < nf; ++j) e += J[j] * dx[j];
-      after += e * e;
-    }
-    return before > 0 && before - after < kSpecDecrease * before;
+    return ne_ss_ > 0 && -change < kSpecDecrease * ne_ss_;
   }
   /// The residual of sample k for the prediction pred (loss applied) into out[k - first], for
   /// k >= first; whether it is finite (true before first).
@@ -643,8 +633,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   /// Whether the kept Jacobian is that of the last Jacobian evaluation (the point the solver
   /// stands at).
   mutable bool spec_at_jacobian_ = false;
-  // The normal equations of the last sensitivity pass, at ne_x_ (normal_at; ends_the_solve uses
-  // them when ne_x_ is spec_x_).
+  // The normal equations of the last successful sensitivity pass, at ne_x_ (normal_at,
+  // ends_the_solve).
   mutable std::vector<double> ne_x_;
   mutable Eigen::MatrixXd ne_N_;
   mutable Eigen::VectorXd ne_g_;
@@ -792,66 +782,52 @@ class FamilyT final : public Family {
 
   std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m, Hold h,
                                     int affine, std::span<const double> values) const override {
+    // One value: the sum of the residuals' squares. Several values of a force-affine parameter:
+    // the residuals at a0 = values[0] and their change per unit of the parameter from the same
+    // states (theta2: a0 + 1), three running sums (see the declaration).
     class Run final : public SsrRun {
      public:
-      Run(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h)
-          : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h) {
-        sums_.assign(1, 0.0);
-      }
-      double advance(long k_end) override {
-        k_end = std::min(k_end, d_.n());
-        if (k_ >= k_end) return sums_[0];
-        double s = sums_[0];
-        x_ = f_.template run_range<double>(theta_.data(), d_, m_, h_, k_, k_end, x_,
-                                           [this, &s](long k, const double& pred) {
-                                             if (k < d_.first) return;
-                                             const double r = d_.y[static_cast<std::size_t>(k)] - pred;
-                                             s += r * r;
-                                           });
-        k_ = k_end;
-        sums_[0] = s;
-        return s;
-      }
-
-     private:
-      const FamilyT& f_;
-      std::vector<double> theta_;
-      const FitData& d_;
-      Method m_;
-      Hold h_;
-      typename Model<double>::State x_{};
-    };
-    // Several values of a force-affine parameter: the residuals at a0 = values[0] and their
-    // change per unit of the parameter from the same states (see the declaration).
-    class AffineRun final : public SsrRun {
-     public:
-      AffineRun(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h, int i,
-                std::span<const double> values)
+      Run(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h, int affine,
+          std::span<const double> values)
           : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h), values_(values.begin(), values.end()) {
-        const auto ui = static_cast<std::size_t>(i);
+        sums_.assign(std::max<std::size_t>(values_.size(), 1), 0.0);
+        if (affine < 0) return;
+        const auto ui = static_cast<std::size_t>(affine);
         theta_[ui] = values_[0];  // natural = internal: the scale is not log
         theta2_ = theta_;
         theta2_[ui] = values_[0] + 1.0;
-        sums_.assign(values_.size(), 0.0);
       }
       double advance(long k_end) override {
         k_end = std::min(k_end, d_.n());
         if (k_ < k_end) {
           double rr = rr_, rd = rd_, dd = dd_;
-          x_ = f_.template run_range<double>(
-              theta_.data(), d_, m_, h_, k_, k_end, x_,
-              [this, &rr, &rd, &dd](long k, const double& pred, const double& pred2) {
-                if (k < d_.first) return;
-                const double r = d_.y[static_cast<std::size_t>(k)] - pred, dp = pred2 - pred;
-                rr += r * r;
-                rd += r * dp;
-                dd += dp * dp;
-              },
-              theta2_.data());
+          if (theta2_.empty()) {
+            x_ = f_.template run_range<double>(theta_.data(), d_, m_, h_, k_, k_end, x_,
+                                               [this, &rr](long k, const double& pred) {
+                                                 if (k < d_.first) return;
+                                                 const double r = d_.y[static_cast<std::size_t>(k)] - pred;
+                                                 rr += r * r;
+                                               });
+          } else {
+            x_ = f_.template run_range<double>(
+                theta_.data(), d_, m_, h_, k_, k_end, x_,
+                [this, &rr, &rd, &dd](long k, const double& pred, const double& pred2) {
+                  if (k < d_.first) return;
+                  const double r = d_.y[static_cast<std::size_t>(k)] - pred, dp = pred2 - pred;
+                  rr += r * r;
+                  rd += r * dp;
+                  dd += dp * dp;
+                },
+                theta2_.data());
+          }
           rr_ = rr;
           rd_ = rd;
           dd_ = dd;
           k_ = k_end;
+        }
+        if (theta2_.empty()) {
+          sums_[0] = rr_;
+          return rr_;
         }
         double lowest = std::numeric_limits<double>::infinity();
         for (std::size_t j = 0; j < values_.size(); ++j) {
@@ -865,7 +841,7 @@ class FamilyT final : public Family {
 
      private:
       const FamilyT& f_;
-      std::vector<double> theta_, theta2_;
+      std::vector<double> theta_, theta2_;  // theta2_: empty for one value
       const FitData& d_;
       Method m_;
       Hold h_;
@@ -873,11 +849,11 @@ class FamilyT final : public Family {
       double rr_ = 0, rd_ = 0, dd_ = 0;
       typename Model<double>::State x_{};
     };
-    if (affine < 0) return std::make_unique<Run>(*this, theta, d, m, h);
-    if (!force_affine(affine) || info_[static_cast<std::size_t>(affine)].tf == FitScale::log || values.empty())
+    if (affine >= 0 && (!force_affine(affine) || info_[static_cast<std::size_t>(affine)].tf == FitScale::log ||
+                        values.empty()))
       throw std::invalid_argument("start_ssr: parameter " + std::to_string(affine) +
                                   " is not a force-affine parameter on a linear scale, or no values");
-    return std::make_unique<AffineRun>(*this, theta, d, m, h, affine, values);
+    return std::make_unique<Run>(*this, theta, d, m, h, affine, affine < 0 ? std::span<const double>() : values);
   }
 
   bool force_affine(int i) const override {

@@ -283,25 +283,18 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
 /// all samples, when fewer than `need` qualify.
 std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, long need,
                                  double travel) {
-  // One pass, the acceleration (central differences, one-sided at the ends: derivative()) and
-  // the position (trapezoidal: integrate()) formed as it goes; the fallbacks are listed only
-  // when they are needed (a fit's record: no arrays of its length besides the result).
+  // One pass, the acceleration (derivative_at) and the position (trapezoid_step) formed as it
+  // goes; the fallbacks are listed only when they are needed (a fit's record: no arrays of its
+  // length besides the result).
   const long n = d.n();
   const double vmax = max_abs(d.v);
-  const auto accel = [&d, n](long k) {
-    const auto uk = static_cast<std::size_t>(k);
-    if (n < 2) return 0.0;
-    if (k == 0) return (d.v[1] - d.v[0]) / (d.t[1] - d.t[0]);
-    if (k == n - 1) return (d.v[uk] - d.v[uk - 1]) / (d.t[uk] - d.t[uk - 1]);
-    return (d.v[uk + 1] - d.v[uk - 1]) / (d.t[uk + 1] - d.t[uk - 1]);
-  };
   const auto moving = [&](long k) { return std::abs(d.v[static_cast<std::size_t>(k)]) >= sel.v_min_frac * vmax; };
   std::vector<long> idx;
   double t_rev = d.t.front() - 1e300, x = 0, x_rev = 0;
   int last = 0;
   for (long k = 0; k < n; ++k) {
     const auto uk = static_cast<std::size_t>(k);
-    if (k > 0) x += 0.5 * (d.v[uk] + d.v[uk - 1]) * (d.t[uk] - d.t[uk - 1]);
+    if (k > 0) x += trapezoid_step(d.t, d.v, uk);
     const int sg = d.v[uk] > 0 ? 1 : (d.v[uk] < 0 ? -1 : 0);
     if (sg != 0 && last != 0 && sg != last) {
       t_rev = d.t[uk];
@@ -309,7 +302,7 @@ std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, l
     }
     if (sg != 0) last = sg;
     if (k < d.first || !moving(k)) continue;
-    if (std::abs(accel(k)) * sel.settle_s <= sel.rel_change * std::abs(d.v[uk]) &&
+    if (std::abs(derivative_at(d.t, d.v, uk)) * sel.settle_s <= sel.rel_change * std::abs(d.v[uk]) &&
         d.t[uk] - t_rev >= sel.settle_s && std::abs(x - x_rev) >= travel)
       idx.push_back(k);
   }

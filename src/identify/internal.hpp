@@ -213,6 +213,11 @@ DataSummary summarize(const FitData& d);
 /// Central-difference dv/dt (one-sided at the ends) and trapezoid position from v.
 std::vector<double> derivative(const std::vector<double>& t, const std::vector<double>& v);
 std::vector<double> integrate(const std::vector<double>& t, const std::vector<double>& v);
+/// derivative(t, v)[k] alone: central differences, one-sided at the ends (0 for fewer than 2
+/// samples).
+double derivative_at(const std::vector<double>& t, const std::vector<double>& v, std::size_t k);
+/// integrate(t, v)[k] - integrate(t, v)[k - 1], k >= 1: the trapezoid over [t_{k-1}, t_k].
+double trapezoid_step(const std::vector<double>& t, const std::vector<double>& v, std::size_t k);
 double max_abs(const std::vector<double>& x);
 double median(std::vector<double> x);
 
@@ -276,9 +281,6 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
                                   const Progress& progress, int threads = 0);
 
 /// Result of a (multi-start) Ceres solve.
-/// The residuals and the Jacobian of a cost (Family::make_cost) at the free parameters x, as
-/// the solver last evaluated them: what the statistics at the optimum need, when x is the
-/// optimum, without another evaluation.
 /// A cost function that keeps its latest evaluation with a Jacobian, possibly computed ahead
 /// with a residual-only evaluation, and its normal equations (the LuGre SimCost, families.cpp):
 /// CompressedCost reads them in place instead of having the m x p Jacobian copied out and
@@ -294,6 +296,9 @@ class KeepsJacobian {
   virtual bool normal_at(const double* x, Eigen::MatrixXd& N, Eigen::VectorXd& g, double& ss) const = 0;
 };
 
+/// The residuals and the Jacobian of a cost (Family::make_cost) at the free parameters x, as
+/// the solver last evaluated them: what the statistics at the optimum need, when x is the
+/// optimum, without another evaluation.
 struct Linearisation {
   std::vector<double> x;          ///< the free internal parameters (empty: none)
   std::vector<double> residuals;  ///< m
@@ -325,8 +330,6 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
 Robust make_robust(const Family& fam, const FitData& d, const std::vector<double>& theta0,
                    const LsqOptions& opt);
 
-/// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
-/// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
 /// A matrix in either storage order (a row-major Jacobian as the costs write it, or a
 /// column-major one) read in place.
 using AnyMatrix = Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
@@ -362,9 +365,11 @@ long hac_bandwidth(double rho, long m);
 /// could be computed: the rule then rests on the autocorrelation alone).
 void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 
+/// Fill parameters, standard errors, intervals, correlation, condition number, sigma, metrics,
+/// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box. `threads`: for
-/// the Jacobian (Family::make_cost; 0: every core). `known`: the solver's last evaluation of the
+/// the Jacobian (Family::make_cost; 0: every core), J^T J and the HAC windows. `known`: the solver's last evaluation of the
 /// same cost (LsqRun::last), used instead of a new one when it was made at theta itself (its
 /// arrays are then moved out: it is left empty). `at_values`: called with r once its values
 /// are set, before the statistics (identify::fit's at_optimum).

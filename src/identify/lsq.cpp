@@ -516,8 +516,6 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
 }
 
 
-/// Scores g_k = sum_{c < rows_per_sample} J_{k n + c}^T r_{k n + c} (n = rows_per_sample): the
-/// rows of one sample summed.
 Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads) {
   constexpr Eigen::Index kRows = 4096;  // rows per block
   const Eigen::Index m = J.rows(), p = J.cols();
@@ -532,6 +530,8 @@ Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads)
   return N.selfadjointView<Eigen::Lower>();
 }
 
+/// Scores g_k = sum_{c < rows_per_sample} J_{k n + c}^T r_{k n + c} (n = rows_per_sample): the
+/// rows of one sample summed.
 Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res, long rows_per_sample) {
   const Eigen::Index rows = J.rows(), n = rows_per_sample;
   if (n < 1 || rows % n != 0 || static_cast<Eigen::Index>(res.size()) != rows)

@@ -35,6 +35,9 @@ std::vector<std::pair<double, std::size_t>> velocity_order(const data::Record& r
   return order;
 }
 
+/// Whether the outcome's simulations go on a second thread (options' thread count, the cores).
+bool two_threads(int threads) { return threads != 1 && std::thread::hardware_concurrency() > 1; }
+
 /// What the friction against velocity needs of the fit besides the prediction: the samples'
 /// order by velocity (which does not depend on the fit) and the static curve at those velocities.
 struct ByVelocity {
@@ -134,7 +137,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   // With a second core, the prediction and the friction against velocity are computed on two
   // other threads while identify computes the statistics (identify::fit's at_optimum): the same
   // numbers, from the same values, as fit_outcome computes after the fit.
-  const bool two = options.fit.lsq.threads != 1 && std::thread::hardware_concurrency() > 1;
+  const bool two = two_threads(options.fit.lsq.threads);
   // (declared after `out`: a future of std::async waits for its task when it goes)
   std::future<std::vector<double>> early_prediction;
   std::future<ByVelocity> early_by_velocity;
@@ -162,7 +165,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
 FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Record training,
                        std::vector<NamedMetrics> validation, std::vector<std::string> warnings,
                        int threads) {
-  Simulated sim = simulate(result, training, threads != 1 && std::thread::hardware_concurrency() > 1);
+  Simulated sim = simulate(result, training, two_threads(threads));
   return assemble(std::move(input), std::move(result), std::move(training), std::move(validation),
                   std::move(warnings), std::move(sim));
 }
