@@ -269,6 +269,35 @@ TEST(SegmentedJacobianCache, KeptJacobianAndNormalEquationsReadInPlace) {
   EXPECT_FALSE(keeper->kept_at(y.data(), kr, kJ, ok));
 }
 
+TEST(LsqEnd, TheGaussNewtonModelsEndLeavesNoDecreaseUntaken) {
+  // lsq ends a solve where the Gauss-Newton model of the accepted point promises a decrease of
+  // at most the function tolerance (1e-12 of the cost; lsq.cpp, ModelConvergence). Checked by
+  // simulation: the Gauss-Newton step from the end point, by a QR of the Jacobian there (not the
+  // normal equations the end was decided by), decreases the cost by no more than that.
+  const LuGreCase c = lugre_case();
+  LsqOptions o;
+  o.starts = 1;
+  o.threads = 2;
+  const LsqRun run = run_lsq(*c.fam, c.d, c.theta, c.free, o, Robust{}, Progress({}), "lsq");
+  EXPECT_TRUE(run.converged) << run.termination;
+  EXPECT_NE(run.termination.find("Gauss-Newton model"), std::string::npos) << run.termination;
+  const Eval end = evaluate(*c.fam, c.d, run.theta, c.free, Robust{}, 1);
+  const auto m = static_cast<Eigen::Index>(c.d.m());
+  const auto p = static_cast<Eigen::Index>(c.free.size());
+  const Eigen::Map<const RowMatrix> J(end.J.data(), m, p);
+  const Eigen::Map<const Eigen::VectorXd> r(end.r.data(), m);
+  const Eigen::VectorXd dx = Eigen::MatrixXd(J).colPivHouseholderQr().solve(-r);
+  std::vector<double> stepped = run.theta;
+  for (Eigen::Index j = 0; j < p; ++j) stepped[static_cast<std::size_t>(c.free[static_cast<std::size_t>(j)])] += dx(j);
+  const Eval after = evaluate(*c.fam, c.d, stepped, c.free, Robust{}, 1);
+  const double ss = r.squaredNorm();
+  const double ss_after = Eigen::Map<const Eigen::VectorXd>(after.r.data(), m).squaredNorm();
+  EXPECT_LE(ss - ss_after, 2e-12 * ss);
+  // and the start was far: the solve did decrease the cost
+  const Eval start = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 1);
+  EXPECT_GT(Eigen::Map<const Eigen::VectorXd>(start.r.data(), m).squaredNorm(), 2 * ss);
+}
+
 TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {
   const LuGreCase c = lugre_case();
   std::vector<double> pred(static_cast<std::size_t>(c.d.n()));

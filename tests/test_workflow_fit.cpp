@@ -70,8 +70,12 @@ TEST(WorkflowFit, EqualsTheLibraryCallsAndRecoversTheTruth) {
   EXPECT_NEAR(f.validation[0].metrics.rmse, 0.02, 0.002);
   EXPECT_EQ(f.input, "train.csv");
 
-  // Plot series: prediction, residual, the friction sorted by velocity.
-  EXPECT_EQ(f.prediction, identify::predict(direct, train));
+  // Plot series: prediction, residual, the friction sorted by velocity. The prediction is the
+  // fit's own (y - its residuals at the optimum): the simulation's to rounding.
+  const std::vector<double> simulated = identify::predict(direct, train);
+  ASSERT_EQ(f.prediction.size(), simulated.size());
+  for (std::size_t k = 0; k < simulated.size(); ++k)
+    EXPECT_NEAR(f.prediction[k], simulated[k], 1e-12 * (1 + std::abs(simulated[k])));
   ASSERT_EQ(f.residual.size(), train.size());
   for (std::size_t k = 0; k < train.size(); ++k)
     EXPECT_EQ(f.residual[k], train.force[k] - f.prediction[k]);
@@ -94,11 +98,34 @@ TEST(WorkflowFit, AtOptimumIsCalledOnceWithTheFinalValues) {
   const FitOptions o = cv_options();
   int calls = 0;
   identify::FitResult seen;
-  const identify::FitResult r = identify::fit(train, o.fit, [&](const identify::FitResult& at) {
-    ++calls;
-    seen = at;
-  });
+  std::vector<double> handed;
+  const identify::FitResult r =
+      identify::fit(train, o.fit, [&](const identify::FitResult& at, std::span<const double> prediction) {
+        ++calls;
+        seen = at;
+        handed.assign(prediction.begin(), prediction.end());
+      });
   EXPECT_EQ(calls, 1);
+  // No warm-up, no robust loss: the prediction from the residuals, the simulation's to rounding.
+  const std::vector<double> simulated = identify::predict(r, train);
+  ASSERT_EQ(handed.size(), simulated.size());
+  for (std::size_t k = 0; k < simulated.size(); ++k)
+    EXPECT_NEAR(handed[k], simulated[k], 1e-12 * (1 + std::abs(simulated[k])));
+  // With a warm-up (or a robust loss) the residuals do not cover every sample: none handed.
+  identify::FitOptions warm = o.fit;
+  warm.warmup_s = 0.5;
+  std::size_t warm_size = 99;
+  identify::fit(train, warm, [&](const identify::FitResult&, std::span<const double> prediction) {
+    warm_size = prediction.size();
+  });
+  EXPECT_EQ(warm_size, 0u);
+  identify::FitOptions robust = o.fit;
+  robust.lsq.loss = identify::LossKind::huber;
+  std::size_t robust_size = 99;
+  identify::fit(train, robust, [&](const identify::FitResult&, std::span<const double> prediction) {
+    robust_size = prediction.size();
+  });
+  EXPECT_EQ(robust_size, 0u);
   const identify::FitResult plain = identify::fit(train, o.fit);
   ASSERT_EQ(seen.parameters.size(), r.parameters.size());
   for (std::size_t k = 0; k < r.parameters.size(); ++k) {

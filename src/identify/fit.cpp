@@ -120,7 +120,7 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
 
 FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
                   std::vector<double> nat, const detail::Progress& prog, FitResult r,
-                  const std::function<void(const FitResult&)>& at_optimum) {
+                  const AtOptimum& at_optimum) {
   auto o = lsq_optimum(opt, opt.model, fam, d, std::move(nat), prog, "lsq");
   copy_starts(r, o.run);
   if (!o.nested.empty()) {
@@ -176,7 +176,7 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
 
 FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData& d,
                         std::vector<double> nat, const detail::Progress& prog, FitResult r,
-                        const std::function<void(const FitResult&)>& at_optimum) {
+                        const AtOptimum& at_optimum) {
   const auto& m = opt.model;
   if (!detail::is_dynamic(m) || fam.index("vs") < 0)
     throw FitError("method two-stage needs a dynamic model with a Stribeck curve (" +
@@ -285,7 +285,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
 FitResult fit(const data::Record& rec, const FitOptions& opt) { return fit(rec, opt, {}); }
 
 FitResult fit(const data::Record& rec, const FitOptions& opt,
-              const std::function<void(const FitResult&)>& at_optimum) {
+              const AtOptimum& at_optimum) {
   const auto t_start = std::chrono::steady_clock::now();
   const detail::Progress prog(opt.progress);
   check_model(opt.model);

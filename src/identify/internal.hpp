@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "frictionlab/data/record.hpp"
+#include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/models/fit_form.hpp"
@@ -303,6 +304,7 @@ struct Linearisation {
   std::vector<double> x;          ///< the free internal parameters (empty: none)
   std::vector<double> residuals;  ///< m
   std::vector<double> jacobian;   ///< m x p, row-major
+  Eigen::MatrixXd normal;         ///< J^T J when the evaluation computed it (else empty)
 };
 
 struct LsqRun {
@@ -372,12 +374,13 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 /// the Jacobian (Family::make_cost; 0: every core), J^T J and the HAC windows. `known`: the solver's last evaluation of the
 /// same cost (LsqRun::last), used instead of a new one when it was made at theta itself (its
 /// arrays are then moved out: it is left empty). `at_values`: called with r once its values
-/// are set, before the statistics (identify::fit's at_optimum).
+/// are set, before the statistics, and the prediction y - residuals when there is no warm-up and
+/// no robust loss (identify::fit's at_optimum).
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0,
                      Linearisation* known = nullptr,
-                     const std::function<void(const FitResult&)>& at_values = {});
+                     const AtOptimum& at_values = {});
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian. The
 /// training metrics come from `residuals` (y - prediction at theta for the samples from d.first

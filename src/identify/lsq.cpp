@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -142,6 +143,11 @@ class CompressedCost final : public ceres::CostFunction {
       ss = r.squaredNorm();
     }
     if (!N.allFinite() || !g.allFinite() || !std::isfinite(ss)) return false;
+    if (in_inner_) {
+      inner_N_ = N;
+    } else {
+      out_.normal = N;
+    }
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
     const Eigen::VectorXd& lam = es.eigenvalues();
     const Eigen::MatrixXd& V = es.eigenvectors();
@@ -157,8 +163,14 @@ class CompressedCost final : public ceres::CostFunction {
       rc2 += residuals[i] * residuals[i];
     }
     residuals[p_] = std::sqrt(std::max(ss - rc2, 0.0));
+    model_decrease_ = ss > 0 ? rc2 / ss : kNaN;
     return true;
   }
+
+  /// The Gauss-Newton model's largest decrease of the cost at the last evaluation with a
+  /// Jacobian, relative to the cost there: |r_c|^2 / |r|^2 = g^T (J^T J)^+ g / |r|^2 (the
+  /// decrease of |r + J dx|^2 at its minimiser dx = -(J^T J)^+ g). NaN before one.
+  double model_decrease() const { return model_decrease_; }
 
   /// After the solve: the last evaluation with a Jacobian into the Linearisation when it was
   /// read in place and the inner cost still keeps it (it may have computed one ahead at a
@@ -174,6 +186,7 @@ class CompressedCost final : public ceres::CostFunction {
       out_.x = inner_x_;
       out_.residuals.assign(rp, rp + m);
       out_.jacobian.assign(Jp, Jp + m * p);
+      out_.normal = inner_N_;
     } else {
       out_ = {};
     }
@@ -188,6 +201,35 @@ class CompressedCost final : public ceres::CostFunction {
   mutable std::vector<double> r_;        ///< a residual-only evaluation's residuals
   mutable bool in_inner_ = false;        ///< the last Jacobian evaluation was read in place
   mutable std::vector<double> inner_x_;  ///< at this point
+  mutable Eigen::MatrixXd inner_N_;      ///< and its J^T J
+  mutable double model_decrease_ = kNaN;  ///< model_decrease()
+};
+
+/// Ends a solve where the Gauss-Newton model of the point just accepted (with its Jacobian:
+/// Ceres evaluates it before the callbacks) promises a decrease of at most `tolerance` times
+/// the cost: Ceres's own function tolerance would otherwise stop it at this same point, one
+/// evaluation later, when the step taken from it changes the cost by that little. The model's
+/// decrease bounds the Levenberg-Marquardt step's (a damped step decreases the model less), so
+/// ending here leaves at most that decrease untaken: a step of sqrt(tolerance m) standard errors
+/// at most (the cost's decrease 1/2 dx^T J^T J dx against s^2 = |r|^2 / m), 2e-4 for 30 000
+/// samples and tolerance 1e-12.
+class ModelConvergence final : public ceres::IterationCallback {
+ public:
+  ModelConvergence(const CompressedCost& cost, double tolerance) : cost_(cost), tol_(tolerance) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    if (s.iteration > 0 && !s.step_is_successful) return ceres::SOLVER_CONTINUE;
+    const double dec = cost_.model_decrease();
+    if (!(dec <= tol_)) return ceres::SOLVER_CONTINUE;
+    decrease_ = dec;
+    return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
+  }
+  /// The model's relative decrease where it ended the solve (NaN: it did not).
+  double decrease() const { return decrease_; }
+
+ private:
+  const CompressedCost& cost_;
+  double tol_;
+  double decrease_ = kNaN;
 };
 
 /// A cost that keeps a copy of its latest evaluation with a Jacobian (Linearisation), for
@@ -295,6 +337,11 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
     so.callbacks.push_back(&cb);
     so.update_state_every_iteration = false;
   }
+  std::optional<ModelConvergence> model_end;
+  if (compressed != nullptr) {
+    model_end.emplace(*compressed, so.function_tolerance);
+    so.callbacks.push_back(&*model_end);
+  }
   ceres::Solver::Summary sum;
   ceres::Solve(so, &problem, &sum);
   if (compressed != nullptr) compressed->finish();
@@ -308,8 +355,12 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   res.summary.initial_cost = sum.initial_cost;
   res.summary.final_cost = sum.final_cost;
   res.summary.iterations = static_cast<int>(sum.iterations.size()) - 1;
-  res.summary.converged = sum.termination_type == ceres::CONVERGENCE;
-  res.termination = sum.message;
+  const bool by_model = sum.termination_type == ceres::USER_SUCCESS && model_end && !std::isnan(model_end->decrease());
+  res.summary.converged = sum.termination_type == ceres::CONVERGENCE || by_model;
+  res.termination = by_model ? "Function tolerance reached by the Gauss-Newton model: largest decrease " +
+                                   format_number(model_end->decrease()) + " of the cost <= " +
+                                   format_number(so.function_tolerance)
+                             : sum.message;
   res.cost = std::isfinite(sum.final_cost) && sum.IsSolutionUsable()
                  ? sum.final_cost
                  : std::numeric_limits<double>::infinity();
@@ -662,7 +713,7 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit, int threads,
-                     Linearisation* known, const std::function<void(const FitResult&)>& at_values) {
+                     Linearisation* known, const AtOptimum& at_values) {
   threads = resolve_threads(threads);
   const auto p = static_cast<long>(free.size());
   const long m = d.m();
@@ -671,6 +722,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   std::vector<double> x(static_cast<std::size_t>(p));
   for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
   std::vector<double> res, jac;
+  Eigen::MatrixXd normal;  // J^T J when the solver's evaluation computed it
   bool evaluated = true;
   if (p == 0) {
     evaluated = false;
@@ -678,6 +730,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
              known->jacobian.size() == static_cast<std::size_t>(m * p)) {
     res = std::move(known->residuals);  // taken, not copied (a long record's Jacobian is large)
     jac = std::move(known->jacobian);
+    normal = std::move(known->normal);
     known->x.clear();
   } else {
     const auto cost = fam.make_cost(d, theta, free, loss, threads);
@@ -690,7 +743,15 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   // Without a robust loss the residuals are y - prediction: the training metrics need no
   // simulation of their own.
   fill_values_only(r, fam, d, theta, free, evaluated && loss.kind == LossKind::none ? &res : nullptr);
-  if (at_values) at_values(r);
+  if (at_values) {
+    // The prediction from the residuals (y - prediction) where they are those of every sample.
+    std::vector<double> prediction;
+    if (evaluated && loss.kind == LossKind::none && d.first == 0) {
+      prediction.resize(static_cast<std::size_t>(m));
+      for (std::size_t k = 0; k < prediction.size(); ++k) prediction[k] = d.y[k] - res[k];
+    }
+    at_values(r, prediction);
+  }
   auto& rel = r.reliability;
   const auto unreliable = [&](const std::string& why) {
     rel.standard_errors = false;
@@ -725,8 +786,10 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     r.warnings.push_back("no degrees of freedom left (N <= p): no standard errors");
     return;
   }
-  // J^T J straight from the row-major Jacobian (no column-major or scaled copy of J).
-  const LinearCovariance lc = linear_covariance_normal(normal_matrix(J, threads), ssr, m);
+  // J^T J as the solver's evaluation computed it, or straight from the row-major Jacobian (no
+  // column-major or scaled copy of J).
+  if (normal.rows() != p || normal.cols() != p) normal = normal_matrix(J, threads);
+  const LinearCovariance lc = linear_covariance_normal(normal, ssr, m);
   const double s2 = lc.s2;
   r.sigma = std::sqrt(s2);
   r.condition_number = lc.condition_number;

@@ -134,16 +134,22 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   progress.check();
   identify::FitOptions fo = options.fit;
   fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
-  // With a second core, the prediction and the friction against velocity are computed on two
-  // other threads while identify computes the statistics (identify::fit's at_optimum): the same
-  // numbers, from the same values, as fit_outcome computes after the fit.
+  // With a second core, the friction against velocity and (unless the fit hands it over, from
+  // its residuals) the prediction are computed on other threads while identify computes the
+  // statistics (identify::fit's at_optimum): the same numbers, from the same values, as
+  // fit_outcome computes after the fit (the prediction from the residuals: to rounding).
   const bool two = two_threads(options.fit.lsq.threads);
   // (declared after `out`: a future of std::async waits for its task when it goes)
   std::future<std::vector<double>> early_prediction;
+  std::vector<double> given_prediction;
   std::future<ByVelocity> early_by_velocity;
-  const auto at_optimum = [&early_prediction, &early_by_velocity, &rec = out.training](const identify::FitResult& at) {
-    early_prediction = std::async(std::launch::async, [r = at, &rec] { return identify::predict(r, rec); });
-    early_by_velocity = std::async(std::launch::async, [r = at, &rec] { return by_velocity(r, rec); });
+  const auto at_optimum = [&](const identify::FitResult& at, std::span<const double> prediction) {
+    if (prediction.size() == out.training.size()) {
+      given_prediction.assign(prediction.begin(), prediction.end());
+    } else {
+      early_prediction = std::async(std::launch::async, [r = at, &rec = out.training] { return identify::predict(r, rec); });
+    }
+    early_by_velocity = std::async(std::launch::async, [r = at, &rec = out.training] { return by_velocity(r, rec); });
   };
   identify::FitResult result = two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);
   out.warnings.insert(out.warnings.end(), result.warnings.begin(), result.warnings.end());
@@ -152,8 +158,8 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   for (std::size_t k = 0; k < validation.size(); ++k)
     metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k])});
   Simulated sim;
-  if (early_prediction.valid()) {
-    sim.prediction = early_prediction.get();
+  if (early_by_velocity.valid()) {
+    sim.prediction = early_prediction.valid() ? early_prediction.get() : std::move(given_prediction);
     sim.by_velocity = early_by_velocity.get();
   } else {
     sim = simulate(result, out.training, two);

@@ -24,13 +24,17 @@ namespace frictionlab::identify {
 /// reversal for a dynamic model, non-identifiable parameters, non-passive LuGre set, solver
 /// not converged) are listed in FitResult::warnings.
 FitResult fit(const data::Record& rec, const FitOptions& opt);
+/// What fit's `at_optimum` is called with: the result with the optimum's values (params, Km,
+/// parameters, training metrics) and not yet its statistics, and `prediction`: predict(result,
+/// rec) at every sample up to rounding, y - the residuals the solver ended with, when the fit
+/// has them without a simulation of its own (no warm-up, no robust loss); else empty.
+using AtOptimum = std::function<void(const FitResult& result, std::span<const double> prediction)>;
 /// The same, calling `at_optimum` once on the calling thread when the optimum's values are in the
-/// result (params, Km, parameters, training metrics) and its statistics are not yet computed
-/// (standard errors, HAC, whiteness: milliseconds on a long record), so that a caller can start
-/// work that needs only the values on other threads meanwhile (workflows::fit simulates the
-/// prediction). Not called by method grid (no statistics).
-FitResult fit(const data::Record& rec, const FitOptions& opt,
-              const std::function<void(const FitResult&)>& at_optimum);
+/// result and its statistics are not yet computed (standard errors, HAC, whiteness: milliseconds
+/// on a long record), so that a caller can start work that needs only the values on other
+/// threads meanwhile (workflows::fit: the prediction, the friction against velocity). Not called
+/// by method grid (no statistics).
+FitResult fit(const data::Record& rec, const FitOptions& opt, const AtOptimum& at_optimum);
 
 /// The fitted model's prediction of the measured channel (friction force, or joint torque
 /// Km*current - F for the sensorless problem) at every sample of `rec`, simulated from rest at
