@@ -191,6 +191,29 @@ TEST(LuGre, AsymmetricCurveAndVelocityDependentDamping) {
               p.sigma0 * z + p.sigma1 * std::exp(-0.25) * zdot + p.sigma2 * v, 1e-12);
 }
 
+TEST(LuGre, VelocityTermsOfOtherForceOnlyParametersEqualTheirOwn) {
+  // at_force_only(p2, at(p, v)): the velocity terms of p2, which differs from p in sigma1 and
+  // sigma2 only, from p's; the same numbers as at(p2, v), with and without velocity-dependent
+  // damping, on both sides and at rest.
+  for (const double vd : {0.0, 0.002}) {
+    M::Params p = ref003();
+    p.curve = StribeckCurve<double>{1.0, 0.6, 1.5, 0.9, 0.001, 2.0, StribeckShape::exponential};
+    p.vd = vd;
+    M::Params p2 = p;
+    p2.sigma1 = 3 * p.sigma1 + 0.1;
+    p2.sigma2 = 0.5 * p.sigma2;
+    for (const double v : {-0.01, -0.001, 0.0, 0.0004, 0.003, 1.0}) {
+      const M::AtVelocity own = M::at(p2, v), from = M::at_force_only(p2, M::at(p, v));
+      EXPECT_EQ(from.v, own.v);
+      EXPECT_EQ(from.a, own.a);
+      EXPECT_EQ(from.z_ss, own.z_ss);
+      EXPECT_EQ(from.sigma1, own.sigma1);
+      EXPECT_EQ(from.g, own.g);
+      EXPECT_EQ(M::force(p2, M::State{2e-6}, from), M::force(p2, M::State{2e-6}, own));
+    }
+  }
+}
+
 TEST(LuGre, FloatTracksDoubleOverALongRun) {
   using Mf = LuGre<float>;
   const auto pd = ref003();

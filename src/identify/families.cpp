@@ -692,7 +692,8 @@ class FamilyT final : public Family {
   /// predictions, sink(k, pred, pred2), also gets the prediction with the force of theta2 from
   /// the same states (theta2 differs from theta only in force_affine parameters: the start_ssr
   /// runs of several values); its force is evaluated from theta2's own parameters throughout
-  /// (what a model precomputes at a velocity, M::at, may hold them: LuGre's damping sigma1).
+  /// (what a model precomputes at a velocity, M::at, may hold them: LuGre's damping sigma1;
+  /// M::at_force_only rebuilds just that from theta's).
   template <class S, class Sink>
   typename Model<S>::State run_range(const S* theta, const FitData& d, Method m, Hold h, long k0,
                                      long k1, typename Model<S>::State x, Sink&& sink,
@@ -726,7 +727,7 @@ class FamilyT final : public Family {
         auto w = M::at(p, S(d.v[static_cast<std::size_t>(k0)]));
         for (long k = k0; k < k1; ++k) {
           const auto uk = static_cast<std::size_t>(k);
-          emit(k, M::force(p, x, w), [&] { return M::force(p2, x, M::at(p2, S(d.v[uk]))); });
+          emit(k, M::force(p, x, w), [&] { return M::force(p2, x, at_of_other<M>(p2, w)); });
           if (k + 1 == n) break;
           const auto w1 = M::at(p, S(d.v[uk + 1]));
           x = M::step_linear(p, x, w, w1, S(d.t[uk + 1] - d.t[uk]));
@@ -741,7 +742,7 @@ class FamilyT final : public Family {
       if constexpr (HasAtVelocity<M>) {
         if (m == Method::exact && h == Hold::zoh) {  // (the scans: g(v) once per sample)
           const auto w = M::at(p, vk);
-          emit(k, M::force(p, x, w), [&] { return M::force(p2, x, M::at(p2, vk)); });
+          emit(k, M::force(p, x, w), [&] { return M::force(p2, x, at_of_other<M>(p2, w)); });
           if (k + 1 == n) break;
           x = M::step(p, x, w, S(d.t[uk + 1] - d.t[uk]));
           continue;
@@ -752,6 +753,17 @@ class FamilyT final : public Family {
       x = advance<M>(p, x, vk, S(d.v[uk + 1]), S(d.t[uk + 1] - d.t[uk]), m, h);
     }
     return x;
+  }
+
+  /// M::at(p2, w.v) from w = M::at(p, w.v), p2 differing from p in force-affine parameters
+  /// only: just what they change where the model says what that is (M::at_force_only).
+  template <class M>
+  static typename M::AtVelocity at_of_other(const typename M::Params& p2, const typename M::AtVelocity& w) {
+    if constexpr (requires { M::at_force_only(p2, w); }) {
+      return M::at_force_only(p2, w);
+    } else {
+      return M::at(p2, w.v);
+    }
   }
 
   /// The model's parameters at theta, and Km (1 outside the sensorless problem).

@@ -61,6 +61,14 @@ struct LuGre {
     const S gv = g(p, v);
     return AtVelocity{v, p.sigma0 * absval(v) / gv, sgn(v) * gv / p.sigma0, damping(p, v), gv};
   }
+  /// at(p2, w.v) from w = at(p, w.v) when p2 differs from p in sigma1 and sigma2 only (the
+  /// parameters the force alone depends on): g and the rate are p's, the damping p2's. The same
+  /// numbers as at(p2, w.v), without evaluating g again.
+  static AtVelocity at_force_only(const Params& p2, const AtVelocity& w) noexcept {
+    AtVelocity out = w;
+    out.sigma1 = damping(p2, w.v);
+    return out;
+  }
 
   /// sigma1 at velocity v (constant unless vd > 0).
   static S damping(const Params& p, const S& v) noexcept {
