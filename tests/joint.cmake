@@ -19,3 +19,7 @@ endif()
 # lsq's Jacobian by time segments on several threads against the serial one.
 frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)
 target_include_directories(test_segmented_jacobian PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)
+# for_each_index on the process's helper threads (identify/helper_pool.cpp): every index once,
+# nested passes, exceptions, tasks that wait on earlier ones, a fork()ed child.
+frictionlab_test(test_helper_pool test_helper_pool.cpp)
+target_include_directories(test_helper_pool PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)

@@ -228,10 +228,16 @@ inline int resolve_threads(int threads) {
   return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-/// f(i) for i = 0..n-1 on up to `threads` threads (<= 0: every core), the calling one included.
-/// Each i must write its own outputs only: the results then do not depend on the number of
-/// threads or the scheduling. The first exception thrown by f is rethrown here once every
-/// thread has stopped (no new index starts after it).
+/// Runs `work` on the calling thread and at the same time on up to `helpers` of the process's
+/// helper threads that are idle (at most one fewer than the cores; started on first use and
+/// kept), and returns once every run of it has returned. `work` must not throw.
+/// helper_pool.cpp.
+void run_with_helpers(std::size_t helpers, const std::function<void()>& work);
+
+/// f(i) for i = 0..n-1 on up to `threads` threads (<= 0: every core), the calling one included
+/// (run_with_helpers), handed out in the order of i. Each i must write its own outputs only: the
+/// results then do not depend on the number of threads or the scheduling. The first exception
+/// thrown by f is rethrown here once every thread has stopped (no new index starts after it).
 template <class F>
 void for_each_index(std::size_t n, int threads, const F& f) {
   std::atomic<std::size_t> next{0};
@@ -250,11 +256,7 @@ void for_each_index(std::size_t n, int threads, const F& f) {
     }
   };
   const std::size_t used = std::min<std::size_t>(static_cast<std::size_t>(resolve_threads(threads)), n);
-  std::vector<std::thread> pool;
-  pool.reserve(used > 1 ? used - 1 : 0);
-  for (std::size_t t = 1; t < used; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  run_with_helpers(used > 1 ? used - 1 : 0, worker);
   if (error) std::rethrow_exception(error);
 }
 
