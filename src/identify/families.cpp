@@ -64,8 +64,10 @@ class FamilyT;
 
 /// The Jacobian's time segments (SimCost): a fixed number, so that the result does not depend
 /// on the number of threads; records shorter than kSegments * kMinSegmentSamples are not split.
-constexpr int kSegments = 8;
-constexpr long kMinSegmentSamples = 2000;
+/// 16 rather than 8: the threads' last segments end closer together (a 30 s fit 1.5 % faster on
+/// two threads, alternating with 8).
+constexpr int kSegments = 16;
+constexpr long kMinSegmentSamples = 1000;
 
 /// Residuals y_k - pred_k(theta) for k >= first, Jacobian by forward-mode autodiff (Jet<N>)
 /// through the simulation.
