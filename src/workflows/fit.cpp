@@ -45,13 +45,16 @@ struct ByVelocity {
   std::vector<double> static_curve;
 };
 
-ByVelocity by_velocity(const identify::FitResult& r, const data::Record& rec) {
+ByVelocity by_velocity(const identify::FitResult& r, std::vector<std::pair<double, std::size_t>> order) {
   ByVelocity b;
-  b.order = velocity_order(rec);
+  b.order = std::move(order);
   std::vector<double> v(b.order.size());
   for (std::size_t j = 0; j < v.size(); ++j) v[j] = b.order[j].first;
   b.static_curve = identify::steady_force(r, v);
   return b;
+}
+ByVelocity by_velocity(const identify::FitResult& r, const data::Record& rec) {
+  return by_velocity(r, velocity_order(rec));
 }
 
 FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
@@ -139,9 +142,15 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   // statistics (identify::fit's at_optimum): the same numbers, from the same values, as
   // fit_outcome computes after the fit (the prediction from the residuals: to rounding).
   const bool two = two_threads(options.fit.lsq.threads);
-  // (declared after `out`: a future of std::async waits for its task when it goes)
+  // (declared after `out`: a future of std::async waits for its task when it goes; the order's
+  // before the task that takes it)
   std::future<std::vector<double>> early_prediction;
   std::vector<double> given_prediction;
+  // The samples' order by velocity does not depend on the fit: sorted from the start, while
+  // the fit's first, serial, steps (checks, summary, the static fit's factorisation) leave a
+  // core to it.
+  std::future<std::vector<std::pair<double, std::size_t>>> early_order;
+  if (two) early_order = std::async(std::launch::async, [&rec = out.training] { return velocity_order(rec); });
   std::future<ByVelocity> early_by_velocity;
   const auto at_optimum = [&](const identify::FitResult& at, std::span<const double> prediction) {
     if (prediction.size() == out.training.size()) {
@@ -149,7 +158,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
     } else {
       early_prediction = std::async(std::launch::async, [r = at, &rec = out.training] { return identify::predict(r, rec); });
     }
-    early_by_velocity = std::async(std::launch::async, [r = at, &rec = out.training] { return by_velocity(r, rec); });
+    early_by_velocity = std::async(std::launch::async, [r = at, &early_order] { return by_velocity(r, early_order.get()); });
   };
   identify::FitResult result = two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);
   out.warnings.insert(out.warnings.end(), result.warnings.begin(), result.warnings.end());
