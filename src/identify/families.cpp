@@ -363,14 +363,19 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     for (int s = 0; s <= nseg; ++s) b[static_cast<std::size_t>(s)] = n * s / nseg;
     // The start states: kept, or produced by task 0 while the segments run (ready: how many
     // segments' start states are known; segment 0 starts from rest).
+    // With residuals affine in the state (no robust loss), every segment runs at once from the
+    // start state 0 and is corrected after (`guessed`, see below): no value simulation first,
+    // and the numbers at x are the same whatever was evaluated before. With a robust loss the
+    // start states are kept from the residuals' evaluation at x, or produced meanwhile.
     std::vector<StateArray> z0;
-    const bool kept = value_residuals == nullptr && have_start_states(x, b);
+    const bool guessed = nseg > 1 && loss_.kind == LossKind::none;
+    const bool kept = !guessed && value_residuals == nullptr && have_start_states(x, b);
     if (kept) {
       z0 = cache_z0_;
     } else {
       z0.assign(static_cast<std::size_t>(nseg), StateArray{});
     }
-    std::atomic<int> ready{kept ? nseg : 1};
+    std::atomic<int> ready{kept || guessed ? nseg : 1};
     bool v_ok = true;
     const auto produce = [&]() {
       // (its own flag, written to v_ok once: v_ok shares a cache line with what the segments
@@ -403,7 +408,11 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     struct End {
       double dz_dzs = 0;
       std::array<double, N> dz_dtheta{};  // with z_s held
+      double z = 0;                        // the state (guessed: from the guessed start)
+      std::array<double, N> dx_sum{};      // guessed: the arcs' dx summed over the segment (X)
     };
+    // guessed: the rows' derivatives with respect to the segment's start state, M = d(row)/dz_s.
+    if (guessed) mrow_.resize(static_cast<std::size_t>(d_.m()) * nf);
     std::vector<End> end(static_cast<std::size_t>(nseg));
     std::vector<char> seg_ok(static_cast<std::size_t>(nseg), 1);
     struct SegNormal {
@@ -413,6 +422,24 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     };
     std::vector<SegNormal> seg_normal(static_cast<std::size_t>(nseg));
     const double sgn_f = sl ? -1.0 : 1.0;  // pred = Km i - F (sensorless) or F
+    // A segment's part of the normal equations while its rows are in cache: with L its rows
+    // before the chaining below and q = dpdz, its rows after it are L + q D_s^T.
+    const auto segment_normal = [&](std::size_t s) {
+      const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
+      if (r1 <= r0) return;
+      const Eigen::Map<const RowMatrix> L(jac + static_cast<std::size_t>(r0) * nf, r1 - r0,
+                                          static_cast<Eigen::Index>(nf));
+      const Eigen::Map<const Eigen::VectorXd> rv(residuals + r0, r1 - r0);
+      const Eigen::Map<const Eigen::VectorXd> qv(dpdz.data() + (r0 + d_.first), r1 - r0);
+      SegNormal& sn = seg_normal[s];
+      sn.LL.setZero(static_cast<Eigen::Index>(nf), static_cast<Eigen::Index>(nf));
+      sn.LL.template selfadjointView<Eigen::Lower>().rankUpdate(L.transpose());
+      sn.Lq.noalias() = L.transpose() * qv;
+      sn.Lr.noalias() = L.transpose() * rv;
+      sn.qq = qv.squaredNorm();
+      sn.qr = qv.dot(rv);
+      sn.rr = rv.squaredNorm();
+    };
     const auto segment = [&](std::size_t s) {
       for (int r = ready.load(std::memory_order_acquire); r <= static_cast<int>(s);
            r = ready.load(std::memory_order_acquire))
@@ -421,6 +448,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       LuGreSens<double, NL> dz{};
       dz[static_cast<std::size_t>(zl)] = s == 0 ? 0.0 : 1.0;
       LuGreSens<double, NL> dF{};
+      LuGreSens<double, NL> X{};  // guessed: the arcs' dx summed since the segment's start
       bool good = true;
       // g(v) and its derivatives once per sample: for the force there and both steps that share it.
       LuGreAt<double, NL> w = lugre_at<double, NL>(p, d_.v[b[s]], seeds);
@@ -451,39 +479,92 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
           }
           dpdz[uk] = -slope * sgn_f * dF[static_cast<std::size_t>(zl)];
           good = good && std::isfinite(rl.a);
+          if (guessed && s > 0) {
+            // d(row)/dz_s: the force's derivatives are affine in z, z = z^ + Phi (z_s - z^_s)
+            // and d(dz/dtheta)/dz_s = -Phi X (lugre_step_linear_sens), so with a = sigma0 |v| / g
+            //   d(dF)/dz_s = Phi (-(sigma0 - sigma1 a) X + sigma1 a / g dg
+            //                     + (1 - sigma1 |v| / g) e_sigma0 - a e_sigma1)
+            // and the force-only columns' zdot = v - a z gives -a Phi e_sigma1.
+            const double Phi = dz[static_cast<std::size_t>(zl)];
+            const double av = std::abs(w.v), a = p.sigma0 * av / w.g;
+            const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a / w.g, c0 = 1.0 - p.sigma1 * av / w.g;
+            double* mr = mrow_.data() + static_cast<std::size_t>(row) * nf;
+            for (std::size_t j = 0; j < nf; ++j) {
+              double m = 0;
+              if (const int l = su.lane[j]; l >= 0) {
+                const auto ul = static_cast<std::size_t>(l);
+                m = Phi * (-kz * X[ul] + cg * w.dg[ul] + c0 * seeds.e[kQs0][ul] - a * seeds.e[kQs1][ul]);
+              }
+              mr[j] = m;
+            }
+            for (int e = 0; e < n_force_only; ++e) {
+              const ForceOnly& f = force_only[static_cast<std::size_t>(e)];
+              mr[f.j] += -a * Phi * f.e1;
+            }
+            for (std::size_t j = 0; j < nf; ++j) mr[j] *= -slope * sgn_f;
+          }
         }
         if (k + 1 == n) break;
         const LuGreAt<double, NL> w1 = lugre_at<double, NL>(p, d_.v[uk + 1], seeds);
-        z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk]);
+        z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk],
+                                               guessed ? &X : nullptr);
         w = w1;
         if (k + 1 == b[s + 1]) {
           // The step into the next segment: its state and sensitivities are the segment's end.
           end[s].dz_dzs = dz[static_cast<std::size_t>(zl)];
+          end[s].z = z;
           for (std::size_t j = 0; j < nf; ++j)
-            if (su.lane[j] >= 0) end[s].dz_dtheta[j] = dz[static_cast<std::size_t>(su.lane[j])];
+            if (su.lane[j] >= 0) {
+              end[s].dz_dtheta[j] = dz[static_cast<std::size_t>(su.lane[j])];
+              end[s].dx_sum[j] = X[static_cast<std::size_t>(su.lane[j])];
+            }
         }
       }
       seg_ok[s] = good ? 1 : 0;
-      // The segment's part of the normal equations while its rows are in cache: with L its rows
-      // before the chaining below and q = dpdz, its rows after it are L + q D_s^T.
-      const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
-      if (good && r1 > r0) {
-        const Eigen::Map<const RowMatrix> L(jac + static_cast<std::size_t>(r0) * nf, r1 - r0,
-                                            static_cast<Eigen::Index>(nf));
-        const Eigen::Map<const Eigen::VectorXd> rv(residuals + r0, r1 - r0);
-        const Eigen::Map<const Eigen::VectorXd> qv(dpdz.data() + (r0 + d_.first), r1 - r0);
-        SegNormal& sn = seg_normal[s];
-        sn.LL.setZero(static_cast<Eigen::Index>(nf), static_cast<Eigen::Index>(nf));
-        sn.LL.template selfadjointView<Eigen::Lower>().rankUpdate(L.transpose());
-        sn.Lq.noalias() = L.transpose() * qv;
-        sn.Lr.noalias() = L.transpose() * rv;
-        sn.qq = qv.squaredNorm();
-        sn.qr = qv.dot(rv);
-        sn.rr = rv.squaredNorm();
+      if (!guessed && good) segment_normal(s);
+    };
+    // guessed: the segments ran from z^_s = 0; z is affine in z_s, so the true start states
+    // follow from the ends in order, z_{s+1} = z^_end + Phi_end (z_s - z^_s), and each
+    // segment's residuals and rows are corrected by their derivatives with respect to z_s:
+    // r += q delta_s, row += M delta_s, the end's dz/dtheta += -Phi_end X_end delta_s.
+    const auto correct = [&](std::size_t s) {
+      const double delta = z0[s][0];  // (z^_s = 0)
+      if (s > 0 && delta != 0.0) {
+        for (std::size_t j = 0; j < nf; ++j) end[s].dz_dtheta[j] -= end[s].dz_dzs * end[s].dx_sum[j] * delta;
+        const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
+        bool good = true;
+        for (long row = r0; row < r1; ++row) {
+          const auto ur = static_cast<std::size_t>(row);
+          residuals[row] += dpdz[ur + static_cast<std::size_t>(d_.first)] * delta;
+          good = good && std::isfinite(residuals[row]);
+          double* jr = jac + ur * nf;
+          const double* mr = mrow_.data() + ur * nf;
+          for (std::size_t j = 0; j < nf; ++j) {
+            jr[j] += mr[j] * delta;
+            good = good && std::isfinite(jr[j]);
+          }
+        }
+        if (!good) seg_ok[s] = 0;
       }
+      if (seg_ok[s]) segment_normal(s);
     };
     if (kept) {
       for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
+    } else if (guessed) {
+      for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
+      for (int s = 0; s + 1 < nseg; ++s) {
+        const auto us = static_cast<std::size_t>(s);
+        z0[us + 1][0] = end[us].z + end[us].dz_dzs * z0[us][0];  // (z^_s = 0)
+      }
+      for_each_index(static_cast<std::size_t>(nseg), threads_, correct);
+      cache_z0_ = z0;
+      cache_x_.assign(x, x + nf);
+      if (value_residuals != nullptr) {
+        std::copy(residuals, residuals + d_.m(), value_residuals);
+        bool fine = true;
+        for (long row = 0; row < d_.m(); ++row) fine = fine && std::isfinite(residuals[row]);
+        *value_ok = fine;
+      }
     } else {
       // Task 0 produces the start states (for_each_index hands the tasks out in order: every
       // segment waits on a producer that is already running).
@@ -627,6 +708,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   // evaluates a cost function from one thread at a time: lsq.cpp sets num_threads = 1).
   mutable std::vector<double> cache_x_;
   mutable std::vector<StateArray> cache_z0_;
+  // The rows' derivatives with respect to their segment's start state (sensitivity_pass, guessed).
+  mutable std::vector<double> mrow_;
   // The Jacobian computed with the residuals of the last residual-only evaluation (at spec_x_).
   mutable std::vector<double> spec_x_;
   mutable std::vector<double> spec_residuals_;

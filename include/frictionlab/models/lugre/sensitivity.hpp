@@ -129,12 +129,14 @@ S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv
   return gh_of<S, N>(g, dgh, inv_sigma0, seeds, dgh);
 }
 
-/// bristle_arc_step with sensitivities: dz in, dz+ out (g at vb from known1 when given).
+/// bristle_arc_step with sensitivities: dz in, dz+ out (g at vb from known1 when given); the
+/// arc's dx added to dx_sum when given (lugre_step_linear_sens).
 template <class S, int N>
 S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& va,
       const S& vb, const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0,
       const LuGreSeeds<S, N>& seeds, const S& gh0, const LuGreSens<S, N>& dgh0, S& gh1,
-      LuGreSens<S, N>& dgh1, const LuGreGh<S, N>* known1 = nullptr) noexcept {
+      LuGreSens<S, N>& dgh1, const LuGreGh<S, N>* known1 = nullptr,
+      LuGreSens<S, N>* dx_sum = nullptr) noexcept {
   const S sg = pos ? S(1) : S(-1);
   const S ds = hh * (absval(va) + absval(vb)) / S(2);
   if (known1 != nullptr) {
@@ -157,6 +159,7 @@ S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const
   const auto& e_s0 = seeds.e[kQs0];
   for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) {
     const S dx = xs_gm * dgm[i] + xs_s0 * e_s0[i];
+    if (dx_sum != nullptr) (*dx_sum)[i] += dx;
     dz[i] = sg * dgh1[i] + E * (dz[i] - sg * dgh0[i]) - base * E * dx -
             sg * ((dgh1[i] - dgh0[i]) * ph + dgh * php * dx);
   }
@@ -173,6 +176,7 @@ struct SensOps {
   LuGreSens<S, N>& dz;
   S inv_vs;
   S inv_sigma0;
+  LuGreSens<S, N>* dx_sum = nullptr;  ///< every arc's dx added here when set
   static constexpr bool monotone = true;  // the Stribeck curves (bristle.hpp)
   Gh gh(const S& v, bool pos) const noexcept {
     Gh g;
@@ -183,7 +187,7 @@ struct SensOps {
   S arc(const S& z, const S& va, const S& vb, const S& hh, bool pos, const Gh& g0, Gh& g1,
         const Gh* g1_known) const noexcept {
     return detail_lugre_sens::arc<S, N>(p, z, dz, va, vb, hh, pos, inv_vs, inv_sigma0, seeds, g0.gh,
-                                        g0.dgh, g1.gh, g1.dgh, g1_known);
+                                        g0.dgh, g1.gh, g1.dgh, g1_known, dx_sum);
   }
 };
 
@@ -211,11 +215,18 @@ LuGreAt<S, N> lugre_at(const typename LuGre<S>::Params& p, const S& v,
 /// LuGre::step_linear (the same z+, up to rounding) and its sensitivities, from w0.v to w1.v
 /// with g and its derivatives at both ends given (lugre_at, same seeds): dz holds dz/dd before
 /// the step and dz+/dd after it.
+///
+/// The step is affine in z (z+ = E z + c, E = exp(-sum of the arcs' x), E and c independent of
+/// z), and so are the sensitivities: dz+ = E dz - E (z - ...) dx + ..., whence d(dz+)/dz0 for
+/// the state z0 a simulation started from is -Phi X, with Phi = dz/dz0 (a direction with zero
+/// seeds) and X the sum of every arc's dx since z0. `dx_sum`, when given, accumulates that sum
+/// per direction (the fit's segments from a guessed start state, identify/families.cpp).
 template <class S, int N>
 S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const LuGreSeeds<S, N>& seeds,
                          const S& z, LuGreSens<S, N>& dz, const LuGreAt<S, N>& w0,
-                         const LuGreAt<S, N>& w1, const S& h) noexcept {
-  const detail_lugre_sens::SensOps<S, N> ops{p, seeds, dz, S(1) / p.curve.vs, S(1) / p.sigma0};
+                         const LuGreAt<S, N>& w1, const S& h,
+                         LuGreSens<S, N>* dx_sum = nullptr) noexcept {
+  const detail_lugre_sens::SensOps<S, N> ops{p, seeds, dz, S(1) / p.curve.vs, S(1) / p.sigma0, dx_sum};
   BristleEnd<LuGreGh<S, N>> e0, e1;
   e0.gh.gh = detail_lugre_sens::gh_of<S, N>(w0.g, w0.dg, ops.inv_sigma0, seeds, e0.gh.dgh);
   e0.pos = !(w0.v < S(0));
