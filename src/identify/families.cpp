@@ -292,12 +292,15 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   /// from the force's closed form, dF = e_sigma1 zdot + e_sigma2 v. By the same time segments
   /// as evaluate_segmented (kSegments on records of kSegments * kMinSegmentSamples samples or
   /// more, else one), chained through dz/dz_s; the numbers do not depend on the thread count.
-  /// The segments' start states come from the value-only simulation at the same point: kept
-  /// from the residuals' evaluation (start_states), or computed by one thread while the others
-  /// already take the segments whose start it has reached (then with value_residuals, the
-  /// residuals of that simulation as a residual-only evaluation gives them, and their
-  /// finiteness in *value_ok). nullopt (the Jet path instead) for parameters the sensitivities
-  /// do not cover (vd).
+  /// Without a robust loss the segments run at once from the start state 0 and are corrected
+  /// by their derivatives with respect to it once the true start states are chained
+  /// (`guessed` in sensitivity_pass; docs/identification.md, "Segments from a guessed start");
+  /// value_residuals then receives the corrected residuals. With one, the start states come
+  /// from the value-only simulation at the same point: kept from the residuals' evaluation
+  /// (start_states), or computed by one thread while the others already take the segments
+  /// whose start it has reached (then with value_residuals, the residuals of that simulation as
+  /// a residual-only evaluation gives them, and their finiteness in *value_ok). nullopt (the
+  /// Jet path instead) for parameters the sensitivities do not cover (vd).
   std::optional<SensSetup> sens_setup(const double* x) const {
     using J = ceres::Jet<double, N>;
     const auto nf = free_.size();
