@@ -414,8 +414,10 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       double z = 0;                        // the state (guessed: from the guessed start)
       std::array<double, N> dx_sum{};      // guessed: the arcs' dx summed over the segment (X)
     };
-    // guessed: the rows' derivatives with respect to the segment's start state, M = d(row)/dz_s.
-    if (guessed) mrow_.resize(static_cast<std::size_t>(d_.m()) * nf);
+    // guessed: how many segments' true start states are known (z0[0..chained-1]; segment 0
+    // starts from rest); every segment commits its correction in order (commit below).
+    std::atomic<int> chained{1};
+    std::atomic<bool> chain_failed{false};
     std::vector<End> end(static_cast<std::size_t>(nseg));
     std::vector<char> seg_ok(static_cast<std::size_t>(nseg), 1);
     struct SegNormal {
@@ -443,11 +445,47 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       sn.qr = qv.dot(rv);
       sn.rr = rv.squaredNorm();
     };
+    // guessed: segment s (> 0) ran from z^_s = 0, z is affine in z_s, and its rows' derivatives
+    // with respect to z_s are in `mloc` (rows r0..): once z_s is known (the segments before
+    // have committed), its residuals, rows and end are corrected while they are in cache,
+    //   r += q delta, row += M delta, dz_end/dtheta -= Phi_end X_end delta,  delta = z_s - z^_s,
+    // and z_{s+1} = z^_end + Phi_end delta published for the next one.
+    const auto commit = [&](std::size_t s, const std::vector<double>& mloc) {
+      for (int c = chained.load(std::memory_order_acquire); c <= static_cast<int>(s) && !chain_failed.load();
+           c = chained.load(std::memory_order_acquire))
+        chained.wait(c, std::memory_order_acquire);
+      if (chain_failed.load()) return;
+      const double delta = z0[s][0];  // (z^_s = 0)
+      if (s > 0 && delta != 0.0) {
+        for (std::size_t j = 0; j < nf; ++j) end[s].dz_dtheta[j] -= end[s].dz_dzs * end[s].dx_sum[j] * delta;
+        const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
+        bool good = true;
+        for (long row = r0; row < r1; ++row) {
+          const auto ur = static_cast<std::size_t>(row);
+          residuals[row] += dpdz[ur + static_cast<std::size_t>(d_.first)] * delta;
+          good = good && std::isfinite(residuals[row]);
+          double* jr = jac + ur * nf;
+          const double* mr = mloc.data() + static_cast<std::size_t>(row - r0) * nf;
+          for (std::size_t j = 0; j < nf; ++j) {
+            jr[j] += mr[j] * delta;
+            good = good && std::isfinite(jr[j]);
+          }
+        }
+        if (!good) seg_ok[s] = 0;
+      }
+      if (s + 1 < static_cast<std::size_t>(nseg)) z0[s + 1][0] = end[s].z + end[s].dz_dzs * delta;
+      chained.store(static_cast<int>(s) + 2, std::memory_order_release);
+      chained.notify_all();
+    };
     const auto segment = [&](std::size_t s) {
       for (int r = ready.load(std::memory_order_acquire); r <= static_cast<int>(s);
            r = ready.load(std::memory_order_acquire))
         ready.wait(r, std::memory_order_acquire);
-      double z = z0[s][0];
+      const bool with_m = guessed && s > 0;
+      thread_local std::vector<double> mloc;  // the segment's M rows (guessed)
+      const long mrow0 = std::max(b[s], d_.first) - d_.first;
+      if (with_m) mloc.resize(static_cast<std::size_t>(std::max(0L, b[s + 1] - d_.first - mrow0)) * nf);
+      double z = guessed ? 0.0 : z0[s][0];
       LuGreSens<double, NL> dz{};
       dz[static_cast<std::size_t>(zl)] = s == 0 ? 0.0 : 1.0;
       LuGreSens<double, NL> dF{};
@@ -482,16 +520,16 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
           }
           dpdz[uk] = -slope * sgn_f * dF[static_cast<std::size_t>(zl)];
           good = good && std::isfinite(rl.a);
-          if (guessed && s > 0) {
+          if (with_m) {
             // d(row)/dz_s: the force's derivatives are affine in z, z = z^ + Phi (z_s - z^_s)
             // and d(dz/dtheta)/dz_s = -Phi X (lugre_step_linear_sens), so with a = sigma0 |v| / g
             //   d(dF)/dz_s = Phi (-(sigma0 - sigma1 a) X + sigma1 a / g dg
             //                     + (1 - sigma1 |v| / g) e_sigma0 - a e_sigma1)
             // and the force-only columns' zdot = v - a z gives -a Phi e_sigma1.
             const double Phi = dz[static_cast<std::size_t>(zl)];
-            const double av = std::abs(w.v), a = p.sigma0 * av / w.g;
-            const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a / w.g, c0 = 1.0 - p.sigma1 * av / w.g;
-            double* mr = mrow_.data() + static_cast<std::size_t>(row) * nf;
+            const double inv_g = 1.0 / w.g, av = std::abs(w.v), a = p.sigma0 * av * inv_g;
+            const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a * inv_g, c0 = 1.0 - p.sigma1 * av * inv_g;
+            double* mr = mloc.data() + static_cast<std::size_t>(row - mrow0) * nf;
             for (std::size_t j = 0; j < nf; ++j) {
               double m = 0;
               if (const int l = su.lane[j]; l >= 0) {
@@ -510,7 +548,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         if (k + 1 == n) break;
         const LuGreAt<double, NL> w1 = lugre_at<double, NL>(p, d_.v[uk + 1], seeds);
         z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk],
-                                               guessed ? &X : nullptr);
+                                               with_m ? &X : nullptr);
         w = w1;
         if (k + 1 == b[s + 1]) {
           // The step into the next segment: its state and sensitivities are the segment's end.
@@ -524,42 +562,25 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         }
       }
       seg_ok[s] = good ? 1 : 0;
-      if (!guessed && good) segment_normal(s);
-    };
-    // guessed: the segments ran from z^_s = 0; z is affine in z_s, so the true start states
-    // follow from the ends in order, z_{s+1} = z^_end + Phi_end (z_s - z^_s), and each
-    // segment's residuals and rows are corrected by their derivatives with respect to z_s:
-    // r += q delta_s, row += M delta_s, the end's dz/dtheta += -Phi_end X_end delta_s.
-    const auto correct = [&](std::size_t s) {
-      const double delta = z0[s][0];  // (z^_s = 0)
-      if (s > 0 && delta != 0.0) {
-        for (std::size_t j = 0; j < nf; ++j) end[s].dz_dtheta[j] -= end[s].dz_dzs * end[s].dx_sum[j] * delta;
-        const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
-        bool good = true;
-        for (long row = r0; row < r1; ++row) {
-          const auto ur = static_cast<std::size_t>(row);
-          residuals[row] += dpdz[ur + static_cast<std::size_t>(d_.first)] * delta;
-          good = good && std::isfinite(residuals[row]);
-          double* jr = jac + ur * nf;
-          const double* mr = mrow_.data() + ur * nf;
-          for (std::size_t j = 0; j < nf; ++j) {
-            jr[j] += mr[j] * delta;
-            good = good && std::isfinite(jr[j]);
-          }
-        }
-        if (!good) seg_ok[s] = 0;
-      }
+      if (guessed) commit(s, mloc);
       if (seg_ok[s]) segment_normal(s);
+    };
+    // (a segment that throws releases the ones waiting for its commit)
+    const auto guarded_segment = [&](std::size_t s) {
+      try {
+        segment(s);
+      } catch (...) {
+        chain_failed.store(true);
+        chained.store(nseg + 1, std::memory_order_release);
+        chained.notify_all();
+        throw;
+      }
     };
     if (kept) {
       for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
     } else if (guessed) {
-      for_each_index(static_cast<std::size_t>(nseg), threads_, segment);
-      for (int s = 0; s + 1 < nseg; ++s) {
-        const auto us = static_cast<std::size_t>(s);
-        z0[us + 1][0] = end[us].z + end[us].dz_dzs * z0[us][0];  // (z^_s = 0)
-      }
-      for_each_index(static_cast<std::size_t>(nseg), threads_, correct);
+      // (handed out in order: a segment waits only for commits of segments already running)
+      for_each_index(static_cast<std::size_t>(nseg), threads_, guarded_segment);
       cache_z0_ = z0;
       cache_x_.assign(x, x + nf);
       if (value_residuals != nullptr) {
@@ -711,8 +732,6 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   // evaluates a cost function from one thread at a time: lsq.cpp sets num_threads = 1).
   mutable std::vector<double> cache_x_;
   mutable std::vector<StateArray> cache_z0_;
-  // The rows' derivatives with respect to their segment's start state (sensitivity_pass, guessed).
-  mutable std::vector<double> mrow_;
   // The Jacobian computed with the residuals of the last residual-only evaluation (at spec_x_).
   mutable std::vector<double> spec_x_;
   mutable std::vector<double> spec_residuals_;
