@@ -283,7 +283,6 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
                                   const SteadySelection& sel, std::vector<double> natural,
                                   const Progress& progress, int threads = 0);
 
-/// Result of a (multi-start) Ceres solve.
 /// A cost function that keeps its latest evaluation with a Jacobian, possibly computed ahead
 /// with a residual-only evaluation, and its normal equations (the LuGre SimCost, families.cpp):
 /// CompressedCost reads them in place instead of having the m x p Jacobian copied out and
@@ -309,6 +308,7 @@ struct Linearisation {
   Eigen::MatrixXd normal;         ///< J^T J when the evaluation computed it (else empty)
 };
 
+/// Result of a (multi-start) Ceres solve.
 struct LsqRun {
   std::vector<double> theta;  ///< internal, full
   std::vector<int> at_limit;  ///< indices of theta on their search box (best start)

@@ -143,11 +143,7 @@ class CompressedCost final : public ceres::CostFunction {
       ss = r.squaredNorm();
     }
     if (!N.allFinite() || !g.allFinite() || !std::isfinite(ss)) return false;
-    if (in_inner_) {
-      inner_N_ = N;
-    } else {
-      out_.normal = N;
-    }
+    if (!in_inner_) out_.normal = N;
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(N);
     const Eigen::VectorXd& lam = es.eigenvalues();
     const Eigen::MatrixXd& V = es.eigenvectors();
@@ -174,7 +170,8 @@ class CompressedCost final : public ceres::CostFunction {
 
   /// After the solve: the last evaluation with a Jacobian into the Linearisation when it was
   /// read in place and the inner cost still keeps it (it may have computed one ahead at a
-  /// later point since: then the Linearisation is left empty).
+  /// later point since: then the Linearisation is left empty), with its J^T J when the inner
+  /// cost formed it (else the statistics form it).
   void finish() const {
     if (!in_inner_) return;
     const double* rp = nullptr;
@@ -186,7 +183,9 @@ class CompressedCost final : public ceres::CostFunction {
       out_.x = inner_x_;
       out_.residuals.assign(rp, rp + m);
       out_.jacobian.assign(Jp, Jp + m * p);
-      out_.normal = inner_N_;
+      Eigen::VectorXd g;
+      double ss = 0;
+      if (!keeper_->normal_at(inner_x_.data(), out_.normal, g, ss)) out_.normal.resize(0, 0);
     } else {
       out_ = {};
     }
@@ -201,7 +200,6 @@ class CompressedCost final : public ceres::CostFunction {
   mutable std::vector<double> r_;        ///< a residual-only evaluation's residuals
   mutable bool in_inner_ = false;        ///< the last Jacobian evaluation was read in place
   mutable std::vector<double> inner_x_;  ///< at this point
-  mutable Eigen::MatrixXd inner_N_;      ///< and its J^T J
   mutable double model_decrease_ = kNaN;  ///< model_decrease()
 };
 
@@ -656,15 +654,20 @@ Eigen::MatrixXd bartlett_sum(const ScoreRows& g, long L, int threads) {
   return Eigen::MatrixXd(S.selfadjointView<Eigen::Lower>()) / static_cast<double>(W);
 }
 
+/// The Newey-West sandwich factor A S A^T, S the Bartlett-weighted sum of the scores' lagged
+/// products (bartlett_sum; L < 0 as 0).
+Eigen::MatrixXd hac_sandwich(const ScoreRows& g, const Eigen::Ref<const Eigen::MatrixXd>& A, long L,
+                             double factor, int threads) {
+  return A * bartlett_sum(g, std::max(L, 0L), threads) * A.transpose() * factor;
+}
+
 }  // namespace
 
-/// Newey-West sandwich from the scores: factor A S A^T with S the Bartlett-weighted sum of the
-/// scores' lagged products (bartlett_sum).
 Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
                                       const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor,
                                       int threads) {
-  const ScoreRows rows{g.data(), g.innerStride(), g.outerStride(), nullptr, g.rows(), g.cols()};
-  return A * bartlett_sum(rows, std::max(L, 0L), threads) * A.transpose() * factor;
+  return hac_sandwich({g.data(), g.innerStride(), g.outerStride(), nullptr, g.rows(), g.cols()}, A, L,
+                      factor, threads);
 }
 
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
@@ -677,9 +680,8 @@ Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& re
   if (static_cast<Eigen::Index>(res.size()) != m)
     throw std::invalid_argument("hac_covariance: " + std::to_string(m) + " Jacobian rows and " +
                                 std::to_string(res.size()) + " residuals");
-  const ScoreRows rows{J.data(), J.innerStride(), J.outerStride(), res.data(), m, p};
-  return A * bartlett_sum(rows, std::max(L, 0L), threads) * A.transpose() *
-         (static_cast<double>(m) / static_cast<double>(m - p));
+  return hac_sandwich({J.data(), J.innerStride(), J.outerStride(), res.data(), m, p}, A, L,
+                      static_cast<double>(m) / static_cast<double>(m - p), threads);
 }
 
 /// Bartlett bandwidth: Andrews' (1991) AR(1) plug-in from the residuals' lag-1 autocorrelation

@@ -53,9 +53,6 @@ ByVelocity by_velocity(const identify::FitResult& r, std::vector<std::pair<doubl
   b.static_curve = identify::steady_force(r, v);
   return b;
 }
-ByVelocity by_velocity(const identify::FitResult& r, const data::Record& rec) {
-  return by_velocity(r, velocity_order(rec));
-}
 
 FrictionVelocity friction_velocity(const identify::FitResult& r, const data::Record& rec,
                                    const std::vector<double>& prediction, ByVelocity b) {
@@ -80,17 +77,23 @@ struct Simulated {
   ByVelocity by_velocity;
 };
 
+using VelocityOrder = std::vector<std::pair<double, std::size_t>>;
+
 /// Both, the part by velocity on a second thread while this one simulates the prediction when
-/// two_threads.
-Simulated simulate(const identify::FitResult& r, const data::Record& rec, bool two_threads) {
+/// two_threads. `order`: the samples' order by velocity being sorted already (taken), or null.
+Simulated simulate(const identify::FitResult& r, const data::Record& rec, bool two_threads,
+                   std::future<VelocityOrder>* order = nullptr) {
+  const auto part = [&r, &rec, order] {
+    return by_velocity(r, order != nullptr ? order->get() : velocity_order(rec));
+  };
   Simulated s;
   if (two_threads) {
-    std::future<ByVelocity> other = std::async(std::launch::async, [&r, &rec] { return by_velocity(r, rec); });
+    std::future<ByVelocity> other = std::async(std::launch::async, part);
     s.prediction = identify::predict(r, rec);  // (on a throw, other's destructor waits for it)
     s.by_velocity = other.get();
   } else {
     s.prediction = identify::predict(r, rec);
-    s.by_velocity = by_velocity(r, rec);
+    s.by_velocity = part();
   }
   return s;
 }
@@ -149,7 +152,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   // The samples' order by velocity does not depend on the fit: sorted from the start, while
   // the fit's first, serial, steps (checks, summary, the static fit's factorisation) leave a
   // core to it.
-  std::future<std::vector<std::pair<double, std::size_t>>> early_order;
+  std::future<VelocityOrder> early_order;
   if (two) early_order = std::async(std::launch::async, [&rec = out.training] { return velocity_order(rec); });
   std::future<ByVelocity> early_by_velocity;
   const auto at_optimum = [&](const identify::FitResult& at, std::span<const double> prediction) {
@@ -170,8 +173,8 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   if (early_by_velocity.valid()) {
     sim.prediction = early_prediction.valid() ? early_prediction.get() : std::move(given_prediction);
     sim.by_velocity = early_by_velocity.get();
-  } else {
-    sim = simulate(result, out.training, two);
+  } else {  // (a method without statistics: at_optimum was not called)
+    sim = simulate(result, out.training, two, early_order.valid() ? &early_order : nullptr);
   }
   return assemble(std::move(out.input), std::move(result), std::move(out.training),
                   std::move(metrics), std::move(out.warnings), std::move(sim));
