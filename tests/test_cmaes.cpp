@@ -107,6 +107,15 @@ TEST(Cmaes, DeterministicForASeedWhateverTheThreads) {
   EXPECT_EQ(a.f, b.f);
   EXPECT_EQ(a.x, b.x);
   EXPECT_EQ(a.evals, b.evals);
+  // threads that change from generation to generation (threads_now: 1, 2, 3, 1, ...)
+  int generation = 0;
+  o.threads_now = [&] { return 1 + generation++ % 3; };
+  const auto d = cmaes_minimize(ellipsoid, x0, o);
+  EXPECT_GT(generation, 10);
+  EXPECT_EQ(a.f, d.f);
+  EXPECT_EQ(a.x, d.x);
+  EXPECT_EQ(a.evals, d.evals);
+  o.threads_now = nullptr;
   o.seed = 12;
   const auto c = cmaes_minimize(ellipsoid, x0, o);
   EXPECT_NE(a.x, c.x);

@@ -313,15 +313,32 @@ TEST(ServoRollout, BatchGivesEveryLogTheStatesOfItsOwnRollout) {
                         EXPECT_EQ(k, batch[i].size());  // increasing k per log
                         batch[i].push_back(x);
                       });
+  // The rollouts keep a step's sine where the angle did not change (a stuck joint) and compute
+  // the run's constants once; the reference here is the plain loop of servo_firmware and
+  // servo_step, every term computed afresh at every step.
+  std::size_t stuck = 0;
   for (std::size_t i = 0; i < 5; ++i) {
-    std::vector<ServoState> own;
+    std::vector<ServoState> own, plain;
     servo_rollout(c, p, in[i], [&](std::size_t, const ServoState& x) { own.push_back(x); });
+    ServoState x = in[i].initial;
+    ServoFirmwareState fw;
+    for (std::size_t k = 0; k < lengths[i]; ++k) {
+      plain.push_back(x);
+      const double u = servo_firmware(c, p, in[i], goals[i][k], x, fw);
+      const ServoState y = servo_step(c, p, in[i].bench, x, u, enables[i][k] != 0, in[i].dt);
+      stuck += y.q == x.q ? 1 : 0;
+      x = y;
+    }
     ASSERT_EQ(batch[i].size(), lengths[i]) << "log " << i;
+    ASSERT_EQ(own.size(), lengths[i]) << "log " << i;
     for (std::size_t k = 0; k < own.size(); ++k) {
       ASSERT_EQ(batch[i][k].q, own[k].q) << "log " << i << ", entry " << k;  // bit for bit
       ASSERT_EQ(batch[i][k].qd, own[k].qd) << "log " << i << ", entry " << k;
+      ASSERT_EQ(own[k].q, plain[k].q) << "log " << i << ", entry " << k;
+      ASSERT_EQ(own[k].qd, plain[k].qd) << "log " << i << ", entry " << k;
     }
   }
+  EXPECT_GT(stuck, 50u);  // the kept sine is used, not only computed
 }
 
 TEST(ServoActuators, Xl330ErrorGainAndRegistry) {

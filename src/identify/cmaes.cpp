@@ -172,7 +172,8 @@ CmaesResult cmaes_minimize(const std::function<double(const std::vector<double>&
       }
       const auto xs = es.ask();
       std::vector<double> fs(xs.size());
-      detail::for_each_index(xs.size(), threads, [&](std::size_t i) { fs[i] = f(xs[i]); });
+      const int now = o.threads_now ? std::max(1, o.threads_now()) : threads;
+      detail::for_each_index(xs.size(), now, [&](std::size_t i) { fs[i] = f(xs[i]); });
       r.evals += static_cast<long>(xs.size());
       ++r.generations;
       for (std::size_t i = 0; i < xs.size(); ++i)

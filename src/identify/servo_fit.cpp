@@ -405,6 +405,16 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
   std::condition_variable changed;
   std::vector<std::string> lines;   // progress lines not yet passed to `say`
   std::size_t finished = 0;
+  std::size_t running = 0, idle = 0;  // fits running; workers waiting for a ready fit
+  // A worker that waits for a fit (the last ones of a model wait for the fits they start from;
+  // at the end there are fewer fits than workers) lends its core to the running fits: they
+  // evaluate their generations on 1 + idle / running threads (the helper threads,
+  // identify/helper_pool.cpp, while the lender sleeps).
+  if (concurrent_fits)
+    fit_options.cmaes.threads_now = [&]() {
+      const std::lock_guard<std::mutex> lock(mutex);
+      return 1 + static_cast<int>(idle / std::max<std::size_t>(1, running));
+    };
   bool stop = false;
   std::exception_ptr error;  // of the first failed task in task order
   std::size_t error_task = tasks.size();
@@ -458,13 +468,16 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
       auto next = tasks.end();
+      ++idle;
       changed.wait(lock, [&] {
         if (stop) return true;
         next = std::find_if(tasks.begin(), tasks.end(), ready);
         return next != tasks.end() || finished == tasks.size();
       });
+      --idle;
       if (stop || next == tasks.end()) return;
       next->started = true;
+      ++running;
       lock.unlock();
       std::exception_ptr failed;
       try {
@@ -476,6 +489,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
       lock.lock();
       next->done = true;
       ++finished;
+      --running;
       if (failed) {
         stop = true;
         const auto i = static_cast<std::size_t>(next - tasks.begin());

@@ -98,6 +98,11 @@ struct CmaesOptions {
   double tol_x = 1e-6;      ///< in the unit box
   double tol_f = 1e-9;      ///< absolute, in the objective's units
   int threads = 1;          ///< evaluation threads (>= 1)
+  /// If set: the evaluation threads of each generation, asked at its start (values < 1 count
+  /// as 1) instead of `threads`; e.g. several fits that share the cores take more of them as
+  /// the others finish. The result does not depend on it (the candidates are evaluated each by
+  /// itself).
+  std::function<int()> threads_now;
   /// Called after every generation with (evaluations so far, best value so far, run index).
   std::function<void(long, double, int)> progress;
 };

@@ -54,6 +54,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <type_traits>
 
@@ -104,10 +105,12 @@ struct PendulumBench {
   double inertia() const noexcept {
     return mass * length * length + arm_mass / 3.0 * length * length;
   }
-  /// Gravity torque at the joint angle q [rad] (0 = hanging down) [Nm].
-  double gravity_torque(double q) const noexcept {
-    return (mass + arm_mass / 2.0) * -kServoGravity * length * std::sin(q);
+  /// The gravity torque's amplitude: tau_e(q) = gravity_coefficient() sin(q) [Nm].
+  double gravity_coefficient() const noexcept {
+    return (mass + arm_mass / 2.0) * -kServoGravity * length;
   }
+  /// Gravity torque at the joint angle q [rad] (0 = hanging down) [Nm].
+  double gravity_torque(double q) const noexcept { return gravity_coefficient() * std::sin(q); }
 };
 
 /// Identified parameters of a servo (BAM parameter-file keys in docs/actuators.md).
@@ -181,24 +184,95 @@ struct ServoStepTorques {
   double friction = 0.0;  ///< applied friction tau_f [Nm]
 };
 
-/// One step of length h [s] from state x under the control output `control` (header).
-inline ServoState servo_step(const ServoConstants& c, const ServoParams& p,
-                             const PendulumBench& bench, ServoState x, double control,
-                             bool torque_enable, double h,
-                             ServoStepTorques* torques = nullptr) noexcept {
-  const double q = x.q + p.q_offset;
-  const double tau_e = bench.gravity_torque(q);
+/// The transcendental terms of a step, functions of the state at its start only: the sine of
+/// the gravity torque and the Stribeck factor (1 for a model without one). A rollout of several
+/// logs computes them for all of them before it finishes any step (servo_rollout_batch).
+struct ServoStepTerms {
+  double sine = 0.0;      ///< sin(q + q_offset)
+  double stribeck = 1.0;  ///< s(qd) = exp(-|qd/vs|^alpha)
+  /// the angle q + q_offset of `sine` (NaN: none yet). A step of a joint that sticks leaves q
+  /// exactly as it was (a = 0, qd+ = 0), so a rollout keeps the terms of a lane from step to
+  /// step and recomputes the sine only where the angle changed.
+  double angle = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// The terms of L states at once, updating t[j] from the previous step's terms of lane j (lanes
+/// with active[j] false are left as they are), the calls grouped by function (every sine, then
+/// every Stribeck power, then every exponential) so that the processor overlaps them: they are
+/// independent across lanes.
+template <std::size_t L>
+void servo_step_terms(const ServoParams& p, const ServoState (&x)[L], const bool (&active)[L],
+                      ServoStepTerms (&t)[L]) noexcept {
+  for (std::size_t j = 0; j < L; ++j) {
+    const double angle = x[j].q + p.q_offset;
+    if (active[j] && angle != t[j].angle) {
+      t[j].sine = std::sin(angle);
+      t[j].angle = angle;
+    }
+  }
+  if (!model_has_stribeck(p.model)) return;
+  double e[L];
+  for (std::size_t j = 0; j < L; ++j)
+    e[j] = active[j] ? actuator_stribeck_exponent(p.friction, x[j].qd) : 0.0;
+  for (std::size_t j = 0; j < L; ++j)
+    if (active[j]) t[j].stribeck = actuator_stribeck_factor_of(e[j]);
+}
+
+inline ServoStepTerms servo_step_terms(const ServoParams& p, const ServoState& x) noexcept {
+  const ServoState xs[1] = {x};
+  const bool active[1] = {true};
+  ServoStepTerms t[1];
+  servo_step_terms(p, xs, active, t);
+  return t[0];
+}
+
+/// What a step needs of the bench, the parameters and the step length, constant over a run:
+/// computed once per rollout, not at every step (the same values, so the same steps).
+struct ServoStepConstants {
+  double h = 0.0;              ///< step [s]
+  double gravity = 0.0;        ///< bench.gravity_coefficient() [Nm]
+  double inertia = 0.0;        ///< bench.inertia() + armature [kg m^2]
+  double inertia_over_h = 0.0; ///< inertia / h [kg m^2/s]
+};
+
+inline ServoStepConstants servo_step_constants(const ServoParams& p, const PendulumBench& bench,
+                                               double h) noexcept {
+  ServoStepConstants k;
+  k.h = h;
+  k.gravity = bench.gravity_coefficient();
+  k.inertia = bench.inertia() + p.armature;
+  k.inertia_over_h = k.inertia / h;
+  return k;
+}
+
+/// One step from state x under the control output `control`, given the run's constants
+/// servo_step_constants(p, bench, h) and the step's terms servo_step_terms(p, x) (header).
+inline ServoState servo_step_given(const ServoConstants& c, const ServoParams& p,
+                                   const ServoStepConstants& k, ServoState x, double control,
+                                   bool torque_enable, const ServoStepTerms& terms,
+                                   ServoStepTorques* torques = nullptr) noexcept {
+  const double tau_e = k.gravity * terms.sine;
   const double tau_m = servo_motor_torque(c, p, control, torque_enable, x.qd);
-  const double budget = friction_budget(p.model, p.friction, x.qd, tau_m, tau_e);
-  const double inertia = bench.inertia() + p.armature;
+  const double budget =
+      friction_budget_given_factor(p.model, p.friction, x.qd, tau_m, tau_e, terms.stribeck);
   const double tau_net = tau_m + tau_e;
-  const double tau_f = stopping_friction(inertia, h, x.qd, tau_net, budget);
-  const double a = (tau_net + tau_f) / inertia;
+  const double tau_f = stopping_friction_given_ratio(k.inertia_over_h, x.qd, tau_net, budget);
+  const double a = (tau_net + tau_f) / k.inertia;
+  const double h = k.h;
   ServoState y;
   y.qd = std::clamp(x.qd + a * h, -kServoVelocityClip, kServoVelocityClip);
   y.q = x.q + y.qd * h + 0.5 * a * h * h;
   if (torques) *torques = {tau_m, tau_e, budget, tau_f};
   return y;
+}
+
+/// One step of length h [s] from state x under the control output `control` (header).
+inline ServoState servo_step(const ServoConstants& c, const ServoParams& p,
+                             const PendulumBench& bench, ServoState x, double control,
+                             bool torque_enable, double h,
+                             ServoStepTorques* torques = nullptr) noexcept {
+  return servo_step_given(c, p, servo_step_constants(p, bench, h), x, control, torque_enable,
+                          servo_step_terms(p, x), torques);
 }
 
 /// What a closed-loop re-simulation needs from a log (a view: the caller owns the arrays).
@@ -265,6 +339,10 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
                    Sink&& sink) {
   ServoState x = in.initial;
   ServoFirmwareState fw;
+  const ServoStepConstants sk = servo_step_constants(p, in.bench, in.dt);
+  const bool active[1] = {true};
+  ServoState xs[1];
+  ServoStepTerms terms[1];
   const std::size_t n = in.goal.size();
   for (std::size_t k = 0; k < n; ++k) {
     const double u = servo_firmware(c, p, in, in.goal[k], x, fw);
@@ -281,7 +359,9 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
     } else {
       sink(k, x);
     }
-    x = servo_step(c, p, in.bench, x, u, enabled, in.dt);
+    xs[0] = x;
+    servo_step_terms(p, xs, active, terms);
+    x = servo_step_given(c, p, sk, x, u, enabled, terms[0]);
   }
 }
 
@@ -303,16 +383,24 @@ void servo_rollout_batch(const ServoConstants& constants, const ServoParams& par
     const std::size_t lanes = std::min(Lanes, in.size() - first);
     ServoState x[Lanes];
     ServoFirmwareState fw[Lanes];
+    ServoStepConstants sk[Lanes];
     std::size_t n[Lanes];
     std::size_t longest = 0;
     for (std::size_t j = 0; j < Lanes; ++j) {
       x[j] = j < lanes ? in[first + j].initial : ServoState{};
       n[j] = j < lanes ? in[first + j].goal.size() : 0;
+      if (j < lanes) sk[j] = servo_step_constants(p, in[first + j].bench, in[first + j].dt);
       longest = std::max(longest, n[j]);
     }
+    ServoStepTerms terms[Lanes];
     for (std::size_t k = 0; k < longest; ++k) {
+      // the transcendental terms of every lane first: independent calls that the processor
+      // overlaps (each lane's step waits for them, the other lanes' calls do not)
+      bool active[Lanes];
+      for (std::size_t j = 0; j < Lanes; ++j) active[j] = k < n[j];
+      servo_step_terms(p, x, active, terms);
       for (std::size_t j = 0; j < Lanes; ++j) {
-        if (k >= n[j]) continue;
+        if (!active[j]) continue;
         const ServoRunInput& r = in[first + j];
         const double u = servo_firmware(c, p, r, r.goal[k], x[j], fw[j]);
         const bool enabled = r.torque_enable[k] != 0;
@@ -321,7 +409,7 @@ void servo_rollout_batch(const ServoConstants& constants, const ServoParams& par
           sink(first + j, k, x[j], ServoStepInfo{u, enabled, fw[j].saturated});
         else
           sink(first + j, k, x[j]);
-        x[j] = servo_step(c, p, r.bench, x[j], u, enabled, r.dt);
+        x[j] = servo_step_given(c, p, sk[j], x[j], u, enabled, terms[j]);
       }
     }
   }

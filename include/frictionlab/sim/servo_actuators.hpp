@@ -77,10 +77,15 @@ inline std::vector<std::string> unpublished_constant_notes(const ServoActuator& 
   for (const auto& [key, source] : a.sources) {
     if (source.rfind("not published", 0) != 0) continue;
     for (const auto& k : known)
-      if (key == k.key)
-        notes.push_back(key + " = " + format_exact(k.value) + " " + k.unit +
-                        " of actuator '" + a.name + "' is not published for this servo (" +
-                        source + "); a constant of the description, not fitted");
+      if (key == k.key) {
+        std::string note = key;
+        note += " = " + format_exact(k.value);
+        note += ' ';
+        note += k.unit;
+        note += " of actuator '" + a.name + "' is not published for this servo (" + source;
+        note += "); a constant of the description, not fitted";
+        notes.push_back(std::move(note));
+      }
   }
   return notes;
 }

@@ -47,10 +47,7 @@ inline bool parse_actuator_model(std::string_view s, ActuatorModel& m) noexcept 
   return true;
 }
 
-inline bool model_has_stribeck(ActuatorModel m) noexcept {
-  return m == ActuatorModel::M2 || m == ActuatorModel::M4 || m == ActuatorModel::M5 ||
-         m == ActuatorModel::M6;
-}
+using frictionlab::model_has_stribeck;
 
 /// The parameter keys of a model, in the order of BAM's parameter files.
 inline std::vector<std::string_view> servo_param_keys(ActuatorModel m, ServoDrive drive) {

@@ -55,14 +55,28 @@ struct ActuatorFrictionParams {
   bool quadratic_sign_gate{true};
 };
 
+/// The Stribeck exponent |v/vs|^alpha >= 0 (0 at rest, and where |v|/vs is not a number).
+template <class S>
+S actuator_stribeck_exponent(const ActuatorFrictionParams<S>& p, const S& v) noexcept {
+  using std::pow;
+  const S r = absval(v) / p.vs;
+  if (!(r > S(0))) return S(0);
+  return pow(r, p.alpha);
+}
+
+/// Stribeck factor s = exp(-e) in [0, 1] of the exponent e = actuator_stribeck_exponent (1 at
+/// rest, without calling exp).
+template <class S>
+S actuator_stribeck_factor_of(const S& e) noexcept {
+  using std::exp;
+  if (e == S(0)) return S(1);
+  return exp(-e);
+}
+
 /// Stribeck factor exp(-|v/vs|^alpha) in [0, 1] (1 at rest).
 template <class S>
 S actuator_stribeck_factor(const ActuatorFrictionParams<S>& p, const S& v) noexcept {
-  using std::exp;
-  using std::pow;
-  const S r = absval(v) / p.vs;
-  if (!(r > S(0))) return S(1);
-  return exp(-pow(r, p.alpha));
+  return actuator_stribeck_factor_of(actuator_stribeck_exponent(p, v));
 }
 
 /// The quadratic term Q of M6 (see header).
@@ -80,30 +94,47 @@ S actuator_quadratic_term(const ActuatorFrictionParams<S>& p, const S& tau_m,
   return p.Kmq * tau_m * tau_m;
 }
 
-/// Friction budget tau_fm [Nm] (>= 0 for non-negative coefficients) of model m.
+/// Whether model m has the Stribeck factor s(v) (M2, M4, M5, M6).
+constexpr bool model_has_stribeck(ActuatorModel m) noexcept {
+  return m == ActuatorModel::M2 || m == ActuatorModel::M4 || m == ActuatorModel::M5 ||
+         m == ActuatorModel::M6;
+}
+
+/// Friction budget tau_fm [Nm] of model m given its Stribeck factor s = s(v) (see header;
+/// ignored by M1 and M3). A simulator that steps several joints at once computes the factors
+/// (and its other transcendental terms) of all of them first, so that those calls do not wait
+/// for one another; the budget is then the same arithmetic as friction_budget, bit for bit.
 template <class S>
-S friction_budget(ActuatorModel m, const ActuatorFrictionParams<S>& p, S v, S tau_m,
-                  S tau_e) noexcept {
+S friction_budget_given_factor(ActuatorModel m, const ActuatorFrictionParams<S>& p, S v, S tau_m,
+                               S tau_e, S s) noexcept {
   const S base = p.Kv * absval(v) + p.Kc;
   const S load = absval(tau_m - tau_e);
   switch (m) {
     case ActuatorModel::M1:
       return base;
     case ActuatorModel::M2:
-      return base + actuator_stribeck_factor(p, v) * p.Kcs;
+      return base + s * p.Kcs;
     case ActuatorModel::M3:
       return base + p.Kl * load;
     case ActuatorModel::M4:
-      return base + p.Kl * load + actuator_stribeck_factor(p, v) * (p.Kcs + p.Kls * load);
+      return base + p.Kl * load + s * (p.Kcs + p.Kls * load);
     case ActuatorModel::M5:
     case ActuatorModel::M6: {
       const S dir = absval(p.Km * tau_m - p.Ke * tau_e);
       S at_rest = p.Kcs + absval(p.Kms * tau_m - p.Kes * tau_e);
       if (m == ActuatorModel::M6) at_rest += actuator_quadratic_term(p, tau_m, tau_e);
-      return base + dir + actuator_stribeck_factor(p, v) * at_rest;
+      return base + dir + s * at_rest;
     }
   }
   return base;
+}
+
+/// Friction budget tau_fm [Nm] (>= 0 for non-negative coefficients) of model m.
+template <class S>
+S friction_budget(ActuatorModel m, const ActuatorFrictionParams<S>& p, S v, S tau_m,
+                  S tau_e) noexcept {
+  const S s = model_has_stribeck(m) ? actuator_stribeck_factor(p, v) : S(1);
+  return friction_budget_given_factor(m, p, v, tau_m, tau_e, s);
 }
 
 /// Friction torque applied by the budget model: the stopping torque (the torque that would bring
@@ -119,9 +150,16 @@ S clip_friction(const S& stopping_torque, const S& budget) noexcept {
 /// net non-friction torque tau_net [Nm] over a step h [s]: the torque that, added to tau_net,
 /// gives the joint the acceleration -v/h, i.e. brings it to rest at the end of an explicit step:
 ///   tau_stop = (I / h) v + tau_net                          (bam/simulate.py, Simulator.step)
+/// The `_given_ratio` forms take I / h [kg m^2/s], for a simulator whose inertia and step are
+/// constant over a run (the same arithmetic).
+template <class S>
+S stopping_torque_given_ratio(const S& inertia_over_h, const S& v, const S& tau_net) noexcept {
+  return inertia_over_h * v + tau_net;
+}
+
 template <class S>
 S stopping_torque(const S& inertia, const S& h, const S& v, const S& tau_net) noexcept {
-  return inertia / h * v + tau_net;
+  return stopping_torque_given_ratio(S(inertia / h), v, tau_net);
 }
 
 /// The friction torque [Nm] of the stopping-torque rule (reference 002; bam/simulate.py):
@@ -132,9 +170,15 @@ S stopping_torque(const S& inertia, const S& h, const S& v, const S& tau_net) no
 /// of v + h tau_net / I and |v+| < |v + h tau_net / I|: friction never reverses the motion
 /// within a step.
 template <class S>
+S stopping_friction_given_ratio(const S& inertia_over_h, const S& v, const S& tau_net,
+                                const S& budget) noexcept {
+  return -clip_friction(stopping_torque_given_ratio(inertia_over_h, v, tau_net), budget);
+}
+
+template <class S>
 S stopping_friction(const S& inertia, const S& h, const S& v, const S& tau_net,
                     const S& budget) noexcept {
-  return -clip_friction(stopping_torque(inertia, h, v, tau_net), budget);
+  return stopping_friction_given_ratio(S(inertia / h), v, tau_net, budget);
 }
 
 }  // namespace frictionlab
