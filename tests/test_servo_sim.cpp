@@ -313,9 +313,9 @@ TEST(ServoRollout, BatchGivesEveryLogTheStatesOfItsOwnRollout) {
                         EXPECT_EQ(k, batch[i].size());  // increasing k per log
                         batch[i].push_back(x);
                       });
-  // The rollouts keep a step's sine where the angle did not change (a stuck joint) and compute
-  // the run's constants once; the reference here is the plain loop of servo_firmware and
-  // servo_step, every term computed afresh at every step.
+  // The batch keeps a lane's sine where the angle did not change (a stuck joint), both rollouts
+  // compute the run's constants once; the reference here is the plain loop of servo_firmware
+  // and servo_step, every term computed afresh at every step.
   std::size_t stuck = 0;
   for (std::size_t i = 0; i < 5; ++i) {
     std::vector<ServoState> own, plain;

@@ -191,8 +191,9 @@ struct ServoStepTerms {
   double sine = 0.0;      ///< sin(q + q_offset)
   double stribeck = 1.0;  ///< s(qd) = exp(-|qd/vs|^alpha)
   /// the angle q + q_offset of `sine` (NaN: none yet). A step of a joint that sticks leaves q
-  /// exactly as it was (a = 0, qd+ = 0), so a rollout keeps the terms of a lane from step to
-  /// step and recomputes the sine only where the angle changed.
+  /// exactly as it was (a = 0, qd+ = 0), so servo_rollout_batch keeps the terms of a lane from
+  /// step to step and recomputes the sine only where the angle changed. (servo_rollout does not:
+  /// in a single chain of steps the test costs about what it saves.)
   double angle = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -219,11 +220,11 @@ void servo_step_terms(const ServoParams& p, const ServoState (&x)[L], const bool
 }
 
 inline ServoStepTerms servo_step_terms(const ServoParams& p, const ServoState& x) noexcept {
-  const ServoState xs[1] = {x};
-  const bool active[1] = {true};
-  ServoStepTerms t[1];
-  servo_step_terms(p, xs, active, t);
-  return t[0];
+  ServoStepTerms t;
+  t.angle = x.q + p.q_offset;
+  t.sine = std::sin(t.angle);
+  if (model_has_stribeck(p.model)) t.stribeck = actuator_stribeck_factor(p.friction, x.qd);
+  return t;
 }
 
 /// What a step needs of the bench, the parameters and the step length, constant over a run:
@@ -340,9 +341,6 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
   ServoState x = in.initial;
   ServoFirmwareState fw;
   const ServoStepConstants sk = servo_step_constants(p, in.bench, in.dt);
-  const bool active[1] = {true};
-  ServoState xs[1];
-  ServoStepTerms terms[1];
   const std::size_t n = in.goal.size();
   for (std::size_t k = 0; k < n; ++k) {
     const double u = servo_firmware(c, p, in, in.goal[k], x, fw);
@@ -359,9 +357,7 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
     } else {
       sink(k, x);
     }
-    xs[0] = x;
-    servo_step_terms(p, xs, active, terms);
-    x = servo_step_given(c, p, sk, x, u, enabled, terms[0]);
+    x = servo_step_given(c, p, sk, x, u, enabled, servo_step_terms(p, x));
   }
 }
 
