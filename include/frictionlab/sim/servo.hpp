@@ -193,7 +193,7 @@ struct ServoStepTerms {
   /// the angle q + q_offset of `sine` (NaN: none yet). A step of a joint that sticks leaves q
   /// exactly as it was (a = 0, qd+ = 0), so servo_rollout_batch keeps the terms of a lane from
   /// step to step and recomputes the sine only where the angle changed. (servo_rollout does not:
-  /// in a single chain of steps the test costs about what it saves.)
+  /// the fits' loss runs the batch.)
   double angle = std::numeric_limits<double>::quiet_NaN();
 };
 
