@@ -20,6 +20,7 @@ intervals (noisy record) and within 1e-3 of the truth (noise-free record).
 
 Run (Release build):
     /usr/bin/python3 benchmarks/python/bench_fit_scipy.py [--build build] [--repeat 5]
+        [--python OTHER_BUILD/python]   # another build's module (the records still from --build)
 """
 import argparse
 import os
@@ -39,8 +40,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build", help="the CMake build directory (Release)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs of each fit")
+    ap.add_argument("--python", default=None,
+                    help="the frictionlab package's directory (default: BUILD/python); another "
+                         "build's, e.g. of an older commit, to compare builds on the same records")
     a = ap.parse_args()
-    sys.path.insert(0, os.path.join(a.build, "python"))
+    sys.path.insert(0, a.python or os.path.join(a.build, "python"))
     import frictionlab as fl
     from scipy.optimize import least_squares
     from scipy.stats import chi2
