@@ -219,6 +219,8 @@ void servo_step_terms(const ServoParams& p, const ServoState (&x)[L], const bool
     if (active[j]) t[j].stribeck = actuator_stribeck_factor_of(e[j]);
 }
 
+/// The terms of one state (written out, not as the lane form with L = 1: through the arrays the
+/// state of a single rollout went through memory, 27 -> 34 us for a 6 s log).
 inline ServoStepTerms servo_step_terms(const ServoParams& p, const ServoState& x) noexcept {
   ServoStepTerms t;
   t.angle = x.q + p.q_offset;
