@@ -84,3 +84,33 @@ def test_progress_is_reported():
     F = fl.simulate_batch(sets(2), t, v, progress=lambda msg, f: seen.append(f))
     assert F.shape == (2, 20000)
     assert seen[0] == 0.0 and seen[-1] == 1.0 and len(seen) >= 4
+
+
+def test_a_population_search_with_one_call_per_generation():
+    """docs/python.md: differential evolution with vectorized=True on simulate_batch takes the path
+    of the same search with one simulate(hold="zoh") per candidate (the same best point, to
+    rounding) and finds the set that made the record."""
+    from scipy.optimize import differential_evolution
+
+    t = np.arange(0, 2, 0.01)
+    v = 0.005 * np.sin(2 * np.pi * t)
+
+    def lugre(a, b):  # passive for every candidate: sigma1 (Fs - Fc) / Fc <= 0.35 < sigma2
+        return fl.LuGreParams(sigma0=10 ** a, sigma1=0.5, sigma2=0.4, Fc=1, Fs=b, vs=0.001, alpha=2)
+
+    F = fl.simulate(lugre(5.0, 1.5), t, v, hold="zoh").F
+    calls = []
+
+    def generation(X):
+        calls.append(X.shape[1])
+        return ((fl.simulate_batch([lugre(a, b) for a, b in X.T], t, v) - F) ** 2).sum(axis=1)
+
+    def one(x):
+        return float(((fl.simulate(lugre(*x), t, v, hold="zoh").F - F) ** 2).sum())
+
+    opts = dict(bounds=[(4, 6), (1.1, 1.7)], updating="deferred", seed=1, polish=False, maxiter=60)
+    rb = differential_evolution(generation, vectorized=True, **opts)
+    ro = differential_evolution(one, vectorized=False, **opts)
+    assert len(calls) == rb.nit + 1 and max(calls) > 10  # a generation per call, not a point
+    np.testing.assert_allclose(rb.x, ro.x, rtol=1e-9, atol=0)
+    np.testing.assert_allclose([10 ** rb.x[0], rb.x[1]], [1e5, 1.5], rtol=1e-6)
