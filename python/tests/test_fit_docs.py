@@ -1,5 +1,6 @@
-"""Every Python snippet of docs/python.md from "## Identification" on runs, in order, in a
-directory holding the demo's records (demo/) and the shared data (shared/)."""
+"""Every Python snippet of docs/python.md from "## Identification" on runs, in order, laid out as
+the docs tell a user: the working directory is a checkout holding the demo's records (demo/,
+written by `frictionlab demo --out demo`), and the shared data sits beside it (../shared/data)."""
 import os
 import re
 
@@ -12,9 +13,11 @@ DOC = SOURCE / "docs" / "python.md"
 
 
 def test_snippets_run(tmp_path_factory, capsys):
-    d = tmp_path_factory.mktemp("tour")
-    run_cli("demo", "--out", d / "demo", cwd=d)
-    (d / "shared").symlink_to(SHARED)
+    root = tmp_path_factory.mktemp("tour")
+    d = root / "frictionlab"
+    d.mkdir()
+    (root / "shared").symlink_to(SHARED.parent)  # ../shared beside the checkout
+    run_cli("demo", "--out", "demo", cwd=d)
     section = DOC.read_text().split("## Identification", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) >= 6
