@@ -414,6 +414,46 @@ TEST(WorkflowJoint, EvalIsEvaluateJointOnEveryRecord) {
   EXPECT_EQ(r.evaluations[1].source, "b.csv");
 }
 
+/// `r` with its position read by an encoder of 4096 counts per revolution.
+data::Record quantised(data::Record r) {
+  const double count = 2 * kPi / 4096;
+  for (double& q : r.position) q = std::round(q / count) * count;
+  return r;
+}
+
+TEST(WorkflowJoint, ChoosesOneLowpassFromTheTrainingRecordForEveryRecord) {
+  const data::Record train = quantised(record("train.csv"));
+  const std::vector<data::Record> val{quantised(record("val.csv", 0.9, 3001))};
+  const FitJointOptions defaults;  // no cutoff given: chosen
+  const FitJointOutcome r = fit_joint(train, val, std::nullopt, defaults);
+  const auto choice = identify::choose_joint_lowpass(train, defaults.prep);
+  ASSERT_TRUE(r.lowpass && choice);
+  EXPECT_EQ(r.lowpass->cutoff_hz, choice->cutoff_hz);
+  EXPECT_GT(r.lowpass->cutoff_hz, 0.0);
+  identify::JointPrepOptions prep = defaults.prep;
+  prep.preprocess.lowpass_cutoff = choice->cutoff_hz;
+  EXPECT_EQ(r.training_data.qdd, identify::joint_data(train, prep).qdd);
+  EXPECT_EQ(r.validation_data[0].qdd, identify::joint_data(val[0], prep).qdd);
+  // The noise-free record needs none: its derivatives stay exact.
+  const FitJointOutcome clean = fit_joint(record("train.csv"), {}, std::nullopt, defaults);
+  ASSERT_TRUE(clean.lowpass);
+  EXPECT_EQ(clean.lowpass->cutoff_hz, 0.0);
+  EXPECT_FALSE(clean.lowpass->noise_dominated);
+  // The verdict carries the choice as a note; a cutoff given makes no choice.
+  ASSERT_FALSE(r.verdict.reasons.empty());
+  EXPECT_EQ(r.verdict.reasons.back().rule, "lowpass");
+  FitJointOptions given;
+  given.prep.preprocess.lowpass_cutoff = choice->cutoff_hz;
+  const FitJointOutcome g = fit_joint(train, val, std::nullopt, given);
+  EXPECT_FALSE(g.lowpass);
+  EXPECT_EQ(g.training_data.qdd, r.training_data.qdd);
+  // eval_joint chooses per record.
+  const EvalJointOutcome e = eval_joint(r.model, {train, val[0]}, EvalJointOptions{});
+  ASSERT_EQ(e.lowpass.size(), 2u);
+  EXPECT_TRUE(e.lowpass[0] && e.lowpass[1]);
+  EXPECT_EQ(e.lowpass[1]->source, "val.csv");
+}
+
 TEST(WorkflowJoint, CancelledBeforeAndBetweenUnits) {
   const data::Record train = record("train.csv");
   const std::vector<data::Record> val{record("v1.csv", 0.3), record("v2.csv", 0.6)};

@@ -6,6 +6,7 @@ frictionlab_test(test_workflow_demo test_workflow_demo.cpp)
 frictionlab_test(test_workflow_fit test_workflow_fit.cpp)
 frictionlab_test(test_workflow_compare test_workflow_compare.cpp)
 frictionlab_test(test_workflow_joint test_workflow_joint.cpp)
+frictionlab_test(test_verdict test_verdict.cpp)
 frictionlab_test(test_workflow_actuator test_workflow_actuator.cpp)
 
 # fit and compare on .mat records in reference 000's layout (4xN, Nx4; --matrix and the

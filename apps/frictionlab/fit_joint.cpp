@@ -43,7 +43,8 @@ struct FitJointOptions {
   // structure
   bool no_gravity = false, no_offset = false;
   // preprocessing
-  double resample = 0, lowpass = 0, trim = kPrep.preprocess.trim_s,
+  std::optional<double> lowpass;  ///< not given: chosen from the record (--lowpass 0: none)
+  double resample = 0, trim = kPrep.preprocess.trim_s,
          diff_window = kPrep.preprocess.diff_window_s;
   int decimate = kPrep.preprocess.decimate;
   std::string diff = "savgol";
@@ -104,7 +105,8 @@ identify::JointPrepOptions prep_options(const FitJointOptions& o) {
   p.gain = o.gain;
   data::PreprocessOptions& pp = p.preprocess;
   pp.resample_rate = o.resample;
-  pp.lowpass_cutoff = o.lowpass;
+  pp.lowpass_cutoff = o.lowpass.value_or(0.0);
+  p.choose_lowpass = !o.lowpass;
   pp.decimate = o.decimate;
   pp.trim_s = o.trim;
   pp.diff.method = o.diff == "central" ? signal::DiffMethod::central
@@ -132,6 +134,14 @@ void print_errors(const std::string& name, const identify::JointEvaluation& e) {
               fmt(e.position.rel).c_str(), fmt(e.velocity.rel).c_str(),
               fmt(e.torque.rmse).c_str(), fmt(e.position.rmse).c_str(),
               fmt(e.velocity.rmse).c_str());
+}
+
+/// The verdict: its line, then its notes (a low-pass chosen for the user).
+void print_verdict(const workflows::Verdict& v) {
+  std::printf("\n  verdict: %s\n", v.line().c_str());
+  for (const auto& r : v.reasons)
+    if (r.grade == workflows::Grade::good)
+      std::printf("  note: %s (%s)\n", r.text.c_str(), r.hint.c_str());
 }
 
 void print_files(const std::vector<std::string>& files) {
@@ -262,6 +272,7 @@ void run_fit_joint(const FitJointOptions& o) {
     print_errors("validation: " + file_name(o.validate[i]), s.validation[i]);
   std::printf("\n  static curve: %zu constant-velocity segments in the training record\n",
               s.static_curve.size());
+  print_verdict(s.verdict);
   print_files(files);
 }
 
@@ -292,6 +303,7 @@ void run_eval_joint(const EvalJointOptions& o) {
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
   for (std::size_t i = 0; i < r.evaluations.size(); ++i)
     print_errors(file_name(o.inputs[i]), r.evaluations[i]);
+  print_verdict(r.verdict);
   print_files(files);
 }
 
@@ -315,8 +327,9 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
       ->check(positive());
   cmd->add_option("--lowpass", o->lowpass,
-                  "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]")
-      ->check(positive());
+                  "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]; 0: none; "
+                  "not given: 5 x the motion's bandwidth (docs/joint-identification.md)")
+      ->check(non_negative());
   cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol, central or tvreg")
       ->check(CLI::IsMember({"savgol", "central", "tvreg"}))
       ->capture_default_str();

@@ -124,11 +124,23 @@ class StaticCurvePoint:
 class JointSteadyCurve:
     qd: Array; friction: Array
 
+class VerdictReason:
+    grade: str; rule: str; text: str; hint: str
+
+class Verdict:
+    grade: str; reasons: list[VerdictReason]
+    def line(self) -> str: ...
+
+class JointLowpassChoice:
+    cutoff_hz: float; candidate_hz: float; bandwidth_hz: float; noise_share: float
+    noise_dominated: bool; sample_rate_hz: float; source: str
+
 class FitJointOutcome:
     method: str; input: str; training_data: JointData; validation_data: list[JointData]
     model: dict; parameters: list[ParameterEstimate]; reliability: Optional[Reliability]
     training: JointEvaluation; validation: list[JointEvaluation]; static_curve: list[StaticCurvePoint]
     steady_curve: JointSteadyCurve; run_time_s: float; warnings: list[str]
+    verdict: Verdict; lowpass: Optional[JointLowpassChoice]
     method_details: dict
     def to_json(self) -> str: ...
     def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
@@ -136,6 +148,7 @@ class FitJointOutcome:
 
 class EvalJointOutcome:
     data: list[JointData]; evaluations: list[JointEvaluation]; model: dict; joint_file: str
+    verdict: Verdict; lowpass: list[Optional[JointLowpassChoice]]
     def to_json(self) -> str: ...
     def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
     def report(self, path: PathLike, title: str = ...) -> str: ...

@@ -497,6 +497,7 @@ Records as for fit.
 }
 
 void bind_workflows(py::module_& m) {
+  bind_verdict(m);
   bind_fit_compare(m);
   bind_joint(m);
   bind_actuator(m);

@@ -240,6 +240,7 @@ py::array_t<double> matrix(const std::vector<std::vector<double>>& rows);
 
 /// Register the records' Python API (bind_records) and the parts of bind_workflows.
 void bind_fit_compare(py::module_& m);
+void bind_verdict(py::module_& m);
 void bind_joint(py::module_& m);
 void bind_actuator(py::module_& m);
 void bind_export(py::module_& m);

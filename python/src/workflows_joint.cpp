@@ -49,8 +49,13 @@ void add_prep_options(OptionTable<O>& t) {
                          "gain of the command [N m per unit] (default 1)");
   t.template add<double>("resample_rate", [pp](O& o) -> double& { return pp(o).resample_rate; },
                          "resample to this uniform rate first [Hz] (0: keep the samples)");
-  t.template add<double>("lowpass_cutoff", [pp](O& o) -> double& { return pp(o).lowpass_cutoff; },
-                         "zero-phase Butterworth low-pass of position, velocity and torque [Hz]");
+  t.custom("lowpass_cutoff",
+           [](O& o, const py::handle& h) {
+             o.prep.preprocess.lowpass_cutoff = option_cast<double>("lowpass_cutoff", h);
+             o.prep.choose_lowpass = false;
+           },
+           "zero-phase Butterworth low-pass of position, velocity and torque [Hz]; 0: none; not "
+           "given: 5 x the motion's bandwidth, chosen from the record (outcome.lowpass)");
   t.template add<int>("decimate", [pp](O& o) -> int& { return pp(o).decimate; },
                       "keep every N-th sample after filtering (default 1)");
   t.template add<double>("trim_s", [pp](O& o) -> double& { return pp(o).trim_s; },
@@ -242,6 +247,21 @@ void bind_joint_results(py::module_& m) {
       .VIEW(JointSteadyCurve, qd, "[rad/s]")
       .VIEW(JointSteadyCurve, friction, "[N m]");
 
+  using identify::JointLowpassChoice;
+  py::class_<JointLowpassChoice>(m, "JointLowpassChoice",
+                                 "The low-pass chosen from a record when none was given "
+                                 "(docs/joint-identification.md, \"Low-pass\").")
+      .def_readonly("cutoff_hz", &JointLowpassChoice::cutoff_hz, "[Hz]; 0: none")
+      .def_readonly("candidate_hz", &JointLowpassChoice::candidate_hz,
+                    "5 x bandwidth_hz rounded to 1-2-5 [Hz]")
+      .def_readonly("bandwidth_hz", &JointLowpassChoice::bandwidth_hz,
+                    "99.9 % of the position's power lies below it [Hz]")
+      .def_readonly("noise_share", &JointLowpassChoice::noise_share,
+                    "share of the raw acceleration's power above candidate_hz [-]")
+      .def_readonly("noise_dominated", &JointLowpassChoice::noise_dominated, "noise_share > 0.5")
+      .def_readonly("sample_rate_hz", &JointLowpassChoice::sample_rate_hz, "[Hz]")
+      .def_readonly("source", &JointLowpassChoice::source);
+
   using workflows::FitJointOutcome;
   py::class_<FitJointOutcome>(m, "FitJointOutcome", R"doc(
 What fit_joint returns (workflows::FitJointOutcome): the joint model (`model`, the JOINT.json
@@ -271,6 +291,10 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
       .def_readonly("steady_curve", &FitJointOutcome::steady_curve)
       .def_readonly("run_time_s", &FitJointOutcome::run_time_s, "[s]")
       .def_readonly("warnings", &FitJointOutcome::warnings)
+      .def_readonly("verdict", &FitJointOutcome::verdict, "the Verdict on this fit")
+      .def_readonly("lowpass", &FitJointOutcome::lowpass,
+                    "the JointLowpassChoice made from the training record when no lowpass_cutoff "
+                    "was given, else None")
       .def_property_readonly("method_details", [](const FitJointOutcome& r) {
         return json_to_python(io::joint_fit_to_json(r)["method_details"]); },
         "joint_fit.json's method_details (idim, sr3, oe)")
@@ -303,6 +327,10 @@ the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.js
       .def_property_readonly("model", [](const EvalJointResult& r) {
         return json_to_python(io::joint_to_json(r.model)); })
       .def_readonly("joint_file", &EvalJointResult::joint_file)
+      .def_property_readonly("verdict", [](const EvalJointResult& r) { return r.outcome.verdict; },
+                             "the Verdict on the model on these records")
+      .def_property_readonly("lowpass", [](const EvalJointResult& r) { return r.outcome.lowpass; },
+                             "per record: the JointLowpassChoice made for it, or None")
       .def("to_json", [](const EvalJointResult& r) {
         return io::joint_eval_to_json(r.outcome, r.model, r.joint_file).dump(2) + "\n"; },
         "The CLI's joint_eval.json text.")

@@ -113,3 +113,29 @@ def test_fit_joint_errors(record):
         fl.fit_joint(record, method="oe", resample_rate=300.0)  # no start
     with pytest.raises(fl.Error, match="diff must be savgol, central or tvreg, got 'x'"):
         fl.fit_joint(record, diff="x")
+
+
+def test_the_documented_idim_fit_gets_its_low_pass_and_a_verdict(tmp_path, record):
+    """The DFKI record at 300 Hz without lowpass_cutoff: the low-pass is chosen (5 Hz, the
+    owners' cutoff) and the fit is the one with lowpass_cutoff=5 (inertia 0.165 kg m^2, not the
+    0.0032 of an unfiltered acceleration); with lowpass_cutoff=0 the verdict says bad and
+    names the torque rule and --lowpass."""
+    chosen = fl.fit_joint(record, method="idim", resample_rate=300.0)
+    given = fl.fit_joint(record, method="idim", resample_rate=300.0, lowpass_cutoff=5.0)
+    assert chosen.lowpass.cutoff_hz == 5.0 and chosen.lowpass.noise_dominated
+    assert given.lowpass is None
+    assert [p.value for p in chosen.parameters] == [p.value for p in given.parameters]
+    assert chosen.verdict.grade == "good" and str(chosen.verdict) == "good"
+    assert [r.rule for r in chosen.verdict.reasons] == ["lowpass"]
+    none = fl.fit_joint(record, method="idim", resample_rate=300.0, lowpass_cutoff=0.0)
+    inertia = {p.name: p.value for p in none.parameters}["I"]
+    assert inertia < 0.01 and none.lowpass is None
+    assert none.verdict.grade == "bad" and none.verdict.reasons[0].rule == "torque"
+    assert "--lowpass" in none.verdict.line()
+    j = json.loads(none.to_json())
+    assert j["verdict"]["grade"] == "bad" and j["verdict"]["line"] == none.verdict.line()
+    assert json.loads(chosen.to_json())["lowpass"]["cutoff_hz"] == 5.0
+    # the CLI prints the same verdict line
+    out = run_cli("fit-joint", *CLI_ARGS, "--method", "idim", "--lowpass", "0", "--out", "c",
+                  cwd=tmp_path)
+    assert f"verdict: {none.verdict.line()}" in out

@@ -9,6 +9,8 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/signal/resample.hpp"
+#include "frictionlab/signal/sampling.hpp"
+#include "frictionlab/signal/spectrum.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -24,7 +26,64 @@ data::Record run_pipeline(const data::Record& rec, const data::PreprocessOptions
   }
 }
 
+// The low-pass rule's constants (include/frictionlab/identify/joint_data.hpp, "The low-pass").
+constexpr double kBandwidthFraction = 0.999;  // of the position's power [-]
+constexpr double kCutoffPerBandwidth = 5;     // cutoff / motion bandwidth [-]
+constexpr double kMaxCutoffPerRate = 0.2;     // above: no low-pass [-]
+constexpr double kNoiseShare = 0.5;           // of the raw acceleration's power: above, filter [-]
+
+/// The value of 1, 2 or 5 times a power of ten nearest to x > 0 on a logarithmic scale.
+double round_125(double x) {
+  const double decade = std::pow(10.0, std::floor(std::log10(x)));
+  double best = decade;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (std::abs(std::log(m * decade / x)) < std::abs(std::log(best / x))) best = m * decade;
+  return best;
+}
+
+/// (q[k+1] - 2 q[k] + q[k-1]) fs^2 [rad/s^2]: the raw acceleration.
+std::vector<double> second_difference(const std::vector<double>& q, double fs) {
+  std::vector<double> a;
+  for (std::size_t k = 1; k + 1 < q.size(); ++k) a.push_back((q[k + 1] - 2 * q[k] + q[k - 1]) * fs * fs);
+  return a;
+}
+
 }  // namespace
+
+std::optional<JointLowpassChoice> choose_joint_lowpass(const data::Record& rec,
+                                                       const JointPrepOptions& opt) {
+  const data::PreprocessOptions& pp = opt.preprocess;
+  if (!opt.choose_lowpass || pp.lowpass_cutoff > 0 || pp.derivatives == data::DerivativesFrom::none ||
+      pp.diff.method == signal::DiffMethod::tvreg)
+    return std::nullopt;
+  const std::string src = data::source_name(rec);
+  if (rec.position.size() != rec.t.size()) throw FitError(src + ": the joint needs a position channel");
+  if (rec.t.size() < 10) throw FitError(src + ": " + std::to_string(rec.t.size()) + " samples: too few");
+  JointLowpassChoice c;
+  c.source = rec.source;
+  std::vector<double> q;
+  try {
+    if (pp.resample_rate > 0) {
+      c.sample_rate_hz = pp.resample_rate;
+      q = signal::resample_linear(rec.t, rec.position, pp.resample_rate);
+    } else {
+      c.sample_rate_hz = signal::sampling_stats(rec.t).sample_rate;
+      q = rec.position;
+    }
+    c.bandwidth_hz = signal::power_bandwidth(q, c.sample_rate_hz, kBandwidthFraction);
+    if (c.bandwidth_hz > 0) {
+      c.candidate_hz = round_125(kCutoffPerBandwidth * c.bandwidth_hz);
+      c.noise_share = signal::power_fraction_above(second_difference(q, c.sample_rate_hz),
+                                                   c.sample_rate_hz, c.candidate_hz);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw FitError(src + ": choosing the low-pass: " + e.what());
+  }
+  const bool in_band = c.candidate_hz > 0 && c.candidate_hz <= kMaxCutoffPerRate * c.sample_rate_hz;
+  c.noise_dominated = c.noise_share > kNoiseShare;
+  c.cutoff_hz = in_band && c.noise_dominated ? c.candidate_hz : 0;
+  return c;
+}
 
 JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
   const std::string src = data::source_name(rec);

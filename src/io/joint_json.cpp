@@ -1,5 +1,6 @@
 // frictionlab: joint model files (include/frictionlab/io/joint_json.hpp).
 #include "frictionlab/io/joint_json.hpp"
+#include "frictionlab/io/verdict_json.hpp"
 
 #include <cmath>
 #include <variant>
@@ -238,6 +239,16 @@ ordered_json method_details(const workflows::FitJointOutcome& r) {
   return d;
 }
 
+/// A low-pass chosen from a record (identify::JointLowpassChoice).
+ordered_json lowpass_json(const identify::JointLowpassChoice& c) {
+  return ordered_json{{"cutoff_hz", c.cutoff_hz},
+                      {"candidate_hz", c.candidate_hz},
+                      {"bandwidth_hz", c.bandwidth_hz},
+                      {"noise_share", c.noise_share},
+                      {"sample_rate_hz", c.sample_rate_hz},
+                      {"chosen_from", c.source}};
+}
+
 }  // namespace
 
 ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
@@ -246,6 +257,8 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
   o["version"] = 1;
   o["method"] = workflows::joint_method_name(s.method);
   o["input"] = s.input;
+  o["verdict"] = verdict_to_json(s.verdict);
+  o["lowpass"] = s.lowpass ? lowpass_json(*s.lowpass) : ordered_json(nullptr);
   o["joint"] = joint_to_json(s.model);
   ordered_json params = ordered_json::array();
   for (const auto& e : s.parameters) {
@@ -291,11 +304,15 @@ ordered_json joint_eval_to_json(const workflows::EvalJointOutcome& r, const sim:
   summary["format"] = "frictionlab-joint-eval";
   summary["version"] = 1;
   summary["joint_file"] = joint_file;
+  summary["verdict"] = verdict_to_json(r.verdict);
   summary["joint"] = joint_to_json(model);
   summary["records"] = ordered_json::array();
-  for (const auto& e : r.evaluations) {
+  for (std::size_t i = 0; i < r.evaluations.size(); ++i) {
+    const auto& e = r.evaluations[i];
     ordered_json rec = ordered_json::object();
     rec["file"] = e.source;
+    rec["lowpass"] = i < r.lowpass.size() && r.lowpass[i] ? lowpass_json(*r.lowpass[i])
+                                                          : ordered_json(nullptr);
     rec.update(joint_errors_json(e));
     summary["records"].push_back(std::move(rec));
   }

@@ -564,6 +564,26 @@ std::string joint_time_plots(const oj& rep, const std::string& id, const std::st
   return s;
 }
 
+/// A result's "verdict" object (io/verdict_json.hpp): the grade with its reasons and what to try,
+/// coloured by grade (good: ok, doubtful: warn, bad: bad); notes (grade good) listed after.
+std::string verdict_block(const oj& v) {
+  if (!v.is_object()) return "";
+  const std::string grade = v.value("grade", std::string("good"));
+  const std::string cls = grade == "bad" ? "bad" : grade == "doubtful" ? "warn" : "ok";
+  std::string s = "<div class=\"verdict " + cls + "\" data-grade=\"" + esc(grade) + "\"><b>Verdict: " +
+                  esc(grade) + ".</b>";
+  std::string items;
+  for (const auto& r : v.value("reasons", oj::array())) {
+    const std::string g = r.value("grade", std::string());
+    const std::string hint = r.value("hint", std::string());
+    items += "<li class=\"" + esc(g == "good" ? std::string("note") : g) + "\">" +
+             (g == "good" ? std::string("Note: ") : "") + esc(r.value("text", std::string())) +
+             (hint.empty() ? "" : " <span class=\"hint\">Try: " + esc(hint) + ".</span>") + "</li>";
+  }
+  if (!items.empty()) s += "<ul class=\"reasons\">" + items + "</ul>";
+  return s + "</div>\n";
+}
+
 /// joint_eval.json (eval-joint): the joint model's values, the errors and a time plot per record.
 std::string joint_eval_section(const ReportSource& src, const std::string& id) {
   const oj& j = src.result;
@@ -571,6 +591,7 @@ std::string joint_eval_section(const ReportSource& src, const std::string& id) {
   std::string s = "<section class=\"fit joint-eval\" id=\"" + id + "\" data-model=\"joint\" data-source=\"" +
                   esc(src.name) + "\">\n<h2>joint <small>eval-joint of <code>" +
                   esc(j.value("joint_file", std::string())) + "</code> &mdash; " + esc(src.name) + "</small></h2>\n";
+  s += verdict_block(j.value("verdict", oj()));
   // The model's values (no estimation here: no standard errors).
   s += "<h3>The joint model</h3>\n<table class=\"parameters\">\n<thead><tr><th>parameter</th><th>value</th></tr></thead>\n<tbody>\n";
   const oj& joint = j.value("joint", oj::object());
@@ -632,7 +653,8 @@ std::string joint_section(const ReportSource& src, const std::string& id) {
     }
     if (!reliable) text += "The white-noise standard errors are not reliable; read the HAC column.";
   }
-  s += "<p class=\"verdict " + std::string(doubtful.empty() && reliable ? "ok" : "warn") + "\"><b>Verdict:</b> " + text + "</p>\n";
+  s += verdict_block(j.value("verdict", oj()));
+  s += "<p class=\"note parameters-note\">" + text + "</p>\n";
   s += parameter_table(j, where);
   if (rel.is_object()) {
     oj wrapper = oj::object();
@@ -851,6 +873,11 @@ tr.fixed td { color: var(--muted); }
 code { font-size: 13px; }
 .verdict { padding: 8px 12px; border-left: 5px solid var(--ok); background: #eef8f4; }
 .verdict.warn { border-left-color: var(--warn); background: #fdf1ea; }
+.verdict.bad { border-left-color: #b00020; background: #fbe9ec; }
+.verdict ul.reasons { margin: 4px 0 0; padding-left: 20px; }
+.verdict li.bad::marker { color: #b00020; }
+.verdict li.doubtful::marker { color: var(--warn); }
+.verdict .hint { color: var(--muted); }
 .reliability.warn { color: #8a3a00; }
 .badge { display: inline-block; font-size: 12px; padding: 0 6px; margin: 1px 2px; border-radius: 8px;
          border: 1px solid var(--line); white-space: nowrap; }

@@ -49,6 +49,15 @@ JointControllerReport controller_of(const FitJointOptions& o, const identify::Jo
   return c;
 }
 
+/// `prep` with the low-pass chosen from `rec` where none is given (identify::choose_joint_lowpass).
+identify::JointPrepOptions with_lowpass(const identify::JointPrepOptions& prep, const data::Record& rec,
+                                        std::optional<identify::JointLowpassChoice>& choice) {
+  identify::JointPrepOptions p = prep;
+  choice = identify::choose_joint_lowpass(rec, prep);
+  if (choice) p.preprocess.lowpass_cutoff = choice->cutoff_hz;
+  return p;
+}
+
 }  // namespace
 
 std::string joint_method_name(JointMethod m) {
@@ -81,11 +90,12 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   FitJointOutcome s;
   s.method = o.method;
   s.input = training.source;
-  s.training_data = identify::joint_data(training, o.prep);
-  if (desired) identify::attach_desired(s.training_data, *desired, o.prep);
+  const identify::JointPrepOptions prep = with_lowpass(o.prep, training, s.lowpass);
+  s.training_data = identify::joint_data(training, prep);
+  if (desired) identify::attach_desired(s.training_data, *desired, prep);
   for (const auto& rec : validation) {
     progress.check();
-    s.validation_data.push_back(identify::joint_data(rec, o.prep));
+    s.validation_data.push_back(identify::joint_data(rec, prep));
   }
   const identify::JointData& train = s.training_data;
   const std::span<const identify::JointData> train_span(&train, 1);
@@ -195,6 +205,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   }
   s.static_curve = identify::static_curve_check(s.model, train);
   s.steady_curve = steady_curve(s.model, train);
+  s.verdict = joint_fit_verdict(s);
   s.run_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }
@@ -204,9 +215,11 @@ EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data
   EvalJointOutcome r;
   for (const auto& rec : records) {
     progress.check();
-    r.data.push_back(identify::joint_data(rec, o.prep));
+    r.lowpass.emplace_back();
+    r.data.push_back(identify::joint_data(rec, with_lowpass(o.prep, rec, r.lowpass.back())));
     r.evaluations.push_back(identify::evaluate_joint(model, r.data.back(), o.eval));
   }
+  r.verdict = joint_eval_verdict(r);
   return r;
 }
 

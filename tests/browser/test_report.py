@@ -276,7 +276,9 @@ def test_joint_report(pages, reports):
         panels: document.querySelectorAll('div.timeplot svg g.panel').length,
         sr3: document.querySelectorAll('svg.plot[data-plot="sr3-path"] circle, svg.plot[data-plot="sr3-path"] path').length,
         rmse: Array.from(document.querySelectorAll('table.metrics td.rmse')).map(td => +td.dataset.value),
-        verdict: document.querySelector('.verdict').textContent,
+        grade: document.querySelector('.verdict').dataset.grade,
+        reasons: Array.from(document.querySelectorAll('.verdict li')).map(li => li.textContent),
+        note: document.querySelector('.parameters-note').textContent,
       })""")
     assert info["names"] == [p["name"] for p in j["parameters"]]
     assert info["values"] == [p["value"] for p in j["parameters"]]
@@ -284,7 +286,11 @@ def test_joint_report(pages, reports):
     assert info["panels"] == 3 * info["timeplots"]
     assert info["sr3"] >= 1
     assert info["rmse"] == [j["training"]["torque"]["rmse"]] + [v["torque"]["rmse"] for v in j["validation"]]
-    assert "sigma0" in info["verdict"]  # the record does not determine sigma0 (sr3's warning)
+    assert "sigma0" in info["note"]  # the record does not determine sigma0 (sr3's warning)
+    # the verdict of joint_fit.json at the top, one item per reason, what to try with each
+    assert info["grade"] == j["verdict"]["grade"]
+    assert len(info["reasons"]) == len(j["verdict"]["reasons"])
+    assert all(r["text"] in li for r, li in zip(j["verdict"]["reasons"], info["reasons"]))
     page.set_value("#fit-1-time-1 .zoom-end", 500)
     a, b = [float(x) for x in page.evaluate(
         "document.querySelector('#fit-1-time-1 svg.plot').getAttribute('data-range')").split()]

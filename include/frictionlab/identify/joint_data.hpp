@@ -13,8 +13,26 @@
 //      tau = force.
 // The joint needs derivatives (from position, the default, or from the measured velocity).
 //
-// Host side: allocates, throws FitError naming the record and the option.
+// The low-pass when none is given (choose_joint_lowpass; docs/joint-identification.md,
+// "Low-pass"): the acceleration is a second derivative, so a derivative filter's noise gain grows
+// as f^2 and a 300 Hz record differentiated without a low-pass gives an acceleration that is
+// noise. With savgol or central derivatives and no cutoff given:
+//   1. the motion's bandwidth f_b: 99.9 % of the detrended position's power lies below it
+//      (signal/spectrum.hpp), on the grid the pipeline uses;
+//   2. the candidate cutoff: 5 f_b, the usual practice of a cutoff a few times the motion's
+//      bandwidth (Gautier 1997, "Dynamic identification of robots with power model"), rounded
+//      to 1, 2 or 5 times a power of ten;
+//   3. the need: the share of the power of the position's second difference (the raw
+//      acceleration) above the candidate. Above one half, the acceleration is mostly noise and
+//      the candidate is used; else none (a zero-phase filter's edges distort a clean record's
+//      acceleration more than its noise does). A candidate above a fifth of the sample rate
+//      filters nothing the derivative filter does not: none either.
+// tvreg regularises the derivatives itself: no choice.
+//
 #pragma once
+
+#include <optional>
+#include <string>
 
 #include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/data/record.hpp"
@@ -26,9 +44,31 @@ struct JointPrepOptions {
   /// The pipeline; the joint's defaults: qd, qdd from q by savgol (cubic) over 0.02 s.
   data::PreprocessOptions preprocess{.derivatives = data::DerivativesFrom::position,
                                      .diff_window_s = 0.02};
+  /// preprocess.lowpass_cutoff == 0 with savgol or central derivatives: the caller chooses a
+  /// cutoff with choose_joint_lowpass (true) or differentiates unfiltered (false).
+  bool choose_lowpass = true;
   bool torque_from_command = false;  ///< tau = gain * record.current (else record.force)
   double gain = 1.0;                 ///< [N m per command unit]
 };
+
+/// The low-pass chosen for a record (header).
+struct JointLowpassChoice {
+  double cutoff_hz = 0;       ///< the chosen cutoff [Hz]; 0: none (see candidate_hz, noise_share)
+  double candidate_hz = 0;    ///< 5 x bandwidth_hz rounded to 1-2-5 [Hz]
+  double bandwidth_hz = 0;    ///< 99.9 % of the position's power lies below it [Hz]
+  /// The share of the raw acceleration's power above candidate_hz [-] (used above 0.5).
+  double noise_share = 0;
+  bool noise_dominated = false;  ///< noise_share > 0.5
+  double sample_rate_hz = 0;  ///< of the grid the spectrum was taken on [Hz]
+  std::string source;         ///< the record it was chosen from
+};
+
+/// The low-pass `rec` needs (header), or none when the options need no choice (a cutoff given,
+/// choose_lowpass false, tvreg or no derivatives). The spectrum is taken on the grid the pipeline
+/// uses (resample_rate, or the record's median step). Throws FitError naming the record if it has
+/// no position channel or fewer than 8 samples.
+std::optional<JointLowpassChoice> choose_joint_lowpass(const data::Record& rec,
+                                                       const JointPrepOptions& opt);
 
 /// The JointData of a record (see the header). Throws FitError.
 JointData joint_data(const data::Record& rec, const JointPrepOptions& opt);

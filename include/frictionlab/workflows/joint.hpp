@@ -4,7 +4,8 @@
 //
 // fit_joint, in order:
 //   1. every record through the preprocessing pipeline of identify/joint_data.hpp
-//      (options.prep); with a desired record (closed-loop oe), its trajectory attached to the
+//      (options.prep; with no low-pass given, the one identify::choose_joint_lowpass chooses
+//      from the training record, for every record alike); with a desired record (closed-loop oe), its trajectory attached to the
 //      training record (identify::attach_desired);
 //   2. the method chain: idim (identify/joint_idim.hpp) or sr3 (identify/joint_sr3.hpp; the
 //      validation records supply its AIC observations), or oe (identify/joint_oe.hpp) started
@@ -16,8 +17,10 @@
 //      (identify::static_curve_check);
 //   4. the warning rule of oe: if oe raised the training torque error ||e||/||tau|| above 1.5
 //      times its start's, the refined model fits the simulated motion at the expense of the
-//      torque (e.g. a joint under a position controller fitted in open loop): said in warnings.
-// eval_joint: every record through the same pipeline and evaluate_joint of a given model.
+//      torque (e.g. a joint under a position controller fitted in open loop): said in warnings;
+//   5. the verdict (workflows/verdict.hpp).
+// eval_joint: every record through the same pipeline (a low-pass chosen per record where none
+// is given) and evaluate_joint of a given model, then the verdict.
 //
 // Records come in memory (io/record_io.hpp reads them); their `source` labels them in results.
 // Nothing is printed or written: io/joint_json.hpp writes joint_fit.json / joint_eval.json,
@@ -41,6 +44,7 @@
 #include "frictionlab/identify/joint_sr3.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/workflows/progress.hpp"
+#include "frictionlab/workflows/verdict.hpp"
 
 namespace frictionlab::workflows {
 
@@ -133,6 +137,9 @@ struct FitJointOutcome {
   std::vector<identify::StaticCurvePoint> static_curve;  ///< on the training record
   JointSteadyCurve steady_curve;  ///< the model's, over the training velocity range
   double run_time_s = 0;          ///< wall time of fit_joint [s]
+  /// The low-pass chosen from the training record when none was given (applied to every record).
+  std::optional<identify::JointLowpassChoice> lowpass;
+  Verdict verdict;  ///< joint_fit_verdict of this outcome
   /// The methods' warnings in order (idim / sr3, then oe), then the oe rule of the header.
   std::vector<std::string> warnings;
 };
@@ -153,6 +160,9 @@ struct EvalJointOptions {
 struct EvalJointOutcome {
   std::vector<identify::JointData> data;               ///< the preprocessed records
   std::vector<identify::JointEvaluation> evaluations;  ///< model on data[i]
+  /// The low-pass chosen for data[i] when none was given.
+  std::vector<std::optional<identify::JointLowpassChoice>> lowpass;
+  Verdict verdict;  ///< joint_eval_verdict of this outcome
 };
 
 /// The error measures of `model` on every record (header). Checked between records.

@@ -1,0 +1,63 @@
+// frictionlab workflows: the verdict on a result: good, doubtful or bad, with the reasons and
+// what to try (docs/joint-identification.md, "Verdict"). The rules read an outcome only; they
+// compute nothing new and never change the result.
+//
+// A verdict's grade is its worst reason's; a result with no reason is good. Reasons of grade
+// good are notes (e.g. a low-pass chosen for the user) that say how the result was made.
+//
+// Joint rules, on the training record and every validation record (fit_joint), or on every
+// record (eval_joint); e = ||measured - predicted|| / ||measured|| of a channel:
+//   torque       the inverse model's torque error: e > 0.7 bad (the model explains little of the
+//                torque), e > 0.45 doubtful; on a fit with validation records the validation
+//                records decide (the training record's error is what the fit minimised);
+//   leaves       the simulation from the applied torque: position e > 1 (the simulated motion
+//                leaves the record): bad where the torque rule also fails, else doubtful (the
+//                model explains the torque but an open-loop simulation drifts: a neutral or
+//                unstable record); e > 0.3 doubtful;
+//   generalises  validation torque error > 2 x the training one and > 0.3: doubtful;
+//   physical     a parameter the model needs positive (I, sigma0, sigma1, Fc, Omega_s) <= 0, or
+//                one it needs non-negative (Fv, Fc_pos, Fc_neg) < 0: bad;
+//   determined   a positive parameter whose 95 % interval reaches 0 or below: doubtful;
+//   simulation   TR-BDF2 stages whose Newton iteration did not converge: doubtful;
+//   lowpass      a low-pass chosen from the record (identify::choose_joint_lowpass): a note.
+//
+// Host side: allocates; no I/O.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace frictionlab::workflows {
+
+struct FitJointOutcome;
+struct EvalJointOutcome;
+
+enum class Grade { good, doubtful, bad };
+
+/// "good", "doubtful" or "bad".
+std::string grade_name(Grade g);
+
+/// One reason of a verdict.
+struct VerdictReason {
+  Grade grade = Grade::good;
+  std::string rule;  ///< the rule's name in the header ("torque", "leaves", ...)
+  std::string text;  ///< what was found, with its numbers
+  std::string hint;  ///< what to try; may be empty
+};
+
+struct Verdict {
+  Grade grade = Grade::good;
+  std::vector<VerdictReason> reasons;  ///< worst first, in rule order within a grade
+
+  /// One line: "good", or "bad: TEXT (HINT); doubtful: TEXT" over the reasons that are not notes.
+  std::string line() const;
+  /// Add a reason, keeping the order of `reasons` and the grade.
+  void add(VerdictReason r);
+};
+
+/// The verdict on a joint fit (header).
+Verdict joint_fit_verdict(const FitJointOutcome& outcome);
+/// The verdict on a joint model evaluated on records (header).
+Verdict joint_eval_verdict(const EvalJointOutcome& outcome);
+
+}  // namespace frictionlab::workflows
