@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import sqlite3
 import stat
+import sys
 import time
 
 import pytest
@@ -505,3 +506,114 @@ def test_urls(url, backend, tmp_path):
         with pytest.raises(fs.StoreError) as e:
             fs.open_store(secret)
         assert "s3cret" not in str(e.value) and ":***@" in str(e.value) and "no_such_db" in str(e.value)
+
+
+def _tables(url):
+    raw = Raw(url)
+    try:
+        if fs.parse_url(url)[0] == "sqlite":
+            sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        else:
+            sql = "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+        return [r[0] for r in raw.execute(sql).fetchall()]
+    finally:
+        raw.close()
+
+
+def test_readonly_reads_and_writes_nothing(url, backend):
+    """readonly=True (fleet status / report) reads a store and writes nothing: no schema in an
+    empty database, every write refused by the database itself (SQLite mode=ro, PostgreSQL READ
+    ONLY transactions), the SQLite file's bytes unchanged."""
+    if backend == "sqlite":
+        with pytest.raises(fs.StoreError, match="no such file"):
+            fs.open_store(url, readonly=True)
+    else:
+        with pytest.raises(fs.StoreError, match="no frictionlab results"):
+            fs.open_store(url, readonly=True)
+        assert _tables(url) == []
+    with fs.open_store(url) as store:
+        run = store.begin_run("c", "v", "{}", 1)
+        store.record_task(run, make_result("k1"))
+        store.end_run(run, "done")
+    before = open(url, "rb").read() if backend == "sqlite" else None
+    with fs.open_store(url, readonly=True) as store:
+        assert store.runs()["status"].tolist() == ["done"]
+        assert store.tasks()["key"].tolist() == ["k1"] and len(store.parameters()) == N_PARAMS
+        with pytest.raises(fs.StoreError, match="read-?only|readonly"):
+            store.begin_run("c", "v", "{}", 1)
+        with pytest.raises(fs.StoreError, match="read-?only|readonly"):
+            store.record_task(run, make_result("k2"))
+    if backend == "sqlite":
+        assert open(url, "rb").read() == before
+    with fs.open_store(url, readonly=True) as store:
+        assert store.tasks()["key"].tolist() == ["k1"]
+
+
+def test_foreign_database_is_refused(url, backend):
+    """A database with another application's tables (and no frictionlab schema) is refused by
+    readers and writers alike, naming its tables, and left exactly as it was (no table added,
+    SQLite's journal mode not switched to WAL)."""
+    raw = Raw(url)
+    try:
+        raw.execute("CREATE TABLE beta (x INTEGER)")
+        raw.execute("CREATE TABLE alpha (x INTEGER)")
+    finally:
+        raw.close()
+    for kwargs in ({}, {"create": False}, {"readonly": True}):
+        with pytest.raises(fs.StoreError, match=r"is not a frictionlab store \(it has tables alpha, "
+                                                r"beta\); give a new or empty database"):
+            fs.open_store(url, **kwargs)
+    assert _tables(url) == ["alpha", "beta"]
+    if backend == "sqlite":
+        raw = Raw(url)
+        try:
+            assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        finally:
+            raw.close()
+
+
+_READER = """
+import sys
+from frictionlab.fleet.store import open_store, StoreError
+try:
+    with open_store(sys.argv[1], readonly=True) as s:
+        print("runs", len(s.runs()), "tasks", len(s.tasks()))
+except StoreError as e:
+    print("error", e)
+"""
+
+
+def test_readonly_sqlite_store_of_another_user(tmp_path):
+    """A store the user may only read (the file and its directory another user's, read-only for
+    this one: no -shm file can be created) is read by readonly=True. As root (which ignores file
+    modes) the reader runs as the unprivileged user `nobody`; otherwise the directory and file
+    are made read-only for this user."""
+    import shutil
+    import subprocess
+    import tempfile
+    as_root = os.geteuid() == 0
+    if as_root and not shutil.which("runuser"):
+        pytest.skip("root without runuser: cannot read as another user")
+    d = tempfile.mkdtemp(prefix="fleet_ro_")
+    try:
+        path = os.path.join(d, "results.sqlite")
+        with fs.open_store(path) as store:
+            run = store.begin_run("c", "v", "{}", 1)
+            store.record_task(run, make_result("k1"))
+            store.end_run(run, "done")
+        assert sorted(os.listdir(d)) == ["results.sqlite"]  # the writer removed -wal and -shm
+        os.chmod(path, 0o444)
+        os.chmod(d, 0o555)
+        pkg = os.path.dirname(os.path.dirname(fs.__file__))  # frictionlab's parent directory
+        cmd = [sys.executable, "-c", _READER, path]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+               "PYTHONPATH": os.path.dirname(pkg)}
+        if as_root:
+            cmd = ["runuser", "-u", "nobody", "--"] + cmd
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "runs 1 tasks 1", out.stdout + out.stderr
+        assert sorted(os.listdir(d)) == ["results.sqlite"]
+    finally:
+        os.chmod(d, 0o755)
+        shutil.rmtree(d)

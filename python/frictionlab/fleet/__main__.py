@@ -69,7 +69,7 @@ def _cmd_status(a) -> int:
     bar = tqdm(total=int(newest["n_tasks"]), desc=f"run {newest['run_id']}", unit="task",
                file=sys.stderr)
     while True:
-        with open_store(a.db, create=False) as store:
+        with open_store(a.db, readonly=True) as store:
             tasks = store.tasks()
             run_row = store.runs().set_index("run_id").loc[newest["run_id"]]
         tasks, _ = current_results(tasks, a.config and read_config(a.config))
@@ -91,7 +91,7 @@ def _cmd_report(a) -> int:
     from .store import open_store
     from .tasks import validation_evaluator
     config = read_config(a.config) if a.config else None
-    with open_store(a.db, create=False) as store:
+    with open_store(a.db, readonly=True) as store:
         all_params = store.parameters()
         all_tasks = store.tasks()
     # one result per session: the newest, or with --config the one of that configuration and

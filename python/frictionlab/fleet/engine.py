@@ -346,7 +346,7 @@ def status(db: str, config: FleetConfig | str | None = None) -> dict:
     from .store import open_store
     if config is not None and not isinstance(config, FleetConfig):
         config = read_config(config)
-    with open_store(db, create=False) as store:
+    with open_store(db, readonly=True) as store:
         runs = store.runs()
         all_tasks = store.tasks()
     tasks, superseded = current_results(all_tasks, config)

@@ -48,7 +48,7 @@ class _Dialect:
     transaction starts and how the schema version table is found."""
 
     def __init__(self, name, placeholder, ident, id_type, real, boolean, strict, begin, lock,
-                 has_version_table):
+                 has_version_table, list_tables):
         self.name = name
         self.placeholder = placeholder
         self.ident = ident              # the auto-numbered primary key column type
@@ -59,6 +59,7 @@ class _Dialect:
         self.begin = begin              # statements starting a write transaction
         self.lock = lock                # statements serialising migrations (after begin)
         self.has_version_table = has_version_table
+        self.list_tables = list_tables  # the user tables' names, sorted (foreign-store check)
 
     def sql(self, text):
         """`text` written with ? placeholders, in this dialect (no literal ? or % in our SQL)."""
@@ -69,13 +70,17 @@ SQLITE = _Dialect(
     "sqlite", "?", ident="INTEGER PRIMARY KEY AUTOINCREMENT", id_type="INTEGER", real="REAL",
     boolean=lambda col: f"INTEGER NOT NULL CHECK ({col} IN (0, 1))", strict=" STRICT",
     begin=["BEGIN IMMEDIATE"], lock=[],
-    has_version_table="SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+    has_version_table="SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+    list_tables="SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                "substr(name, 1, 7) <> 'sqlite_' ORDER BY name")
 POSTGRESQL = _Dialect(
     "postgresql", "%s", ident="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", id_type="BIGINT",
     real="DOUBLE PRECISION", boolean=lambda col: "BOOLEAN NOT NULL", strict="",
     begin=["BEGIN"], lock=["SELECT pg_advisory_xact_lock(7318018001)"],
     has_version_table="SELECT COUNT(*) FROM pg_catalog.pg_tables "
-                      "WHERE tablename = 'schema_version' AND schemaname = current_schema()")
+                      "WHERE tablename = 'schema_version' AND schemaname = current_schema()",
+    list_tables="SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                "ORDER BY tablename")
 
 
 def _schema_v1(d):
@@ -226,17 +231,61 @@ def _sqlite_wal(conn, sqlite3):
             time.sleep(0.01)
 
 
-def _connect_sqlite(path, create):
+def _foreign_message(url, tables):
+    """The refusal of a database that holds tables but no frictionlab schema."""
+    shown = ", ".join(tables[:10]) + (f" and {len(tables) - 10} more" if len(tables) > 10 else "")
+    return (f"results store {url}: is not a frictionlab store (it has tables {shown}); give a new "
+            f"or empty database")
+
+
+def _connect_sqlite_readonly(path, sqlite3):
+    """A read-only connection (URI mode=ro). A WAL store needs its -shm file to be read; when
+    that file is missing and cannot be created (a directory the reader may not write) and no
+    -wal file exists (no writer has uncommitted pages: the file is whole), the store is opened
+    as immutable (no locks, no -shm)."""
+    def connect(query):
+        conn = sqlite3.connect(f"file:{urllib.parse.quote(path)}?{query}", uri=True,
+                               timeout=SQLITE_BUSY_TIMEOUT_S, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # is it a database?
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    try:
+        return connect("mode=ro")
+    except sqlite3.OperationalError:
+        if os.path.exists(path + "-wal") or os.access(os.path.dirname(path) or ".", os.W_OK):
+            raise
+        return connect("mode=ro&immutable=1")
+
+
+def _connect_sqlite(path, create, readonly):
+    """A connection to the SQLite store `path`: read-only (URI mode=ro: nothing is written, not
+    even the WAL switch, so a store the user may only read can be read) or read-write in WAL
+    mode (the file created first when `create`)."""
     import sqlite3
 
     if not os.path.exists(path):
-        if not create:
+        if not create or readonly:
             raise StoreError(f"results store {path}: no such file")
         _create_sqlite_file(path)
     try:
+        if readonly:
+            return _connect_sqlite_readonly(path, sqlite3)
         conn = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_S, isolation_level=None,
                                check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+        # another application's database is refused before anything changes it (the WAL switch
+        # below persists in the file)
+        if conn.execute(SQLITE.has_version_table).fetchone()[0] == 0:
+            tables = [r[0] for r in conn.execute(SQLITE.list_tables).fetchall()]
+            if tables:
+                conn.close()
+                raise StoreError(_foreign_message(path, tables))
         mode = _sqlite_wal(conn, sqlite3)
         if mode.lower() != "wal":
             raise StoreError(f"results store {path}: SQLite refused WAL mode (journal_mode {mode}); "
@@ -247,29 +296,40 @@ def _connect_sqlite(path, create):
     return conn
 
 
-def _connect_postgresql(url):
+def _connect_postgresql(url, readonly):
+    """A connection to the PostgreSQL store `url`; with `readonly` every transaction of the
+    session is READ ONLY (the server refuses any write or DDL)."""
     import psycopg2
 
     try:
         conn = psycopg2.connect(url)
+        conn.autocommit = True  # transactions are explicit (BEGIN ... COMMIT), reads end at once
+        if readonly:
+            with conn.cursor() as cur:
+                cur.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
     except psycopg2.Error as e:
         raise StoreError(f"results store {redact_url(url)}: cannot connect ({str(e).strip()})") from e
-    conn.autocommit = True  # transactions are explicit (BEGIN ... COMMIT), reads end at once
     return conn
 
 
-def open_store(url, create=True):
+def open_store(url, create=True, readonly=False):
     """Open (and create or migrate) the results store at `url`.
 
     url: a file path or ``sqlite:///absolute/path.sqlite`` (SQLite; the file is created with its
       directory's permissions, the directory must exist), or ``postgresql://user[:password]@host:port/db``
       (PostgreSQL through psycopg2; the database must exist).
-    create: False to refuse a missing SQLite file or an empty database (readers such as
-      ``fleet status``) instead of creating the schema.
+    create: False to refuse a missing SQLite file or an empty database instead of creating the
+      schema.
+    readonly: open for reading only (implies create=False; what ``fleet status`` and ``fleet
+      report`` use): SQLite through a ``mode=ro`` URI, PostgreSQL with READ ONLY transactions;
+      nothing is written (no schema, no migration, no WAL switch), so a store the user may only
+      read can be read; writes raise StoreError.
+    A database that holds tables but no frictionlab schema (another application's) is refused,
+    never added to: give a new or empty database.
     Returns a Store (a context manager). Raises ValueError for an unknown URL scheme, StoreError when
     the store cannot be opened, is newer than this code (SCHEMA_VERSION) or a migration fails;
     messages show the URL without its password."""
-    return Store(url, create=create)
+    return Store(url, create=create and not readonly, readonly=readonly)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -380,7 +440,7 @@ class Store:
     """A results store (see open_store, which is how to make one). Thread-safe: one connection,
     one operation at a time."""
 
-    def __init__(self, url, create=True, migrations=None):
+    def __init__(self, url, create=True, migrations=None, readonly=False):
         """Open the store at `url` (see open_store). `migrations` replaces MIGRATIONS (for the
         migration tests: the code's version is then len(migrations))."""
         backend, target = parse_url(url)
@@ -389,16 +449,17 @@ class Store:
         self._lock = threading.RLock()
         if backend == "sqlite":
             self._d = SQLITE
-            self._conn = _connect_sqlite(target, create)
+            self._conn = _connect_sqlite(target, create, readonly)
             self._errors = (__import__("sqlite3").Error,)
         else:
             import psycopg2
 
             self._d = POSTGRESQL
-            self._conn = _connect_postgresql(target)
+            self._conn = _connect_postgresql(target, readonly)
             self._errors = (psycopg2.Error,)
         try:
-            self.version = self._migrate(MIGRATIONS if migrations is None else migrations, create)
+            self.version = self._migrate(MIGRATIONS if migrations is None else migrations, create,
+                                         readonly)
         except BaseException:
             self._conn.close()
             raise
@@ -452,22 +513,35 @@ class Store:
         v = cur.fetchone()[0]
         return 0 if v is None else int(v)
 
-    def _migrate(self, migrations, create):
+    def _foreign_tables(self, cur):
+        """The tables of a database without a schema_version table (another application's)."""
+        self._execute(cur, self._d.list_tables)
+        return [r[0] for r in cur.fetchall()]
+
+    def _migrate(self, migrations, create, readonly=False):
         target = len(migrations)
         with self._lock:
             cur = self._conn.cursor()
             try:
                 current = self._version(cur)
+                foreign = self._foreign_tables(cur) if current == 0 else []
             except self._errors as e:
-                raise StoreError(f"results store {self.url}: cannot read the schema version ({e})") from e
+                raise StoreError(f"results store {self.url}: cannot read the schema version "
+                                 f"({str(e).strip()})") from e
             finally:
                 cur.close()
         if current > target:
             raise StoreError(f"results store {self.url} has schema version {current}, newer than this "
                              f"frictionlab's {target}: use a newer frictionlab")
+        if foreign:
+            raise StoreError(_foreign_message(self.url, foreign))
         if current == 0 and not create:
             raise StoreError(f"results store {self.url}: no frictionlab results in it "
                              f"(no schema_version table)")
+        if current < target and readonly:
+            raise StoreError(f"results store {self.url} has schema version {current}, older than "
+                             f"this frictionlab's {target}: a run (`fleet run`, which may write) "
+                             f"migrates it; reading commands do not")
         for v in range(current + 1, target + 1):
             with self._transaction(f"migration to schema version {v}") as cur:
                 for s in self._d.lock:
