@@ -7,7 +7,9 @@ which are the CLI's options) and the validation. A fleet's sessions come from a 
 robot, joint, session, session_time, files, optional joint_type and tag columns) or from a
 directory layout ROOT/<robot>/<joint>/<session>/<files> discovered automatically.
 
-Errors are `FleetInputError` (a ValueError) naming the file, the line (and the key or column).
+Errors are `FleetInputError` (a ValueError) naming the file, the line and column, and the key
+(its JSON path) or the manifest's column. The configuration is strict JSON (strict_json) and every
+option is checked against the command's rules (options) when it is read.
 """
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ import csv
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass, field
+
+from . import options, strict_json
 
 FORMAT = "frictionlab-fleet"
 VERSION = 1
@@ -27,17 +30,6 @@ VALIDATIONS = ("none", "last-file", "last-20%")
 class FleetInputError(ValueError):
     """A problem with a fleet input (configuration, manifest, directory): names the file, line
     and key or column."""
-
-
-def _key_line(text: str, key: str) -> int:
-    """1-based line of the first `"key":` in `text` (0 when absent): for messages."""
-    m = re.search(r'"' + re.escape(key) + r'"\s*:', text)
-    return text.count("\n", 0, m.start()) + 1 if m else 0
-
-
-def _where(path: str, text: str, key: str) -> str:
-    line = _key_line(text, key.split(".")[-1])
-    return f"{path}:{line}: key '{key}'" if line else f"{path}: key '{key}'"
 
 
 @dataclass(frozen=True)
@@ -81,73 +73,100 @@ class FleetConfig:
 def read_config(path: str) -> FleetConfig:
     """Read and check a fleet configuration file (FleetInputError naming file, line and key)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise FleetInputError(f"{path}: cannot read the fleet configuration: {e.strerror}") from None
-    return parse_config(text, path)
+    return parse_config(data, path)
 
 
-def parse_config(text: str, path: str = "fleet.json") -> FleetConfig:
-    """Parse a fleet configuration's text (see read_config)."""
+def _text(data: str | bytes, path: str) -> str:
+    """The configuration's text: bytes must be UTF-8 (FleetInputError naming the byte offset)."""
+    if isinstance(data, str):
+        return data
     try:
-        j = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FleetInputError(f"{path}:{e.lineno}:{e.colno}: JSON syntax error: {e.msg}") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise FleetInputError(f"{path}:{line}: not UTF-8 text (byte {e.start}: {e.reason})") from None
+
+
+def _fail(doc, keys, message: str):
+    """FleetInputError "PATH:LINE:COL: JSON.PATH: message" at the value of `keys`."""
+    raise FleetInputError(f"{doc.where(*keys)}: {'.'.join(map(str, keys))}: {message}")
+
+
+def _show(value) -> str:
+    s = json.dumps(value, ensure_ascii=True)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+_TOP_KEYS = ("format", "version", "joint_types", "joints", "default_type", "description")
+
+
+def parse_config(data: str | bytes, path: str = "fleet.json") -> FleetConfig:
+    """Parse a fleet configuration's text or bytes (see read_config): strict JSON
+    (strict_json.loads), every key known, every option checked (options.check)."""
+    text = _text(data, path)
+    doc = strict_json.loads(text, path)
+    j = doc.value
     if not isinstance(j, dict):
         raise FleetInputError(f"{path}: expected a JSON object (a fleet configuration)")
-    allowed = {"format", "version", "joint_types", "joints", "default_type", "description"}
     for k in j:
-        if k not in allowed:
-            raise FleetInputError(f"{_where(path, text, k)}: unknown key (expected one of: "
-                                  f"{', '.join(sorted(allowed))})")
+        if k not in _TOP_KEYS:
+            _fail(doc, (k,), f"unknown key (expected one of: {', '.join(sorted(_TOP_KEYS))})")
     if j.get("format") != FORMAT:
-        raise FleetInputError(f"{_where(path, text, 'format')}: expected \"{FORMAT}\", got "
-                              f"{json.dumps(j.get('format'))}")
-    if j.get("version") != VERSION:
-        raise FleetInputError(f"{_where(path, text, 'version')}: unsupported version "
-                              f"{json.dumps(j.get('version'))} (this frictionlab reads {VERSION})")
+        _fail(doc, ("format",), f"expected \"{FORMAT}\", got {_show(j.get('format'))}")
+    if j.get("version") != VERSION or isinstance(j.get("version"), bool):
+        _fail(doc, ("version",), f"unsupported version {_show(j.get('version'))} (this frictionlab "
+                                 f"reads {VERSION})")
+    if "description" in j and not isinstance(j["description"], str):
+        _fail(doc, ("description",), f"expected a string, got {_show(j['description'])}")
     types = j.get("joint_types")
     if not isinstance(types, dict) or not types:
-        raise FleetInputError(f"{_where(path, text, 'joint_types')}: expected a non-empty object "
-                              "(joint type -> {command, options, validation})")
-    joint_types = {}
-    for name, t in types.items():
-        key = f"joint_types.{name}"
-        if not isinstance(t, dict):
-            raise FleetInputError(f"{_where(path, text, name)}: expected an object")
-        for k in t:
-            if k not in ("command", "options", "validation"):
-                raise FleetInputError(f"{_where(path, text, k)} (in {key}): unknown key (expected "
-                                      "command, options, validation)")
-        command = t.get("command", "fit")
-        if command not in COMMANDS:
-            raise FleetInputError(f"{_where(path, text, 'command')} (in {key}): unknown command "
-                                  f"'{command}' ({', '.join(COMMANDS)})")
-        options = t.get("options", {})
-        if not isinstance(options, dict):
-            raise FleetInputError(f"{_where(path, text, 'options')} (in {key}): expected an object "
-                                  "of the command's options")
-        validation = t.get("validation", "none")
-        if validation not in VALIDATIONS:
-            raise FleetInputError(f"{_where(path, text, 'validation')} (in {key}): unknown "
-                                  f"validation '{validation}' ({', '.join(VALIDATIONS)})")
-        if command == "fit-actuator" and validation == "last-20%":
-            raise FleetInputError(f"{_where(path, text, 'validation')} (in {key}): fit-actuator "
-                                  "validates on whole logs: use 'none', 'last-file' or the "
-                                  "option 'validation'")
-        joint_types[name] = JointType(name, command, options, validation)
+        _fail(doc, ("joint_types",), "expected a non-empty object (joint type -> {command, "
+                                     "options, validation})")
+    joint_types = {name: _joint_type(doc, name, t) for name, t in types.items()}
     joints = j.get("joints", {})
-    if not isinstance(joints, dict) or any(v not in joint_types for v in joints.values()):
-        bad = [v for v in (joints.values() if isinstance(joints, dict) else [])
-               if v not in joint_types]
-        raise FleetInputError(f"{_where(path, text, 'joints')}: expected an object joint -> joint "
-                              f"type of joint_types" + (f"; unknown type '{bad[0]}'" if bad else ""))
+    if not isinstance(joints, dict):
+        _fail(doc, ("joints",), "expected an object joint -> joint type of joint_types")
+    for joint, v in joints.items():
+        if v not in joint_types:
+            _fail(doc, ("joints", joint), f"unknown joint type {_show(v)} "
+                                          f"({', '.join(joint_types)})")
     default = j.get("default_type")
     if default is not None and default not in joint_types:
-        raise FleetInputError(f"{_where(path, text, 'default_type')}: unknown joint type "
-                              f"'{default}' ({', '.join(joint_types)})")
+        _fail(doc, ("default_type",), f"unknown joint type {_show(default)} "
+                                      f"({', '.join(joint_types)})")
     return FleetConfig(path, text, joint_types, dict(joints), default)
+
+
+def _joint_type(doc, name: str, t) -> JointType:
+    """One entry of joint_types, checked."""
+    key = ("joint_types", name)
+    if not name:
+        _fail(doc, key, "a joint type needs a non-empty name")
+    if not isinstance(t, dict):
+        _fail(doc, key, "expected an object {command, options, validation}")
+    for k in t:
+        if k not in ("command", "options", "validation"):
+            _fail(doc, key + (k,), "unknown key (expected command, options, validation)")
+    command = t.get("command", "fit")
+    if command not in COMMANDS:
+        _fail(doc, key + ("command",), f"unknown command {_show(command)} ({', '.join(COMMANDS)})")
+    opts = t.get("options", {})
+    if not isinstance(opts, dict):
+        _fail(doc, key + ("options",), "expected an object of the command's options")
+    options.check(command, opts, lambda o: (doc.where(*key, "options", o),
+                                            ".".join(key + ("options", o))))
+    validation = t.get("validation", "none")
+    if validation not in VALIDATIONS:
+        _fail(doc, key + ("validation",), f"unknown validation {_show(validation)} "
+                                          f"({', '.join(VALIDATIONS)})")
+    if command == "fit-actuator" and validation == "last-20%":
+        _fail(doc, key + ("validation",), "fit-actuator validates on whole logs: use 'none', "
+                                          "'last-file' or the option 'validation'")
+    return JointType(name, command, opts, validation)
 
 
 @dataclass(frozen=True)
