@@ -7,6 +7,8 @@
 # exception other than io::InputError, a failed check), printing the path of the input; 0 when
 # every target ran its time clean. The working corpora stay in BUILD/corpus/TARGET (seeded from
 # fuzz/corpus/, examples/data and ../shared/data on every run), findings in BUILD/findings/.
+# The target fleet_config is Python (fuzz/fuzz_fleet_config.py, a standard-library mutation fuzzer
+# of the fleet configuration reader): it needs no build and runs for the same time.
 # Environment: FRICTIONLAB_FUZZ_BUILD_DIR (default build-fuzz), CXX_FUZZ / CC_FUZZ (default
 # clang++-15 / clang-15).
 set -euo pipefail
@@ -15,7 +17,7 @@ root=$PWD
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 case "$seconds" in '' | *[!0-9]*) echo "fuzz.sh: SECONDS_PER_TARGET must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
-all=(csv model_json system_json friction_source lugre_group joint_json servo_log servo_params mat)
+all=(csv model_json system_json friction_source lugre_group joint_json servo_log servo_params mat fleet_config)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
@@ -25,6 +27,9 @@ done
 dir=${FRICTIONLAB_FUZZ_BUILD_DIR:-build-fuzz}
 build_start=$(date +%s)
 mkdir -p "$dir"
+cxx_targets=()
+for t in "${targets[@]}"; do [ "$t" = fleet_config ] || cxx_targets+=("$t"); done
+if [ ${#cxx_targets[@]} -gt 0 ]; then
 launcher=()
 if command -v ccache > /dev/null; then
   # Paths relative to the tree, and the directory left out of the hash despite the line tables,
@@ -40,6 +45,7 @@ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   { cat "$dir/configure.log" >&2; exit 1; }
 cmake --build "$dir" -j"$(nproc)" --target frictionlab_fuzzers
 echo "fuzz: build $(( $(date +%s) - build_start )) s"
+fi
 
 # Seeds: the committed corpus of a target, then the example and reference files of its format
 # (files over 64 KB are left out: they slow every mutation and add no coverage).
@@ -61,6 +67,24 @@ summary=()
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in "${targets[@]}"; do
+  if [ "$t" = fleet_config ]; then
+    log="$dir/fuzz-$t.log"
+    echo "fuzz: $t for ${seconds} s ..."
+    set +e
+    /usr/bin/python3 fuzz/fuzz_fleet_config.py --seconds "$seconds" --findings "$findings" > "$log" 2>&1
+    rc=$?
+    set -e
+    line=$(grep '^fleet_config ' "$log" | tail -1)
+    line=${line:-fleet_config     (no summary)}
+    if [ $rc -ne 0 ]; then
+      echo "fuzz: FINDING in $t (exit $rc); log $log" >&2
+      tail -n 60 "$log" >&2
+      failed+=("$t")
+      line="$line  FINDING (exit $rc)"
+    fi
+    summary+=("$line")
+    continue
+  fi
   corpus="$dir/corpus/$t"
   mkdir -p "$corpus"
   for f in $(seeds "$t"); do

@@ -3,6 +3,7 @@ their JSON (no NaN or infinity, no key twice, no nesting beyond strict_json.MAX_
 every option is checked against the CLI's rules when it is read; each refusal is a FleetInputError
 naming the file, line, column and JSON path."""
 import json
+import os
 
 import pytest
 
@@ -123,3 +124,40 @@ def test_keys_and_structure_errors_name_the_json_path():
     base["joints"] = {"left": "k"}
     _refused(json.dumps(base, indent=1), r"^fleet\.json:\d+:\d+: joints\.left: unknown joint type \"k\"")
     _refused(json.dumps(dict(base, version=True)), r"version: unsupported version true")
+
+
+FUZZ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fuzz")
+
+
+def test_fuzz_regressions_and_a_short_fuzz_pass(tmp_path):
+    """The kept inputs of the fleet_config fuzz target (fuzz/fleet_config/regressions: NAME.error
+    refused with FleetInputError, NAME.ok accepted) and a 3 s pass of the fuzzer itself, clean."""
+    import glob
+    import subprocess
+    import sys
+    driver = os.path.join(FUZZ, "fuzz_fleet_config.py")
+    kept = sorted(glob.glob(os.path.join(FUZZ, "fleet_config", "regressions", "*")))
+    assert len(kept) >= 9
+    out = subprocess.run([sys.executable, driver, "--replay", *kept], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.count(": ok\n") == len(kept)
+    out = subprocess.run([sys.executable, driver, "--seconds", "3", "--findings", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "execs" in out.stdout and not os.listdir(tmp_path)
+
+
+def test_messages_are_printable_and_bounded():
+    """Keys and names from the file are shown printable and cut: a 10,000-character key with
+    control characters gives a short, printable message."""
+    key = "k\x07\t" + "x" * 10000
+    for text in (json.dumps({key: 1}),
+                 _text({key: 1}),
+                 json.dumps({"format": "frictionlab-fleet", "version": 1,
+                             "joint_types": {f"t{i}" + "y" * 500: {} for i in range(50)},
+                             "joints": {"a": "none"}})):
+        with pytest.raises(config.FleetInputError) as e:
+            config.parse_config(text)
+        m = str(e.value)
+        assert m.isprintable() and len(m) < 1000 and m.startswith("fleet.json:"), m

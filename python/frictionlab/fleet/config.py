@@ -91,9 +91,21 @@ def _text(data: str | bytes, path: str) -> str:
         raise FleetInputError(f"{path}:{line}: not UTF-8 text (byte {e.start}: {e.reason})") from None
 
 
+def _json_path(keys) -> str:
+    """The JSON path of `keys` for a message: each key printable and at most 40 characters."""
+    return ".".join(strict_json.printable(str(k), 40) for k in keys)
+
+
+def _names(names) -> str:
+    """Names for a message: printable, the first 10."""
+    names = list(names)
+    shown = ", ".join(strict_json.printable(n, 40) for n in names[:10])
+    return shown + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+
+
 def _fail(doc, keys, message: str):
     """FleetInputError "PATH:LINE:COL: JSON.PATH: message" at the value of `keys`."""
-    raise FleetInputError(f"{doc.where(*keys)}: {'.'.join(map(str, keys))}: {message}")
+    raise FleetInputError(f"{doc.where(*keys)}: {_json_path(keys)}: {message}")
 
 
 def _show(value) -> str:
@@ -133,11 +145,11 @@ def parse_config(data: str | bytes, path: str = "fleet.json") -> FleetConfig:
     for joint, v in joints.items():
         if v not in joint_types:
             _fail(doc, ("joints", joint), f"unknown joint type {_show(v)} "
-                                          f"({', '.join(joint_types)})")
+                                          f"({_names(joint_types)})")
     default = j.get("default_type")
     if default is not None and default not in joint_types:
         _fail(doc, ("default_type",), f"unknown joint type {_show(default)} "
-                                      f"({', '.join(joint_types)})")
+                                      f"({_names(joint_types)})")
     return FleetConfig(path, text, joint_types, dict(joints), default)
 
 
@@ -158,7 +170,7 @@ def _joint_type(doc, name: str, t) -> JointType:
     if not isinstance(opts, dict):
         _fail(doc, key + ("options",), "expected an object of the command's options")
     options.check(command, opts, lambda o: (doc.where(*key, "options", o),
-                                            ".".join(key + ("options", o))))
+                                            _json_path(key + ("options", o))))
     validation = t.get("validation", "none")
     if validation not in VALIDATIONS:
         _fail(doc, key + ("validation",), f"unknown validation {_show(validation)} "
@@ -234,7 +246,7 @@ def read_manifest(path: str, config: FleetConfig) -> list[Session]:
         jt = config.joint_type_of(get["joint"], get.get("joint_type") or None)
         if jt is None:
             raise FleetInputError(f"{path}:{line}: joint '{get['joint']}' has no joint type in "
-                                  f"{config.path} (joint_types: {', '.join(config.joint_types)})")
+                                  f"{config.path} (joint_types: {_names(config.joint_types)})")
         ident = (get["robot"], get["joint"], get["session"])
         if ident in seen:
             raise FleetInputError(f"{path}:{line}: robot '{ident[0]}', joint '{ident[1]}', session "
@@ -265,7 +277,7 @@ def discover(root: str, config: FleetConfig) -> list[Session]:
             jdir = os.path.join(root, robot, joint)
             if jt is None:
                 raise FleetInputError(f"{jdir}: joint '{joint}' has no joint type in {config.path} "
-                                      f"(joint_types: {', '.join(config.joint_types)}; map it in "
+                                      f"(joint_types: {_names(config.joint_types)}; map it in "
                                       "\"joints\")")
             for session in dirs(jdir):
                 sdir = os.path.join(jdir, session)

@@ -123,7 +123,7 @@ def _scanner(offsets: dict, last: list):
         for i, (k, v) in enumerate(pairs):
             at = starts[i] if i < len(starts) else last[0]
             if k in obj:
-                raise _Refused(at, f"duplicate key '{_printable(k)}'")
+                raise _Refused(at, f"duplicate key '{printable(k)}'")
             if _surrogate(k):
                 raise _Refused(at, "a key with a lone UTF-16 surrogate (\\ud800-\\udfff): not "
                                    "Unicode text")
@@ -159,7 +159,7 @@ def _scanner(offsets: dict, last: list):
     return decoder
 
 
-def _printable(s: str, limit: int = 60) -> str:
+def printable(s: str, limit: int = 60) -> str:
     """`s` for a message: control characters escaped, at most `limit` characters."""
     r = s.encode("unicode_escape").decode("ascii") if not s.isprintable() else s
     return r if len(r) <= limit else r[:limit] + "..."
