@@ -80,6 +80,18 @@ def mat(variables):
     return write
 
 
+def sqlite_tables(*names):
+    """An SQLite database (another application's) with these empty tables."""
+    def write(path, data):
+        import sqlite3
+        conn = sqlite3.connect(path)
+        for n in names:
+            conn.execute(f"CREATE TABLE {n} (x INTEGER)")
+        conn.commit()
+        conn.close()
+    return write
+
+
 def copy(name):
     """A copy of examples/data/`name`."""
     return lambda path, data: shutil.copyfile(os.path.join(data, name), path)
@@ -304,6 +316,14 @@ ROWS = [
     ("fleet run: a joint without a type", ["fleet", "run", "fleet.json", "--manifest", "m.csv"],
      {"fleet.json": FLEET, "m.csv": "robot,joint,session,files\nr1,knee,s1,rec.csv\n",
       "rec.csv": REC}, 1, "m.csv:2: joint 'knee' has no joint type in fleet.json"),
+    ("fleet status: another application's database", ["fleet", "status", "--db", "app.sqlite"],
+     {"app.sqlite": sqlite_tables("a", "b", "c")}, 1,
+     "app.sqlite: is not a frictionlab store (it has tables a, b, c); give a new or empty database"),
+    ("fleet run: --db is another application's database",
+     ["fleet", "run", "fleet.json", "--manifest", "m.csv", "--db", "app.sqlite"],
+     {"fleet.json": FLEET, "m.csv": "robot,joint,session,files\nr1,j,s1,rec.csv\n", "rec.csv": REC,
+      "app.sqlite": sqlite_tables("a", "b", "c")}, 1,
+     "app.sqlite: is not a frictionlab store (it has tables a, b, c); give a new or empty database"),
     ("fleet status: no store", ["fleet", "status", "--db", "none/results.sqlite"], {}, 1,
      "none/results.sqlite"),
     # ---- actuator list / show / check (ACTUATOR.json) ----
