@@ -82,6 +82,9 @@ def test_not_utf8_and_lone_surrogates_are_refused(tmp_path):
     ("fit", "time", 5, 'must be a non-empty string, got 5'),
     ("fit", "velocity", "", 'must be a non-empty string, got ""'),
     ("fit", "progress", True, "unknown option of fit"),
+    ("fit", "training", "a.csv", "unknown option of fit"),
+    ("compare", "validation", "b.csv", "unknown option of compare"),
+    ("fit-joint", "desired", "d.csv", "unknown option of fit-joint"),
     ("compare", "models", [], "must be a non-empty string or a non-empty list of names"),
     ("compare", "models", [1.5, None], "must be a non-empty string or a non-empty list of names"),
     ("fit-joint", "n_viscous", 9, "must be an integer >= 0 and <= 8, got 9"),
@@ -110,8 +113,8 @@ def test_the_rules_cover_every_option_the_bindings_take():
                  "fit-actuator": fl.fit_actuator}
     for command, f in functions.items():
         doc = f.__doc__.split("Options (keyword arguments", 1)[1]
-        names = set(re.findall(r"^    (\w+)(?:, (\w+))*(?:, (\w+))*:", doc, re.M))
-        bound = {n for group in names for n in group if n}
+        lines = re.findall(r"^    (\w+(?:, \w+)*):", doc, re.M)
+        bound = {n for line in lines for n in line.split(", ")}
         assert bound == set(options.OPTIONS[command]), command
 
 
