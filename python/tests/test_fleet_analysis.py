@@ -746,7 +746,7 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
         def tasks(self):
             return tasks
 
-    monkeypatch.setattr(fstore, "open_store", lambda url, create=False: FakeStore())
+    monkeypatch.setattr(fstore, "open_store", lambda url, create=False, readonly=False: FakeStore())
     out_json, out_csv = tmp_path / "t.json", tmp_path / "csv"
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
