@@ -164,3 +164,13 @@ def test_messages_are_printable_and_bounded():
             config.parse_config(text)
         m = str(e.value)
         assert m.isprintable() and len(m) < 1000 and m.startswith("fleet.json:"), m
+
+
+def test_joint_type_references_must_be_names():
+    """A joint's type or default_type that is an object or a list (found by the fuzz target:
+    TypeError: unhashable type) is a FleetInputError naming its JSON path."""
+    base = json.loads(_text({}))
+    _refused(json.dumps(dict(base, joints={"left": {"command": "fit"}})),
+             r"^fleet\.json:1:\d+: joints\.left: unknown joint type \{\"command\": \"fit\"\}")
+    _refused(json.dumps(dict(base, default_type=["j"])),
+             r"^fleet\.json:1:\d+: default_type: unknown joint type \[\"j\"\]")

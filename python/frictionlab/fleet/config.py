@@ -143,11 +143,11 @@ def parse_config(data: str | bytes, path: str = "fleet.json") -> FleetConfig:
     if not isinstance(joints, dict):
         _fail(doc, ("joints",), "expected an object joint -> joint type of joint_types")
     for joint, v in joints.items():
-        if v not in joint_types:
+        if not isinstance(v, str) or v not in joint_types:
             _fail(doc, ("joints", joint), f"unknown joint type {_show(v)} "
                                           f"({_names(joint_types)})")
     default = j.get("default_type")
-    if default is not None and default not in joint_types:
+    if default is not None and (not isinstance(default, str) or default not in joint_types):
         _fail(doc, ("default_type",), f"unknown joint type {_show(default)} "
                                       f"({_names(joint_types)})")
     return FleetConfig(path, text, joint_types, dict(joints), default)
