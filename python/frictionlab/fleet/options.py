@@ -67,7 +67,7 @@ _JOINT_PREP = {
     "torque_from_command": BOOL,
     "gain": _num(),
     "resample_rate": POSITIVE,
-    "lowpass_cutoff": POSITIVE,
+    "lowpass_cutoff": NON_NEGATIVE,  # 0: none; not given: chosen from the record
     "decimate": _int(1, INT32),
     "trim_s": NON_NEGATIVE,
     "diff": _choice("savgol", "central", "tvreg"),
