@@ -384,3 +384,24 @@ def test_rerun_with_another_configuration_counts_each_session_once(tiny, tmp_pat
                                     env=env, capture_output=True, text=True, timeout=60).stdout.split())
     assert "--json FILE also write every table (parameters, drift, spread, tasks" in usage, usage
     assert "strict JSON, NaN and infinities as null" in usage, usage
+
+
+@pytest.mark.skipif(not os.environ.get("FRICTIONLAB_CLI"), reason="FRICTIONLAB_CLI not set")
+def test_quick_start_prints_only_frictionlab_lines(tmp_path):
+    """docs/fleet.md's quick start through the CLI: every line on stderr is frictionlab's own.
+    Some of its fits start outside the model's valid set, and Ceres then logs "Terminating:
+    Residual and Jacobian evaluation failed." through glog at severity ERROR, which reached the
+    terminal from every worker behind "Logging before InitGoogleLogging()"."""
+    cli = os.environ["FRICTIONLAB_CLI"]
+    demo, db = tmp_path / "fleet_demo", tmp_path / "fleet_demo.sqlite"
+    steps = [["fleet", "generate", demo, "--robots", "4", "--sessions", "3", "--seconds", "2",
+              "--corrupt", "1", "--replace"],
+             ["fleet", "run", demo / "fleet.json", "--manifest", demo / "manifest.csv", "--db", db,
+              "--workers", "2"]]
+    for args in steps:
+        p = subprocess.run([cli, *map(str, args)], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300)
+        assert p.returncode == 0, p.stderr[-3000:]
+        foreign = [line for line in p.stderr.splitlines() if not line.startswith("frictionlab")]
+        assert foreign == [], foreign[:5]
+    assert not list(tmp_path.glob("*.log.*")) and not list(tmp_path.glob("*INFO*"))

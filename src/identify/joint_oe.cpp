@@ -26,6 +26,7 @@
 #include "frictionlab/identify/stats.hpp"
 #include "internal.hpp"
 #include "joint_parameter_slots.hpp"
+#include "solver_log.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -745,9 +746,13 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   // distant start, freeing them at once lets the first steps trade model errors for initial
   // states and wander off the valid parameter set.
   ceres::Solver::Summary summary;
+  std::vector<std::string> solver_lines;  // Ceres's glog lines (solver_log.hpp)
+  const auto solve = [&] {
+    for (auto& line : solve_quietly(so, &problem, &summary)) solver_lines.push_back(std::move(line));
+  };
   if (opt.estimate_initial_state) {
     for (auto& s0 : x0) problem.SetParameterBlockConstant(s0.data());
-    ceres::Solve(so, &problem, &summary);
+    solve();
     if (!summary.IsSolutionUsable()) accepted.restore();
     const double first_cost = summary.initial_cost;
     const int first_iterations = static_cast<int>(summary.iterations.size()) - 1;
@@ -763,12 +768,12 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     for (auto& s0 : x0) ordering->AddElementToGroup(s0.data(), 0);
     ordering->AddElementToGroup(x.data(), 1);
     so.linear_solver_ordering = ordering;
-    ceres::Solve(so, &problem, &summary);
+    solve();
     if (!summary.IsSolutionUsable()) accepted.restore();
     summary.initial_cost = first_cost;
     out_iterations_first = first_iterations;
   } else {
-    ceres::Solve(so, &problem, &summary);
+    solve();
     if (!summary.IsSolutionUsable()) accepted.restore();
   }
 
@@ -782,6 +787,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   out.iterations = out_iterations_first + static_cast<int>(summary.iterations.size()) - 1;
   out.converged = summary.termination_type == ceres::CONVERGENCE;
   out.termination = summary.message;
+  for (const auto& line : solver_lines)
+    if (line.find(summary.message) == std::string::npos) out.warnings.push_back("oe: solver: " + line);
   out.residuals = nres;
   out.segments = static_cast<int>(segs.size());
   if (!out.converged)

@@ -18,6 +18,7 @@
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/models/validation.hpp"
 #include "internal.hpp"
+#include "solver_log.hpp"
 
 namespace frictionlab::identify::detail {
 
@@ -341,7 +342,7 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
     so.callbacks.push_back(&*model_end);
   }
   ceres::Solver::Summary sum;
-  ceres::Solve(so, &problem, &sum);
+  const std::vector<std::string> solver_lines = solve_quietly(so, &problem, &sum);
   if (compressed != nullptr) compressed->finish();
   for (std::size_t j = 0; j < free.size(); ++j) {
     res.theta[static_cast<std::size_t>(free[j])] = x[j];
@@ -359,6 +360,8 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
                                    format_number(model_end->decrease()) + " of the cost <= " +
                                    format_number(so.function_tolerance)
                              : sum.message;
+  for (const auto& line : solver_lines)  // what the summary's message does not say already
+    if (line.find(sum.message) == std::string::npos) res.termination += "; solver: " + line;
   res.cost = std::isfinite(sum.final_cost) && sum.IsSolutionUsable()
                  ? sum.final_cost
                  : std::numeric_limits<double>::infinity();
