@@ -126,9 +126,40 @@ int read_elements(const JsonFields& f,
   return count;
 }
 
-// Throw for the errors among `issues`; return the warnings, formatted.
+// The warnings a model object accepts: its "accepted_warnings" {ID: REASON} (header of
+// include/frictionlab/io/model_json.hpp); each ID must name a warning a file can accept and
+// each REASON must say why, in a non-empty string.
+using Accepted = std::vector<std::string>;
+
+Accepted accepted_warnings(const json& j, const std::string& file, const std::string& context) {
+  Accepted ids;
+  if (!j.contains("accepted_warnings")) return ids;
+  const json& a = j["accepted_warnings"];
+  if (!a.is_object())
+    detail::fail_file(file, context,
+                      "key 'accepted_warnings': expected an object {\"" + std::string(kNotPassive) +
+                          "\": \"why the set is kept\"}, got " + detail::type_of(a));
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    if (it.key() != kNotPassive)
+      detail::fail_file(file, context,
+                        "accepted_warnings: unknown warning '" + it.key() +
+                            "' (a file may accept: " + std::string(kNotPassive) + ")");
+    if (!it.value().is_string() || it.value().get<std::string>().empty())
+      detail::fail_file(file, context,
+                        "accepted_warnings." + it.key() +
+                            ": expected a non-empty string saying why the warning is accepted");
+    ids.push_back(it.key());
+  }
+  return ids;
+}
+
+// Throw for the errors among `issues`; return the warnings not accepted, formatted.
 std::vector<std::string> report(std::vector<ParamIssue> issues, const Renames& renames,
-                                const std::string& file, const std::string& context) {
+                                const std::string& file, const std::string& context,
+                                const Accepted& accepted) {
+  std::erase_if(issues, [&](const ParamIssue& i) {
+    return i.warning && !i.id.empty() && std::find(accepted.begin(), accepted.end(), i.id) != accepted.end();
+  });
   for (auto& i : issues)
     for (const auto& [from, to] : renames) {
       replace_all(i.param, from, to);
@@ -293,7 +324,8 @@ std::vector<std::string> keys_of() {
 
 // Read the params object of model I (its alternative form if it has one and the object uses it).
 template <class I>
-ModelFile read_model(const json* params, const std::string& file, const std::string& context) {
+ModelFile read_model(const json* params, const std::string& file, const std::string& context,
+                     const Accepted& accepted) {
   const std::string owner = "model '" + std::string(I::name) + "'";
   if constexpr (requires { typename I::AltForm; }) {
     using A = typename I::AltForm;
@@ -308,7 +340,7 @@ ModelFile read_model(const json* params, const std::string& file, const std::str
       Renames renames;
       Reader r{f, params, renames};
       A::fields(d, r);
-      auto warnings = report(A::check(d), renames, file, context);
+      auto warnings = report(A::check(d), renames, file, context, accepted);
       return ModelFile{I::spec(A::convert(d)), std::move(warnings)};
     }
   }
@@ -317,7 +349,7 @@ ModelFile read_model(const json* params, const std::string& file, const std::str
   Renames renames;
   Reader r{f, params, renames};
   I::fields(p, r);
-  auto warnings = report(I::check(p), renames, file, context);
+  auto warnings = report(I::check(p), renames, file, context, accepted);
   return ModelFile{I::spec(p), std::move(warnings)};
 }
 
@@ -357,9 +389,11 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
         file, context,
         "expected a JSON object {\"model\": ..., \"params\": {...}}, got " + detail::type_of(j));
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "model" && it.key() != "params" && it.key() != "description")
+    if (it.key() != "model" && it.key() != "params" && it.key() != "description" &&
+        it.key() != "accepted_warnings")
       detail::fail_file(file, context,
-                        "unknown key '" + it.key() + "' (allowed: model, params, description)");
+                        "unknown key '" + it.key() +
+                            "' (allowed: model, params, description, accepted_warnings)");
   if (!j.contains("model"))
     detail::fail_file(file, context,
                       "missing key 'model' (one of: " + join_list(model_names()) + ")");
@@ -377,10 +411,11 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
       detail::fail_file(file, context,
                         "key 'params': expected an object, got " + detail::type_of(*params));
   }
+  const Accepted accepted = accepted_warnings(j, file, context);
   const std::string name = j["model"].get<std::string>();
   ModelFile out;
   if (!with_model(name, [&]<class I>(std::type_identity<I>) {
-        out = read_model<I>(params, file, context);
+        out = read_model<I>(params, file, context, accepted);
       }))
     detail::fail_file(
         file, context,

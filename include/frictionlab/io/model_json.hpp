@@ -24,6 +24,12 @@ struct ModelFile {
   std::vector<std::string> warnings;
 };
 
+/// A model object may accept a warning its parameters raise, with the reason, so that a set kept
+/// on purpose (a published set that is not passive) reads without it:
+///   "accepted_warnings": {"not_passive": "the set of Canudas de Wit et al. 1995, as published"}
+/// (docs/file-formats.md, "MODEL.json"). Only warnings with an id (ParamIssue::id) can be
+/// accepted; an unknown id or an empty reason is an error.
+
 /// Read a MODEL.json file. Throws InputError (unreadable file, syntax, unknown model or key,
 /// wrong type, invalid parameter values; all parameter errors are listed, one per line).
 ModelFile read_model_file(const std::string& path);

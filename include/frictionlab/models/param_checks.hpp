@@ -22,7 +22,13 @@ struct ParamIssue {
   std::string param;     ///< parameter name as in docs/models.md, e.g. "sigma0", "Fs_neg", "k[2]"
   std::string message;   ///< what is wrong, e.g. "must be > 0, got -1"
   bool warning = false;  ///< false: error (rejected); true: accepted with a warning
+  /// A warning a model file may accept with its reason ("accepted_warnings", io/model_json.hpp):
+  /// its stable name (kNotPassive); empty: it cannot be accepted.
+  std::string id;
 };
+
+/// The id of the LuGre passivity warning.
+inline constexpr const char* kNotPassive = "not_passive";
 
 /// Whether a list contains an error (not only warnings).
 inline bool has_errors(const std::vector<ParamIssue>& issues) {
@@ -37,8 +43,10 @@ class Checker {
  public:
   explicit Checker(std::vector<ParamIssue>& out) : out_(out) {}
 
-  void error(const std::string& p, const std::string& m) { out_.push_back({p, m, false}); }
-  void warn(const std::string& p, const std::string& m) { out_.push_back({p, m, true}); }
+  void error(const std::string& p, const std::string& m) { out_.push_back({p, m, false, {}}); }
+  void warn(const std::string& p, const std::string& m, const std::string& id = "") {
+    out_.push_back({p, m, true, id});
+  }
 
   /// Finite and > 0; returns whether it is.
   bool positive(const std::string& p, double x) {
@@ -114,11 +122,11 @@ inline void check_passivity(Checker& c, double sigma1, double sigma2, double Fc_
            "1995, are not passive)";
   };
   if (symmetric) {
-    if (fail_pos) c.warn("sigma1", msg(lim_pos, ""));
+    if (fail_pos) c.warn("sigma1", msg(lim_pos, ""), kNotPassive);
     return;
   }
-  if (fail_pos) c.warn("sigma1", msg(lim_pos, " for v > 0"));
-  if (fail_neg) c.warn("sigma1", msg(lim_neg, " for v < 0"));
+  if (fail_pos) c.warn("sigma1", msg(lim_pos, " for v > 0"), kNotPassive);
+  if (fail_neg) c.warn("sigma1", msg(lim_neg, " for v < 0"), kNotPassive);
 }
 
 /// Element count 1 <= n <= N of the multi-element models.
