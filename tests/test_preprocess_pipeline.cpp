@@ -234,4 +234,51 @@ TEST(Pipeline, OptionChecksAndTheIdentity) {
                 " samples, 'time' has " + std::to_string(r.t.size()));
 }
 
+/// 1000 samples at 100 Hz with a pause of `gap` s between samples 500 and 501 (1-based).
+data::Record record_with_gap(double gap) {
+  data::Record r;
+  r.source = "gap.csv";
+  for (int k = 0; k < 1000; ++k) {
+    const double t = 0.01 * k + (k >= 500 ? gap - 0.01 : 0.0);
+    r.t.push_back(t);
+    r.velocity.push_back(std::sin(3.0 * t));
+    r.force.push_back(0.4 * std::sin(3.0 * t));
+  }
+  return r;
+}
+
+TEST(Pipeline, ResamplingRefusesAGap) {
+  // A 1000 s pause in a 100 Hz record: interpolation would invent 99 % of the resampled record.
+  const data::Record r = record_with_gap(1000);
+  try {
+    (void)data::preprocess(r, {.resample_rate = 100});
+    FAIL() << "no error";
+  } catch (const data::RecordError& e) {
+    EXPECT_EQ(e.sample(), 501u);
+    EXPECT_EQ(e.channel(), "time");
+    EXPECT_EQ(std::string(e.what()),
+              "gap.csv: sample 501: resampling: a gap of 1000 s from t = 4.99 s to t = 1004.99 s "
+              "is longer than 10 times the median step 0.01 s: interpolation would invent the "
+              "data inside it; split the record at the gap, or allow it explicitly (max gap in "
+              "seconds: --max-gap, resample_max_gap)");
+  }
+  // An explicit limit above the gap allows it (the data inside it linear, as documented) ...
+  const data::Record allowed = data::preprocess(r, {.resample_rate = 100, .resample_max_gap = 1000.5});
+  EXPECT_EQ(allowed.t.size(), signal::uniform_grid(r.t.front(), r.t.back(), 100).size());
+  // ... one below it refuses it, naming the limit.
+  EXPECT_NE(message(r, {.resample_rate = 100, .resample_max_gap = 2})
+                .find("is longer than the largest gap allowed, 2 s:"),
+            std::string::npos);
+  // The default limit is 10 median steps: 9.5 steps are bridged, 10.5 are not.
+  const data::Record short_gap = record_with_gap(0.095);
+  EXPECT_EQ(data::preprocess(short_gap, {.resample_rate = 100}).t.size(),
+            signal::uniform_grid(short_gap.t.front(), short_gap.t.back(), 100).size());
+  EXPECT_NE(message(record_with_gap(0.105), {.resample_rate = 100}).find("sample 501: resampling: a gap of 0.105 s"),
+            std::string::npos);
+  // Without resampling a gap is no error (nothing is interpolated); a limit must be >= 0.
+  EXPECT_EQ(data::preprocess(r, {}).t, r.t);
+  EXPECT_EQ(message(r, {.resample_rate = 100, .resample_max_gap = -1}),
+            "gap.csv: options: resample_max_gap must be >= 0 s (0: 10 median steps), got -1");
+}
+
 }  // namespace

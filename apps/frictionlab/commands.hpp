@@ -70,6 +70,7 @@ struct FitOptions {
   int threads = 0;  // 0 = every core
   // preprocessing
   double resample = 0, lowpass = 0;
+  double max_gap = 0;  ///< --max-gap [s]; 0: data::PreprocessOptions' default
   bool velocity_from_position = false;
   bool no_plots = false;
   std::string report;  ///< --report FILE.html (fit, compare): the identification report; "" none

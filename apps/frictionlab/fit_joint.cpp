@@ -44,7 +44,7 @@ struct FitJointOptions {
   bool no_gravity = false, no_offset = false;
   // preprocessing
   std::optional<double> lowpass;  ///< not given: chosen from the record (--lowpass 0: none)
-  double resample = 0, trim = kPrep.preprocess.trim_s,
+  double resample = 0, max_gap = 0, trim = kPrep.preprocess.trim_s,
          diff_window = kPrep.preprocess.diff_window_s;
   int decimate = kPrep.preprocess.decimate;
   std::string diff = "savgol";
@@ -105,6 +105,7 @@ identify::JointPrepOptions prep_options(const FitJointOptions& o) {
   p.gain = o.gain;
   data::PreprocessOptions& pp = p.preprocess;
   pp.resample_rate = o.resample;
+  pp.resample_max_gap = o.max_gap;
   pp.lowpass_cutoff = o.lowpass.value_or(0.0);
   p.choose_lowpass = !o.lowpass;
   pp.decimate = o.decimate;
@@ -324,8 +325,15 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
       throw CLI::RequiredError("--torque COLUMN, or --command COLUMN with --gain K,");
   });
   cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
-  cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
-      ->check(positive());
+  auto* resample = cmd->add_option("--resample", o->resample,
+                                   "Resample to this uniform rate [Hz] first")
+                       ->check(positive());
+  cmd->add_option("--max-gap", o->max_gap,
+                  "--resample: the longest step between samples to interpolate across [s] "
+                  "(default: 10 median steps; a longer gap is an error)")
+      ->type_name("SECONDS")
+      ->check(positive())
+      ->needs(resample);
   cmd->add_option("--lowpass", o->lowpass,
                   "Zero-phase Butterworth low-pass of position, velocity and torque [Hz]; 0: none; "
                   "not given: 5 x the motion's bandwidth (docs/joint-identification.md)")

@@ -68,8 +68,15 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
   cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")
       ->check(CLI::IsMember({"none", "huber", "cauchy"}))
       ->capture_default_str();
-  cmd->add_option("--resample", o.resample, "Resample to this uniform rate [Hz] first")
-      ->check(frictionlab::cli::positive());
+  auto* resample = cmd->add_option("--resample", o.resample,
+                                   "Resample to this uniform rate [Hz] first")
+                       ->check(frictionlab::cli::positive());
+  cmd->add_option("--max-gap", o.max_gap,
+                  "--resample: the longest step between samples to interpolate across [s] "
+                  "(default: 10 median steps; a longer gap is an error)")
+      ->type_name("SECONDS")
+      ->check(frictionlab::cli::positive())
+      ->needs(resample);
   cmd->add_option("--lowpass", o.lowpass,
                   "Zero-phase Butterworth low-pass cut-off [Hz] (needs uniform sampling)")
       ->check(frictionlab::cli::positive());

@@ -63,6 +63,7 @@ identify::FitOptions identify_options(const FitOptions& o) {
 data::PreprocessOptions preprocess_options(const FitOptions& o) {
   data::PreprocessOptions pp;
   pp.resample_rate = o.resample;
+  pp.resample_max_gap = o.max_gap;
   pp.lowpass_cutoff = o.lowpass;
   if (o.velocity_from_position) pp.derivatives = data::DerivativesFrom::position;
   return pp;

@@ -36,7 +36,7 @@ std::vector<io::NamedPath> input_paths(const FitOptions& o);
 /// for values that are not accepted.
 identify::FitOptions identify_options(const FitOptions& o);
 
-/// --resample, --lowpass, --velocity-from-position.
+/// --resample, --max-gap, --lowpass, --velocity-from-position.
 data::PreprocessOptions preprocess_options(const FitOptions& o);
 
 /// Progress messages as "frictionlab: MESSAGE" lines on stderr; never cancels.

@@ -88,6 +88,10 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
   t.template add<double>("resample_rate",
                          [](O& o) -> double& { return o.preprocess.resample_rate; },
                          "resample to this uniform rate first [Hz] (0: keep the samples)");
+  t.template add<double>("resample_max_gap",
+                         [](O& o) -> double& { return o.preprocess.resample_max_gap; },
+                         "resampling: the longest step to interpolate across [s] (0: 10 median "
+                         "steps; a longer gap is an error; inf: any)");
   t.template add<double>("lowpass_cutoff",
                          [](O& o) -> double& { return o.preprocess.lowpass_cutoff; },
                          "zero-phase Butterworth low-pass cut-off [Hz] (0: none)");

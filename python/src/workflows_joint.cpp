@@ -49,6 +49,10 @@ void add_prep_options(OptionTable<O>& t) {
                          "gain of the command [N m per unit] (default 1)");
   t.template add<double>("resample_rate", [pp](O& o) -> double& { return pp(o).resample_rate; },
                          "resample to this uniform rate first [Hz] (0: keep the samples)");
+  t.template add<double>("resample_max_gap",
+                         [pp](O& o) -> double& { return pp(o).resample_max_gap; },
+                         "resampling: the longest step to interpolate across [s] (0: 10 median "
+                         "steps; a longer gap is an error; inf: any)");
   t.custom("lowpass_cutoff",
            [](O& o, const py::handle& h) {
              o.prep.preprocess.lowpass_cutoff = option_cast<double>("lowpass_cutoff", h);

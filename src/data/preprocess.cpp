@@ -35,8 +35,33 @@ void check_options(const PreprocessOptions& o) {
     bad("tv_force_alpha must be finite and >= 0, got " + format_number(o.tv_force_alpha));
   if (!(o.diff_window_s >= 0) || !std::isfinite(o.diff_window_s))
     bad("diff_window_s must be finite and >= 0 s, got " + format_number(o.diff_window_s));
+  if (!(o.resample_max_gap >= 0))
+    bad("resample_max_gap must be >= 0 s (0: " + format_number(kResampleGapSteps) +
+        " median steps), got " + format_number(o.resample_max_gap));
   if (o.reintegrate && o.derivatives != DerivativesFrom::position)
     bad("reintegrate needs derivatives from position (it integrates their acceleration)");
+}
+
+/// Stage 1's refusal to interpolate across a gap: the first step of `t` longer than max_gap
+/// (0: kResampleGapSteps median steps) is a RecordError at the sample that ends it.
+void check_resampling_gaps(const std::vector<double>& t, double max_gap, const std::string& src) {
+  const signal::SamplingStats s = signal::sampling_stats(t);
+  const double limit = max_gap > 0 ? max_gap : kResampleGapSteps * s.dt_median;
+  if (!(s.dt_max > limit)) return;
+  std::size_t k = 1;
+  while (!(t[k] - t[k - 1] > limit)) ++k;
+  const double gap = t[k] - t[k - 1];
+  const std::string rule =
+      max_gap > 0 ? "the largest gap allowed, " + format_number(max_gap) + " s"
+                  : format_number(kResampleGapSteps) + " times the median step " +
+                        format_number(s.dt_median) + " s";
+  throw RecordError(src, k + 1, "time",
+                    "resampling: a gap of " + format_number(gap) + " s from t = " +
+                        format_number(t[k - 1]) + " s to t = " + format_number(t[k]) +
+                        " s is longer than " + rule +
+                        ": interpolation would invent the data inside it; split the record at "
+                        "the gap, or allow it explicitly (max gap in seconds: --max-gap, "
+                        "resample_max_gap)");
 }
 
 }  // namespace
@@ -59,6 +84,7 @@ Record preprocess(const Record& in, const PreprocessOptions& opt) {
                                     std::to_string(r.t.size()));
     if (opt.resample_rate != 0) {
       stage = "resampling";
+      check_resampling_gaps(in.t, opt.resample_max_gap, src);
       const std::vector<double> grid =
           signal::uniform_grid(in.t.empty() ? 0.0 : in.t.front(),
                                in.t.empty() ? 0.0 : in.t.back(), opt.resample_rate);

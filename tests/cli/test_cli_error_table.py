@@ -114,6 +114,14 @@ SAME = ["simulate", "--model", "m.json", "--input", "same.csv"]
 SENSORLESS = ["fit", "--problem", "sensorless", "--input", "train.csv", "--current", "current",
               "--velocity", "velocity", "--force", "torque"]
 
+# 1000 samples at 100 Hz with a 1000 s pause between samples 500 and 501 (1-based)
+GAP_REC = "t,v,F\n" + "".join(
+    f"{k / 100 + (1000 - 0.01 if k >= 500 else 0):.2f},{0.1 * (k % 7 - 3)},{0.5 * (k % 5 - 2)}\n"
+    for k in range(1000))
+GAP_JOINT = "t,q,u\n" + "".join(
+    f"{k / 100 + (1000 - 0.01 if k >= 500 else 0):.2f},{0.01 * (k % 50)},{0.1 * (k % 3)}\n"
+    for k in range(1000))
+
 ROWS = [
     # ---- simulate: CSV input ----
     ("simulate: empty CSV", SIM, {"m.json": LUGRE, "in.csv": ""}, 1,
@@ -238,6 +246,19 @@ ROWS = [
      "unknown model 'lugra'"),
     ("fit: JSON given as the record", FIT_ARGS[:2] + ["f.json"] + FIT_ARGS[3:], {"f.json": FIT},
      1, "f.json: this is a fit.json from `fit`, not a CSV file"),
+    ("fit: --resample across a 1000 s gap", FIT_ARGS + ["--resample", "100"],
+     {"r.csv": GAP_REC}, 1,
+     "r.csv: sample 501: resampling: a gap of 1000 s from t = 4.99 s to t = 1004.99 s is longer "
+     "than 10 times the median step 0.01 s: interpolation would invent the data inside it; "
+     "split the record at the gap, or allow it explicitly (max gap in seconds: --max-gap"),
+    ("fit: --max-gap below the gap", FIT_ARGS + ["--resample", "100", "--max-gap", "10"],
+     {"r.csv": GAP_REC}, 1,
+     "r.csv: sample 501: resampling: a gap of 1000 s from t = 4.99 s to t = 1004.99 s is longer "
+     "than the largest gap allowed, 10 s"),
+    ("fit: --max-gap without --resample", FIT_ARGS + ["--max-gap", "10"], {"r.csv": REC}, 107,
+     "--max-gap requires --resample"),
+    ("fit: --max-gap 0", FIT_ARGS + ["--resample", "100", "--max-gap", "0"], {"r.csv": REC},
+     USAGE, "--max-gap: must be a number > 0, got 0"),
     # ---- compare ----
     ("compare: header-only record", CMP_ARGS, {"r.csv": "t,v,F\n"}, 1,
      "r.csv:1: the file has a header line (t, v, F) but no data rows"),
@@ -252,6 +273,9 @@ ROWS = [
     ("fit: a BAM log as the record", FIT_ARGS[:2] + ["log.csv"] + FIT_ARGS[3:],
      {"log.csv": LOG}, 1, "log.csv: this is a BAM servo log, not a CSV file"),
     # ---- fit-joint ----
+    ("fit-joint: --resample across a 1000 s gap", FJ + ["--resample", "100"],
+     {"j.csv": GAP_JOINT}, 1,
+     "j.csv: sample 501: resampling: a gap of 1000 s from t = 4.99 s to t = 1004.99 s"),
     ("fit-joint: header-only record", FJ, {"j.csv": "t,q,u\n"}, 1,
      "j.csv:1: the file has a header line (t, q, u) but no data rows"),
     ("fit-joint: record is a directory", FJ, {"j.csv": None}, 1,

@@ -5,7 +5,10 @@
 // this applies them to the channels of a Record, in this order (a stage whose option is at its
 // default does nothing):
 //   1. resample_rate != 0: every channel linearly onto the uniform grid t_0 + k / rate
-//      (resample.hpp's endpoint rule);
+//      (resample.hpp's endpoint rule). Refused (RecordError at the sample after the gap) when a
+//      step t_k - t_{k-1} of the record is longer than the largest gap, resample_max_gap s, or
+//      by default kResampleGapSteps (10) times the record's median step: linear interpolation
+//      across it would invent the data of the gap (split the record at the gap instead);
 //   2. lowpass_cutoff > 0: every channel except time through a zero-phase Butterworth low-pass of
 //      order lowpass_order (butterworth.hpp): the same filter on every channel, so that a relation
 //      between them (force = W(position, velocity, acceleration)) survives it (Gautier's
@@ -59,8 +62,16 @@ enum class DecimateFilter {
   antialias,  ///< signal::decimate's zero-phase Butterworth on every channel
 };
 
+/// Stage 1's default largest gap, in median sample steps: a step up to 10 times the median
+/// stands for at most 9 dropped samples in a row, which interpolation bridges; a longer one is a
+/// pause of the acquisition whose motion is unknown.
+inline constexpr double kResampleGapSteps = 10;
+
 struct PreprocessOptions {
   double resample_rate = 0;         ///< [Hz]; 0: keep the samples
+  /// [s] largest step t_k - t_{k-1} stage 1 interpolates across; 0: kResampleGapSteps times the
+  /// record's median step; +infinity: any gap (the record's data inside it is invented).
+  double resample_max_gap = 0;
   double lowpass_cutoff = 0;        ///< [Hz] (-3 dB of one pass; -6 dB after both); 0: none
   int lowpass_order = 4;            ///< Butterworth order of one pass (1..20)
   double uniform_tolerance = 0.01;  ///< largest jitter_max accepted by stages 2-7 [-]
