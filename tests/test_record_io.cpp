@@ -99,10 +99,11 @@ TEST(RecordCsv, ByIndex) {
   EXPECT_EQ(r.position, (std::vector<double>{0.1, 0.101, 0.1025}));
   EXPECT_EQ(r.force, (std::vector<double>{0.5, 0.25, -0.125}));
   EXPECT_TRUE(r.velocity.empty());
-  // names and indices mixed; the same column twice is allowed
+  // names and indices mixed (the same column twice is an error: RecordCsv.Errors)
   const data::Record m =
-      io::parse_record_csv(kCsv, "p.csv", {.time = "time", .velocity = "2", .force = "velocity"});
-  EXPECT_EQ(m.velocity, m.force);
+      io::parse_record_csv(kCsv, "p.csv", {.time = "time", .velocity = "2", .force = "torque"});
+  EXPECT_EQ(m.velocity, (std::vector<double>{1, 1.5, -2}));
+  EXPECT_EQ(m.force, r.force);
 }
 
 TEST(RecordCsv, FromFileAndDispatch) {
@@ -139,6 +140,15 @@ TEST(RecordCsv, Errors) {
   // the strict CSV rules apply (csv.hpp)
   EXPECT_EQ(input_error([] { io::parse_record_csv("t,v\n0,nan\n", "q.csv", {.time = "t"}); }),
             "q.csv:2:2: non-finite value 'nan' (column 'v')");
+  // one column read as two channels (by name or index): the options name the same column
+  EXPECT_EQ(input_error([] {
+              io::parse_record_csv(kCsv, "p.csv", {.time = "time", .velocity = "velocity", .force = "2"});
+            }),
+            "p.csv:2: velocity and force name the same column 2 'velocity': each channel needs "
+            "its own column");
+  EXPECT_EQ(input_error([] { io::parse_record_csv(kCsv, "p.csv", {.time = "time", .position = "0"}); }),
+            "p.csv:2: time and position name the same column 0 'time': each channel needs its "
+            "own column");
   // file errors
   EXPECT_EQ(input_error([] { io::read_record_csv("/nonexistent/r.csv", {.time = "t"}); }),
             "/nonexistent/r.csv: cannot open: No such file or directory");

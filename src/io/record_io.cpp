@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <utility>
 
@@ -25,6 +26,9 @@ std::string numbered_names(const CsvTable& t) {
   }
   return s;
 }
+
+// The RecordSpec channels after time, in parse_record_csv's order (the options' names).
+constexpr const char* kSpecChannelNames[] = {"position", "velocity", "current", "force"};
 
 // Column index of a spec: a name, or all digits = 0-based index.
 std::size_t column_of(const CsvTable& t, const std::string& spec) {
@@ -70,8 +74,22 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
       {&spec.velocity, &r.velocity},
       {&spec.current, &r.current},
       {&spec.force, &r.force}};
-  for (const auto& [s, dst] : channels)
-    if (!s->empty()) *dst = table.columns[column_of(table, *s)];
+  // Each channel its own column: the same column read as two channels (velocity and force,
+  // say) is a mistake in the options, never a record.
+  std::vector<std::pair<std::size_t, const char*>> used{{tc, "time"}};
+  for (std::size_t k = 0; k < std::size(channels); ++k) {
+    const std::string& s = *channels[k].first;
+    if (s.empty()) continue;
+    const std::size_t c = column_of(table, s);
+    for (const auto& [other, name] : used)
+      if (other == c)
+        throw InputError(file, table.header_line, 0,
+                         std::string(name) + " and " + kSpecChannelNames[k] +
+                             " name the same column " + std::to_string(c) + " '" +
+                             table.names[c] + "': each channel needs its own column");
+    used.emplace_back(c, kSpecChannelNames[k]);
+    *channels[k].second = table.columns[c];
+  }
   return r;
 }
 

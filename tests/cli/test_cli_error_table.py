@@ -259,6 +259,10 @@ ROWS = [
      "--max-gap requires --resample"),
     ("fit: --max-gap 0", FIT_ARGS + ["--resample", "100", "--max-gap", "0"], {"r.csv": REC},
      USAGE, "--max-gap: must be a number > 0, got 0"),
+    ("fit: the same column for velocity and force",
+     ["fit", "--input", "r.csv", "--velocity", "v", "--force", "1", "--out", "o"],
+     {"r.csv": REC}, 1,
+     "r.csv:1: velocity and force name the same column 1 'v': each channel needs its own column"),
     # ---- compare ----
     ("compare: header-only record", CMP_ARGS, {"r.csv": "t,v,F\n"}, 1,
      "r.csv:1: the file has a header line (t, v, F) but no data rows"),
@@ -293,9 +297,10 @@ ROWS = [
      "m.json: this is a MODEL.json (a friction model), not a JOINT.json (a joint model) or a "
      "joint_fit.json from `fit-joint`"),
     ("fit-joint: --controller with a fit.json",
-     FJ + ["--method", "oe", "--init", "idim", "--closed-loop", "--desired", "j.csv", "--desired-position", "q",
-           "--desired-velocity", "q", "--desired-torque", "u", "--controller", "c.json"],
-     {"j.csv": JOINT_REC, "c.json": FIT}, 1,
+     FJ + ["--method", "oe", "--init", "idim", "--closed-loop", "--desired", "d.csv", "--desired-position", "q",
+           "--desired-velocity", "qd", "--desired-torque", "u", "--controller", "c.json"],
+     {"j.csv": JOINT_REC, "d.csv": "t,q,qd,u\n" + "".join(
+         f"{k / 100},{0.01 * k},0.01,{0.1 * (k % 3)}\n" for k in range(60)), "c.json": FIT}, 1,
      "c.json: this is a fit.json from `fit`, not a CONTROLLER.json (PD gains)"),
     ("fit-joint: did you mean --method", FJ + ["--metod", "idim"], {"j.csv": JOINT_REC}, EXTRAS,
      "unknown option --metod for `fit-joint`; did you mean --method?"),
