@@ -557,6 +557,35 @@ TEST(CheckRecord, Warnings) {
             "low-pass filtering need a uniform rate: resample first");
 }
 
+TEST(CheckRecord, TimeUnitWarnings) {
+  // A 10 s record at 100 Hz written in milliseconds: integer times 0, 10, ..., 10000.
+  data::Record r;
+  r.source = "ms.csv";
+  for (int k = 0; k <= 1000; ++k) {
+    r.t.push_back(10.0 * k);
+    r.velocity.push_back(std::sin(0.001 * r.t.back()));
+  }
+  data::RecordReport rep = data::check_record(r);
+  ASSERT_EQ(rep.warnings.size(), 1u);
+  EXPECT_EQ(rep.warnings[0],
+            "ms.csv: the time column looks like milliseconds: integer times, median sample step "
+            "10 over 10000 (frictionlab expects seconds: read as seconds this is a 10000 s record "
+            "sampled at 0.1 Hz; divide the time by 1000)");
+  // Slower than 1 Hz without the millisecond pattern (a short span of integers, or fractions).
+  r.t.resize(50);
+  r.velocity.resize(50);
+  for (std::size_t k = 0; k < r.t.size(); ++k) r.t[k] = 2.5 * static_cast<double>(k);
+  rep = data::check_record(r);
+  ASSERT_EQ(rep.warnings.size(), 1u);
+  EXPECT_EQ(rep.warnings[0],
+            "ms.csv: the median sample step 2.5 over 122.5 s is a sampling rate of 0.4 Hz, "
+            "implausibly slow for friction identification: is the time column in seconds? "
+            "(frictionlab expects seconds)");
+  // 1 Hz exactly, and any faster rate, is not doubted.
+  for (std::size_t k = 0; k < r.t.size(); ++k) r.t[k] = static_cast<double>(k);
+  EXPECT_TRUE(data::check_record(r).warnings.empty());
+}
+
 TEST(CheckRecord, RealPendulumRecordJitter) {
   if (!std::filesystem::exists(kPendulum)) GTEST_SKIP() << "no shared data at " << kPendulum;
   const data::Record r = io::read_record_csv(

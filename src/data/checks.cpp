@@ -39,6 +39,28 @@ std::string present(const Record& r) {
 
 int sgn(double x) { return (x > 0) - (x < 0); }
 
+/// A time column that is probably not in seconds (docs/file-formats.md, "Time unit"): integer
+/// times stepping by 1..10 over a span beyond kMsSpan look like milliseconds; otherwise a median
+/// step beyond kSlowStep is a sampling rate below 1 Hz, implausible for friction, joint and
+/// sensorless records (their dynamics last milliseconds to seconds). "" when neither holds.
+std::string time_unit_warning(const std::vector<double>& t, const signal::SamplingStats& s) {
+  constexpr double kSlowStep = 1;    // [s]
+  constexpr double kMsSpan = 1000;   // [time units]
+  const bool integers = std::all_of(t.begin(), t.end(), [](double x) { return x == std::round(x); });
+  const std::string found = "median sample step " + format_number(s.dt_median) + " over " +
+                            format_number(s.duration);
+  if (integers && s.dt_median >= 1 && s.dt_median <= 10 && s.duration > kMsSpan)
+    return "the time column looks like milliseconds: integer times, " + found +
+           " (frictionlab expects seconds: read as seconds this is a " +
+           format_number(s.duration) + " s record sampled at " + format_number(s.sample_rate) +
+           " Hz; divide the time by 1000)";
+  if (s.dt_median > kSlowStep)
+    return "the " + found + " s is a sampling rate of " + format_number(s.sample_rate) +
+           " Hz, implausibly slow for friction identification: is the time column in seconds? "
+           "(frictionlab expects seconds)";
+  return "";
+}
+
 }  // namespace
 
 RecordError::RecordError(std::string source, std::size_t sample, std::string channel,
@@ -137,6 +159,8 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
         std::to_string(k + 1) + "); Savitzky-Golay differentiation and low-pass filtering need a "
         "uniform rate: resample first");
   }
+
+  if (std::string w = time_unit_warning(r.t, s); !w.empty()) rep.warnings.push_back(src + ": " + w);
 
   // Motion signal for the sign counts: velocity, else position increments.
   std::vector<double> motion;

@@ -18,6 +18,8 @@
 // and warnings:
 //   - jitter_max > CheckOptions::jitter_warning (10 %): the record is not uniformly sampled
 //     (Savitzky-Golay differentiation and low-pass filtering refuse it; resample first);
+//   - the time column is probably not in seconds: integer times stepping by 1..10 over a span
+//     beyond 1000 ("looks like milliseconds"), or a median step beyond 1 s (below 1 Hz);
 //   - the velocity is zero everywhere;
 //   - when CheckOptions::needs_reversals (dynamic models: the pre-sliding parameters sigma0,
 //     sigma1, ... are only excited when the motion reverses):
