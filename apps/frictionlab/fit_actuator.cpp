@@ -52,16 +52,23 @@ void add_log_options(CLI::App* cmd, LogOptions& o, bool positional = false) {
       ->check(CLI::IsMember({"A", "mA"}));
 }
 
-std::vector<data::ServoLog> load_logs(const LogOptions& o) {
+/// The logs, read and prepared. Their warnings go to `warnings` when given (a command whose
+/// result file holds them; printed with the outcome's), else to stderr.
+std::vector<data::ServoLog> load_logs(const LogOptions& o,
+                                      std::vector<std::string>* warnings = nullptr) {
   workflows::ServoLogPreparation prep;
   prep.filter = workflows::parse_servo_log_filter(o.kp, o.trajectory, o.files);
   prep.resample = o.resample;
   io::ServoLogReadOptions read;
   read.current_unit = o.current_unit;
   io::ServoLogSet set = io::read_servo_log_set(o.logs, read);
-  for (const auto& w : set.warnings) print_warning(w);
   auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
-  for (const auto& w : prepared.warnings) print_warning(w);
+  std::vector<std::string> all = std::move(set.warnings);
+  all.insert(all.end(), prepared.warnings.begin(), prepared.warnings.end());
+  if (warnings)
+    *warnings = std::move(all);
+  else
+    for (const auto& w : all) print_warning(w);
   return std::move(prepared.logs);
 }
 
@@ -111,7 +118,7 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   workflows::FitActuatorOptions w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
-  const auto logs = load_logs(o.logs);
+  const auto logs = load_logs(o.logs, &w.input_warnings);
   sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
   generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
   generic.error_gain = o.error_gain;

@@ -223,7 +223,7 @@ void run_fit_joint(const FitJointOptions& o) {
       w.init = o.init == "idim" ? workflows::JointInit::idim : workflows::JointInit::sr3;
     } else {
       const io::JointFile jf = io::read_joint_file(o.init);
-      for (const auto& wn : jf.warnings) print_warning(wn);
+      w.input_warnings = jf.warnings;  // printed with the outcome's, and in joint_fit.json
       w.init = workflows::JointInit::model;
       w.init_model = jf.model;
       w.init_label = o.init;

@@ -395,7 +395,9 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
           "_repr_html_",
           [](const FitOutcome& f) {
             // (fit.json without its report series: the summary draws no plot)
-            return io::report_summary_html({f.input, io::fit_to_json(f.result, f.input, f.validation)});
+            nlohmann::ordered_json j = io::fit_to_json(f.result, f.input, f.validation);
+            j["warnings"] = f.warnings;
+            return io::report_summary_html({f.input, j});
           },
           "A notebook's view: the verdict, the parameter table and the identifiability flags.");
 

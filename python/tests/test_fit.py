@@ -193,3 +193,32 @@ def test_compare_report_has_the_ranking_and_every_model(demo, tmp_path):
     text = pathlib.Path(c.report(tmp_path / "c.html")).read_text()
     assert text.count('<section class="fit"') == 2 and 'class="ranking"' in text
     assert f'class="verdict recommendation' in text and f'data-model="{c.rows[0].model}"' in text
+
+
+def _friction_record(t, source):
+    k = np.arange(len(t))
+    v = 0.1 * np.sin(np.pi * k / 100)
+    f = 0.3 * np.sign(v) + 0.4 * v + 0.01 * np.sin(7.3 * k)
+    return fl.Record(np.asarray(t, dtype=float), velocity=v, force=f, source=source)
+
+
+def test_resample_rate_refuses_a_gap_unless_allowed():
+    # 1000 samples at 100 Hz with a 1000 s pause between samples 500 and 501 (1-based)
+    k = np.arange(1000)
+    rec = _friction_record(np.round(k / 100 + np.where(k >= 500, 1000 - 0.01, 0), 2), "gap.csv")
+    with pytest.raises(fl.Error, match=r"gap.csv: sample 501: resampling: a gap of 1000 s from "
+                                       r"t = 4.99 s to t = 1004.99 s is longer than 10 times the "
+                                       r"median step 0.01 s.*split the record at the gap"):
+        fl.fit(rec, model="coulomb-viscous", resample_rate=100.0)
+    f = fl.fit(rec, model="coulomb-viscous", resample_rate=100.0, resample_max_gap=2000.0)
+    j = json.loads(f.to_json())
+    assert j["data"]["dt_max_s"] == pytest.approx(1000)  # the record's gap, not the grid's step
+    assert any(w.startswith("gap.csv: the sample step varies") for w in f.warnings)
+    assert j["warnings"] == list(f.warnings)
+
+
+def test_warnings_of_the_records_are_in_the_outcome_and_its_json():
+    ms = _friction_record(10.0 * np.arange(1000), "ms.csv")  # 10 s at 100 Hz, in milliseconds
+    f = fl.fit(ms, model="coulomb-viscous")
+    assert any(w.startswith("ms.csv: the time column looks like milliseconds") for w in f.warnings)
+    assert json.loads(f.to_json())["warnings"] == list(f.warnings)

@@ -39,6 +39,7 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
           ? nlohmann::ordered_json(c.rows[static_cast<std::size_t>(c.best_by_criterion)].model)
           : nlohmann::ordered_json(nullptr);
   j["criterion_agrees"] = c.criterion_agrees;
+  j["warnings"] = c.warnings;  // every warning of the run: record checks, then each model's
   auto& rows = j["rows"] = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < c.rows.size(); ++k) {
     const workflows::CompareRow& r = c.rows[k];

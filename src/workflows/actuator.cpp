@@ -175,7 +175,9 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   if (options.actuator.name.empty()) throw std::invalid_argument("--actuator: none given");
   out.actuator = options.actuator.name;
   // constants the description borrows (not published for this servo): fixed in every fit
-  out.warnings = sim::unpublished_constant_notes(options.actuator);
+  out.warnings = options.input_warnings;
+  for (std::string& n : sim::unpublished_constant_notes(options.actuator))
+    out.warnings.push_back(std::move(n));
   sim::ServoSetup templ;
   templ.actuator = options.actuator;
   const sim::ServoActuator& family = options.actuator;

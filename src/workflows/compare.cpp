@@ -101,6 +101,7 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
     fo.model = options.models[i];
     try {
       row.fit = identify::fit(train.record, fo);
+      row.fit.data.dt_max = train.dt_max;
       for (const auto& w : row.fit.warnings) out.warnings.push_back(row.model + ": " + w);
       double sum = 0;
       for (std::size_t k = 0; k < val_records.size(); ++k) {

@@ -14,13 +14,21 @@ namespace frictionlab::workflows {
 
 PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
                               identify::ProblemKind problem) {
+  // The record as read: its sampling (time units, jitter, gaps) is only visible before
+  // resampling, and an unusable record is an error before any preprocessing work.
   PreparedRecord p;
+  const data::RecordReport as_read = data::check_record(raw);
+  p.warnings = as_read.warnings;
   p.record = data::preprocess(raw, preprocess);
   data::CheckOptions co;
   co.need_velocity = true;
   co.need_force = true;
   co.need_current = problem == identify::ProblemKind::sensorless;
-  p.warnings = data::check_record(p.record, co).warnings;
+  const data::RecordReport prepared = data::check_record(p.record, co);
+  for (const std::string& w : prepared.warnings)
+    if (std::find(p.warnings.begin(), p.warnings.end(), w) == p.warnings.end())
+      p.warnings.push_back(w);
+  p.dt_max = std::max(as_read.dt_max, prepared.dt_max);
   return p;
 }
 
@@ -164,6 +172,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
     early_by_velocity = std::async(std::launch::async, [r = at, &early_order] { return by_velocity(r, early_order.get()); });
   };
   identify::FitResult result = two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);
+  result.data.dt_max = train.dt_max;
   out.warnings.insert(out.warnings.end(), result.warnings.begin(), result.warnings.end());
 
   std::vector<NamedMetrics> metrics;

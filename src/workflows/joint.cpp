@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_parameters.hpp"
 
@@ -58,6 +59,19 @@ identify::JointPrepOptions with_lowpass(const identify::JointPrepOptions& prep, 
   return p;
 }
 
+/// The sampling warnings of a record as read (data::check_record: time unit, jitter), appended
+/// to `out` once each. Called after identify::joint_data accepted the record: a check that
+/// refuses it here (e.g. a non-finite value in a channel the joint does not use) adds nothing.
+void append_record_warnings(const data::Record& rec, std::vector<std::string>& out) {
+  data::CheckOptions co;
+  co.min_samples = 2;
+  try {
+    for (std::string& w : data::check_record(rec, co).warnings)
+      if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
+  } catch (const data::RecordError&) {
+  }
+}
+
 }  // namespace
 
 std::string joint_method_name(JointMethod m) {
@@ -100,6 +114,9 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   const identify::JointData& train = s.training_data;
   const std::span<const identify::JointData> train_span(&train, 1);
   progress.check();
+  s.warnings = o.input_warnings;
+  append_record_warnings(training, s.warnings);
+  for (const auto& rec : validation) append_record_warnings(rec, s.warnings);
 
   if (o.method == JointMethod::idim || (oe && o.init == JointInit::idim)) {
     identify::JointIdimOptions io = o.idim;
@@ -108,14 +125,14 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     s.model = s.idim->model;
     s.parameters = s.idim->parameters;
     s.reliability = s.idim->reliability;
-    s.warnings = s.idim->warnings;
+    s.warnings.insert(s.warnings.end(), s.idim->warnings.begin(), s.idim->warnings.end());
   } else if (o.method == JointMethod::sr3 || (oe && o.init == JointInit::sr3)) {
     identify::JointSr3Options so = o.sr3;
     so.structure = o.structure;
     s.sr3 = identify::fit_joint_sr3(train_span, s.validation_data, so);
     s.model = s.sr3->model;
     s.parameters = s.sr3->parameters;
-    s.warnings = s.sr3->warnings;
+    s.warnings.insert(s.warnings.end(), s.sr3->warnings.begin(), s.sr3->warnings.end());
   } else {
     s.model = o.init_model;
   }

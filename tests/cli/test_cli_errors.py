@@ -2,6 +2,8 @@
 """Error paths of the frictionlab command line: exit status 1 and a message
 "frictionlab: error: ..." naming FILE:LINE:COLUMN (CSV, JSON syntax) or the parameter (JSON);
 command-line syntax errors exit non-zero with CLI11's status; nothing is written on error."""
+import json
+import math
 import os
 import sys
 
@@ -215,6 +217,65 @@ def main():
     p = run("export", "xml", "--params", sensorless_fit)
     check("export xml: stdout without --output", p.returncode == 0 and p.stdout == xml,
           p.stdout)
+
+    # ---- every warning printed also goes into the result file ----
+    def friction_csv(name, times):
+        """A coulomb-viscous friction record (v = 0.1 sin(pi k / 100), F = 0.3 sgn v + 0.4 v
+        plus a deterministic wobble) at the given times."""
+        rows = []
+        for k, t in enumerate(times):
+            v = 0.1 * math.sin(math.pi * k / 100)
+            f = 0.3 * (1 if v > 0 else -1 if v < 0 else 0) + 0.4 * v + 0.01 * math.sin(7.3 * k)
+            rows.append(f"{t},{v:.6g},{f:.6g}\n")
+        return write(name, "t,v,F\n" + "".join(rows))
+
+    def warnings_of(p, result):
+        """The stderr warning lines of run p, and fit.json's warnings split into lines."""
+        printed = [line[len("frictionlab: warning: "):] for line in p.stderr.splitlines()
+                   if line.startswith("frictionlab: warning: ")]
+        with open(result) as f:
+            stored = [line for w in json.load(f)["warnings"] for line in w.splitlines()]
+        return printed, stored
+
+    fit_cv = ["fit", "--model", "coulomb-viscous", "--velocity", "v", "--force", "F",
+              "--no-plots"]
+    # time in milliseconds: a 10 s record at 100 Hz written as 0, 10, ..., 9990
+    ms = friction_csv("ms.csv", [10 * k for k in range(1000)])
+    p = run(*fit_cv, "--input", ms, "--out", os.path.join(work, "fit_ms"))
+    printed, stored = warnings_of(p, os.path.join(work, "fit_ms", "fit.json"))
+    want = f"{ms}: the time column looks like milliseconds: integer times, median sample step 10"
+    check("time in milliseconds: warned, and in fit.json", p.returncode == 0 and
+          any(w.startswith(want) for w in printed) and any(w.startswith(want) for w in stored),
+          p.stderr)
+    check("time in milliseconds: every printed warning is in fit.json",
+          printed and all(w in stored for w in printed), f"{printed}\n{stored}")
+    # resampling across a gap allowed with --max-gap: the record's own largest step in fit.json,
+    # and the sampling warning of the record as read (stderr and fit.json)
+    gap = friction_csv("gap.csv", [round(k / 100 + (20 - 0.01 if k >= 500 else 0), 2)
+                                   for k in range(1000)])
+    p = run(*fit_cv, "--input", gap, "--resample", "100", "--max-gap", "30",
+            "--out", os.path.join(work, "fit_gap"))
+    printed, stored = warnings_of(p, os.path.join(work, "fit_gap", "fit.json"))
+    with open(os.path.join(work, "fit_gap", "fit.json")) as f:
+        dt_max = json.load(f)["data"]["dt_max_s"]
+    check("resampling across an allowed gap: dt_max is the record's gap",
+          p.returncode == 0 and abs(dt_max - 20) < 1e-9, f"{dt_max}\n{p.stderr}")
+    check("resampling across an allowed gap: the sample step warning is in fit.json",
+          any(w.startswith(f"{gap}: the sample step varies") for w in stored) and
+          all(w in stored for w in printed), f"{printed}\n{stored}")
+    p = run(*fit_cv, "--input", gap, "--resample", "100", "--out", os.path.join(work, "fit_gap2"))
+    check("resampling across a gap: refused before the fit, nothing written",
+          p.returncode == 1 and f"frictionlab: error: {gap}: sample 501: resampling: a gap of 20 s"
+          in p.stderr and not os.path.exists(os.path.join(work, "fit_gap2")), p.stderr)
+    # compare.json holds the warnings too
+    p = run("compare", "--models", "coulomb,coulomb-viscous", "--velocity", "v", "--force", "F",
+            "--input", ms, "--out", os.path.join(work, "cmp_ms"))
+    with open(os.path.join(work, "cmp_ms", "compare.json")) as f:
+        stored = [line for w in json.load(f)["warnings"] for line in w.splitlines()]
+    printed = [line[len("frictionlab: warning: "):] for line in p.stderr.splitlines()
+               if line.startswith("frictionlab: warning: ")]
+    check("compare: every printed warning is in compare.json", p.returncode == 0 and printed and
+          all(w in stored for w in printed), f"{p.stderr}\n{stored}")
 
     # ---- command-line syntax (CLI11) ----
     for name, argv in [("no subcommand", []),

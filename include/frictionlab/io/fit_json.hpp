@@ -37,7 +37,8 @@ nlohmann::ordered_json finite_or_null(const std::vector<double>& x);
 /// workflows::FitOutcome f: fit_to_json(f.result, f.input, f.validation).
 nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::string& input,
                                    const std::vector<ValidationEntry>& validation);
-/// fit.json as `fit` writes it: fit_to_json(f.result, f.input, f.validation) plus "report",
+/// fit.json as `fit` writes it: fit_to_json(f.result, f.input, f.validation) with "warnings"
+/// f.warnings (every warning of the run, the record checks' too) plus "report",
 /// report_data_json(workflows::fit_report_data(f)), the data `frictionlab report` draws.
 nlohmann::ordered_json fit_outcome_to_json(const workflows::FitOutcome& f);
 /// fit.json's "report" object (docs/file-formats.md, "fit.json").

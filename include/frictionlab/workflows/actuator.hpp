@@ -109,6 +109,9 @@ struct FitActuatorOptions {
   /// Recommend the model with the fewest parameters whose validation MAE is within this
   /// fraction of the best (>= 0).
   double tolerance = 0.02;
+  /// The caller's warnings about its inputs (reading and preparing the logs): the first of the
+  /// outcome's warnings, so that summary.json holds every warning of the run.
+  std::vector<std::string> input_warnings{};
 };
 
 /// One fitted model.
@@ -146,7 +149,8 @@ struct FitActuatorOutcome {
   std::vector<ActuatorModelOutcome> models;  ///< in the order M1..M6 of those fitted
   ActuatorModel recommended = ActuatorModel::M1;
   std::string reason;                ///< "m3: the fewest parameters (7) among ..."
-  /// "m3: at the end of its range: K1, K2 (see --range)", one per model with such keys.
+  /// options.input_warnings, the constants the description borrows, then "m3: at the end of its
+  /// range: K1, K2 (see --range)", one per model with such keys.
   std::vector<std::string> warnings;
   /// Every log re-simulated with the recommended model (the report's plots).
   std::vector<ActuatorLogSeries> recommended_series;

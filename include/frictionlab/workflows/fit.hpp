@@ -39,10 +39,16 @@ struct NamedMetrics {
 /// A record ready for identify::fit and the warnings of its checks.
 struct PreparedRecord {
   data::Record record{};
-  std::vector<std::string> warnings{};  ///< data::check_record's warnings, in its order
+  /// data::check_record's warnings on the record as read, then those on the preprocessed record
+  /// that are new, in their order.
+  std::vector<std::string> warnings{};
+  /// The largest sample step of the record as read or as preprocessed, whichever is larger [s]
+  /// (resampling does not hide a gap: FitResult::data.dt_max).
+  double dt_max = 0;
 };
 
-/// `raw` preprocessed with `preprocess` (data::preprocess; with no stage
+/// `raw` checked as read (data::check_record with no required channel: its sampling), then
+/// preprocessed with `preprocess` (data::preprocess; with no stage
 /// the record is kept as it is), then checked by data::check_record for the
 /// channels a fit of `problem` needs: velocity and force, and the motor current
 /// for ProblemKind::sensorless. Throws what data::preprocess and
@@ -82,8 +88,8 @@ struct FitOutcome {
   std::vector<double> residual{};          ///< training.force - prediction, per sample [N | N m]
   FrictionVelocity friction{};             ///< the training samples, sorted by velocity
   std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
-  /// In order: the training record's check warnings, each validation record's
-  /// check warnings, then the fit's (result.warnings).
+  /// In order: the training record's check warnings, each validation record's check
+  /// warnings, then the fit's (result.warnings). fit.json's "warnings".
   std::vector<std::string> warnings{};
 };
 

@@ -86,6 +86,9 @@ struct FitJointOptions {
   std::string controller_label = "fit";  ///< names the controller's source in the result
   /// The validation simulation of every record (max_step [s], horizon_s [s]).
   identify::JointEvalOptions eval{};
+  /// The caller's warnings about its inputs (e.g. reading init_model's file): the first of the
+  /// outcome's warnings, so that the result file holds every warning of the run.
+  std::vector<std::string> input_warnings{};
 };
 
 /// The controller of a closed-loop oe.
@@ -140,7 +143,9 @@ struct FitJointOutcome {
   /// The low-pass chosen from the training record when none was given (applied to every record).
   std::optional<identify::JointLowpassChoice> lowpass;
   Verdict verdict;  ///< joint_fit_verdict of this outcome
-  /// The methods' warnings in order (idim / sr3, then oe), then the oe rule of the header.
+  /// In order: options.input_warnings, the records' sampling warnings (data::check_record on
+  /// each record as read: time unit, jitter), the methods' warnings (idim / sr3, then oe), then
+  /// the oe rule of the header.
   std::vector<std::string> warnings;
 };
 
