@@ -219,6 +219,8 @@ def test_resample_rate_refuses_a_gap_unless_allowed():
 
 def test_warnings_of_the_records_are_in_the_outcome_and_its_json():
     ms = _friction_record(10.0 * np.arange(1000), "ms.csv")  # 10 s at 100 Hz, in milliseconds
-    f = fl.fit(ms, model="coulomb-viscous")
+    f = fl.fit(ms, [ms], model="coulomb-viscous")
     assert any(w.startswith("ms.csv: the time column looks like milliseconds") for w in f.warnings)
+    assert ("validation record ms.csv is the training record ms.csv (the same file): its "
+            "metrics measure the fit on its own data, not a validation") in f.warnings
     assert json.loads(f.to_json())["warnings"] == list(f.warnings)

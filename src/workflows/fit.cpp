@@ -32,6 +32,23 @@ PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOpt
   return p;
 }
 
+std::vector<std::string> same_data_warnings(const NamedRecord& training,
+                                            const std::vector<NamedRecord>& validation) {
+  const auto same_samples = [](const data::Record& a, const data::Record& b) {
+    return a.t == b.t && a.position == b.position && a.velocity == b.velocity &&
+           a.acceleration == b.acceleration && a.current == b.current && a.force == b.force;
+  };
+  std::vector<std::string> out;
+  for (const NamedRecord& v : validation) {
+    const bool same_name = v.name == training.name;
+    if (!same_name && !same_samples(v.record, training.record)) continue;
+    out.push_back("validation record " + v.name + " is the training record " + training.name +
+                  (same_name ? " (the same file)" : " (the same samples)") +
+                  ": its metrics measure the fit on its own data, not a validation");
+  }
+  return out;
+}
+
 namespace {
 
 /// The samples sorted by velocity, ties in sample order: (v, k) pairs sort in one contiguous
@@ -134,6 +151,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   PreparedRecord train = prepare_record(training.record, options.preprocess, problem);
   out.warnings = std::move(train.warnings);
   out.training = std::move(train.record);
+  for (std::string& w : same_data_warnings(training, validation)) out.warnings.push_back(std::move(w));
 
   // Every validation record is prepared and checked before the fit: a record that cannot be
   // used is an error before the long work, not after it.

@@ -57,6 +57,11 @@ struct PreparedRecord {
 PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
                               identify::ProblemKind problem);
 
+/// A warning for each validation record that is the training record: the same name (file), or
+/// the same samples in every channel. Its metrics then measure the fit on its own data.
+std::vector<std::string> same_data_warnings(const NamedRecord& training,
+                                            const std::vector<NamedRecord>& validation);
+
 struct FitOptions {
   /// Problem, model, method, units, warm-up, lsq starts and loss
   /// (identify::FitOptions). Its `progress` member is not used: the workflow
@@ -88,8 +93,8 @@ struct FitOutcome {
   std::vector<double> residual{};          ///< training.force - prediction, per sample [N | N m]
   FrictionVelocity friction{};             ///< the training samples, sorted by velocity
   std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
-  /// In order: the training record's check warnings, each validation record's check
-  /// warnings, then the fit's (result.warnings). fit.json's "warnings".
+  /// In order: the training record's check warnings, same_data_warnings, each validation
+  /// record's check warnings, then the fit's (result.warnings). fit.json's "warnings".
   std::vector<std::string> warnings{};
 };
 
