@@ -233,6 +233,26 @@ TEST(WorkflowJoint, IdimIsTheLibraryChainOnTheRecords) {
   EXPECT_TRUE(r.warnings.empty());
 }
 
+TEST(WorkflowJoint, WarningsHoldTheInputsAndTheRecordsSamplingWarnings) {
+  // The caller's input warnings first, then each record's sampling warnings (as read), then
+  // the method's: every warning of the run is in the outcome (joint_fit.json's "warnings").
+  data::Record train = record("train.csv");
+  for (std::size_t k = 2000; k < train.t.size(); ++k) train.t[k] += 0.001;  // one 2 ms step
+  FitJointOptions o;
+  o.method = JointMethod::idim;
+  o.prep.preprocess.resample_rate = 1000;  // the differentiator needs a uniform grid
+  o.input_warnings = {"start.json: a warning about the start"};
+  const FitJointOutcome r = fit_joint(train, {record("val.csv", 0.9)}, std::nullopt, o);
+  ASSERT_GE(r.warnings.size(), 2u);
+  EXPECT_EQ(r.warnings[0], "start.json: a warning about the start");
+  EXPECT_EQ(r.warnings[1].rfind("train.csv: the sample step varies by up to 100%", 0), 0u)
+      << r.warnings[1];
+  const FitJointOptions idim;  // (named: a braced temporary trips g++ 12's -Wmaybe-uninitialized)
+  const FitJointOutcome plain = fit_joint(record("train.csv"), {}, std::nullopt, idim);
+  for (const std::string& w : plain.warnings)
+    EXPECT_EQ(w.find("the sample step varies"), std::string::npos) << w;
+}
+
 TEST(WorkflowJoint, Sr3ParametersAreTheModelsTableWithoutStructure) {
   const data::Record train = record("train.csv");
   FitJointOptions o;

@@ -84,6 +84,18 @@ def main():
             "--out", os.path.join(work, "sts_fit"))
     check("fit-actuator sts3215-12v: the borrowed max_pwm is stated",
           p.returncode == 0 and "frictionlab: warning: " + unpub in p.stderr, p.stderr)
+    # the logs' warnings (here: resampled again) are in summary.json with the fit's
+    p = run("fit-actuator", "--logs", many, "--actuator", "sts3215-12v", "--models", "m1",
+            "--validate", "none", "--trials", "30", "--threads", "1", "--resample", "0.01",
+            "--out", os.path.join(work, "sts_fit_again"))
+    printed = [x[len("frictionlab: warning: "):] for x in p.stderr.splitlines()
+               if x.startswith("frictionlab: warning: ")]
+    stored = [] if p.returncode != 0 else [
+        line for w in json.load(open(os.path.join(work, "sts_fit_again", "summary.json")))["warnings"]
+        for line in w.splitlines()]
+    check("fit-actuator: every printed warning, the logs' too, is in summary.json",
+          p.returncode == 0 and any("resampled again" in w for w in printed) and
+          all(w in stored for w in printed), p.stderr + str(stored))
     p = run("eval-actuator", "--params", params, "--logs", many, "--resample", "0.01")
     again = [x for x in p.stderr.splitlines() if "resampled again" in x]
     check("--resample of 5 processed logs: one warning line",
