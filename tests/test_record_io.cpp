@@ -332,6 +332,9 @@ TEST(RecordMat, NamedVectorErrors) {
     EXPECT_TRUE(e == p + ": no variable 'v' (variables found: t, F)" ||
                 e == p + ": no variable 'v' (variables found: F, t)")  // v7.3 lists sorted
         << e;
+    e = mat_error(ver, {row("t", t), row("v", v)}, {.time = "t", .velocity = "v", .force = "v"}, p);
+    EXPECT_EQ(e, p + ": velocity and force name the same variable 'v': each channel needs its "
+                     "own variable");
     e = mat_error(ver, {row("t", t), row("v", {1, 0, 2, 0}, MatClass::char_array)}, spec, p);
     EXPECT_EQ(e, p + ": variable 'v': has class char; expected a real numeric array (double, "
                      "single or integer)");

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -397,6 +398,28 @@ std::vector<std::string> mat_variable_names(const std::string& path) {
   return dir_of(m.get(), path);
 }
 
+namespace {
+
+/// Each channel its own variable (as parse_record_csv: each its own column): the same variable
+/// read as two channels is a mistake in the options, never a record.
+void check_distinct_variables(const std::string& path, const std::string& time,
+                              const RecordSpec& spec) {
+  const std::pair<const char*, const std::string*> named[] = {{"time", &time},
+                                                              {"position", &spec.position},
+                                                              {"velocity", &spec.velocity},
+                                                              {"current", &spec.current},
+                                                              {"force", &spec.force}};
+  for (std::size_t i = 0; i < std::size(named); ++i)
+    for (std::size_t j = i + 1; j < std::size(named); ++j)
+      if (!named[i].second->empty() && *named[i].second == *named[j].second)
+        throw InputError(path, 0, 0,
+                         std::string(named[i].first) + " and " + named[j].first +
+                             " name the same variable '" + *named[j].second +
+                             "': each channel needs its own variable");
+}
+
+}  // namespace
+
 data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
   const bool named = !spec.time.empty() || !spec.position.empty() || !spec.velocity.empty() ||
                      !spec.current.empty() || !spec.force.empty();
@@ -416,6 +439,7 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
   }
   data::Record r;
   r.source = path;
+  check_distinct_variables(path, time, spec);
   const std::pair<const std::string*, std::vector<double>*> channels[] = {
       {&time, &r.t},
       {&spec.position, &r.position},
