@@ -253,6 +253,24 @@ TEST(WorkflowJoint, WarningsHoldTheInputsAndTheRecordsSamplingWarnings) {
     EXPECT_EQ(w.find("the sample step varies"), std::string::npos) << w;
 }
 
+TEST(WorkflowJoint, EvalWarningsAreInTheOutcomeAndJointEvalJson) {
+  data::Record rec = record("val.csv", 0.9);
+  for (std::size_t k = 2000; k < rec.t.size(); ++k) rec.t[k] += 0.001;  // one 2 ms step
+  FitJointOptions fo;
+  fo.method = JointMethod::idim;
+  const FitJointOutcome fit = fit_joint(record("train.csv"), {}, std::nullopt, fo);
+  EvalJointOptions o;
+  o.prep.preprocess.resample_rate = 1000;
+  o.input_warnings = {"J.json: a warning about the model"};
+  const EvalJointOutcome r = eval_joint(fit.model, {rec}, o);
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_EQ(r.warnings[0], "J.json: a warning about the model");
+  EXPECT_EQ(r.warnings[1].rfind("val.csv: the sample step varies by up to 100%", 0), 0u)
+      << r.warnings[1];
+  EXPECT_EQ(io::joint_eval_to_json(r, fit.model, "J.json")["warnings"],
+            nlohmann::ordered_json(r.warnings));
+}
+
 TEST(WorkflowJoint, Sr3ParametersAreTheModelsTableWithoutStructure) {
   const data::Record train = record("train.csv");
   FitJointOptions o;

@@ -289,13 +289,14 @@ void run_eval_joint(const EvalJointOptions& o) {
   check_outputs(o.rec.out, io::kJointEvalFile, inputs);
   check_report_output(o.rec.report, inputs);
   const io::JointFile jf = io::read_joint_file(o.joint);
-  for (const auto& w : jf.warnings) print_warning(w);
   std::vector<data::Record> records;
   for (const auto& path : o.inputs) records.push_back(read(o.rec, path));
   workflows::EvalJointOptions w;
   w.prep = prep_options(o.rec);
   w.eval = eval_options(o.rec);
+  w.input_warnings = jf.warnings;  // printed with the outcome's, and in joint_eval.json
   const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, progress());
+  for (const auto& wn : r.warnings) print_warning(wn);
   const std::vector<std::string> files =
       io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs, o.rec.report,
                            report_options());

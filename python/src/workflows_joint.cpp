@@ -335,6 +335,8 @@ the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.js
                              "the Verdict on the model on these records")
       .def_property_readonly("lowpass", [](const EvalJointResult& r) { return r.outcome.lowpass; },
                              "per record: the JointLowpassChoice made for it, or None")
+      .def_property_readonly("warnings", [](const EvalJointResult& r) { return r.outcome.warnings; },
+                             "Every warning of the evaluation (joint_eval.json's \"warnings\").")
       .def("to_json", [](const EvalJointResult& r) {
         return io::joint_eval_to_json(r.outcome, r.model, r.joint_file).dump(2) + "\n"; },
         "The CLI's joint_eval.json text.")

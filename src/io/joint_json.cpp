@@ -316,6 +316,7 @@ ordered_json joint_eval_to_json(const workflows::EvalJointOutcome& r, const sim:
     rec.update(joint_errors_json(e));
     summary["records"].push_back(std::move(rec));
   }
+  summary["warnings"] = r.warnings;
   // What the report draws (docs/report.md): every record and the model's simulation, thinned.
   ordered_json recs = ordered_json::array();
   for (std::size_t i = 0; i < r.evaluations.size() && i < r.data.size(); ++i)

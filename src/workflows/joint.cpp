@@ -230,10 +230,12 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
 EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
                            const EvalJointOptions& o, const Progress& progress) {
   EvalJointOutcome r;
+  r.warnings = o.input_warnings;
   for (const auto& rec : records) {
     progress.check();
     r.lowpass.emplace_back();
     r.data.push_back(identify::joint_data(rec, with_lowpass(o.prep, rec, r.lowpass.back())));
+    append_record_warnings(rec, r.warnings);
     r.evaluations.push_back(identify::evaluate_joint(model, r.data.back(), o.eval));
   }
   r.verdict = joint_eval_verdict(r);

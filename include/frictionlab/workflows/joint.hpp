@@ -160,6 +160,9 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
 struct EvalJointOptions {
   identify::JointPrepOptions prep{};  ///< preprocessing of every record
   identify::JointEvalOptions eval{};  ///< the validation simulation
+  /// The caller's warnings about its inputs (e.g. reading the model's file): the first of the
+  /// outcome's warnings.
+  std::vector<std::string> input_warnings{};
 };
 
 struct EvalJointOutcome {
@@ -168,6 +171,9 @@ struct EvalJointOutcome {
   /// The low-pass chosen for data[i] when none was given.
   std::vector<std::optional<identify::JointLowpassChoice>> lowpass;
   Verdict verdict;  ///< joint_eval_verdict of this outcome
+  /// options.input_warnings, then each record's sampling warnings (data::check_record as read):
+  /// joint_eval.json's "warnings".
+  std::vector<std::string> warnings;
 };
 
 /// The error measures of `model` on every record (header). Checked between records.
