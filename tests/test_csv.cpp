@@ -6,12 +6,17 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 
@@ -64,6 +69,11 @@ const BadCsv kBadCsv[] = {
     {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n   \n\n1,2\n", 3, 0, "blank line inside the data"},
     {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n# note\n1,2\n", 3, 0,
      "comment lines are allowed only before the header"},
+    // Quoted input is printable: a tab, DEL and a byte that is not UTF-8 are written \xNN.
+    {"PrintableQuotes", "t,v\n0,1\x7F\n", 2, 2, "not a number: '1\\x7F' (column 'v')"},
+    {"PrintableQuotes", "t,v\n0,\xFF\xFE" "1\n", 2, 2, "not a number: '\\xFF\\xFE1'"},
+    {"PrintableQuotes", "t\tv\n0\t1\n", 1, 0, "one column named 't\\x09v'"},
+    {"PrintableQuotes", "t,v\n0,1\xE2\x80\xAE" "2\n", 2, 2, "'1\\xE2\\x80\\xAE2'"},  // U+202E
 };
 
 class CsvReadError : public ::testing::TestWithParam<BadCsv> {};
@@ -90,6 +100,88 @@ INSTANTIATE_TEST_SUITE_P(CsvRead, CsvReadError, ::testing::ValuesIn(kBadCsv),
                          [](const ::testing::TestParamInfo<BadCsv>& c) {
                            return std::string(c.param.group) + "_" + std::to_string(c.index);
                          });
+
+// Binary texts are refused as a whole, naming what they look like (io::require_text).
+TEST(CsvRead, BinaryTextIsRefusedAsAWhole) {
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("t,v\n0\0,1\n", 10),
+       "in.csv: looks like a binary file (a NUL byte at byte 6), not CSV text; frictionlab reads "
+       "CSV files as UTF-8 text"},
+      {std::string("MATLAB 5.0 MAT-file, Platform: posix\0\0\x01IM", 42),
+       "in.csv: looks like a binary file (MATLAB .mat?), not CSV text; a MATLAB record is read "
+       "as one when its name ends in .mat"},
+      {std::string("\x89HDF\r\n\x1A\n\0\0", 10),
+       "in.csv: looks like a binary file (HDF5: a MATLAB v7.3 .mat?), not CSV text; a MATLAB "
+       "record is read as one when its name ends in .mat"},
+      {std::string("\x1F\x8B\x08\0", 4), "in.csv: looks like a binary file (gzip-compressed?)"},
+      {std::string("\xFF\xFEt\0,\0v\0", 8), "in.csv: is UTF-16 text"}};
+  for (const auto& [text, message] : cases) {
+    try {
+      (void)parse_csv(text, "in.csv");
+      ADD_FAILURE() << message;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).substr(0, message.size()), message);
+      EXPECT_EQ(e.line(), 0);
+    }
+  }
+  // A NUL beyond the first KiB: the text is read and the cell quoted, \x00 in the message.
+  std::string late = "t,v\n";
+  while (late.size() < 1100) late += "0,1\n";
+  late += std::string("1,2\0\n", 5);
+  try {
+    (void)parse_csv(late, "in.csv");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: not a number: '2\\x00' (column 'v')"),
+              std::string::npos) << e.what();
+  }
+  // "MATLAB" as a column name is not a MATLAB header.
+  EXPECT_EQ(parse_csv("MATLAB,t\n1,2\n", "in.csv").names[0], "MATLAB");
+}
+
+TEST(CsvRead, QuotedInputIsPrintableAndBounded) {
+  EXPECT_EQ(quote_text(std::string("a\0b", 3)), "'a\\x00b'");
+  EXPECT_EQ(quote_text("caf\xC3\xA9"), "'caf\xC3\xA9'");              // valid UTF-8 kept
+  EXPECT_EQ(quote_text("\xC0\xAF"), "'\\xC0\\xAF'");                  // overlong '/'
+  EXPECT_EQ(quote_text("\xED\xA0\x80"), "'\\xED\\xA0\\x80'");           // a surrogate
+  EXPECT_EQ(quote_text("\xC2\x85"), "'\\xC2\\x85'");                  // C1 control NEL
+  EXPECT_EQ(quote_text(std::string(100, 'a')), "'" + std::string(60, 'a') + "...'");
+  const std::string long_binary(1000, '\x01');
+  EXPECT_LE(quote_text(long_binary).size(), 60u + 5u);
+  // a multi-byte character is never cut in its middle
+  std::string accents;
+  for (int i = 0; i < 40; ++i) accents += "\xC3\xA9";
+  EXPECT_EQ(printable_text(accents), accents.substr(0, 60) + "...");
+  EXPECT_EQ(join_names({"a", "b"}), "a, b");
+  std::vector<std::string> many;
+  for (int i = 0; i < 20; ++i) many.push_back("c" + std::to_string(i));
+  EXPECT_EQ(join_names(many), "c0, c1, c2, c3, c4, c5, c6, c7, ... and 12 more");
+  // every InputError is printable line by line, newlines kept
+  const InputError e("f.csv", 2, 0, std::string("x\0y\nz\x1B[31m", 10));
+  EXPECT_EQ(std::string(e.what()), "f.csv:2: x\\x00y\nz\\x1B[31m");
+  EXPECT_EQ(e.detail(), "x\\x00y\nz\\x1B[31m");
+}
+
+// A header of 1,000,000 columns is read in linear time (a hash set finds duplicates; CTest's
+// timeout catches a quadratic scan, about 110 s before) and every message naming its columns
+// stays short.
+TEST(CsvRead, AMillionColumnHeaderIsLinearAndItsMessagesShort) {
+  constexpr int kColumns = 1'000'000;
+  std::string header;
+  for (int i = 0; i < kColumns; ++i) header += (i ? ",c" : "c") + std::to_string(i);
+  const CsvTable t = parse_csv(header + "\n", "w.csv");
+  ASSERT_EQ(t.names.size(), static_cast<std::size_t>(kColumns));
+  const std::string missing = frictionlab::testing::message_of<InputError>([&] { (void)t.index("v"); });
+  EXPECT_LT(missing.size(), 1000u) << missing.substr(0, 2000);
+  EXPECT_NE(missing.find("c7, ... and 999992 more)"), std::string::npos) << missing;
+  const std::string short_row = frictionlab::testing::message_of<InputError>(
+      [&] { (void)parse_csv(header + "\n1,2\n", "w.csv"); });
+  EXPECT_LT(short_row.size(), 1000u);
+  EXPECT_NE(short_row.find("w.csv:2:3: expected 1000000 fields (c0, "), std::string::npos);
+  const std::string duplicate = frictionlab::testing::message_of<InputError>(
+      [&] { (void)parse_csv(header + ",c999999\n", "w.csv"); });
+  EXPECT_EQ(duplicate, "w.csv:1:1000001: duplicate column name 'c999999' (also column 1000000)");
+}
 
 TEST(CsvRead, MissingColumnListsTheColumnsFound) {
   const CsvTable t = parse_csv("# c1\n# c2\nt, v\n0,1\n", "in.csv");
@@ -158,6 +250,40 @@ TEST(CsvRead, NothingIsDropped) {
     EXPECT_EQ(t.columns[0][static_cast<std::size_t>(k)], k);
     EXPECT_EQ(t.row_lines[static_cast<std::size_t>(k)], k + 2);
   }
+}
+
+// Only regular files are read, and none above its kind's limit (require_input_file).
+TEST(CsvRead, OnlyRegularFilesWithinTheLimitAreRead) {
+  namespace fs = std::filesystem;
+  using frictionlab::testing::message_of;
+  EXPECT_EQ(message_of<InputError>([] { (void)read_csv("/dev/zero"); }),
+            "/dev/zero: is a character device, not a regular file: expected a CSV file "
+            "(frictionlab reads its inputs from regular files, not from devices, pipes or "
+            "sockets)");
+  const fs::path dir = fs::temp_directory_path() / ("frictionlab_test_csv_files_" +
+                                                    std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub.csv");
+  EXPECT_EQ(message_of<InputError>([&] { (void)read_csv((dir / "sub.csv").string()); }),
+            (dir / "sub.csv").string() + ": is a directory, expected a CSV file");
+  // A FIFO is refused before it is opened (an open would wait for a writer for ever).
+  const std::string fifo = (dir / "pipe.csv").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(message_of<InputError>([&] { (void)read_csv(fifo); })
+                .find(": is a FIFO (named pipe), not a regular file: expected a CSV file"),
+            std::string::npos);
+  // Sizes: sparse files just above each limit (no disk blocks written).
+  const std::string big = (dir / "big.csv").string();
+  std::ofstream(big) << "t,v\n";
+  fs::resize_file(big, kMaxRecordFileBytes + 1);
+  EXPECT_EQ(message_of<InputError>([&] { (void)read_csv(big); }),
+            big + ": is 1073741825 bytes, more than the limit of 1 GiB (1073741824 bytes) for a "
+                  "CSV file (docs/file-formats.md, \"Limits\")");
+  fs::resize_file(big, kMaxJsonFileBytes + 1);
+  EXPECT_NE(message_of<InputError>([&] { (void)read_text_file(big, "a MODEL.json file"); })
+                .find("more than the limit of 256 MiB (268435456 bytes) for a MODEL.json file"),
+            std::string::npos);
+  fs::remove_all(dir);
 }
 
 TEST(CsvRead, UnreadableFile) {

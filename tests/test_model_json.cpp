@@ -376,6 +376,28 @@ TEST(ModelJson, SyntaxErrorsGiveLineAndColumn) {
                     "m.json: duplicate key 'model' in the top level");
 }
 
+// Nesting beyond 256 levels is refused at the bracket that opens level 257, before nlohmann
+// parses it, whatever the reader: 100,000 levels neither recurse nor allocate per level.
+TEST(ModelJson, DeepNestingIsAnErrorAtItsPosition) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  expect_file_error(deep, 1, 257,
+                    "m.json:1:257: JSON nested deeper than 256 levels of arrays and objects (no "
+                    "frictionlab file nests more than a few)");
+  std::string objects = "{\n";
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  try {
+    (void)parse_system_json(objects, "s.json");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    // the '{' of level 257 is the 256th "{"a":" on line 2, at column 5 * 255 + 1
+    EXPECT_EQ(std::string(e.what()).substr(0, 56),
+              "s.json:2:1276: JSON nested deeper than 256 levels of arr");
+  }
+  // Brackets inside strings do not count; 256 levels are read (and then checked as a model).
+  const std::string ok = std::string(256, '[') + "\"[[{{\\\"[\"" + std::string(256, ']');
+  expect_file_error(ok, 0, 0, "m.json: expected a JSON object {\"model\": ..., \"params\": {...}}, got array");
+}
+
 TEST(ModelJson, StructureErrors) {
   expect_file_error(
       "[1, 2]", 0, 0,

@@ -4,6 +4,8 @@
 // jitter of the real pendulum record, and record preprocessing (data/preprocess.hpp).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -157,6 +159,62 @@ TEST(RecordCsv, Errors) {
             "no time column given for /nonexistent/r.csv");
   EXPECT_EQ(invalid_argument([] { io::read_record_csv("r.csv", {.time = "t", .matrix = "data"}); }),
             "a matrix variable ('data') applies to .mat files only, not to the CSV file r.csv");
+}
+
+// Only regular files are read: a device or FIFO is refused before it is opened, also where
+// the type of a file without a known extension is sniffed from its first bytes.
+TEST(RecordCsv, DevicesAndFifosAreRefusedBeforeTheyAreOpened) {
+  EXPECT_EQ(input_error([] { io::read_record("/dev/zero", {.time = "t"}); }),
+            "/dev/zero: is a character device, not a regular file: expected a record file (.csv "
+            "or .mat) (frictionlab reads its inputs from regular files, not from devices, pipes "
+            "or sockets)");
+  // no extension (sniffed), .csv and .mat: each refused before an open that would block
+  for (const std::string name : {"pipe", "pipe.csv", "pipe.mat"}) {
+    const std::string fifo = temp_file(name);
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string what = name.ends_with(".mat") ? "a MATLAB .mat file"
+                                                    : "a record file (.csv or .mat)";
+    EXPECT_EQ(input_error([&] { io::read_record(fifo, {.time = "t"}); }),
+              fifo + ": is a FIFO (named pipe), not a regular file: expected " + what +
+                  " (frictionlab reads its inputs from regular files, not from devices, pipes "
+                  "or sockets)");
+  }
+  const std::string dir = temp_file("runs");
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(input_error([&] { io::read_record(dir, {.time = "t"}); }),
+            dir + ": is a directory, expected a record file (.csv or .mat)");
+}
+
+// A .mat file named .csv is named as one, not its header dumped as column names.
+TEST(RecordCsv, MatFileNamedCsv) {
+  const std::string mat = temp_file("rec.mat");
+  io::write_mat(mat, {{"t", {1, 3}, {0, 1, 2}, {}, MatClass::double_array}}, MatVersion::v5);
+  const std::string csv = temp_file("rec.csv");
+  std::filesystem::copy_file(mat, csv, std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(input_error([&] { io::read_record(csv, {.time = "t"}); }),
+            csv + ": looks like a binary file (MATLAB .mat?), not CSV text; a MATLAB record is "
+                  "read as one when its name ends in .mat");
+}
+
+// The column index message of a record of 1,000,000 columns lists 8 and counts the rest.
+TEST(RecordCsv, WideHeaderMessagesAreShort) {
+  std::string header;
+  for (int i = 0; i < 1'000'000; ++i) header += (i ? ",c" : "c") + std::to_string(i);
+  const std::string message = input_error(
+      [&] { io::parse_record_csv(header + "\n", "w.csv", {.time = "0"}); });
+  EXPECT_EQ(message.substr(0, 40), "w.csv:1: the file has a header line (c0,");
+  EXPECT_LT(message.size(), 1000u);
+  std::string row = "0";
+  for (int i = 1; i < 1'000'000; ++i) row += ",0";
+  const std::string index = input_error([&] {
+    io::parse_record_csv(header + "\n" + row + "\n", "w.csv", {.time = "0", .force = "1000000"});
+  });
+  EXPECT_NE(index.find("column index 1000000 out of range: the file has 1000000 columns "
+                       "(0-based indices 0: c0, 1: c1, 2: c2, 3: c3, 4: c4, 5: c5, 6: c6, 7: "
+                       "c7, ... and 999992 more)"),
+            std::string::npos)
+      << index.substr(0, 300);
 }
 
 // ---- .mat ------------------------------------------------------------------------------------

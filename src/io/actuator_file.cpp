@@ -30,7 +30,7 @@ constexpr double kDeg = std::numbers::pi / 180.0;
 class Reader {
  public:
   Reader(std::string_view text, std::string file)
-      : file_(std::move(file)), lines_(text), top_(detail::parse_json_text(text, file_)),
+      : file_(std::move(file)), top_(detail::parse_json_text(text, file_)), lines_(text),
         top_line_(first_line(text)) {}
 
   const json& top() const { return top_; }
@@ -172,8 +172,8 @@ class Reader {
   }
 
   std::string file_;
+  json top_;  // parsed (and so checked: syntax, nesting depth) before the key lines are indexed
   detail::JsonKeyLines lines_;
-  json top_;
   long top_line_;
 };
 
@@ -339,7 +339,7 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
 }
 
 sim::ServoActuator read_actuator(const std::string& path) {
-  return parse_actuator(read_text_file(path), path);
+  return parse_actuator(read_text_file(path, "an ACTUATOR.json file"), path);
 }
 
 std::vector<std::string> builtin_actuator_names() {
@@ -371,16 +371,16 @@ sim::ServoActuator resolve_actuator(const std::string& reference, const std::str
     std::string names;
     for (const auto& n : builtin_actuator_names()) names += (names.empty() ? "" : ", ") + n;
     throw InputError(where, 0, 0,
-                     "unknown actuator '" + reference + "' (built in: " + names +
+                     "unknown actuator " + quote_text(reference) + " (built in: " + names +
                          "); to add one, write an ACTUATOR.json (docs/actuators.md, "
                          "\"ACTUATOR.json\") and give its path instead of a name");
   }
   std::filesystem::path p(reference);
   if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(p, ec))
-    throw InputError(where, 0, 0, "actuator file '" + p.string() + "' does not exist");
-  return read_actuator(p.string());
+  if (!std::filesystem::exists(p, ec))
+    throw InputError(where, 0, 0, "actuator file " + quote_text(p.string(), 4096) + " does not exist");
+  return read_actuator(p.string());  // a directory or a device: require_input_file says which
 }
 
 std::string actuator_json(const sim::ServoActuator& a) {

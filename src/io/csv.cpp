@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <unordered_map>
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/output.hpp"
@@ -43,28 +44,42 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 }
 
 
-// Show a field in a message: quoted, shortened if very long.
-std::string show(std::string_view field) {
-  constexpr std::size_t kMax = 40;
-  if (field.size() > kMax) return "'" + std::string(field.substr(0, kMax)) + "...'";
-  return "'" + std::string(field) + "'";
-}
-
 std::string header_name(std::string_view raw, const std::string& file, long line, long col) {
   const std::string_view f = trim(raw);
   if (!f.empty() && f.front() == '"') {
     if (f.size() < 2 || f.back() != '"')
-      throw InputError(file, line, col, "unterminated quote in column name " + show(f));
+      throw InputError(file, line, col, "unterminated quote in column name " + quote_text(f));
     const std::string_view inner = f.substr(1, f.size() - 2);
     if (inner.find('"') != std::string_view::npos)
-      throw InputError(file, line, col, "quote inside column name " + show(f));
+      throw InputError(file, line, col, "quote inside column name " + quote_text(f));
     if (inner.empty()) throw InputError(file, line, col, "empty column name");
     return std::string(inner);
   }
   if (f.find('"') != std::string_view::npos)
-    throw InputError(file, line, col, "stray quote in column name " + show(f));
+    throw InputError(file, line, col, "stray quote in column name " + quote_text(f));
   if (f.empty()) throw InputError(file, line, col, "empty column name");
   return std::string(f);
+}
+
+// The column names of a header line, checked: non-empty, unique (a hash set of the names seen:
+// linear in the number of columns, 1,000,000 columns in about a second).
+std::vector<std::string> header_names(const std::vector<std::string_view>& fields,
+                                      const std::string& file, long line) {
+  std::vector<std::string> names;
+  names.reserve(fields.size());
+  std::unordered_map<std::string_view, std::size_t> seen;
+  seen.reserve(fields.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const long col = static_cast<long>(i) + 1;
+    names.push_back(header_name(fields[i], file, line, col));
+    // (the views stay valid: `names` never reallocates after its reserve)
+    const auto [at, fresh] = seen.emplace(names.back(), i);
+    if (!fresh)
+      throw InputError(file, line, col,
+                       "duplicate column name " + quote_text(names.back()) + " (also column " +
+                           std::to_string(at->second + 1) + ")");
+  }
+  return names;
 }
 
 // A header line that starts like JSON: name the JSON document's kind instead of reporting its
@@ -84,21 +99,22 @@ std::string header_name(std::string_view raw, const std::string& file, long line
 double parse_cell(std::string_view raw, const std::string& file, long line, long col,
                   const std::string& column_name) {
   const std::string_view f = trim(raw);
-  const std::string where = " (column '" + column_name + "')";
-  if (f.empty()) throw InputError(file, line, col, "empty cell" + where);
+  // The message is built only for a bad cell (a header of 10^6 columns has 10^6 per row).
+  const auto fail = [&](const std::string& what) {
+    throw InputError(file, line, col, what + " (column " + quote_text(column_name) + ")");
+  };
+  if (f.empty()) fail("empty cell");
   std::string_view num = f;
   if (num.front() == '+') {
     num.remove_prefix(1);
-    if (num.empty() || num.front() == '+' || num.front() == '-')
-      throw InputError(file, line, col, "not a number: " + show(f) + where);
+    if (num.empty() || num.front() == '+' || num.front() == '-') fail("not a number: " + quote_text(f));
   }
   double x = 0;
   const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), x);
   if (ec == std::errc::result_out_of_range)
-    throw InputError(file, line, col, "number out of the range of double: " + show(f) + where);
-  if (ec != std::errc() || ptr != num.data() + num.size())
-    throw InputError(file, line, col, "not a number: " + show(f) + where);
-  if (!std::isfinite(x)) throw InputError(file, line, col, "non-finite value " + show(f) + where);
+    fail("number out of the range of double: " + quote_text(f));
+  if (ec != std::errc() || ptr != num.data() + num.size()) fail("not a number: " + quote_text(f));
+  if (!std::isfinite(x)) fail("non-finite value " + quote_text(f));
   return x;
 }
 
@@ -113,16 +129,19 @@ bool CsvTable::has(std::string_view name) const noexcept {
 std::size_t CsvTable::index(std::string_view name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return i;
-  throw InputError(
-      file, header_line, 0,
-      "no column '" + std::string(name) + "' (columns found: " + join_list(names) + ")");
+  throw InputError(file, header_line, 0,
+                   "no column " + quote_text(name) + " (columns found: " + names_for_message() +
+                       ")");
 }
+
+std::string CsvTable::names_for_message() const { return join_names(names); }
 
 const std::vector<double>& CsvTable::column(std::string_view name) const {
   return columns[index(name)];
 }
 
 CsvTable parse_csv(std::string_view text, const std::string& file) {
+  require_text(text, file, "CSV");
   CsvTable t;
   t.file = file;
   // UTF-8 byte-order mark (spreadsheet exports).
@@ -149,20 +168,11 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
         for (const char d : {';', '\t', '|'})
           if (content.find(d) != std::string_view::npos)
             throw InputError(file, line_no, 0,
-                             "one column named " + show(content) + ": the columns seem to be "
+                             "one column named " + quote_text(content) + ": the columns seem to be "
                              "separated by " + (d == '\t' ? std::string("tabs") : "'" +
                              std::string(1, d) + "'") + "; frictionlab reads comma-separated "
                              "values (t,v,F)");
-      for (std::size_t i = 0; i < fields.size(); ++i) {
-        const long col = static_cast<long>(i) + 1;
-        std::string name = header_name(fields[i], file, line_no, col);
-        for (std::size_t j = 0; j < t.names.size(); ++j)
-          if (t.names[j] == name)
-            throw InputError(
-                file, line_no, col,
-                "duplicate column name '" + name + "' (also column " + std::to_string(j + 1) + ")");
-        t.names.push_back(std::move(name));
-      }
+      t.names = header_names(fields, file, line_no);
       t.columns.resize(t.names.size());
       continue;
     }
@@ -183,7 +193,7 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
       const long col = static_cast<long>(std::min(fields.size(), t.names.size())) + 1;
       throw InputError(file, line_no, col,
                        "expected " + std::to_string(t.names.size()) + " fields (" +
-                           join_list(t.names) + "), found " + std::to_string(fields.size()));
+                           t.names_for_message() + "), found " + std::to_string(fields.size()));
     }
     for (std::size_t i = 0; i < fields.size(); ++i)
       t.columns[i].push_back(
@@ -197,22 +207,112 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
   return t;
 }
 
-void require_input_file(const std::string& path, std::string_view what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(path, 0, 0, "is a directory, expected " + std::string(what));
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+namespace {
+
+// "1 GiB", "256 MiB", "3.2 GiB": a size in binary units for messages.
+std::string size_words(std::uintmax_t bytes) {
+  const double b = static_cast<double>(bytes);
+  if (b >= 0x1p30) return format_number(b / 0x1p30, 3) + " GiB";
+  if (b >= 0x1p20) return format_number(b / 0x1p20, 3) + " MiB";
+  return std::to_string(bytes) + " bytes";
 }
 
-std::string read_text_file(const std::string& path, std::string_view what) {
-  require_input_file(path, what);
+[[noreturn]] void too_large(const std::string& path, std::string_view what,
+                            std::uintmax_t size, std::uintmax_t max_bytes) {
+  throw InputError(path, 0, 0,
+                   "is " + std::to_string(size) + " bytes, more than the limit of " +
+                       size_words(max_bytes) + " (" + std::to_string(max_bytes) + " bytes) for " +
+                       std::string(what) + " (docs/file-formats.md, \"Limits\")");
+}
+
+// "a character device" for a file type that is not a regular file or a directory; "" for
+// those and for a path that does not exist (the open reports it).
+const char* special_file_kind(std::filesystem::file_type type) {
+  switch (type) {
+    case std::filesystem::file_type::character: return "a character device";
+    case std::filesystem::file_type::block: return "a block device";
+    case std::filesystem::file_type::fifo: return "a FIFO (named pipe)";
+    case std::filesystem::file_type::socket: return "a socket";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+std::uintmax_t require_input_file(const std::string& path, std::string_view what,
+                                  std::uintmax_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);  // follows symbolic links; opens nothing
+  if (st.type() == fs::file_type::directory)
+    throw InputError(path, 0, 0, "is a directory, expected " + std::string(what));
+  if (const std::string kind = special_file_kind(st.type()); !kind.empty())
+    throw InputError(path, 0, 0,
+                     "is " + kind + ", not a regular file: expected " + std::string(what) +
+                         " (frictionlab reads its inputs from regular files, not from devices, "
+                         "pipes or sockets)");
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw InputError(path, 0, 0, "cannot read its size: " + ec.message());
+  if (size > max_bytes) too_large(path, what, size, max_bytes);
+  return size;
+}
+
+std::string read_text_file(const std::string& path, std::string_view what,
+                           std::uintmax_t max_bytes) {
+  const std::uintmax_t size = require_input_file(path, what, max_bytes);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  text.reserve(static_cast<std::size_t>(size));
+  // Read in blocks up to the limit: a file that grows while it is read (a log being written)
+  // stops at the limit rather than filling the memory.
+  std::array<char, 1 << 16> block{};
+  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw InputError(path, 0, 0,
+                       "grew past the limit of " + size_words(max_bytes) + " for " +
+                           std::string(what) + " while it was read (docs/file-formats.md, "
+                           "\"Limits\")");
+  }
   if (in.bad()) throw InputError(path, 0, 0, "read error");
-  return ss.str();
+  return text;
+}
+
+namespace {
+
+// What a binary text is, from its first bytes: "MATLAB .mat?", ... ; "" when none is known.
+std::string binary_signature(std::string_view text) {
+  const auto starts = [&](std::string_view magic) { return text.substr(0, magic.size()) == magic; };
+  if (starts("MATLAB ") && text.substr(0, 20).find("MAT-file") != std::string_view::npos)
+    return "MATLAB .mat?";
+  if (starts("\x89HDF\r\n\x1A\n")) return "HDF5: a MATLAB v7.3 .mat?";
+  if (starts("\x1F\x8B")) return "gzip-compressed?";
+  if (starts("PK\x03\x04")) return "a zip archive?";
+  return "";
+}
+
+}  // namespace
+
+void require_text(std::string_view text, const std::string& file, std::string_view kind) {
+  const std::string k(kind);
+  if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")
+    throw InputError(file, 0, 0,
+                     "is UTF-16 text (it starts with a UTF-16 byte-order mark); frictionlab reads " +
+                         k + " as UTF-8: save it as UTF-8");
+  const std::string signature = binary_signature(text);
+  const std::size_t nul = text.substr(0, 1024).find('\0');
+  if (signature.empty() && nul == std::string_view::npos) return;
+  const std::string why = signature.empty()
+                              ? "a NUL byte at byte " + std::to_string(nul + 1)
+                              : signature;
+  std::string hint = "frictionlab reads " + k + " files as UTF-8 text";
+  if (signature.find(".mat") != std::string::npos)
+    hint = "a MATLAB record is read as one when its name ends in .mat";
+  throw InputError(file, 0, 0,
+                   "looks like a binary file (" + why + "), not " + k + " text; " + hint);
 }
 
 void write_text_file(const std::string& path, std::string_view text) {
@@ -226,7 +326,7 @@ void make_directories(const std::string& path) {
 }
 
 CsvTable read_csv(const std::string& path) {
-  return parse_csv(read_text_file(path, "a CSV file"), path);
+  return parse_csv(read_text_file(path, "a CSV file", kMaxRecordFileBytes), path);
 }
 
 void require_strictly_increasing(const CsvTable& table, std::string_view name) {

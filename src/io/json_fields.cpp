@@ -46,9 +46,43 @@ std::string parse_error_tail(const std::string& what) {
   return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
+// The deepest nesting of arrays and objects a JSON file may have: no frictionlab file nests
+// more than 6 levels; 256 keeps every later walk of the document (which may recurse) far from
+// the stack's end however the text was made.
+constexpr int kMaxJsonDepth = 256;
+
+// InputError at the bracket that opens level kMaxJsonDepth + 1, found by one pass over the text
+// (brackets inside strings skipped) before the parser sees it.
+void require_json_depth(std::string_view text, const std::string& file) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        long line = 0, col = 0;
+        line_col(text, i, line, col);
+        throw InputError(file, line, col,
+                         "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                             " levels of arrays and objects (no frictionlab file nests more "
+                             "than a few)");
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 json parse_json_text(std::string_view text, const std::string& file) {
+  require_text(text, file, "JSON");
+  require_json_depth(text, file);
   // Duplicate keys: nlohmann keeps the last value silently; track the keys of every open object.
   std::vector<std::set<std::string>> keys;
   std::vector<std::string> names;  // the key under which each open object sits
@@ -58,7 +92,7 @@ json parse_json_text(std::string_view text, const std::string& file) {
     switch (event) {
       case json::parse_event_t::object_start:
         keys.emplace_back();
-        names.push_back(keys.size() == 1 ? std::string("the top level") : "'" + last_key + "'");
+        names.push_back(keys.size() == 1 ? std::string("the top level") : quote_text(last_key));
         break;
       case json::parse_event_t::object_end:
         if (!keys.empty()) {
@@ -87,7 +121,8 @@ json parse_json_text(std::string_view text, const std::string& file) {
   } catch (const json::parse_error& e) {
     long line = 0, col = 0;
     line_col(text, e.byte > 0 ? e.byte - 1 : 0, line, col);
-    throw InputError(file, line, col, "JSON syntax error: " + parse_error_tail(e.what()));
+    throw InputError(file, line, col,
+                     "JSON syntax error: " + printable_text(parse_error_tail(e.what()), 300));
   } catch (const json::out_of_range& e) {
     // Number overflow (e.g. 1e400): locate the literal named in the message.
     const std::string what = e.what();
@@ -104,12 +139,12 @@ json parse_json_text(std::string_view text, const std::string& file) {
         "JSON number error: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));
   }
   if (!duplicate.empty())
-    throw InputError(file, 0, 0, "duplicate key '" + duplicate + "' in " + duplicate_in);
+    throw InputError(file, 0, 0, "duplicate key " + quote_text(duplicate) + " in " + duplicate_in);
   return j;
 }
 
 void fail_key(const std::string& file, const std::string& key, const std::string& message) {
-  throw InputError(file, 0, 0, "key '" + key + "': " + message);
+  throw InputError(file, 0, 0, "key " + quote_text(key) + ": " + message);
 }
 
 const json& member(const json& obj, const std::string& file, const std::string& key) {

@@ -173,7 +173,7 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
 }
 
 MatPtr open_mat(const std::string& path) {
-  require_input_file(path, "a MATLAB .mat file");
+  require_input_file(path, "a MATLAB .mat file", kMaxRecordFileBytes);
   {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) throw InputError(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -194,8 +194,9 @@ std::vector<std::string> dir_of(mat_t* m, const std::string& path) {
   return names;
 }
 
+// Variable names for a message: at most 8, each printable (join_names).
 std::string join(const std::vector<std::string>& v) {
-  return v.empty() ? std::string("none") : join_list(v);
+  return v.empty() ? std::string("none") : join_names(v);
 }
 
 std::string shape_string(const std::vector<std::size_t>& dims) {
@@ -261,7 +262,7 @@ std::string matlab_number(double x) {
 }
 
 [[noreturn]] void fail(const std::string& path, const std::string& var, const std::string& msg) {
-  throw InputError(path, 0, 0, "variable '" + var + "': " + msg);
+  throw InputError(path, 0, 0, "variable " + quote_text(var) + ": " + msg);
 }
 
 template <class T>
@@ -284,7 +285,8 @@ NumericArray read_numeric(mat_t* m, const std::string& path, const std::string& 
   bool found = false;
   for (const auto& n : names) found = found || n == name;
   if (!found)
-    throw InputError(path, 0, 0, "no variable '" + name + "' (variables found: " + join(names) + ")");
+    throw InputError(path, 0, 0,
+                     "no variable " + quote_text(name) + " (variables found: " + join(names) + ")");
   VarPtr v(Mat_VarRead(m, name.c_str()));
   if (!v) fail(path, name, "cannot be read (unsupported or damaged)");
   if (v->class_type == MAT_C_SPARSE)

@@ -14,16 +14,19 @@
 namespace frictionlab::io {
 namespace {
 
+constexpr std::string_view kRecordFile = "a record file (.csv or .mat)";
+
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// "0: time, 1: position, ..." for a message: at most 8 columns, then "... and N more".
 std::string numbered_names(const CsvTable& t) {
+  constexpr std::size_t kShown = 8;
   std::string s;
-  for (std::size_t i = 0; i < t.names.size(); ++i) {
-    if (i) s += ", ";
-    s += std::to_string(i) + ": " + t.names[i];
-  }
+  for (std::size_t i = 0; i < t.names.size() && i < kShown; ++i)
+    s += (i ? ", " : "") + std::to_string(i) + ": " + printable_text(t.names[i], 40);
+  if (t.names.size() > kShown) s += ", ... and " + std::to_string(t.names.size() - kShown) + " more";
   return s;
 }
 
@@ -40,7 +43,7 @@ std::size_t column_of(const CsvTable& t, const std::string& spec) {
   }
   if (idx >= t.names.size())
     throw InputError(t.file, t.header_line, 0,
-                     "column index " + spec + " out of range: the file has " +
+                     "column index " + printable_text(spec) + " out of range: the file has " +
                          std::to_string(t.names.size()) + " columns (0-based indices " +
                          numbered_names(t) + ")");
   return idx;
@@ -62,7 +65,7 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
   const CsvTable table = parse_csv(text, file);
   if (table.row_lines.empty())
     throw InputError(file, table.header_line, 0,
-                     "the file has a header line (" + join_list(table.names) +
+                     "the file has a header line (" + table.names_for_message() +
                          ") but no data rows");
   data::Record r;
   r.source = file;
@@ -95,7 +98,7 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
 
 data::Record read_record_csv(const std::string& path, const RecordSpec& spec) {
   check_csv_spec(spec, path);  // a spec error before any file error
-  return parse_record_csv(read_text_file(path, "a record file (.csv or .mat)"), path, spec);
+  return parse_record_csv(read_text_file(path, kRecordFile, kMaxRecordFileBytes), path, spec);
 }
 
 data::Record read_record(const std::string& path, const RecordSpec& spec) {
@@ -107,7 +110,9 @@ data::Record read_record(const std::string& path, const RecordSpec& spec) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == "mat") return read_record_mat(path, spec);
   if (ext != "csv" && ext != "txt") {
-    // Unknown extension: a MAT v5 / v7.3 file starts with its text header "MATLAB ...".
+    // Unknown extension: a MAT v5 / v7.3 file starts with its text header "MATLAB ...". Only
+    // a regular file is opened to look (a FIFO would block the open).
+    require_input_file(path, kRecordFile, kMaxRecordFileBytes);
     std::ifstream in(path, std::ios::binary);
     char head[6] = {};
     if (in && in.read(head, sizeof head) && std::string_view(head, sizeof head) == "MATLAB")

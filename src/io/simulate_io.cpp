@@ -35,7 +35,7 @@ std::vector<const std::vector<double>*> model_columns(const workflows::SimulateM
 }  // namespace
 
 workflows::ModelInput read_model_input(const std::string& path) {
-  return parse_model_input(read_text_file(path, "a CSV file"), path);
+  return parse_model_input(read_text_file(path, "a CSV file", kMaxRecordFileBytes), path);
 }
 
 workflows::ModelInput parse_model_input(std::string_view text, const std::string& file) {
@@ -47,12 +47,8 @@ workflows::ModelInput parse_model_input(std::string_view text, const std::string
                      "t,x (displacement-driven)");
   if (!has_v && !has_x)
     throw InputError(in.file, in.header_line, 0,
-                     "needs a column 'v' (velocity) or 'x' (displacement); columns found: " + [&] {
-                       std::string s;
-                       for (std::size_t i = 0; i < in.names.size(); ++i)
-                         s += (i ? ", " : "") + in.names[i];
-                       return s;
-                     }());
+                     "needs a column 'v' (velocity) or 'x' (displacement); columns found: " +
+                         in.names_for_message());
   require_strictly_increasing(in, "t");
   if (in.rows() < 2)
     throw InputError(in.file, 0, 0,

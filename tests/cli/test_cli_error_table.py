@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 
@@ -101,6 +102,18 @@ def symlink(target):
     """A symbolic link to `target` (relative to the link's directory)."""
     return lambda path, data: os.symlink(target, path)
 
+
+def fifo():
+    """A FIFO (named pipe): a reader that opened it would wait for a writer for ever."""
+    return lambda path, data: os.mkfifo(path)
+
+
+# A header of 1,000,003 columns (7.9 MB), a NUL byte in a field after the first KiB, and JSON
+# nested 100,000 deep inside a SYSTEM.json.
+WIDE = ",".join(f"c{k}" for k in range(1000003)) + "\n"
+NUL_LATE = "t,v\n" + "".join(f"{k},0\n" for k in range(300)) + "300,1\x00\n"
+DEEP_PREFIX = '{"system": "joint", "params": '
+DEEP_SYSTEM = DEEP_PREFIX + "[" * 100000 + "]" * 100000 + "}"
 
 SIM = ["simulate", "--model", "m.json", "--input", "in.csv", "--output", "out.csv"]
 FIT_ARGS = ["fit", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
@@ -277,7 +290,7 @@ ROWS = [
     ("compare: NaN in the record", CMP_ARGS, {"r.csv": "t,v,F\n0,0,0\n1,NaN,0\n"}, 1,
      "r.csv:3:2: non-finite value 'NaN' (column 'v')"),
     ("fit: tab-separated record", FIT_ARGS, {"r.csv": "t\tv\tF\n0\t0\t0\n"}, 1,
-     "r.csv:1: one column named 't\tv\tF': the columns seem to be separated by tabs"),
+     "r.csv:1: one column named 't\\x09v\\x09F': the columns seem to be separated by tabs"),
     ("fit: a BAM log as the record", FIT_ARGS[:2] + ["log.csv"] + FIT_ARGS[3:],
      {"log.csv": LOG}, 1, "log.csv: this is a BAM servo log, not a CSV file"),
     # ---- fit-joint ----
@@ -627,6 +640,48 @@ ROWS = [
      "unknown command 'simulat'; did you mean simulate?"),
     ("unknown command, nothing close", ["frobnicate"], {}, EXTRAS,
      "unknown command 'frobnicate' (known: simulate, fit, compare, export, demo"),
+    # ---- inputs that are not regular text files, or too wide, deep or binary ----
+    ("simulate: /dev/zero as --input",
+     ["simulate", "--model", "m.json", "--input", "/dev/zero", "--output", "out.csv"],
+     {"m.json": LUGRE}, 1, "/dev/zero: is a character device, not a regular file: expected a CSV "
+     "file (frictionlab reads its inputs from regular files, not from devices, pipes or sockets)"),
+    ("fit: /dev/zero as --input", FIT_ARGS[:2] + ["/dev/zero"] + FIT_ARGS[3:], {}, 1,
+     "/dev/zero: is a character device, not a regular file: expected a record file (.csv or .mat)"),
+    ("fit: /dev/urandom as --input", FIT_ARGS[:2] + ["/dev/urandom"] + FIT_ARGS[3:], {}, 1,
+     "/dev/urandom: is a character device, not a regular file"),
+    ("fit: a FIFO as --input (not opened: no hang)", FIT_ARGS, {"r.csv": fifo()}, 1,
+     "r.csv: is a FIFO (named pipe), not a regular file: expected a record file (.csv or .mat)"),
+    ("fit: a symbolic link to /dev/zero as --input", FIT_ARGS, {"r.csv": symlink("/dev/zero")}, 1,
+     "r.csv: is a character device, not a regular file"),
+    ("simulate: SYSTEM.json naming /dev/zero as torque_csv",
+     ["simulate", "--system", "joint", "--params", "s.json", "--output", "out.csv"],
+     {"s.json": '{"system": "joint", "torque_csv": "/dev/zero", "friction": {"model": "lugre"}}'},
+     1, "/dev/zero: is a character device, not a regular file: expected a CSV file"),
+    ("simulate: a header of 1,000,003 columns", SIM, {"m.json": LUGRE, "in.csv": WIDE}, 1,
+     "in.csv:1: needs a column 'v' (velocity) or 'x' (displacement); columns found: c0, c1, c2, "
+     "c3, c4, c5, c6, c7, ... and 999995 more\n"),
+    ("fit: a header of 1,000,003 columns", FIT_ARGS, {"r.csv": WIDE}, 1,
+     "r.csv:1: the file has a header line (c0, c1, c2, c3, c4, c5, c6, c7, ... and 999995 more) "
+     "but no data rows\n"),
+    ("simulate: NUL in a field", SIM, {"m.json": LUGRE, "in.csv": NUL_LATE}, 1,
+     f"in.csv:{NUL_LATE.count(chr(10))}:2: not a number: '1\\x00' (column 'v')\n"),
+    ("fit: NUL bytes near the start: a binary file", FIT_ARGS, {"r.csv": b"t,v,F\n0,\x00\x00,1\n"},
+     1, "r.csv: looks like a binary file (a NUL byte at byte 9), not CSV text"),
+    ("fit: a .mat file named .csv", FIT_ARGS, {"r.csv": mat({"t": [0, 1, 2], "v": [0, 1, 2]})}, 1,
+     "r.csv: looks like a binary file (MATLAB .mat?), not CSV text; a MATLAB record is read as "
+     "one when its name ends in .mat"),
+    ("actuator check: the actuator file is a directory", ["actuator", "check", "a.json", "log.json"],
+     {"a.json": None, "log.json": LOG}, 1, "a.json: is a directory, expected an ACTUATOR.json file"),
+    ("simulate: MODEL.json nested 100,000 deep", SIM,
+     {"m.json": "[" * 100000 + "]" * 100000, "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "m.json:1:257: JSON nested deeper than 256 levels of arrays and objects"),
+    ("simulate: SYSTEM.json nested 100,000 deep",
+     ["simulate", "--system", "joint", "--params", "s.json", "--output", "out.csv"],
+     {"s.json": DEEP_SYSTEM}, 1,
+     f"s.json:1:{len(DEEP_PREFIX) + 256}: JSON nested deeper than 256 levels"),
+    ("actuator check: ACTUATOR.json nested 100,000 deep", ["actuator", "check", "a.json", "log.json"],
+     {"a.json": '{"a":' * 100000 + "1" + "}" * 100000, "log.json": LOG}, 1,
+     "a.json:1:1281: JSON nested deeper than 256 levels"),
 ]
 
 
@@ -640,6 +695,8 @@ def listing(root):
             rel = os.path.relpath(p, root)
             if os.path.islink(p):
                 out.add((rel, "->", os.readlink(p)))
+            elif stat.S_ISFIFO(os.stat(p).st_mode):
+                out.add((rel, "fifo"))  # (opening it to hash it would block)
             elif os.path.isdir(p):
                 out.add(rel + "/")
             else:
