@@ -289,6 +289,7 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   fit->add_option("--time-budget", fo->time_budget, "Wall-time budget per fit [s] (0: none)")
       ->check(non_negative());
   fit->add_option("--seed", fo->seed, "Random seed (results are deterministic for a seed)")
+      ->check(unsigned_64())
       ->capture_default_str();
   fit->add_option("--threads", fo->threads, "Evaluation threads (default: all cores)")
       ->check(non_negative(Number::integer));

@@ -3,11 +3,15 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
+#include <cstdint>
+#include <system_error>
 #include <vector>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/io/errors.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -15,15 +19,19 @@ namespace {
 // "a number > 0", "an integer >= 1", "an integer between 0 and 8".
 std::string range_words(Number kind, double lo, double hi, bool lo_open) {
   const bool integer = kind == Number::integer;
+  // Integers in plain digits ("2147483647", not "2.14748e+09").
+  const auto num = [&](double x) {
+    return integer ? std::to_string(static_cast<long long>(x)) : format_number(x);
+  };
   std::string s = integer ? "an integer" : "a number";
   const bool has_hi = std::isfinite(hi);
   if (integer && lo_open) {  // (lo, hi] of the integers is [floor(lo) + 1, hi]
     lo = std::floor(lo) + 1;
     lo_open = false;
   }
-  if (has_hi && !lo_open) return s + " between " + format_number(lo) + " and " + format_number(hi);
-  s += (lo_open ? " > " : " >= ") + format_number(lo);
-  if (has_hi) s += " and <= " + format_number(hi);
+  if (has_hi && !lo_open) return s + " between " + num(lo) + " and " + num(hi);
+  s += (lo_open ? " > " : " >= ") + num(lo);
+  if (has_hi) s += " and <= " + num(hi);
   return s;
 }
 
@@ -68,19 +76,40 @@ std::string nearest(const std::string& typed, const std::vector<std::string>& kn
 }  // namespace
 
 CLI::Validator number_in(Number kind, double lo, double hi, bool lo_open) {
+  const bool integer = kind == Number::integer;
+  // An integer option holds an int: its range ends at INT_MAX whatever `hi` says.
+  const double top = integer ? std::min(hi, static_cast<double>(INT_MAX)) : hi;
   const std::string words = range_words(kind, lo, hi, lo_open);
+  const std::string bounded_words = range_words(kind, lo, top, lo_open);
   return CLI::Validator(
       [=](std::string& s) -> std::string {
         const std::optional<double> v = parse_number(s);
-        const bool integer = kind == Number::integer;
-        if (!v || (integer && (*v != std::floor(*v) || std::fabs(*v) > INT_MAX)))
-          return std::string("expected ") + (integer ? "an integer" : "a number") + ", got '" +
-                 s + "'";
+        if (!v || (integer && *v != std::floor(*v)))
+          return std::string("expected ") + (integer ? "an integer" : "a number") + ", got " +
+                 io::quote_text(s);
         const double x = *v;
         if ((lo_open ? !(x > lo) : !(x >= lo)) || !(x <= hi))
-          return "must be " + words + ", got " + s;
+          return "must be " + words + ", got " + io::printable_text(s);
+        if (!(x <= top)) return "must be " + bounded_words + ", got " + io::printable_text(s);
         if (integer) s = std::to_string(static_cast<long long>(x));
         return {};
+      },
+      words);
+}
+
+CLI::Validator unsigned_64() {
+  const std::string words = "an integer between 0 and " +
+                            std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+                            " (2^64 - 1)";
+  return CLI::Validator(
+      [=](std::string& s) -> std::string {
+        std::uint64_t x = 0;
+        const char* end = s.data() + s.size();
+        const auto [ptr, ec] = std::from_chars(s.data(), end, x);
+        if (ec == std::errc() && ptr == end) return {};
+        const std::optional<double> v = parse_number(s);
+        if (!v || *v != std::floor(*v)) return "expected an integer, got " + io::quote_text(s);
+        return "must be " + words + ", got " + io::printable_text(s);
       },
       words);
 }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <type_traits>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arrays.hpp"
+#include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/report_html.hpp"
 #include "frictionlab/data/record.hpp"
 #include "frictionlab/io/record_io.hpp"
@@ -46,6 +48,19 @@ E choice(const std::string& option, const std::string& value,
   throw std::invalid_argument(option + " must be " + names + ", got '" + value + "'");
 }
 
+/// A Python int `h` within the range of the integer type T, else std::invalid_argument
+/// "option 'seed': must be an integer between 0 and 4294967295, got -1".
+template <class T>
+void require_in_range(const std::string& name, const py::handle& h) {
+  const py::int_ lo(std::numeric_limits<T>::min()), hi(std::numeric_limits<T>::max());
+  const py::object x = py::reinterpret_borrow<py::object>(h);
+  if (x < lo || x > hi)
+    throw std::invalid_argument("option '" + name + "': must be an integer between " +
+                                std::to_string(std::numeric_limits<T>::min()) + " and " +
+                                std::to_string(std::numeric_limits<T>::max()) + ", got " +
+                                io::printable_text(std::string(py::repr(h)), 60));
+}
+
 /// The Python value of option `name` as T, with no silent conversion (a bool is not an int,
 /// a str is not a number); std::invalid_argument "option 'NAME': expected ..., got TYPE (REPR)".
 template <class T>
@@ -64,6 +79,7 @@ T option_cast(const std::string& name, const py::handle& h) {
         throw py::cast_error();
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h)) throw py::cast_error();
+      require_in_range<T>(name, h);
     } else if constexpr (std::is_same_v<T, bool>) {
       if (!py::isinstance<py::bool_>(h)) throw py::cast_error();
     } else if constexpr (std::is_same_v<T, std::string>) {

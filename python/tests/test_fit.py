@@ -107,6 +107,13 @@ def test_options_and_errors(demo):
         fl.fit(rec, start=2)
     with pytest.raises(fl.Error, match=r"option 'starts': expected an int, got str"):
         fl.fit(rec, starts="2")
+    # an int outside the option's C++ type names the range, not "expected an int, got int"
+    with pytest.raises(fl.Error, match=r"option 'seed': must be an integer between 0 and "
+                                       r"4294967295, got -1$"):
+        fl.fit(rec, seed=-1)
+    with pytest.raises(fl.Error, match=r"option 'starts': must be an integer between "
+                                       r"-2147483648 and 2147483647, got 1000000000000$"):
+        fl.fit(rec, starts=10**12)
     with pytest.raises(fl.Error, match="problem must be friction or sensorless, got 'x'"):
         fl.fit(rec, problem="x")
     with pytest.raises(fl.Error, match="lugre-asym"):  # the library lists the model names

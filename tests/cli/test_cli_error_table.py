@@ -670,6 +670,13 @@ ROWS = [
     ("fit: a .mat file named .csv", FIT_ARGS, {"r.csv": mat({"t": [0, 1, 2], "v": [0, 1, 2]})}, 1,
      "r.csv: looks like a binary file (MATLAB .mat?), not CSV text; a MATLAB record is read as "
      "one when its name ends in .mat"),
+    ("fit: --starts 1000000000000", FIT_ARGS + ["--starts", "1000000000000"], {"r.csv": REC},
+     USAGE, "--starts: must be an integer between 1 and 2147483647, got 1000000000000"),
+    ("fit-actuator: --seed -1", FA + ["--seed", "-1"], {"log.json": LOG}, USAGE,
+     "--seed: must be an integer between 0 and 18446744073709551615 (2^64 - 1), got -1"),
+    ("fit-actuator: --seed 2^64", FA + ["--seed", "18446744073709551616"], {"log.json": LOG},
+     USAGE, "--seed: must be an integer between 0 and 18446744073709551615 (2^64 - 1), got "
+     "18446744073709551616"),
     ("actuator check: the actuator file is a directory", ["actuator", "check", "a.json", "log.json"],
      {"a.json": None, "log.json": LOG}, 1, "a.json: is a directory, expected an ACTUATOR.json file"),
     ("simulate: MODEL.json nested 100,000 deep", SIM,
