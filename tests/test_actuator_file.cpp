@@ -204,6 +204,15 @@ TEST(ActuatorFile, ReferencesByNameOrPath) {
                                          (dir / "servos/none.json").string() +
                                          "' does not exist");
   }
+  // a directory is named as one, not as missing
+  std::filesystem::create_directories(dir / "servos" / "dir.json");
+  try {
+    io::resolve_actuator("servos/dir.json", dir.string(), "log.json: key 'motor'");
+    FAIL();
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (dir / "servos/dir.json").string() + ": is a directory, expected an ACTUATOR.json file");
+  }
   // a parameter file of that actuator carries its description and reads back anywhere
   sim::ServoSetup setup;
   setup.actuator = a;
