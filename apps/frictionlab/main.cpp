@@ -92,7 +92,8 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
 void print_lines(const char* prefix, const std::string& message) {
   std::istringstream in(message);
   std::string line;
-  while (std::getline(in, line)) std::cerr << "frictionlab: " << prefix << line << '\n';
+  while (std::getline(in, line))
+    std::cerr << "frictionlab: " << prefix << frictionlab::io::printable_lines(line) << '\n';
 }
 
 }  // namespace
@@ -116,7 +117,8 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", std::string("frictionlab ") + FRICTIONLAB_VERSION);
   app.require_subcommand(1);
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return "frictionlab: error: " + std::string(e.what()) +
+    // CLI11's messages quote the typed value as it is: made printable (io/errors.hpp).
+    return "frictionlab: error: " + frictionlab::io::printable_lines(e.what()) +
            "\nRun with --help for more information.\n";
   });
 
@@ -247,7 +249,8 @@ int run(int argc, char** argv) {
     // An argument CLI11 did not recognise is named with the nearest known one (did you mean).
     if (e.get_exit_code() != 0)
       if (const auto msg = frictionlab::cli::unknown_argument_message(app)) {
-        std::cerr << "frictionlab: error: " << *msg << "\nRun with --help for more information.\n";
+        std::cerr << "frictionlab: error: " << frictionlab::io::printable_lines(*msg)
+                  << "\nRun with --help for more information.\n";
         return static_cast<int>(CLI::ExitCodes::ExtrasError);
       }
     return app.exit(e);

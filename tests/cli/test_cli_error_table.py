@@ -677,6 +677,10 @@ ROWS = [
     ("fit-actuator: --seed 2^64", FA + ["--seed", "18446744073709551616"], {"log.json": LOG},
      USAGE, "--seed: must be an integer between 0 and 18446744073709551615 (2^64 - 1), got "
      "18446744073709551616"),
+    ("fit: an escape sequence in an option value is printed escaped",
+     FIT_ARGS + ["--method", "ls\x1b[31mq"], {"r.csv": REC}, USAGE, "ls\\x1B[31mq"),
+    ("fit: an escape sequence in an unknown option is printed escaped",
+     FIT_ARGS + ["--no\x1b[2J"], {"r.csv": REC}, EXTRAS, "unknown option --no\\x1B[2J for `fit`"),
     ("actuator check: the actuator file is a directory", ["actuator", "check", "a.json", "log.json"],
      {"a.json": None, "log.json": LOG}, 1, "a.json: is a directory, expected an ACTUATOR.json file"),
     ("simulate: MODEL.json nested 100,000 deep", SIM,
