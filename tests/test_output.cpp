@@ -3,8 +3,13 @@
 // content intact, no temporary file left) or succeeded (exactly the text written).
 #include "frictionlab/io/output.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
 
 #include <algorithm>
 #include <filesystem>
@@ -221,6 +226,120 @@ TEST_F(OutputTest, OutputDirectoryLocationChecks) {
   EXPECT_EQ(error_of([&] { check_output_directory(path("new/deeper")); }), "");
   EXPECT_EQ(error_of([&] { check_output_directory(dir.string()); }), "");
   EXPECT_FALSE(fs::exists(path("new")));  // checking creates nothing
+}
+
+
+// ---- streams, links, read-only files, inputs read, signals ----
+
+bool is_char_device(const char* p) {
+  struct stat st {};
+  return ::stat(p, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+TEST_F(OutputTest, FifoIsWrittenAsAStreamAndKept) {
+  ASSERT_EQ(::mkfifo(path("f").c_str(), 0644), 0);
+  const int reader = ::open(path("f").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  frictionlab::io::write_file_atomic(path("f"), "through the fifo\n");
+  char buf[64] = {};
+  const ssize_t n = ::read(reader, buf, sizeof buf);
+  ::close(reader);
+  EXPECT_EQ(std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0), "through the fifo\n");
+  EXPECT_TRUE(fs::is_fifo(fs::symlink_status(path("f"))));
+  EXPECT_EQ(entries(dir), std::vector<std::string>{"f"});  // no temporary file beside it
+}
+
+TEST_F(OutputTest, PipeNamedByDevFdIsWrittenAsAStream) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string p = "/dev/fd/" + std::to_string(fds[1]);
+  EXPECT_TRUE(frictionlab::io::is_stream_output(p));
+  EXPECT_NO_THROW(frictionlab::io::check_output_file(p));
+  frictionlab::io::write_text_output(p, "piped\n");
+  ::close(fds[1]);
+  char buf[16] = {};
+  const ssize_t n = ::read(fds[0], buf, sizeof buf);
+  ::close(fds[0]);
+  EXPECT_EQ(std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0), "piped\n");
+  // A descriptor that is not open is found by the check, before any work.
+  EXPECT_NE(error_of([] { frictionlab::io::check_output_file("/dev/fd/987"); })
+                .find("/dev/fd/987: cannot write:"),
+            std::string::npos);
+}
+
+TEST_F(OutputTest, DevNullStaysADeviceAndDevFullIsAWriteError) {
+  ASSERT_TRUE(is_char_device("/dev/null"));
+  frictionlab::io::write_file_atomic("/dev/null", "discarded\n");
+  EXPECT_TRUE(is_char_device("/dev/null"));
+  if (!is_char_device("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  EXPECT_EQ(error_of([] { frictionlab::io::write_file_atomic("/dev/full", "x\n"); }),
+            "/dev/full: cannot write: No space left on device");
+  EXPECT_TRUE(is_char_device("/dev/full"));
+  EXPECT_TRUE(is_char_device("/dev/null"));
+}
+
+TEST_F(OutputTest, DanglingSymbolicLinkIsFollowedAndKept) {
+  fs::create_symlink("new.csv", path("link.csv"));
+  frictionlab::io::write_file_atomic(path("link.csv"), "through the link\n");
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(path("link.csv"))));
+  EXPECT_EQ(slurp(path("new.csv")), "through the link\n");
+}
+
+TEST_F(OutputTest, TwoOutputsThroughADanglingLinkAreOneFile) {
+  fs::create_symlink("x.out", path("y.svg"));  // x.out does not exist yet
+  EXPECT_TRUE(frictionlab::io::same_file(path("x.out"), path("y.svg")));
+  EXPECT_NE(error_of([&] {
+              frictionlab::io::check_outputs_distinct(
+                  {{"--output", path("x.out")}, {"--plot", path("y.svg")}});
+            }).find("is also the output"),
+            std::string::npos);
+}
+
+TEST_F(OutputTest, ReadOnlyFileIsRefusedAndKept) {
+  put(path("ro.csv"), "keep me\n");
+  fs::permissions(path("ro.csv"), fs::perms::owner_read | fs::perms::group_read |
+                                      fs::perms::others_read);
+  const std::string msg =
+      path("ro.csv") + ": is read-only (no write permission); remove it or choose another path";
+  EXPECT_EQ(error_of([&] { frictionlab::io::check_output_file(path("ro.csv")); }), msg);
+  EXPECT_EQ(error_of([&] { frictionlab::io::write_file_atomic(path("ro.csv"), "new\n"); }), msg);
+  EXPECT_EQ(slurp(path("ro.csv")), "keep me\n");
+  EXPECT_EQ(entries(dir), std::vector<std::string>{"ro.csv"});
+}
+
+// Process-wide switches: each runs in a child process (a death test), not in this one.
+TEST_F(OutputTest, EveryInputReadIsProtected) {
+  put(path("in.csv"), "t,v\n0,1\n");
+  const std::string in = path("in.csv"), out = path("out.csv");
+  EXPECT_EXIT(
+      {
+        frictionlab::io::protect_every_input_read();
+        (void)frictionlab::io::read_text_file(in);
+        const std::string w = error_of([&] { frictionlab::io::write_file_atomic(in, "x"); });
+        frictionlab::io::check_output_file(out, "--output");
+        const std::string r = error_of([&] { (void)frictionlab::io::read_text_file(out); });
+        const bool ok = w == in + ": the output is the input " + in +
+                                 "; writing it would replace the input (choose another output "
+                                 "path)" &&
+                        r.rfind(out + ": the output (--output) is the input " + out, 0) == 0;
+        std::exit(ok ? 0 : 3);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_EQ(slurp(in), "t,v\n0,1\n");
+}
+
+TEST_F(OutputTest, SignalRemovesTheTemporaryFilesAndEndsTheProcess) {
+  const std::string target = path("big.csv");
+  EXPECT_EXIT(
+      {
+        frictionlab::io::remove_temp_files_on_signals();
+        OutputFiles files;
+        files.write(target, "written, not yet renamed\n");
+        ::raise(SIGTERM);
+        std::exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_TRUE(entries(dir).empty());
 }
 
 }  // namespace

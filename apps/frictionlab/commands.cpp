@@ -47,7 +47,7 @@ frictionlab::io::ReportOptions report_options() {
 void check_report_output(const std::string& report,
                          const std::vector<frictionlab::io::NamedPath>& inputs) {
   if (report.empty()) return;
-  frictionlab::io::check_output_file(report);
+  frictionlab::io::check_output_file(report, "--report");
   frictionlab::io::check_outputs_not_inputs(inputs, {{"--report", report}});
 }
 

@@ -15,7 +15,7 @@ namespace frictionlab::cli {
 void run_export_xml(const ExportOptions& o) {
   const bool to_stdout = o.output.empty() || io::is_stdout(o.output);
   if (!to_stdout) {
-    io::check_output_file(o.output);
+    io::check_output_file(o.output, "--output");
     io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
   }
   const io::ExportText r = io::export_xml(

@@ -40,7 +40,7 @@ std::string value_of(CLI::App* cmd, const std::string& name) {
 
 void check_output(const std::string& params, const std::string& output) {
   if (output.empty() || io::is_stdout(output)) return;
-  io::check_output_file(output);
+  io::check_output_file(output, "--output");
   io::check_outputs_not_inputs({{"--params", params}}, {{"--output", output}});
 }
 

@@ -47,7 +47,7 @@ io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
 // Before any work: --output can be written and is not --params.
 void check_output(const EstimatorExportOptions& o) {
   if (o.output.empty()) return;
-  io::check_output_file(o.output);
+  io::check_output_file(o.output, "--output");
   io::check_outputs_not_inputs({{"--params", o.params}}, {{"--output", o.output}});
 }
 

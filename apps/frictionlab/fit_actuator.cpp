@@ -169,7 +169,7 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   std::vector<io::NamedPath> inputs = log_paths(o.logs);
   for (const auto& f : io::servo_param_paths(o.params)) inputs.push_back({"--params", f});
   if (!o.json.empty()) {
-    io::check_output_file(o.json);
+    io::check_output_file(o.json, "--json");
     io::check_outputs_not_inputs(inputs, {{"--json", o.json}});
   }
   check_report_output(o.report, inputs);

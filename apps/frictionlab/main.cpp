@@ -14,6 +14,7 @@
 #include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/io/output.hpp"
 #include "frictionlab/models/registry.hpp"
 
 #ifndef FRICTIONLAB_VERSION
@@ -106,6 +107,10 @@ namespace {
 
 int run(int argc, char** argv) {
   frictionlab::cli::set_command_line(argc, argv);
+  // Every file a command reads is one of its inputs (also the files named inside input files),
+  // and an interrupted run leaves no temporary file (io/output.hpp).
+  frictionlab::io::protect_every_input_read();
+  frictionlab::io::remove_temp_files_on_signals();
   using frictionlab::cli::DemoOptions;
   using frictionlab::cli::SimulateOptions;
 

@@ -20,7 +20,7 @@ struct ReportOptions {
 };
 
 void run_report(const ReportOptions& o) {
-  io::check_output_file(o.output);
+  io::check_output_file(o.output, "--output");
   std::vector<io::ReportSource> sources;
   for (const auto& path : o.results) sources.push_back(io::read_report_source(path));
   io::ReportOptions ro = report_options();

@@ -17,9 +17,12 @@
 namespace frictionlab::cli {
 namespace {
 
-// Where the messages go: stderr when an output is the standard output ("-"), else stdout.
+// Where the messages go: stderr when an output is a stream ("-", /dev/stdout, a pipe...), else
+// stdout.
 std::ostream& messages(const SimulateOptions& o) {
-  return io::is_stdout(o.output) || io::is_stdout(o.plot) ? std::cerr : std::cout;
+  return io::is_stream_output(o.output) || (!o.plot.empty() && io::is_stream_output(o.plot))
+             ? std::cerr
+             : std::cout;
 }
 
 void report_written(const SimulateOptions& o, std::size_t rows,
@@ -39,7 +42,7 @@ void report_plot(const SimulateOptions& o) {
 void check_outputs(const SimulateOptions& o) {
   std::vector<io::NamedPath> outputs{{"--output", o.output}};
   if (!o.plot.empty()) outputs.push_back({"--plot", o.plot});
-  for (const auto& out : outputs) io::check_output_file(out.path);
+  for (const auto& out : outputs) io::check_output_file(out.path, out.label);
   io::check_outputs_distinct(outputs);
   const std::vector<io::NamedPath> inputs =
       o.model.empty() ? std::vector<io::NamedPath>{{"--params", o.params}}

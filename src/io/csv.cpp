@@ -241,6 +241,7 @@ const char* special_file_kind(std::filesystem::file_type type) {
 
 std::uintmax_t require_input_file(const std::string& path, std::string_view what,
                                   std::uintmax_t max_bytes) {
+  note_input(path);  // an output of this command must never be read as its input (io/output.hpp)
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);  // follows symbolic links; opens nothing
