@@ -51,6 +51,15 @@ void check_report_output(const std::string& report,
   frictionlab::io::check_outputs_not_inputs(inputs, {{"--report", report}});
 }
 
+void check_result_files(const std::vector<std::string>& files, const std::string& report,
+                        const std::vector<frictionlab::io::NamedPath>& inputs) {
+  std::vector<frictionlab::io::NamedPath> outputs;
+  for (const auto& f : files) outputs.push_back({"--out", f});
+  if (!report.empty()) outputs.push_back({"--report", report});
+  frictionlab::io::check_outputs_distinct(outputs);
+  frictionlab::io::check_outputs_not_inputs(inputs, outputs);
+}
+
 void emit_text(const std::string& output, const std::string& text, const std::string& what) {
   if (output.empty() || frictionlab::io::is_stdout(output)) {
     frictionlab::io::write_text_output(std::string(frictionlab::io::kStdout), text);

@@ -19,6 +19,7 @@ namespace frictionlab::cli {
 void run_fit(const FitOptions& o) {
   io::check_output_directory(o.out);
   check_report_output(o.report, input_paths(o));
+  check_result_files(io::fit_output_paths(o.out, !o.no_plots), o.report, input_paths(o));
   workflows::FitOptions wo;
   wo.fit = identify_options(o);
   wo.preprocess = preprocess_options(o);

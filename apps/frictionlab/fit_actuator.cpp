@@ -118,6 +118,7 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   workflows::FitActuatorOptions w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
+  check_result_files(io::fit_actuator_output_paths(o.out, w.models), o.report, log_paths(o.logs));
   const auto logs = load_logs(o.logs, &w.input_warnings);
   sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
   generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;

@@ -53,6 +53,15 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   return summary.dump(2) + "\n";
 }
 
+std::vector<std::string> fit_actuator_output_paths(const std::string& dir,
+                                                   const std::vector<ActuatorModel>& models) {
+  std::vector<std::string> out;
+  for (const auto m : models)
+    out.push_back((std::filesystem::path(dir) / (std::string(sim::actuator_model_name(m)) + ".json")).string());
+  out.push_back((std::filesystem::path(dir) / "summary.json").string());
+  return out;
+}
+
 void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutcome& outcome,
                         const std::vector<NamedPath>& inputs, const std::string& report,
                         const ReportOptions& report_options) {

@@ -43,23 +43,32 @@ Plot fit_friction_velocity_plot(const workflows::FitOutcome& f) {
   return q;
 }
 
+std::vector<std::string> fit_output_paths(const std::string& dir, bool plots) {
+  const std::filesystem::path d(dir);
+  std::vector<std::string> out{(d / "fit.json").string(), (d / "model.json").string()};
+  if (plots) {
+    out.push_back((d / "prediction.svg").string());
+    out.push_back((d / "friction_velocity.svg").string());
+  }
+  return out;
+}
+
 std::vector<std::string> write_fit_outputs(const std::string& dir, const workflows::FitOutcome& f,
                                            bool plots, const std::vector<NamedPath>& inputs,
                                            const std::string& report,
                                            const ReportOptions& report_options) {
-  const std::filesystem::path d(dir);
+  const std::vector<std::string> paths = fit_output_paths(dir, plots);
   OutputFiles files;
   files.protect(inputs);
   const nlohmann::ordered_json fit_json = fit_outcome_to_json(f);
-  files.write((d / "fit.json").string(), fit_json.dump(2) + "\n");
-  files.write((d / "model.json").string(), to_json_text(f.result.params));
+  files.write(paths[0], fit_json.dump(2) + "\n");
+  files.write(paths[1], to_json_text(f.result.params));
   if (plots) {
-    files.write((d / "prediction.svg").string(), render_svg(fit_prediction_plot(f)));
-    files.write((d / "friction_velocity.svg").string(),
-                render_svg(fit_friction_velocity_plot(f)));
+    files.write(paths[2], render_svg(fit_prediction_plot(f)));
+    files.write(paths[3], render_svg(fit_friction_velocity_plot(f)));
   }
   if (!report.empty())
-    files.write(report, report_html({{(d / "fit.json").string(), fit_json}}, report_options));
+    files.write(report, report_html({{paths[0], fit_json}}, report_options));
   files.commit();
   return files.paths();
 }

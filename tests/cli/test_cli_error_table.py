@@ -115,6 +115,16 @@ NUL_LATE = "t,v\n" + "".join(f"{k},0\n" for k in range(300)) + "300,1\x00\n"
 DEEP_PREFIX = '{"system": "joint", "params": '
 DEEP_SYSTEM = DEEP_PREFIX + "[" * 100000 + "]" * 100000 + "}"
 
+
+def read_only(text):
+    """A file holding `text` without any write permission."""
+    def write(path, data):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(path, 0o444)
+    return write
+
+
 SIM = ["simulate", "--model", "m.json", "--input", "in.csv", "--output", "out.csv"]
 FIT_ARGS = ["fit", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
 CMP_ARGS = ["compare", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
@@ -629,6 +639,35 @@ ROWS = [
     ("report: no result", ["report", "--output", "r.html"], {}, REQUIRED, "results is required"),
     ("fit: --report in a missing directory (before the fit)",
      FIT_ARGS + ["--report", "nodir/r.html"], {"r.csv": REC}, 1, "nodir/r.html: the directory"),
+    # ---- outputs that are streams, links, read-only files (docs/file-formats.md, "Output files")
+    ("simulate: --output a descriptor that is not open", SIM[:-1] + ["/dev/fd/9"],
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "/dev/fd/9: cannot write: No such file or directory"),
+    ("simulate: --output /dev/full", SIM[:-1] + ["/dev/full"],
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n"}, 1,
+     "/dev/full: cannot write: No space left on device"),
+    ("fit: --report a descriptor that is not open", FIT_ARGS + ["--report", "/dev/fd/9"],
+     {"r.csv": REC}, 1, "/dev/fd/9: cannot write: No such file or directory"),
+    ("simulate: --plot is a link to --output", SIM + ["--plot", "y.svg"],
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n", "y.svg": symlink("out.csv")}, 1,
+     "y.svg: the output (--plot) is also the output out.csv (--output)"),
+    ("simulate: --output read-only", SIM,
+     {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1\n", "out.csv": read_only("keep\n")}, 1,
+     "out.csv: is read-only (no write permission); remove it or choose another path"),
+    # ---- every input is protected, also the files named inside input files ----
+    ("simulate: --output is the joint's torque_csv",
+     ["simulate", "--system", "joint", "--params", "s.json", "--output", "joint_torque.csv"],
+     {"s.json": copy("joint_torque_record.json"), "joint_torque.csv": copy("joint_torque.csv")},
+     1, "joint_torque.csv: the output (--output) is the input joint_torque.csv"),
+    ("simulate: --output links to the joint's torque_csv",
+     ["simulate", "--system", "joint", "--params", "s.json", "--output", "l.csv"],
+     {"s.json": copy("joint_torque_record.json"), "joint_torque.csv": copy("joint_torque.csv"),
+      "l.csv": symlink("joint_torque.csv")},
+     1, "l.csv: the output (--output) is the input joint_torque.csv"),
+    ("fit-actuator: --out is the --logs directory holding summary.json",
+     ["fit-actuator", "--logs", "d", "--out", "d", "--validate", "none"],
+     {"d": None, "d/log.json": LOG, "d/summary.json": LOG}, 1,
+     "d/summary.json: the output (--out) is the input d/summary.json"),
     ("fit: --report is the input", FIT_ARGS + ["--report", "r.csv"], {"r.csv": REC}, 1,
      "the output (--report) is the input"),
     # ---- demo and the top level ----

@@ -9,7 +9,11 @@ input unchanged, no output file and no temporary file left behind."""
 import json
 import os
 import shutil
+import signal
+import stat
+import subprocess
 import sys
+import threading
 import time
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
@@ -205,7 +209,80 @@ def main():
     check("simulate over an existing output", p.returncode == 0 and
           open(os.path.join(work, "out.csv")).read().startswith("t,v,F,z\n"), p.stderr)
     check("no temporary file left", not [f for f in os.listdir(work) if ".tmp-" in f])
+    streams_and_signals(cli, lugre, expect)
     return cli.finish()
+
+
+def streams_and_signals(cli, lugre, expect):
+    """Streams are written as streams, never replaced; an interrupted run leaves no temporary
+    file (docs/file-formats.md, "Output files")."""
+    work, check, run = cli.work, cli.check, cli.run
+    sim = ["simulate", "--model", lugre, "--input", "same.csv", "--output"]
+
+    # A FIFO: its reader gets the CSV, and it is still a FIFO afterwards.
+    fifo = os.path.join(work, "ff")
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    p = run(*sim, "ff")
+    reader.join(timeout=60)
+    check("simulate --output FIFO: the reader gets the CSV", p.returncode == 0 and got and
+          got[0].startswith(b"t,v,F,z\n"), p.stderr)
+    check("simulate --output FIFO: still a FIFO", stat.S_ISFIFO(os.lstat(fifo).st_mode))
+
+    # /dev/null stays the device (never risked: the test stops if it is not one).
+    if stat.S_ISCHR(os.stat("/dev/null").st_mode):
+        p = run(*sim, "/dev/null", "--plot", "p.svg")
+        check("simulate --output /dev/null", p.returncode == 0, p.stderr)
+        check("/dev/null is still a character device", stat.S_ISCHR(os.stat("/dev/null").st_mode))
+        os.remove(os.path.join(work, "p.svg"))
+
+    # A pipe named /dev/fd/N, as a shell's >(cmd) gives it.
+    r, w = os.pipe()
+    proc = subprocess.Popen([cli.binary, *sim, f"/dev/fd/{w}"], cwd=work, pass_fds=(w,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        piped = f.read()
+    proc.wait(timeout=60)
+    check("simulate --output /dev/fd/N writes into the pipe",
+          proc.returncode == 0 and piped.startswith(b"t,v,F,z\n"), proc.stderr.read())
+
+    # A stream that cannot be written is found before the work (a 100-start fit).
+    p = run(*sim, "rec.csv")
+    expect("fit --report to a descriptor that is not open",
+           ["fit", "--input", "rec.csv", "--velocity", "v", "--force", "F", "--starts", "100",
+            "--out", "fo", "--report", "/dev/fd/9"],
+           "frictionlab: error: /dev/fd/9: cannot write: No such file or directory")
+
+    # SIGINT / SIGTERM while the results are in their temporary files: the set's files are
+    # written to temporaries first, then the --report FIFO (no reader: the run waits there).
+    os.mkfifo(os.path.join(work, "report.fifo"))
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        out = os.path.join(work, "fs")
+        proc = subprocess.Popen([cli.binary, "fit", "--input", "rec.csv", "--velocity", "v",
+                                 "--force", "F", "--out", "fs", "--report", "report.fifo"],
+                                cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        temps = []
+        while time.monotonic() < deadline and not temps and proc.poll() is None:
+            temps = [f for f in os.listdir(out)] if os.path.isdir(out) else []
+            time.sleep(0.01)
+        time.sleep(0.2)  # every temporary of the set written
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+        left = os.listdir(out) if os.path.isdir(out) else []
+        check(f"{sig.name} during the write: the temporary files existed", bool(temps))
+        check(f"{sig.name} during the write: killed by the signal", proc.returncode == -sig,
+              f"exit {proc.returncode}")
+        check(f"{sig.name} during the write: nothing left in the results directory", left == [],
+              f"{left}")
+        shutil.rmtree(out, ignore_errors=True)
+    check("the report FIFO is still a FIFO",
+          stat.S_ISFIFO(os.lstat(os.path.join(work, "report.fifo")).st_mode))
+    for f in ("ff", "rec.csv", "report.fifo"):
+        os.remove(os.path.join(work, f))
 
 
 if __name__ == "__main__":

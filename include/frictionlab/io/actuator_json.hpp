@@ -18,6 +18,11 @@ namespace frictionlab::io {
 /// "params_file" (NAME.json), "at_bound" (keys)), "recommended" ("m1".."m6"), "reason".
 std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome);
 
+/// The files write_fit_actuator writes in `dir` when fitting `models`: MODEL.json for each, then
+/// summary.json (for the checks before the work: io::check_outputs_not_inputs).
+std::vector<std::string> fit_actuator_output_paths(const std::string& dir,
+                                                   const std::vector<ActuatorModel>& models);
+
 /// Write a fit into directory `dir` (created if missing): NAME.json for every model
 /// (io::servo_params_json) and summary.json, all or nothing (io::OutputFiles, io/output.hpp).
 /// InputError naming the file if a write fails.

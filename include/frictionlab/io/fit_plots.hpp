@@ -25,6 +25,10 @@ Plot fit_prediction_plot(const workflows::FitOutcome& f);
 /// f.friction.
 Plot fit_friction_velocity_plot(const workflows::FitOutcome& f);
 
+/// The files write_fit_outputs writes in `dir`: fit.json, model.json and, with `plots`,
+/// prediction.svg and friction_velocity.svg (for the checks before the work).
+std::vector<std::string> fit_output_paths(const std::string& dir, bool plots);
+
 /// Create `dir` if missing and write into it fit.json (io::fit_to_json),
 /// model.json (FitResult::params) and, if `plots`, prediction.svg and
 /// friction_velocity.svg, all or nothing (io::OutputFiles, io/output.hpp). Returns
