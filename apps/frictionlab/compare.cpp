@@ -19,6 +19,7 @@ namespace frictionlab::cli {
 void run_compare(const CompareOptions& o) {
   io::check_output_directory(o.fit.out);
   check_report_output(o.fit.report, input_paths(o.fit));
+  check_result_files({io::compare_json_path(o.fit.out)}, o.fit.report, input_paths(o.fit));
   workflows::CompareOptions wo;
   try {
     wo.criterion = workflows::parse_criterion(o.criterion);

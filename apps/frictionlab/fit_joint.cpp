@@ -154,13 +154,13 @@ std::string file_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-/// Before any work: the output directory can be written, and its result file (`result`,
-/// io::kJointFitFile / kJointEvalFile) is none of `inputs`.
-void check_outputs(const std::string& out, const char* result,
+/// Before any work: the output directory and --report can be written, and the result file
+/// (`result`, io::kJointFitFile / kJointEvalFile) and --report are distinct and none of `inputs`.
+void check_outputs(const std::string& out, const char* result, const std::string& report,
                    const std::vector<io::NamedPath>& inputs) {
   io::check_output_directory(out);
-  io::check_outputs_not_inputs(inputs,
-                               {{"--out", (std::filesystem::path(out) / result).string()}});
+  check_report_output(report, inputs);
+  check_result_files({(std::filesystem::path(out) / result).string()}, report, inputs);
 }
 
 /// fit-joint's input files: --input, --validate, --desired, an --init or --controller file.
@@ -181,8 +181,7 @@ void run_fit_joint(const FitJointOptions& o) {
     throw std::invalid_argument("--closed-loop needs --desired RECORD (the controller's desired "
                                 "trajectory and feedforward torque)");
   const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
-  check_outputs(o.out, io::kJointFitFile, inputs);
-  check_report_output(o.report, inputs);
+  check_outputs(o.out, io::kJointFitFile, o.report, inputs);
   workflows::FitJointOptions w;
   w.method = workflows::parse_joint_method(o.method);
   w.prep = prep_options(o);
@@ -286,8 +285,7 @@ struct EvalJointOptions {
 void run_eval_joint(const EvalJointOptions& o) {
   std::vector<io::NamedPath> inputs{{"--joint", o.joint}};
   for (const auto& path : o.inputs) inputs.push_back({"--input", path});
-  check_outputs(o.rec.out, io::kJointEvalFile, inputs);
-  check_report_output(o.rec.report, inputs);
+  check_outputs(o.rec.out, io::kJointEvalFile, o.rec.report, inputs);
   const io::JointFile jf = io::read_joint_file(o.joint);
   std::vector<data::Record> records;
   for (const auto& path : o.inputs) records.push_back(read(o.rec, path));

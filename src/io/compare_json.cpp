@@ -62,6 +62,10 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
   return j;
 }
 
+std::string compare_json_path(const std::string& dir) {
+  return (std::filesystem::path(dir) / "compare.json").string();
+}
+
 std::vector<std::string> write_compare_outputs(const std::string& dir,
                                                const workflows::CompareOutcome& c,
                                                const std::vector<NamedPath>& inputs,
@@ -70,7 +74,7 @@ std::vector<std::string> write_compare_outputs(const std::string& dir,
   const std::filesystem::path d(dir);
   OutputFiles files;
   files.protect(inputs);
-  const auto compare_path = (d / "compare.json").string();
+  const std::string compare_path = compare_json_path(dir);
   std::vector<std::string> model_paths;
   for (const auto& r : c.rows)
     model_paths.push_back((d / compare_model_directory(r.model) / "model.json").string());

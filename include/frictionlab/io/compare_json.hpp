@@ -29,6 +29,10 @@ namespace frictionlab::io {
 /// "gms_4").
 std::string compare_model_directory(const std::string& model);
 
+/// DIR/compare.json: the file write_compare_outputs writes in `dir` whatever the models (for the
+/// checks before the work).
+std::string compare_json_path(const std::string& dir);
+
 /// The compare.json object; model_json_paths[k] is the "model_json" of
 /// c.rows[k] (std::invalid_argument if the counts differ).
 nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
