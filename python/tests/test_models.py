@@ -217,6 +217,34 @@ def test_static_coulomb_level_keeps_fs_equal_fc(tmp_path):
     assert frictionlab.Coulomb.steady_force(c, -0.5) == -3.0
 
 
+def test_write_keeps_streams_links_and_read_only_files(tmp_path):
+    """docs/file-formats.md, "Output files": a FIFO is written as a stream (not replaced), a
+    dangling link is followed and kept, a read-only file is refused and kept."""
+    import stat
+    import threading
+    c = frictionlab.CoulombParams(Fc=2.0)
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    c.write(fifo)
+    reader.join(timeout=30)
+    assert got and got[0].decode() == c.to_json()
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    (tmp_path / "link.json").symlink_to("new.json")
+    c.write(tmp_path / "link.json")
+    assert (tmp_path / "link.json").is_symlink()
+    assert frictionlab.read_model(tmp_path / "new.json").Fc == 2.0
+    ro = tmp_path / "ro.json"
+    ro.write_text("keep\n")
+    ro.chmod(0o444)
+    with pytest.raises(frictionlab.Error, match="ro.json: is read-only"):
+        c.write(ro)
+    assert ro.read_text() == "keep\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f", "link.json", "new.json", "ro.json"]
+
+
 def test_type_stubs_list_every_model_class_and_key():
     """The models section of _frictionlab.pyi names every Params class with its keys."""
     import ast
