@@ -1,7 +1,9 @@
 // frictionlab Python module: NumPy arrays in and out (bindings.hpp). Inputs: one-dimensional
-// float64 or float32 arrays; anything else (another dtype, another shape, NaN or infinity where
-// the library requires finite values) raises frictionlab.Error naming the argument. float64
-// contiguous arrays are read in place (no copy); others are converted once, explicitly.
+// float64 or float32 arrays of either byte order; anything else (another dtype such as an int
+// array, another shape, NaN or infinity where the library requires finite values) raises
+// frictionlab.Error naming the argument. Native-order float64 contiguous arrays are read in
+// place (no copy); others (float32, big-endian '>f8' on this little-endian machine, strided)
+// are converted once, explicitly, to native float64 (NumPy's cast: values kept exactly).
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -17,8 +19,9 @@ namespace frictionlab::python {
 
 namespace py = pybind11;
 
-/// A read-only view of a 1-D float array as doubles: in place for contiguous float64, else a
-/// converted copy (float32, strided) kept alive by the object.
+/// A read-only view of a 1-D float array as doubles: in place for contiguous native-order
+/// float64, else a converted copy (float32, non-native byte order, strided) kept alive by the
+/// object.
 class DoubleArray {
  public:
   DoubleArray(const py::handle& obj, const std::string& name) {
@@ -34,7 +37,10 @@ class DoubleArray {
     if (kind != 'f' || (size != 8 && size != 4))
       throw std::invalid_argument(name + ": expected float64 or float32, got " +
                                   std::string(py::str(a.dtype())));
-    if (size == 8 && (a.flags() & py::array::c_style)) {
+    // A non-native byte order ('>f8' on a little-endian machine) read in place would be read
+    // as native bytes (1.0 as 3.04e-319): such arrays take the converting branch.
+    const bool native = a.dtype().attr("isnative").cast<bool>();
+    if (size == 8 && native && (a.flags() & py::array::c_style)) {
       keep_ = a;
       data_ = static_cast<const double*>(a.data());
       n_ = static_cast<std::size_t>(a.shape(0));
