@@ -3,7 +3,8 @@
 // data::check_record, identify::fit, identify::evaluate, identify::predict,
 // identify::steady_force), the truth of noise-free data is recovered, the series of the plots
 // are consistent (residual, friction against velocity sorted, Km*current - torque), and
-// Progress reports and cancels.
+// Progress reports and cancels (inside identify::fit too: FitOptions::cancel is polled at every
+// start, candidate start point and solver iteration).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -210,6 +211,52 @@ TEST(WorkflowFit, ReportsAndCancels) {
         << "cancelled at poll " << cancel_at;
     EXPECT_EQ(polls, cancel_at);
   }
+}
+
+data::Record lugre_record() {
+  identify::SyntheticOptions so;
+  so.noise_std = 0.01;
+  so.excitation.duration = 4;
+  LuGre<double>::Params p;
+  p.sigma0 = 1e4;
+  p.sigma1 = 30;
+  p.sigma2 = 0.4;
+  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 5e-3, 2.0);
+  return identify::synthetic_friction_record(ModelSpec{p}, so);
+}
+
+TEST(WorkflowFit, CancelInsideTheIdentification) {
+  // identify::fit polls its hook at every start, candidate and solver iteration: a hook that
+  // turns true at its 20th poll (well inside the fit of 6 starts) stops it with Cancelled.
+  const data::Record rec = lugre_record();
+  identify::FitOptions fo;
+  fo.model = identify::parse_model("lugre");
+  fo.lsq.starts = 6;
+  fo.lsq.threads = 1;
+  int polls = 0;
+  fo.cancel = [&] { return ++polls >= 20; };
+  EXPECT_THROW((void)identify::fit(rec, fo), identify::Cancelled);
+  EXPECT_EQ(polls, 20);
+  // A hook that never fires: the result of the fit without one.
+  const int at_20 = polls;
+  polls = 0;
+  fo.cancel = [&] { return ++polls < 0; };
+  const identify::FitResult with = identify::fit(rec, fo);
+  fo.cancel = {};
+  const identify::FitResult without = identify::fit(rec, fo);
+  EXPECT_GT(polls, at_20);  // polled throughout, at least once per solver iteration
+  int iterations = 0;
+  for (const auto& st : with.starts) iterations += st.iterations;
+  EXPECT_GE(polls, iterations);
+  ASSERT_EQ(with.parameters.size(), without.parameters.size());
+  for (std::size_t i = 0; i < with.parameters.size(); ++i)
+    EXPECT_EQ(with.parameters[i].value, without.parameters[i].value) << with.parameters[i].name;
+  // workflows::Cancelled is the same type
+  Progress p;
+  p.cancel = [n = 0]() mutable { return ++n >= 30; };
+  FitOptions o;
+  o.fit = fo;
+  EXPECT_THROW((void)fit({"r", rec}, {}, o, p), Cancelled);
 }
 
 TEST(WorkflowFit, ErrorsPassThrough) {

@@ -295,6 +295,20 @@ TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
                workflows::Cancelled);
   EXPECT_EQ(polls, 3);
 
+  // With substeps a sample counts its substeps: 1 ms samples split into 1000 substeps of 1 us
+  // are reported (and polled) every 66 samples, 66000 substeps (not once per 65536 samples).
+  const auto few = sine_velocity(1e-3, 0.5);  // 501 samples
+  std::vector<double> at;
+  workflows::Progress substeps;
+  substeps.report = [&](std::string_view m, double f) {
+    if (m.find(": sample ") != std::string_view::npos) at.push_back(f * static_cast<double>(few.t.size()));
+  };
+  workflows::SimulateModelOptions fine;
+  fine.max_substep = 1e-6 * (1 + 1e-9);
+  (void)workflows::simulate_model(LuGre<double>::Params{}, few, fine, substeps);
+  ASSERT_EQ(at.size(), 8u);
+  for (std::size_t i = 0; i < at.size(); ++i) EXPECT_NEAR(at[i], 66.0 * static_cast<double>(i), 1e-9) << i;
+
   // simulate_system, every integrator: reports every 1 % of t_end up to 1; a cancel part-way
   // (here at t >= 5 s of 20 s) stops it with Cancelled, not wrapped in a solver error.
   for (auto integrator : {sim::SystemIntegrator::trbdf2, sim::SystemIntegrator::rosenbrock,

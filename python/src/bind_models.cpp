@@ -795,9 +795,11 @@ void bind_models(py::module_& m) {
         if (va) in.v = va->span();
         if (xa) in.x = xa->span();
         const py::tuple in_place = py::make_tuple(ta.in_place(), va ? va->in_place() : xa ? xa->in_place() : false);
+        // (no more steps than the workflow's polling interval: on the calling thread)
+        const bool short_call = workflows::substep_count(in.t, o.max_substep) <= 65536;
         workflows::SimulateModelOutcome r = run_released(progress, [&](const workflows::Progress& pr) {
           return workflows::simulate_model(spec, in, o, pr);
-        });
+        }, short_call);
         warn_all(r.warnings);
         Simulation s;
         s.model = r.model;

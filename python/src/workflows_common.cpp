@@ -16,8 +16,9 @@ namespace frictionlab::python {
 // ---- progress ----
 
 struct PyProgress::State {
-  py::object callback;                       ///< None or a callable
-  std::optional<py::error_already_set> error;  ///< what stopped the call
+  py::object callback;                         ///< None or a callable
+  std::optional<py::error_already_set> error;  ///< what stopped the call (read with the GIL)
+  std::atomic<bool> cancelled{false};          ///< error is set: the workflow stops
 };
 
 PyProgress::PyProgress(const py::object& progress) : state_(std::make_shared<State>()) {
@@ -40,18 +41,19 @@ PyProgress::PyProgress(const py::object& progress) : state_(std::make_shared<Sta
         s->callback(py::str(message.data(), message.size()), fraction);
       } catch (py::error_already_set& e) {
         s->error.emplace(std::move(e));
+        s->cancelled = true;
       }
     };
   }
-  progress_.cancel = [s]() {
-    py::gil_scoped_acquire gil;
-    if (s->error) return true;
-    if (PyErr_CheckSignals() != 0) {
-      s->error.emplace();
-      return true;
-    }
-    return false;
-  };
+  progress_.cancel = [s]() { return s->cancelled.load(std::memory_order_relaxed); };
+}
+
+void PyProgress::check_signals() {
+  if (state_->error) return;
+  if (PyErr_CheckSignals() != 0) {
+    state_->error.emplace();  // (fetches the exception the handler raised)
+    state_->cancelled = true;
+  }
 }
 
 PyProgress::~PyProgress() {

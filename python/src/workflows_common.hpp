@@ -10,8 +10,12 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <functional>
+#include <future>
 #include <limits>
+#include <thread>
 #include <type_traits>
 #include <memory>
 #include <optional>
@@ -155,7 +159,9 @@ class OptionTable {
 
 /// The Python side of a workflows::Progress: `progress` is None, a callable receiving
 /// (message: str, fraction: float; negative when unknown), or True for a tqdm bar
-/// (frictionlab._progress). Ctrl-C is polled through Progress::cancel.
+/// (frictionlab._progress). Progress::cancel reads a flag (cheap, from any thread) that is set
+/// when the callback raised or when check_signals() ran a signal handler that raised
+/// (KeyboardInterrupt from Ctrl-C).
 class PyProgress {
  public:
   explicit PyProgress(const py::object& progress);
@@ -164,8 +170,11 @@ class PyProgress {
   PyProgress& operator=(const PyProgress&) = delete;
   /// The Progress to hand to a workflow (valid while this object lives).
   const workflows::Progress& progress() const { return progress_; }
-  /// After the workflow threw Cancelled: raise the stored Python exception (KeyboardInterrupt
-  /// from a signal handler, an exception from the callback), if any. Needs the GIL.
+  /// Runs Python's pending signal handlers (PyErr_CheckSignals: only on the main thread); an
+  /// exception one raises is kept and sets the cancel flag. Needs the GIL.
+  void check_signals();
+  /// Raise the stored Python exception (KeyboardInterrupt from a signal handler, an exception
+  /// from the callback), if any. Needs the GIL.
   void rethrow();
 
  private:
@@ -174,14 +183,44 @@ class PyProgress {
   workflows::Progress progress_;
 };
 
-/// Run `call(progress)` with the GIL released; a cancelled call raises the exception that
-/// cancelled it (KeyboardInterrupt from Ctrl-C, the callback's exception).
+/// How often the calling thread runs Python's signal handlers while a call works [ms]: a
+/// Ctrl-C stops the call within this plus the workflow's polling interval (docs/python.md,
+/// "Progress and Ctrl-C").
+inline constexpr int kSignalPollMs = 50;
+
+/// Run `call(progress)` on a worker thread with the GIL released while the calling thread runs
+/// Python's signal handlers every kSignalPollMs: a KeyboardInterrupt (or any exception a signal
+/// handler raises) sets the cancel flag the workflow polls, the worker stops with Cancelled and
+/// the exception is raised. So is an exception of the progress callback. The worker is always
+/// joined before this returns or raises. `short_call`: the caller knows the work is no longer
+/// than one of the workflow's polling intervals (a simulation of at most 65536 steps): it runs
+/// on the calling thread (no thread started: tens of microseconds per call in a loop) and a
+/// Ctrl-C is raised when it returns.
 template <class F>
-auto run_released(const py::object& progress, F&& call) {
+auto run_released(const py::object& progress, F&& call, bool short_call = false) {
   PyProgress p(progress);
-  try {
+  using R = decltype(call(p.progress()));
+  std::packaged_task<R()> task([&call, &p] { return call(p.progress()); });
+  std::future<R> done = task.get_future();
+  if (short_call) {
+    {
+      py::gil_scoped_release release;
+      task();
+    }
+    p.check_signals();
+  } else {
     py::gil_scoped_release release;
-    return call(p.progress());
+    std::thread worker(std::move(task));
+    while (done.wait_for(std::chrono::milliseconds(kSignalPollMs)) != std::future_status::ready) {
+      py::gil_scoped_acquire gil;
+      p.check_signals();
+    }
+    worker.join();
+  }
+  try {
+    R r = done.get();
+    p.rethrow();  // (a signal or callback error that came as the call ended is not lost)
+    return r;
   } catch (const workflows::Cancelled&) {
     p.rethrow();
     throw;

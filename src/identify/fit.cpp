@@ -287,7 +287,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) { return fit(rec, 
 FitResult fit(const data::Record& rec, const FitOptions& opt,
               const AtOptimum& at_optimum) {
   const auto t_start = std::chrono::steady_clock::now();
-  const detail::Progress prog(opt.progress);
+  const detail::Progress prog(opt.progress, opt.cancel);
   check_model(opt.model);
   const FitData d = detail::prepare_data(rec, opt.problem, opt.warmup_s);
   const auto fam = detail::make_family(opt.model, opt.problem, opt.rotary);

@@ -39,9 +39,10 @@ struct SearchOut {
 
 /// Exhaustive search on `points`^dims grid points per pass; each later pass spans
 /// best +- narrow grid steps of the previous pass, clipped to `clip` (the first pass's range,
-/// except where the caller widens it). Ties: the first point in index order.
+/// except where the caller widens it). Ties: the first point in index order. The fit's cancel
+/// hook is polled every 16 points.
 SearchOut grid_search(std::vector<Range> r, const std::vector<Range>& clip, int points, int passes,
-                      double narrow, int threads,
+                      double narrow, int threads, const Progress& progress,
                       const std::function<double(const double*)>& cost) {
   const auto dims = r.size();
   SearchOut out;
@@ -60,6 +61,7 @@ SearchOut grid_search(std::vector<Range> r, const std::vector<Range>& clip, int 
     constexpr long kChunk = 16;
     const long chunks = (total + kChunk - 1) / kChunk;
     for_each_index(static_cast<std::size_t>(chunks), std::max(1, threads), [&](std::size_t c) {
+      progress.check();
       std::vector<double> th(dims);
       const long b = static_cast<long>(c) * kChunk;
       for (long idx = b; idx < std::min(total, b + kChunk); ++idx) {
@@ -177,7 +179,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
     }
     return s;
   };
-  const auto o1 = grid_search(r1, r1, go.points, go.passes, go.narrow_steps, 1, cost1);
+  const auto o1 = grid_search(r1, r1, go.points, go.passes, go.narrow_steps, 1, progress, cost1);
   const double Km = sl ? o1.best[0] : 0, Kw = o1.best[sl ? 1 : 0], Fc = o1.best[sl ? 2 : 1];
   progress("grid stage 1 (" + std::to_string(s1.size()) + " samples): " +
            (sl ? "Km = " + format_number(Km) + ", " : std::string()) + "Kw = " + format_number(Kw) + ", Fc = " + format_number(Fc));
@@ -216,7 +218,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   // Refinements may take Fs below 0 (then clamped at use, as the reference); Vth stays > 0.
   const std::vector<Range> r2{{Fs_lo, Fs_hi}, {Vth_lo, Vth_hi}};
   const std::vector<Range> c2{{-kInf, Fs_hi}, {Vth_lo, Vth_hi}};
-  const auto o2 = grid_search(r2, c2, go.points, go.passes, go.narrow_steps, threads, cost2);
+  const auto o2 = grid_search(r2, c2, go.points, go.passes, go.narrow_steps, threads, progress, cost2);
   const double Fs_grid = o2.best[0], Vth = o2.best[1];
   const double Fs_clamped = std::max(Fs_grid, 0.0);
   const double Fs_eff = Fc + std::abs(Fs_clamped - Fc);
@@ -265,7 +267,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   progress("grid stage 3: " + std::to_string(go.passes) + " passes of " +
            std::to_string(go.points * go.points) + " forward-Euler simulations on " +
            std::to_string(threads) + " threads");
-  const auto o3 = grid_search(r3, r3, go.points, go.passes, go.narrow_steps, threads, cost3);
+  const auto o3 = grid_search(r3, r3, go.points, go.passes, go.narrow_steps, threads, progress, cost3);
   if (o3.nonfinite_first_pass > 0)
     run.notes.push_back("grid stage 3: forward Euler diverged for " +
                         std::to_string(o3.nonfinite_first_pass) + " of " +

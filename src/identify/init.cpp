@@ -391,6 +391,7 @@ class Scanner {
     std::vector<double> out(trials.size(), inf), probe(n, inf);
     std::vector<std::unique_ptr<SsrRun>> runs(n);
     for_each_index(n, threads_, [&](std::size_t j) {
+      progress_.check();
       const auto& g = groups[j];
       const auto th = fam_.to_internal(trials[g.front()]);
       if (g.size() == 1) {
@@ -421,6 +422,7 @@ class Scanner {
           break;
         }
         if (run.done() >= d_.n()) break;
+        progress_.check();
         s = run.advance(run.done() + Family::kSsrChunk);
       }
       double lowest = inf;

@@ -577,18 +577,29 @@ double rms_about_mean(std::span<const JointData> data, bool velocity) {
   return std::sqrt(std::max(sum2 / n - mean * mean, 0.0));
 }
 
+/// One progress line per iteration; a cancelled fit (JointOeOptions::cancel) stops at the next
+/// iteration (fit_joint_oe then throws Cancelled).
 class ProgressCallback : public ceres::IterationCallback {
  public:
-  explicit ProgressCallback(const std::function<void(std::string_view)>& f) : f_(f) {}
+  ProgressCallback(const std::function<void(std::string_view)>& f, const std::function<bool()>& cancel)
+      : f_(f), cancel_(cancel) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    if (cancel_ && cancel_()) {
+      aborted_ = true;
+      return ceres::SOLVER_ABORT;
+    }
     if (f_)
       f_("oe: iteration " + std::to_string(s.iteration) + ": cost " + format_number(s.cost) +
          (s.step_is_successful ? "" : " (step rejected)"));
     return ceres::SOLVER_CONTINUE;
   }
+  /// Whether a solve was stopped by the cancel hook.
+  bool aborted() const { return aborted_; }
 
  private:
   const std::function<void(std::string_view)>& f_;
+  const std::function<bool()>& cancel_;
+  bool aborted_ = false;
 };
 
 }  // namespace
@@ -733,7 +744,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   // No glog lines from the solver (a rejected step that leaves the valid parameter set is
   // normal here, and Ceres would print a warning for each); progress goes to opt.progress.
   so.logging_type = ceres::SILENT;
-  ProgressCallback cb(opt.progress);
+  ProgressCallback cb(opt.progress, opt.cancel);
   so.callbacks.push_back(&cb);
   AcceptedState accepted(x, x0);
   so.callbacks.push_back(&accepted);
@@ -753,6 +764,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   if (opt.estimate_initial_state) {
     for (auto& s0 : x0) problem.SetParameterBlockConstant(s0.data());
     solve();
+    if (cb.aborted()) throw Cancelled();
     if (!summary.IsSolutionUsable()) accepted.restore();
     const double first_cost = summary.initial_cost;
     const int first_iterations = static_cast<int>(summary.iterations.size()) - 1;
@@ -776,6 +788,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     solve();
     if (!summary.IsSolutionUsable()) accepted.restore();
   }
+  if (cb.aborted()) throw Cancelled();
 
   JointOeResult out;
   for (const auto& name : raised)

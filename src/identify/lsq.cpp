@@ -30,7 +30,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kLogBox = 13.815510557964274;  // ln(1e6)
 constexpr double kFreeBox = 30;
 
-/// Reports the iterations of a solve at most once a second, with the time per iteration and an
+/// Polls the fit's cancel hook at every iteration, and reports the iterations of a solve at most
+/// once a second, with the time per iteration and an
 /// estimate of the time left: the number of iterations until the cost's decrease falls below
 /// the function tolerance, extrapolated from the ratio of the last two decreases (the rate of a
 /// linearly converging iteration), times the mean time per iteration so far.
@@ -39,6 +40,12 @@ class ProgressCallback final : public ceres::IterationCallback {
   ProgressCallback(const Progress& p, std::string label, double function_tolerance, int max_iterations)
       : p_(p), label_(std::move(label)), tol_(function_tolerance), max_iterations_(max_iterations) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    // A cancelled fit stops at the next iteration (solve_one then throws Cancelled).
+    if (p_.cancelled()) {
+      aborted_ = true;
+      return ceres::SOLVER_ABORT;
+    }
+    if (!p_.enabled()) return ceres::SOLVER_CONTINUE;
     const auto now = std::chrono::steady_clock::now();
     if (s.step_is_successful || s.iteration == 0) costs_.push_back(s.cost);
     if (now - last_ >= std::chrono::seconds(1) && s.iteration > 0) {
@@ -61,9 +68,12 @@ class ProgressCallback final : public ceres::IterationCallback {
     }
     return ceres::SOLVER_CONTINUE;
   }
+  /// Whether the solve was stopped by the cancel hook.
+  bool aborted() const { return aborted_; }
 
  private:
   const Progress& p_;
+  bool aborted_ = false;
   std::string label_;
   double tol_;
   int max_iterations_;
@@ -332,10 +342,8 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   // onto the box without a search (Solver::Options::max_num_line_search_step_size_iterations).
   so.max_num_line_search_step_size_iterations = 0;
   ProgressCallback cb(progress, label, so.function_tolerance, so.max_num_iterations);
-  if (progress.enabled()) {
-    so.callbacks.push_back(&cb);
-    so.update_state_every_iteration = false;
-  }
+  so.callbacks.push_back(&cb);
+  so.update_state_every_iteration = false;
   std::optional<ModelConvergence> model_end;
   if (compressed != nullptr) {
     model_end.emplace(*compressed, so.function_tolerance);
@@ -343,6 +351,7 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   }
   ceres::Solver::Summary sum;
   const std::vector<std::string> solver_lines = solve_quietly(so, &problem, &sum);
+  if (cb.aborted()) throw Cancelled();  // (an aborted solve's point is not a result)
   if (compressed != nullptr) compressed->finish();
   for (std::size_t j = 0; j < free.size(); ++j) {
     res.theta[static_cast<std::size_t>(free[j])] = x[j];
@@ -409,6 +418,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     std::vector<std::pair<double, std::vector<double>>> cand;
     std::vector<double> pred(static_cast<std::size_t>(d.n()));
     for (int c = 0; c < kCandidates * count; ++c) {
+      progress.check();
       auto x = theta0;
       for (int i : free) {
         auto& e = x[static_cast<std::size_t>(i)];
@@ -457,6 +467,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     results.resize(th.size());
     const int nthreads = std::clamp(resolve_threads(opt.threads), 1, std::max(1, total - static_cast<int>(from)));
     for_each_index(th.size() - from, nthreads, [&](std::size_t i) {
+      progress.check();
       const int s = static_cast<int>(from + i);
       const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
       results[static_cast<std::size_t>(s)] =

@@ -449,6 +449,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
         std::lock_guard<std::mutex> lock(mutex);
         if (stop) throw FitAborted{};
       }
+      if (options.cancel && options.cancel()) throw Cancelled();
       if (evals - last_report >= 500) {
         last_report = evals;
         post("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +

@@ -1,6 +1,7 @@
 // frictionlab: the model registry of `simulate --model` (include/frictionlab/sim/model_run.hpp).
 #include "frictionlab/sim/model_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
@@ -116,6 +117,8 @@ ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<c
         run.states.assign(static_cast<std::size_t>(ns), std::vector<double>(n));
         if constexpr (requires { M::state_bound(p); }) run.state_bound = M::state_bound(p);
         const double limit = run.state_bound * (1 + 1e-9);  // rounding of the exact updates
+        // on_sample's cadence: every 65536 steps of work, a sample counting its substeps.
+        double work = 0;
         drive<M>(p, typename M::State{}, t.data(), v.data(), static_cast<long>(n), method, hold,
                  max_substep, [&](long k, double F, const typename M::State& x) {
                    const auto kk = static_cast<std::size_t>(k);
@@ -134,7 +137,13 @@ ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<c
                          run.bound_exceeded = k;
                      }
                    }
-                   if (on_sample && (k & 0xFFFF) == 0) on_sample(k);
+                   if (!on_sample) return;
+                   if (k > 0)
+                     work += max_substep > 0 ? std::max(1.0, std::ceil((t[kk] - t[kk - 1]) / max_substep)) : 1.0;
+                   if (k == 0 || work >= 65536) {
+                     work = 0;
+                     on_sample(k);
+                   }
                  });
         return run;
       },

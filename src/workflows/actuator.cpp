@@ -190,6 +190,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   fo.cmaes.threads = options.threads > 0
                          ? options.threads
                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  fo.cancel = progress.cancel;
   fo.loss.velocity_weight = options.velocity_weight;
   fo.loss.current_weight =
       options.current_weight < 0 ? identify::servo_current_weight(logs) : options.current_weight;

@@ -147,6 +147,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     run.closed_loop = o.oe.closed_loop;
     identify::JointOeOptions oo = o.oe;
     oo.progress = [&progress](std::string_view m) { progress.say(m); };
+    oo.cancel = progress.cancel;
     if (o.oe.closed_loop) {
       run.controller = controller_of(o, train);
       oo.controller = run.controller->controller;

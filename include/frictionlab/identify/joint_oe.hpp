@@ -62,6 +62,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frictionlab/identify/cancel.hpp"
 #include "frictionlab/identify/joint.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
@@ -101,6 +102,9 @@ struct JointOeOptions {
   /// thread count or the scheduling (bit for bit).
   int threads = 0;
   std::function<void(std::string_view)> progress;  ///< one line per iteration (may be empty)
+  /// Polled at every solver iteration; returning true stops the fit with Cancelled
+  /// (cancel.hpp). May be empty.
+  std::function<bool()> cancel;
 };
 
 struct JointOeResult {

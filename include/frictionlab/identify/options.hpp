@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frictionlab/identify/cancel.hpp"
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
@@ -157,6 +158,11 @@ struct FitOptions {
   /// Progress messages for anything slow (the CLI prints them on stderr). Called from the
   /// calling thread or, serialised by a mutex, from worker threads. May be empty.
   std::function<void(std::string_view)> progress;
+  /// Polled (from the calling thread or from worker threads, possibly at once: it must be
+  /// thread-safe and cheap) before every start, every candidate start point and every solver
+  /// iteration of lsq and two-stage, and between the scans and grid passes; returning true
+  /// stops the fit with Cancelled (cancel.hpp). May be empty.
+  std::function<bool()> cancel;
 };
 
 }  // namespace frictionlab::identify

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "frictionlab/data/servo_log.hpp"
+#include "frictionlab/identify/cancel.hpp"
 #include "frictionlab/identify/cmaes.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/sim/servo_params.hpp"
@@ -94,6 +95,10 @@ struct ServoFitOptions {
   double warm_sigma = 0.1;          ///< first run's step (unit box) when warm-started
   ServoLossOptions loss;
   std::vector<ServoBound> bounds;   ///< range overrides
+  /// Polled (from the fits' threads: thread-safe, cheap) after every CMA-ES generation of
+  /// fit_and_select_servo_models; returning true stops every fit, which then throws Cancelled
+  /// (cancel.hpp). May be empty.
+  std::function<bool()> cancel;
 };
 
 struct ServoFitResult {

@@ -44,9 +44,11 @@ std::string supported_methods(const ModelSpec& spec);
 /// ("model 'maxwell-slip' does not support the integrator 'rk4' (supported: exact)"), if the
 /// sizes differ, or if t is not strictly increasing.
 ///
-/// `on_sample(k)`, if set, is called at samples k = 0, 65536, 131072, ... (after sample k is
-/// stored); an exception it throws stops the run and propagates (workflows::simulate_model
-/// reports progress and polls cancellation through it).
+/// `on_sample(k)`, if set, is called at sample 0 and then after every 65536 steps of work (after
+/// sample k is stored; a sample interval counts its substeps: without substeps, k = 65536,
+/// 131072, ...); an exception it throws stops the run and propagates (workflows::simulate_model
+/// reports progress and polls cancellation through it, so a run split into many substeps is
+/// polled as often as a long one).
 ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
                    Method method, Hold hold, double max_substep,
                    const std::function<void(long k)>& on_sample = {});

@@ -9,16 +9,16 @@
 #pragma once
 
 #include <functional>
-#include <stdexcept>
 #include <string_view>
+
+#include "frictionlab/identify/cancel.hpp"
 
 namespace frictionlab::workflows {
 
-/// Thrown by a workflow whose Progress::cancel returned true. Nothing partial is returned.
-class Cancelled : public std::runtime_error {
- public:
-  Cancelled() : std::runtime_error("cancelled") {}
-};
+/// Thrown by a workflow whose Progress::cancel returned true, and by the identifications it
+/// runs (identify::FitOptions::cancel is forwarded to Progress::cancel): one type, caught as
+/// either name. Nothing partial is returned.
+using Cancelled = identify::Cancelled;
 
 /// How a workflow reports what it is doing and learns that it should stop. Both members may be
 /// empty. They are called from the calling thread or, serialised by the workflow, from its
@@ -27,7 +27,9 @@ struct Progress {
   /// A line for a person ("lugre: start 2 of 3") and the fraction of the whole done so far, in
   /// [0, 1], or a negative value when the workflow cannot tell.
   std::function<void(std::string_view message, double fraction)> report;
-  /// Polled between units of work; returning true stops the workflow with Cancelled.
+  /// Polled between units of work, and within an identification at every start, candidate start
+  /// point and solver iteration (from worker threads too, possibly at once: it must be
+  /// thread-safe and cheap); returning true stops the workflow with Cancelled.
   std::function<bool()> cancel;
 
   /// report(message, fraction) if a report callback is set.
