@@ -8,6 +8,8 @@ frictionlab_test(test_workflow_compare test_workflow_compare.cpp)
 frictionlab_test(test_workflow_joint test_workflow_joint.cpp)
 frictionlab_test(test_verdict test_verdict.cpp)
 frictionlab_test(test_workflow_actuator test_workflow_actuator.cpp)
+# workflows/validate.hpp: the option ranges every workflow, the CLI and the Python keywords share.
+frictionlab_test(test_workflow_validate test_workflow_validate.cpp)
 
 # fit and compare on .mat records in reference 000's layout (4xN, Nx4; --matrix and the
 # one-variable fallback) against the same commands on the CSV of the same data.

@@ -285,24 +285,24 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
                   "kp=VALUE (hold out the logs of one kp), leave-kp-out, kfold=K (by file) or none")
       ->capture_default_str();
   fit->add_option("--trials", fo->trials, "Objective evaluations per fit (CMA-ES budget)")
-      ->check(positive(Number::integer))
+      ->check(workflow_rule("trials"))
       ->capture_default_str();
   fit->add_option("--time-budget", fo->time_budget, "Wall-time budget per fit [s] (0: none)")
-      ->check(non_negative());
+      ->check(workflow_rule("time_budget"));
   fit->add_option("--seed", fo->seed, "Random seed (results are deterministic for a seed)")
       ->check(unsigned_64())
       ->capture_default_str();
   fit->add_option("--threads", fo->threads, "Evaluation threads (default: all cores)")
-      ->check(non_negative(Number::integer));
+      ->check(workflow_rule("threads"));
   fit->add_option("--restarts", fo->restarts, "IPOP restarts per fit")
-      ->check(non_negative(Number::integer))
+      ->check(workflow_rule("restarts"))
       ->capture_default_str();
   fit->add_option("--sigma0", fo->sigma0, "Initial CMA-ES step in the normalised box")
-      ->check(positive())
+      ->check(workflow_rule("sigma0"))
       ->capture_default_str();
   fit->add_option("--velocity-weight", fo->velocity_weight,
                   "Add this weight [s] times the mean absolute velocity error to the loss")
-      ->check(non_negative());
+      ->check(workflow_rule("velocity_weight"));
   fit->add_option("--current-weight", fo->current_weight,
                   "Weight [rad/A] of the mean absolute motor-current error in the loss, for logs "
                   "with a current of known unit (default: automatic, the spread of the positions "
@@ -310,7 +310,7 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
   fit->add_option("--tolerance", fo->tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")
-      ->check(non_negative())
+      ->check(workflow_rule("tolerance"))
       ->capture_default_str();
   fit->add_option("--report", fo->report,
                   "Also write the identification report: one self-contained HTML page "
@@ -365,10 +365,10 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   add_log_options(check, co->logs, true);
   check->add_flag("--strict", co->strict, "Exit with an error when a warning is found");
   check->add_option("--evaluations", co->evaluations, "CMA-ES budget of each quick fit")
-      ->check(positive(Number::integer))
+      ->check(workflow_rule("evaluations"))
       ->capture_default_str();
   check->add_option("--threads", co->threads, "Evaluation threads (default: all cores)")
-      ->check(non_negative(Number::integer));
+      ->check(workflow_rule("threads"));
   registry.push_back({check, [co] { run_actuator_check(*co); }});
 }
 

@@ -326,7 +326,7 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
   auto* resample = cmd->add_option("--resample", o->resample,
                                    "Resample to this uniform rate [Hz] first")
-                       ->check(positive());
+                       ->check(workflow_rule("resample_rate"));
   cmd->add_option("--max-gap", o->max_gap,
                   "--resample: the longest step between samples to interpolate across [s] "
                   "(default: 10 median steps; a longer gap is an error)")
@@ -354,23 +354,23 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
                 "q, qd from the double integral of the de-noised qdd (reference 004 sec. 5.1)");
   cmd->add_option("--tv-torque", o->tv_torque,
                   "De-noise the torque by TV regularisation with this weight [N m s^2]")
-      ->check(positive());
+      ->check(workflow_rule("tv_force_alpha"));
   cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
-      ->check(positive())
+      ->check(workflow_rule("diff_window_s"))
       ->capture_default_str();
   cmd->add_flag("--use-velocity", o->use_velocity,
                 "qd = the measured --velocity channel, qdd its derivative");
   cmd->add_option("--decimate", o->decimate, "Keep every N-th sample after filtering")
-      ->check(positive(Number::integer));
+      ->check(workflow_rule("decimate"));
   cmd->add_option("--trim", o->trim, "Seconds dropped at both ends after filtering")
-      ->check(non_negative());
+      ->check(workflow_rule("trim_s"));
   cmd->add_option("--horizon", o->horizon,
                   "Validation: restart the simulation from the measured state every this many "
                   "seconds (0: one open-loop simulation of the whole record)")
-      ->check(non_negative())
+      ->check(workflow_rule("horizon_s"))
       ->capture_default_str();
   cmd->add_option("--max-step", o->max_step, "Largest simulation step [s]")
-      ->check(positive())
+      ->check(workflow_rule("max_step"))
       ->capture_default_str();
 }
 
@@ -401,11 +401,11 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                   "oe: start from sr3, idim, or a JOINT.json / joint_fit.json file")
       ->type_name("sr3|idim|FILE");
   cmd->add_option("--K", o->K, "sr3: tanh(K qd) in place of sgn(qd) [s/rad] (0: sgn, model A)")
-      ->check(non_negative())
+      ->check(workflow_rule("K"))
       ->capture_default_str();
   cmd->add_option("--viscous-powers", o->viscous_powers,
                   "sr3: viscous library qd, qd^2, .., qd^N")
-      ->check(number_in(Number::integer, 0, 8))
+      ->check(workflow_rule("n_viscous"))
       ->capture_default_str();
   cmd->add_option("--delta", o->delta, "sr3: Stribeck exponents of the library")
       ->check(positive())
@@ -415,7 +415,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->capture_default_str();
   cmd->add_option("--aic-observations", o->aic_observations,
                   "sr3: number m of AIC observations (0: max(40, columns + 10))")
-      ->check(non_negative(Number::integer))
+      ->check(workflow_rule("aic_observations"))
       ->capture_default_str();
   add_record_options(cmd, *o);
   cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms (horizontal axis)");
@@ -424,7 +424,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
   cmd->add_option("--v-deadband", o->v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
-      ->check(non_negative());
+      ->check(workflow_rule("v_deadband"));
   cmd->add_option("--oe-output", o->oe_output, "oe: fit position, velocity or both")
       ->check(CLI::IsMember({"position", "velocity", "both"}))
       ->capture_default_str();
@@ -454,10 +454,10 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                 "oe: simulate the joint under its controller (--desired) and fit the torque "
                 "too (closed-loop output error)");
   cmd->add_option("--segment", o->segment, "oe: multiple-shooting segment length [s] (0: whole)")
-      ->check(non_negative())
+      ->check(workflow_rule("segment_s"))
       ->capture_default_str();
   cmd->add_option("--iterations", o->iterations, "oe: largest number of solver iterations")
-      ->check(positive(Number::integer))
+      ->check(workflow_rule("max_iterations"))
       ->capture_default_str();
   cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
   cmd->add_option("--report", o->report,

@@ -56,22 +56,22 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
                   ".mat: the 4xN / Nx4 matrix [t, current, velocity, torque] of reference 000");
   cmd->add_flag("--rotary", o.rotary, "Report rotary units (N m, rad/s) for --problem friction");
   cmd->add_option("--warmup", o.warmup, "Seconds at the start left out of the residuals")
-      ->check(frictionlab::cli::non_negative());
+      ->check(frictionlab::cli::workflow_rule("warmup_s"));
   cmd->add_option("--starts", o.starts, "lsq: number of starts (multi-start)")
-      ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
+      ->check(frictionlab::cli::workflow_rule("starts"));
   cmd->add_option("--spread", o.spread,
                   "lsq: the perturbed starts multiply each positive parameter by a log-uniform "
                   "factor in [1/F, F] (default 3)")
       ->type_name("F")
-      ->check(frictionlab::cli::number_in(frictionlab::cli::Number::real, 1.0));
+      ->check(frictionlab::cli::workflow_rule("spread"));
   cmd->add_option("--threads", o.threads, "Threads for the fit (default: every core; the results do not depend on it)")
-      ->check(frictionlab::cli::positive(frictionlab::cli::Number::integer));
+      ->check(frictionlab::cli::workflow_rule("threads"));
   cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")
       ->check(CLI::IsMember({"none", "huber", "cauchy"}))
       ->capture_default_str();
   auto* resample = cmd->add_option("--resample", o.resample,
                                    "Resample to this uniform rate [Hz] first")
-                       ->check(frictionlab::cli::positive());
+                       ->check(frictionlab::cli::workflow_rule("resample_rate"));
   cmd->add_option("--max-gap", o.max_gap,
                   "--resample: the longest step between samples to interpolate across [s] "
                   "(default: 10 median steps; a longer gap is an error)")
@@ -80,7 +80,7 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
       ->needs(resample);
   cmd->add_option("--lowpass", o.lowpass,
                   "Zero-phase Butterworth low-pass cut-off [Hz] (needs uniform sampling)")
-      ->check(frictionlab::cli::positive());
+      ->check(frictionlab::cli::workflow_rule("lowpass_cutoff"));
   cmd->add_flag("--velocity-from-position", o.velocity_from_position,
                 "Derive the velocity from the position (Savitzky-Golay)");
   if (is_fit) cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");

@@ -12,6 +12,7 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -119,6 +120,11 @@ CLI::Validator positive(Number kind) {
 }
 
 CLI::Validator non_negative(Number kind) { return number_in(kind, 0); }
+
+CLI::Validator workflow_rule(std::string_view name) {
+  const workflows::OptionRule& r = workflows::option_rule(name);
+  return number_in(r.integer ? Number::integer : Number::real, r.lo, r.hi, r.lo_open);
+}
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   const std::size_t n = a.size(), m = b.size();

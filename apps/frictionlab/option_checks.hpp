@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace CLI {
 class App;
@@ -31,6 +32,10 @@ CLI::Validator number_in(Number kind, double lo,
 /// A whole number in [0, 2^64 - 1] written in plain digits (a random seed): "must be an
 /// integer between 0 and 18446744073709551615 (2^64 - 1), got -1".
 CLI::Validator unsigned_64();
+
+/// The range of workflow option `name` (workflows::option_rule: "starts", "threads", ...): the
+/// same range the workflow's validate() and the Python keyword accept, in the words above.
+CLI::Validator workflow_rule(std::string_view name);
 
 /// A number > 0 (real), or an integer >= 1.
 CLI::Validator positive(Number kind = Number::real);

@@ -412,7 +412,7 @@ class SimulateModelOutcome:
 
 def simulate(model: ModelParams | _Path, t: _ArrayIn, v: _ArrayIn | None = None, *,
              x: _ArrayIn | None = None, hold: str | None = None, method: str = "exact",
-             max_substep: float = 0.0,
+             max_substep: float | None = None,
              progress: None | bool | Callable[[str, float], Any] = None) -> SimulateModelOutcome:
     """Drive a model from its zero state along (t [s], v [m/s]) or (t, x [m]); F [N]."""
 

@@ -777,13 +777,16 @@ void bind_models(py::module_& m) {
   m.def(
       "simulate",
       [](const py::object& model, const py::object& t, const py::object& v, const py::object& x,
-         const py::object& hold, const std::string& method, double max_substep,
+         const py::object& hold, const std::string& method, const py::object& max_substep,
          const py::object& progress) {
         const ModelSpec spec = model_argument(model);
         workflows::SimulateModelOptions o;
         o.method = parse_method_arg(method);
         o.hold = parse_hold_arg(hold);
-        o.max_substep = finite_arg(max_substep, "max_substep");
+        if (!max_substep.is_none()) {  // (None: one step per sample)
+          o.max_substep = option_cast<double>("max_substep", max_substep);
+          workflows::check_option("max_substep", o.max_substep);
+        }
         o.copy_input = false;
         const DoubleArray ta(t, "t");
         ta.require_finite("t");
@@ -819,14 +822,14 @@ void bind_models(py::module_& m) {
       },
       py::arg("model"), py::arg("t"), py::arg("v") = py::none(), py::kw_only(),
       py::arg("x") = py::none(), py::arg("hold") = py::none(), py::arg("method") = "exact",
-      py::arg("max_substep") = 0.0, py::arg("progress") = py::none(),
+      py::arg("max_substep") = py::none(), py::arg("progress") = py::none(),
       (std::string("Drive a friction model from its zero state along a sampled record (the CLI's `simulate "
       "--model`, workflows::simulate_model), in C++ with the GIL released.\n\n") +
        "model: a Params object (LuGreParams, ...) or a MODEL.json path. t: sample times [s], "
       "strictly increasing, at least 2. v: velocity [m/s] at every t, or x= displacement [m] "
       "(exactly one). hold: 'linear' (default for v) or 'zoh' (the only one for x). method: "
       "'exact' (default), 'implicit-euler', 'euler', 'rk4'. max_substep: largest internal step "
-      "[s] (0: one step per sample). Arrays: 1-D float64 (read in place if contiguous) or float32. "
+      "[s], > 0 (None: one step per sample). Arrays: 1-D float64 (read in place if contiguous) or float32. "
       "Returns a SimulateModelOutcome (F [N] and the states at every sample). " +
           std::string(kProgressDoc) + " (reported every 65536 samples)")
           .c_str());

@@ -64,7 +64,7 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
   t.template add<double>("warmup_s", [fo](O& o) -> double& { return fo(o).warmup_s; },
                          "seconds at the start left out of the residuals [s] (default 0)");
   t.template add<int>("starts", [fo](O& o) -> int& { return fo(o).lsq.starts; },
-                      "lsq: number of starts (default 0: automatic, the model's; "
+                      "lsq: number of starts, >= 1 (default: automatic, the model's; "
                       "docs/identification.md, \"Multi-start\")");
   t.template add<double>("spread", [fo](O& o) -> double& { return fo(o).lsq.spread; },
                          "lsq: log-uniform factor range of the perturbed starts (default 3)");
@@ -82,19 +82,19 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
            },
            "lsq: robust loss 'none' (default), 'huber' or 'cauchy'");
   t.template add<double>("loss_scale", [fo](O& o) -> double& { return fo(o).lsq.loss_scale; },
-                         "lsq: robust loss scale [force unit] (0: from the residuals)");
+                         "lsq: robust loss scale [force unit], > 0 (default: from the residuals)");
   t.template add<int>("threads", [fo](O& o) -> int& { return fo(o).lsq.threads; },
-                      "lsq: threads for the starts and the Jacobian (0: all cores)");
+                      "lsq: threads for the starts and the Jacobian, >= 1 (default: all cores)");
   t.template add<double>("resample_rate",
                          [](O& o) -> double& { return o.preprocess.resample_rate; },
-                         "resample to this uniform rate first [Hz] (0: keep the samples)");
+                         "resample to this uniform rate first [Hz], > 0 (default: keep the samples)");
   t.template add<double>("resample_max_gap",
                          [](O& o) -> double& { return o.preprocess.resample_max_gap; },
                          "resampling: the longest step to interpolate across [s] (0: 10 median "
                          "steps; a longer gap is an error; inf: any)");
   t.template add<double>("lowpass_cutoff",
                          [](O& o) -> double& { return o.preprocess.lowpass_cutoff; },
-                         "zero-phase Butterworth low-pass cut-off [Hz] (0: none)");
+                         "zero-phase Butterworth low-pass cut-off [Hz], > 0 (default: none)");
   t.custom("derivatives",
            [](O& o, const py::handle& h) {
              o.preprocess.derivatives =

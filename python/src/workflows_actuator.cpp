@@ -101,7 +101,7 @@ OptionTable<FitActuatorArguments>& fit_actuator_table() {
   t.template add<std::uint64_t>("seed", [](O& o) -> std::uint64_t& { return o.w.seed; },
                                 "random seed (default 1)");
   t.template add<int>("threads", [](O& o) -> int& { return o.w.threads; },
-                      "evaluation threads (0: all cores)");
+                      "evaluation threads, >= 1 (default: all cores)");
   t.template add<int>("restarts", [](O& o) -> int& { return o.w.restarts; },
                       "IPOP restarts per fit (default 9)");
   t.template add<double>("sigma0", [](O& o) -> double& { return o.w.sigma0; },
@@ -357,7 +357,7 @@ without .json.
   m.def(
       "check_actuator",
       [](const std::string& actuator, const py::object& logs, const py::object& progress,
-         long evaluations, int threads, const py::kwargs& kwargs) {
+         long evaluations, const py::object& threads, const py::kwargs& kwargs) {
         for (const auto& item : kwargs) {
           const std::string k = py::str(item.first);
           if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
@@ -365,18 +365,22 @@ without .json.
                                         "' (options: evaluations, threads, kp, trajectory, files, "
                                         "resample, current_unit)");
         }
+        workflows::ActuatorCheckOptions o;
+        workflows::check_option("evaluations", static_cast<double>(evaluations));
+        o.evaluations = evaluations;
+        if (!threads.is_none()) {  // (None: every core)
+          o.threads = option_cast<int>("threads", threads);
+          workflows::check_option("threads", o.threads);
+        }
         const auto a = io::resolve_actuator(actuator, "", "check_actuator");
         const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
-        workflows::ActuatorCheckOptions o;
-        o.evaluations = evaluations;
-        o.threads = threads;
         return run_released(progress, [&](const workflows::Progress& p) {
           return workflows::check_actuator(a, l, o, p);
         });
       },
       py::arg("actuator"), py::arg("logs"), py::kw_only(), py::arg("progress") = py::none(),
-      py::arg("evaluations") = 600, py::arg("threads") = 0,
-      (std::string(R"doc(check_actuator(actuator, logs, *, progress=None, evaluations=600, threads=0, **options) -> ActuatorCheckOutcome
+      py::arg("evaluations") = 600, py::arg("threads") = py::none(),
+      (std::string(R"doc(check_actuator(actuator, logs, *, progress=None, evaluations=600, threads=None, **options) -> ActuatorCheckOutcome
 
 Check logs against an actuator description before a long fit (workflows::check_actuator; the
 CLI's `actuator check`): nominal simulation, a quick M1 fit and the hypotheses gravity reversed,

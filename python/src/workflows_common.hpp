@@ -32,6 +32,7 @@
 #include "frictionlab/io/record_io.hpp"
 #include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/workflows/progress.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::python {
 
@@ -106,11 +107,17 @@ class OptionTable {
   using Setter = std::function<void(O&, const py::handle&)>;
   explicit OptionTable(std::string function) : function_(std::move(function)) {}
 
-  /// An option whose Python value casts to T and is stored through `field`.
+  /// An option whose Python value casts to T and is stored through `field`. A number with a
+  /// range in the workflows' rules (workflows/validate.hpp) is checked against it as given:
+  /// frictionlab.Error "starts=0: must be an integer >= 1".
   template <class T, class F>
   OptionTable& add(const std::string& name, F field, const std::string& doc) {
     entries_.push_back({name, doc, [name, field](O& o, const py::handle& h) {
-                          field(o) = option_cast<T>(name, h);
+                          const T value = option_cast<T>(name, h);
+                          if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
+                            if (workflows::find_option_rule(name) != nullptr)
+                              workflows::check_option(name, static_cast<double>(value));
+                          field(o) = value;
                         }});
     return *this;
   }

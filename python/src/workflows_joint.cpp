@@ -48,7 +48,7 @@ void add_prep_options(OptionTable<O>& t) {
   t.template add<double>("gain", [](O& o) -> double& { return o.prep.gain; },
                          "gain of the command [N m per unit] (default 1)");
   t.template add<double>("resample_rate", [pp](O& o) -> double& { return pp(o).resample_rate; },
-                         "resample to this uniform rate first [Hz] (0: keep the samples)");
+                         "resample to this uniform rate first [Hz], > 0 (default: keep the samples)");
   t.template add<double>("resample_max_gap",
                          [pp](O& o) -> double& { return pp(o).resample_max_gap; },
                          "resampling: the longest step to interpolate across [s] (0: 10 median "
@@ -86,7 +86,7 @@ void add_prep_options(OptionTable<O>& t) {
   t.template add<bool>("reintegrate", [pp](O& o) -> bool& { return pp(o).reintegrate; },
                        "q, qd from the double integral of the de-noised qdd");
   t.template add<double>("tv_force_alpha", [pp](O& o) -> double& { return pp(o).tv_force_alpha; },
-                         "TV de-noising weight of the torque [N m s^2] (0: none)");
+                         "TV de-noising weight of the torque [N m s^2], > 0 (default: none)");
   t.custom("derivatives",
            [](O& o, const py::handle& h) {
              o.prep.preprocess.derivatives =

@@ -18,6 +18,7 @@
 #include "frictionlab/sim/servo_actuators.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/workflows/report.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -170,6 +171,7 @@ PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
 
 FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                                 const FitActuatorOptions& options, const Progress& progress) {
+  validate(options);
   progress.check();
   FitActuatorOutcome out;
   if (options.actuator.name.empty()) throw std::invalid_argument("--actuator: none given");
@@ -317,6 +319,7 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
                                     const std::vector<data::ServoLog>& logs,
                                     const ActuatorCheckOptions& options,
                                     const Progress& progress) {
+  validate(options);
   if (logs.empty()) throw std::invalid_argument("actuator check: no log");
   if (options.evaluations <= 0) throw std::invalid_argument("actuator check: evaluations must be > 0");
   progress.check();

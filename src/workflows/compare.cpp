@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "frictionlab/identify/fit.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::workflows {
 
@@ -65,6 +66,7 @@ double round9(double x) {
 
 CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecord>& validation,
                        const CompareOptions& options, const Progress& progress) {
+  validate(options);
   if (options.models.size() < 2)
     throw std::invalid_argument("give at least two models to compare, got " +
                                 std::to_string(options.models.size()));

@@ -9,6 +9,7 @@
 
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/identify/fit.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::workflows {
 
@@ -144,6 +145,7 @@ FitOutcome assemble(std::string input, identify::FitResult result, data::Record 
 
 FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& validation,
                const FitOptions& options, const Progress& progress) {
+  validate(options);
   const identify::ProblemKind problem = options.fit.problem;
   progress.check();
   FitOutcome out;

@@ -13,6 +13,7 @@
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_parameters.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -93,6 +94,7 @@ JointMethod parse_joint_method(std::string_view name) {
 FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
                          const std::optional<data::Record>& desired,
                          const FitJointOptions& o, const Progress& progress) {
+  validate(o);
   const auto t0 = std::chrono::steady_clock::now();
   const bool oe = o.method == JointMethod::oe;
   if (oe && o.init == JointInit::none)
@@ -230,6 +232,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
 
 EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
                            const EvalJointOptions& o, const Progress& progress) {
+  validate(o);
   EvalJointOutcome r;
   r.warnings = o.input_warnings;
   for (const auto& rec : records) {

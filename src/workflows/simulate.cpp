@@ -12,6 +12,7 @@
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/sim/model_run.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -47,6 +48,7 @@ double substep_count(std::span<const double> t, double max_substep) {
 
 SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView& input,
                                const SimulateModelOptions& options, const Progress& progress) {
+  validate(options);
   progress.check();
   const bool has_v = !input.v.empty(), has_x = !input.x.empty();
   if (has_v == has_x)

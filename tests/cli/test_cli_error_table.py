@@ -433,6 +433,11 @@ ROWS = [
      "--trials: must be an integer >= 1, got 0"),
     ("fit-actuator: --restarts -1", FA + ["--restarts", "-1"], {"log.json": LOG}, USAGE,
      "--restarts: must be an integer >= 0, got -1"),
+    # (the ranges of workflows/validate.hpp: 0 threads is the unset value, not a setting)
+    ("fit-actuator: --threads 0", FA + ["--threads", "0"], {"log.json": LOG}, USAGE,
+     "--threads: must be an integer >= 1, got 0"),
+    ("actuator check: --threads 0", ["actuator", "check", "xl330", "log.json", "--threads", "0"],
+     {"log.json": LOG}, USAGE, "--threads: must be an integer >= 1, got 0"),
     ("fit-actuator: a MODEL.json as a log", FA, {"log.json": LUGRE}, 1,
      "log.json: this is a MODEL.json (a friction model), not a BAM servo log"),
     ("fit-actuator: logs directory without logs", FA, {"log.json": None}, 1,
