@@ -35,6 +35,7 @@
 #include "frictionlab/sim/model_run.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 #include "models_common.hpp"
+#include "pickle_state.hpp"
 #include "workflows_common.hpp"
 
 namespace frictionlab::python {
@@ -769,6 +770,26 @@ void bind_models(py::module_& m) {
       .def_readonly("warnings", &Simulation::warnings, "accepted but doubtful (also issued as warnings)")
       .def_readonly("_inputs_in_place", &Simulation::inputs_in_place,
                     "debug: whether t and the input series were read in place (no conversion)")
+      .def(py::pickle(
+          [](const Simulation& s) {
+            return pickle_state(py::make_tuple(s.model, s.hold, s.t, s.x, s.v, s.F, s.state_names,
+                                               s.states, s.state_bound, s.bound_exceeded, s.warnings,
+                                               s.inputs_in_place));
+          },
+          [](const py::tuple& state) {
+            const auto f = unpickle_state(state, "SimulateModelOutcome", 12).cast<py::tuple>();
+            Simulation s;
+            s.model = f[0].cast<std::string>();
+            s.hold = f[1].cast<std::string>();
+            s.t = f[2], s.x = f[3], s.v = f[4], s.F = f[5];
+            s.state_names = f[6].cast<std::vector<std::string>>();
+            s.states = f[7].cast<py::list>();
+            s.state_bound = f[8].cast<double>();
+            s.bound_exceeded = f[9].cast<long>();
+            s.warnings = f[10].cast<std::vector<std::string>>();
+            s.inputs_in_place = f[11].cast<py::tuple>();
+            return s;
+          }))
       .def("__repr__", [](const Simulation& s) {
         return "SimulateModelOutcome(model='" + s.model + "', hold='" + s.hold + "', samples=" +
                std::to_string(py::len(s.t)) + ")";

@@ -17,6 +17,7 @@
 #include "frictionlab/sim/systems.hpp"
 #include "frictionlab/workflows/simulate.hpp"
 #include "models_common.hpp"
+#include "pickle_state.hpp"
 #include "workflows_common.hpp"
 
 namespace frictionlab::python {
@@ -214,6 +215,23 @@ void bind_systems(py::module_& m) {
       .def_readonly("unconverged_stages", &Trajectory::unconverged_stages,
                     "trbdf2: stages without Newton convergence")
       .def_readonly("warnings", &Trajectory::warnings, "accepted but doubtful")
+      .def(py::pickle(
+          [](const Trajectory& t) {
+            return pickle_state(py::make_tuple(t.state_names, t.t, t.x, t.v, t.F, t.states, t.steps,
+                                               t.rhs_evals, t.unconverged_stages, t.warnings));
+          },
+          [](const py::tuple& state) {
+            const auto f = unpickle_state(state, "SystemTrajectory", 10).cast<py::tuple>();
+            Trajectory t;
+            t.state_names = f[0].cast<std::vector<std::string>>();
+            t.t = f[1], t.x = f[2], t.v = f[3], t.F = f[4];
+            t.states = f[5].cast<py::list>();
+            t.steps = f[6].cast<long>();
+            t.rhs_evals = f[7].cast<long>();
+            t.unconverged_stages = f[8].cast<long>();
+            t.warnings = f[9].cast<std::vector<std::string>>();
+            return t;
+          }))
       .def("__repr__", [](const Trajectory& t) {
         return "SystemTrajectory(samples=" + std::to_string(py::len(t.t)) + ", steps=" +
                std::to_string(t.steps) + ")";

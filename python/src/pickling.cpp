@@ -3,8 +3,8 @@
 // members in declaration order, each member as: a number, bool or str as itself; an enum as its
 // int; std::optional as None or the value; std::vector<double> as the bytes of its doubles
 // (exact, NaN and infinities included); another vector as a list; a nested struct as its tuple;
-// a ModelSpec as its MODEL.json text (io::model_json, which reads back what it writes). The
-// first element is kStateVersion: a state of another layout is refused with a message.
+// a ModelSpec as its MODEL.json text (io::model_json, which reads back what it writes); in the
+// envelope of pickle_state.hpp (a state of another version or layout is refused with a message).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -22,15 +22,13 @@
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
+#include "pickle_state.hpp"
 
 namespace frictionlab::python {
 
 namespace py = pybind11;
 
 namespace {
-
-/// The layout of the states below; raise it when a member is added.
-constexpr int kStateVersion = 1;
 
 // ---- the members of each struct, in declaration order (one list for writing and reading) ----
 
@@ -145,17 +143,14 @@ void from_state(const py::handle& h, T& x) {
   }
 }
 
-/// py::pickle of T: (kStateVersion, state).
+/// py::pickle of T: pickle_state(to_state(x)).
 template <class T>
 void make_picklable(py::module_& m, const char* name) {
   auto cls = py::reinterpret_borrow<py::class_<T>>(m.attr(name));
-  cls.def(py::pickle([](const T& x) { return py::make_tuple(kStateVersion, to_state(x)); },
+  cls.def(py::pickle([](const T& x) { return pickle_state(to_state(x)); },
                      [name](const py::tuple& s) {
-                       if (s.size() != 2 || s[0].cast<int>() != kStateVersion)
-                         throw std::invalid_argument(std::string("pickle: a ") + name +
-                                                     " state of another frictionlab version");
                        T x;
-                       from_state(s[1], x);
+                       from_state(unpickle_state(s, name), x);
                        return x;
                      }));
 }

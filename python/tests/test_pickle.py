@@ -1,10 +1,11 @@
-"""Records and the fit and compare results pickle (docs/python.md, "Pickling"):
+"""Records, the fit and compare results and the simulations pickle (docs/python.md, "Pickling"):
 pickle.loads(pickle.dumps(x)) has every public attribute of x, compared recursively (arrays
 element for element with NaN equal to NaN, nested objects attribute by attribute), for every
 type; a FitOutcome comes back from a ProcessPoolExecutor; a state of another layout is refused."""
 import concurrent.futures
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -98,6 +99,17 @@ def test_compare_outcome():
     roundtrip(c.rows[1])
 
 
+def test_simulations():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p = fl.LuGreParams(sigma0=1e5, sigma1=316.227766, sigma2=0.4, Fc=1.0, Fs=1.5, vs=1e-3, alpha=2.0)
+        t = np.arange(500) * 1e-3
+        roundtrip(fl.simulate(p, t, 0.01 * np.sin(2 * np.pi * t)))
+        roundtrip(fl.simulate(p, t, x=0.01 * np.sin(2 * np.pi * t)))
+        roundtrip(fl.simulate_stick_slip(fl.StickSlipSpec(m=1, k=2, v_drive=0.1, t_end=2), p,
+                                         fl.SimOptions(integrator="trbdf2")))
+
+
 def test_a_process_pool_returns_a_fit_outcome():
     with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
         f = pool.submit(fit_outcome).result(timeout=120)
@@ -116,3 +128,5 @@ def test_a_state_of_another_layout_is_refused():
     with pytest.raises(fl.Error, match="another layout"):
         m.__setstate__((1, state[1][:-1]))
     assert record_metrics.n > 0
+    with pytest.raises(fl.Error, match="SimulateModelOutcome state of another layout"):
+        fl.SimulateModelOutcome.__new__(fl.SimulateModelOutcome).__setstate__((1, ("lugre",)))
