@@ -129,8 +129,8 @@ TEST(ActuatorFile, MalformedFilesNameFileLineAndKey) {
   // negative resistance (range and value)
   EXPECT_EQ(parse_error(replace(kMadeUp, R"("value": 2.5, "range": [0.5, 10.0])",
                                 R"("value": -2.5, "range": [-5, 10.0])")),
-            "servo.json:10: key 'motor.resistance': a physical constant: the range must be > 0, "
-            "got [-5, 10]");
+            "servo.json:10: key 'motor.resistance': a physical constant: the range [-5, 10] must "
+            "lie within the plausible range [1e-06, 1e+06] ohm");
   // unknown drive
   EXPECT_EQ(parse_error(replace(kMadeUp, R"("drive": "voltage")", R"("drive": "pwm")")),
             "servo.json:6: key 'drive': unknown drive 'pwm' (voltage: the firmware commands a "

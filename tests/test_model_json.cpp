@@ -472,6 +472,11 @@ TEST(ModelJson, InvalidValuesNameTheParameter) {
   const std::vector<Case> cases = {
       {"lugre", R"({"sigma0": -1})", "sigma0", "must be > 0, got -1"},
       {"lugre", R"({"sigma0": 0})", "sigma0", "must be > 0, got 0"},
+      // a denormal passes "> 0" and then overflows the simulation: refused at read time
+      {"lugre", R"({"sigma0": 5e-324})", "sigma0",
+       "must be >= 1e-15 (a positive parameter, not a vanishing one), got 5e-324"},
+      {"lugre", R"({"vs": 1e-16})", "vs",
+       "must be >= 1e-15 (a positive parameter, not a vanishing one), got 1e-16"},
       {"lugre", R"({"sigma1": -1})", "sigma1", "must be >= 0, got -1"},
       {"lugre", R"({"sigma2": -0.5})", "sigma2", "must be >= 0, got -0.5"},
       {"lugre", R"({"Fc": 0})", "Fc", "must be > 0, got 0"},

@@ -28,6 +28,12 @@ std::string log_text(const std::string& entries, const std::string& header = "")
          header + ", \"entries\": [" + entries + "]}";
 }
 
+std::string replace(std::string s, const std::string& a, const std::string& b) {
+  const auto at = s.find(a);
+  EXPECT_NE(at, std::string::npos) << a;
+  return s.replace(at, a.size(), b);
+}
+
 std::string error_of(const std::string& text) {
   try {
     io::parse_servo_log(text, "log.json");
@@ -82,9 +88,22 @@ TEST(ServoLogRead, ErrorsNameTheFileTheEntryAndTheKey) {
   EXPECT_EQ(error_of("{\"mass\": 1, \"length\": 0.1, \"kp\": 1, \"entries\": {}}"),
             "log.json: key 'entries': expected an array, got object");
   EXPECT_EQ(error_of(log_text(ok + entry(0.005, 0, 0), ", \"arm_mass\": -1")),
-            "log.json: 'arm_mass' must be >= 0, got -1");
+            "log.json: key 'arm_mass': -1 kg is outside the plausible range [0, 10000] kg");
   EXPECT_EQ(error_of("{\"mass\": 1, \"length\": 0.1, \"kp\": 1, \"dt\": 0, \"entries\": []}"),
             "log.json: key 'dt': must be > 0, got 0");
+  // absurd magnitudes (sim/servo_limits.hpp): the key, the entry and the plausible range
+  EXPECT_EQ(error_of(log_text(ok + entry(0.005, 1e300, 0))),
+            "log.json: entry 1: key 'position': |1e+300| is beyond the limit 1e+15 of any number "
+            "(SI units)");
+  EXPECT_EQ(error_of(log_text(ok + entry(0.005, 0, 1e7))),
+            "log.json: entry 1: key 'goal_position': 1e+07 rad is outside the plausible range "
+            "[-1e+06, 1e+06] rad");
+  EXPECT_EQ(error_of(replace(log_text(ok + entry(0.005, 0, 0)), "\"kp\": 100", "\"kp\": 1e300")),
+            "log.json: key 'kp': |1e+300| is beyond the limit 1e+15 of any number (SI units)");
+  EXPECT_EQ(error_of(replace(log_text(ok + entry(0.005, 0, 0)), "\"vin\": 7.4", "\"vin\": 1e6")),
+            "log.json: key 'vin': 1e+06 V is outside the plausible range [0.1, 1000] V");
+  EXPECT_EQ(error_of(replace(log_text(ok + entry(0.005, 0, 0)), "\"mass\": 0.49", "\"mass\": 5e4")),
+            "log.json: key 'mass': 50000 kg is outside the plausible range [0, 10000] kg");
   EXPECT_EQ(error_of("{\"mass\": 1,\n \"length\": }"),
             "log.json:2:12: JSON syntax error: syntax error while parsing value - unexpected "
             "'}'; expected '[', '{', or a literal");
@@ -201,12 +220,6 @@ std::string params_error(const std::string& text) {
   return "no error";
 }
 
-std::string replace(std::string s, const std::string& a, const std::string& b) {
-  const auto at = s.find(a);
-  EXPECT_NE(at, std::string::npos) << a;
-  return s.replace(at, a.size(), b);
-}
-
 TEST(ServoParamsFile, ReadsBamKeysAndRoundTrips) {
   const auto f = io::parse_servo_params(kM6, "p.json");
   EXPECT_EQ(f.actuator.name, "xl330");
@@ -236,9 +249,17 @@ TEST(ServoParamsFile, ErrorsNameTheParameter) {
             "p.json: parameter 'alpha': not a parameter of model m1 with actuator ");
   EXPECT_EQ(params_error(replace(kM6, "\"friction_viscous\": 0.005359668274599504",
                                  "\"friction_viscous\": -1")),
-            "p.json: parameter 'friction_viscous': must be >= 0, got -1");
+            "p.json: parameter 'friction_viscous': -1 N m s/rad is outside the plausible range "
+            "[0, 10000] N m s/rad");
   EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 0")),
-            "p.json: parameter 'R': must be > 0, got 0");
+            "p.json: parameter 'R': 0 ohm is outside the plausible range [1e-06, 1e+06] ohm");
+  // absurd magnitudes: refused at read time with the plausible range (sim/servo_limits.hpp)
+  EXPECT_EQ(params_error(replace(kM6, "\"kt\": 0.36601349688984386", "\"kt\": 5000")),
+            "p.json: parameter 'kt': 5000 N m/A is outside the plausible range [1e-06, 1000] N m/A");
+  EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 1e300")),
+            "p.json: parameter 'R': |1e+300| is beyond the limit 1e+15 of any number (SI units)");
+  EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 5e-324")),
+            "p.json: parameter 'R': 5e-324 ohm is outside the plausible range [1e-06, 1e+06] ohm");
   EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"xl330\", "
                                                                   "\"command_delay\": 0.01")),
             "p.json: parameter 'command_delay': a non-zero command delay (newer BAM) is not "

@@ -164,7 +164,16 @@ TEST(WorkflowActuator, FitOptionErrors) {
   EXPECT_EQ(resolve("generic", generic, logs), "--actuator generic needs --error-gain > 0");
   generic.error_gain = 0.3;
   generic.max_pwm = 1.5;
-  EXPECT_EQ(resolve("generic", generic, logs), "--max-pwm: must be in (0, 1]");
+  EXPECT_EQ(resolve("generic", generic, logs), "--max-pwm: 1.5 is outside the plausible range [1e-06, 1]");
+  generic.max_pwm = 1.0;
+  generic.vin = 1e300;  // the supply: 0.1 .. 1000 V
+  EXPECT_EQ(resolve("generic", generic, logs),
+            "--vin: |1e+300| is beyond the limit 1e+15 of any number (SI units)");
+  generic.vin = 5000;
+  EXPECT_EQ(resolve("generic", generic, logs),
+            "--vin: 5000 V is outside the plausible range [0.1, 1000] V");
+  generic.vin = 0.0;
+  generic.max_pwm = 1.5;
   auto mixed = logs;
   mixed[2].motor = "mx64";
   EXPECT_EQ(resolve("", generic, mixed),
@@ -177,6 +186,16 @@ TEST(WorkflowActuator, FitOptionErrors) {
                 "give its path instead of a name");
   o.ranges = {{"Kcs", 0.0, 1.0}};  // a Stribeck key: not in M1 or M3
   EXPECT_EQ(message(o, logs), "--range: 'Kcs' is not a parameter of the models fitted");
+  // both ends within the key's plausible range (sim/servo_limits.hpp): kt 1e300 overflows kt^2
+  o.ranges = {{"kt", 1.0, 1e300}};
+  EXPECT_EQ(message(o, logs),
+            "--range kt=1:1e+300: |1e+300| is beyond the limit 1e+15 of any number (SI units)");
+  o.ranges = {{"kt", 1.0, 5000.0}};
+  EXPECT_EQ(message(o, logs),
+            "--range kt=1:5000: 5000 N m/A is outside the plausible range [1e-06, 1000] N m/A");
+  o.ranges = {{"R", 5e-324, 1.0}};
+  EXPECT_EQ(message(o, logs),
+            "--range R=5e-324:1: 5e-324 ohm is outside the plausible range [1e-06, 1e+06] ohm");
   o.ranges.clear();
   o.actuator = {};
   EXPECT_EQ(message(o, logs), "--actuator: none given");

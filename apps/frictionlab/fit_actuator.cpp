@@ -4,6 +4,7 @@
 // workflows/actuator, the files io/servo_json and io/actuator_json.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -306,7 +307,8 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   fit->add_option("--current-weight", fo->current_weight,
                   "Weight [rad/A] of the mean absolute motor-current error in the loss, for logs "
                   "with a current of known unit (default: automatic, the spread of the positions "
-                  "over that of the currents; 0: position only)");
+                  "over that of the currents; 0: position only)")
+      ->check(number_in(Number::real, -HUGE_VAL));
   fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
   fit->add_option("--tolerance", fo->tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")

@@ -13,6 +13,7 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/workflows/validate.hpp"
+#include "frictionlab/limits.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -91,6 +92,7 @@ CLI::Validator number_in(Number kind, double lo, double hi, bool lo_open) {
         const double x = *v;
         if ((lo_open ? !(x > lo) : !(x >= lo)) || !(x <= hi))
           return "must be " + words + ", got " + io::printable_text(s);
+        if (auto problem = limit_problem(x); !problem.empty()) return problem;
         if (!(x <= top)) return "must be " + bounded_words + ", got " + io::printable_text(s);
         if (integer) s = std::to_string(static_cast<long long>(x));
         return {};

@@ -61,6 +61,18 @@ def test_actuator_errors():
         fl.fit_actuator(LOGS, trails=10)
 
 
+def test_actuator_magnitude_limits(tmp_path):
+    # a search range or a parameter beyond its plausible range is refused before any work
+    # (docs/file-formats.md, "Magnitude limits")
+    with pytest.raises(fl.Error, match=r"--range kt: \|1e\+300\| is beyond the limit"):
+        fl.fit_actuator(LOGS, ranges={"kt": (1, 1e300)}, trials=10)
+    params = json.loads((SERVO / "reference_params" / "m1.json").read_text())
+    params["kt"] = 1e300
+    (tmp_path / "m1.json").write_text(json.dumps(params))
+    with pytest.raises(fl.Error, match=r"m1.json: parameter 'kt': \|1e\+300\| is beyond"):
+        fl.eval_actuator(LOGS, tmp_path / "m1.json", kp=[200])
+
+
 def test_actuator_descriptions_and_check_equal_the_cli(tmp_path):
     names = fl.builtin_actuator_names()
     assert "sts3215" in names and "xl330" in names

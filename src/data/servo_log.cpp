@@ -8,53 +8,64 @@
 #include <stdexcept>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/limits.hpp"
+#include "frictionlab/sim/servo_limits.hpp"
 
 namespace frictionlab::data {
-std::vector<std::string> check_servo_log(const ServoLog& log) {
-  std::vector<std::string> out;
-  auto header = [&](const char* key, double x, bool positive, bool allow_zero) {
-    if (!std::isfinite(x)) {
-      out.push_back(std::string("'") + key + "' is not finite");
-    } else if (positive && (allow_zero ? x < 0 : x <= 0)) {
-      out.push_back(std::string("'") + key + "' must be " + (allow_zero ? ">= 0" : "> 0") +
-                    ", got " + format_number(x, 10));
-    }
-  };
-  header("mass", log.mass, true, true);
-  header("length", log.length, true, false);
-  header("arm_mass", log.arm_mass, true, true);
-  header("kp", log.kp, true, false);
-  header("kd", log.kd, true, true);
-  header("ki", log.ki, true, true);
-  if (log.vin) header("vin", *log.vin, true, false);
-  if (log.dt != 0.0) header("dt", log.dt, true, false);
-  const std::size_t n = log.position.size();
-  if (n < 2) out.push_back("needs at least 2 entries, got " + std::to_string(n));
-  auto channel = [&](const char* key, const std::vector<double>& v, bool required) {
-    if (v.empty() && !required) return;
-    if (v.size() != n) {
-      out.push_back(std::string("'") + key + "' is given for " + std::to_string(v.size()) +
-                    " of " + std::to_string(n) + " entries");
+namespace {
+
+namespace lim = sim::servo_limits;
+
+// "key 'KEY': PROBLEM" when x breaks the magnitude policy or its plausible range.
+void check_header(std::vector<std::string>& out, const char* key, double x, const Limit& r) {
+  if (auto p = limit_problem(x, r); !p.empty())
+    out.push_back(std::string("key '") + key + "': " + std::move(p));
+}
+
+// A channel: given for every entry or for none (unless required), each value within `r` after
+// the factor `to_si` (1: the channel is in SI units already); the first problem only.
+void check_channel(std::vector<std::string>& out, std::size_t n, const char* key,
+                   const std::vector<double>& v, bool required, const Limit& r, double to_si) {
+  if (v.empty() && !required) return;
+  if (v.size() != n) {
+    out.push_back(std::string("'") + key + "' is given for " + std::to_string(v.size()) + " of " +
+                  std::to_string(n) + " entries");
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (auto p = limit_problem(v[i] * to_si, r); !p.empty()) {
+      if (to_si != 1.0 && std::isfinite(v[i])) p += " (in A)";
+      out.push_back("entry " + std::to_string(i) + ": key '" + key + "': " + std::move(p));
       return;
     }
-    for (std::size_t i = 0; i < n; ++i)
-      if (!std::isfinite(v[i])) {
-        out.push_back("entry " + std::to_string(i) + ": '" + key + "' is not finite");
-        return;
-      }
-  };
-  channel("timestamp", log.timestamp, true);
-  channel("goal_position", log.goal_position, true);
-  channel("speed", log.speed, false);
-  channel("current", log.current, false);
-  channel("load", log.load, false);
-  channel("input_volts", log.input_volts, false);
-  channel("temp", log.temp, false);
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(log.position[i])) {
-      out.push_back("entry " + std::to_string(i) + ": 'position' is not finite");
-      break;
-    }
+}
+
+}  // namespace
+
+std::vector<std::string> check_servo_log(const ServoLog& log) {
+  std::vector<std::string> out;
+  check_header(out, "mass", log.mass, lim::kMass);
+  check_header(out, "length", log.length, lim::kLength);
+  check_header(out, "arm_mass", log.arm_mass, lim::kMass);
+  check_header(out, "kp", log.kp, lim::kKp);
+  check_header(out, "kd", log.kd, lim::kKdKi);
+  check_header(out, "ki", log.ki, lim::kKdKi);
+  if (log.vin) check_header(out, "vin", *log.vin, lim::kSupply);
+  if (log.dt != 0.0) check_header(out, "dt", log.dt, lim::kStep);
+  if (log.max_torque) check_header(out, "max_torque", *log.max_torque, kAnyNumber);
+  const std::size_t n = log.position.size();
+  if (n < 2) out.push_back("needs at least 2 entries, got " + std::to_string(n));
+  check_channel(out, n, "position", log.position, true, lim::kAngle, 1.0);
+  check_channel(out, n, "goal_position", log.goal_position, true, lim::kAngle, 1.0);
+  check_channel(out, n, "timestamp", log.timestamp, true, lim::kTimestamp, 1.0);
+  check_channel(out, n, "speed", log.speed, false, lim::kSpeed, 1.0);
+  // a current of unknown unit is not used: only the magnitude policy applies to it
+  const double amps = log.current_unit == "A" ? 1.0 : log.current_unit == "mA" ? 1e-3 : 0.0;
+  check_channel(out, n, "current", log.current, false, amps > 0 ? lim::kCurrent : kAnyNumber,
+                amps > 0 ? amps : 1.0);
+  check_channel(out, n, "load", log.load, false, kAnyNumber, 1.0);
+  check_channel(out, n, "input_volts", log.input_volts, false, kAnyNumber, 1.0);
+  check_channel(out, n, "temp", log.temp, false, kAnyNumber, 1.0);
   if (log.torque_enable.size() != n)
     out.push_back("'torque_enable' is given for " + std::to_string(log.torque_enable.size()) +
                   " of " + std::to_string(n) + " entries");
@@ -62,15 +73,16 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
     for (std::size_t i = 1; i < n; ++i)
       if (log.timestamp[i] < log.timestamp[i - 1]) {
         out.push_back("entry " + std::to_string(i) + ": 'timestamp' decreases (" +
-                      format_number(log.timestamp[i - 1], 10) + " then " + format_number(log.timestamp[i], 10) + ")");
+                      format_number(log.timestamp[i - 1], 10) + " then " +
+                      format_number(log.timestamp[i], 10) + ")");
         break;
       }
   return out;
 }
 
 ServoLog resample_servo_log(const ServoLog& raw, double dt) {
-  if (!(dt > 0.0) || !std::isfinite(dt))
-    throw std::invalid_argument("resample: dt must be > 0, got " + format_number(dt, 10));
+  if (const auto p = limit_problem(dt, sim::servo_limits::kStep); !p.empty())
+    throw std::invalid_argument("resample: dt: " + p);
   const std::size_t n = raw.timestamp.size();
   if (n < 2 || raw.position.size() != n)
     throw std::invalid_argument("resample: the log needs at least 2 entries with timestamps");
@@ -84,7 +96,15 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
   if (!(duration > 0.0))
     throw std::invalid_argument("resample: the last timestamp must be > 0");
   // numpy.arange(0, duration, dt): ceil(duration / dt) samples.
-  const auto count = static_cast<std::size_t>(std::ceil(duration / dt));
+  // 1e8 samples (800 MB per channel list, hours of simulation): beyond it a wrong unit of the
+  // timestamps or of dt, not a log
+  const double samples = std::ceil(duration / dt);
+  if (samples > 1e8)
+    throw std::invalid_argument("resample: " + format_number(duration) + " s at dt = " +
+                                format_exact(dt) + " s is " + format_number(samples) +
+                                " samples, more than the limit 1e+08 (check the units of the "
+                                "timestamps and of dt)");
+  const auto count = static_cast<std::size_t>(samples);
   ServoLog out = raw;
   out.dt = dt;
   auto clear = [&](std::vector<double>& v) {

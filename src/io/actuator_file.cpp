@@ -10,6 +10,8 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/limits.hpp"
+#include "frictionlab/sim/servo_limits.hpp"
 #include "json_fields.hpp"
 
 namespace frictionlab::io {
@@ -90,7 +92,7 @@ class Reader {
   double number(const json& j, const std::string& key) const {
     if (!j.is_number()) fail(key, "expected a number, got " + detail::type_of(j));
     const double x = j.get<double>();
-    if (!std::isfinite(x)) fail(key, "expected a finite number");
+    if (const auto problem = limit_problem(x); !problem.empty()) fail(key, problem);
     return x;
   }
 
@@ -198,32 +200,35 @@ const char* law_name(sim::ServoLaw law) {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> check_actuator(const sim::ServoActuator& a) {
+  namespace lim = sim::servo_limits;
   std::vector<std::pair<std::string, std::string>> out;
   const auto& c = a.constants;
-  auto need = [&](bool ok, const char* key, const std::string& msg) {
-    if (!ok) out.emplace_back(key, msg);
+  auto within = [&](double x, const Limit& r, const char* key) {
+    if (auto problem = limit_problem(x, r); !problem.empty()) out.emplace_back(key, problem);
   };
-  need(c.vin > 0, "supply_voltage", "must be > 0, got " + format_exact(c.vin));
-  need(c.error_gain > 0, "control.error_gain", "must be > 0, got " + format_exact(c.error_gain));
-  need(c.max_pwm > 0 && c.max_pwm <= 1, "control.max_pwm", "must be in (0, 1], got " + format_exact(c.max_pwm));
-  need(c.max_current >= 0, "control.max_current", "must be >= 0, got " + format_exact(c.max_current));
-  need(c.kd_gain >= 0, "control.kd_gain", "must be >= 0, got " + format_exact(c.kd_gain));
-  need(c.ki_gain >= 0, "control.ki_gain", "must be >= 0, got " + format_exact(c.ki_gain));
-  need(c.deadband >= 0, "control.deadband", "must be >= 0, got " + format_exact(c.deadband));
-  need(c.period >= 0, "control.period", "must be >= 0, got " + format_exact(c.period));
-  auto positive_range = [&](const sim::ServoConstant& q, const char* key, bool zero_ok) {
-    const bool ok = zero_ok ? q.range.lo >= 0 : q.range.lo > 0;
-    need(ok, key, std::string("a physical constant: the range must be ") + (zero_ok ? ">= 0" : "> 0") +
-                      ", got [" + format_exact(q.range.lo) + ", " + format_exact(q.range.hi) + "]");
-    if (q.nominal)
-      need(zero_ok ? *q.nominal >= 0 : *q.nominal > 0, key,
-           std::string("must be ") + (zero_ok ? ">= 0" : "> 0") + ", got " + format_exact(*q.nominal));
+  within(c.vin, lim::kSupply, "supply_voltage");
+  within(c.error_gain, lim::kErrorGain, "control.error_gain");
+  within(c.max_pwm, lim::kMaxPwm, "control.max_pwm");
+  within(c.max_current, lim::kMaxCurrent, "control.max_current");
+  within(c.kd_gain, lim::kKdGain, "control.kd_gain");
+  within(c.ki_gain, lim::kKiGain, "control.ki_gain");
+  within(c.deadband, lim::kDeadband, "control.deadband");
+  if (c.period != 0.0) within(c.period, lim::kStep, "control.period");  // 0: not given
+  // a motor constant: its range and its published value within the plausible range
+  auto constant = [&](const sim::ServoConstant& q, const Limit& r, const char* key) {
+    if (!limit_problem(q.range.lo, r).empty() || !limit_problem(q.range.hi, r).empty())
+      out.emplace_back(key, "a physical constant: the range [" + format_exact(q.range.lo) + ", " +
+                                format_exact(q.range.hi) + "] must lie within the plausible range " +
+                                limit_text(r));
+    else if (q.nominal)
+      within(*q.nominal, r, key);
   };
-  positive_range(a.kt, "motor.torque_constant", false);
-  positive_range(a.R, "motor.resistance", false);
-  positive_range(a.armature, "motor.armature", true);
-  need(a.gear_ratio >= 0, "motor.gear_ratio", "must be > 0, got " + format_exact(a.gear_ratio));
-  need(a.counts_per_turn >= 0, "encoder.counts_per_turn", "must be > 0");
+  constant(a.kt, lim::kTorqueConstant, "motor.torque_constant");
+  constant(a.R, lim::kResistance, "motor.resistance");
+  constant(a.armature, lim::kArmature, "motor.armature");
+  if (a.gear_ratio != 0.0) within(a.gear_ratio, lim::kGearRatio, "motor.gear_ratio");  // 0: none
+  if (a.counts_per_turn != 0)
+    within(static_cast<double>(a.counts_per_turn), lim::kCountsPerTurn, "encoder.counts_per_turn");
   if (c.law == sim::ServoLaw::p && c.kd_gain != 0)
     out.emplace_back("control.kd_gain", "law 'p' has no derivative term (use law 'pd' or 'pid')");
   if (c.law != sim::ServoLaw::pid && c.ki_gain != 0)
@@ -303,7 +308,8 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
       const std::string key = std::string("control.error_gain_from.") + name;
       if (!from->contains(name)) r.fail(key, "missing (a number > 0)");
       const double x = r.number(from->at(name), key);
-      if (!(x > 0)) r.fail(key, "must be > 0, got " + format_exact(x));
+      if (const auto problem = limit_problem(x, sim::servo_limits::kScale); !problem.empty())
+        r.fail(key, problem);
       return x;
     };
     const double divisor = positive("kp_divisor"), full = positive("output_full_scale");

@@ -191,7 +191,7 @@ std::string beyond_limit(double x) {
   std::string s(1, '|');
   s.append(format_exact(x)).append("| is beyond the limit ");
   s.append(format_exact(data::kMaxMagnitude));
-  s.append(" of any parameter (SI units; docs/file-formats.md, \"Limits\")");
+  s.append(" of any parameter (SI units; docs/file-formats.md, \"Magnitude limits\")");
   return s;
 }
 

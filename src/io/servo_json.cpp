@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/limits.hpp"
+#include "frictionlab/sim/servo_limits.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/errors.hpp"
@@ -242,10 +244,11 @@ sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
   if (reference == "generic") {
     if (!(generic.error_gain > 0))
       throw std::invalid_argument("--actuator generic needs --error-gain > 0");
-    if (!(generic.max_pwm > 0 && generic.max_pwm <= 1))
-      throw std::invalid_argument("--max-pwm: must be in (0, 1]");
-    if (!(generic.max_current >= 0)) throw std::invalid_argument("--max-current: must be >= 0");
-    if (!(generic.vin >= 0)) throw std::invalid_argument("--vin: must be > 0");
+    if (auto problem = check_servo_constants(generic); !problem.empty()) {
+      // the key as the command line spells it: max_pwm -> --max-pwm
+      std::replace(problem.begin(), problem.begin() + static_cast<long>(problem.find(':')), '_', '-');
+      throw std::invalid_argument("--" + problem);
+    }
     return sim::generic_servo_actuator(generic);
   }
   if (!reference.empty()) return resolve_actuator(reference, "", "--actuator");
@@ -273,15 +276,28 @@ std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::Serv
     out.push_back("parameter '" + std::string(key) + "': " + msg);
   };
   for (auto key : sim::servo_param_keys(p.model, drive))
-    if (!std::isfinite(sim::servo_param(p, key))) add(key, "not finite");
-  if (!(p.kt > 0)) add("kt", "must be > 0, got " + format_exact(p.kt));
-  if (!(p.R > 0)) add("R", "must be > 0, got " + format_exact(p.R));
-  if (!(p.armature >= 0)) add("armature", "must be >= 0, got " + format_exact(p.armature));
-  if (drive == sim::ServoDrive::current && !(p.current_limit > 0))
-    add("current_limit", "must be > 0, got " + format_exact(p.current_limit));
+    if (auto problem = limit_problem(sim::servo_param(p, key), sim::servo_limits::param_limit(key));
+        !problem.empty())
+      add(key, problem);
+  if (!out.empty()) return out;
   for (const auto& issue : check(p.friction))
     if (!issue.warning) add(sim::servo_param_key_of_symbol(issue.param), issue.message);
   return out;
+}
+
+std::string check_servo_constants(const sim::ServoConstants& c) {
+  namespace lim = sim::servo_limits;
+  const std::pair<const char*, std::pair<double, Limit>> checks[] = {
+      {"error_gain", {c.error_gain, lim::kErrorGain}},
+      {"max_pwm", {c.max_pwm, lim::kMaxPwm}},
+      {"max_current", {c.max_current, lim::kMaxCurrent}},
+  };
+  for (const auto& [key, v] : checks)
+    if (auto problem = limit_problem(v.first, v.second); !problem.empty())
+      return std::string(key) + ": " + problem;
+  if (c.vin != 0.0)
+    if (auto problem = limit_problem(c.vin, lim::kSupply); !problem.empty()) return "vin: " + problem;
+  return {};
 }
 
 namespace {
@@ -339,6 +355,10 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     c.vin = top.contains("vin") ? number("vin") : 0.0;
     if (top.contains("vin") && !(c.vin > 0))
       param_fail("vin", "must be > 0, got " + format_exact(c.vin));
+    if (const auto problem = check_servo_constants(c); !problem.empty()) {
+      const auto colon = problem.find(':');
+      param_fail(problem.substr(0, colon), problem.substr(colon + 2));
+    }
     f.actuator = sim::generic_servo_actuator(c);
   } else if (embedded) {
     const json& d = top.at("actuator_description");

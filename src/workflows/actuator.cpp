@@ -15,7 +15,9 @@
 #include <utility>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/limits.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
+#include "frictionlab/sim/servo_limits.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/workflows/report.hpp"
 #include "frictionlab/workflows/validate.hpp"
@@ -35,10 +37,29 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// A number within the magnitude policy (frictionlab/limits.hpp).
 double parse_number(const std::string& s, const std::string& what) {
   const std::optional<double> x = frictionlab::parse_number(s);
   if (!x) throw std::invalid_argument(what + ": expected a number, got '" + s + "'");
+  if (const auto problem = limit_problem(*x); !problem.empty())
+    throw std::invalid_argument(what + ": " + problem);
   return *x;
+}
+
+// A --range override: a key of the models fitted, both ends within its plausible range
+// (sim/servo_limits.hpp), so that no fit searches where the simulation overflows.
+void check_range_option(const identify::ServoBound& b, const std::vector<ActuatorModel>& models,
+                        sim::ServoDrive drive) {
+  bool known = false;
+  for (auto m : models)
+    for (auto k : sim::servo_param_keys(m, drive)) known = known || k == b.key;
+  if (!known)
+    throw std::invalid_argument("--range: '" + b.key + "' is not a parameter of the models fitted");
+  const Limit limit = sim::servo_limits::param_limit(b.key);
+  for (const double x : {b.lo, b.hi})
+    if (const auto problem = limit_problem(x, limit); !problem.empty())
+      throw std::invalid_argument("--range " + b.key + "=" + format_exact(b.lo) + ":" +
+                                  format_exact(b.hi) + ": " + problem);
 }
 
 std::string base_name(const std::string& path) {
@@ -198,12 +219,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
       options.current_weight < 0 ? identify::servo_current_weight(logs) : options.current_weight;
   out.current_weight = fo.loss.current_weight;
   for (const auto& b : options.ranges) {
-    bool known = false;
-    for (auto m : options.models)
-      for (auto k : sim::servo_param_keys(m, templ.actuator.constants.drive)) known = known || k == b.key;
-    if (!known)
-      throw std::invalid_argument("--range: '" + b.key +
-                                  "' is not a parameter of the models fitted");
+    check_range_option(b, options.models, templ.actuator.constants.drive);
     fo.bounds.push_back(b);
   }
   out.threads = fo.cmaes.threads;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nothing lost, sane bounds (docs/file-formats.md, "Output files" and "Limits"): an output that
+"""Nothing lost, sane bounds (docs/file-formats.md, "Output files" and "Magnitude limits"): an output that
 is an input (also through a symbolic link) is an error naming both, found before any work; output
 locations that cannot be written are found before any work (fit, compare, fit-joint, eval-joint,
 fit-actuator, eval-actuator, simulate, export); "-" is the standard output for single-file
@@ -174,7 +174,7 @@ def main():
     expect("simulate: sigma0 = sigma1 = 1e308",
            ["simulate", "--model", "huge.json", "--input", "same.csv", "--output", "out.csv"],
            "frictionlab: error: huge.json: parameter 'sigma0': |1e+308| is beyond the limit "
-           "1e+15 of any parameter (SI units; docs/file-formats.md, \"Limits\")", ["out.csv"])
+           "1e+15 of any parameter (SI units; docs/file-formats.md, \"Magnitude limits\")", ["out.csv"])
     write("gap.csv", "t,v\n0,0\n1,1\n1000000,1\n")
     expect("simulate --dt 1e-9 over a 1e6 s record",
            ["simulate", "--model", lugre, "--input", "gap.csv", "--output", "out.csv",

@@ -43,16 +43,14 @@
 #include <vector>
 
 #include "frictionlab/data/record.hpp"
+#include "frictionlab/limits.hpp"
 
 namespace frictionlab::data {
 
-/// The largest magnitude accepted for any recorded value or model parameter in SI units (s, m,
-/// rad, N, N m, A, and their ratios): 1e15. No physical record or friction parameter comes near it
-/// (1e15 s is 3e7 years, 1e15 m/s is 3e6 times the speed of light), and beyond it the products a
-/// simulation forms (sigma0 * z, sigma1 * v, v^2 / vs^2) leave the range where double results stay
-/// finite and meaningful. Used by check_record, workflows::simulate_model and the model/system file
-/// readers (docs/file-formats.md, "Limits").
-inline constexpr double kMaxMagnitude = 1e15;
+/// The largest magnitude accepted for any recorded value or model parameter in SI units: 1e15
+/// (frictionlab/limits.hpp, the one magnitude policy; docs/file-formats.md, "Magnitude limits").
+/// Used by check_record, workflows::simulate_model and every file reader.
+inline constexpr double kMaxMagnitude = frictionlab::kMaxMagnitude;
 
 /// A record that cannot be used. what() is the complete message.
 class RecordError : public std::invalid_argument {

@@ -56,16 +56,20 @@ struct ServoLog {
 };
 
 /// Problems with a log's content (not its syntax): every entry's channels present with the same
-/// length, finite numbers, mass >= 0, length > 0, arm_mass >= 0, kp > 0, vin > 0, at least two
-/// entries, timestamps non-decreasing; a processed log's dt > 0. Each message names the entry
-/// index and key ("entry 12: 'position' is nan"). Empty: no problem.
+/// length; every number within the magnitude policy and its plausible range
+/// (sim/servo_limits.hpp: mass, arm_mass, length, kp, kd, ki, vin, dt, position, goal_position,
+/// timestamp, speed, current in amps when its unit is known; only the magnitude for the
+/// channels the models do not use); at least two entries, timestamps non-decreasing. Each
+/// message names the entry index and key ("entry 12: key 'position': 1e+300 rad is outside the
+/// plausible range [-1e+06, 1e+06] rad"). Empty: no problem.
 std::vector<std::string> check_servo_log(const ServoLog& log);
 
 /// Resample a raw log to the fixed step dt [s] exactly as bam/process.py does: times
 /// t_k = k dt for k = 0 .. ceil(T / dt) - 1 with T the last timestamp; every numeric channel
 /// linearly interpolated between the two raw entries around t_k (extrapolated from the first two
 /// before the first timestamp); torque_enable = interpolated value > 0.5. Requires strictly
-/// increasing timestamps (std::invalid_argument naming the entry otherwise) and dt > 0.
+/// increasing timestamps (std::invalid_argument naming the entry otherwise) and dt within
+/// sim::servo_limits::kStep.
 ServoLog resample_servo_log(const ServoLog& raw, double dt);
 
 /// Which logs to use: each non-empty list restricts the selection (a log is kept if its kp is in

@@ -89,7 +89,15 @@ std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths
 std::string servo_params_json(const sim::ServoSetup& f);
 void write_servo_params(const std::string& path, const sim::ServoSetup& f);
 
-/// Problems of a parameter set named by BAM key (empty: none).
+/// Problems of a parameter set named by BAM key (empty: none): every value of the model's keys
+/// within the magnitude policy and its plausible range (sim/servo_limits.hpp, e.g. "parameter
+/// 'kt': 1e+300 N m/A is outside the plausible range [1e-06, 1000] N m/A"), then the friction
+/// budget's own rules.
 std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::ServoDrive drive);
+
+/// The first problem of a generic actuator's constants ("KEY: problem", KEY one of error_gain,
+/// max_pwm, max_current, vin; vin 0 means "the logs'"), or empty: each within its plausible
+/// range (sim/servo_limits.hpp).
+std::string check_servo_constants(const sim::ServoConstants& c);
 
 }  // namespace frictionlab::io

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/limits.hpp"
 #include "frictionlab/models/stribeck_curve.hpp"
 
 namespace frictionlab {
@@ -48,11 +49,16 @@ class Checker {
     out_.push_back({p, m, true, id});
   }
 
-  /// Finite and > 0; returns whether it is.
+  /// Finite and > 0, at least kMinPositive (frictionlab/limits.hpp: a denormal such as 5e-324
+  /// passes "> 0" and then overflows what the model divides by it); returns whether it is.
   bool positive(const std::string& p, double x) {
     if (!finite(p, x)) return false;
-    if (x > 0) return true;
-    error(p, "must be > 0, got " + format_exact(x));
+    if (x >= kMinPositive) return true;
+    if (x > 0)
+      error(p, "must be >= " + format_exact(kMinPositive) +
+                   " (a positive parameter, not a vanishing one), got " + format_exact(x));
+    else
+      error(p, "must be > 0, got " + format_exact(x));
     return false;
   }
   /// Finite and >= 0; returns whether it is.
@@ -62,9 +68,14 @@ class Checker {
     error(p, "must be >= 0, got " + format_exact(x));
     return false;
   }
+  /// Finite and |x| <= kMaxMagnitude (frictionlab/limits.hpp); returns whether it is.
   bool finite(const std::string& p, double x) {
-    if (std::isfinite(x)) return true;
-    error(p, "must be a finite number, got " + format_exact(x));
+    if (!std::isfinite(x)) {
+      error(p, "must be a finite number, got " + format_exact(x));
+      return false;
+    }
+    if (std::abs(x) <= kMaxMagnitude) return true;
+    error(p, limit_problem(x));
     return false;
   }
 

@@ -45,9 +45,11 @@ identify::ServoValidation parse_servo_validation(const std::string& text);
 /// table and in summary.json.
 std::string servo_validation_name(const identify::ServoValidation& validation);
 
-/// A search range "KEY=LO:HI" (LO, HI finite numbers). invalid_argument: "--range: expected
-/// KEY=LO:HI, got 'TEXT'", "--range KEY: expected a number, got 'X'". Whether KEY is a parameter
-/// and LO < HI is checked by fit_actuator.
+/// A search range "KEY=LO:HI" (LO, HI numbers within the magnitude policy, frictionlab/limits.hpp).
+/// invalid_argument: "--range: expected KEY=LO:HI, got 'TEXT'", "--range KEY: expected a number,
+/// got 'X'". Whether KEY is a parameter, LO and HI within its plausible range
+/// (sim::servo_limits::param_limit: "--range kt=1:1e+300: 1e+300 N m/A is outside the plausible
+/// range [1e-06, 1000] N m/A") and LO < HI is checked by fit_actuator.
 identify::ServoBound parse_servo_bound(const std::string& text);
 
 /// A log filter from comma-separated lists (each empty: no restriction): kp values [-], trajectory
