@@ -206,6 +206,18 @@ TEST(WorkflowSimulate, NonFiniteResultIsAnError) {
   EXPECT_NE(m.find("in.csv line "), std::string::npos) << m;
 }
 
+TEST(WorkflowSimulate, ExactDivergenceDoesNotRecommendExact) {
+  LuGre<double>::Params p;
+  p.sigma0 = 5e-324;  // a denormal (the file readers refuse it): Fs / sigma0 overflows
+  const auto in = sine_velocity(0.01, 2.0);
+  workflows::SimulateModelOptions o;
+  o.method = Method::exact;
+  const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+  EXPECT_NE(m.find("--integrator exact diverged"), std::string::npos) << m;
+  EXPECT_EQ(m.find("use --integrator exact"), std::string::npos) << m;
+  EXPECT_NE(m.find("the model's parameters or the input's magnitudes"), std::string::npos) << m;
+}
+
 TEST(WorkflowSimulate, InputErrors) {
   const LuGre<double>::Params p;
   workflows::ModelInput both = sine_velocity(0.01, 0.1);

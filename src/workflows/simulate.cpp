@@ -130,10 +130,16 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
   for (const auto& s : r.states) cols.emplace_back(s);
   if (const long k = first_non_finite(cols); k >= 0) {
     const auto kk = static_cast<std::size_t>(k);
+    // the exact step is stable for any step: recommending it again would send the user in a
+    // circle; its divergence comes from the parameters or the input
+    const std::string advice =
+        integrator == "exact"
+            ? "the exact step is stable for any step, so the model's parameters or the input's "
+              "magnitudes are beyond what double precision carries: check them (docs/models.md)"
+            : "use --integrator exact (stable for any step) or a smaller --dt";
     throw std::runtime_error("--integrator " + integrator +
                              " diverged: the result is not finite from t = " +
-                             format_exact(t[kk]) + " s (" + where(input, kk) +
-                             "); use --integrator exact (stable for any step) or a smaller --dt");
+                             format_exact(t[kk]) + " s (" + where(input, kk) + "); " + advice);
   }
   for (std::size_t k = 0; k < r.F.size(); ++k)
     if (std::abs(r.F[k]) > data::kMaxMagnitude)
