@@ -11,6 +11,8 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -357,6 +359,77 @@ TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
   EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }), "no log left after the selection");
   prep.resample = -1.0;
   EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }), "--resample: must be > 0");
+}
+
+// ---- non-finite errors are never ranked (docs/file-formats.md, "Magnitude limits") ----
+
+TEST(WorkflowActuator, EvalNeverNamesANonFiniteMeanTheLowest) {
+  const auto logs = synthetic_set();
+  auto absurd = truth_m3();
+  absurd.kt = 1e300;  // the readers refuse it; here it reaches the simulation: kt^2 overflows
+  auto other = truth_m3();
+  other.friction.Kv += 0.01;
+  const auto ev = eval_actuator(logs, {{"absurd", "a.json", {xl330(), absurd}},
+                                       {"other", "b.json", {xl330(), other}}});
+  ASSERT_FALSE(std::isfinite(ev.params[0].mean)) << ev.params[0].mean;  // NaN or inf
+  ASSERT_TRUE(std::isfinite(ev.params[1].mean));
+  EXPECT_EQ(ev.best, std::optional<std::size_t>(1));
+  EXPECT_EQ(nlohmann::json::parse(io::eval_actuator_json(ev))["best"], "other");
+  // every set non-finite: no lowest (null in the JSON), not the first one
+  const auto none = eval_actuator(logs, {{"absurd", "a.json", {xl330(), absurd}}});
+  EXPECT_FALSE(none.best.has_value());
+  EXPECT_TRUE(nlohmann::json::parse(io::eval_actuator_json(none))["best"].is_null());
+}
+
+identify::ServoModelReport report(ActuatorModel m, int parameters, double validation_mae) {
+  identify::ServoModelReport r;
+  r.model = m;
+  r.parameters = parameters;
+  r.train_mae = 0.01;
+  r.validation_mae = validation_mae;
+  return r;
+}
+
+TEST(WorkflowActuator, RecommendationSkipsNaNAndInfAndSaysWhenNoneIsFinite) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = HUGE_VAL;
+  identify::ServoSelection sel;
+  // NaN compares false with everything: it must not become the best nor pass the tolerance
+  sel.models = {report(ActuatorModel::M1, 6, nan), report(ActuatorModel::M3, 7, 0.05),
+                report(ActuatorModel::M4, 9, 0.0495), report(ActuatorModel::M5, 5, inf)};
+  identify::recommend_servo_model(sel, true, 0.02);
+  EXPECT_EQ(sel.recommended, std::optional<ActuatorModel>(ActuatorModel::M3));
+  EXPECT_EQ(sel.models[0].failed, "its validation MAE is nan");
+  EXPECT_EQ(sel.models[3].failed, "its validation MAE is inf");
+  EXPECT_TRUE(sel.models[1].failed.empty());
+  EXPECT_NE(sel.reason.find("m1 not ranked: its validation MAE is nan"), std::string::npos)
+      << sel.reason;
+  // none finite: no recommendation, and the reason says so
+  sel.models = {report(ActuatorModel::M1, 6, nan), report(ActuatorModel::M3, 7, inf)};
+  identify::recommend_servo_model(sel, true, 0.02);
+  EXPECT_FALSE(sel.recommended.has_value());
+  EXPECT_EQ(sel.reason,
+            "none: no model has a finite validation error (m1: its validation MAE is nan; m3: its "
+            "validation MAE is inf)");
+}
+
+TEST(WorkflowActuator, AFitWhoseLossIsInfiniteFailsAndIsNotRecommended) {
+  // kt in [1e200, 1e300]: every point overflows (the workflow refuses such a --range; the
+  // identify layer below it must still not recommend the result)
+  identify::ServoFitOptions fo;
+  fo.cmaes.max_evals = 40;
+  fo.cmaes.threads = 1;
+  fo.bounds = {{"kt", 1e200, 1e300}};
+  const auto sel = identify::fit_and_select_servo_models(
+      {ActuatorModel::M1}, xl330(), xl330().constants, synthetic_set(), {K::none, 0.0, 4}, fo, 0.02);
+  ASSERT_EQ(sel.models.size(), 1u);
+  EXPECT_FALSE(std::isfinite(sel.models[0].fit.loss));
+  EXPECT_EQ(sel.models[0].fit.failed.rfind("the loss is inf at every one of the ", 0), 0u)
+      << sel.models[0].fit.failed;
+  EXPECT_EQ(sel.models[0].failed.rfind("its fit [all] failed: the loss is inf", 0), 0u)
+      << sel.models[0].failed;
+  EXPECT_FALSE(sel.recommended.has_value());
+  EXPECT_EQ(sel.reason.rfind("none: no model has a finite training error (m1: its fit", 0), 0u)
+      << sel.reason;
 }
 
 }  // namespace

@@ -164,5 +164,36 @@ TEST(WorkflowCompare, ReportsCancelsAndNamesTheModelOfAFitError) {
   }
 }
 
+CompareRow row(const std::string& model, double score, int p, double criterion) {
+  CompareRow r;
+  r.model = model;
+  r.score = score;
+  r.fit.num_estimated = p;
+  r.criterion = criterion;
+  return r;
+}
+
+TEST(WorkflowCompare, NonFiniteErrorsRankLastAndAreNeverTheBest) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = HUGE_VAL;
+  CompareOutcome c;
+  // NaN compares false with everything: a plain "<" would leave it first
+  c.rows = {row("nan", nan, 2, -50.0), row("inf", inf, 1, 10.0), row("b", 0.2, 3, 5.0),
+            row("a", 0.1, 4, 1.0)};
+  rank_compare_rows(c);
+  ASSERT_EQ(c.rows.size(), 4u);
+  EXPECT_EQ(c.rows[0].model, "a");
+  EXPECT_EQ(c.rows[1].model, "b");
+  // the non-finite ones last, among themselves by parameter count
+  EXPECT_EQ(c.rows[2].model, "inf");
+  EXPECT_EQ(c.rows[3].model, "nan");
+  EXPECT_TRUE(c.has_best);
+  // every error non-finite: no best, and the criterion cannot agree with a ranking that has none
+  c.rows = {row("x", nan, 2, 3.0), row("y", inf, 1, 4.0)};
+  rank_compare_rows(c);
+  EXPECT_FALSE(c.has_best);
+  EXPECT_FALSE(c.criterion_agrees);
+  EXPECT_EQ(c.rows[0].model, "y");
+}
+
 }  // namespace
 }  // namespace frictionlab::workflows

@@ -72,9 +72,13 @@ void run_compare(const CompareOptions& o) {
           ? "prefers " + c.rows[static_cast<std::size_t>(c.best_by_criterion)].model + " (" +
                 best.model + ": delta " + fmt(best.delta) + ")"
           : std::string("is not available");
-  std::printf("\nVerdict: %s is best by %s RMSE (%s); %s %s.\n", best.model.c_str(),
-              c.ranked_by_validation ? "validation" : "training", fmt(best.score).c_str(),
-              crit.c_str(), judgement.c_str());
+  if (c.has_best)
+    std::printf("\nVerdict: %s is best by %s RMSE (%s); %s %s.\n", best.model.c_str(),
+                c.ranked_by_validation ? "validation" : "training", fmt(best.score).c_str(),
+                crit.c_str(), judgement.c_str());
+  else
+    std::printf("\nVerdict: none: no model has a finite %s RMSE, so none is recommended.\n",
+                c.ranked_by_validation ? "validation" : "training");
   std::printf("\nFiles:\n");
   for (const auto& f : files) std::printf("  %s\n", f.c_str());
 }

@@ -152,7 +152,8 @@ void run_fit_actuator(const FitActuatorOptions& o) {
     std::cout << pad(r.name, 7) << lpad(std::to_string(r.parameters), 6)
               << lpad(format_fixed(r.train_mae, 5), 17)
               << lpad(fit.validated ? format_fixed(r.validation_mae, 5) : "-", 22)
-              << lpad(std::to_string(r.evaluations), 13) << lpad(format_fixed(r.seconds, 1), 10) << '\n';
+              << lpad(std::to_string(r.evaluations), 13) << lpad(format_fixed(r.seconds, 1), 10)
+              << (r.failed.empty() ? "" : "  failed") << '\n';
   for (const auto& msg : fit.warnings) print_warning(msg);
   std::cout << "\nrecommended: " << fit.reason << "\n";
   std::cout << "parameter files: " << o.out << "/m*.json, summary: " << o.out << "/summary.json\n";
@@ -199,7 +200,10 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
     out << lpad(format_fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
   out << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
   io::write_eval_actuator(o.json, ev, inputs, o.report, report_options());
-  out << "lowest mean: " << ev.params[ev.best].label << "\n";
+  out << "lowest mean: "
+      << (ev.best ? ev.params[*ev.best].label
+                  : std::string("none (no parameter set gives a finite error on these logs)"))
+      << "\n";
 }
 
 // ---- actuator list / show / check ----

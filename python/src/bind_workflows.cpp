@@ -426,6 +426,8 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
         return ref_list(s.cast<const CompareOutcome&>().rows, s); })
       .def_readonly("best_by_criterion", &CompareOutcome::best_by_criterion)
       .def_readonly("criterion_agrees", &CompareOutcome::criterion_agrees)
+      .def_readonly("has_best", &CompareOutcome::has_best,
+                    "rows[0] has a finite ranking error (False: no model is recommended)")
       .def_readonly("warnings", &CompareOutcome::warnings)
       .def(
           "to_json",

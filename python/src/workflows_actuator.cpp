@@ -180,7 +180,9 @@ void bind_actuator(py::module_& m) {
         "the parameter file (NAME.json) as a dict")
       .def("params_json", [](const ActuatorModelOutcome& r) { return io::servo_params_json(r.params); },
            "The parameter file's text (the CLI's NAME.json).")
-      .def_readonly("at_bound", &ActuatorModelOutcome::at_bound);
+      .def_readonly("at_bound", &ActuatorModelOutcome::at_bound)
+      .def_readonly("failed", &ActuatorModelOutcome::failed,
+                    "why the model is not ranked (its fit failed or its error is not finite); empty: ranked");
   using workflows::FitActuatorOutcome;
   py::class_<FitActuatorOutcome>(m, "FitActuatorOutcome", R"doc(
 What fit_actuator returns (workflows::FitActuatorOutcome). to_json() is the CLI's summary.json,
@@ -198,8 +200,9 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
         for (const auto& r : s.cast<const FitActuatorOutcome&>().models)
           l.append(py::cast(&r, py::return_value_policy::reference_internal, s));
         return l; })
-      .def_property_readonly("recommended", [](const FitActuatorOutcome& f) {
-        return model_name(f, f.recommended); })
+      .def_property_readonly("recommended", [](const FitActuatorOutcome& f) -> py::object {
+        if (!f.recommended) return py::none();  // no model has a finite error
+        return py::str(model_name(f, *f.recommended)); })
       .def_readonly("reason", &FitActuatorOutcome::reason)
       .def_readonly("warnings", &FitActuatorOutcome::warnings)
       .def("to_json", &io::fit_actuator_summary_json, "The CLI's summary.json text.")
@@ -241,8 +244,10 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
         for (const auto& c : s.cast<const EvalActuatorOutcome&>().params)
           l.append(py::cast(&c, py::return_value_policy::reference_internal, s));
         return l; })
-      .def_property_readonly("best", [](const EvalActuatorOutcome& e) {
-        return e.params.at(e.best).label; }, "label of the set with the lowest mean MAE")
+      .def_property_readonly("best", [](const EvalActuatorOutcome& e) -> py::object {
+        if (!e.best) return py::none();
+        return py::str(e.params.at(*e.best).label); },
+        "label of the set with the lowest finite mean MAE; None when no set has one")
       .def("to_json", &io::eval_actuator_json, "The CLI's eval-actuator --json text.")
       .def(
           "write",

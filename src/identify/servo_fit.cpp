@@ -279,6 +279,11 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
   const auto u = encode(out.params);
   for (std::size_t i = 0; i < n; ++i)
     if ((u[i] < 1e-3 && bounds[i].lo != 0.0) || u[i] > 1.0 - 1e-3) out.at_bound.push_back(bounds[i].key);
+  if (!std::isfinite(out.loss))
+    out.failed = "the loss is " + format_exact(out.loss) + " at every one of the " +
+                 std::to_string(out.evals) +
+                 " points tried: the simulation overflows within the search ranges (narrow them "
+                 "with --range)";
   return out;
 }
 
@@ -555,25 +560,48 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
     if (has_validation) rep.validation_mae = val_err / static_cast<double>(val_n);
     sel.models.push_back(rep);
   }
-  // recommendation
-  auto score = [&](const ServoModelReport& r) { return has_validation ? r.validation_mae : r.train_mae; };
+  for (std::size_t mi = 0; mi < models.size(); ++mi)
+    for (std::size_t s = 0; s < n_runs && sel.models[mi].failed.empty(); ++s)
+      if (const Task& t = tasks[mi * n_runs + s]; !t.fit.failed.empty())
+        sel.models[mi].failed = "its fit [" + runs[s].name + "] failed: " + t.fit.failed;
+  recommend_servo_model(sel, has_validation, tolerance);
+  return sel;
+}
+
+void recommend_servo_model(ServoSelection& sel, bool validated, double tolerance) {
+  const std::string which = validated ? "validation" : "training";
+  auto score = [&](const ServoModelReport& r) { return validated ? r.validation_mae : r.train_mae; };
+  for (auto& r : sel.models)
+    if (r.failed.empty() && !std::isfinite(score(r)))
+      r.failed = "its " + which + " MAE is " + format_exact(score(r));
+  // the best finite error among the models that did not fail: NaN and inf are never ranked
   double best = std::numeric_limits<double>::infinity();
-  for (const auto& r : sel.models) best = std::min(best, score(r));
+  for (const auto& r : sel.models)
+    if (r.failed.empty()) best = std::min(best, score(r));
   const ServoModelReport* pick = nullptr;
   for (const auto& r : sel.models)
-    if (score(r) <= best * (1.0 + tolerance) &&
+    if (r.failed.empty() && score(r) <= best * (1.0 + tolerance) &&
         (!pick || r.parameters < pick->parameters ||
          (r.parameters == pick->parameters && score(r) < score(*pick))))
       pick = &r;
+  if (!pick) {
+    sel.recommended.reset();
+    sel.reason = "none: no model has a finite " + which + " error (";
+    for (std::size_t k = 0; k < sel.models.size(); ++k)
+      sel.reason += (k ? "; " : "") + std::string(sim::actuator_model_name(sel.models[k].model)) +
+                    ": " + sel.models[k].failed;
+    sel.reason += ")";
+    return;
+  }
   sel.recommended = pick->model;
-  const std::string which = has_validation ? "validation" : "training";
   sel.reason = std::string(sim::actuator_model_name(pick->model)) + ": the fewest parameters (" +
                std::to_string(pick->parameters) + ") among the models whose " + which +
                " MAE is within " + format_number(100.0 * tolerance) + " % of the best (" +
                format_fixed(best, 5) + " rad)";
-  if (!has_validation)
-    sel.reason += "; without validation logs the training error favours richer models";
-  return sel;
+  if (!validated) sel.reason += "; without validation logs the training error favours richer models";
+  for (const auto& r : sel.models)
+    if (!r.failed.empty())
+      sel.reason += "; " + std::string(sim::actuator_model_name(r.model)) + " not ranked: " + r.failed;
 }
 
 }  // namespace frictionlab::identify

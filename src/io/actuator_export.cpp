@@ -28,6 +28,9 @@ using detail::JsonKind;
 /// "recommended", beside the summary.
 std::string recommended_params_file(const json& summary, const std::string& file) {
   const json& rec = detail::member(summary, file, "recommended");
+  if (rec.is_null())
+    detail::fail_key(file, "recommended",
+                     "none: no fitted model has a finite error (its \"reason\" says why)");
   if (!rec.is_string())
     detail::fail_key(file, "recommended", "expected a string, got " + detail::type_of(rec));
   const std::string name = rec.get<std::string>();

@@ -31,11 +31,14 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
     if (outcome.validated) row["validation_mae"] = r.validation_mae;
     row["evaluations"] = r.evaluations;
     row["seconds"] = r.seconds;
-    row["params_file"] = r.name + ".json";
+    row["params_file"] = r.failed.empty() ? nlohmann::ordered_json(r.name + ".json") : nlohmann::ordered_json();
     row["at_bound"] = r.at_bound;
+    if (!r.failed.empty()) row["failed"] = r.failed;
     summary["models"].push_back(row);
   }
-  summary["recommended"] = std::string(sim::actuator_model_name(outcome.recommended));
+  summary["recommended"] = outcome.recommended
+                               ? nlohmann::ordered_json(std::string(sim::actuator_model_name(*outcome.recommended)))
+                               : nlohmann::ordered_json();
   summary["reason"] = outcome.reason;
   summary["warnings"] = outcome.warnings;
   // What the report draws (`frictionlab report summary.json`, docs/report.md): the recommended
@@ -67,9 +70,9 @@ void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutc
                         const ReportOptions& report_options) {
   OutputFiles files;
   files.protect(inputs);
-  for (const auto& r : outcome.models)
-    files.write((std::filesystem::path(dir) / (r.name + ".json")).string(),
-                servo_params_json(r.params));
+  for (const auto& r : outcome.models)  // a failed fit has no parameter file
+    if (r.failed.empty())
+      files.write((std::filesystem::path(dir) / (r.name + ".json")).string(), servo_params_json(r.params));
   const std::string summary_path = (std::filesystem::path(dir) / "summary.json").string();
   const std::string summary = fit_actuator_summary_json(outcome);
   files.write(summary_path, summary);
@@ -118,7 +121,9 @@ std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome) {
   for (const auto& p : outcome.params)
     out["params"].push_back({{"label", p.label}, {"file", p.file}, {"mae", finite_or_null(p.mae)},
                              {"mean", finite_or_null(p.mean)}});
-  if (!outcome.params.empty()) out["best"] = outcome.params[outcome.best].label;
+  if (!outcome.params.empty())
+    out["best"] = outcome.best ? nlohmann::ordered_json(outcome.params[*outcome.best].label)
+                               : nlohmann::ordered_json();
   nlohmann::ordered_json rep;
   rep["logs"] = nlohmann::ordered_json::array();
   for (const auto& s : outcome.series) {

@@ -32,8 +32,8 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
   j["method"] = "lsq";
   j["criterion"] = workflows::criterion_key(c.criterion);
   j["ranked_by"] = c.ranked_by_validation ? "validation_rmse" : "training_rmse";
-  j["best"] = c.rows.empty() ? nlohmann::ordered_json(nullptr)
-                             : nlohmann::ordered_json(c.rows.front().model);
+  j["best"] = c.has_best ? nlohmann::ordered_json(c.rows.front().model)
+                        : nlohmann::ordered_json(nullptr);  // no model has a finite error
   j["best_by_criterion"] =
       c.best_by_criterion >= 0
           ? nlohmann::ordered_json(c.rows[static_cast<std::size_t>(c.best_by_criterion)].model)

@@ -471,10 +471,14 @@ std::string comparison_section(const ReportSource& src, const std::string& id,
   const oj& best = rows[0];
   const std::string best_model = best.value("model", std::string());
   const oj bbc = c.value("best_by_criterion", oj());
+  // "best" is null when no model has a finite ranking error: none is recommended
+  const bool has_best = !c.contains("best") || c.at("best").is_string();
   std::string why = "<b>" + esc(best_model) + "</b> has the lowest " +
                     (by_val ? "validation" : "training (no validation record)") + " RMSE, " +
                     show(best.value(by_val ? "validation_rmse" : "training_rmse", oj())) + ". ";
-  if (c.value("criterion_agrees", false))
+  if (!has_best)
+    why = "none: no model has a finite " + std::string(by_val ? "validation" : "training") + " RMSE. ";
+  else if (c.value("criterion_agrees", false))
     why += crit + " agrees: it is also the best trade-off of fit and parameter count. ";
   else if (bbc.is_string())
     why += crit + " prefers <b>" + esc(bbc.get<std::string>()) + "</b> (" + esc(best_model) + ": delta " + crit +
@@ -482,14 +486,17 @@ std::string comparison_section(const ReportSource& src, const std::string& id,
            "buy less than " + crit + " charges for them; choose it if the validation error matters less than simplicity. ";
   const oj& bf = best.contains("fit") ? best.at("fit") : oj::object();
   const auto& flags = bf.contains("identifiability") ? bf.at("identifiability") : oj::array();
-  if (!flags.empty())
+  if (!has_best) {
+    // nothing to say about the parameters of a model that is not recommended
+  } else if (!flags.empty())
     why += "But the record does not determine all of its parameters: see its flags below.";
   else if (bf.contains("reliability") && !bf.at("reliability").value("standard_errors_reliable", true))
     why += "Its parameters are determined, but its white-noise standard errors are optimistic (see below).";
   else if (!bf.empty())
     why += "The record determines all of its parameters.";
-  s += "<p class=\"verdict recommendation " + std::string(flags.empty() ? "ok" : "warn") +
-       "\" data-model=\"" + esc(best_model) + "\"><b>Recommended:</b> " + why + "</p>\n";
+  s += "<p class=\"verdict recommendation " + std::string(flags.empty() && has_best ? "ok" : "warn") +
+       "\" data-model=\"" + esc(has_best ? best_model : std::string()) + "\"><b>Recommended:</b> " + why +
+       "</p>\n";
   s += "<table class=\"ranking\">\n<thead><tr><th>rank</th><th>model</th><th>p</th><th>training RMSE</th>"
        "<th>validation RMSE</th><th>AICc</th><th>BIC</th><th>delta " + crit + "</th><th>flags</th></tr></thead>\n<tbody>\n";
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -726,7 +733,10 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
   const std::string where = src.name;
   const oj& rep = report_data(j, where, "fit-actuator");
   const auto& models = need(j, where, "models");
-  const std::string rec = j.value("recommended", std::string());
+  // null when no model has a finite error
+  const std::string rec = j.contains("recommended") && j.at("recommended").is_string()
+                              ? j.at("recommended").get<std::string>()
+                              : std::string();
   const bool validated = j.value("validation", std::string()) != "none";
   std::string s = "<section class=\"fit actuator\" id=\"" + id + "\" data-model=\"" + esc(rec) +
                   "\" data-source=\"" + esc(where) + "\">\n<h2>actuator " + esc(j.value("actuator", std::string())) +
@@ -736,8 +746,9 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
   bool rec_at_bound = false;
   for (const auto& m : models)
     if (m.value("model", std::string()) == rec && !m.value("at_bound", oj::array()).empty()) rec_at_bound = true;
-  s += "<p class=\"verdict recommendation " + std::string(rec_at_bound ? "warn" : "ok") + "\" data-model=\"" +
-       esc(rec) + "\"><b>Recommended: " + esc(rec) + ".</b> " + esc(j.value("reason", std::string())) +
+  s += "<p class=\"verdict recommendation " + std::string(rec_at_bound || rec.empty() ? "warn" : "ok") +
+       "\" data-model=\"" + esc(rec) + "\"><b>Recommended: " + esc(rec.empty() ? "none" : rec) + ".</b> " +
+       esc(j.value("reason", std::string())) +
        (rec_at_bound ? " Some of its parameters ended at the end of their search range (below)." : "") + "</p>\n";
   s += "<table class=\"ranking\">\n<thead><tr><th>model</th><th>parameters</th><th>train MAE [rad]</th>"
        "<th>validation MAE [rad]</th><th>evaluations</th><th>time [s]</th><th>at the end of its range</th></tr></thead>\n<tbody>\n";
@@ -795,12 +806,15 @@ std::string actuator_eval_section(const ReportSource& src, const std::string& id
   const oj& params = need(j, where, "params");
   if (!logs.is_array() || !params.is_array() || params.empty())
     bad(where, "keys 'logs' and 'params': expected arrays, 'params' not empty");
-  const std::string best = j.value("best", std::string());
+  // null when no parameter set has a finite mean error
+  const std::string best =
+      j.contains("best") && j.at("best").is_string() ? j.at("best").get<std::string>() : std::string();
   std::string s = "<section class=\"fit actuator-eval\" id=\"" + id + "\" data-model=\"" + esc(best) +
                   "\" data-source=\"" + esc(where) + "\">\n<h2>actuator evaluation <small>eval-actuator, " +
                   std::to_string(params.size()) + (params.size() == 1 ? " parameter set, " : " parameter sets, ") +
                   std::to_string(logs.size()) + " logs &mdash; " + esc(where) + "</small></h2>\n";
-  s += "<p class=\"verdict ok\" data-model=\"" + esc(best) + "\"><b>Lowest mean error: " + esc(best) +
+  s += "<p class=\"verdict " + std::string(best.empty() ? "warn" : "ok") + "\" data-model=\"" + esc(best) +
+       "\"><b>Lowest mean error: " + esc(best.empty() ? "none (no set has a finite error)" : best) +
        ".</b> The mean absolute position error of the closed-loop re-simulation, averaged over the logs; "
        "the lowest of each log is in bold.</p>\n";
   s += "<table class=\"ranking eval\">\n<thead><tr><th>log</th><th>kp</th><th>trajectory</th>";

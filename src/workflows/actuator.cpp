@@ -250,7 +250,9 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
     m.params = templ;
     m.params.params = r.fit.params;
     m.at_bound = r.fit.at_bound;
-    if (!m.at_bound.empty())
+    m.failed = r.failed;
+    if (!m.failed.empty()) out.warnings.push_back(m.name + ": not ranked: " + m.failed);
+    if (!m.at_bound.empty() && m.failed.empty())
       out.warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) +
                              " (see --range)");
     out.models.push_back(std::move(m));
@@ -326,7 +328,9 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
   }
   for (std::size_t j = 0; j < params.size(); ++j) {
     out.params[j].mean = sum[j] / static_cast<double>(logs.size());
-    if (out.params[j].mean < out.params[out.best].mean) out.best = j;
+    // NaN and inf are never the lowest
+    if (std::isfinite(out.params[j].mean) && (!out.best || out.params[j].mean < out.params[*out.best].mean))
+      out.best = j;
   }
   return out;
 }

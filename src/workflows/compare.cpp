@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -64,6 +65,32 @@ double round9(double x) {
 
 }  // namespace
 
+void rank_compare_rows(CompareOutcome& out) {
+  // Non-finite errors (NaN, inf) rank last, equal among themselves: never the best.
+  std::stable_sort(out.rows.begin(), out.rows.end(), [](const CompareRow& a, const CompareRow& b) {
+    const bool fa = std::isfinite(a.score), fb = std::isfinite(b.score);
+    if (fa != fb) return fa;
+    if (fa) {
+      const double sa = round9(a.score), sb = round9(b.score);
+      if (sa != sb) return sa < sb;
+    }
+    if (a.fit.num_estimated != b.fit.num_estimated)
+      return a.fit.num_estimated < b.fit.num_estimated;
+    return a.criterion < b.criterion;
+  });
+  out.has_best = !out.rows.empty() && std::isfinite(out.rows.front().score);
+  out.best_by_criterion = -1;
+  double best_crit = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t k = 0; k < out.rows.size(); ++k)
+    if (std::isfinite(out.rows[k].criterion) &&
+        (out.best_by_criterion < 0 || out.rows[k].criterion < best_crit)) {
+      best_crit = out.rows[k].criterion;
+      out.best_by_criterion = static_cast<int>(k);
+    }
+  for (auto& r : out.rows) r.delta = r.criterion - best_crit;
+  out.criterion_agrees = out.has_best && out.best_by_criterion == 0;
+}
+
 CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecord>& validation,
                        const CompareOptions& options, const Progress& progress) {
   validate(options);
@@ -122,23 +149,7 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
     out.rows.push_back(std::move(row));
   }
 
-  std::stable_sort(out.rows.begin(), out.rows.end(), [](const CompareRow& a, const CompareRow& b) {
-    if (std::isfinite(a.score) != std::isfinite(b.score)) return std::isfinite(a.score);
-    const double sa = round9(a.score), sb = round9(b.score);
-    if (sa != sb) return sa < sb;
-    if (a.fit.num_estimated != b.fit.num_estimated)
-      return a.fit.num_estimated < b.fit.num_estimated;
-    return a.criterion < b.criterion;
-  });
-  double best_crit = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t k = 0; k < out.rows.size(); ++k)
-    if (std::isfinite(out.rows[k].criterion) &&
-        (out.best_by_criterion < 0 || out.rows[k].criterion < best_crit)) {
-      best_crit = out.rows[k].criterion;
-      out.best_by_criterion = static_cast<int>(k);
-    }
-  for (auto& r : out.rows) r.delta = r.criterion - best_crit;
-  out.criterion_agrees = out.best_by_criterion == 0;
+  rank_compare_rows(out);
   out.training = std::move(train.record);
   return out;
 }

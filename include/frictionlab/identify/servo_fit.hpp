@@ -15,6 +15,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,9 @@ struct ServoFitResult {
   double seconds = 0.0;
   std::string stop;
   std::vector<std::string> at_bound;  ///< keys within 0.1 % of the range ends
+  /// Why the fit failed, empty when it did not: its loss is not finite (the simulation overflows
+  /// at every point tried). A failed fit is never recommended.
+  std::string failed;
 };
 
 /// Fit model m to the training logs. `starts`: warm-start candidates (already of model m); the
@@ -153,13 +157,25 @@ struct ServoModelReport {
   ServoFitResult fit;           ///< kind kp: the split's fit; cross-validation: refit on all logs
   double seconds = 0.0;         ///< sum of the wall times of the fits of this model
   long evals = 0;
+  /// Why the model is out of the selection, empty when it is not: one of its fits failed
+  /// (ServoFitResult::failed), or its ranking error (validation MAE, else training MAE) is not
+  /// finite.
+  std::string failed;
 };
 
 struct ServoSelection {
   std::vector<ServoModelReport> models;
-  ActuatorModel recommended = ActuatorModel::M1;
+  /// Empty when no model can be recommended (every one failed: `reason` says why).
+  std::optional<ActuatorModel> recommended;
   std::string reason;
 };
+
+/// The recommendation rule of fit_and_select_servo_models over reports already filled in: the
+/// fewest parameters among the models whose ranking error (validation MAE when `validated`, else
+/// training MAE) is within `tolerance` of the best; a model that failed or whose error is not
+/// finite (NaN, inf) is never recommended, and when every model is such, `recommended` is empty
+/// and `reason` says so. Sets each report's `failed` for a non-finite error.
+void recommend_servo_model(ServoSelection& selection, bool validated, double tolerance);
 
 /// Fit every model of `models` (each warm-started from the fits of the models it contains on the
 /// same split), validate, and recommend the model with the fewest parameters whose validation

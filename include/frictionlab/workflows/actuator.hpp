@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,9 @@ struct ActuatorModelOutcome {
   double seconds = 0.0;          ///< sum of the wall times of its fits [s] (they may overlap)
   sim::ServoSetup params;     ///< the parameter file (actuator, constants, fitted values)
   std::vector<std::string> at_bound;  ///< parameter keys at an end of their search range
+  /// Why the model is not ranked (identify::ServoModelReport::failed), empty when it is; its
+  /// parameter file is then not written.
+  std::string failed;
 };
 
 /// One log re-simulated with a model's parameters (identify::servo_simulate_log), thinned for
@@ -149,8 +153,9 @@ struct FitActuatorOutcome {
   std::vector<std::string> logs;     ///< file names (no directory) of the logs, in order
   int threads = 1;                   ///< threads used
   std::vector<ActuatorModelOutcome> models;  ///< in the order M1..M6 of those fitted
-  ActuatorModel recommended = ActuatorModel::M1;
-  std::string reason;                ///< "m3: the fewest parameters (7) among ..."
+  /// Empty when no model has a finite error (every fit failed): `reason` then says so.
+  std::optional<ActuatorModel> recommended;
+  std::string reason;                ///< "m3: the fewest parameters (7) among ...", or "none: ..."
   /// options.input_warnings, the constants the description borrows, then "m3: at the end of its
   /// range: K1, K2 (see --range)", one per model with such keys.
   std::vector<std::string> warnings;
@@ -199,7 +204,10 @@ struct EvalActuatorSeries {
 struct EvalActuatorOutcome {
   std::vector<EvalActuatorLog> logs;
   std::vector<EvalActuatorColumn> params;  ///< in the order given
-  std::size_t best = 0;  ///< index in `params` of the lowest mean MAE (the first of equals)
+  /// Index in `params` of the lowest finite mean MAE (the first of equals); a set whose mean is
+  /// not finite (a re-simulation that overflowed) is never the best; empty when no set has a
+  /// finite mean.
+  std::optional<std::size_t> best;
   std::vector<EvalActuatorSeries> series;  ///< per log (the order of `logs`), for the report
 };
 

@@ -10,7 +10,8 @@
 // validation records, or the training RMSE without any) rounded to 9
 // significant digits (noise-free data leave several models at rounding level),
 // then by fewer estimated parameters, then by the information criterion; a
-// model whose error is not finite last. The criterion's delta is to its
+// model whose error is not finite (NaN, inf) last, and never the best: when no
+// model has a finite error there is no best (has_best). The criterion's delta is to its
 // smallest value over the models. Nothing is printed or written: compare.json
 // is io/compare_json.hpp.
 #pragma once
@@ -83,7 +84,10 @@ struct CompareOutcome {
   /// True: ranked by validation RMSE; false (no validation record): by training
   /// RMSE.
   bool ranked_by_validation = false;
-  std::vector<CompareRow> rows{};  ///< ranked, best first (rows[0] is the best model)
+  std::vector<CompareRow> rows{};  ///< ranked, best first (rows[0] is the best model if has_best)
+  /// rows[0]'s ranking error is finite: it is the best model. False when no model has a finite
+  /// error: none is recommended.
+  bool has_best = false;
   /// The prepared training record every model was fitted on (for the models' predictions:
   /// fit_outcome(input, rows[k].fit, training, rows[k].validation, {})).
   data::Record training{};
@@ -104,6 +108,11 @@ struct CompareOutcome {
 /// polled before each record and each model. Throws std::invalid_argument for
 /// fewer than two models, prepare_record's errors, identify::FitError prefixed
 /// "model 'NAME': ", and Cancelled.
+/// The ranking rule (top of this file) applied to outcome.rows (score, criterion and
+/// fit.num_estimated filled in): sorts the rows and sets delta, best_by_criterion,
+/// criterion_agrees and has_best.
+void rank_compare_rows(CompareOutcome& outcome);
+
 CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecord>& validation,
                        const CompareOptions& options, const Progress& progress = {});
 
