@@ -1,5 +1,5 @@
 // frictionlab: the one magnitude policy of every number read from a file or an option
-// (docs/file-formats.md, "Magnitude limits"). Part of the base target frictionlab::models
+// (docs/file-formats.md, "Limits"). Part of the base target frictionlab::models
 // (header-only, std only), so that every layer uses the same limits and the same messages.
 //
 // Every number is finite and |x| <= kMaxMagnitude. A number with a physical meaning also lies in

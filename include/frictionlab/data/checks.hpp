@@ -48,7 +48,7 @@
 namespace frictionlab::data {
 
 /// The largest magnitude accepted for any recorded value or model parameter in SI units: 1e15
-/// (frictionlab/limits.hpp, the one magnitude policy; docs/file-formats.md, "Magnitude limits").
+/// (frictionlab/limits.hpp, the one magnitude policy; docs/file-formats.md, "Limits").
 /// Used by check_record, workflows::simulate_model and every file reader.
 inline constexpr double kMaxMagnitude = frictionlab::kMaxMagnitude;
 

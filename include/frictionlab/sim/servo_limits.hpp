@@ -1,6 +1,6 @@
 // frictionlab: the plausible ranges of every servo quantity read from a BAM log, an actuator
 // parameter file, an ACTUATOR.json or a command-line option (the policy: frictionlab/limits.hpp;
-// the table with the reasons: docs/file-formats.md, "Magnitude limits"). Generous but finite:
+// the table with the reasons: docs/file-formats.md, "Limits"). Generous but finite:
 // each range holds every hobby servo and industrial joint drive we know of by orders of
 // magnitude, and excludes what would overflow the simulation (kt^2 qd / R, 1 / dt).
 #pragma once
