@@ -236,7 +236,9 @@ TEST(ModelJson, ExampleFilesRoundTrip) {
     const ModelFile b = parse(to_json_text(a.spec));
     expect_same(a.spec, b.spec);
     // The written object has no accepted_warnings: a set that is not passive warns again.
-    if (!j.contains("accepted_warnings")) EXPECT_EQ(a.warnings.size(), b.warnings.size());
+    if (!j.contains("accepted_warnings")) {
+      EXPECT_EQ(a.warnings.size(), b.warnings.size());
+    }
   }
 }
 
@@ -610,10 +612,11 @@ TEST(ModelJson, ShippedExamplesReadWithoutWarnings) {
     if (entry.path().extension() != ".json") continue;
     const nlohmann::json j = nlohmann::json::parse(std::ifstream(entry.path()));
     SCOPED_TRACE(entry.path().string());
-    if (j.contains("model") && !j.contains("format"))
+    if (j.contains("model") && !j.contains("format")) {
       EXPECT_TRUE(read_model_file(entry.path().string()).warnings.empty());
-    else if (j.contains("system"))
+    } else if (j.contains("system")) {
       EXPECT_TRUE(read_system_file(entry.path().string()).warnings.empty());
+    }
   }
 }
 

@@ -72,7 +72,7 @@ template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, work
 void members(S& r, V&& v) { v(r.model, r.fit, r.validation, r.validation_rmse, r.score, r.criterion, r.delta); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::CompareOutcome>
 void members(S& c, V&& v) {
-  v(c.input, c.validation_names, c.problem, c.criterion, c.ranked_by_validation, c.rows, c.training,
+  v(c.input, c.validation_names, c.problem, c.criterion, c.ranked_by_validation, c.rows, c.has_best, c.training,
     c.best_by_criterion, c.criterion_agrees, c.warnings);
 }
 

@@ -316,9 +316,21 @@ def main():
               not os.path.exists(out), f"exit {p.returncode}\n{p.stderr}")
 
     # ---- success paths that print to stderr ----
+    # the shipped example accepts that it is not passive (its accepted_warnings): quiet
     p = run("simulate", "--model", lugre, "--input", sine, "--output", out)
+    check("shipped example quiet, exit 0", p.returncode == 0 and "warning" not in p.stderr
+          and os.path.exists(out), p.stderr)
+    os.remove(out)
+    # the same set without the acceptance warns and runs
+    loud = os.path.join(work, "not_passive.json")
+    with open(lugre) as f:
+        model = json.load(f)
+    del model["accepted_warnings"]
+    with open(loud, "w") as f:
+        json.dump(model, f)
+    p = run("simulate", "--model", loud, "--input", sine, "--output", out)
     check("warnings printed, exit 0", p.returncode == 0 and p.stderr.startswith(
-        f"frictionlab: warning: {lugre}: parameter 'sigma1': the map v -> F is not passive")
+        f"frictionlab: warning: {loud}: parameter 'sigma1': the map v -> F is not passive")
           and os.path.exists(out), p.stderr)
     p = run("--version")
     check("--version", p.returncode == 0 and p.stdout.strip().startswith("frictionlab "),

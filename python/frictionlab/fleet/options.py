@@ -58,6 +58,7 @@ _FIT_COMMON = {
     "loss_scale": NON_NEGATIVE,
     "threads": _int(1, INT32),
     "resample_rate": POSITIVE,
+    "resample_max_gap": POSITIVE,
     "lowpass_cutoff": POSITIVE,
     "derivatives": _choice("none", "position", "velocity"),
 }
@@ -67,6 +68,7 @@ _JOINT_PREP = {
     "torque_from_command": BOOL,
     "gain": _num(),
     "resample_rate": POSITIVE,
+    "resample_max_gap": POSITIVE,
     "lowpass_cutoff": NON_NEGATIVE,  # 0: none; not given: chosen from the record
     "decimate": _int(1, INT32),
     "trim_s": NON_NEGATIVE,
@@ -111,7 +113,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "trials": _int(1, 2**63 - 1),
         "time_budget": NON_NEGATIVE,
         "seed": _int(0, 2**64 - 1),
-        "threads": _int(0, INT32),
+        "threads": _int(1, INT32),
         "restarts": _int(0, INT32),
         "sigma0": POSITIVE,
         "velocity_weight": NON_NEGATIVE,
