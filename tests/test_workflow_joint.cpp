@@ -236,17 +236,24 @@ TEST(WorkflowJoint, IdimIsTheLibraryChainOnTheRecords) {
 TEST(WorkflowJoint, WarningsHoldTheInputsAndTheRecordsSamplingWarnings) {
   // The caller's input warnings first, then each record's sampling warnings (as read), then
   // the method's: every warning of the run is in the outcome (joint_fit.json's "warnings").
+  // One 20 ms step (20 median steps), which resampling bridges only as allowed by
+  // resample_max_gap: said. A 2 ms step is what resampling is for: not said.
   data::Record train = record("train.csv");
-  for (std::size_t k = 2000; k < train.t.size(); ++k) train.t[k] += 0.001;  // one 2 ms step
+  for (std::size_t k = 2000; k < train.t.size(); ++k) train.t[k] += 0.019;
   FitJointOptions o;
   o.method = JointMethod::idim;
   o.prep.preprocess.resample_rate = 1000;  // the differentiator needs a uniform grid
+  o.prep.preprocess.resample_max_gap = 0.05;
   o.input_warnings = {"start.json: a warning about the start"};
   const FitJointOutcome r = fit_joint(train, {record("val.csv", 0.9)}, std::nullopt, o);
   ASSERT_GE(r.warnings.size(), 2u);
   EXPECT_EQ(r.warnings[0], "start.json: a warning about the start");
-  EXPECT_EQ(r.warnings[1].rfind("train.csv: the sample step varies by up to 100%", 0), 0u)
+  EXPECT_EQ(r.warnings[1].rfind("train.csv: the sample step varies by up to 1900%", 0), 0u)
       << r.warnings[1];
+  data::Record jitter = record("train.csv");
+  for (std::size_t k = 2000; k < jitter.t.size(); ++k) jitter.t[k] += 0.001;  // one 2 ms step
+  for (const std::string& w : fit_joint(jitter, {}, std::nullopt, o).warnings)
+    EXPECT_EQ(w.find("the sample step varies"), std::string::npos) << w;
   const FitJointOptions idim;  // (named: a braced temporary trips g++ 12's -Wmaybe-uninitialized)
   const FitJointOutcome plain = fit_joint(record("train.csv"), {}, std::nullopt, idim);
   for (const std::string& w : plain.warnings)
@@ -255,17 +262,18 @@ TEST(WorkflowJoint, WarningsHoldTheInputsAndTheRecordsSamplingWarnings) {
 
 TEST(WorkflowJoint, EvalWarningsAreInTheOutcomeAndJointEvalJson) {
   data::Record rec = record("val.csv", 0.9);
-  for (std::size_t k = 2000; k < rec.t.size(); ++k) rec.t[k] += 0.001;  // one 2 ms step
+  for (std::size_t k = 2000; k < rec.t.size(); ++k) rec.t[k] += 0.019;  // one 20 ms step
   FitJointOptions fo;
   fo.method = JointMethod::idim;
   const FitJointOutcome fit = fit_joint(record("train.csv"), {}, std::nullopt, fo);
   EvalJointOptions o;
   o.prep.preprocess.resample_rate = 1000;
+  o.prep.preprocess.resample_max_gap = 0.05;
   o.input_warnings = {"J.json: a warning about the model"};
   const EvalJointOutcome r = eval_joint(fit.model, {rec}, o);
   ASSERT_EQ(r.warnings.size(), 2u);
   EXPECT_EQ(r.warnings[0], "J.json: a warning about the model");
-  EXPECT_EQ(r.warnings[1].rfind("val.csv: the sample step varies by up to 100%", 0), 0u)
+  EXPECT_EQ(r.warnings[1].rfind("val.csv: the sample step varies by up to 1900%", 0), 0u)
       << r.warnings[1];
   EXPECT_EQ(io::joint_eval_to_json(r, fit.model, "J.json")["warnings"],
             nlohmann::ordered_json(r.warnings));

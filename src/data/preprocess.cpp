@@ -1,6 +1,7 @@
 // frictionlab data: the record preprocessing pipeline (include/frictionlab/data/preprocess.hpp).
 #include "frictionlab/data/preprocess.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -186,6 +187,13 @@ Record preprocess(const Record& in, const PreprocessOptions& opt) {
     if (dynamic_cast<const RecordError*>(&e)) throw;
     throw RecordError(src, 0, "", stage + ": " + e.what());
   }
+}
+
+CheckOptions checks_before_preprocessing(CheckOptions checks, const PreprocessOptions& options) {
+  // A step of n median steps has jitter n - 1.
+  if (options.resample_rate > 0)
+    checks.jitter_warning = std::max(checks.jitter_warning, kResampleGapSteps - 1);
+  return checks;
 }
 
 }  // namespace frictionlab::data

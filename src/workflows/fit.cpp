@@ -18,7 +18,8 @@ PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOpt
   // The record as read: its sampling (time units, jitter, gaps) is only visible before
   // resampling, and an unusable record is an error before any preprocessing work.
   PreparedRecord p;
-  const data::RecordReport as_read = data::check_record(raw);
+  const data::RecordReport as_read =
+      data::check_record(raw, data::checks_before_preprocessing({}, preprocess));
   p.warnings = as_read.warnings;
   p.record = data::preprocess(raw, preprocess);
   data::CheckOptions co;

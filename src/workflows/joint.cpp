@@ -11,6 +11,7 @@
 #include <string>
 
 #include "frictionlab/data/checks.hpp"
+#include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/joint_parameters.hpp"
 #include "frictionlab/workflows/validate.hpp"
@@ -63,9 +64,11 @@ identify::JointPrepOptions with_lowpass(const identify::JointPrepOptions& prep, 
 /// The sampling warnings of a record as read (data::check_record: time unit, jitter), appended
 /// to `out` once each. Called after identify::joint_data accepted the record: a check that
 /// refuses it here (e.g. a non-finite value in a channel the joint does not use) adds nothing.
-void append_record_warnings(const data::Record& rec, std::vector<std::string>& out) {
+void append_record_warnings(const data::Record& rec, const identify::JointPrepOptions& prep,
+                            std::vector<std::string>& out) {
   data::CheckOptions co;
   co.min_samples = 2;
+  co = data::checks_before_preprocessing(co, prep.preprocess);
   try {
     for (std::string& w : data::check_record(rec, co).warnings)
       if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
@@ -117,8 +120,8 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   const std::span<const identify::JointData> train_span(&train, 1);
   progress.check();
   s.warnings = o.input_warnings;
-  append_record_warnings(training, s.warnings);
-  for (const auto& rec : validation) append_record_warnings(rec, s.warnings);
+  append_record_warnings(training, o.prep, s.warnings);
+  for (const auto& rec : validation) append_record_warnings(rec, o.prep, s.warnings);
 
   if (o.method == JointMethod::idim || (oe && o.init == JointInit::idim)) {
     identify::JointIdimOptions io = o.idim;
@@ -239,7 +242,7 @@ EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data
     progress.check();
     r.lowpass.emplace_back();
     r.data.push_back(identify::joint_data(rec, with_lowpass(o.prep, rec, r.lowpass.back())));
-    append_record_warnings(rec, r.warnings);
+    append_record_warnings(rec, o.prep, r.warnings);
     r.evaluations.push_back(identify::evaluate_joint(model, r.data.back(), o.eval));
   }
   r.verdict = joint_eval_verdict(r);

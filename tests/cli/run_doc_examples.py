@@ -90,7 +90,7 @@ def main():
     os.symlink(binary, os.path.join(bindir, "frictionlab"))
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
 
-    failures, ran = [], 0
+    failures, warnings, ran = [], [], 0
     required = set(args.docs)
     for doc in args.docs + [d for d in args.optional if d not in required]:
         path = os.path.join(args.source, doc)
@@ -113,11 +113,18 @@ def main():
                                    capture_output=True, text=True, timeout=300)
                 status = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
                 print(f"{doc}:{line_no}: {status}: {cmd}")
+                warned = [w for w in p.stderr.splitlines() if w.startswith("frictionlab: warning:")]
+                if warned:
+                    warnings.append((doc, line_no, cmd, warned))
                 if p.returncode != 0:
                     failures.append((doc, line_no, cmd, p))
         if count == 0 and doc in required:
             failures.append((doc, 0, "(no frictionlab command found in ```sh blocks)", None))
-    print(f"{ran} documented commands run, {len(failures)} failed")
+    print(f"{ran} documented commands run, {len(failures)} failed, {len(warnings)} warned")
+    for doc, line_no, cmd, warned in warnings:
+        print(f"  warned: {doc}:{line_no}: {cmd[:100]}")
+        for w in warned[:3]:
+            print(f"      {w[:200]}")
     for doc, line_no, cmd, p in failures:
         print(f"\n--- {doc}:{line_no}: {cmd}")
         if p is not None:

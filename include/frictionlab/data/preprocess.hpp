@@ -91,4 +91,9 @@ struct PreprocessOptions {
 /// velocity and acceleration from stage 3). With no stage, `record` unchanged.
 Record preprocess(const Record& record, const PreprocessOptions& options);
 
+/// `checks` for a record as read before `options`: with resampling, the jitter the resampling
+/// bridges (steps up to kResampleGapSteps median steps) is not warned about, since resampling
+/// is the remedy the warning names; a longer step that resample_max_gap allows still is.
+CheckOptions checks_before_preprocessing(CheckOptions checks, const PreprocessOptions& options);
+
 }  // namespace frictionlab::data
