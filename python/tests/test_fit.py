@@ -231,3 +231,23 @@ def test_warnings_of_the_records_are_in_the_outcome_and_its_json():
     assert ("validation record ms.csv is the training record ms.csv (the same file): its "
             "metrics measure the fit on its own data, not a validation") in f.warnings
     assert json.loads(f.to_json())["warnings"] == list(f.warnings)
+
+
+def test_tqdm_progress_has_a_bar_only_with_fractions():
+    """progress=True's line: no bar while the workflow cannot say how far it is (fraction < 0,
+    as fit and fit_actuator report), so no bar stuck at 0 %; a bar from the first fraction on;
+    messages cut to one width instead of growing the line."""
+    import io
+
+    from frictionlab._progress import MESSAGE_WIDTH, TqdmProgress
+
+    out = io.StringIO()
+    p = TqdmProgress(file=out, mininterval=0)
+    p("lsq start 1/3: " + "x" * 200, -1.0)
+    p("lsq start 2/3", -1.0)
+    unknown = out.getvalue()
+    assert "%" not in unknown and "lsq start 2/3" in unknown
+    assert "x" * (MESSAGE_WIDTH + 1) not in unknown and "..." in unknown
+    p("scan", 0.5)
+    p.close()
+    assert "50%" in out.getvalue()
