@@ -106,6 +106,32 @@ TEST(FitTrust, WhiteNoiseFitIsNotFlagged) {
   EXPECT_NEAR(param(r, "Fc").hac_std_error / param(r, "Fc").std_error, 1.0, 0.2);
 }
 
+TEST(FitTrust, OneSpikeIsFlaggedAndARobustLossIsNamed) {
+  // One sample x10 on a white-noise record: its square pulls the least-squares fit; the result
+  // says so (and names the remedy), a robust loss fit of the same record does not need it.
+  StaticFriction<double>::Params p;
+  p.curve = StribeckCurve<double>::symmetric(1.2, 1.2, 1.0, 2.0);
+  p.sigma2 = 0.4;
+  SyntheticOptions so;
+  so.excitation.duration = 10;
+  so.noise_std = 0.05;
+  data::Record rec = synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, p}, so);
+  rec.force[rec.force.size() / 2] *= 10;
+  FitOptions fo;
+  fo.model = parse_model("coulomb-viscous");
+  const FitResult r = fit(rec, fo);
+  EXPECT_FALSE(r.reliability.standard_errors);
+  bool named = false;
+  for (const auto& why : r.reliability.reasons)
+    named = named || (why.rfind("1 of ", 0) == 0 && why.find("outliers") != std::string::npos &&
+                      why.find("--loss huber") != std::string::npos);
+  EXPECT_TRUE(named) << (r.reliability.reasons.empty() ? "" : r.reliability.reasons[0]);
+  fo.lsq.loss = LossKind::huber;
+  const FitResult robust = fit(rec, fo);
+  for (const auto& why : robust.reliability.reasons)
+    EXPECT_EQ(why.find("outliers"), std::string::npos) << why;
+}
+
 // The sensorless LuGre record of the demo (workflows/demo: synthetic_sensorless_record with the
 // demo's truth and seed): lugre-asym contains lugre and must not end worse.
 TEST(FitTrust, NestedModelsNeverEndWorse) {

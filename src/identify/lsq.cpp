@@ -726,6 +726,41 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
                              : std::string()));
 }
 
+/// Residuals farther than kOutlierScale robust standard deviations (1.4826 MAD, the normal
+/// distribution's consistent scale) from their median: under Gaussian noise one in 1e23, so an
+/// isolated spike (a dropped sample, a sensor glitch). Its square pulls a least-squares fit, and
+/// the white-noise standard errors do not account for it: said, with the remedy. A fit with a
+/// robust loss bounds their pull already: not flagged.
+void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind loss) {
+  constexpr double kOutlierScale = 10;
+  if (loss != LossKind::none || res.size() < 20) return;
+  const auto median_of = [](std::vector<double> v) {
+    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return *mid;
+  };
+  const double med = median_of(res);
+  std::vector<double> dev(res.size());
+  for (std::size_t k = 0; k < res.size(); ++k) dev[k] = std::abs(res[k] - med);
+  const double scale = 1.4826 * median_of(dev);
+  if (!(scale > 0)) return;
+  std::size_t count = 0;
+  double largest = 0;
+  for (double a : dev)
+    if (a > kOutlierScale * scale) {
+      ++count;
+      largest = std::max(largest, a);
+    }
+  if (count == 0) return;
+  rel.standard_errors = false;
+  rel.reasons.push_back(std::to_string(count) + " of " + std::to_string(res.size()) +
+                        " residuals are outliers (beyond " + format_number(kOutlierScale) +
+                        " robust standard deviations of " + format_number(scale) + ", the largest " +
+                        format_number(largest / scale) + "): a spike pulls a least-squares fit and "
+                        "its standard errors do not account for it; a robust loss bounds its pull "
+                        "(--loss huber; Python loss='huber')");
+}
+
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit, int threads,
@@ -794,6 +829,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     return;
   }
   rel.whiteness = residual_whiteness(res);
+  flag_outliers(rel, res, loss.kind);
   const Eigen::Map<const RowMatrix> J(jac.data(), m, p);
   double ssr = 0;
   for (double e : res) ssr += e * e;
