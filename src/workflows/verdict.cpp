@@ -130,6 +130,7 @@ void lowpass_note(Verdict& v, const identify::JointLowpassChoice& c) {
 
 std::vector<const identify::JointEvaluation*> all_of(const std::vector<identify::JointEvaluation>& es) {
   std::vector<const identify::JointEvaluation*> out;
+  out.reserve(es.size());
   for (const auto& e : es) out.push_back(&e);
   return out;
 }
