@@ -16,6 +16,7 @@
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/synthetic.hpp"
 #include "frictionlab/workflows/fit.hpp"
+#include "lugre_test_record.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -213,22 +214,10 @@ TEST(WorkflowFit, ReportsAndCancels) {
   }
 }
 
-data::Record lugre_record() {
-  identify::SyntheticOptions so;
-  so.noise_std = 0.01;
-  so.excitation.duration = 4;
-  LuGre<double>::Params p;
-  p.sigma0 = 1e4;
-  p.sigma1 = 30;
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 5e-3, 2.0);
-  return identify::synthetic_friction_record(ModelSpec{p}, so);
-}
-
 TEST(WorkflowFit, CancelInsideTheIdentification) {
   // identify::fit polls its hook at every start, candidate and solver iteration: a hook that
   // turns true at its 20th poll (well inside the fit of 6 starts) stops it with Cancelled.
-  const data::Record rec = lugre_record();
+  const data::Record rec = testing::lugre_test_record();
   identify::FitOptions fo;
   fo.model = identify::parse_model("lugre");
   fo.lsq.starts = 6;

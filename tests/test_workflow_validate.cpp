@@ -12,6 +12,7 @@
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/synthetic.hpp"
 #include "frictionlab/workflows/validate.hpp"
+#include "lugre_test_record.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -102,20 +103,8 @@ TEST(WorkflowValidate, OtherStructs) {
   EXPECT_EQ(option_error([&] { validate(k); }), "threads=-1: must be an integer >= 1");
 }
 
-data::Record lugre_record() {
-  identify::SyntheticOptions so;
-  so.noise_std = 0.01;
-  so.excitation.duration = 4;
-  LuGre<double>::Params p;
-  p.sigma0 = 1e4;
-  p.sigma1 = 30;
-  p.sigma2 = 0.4;
-  p.curve = StribeckCurve<double>::symmetric(1.0, 1.5, 5e-3, 2.0);
-  return identify::synthetic_friction_record(ModelSpec{p}, so);
-}
-
 TEST(WorkflowValidate, TheWorkflowChecksBeforeAnyWork) {
-  const data::Record rec = lugre_record();
+  const data::Record rec = testing::lugre_test_record();
   FitOptions o;
   o.fit.lsq.starts = -1;
   int polls = 0;
