@@ -92,16 +92,21 @@ TEST(FitTrust, HacStandardErrorsMatchTheSpreadUnderColouredNoise) {
   EXPECT_EQ(flagged, runs);  // every fit says its white-noise errors are unreliable
 }
 
-TEST(FitTrust, WhiteNoiseFitIsNotFlagged) {
+/// A coulomb-viscous record (Fc 1.2 N, sigma2 0.4 N s/m, 10 s) with white noise of 0.05 N.
+data::Record white_noise_record() {
   StaticFriction<double>::Params p;
   p.curve = StribeckCurve<double>::symmetric(1.2, 1.2, 1.0, 2.0);
   p.sigma2 = 0.4;
   SyntheticOptions so;
   so.excitation.duration = 10;
   so.noise_std = 0.05;
+  return synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, p}, so);
+}
+
+TEST(FitTrust, WhiteNoiseFitIsNotFlagged) {
   FitOptions fo;
   fo.model = parse_model("coulomb-viscous");
-  const FitResult r = fit(synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, p}, so), fo);
+  const FitResult r = fit(white_noise_record(), fo);
   EXPECT_TRUE(r.reliability.standard_errors) << (r.reliability.reasons.empty() ? "" : r.reliability.reasons[0]);
   EXPECT_NEAR(param(r, "Fc").hac_std_error / param(r, "Fc").std_error, 1.0, 0.2);
 }
@@ -109,13 +114,7 @@ TEST(FitTrust, WhiteNoiseFitIsNotFlagged) {
 TEST(FitTrust, OneSpikeIsFlaggedAndARobustLossIsNamed) {
   // One sample x10 on a white-noise record: its square pulls the least-squares fit; the result
   // says so (and names the remedy), a robust loss fit of the same record does not need it.
-  StaticFriction<double>::Params p;
-  p.curve = StribeckCurve<double>::symmetric(1.2, 1.2, 1.0, 2.0);
-  p.sigma2 = 0.4;
-  SyntheticOptions so;
-  so.excitation.duration = 10;
-  so.noise_std = 0.05;
-  data::Record rec = synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, p}, so);
+  data::Record rec = white_noise_record();
   rec.force[rec.force.size() / 2] *= 10;
   FitOptions fo;
   fo.model = parse_model("coulomb-viscous");
