@@ -281,11 +281,11 @@ def _connect_sqlite(path, create, readonly):
         conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
         # another application's database is refused before anything changes it (the WAL switch
         # below persists in the file)
-        if conn.execute(SQLITE.has_version_table).fetchone()[0] == 0:
-            tables = [r[0] for r in conn.execute(SQLITE.list_tables).fetchall()]
-            if tables:
-                conn.close()
-                raise StoreError(_foreign_message(path, tables))
+        # one read of the table list: two reads could straddle another process creating the schema
+        tables = [r[0] for r in conn.execute(SQLITE.list_tables).fetchall()]
+        if tables and "schema_version" not in tables:
+            conn.close()
+            raise StoreError(_foreign_message(path, tables))
         mode = _sqlite_wal(conn, sqlite3)
         if mode.lower() != "wal":
             raise StoreError(f"results store {path}: SQLite refused WAL mode (journal_mode {mode}); "
@@ -514,9 +514,11 @@ class Store:
         return 0 if v is None else int(v)
 
     def _foreign_tables(self, cur):
-        """The tables of a database without a schema_version table (another application's)."""
+        """The tables of a database without a schema_version table (another application's); none
+        when the table list has one (another process created the schema since _version read it)."""
         self._execute(cur, self._d.list_tables)
-        return [r[0] for r in cur.fetchall()]
+        tables = [r[0] for r in cur.fetchall()]
+        return [] if "schema_version" in tables else tables
 
     def _migrate(self, migrations, create, readonly=False):
         target = len(migrations)
@@ -525,6 +527,8 @@ class Store:
             try:
                 current = self._version(cur)
                 foreign = self._foreign_tables(cur) if current == 0 else []
+                if current == 0 and not foreign:
+                    current = self._version(cur)  # created meanwhile, or still empty
             except self._errors as e:
                 raise StoreError(f"results store {self.url}: cannot read the schema version "
                                  f"({str(e).strip()})") from e
