@@ -20,7 +20,7 @@ void bind_verdict(py::module_& m) {
   py::class_<Verdict>(m, "Verdict", R"doc(
 The verdict on a result (workflows::Verdict): grade 'good', 'doubtful' or 'bad', the reasons
 worst first (grade 'good' reasons are notes, e.g. a low-pass chosen for you) and line(), the one
-line the CLI prints. The rules: docs/joint-identification.md, "Verdict".
+line the CLI prints. The rules: docs/verdicts.md.
 )doc")
       .def_property_readonly("grade", [](const Verdict& v) { return workflows::grade_name(v.grade); })
       .def_readonly("reasons", &Verdict::reasons)

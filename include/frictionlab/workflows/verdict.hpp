@@ -1,5 +1,5 @@
 // frictionlab workflows: the verdict on a result: good, doubtful or bad, with the reasons and
-// what to try (docs/joint-identification.md, "Verdict"). The rules read an outcome only; they
+// what to try (docs/verdicts.md). The rules read an outcome only; they
 // compute nothing new and never change the result.
 //
 // A verdict's grade is its worst reason's; a result with no reason is good. Reasons of grade
