@@ -65,7 +65,7 @@ void emit_text(const std::string& output, const std::string& text, const std::st
     frictionlab::io::write_text_output(std::string(frictionlab::io::kStdout), text);
   } else {
     frictionlab::io::write_text_output(output, text);
-    std::cerr << "frictionlab: wrote " << output << " (" << what << ")\n";
+    print_written(output, what);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "console.hpp"
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/report_html.hpp"
 
@@ -126,10 +127,7 @@ void run_simulate(const SimulateOptions& o);
 void run_demo(const DemoOptions& o);
 
 /// Write `text` to `output` (empty or "-": the standard output); into a file, followed by
-/// "frictionlab: wrote OUTPUT (WHAT)" on stderr.
+/// print_written(OUTPUT, WHAT).
 void emit_text(const std::string& output, const std::string& text, const std::string& what);
-
-/// "frictionlab: warning: <line>" on stderr, one line per line of `message`.
-void print_warning(const std::string& message);
 
 }  // namespace frictionlab::cli

@@ -43,6 +43,8 @@ void run_compare(const CompareOptions& o) {
   const std::vector<std::string> files =
       io::write_compare_outputs(base.out, c, input_paths(base), base.report, report_options());
 
+  for (const auto& row : c.rows) print_detail(row.model + ": solver: " + row.fit.termination);
+  if (quiet()) return print_files(files);
   const workflows::CompareRow& best = c.rows.front();
   const std::string crit = workflows::criterion_label(c.criterion);
   std::printf(
@@ -79,8 +81,7 @@ void run_compare(const CompareOptions& o) {
   else
     std::printf("\nVerdict: none: no model has a finite %s RMSE, so none is recommended.\n",
                 c.ranked_by_validation ? "validation" : "training");
-  std::printf("\nFiles:\n");
-  for (const auto& f : files) std::printf("  %s\n", f.c_str());
+  print_files(files);
 }
 
 }  // namespace frictionlab::cli

@@ -101,12 +101,13 @@ void run_demo(const DemoOptions& o) {
   io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
 
-  std::cout << "frictionlab demo: writing to " << dir.string() << "/\n\n" << std::flush;
-  const workflows::DemoOutcome r = workflows::run_demo();
+  if (!quiet()) std::cout << "frictionlab demo: writing to " << dir.string() << "/\n\n" << std::flush;
+  const workflows::DemoOutcome r = workflows::run_demo(stderr_progress());
+  const std::vector<std::string> files = io::write_demo_files(r, dir.string());
+  if (quiet()) return print_files(files);
   print_step_size(r.step_size);
   print_stick_slip(r.stick_slip);
   print_identification(r.identification);
-  const std::vector<std::string> files = io::write_demo_files(r, dir.string());
 
   std::cout << "Files:\n";
   for (const auto& f : files) std::cout << "  " << f << '\n';

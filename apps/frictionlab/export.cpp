@@ -1,6 +1,5 @@
 // frictionlab export xml: the robot configuration's LUGRE group from a fit.json or joint_fit.json (docs/cli.md,
 // "export"; the work is io::export_xml).
-#include <iostream>
 #include <optional>
 #include <string>
 
@@ -21,14 +20,9 @@ void run_export_xml(const ExportOptions& o) {
   const io::ExportText r = io::export_xml(
       io::read_lugre_group(o.params, o.km > 0 ? std::optional<double>(o.km) : std::nullopt),
       o.params);
-  for (const auto& w : r.warnings) print_warning(w);
+  print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the LUGRE group cannot represent: " + n);
-  if (to_stdout) {
-    io::write_text_output(std::string(io::kStdout), r.text);
-  } else {
-    io::write_text_output(o.output, r.text);
-    std::cerr << "frictionlab: wrote " << o.output << " (LUGRE group of " << o.params << ")\n";
-  }
+  emit_text(to_stdout ? std::string() : o.output, r.text, "LUGRE group of " + o.params);
 }
 
 }  // namespace frictionlab::cli

@@ -76,7 +76,7 @@ void run_bam(const BamCli& o) {
   check_output(o.params, o.output);
   const io::ActuatorSource s = io::read_actuator_source(o.params);
   const io::ExportText r = io::export_actuator_bam(s);
-  for (const auto& w : r.warnings) print_warning(w);
+  print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("BAM's parameter file cannot represent: " + n);
   emit_text(o.output, r.text, "BAM parameter file of " + s.file);
 }

@@ -55,7 +55,7 @@ void run_json(const EstimatorExportOptions& o) {
   check_output(o);
   const io::ExportText r =
       io::export_json(io::read_friction_source(o.params), overrides(o));
-  for (const auto& w : r.warnings) print_warning(w);
+  print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   emit_text(o.output, r.text, "estimator parameters of " + o.params);
 }
@@ -67,7 +67,7 @@ void run_c(const EstimatorExportOptions& o) {
   co.name = o.name;
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
-  for (const auto& w : r.warnings) print_warning(w);
+  print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   const std::filesystem::path dir(o.out);
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
@@ -76,6 +76,7 @@ void run_c(const EstimatorExportOptions& o) {
   files.write(h, r.header);
   files.write(c, r.source);
   files.commit();
+  if (quiet()) return print_files({h, c});
   std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision
             << " estimator of " << o.params << ")\n";
 }
@@ -83,7 +84,7 @@ void run_c(const EstimatorExportOptions& o) {
 void run_mujoco(const EstimatorExportOptions& o) {
   check_output(o);
   const io::FrictionSource s = io::read_friction_source(o.params);
-  for (const auto& w : s.warnings) print_warning(w);
+  print_warnings(s.warnings);
   io::MujocoOptions mo;
   mo.joint = o.joint;
   mo.gear = o.gear;

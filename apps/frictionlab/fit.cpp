@@ -30,6 +30,8 @@ void run_fit(const FitOptions& o) {
       io::write_fit_outputs(o.out, f, !o.no_plots, input_paths(o), o.report, report_options());
 
   const identify::FitResult& r = f.result;
+  print_detail("solver: " + r.termination);
+  if (quiet()) return print_files(files);
   std::printf(
       "frictionlab fit: %s, %s, method %s, %ld samples (%.3g s at %.4g "
       "Hz), %.2f s\n",
@@ -71,8 +73,7 @@ void run_fit(const FitOptions& o) {
   std::printf("\n  condition number %s, AICc %s, BIC %s%s\n", fmt(r.condition_number).c_str(),
               fmt(r.aicc).c_str(), fmt(r.bic).c_str(),
               r.passive ? (*r.passive ? ", passive" : ", NOT passive") : "");
-  std::printf("\nFiles:\n");
-  for (const auto& file : files) std::printf("  %s\n", file.c_str());
+  print_files(files);
 }
 
 }  // namespace frictionlab::cli

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,7 @@ std::vector<data::ServoLog> load_logs(const LogOptions& o,
   if (warnings)
     *warnings = std::move(all);
   else
-    for (const auto& w : all) print_warning(w);
+    print_warnings(all);
   return std::move(prepared.logs);
 }
 
@@ -77,12 +78,6 @@ std::vector<io::NamedPath> log_paths(const LogOptions& o) {
   std::vector<io::NamedPath> in;
   for (const auto& path : o.logs) in.push_back({"--logs", path});
   return in;
-}
-
-workflows::Progress progress_to_stderr() {
-  workflows::Progress p;
-  p.report = [](std::string_view line, double) { std::cerr << "frictionlab: " << line << '\n'; };
-  return p;
 }
 
 std::string pad(std::string s, std::size_t w) {
@@ -138,9 +133,15 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   w.current_weight = o.current_weight;
   for (const auto& r : o.ranges) w.ranges.push_back(workflows::parse_servo_bound(r));
   w.tolerance = o.tolerance;
-  const auto fit = workflows::fit_actuator(logs, w, progress_to_stderr());
+  const auto fit = workflows::fit_actuator(logs, w, stderr_progress());
 
   io::write_fit_actuator(o.out, fit, log_paths(o.logs), o.report, report_options());
+  print_warnings(fit.warnings);
+  if (quiet()) {
+    std::vector<std::string> files = io::fit_actuator_output_paths(o.out, w.models);
+    if (!o.report.empty()) files.push_back(o.report);
+    return print_files(files);
+  }
   std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
             << " logs, validation: " << fit.validation;
   if (fit.current_weight > 0)
@@ -154,7 +155,6 @@ void run_fit_actuator(const FitActuatorOptions& o) {
               << lpad(fit.validated ? format_fixed(r.validation_mae, 5) : "-", 22)
               << lpad(std::to_string(r.evaluations), 13) << lpad(format_fixed(r.seconds, 1), 10)
               << (r.failed.empty() ? "" : "  failed") << '\n';
-  for (const auto& msg : fit.warnings) print_warning(msg);
   std::cout << "\nrecommended: " << fit.reason << "\n";
   std::cout << "parameter files: " << o.out << "/m*.json, summary: " << o.out << "/summary.json\n";
 }
@@ -182,7 +182,9 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   const auto logs = load_logs(o.logs);
   const auto ev = workflows::eval_actuator(logs, params);
   // The table goes to the standard error when the JSON goes to the standard output.
-  std::ostream& out = o.json == io::kStdout ? std::cerr : std::cout;
+  // With --quiet, no table: only the files' paths at the end.
+  std::ostringstream discarded;
+  std::ostream& out = quiet() ? discarded : o.json == io::kStdout ? std::cerr : std::cout;
   std::size_t w = 8;
   for (const auto& l : ev.logs) w = std::max(w, l.name.size() + 2);
   out << pad("log", w) << pad("kp", 7) << pad("trajectory", 17);
@@ -204,6 +206,12 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
       << (ev.best ? ev.params[*ev.best].label
                   : std::string("none (no parameter set gives a finite error on these logs)"))
       << "\n";
+  if (quiet()) {
+    std::vector<std::string> files;
+    for (const auto& f : {o.json, o.report})
+      if (!f.empty() && f != io::kStdout) files.push_back(f);
+    print_files(files);
+  }
 }
 
 // ---- actuator list / show / check ----
@@ -239,7 +247,11 @@ void run_actuator_check(const ActuatorCheckOptions& o) {
   workflows::ActuatorCheckOptions wo;
   wo.evaluations = o.evaluations;
   wo.threads = o.threads;
-  const auto out = workflows::check_actuator(actuator, logs, wo, progress_to_stderr());
+  const auto out = workflows::check_actuator(actuator, logs, wo, stderr_progress());
+  if (o.strict && out.warnings > 0 && quiet())
+    throw std::runtime_error("actuator check: " + std::to_string(out.warnings) +
+                             " warning(s) (--strict)");
+  if (quiet()) return;
   auto params = [](const sim::ServoParams& p) {
     return "kt " + format_number(p.kt, 4) + " Nm/A, R " + format_number(p.R, 4) + " Ohm, armature " +
            format_number(p.armature, 4) + " kg m^2, Kc " + format_number(p.friction.Kc, 4) +

@@ -73,12 +73,6 @@ struct FitJointOptions {
   std::string report;  ///< --report FILE.html (fit-joint, eval-joint)
 };
 
-workflows::Progress progress() {
-  workflows::Progress p;
-  p.report = [](std::string_view msg, double) { std::cerr << "frictionlab: " << msg << '\n'; };
-  return p;
-}
-
 /// A record with the command line's channels (io/record_io.hpp).
 data::Record read(const FitJointOptions& o, const std::string& path) {
   io::RecordSpec spec;
@@ -143,11 +137,6 @@ void print_verdict(const workflows::Verdict& v) {
   for (const auto& r : v.reasons)
     if (r.grade == workflows::Grade::good)
       std::printf("  note: %s (%s)\n", r.text.c_str(), r.hint.c_str());
-}
-
-void print_files(const std::vector<std::string>& files) {
-  std::printf("\nFiles:\n");
-  for (const auto& f : files) std::printf("  %s\n", f.c_str());
 }
 
 std::string file_name(const std::string& path) {
@@ -234,10 +223,11 @@ void run_fit_joint(const FitJointOptions& o) {
   }
   w.controller_label = o.controller;
 
-  const workflows::FitJointOutcome s = workflows::fit_joint(train, val, desired, w, progress());
-  for (const auto& wn : s.warnings) print_warning(wn);
+  const workflows::FitJointOutcome s = workflows::fit_joint(train, val, desired, w, stderr_progress());
+  print_warnings(s.warnings);
   const std::vector<std::string> files =
       io::write_fit_joint(o.out, s, !o.no_plots, inputs, o.report, report_options());
+  if (quiet()) return print_files(files);
 
   std::printf("frictionlab fit-joint: method %s, %zu samples (%.3g s), %.2f s\n", o.method.c_str(),
               s.training_data.size(), s.training_data.t.back() - s.training_data.t.front(),
@@ -293,11 +283,12 @@ void run_eval_joint(const EvalJointOptions& o) {
   w.prep = prep_options(o.rec);
   w.eval = eval_options(o.rec);
   w.input_warnings = jf.warnings;  // printed with the outcome's, and in joint_eval.json
-  const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, progress());
-  for (const auto& wn : r.warnings) print_warning(wn);
+  const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, stderr_progress());
+  print_warnings(r.warnings);
   const std::vector<std::string> files =
       io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs, o.rec.report,
                            report_options());
+  if (quiet()) return print_files(files);
   std::printf("frictionlab eval-joint: %s\n\n", o.joint.c_str());
   std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");

@@ -56,6 +56,8 @@ bool in_build_tree() {
   }
 #endif
   std::vector<std::string> argv_s{python, "-m", "frictionlab.fleet"};
+  // `frictionlab --quiet fleet ...`: the package's own flag (frictionlab/fleet/__main__.py).
+  if (verbosity() != Verbosity::normal) argv_s.push_back(quiet() ? "--quiet" : "--verbose");
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   argv.reserve(argv_s.size() + 1);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "console.hpp"
 #include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
@@ -96,14 +97,6 @@ void print_lines(const char* prefix, const std::string& message) {
   while (std::getline(in, line))
     std::cerr << "frictionlab: " << prefix << frictionlab::io::printable_lines(line) << '\n';
 }
-
-}  // namespace
-
-namespace frictionlab::cli {
-void print_warning(const std::string& message) { print_lines("warning: ", message); }
-}  // namespace frictionlab::cli
-
-namespace {
 
 int run(int argc, char** argv) {
   frictionlab::cli::set_command_line(argc, argv);
@@ -242,9 +235,11 @@ int run(int argc, char** argv) {
   // ---- subcommands that live in their own files (commands.cpp) ----
   frictionlab::cli::Registry registry;
   frictionlab::cli::register_commands(app, registry);
+  frictionlab::cli::add_verbosity_flags(app, app.get_subcommand("fleet"));
 
   try {
     app.parse(argc, argv);
+    frictionlab::cli::set_verbosity(frictionlab::cli::verbosity_from_flags());
     if (*sim && so.model.empty() && so.system.empty())
       throw CLI::RequiredError(
           "simulate needs --model MODEL.json with --input INPUT.csv, or "

@@ -69,16 +69,6 @@ data::PreprocessOptions preprocess_options(const FitOptions& o) {
   return pp;
 }
 
-workflows::Progress stderr_progress() {
-  workflows::Progress p;
-  p.report = [](std::string_view msg, double) { std::cerr << "frictionlab: " << msg << '\n'; };
-  return p;
-}
-
-void print_warnings(const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings) print_warning(w);
-}
-
 std::string fmt(double x) { return format_display(x); }
 
 }  // namespace frictionlab::cli

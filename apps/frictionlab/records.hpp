@@ -39,12 +39,6 @@ identify::FitOptions identify_options(const FitOptions& o);
 /// --resample, --max-gap, --lowpass, --velocity-from-position.
 data::PreprocessOptions preprocess_options(const FitOptions& o);
 
-/// Progress messages as "frictionlab: MESSAGE" lines on stderr; never cancels.
-workflows::Progress stderr_progress();
-
-/// "frictionlab: warning: ..." for each warning (print_warning).
-void print_warnings(const std::vector<std::string>& warnings);
-
 /// "%.5g", or "-" for a value that is not finite.
 std::string fmt(double x);
 

@@ -26,7 +26,11 @@ void run_report(const ReportOptions& o) {
   io::ReportOptions ro = report_options();
   if (!o.title.empty()) ro.title = o.title;
   io::write_report(o.output, sources, ro);
-  if (o.output != io::kStdout) std::printf("Files:\n  %s\n", o.output.c_str());
+  if (o.output == io::kStdout) return;
+  if (quiet())
+    std::printf("%s\n", o.output.c_str());
+  else
+    std::printf("Files:\n  %s\n", o.output.c_str());
 }
 
 }  // namespace

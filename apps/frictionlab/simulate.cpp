@@ -27,6 +27,10 @@ std::ostream& messages(const SimulateOptions& o) {
 
 void report_written(const SimulateOptions& o, std::size_t rows,
                     const std::vector<std::string>& names) {
+  if (quiet()) {  // the path of a file; nothing for the standard output (it holds the data)
+    if (!io::is_stream_output(o.output)) messages(o) << o.output << '\n';
+    return;
+  }
   std::string cols;
   for (std::size_t i = 0; i < names.size(); ++i) cols += (i ? "," : "") + names[i];
   messages(o) << "frictionlab: wrote " << (io::is_stdout(o.output) ? "the standard output" : o.output)
@@ -34,6 +38,10 @@ void report_written(const SimulateOptions& o, std::size_t rows,
 }
 
 void report_plot(const SimulateOptions& o) {
+  if (quiet()) {
+    if (!io::is_stream_output(o.plot)) messages(o) << o.plot << '\n';
+    return;
+  }
   messages(o) << "frictionlab: wrote " << (io::is_stdout(o.plot) ? "the standard output" : o.plot)
               << '\n';
 }
@@ -52,7 +60,7 @@ void check_outputs(const SimulateOptions& o) {
 
 void simulate_model(const SimulateOptions& o) {
   const io::ModelFile mf = io::read_model_file(o.model);
-  for (const auto& w : mf.warnings) print_warning(w);
+  print_warnings(mf.warnings);
   const std::string name = frictionlab::model_name(mf.spec);
 
   const std::string integrator = o.integrator.empty() ? "exact" : o.integrator;
@@ -80,7 +88,7 @@ void simulate_model(const SimulateOptions& o) {
     throw std::invalid_argument(what + " (on the command line: --dt sets max_substep)");
   }
 
-  for (const auto& w : r.warnings) print_warning(w);
+  print_warnings(r.warnings);
   report_written(o, r.t.size(), io::write_model_simulation_csv(o.output, r));
   if (!o.plot.empty()) {
     io::write_svg(o.plot, io::model_simulation_plot(r, "frictionlab simulate: " + name + " (" +
@@ -95,7 +103,7 @@ void simulate_system(const SimulateOptions& o) {
     throw io::InputError(o.params, 0, 0,
                          std::string("describes the system '") + sim::system_name(sf.kind) +
                              "', but --system " + o.system + " was given");
-  for (const auto& w : sf.warnings) print_warning(w);
+  print_warnings(sf.warnings);
 
   sim::SimOptions opt;
   const std::string integrator = o.integrator.empty() ? "trbdf2" : o.integrator;
@@ -123,9 +131,10 @@ void simulate_system(const SimulateOptions& o) {
   }
   const sim::SystemTrajectory& tr = r.trajectory;
   report_written(o, tr.t.size(), io::write_system_trajectory_csv(o.output, tr));
-  messages(o) << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
-            << " right-hand-side evaluations\n";
-  for (const auto& w : r.warnings) print_warning(w);
+  if (!quiet())
+    messages(o) << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
+                << " right-hand-side evaluations\n";
+  print_warnings(r.warnings);
 
   if (!o.plot.empty()) {
     io::write_svg(o.plot, io::system_trajectory_plot(

@@ -6,6 +6,10 @@
     frictionlab fleet report [--db URL] [--config CONFIG] --output FILE.html [--csv DIR] [--json FILE]
     frictionlab fleet generate DIR [--robots N] [--sessions N] [--seed N] ...
 
+Every command takes -q/--quiet (only errors and the written files' paths; `run` no progress)
+and -v/--verbose (`report` lists every undetermined parameter), before or after its name, as
+the other frictionlab commands (docs/cli.md, "Exit status and messages").
+
 Exit status: 0 success, 1 an input error (message "frictionlab: error: ..."), 2 a command-line
 error (the same message after the usage), 130 interrupted (Ctrl-C: the run is resumable).
 """
@@ -26,7 +30,9 @@ def _cmd_run(a) -> int:
     from .engine import run
     s = run(a.config, manifest=a.manifest, root=a.root, db=a.db, scheduler=a.scheduler,
             workers=a.workers, retry_failed=a.retry_failed,
-            progress=False if a.no_progress else None)
+            progress=False if a.no_progress or a.verbosity == "quiet" else None)
+    if a.verbosity == "quiet":
+        return 0
     print(s.line())
     for robot, joint, session, error in s.failures:
         print(f"  failed: {robot} {joint} {session}: {error}")
@@ -117,6 +123,10 @@ def _cmd_report(a) -> int:
         atomic_write_text(a.json, json.dumps(
             {name: json.loads(report.table_json(df)) for name, df in tables},
             indent=1, allow_nan=False) + "\n")
+    if a.verbosity == "quiet":
+        print("\n".join([path] + ([os.path.join(a.csv, f"{name}.csv") for name, _ in tables]
+                                  if a.csv else []) + ([a.json] if a.json else [])))
+        return 0
     flagged = drift[drift["flagged"]] if len(drift) else drift
     undet = analysis.undetermined(drift) if len(drift) else drift
     c = analysis.drift_counts(drift)
@@ -129,13 +139,14 @@ def _cmd_report(a) -> int:
     for _, r in flagged.iterrows():
         print(f"  drift: {r['robot']} {r['joint']} {r['name']}: {r['relative']:+.1%} on "
               f"{r['session_time']} ({r['reason']})")
-    shown = 20
-    for _, r in undet.head(shown).iterrows():
+    if a.verbosity != "verbose":
+        if len(undet):
+            print("  (--verbose lists the undetermined parameters and why; so do the report's "
+                  "section and its drift table)")
+        return 0
+    for _, r in undet.iterrows():
         print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
               f"{r['reason'].removeprefix('undetermined: ')}")
-    if len(undet) > shown:
-        print(f"  ... and {len(undet) - shown} more undetermined (the report's section and its drift "
-              "table list them all)")
     return 0
 
 
@@ -160,6 +171,9 @@ def _cmd_generate(a) -> int:
         shutil.rmtree(a.dir)
     truth = synthetic.generate(a.dir, robots=a.robots, sessions=a.sessions, seed=a.seed,
                                seconds=a.seconds, corrupt=a.corrupt)
+    if a.verbosity == "quiet":
+        print("\n".join(os.path.join(a.dir, n) for n in ("fleet.json", "manifest.csv", "truth.json")))
+        return 0 if truth is not None else 1
     print(f"{a.dir}: a synthetic fleet ({a.robots} robots, {a.sessions} sessions per joint); "
           f"configuration {os.path.join(a.dir, 'fleet.json')}, manifest "
           f"{os.path.join(a.dir, 'manifest.csv')}, truth {os.path.join(a.dir, 'truth.json')}")
@@ -172,6 +186,16 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
         self.exit(2, f"frictionlab: error: {self.prog}: {message}\n")
+
+
+def _add_verbosity(parser, default) -> None:
+    """-q/--quiet and -v/--verbose into `verbosity`; the subcommands' default SUPPRESS keeps a
+    flag given before the subcommand's name (argparse would reset it otherwise)."""
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const="quiet",
+                   default=default, help="print only errors and the written files' paths")
+    g.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const="verbose",
+                   default=default, help="print more detail")
 
 
 def main(argv=None) -> int:
@@ -224,6 +248,9 @@ def main(argv=None) -> int:
                    help="replace DIR if it holds a fleet this command wrote (else DIR must be "
                         "new or empty)")
     g.set_defaults(func=_cmd_generate)
+    _add_verbosity(p, "normal")
+    for sp in (r, s, rep, g):
+        _add_verbosity(sp, argparse.SUPPRESS)
     a = p.parse_args(argv)
     from .config import FleetInputError
     try:

@@ -207,8 +207,8 @@ def run(config: FleetConfig | str, *, manifest: str | None = None, root: str | N
     (config.discover / config.read_manifest); db: a SQLite path or a postgresql:// URL
     (fleet.store.open_store); scheduler: an existing Dask scheduler's address, else a LocalCluster
     of `workers` processes (default: one per core); retry_failed: run again the tasks that failed
-    with the same key (default: keep their failure); progress: a live bar on stderr (default:
-    when stderr is a terminal; else a line every 10 % of the tasks). A KeyboardInterrupt marks the
+    with the same key (default: keep their failure); progress: True a live bar on stderr, False
+    nothing, None (default) the bar when stderr is a terminal, else a line every 10 % of the tasks. A KeyboardInterrupt marks the
     run "interrupted" in the store and is raised again; everything finished before it is kept;
     any other error ends the run "failed" in the store (never left "running") and is raised.
 
@@ -231,6 +231,7 @@ def run(config: FleetConfig | str, *, manifest: str | None = None, root: str | N
     keys = [t.key for t in tasks]
     if len(set(keys)) != len(keys):
         raise FleetInputError("two sessions have the same key (same robot, joint, session)")
+    lines = progress is None and not sys.stderr.isatty()  # a line every 10 % in place of the bar
     if progress is None:
         progress = sys.stderr.isatty()
     started = time.time()
@@ -289,7 +290,7 @@ def run(config: FleetConfig | str, *, manifest: str | None = None, root: str | N
                     n = summary.done + summary.failed + summary.not_written
                     if bar is not None:
                         bar.update(1)
-                    elif n % step == 0 or n == len(todo):
+                    elif lines and (n % step == 0 or n == len(todo)):
                         print(f"frictionlab fleet: {n} of {len(todo)} tasks "
                               f"({summary.failed} failed)", file=sys.stderr, flush=True)
             summary.seconds = time.time() - started
