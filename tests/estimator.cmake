@@ -6,15 +6,16 @@ frictionlab_test(test_estimator_alloc test_estimator_alloc.cpp)
 
 if(TARGET frictionlab_cli)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)
-  # `export c` compiled on the host: generated at build time, compared with the C++ estimator.
+  # `export c` compiled on the host: generated at build time, compared with the C++ estimator
+  # (--quiet: the build prints no table; the warnings are in the generated headers).
   set(frictionlab_export_dir ${CMAKE_CURRENT_BINARY_DIR}/estimator_export)
   set(frictionlab_export_params ${PROJECT_SOURCE_DIR}/examples/data/joint_estimator.json)
   add_custom_command(
     OUTPUT ${frictionlab_export_dir}/joint_f32.c ${frictionlab_export_dir}/joint_f32.h
            ${frictionlab_export_dir}/joint_f64.c ${frictionlab_export_dir}/joint_f64.h
-    COMMAND frictionlab_cli export c --params ${frictionlab_export_params} --name joint_f32
+    COMMAND frictionlab_cli --quiet export c --params ${frictionlab_export_params} --name joint_f32
             --precision float --out ${frictionlab_export_dir}
-    COMMAND frictionlab_cli export c --params ${frictionlab_export_params} --name joint_f64
+    COMMAND frictionlab_cli --quiet export c --params ${frictionlab_export_params} --name joint_f64
             --precision double --out ${frictionlab_export_dir}
     DEPENDS frictionlab_cli ${frictionlab_export_params}
     COMMENT "frictionlab export c (joint_estimator.json, float and double)"
@@ -30,12 +31,12 @@ if(TARGET frictionlab_cli)
            ${frictionlab_joint_export_dir}/fit/joint_fit.json
     COMMAND ${Python3_EXECUTABLE} ${frictionlab_joint_record_script}
             ${frictionlab_joint_export_dir}/record.csv
-    COMMAND frictionlab_cli fit-joint --method sr3 --input ${frictionlab_joint_export_dir}/record.csv
+    COMMAND frictionlab_cli --quiet fit-joint --method sr3 --input ${frictionlab_joint_export_dir}/record.csv
             --time time --position angle --torque torque --delta 2 --viscous-powers 1 --no-plots
             --out ${frictionlab_joint_export_dir}/fit
-    COMMAND frictionlab_cli export c --params ${frictionlab_joint_export_dir}/fit/joint_fit.json
+    COMMAND frictionlab_cli --quiet export c --params ${frictionlab_joint_export_dir}/fit/joint_fit.json
             --km 0.5 --name joint_fit_f32 --precision float --out ${frictionlab_joint_export_dir}
-    COMMAND frictionlab_cli export c --params ${frictionlab_joint_export_dir}/fit/joint_fit.json
+    COMMAND frictionlab_cli --quiet export c --params ${frictionlab_joint_export_dir}/fit/joint_fit.json
             --km 0.5 --name joint_fit_f64 --precision double --out ${frictionlab_joint_export_dir}
     DEPENDS frictionlab_cli ${frictionlab_joint_record_script}
     COMMENT "frictionlab fit-joint (synthetic Stribeck joint) and export c of its joint_fit.json"

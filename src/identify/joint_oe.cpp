@@ -791,9 +791,12 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   if (cb.aborted()) throw Cancelled();
 
   JointOeResult out;
-  for (const auto& name : raised)
-    out.warnings.push_back("oe: " + name + " started at 0, which its log scale cannot hold: "
-                           "started at 1e-6 instead");
+  // A detail of the parameterisation, not of the result (the start of a zero parameter):
+  // a progress line.
+  if (opt.progress)
+    for (const auto& name : raised)
+      opt.progress("oe: " + name + " started at 0, which its log scale cannot hold: started at "
+                   "1e-6 instead");
   out.model = P.map.model(x.data());
   out.initial_cost = summary.initial_cost;
   out.final_cost = summary.final_cost;

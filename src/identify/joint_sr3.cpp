@@ -611,10 +611,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   }
   double aic_min = std::numeric_limits<double>::infinity();
   std::size_t chosen = grid.size();
-  int n_inadmissible = 0;
   for (std::size_t l = 0; l < grid.size(); ++l) {
     const auto& row = res.scan[l];
-    if (!row.admissible) ++n_inadmissible;
     if (row.admissible && std::isfinite(row.aic) && row.aic < aic_min) {
       aic_min = row.aic;
       chosen = l;
@@ -627,10 +625,6 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                    " observations); try model B (K > 0), fewer delta values or a wider lambda "
                    "grid");
   for (auto& row : res.scan) row.aic_r = row.aic - aic_min;
-  if (n_inadmissible > 0)
-    res.warnings.push_back(std::to_string(n_inadmissible) + " of " + std::to_string(grid.size()) +
-                           " lambda values gave an inadmissible static model (g <= 0 somewhere) "
-                           "and were not selectable");
   // The minimum on an edge of the grid (and not on a plateau reaching inside): extend the grid.
   const auto same_aic = [&](std::size_t l) {
     return std::abs(res.scan[l].aic - aic_min) <= 1e-9 * std::abs(aic_min);

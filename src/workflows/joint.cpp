@@ -138,6 +138,14 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     s.model = s.sr3->model;
     s.parameters = s.sr3->parameters;
     s.warnings.insert(s.warnings.end(), s.sr3->warnings.begin(), s.sr3->warnings.end());
+    // The scan's candidates that cannot be chosen (joint_fit.json's "scan" marks each): a
+    // detail of the search, not of the result.
+    const auto inadmissible = std::count_if(s.sr3->scan.begin(), s.sr3->scan.end(),
+                                            [](const auto& row) { return !row.admissible; });
+    if (inadmissible > 0)
+      progress.say("sr3: " + std::to_string(inadmissible) + " of " +
+                   std::to_string(s.sr3->scan.size()) + " lambda values gave an inadmissible "
+                   "static model (g <= 0 somewhere) and were not selectable");
   } else {
     s.model = o.init_model;
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run every command-line example of the documentation and fail if any exits non-zero.
+"""Run every command-line example of the documentation and fail if any exits non-zero, or
+prints a warning that the documentation does not say it prints.
 
 Marker convention (docs/cli.md, "Examples in this documentation"):
   - only fenced code blocks whose info string is exactly ``sh`` are considered;
@@ -16,6 +17,16 @@ the ``shared`` directory beside the repository (measured records: ``../shared/da
 
 Documents given as positional arguments must contain at least one command; those given with
 ``--optional`` may contain none.
+
+Warnings: a documented command runs without one (a ``frictionlab: warning:`` line, or a Python
+``...Warning:`` line, on stderr) unless the warning is the point of the example, which the
+document says with a marker:
+  - ``<!-- warns: REASON -->`` on the last non-blank line before a ```` ```sh ```` block: every
+    command of the block may warn;
+  - ``# warns: REASON`` on a line of the block: the next command may warn.
+A marked block or command that prints no warning is an error too (the marker is stale: remove
+it). REASON says why the warning is the lesson, e.g. ``<!-- warns: MuJoCo has no Stribeck
+exponent: the notes say what is approximated -->``.
 """
 import argparse
 import os
@@ -29,8 +40,14 @@ NO_PYTHON = os.environ.get("FRICTIONLAB_NO_PYTHON_PACKAGE") == "1"
 BINARY_WORD = re.compile(r"^(frictionlab|\S*/apps/frictionlab/frictionlab)(?=\s|$)")
 
 
+BLOCK_MARK = re.compile(r"^\s*<!--\s*warns:\s*(.*?)\s*-->\s*$")
+LINE_MARK = re.compile(r"^\s*#\s*warns:\s*(.*?)\s*$")
+# A warning line: the CLI's, or a Python warning as the warnings module prints it.
+WARNING_LINE = re.compile(r"^(frictionlab: warning:|\S+:\d+: \w*Warning: )")
+
+
 def sh_blocks(text):
-    """Yield (first line number, lines) of every ```sh block."""
+    """Yield (first line number, lines, block marker reason or None) of every ```sh block."""
     lines = text.splitlines()
     i = 0
     while i < len(lines):
@@ -42,16 +59,23 @@ def sh_blocks(text):
             while j < len(lines) and not re.match(r"^\s*```\s*$", lines[j]):
                 j += 1
             if tag == "sh":
-                yield start + 1, lines[start:j]
+                before = [l for l in lines[:i] if l.strip()]
+                mark = BLOCK_MARK.match(before[-1]) if before else None
+                yield start + 1, lines[start:j], mark.group(1) if mark else None
             i = j + 1
         else:
             i += 1
 
 
 def commands(block_start, lines):
-    """Join continuation lines; yield (line number, command)."""
-    cmd, first = "", None
+    """Join continuation lines; yield (line number, command, reason of a ``# warns:`` line
+    before it or None)."""
+    cmd, first, mark = "", None, None
     for k, line in enumerate(lines):
+        m = LINE_MARK.match(line) if not cmd else None
+        if m:
+            mark = m.group(1)
+            continue
         if first is None:
             first = block_start + k
         if line.rstrip().endswith("\\"):
@@ -59,10 +83,12 @@ def commands(block_start, lines):
             continue
         cmd += line
         if cmd.strip():
-            yield first, cmd.strip()
+            yield first, cmd.strip(), mark
+            if not cmd.strip().startswith("#"):
+                mark = None
         cmd, first = "", None
     if cmd.strip():
-        yield first, cmd.strip()
+        yield first, cmd.strip(), mark
 
 
 def main():
@@ -97,8 +123,9 @@ def main():
         with open(path, encoding="utf-8") as f:
             text = f.read()
         count = 0
-        for block_start, lines in sh_blocks(text):
-            for line_no, cmd in commands(block_start, lines):
+        for block_start, lines, block_mark in sh_blocks(text):
+            block_warned = False
+            for line_no, cmd, line_mark in commands(block_start, lines):
                 if cmd.startswith("#") or not BINARY_WORD.match(cmd):
                     print(f"{doc}:{line_no}: not run: {cmd}")
                     continue
@@ -113,21 +140,35 @@ def main():
                                    capture_output=True, text=True, timeout=300)
                 status = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
                 print(f"{doc}:{line_no}: {status}: {cmd}")
-                warned = [w for w in p.stderr.splitlines() if w.startswith("frictionlab: warning:")]
+                warned = [w for w in p.stderr.splitlines() if WARNING_LINE.match(w)]
+                block_warned = block_warned or bool(warned)
                 if warned:
-                    warnings.append((doc, line_no, cmd, warned))
+                    warnings.append((doc, line_no, cmd, warned, line_mark or block_mark))
                 if p.returncode != 0:
                     failures.append((doc, line_no, cmd, p))
+                elif warned and not (line_mark or block_mark):
+                    failures.append((doc, line_no, cmd, "warned, and the document does not say "
+                                     "it warns on purpose (no warns: marker):\n" + "\n".join(warned)))
+                elif line_mark and not warned:
+                    failures.append((doc, line_no, cmd, f"marked '# warns: {line_mark}' but "
+                                     "printed no warning: remove the marker"))
+            if block_mark and not block_warned:
+                failures.append((doc, block_start, "(```sh block)", f"marked '<!-- warns: "
+                                 f"{block_mark} -->' but no command printed a warning: remove the "
+                                 "marker"))
         if count == 0 and doc in required:
             failures.append((doc, 0, "(no frictionlab command found in ```sh blocks)", None))
-    print(f"{ran} documented commands run, {len(failures)} failed, {len(warnings)} warned")
-    for doc, line_no, cmd, warned in warnings:
-        print(f"  warned: {doc}:{line_no}: {cmd[:100]}")
+    print(f"{ran} documented commands run, {len(failures)} failed, {len(warnings)} warned "
+          f"({sum(1 for w in warnings if w[4])} on purpose)")
+    for doc, line_no, cmd, warned, reason in warnings:
+        print(f"  warned: {doc}:{line_no}: {cmd[:100]}" + (f" (warns: {reason})" if reason else ""))
         for w in warned[:3]:
             print(f"      {w[:200]}")
     for doc, line_no, cmd, p in failures:
         print(f"\n--- {doc}:{line_no}: {cmd}")
-        if p is not None:
+        if isinstance(p, str):
+            print(p)
+        elif p is not None:
             print(f"exit status {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
     return 1 if failures else 0
 
