@@ -754,8 +754,19 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
     assert lines[0].endswith("; 1 flagged parameter(s) of 1 joint(s); 1 undetermined parameter(s) of 1 "
                              "joint(s) (the baseline cannot decide: not checked); 1 without drift"), lines[0]
     assert lines[1].startswith("  drift: r a Fc: +41.0%")
+    assert lines[2] == ("  (--verbose lists the undetermined parameters and why; so do the report's "
+                        "section and its drift table)"), lines[2]
+    assert len(lines) == 3
+    # --verbose: each undetermined parameter and why; --quiet: the files written, nothing else
+    assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"), "-v"]) == 0
+    lines = capsys.readouterr().out.splitlines()
     assert lines[2].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), lines[2]
     assert len(lines) == 3
+    assert cli.main(["--quiet", "report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
+                     "--json", str(out_json), "--csv", str(out_csv)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        str(tmp_path / "r.html"), *(str(out_csv / f"{t}.csv") for t in
+                                    ("parameters", "drift", "spread", "tasks")), str(out_json)]
     tables = _strict_json_file(out_json)
     assert [(r["joint"], r["outcome"]) for r in tables["drift"]] == [("a", "drift"), ("b", "undetermined"),
                                                                      ("c", "no drift")]

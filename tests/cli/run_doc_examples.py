@@ -23,9 +23,10 @@ Warnings: a documented command runs without one (a ``frictionlab: warning:`` lin
 document says with a marker:
   - ``<!-- warns: REASON -->`` on the last non-blank line before a ```` ```sh ```` block: every
     command of the block may warn;
-  - ``# warns: REASON`` on a line of the block: the next command may warn.
-A marked block or command that prints no warning is an error too (the marker is stale: remove
-it). REASON says why the warning is the lesson, e.g. ``<!-- warns: MuJoCo has no Stribeck
+  - ``# warns: REASON`` on a line of the block: the commands after it up to the next blank or
+    comment line may warn.
+A marked block or group of commands none of which prints a warning is an error too (the marker
+is stale: remove it). REASON says why the warning is the lesson, e.g. ``<!-- warns: MuJoCo has no Stribeck
 exponent: the notes say what is approximated -->``.
 """
 import argparse
@@ -68,14 +69,16 @@ def sh_blocks(text):
 
 
 def commands(block_start, lines):
-    """Join continuation lines; yield (line number, command, reason of a ``# warns:`` line
-    before it or None)."""
+    """Join continuation lines; yield (line number, command, marker) where marker is (its line
+    number, reason) of the ``# warns:`` line the command follows (up to a blank line) or None."""
     cmd, first, mark = "", None, None
     for k, line in enumerate(lines):
         m = LINE_MARK.match(line) if not cmd else None
         if m:
-            mark = m.group(1)
+            mark = (block_start + k, m.group(1))
             continue
+        if not cmd and (not line.strip() or line.lstrip().startswith("#")):
+            mark = None
         if first is None:
             first = block_start + k
         if line.rstrip().endswith("\\"):
@@ -84,8 +87,6 @@ def commands(block_start, lines):
         cmd += line
         if cmd.strip():
             yield first, cmd.strip(), mark
-            if not cmd.strip().startswith("#"):
-                mark = None
         cmd, first = "", None
     if cmd.strip():
         yield first, cmd.strip(), mark
@@ -125,7 +126,10 @@ def main():
         count = 0
         for block_start, lines, block_mark in sh_blocks(text):
             block_warned = False
+            marks = {}  # (line, reason) of each `# warns:` line -> whether a command warned
             for line_no, cmd, line_mark in commands(block_start, lines):
+                if line_mark:
+                    marks.setdefault(line_mark, False)
                 if cmd.startswith("#") or not BINARY_WORD.match(cmd):
                     print(f"{doc}:{line_no}: not run: {cmd}")
                     continue
@@ -142,16 +146,20 @@ def main():
                 print(f"{doc}:{line_no}: {status}: {cmd}")
                 warned = [w for w in p.stderr.splitlines() if WARNING_LINE.match(w)]
                 block_warned = block_warned or bool(warned)
+                if line_mark and warned:
+                    marks[line_mark] = True
+                reason = line_mark[1] if line_mark else block_mark
                 if warned:
-                    warnings.append((doc, line_no, cmd, warned, line_mark or block_mark))
+                    warnings.append((doc, line_no, cmd, warned, reason))
                 if p.returncode != 0:
                     failures.append((doc, line_no, cmd, p))
-                elif warned and not (line_mark or block_mark):
+                elif warned and not reason:
                     failures.append((doc, line_no, cmd, "warned, and the document does not say "
                                      "it warns on purpose (no warns: marker):\n" + "\n".join(warned)))
-                elif line_mark and not warned:
-                    failures.append((doc, line_no, cmd, f"marked '# warns: {line_mark}' but "
-                                     "printed no warning: remove the marker"))
+            for (mark_line, reason), any_warned in marks.items():
+                if not any_warned:
+                    failures.append((doc, mark_line, f"# warns: {reason}", "no command after "
+                                     "this marker printed a warning: remove the marker"))
             if block_mark and not block_warned:
                 failures.append((doc, block_start, "(```sh block)", f"marked '<!-- warns: "
                                  f"{block_mark} -->' but no command printed a warning: remove the "
