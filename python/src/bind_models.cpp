@@ -137,11 +137,6 @@ py::object python_from_json(const ordered_json& j) {
   }
 }
 
-void warn_all(const std::vector<std::string>& warnings) {
-  for (const auto& w : warnings)
-    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw py::error_already_set();
-}
-
 namespace {
 
 // ---------------------------------------------------------------- Params
@@ -697,11 +692,12 @@ ModelSpec model_argument(const py::handle& model) {
       "MODEL.json file, got " + type_name(model));
 }
 
-py::object params_object(const ModelSpec& spec) {
+py::object params_object(const ModelSpec& spec, bool validated) {
   py::object out;
   visit_model(spec, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
     PyParams<I> pp;
     pp.p = p;
+    pp.checked = validated;
     out = py::cast(std::move(pp));
   });
   return out;
@@ -726,7 +722,7 @@ void bind_models(py::module_& m) {
       [](const py::object& path) {
         auto f = io::read_model_file(py::module_::import("os").attr("fspath")(path).cast<std::string>());
         warn_all(f.warnings);
-        return params_object(f.spec);
+        return params_object(f.spec, /*validated=*/true);
       },
       py::arg("path"),
       "Read a MODEL.json file (io::read_model_file): the Params object of its model.");
@@ -735,7 +731,7 @@ void bind_models(py::module_& m) {
       [](const std::string& text, const std::string& file) {
         auto f = io::parse_model_json(text, file);
         warn_all(f.warnings);
-        return params_object(f.spec);
+        return params_object(f.spec, /*validated=*/true);
       },
       py::arg("text"), py::arg("file") = "<string>",
       "Parse MODEL.json text; `file` names it in messages.");
@@ -744,7 +740,7 @@ void bind_models(py::module_& m) {
       [](const py::dict& d) {
         auto f = io::model_from_json(json_from_python(d, "model"), "model");
         warn_all(f.warnings);
-        return params_object(f.spec);
+        return params_object(f.spec, /*validated=*/true);
       },
       py::arg("d"), "A Params object from a MODEL.json object {'model': NAME, 'params': {...}}.");
 

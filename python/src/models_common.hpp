@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bindings.hpp"
 #include "frictionlab/models/registry.hpp"
 
 namespace frictionlab::python {
@@ -33,14 +34,13 @@ nlohmann::json json_from_python(const py::handle& obj, const std::string& what);
 /// A JSON value as a Python object (dict keeps the order of an ordered_json object).
 py::object python_from_json(const nlohmann::ordered_json& j);
 
-/// The Python Params object of a spec (the class of its model: LuGreParams, ...).
-py::object params_object(const ModelSpec& spec);
+/// The Python Params object of a spec (the class of its model: LuGreParams, ...). `validated`:
+/// the spec comes from a file reader that has checked it and issued (or, by the file's
+/// "accepted_warnings", accepted) its warnings; the object is not checked again until changed.
+py::object params_object(const ModelSpec& spec, bool validated = false);
 
 /// A spec from a Params object or a path to a MODEL.json file (str or os.PathLike).
 ModelSpec model_argument(const py::handle& model);
-
-/// Issue each message as a Python UserWarning.
-void warn_all(const std::vector<std::string>& warnings);
 
 /// The coupled systems (sim/systems.hpp, workflows::simulate_system): models_systems.cpp.
 void bind_systems(py::module_& m);

@@ -89,7 +89,7 @@ SystemFile read_system(const py::object& path) {
   SystemFile out;
   out.system = sim::system_name(f.kind);
   out.spec = f.kind == sim::SystemKind::stick_slip ? py::cast(f.stick_slip) : py::cast(f.joint);
-  std::visit([&](const auto& p) { out.friction = params_object(ModelSpec{p}); }, f.friction);
+  std::visit([&](const auto& p) { out.friction = params_object(ModelSpec{p}, /*validated=*/true); }, f.friction);
   return out;
 }
 

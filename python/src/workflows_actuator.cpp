@@ -56,8 +56,7 @@ std::vector<data::ServoLog> load_logs(const py::handle& logs, const py::kwargs& 
   auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
   std::vector<std::string> warnings = set.warnings;
   warnings.insert(warnings.end(), prepared.warnings.begin(), prepared.warnings.end());
-  for (const auto& w : warnings)
-    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  warn_all(warnings, 2);
   return std::move(prepared.logs);
 }
 

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arrays.hpp"
+#include "bindings.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/report_html.hpp"
 #include "frictionlab/data/record.hpp"

@@ -32,8 +32,7 @@ sim::JointModel joint_from_python(const py::handle& obj, const std::string& name
     throw std::invalid_argument(name + ": expected a joint object (dict), a JOINT.json or "
                                        "joint_fit.json path, or a FitJointOutcome");
   }
-  for (const auto& w : f.warnings)
-    if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  warn_all(f.warnings, 2);
   return f.model;
 }
 
