@@ -241,17 +241,7 @@ void run_actuator_show(const std::string& reference) {
   std::cout << io::actuator_json(io::resolve_actuator(reference, "", "actuator show"));
 }
 
-void run_actuator_check(const ActuatorCheckOptions& o) {
-  const auto actuator = io::resolve_actuator(o.actuator, "", "actuator check");
-  const auto logs = load_logs(o.logs);
-  workflows::ActuatorCheckOptions wo;
-  wo.evaluations = o.evaluations;
-  wo.threads = o.threads;
-  const auto out = workflows::check_actuator(actuator, logs, wo, stderr_progress());
-  if (o.strict && out.warnings > 0 && quiet())
-    throw std::runtime_error("actuator check: " + std::to_string(out.warnings) +
-                             " warning(s) (--strict)");
-  if (quiet()) return;
+void print_check(const workflows::ActuatorCheckOutcome& out) {
   auto params = [](const sim::ServoParams& p) {
     return "kt " + format_number(p.kt, 4) + " Nm/A, R " + format_number(p.R, 4) + " Ohm, armature " +
            format_number(p.armature, 4) + " kg m^2, Kc " + format_number(p.friction.Kc, 4) +
@@ -278,6 +268,16 @@ void run_actuator_check(const ActuatorCheckOptions& o) {
   std::cout << (out.warnings == 0 ? std::string("no inconsistency found")
                                   : std::to_string(out.warnings) + " warning(s)")
             << " in " << out.logs.size() << " log(s)\n";
+}
+
+void run_actuator_check(const ActuatorCheckOptions& o) {
+  const auto actuator = io::resolve_actuator(o.actuator, "", "actuator check");
+  const auto logs = load_logs(o.logs);
+  workflows::ActuatorCheckOptions wo;
+  wo.evaluations = o.evaluations;
+  wo.threads = o.threads;
+  const auto out = workflows::check_actuator(actuator, logs, wo, stderr_progress());
+  if (!quiet()) print_check(out);
   if (o.strict && out.warnings > 0)
     throw std::runtime_error("actuator check: " + std::to_string(out.warnings) +
                              " warning(s) (--strict)");
