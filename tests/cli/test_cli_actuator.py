@@ -128,7 +128,8 @@ def main():
                   worst < 1e-4)
         fit_dir = os.path.join(work, "fit")
         p = run("fit-actuator", "--logs", logs, "--kp", "100,200", "--models", "m1,m3",
-                "--validate", "kp=200", "--trials", "300", "--threads", "2", "--out", fit_dir)
+                "--validate", "kp=200", "--trials", "300", "--threads", "2", "--out", fit_dir,
+                "--verbose")
         check("fit-actuator runs", p.returncode == 0, p.stderr)
         if p.returncode == 0:
             summary = json.load(open(os.path.join(fit_dir, "summary.json")))
@@ -137,7 +138,7 @@ def main():
                   and summary["recommended"] in ("m1", "m3"), json.dumps(summary))
             check("table printed", "validation MAE" in p.stdout and "recommended:" in p.stdout,
                   p.stdout)
-            check("progress on stderr", "fitting m3 [kp=200]" in p.stderr, p.stderr)
+            check("--verbose: progress on stderr", "fitting m3 [kp=200]" in p.stderr, p.stderr)
             # the written parameter files give eval-actuator the fit's training error
             q = run("eval-actuator", "--params", os.path.join(fit_dir, "m1.json"), "--logs", logs,
                     "--kp", "100", "--json", os.path.join(work, "m1_eval.json"))
