@@ -43,7 +43,8 @@ void run_compare(const CompareOptions& o) {
   const std::vector<std::string> files =
       io::write_compare_outputs(base.out, c, input_paths(base), base.report, report_options());
 
-  for (const auto& row : c.rows) print_detail(row.model + ": solver: " + row.fit.termination);
+  for (const auto& row : c.rows)
+    if (!row.fit.termination.empty()) print_detail(row.model + ": solver: " + row.fit.termination);
   if (quiet()) return print_files(files);
   const workflows::CompareRow& best = c.rows.front();
   const std::string crit = workflows::criterion_label(c.criterion);

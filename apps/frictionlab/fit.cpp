@@ -30,7 +30,7 @@ void run_fit(const FitOptions& o) {
       io::write_fit_outputs(o.out, f, !o.no_plots, input_paths(o), o.report, report_options());
 
   const identify::FitResult& r = f.result;
-  print_detail("solver: " + r.termination);
+  if (!r.termination.empty()) print_detail("solver: " + r.termination);
   if (quiet()) return print_files(files);
   std::printf(
       "frictionlab fit: %s, %s, method %s, %ld samples (%.3g s at %.4g "
