@@ -281,4 +281,24 @@ TEST(Pipeline, ResamplingRefusesAGap) {
             "gap.csv: options: resample_max_gap must be >= 0 s (0: 10 median steps), got -1");
 }
 
+// describe(): the stages in the pipeline's order, as --verbose prints them.
+TEST(PreprocessPipeline, DescribeNamesTheStagesInOrder) {
+  EXPECT_EQ(data::describe({}), "none");
+  data::PreprocessOptions o;
+  o.resample_rate = 300;
+  o.lowpass_cutoff = 5;
+  o.derivatives = data::DerivativesFrom::position;
+  o.decimate = 2;
+  o.decimate_filter = data::DecimateFilter::antialias;
+  o.trim_s = 0.5;
+  EXPECT_EQ(data::describe(o),
+            "resample to 300 Hz, low-pass 5 Hz (Butterworth order 4, zero-phase), velocity and "
+            "acceleration from position (Savitzky-Golay), keep every 2-th sample (anti-alias "
+            "filter), trim 0.5 s at each end");
+  o = {};
+  o.derivatives = data::DerivativesFrom::velocity;
+  o.diff.method = signal::DiffMethod::central;
+  EXPECT_EQ(data::describe(o), "acceleration from velocity (central differences)");
+}
+
 }  // namespace

@@ -3,8 +3,9 @@
 // go through, so that --quiet and --verbose mean the same for every command:
 //   --quiet    errors, and the result files' paths (one per line on stdout, for scripts);
 //   (default)  the result, its verdict, each distinct warning once;
-//   --verbose  also the workflows' progress messages (the initial guesses, every solver start
-//              with its cost and iterations, the solver's termination message, ...).
+//   --verbose  also the workflows' progress messages (the preprocessing stages, the initial
+//              guesses, every solver start with its cost and iterations, the solver's
+//              termination message, ...).
 #pragma once
 
 #include <string>

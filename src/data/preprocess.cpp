@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/signal/butterworth.hpp"
@@ -66,6 +67,31 @@ void check_resampling_gaps(const std::vector<double>& t, double max_gap, const s
 }
 
 }  // namespace
+
+std::string describe(const PreprocessOptions& o) {
+  std::vector<std::string> stages;
+  if (o.resample_rate > 0) stages.push_back("resample to " + format_number(o.resample_rate) + " Hz");
+  if (o.lowpass_cutoff > 0)
+    stages.push_back("low-pass " + format_number(o.lowpass_cutoff) + " Hz (Butterworth order " +
+                     std::to_string(o.lowpass_order) + ", zero-phase)");
+  if (o.derivatives != DerivativesFrom::none) {
+    const char* method = o.diff.method == signal::DiffMethod::central ? "central differences"
+                         : o.diff.method == signal::DiffMethod::tvreg ? "TV-regularised"
+                                                                      : "Savitzky-Golay";
+    stages.push_back(o.derivatives == DerivativesFrom::position
+                         ? std::string("velocity and acceleration from position (") + method + ")"
+                         : std::string("acceleration from velocity (") + method + ")");
+  }
+  if (o.reintegrate) stages.emplace_back("re-integrated");
+  if (o.tv_force_alpha > 0) stages.push_back("TV de-noised force (alpha " + format_number(o.tv_force_alpha) + ")");
+  if (o.decimate > 1)
+    stages.push_back("keep every " + std::to_string(o.decimate) + "-th sample" +
+                     (o.decimate_filter == DecimateFilter::antialias ? " (anti-alias filter)" : ""));
+  if (o.trim_s > 0) stages.push_back("trim " + format_number(o.trim_s) + " s at each end");
+  std::string out;
+  for (const auto& s : stages) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "none" : out;
+}
 
 Record preprocess(const Record& in, const PreprocessOptions& opt) {
   const std::string src = source_name(in);

@@ -154,6 +154,9 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   PreparedRecord train = prepare_record(training.record, options.preprocess, problem);
   out.warnings = std::move(train.warnings);
   out.training = std::move(train.record);
+  progress.say("preprocessing: " + data::describe(options.preprocess) + " (training record: " +
+               std::to_string(training.record.size()) + " samples read, " +
+               std::to_string(out.training.size()) + " fitted)");
   for (std::string& w : same_data_warnings(training, validation)) out.warnings.push_back(std::move(w));
 
   // Every validation record is prepared and checked before the fit: a record that cannot be

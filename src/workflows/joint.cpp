@@ -110,6 +110,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   s.method = o.method;
   s.input = training.source;
   const identify::JointPrepOptions prep = with_lowpass(o.prep, training, s.lowpass);
+  progress.say("preprocessing: " + data::describe(prep.preprocess));
   s.training_data = identify::joint_data(training, prep);
   if (desired) identify::attach_desired(s.training_data, *desired, prep);
   for (const auto& rec : validation) {

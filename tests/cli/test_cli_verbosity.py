@@ -3,7 +3,7 @@
 
 Default: the result on stdout, each distinct warning once on stderr, no progress messages.
 --quiet: stdout holds exactly the result files' paths, stderr nothing. --verbose: the progress
-messages and the solver's termination too. The record is LuGre simulated on the 100 Hz sine;
+messages (the preprocessing, the solver's starts) and the solver's termination too. The record is LuGre simulated on the 100 Hz sine;
 its Stribeck fit, validated twice on the training record itself, raises "is the training
 record" for each validation record (two equal messages: printed once, both in fit.json).
 """
@@ -52,9 +52,11 @@ def main():
 
     p = cli.run(*fit, "--out", "verbose", "--verbose")
     err = p.stderr.splitlines()
-    cli.check("--verbose: the solver's starts and termination, the warnings once",
+    cli.check("--verbose: the preprocessing, the solver's starts and termination, the warnings once",
               p.returncode == 0 and any(l.startswith("frictionlab: lsq start 1/") for l in err)
               and any(l.startswith("frictionlab: solver: ") for l in err)
+              and "frictionlab: preprocessing: none (training record: 201 samples read, 201 "
+                  "fitted)" in err
               and sum(SAME in l for l in err) == 1, p.stderr)
 
     p = cli.run("--quiet", *fit, "--out", "both", "--verbose")

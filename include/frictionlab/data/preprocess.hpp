@@ -43,6 +43,8 @@
 // records, std::runtime_error if a tvreg differentiation does not converge.
 #pragma once
 
+#include <string>
+
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/data/record.hpp"
 #include "frictionlab/signal/differentiate.hpp"
@@ -90,6 +92,11 @@ struct PreprocessOptions {
 /// The preprocessed copy of `record` (same source; the channels present in the input, plus
 /// velocity and acceleration from stage 3). With no stage, `record` unchanged.
 Record preprocess(const Record& record, const PreprocessOptions& options);
+
+/// The stages `options` runs, in order, for a person: "resample to 300 Hz, low-pass 5 Hz
+/// (Butterworth order 4, zero-phase), velocity and acceleration from position (savgol),
+/// ...", or "none" (the CLI's --verbose prints it).
+std::string describe(const PreprocessOptions& options);
 
 /// `checks` for a record as read before `options`: with resampling, the jitter the resampling
 /// bridges (steps up to kResampleGapSteps median steps) is not warned about, since resampling
