@@ -130,6 +130,7 @@ class VerdictReason:
 class Verdict:
     grade: str; reasons: list[VerdictReason]
     def line(self) -> str: ...
+    def to_dict(self) -> dict: ...  # {"grade", "line", "reasons": [{"grade", "rule", "text", "hint"}]}
 
 class JointLowpassChoice:
     cutoff_hz: float; candidate_hz: float; bandwidth_hz: float; noise_share: float
