@@ -303,6 +303,46 @@ def test_drift_scattered_two_session_baseline_is_undetermined_not_no_drift():
             analysis.DriftRule(**bad)
 
 
+def test_drift_severity_and_cause():
+    """A flag is strong beyond twice both thresholds, else borderline; an undetermined row's
+    cause is the short form its reason starts with, and the summaries count and rank them."""
+    # +25 %, z = 0.25 / 0.0115 = 21.7: beyond 2 x 2.58 and 2 x 10 %
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 1.25], [0.01] * 4)).iloc[0]
+    assert r["outcome"] == "drift" and r["severity"] == "strong" and r["cause"] == ""
+    # -13 % with 4 % errors: z = -0.13 / sqrt(0.04^2 + 0.04^2 / 3) = -2.81, just beyond 2.58
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 0.87], [0.04] * 4)).iloc[0]
+    assert r["z"] == pytest.approx(-0.13 / math.sqrt(0.04**2 * 4 / 3), rel=1e-9)
+    assert r["outcome"] == "drift" and r["severity"] == "borderline"
+    # +15 % with z = 15: strong statistically but under 2 x 10 %: borderline
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 1.15], [0.01] * 4)).iloc[0]
+    assert r["z"] > 2 * r["threshold"] and r["severity"] == "borderline"
+    # not flagged: no severity
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 1.0], [0.01] * 4)).iloc[0]
+    assert r["outcome"] == "no drift" and r["severity"] == "" and r["cause"] == ""
+    # the causes of the undetermined cases
+    cases = {"scatter": _rows([1.0, 1.1, 0.9, 1.05, 1.16], [0.01] * 5, joint="a"),
+             "large_errors": _rows([1.0, 1.0, 1.3], [0.2] * 3, joint="b"),
+             "no_std_error": _rows([1.0, 1.0, 2.0], [0.01, 0.01, float("nan")], joint="c"),
+             "not_determined": _rows([1.0, 1.0, 2.0], [0.01] * 3, joint="d", determined=[True, True, False]),
+             "one_session": _rows([1.0], [0.01], joint="e"),
+             "no_usable_baseline": _rows([1.0, 1.0], [float("nan"), 0.01], joint="f"),
+             "few_baseline": _rows([1.0, 1.001], [0.01, 0.01], joint="g"),
+             "zero_baseline": _rows([0.0, 0.0, 0.5], [0.01] * 3, joint="h"),
+             "scatter2": _rows([1.0, 1.1, 0.9, 1.05, 1.01], [0.01] * 5, joint="i")}
+    d = analysis.drift(pd.concat(cases.values(), ignore_index=True))
+    got = dict(zip(d["joint"], d["cause"]))
+    assert got == {j: analysis.CAUSES[k.rstrip("2")] for j, k in zip("abcdefghi", cases)}
+    assert (d["outcome"] == "undetermined").all()
+    c = analysis.undetermined_causes(d)
+    assert list(c.columns) == ["cause", "parameters", "robot_joints"]
+    assert c.iloc[0].tolist() == [analysis.CAUSES["scatter"], 2, 2] and c["parameters"].sum() == 9
+    # the largest unchecked changes: |relative| descending, rows without one left out
+    w = analysis.largest_unchecked(d, n=2)
+    assert list(w["joint"]) == ["c", "d"] and list(w["relative"]) == [1.0, 1.0]
+    # e (1 session), f (no usable baseline), h (baseline 0) have no relative change
+    assert sorted(analysis.largest_unchecked(d, n=20)["joint"]) == ["a", "b", "c", "d", "g", "i"]
+
+
 def test_drift_outcomes_of_the_rule_cases():
     # the hand-computed cases above: a determined baseline flags (and does not) exactly as before
     x, se = np.array([1.0, 1.02, 0.99]), np.array([0.01, 0.02, 0.01])
