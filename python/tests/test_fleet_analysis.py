@@ -767,8 +767,9 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
 
 def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsys):
     """`frictionlab fleet report` on a store holding the three joints (the store is stood in for:
-    the CLI reads Store.parameters() and Store.tasks()): the first line counts the undetermined,
-    one line per undetermined parameter follows the drift lines, --json and --csv carry outcome."""
+    the CLI reads Store.parameters() and Store.tasks()): the page, the counts by outcome and
+    severity, a line per drift, the undetermined counted by cause with the largest unchecked
+    change and where each one's reason is; --json and --csv carry outcome."""
     from frictionlab.fleet import __main__ as cli, store as fstore
 
     p, tasks = _three_outcomes()
@@ -791,11 +792,16 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("; 1 flagged parameter(s) of 1 joint(s); 1 undetermined parameter(s) of 1 "
-                             "joint(s) (the baseline cannot decide: not checked); 1 without drift"), lines[0]
-    assert lines[1].startswith("  drift: r a Fc: +41.0%")
-    assert lines[2].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), lines[2]
-    assert len(lines) == 3
+    assert lines == [
+        f"report: {tmp_path / 'r.html'}",
+        "drift of 3 parameter(s): 1 flagged (1 strong), 1 undetermined (not checked: the baseline "
+        "cannot decide), 1 without drift",
+        lines[2], "  undetermined, by cause (parameters):",
+        "       1  the baseline sessions scatter: the band is too wide",
+        lines[5],
+        f"  each with its reason: the report's section \"Undetermined\" and {out_csv / 'drift.csv'}"]
+    assert lines[2].startswith("  drift (strong): r a Fc +41.0% from the baseline 0.3129 (z = +"), lines[2]
+    assert lines[5].startswith("  largest unchecked changes: r b Fc +"), lines[5]
     tables = _strict_json_file(out_json)
     assert [(r["joint"], r["outcome"]) for r in tables["drift"]] == [("a", "drift"), ("b", "undetermined"),
                                                                      ("c", "no drift")]
