@@ -675,9 +675,10 @@ def test_report(fleet, tmp_path):
     # order: flagged joints first, then failures, history, spread
     pos = {sid: text.index(f'<section id="{sid}">') for sid in ("flagged", "outliers", "failures", "history", "spread", "shared", "tables")}
     assert pos["flagged"] < pos["outliers"] < pos["failures"] < pos["history"] < pos["spread"] < pos["shared"] < pos["tables"]
-    rows = [a for t, a, _ in c.starts if t == "tr" and a.get("class") == "flagged" and "data-parameter" in a]
+    rows = [a for t, a, _ in c.starts if t == "tr" and "flagged" in a.get("class", "").split() and "data-parameter" in a]
     first = [(a["data-robot"], a["data-joint"], a["data-parameter"]) for a in rows][:2]
     assert set(first) == {(e["robot"], e["joint"], e["parameter"]) for e in truth["drifts"]}
+    assert all(a["class"] == "flagged strong" for a in rows[:2])   # the injected x 1.4 drifts
     # failures carry the library's messages
     for e in tasks.loc[tasks["status"] == "failed", "error"]:
         assert e.split(":")[0] in text and any(f'data-key="{k}"' in text for k in tasks["key"])
@@ -741,14 +742,16 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
             '(1 robot joint(s): the baseline cannot decide), 1 no drift.</span>') in text
     # flagged rows: only the drift; the undetermined section, inside the flagged one, after its table
     rows = [(a.get("class"), a.get("data-joint")) for t, a, _ in c.starts if t == "tr" and "data-parameter" in a]
-    assert rows == [("flagged", "a"), ("undetermined", "b")]
+    assert rows == [("flagged strong", "a"), ("undetermined", "b")]
     flagged_at, und_at = text.index('<section id="flagged">'), text.index('<section id="undetermined">')
     assert flagged_at < text.index('data-table="drift-flagged"') < und_at < text.index('data-table="drift-undetermined"')
     assert und_at < text.index('<section id="outliers">')
     sec = text[und_at:text.index('<section id="outliers">')]
     assert "1 parameter(s) of 1 robot joint(s) are not flagged" in sec
-    assert "undetermined: the baseline of 2 sessions scatters beyond their standard errors" in sec
-    assert "63.7 combined standard errors" in sec
+    # the row shows the cause; its full reason is the cause's tooltip
+    assert ('<td title="undetermined: the baseline of 2 sessions scatters beyond their standard errors'
+            in sec)
+    assert "63.7 combined standard errors" in sec and analysis.CAUSES["scatter"] in sec
     # the drift download carries outcome and detectable
     links = {a["download"]: a["href"] for t, a, _ in c.starts if t == "a" and "download" in a}
     back = pd.read_csv(io.StringIO(base64.b64decode(links["drift.csv"].split(",", 1)[1]).decode()))
