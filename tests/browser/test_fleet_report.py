@@ -245,3 +245,19 @@ def test_percent_and_glossary(fleet_page):
                                                 kind="mergesort")
     assert info["rel"] == [f"{100 * v:+.1f} %" for v in fl_["relative"]]
     assert "relative: change / |baseline|, in percent" in info["glossary"]
+
+
+def test_rows_stay_short(fleet_page):
+    """Every row of every table, the folded raw tables unfolded too, is at most two text lines
+    high (long reasons were a 200 px column of text): short causes, reasons and JSON as
+    tooltips, long text cut on one line in the raw tables; unfolded, the layout still holds."""
+    page = fleet_page["page"]
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    try:
+        tall = page.evaluate("""Array.from(document.querySelectorAll('table')).map(t => [t.dataset.table,
+            Math.max(0, ...Array.from(t.querySelectorAll('tbody tr')).map(r => r.getBoundingClientRect().height))])""")
+        assert {n for n, _ in tall} >= {"drift-flagged", "drift-undetermined", "drift", "tasks"}
+        assert [(n, h) for n, h in tall if h > 45] == []
+        assert layout.check(page, "outside_page") == []
+    finally:
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")

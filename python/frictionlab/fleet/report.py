@@ -201,9 +201,10 @@ _SEVERITY_KEY = (
     'legend.</p>')
 
 
-def _cell(v, column: str = "", tip: str = "") -> str:
+def _cell(v, column: str = "", tip: str = "", clip: bool = False) -> str:
     """A table cell: numbers right-aligned (the relative columns in percent), booleans yes/no,
-    objects as JSON; ``tip`` the cell's tooltip (title)."""
+    objects as JSON; ``tip`` the cell's tooltip (title). Text of the _WRAP columns wraps, or
+    with ``clip`` stays on one line cut at 24 em (the whole text as tooltip)."""
     t = f' title="{_e(tip)}"' if tip else ""
     if isinstance(v, (bool, np.bool_)):
         return f"<td{t}>{'yes' if v else 'no'}</td>"
@@ -218,6 +219,8 @@ def _cell(v, column: str = "", tip: str = "") -> str:
         return f'<td class="long" title="{_e(tip or v)}">{_e(v)}</td>'
     if v is None:
         return f"<td{t}></td>"
+    if column in _WRAP and clip:
+        return f'<td class="long" title="{_e(tip or v)}">{_e(v)}</td>'
     wrap = ' class="text"' if column in _WRAP else ""
     return f"<td{t}{wrap}>{_e(v)}</td>"
 
@@ -229,10 +232,12 @@ def _glossary(cols: list) -> str:
 
 
 def _table(df: pd.DataFrame, name: str, columns: list | None = None, row_attrs=None,
-           max_rows: int | None = None, tips: dict | None = None, glossary: bool = True) -> str:
+           max_rows: int | None = None, tips: dict | None = None, glossary: bool = True,
+           clip: bool = False) -> str:
     """An HTML table of ``df`` (``columns`` shown), rows with data-* attributes from row_attrs,
     each header with its meaning (``_COLUMNS``) as tooltip and, with ``glossary``, under the
-    table; ``tips``: column -> column of the row whose text is that cell's tooltip."""
+    table; ``tips``: column -> column of the row whose text is that cell's tooltip; ``clip``:
+    long text on one line (``_cell``)."""
     cols = [c for c in (columns or list(df.columns)) if c in df.columns]
     tips = tips or {}
     # In a box that scrolls sideways by itself: a table wider than the window (the raw tables show
@@ -244,7 +249,7 @@ def _table(df: pd.DataFrame, name: str, columns: list | None = None, row_attrs=N
     shown = recs if max_rows is None else recs[:max_rows]
     for r in shown:
         attrs = row_attrs(r) if row_attrs else ""
-        out.append(f"<tr{attrs}>" + "".join(_cell(r[c], c, r[tips[c]] if c in tips else "")
+        out.append(f"<tr{attrs}>" + "".join(_cell(r[c], c, r[tips[c]] if c in tips else "", clip)
                                             for c in cols) + "</tr>")
     out.append("</tbody></table></div>")
     if max_rows is not None and len(recs) > max_rows:
@@ -717,7 +722,7 @@ def _tables_section(tables: list, max_rows: int) -> str:
     for name, df in tables:
         b.append(f'<h3>{_e(name)}</h3>' + _downloads(df, name)
                  + f'<details><summary>{len(df)} rows, {len(df.columns)} columns</summary>'
-                 + _table(df, name, max_rows=max_rows) + "</details>")
+                 + _table(df, name, max_rows=max_rows, clip=True) + "</details>")
     b.append("</section>")
     return "".join(b)
 
