@@ -393,8 +393,17 @@ def test_quick_start_prints_only_frictionlab_lines(tmp_path):
     """docs/fleet.md's quick start through the CLI: every line on stderr is frictionlab's own.
     Some of its fits start outside the model's valid set, and Ceres then logs "Terminating:
     Residual and Jacobian evaluation failed." through glog at severity ERROR, which reached the
-    terminal from every worker behind "Logging before InitGoogleLogging()"."""
+    terminal from every worker behind "Logging before InitGoogleLogging()". Dask's default HTTP
+    port 8787 is held during the run (as another Dask cluster would hold it): distributed warned
+    "Port 8787 is already in use" then."""
+    import socket
     cli = os.environ["FRICTIONLAB_CLI"]
+    held = socket.socket()
+    try:
+        held.bind(("", 8787))
+        held.listen()
+    except OSError:
+        pass   # already held by something else: the same condition
     demo, db = tmp_path / "fleet_demo", tmp_path / "fleet_demo.sqlite"
     steps = [["fleet", "generate", demo, "--robots", "4", "--sessions", "3", "--seconds", "2",
               "--corrupt", "1", "--replace"],
@@ -406,4 +415,5 @@ def test_quick_start_prints_only_frictionlab_lines(tmp_path):
         assert p.returncode == 0, p.stderr[-3000:]
         foreign = [line for line in p.stderr.splitlines() if not line.startswith("frictionlab")]
         assert foreign == [], foreign[:5]
+    held.close()
     assert not list(tmp_path.glob("*.log.*")) and not list(tmp_path.glob("*INFO*"))
