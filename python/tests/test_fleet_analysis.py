@@ -752,6 +752,9 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
     assert ('<td title="undetermined: the baseline of 2 sessions scatters beyond their standard errors'
             in sec)
     assert "63.7 combined standard errors" in sec and analysis.CAUSES["scatter"] in sec
+    # three robot joints: too few for the outlier test, and the page says so (not "No outlier.")
+    assert ("1 of 1 parameter groups have fewer: not tested." in text
+            and "Not tested: no parameter group has 5 robot joints." in text and "No outlier" not in text)
     # the drift download carries outcome and detectable
     links = {a["download"]: a["href"] for t, a, _ in c.starts if t == "a" and "download" in a}
     back = pd.read_csv(io.StringIO(base64.b64decode(links["drift.csv"].split(",", 1)[1]).decode()))

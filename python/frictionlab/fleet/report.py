@@ -623,15 +623,24 @@ def _undetermined_section(drift: pd.DataFrame, undet: pd.DataFrame, max_rows: in
 
 
 def _outliers_section(spread: pd.DataFrame, spread_z: float) -> str:
-    """The fleet outliers (robust z beyond ``spread_z``)."""
+    """The fleet outliers (robust z beyond ``spread_z``), and how many groups (joint type,
+    model, parameter) could be tested at all (analysis.spread: 5 robot joints or more)."""
     outl = spread[spread["outlier"]] if len(spread) else spread
     b = [f'<section id="outliers"><h2>Fleet outliers (|robust z| &gt; {spread_z:g})</h2>']
+    groups = list(spread.groupby(["joint_type", "model", "name"])) if len(spread) else []
+    tested = sum(bool(np.isfinite(g["robust_z"].to_numpy(float)).any()) for _, g in groups)
+    b.append('<p class="note">Robust z: 0.6745 (value - median) / MAD over the robot joints of a '
+             'joint type, each with its newest estimate; the test needs 5 robot joints or more.'
+             + (f" {len(groups) - tested} of {len(groups)} parameter groups have fewer: not tested."
+                if tested < len(groups) else "") + "</p>")
     if len(outl):
         b.append(_table(outl, "spread-outliers",
                         ["joint_type", "name", "unit", "robot", "joint", "value", "median", "robust_z",
                          "session"], _row_attrs("flagged outlier")))
+    elif tested:
+        b.append(f'<p class="ok">No outlier in the {tested} parameter group(s) tested.</p>')
     else:
-        b.append('<p class="ok">No outlier.</p>')
+        b.append('<p>Not tested: no parameter group has 5 robot joints.</p>')
     b.append("</section>")
     return "".join(b)
 
