@@ -3,28 +3,37 @@
 One self-contained page (inline CSS and SVG, the tables' CSV and JSON as ``data:`` links; no
 script, font, stylesheet or image loaded from anywhere), in this order:
 
-1. the flagged joints: drift (``analysis.drift`` rows with ``flagged``: parameter, newest value,
-   baseline, change and relative change, z, session and date), then the undetermined parameters
-   (outcome "undetermined": the baseline cannot decide, with the reason), then the fleet outliers
-   (``analysis.spread`` rows with ``outlier``); the header counts the drift table's outcomes;
+1. the flagged joints: drift (``analysis.drift`` rows with ``flagged``, strong before
+   borderline: parameter, newest value, baseline, change, relative change in percent, z,
+   threshold, severity, session), then the undetermined parameters (outcome "undetermined":
+   counted by cause, then one row each with its cause, the reason as the cause's tooltip),
+   then the fleet outliers (``analysis.spread`` rows with ``outlier``, and how many groups
+   could be tested); the header counts the drift table's outcomes;
 2. the failed tasks with the library's messages;
 3. per joint type, the history plots (each parameter against session_time, one line per robot
-   joint, the 95 % intervals as bars; drifted joints red, outlier joints orange) and the spread
-   plots (each parameter's newest estimate per robot joint, the median and the +-z MAD band,
-   outliers red and labelled);
+   joint, the 95 % intervals as bars, a legend naming each line; that parameter's strong drifts
+   red, borderline ones amber, fleet outliers purple) and the spread plots (each parameter's
+   newest estimate per robot joint, the median and the outlier limits, outliers purple and
+   named in the legend);
 4. the shared-parameter check (``analysis.shared_check``) when given;
-5. every table with its CSV and JSON download.
+5. every table with its CSV and JSON download, its rows folded.
+
+Every column header has its meaning (``_COLUMNS``) as tooltip, and a glossary follows each
+table. Every plot follows the layout contract of tests/browser/layout.py (``g.panel`` with its
+ranges, ``data-series`` per series, ``g.legend`` with ``data-legend`` entries); the legend is a
+column right of the panel, where it covers no data.
 
 The identification report's page pieces (io::report_html's CSS, io::render_svg's plots) are C++
 and not bound to Python (python/src binds only whole fit pages: write_python_report), so the page
 and its SVG are written here, in the same spirit (inline, static, printable).
 
-DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged[data-robot]
-[data-joint][data-parameter]; section#flagged section#undetermined
+DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged.strong|.borderline
+[data-robot][data-joint][data-parameter]; section#flagged section#undetermined
 table[data-table=drift-undetermined] tr.undetermined[data-robot][data-joint][data-parameter];
 header span#drift-summary; section#outliers; section#failures tr[data-key]; section#history
-svg.plot[data-plot=history][data-joint-type][data-parameter]; section#spread
-svg.plot[data-plot=spread]; section#tables table[data-table] with a.download[data-format].
+svg.plot[data-plot=history][data-joint-type][data-parameter] with a g[data-robot][data-joint]
+per robot joint (.flagged when highlighted; itself the g[data-series], or inside a grouped one); section#spread svg.plot[data-plot=spread] with
+g.outlier[data-robot][data-joint]; section#tables table[data-table] with a.download[data-format].
 """
 from __future__ import annotations
 
