@@ -228,6 +228,9 @@ def test_colours_by_severity(crowded_page):
         'svg[data-plot=spread][data-joint-type=elbow][data-parameter=sigma2] g.outlier circle')).map(c =>
         [c.parentElement.dataset.robot, c.getAttribute('fill')])""")
     assert sorted(outl) == [["r020", report._OUTLIER], ["r021", report._OUTLIER], ["r022", report._OUTLIER]]
+    legend = page.evaluate("""Array.from(document.querySelectorAll(
+        'svg[data-plot=spread][data-joint-type=elbow][data-parameter=sigma2] [data-legend]')).map(g => g.dataset.legend)""")
+    assert legend == ["27 robot joints", "median", "outlier limits", "r020/elbow", "r021/elbow", "r022/elbow"]
 
 
 def test_percent_and_glossary(fleet_page):

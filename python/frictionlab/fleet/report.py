@@ -516,7 +516,7 @@ def _spread_svg(s: pd.DataFrame, jt: str, name: str, z: float) -> str:
                   "robot (newest session)"),
            f.panel_open(data + vals)]
     xa, xb = f.L, f.right
-    plain = f"{n} robot joints"
+    plain = f"{int((~s['outlier']).sum())} robot joints"   # the outliers are named apart
     entries = [(plain, "#1f77b4", "dot", ""), ("median", "#37474f", "line", "")]
     out.append(f'<line data-series="median" x1="{xa}" x2="{xb}" y1="{f.py(med):.1f}" '
                f'y2="{f.py(med):.1f}" stroke="#37474f"/>')
