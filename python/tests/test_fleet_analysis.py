@@ -856,3 +856,15 @@ def test_a_lugre_fleet_task_reruns_with_the_cli(tmp_path):
     cli = {e["name"]: e["value"] for e in json.loads((tmp_path / "cli" / "fit.json").read_text())["parameters"]}
     for e in r["models"][0]["parameters"]:
         assert cli[e["name"]] == pytest.approx(e["value"], rel=1e-9), e["name"]
+
+
+def test_report_shows_relative_changes_in_percent():
+    """The page's relative and detectable cells are percent with three significant digits, never
+    in e-notation (a detectable 3350 %, not 3.35e+03 %); other numbers keep 5 digits; the
+    downloads keep the fractions (test_report)."""
+    assert report._cell(33.4990, "detectable") == '<td class="num">3350 %</td>'
+    assert report._cell(0.71893, "detectable") == '<td class="num">71.9 %</td>'
+    assert report._cell(-0.16839, "relative") == '<td class="num">-16.8 %</td>'
+    assert report._cell(0.40012, "relative") == '<td class="num">+40.0 %</td>'
+    assert report._cell(0.40012, "value") == '<td class="num">0.40012</td>'
+    assert report._cell(float("nan"), "relative") == '<td class="num"></td>'

@@ -194,7 +194,9 @@ _COLUMNS = {
     "finished_at": "end (Unix time, s)", "seconds": "run time [s]", "worker": "the Dask worker",
     "recorded_at": "stored at (Unix time, s)",
 }
-_PERCENT = {"relative": "{:+.1f} %", "detectable": "{:.3g} %"}
+# (3 significant digits, never in e-notation: a detectable change of 3350 %, not 3.35e+03 %)
+_PERCENT = {"relative": lambda p: f"{p:+.1f} %",
+            "detectable": lambda p: f"{p:.3g} %" if abs(p) < 1000 else f"{p:.0f} %"}
 _WRAP = {"cause", "reason", "note", "error"}      # text columns whose cells wrap
 
 # What the highlight colours mean (above the flagged table and the plots).
@@ -219,7 +221,7 @@ def _cell(v, column: str = "", tip: str = "", clip: bool = False) -> str:
         return f"<td{t}>{'yes' if v else 'no'}</td>"
     if isinstance(v, (float, np.floating)):
         if column in _PERCENT and math.isfinite(v):
-            return f'<td class="num"{t}>{_e(_PERCENT[column].format(100 * float(v)))}</td>'
+            return f'<td class="num"{t}>{_e(_PERCENT[column](100 * float(v)))}</td>'
         return f'<td class="num"{t}>{"" if not math.isfinite(v) else _e(f"{float(v):.5g}")}</td>'
     if isinstance(v, (int, np.integer)):
         return f'<td class="num"{t}>{int(v)}</td>'
