@@ -261,6 +261,8 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
   if (sources.empty()) throw std::invalid_argument("report_html: no result to report");
   std::string body, nav;
   int fits = 0, comparisons = 0;
+  // The header's count: a fit-actuator section holds a fit per model, an evaluation none.
+  int fitted = 0, evaluations = 0;
   for (const auto& src : sources) {
     if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-compare") {
       const std::string cid = "comparison-" + std::to_string(++comparisons);
@@ -279,14 +281,19 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
                src.result.contains("recommended")) {
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_section(src, id);
+      fitted += static_cast<int>(src.result.at("models").size()) - 1;
       nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-actuator-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_eval_section(src, id);
+      ++evaluations;
+      --fitted;
       nav += "<li><a href=\"#" + id + "\">actuator evaluation &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_eval_section(src, id);
+      ++evaluations;
+      --fitted;
       nav += "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-fit") {
       const std::string id = "fit-" + std::to_string(++fits);
@@ -307,7 +314,10 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
                   esc(options.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<header>\n<h1>" +
                   esc(options.title) + "</h1>\n<p>";
   if (!options.generator.empty()) s += "Made by " + esc(options.generator) + ". ";
-  s += std::to_string(fits) + (fits == 1 ? " fit" : " fits") +
+  fitted += fits;
+  s += std::to_string(fitted) + (fitted == 1 ? " fit" : " fits") +
+       (evaluations > 0 ? ", " + std::to_string(evaluations) + (evaluations == 1 ? " evaluation" : " evaluations")
+                        : std::string()) +
        (comparisons > 0 ? ", " + std::to_string(comparisons) + (comparisons == 1 ? " comparison" : " comparisons") : std::string()) +
        ".</p>\n";
   if (!options.command.empty()) s += "<p class=\"command\"><code>" + esc(options.command) + "</code></p>\n";
