@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@
 
 namespace CLI {
 class App;
+}
+
+namespace frictionlab::workflows {
+struct Verdict;
 }
 
 namespace frictionlab::cli {
@@ -131,5 +136,10 @@ void emit_text(const std::string& output, const std::string& text, const std::st
 
 /// "frictionlab: warning: <line>" on stderr, one line per line of `message`.
 void print_warning(const std::string& message);
+
+/// A result's verdict (docs/verdicts.md) on `out` (nullptr: the standard output):
+/// "INDENTverdict: LINE", then each note (a reason of grade good) as "INDENTnote: TEXT (HINT)".
+void print_verdict(const workflows::Verdict& v, const std::string& indent = "  ",
+                   std::ostream* out = nullptr);
 
 }  // namespace frictionlab::cli

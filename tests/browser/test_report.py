@@ -301,25 +301,41 @@ def test_joint_report(pages, reports):
 
 
 def test_actuator_report(pages, reports):
-    """fit-actuator on the XL330 logs (two models, a short budget): the ranking equals
-    summary.json, the recommendation is named with its reason, the recommended model's
-    parameters equal its parameter file, a time plot per log."""
+    """fit-actuator on the XL330 logs (two models, a short budget): the verdict first, the
+    ranking equals summary.json, the recommendation is named with its reason, the recommended
+    model's parameters equal its parameter file and carry their units, a time plot per log headed
+    by its role in the fit and its error; the header counts the two fits."""
     j = json.loads((reports / "act" / "summary.json").read_text())
     params = json.loads((reports / "act" / (j["recommended"] + ".json")).read_text())
     page = pages["act"]
     info = page.evaluate("""({
+        first: document.querySelector('section.actuator').children[1].className,
+        grade: document.querySelector('section.actuator div.verdict').dataset.grade,
+        header: document.querySelector('header p').textContent,
         ranking: Array.from(document.querySelectorAll('table.ranking tbody tr')).map(tr =>
-          [tr.dataset.model, +tr.children[2].dataset.value]),
+          [tr.dataset.model, +tr.children[1].textContent, +tr.children[2].dataset.value]),
         recommended: document.querySelector('.recommendation').dataset.model,
         text: document.querySelector('.recommendation').textContent,
         params: Object.fromEntries(Array.from(document.querySelectorAll('table.parameters tbody tr'))
           .map(tr => [tr.dataset.name, +tr.querySelector('td.value').dataset.value])),
+        units: Object.fromEntries(Array.from(document.querySelectorAll('table.parameters tbody tr'))
+          .map(tr => [tr.dataset.name, tr.querySelector('td.unit').textContent])),
+        headings: Array.from(document.querySelectorAll('section.actuator h3[data-role]')).map(h =>
+          [h.dataset.role, h.textContent]),
         timeplots: document.querySelectorAll('div.timeplot').length,
       })""")
-    assert info["ranking"] == [[m["model"], m["train_mae"]] for m in j["models"]]
+    assert info["first"].startswith("verdict ") and info["grade"] == j["verdict"]["grade"]
+    assert "2 fits." in info["header"]
+    assert info["ranking"] == [[m["model"], m["n_parameters"], m["train_mae"]] for m in j["models"]]
     assert info["recommended"] == j["recommended"] and j["reason"] in info["text"]
     assert info["params"] == {k: v for k, v in params.items() if isinstance(v, (int, float))}
+    assert info["units"]["kt"] == "N m/A" and info["units"]["friction_viscous"] == "N m s/rad"
     assert info["timeplots"] == len(j["logs"]) == 16
+    # --validate none: every log is a training log; each heading gives its error
+    logs = j["report"]["logs"]
+    assert [h[0] for h in info["headings"]] == [l["role"] for l in logs] == ["training"] * 16
+    for (_, text), l in zip(info["headings"], logs):
+        assert f"training, MAE {l['mae']:.5g} rad" in text, text
 
 
 def test_joint_evaluation_report(pages, reports):
@@ -355,7 +371,9 @@ def test_actuator_evaluation_report(pages, reports):
           [tr.dataset.log, Array.from(tr.querySelectorAll('td[data-value]')).map(td => +td.dataset.value),
            Array.from(tr.querySelectorAll('td.lowest')).length]),
         means: Array.from(document.querySelectorAll('table.eval tr.mean td[data-value]')).map(td => +td.dataset.value),
-        best: document.querySelector('section.actuator-eval .verdict').dataset.model,
+        best: document.querySelector('section.actuator-eval .recommendation').dataset.model,
+        grade: document.querySelector('section.actuator-eval div.verdict').dataset.grade,
+        pooled: Array.from(document.querySelectorAll('table.eval tr.pooled td[data-value]')).map(td => +td.dataset.value),
         series: Array.from(document.querySelectorAll('div.timeplot svg')).map(svg =>
           Array.from(svg.querySelectorAll('polyline.series')).map(p => p.dataset.name)),
       })""")
@@ -365,6 +383,8 @@ def test_actuator_evaluation_report(pages, reports):
     for i, (_, maes, lowest) in enumerate(info["rows"]):
         assert maes == [p["mae"][i] for p in j["params"]] and lowest >= 1
     assert info["means"] == [p["mean"] for p in j["params"]]
+    assert info["pooled"] == [p["pooled"] for p in j["params"]]
+    assert info["grade"] == j["verdict"]["grade"]
     assert info["best"] == j["best"] == min(j["params"], key=lambda p: p["mean"])["label"]
     assert len(info["series"]) == len(j["logs"]) == 4
     for names in info["series"]:

@@ -21,6 +21,23 @@
 //   simulation   TR-BDF2 stages whose Newton iteration did not converge: doubtful;
 //   lowpass      a low-pass chosen from the record (identify::choose_joint_lowpass): a note.
 //
+// Actuator rules (fit_actuator: the recommended model; eval_actuator: the set with the lowest
+// mean); e = position MAE / range of the measured position (max - min) of a log, the range
+// being the motion the servo was asked to follow:
+//   error        e of the deciding logs (the validation logs when there are any, else all),
+//                from the pooled MAE over the mean range: e > 0.25 bad (the model does not
+//                reproduce the motion), e > 0.1 doubtful; a log with e > 0.35: doubtful (that
+//                log is not reproduced);
+//   generalises  validation MAE > 1.5 x the training MAE and e(validation) > 0.05: doubtful;
+//   bounds       a parameter of the recommended model at an end of its search range: doubtful
+//                (the logs do not determine it, or the range or the description is wrong);
+//   failed       a model whose fit failed or whose error is not finite: doubtful; no model
+//                (no set) with a finite error: bad;
+//   margin       the recommended model's ranking error within the tolerance of another's, or
+//                the lowest mean within 2 % of the next set's: a note (the logs do not
+//                separate them);
+//   actuator     the description chosen for the user from the logged supply: a note.
+//
 // Host side: allocates; no I/O.
 #pragma once
 
@@ -31,6 +48,8 @@ namespace frictionlab::workflows {
 
 struct FitJointOutcome;
 struct EvalJointOutcome;
+struct FitActuatorOutcome;
+struct EvalActuatorOutcome;
 
 enum class Grade { good, doubtful, bad };
 
@@ -59,5 +78,10 @@ struct Verdict {
 Verdict joint_fit_verdict(const FitJointOutcome& outcome);
 /// The verdict on a joint model evaluated on records (header).
 Verdict joint_eval_verdict(const EvalJointOutcome& outcome);
+
+/// The verdict on an actuator fit (header; src/workflows/verdict_actuator.cpp).
+Verdict actuator_fit_verdict(const FitActuatorOutcome& outcome);
+/// The verdict on parameter sets evaluated on servo logs (header).
+Verdict actuator_eval_verdict(const EvalActuatorOutcome& outcome);
 
 }  // namespace frictionlab::workflows
