@@ -98,6 +98,16 @@ TEST(ActuatorVerdict, OneLogNotReproducedIsDoubtful) {
   EXPECT_EQ(actuator_fit_verdict(s).grade, Grade::good);
 }
 
+TEST(ActuatorVerdict, ALogWithoutMotion) {
+  // reproduced exactly: nothing to say; any error on it: not reproduced
+  auto s = fit(0.04, 0.05);
+  s.recommended_series[0].range = 0.0;
+  s.recommended_series[0].mae = 0.0;
+  EXPECT_EQ(actuator_fit_verdict(s).line(), "good");
+  s.recommended_series[0].mae = 0.01;
+  EXPECT_EQ(actuator_fit_verdict(s).grade, Grade::doubtful);
+}
+
 TEST(ActuatorVerdict, ValidationFarAboveTrainingIsDoubtful) {
   // 0.08 > 1.5 x 0.05 and e = 0.08 > 0.05
   auto v = actuator_fit_verdict(fit(0.05, 0.08));

@@ -31,6 +31,9 @@ struct LogError {
   double mae = 0.0, range = 0.0;
 };
 
+/// e = mae / range; 0 for an error of 0 (also on a log without motion), inf for an error on one.
+double relative(double mae, double range) { return mae == 0.0 ? 0.0 : mae / range; }
+
 double mean_range(const std::vector<LogError>& logs) {
   double sum = 0.0;
   for (const auto& l : logs) sum += l.range;
@@ -41,7 +44,7 @@ double mean_range(const std::vector<LogError>& logs) {
 void error_rule(Verdict& v, const std::string& who, double mae, const std::vector<LogError>& deciding,
                 const std::vector<LogError>& all, const std::string& on) {
   const double range = mean_range(deciding);
-  const double e = mae / range;
+  const double e = relative(mae, range);
   if (!(e <= kErrorDoubtful))
     v.add({!std::isfinite(e) || e > kErrorBad ? Grade::bad : Grade::doubtful, "error",
            who + " does not reproduce the motion of " + on + ": MAE " + num(mae) + " rad is " +
@@ -51,7 +54,7 @@ void error_rule(Verdict& v, const std::string& who, double mae, const std::vecto
   // the logs not reproduced: one reason, the worst three named
   std::vector<std::pair<double, const LogError*>> worst;
   for (const auto& l : all)
-    if (const double el = l.mae / l.range; !(el <= kLogDoubtful)) worst.emplace_back(el, &l);
+    if (const double el = relative(l.mae, l.range); !(el <= kLogDoubtful)) worst.emplace_back(el, &l);
   if (worst.empty()) return;
   std::stable_sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string list;
@@ -134,7 +137,7 @@ Verdict actuator_fit_verdict(const FitActuatorOutcome& s) {
   error_rule(v, rec->name, mae, held_out ? validation : all, all,
              held_out ? "the validation logs" : (s.validated ? "the logs (cross-validated)" : "the training logs"));
   if (s.validated && rec->validation_mae > kGeneraliseRatio * rec->train_mae &&
-      rec->validation_mae / mean_range(held_out ? validation : all) > kGeneraliseFloor)
+      relative(rec->validation_mae, mean_range(held_out ? validation : all)) > kGeneraliseFloor)
     v.add({Grade::doubtful, "generalises",
            rec->name + "'s validation MAE (" + num(rec->validation_mae) + " rad) is more than " +
                num(kGeneraliseRatio) + " times its training MAE (" + num(rec->train_mae) + " rad)",
