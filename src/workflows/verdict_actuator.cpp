@@ -79,30 +79,32 @@ void bounds_rule(Verdict& v, const ActuatorModelOutcome& m) {
          "description; a parameter the logs do not excite ends anywhere"});
 }
 
-/// margin (fit): the recommended model against the best and the next one.
+/// margin (fit): the models the logs do not separate from the recommended one (within kMargin
+/// of its ranking error), else a richer model recommended against for a lower error.
 void fit_margin_note(Verdict& v, const FitActuatorOutcome& s, const ActuatorModelOutcome& rec) {
   auto score = [&](const ActuatorModelOutcome& m) { return s.validated ? m.validation_mae : m.train_mae; };
-  const ActuatorModelOutcome* next = nullptr;
-  for (const auto& m : s.models)
-    if (&m != &rec && m.failed.empty() && std::isfinite(score(m)) &&
-        (!next || score(m) < score(*next)))
-      next = &m;
-  if (!next) return;
-  const double gain = (score(rec) - score(*next)) / score(rec);
   const std::string which = s.validated ? "validation" : "training";
-  if (score(*next) < score(rec))
+  std::vector<std::string> close;
+  const ActuatorModelOutcome* best = nullptr;
+  for (const auto& m : s.models) {
+    if (&m == &rec || !m.failed.empty() || !std::isfinite(score(m))) continue;
+    if (std::abs(score(m) - score(rec)) < kMargin * score(rec)) close.push_back(m.name);
+    if (!best || score(m) < score(*best)) best = &m;
+  }
+  if (!close.empty()) {
     v.add({Grade::good, "margin",
-           next->name + " has a " + num(100 * gain) + " % lower " + which + " MAE (" +
-               num(score(*next)) + " against " + num(score(rec)) + " rad) with " +
-               std::to_string(next->n_parameters) + " parameters instead of " +
+           rec.name + " is not clearly better than " + join_list(close) + ": their " + which +
+               " MAE is within " + num(100 * kMargin) + " % of its " + num(score(rec)) +
+               " rad: the logs do not separate them (the fewest parameters are recommended)",
+           "logs with more varied motion or loads: another kp, another trajectory"});
+  } else if (best && score(*best) < score(rec)) {
+    v.add({Grade::good, "margin",
+           best->name + " has a " + num(100 * (score(rec) - score(*best)) / score(rec)) + " % lower " +
+               which + " MAE (" + num(score(*best)) + " against " + num(score(rec)) + " rad) with " +
+               std::to_string(best->n_parameters) + " parameters instead of " +
                std::to_string(rec.n_parameters) + ": within the tolerance, the simpler model is recommended",
            "--tolerance 0 to recommend the lowest error"});
-  else if (-gain < kMargin)
-    v.add({Grade::good, "margin",
-           rec.name + " is not clearly better than " + next->name + ": " + which + " MAE " +
-               num(score(rec)) + " against " + num(score(*next)) + " rad (" + num(-100 * gain) +
-               " %): the logs do not separate them",
-           "logs with more varied motion or loads (another kp, another trajectory)"});
+  }
 }
 
 /// failed: models that could not be ranked.

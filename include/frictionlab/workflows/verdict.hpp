@@ -33,9 +33,9 @@
 //                (the logs do not determine it, or the range or the description is wrong);
 //   failed       a model whose fit failed or whose error is not finite: doubtful; no model
 //                (no set) with a finite error: bad;
-//   margin       the recommended model's ranking error within the tolerance of another's, or
-//                the lowest mean within 2 % of the next set's: a note (the logs do not
-//                separate them);
+//   margin       other models whose ranking error is within 2 % of the recommended model's
+//                (the logs do not separate them), else a richer model with a lower error that
+//                the tolerance passed over; a set within 2 % of the lowest mean: a note;
 //   actuator     the description chosen for the user from the logged supply: a note.
 //
 // Host side: allocates; no I/O.
