@@ -44,6 +44,34 @@ oj parameter_count(const oj& m) {
   return p.is_number() ? p : oj(p.is_array() ? p.size() : 0);
 }
 
+/// The recommended model's parameters: its estimates with their units and range-end flags
+/// (files written before the estimates: the parameter file's numbers, without units).
+std::string recommended_parameters(const oj& models, const oj& rep, const std::string& rec) {
+  oj estimates = oj::array();
+  std::vector<std::string> at_bound;
+  for (const auto& m : models)
+    if (m.value("model", std::string()) == rec) {
+      if (m.value("parameters", oj()).is_array()) estimates = m.at("parameters");
+      for (const auto& b : m.value("at_bound", oj::array())) at_bound.push_back(b.get<std::string>());
+    }
+  if (estimates.empty() && rep.contains("params") && rep.at("params").is_object())
+    for (const auto& [key, v] : rep.at("params").items())
+      if (v.is_number()) estimates.push_back({{"name", key}, {"unit", ""}, {"value", v}});
+  if (estimates.empty()) return "";
+  std::string s = "<h3>Parameters of " + esc(rec) + "</h3>\n<table class=\"parameters\">\n<thead><tr>"
+                  "<th>parameter</th><th>value</th><th>unit</th><th>flags</th></tr></thead>\n<tbody>\n";
+  for (const auto& e : estimates) {
+    const std::string key = e.value("name", std::string());
+    const bool edge = std::find(at_bound.begin(), at_bound.end(), key) != at_bound.end();
+    s += "<tr data-name=\"" + esc(key) + "\"><td class=\"name\">" + esc(key) +
+         "</td><td class=\"value num\" data-value=\"" + exact_attr(e.value("value", oj())) + "\">" +
+         show(e.value("value", oj()), 6) + "</td><td class=\"unit\">" + esc(e.value("unit", std::string())) +
+         "</td><td class=\"flags\">" + (edge ? "<span class=\"badge flag\">at the end of its range</span>" : "") +
+         "</td></tr>\n";
+  }
+  return s + "</tbody>\n</table>\n";
+}
+
 }  // namespace
 
 /// fit-actuator's summary.json: the models ranked by their errors, the recommendation and why,
@@ -94,32 +122,7 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
        "Time: the sum of the wall times of the model's fits. CMA-ES reports no "
        "standard errors: a parameter at the end of its search range is the sign of one the logs do not "
        "determine.</p>\n";
-  // The recommended model's parameters: its estimates with their units (older files: the
-  // parameter file's numbers without units).
-  oj estimates = oj::array();
-  std::vector<std::string> at_bound;
-  for (const auto& m : models)
-    if (m.value("model", std::string()) == rec) {
-      if (m.value("parameters", oj()).is_array()) estimates = m.at("parameters");
-      for (const auto& b : m.value("at_bound", oj::array())) at_bound.push_back(b.get<std::string>());
-    }
-  if (estimates.empty() && rep.contains("params") && rep.at("params").is_object())
-    for (const auto& [key, v] : rep.at("params").items())
-      if (v.is_number()) estimates.push_back({{"name", key}, {"unit", ""}, {"value", v}});
-  if (!estimates.empty()) {
-    s += "<h3>Parameters of " + esc(rec) + "</h3>\n<table class=\"parameters\">\n<thead><tr><th>parameter</th>"
-         "<th>value</th><th>unit</th><th>flags</th></tr></thead>\n<tbody>\n";
-    for (const auto& e : estimates) {
-      const std::string key = e.value("name", std::string());
-      const bool edge = std::find(at_bound.begin(), at_bound.end(), key) != at_bound.end();
-      s += "<tr data-name=\"" + esc(key) + "\"><td class=\"name\">" + esc(key) +
-           "</td><td class=\"value num\" data-value=\"" + exact_attr(e.value("value", oj())) + "\">" +
-           show(e.value("value", oj()), 6) + "</td><td class=\"unit\">" + esc(e.value("unit", std::string())) +
-           "</td><td class=\"flags\">" + (edge ? "<span class=\"badge flag\">at the end of its range</span>" : "") +
-           "</td></tr>\n";
-    }
-    s += "</tbody>\n</table>\n";
-  }
+  s += recommended_parameters(models, rep, rec);
   s += warnings_list(j);
   int k = 0;
   for (const auto& l : rep.value("logs", oj::array())) {

@@ -22,8 +22,8 @@
 //   lowpass      a low-pass chosen from the record (identify::choose_joint_lowpass): a note.
 //
 // Actuator rules (fit_actuator: the recommended model; eval_actuator: the set with the lowest
-// mean); e = position MAE / range of the measured position (max - min) of a log, the range
-// being the motion the servo was asked to follow:
+// mean); e = position MAE / range of motion of a log (max - min of its measured position), so
+// that an error is judged against the motion it is an error of:
 //   error        e of the deciding logs (the validation logs when there are any, else all),
 //                from the pooled MAE over the mean range: e > 0.25 bad (the model does not
 //                reproduce the motion), e > 0.1 doubtful; a log with e > 0.35: doubtful (that
