@@ -105,7 +105,18 @@ TEST(ActuatorVerdict, ALogWithoutMotion) {
   s.recommended_series[0].mae = 0.0;
   EXPECT_EQ(actuator_fit_verdict(s).line(), "good");
   s.recommended_series[0].mae = 0.01;
-  EXPECT_EQ(actuator_fit_verdict(s).grade, Grade::doubtful);
+  auto v = actuator_fit_verdict(s);
+  EXPECT_EQ(v.grade, Grade::doubtful);
+  EXPECT_EQ(v.reasons[0].text,
+            "m3 does not reproduce 1 log of 4 (MAE over 35 % of the log's range of motion): a: MAE "
+            "0.01 rad, no motion");
+  // no log moves: the error cannot be judged against the motion (doubtful, never bad)
+  for (auto& l : s.recommended_series) l.range = 0.0;
+  v = actuator_fit_verdict(s);
+  EXPECT_EQ(v.grade, Grade::doubtful);
+  EXPECT_EQ(v.reasons[0].text,
+            "m3's MAE of 0.05 rad on the validation logs cannot be judged against their motion: "
+            "their measured position does not change");
 }
 
 TEST(ActuatorVerdict, ValidationFarAboveTrainingIsDoubtful) {

@@ -45,7 +45,12 @@ void error_rule(Verdict& v, const std::string& who, double mae, const std::vecto
                 const std::vector<LogError>& all, const std::string& on) {
   const double range = mean_range(deciding);
   const double e = relative(mae, range);
-  if (!(e <= kErrorDoubtful))
+  if (!(range > 0) && mae != 0.0)
+    v.add({Grade::doubtful, "error",
+           who + "'s MAE of " + num(mae) + " rad on " + on + " cannot be judged against their motion: "
+               "their measured position does not change",
+           "check the logs' position channel and torque_enable"});
+  else if (!(e <= kErrorDoubtful))
     v.add({!std::isfinite(e) || e > kErrorBad ? Grade::bad : Grade::doubtful, "error",
            who + " does not reproduce the motion of " + on + ": MAE " + num(mae) + " rad is " +
                num(100 * e) + " % of the mean range of motion (" + num(range) + " rad)",
@@ -60,7 +65,9 @@ void error_rule(Verdict& v, const std::string& who, double mae, const std::vecto
   std::string list;
   for (std::size_t k = 0; k < worst.size() && k < 3; ++k)
     list += (k ? ", " : "") + worst[k].second->name + ": MAE " + num(worst[k].second->mae) + " rad, " +
-            num(100 * worst[k].first) + " % of " + num(worst[k].second->range) + " rad";
+            (worst[k].second->range > 0
+                 ? num(100 * worst[k].first) + " % of " + num(worst[k].second->range) + " rad"
+                 : std::string("no motion"));
   if (worst.size() > 3) list += ", ...";
   v.add({Grade::doubtful, "error",
          who + " does not reproduce " +
