@@ -47,9 +47,7 @@ void copy_starts(FitResult& r, const detail::LsqRun& run) {
   r.starts = run.starts;
   r.iterations = run.iterations;
   r.converged = run.converged;
-  r.termination = run.termination;
-  if (!run.converged)
-    r.warnings.push_back("the solver stopped without convergence: " + run.termination);
+  r.termination = run.termination;  // (not converged: the verdict's `solver` reason)
 }
 
 /// The least-squares optimum of one family: multi-start from the data-driven initial guess and,

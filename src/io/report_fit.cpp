@@ -71,35 +71,7 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
 
 }  // namespace
 
-std::string verdict(const oj& fit) {
-  const auto& flags = fit.contains("identifiability") ? fit.at("identifiability") : oj::array();
-  const auto& rel = fit.contains("reliability") ? fit.at("reliability") : oj::object();
-  const bool reliable = rel.value("standard_errors_reliable", true);
-  const bool converged = fit.contains("solver") ? fit.at("solver").value("converged", true) : true;
-  std::vector<std::string> params;
-  for (const auto& f : flags)
-    if (f.contains("parameter") && f.at("parameter").is_string()) {
-      const auto p = f.at("parameter").get<std::string>();
-      if (std::find(params.begin(), params.end(), p) == params.end()) params.push_back(p);
-    }
-  std::string cls = "ok", text;
-  if (flags.empty() && reliable && converged) {
-    text = "The record determines every estimated parameter, and the standard errors can be trusted.";
-  } else {
-    cls = "warn";
-    if (!params.empty()) {
-      text = "The record does not determine ";
-      for (std::size_t i = 0; i < params.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == params.size() ? " and " : ", ") + ("<b>" + esc(params[i]) + "</b>");
-      text += " (see the flags below). ";
-    } else if (!flags.empty()) {
-      text = "Some combination of the parameters is not determined (see the flags below). ";
-    }
-    if (!reliable) text += "The white-noise standard errors are not reliable; read the HAC column. ";
-    if (!converged) text += "The solver stopped without convergence. ";
-  }
-  return "<p class=\"verdict " + cls + "\"><b>Verdict:</b> " + text + "</p>\n";
-}
+std::string fit_verdict(const oj& fit) { return verdict_block(fit.value("verdict", oj())); }
 
 std::string parameter_table(const oj& fit, const std::string& src) {
   const auto& ps = need(fit, src, "parameters");
@@ -341,7 +313,7 @@ std::string fit_section(const ReportSource& src, const std::string& id) {
   s += "<h2>" + esc(fit.value("model_name", std::string())) + " <small>" +
        esc(fit.value("problem", std::string())) + " problem, " + esc(fit.value("method", std::string())) +
        ", <code>" + esc(fit.value("input", std::string())) + "</code> &mdash; " + esc(where) + "</small></h2>\n";
-  s += verdict(fit);
+  s += fit_verdict(fit);
   s += parameter_table(fit, where);
   s += flags_section(fit);
   s += time_plot(rep, u, id + "-time");
@@ -383,18 +355,8 @@ std::string comparison_section(const ReportSource& src, const std::string& id,
     why += crit + " prefers <b>" + esc(bbc.get<std::string>()) + "</b> (" + esc(best_model) + ": delta " + crit +
            " " + show(best.value("delta", oj())) + "): the extra parameters of the better-fitting model "
            "buy less than " + crit + " charges for them; choose it if the validation error matters less than simplicity. ";
-  const oj& bf = best.contains("fit") ? best.at("fit") : oj::object();
-  const auto& flags = bf.contains("identifiability") ? bf.at("identifiability") : oj::array();
-  if (!has_best) {
-    // nothing to say about the parameters of a model that is not recommended
-  } else if (!flags.empty())
-    why += "But the record does not determine all of its parameters: see its flags below.";
-  else if (bf.contains("reliability") && !bf.at("reliability").value("standard_errors_reliable", true))
-    why += "Its parameters are determined, but its white-noise standard errors are optimistic (see below).";
-  else if (!bf.empty())
-    why += "The record determines all of its parameters.";
-  s += "<p class=\"verdict recommendation " + std::string(flags.empty() && has_best ? "ok" : "warn") +
-       "\" data-model=\"" + esc(has_best ? best_model : std::string()) + "\"><b>Recommended:</b> " + why +
+  s += verdict_block(c.value("verdict", oj()));
+  s += "<p class=\"recommendation\" data-model=\"" + esc(has_best ? best_model : std::string()) + "\"><b>Recommended:</b> " + why +
        "</p>\n";
   s += "<table class=\"ranking\">\n<thead><tr><th>rank</th><th>model</th><th>p</th><th>training RMSE</th>"
        "<th>validation RMSE</th><th>AICc</th><th>BIC</th><th>delta " + crit + "</th><th>flags</th></tr></thead>\n<tbody>\n";

@@ -241,13 +241,14 @@ std::string report_summary_html(const ReportSource& source) {
                   ".frictionlab-summary td.num{text-align:right;font-variant-numeric:tabular-nums}"
                   ".frictionlab-summary .verdict{padding:6px 10px;border-left:5px solid #009E73}"
                   ".frictionlab-summary .verdict.warn{border-left-color:#D55E00}"
+                  ".frictionlab-summary .verdict.bad{border-left-color:#b00020}"
                   ".frictionlab-summary .badge{font-size:11px;padding:0 5px;margin:1px;border:1px solid #D55E00;border-radius:7px}"
                   ".frictionlab-summary .badge.fixed{border-color:#d0d0d0}"
                   "</style>\n<p><b>" + esc(fit.value("model_name", std::string())) + "</b> (" +
                   esc(fit.value("problem", std::string())) + ", " + esc(fit.value("method", std::string())) +
                   ") on <code>" + esc(fit.value("input", std::string())) + "</code>: training RMSE " +
                   show(fit.contains("training") ? fit.at("training").value("rmse", oj()) : oj()) + "</p>\n";
-  s += verdict(fit) + parameter_table(fit, source.name) + flags_section(fit) + "</div>\n";
+  s += fit_verdict(fit) + parameter_table(fit, source.name) + flags_section(fit) + "</div>\n";
   return s;
 }
 

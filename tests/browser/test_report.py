@@ -179,8 +179,9 @@ def test_flags_equal_fit_json_and_name_the_reason(pages, reports):
     assert rich["identifiability"] == []
     assert pages["rich"].evaluate("document.querySelectorAll('ul.flags li').length") == 0
     assert pages["rich"].evaluate("!!document.querySelector('p.no-flags')")
-    assert "determines every estimated parameter" in pages["rich"].evaluate(
-        "document.querySelector('.verdict').textContent")
+    # fit.json's verdict heads the section: the rich record's fit is good, with no reason
+    assert pages["rich"].evaluate("document.querySelector('.verdict').dataset.grade") == rich["verdict"]["grade"] == "good"
+    assert pages["rich"].evaluate("document.querySelectorAll('.verdict li').length") == len(rich["verdict"]["reasons"])
     kinds = {(f["parameter"], f["kind"]) for f in oneway["identifiability"]}
     assert ("sigma0", "reversals") in kinds and ("sigma1", "reversals") in kinds, kinds
     items = pages["oneway"].evaluate("""Array.from(document.querySelectorAll('ul.flags li'))
@@ -188,7 +189,8 @@ def test_flags_equal_fit_json_and_name_the_reason(pages, reports):
     assert [(p or None, k) for p, k, _ in items] == [(f["parameter"], f["kind"]) for f in oneway["identifiability"]]
     assert any("reversal" in text for _, k, text in items if k == "reversals")
     verdict = pages["oneway"].evaluate("document.querySelector('.verdict').className")
-    assert "warn" in verdict
+    assert "warn" in verdict and oneway["verdict"]["grade"] == "doubtful"
+    assert "determined" in [r["rule"] for r in oneway["verdict"]["reasons"]]
 
 
 def visible_range(page, section=1):
