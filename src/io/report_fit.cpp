@@ -213,6 +213,9 @@ std::string correlation_section(const oj& fit) {
   return s;
 }
 
+// Two plots side by side in the page's 952 px column, each drawn at its own size (one font size).
+constexpr int kRowPlotWidth = 470;
+
 std::string residual_plots(const oj& rep, const Units& u, const std::string& uid) {
   std::string s;
   // Histogram as a step outline with the normal density of the same mean and deviation.
@@ -225,7 +228,7 @@ std::string residual_plots(const oj& rep, const Units& u, const std::string& uid
     Plot h;
     h.title = "Histogram of the residuals";
     h.xlabel = "residual [" + u.force + "]";
-    h.width = 560;
+    h.width = kRowPlotWidth;
     h.panel_height = 220;
     std::vector<double> y, dens;
     const double mu = num(rep.value("residual_mean", oj(0))), sd = num(rep.value("residual_std", oj(0)));
@@ -237,7 +240,7 @@ std::string residual_plots(const oj& rep, const Units& u, const std::string& uid
         dens.push_back(sd > 0 ? total * w * std::exp(-0.5 * z * z) / (sd * std::sqrt(2 * M_PI)) : 0);
       }
     }
-    h.panels.push_back({"samples per bin", {{"residuals", y}, {"normal, same mean and deviation", dens}}});
+    h.panels.push_back({"samples per bin", {{"residuals", y}, {"normal, same mean and deviation", dens}}, true});
     s += "<figure>" + inline_svg(h, "histogram", uid + "-histogram") + "</figure>\n";
   }
   const auto acf = numbers(rep.value("acf", oj()));
@@ -246,13 +249,13 @@ std::string residual_plots(const oj& rep, const Units& u, const std::string& uid
     Plot a;
     a.title = "Autocorrelation of the residuals";
     a.xlabel = "lag [samples]";
-    a.width = 560;
+    a.width = kRowPlotWidth;
     a.panel_height = 220;
     // lags 1..L (lag 0 is 1 by definition and would flatten the scale)
     const std::vector<double> r(acf.begin() + 1, acf.end());
     std::vector<double> up(r.size(), band), lo(r.size(), -band);
     for (std::size_t l = 1; l < acf.size(); ++l) a.x.push_back(static_cast<double>(l));
-    a.panels.push_back({"autocorrelation", {{"residuals", r, true}, {"white noise 95 % band", up}, {"", lo}}});
+    a.panels.push_back({"autocorrelation", {{"residuals", r, true}, {"white noise 95 % band", up}, {"", lo, false, true}}});
     s += "<figure>" + inline_svg(a, "acf", uid + "-acf") + "</figure>\n";
   }
   return s;

@@ -18,6 +18,7 @@ import subprocess
 import pytest
 
 import chromium
+import layout
 
 CLI = os.environ.get("FRICTIONLAB_CLI", "frictionlab")
 PLOTS = ("time", "histogram", "acf", "friction-velocity")
@@ -395,32 +396,17 @@ def test_actuator_evaluation_report(pages, reports):
     assert strip((reports / "aev.html").read_text()) == strip((reports / "aev_later.html").read_text())
 
 
-OVERLAPS = """(() => {
-  const out = [];
-  document.querySelectorAll('svg.plot').forEach((svg, si) => {
-    const boxes = Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim())
-      .map(t => [t.textContent, t.getBoundingClientRect()]);
-    for (let i = 0; i < boxes.length; i++)
-      for (let j = i + 1; j < boxes.length; j++) {
-        const [a, ra] = boxes[i], [b, rb] = boxes[j];
-        const ox = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
-        const oy = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-        if (ox > 0.5 && oy > 0.5) out.push([si, svg.dataset.plot, a, b]);
-      }
-  });
-  return out;
-})()"""
-
-
 @pytest.mark.parametrize("name", ["rich", "oneway", "cmp", "joint", "act", "jev", "aev"])
-def test_no_text_of_a_plot_collides(pages, name):
-    """Tick labels, axis labels, legends and titles of every plot (the static SVGs and the
-    script-drawn time plots) do not overlap on screen, also after zooming into a narrow range
-    (more digits per tick label)."""
+def test_layout_of_every_plot(pages, name):
+    """Every plot (the static SVGs and the script-drawn time plots) follows the layout contract
+    (tests/browser/layout.py): no texts collide, nothing leaves the page, every series is in its
+    legend, the axis ranges contain the data (counts from 0), no legend covers a curve; also after
+    zooming into a narrow range (more digits per tick label)."""
     page = pages[name]
-    texts = page.evaluate("document.querySelectorAll('svg.plot text').length")
-    assert texts > 20
-    assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate("document.querySelectorAll('svg.plot text').length") > 20
+    plots, panels = layout.plot_count(page)
+    assert plots > 0 and panels >= plots
+    assert layout.layout_problems(page) == []
     svg = "div.timeplot svg.plot[data-plot=time]"
     before = page.evaluate(f"document.querySelector('{svg}').getAttribute('data-range')")
     page.set_value("div.timeplot .zoom-start", 400)
@@ -428,8 +414,33 @@ def test_no_text_of_a_plot_collides(pages, name):
     after = [float(x) for x in page.evaluate(f"document.querySelector('{svg}').getAttribute('data-range')").split()]
     lo, hi = map(float, before.split())
     assert after == pytest.approx([lo + 0.4 * (hi - lo), lo + 0.403 * (hi - lo)], rel=1e-6, abs=1e-9)
-    assert page.evaluate(OVERLAPS) == []
-    # the check sees a collision: two tick labels moved onto one another
-    page.evaluate("""(() => { const t = document.querySelectorAll('div.timeplot svg text');
-        t[1].setAttribute('x', t[0].getAttribute('x')); t[1].setAttribute('y', t[0].getAttribute('y')); })()""")
-    assert page.evaluate(OVERLAPS) != []
+    assert layout.layout_problems(page) == []
+
+
+# Each fault breaks one check on the fit page; the check must see it (none passes vacuously).
+FAULTS = {
+    "text_overlaps": """(() => { const t = document.querySelectorAll('div.timeplot svg text');
+        t[1].setAttribute('x', t[0].getAttribute('x')); t[1].setAttribute('y', t[0].getAttribute('y')); })()""",
+    "outside_page": """(() => { document.querySelector('table.parameters').style.width = '3000px'; })()""",
+    "missing_legends": """(() => { const p = document.querySelector('svg.plot[data-plot=histogram] g.panel');
+        const s = p.querySelector('[data-series]').cloneNode(); s.setAttribute('data-series', '');
+        p.appendChild(s); })()""",
+    "bad_ranges": """(() => { const p = document.querySelector('svg.plot[data-plot=histogram] g.panel');
+        const [lo, hi] = p.dataset.yrange.split(' ').map(Number);
+        p.setAttribute('data-yrange', (-0.2 * hi) + ' ' + hi); })()""",
+    "legend_covers_data": """(() => { const svg = document.querySelector('svg.plot[data-plot=histogram]');
+        const g = svg.querySelector('g.legend'), s = svg.querySelector('g.panel [data-series]');
+        const a = g.getBBox(), b = s.getBBox();
+        g.setAttribute('transform', `translate(${b.x + b.width / 2 - a.x - a.width / 2}, ${b.y + b.height - a.y - a.height})`); })()""",
+}
+
+
+@pytest.mark.parametrize("check", sorted(layout.CHECKS))
+def test_each_layout_check_sees_its_fault(pages, check):
+    page = pages["rich"]
+    assert layout.check(page, check) == []
+    page.evaluate(FAULTS[check])
+    found = layout.check(page, check)
+    assert found != [], check
+    if check == "bad_ranges":
+        assert any("counts on a y axis starting at" in p for p in found), found
