@@ -230,6 +230,14 @@ def test_verdict_of_a_fit_in_python_json_and_the_cli(cli_fit, py_fit, demo):
                   "--out", "cli_verdict", "--no-plots", cwd=demo)
     assert "\n  verdict: good\n  note: no validation record: the error is the training error, which " \
            "the fit minimised (--validate RECORD)\n" in out
+    # reference 000's names with the field export json uses, in the console and the report; the
+    # sensorless channel is a torque on the plots
+    assert "  Kw (sigma2) " in out and "  S0 (sigma0) " in out
+    page = py_fit.report_html()
+    assert '<td class="name">Kw <span class="field">(= sigma2)</span></td>' in page
+    assert '<td class="name">Km</td>' in page  # its own field: nothing to map
+    assert '"label":"torque [N m]"' in page and '"label":"force [' not in page
+    assert "<th scope=\"row\">torque range</th>" in page
 
 
 def _friction_record(t, source):

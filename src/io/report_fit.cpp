@@ -55,7 +55,8 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
                             " Hz (largest interval " + show(d.value("dt_max_s", oj())) + " s)");
   row("velocity range", "[" + show(rep.value("v_min", oj())) + ", " + show(rep.value("v_max", oj())) +
                             "] " + esc(u.velocity));
-  row("force range", "[" + show(rep.value("y_min", oj())) + ", " + show(rep.value("y_max", oj())) +
+  row(fit.value("problem", std::string()) == "sensorless" ? "torque range" : "force range",
+      "[" + show(rep.value("y_min", oj())) + ", " + show(rep.value("y_max", oj())) +
                          "] " + esc(u.force));
   row("velocity reversals", show(d.value("velocity_reversals", oj())));
   if (num(rep.value("near_zero_threshold", oj(0))) > 0)
@@ -72,6 +73,17 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
 }  // namespace
 
 std::string fit_verdict(const oj& fit) { return verdict_block(fit.value("verdict", oj())); }
+
+namespace {
+
+/// " (= sigma2)" where a parameter's name (reference 000's Kw, Vth, S0, S1 of the sensorless
+/// problem) is not its field, the name `export json`, Python's attributes and MODEL.json use.
+std::string same_as(const oj& p) {
+  const std::string name = p.value("name", std::string()), field = p.value("field", std::string());
+  return field.empty() || field == name ? std::string() : " <span class=\"field\">(= " + esc(field) + ")</span>";
+}
+
+}  // namespace
 
 std::string parameter_table(const oj& fit, const std::string& src) {
   const auto& ps = need(fit, src, "parameters");
@@ -100,7 +112,7 @@ std::string parameter_table(const oj& fit, const std::string& src) {
     const oj& ci = p.contains("ci95") ? p.at("ci95") : oj::array();
     const oj lo = ci.is_array() && ci.size() == 2 ? ci[0] : oj(), hi = ci.is_array() && ci.size() == 2 ? ci[1] : oj();
     s += "<tr data-name=\"" + esc(name) + "\" data-field=\"" + esc(p.value("field", std::string())) +
-         "\"" + (fixed ? " class=\"fixed\"" : "") + "><td class=\"name\">" + esc(name) + "</td>";
+         "\"" + (fixed ? " class=\"fixed\"" : "") + "><td class=\"name\">" + esc(name) + same_as(p) + "</td>";
     s += "<td class=\"value num\" data-value=\"" + exact_attr(p.value("value", oj())) + "\">" +
          show(p.value("value", oj()), 6) + "</td>";
     s += "<td class=\"unit\">" + esc(p.value("unit", std::string())) + "</td>";
@@ -278,12 +290,13 @@ std::string friction_plot(const oj& rep, const Units& u, const std::string& uid)
 
 
 /// The time plot: a placeholder SVG the script draws into, its data as JSON, the zoom controls.
-std::string time_plot(const oj& rep, const Units& u, const std::string& id) {
+std::string time_plot(const oj& rep, const Units& u, const std::string& id, bool torque) {
   oj data;
   data["t"] = rep.value("t", oj::array());
   data["xlabel"] = "time [s]";
   data["panels"] = oj::array();
-  data["panels"].push_back({{"label", "force [" + u.force + "]"},
+  // the sensorless problem's channel is the joint torque
+  data["panels"].push_back({{"label", (torque ? "torque [" : "force [") + u.force + "]"},
                             {"series", {{{"name", "measured"}, {"y", rep.value("measured", oj::array())}},
                                         {{"name", "predicted"}, {"y", rep.value("predicted", oj::array())}}}}});
   data["panels"].push_back({{"label", "residual [" + u.force + "]"},
@@ -319,7 +332,7 @@ std::string fit_section(const ReportSource& src, const std::string& id) {
   s += fit_verdict(fit);
   s += parameter_table(fit, where);
   s += flags_section(fit);
-  s += time_plot(rep, u, id + "-time");
+  s += time_plot(rep, u, id + "-time", fit.value("problem", std::string()) == "sensorless");
   s += "<h3>Residuals</h3>\n<div class=\"row\">" + residual_plots(rep, u, id) + "</div>\n";
   s += friction_plot(rep, u, id);
   s += metrics_section(fit);
