@@ -111,6 +111,20 @@ TEST(FitVerdict, ResidualsParametersSolverAndPassivity) {
   EXPECT_EQ(rules(workflows::fit_verdict(f))[5], "bound:good");
 }
 
+TEST(FitVerdict, ANoteWhenTheBestOptimumCameFromTheNestedModel) {
+  auto f = outcome(0.1);
+  f.result.model_name = "lugre-asym";
+  f.result.nested_model = "lugre";
+  f.result.starts = {{4, 2.0, 10, true, "initial guess"}, {3, 1.0, 5, true, "optimum of nested model lugre"}};
+  auto v = workflows::fit_verdict(f);
+  EXPECT_EQ(rules(v), (std::vector<std::string>{"nested:good"}));
+  EXPECT_EQ(v.reasons[0].text, "the best optimum was reached from the nested model lugre's optimum, not from "
+                               "the data-driven starts: lugre-asym improves on lugre only by what its extra "
+                               "parameters add");
+  f.result.starts[0].final_cost = 0.5;  // the data-driven start is the best: nothing to say
+  EXPECT_TRUE(workflows::fit_verdict(f).reasons.empty());
+}
+
 workflows::CompareRow row(const std::string& model, double score, double criterion) {
   workflows::CompareRow r;
   r.model = model;

@@ -126,11 +126,7 @@ FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
     if (std::isnan(o.nested_cost))
       r.warnings.push_back("the optimum of the nested model " + o.nested +
                            " could not be used as a start (not representable)");
-    else if (o.run.starts.back().origin.starts_with("optimum of nested") &&
-             o.run.best == static_cast<int>(o.run.starts.size()) - 1)
-      r.warnings.push_back("the best optimum was reached from the nested model " + o.nested +
-                           "'s optimum, not from the data-driven starts: " + r.model_name +
-                           " improves on " + o.nested + " only by what its extra parameters add");
+    // (the best optimum reached from the nested model's: the verdict's `nested` note)
   }
   detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit, opt.lsq.threads,
                           &o.run.last, at_optimum);

@@ -713,7 +713,7 @@ long hac_bandwidth(double rho, long m) {
 
 void flag_coloured_residuals(Reliability& rel, std::string_view of) {
   const auto& w = rel.whiteness;
-  if (!(w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2))) return;
+  if (!strongly_coloured(rel)) return;
   rel.standard_errors = false;
   rel.reasons.push_back("the residuals" + (of.empty() ? std::string() : " of the " + std::string(of)) +
                         " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +

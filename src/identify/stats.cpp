@@ -122,6 +122,11 @@ double chi_square_sf(double x, double k) {
   return std::exp(log_front) * h;
 }
 
+bool strongly_coloured(const Reliability& rel) {
+  const auto& w = rel.whiteness;
+  return w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2);
+}
+
 ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags) {
   ResidualWhiteness w;
   const auto n = static_cast<long>(r.size());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/identify/stats.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
 #include "frictionlab/workflows/verdict.hpp"
@@ -82,8 +83,7 @@ void generalise_rule(Verdict& v, const Fitted& f) {
 void residual_rules(Verdict& v, const Fitted& f) {
   const identify::Reliability& rel = f.result.reliability;
   const auto& w = rel.whiteness;
-  const bool coloured = w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2);
-  if (coloured && relative_error(f.result.training) > kRoundingLevel)
+  if (identify::strongly_coloured(rel) && relative_error(f.result.training) > kRoundingLevel)
     v.add({Grade::good, "whiteness",
            f.prefix + "the residuals are coloured (lag-1 autocorrelation " + num(w.acf1) +
                ", Ljung-Box p = " + num(w.ljung_box_p) + "): the white-noise standard errors are " +
@@ -132,6 +132,16 @@ void solver_rules(Verdict& v, const Fitted& f) {
     v.add({Grade::doubtful, "solver",
            f.prefix + "the solver stopped without convergence: " + r.termination,
            "more starts (--starts N) or another method (--method two-stage)"});
+  // the best start (the smallest final cost) began at the optimum of the model this one contains
+  const auto best = std::min_element(r.starts.begin(), r.starts.end(), [](const auto& a, const auto& b) {
+    return a.final_cost < b.final_cost;
+  });
+  if (!r.nested_model.empty() && best != r.starts.end() && best->origin.starts_with("optimum of nested"))
+    v.add({Grade::good, "nested",
+           f.prefix + "the best optimum was reached from the nested model " + r.nested_model +
+               "'s optimum, not from the data-driven starts: " + r.model_name + " improves on " +
+               r.nested_model + " only by what its extra parameters add",
+           ""});
   if (r.passive && !*r.passive)
     v.add({Grade::good, "passive",
            f.prefix + "the fitted LuGre set is not passive (sigma2 <= sigma1 (Fs - Fc)/Fc): it "

@@ -50,6 +50,8 @@
 //   bound        a parameter at the edge of its search region: doubtful; on its bound 0: a note;
 //   determined   identifiability flags other than bounds (per parameter, or of the fit): doubtful;
 //   solver       the solver stopped without convergence: doubtful;
+//   nested       the best optimum reached from the optimum of the model this one contains
+//                (FitResult::nested_model): a note;
 //   passive      a fitted LuGre set that is not passive: a note.
 // Comparison rules: no model with a finite ranking error: bad (`best`); else the fit rules on the
 // recommended model (rows[0]), its name before each reason, then
