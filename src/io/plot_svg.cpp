@@ -341,9 +341,12 @@ std::string panel_svg(const Plot& plot, const PlotPanel& panel, std::size_t pi, 
     const auto& ser = panel.series[si];
     const std::string d = series_path(plot, ser, x0, x1, pw, X, Y);
     if (d.empty()) continue;
-    s += "<path data-series=\"" + escape(names[si]) + "\" clip-path=\"url(#" + clip + ")\" d=\"" + d +
-         "\" fill=\"none\" stroke=\"" + colors[si] +
-         (ser.points ? "\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n" : "\" stroke-width=\"1.2\"/>\n");
+    // (appended piece by piece: the path of a long series is large)
+    s += "<path data-series=\"" + escape(names[si]) + "\" clip-path=\"url(#" + clip + ")\" d=\"";
+    s += d;
+    s += "\" fill=\"none\" stroke=\"";
+    s += colors[si];
+    s += ser.points ? "\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n" : "\" stroke-width=\"1.2\"/>\n";
   }
   return s + "</g>\n";
 }
