@@ -83,7 +83,8 @@ void print_verdict(const workflows::Verdict& v, const std::string& indent, std::
   std::ostream& o = out ? *out : std::cout;
   o << indent << "verdict: " << v.line() << '\n';
   for (const auto& r : v.reasons)
-    if (r.grade == workflows::Grade::good) o << indent << "note: " << r.text << " (" << r.hint << ")\n";
+    if (r.grade == workflows::Grade::good)
+      o << indent << "note: " << r.text << (r.hint.empty() ? "" : " (" + r.hint + ")") << '\n';
 }
 
 }  // namespace frictionlab::cli

@@ -79,6 +79,7 @@ void run_compare(const CompareOptions& o) {
   else
     std::printf("\nRecommended: none: no model has a finite %s RMSE.\n",
                 c.ranked_by_validation ? "validation" : "training");
+  std::printf("\n");
   print_verdict(c.verdict);
   std::printf("\nFiles:\n");
   for (const auto& f : files) std::printf("  %s\n", f.c_str());

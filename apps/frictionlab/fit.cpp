@@ -73,6 +73,7 @@ void run_fit(const FitOptions& o) {
   std::printf("\n  condition number %s, AICc %s, BIC %s%s\n", fmt(r.condition_number).c_str(),
               fmt(r.aicc).c_str(), fmt(r.bic).c_str(),
               r.passive ? (*r.passive ? ", passive" : ", NOT passive") : "");
+  std::printf("\n");
   print_verdict(f.verdict);
   std::printf("\nFiles:\n");
   for (const auto& file : files) std::printf("  %s\n", file.c_str());

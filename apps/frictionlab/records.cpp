@@ -79,13 +79,6 @@ void print_warnings(const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) print_warning(w);
 }
 
-void print_verdict(const workflows::Verdict& v) {
-  std::printf("\n  verdict: %s\n", v.line().c_str());
-  for (const auto& r : v.reasons)
-    if (r.grade == workflows::Grade::good)
-      std::printf("  note: %s%s\n", r.text.c_str(), r.hint.empty() ? "" : (" (" + r.hint + ")").c_str());
-}
-
 std::string fmt(double x) { return format_display(x); }
 
 }  // namespace frictionlab::cli

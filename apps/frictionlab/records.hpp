@@ -45,10 +45,6 @@ workflows::Progress stderr_progress();
 /// "frictionlab: warning: ..." for each warning (print_warning).
 void print_warnings(const std::vector<std::string>& warnings);
 
-/// The verdict (workflows/verdict.hpp) on stdout: "  verdict: LINE", then "  note: TEXT (HINT)"
-/// for each note, after a blank line.
-void print_verdict(const workflows::Verdict& v);
-
 /// "%.5g", or "-" for a value that is not finite.
 std::string fmt(double x);
 
