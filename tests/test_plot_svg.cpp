@@ -73,10 +73,10 @@ TEST(PlotSvg, DecimationKeepsSpikesAndTheFileSmall) {
     ymin = std::min(ymin, p.second);
     ymax = std::max(ymax, p.second);
   }
-  // Panel: top 40 px, height 200 px; the range [-1, 1] plus 3 % headroom rounds out to
-  // [-1.5, 1.5] ... whatever the ticks, both spikes must reach beyond 80 % of the way to the
-  // frame from the zero line.
-  const double zero_px = 40 + 100;  // symmetric axis: zero in the middle
+  // Panel: top 40 px plus one legend row of 18 px, height 200 px; the range [-1, 1] plus 3 %
+  // headroom rounds out to [-1.5, 1.5] ... whatever the ticks, both spikes must reach beyond
+  // 80 % of the way to the frame from the zero line.
+  const double zero_px = 40 + 18 + 100;  // symmetric axis: zero in the middle
   EXPECT_LT(ymin, zero_px - 0.6 * 100);
   EXPECT_GT(ymax, zero_px + 0.6 * 100);
   // Without decimation there would be 2e6 points; with it at most 4 per pixel column per series.
@@ -117,6 +117,60 @@ TEST(PlotSvg, ConstantAndEmptyPanels) {
   plot.panels.push_back({"const", {{"c", {5, 5, 5}}}});
   plot.panels.push_back({"nan", {{"n", {std::nan(""), std::nan(""), std::nan("")}}}});
   EXPECT_NO_THROW((void)render_svg(plot));
+}
+
+/// The value of attribute `name` in the first element at or after `from` that has it.
+std::string attr(const std::string& svg, const std::string& name, std::size_t from = 0) {
+  const std::size_t a = svg.find(" " + name + "=\"", from);
+  if (a == std::string::npos) return {};
+  const std::size_t b = a + name.size() + 3;
+  return svg.substr(b, svg.find('"', b) - b);
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(PlotSvg, TheLayoutContractOfThePanelsSeriesAndLegends) {
+  // tests/browser/layout.py: g.panel with its ranges, data-series per series, data-legend entries
+  Plot plot;
+  plot.x = {0, 1, 2, 3};
+  plot.panels.push_back({"count", {{"residuals", {0, 10, 30, 5}}}, true});
+  plot.panels.push_back({"acf", {{"r", {0.5, -0.2, 0.1, 0}, true}, {"band", {0.3, 0.3, 0.3, 0.3}},
+                                 {"", {-0.3, -0.3, -0.3, -0.3}, false, true}}});
+  const std::string svg = render_svg(plot);
+  EXPECT_EQ(count(svg, "<g class=\"panel\""), 2u);
+  EXPECT_EQ(attr(svg, "data-xrange"), "0 3");
+  EXPECT_EQ(attr(svg, "data-ydata"), "0 30");
+  EXPECT_EQ(attr(svg, "data-ykind"), "count");
+  // counts: the axis starts at 0, not below (the 3 % headroom only above)
+  EXPECT_EQ(attr(svg, "data-yrange"), "0 35");
+  const std::size_t second = svg.find("<g class=\"panel\"", svg.find("<g class=\"panel\"") + 1);
+  EXPECT_EQ(attr(svg, "data-ykind", second), "");
+  EXPECT_EQ(attr(svg, "data-ydata", second), "-0.3 0.5");
+  // the band's lower edge: the upper edge's colour and name, one legend entry
+  EXPECT_EQ(count(svg, "data-series=\"band\""), 2u);
+  EXPECT_EQ(count(svg, "data-legend=\"band\""), 1u);
+  const std::size_t band = svg.find("data-series=\"band\"");
+  EXPECT_EQ(attr(svg, "stroke", band), attr(svg, "stroke", svg.find("data-series=\"band\"", band + 1)));
+  EXPECT_EQ(attr(svg, "stroke", band), "#D55E00");
+  // every legend is above its panel: its entries' text ends before the panel's frame starts
+  const std::size_t legend = svg.find("<g class=\"legend\">");
+  ASSERT_NE(legend, std::string::npos);
+  const double text_y = std::stod(attr(svg, "y", svg.find("<text", legend)));
+  const double frame_y = std::stod(attr(svg, "y", svg.find("<rect", svg.find("<clipPath"))));
+  EXPECT_LT(text_y + 4, frame_y);
+}
+
+TEST(PlotSvg, EightSeriesCycleTheSevenColours) {
+  Plot plot;
+  plot.x = {0, 1};
+  plot.panels.push_back({"y", {}});
+  for (int k = 0; k < 8; ++k) plot.panels[0].series.push_back({"s" + std::to_string(k), {0.0, 1.0 * k}});
+  const std::string svg = render_svg(plot);
+  EXPECT_EQ(attr(svg, "stroke", svg.find("data-series=\"s7\"")), "#0072B2");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 // - summary.json and eval JSON read back hold the outcome's values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -92,7 +93,11 @@ TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
     const auto& a = out.models[i];
     const auto& b = sel.models[i];
     EXPECT_EQ(a.model, b.model);
-    EXPECT_EQ(a.parameters, b.parameters);
+    EXPECT_EQ(a.n_parameters, b.parameters);
+    ASSERT_EQ(a.parameters.size(), static_cast<std::size_t>(b.parameters));
+    EXPECT_EQ(a.parameters[0].name, "kt");
+    EXPECT_EQ(a.parameters[0].unit, "N m/A");
+    EXPECT_EQ(a.parameters[0].value, b.fit.params.kt);
     EXPECT_EQ(a.train_mae, b.train_mae);
     EXPECT_EQ(a.validation_mae, b.validation_mae);
     EXPECT_EQ(a.evaluations, b.evals);
@@ -121,6 +126,26 @@ TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
   EXPECT_EQ(s["models"][1]["train_mae"].get<double>(), out.models[1].train_mae);
   EXPECT_EQ(s["models"][1]["validation_mae"].get<double>(), out.models[1].validation_mae);
   EXPECT_EQ(s["models"][0]["evaluations"].get<long>(), out.models[0].evaluations);
+  EXPECT_EQ(s["models"][1]["n_parameters"], 7);
+  EXPECT_EQ(s["models"][1]["parameters"][0]["name"], "kt");
+  EXPECT_EQ(s["models"][1]["parameters"][0]["unit"], "N m/A");
+  EXPECT_EQ(s["verdict"]["grade"], grade_name(out.verdict.grade));
+  EXPECT_EQ(s["verdict"]["line"], out.verdict.line());
+
+  // per log: the role in the recommended model's fit, its error and range of motion; the mean
+  // of the per-log errors by role (eval-actuator's measure)
+  ASSERT_EQ(out.recommended_series.size(), 4u);
+  double train_sum = 0.0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& l = out.recommended_series[i];
+    EXPECT_EQ(l.role, logs[i].kp == 400 ? "validation" : "training") << l.log;
+    EXPECT_EQ(l.mae, identify::servo_log_error(xl330().constants, out.models[1].params.params, logs[i]).position_mae);
+    EXPECT_GT(l.range, 0.5);  // rad
+    if (l.role == "training") train_sum += l.mae;
+  }
+  EXPECT_DOUBLE_EQ(out.train_log_mean, train_sum / 2);
+  EXPECT_TRUE(std::isfinite(out.validation_log_mean));
+  EXPECT_EQ(s["report"]["logs"][2]["role"], "validation");
 }
 
 TEST(WorkflowActuator, FitWithoutValidationHasNoValidationColumn) {
@@ -245,6 +270,12 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
     sum += e;
   }
   EXPECT_DOUBLE_EQ(ev.params[1].mean, sum / 4.0);
+  // pooled: the error over all entries, fit-actuator's measure (servo_loss)
+  EXPECT_DOUBLE_EQ(ev.params[1].pooled, identify::servo_loss(xl330().constants, other, logs, {}));
+  EXPECT_EQ(ev.logs[0].samples, logs[0].position.size());
+  const auto [lo, hi] = std::minmax_element(logs[0].position.begin(), logs[0].position.end());
+  EXPECT_EQ(ev.logs[0].range, *hi - *lo);
+  EXPECT_EQ(ev.verdict.line(), "good");  // the truth reproduces its logs exactly
   EXPECT_EQ(ev.best, 0u);  // the truth
   const auto j = nlohmann::json::parse(io::eval_actuator_json(ev));
   EXPECT_EQ(j["format"], "frictionlab-actuator-eval");

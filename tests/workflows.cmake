@@ -7,7 +7,9 @@ frictionlab_test(test_workflow_fit test_workflow_fit.cpp)
 frictionlab_test(test_workflow_compare test_workflow_compare.cpp)
 frictionlab_test(test_workflow_joint test_workflow_joint.cpp)
 frictionlab_test(test_verdict test_verdict.cpp)
+frictionlab_test(test_verdict_fit test_verdict_fit.cpp)
 frictionlab_test(test_workflow_actuator test_workflow_actuator.cpp)
+frictionlab_test(test_verdict_actuator test_verdict_actuator.cpp)
 # workflows/validate.hpp: the option ranges every workflow, the CLI and the Python keywords share.
 frictionlab_test(test_workflow_validate test_workflow_validate.cpp)
 

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "frictionlab/workflows/verdict.hpp"
 
 namespace frictionlab::cli {
 
@@ -76,6 +77,14 @@ void register_commands(CLI::App& app, Registry& registry) {
   register_export_estimator(app, registry);
   register_export_actuator(app, registry);  // after export_estimator: it extends `export mujoco`
   register_fleet(app, registry);
+}
+
+void print_verdict(const workflows::Verdict& v, const std::string& indent, std::ostream* out) {
+  std::ostream& o = out ? *out : std::cout;
+  o << indent << "verdict: " << v.line() << '\n';
+  for (const auto& r : v.reasons)
+    if (r.grade == workflows::Grade::good)
+      o << indent << "note: " << r.text << (r.hint.empty() ? "" : " (" + r.hint + ")") << '\n';
 }
 
 }  // namespace frictionlab::cli

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@
 
 namespace CLI {
 class App;
+}
+
+namespace frictionlab::workflows {
+struct Verdict;
 }
 
 namespace frictionlab::cli {
@@ -129,5 +134,10 @@ void run_demo(const DemoOptions& o);
 /// Write `text` to `output` (empty or "-": the standard output); into a file, followed by
 /// print_written(OUTPUT, WHAT).
 void emit_text(const std::string& output, const std::string& text, const std::string& what);
+
+/// A result's verdict (docs/verdicts.md) on `out` (nullptr: the standard output):
+/// "INDENTverdict: LINE", then each note (a reason of grade good) as "INDENTnote: TEXT (HINT)".
+void print_verdict(const workflows::Verdict& v, const std::string& indent = "  ",
+                   std::ostream* out = nullptr);
 
 }  // namespace frictionlab::cli

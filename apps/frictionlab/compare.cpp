@@ -2,7 +2,7 @@
 // validation error and an information criterion (docs/cli.md, "compare"). The
 // records are read as by `fit` (records.hpp); the fits and the ranking are
 // workflows::compare, the outputs io/compare_json; this file prints the table
-// and the verdict.
+// and the recommendation with its verdict.
 #include "frictionlab/workflows/compare.hpp"
 
 #include <cstdio>
@@ -76,12 +76,14 @@ void run_compare(const CompareOptions& o) {
                 best.model + ": delta " + fmt(best.delta) + ")"
           : std::string("is not available");
   if (c.has_best)
-    std::printf("\nVerdict: %s is best by %s RMSE (%s); %s %s.\n", best.model.c_str(),
+    std::printf("\nRecommended: %s, best by %s RMSE (%s); %s %s.\n", best.model.c_str(),
                 c.ranked_by_validation ? "validation" : "training", fmt(best.score).c_str(),
                 crit.c_str(), judgement.c_str());
   else
-    std::printf("\nVerdict: none: no model has a finite %s RMSE, so none is recommended.\n",
+    std::printf("\nRecommended: none: no model has a finite %s RMSE.\n",
                 c.ranked_by_validation ? "validation" : "training");
+  std::printf("\n");
+  print_verdict(c.verdict);
   print_files(files);
 }
 

@@ -40,14 +40,16 @@ void run_fit(const FitOptions& o) {
       identify::method_name(r.method).c_str(), r.data.n, r.data.duration, r.data.rate_hz,
       r.run_time_s);
   const auto& rel = r.reliability;
-  std::printf("\n  %-10s %14s %12s %28s %12s  %s\n", "parameter", "value",
+  std::printf("\n  %-16s %14s %12s %28s %12s  %s\n", "parameter", "value",
               rel.standard_errors ? "std. error" : "std. error*", "95 % interval", "HAC std. err",
               "unit");
   for (const auto& e : r.parameters) {
     std::string ci = "(fixed)";
     if (!e.fixed)
       ci = std::string("[").append(fmt(e.ci_low)).append(", ").append(fmt(e.ci_high)).append("]");
-    std::printf("  %-10s %14s %12s %28s %12s  %s%s%s\n", e.name.c_str(), fmt(e.value).c_str(),
+    // reference 000's names (Kw, Vth, S0, S1) with the field export json and MODEL.json use
+    const std::string name = e.field.empty() || e.field == e.name ? e.name : e.name + " (" + e.field + ")";
+    std::printf("  %-16s %14s %12s %28s %12s  %s%s%s\n", name.c_str(), fmt(e.value).c_str(),
                 e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(),
                 e.fixed ? "" : fmt(e.hac_std_error).c_str(), e.unit.c_str(),
                 e.at_bound ? "  (at bound)" : "", e.at_limit ? "  (at search limit)" : "");
@@ -73,6 +75,8 @@ void run_fit(const FitOptions& o) {
   std::printf("\n  condition number %s, AICc %s, BIC %s%s\n", fmt(r.condition_number).c_str(),
               fmt(r.aicc).c_str(), fmt(r.bic).c_str(),
               r.passive ? (*r.passive ? ", passive" : ", NOT passive") : "");
+  std::printf("\n");
+  print_verdict(f.verdict);
   print_files(files);
 }
 

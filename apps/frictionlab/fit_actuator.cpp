@@ -92,6 +92,49 @@ std::string lpad(std::string s, std::size_t w) {
 
 // ---- fit-actuator ----
 
+/// A wall time [s]: 3 significant digits (a short fit takes milliseconds).
+std::string seconds_text(double s) { return s > 0 && s < 0.1 ? format_display(s, 2) : format_fixed(s, 1); }
+
+/// The recommended model's estimates with their units, one line.
+std::string estimates_line(const workflows::ActuatorModelOutcome& m) {
+  std::string s = m.name + ":";
+  for (const auto& e : m.parameters)
+    s += " " + e.name + " " + format_display(e.value, 4) + (e.unit == "-" ? "" : " " + e.unit) +
+         (e.at_limit ? " (at a range end)" : "") + ",";
+  s.pop_back();
+  return s;
+}
+
+/// fit-actuator's table, the measures named, the recommendation, its estimates and the verdict.
+void print_fit_actuator(const workflows::FitActuatorOutcome& fit) {
+  std::cout << "actuator " << fit.actuator << ", " << fit.logs.size() << " logs, validation: " << fit.validation;
+  if (fit.current_weight > 0)
+    std::cout << ", loss with the motor current (weight " << format_number(fit.current_weight) << " rad/A)";
+  std::cout << "\n\n";
+  std::cout << "model  parameters  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
+  for (const auto& r : fit.models)
+    std::cout << pad(r.name, 7) << lpad(std::to_string(r.n_parameters), 10)
+              << lpad(format_fixed(r.train_mae, 5), 17)
+              << lpad(fit.validated ? format_fixed(r.validation_mae, 5) : "-", 22)
+              << lpad(std::to_string(r.evaluations), 13) << lpad(seconds_text(r.seconds), 10)
+              << (r.failed.empty() ? "" : "  failed") << '\n';
+  std::cout << "(MAE: mean absolute position error of the closed-loop re-simulation, pooled over all "
+               "entries of the logs; time: the sum of the model's fits)\n";
+  for (const auto& msg : fit.warnings) print_warning(msg);
+  std::cout << "\nrecommended: " << fit.reason << "\n";
+  for (const auto& m : fit.models) {
+    if (m.model != fit.recommended) continue;
+    std::cout << estimates_line(m) << "\n";
+    // eval-actuator's measure: the mean of the per-log MAEs
+    std::cout << m.name << " per log, the mean of the per-log MAEs (eval-actuator's 'mean'): training "
+              << format_fixed(fit.train_log_mean, 5);
+    if (std::isfinite(fit.validation_log_mean))
+      std::cout << ", validation " << format_fixed(fit.validation_log_mean, 5);
+    std::cout << " rad\n";
+  }
+  print_verdict(fit.verdict, "");
+}
+
 struct FitActuatorOptions {
   LogOptions logs;
   std::string actuator, models = "m1,m2,m3,m4,m5,m6", validate = "leave-kp-out";
@@ -122,7 +165,7 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   generic.max_pwm = o.max_pwm;
   generic.max_current = o.max_current;
   generic.vin = o.vin;
-  w.actuator = io::servo_actuator_for_logs(o.actuator, generic, logs);
+  w.actuator = io::servo_actuator_for_logs(o.actuator, generic, logs, &w.actuator_choice);
   w.trials = o.trials;
   w.time_budget = o.time_budget;
   w.seed = o.seed;
@@ -136,27 +179,14 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   const auto fit = workflows::fit_actuator(logs, w, stderr_progress());
 
   io::write_fit_actuator(o.out, fit, log_paths(o.logs), o.report, report_options());
-  print_warnings(fit.warnings);
   if (quiet()) {
     std::vector<std::string> files = io::fit_actuator_output_paths(o.out, w.models);
     if (!o.report.empty()) files.push_back(o.report);
     return print_files(files);
   }
-  std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
-            << " logs, validation: " << fit.validation;
-  if (fit.current_weight > 0)
-    std::cout << ", loss with the motor current (weight " << format_number(fit.current_weight)
-              << " rad/A)";
-  std::cout << "\n\n";
-  std::cout << "model  params  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
-  for (const auto& r : fit.models)
-    std::cout << pad(r.name, 7) << lpad(std::to_string(r.parameters), 6)
-              << lpad(format_fixed(r.train_mae, 5), 17)
-              << lpad(fit.validated ? format_fixed(r.validation_mae, 5) : "-", 22)
-              << lpad(std::to_string(r.evaluations), 13) << lpad(format_fixed(r.seconds, 1), 10)
-              << (r.failed.empty() ? "" : "  failed") << '\n';
-  std::cout << "\nrecommended: " << fit.reason << "\n";
+  print_fit_actuator(fit);
   std::cout << "parameter files: " << o.out << "/m*.json, summary: " << o.out << "/summary.json\n";
+  if (!o.report.empty()) std::cout << "report: " << o.report << "\n";
 }
 
 // ---- eval-actuator ----
@@ -200,12 +230,18 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   out << pad("mean", w + 24);
   for (const auto& p : ev.params)
     out << lpad(format_fixed(p.mean, 6), std::max<std::size_t>(10, p.label.size() + 2));
-  out << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log)\n";
+  out << "\n" << pad("pooled", w + 24);
+  for (const auto& p : ev.params)
+    out << lpad(format_fixed(p.pooled, 6), std::max<std::size_t>(10, p.label.size() + 2));
+  out << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log; mean: "
+         "of the per-log MAEs; pooled: over all entries, fit-actuator's measure)\n";
   io::write_eval_actuator(o.json, ev, inputs, o.report, report_options());
   out << "lowest mean: "
       << (ev.best ? ev.params[*ev.best].label
                   : std::string("none (no parameter set gives a finite error on these logs)"))
       << "\n";
+  print_verdict(ev.verdict, "", &out);
+  if (!o.report.empty()) out << "report: " << o.report << "\n";
   if (quiet()) {
     std::vector<std::string> files;
     for (const auto& f : {o.json, o.report})

@@ -131,14 +131,6 @@ void print_errors(const std::string& name, const identify::JointEvaluation& e) {
               fmt(e.velocity.rmse).c_str());
 }
 
-/// The verdict: its line, then its notes (a low-pass chosen for the user).
-void print_verdict(const workflows::Verdict& v) {
-  std::printf("\n  verdict: %s\n", v.line().c_str());
-  for (const auto& r : v.reasons)
-    if (r.grade == workflows::Grade::good)
-      std::printf("  note: %s (%s)\n", r.text.c_str(), r.hint.c_str());
-}
-
 std::string file_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
@@ -262,6 +254,7 @@ void run_fit_joint(const FitJointOptions& o) {
     print_errors("validation: " + file_name(o.validate[i]), s.validation[i]);
   std::printf("\n  static curve: %zu constant-velocity segments in the training record\n",
               s.static_curve.size());
+  std::printf("\n");
   print_verdict(s.verdict);
   print_files(files);
 }
@@ -294,6 +287,7 @@ void run_eval_joint(const EvalJointOptions& o) {
               "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
   for (std::size_t i = 0; i < r.evaluations.size(); ++i)
     print_errors(file_name(o.inputs[i]), r.evaluations[i]);
+  std::printf("\n");
   print_verdict(r.verdict);
   print_files(files);
 }

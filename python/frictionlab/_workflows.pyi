@@ -130,6 +130,7 @@ class VerdictReason:
 class Verdict:
     grade: str; reasons: list[VerdictReason]
     def line(self) -> str: ...
+    def to_dict(self) -> dict: ...  # {"grade", "line", "reasons": [{"grade", "rule", "text", "hint"}]}
 
 class JointLowpassChoice:
     cutoff_hz: float; candidate_hz: float; bandwidth_hz: float; noise_share: float
@@ -161,25 +162,29 @@ def eval_joint(model: Union[FitJointOutcome, dict, PathLike],
                **options: Any) -> EvalJointOutcome: ...
 
 class ActuatorModelOutcome:
-    name: str; parameters: int; train_mae: float; validation_mae: float; evaluations: int
-    seconds: float; params: dict; at_bound: list[str]
+    name: str; n_parameters: int; parameters: list[ParameterEstimate]; train_mae: float
+    validation_mae: float; evaluations: int; seconds: float; params: dict; at_bound: list[str]
+    failed: str
     def params_json(self) -> str: ...
 
 class FitActuatorOutcome:
     actuator: str; validation: str; validated: bool; logs: list[str]; threads: int
-    models: list[ActuatorModelOutcome]; recommended: str; reason: str; warnings: list[str]
+    models: list[ActuatorModelOutcome]; recommended: Optional[str]; reason: str; warnings: list[str]
+    actuator_choice: str; verdict: Verdict; train_log_mean: float; validation_log_mean: float
+    current_weight: float
     def to_json(self) -> str: ...
     def write(self, dir: PathLike) -> None: ...
     def report(self, path: PathLike, title: str = ...) -> str: ...
 
 class EvalActuatorLog:
-    name: str; kp: float; trajectory: str
+    name: str; kp: float; trajectory: str; range: float; samples: int
 
 class EvalActuatorColumn:
-    label: str; file: str; mae: Array; mean: float
+    label: str; file: str; mae: Array; mean: float; pooled: float
 
 class EvalActuatorOutcome:
-    logs: list[EvalActuatorLog]; params: list[EvalActuatorColumn]; best: str
+    logs: list[EvalActuatorLog]; params: list[EvalActuatorColumn]; best: Optional[str]
+    verdict: Verdict
     def to_json(self) -> str: ...
     def write(self, path: PathLike) -> str: ...
     def report(self, path: PathLike, title: str = ...) -> str: ...

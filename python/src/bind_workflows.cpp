@@ -7,6 +7,7 @@
 #include "frictionlab/io/compare_json.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/report_html.hpp"
+#include "frictionlab/io/verdict_json.hpp"
 #include "frictionlab/io/fit_plots.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
@@ -357,6 +358,8 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
         return ref_list(s.cast<const FitOutcome&>().validation, s); },
         "NamedMetrics of every validation record")
       .def_readonly("warnings", &FitOutcome::warnings)
+      .def_readonly("verdict", &FitOutcome::verdict,
+                    "the Verdict on the fit: good, doubtful or bad, why and what to try (docs/verdicts.md)")
       .def_property_readonly("parameters", [](const py::object& s) {
         return ref_list(s.cast<const FitOutcome&>().result.parameters, s); })
       .def_property_readonly("correlation",
@@ -397,6 +400,7 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
             // (fit.json without its report series: the summary draws no plot)
             nlohmann::ordered_json j = io::fit_to_json(f.result, f.input, f.validation);
             j["warnings"] = f.warnings;
+            j["verdict"] = io::verdict_to_json(f.verdict);
             return io::report_summary_html({f.input, j});
           },
           "A notebook's view: the verdict, the parameter table and the identifiability flags.");
@@ -429,6 +433,9 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
       .def_readonly("has_best", &CompareOutcome::has_best,
                     "rows[0] has a finite ranking error (False: no model is recommended)")
       .def_readonly("warnings", &CompareOutcome::warnings)
+      .def_readonly("verdict", &CompareOutcome::verdict,
+                    "the Verdict on the comparison: the recommended model's and the ranking's "
+                    "(docs/verdicts.md)")
       .def(
           "to_json",
           [](const CompareOutcome& c, const py::object& out) {

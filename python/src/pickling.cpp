@@ -40,11 +40,11 @@ void members(S& e, V&& v) {
     e.undetermined, e.hac_std_error, e.hac_ci_low, e.hac_ci_high);
 }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::Metrics>
-void members(S& m, V&& v) { v(m.n, m.ssr, m.rmse, m.nrmse, m.r2, m.max_abs); }
+void members(S& m, V&& v) { v(m.n, m.ssr, m.rmse, m.nrmse, m.r2, m.max_abs, m.rms); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::ResidualWhiteness>
 void members(S& w, V&& v) { v(w.lags, w.ljung_box_q, w.ljung_box_p, w.acf1); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::Reliability>
-void members(S& r, V&& v) { v(r.standard_errors, r.reasons, r.whiteness, r.hac_lags, r.hac_ratio_max); }
+void members(S& r, V&& v) { v(r.standard_errors, r.reasons, r.whiteness, r.hac_lags, r.hac_ratio_max, r.outliers); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::IdentifiabilityFlag>
 void members(S& f, V&& v) { v(f.parameter, f.kind, f.other, f.value, f.message); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::DataSummary>
@@ -60,20 +60,24 @@ void members(S& r, V&& v) {
     r.identifiability, r.passive, r.passivity_message, r.run_time_s, r.iterations, r.converged,
     r.termination, r.starts, r.nested_model, r.data, r.warnings, r.scheme, r.hold, r.warmup_s);
 }
+template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::VerdictReason>
+void members(S& r, V&& v) { v(r.grade, r.rule, r.text, r.hint); }
+template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::Verdict>
+void members(S& d, V&& v) { v(d.grade, d.reasons); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::NamedMetrics>
 void members(S& m, V&& v) { v(m.name, m.metrics); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::FrictionVelocity>
 void members(S& f, V&& v) { v(f.velocity, f.measured, f.simulated, f.static_curve); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::FitOutcome>
 void members(S& f, V&& v) {
-  v(f.input, f.result, f.training, f.prediction, f.residual, f.friction, f.validation, f.warnings);
+  v(f.input, f.result, f.training, f.prediction, f.residual, f.friction, f.validation, f.warnings, f.verdict);
 }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::CompareRow>
 void members(S& r, V&& v) { v(r.model, r.fit, r.validation, r.validation_rmse, r.score, r.criterion, r.delta); }
 template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::CompareOutcome>
 void members(S& c, V&& v) {
   v(c.input, c.validation_names, c.problem, c.criterion, c.ranked_by_validation, c.rows, c.has_best, c.training,
-    c.best_by_criterion, c.criterion_agrees, c.warnings);
+    c.best_by_criterion, c.criterion_agrees, c.warnings, c.verdict);
 }
 
 template <class T>

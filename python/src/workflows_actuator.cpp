@@ -168,8 +168,16 @@ void bind_actuator(py::module_& m) {
   using workflows::ActuatorModelOutcome;
   py::class_<ActuatorModelOutcome>(m, "ActuatorModelOutcome", "One fitted actuator model.")
       .def_readonly("name", &ActuatorModelOutcome::name, "'m1' .. 'm6'")
-      .def_readonly("parameters", &ActuatorModelOutcome::parameters, "identified parameters")
-      .def_readonly("train_mae", &ActuatorModelOutcome::train_mae, "pooled position MAE [rad]")
+      .def_readonly("n_parameters", &ActuatorModelOutcome::n_parameters, "number of identified parameters")
+      .def_property_readonly("parameters", [](const py::object& s) {
+        py::list l;
+        for (const auto& e : s.cast<const ActuatorModelOutcome&>().parameters)
+          l.append(py::cast(&e, py::return_value_policy::reference_internal, s));
+        return l; },
+        "the estimates (ParameterEstimate: name = BAM key, unit, value; no standard errors: NaN; "
+        "at_limit: at an end of its search range), as FitOutcome.parameters")
+      .def_readonly("train_mae", &ActuatorModelOutcome::train_mae,
+                    "position MAE pooled over all entries of the training logs [rad]")
       .def_readonly("validation_mae", &ActuatorModelOutcome::validation_mae,
                     "pooled over the validation logs [rad]; < 0: no validation")
       .def_readonly("evaluations", &ActuatorModelOutcome::evaluations)
@@ -188,6 +196,14 @@ What fit_actuator returns (workflows::FitActuatorOutcome). to_json() is the CLI'
 write(dir) writes the CLI's output directory (m*.json, summary.json).
 )doc")
       .def_readonly("actuator", &FitActuatorOutcome::actuator)
+      .def_readonly("actuator_choice", &FitActuatorOutcome::actuator_choice,
+                    "how the description was chosen from the logged supply ('': as named)")
+      .def_readonly("verdict", &FitActuatorOutcome::verdict, "the Verdict on this fit (docs/verdicts.md)")
+      .def_readonly("train_log_mean", &FitActuatorOutcome::train_log_mean,
+                    "the recommended model's mean of the per-log MAEs on the training logs [rad] "
+                    "(eval_actuator's mean; train_mae is pooled over entries)")
+      .def_readonly("validation_log_mean", &FitActuatorOutcome::validation_log_mean,
+                    "the same on the validation logs [rad] (NaN: none)")
       .def_readonly("validation", &FitActuatorOutcome::validation)
       .def_readonly("validated", &FitActuatorOutcome::validated)
       .def_readonly("logs", &FitActuatorOutcome::logs)
@@ -226,14 +242,18 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
   py::class_<workflows::EvalActuatorLog>(m, "EvalActuatorLog")
       .def_readonly("name", &workflows::EvalActuatorLog::name)
       .def_readonly("kp", &workflows::EvalActuatorLog::kp)
-      .def_readonly("trajectory", &workflows::EvalActuatorLog::trajectory);
+      .def_readonly("trajectory", &workflows::EvalActuatorLog::trajectory)
+      .def_readonly("range", &workflows::EvalActuatorLog::range, "max - min of the measured position [rad]")
+      .def_readonly("samples", &workflows::EvalActuatorLog::samples, "entries compared");
   py::class_<workflows::EvalActuatorColumn>(m, "EvalActuatorColumn")
       .def_readonly("label", &workflows::EvalActuatorColumn::label)
       .def_readonly("file", &workflows::EvalActuatorColumn::file)
       .def_property_readonly("mae", [](const py::object& s) {
         return view(s.cast<const workflows::EvalActuatorColumn&>().mae, s); },
         "per log [rad]")
-      .def_readonly("mean", &workflows::EvalActuatorColumn::mean, "[rad]");
+      .def_readonly("mean", &workflows::EvalActuatorColumn::mean, "mean of the per-log MAEs [rad]")
+      .def_readonly("pooled", &workflows::EvalActuatorColumn::pooled,
+                    "MAE pooled over all entries of the logs [rad] (fit_actuator's train_mae measure)");
   using workflows::EvalActuatorOutcome;
   py::class_<EvalActuatorOutcome>(m, "EvalActuatorOutcome",
                                   "What eval_actuator returns; to_json() is the CLI's --json file.")
@@ -247,6 +267,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
         if (!e.best) return py::none();
         return py::str(e.params.at(*e.best).label); },
         "label of the set with the lowest finite mean MAE; None when no set has one")
+      .def_readonly("verdict", &EvalActuatorOutcome::verdict, "the Verdict on the evaluation (docs/verdicts.md)")
       .def("to_json", &io::eval_actuator_json, "The CLI's eval-actuator --json text.")
       .def(
           "write",
@@ -273,7 +294,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
         FitActuatorArguments a;
         fit_actuator_table().apply(a, kwargs, kLogOptions);
         const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
-        a.w.actuator = io::servo_actuator_for_logs(a.actuator, a.generic, l);
+        a.w.actuator = io::servo_actuator_for_logs(a.actuator, a.generic, l, &a.w.actuator_choice);
         return run_released(progress, [&](const workflows::Progress& p) {
           return workflows::fit_actuator(l, a.w, p);
         });

@@ -1,4 +1,4 @@
-// frictionlab Python: the verdict on a result (workflows/verdict.hpp; docs/python.md "Verdicts").
+// frictionlab Python: the verdict on a result (workflows/verdict.hpp; docs/verdicts.md).
 #include "workflows_common.hpp"
 
 #include "frictionlab/workflows/verdict.hpp"
@@ -25,6 +25,15 @@ line the CLI prints. The rules: docs/verdicts.md.
       .def_property_readonly("grade", [](const Verdict& v) { return workflows::grade_name(v.grade); })
       .def_readonly("reasons", &Verdict::reasons)
       .def("line", &Verdict::line, "The one line the CLI prints: 'good', or 'bad: ...; doubtful: ...'.")
+      .def("to_dict", [](const Verdict& v) {
+        py::list reasons;
+        for (const auto& r : v.reasons)
+          reasons.append(py::dict(py::arg("grade") = workflows::grade_name(r.grade), py::arg("rule") = r.rule,
+                                  py::arg("text") = r.text, py::arg("hint") = r.hint));
+        return py::dict(py::arg("grade") = workflows::grade_name(v.grade), py::arg("line") = v.line(),
+                        py::arg("reasons") = reasons);
+      }, "The verdict as the result files hold it: {'grade', 'line', 'reasons': [{'grade', 'rule', "
+         "'text', 'hint'}]} (docs/verdicts.md).")
       .def("__str__", &Verdict::line)
       .def("__repr__", [](const Verdict& v) { return "<Verdict " + v.line() + ">"; });
 }

@@ -23,6 +23,15 @@ def test_fit_actuator_equals_cli(tmp_path):
     j = json.loads(r.to_json())
     assert r.recommended == j["recommended"] and r.validated
     assert [m.train_mae for m in r.models] == [m["train_mae"] for m in j["models"]]
+    # .parameters: the estimates (as FitOutcome.parameters), their number n_parameters
+    m1 = r.models[0]
+    assert m1.n_parameters == len(m1.parameters) == j["models"][0]["n_parameters"] == 6
+    assert [(p.name, p.unit) for p in m1.parameters][:2] == [("kt", "N m/A"), ("R", "ohm")]
+    assert [p.value for p in m1.parameters] == [p["value"] for p in j["models"][0]["parameters"]]
+    assert m1.parameters[0].value == m1.params["kt"]
+    # the verdict, as summary.json's; the per-log means beside the pooled errors
+    assert r.verdict.grade == j["verdict"]["grade"] and r.verdict.line() == j["verdict"]["line"]
+    assert r.train_log_mean == j["train_log_mean"] and r.validation_log_mean == j["validation_log_mean"]
     r.write(tmp_path / "py")
     assert (tmp_path / "py" / "m1.json").read_text() == (tmp_path / "cli" / "m1.json").read_text()
     # the report: the ranking, the recommended model's parameters, a time plot per log
@@ -39,6 +48,12 @@ def test_eval_actuator_equals_cli(tmp_path):
     assert e.to_json() == (tmp_path / "ev.json").read_text()
     assert len(e.logs) == len(e.params[0].mae) and e.params[0].label == "m1"
     assert e.logs[0].kp == 200
+    # both measures: the mean of the per-log MAEs and the MAE pooled over entries; the verdict
+    j = json.loads(e.to_json())
+    assert e.params[0].mean == j["params"][0]["mean"] and e.params[0].pooled == j["params"][0]["pooled"]
+    assert e.params[0].pooled == pytest.approx(
+        sum(m * l.samples for m, l in zip(e.params[0].mae, e.logs)) / sum(l.samples for l in e.logs))
+    assert e.verdict.grade == j["verdict"]["grade"] == "good"
     # write() is the CLI's file; report() the page `eval-actuator --report` writes
     assert e.write(tmp_path / "py.json") == str(tmp_path / "py.json")
     assert (tmp_path / "py.json").read_text() == (tmp_path / "ev.json").read_text()

@@ -199,7 +199,45 @@ def test_compare_report_has_the_ranking_and_every_model(demo, tmp_path):
         os.chdir(cwd)
     text = pathlib.Path(c.report(tmp_path / "c.html")).read_text()
     assert text.count('<section class="fit"') == 2 and 'class="ranking"' in text
-    assert f'class="verdict recommendation' in text and f'data-model="{c.rows[0].model}"' in text
+    assert f'class="recommendation" data-model="{c.rows[0].model}"' in text
+    # the comparison's verdict at the top of its section, and in compare.json
+    assert c.verdict.grade in ("good", "doubtful", "bad")
+    assert json.loads(c.to_json())["verdict"]["line"] == c.verdict.line()
+    assert f'<div class="verdict' in text and f'data-grade="{c.verdict.grade}"' in text
+
+
+def test_verdict_of_a_fit_in_python_json_and_the_cli(cli_fit, py_fit, demo):
+    # the demo's sensorless LuGre fit explains its validation record (e = 0.0085): good
+    v = py_fit.verdict
+    assert v.grade == "good" and v.line() == "good" and str(v) == "good"
+    assert [r.rule for r in v.reasons] == []
+    j = json.loads(cli_fit[0])
+    assert j["verdict"] == {"grade": "good", "line": "good", "reasons": []}
+    # a Stribeck curve on the friction of a joint whose torque is mostly gravity and inertia:
+    # the model explains little of it
+    t = np.arange(3000) / 300
+    v = np.cos(2 * np.pi * 0.5 * t)
+    tau = 3 * np.sin(np.pi * t) + 0.2 * np.sign(v) + 0.05 * v
+    bad = fl.fit(fl.Record(t, velocity=v, force=tau, source="gravity.csv"), model="coulomb-viscous")
+    assert bad.verdict.grade == "bad"
+    assert [(r.rule, r.grade) for r in bad.verdict.reasons][:1] == [("error", "bad")]
+    assert bad.verdict.reasons[0].text.startswith("the model explains little of the force on the "
+                                                  "training record: RMSE / RMS = ")
+    assert "validation" in [r.rule for r in bad.verdict.reasons]  # the note: no validation record
+    assert json.loads(bad.to_json())["verdict"]["line"] == bad.verdict.line()
+    out = run_cli("fit", "--input", "sensorless_train.csv", "--problem", "sensorless", "--current",
+                  "current", "--velocity", "velocity", "--force", "torque", "--starts", "1",
+                  "--out", "cli_verdict", "--no-plots", cwd=demo)
+    assert "\n  verdict: good\n  note: no validation record: the error is the training error, which " \
+           "the fit minimised (--validate RECORD)\n" in out
+    # reference 000's names with the field export json uses, in the console and the report; the
+    # sensorless channel is a torque on the plots
+    assert "  Kw (sigma2) " in out and "  S0 (sigma0) " in out
+    page = py_fit.report_html()
+    assert '<td class="name">Kw <span class="field">(= sigma2)</span></td>' in page
+    assert '<td class="name">Km</td>' in page  # its own field: nothing to map
+    assert '"label":"torque [N m]"' in page and '"label":"force [' not in page
+    assert "<th scope=\"row\">torque range</th>" in page
 
 
 def _friction_record(t, source):

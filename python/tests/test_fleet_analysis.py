@@ -303,6 +303,46 @@ def test_drift_scattered_two_session_baseline_is_undetermined_not_no_drift():
             analysis.DriftRule(**bad)
 
 
+def test_drift_severity_and_cause():
+    """A flag is strong beyond twice both thresholds, else borderline; an undetermined row's
+    cause is the short form its reason starts with, and the summaries count and rank them."""
+    # +25 %, z = 0.25 / 0.0115 = 21.7: beyond 2 x 2.58 and 2 x 10 %
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 1.25], [0.01] * 4)).iloc[0]
+    assert r["outcome"] == "drift" and r["severity"] == "strong" and r["cause"] == ""
+    # -13 % with 4 % errors: z = -0.13 / sqrt(0.04^2 + 0.04^2 / 3) = -2.81, just beyond 2.58
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 0.87], [0.04] * 4)).iloc[0]
+    assert r["z"] == pytest.approx(-0.13 / math.sqrt(0.04**2 * 4 / 3), rel=1e-9)
+    assert r["outcome"] == "drift" and r["severity"] == "borderline"
+    # +15 % with z = 15: strong statistically but under 2 x 10 %: borderline
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 1.15], [0.01] * 4)).iloc[0]
+    assert r["z"] > 2 * r["threshold"] and r["severity"] == "borderline"
+    # not flagged: no severity
+    r = analysis.drift(_rows([1.0, 1.0, 1.0, 1.0], [0.01] * 4)).iloc[0]
+    assert r["outcome"] == "no drift" and r["severity"] == "" and r["cause"] == ""
+    # the causes of the undetermined cases
+    cases = {"scatter": _rows([1.0, 1.1, 0.9, 1.05, 1.16], [0.01] * 5, joint="a"),
+             "large_errors": _rows([1.0, 1.0, 1.3], [0.2] * 3, joint="b"),
+             "no_std_error": _rows([1.0, 1.0, 2.0], [0.01, 0.01, float("nan")], joint="c"),
+             "not_determined": _rows([1.0, 1.0, 2.0], [0.01] * 3, joint="d", determined=[True, True, False]),
+             "one_session": _rows([1.0], [0.01], joint="e"),
+             "no_usable_baseline": _rows([1.0, 1.0], [float("nan"), 0.01], joint="f"),
+             "few_baseline": _rows([1.0, 1.001], [0.01, 0.01], joint="g"),
+             "zero_baseline": _rows([0.0, 0.0, 0.5], [0.01] * 3, joint="h"),
+             "scatter2": _rows([1.0, 1.1, 0.9, 1.05, 1.01], [0.01] * 5, joint="i")}
+    d = analysis.drift(pd.concat(cases.values(), ignore_index=True))
+    got = dict(zip(d["joint"], d["cause"]))
+    assert got == {j: analysis.CAUSES[k.rstrip("2")] for j, k in zip("abcdefghi", cases)}
+    assert (d["outcome"] == "undetermined").all()
+    c = analysis.undetermined_causes(d)
+    assert list(c.columns) == ["cause", "parameters", "robot_joints"]
+    assert c.iloc[0].tolist() == [analysis.CAUSES["scatter"], 2, 2] and c["parameters"].sum() == 9
+    # the largest unchecked changes: |relative| descending, rows without one left out
+    w = analysis.largest_unchecked(d, n=2)
+    assert list(w["joint"]) == ["c", "d"] and list(w["relative"]) == [1.0, 1.0]
+    # e (1 session), f (no usable baseline), h (baseline 0) have no relative change
+    assert sorted(analysis.largest_unchecked(d, n=20)["joint"]) == ["a", "b", "c", "d", "g", "i"]
+
+
 def test_drift_outcomes_of_the_rule_cases():
     # the hand-computed cases above: a determined baseline flags (and does not) exactly as before
     x, se = np.array([1.0, 1.02, 0.99]), np.array([0.01, 0.02, 0.01])
@@ -635,9 +675,10 @@ def test_report(fleet, tmp_path):
     # order: flagged joints first, then failures, history, spread
     pos = {sid: text.index(f'<section id="{sid}">') for sid in ("flagged", "outliers", "failures", "history", "spread", "shared", "tables")}
     assert pos["flagged"] < pos["outliers"] < pos["failures"] < pos["history"] < pos["spread"] < pos["shared"] < pos["tables"]
-    rows = [a for t, a, _ in c.starts if t == "tr" and a.get("class") == "flagged" and "data-parameter" in a]
+    rows = [a for t, a, _ in c.starts if t == "tr" and "flagged" in a.get("class", "").split() and "data-parameter" in a]
     first = [(a["data-robot"], a["data-joint"], a["data-parameter"]) for a in rows][:2]
     assert set(first) == {(e["robot"], e["joint"], e["parameter"]) for e in truth["drifts"]}
+    assert all(a["class"] == "flagged strong" for a in rows[:2])   # the injected x 1.4 drifts
     # failures carry the library's messages
     for e in tasks.loc[tasks["status"] == "failed", "error"]:
         assert e.split(":")[0] in text and any(f'data-key="{k}"' in text for k in tasks["key"])
@@ -701,14 +742,19 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
             '(1 robot joint(s): the baseline cannot decide), 1 no drift.</span>') in text
     # flagged rows: only the drift; the undetermined section, inside the flagged one, after its table
     rows = [(a.get("class"), a.get("data-joint")) for t, a, _ in c.starts if t == "tr" and "data-parameter" in a]
-    assert rows == [("flagged", "a"), ("undetermined", "b")]
+    assert rows == [("flagged strong", "a"), ("undetermined", "b")]
     flagged_at, und_at = text.index('<section id="flagged">'), text.index('<section id="undetermined">')
     assert flagged_at < text.index('data-table="drift-flagged"') < und_at < text.index('data-table="drift-undetermined"')
     assert und_at < text.index('<section id="outliers">')
     sec = text[und_at:text.index('<section id="outliers">')]
     assert "1 parameter(s) of 1 robot joint(s) are not flagged" in sec
-    assert "undetermined: the baseline of 2 sessions scatters beyond their standard errors" in sec
-    assert "63.7 combined standard errors" in sec
+    # the row shows the cause; its full reason is the cause's tooltip
+    assert ('<td title="undetermined: the baseline of 2 sessions scatters beyond their standard errors'
+            in sec)
+    assert "63.7 combined standard errors" in sec and analysis.CAUSES["scatter"] in sec
+    # three robot joints: too few for the outlier test, and the page says so (not "No outlier.")
+    assert ("1 of 1 parameter groups have fewer: not tested." in text
+            and "Not tested: no parameter group has 5 robot joints." in text and "No outlier" not in text)
     # the drift download carries outcome and detectable
     links = {a["download"]: a["href"] for t, a, _ in c.starts if t == "a" and "download" in a}
     back = pd.read_csv(io.StringIO(base64.b64decode(links["drift.csv"].split(",", 1)[1]).decode()))
@@ -727,8 +773,9 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
 
 def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsys):
     """`frictionlab fleet report` on a store holding the three joints (the store is stood in for:
-    the CLI reads Store.parameters() and Store.tasks()): the first line counts the undetermined,
-    one line per undetermined parameter follows the drift lines, --json and --csv carry outcome."""
+    the CLI reads Store.parameters() and Store.tasks()): the page, the counts by outcome and
+    severity, a line per drift, the undetermined counted by cause with the largest unchecked
+    change and where each one's reason is; --json and --csv carry outcome."""
     from frictionlab.fleet import __main__ as cli, store as fstore
 
     p, tasks = _three_outcomes()
@@ -751,17 +798,21 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("; 1 flagged parameter(s) of 1 joint(s); 1 undetermined parameter(s) of 1 "
-                             "joint(s) (the baseline cannot decide: not checked); 1 without drift"), lines[0]
-    assert lines[1].startswith("  drift: r a Fc: +41.0%")
-    assert lines[2] == ("  (--verbose lists the undetermined parameters and why; so do the report's "
-                        "section and its drift table)"), lines[2]
-    assert len(lines) == 3
-    # --verbose: each undetermined parameter and why; --quiet: the files written, nothing else
+    assert lines == [
+        f"report: {tmp_path / 'r.html'}",
+        "drift of 3 parameter(s): 1 flagged (1 strong), 1 undetermined (not checked: the baseline "
+        "cannot decide), 1 without drift",
+        lines[2], "  undetermined, by cause (parameters):",
+        "       1  the baseline sessions scatter: the band is too wide",
+        lines[5],
+        f"  each with its reason: the report's section \"Undetermined\" and {out_csv / 'drift.csv'}"]
+    assert lines[2].startswith("  drift (strong): r a Fc +41.0% from the baseline 0.3129 (z = +"), lines[2]
+    assert lines[5].startswith("  largest unchecked changes: r b Fc +"), lines[5]
+    # --verbose: also each undetermined parameter with its reason; --quiet: the files written
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"), "-v"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[2].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), lines[2]
-    assert len(lines) == 3
+    more = capsys.readouterr().out.splitlines()
+    assert more[:len(lines) - 1] == lines[:-1] and len(more) == len(lines) + 1, more
+    assert more[-1].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), more[-1]
     assert cli.main(["--quiet", "report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
     assert capsys.readouterr().out.splitlines() == [
@@ -815,3 +866,15 @@ def test_a_lugre_fleet_task_reruns_with_the_cli(tmp_path):
     cli = {e["name"]: e["value"] for e in json.loads((tmp_path / "cli" / "fit.json").read_text())["parameters"]}
     for e in r["models"][0]["parameters"]:
         assert cli[e["name"]] == pytest.approx(e["value"], rel=1e-9), e["name"]
+
+
+def test_report_shows_relative_changes_in_percent():
+    """The page's relative and detectable cells are percent with three significant digits, never
+    in e-notation (a detectable 3350 %, not 3.35e+03 %); other numbers keep 5 digits; the
+    downloads keep the fractions (test_report)."""
+    assert report._cell(33.4990, "detectable") == '<td class="num">3350 %</td>'
+    assert report._cell(0.71893, "detectable") == '<td class="num">71.9 %</td>'
+    assert report._cell(-0.16839, "relative") == '<td class="num">-16.8 %</td>'
+    assert report._cell(0.40012, "relative") == '<td class="num">+40.0 %</td>'
+    assert report._cell(0.40012, "value") == '<td class="num">0.40012</td>'
+    assert report._cell(float("nan"), "relative") == '<td class="num"></td>'

@@ -73,6 +73,7 @@ def make_result(key, status="done", robot="r1", joint="j1", session="s1", worker
     if status == "done":
         for mi, m in enumerate(models):
             mods.append({
+                "verdict": VERDICT if mi == 0 else None,
                 "model": m, "selected": mi == 0, "train_rmse": 0.1 / (mi + 3),
                 "validation_rmse": 0.2 / (mi + 3), "aicc": -1234.5678 - mi, "metrics": {"n": 10000 + mi},
                 "parameters": [{"name": f"p{i}", "value": param_value(key, m, i), "std_error": 0.01 * (i + 1) / 7,
@@ -85,6 +86,11 @@ def make_result(key, status="done", robot="r1", joint="j1", session="s1", worker
             "status": status, "error": error if status == "failed" else None,
             "started_at": 1795580000.125, "finished_at": 1795580001.5, "seconds": 1.375, "worker": worker,
             "attempts": attempts, "models": mods}
+
+
+VERDICT = {"grade": "doubtful", "line": "doubtful: Fs is not determined (try: more motion)",
+           "reasons": [{"grade": "doubtful", "rule": "determined", "text": "Fs is not determined",
+                        "hint": "more motion"}]}
 
 
 def same_float(a, b):
@@ -111,7 +117,7 @@ def test_round_trip(url, backend):
     r["tags"] = {"firmware": "1.2", "temperature": "31.5", "ünïcode": "✓"}
     failed = make_result("k-failed", status="failed", robot="r2", error="record.csv line 17: not a number: 'x'")
     with fs.open_store(url) as store:
-        assert store.version == fs.SCHEMA_VERSION == 1
+        assert store.version == fs.SCHEMA_VERSION == 2
         run = store.begin_run("ef" * 32, "0.1.0", "[joint_type.revolute_a]\n", 2)
         assert store.record_task(run, r) is True
         assert store.record_task(run, failed) is True
@@ -154,8 +160,9 @@ def test_round_trip(url, backend):
         assert list(res["model"]) == sorted(m["model"] for m in r["models"])
         lugre = res[res["model"] == "lugre"].iloc[0]
         assert lugre["metrics"] == {"n": 10000} and lugre["aicc"] == -1234.5678
+        assert lugre["verdict"] == VERDICT
         cv = res[res["model"] == "coulomb_viscous"].iloc[0]
-        assert math.isnan(cv["validation_rmse"]) and math.isnan(cv["aicc"])
+        assert math.isnan(cv["validation_rmse"]) and math.isnan(cv["aicc"]) and cv["verdict"] is None
         assert list(store.results(selected_only=True)["model"]) == ["lugre"]
 
         assert len(store.tasks(status="failed")) == 1 and len(store.tasks(run_id=run + 1)) == 0
@@ -335,48 +342,62 @@ def test_newer_schema_is_an_error(url):
         store.begin_run("c", "v", "", 0)
     raw = Raw(url)
     try:
-        raw.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (2, 0.0))
+        raw.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (3, 0.0))
     finally:
         raw.close()
-    with pytest.raises(fs.StoreError, match="schema version 2, newer than this frictionlab's 1"):
+    with pytest.raises(fs.StoreError, match="schema version 3, newer than this frictionlab's 2"):
         fs.open_store(url)
 
 
-def _step2(d):
+def _step3(d):
     return ["ALTER TABLE tasks ADD COLUMN note TEXT",
             f"CREATE TABLE notes (key TEXT PRIMARY KEY, at {d.real} NOT NULL)"]
 
 
-def _step3_broken(d):
+def _step4_broken(d):
     return ["CREATE TABLE half_done (x INTEGER)", "ALTER TABLE no_such_table ADD COLUMN y INTEGER"]
 
 
+def _as_version_1(url):
+    """Turn the store at `url` into a schema version 1 store (as an older frictionlab left it)."""
+    raw = Raw(url)
+    try:
+        raw.execute("ALTER TABLE results DROP COLUMN verdict")
+        raw.execute("DELETE FROM schema_version WHERE version = 2")
+    finally:
+        raw.close()
+
+
 def test_migrations(url):
-    """An older store is migrated step by step, keeping its rows; a failing step is rolled back whole
-    (its first statement undone, the version unchanged); the migrated store is then newer than the
-    code of version 1."""
+    """An older store is migrated step by step, keeping its rows (version 1 -> 2 adds the verdicts,
+    NULL for the results recorded before); a failing step is rolled back whole (its first statement
+    undone, the version unchanged); the migrated store is then newer than the code."""
     with fs.open_store(url) as store:
         run = store.begin_run("c", "v", "", 1)
         store.record_task(run, make_result("k1"))
-    with fs.Store(url, migrations=fs.MIGRATIONS + [_step2]) as store:
-        assert store.version == 2
+    _as_version_1(url)
+    with fs.Store(url, migrations=fs.MIGRATIONS + [_step3]) as store:
+        assert store.version == 3
         assert len(store.parameters(selected_only=False)) == 2 * N_PARAMS
+        assert list(store.results()["verdict"]) == [None, None]
+        store.record_task(run, make_result("k2"))
+        assert store.results().set_index(["key", "model"])["verdict"][("k2", "lugre")] == VERDICT
     raw = Raw(url)
     try:
-        assert raw.execute("SELECT note FROM tasks").fetchall() == [(None,)]
+        assert raw.execute("SELECT note FROM tasks").fetchall() == [(None,), (None,)]
         assert raw.count("notes") == 0
     finally:
         raw.close()
-    with pytest.raises(fs.StoreError, match="migration to schema version 3"):
-        fs.Store(url, migrations=fs.MIGRATIONS + [_step2, _step3_broken])
+    with pytest.raises(fs.StoreError, match="migration to schema version 4"):
+        fs.Store(url, migrations=fs.MIGRATIONS + [_step3, _step4_broken])
     raw = Raw(url)
     try:
-        assert [r[0] for r in raw.execute("SELECT version FROM schema_version ORDER BY version")] == [1, 2]
+        assert [r[0] for r in raw.execute("SELECT version FROM schema_version ORDER BY version")] == [1, 2, 3]
         with pytest.raises(Exception, match="half_done"):
             raw.execute("SELECT COUNT(*) FROM half_done")
     finally:
         raw.close()
-    with pytest.raises(fs.StoreError, match="schema version 2, newer than this frictionlab's 1"):
+    with pytest.raises(fs.StoreError, match="schema version 3, newer than this frictionlab's 2"):
         fs.open_store(url)
 
 
@@ -400,7 +421,7 @@ def test_open_existing_or_refuse(url, backend):
     procs = [ctx.Process(target=_opener, args=(url, barrier, out)) for _ in range(3)]
     for p in procs:
         p.start()
-    assert [out.get(timeout=120) for _ in procs] == [1, 1, 1]
+    assert [out.get(timeout=120) for _ in procs] == [fs.SCHEMA_VERSION] * 3
     for p in procs:
         p.join(60)
         assert p.exitcode == 0
@@ -409,7 +430,7 @@ def test_open_existing_or_refuse(url, backend):
         assert len(s2.runs()) == len(s3.runs()) == 1
     raw = Raw(url)
     try:
-        assert raw.count("schema_version") == 1
+        assert raw.count("schema_version") == fs.SCHEMA_VERSION
     finally:
         raw.close()
 
@@ -501,7 +522,7 @@ def test_urls(url, backend, tmp_path):
             fs.open_store(str(junk))
     else:
         with fs.open_store(url.replace("postgresql://", "postgres://")) as store:
-            assert store.version == 1
+            assert store.version == fs.SCHEMA_VERSION
         secret = url.replace("postgres@", "postgres:s3cret@").rsplit("/", 1)[0] + "/no_such_db"
         with pytest.raises(fs.StoreError) as e:
             fs.open_store(secret)

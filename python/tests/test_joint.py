@@ -139,6 +139,7 @@ def test_the_documented_idim_fit_gets_its_low_pass_and_a_verdict(tmp_path, recor
     assert "--lowpass" in none.verdict.line()
     j = json.loads(none.to_json())
     assert j["verdict"]["grade"] == "bad" and j["verdict"]["line"] == none.verdict.line()
+    assert none.verdict.to_dict() == j["verdict"]  # the result file's object
     assert json.loads(chosen.to_json())["lowpass"]["cutoff_hz"] == 5.0
     # the CLI prints the same verdict line
     out = run_cli("fit-joint", *CLI_ARGS, "--method", "idim", "--lowpass", "0", "--out", "c",

@@ -47,9 +47,7 @@ void copy_starts(FitResult& r, const detail::LsqRun& run) {
   r.starts = run.starts;
   r.iterations = run.iterations;
   r.converged = run.converged;
-  r.termination = run.termination;
-  if (!run.converged)
-    r.warnings.push_back("the solver stopped without convergence: " + run.termination);
+  r.termination = run.termination;  // (not converged: the verdict's `solver` reason)
 }
 
 /// The least-squares optimum of one family: multi-start from the data-driven initial guess and,
@@ -128,11 +126,7 @@ FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
     if (std::isnan(o.nested_cost))
       r.warnings.push_back("the optimum of the nested model " + o.nested +
                            " could not be used as a start (not representable)");
-    else if (o.run.starts.back().origin.starts_with("optimum of nested") &&
-             o.run.best == static_cast<int>(o.run.starts.size()) - 1)
-      r.warnings.push_back("the best optimum was reached from the nested model " + o.nested +
-                           "'s optimum, not from the data-driven starts: " + r.model_name +
-                           " improves on " + o.nested + " only by what its extra parameters add");
+    // (the best optimum reached from the nested model's: the verdict's `nested` note)
   }
   detail::fill_statistics(r, fam, d, o.run.theta, o.free, o.loss, o.run.at_limit, opt.lsq.threads,
                           &o.run.last, at_optimum);

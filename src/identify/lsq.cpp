@@ -537,7 +537,6 @@ void fill_common(FitResult& r, const Family& fam, const FitData& d,
       for (const auto& is : issues) {
         r.passivity_message += (r.passivity_message.empty() ? "" : "; ") + is.message;
       }
-      r.warnings.push_back("fitted LuGre set: " + r.passivity_message);
     }
   }
 }
@@ -714,7 +713,7 @@ long hac_bandwidth(double rho, long m) {
 
 void flag_coloured_residuals(Reliability& rel, std::string_view of) {
   const auto& w = rel.whiteness;
-  if (!(w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2))) return;
+  if (!strongly_coloured(rel)) return;
   rel.standard_errors = false;
   rel.reasons.push_back("the residuals" + (of.empty() ? std::string() : " of the " + std::string(of)) +
                         " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
@@ -752,6 +751,7 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
       largest = std::max(largest, a);
     }
   if (count == 0) return;
+  rel.outliers = static_cast<long>(count);
   rel.standard_errors = false;
   rel.reasons.push_back(std::to_string(count) + " of " + std::to_string(res.size()) +
                         " residuals are outliers (beyond " + format_number(kOutlierScale) +
@@ -884,7 +884,6 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
       e.at_bound = true;
       e.std_error = kNaN;
       e.ci_low = e.ci_high = kNaN;
-      r.warnings.push_back("parameter " + e.name + " is on its bound 0: its standard error does not apply");
       continue;
     }
     e.std_error = std::sqrt(std::max(cov(a, a), 0.0));

@@ -122,6 +122,11 @@ double chi_square_sf(double x, double k) {
   return std::exp(log_front) * h;
 }
 
+bool strongly_coloured(const Reliability& rel) {
+  const auto& w = rel.whiteness;
+  return w.ljung_box_p < 0.01 && (w.acf1 > 0.5 || rel.hac_ratio_max > 2);
+}
+
 ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags) {
   ResidualWhiteness w;
   const auto n = static_cast<long>(r.size());
@@ -175,15 +180,17 @@ Metrics metrics_of(const std::vector<double>& y, long first, long n, const Resid
     ymax = std::max(ymax, yk);
   }
   mean /= static_cast<double>(m.n);
-  double sst = 0;
+  double sst = 0, sy2 = 0;
   for (long k = first; k < n; ++k) {
     const auto uk = static_cast<std::size_t>(k);
     const double r = resid(k);
     m.ssr += r * r;
+    sy2 += y[uk] * y[uk];
     m.max_abs = std::max(m.max_abs, std::abs(r));
     sst += (y[uk] - mean) * (y[uk] - mean);
   }
   m.rmse = std::sqrt(m.ssr / static_cast<double>(m.n));
+  m.rms = std::sqrt(sy2 / static_cast<double>(m.n));
   m.nrmse = ymax > ymin ? m.rmse / (ymax - ymin) : std::numeric_limits<double>::quiet_NaN();
   m.r2 = sst > 0 ? 1 - m.ssr / sst : std::numeric_limits<double>::quiet_NaN();
   return m;

@@ -2,6 +2,7 @@
 #include "frictionlab/io/actuator_file.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <numbers>
@@ -355,16 +356,47 @@ std::vector<std::string> builtin_actuator_names() {
   return names;
 }
 
-std::string_view builtin_actuator_text(std::string_view name) {
+namespace {
+
+// A name as its spellings compare: lower case, without '-', '_', '.' and spaces ("STS3215-12V",
+// "sts3215_12v" -> "sts321512v").
+std::string name_key(std::string_view name) {
+  std::string k;
+  for (const char ch : name)
+    if (ch != '-' && ch != '_' && ch != '.' && ch != ' ')
+      k += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return k;
+}
+
+// Names other tools give the built-in families (compared by name_key): the kscalelabs sysid
+// tools write the 12 V STS3215 as "sts3215v12".
+constexpr std::pair<std::string_view, std::string_view> kActuatorAliases[] = {
+    {"sts3215v12", "sts3215-12v"},
+    {"sts3215v74", "sts3215"},
+};
+
+}  // namespace
+
+std::string builtin_actuator_name(std::string_view reference) {
+  const std::string key = name_key(reference);
   for (const auto& b : detail::kBuiltinActuators)
-    if (b.name == name) return b.text;
+    if (name_key(b.name) == key) return std::string(b.name);
+  for (const auto& [alias, name] : kActuatorAliases)
+    if (alias == key) return std::string(name);
+  return {};
+}
+
+std::string_view builtin_actuator_text(std::string_view name) {
+  const std::string canonical = builtin_actuator_name(name);
+  for (const auto& b : detail::kBuiltinActuators)
+    if (b.name == canonical) return b.text;
   return {};
 }
 
 std::optional<sim::ServoActuator> builtin_actuator(std::string_view name) {
   const std::string_view text = builtin_actuator_text(name);
   if (text.empty()) return std::nullopt;
-  sim::ServoActuator a = parse_actuator(text, "data/actuators/" + std::string(name) + ".json");
+  sim::ServoActuator a = parse_actuator(text, "data/actuators/" + builtin_actuator_name(name) + ".json");
   a.origin = "built in";
   return a;
 }

@@ -11,6 +11,7 @@
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/io/verdict_json.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
 namespace frictionlab::io {
@@ -18,6 +19,8 @@ namespace frictionlab::io {
 std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome) {
   nlohmann::ordered_json summary;
   summary["actuator"] = outcome.actuator;
+  if (!outcome.actuator_choice.empty()) summary["actuator_choice"] = outcome.actuator_choice;
+  summary["verdict"] = verdict_to_json(outcome.verdict);
   summary["validation"] = outcome.validation;
   if (outcome.current_weight > 0) summary["current_weight"] = outcome.current_weight;
   summary["logs"] = nlohmann::json::array();
@@ -26,7 +29,12 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   for (const auto& r : outcome.models) {
     nlohmann::ordered_json row;
     row["model"] = r.name;
-    row["parameters"] = r.parameters;
+    row["n_parameters"] = r.n_parameters;
+    nlohmann::ordered_json estimates = nlohmann::ordered_json::array();
+    for (const auto& e : r.parameters)
+      estimates.push_back({{"name", e.name}, {"unit", e.unit}, {"value", finite_or_null(e.value)},
+                           {"at_limit", e.at_limit}});
+    row["parameters"] = std::move(estimates);
     row["train_mae"] = r.train_mae;
     if (outcome.validated) row["validation_mae"] = r.validation_mae;
     row["evaluations"] = r.evaluations;
@@ -40,6 +48,8 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
                                ? nlohmann::ordered_json(std::string(sim::actuator_model_name(*outcome.recommended)))
                                : nlohmann::ordered_json();
   summary["reason"] = outcome.reason;
+  summary["train_log_mean"] = finite_or_null(outcome.train_log_mean);
+  summary["validation_log_mean"] = finite_or_null(outcome.validation_log_mean);
   summary["warnings"] = outcome.warnings;
   // What the report draws (`frictionlab report summary.json`, docs/report.md): the recommended
   // model's parameter file and every log re-simulated with it, thinned.
@@ -48,7 +58,8 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
     if (r.model == outcome.recommended) rep["params"] = nlohmann::ordered_json::parse(servo_params_json(r.params));
   rep["logs"] = nlohmann::ordered_json::array();
   for (const auto& l : outcome.recommended_series) {
-    rep["logs"].push_back({{"log", l.log}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"t", finite_or_null(l.t)},
+    rep["logs"].push_back({{"log", l.log}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"role", l.role},
+                           {"mae", finite_or_null(l.mae)}, {"range", l.range}, {"t", finite_or_null(l.t)},
                            {"position", finite_or_null(l.position)}, {"goal_position", finite_or_null(l.goal_position)},
                            {"simulated", finite_or_null(l.simulated)}});
   }
@@ -116,14 +127,16 @@ std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome) {
   out["version"] = 1;
   out["logs"] = nlohmann::ordered_json::array();
   for (const auto& l : outcome.logs)
-    out["logs"].push_back({{"log", l.name}, {"kp", l.kp}, {"trajectory", l.trajectory}});
+    out["logs"].push_back({{"log", l.name}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"range", l.range},
+                           {"samples", l.samples}});
   out["params"] = nlohmann::ordered_json::array();
   for (const auto& p : outcome.params)
     out["params"].push_back({{"label", p.label}, {"file", p.file}, {"mae", finite_or_null(p.mae)},
-                             {"mean", finite_or_null(p.mean)}});
+                             {"mean", finite_or_null(p.mean)}, {"pooled", finite_or_null(p.pooled)}});
   if (!outcome.params.empty())
     out["best"] = outcome.best ? nlohmann::ordered_json(outcome.params[*outcome.best].label)
                                : nlohmann::ordered_json();
+  out["verdict"] = verdict_to_json(outcome.verdict);
   nlohmann::ordered_json rep;
   rep["logs"] = nlohmann::ordered_json::array();
   for (const auto& s : outcome.series) {

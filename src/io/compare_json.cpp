@@ -6,6 +6,7 @@
 
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/fit_json.hpp"
+#include "frictionlab/io/verdict_json.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/io/output.hpp"
 
@@ -40,6 +41,7 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
           : nlohmann::ordered_json(nullptr);
   j["criterion_agrees"] = c.criterion_agrees;
   j["warnings"] = c.warnings;  // every warning of the run: record checks, then each model's
+  j["verdict"] = verdict_to_json(c.verdict);
   auto& rows = j["rows"] = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < c.rows.size(); ++k) {
     const workflows::CompareRow& r = c.rows[k];

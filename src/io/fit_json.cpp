@@ -1,5 +1,7 @@
 #include "frictionlab/io/fit_json.hpp"
 
+#include "frictionlab/io/verdict_json.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
@@ -163,6 +165,7 @@ nlohmann::ordered_json report_data_json(const workflows::FitReportData& d) {
 nlohmann::ordered_json fit_outcome_to_json(const workflows::FitOutcome& f) {
   auto j = fit_to_json(f.result, f.input, f.validation);
   j["warnings"] = f.warnings;  // every warning of the run (record checks too), not the fit's only
+  j["verdict"] = verdict_to_json(f.verdict);
   j["report"] = report_data_json(workflows::fit_report_data(f));
   return j;
 }

@@ -24,8 +24,9 @@ Plot fit_prediction_plot(const workflows::FitOutcome& f) {
             identify::method_name(f.result.method) + "), " + f.input;
   p.xlabel = "t [s]";
   p.x = f.training.t;
-  p.panels.push_back(
-      {"force " + unit, {{"measured", f.training.force}, {"predicted", f.prediction}}});
+  const bool torque = f.result.problem == identify::ProblemKind::sensorless;
+  p.panels.push_back({(torque ? "torque " : "force ") + unit,
+                      {{"measured", f.training.force}, {"predicted", f.prediction}}});
   p.panels.push_back({"residual " + unit, {{"measured - predicted", f.residual}}});
   p.panels.push_back({"velocity", {{"v", f.training.velocity}}});
   return p;

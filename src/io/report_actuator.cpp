@@ -1,5 +1,6 @@
 // frictionlab io: the report's sections of an actuator fit (fit-actuator's summary.json) and an
 // actuator evaluation (eval-actuator's result).
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -24,9 +25,51 @@ std::string servo_log_plot(const oj& info, const oj& series, const oj& simulated
   data["xlabel"] = "time [s]";
   data["panels"] = oj::array();
   data["panels"].push_back({{"label", "position [rad]"}, {"series", std::move(panel)}});
-  return "<h3>Log <code>" + esc(info.value("log", std::string())) + "</code> <small>kp " +
-         show(info.value("kp", oj())) + ", " + esc(info.value("trajectory", std::string())) +
-         "</small></h3>\n" + time_plot_box(data, id);
+  std::string role;  // fit-actuator's logs: the role in the recommended model's fit and its error
+  if (series.contains("role"))
+    role = ", <span class=\"role\">" + esc(series.value("role", std::string())) + "</span>, MAE " +
+           show(series.value("mae", oj())) + " rad (" +
+           show(oj(100.0 * series.value("mae", 0.0) / series.value("range", 1.0)), 3) + " % of its " +
+           show(series.value("range", oj()), 3) + " rad range)";
+  return "<h3 data-role=\"" + esc(series.value("role", std::string())) + "\">Log <code>" +
+         esc(info.value("log", std::string())) + "</code> <small>kp " + show(info.value("kp", oj())) + ", " +
+         esc(info.value("trajectory", std::string())) + role + "</small></h3>\n" + time_plot_box(data, id);
+}
+
+/// A model row's parameter count: "n_parameters", or "parameters" when a number (files written
+/// before the estimates took that key).
+oj parameter_count(const oj& m) {
+  if (m.contains("n_parameters")) return m.at("n_parameters");
+  const oj p = m.value("parameters", oj());
+  return p.is_number() ? p : oj(p.is_array() ? p.size() : 0);
+}
+
+/// The recommended model's parameters: its estimates with their units and range-end flags
+/// (files written before the estimates: the parameter file's numbers, without units).
+std::string recommended_parameters(const oj& models, const oj& rep, const std::string& rec) {
+  oj estimates = oj::array();
+  std::vector<std::string> at_bound;
+  for (const auto& m : models)
+    if (m.value("model", std::string()) == rec) {
+      if (m.value("parameters", oj()).is_array()) estimates = m.at("parameters");
+      for (const auto& b : m.value("at_bound", oj::array())) at_bound.push_back(b.get<std::string>());
+    }
+  if (estimates.empty() && rep.contains("params") && rep.at("params").is_object())
+    for (const auto& [key, v] : rep.at("params").items())
+      if (v.is_number()) estimates.push_back({{"name", key}, {"unit", ""}, {"value", v}});
+  if (estimates.empty()) return "";
+  std::string s = "<h3>Parameters of " + esc(rec) + "</h3>\n<table class=\"parameters\">\n<thead><tr>"
+                  "<th>parameter</th><th>value</th><th>unit</th><th>flags</th></tr></thead>\n<tbody>\n";
+  for (const auto& e : estimates) {
+    const std::string key = e.value("name", std::string());
+    const bool edge = std::find(at_bound.begin(), at_bound.end(), key) != at_bound.end();
+    s += "<tr data-name=\"" + esc(key) + "\"><td class=\"name\">" + esc(key) +
+         "</td><td class=\"value num\" data-value=\"" + exact_attr(e.value("value", oj())) + "\">" +
+         show(e.value("value", oj()), 6) + "</td><td class=\"unit\">" + esc(e.value("unit", std::string())) +
+         "</td><td class=\"flags\">" + (edge ? "<span class=\"badge flag\">at the end of its range</span>" : "") +
+         "</td></tr>\n";
+  }
+  return s + "</tbody>\n</table>\n";
 }
 
 }  // namespace
@@ -48,6 +91,7 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
                   " <small>fit-actuator, " + std::to_string(j.value("logs", oj::array()).size()) +
                   " logs, validation " + esc(j.value("validation", std::string())) + " &mdash; " + esc(where) +
                   "</small></h2>\n";
+  s += verdict_block(j.value("verdict", oj()));
   bool rec_at_bound = false;
   for (const auto& m : models)
     if (m.value("model", std::string()) == rec && !m.value("at_bound", oj::array()).empty()) rec_at_bound = true;
@@ -62,7 +106,7 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
     std::string bounds;
     for (const auto& b : m.value("at_bound", oj::array())) bounds += (bounds.empty() ? "" : ", ") + esc(b.get<std::string>());
     s += "<tr data-model=\"" + esc(name) + "\"" + (name == rec ? " class=\"recommended\"" : "") + "><td>" +
-         esc(name) + "</td><td class=\"num\">" + show(m.value("parameters", oj())) +
+         esc(name) + "</td><td class=\"num\">" + show(parameter_count(m)) +
          "</td><td class=\"num\" data-value=\"" + exact_attr(m.value("train_mae", oj())) + "\">" +
          show(m.value("train_mae", oj())) + "</td><td class=\"num\" data-value=\"" +
          exact_attr(m.value("validation_mae", oj())) + "\">" + (validated ? show(m.value("validation_mae", oj())) : "&ndash;") +
@@ -71,26 +115,14 @@ std::string actuator_section(const ReportSource& src, const std::string& id) {
          (bounds.empty() ? std::string() : "<span class=\"badge flag\">" + bounds + "</span>") + "</td></tr>\n";
   }
   s += "</tbody>\n</table>\n<p class=\"note\">MAE: mean absolute position error of the closed-loop "
-       "re-simulation of each log, pooled over the logs (docs/actuators.md). CMA-ES reports no "
+       "re-simulation of each log, pooled over all entries of the logs (eval-actuator's mean is the "
+       "mean of the per-log MAEs: " + show(j.value("train_log_mean", oj())) + " rad on the training logs" +
+       (is_num(j.value("validation_log_mean", oj())) ? ", " + show(j.value("validation_log_mean", oj())) +
+        " rad on the validation logs" : std::string()) + " for " + esc(rec) + "; docs/actuators.md). "
+       "Time: the sum of the wall times of the model's fits. CMA-ES reports no "
        "standard errors: a parameter at the end of its search range is the sign of one the logs do not "
        "determine.</p>\n";
-  // The recommended model's parameters.
-  if (rep.contains("params") && rep.at("params").is_object()) {
-    s += "<h3>Parameters of " + esc(rec) + "</h3>\n<table class=\"parameters\">\n<thead><tr><th>parameter</th>"
-         "<th>value</th><th>flags</th></tr></thead>\n<tbody>\n";
-    std::vector<std::string> at_bound;
-    for (const auto& m : models)
-      if (m.value("model", std::string()) == rec)
-        for (const auto& b : m.value("at_bound", oj::array())) at_bound.push_back(b.get<std::string>());
-    for (const auto& [key, v] : rep.at("params").items()) {
-      if (!v.is_number()) continue;
-      const bool edge = std::find(at_bound.begin(), at_bound.end(), key) != at_bound.end();
-      s += "<tr data-name=\"" + esc(key) + "\"><td class=\"name\">" + esc(key) + "</td><td class=\"value num\" data-value=\"" +
-           exact_attr(v) + "\">" + show(v, 6) + "</td><td class=\"flags\">" +
-           (edge ? "<span class=\"badge flag\">at the end of its range</span>" : "") + "</td></tr>\n";
-    }
-    s += "</tbody>\n</table>\n";
-  }
+  s += recommended_parameters(models, rep, rec);
   s += warnings_list(j);
   int k = 0;
   for (const auto& l : rep.value("logs", oj::array())) {
@@ -118,7 +150,8 @@ std::string actuator_eval_section(const ReportSource& src, const std::string& id
                   "\" data-source=\"" + esc(where) + "\">\n<h2>actuator evaluation <small>eval-actuator, " +
                   std::to_string(params.size()) + (params.size() == 1 ? " parameter set, " : " parameter sets, ") +
                   std::to_string(logs.size()) + " logs &mdash; " + esc(where) + "</small></h2>\n";
-  s += "<p class=\"verdict " + std::string(best.empty() ? "warn" : "ok") + "\" data-model=\"" + esc(best) +
+  s += verdict_block(j.value("verdict", oj()));
+  s += "<p class=\"verdict recommendation " + std::string(best.empty() ? "warn" : "ok") + "\" data-model=\"" + esc(best) +
        "\"><b>Lowest mean error: " + esc(best.empty() ? "none (no set has a finite error)" : best) +
        ".</b> The mean absolute position error of the closed-loop re-simulation, averaged over the logs; "
        "the lowest of each log is in bold.</p>\n";
@@ -152,7 +185,16 @@ std::string actuator_eval_section(const ReportSource& src, const std::string& id
          exact_attr(p.value("mean", oj())) + "\">" + (is_best ? "<b>" + show(p.value("mean", oj())) + "</b>" : show(p.value("mean", oj()))) +
          "</td>";
   }
-  s += "</tr>\n</tbody>\n</table>\n<p class=\"note\">Parameter files: ";
+  s += "</tr>\n";
+  if (params[0].contains("pooled")) {
+    s += "<tr class=\"pooled\"><td colspan=\"3\">pooled over all entries</td>";
+    for (const auto& p : params)
+      s += "<td class=\"num\" data-value=\"" + exact_attr(p.value("pooled", oj())) + "\">" +
+           show(p.value("pooled", oj())) + "</td>";
+    s += "</tr>\n";
+  }
+  s += "</tbody>\n</table>\n<p class=\"note\">mean: the mean of the per-log MAEs; pooled: the mean over "
+       "all entries of the logs (fit-actuator's measure). Parameter files: ";
   for (std::size_t k = 0; k < params.size(); ++k)
     s += (k ? ", " : "") + esc(params[k].value("label", std::string())) + " = <code>" +
          esc(params[k].value("file", std::string())) + "</code>";

@@ -55,7 +55,8 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
                             " Hz (largest interval " + show(d.value("dt_max_s", oj())) + " s)");
   row("velocity range", "[" + show(rep.value("v_min", oj())) + ", " + show(rep.value("v_max", oj())) +
                             "] " + esc(u.velocity));
-  row("force range", "[" + show(rep.value("y_min", oj())) + ", " + show(rep.value("y_max", oj())) +
+  row(fit.value("problem", std::string()) == "sensorless" ? "torque range" : "force range",
+      "[" + show(rep.value("y_min", oj())) + ", " + show(rep.value("y_max", oj())) +
                          "] " + esc(u.force));
   row("velocity reversals", show(d.value("velocity_reversals", oj())));
   if (num(rep.value("near_zero_threshold", oj(0))) > 0)
@@ -71,35 +72,18 @@ std::string data_section(const oj& fit, const oj& rep, const Units& u) {
 
 }  // namespace
 
-std::string verdict(const oj& fit) {
-  const auto& flags = fit.contains("identifiability") ? fit.at("identifiability") : oj::array();
-  const auto& rel = fit.contains("reliability") ? fit.at("reliability") : oj::object();
-  const bool reliable = rel.value("standard_errors_reliable", true);
-  const bool converged = fit.contains("solver") ? fit.at("solver").value("converged", true) : true;
-  std::vector<std::string> params;
-  for (const auto& f : flags)
-    if (f.contains("parameter") && f.at("parameter").is_string()) {
-      const auto p = f.at("parameter").get<std::string>();
-      if (std::find(params.begin(), params.end(), p) == params.end()) params.push_back(p);
-    }
-  std::string cls = "ok", text;
-  if (flags.empty() && reliable && converged) {
-    text = "The record determines every estimated parameter, and the standard errors can be trusted.";
-  } else {
-    cls = "warn";
-    if (!params.empty()) {
-      text = "The record does not determine ";
-      for (std::size_t i = 0; i < params.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == params.size() ? " and " : ", ") + ("<b>" + esc(params[i]) + "</b>");
-      text += " (see the flags below). ";
-    } else if (!flags.empty()) {
-      text = "Some combination of the parameters is not determined (see the flags below). ";
-    }
-    if (!reliable) text += "The white-noise standard errors are not reliable; read the HAC column. ";
-    if (!converged) text += "The solver stopped without convergence. ";
-  }
-  return "<p class=\"verdict " + cls + "\"><b>Verdict:</b> " + text + "</p>\n";
+std::string fit_verdict(const oj& fit) { return verdict_block(fit.value("verdict", oj())); }
+
+namespace {
+
+/// " (= sigma2)" where a parameter's name (reference 000's Kw, Vth, S0, S1 of the sensorless
+/// problem) is not its field, the name `export json`, Python's attributes and MODEL.json use.
+std::string same_as(const oj& p) {
+  const std::string name = p.value("name", std::string()), field = p.value("field", std::string());
+  return field.empty() || field == name ? std::string() : " <span class=\"field\">(= " + esc(field) + ")</span>";
 }
+
+}  // namespace
 
 std::string parameter_table(const oj& fit, const std::string& src) {
   const auto& ps = need(fit, src, "parameters");
@@ -128,7 +112,7 @@ std::string parameter_table(const oj& fit, const std::string& src) {
     const oj& ci = p.contains("ci95") ? p.at("ci95") : oj::array();
     const oj lo = ci.is_array() && ci.size() == 2 ? ci[0] : oj(), hi = ci.is_array() && ci.size() == 2 ? ci[1] : oj();
     s += "<tr data-name=\"" + esc(name) + "\" data-field=\"" + esc(p.value("field", std::string())) +
-         "\"" + (fixed ? " class=\"fixed\"" : "") + "><td class=\"name\">" + esc(name) + "</td>";
+         "\"" + (fixed ? " class=\"fixed\"" : "") + "><td class=\"name\">" + esc(name) + same_as(p) + "</td>";
     s += "<td class=\"value num\" data-value=\"" + exact_attr(p.value("value", oj())) + "\">" +
          show(p.value("value", oj()), 6) + "</td>";
     s += "<td class=\"unit\">" + esc(p.value("unit", std::string())) + "</td>";
@@ -241,6 +225,9 @@ std::string correlation_section(const oj& fit) {
   return s;
 }
 
+// Two plots side by side in the page's 952 px column, each drawn at its own size (one font size).
+constexpr int kRowPlotWidth = 470;
+
 std::string residual_plots(const oj& rep, const Units& u, const std::string& uid) {
   std::string s;
   // Histogram as a step outline with the normal density of the same mean and deviation.
@@ -253,7 +240,7 @@ std::string residual_plots(const oj& rep, const Units& u, const std::string& uid
     Plot h;
     h.title = "Histogram of the residuals";
     h.xlabel = "residual [" + u.force + "]";
-    h.width = 560;
+    h.width = kRowPlotWidth;
     h.panel_height = 220;
     std::vector<double> y, dens;
     const double mu = num(rep.value("residual_mean", oj(0))), sd = num(rep.value("residual_std", oj(0)));
@@ -265,7 +252,7 @@ std::string residual_plots(const oj& rep, const Units& u, const std::string& uid
         dens.push_back(sd > 0 ? total * w * std::exp(-0.5 * z * z) / (sd * std::sqrt(2 * M_PI)) : 0);
       }
     }
-    h.panels.push_back({"samples per bin", {{"residuals", y}, {"normal, same mean and deviation", dens}}});
+    h.panels.push_back({"samples per bin", {{"residuals", y}, {"normal, same mean and deviation", dens}}, true});
     s += "<figure>" + inline_svg(h, "histogram", uid + "-histogram") + "</figure>\n";
   }
   const auto acf = numbers(rep.value("acf", oj()));
@@ -274,13 +261,13 @@ std::string residual_plots(const oj& rep, const Units& u, const std::string& uid
     Plot a;
     a.title = "Autocorrelation of the residuals";
     a.xlabel = "lag [samples]";
-    a.width = 560;
+    a.width = kRowPlotWidth;
     a.panel_height = 220;
     // lags 1..L (lag 0 is 1 by definition and would flatten the scale)
     const std::vector<double> r(acf.begin() + 1, acf.end());
     std::vector<double> up(r.size(), band), lo(r.size(), -band);
     for (std::size_t l = 1; l < acf.size(); ++l) a.x.push_back(static_cast<double>(l));
-    a.panels.push_back({"autocorrelation", {{"residuals", r, true}, {"white noise 95 % band", up}, {"", lo}}});
+    a.panels.push_back({"autocorrelation", {{"residuals", r, true}, {"white noise 95 % band", up}, {"", lo, false, true}}});
     s += "<figure>" + inline_svg(a, "acf", uid + "-acf") + "</figure>\n";
   }
   return s;
@@ -303,12 +290,13 @@ std::string friction_plot(const oj& rep, const Units& u, const std::string& uid)
 
 
 /// The time plot: a placeholder SVG the script draws into, its data as JSON, the zoom controls.
-std::string time_plot(const oj& rep, const Units& u, const std::string& id) {
+std::string time_plot(const oj& rep, const Units& u, const std::string& id, bool torque) {
   oj data;
   data["t"] = rep.value("t", oj::array());
   data["xlabel"] = "time [s]";
   data["panels"] = oj::array();
-  data["panels"].push_back({{"label", "force [" + u.force + "]"},
+  // the sensorless problem's channel is the joint torque
+  data["panels"].push_back({{"label", (torque ? "torque [" : "force [") + u.force + "]"},
                             {"series", {{{"name", "measured"}, {"y", rep.value("measured", oj::array())}},
                                         {{"name", "predicted"}, {"y", rep.value("predicted", oj::array())}}}}});
   data["panels"].push_back({{"label", "residual [" + u.force + "]"},
@@ -341,10 +329,10 @@ std::string fit_section(const ReportSource& src, const std::string& id) {
   s += "<h2>" + esc(fit.value("model_name", std::string())) + " <small>" +
        esc(fit.value("problem", std::string())) + " problem, " + esc(fit.value("method", std::string())) +
        ", <code>" + esc(fit.value("input", std::string())) + "</code> &mdash; " + esc(where) + "</small></h2>\n";
-  s += verdict(fit);
+  s += fit_verdict(fit);
   s += parameter_table(fit, where);
   s += flags_section(fit);
-  s += time_plot(rep, u, id + "-time");
+  s += time_plot(rep, u, id + "-time", fit.value("problem", std::string()) == "sensorless");
   s += "<h3>Residuals</h3>\n<div class=\"row\">" + residual_plots(rep, u, id) + "</div>\n";
   s += friction_plot(rep, u, id);
   s += metrics_section(fit);
@@ -383,18 +371,8 @@ std::string comparison_section(const ReportSource& src, const std::string& id,
     why += crit + " prefers <b>" + esc(bbc.get<std::string>()) + "</b> (" + esc(best_model) + ": delta " + crit +
            " " + show(best.value("delta", oj())) + "): the extra parameters of the better-fitting model "
            "buy less than " + crit + " charges for them; choose it if the validation error matters less than simplicity. ";
-  const oj& bf = best.contains("fit") ? best.at("fit") : oj::object();
-  const auto& flags = bf.contains("identifiability") ? bf.at("identifiability") : oj::array();
-  if (!has_best) {
-    // nothing to say about the parameters of a model that is not recommended
-  } else if (!flags.empty())
-    why += "But the record does not determine all of its parameters: see its flags below.";
-  else if (bf.contains("reliability") && !bf.at("reliability").value("standard_errors_reliable", true))
-    why += "Its parameters are determined, but its white-noise standard errors are optimistic (see below).";
-  else if (!bf.empty())
-    why += "The record determines all of its parameters.";
-  s += "<p class=\"verdict recommendation " + std::string(flags.empty() && has_best ? "ok" : "warn") +
-       "\" data-model=\"" + esc(has_best ? best_model : std::string()) + "\"><b>Recommended:</b> " + why +
+  s += verdict_block(c.value("verdict", oj()));
+  s += "<p class=\"recommendation\" data-model=\"" + esc(has_best ? best_model : std::string()) + "\"><b>Recommended:</b> " + why +
        "</p>\n";
   s += "<table class=\"ranking\">\n<thead><tr><th>rank</th><th>model</th><th>p</th><th>training RMSE</th>"
        "<th>validation RMSE</th><th>AICc</th><th>BIC</th><th>delta " + crit + "</th><th>flags</th></tr></thead>\n<tbody>\n";

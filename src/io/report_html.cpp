@@ -55,8 +55,8 @@ ul.flags li, ul.reasons li, ul.warnings li { margin: 2px 0; }
 ul.flags li::marker { color: var(--warn); }
 .note { color: var(--muted); font-size: 13px; }
 figure { margin: 4px 0; }
-svg.plot { width: 100%; height: auto; display: block; }
-.row { display: flex; flex-wrap: wrap; gap: 8px; } .row figure { flex: 1 1 440px; min-width: 0; }
+svg.plot { max-width: 100%; height: auto; display: block; }
+.row { display: flex; flex-wrap: wrap; gap: 8px; } .row figure { flex: 0 1 auto; min-width: 0; }
 .controls { font-size: 13px; margin: 4px 0; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
 .controls input[type=range] { width: 220px; vertical-align: middle; }
 .controls .hint { color: var(--muted); }
@@ -78,7 +78,21 @@ constexpr const char* kScript = R"js(
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
   var COLORS = ["#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000"];
-  var W = 960, LEFT = 78, RIGHT = 16, TOP = 10, PH = 150, GAP = 26, BOTTOM = 44;
+  var W = 960, LEFT = 78, RIGHT = 16, TOP = 10, PH = 150, GAP = 26, BOTTOM = 44, LEGROW = 18;
+  // The legend of a panel: its named series in rows above it (never over the data), entries left
+  // to right, about 7 px per character of 12 px text; the row of each entry (-1: no name).
+  function entryWidth(s) { return 30 + 7 * s.name.length + 14; }
+  function legendRows(panel, width) {
+    var rows = [], x = 0, row = 0;
+    panel.series.forEach(function (s) {
+      if (!s.name) { rows.push(-1); return; }
+      var w = entryWidth(s);
+      if (x > 0 && x + w > width) { row++; x = 0; }
+      rows.push(row); x += w;
+    });
+    return rows;
+  }
+  function rowCount(rows) { return rows.reduce(function (m, r) { return Math.max(m, r + 1); }, 0); }
   function el(tag, attrs, parent, text) {
     var e = document.createElementNS(NS, tag);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
@@ -110,9 +124,14 @@ constexpr const char* kScript = R"js(
     var start = box.querySelector(".zoom-start"), end = box.querySelector(".zoom-end");
     var label = box.querySelector(".range-label");
     var tmin = t[0], tmax = t[n - 1], np = data.panels.length;
-    var H = TOP + np * PH + (np - 1) * GAP + BOTTOM;
-    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     var pw = W - LEFT - RIGHT, view = [tmin, tmax];
+    var rows = data.panels.map(function (p) { return legendRows(p, pw); }), tops = [], H = TOP;
+    rows.forEach(function (r) { H += LEGROW * rowCount(r); tops.push(H); H += PH + GAP; });
+    H += BOTTOM - GAP;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    svg.setAttribute("width", W);
+    svg.setAttribute("font-family", "sans-serif");
+    svg.setAttribute("font-size", 12);
     function draw() {
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       var t0 = view[0], t1 = view[1];
@@ -121,14 +140,17 @@ constexpr const char* kScript = R"js(
       el("rect", {x: 0, y: 0, width: W, height: H, fill: "white"}, svg);
       var xt = ticks(t0, t1, 8), xstep = xt.length > 1 ? xt[1] - xt[0] : (t1 - t0);
       data.panels.forEach(function (panel, pi) {
-        var top = TOP + pi * (PH + GAP), lo = Infinity, hi = -Infinity;
+        var top = tops[pi], lo = Infinity, hi = -Infinity;
         panel.series.forEach(function (s) {
           for (var i = i0; i < i1; i++) { var y = s.y[i]; if (y === null) continue; if (y < lo) lo = y; if (y > hi) hi = y; }
         });
+        var ydata = hi >= lo ? lo + " " + hi : null;
         if (!(hi > lo)) { lo = (isFinite(lo) ? lo : 0) - 1; hi = lo + 2; }
         var pad = 0.05 * (hi - lo); lo -= pad; hi += pad;
         var Y = function (v) { return top + PH - (v - lo) / (hi - lo) * PH; };
-        var g = el("g", {"class": "panel"}, svg);
+        // (the plot layout contract: tests/browser/layout.py)
+        var g = el("g", {"class": "panel", "data-xrange": t0 + " " + t1, "data-yrange": lo + " " + hi}, svg);
+        if (ydata !== null) g.setAttribute("data-ydata", ydata);
         var yt = ticks(lo, hi, 5), ystep = yt.length > 1 ? yt[1] - yt[0] : (hi - lo);
         var grid = el("g", {stroke: "#e4e4e4", "stroke-width": 1}, g);
         xt.forEach(function (v) { el("line", {x1: X(v), x2: X(v), y1: top, y2: top + PH}, grid); });
@@ -141,7 +163,7 @@ constexpr const char* kScript = R"js(
                     transform: "rotate(-90 14 " + (top + PH / 2) + ")"}, g, panel.label);
         if (pi === np - 1) {
           xt.forEach(function (v) { el("text", {x: X(v), y: top + PH + 16, "text-anchor": "middle", "font-size": 12}, g, fmt(v, xstep)); });
-          el("text", {x: LEFT + pw / 2, y: top + PH + 36, "text-anchor": "middle", "font-size": 13}, g, data.xlabel);
+          el("text", {x: LEFT + pw / 2, y: top + PH + 36, "text-anchor": "middle", "font-size": 12}, g, data.xlabel);
         }
         var clip = "clip-" + box.id + "-" + pi;
         var cp = el("clipPath", {id: clip}, g);
@@ -153,8 +175,14 @@ constexpr const char* kScript = R"js(
             if (col < 0) return;
             var seen = {};
             [first, cmin, cmax, last].sort(function (a, b) { return a - b; }).forEach(function (i) {
-              if (!seen[i]) { seen[i] = 1; pts.push(X(t[i]).toFixed(1) + "," + Y(s.y[i]).toFixed(1)); }
+              if (!seen[i]) { seen[i] = 1; pts.push([X(t[i]), Y(s.y[i])]); }
             });
+          }
+          // The samples just outside the view, moved along their segment onto the frame's edge:
+          // the line ends at the frame (no geometry beyond it, clipped or not).
+          function edge(p, q, xe) {
+            if ((p[0] - xe) * (q[0] - xe) >= 0 || p[0] === q[0]) return p;
+            return [xe, p[1] + (q[1] - p[1]) * (xe - p[0]) / (q[0] - p[0])];
           }
           for (var i = i0; i < i1; i++) {
             if (s.y[i] === null) continue;
@@ -163,22 +191,29 @@ constexpr const char* kScript = R"js(
             else { last = i; if (s.y[i] < s.y[cmin]) cmin = i; if (s.y[i] > s.y[cmax]) cmax = i; }
           }
           flush();
-          var line = {points: pts.join(" "), fill: "none", stroke: s.color || COLORS[si % COLORS.length],
+          if (pts.length > 1) {
+            if (pts[0][0] < LEFT) pts[0] = edge(pts[0], pts[1], LEFT);
+            var m = pts.length - 1;
+            if (pts[m][0] > LEFT + pw) pts[m] = edge(pts[m], pts[m - 1], LEFT + pw);
+          }
+          var line = {points: pts.map(function (p) { return p[0].toFixed(1) + "," + p[1].toFixed(1); }).join(" "), fill: "none", stroke: s.color || COLORS[si % COLORS.length],
                       "stroke-width": 1.2, "clip-path": "url(#" + clip + ")", "class": "series",
-                      "data-name": s.name};
+                      "data-name": s.name, "data-series": s.name};
           if (s.dash) line["stroke-dasharray"] = s.dash;
           el("polyline", line, g);
         });
-        var lw = 0; panel.series.forEach(function (s) { lw = Math.max(lw, s.name.length); });
-        var lx = LEFT + pw - 12 - lw * 7 - 26, ly = top + 8;
-        el("rect", {x: lx - 6, y: ly - 4, width: lw * 7 + 38, height: panel.series.length * 16 + 6,
-                    fill: "white", "fill-opacity": 0.85, stroke: "#999"}, g);
+        var legend = el("g", {"class": "legend"}, svg), lrow = 0, lx = LEFT;
+        var ltop = top - LEGROW * rowCount(rows[pi]) - 2;
         panel.series.forEach(function (s, si) {
-          var yy = ly + 8 + si * 16;
-          var key = {x1: lx, x2: lx + 20, y1: yy, y2: yy, stroke: s.color || COLORS[si % COLORS.length], "stroke-width": 2};
+          var r = rows[pi][si];
+          if (r < 0) return;
+          if (r !== lrow) { lrow = r; lx = LEFT; }
+          var yy = ltop + LEGROW * r + 13, entry = el("g", {"data-legend": s.name}, legend);
+          var key = {x1: lx + 2, x2: lx + 22, y1: yy - 4, y2: yy - 4, stroke: s.color || COLORS[si % COLORS.length], "stroke-width": 2};
           if (s.dash) key["stroke-dasharray"] = s.dash;
-          el("line", key, g);
-          el("text", {x: lx + 26, y: yy + 4, "font-size": 12}, g, s.name);
+          el("line", key, entry);
+          el("text", {x: lx + 28, y: yy, "font-size": 12}, entry, s.name);
+          lx += entryWidth(s);
         });
       });
       var brush = el("rect", {"class": "brush", x: LEFT, y: TOP, width: 0, height: H - TOP - BOTTOM,
@@ -241,13 +276,14 @@ std::string report_summary_html(const ReportSource& source) {
                   ".frictionlab-summary td.num{text-align:right;font-variant-numeric:tabular-nums}"
                   ".frictionlab-summary .verdict{padding:6px 10px;border-left:5px solid #009E73}"
                   ".frictionlab-summary .verdict.warn{border-left-color:#D55E00}"
+                  ".frictionlab-summary .verdict.bad{border-left-color:#b00020}"
                   ".frictionlab-summary .badge{font-size:11px;padding:0 5px;margin:1px;border:1px solid #D55E00;border-radius:7px}"
                   ".frictionlab-summary .badge.fixed{border-color:#d0d0d0}"
                   "</style>\n<p><b>" + esc(fit.value("model_name", std::string())) + "</b> (" +
                   esc(fit.value("problem", std::string())) + ", " + esc(fit.value("method", std::string())) +
                   ") on <code>" + esc(fit.value("input", std::string())) + "</code>: training RMSE " +
                   show(fit.contains("training") ? fit.at("training").value("rmse", oj()) : oj()) + "</p>\n";
-  s += verdict(fit) + parameter_table(fit, source.name) + flags_section(fit) + "</div>\n";
+  s += fit_verdict(fit) + parameter_table(fit, source.name) + flags_section(fit) + "</div>\n";
   return s;
 }
 
@@ -261,6 +297,8 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
   if (sources.empty()) throw std::invalid_argument("report_html: no result to report");
   std::string body, nav;
   int fits = 0, comparisons = 0;
+  // The header's count: a fit-actuator section holds a fit per model, an evaluation none.
+  int fitted = 0, evaluations = 0;
   for (const auto& src : sources) {
     if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-compare") {
       const std::string cid = "comparison-" + std::to_string(++comparisons);
@@ -279,14 +317,19 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
                src.result.contains("recommended")) {
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_section(src, id);
+      fitted += static_cast<int>(src.result.at("models").size()) - 1;
       nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-actuator-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_eval_section(src, id);
+      ++evaluations;
+      --fitted;
       nav += "<li><a href=\"#" + id + "\">actuator evaluation &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_eval_section(src, id);
+      ++evaluations;
+      --fitted;
       nav += "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-fit") {
       const std::string id = "fit-" + std::to_string(++fits);
@@ -307,7 +350,10 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
                   esc(options.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<header>\n<h1>" +
                   esc(options.title) + "</h1>\n<p>";
   if (!options.generator.empty()) s += "Made by " + esc(options.generator) + ". ";
-  s += std::to_string(fits) + (fits == 1 ? " fit" : " fits") +
+  fitted += fits;
+  s += std::to_string(fitted) + (fitted == 1 ? " fit" : " fits") +
+       (evaluations > 0 ? ", " + std::to_string(evaluations) + (evaluations == 1 ? " evaluation" : " evaluations")
+                        : std::string()) +
        (comparisons > 0 ? ", " + std::to_string(comparisons) + (comparisons == 1 ? " comparison" : " comparisons") : std::string()) +
        ".</p>\n";
   if (!options.command.empty()) s += "<p class=\"command\"><code>" + esc(options.command) + "</code></p>\n";

@@ -60,8 +60,9 @@ std::string verdict_block(const oj& v);
 
 // ---------------------------------------------------------------- a fit's blocks (report_fit.cpp)
 
-/// The verdict line of a fit.json from its identifiability flags and reliability.
-std::string verdict(const oj& fit);
+/// The verdict block of a fit.json: verdict_block of its "verdict" (none in a file written
+/// before verdicts).
+std::string fit_verdict(const oj& fit);
 /// The parameter table: value, unit, standard error, 95 % interval, HAC standard error, flags.
 std::string parameter_table(const oj& fit, const std::string& src);
 /// The identifiability flags in plain words.

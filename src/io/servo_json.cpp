@@ -238,9 +238,59 @@ ServoLogSet read_servo_log_set(const std::vector<std::string>& paths,
   return set;
 }
 
+namespace {
+
+// Built-in families sold in versions for different supplies under one name (the logs' "motor"
+// does not tell which): the name, then the versions.
+const std::vector<std::pair<std::string, std::vector<std::string>>> kSupplyVersions{
+    {"sts3215", {"sts3215", "sts3215-12v"}},
+};
+
+/// The version of `named` (a built-in that has versions by supply) whose supply voltage is the
+/// nearest to the mean logged input_volts; `named` itself when it has none or nothing is
+/// logged. `choice` (if given) receives what was chosen and why, for every ambiguous name.
+sim::ServoActuator choose_by_supply(const sim::ServoActuator& named, const std::string& motor,
+                                    const std::vector<data::ServoLog>& logs, std::string* choice) {
+  const auto family = std::find_if(kSupplyVersions.begin(), kSupplyVersions.end(),
+                                   [&](const auto& v) { return v.first == named.name; });
+  if (family == kSupplyVersions.end()) return named;
+  std::vector<sim::ServoActuator> versions;
+  std::string supplies;
+  for (const auto& name : family->second) {
+    versions.push_back(*builtin_actuator(name));
+    supplies += (supplies.empty() ? "" : ", ") + format_number(versions.back().constants.vin) + " V '" + name + "'";
+  }
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (const auto& l : logs)
+    for (const double v : l.input_volts) {
+      sum += v;
+      ++n;
+    }
+  const std::string head = "the logs' motor " + quote_text(motor) + " names versions for several supplies (" +
+                           supplies + ")";
+  if (n == 0) {
+    if (choice)
+      *choice = head + " and no log has input_volts: '" + named.name + "' (" +
+                format_number(named.constants.vin) + " V) is used";
+    return named;
+  }
+  const double mean = sum / static_cast<double>(n);
+  const auto nearest = std::min_element(versions.begin(), versions.end(), [&](const auto& a, const auto& b) {
+    return std::abs(a.constants.vin - mean) < std::abs(b.constants.vin - mean);
+  });
+  if (choice)
+    *choice = head + "; their input_volts average " + format_number(mean, 4) + " V: '" + nearest->name +
+              "' is used";
+  return *nearest;
+}
+
+}  // namespace
+
 sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
                                            const sim::ServoConstants& generic,
-                                           const std::vector<data::ServoLog>& logs) {
+                                           const std::vector<data::ServoLog>& logs,
+                                           std::string* choice) {
   if (reference == "generic") {
     if (!(generic.error_gain > 0))
       throw std::invalid_argument("--actuator generic needs --error-gain > 0");
@@ -263,9 +313,10 @@ sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
         (motors.empty() ? std::string() : ": " + list) + ")");
   }
   const auto& first = logs.front();
-  return resolve_actuator(*motors.begin(),
-                          std::filesystem::path(first.file).parent_path().string(),
-                          first.file + ": key 'motor'");
+  const auto named = resolve_actuator(*motors.begin(),
+                                      std::filesystem::path(first.file).parent_path().string(),
+                                      first.file + ": key 'motor'");
+  return choose_by_supply(named, *motors.begin(), logs, choice);
 }
 
 // ---- parameter files ----

@@ -66,6 +66,89 @@ std::string base_name(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
+/// max - min of a log's measured position [rad]: the motion the servo was asked to follow.
+double position_range(const data::ServoLog& l) {
+  if (l.position.empty()) return 0.0;
+  const auto [lo, hi] = std::minmax_element(l.position.begin(), l.position.end());
+  return *hi - *lo;
+}
+
+/// The estimates of a fitted model, by BAM key with their units; CMA-ES gives no standard error.
+std::vector<identify::ParameterEstimate> servo_estimates(const sim::ServoSetup& setup,
+                                                         const std::vector<std::string>& at_bound) {
+  std::vector<identify::ParameterEstimate> out;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const auto key : sim::servo_param_keys(setup.params.model, setup.actuator.constants.drive)) {
+    identify::ParameterEstimate e;
+    e.name = e.field = std::string(key);
+    e.unit = std::string(sim::servo_limits::param_limit(key).unit);
+    e.value = sim::servo_param(setup.params, key);
+    e.std_error = e.ci_low = e.ci_high = nan;
+    e.at_limit = std::find(at_bound.begin(), at_bound.end(), e.name) != at_bound.end();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+/// One model of the selection as the outcome reports it; its warnings appended to `warnings`.
+ActuatorModelOutcome model_outcome(const identify::ServoModelReport& r, const sim::ServoSetup& templ,
+                                   std::vector<std::string>& warnings) {
+  ActuatorModelOutcome m;
+  m.model = r.model;
+  m.name = std::string(sim::actuator_model_name(r.model));
+  m.n_parameters = r.parameters;
+  m.train_mae = r.train_mae;
+  m.validation_mae = r.validation_mae;
+  m.evaluations = r.evals;
+  m.seconds = r.seconds;
+  m.params = templ;
+  m.params.params = r.fit.params;
+  m.at_bound = r.fit.at_bound;
+  m.failed = r.failed;
+  m.parameters = servo_estimates(m.params, m.at_bound);
+  if (!m.failed.empty()) warnings.push_back(m.name + ": not ranked: " + m.failed);
+  if (!m.at_bound.empty() && m.failed.empty())
+    warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) + " (see --range)");
+  return m;
+}
+
+/// Every log re-simulated with the recommended model `m`: the thinned series, each log's role
+/// in the fit, its MAE and range, and the means of the per-log MAEs by role.
+void recommended_series(FitActuatorOutcome& out, const ActuatorModelOutcome& m,
+                        const std::vector<data::ServoLog>& logs,
+                        const identify::ServoValidation& validation, const Progress& progress) {
+  double sum[2] = {0.0, 0.0};
+  int count[2] = {0, 0};
+  for (const auto& l : logs) {
+    progress.check();
+    std::vector<double> q;
+    const auto error = identify::servo_log_error(m.params.actuator.constants, m.params.params, l, &q);
+    ActuatorLogSeries series;
+    series.log = base_name(l.file);
+    series.kp = l.kp;
+    series.trajectory = l.trajectory;
+    const bool held_out = validation.kind == identify::ServoValidation::Kind::kp && l.kp == validation.kp;
+    series.role = held_out ? "validation" : "training";
+    series.mae = error.position_mae;
+    series.range = position_range(l);
+    sum[held_out] += series.mae;
+    ++count[held_out];
+    const std::size_t n = std::min({q.size(), l.position.size(), l.timestamp.size()});
+    for (std::size_t k : envelope_indices(n, {&l.position, &q}, 300)) {
+      series.t.push_back(l.timestamp[k]);
+      series.position.push_back(l.position[k]);
+      series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
+      series.simulated.push_back(q[k]);
+    }
+    series.position = rounded(series.position);
+    series.goal_position = rounded(series.goal_position);
+    series.simulated = rounded(series.simulated);
+    out.recommended_series.push_back(std::move(series));
+  }
+  if (count[0] > 0) out.train_log_mean = sum[0] / count[0];
+  if (count[1] > 0) out.validation_log_mean = sum[1] / count[1];
+}
+
 
 }  // namespace
 
@@ -197,6 +280,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   FitActuatorOutcome out;
   if (options.actuator.name.empty()) throw std::invalid_argument("--actuator: none given");
   out.actuator = options.actuator.name;
+  out.actuator_choice = options.actuator_choice;
   // constants the description borrows (not published for this servo): fixed in every fit
   out.warnings = options.input_warnings;
   for (std::string& n : sim::unpublished_constant_notes(options.actuator))
@@ -238,50 +322,12 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
         progress.say(line);
         progress.check();
       });
-  for (const auto& r : sel.models) {
-    ActuatorModelOutcome m;
-    m.model = r.model;
-    m.name = std::string(sim::actuator_model_name(r.model));
-    m.parameters = r.parameters;
-    m.train_mae = r.train_mae;
-    m.validation_mae = out.validated ? r.validation_mae : -1.0;
-    m.evaluations = r.evals;
-    m.seconds = r.seconds;
-    m.params = templ;
-    m.params.params = r.fit.params;
-    m.at_bound = r.fit.at_bound;
-    m.failed = r.failed;
-    if (!m.failed.empty()) out.warnings.push_back(m.name + ": not ranked: " + m.failed);
-    if (!m.at_bound.empty() && m.failed.empty())
-      out.warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) +
-                             " (see --range)");
-    out.models.push_back(std::move(m));
-  }
+  for (const auto& r : sel.models) out.models.push_back(model_outcome(r, templ, out.warnings));
   out.recommended = sel.recommended;
   out.reason = sel.reason;
-  for (const auto& m : out.models) {
-    if (m.model != out.recommended) continue;
-    for (const auto& l : logs) {
-      progress.check();
-      std::vector<double> q, qd;
-      identify::servo_simulate_log(m.params.actuator.constants, m.params.params, l, q, qd);
-      ActuatorLogSeries series;
-      series.log = base_name(l.file);
-      series.kp = l.kp;
-      series.trajectory = l.trajectory;
-      const std::size_t n = std::min({q.size(), l.position.size(), l.timestamp.size()});
-      for (std::size_t k : envelope_indices(n, {&l.position, &q}, 300)) {
-        series.t.push_back(l.timestamp[k]);
-        series.position.push_back(l.position[k]);
-        series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
-        series.simulated.push_back(q[k]);
-      }
-      series.position = rounded(series.position);
-      series.goal_position = rounded(series.goal_position);
-      series.simulated = rounded(series.simulated);
-      out.recommended_series.push_back(std::move(series));
-    }
-  }
+  for (const auto& m : out.models)
+    if (m.model == out.recommended) recommended_series(out, m, logs, options.validation, progress);
+  out.verdict = actuator_fit_verdict(out);
   return out;
 }
 
@@ -292,24 +338,27 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
   if (params.empty()) throw std::invalid_argument("eval_actuator: no parameter set");
   progress.check();
   EvalActuatorOutcome out;
-  for (const auto& p : params) out.params.push_back({p.label, p.file, {}, 0.0});
-  std::vector<double> sum(params.size(), 0.0);
+  for (const auto& p : params) out.params.push_back({p.label, p.file, {}, 0.0, 0.0});
+  std::vector<double> sum(params.size(), 0.0), pooled(params.size(), 0.0);
+  std::size_t samples = 0;
   for (std::size_t i = 0; i < logs.size(); ++i) {
     const auto& l = logs[i];
     progress.say("log " + std::to_string(i + 1) + " of " + std::to_string(logs.size()) + ": " +
                      base_name(l.file),
                  static_cast<double>(i) / static_cast<double>(logs.size()));
-    out.logs.push_back({base_name(l.file), l.kp, l.trajectory});
+    out.logs.push_back({base_name(l.file), l.kp, l.trajectory, position_range(l), 0});
     std::vector<std::vector<double>> q(params.size());
     std::vector<const std::vector<double>*> envelope{&l.position};
     for (std::size_t j = 0; j < params.size(); ++j) {
-      const double mae =
-          identify::servo_log_error(params[j].params.actuator.constants, params[j].params.params, l, &q[j])
-              .position_mae;
-      sum[j] += mae;
-      out.params[j].mae.push_back(mae);
+      const auto error =
+          identify::servo_log_error(params[j].params.actuator.constants, params[j].params.params, l, &q[j]);
+      sum[j] += error.position_mae;
+      pooled[j] += error.position_mae * static_cast<double>(error.samples);
+      out.logs.back().samples = error.samples;
+      out.params[j].mae.push_back(error.position_mae);
       envelope.push_back(&q[j]);
     }
+    samples += out.logs.back().samples;
     EvalActuatorSeries series;
     series.simulated.resize(params.size());
     const std::size_t n = std::min(l.position.size(), l.timestamp.size());
@@ -328,10 +377,12 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
   }
   for (std::size_t j = 0; j < params.size(); ++j) {
     out.params[j].mean = sum[j] / static_cast<double>(logs.size());
+    out.params[j].pooled = pooled[j] / static_cast<double>(samples);
     // NaN and inf are never the lowest
     if (std::isfinite(out.params[j].mean) && (!out.best || out.params[j].mean < out.params[*out.best].mean))
       out.best = j;
   }
+  out.verdict = actuator_eval_verdict(out);
   return out;
 }
 

@@ -151,6 +151,7 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
 
   rank_compare_rows(out);
   out.training = std::move(train.record);
+  out.verdict = compare_verdict(out);
   return out;
 }
 

@@ -139,6 +139,7 @@ FitOutcome assemble(std::string input, identify::FitResult result, data::Record 
   for (std::size_t k = 0; k < out.prediction.size(); ++k)
     out.residual[k] = out.training.force[k] - out.prediction[k];
   out.friction = friction_velocity(out.result, out.training, out.prediction, std::move(sim.by_velocity));
+  out.verdict = fit_verdict(out);
   return out;
 }
 

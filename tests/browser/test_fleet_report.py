@@ -5,7 +5,10 @@ tables drawn from its truth with 1 % relative standard errors, and failed tasks 
 library's real messages for its corrupt records (frictionlab.fit on them). The page must load
 with no console error, no exception and no network request (the downloads are data: links); its
 screenshot is not blank; every plot is laid out at its size and drawn; the flagged joints come
-first and are the injected drifts; the page prints to PDF.
+first and are the injected drifts; the page prints to PDF. Its plots follow the layout contract
+(layout.py: panels, series, legends) and pass the layout checks, on this fleet and on a crowded
+one (30 robots, a dozen drifts in one plot, sessions hours apart) whose legends must group
+robot joints and whose tick labels would collide if they were not thinned.
 
 Needs the Python package (PYTHONPATH=build/python; the CTest registration sets it).
 """
@@ -13,6 +16,7 @@ import pathlib
 
 import pytest
 
+import layout
 from chromium import nonblank
 
 fl = pytest.importorskip("frictionlab", reason="the frictionlab Python package is not on PYTHONPATH")
@@ -97,15 +101,17 @@ def test_undetermined_after_the_flagged(fleet_page):
     info = page.evaluate("""(() => {
         const s = document.querySelector('#flagged > section#undetermined');
         const f = document.querySelector('#flagged table[data-table=drift-flagged]');
-        const rows = s ? Array.from(s.querySelectorAll('tr.undetermined')).map(r =>
-            [r.dataset.robot, r.dataset.joint, r.dataset.parameter, r.lastElementChild.textContent]) : null;
         const box = s ? s.getBoundingClientRect() : null;
+        const rows = s ? Array.from(s.querySelectorAll('tr.undetermined')).map(r =>
+            [r.dataset.robot, r.dataset.joint, r.dataset.parameter, r.lastElementChild.textContent,
+             r.lastElementChild.title]) : null;
         return {rows: rows, after: !!(f && s && (f.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING)),
                 height: box ? box.height : 0,
                 summary: (document.querySelector('header #drift-summary') || {}).textContent}; })()""")
     assert info["after"] and info["height"] > 0
     assert c["undetermined"] > 0   # this fleet has some (2 corrupt records, 4 sessions)
-    expect = [[r, j, n, why] for r, j, n, why in zip(und["robot"], und["joint"], und["name"], und["reason"])][:20]
+    # each row's cause, its full reason in the cause's tooltip
+    expect = [list(t) for t in zip(und["robot"], und["joint"], und["name"], und["cause"], und["reason"])][:20]
     assert info["rows"] == expect
     assert info["summary"] == (f"Drift of {c['parameters']} parameter(s): {c['drift']} flagged ({c['drift_joints']} "
                                f"robot joint(s)), {c['undetermined']} undetermined ({c['undetermined_joints']} "
@@ -126,3 +132,135 @@ def test_nothing_wider_than_the_window(fleet_page):
     boxes = page.evaluate("""Array.from(document.querySelectorAll('table')).map(
         t => getComputedStyle(t.parentElement).overflowX)""")
     assert set(boxes) == {"auto"}
+
+
+def _crowded_fleet(d):
+    """30 robots, 4 sessions 2.4 h apart (one day: the time axis needs hours), 12 strong drifts
+    (Fc x 1.4) and 2 smaller ones (Fc x 1.12: one flagged borderline, z = 10.7 against 2.58 but
+    +13.6 %; the other's baseline scatters) on the shoulders, 3 sigma2 outliers on elbows."""
+    drifts = ([{"robot": f"r{i:03d}", "joint": "shoulder", "parameter": "Fc", "from_session": -1,
+                "factor": 1.4} for i in range(12)]
+              + [{"robot": f"r{i:03d}", "joint": "shoulder", "parameter": "Fc", "from_session": -1,
+                  "factor": 1.12} for i in (12, 13)])
+    outliers = [{"robot": f"r{i:03d}", "joint": "elbow", "parameter": "sigma2", "factor": 2.0}
+                for i in (20, 21, 22)]
+    truth = synthetic.generate(d / "f", robots=30, sessions=4, seed=7, seconds=0.5, drifts=drifts,
+                               outliers=outliers, interval_days=0.1, write_records=False)
+    rel = {(jt, name): 0.01 for jt, spec in synthetic.JOINT_TYPES.items() for name in spec["nominal"]}
+    params = synthetic.truth_parameters(truth, rel, seed=7)
+    tasks = params[["key", "robot", "joint", "joint_type", "session", "session_time"]].drop_duplicates()
+    return params, tasks.assign(status="done", error=None)
+
+
+@pytest.fixture(scope="module")
+def crowded_page(browser, tmp_path_factory):
+    d = tmp_path_factory.mktemp("crowded")
+    params, tasks = _crowded_fleet(d)
+    path = report.write_report(params, tasks, d / "crowded.html", title="Crowded fleet", max_rows=20)
+    return {"page": browser.open(pathlib.Path(path)), "params": params, "dir": d,
+            "drift": analysis.drift(params)}
+
+
+@pytest.mark.parametrize("which", ["fleet_page", "crowded_page"])
+def test_layout(which, request):
+    """The layout checks every page shares (no overlapping labels, nothing beyond the window,
+    a legend entry for every series, axis ranges that hold the data, no legend over the data),
+    on plots that follow the contract (their panels counted, so the checks cannot pass empty)."""
+    page = request.getfixturevalue(which)["page"]
+    assert layout.layout_problems(page) == []
+    plots, panels = layout.plot_count(page)
+    assert plots > 0 and panels == plots
+
+
+def test_history_legend_names_every_robot_joint(fleet_page):
+    """With 8 robots each history plot names every robot joint in its legend, in the colour of
+    its line; a robot joint has the same colour in every plot of its joint type."""
+    page = fleet_page["page"]
+    plots = page.evaluate("""Array.from(document.querySelectorAll('svg[data-plot=history]')).map(s => ({
+        jt: s.dataset.jointType, p: s.dataset.parameter,
+        series: Array.from(s.querySelectorAll('g.panel > [data-series]')).map(g =>
+            [g.dataset.series, g.querySelector('polyline').getAttribute('stroke')]),
+        legend: Array.from(s.querySelectorAll('g.legend [data-legend]')).map(g =>
+            [g.dataset.legend, (g.querySelector('line') || g.querySelector('circle')).getAttribute(
+             g.querySelector('line') ? 'stroke' : 'fill')])}))""")
+    params = fleet_page["params"]
+    colour = {}
+    for pl in plots:
+        joints = params[params["joint_type"] == pl["jt"]][["robot", "joint"]].drop_duplicates()
+        assert sorted(n for n, _ in pl["series"]) == sorted(f"{r}/{j}" for r, j in joints.to_numpy())
+        assert sorted(pl["series"]) == sorted(pl["legend"]), pl["p"]
+        for n, c in pl["series"]:
+            if c not in (report._STRONG, report._BORDERLINE, report._OUTLIER):
+                assert colour.setdefault((pl["jt"], n), c) == c, (pl["jt"], pl["p"], n)
+
+
+def test_colours_by_severity(crowded_page):
+    """A strong drift is drawn red, a borderline one amber, a fleet outlier purple, each named
+    with its meaning in the legend while it holds them; the rest of a crowded plot is grouped
+    ("+N strong", "N others"), and the flagged table's rows carry the severity."""
+    page, drift = crowded_page["page"], crowded_page["drift"]
+    fl_ = drift[drift["flagged"] & (drift["name"] == "Fc") & (drift["joint"] == "shoulder")]
+    strong = {f"{r}/{j}" for r, j in fl_.loc[fl_["severity"] == "strong", ["robot", "joint"]].to_numpy()}
+    border = {f"{r}/{j}" for r, j in fl_.loc[fl_["severity"] == "borderline", ["robot", "joint"]].to_numpy()}
+    assert len(strong) == 12 and border == {"r012/shoulder"}
+    info = page.evaluate("""(() => {
+        const s = document.querySelector('svg[data-plot=history][data-joint-type=shoulder][data-parameter=Fc]');
+        return {
+          joints: Array.from(s.querySelectorAll('g.panel g[data-robot]')).map(g =>
+            [g.dataset.robot + '/' + g.dataset.joint, g.querySelector('polyline').getAttribute('stroke')]),
+          legend: Array.from(s.querySelectorAll('g.legend [data-legend]')).map(g =>
+            [g.dataset.legend, Array.from(g.querySelectorAll('text')).map(t => t.textContent)]),
+          rows: Array.from(document.querySelectorAll('#flagged tr.flagged[data-parameter=Fc][data-joint=shoulder]')).map(r =>
+            [r.dataset.robot + '/' + r.dataset.joint, r.classList.contains('strong'),
+             r.classList.contains('borderline')])}; })()""")
+    stroke = dict(info["joints"])
+    assert {stroke[k] for k in strong} == {report._STRONG}
+    assert {stroke[k] for k in border} == {report._BORDERLINE}
+    assert {c for k, c in stroke.items() if k not in strong | border} == {report._GREY}
+    legend = dict(info["legend"])
+    named_strong = [k for k in legend if k in strong]
+    assert len(named_strong) == 4 and all(legend[k][1] == "strong drift" for k in named_strong)
+    assert legend["+8 strong"] == ["+8 strong", "strong drift"]
+    assert legend["+1 borderline"] == ["+1 borderline", "borderline drift"]
+    assert legend["17 others"] == ["17 others"]
+    assert sorted(info["rows"]) == sorted([[k, True, False] for k in strong] + [[k, False, True] for k in border])
+    outl = page.evaluate("""Array.from(document.querySelectorAll(
+        'svg[data-plot=spread][data-joint-type=elbow][data-parameter=sigma2] g.outlier circle')).map(c =>
+        [c.parentElement.dataset.robot, c.getAttribute('fill')])""")
+    assert sorted(outl) == [["r020", report._OUTLIER], ["r021", report._OUTLIER], ["r022", report._OUTLIER]]
+    legend = page.evaluate("""Array.from(document.querySelectorAll(
+        'svg[data-plot=spread][data-joint-type=elbow][data-parameter=sigma2] [data-legend]')).map(g => g.dataset.legend)""")
+    assert legend == ["27 robot joints", "median", "outlier limits", "r020/elbow", "r021/elbow", "r022/elbow"]
+
+
+def test_percent_and_glossary(fleet_page):
+    """relative and detectable read in percent on the page (the downloads keep the fraction);
+    every column header of the reader's tables says what it means, and a glossary follows."""
+    page, drift = fleet_page["page"], fleet_page["drift"]
+    info = page.evaluate("""(() => {
+        const t = document.querySelector('table[data-table=drift-flagged]');
+        const heads = Array.from(t.querySelectorAll('th')).map(h => [h.textContent, h.title]);
+        const rel = heads.findIndex(h => h[0] === 'relative');
+        return {heads: heads, rel: Array.from(t.querySelectorAll('tbody tr')).map(r => r.children[rel].textContent),
+                glossary: t.parentElement.nextElementSibling.textContent}; })()""")
+    assert all(title for _, title in info["heads"]), info["heads"]
+    fl_ = drift[drift["flagged"]].sort_values("severity", key=lambda s: s.map({"strong": 0, "borderline": 1}),
+                                                kind="mergesort")
+    assert info["rel"] == [f"{100 * v:+.1f} %" for v in fl_["relative"]]
+    assert "relative: change / |baseline|, in percent" in info["glossary"]
+
+
+def test_rows_stay_short(fleet_page):
+    """Every row of every table, the folded raw tables unfolded too, is at most two text lines
+    high (long reasons were a 200 px column of text): short causes, reasons and JSON as
+    tooltips, long text cut on one line in the raw tables; unfolded, the layout still holds."""
+    page = fleet_page["page"]
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    try:
+        tall = page.evaluate("""Array.from(document.querySelectorAll('table')).map(t => [t.dataset.table,
+            Math.max(0, ...Array.from(t.querySelectorAll('tbody tr')).map(r => r.getBoundingClientRect().height))])""")
+        assert {n for n, _ in tall} >= {"drift-flagged", "drift-undetermined", "drift", "tasks"}
+        assert [(n, h) for n, h in tall if h > 45] == []
+        assert layout.check(page, "outside_page") == []
+    finally:
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")

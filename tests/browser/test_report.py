@@ -18,6 +18,7 @@ import subprocess
 import pytest
 
 import chromium
+import layout
 
 CLI = os.environ.get("FRICTIONLAB_CLI", "frictionlab")
 PLOTS = ("time", "histogram", "acf", "friction-velocity")
@@ -179,8 +180,9 @@ def test_flags_equal_fit_json_and_name_the_reason(pages, reports):
     assert rich["identifiability"] == []
     assert pages["rich"].evaluate("document.querySelectorAll('ul.flags li').length") == 0
     assert pages["rich"].evaluate("!!document.querySelector('p.no-flags')")
-    assert "determines every estimated parameter" in pages["rich"].evaluate(
-        "document.querySelector('.verdict').textContent")
+    # fit.json's verdict heads the section: the rich record's fit is good, with no reason
+    assert pages["rich"].evaluate("document.querySelector('.verdict').dataset.grade") == rich["verdict"]["grade"] == "good"
+    assert pages["rich"].evaluate("document.querySelectorAll('.verdict li').length") == len(rich["verdict"]["reasons"])
     kinds = {(f["parameter"], f["kind"]) for f in oneway["identifiability"]}
     assert ("sigma0", "reversals") in kinds and ("sigma1", "reversals") in kinds, kinds
     items = pages["oneway"].evaluate("""Array.from(document.querySelectorAll('ul.flags li'))
@@ -188,7 +190,8 @@ def test_flags_equal_fit_json_and_name_the_reason(pages, reports):
     assert [(p or None, k) for p, k, _ in items] == [(f["parameter"], f["kind"]) for f in oneway["identifiability"]]
     assert any("reversal" in text for _, k, text in items if k == "reversals")
     verdict = pages["oneway"].evaluate("document.querySelector('.verdict').className")
-    assert "warn" in verdict
+    assert "warn" in verdict and oneway["verdict"]["grade"] == "doubtful"
+    assert "determined" in [r["rule"] for r in oneway["verdict"]["reasons"]]
 
 
 def visible_range(page, section=1):
@@ -301,25 +304,41 @@ def test_joint_report(pages, reports):
 
 
 def test_actuator_report(pages, reports):
-    """fit-actuator on the XL330 logs (two models, a short budget): the ranking equals
-    summary.json, the recommendation is named with its reason, the recommended model's
-    parameters equal its parameter file, a time plot per log."""
+    """fit-actuator on the XL330 logs (two models, a short budget): the verdict first, the
+    ranking equals summary.json, the recommendation is named with its reason, the recommended
+    model's parameters equal its parameter file and carry their units, a time plot per log headed
+    by its role in the fit and its error; the header counts the two fits."""
     j = json.loads((reports / "act" / "summary.json").read_text())
     params = json.loads((reports / "act" / (j["recommended"] + ".json")).read_text())
     page = pages["act"]
     info = page.evaluate("""({
+        first: document.querySelector('section.actuator').children[1].className,
+        grade: document.querySelector('section.actuator div.verdict').dataset.grade,
+        header: document.querySelector('header p').textContent,
         ranking: Array.from(document.querySelectorAll('table.ranking tbody tr')).map(tr =>
-          [tr.dataset.model, +tr.children[2].dataset.value]),
+          [tr.dataset.model, +tr.children[1].textContent, +tr.children[2].dataset.value]),
         recommended: document.querySelector('.recommendation').dataset.model,
         text: document.querySelector('.recommendation').textContent,
         params: Object.fromEntries(Array.from(document.querySelectorAll('table.parameters tbody tr'))
           .map(tr => [tr.dataset.name, +tr.querySelector('td.value').dataset.value])),
+        units: Object.fromEntries(Array.from(document.querySelectorAll('table.parameters tbody tr'))
+          .map(tr => [tr.dataset.name, tr.querySelector('td.unit').textContent])),
+        headings: Array.from(document.querySelectorAll('section.actuator h3[data-role]')).map(h =>
+          [h.dataset.role, h.textContent]),
         timeplots: document.querySelectorAll('div.timeplot').length,
       })""")
-    assert info["ranking"] == [[m["model"], m["train_mae"]] for m in j["models"]]
+    assert info["first"].startswith("verdict ") and info["grade"] == j["verdict"]["grade"]
+    assert "2 fits." in info["header"]
+    assert info["ranking"] == [[m["model"], m["n_parameters"], m["train_mae"]] for m in j["models"]]
     assert info["recommended"] == j["recommended"] and j["reason"] in info["text"]
     assert info["params"] == {k: v for k, v in params.items() if isinstance(v, (int, float))}
+    assert info["units"]["kt"] == "N m/A" and info["units"]["friction_viscous"] == "N m s/rad"
     assert info["timeplots"] == len(j["logs"]) == 16
+    # --validate none: every log is a training log; each heading gives its error
+    logs = j["report"]["logs"]
+    assert [h[0] for h in info["headings"]] == [l["role"] for l in logs] == ["training"] * 16
+    for (_, text), l in zip(info["headings"], logs):
+        assert f"training, MAE {l['mae']:.5g} rad" in text, text
 
 
 def test_joint_evaluation_report(pages, reports):
@@ -355,7 +374,9 @@ def test_actuator_evaluation_report(pages, reports):
           [tr.dataset.log, Array.from(tr.querySelectorAll('td[data-value]')).map(td => +td.dataset.value),
            Array.from(tr.querySelectorAll('td.lowest')).length]),
         means: Array.from(document.querySelectorAll('table.eval tr.mean td[data-value]')).map(td => +td.dataset.value),
-        best: document.querySelector('section.actuator-eval .verdict').dataset.model,
+        best: document.querySelector('section.actuator-eval .recommendation').dataset.model,
+        grade: document.querySelector('section.actuator-eval div.verdict').dataset.grade,
+        pooled: Array.from(document.querySelectorAll('table.eval tr.pooled td[data-value]')).map(td => +td.dataset.value),
         series: Array.from(document.querySelectorAll('div.timeplot svg')).map(svg =>
           Array.from(svg.querySelectorAll('polyline.series')).map(p => p.dataset.name)),
       })""")
@@ -365,6 +386,8 @@ def test_actuator_evaluation_report(pages, reports):
     for i, (_, maes, lowest) in enumerate(info["rows"]):
         assert maes == [p["mae"][i] for p in j["params"]] and lowest >= 1
     assert info["means"] == [p["mean"] for p in j["params"]]
+    assert info["pooled"] == [p["pooled"] for p in j["params"]]
+    assert info["grade"] == j["verdict"]["grade"]
     assert info["best"] == j["best"] == min(j["params"], key=lambda p: p["mean"])["label"]
     assert len(info["series"]) == len(j["logs"]) == 4
     for names in info["series"]:
@@ -373,32 +396,17 @@ def test_actuator_evaluation_report(pages, reports):
     assert strip((reports / "aev.html").read_text()) == strip((reports / "aev_later.html").read_text())
 
 
-OVERLAPS = """(() => {
-  const out = [];
-  document.querySelectorAll('svg.plot').forEach((svg, si) => {
-    const boxes = Array.from(svg.querySelectorAll('text')).filter(t => t.textContent.trim())
-      .map(t => [t.textContent, t.getBoundingClientRect()]);
-    for (let i = 0; i < boxes.length; i++)
-      for (let j = i + 1; j < boxes.length; j++) {
-        const [a, ra] = boxes[i], [b, rb] = boxes[j];
-        const ox = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
-        const oy = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-        if (ox > 0.5 && oy > 0.5) out.push([si, svg.dataset.plot, a, b]);
-      }
-  });
-  return out;
-})()"""
-
-
 @pytest.mark.parametrize("name", ["rich", "oneway", "cmp", "joint", "act", "jev", "aev"])
-def test_no_text_of_a_plot_collides(pages, name):
-    """Tick labels, axis labels, legends and titles of every plot (the static SVGs and the
-    script-drawn time plots) do not overlap on screen, also after zooming into a narrow range
-    (more digits per tick label)."""
+def test_layout_of_every_plot(pages, name):
+    """Every plot (the static SVGs and the script-drawn time plots) follows the layout contract
+    (tests/browser/layout.py): no texts collide, nothing leaves the page, every series is in its
+    legend, the axis ranges contain the data (counts from 0), no legend covers a curve; also after
+    zooming into a narrow range (more digits per tick label)."""
     page = pages[name]
-    texts = page.evaluate("document.querySelectorAll('svg.plot text').length")
-    assert texts > 20
-    assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate("document.querySelectorAll('svg.plot text').length") > 20
+    plots, panels = layout.plot_count(page)
+    assert plots > 0 and panels >= plots
+    assert layout.layout_problems(page) == []
     svg = "div.timeplot svg.plot[data-plot=time]"
     before = page.evaluate(f"document.querySelector('{svg}').getAttribute('data-range')")
     page.set_value("div.timeplot .zoom-start", 400)
@@ -406,8 +414,33 @@ def test_no_text_of_a_plot_collides(pages, name):
     after = [float(x) for x in page.evaluate(f"document.querySelector('{svg}').getAttribute('data-range')").split()]
     lo, hi = map(float, before.split())
     assert after == pytest.approx([lo + 0.4 * (hi - lo), lo + 0.403 * (hi - lo)], rel=1e-6, abs=1e-9)
-    assert page.evaluate(OVERLAPS) == []
-    # the check sees a collision: two tick labels moved onto one another
-    page.evaluate("""(() => { const t = document.querySelectorAll('div.timeplot svg text');
-        t[1].setAttribute('x', t[0].getAttribute('x')); t[1].setAttribute('y', t[0].getAttribute('y')); })()""")
-    assert page.evaluate(OVERLAPS) != []
+    assert layout.layout_problems(page) == []
+
+
+# Each fault breaks one check on the fit page; the check must see it (none passes vacuously).
+FAULTS = {
+    "text_overlaps": """(() => { const t = document.querySelectorAll('div.timeplot svg text');
+        t[1].setAttribute('x', t[0].getAttribute('x')); t[1].setAttribute('y', t[0].getAttribute('y')); })()""",
+    "outside_page": """(() => { document.querySelector('table.parameters').style.width = '3000px'; })()""",
+    "missing_legends": """(() => { const p = document.querySelector('svg.plot[data-plot=histogram] g.panel');
+        const s = p.querySelector('[data-series]').cloneNode(); s.setAttribute('data-series', '');
+        p.appendChild(s); })()""",
+    "bad_ranges": """(() => { const p = document.querySelector('svg.plot[data-plot=histogram] g.panel');
+        const [lo, hi] = p.dataset.yrange.split(' ').map(Number);
+        p.setAttribute('data-yrange', (-0.2 * hi) + ' ' + hi); })()""",
+    "legend_covers_data": """(() => { const svg = document.querySelector('svg.plot[data-plot=histogram]');
+        const g = svg.querySelector('g.legend'), s = svg.querySelector('g.panel [data-series]');
+        const a = g.getBBox(), b = s.getBBox();
+        g.setAttribute('transform', `translate(${b.x + b.width / 2 - a.x - a.width / 2}, ${b.y + b.height - a.y - a.height})`); })()""",
+}
+
+
+@pytest.mark.parametrize("check", sorted(layout.CHECKS))
+def test_each_layout_check_sees_its_fault(pages, check):
+    page = pages["rich"]
+    assert layout.check(page, check) == []
+    page.evaluate(FAULTS[check])
+    found = layout.check(page, check)
+    assert found != [], check
+    if check == "bad_ranges":
+        assert any("counts on a y axis starting at" in p for p in found), found

@@ -96,6 +96,32 @@ def main():
     check("fit-actuator: every printed warning, the logs' too, is in summary.json",
           p.returncode == 0 and any("resampled again" in w for w in printed) and
           all(w in stored for w in printed), p.stderr + str(stored))
+    # logs of a 12 V STS3215 that say 'sts3215' (the 7.4 V version's name): the logged supply
+    # chooses the 12 V description, and the run says so (a verdict note, summary.json)
+    sts = os.path.join(work, "sts12")
+    os.makedirs(sts)
+    for i in range(2):
+        entries = [{"position": 0.0, "goal_position": 0.3 * math.sin(2 * k * 0.005),
+                    "timestamp": k * 0.005, "torque_enable": True, "input_volts": 11.9 + 0.1 * i}
+                   for k in range(100)]
+        with open(os.path.join(sts, f"log{i}.json"), "w", encoding="utf-8") as f:
+            json.dump({"mass": 0.49, "length": 0.1, "kp": 32, "vin": 15.0, "dt": 0.005,
+                       "motor": "sts3215", "entries": entries}, f)
+    choice = ("the logs' motor 'sts3215' names versions for several supplies (7.4 V 'sts3215', 12 V "
+              "'sts3215-12v'); their input_volts average 11.95 V: 'sts3215-12v' is used")
+    p = run("fit-actuator", "--logs", sts, "--models", "m1", "--validate", "none", "--trials", "30",
+            "--threads", "1", "--out", os.path.join(work, "sts12_fit"))
+    check("fit-actuator: the logged supply chooses sts3215-12v and says so",
+          p.returncode == 0 and p.stdout.startswith("actuator sts3215-12v, 2 logs")
+          and "note: " + choice + " (--actuator NAME to choose)\n" in p.stdout
+          and json.load(open(os.path.join(work, "sts12_fit", "summary.json")))["actuator_choice"] == choice,
+          p.stdout + p.stderr)
+    # a parameter file of the kscalelabs tools names the 12 V version 'sts3215v12'
+    kscale = write("kscale_m1.json", json.dumps({
+        "kt": 2.0, "R": 8.0, "armature": 0.02, "q_offset": 0.0, "friction_base": 0.05,
+        "friction_viscous": 0.1, "model": "m1", "actuator": "sts3215v12"}))
+    p = run("eval-actuator", "--params", kscale, "--logs", sts)
+    check("eval-actuator reads a parameter file naming 'sts3215v12'", p.returncode == 0, p.stderr)
     p = run("eval-actuator", "--params", params, "--logs", many, "--resample", "0.01")
     again = [x for x in p.stderr.splitlines() if "resampled again" in x]
     check("--resample of 5 processed logs: one warning line",
@@ -139,6 +165,20 @@ def main():
             check("table printed", "validation MAE" in p.stdout and "recommended:" in p.stdout,
                   p.stdout)
             check("--verbose: progress on stderr", "fitting m3 [kp=200]" in p.stderr, p.stderr)
+            rows = [r for r in (x.split() for x in p.stdout.splitlines())
+                    if len(r) == 6 and r[0] in ("m1", "m3")]
+            check("the time column shows the fits' wall times (not 0.0)",
+                  len(rows) == 2 and all(float(r[-1]) > 0 for r in rows), p.stdout)
+            rec = summary["recommended"]
+            check("the recommended model's estimates with units",
+                  f"{rec}: kt " in p.stdout and " N m/A, R " in p.stdout and " ohm, " in p.stdout,
+                  p.stdout)
+            check("both measures named: the mean of the per-log MAEs beside the pooled",
+                  f"{rec} per log, the mean of the per-log MAEs (eval-actuator's 'mean'): training "
+                  f"{summary['train_log_mean']:.5f}, validation {summary['validation_log_mean']:.5f} rad"
+                  in p.stdout, p.stdout)
+            check("the verdict line, as summary.json's",
+                  "verdict: " + summary["verdict"]["line"] + "\n" in p.stdout, p.stdout)
             # the written parameter files give eval-actuator the fit's training error
             q = run("eval-actuator", "--params", os.path.join(fit_dir, "m1.json"), "--logs", logs,
                     "--kp", "100", "--json", os.path.join(work, "m1_eval.json"))
@@ -151,6 +191,23 @@ def main():
                 # training MAE and the mean of per-log MAE agree to about 1e-3 relative
                 check("training MAE equals eval-actuator's",
                       abs(mean / m1["train_mae"] - 1) < 2e-3, f"{mean} vs {m1['train_mae']}")
+                pooled = json.load(open(os.path.join(work, "m1_eval.json")))["params"][0]["pooled"]
+                check("eval-actuator's pooled MAE is fit-actuator's training MAE",
+                      abs(pooled / m1["train_mae"] - 1) < 1e-12, f"{pooled} vs {m1['train_mae']}")
+            # --report: its path is printed; eval-actuator prints the verdict and both measures
+            p = run("fit-actuator", "--logs", logs, "--kp", "100,200", "--models", "m1",
+                    "--validate", "kp=200", "--trials", "30", "--threads", "1", "--out",
+                    os.path.join(work, "fit_report"), "--report", os.path.join(work, "fit.html"))
+            check("fit-actuator --report prints the report's path",
+                  p.returncode == 0 and "report: " + os.path.join(work, "fit.html") + "\n" in p.stdout,
+                  p.stdout + p.stderr)
+            q = run("eval-actuator", "--params", os.path.join(shared, "reference_params"), "--logs",
+                    logs, "--kp", "200")
+            # the reference fits on kp 200: m3 lowest, m4 and m6 within 2 % of it
+            check("eval-actuator: mean and pooled rows, the verdict and its notes",
+                  q.returncode == 0 and "\npooled " in q.stdout and "\nlowest mean: m3\nverdict: good\n"
+                  "note: m3 is not clearly better than m4: mean MAE 0.0609 against 0.0616 rad (within "
+                  "2 %): these logs do not separate them" in q.stdout, q.stdout)
 
     return cli.finish()
 

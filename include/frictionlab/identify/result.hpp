@@ -50,6 +50,7 @@ struct Metrics {
   double nrmse = 0;     ///< rmse / (max y - min y) over the compared samples
   double r2 = 0;        ///< 1 - ssr / sum (y - mean y)^2
   double max_abs = 0;   ///< largest |residual|
+  double rms = 0;       ///< sqrt(mean y^2): the size of the measured channel (rmse / rms: the relative error)
 };
 
 /// Whiteness of the residuals at the optimum (identify::residual_whiteness).
@@ -70,6 +71,9 @@ struct Reliability {
   int hac_lags = 0;  ///< Bartlett-kernel bandwidth of the Newey-West covariance
   /// Largest ratio HAC / white-noise standard error over the estimated parameters.
   double hac_ratio_max = std::numeric_limits<double>::quiet_NaN();
+  /// Residuals beyond 10 robust standard deviations of their median (isolated spikes); 0 with a
+  /// robust loss, which bounds their pull.
+  long outliers = 0;
 };
 
 /// A parameter (or the fit) that the record cannot determine, and why (identify/identifiability.hpp).

@@ -29,6 +29,11 @@ double chi_square_sf(double x, double k);
 /// too small. h = min(lags, n / 5); n >= 10 required (else all NaN).
 ResidualWhiteness residual_whiteness(const std::vector<double>& r, int lags = 20);
 
+/// Residuals coloured enough that the white-noise standard errors cannot be trusted: Ljung-Box
+/// p < 0.01 and a lag-1 autocorrelation > 0.5 or HAC standard errors more than twice the
+/// white-noise ones (Reliability::hac_ratio_max).
+bool strongly_coloured(const Reliability& rel);
+
 /// Metrics of a prediction against measurements (samples k >= first only).
 Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
                         long first = 0);

@@ -26,9 +26,14 @@ sim::ServoActuator read_actuator(const std::string& path);
 
 /// The names of the built-in descriptions, sorted ("mx106", ..., "sts3215", "xl330").
 std::vector<std::string> builtin_actuator_names();
-/// The shipped text of a built-in description, or empty if there is none of that name.
+/// The built-in name that `reference` spells, or empty: a built-in name compared without case
+/// and without '-', '_', '.' and spaces ("STS3215", "MX-64", "sts3215_12v"), or another tool's
+/// name for one ("sts3215v12", the kscalelabs tools' 12 V STS3215: "sts3215-12v").
+std::string builtin_actuator_name(std::string_view reference);
+/// The shipped text of a built-in description (a name or alias: builtin_actuator_name), or
+/// empty if there is none of that name.
 std::string_view builtin_actuator_text(std::string_view name);
-/// A built-in description, or empty.
+/// A built-in description (a name or alias; its name is the built-in one), or empty.
 std::optional<sim::ServoActuator> builtin_actuator(std::string_view name);
 
 /// What a log's "motor", a parameter file's "actuator" or a command line's --actuator names: a

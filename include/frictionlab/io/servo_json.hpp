@@ -64,10 +64,17 @@ ServoLogSet read_servo_log_set(const std::vector<std::string>& paths,
 /// "--max-pwm: must be in (0, 1]"). Empty: the logs' "motor", which must be the same non-empty
 /// name or path in every log ("--actuator: not given and the logs do not name one actuator"),
 /// a path taken relative to the first log's directory; InputError naming that log's key
-/// 'motor' for an unknown name (with the built-in names and how to add a file).
+/// 'motor' for an unknown name (with the built-in names and how to add a file). A logged name
+/// that several built-in versions share by supply (the logs' "sts3215": the 7.4 V "sts3215" and
+/// the 12 V "sts3215-12v") is the version whose supply is the nearest to the mean of the logs'
+/// entries[].input_volts (the header's "vin" is often a recorder's default), the named one when
+/// nothing is logged; `choice` (if given) then receives the sentence that says so ("the logs'
+/// motor 'sts3215' names versions for several supplies (7.4 V 'sts3215', 12 V 'sts3215-12v');
+/// their input_volts average 11.95 V: 'sts3215-12v' is used"), else is left as it is.
 sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
                                            const sim::ServoConstants& generic,
-                                           const std::vector<data::ServoLog>& logs);
+                                           const std::vector<data::ServoLog>& logs,
+                                           std::string* choice = nullptr);
 
 /// Parse a parameter file: "model" ("m1".."m6"), "actuator" (a built-in name, the path of an
 /// ACTUATOR.json relative to the parameter file, or "generic"; with "actuator_description", the

@@ -1,7 +1,7 @@
 // frictionlab io: a verdict (workflows/verdict.hpp) in a result file:
 //   "verdict": {"grade": "good" | "doubtful" | "bad", "line": "...",
 //               "reasons": [{"grade": ..., "rule": ..., "text": ..., "hint": ...}, ...]}
-// (docs/file-formats.md, "Verdict").
+// (docs/verdicts.md).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -16,15 +16,18 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "frictionlab/data/servo_log.hpp"
+#include "frictionlab/identify/result.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "frictionlab/workflows/progress.hpp"
+#include "frictionlab/workflows/verdict.hpp"
 
 namespace frictionlab::workflows {
 
@@ -115,14 +118,24 @@ struct FitActuatorOptions {
   /// The caller's warnings about its inputs (reading and preparing the logs): the first of the
   /// outcome's warnings, so that summary.json holds every warning of the run.
   std::vector<std::string> input_warnings{};
+  /// How the caller chose `actuator` for the user where the logs' name was ambiguous
+  /// (io::ServoActuatorChoice::note); empty: as named. Kept in the outcome and its verdict.
+  std::string actuator_choice{};
 };
 
 /// One fitted model.
 struct ActuatorModelOutcome {
   ActuatorModel model = ActuatorModel::M1;
   std::string name;              ///< "m1" .. "m6" (its parameter file is NAME.json)
-  int parameters = 0;            ///< number of identified parameters
-  double train_mae = 0.0;        ///< pooled position MAE on the training logs [rad]
+  int n_parameters = 0;          ///< number of identified parameters
+  /// The estimates, by BAM key in the model's order, with their units (sim/servo_limits.hpp):
+  /// CMA-ES gives no standard errors (NaN, intervals NaN); at_limit: at an end of its search
+  /// range (also in `at_bound`).
+  std::vector<identify::ParameterEstimate> parameters;
+  /// Position MAE on the training logs, pooled: the mean over all their entries [rad]
+  /// (eval-actuator's `mean` is the mean of the per-log MAEs; they differ when the logs'
+  /// lengths differ)
+  double train_mae = 0.0;
   double validation_mae = -1.0;  ///< pooled over the validation logs [rad]; < 0: no validation
   long evaluations = 0;          ///< objective evaluations of all its fits
   double seconds = 0.0;          ///< sum of the wall times of its fits [s] (they may overlap)
@@ -139,6 +152,11 @@ struct ActuatorLogSeries {
   std::string log;                     ///< the log's file name
   double kp = 0;                       ///< its firmware gain
   std::string trajectory;              ///< its trajectory name
+  /// "validation" for a log held out of the recommended model's fit (validation kp=VALUE), else
+  /// "training" (cross-validation delivers the refit on all logs)
+  std::string role;
+  double mae = 0.0;                    ///< the recommended model's position MAE on it [rad]
+  double range = 0.0;                  ///< max - min of its measured position [rad]
   std::vector<double> t;               ///< [s]
   std::vector<double> position;        ///< measured [rad]
   std::vector<double> goal_position;   ///< commanded [rad]
@@ -147,6 +165,7 @@ struct ActuatorLogSeries {
 
 struct FitActuatorOutcome {
   std::string actuator;              ///< the name of the actuator used
+  std::string actuator_choice;       ///< FitActuatorOptions::actuator_choice
   double current_weight = 0.0;       ///< the current term's weight used [rad/A] (0: none)
   std::string validation;            ///< servo_validation_name of the scheme
   bool validated = false;            ///< false for validation "none"
@@ -161,6 +180,11 @@ struct FitActuatorOutcome {
   std::vector<std::string> warnings;
   /// Every log re-simulated with the recommended model (the report's plots).
   std::vector<ActuatorLogSeries> recommended_series;
+  /// The recommended model's mean of the per-log MAEs over its training and its validation
+  /// logs [rad] (eval-actuator's `mean`; NaN where there is no such log)
+  double train_log_mean = std::numeric_limits<double>::quiet_NaN();
+  double validation_log_mean = std::numeric_limits<double>::quiet_NaN();
+  Verdict verdict;                   ///< actuator_fit_verdict of this outcome
 };
 
 /// Fit `options.models` to the (processed) logs with CMA-ES, validate them as
@@ -184,12 +208,16 @@ struct EvalActuatorLog {
   std::string name;         ///< file name of the log (no directory)
   double kp = 0.0;          ///< the log's kp
   std::string trajectory;   ///< the log's trajectory name
+  double range = 0.0;       ///< max - min of its measured position [rad]
+  std::size_t samples = 0;  ///< entries compared
 };
 
 struct EvalActuatorColumn {
   std::string label, file;  ///< of the parameter set
   std::vector<double> mae;  ///< per log (the order of EvalActuatorOutcome::logs) [rad]
-  double mean = 0.0;        ///< mean of `mae` [rad]
+  double mean = 0.0;        ///< mean of `mae`, the mean of the per-log MAEs [rad]
+  /// pooled: the mean over all entries of all logs [rad] (fit-actuator's `train_mae` measure)
+  double pooled = 0.0;
 };
 
 /// One log re-simulated with every parameter set (identify::servo_simulate_log), thinned for
@@ -209,6 +237,7 @@ struct EvalActuatorOutcome {
   /// finite mean.
   std::optional<std::size_t> best;
   std::vector<EvalActuatorSeries> series;  ///< per log (the order of `logs`), for the report
+  Verdict verdict;                         ///< actuator_eval_verdict of this outcome
 };
 
 /// The mean absolute position error of the closed-loop re-simulation

@@ -99,6 +99,7 @@ struct CompareOutcome {
   /// The records' check warnings (training, then validation), then each model's
   /// fit warnings prefixed "MODEL: ", in the order of `models`.
   std::vector<std::string> warnings{};
+  Verdict verdict{};  ///< compare_verdict of this outcome (workflows/verdict.hpp)
 };
 
 /// Prepare the training and validation records (prepare_record), fit every

@@ -21,6 +21,7 @@
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/workflows/progress.hpp"
+#include "frictionlab/workflows/verdict.hpp"
 
 namespace frictionlab::workflows {
 
@@ -96,11 +97,13 @@ struct FitOutcome {
   /// In order: the training record's check warnings, same_data_warnings, each validation
   /// record's check warnings, then the fit's (result.warnings). fit.json's "warnings".
   std::vector<std::string> warnings{};
+  Verdict verdict{};  ///< fit_verdict of this outcome (workflows/verdict.hpp)
 };
 
 /// The outcome of a fit already made: `result` of identify::fit on the prepared `training`
 /// record, with its prediction, residual and friction-velocity data computed here
-/// (identify::predict, identify::steady_force), `validation` and `warnings` as given. fit() ends
+/// (identify::predict, identify::steady_force) and its verdict (fit_verdict), `validation` and
+/// `warnings` as given. fit() ends
 /// with it; compare uses it for each model's report. `threads`: as LsqOptions::threads (1: all
 /// on the calling thread; otherwise the samples' velocity order is sorted on a second thread
 /// while the prediction is simulated).

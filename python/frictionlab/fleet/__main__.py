@@ -7,8 +7,8 @@
     frictionlab fleet generate DIR [--robots N] [--sessions N] [--seed N] ...
 
 Every command takes -q/--quiet (only errors and the written files' paths; `run` no progress)
-and -v/--verbose (`report` lists every undetermined parameter), before or after its name, as
-the other frictionlab commands (docs/cli.md, "Exit status and messages").
+and -v/--verbose (`report` also lists every undetermined parameter with its reason), before or
+after its name, as the other frictionlab commands (docs/cli.md, "Exit status and messages").
 
 Exit status: 0 success, 1 an input error (message "frictionlab: error: ..."), 2 a command-line
 error (the same message after the usage), 130 interrupted (Ctrl-C: the run is resumable).
@@ -127,27 +127,47 @@ def _cmd_report(a) -> int:
         print("\n".join([path] + ([os.path.join(a.csv, f"{name}.csv") for name, _ in tables]
                                   if a.csv else []) + ([a.json] if a.json else [])))
         return 0
-    flagged = drift[drift["flagged"]] if len(drift) else drift
-    undet = analysis.undetermined(drift) if len(drift) else drift
-    c = analysis.drift_counts(drift)
-    print(f"report: {path}; {len(flagged)} flagged parameter(s) of "
-          f"{flagged[['robot', 'joint']].drop_duplicates().shape[0] if len(flagged) else 0} joint(s)"
-          + (f"; {superseded} superseded result(s) of earlier configurations or versions left out "
-             "(one result per session)" if superseded else "")
-          + f"; {c['undetermined']} undetermined parameter(s) of {c['undetermined_joints']} joint(s) "
-          f"(the baseline cannot decide: not checked); {c['no drift']} without drift")
-    for _, r in flagged.iterrows():
-        print(f"  drift: {r['robot']} {r['joint']} {r['name']}: {r['relative']:+.1%} on "
-              f"{r['session_time']} ({r['reason']})")
-    if a.verbosity != "verbose":
-        if len(undet):
-            print("  (--verbose lists the undetermined parameters and why; so do the report's "
-                  "section and its drift table)")
-        return 0
-    for _, r in undet.iterrows():
-        print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
-              f"{r['reason'].removeprefix('undetermined: ')}")
+    _print_report_summary(path, drift, superseded, a.csv)
+    if a.verbosity == "verbose":  # every undetermined parameter with its reason
+        from . import analysis
+        for _, r in (analysis.undetermined(drift) if len(drift) else drift).iterrows():
+            print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
+                  f"{r['reason'].removeprefix('undetermined: ')}")
     return 0
+
+
+def _print_report_summary(path: str, drift, superseded: int, csv_dir: str | None) -> None:
+    """`fleet report`'s console: the page, the counts by outcome, one line per flagged parameter
+    (severity first), and the undetermined counted by cause with the largest unchecked changes
+    (the page's section and drift.csv list them all)."""
+    from . import analysis
+    c = analysis.drift_counts(drift)
+    flagged = drift[drift["flagged"]] if len(drift) else drift
+    sev = flagged["severity"].value_counts().to_dict() if len(flagged) else {}
+    print(f"report: {path}")
+    print(f"drift of {c['parameters']} parameter(s): {c['drift']} flagged"
+          + (" (" + ", ".join(f"{sev[k]} {k}" for k in analysis.SEVERITIES if k in sev) + ")" if sev else "")
+          + f", {c['undetermined']} undetermined (not checked: the baseline cannot decide), "
+          f"{c['no drift']} without drift")
+    if superseded:
+        print(f"{superseded} superseded result(s) of earlier configurations or versions left out "
+              "(one result per session)")
+    for _, r in flagged.sort_values("severity", key=lambda s: s.map(
+            {k: i for i, k in enumerate(analysis.SEVERITIES)}), kind="mergesort").iterrows():
+        print(f"  drift ({r['severity']}): {r['robot']} {r['joint']} {r['name']} {r['relative']:+.1%} "
+              f"from the baseline {r['baseline']:.4g} (z = {r['z']:+.3g}, threshold {r['threshold']:.3g}) "
+              f"on {r['session_time']}")
+    causes = analysis.undetermined_causes(drift)
+    if len(causes):
+        print("  undetermined, by cause (parameters):")
+        for _, r in causes.iterrows():
+            print(f"    {r['parameters']:>4}  {r['cause']}")
+        worst = analysis.largest_unchecked(drift)
+        if len(worst):
+            print("  largest unchecked changes: " + ", ".join(
+                f"{r['robot']} {r['joint']} {r['name']} {r['relative']:+.1%}" for _, r in worst.iterrows()))
+        where = os.path.join(csv_dir, "drift.csv") if csv_dir else "drift.csv (--csv DIR)"
+        print(f"  each with its reason: the report's section \"Undetermined\" and {where}")
 
 
 def _cmd_generate(a) -> int:

@@ -26,12 +26,31 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-__all__ = ["DriftRule", "OUTCOMES", "current_results", "drift", "drift_counts", "history", "spread",
-           "shared_check", "simulated_rmse", "undetermined", "z_of_level"]
+__all__ = ["CAUSES", "DriftRule", "OUTCOMES", "SEVERITIES", "current_results", "drift",
+           "drift_counts", "history", "largest_unchecked", "spread", "shared_check", "simulated_rmse", "undetermined",
+           "undetermined_causes", "z_of_level"]
 
 #: The three outcomes of the drift rule per (robot, joint, parameter), in the order ``drift``
 #: sorts them: flagged drift; the baseline cannot decide; decided, and no drift that matters.
 OUTCOMES = ("drift", "undetermined", "no drift")
+
+#: How far a flagged drift is beyond the rule's thresholds (``drift``'s ``severity``): "strong"
+#: when |z| >= 2 x the statistical threshold and |relative| >= 2 x the practical one, else
+#: "borderline" (just beyond one of them: a false alarm of the 1 % test looks like that).
+SEVERITIES = ("strong", "borderline")
+
+#: Why the baseline cannot decide (``drift``'s ``cause`` of an "undetermined" row; its ``reason``
+#: has the numbers): the short forms that summaries count.
+CAUSES = {
+    "one_session": "no baseline: the joint has 1 session",
+    "no_usable_baseline": "no baseline: no earlier estimate with a standard error and determined",
+    "no_std_error": "the newest estimate has no standard error",
+    "not_determined": "the newest estimate is not determined by its record",
+    "zero_baseline": "the baseline is 0: no relative change",
+    "few_baseline": "too few baseline sessions to judge their scatter",
+    "scatter": "the baseline sessions scatter: the band is too wide",
+    "large_errors": "large standard errors: the band is too wide",
+}
 
 _REQUIRED = ("robot", "joint", "session_time", "name", "value")
 _DEFAULTS = {"joint_type": "", "session": "", "model": "", "unit": "", "std_error": float("nan"),
@@ -181,6 +200,13 @@ def _baseline(x: np.ndarray, se: np.ndarray):
     return mean, float(1.0 / math.sqrt(sw)), math.sqrt(tau2)
 
 
+def _severity(z: float, threshold: float, relative: float, rule: DriftRule) -> str:
+    """A flag's severity (``SEVERITIES``): "strong" beyond twice both thresholds, else
+    "borderline"."""
+    strong = abs(z) >= 2 * threshold and abs(relative) >= 2 * rule.min_relative
+    return SEVERITIES[0] if strong else SEVERITIES[1]
+
+
 def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
@@ -229,6 +255,12 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     flag decisions (and the false-alarm rates below) are those of the rule without outcomes; a
     flag on a baseline of fewer than ``min_baseline`` sessions says so in its ``reason``.
 
+    Severity of a flag (``SEVERITIES``): "strong" when |z| >= 2 x threshold and |relative| >=
+    2 x min_relative (with the defaults: beyond twice the 99 % band and 20 %), else "borderline";
+    "" for rows not flagged. The injected drifts of the synthetic fleet (x 1.4, z of 100 and more)
+    are strong; the one false alarm of the documented quick start (alpha -16.8 %, z = -2.65
+    against 2.58) is borderline.
+
     Output: one row per (robot, joint, parameter of the newest session), by outcome (drift,
     undetermined, no drift), then by robot, joint, name: robot, joint, joint_type, model, name,
     unit, session, session_time (the newest), value, std_error (newest), n_sessions (the joint's
@@ -236,8 +268,10 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     baseline sessions), baseline, baseline_se, scatter (tau, same unit), change (x_new -
     baseline, signed, parameter's unit), relative (change / |baseline|), z, dof (of the
     threshold's quantile; inf when tau = 0), threshold, detectable (relative), statistical,
-    practical, flagged (bools), outcome ("drift", "undetermined", "no drift"), reason (plain
-    words). NaN where a number does not exist.
+    practical, flagged (bools), outcome ("drift", "undetermined", "no drift"), severity
+    ("strong", "borderline", or "" when not flagged), cause (for "undetermined": one of
+    ``CAUSES``' values, the short form of the reason that rows with the same cause share; else
+    ""), reason (plain words). NaN where a number does not exist.
     Errors: TypeError / ValueError naming the missing columns.
 
     Measured false-alarm rate (python/tests/test_fleet_analysis.py, default rule; parameter
@@ -276,10 +310,12 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                    "change": math.nan, "relative": math.nan, "z": math.nan,
                    "dof": math.nan, "threshold": math.nan, "detectable": math.nan,
                    "statistical": False, "practical": False, "flagged": False,
-                   "outcome": "undetermined", "reason": ""}
+                   "outcome": "undetermined", "severity": "", "cause": "",
+                   "reason": ""}
             rows.append(out)
             if n_sessions < 2:
                 out["reason"] = "no baseline: the joint has 1 session"
+                out["cause"] = CAUSES["one_session"]
                 continue
             b = gb[(gb["model"] == r["model"]) & (gb["name"] == r["name"])]
             ok = b["std_error"].gt(0) & np.isfinite(b["std_error"]) & b["determined"] & np.isfinite(b["value"])
@@ -288,6 +324,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
             note = (f"; {left_out} baseline session(s) without a standard error or not determined "
                     f"left out" if left_out else "")
             if len(b) == 0:
+                out["cause"] = CAUSES["no_usable_baseline"]
                 out["reason"] = ("no baseline: no earlier session of this parameter "
                                  f"({r['model'] or 'model'}) with a standard error and determined"
                                  + (f" ({left_out} left out)" if left_out else ""))
@@ -304,9 +341,11 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                        if mean != 0 else "baseline 0: relative change undefined")
             if not (math.isfinite(se) and se > 0):
                 out["reason"] = f"newest estimate has no standard error: not tested statistically ({rel_txt})"
+                out["cause"] = CAUSES["no_std_error"]
                 continue
             if not bool(r["determined"]):
                 out["reason"] = f"newest estimate not determined by its record: not tested statistically ({rel_txt})"
+                out["cause"] = CAUSES["not_determined"]
                 continue
             comb = math.sqrt(se**2 + tau**2 + se_b**2)
             z = (x - mean) / comb
@@ -329,16 +368,19 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                           "sessions") + ")")
             if out["flagged"]:
                 out["outcome"] = "drift"
+                out["severity"] = _severity(z, thr, out["relative"], rule)
                 out["reason"] = (f"drift: outside {band} and {rel_txt} (> {lim})" + note
                                  + (f"; note: {few_txt}" if few else ""))
                 continue
             det = out["detectable"]
             where = f"{'outside' if out['statistical'] else 'within'} {band}"
             if mean == 0:
+                out["cause"] = CAUSES["zero_baseline"]
                 out["reason"] = (f"undetermined: {rel_txt}, so the practical threshold cannot be "
                                  f"applied; {where}" + note)
             elif few:
                 out["reason"] = f"undetermined: {few_txt}; {where}; {rel_txt}" + note
+                out["cause"] = CAUSES["few_baseline"]
             elif out["statistical"]:   # a change was seen, and it is smaller than what matters
                 out["outcome"] = "no drift"
                 out["reason"] = f"outside {band} but {rel_txt} (<= {lim})" + note
@@ -346,6 +388,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                 why = (f"the baseline of {m} sessions scatters beyond their standard errors "
                        f"(scatter {_fmt(tau)}; t with {dof:.3g} d.o.f.)" if tau else
                        "the standard errors of the estimates are large")
+                out["cause"] = CAUSES["scatter" if tau else "large_errors"]
                 out["reason"] = (f"undetermined: {why}: a change would have to exceed {thr:.3g} "
                                  f"combined standard errors ({100 * det:.3g}% of the baseline "
                                  f"{_fmt(mean)}, > {100 * rule.max_detectable:g}%) to be seen; "
@@ -357,7 +400,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     cols = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
             "value", "std_error", "n_sessions", "n_baseline", "baseline", "baseline_se", "scatter",
             "change", "relative", "z", "dof", "threshold", "detectable", "statistical", "practical",
-            "flagged", "outcome", "reason"]
+            "flagged", "outcome", "severity", "cause", "reason"]
     df = pd.DataFrame(rows, columns=cols)
     if len(df):
         rank = df["outcome"].map({o: i for i, o in enumerate(OUTCOMES)})
@@ -371,6 +414,28 @@ def undetermined(d: pd.DataFrame) -> pd.DataFrame:
     ``reason`` says why), in ``drift``'s order. ``d[d.flagged]`` are the drifts,
     ``d[d.outcome == "no drift"]`` the parameters checked and found without a drift that matters."""
     return d[d["outcome"] == "undetermined"]
+
+
+def undetermined_causes(d: pd.DataFrame) -> pd.DataFrame:
+    """The undetermined rows of a ``drift`` table counted by ``cause``: columns cause,
+    parameters, robot_joints; the most frequent cause first (ties by cause)."""
+    u = undetermined(d) if len(d) else d
+    rows = [{"cause": c, "parameters": len(g), "robot_joints": g[["robot", "joint"]].drop_duplicates().shape[0]}
+            for c, g in u.groupby("cause", sort=True)] if len(u) else []
+    out = pd.DataFrame(rows, columns=["cause", "parameters", "robot_joints"])
+    return out.sort_values(["parameters", "cause"], ascending=[False, True], kind="mergesort"
+                           ).reset_index(drop=True)
+
+
+def largest_unchecked(d: pd.DataFrame, n: int = 3) -> pd.DataFrame:
+    """The ``n`` undetermined rows of a ``drift`` table with the largest |relative| change (the
+    changes a reader would most want checked; rows without a relative change left out)."""
+    u = undetermined(d) if len(d) else d
+    u = u[np.isfinite(u["relative"].to_numpy(float))] if len(u) else u
+    if not len(u):
+        return u
+    order = np.argsort(-np.abs(u["relative"].to_numpy(float)), kind="stable")
+    return u.iloc[order[:n]]
 
 
 def drift_counts(d: pd.DataFrame) -> dict:

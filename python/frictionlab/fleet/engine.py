@@ -182,8 +182,12 @@ def _client(scheduler: str | None, workers: int | None):
     if path not in pp.split(os.pathsep):
         os.environ["PYTHONPATH"] = path + (os.pathsep + pp if pp else "")
     n = workers or os.cpu_count() or 1
+    # No dashboard; the scheduler's HTTP server (health routes) still starts, and on its default
+    # port 8787 it warned "Port 8787 is already in use" whenever another Dask cluster (or run)
+    # had it: port 0 lets the system choose one, without a warning.
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR)
+                           dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+                           silence_logs=logging.ERROR)
     return Client(cluster), cluster
 
 

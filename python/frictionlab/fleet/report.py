@@ -3,28 +3,37 @@
 One self-contained page (inline CSS and SVG, the tables' CSV and JSON as ``data:`` links; no
 script, font, stylesheet or image loaded from anywhere), in this order:
 
-1. the flagged joints: drift (``analysis.drift`` rows with ``flagged``: parameter, newest value,
-   baseline, change and relative change, z, session and date), then the undetermined parameters
-   (outcome "undetermined": the baseline cannot decide, with the reason), then the fleet outliers
-   (``analysis.spread`` rows with ``outlier``); the header counts the drift table's outcomes;
+1. the flagged joints: drift (``analysis.drift`` rows with ``flagged``, strong before
+   borderline: parameter, newest value, baseline, change, relative change in percent, z,
+   threshold, severity, session), then the undetermined parameters (outcome "undetermined":
+   counted by cause, then one row each with its cause, the reason as the cause's tooltip),
+   then the fleet outliers (``analysis.spread`` rows with ``outlier``, and how many groups
+   could be tested); the header counts the drift table's outcomes;
 2. the failed tasks with the library's messages;
 3. per joint type, the history plots (each parameter against session_time, one line per robot
-   joint, the 95 % intervals as bars; drifted joints red, outlier joints orange) and the spread
-   plots (each parameter's newest estimate per robot joint, the median and the +-z MAD band,
-   outliers red and labelled);
+   joint, the 95 % intervals as bars, a legend naming each line; that parameter's strong drifts
+   red, borderline ones amber, fleet outliers purple) and the spread plots (each parameter's
+   newest estimate per robot joint, the median and the outlier limits, outliers purple and
+   named in the legend);
 4. the shared-parameter check (``analysis.shared_check``) when given;
-5. every table with its CSV and JSON download.
+5. every table with its CSV and JSON download, its rows folded.
+
+Every column header has its meaning (``_COLUMNS``) as tooltip, and a glossary follows each
+table. Every plot follows the layout contract of tests/browser/layout.py (``g.panel`` with its
+ranges, ``data-series`` per series, ``g.legend`` with ``data-legend`` entries); the legend is a
+column right of the panel, where it covers no data.
 
 The identification report's page pieces (io::report_html's CSS, io::render_svg's plots) are C++
 and not bound to Python (python/src binds only whole fit pages: write_python_report), so the page
 and its SVG are written here, in the same spirit (inline, static, printable).
 
-DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged[data-robot]
-[data-joint][data-parameter]; section#flagged section#undetermined
+DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged.strong|.borderline
+[data-robot][data-joint][data-parameter]; section#flagged section#undetermined
 table[data-table=drift-undetermined] tr.undetermined[data-robot][data-joint][data-parameter];
 header span#drift-summary; section#outliers; section#failures tr[data-key]; section#history
-svg.plot[data-plot=history][data-joint-type][data-parameter]; section#spread
-svg.plot[data-plot=spread]; section#tables table[data-table] with a.download[data-format].
+svg.plot[data-plot=history][data-joint-type][data-parameter] with a g[data-robot][data-joint]
+per robot joint (.flagged when highlighted; itself the g[data-series], or inside a grouped one); section#spread svg.plot[data-plot=spread] with
+g.outlier[data-robot][data-joint]; section#tables table[data-table] with a.download[data-format].
 """
 from __future__ import annotations
 
@@ -44,9 +53,16 @@ from .synthetic import atomic_write_text
 
 __all__ = ["write_report", "report_html", "to_csv", "to_json", "table_csv", "table_json"]
 
-_RED, _ORANGE, _GREY = "#c62828", "#ef6c00", "#9e9e9e"
-_PALETTE = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#7f7f7f", "#bcbd22", "#e377c2",
-            "#393b79", "#637939"]
+# Colours by severity (the page's key says what they mean): a strong drift red, a borderline
+# drift amber, a fleet outlier purple; the other robot joints take the palette (no red, amber or
+# purple in it) or, beyond _LEGEND_MAX of them, grey.
+_STRONG, _BORDERLINE, _OUTLIER, _GREY = "#c62828", "#e08a00", "#7b1fa2", "#9e9e9e"
+_PALETTE = ["#1f77b4", "#2ca02c", "#8c564b", "#17becf", "#546e7a", "#bcbd22", "#393b79", "#637939",
+            "#00897b", "#5d4037"]
+_HIGHLIGHT = {"strong": (_STRONG, "strong drift"), "borderline": (_BORDERLINE, "borderline drift"),
+              "outlier": (_OUTLIER, "fleet outlier")}
+_LEGEND_ROWS = 15        # 13 px legend rows a 230 px plot holds; a highlighted entry takes 2
+_CHAR_PX = 6.2           # width of one character of the plots' 10 px text, generous (layout only)
 
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:1100px;
@@ -55,12 +71,17 @@ header{border-bottom:2px solid #37474f;margin-bottom:1em}h1{font-size:1.6em;marg
 h2{border-bottom:1px solid #cfd8dc;padding-bottom:.2em;margin-top:1.6em}h3{margin:1.2em 0 .4em}
 .meta{color:#546e7a;font-size:.9em}.ok{color:#2e7d32}.bad{color:#c62828;font-weight:600}
 .table-box{overflow-x:auto;max-width:100%}@media print{.table-box{overflow:visible}}table{border-collapse:collapse;font-size:.85em;margin:.4em 0 1em}
-th,td{border:1px solid #cfd8dc;padding:.2em .5em;text-align:left;vertical-align:top}
+th,td{border:1px solid #cfd8dc;padding:.2em .5em;text-align:left;vertical-align:top;white-space:nowrap}
+td.text{white-space:normal;min-width:14em}td.long{max-width:24em;overflow:hidden;text-overflow:ellipsis}
 th{background:#eceff1}td.num{text-align:right;font-variant-numeric:tabular-nums}
-tr.flagged td{background:#ffebee}tr.undetermined td{background:#fff8e1}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
-.plots{display:flex;flex-wrap:wrap;gap:.8em}figure{margin:0}figcaption{font-size:.8em;color:#546e7a}
+tr.flagged td{background:#ffebee}tr.borderline td{background:#fff3e0}tr.outlier td{background:#f3e5f5}
+tr.undetermined td{background:#fff8e1}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
+.plots{display:flex;flex-wrap:wrap;gap:.8em}figure{margin:0;max-width:522px}figcaption{font-size:.8em;color:#546e7a}
 svg.plot{background:#fff;border:1px solid #eceff1}svg.plot text{font-size:10px;fill:#37474f}
-a.download{margin-right:.8em;font-size:.85em}.note{font-size:.85em;color:#546e7a}
+a.download{margin-right:.8em;font-size:.85em}
+.glossary{font-size:.78em;color:#546e7a;margin:-.6em 0 1em}.key{font-size:.85em}
+.swatch{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em;vertical-align:-.05em}
+details summary{cursor:pointer;font-size:.9em;color:#37474f}.note{font-size:.85em;color:#546e7a}
 @media print{a.download{display:none}section{break-inside:avoid-page}}
 """
 
@@ -121,37 +142,131 @@ def _e(x) -> str:
     return html.escape(str(x), quote=True)
 
 
-def _cell(v) -> str:
+# Every column the page shows, in plain words (each header's tooltip, and the glossary under
+# each table); the relative columns are fractions in the data and the downloads, percent on
+# the page.
+_COLUMNS = {
+    "robot": "the robot", "joint": "the robot's joint", "joint_type": "the joint's type "
+    "(the configuration's joint_types)", "model": "the friction model fitted",
+    "name": "the parameter (the model's name for it)", "unit": "the parameter's unit",
+    "session": "the session (the newest one in the drift and spread tables)",
+    "session_time": "the session's time (ISO 8601, UTC)",
+    "value": "the estimate (in the drift and spread tables: of the newest session)",
+    "std_error": "its standard error", "ci_low": "95 % interval, low end",
+    "ci_high": "95 % interval, high end",
+    "determined": "whether the record determines the parameter (no identifiability flag)",
+    "n_sessions": "the joint's sessions", "n_baseline": "baseline sessions used (earlier "
+    "sessions with a standard error, determined)",
+    "baseline": "the inverse-variance weighted mean of the baseline sessions' estimates",
+    "baseline_se": "the baseline's standard error",
+    "scatter": "tau: the scatter between baseline sessions beyond their standard errors (unit of "
+    "the parameter)", "change": "value - baseline (unit of the parameter)",
+    "relative": "change / |baseline|, in percent",
+    "z": "change / its combined standard error (newest, baseline, scatter)",
+    "dof": "degrees of freedom of the threshold's t quantile (inf: the normal quantile)",
+    "threshold": "the |z| beyond which a change is statistically significant (99 % level)",
+    "detectable": "the smallest relative change the test would have flagged, in percent",
+    "statistical": "|z| > threshold", "practical": "|relative| > the practical threshold (10 %)",
+    "flagged": "statistical and practical: a drift",
+    "outcome": "drift, undetermined (the baseline cannot decide) or no drift",
+    "severity": "of a drift: strong (beyond twice the threshold and twice 10 %) or borderline "
+    "(just beyond one of them: check before acting)",
+    "cause": "why the baseline cannot decide (the row's tooltip has the numbers)",
+    "reason": "the rule's reasoning with its numbers",
+    "n": "robot joints in the group", "median": "the fleet median of the newest estimates",
+    "mad": "median absolute deviation from the median (unit of the parameter)",
+    "robust_z": "0.6745 (value - median) / MAD: the modified z-score",
+    "outlier": "|robust_z| above the page's limit", "note": "why no robust z was computed",
+    "own_rmse": "validation RMSE of the joint's own fit (force unit)",
+    "shared_rmse": "validation RMSE of the fleet median parameters on this joint (force unit)",
+    "ratio": "shared_rmse / own_rmse", "serves": "ratio within the tolerance",
+    "n_units": "robot joints whose median was taken", "robot_joints": "robot joints",
+    "served": "robot joints the fleet median parameters serve (ratio within the tolerance)",
+    "median_ratio": "the median over the robot joints of shared_rmse / own_rmse",
+    "parameters": "parameters", "key": "the task's key (sha256 of identity, inputs, "
+    "configuration, version)", "status": "done, failed or running", "error": "the library's message",
+    "attempts": "times the task was run", "run_id": "the run that stored the row",
+    "tags": "the manifest's extra columns", "inputs": "the record files with size and sha256",
+    "inputs_hash": "sha256 of the inputs", "config_hash": "sha256 of the joint type's configuration",
+    "tool_version": "the frictionlab that computed it", "selected": "the model compare selected",
+    "train_rmse": "training RMSE (force unit)", "validation_rmse": "validation RMSE (force unit)",
+    "aicc": "corrected Akaike information criterion", "started_at": "start (Unix time, s)",
+    "finished_at": "end (Unix time, s)", "seconds": "run time [s]", "worker": "the Dask worker",
+    "recorded_at": "stored at (Unix time, s)",
+}
+# (3 significant digits, never in e-notation: a detectable change of 3350 %, not 3.35e+03 %)
+_PERCENT = {"relative": lambda p: f"{p:+.1f} %",
+            "detectable": lambda p: f"{p:.3g} %" if abs(p) < 1000 else f"{p:.0f} %"}
+_WRAP = {"cause", "reason", "note", "error"}      # text columns whose cells wrap
+
+# What the highlight colours mean (above the flagged table and the plots).
+_SEVERITY_KEY = (
+    '<p class="key">Colours: '
+    f'<span class="swatch" style="background:{_STRONG}"></span><b>strong drift</b> (beyond twice '
+    'the 99 % band and twice the 10 % practical threshold)'
+    f'<span class="swatch" style="background:{_BORDERLINE}"></span><b>borderline drift</b> '
+    '(flagged, but within twice one of them: what a false alarm of the 1 % test looks like; '
+    'check before acting)'
+    f'<span class="swatch" style="background:{_OUTLIER}"></span><b>fleet outlier</b> (robust z '
+    'beyond the limit). Other robot joints have their own colours, named in each plot\'s '
+    'legend.</p>')
+
+
+def _cell(v, column: str = "", tip: str = "", clip: bool = False) -> str:
+    """A table cell: numbers right-aligned (the relative columns in percent), booleans yes/no,
+    objects as JSON; ``tip`` the cell's tooltip (title). Text of the _WRAP columns wraps, or
+    with ``clip`` stays on one line cut at 24 em (the whole text as tooltip)."""
+    t = f' title="{_e(tip)}"' if tip else ""
     if isinstance(v, (bool, np.bool_)):
-        return f"<td>{'yes' if v else 'no'}</td>"
+        return f"<td{t}>{'yes' if v else 'no'}</td>"
     if isinstance(v, (float, np.floating)):
-        return f'<td class="num">{"" if not math.isfinite(v) else _e(f"{float(v):.5g}")}</td>'
+        if column in _PERCENT and math.isfinite(v):
+            return f'<td class="num"{t}>{_e(_PERCENT[column](100 * float(v)))}</td>'
+        return f'<td class="num"{t}>{"" if not math.isfinite(v) else _e(f"{float(v):.5g}")}</td>'
     if isinstance(v, (int, np.integer)):
-        return f'<td class="num">{int(v)}</td>'
+        return f'<td class="num"{t}>{int(v)}</td>'
     if isinstance(v, (dict, list, tuple)):
-        return f"<td>{_e(json.dumps(_jsonable(v)))}</td>"
+        v = json.dumps(_jsonable(v))
+        return f'<td class="long" title="{_e(tip or v)}">{_e(v)}</td>'
     if v is None:
-        return "<td></td>"
-    return f"<td>{_e(v)}</td>"
+        return f"<td{t}></td>"
+    if column in _WRAP and clip:
+        return f'<td class="long" title="{_e(tip or v)}">{_e(v)}</td>'
+    wrap = ' class="text"' if column in _WRAP else ""
+    return f"<td{t}{wrap}>{_e(v)}</td>"
+
+
+def _glossary(cols: list) -> str:
+    """The columns' meanings under a table (the same words as the headers' tooltips)."""
+    return ('<p class="glossary">' + "; ".join(
+        f"<b>{_e(c)}</b>: {_e(_COLUMNS[c])}" for c in cols if c in _COLUMNS) + ".</p>")
 
 
 def _table(df: pd.DataFrame, name: str, columns: list | None = None, row_attrs=None,
-           max_rows: int | None = None) -> str:
-    """An HTML table of ``df`` (``columns`` shown), rows with data-* attributes from row_attrs."""
+           max_rows: int | None = None, tips: dict | None = None, glossary: bool = True,
+           clip: bool = False) -> str:
+    """An HTML table of ``df`` (``columns`` shown), rows with data-* attributes from row_attrs,
+    each header with its meaning (``_COLUMNS``) as tooltip and, with ``glossary``, under the
+    table; ``tips``: column -> column of the row whose text is that cell's tooltip; ``clip``:
+    long text on one line (``_cell``)."""
     cols = [c for c in (columns or list(df.columns)) if c in df.columns]
+    tips = tips or {}
     # In a box that scrolls sideways by itself: a table wider than the window (the raw tables show
     # every column) must not push the whole page sideways.
     out = [f'<div class="table-box"><table data-table="{_e(name)}"><thead><tr>'
-           + "".join(f"<th>{_e(c)}</th>" for c in cols)
+           + "".join(f'<th title="{_e(_COLUMNS.get(c, ""))}">{_e(c)}</th>' for c in cols)
            + "</tr></thead><tbody>"]
     recs = df.to_dict("records")
     shown = recs if max_rows is None else recs[:max_rows]
     for r in shown:
         attrs = row_attrs(r) if row_attrs else ""
-        out.append(f"<tr{attrs}>" + "".join(_cell(r[c]) for c in cols) + "</tr>")
+        out.append(f"<tr{attrs}>" + "".join(_cell(r[c], c, r[tips[c]] if c in tips else "", clip)
+                                            for c in cols) + "</tr>")
     out.append("</tbody></table></div>")
     if max_rows is not None and len(recs) > max_rows:
         out.append(f'<p class="note">First {max_rows} of {len(recs)} rows; the downloads hold all.</p>')
+    if glossary:
+        out.append(_glossary(cols))
     return "".join(out)
 
 
@@ -193,36 +308,84 @@ def _range(vals: Iterable[float]) -> tuple[float, float]:
     return lo - pad, hi + pad
 
 
+def _text_px(text: str) -> float:
+    """Estimated width [px] of a 10 px label (generous, so labels thinned by it do not touch)."""
+    return _CHAR_PX * len(text)
+
+
+def _thin(ticks: list, labels: list, px, gap: float = 8.0) -> tuple[list, list]:
+    """The ticks whose labels do not collide: left to right, a tick is kept when its label starts
+    ``gap`` px after the previous kept label ends and says something else."""
+    kt, kl, end, last = [], [], -math.inf, None
+    for t, lab in zip(ticks, labels):
+        half = _text_px(lab) / 2
+        if px(t) - half >= end + gap and lab != last:
+            kt.append(t)
+            kl.append(lab)
+            end, last = px(t) + half, lab
+    return kt, kl
+
+
 class _Frame:
-    """Axes of one plot: data -> pixel maps and the axes' SVG."""
-    W, H, L, R, T, B = 520, 230, 62, 12, 22, 38
+    """One plot: a panel (the plotting area, ``g.panel`` of the layout contract in
+    tests/browser/layout.py) left, its legend in a column on the right, where it covers nothing.
+    Pixel sizes: the SVG W x H, the panel's margins L (tick labels), T (title), B (x ticks and
+    label) and the legend column's width LEG."""
+    W, H, L, T, B, LEG = 520, 230, 56, 22, 38, 124
 
     def __init__(self, xr, yr):
         self.x0, self.x1 = xr
         self.y0, self.y1 = yr
+        self.right = self.W - self.LEG          # the panel's right edge
 
     def px(self, x):
-        return self.L + (x - self.x0) / (self.x1 - self.x0) * (self.W - self.L - self.R)
+        return self.L + (x - self.x0) / (self.x1 - self.x0) * (self.right - self.L)
 
     def py(self, y):
         return self.H - self.B - (y - self.y0) / (self.y1 - self.y0) * (self.H - self.T - self.B)
 
-    def axes(self, title, ylabel, xticks, xlabels, xlabel):
+    def axes(self, title, xticks, xlabels, xlabel):
+        """Title (the parameter and its unit: the y axis's name), frame, y grid and ticks, x ticks
+        (thinned so their labels do not collide) and the x axis's name."""
         s = [f'<text x="{self.L}" y="14" font-weight="bold">{_e(title)}</text>',
-             f'<rect x="{self.L}" y="{self.T}" width="{self.W - self.L - self.R}" '
+             f'<rect x="{self.L}" y="{self.T}" width="{self.right - self.L}" '
              f'height="{self.H - self.T - self.B}" fill="none" stroke="#b0bec5"/>']
         for t in _nice_ticks(self.y0, self.y1):
             y = self.py(t)
-            s.append(f'<line x1="{self.L}" x2="{self.W - self.R}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eceff1"/>')
+            s.append(f'<line x1="{self.L}" x2="{self.right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eceff1"/>')
             s.append(f'<text x="{self.L - 4}" y="{y + 3:.1f}" text-anchor="end">{_e(f"{t:.4g}")}</text>')
-        for t, lab in zip(xticks, xlabels):
+        for t, lab in zip(*_thin(xticks, xlabels, self.px)):
             x = self.px(t)
             s.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{self.H - self.B}" y2="{self.H - self.B + 4}" stroke="#78909c"/>')
             s.append(f'<text x="{x:.1f}" y="{self.H - self.B + 15}" text-anchor="middle">{_e(lab)}</text>')
-        s.append(f'<text x="{(self.L + self.W - self.R) / 2:.1f}" y="{self.H - 4}" text-anchor="middle">{_e(xlabel)}</text>')
-        s.append(f'<text transform="translate(12 {(self.T + self.H - self.B) / 2:.1f}) rotate(-90)" '
-                 f'text-anchor="middle">{_e(ylabel)}</text>')
+        s.append(f'<text x="{(self.L + self.right) / 2:.1f}" y="{self.H - 4}" text-anchor="middle">{_e(xlabel)}</text>')
         return "".join(s)
+
+    def panel_open(self, ydata: list) -> str:
+        """The panel's group with the contract's ranges: the axes drawn and the data's y range."""
+        v = [y for y in ydata if math.isfinite(y)]
+        yd = f' data-ydata="{min(v):.17g} {max(v):.17g}"' if v else ""
+        return (f'<g class="panel" data-xrange="{self.x0:.17g} {self.x1:.17g}" '
+                f'data-yrange="{self.y0:.17g} {self.y1:.17g}"{yd}>')
+
+    def legend(self, entries: list) -> str:
+        """The legend column: ``entries`` of (name, colour, mark: "line", "dot" or "dash", note),
+        one 13 px row each, a second row for a note (the highlight's meaning, in its colour); the
+        text too long for the column is shortened (the full name in the entry's title)."""
+        x0, room = self.right + 10, int((self.LEG - 24) / _CHAR_PX)
+        short = lambda t: t if len(t) <= room else t[: room - 1] + "\u2026"   # noqa: E731
+        out, y = ['<g class="legend">'], self.T + 8
+        for name, color, mark, note in entries:
+            sw = (f'<circle cx="{x0 + 8}" cy="{y}" r="3" fill="{color}"/>' if mark == "dot" else
+                  f'<line x1="{x0}" x2="{x0 + 16}" y1="{y}" y2="{y}" stroke="{color}" stroke-width="2"'
+                  + (' stroke-dasharray="4 3"' if mark == "dash" else "") + "/>")
+            sub = (f'<text x="{x0 + 22}" y="{y + 16.5}" style="fill:{color}" font-style="italic">'
+                   f'{_e(short(note))}</text>' if note else "")
+            out.append(f'<g data-legend="{_e(name)}"><title>{_e(name + (": " + note if note else ""))}</title>'
+                       f'{sw}<text x="{x0 + 22}" y="{y + 3.5}">{_e(short(name))}</text>{sub}</g>')
+            y += 26 if note else 13
+        out.append("</g>")
+        return "".join(out)
 
 
 def _days(times: pd.Series) -> np.ndarray:
@@ -234,97 +397,361 @@ def _days(times: pd.Series) -> np.ndarray:
     return ((ts - pd.Timestamp("1970-01-01", tz="UTC")).dt.total_seconds() / 86400.0).to_numpy(float)
 
 
-def _history_svg(h: pd.DataFrame, jt: str, name: str, red: set, orange: set, intervals_all: bool) -> str:
+def _date_ticks(x: np.ndarray, x0: float, x1: float) -> tuple[list, list]:
+    """x ticks of a time axis [days]: the sessions themselves when there are few, else 1-2-5
+    steps; labelled month-day, or month-day hour:minute when two ticks fall on one day."""
+    xt = sorted(set(x)) if len(set(x)) <= 6 else _nice_ticks(x0, x1, 5)
+    stamp = lambda t, fmt: pd.Timestamp(t * 86400, unit="s", tz="UTC").strftime(fmt)  # noqa: E731
+    days = [stamp(t, "%m-%d") for t in xt]
+    fmt = "%m-%d" if len(set(days)) == len(days) else "%m-%d %H:%M"
+    return xt, [stamp(t, fmt) for t in xt]
+
+
+def _series_styles(keys: list, marks: dict, keys_all: list) -> tuple[dict, list]:
+    """Colour and legend name of each series of a history plot. ``keys``: (robot, joint) in
+    drawing order; ``marks``: (robot, joint) -> "strong", "borderline" or "outlier" for the
+    highlighted; ``keys_all``: every robot joint of the joint type, sorted (a robot joint's
+    palette colour is its place there). Returns {key: (colour, series name)} and the legend's entries. When the legend
+    holds them all (_LEGEND_ROWS), each robot joint has its entry; else the highlighted keep
+    theirs (as many as fit) and the rest share one per colour ("+N strong", ..., "N others" in
+    grey)."""
+    name = {k: f"{k[0]}/{k[1]}" for k in keys}
+    hot = sorted((k for k in keys if k in marks), key=lambda k: list(_HIGHLIGHT).index(marks[k]))
+    plain = [k for k in keys if k not in marks]
+    styles, entries = {}, []
+    fit = len(plain) + 2 * len(hot) <= _LEGEND_ROWS and len(keys_all) <= len(_PALETTE)
+    named = hot if fit else hot[: (_LEGEND_ROWS - 7) // 2]   # + 3 groups of 2 rows, "others"
+    for k in named:
+        color, what = _HIGHLIGHT[marks[k]]
+        styles[k] = (color, name[k])
+        entries.append((name[k], color, "line", what))
+    for mark, (color, what) in _HIGHLIGHT.items():
+        rest = [k for k in hot[len(named):] if marks[k] == mark]
+        for k in rest:
+            styles[k] = (color, f"+{len(rest)} {mark}")
+        if rest:
+            entries.append((f"+{len(rest)} {mark}", color, "line", what))
+    if fit:
+        # a robot joint keeps its colour in every plot of its joint type: its place among them
+        for k in plain:
+            styles[k] = (_PALETTE[keys_all.index(k) % len(_PALETTE)], name[k])
+            entries.append((name[k], styles[k][0], "line", ""))
+    elif plain:
+        for k in plain:
+            styles[k] = (_GREY, f"{len(plain)} others")
+        entries.append((f"{len(plain)} others", _GREY, "line", ""))
+    return styles, entries
+
+
+def _history_svg(h: pd.DataFrame, jt: str, name: str, marks: dict, intervals_all: bool,
+                 keys_all: list) -> str:
+    """One parameter of one joint type against session time: a series per robot joint (its
+    estimates joined by a line, 95 % intervals as bars), coloured by ``marks`` ((robot, joint)
+    -> "strong" / "borderline" drift of this parameter, or "outlier"), with its legend."""
     unit = next((u for u in h["unit"] if u), "")
     x = _days(h["session_time"])
     h = h.assign(_x=x)
     lo = np.where(np.isfinite(h["ci_low"]), h["ci_low"], h["value"])
     hi = np.where(np.isfinite(h["ci_high"]), h["ci_high"], h["value"])
     f = _Frame(_range(x), _range(list(lo) + list(hi)))
-    d0, d1 = f.x0, f.x1
-    xt = _nice_ticks(d0, d1, 5)
-    if len(set(x)) <= 6:
-        xt = sorted(set(x))
-    xl = [pd.Timestamp(t * 86400, unit="s", tz="UTC").strftime("%m-%d") for t in xt]
+    xt, xl = _date_ticks(x, f.x0, f.x1)
+    groups = dict(list(h.groupby(["robot", "joint"], sort=True)))
+    # plain joints first, highlighted ones on top
+    keys = sorted(groups, key=lambda k: (k in marks, k))
+    styles, entries = _series_styles(keys, marks, keys_all)
+    drawn = []
     out = [f'<svg class="plot" data-plot="history" data-joint-type="{_e(jt)}" data-parameter="{_e(name)}" '
            f'xmlns="http://www.w3.org/2000/svg" width="{f.W}" height="{f.H}" viewBox="0 0 {f.W} {f.H}">',
            f"<title>{_e(jt)}: {_e(name)} over time</title>",
-           f.axes(f"{name}" + (f" [{unit}]" if unit else ""), name, xt, xl, "session (UTC date, month-day)")]
-    groups = list(h.groupby(["robot", "joint"], sort=True))
-    # plain joints first, highlighted ones on top
-    groups.sort(key=lambda g: (g[0] in red, g[0] in orange))
-    for i, ((robot, joint), g) in enumerate(groups):
-        hot = (robot, joint) in red or (robot, joint) in orange
-        color = _RED if (robot, joint) in red else _ORANGE if (robot, joint) in orange else (
-            _PALETTE[i % len(_PALETTE)] if len(groups) <= len(_PALETTE) else _GREY)
-        g = g.sort_values("_x")
+           f.axes(f"{name}" + (f" [{unit}]" if unit else ""), xt, xl, "session (UTC)")]
+    series: dict = {}           # series name -> [(robot joint's attributes, its drawing)]
+    for (robot, joint) in keys:
+        g = groups[(robot, joint)].sort_values("_x")
+        color, label = styles[(robot, joint)]
+        hot = (robot, joint) in marks
+        attrs = (f'data-robot="{_e(robot)}" data-joint="{_e(joint)}"' + (' class="flagged"' if hot else ""))
         pts = " ".join(f"{f.px(a):.1f},{f.py(b):.1f}" for a, b in zip(g["_x"], g["value"]) if math.isfinite(b))
-        width = 2 if hot else 1
-        out.append(f'<g data-robot="{_e(robot)}" data-joint="{_e(joint)}"'
-                   + (' class="flagged"' if hot else "") + f'><title>{_e(robot)}/{_e(joint)}</title>')
-        out.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="{width}"/>')
+        d = [f"<title>{_e(robot)}/{_e(joint)}</title>",
+             f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="{2 if hot else 1}"/>']
         for a, b, l_, u_ in zip(g["_x"], g["value"], g["ci_low"], g["ci_high"]):
             if not math.isfinite(b):
                 continue
+            drawn.append(b)
             if (intervals_all or hot) and math.isfinite(l_) and math.isfinite(u_):
-                out.append(f'<line x1="{f.px(a):.1f}" x2="{f.px(a):.1f}" y1="{f.py(l_):.1f}" '
-                           f'y2="{f.py(u_):.1f}" stroke="{color}"/>')
-            out.append(f'<circle cx="{f.px(a):.1f}" cy="{f.py(b):.1f}" r="{2.5 if hot else 1.8}" fill="{color}"/>')
-        if hot:
-            a, b = g["_x"].iloc[-1], g["value"].iloc[-1]
-            out.append(f'<text x="{f.px(a) - 3:.1f}" y="{f.py(b) - 5:.1f}" text-anchor="end" '
-                       f'fill="{color}">{_e(robot)}/{_e(joint)}</text>')
-        out.append("</g>")
-    out.append("</svg>")
+                drawn += [l_, u_]
+                d.append(f'<line x1="{f.px(a):.1f}" x2="{f.px(a):.1f}" y1="{f.py(l_):.1f}" '
+                         f'y2="{f.py(u_):.1f}" stroke="{color}"/>')
+            d.append(f'<circle cx="{f.px(a):.1f}" cy="{f.py(b):.1f}" r="{2.5 if hot else 1.8}" fill="{color}"/>')
+        series.setdefault(label, []).append((attrs, "".join(d)))
+    body = []
+    for label, members in series.items():
+        # a series of one robot joint is its group; a grouped one ("N other robot joints")
+        # holds its robot joints' groups
+        if len(members) == 1:
+            body.append(f'<g data-series="{_e(label)}" {members[0][0]}>{members[0][1]}</g>')
+        else:
+            body.append(f'<g data-series="{_e(label)}">'
+                        + "".join(f"<g {a}>{d}</g>" for a, d in members) + "</g>")
+    out += [f.panel_open(drawn)] + body + ["</g>", f.legend(entries), "</svg>"]
     return "".join(out)
 
 
 def _spread_svg(s: pd.DataFrame, jt: str, name: str, z: float) -> str:
+    """One parameter of one joint type across the fleet: each robot joint's newest estimate with
+    its 95 % interval, the median, the median +- z MAD/0.6745 band (when the group is large
+    enough for the outlier test), each outlier its own series named in the legend."""
     unit = next((u for u in s["unit"] if u), "")
     s = s.sort_values(["robot", "joint"]).reset_index(drop=True)
     n = len(s)
     med, mad = float(s["median"].iloc[0]), float(s["mad"].iloc[0])
-    half = z * mad / 0.6745 if math.isfinite(mad) else math.nan
-    se = s["std_error"].to_numpy(float)
-    vals = list(s["value"]) + ([med - half, med + half] if math.isfinite(half) else [])
-    vals += list(s["value"] - 1.96 * np.nan_to_num(se)) + list(s["value"] + 1.96 * np.nan_to_num(se))
+    tested = bool(np.isfinite(s["robust_z"].to_numpy(float)).any())
+    half = z * mad / 0.6745 if tested and math.isfinite(mad) and mad > 0 else math.nan
+    se = np.nan_to_num(s["std_error"].to_numpy(float))
+    data = list(s["value"] - 1.96 * se) + list(s["value"] + 1.96 * se) + [med]
+    vals = data + ([med - half, med + half] if math.isfinite(half) else [])
     f = _Frame((-0.5, n - 0.5), _range(vals))
-    step = max(1, n // 12)
-    xt = list(range(0, n, step))
+    labels = [str(r) for r in s["robot"]]
     out = [f'<svg class="plot" data-plot="spread" data-joint-type="{_e(jt)}" data-parameter="{_e(name)}" '
            f'xmlns="http://www.w3.org/2000/svg" width="{f.W}" height="{f.H}" viewBox="0 0 {f.W} {f.H}">',
            f"<title>{_e(jt)}: {_e(name)} across the fleet</title>",
-           f.axes(f"{name}" + (f" [{unit}]" if unit else "") + f" (n = {n})", name, xt,
-                  [str(s["robot"].iloc[i]) for i in xt], "robot (newest session)")]
-    xa, xb = f.L, f.W - f.R
-    out.append(f'<line x1="{xa}" x2="{xb}" y1="{f.py(med):.1f}" y2="{f.py(med):.1f}" stroke="#37474f"/>')
-    if math.isfinite(half) and half > 0:
-        for yv in (med - half, med + half):
-            out.append(f'<line x1="{xa}" x2="{xb}" y1="{f.py(yv):.1f}" y2="{f.py(yv):.1f}" '
-                       f'stroke="#90a4ae" stroke-dasharray="4 3"/>')
-    for i, r in s.iterrows():
-        col = _RED if r["outlier"] else "#1f77b4"
-        x, y = f.px(i), f.py(r["value"])
-        out.append(f'<g data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}"'
-                   + (' class="outlier"' if r["outlier"] else "") + ">")
-        if math.isfinite(r["std_error"]):
-            out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{f.py(r["value"] - 1.96 * r["std_error"]):.1f}" '
-                       f'y2="{f.py(r["value"] + 1.96 * r["std_error"]):.1f}" stroke="{col}"/>')
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{3 if r["outlier"] else 2.2}" fill="{col}">'
-                   f'<title>{_e(r["robot"])}/{_e(r["joint"])}: {r["value"]:.5g}, robust z {r["robust_z"]:.3g}</title></circle>')
-        if r["outlier"]:
-            out.append(f'<text x="{x + 4:.1f}" y="{y - 4:.1f}" fill="{_RED}">{_e(r["robot"])}/{_e(r["joint"])}</text>')
-        out.append("</g>")
-    out.append("</svg>")
+           f.axes(f"{name}" + (f" [{unit}]" if unit else ""), list(range(n)), labels,
+                  "robot (newest session)"),
+           f.panel_open(data + vals)]
+    xa, xb = f.L, f.right
+    plain = f"{int((~s['outlier']).sum())} robot joints"   # the outliers are named apart
+    entries = [(plain, "#1f77b4", "dot", ""), ("median", "#37474f", "line", "")]
+    out.append(f'<line data-series="median" x1="{xa}" x2="{xb}" y1="{f.py(med):.1f}" '
+               f'y2="{f.py(med):.1f}" stroke="#37474f"/>')
+    if math.isfinite(half):
+        band = "outlier limits"
+        entries.append((band, "#90a4ae", "dash", ""))
+        out.append(f'<g data-series="{_e(band)}">' + "".join(
+            f'<line x1="{xa}" x2="{xb}" y1="{f.py(yv):.1f}" y2="{f.py(yv):.1f}" stroke="#90a4ae" '
+            f'stroke-dasharray="4 3"/>' for yv in (med - half, med + half)) + "</g>")
+    dots = [_spread_dot(f, i, r, "#1f77b4") for i, r in s.iterrows() if not r["outlier"]]
+    out.append(f'<g data-series="{_e(plain)}">' + "".join(dots) + "</g>")
+    # each outlier its own series, named in the legend while it holds them; the rest one series
+    outl = s[s["outlier"]]
+    room = (_LEGEND_ROWS - len(entries) - 1) // 2
+    for k, (i, r) in enumerate(outl.iterrows()):
+        label = f"{r['robot']}/{r['joint']}" if k < room else f"+{len(outl) - room} outlier"
+        if k <= room:
+            entries.append((label, _OUTLIER, "dot", "fleet outlier"))
+        out.append(_spread_dot(f, i, r, _OUTLIER, series=label))
+    out += ["</g>", f.legend(entries), "</svg>"]
+    return "".join(out)
+
+
+def _spread_dot(f: _Frame, i: int, r, color: str, series: str | None = None) -> str:
+    """One robot joint's newest estimate in a spread plot: its 95 % interval bar and its dot
+    (tooltip: the value and robust z)."""
+    x, y = f.px(i), f.py(r["value"])
+    out = [f'<g data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}"'
+           + (f' data-series="{_e(series)}"' if series else "")
+           + (' class="outlier"' if r["outlier"] else "") + ">"]
+    if math.isfinite(r["std_error"]):
+        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{f.py(r["value"] - 1.96 * r["std_error"]):.1f}" '
+                   f'y2="{f.py(r["value"] + 1.96 * r["std_error"]):.1f}" stroke="{color}"/>')
+    rz = f", robust z {r['robust_z']:.3g}" if math.isfinite(r["robust_z"]) else ""
+    out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{3 if r["outlier"] else 2.2}" fill="{color}">'
+               f'<title>{_e(r["robot"])}/{_e(r["joint"])}: {r["value"]:.5g}{rz}</title></circle></g>')
     return "".join(out)
 
 
 # ---- the page ----
 
+def _row_attrs(cls: str):
+    """data-* attributes of a table row naming its robot joint and parameter (the DOM contract)."""
+    return lambda r: (f' class="{cls}" data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}" '
+                      f'data-parameter="{_e(r["name"])}"')
+
+
+def _header(title, version, generated, tasks, p, counts, superseded) -> str:
+    """The page's header: version and time, task counts, fleet size, drift outcome counts."""
+    status = tasks["status"].value_counts().to_dict() if "status" in tasks.columns else {}
+    return (f"<header><h1>{_e(title)}</h1><p class=\"meta\">frictionlab {_e(version)}, {_e(generated)}. "
+            f"{len(tasks)} tasks: " + ", ".join(f"{_e(k)} {v}" for k, v in sorted(status.items())) +
+            f"; {p['robot'].nunique()} robots, {p[['robot', 'joint']].drop_duplicates().shape[0]} robot joints"
+            + (f"; sessions {_e(p['session_time'].min())} to {_e(p['session_time'].max())}" if len(p) else "")
+            + "." + (f" {superseded} superseded result(s) left out (earlier configurations or frictionlab "
+                     f"versions of the same sessions: one result per session, the newest)." if superseded else "")
+            + f' <span id="drift-summary">Drift of {counts["parameters"]} parameter(s): '
+            f'{counts["drift"]} flagged ({counts["drift_joints"]} robot joint(s)), '
+            f'{counts["undetermined"]} undetermined ({counts["undetermined_joints"]} robot joint(s): '
+            f'the baseline cannot decide), {counts["no drift"]} no drift.</span>'
+            + "</p></header>")
+
+
+def _flagged_section(drift: pd.DataFrame, max_rows: int) -> str:
+    """Section 1: the flagged drifts (strongest first), then the undetermined section in it."""
+    flagged = drift[drift["flagged"]] if len(drift) else drift
+    undet = analysis.undetermined(drift) if len(drift) else drift
+    b = ['<section id="flagged"><h2>Flagged joints (drift)</h2>']
+    if len(flagged):
+        sev = flagged["severity"].value_counts().to_dict()
+        joints = flagged[["robot", "joint"]].drop_duplicates().shape[0]
+        b.append(f'<p class="bad">{joints} robot joint(s), {len(flagged)} parameter(s) drifted: '
+                 + ", ".join(f'{sev[k]} {k}' for k in analysis.SEVERITIES if k in sev) + ".</p>")
+        b.append(_SEVERITY_KEY)
+        order = flagged["severity"].map({k: i for i, k in enumerate(analysis.SEVERITIES)})
+        flagged = flagged.assign(_o=order).sort_values("_o", kind="mergesort")
+        b.append(_table(flagged, "drift-flagged",
+                        ["robot", "joint", "name", "unit", "value", "baseline", "change", "relative",
+                         "z", "threshold", "severity", "n_baseline", "session"],
+                        lambda r: _row_attrs(f"flagged {r['severity']}")(r), tips={"severity": "reason"}))
+    elif len(undet):
+        b.append(f'<p>No drift flagged; {len(undet)} parameter(s) undetermined (below): not '
+                 'checked.</p>')
+    else:
+        b.append('<p class="ok">No joint drifted.</p>')
+    b.append(_undetermined_section(drift, undet, max_rows))
+    b.append("</section>")
+    return "".join(b)
+
+
+def _undetermined_section(drift: pd.DataFrame, undet: pd.DataFrame, max_rows: int) -> str:
+    """The parameters the baseline cannot decide (neither flagged nor checked): counted by
+    cause, then one short row each (the full reason in the cause's tooltip and the downloads)."""
+    b = ['<section id="undetermined"><h3>Undetermined: the baseline cannot decide</h3>']
+    if len(undet):
+        counts = analysis.drift_counts(drift)
+        b.append(f'<p>{len(undet)} parameter(s) of {counts["undetermined_joints"]} robot joint(s) are '
+                 'not flagged, but a drift that matters could have gone unseen: they were not checked. '
+                 'More baseline sessions or longer records decide them. By cause:</p>')
+        b.append(_table(analysis.undetermined_causes(drift), "undetermined-causes",
+                        ["cause", "parameters", "robot_joints"], glossary=False))
+        b.append(_table(undet, "drift-undetermined",
+                        ["robot", "joint", "name", "unit", "value", "baseline", "relative",
+                         "detectable", "n_baseline", "cause"],
+                        _row_attrs("undetermined"), max_rows=max_rows, tips={"cause": "reason"}))
+    elif len(drift):
+        b.append('<p class="ok">None: every parameter not flagged was checked by a test that would '
+                 'have seen a drift that matters.</p>')
+    else:
+        b.append('<p class="note">No parameter to check.</p>')
+    b.append("</section>")
+    return "".join(b)
+
+
+def _outliers_section(spread: pd.DataFrame, spread_z: float) -> str:
+    """The fleet outliers (robust z beyond ``spread_z``), and how many groups (joint type,
+    model, parameter) could be tested at all (analysis.spread: 5 robot joints or more)."""
+    outl = spread[spread["outlier"]] if len(spread) else spread
+    b = [f'<section id="outliers"><h2>Fleet outliers (|robust z| &gt; {spread_z:g})</h2>']
+    groups = list(spread.groupby(["joint_type", "model", "name"])) if len(spread) else []
+    tested = sum(bool(np.isfinite(g["robust_z"].to_numpy(float)).any()) for _, g in groups)
+    b.append('<p class="note">Robust z: 0.6745 (value - median) / MAD over the robot joints of a '
+             'joint type, each with its newest estimate; the test needs 5 robot joints or more.'
+             + (f" {len(groups) - tested} of {len(groups)} parameter groups have fewer: not tested."
+                if tested < len(groups) else "") + "</p>")
+    if len(outl):
+        b.append(_table(outl, "spread-outliers",
+                        ["joint_type", "name", "unit", "robot", "joint", "value", "median", "robust_z",
+                         "session"], _row_attrs("flagged outlier")))
+    elif tested:
+        b.append(f'<p class="ok">No outlier in the {tested} parameter group(s) tested.</p>')
+    else:
+        b.append('<p>Not tested: no parameter group has 5 robot joints.</p>')
+    b.append("</section>")
+    return "".join(b)
+
+
+def _failures_section(failed: pd.DataFrame) -> str:
+    """Section 2: the failed tasks with the library's messages."""
+    b = ['<section id="failures"><h2>Failed tasks</h2>']
+    if len(failed):
+        fcols = [c for c in ["robot", "joint", "session", "attempts", "error"] if c in failed.columns]
+        rows = ['<div class="table-box"><table data-table="failures"><thead><tr>'
+                + "".join(f'<th title="{_e(_COLUMNS.get(c, ""))}">{_e(c)}</th>' for c in fcols)
+                + "</tr></thead><tbody>"]
+        for r in failed.to_dict("records"):
+            rows.append(f'<tr data-key="{_e(r.get("key", ""))}">' + "".join(
+                f'<td class="msg">{_e(r[c])}</td>' if c == "error" else _cell(r[c], c) for c in fcols) + "</tr>")
+        rows.append("</tbody></table></div>")
+        b.append(f'<p class="bad">{len(failed)} task(s) failed.</p>' + "".join(rows) + _glossary(fcols))
+    else:
+        b.append('<p class="ok">No task failed.</p>')
+    b.append("</section>")
+    return "".join(b)
+
+
+def _marks(flagged: pd.DataFrame, outl: pd.DataFrame) -> dict:
+    """(joint_type, parameter) -> {(robot, joint): "strong" / "borderline" / "outlier"}: how each
+    robot joint is highlighted in that parameter's plots (a drift wins over an outlier)."""
+    marks: dict = {}
+    for r in outl.to_dict("records"):
+        marks.setdefault((r["joint_type"], r["name"]), {})[(r["robot"], r["joint"])] = "outlier"
+    for r in flagged.to_dict("records"):
+        marks.setdefault((r["joint_type"], r["name"]), {})[(r["robot"], r["joint"])] = r["severity"]
+    return marks
+
+
+def _plot_sections(p: pd.DataFrame, spread: pd.DataFrame, marks: dict, spread_z: float) -> str:
+    """Section 3: per joint type, the history plots, then the spread plots."""
+    b = ['<section id="history"><h2>History per joint type</h2>', _SEVERITY_KEY]
+    for jt, g in p.groupby("joint_type", sort=True):
+        b.append(f'<section class="joint-type" data-joint-type="{_e(jt)}"><h3>{_e(jt or "(no joint type)")}</h3>'
+                 '<div class="plots">')
+        keys_all = sorted(set(zip(g["robot"], g["joint"])))
+        many = len(keys_all) > 50
+        for name, gn in g.groupby("name", sort=True):
+            b.append("<figure>" + _history_svg(gn, jt, name, marks.get((jt, name), {}), not many, keys_all) +
+                     "<figcaption>" + ("bars: 95 % intervals of the highlighted joints only (more than "
+                                       "50 joints)" if many else "bars: 95 % intervals")
+                     + "</figcaption></figure>")
+        b.append("</div></section>")
+    b.append("</section>")
+    b.append('<section id="spread"><h2>Spread across the fleet</h2>')
+    for jt, g in spread.groupby("joint_type", sort=True) if len(spread) else []:
+        b.append(f'<section class="joint-type" data-joint-type="{_e(jt)}"><h3>{_e(jt or "(no joint type)")}</h3>'
+                 '<div class="plots">')
+        for (model, name), gn in g.groupby(["model", "name"], sort=True):
+            note = str(gn["note"].iloc[0]) if "note" in gn.columns else ""
+            tested = bool(np.isfinite(gn["robust_z"].to_numpy(float)).any())
+            b.append("<figure>" + _spread_svg(gn, jt, name, spread_z) +
+                     "<figcaption>each robot joint's newest estimate; bars: 95 % intervals"
+                     + (f"; outlier limits: median \u00b1 {spread_z:g} MAD/0.6745" if tested else "")
+                     + (f"; {_e(note)}" if note else "") + "</figcaption></figure>")
+        b.append("</div></section>")
+    b.append("</section>")
+    return "".join(b)
+
+
+def _shared_section(shared: pd.DataFrame, tolerance: float) -> str:
+    """Section 4: would the fleet median parameters serve each joint type's units?"""
+    b = ['<section id="shared"><h2>One shared parameter set?</h2>']
+    if len(shared):
+        per = shared.groupby("joint_type").agg(robot_joints=("serves", "size"), served=("serves", "sum"),
+                                               median_ratio=("ratio", "median")).reset_index()
+        b.append(f"<p>Per joint type, the fleet median of each parameter evaluated on each robot "
+                 f"joint's validation data, against the joint's own fit: it <b>serves</b> a joint "
+                 f"when its validation RMSE is within {tolerance:g} x the own fit's. "
+                 + " ".join(f"{_e(r['joint_type'])}: serves {r['served']} of {r['robot_joints']} "
+                            f"(median ratio {r['median_ratio']:.3g})." for _, r in per.iterrows())
+                 + "</p>")
+        b.append(_table(per, "shared-summary"))
+    b.append("</section>")
+    return "".join(b)
+
+
+def _tables_section(tables: list, max_rows: int) -> str:
+    """Section 5: every table with its CSV and JSON download; the rows folded (details) under
+    a line saying their size, so the page stays short."""
+    b = ['<section id="tables"><h2>Tables</h2><p class="note">Every table in full: the downloads; '
+         'the page shows the first rows when unfolded (hover a header for its meaning).</p>']
+    for name, df in tables:
+        b.append(f'<h3>{_e(name)}</h3>' + _downloads(df, name)
+                 + f'<details><summary>{len(df)} rows, {len(df.columns)} columns</summary>'
+                 + _table(df, name, max_rows=max_rows, clip=True) + "</details>")
+    b.append("</section>")
+    return "".join(b)
+
+
 def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFrame | None = None,
                 spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
-                generated: str | None = None, superseded: int = 0) -> str:
+                generated: str | None = None, superseded: int = 0,
+                shared_tolerance: float = 1.25) -> str:
     """The fleet report page as text (what ``write_report`` writes); arguments as there.
     ``generated``: the header's time stamp (default: now, UTC)."""
     if drift is None:
@@ -341,147 +768,32 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     # one result per session (earlier configurations' and versions' results left out)
     params, _ = analysis.current_results(params)
     tasks, left_out = analysis.current_results(tasks)
-    superseded = superseded or left_out
-    n_tasks = len(tasks)
-    status = tasks["status"].value_counts().to_dict() if "status" in tasks.columns else {}
     failed = tasks[tasks["status"] == "failed"] if "status" in tasks.columns else tasks.iloc[0:0]
     flagged = drift[drift["flagged"]] if len(drift) else drift
-    undet = analysis.undetermined(drift) if len(drift) else drift
-    counts = analysis.drift_counts(drift)
     outl = spread[spread["outlier"]] if len(spread) else spread
     p = analysis.history(params) if len(params) else pd.DataFrame(
         columns=["robot", "joint", "joint_type", "name", "unit", "session_time", "value",
                  "ci_low", "ci_high"])
-    red = {(r, j) for r, j in zip(flagged["robot"], flagged["joint"])}
-    orange = {(r, j) for r, j in zip(outl["robot"], outl["joint"])} - red
-
+    tables = [("drift", drift), ("spread", spread), ("parameters", p)]
+    tables += [("shared", shared)] if shared is not None else []
+    tables.append(("tasks", tasks))
     b = ["<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
          f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
-         f"<header><h1>{_e(title)}</h1><p class=\"meta\">frictionlab {_e(version)}, {_e(generated)}. "
-         f"{n_tasks} tasks: " + ", ".join(f"{_e(k)} {v}" for k, v in sorted(status.items())) +
-         f"; {p['robot'].nunique()} robots, {p[['robot', 'joint']].drop_duplicates().shape[0]} robot joints"
-         + (f"; sessions {_e(p['session_time'].min())} to {_e(p['session_time'].max())}" if len(p) else "")
-         + "." + (f" {superseded} superseded result(s) left out (earlier configurations or frictionlab "
-                  f"versions of the same sessions: one result per session, the newest)." if superseded else "")
-         + f' <span id="drift-summary">Drift of {counts["parameters"]} parameter(s): '
-         f'{counts["drift"]} flagged ({counts["drift_joints"]} robot joint(s)), '
-         f'{counts["undetermined"]} undetermined ({counts["undetermined_joints"]} robot joint(s): '
-         f'the baseline cannot decide), {counts["no drift"]} no drift.</span>'
-         + "</p></header>"]
-    # 1. flagged
-    b.append('<section id="flagged"><h2>Flagged joints (drift)</h2>')
-    if len(flagged):
-        b.append(f'<p class="bad">{len(red)} robot joint(s), {len(flagged)} parameter(s) drifted.</p>')
-        b.append(_table(flagged, "drift-flagged",
-                        ["robot", "joint", "name", "unit", "value", "baseline", "change",
-                         "relative", "z", "session", "n_baseline", "reason"],
-                        lambda r: f' class="flagged" data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}" '
-                                  f'data-parameter="{_e(r["name"])}"'))
-    elif len(undet):
-        b.append(f'<p>No drift flagged; {len(undet)} parameter(s) undetermined (below): not '
-                 'checked.</p>')
-    else:
-        b.append('<p class="ok">No joint drifted.</p>')
-    # the parameters the baseline cannot decide: neither flagged nor checked
-    b.append('<section id="undetermined"><h3>Undetermined: the baseline cannot decide</h3>')
-    if len(undet):
-        nob = undet[undet["reason"].str.startswith("no baseline")]
-        b.append(f'<p>{len(undet)} parameter(s) of {counts["undetermined_joints"]} robot joint(s) are '
-                 'not flagged, but a drift that matters could have gone unseen: no baseline, too few '
-                 'baseline sessions, an estimate without a standard error, or a band so wide that only '
-                 'a large change would leave it (the column detectable: the smallest relative change '
-                 'that would). They were not checked; more baseline sessions or longer records decide '
-                 'them.' + (f' {nob[["robot", "joint"]].drop_duplicates().shape[0]} robot joint(s) have '
-                            'no baseline yet (one session, or no earlier estimate with a standard '
-                            'error).' if len(nob) else "") + '</p>')
-        b.append(_table(undet, "drift-undetermined",
-                        # (the threshold and the session's time are in the reason and the
-                        # downloads: a wider table pushed the reason out of the page)
-                        ["robot", "joint", "name", "unit", "value", "baseline", "relative", "z",
-                         "detectable", "n_baseline", "session", "reason"],
-                        lambda r: f' class="undetermined" data-robot="{_e(r["robot"])}" '
-                                  f'data-joint="{_e(r["joint"])}" data-parameter="{_e(r["name"])}"',
-                        max_rows=max_rows))
-    elif len(drift):
-        b.append('<p class="ok">None: every parameter not flagged was checked by a test that would '
-                 'have seen a drift that matters.</p>')
-    else:
-        b.append('<p class="note">No parameter to check.</p>')
-    b.append("</section></section>")
-    b.append(f'<section id="outliers"><h2>Fleet outliers (robust z &gt; {spread_z:g})</h2>')
-    if len(outl):
-        b.append(_table(outl, "spread-outliers",
-                        ["joint_type", "name", "unit", "robot", "joint", "value", "median", "robust_z",
-                         "session", "session_time"],
-                        lambda r: f' class="flagged" data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}" '
-                                  f'data-parameter="{_e(r["name"])}"'))
-    else:
-        b.append('<p class="ok">No outlier.</p>')
-    b.append("</section>")
-    # 2. failures
-    b.append('<section id="failures"><h2>Failed tasks</h2>')
-    if len(failed):
-        fcols = [c for c in ["robot", "joint", "session", "session_time", "attempts", "error", "key"]
-                 if c in failed.columns]
-        rows = ["<div class=\"table-box\"><table data-table=\"failures\"><thead><tr>" + "".join(f"<th>{_e(c)}</th>" for c in fcols)
-                + "</tr></thead><tbody>"]
-        for r in failed.to_dict("records"):
-            rows.append(f'<tr data-key="{_e(r.get("key", ""))}">' + "".join(
-                f'<td class="msg">{_e(r[c])}</td>' if c == "error" else _cell(r[c]) for c in fcols) + "</tr>")
-        rows.append("</tbody></table></div>")
-        b.append(f'<p class="bad">{len(failed)} task(s) failed.</p>' + "".join(rows))
-    else:
-        b.append('<p class="ok">No task failed.</p>')
-    b.append("</section>")
-    # 3. history and spread plots
-    b.append('<section id="history"><h2>History per joint type</h2>')
-    for jt, g in p.groupby("joint_type", sort=True):
-        b.append(f'<section class="joint-type" data-joint-type="{_e(jt)}"><h3>{_e(jt or "(no joint type)")}</h3>'
-                 '<div class="plots">')
-        many = g[["robot", "joint"]].drop_duplicates().shape[0] > 50
-        for name, gn in g.groupby("name", sort=True):
-            b.append("<figure>" + _history_svg(gn, jt, name, red, orange, not many) +
-                     "<figcaption>" + ("95 % intervals of the highlighted joints only (more than 50 joints)"
-                                       if many else "bars: 95 % intervals") +
-                     "; red: drifted, orange: fleet outlier</figcaption></figure>")
-        b.append("</div></section>")
-    b.append("</section>")
-    b.append('<section id="spread"><h2>Spread across the fleet</h2>')
-    for jt, g in spread.groupby("joint_type", sort=True) if len(spread) else []:
-        b.append(f'<section class="joint-type" data-joint-type="{_e(jt)}"><h3>{_e(jt or "(no joint type)")}</h3>'
-                 '<div class="plots">')
-        for (model, name), gn in g.groupby(["model", "name"], sort=True):
-            b.append("<figure>" + _spread_svg(gn, jt, name, spread_z) +
-                     f"<figcaption>line: median; dashed: median +- {spread_z:g} MAD/0.6745; "
-                     "bars: 95 % intervals; red: outlier</figcaption></figure>")
-        b.append("</div></section>")
-    b.append("</section>")
-    # 4. shared check
-    if shared is not None:
-        b.append('<section id="shared"><h2>One shared parameter set?</h2>')
-        if len(shared):
-            per = shared.groupby("joint_type").agg(units=("serves", "size"), served=("serves", "sum"),
-                                                   median_ratio=("ratio", "median")).reset_index()
-            b.append('<p>The fleet median parameters of each joint type on each unit (validation RMSE) '
-                     'against the unit\'s own fit.</p>')
-            b.append(_table(per, "shared-summary"))
-        b.append("</section>")
-    # 5. tables
-    b.append('<section id="tables"><h2>Tables</h2>')
-    tables = [("drift", drift), ("spread", spread), ("parameters", p)]
-    if shared is not None:
-        tables.append(("shared", shared))
-    tables.append(("tasks", tasks))
-    for name, df in tables:
-        b.append(f'<h3>{_e(name)}</h3>' + _downloads(df, name) + _table(df, name, max_rows=max_rows))
-    b.append("</section></body></html>\n")
+         _header(title, version, generated, tasks, p, analysis.drift_counts(drift), superseded or left_out),
+         _flagged_section(drift, max_rows),
+         _outliers_section(spread, spread_z),
+         _failures_section(failed),
+         _plot_sections(p, spread, _marks(flagged, outl), spread_z),
+         _shared_section(shared, shared_tolerance) if shared is not None else "",
+         _tables_section(tables, max_rows),
+         "</body></html>\n"]
     return "".join(b)
 
 
 def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.DataFrame | None = None,
                  spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                  title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
-                 superseded: int = 0) -> str:
+                 superseded: int = 0, shared_tolerance: float = 1.25) -> str:
     """Write the HTML fleet report to ``path`` whole or not at all (a temporary file in the same
     directory, then os.replace); returns the path.
 
@@ -490,12 +802,14 @@ def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.D
     ``analysis.spread`` results; None: computed with the default rule / ``spread_z``), shared
     (``analysis.shared_check`` result, optional), title (default "frictionlab fleet report"),
     max_rows (rows shown per table in the page; the CSV/JSON downloads hold every row),
-    superseded (the number of results ``analysis.current_results`` left out: said in the header).
+    superseded (the number of results ``analysis.current_results`` left out: said in the header),
+    shared_tolerance (the ``tolerance`` ``shared`` was computed with: said in its section).
     The analysis takes one result per session (analysis.current_results); pass the tasks through
     ``current_results`` too, or a failure of an earlier configuration is listed beside its rerun.
     Errors: those of the analysis functions (missing columns); OSError naming the file.
     """
     text = report_html(params, tasks, drift=drift, spread=spread, shared=shared, title=title,
-                       spread_z=spread_z, max_rows=max_rows, superseded=superseded)
+                       spread_z=spread_z, max_rows=max_rows, superseded=superseded,
+                       shared_tolerance=shared_tolerance)
     atomic_write_text(path, text)
     return os.fspath(path)

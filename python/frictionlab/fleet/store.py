@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 import pandas as pd
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema version this code writes and reads (docs/fleet.md, "Results store")."""
 
 RUN_STATUSES = ("running", "done", "interrupted", "failed")
@@ -148,7 +148,13 @@ def _schema_v1(d):
     ]
 
 
-MIGRATIONS = [_schema_v1]
+def _schema_v2(d):
+    """Version 2: each model's verdict (docs/verdicts.md) as JSON {"grade", "line", "reasons"};
+    NULL for results recorded before verdicts."""
+    return ["ALTER TABLE results ADD COLUMN verdict TEXT"]
+
+
+MIGRATIONS = [_schema_v1, _schema_v2]
 """Migration steps: MIGRATIONS[i](dialect) -> the statements taking a store from version i to i + 1
 (version 0: an empty database). Each step runs in one transaction with its schema_version row.
 SCHEMA_VERSION == len(MIGRATIONS)."""
@@ -360,9 +366,22 @@ _TASK_FIELDS = ("key", "robot", "joint", "joint_type", "session", "session_time"
 _TASK_COLUMNS = ("key", "run_id", "robot", "joint", "joint_type", "session", "session_time", "tags",
                  "inputs", "inputs_hash", "config_hash", "tool_version", "status", "error",
                  "started_at", "finished_at", "seconds", "worker", "attempts", "recorded_at")
-_RESULT_COLUMNS = ("key", "model", "selected", "train_rmse", "validation_rmse", "aicc", "metrics")
+_RESULT_COLUMNS = ("key", "model", "selected", "train_rmse", "validation_rmse", "aicc", "metrics",
+                   "verdict")
 _PARAMETER_COLUMNS = ("key", "model", "name", "value", "std_error", "ci_low", "ci_high", "unit",
                       "determined")
+
+
+def _verdict(v, where):
+    """A model's verdict as stored: JSON text of {"grade", "line", "reasons"}, or None (no verdict).
+    Raises ValueError naming `where` for anything else."""
+    if v is None:
+        return None
+    if (not isinstance(v, dict) or v.get("grade") not in ("good", "doubtful", "bad") or
+            not isinstance(v.get("line"), str) or not isinstance(v.get("reasons"), list)):
+        raise ValueError(f"{where}: a verdict is None or {{grade: good|doubtful|bad, line, reasons}}, "
+                         f"not {str(v)[:200]}")
+    return _json(v, where)
 
 
 def _rows_of(run_id, result, now):
@@ -401,7 +420,8 @@ def _rows_of(run_id, result, now):
         wm = f"{w}: model {model}"
         results.append((key, model, bool(m["selected"]), _real(m["train_rmse"], f"{wm}: train_rmse"),
                         _real(m.get("validation_rmse"), f"{wm}: validation_rmse"),
-                        _real(m.get("aicc"), f"{wm}: aicc"), _json(m.get("metrics", {}), f"{wm}: metrics")))
+                        _real(m.get("aicc"), f"{wm}: aicc"), _json(m.get("metrics", {}), f"{wm}: metrics"),
+                        _verdict(m.get("verdict"), f"{wm}: verdict")))
         for p in m["parameters"]:
             wp = f"{wm}: parameter {p.get('name')}"
             parameters.append((key, model, p["name"], _real(p["value"], f"{wp}: value"),
@@ -431,7 +451,7 @@ _FLOAT_COLUMNS = {"started_at", "finished_at", "seconds", "recorded_at", "train_
                   "validation_rmse", "aicc", "value", "std_error", "ci_low", "ci_high"}
 _INT_COLUMNS = {"run_id", "attempts", "n_tasks", "pid", "n_done", "n_failed"}
 _BOOL_COLUMNS = {"selected", "determined"}
-_JSON_COLUMNS = {"tags", "inputs", "metrics"}
+_JSON_COLUMNS = {"tags", "inputs", "metrics", "verdict"}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -570,7 +590,7 @@ class Store:
             elif c in _BOOL_COLUMNS:
                 df[c] = df[c].astype(bool)
             elif c in _JSON_COLUMNS:
-                df[c] = [json.loads(x) for x in df[c]]
+                df[c] = [None if x is None else json.loads(x) for x in df[c]]
         return df
 
     # -- runs --------------------------------------------------------------------------------------
@@ -681,10 +701,11 @@ class Store:
 
     def results(self, selected_only=False):
         """One row per (done task, model): key, robot, joint, joint_type, session, session_time,
-        model, selected, train_rmse, validation_rmse, aicc (NaN when not available), metrics (dict);
-        only the selected models when `selected_only`."""
+        model, selected, train_rmse, validation_rmse, aicc (NaN when not available), metrics (dict),
+        verdict ({grade, line, reasons}, None for results recorded before verdicts); only the
+        selected models when `selected_only`."""
         sql = ("SELECT t.key, t.robot, t.joint, t.joint_type, t.session, t.session_time, r.model, "
-               "r.selected, r.train_rmse, r.validation_rmse, r.aicc, r.metrics "
+               "r.selected, r.train_rmse, r.validation_rmse, r.aicc, r.metrics, r.verdict "
                "FROM results r JOIN tasks t ON t.key = r.key WHERE t.status = 'done'")
         if selected_only:
             sql += " AND r.selected = ?"
