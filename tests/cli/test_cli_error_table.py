@@ -303,6 +303,11 @@ ROWS = [
      "r.csv:1: one column named 't\\x09v\\x09F': the columns seem to be separated by tabs"),
     ("fit: a BAM log as the record", FIT_ARGS[:2] + ["log.csv"] + FIT_ARGS[3:],
      {"log.csv": LOG}, 1, "log.csv: this is a BAM servo log, not a CSV file"),
+    ("fit: --hold cubic", FIT_ARGS + ["--hold", "cubic"], {"r.csv": REC}, USAGE,
+     "--hold: cubic not in {linear,zoh}"),
+    ("fit: --method grid --hold linear", FIT_ARGS + ["--method", "grid", "--hold", "linear"],
+     {"r.csv": REC}, 1, "method grid simulates as reference 000 does, by forward Euler with the "
+     "input held between samples (zoh): hold linear does not apply to it"),
     # ---- fit-joint ----
     ("fit-joint: --resample across a 1000 s gap", FJ + ["--resample", "100"],
      {"j.csv": GAP_JOINT}, 1,
