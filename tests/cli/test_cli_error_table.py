@@ -309,6 +309,12 @@ ROWS = [
      {"r.csv": REC}, 1, "method grid simulates as reference 000 does, by forward Euler with the "
      "input held between samples (zoh): hold linear does not apply to it"),
     # ---- fit-joint ----
+    ("fit-joint: --velocity without --use-velocity", FJ + ["--velocity", "q"], {"j.csv": JOINT_REC},
+     USAGE, "--velocity q is read only with --use-velocity (qd = the measured velocity, qdd its "
+     "derivative); without it qd and qdd come from --position: add --use-velocity, or drop "
+     "--velocity"),
+    ("eval-joint: --velocity without --use-velocity", EJ + ["--velocity", "q"],
+     {"j.csv": JOINT_REC, "J.json": JOINT}, USAGE, "--velocity q is read only with --use-velocity"),
     ("fit-joint: --resample across a 1000 s gap", FJ + ["--resample", "100"],
      {"j.csv": GAP_JOINT}, 1,
      "j.csv: sample 501: resampling: a gap of 1000 s from t = 4.99 s to t = 1004.99 s"),

@@ -332,6 +332,12 @@ def main():
     check("warnings printed, exit 0", p.returncode == 0 and p.stderr.startswith(
         f"frictionlab: warning: {loud}: parameter 'sigma1': the map v -> F is not passive")
           and os.path.exists(out), p.stderr)
+    # fit-joint --help describes each of its three methods
+    p = run("fit-joint", "--help")
+    check("fit-joint --help: idim, sr3 and oe", p.returncode == 0 and all(
+        w in p.stdout for w in ("idim (the default: inverse dynamic model",
+                                "sr3 (SINDy-SR3 model selection over a friction library",
+                                "oe (output-error refinement", "needs --use-velocity")), p.stdout)
     p = run("--version")
     check("--version", p.returncode == 0 and p.stdout.strip().startswith("frictionlab "),
           p.stdout)
