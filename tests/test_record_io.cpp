@@ -519,14 +519,16 @@ TEST(CheckRecord, Errors) {
   r.current.clear();
   EXPECT_EQ(record_error([&] { data::check_record(r, {.need_current = true}); }),
             "rec.csv: no current channel (required here; channels present: time, position, "
-            "velocity, force)");
+            "velocity, force; give its column with --current COLUMN; Python current=)");
   r.velocity.clear();
   r.position.clear();
   EXPECT_EQ(record_error([&] { data::check_record(r, {.need_motion = true}); }),
             "rec.csv: no velocity or position channel (required here; channels present: time, "
-            "force)");
+            "force; give its column with --velocity or --position COLUMN; Python velocity= or "
+            "position=)");
   EXPECT_EQ(record_error([&] { data::check_record(data::Record{}); }),
-            "record: no time channel (required here; channels present: none)");
+            "record: no time channel (required here; channels present: none; give its column with "
+            "--time COLUMN; Python time=)");
 
   r = uniform_record(19);
   EXPECT_EQ(record_error([&] { data::check_record(r); }),
@@ -615,7 +617,8 @@ TEST(CheckRecord, Warnings) {
   EXPECT_EQ(rep.warnings[0],
             "rec.csv: the sample step varies by up to 200% of its median 0.001 s (from 0.001 s to "
             "0.003 s, largest deviation before sample 51); Savitzky-Golay differentiation and "
-            "low-pass filtering need a uniform rate: resample first");
+            "low-pass filtering need a uniform rate: resample first (--resample HZ; Python "
+            "resample_rate=HZ)");
 }
 
 TEST(CheckRecord, TimeUnitWarnings) {

@@ -59,6 +59,7 @@ struct Case {
   ProblemKind problem;
   double warmup;
   LossKind loss;
+  Hold hold = Hold::linear;  ///< FitOptions::hold: the input between samples
 };
 
 class SegmentedJacobian : public ::testing::TestWithParam<Case> {};
@@ -74,7 +75,8 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   const data::Record rec = c.problem == ProblemKind::sensorless
                                ? synthetic_sensorless_record(truth, 2.0, so)
                                : synthetic_friction_record(truth, so);
-  const FitData d = prepare_data(rec, c.problem, c.warmup);
+  FitData d = prepare_data(rec, c.problem, c.warmup);
+  d.hold = c.hold;
   ASSERT_GE(d.n(), 16000);  // long enough to be split
   const auto fam = make_family(parse_model(c.model), c.problem, true);
   // A point away from the truth (the Jacobian of a fit's early iterations).
@@ -136,7 +138,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"lugre-rational", ProblemKind::sensorless, 0.0, LossKind::none},
                       Case{"lugre-asym", ProblemKind::friction, 0.0, LossKind::none},
                       Case{"elasto-plastic", ProblemKind::friction, 0.0, LossKind::none},
-                      Case{"dahl", ProblemKind::friction, 0.5, LossKind::none}));
+                      Case{"dahl", ProblemKind::friction, 0.5, LossKind::none},
+                      // the input held between samples: the held step's sensitivities
+                      Case{"lugre", ProblemKind::sensorless, 0.0, LossKind::none, Hold::zoh},
+                      Case{"lugre-asym", ProblemKind::friction, 0.0, LossKind::huber, Hold::zoh},
+                      Case{"elasto-plastic", ProblemKind::friction, 0.0, LossKind::none, Hold::zoh}));
 
 TEST(SegmentedJacobianShort, AShortRecordIsEvaluatedSerially) {
   const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,

@@ -73,6 +73,7 @@ struct FitOptions {
   // channels: column names or 0-based indices (CSV), variable names (.mat); empty: not given
   std::string time, position, velocity, current, force, matrix;
   std::string problem = "friction", model = "lugre", method = "lsq", loss = "none";
+  std::string hold;  ///< --hold linear|zoh; "" not given (identify::FitOptions::hold)
   bool rotary = false;
   double warmup = 0;
   int starts = 0;  // 0 = library default

@@ -298,15 +298,22 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   FitJointOptions* o = &o_ref;
   cmd->add_option("--time", o->time, "Time column / variable [s]")->capture_default_str();
   cmd->add_option("--position", o->position, "Joint angle column [rad]")->required();
-  cmd->add_option("--velocity", o->velocity,
-                  "Measured velocity column [rad/s] (used with --use-velocity)");
+  auto* vel = cmd->add_option("--velocity", o->velocity,
+                              "Measured velocity column [rad/s]; needs --use-velocity (without "
+                              "it qd and qdd come from --position)");
   auto* tq = cmd->add_option("--torque", o->torque, "Applied torque column [N m]");
   auto* cm = cmd->add_option("--command", o->command,
                              "Command column (current or torque command); tau = gain * command");
   tq->excludes(cm);
-  cmd->callback([tq, cm]() {
+  cmd->callback([tq, cm, vel, o]() {
     if (tq->count() == 0 && cm->count() == 0)
       throw CLI::RequiredError("--torque COLUMN, or --command COLUMN with --gain K,");
+    // A velocity column that would not be read is an error, not silently ignored.
+    if (vel->count() > 0 && !o->use_velocity)
+      throw CLI::ValidationError(
+          "--velocity " + o->velocity + " is read only with --use-velocity (qd = the measured "
+          "velocity, qdd its derivative); without it qd and qdd come from --position: add "
+          "--use-velocity, or drop --velocity");
   });
   cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
   auto* resample = cmd->add_option("--resample", o->resample,
@@ -365,10 +372,14 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   auto o = std::make_shared<FitJointOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fit-joint",
-      "Identify a robot joint (inertia, gravity terms, offset, friction) from one trajectory: "
-      "methods idim (inverse dynamic model, linear least squares) and oe (output-error "
-      "refinement); validates on --validate records; writes joint_fit.json, predictions and "
-      "plots into --out (docs/joint-identification.md).");
+      "Identify a robot joint (inertia, gravity terms, offset, friction) from one trajectory by "
+      "one of three methods: idim (the default: inverse dynamic model, linear least squares with "
+      "Coulomb + viscous friction), sr3 (SINDy-SR3 model selection over a friction library, then "
+      "the iterative LuGre identification of reference 004: a joint LuGre model) or oe "
+      "(output-error refinement: simulates the joint and fits position and velocity, from "
+      "--init idim, sr3 or a file). Every method sees the same preprocessed record (--resample, "
+      "--lowpass, --diff, ...); validates on --validate records; writes joint_fit.json, "
+      "predictions and plots into --out (docs/joint-identification.md).");
   cmd->add_option("--input", o->input, "Training record (.csv or .mat)")
       ->type_name("RECORD")
       ->required();
@@ -378,39 +389,48 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->type_name("DIR")
       ->capture_default_str();
   cmd->add_option("--method", o->method,
-                  "sr3 (SINDy-SR3 + iterative LuGre, reference 004), idim (inverse dynamic "
-                  "model, least squares) or oe (output-error refinement)")
+                  "idim (inverse dynamic model, linear least squares, Coulomb + viscous "
+                  "friction), sr3 (SINDy-SR3 + iterative LuGre, reference 004: joint LuGre "
+                  "friction) or oe (output-error refinement; needs --init)")
       ->check(CLI::IsMember({"sr3", "idim", "oe"}))
       ->capture_default_str();
   cmd->add_option("--init", o->init,
-                  "oe: start from sr3, idim, or a JOINT.json / joint_fit.json file")
+                  "oe (required there): start from an idim or sr3 fit of the same record, or "
+                  "from a JOINT.json / joint_fit.json file")
       ->type_name("sr3|idim|FILE");
-  cmd->add_option("--K", o->K, "sr3: tanh(K qd) in place of sgn(qd) [s/rad] (0: sgn, model A)")
+  cmd->add_option("--K", o->K,
+                  "sr3: tanh(K qd) in place of sgn(qd) in the library and the LuGre model [s/rad] "
+                  "(0: sgn, the paper's model A)")
       ->check(workflow_rule("K"))
       ->capture_default_str();
   cmd->add_option("--viscous-powers", o->viscous_powers,
-                  "sr3: viscous library qd, qd^2, .., qd^N")
+                  "sr3: the viscous columns of the library: qd, qd^2, .., qd^N")
       ->check(workflow_rule("n_viscous"))
       ->capture_default_str();
-  cmd->add_option("--delta", o->delta, "sr3: Stribeck exponents of the library")
+  cmd->add_option("--delta", o->delta,
+                  "sr3: the Stribeck exponents of the library's columns sg*exp(-|qd/Omega_s|^delta)")
       ->check(positive())
       ->capture_default_str();
-  cmd->add_option("--sigma0-init", o->sigma0_init, "sr3: initial sigma0 values [N m/rad]")
+  cmd->add_option("--sigma0-init", o->sigma0_init,
+                  "sr3: the bristle stiffnesses sigma0 the iterative LuGre step starts from (one "
+                  "run each, the best kept) [N m/rad]")
       ->check(positive())
       ->capture_default_str();
   cmd->add_option("--aic-observations", o->aic_observations,
-                  "sr3: number m of AIC observations (0: max(40, columns + 10))")
+                  "sr3: number m of held-out observations the AIC model selection scores "
+                  "(0: max(40, columns + 10))")
       ->check(workflow_rule("aic_observations"))
       ->capture_default_str();
   add_record_options(cmd, *o);
-  cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms (horizontal axis)");
+  cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms mgCx, mgCy (horizontal axis)");
   cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");
   cmd->add_flag("--asymmetric", o->asymmetric,
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
   cmd->add_option("--v-deadband", o->v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
       ->check(workflow_rule("v_deadband"));
-  cmd->add_option("--oe-output", o->oe_output, "oe: fit position, velocity or both")
+  cmd->add_option("--oe-output", o->oe_output,
+                  "oe: the simulated outputs fitted to the record: position, velocity or both")
       ->check(CLI::IsMember({"position", "velocity", "both"}))
       ->capture_default_str();
   cmd->add_option("--oe-jacobian", o->oe_jacobian,

@@ -56,6 +56,11 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
   cmd->add_option("--matrix", o.matrix,
                   ".mat: the 4xN / Nx4 matrix [t, current, velocity, torque] of reference 000");
   cmd->add_flag("--rotary", o.rotary, "Report rotary units (N m, rad/s) for --problem friction");
+  cmd->add_option("--hold", o.hold,
+                  "The velocity between samples in the fit's simulation: linear (a sampled smooth "
+                  "motion; default for lsq, two-stage) or zoh (held until the next sample: set by "
+                  "a digital controller or a DAC; grid always holds it)")
+      ->check(CLI::IsMember({"linear", "zoh"}));
   cmd->add_option("--warmup", o.warmup, "Seconds at the start left out of the residuals")
       ->check(frictionlab::cli::workflow_rule("warmup_s"));
   cmd->add_option("--starts", o.starts, "lsq: number of starts (multi-start)")

@@ -47,6 +47,7 @@ identify::FitOptions identify_options(const FitOptions& o) {
   fo.method = identify::parse_method(o.method);
   fo.rotary = o.rotary || fo.problem == identify::ProblemKind::sensorless;
   fo.warmup_s = o.warmup;
+  if (!o.hold.empty()) fo.hold = identify::parse_hold(o.hold);
   if (o.starts > 0) fo.lsq.starts = o.starts;
   if (o.spread > 0) fo.lsq.spread = o.spread;
   fo.lsq.threads = o.threads;

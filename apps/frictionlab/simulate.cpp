@@ -1,11 +1,13 @@
 // frictionlab CLI: `simulate` (docs/cli.md). The work is workflows::simulate_model /
 // simulate_system; the files are io/simulate_io.
+#include <cmath>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/io/output.hpp"
@@ -97,6 +99,16 @@ void simulate_model(const SimulateOptions& o) {
   }
 }
 
+/// CVODE chooses its steps, but never longer than h (--dt, default 1 ms): over t_end that alone
+/// is t_end / h steps, what most of a smooth run's count is (docs/simulation.md, "Step counts").
+std::string cvode_step_note(const sim::SimOptions& opt, const sim::SystemTrajectory& tr) {
+  if (opt.integrator != sim::SystemIntegrator::cvode || !(opt.h > 0) || tr.t.empty()) return {};
+  const double t_span = tr.t.back() - tr.t.front();
+  return " (its step is at most --dt " + format_display(opt.h) + " s: at least " +
+         format_display(std::ceil(t_span / opt.h)) + " steps over the " + format_display(t_span) +
+         " s; a larger --dt lets it take longer ones)";
+}
+
 void simulate_system(const SimulateOptions& o) {
   const io::SystemFile sf = io::read_system_file(o.params);
   if (o.system != sim::system_name(sf.kind))
@@ -133,7 +145,8 @@ void simulate_system(const SimulateOptions& o) {
   report_written(o, tr.t.size(), io::write_system_trajectory_csv(o.output, tr));
   if (!quiet())
     messages(o) << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
-                << " right-hand-side evaluations\n";
+                << " right-hand-side evaluations" << cvode_step_note(opt, tr) << "
+";
   print_warnings(r.warnings);
 
   if (!o.plot.empty()) {

@@ -62,6 +62,15 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
   }
   t.template add<bool>("rotary", [fo](O& o) -> bool& { return fo(o).rotary; },
                        "report rotary units (N m, rad/s) for the friction problem (default False)");
+  t.custom("hold",
+           [fo](O& o, const py::handle& h) {
+             fo(o).hold = choice("hold", option_cast<std::string>("hold", h),
+                                 std::vector<std::pair<std::string, Hold>>{{"linear", Hold::linear},
+                                                                           {"zoh", Hold::zoh}});
+           },
+           "the velocity between samples in the fit's simulation: 'linear' (a sampled smooth "
+           "motion; default for lsq, two-stage) or 'zoh' (held until the next sample: set by a "
+           "digital controller or a DAC; grid always holds it)");
   t.template add<double>("warmup_s", [fo](O& o) -> double& { return fo(o).warmup_s; },
                          "seconds at the start left out of the residuals [s] (default 0)");
   t.template add<int>("starts", [fo](O& o) -> int& { return fo(o).lsq.starts; },
@@ -320,6 +329,9 @@ void bind_results(py::module_& m) {
       .def_readonly("data", &FitResult::data)
       .def_readonly("warnings", &FitResult::warnings)
       .def_readonly("warmup_s", &FitResult::warmup_s, "[s]")
+      .def_property_readonly(
+          "hold", [](const FitResult& r) { return std::string(hold_name(r.hold)); },
+          "the input between samples the fit simulated with: 'linear' or 'zoh'")
       .def("model_json", [](const FitResult& r) { return io::to_json_text(r.params); },
            "The fitted model as MODEL.json text (what the CLI writes as model.json).");
 

@@ -289,3 +289,29 @@ def test_tqdm_progress_has_a_bar_only_with_fractions():
     p("scan", 0.5)
     p.close()
     assert "50%" in out.getvalue()
+
+
+def test_hold_zoh_fits_a_held_record_and_the_reasons_name_it():
+    # examples/data/sine_velocity_1khz.csv (1 Hz, 5 mm/s, 1 kHz) driving the default LuGre
+    # set with its velocity held between samples: hold='zoh' recovers the set, the default
+    # linear hold is biased and its reliability reasons say to try hold='zoh'.
+    t = np.arange(2001) / 1000.0
+    v = 0.005 * np.sin(2 * np.pi * t)
+    with pytest.warns(UserWarning, match="not passive"):  # the set of Canudas de Wit et al.
+        truth = fl.LuGreParams()
+    rec = fl.Record(t, velocity=v, force=fl.simulate(truth, t, v, hold="zoh").F, source="held")
+
+    def sigma1(outcome):
+        return next(p.value for p in outcome.parameters if p.name == "sigma1")
+
+    held = fl.fit(rec, hold="zoh")
+    assert held.result.hold == "zoh"
+    assert json.loads(held.to_json())["hold"] == "zoh"
+    assert sigma1(held) == pytest.approx(truth.sigma1, rel=1e-4)
+    assert not any("--hold" in r for r in held.result.reliability.reasons)
+    linear = fl.fit(rec)
+    assert linear.result.hold == "linear"
+    assert abs(sigma1(linear) / truth.sigma1 - 1) > 0.1
+    assert any("--hold zoh (Python hold='zoh')" in r for r in linear.result.reliability.reasons)
+    with pytest.raises(fl.Error, match="hold"):
+        fl.fit(rec, hold="cubic")

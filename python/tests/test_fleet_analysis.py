@@ -793,6 +793,12 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
         def tasks(self):
             return tasks
 
+        def results(self, selected_only=False):  # the selected model of each task, no verdict
+            sel = p[p["selected"]] if "selected" in p.columns else p
+            r = sel.drop_duplicates("key")[["key", "robot", "joint", "joint_type", "session",
+                                             "session_time", "model"]]
+            return r.assign(selected=True, verdict=None)
+
     monkeypatch.setattr(fstore, "open_store", lambda url, create=False, readonly=False: FakeStore())
     out_json, out_csv = tmp_path / "t.json", tmp_path / "csv"
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
@@ -805,7 +811,9 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
         lines[2], "  undetermined, by cause (parameters):",
         "       1  the baseline sessions scatter: the band is too wide",
         lines[5],
-        f"  each with its reason: the report's section \"Undetermined\" and {out_csv / 'drift.csv'}"]
+        f"  each with its reason: the report's section \"Undetermined\" and {out_csv / 'drift.csv'}",
+        f"verdicts of {p['key'].nunique()} session fit(s): 0 bad, 0 doubtful, 0 good, "
+        f"{p['key'].nunique()} recorded before verdicts"]
     assert lines[2].startswith("  drift (strong): r a Fc +41.0% from the baseline 0.3129 (z = +"), lines[2]
     assert lines[5].startswith("  largest unchecked changes: r b Fc +"), lines[5]
     # --verbose: also each undetermined parameter with its reason; --quiet: the files written
@@ -878,3 +886,30 @@ def test_report_shows_relative_changes_in_percent():
     assert report._cell(0.40012, "relative") == '<td class="num">+40.0 %</td>'
     assert report._cell(0.40012, "value") == '<td class="num">0.40012</td>'
     assert report._cell(float("nan"), "relative") == '<td class="num"></td>'
+
+
+def test_verdicts_worst_first_and_their_section():
+    """analysis.verdicts keeps each task's selected model, worst grade first ("none" for results
+    recorded before verdicts, last); the page's section counts them and lists the bad and doubtful
+    ones with their line, the good ones only in the count."""
+    def v(grade, line):
+        return {"grade": grade, "line": line, "reasons": []}
+    rows = [("k1", "r1", "good", v("good", "good")),
+            ("k2", "r2", "bad", v("bad", "bad: the model explains little of the force")),
+            ("k3", "r3", "doubtful", v("doubtful", "doubtful: the record does not determine Fs")),
+            ("k4", "r4", "none", None)]
+    results = pd.DataFrame([{"key": k, "robot": r, "joint": "j", "joint_type": "t", "session": "s1",
+                             "session_time": "2026-11-01T00:00:00Z", "model": "lugre", "selected": True,
+                             "verdict": verdict} for k, r, _, verdict in rows]
+                           + [{"key": "k1", "robot": "r1", "joint": "j", "joint_type": "t", "session": "s1",
+                               "session_time": "2026-11-01T00:00:00Z", "model": "stribeck",
+                               "selected": False, "verdict": None}])
+    got = analysis.verdicts(results)
+    assert list(got["robot"]) == ["r2", "r3", "r1", "r4"] and list(got["grade"]) == ["bad", "doubtful", "good", "none"]
+    assert got["verdict"][0] == "bad: the model explains little of the force" and got["verdict"][3] == ""
+    assert analysis.verdict_counts(got) == {"bad": 1, "doubtful": 1, "good": 1, "none": 1}
+    assert list(analysis.verdicts(results, keys=["k1", "k3"])["robot"]) == ["r3", "r1"]
+    section = report._verdicts_section(got, max_rows=10)
+    assert 'data-counts="1 1 1 1"' in section and "1 recorded before verdicts" in section
+    assert 'data-grade="bad"' in section and 'data-grade="doubtful"' in section
+    assert 'data-grade="good"' not in section and "the record does not determine Fs" in section

@@ -79,6 +79,7 @@ def test_not_utf8_and_lone_surrogates_are_refused(tmp_path):
     ("fit", "threads", 0, "must be an integer >= 1, got 0"),
     ("fit", "rotary", 1, "must be true or false, got 1"),
     ("fit", "loss", "l2", 'must be one of "none", "huber", "cauchy", got "l2"'),
+    ("fit", "hold", "cubic", 'must be one of "linear", "zoh", got "cubic"'),
     ("fit", "time", 5, 'must be a non-empty string, got 5'),
     ("fit", "velocity", "", 'must be a non-empty string, got ""'),
     ("fit", "progress", True, "unknown option of fit"),

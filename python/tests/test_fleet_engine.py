@@ -57,6 +57,11 @@ def test_run_equals_single_fits_and_corrupt_files_fail_alone(fleet, db):
     assert s.tasks == len(sessions) == 24
     assert s.done + s.failed == 24 and s.failed == len(_corrupt_files(root, truth)) == 2
     params, tasks = _params_table(db)
+    # every done task's selected model carries its fit's verdict (docs/verdicts.md)
+    with open_store(db) as st:
+        res = st.results(selected_only=True)
+    assert len(res) == 22 and all(v["grade"] in ("good", "doubtful", "bad") and v["line"].startswith(v["grade"])
+                                  for v in res["verdict"])
     # every corrupt file is a failed task with the library's message; every other one is done
     failed = tasks[tasks["status"] == "failed"]
     corrupt = _corrupt_files(root, truth)
@@ -379,12 +384,20 @@ def test_rerun_with_another_configuration_counts_each_session_once(tiny, tmp_pat
                            "(one result per session)"), said
         assert "12 superseded result(s)" in (tmp_path / "r.html").read_text()
         tables = _strict_json(out)
-        assert set(tables) == {"parameters", "drift", "spread", "tasks"} | ({"shared"} if extra else set())
+        assert set(tables) == ({"parameters", "drift", "spread", "verdicts", "tasks"} |
+                               ({"shared"} if extra else set()))
         assert len(tables["parameters"]) == len(first) and len(tables["tasks"]) == 12
+        # one verdict per done current session, counted on the console and in the page
+        grades = [r["grade"] for r in tables["verdicts"]]
+        assert len(grades) == 11 and set(grades) <= {"good", "doubtful", "bad"}
+        counted = next(l for l in said if l.startswith("verdicts of "))
+        assert counted == (f"verdicts of 11 session fit(s): {grades.count('bad')} bad, "
+                           f"{grades.count('doubtful')} doubtful, {grades.count('good')} good"), said
+        assert 'id="verdicts"' in (tmp_path / "r.html").read_text()
         assert len(tables["drift"]) == 6 and any(r["dof"] is None for r in tables["drift"])
     usage = " ".join(subprocess.run([sys.executable, "-m", "frictionlab.fleet", "report", "--help"],
                                     env=env, capture_output=True, text=True, timeout=60).stdout.split())
-    assert "--json FILE also write every table (parameters, drift, spread, tasks" in usage, usage
+    assert "--json FILE also write every table (parameters, drift, spread, verdicts, tasks" in usage, usage
     assert "strict JSON, NaN and infinities as null" in usage, usage
 
 

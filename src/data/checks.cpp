@@ -91,19 +91,24 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
   }
 
   // 2. required channels
-  auto require = [&](bool needed, bool ok, const char* name, const char* what) {
+  // (`give`: the options that name the channel's column, the CLI's and Python's)
+  auto require = [&](bool needed, bool ok, const char* name, const char* what, const char* give) {
     if (needed && !ok)
       throw RecordError(src, 0, name,
                         std::string("no ") + what + " channel (required here; channels present: " +
-                            present(r) + ")");
+                            present(r) + "; give its column with " + give + ")");
   };
-  require(true, n > 0, "time", "time");
+  require(true, n > 0, "time", "time", "--time COLUMN; Python time=");
   require(opt.need_motion, !r.velocity.empty() || !r.position.empty(), "velocity",
-          "velocity or position");
-  require(opt.need_velocity, !r.velocity.empty(), "velocity", "velocity");
-  require(opt.need_position, !r.position.empty(), "position", "position");
-  require(opt.need_force, !r.force.empty(), "force", "force/torque");
-  require(opt.need_current, !r.current.empty(), "current", "current");
+          "velocity or position", "--velocity or --position COLUMN; Python velocity= or position=");
+  require(opt.need_velocity, !r.velocity.empty(), "velocity", "velocity",
+          "--velocity COLUMN; Python velocity=");
+  require(opt.need_position, !r.position.empty(), "position", "position",
+          "--position COLUMN; Python position=");
+  require(opt.need_force, !r.force.empty(), "force", "force/torque",
+          "--force COLUMN, fit-joint --torque COLUMN; Python force=");
+  require(opt.need_current, !r.current.empty(), "current", "current",
+          "--current COLUMN; Python current=");
 
   // 3. too short
   const std::size_t min_n = std::max<std::size_t>(opt.min_samples, 2);
@@ -157,7 +162,7 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
         "% of its median " + format_number(s.dt_median) + " s (from " + format_number(s.dt_min) +
         " s to " + format_number(s.dt_max) + " s, largest deviation before sample " +
         std::to_string(k + 1) + "); Savitzky-Golay differentiation and low-pass filtering need a "
-        "uniform rate: resample first");
+        "uniform rate: resample first" + kResampleHint);
   }
 
   if (std::string w = time_unit_warning(r.t, s); !w.empty()) rep.warnings.push_back(src + ": " + w);

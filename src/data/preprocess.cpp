@@ -1,5 +1,6 @@
 // frictionlab data: the record preprocessing pipeline (include/frictionlab/data/preprocess.hpp).
 #include "frictionlab/data/preprocess.hpp"
+#include "frictionlab/data/checks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -122,8 +123,14 @@ Record preprocess(const Record& in, const PreprocessOptions& opt) {
     // Stages 2-7: the sample rate of a uniform grid, checked at the first stage that needs it.
     std::optional<double> fs_cache;
     auto fs = [&] {
-      if (!fs_cache)
-        fs_cache = 1.0 / signal::require_uniform(r.t, opt.uniform_tolerance, stage).dt_mean;
+      if (!fs_cache) {
+        try {
+          fs_cache = 1.0 / signal::require_uniform(r.t, opt.uniform_tolerance, stage).dt_mean;
+        } catch (const std::invalid_argument& e) {
+          // The remedy by its option: resampling is the stage before this one.
+          throw std::invalid_argument(std::string(e.what()) + kResampleHint);
+        }
+      }
       return *fs_cache;
     };
     const bool plain_decimation = opt.decimate > 1 && opt.decimate_filter == DecimateFilter::none;

@@ -38,18 +38,23 @@ FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup
     if (!(rec.t[k] > rec.t[k - 1]))
       throw FitError(src + ": time is not strictly increasing at sample " + std::to_string(k) +
                      " (t = " + format_number(rec.t[k - 1]) + " then " + format_number(rec.t[k]) + ")");
+  // (each names the option that gives the channel: the CLI's, then Python's keyword)
   check_channel(rec, rec.velocity, "velocity",
-                "identification needs the velocity; derive it from the position first");
+                "identification needs the velocity: --velocity COLUMN, or --position COLUMN with "
+                "--velocity-from-position; Python velocity=, or position= with "
+                "derivatives='position'");
   check_channel(rec, rec.force, "force",
-                problem == ProblemKind::sensorless ? "the measured joint torque"
-                                                   : "the measured friction force");
+                problem == ProblemKind::sensorless
+                    ? "the measured joint torque: --force COLUMN; Python force="
+                    : "the measured friction force: --force COLUMN; Python force=");
   FitData d;
   d.t = rec.t;
   d.v = rec.velocity;
   d.y = rec.force;
   d.sensorless = problem == ProblemKind::sensorless;
   if (d.sensorless) {
-    check_channel(rec, rec.current, "current", "the sensorless problem needs the motor current");
+    check_channel(rec, rec.current, "current",
+                  "the sensorless problem needs the motor current: --current COLUMN; Python current=");
     d.i = rec.current;
   }
   if (!(warmup_s >= 0) || !std::isfinite(warmup_s))

@@ -129,7 +129,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
           return ok;
         }
       }
-      fam_.template run<double>(th.data(), d_, Method::exact, Hold::linear, sink);
+      fam_.template run<double>(th.data(), d_, Method::exact, d_.hold, sink);
       return ok;
     }
     spec_at_jacobian_ = false;
@@ -165,7 +165,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     for (std::size_t i = 0; i < theta_.size(); ++i) th[i] = J(theta_[i]);
     for (std::size_t j = 0; j < nf; ++j)
       th[static_cast<std::size_t>(free_[j])] = J(parameters[0][j], static_cast<int>(j));
-    fam_.template run<J>(th.data(), d_, Method::exact, Hold::linear, [&](long k, const J& pred) {
+    fam_.template run<J>(th.data(), d_, Method::exact, d_.hold, [&](long k, const J& pred) {
       if (k < d_.first) return;
       const J r = loss_.apply(J(d_.y[static_cast<std::size_t>(k)]) - pred);
       const long row = k - d_.first;
@@ -240,7 +240,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         good = good && std::isfinite(r.a) && r.v.allFinite();
       };
       end[us] = fam_.template state_array<J>(fam_.template run_range<J>(
-          tj.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1], fam_.template state_of<J>(zs), sink));
+          tj.data(), d_, Method::exact, d_.hold, b[us], b[us + 1], fam_.template state_of<J>(zs), sink));
       seg_ok[us] = good ? 1 : 0;
     };
     for_each_index(kSegments, threads_, [&](std::size_t s) { segment(static_cast<int>(s)); });
@@ -393,7 +393,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
           if (s + 1 == nseg && value_residuals == nullptr) break;
           const auto us = static_cast<std::size_t>(s);
           z = fam_.template state_array<double>(fam_.template run_range<double>(
-              th.data(), d_, Method::exact, Hold::linear, b[us], b[us + 1], fam_.template state_of<double>(z), sink));
+              th.data(), d_, Method::exact, d_.hold, b[us], b[us + 1], fam_.template state_of<double>(z), sink));
           if (s + 1 < nseg) {
             z0[us + 1] = z;
             ready.store(s + 2, std::memory_order_release);
@@ -547,8 +547,9 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         }
         if (k + 1 == n) break;
         const LuGreAt<double, NL> w1 = lugre_at<double, NL>(p, d_.v[uk + 1], seeds);
-        z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, w1, d_.t[uk + 1] - d_.t[uk],
-                                               with_m ? &X : nullptr);
+        // A held input (zoh) is the linear step from v_k to v_k: the exact held step (bristle.hpp).
+        z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, d_.hold == Hold::zoh ? w : w1,
+                                               d_.t[uk + 1] - d_.t[uk], with_m ? &X : nullptr);
         w = w1;
         if (k + 1 == b[s + 1]) {
           // The step into the next segment: its state and sensitivities are the segment's end.
@@ -661,7 +662,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       z0[s] = z;
       if (s + 1 < nseg || to_end)
         z = fam_.template state_array<double>(fam_.template run_range<double>(
-            th.data(), d_, Method::exact, Hold::linear, b[s], b[s + 1], fam_.template state_of<double>(z), sink));
+            th.data(), d_, Method::exact, d_.hold, b[s], b[s + 1], fam_.template state_of<double>(z), sink));
     }
     return z0;
   }

@@ -283,7 +283,11 @@ FitResult fit(const data::Record& rec, const FitOptions& opt,
   const auto t_start = std::chrono::steady_clock::now();
   const detail::Progress prog(opt.progress, opt.cancel);
   check_model(opt.model);
-  const FitData d = detail::prepare_data(rec, opt.problem, opt.warmup_s);
+  if (opt.method == FitMethod::grid && opt.hold == Hold::linear)
+    throw FitError("method grid simulates as reference 000 does, by forward Euler with the input "
+                   "held between samples (zoh): hold linear does not apply to it");
+  FitData d = detail::prepare_data(rec, opt.problem, opt.warmup_s);
+  d.hold = opt.hold.value_or(Hold::linear);
   const auto fam = detail::make_family(opt.model, opt.problem, opt.rotary);
   std::vector<double> nat(static_cast<std::size_t>(fam->size()), kNaN);
   if (const auto a = fixed_alpha(opt); a && fam->index("alpha") >= 0)
@@ -295,6 +299,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt,
   r.problem = opt.problem;
   r.method = opt.method;
   r.warmup_s = opt.warmup_s;
+  r.hold = d.hold;
   r.data = detail::summarize(d);
   const long p = static_cast<long>(free_indices(nat).size());
   const long need = std::max(20L, 5 * p);
@@ -309,7 +314,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt,
         "the velocity never changes sign: the pre-sliding/hysteresis parameters of " +
         r.model_name + " are poorly identifiable (see their standard errors); record back-and-forth motion");
   prog("fit " + r.model_name + " by " + method_name(opt.method) + " on " + std::to_string(d.n()) +
-       " samples");
+       " samples" + (d.hold == Hold::zoh ? ", input held between samples (zoh)" : ""));
   switch (opt.method) {
     case FitMethod::lsq:
       r = fit_lsq(opt, *fam, d, nat, prog, std::move(r), at_optimum);

@@ -497,8 +497,7 @@ Ladder maxwell_ladder(const FitData& d, int n, bool with_sigma2) {
         y(r) = d.y[uk];
       }
       if (k + 1 < d.n())
-        x = advance<M>(p, x, d.v[uk], d.v[uk + 1], d.t[uk + 1] - d.t[uk], Method::exact,
-                       Hold::linear);
+        x = advance<M>(p, x, d.v[uk], d.v[uk + 1], d.t[uk + 1] - d.t[uk], Method::exact, d.hold);
     }
     const Eigen::VectorXd sol = A.colPivHouseholderQr().solve(y);
     const double ssr = (A * sol - y).squaredNorm();

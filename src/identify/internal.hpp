@@ -52,6 +52,10 @@ struct FitData {
   std::vector<double> t, v, i, y;
   bool sensorless = false;
   long first = 0;  ///< first sample with a residual (warm-up)
+  /// The input velocity between samples in the fit's simulation (FitOptions::hold): what the
+  /// cost, the starts and the statistics simulate with (the coarse scans of the initial guess
+  /// always hold it: init.cpp).
+  Hold hold = Hold::linear;
   long n() const { return static_cast<long>(t.size()); }
   long m() const { return n() - first; }
 };

@@ -389,7 +389,7 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
     return r;
   }
   std::vector<double> pred(static_cast<std::size_t>(d.n()));
-  fam.predict(theta0.data(), d, Method::exact, Hold::linear, pred.data());
+  fam.predict(theta0.data(), d, Method::exact, d.hold, pred.data());
   std::vector<double> res;
   for (long k = d.first; k < d.n(); ++k)
     res.push_back(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
@@ -434,7 +434,7 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
             break;
         }
       }
-      fam.predict(x.data(), d, Method::exact, Hold::linear, pred.data());
+      fam.predict(x.data(), d, Method::exact, d.hold, pred.data());
       double ssr = 0;
       for (long k = d.first; k < d.n(); ++k) {
         const double r = loss.apply(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
@@ -761,6 +761,51 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
                         "(--loss huber; Python loss='huber')");
 }
 
+/// The signature of the other input hold in the residuals (docs/identification.md, "Input
+/// hold"). With delta_k = pred_other_k - pred_k the change of the fitted model's prediction when
+/// its input is taken the other way between samples (held instead of linear, or the reverse), a
+/// record made the other way has residuals r_k ~ delta_k - J dtheta: the part of delta that the
+/// parameters cannot absorb, delta_perp = (I - J (J^T J)^-1 J^T) delta (the residuals are
+/// orthogonal to the columns of J at the optimum). So the slope beta = r.delta_perp /
+/// |delta_perp|^2 is near 1 and the share of the residuals' sum of squares it explains, R2 =
+/// (r.delta_perp)^2 / (|r|^2 |delta_perp|^2), is large; for a record made the fitted way beta
+/// is near 0 (noise, R2 ~ 1/N). Said when kOtherHoldSlope[0] <= beta <= kOtherHoldSlope[1] and
+/// R2 >= kOtherHoldShare. A model without a state has delta = 0, a robust loss other residuals:
+/// nothing to say. JtJ_inv: (J^T J)^-1 of the free internal parameters.
+void flag_other_hold(FitResult& r, const Family& fam, const FitData& d, const std::vector<double>& theta,
+                     const Eigen::Ref<const RowMatrix>& J, const std::vector<double>& res,
+                     const Eigen::MatrixXd& JtJ_inv, LossKind loss) {
+  constexpr double kOtherHoldSlope[2] = {0.5, 2.0};
+  constexpr double kOtherHoldShare = 0.25;
+  if (loss != LossKind::none) return;
+  const Hold other = d.hold == Hold::zoh ? Hold::linear : Hold::zoh;
+  std::vector<double> pred_other(static_cast<std::size_t>(d.n()));
+  fam.predict(theta.data(), d, Method::exact, other, pred_other.data());
+  const long m = d.m();
+  const Eigen::Map<const Eigen::VectorXd> rv(res.data(), m);
+  Eigen::VectorXd delta(m);
+  for (long i = 0; i < m; ++i) {
+    const auto k = static_cast<std::size_t>(d.first + i);
+    delta(i) = pred_other[k] - (d.y[k] - rv(i));  // the prediction is y - r
+  }
+  const Eigen::VectorXd perp = delta - J * (JtJ_inv * (J.transpose() * delta));
+  const double rd = rv.dot(perp), dd = perp.squaredNorm(), rr = rv.squaredNorm();
+  if (!(dd > 0) || !(rr > 0) || !std::isfinite(rd)) return;
+  const double beta = rd / dd, r2 = rd * rd / (rr * dd);
+  if (!(beta >= kOtherHoldSlope[0] && beta <= kOtherHoldSlope[1] && r2 >= kOtherHoldShare)) return;
+  auto& rel = r.reliability;
+  rel.standard_errors = false;
+  rel.reasons.push_back(
+      std::string("the residuals follow the change of the prediction with the input ") +
+      (other == Hold::zoh ? "held between samples" : "linear between samples") + " (slope " +
+      format_fixed(beta, 2) + ", " + format_fixed(100 * r2, 0) + " % of the residuals' sum of squares): " +
+      (other == Hold::zoh
+           ? "the record's velocity was likely held between samples (a digital controller's or "
+             "DAC's output); fit with --hold zoh (Python hold='zoh')"
+           : "the record's velocity likely changes smoothly between samples; fit with --hold "
+             "linear (Python hold='linear')"));
+}
+
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit, int threads,
@@ -898,6 +943,7 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     }
   }
   flag_coloured_residuals(rel);
+  flag_other_hold(r, fam, d, theta, J, res, cov_theta / s2, loss.kind);
   for (long a = 0; a < q; ++a) {
     for (long b = 0; b < q; ++b) {
       auto& c = r.correlation[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];

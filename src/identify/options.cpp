@@ -109,6 +109,12 @@ std::string model_name(const ModelChoice& m) {
   return s;
 }
 
+Hold parse_hold(std::string_view name) {
+  for (Hold h : {Hold::linear, Hold::zoh})
+    if (name == hold_name(h)) return h;
+  throw FitError("unknown hold '" + std::string(name) + "'; known: linear, zoh");
+}
+
 FitMethod parse_method(std::string_view name) {
   if (name == "lsq") return FitMethod::lsq;
   if (name == "grid") return FitMethod::grid;

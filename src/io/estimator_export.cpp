@@ -37,8 +37,6 @@ std::optional<Hold> parse_hold(const std::string& s) {
   return std::nullopt;
 }
 
-const char* hold_name(Hold h) { return h == Hold::zoh ? "zoh" : "linear"; }
-
 void check_version(const json& j, const std::string& file, const char* what) {
   const json& version = member(j, file, "version");
   if (!version.is_number_integer() || version.get<long>() != 1)

@@ -48,6 +48,7 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   j["input"] = input;
   j["problem"] = problem_name(r.problem);
   j["method"] = identify::method_name(r.method);
+  j["hold"] = hold_name(r.hold);
   j["model_name"] = r.model_name;
   j["model"] = to_json(r.params);
   if (r.Km) j["Km"] = *r.Km;

@@ -57,14 +57,14 @@ def reports(tmp_path_factory):
         "--starts", "1", "--out", "cmp", "--report", "cmp.html", cwd=d)
     dfki = pathlib.Path(os.environ.get("FRICTIONLAB_SOURCE_DIR", ".")).resolve().parent / "shared" / "data" / "pendulum_dfki"
     run("fit-joint", "--method", "sr3", "--input", dfki / "sysid_data_measured.csv", "--validate",
-        dfki / "gravcomp_data_measured.csv", "--time", "time", "--position", "position", "--velocity",
-        "velocity", "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "joint",
+        dfki / "gravcomp_data_measured.csv", "--time", "time", "--position", "position",
+        "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "joint",
         "--report", "joint.html", cwd=d)
     run("report", "joint/joint_fit.json", "rich/fit.json", "--output", "mixed.html", cwd=d)
     src = pathlib.Path(os.environ.get("FRICTIONLAB_SOURCE_DIR", ".")).resolve()
     run("eval-joint", "--joint", src / "examples" / "data" / "dfki_published_joint.json", "--input",
-        dfki / "gravcomp_data_measured.csv", "--time", "time", "--position", "position", "--velocity",
-        "velocity", "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "jev",
+        dfki / "gravcomp_data_measured.csv", "--time", "time", "--position", "position",
+        "--torque", "torque", "--resample", "300", "--lowpass", "5", "--out", "jev",
         "--report", "jev.html", cwd=d)
     servo = dfki.parent / "servo_xl330" / "logs"
     run("fit-actuator", "--logs", servo, "--models", "m1,m3", "--trials", "200", "--restarts", "0",

@@ -36,6 +36,9 @@ REQUIRED = 106
 LUGRE = '{"model": "lugre", "params": {"sigma0": 1e5, "sigma1": 0.5, "sigma2": 0.4}}\n'
 REC = "t,v,F\n" + "".join(f"{k / 100},{0.1 * (k % 7 - 3)},{0.5 * (k % 5 - 2)}\n"
                           for k in range(40))
+# 40 samples at 100 Hz, the 21st 5 ms late: a step 50 % longer than the median, then one shorter
+UNEVEN_REC = "t,v,F\n" + "".join(f"{k / 100 + (0.005 if k == 20 else 0)},{0.1 * (k % 7 - 3)},"
+                                  f"{0.5 * (k % 5 - 2)}\n" for k in range(40))
 JOINT_REC = "t,q,u\n" + "".join(f"{k / 100},{0.01 * k},{0.1 * (k % 3)}\n" for k in range(60))
 FIT = json.dumps({"format": "frictionlab-fit", "version": 1, "problem": "sensorless",
                   "method": "lsq", "model_name": "lugre", "Km": 2,
@@ -303,7 +306,24 @@ ROWS = [
      "r.csv:1: one column named 't\\x09v\\x09F': the columns seem to be separated by tabs"),
     ("fit: a BAM log as the record", FIT_ARGS[:2] + ["log.csv"] + FIT_ARGS[3:],
      {"log.csv": LOG}, 1, "log.csv: this is a BAM servo log, not a CSV file"),
+    ("fit: sensorless without --current", SENSORLESS[:5] + SENSORLESS[7:] + ["--out", "o"],
+     {"train.csv": SENSORLESS_REC}, 1,
+     "train.csv: no current channel (required here; channels present: time, velocity, force; "
+     "give its column with --current COLUMN; Python current=)"),
+    ("fit: --lowpass on uneven samples", FIT_ARGS + ["--lowpass", "5"], {"r.csv": UNEVEN_REC}, 1,
+     "resample to a uniform rate first (--resample HZ; Python resample_rate=HZ)"),
+    ("fit: --hold cubic", FIT_ARGS + ["--hold", "cubic"], {"r.csv": REC}, USAGE,
+     "--hold: cubic not in {linear,zoh}"),
+    ("fit: --method grid --hold linear", FIT_ARGS + ["--method", "grid", "--hold", "linear"],
+     {"r.csv": REC}, 1, "method grid simulates as reference 000 does, by forward Euler with the "
+     "input held between samples (zoh): hold linear does not apply to it"),
     # ---- fit-joint ----
+    ("fit-joint: --velocity without --use-velocity", FJ + ["--velocity", "q"], {"j.csv": JOINT_REC},
+     USAGE, "--velocity q is read only with --use-velocity (qd = the measured velocity, qdd its "
+     "derivative); without it qd and qdd come from --position: add --use-velocity, or drop "
+     "--velocity"),
+    ("eval-joint: --velocity without --use-velocity", EJ + ["--velocity", "q"],
+     {"j.csv": JOINT_REC, "J.json": JOINT}, USAGE, "--velocity q is read only with --use-velocity"),
     ("fit-joint: --resample across a 1000 s gap", FJ + ["--resample", "100"],
      {"j.csv": GAP_JOINT}, 1,
      "j.csv: sample 501: resampling: a gap of 1000 s from t = 4.99 s to t = 1004.99 s"),

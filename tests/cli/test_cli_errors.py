@@ -332,6 +332,19 @@ def main():
     check("warnings printed, exit 0", p.returncode == 0 and p.stderr.startswith(
         f"frictionlab: warning: {loud}: parameter 'sigma1': the map v -> F is not passive")
           and os.path.exists(out), p.stderr)
+    # CVODE's step count says what its largest step (--dt) alone requires
+    p = run("simulate", "--system", "stick-slip", "--params", stick, "--output", out,
+            "--integrator", "cvode", "--rtol", "1e-6")
+    check("cvode: the step count names the cap", p.returncode == 0 and
+          "(its step is at most --dt 0.001 s: at least 20000 steps over the 20 s; a larger --dt "
+          "lets it take longer ones)" in p.stdout + p.stderr, p.stdout + p.stderr)
+    os.remove(out)
+    # fit-joint --help describes each of its three methods
+    p = run("fit-joint", "--help")
+    check("fit-joint --help: idim, sr3 and oe", p.returncode == 0 and all(
+        w in p.stdout for w in ("idim (the default: inverse dynamic model",
+                                "sr3 (SINDy-SR3 model selection over a friction library",
+                                "oe (output-error refinement", "needs --use-velocity")), p.stdout)
     p = run("--version")
     check("--version", p.returncode == 0 and p.stdout.strip().startswith("frictionlab "),
           p.stdout)

@@ -47,6 +47,11 @@
 
 namespace frictionlab::data {
 
+/// The remedy for a non-uniform time grid, by the option that applies it (the CLI's --resample
+/// of fit, compare, fit-joint, eval-joint; Python's resample_rate): what the jitter warning and
+/// the preprocessing's error end with.
+inline constexpr const char* kResampleHint = " (--resample HZ; Python resample_rate=HZ)";
+
 /// The largest magnitude accepted for any recorded value or model parameter in SI units: 1e15
 /// (frictionlab/limits.hpp, the one magnitude policy; docs/file-formats.md, "Limits").
 /// Used by check_record, workflows::simulate_model and every file reader.

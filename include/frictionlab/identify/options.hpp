@@ -75,6 +75,10 @@ enum class FitMethod {
   two_stage,  ///< static curve from constant-velocity segments, then the dynamic parameters
 };
 
+/// "linear" | "zoh" (FitOptions::hold; the names of hold_name, models/common.hpp); throws
+/// FitError naming both.
+Hold parse_hold(std::string_view name);
+
 /// "lsq" | "grid" | "two-stage"; parse throws FitError.
 FitMethod parse_method(std::string_view name);
 std::string method_name(FitMethod m);
@@ -151,6 +155,12 @@ struct FitOptions {
   /// Residuals count from t0 + warmup_s on; the simulation always starts at t0 from rest
   /// (every state 0). Use it when the record does not start at rest.
   double warmup_s = 0;
+  /// The input velocity between samples in the fit's simulation (docs/identification.md,
+  /// "Input hold"): linear (interpolated between samples: a sampled smooth motion) or zoh (held
+  /// at the sample's value until the next one: an input from a digital controller or a DAC).
+  /// Empty: linear for lsq and two-stage; grid always holds it (forward Euler at the logged
+  /// step, as reference 000), and linear there is a FitError.
+  std::optional<Hold> hold;
   LsqOptions lsq{};
   GridOptions grid{};
   SegmentOptions segments{};

@@ -200,4 +200,7 @@ enum class Method { exact, implicit_euler, forward_euler, rk4 };
 /// mid-step velocity (exponential midpoint rule, second order for smooth inputs, still bounded).
 enum class Hold { zoh, linear };
 
+/// "zoh" | "linear": the name of a hold in options, files and messages.
+constexpr const char* hold_name(Hold h) noexcept { return h == Hold::zoh ? "zoh" : "linear"; }
+
 }  // namespace frictionlab

@@ -100,6 +100,7 @@ def _cmd_report(a) -> int:
     with open_store(a.db, readonly=True) as store:
         all_params = store.parameters()
         all_tasks = store.tasks()
+        results = store.results(selected_only=True)
     # one result per session: the newest, or with --config the one of that configuration and
     # this frictionlab version (analysis.current_results)
     params, _ = analysis.current_results(all_params, config)
@@ -108,9 +109,11 @@ def _cmd_report(a) -> int:
     spread = analysis.spread(params)
     shared = (analysis.shared_check(params, validation_evaluator(config), tasks=tasks)
               if config is not None and len(params) else None)
+    verdicts = analysis.verdicts(results, tasks["key"] if len(tasks) else [])
     path = report.write_report(params, tasks, a.output, drift=drift, spread=spread, shared=shared,
-                               superseded=superseded)
-    tables = [("parameters", params), ("drift", drift), ("spread", spread), ("tasks", tasks)]
+                               superseded=superseded, results=results)
+    tables = [("parameters", params), ("drift", drift), ("spread", spread), ("verdicts", verdicts),
+              ("tasks", tasks)]
     if shared is not None:
         tables.append(("shared", shared))
     if a.csv:
@@ -133,7 +136,25 @@ def _cmd_report(a) -> int:
         for _, r in (analysis.undetermined(drift) if len(drift) else drift).iterrows():
             print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
                   f"{r['reason'].removeprefix('undetermined: ')}")
+    _print_verdicts(verdicts)
     return 0
+
+
+def _print_verdicts(verdicts, shown: int = 3) -> None:
+    """`fleet report`'s verdict lines: the counts by grade, then the bad and doubtful fits grouped
+    by their verdict (the same finding on many sessions is one line with its count)."""
+    from . import analysis
+    c = analysis.verdict_counts(verdicts)
+    print(f"verdicts of {len(verdicts)} session fit(s): {c['bad']} bad, {c['doubtful']} doubtful, "
+          f"{c['good']} good" + (f", {c['none']} recorded before verdicts" if c["none"] else ""))
+    worse = verdicts[verdicts["grade"].isin(["bad", "doubtful"])]
+    groups = [(len(g), line, g.iloc[0]) for line, g in worse.groupby("verdict", sort=False)]
+    groups.sort(key=lambda x: (analysis.GRADES.index(x[2]["grade"]), -x[0]))
+    for n, line, first in groups[:shown]:
+        line = line if len(line) <= 160 else line[:157] + "..."
+        print(f"  {n:4d}  {line} (e.g. {first['robot']} {first['joint']} {first['session']})")
+    if len(groups) > shown:
+        print(f"  ... {len(groups) - shown} other finding(s): the report's section \"Verdicts on the fits\"")
 
 
 def _print_report_summary(path: str, drift, superseded: int, csv_dir: str | None) -> None:
@@ -252,7 +273,7 @@ def main(argv=None) -> int:
                      "parameters would serve each unit")
     rep.add_argument("--output", required=True, help="the HTML report")
     rep.add_argument("--csv", help="also write every table as CSV into this directory")
-    rep.add_argument("--json", metavar="FILE", help="also write every table (parameters, drift, spread, tasks, "
+    rep.add_argument("--json", metavar="FILE", help="also write every table (parameters, drift, spread, verdicts, tasks, "
                      "and shared with --config) into this one JSON file: an object of table name "
                      "-> list of row objects; strict JSON, NaN and infinities as null")
     rep.set_defaults(func=_cmd_report)

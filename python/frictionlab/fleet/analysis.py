@@ -438,6 +438,34 @@ def largest_unchecked(d: pd.DataFrame, n: int = 3) -> pd.DataFrame:
     return u.iloc[order[:n]]
 
 
+GRADES = ("bad", "doubtful", "good", "none")
+"""A result's verdict grades (docs/verdicts.md), worst first; "none": recorded before verdicts."""
+
+
+def verdicts(results: pd.DataFrame, keys=None) -> pd.DataFrame:
+    """The verdict of each task's selected model, worst first: columns robot, joint, joint_type,
+    session, session_time, model, grade (GRADES), verdict (its one line), key. ``results`` is
+    ``Store.results(selected_only=True)``; ``keys``: only these tasks (e.g. the current results'
+    keys), all when None."""
+    cols = ["robot", "joint", "joint_type", "session", "session_time", "model", "grade", "verdict", "key"]
+    r = results if keys is None else results[results["key"].isin(set(keys))]
+    if "selected" in r.columns:
+        r = r[r["selected"]]
+    if not len(r):
+        return pd.DataFrame(columns=cols)
+    v = r["verdict"] if "verdict" in r.columns else pd.Series([None] * len(r), index=r.index)
+    out = r.assign(grade=[x["grade"] if isinstance(x, dict) else "none" for x in v],
+                   verdict=[x["line"] if isinstance(x, dict) else "" for x in v])[cols]
+    rank = out["grade"].map({g: i for i, g in enumerate(GRADES)})
+    return out.assign(_rank=rank).sort_values(["_rank", "robot", "joint", "session_time"],
+                                              kind="mergesort").drop(columns="_rank").reset_index(drop=True)
+
+
+def verdict_counts(v: pd.DataFrame) -> dict:
+    """Counts of a ``verdicts`` table by grade: {grade: results} for every grade of GRADES."""
+    return {g: int((v["grade"] == g).sum()) if len(v) else 0 for g in GRADES}
+
+
 def drift_counts(d: pd.DataFrame) -> dict:
     """Counts of a ``drift`` table by outcome: {"drift": parameters, "undetermined": ...,
     "no drift": ..., "drift_joints": robot joints with a flagged parameter,

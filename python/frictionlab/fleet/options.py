@@ -50,6 +50,7 @@ _FIT_COMMON = {
     "problem": _choice("friction", "sensorless"),
     "rotary": BOOL,
     "warmup_s": NON_NEGATIVE,
+    "hold": _choice("linear", "zoh"),
     "starts": _int(1, INT32),
     "spread": _num(1),
     "seed": _int(0, 2**32 - 1),

@@ -193,11 +193,13 @@ _COLUMNS = {
     "aicc": "corrected Akaike information criterion", "started_at": "start (Unix time, s)",
     "finished_at": "end (Unix time, s)", "seconds": "run time [s]", "worker": "the Dask worker",
     "recorded_at": "stored at (Unix time, s)",
+    "grade": "the verdict on the fit: good, doubtful or bad (docs/verdicts.md)",
+    "verdict": "the verdict's reasons and what to try",
 }
 # (3 significant digits, never in e-notation: a detectable change of 3350 %, not 3.35e+03 %)
 _PERCENT = {"relative": lambda p: f"{p:+.1f} %",
             "detectable": lambda p: f"{p:.3g} %" if abs(p) < 1000 else f"{p:.0f} %"}
-_WRAP = {"cause", "reason", "note", "error"}      # text columns whose cells wrap
+_WRAP = {"cause", "reason", "note", "error", "verdict"}      # text columns whose cells wrap
 
 # What the highlight colours mean (above the flagged table and the plots).
 _SEVERITY_KEY = (
@@ -656,6 +658,28 @@ def _outliers_section(spread: pd.DataFrame, spread_z: float) -> str:
     return "".join(b)
 
 
+def _verdicts_section(verdicts: pd.DataFrame, max_rows: int) -> str:
+    """The verdicts (docs/verdicts.md) of the current results: counts by grade, then the bad and
+    doubtful ones with their one line (a drift measured on a bad fit is not a drift to act on)."""
+    c = analysis.verdict_counts(verdicts)
+    b = ['<section id="verdicts"><h2>Verdicts on the fits</h2>',
+         f'<p data-counts="{c["bad"]} {c["doubtful"]} {c["good"]} {c["none"]}">Of {len(verdicts)} '
+         f'session result(s): <span class="bad">{c["bad"]} bad</span>, {c["doubtful"]} doubtful, '
+         f'<span class="ok">{c["good"]} good</span>'
+         + (f', {c["none"]} recorded before verdicts' if c["none"] else "") + '. Each fit is judged '
+         'by the rules of its command (docs/verdicts.md); a drift or outlier measured on a bad fit '
+         'says more about the record than about the joint.</p>']
+    worse = verdicts[verdicts["grade"].isin(["bad", "doubtful"])] if len(verdicts) else verdicts
+    if len(worse):
+        b.append(_table(worse, "verdicts", ["robot", "joint", "session", "model", "grade", "verdict"],
+                        lambda r: (f' class="flagged {"strong" if r["grade"] == "bad" else "borderline"}" '
+                                   f'data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}" '
+                                   f'data-grade="{_e(r["grade"])}"'),
+                        max_rows=max_rows))
+    b.append("</section>")
+    return "".join(b)
+
+
 def _failures_section(failed: pd.DataFrame) -> str:
     """Section 2: the failed tasks with the library's messages."""
     b = ['<section id="failures"><h2>Failed tasks</h2>']
@@ -751,7 +775,7 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
                 spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
                 generated: str | None = None, superseded: int = 0,
-                shared_tolerance: float = 1.25) -> str:
+                shared_tolerance: float = 1.25, results: pd.DataFrame | None = None) -> str:
     """The fleet report page as text (what ``write_report`` writes); arguments as there.
     ``generated``: the header's time stamp (default: now, UTC)."""
     if drift is None:
@@ -782,6 +806,8 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
          _header(title, version, generated, tasks, p, analysis.drift_counts(drift), superseded or left_out),
          _flagged_section(drift, max_rows),
          _outliers_section(spread, spread_z),
+         _verdicts_section(analysis.verdicts(results, tasks["key"] if "key" in tasks.columns else None),
+                           max_rows) if results is not None else "",
          _failures_section(failed),
          _plot_sections(p, spread, _marks(flagged, outl), spread_z),
          _shared_section(shared, shared_tolerance) if shared is not None else "",
@@ -793,7 +819,8 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
 def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.DataFrame | None = None,
                  spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                  title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
-                 superseded: int = 0, shared_tolerance: float = 1.25) -> str:
+                 superseded: int = 0, shared_tolerance: float = 1.25,
+                 results: pd.DataFrame | None = None) -> str:
     """Write the HTML fleet report to ``path`` whole or not at all (a temporary file in the same
     directory, then os.replace); returns the path.
 
@@ -803,13 +830,15 @@ def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.D
     (``analysis.shared_check`` result, optional), title (default "frictionlab fleet report"),
     max_rows (rows shown per table in the page; the CSV/JSON downloads hold every row),
     superseded (the number of results ``analysis.current_results`` left out: said in the header),
-    shared_tolerance (the ``tolerance`` ``shared`` was computed with: said in its section).
+    shared_tolerance (the ``tolerance`` ``shared`` was computed with: said in its section),
+    results (``Store.results(selected_only=True)``, optional: the section "Verdicts on the fits"
+    for the tasks of ``tasks``).
     The analysis takes one result per session (analysis.current_results); pass the tasks through
     ``current_results`` too, or a failure of an earlier configuration is listed beside its rerun.
     Errors: those of the analysis functions (missing columns); OSError naming the file.
     """
     text = report_html(params, tasks, drift=drift, spread=spread, shared=shared, title=title,
                        spread_z=spread_z, max_rows=max_rows, superseded=superseded,
-                       shared_tolerance=shared_tolerance)
+                       shared_tolerance=shared_tolerance, results=results)
     atomic_write_text(path, text)
     return os.fspath(path)

@@ -102,10 +102,10 @@ def _estimates(parameters) -> list[dict]:
     for p in parameters:
         if getattr(p, "fixed", False):
             continue
-        # determined: the data fix it (not flagged undetermined, not at a bound of its range);
-        # the drift rule never flags an estimate that is not
-        determined = not (bool(getattr(p, "undetermined", False)) or
-                          bool(getattr(p, "at_bound", False)))
+        # determined: the data fix it (not flagged undetermined, not at a bound of its range or,
+        # for an actuator, at an end of its search range); the drift rule never flags an estimate
+        # that is not
+        determined = not (p.undetermined or p.at_bound or p.at_limit)
         out.append({"name": p.name, "value": float(p.value), "std_error": _finite(p.std_error),
                     "ci_low": _finite(p.ci_low), "ci_high": _finite(p.ci_high), "unit": p.unit,
                     "determined": determined})
@@ -166,19 +166,14 @@ def _run_identification(payload: dict) -> list[dict]:
         if payload["validation"] == "last-file":
             opts.setdefault("validation", "none")
         out = fl.fit_actuator(files, **opts)
-        models = []
-        for m in out.models:
-            params = m.params
-            models.append({"model": m.name, "selected": m.name == out.recommended,
-                           "train_rmse": m.train_mae,
-                           "validation_rmse": m.validation_mae if m.validation_mae >= 0 else None,
-                           "aicc": None, "metrics": {"measure": "position MAE [rad]"},
-                           "parameters": [{"name": k, "value": float(v), "std_error": None,
-                                           "ci_low": None, "ci_high": None, "unit": "",
-                                           "determined": True}
-                                          for k, v in params.items()
-                                          if isinstance(v, (int, float)) and not isinstance(v, bool)]})
-        return models
+        # the verdict judges the recommended model (and the ranking): it goes with that model
+        return [{"model": m.name, "selected": m.name == out.recommended,
+                 "train_rmse": m.train_mae,
+                 "validation_rmse": m.validation_mae if m.validation_mae >= 0 else None,
+                 "aicc": None, "metrics": {"measure": "position MAE [rad]"},
+                 "parameters": _estimates(m.parameters),
+                 "verdict": out.verdict.to_dict() if m.name == out.recommended else None}
+                for m in out.models]
     train, val = _records(payload)
     if command != "fit-joint":  # fit_joint has no threads option
         options.setdefault("threads", threads)
@@ -189,25 +184,24 @@ def _run_identification(payload: dict) -> list[dict]:
                  "train_rmse": f.result.training.rmse, "validation_rmse": _finite(vr),
                  "aicc": _finite(f.aicc), "metrics": {"nrmse": f.result.training.nrmse,
                                                       "r2": f.result.training.r2},
-                 "parameters": _estimates(f.parameters)}]
+                 "parameters": _estimates(f.parameters), "verdict": f.verdict.to_dict()}]
     if command == "compare":
         c = fl.compare(_one(train), val or None, **options)
-        out = []
-        for i, r in enumerate(c.rows):
-            f = r.fit
-            out.append({"model": r.model, "selected": i == 0,
-                        "train_rmse": f.result.training.rmse,
-                        "validation_rmse": _finite(r.validation_rmse), "aicc": _finite(f.aicc),
-                        "metrics": {"score": _finite(r.score), "delta": _finite(r.delta)},
-                        "parameters": _estimates(f.parameters)})
-        return out
+        # rows[i].fit is the model's FitResult; the comparison's verdict (the recommended model's
+        # reasons and the ranking's) goes with the recommended model
+        return [{"model": r.model, "selected": i == 0, "train_rmse": r.fit.training.rmse,
+                 "validation_rmse": _finite(r.validation_rmse), "aicc": _finite(r.fit.aicc),
+                 "metrics": {"score": _finite(r.score), "delta": _finite(r.delta)},
+                 "parameters": _estimates(r.fit.parameters),
+                 "verdict": c.verdict.to_dict() if i == 0 else None}
+                for i, r in enumerate(c.rows)]
     if command == "fit-joint":
         j = fl.fit_joint(_one(train), val or None, **options)
         vr = j.validation[0].torque.rmse if val else None
         return [{"model": j.method, "selected": True,
                  "train_rmse": _finite(j.training.torque.rmse), "validation_rmse": _finite(vr),
                  "aicc": None, "metrics": {"torque_rel": _finite(j.training.torque.rel)},
-                 "parameters": _estimates(j.parameters)}]
+                 "parameters": _estimates(j.parameters), "verdict": j.verdict.to_dict()}]
     raise ValueError(f"unknown command '{command}'")
 
 
