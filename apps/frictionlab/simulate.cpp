@@ -145,8 +145,7 @@ void simulate_system(const SimulateOptions& o) {
   report_written(o, tr.t.size(), io::write_system_trajectory_csv(o.output, tr));
   if (!quiet())
     messages(o) << "frictionlab: " << integrator << ": " << tr.steps << " steps, " << tr.rhs_evals
-                << " right-hand-side evaluations" << cvode_step_note(opt, tr) << "
-";
+                << " right-hand-side evaluations" << cvode_step_note(opt, tr) << "\n";
   print_warnings(r.warnings);
 
   if (!o.plot.empty()) {
