@@ -819,13 +819,14 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
     # --verbose: also each undetermined parameter with its reason; --quiet: the files written
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"), "-v"]) == 0
     more = capsys.readouterr().out.splitlines()
-    assert more[:len(lines) - 1] == lines[:-1] and len(more) == len(lines) + 1, more
-    assert more[-1].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), more[-1]
+    assert more[:6] == lines[:6] and more[6].startswith("  each with its reason") and more[8:] == lines[7:], more
+    assert more[7].startswith("  undetermined: r b ") and len(more) == len(lines) + 1, more
+    assert more[7].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), more[7]
     assert cli.main(["--quiet", "report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
     assert capsys.readouterr().out.splitlines() == [
         str(tmp_path / "r.html"), *(str(out_csv / f"{t}.csv") for t in
-                                    ("parameters", "drift", "spread", "tasks")), str(out_json)]
+                                    ("parameters", "drift", "spread", "verdicts", "tasks")), str(out_json)]
     tables = _strict_json_file(out_json)
     assert [(r["joint"], r["outcome"]) for r in tables["drift"]] == [("a", "drift"), ("b", "undetermined"),
                                                                      ("c", "no drift")]
