@@ -16,4 +16,4 @@ from ._frictionlab import FrictionlabWarning
 # "Warnings".
 _warnings.filterwarnings("once", category=FrictionlabWarning, append=True)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

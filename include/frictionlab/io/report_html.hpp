@@ -32,7 +32,7 @@ struct ReportSource {
 
 struct ReportOptions {
   std::string title = "frictionlab identification report";
-  std::string generator;  ///< "frictionlab 0.1.0", shown in the page's header; may be empty
+  std::string generator;  ///< "frictionlab 0.2.0", shown in the page's header; may be empty
   std::string command;    ///< the command line or call that made the results; may be empty
 };
 
