@@ -95,12 +95,14 @@ void BM_LuGre_single_zoh(benchmark::State& st) {
     benchmark::DoNotOptimize(F.data());
     benchmark::ClobberMemory();
   }
-  st.counters["per_set_step"] = benchmark::Counter(
-      double(kSamples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  st.counters["per_set_step"] =
+      benchmark::Counter(double(kSamples), benchmark::Counter::kIsIterationInvariantRate |
+                                               benchmark::Counter::kInvert);
 }
 
 void paths(benchmark::internal::Benchmark* b) {
-  for (auto s : {workflows::BatchSimd::portable, workflows::BatchSimd::avx2, workflows::BatchSimd::avx512})
+  for (auto s :
+       {workflows::BatchSimd::portable, workflows::BatchSimd::avx2, workflows::BatchSimd::avx512})
     b->Args({64, static_cast<long>(s)});
 }
 

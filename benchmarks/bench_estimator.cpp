@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
+#include "estimator_fixtures.hpp"  // tests/: the joint parameter set
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/estimator/torque_estimator.h"
-#include "estimator_fixtures.hpp"  // tests/: the joint parameter set
 #include "frictionlab/estimator/torque_estimator.hpp"
 
 namespace {
@@ -65,10 +65,18 @@ BENCHMARK(BM_Estimator<double, Mode::displacement>)->Name("estimator/double/disp
 void BM_CApiFloat(benchmark::State& st) {
   const auto& in = input<float>();
   const auto p = estimator::convert<float>(params(Hold::linear));
-  fl_estimator_params_f32 c{p.Km, p.friction.sigma0, p.friction.sigma1, p.friction.sigma2,
-                            p.friction.curve.Fc_pos, p.friction.curve.Fc_neg,
-                            p.friction.curve.Fs_pos, p.friction.curve.Fs_neg, p.friction.curve.vs,
-                            p.friction.curve.alpha, p.friction.vd, FL_STRIBECK_EXPONENTIAL,
+  fl_estimator_params_f32 c{p.Km,
+                            p.friction.sigma0,
+                            p.friction.sigma1,
+                            p.friction.sigma2,
+                            p.friction.curve.Fc_pos,
+                            p.friction.curve.Fc_neg,
+                            p.friction.curve.Fs_pos,
+                            p.friction.curve.Fs_neg,
+                            p.friction.curve.vs,
+                            p.friction.curve.alpha,
+                            p.friction.vd,
+                            FL_STRIBECK_EXPONENTIAL,
                             FL_HOLD_LINEAR};
   fl_estimator_f32 e;
   fl_estimator_f32_init(&e, &c);

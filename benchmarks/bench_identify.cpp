@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "frictionlab/identify/fit.hpp"
-#include "frictionlab/io/csv.hpp"
 #include "frictionlab/identify/synthetic.hpp"
+#include "frictionlab/io/csv.hpp"
 
 namespace {
 
@@ -36,7 +36,9 @@ using namespace frictionlab::identify;
 constexpr double kKm = 2.0;
 
 LuGre<double>::Params truth() {
-  LuGre<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  LuGre<double>::Params p{.sigma0 = 500,
+                          .sigma1 = 0.5,
+                          .sigma2 = 0.5,
                           .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   return p;
 }
@@ -70,8 +72,8 @@ FitOptions options(FitMethod m) {
 void print_table() {
   const auto p = truth();
   const std::vector<std::pair<const char*, double>> want = {
-      {"Km", kKm},         {"Kw", p.sigma2},      {"Fc", p.curve.Fc_pos}, {"Fs", p.curve.Fs_pos},
-      {"Vth", p.curve.vs}, {"S0", p.sigma0},      {"S1", p.sigma1}};
+      {"Km", kKm},         {"Kw", p.sigma2}, {"Fc", p.curve.Fc_pos}, {"Fs", p.curve.Fs_pos},
+      {"Vth", p.curve.vs}, {"S0", p.sigma0}, {"S1", p.sigma1}};
   std::printf("30 s, 1 kHz sensorless record, torque noise 0.02 Nm; %u hardware threads\n",
               std::thread::hardware_concurrency());
   std::printf("%-6s %8s %6s %12s %12s", "method", "time[s]", "iters", "RMSE_meas", "RMSE_true");
@@ -120,7 +122,8 @@ int main(int argc, char** argv) {
     }
     if (std::strncmp(argv[i], "--write-records=", 16) == 0) {
       const std::string dir = argv[i] + 16;
-      for (const auto& [name, rec] : {std::pair{"noisy.csv", &noisy_record()}, std::pair{"clean.csv", &clean_record()}})
+      for (const auto& [name, rec] :
+           {std::pair{"noisy.csv", &noisy_record()}, std::pair{"clean.csv", &clean_record()}})
         io::write_csv(dir + "/" + name, {"t", "current", "velocity", "torque"},
                       {&rec->t, &rec->current, &rec->velocity, &rec->force});
       return 0;

@@ -3,7 +3,8 @@
 // (models/lugre/sensitivity.hpp, the default) against forward-mode Jets through the step (the
 // previous evaluation, still the path of the other models), each on one thread and on two
 // (the time segments). Uses lsq's internal cost (src/identify/internal.hpp), as lsq does.
-//   ./build/benchmarks/bench_jacobian --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   ./build/benchmarks/bench_jacobian --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 #include <ceres/ceres.h>
 
@@ -28,14 +29,19 @@ struct Problem {
 
 const Problem& problem() {
   static const Problem P = [] {
-    const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
-                                      .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
+    const LuGre<double>::Params truth{
+        .sigma0 = 500,
+        .sigma1 = 0.5,
+        .sigma2 = 0.5,
+        .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
     SyntheticOptions so;
     so.excitation.duration = 30;
     so.noise_std = 0.02;
     so.seed = 1;
-    Problem p{prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0),
-              make_family(parse_model("lugre"), ProblemKind::sensorless, true), {}};
+    Problem p{
+        prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0),
+        make_family(parse_model("lugre"), ProblemKind::sensorless, true),
+        {}};
     // Km, Kw, Fc, Fs, vs, alpha, sigma0, sigma1: 10 % off, alternating.
     p.theta = p.fam->to_internal({2.2, 0.45, 1.1, 1.35, 0.11, 1.0, 450, 0.55});
     return p;
@@ -47,7 +53,8 @@ const Problem& problem() {
 void BM_SensorlessLuGreJacobian(benchmark::State& state) {
   const Problem& P = problem();
   const bool jets = state.range(0) != 0;
-  const auto cost = P.fam->make_cost(P.d, P.theta, P.free, Robust{}, static_cast<int>(state.range(1)), jets);
+  const auto cost =
+      P.fam->make_cost(P.d, P.theta, P.free, Robust{}, static_cast<int>(state.range(1)), jets);
   // Two points a hair apart, taken in turn: every evaluation is at a new point (the cost keeps
   // the Jacobian of its last point and would hand it back, a copy, not an evaluation).
   std::vector<double> x, x2;

@@ -1,13 +1,12 @@
 // Joint identification benchmark (docs/joint-identification.md, "Run time"): every method of
 // `fit-joint` on the same synthetic 25 s, 1 kHz record of a pendulum joint.
 //
-// Record: tests/joint_test_models.hpp's pendulum, I = 0.0626 kg m^2, mgCx = 0.05 N m, mgCy = -1 N m,
-// offset = -0.04 N m; joint LuGre
-// friction sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15 N m, one Stribeck term
-// Fs = 0.08 N m (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad; driven by a three-sine
-// torque (0.5, 1.3, 3.1 Hz); simulated by sim::simulate_joint_model at 0.1 ms; measured q with
-// Gaussian noise 1e-4 rad, tau with 0.005 N m (seed 1); qd, qdd by Savitzky-Golay (21 samples,
-// order 3) from the noisy q, as `fit-joint` does by default.
+// Record: tests/joint_test_models.hpp's pendulum, I = 0.0626 kg m^2, mgCx = 0.05 N m, mgCy = -1 N
+// m, offset = -0.04 N m; joint LuGre friction sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15
+// N m, one Stribeck term Fs = 0.08 N m (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad;
+// driven by a three-sine torque (0.5, 1.3, 3.1 Hz); simulated by sim::simulate_joint_model at 0.1
+// ms; measured q with Gaussian noise 1e-4 rad, tau with 0.005 N m (seed 1); qd, qdd by
+// Savitzky-Golay (21 samples, order 3) from the noisy q, as `fit-joint` does by default.
 //
 // Before the timings the program prints, per method, the wall time of one run and the relative
 // error of every parameter against the truth (--table=0 skips it).
@@ -36,7 +35,6 @@ using namespace frictionlab::identify;
 using frictionlab::testing::lugre_pendulum;
 using frictionlab::testing::perturbed_start;
 constexpr double kPi = 3.14159265358979323846;
-
 
 const JointData& record() {
   static const JointData d = [] {
@@ -89,7 +87,6 @@ const JointModel& sr3_model() {
   return m;
 }
 
-
 void print_model(const char* name, double seconds, const JointModel& m) {
   const JointModel t = lugre_pendulum();
   std::printf("%-42s %8.2f s   I %+.2e  mgCx %+.2e  mgCy %+.2e  offset %+.2e", name, seconds,
@@ -136,15 +133,17 @@ void table() {
   using Jac = JointOeOptions::Jacobian;
   for (const auto& [label, start] :
        {std::pair<const char*, JointModel>{"from sr3", sr.model},
-        std::pair<const char*, JointModel>{"from truth 10-30 % off", perturbed_start(lugre_pendulum())}}) {
-    for (const auto& [jname, jac] : {std::pair<const char*, Jac>{"sensitivities", Jac::sensitivities},
-                                     std::pair<const char*, Jac>{"central diff.", Jac::central_differences}}) {
+        std::pair<const char*, JointModel>{"from truth 10-30 % off",
+                                           perturbed_start(lugre_pendulum())}}) {
+    for (const auto& [jname, jac] :
+         {std::pair<const char*, Jac>{"sensitivities", Jac::sensitivities},
+          std::pair<const char*, Jac>{"central diff.", Jac::central_differences}}) {
       JointOeResult oe;
       const double t_oe = seconds([&, jac = jac, &start = start] { oe = run_oe(start, jac); });
       const std::string name = std::string("oe ") + label + ", " + jname;
       print_model(name.c_str(), t_oe, oe.model);
-      std::printf("  oe: %d iterations, %d segments, final cost %.10g\n", oe.iterations, oe.segments,
-                  oe.final_cost);
+      std::printf("  oe: %d iterations, %d segments, final cost %.10g\n", oe.iterations,
+                  oe.segments, oe.final_cost);
     }
   }
   std::printf("\n");

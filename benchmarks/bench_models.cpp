@@ -168,7 +168,8 @@ void BM_Stribeck_rational_smooth(benchmark::State& st) {
 template <class S>
 void BM_LuGre_asym_vd(benchmark::State& st) {
   auto p = lugre_params<S>();
-  p.curve = StribeckCurve<S>{S(1), S(0.7), S(1.6), S(1.2), S(0.002), S(1.5), StribeckShape::rational};
+  p.curve =
+      StribeckCurve<S>{S(1), S(0.7), S(1.6), S(1.2), S(0.002), S(1.5), StribeckShape::rational};
   p.vd = S(0.004);
   run_zoh<LuGre<S>>(st, p);
 }

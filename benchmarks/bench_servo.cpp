@@ -60,9 +60,9 @@ void BM_Rollout6s(benchmark::State& state) {
   std::snprintf(label, sizeof label, "m%d, %zu steps", static_cast<int>(state.range(0)) + 1,
                 log.size());
   state.SetLabel(label);
-  state.counters["ns_per_step"] = benchmark::Counter(
-      static_cast<double>(log.size()) * static_cast<double>(state.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_step"] =
+      benchmark::Counter(static_cast<double>(log.size()) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_TrainingLoss(benchmark::State& state) {
@@ -121,7 +121,8 @@ void BM_FitActuatorPipeline(benchmark::State& state) {
     benchmark::DoNotOptimize(sel.recommended);
   }
   char label[64];
-  std::snprintf(label, sizeof label, "%d thread(s), 16 logs, 30 fits", static_cast<int>(state.range(0)));
+  std::snprintf(label, sizeof label, "%d thread(s), 16 logs, 30 fits",
+                static_cast<int>(state.range(0)));
   state.SetLabel(label);
 }
 

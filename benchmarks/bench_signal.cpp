@@ -62,8 +62,10 @@ Motion make_motion() {
     const double target = -1.2 + 2.4 * U(g), d = target - x, vmax = 0.3 + 1.7 * U(g);
     const double s = d > 0 ? 1 : -1, dist = std::abs(d);
     double ta = vmax / 4.0, tc = 0;
-    if (vmax * ta > dist) ta = std::sqrt(dist / 4.0);
-    else tc = (dist - vmax * ta) / vmax;
+    if (vmax * ta > dist)
+      ta = std::sqrt(dist / 4.0);
+    else
+      tc = (dist - vmax * ta) / vmax;
     const double dwell = 0.1 + 0.7 * U(g);
     segs.push_back({ta, s * 4.0});
     segs.push_back({tc, 0});
@@ -208,7 +210,8 @@ void synthetic_table() {
     const double dt = seconds_since(t0);
     char name[64];
     std::snprintf(name, sizeof name, "TV order 1 twice, 3e-09 / %.0e", a2);
-    std::printf("%-34s %10.3e %12.6f %6s %8.3f\n", name, rms(r.first, m.v), rms(r.second, m.a), "-", dt);
+    std::printf("%-34s %10.3e %12.6f %6s %8.3f\n", name, rms(r.first, m.v), rms(r.second, m.a), "-",
+                dt);
   }
   for (int w : {21, 51, 101, 201}) {
     DiffOptions d;
@@ -216,7 +219,8 @@ void synthetic_table() {
     const Derivatives r = differentiate(m.t, m.noisy, d);
     char name[64];
     std::snprintf(name, sizeof name, "Savitzky-Golay p = 3, w = %d", w);
-    std::printf("%-34s %10.3e %12.6f %6s %8s\n", name, rms(r.first, m.v), rms(r.second, m.a), "-", "-");
+    std::printf("%-34s %10.3e %12.6f %6s %8s\n", name, rms(r.first, m.v), rms(r.second, m.a), "-",
+                "-");
   }
   std::printf("\n");
 }
@@ -241,8 +245,10 @@ void epsilon_table() {
   std::normal_distribution<double> noise(0.0, 1e-4);
   smooth.noisy = smooth.q;
   for (double& y : smooth.noisy) y += noise(gn);
-  std::printf("TV order 2, effect of epsilon (best alpha for the acceleration on a half-decade grid)\n");
-  std::printf("%-16s %10s %10s %10s %10s %6s\n", "record", "epsilon", "alpha", "vel RMS", "acc RMS", "iter");
+  std::printf(
+      "TV order 2, effect of epsilon (best alpha for the acceleration on a half-decade grid)\n");
+  std::printf("%-16s %10s %10s %10s %10s %6s\n", "record", "epsilon", "alpha", "vel RMS", "acc RMS",
+              "iter");
   for (const Motion* m : {&motion(), static_cast<const Motion*>(&smooth)}) {
     for (double eps : {0.0, 0.1, 10.0, 1000.0}) {
       double best = 1e300, best_alpha = 0, best_v = 0, used_eps = 0;
@@ -260,12 +266,15 @@ void epsilon_table() {
         }
         if (!r.converged) continue;
         const double ea = rms(r.second, m->a);
-        if (ea < best) best = ea, best_alpha = o.alpha, best_v = rms(r.first, m->v), best_it = r.iterations, used_eps = r.epsilon;
+        if (ea < best)
+          best = ea, best_alpha = o.alpha, best_v = rms(r.first, m->v), best_it = r.iterations,
+          used_eps = r.epsilon;
       }
       char e[32];
       std::snprintf(e, sizeof e, eps == 0 ? "auto %.2g" : "%.2g", used_eps);
-      std::printf("%-16s %10s %10.1e %10.3e %10.4f %6d\n", m == &smooth ? "two sines" : "point-to-point", e,
-                  best_alpha, best_v, best, best_it);
+      std::printf("%-16s %10s %10.1e %10.3e %10.4f %6d\n",
+                  m == &smooth ? "two sines" : "point-to-point", e, best_alpha, best_v, best,
+                  best_it);
     }
     double best_sg = 1e300, best_sg_v = 0;
     int best_w = 0;
@@ -278,8 +287,8 @@ void epsilon_table() {
     }
     char name[32];
     std::snprintf(name, sizeof name, "SG p=3 w=%d", best_w);
-    std::printf("%-16s %10s %10s %10.3e %10.4f %6s\n", m == &smooth ? "two sines" : "point-to-point", name, "-",
-                best_sg_v, best_sg, "-");
+    std::printf("%-16s %10s %10s %10.3e %10.4f %6s\n",
+                m == &smooth ? "two sines" : "point-to-point", name, "-", best_sg_v, best_sg, "-");
   }
   std::printf("\n");
 }
@@ -288,9 +297,10 @@ void epsilon_table() {
 /// record: the basis of the rule of thumb alpha ~ (3e-3 .. 1e-2 s^2) sigma h.
 void noise_table() {
   const Motion& m = motion();
-  std::printf("TV order 2, best alpha against the position noise sigma (point-to-point, h = 1 ms)\n");
-  std::printf("%10s %12s %12s %14s %12s %12s %10s\n", "sigma", "alpha(vel)", "vel RMS", "alpha/(s h)",
-              "alpha(acc)", "acc RMS", "resid/sig");
+  std::printf(
+      "TV order 2, best alpha against the position noise sigma (point-to-point, h = 1 ms)\n");
+  std::printf("%10s %12s %12s %14s %12s %12s %10s\n", "sigma", "alpha(vel)", "vel RMS",
+              "alpha/(s h)", "alpha(acc)", "acc RMS", "resid/sig");
   for (double sigma : {1e-5, 1e-4, 1e-3}) {
     std::mt19937 gn(11);
     std::normal_distribution<double> noise(0.0, sigma);
@@ -307,14 +317,15 @@ void noise_table() {
       if (ev < bv) bv = ev, av = o.alpha, res = r.residual_rms;
       if (ea < ba) ba = ea, aa = o.alpha;
     }
-    std::printf("%10.0e %12.1e %12.3e %14.2e %12.1e %12.4f %10.3f\n", sigma, av, bv, av / (sigma * 1e-3), aa, ba,
-                res / sigma);
+    std::printf("%10.0e %12.1e %12.3e %14.2e %12.1e %12.4f %10.3f\n", sigma, av, bv,
+                av / (sigma * 1e-3), aa, ba, res / sigma);
   }
   std::printf("\n");
 }
 
 void pendulum_table() {
-  const std::string path = std::string(FRICTIONLAB_SHARED_DIR) + "/data/pendulum_dfki/gravcomp_data_measured.csv";
+  const std::string path =
+      std::string(FRICTIONLAB_SHARED_DIR) + "/data/pendulum_dfki/gravcomp_data_measured.csv";
   if (!std::filesystem::exists(path)) {
     std::printf("(no %s: DFKI table skipped)\n\n", path.c_str());
     return;
@@ -329,14 +340,17 @@ void pendulum_table() {
   auto row = [&](const char* name, const std::vector<double>& vel, double res, int it, double dt) {
     const double a = rms(vel, v), b = rms(vel, v_lp);
     std::printf("%-40s %9.4f %9.4f %10s %5s %7s\n", name, a, b,
-                res >= 0 ? std::to_string(res).c_str() : "-", it >= 0 ? std::to_string(it).c_str() : "-",
+                res >= 0 ? std::to_string(res).c_str() : "-",
+                it >= 0 ? std::to_string(it).c_str() : "-",
                 dt >= 0 ? std::to_string(dt).substr(0, 5).c_str() : "-");
   };
-  std::printf("DFKI pendulum gravcomp record, %zu samples resampled to 1 kHz; velocity vs driver [rad/s]\n",
-              t.size());
-  std::printf("%-40s %9s %9s %10s %5s %7s\n", "method", "raw", "10 Hz", "resid rad", "iter", "time s");
-  std::printf("%-40s %9.4f %9.4f %10s %5s %7s\n", "driver velocity through 10 Hz low-pass", rms(v_lp, v), 0.0,
-              "-", "-", "-");
+  std::printf(
+      "DFKI pendulum gravcomp record, %zu samples resampled to 1 kHz; velocity vs driver [rad/s]\n",
+      t.size());
+  std::printf("%-40s %9s %9s %10s %5s %7s\n", "method", "raw", "10 Hz", "resid rad", "iter",
+              "time s");
+  std::printf("%-40s %9.4f %9.4f %10s %5s %7s\n", "driver velocity through 10 Hz low-pass",
+              rms(v_lp, v), 0.0, "-", "-", "-");
   for (double a : {1e-10, 1e-9, 1e-8, 1e-7}) {
     TVRegOptions o;
     o.order = 2;
@@ -345,7 +359,8 @@ void pendulum_table() {
     const TVRegResult r = tvreg(t, q, o);
     const double dt = seconds_since(c0);
     char name[64];
-    std::snprintf(name, sizeof name, "TV order 2, alpha %.0e%s", a, r.converged ? "" : " (not conv.)");
+    std::snprintf(name, sizeof name, "TV order 2, alpha %.0e%s", a,
+                  r.converged ? "" : " (not conv.)");
     row(name, r.first, r.residual_rms, r.iterations, dt);
   }
   {

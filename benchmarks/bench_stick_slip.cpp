@@ -7,9 +7,10 @@
 //   trbdf2-1it    TR-BDF2, exactly one full Newton correction per stage         } candidates,
 //   trbdf2-stage  TR-BDF2, Jacobian once per stage (chord iterations)           }
 //   trbdf2-step   TR-BDF2, Jacobian once per step (simplified Newton)           } driven here
-//   radau         2-stage Radau IIA (benchmarks/candidates/radau.hpp), full Newton          } on a copy of
-//   radau-simpl   2-stage Radau IIA, simplified Newton                          } the LuGre
-//   midpoint      friction-aware implicit midpoint (benchmarks/candidates/friction_midpoint.hpp)  } systems
+//   radau         2-stage Radau IIA (benchmarks/candidates/radau.hpp), full Newton          } on a
+//   copy of radau-simpl   2-stage Radau IIA, simplified Newton                          } the LuGre
+//   midpoint      friction-aware implicit midpoint (benchmarks/candidates/friction_midpoint.hpp)  }
+//   systems
 // The candidates run on the library's own right-hand sides (sim/system_rhs.hpp: StickSlipRhs,
 // JointRhs on a ScaledFriction, the same that src/sim/systems.cpp integrates), driven here; the
 // program checks that this driver gives the same trbdf2 result as the public API (printed "copy
@@ -63,10 +64,10 @@ using sim::SystemIntegrator;
 
 // The systems and options of tests/test_coupled_systems.cpp (tests/coupled_test_systems.hpp).
 using testing::classic;
+using testing::cvode_opts;
+using testing::fixed_opts;
 using testing::joint_lugre;
 using testing::pendulum_spec;
-using testing::fixed_opts;
-using testing::cvode_opts;
 
 // ---- the LuGre systems of sim/system_rhs.hpp, for the candidate schemes ---------------------
 
@@ -260,7 +261,9 @@ std::vector<double> run_copy(Kind kind, const Sys& sys, double h, long n, long e
 std::vector<double> stick_slip_x(const Scheme& s, int n) {
   const double h = 0.1 / n;
   if (s.kind == Kind::api)
-    return sim::simulate_stick_slip(sim::StickSlipSpec{}, classic(), fixed_opts(s.integrator, h, 0.0)).x;
+    return sim::simulate_stick_slip(sim::StickSlipSpec{}, classic(),
+                                    fixed_opts(s.integrator, h, 0.0))
+        .x;
   static const StickSlipCopy sys;
   return run_copy(s.kind, sys, h, 200L * n, 1);
 }
@@ -340,7 +343,8 @@ void sweep() {
   }
   std::printf(
       "Step-size sweep, stick-slip benchmark (20 s), reference CVODE rtol 1e-10: e(h) / P "
-      "(* = fails 1%%)\n%10s %5s", "h [ms]", "n");
+      "(* = fails 1%%)\n%10s %5s",
+      "h [ms]", "n");
   for (const auto& s : sc) std::printf(" %12s", s.name);
   std::printf("\n");
   for (const auto& [n, e] : err) {
@@ -362,16 +366,15 @@ void sweep() {
       if (!pass(n, i)) ++fails;
     }
     const bool any = pass(n_ok, i);
-    std::printf("%-13s %12.5g %11s %10.3e %22.3e %4d/%-3d\n", sc[i].name,
-                any ? 100.0 / n_ok : 0.0, any ? ("0.1/" + std::to_string(n_ok)).c_str() : "-",
+    std::printf("%-13s %12.5g %11s %10.3e %22.3e %4d/%-3d\n", sc[i].name, any ? 100.0 / n_ok : 0.0,
+                any ? ("0.1/" + std::to_string(n_ok)).c_str() : "-",
                 err[n_ok][i] / reference(n_ok).peak, worst, fails,
                 static_cast<int>(std::distance(err.begin(), err.find(n_ok))));
   }
   // The candidates run on a copy of the systems; it must reproduce the library's trbdf2.
   const double copy = max_abs_diff(run_copy(Kind::trbdf2_copy, StickSlipCopy{}, 1e-3, 20000, 1),
                                    stick_slip_x(schemes()[1], 100));
-  std::printf("copy check: max |x(trbdf2, copy) - x(trbdf2, API)| at h = 1 ms = %.3e m\n\n",
-              copy);
+  std::printf("copy check: max |x(trbdf2, copy) - x(trbdf2, API)| at h = 1 ms = %.3e m\n\n", copy);
 }
 
 // ---- 2. order on the joint ---------------------------------------------------------------------

@@ -55,8 +55,9 @@ int main() {
   const auto* s = std::get_if<fl::StaticSpec>(&best.fit.params);  // the static models' spec
   const auto* p = s != nullptr ? &s->params : nullptr;
   const bool ok = best.model == "stribeck" && p != nullptr &&
-                  std::abs(p->curve.Fc_pos - 1.0) < 1e-6 && std::abs(p->curve.Fs_pos - 1.5) < 1e-6 &&
-                  std::abs(p->curve.vs - 0.05) < 1e-6 && std::abs(p->sigma2 - 0.4) < 1e-6;
+                  std::abs(p->curve.Fc_pos - 1.0) < 1e-6 &&
+                  std::abs(p->curve.Fs_pos - 1.5) < 1e-6 && std::abs(p->curve.vs - 0.05) < 1e-6 &&
+                  std::abs(p->sigma2 - 0.4) < 1e-6;
   if (p != nullptr)
     std::printf("best: %s, Fc = %.6f N, Fs = %.6f N, vs = %.6f m/s, sigma2 = %.6f N s/m\n",
                 best.model.c_str(), p->curve.Fc_pos, p->curve.Fs_pos, p->curve.vs, p->sigma2);

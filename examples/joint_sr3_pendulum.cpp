@@ -30,8 +30,8 @@ namespace {
 using namespace frictionlab;
 
 identify::JointData load(const std::string& path, double rate, int window) {
-  data::Record r = io::read_record(path, {.time = "time", .position = "position",
-                                          .velocity = "velocity", .force = "torque"});
+  data::Record r = io::read_record(
+      path, {.time = "time", .position = "position", .velocity = "velocity", .force = "torque"});
   data::check_record(r, {.need_velocity = true, .need_position = true, .need_force = true});
   r = data::preprocess(r, {.resample_rate = rate, .lowpass_cutoff = 5, .lowpass_order = 4});
   identify::JointData d;
@@ -74,9 +74,11 @@ void print_model(const char* name, const identify::JointSr3Result& r,
               r.model.I, r.model.mgCx, r.model.mgCy, -r.model.mgCy, r.model.offset);
   std::printf("  sigma0 %.4g N m/rad, sigma1 %.4g N m s/rad, Fc %.4f N m, Omega_s %.4g rad/s\n",
               p.sigma0, p.sigma1, p.Fc, p.Omega_s);
-  for (int i = 0; i < p.n_viscous; ++i) std::printf("  cv[%d] %.4g", i + 1, p.cv[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < p.n_viscous; ++i)
+    std::printf("  cv[%d] %.4g", i + 1, p.cv[static_cast<std::size_t>(i)]);
   for (int i = 0; i < p.n_stribeck; ++i)
-    std::printf("  Fs %.4f (delta %.3g)", p.Fs[static_cast<std::size_t>(i)], p.delta[static_cast<std::size_t>(i)]);
+    std::printf("  Fs %.4f (delta %.3g)", p.Fs[static_cast<std::size_t>(i)],
+                p.delta[static_cast<std::size_t>(i)]);
   std::printf("\n  torque error / ||tau||: training %.4f (static %.4f), validation %.4f\n",
               rel_error(identify::inverse_torque(r.model, train), train), r.static_rel_error,
               rel_error(identify::inverse_torque(r.model, val), val));
@@ -101,11 +103,11 @@ int main(int argc, char** argv) {
     std::printf("published model: torque error / ||tau|| training %.4f, validation %.4f\n",
                 rel_error(published(train), train), rel_error(published(val), val));
     identify::JointSr3Options opt;  // model A, gravity and offset, the documented defaults
-    print_model("sr3 model A", identify::fit_joint_sr3(std::span(&train, 1), std::span(&val, 1), opt),
-                train, val);
+    print_model("sr3 model A",
+                identify::fit_joint_sr3(std::span(&train, 1), std::span(&val, 1), opt), train, val);
     opt.K = 100;  // model B: tanh(100 qd), the published model's atan(100 qd) scale
-    print_model("sr3 model B", identify::fit_joint_sr3(std::span(&train, 1), std::span(&val, 1), opt),
-                train, val);
+    print_model("sr3 model B",
+                identify::fit_joint_sr3(std::span(&train, 1), std::span(&val, 1), opt), train, val);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -12,9 +12,9 @@ namespace {
 
 int run(int argc, char** argv) {
   using namespace frictionlab;
-  const std::string file = argc > 1 ? argv[1]
-                                    : std::string(FRICTIONLAB_SOURCE_DIR) +
-                                          "/examples/data/joint_estimator.json";
+  const std::string file =
+      argc > 1 ? argv[1]
+               : std::string(FRICTIONLAB_SOURCE_DIR) + "/examples/data/joint_estimator.json";
   // Host side: may throw (io::InputError, std::invalid_argument) with a clear message.
   const auto params = io::read_estimator_params(file);
   auto est = estimator::make_estimator<float>(params);
@@ -23,10 +23,10 @@ int run(int argc, char** argv) {
   est.reset(0.0f, 0.0f);
   float t = 0.0f;
   for (int k = 1; k <= 3000; ++k) {
-    const float dt = k % 7 == 0 ? 1.3e-3f : 1e-3f;               // a late cycle now and then
+    const float dt = k % 7 == 0 ? 1.3e-3f : 1e-3f;  // a late cycle now and then
     t += dt;
-    const float v = 0.3f * std::sin(2.0f * 3.14159265f * t);     // measured velocity [rad/s]
-    const float i = 0.4f;                                         // measured current [A]
+    const float v = 0.3f * std::sin(2.0f * 3.14159265f * t);  // measured velocity [rad/s]
+    const float i = 0.4f;                                     // measured current [A]
     const auto o = est.step(i, v, dt);
     if (!o.ok) return 1;
     if (k % 500 == 0)

@@ -82,8 +82,8 @@ void run_csv(std::string_view input) {
 
   for (const io::RecordSpec& spec :
        {io::RecordSpec{.time = "0", .velocity = "1"},
-        io::RecordSpec{.position = "x", .velocity = "v", .current = "i", .force = "F",
-                       .time_default = "t"}}) {
+        io::RecordSpec{
+            .position = "x", .velocity = "v", .current = "i", .force = "F", .time_default = "t"}}) {
     rejected_or([&] {
       const data::Record rec = io::parse_record_csv(input, file, spec);
       require_increasing(rec.t, "record time");
@@ -148,8 +148,7 @@ void run_joint_json(std::string_view input) {
   rejected_or([&] { (void)io::parse_controller_json(input, "fuzz.json"); });
   const io::JointFile j = io::parse_joint_json(input, "fuzz.json");
   const std::string text = io::joint_to_json(j.model).dump();
-  const io::JointFile back =
-      io::joint_from_json(nlohmann::json::parse(text), "round-trip.json");
+  const io::JointFile back = io::joint_from_json(nlohmann::json::parse(text), "round-trip.json");
   require(io::joint_to_json(back.model).dump() == text, "JOINT.json round trip:\n" + text);
 }
 

@@ -1,5 +1,6 @@
-// The parameter sets and integrator options of the coupled-system tests (tests/test_coupled_systems.cpp), shared with
-// benchmarks/bench_stick_slip.cpp, which measures the same systems.
+// The parameter sets and integrator options of the coupled-system tests
+// (tests/test_coupled_systems.cpp), shared with benchmarks/bench_stick_slip.cpp, which measures the
+// same systems.
 #pragma once
 
 #include <cmath>
@@ -12,7 +13,9 @@ namespace frictionlab::testing {
 /// The LuGre parameters of Canudas de Wit et al. 1995 (and reference 003): sigma0 = 1e5 N/m,
 /// sigma1 = sqrt(1e5) N s/m, sigma2 = 0.4 N s/m, Fc = 1 N, Fs = 1.5 N, vs = 1 mm/s, alpha = 2.
 inline LuGre<double>::Params classic() {
-  return {.sigma0 = 1e5, .sigma1 = std::sqrt(1e5), .sigma2 = 0.4,
+  return {.sigma0 = 1e5,
+          .sigma1 = std::sqrt(1e5),
+          .sigma2 = 0.4,
           .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0)};
 }
 
@@ -34,7 +37,9 @@ inline sim::JointSpec pendulum_spec() {
 /// Joint LuGre [N m, rad]: Fc = 0.18, Fs = 0.25 N m, vs = 0.05 rad/s, sigma0 = 1e3 N m/rad,
 /// critically damped pre-sliding sigma1 = 2 sqrt(sigma0 I), sigma2 = 0.05 N m s/rad.
 inline LuGre<double>::Params joint_lugre() {
-  return {.sigma0 = 1e3, .sigma1 = 2.0 * std::sqrt(1e3 * 0.0626), .sigma2 = 0.05,
+  return {.sigma0 = 1e3,
+          .sigma1 = 2.0 * std::sqrt(1e3 * 0.0626),
+          .sigma2 = 0.05,
           .curve = StribeckCurve<double>::symmetric(0.18, 0.25, 0.05, 2.0)};
 }
 

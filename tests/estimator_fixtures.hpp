@@ -36,8 +36,8 @@ inline estimator::EstimatorParams<double> joint_params(Hold hold = Hold::linear)
   p.friction.sigma0 = 1e4;
   p.friction.sigma1 = 0.05;
   p.friction.sigma2 = 0.05;
-  p.friction.curve = StribeckCurve<double>{0.18, 0.15, 0.25, 0.21, 0.05, 1.0,
-                                           StribeckShape::exponential};
+  p.friction.curve =
+      StribeckCurve<double>{0.18, 0.15, 0.25, 0.21, 0.05, 1.0, StribeckShape::exponential};
   p.friction.vd = 0;
   p.hold = hold;
   return p;

@@ -3,9 +3,9 @@
 // a reference under PD control with model-based feedforward, like a robot joint during an
 // identification run (the measured torque is the controller's output):
 //
-//   tau   = Kp (q_ref - q) + Kd (qd_ref - qd) + I qdd_ref + mgCx cos(q_ref) - mgCy sin(q_ref) + offset
-//   I qdd = tau - mgCx cos(q) + mgCy sin(q) - offset - tau_f(qd, z)
-//   zdot  = JointLuGre::derivative (eq. 3)
+//   tau   = Kp (q_ref - q) + Kd (qd_ref - qd) + I qdd_ref + mgCx cos(q_ref) - mgCy sin(q_ref) +
+//   offset I qdd = tau - mgCx cos(q) + mgCy sin(q) - offset - tau_f(qd, z) zdot  =
+//   JointLuGre::derivative (eq. 3)
 //
 // The reference is the paper's kind of excitation (04_* sec. 5): back-and-forth moves at
 // constant target velocities (a list of speeds, each move out and back), with smooth ramps
@@ -30,23 +30,31 @@
 namespace frictionlab::testing {
 
 struct SyntheticJoint {
-  double I = 0.05;       ///< [kg m^2]
-  double mgCx = 0.3;     ///< [N m]
-  double mgCy = -2.0;    ///< [N m]  (tau_g = mgCx cos q - mgCy sin q)
-  double offset = 0.1;   ///< [N m]
+  double I = 0.05;      ///< [kg m^2]
+  double mgCx = 0.3;    ///< [N m]
+  double mgCy = -2.0;   ///< [N m]  (tau_g = mgCx cos q - mgCy sin q)
+  double offset = 0.1;  ///< [N m]
   JointLuGre<double>::Params friction = default_friction();
 
   static JointLuGre<double>::Params default_friction() {
-    return {.sigma0 = 2e3, .sigma1 = 3.0, .Fc = 0.3, .n_viscous = 1, .cv = {0.1}, .n_stribeck = 1,
-            .Fs = {0.2}, .delta = {2.0}, .Omega_s = 0.05, .K = 0};
+    return {.sigma0 = 2e3,
+            .sigma1 = 3.0,
+            .Fc = 0.3,
+            .n_viscous = 1,
+            .cv = {0.1},
+            .n_stribeck = 1,
+            .Fs = {0.2},
+            .delta = {2.0},
+            .Omega_s = 0.05,
+            .K = 0};
   }
 };
 
 struct SyntheticOptions {
-  double duration = 0;    ///< [s]; 0: the end of the moves plus 0.2 s
-  double rate = 1000;     ///< sample rate [Hz]
-  double h = 1e-4;        ///< integration step [s]
-  double noise_q = 1e-5;  ///< position noise std [rad]
+  double duration = 0;      ///< [s]; 0: the end of the moves plus 0.2 s
+  double rate = 1000;       ///< sample rate [Hz]
+  double h = 1e-4;          ///< integration step [s]
+  double noise_q = 1e-5;    ///< position noise std [rad]
   double noise_tau = 0.01;  ///< torque noise std [N m]
   unsigned seed = 1;
   bool exact_derivatives = false;  ///< qd, qdd from the simulation instead of Savitzky-Golay
@@ -77,7 +85,7 @@ class MoveProfile {
 };
 
 struct SyntheticRecord {
-  identify::JointData data;              ///< the "measured" record
+  identify::JointData data;  ///< the "measured" record
   std::vector<double> qd_true, qdd_true, z_true, tau_true;
 };
 

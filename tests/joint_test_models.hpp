@@ -15,8 +15,14 @@ inline sim::JointModel lugre_pendulum() {
   m.mgCx = 0.05;
   m.mgCy = -1.0;
   m.offset = -0.04;
-  m.friction = JointLuGre<double>::Params{.sigma0 = 300.0, .sigma1 = 2.0, .Fc = 0.15, .n_viscous = 1,
-                                          .cv = {0.05}, .n_stribeck = 1, .Fs = {0.08}, .delta = {1.0},
+  m.friction = JointLuGre<double>::Params{.sigma0 = 300.0,
+                                          .sigma1 = 2.0,
+                                          .Fc = 0.15,
+                                          .n_viscous = 1,
+                                          .cv = {0.05},
+                                          .n_stribeck = 1,
+                                          .Fs = {0.08},
+                                          .delta = {1.0},
                                           .Omega_s = 0.1};
   return m;
 }

@@ -76,7 +76,9 @@ struct ScalarStateFamily : FamilyOf<Model, A> {
     return std::abs(double(x.z)) <= double(Model<S>::state_bound(p)) * (1 + tol);
   }
   template <class S>
-  static double state_max(const typename Model<S>::State& x) { return std::abs(double(x.z)); }
+  static double state_max(const typename Model<S>::State& x) {
+    return std::abs(double(x.z));
+  }
 };
 
 /// Multi-element families: the state is an array of element deflections z_i.
@@ -107,12 +109,15 @@ using MaxwellSlip8 = MaxwellSlip<S, 8>;
 template <class S>
 using GMS8 = GMS<S, 8>;
 
-struct StribeckExpFamily
-    : FamilyOf<StaticFriction, Accuracy{.v_scale = 0.05, .h_fine = 1e-5, .reference = Method::exact,
-                                        .expected_order = 0 /* no state */, .h_order_max = 4e-3}> {
+struct StribeckExpFamily : FamilyOf<StaticFriction, Accuracy{.v_scale = 0.05,
+                                                             .h_fine = 1e-5,
+                                                             .reference = Method::exact,
+                                                             .expected_order = 0 /* no state */,
+                                                             .h_order_max = 4e-3}> {
   static constexpr const char* name = "stribeck-exp";
   static constexpr int kTheta = 5;
-  static constexpr std::array<double, kTheta> theta0{1.0, 1.5, 0.01, 0.4, 2.0};  // Fc Fs vs sigma2 alpha
+  static constexpr std::array<double, kTheta> theta0{1.0, 1.5, 0.01, 0.4,
+                                                     2.0};  // Fc Fs vs sigma2 alpha
   template <class S>
   static typename M<S>::Params params(const S* th) {
     typename M<S>::Params p;
@@ -125,7 +130,9 @@ struct StribeckExpFamily
     return true;
   }
   template <class S>
-  static double state_max(const typename M<S>::State&) { return 0; }
+  static double state_max(const typename M<S>::State&) {
+    return 0;
+  }
 };
 
 struct StribeckRationalSmoothFamily : StribeckExpFamily {
@@ -140,16 +147,19 @@ struct StribeckRationalSmoothFamily : StribeckExpFamily {
 };
 
 // Input |dv/dt| <= 0.16 m/s^2: no split (|dv| < vs/8 per step) for h < 0.78 ms.
-struct LuGreFamily
-    : ScalarStateFamily<LuGre, Accuracy{.v_scale = 0.01, .h_fine = 1e-6, .reference = Method::rk4,
-                                        .expected_order = 2, .h_order_max = 4e-4}> {
+struct LuGreFamily : ScalarStateFamily<LuGre, Accuracy{.v_scale = 0.01,
+                                                       .h_fine = 1e-6,
+                                                       .reference = Method::rk4,
+                                                       .expected_order = 2,
+                                                       .h_order_max = 4e-4}> {
   static constexpr const char* name = "lugre";
   // sigma0 sigma1 sigma2 Fc Fs vs: the parameter set of Canudas de Wit et al. 1995 (ref 003).
   static constexpr int kTheta = 6;
   static constexpr std::array<double, kTheta> theta0{1e5, 316.227766, 0.4, 1.0, 1.5, 0.001};
   template <class S>
   static typename M<S>::Params params(const S* th) {
-    return bristle_params<typename M<S>::Params>(th, StribeckCurve<S>::symmetric(th[3], th[4], th[5], S(2)));
+    return bristle_params<typename M<S>::Params>(
+        th, StribeckCurve<S>::symmetric(th[3], th[4], th[5], S(2)));
   }
 };
 
@@ -160,7 +170,8 @@ struct LuGreAsymFamily : LuGreFamily {
   template <class S>
   static typename M<S>::Params params(const S* th) {
     auto p = bristle_params<typename M<S>::Params>(
-        th, StribeckCurve<S>{th[3], S(0.7) * th[3], th[4], S(1.2) * th[4], th[5], S(1.5), StribeckShape::rational});
+        th, StribeckCurve<S>{th[3], S(0.7) * th[3], th[4], S(1.2) * th[4], th[5], S(1.5),
+                             StribeckShape::rational});
     p.vd = S(0.004);
     return p;
   }
@@ -169,9 +180,11 @@ struct LuGreAsymFamily : LuGreFamily {
 /// Dahl with a non-unit exponent (exercises the log1p branch of the exact solution).
 /// Rate independent and split at reversals (Dahl::step_linear): exact for a piecewise-linear
 /// velocity; the error left is that of the linear interpolation of the input: order 2.
-struct DahlFamily
-    : ScalarStateFamily<Dahl, Accuracy{.v_scale = 0.01, .h_fine = 1e-6, .reference = Method::rk4,
-                                       .expected_order = 2, .h_order_max = 4e-4}> {
+struct DahlFamily : ScalarStateFamily<Dahl, Accuracy{.v_scale = 0.01,
+                                                     .h_fine = 1e-6,
+                                                     .reference = Method::rk4,
+                                                     .expected_order = 2,
+                                                     .h_order_max = 4e-4}> {
   static constexpr const char* name = "dahl";
   static constexpr int kTheta = 3;  // sigma0 Fc n
   static constexpr std::array<double, kTheta> theta0{1e5, 1.0, 1.5};
@@ -186,15 +199,19 @@ struct DahlFamily
 /// Exponential Euler substeps on the blend region (elastoplastic.hpp): second order. The blend
 /// substeps are not exact for a held input: 1 step vs 100 substeps per 10 ms interval differ by
 /// the first-order blend error (measured 2.5e-3 relative, see the test's output).
-struct ElastoPlasticFamily
-    : ScalarStateFamily<ElastoPlastic, Accuracy{.v_scale = 0.01, .h_fine = 1e-6, .reference = Method::rk4,
-                                                .expected_order = 2, .h_order_max = 4e-4, .zoh_rel_tol = 5e-3}> {
+struct ElastoPlasticFamily : ScalarStateFamily<ElastoPlastic, Accuracy{.v_scale = 0.01,
+                                                                       .h_fine = 1e-6,
+                                                                       .reference = Method::rk4,
+                                                                       .expected_order = 2,
+                                                                       .h_order_max = 4e-4,
+                                                                       .zoh_rel_tol = 5e-3}> {
   static constexpr const char* name = "elasto-plastic";
   static constexpr int kTheta = 7;  // sigma0 sigma1 sigma2 Fc Fs vs z_ba
   static constexpr std::array<double, kTheta> theta0{1e5, 316.227766, 0.4, 1.0, 1.5, 0.001, 5e-6};
   template <class S>
   static typename M<S>::Params params(const S* th) {
-    auto p = bristle_params<typename M<S>::Params>(th, StribeckCurve<S>::symmetric(th[3], th[4], th[5], S(2)));
+    auto p = bristle_params<typename M<S>::Params>(
+        th, StribeckCurve<S>::symmetric(th[3], th[4], th[5], S(2)));
     p.z_ba = th[6];
     return p;
   }
@@ -202,9 +219,11 @@ struct ElastoPlasticFamily
 
 /// Exact for piecewise-linear input (MaxwellSlip::step_linear splits at reversals); the error
 /// left is that of the linear interpolation of the input: order 2.
-struct MaxwellSlipFamily
-    : ElementStateFamily<MaxwellSlip8, Accuracy{.v_scale = 0.001, .h_fine = 1e-6, .reference = Method::exact,
-                                                .expected_order = 2, .h_order_max = 4e-3}> {
+struct MaxwellSlipFamily : ElementStateFamily<MaxwellSlip8, Accuracy{.v_scale = 0.001,
+                                                                     .h_fine = 1e-6,
+                                                                     .reference = Method::exact,
+                                                                     .expected_order = 2,
+                                                                     .h_order_max = 4e-3}> {
   static constexpr const char* name = "maxwell-slip";
   static constexpr int kElements = 4;
   static constexpr int kTheta = 3;  // stiffness scale, slip deflection scale, sigma2
@@ -232,8 +251,11 @@ struct MaxwellSlipFamily
 /// The slip cap g(v)/k follows the input; the clipped state is Lipschitz, not smooth, in v:
 /// first order in h.
 struct ModifiedStribeckFamily
-    : ScalarStateFamily<ModifiedStribeck, Accuracy{.v_scale = 0.01, .h_fine = 1e-6, .reference = Method::exact,
-                                                   .expected_order = 1, .h_order_max = 4e-4}> {
+    : ScalarStateFamily<ModifiedStribeck, Accuracy{.v_scale = 0.01,
+                                                   .h_fine = 1e-6,
+                                                   .reference = Method::exact,
+                                                   .expected_order = 1,
+                                                   .h_order_max = 4e-4}> {
   static constexpr const char* name = "modified-stribeck";
   static constexpr int kTheta = 5;  // k sigma2 Fc Fs vs
   static constexpr std::array<double, kTheta> theta0{1e5, 0.4, 1.0, 1.5, 0.001};
@@ -247,9 +269,11 @@ struct ModifiedStribeckFamily
   }
 };
 
-struct GMSFamily
-    : ElementStateFamily<GMS8, Accuracy{.v_scale = 0.01, .h_fine = 1e-6, .reference = Method::exact,
-                                        .expected_order = 1, .h_order_max = 4e-4}> {
+struct GMSFamily : ElementStateFamily<GMS8, Accuracy{.v_scale = 0.01,
+                                                     .h_fine = 1e-6,
+                                                     .reference = Method::exact,
+                                                     .expected_order = 1,
+                                                     .h_order_max = 4e-4}> {
   static constexpr const char* name = "gms";
   static constexpr int kElements = 4;
   static constexpr int kTheta = 6;  // stiffness scale, C, sigma2, Fc, Fs, vs
@@ -281,9 +305,11 @@ struct GMSFamily
 
 /// The joint LuGre model of reference 004 (model A: exact sign) with two Stribeck terms, one of
 /// them negative (a two-break curve), and a cubic viscous series.
-struct JointLuGreFamily
-    : ScalarStateFamily<JointLuGre, Accuracy{.v_scale = 0.05, .h_fine = 1e-6, .reference = Method::rk4,
-                                             .expected_order = 2, .h_order_max = 4e-4}> {
+struct JointLuGreFamily : ScalarStateFamily<JointLuGre, Accuracy{.v_scale = 0.05,
+                                                                 .h_fine = 1e-6,
+                                                                 .reference = Method::rk4,
+                                                                 .expected_order = 2,
+                                                                 .h_order_max = 4e-4}> {
   static constexpr const char* name = "joint-lugre";
   // sigma0 sigma1 Fc Fs[0] Omega_s cv[0]
   static constexpr int kTheta = 6;

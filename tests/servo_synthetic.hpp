@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/data/servo_log.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/sim/servo_actuators.hpp"
 
 namespace frictionlab::servo_test {
@@ -37,7 +37,8 @@ inline sim::ServoParams truth_m3() {
 // Goals like BAM's trajectories (2 s at 5 ms): two sines; a lift, then the torque released.
 inline data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p) {
   data::ServoLog l;
-  l.file = "synthetic_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) + ".json";
+  l.file =
+      "synthetic_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) + ".json";
   l.mass = 0.49;
   l.length = 0.1;
   l.kp = kp;
@@ -50,7 +51,8 @@ inline data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p)
     double goal = 0;
     bool enable = true;
     if (shape == 0) {
-      goal = 0.9 * std::sin(2 * std::numbers::pi * 0.7 * t) + 0.4 * std::sin(2 * std::numbers::pi * 2.1 * t);
+      goal = 0.9 * std::sin(2 * std::numbers::pi * 0.7 * t) +
+             0.4 * std::sin(2 * std::numbers::pi * 2.1 * t);
     } else {
       goal = std::min(1.4, 1.4 * t / 1.0);
       enable = t < 1.3;

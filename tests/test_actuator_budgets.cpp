@@ -117,8 +117,8 @@ TEST(ActuatorBudgets, ClipFrictionAndFloat) {
   pf.Kc = 0.05f;
   pf.Kcs = 0.03f;
   pf.vs = 0.2f;
-  EXPECT_NEAR(friction_budget(ActuatorModel::M2, pf, 0.2f, 0.0f, 0.0f),
-              float(0.07 + e1 * 0.03), 1e-7);
+  EXPECT_NEAR(friction_budget(ActuatorModel::M2, pf, 0.2f, 0.0f, 0.0f), float(0.07 + e1 * 0.03),
+              1e-7);
 }
 
 }  // namespace

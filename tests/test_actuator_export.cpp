@@ -90,8 +90,8 @@ double num(const std::string& xml, const std::string& element, const std::string
 
 // Relative agreement to a few units in the last place.
 void expect_close(double got, double want, const char* what) {
-  EXPECT_LE(std::abs(got - want), 4e-16 * std::max(std::abs(want), 1e-300)) << what << ": " << got
-                                                                           << " vs " << want;
+  EXPECT_LE(std::abs(got - want), 4e-16 * std::max(std::abs(want), 1e-300))
+      << what << ": " << got << " vs " << want;
 }
 
 // The XL330's duty per kp rad: 4096 counts per turn, kp / 256, PWM full scale 885
@@ -211,16 +211,19 @@ TEST(ActuatorExport, CurrentWindowsPerDriveAndForm) {
   };
   const auto limited = every_key(ActuatorModel::M1, sim::ServoDrive::voltage, 1.2);
   EXPECT_EQ(notes(limited, pos), std::vector<std::string>{"the"});
-  EXPECT_NE(io::actuator_mujoco_notes(limited, io::actuator_mujoco_values(limited, 100, 12), pos)[0]
-                .find("current-limit window"),
-            std::string::npos);
+  EXPECT_NE(
+      io::actuator_mujoco_notes(limited, io::actuator_mujoco_values(limited, 100, 12), pos)[0].find(
+          "current-limit window"),
+      std::string::npos);
   // dcmotor: the window is its saturation; the order of the two clamps matters above
   // (vin max_pwm + R max_current)/kt = (10.8 + 2.4)/0.5 = 26.4 rad/s.
-  const auto dn = io::actuator_mujoco_notes(limited, io::actuator_mujoco_values(limited, 100, 12), dc);
+  const auto dn =
+      io::actuator_mujoco_notes(limited, io::actuator_mujoco_values(limited, 100, 12), dc);
   ASSERT_EQ(dn.size(), 1u);
   EXPECT_NE(dn[0].find("26.4 rad/s"), std::string::npos) << dn[0];
   const auto current = every_key(ActuatorModel::M1, sim::ServoDrive::current);
-  const auto cn = io::actuator_mujoco_notes(current, io::actuator_mujoco_values(current, 100, 12), pos);
+  const auto cn =
+      io::actuator_mujoco_notes(current, io::actuator_mujoco_values(current, 100, 12), pos);
   ASSERT_EQ(cn.size(), 1u);
   // (vin - R current_limit)/kt = (12 - 3)/0.5 = 18 rad/s.
   EXPECT_NE(cn[0].find("supply-voltage window"), std::string::npos) << cn[0];
@@ -250,7 +253,8 @@ TEST(ActuatorExport, NotesAreInTheComment) {
   o.kp = 100;
   const auto f = io::export_actuator_mujoco(source_of(m1_text(0.03)), o);
   ASSERT_EQ(f.notes.size(), 1u);
-  EXPECT_NE(f.xml.find("Not represented exactly:\n       - " + f.notes[0] + "\n"), std::string::npos)
+  EXPECT_NE(f.xml.find("Not represented exactly:\n       - " + f.notes[0] + "\n"),
+            std::string::npos)
       << f.xml;
   // One comment, first, and no "--" inside it.
   ASSERT_EQ(f.xml.rfind("<!--", 0), 0u);
@@ -332,7 +336,10 @@ TEST(ActuatorExport, BamNotesStateWhatBamCannotRepresent) {
   const auto v12 = io::export_actuator_bam(source_of(params + "\"sts3215-12v\"}")).notes;
   ASSERT_EQ(v12.size(), 2u);
   EXPECT_EQ(v12[0].rfind("actuator 'sts3215-12v': frictionlab's built-in description; BAM has no "
-                         "actuator of this name", 0), 0u) << v12[0];
+                         "actuator of this name",
+                         0),
+            0u)
+      << v12[0];
   EXPECT_NE(v12[0].find("error_gain = 0.16489 1/rad"), std::string::npos) << v12[0];
   EXPECT_NE(v12[1].find("deadband"), std::string::npos) << v12[1];
 
@@ -358,7 +365,8 @@ TEST(ActuatorExport, BamFileRoundTrips) {
       const auto r = io::export_actuator_bam(s);
       EXPECT_TRUE(r.warnings.empty());
       ASSERT_EQ(r.notes.size(), 1u);  // generic: BAM cannot read its constants
-      EXPECT_EQ(r.notes[0].rfind("actuator 'generic': BAM has no such actuator", 0), 0u) << r.notes[0];
+      EXPECT_EQ(r.notes[0].rfind("actuator 'generic': BAM has no such actuator", 0), 0u)
+          << r.notes[0];
       const auto back = io::read_actuator_source(t.write("m.json", r.text)).setup;
       EXPECT_EQ(back.params.model, setup.params.model);
       EXPECT_EQ(back.actuator.constants.drive, drive);
@@ -387,10 +395,12 @@ TEST(ActuatorExport, BamFileRoundTrips) {
   EXPECT_TRUE(io::is_actuator_source(t.dir.string()));
   EXPECT_TRUE(io::is_actuator_source(m1));
   EXPECT_TRUE(io::is_actuator_source((t.dir / "summary.json").string()));
-  EXPECT_FALSE(io::is_actuator_source(t.write("model.json", R"({"model": "coulomb", "params": {}})")));
+  EXPECT_FALSE(
+      io::is_actuator_source(t.write("model.json", R"({"model": "coulomb", "params": {}})")));
   EXPECT_FALSE(io::is_actuator_source((t.dir / "missing.json").string()));
 
-  t.write("summary.json", R"({"models": [{"model": "m1", "params_file": "m1.json"}], "recommended": "m4"})");
+  t.write("summary.json",
+          R"({"models": [{"model": "m1", "params_file": "m1.json"}], "recommended": "m4"})");
   try {
     (void)io::read_actuator_source((t.dir / "summary.json").string());
     ADD_FAILURE() << "no error for a recommended model that is not listed";
@@ -447,8 +457,8 @@ TEST(ActuatorExport, MujocoTorqueLawsReproduceTheServo) {
   const std::string pos = io::export_actuator_mujoco(s, o).xml;
   o.form = io::ActuatorMujocoForm::dcmotor;
   const std::string dc = io::export_actuator_mujoco(s, o).xml;
-  const std::vector<State> unsaturated{{0.1, 0.0, 0.0}, {0.2, 0.05, 1.5}, {-0.3, 0.0, -2.0},
-                                       {0.0, 0.25, 4.0}, {1.0, 0.9, -0.7}};
+  const std::vector<State> unsaturated{
+      {0.1, 0.0, 0.0}, {0.2, 0.05, 1.5}, {-0.3, 0.0, -2.0}, {0.0, 0.25, 4.0}, {1.0, 0.9, -0.7}};
   const std::vector<State> saturated{{1.0, 0.0, 0.0}, {-2.0, 0.5, 3.0}, {3.0, -1.0, -6.0}};
   for (const auto& states : {unsaturated, saturated})
     for (const State& x : states) {
@@ -460,8 +470,7 @@ TEST(ActuatorExport, MujocoTorqueLawsReproduceTheServo) {
           << "dcmotor form at e = " << x.target - x.q << ", qd = " << x.qd;
     }
   // The saturated states do saturate (the test would not see a wrong clamp otherwise).
-  for (const State& x : saturated)
-    EXPECT_GT(std::abs(kp * kXl330Gain * (x.target - x.q)), 1.0);
+  for (const State& x : saturated) EXPECT_GT(std::abs(kp * kXl330Gain * (x.target - x.q)), 1.0);
 
   // A current drive: the dcmotor form is exact everywhere (voltage window, then the current
   // limit); the position form inside both windows.
@@ -476,8 +485,12 @@ TEST(ActuatorExport, MujocoTorqueLawsReproduceTheServo) {
   co.form = io::ActuatorMujocoForm::dcmotor;
   const std::string cdc = io::export_actuator_mujoco(cs, co).xml;
   const double kv = cur.params.friction.Kv;
-  for (const State& x : std::vector<State>{{0.5, 0.0, 0.0}, {0.2, -0.4, 3.0}, {3.0, 0.0, 0.0},
-                                           {-2.0, 0.0, 5.0}, {1.0, 0.0, 30.0}, {-1.0, 0.0, -40.0}}) {
+  for (const State& x : std::vector<State>{{0.5, 0.0, 0.0},
+                                           {0.2, -0.4, 3.0},
+                                           {3.0, 0.0, 0.0},
+                                           {-2.0, 0.0, 5.0},
+                                           {1.0, 0.0, 30.0},
+                                           {-1.0, 0.0, -40.0}}) {
     const double want = servo_torque(cur, 100, 12, x.target, x.q, x.qd);
     EXPECT_NEAR(dcmotor_torque(cdc, x.target, x.q, x.qd), want, 1e-14 * (std::abs(want) + 1))
         << "current drive, dcmotor form at e = " << x.target - x.q << ", qd = " << x.qd;
@@ -485,7 +498,8 @@ TEST(ActuatorExport, MujocoTorqueLawsReproduceTheServo) {
     const bool inside = std::abs(i) <= cur.params.current_limit &&
                         std::abs(cur.params.R * i + cur.params.kt * x.qd) <= 12;
     if (inside) {
-      EXPECT_NEAR(position_torque(cpos, kv, x.target, x.q, x.qd), want, 1e-14 * (std::abs(want) + 1))
+      EXPECT_NEAR(position_torque(cpos, kv, x.target, x.q, x.qd), want,
+                  1e-14 * (std::abs(want) + 1))
           << "current drive, position form at e = " << x.target - x.q << ", qd = " << x.qd;
     }
   }
@@ -499,8 +513,8 @@ TEST(ActuatorExport, MujocoTorqueLawsReproduceTheServo) {
   lo.kp = 100;
   lo.form = io::ActuatorMujocoForm::dcmotor;
   const std::string ldc = io::export_actuator_mujoco(ls, lo).xml;
-  for (const State& x : std::vector<State>{{0.5, 0.0, 0.0}, {2.0, 0.0, 3.0}, {-3.0, 0.0, 10.0},
-                                           {0.1, 0.0, -20.0}}) {
+  for (const State& x :
+       std::vector<State>{{0.5, 0.0, 0.0}, {2.0, 0.0, 3.0}, {-3.0, 0.0, 10.0}, {0.1, 0.0, -20.0}}) {
     const double want = servo_torque(lim, 100, 12, x.target, x.q, x.qd);
     EXPECT_NEAR(dcmotor_torque(ldc, x.target, x.q, x.qd), want, 1e-14 * (std::abs(want) + 1))
         << "voltage drive with max_current, dcmotor form at e = " << x.target - x.q

@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "frictionlab/identify/servo_fit.hpp"
-#include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/actuator_file.hpp"
+#include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo.hpp"
@@ -92,9 +92,11 @@ TEST(ActuatorFile, ReadsTheMadeUpServo) {
 
 TEST(ActuatorFile, UnitsAreConverted) {
   auto a = io::parse_actuator(
-      replace(replace(kMadeUp, R"("period": {"value": 0, "unit": "ms"})",
-                      R"("period": {"value": 2, "unit": "ms"}, "deadband": {"value": 3, "unit": "counts"})"),
-              R"("law": "p")", R"("law": "p")"),
+      replace(
+          replace(
+              kMadeUp, R"("period": {"value": 0, "unit": "ms"})",
+              R"("period": {"value": 2, "unit": "ms"}, "deadband": {"value": 3, "unit": "counts"})"),
+          R"("law": "p")", R"("law": "p")"),
       "servo.json");
   EXPECT_DOUBLE_EQ(a.constants.period, 0.002);
   EXPECT_DOUBLE_EQ(a.constants.deadband, 3 * 2 * std::numbers::pi / 4096);
@@ -102,13 +104,16 @@ TEST(ActuatorFile, UnitsAreConverted) {
 
 TEST(ActuatorFile, MalformedFilesNameFileLineAndKey) {
   // missing constant
-  EXPECT_EQ(parse_error(replace(kMadeUp,
-                                R"(    "resistance": {"value": 2.5, "range": [0.5, 10.0], "unit": "ohm"},
+  EXPECT_EQ(
+      parse_error(replace(kMadeUp,
+                          R"(    "resistance": {"value": 2.5, "range": [0.5, 10.0], "unit": "ohm"},
 )",
-                                "")),
-            "servo.json:8: key 'motor.resistance': missing (a motor constant is required)");
-  EXPECT_EQ(parse_error(replace(kMadeUp, R"(  "supply_voltage": {"value": 12, "unit": "V", "source": "made up"},
-)", "")),
+                          "")),
+      "servo.json:8: key 'motor.resistance': missing (a motor constant is required)");
+  EXPECT_EQ(parse_error(replace(
+                kMadeUp, R"(  "supply_voltage": {"value": 12, "unit": "V", "source": "made up"},
+)",
+                "")),
             "servo.json:1: key 'supply_voltage': missing (a constant is required: {\"value\": X, "
             "\"unit\": U})");
   // A missing key of the top-level object: the line where that object starts (here after two
@@ -116,9 +121,11 @@ TEST(ActuatorFile, MalformedFilesNameFileLineAndKey) {
   const auto top_missing = [](const std::string& line) {
     return parse_error("\n  \n" + replace(kMadeUp, line, ""));
   };
-  EXPECT_EQ(top_missing("  \"supply_voltage\": {\"value\": 12, \"unit\": \"V\", \"source\": \"made up\"},\n"),
-            "servo.json:3: key 'supply_voltage': missing (a constant is required: {\"value\": X, "
-            "\"unit\": U})");
+  EXPECT_EQ(
+      top_missing(
+          "  \"supply_voltage\": {\"value\": 12, \"unit\": \"V\", \"source\": \"made up\"},\n"),
+      "servo.json:3: key 'supply_voltage': missing (a constant is required: {\"value\": X, "
+      "\"unit\": U})");
   EXPECT_EQ(top_missing("  \"name\": \"madeup-m1\",\n"),
             "servo.json:3: key 'name': missing (a string is required)");
   EXPECT_EQ(top_missing("  \"drive\": \"voltage\",\n"),
@@ -157,8 +164,9 @@ TEST(ActuatorFile, MalformedFilesNameFileLineAndKey) {
                                 R"("law": "p", "kd_gain": {"value": 0.01, "unit": "s"},)")),
             "servo.json:16: key 'control.kd_gain': law 'p' has no derivative term (use law 'pd' "
             "or 'pid')");
-  EXPECT_EQ(parse_error(replace(kMadeUp, R"("version": 1)", R"("version": 2)")),
-            "servo.json:3: key 'version': unsupported version 2 (this frictionlab reads version 1)");
+  EXPECT_EQ(
+      parse_error(replace(kMadeUp, R"("version": 1)", R"("version": 2)")),
+      "servo.json:3: key 'version': unsupported version 2 (this frictionlab reads version 1)");
   // JSON syntax: line and column
   EXPECT_EQ(parse_error(replace(kMadeUp, R"("law": "p",)", R"("law": "p" "x",)")).substr(0, 16),
             "servo.json:16:18");
@@ -167,7 +175,7 @@ TEST(ActuatorFile, MalformedFilesNameFileLineAndKey) {
 TEST(ActuatorFile, BuiltInsAreValidAndNamedAfterTheirFiles) {
   const auto names = io::builtin_actuator_names();
   EXPECT_EQ(names, (std::vector<std::string>{"mx106", "mx64", "sts3215", "sts3215-12v",
-                                              "xc330m288t", "xl320", "xl330"}));
+                                             "xc330m288t", "xl320", "xl330"}));
   for (const auto& n : names) {
     const auto a = io::builtin_actuator(n);
     ASSERT_TRUE(a) << n;
@@ -201,8 +209,7 @@ TEST(ActuatorFile, ReferencesByNameOrPath) {
     FAIL();
   } catch (const io::InputError& e) {
     EXPECT_EQ(std::string(e.what()), "log.json: key 'motor': actuator file '" +
-                                         (dir / "servos/none.json").string() +
-                                         "' does not exist");
+                                         (dir / "servos/none.json").string() + "' does not exist");
   }
   // a directory is named as one, not as missing
   std::filesystem::create_directories(dir / "servos" / "dir.json");
@@ -210,8 +217,8 @@ TEST(ActuatorFile, ReferencesByNameOrPath) {
     io::resolve_actuator("servos/dir.json", dir.string(), "log.json: key 'motor'");
     FAIL();
   } catch (const io::InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              (dir / "servos/dir.json").string() + ": is a directory, expected an ACTUATOR.json file");
+    EXPECT_EQ(std::string(e.what()), (dir / "servos/dir.json").string() +
+                                         ": is a directory, expected an ACTUATOR.json file");
   }
   // a parameter file of that actuator carries its description and reads back anywhere
   sim::ServoSetup setup;
@@ -277,7 +284,8 @@ TEST(ServoLaw, PdIsADampedOscillatorWithTheDerivativeOnTheMeasurement) {
   const auto q = o.run();
   const double per_volt = o.p.kt / o.p.R;
   const double K = per_volt * o.in.vin * o.in.kp * o.c.error_gain;
-  const double D = o.p.kt * o.p.kt / o.p.R + per_volt * o.in.vin * o.c.error_gain * o.in.kd * o.c.kd_gain;
+  const double D =
+      o.p.kt * o.p.kt / o.p.R + per_volt * o.in.vin * o.c.error_gain * o.in.kd * o.c.kd_gain;
   double worst = 0.0, worst_p = 0.0;
   auto p_only = o;
   p_only.c.law = sim::ServoLaw::p;
@@ -320,9 +328,10 @@ TEST(ServoLaw, DeadbandAndPeriod) {
   Oscillator h(1e-3, 200, 0.3);
   h.c.period = 0.005;
   std::vector<double> u;
-  sim::servo_rollout(h.c, h.p, h.in, [&](std::size_t, const sim::ServoState&, const sim::ServoStepInfo& s) {
-    u.push_back(s.control);
-  });
+  sim::servo_rollout(h.c, h.p, h.in,
+                     [&](std::size_t, const sim::ServoState&, const sim::ServoStepInfo& s) {
+                       u.push_back(s.control);
+                     });
   int changes = 0;
   for (std::size_t k = 1; k < u.size(); ++k)
     if (u[k] != u[k - 1]) {
@@ -334,8 +343,9 @@ TEST(ServoLaw, DeadbandAndPeriod) {
   Oscillator plain(1e-3, 50, 0.3);
   sim::servo_rollout(plain.c, plain.p, plain.in,
                      [&](std::size_t k, const sim::ServoState& x, const sim::ServoStepInfo& s) {
-                       EXPECT_EQ(s.control, sim::servo_control(plain.c, plain.p, plain.in.kp,
-                                                               plain.in.vin, plain.goal[k], x.q, x.qd));
+                       EXPECT_EQ(s.control,
+                                 sim::servo_control(plain.c, plain.p, plain.in.kp, plain.in.vin,
+                                                    plain.goal[k], x.q, x.qd));
                      });
 }
 
@@ -355,12 +365,14 @@ sim::ServoParams madeup_truth() {
 
 // Logs of the made-up servo (4 trajectories x 2 kp) simulated with the truth, with the motor
 // current in mA.
-std::vector<data::ServoLog> madeup_logs(const sim::ServoActuator& a, const sim::ServoParams& truth) {
+std::vector<data::ServoLog> madeup_logs(const sim::ServoActuator& a,
+                                        const sim::ServoParams& truth) {
   std::vector<data::ServoLog> logs;
   for (double kp : {400.0, 1200.0})
     for (int shape = 0; shape < 4; ++shape) {
       data::ServoLog l;
-      l.file = "madeup_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) + ".json";
+      l.file =
+          "madeup_" + std::to_string(shape) + "_" + std::to_string(static_cast<int>(kp)) + ".json";
       l.mass = 0.5;
       l.length = 0.15;
       l.kp = kp;
@@ -371,9 +383,10 @@ std::vector<data::ServoLog> madeup_logs(const sim::ServoActuator& a, const sim::
         const double t = 0.005 * k;
         const double f = 0.3 + 0.25 * shape;
         l.timestamp.push_back(t);
-        l.goal_position.push_back(shape == 3 ? (t < 1.5 ? 1.2 : 0.0)
-                                             : 0.8 * std::sin(2 * std::numbers::pi * f * t) +
-                                                   0.3 * std::sin(2 * std::numbers::pi * 3 * f * t));
+        l.goal_position.push_back(shape == 3
+                                      ? (t < 1.5 ? 1.2 : 0.0)
+                                      : 0.8 * std::sin(2 * std::numbers::pi * f * t) +
+                                            0.3 * std::sin(2 * std::numbers::pi * 3 * f * t));
         l.torque_enable.push_back(shape == 3 && t > 2.2 ? 0 : 1);
       }
       l.position.assign(n, 0.0);
@@ -466,20 +479,25 @@ TEST(ActuatorFile, MadeUpServoThroughFiles) {
   std::ofstream(dir / "madeup.json") << kMadeUp;
   const auto a = io::read_actuator((dir / "madeup.json").string());
   for (const auto& l : madeup_logs(a, madeup_truth())) {
-    nlohmann::json j{{"mass", l.mass}, {"length", l.length}, {"kp", l.kp}, {"dt", l.dt},
-                     {"motor", "../madeup.json"}, {"trajectory", "synthetic"},
-                     {"current_unit", "mA"}, {"actuator_id", 3}};
+    nlohmann::json j{
+        {"mass", l.mass},       {"length", l.length},        {"kp", l.kp},
+        {"dt", l.dt},           {"motor", "../madeup.json"}, {"trajectory", "synthetic"},
+        {"current_unit", "mA"}, {"actuator_id", 3}};
     for (std::size_t k = 0; k < l.size(); ++k)
-      j["entries"].push_back({{"timestamp", l.timestamp[k]}, {"position", l.position[k]},
-                              {"speed", l.speed[k]}, {"goal_position", l.goal_position[k]},
-                              {"torque_enable", l.torque_enable[k] != 0}, {"current", l.current[k]},
+      j["entries"].push_back({{"timestamp", l.timestamp[k]},
+                              {"position", l.position[k]},
+                              {"speed", l.speed[k]},
+                              {"goal_position", l.goal_position[k]},
+                              {"torque_enable", l.torque_enable[k] != 0},
+                              {"current", l.current[k]},
                               {"torque", 1.0}});
     std::ofstream(dir / "logs" / l.file) << j.dump();
   }
   const auto set = io::read_servo_log_set({(dir / "logs").string()});
   ASSERT_EQ(set.logs.size(), 8u);
-  EXPECT_EQ(set.warnings, (std::vector<std::string>{
-                              "keys the models do not use, in 8 logs: actuator_id, entries[].torque"}));
+  EXPECT_EQ(set.warnings,
+            (std::vector<std::string>{
+                "keys the models do not use, in 8 logs: actuator_id, entries[].torque"}));
   workflows::FitActuatorOptions o;
   o.actuator = io::servo_actuator_for_logs("", {}, set.logs);  // the logs' "motor"
   EXPECT_EQ(o.actuator.name, "madeup-m1");
@@ -558,8 +576,9 @@ TEST(ActuatorFile, UnpublishedConstantsAreNoted) {
       "m.json");
   const auto n = sim::unpublished_constant_notes(a);
   ASSERT_EQ(n.size(), 1u);
-  EXPECT_EQ(n[0], "control.period = 0.002 s of actuator 'madeup-m1' is not published for this "
-                  "servo (not published: assumed); a constant of the description, not fitted");
+  EXPECT_EQ(n[0],
+            "control.period = 0.002 s of actuator 'madeup-m1' is not published for this "
+            "servo (not published: assumed); a constant of the description, not fitted");
   // actuator check notes it; fit-actuator lists it among its warnings
   const auto logs = madeup_logs(io::parse_actuator(kMadeUp, "m.json"), madeup_truth());
   workflows::ActuatorCheckOptions o;
@@ -585,9 +604,10 @@ TEST(ActuatorCheck, AlwaysSaturatedIsNamed) {
   // output the firmware asks for (duty kp error_gain e) is above 0.02 at almost every entry.
   const auto a = io::parse_actuator(kMadeUp, "madeup.json");
   const auto logs = madeup_logs(a, madeup_truth());
-  const auto weak = io::parse_actuator(
-      replace(kMadeUp, R"("max_pwm": {"value": 0.95, "unit": "-"})", R"("max_pwm": {"value": 0.02, "unit": "-"})"),
-      "weak.json");
+  const auto weak =
+      io::parse_actuator(replace(kMadeUp, R"("max_pwm": {"value": 0.95, "unit": "-"})",
+                                 R"("max_pwm": {"value": 0.02, "unit": "-"})"),
+                         "weak.json");
   workflows::ActuatorCheckOptions o;
   o.threads = 2;
   o.evaluations = 100;
@@ -613,7 +633,8 @@ TEST(ActuatorCheck, FindingsSharedByLogsAreOneLineWithCounts) {
   // a max_torque of 50; one log alone has kd = 32
   for (std::size_t i = 0; i < n; ++i) {
     logs[i].vin = 15.0;
-    logs[i].input_volts.assign(logs[i].size(), 11.9 + 0.2 * static_cast<double>(i) / static_cast<double>(n - 1));
+    logs[i].input_volts.assign(logs[i].size(),
+                               11.9 + 0.2 * static_cast<double>(i) / static_cast<double>(n - 1));
     logs[i].current_unit.clear();
     logs[i].max_torque = 50.0;
   }
@@ -638,7 +659,8 @@ TEST(ActuatorCheck, FindingsSharedByLogsAreOneLineWithCounts) {
     EXPECT_EQ(f[0].logs.size(), n);
     EXPECT_EQ(f[0].message.rfind(head, 0), 0u) << f[0].message;
   }
-  EXPECT_NE(findings("supply")[0].message.find("input_volts average 11.9 .. 12.1 V"), std::string::npos)
+  EXPECT_NE(findings("supply")[0].message.find("input_volts average 11.9 .. 12.1 V"),
+            std::string::npos)
       << findings("supply")[0].message;
   EXPECT_NE(findings("max_torque")[0].message.find("max_torque = 50"), std::string::npos);
   // a finding of one log keeps its name
@@ -662,13 +684,15 @@ TEST(ServoLogs, ResamplingProcessedLogsAgainIsOneWarning) {
   ASSERT_EQ(out.warnings.size(), 1u);
   EXPECT_EQ(out.warnings[0], std::to_string(logs.size()) + " of " + std::to_string(logs.size()) +
                                  " logs already at a fixed step (dt = 0.005) resampled again to "
-                                 "0.01: " + logs[0].file + ", " + logs[1].file + ", " +
-                                 logs[2].file + ", ...");
+                                 "0.01: " +
+                                 logs[0].file + ", " + logs[1].file + ", " + logs[2].file +
+                                 ", ...");
   // one log: its own line, as before
   const auto one = workflows::prepare_servo_logs({logs[0]}, prep);
   ASSERT_EQ(one.warnings.size(), 1u);
-  EXPECT_EQ(one.warnings[0], logs[0].file + ": already at a fixed step (dt = 0.005), resampled "
-                                            "again to 0.01");
+  EXPECT_EQ(one.warnings[0], logs[0].file +
+                                 ": already at a fixed step (dt = 0.005), resampled "
+                                 "again to 0.01");
 }
 
 }  // namespace

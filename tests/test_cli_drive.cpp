@@ -38,9 +38,12 @@ io::CsvTable run_cli(const std::string& args, const std::string& out_name) {
 
 // The classic LuGre parameter set of examples/data/lugre.json, typed in.
 LuGre<double>::Params lugre_params() {
-  return {.sigma0 = 1e5, .sigma1 = 316.227766, .sigma2 = 0.4,
-          .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0, StribeckShape::exponential),
-          .vd = 0};
+  return {
+      .sigma0 = 1e5,
+      .sigma1 = 316.227766,
+      .sigma2 = 0.4,
+      .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0, StribeckShape::exponential),
+      .vd = 0};
 }
 
 struct Expected {

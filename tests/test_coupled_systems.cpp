@@ -62,7 +62,6 @@ using testing::pendulum_spec;
 /// The stick-slip benchmark: m = 1 kg, k = 2 N/m, v_drive = 0.1 m/s, 20 s.
 sim::StickSlipSpec benchmark_spec() { return sim::StickSlipSpec{}; }
 
-
 SimOptions ros2_opts(double h, double output_dt = 0.0) {
   return fixed_opts(SystemIntegrator::rosenbrock, h, output_dt);
 }
@@ -225,8 +224,10 @@ TEST(Ros2, TimeDerivativeKeepsStiffOrderTwo) {
   const StiffForced f{1e8};
   const StiffForcedNoFt g{f};
   const double T = 2.0, y0 = std::cos(0.0);  // start on the slow manifold
-  const double e1 = stiff_error<Ros2>(f, f, 0.025, T, y0), e2 = stiff_error<Ros2>(f, f, 0.0125, T, y0);
-  const double n1 = stiff_error<Ros2>(g, f, 0.025, T, y0), n2 = stiff_error<Ros2>(g, f, 0.0125, T, y0);
+  const double e1 = stiff_error<Ros2>(f, f, 0.025, T, y0),
+               e2 = stiff_error<Ros2>(f, f, 0.0125, T, y0);
+  const double n1 = stiff_error<Ros2>(g, f, 0.025, T, y0),
+               n2 = stiff_error<Ros2>(g, f, 0.0125, T, y0);
   std::printf(
       "[measured] stiff forced, h = 0.025 / 0.0125: with f_t %.3e / %.3e (order %.2f); "
       "without %.3e / %.3e (order %.2f)\n",
@@ -555,8 +556,8 @@ Agreement ros2_against_cvode(Run run) {
 
 TEST(OtherModels, ElastoPlasticStickSlipBothIntegratorsAgree) {
   const auto c = classic();  // classic LuGre numbers, z_ba = 5 um
-  const ElastoPlastic<double>::Params p{.sigma0 = c.sigma0, .sigma1 = c.sigma1, .sigma2 = c.sigma2,
-                                        .curve = c.curve, .z_ba = 5e-6};
+  const ElastoPlastic<double>::Params p{
+      .sigma0 = c.sigma0, .sigma1 = c.sigma1, .sigma2 = c.sigma2, .curve = c.curve, .z_ba = 5e-6};
   const auto [ref, e] = ros2_against_cvode(
       [&](const SimOptions& o) { return sim::simulate_stick_slip(benchmark_spec(), p, o); });
   std::printf(
@@ -769,8 +770,8 @@ TEST(TrBdf2, LStableOnStiffForcedProblem) {
   const StiffForced f{1e8};
   const double y0 = 1.0, e1 = stiff_error<TrBdf2>(f, f, 0.025, 2.0, y0),
                e2 = stiff_error<TrBdf2>(f, f, 0.0125, 2.0, y0);
-  std::printf("[measured] TR-BDF2 stiff forced, h = 0.025 / 0.0125: %.3e / %.3e (order %.2f)\n",
-              e1, e2, std::log2(e1 / e2));
+  std::printf("[measured] TR-BDF2 stiff forced, h = 0.025 / 0.0125: %.3e / %.3e (order %.2f)\n", e1,
+              e2, std::log2(e1 / e2));
   EXPECT_GT(std::log2(e1 / e2), 1.9);
   EXPECT_LT(std::log2(e1 / e2), 2.1);
 }
@@ -817,8 +818,9 @@ TEST(StickSlip, TrBdf2WithinOnePercentAtCoarseSteps) {
   for (double h : {5e-3, 1e-2}) {
     double e = 0, P = 0;
     benchmark_error(trbdf2_opts(h), e, P);
-    std::printf("[measured] stick-slip benchmark, TR-BDF2 h = %g: e = %.3e m = %.3f %% of P = %.4f m\n",
-                h, e, 100 * e / P, P);
+    std::printf(
+        "[measured] stick-slip benchmark, TR-BDF2 h = %g: e = %.3e m = %.3f %% of P = %.4f m\n", h,
+        e, 100 * e / P, P);
     EXPECT_LE(e, 0.01 * P) << "h = " << h;
   }
   double e = 0, P = 0;

@@ -3,11 +3,11 @@
 // write -> read round trip.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -66,14 +66,21 @@ const BadCsv kBadCsv[] = {
     {"NonFiniteCells", "t,v\n0,1e999\n", 2, 2, "number out of the range of double: '1e999'"},
     {"NonFiniteCells", "t,v\n0,-1e400\n", 2, 2, "out of the range"},
     {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n\n1,2\n", 3, 0, "blank line inside the data"},
-    {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n   \n\n1,2\n", 3, 0, "blank line inside the data"},
+    {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n   \n\n1,2\n", 3, 0,
+     "blank line inside the data"},
     {"BlankAndCommentLinesInsideTheData", "t,v\n0,1\n# note\n1,2\n", 3, 0,
      "comment lines are allowed only before the header"},
     // Quoted input is printable: a tab, DEL and a byte that is not UTF-8 are written \xNN.
     {"PrintableQuotes", "t,v\n0,1\x7F\n", 2, 2, "not a number: '1\\x7F' (column 'v')"},
-    {"PrintableQuotes", "t,v\n0,\xFF\xFE" "1\n", 2, 2, "not a number: '\\xFF\\xFE1'"},
+    {"PrintableQuotes",
+     "t,v\n0,\xFF\xFE"
+     "1\n",
+     2, 2, "not a number: '\\xFF\\xFE1'"},
     {"PrintableQuotes", "t\tv\n0\t1\n", 1, 0, "one column named 't\\x09v'"},
-    {"PrintableQuotes", "t,v\n0,1\xE2\x80\xAE" "2\n", 2, 2, "'1\\xE2\\x80\\xAE2'"},  // U+202E
+    {"PrintableQuotes",
+     "t,v\n0,1\xE2\x80\xAE"
+     "2\n",
+     2, 2, "'1\\xE2\\x80\\xAE2'"},  // U+202E
 };
 
 class CsvReadError : public ::testing::TestWithParam<BadCsv> {};
@@ -133,7 +140,8 @@ TEST(CsvRead, BinaryTextIsRefusedAsAWhole) {
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(":2: not a number: '2\\x00' (column 'v')"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
   // "MATLAB" as a column name is not a MATLAB header.
   EXPECT_EQ(parse_csv("MATLAB,t\n1,2\n", "in.csv").names[0], "MATLAB");
@@ -141,10 +149,10 @@ TEST(CsvRead, BinaryTextIsRefusedAsAWhole) {
 
 TEST(CsvRead, QuotedInputIsPrintableAndBounded) {
   EXPECT_EQ(quote_text(std::string("a\0b", 3)), "'a\\x00b'");
-  EXPECT_EQ(quote_text("caf\xC3\xA9"), "'caf\xC3\xA9'");              // valid UTF-8 kept
-  EXPECT_EQ(quote_text("\xC0\xAF"), "'\\xC0\\xAF'");                  // overlong '/'
-  EXPECT_EQ(quote_text("\xED\xA0\x80"), "'\\xED\\xA0\\x80'");           // a surrogate
-  EXPECT_EQ(quote_text("\xC2\x85"), "'\\xC2\\x85'");                  // C1 control NEL
+  EXPECT_EQ(quote_text("caf\xC3\xA9"), "'caf\xC3\xA9'");       // valid UTF-8 kept
+  EXPECT_EQ(quote_text("\xC0\xAF"), "'\\xC0\\xAF'");           // overlong '/'
+  EXPECT_EQ(quote_text("\xED\xA0\x80"), "'\\xED\\xA0\\x80'");  // a surrogate
+  EXPECT_EQ(quote_text("\xC2\x85"), "'\\xC2\\x85'");           // C1 control NEL
   EXPECT_EQ(quote_text(std::string(100, 'a')), "'" + std::string(60, 'a') + "...'");
   const std::string long_binary(1000, '\x01');
   EXPECT_LE(quote_text(long_binary).size(), 60u + 5u);
@@ -171,7 +179,8 @@ TEST(CsvRead, AMillionColumnHeaderIsLinearAndItsMessagesShort) {
   for (int i = 0; i < kColumns; ++i) header += (i ? ",c" : "c") + std::to_string(i);
   const CsvTable t = parse_csv(header + "\n", "w.csv");
   ASSERT_EQ(t.names.size(), static_cast<std::size_t>(kColumns));
-  const std::string missing = frictionlab::testing::message_of<InputError>([&] { (void)t.index("v"); });
+  const std::string missing =
+      frictionlab::testing::message_of<InputError>([&] { (void)t.index("v"); });
   EXPECT_LT(missing.size(), 1000u) << missing.substr(0, 2000);
   EXPECT_NE(missing.find("c7, ... and 999992 more)"), std::string::npos) << missing;
   const std::string short_row = frictionlab::testing::message_of<InputError>(
@@ -260,8 +269,8 @@ TEST(CsvRead, OnlyRegularFilesWithinTheLimitAreRead) {
             "/dev/zero: is a character device, not a regular file: expected a CSV file "
             "(frictionlab reads its inputs from regular files, not from devices, pipes or "
             "sockets)");
-  const fs::path dir = fs::temp_directory_path() / ("frictionlab_test_csv_files_" +
-                                                    std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("frictionlab_test_csv_files_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "sub.csv");
   EXPECT_EQ(message_of<InputError>([&] { (void)read_csv((dir / "sub.csv").string()); }),
@@ -269,19 +278,22 @@ TEST(CsvRead, OnlyRegularFilesWithinTheLimitAreRead) {
   // A FIFO is refused before it is opened (an open would wait for a writer for ever).
   const std::string fifo = (dir / "pipe.csv").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_NE(message_of<InputError>([&] { (void)read_csv(fifo); })
-                .find(": is a FIFO (named pipe), not a regular file: expected a CSV file"),
+  EXPECT_NE(message_of<InputError>([&] {
+              (void)read_csv(fifo);
+            }).find(": is a FIFO (named pipe), not a regular file: expected a CSV file"),
             std::string::npos);
   // Sizes: sparse files just above each limit (no disk blocks written).
   const std::string big = (dir / "big.csv").string();
   std::ofstream(big) << "t,v\n";
   fs::resize_file(big, kMaxRecordFileBytes + 1);
   EXPECT_EQ(message_of<InputError>([&] { (void)read_csv(big); }),
-            big + ": is 1073741825 bytes, more than the limit of 1 GiB (1073741824 bytes) for a "
-                  "CSV file (docs/file-formats.md, \"Limits\")");
+            big +
+                ": is 1073741825 bytes, more than the limit of 1 GiB (1073741824 bytes) for a "
+                "CSV file (docs/file-formats.md, \"Limits\")");
   fs::resize_file(big, kMaxJsonFileBytes + 1);
-  EXPECT_NE(message_of<InputError>([&] { (void)read_text_file(big, "a MODEL.json file"); })
-                .find("more than the limit of 256 MiB (268435456 bytes) for a MODEL.json file"),
+  EXPECT_NE(message_of<InputError>([&] {
+              (void)read_text_file(big, "a MODEL.json file");
+            }).find("more than the limit of 256 MiB (268435456 bytes) for a MODEL.json file"),
             std::string::npos);
   fs::remove_all(dir);
 }

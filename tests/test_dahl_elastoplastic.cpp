@@ -111,7 +111,9 @@ TEST(Dahl, ReversalBranchMatchesClosedForm) {
   }
 }
 
-double dahl_input(double t) { return 0.003 * std::sin(2 * kPi * t) + 0.001 * std::sin(2 * kPi * 3.3 * t); }
+double dahl_input(double t) {
+  return 0.003 * std::sin(2 * kPi * t) + 0.001 * std::sin(2 * kPi * 3.3 * t);
+}
 
 TEST(Dahl, ExactStepMatchesFineRk4ForPiecewiseConstantInput) {
   // ZOH input sampled at 10 ms: the exact step takes each sample in one step; RK4 integrates the
@@ -178,7 +180,9 @@ TEST(Dahl, StateBoundIsInvariantForAnyStep) {
 using E = ElastoPlastic<double>;
 
 E::Params ep() {
-  E::Params p{.sigma0 = 1e5, .sigma1 = std::sqrt(1e5), .sigma2 = 0.4,
+  E::Params p{.sigma0 = 1e5,
+              .sigma1 = std::sqrt(1e5),
+              .sigma2 = 0.4,
               .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0)};
   p.z_ba = 5e-6;  // half of min g / sigma0 = 1e-5
   return p;
@@ -237,7 +241,7 @@ TEST(ElastoPlastic, NoDriftUnderSmallOscillationInTheElasticRegion) {
       ASSERT_LT(std::abs(x.z), p.z_ba);
     }
   }
-  EXPECT_LT(max_dev, 1e-18);   // z equals the displacement to rounding
+  EXPECT_LT(max_dev, 1e-18);  // z equals the displacement to rounding
   EXPECT_LT(std::abs(x.z - xpos), 1e-18);
   EXPECT_NEAR(E::force(p, x, v_of(0)), F0 + p.sigma0 * xpos, 1e-12);
   RecordProperty("lugre_drift", sci(std::abs(xl.z - xpos)));
@@ -288,7 +292,9 @@ TEST(ElastoPlastic, OneHugeStepNeverOvershootsAndStateStaysBounded) {
   check(float{});
 }
 
-double ep_input(double t) { return 0.004 * std::sin(2 * kPi * t) + 0.002 * std::sin(2 * kPi * 3.1 * t + 0.3); }
+double ep_input(double t) {
+  return 0.004 * std::sin(2 * kPi * t) + 0.002 * std::sin(2 * kPi * 3.1 * t + 0.3);
+}
 
 TEST(ElastoPlastic, ConvergesToFineRk4AsTheStepShrinks) {
   // Reference: RK4 with h = 1e-6 on the linearly interpolated input (self-consistency vs
@@ -339,8 +345,11 @@ TEST(ElastoPlastic, AutodiffThroughTheStepMatchesFiniteDifferences) {
   using J = ceres::Jet<double, 4>;  // sigma0, sigma1, Fs, z_ba
   auto params = [](auto th0, auto th1, auto th2, auto th3) {
     using S = decltype(th0);
-    typename ElastoPlastic<S>::Params p{.sigma0 = th0, .sigma1 = th1, .sigma2 = S(0.4),
-                                        .curve = StribeckCurve<S>::symmetric(S(1), th2, S(0.001), S(2))};
+    typename ElastoPlastic<S>::Params p{
+        .sigma0 = th0,
+        .sigma1 = th1,
+        .sigma2 = S(0.4),
+        .curve = StribeckCurve<S>::symmetric(S(1), th2, S(0.001), S(2))};
     p.z_ba = th3;
     return p;
   };

@@ -84,8 +84,8 @@ TEST(Estimator, DisplacementEqualsLibrarySimulation) {
       ASSERT_TRUE(o.ok);
       max_dz = std::max(max_dz, std::abs(o.z - z[k]));
       // The estimator's velocity of the cycle is the backward difference = vlib[k-1].
-      max_dF = std::max(max_dF, std::abs(o.friction - M::force(p.friction, M::State{z[k]},
-                                                                vlib[k - 1])));
+      max_dF = std::max(max_dF,
+                        std::abs(o.friction - M::force(p.friction, M::State{z[k]}, vlib[k - 1])));
     }
     EXPECT_LE(max_dz, 1e-10 * est.state_bound());
     EXPECT_LE(max_dF, 1e-10 * p.friction.curve.Fs_pos);
@@ -172,9 +172,10 @@ TEST(Estimator, FloatTenMinutesAt1kHzStaysCloseAndBounded) {
     if (std::abs(of.z) > zmax_f) ++outside;
   }
   const double rms = std::sqrt(sum_sq / static_cast<double>(n));
-  std::printf("float vs double over 10 min at 1 kHz: max |dF|/Fs = %.3g, rms %.3g, "
-              "max |dz|/zmax = %.3g (first minute %.3g, last minute %.3g)\n",
-              max_err, rms, max_dz, max_err_first, max_err_last);
+  std::printf(
+      "float vs double over 10 min at 1 kHz: max |dF|/Fs = %.3g, rms %.3g, "
+      "max |dz|/zmax = %.3g (first minute %.3g, last minute %.3g)\n",
+      max_err, rms, max_dz, max_err_first, max_err_last);
   // docs/estimator.md: "float error" (documented bound 1e-4 of Fs; measured ~1e-6).
   EXPECT_LT(max_err, 1e-4);
   EXPECT_LT(max_dz, 1e-4);
@@ -320,10 +321,11 @@ TEST(Estimator, EndOfStepDerivativeSamplesTheContinuousForce) {
       }
     }
   }
-  std::printf("cycle energy [J]: continuous %.6g, end-of-step dz/dt %.6g (%+.2g %%), mean "
-              "(z+ - z)/h %.6g (%+.2g %%); max |F - F(t_k)| [Nm]: end-of-step %.3g, mean %.3g\n",
-              W_ref, W_end, 100 * (W_end / W_ref - 1), W_mean, 100 * (W_mean / W_ref - 1),
-              err_end, err_mean);
+  std::printf(
+      "cycle energy [J]: continuous %.6g, end-of-step dz/dt %.6g (%+.2g %%), mean "
+      "(z+ - z)/h %.6g (%+.2g %%); max |F - F(t_k)| [Nm]: end-of-step %.3g, mean %.3g\n",
+      W_ref, W_end, 100 * (W_end / W_ref - 1), W_mean, 100 * (W_mean / W_ref - 1), err_end,
+      err_mean);
   EXPECT_GT(W_ref, 0);
   EXPECT_GT(W_end, 0);
   EXPECT_NEAR(W_end, W_ref, 0.01 * W_ref);
@@ -419,10 +421,10 @@ TEST(Estimator, NonFiniteInputOrNegativeTimeLeavesTheStateUnchanged) {
   const auto s = e.state();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  for (auto o : {e.step(nan, 0.01f, 1e-3f), e.step(1.0f, nan, 1e-3f), e.step(1.0f, 0.01f, nan),
-                 e.step(1.0f, 0.01f, -1e-3f), e.step(1.0f, 0.01f, 1e-3f, inf),
-                 e.step(1.0f, inf, 1e-3f), e.step_displacement(1.0f, nan, 1e-3f),
-                 e.step_displacement(1.0f, 1e-5f, -1e-3f)}) {
+  for (auto o :
+       {e.step(nan, 0.01f, 1e-3f), e.step(1.0f, nan, 1e-3f), e.step(1.0f, 0.01f, nan),
+        e.step(1.0f, 0.01f, -1e-3f), e.step(1.0f, 0.01f, 1e-3f, inf), e.step(1.0f, inf, 1e-3f),
+        e.step_displacement(1.0f, nan, 1e-3f), e.step_displacement(1.0f, 1e-5f, -1e-3f)}) {
     EXPECT_FALSE(o.ok);
     EXPECT_EQ(o.torque, 0.0f);
     EXPECT_EQ(e.state().z, s.z);
@@ -488,7 +490,9 @@ TEST(EstimatorBuilder, RefusesValuesThatFloatCannotHold) {
         (void)estimator::make_estimator<double>(p);
       ADD_FAILURE() << "no error";
     } catch (const std::invalid_argument& e) {
-      EXPECT_STREQ(e.what(), "parameter 'sigma0': |1e+40| is beyond the limit 1e+15 of any number (SI units)");
+      EXPECT_STREQ(
+          e.what(),
+          "parameter 'sigma0': |1e+40| is beyond the limit 1e+15 of any number (SI units)");
     }
   }
 }

@@ -35,11 +35,11 @@ void* aligned(std::size_t n, std::size_t al) noexcept {
 extern "C" {
 // glibc's own allocator entry points, which the replacements forward to (reserved names on
 // purpose: they are glibc's exported symbols).
-void* __libc_malloc(std::size_t) noexcept;                // NOLINT(bugprone-reserved-identifier)
-void* __libc_calloc(std::size_t, std::size_t) noexcept;   // NOLINT(bugprone-reserved-identifier)
-void* __libc_realloc(void*, std::size_t) noexcept;        // NOLINT(bugprone-reserved-identifier)
-void* __libc_memalign(std::size_t, std::size_t) noexcept; // NOLINT(bugprone-reserved-identifier)
-void __libc_free(void*) noexcept;                         // NOLINT(bugprone-reserved-identifier)
+void* __libc_malloc(std::size_t) noexcept;                 // NOLINT(bugprone-reserved-identifier)
+void* __libc_calloc(std::size_t, std::size_t) noexcept;    // NOLINT(bugprone-reserved-identifier)
+void* __libc_realloc(void*, std::size_t) noexcept;         // NOLINT(bugprone-reserved-identifier)
+void* __libc_memalign(std::size_t, std::size_t) noexcept;  // NOLINT(bugprone-reserved-identifier)
+void __libc_free(void*) noexcept;                          // NOLINT(bugprone-reserved-identifier)
 
 void* malloc(std::size_t n) noexcept {
   note();
@@ -199,8 +199,9 @@ TEST(EstimatorAllocation, CApiNeverAllocates) {
   c.hold = FL_HOLD_LINEAR;
   fl_estimator_f32 e32;
   fl_estimator_f64 e64;
-  fl_estimator_params_f64 c64{0.5, 1e4, 0.05, 0.05, 0.18, 0.15, 0.25, 0.21, 0.05, 1.0, 0.0,
-                              FL_STRIBECK_EXPONENTIAL, FL_HOLD_ZOH};
+  fl_estimator_params_f64 c64{0.5,        1e4,  0.05, 0.05, 0.18, 0.15,
+                              0.25,       0.21, 0.05, 1.0,  0.0,  FL_STRIBECK_EXPONENTIAL,
+                              FL_HOLD_ZOH};
   double checksum = 0;
   long n = 0;
   {
@@ -209,13 +210,13 @@ TEST(EstimatorAllocation, CApiNeverAllocates) {
     (void)fl_estimator_f64_init(&e64, &c64);
     for (std::size_t k = 1; k < rec.t.size(); ++k) {
       const double dt = rec.t[k] - rec.t[k - 1];
-      checksum += static_cast<double>(
-          fl_estimator_f32_step(&e32, static_cast<float>(rec.i[k]), static_cast<float>(rec.v[k]),
-                                static_cast<float>(dt), 0.0f)
-              .torque);
-      checksum += fl_estimator_f64_step_displacement(&e64, rec.i[k], rec.x[k] - rec.x[k - 1], dt,
-                                                     0.0)
-                      .torque;
+      checksum += static_cast<double>(fl_estimator_f32_step(&e32, static_cast<float>(rec.i[k]),
+                                                            static_cast<float>(rec.v[k]),
+                                                            static_cast<float>(dt), 0.0f)
+                                          .torque);
+      checksum +=
+          fl_estimator_f64_step_displacement(&e64, rec.i[k], rec.x[k] - rec.x[k - 1], dt, 0.0)
+              .torque;
     }
     (void)fl_estimator_f32_set_params(&e32, &c);
     fl_estimator_f32_reset(&e32, 0.0f, 0.0f);

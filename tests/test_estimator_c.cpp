@@ -32,7 +32,7 @@ CP c_params(const EstimatorParams<S>& p) {
   c.alpha = p.friction.curve.alpha;
   c.vd = p.friction.vd;
   c.shape = p.friction.curve.shape == StribeckShape::rational ? FL_STRIBECK_RATIONAL
-                                                               : FL_STRIBECK_EXPONENTIAL;
+                                                              : FL_STRIBECK_EXPONENTIAL;
   c.hold = p.hold == Hold::linear ? FL_HOLD_LINEAR : FL_HOLD_ZOH;
   return c;
 }
@@ -129,7 +129,8 @@ TEST(EstimatorC, ErrorCodesAreTheCppOnes) {
     EXPECT_STREQ(fl_estimator_param_name(code), param_name(static_cast<ParamError>(code)));
   EXPECT_STREQ(fl_estimator_param_name(99), "unknown");
 
-  const auto base = c_params<fl_estimator_params_f32>(estimator::convert<float>(test::joint_params()));
+  const auto base =
+      c_params<fl_estimator_params_f32>(estimator::convert<float>(test::joint_params()));
   CApi32 c;
   ASSERT_EQ(c.init(base), FL_ESTIMATOR_OK);
   auto bad = base;

@@ -24,7 +24,8 @@
 namespace frictionlab {
 namespace {
 
-const std::string kParams = std::string(FRICTIONLAB_SOURCE_DIR) + "/examples/data/joint_estimator.json";
+const std::string kParams =
+    std::string(FRICTIONLAB_SOURCE_DIR) + "/examples/data/joint_estimator.json";
 
 // The generated C functions of one precision, so that the comparison is written once.
 template <class Scalar, class State, auto Reset, auto Step, auto StepDisplacement, auto Check,
@@ -38,14 +39,16 @@ struct Gen {
   static int check() { return Check(); }
   static double zmax() { return ZMax; }
 };
-using Gen32 = Gen<float, joint_f32_state, joint_f32_reset, joint_f32_step, joint_f32_step_displacement,
-                  joint_f32_check, double(JOINT_F32_Z_MAX)>;
-using Gen64 = Gen<double, joint_f64_state, joint_f64_reset, joint_f64_step, joint_f64_step_displacement,
-                  joint_f64_check, double(JOINT_F64_Z_MAX)>;
-using JointGen32 = Gen<float, joint_fit_f32_state, joint_fit_f32_reset, joint_fit_f32_step,
-                       joint_fit_f32_step_displacement, joint_fit_f32_check, double(JOINT_FIT_F32_Z_MAX)>;
-using JointGen64 = Gen<double, joint_fit_f64_state, joint_fit_f64_reset, joint_fit_f64_step,
-                       joint_fit_f64_step_displacement, joint_fit_f64_check, double(JOINT_FIT_F64_Z_MAX)>;
+using Gen32 = Gen<float, joint_f32_state, joint_f32_reset, joint_f32_step,
+                  joint_f32_step_displacement, joint_f32_check, double(JOINT_F32_Z_MAX)>;
+using Gen64 = Gen<double, joint_f64_state, joint_f64_reset, joint_f64_step,
+                  joint_f64_step_displacement, joint_f64_check, double(JOINT_F64_Z_MAX)>;
+using JointGen32 =
+    Gen<float, joint_fit_f32_state, joint_fit_f32_reset, joint_fit_f32_step,
+        joint_fit_f32_step_displacement, joint_fit_f32_check, double(JOINT_FIT_F32_Z_MAX)>;
+using JointGen64 =
+    Gen<double, joint_fit_f64_state, joint_fit_f64_reset, joint_fit_f64_step,
+        joint_fit_f64_step_displacement, joint_fit_f64_check, double(JOINT_FIT_F64_Z_MAX)>;
 
 const std::string kJointFit = FRICTIONLAB_JOINT_FIT_JSON;
 constexpr double kJointKm = 0.5;  // the --km of the export (tests/estimator.cmake)
@@ -72,8 +75,9 @@ void compare(bool displacement, double tol,
   for (std::size_t k = 1; k < rec.t.size(); ++k) {
     const S dt = static_cast<S>(rec.t[k] - rec.t[k - 1]), i = static_cast<S>(rec.i[k]);
     const S u = (k > 20000 && k < 20500) ? S(2e-4) : S(0);
-    const auto a = displacement ? est.step_displacement(i, static_cast<S>(rec.x[k] - rec.x[k - 1]), dt, u)
-                                : est.step(i, static_cast<S>(rec.v[k]), dt, u);
+    const auto a = displacement
+                       ? est.step_displacement(i, static_cast<S>(rec.x[k] - rec.x[k - 1]), dt, u)
+                       : est.step(i, static_cast<S>(rec.v[k]), dt, u);
     const auto b = displacement ? g.disp(i, static_cast<S>(rec.x[k] - rec.x[k - 1]), dt, u)
                                 : g.step(i, static_cast<S>(rec.v[k]), dt, u);
     ASSERT_TRUE(a.ok);
@@ -128,7 +132,8 @@ void compare_with_joint_model(double tol) {
     const double dt = rec.t[k] - rec.t[k - 1];
     z = JL::step_linear(jl, z, rec.v[k - 1], rec.v[k], dt);
     const double F = JL::force(jl, z, rec.v[k]);
-    const auto b = g.step(static_cast<S>(rec.i[k]), static_cast<S>(rec.v[k]), static_cast<S>(dt), S(0));
+    const auto b =
+        g.step(static_cast<S>(rec.i[k]), static_cast<S>(rec.v[k]), static_cast<S>(dt), S(0));
     ASSERT_EQ(b.ok, 1);
     max_F = std::max(max_F, std::abs(F));
     max_dF = std::max({max_dF, std::abs(F - static_cast<double>(b.friction)),
@@ -137,7 +142,9 @@ void compare_with_joint_model(double tol) {
   EXPECT_LE(max_dF, tol * max_F) << "largest friction " << max_F;
 }
 
-TEST(EstimatorExportC, JointFitDoubleIsTheJointModel) { compare_with_joint_model<JointGen64>(1e-12); }
+TEST(EstimatorExportC, JointFitDoubleIsTheJointModel) {
+  compare_with_joint_model<JointGen64>(1e-12);
+}
 
 TEST(EstimatorExportC, JointFitFloatIsTheJointModel) { compare_with_joint_model<JointGen32>(1e-5); }
 

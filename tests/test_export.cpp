@@ -1,8 +1,9 @@
 // io::export_xml / export_json / export_c / export_mujoco on the example files: the texts
 // read back (ESTIMATOR.json through the reader of io/estimator_export), the overrides win over the
 // file, the C pair is named after `name`, and the error paths; progress reports and cancellation.
-// A joint_fit.json's friction: the lugre form of a joint-lugre set (models/joint_lugre/as_lugre.hpp)
-// against the joint model itself, the obstacles, the notes of what the targets leave out.
+// A joint_fit.json's friction: the lugre form of a joint-lugre set
+// (models/joint_lugre/as_lugre.hpp) against the joint model itself, the obstacles, the notes of
+// what the targets leave out.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -110,9 +111,9 @@ TEST(WorkflowExport, ReportsAndCancels) {
   EXPECT_THROW((void)io::export_json(src, {}, cancel), workflows::Cancelled);
   EXPECT_THROW((void)io::export_c(src, {}, cancel), workflows::Cancelled);
   EXPECT_THROW((void)io::export_mujoco(src, {}, cancel), workflows::Cancelled);
-  EXPECT_THROW((void)io::export_xml(io::read_lugre_group(kData + "sensorless_fit.json"),
-                                           "f", cancel),
-               workflows::Cancelled);
+  EXPECT_THROW(
+      (void)io::export_xml(io::read_lugre_group(kData + "sensorless_fit.json"), "f", cancel),
+      workflows::Cancelled);
 }
 
 // ---- joint fits ----
@@ -157,7 +158,8 @@ TEST(JointFitExport, AsLugreIsTheJointModel) {
       zj = JL::step(jl, zj, v, 1e-3);
     }
     const double Fl = L::force(l.params, zl, v), Fj = JL::force(jl, zj, v);
-    max_d = std::max({max_d, std::abs(Fl - Fj), std::abs(L::steady_force(l.params, v) - JL::steady_force(jl, v))});
+    max_d = std::max({max_d, std::abs(Fl - Fj),
+                      std::abs(L::steady_force(l.params, v) - JL::steady_force(jl, v))});
     max_F = std::max(max_F, std::abs(Fj));
     v0 = v;
   }
@@ -188,7 +190,8 @@ TEST(JointFitExport, AsLugreObstacles) {
 }
 
 std::string joint_fit_text(const std::string& joint) {
-  return R"({"format": "frictionlab-joint-fit", "version": 1, "method": "sr3", "joint": )" + joint + "}";
+  return R"({"format": "frictionlab-joint-fit", "version": 1, "method": "sr3", "joint": )" + joint +
+         "}";
 }
 
 constexpr const char* kJoint =
@@ -248,8 +251,9 @@ TEST(JointFitExport, ErrorsNameTheFileAndTheModel) {
     (void)io::parse_lugre_group(joint_fit_text(delta2), "jf.json", 0.5);
     ADD_FAILURE() << "no error";
   } catch (const io::InputError& e) {
-    EXPECT_STREQ(e.what(), "jf.json: joint: friction: parameter 'delta': the LUGRE group uses the "
-                           "Stribeck exponent 1, got 2");
+    EXPECT_STREQ(e.what(),
+                 "jf.json: joint: friction: parameter 'delta': the LUGRE group uses the "
+                 "Stribeck exponent 1, got 2");
   }
   // Without Km the estimator asks for --km, naming the joint fit.
   const io::FrictionSource s = io::parse_friction_source(joint_fit_text(kJoint), "jf.json");

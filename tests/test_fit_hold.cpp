@@ -34,7 +34,9 @@ data::Record sine_record(Hold hold, double noise_std = 0, unsigned seed = 1) {
   r.force.resize(r.t.size());
   drive<LuGre<double>>(truth(), LuGre<double>::State{}, r.t.data(), r.velocity.data(),
                        static_cast<long>(r.t.size()), Method::exact, hold, 0.0,
-                       [&](long k, double F, const LuGre<double>::State&) { r.force[static_cast<std::size_t>(k)] = F; });
+                       [&](long k, double F, const LuGre<double>::State&) {
+                         r.force[static_cast<std::size_t>(k)] = F;
+                       });
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> e(0, noise_std > 0 ? noise_std : 1);
   if (noise_std > 0)
@@ -64,8 +66,11 @@ TEST(FitHold, ZohRecordFittedWithZohRecoversTheTruth) {
   const FitResult r = fit_with(sine_record(Hold::zoh), Hold::zoh);
   EXPECT_EQ(r.hold, Hold::zoh);
   const auto p = truth();
-  for (const auto& [name, value] : {std::pair<std::string, double>{"sigma0", p.sigma0}, {"sigma1", p.sigma1},
-                                    {"sigma2", p.sigma2}, {"Fc", p.curve.Fc_pos}, {"Fs", p.curve.Fs_pos},
+  for (const auto& [name, value] : {std::pair<std::string, double>{"sigma0", p.sigma0},
+                                    {"sigma1", p.sigma1},
+                                    {"sigma2", p.sigma2},
+                                    {"Fc", p.curve.Fc_pos},
+                                    {"Fs", p.curve.Fs_pos},
                                     {"vs", p.curve.vs}})
     EXPECT_LT(rel_error(r, name, value), 1e-4) << name << " = " << parameter(r, name).value;
   EXPECT_EQ(hold_reason(r, "--hold"), "");
@@ -94,7 +99,8 @@ TEST(FitHold, NoHintFromNoiseAlone) {
   // the other hold's change (1 % of the force's range of 3 N, and 1e-4 N).
   for (const double noise : {0.03, 1e-4})
     for (unsigned seed = 1; seed <= 3; ++seed) {
-      EXPECT_EQ(hold_reason(fit_with(sine_record(Hold::linear, noise, seed), std::nullopt), "--hold"), "")
+      EXPECT_EQ(
+          hold_reason(fit_with(sine_record(Hold::linear, noise, seed), std::nullopt), "--hold"), "")
           << noise << " " << seed;
       EXPECT_EQ(hold_reason(fit_with(sine_record(Hold::zoh, noise, seed), Hold::zoh), "--hold"), "")
           << noise << " " << seed;
@@ -106,7 +112,8 @@ TEST(FitHold, HintSurvivesNoiseBelowTheHoldsEffect) {
   // noise of 1e-4 N it is still most of the residuals; with 0.03 N it is lost in the noise (and
   // nothing is said).
   for (unsigned seed = 1; seed <= 3; ++seed)
-    EXPECT_NE(hold_reason(fit_with(sine_record(Hold::zoh, 1e-4, seed), std::nullopt), "--hold zoh"), "")
+    EXPECT_NE(hold_reason(fit_with(sine_record(Hold::zoh, 1e-4, seed), std::nullopt), "--hold zoh"),
+              "")
         << seed;
   EXPECT_EQ(hold_reason(fit_with(sine_record(Hold::zoh, 0.03, 1), std::nullopt), "--hold"), "");
 }
@@ -119,7 +126,8 @@ TEST(FitHold, GridRefusesLinearAndNamesAreParsed) {
     (void)fit(sine_record(Hold::zoh), o);
     ADD_FAILURE() << "no FitError";
   } catch (const FitError& e) {
-    EXPECT_NE(std::string(e.what()).find("hold linear does not apply"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hold linear does not apply"), std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(parse_hold("zoh"), Hold::zoh);
   EXPECT_EQ(parse_hold("linear"), Hold::linear);

@@ -19,7 +19,9 @@
 namespace frictionlab::identify {
 namespace {
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
+const ParameterEstimate& param(const FitResult& r, const std::string& name) {
+  return parameter(r, name);
+}
 
 TEST(FitTrust, ChiSquareSurvivalMatchesClosedForms) {
   for (double x : {0.01, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 80.0}) {
@@ -63,7 +65,8 @@ TEST(FitTrust, HacStandardErrorsMatchTheSpreadUnderColouredNoise) {
   p.sigma2 = 0.4;
   SyntheticOptions so;
   so.excitation.duration = 10;
-  const data::Record clean = synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, p}, so);
+  const data::Record clean =
+      synthetic_friction_record(StaticSpec{StaticKind::coulomb_viscous, p}, so);
   FitOptions fo;
   fo.model = parse_model("coulomb-viscous");
   constexpr double rho = 0.95, noise = 0.05;
@@ -107,7 +110,8 @@ TEST(FitTrust, WhiteNoiseFitIsNotFlagged) {
   FitOptions fo;
   fo.model = parse_model("coulomb-viscous");
   const FitResult r = fit(white_noise_record(), fo);
-  EXPECT_TRUE(r.reliability.standard_errors) << (r.reliability.reasons.empty() ? "" : r.reliability.reasons[0]);
+  EXPECT_TRUE(r.reliability.standard_errors)
+      << (r.reliability.reasons.empty() ? "" : r.reliability.reasons[0]);
   EXPECT_NEAR(param(r, "Fc").hac_std_error / param(r, "Fc").std_error, 1.0, 0.2);
 }
 
@@ -134,7 +138,9 @@ TEST(FitTrust, OneSpikeIsFlaggedAndARobustLossIsNamed) {
 // The sensorless LuGre record of the demo (workflows/demo: synthetic_sensorless_record with the
 // demo's truth and seed): lugre-asym contains lugre and must not end worse.
 TEST(FitTrust, NestedModelsNeverEndWorse) {
-  const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  const LuGre<double>::Params truth{.sigma0 = 500,
+                                    .sigma1 = 0.5,
+                                    .sigma2 = 0.5,
                                     .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   SyntheticOptions so;
   so.noise_std = 0.02;
@@ -152,7 +158,11 @@ TEST(FitTrust, NestedModelsNeverEndWorse) {
   EXPECT_NEAR(param(asym, "Fs_pos").value, 1.5, 0.05);
   EXPECT_NEAR(param(asym, "Fs_neg").value, 1.5, 0.05);
 
-  const GMS<double>::Params g{.n = 2, .k = {300, 100}, .nu = {0.4, 0.6}, .C = 20, .sigma2 = 0.5,
+  const GMS<double>::Params g{.n = 2,
+                              .k = {300, 100},
+                              .nu = {0.4, 0.6},
+                              .C = 20,
+                              .sigma2 = 0.5,
                               .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0)};
   SyntheticOptions s2;
   s2.noise_std = 0.01;

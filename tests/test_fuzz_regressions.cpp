@@ -60,7 +60,7 @@ TEST(FuzzRegressions, CommittedSeedsAreAcceptedOrCleanlyRejected) {
   for (const fs::path& p : seeds) {
     SCOPED_TRACE(p.string());
     const Target& t = target(p.parent_path().filename().string());
-    EXPECT_NO_THROW(try { t.run(read_bytes(p)); } catch (const io::InputError&) {});
+    EXPECT_NO_THROW(try { t.run(read_bytes(p)); } catch (const io::InputError&){});
   }
 }
 

@@ -47,12 +47,13 @@ TEST(HacScores, LagZeroIsTheWhiteSandwich) {
     const Eigen::VectorXd g = P.J.row(k).transpose() * P.r[static_cast<std::size_t>(k)];
     meat += g * g.transpose();
   }
-  const Eigen::MatrixXd white = A * meat * A * (static_cast<double>(m) / static_cast<double>(m - p));
+  const Eigen::MatrixXd white =
+      A * meat * A * (static_cast<double>(m) / static_cast<double>(m - p));
   EXPECT_LT(max_rel_diff(hac_covariance(P.J, P.r, A, 0), white), 1e-12);
   // A rectangular A (the parameters of interest; the others nuisance) gives the matching block.
   const Eigen::MatrixXd top = A.topRows(2);
-  const Eigen::MatrixXd block = hac_covariance_scores(sample_scores(P.J, P.r, 1), top, 0,
-                                                      static_cast<double>(m) / static_cast<double>(m - p));
+  const Eigen::MatrixXd block = hac_covariance_scores(
+      sample_scores(P.J, P.r, 1), top, 0, static_cast<double>(m) / static_cast<double>(m - p));
   EXPECT_LT(max_rel_diff(block, white.topLeftCorner(2, 2)), 1e-12);
 }
 
@@ -107,7 +108,8 @@ TEST(HacScores, SampleScoreSumsTheInterleavedChannels) {
   for (long k = 0; k < samples; ++k)
     for (long j = 0; j < p; ++j) {
       double sum = 0;
-      for (long c = 0; c < nch; ++c) sum += P.J(k * nch + c, j) * P.r[static_cast<std::size_t>(k * nch + c)];
+      for (long c = 0; c < nch; ++c)
+        sum += P.J(k * nch + c, j) * P.r[static_cast<std::size_t>(k * nch + c)];
       EXPECT_NEAR(g(k, j), sum, 1e-14 * (1 + std::abs(sum)));
     }
   // Grouping changes the lag structure: with L = 0 the grouped meat is sum_k g_k g_k^T over the
@@ -115,7 +117,8 @@ TEST(HacScores, SampleScoreSumsTheInterleavedChannels) {
   const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(p, p);
   const Eigen::MatrixXd grouped = hac_covariance_scores(g, I, 0, 1.0);
   EXPECT_LT(max_rel_diff(grouped, g.transpose() * g), 1e-12);
-  EXPECT_THROW(sample_scores(P.J.topRows(samples * nch - 1), std::vector<double>(P.r.begin(), P.r.end() - 1), nch),
+  EXPECT_THROW(sample_scores(P.J.topRows(samples * nch - 1),
+                             std::vector<double>(P.r.begin(), P.r.end() - 1), nch),
                std::invalid_argument);
 }
 

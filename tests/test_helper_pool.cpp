@@ -31,7 +31,8 @@ bool each_once(std::size_t n, int threads) {
 
 TEST(HelperPool, EveryIndexOnceForAnyThreadCount) {
   for (const int threads : {1, 2, 3, 8, 0})
-    for (const std::size_t n : {0u, 1u, 2u, 7u, 1000u}) EXPECT_TRUE(each_once(n, threads)) << threads << " " << n;
+    for (const std::size_t n : {0u, 1u, 2u, 7u, 1000u})
+      EXPECT_TRUE(each_once(n, threads)) << threads << " " << n;
 }
 
 TEST(HelperPool, SeveralCallersAtOnce) {
@@ -87,7 +88,7 @@ TEST(HelperPool, TheFirstExceptionReachesTheCaller) {
                                 std::this_thread::sleep_for(std::chrono::microseconds(200));
                               }),
                std::runtime_error);
-  EXPECT_LT(ran.load(), 100);  // no new index after the failure (but those already running)
+  EXPECT_LT(ran.load(), 100);      // no new index after the failure (but those already running)
   EXPECT_TRUE(each_once(100, 2));  // and the helpers still work
 }
 
@@ -99,7 +100,8 @@ bool ran_together() {
   for_each_index(2, 2, [&](std::size_t) {
     started.fetch_add(1);
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (started.load() < 2 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    while (started.load() < 2 && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
     if (started.load() == 2) met.fetch_add(1);
   });
   return met.load() == 2;
@@ -117,7 +119,8 @@ TEST(HelperPool, AForkedChildRunsPassesOfItsOwn) {
   }
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << "the child was ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child was ended by signal "
+                                 << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_TRUE(each_once(100, 2));  // the parent's helpers too
 }

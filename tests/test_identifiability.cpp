@@ -45,8 +45,9 @@ TEST(Identifiability, EachRuleOnAHandMadeResult) {
   r.method = FitMethod::lsq;
   r.data.reversals = 1;
   r.condition_number = 2e8;
-  r.parameters = {estimate("Fc", 1.0, 0.01), estimate("Fs", 1.5, 1.2), estimate("vs", 0.01, 0.001),
-                  estimate("sigma0", 1e5, 1e3), estimate("sigma2", 0.0, 0.0), estimate("alpha", 2, 0)};
+  r.parameters = {estimate("Fc", 1.0, 0.01),    estimate("Fs", 1.5, 1.2),
+                  estimate("vs", 0.01, 0.001),  estimate("sigma0", 1e5, 1e3),
+                  estimate("sigma2", 0.0, 0.0), estimate("alpha", 2, 0)};
   r.parameters[4].at_bound = true;
   r.parameters[5].fixed = true;
   r.correlation.assign(6, std::vector<double>(6, 0.0));
@@ -56,15 +57,15 @@ TEST(Identifiability, EachRuleOnAHandMadeResult) {
   std::vector<double> v(1000, 0.5);
   for (int k = 0; k < 5; ++k) v[static_cast<std::size_t>(k)] = 0.001;
   const auto flags = identifiability_flags(r, v);
-  EXPECT_TRUE(has(flags, "Fs", "relative_error")) << dump(flags);    // 1.2 / 1.5 = 80 %
-  EXPECT_FALSE(has(flags, "Fc", "relative_error")) << dump(flags);   // 1 %
-  EXPECT_TRUE(has(flags, "Fc", "correlation")) << dump(flags);       // with vs, |r| = 0.97
+  EXPECT_TRUE(has(flags, "Fs", "relative_error")) << dump(flags);   // 1.2 / 1.5 = 80 %
+  EXPECT_FALSE(has(flags, "Fc", "relative_error")) << dump(flags);  // 1 %
+  EXPECT_TRUE(has(flags, "Fc", "correlation")) << dump(flags);      // with vs, |r| = 0.97
   EXPECT_TRUE(has(flags, "sigma2", "bound")) << dump(flags);
-  EXPECT_TRUE(has(flags, "sigma0", "reversals")) << dump(flags);     // 1 reversal
+  EXPECT_TRUE(has(flags, "sigma0", "reversals")) << dump(flags);  // 1 reversal
   EXPECT_TRUE(has(flags, "Fs", "near_zero") && has(flags, "vs", "near_zero")) << dump(flags);
   EXPECT_FALSE(has(flags, "Fc", "near_zero")) << dump(flags);
   EXPECT_TRUE(has(flags, "", "condition")) << dump(flags);
-  EXPECT_FALSE(has(flags, "alpha", "near_zero")) << dump(flags);     // fixed: never flagged
+  EXPECT_FALSE(has(flags, "alpha", "near_zero")) << dump(flags);  // fixed: never flagged
   for (const auto& f : flags)
     if (f.kind == "correlation") {
       EXPECT_EQ(f.other, "vs");
@@ -127,8 +128,9 @@ TEST(Identifiability, RichRecordRaisesNone) {
 }
 
 TEST(Identifiability, NoReversalFlagsThePreSlidingTerms) {
-  const auto rec = record_of(truth(), [](double t) { return 0.3 + 0.25 * std::sin(2 * std::numbers::pi * 0.5 * t); },
-                             10, 0.01);
+  const auto rec = record_of(
+      truth(), [](double t) { return 0.3 + 0.25 * std::sin(2 * std::numbers::pi * 0.5 * t); }, 10,
+      0.01);
   const FitResult r = fit(rec, options("lugre"));
   EXPECT_EQ(r.data.reversals, 0);
   EXPECT_TRUE(has(r.identifiability, "sigma0", "reversals")) << dump(r.identifiability);
@@ -137,10 +139,13 @@ TEST(Identifiability, NoReversalFlagsThePreSlidingTerms) {
 
 TEST(Identifiability, OnlyHighSpeedFlagsTheStribeckTerms) {
   // |v| >= 0.5 = 25 vs everywhere: the velocity jumps through zero between two samples.
-  const auto rec = record_of(truth(), [](double t) {
-    const double s = std::sin(2 * std::numbers::pi * 0.5 * t);
-    return (s >= 0 ? 1.0 : -1.0) * (0.5 + 0.3 * std::abs(s));
-  }, 10, 0.01);
+  const auto rec = record_of(
+      truth(),
+      [](double t) {
+        const double s = std::sin(2 * std::numbers::pi * 0.5 * t);
+        return (s >= 0 ? 1.0 : -1.0) * (0.5 + 0.3 * std::abs(s));
+      },
+      10, 0.01);
   const FitResult r = fit(rec, options("stribeck"));
   EXPECT_GE(r.data.reversals, 5);
   EXPECT_TRUE(has(r.identifiability, "Fs", "near_zero")) << dump(r.identifiability);
@@ -151,8 +156,8 @@ TEST(Identifiability, OnlyHighSpeedFlagsTheStribeckTerms) {
 TEST(Identifiability, InseparableParametersAreFlaggedAsCorrelated) {
   // coulomb-viscous at an almost constant velocity: Fc sign(v) + sigma2 v is (almost) Fc + 0.5
   // sigma2, so the record determines Fc + 0.5 sigma2 and not Fc and sigma2 apart.
-  const auto rec = record_of(truth(), [](double t) { return 0.5 + 0.01 * std::sin(2 * std::numbers::pi * t); },
-                             10, 0.01);
+  const auto rec = record_of(
+      truth(), [](double t) { return 0.5 + 0.01 * std::sin(2 * std::numbers::pi * t); }, 10, 0.01);
   const FitResult r = fit(rec, options("coulomb-viscous"));
   const bool flagged = has(r.identifiability, "sigma2", "correlation") ||
                        has(r.identifiability, "Fc", "correlation");

@@ -80,7 +80,9 @@ TEST(IdentifyErrors, NonFiniteAndInconsistentData) {
 
 TEST(IdentifyErrors, NoReversalIsAWarning) {
   // Velocity always positive: LuGre is still fitted; a warning names the problem.
-  LuGre<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  LuGre<double>::Params p{.sigma0 = 500,
+                          .sigma1 = 0.5,
+                          .sigma2 = 0.5,
                           .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   data::Record rec;
   for (long k = 0; k <= 5000; ++k) {
@@ -88,15 +90,16 @@ TEST(IdentifyErrors, NoReversalIsAWarning) {
     rec.velocity.push_back(0.3 + 0.25 * std::sin(3 * rec.t.back()));
   }
   rec.force.resize(rec.t.size());
-  drive<LuGre<double>>(p, {}, rec.t.data(), rec.velocity.data(), long(rec.t.size()),
-                       Method::exact, Hold::linear, 0.0,
-                       [&](long k, double f, const LuGre<double>::State&) { rec.force[std::size_t(k)] = f; });
+  drive<LuGre<double>>(
+      p, {}, rec.t.data(), rec.velocity.data(), long(rec.t.size()), Method::exact, Hold::linear,
+      0.0, [&](long k, double f, const LuGre<double>::State&) { rec.force[std::size_t(k)] = f; });
   FitOptions fo;
   fo.model = parse_model("lugre");
   fo.lsq.starts = 1;
   const auto r = fit(rec, fo);
   bool warned = false;
-  for (const auto& w : r.warnings) warned = warned || w.find("never changes sign") != std::string::npos;
+  for (const auto& w : r.warnings)
+    warned = warned || w.find("never changes sign") != std::string::npos;
   EXPECT_TRUE(warned);
   EXPECT_EQ(r.data.reversals, 0);
 }

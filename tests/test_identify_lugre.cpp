@@ -28,12 +28,16 @@ namespace {
 constexpr double kKm = 2.0;
 
 LuGre<double>::Params truth(double alpha) {
-  LuGre<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  LuGre<double>::Params p{.sigma0 = 500,
+                          .sigma1 = 0.5,
+                          .sigma2 = 0.5,
                           .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, alpha)};
   return p;
 }
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
+const ParameterEstimate& param(const FitResult& r, const std::string& name) {
+  return parameter(r, name);
+}
 
 SyntheticOptions synth(double noise, unsigned seed, double duration = 20) {
   SyntheticOptions so;
@@ -46,7 +50,8 @@ SyntheticOptions synth(double noise, unsigned seed, double duration = 20) {
 using Want = std::vector<std::pair<std::string, double>>;
 
 Want sensorless_want() {
-  return {{"Km", kKm}, {"Kw", 0.5}, {"Fc", 1.0}, {"Fs", 1.5}, {"Vth", 0.1}, {"S0", 500}, {"S1", 0.5}};
+  return {{"Km", kKm},  {"Kw", 0.5}, {"Fc", 1.0}, {"Fs", 1.5},
+          {"Vth", 0.1}, {"S0", 500}, {"S1", 0.5}};
 }
 
 FitOptions sensorless_options(FitMethod m = FitMethod::lsq) {
@@ -100,8 +105,8 @@ TEST(IdentifyLuGre, SensorlessAsymmetricNoiseFree) {
   FitOptions fo = sensorless_options();
   fo.model = parse_model("lugre-asym");
   const auto r = fit(rec, fo);
-  const Want want{{"Km", kKm},      {"Kw", 0.5},     {"Fc_pos", 1.0}, {"Fc_neg", 0.8},
-                  {"Fs_pos", 1.5},  {"Fs_neg", 1.1}, {"Vth", 0.1},    {"S0", 500}, {"S1", 0.5}};
+  const Want want{{"Km", kKm},     {"Kw", 0.5},  {"Fc_pos", 1.0}, {"Fc_neg", 0.8}, {"Fs_pos", 1.5},
+                  {"Fs_neg", 1.1}, {"Vth", 0.1}, {"S0", 500},     {"S1", 0.5}};
   for (const auto& [n, v] : want) EXPECT_NEAR(param(r, n).value, v, 1e-3 * v) << n;
 }
 
@@ -110,7 +115,8 @@ TEST(IdentifyLuGre, SensorlessNoisyWithinStandardErrors) {
   const auto r = fit(rec, sensorless_options());
   for (const auto& [n, v] : sensorless_want()) {
     const auto& e = param(r, n);
-    EXPECT_LT(std::abs(e.value - v), 4 * e.std_error) << n << " = " << e.value << " +- " << e.std_error;
+    EXPECT_LT(std::abs(e.value - v), 4 * e.std_error)
+        << n << " = " << e.value << " +- " << e.std_error;
   }
   EXPECT_NEAR(r.sigma, 0.02, 0.001);
   EXPECT_NEAR(r.training.rmse, 0.02, 0.001);
@@ -166,8 +172,10 @@ TEST(IdentifyLuGre, LsqBeatsGrid) {
   const double e_lsq = max_rel_error(lsq, sensorless_want());
   const double e_grid = max_rel_error(grid, sensorless_want());
   const double rmse_lsq = evaluate(lsq, clean).rmse, rmse_grid = evaluate(grid, clean).rmse;
-  std::printf("lsq: %.3f s, max rel. error %.3g, RMSE vs truth %.3g Nm\n", lsq.run_time_s, e_lsq, rmse_lsq);
-  std::printf("grid: %.3f s, max rel. error %.3g, RMSE vs truth %.3g Nm\n", grid.run_time_s, e_grid, rmse_grid);
+  std::printf("lsq: %.3f s, max rel. error %.3g, RMSE vs truth %.3g Nm\n", lsq.run_time_s, e_lsq,
+              rmse_lsq);
+  std::printf("grid: %.3f s, max rel. error %.3g, RMSE vs truth %.3g Nm\n", grid.run_time_s, e_grid,
+              rmse_grid);
   for (const auto& [n, v] : sensorless_want())
     EXPECT_LE(std::abs(param(lsq, n).value - v), std::abs(param(grid, n).value - v) + 1e-12) << n;
   EXPECT_LT(e_lsq, 0.1);
@@ -193,7 +201,8 @@ TEST(IdentifyLuGre, GridStagesOneAndTwo) {
   for (long k = 0; k <= 20000; ++k) {
     const double t = 1e-3 * double(k);
     const double v = excitation_velocity(ex, t);
-    const double tau = 0.05 * excitation_acceleration(ex, t) + 3 * std::sin(2 * 3.14159265 * 0.13 * t);
+    const double tau =
+        0.05 * excitation_acceleration(ex, t) + 3 * std::sin(2 * 3.14159265 * 0.13 * t);
     rec.t.push_back(t);
     rec.velocity.push_back(v);
     rec.force.push_back(tau);

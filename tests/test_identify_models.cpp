@@ -18,7 +18,9 @@
 namespace frictionlab::identify {
 namespace {
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
+const ParameterEstimate& param(const FitResult& r, const std::string& name) {
+  return parameter(r, name);
+}
 
 SyntheticOptions synth() {
   SyntheticOptions so;
@@ -55,12 +57,19 @@ TEST(IdentifyModels, Dahl) {
 }
 
 TEST(IdentifyModels, ElastoPlastic) {
-  ElastoPlastic<double>::Params p{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  ElastoPlastic<double>::Params p{.sigma0 = 500,
+                                  .sigma1 = 0.5,
+                                  .sigma2 = 0.5,
                                   .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0)};
   p.z_ba = 1e-3;  // half of min g / sigma0
   const auto r = run(p, "elasto-plastic");
-  check(r, {{"sigma0", 500, 0.01}, {"sigma1", 0.5, 0.1}, {"sigma2", 0.5, 0.01},
-            {"Fc", 1.0, 0.005}, {"Fs", 1.5, 0.005}, {"vs", 0.1, 0.01}, {"alpha", 2.0, 0.02},
+  check(r, {{"sigma0", 500, 0.01},
+            {"sigma1", 0.5, 0.1},
+            {"sigma2", 0.5, 0.01},
+            {"Fc", 1.0, 0.005},
+            {"Fs", 1.5, 0.005},
+            {"vs", 0.1, 0.01},
+            {"alpha", 2.0, 0.02},
             {"z_ba", 1e-3, 0.05}});
 }
 
@@ -68,20 +77,36 @@ TEST(IdentifyModels, MaxwellSlip) {
   const MaxwellSlip<double>::Params p{
       .n = 3, .k = {300, 200, 100}, .Delta = {0.001, 0.003, 0.008}, .sigma2 = 0.5};
   const auto r = run(p, "maxwell-slip:3");
-  check(r, {{"k[0]", 300, 0.01}, {"k[1]", 200, 0.01}, {"k[2]", 100, 0.01},
-            {"Delta[0]", 0.001, 0.01}, {"Delta[1]", 0.003, 0.01}, {"Delta[2]", 0.008, 0.01},
+  check(r, {{"k[0]", 300, 0.01},
+            {"k[1]", 200, 0.01},
+            {"k[2]", 100, 0.01},
+            {"Delta[0]", 0.001, 0.01},
+            {"Delta[1]", 0.003, 0.01},
+            {"Delta[2]", 0.008, 0.01},
             {"sigma2", 0.5, 0.01}});
   const auto& mp = std::get<MaxwellSlip<double>::Params>(r.params);
   EXPECT_EQ(mp.n, 3);
 }
 
 TEST(IdentifyModels, Gms) {
-  const GMS<double>::Params p{.n = 3, .k = {300, 200, 100}, .nu = {0.2, 0.3, 0.5}, .C = 20, .sigma2 = 0.5,
+  const GMS<double>::Params p{.n = 3,
+                              .k = {300, 200, 100},
+                              .nu = {0.2, 0.3, 0.5},
+                              .C = 20,
+                              .sigma2 = 0.5,
                               .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 2.0)};
   const auto r = run(p, "gms:3");
-  check(r, {{"k[0]", 300, 0.02}, {"k[1]", 200, 0.02}, {"k[2]", 100, 0.02},
-            {"nu[0]", 0.2, 0.02}, {"nu[1]", 0.3, 0.02}, {"nu[2]", 0.5, 0.02}, {"C", 20, 0.05},
-            {"sigma2", 0.5, 0.01}, {"Fc", 1.0, 0.01}, {"Fs", 1.5, 0.01}, {"vs", 0.1, 0.02},
+  check(r, {{"k[0]", 300, 0.02},
+            {"k[1]", 200, 0.02},
+            {"k[2]", 100, 0.02},
+            {"nu[0]", 0.2, 0.02},
+            {"nu[1]", 0.3, 0.02},
+            {"nu[2]", 0.5, 0.02},
+            {"C", 20, 0.05},
+            {"sigma2", 0.5, 0.01},
+            {"Fc", 1.0, 0.01},
+            {"Fs", 1.5, 0.01},
+            {"vs", 0.1, 0.02},
             {"alpha", 2.0, 0.05}});
   const auto& gp = std::get<GMS<double>::Params>(r.params);
   EXPECT_NEAR(gp.nu[0] + gp.nu[1] + gp.nu[2], 1.0, 1e-12);  // softmax: the weights sum to 1

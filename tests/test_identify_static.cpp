@@ -30,7 +30,9 @@ StaticFriction<double>::Params stribeck_truth() {
   return p;
 }
 
-const ParameterEstimate& param(const FitResult& r, const std::string& name) { return parameter(r, name); }
+const ParameterEstimate& param(const FitResult& r, const std::string& name) {
+  return parameter(r, name);
+}
 
 data::Record record(const StaticFriction<double>::Params& p, double noise, unsigned seed,
                     double duration = 20) {
@@ -130,7 +132,11 @@ TEST(IdentifyStatic, IntervalsCalibratedOverSeeds) {
     const bool strib = std::string(name) == "stribeck";
     const auto truth = strib ? stribeck_truth() : cv_truth();
     const std::vector<std::pair<std::string, double>> want =
-        strib ? std::vector<std::pair<std::string, double>>{{"Fc", 1.0}, {"Fs", 1.5}, {"vs", 0.1}, {"alpha", 2.0}, {"sigma2", 0.5}}
+        strib ? std::vector<std::pair<std::string, double>>{{"Fc", 1.0},
+                                                            {"Fs", 1.5},
+                                                            {"vs", 0.1},
+                                                            {"alpha", 2.0},
+                                                            {"sigma2", 0.5}}
               : std::vector<std::pair<std::string, double>>{{"Fc", 1.2}, {"sigma2", 0.4}};
     std::vector<int> inside(want.size(), 0);
     for (unsigned seed = 1; seed <= 20; ++seed) {
@@ -177,7 +183,8 @@ TEST(IdentifyStatic, SteadyCurveAndEvaluate) {
   // The fitted static curve, evaluate() on the training record reproduces the training metrics
   // (evaluate simulates the fitted parameter struct with drive(), an independent code path).
   for (double v : {-1.0, -0.1, 0.05, 0.3})
-    EXPECT_NEAR(steady_force(r, v), StaticFriction<double>::steady_force(stribeck_truth(), v), 0.01);
+    EXPECT_NEAR(steady_force(r, v), StaticFriction<double>::steady_force(stribeck_truth(), v),
+                0.01);
   const auto m = evaluate(r, rec);
   EXPECT_NEAR(m.rmse, r.training.rmse, 1e-12);
   EXPECT_NEAR(m.r2, r.training.r2, 1e-12);

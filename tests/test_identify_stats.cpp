@@ -26,7 +26,8 @@ TEST(StudentT, CdfMatchesClosedForms) {
 
 TEST(StudentT, QuantileMatchesClosedForms) {
   for (double p : {0.6, 0.9, 0.95, 0.975, 0.995, 0.025}) {
-    EXPECT_NEAR(student_t_quantile(p, 1), std::tan(kPi * (p - 0.5)), 1e-9 * std::abs(std::tan(kPi * (p - 0.5))) + 1e-12);
+    EXPECT_NEAR(student_t_quantile(p, 1), std::tan(kPi * (p - 0.5)),
+                1e-9 * std::abs(std::tan(kPi * (p - 0.5))) + 1e-12);
     const double q = 2 * p - 1;
     EXPECT_NEAR(student_t_quantile(p, 2), q * std::sqrt(2 / (1 - q * q)), 1e-10);
   }
@@ -56,7 +57,8 @@ TEST(Metrics, SmallExample) {
   // evaluation): those of the prediction, checked against the closed forms above.
   const auto same = [](const Metrics& a, const Metrics& b) {
     EXPECT_EQ(a.n, b.n);
-    for (const auto f : {&Metrics::ssr, &Metrics::rmse, &Metrics::nrmse, &Metrics::r2, &Metrics::max_abs})
+    for (const auto f :
+         {&Metrics::ssr, &Metrics::rmse, &Metrics::nrmse, &Metrics::r2, &Metrics::max_abs})
       EXPECT_DOUBLE_EQ(a.*f, b.*f);
   };
   same(metrics_of_residuals(y, {0, -0.5, 0.5, 0}), m);
@@ -68,7 +70,8 @@ TEST(InformationCriteria, Formulas) {
   const long n = 100;
   const int p = 4;
   const double k = 5;  // p + 1 (the noise variance)
-  EXPECT_NEAR(aicc(ssr, n, p), n * std::log(ssr / n) + 2 * k + 2 * k * (k + 1) / (n - k - 1), 1e-12);
+  EXPECT_NEAR(aicc(ssr, n, p), n * std::log(ssr / n) + 2 * k + 2 * k * (k + 1) / (n - k - 1),
+              1e-12);
   EXPECT_NEAR(bic(ssr, n, p), n * std::log(ssr / n) + k * std::log(double(n)), 1e-12);
 }
 

@@ -79,8 +79,8 @@ TEST(JointIdim, RecoversCoulombViscousJointExactly) {
     // The model's steady friction is the Coulomb + viscous curve.
     const double off = asym ? tr.offset : 0.0;
     EXPECT_NEAR(steady_friction(r.model, 0.5), tr.Fc_pos + off + tr.Fv * 0.5, 1e-10);
-    EXPECT_NEAR(steady_friction(r.model, -0.5),
-                -(asym ? tr.Fc_neg : tr.Fc_pos) + off - tr.Fv * 0.5, 1e-10);
+    EXPECT_NEAR(steady_friction(r.model, -0.5), -(asym ? tr.Fc_neg : tr.Fc_pos) + off - tr.Fv * 0.5,
+                1e-10);
   }
 }
 
@@ -96,8 +96,8 @@ TEST(JointIdim, StandardDeviationsMatchMonteCarloSpread) {
   std::vector<std::vector<double>> est;
   std::vector<double> reported;
   std::vector<int> covered;
-  std::vector<double> truth{tr.I, tr.mgCx, tr.mgCy, tr.Fv, tr.Fc_pos + tr.offset,
-                            tr.Fc_neg - tr.offset};
+  std::vector<double> truth{
+      tr.I, tr.mgCx, tr.mgCy, tr.Fv, tr.Fc_pos + tr.offset, tr.Fc_neg - tr.offset};
   covered.assign(truth.size(), 0);
   for (int run = 0; run < runs; ++run) {
     JointData d = clean;
@@ -204,8 +204,7 @@ TEST(JointIdim, ErrorsNameTheProblem) {
   EXPECT_NE(message(still, {}).find("'I' is zero over the data"), std::string::npos);
   JointIdimOptions db;
   db.v_deadband = 100;
-  EXPECT_NE(message(d, db).find("0 samples with |qd| > v_deadband = 100 rad/s"),
-            std::string::npos)
+  EXPECT_NE(message(d, db).find("0 samples with |qd| > v_deadband = 100 rad/s"), std::string::npos)
       << message(d, db);
 }
 

@@ -40,7 +40,6 @@ JointData simulate_record(const JointModel& truth, double T, double rate, double
   return d;
 }
 
-
 TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
   const JointModel truth = testing::lugre_pendulum();
   const JointData d = simulate_record(truth, 8.0, 250.0, 1e-4, 1e-3, 3);
@@ -51,10 +50,11 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   const auto& q = std::get<JointLuGre<double>::Params>(r.model.friction);
   const auto& t = std::get<JointLuGre<double>::Params>(truth.friction);
-  std::printf("[measured] oe LuGre: I %.5g mgCx %.4g mgCy %.5g offset %.4g sigma0 %.4g sigma1 "
-              "%.4g Fc %.4g Fs %.4g Omega_s %.4g cv %.4g; %d iterations, cost %.3g -> %.3g\n",
-              r.model.I, r.model.mgCx, r.model.mgCy, r.model.offset, q.sigma0, q.sigma1, q.Fc,
-              q.Fs[0], q.Omega_s, q.cv[0], r.iterations, r.initial_cost, r.final_cost);
+  std::printf(
+      "[measured] oe LuGre: I %.5g mgCx %.4g mgCy %.5g offset %.4g sigma0 %.4g sigma1 "
+      "%.4g Fc %.4g Fs %.4g Omega_s %.4g cv %.4g; %d iterations, cost %.3g -> %.3g\n",
+      r.model.I, r.model.mgCx, r.model.mgCy, r.model.offset, q.sigma0, q.sigma1, q.Fc, q.Fs[0],
+      q.Omega_s, q.cv[0], r.iterations, r.initial_cost, r.final_cost);
   // Measured (8 s at 250 Hz, noise 1e-4 rad / 1e-3 rad/s, 0.25 s segments): I, mgCx, mgCy,
   // offset, Fc, cv[0] within 0.1 %; sigma0 0.3 %, sigma1 0.8 %, Fs[0] 4 %, Omega_s 4 %. The
   // bristle and Stribeck parameters are the weakly excited ones (only around the reversals).
@@ -69,23 +69,23 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
   EXPECT_NEAR(q.sigma0, t.sigma0, 0.05 * t.sigma0);
   EXPECT_NEAR(q.sigma1, t.sigma1, 0.05 * t.sigma1);
   // The linearised standard errors are of the right size: the truth lies within 4 of them.
-  const std::vector<double> truth_values{truth.I,  truth.mgCx, truth.mgCy, truth.offset,
-                                         t.sigma0, t.sigma1,   t.Fc,       t.Fs[0],
-                                         t.Omega_s, t.cv[0]};
+  const std::vector<double> truth_values{truth.I,  truth.mgCx, truth.mgCy, truth.offset, t.sigma0,
+                                         t.sigma1, t.Fc,       t.Fs[0],    t.Omega_s,    t.cv[0]};
   for (std::size_t i = 0; i < truth_values.size(); ++i)
     EXPECT_LT(std::abs(r.parameters[i].value - truth_values[i]), 4 * r.parameters[i].std_error)
         << r.parameters[i].name;
   for (const auto& e : r.parameters) {
     if (e.fixed) continue;
     EXPECT_TRUE(std::isfinite(e.std_error)) << e.name;
-    std::printf("[measured]   %s = %.5g +- %.2g (95 %%: %.5g .. %.5g), HAC +- %.2g\n", e.name.c_str(),
-                e.value, e.std_error, e.ci_low, e.ci_high, e.hac_std_error);
+    std::printf("[measured]   %s = %.5g +- %.2g (95 %%: %.5g .. %.5g), HAC +- %.2g\n",
+                e.name.c_str(), e.value, e.std_error, e.ci_low, e.ci_high, e.hac_std_error);
   }
   const auto& rel = r.reliability;
-  std::printf("[measured] oe LuGre reliability: %s, Ljung-Box p %.3g, acf1 %.3g, HAC lags %d, HAC / "
-              "white max %.3g\n",
-              rel.standard_errors ? "reliable" : "unreliable", rel.whiteness.ljung_box_p,
-              rel.whiteness.acf1, rel.hac_lags, rel.hac_ratio_max);
+  std::printf(
+      "[measured] oe LuGre reliability: %s, Ljung-Box p %.3g, acf1 %.3g, HAC lags %d, HAC / "
+      "white max %.3g\n",
+      rel.standard_errors ? "reliable" : "unreliable", rel.whiteness.ljung_box_p,
+      rel.whiteness.acf1, rel.hac_lags, rel.hac_ratio_max);
   for (const auto& why : rel.reasons) std::printf("  %s\n", why.c_str());
   // The measurement noise is white and the model is the truth: the residuals are close to white
   // (measured: acf1 0.019, Ljung-Box p 0.045 on the more coloured channel), nothing makes the
@@ -116,9 +116,10 @@ TEST(JointOe, SensitivityAndCentralDifferenceJacobiansReachTheSameOptimum) {
   const auto sens = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   o.jacobian = JointOeOptions::Jacobian::central_differences;
   const auto cd = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
-  std::printf("[measured] oe cost %.12g (sensitivities, %d iterations) vs %.12g (central "
-              "differences, %d iterations)\n",
-              sens.final_cost, sens.iterations, cd.final_cost, cd.iterations);
+  std::printf(
+      "[measured] oe cost %.12g (sensitivities, %d iterations) vs %.12g (central "
+      "differences, %d iterations)\n",
+      sens.final_cost, sens.iterations, cd.final_cost, cd.iterations);
   ASSERT_TRUE(sens.converged);
   ASSERT_TRUE(cd.converged);
   EXPECT_NEAR(sens.final_cost, cd.final_cost, 1e-9 * cd.final_cost);
@@ -151,9 +152,10 @@ TEST(JointOe, RecoversCoulombViscousJoint) {
   o.threads = 2;
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   const auto& q = std::get<StaticFriction<double>::Params>(r.model.friction);
-  std::printf("[measured] oe Coulomb+viscous: I %.5g mgCy %.5g offset %.4g Fc %.4g Fv %.4g; %d "
-              "iterations\n",
-              r.model.I, r.model.mgCy, r.model.offset, q.curve.Fc_pos, q.sigma2, r.iterations);
+  std::printf(
+      "[measured] oe Coulomb+viscous: I %.5g mgCy %.5g offset %.4g Fc %.4g Fv %.4g; %d "
+      "iterations\n",
+      r.model.I, r.model.mgCy, r.model.offset, q.curve.Fc_pos, q.sigma2, r.iterations);
   EXPECT_NEAR(r.model.I, truth.I, 0.02 * truth.I);
   EXPECT_NEAR(r.model.mgCy, truth.mgCy, 0.02);
   EXPECT_NEAR(q.curve.Fc_pos, 0.15, 0.01);
@@ -181,7 +183,8 @@ TEST(JointOe, ResultDoesNotDependOnTheThreadCount) {
     EXPECT_EQ(runs[k].final_cost, runs[0].final_cost);
     ASSERT_EQ(runs[k].parameters.size(), runs[0].parameters.size());
     for (std::size_t i = 0; i < runs[0].parameters.size(); ++i) {
-      EXPECT_EQ(runs[k].parameters[i].value, runs[0].parameters[i].value) << runs[0].parameters[i].name;
+      EXPECT_EQ(runs[k].parameters[i].value, runs[0].parameters[i].value)
+          << runs[0].parameters[i].name;
       EXPECT_EQ(runs[k].parameters[i].std_error, runs[0].parameters[i].std_error)
           << runs[0].parameters[i].name;
     }

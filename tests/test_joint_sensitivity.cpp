@@ -171,8 +171,9 @@ TEST(JointSensitivity, RefusesStaticFrictionAndAWrongDz0) {
   JointModel m = testing::lugre_pendulum();
   const Record r = record(1.0);
   sim::JointSensitivity s;
-  EXPECT_THROW(sim::simulate_joint_model_sensitivity(m, r.t, r.tau, {}, std::vector<double>(3), {}, s),
-               std::invalid_argument);
+  EXPECT_THROW(
+      sim::simulate_joint_model_sensitivity(m, r.t, r.tau, {}, std::vector<double>(3), {}, s),
+      std::invalid_argument);
   m.friction = StaticFriction<double>::Params{};
   EXPECT_TRUE(sim::joint_sensitivity_parameters(m).empty());
   EXPECT_THROW(sim::simulate_joint_model_sensitivity(m, r.t, r.tau, {}, {}, {}, s),

@@ -22,8 +22,8 @@ using sim::JointModel;
 
 StaticFriction<double>::Params coulomb_viscous(double Fc_pos, double Fc_neg, double Fv) {
   StaticFriction<double>::Params p;
-  p.curve = StribeckCurve<double>{Fc_pos, Fc_neg, Fc_pos, Fc_neg, 1.0, 1.0,
-                                  StribeckShape::exponential};
+  p.curve =
+      StribeckCurve<double>{Fc_pos, Fc_neg, Fc_pos, Fc_neg, 1.0, 1.0, StribeckShape::exponential};
   p.sigma2 = Fv;
   return p;
 }
@@ -133,8 +133,8 @@ TEST(JointSim, SmoothStaticFrictionConvergesAtOrderTwoAndApproachesTheSetValuedL
   std::printf("[measured] smooth static friction (atan), TR-BDF2: error %.3g at 1 ms, order %.2f\n",
               err[0], order);
   EXPECT_GT(order, 1.8);
-  const auto sharp = sim::simulate_joint_model(horizontal(I, coulomb_viscous(Fc, Fc, Fv)), t, tau,
-                                               {}, {1.25e-5});
+  const auto sharp =
+      sim::simulate_joint_model(horizontal(I, coulomb_viscous(Fc, Fc, Fv)), t, tau, {}, {1.25e-5});
   // The smoothed law only lowers the Coulomb torque, by about Fc (2/pi) v_smooth / qd while
   // sliding: at qd ~ 3.4 rad/s that is 5.6e-4 N m, i.e. 2.7e-3 rad/s more velocity at steady
   // state (1/Fv per N m), more during the acceleration (larger deficit at lower qd; measured
@@ -147,11 +147,19 @@ TEST(JointSim, SmoothStaticFrictionConvergesAtOrderTwoAndApproachesTheSetValuedL
 TEST(JointSim, LuGreJointMatchesCvodeOnTheStandardLuGreModel) {
   // The joint LuGre model with one Stribeck term and a linear viscous term is LuGre (lugre.hpp):
   // Fc, Fs = Fc + Fs[0], vs = Omega_s, alpha = delta[0], sigma2 = cv[0].
-  const JointLuGre<double>::Params jp{.sigma0 = 2e3, .sigma1 = 5.0, .Fc = 0.18, .n_viscous = 1,
-                                      .cv = {0.05}, .n_stribeck = 1, .Fs = {0.1}, .delta = {1.0},
+  const JointLuGre<double>::Params jp{.sigma0 = 2e3,
+                                      .sigma1 = 5.0,
+                                      .Fc = 0.18,
+                                      .n_viscous = 1,
+                                      .cv = {0.05},
+                                      .n_stribeck = 1,
+                                      .Fs = {0.1},
+                                      .delta = {1.0},
                                       .Omega_s = 0.05};
   const LuGre<double>::Params lp{
-      .sigma0 = jp.sigma0, .sigma1 = jp.sigma1, .sigma2 = jp.cv[0],
+      .sigma0 = jp.sigma0,
+      .sigma1 = jp.sigma1,
+      .sigma2 = jp.cv[0],
       .curve = StribeckCurve<double>::symmetric(jp.Fc, jp.Fc + jp.Fs[0], jp.Omega_s, jp.delta[0])};
 
   JointModel m;
@@ -197,9 +205,10 @@ TEST(JointSim, LuGreJointMatchesCvodeOnTheStandardLuGreModel) {
       eqd = std::max(eqd, std::abs(r.qd[k] - ref.v[k]));
       ez = std::max(ez, std::abs(r.z[k] - ref.states[0][k]));
     }
-    std::printf("[measured] joint LuGre, TR-BDF2 h = %g: max error q %.3g rad (%.2g of max), "
-                "qd %.3g rad/s (%.2g), z %.3g rad; unconverged stages %ld\n",
-                h, eq, eq / scale_q, eqd, eqd / scale_qd, ez, r.unconverged_stages);
+    std::printf(
+        "[measured] joint LuGre, TR-BDF2 h = %g: max error q %.3g rad (%.2g of max), "
+        "qd %.3g rad/s (%.2g), z %.3g rad; unconverged stages %ld\n",
+        h, eq, eq / scale_q, eqd, eqd / scale_qd, ez, r.unconverged_stages);
     // Measured: 3.5e-5 / 5.5e-5 of the range at 1 ms, 1.7e-6 / 2.1e-6 at 0.25 ms (order 2).
     EXPECT_LT(eq, (h > 5e-4 ? 2e-4 : 1e-5) * scale_q);
     EXPECT_LT(eqd, (h > 5e-4 ? 3e-4 : 2e-5) * scale_qd);

@@ -66,9 +66,9 @@ JointData static_record(const StaticTruth& tr, double duration, double noise, un
 void print_scan(const JointSr3Result& r) {
   std::printf("lambda scan (chosen %zu):\n", r.chosen);
   for (const auto& row : r.scan) {
-    std::printf("  thr %.3g k %d Om %.4g err %.5f rss %.5g aic %.5g adm %d conv %d :", row.threshold,
-                row.n_active, row.Omega_s, row.train_rel_error, row.validation_rss, row.aic,
-                static_cast<int>(row.admissible), static_cast<int>(row.converged));
+    std::printf("  thr %.3g k %d Om %.4g err %.5f rss %.5g aic %.5g adm %d conv %d :",
+                row.threshold, row.n_active, row.Omega_s, row.train_rel_error, row.validation_rss,
+                row.aic, static_cast<int>(row.admissible), static_cast<int>(row.converged));
     for (std::size_t j = 0; j < row.active.size(); ++j)
       if (row.active[j]) std::printf(" %s", r.candidates[j].c_str());
     std::printf("\n");
@@ -186,16 +186,18 @@ void report(const char* name, const JointCase& c, const testing::SyntheticJoint&
   const auto& p = std::get<Lu::Params>(c.res.model.friction);
   std::printf("%s: %.2f s, torque error %.4f (truth model %.4f), static %.4f\n", name,
               c.res.seconds, c.res.rel_error, c.truth_error, c.res.static_rel_error);
-  std::printf("  I %.5f (%+.2f %%) mgCx %.4f (%+.2f %%) mgCy %.4f (%+.2f %%) offset %.4f (%+.2f %%)\n",
-              c.res.model.I, 100 * (c.res.model.I / j.I - 1), c.res.model.mgCx,
-              100 * (c.res.model.mgCx / j.mgCx - 1), c.res.model.mgCy,
-              100 * (c.res.model.mgCy / j.mgCy - 1), c.res.model.offset,
-              100 * (c.res.model.offset / j.offset - 1));
-  std::printf("  sigma0 %.1f (%+.1f %%) sigma1 %.3f (%+.1f %%) Fc %.4f (%+.2f %%) cv1 %.4f Omega_s %.4f"
-              " steady-curve max error %.4f N m\n",
-              p.sigma0, 100 * (p.sigma0 / j.friction.sigma0 - 1), p.sigma1,
-              100 * (p.sigma1 / j.friction.sigma1 - 1), p.Fc, 100 * (p.Fc / j.friction.Fc - 1),
-              p.cv[0], p.Omega_s, steady_curve_error(c.res.model, j.friction));
+  std::printf(
+      "  I %.5f (%+.2f %%) mgCx %.4f (%+.2f %%) mgCy %.4f (%+.2f %%) offset %.4f (%+.2f %%)\n",
+      c.res.model.I, 100 * (c.res.model.I / j.I - 1), c.res.model.mgCx,
+      100 * (c.res.model.mgCx / j.mgCx - 1), c.res.model.mgCy,
+      100 * (c.res.model.mgCy / j.mgCy - 1), c.res.model.offset,
+      100 * (c.res.model.offset / j.offset - 1));
+  std::printf(
+      "  sigma0 %.1f (%+.1f %%) sigma1 %.3f (%+.1f %%) Fc %.4f (%+.2f %%) cv1 %.4f Omega_s %.4f"
+      " steady-curve max error %.4f N m\n",
+      p.sigma0, 100 * (p.sigma0 / j.friction.sigma0 - 1), p.sigma1,
+      100 * (p.sigma1 / j.friction.sigma1 - 1), p.Fc, 100 * (p.Fc / j.friction.Fc - 1), p.cv[0],
+      p.Omega_s, steady_curve_error(c.res.model, j.friction));
   std::printf("  active:");
   for (const auto& a : c.res.active) std::printf(" %s", a.c_str());
   std::printf("\n");
@@ -283,11 +285,13 @@ TEST(JointSr3Synthetic, NoisyPositionDifferentiatedBySavitzkyGolay) {
   const double s1_down = error_sensitivity(c, &Lu::Params::sigma1, 0.5);
   const double s0_up = error_sensitivity(c, &Lu::Params::sigma0, 2.0);
   const double s0_down = error_sensitivity(c, &Lu::Params::sigma0, 0.5);
-  std::printf("  torque error change: sigma1 x2 %+.2f %%, x0.5 %+.2f %%; sigma0 x2 %+.2f %%, "
-              "x0.5 %+.2f %%\n", 100 * s1_up, 100 * s1_down, 100 * s0_up, 100 * s0_down);
+  std::printf(
+      "  torque error change: sigma1 x2 %+.2f %%, x0.5 %+.2f %%; sigma0 x2 %+.2f %%, "
+      "x0.5 %+.2f %%\n",
+      100 * s1_up, 100 * s1_down, 100 * s0_up, 100 * s0_down);
   EXPECT_GT(p.sigma1, j.friction.sigma1 / 1.6);
   EXPECT_LT(p.sigma1, j.friction.sigma1 * 1.6);
-  EXPECT_LT(s1_up, 0.15);        // weak: a factor 2 in sigma1 costs little
+  EXPECT_LT(s1_up, 0.15);  // weak: a factor 2 in sigma1 costs little
   EXPECT_LT(s1_down, 0.05);
   EXPECT_GT(s0_up, 10 * s1_up);  // sigma0 is far better determined
   EXPECT_GT(s0_down, 10 * s1_down);
@@ -358,14 +362,16 @@ TEST(JointSr3Errors, UnusableInput) {
   {
     JointData d = good;
     d.qdd.pop_back();
-    expect_contains(fit_error({d}, {}), "static-1: channel 'qdd' has 2000 samples, the time "
-                                        "channel 2001");
+    expect_contains(fit_error({d}, {}),
+                    "static-1: channel 'qdd' has 2000 samples, the time "
+                    "channel 2001");
   }
   {
     JointData d = good;
     d.tau[57] = std::numeric_limits<double>::quiet_NaN();
-    expect_contains(fit_error({d}, {}), "static-1: non-finite value (nan) in channel 'tau' at "
-                                        "sample 57 (0-based), t = 0.114 s");
+    expect_contains(fit_error({d}, {}),
+                    "static-1: non-finite value (nan) in channel 'tau' at "
+                    "sample 57 (0-based), t = 0.114 s");
   }
   {
     JointData d = good;
@@ -381,8 +387,9 @@ TEST(JointSr3Errors, UnusableInput) {
     JointData v = good;
     v.source = "";
     v.q[3] = std::numeric_limits<double>::infinity();
-    expect_contains(fit_error({good}, {v}), "validation record 1: non-finite value (inf) in "
-                                            "channel 'q' at sample 3");
+    expect_contains(fit_error({good}, {v}),
+                    "validation record 1: non-finite value (inf) in "
+                    "channel 'q' at sample 3");
   }
   {
     JointData d = good;

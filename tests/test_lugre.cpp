@@ -17,7 +17,9 @@ constexpr double kPi = 3.14159265358979323846;
 
 // Parameters of reference 003 / Canudas de Wit et al. 1995: sigma0 = 1e5.
 M::Params ref003() {
-  M::Params p{.sigma0 = 1e5, .sigma1 = std::sqrt(1e5), .sigma2 = 0.4,
+  M::Params p{.sigma0 = 1e5,
+              .sigma1 = std::sqrt(1e5),
+              .sigma2 = 0.4,
               .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.001, 2.0)};
   return p;
 }
@@ -32,7 +34,7 @@ struct Trace {
 // Simulate over [0, T] with input samples every `h_in`, integrating with substeps of at most
 // `h_int` (0: one step per sample).
 Trace simulate(const M::Params& p, double h_in, double h_int, Method m, Hold hold, double T = 2.0,
-             double (*input)(double) = vel) {
+               double (*input)(double) = vel) {
   const long n = std::lround(T / h_in) + 1;
   std::vector<double> t(n), v(n);
   for (long k = 0; k < n; ++k) {

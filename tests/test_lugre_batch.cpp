@@ -71,9 +71,10 @@ std::vector<LuGre<double>::Params> random_sets(int P, AlphaMix mix, unsigned see
     const double vs = logu(1e-3, 5e-2);
     const double alpha = mix == AlphaMix::one   ? 1.0
                          : mix == AlphaMix::two ? 2.0
-                                                : (i % 3 == 0 ? 1.0 : i % 3 == 1 ? 2.0 : 1.37);
-    const auto shape =
-        !plain && i % 5 == 4 ? StribeckShape::rational : StribeckShape::exponential;
+                                                : (i % 3 == 0   ? 1.0
+                                                   : i % 3 == 1 ? 2.0
+                                                                : 1.37);
+    const auto shape = !plain && i % 5 == 4 ? StribeckShape::rational : StribeckShape::exponential;
     p.curve = StribeckCurve<double>::symmetric(Fc, Fs, vs, alpha, shape);
     if (i % 2 == 1) {
       p.curve.Fc_neg = Fc * (0.6 + 0.8 * u(rng));
@@ -90,8 +91,8 @@ template <class S>
 std::vector<S> scalar_forces(const typename LuGre<S>::Params& p, const std::vector<S>& t,
                              const std::vector<S>& v) {
   std::vector<S> F(t.size());
-  drive<LuGre<S>>(p, {}, t.data(), v.data(), static_cast<long>(t.size()), Method::exact,
-                  Hold::zoh, S(0), [&](long k, S f, const auto&) { F[static_cast<std::size_t>(k)] = f; });
+  drive<LuGre<S>>(p, {}, t.data(), v.data(), static_cast<long>(t.size()), Method::exact, Hold::zoh,
+                  S(0), [&](long k, S f, const auto&) { F[static_cast<std::size_t>(k)] = f; });
   return F;
 }
 
@@ -119,8 +120,8 @@ void record_worst(double e) {
   ::testing::Test::RecordProperty("worst_relative_error", text);
 }
 
-using workflows::BatchSimd;
 using frictionlab::testing::message_of;
+using workflows::BatchSimd;
 
 template <class S>
 void expect_batch_equals_scalar(const std::vector<LuGre<double>::Params>& sets, double tol,
@@ -168,7 +169,8 @@ TEST_P(LuGreBatchPath, DoubleEqualsScalarForEveryAlphaPathAndSize) {
   for (int P : {1, 3, 64, 65})
     for (AlphaMix mix : {AlphaMix::one, AlphaMix::two, AlphaMix::mixed}) {
       SCOPED_TRACE("P = " + std::to_string(P) + ", alpha mix " + std::to_string(int(mix)));
-      expect_batch_equals_scalar<double>(random_sets(P, mix, 100u + unsigned(P)), 1e-12, GetParam());
+      expect_batch_equals_scalar<double>(random_sets(P, mix, 100u + unsigned(P)), 1e-12,
+                                         GetParam());
     }
 }
 
@@ -199,8 +201,8 @@ TEST_P(LuGreBatchPath, SampleByDoesWhatSimulateDoes) {
   std::vector<double> Fa(sets.size() * rec.t.size()), Fb(Fa.size());
   a.simulate(rec.t.data(), rec.v.data(), n, Fa.data(), n);
   for (long k = 0; k < n; ++k)
-    b.sample(rec.v[std::size_t(k)], k + 1 < n ? rec.t[std::size_t(k + 1)] - rec.t[std::size_t(k)] : 0.0,
-             Fb.data() + k, n);
+    b.sample(rec.v[std::size_t(k)],
+             k + 1 < n ? rec.t[std::size_t(k + 1)] - rec.t[std::size_t(k)] : 0.0, Fb.data() + k, n);
   EXPECT_EQ(Fa, Fb);
   for (Eigen::Index i = 0; i < a.size(); ++i) EXPECT_EQ(a.z()[i], b.z()[i]);
 }
@@ -254,23 +256,26 @@ TEST(LuGreBatch, TheEnvironmentCapsThePath) {
   EXPECT_EQ(workflows::batch_simd(), widest);
   ::setenv("FRICTIONLAB_BATCH_SIMD", "portable", 1);
   EXPECT_EQ(workflows::batch_simd(), BatchSimd::portable);
-  EXPECT_EQ(std::string(workflows::make_lugre_batch<double>(random_sets(3, AlphaMix::two, 1)).simd()),
-            "portable");
+  EXPECT_EQ(
+      std::string(workflows::make_lugre_batch<double>(random_sets(3, AlphaMix::two, 1)).simd()),
+      "portable");
   ::setenv("FRICTIONLAB_BATCH_SIMD", "avx2", 1);
-  EXPECT_EQ(workflows::batch_simd(),
-            workflows::batch_simd_available(BatchSimd::avx2) ? BatchSimd::avx2 : BatchSimd::portable);
+  EXPECT_EQ(workflows::batch_simd(), workflows::batch_simd_available(BatchSimd::avx2)
+                                         ? BatchSimd::avx2
+                                         : BatchSimd::portable);
   ::setenv("FRICTIONLAB_BATCH_SIMD", "sse9", 1);
   const auto m = message_of<std::invalid_argument>([] { workflows::batch_simd(); });
   EXPECT_NE(m.find("FRICTIONLAB_BATCH_SIMD = 'sse9': must be portable, avx2 or avx512"),
-            std::string::npos) << m;
+            std::string::npos)
+      << m;
   if (old != nullptr)
     ::setenv("FRICTIONLAB_BATCH_SIMD", saved.c_str(), 1);
   else
     ::unsetenv("FRICTIONLAB_BATCH_SIMD");
   if (!workflows::batch_simd_available(BatchSimd::avx512)) {
-    EXPECT_NE(message_of<std::invalid_argument>(
-                  [] { workflows::lugre_batch_kernels<double>(BatchSimd::avx512); })
-                  .find("'avx512' is not available"),
+    EXPECT_NE(message_of<std::invalid_argument>([] {
+                workflows::lugre_batch_kernels<double>(BatchSimd::avx512);
+              }).find("'avx512' is not available"),
               std::string::npos);
   }
 }
@@ -294,8 +299,9 @@ TEST(LuGreBatch, TheComparisonSeesAOneInABillionChange) {
   std::vector<double> F(sets.size() * rec.t.size());
   batch.simulate(rec.t.data(), rec.v.data(), n, F.data(), n);
   for (std::size_t i = 0; i < sets.size(); ++i)
-    EXPECT_GT(relative_error(F.data() + i * rec.t.size(), scalar_forces<double>(sets[i], rec.t, rec.v)),
-              1e-11)
+    EXPECT_GT(
+        relative_error(F.data() + i * rec.t.size(), scalar_forces<double>(sets[i], rec.t, rec.v)),
+        1e-11)
         << "set " << i;
 }
 
@@ -306,12 +312,16 @@ class ScopedSimdEnv {
  public:
   explicit ScopedSimdEnv(const char* value) {
     if (const char* o = std::getenv("FRICTIONLAB_BATCH_SIMD")) had_ = true, old_ = o;
-    if (value != nullptr) ::setenv("FRICTIONLAB_BATCH_SIMD", value, 1);
-    else ::unsetenv("FRICTIONLAB_BATCH_SIMD");
+    if (value != nullptr)
+      ::setenv("FRICTIONLAB_BATCH_SIMD", value, 1);
+    else
+      ::unsetenv("FRICTIONLAB_BATCH_SIMD");
   }
   ~ScopedSimdEnv() {
-    if (had_) ::setenv("FRICTIONLAB_BATCH_SIMD", old_.c_str(), 1);
-    else ::unsetenv("FRICTIONLAB_BATCH_SIMD");
+    if (had_)
+      ::setenv("FRICTIONLAB_BATCH_SIMD", old_.c_str(), 1);
+    else
+      ::unsetenv("FRICTIONLAB_BATCH_SIMD");
   }
   ScopedSimdEnv(const ScopedSimdEnv&) = delete;
   ScopedSimdEnv& operator=(const ScopedSimdEnv&) = delete;
@@ -371,8 +381,9 @@ TEST(WorkflowSimulateBatch, ErrorsNameTheSetTheFieldOrTheSample) {
   const auto sets = random_sets(3, AlphaMix::two, 4);
   const Record rec = test_record();
   using workflows::simulate_batch;
-  EXPECT_NE(message_of<std::invalid_argument>([&] { simulate_batch({}, rec.t, rec.v); })
-                .find("no parameter set"),
+  EXPECT_NE(message_of<std::invalid_argument>([&] {
+              simulate_batch({}, rec.t, rec.v);
+            }).find("no parameter set"),
             std::string::npos);
   auto bad = sets;
   bad[2].sigma0 = -1;

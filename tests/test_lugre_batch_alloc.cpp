@@ -9,8 +9,8 @@
 namespace frictionlab_test {
 inline int eigen_failures = 0;
 }
-#define eigen_assert(x) \
-  do {                  \
+#define eigen_assert(x)                           \
+  do {                                            \
     if (!(x)) ++frictionlab_test::eigen_failures; \
   } while (false)
 

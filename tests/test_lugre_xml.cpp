@@ -34,8 +34,8 @@ nlohmann::json symmetric_params() {
 }
 
 nlohmann::json asymmetric_params() {
-  return {{"sigma0", 1234.5}, {"sigma1", 3.25},  {"sigma2", 0.125}, {"Fc_pos", 1.0},
-          {"Fc_neg", 0.8},    {"Fs_pos", 1.5},   {"Fs_neg", 1.2},   {"vs", 0.075},
+  return {{"sigma0", 1234.5}, {"sigma1", 3.25},         {"sigma2", 0.125}, {"Fc_pos", 1.0},
+          {"Fc_neg", 0.8},    {"Fs_pos", 1.5},          {"Fs_neg", 1.2},   {"vs", 0.075},
           {"alpha", 1.0},     {"shape", "exponential"}, {"vd", 0.0}};
 }
 
@@ -123,7 +123,9 @@ TEST(LugreXml, ReadsWhatFitToJsonWrites) {
   r.model_name = identify::model_name(r.model);
   r.problem = identify::ProblemKind::sensorless;
   r.Km = 1.75;
-  LuGre<double>::Params p{.sigma0 = 800, .sigma1 = 1.5, .sigma2 = 0.3,
+  LuGre<double>::Params p{.sigma0 = 800,
+                          .sigma1 = 1.5,
+                          .sigma2 = 0.3,
                           .curve = {0.9, 0.7, 1.4, 1.1, 0.05, 1.0, StribeckShape::exponential}};
   r.params = p;
   const auto j = nlohmann::json::parse(fit_to_json(r, "run.csv", {}).dump());

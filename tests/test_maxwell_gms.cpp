@@ -102,7 +102,7 @@ TEST(MaxwellSlip, RateIndependentToRounding) {
   const auto p = ms_params();
   const std::vector<double> turns{8e-6, -3e-6, 5e-6, 1e-6, 1.2e-5};
   MS::State a{}, b{};
-  const double dx = std::ldexp(1.0, -25);  // ~3e-8 m
+  const double dx = std::ldexp(1.0, -25);                                 // ~3e-8 m
   const auto Fa = drive_path<MS>(p, a, turns, dx, std::ldexp(1.0, -20));  // ~1e-6 m/s
   const auto Fb = drive_path<MS>(p, b, turns, dx, std::ldexp(1.0, 6));    // 64 m/s
   ASSERT_EQ(Fa.size(), Fb.size());
@@ -134,7 +134,8 @@ void check_nonlocal_memory(const typename M::Params& p, double speed, double tol
   const std::size_t off1 = nA + nAB + 2 * nBC, off2 = nA + nAB;
   ASSERT_EQ(F1.size() - off1, F2.size() - off2);
   double e = 0;
-  for (std::size_t k = 0; k < F2.size() - off2; ++k) e = std::max(e, std::abs(F1[off1 + k] - F2[off2 + k]));
+  for (std::size_t k = 0; k < F2.size() - off2; ++k)
+    e = std::max(e, std::abs(F1[off1 + k] - F2[off2 + k]));
   EXPECT_LT(e, tol) << "the outer branch is not resumed";
   // The inner loop really was a loop (not a single-valued curve): the branch B -> C differs from
   // C -> B at the midpoint.

@@ -229,8 +229,9 @@ TEST(ModelJson, ExampleFilesRoundTrip) {
     if (entry.path().extension() != ".json") continue;
     const nlohmann::json j = nlohmann::json::parse(std::ifstream(entry.path()));
     if (!j.contains("model")) continue;  // SYSTEM.json files
-    if (j.contains("format")) continue;  // fit.json fixtures (their "model" object is tested
-                                         // by test_lugre_xml)
+    if (j.contains("format"))
+      continue;  // fit.json fixtures (their "model" object is tested
+                 // by test_lugre_xml)
     SCOPED_TRACE(entry.path().string());
     const ModelFile a = read_model_file(entry.path().string());
     const ModelFile b = parse(to_json_text(a.spec));
@@ -397,16 +398,18 @@ TEST(ModelJson, DeepNestingIsAnErrorAtItsPosition) {
   }
   // Brackets inside strings do not count; 256 levels are read (and then checked as a model).
   const std::string ok = std::string(256, '[') + "\"[[{{\\\"[\"" + std::string(256, ']');
-  expect_file_error(ok, 0, 0, "m.json: expected a JSON object {\"model\": ..., \"params\": {...}}, got array");
+  expect_file_error(
+      ok, 0, 0, "m.json: expected a JSON object {\"model\": ..., \"params\": {...}}, got array");
 }
 
 TEST(ModelJson, StructureErrors) {
   expect_file_error(
       "[1, 2]", 0, 0,
       "m.json: expected a JSON object {\"model\": ..., \"params\": {...}}, got array");
-  expect_file_error(R"({"params": {}})", 0, 0,
-                    "m.json: missing key 'model' (one of: coulomb, viscous, coulomb-viscous, "
-                    "stribeck, lugre, dahl, elasto-plastic, maxwell-slip, modified-stribeck, gms, joint-lugre)");
+  expect_file_error(
+      R"({"params": {}})", 0, 0,
+      "m.json: missing key 'model' (one of: coulomb, viscous, coulomb-viscous, "
+      "stribeck, lugre, dahl, elasto-plastic, maxwell-slip, modified-stribeck, gms, joint-lugre)");
   expect_file_error(R"({"model": "lugr"})", 0, 0,
                     "m.json: unknown model 'lugr' (known models: coulomb, viscous, "
                     "coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, maxwell-slip, "
@@ -589,7 +592,8 @@ TEST(ModelJson, LuGrePassivityWarning) {
 
 TEST(ModelJson, AcceptedWarningsWithTheirReason) {
   // A set kept on purpose reads without the warning it accepts; every other check stands.
-  const ModelFile f = parse(R"({"model": "lugre", "accepted_warnings": {"not_passive": "as published"}})");
+  const ModelFile f =
+      parse(R"({"model": "lugre", "accepted_warnings": {"not_passive": "as published"}})");
   EXPECT_TRUE(f.warnings.empty());
   const ModelFile alpha = parse(
       R"({"model": "lugre", "accepted_warnings": {"not_passive": "as published"}, "params": {"alpha": 3}})");
@@ -598,11 +602,13 @@ TEST(ModelJson, AcceptedWarningsWithTheirReason) {
   expect_file_error(R"({"model": "lugre", "accepted_warnings": {"not_passive": ""}})", 0, 0,
                     "m.json: accepted_warnings.not_passive: expected a non-empty string saying why "
                     "the warning is accepted");
-  expect_file_error(R"({"model": "lugre", "accepted_warnings": {"all": "quiet"}})", 0, 0,
-                    "m.json: accepted_warnings: unknown warning 'all' (a file may accept: not_passive)");
-  expect_file_error(R"({"model": "lugre", "accepted_warnings": ["not_passive"]})", 0, 0,
-                    "m.json: key 'accepted_warnings': expected an object {\"not_passive\": \"why the "
-                    "set is kept\"}, got array");
+  expect_file_error(
+      R"({"model": "lugre", "accepted_warnings": {"all": "quiet"}})", 0, 0,
+      "m.json: accepted_warnings: unknown warning 'all' (a file may accept: not_passive)");
+  expect_file_error(
+      R"({"model": "lugre", "accepted_warnings": ["not_passive"]})", 0, 0,
+      "m.json: key 'accepted_warnings': expected an object {\"not_passive\": \"why the "
+      "set is kept\"}, got array");
 }
 
 TEST(ModelJson, ShippedExamplesReadWithoutWarnings) {

@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -167,9 +167,8 @@ TYPED_TEST(ModelProperties, ExactStepConvergesToHighAccuracySolution) {
     // phase of reversals and regime switches inside a step.
     const double order = std::log2(errs.front() / errs.back()) / double(errs.size() - 1);
     ::testing::Test::RecordProperty("order_overall", std::to_string(order));
-    EXPECT_GE(order, F::expected_order - 0.2)
-        << "h=" << hs.front() << " err=" << errs.front() << " -> h=" << hs.back()
-        << " err=" << errs.back();
+    EXPECT_GE(order, F::expected_order - 0.2) << "h=" << hs.front() << " err=" << errs.front()
+                                              << " -> h=" << hs.back() << " err=" << errs.back();
   }
 }
 
@@ -211,7 +210,8 @@ TYPED_TEST(ModelProperties, AutodiffThroughTheExactStepMatchesFiniteDifferences)
     tp[i] += d;
     tm[i] -= d;
     const double fd = (objective_double(tp) - objective_double(tm)) / (2 * d);
-    EXPECT_NEAR(accj.v[i], fd, 1e-5 * std::max(std::abs(fd), 1e-3 * std::abs(accj.a) / F::theta0[i]))
+    EXPECT_NEAR(accj.v[i], fd,
+                1e-5 * std::max(std::abs(fd), 1e-3 * std::abs(accj.a) / F::theta0[i]))
         << "parameter " << i;
   }
 }

@@ -86,7 +86,8 @@ TEST(ModelRegistry, DocsTableListsTheRegistry) {
 TEST(ModelRegistry, CliHelpListsTheRegistry) {
   const std::string top = run("--help");
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(top, m, std::regex("Models \\(MODEL\\.json \"model\", docs/models\\.md\\): ([^\\n]*)")))
+  ASSERT_TRUE(std::regex_search(
+      top, m, std::regex("Models \\(MODEL\\.json \"model\", docs/models\\.md\\): ([^\\n]*)")))
       << top;
   EXPECT_EQ(split(m[1]), model_names());
 
@@ -117,7 +118,8 @@ TEST(ModelRegistry, EveryModelRoundTripsThroughModelJson) {
     EXPECT_EQ(model_name(spec), I::name);
     const auto j = io::to_json(spec);
     EXPECT_EQ(j["model"], std::string(I::name));
-    const io::ModelFile back = io::model_from_json(nlohmann::json::parse(j.dump()), "defaults.json");
+    const io::ModelFile back =
+        io::model_from_json(nlohmann::json::parse(j.dump()), "defaults.json");
     EXPECT_EQ(io::to_json(back.spec).dump(), j.dump()) << I::name;
     // The file's keys are the descriptor's parameter table (the curve's levels written as Fc, Fs).
     std::vector<std::string> keys;

@@ -46,7 +46,7 @@ TEST(IsExactly, ValuesAndJetDerivativeParts) {
   EXPECT_FALSE(is_exactly(std::nextafter(2.0, 3.0), 2.0));
   EXPECT_TRUE(is_exactly(1.0f, 1.0));
   EXPECT_FALSE(is_exactly(1.5f, 1.0));
-  EXPECT_TRUE(is_exactly(J(2.0), 2.0));  // a constant Jet
+  EXPECT_TRUE(is_exactly(J(2.0), 2.0));      // a constant Jet
   EXPECT_FALSE(is_exactly(J(2.0, 1), 2.0));  // an estimated exponent
   J tiny(2.0);
   tiny.v[0] = 1e-300;  // Eigen's isZero() would call this zero; is_exactly must not
@@ -112,8 +112,8 @@ TEST(StribeckShape, UnderflowCutOffEqualsExp) {
   const auto check = [](auto vs_ratio_sq) {
     using S = decltype(vs_ratio_sq);
     const StribeckCurve<S> c = StribeckCurve<S>::symmetric(S(1), S(1.5), S(1), S(2));
-    for (S ra : {S(80), S(100), S(103.9), S(104), S(104.5), S(200), S(700), S(745), S(746),
-                 S(747), S(1e4)}) {
+    for (S ra : {S(80), S(100), S(103.9), S(104), S(104.5), S(200), S(700), S(745), S(746), S(747),
+                 S(1e4)}) {
       const S v = std::sqrt(ra);
       const S r = v / c.vs;
       EXPECT_EQ(stribeck_shape(c, v), std::exp(-(r * r))) << double(ra);
@@ -271,17 +271,21 @@ TEST(LuGreStepLinear, VelocityTermsGivenEqualTheOnesEvaluated) {
   p.curve = StribeckCurve<double>{0.8, 1.1, 1.4, 1.7, 2e-3, 2.0, StribeckShape::exponential};
   p.sigma0 = 1e5;
   p.sigma1 = 300;
-  const std::vector<double> v{0.0, 1e-4, -3e-3, 5e-3, 5e-3, 0.0, -2e-2, 3e-2, 3.1e-2, -1e-3, 2e-4, 0.0, 0.0, 8e-3};
+  const std::vector<double> v{0.0,  1e-4,   -3e-3, 5e-3, 5e-3, 0.0, -2e-2,
+                              3e-2, 3.1e-2, -1e-3, 2e-4, 0.0,  0.0, 8e-3};
   double worst = 0;
   for (const double h : {1e-4, 1e-3, 1e-2}) {
     LuGre<double>::State x1{}, x2{};
     for (std::size_t k = 0; k + 1 < v.size(); ++k) {
       x1 = LuGre<double>::step_linear(p, x1, v[k], v[k + 1], h);
-      x2 = LuGre<double>::step_linear(p, x2, LuGre<double>::at(p, v[k]), LuGre<double>::at(p, v[k + 1]), h);
+      x2 = LuGre<double>::step_linear(p, x2, LuGre<double>::at(p, v[k]),
+                                      LuGre<double>::at(p, v[k + 1]), h);
       worst = std::max(worst, std::abs(x1.z - x2.z) / (1.7 / p.sigma0));
     }
   }
-  std::printf("[measured] LuGre linear step with given velocity terms: largest |dz| / z_max = %.2e\n", worst);
+  std::printf(
+      "[measured] LuGre linear step with given velocity terms: largest |dz| / z_max = %.2e\n",
+      worst);
   EXPECT_LT(worst, 1e-14);
 }
 

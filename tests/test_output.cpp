@@ -103,9 +103,9 @@ TEST_F(OutputTest, FailureMidwayLeavesPreviousContentAndNoTemporaries) {
   const auto before = entries(dir);
   const std::string msg = error_of([&] {
     OutputFiles files;
-    files.write(path("a.txt"), "new a");           // written to its temporary
-    files.write(path("new/deeper/c.txt"), "c");    // creates new/ and new/deeper/
-    files.write(path("blocker/b.txt"), "fails");   // ENOTDIR: the set fails midway
+    files.write(path("a.txt"), "new a");          // written to its temporary
+    files.write(path("new/deeper/c.txt"), "c");   // creates new/ and new/deeper/
+    files.write(path("blocker/b.txt"), "fails");  // ENOTDIR: the set fails midway
     files.commit();
   });
   EXPECT_EQ(msg, path("blocker/b.txt") + ": cannot write: Not a directory");
@@ -174,9 +174,9 @@ TEST_F(OutputTest, SameFileSeesThroughLinksDotsAndHardLinks) {
 TEST_F(OutputTest, OutputThatIsAnInputNamesBoth) {
   put(path("same.csv"), "t,v\n");
   const std::string msg = error_of([&] {
-    frictionlab::io::check_outputs_not_inputs({{"--model", path("m.json")},
-                                               {"--input", path("same.csv")}},
-                                              {{"--output", path("same.csv")}});
+    frictionlab::io::check_outputs_not_inputs(
+        {{"--model", path("m.json")}, {"--input", path("same.csv")}},
+        {{"--output", path("same.csv")}});
   });
   EXPECT_EQ(msg, path("same.csv") + ": the output (--output) is the input " + path("same.csv") +
                      " (--input); writing it would replace the input (choose another output path)");
@@ -228,7 +228,6 @@ TEST_F(OutputTest, OutputDirectoryLocationChecks) {
   EXPECT_FALSE(fs::exists(path("new")));  // checking creates nothing
 }
 
-
 // ---- streams, links, read-only files, inputs read, signals ----
 
 bool is_char_device(const char* p) {
@@ -262,8 +261,9 @@ TEST_F(OutputTest, PipeNamedByDevFdIsWrittenAsAStream) {
   ::close(fds[0]);
   EXPECT_EQ(std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0), "piped\n");
   // A descriptor that is not open is found by the check, before any work.
-  EXPECT_NE(error_of([] { frictionlab::io::check_output_file("/dev/fd/987"); })
-                .find("/dev/fd/987: cannot write:"),
+  EXPECT_NE(error_of([] {
+              frictionlab::io::check_output_file("/dev/fd/987");
+            }).find("/dev/fd/987: cannot write:"),
             std::string::npos);
 }
 
@@ -297,8 +297,8 @@ TEST_F(OutputTest, TwoOutputsThroughADanglingLinkAreOneFile) {
 
 TEST_F(OutputTest, ReadOnlyFileIsRefusedAndKept) {
   put(path("ro.csv"), "keep me\n");
-  fs::permissions(path("ro.csv"), fs::perms::owner_read | fs::perms::group_read |
-                                      fs::perms::others_read);
+  fs::permissions(path("ro.csv"),
+                  fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   const std::string msg =
       path("ro.csv") + ": is read-only (no write permission); remove it or choose another path";
   EXPECT_EQ(error_of([&] { frictionlab::io::check_output_file(path("ro.csv")); }), msg);

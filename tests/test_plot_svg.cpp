@@ -138,8 +138,10 @@ TEST(PlotSvg, TheLayoutContractOfThePanelsSeriesAndLegends) {
   Plot plot;
   plot.x = {0, 1, 2, 3};
   plot.panels.push_back({"count", {{"residuals", {0, 10, 30, 5}}}, true});
-  plot.panels.push_back({"acf", {{"r", {0.5, -0.2, 0.1, 0}, true}, {"band", {0.3, 0.3, 0.3, 0.3}},
-                                 {"", {-0.3, -0.3, -0.3, -0.3}, false, true}}});
+  plot.panels.push_back({"acf",
+                         {{"r", {0.5, -0.2, 0.1, 0}, true},
+                          {"band", {0.3, 0.3, 0.3, 0.3}},
+                          {"", {-0.3, -0.3, -0.3, -0.3}, false, true}}});
   const std::string svg = render_svg(plot);
   EXPECT_EQ(count(svg, "<g class=\"panel\""), 2u);
   EXPECT_EQ(attr(svg, "data-xrange"), "0 3");
@@ -154,7 +156,8 @@ TEST(PlotSvg, TheLayoutContractOfThePanelsSeriesAndLegends) {
   EXPECT_EQ(count(svg, "data-series=\"band\""), 2u);
   EXPECT_EQ(count(svg, "data-legend=\"band\""), 1u);
   const std::size_t band = svg.find("data-series=\"band\"");
-  EXPECT_EQ(attr(svg, "stroke", band), attr(svg, "stroke", svg.find("data-series=\"band\"", band + 1)));
+  EXPECT_EQ(attr(svg, "stroke", band),
+            attr(svg, "stroke", svg.find("data-series=\"band\"", band + 1)));
   EXPECT_EQ(attr(svg, "stroke", band), "#D55E00");
   // every legend is above its panel: its entries' text ends before the panel's frame starts
   const std::size_t legend = svg.find("<g class=\"legend\">");
@@ -168,7 +171,8 @@ TEST(PlotSvg, EightSeriesCycleTheSevenColours) {
   Plot plot;
   plot.x = {0, 1};
   plot.panels.push_back({"y", {}});
-  for (int k = 0; k < 8; ++k) plot.panels[0].series.push_back({"s" + std::to_string(k), {0.0, 1.0 * k}});
+  for (int k = 0; k < 8; ++k)
+    plot.panels[0].series.push_back({"s" + std::to_string(k), {0.0, 1.0 * k}});
   const std::string svg = render_svg(plot);
   EXPECT_EQ(attr(svg, "stroke", svg.find("data-series=\"s7\"")), "#0072B2");
 }

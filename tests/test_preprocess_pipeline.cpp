@@ -213,14 +213,18 @@ TEST(Pipeline, OptionChecksAndTheIdentity) {
   EXPECT_TRUE(same.acceleration.empty());
   // Plain decimation: the low-pass must lie below the new Nyquist frequency (400 / 6 Hz).
   data::PreprocessOptions o{.resample_rate = 400, .lowpass_cutoff = 70, .decimate = 3};
-  EXPECT_EQ(message(r, o), "synthetic: low-pass filtering: the low-pass cut-off 70 Hz must be below "
-                           "the Nyquist frequency after decimation by 3 (66.6667 Hz)");
+  EXPECT_EQ(message(r, o),
+            "synthetic: low-pass filtering: the low-pass cut-off 70 Hz must be below "
+            "the Nyquist frequency after decimation by 3 (66.6667 Hz)");
   o.decimate_filter = data::DecimateFilter::antialias;  // its own filter: no such condition
-  EXPECT_EQ(data::preprocess(r, o).t.size(), (signal::uniform_grid(0, r.t.back(), 400).size() + 2) / 3);
+  EXPECT_EQ(data::preprocess(r, o).t.size(),
+            (signal::uniform_grid(0, r.t.back(), 400).size() + 2) / 3);
   // Stages 2-7 need a uniform grid, named at the first stage that runs.
-  EXPECT_NE(message(r, {.trim_s = 0.1}).find("synthetic: trimming: trimming needs uniform sampling"),
-            std::string::npos);
-  EXPECT_EQ(message(r, {.resample_rate = 400, .derivatives = data::DerivativesFrom::velocity,
+  EXPECT_NE(
+      message(r, {.trim_s = 0.1}).find("synthetic: trimming: trimming needs uniform sampling"),
+      std::string::npos);
+  EXPECT_EQ(message(r, {.resample_rate = 400,
+                        .derivatives = data::DerivativesFrom::velocity,
                         .reintegrate = true}),
             "synthetic: options: reintegrate needs derivatives from position (it integrates their "
             "acceleration)");
@@ -263,7 +267,8 @@ TEST(Pipeline, ResamplingRefusesAGap) {
               "seconds: --max-gap, resample_max_gap)");
   }
   // An explicit limit above the gap allows it (the data inside it linear, as documented) ...
-  const data::Record allowed = data::preprocess(r, {.resample_rate = 100, .resample_max_gap = 1000.5});
+  const data::Record allowed =
+      data::preprocess(r, {.resample_rate = 100, .resample_max_gap = 1000.5});
   EXPECT_EQ(allowed.t.size(), signal::uniform_grid(r.t.front(), r.t.back(), 100).size());
   // ... one below it refuses it, naming the limit.
   EXPECT_NE(message(r, {.resample_rate = 100, .resample_max_gap = 2})
@@ -273,7 +278,8 @@ TEST(Pipeline, ResamplingRefusesAGap) {
   const data::Record short_gap = record_with_gap(0.095);
   EXPECT_EQ(data::preprocess(short_gap, {.resample_rate = 100}).t.size(),
             signal::uniform_grid(short_gap.t.front(), short_gap.t.back(), 100).size());
-  EXPECT_NE(message(record_with_gap(0.105), {.resample_rate = 100}).find("sample 501: resampling: a gap of 0.105 s"),
+  EXPECT_NE(message(record_with_gap(0.105), {.resample_rate = 100})
+                .find("sample 501: resampling: a gap of 0.105 s"),
             std::string::npos);
   // Without resampling a gap is no error (nothing is interpolated); a limit must be >= 0.
   EXPECT_EQ(data::preprocess(r, {}).t, r.t);

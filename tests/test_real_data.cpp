@@ -25,15 +25,17 @@
 namespace frictionlab {
 namespace {
 
-const std::string kRecord =
-    std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
+const std::string kRecord = std::string(FRICTIONLAB_SOURCE_DIR) +
+                            "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
 
 /// A rotary LuGre set of plausible size for this joint [N m, rad, rad/s]: Fc and sigma2 near the
 /// owners' published Coulomb/viscous values, sigma0 = 2e3 N m/rad (bristle deflection at Fs of
 /// 0.1 mrad), a light bristle damping sigma1 = 0.05 N m s/rad (a large sigma1 multiplies the
 /// measured velocity noise through dz/dt and would dominate every force comparison).
 LuGre<double>::Params joint_lugre() {
-  LuGre<double>::Params p{.sigma0 = 2e3, .sigma1 = 0.05, .sigma2 = 0.047,
+  LuGre<double>::Params p{.sigma0 = 2e3,
+                          .sigma1 = 0.05,
+                          .sigma2 = 0.047,
                           .curve = StribeckCurve<double>::symmetric(0.18, 0.25, 0.1, 2.0)};
   return p;
 }
@@ -77,8 +79,8 @@ TEST_F(MeasuredPendulum, RecordIsReadStrictlyAndCompletely) {
     vmax = std::max(vmax, std::abs(v[k]));
     if (k > 0 && v[k] * v[k - 1] < 0) ++reversals;
   }
-  EXPECT_GT(vmax, 1.0);        // rad/s: a real swing, not a resting record
-  EXPECT_GT(reversals, 100);   // noisy velocity: many sign changes
+  EXPECT_GT(vmax, 1.0);       // rad/s: a real swing, not a resting record
+  EXPECT_GT(reversals, 100);  // noisy velocity: many sign changes
 }
 
 TEST_F(MeasuredPendulum, ExactStepIgnoresSubsteppingOfTheHeldMeasuredInput) {
@@ -111,8 +113,9 @@ TEST_F(MeasuredPendulum, TenMillisecondStepAddsNothingBeyondInputSampling) {
   }
   RecordProperty("err_10ms_step", std::to_string(e_coarse));
   RecordProperty("err_input_sampling", std::to_string(e_sub));
-  std::printf("[measured] measured pendulum velocity, 10 ms: step %.4g N m, input sampling %.4g N m\n",
-              e_coarse, e_sub);
+  std::printf(
+      "[measured] measured pendulum velocity, 10 ms: step %.4g N m, input sampling %.4g N m\n",
+      e_coarse, e_sub);
   EXPECT_LE(e_coarse, 1.25 * e_sub);
 }
 

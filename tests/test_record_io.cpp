@@ -30,8 +30,8 @@ using io::MatVariable;
 using io::MatVersion;
 using io::RecordSpec;
 
-const std::string kPendulum =
-    std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
+const std::string kPendulum = std::string(FRICTIONLAB_SOURCE_DIR) +
+                              "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
 
 // One directory per test: CTest runs the tests of this file in parallel processes.
 std::string temp_dir() {
@@ -122,8 +122,9 @@ TEST(RecordCsv, FromFileAndDispatch) {
 
 TEST(RecordCsv, Errors) {
   // missing column: file, header line, the columns found
-  EXPECT_EQ(input_error([] { io::parse_record_csv(kCsv, "p.csv", {.time = "time", .velocity = "v"}); }),
-            "p.csv:2: no column 'v' (columns found: time, position, velocity, torque)");
+  EXPECT_EQ(
+      input_error([] { io::parse_record_csv(kCsv, "p.csv", {.time = "time", .velocity = "v"}); }),
+      "p.csv:2: no column 'v' (columns found: time, position, velocity, torque)");
   EXPECT_EQ(input_error([] { io::parse_record_csv(kCsv, "p.csv", {.time = "t"}); }),
             "p.csv:2: no column 't' (columns found: time, position, velocity, torque)");
   // index out of range
@@ -132,7 +133,8 @@ TEST(RecordCsv, Errors) {
             "time, 1: position, 2: velocity, 3: torque)");
   // time not strictly increasing: line and field of the first violation
   EXPECT_EQ(input_error([] {
-              io::parse_record_csv("t,v\n0,1\n0.1,2\n0.1,3\n", "q.csv", {.time = "t", .velocity = "v"});
+              io::parse_record_csv("t,v\n0,1\n0.1,2\n0.1,3\n", "q.csv",
+                                   {.time = "t", .velocity = "v"});
             }),
             "q.csv:4:1: column 't' must be strictly increasing: 0.1 follows 0.1 (line 3)");
   EXPECT_EQ(input_error([] {
@@ -144,13 +146,15 @@ TEST(RecordCsv, Errors) {
             "q.csv:2:2: non-finite value 'nan' (column 'v')");
   // one column read as two channels (by name or index): the options name the same column
   EXPECT_EQ(input_error([] {
-              io::parse_record_csv(kCsv, "p.csv", {.time = "time", .velocity = "velocity", .force = "2"});
+              io::parse_record_csv(kCsv, "p.csv",
+                                   {.time = "time", .velocity = "velocity", .force = "2"});
             }),
             "p.csv:2: velocity and force name the same column 2 'velocity': each channel needs "
             "its own column");
-  EXPECT_EQ(input_error([] { io::parse_record_csv(kCsv, "p.csv", {.time = "time", .position = "0"}); }),
-            "p.csv:2: time and position name the same column 0 'time': each channel needs its "
-            "own column");
+  EXPECT_EQ(
+      input_error([] { io::parse_record_csv(kCsv, "p.csv", {.time = "time", .position = "0"}); }),
+      "p.csv:2: time and position name the same column 0 'time': each channel needs its "
+      "own column");
   // file errors
   EXPECT_EQ(input_error([] { io::read_record_csv("/nonexistent/r.csv", {.time = "t"}); }),
             "/nonexistent/r.csv: cannot open: No such file or directory");
@@ -173,8 +177,8 @@ TEST(RecordCsv, DevicesAndFifosAreRefusedBeforeTheyAreOpened) {
     const std::string fifo = temp_file(name);
     std::filesystem::remove(fifo);
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    const std::string what = name.ends_with(".mat") ? "a MATLAB .mat file"
-                                                    : "a record file (.csv or .mat)";
+    const std::string what =
+        name.ends_with(".mat") ? "a MATLAB .mat file" : "a record file (.csv or .mat)";
     EXPECT_EQ(input_error([&] { io::read_record(fifo, {.time = "t"}); }),
               fifo + ": is a FIFO (named pipe), not a regular file: expected " + what +
                   " (frictionlab reads its inputs from regular files, not from devices, pipes "
@@ -193,16 +197,17 @@ TEST(RecordCsv, MatFileNamedCsv) {
   const std::string csv = temp_file("rec.csv");
   std::filesystem::copy_file(mat, csv, std::filesystem::copy_options::overwrite_existing);
   EXPECT_EQ(input_error([&] { io::read_record(csv, {.time = "t"}); }),
-            csv + ": looks like a binary file (MATLAB .mat?), not CSV text; a MATLAB record is "
-                  "read as one when its name ends in .mat");
+            csv +
+                ": looks like a binary file (MATLAB .mat?), not CSV text; a MATLAB record is "
+                "read as one when its name ends in .mat");
 }
 
 // The column index message of a record of 1,000,000 columns lists 8 and counts the rest.
 TEST(RecordCsv, WideHeaderMessagesAreShort) {
   std::string header;
   for (int i = 0; i < 1'000'000; ++i) header += (i ? ",c" : "c") + std::to_string(i);
-  const std::string message = input_error(
-      [&] { io::parse_record_csv(header + "\n", "w.csv", {.time = "0"}); });
+  const std::string message =
+      input_error([&] { io::parse_record_csv(header + "\n", "w.csv", {.time = "0"}); });
   EXPECT_EQ(message.substr(0, 40), "w.csv:1: the file has a header line (c0,");
   EXPECT_LT(message.size(), 1000u);
   std::string row = "0";
@@ -305,11 +310,12 @@ TEST(RecordMat, MatrixLayouts4xNAndNx4) {
   }
   for (MatVersion ver : kVersions) {
     for (bool wide : {true, false}) {
-      const std::string path =
-          temp_file(std::string(wide ? "m4n_" : "mn4_") + vname(ver) + ".mat");
-      const MatVariable data{"data", wide ? std::vector<std::size_t>{4, n}
-                                          : std::vector<std::size_t>{n, 4},
-                             wide ? m4n : mn4, {}, MatClass::double_array};
+      const std::string path = temp_file(std::string(wide ? "m4n_" : "mn4_") + vname(ver) + ".mat");
+      const MatVariable data{"data",
+                             wide ? std::vector<std::size_t>{4, n} : std::vector<std::size_t>{n, 4},
+                             wide ? m4n : mn4,
+                             {},
+                             MatClass::double_array};
       // the only variable: found without any spec
       io::write_mat(path, {data}, ver);
       data::Record r = io::read_record_mat(path, {});
@@ -366,8 +372,8 @@ TEST(RecordMat, TimeDefaultIsNotAChoice) {
   EXPECT_EQ(csv.t, (std::vector<double>{0, 0.5}));
   EXPECT_EQ(csv.velocity, (std::vector<double>{1, 2}));
   // A given time wins over the default.
-  const data::Record given = io::parse_record_csv("s,t\n0,5\n0.5,6\n", "d.csv",
-                                                  {.time = "s", .time_default = "t"});
+  const data::Record given =
+      io::parse_record_csv("s,t\n0,5\n0.5,6\n", "d.csv", {.time = "s", .time_default = "t"});
   EXPECT_EQ(given.t, (std::vector<double>{0, 0.5}));
 }
 
@@ -447,14 +453,13 @@ TEST(RecordMat, MatrixErrors) {
     EXPECT_EQ(e, p + ": variable 'data': is 3x5: expected a 4xN or Nx4 matrix of time [s], "
                      "current [A], velocity [rad/s], torque [N m]");
     // 4 x 5: sample k in column k; NaN at velocity (row 3) of sample 2
-    std::vector<double> w = {0, 1, 1, 1, 0.1, 1, std::nan(""), 1, 0.2, 1, 1, 1,
-                             0.3, 1, 1, 1, 0.4, 1, 1, 1};
+    std::vector<double> w = {0, 1, 1,   1, 0.1, 1, std::nan(""), 1, 0.2, 1,
+                             1, 1, 0.3, 1, 1,   1, 0.4,          1, 1,   1};
     e = mat_error(ver, {MatVariable{"data", {4, 5}, w}}, {}, p);
     EXPECT_EQ(e, p + ": variable 'data': non-finite value NaN at row 3, column 2 (velocity, "
                      "sample 2)");
     // 5 x 4: time in column 1, not increasing at sample 4
-    std::vector<double> tall = {0, 0.1, 0.2, 0.2, 0.3, 1, 1, 1, 1, 1,
-                                1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    std::vector<double> tall = {0, 0.1, 0.2, 0.2, 0.3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     e = mat_error(ver, {MatVariable{"data", {5, 4}, tall}}, {.matrix = "data"}, p);
     EXPECT_EQ(e, p + ": variable 'data': time (column 1) must be strictly increasing: sample 4 "
                      "(0.2) follows sample 3 (0.2)");
@@ -472,13 +477,17 @@ TEST(RecordMat, FileAndSpecErrors) {
   const std::string junk = temp_file("junk.mat");
   write_text(junk, "t,v\n0,1\n");
   EXPECT_EQ(input_error([&] { io::read_record_mat(junk, {.time = "t"}); }),
-            junk + ": not a MATLAB .mat file (libmatio reads versions 4, 5 and 7.3) or it is "
-                   "damaged");
-  EXPECT_EQ(invalid_argument([] { io::read_record_mat("r.mat", {.time = "t", .matrix = "d"}); }),
-            "give either a matrix variable ('d') or variable names per channel for r.mat, not both");
+            junk +
+                ": not a MATLAB .mat file (libmatio reads versions 4, 5 and 7.3) or it is "
+                "damaged");
+  EXPECT_EQ(
+      invalid_argument([] { io::read_record_mat("r.mat", {.time = "t", .matrix = "d"}); }),
+      "give either a matrix variable ('d') or variable names per channel for r.mat, not both");
   EXPECT_EQ(invalid_argument([] { io::read_record_mat("r.mat", {.velocity = "v"}); }),
             "no time variable given for r.mat");
-  EXPECT_EQ(invalid_argument([] { io::write_mat(temp_file("w.mat"), {MatVariable{"x", {2, 2}, {1}}}, MatVersion::v5); }),
+  EXPECT_EQ(invalid_argument([] {
+              io::write_mat(temp_file("w.mat"), {MatVariable{"x", {2, 2}, {1}}}, MatVersion::v5);
+            }),
             "write_mat: variable 'x' has 1 values for 4 elements");
 }
 
@@ -653,15 +662,17 @@ TEST(CheckRecord, TimeUnitWarnings) {
 TEST(CheckRecord, RealPendulumRecordJitter) {
   if (!std::filesystem::exists(kPendulum)) GTEST_SKIP() << "no shared data at " << kPendulum;
   const data::Record r = io::read_record_csv(
-      kPendulum, {.time = "time", .position = "position", .velocity = "velocity", .force = "torque"});
+      kPendulum,
+      {.time = "time", .position = "position", .velocity = "velocity", .force = "torque"});
   ASSERT_EQ(r.size(), 30000u);
   const data::RecordReport rep =
       data::check_record(r, {.need_motion = true, .need_force = true, .needs_reversals = true});
-  std::printf("[ measured ] gravcomp_data_measured.csv: %zu samples, %.4f s, median dt %.6g s "
-              "(%.2f Hz), dt %.6g..%.6g s, jitter max %.3f, std %.4f, velocity sign changes %zu, "
-              "reversals %zu\n",
-              rep.samples, rep.duration, rep.dt_median, rep.sample_rate, rep.dt_min, rep.dt_max,
-              rep.jitter_max, rep.jitter_std, rep.velocity_sign_changes, rep.velocity_reversals);
+  std::printf(
+      "[ measured ] gravcomp_data_measured.csv: %zu samples, %.4f s, median dt %.6g s "
+      "(%.2f Hz), dt %.6g..%.6g s, jitter max %.3f, std %.4f, velocity sign changes %zu, "
+      "reversals %zu\n",
+      rep.samples, rep.duration, rep.dt_median, rep.sample_rate, rep.dt_min, rep.dt_max,
+      rep.jitter_max, rep.jitter_std, rep.velocity_sign_changes, rep.velocity_reversals);
   // the published description: ~1 kHz, 30 s, steps 1.0 to 5.5 ms
   EXPECT_NEAR(rep.dt_median, 1.0e-3, 0.01e-3);
   EXPECT_NEAR(rep.dt_min, 1.0e-3, 0.01e-3);
@@ -683,8 +694,9 @@ TEST(CheckRecord, RealPendulumRecordJitter) {
               std::string::npos)
         << e.what();
   }
-  const data::Record u = data::preprocess(
-      r, {.resample_rate = 1000.0, .lowpass_cutoff = 20.0, .derivatives = data::DerivativesFrom::position});
+  const data::Record u = data::preprocess(r, {.resample_rate = 1000.0,
+                                              .lowpass_cutoff = 20.0,
+                                              .derivatives = data::DerivativesFrom::position});
   const data::RecordReport ur = data::check_record(u);
   EXPECT_LT(ur.jitter_max, 1e-9);
   EXPECT_TRUE(ur.warnings.empty());
@@ -705,8 +717,9 @@ TEST(Preprocess, ResampleFilterDifferentiate) {
     r.force.push_back(2.0);
     t += 1e-3 * (1.0 + 0.5 * ((k * 7) % 3));
   }
-  const data::Record p = data::preprocess(
-      r, {.resample_rate = 500.0, .lowpass_cutoff = 50.0, .derivatives = data::DerivativesFrom::position});
+  const data::Record p = data::preprocess(r, {.resample_rate = 500.0,
+                                              .lowpass_cutoff = 50.0,
+                                              .derivatives = data::DerivativesFrom::position});
   EXPECT_EQ(p.source, "irregular");
   ASSERT_GT(p.t.size(), 100u);
   EXPECT_NEAR(p.t[1] - p.t[0], 2e-3, 1e-15);
@@ -716,7 +729,7 @@ TEST(Preprocess, ResampleFilterDifferentiate) {
                                                          std::cos(2 * std::numbers::pi * p.t[k])));
     err_f = std::max(err_f, std::abs(p.force[k] - 2.0));
   }
-  EXPECT_LT(err_f, 1e-12);     // constants pass unchanged
+  EXPECT_LT(err_f, 1e-12);  // constants pass unchanged
   // linear interpolation of the position (steps up to 2 ms) bends the slope by up to
   // ~h w^2 / 2 ~ 0.04 between samples; SG smoothing leaves 0.3 % of the amplitude (measured)
   EXPECT_LT(err_v, 5e-3 * 2 * std::numbers::pi);
@@ -725,9 +738,11 @@ TEST(Preprocess, ResampleFilterDifferentiate) {
     (void)data::preprocess(r, {.lowpass_cutoff = 50.0});
     ADD_FAILURE() << "no error";
   } catch (const data::RecordError& e) {
-    EXPECT_NE(std::string(e.what()).find("irregular: low-pass filtering: low-pass filtering needs "
-                                         "uniform sampling: the sample step varies by up to 33.3333% of its median 0.0015 s"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "irregular: low-pass filtering: low-pass filtering needs "
+            "uniform sampling: the sample step varies by up to 33.3333% of its median 0.0015 s"),
+        std::string::npos)
         << e.what();
   }
   try {

@@ -7,9 +7,9 @@
 // that keeps the segments' start states for the next Jacobian at the same point gives the serial
 // residuals and the same Jacobian as a fresh evaluation, bit for bit; Family::ssr_below sums the
 // same squares as the prediction and stops only above its bound.
-#include <algorithm>
 #include <ceres/ceres.h>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <cmath>
 #include <limits>
@@ -27,8 +27,8 @@ struct Eval {
   std::vector<double> r, J;
 };
 
-Eval evaluate(const Family& fam, const FitData& d, const std::vector<double>& theta, const std::vector<int>& free,
-              const Robust& loss, int threads, bool jets = false) {
+Eval evaluate(const Family& fam, const FitData& d, const std::vector<double>& theta,
+              const std::vector<int>& free, const Robust& loss, int threads, bool jets = false) {
   const auto cost = fam.make_cost(d, theta, free, loss, threads, jets);
   std::vector<double> x;
   for (int j : free) x.push_back(theta[static_cast<std::size_t>(j)]);
@@ -66,7 +66,9 @@ class SegmentedJacobian : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   const Case c = GetParam();
-  const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  const LuGre<double>::Params truth{.sigma0 = 500,
+                                    .sigma1 = 0.5,
+                                    .sigma2 = 0.5,
                                     .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   SyntheticOptions so;
   so.excitation.duration = 30;
@@ -109,8 +111,9 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   const Eval jets_two = evaluate(*fam, d, theta, free, loss, 2, true);
   EXPECT_LT(column_rel_diff(jets_two, serial, free.size()), 1e-9);
   const double dj = column_rel_diff(two, serial, free.size());
-  std::printf("[measured] %s: segmented Jacobian vs serial, largest column-relative difference %.2e\n",
-              c.model, dj);
+  std::printf(
+      "[measured] %s: segmented Jacobian vs serial, largest column-relative difference %.2e\n",
+      c.model, dj);
   EXPECT_LT(dj, 1e-9);
   double dr = 0, rs = 0;
   for (std::size_t k = 0; k < serial.r.size(); ++k) {
@@ -125,7 +128,8 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   // The derivative with respect to every parameter is really there (not all zero).
   for (std::size_t j = 0; j < free.size(); ++j) {
     double s = 0;
-    for (std::size_t r = 0; r < serial.r.size(); ++r) s = std::max(s, std::abs(serial.J[r * free.size() + j]));
+    for (std::size_t r = 0; r < serial.r.size(); ++r)
+      s = std::max(s, std::abs(serial.J[r * free.size() + j]));
     EXPECT_GT(s, 0.0) << fam->info()[j].field;
   }
 }
@@ -142,20 +146,25 @@ INSTANTIATE_TEST_SUITE_P(
                       // the input held between samples: the held step's sensitivities
                       Case{"lugre", ProblemKind::sensorless, 0.0, LossKind::none, Hold::zoh},
                       Case{"lugre-asym", ProblemKind::friction, 0.0, LossKind::huber, Hold::zoh},
-                      Case{"elasto-plastic", ProblemKind::friction, 0.0, LossKind::none, Hold::zoh}));
+                      Case{"elasto-plastic", ProblemKind::friction, 0.0, LossKind::none,
+                           Hold::zoh}));
 
 TEST(SegmentedJacobianShort, AShortRecordIsEvaluatedSerially) {
-  const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  const LuGre<double>::Params truth{.sigma0 = 500,
+                                    .sigma1 = 0.5,
+                                    .sigma2 = 0.5,
                                     .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   SyntheticOptions so;
   so.excitation.duration = 10;  // 10 000 samples < 8 segments of 2000
-  const FitData d = prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0);
+  const FitData d =
+      prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0);
   const auto fam = make_family(parse_model("lugre"), ProblemKind::sensorless, true);
   std::vector<double> nat{2.0, 0.5, 1.0, 1.5, 0.1, 1.0, 500, 0.5};
   ASSERT_EQ(static_cast<int>(nat.size()), fam->size());
   const auto theta = fam->to_internal(nat);
   const std::vector<int> free{0, 1, 2, 3, 4, 6, 7};
-  const Eval a = evaluate(*fam, d, theta, free, Robust{}, 1), b = evaluate(*fam, d, theta, free, Robust{}, 2);
+  const Eval a = evaluate(*fam, d, theta, free, Robust{}, 1),
+             b = evaluate(*fam, d, theta, free, Robust{}, 2);
   EXPECT_EQ(a.J, b.J);
   EXPECT_EQ(a.r, b.r);
 }
@@ -169,14 +178,18 @@ struct LuGreCase {
 };
 
 LuGreCase lugre_case() {
-  const LuGre<double>::Params truth{.sigma0 = 500, .sigma1 = 0.5, .sigma2 = 0.5,
+  const LuGre<double>::Params truth{.sigma0 = 500,
+                                    .sigma1 = 0.5,
+                                    .sigma2 = 0.5,
                                     .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
   SyntheticOptions so;
   so.excitation.duration = 30;
   so.noise_std = 0.02;
   so.seed = 5;
-  LuGreCase c{prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0),
-              make_family(parse_model("lugre"), ProblemKind::sensorless, true), {}};
+  LuGreCase c{
+      prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0),
+      make_family(parse_model("lugre"), ProblemKind::sensorless, true),
+      {}};
   const std::vector<double> nat{1.8, 0.4, 0.9, 1.7, 0.08, 1.0, 800, 0.3};  // away from the truth
   c.theta = c.fam->to_internal(nat);
   return c;
@@ -207,7 +220,9 @@ TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
   c.fam->predict(c.theta.data(), c.d, Method::exact, Hold::linear, pred.data());
   for (long k = c.d.first; k < c.d.n(); ++k) {
     const double want = c.d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)];
-    ASSERT_NEAR(r[static_cast<std::size_t>(k - c.d.first)], want, 1e-12 * (1 + std::abs(c.d.y[static_cast<std::size_t>(k)]))) << k;
+    ASSERT_NEAR(r[static_cast<std::size_t>(k - c.d.first)], want,
+                1e-12 * (1 + std::abs(c.d.y[static_cast<std::size_t>(k)])))
+        << k;
   }
   double dr = 0;  // (the Jets' values differ by rounding: expm1 for a Jet)
   for (std::size_t k = 0; k < r.size(); ++k) dr = std::max(dr, std::abs(r[k] - serial.r[k]));
@@ -225,7 +240,8 @@ TEST(SegmentedJacobianCache, ResidualsThenJacobianAtThePointAreTheFreshOnes) {
   EXPECT_EQ(r, fresh.r);
   // The Jacobian kept from the residual evaluation at the other point is that point's fresh one.
   std::vector<double> theta_y = c.theta;
-  for (std::size_t j = 0; j < c.free.size(); ++j) theta_y[static_cast<std::size_t>(c.free[j])] = y[j];
+  for (std::size_t j = 0; j < c.free.size(); ++j)
+    theta_y[static_cast<std::size_t>(c.free[j])] = y[j];
   const Eval fresh_y = evaluate(*c.fam, c.d, theta_y, c.free, Robust{}, 2);
   ASSERT_TRUE(cost->Evaluate(other, r.data(), nullptr));
   ASSERT_TRUE(cost->Evaluate(other, r.data(), jacs));
@@ -252,7 +268,7 @@ TEST(SegmentedJacobianCache, KeptJacobianAndNormalEquationsReadInPlace) {
   const double* kr = nullptr;
   const double* kJ = nullptr;
   bool ok = false;
-  EXPECT_FALSE(keeper->kept_at(x.data(), kr, kJ, ok));  // nothing evaluated yet
+  EXPECT_FALSE(keeper->kept_at(x.data(), kr, kJ, ok));     // nothing evaluated yet
   ASSERT_TRUE(cost->Evaluate(params, r.data(), nullptr));  // with the Jacobian ahead
   ASSERT_TRUE(keeper->kept_at(x.data(), kr, kJ, ok));
   EXPECT_TRUE(ok);
@@ -270,7 +286,8 @@ TEST(SegmentedJacobianCache, KeptJacobianAndNormalEquationsReadInPlace) {
   for (Eigen::Index a = 0; a < p; ++a) {
     EXPECT_NEAR(g(a), g_ref(a), 1e-10 * std::sqrt(N_ref(a, a) * rm.squaredNorm())) << a;
     for (Eigen::Index b = 0; b < p; ++b)
-      EXPECT_NEAR(N(a, b), N_ref(a, b), 1e-11 * std::sqrt(N_ref(a, a) * N_ref(b, b))) << a << "," << b;
+      EXPECT_NEAR(N(a, b), N_ref(a, b), 1e-11 * std::sqrt(N_ref(a, a) * N_ref(b, b)))
+          << a << "," << b;
   }
   EXPECT_NEAR(ss, rm.squaredNorm(), 1e-12 * rm.squaredNorm());
   std::vector<double> y = x;
@@ -298,7 +315,8 @@ TEST(LsqEnd, TheGaussNewtonModelsEndLeavesNoDecreaseUntaken) {
   const Eigen::Map<const Eigen::VectorXd> r(end.r.data(), m);
   const Eigen::VectorXd dx = Eigen::MatrixXd(J).colPivHouseholderQr().solve(-r);
   std::vector<double> stepped = run.theta;
-  for (Eigen::Index j = 0; j < p; ++j) stepped[static_cast<std::size_t>(c.free[static_cast<std::size_t>(j)])] += dx(j);
+  for (Eigen::Index j = 0; j < p; ++j)
+    stepped[static_cast<std::size_t>(c.free[static_cast<std::size_t>(j)])] += dx(j);
   const Eval after = evaluate(*c.fam, c.d, stepped, c.free, Robust{}, 1);
   const double ss = r.squaredNorm();
   const double ss_after = Eigen::Map<const Eigen::VectorXd>(after.r.data(), m).squaredNorm();
@@ -380,9 +398,11 @@ TEST(StartSsr, AffineValuesFromOneSimulationMatchTheirOwn) {
     EXPECT_NEAR(run->sums()[j], own[j], 1e-12 * own[j]) << "sigma1 = " << values[j];
   EXPECT_EQ(run->advance(c.d.n()), *std::min_element(run->sums().begin(), run->sums().end()));
   // Not for a parameter that moves the state, nor without values.
-  EXPECT_THROW(c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh, c.fam->index("sigma0"), values),
+  EXPECT_THROW(c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh,
+                                c.fam->index("sigma0"), values),
                std::invalid_argument);
-  EXPECT_THROW(c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh, i1, {}), std::invalid_argument);
+  EXPECT_THROW(c.fam->start_ssr(c.theta.data(), c.d, Method::exact, Hold::zoh, i1, {}),
+               std::invalid_argument);
 }
 
 }  // namespace

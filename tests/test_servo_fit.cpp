@@ -46,7 +46,8 @@ TEST(ServoFit, RecoversTheParametersOfASyntheticLogSet) {
 }
 
 TEST(ServoFit, EmbeddingsReproduceTheSimplerModelExactly) {
-  const auto logs = std::vector<data::ServoLog>{synthetic(0, 400, truth_m3()), synthetic(1, 100, truth_m3())};
+  const auto logs =
+      std::vector<data::ServoLog>{synthetic(0, 400, truth_m3()), synthetic(1, 100, truth_m3())};
   const auto& c = xl330().constants;
   sim::ServoParams defaults;
   defaults.friction.vs = 0.7;
@@ -94,9 +95,10 @@ TEST(ServoFit, WarmStartsMakeTheTrainingLossNonIncreasingAlongTheHierarchy) {
   ServoFitOptions o;
   o.cmaes.max_evals = 400;
   o.cmaes.threads = 2;
-  const auto sel = fit_and_select_servo_models(
-      {ActuatorModel::M1, ActuatorModel::M3, ActuatorModel::M4, ActuatorModel::M5, ActuatorModel::M6},
-      xl330(), xl330().constants, logs, ServoValidation{}, o, 0.02);
+  const auto sel =
+      fit_and_select_servo_models({ActuatorModel::M1, ActuatorModel::M3, ActuatorModel::M4,
+                                   ActuatorModel::M5, ActuatorModel::M6},
+                                  xl330(), xl330().constants, logs, ServoValidation{}, o, 0.02);
   ASSERT_EQ(sel.models.size(), 5u);
   for (std::size_t i = 1; i < sel.models.size(); ++i)
     EXPECT_LE(sel.models[i].train_mae, sel.models[i - 1].train_mae * (1 + 1e-12))
@@ -163,9 +165,10 @@ TEST(ServoFit, CrossValidationFitsRunConcurrentlyWithTheSameResultsForAnyThreadC
     for (const char* run : {"[kp=100]", "[kp=400]", "[kp=800]", "[all logs]"})
       for (const char* m : {"m1 ", "m2 ", "m3 ", "m4 "}) {
         const std::string what = std::string(m) + run;
-        EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
-                                [&](const std::string& l) { return l.rfind("fitting " + what, 0) == 0; }),
-                  1)
+        EXPECT_EQ(
+            std::count_if(lines.begin(), lines.end(),
+                          [&](const std::string& l) { return l.rfind("fitting " + what, 0) == 0; }),
+            1)
             << what << ", " << threads << " thread(s)";
       }
   }
@@ -192,7 +195,8 @@ TEST(ServoFit, CrossValidationFitsRunConcurrentlyWithTheSameResultsForAnyThreadC
   double err = 0.0;
   std::size_t n = 0;
   for (const auto& split : servo_splits(logs, v)) {
-    const auto f = fit_servo_model(xl330(), xl330().constants, ActuatorModel::M1, split.train, {}, o);
+    const auto f =
+        fit_servo_model(xl330(), xl330().constants, ActuatorModel::M1, split.train, {}, o);
     for (const auto& l : split.validation) {
       const auto e = servo_log_error(xl330().constants, f.params, l);
       err += e.position_mae * static_cast<double>(e.samples);
@@ -249,13 +253,14 @@ TEST(ServoFit, LossPoolsTheLogsAndAddsTheVelocityTerm) {
   const auto& c = xl330().constants;
   const auto e0 = servo_log_error(c, p, logs[0]), e1 = servo_log_error(c, p, logs[1]);
   EXPECT_GT(e0.position_mae, 0.0);
-  EXPECT_NEAR(servo_loss(c, p, logs, {}),
-              (400 * e0.position_mae + 200 * e1.position_mae) / 600.0, 1e-15);
+  EXPECT_NEAR(servo_loss(c, p, logs, {}), (400 * e0.position_mae + 200 * e1.position_mae) / 600.0,
+              1e-15);
   ServoLossOptions lv;
   lv.velocity_weight = 0.1;
   EXPECT_NEAR(servo_loss(c, p, logs, lv),
               (400 * (e0.position_mae + 0.1 * e0.velocity_mae) +
-               200 * (e1.position_mae + 0.1 * e1.velocity_mae)) / 600.0,
+               200 * (e1.position_mae + 0.1 * e1.velocity_mae)) /
+                  600.0,
               1e-15);
   logs[0].speed.clear();
   EXPECT_THROW(servo_loss(c, p, logs, lv), FitError);
@@ -274,8 +279,9 @@ TEST(ServoFit, BoundsOverridesAndTheirErrors) {
       EXPECT_EQ(x.hi, 3.0);
     }
   }
-  EXPECT_THROW(servo_bounds(xl330(), sim::ServoDrive::voltage, ActuatorModel::M2, {{"alpha", 3.0, 1.0}}),
-               FitError);
+  EXPECT_THROW(
+      servo_bounds(xl330(), sim::ServoDrive::voltage, ActuatorModel::M2, {{"alpha", 3.0, 1.0}}),
+      FitError);
 }
 
 }  // namespace

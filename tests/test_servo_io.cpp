@@ -44,11 +44,11 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(ServoLogRead, ReadsAProcessedLog) {
-  const auto r = io::parse_servo_log(
-      log_text(entry(0, 0.1, 0.2, ", \"speed\": 0.5, \"current\": 3") + "," +
-                   entry(0.005, 0.11, 0.25, ", \"speed\": 0.6, \"current\": 4"),
-               ", \"comment\": \"x\""),
-      "log.json");
+  const auto r =
+      io::parse_servo_log(log_text(entry(0, 0.1, 0.2, ", \"speed\": 0.5, \"current\": 3") + "," +
+                                       entry(0.005, 0.11, 0.25, ", \"speed\": 0.6, \"current\": 4"),
+                                   ", \"comment\": \"x\""),
+                          "log.json");
   const auto& l = r.log;
   EXPECT_EQ(l.size(), 2u);
   EXPECT_EQ(l.kp, 100);
@@ -69,8 +69,9 @@ TEST(ServoLogRead, ReadsAProcessedLog) {
 
 TEST(ServoLogRead, ErrorsNameTheFileTheEntryAndTheKey) {
   const std::string ok = entry(0, 0, 0) + ",";
-  EXPECT_EQ(error_of(log_text(ok + entry(0.005, 0, 0) + ",{\"position\": 1, \"timestamp\": 0.01, "
-                                                         "\"torque_enable\": true}")),
+  EXPECT_EQ(error_of(log_text(ok + entry(0.005, 0, 0) +
+                              ",{\"position\": 1, \"timestamp\": 0.01, "
+                              "\"torque_enable\": true}")),
             "log.json: entry 2: key 'goal_position': missing");
   EXPECT_EQ(error_of(log_text(ok + "{\"position\": \"a\", \"goal_position\": 0, \"timestamp\": "
                                    "0.005, \"torque_enable\": true}")),
@@ -143,22 +144,30 @@ TEST(ServoLogResample, MatchesTheReferencePackagesProcessedLog) {
   raw.mass = 0.49;
   raw.length = 0.1;
   raw.kp = 100;
-  raw.timestamp = {0.003500699996948242, 0.00870513916015625, 0.013885021209716797,
+  raw.timestamp = {0.003500699996948242, 0.00870513916015625,  0.013885021209716797,
                    0.019139766693115234, 0.024324893951416016, 0.02950453758239746,
-                   0.03469586372375488, 0.03989875316619873, 0.04510617256164551,
+                   0.03469586372375488,  0.03989875316619873,  0.04510617256164551,
                    0.05036449432373047};
-  raw.position = {-0.003067961575771161, -0.003067961575771161, -0.003067961575771161,
-                  -0.003067961575771161, -0.003067961575771161, -0.003067961575771161,
+  raw.position = {-0.003067961575771161,  -0.003067961575771161,  -0.003067961575771161,
+                  -0.003067961575771161,  -0.003067961575771161,  -0.003067961575771161,
                   -0.0015339807878858025, -0.0015339807878858025, -0.0015339807878858025,
                   -0.0015339807878858025};
-  raw.speed = {0, 0, 0, 0, 0, 0, 0.023980823922402087, 0.023980823922402087,
-               0.023980823922402087, 0.047961647844804174};
+  raw.speed = {0,
+               0,
+               0,
+               0,
+               0,
+               0,
+               0.023980823922402087,
+               0.023980823922402087,
+               0.023980823922402087,
+               0.047961647844804174};
   raw.load = {0, 2, 5, 7, 9, 12, 14, 17, 19, 21};
   raw.input_volts = {7.3, 7.3, 7.3, 7.3, 7.4, 7.3, 7.3, 7.3, 7.3, 7.3};
   raw.temp = std::vector<double>(10, 28.0);
   raw.goal_position = {7.864772933845965e-06, 0.008397945709156108, 0.016867017836179957,
-                       0.025789537432300887, 0.034941842943236226, 0.044263538351662586,
-                       0.05393964739515972,  0.06377136136120944,  0.07402625509044325,
+                       0.025789537432300887,  0.034941842943236226, 0.044263538351662586,
+                       0.05393964739515972,   0.06377136136120944,  0.07402625509044325,
                        0.0843543079585837};
   raw.torque_enable = std::vector<unsigned char>(10, 1);
   const auto out = data::resample_servo_log(raw, 0.005);
@@ -254,22 +263,25 @@ TEST(ServoParamsFile, ErrorsNameTheParameter) {
   EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 0")),
             "p.json: parameter 'R': 0 ohm is outside the plausible range [1e-06, 1e+06] ohm");
   // absurd magnitudes: refused at read time with the plausible range (sim/servo_limits.hpp)
-  EXPECT_EQ(params_error(replace(kM6, "\"kt\": 0.36601349688984386", "\"kt\": 5000")),
-            "p.json: parameter 'kt': 5000 N m/A is outside the plausible range [1e-06, 1000] N m/A");
+  EXPECT_EQ(
+      params_error(replace(kM6, "\"kt\": 0.36601349688984386", "\"kt\": 5000")),
+      "p.json: parameter 'kt': 5000 N m/A is outside the plausible range [1e-06, 1000] N m/A");
   EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 1e300")),
             "p.json: parameter 'R': |1e+300| is beyond the limit 1e+15 of any number (SI units)");
   EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 5e-324")),
             "p.json: parameter 'R': 5e-324 ohm is outside the plausible range [1e-06, 1e+06] ohm");
-  EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"xl330\", "
-                                                                  "\"command_delay\": 0.01")),
+  EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"",
+                                 "\"actuator\": \"xl330\", "
+                                 "\"command_delay\": 0.01")),
             "p.json: parameter 'command_delay': a non-zero command delay (newer BAM) is not "
             "supported; got 0.01");
   EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"generic\"")),
             "p.json: parameter 'error_gain': missing (required for a generic actuator)");
-  EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"ax12\"")),
-            "p.json: parameter 'actuator': unknown actuator 'ax12' (built in: mx106, mx64, sts3215, "
-            "sts3215-12v, xc330m288t, xl320, xl330); to add one, write an ACTUATOR.json "
-            "(docs/actuators.md, \"ACTUATOR.json\") and give its path instead of a name");
+  EXPECT_EQ(
+      params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"ax12\"")),
+      "p.json: parameter 'actuator': unknown actuator 'ax12' (built in: mx106, mx64, sts3215, "
+      "sts3215-12v, xc330m288t, xl320, xl330); to add one, write an ACTUATOR.json "
+      "(docs/actuators.md, \"ACTUATOR.json\") and give its path instead of a name");
   // command_delay 0 (written by newer BAM versions) is accepted
   EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"",
                                  "\"actuator\": \"xl330\", \"command_delay\": 0.0")),
@@ -312,10 +324,11 @@ TEST(ServoLogsRead, OtherRecordersKeysAreOneSummaryLineAndTheCurrentNeedsItsUnit
   const std::string extra = ", \"current\": 120, \"torque\": 11.5";
   for (const char* name : {"a.json", "b.json", "c.json"}) {
     const bool unit = std::string(name) == "c.json";
-    std::ofstream(dir / name) << log_text(entry(0, 0, 0, extra) + "," + entry(0.005, 0, 0, extra),
-                                          std::string(", \"actuator_id\": 11, \"ip\": \"x\", "
-                                                      "\"sample_rate\": 100, \"kd\": 0, \"ki\": 0") +
-                                              (unit ? ", \"current_unit\": \"mA\"" : ""));
+    std::ofstream(dir / name) << log_text(
+        entry(0, 0, 0, extra) + "," + entry(0.005, 0, 0, extra),
+        std::string(", \"actuator_id\": 11, \"ip\": \"x\", "
+                    "\"sample_rate\": 100, \"kd\": 0, \"ki\": 0") +
+            (unit ? ", \"current_unit\": \"mA\"" : ""));
   }
   const auto set = io::read_servo_log_set({dir.string()});
   ASSERT_EQ(set.logs.size(), 3u);
@@ -329,11 +342,13 @@ TEST(ServoLogsRead, OtherRecordersKeysAreOneSummaryLineAndTheCurrentNeedsItsUnit
   io::ServoLogReadOptions mA;
   mA.current_unit = "mA";
   const auto with_unit = io::read_servo_log_set({dir.string()}, mA);
-  EXPECT_EQ(with_unit.warnings[0],
-            "keys the models do not use, in 3 logs: actuator_id, entries[].torque, ip, sample_rate");
+  EXPECT_EQ(
+      with_unit.warnings[0],
+      "keys the models do not use, in 3 logs: actuator_id, entries[].torque, ip, sample_rate");
   EXPECT_EQ(with_unit.logs[0].current_to_amps(), 1e-3);
-  EXPECT_EQ(error_of(log_text(entry(0, 0, 0) + "," + entry(0.005, 0, 0), ", \"current_unit\": \"amps\"")),
-            "log.json: key 'current_unit': expected \"A\" or \"mA\", got \"amps\"");
+  EXPECT_EQ(
+      error_of(log_text(entry(0, 0, 0) + "," + entry(0.005, 0, 0), ", \"current_unit\": \"amps\"")),
+      "log.json: key 'current_unit': expected \"A\" or \"mA\", got \"amps\"");
   std::filesystem::remove_all(dir);
 }
 

@@ -36,14 +36,15 @@ TEST(ServoReference, ReproducesTheReferencePackagesPerLogMae) {
     const auto pf = io::read_servo_params(kDir + "/reference_params/" + m + ".json");
     for (const auto& [file, row] : ref.at("logs").items()) {
       const auto& log = logs.at(file);
-      const double mae = identify::servo_log_error(pf.actuator.constants, pf.params, log).position_mae;
+      const double mae =
+          identify::servo_log_error(pf.actuator.constants, pf.params, log).position_mae;
       const double want = row.at(m).get<double>();
       const double rel = std::abs(mae / want - 1.0);
       worst = std::max(worst, rel);
       worst_abs = std::max(worst_abs, std::abs(mae - want));
       EXPECT_LT(rel, 1e-4) << m << " " << file << ": " << mae << " vs " << want;
-      EXPECT_LE(std::abs(mae - want), 1.6e-5) << m << " " << file << ": " << mae << " vs " << want
-                                             << " [rad]";
+      EXPECT_LE(std::abs(mae - want), 1.6e-5)
+          << m << " " << file << ": " << mae << " vs " << want << " [rad]";
       ++checked;
     }
   }

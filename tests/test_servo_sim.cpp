@@ -31,7 +31,7 @@ TEST(StoppingTorque, SticksWhenTheBudgetCoversItAndNeverReversesTheMotion) {
     const double budget = 0.3 * std::abs(u(rng));
     const double tau_stop = stopping_torque(I, h, v, tau_net);
     const double tau_f = stopping_friction(I, h, v, tau_net, budget);
-    const double v_free = v + h * tau_net / I;        // the step without friction
+    const double v_free = v + h * tau_net / I;  // the step without friction
     const double v_next = v + h * (tau_net + tau_f) / I;
     EXPECT_LE(std::abs(tau_f), budget);
     if (std::abs(tau_stop) <= budget) {
@@ -57,7 +57,8 @@ TEST(StoppingTorque, SticksWhenTheBudgetCoversItAndNeverReversesTheMotion) {
 // Direct transcription of bam/model.py Model.compute_frictions (frictionloss + damping |v|),
 // written from the reference's structure (flags load_dependent, directional, stribeck, quadratic)
 // rather than from the M1..M6 formulas.
-double bam_budget(int model, const ActuatorFrictionParams<double>& p, double tm, double te, double v) {
+double bam_budget(int model, const ActuatorFrictionParams<double>& p, double tm, double te,
+                  double v) {
   const bool load = model >= 3, directional = model >= 5, stribeck = model == 2 || model >= 4,
              quadratic = model == 6;
   auto sign = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };
@@ -140,7 +141,8 @@ TEST(ServoControl, VoltageDutyClampAndCurrentWindow) {
   // current-limit window: |(duty vin - kt qd)/R| <= Imax; qd = 2 -> centre kt qd / vin
   c.max_current = 0.5;
   const double qd = 2.0, center = 0.4 * 2.0 / 7.4, span = 4.0 * 0.5 / 7.4;
-  EXPECT_NEAR(servo_control(c, p, 200, 7.4, 5.0, 0.0, qd), 7.4 * std::min(0.9, center + span), 1e-14);
+  EXPECT_NEAR(servo_control(c, p, 200, 7.4, 5.0, 0.0, qd), 7.4 * std::min(0.9, center + span),
+              1e-14);
   EXPECT_NEAR(servo_control(c, p, 200, 7.4, -5.0, 0.0, qd), 7.4 * (center - span), 1e-14);
   const double volts = servo_control(c, p, 200, 7.4, -5.0, 0.0, qd);
   EXPECT_NEAR(std::abs((volts - p.kt * qd) / p.R), 0.5, 1e-12);  // at the current limit

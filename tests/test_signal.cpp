@@ -47,7 +47,8 @@ std::vector<double> vec(const double (&a)[N]) {
 double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
   EXPECT_EQ(a.size(), b.size());
   double m = 0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) m = std::max(m, std::abs(a[k] - b[k]));
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    m = std::max(m, std::abs(a[k] - b[k]));
   return m;
 }
 
@@ -97,10 +98,13 @@ TEST(Sampling, RequireUniformNamesTheJitter) {
   EXPECT_NE(msg.find("before sample 4 (0-based), t = 0.005 s; tolerance 1%"), std::string::npos)
       << msg;
   EXPECT_NO_THROW(require_uniform(std::vector<double>{0, 1, 2, 3}, 0.0, "x"));
-  EXPECT_NE(error_of([] { sampling_stats(std::vector<double>{0, 1, 1}); })
-                .find("not strictly increasing at sample 2"),
+  EXPECT_NE(error_of([] {
+              sampling_stats(std::vector<double>{0, 1, 1});
+            }).find("not strictly increasing at sample 2"),
             std::string::npos);
-  EXPECT_NE(error_of([] { sampling_stats(std::vector<double>{0, NAN}); }).find("not finite"),
+  EXPECT_NE(error_of([] {
+              sampling_stats(std::vector<double>{0, NAN});
+            }).find("not finite"),
             std::string::npos);
 }
 
@@ -147,7 +151,8 @@ TEST(Resample, ExactForLinearSignals) {
   const std::vector<double> r = resample_linear(t, y, rate);
   ASSERT_EQ(r.size(), g.size());
   double err = 0;
-  for (std::size_t k = 0; k < g.size(); ++k) err = std::max(err, std::abs(r[k] - (3.0 * g[k] - 2.0)));
+  for (std::size_t k = 0; k < g.size(); ++k)
+    err = std::max(err, std::abs(r[k] - (3.0 * g[k] - 2.0)));
   EXPECT_LT(err, 4e-15);
   EXPECT_EQ(r.front(), y.front());
   EXPECT_LE(g.back(), t.back());
@@ -163,14 +168,17 @@ TEST(Resample, Errors) {
   const std::vector<double> t = {0, 1, 2}, y = {0, 1, 2};
   EXPECT_NE(error_of([&] { resample_linear(t, y, 0.0); }).find("rate must be finite and > 0"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { resample_linear(std::vector<double>{0, 2, 1}, y, 1.0); })
-                .find("not strictly increasing at sample 2"),
+  EXPECT_NE(error_of([&] {
+              resample_linear(std::vector<double>{0, 2, 1}, y, 1.0);
+            }).find("not strictly increasing at sample 2"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { resample_linear(t, std::vector<double>{0, 1}, 1.0); })
-                .find("3 times but 2 values"),
+  EXPECT_NE(error_of([&] {
+              resample_linear(t, std::vector<double>{0, 1}, 1.0);
+            }).find("3 times but 2 values"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { resample_linear(std::vector<double>{0}, std::vector<double>{1}, 1.0); })
-                .find("at least 2 samples"),
+  EXPECT_NE(error_of([&] {
+              resample_linear(std::vector<double>{0}, std::vector<double>{1}, 1.0);
+            }).find("at least 2 samples"),
             std::string::npos);
 }
 
@@ -270,20 +278,19 @@ TEST(Butterworth, FiltfiltMatchesScipySosfiltfilt) {
     long padlen;
     std::vector<double> y;
   };
-  const Case cases[] = {{1, 50, -1, vec(R::kFiltfilt_N1_fc50)},
-                        {2, 10, -1, vec(R::kFiltfilt_N2_fc10)},
-                        {3, 50, -1, vec(R::kFiltfilt_N3_fc50)},
-                        {4, 50, -1, vec(R::kFiltfilt_N4_fc50)},
-                        {5, 120, -1, vec(R::kFiltfilt_N5_fc120)},
-                        {4, 50, 0, vec(R::kFiltfilt_N4_fc50_padlen0)}};
+  const Case cases[] = {
+      {1, 50, -1, vec(R::kFiltfilt_N1_fc50)},   {2, 10, -1, vec(R::kFiltfilt_N2_fc10)},
+      {3, 50, -1, vec(R::kFiltfilt_N3_fc50)},   {4, 50, -1, vec(R::kFiltfilt_N4_fc50)},
+      {5, 120, -1, vec(R::kFiltfilt_N5_fc120)}, {4, 50, 0, vec(R::kFiltfilt_N4_fc50_padlen0)}};
   for (const Case& c : cases) {
     const std::vector<double> y = sosfiltfilt(butter_lowpass(c.order, c.fc, R::kFs), x, c.padlen);
     const double err = max_abs_diff(y, c.y);
     EXPECT_LT(err, 1e-12 * max_abs(c.y)) << "N=" << c.order << " fc=" << c.fc;
-    std::printf("[ measured ] sosfiltfilt N=%d fc=%g Hz padlen=%ld vs scipy: max |diff| %.3g "
-                "(max |y| %.3g)\n",
-                c.order, c.fc, c.padlen < 0 ? static_cast<long>(3 * (c.order + 1)) : c.padlen, err,
-                max_abs(c.y));
+    std::printf(
+        "[ measured ] sosfiltfilt N=%d fc=%g Hz padlen=%ld vs scipy: max |diff| %.3g "
+        "(max |y| %.3g)\n",
+        c.order, c.fc, c.padlen < 0 ? static_cast<long>(3 * (c.order + 1)) : c.padlen, err,
+        max_abs(c.y));
   }
 }
 
@@ -326,13 +333,15 @@ TEST(Butterworth, SteadyStateInitialConditions) {
 TEST(Butterworth, Errors) {
   EXPECT_NE(error_of([] { butter_lowpass(0, 10, 100); }).find("order must be 1..20, got 0"),
             std::string::npos);
-  EXPECT_NE(error_of([] { butter_lowpass(2, 50, 100); })
-                .find("cutoff must satisfy 0 < fc < fs/2 = 50 Hz, got 50 Hz"),
+  EXPECT_NE(error_of([] {
+              butter_lowpass(2, 50, 100);
+            }).find("cutoff must satisfy 0 < fc < fs/2 = 50 Hz, got 50 Hz"),
             std::string::npos);
   EXPECT_NE(error_of([] { butter_lowpass(2, 10, -1); }).find("sample rate"), std::string::npos);
   const std::vector<double> x(15, 1.0);  // padlen of order 4 is 15: needs > 15 samples
-  EXPECT_NE(error_of([&] { sosfiltfilt(butter_lowpass(4, 10, 100), x); })
-                .find("more samples than the padding (15 samples at each end"),
+  EXPECT_NE(error_of([&] {
+              sosfiltfilt(butter_lowpass(4, 10, 100), x);
+            }).find("more samples than the padding (15 samples at each end"),
             std::string::npos);
   EXPECT_NO_THROW(sosfiltfilt(butter_lowpass(4, 10, 100), std::vector<double>(16, 1.0)));
 }
@@ -357,9 +366,10 @@ TEST(SavitzkyGolay, CoefficientsMatchExactAndScipy) {
     worst_scipy = std::max(worst_scipy, e_scipy);
     scipy_vs_exact = std::max(scipy_vs_exact, max_abs_diff(sc, ex) / max_abs(ex));
   }
-  std::printf("[ measured ] savgol_coeffs: max relative difference %.3g to the exact kernels, "
-              "%.3g to scipy.signal.savgol_coeffs (scipy to exact: %.3g)\n",
-              worst_exact, worst_scipy, scipy_vs_exact);
+  std::printf(
+      "[ measured ] savgol_coeffs: max relative difference %.3g to the exact kernels, "
+      "%.3g to scipy.signal.savgol_coeffs (scipy to exact: %.3g)\n",
+      worst_exact, worst_scipy, scipy_vs_exact);
 }
 
 TEST(SavitzkyGolay, KernelMoments) {
@@ -374,10 +384,11 @@ TEST(SavitzkyGolay, KernelMoments) {
           const int ps = pos < 0 ? w / 2 : pos;
           for (int i = 0; i <= p; ++i) {
             double m = 0;
-            for (int j = 0; j < w; ++j) m += h[static_cast<std::size_t>(j)] * std::pow((j - ps) * delta, i);
+            for (int j = 0; j < w; ++j)
+              m += h[static_cast<std::size_t>(j)] * std::pow((j - ps) * delta, i);
             const double expect = i == d ? std::tgamma(d + 1.0) : 0.0;
-            EXPECT_NEAR(m, expect, 1e-10) << "w=" << w << " p=" << p << " d=" << d << " pos=" << pos
-                                          << " i=" << i;
+            EXPECT_NEAR(m, expect, 1e-10)
+                << "w=" << w << " p=" << p << " d=" << d << " pos=" << pos << " i=" << i;
           }
         }
       }
@@ -428,9 +439,10 @@ TEST(SavitzkyGolay, FilterMatchesScipyInterp) {
     const std::vector<double> y = savgol_filter(x, c.w, c.p, c.d, c.delta);
     const double err = max_abs_diff(y, c.y);
     EXPECT_LT(err, 1e-11 * max_abs(c.y)) << "w=" << c.w << " p=" << c.p << " d=" << c.d;
-    std::printf("[ measured ] savgol_filter w=%d p=%d deriv=%d vs scipy (mode='interp'): max "
-                "|diff| %.3g (max |y| %.3g, relative %.3g)\n",
-                c.w, c.p, c.d, err, max_abs(c.y), err / max_abs(c.y));
+    std::printf(
+        "[ measured ] savgol_filter w=%d p=%d deriv=%d vs scipy (mode='interp'): max "
+        "|diff| %.3g (max |y| %.3g, relative %.3g)\n",
+        c.w, c.p, c.d, err, max_abs(c.y), err / max_abs(c.y));
   }
 }
 
@@ -442,8 +454,9 @@ TEST(SavitzkyGolay, Errors) {
             std::string::npos);
   EXPECT_NE(error_of([] { savgol_coeffs(5, 2, 3); }).find("0 <= deriv <= polynomial order = 2"),
             std::string::npos);
-  EXPECT_NE(error_of([] { savgol_coeffs(5, 2, 1, 0.0); }).find("sample step must be finite and > 0"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([] { savgol_coeffs(5, 2, 1, 0.0); }).find("sample step must be finite and > 0"),
+      std::string::npos);
   EXPECT_NE(error_of([] { savgol_coeffs(5, 2, 0, 1.0, 5); }).find("position must be < window"),
             std::string::npos);
   EXPECT_NE(error_of([&] { savgol_filter(y, 11, 3); }).find("at least the window length (11)"),

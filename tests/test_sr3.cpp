@@ -45,7 +45,7 @@ Problem small_problem(unsigned seed = 3) {
   for (int j = 0; j < r; ++j) p.theta.col(j) *= scales[j];
   p.xi_true = VectorXd::Zero(r);
   p.xi_true(0) = 2.0;
-  p.xi_true(1) = -0.03;   // contribution ~3 (scale 1e2)
+  p.xi_true(1) = -0.03;  // contribution ~3 (scale 1e2)
   p.xi_true(4) = 0.8;
   p.y = p.theta * p.xi_true;
   for (int k = 0; k < n; ++k) p.y(k) += 0.01 * N(rng);
@@ -240,8 +240,10 @@ TEST(JointStribeckLibrary, DerivativesMatchFiniteDifferences) {
     lib.apply(a - VectorXd::Constant(1, h), xi, vm, &d1m, nullptr);
     const VectorXd fd1 = (vp - vm) / (2 * h);
     const VectorXd fd2 = (d1p.col(0) - d1m.col(0)) / (2 * h);
-    EXPECT_LT((d1.col(0) - fd1).lpNorm<Eigen::Infinity>(), 1e-7 * (1 + fd1.lpNorm<Eigen::Infinity>()));
-    EXPECT_LT((d2.col(0) - fd2).lpNorm<Eigen::Infinity>(), 1e-6 * (1 + fd2.lpNorm<Eigen::Infinity>()));
+    EXPECT_LT((d1.col(0) - fd1).lpNorm<Eigen::Infinity>(),
+              1e-7 * (1 + fd1.lpNorm<Eigen::Infinity>()));
+    EXPECT_LT((d2.col(0) - fd2).lpNorm<Eigen::Infinity>(),
+              1e-6 * (1 + fd2.lpNorm<Eigen::Infinity>()));
     // apply's value is Theta(alpha) xi with Theta from evaluate.
     MatrixXd th;
     lib.evaluate(a, th, false);

@@ -22,7 +22,8 @@ data::Record dfki_training() {
   spec.position = "position";
   spec.force = "torque";
   return io::read_record(
-      std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki/sysid_data_measured.csv", spec);
+      std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki/sysid_data_measured.csv",
+      spec);
 }
 
 FitJointOptions options(JointMethod m) {
@@ -30,7 +31,8 @@ FitJointOptions options(JointMethod m) {
   o.method = m;
   o.prep.preprocess.resample_rate = 300;
   o.prep.preprocess.lowpass_cutoff = 5;
-  o.prep.preprocess.derivatives = data::DerivativesFrom::position;  // as the CLI without --use-velocity
+  o.prep.preprocess.derivatives =
+      data::DerivativesFrom::position;  // as the CLI without --use-velocity
   return o;
 }
 
@@ -61,8 +63,8 @@ TEST(TrustDfki, OeNeverReturnsWorseThanItsStart) {
   // from this start its optimum leaves Fv and Fc without effect (both driven to ~0 on their
   // log scale): J^T J is singular, so no standard errors of either kind, and both reasons given.
   const auto& rel = oe.oe->result.reliability;
-  std::printf("[measured] DFKI oe from idim: Ljung-Box p %.3g, acf1 %.4f\n", rel.whiteness.ljung_box_p,
-              rel.whiteness.acf1);
+  std::printf("[measured] DFKI oe from idim: Ljung-Box p %.3g, acf1 %.4f\n",
+              rel.whiteness.ljung_box_p, rel.whiteness.acf1);
   EXPECT_FALSE(rel.standard_errors);
   EXPECT_LT(rel.whiteness.ljung_box_p, 0.01);
   EXPECT_GT(rel.whiteness.acf1, 0.9);
@@ -80,7 +82,8 @@ TEST(TrustDfki, OeNeverReturnsWorseThanItsStart) {
   }
   if (oe.oe->kept_start) {
     bool warned = false;
-    for (const auto& w : oe.warnings) warned = warned || w.find("oe did not improve") != std::string::npos;
+    for (const auto& w : oe.warnings)
+      warned = warned || w.find("oe did not improve") != std::string::npos;
     EXPECT_TRUE(warned);
     EXPECT_GT(oe.oe->refined_score, oe.oe->start_score);
     EXPECT_FALSE(oe.parameters.empty());
@@ -102,10 +105,11 @@ TEST(TrustDfki, OeFlagsColouredResiduals) {
   ASSERT_TRUE(s.oe.has_value());
   const auto& r = s.oe->result;
   const auto& rel = r.reliability;
-  std::printf("[measured] DFKI oe from sr3: Ljung-Box p %.3g, acf1 %.4f, HAC lags %d, HAC / white "
-              "max %.3g, condition %.3g\n",
-              rel.whiteness.ljung_box_p, rel.whiteness.acf1, rel.hac_lags, rel.hac_ratio_max,
-              r.condition_number);
+  std::printf(
+      "[measured] DFKI oe from sr3: Ljung-Box p %.3g, acf1 %.4f, HAC lags %d, HAC / white "
+      "max %.3g, condition %.3g\n",
+      rel.whiteness.ljung_box_p, rel.whiteness.acf1, rel.hac_lags, rel.hac_ratio_max,
+      r.condition_number);
   for (const auto& why : rel.reasons) std::printf("  %s\n", why.c_str());
   EXPECT_FALSE(rel.standard_errors);
   EXPECT_LT(rel.whiteness.ljung_box_p, 0.01);
@@ -128,7 +132,8 @@ TEST(TrustDfki, OeFlagsColouredResiduals) {
         // reliability says why.
         EXPECT_TRUE(has_reason(rel, "nearly singular")) << e.name;
       }
-      EXPECT_NEAR(e.hac_ci_high - e.hac_ci_low, (e.ci_high - e.ci_low) * e.hac_std_error / e.std_error,
+      EXPECT_NEAR(e.hac_ci_high - e.hac_ci_low,
+                  (e.ci_high - e.ci_low) * e.hac_std_error / e.std_error,
                   1e-9 * (e.hac_ci_high - e.hac_ci_low));
     }
   EXPECT_GE(estimated, 7);
@@ -138,7 +143,8 @@ TEST(TrustDfki, OeFlagsColouredResiduals) {
 // idim's residuals on the low-passed record are strongly coloured: its white-noise standard errors
 // are labelled unreliable, and the Newey-West ones are larger for every estimated parameter.
 TEST(TrustDfki, IdimFlagsColouredResiduals) {
-  const FitJointOutcome r = fit_joint(dfki_training(), {}, std::nullopt, options(JointMethod::idim));
+  const FitJointOutcome r =
+      fit_joint(dfki_training(), {}, std::nullopt, options(JointMethod::idim));
   ASSERT_TRUE(r.idim.has_value());
   const auto& rel = r.idim->reliability;
   EXPECT_FALSE(rel.standard_errors);
@@ -154,7 +160,8 @@ TEST(TrustDfki, IdimFlagsColouredResiduals) {
 TEST(TrustDfki, Sr3SaysSigma0IsNotDetermined) {
   const FitJointOutcome s = fit_joint(dfki_training(), {}, std::nullopt, options(JointMethod::sr3));
   bool warned = false;
-  for (const auto& w : s.warnings) warned = warned || w.find("sigma0 is not determined") != std::string::npos;
+  for (const auto& w : s.warnings)
+    warned = warned || w.find("sigma0 is not determined") != std::string::npos;
   EXPECT_TRUE(warned);
   int flagged = 0;
   for (const auto& e : s.parameters)

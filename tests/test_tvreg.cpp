@@ -45,7 +45,8 @@ std::vector<double> grid(std::size_t n, double h) {
   return t;
 }
 
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b, std::size_t skip = 0) {
+double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b,
+                    std::size_t skip = 0) {
   double m = 0;
   for (std::size_t k = skip; k + skip < std::min(a.size(), b.size()); ++k)
     m = std::max(m, std::abs(a[k] - b[k]));
@@ -55,7 +56,8 @@ double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b, 
 double rms_diff(const std::vector<double>& a, const std::vector<double>& b, std::size_t skip = 0) {
   double s = 0;
   std::size_t c = 0;
-  for (std::size_t k = skip; k + skip < std::min(a.size(), b.size()); ++k, ++c) s += (a[k] - b[k]) * (a[k] - b[k]);
+  for (std::size_t k = skip; k + skip < std::min(a.size(), b.size()); ++k, ++c)
+    s += (a[k] - b[k]) * (a[k] - b[k]);
   return std::sqrt(s / static_cast<double>(c));
 }
 
@@ -132,9 +134,10 @@ void check_against_scipy(int order, double alpha, double eps, const std::vector<
     uref = midpoint_derivative(uref, h);
   }
   const double du = max_abs_diff(u, uref) / max_abs(uref);
-  std::printf("[ measured ] order %d vs scipy: max |y - y_ref| = %.2e, max |u - u_ref| / max |u_ref| "
-              "= %.2e, objective %.15g vs %.15g, %d iterations\n",
-              order, dy, du, r.objective, objective, r.iterations);
+  std::printf(
+      "[ measured ] order %d vs scipy: max |y - y_ref| = %.2e, max |u - u_ref| / max |u_ref| "
+      "= %.2e, objective %.15g vs %.15g, %d iterations\n",
+      order, dy, du, r.objective, objective, r.iterations);
   EXPECT_LT(dy, tol);
   EXPECT_NEAR(r.objective, objective, 1e-10 * std::abs(objective));
 }
@@ -199,9 +202,10 @@ TEST(TVReg, ChartrandScaling) {
   const double box_lo = box_for(0.9, TVOffset::first_sample);
   const double box_hi = box_for(1.1, TVOffset::first_sample);
   const double box_free = box_for(1.0, TVOffset::least_squares);
-  std::printf("[ measured ] box height: Chartrand large %.6f, small %.6f; frictionlab per-sample "
-              "alpha %.6f (x0.9: %.6f, x1.1: %.6f); with the least-squares offset %.6f\n",
-              box_large, box_small, box, box_lo, box_hi, box_free);
+  std::printf(
+      "[ measured ] box height: Chartrand large %.6f, small %.6f; frictionlab per-sample "
+      "alpha %.6f (x0.9: %.6f, x1.1: %.6f); with the least-squares offset %.6f\n",
+      box_large, box_small, box, box_lo, box_hi, box_free);
   EXPECT_NEAR(box, box_large, 2e-4);
   EXPECT_NEAR(box, box_small, 2e-4);
   // a 10 % error in the scaling would be seen 20 times over
@@ -217,7 +221,9 @@ TEST(TVReg, ChartrandScaling) {
   o.tolerance = 1e-12;
   const auto u = midpoint_derivative(tvreg(t, f, o).smoothed, h);
   const double rms = rms_diff(u, large_mid, 10);
-  std::printf("[ measured ] interior RMS difference to Chartrand 'large' = %.2e (derivative RMS ~0.6)\n", rms);
+  std::printf(
+      "[ measured ] interior RMS difference to Chartrand 'large' = %.2e (derivative RMS ~0.6)\n",
+      rms);
   EXPECT_LT(rms, 1e-2);
 }
 
@@ -271,14 +277,16 @@ TEST(TVReg, SameAlphaSameDerivativeAtAnyRate) {
     double effect = 0;
     for (std::size_t i = 8; i + 8 < t2.size(); ++i) {
       const double tt = t2[i];
-      const double exact = order == 1 ? 0.5 * tt + (tt > 0.3 && tt < 0.6 ? 1.0 : 0.0)
-                                      : (tt >= 0.2 && tt < 0.4 ? 4.0 : (tt >= 0.6 && tt < 0.8 ? -4.0 : 0.0));
+      const double exact =
+          order == 1 ? 0.5 * tt + (tt > 0.3 && tt < 0.6 ? 1.0 : 0.0)
+                     : (tt >= 0.2 && tt < 0.4 ? 4.0 : (tt >= 0.6 && tt < 0.8 ? -4.0 : 0.0));
       effect = std::max(effect, std::abs(d2[i] - exact));
     }
-    std::printf("[ measured ] order %d, h = 4 ms vs 1 ms: RMS difference of the derivative %.3g (time "
-                "alpha) vs %.3g (per-sample alpha); max regularisation effect %.3g; scale %.3g; "
-                "%d, %d, %d iterations\n",
-                order, e, eps_, effect, scale, r1.iterations, r2.iterations, r2ps.iterations);
+    std::printf(
+        "[ measured ] order %d, h = 4 ms vs 1 ms: RMS difference of the derivative %.3g (time "
+        "alpha) vs %.3g (per-sample alpha); max regularisation effect %.3g; scale %.3g; "
+        "%d, %d, %d iterations\n",
+        order, e, eps_, effect, scale, r1.iterations, r2.iterations, r2ps.iterations);
     EXPECT_LT(e, 0.25 * eps_);
   }
 }
@@ -316,9 +324,10 @@ TEST(TVReg, AbsoluteValueShowcase) {
     if (e < best_sg) best_sg = e, best_w = w;
   }
   const double e_tv = rms_diff(r.first, exact), e_c = rms_diff(central, exact);
-  std::printf("[ measured ] |x| showcase: RMS derivative error TVRegDiff %.3f (%d iterations), "
-              "central differences %.3f, best Savitzky-Golay (p = 2, w = %d) %.3f\n",
-              e_tv, r.iterations, e_c, best_w, best_sg);
+  std::printf(
+      "[ measured ] |x| showcase: RMS derivative error TVRegDiff %.3f (%d iterations), "
+      "central differences %.3f, best Savitzky-Golay (p = 2, w = %d) %.3f\n",
+      e_tv, r.iterations, e_c, best_w, best_sg);
   EXPECT_LT(e_tv, 0.1 * e_c);
   EXPECT_LT(e_tv, best_sg);
 }
@@ -342,8 +351,10 @@ Motion point_to_point(double fs, double duration, unsigned seed) {
     const double target = -1.2 + 2.4 * U(g), d = target - x, vmax = 0.3 + 1.7 * U(g);
     const double s = d > 0 ? 1 : -1, dist = std::abs(d);
     double ta = vmax / amax, tc = 0;
-    if (vmax * ta > dist) ta = std::sqrt(dist / amax);
-    else tc = (dist - vmax * ta) / vmax;
+    if (vmax * ta > dist)
+      ta = std::sqrt(dist / amax);
+    else
+      tc = (dist - vmax * ta) / vmax;
     const double dwell = 0.1 + 0.7 * U(g);
     segs.push_back({ta, s * amax});
     segs.push_back({tc, 0});
@@ -397,11 +408,12 @@ TEST(TVReg, PointToPointMotionAgainstSavitzkyGolay) {
     if (e1 < best_v) best_v = e1, wv = w;
     if (e2 < best_a) best_a = e2, wa = w;
   }
-  std::printf("[ measured ] point-to-point, 10 s at 1 kHz, noise 1e-4 rad: TV order 2 (alpha 3e-10, "
-              "%d iterations) velocity RMS error %.2e rad/s, acceleration %.3f rad/s^2; best "
-              "Savitzky-Golay (p = 3) velocity %.2e (w = %d), acceleration %.3f (w = %d); residual "
-              "RMS %.3g rad\n",
-              r.iterations, ev, ea, best_v, wv, best_a, wa, r.residual_rms);
+  std::printf(
+      "[ measured ] point-to-point, 10 s at 1 kHz, noise 1e-4 rad: TV order 2 (alpha 3e-10, "
+      "%d iterations) velocity RMS error %.2e rad/s, acceleration %.3f rad/s^2; best "
+      "Savitzky-Golay (p = 3) velocity %.2e (w = %d), acceleration %.3f (w = %d); residual "
+      "RMS %.3g rad\n",
+      r.iterations, ev, ea, best_v, wv, best_a, wa, r.residual_rms);
   EXPECT_LT(ev, 0.5 * best_v);
   EXPECT_LT(ea, 0.6 * best_a);
 }
@@ -423,7 +435,7 @@ TEST(TVReg, PolynomialsInTheKernelAreReproduced) {
   o.epsilon = 10;  // kappa = 4^3 alpha / (h^6 epsilon) = 6.4e10
   o.order = 2;
   const TVRegResult r2 = tvreg(t, quad, o);
-  o.epsilon = 1;   // kappa = 1.6e5
+  o.epsilon = 1;  // kappa = 1.6e5
   o.order = 1;
   const TVRegResult r1 = tvreg(t, line, o);
   double ey = 0, ev = 0, ea = 0, ev1 = 0;
@@ -433,8 +445,10 @@ TEST(TVReg, PolynomialsInTheKernelAreReproduced) {
     ea = std::max(ea, std::abs(r2.second[i] - 0.1));
     ev1 = std::max(ev1, std::abs(r1.first[i] + 0.2));
   }
-  std::printf("[ measured ] quadratic, order 2: max error y %.1e, velocity %.1e, acceleration %.1e; "
-              "line, order 1: velocity %.1e\n", ey, ev, ea, ev1);
+  std::printf(
+      "[ measured ] quadratic, order 2: max error y %.1e, velocity %.1e, acceleration %.1e; "
+      "line, order 1: velocity %.1e\n",
+      ey, ev, ea, ev1);
   EXPECT_TRUE(r2.converged && r1.converged);
   // Not to the last bit: the data's own rounding (3e-15 at |f| = 26) has third differences of
   // 2.4e-5 rad/s^3 that the solver smooths, and the solves at kappa = 6.4e10 carry ~1e-7 relative
@@ -464,13 +478,16 @@ TEST(TVReg, OptimalityConditionOnALongRecord) {
     double gn = 0;
     for (double v : g) gn += v * v;
     gn = std::sqrt(gn);
-    std::printf("[ measured ] order %d, 25 001 samples: %d iterations, |grad| = %.2e rad (bound on "
-                "|y - y*|_2), residual RMS %.3g rad\n", order, r.iterations, gn, r.residual_rms);
+    std::printf(
+        "[ measured ] order %d, 25 001 samples: %d iterations, |grad| = %.2e rad (bound on "
+        "|y - y*|_2), residual RMS %.3g rad\n",
+        order, r.iterations, gn, r.residual_rms);
     // The gradient itself carries rounding: s = Delta^p y / h^p has an error ~2^p 1e-16 |y| / h^p,
     // so alpha / h^p D^T (s / phi) one of ~4^p alpha 1e-16 |y| / (h^(2p) eps) per sample: 1e-11
     // (order 1) and 2e-7 (order 2) here, times sqrt(n) = 158. Below that the bound says nothing.
     const double floor = std::pow(4.0, order + 1) * r.alpha * 1.2e-16 /
-                         (std::pow(r.step, 2 * order + 2) * r.epsilon) * std::sqrt(static_cast<double>(q.size()));
+                         (std::pow(r.step, 2 * order + 2) * r.epsilon) *
+                         std::sqrt(static_cast<double>(q.size()));
     EXPECT_LT(gn, 3 * floor + 1e-12);
   }
 }
@@ -493,8 +510,9 @@ TEST(TVReg, WarmStartReachesTheSameMinimiser) {
   const TVRegResult warm = tvreg(m.t, q, o);
   ASSERT_TRUE(cold.converged && warm.converged);
   const double d = max_abs_diff(cold.second, warm.second) / max_abs(cold.second);
-  std::printf("[ measured ] warm start: %d iterations (cold %d), acceleration difference %.1e relative\n",
-              warm.iterations, cold.iterations, d);
+  std::printf(
+      "[ measured ] warm start: %d iterations (cold %d), acceleration difference %.1e relative\n",
+      warm.iterations, cold.iterations, d);
   EXPECT_LT(d, 1e-5);  // both stopped at a relative change below 1e-6
   EXPECT_LT(warm.iterations, cold.iterations);
 }
@@ -512,13 +530,20 @@ TEST(TVReg, BadInputNamesTheParameter) {
     mutate(o);
     return thrown_message([&] { (void)tvreg(t, x, o); });
   };
-  EXPECT_NE(msg([](TVRegOptions& o) { o.alpha = 0; }).find("alpha must be finite and > 0"), std::string::npos);
+  EXPECT_NE(msg([](TVRegOptions& o) { o.alpha = 0; }).find("alpha must be finite and > 0"),
+            std::string::npos);
   EXPECT_NE(msg([](TVRegOptions& o) { o.alpha = NAN; }).find("alpha"), std::string::npos);
-  EXPECT_NE(msg([](TVRegOptions& o) { o.order = 3; }).find("order must be 1 or 2"), std::string::npos);
-  EXPECT_NE(msg([](TVRegOptions& o) { o.epsilon = -1; }).find("epsilon must be finite and >= 0"), std::string::npos);
-  EXPECT_NE(msg([](TVRegOptions& o) { o.max_iterations = 0; }).find("max_iterations"), std::string::npos);
+  EXPECT_NE(msg([](TVRegOptions& o) { o.order = 3; }).find("order must be 1 or 2"),
+            std::string::npos);
+  EXPECT_NE(msg([](TVRegOptions& o) { o.epsilon = -1; }).find("epsilon must be finite and >= 0"),
+            std::string::npos);
+  EXPECT_NE(msg([](TVRegOptions& o) { o.max_iterations = 0; }).find("max_iterations"),
+            std::string::npos);
   EXPECT_NE(msg([](TVRegOptions& o) { o.tolerance = 0; }).find("tolerance"), std::string::npos);
-  EXPECT_NE(msg([](TVRegOptions& o) { o.initial = {1, 2}; }).find("initial has 2 values"), std::string::npos);
+  EXPECT_NE(msg([](TVRegOptions& o) {
+              o.initial = {1, 2};
+            }).find("initial has 2 values"),
+            std::string::npos);
   const std::string tiny = msg([](TVRegOptions& o) {
     o.alpha = 1.0;
     o.epsilon = 1e-6;
@@ -528,18 +553,23 @@ TEST(TVReg, BadInputNamesTheParameter) {
   // sizes, values, sampling
   TVRegOptions o;
   o.alpha = 1e-8;
-  EXPECT_NE(thrown_message([&] { (void)tvreg(t, std::vector<double>(99, 0.0), o); }).find("100 times but 99 values"),
+  EXPECT_NE(thrown_message([&] {
+              (void)tvreg(t, std::vector<double>(99, 0.0), o);
+            }).find("100 times but 99 values"),
             std::string::npos);
   std::vector<double> bad = x;
   bad[7] = NAN;
-  EXPECT_NE(thrown_message([&] { (void)tvreg(t, bad, o); }).find("not finite at sample 7"), std::string::npos);
-  EXPECT_NE(thrown_message([&] { (void)tvreg(grid(4, 1e-3), std::vector<double>(4, 1.0), o); })
-                .find("needs at least 5 samples"),
+  EXPECT_NE(thrown_message([&] { (void)tvreg(t, bad, o); }).find("not finite at sample 7"),
+            std::string::npos);
+  EXPECT_NE(thrown_message([&] {
+              (void)tvreg(grid(4, 1e-3), std::vector<double>(4, 1.0), o);
+            }).find("needs at least 5 samples"),
             std::string::npos);
   std::vector<double> jitter = t;
   jitter[50] += 0.5e-3;
-  EXPECT_NE(thrown_message([&] { (void)tvreg(jitter, x, o); })
-                .find("TV-regularised differentiation needs uniform sampling"),
+  EXPECT_NE(thrown_message([&] {
+              (void)tvreg(jitter, x, o);
+            }).find("TV-regularised differentiation needs uniform sampling"),
             std::string::npos);
   // a constant signal is its own smoothing (the automatic epsilon stays positive)
   const TVRegResult c = tvreg(t, std::vector<double>(100, 2.0), o);
@@ -576,18 +606,20 @@ TEST(TVReg, DifferentiateUsesOneOrderTwoSolveOrTwoOrderOneSolves) {
   EXPECT_EQ(one.first, v.first);
   EXPECT_EQ(one.second, a.first);
   const std::size_t skip = 50;
-  std::printf("[ measured ] 4 s point-to-point, noise 1e-4: order 2 velocity %.2e, acceleration %.3f; "
-              "order 1 twice velocity %.2e, acceleration %.3f (RMS errors)\n",
-              rms_diff(two.first, m.v, skip), rms_diff(two.second, m.a, skip),
-              rms_diff(one.first, m.v, skip), rms_diff(one.second, m.a, skip));
+  std::printf(
+      "[ measured ] 4 s point-to-point, noise 1e-4: order 2 velocity %.2e, acceleration %.3f; "
+      "order 1 twice velocity %.2e, acceleration %.3f (RMS errors)\n",
+      rms_diff(two.first, m.v, skip), rms_diff(two.second, m.a, skip),
+      rms_diff(one.first, m.v, skip), rms_diff(one.second, m.a, skip));
   // the uniform-sampling tolerance of DiffOptions applies
   std::vector<double> jitter = m.t;
   jitter[10] += 0.2e-3;
   d.uniform_tolerance = 0.5;
   EXPECT_NO_THROW((void)differentiate(jitter, q, d));
   d.uniform_tolerance = 0.01;
-  EXPECT_NE(thrown_message([&] { (void)differentiate(jitter, q, d); }).find("needs uniform sampling"),
-            std::string::npos);
+  EXPECT_NE(
+      thrown_message([&] { (void)differentiate(jitter, q, d); }).find("needs uniform sampling"),
+      std::string::npos);
   // a run that cannot converge in the allowed iterations is an error, not a silent result
   d.tv.order = 2;
   d.tv.alpha = 3e-10;
@@ -597,8 +629,8 @@ TEST(TVReg, DifferentiateUsesOneOrderTwoSolveOrTwoOrderOneSolves) {
 }
 
 TEST(TVReg, RecordPreprocessingUsesIt) {
-  // data::preprocess passes DiffOptions through: derivatives from position with method tvreg are the
-  // first derivative of tvreg; a bad alpha is reported with the record's source and the stage.
+  // data::preprocess passes DiffOptions through: derivatives from position with method tvreg are
+  // the first derivative of tvreg; a bad alpha is reported with the record's source and the stage.
   Motion m = point_to_point(1000, 3, 2);
   data::Record rec;
   rec.source = "moves.csv";
@@ -616,7 +648,8 @@ TEST(TVReg, RecordPreprocessingUsesIt) {
   const std::string msg = thrown_message([&] { (void)data::preprocess(rec, pp); });
   EXPECT_NE(msg.find("moves.csv"), std::string::npos) << msg;
   EXPECT_NE(msg.find("derivatives from position: TV-regularised differentiation: alpha must be"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -642,8 +675,10 @@ TEST(Reintegrate, ExactForCubicPositionOnAnyGridAndConstantsRecovered) {
     eq = std::max({eq, std::abs(r.position[i] - q[i]), std::abs(rv.position[i] - q[i])});
     ev = std::max({ev, std::abs(r.velocity[i] - v[i]), std::abs(rv.velocity[i] - v[i])});
   }
-  std::printf("[ measured ] cubic position, %zu non-uniform samples: max error position %.1e, "
-              "velocity %.1e; q0 = %.17g, v0 = %.17g\n", n, eq, ev, r.q0, r.v0);
+  std::printf(
+      "[ measured ] cubic position, %zu non-uniform samples: max error position %.1e, "
+      "velocity %.1e; q0 = %.17g, v0 = %.17g\n",
+      n, eq, ev, r.q0, r.v0);
   EXPECT_LT(eq, 1e-13);
   EXPECT_LT(ev, 1e-13);
   EXPECT_NEAR(r.q0, 0.4, 1e-14);
@@ -704,10 +739,12 @@ TEST(Reintegrate, TorqueDenoisingByIntegratingTheTVDerivative) {
   o.alpha = 2e-5;
   const TVRegResult r = tvreg(t, tau, o);
   const std::vector<double> re = integrate_fit(t, r.first, tau);
-  const double e_raw = rms_diff(tau, clean), e_tv = rms_diff(r.smoothed, clean), e_re = rms_diff(re, clean);
-  std::printf("[ measured ] torque de-noising (noise 0.05 N m, a 0.3 N m step): RMS error raw %.4f, "
-              "tvreg smoothed %.4f, re-integrated derivative %.4f; max difference of the two %.1e\n",
-              e_raw, e_tv, e_re, max_abs_diff(re, r.smoothed));
+  const double e_raw = rms_diff(tau, clean), e_tv = rms_diff(r.smoothed, clean),
+               e_re = rms_diff(re, clean);
+  std::printf(
+      "[ measured ] torque de-noising (noise 0.05 N m, a 0.3 N m step): RMS error raw %.4f, "
+      "tvreg smoothed %.4f, re-integrated derivative %.4f; max difference of the two %.1e\n",
+      e_raw, e_tv, e_re, max_abs_diff(re, r.smoothed));
   EXPECT_LT(e_tv, 0.4 * e_raw);
   EXPECT_LT(max_abs_diff(re, r.smoothed), 0.1 * e_tv);
   double mean_diff = 0;
@@ -718,22 +755,27 @@ TEST(Reintegrate, TorqueDenoisingByIntegratingTheTVDerivative) {
 TEST(Reintegrate, BadInputNamesTheArgument) {
   const auto t = grid(10, 0.1);
   const std::vector<double> x(10, 1.0), short_(9, 1.0);
-  EXPECT_NE(thrown_message([&] { (void)reintegrate(t, short_, x); }).find("acceleration has 9 samples"),
-            std::string::npos);
+  EXPECT_NE(
+      thrown_message([&] { (void)reintegrate(t, short_, x); }).find("acceleration has 9 samples"),
+      std::string::npos);
   EXPECT_NE(thrown_message([&] { (void)reintegrate(t, x, short_); }).find("position has 9 samples"),
             std::string::npos);
-  EXPECT_NE(thrown_message([&] { (void)reintegrate(t, x, x, short_); }).find("velocity has 9 samples"),
-            std::string::npos);
+  EXPECT_NE(
+      thrown_message([&] { (void)reintegrate(t, x, x, short_); }).find("velocity has 9 samples"),
+      std::string::npos);
   std::vector<double> bad = x;
   bad[3] = INFINITY;
-  EXPECT_NE(thrown_message([&] { (void)reintegrate(t, bad, x); }).find("acceleration is not finite at sample 3"),
+  EXPECT_NE(thrown_message([&] {
+              (void)reintegrate(t, bad, x);
+            }).find("acceleration is not finite at sample 3"),
             std::string::npos);
   std::vector<double> tb = t;
   tb[5] = tb[4];
   EXPECT_NE(thrown_message([&] { (void)reintegrate(tb, x, x); }).find("not strictly increasing"),
             std::string::npos);
-  EXPECT_NE(thrown_message([&] { (void)integrate_fit(t, x, short_); }).find("reference has 9 samples"),
-            std::string::npos);
+  EXPECT_NE(
+      thrown_message([&] { (void)integrate_fit(t, x, short_); }).find("reference has 9 samples"),
+      std::string::npos);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -754,17 +796,22 @@ TEST(Decimate, GainIsTheButterworthSquareAndEveryKthSampleIsKept) {
     double err = 0;
     for (std::size_t j = 200; j + 200 < y.size(); ++j)
       err = std::max(err, std::abs(y[j] - g * x[j * static_cast<std::size_t>(k)]));
-    std::printf("[ measured ] decimate by 10 (fc 40 Hz, order 8): %g Hz amplitude gain %.4g (%.1f dB), max "
-                "deviation from gain x input %.1e\n", f, g, 20 * std::log10(g), err);
+    std::printf(
+        "[ measured ] decimate by 10 (fc 40 Hz, order 8): %g Hz amplitude gain %.4g (%.1f dB), max "
+        "deviation from gain x input %.1e\n",
+        f, g, 20 * std::log10(g), err);
     EXPECT_LT(err, 1e-6);
   }
   std::vector<double> x(100);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i);
   EXPECT_EQ(decimate(x, 1, fs), x);
-  EXPECT_NE(thrown_message([&] { (void)decimate(x, 0, fs); }).find("decimation factor must be >= 1"),
+  EXPECT_NE(
+      thrown_message([&] { (void)decimate(x, 0, fs); }).find("decimation factor must be >= 1"),
+      std::string::npos);
+  EXPECT_NE(thrown_message([&] { (void)decimate(x, 2, fs, 8, 1.0); }).find("cutoff ratio"),
             std::string::npos);
-  EXPECT_NE(thrown_message([&] { (void)decimate(x, 2, fs, 8, 1.0); }).find("cutoff ratio"), std::string::npos);
-  EXPECT_NE(thrown_message([&] { (void)decimate(x, 2, -1.0); }).find("sample rate"), std::string::npos);
+  EXPECT_NE(thrown_message([&] { (void)decimate(x, 2, -1.0); }).find("sample rate"),
+            std::string::npos);
 }
 
 TEST(Decimate, InverseModelSignalsOfASmoothMotion) {
@@ -798,13 +845,16 @@ TEST(Decimate, InverseModelSignalsOfASmoothMotion) {
   double ev = 0, ea = 0, et = 0;
   for (std::size_t j = 100; j + 100 < s.t.size(); ++j) {
     const double x = s.t[j];
-    ev = std::max(ev, std::abs(s.velocity[j] - (w1 * std::cos(w1 * x) + 0.2 * w2 * std::cos(w2 * x))));
+    ev = std::max(ev,
+                  std::abs(s.velocity[j] - (w1 * std::cos(w1 * x) + 0.2 * w2 * std::cos(w2 * x))));
     ea = std::max(ea, std::abs(s.acceleration[j] -
                                (-w1 * w1 * std::sin(w1 * x) - 0.2 * w2 * w2 * std::sin(w2 * x))));
     et = std::max(et, std::abs(s.force[j] - 2 * s.acceleration[j]));
   }
-  std::printf("[ measured ] inverse-model signals (20 Hz, decimation 10): max error velocity %.2e "
-              "rad/s, acceleration %.3f rad/s^2 (amplitude ~23); max |tau - 2 qdd| %.3f\n", ev, ea, et);
+  std::printf(
+      "[ measured ] inverse-model signals (20 Hz, decimation 10): max error velocity %.2e "
+      "rad/s, acceleration %.3f rad/s^2 (amplitude ~23); max |tau - 2 qdd| %.3f\n",
+      ev, ea, et);
   EXPECT_LT(ev, 5e-3);
   EXPECT_LT(ea, 0.5);
   EXPECT_LT(et, 1.0);
@@ -833,8 +883,8 @@ TEST(Decimate, InverseModelSignalsOfASmoothMotion) {
 // compared with the driver's velocity (raw and through a 10 Hz zero-phase low-pass, which removes
 // its own quantisation noise).
 
-const std::string kPendulum =
-    std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
+const std::string kPendulum = std::string(FRICTIONLAB_SOURCE_DIR) +
+                              "/../shared/data/pendulum_dfki/gravcomp_data_measured.csv";
 
 TEST(TVRegRealData, PendulumVelocityAgainstDriverAndSavitzkyGolay) {
   if (!std::filesystem::exists(kPendulum)) GTEST_SKIP() << "no shared data at " << kPendulum;
@@ -855,12 +905,14 @@ TEST(TVRegRealData, PendulumVelocityAgainstDriverAndSavitzkyGolay) {
   const double tv_raw = rms_diff(r.first, v, skip), tv_lp = rms_diff(r.first, v_lp, skip);
   const double sg_raw = rms_diff(sg, v, skip), sg_lp = rms_diff(sg, v_lp, skip);
   const auto sg2 = savgol_filter(q, 51, 3, 2, 1 / fs);
-  std::printf("[ measured ] DFKI gravcomp, %zu samples: TV order 2 (alpha %g, %d iterations, residual "
-              "RMS %.2e rad) velocity vs driver RMS %.4f rad/s (vs driver low-passed at 10 Hz %.4f); "
-              "Savitzky-Golay w = 51 p = 3: %.4f (%.4f); acceleration RMS TV %.3f, Savitzky-Golay %.3f rad/s^2\n",
-              t.size(), o.alpha, r.iterations, r.residual_rms, tv_raw, tv_lp, sg_raw, sg_lp,
-              rms_diff(r.second, std::vector<double>(t.size(), 0.0), skip),
-              rms_diff(sg2, std::vector<double>(t.size(), 0.0), skip));
+  std::printf(
+      "[ measured ] DFKI gravcomp, %zu samples: TV order 2 (alpha %g, %d iterations, residual "
+      "RMS %.2e rad) velocity vs driver RMS %.4f rad/s (vs driver low-passed at 10 Hz %.4f); "
+      "Savitzky-Golay w = 51 p = 3: %.4f (%.4f); acceleration RMS TV %.3f, Savitzky-Golay %.3f "
+      "rad/s^2\n",
+      t.size(), o.alpha, r.iterations, r.residual_rms, tv_raw, tv_lp, sg_raw, sg_lp,
+      rms_diff(r.second, std::vector<double>(t.size(), 0.0), skip),
+      rms_diff(sg2, std::vector<double>(t.size(), 0.0), skip));
   EXPECT_LT(tv_lp, 0.05);
   EXPECT_LT(tv_raw, sg_raw);
 }

@@ -21,8 +21,8 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-std::vector<double> sines(double fs, double seconds, const std::vector<std::pair<double, double>>& parts,
-                          double slope = 0) {
+std::vector<double> sines(double fs, double seconds,
+                          const std::vector<std::pair<double, double>>& parts, double slope = 0) {
   std::vector<double> x(static_cast<std::size_t>(fs * seconds));
   for (std::size_t k = 0; k < x.size(); ++k) {
     const double t = static_cast<double>(k) / fs;
@@ -47,9 +47,12 @@ TEST(PowerBandwidth, IgnoresADriftAndAcceptsAPrimeLength) {
 }
 
 TEST(PowerBandwidth, RefusesWhatHasNoSpectrum) {
-  EXPECT_THROW(signal::power_bandwidth(std::vector<double>(4, 1.0), 100, 0.9), std::invalid_argument);
-  EXPECT_THROW(signal::power_bandwidth(std::vector<double>(64, 1.0), 0, 0.9), std::invalid_argument);
-  EXPECT_THROW(signal::power_bandwidth(std::vector<double>(64, 1.0), 100, 1.0), std::invalid_argument);
+  EXPECT_THROW(signal::power_bandwidth(std::vector<double>(4, 1.0), 100, 0.9),
+               std::invalid_argument);
+  EXPECT_THROW(signal::power_bandwidth(std::vector<double>(64, 1.0), 0, 0.9),
+               std::invalid_argument);
+  EXPECT_THROW(signal::power_bandwidth(std::vector<double>(64, 1.0), 100, 1.0),
+               std::invalid_argument);
   std::vector<double> nan(64, 1.0);
   nan[3] = std::nan("");
   EXPECT_THROW(signal::power_bandwidth(nan, 100, 0.9), std::invalid_argument);
@@ -218,9 +221,13 @@ TEST(JointVerdict, GeneralisationAndParameters) {
 
 TEST(JointVerdict, WorstFirstNotesLastAndTheJson) {
   auto s = good_fit();
-  s.lowpass = identify::JointLowpassChoice{.cutoff_hz = 5, .candidate_hz = 5, .bandwidth_hz = 1.03,
-                                           .noise_share = 0.99, .noise_dominated = true,
-                                           .sample_rate_hz = 300, .source = "train.csv"};
+  s.lowpass = identify::JointLowpassChoice{.cutoff_hz = 5,
+                                           .candidate_hz = 5,
+                                           .bandwidth_hz = 1.03,
+                                           .noise_share = 0.99,
+                                           .noise_dominated = true,
+                                           .sample_rate_hz = 300,
+                                           .source = "train.csv"};
   s.training.unconverged_stages = 3;
   s.training.torque.rel = 0.9;
   const auto v = workflows::joint_fit_verdict(s);

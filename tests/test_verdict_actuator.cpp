@@ -31,7 +31,8 @@ ActuatorModelOutcome model(ActuatorModel m, int n, double train, double validati
   return r;
 }
 
-ActuatorLogSeries log_of(const std::string& name, const std::string& role, double mae, double range) {
+ActuatorLogSeries log_of(const std::string& name, const std::string& role, double mae,
+                         double range) {
   ActuatorLogSeries l;
   l.log = name;
   l.role = role;
@@ -90,9 +91,10 @@ TEST(ActuatorVerdict, OneLogNotReproducedIsDoubtful) {
   s.recommended_series[2].range = 0.05;  // 0.05 / 0.05: 100 %
   const auto two = actuator_fit_verdict(s);
   ASSERT_EQ(two.reasons.size(), 1u) << two.line();
-  EXPECT_EQ(two.reasons[0].text,
-            "m3 does not reproduce 2 logs of 4 (MAE over 35 % of the log's range of motion): c: MAE "
-            "0.05 rad, 100 % of 0.05 rad, b: MAE 0.04 rad, 40 % of 0.1 rad");
+  EXPECT_EQ(
+      two.reasons[0].text,
+      "m3 does not reproduce 2 logs of 4 (MAE over 35 % of the log's range of motion): c: MAE "
+      "0.05 rad, 100 % of 0.05 rad, b: MAE 0.04 rad, 40 % of 0.1 rad");
   s.recommended_series[2].range = 1.0;
   s.recommended_series[1].range = 0.12;  // e = 0.33 < 0.35
   EXPECT_EQ(actuator_fit_verdict(s).grade, Grade::good);
@@ -185,7 +187,8 @@ TEST(ActuatorVerdict, TheActuatorChoiceIsANote) {
 TEST(ActuatorVerdict, Evaluation) {
   EvalActuatorOutcome s;
   s.logs = {{"a", 100, "sin", 1.0, 10}, {"b", 200, "sin", 0.5, 10}};
-  s.params = {{"m1", "m1.json", {0.05, 0.05}, 0.05, 0.05}, {"m3", "m3.json", {0.04, 0.04}, 0.04, 0.04}};
+  s.params = {{"m1", "m1.json", {0.05, 0.05}, 0.05, 0.05},
+              {"m3", "m3.json", {0.04, 0.04}, 0.04, 0.04}};
   s.best = 1;
   EXPECT_EQ(actuator_eval_verdict(s).line(), "good");
   // within 2 % of the lowest: a note
@@ -224,7 +227,8 @@ TEST(ActuatorChoice, TheLoggedSupplyChoosesTheVersion) {
   EXPECT_NE(choice.find("average 7.6 V: 'sts3215' is used"), std::string::npos) << choice;
   a = io::servo_actuator_for_logs("", {}, {sts_log(0)}, &choice);
   EXPECT_EQ(a.name, "sts3215");
-  EXPECT_NE(choice.find("and no log has input_volts: 'sts3215' (7.4 V) is used"), std::string::npos) << choice;
+  EXPECT_NE(choice.find("and no log has input_volts: 'sts3215' (7.4 V) is used"), std::string::npos)
+      << choice;
   // named on the command line: as named, no choice
   choice.clear();
   EXPECT_EQ(io::servo_actuator_for_logs("sts3215", {}, {sts_log(11.95)}, &choice).name, "sts3215");

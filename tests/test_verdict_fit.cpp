@@ -51,11 +51,13 @@ TEST(FitVerdict, GoodWithoutReasons) {
 
 TEST(FitVerdict, ErrorThresholdsOnTheValidationRecords) {
   EXPECT_EQ(workflows::fit_verdict(outcome(0.2, {0.35})).grade, Grade::good);
-  EXPECT_EQ(rules(workflows::fit_verdict(outcome(0.3, {0.36}))), (std::vector<std::string>{"error:doubtful"}));
+  EXPECT_EQ(rules(workflows::fit_verdict(outcome(0.3, {0.36}))),
+            (std::vector<std::string>{"error:doubtful"}));
   const auto bad = workflows::fit_verdict(outcome(0.5, {0.71}));
   EXPECT_EQ(bad.grade, Grade::bad);
-  EXPECT_EQ(bad.reasons[0].text,
-            "the model explains little of the force on val0.csv: RMSE / RMS = 0.71 (RMSE 0.71, RMS 1)");
+  EXPECT_EQ(
+      bad.reasons[0].text,
+      "the model explains little of the force on val0.csv: RMSE / RMS = 0.71 (RMSE 0.71, RMS 1)");
   // the training error does not decide when there is a validation record
   EXPECT_EQ(workflows::fit_verdict(outcome(0.9, {0.3})).grade, Grade::good);
   // a channel that is all zero: no relative error, bad
@@ -74,7 +76,8 @@ TEST(FitVerdict, WithoutValidationTheTrainingRecordDecidesAndANoteSaysSo) {
 
 TEST(FitVerdict, Generalisation) {
   // 0.21 > 2 x 0.1 and > 0.2: doubtful; 0.19 is below the floor; 0.3 is not 2 x 0.16
-  EXPECT_EQ(rules(workflows::fit_verdict(outcome(0.1, {0.21}))), (std::vector<std::string>{"generalises:doubtful"}));
+  EXPECT_EQ(rules(workflows::fit_verdict(outcome(0.1, {0.21}))),
+            (std::vector<std::string>{"generalises:doubtful"}));
   EXPECT_EQ(workflows::fit_verdict(outcome(0.05, {0.19})).grade, Grade::good);
   EXPECT_EQ(workflows::fit_verdict(outcome(0.16, {0.3})).grade, Grade::good);
 }
@@ -100,9 +103,10 @@ TEST(FitVerdict, ResidualsParametersSolverAndPassivity) {
                               {"", "reversals", "", 1, "one reversal"}};
   const auto v = workflows::fit_verdict(f);
   EXPECT_EQ(v.grade, Grade::doubtful);
-  EXPECT_EQ(rules(v), (std::vector<std::string>{"outliers:doubtful", "bound:doubtful", "determined:doubtful",
-                                                "determined:doubtful", "solver:doubtful", "whiteness:good",
-                                                "bound:good", "passive:good"}));
+  EXPECT_EQ(rules(v),
+            (std::vector<std::string>{"outliers:doubtful", "bound:doubtful", "determined:doubtful",
+                                      "determined:doubtful", "solver:doubtful", "whiteness:good",
+                                      "bound:good", "passive:good"}));
   EXPECT_EQ(v.reasons[3].text, "the record does not determine vs (the identifiability flags)");
   EXPECT_EQ(v.reasons[2].text, "one reversal");
   EXPECT_EQ(v.reasons[4].text, "the solver stopped without convergence: maximum iterations");
@@ -115,12 +119,14 @@ TEST(FitVerdict, ANoteWhenTheBestOptimumCameFromTheNestedModel) {
   auto f = outcome(0.1);
   f.result.model_name = "lugre-asym";
   f.result.nested_model = "lugre";
-  f.result.starts = {{4, 2.0, 10, true, "initial guess"}, {3, 1.0, 5, true, "optimum of nested model lugre"}};
+  f.result.starts = {{4, 2.0, 10, true, "initial guess"},
+                     {3, 1.0, 5, true, "optimum of nested model lugre"}};
   auto v = workflows::fit_verdict(f);
   EXPECT_EQ(rules(v), (std::vector<std::string>{"nested:good"}));
-  EXPECT_EQ(v.reasons[0].text, "the best optimum was reached from the nested model lugre's optimum, not from "
-                               "the data-driven starts: lugre-asym improves on lugre only by what its extra "
-                               "parameters add");
+  EXPECT_EQ(v.reasons[0].text,
+            "the best optimum was reached from the nested model lugre's optimum, not from "
+            "the data-driven starts: lugre-asym improves on lugre only by what its extra "
+            "parameters add");
   f.result.starts[0].final_cost = 0.5;  // the data-driven start is the best: nothing to say
   EXPECT_TRUE(workflows::fit_verdict(f).reasons.empty());
 }
@@ -141,14 +147,16 @@ TEST(CompareVerdict, TheRecommendedModelsReasonsAndTheRanking) {
   workflows::rank_compare_rows(c);
   auto v = workflows::compare_verdict(c);
   EXPECT_EQ(rules(v), (std::vector<std::string>{"ranking:doubtful"}));
-  EXPECT_EQ(v.reasons[0].text, "the ranking is not decided: the AICc of lugre and stribeck differ by 1 at most "
-                               "(< 2: the record does not tell them apart)");
+  EXPECT_EQ(v.reasons[0].text,
+            "the ranking is not decided: the AICc of lugre and stribeck differ by 1 at most "
+            "(< 2: the record does not tell them apart)");
   c.rows[1].criterion = -97;  // 3 apart: decided
   EXPECT_EQ(workflows::compare_verdict(c).grade, Grade::good);
   c.rows[0].validation[0].metrics = metrics(0.5, 1.0);
   v = workflows::compare_verdict(c);
   EXPECT_EQ(v.reasons[0].rule, "error");
-  EXPECT_EQ(v.reasons[0].text.rfind("lugre (recommended): the model explains only part", 0), 0u) << v.reasons[0].text;
+  EXPECT_EQ(v.reasons[0].text.rfind("lugre (recommended): the model explains only part", 0), 0u)
+      << v.reasons[0].text;
 }
 
 TEST(CompareVerdict, NoFiniteErrorIsBad) {

@@ -1,5 +1,6 @@
 // Tests of the actuator workflows (workflows/actuator.hpp) and their JSON (io/actuator_json.hpp):
-// - fit_actuator on a synthetic log set simulated with a known M3 (servo_synthetic.hpp) (the documented truth):
+// - fit_actuator on a synthetic log set simulated with a known M3 (servo_synthetic.hpp) (the
+// documented truth):
 //   M3 is recommended, its fitted parameters reproduce the logs, and every number equals the
 //   lower-level identify::fit_and_select_servo_models result on the same logs and options;
 // - eval_actuator's per-log errors are identify::servo_log_error's, the truth's are exactly 0;
@@ -13,8 +14,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -86,8 +87,8 @@ TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
   fo.cmaes.sigma0 = o.sigma0;
   fo.cmaes.max_restarts = o.restarts;
   fo.cmaes.threads = o.threads;
-  const auto sel = identify::fit_and_select_servo_models(o.models, xl330(), xl330().constants,
-                                                         logs, o.validation, fo, o.tolerance);
+  const auto sel = identify::fit_and_select_servo_models(o.models, xl330(), xl330().constants, logs,
+                                                         o.validation, fo, o.tolerance);
   ASSERT_EQ(sel.models.size(), out.models.size());
   for (std::size_t i = 0; i < sel.models.size(); ++i) {
     const auto& a = out.models[i];
@@ -139,7 +140,9 @@ TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
   for (std::size_t i = 0; i < 4; ++i) {
     const auto& l = out.recommended_series[i];
     EXPECT_EQ(l.role, logs[i].kp == 400 ? "validation" : "training") << l.log;
-    EXPECT_EQ(l.mae, identify::servo_log_error(xl330().constants, out.models[1].params.params, logs[i]).position_mae);
+    EXPECT_EQ(l.mae,
+              identify::servo_log_error(xl330().constants, out.models[1].params.params, logs[i])
+                  .position_mae);
     EXPECT_GT(l.range, 0.5);  // rad
     if (l.role == "training") train_sum += l.mae;
   }
@@ -183,7 +186,8 @@ TEST(WorkflowActuator, FitOptionErrors) {
     return std::string("no error");
   };
   sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
-  const std::string known = "(built in: mx106, mx64, sts3215, sts3215-12v, xc330m288t, xl320, xl330)";
+  const std::string known =
+      "(built in: mx106, mx64, sts3215, sts3215-12v, xc330m288t, xl320, xl330)";
   EXPECT_EQ(resolve("xl999", generic, logs),
             "--actuator: unknown actuator 'xl999' " + known +
                 "; to add one, write an ACTUATOR.json (docs/actuators.md, \"ACTUATOR.json\") and "
@@ -191,7 +195,8 @@ TEST(WorkflowActuator, FitOptionErrors) {
   EXPECT_EQ(resolve("generic", generic, logs), "--actuator generic needs --error-gain > 0");
   generic.error_gain = 0.3;
   generic.max_pwm = 1.5;
-  EXPECT_EQ(resolve("generic", generic, logs), "--max-pwm: 1.5 is outside the plausible range [1e-06, 1]");
+  EXPECT_EQ(resolve("generic", generic, logs),
+            "--max-pwm: 1.5 is outside the plausible range [1e-06, 1]");
   generic.max_pwm = 1.0;
   generic.vin = 1e300;  // the supply: 0.1 .. 1000 V
   EXPECT_EQ(resolve("generic", generic, logs),
@@ -203,8 +208,9 @@ TEST(WorkflowActuator, FitOptionErrors) {
   generic.max_pwm = 1.5;
   auto mixed = logs;
   mixed[2].motor = "mx64";
-  EXPECT_EQ(resolve("", generic, mixed),
-            "--actuator: not given and the logs do not name one actuator ('motor': 'mx64', 'xl330')");
+  EXPECT_EQ(
+      resolve("", generic, mixed),
+      "--actuator: not given and the logs do not name one actuator ('motor': 'mx64', 'xl330')");
   auto unknown = logs;
   for (auto& l : unknown) l.motor = "sts9999";
   EXPECT_EQ(resolve("", generic, unknown),
@@ -247,9 +253,8 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
   auto other = truth_m3();
   other.model = ActuatorModel::M1;
   other.friction.Kl = 0.0;
-  const std::vector<ServoParamSet> sets{
-      {"truth", "a/truth.json", {xl330(), truth_m3()}},
-      {"m1", "b/m1.json", {xl330(), other}}};
+  const std::vector<ServoParamSet> sets{{"truth", "a/truth.json", {xl330(), truth_m3()}},
+                                        {"m1", "b/m1.json", {xl330(), other}}};
   std::vector<double> fractions;
   Progress p;
   p.report = [&](std::string_view, double f) { fractions.push_back(f); };
@@ -276,7 +281,7 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
   const auto [lo, hi] = std::minmax_element(logs[0].position.begin(), logs[0].position.end());
   EXPECT_EQ(ev.logs[0].range, *hi - *lo);
   EXPECT_EQ(ev.verdict.line(), "good");  // the truth reproduces its logs exactly
-  EXPECT_EQ(ev.best, 0u);  // the truth
+  EXPECT_EQ(ev.best, 0u);                // the truth
   const auto j = nlohmann::json::parse(io::eval_actuator_json(ev));
   EXPECT_EQ(j["format"], "frictionlab-actuator-eval");
   EXPECT_EQ(j["params"][1]["label"], "m1");
@@ -343,7 +348,8 @@ TEST(WorkflowActuator, ParsesModelsValidationRangesAndFilters) {
   EXPECT_EQ(b.key, "kt");
   EXPECT_EQ(b.lo, 0.1);
   EXPECT_EQ(b.hi, 2.5);
-  EXPECT_EQ(parse_error([] { parse_servo_bound("kt:1"); }), "--range: expected KEY=LO:HI, got 'kt:1'");
+  EXPECT_EQ(parse_error([] { parse_servo_bound("kt:1"); }),
+            "--range: expected KEY=LO:HI, got 'kt:1'");
   EXPECT_EQ(parse_error([] { parse_servo_bound("kt=1:inf"); }),
             "--range kt: expected a number, got 'inf'");
 
@@ -370,8 +376,10 @@ TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
   prep.resample = 0.01;
   out = prepare_servo_logs(reads, prep);
   ASSERT_EQ(out.warnings.size(), 1u);  // one line for the run
-  EXPECT_EQ(out.warnings[0], "2 of 2 logs already at a fixed step (dt = 0.005) resampled again to "
-                             "0.01: " + logs[2].file + ", " + logs[3].file);
+  EXPECT_EQ(out.warnings[0],
+            "2 of 2 logs already at a fixed step (dt = 0.005) resampled again to "
+            "0.01: " +
+                logs[2].file + ", " + logs[3].file);
   const auto expected = data::resample_servo_log(logs[2], 0.01);
   EXPECT_EQ(out.logs[0].dt, 0.01);
   EXPECT_EQ(out.logs[0].position, expected.position);
@@ -387,7 +395,8 @@ TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
     EXPECT_NE(std::string(e.what()).find("raw log (no 'dt')"), std::string::npos) << e.what();
   }
   prep.filter = parse_servo_log_filter("250", "", "");
-  EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }), "no log left after the selection");
+  EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }),
+            "no log left after the selection");
   prep.resample = -1.0;
   EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }), "--resample: must be > 0");
 }
@@ -400,8 +409,8 @@ TEST(WorkflowActuator, EvalNeverNamesANonFiniteMeanTheLowest) {
   absurd.kt = 1e300;  // the readers refuse it; here it reaches the simulation: kt^2 overflows
   auto other = truth_m3();
   other.friction.Kv += 0.01;
-  const auto ev = eval_actuator(logs, {{"absurd", "a.json", {xl330(), absurd}},
-                                       {"other", "b.json", {xl330(), other}}});
+  const auto ev = eval_actuator(
+      logs, {{"absurd", "a.json", {xl330(), absurd}}, {"other", "b.json", {xl330(), other}}});
   ASSERT_FALSE(std::isfinite(ev.params[0].mean)) << ev.params[0].mean;  // NaN or inf
   ASSERT_TRUE(std::isfinite(ev.params[1].mean));
   EXPECT_EQ(ev.best, std::optional<std::size_t>(1));
@@ -450,8 +459,9 @@ TEST(WorkflowActuator, AFitWhoseLossIsInfiniteFailsAndIsNotRecommended) {
   fo.cmaes.max_evals = 40;
   fo.cmaes.threads = 1;
   fo.bounds = {{"kt", 1e200, 1e300}};
-  const auto sel = identify::fit_and_select_servo_models(
-      {ActuatorModel::M1}, xl330(), xl330().constants, synthetic_set(), {K::none, 0.0, 4}, fo, 0.02);
+  const auto sel =
+      identify::fit_and_select_servo_models({ActuatorModel::M1}, xl330(), xl330().constants,
+                                            synthetic_set(), {K::none, 0.0, 4}, fo, 0.02);
   ASSERT_EQ(sel.models.size(), 1u);
   EXPECT_FALSE(std::isfinite(sel.models[0].fit.loss));
   EXPECT_EQ(sel.models[0].fit.failed.rfind("the loss is inf at every one of the ", 0), 0u)

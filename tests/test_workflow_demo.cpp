@@ -30,14 +30,13 @@ TEST(WorkflowDemo, EveryPartAgainstItsDocumentedTruth) {
   EXPECT_LE(exact.max_z_over_bound, 1.0);
   EXPECT_LT(exact.max_error, a.runs[1].max_error);  // exact step beats implicit Euler
   const auto& euler10 = a.runs[2];
-  EXPECT_GE(euler10.left_bound, 0);                  // unstable at 10 ms
+  EXPECT_GE(euler10.left_bound, 0);  // unstable at 10 ms
   EXPECT_GT(euler10.max_z_over_bound, 1.0);
-  EXPECT_LT(a.runs[3].left_bound, 0);                // stable at 0.1 ms
+  EXPECT_LT(a.runs[3].left_bound, 0);  // stable at 0.1 ms
   for (const auto& c : a.runs) {
     if (c.non_finite >= 0) continue;
     ASSERT_EQ(c.F.size(), a.t.size());
-    for (std::size_t k = 0; k < a.t.size(); ++k)
-      ASSERT_DOUBLE_EQ(c.error[k], c.F[k] - a.F_ref[k]);
+    for (std::size_t k = 0; k < a.t.size(); ++k) ASSERT_DOUBLE_EQ(c.error[k], c.F[k] - a.F_ref[k]);
   }
 
   // (b)

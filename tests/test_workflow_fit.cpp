@@ -101,8 +101,8 @@ TEST(WorkflowFit, AtOptimumIsCalledOnceWithTheFinalValues) {
   int calls = 0;
   identify::FitResult seen;
   std::vector<double> handed;
-  const identify::FitResult r =
-      identify::fit(train, o.fit, [&](const identify::FitResult& at, std::span<const double> prediction) {
+  const identify::FitResult r = identify::fit(
+      train, o.fit, [&](const identify::FitResult& at, std::span<const double> prediction) {
         ++calls;
         seen = at;
         handed.assign(prediction.begin(), prediction.end());

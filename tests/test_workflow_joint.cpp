@@ -25,8 +25,7 @@ namespace frictionlab::workflows {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kI = 0.0626, kMgCx = 0.05, kMgCy = -1.0, kOffset = -0.07, kFv = 0.047,
-                 kFc = 0.18;
+constexpr double kI = 0.0626, kMgCx = 0.05, kMgCy = -1.0, kOffset = -0.07, kFv = 0.047, kFc = 0.18;
 constexpr double kKp = 15.0, kKd = 0.8;
 
 struct Sample {
@@ -42,8 +41,8 @@ Sample sample(long k, double phase = 0.0) {
   const double qdd =
       -0.8 * w1 * w1 * std::sin(w1 * t + phase) - 0.4 * w2 * w2 * std::sin(w2 * t + 0.5);
   const double sgn = qd > 0 ? 1.0 : (qd < 0 ? -1.0 : 0.0);
-  const double tau = kI * qdd + kMgCx * std::cos(q) - kMgCy * std::sin(q) + kOffset + kFv * qd +
-                     kFc * sgn;
+  const double tau =
+      kI * qdd + kMgCx * std::cos(q) - kMgCy * std::sin(q) + kOffset + kFv * qd + kFc * sgn;
   return {t, q, qd, tau};
 }
 
@@ -130,12 +129,12 @@ TEST(JointParameters, TableOfLuGreAndStaticJoints) {
   p.K = 150;
   m.friction = p;
   const auto t = identify::joint_parameters(m);
-  const std::vector<std::string> names{"I",     "mgCx",     "mgCy",  "offset", "sigma0",
-                                       "sigma1", "Fc",      "Fs[0]", "Fs[1]",  "Omega_s",
-                                       "cv[0]", "cv[1]",    "delta[0]", "delta[1]", "K"};
-  const std::vector<std::string> units{
-      "kg m^2", "N m", "N m", "N m", "N m/rad", "N m s/rad", "N m", "N m", "N m", "rad/s",
-      "N m (s/rad)^1", "N m (s/rad)^2", "-", "-", "s/rad"};
+  const std::vector<std::string> names{"I",      "mgCx",  "mgCy",     "offset",   "sigma0",
+                                       "sigma1", "Fc",    "Fs[0]",    "Fs[1]",    "Omega_s",
+                                       "cv[0]",  "cv[1]", "delta[0]", "delta[1]", "K"};
+  const std::vector<std::string> units{"kg m^2",        "N m",           "N m", "N m", "N m/rad",
+                                       "N m s/rad",     "N m",           "N m", "N m", "rad/s",
+                                       "N m (s/rad)^1", "N m (s/rad)^2", "-",   "-",   "s/rad"};
   const std::vector<double> values{0.1,   0.2,  -0.3, 0.04,  1e4, 2,   0.5, 0.1,
                                    -0.05, 0.03, 0.07, 0.008, 1.0, 2.0, 150};
   ASSERT_EQ(t.size(), names.size());
@@ -354,7 +353,8 @@ TEST(WorkflowJoint, OeFromAGivenModelReportsAndKeepsTheTruth) {
     return e.position.rel * e.position.rel + e.velocity.rel * e.velocity.rel;
   };
   EXPECT_EQ(r.oe->start_score, score(start_eval));
-  EXPECT_NEAR(r.oe->refined_score, score(oe_eval), 1e-6 * score(oe_eval));  // oe threads: sums in any order
+  EXPECT_NEAR(r.oe->refined_score, score(oe_eval),
+              1e-6 * score(oe_eval));  // oe threads: sums in any order
   EXPECT_EQ(r.oe->kept_start, r.oe->refined_score > r.oe->start_score);
   bool names_start = false, kept_warning = false;
   for (const auto& w : r.warnings) {

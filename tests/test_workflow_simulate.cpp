@@ -92,9 +92,9 @@ TEST(WorkflowSimulate, DisplacementInputDrivesWithItsInterpolantsVelocity) {
 
   workflows::SimulateModelOptions linear;
   linear.hold = Hold::linear;
-  EXPECT_NE(message_of<std::invalid_argument>(
-                [&] { (void)workflows::simulate_model(p, in, linear); })
-                .find("--hold linear does not apply to a displacement input"),
+  EXPECT_NE(message_of<std::invalid_argument>([&] {
+              (void)workflows::simulate_model(p, in, linear);
+            }).find("--hold linear does not apply to a displacement input"),
             std::string::npos);
 }
 
@@ -108,7 +108,8 @@ TEST(WorkflowSimulate, ForwardEulerLeavingTheBoundIsAWarningAtItsLine) {
   const auto r = workflows::simulate_model(p, in, o);
   ASSERT_GE(r.bound_exceeded, 0);
   const auto k = static_cast<std::size_t>(r.bound_exceeded);
-  for (std::size_t i = 0; i < k; ++i) EXPECT_LE(std::abs(r.states[0][i]), r.state_bound * (1 + 1e-9));
+  for (std::size_t i = 0; i < k; ++i)
+    EXPECT_LE(std::abs(r.states[0][i]), r.state_bound * (1 + 1e-9));
   EXPECT_GT(std::abs(r.states[0][k]), r.state_bound);
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("(in.csv line " + std::to_string(in.lines[k]) + ")"),
@@ -132,8 +133,9 @@ TEST(WorkflowSimulate, InputBeyondTheLimitIsAnErrorAtItsLine) {
   in.v[3] = 1e300;
   const auto m = message_of<std::invalid_argument>(
       [&] { (void)workflows::simulate_model(p, in, workflows::SimulateModelOptions{}); });
-  EXPECT_EQ(m, "in.csv line 5: v = 1e+300 is beyond the limit |v| <= 1e+15 (SI units; not a "
-               "physical input)");
+  EXPECT_EQ(m,
+            "in.csv line 5: v = 1e+300 is beyond the limit |v| <= 1e+15 (SI units; not a "
+            "physical input)");
 }
 
 TEST(WorkflowSimulate, NotANumberInputIsNamedAsSuch) {
@@ -185,9 +187,11 @@ TEST(WorkflowSimulate, SubstepCountIsCheckedBeforeSimulating) {
   const LuGre<double>::Params p;
   workflows::SimulateModelOptions o;
   o.max_substep = 1e-9;
-  const auto m = message_of<std::invalid_argument>([&] { (void)workflows::simulate_model(p, in, o); });
-  EXPECT_EQ(m, "max_substep 1e-09 s splits the input (1e+06 s) into 1e+15 substeps, more than the "
-               "limit 1e+08; use a larger max_substep (at least 0.01 s)");
+  const auto m =
+      message_of<std::invalid_argument>([&] { (void)workflows::simulate_model(p, in, o); });
+  EXPECT_EQ(m,
+            "max_substep 1e-09 s splits the input (1e+06 s) into 1e+15 substeps, more than the "
+            "limit 1e+08; use a larger max_substep (at least 0.01 s)");
   // The suggested step fits: at most kMaxSubsteps.
   EXPECT_LE(workflows::substep_count(in.t, 1e6 / (workflows::kMaxSubsteps - 3)),
             workflows::kMaxSubsteps);
@@ -234,8 +238,9 @@ TEST(WorkflowSimulate, InputErrors) {
   // maxwell-slip has only the exact step.
   workflows::SimulateModelOptions rk4;
   rk4.method = Method::rk4;
-  EXPECT_THROW((void)workflows::simulate_model(MaxwellSlip<double>::Params{}, sine_velocity(0.01, 0.1), rk4),
-               std::invalid_argument);
+  EXPECT_THROW(
+      (void)workflows::simulate_model(MaxwellSlip<double>::Params{}, sine_velocity(0.01, 0.1), rk4),
+      std::invalid_argument);
 }
 
 TEST(WorkflowSimulate, SystemIsTheLibrarysSimulation) {
@@ -289,8 +294,8 @@ TEST(WorkflowSimulate, ReportsAndCancels) {
 }
 
 TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
-  // simulate_model: a report at samples 0, 65536, 131072, 196608 of a 2e5-sample record, the fraction
-  // k / n; a cancel after the second report stops the run with Cancelled.
+  // simulate_model: a report at samples 0, 65536, 131072, 196608 of a 2e5-sample record, the
+  // fraction k / n; a cancel after the second report stops the run with Cancelled.
   const auto in = sine_velocity(1e-4, 20.0 - 1e-4);  // 200000 samples
   ASSERT_EQ(in.t.size(), 200000u);
   std::vector<double> fractions;
@@ -313,13 +318,15 @@ TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
   std::vector<double> at;
   workflows::Progress substeps;
   substeps.report = [&](std::string_view m, double f) {
-    if (m.find(": sample ") != std::string_view::npos) at.push_back(f * static_cast<double>(few.t.size()));
+    if (m.find(": sample ") != std::string_view::npos)
+      at.push_back(f * static_cast<double>(few.t.size()));
   };
   workflows::SimulateModelOptions fine;
   fine.max_substep = 1e-6 * (1 + 1e-9);
   (void)workflows::simulate_model(LuGre<double>::Params{}, few, fine, substeps);
   ASSERT_EQ(at.size(), 8u);
-  for (std::size_t i = 0; i < at.size(); ++i) EXPECT_NEAR(at[i], 66.0 * static_cast<double>(i), 1e-9) << i;
+  for (std::size_t i = 0; i < at.size(); ++i)
+    EXPECT_NEAR(at[i], 66.0 * static_cast<double>(i), 1e-9) << i;
 
   // simulate_system, every integrator: reports every 1 % of t_end up to 1; a cancel part-way
   // (here at t >= 5 s of 20 s) stops it with Cancelled, not wrapped in a solver error.

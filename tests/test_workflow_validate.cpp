@@ -55,24 +55,36 @@ TEST(WorkflowValidate, FitOptionsOutOfRangeNameTheOption) {
     set(o);
     return option_error([&] { validate(o); });
   };
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.spread = kNaN; }), "spread=nan: must be a number >= 1");
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.spread = 0.5; }), "spread=0.5: must be a number >= 1");
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.starts = -1; }), "starts=-1: must be an integer >= 1");
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.threads = -3; }), "threads=-3: must be an integer >= 1");
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.loss_scale = -1; }), "loss_scale=-1: must be a number > 0");
+  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.spread = kNaN; }),
+            "spread=nan: must be a number >= 1");
+  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.spread = 0.5; }),
+            "spread=0.5: must be a number >= 1");
+  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.starts = -1; }),
+            "starts=-1: must be an integer >= 1");
+  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.threads = -3; }),
+            "threads=-3: must be an integer >= 1");
+  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.loss_scale = -1; }),
+            "loss_scale=-1: must be a number > 0");
   EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.max_iterations = -5; }),
             "max_iterations=-5: must be an integer >= 1");
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.warmup_s = kInf; }), "warmup_s=inf: must be a number >= 0");
+  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.warmup_s = kInf; }),
+            "warmup_s=inf: must be a number >= 0");
   EXPECT_EQ(fit_with([](FitOptions& o) { o.preprocess.resample_rate = -100; }),
             "resample_rate=-100: must be a number > 0");
   EXPECT_EQ(fit_with([](FitOptions& o) { o.preprocess.lowpass_cutoff = kNaN; }),
             "lowpass_cutoff=nan: must be a number > 0");
   // the "not given" values pass (automatic starts, every core, from the residuals)
-  EXPECT_EQ(fit_with([](FitOptions& o) { o.fit.lsq.starts = 0; o.fit.lsq.threads = 0; }), "no error");
+  EXPECT_EQ(fit_with([](FitOptions& o) {
+              o.fit.lsq.starts = 0;
+              o.fit.lsq.threads = 0;
+            }),
+            "no error");
   EXPECT_EQ(option_error([] { check_option("starts", 0); }), "starts=0: must be an integer >= 1");
   EXPECT_EQ(option_error([] { check_option("threads", 0); }), "threads=0: must be an integer >= 1");
-  EXPECT_EQ(option_error([] { check_option("starts", 2.5); }), "starts=2.5: must be an integer >= 1");
-  EXPECT_EQ(option_error([] { check_option("starts", 1e10); }), "starts=1e+10: must be an integer >= 1");
+  EXPECT_EQ(option_error([] { check_option("starts", 2.5); }),
+            "starts=2.5: must be an integer >= 1");
+  EXPECT_EQ(option_error([] { check_option("starts", 1e10); }),
+            "starts=1e+10: must be an integer >= 1");
   EXPECT_NO_THROW(check_option("starts", 400));
 }
 
@@ -110,11 +122,16 @@ TEST(WorkflowValidate, TheWorkflowChecksBeforeAnyWork) {
   int polls = 0;
   Progress p;
   p.cancel = [&] { return ++polls < 0; };
-  EXPECT_EQ(option_error([&] { (void)fit({"r", rec}, {}, o, p); }), "starts=-1: must be an integer >= 1");
+  EXPECT_EQ(option_error([&] {
+              (void)fit({"r", rec}, {}, o, p);
+            }),
+            "starts=-1: must be an integer >= 1");
   EXPECT_EQ(polls, 0);
   SimulateModelOptions s;
   s.max_substep = kNaN;
-  EXPECT_EQ(option_error([&] { (void)simulate_model(ModelSpec{LuGre<double>::Params{}}, ModelInputView{}, s); }),
+  EXPECT_EQ(option_error([&] {
+              (void)simulate_model(ModelSpec{LuGre<double>::Params{}}, ModelInputView{}, s);
+            }),
             "max_substep=nan: must be a number > 0");
 }
 

@@ -8,12 +8,12 @@
 
 namespace frictionlab::cli {
 
-void register_fit_actuator(CLI::App& app, Registry& registry);  // fit_actuator.cpp
+void register_fit_actuator(CLI::App& app, Registry& registry);      // fit_actuator.cpp
 void register_export_estimator(CLI::App& app, Registry& registry);  // export_estimator.cpp
-void register_fit_joint(CLI::App& app, Registry& registry);  // fit_joint.cpp (and eval-joint)
-void register_report(CLI::App& app, Registry& registry);  // report.cpp
+void register_fit_joint(CLI::App& app, Registry& registry);        // fit_joint.cpp (and eval-joint)
+void register_report(CLI::App& app, Registry& registry);           // report.cpp
 void register_export_actuator(CLI::App& app, Registry& registry);  // export_actuator.cpp
-void register_fleet(CLI::App& app, Registry& registry);  // fleet.cpp
+void register_fleet(CLI::App& app, Registry& registry);            // fleet.cpp
 
 namespace {
 std::string& stored_command_line() {
@@ -26,8 +26,11 @@ void set_command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
     std::string a = i == 0 ? std::string("frictionlab") : std::string(argv[i]);
-    const bool plain = !a.empty() && a.find_first_not_of(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+@%") == std::string::npos;
+    const bool plain =
+        !a.empty() &&
+        a.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:+@%") ==
+            std::string::npos;
     if (!plain) {
       std::string q = "'";
       for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -76,9 +76,9 @@ struct FitOptions {
   std::string hold;  ///< --hold linear|zoh; "" not given (identify::FitOptions::hold)
   bool rotary = false;
   double warmup = 0;
-  int starts = 0;  // 0 = library default
+  int starts = 0;     // 0 = library default
   double spread = 0;  // 0 = library default (identify::LsqOptions::spread)
-  int threads = 0;  // 0 = every core
+  int threads = 0;    // 0 = every core
   // preprocessing
   double resample = 0, lowpass = 0;
   double max_gap = 0;  ///< --max-gap [s]; 0: data::PreprocessOptions' default
@@ -94,14 +94,12 @@ void run_fit(const FitOptions& o);
 void set_command_line(int argc, char** argv);
 const std::string& command_line();
 
-
-
 struct CompareOptions {
   /// Record, channels, problem, preprocessing, warm-up, starts and loss, as for `fit`; `model`
   /// and `method` are not used (every model of `models` is fitted by lsq).
   FitOptions fit = compare_defaults();
   std::string models = "coulomb-viscous,stribeck,lugre,lugre-asym";  ///< comma-separated
-  std::string criterion = "aicc";                                     ///< aicc | bic
+  std::string criterion = "aicc";                                    ///< aicc | bic
 
   static FitOptions compare_defaults() {
     FitOptions f;

@@ -48,7 +48,8 @@ void print_step_size(const workflows::StepSizeComparison& a) {
       std::snprintf(note, sizeof note, "diverged: |z| > bound from t = %.2f s",
                     a.t[static_cast<std::size_t>(c.left_bound)]);
     }
-    print_row(c.label, c.step, c.non_finite >= 0 ? std::string("-") : format_scientific(c.max_error, 2),
+    print_row(c.label, c.step,
+              c.non_finite >= 0 ? std::string("-") : format_scientific(c.max_error, 2),
               format_scientific(c.max_z_over_bound, 2), note);
   }
   std::cout << '\n';
@@ -101,7 +102,8 @@ void run_demo(const DemoOptions& o) {
   io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
 
-  if (!quiet()) std::cout << "frictionlab demo: writing to " << dir.string() << "/\n\n" << std::flush;
+  if (!quiet())
+    std::cout << "frictionlab demo: writing to " << dir.string() << "/\n\n" << std::flush;
   const workflows::DemoOutcome r = workflows::run_demo(stderr_progress());
   const std::vector<std::string> files = io::write_demo_files(r, dir.string());
   if (quiet()) return print_files(files);

@@ -1,12 +1,12 @@
-// frictionlab export xml: the robot configuration's LUGRE group from a fit.json or joint_fit.json (docs/cli.md,
-// "export"; the work is io::export_xml).
+// frictionlab export xml: the robot configuration's LUGRE group from a fit.json or joint_fit.json
+// (docs/cli.md, "export"; the work is io::export_xml).
 #include <optional>
 #include <string>
 
 #include "commands.hpp"
 #include "frictionlab/io/csv.hpp"
-#include "frictionlab/io/lugre_xml.hpp"
 #include "frictionlab/io/export.hpp"
+#include "frictionlab/io/lugre_xml.hpp"
 #include "frictionlab/io/output.hpp"
 
 namespace frictionlab::cli {

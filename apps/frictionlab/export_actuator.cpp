@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "option_checks.hpp"
 #include "frictionlab/io/actuator_export.hpp"
 #include "frictionlab/io/output.hpp"
+#include "option_checks.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -23,7 +23,7 @@ struct ActuatorMujocoCli {
   double kp = 0;   // 0: not given
   double vin = 0;  // 0: the actuator's
   std::string form = "position";
-  std::string ctrlrange;  // LO:HI; empty: none
+  std::string ctrlrange;                    // LO:HI; empty: none
   std::vector<CLI::Option*> actuator_only;  // --kp, --vin, --form, --ctrlrange
 };
 
@@ -50,7 +50,8 @@ void run_mujoco(const ActuatorMujocoCli& o, CLI::App* mj, const std::function<vo
   if (!io::is_actuator_source(params)) {
     for (const CLI::Option* opt : o.actuator_only)
       if (opt->count() > 0)
-        throw std::invalid_argument(opt->get_name() + ": only for a fitted actuator (a parameter "
+        throw std::invalid_argument(opt->get_name() +
+                                    ": only for a fitted actuator (a parameter "
                                     "file, summary.json or output directory of fit-actuator); " +
                                     params + " is not one");
     friction();
@@ -64,7 +65,8 @@ void run_mujoco(const ActuatorMujocoCli& o, CLI::App* mj, const std::function<vo
   mo.joint = value_of(mj, "--joint");
   if (o.kp > 0) mo.kp = o.kp;
   if (o.vin > 0) mo.vin = o.vin;
-  mo.form = o.form == "dcmotor" ? io::ActuatorMujocoForm::dcmotor : io::ActuatorMujocoForm::position;
+  mo.form =
+      o.form == "dcmotor" ? io::ActuatorMujocoForm::dcmotor : io::ActuatorMujocoForm::position;
   if (!o.ctrlrange.empty()) mo.ctrlrange = io::parse_ctrlrange(o.ctrlrange);
   const io::ActuatorSource s = io::read_actuator_source(params);
   const io::MujocoExport f = io::export_actuator_mujoco(s, mo);
@@ -111,8 +113,9 @@ void register_export_actuator(CLI::App& app, Registry& registry) {
 
   auto b = std::make_shared<BamCli>();
   CLI::App* bam = exp->add_subcommand(
-      "bam", "BAM's parameter file of a fitted actuator (a parameter file, or the recommended "
-             "model of a fit-actuator summary.json or output directory).");
+      "bam",
+      "BAM's parameter file of a fitted actuator (a parameter file, or the recommended "
+      "model of a fit-actuator summary.json or output directory).");
   bam->add_option("--params", b->params,
                   "Parameter file (m1.json .. m6.json), summary.json or output directory of "
                   "fit-actuator")

@@ -12,19 +12,19 @@
 #include <system_error>
 
 #include "commands.hpp"
-#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/io/output.hpp"
+#include "option_checks.hpp"
 
 namespace frictionlab::cli {
 namespace {
 
 struct EstimatorExportOptions {
   std::string params;
-  double km = 0;  // 0: not given (Km must be > 0)
+  double km = 0;     // 0: not given (Km must be > 0)
   std::string hold;  // empty: the file's, else linear
   std::string output;
   // c
@@ -53,8 +53,7 @@ void check_output(const EstimatorExportOptions& o) {
 
 void run_json(const EstimatorExportOptions& o) {
   check_output(o);
-  const io::ExportText r =
-      io::export_json(io::read_friction_source(o.params), overrides(o));
+  const io::ExportText r = io::export_json(io::read_friction_source(o.params), overrides(o));
   print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   emit_text(o.output, r.text, "estimator parameters of " + o.params);
@@ -77,8 +76,8 @@ void run_c(const EstimatorExportOptions& o) {
   files.write(c, r.source);
   files.commit();
   if (quiet()) return print_files({h, c});
-  std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision
-            << " estimator of " << o.params << ")\n";
+  std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision << " estimator of "
+            << o.params << ")\n";
 }
 
 void run_mujoco(const EstimatorExportOptions& o) {
@@ -118,15 +117,17 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
   auto o = std::make_shared<EstimatorExportOptions>();
 
   CLI::App* json = exp->add_subcommand(
-      "json", "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
-              "versioned) from a fit.json, a joint_fit.json, an ESTIMATOR.json or a MODEL.json.");
+      "json",
+      "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
+      "versioned) from a fit.json, a joint_fit.json, an ESTIMATOR.json or a MODEL.json.");
   add_common(json, *o, true);
   json->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({json, [o] { run_json(*o); }});
 
   CLI::App* c = exp->add_subcommand(
-      "c", "Self-contained C99 NAME.h / NAME.c of the torque estimator with the parameters baked "
-           "in as constants (docs/estimator.md).");
+      "c",
+      "Self-contained C99 NAME.h / NAME.c of the torque estimator with the parameters baked "
+      "in as constants (docs/estimator.md).");
   add_common(c, *o, true);
   c->add_option("--name", o->name, "Prefix of every function and type, and the file names")
       ->capture_default_str();
@@ -139,8 +140,9 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
   registry.push_back({c, [o] { run_c(*o); }});
 
   CLI::App* mj = exp->add_subcommand(
-      "mujoco", "An MJCF fragment reproducing the friction in MuJoCo (dcmotor LuGre attributes, "
-                "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.");
+      "mujoco",
+      "An MJCF fragment reproducing the friction in MuJoCo (dcmotor LuGre attributes, "
+      "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.");
   add_common(mj, *o, false);
   mj->add_option("--joint", o->joint, "Name of the joint in the MuJoCo model")
       ->capture_default_str();

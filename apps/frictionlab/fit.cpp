@@ -48,7 +48,8 @@ void run_fit(const FitOptions& o) {
     if (!e.fixed)
       ci = std::string("[").append(fmt(e.ci_low)).append(", ").append(fmt(e.ci_high)).append("]");
     // reference 000's names (Kw, Vth, S0, S1) with the field export json and MODEL.json use
-    const std::string name = e.field.empty() || e.field == e.name ? e.name : e.name + " (" + e.field + ")";
+    const std::string name =
+        e.field.empty() || e.field == e.name ? e.name : e.name + " (" + e.field + ")";
     std::printf("  %-16s %14s %12s %28s %12s  %s%s%s\n", name.c_str(), fmt(e.value).c_str(),
                 e.fixed ? "" : fmt(e.std_error).c_str(), ci.c_str(),
                 e.fixed ? "" : fmt(e.hac_std_error).c_str(), e.unit.c_str(),
@@ -60,9 +61,11 @@ void run_fit(const FitOptions& o) {
     for (const auto& why : rel.reasons) std::printf("    - %s\n", why.c_str());
   }
   if (rel.whiteness.lags > 0)
-    std::printf("\n  residuals: lag-1 autocorrelation %s, Ljung-Box p = %s (%d lags); HAC bandwidth %d samples\n",
-                fmt(rel.whiteness.acf1).c_str(), fmt(rel.whiteness.ljung_box_p).c_str(),
-                rel.whiteness.lags, rel.hac_lags);
+    std::printf(
+        "\n  residuals: lag-1 autocorrelation %s, Ljung-Box p = %s (%d lags); HAC bandwidth %d "
+        "samples\n",
+        fmt(rel.whiteness.acf1).c_str(), fmt(rel.whiteness.ljung_box_p).c_str(), rel.whiteness.lags,
+        rel.hac_lags);
   if (!r.nested_model.empty())
     std::printf("  also started from the optimum of the nested model %s\n", r.nested_model.c_str());
   std::printf("\n  %-28s %12s %10s %10s\n", "record", "RMSE", "NRMSE", "R^2");

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/actuator_json.hpp"
@@ -22,6 +21,7 @@
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/workflows/actuator.hpp"
+#include "option_checks.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -93,7 +93,9 @@ std::string lpad(std::string s, std::size_t w) {
 // ---- fit-actuator ----
 
 /// A wall time [s]: 3 significant digits (a short fit takes milliseconds).
-std::string seconds_text(double s) { return s > 0 && s < 0.1 ? format_display(s, 2) : format_fixed(s, 1); }
+std::string seconds_text(double s) {
+  return s > 0 && s < 0.1 ? format_display(s, 2) : format_fixed(s, 1);
+}
 
 /// The recommended model's estimates with their units, one line.
 std::string estimates_line(const workflows::ActuatorModelOutcome& m) {
@@ -107,9 +109,11 @@ std::string estimates_line(const workflows::ActuatorModelOutcome& m) {
 
 /// fit-actuator's table, the measures named, the recommendation, its estimates and the verdict.
 void print_fit_actuator(const workflows::FitActuatorOutcome& fit) {
-  std::cout << "actuator " << fit.actuator << ", " << fit.logs.size() << " logs, validation: " << fit.validation;
+  std::cout << "actuator " << fit.actuator << ", " << fit.logs.size()
+            << " logs, validation: " << fit.validation;
   if (fit.current_weight > 0)
-    std::cout << ", loss with the motor current (weight " << format_number(fit.current_weight) << " rad/A)";
+    std::cout << ", loss with the motor current (weight " << format_number(fit.current_weight)
+              << " rad/A)";
   std::cout << "\n\n";
   std::cout << "model  parameters  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
   for (const auto& r : fit.models)
@@ -118,15 +122,17 @@ void print_fit_actuator(const workflows::FitActuatorOutcome& fit) {
               << lpad(fit.validated ? format_fixed(r.validation_mae, 5) : "-", 22)
               << lpad(std::to_string(r.evaluations), 13) << lpad(seconds_text(r.seconds), 10)
               << (r.failed.empty() ? "" : "  failed") << '\n';
-  std::cout << "(MAE: mean absolute position error of the closed-loop re-simulation, pooled over all "
-               "entries of the logs; time: the sum of the model's fits)\n";
+  std::cout
+      << "(MAE: mean absolute position error of the closed-loop re-simulation, pooled over all "
+         "entries of the logs; time: the sum of the model's fits)\n";
   for (const auto& msg : fit.warnings) print_warning(msg);
   std::cout << "\nrecommended: " << fit.reason << "\n";
   for (const auto& m : fit.models) {
     if (m.model != fit.recommended) continue;
     std::cout << estimates_line(m) << "\n";
     // eval-actuator's measure: the mean of the per-log MAEs
-    std::cout << m.name << " per log, the mean of the per-log MAEs (eval-actuator's 'mean'): training "
+    std::cout << m.name
+              << " per log, the mean of the per-log MAEs (eval-actuator's 'mean'): training "
               << format_fixed(fit.train_log_mean, 5);
     if (std::isfinite(fit.validation_log_mean))
       std::cout << ", validation " << format_fixed(fit.validation_log_mean, 5);
@@ -218,11 +224,12 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   std::size_t w = 8;
   for (const auto& l : ev.logs) w = std::max(w, l.name.size() + 2);
   out << pad("log", w) << pad("kp", 7) << pad("trajectory", 17);
-  for (const auto& p : ev.params) out << lpad(p.label, std::max<std::size_t>(10, p.label.size() + 2));
+  for (const auto& p : ev.params)
+    out << lpad(p.label, std::max<std::size_t>(10, p.label.size() + 2));
   out << "\n";
   for (std::size_t i = 0; i < ev.logs.size(); ++i) {
     out << pad(ev.logs[i].name, w) << pad(format_exact(ev.logs[i].kp), 7)
-              << pad(ev.logs[i].trajectory, 17);
+        << pad(ev.logs[i].trajectory, 17);
     for (const auto& p : ev.params)
       out << lpad(format_fixed(p.mae[i], 6), std::max<std::size_t>(10, p.label.size() + 2));
     out << "\n";
@@ -233,7 +240,8 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
   out << "\n" << pad("pooled", w + 24);
   for (const auto& p : ev.params)
     out << lpad(format_fixed(p.pooled, 6), std::max<std::size_t>(10, p.label.size() + 2));
-  out << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log; mean: "
+  out << "\n(mean absolute position error [rad] of the closed-loop re-simulation of each log; "
+         "mean: "
          "of the per-log MAEs; pooled: over all entries, fit-actuator's measure)\n";
   io::write_eval_actuator(o.json, ev, inputs, o.report, report_options());
   out << "lowest mean: "
@@ -279,14 +287,14 @@ void run_actuator_show(const std::string& reference) {
 
 void print_check(const workflows::ActuatorCheckOutcome& out) {
   auto params = [](const sim::ServoParams& p) {
-    return "kt " + format_number(p.kt, 4) + " Nm/A, R " + format_number(p.R, 4) + " Ohm, armature " +
-           format_number(p.armature, 4) + " kg m^2, Kc " + format_number(p.friction.Kc, 4) +
-           " Nm, Kv " + format_number(p.friction.Kv, 4) + " Nm s/rad, q_offset " +
-           format_number(p.q_offset, 4) + " rad";
+    return "kt " + format_number(p.kt, 4) + " Nm/A, R " + format_number(p.R, 4) +
+           " Ohm, armature " + format_number(p.armature, 4) + " kg m^2, Kc " +
+           format_number(p.friction.Kc, 4) + " Nm, Kv " + format_number(p.friction.Kv, 4) +
+           " Nm s/rad, q_offset " + format_number(p.q_offset, 4) + " rad";
   };
   std::cout << "actuator " << out.actuator << ", " << out.logs.size() << " log(s)\n"
-            << "  nominal:   " << params(out.nominal) << ": MAE " << format_fixed(out.nominal_mae, 5)
-            << " rad\n"
+            << "  nominal:   " << params(out.nominal) << ": MAE "
+            << format_fixed(out.nominal_mae, 5) << " rad\n"
             << "  quick fit: " << params(out.fitted) << ": MAE " << format_fixed(out.fitted_mae, 5)
             << " rad\n\n";
   std::size_t w = 8;
@@ -294,8 +302,8 @@ void print_check(const workflows::ActuatorCheckOutcome& out) {
   std::cout << pad("log", w) << pad("kp", 7) << lpad("nominal MAE", 12) << lpad("fit MAE", 10)
             << lpad("saturated", 11) << "   [rad]\n";
   for (const auto& l : out.logs)
-    std::cout << pad(l.log, w) << pad(format_exact(l.kp), 7) << lpad(format_fixed(l.nominal_mae, 5), 12)
-              << lpad(format_fixed(l.fitted_mae, 5), 10)
+    std::cout << pad(l.log, w) << pad(format_exact(l.kp), 7)
+              << lpad(format_fixed(l.nominal_mae, 5), 12) << lpad(format_fixed(l.fitted_mae, 5), 10)
               << lpad(format_fixed(100 * l.saturated, 1) + " %", 11) << '\n';
   std::cout << '\n';
   for (const auto& f : out.findings)
@@ -328,9 +336,10 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
       "Fit the servo actuator models M1..M6 (BAM) to pendulum logs, validate on held-out logs "
       "and recommend one (docs/actuators.md).");
   add_log_options(fit, fo->logs);
-  fit->add_option("--actuator", fo->actuator,
-                  "A built-in actuator (`frictionlab actuator list`), the path of an ACTUATOR.json, "
-                  "or generic (default: the logs' 'motor')")
+  fit->add_option(
+         "--actuator", fo->actuator,
+         "A built-in actuator (`frictionlab actuator list`), the path of an ACTUATOR.json, "
+         "or generic (default: the logs' 'motor')")
       ->type_name("NAME|FILE");
   fit->add_option("--models", fo->models, "Models to fit: a list (m1,m3,m6) or a range (m1..m6)")
       ->capture_default_str();
@@ -388,22 +397,25 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
       ->type_name("PARAMS.json")
       ->required();
   add_log_options(ev, eo->logs);
-  ev->add_option("--json", eo->json,
-                 "Write the per-log MAE and the re-simulations to this JSON file (- : standard output)");
+  ev->add_option(
+      "--json", eo->json,
+      "Write the per-log MAE and the re-simulations to this JSON file (- : standard output)");
   ev->add_option("--report", eo->report,
                  "Also write the report: one self-contained HTML page (docs/report.md)")
       ->type_name("FILE.html");
   registry.push_back({ev, [eo] { run_eval_actuator(*eo); }});
 
   CLI::App* act = app.add_subcommand(
-      "actuator", "Servo descriptions (ACTUATOR.json, docs/actuators.md): list the built-in ones, "
-                  "print one, check logs against one.");
+      "actuator",
+      "Servo descriptions (ACTUATOR.json, docs/actuators.md): list the built-in ones, "
+      "print one, check logs against one.");
   act->require_subcommand(1);
   CLI::App* list = act->add_subcommand("list", "The built-in actuators.");
   registry.push_back({list, [] { run_actuator_list(); }});
   auto show_ref = std::make_shared<std::string>();
   CLI::App* show = act->add_subcommand(
-      "show", "Print an actuator's ACTUATOR.json (a built-in's shipped file: a template for yours)");
+      "show",
+      "Print an actuator's ACTUATOR.json (a built-in's shipped file: a template for yours)");
   show->add_option("actuator", *show_ref, "A built-in name or the path of an ACTUATOR.json")
       ->type_name("NAME|FILE")
       ->required();

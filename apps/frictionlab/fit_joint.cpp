@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 #include "frictionlab/io/record_io.hpp"
 #include "frictionlab/workflows/joint.hpp"
+#include "option_checks.hpp"
 #include "records.hpp"
 
 namespace frictionlab::cli {
@@ -88,12 +88,15 @@ data::Record read(const FitJointOptions& o, const std::string& path) {
 /// data/preprocess.hpp).
 identify::JointPrepOptions prep_options(const FitJointOptions& o) {
   if (o.diff == "tvreg" && !(o.tv_alpha > 0))
-    throw std::invalid_argument("the tvreg differentiator needs a weight tv_alpha > 0 "
-                                "(--tv-alpha), got " + format_number(o.tv_alpha));
+    throw std::invalid_argument(
+        "the tvreg differentiator needs a weight tv_alpha > 0 "
+        "(--tv-alpha), got " +
+        format_number(o.tv_alpha));
   if (o.diff == "tvreg" && o.tv_order == 1 && !(o.tv_alpha2 > 0))
-    throw std::invalid_argument("tvreg of order 1 needs tv_second_alpha > 0 (--tv-alpha2: the "
-                                "weight of the second TVRegDiff, of qd, which gives qdd), got " +
-                                format_number(o.tv_alpha2));
+    throw std::invalid_argument(
+        "tvreg of order 1 needs tv_second_alpha > 0 (--tv-alpha2: the "
+        "weight of the second TVRegDiff, of qd, which gives qdd), got " +
+        format_number(o.tv_alpha2));
   identify::JointPrepOptions p;
   p.torque_from_command = !o.command.empty();
   p.gain = o.gain;
@@ -113,7 +116,8 @@ identify::JointPrepOptions prep_options(const FitJointOptions& o) {
   pp.diff.tv_second_alpha = o.tv_alpha2;
   pp.reintegrate = o.reintegrate;
   pp.tv_force_alpha = o.tv_torque;
-  pp.derivatives = o.use_velocity ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
+  pp.derivatives =
+      o.use_velocity ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
   return p;
 }
 
@@ -126,9 +130,8 @@ identify::JointEvalOptions eval_options(const FitJointOptions& o) {
 
 void print_errors(const std::string& name, const identify::JointEvaluation& e) {
   std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", name.c_str(), fmt(e.torque.rel).c_str(),
-              fmt(e.position.rel).c_str(), fmt(e.velocity.rel).c_str(),
-              fmt(e.torque.rmse).c_str(), fmt(e.position.rmse).c_str(),
-              fmt(e.velocity.rmse).c_str());
+              fmt(e.position.rel).c_str(), fmt(e.velocity.rel).c_str(), fmt(e.torque.rmse).c_str(),
+              fmt(e.position.rmse).c_str(), fmt(e.velocity.rmse).c_str());
 }
 
 std::string file_name(const std::string& path) {
@@ -156,11 +159,13 @@ std::vector<io::NamedPath> fit_joint_inputs(const FitJointOptions& o) {
 
 void run_fit_joint(const FitJointOptions& o) {
   if (o.method == "oe" && o.init.empty())
-    throw std::invalid_argument("fit-joint --method oe needs --init idim, --init sr3 or --init "
-                                "JOINT.json (a joint file or a fit-joint result)");
+    throw std::invalid_argument(
+        "fit-joint --method oe needs --init idim, --init sr3 or --init "
+        "JOINT.json (a joint file or a fit-joint result)");
   if (o.closed_loop && o.desired.empty())
-    throw std::invalid_argument("--closed-loop needs --desired RECORD (the controller's desired "
-                                "trajectory and feedforward torque)");
+    throw std::invalid_argument(
+        "--closed-loop needs --desired RECORD (the controller's desired "
+        "trajectory and feedforward torque)");
   const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
   check_outputs(o.out, io::kJointFitFile, o.report, inputs);
   workflows::FitJointOptions w;
@@ -215,7 +220,8 @@ void run_fit_joint(const FitJointOptions& o) {
   }
   w.controller_label = o.controller;
 
-  const workflows::FitJointOutcome s = workflows::fit_joint(train, val, desired, w, stderr_progress());
+  const workflows::FitJointOutcome s =
+      workflows::fit_joint(train, val, desired, w, stderr_progress());
   print_warnings(s.warnings);
   const std::vector<std::string> files =
       io::write_fit_joint(o.out, s, !o.no_plots, inputs, o.report, report_options());
@@ -232,9 +238,12 @@ void run_fit_joint(const FitJointOptions& o) {
                            : !has_se ? std::string("-")
                                      : "[" + fmt(e.ci_low) + ", " + fmt(e.ci_high) + "]";
     const std::string se = e.fixed ? std::string() : has_se ? fmt(e.std_error) : "-";
-    const std::string hac = e.fixed ? std::string() : std::isfinite(e.hac_std_error) ? fmt(e.hac_std_error) : "-";
+    const std::string hac = e.fixed                          ? std::string()
+                            : std::isfinite(e.hac_std_error) ? fmt(e.hac_std_error)
+                                                             : "-";
     std::printf("  %-10s %14s %12s %28s %12s  %s%s%s\n", e.name.c_str(), fmt(e.value).c_str(),
-                se.c_str(), ci.c_str(), hac.c_str(), e.unit.c_str(), e.at_limit ? "  (at the start grid's edge)" : "",
+                se.c_str(), ci.c_str(), hac.c_str(), e.unit.c_str(),
+                e.at_limit ? "  (at the start grid's edge)" : "",
                 e.undetermined ? "  (not determined by the record)" : "");
   }
   if (s.reliability) {
@@ -243,12 +252,14 @@ void run_fit_joint(const FitJointOptions& o) {
       std::printf("\n  standard errors UNRELIABLE:\n");
       for (const auto& why : rel.reasons) std::printf("    - %s\n", why.c_str());
     }
-    std::printf("  residuals: lag-1 autocorrelation %s, Ljung-Box p = %s (%d lags); HAC bandwidth %d samples\n",
-                fmt(rel.whiteness.acf1).c_str(), fmt(rel.whiteness.ljung_box_p).c_str(), rel.whiteness.lags,
-                rel.hac_lags);
+    std::printf(
+        "  residuals: lag-1 autocorrelation %s, Ljung-Box p = %s (%d lags); HAC bandwidth %d "
+        "samples\n",
+        fmt(rel.whiteness.acf1).c_str(), fmt(rel.whiteness.ljung_box_p).c_str(), rel.whiteness.lags,
+        rel.hac_lags);
   }
-  std::printf("\n  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
-              "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
+  std::printf("\n  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE", "torque",
+              "position", "velocity", "[N m]", "[rad]", "[rad/s]");
   print_errors("training: " + file_name(o.input), s.training);
   for (std::size_t i = 0; i < s.validation.size(); ++i)
     print_errors("validation: " + file_name(o.validate[i]), s.validation[i]);
@@ -276,15 +287,15 @@ void run_eval_joint(const EvalJointOptions& o) {
   w.prep = prep_options(o.rec);
   w.eval = eval_options(o.rec);
   w.input_warnings = jf.warnings;  // printed with the outcome's, and in joint_eval.json
-  const workflows::EvalJointOutcome r = workflows::eval_joint(jf.model, records, w, stderr_progress());
+  const workflows::EvalJointOutcome r =
+      workflows::eval_joint(jf.model, records, w, stderr_progress());
   print_warnings(r.warnings);
-  const std::vector<std::string> files =
-      io::write_eval_joint(o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs, o.rec.report,
-                           report_options());
+  const std::vector<std::string> files = io::write_eval_joint(
+      o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs, o.rec.report, report_options());
   if (quiet()) return print_files(files);
   std::printf("frictionlab eval-joint: %s\n\n", o.joint.c_str());
-  std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE",
-              "torque", "position", "velocity", "[N m]", "[rad]", "[rad/s]");
+  std::printf("  %-34s %9s %9s %9s   %9s %9s %9s\n", "relative error ||e||/||y||, RMSE", "torque",
+              "position", "velocity", "[N m]", "[rad]", "[rad/s]");
   for (std::size_t i = 0; i < r.evaluations.size(); ++i)
     print_errors(file_name(o.inputs[i]), r.evaluations[i]);
   std::printf("\n");
@@ -311,14 +322,15 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
     // A velocity column that would not be read is an error, not silently ignored.
     if (vel->count() > 0 && !o->use_velocity)
       throw CLI::ValidationError(
-          "--velocity " + o->velocity + " is read only with --use-velocity (qd = the measured "
+          "--velocity " + o->velocity +
+          " is read only with --use-velocity (qd = the measured "
           "velocity, qdd its derivative); without it qd and qdd come from --position: add "
           "--use-velocity, or drop --velocity");
   });
   cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
-  auto* resample = cmd->add_option("--resample", o->resample,
-                                   "Resample to this uniform rate [Hz] first")
-                       ->check(workflow_rule("resample_rate"));
+  auto* resample =
+      cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
+          ->check(workflow_rule("resample_rate"));
   cmd->add_option("--max-gap", o->max_gap,
                   "--resample: the longest step between samples to interpolate across [s] "
                   "(default: 10 median steps; a longer gap is an error)")
@@ -407,8 +419,9 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                   "sr3: the viscous columns of the library: qd, qd^2, .., qd^N")
       ->check(workflow_rule("n_viscous"))
       ->capture_default_str();
-  cmd->add_option("--delta", o->delta,
-                  "sr3: the Stribeck exponents of the library's columns sg*exp(-|qd/Omega_s|^delta)")
+  cmd->add_option(
+         "--delta", o->delta,
+         "sr3: the Stribeck exponents of the library's columns sg*exp(-|qd/Omega_s|^delta)")
       ->check(positive())
       ->capture_default_str();
   cmd->add_option("--sigma0-init", o->sigma0_init,
@@ -444,8 +457,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->type_name("RECORD");
   cmd->add_option("--desired-position", o->desired_position, "--desired: desired angle column")
       ->capture_default_str();
-  cmd->add_option("--desired-velocity", o->desired_velocity,
-                  "--desired: desired velocity column")
+  cmd->add_option("--desired-velocity", o->desired_velocity, "--desired: desired velocity column")
       ->capture_default_str();
   cmd->add_option("--desired-torque", o->desired_torque,
                   "--desired: feedforward torque column (empty: no feedforward)")
@@ -479,9 +491,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       "of fit-joint (torque from the measured motion, position and velocity simulated from the "
       "applied torque); writes joint_eval.json, predictions and plots into --out.");
   ev->add_option("--joint", e->joint, "Joint model file")->type_name("JOINT.json")->required();
-  ev->add_option("--input", e->inputs, "Record(s) (.csv or .mat)")
-      ->type_name("RECORD")
-      ->required();
+  ev->add_option("--input", e->inputs, "Record(s) (.csv or .mat)")->type_name("RECORD")->required();
   ev->add_option("--out", e->rec.out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();

@@ -41,8 +41,8 @@ bool in_build_tree() {
 
 [[noreturn]] void run_fleet(const std::vector<std::string>& args) {
   const char* override_python = std::getenv("FRICTIONLAB_PYTHON");
-  const std::string python = override_python && *override_python ? override_python
-                                                                 : FRICTIONLAB_PYTHON_EXECUTABLE;
+  const std::string python =
+      override_python && *override_python ? override_python : FRICTIONLAB_PYTHON_EXECUTABLE;
 #ifdef FRICTIONLAB_BINARY_DIR
   if (in_build_tree()) {
 #ifndef FRICTIONLAB_PYTHON_PACKAGE

@@ -4,19 +4,19 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "console.hpp"
-#include "option_checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/models/registry.hpp"
+#include "option_checks.hpp"
 
 #ifndef FRICTIONLAB_VERSION
 #define FRICTIONLAB_VERSION "unknown"
@@ -41,7 +41,8 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
       ->check(CLI::IsMember({"friction", "sensorless"}))
       ->capture_default_str();
   if (is_fit) {
-    cmd->add_option("--model", o.model, frictionlab::join_list(frictionlab::fit_model_names(/*with_elements=*/true)))
+    cmd->add_option("--model", o.model,
+                    frictionlab::join_list(frictionlab::fit_model_names(/*with_elements=*/true)))
         ->capture_default_str();
     cmd->add_option("--method", o.method, "lsq (Ceres), grid (reference 000), two-stage")
         ->check(CLI::IsMember({"lsq", "grid", "two-stage"}))
@@ -70,14 +71,15 @@ void add_record_options(CLI::App* cmd, frictionlab::cli::FitOptions& o, bool is_
                   "factor in [1/F, F] (default 3)")
       ->type_name("F")
       ->check(frictionlab::cli::workflow_rule("spread"));
-  cmd->add_option("--threads", o.threads, "Threads for the fit (default: every core; the results do not depend on it)")
+  cmd->add_option("--threads", o.threads,
+                  "Threads for the fit (default: every core; the results do not depend on it)")
       ->check(frictionlab::cli::workflow_rule("threads"));
   cmd->add_option("--loss", o.loss, "lsq: robust loss none, huber or cauchy")
       ->check(CLI::IsMember({"none", "huber", "cauchy"}))
       ->capture_default_str();
-  auto* resample = cmd->add_option("--resample", o.resample,
-                                   "Resample to this uniform rate [Hz] first")
-                       ->check(frictionlab::cli::workflow_rule("resample_rate"));
+  auto* resample =
+      cmd->add_option("--resample", o.resample, "Resample to this uniform rate [Hz] first")
+          ->check(frictionlab::cli::workflow_rule("resample_rate"));
   cmd->add_option("--max-gap", o.max_gap,
                   "--resample: the longest step between samples to interpolate across [s] "
                   "(default: 10 median steps; a longer gap is an error)")
@@ -116,7 +118,8 @@ int run(int argc, char** argv) {
       "frictionlab: friction models for robotics and mechatronics.\n"
       "Documentation: docs/cli.md, docs/file-formats.md, docs/models.md",
       "frictionlab"};
-  app.footer("Models (MODEL.json \"model\", docs/models.md): " + frictionlab::join_list(frictionlab::model_names()));
+  app.footer("Models (MODEL.json \"model\", docs/models.md): " +
+             frictionlab::join_list(frictionlab::model_names()));
   app.set_version_flag("--version", std::string("frictionlab ") + FRICTIONLAB_VERSION);
   app.require_subcommand(1);
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
@@ -158,10 +161,11 @@ int run(int argc, char** argv) {
                       "--model with a t,v input: input between samples, linear (interpolated, "
                       "default) or zoh (held)")
           ->check(CLI::IsMember({"zoh", "linear"}));
-  sim->add_option("--dt", so.dt,
-                  "--model: largest internal substep [s] (each sample interval is split into "
-                  "ceil(h/H) substeps); --system: trbdf2/rosenbrock step [s] (default 0.001), cvode "
-                  "largest step")
+  sim->add_option(
+         "--dt", so.dt,
+         "--model: largest internal substep [s] (each sample interval is split into "
+         "ceil(h/H) substeps); --system: trbdf2/rosenbrock step [s] (default 0.001), cvode "
+         "largest step")
       ->type_name("H")
       ->check(frictionlab::cli::positive());
   CLI::Option* o_output_dt = sim->add_option("--output-dt", so.output_dt,
@@ -199,8 +203,7 @@ int run(int argc, char** argv) {
       "without --validate), with AICc/BIC: prints a table and a verdict, writes compare.json "
       "and <model>/model.json into --out.");
   add_record_options(compare, co.fit, false);
-  compare
-      ->add_option("--models", co.models, "Comma-separated models to fit (names as fit --model)")
+  compare->add_option("--models", co.models, "Comma-separated models to fit (names as fit --model)")
       ->capture_default_str();
   compare->add_option("--criterion", co.criterion, "Information criterion: aicc or bic")
       ->check(CLI::IsMember({"aicc", "bic"}))
@@ -215,16 +218,17 @@ int run(int argc, char** argv) {
       "The robot configuration's <group name=\"LUGRE\"> (Km, Kw, S0, S1, Vth, Fc_pos, Fc_neg, "
       "Fs_pos, Fs_neg; one value: one joint) from a --problem sensorless lugre/lugre-asym "
       "fit.json, or from a joint_fit.json with a LuGre friction and --km.");
-  exp_xml->add_option("--params", eo.params,
-                      "fit.json written by frictionlab fit, or joint_fit.json by fit-joint")
+  exp_xml
+      ->add_option("--params", eo.params,
+                   "fit.json written by frictionlab fit, or joint_fit.json by fit-joint")
       ->type_name("FIT.json")
       ->required();
-  exp_xml->add_option("--km", eo.km,
-                      "Torque constant Km [Nm/A] (needed for a joint_fit.json or a --problem "
-                      "friction fit; overrides the file's)")
+  exp_xml
+      ->add_option("--km", eo.km,
+                   "Torque constant Km [Nm/A] (needed for a joint_fit.json or a --problem "
+                   "friction fit; overrides the file's)")
       ->check(frictionlab::cli::positive());
-  exp_xml->add_option("--output", eo.output, "Output file (default: stdout)")
-      ->type_name("FILE");
+  exp_xml->add_option("--output", eo.output, "Output file (default: stdout)")->type_name("FILE");
 
   // ---- demo ----
   DemoOptions demo_opts;

@@ -12,8 +12,8 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
-#include "frictionlab/workflows/validate.hpp"
 #include "frictionlab/limits.hpp"
+#include "frictionlab/workflows/validate.hpp"
 
 namespace frictionlab::cli {
 namespace {
@@ -57,8 +57,8 @@ std::vector<std::string> subcommand_names(const CLI::App& app) {
 // The known name nearest to `typed`: within an edit distance of about a third of its length
 // (at least 1, at most 3), or the only name that `typed` begins. Empty when none is close.
 std::string nearest(const std::string& typed, const std::vector<std::string>& known) {
-  const std::size_t len = typed.size() - std::min<std::size_t>(typed.find_first_not_of('-'),
-                                                                typed.size());
+  const std::size_t len =
+      typed.size() - std::min<std::size_t>(typed.find_first_not_of('-'), typed.size());
   const std::size_t limit = std::clamp<std::size_t>(len / 3, 1, 3);
   std::string best;
   std::size_t best_d = limit + 1;

@@ -21,14 +21,13 @@ enum class Number { real, integer };
 
 /// The value must spell a finite number of `kind` (an integer: a whole number within the range
 /// of a 32-bit int) in [lo, hi], or (lo, hi] when `lo_open`, and within the magnitude policy
-/// (frictionlab/limits.hpp: "|1e+300| is beyond the limit 1e+15 of any number (SI units)"). The message states that range in
-/// words: "must be a number > 0, got 0", "must be an integer between 0 and 8, got 9",
-/// "expected an integer, got '1.5'"; an integer beyond the int range names it: "must be an
-/// integer between 1 and 2147483647, got 1000000000000". An integer value is rewritten in plain digits ("1e3" ->
-/// "1000") so that CLI11's conversion accepts it.
+/// (frictionlab/limits.hpp: "|1e+300| is beyond the limit 1e+15 of any number (SI units)"). The
+/// message states that range in words: "must be a number > 0, got 0", "must be an integer between 0
+/// and 8, got 9", "expected an integer, got '1.5'"; an integer beyond the int range names it: "must
+/// be an integer between 1 and 2147483647, got 1000000000000". An integer value is rewritten in
+/// plain digits ("1e3" -> "1000") so that CLI11's conversion accepts it.
 CLI::Validator number_in(Number kind, double lo,
-                         double hi = std::numeric_limits<double>::infinity(),
-                         bool lo_open = false);
+                         double hi = std::numeric_limits<double>::infinity(), bool lo_open = false);
 
 /// A whole number in [0, 2^64 - 1] written in plain digits (a random seed): "must be an
 /// integer between 0 and 18446744073709551615 (2^64 - 1), got -1".

@@ -35,8 +35,9 @@ void report_written(const SimulateOptions& o, std::size_t rows,
   }
   std::string cols;
   for (std::size_t i = 0; i < names.size(); ++i) cols += (i ? "," : "") + names[i];
-  messages(o) << "frictionlab: wrote " << (io::is_stdout(o.output) ? "the standard output" : o.output)
-              << " (" << rows << " rows: " << cols << ")\n";
+  messages(o) << "frictionlab: wrote "
+              << (io::is_stdout(o.output) ? "the standard output" : o.output) << " (" << rows
+              << " rows: " << cols << ")\n";
 }
 
 void report_plot(const SimulateOptions& o) {
@@ -121,8 +122,9 @@ void simulate_system(const SimulateOptions& o) {
   const std::string integrator = o.integrator.empty() ? "trbdf2" : o.integrator;
   const auto parsed = sim::parse_integrator(integrator);
   if (!parsed)
-    throw std::invalid_argument("--integrator " + integrator +
-                                " applies to --model; with --system use trbdf2, rosenbrock or cvode");
+    throw std::invalid_argument(
+        "--integrator " + integrator +
+        " applies to --model; with --system use trbdf2, rosenbrock or cvode");
   opt.integrator = *parsed;
   if (o.dt > 0) opt.h = o.dt;
   opt.output_dt = o.output_dt;

@@ -55,8 +55,7 @@ class Radau2 {
   static constexpr double kC1 = 1.0 / 3;
   static constexpr int kOrder = 3;
 
-  explicit Radau2(Rhs rhs, NewtonSettings settings = {})
-      : rhs_(std::move(rhs)), set_(settings) {
+  explicit Radau2(Rhs rhs, NewtonSettings settings = {}) : rhs_(std::move(rhs)), set_(settings) {
     if (set_.max_iterations < 1) set_.max_iterations = 1;
   }
 

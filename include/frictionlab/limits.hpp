@@ -65,11 +65,16 @@ inline std::string limit_problem(double x, const Limit& r = kAnyNumber) {
   if (!std::isfinite(x))
     return s.append("not a finite number (").append(format_exact(x)).append(")");
   if (!(std::abs(x) <= kMaxMagnitude))
-    return s.append(1, '|').append(format_exact(x)).append("| is beyond the limit ")
-        .append(format_exact(kMaxMagnitude)).append(" of any number (SI units)");
+    return s.append(1, '|')
+        .append(format_exact(x))
+        .append("| is beyond the limit ")
+        .append(format_exact(kMaxMagnitude))
+        .append(" of any number (SI units)");
   if (x >= r.lo && x <= r.hi) return s;
-  return s.append(format_exact(x)).append(unit_suffix(r))
-      .append(" is outside the plausible range ").append(limit_text(r));
+  return s.append(format_exact(x))
+      .append(unit_suffix(r))
+      .append(" is outside the plausible range ")
+      .append(limit_text(r));
 }
 
 }  // namespace frictionlab

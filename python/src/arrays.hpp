@@ -83,8 +83,8 @@ class DoubleArray {
 inline py::array_t<double> to_numpy(std::vector<double>&& v) {
   auto* heap = new std::vector<double>(std::move(v));
   py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<double>*>(p); });
-  return py::array_t<double>({static_cast<py::ssize_t>(heap->size())}, {sizeof(double)}, heap->data(),
-                             owner);
+  return py::array_t<double>({static_cast<py::ssize_t>(heap->size())}, {sizeof(double)},
+                             heap->data(), owner);
 }
 
 }  // namespace frictionlab::python

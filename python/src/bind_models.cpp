@@ -18,9 +18,9 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
-#include <tuple>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -60,8 +60,10 @@ std::string class_name(std::string_view model) {
     out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
     up = false;
   }
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"Lugre", "LuGre"}, {"Gms", "GMS"}})
-    if (const auto pos = out.find(from); pos != std::string::npos) out.replace(pos, from.size(), to);
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"Lugre", "LuGre"}, {"Gms", "GMS"}})
+    if (const auto pos = out.find(from); pos != std::string::npos)
+      out.replace(pos, from.size(), to);
   return out;
 }
 
@@ -117,12 +119,18 @@ nlohmann::json json_from_python(const py::handle& o, const std::string& what) {
 
 py::object python_from_json(const ordered_json& j) {
   switch (j.type()) {
-    case ordered_json::value_t::null: return py::none();
-    case ordered_json::value_t::boolean: return py::bool_(j.get<bool>());
-    case ordered_json::value_t::number_integer: return py::int_(j.get<long long>());
-    case ordered_json::value_t::number_unsigned: return py::int_(j.get<unsigned long long>());
-    case ordered_json::value_t::number_float: return py::float_(j.get<double>());
-    case ordered_json::value_t::string: return py::str(j.get<std::string>());
+    case ordered_json::value_t::null:
+      return py::none();
+    case ordered_json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case ordered_json::value_t::number_integer:
+      return py::int_(j.get<long long>());
+    case ordered_json::value_t::number_unsigned:
+      return py::int_(j.get<unsigned long long>());
+    case ordered_json::value_t::number_float:
+      return py::float_(j.get<double>());
+    case ordered_json::value_t::string:
+      return py::str(j.get<std::string>());
     case ordered_json::value_t::array: {
       py::list l;
       for (const auto& e : j) l.append(python_from_json(e));
@@ -130,10 +138,12 @@ py::object python_from_json(const ordered_json& j) {
     }
     case ordered_json::value_t::object: {
       py::dict d;
-      for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = python_from_json(it.value());
+      for (auto it = j.begin(); it != j.end(); ++it)
+        d[py::str(it.key())] = python_from_json(it.value());
       return d;
     }
-    default: return py::none();
+    default:
+      return py::none();
   }
 }
 
@@ -192,7 +202,9 @@ py::dict to_dict(const PyParams<I>& self) {
 // The MODEL.json keys of a model (the fields() walk), with their unit text.
 struct KeyList {
   std::vector<std::pair<std::string, std::string>> keys;
-  void add(std::string_view k, Unit u) { keys.emplace_back(std::string(k), std::string(unit_text(u))); }
+  void add(std::string_view k, Unit u) {
+    keys.emplace_back(std::string(k), std::string(unit_text(u)));
+  }
   void number(std::string_view k, const double&, Unit u) { add(k, u); }
   void curve(const StribeckCurve<double>&) {
     for (const char* k : {"Fc", "Fc_pos", "Fc_neg", "Fs", "Fs_pos", "Fs_neg"}) add(k, Unit::force);
@@ -210,7 +222,9 @@ struct KeyList {
     (add(e.key, e.unit), ...);
   }
   template <class A>
-  void array(std::string_view k, const int&, const A&, Unit u) { add(k, u); }
+  void array(std::string_view k, const int&, const A&, Unit u) {
+    add(k, u);
+  }
   template <class A1, class A2>
   void array_pair(std::string_view k1, std::string_view k2, std::string_view, const int&, const A1&,
                   const A2&, Unit u1, Unit u2) {
@@ -238,8 +252,9 @@ struct Getter {
     if (key != sym) return;
     if (pos != neg)
       fail_param(cls, sym,
-                 "the two sides differ (" + std::string(sym) + "_pos = " + std::to_string(pos) + ", " +
-                     sym + "_neg = " + std::to_string(neg) + "); read " + sym + "_pos and " + sym + "_neg");
+                 "the two sides differ (" + std::string(sym) + "_pos = " + std::to_string(pos) +
+                     ", " + sym + "_neg = " + std::to_string(neg) + "); read " + sym + "_pos and " +
+                     sym + "_neg");
     out = py::float_(pos);
   }
   void curve(const StribeckCurve<double>& c) {
@@ -251,7 +266,8 @@ struct Getter {
     if (key == "Fs_neg") out = py::float_(c.Fs_neg);
     if (key == "vs") out = py::float_(c.vs);
     if (key == "alpha") out = py::float_(c.alpha);
-    if (key == "shape") out = py::str(c.shape == StribeckShape::exponential ? "exponential" : "rational");
+    if (key == "shape")
+      out = py::str(c.shape == StribeckShape::exponential ? "exponential" : "rational");
   }
   void coulomb_level(const StribeckCurve<double>& c) {
     level("Fc", c.Fc_pos, c.Fc_neg);
@@ -286,7 +302,8 @@ struct Setter {
   bool done = false;
 
   double number_value() const {
-    if (PyBool_Check(value.ptr()) || py::isinstance<py::str>(value) || !py::hasattr(value, "__float__"))
+    if (PyBool_Check(value.ptr()) || py::isinstance<py::str>(value) ||
+        !py::hasattr(value, "__float__"))
       fail_param(cls, key, "expected a number, got " + type_name(value));
     return value.attr("__float__")().cast<double>();
   }
@@ -302,7 +319,8 @@ struct Setter {
     return out;
   }
   std::string string_value() const {
-    if (!py::isinstance<py::str>(value)) fail_param(cls, key, "expected a string, got " + type_name(value));
+    if (!py::isinstance<py::str>(value))
+      fail_param(cls, key, "expected a string, got " + type_name(value));
     return value.cast<std::string>();
   }
   void set(double& x) {
@@ -355,10 +373,12 @@ struct Setter {
   void set_array(std::array<double, N>& a, int count, std::string_view other = {}) {
     const auto v = numbers();
     if (static_cast<int>(v.size()) != count)
-      fail_param(cls, key,
-                 "has " + std::to_string(v.size()) + " entries but the parameters have " +
-                     std::to_string(count) + (other.empty() ? std::string(" elements") : " (as " + std::string(other) + ")") +
-                     "; change the count with replace(" + std::string(key) + "=[...], ...)");
+      fail_param(
+          cls, key,
+          "has " + std::to_string(v.size()) + " entries but the parameters have " +
+              std::to_string(count) +
+              (other.empty() ? std::string(" elements") : " (as " + std::string(other) + ")") +
+              "; change the count with replace(" + std::string(key) + "=[...], ...)");
     std::copy(v.begin(), v.end(), a.begin());
     done = true;
   }
@@ -373,7 +393,9 @@ struct Setter {
     if (k != key) return;
     const auto v = numbers();
     if (v.size() > N)
-      fail_param(cls, key, "has " + std::to_string(v.size()) + " entries; at most " + std::to_string(N) + " are supported");
+      fail_param(cls, key,
+                 "has " + std::to_string(v.size()) + " entries; at most " + std::to_string(N) +
+                     " are supported");
     count = static_cast<int>(v.size());
     std::fill(a.begin(), a.end(), 0.0);
     std::copy(v.begin(), v.end(), a.begin());
@@ -417,8 +439,9 @@ void set_state_z(PyState<I>& s, const py::handle& value) {
   } else if constexpr (requires { s.x.z[0]; }) {
     const auto v = value.cast<std::vector<double>>();
     if (v.size() > s.x.z.size())
-      throw std::invalid_argument(cls + ": z has " + std::to_string(v.size()) + " entries; at most " +
-                                  std::to_string(s.x.z.size()) + " elements");
+      throw std::invalid_argument(cls + ": z has " + std::to_string(v.size()) +
+                                  " entries; at most " + std::to_string(s.x.z.size()) +
+                                  " elements");
     s.x.z.fill(0.0);
     std::copy(v.begin(), v.end(), s.x.z.begin());
   } else {
@@ -467,14 +490,16 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
   std::string key_doc;
   for (const auto& [k, u] : keys.keys) key_doc += "    " + k + " [" + u + "]\n";
 
-  py::class_<PP, ParamsBase> pc(m, pname.c_str(),
-                                ("The parameters of the '" + std::string(I::name) +
-                                 "' model (C++ " + cname + "<double>::Params; docs/models.md). "
-                                 "Keyword construction with the MODEL.json keys; missing keys take "
-                                 "the documented defaults; the values are validated with the "
-                                 "library's messages (frictionlab.Error). Keys [unit; rotary joints: "
-                                 "N -> Nm, m -> rad]:\n" + key_doc)
-                                    .c_str());
+  py::class_<PP, ParamsBase> pc(
+      m, pname.c_str(),
+      ("The parameters of the '" + std::string(I::name) + "' model (C++ " + cname +
+       "<double>::Params; docs/models.md). "
+       "Keyword construction with the MODEL.json keys; missing keys take "
+       "the documented defaults; the values are validated with the "
+       "library's messages (frictionlab.Error). Keys [unit; rotary joints: "
+       "N -> Nm, m -> rad]:\n" +
+       key_doc)
+          .c_str());
   pc.def(py::init([](const py::kwargs& kw) { return params_from_kwargs<I>(kw); }),
          "Parameters from MODEL.json keys (docs/models.md), validated.");
   for (const auto& kv : keys.keys) {
@@ -506,8 +531,9 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
         if (d.contains("model")) {
           auto f = io::model_from_json(json_from_python(d, params_class<I>()), params_class<I>());
           if (model_name(f.spec) != I::name)
-            throw std::invalid_argument(params_class<I>() + ".from_dict: the object describes model '" +
-                                        model_name(f.spec) + "', not '" + std::string(I::name) + "'");
+            throw std::invalid_argument(
+                params_class<I>() + ".from_dict: the object describes model '" +
+                model_name(f.spec) + "', not '" + std::string(I::name) + "'");
           warn_all(f.warnings);
           PP out;
           out.p = I::params(std::get<typename I::Spec>(f.spec));
@@ -517,7 +543,8 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
         return params_from_kwargs<I>(d);
       },
       py::arg("d"),
-      "Parameters from a params dict, or a whole MODEL.json object {'model': ..., 'params': {...}}.");
+      "Parameters from a params dict, or a whole MODEL.json object {'model': ..., 'params': "
+      "{...}}.");
   pc.def(
       "to_json", [](const PP& self) { return io::to_json_text(self.spec()); },
       "The MODEL.json text (io::to_json_text: what the CLI's fit writes as model.json).");
@@ -535,8 +562,9 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
         const json upd = json_from_python(kw, params_class<I>());
         for (auto it = upd.begin(); it != upd.end(); ++it) {
           // A level given in the other form replaces both forms (Fc <-> Fc_pos, Fc_neg).
-          for (const auto& [sym, pos, neg] : {std::tuple<std::string, std::string, std::string>{"Fc", "Fc_pos", "Fc_neg"},
-                                              {"Fs", "Fs_pos", "Fs_neg"}}) {
+          for (const auto& [sym, pos, neg] :
+               {std::tuple<std::string, std::string, std::string>{"Fc", "Fc_pos", "Fc_neg"},
+                {"Fs", "Fs_pos", "Fs_neg"}}) {
             if (it.key() == sym) j.erase(pos), j.erase(neg);
             if (it.key() == pos || it.key() == neg) j.erase(sym);
           }
@@ -549,7 +577,8 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
     std::string s = params_class<I>() + "(";
     bool first = true;
     for (const auto& [k, v] : to_dict<I>(self)) {
-      s += std::string(first ? "" : ", ") + std::string(py::str(k)) + "=" + std::string(py::str(py::repr(v)));
+      s += std::string(first ? "" : ", ") + std::string(py::str(k)) + "=" +
+           std::string(py::str(py::repr(v)));
       first = false;
     }
     return s + ")";
@@ -581,12 +610,13 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
   mc.attr("num_states") = M::kNumStates;
 
   using PS = PyState<I>;
-  py::class_<PS> sc(mc, "State",
-                    M::kNumStates == 0 ? "The (empty) state of a static model."
-                    : requires(PS s) { s.x.z[0]; }
-                        ? "The element deflections z [m] (a list of the largest element count; "
-                          "the first n are used)."
-                        : "The state z [m] (bristle or element deflection; rad for a joint).");
+  py::class_<PS> sc(
+      mc, "State",
+      M::kNumStates == 0 ? "The (empty) state of a static model."
+      : requires(PS s) { s.x.z[0]; }
+          ? "The element deflections z [m] (a list of the largest element count; "
+            "the first n are used)."
+          : "The state z [m] (bristle or element deflection; rad for a joint).");
   sc.def(py::init([](const py::object& z, const py::object& slipping) {
            PS s;
            if (!z.is_none()) set_state_z<I>(s, z);
@@ -594,7 +624,8 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
              if constexpr (requires { s.x.slipping; }) {
                const auto b = slipping.cast<std::vector<bool>>();
                if (b.size() > s.x.slipping.size())
-                 throw std::invalid_argument(class_name(I::name) + ".State: slipping has too many entries");
+                 throw std::invalid_argument(class_name(I::name) +
+                                             ".State: slipping has too many entries");
                for (std::size_t i = 0; i < b.size(); ++i) s.x.slipping[i] = b[i];
              } else {
                throw std::invalid_argument(class_name(I::name) + ".State has no 'slipping'");
@@ -616,7 +647,8 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
           return l;
         },
         [](PS& s, const std::vector<bool>& b) {
-          for (std::size_t i = 0; i < s.x.slipping.size(); ++i) s.x.slipping[i] = i < b.size() && b[i];
+          for (std::size_t i = 0; i < s.x.slipping.size(); ++i)
+            s.x.slipping[i] = i < b.size() && b[i];
         },
         "element regimes (False: stick, True: slip)");
   }
@@ -627,7 +659,8 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
   });
 
   mc.def_static(
-      "force", [](PP& p, const PS& x, double v) { return M::force(p.checked_spec_params(), x.x, v); },
+      "force",
+      [](PP& p, const PS& x, double v) { return M::force(p.checked_spec_params(), x.x, v); },
       py::arg("params"), py::arg("state"), py::arg("v"),
       "Friction force [N] in state x at velocity v [m/s] (C++ M::force(p, x, v)).");
   mc.def_static(
@@ -643,7 +676,8 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
                                       "' does not support the integrator '" + method +
                                       "' (supported: " + sim::supported_methods(p.spec()) + ")");
         finite_arg(v0, "v0");
-        if (!(finite_arg(h, "h") > 0)) throw std::invalid_argument("h must be > 0, got " + std::to_string(h));
+        if (!(finite_arg(h, "h") > 0))
+          throw std::invalid_argument("h must be > 0, got " + std::to_string(h));
         const bool linear = !v1.is_none();
         const double w1 = linear ? finite_arg(v1.cast<double>(), "v1") : v0;
         return PS{advance<M>(params, x.x, v0, w1, h, meth, linear ? Hold::linear : Hold::zoh)};
@@ -656,12 +690,14 @@ void bind_model(py::module_& m, py::class_<ParamsBase>& base) {
       "v[k], then step(v[k], t[k+1]-t[k], v[k+1]) reproduces simulate() bit for bit.");
   if constexpr (requires(const typename M::Params& q) { M::state_bound(q); }) {
     mc.def_static(
-        "state_bound", [](PP& p) { return M::state_bound(p.checked_spec_params()); }, py::arg("params"),
-        "The invariant bound on |z| [m] the exact step keeps.");
+        "state_bound", [](PP& p) { return M::state_bound(p.checked_spec_params()); },
+        py::arg("params"), "The invariant bound on |z| [m] the exact step keeps.");
   }
   mc.def_static(
-      "supports", [](const std::string& method) { return frictionlab::supports<M>(parse_method_arg(method)); },
-      py::arg("method"), "Whether the model has the integration method (exact, implicit-euler, euler, rk4).");
+      "supports",
+      [](const std::string& method) { return frictionlab::supports<M>(parse_method_arg(method)); },
+      py::arg("method"),
+      "Whether the model has the integration method (exact, implicit-euler, euler, rk4).");
   (void)base;
 }
 
@@ -683,13 +719,15 @@ struct Simulation {
 ModelSpec model_argument(const py::handle& model) {
   if (py::isinstance<ParamsBase>(model)) return model.cast<ParamsBase&>().checked_spec();
   if (py::isinstance<py::str>(model) || py::hasattr(model, "__fspath__")) {
-    auto f = io::read_model_file(py::module_::import("os").attr("fspath")(model).cast<std::string>());
+    auto f =
+        io::read_model_file(py::module_::import("os").attr("fspath")(model).cast<std::string>());
     warn_all(f.warnings);
     return f.spec;
   }
   throw std::invalid_argument(
       "model: expected model parameters (frictionlab.LuGreParams, ...) or the path of a "
-      "MODEL.json file, got " + type_name(model));
+      "MODEL.json file, got " +
+      type_name(model));
 }
 
 py::object params_object(const ModelSpec& spec, bool validated) {
@@ -715,12 +753,14 @@ void bind_models(py::module_& m) {
     return false;
   });
 
-  m.def("model_names", [] { return model_names(); },
-        "Every model a MODEL.json file can name, in documentation order (docs/models.md).");
+  m.def(
+      "model_names", [] { return model_names(); },
+      "Every model a MODEL.json file can name, in documentation order (docs/models.md).");
   m.def(
       "read_model",
       [](const py::object& path) {
-        auto f = io::read_model_file(py::module_::import("os").attr("fspath")(path).cast<std::string>());
+        auto f =
+            io::read_model_file(py::module_::import("os").attr("fspath")(path).cast<std::string>());
         warn_all(f.warnings);
         return params_object(f.spec, /*validated=*/true);
       },
@@ -752,25 +792,28 @@ void bind_models(py::module_& m) {
       .def_readonly("t", &Simulation::t,
                     "sample times [s]: a read-only view of the input t (of its float64 "
                     "conversion if it was not float64 contiguous)")
-      .def_readonly("x", &Simulation::x,
-                    "the input displacement [m] (a read-only view, as t), None for a velocity input")
+      .def_readonly(
+          "x", &Simulation::x,
+          "the input displacement [m] (a read-only view, as t), None for a velocity input")
       .def_readonly("v", &Simulation::v,
                     "velocity [m/s] driving the model: a read-only view of the input v, or the "
                     "velocity of x's piecewise-linear interpolant")
       .def_readonly("F", &Simulation::F, "friction force at every sample [N]")
       .def_readonly("state_names", &Simulation::state_names, "'z', 'z1'..'zn', or none (static)")
       .def_readonly("states", &Simulation::states, "one array per state [m], in state_names order")
-      .def_readonly("state_bound", &Simulation::state_bound, "invariant bound on |state| [m], 0 if none")
+      .def_readonly("state_bound", &Simulation::state_bound,
+                    "invariant bound on |state| [m], 0 if none")
       .def_readonly("bound_exceeded", &Simulation::bound_exceeded,
                     "first sample where a state left its bound, -1 if none")
-      .def_readonly("warnings", &Simulation::warnings, "accepted but doubtful (also issued as warnings)")
+      .def_readonly("warnings", &Simulation::warnings,
+                    "accepted but doubtful (also issued as warnings)")
       .def_readonly("_inputs_in_place", &Simulation::inputs_in_place,
                     "debug: whether t and the input series were read in place (no conversion)")
       .def(py::pickle(
           [](const Simulation& s) {
             return pickle_state(py::make_tuple(s.model, s.hold, s.t, s.x, s.v, s.F, s.state_names,
-                                               s.states, s.state_bound, s.bound_exceeded, s.warnings,
-                                               s.inputs_in_place));
+                                               s.states, s.state_bound, s.bound_exceeded,
+                                               s.warnings, s.inputs_in_place));
           },
           [](const py::tuple& state) {
             const auto f = unpickle_state(state, "SimulateModelOutcome", 12).cast<py::tuple>();
@@ -787,8 +830,8 @@ void bind_models(py::module_& m) {
             return s;
           }))
       .def("__repr__", [](const Simulation& s) {
-        return "SimulateModelOutcome(model='" + s.model + "', hold='" + s.hold + "', samples=" +
-               std::to_string(py::len(s.t)) + ")";
+        return "SimulateModelOutcome(model='" + s.model + "', hold='" + s.hold +
+               "', samples=" + std::to_string(py::len(s.t)) + ")";
       });
 
   m.def(
@@ -814,12 +857,17 @@ void bind_models(py::module_& m) {
         in.t = ta.span();
         if (va) in.v = va->span();
         if (xa) in.x = xa->span();
-        const py::tuple in_place = py::make_tuple(ta.in_place(), va ? va->in_place() : xa ? xa->in_place() : false);
+        const py::tuple in_place = py::make_tuple(ta.in_place(), va   ? va->in_place()
+                                                                 : xa ? xa->in_place()
+                                                                      : false);
         // (no more steps than the workflow's polling interval: on the calling thread)
         const bool short_call = workflows::substep_count(in.t, o.max_substep) <= 65536;
-        workflows::SimulateModelOutcome r = run_released(progress, [&](const workflows::Progress& pr) {
-          return workflows::simulate_model(spec, in, o, pr);
-        }, short_call);
+        workflows::SimulateModelOutcome r = run_released(
+            progress,
+            [&](const workflows::Progress& pr) {
+              return workflows::simulate_model(spec, in, o, pr);
+            },
+            short_call);
         warn_all(r.warnings);
         Simulation s;
         s.model = r.model;
@@ -840,15 +888,17 @@ void bind_models(py::module_& m) {
       py::arg("model"), py::arg("t"), py::arg("v") = py::none(), py::kw_only(),
       py::arg("x") = py::none(), py::arg("hold") = py::none(), py::arg("method") = "exact",
       py::arg("max_substep") = py::none(), py::arg("progress") = py::none(),
-      (std::string("Drive a friction model from its zero state along a sampled record (the CLI's `simulate "
-      "--model`, workflows::simulate_model), in C++ with the GIL released.\n\n") +
+      (std::string(
+           "Drive a friction model from its zero state along a sampled record (the CLI's `simulate "
+           "--model`, workflows::simulate_model), in C++ with the GIL released.\n\n") +
        "model: a Params object (LuGreParams, ...) or a MODEL.json path. t: sample times [s], "
-      "strictly increasing, at least 2. v: velocity [m/s] at every t, or x= displacement [m] "
-      "(exactly one). hold: 'linear' (default for v) or 'zoh' (the only one for x). method: "
-      "'exact' (default), 'implicit-euler', 'euler', 'rk4'. max_substep: largest internal step "
-      "[s], > 0 (None: one step per sample). Arrays: 1-D float64 (read in place if contiguous) or float32. "
-      "Returns a SimulateModelOutcome (F [N] and the states at every sample). " +
-          std::string(kProgressDoc) + " (reported every 65536 samples)")
+       "strictly increasing, at least 2. v: velocity [m/s] at every t, or x= displacement [m] "
+       "(exactly one). hold: 'linear' (default for v) or 'zoh' (the only one for x). method: "
+       "'exact' (default), 'implicit-euler', 'euler', 'rk4'. max_substep: largest internal step "
+       "[s], > 0 (None: one step per sample). Arrays: 1-D float64 (read in place if contiguous) or "
+       "float32. "
+       "Returns a SimulateModelOutcome (F [N] and the states at every sample). " +
+       std::string(kProgressDoc) + " (reported every 65536 samples)")
           .c_str());
   bind_systems(m);
   bind_batch(m);

@@ -75,7 +75,8 @@ data::Record record_from_dataframe(const py::handle& df, const io::RecordSpec& s
       if (py::isinstance<py::str>(c) && c.cast<std::string>() == name)
         return df[py::str(name)].attr("to_numpy")();
     std::string found;
-    for (const py::handle c : columns) found += (found.empty() ? "" : ", ") + std::string(py::str(c));
+    for (const py::handle c : columns)
+      found += (found.empty() ? "" : ", ") + std::string(py::str(c));
     throw std::invalid_argument("DataFrame: no column '" + name + "' for " + channel_name +
                                 " (columns found: " + found + ")");
   };
@@ -112,7 +113,8 @@ increasing and every value finite: otherwise frictionlab.Error with the library'
           py::arg("acceleration") = py::none(), py::arg("source") = "");
   auto chan = [&](const char* name, std::vector<double> data::Record::*field, const char* doc) {
     rec.def_property_readonly(
-        name, [field](py::object self) { return view(self.cast<const data::Record&>().*field, self); },
+        name,
+        [field](py::object self) { return view(self.cast<const data::Record&>().*field, self); },
         doc);
   };
   chan("t", &data::Record::t, "time [s] (read-only view)");
@@ -121,13 +123,17 @@ increasing and every value finite: otherwise frictionlab.Error with the library'
   chan("acceleration", &data::Record::acceleration, "acceleration [m/s^2 | rad/s^2]");
   chan("current", &data::Record::current, "motor current [A] (read-only view)");
   chan("force", &data::Record::force, "friction force or joint torque [N | N m]");
-  rec.def_readwrite("source", &data::Record::source, "where it came from (file name), for messages");
+  rec.def_readwrite("source", &data::Record::source,
+                    "where it came from (file name), for messages");
   rec.def("__len__", &data::Record::size);
   rec.def("__repr__", [](const data::Record& r) {
     std::string ch;
     const std::pair<const char*, const std::vector<double>*> cs[] = {
-        {"position", &r.position}, {"velocity", &r.velocity}, {"acceleration", &r.acceleration},
-        {"current", &r.current},   {"force", &r.force}};
+        {"position", &r.position},
+        {"velocity", &r.velocity},
+        {"acceleration", &r.acceleration},
+        {"current", &r.current},
+        {"force", &r.force}};
     for (const auto& [n, v] : cs)
       if (!v->empty()) ch += std::string(", ") + n;
     return "Record(" + std::to_string(r.size()) + " samples: t" + ch +
@@ -183,8 +189,11 @@ float32 (nothing is converted silently).
         py::dict d;
         d["t"] = to_numpy(std::vector<double>(r.t));
         const std::pair<const char*, const std::vector<double>*> cs[] = {
-            {"position", &r.position}, {"velocity", &r.velocity}, {"acceleration", &r.acceleration},
-            {"current", &r.current},   {"force", &r.force}};
+            {"position", &r.position},
+            {"velocity", &r.velocity},
+            {"acceleration", &r.acceleration},
+            {"current", &r.current},
+            {"force", &r.force}};
         for (const auto& [n, v] : cs)
           if (!v->empty()) d[n] = to_numpy(std::vector<double>(*v));
         return py::module_::import("pandas").attr("DataFrame")(d);

@@ -6,9 +6,9 @@
 #include "bindings.hpp"
 #include "frictionlab/io/compare_json.hpp"
 #include "frictionlab/io/fit_json.hpp"
+#include "frictionlab/io/fit_plots.hpp"
 #include "frictionlab/io/report_html.hpp"
 #include "frictionlab/io/verdict_json.hpp"
-#include "frictionlab/io/fit_plots.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
 #include "workflows_common.hpp"
@@ -36,90 +36,106 @@ const std::vector<std::pair<std::string, identify::ProblemKind>>& problems() {
 template <class O>
 void add_fit_options(OptionTable<O>& t, bool with_model) {
   auto fo = [](O& o) -> identify::FitOptions& { return o.fit; };
-  t.custom("problem",
-           [](O& o, const py::handle& h) {
-             o.fit.problem = choice("problem", option_cast<std::string>("problem", h), problems());
-           },
-           "'friction' (the force channel is the friction [N | N m]) or 'sensorless' (it is the "
-           "joint torque Km*current - friction [N m]; needs the current channel [A])");
+  t.custom(
+      "problem",
+      [](O& o, const py::handle& h) {
+        o.fit.problem = choice("problem", option_cast<std::string>("problem", h), problems());
+      },
+      "'friction' (the force channel is the friction [N | N m]) or 'sensorless' (it is the "
+      "joint torque Km*current - friction [N m]; needs the current channel [A])");
   if (with_model) {
-    t.custom("model",
-             [](O& o, const py::handle& h) {
-               o.fit.model = identify::parse_model(option_cast<std::string>("model", h));
-             },
-             "model to fit (identify::parse_model: 'lugre', 'lugre-asym', 'stribeck', 'gms:4', "
-             "...); default 'lugre'");
-    t.custom("method",
-             [](O& o, const py::handle& h) {
-               o.fit.method = identify::parse_method(option_cast<std::string>("method", h));
-             },
-             "'lsq' (default), 'grid' (reference 000) or 'two-stage'");
-    t.template add<double>("alpha",
-                           [](O& o) -> double& { return o.fit.model.alpha.emplace(); },
-                           "Stribeck exponent held fixed at this value [-]");
-    t.template add<bool>("fit_alpha", [](O& o) -> bool& { return o.fit.model.fit_alpha; },
-                         "estimate the Stribeck exponent (default False)");
+    t.custom(
+        "model",
+        [](O& o, const py::handle& h) {
+          o.fit.model = identify::parse_model(option_cast<std::string>("model", h));
+        },
+        "model to fit (identify::parse_model: 'lugre', 'lugre-asym', 'stribeck', 'gms:4', "
+        "...); default 'lugre'");
+    t.custom(
+        "method",
+        [](O& o, const py::handle& h) {
+          o.fit.method = identify::parse_method(option_cast<std::string>("method", h));
+        },
+        "'lsq' (default), 'grid' (reference 000) or 'two-stage'");
+    t.template add<double>(
+        "alpha", [](O& o) -> double& { return o.fit.model.alpha.emplace(); },
+        "Stribeck exponent held fixed at this value [-]");
+    t.template add<bool>(
+        "fit_alpha", [](O& o) -> bool& { return o.fit.model.fit_alpha; },
+        "estimate the Stribeck exponent (default False)");
   }
-  t.template add<bool>("rotary", [fo](O& o) -> bool& { return fo(o).rotary; },
-                       "report rotary units (N m, rad/s) for the friction problem (default False)");
-  t.custom("hold",
-           [fo](O& o, const py::handle& h) {
-             fo(o).hold = choice("hold", option_cast<std::string>("hold", h),
-                                 std::vector<std::pair<std::string, Hold>>{{"linear", Hold::linear},
-                                                                           {"zoh", Hold::zoh}});
-           },
-           "the velocity between samples in the fit's simulation: 'linear' (a sampled smooth "
-           "motion; default for lsq, two-stage) or 'zoh' (held until the next sample: set by a "
-           "digital controller or a DAC; grid always holds it)");
-  t.template add<double>("warmup_s", [fo](O& o) -> double& { return fo(o).warmup_s; },
-                         "seconds at the start left out of the residuals [s] (default 0)");
-  t.template add<int>("starts", [fo](O& o) -> int& { return fo(o).lsq.starts; },
-                      "lsq: number of starts, >= 1 (default: automatic, the model's; "
-                      "docs/identification.md, \"Multi-start\")");
-  t.template add<double>("spread", [fo](O& o) -> double& { return fo(o).lsq.spread; },
-                         "lsq: log-uniform factor range of the perturbed starts (default 3)");
-  t.template add<unsigned>("seed", [fo](O& o) -> unsigned& { return fo(o).lsq.seed; },
-                           "lsq: random seed of the starts (default 1)");
-  t.template add<int>("max_iterations", [fo](O& o) -> int& { return fo(o).lsq.max_iterations; },
-                      "lsq: solver iterations per start (default 200)");
-  t.custom("loss",
-           [](O& o, const py::handle& h) {
-             o.fit.lsq.loss = choice("loss", option_cast<std::string>("loss", h),
-                                     std::vector<std::pair<std::string, identify::LossKind>>{
-                                         {"none", identify::LossKind::none},
-                                         {"huber", identify::LossKind::huber},
-                                         {"cauchy", identify::LossKind::cauchy}});
-           },
-           "lsq: robust loss 'none' (default), 'huber' or 'cauchy'");
-  t.template add<double>("loss_scale", [fo](O& o) -> double& { return fo(o).lsq.loss_scale; },
-                         "lsq: robust loss scale [force unit], > 0 (default: from the residuals)");
-  t.template add<int>("threads", [fo](O& o) -> int& { return fo(o).lsq.threads; },
-                      "lsq: threads for the starts and the Jacobian, >= 1 (default: all cores)");
-  t.template add<double>("resample_rate",
-                         [](O& o) -> double& { return o.preprocess.resample_rate; },
-                         "resample to this uniform rate first [Hz], > 0 (default: keep the samples)");
-  t.template add<double>("resample_max_gap",
-                         [](O& o) -> double& { return o.preprocess.resample_max_gap; },
-                         "resampling: the longest step to interpolate across [s] (0: 10 median "
-                         "steps; a longer gap is an error; inf: any)");
-  t.template add<double>("lowpass_cutoff",
-                         [](O& o) -> double& { return o.preprocess.lowpass_cutoff; },
-                         "zero-phase Butterworth low-pass cut-off [Hz], > 0 (default: none)");
-  t.custom("derivatives",
-           [](O& o, const py::handle& h) {
-             o.preprocess.derivatives =
-                 choice("derivatives", option_cast<std::string>("derivatives", h),
-                        std::vector<std::pair<std::string, data::DerivativesFrom>>{
-                            {"none", data::DerivativesFrom::none},
-                            {"position", data::DerivativesFrom::position},
-                            {"velocity", data::DerivativesFrom::velocity}});
-           },
-           "'none' (default), 'position' (velocity from the position, Savitzky-Golay) or "
-           "'velocity'");
+  t.template add<bool>(
+      "rotary", [fo](O& o) -> bool& { return fo(o).rotary; },
+      "report rotary units (N m, rad/s) for the friction problem (default False)");
+  t.custom(
+      "hold",
+      [fo](O& o, const py::handle& h) {
+        fo(o).hold = choice("hold", option_cast<std::string>("hold", h),
+                            std::vector<std::pair<std::string, Hold>>{{"linear", Hold::linear},
+                                                                      {"zoh", Hold::zoh}});
+      },
+      "the velocity between samples in the fit's simulation: 'linear' (a sampled smooth "
+      "motion; default for lsq, two-stage) or 'zoh' (held until the next sample: set by a "
+      "digital controller or a DAC; grid always holds it)");
+  t.template add<double>(
+      "warmup_s", [fo](O& o) -> double& { return fo(o).warmup_s; },
+      "seconds at the start left out of the residuals [s] (default 0)");
+  t.template add<int>(
+      "starts", [fo](O& o) -> int& { return fo(o).lsq.starts; },
+      "lsq: number of starts, >= 1 (default: automatic, the model's; "
+      "docs/identification.md, \"Multi-start\")");
+  t.template add<double>(
+      "spread", [fo](O& o) -> double& { return fo(o).lsq.spread; },
+      "lsq: log-uniform factor range of the perturbed starts (default 3)");
+  t.template add<unsigned>(
+      "seed", [fo](O& o) -> unsigned& { return fo(o).lsq.seed; },
+      "lsq: random seed of the starts (default 1)");
+  t.template add<int>(
+      "max_iterations", [fo](O& o) -> int& { return fo(o).lsq.max_iterations; },
+      "lsq: solver iterations per start (default 200)");
+  t.custom(
+      "loss",
+      [](O& o, const py::handle& h) {
+        o.fit.lsq.loss = choice("loss", option_cast<std::string>("loss", h),
+                                std::vector<std::pair<std::string, identify::LossKind>>{
+                                    {"none", identify::LossKind::none},
+                                    {"huber", identify::LossKind::huber},
+                                    {"cauchy", identify::LossKind::cauchy}});
+      },
+      "lsq: robust loss 'none' (default), 'huber' or 'cauchy'");
+  t.template add<double>(
+      "loss_scale", [fo](O& o) -> double& { return fo(o).lsq.loss_scale; },
+      "lsq: robust loss scale [force unit], > 0 (default: from the residuals)");
+  t.template add<int>(
+      "threads", [fo](O& o) -> int& { return fo(o).lsq.threads; },
+      "lsq: threads for the starts and the Jacobian, >= 1 (default: all cores)");
+  t.template add<double>(
+      "resample_rate", [](O& o) -> double& { return o.preprocess.resample_rate; },
+      "resample to this uniform rate first [Hz], > 0 (default: keep the samples)");
+  t.template add<double>(
+      "resample_max_gap", [](O& o) -> double& { return o.preprocess.resample_max_gap; },
+      "resampling: the longest step to interpolate across [s] (0: 10 median "
+      "steps; a longer gap is an error; inf: any)");
+  t.template add<double>(
+      "lowpass_cutoff", [](O& o) -> double& { return o.preprocess.lowpass_cutoff; },
+      "zero-phase Butterworth low-pass cut-off [Hz], > 0 (default: none)");
+  t.custom(
+      "derivatives",
+      [](O& o, const py::handle& h) {
+        o.preprocess.derivatives =
+            choice("derivatives", option_cast<std::string>("derivatives", h),
+                   std::vector<std::pair<std::string, data::DerivativesFrom>>{
+                       {"none", data::DerivativesFrom::none},
+                       {"position", data::DerivativesFrom::position},
+                       {"velocity", data::DerivativesFrom::velocity}});
+      },
+      "'none' (default), 'position' (velocity from the position, Savitzky-Golay) or "
+      "'velocity'");
   for (const auto& name : record_spec_names())
-    t.custom(name, [](O&, const py::handle&) {},
-             "the " + name + " column / variable when a record is given as a file or DataFrame" +
-                 (name == "time" ? " (default 't')" : ""));
+    t.custom(
+        name, [](O&, const py::handle&) {},
+        "the " + name + " column / variable when a record is given as a file or DataFrame" +
+            (name == "time" ? " (default 't')" : ""));
 }
 
 /// The sensorless problem is always rotary (identify::FitOptions::rotary).
@@ -142,30 +158,32 @@ const OptionTable<workflows::CompareOptions>& compare_table() {
   static bool done = false;
   if (!done) {
     add_fit_options(t, false);
-    t.custom("models",
-             [](workflows::CompareOptions& o, const py::handle& h) {
-               std::string list;
-               if (py::isinstance<py::str>(h)) {
-                 list = h.cast<std::string>();
-               } else {
-                 for (const py::handle x : h) {
-                   if (!list.empty()) list += ',';
-                   list += std::string(py::str(x));
-                 }
-               }
-               try {
-                 o.models = workflows::parse_model_list(list);
-               } catch (const std::invalid_argument& e) {
-                 throw std::invalid_argument(std::string("models: ") + e.what());
-               }
-             },
-             "models to fit by lsq: a list of names or one comma-separated str (default "
-             "'coulomb-viscous,stribeck,lugre,lugre-asym', as the CLI)");
-    t.custom("criterion",
-             [](workflows::CompareOptions& o, const py::handle& h) {
-               o.criterion = workflows::parse_criterion(option_cast<std::string>("criterion", h));
-             },
-             "information criterion 'aicc' (default) or 'bic'");
+    t.custom(
+        "models",
+        [](workflows::CompareOptions& o, const py::handle& h) {
+          std::string list;
+          if (py::isinstance<py::str>(h)) {
+            list = h.cast<std::string>();
+          } else {
+            for (const py::handle x : h) {
+              if (!list.empty()) list += ',';
+              list += std::string(py::str(x));
+            }
+          }
+          try {
+            o.models = workflows::parse_model_list(list);
+          } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("models: ") + e.what());
+          }
+        },
+        "models to fit by lsq: a list of names or one comma-separated str (default "
+        "'coulomb-viscous,stribeck,lugre,lugre-asym', as the CLI)");
+    t.custom(
+        "criterion",
+        [](workflows::CompareOptions& o, const py::handle& h) {
+          o.criterion = workflows::parse_criterion(option_cast<std::string>("criterion", h));
+        },
+        "information criterion 'aicc' (default) or 'bic'");
     done = true;
   }
   return t;
@@ -244,8 +262,8 @@ void bind_results(py::module_& m) {
       .def_readonly("r2", &identify::Metrics::r2)
       .def_readonly("max_abs", &identify::Metrics::max_abs, "largest |residual| [N | N m]")
       .def("__repr__", [](const identify::Metrics& x) {
-        return "Metrics(n=" + std::to_string(x.n) + ", rmse=" +
-               std::string(py::repr(py::float_(x.rmse))) + ")";
+        return "Metrics(n=" + std::to_string(x.n) +
+               ", rmse=" + std::string(py::repr(py::float_(x.rmse))) + ")";
       });
   py::class_<identify::ResidualWhiteness>(m, "ResidualWhiteness")
       .def_readonly("lags", &identify::ResidualWhiteness::lags)
@@ -259,14 +277,16 @@ void bind_results(py::module_& m) {
       .def_readonly("whiteness", &identify::Reliability::whiteness)
       .def_readonly("hac_lags", &identify::Reliability::hac_lags)
       .def_readonly("hac_ratio_max", &identify::Reliability::hac_ratio_max);
-  py::class_<identify::IdentifiabilityFlag>(
-      m, "IdentifiabilityFlag",
-      "A parameter (or the fit) the record cannot determine, and why (identify::identifiability_flags).")
-      .def_readonly("parameter", &identify::IdentifiabilityFlag::parameter, "'' for the fit as a whole")
+  py::class_<identify::IdentifiabilityFlag>(m, "IdentifiabilityFlag",
+                                            "A parameter (or the fit) the record cannot determine, "
+                                            "and why (identify::identifiability_flags).")
+      .def_readonly("parameter", &identify::IdentifiabilityFlag::parameter,
+                    "'' for the fit as a whole")
       .def_readonly("kind", &identify::IdentifiabilityFlag::kind,
                     "bound, limit, undetermined, no_std_error, relative_error, correlation, "
                     "condition, reversals, near_zero")
-      .def_readonly("other", &identify::IdentifiabilityFlag::other, "the other parameter of a correlation")
+      .def_readonly("other", &identify::IdentifiabilityFlag::other,
+                    "the other parameter of a correlation")
       .def_readonly("value", &identify::IdentifiabilityFlag::value, "the number behind the flag")
       .def_readonly("message", &identify::IdentifiabilityFlag::message, "the reason in plain words")
       .def("__repr__", [](const identify::IdentifiabilityFlag& f) {
@@ -290,25 +310,28 @@ void bind_results(py::module_& m) {
   using identify::FitResult;
   py::class_<FitResult>(m, "FitResult", "The result of an identification (identify::FitResult).")
       .def_readonly("model_name", &FitResult::model_name)
-      .def_property_readonly("problem", [](const FitResult& r) { return io::problem_name(r.problem); })
+      .def_property_readonly("problem",
+                             [](const FitResult& r) { return io::problem_name(r.problem); })
       .def_property_readonly("method",
                              [](const FitResult& r) { return identify::method_name(r.method); })
-      .def_property_readonly("params", [](const FitResult& r) { return model_to_python(r.params); },
-                             "the fitted friction model: its MODEL.json object (dict)")
+      .def_property_readonly(
+          "params", [](const FitResult& r) { return model_to_python(r.params); },
+          "the fitted friction model: its MODEL.json object (dict)")
       .def_readonly("Km", &FitResult::Km, "motor torque constant [N m/A] (sensorless), or None")
-      .def_property_readonly("parameters",
-                             [](const py::object& self) {
-                               return ref_list(self.cast<const FitResult&>().parameters, self);
-                             },
-                             "every parameter, estimated or fixed (ParameterEstimate)")
-      .def_property_readonly("correlation",
-                             [](const FitResult& r) { return matrix(r.correlation); },
-                             "correlation matrix of the parameters (NaN where not available)")
-      .def_property_readonly("covariance",
-                             [](const FitResult& r) { return matrix(identify::covariance(r)); },
-                             "covariance matrix of the parameters in their units "
-                             "(identify::covariance: correlation x std_error x std_error; 0 for "
-                             "fixed ones, NaN where not available)")
+      .def_property_readonly(
+          "parameters",
+          [](const py::object& self) {
+            return ref_list(self.cast<const FitResult&>().parameters, self);
+          },
+          "every parameter, estimated or fixed (ParameterEstimate)")
+      .def_property_readonly(
+          "correlation", [](const FitResult& r) { return matrix(r.correlation); },
+          "correlation matrix of the parameters (NaN where not available)")
+      .def_property_readonly(
+          "covariance", [](const FitResult& r) { return matrix(identify::covariance(r)); },
+          "covariance matrix of the parameters in their units "
+          "(identify::covariance: correlation x std_error x std_error; 0 for "
+          "fixed ones, NaN where not available)")
       .def_readonly("condition_number", &FitResult::condition_number)
       .def_readonly("sigma", &FitResult::sigma, "residual standard deviation [N | N m]")
       .def_readonly("num_estimated", &FitResult::num_estimated)
@@ -332,22 +355,39 @@ void bind_results(py::module_& m) {
       .def_property_readonly(
           "hold", [](const FitResult& r) { return std::string(hold_name(r.hold)); },
           "the input between samples the fit simulated with: 'linear' or 'zoh'")
-      .def("model_json", [](const FitResult& r) { return io::to_json_text(r.params); },
-           "The fitted model as MODEL.json text (what the CLI writes as model.json).");
+      .def(
+          "model_json", [](const FitResult& r) { return io::to_json_text(r.params); },
+          "The fitted model as MODEL.json text (what the CLI writes as model.json).");
 
   py::class_<workflows::NamedMetrics>(m, "NamedMetrics")
       .def_readonly("name", &workflows::NamedMetrics::name)
       .def_readonly("metrics", &workflows::NamedMetrics::metrics);
   py::class_<workflows::FrictionVelocity>(
       m, "FrictionVelocity", "Friction against velocity, sorted by velocity (read-only views).")
-      .def_property_readonly("velocity", [](const py::object& s) {
-        return view(s.cast<const workflows::FrictionVelocity&>().velocity, s); }, "[m/s | rad/s]")
-      .def_property_readonly("measured", [](const py::object& s) {
-        return view(s.cast<const workflows::FrictionVelocity&>().measured, s); }, "[N | N m]")
-      .def_property_readonly("simulated", [](const py::object& s) {
-        return view(s.cast<const workflows::FrictionVelocity&>().simulated, s); }, "[N | N m]")
-      .def_property_readonly("static_curve", [](const py::object& s) {
-        return view(s.cast<const workflows::FrictionVelocity&>().static_curve, s); }, "[N | N m]");
+      .def_property_readonly(
+          "velocity",
+          [](const py::object& s) {
+            return view(s.cast<const workflows::FrictionVelocity&>().velocity, s);
+          },
+          "[m/s | rad/s]")
+      .def_property_readonly(
+          "measured",
+          [](const py::object& s) {
+            return view(s.cast<const workflows::FrictionVelocity&>().measured, s);
+          },
+          "[N | N m]")
+      .def_property_readonly(
+          "simulated",
+          [](const py::object& s) {
+            return view(s.cast<const workflows::FrictionVelocity&>().simulated, s);
+          },
+          "[N | N m]")
+      .def_property_readonly(
+          "static_curve",
+          [](const py::object& s) {
+            return view(s.cast<const workflows::FrictionVelocity&>().static_curve, s);
+          },
+          "[N | N m]");
 
   using workflows::FitOutcome;
   py::class_<FitOutcome>(m, "FitOutcome", R"doc(
@@ -360,30 +400,39 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def_readonly("input", &FitOutcome::input, "the training record's name")
       .def_readonly("result", &FitOutcome::result)
       .def_readonly("training", &FitOutcome::training, "the prepared training record")
-      .def_property_readonly("prediction", [](const py::object& s) {
-        return view(s.cast<const FitOutcome&>().prediction, s); },
-        "the model's prediction of the force channel [N | N m]")
-      .def_property_readonly("residual", [](const py::object& s) {
-        return view(s.cast<const FitOutcome&>().residual, s); }, "force - prediction [N | N m]")
+      .def_property_readonly(
+          "prediction",
+          [](const py::object& s) { return view(s.cast<const FitOutcome&>().prediction, s); },
+          "the model's prediction of the force channel [N | N m]")
+      .def_property_readonly(
+          "residual",
+          [](const py::object& s) { return view(s.cast<const FitOutcome&>().residual, s); },
+          "force - prediction [N | N m]")
       .def_readonly("friction", &FitOutcome::friction)
-      .def_property_readonly("validation", [](const py::object& s) {
-        return ref_list(s.cast<const FitOutcome&>().validation, s); },
-        "NamedMetrics of every validation record")
+      .def_property_readonly(
+          "validation",
+          [](const py::object& s) { return ref_list(s.cast<const FitOutcome&>().validation, s); },
+          "NamedMetrics of every validation record")
       .def_readonly("warnings", &FitOutcome::warnings)
-      .def_readonly("verdict", &FitOutcome::verdict,
-                    "the Verdict on the fit: good, doubtful or bad, why and what to try (docs/verdicts.md)")
-      .def_property_readonly("parameters", [](const py::object& s) {
-        return ref_list(s.cast<const FitOutcome&>().result.parameters, s); })
+      .def_readonly(
+          "verdict", &FitOutcome::verdict,
+          "the Verdict on the fit: good, doubtful or bad, why and what to try (docs/verdicts.md)")
+      .def_property_readonly("parameters",
+                             [](const py::object& s) {
+                               return ref_list(s.cast<const FitOutcome&>().result.parameters, s);
+                             })
       .def_property_readonly("correlation",
                              [](const FitOutcome& f) { return matrix(f.result.correlation); })
-      .def_property_readonly("covariance",
-                             [](const FitOutcome& f) { return matrix(identify::covariance(f.result)); })
+      .def_property_readonly(
+          "covariance", [](const FitOutcome& f) { return matrix(identify::covariance(f.result)); })
       .def_property_readonly("aicc", [](const FitOutcome& f) { return f.result.aicc; })
       .def_property_readonly("bic", [](const FitOutcome& f) { return f.result.bic; })
-      .def_property_readonly("model", [](const FitOutcome& f) { return model_to_python(f.result.params); },
-                             "the fitted friction model: its MODEL.json object (dict)")
-      .def("model_json", [](const FitOutcome& f) { return io::to_json_text(f.result.params); },
-           "The fitted model as MODEL.json text (the CLI's model.json).")
+      .def_property_readonly(
+          "model", [](const FitOutcome& f) { return model_to_python(f.result.params); },
+          "the fitted friction model: its MODEL.json object (dict)")
+      .def(
+          "model_json", [](const FitOutcome& f) { return io::to_json_text(f.result.params); },
+          "The fitted model as MODEL.json text (the CLI's model.json).")
       .def("to_json", &fit_json_text, "The CLI's fit.json text (io::fit_to_json).")
       .def(
           "write",
@@ -403,7 +452,8 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def(
           "report_html",
           [](const FitOutcome& f, const std::string& title) {
-            return io::report_html({{f.input, io::fit_outcome_to_json(f)}}, python_report_options(title));
+            return io::report_html({{f.input, io::fit_outcome_to_json(f)}},
+                                   python_report_options(title));
           },
           py::arg("title") = "", "The report page as text (what report() writes).")
       .def(
@@ -420,8 +470,11 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
   py::class_<workflows::CompareRow>(m, "CompareRow", "One model of a comparison.")
       .def_readonly("model", &workflows::CompareRow::model)
       .def_readonly("fit", &workflows::CompareRow::fit)
-      .def_property_readonly("validation", [](const py::object& s) {
-        return ref_list(s.cast<const workflows::CompareRow&>().validation, s); })
+      .def_property_readonly("validation",
+                             [](const py::object& s) {
+                               return ref_list(s.cast<const workflows::CompareRow&>().validation,
+                                               s);
+                             })
       .def_readonly("validation_rmse", &workflows::CompareRow::validation_rmse, "[N | N m]")
       .def_readonly("score", &workflows::CompareRow::score, "the ranking error [N | N m]")
       .def_readonly("criterion", &workflows::CompareRow::criterion, "AICc or BIC")
@@ -434,12 +487,15 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
 )doc")
       .def_readonly("input", &CompareOutcome::input)
       .def_readonly("validation_names", &CompareOutcome::validation_names)
-      .def_property_readonly("problem", [](const CompareOutcome& c) { return io::problem_name(c.problem); })
-      .def_property_readonly("criterion", [](const CompareOutcome& c) {
-        return workflows::criterion_key(c.criterion); })
+      .def_property_readonly("problem",
+                             [](const CompareOutcome& c) { return io::problem_name(c.problem); })
+      .def_property_readonly(
+          "criterion",
+          [](const CompareOutcome& c) { return workflows::criterion_key(c.criterion); })
       .def_readonly("ranked_by_validation", &CompareOutcome::ranked_by_validation)
-      .def_property_readonly("rows", [](const py::object& s) {
-        return ref_list(s.cast<const CompareOutcome&>().rows, s); })
+      .def_property_readonly(
+          "rows",
+          [](const py::object& s) { return ref_list(s.cast<const CompareOutcome&>().rows, s); })
       .def_readonly("best_by_criterion", &CompareOutcome::best_by_criterion)
       .def_readonly("criterion_agrees", &CompareOutcome::criterion_agrees)
       .def_readonly("has_best", &CompareOutcome::has_best,
@@ -451,7 +507,9 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
       .def(
           "to_json",
           [](const CompareOutcome& c, const py::object& out) {
-            return io::compare_to_json(c, compare_model_paths(c, path_argument(out, "out"))).dump(2) + "\n";
+            return io::compare_to_json(c, compare_model_paths(c, path_argument(out, "out")))
+                       .dump(2) +
+                   "\n";
           },
           py::arg("out") = "frictionlab-compare",
           "The CLI's compare.json text for output directory `out` (io::compare_to_json).")
@@ -465,8 +523,8 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
           "report",
           [](const CompareOutcome& c, const py::object& path, const std::string& title) {
             return write_python_report(
-                path, c.input, io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare")),
-                title);
+                path, c.input,
+                io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare")), title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the identification report of the comparison (the ranking, the recommendation "
@@ -496,7 +554,8 @@ void bind_fit_compare(py::module_& m) {
 Identify friction parameters from a measured record (workflows::fit; the CLI's `fit`).
 training, validation: a Record, a file path (CSV / .mat, read with the channel options), a
 pandas DataFrame or a dict of arrays (Record's keywords); validation may be a list.
-)doc") + kProgressDoc + "\n" + fit_table().doc())
+)doc") +
+       kProgressDoc + "\n" + fit_table().doc())
           .c_str());
   m.def(
       "compare",
@@ -514,12 +573,14 @@ pandas DataFrame or a dict of arrays (Record's keywords); validation may be a li
       },
       py::arg("training"), py::arg("validation") = py::none(), py::kw_only(),
       py::arg("progress") = py::none(),
-      (std::string(R"doc(compare(training, validation=None, *, progress=None, **options) -> CompareOutcome
+      (std::string(
+           R"doc(compare(training, validation=None, *, progress=None, **options) -> CompareOutcome
 
 Fit several models to one record by lsq and rank them (workflows::compare; the CLI's
 `compare`): by validation RMSE (training RMSE without validation records), with AICc/BIC.
 Records as for fit.
-)doc") + kProgressDoc + "\n" + compare_table().doc())
+)doc") +
+       kProgressDoc + "\n" + compare_table().doc())
           .c_str());
 }
 

@@ -32,16 +32,18 @@ void bind_batch(py::module_& m) {
           const ModelSpec spec = item.cast<ParamsBase&>().checked_spec();
           const auto* p = std::get_if<LuGre<double>::Params>(&spec);
           if (p == nullptr || model_name(spec) != "lugre")
-            throw std::invalid_argument(where + ": simulate_batch runs the LuGre model only, got a '" +
+            throw std::invalid_argument(where +
+                                        ": simulate_batch runs the LuGre model only, got a '" +
                                         model_name(spec) + "' parameter set");
           sets.push_back(*p);
         }
         const DoubleArray ta(t, "t"), va(v, "v");
         ta.require_finite("t");
         va.require_finite("v");
-        workflows::SimulateBatchOutcome r = run_released(progress, [&](const workflows::Progress& pr) {
-          return workflows::simulate_batch(sets, ta.span(), va.span(), pr);
-        });
+        workflows::SimulateBatchOutcome r =
+            run_released(progress, [&](const workflows::Progress& pr) {
+              return workflows::simulate_batch(sets, ta.span(), va.span(), pr);
+            });
         // (r.warnings are the parameter warnings checked_spec has issued already.)
         // The (P, N) array owns the outcome's vector: no copy.
         auto* heap = new std::vector<double>(std::move(r.F));

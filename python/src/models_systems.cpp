@@ -41,9 +41,11 @@ sim::FrictionParams friction_argument(const py::handle& obj) {
   });
   if (!coupled) {
     std::string names;
-    for (const auto& n : model_names<sim::CoupledModels>()) names += (names.empty() ? "" : ", ") + n;
+    for (const auto& n : model_names<sim::CoupledModels>())
+      names += (names.empty() ? "" : ", ") + n;
     throw std::invalid_argument("friction: model '" + model_name(spec) +
-                                "' cannot be coupled to a mechanical system (supported: " + names + ")");
+                                "' cannot be coupled to a mechanical system (supported: " + names +
+                                ")");
   }
   return out;
 }
@@ -89,7 +91,8 @@ SystemFile read_system(const py::object& path) {
   SystemFile out;
   out.system = sim::system_name(f.kind);
   out.spec = f.kind == sim::SystemKind::stick_slip ? py::cast(f.stick_slip) : py::cast(f.joint);
-  std::visit([&](const auto& p) { out.friction = params_object(ModelSpec{p}, /*validated=*/true); }, f.friction);
+  std::visit([&](const auto& p) { out.friction = params_object(ModelSpec{p}, /*validated=*/true); },
+             f.friction);
   return out;
 }
 
@@ -102,9 +105,10 @@ std::vector<double> array_vector(const py::handle& a, const char* name) {
 }  // namespace
 
 void bind_systems(py::module_& m) {
-  py::class_<sim::SimOptions>(m, "SimOptions",
-                              "Integration of a coupled system (C++ sim::SimOptions; docs/simulation.md).")
-      .def(py::init([](const std::string& integrator, double h, double output_dt, double rtol, double atol) {
+  py::class_<sim::SimOptions>(
+      m, "SimOptions", "Integration of a coupled system (C++ sim::SimOptions; docs/simulation.md).")
+      .def(py::init([](const std::string& integrator, double h, double output_dt, double rtol,
+                       double atol) {
              sim::SimOptions o;
              const auto i = sim::parse_integrator(integrator);
              if (!i)
@@ -120,7 +124,8 @@ void bind_systems(py::module_& m) {
            py::kw_only(), py::arg("integrator") = "trbdf2", py::arg("h") = 1e-3,
            py::arg("output_dt") = 0.0, py::arg("rtol") = 1e-8, py::arg("atol") = 1e-10)
       .def_property(
-          "integrator", [](const sim::SimOptions& o) { return std::string(sim::integrator_name(o.integrator)); },
+          "integrator",
+          [](const sim::SimOptions& o) { return std::string(sim::integrator_name(o.integrator)); },
           [](sim::SimOptions& o, const std::string& name) {
             const auto i = sim::parse_integrator(name);
             if (!i)
@@ -128,15 +133,17 @@ void bind_systems(py::module_& m) {
                                           "' (one of: trbdf2, rosenbrock, cvode)");
             o.integrator = *i;
           },
-          "'trbdf2' (fixed step, recommended), 'rosenbrock' (fixed step ROS2), 'cvode' (adaptive reference)")
+          "'trbdf2' (fixed step, recommended), 'rosenbrock' (fixed step ROS2), 'cvode' (adaptive "
+          "reference)")
       .def_readwrite("h", &sim::SimOptions::h, "fixed step [s] (cvode: largest step if > 0)")
-      .def_readwrite("output_dt", &sim::SimOptions::output_dt, "output sampling [s]; 0: every step h")
+      .def_readwrite("output_dt", &sim::SimOptions::output_dt,
+                     "output sampling [s]; 0: every step h")
       .def_readwrite("rtol", &sim::SimOptions::rtol, "cvode relative tolerance")
       .def_readwrite("atol", &sim::SimOptions::atol, "cvode absolute tolerance (scaled states)")
       .def("__repr__", [](const sim::SimOptions& o) {
         return "SimOptions(integrator='" + std::string(sim::integrator_name(o.integrator)) +
-               "', h=" + std::string(py::str(py::float_(o.h))) + ", output_dt=" +
-               std::string(py::str(py::float_(o.output_dt))) + ")";
+               "', h=" + std::string(py::str(py::float_(o.h))) +
+               ", output_dt=" + std::string(py::str(py::float_(o.output_dt))) + ")";
       });
 
   py::class_<sim::StickSlipSpec>(
@@ -144,15 +151,18 @@ void bind_systems(py::module_& m) {
       "The stick-slip benchmark (C++ sim::StickSlipSpec): a mass m [kg] tied by a spring k [N/m] "
       "to a point pulled at v_drive [m/s] (belt=True: the mass on a belt moving at v_drive, the "
       "spring to a wall); initial x0 [m], v0 [m/s]; end time t_end [s].")
-      .def(py::init([](double mass, double k, double v_drive, bool belt, double x0, double v0, double t_end) {
+      .def(py::init([](double mass, double k, double v_drive, bool belt, double x0, double v0,
+                       double t_end) {
              return sim::StickSlipSpec{mass, k, v_drive, belt, x0, v0, t_end};
            }),
            py::kw_only(), py::arg("m") = 1.0, py::arg("k") = 2.0, py::arg("v_drive") = 0.1,
-           py::arg("belt") = false, py::arg("x0") = 0.0, py::arg("v0") = 0.0, py::arg("t_end") = 20.0)
+           py::arg("belt") = false, py::arg("x0") = 0.0, py::arg("v0") = 0.0,
+           py::arg("t_end") = 20.0)
       .def_readwrite("m", &sim::StickSlipSpec::m, "mass [kg]")
       .def_readwrite("k", &sim::StickSlipSpec::k, "spring stiffness [N/m]")
       .def_readwrite("v_drive", &sim::StickSlipSpec::v_drive, "pulling or belt speed [m/s]")
-      .def_readwrite("belt", &sim::StickSlipSpec::belt, "False: spring end pulled; True: moving belt")
+      .def_readwrite("belt", &sim::StickSlipSpec::belt,
+                     "False: spring end pulled; True: moving belt")
       .def_readwrite("x0", &sim::StickSlipSpec::x0, "initial position [m]")
       .def_readwrite("v0", &sim::StickSlipSpec::v0, "initial velocity [m/s]")
       .def_readwrite("t_end", &sim::StickSlipSpec::t_end, "end time [s]");
@@ -162,9 +172,9 @@ void bind_systems(py::module_& m) {
       "One rotary joint, torque driven (C++ sim::JointSpec): I qdd + mgCx cos q - mgCy sin q + "
       "tau_f = tau(t). tau(t): the record (tau_t [s], tau [N m]) linearly interpolated if given, "
       "else tau_offset + tau_amp sin(2 pi tau_freq t).")
-      .def(py::init([](double I, double mgCx, double mgCy, const py::object& tau_t, const py::object& tau,
-                       double tau_offset, double tau_amp, double tau_freq, double q0, double qd0,
-                       double t_end) {
+      .def(py::init([](double I, double mgCx, double mgCy, const py::object& tau_t,
+                       const py::object& tau, double tau_offset, double tau_amp, double tau_freq,
+                       double q0, double qd0, double t_end) {
              sim::JointSpec s;
              s.I = I;
              s.mgCx = mgCx;
@@ -233,8 +243,8 @@ void bind_systems(py::module_& m) {
             return t;
           }))
       .def("__repr__", [](const Trajectory& t) {
-        return "SystemTrajectory(samples=" + std::to_string(py::len(t.t)) + ", steps=" +
-               std::to_string(t.steps) + ")";
+        return "SystemTrajectory(samples=" + std::to_string(py::len(t.t)) +
+               ", steps=" + std::to_string(t.steps) + ")";
       });
 
   py::class_<SystemFile>(m, "SystemFile", "A SYSTEM.json file (io::read_system_file).")
@@ -252,7 +262,8 @@ void bind_systems(py::module_& m) {
         in.friction = friction_argument(friction);
         return run(in, options, progress);
       },
-      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(), py::arg("progress") = py::none(),
+      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
+      py::arg("progress") = py::none(),
       "Simulate the stick-slip benchmark with a dynamic friction model (lugre, dahl or "
       "elasto-plastic Params, or a MODEL.json path): the CLI's `simulate --system stick-slip`, "
       "GIL released. Returns a SystemTrajectory. progress: as simulate's (every 1 % of t_end).");
@@ -266,17 +277,18 @@ void bind_systems(py::module_& m) {
         in.friction = friction_argument(friction);
         return run(in, options, progress);
       },
-      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(), py::arg("progress") = py::none(),
+      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
+      py::arg("progress") = py::none(),
       "Simulate the torque-driven rotary joint with a dynamic friction model: the CLI's "
-      "`simulate --system joint`, GIL released. Returns a SystemTrajectory. progress: as simulate's (every 1 % of t_end).");
-  m.def("read_system", &read_system, py::arg("path"), "Read a SYSTEM.json file (io::read_system_file).");
+      "`simulate --system joint`, GIL released. Returns a SystemTrajectory. progress: as "
+      "simulate's (every 1 % of t_end).");
+  m.def("read_system", &read_system, py::arg("path"),
+        "Read a SYSTEM.json file (io::read_system_file).");
   m.def(
       "simulate_system",
-      [](const py::object& system, const sim::SimOptions& options,
-         const py::object& progress) {
-        SystemFile f = py::isinstance<SystemFile>(system)
-                           ? system.cast<SystemFile>()
-                           : read_system(system);
+      [](const py::object& system, const sim::SimOptions& options, const py::object& progress) {
+        SystemFile f =
+            py::isinstance<SystemFile>(system) ? system.cast<SystemFile>() : read_system(system);
         workflows::SystemInput in;
         in.friction = friction_argument(f.friction);
         if (f.system == "stick-slip") {
@@ -288,8 +300,10 @@ void bind_systems(py::module_& m) {
         }
         return run(in, options, progress);
       },
-      py::arg("system"), py::arg("options") = sim::SimOptions{}, py::kw_only(), py::arg("progress") = py::none(),
-      "Simulate a SystemFile or a SYSTEM.json path (the CLI's `simulate --system`). progress: as simulate's (every 1 % of t_end).");
+      py::arg("system"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
+      py::arg("progress") = py::none(),
+      "Simulate a SystemFile or a SYSTEM.json path (the CLI's `simulate --system`). progress: as "
+      "simulate's (every 1 % of t_end).");
 }
 
 }  // namespace frictionlab::python

@@ -15,12 +15,16 @@ namespace py = pybind11;
 inline constexpr int kStateVersion = 1;
 
 /// `members` as a pickled state.
-inline py::tuple pickle_state(const py::object& members) { return py::make_tuple(kStateVersion, members); }
+inline py::tuple pickle_state(const py::object& members) {
+  return py::make_tuple(kStateVersion, members);
+}
 
 /// The members of a pickled state of type `name` (`count` of them for a tuple, any for another
 /// object; 0: not checked); frictionlab.Error for a state of another version or layout.
-inline py::object unpickle_state(const py::tuple& state, const std::string& name, std::size_t count = 0) {
-  if (state.size() != 2 || !py::isinstance<py::int_>(state[0]) || state[0].cast<int>() != kStateVersion)
+inline py::object unpickle_state(const py::tuple& state, const std::string& name,
+                                 std::size_t count = 0) {
+  if (state.size() != 2 || !py::isinstance<py::int_>(state[0]) ||
+      state[0].cast<int>() != kStateVersion)
     throw std::invalid_argument("pickle: a " + name + " state of another frictionlab version");
   py::object members = state[1];
   if (count != 0 && (!py::isinstance<py::tuple>(members) || py::len(members) != count))

@@ -32,61 +32,93 @@ namespace {
 
 // ---- the members of each struct, in declaration order (one list for writing and reading) ----
 
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, data::Record>
-void members(S& r, V&& v) { v(r.source, r.t, r.position, r.velocity, r.acceleration, r.current, r.force); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::ParameterEstimate>
-void members(S& e, V&& v) {
-  v(e.name, e.field, e.unit, e.value, e.std_error, e.ci_low, e.ci_high, e.fixed, e.at_bound, e.at_limit,
-    e.undetermined, e.hac_std_error, e.hac_ci_low, e.hac_ci_high);
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, data::Record>
+void members(S& r, V&& v) {
+  v(r.source, r.t, r.position, r.velocity, r.acceleration, r.current, r.force);
 }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::Metrics>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::ParameterEstimate>
+void members(S& e, V&& v) {
+  v(e.name, e.field, e.unit, e.value, e.std_error, e.ci_low, e.ci_high, e.fixed, e.at_bound,
+    e.at_limit, e.undetermined, e.hac_std_error, e.hac_ci_low, e.hac_ci_high);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::Metrics>
 void members(S& m, V&& v) { v(m.n, m.ssr, m.rmse, m.nrmse, m.r2, m.max_abs, m.rms); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::ResidualWhiteness>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::ResidualWhiteness>
 void members(S& w, V&& v) { v(w.lags, w.ljung_box_q, w.ljung_box_p, w.acf1); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::Reliability>
-void members(S& r, V&& v) { v(r.standard_errors, r.reasons, r.whiteness, r.hac_lags, r.hac_ratio_max, r.outliers); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::IdentifiabilityFlag>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::Reliability>
+void members(S& r, V&& v) {
+  v(r.standard_errors, r.reasons, r.whiteness, r.hac_lags, r.hac_ratio_max, r.outliers);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::IdentifiabilityFlag>
 void members(S& f, V&& v) { v(f.parameter, f.kind, f.other, f.value, f.message); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::DataSummary>
-void members(S& d, V&& v) { v(d.n, d.n_used, d.duration, d.rate_hz, d.dt_max, d.reversals, d.v_max_abs); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::StartSummary>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::DataSummary>
+void members(S& d, V&& v) {
+  v(d.n, d.n_used, d.duration, d.rate_hz, d.dt_max, d.reversals, d.v_max_abs);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::StartSummary>
 void members(S& s, V&& v) { v(s.initial_cost, s.final_cost, s.iterations, s.converged, s.origin); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::ModelChoice>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::ModelChoice>
 void members(S& m, V&& v) { v(m.name, m.asymmetric, m.shape, m.alpha, m.fit_alpha, m.elements); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, identify::FitResult>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::FitResult>
 void members(S& r, V&& v) {
   v(r.model, r.model_name, r.problem, r.method, r.params, r.Km, r.parameters, r.correlation,
     r.condition_number, r.sigma, r.num_estimated, r.training, r.aicc, r.bic, r.reliability,
     r.identifiability, r.passive, r.passivity_message, r.run_time_s, r.iterations, r.converged,
     r.termination, r.starts, r.nested_model, r.data, r.warnings, r.scheme, r.hold, r.warmup_s);
 }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::VerdictReason>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::VerdictReason>
 void members(S& r, V&& v) { v(r.grade, r.rule, r.text, r.hint); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::Verdict>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::Verdict>
 void members(S& d, V&& v) { v(d.grade, d.reasons); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::NamedMetrics>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::NamedMetrics>
 void members(S& m, V&& v) { v(m.name, m.metrics); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::FrictionVelocity>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::FrictionVelocity>
 void members(S& f, V&& v) { v(f.velocity, f.measured, f.simulated, f.static_curve); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::FitOutcome>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::FitOutcome>
 void members(S& f, V&& v) {
-  v(f.input, f.result, f.training, f.prediction, f.residual, f.friction, f.validation, f.warnings, f.verdict);
+  v(f.input, f.result, f.training, f.prediction, f.residual, f.friction, f.validation, f.warnings,
+    f.verdict);
 }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::CompareRow>
-void members(S& r, V&& v) { v(r.model, r.fit, r.validation, r.validation_rmse, r.score, r.criterion, r.delta); }
-template <class V, class S> requires std::is_same_v<std::remove_const_t<S>, workflows::CompareOutcome>
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::CompareRow>
+void members(S& r, V&& v) {
+  v(r.model, r.fit, r.validation, r.validation_rmse, r.score, r.criterion, r.delta);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::CompareOutcome>
 void members(S& c, V&& v) {
-  v(c.input, c.validation_names, c.problem, c.criterion, c.ranked_by_validation, c.rows, c.has_best, c.training,
-    c.best_by_criterion, c.criterion_agrees, c.warnings, c.verdict);
+  v(c.input, c.validation_names, c.problem, c.criterion, c.ranked_by_validation, c.rows, c.has_best,
+    c.training, c.best_by_criterion, c.criterion_agrees, c.warnings, c.verdict);
 }
 
 template <class T>
-concept Struct = requires(const T& t) { members(t, [](const auto&...) {}); };
+concept Struct = requires(const T& t) {
+  members(t, [](const auto&...) {});
+};
 
-template <class T> struct is_vector : std::false_type {};
-template <class T> struct is_vector<std::vector<T>> : std::true_type {};
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
 
 // ---- writing ----
 
@@ -121,14 +153,16 @@ void from_state(const py::handle& h, T& x) {
     const auto t = h.cast<py::tuple>();
     std::size_t k = 0;
     members(x, [&](auto&... m) {
-      if (t.size() != sizeof...(m)) throw std::invalid_argument("pickle: a state of another layout");
+      if (t.size() != sizeof...(m))
+        throw std::invalid_argument("pickle: a state of another layout");
       (from_state(t[k++], m), ...);
     });
   } else if constexpr (std::is_same_v<T, ModelSpec>) {
     x = io::parse_model_json(h.cast<std::string>(), "pickle").spec;
   } else if constexpr (std::is_same_v<T, std::vector<double>>) {
     const std::string b = h.cast<py::bytes>();
-    if (b.size() % sizeof(double) != 0) throw std::invalid_argument("pickle: a state of another layout");
+    if (b.size() % sizeof(double) != 0)
+      throw std::invalid_argument("pickle: a state of another layout");
     x.resize(b.size() / sizeof(double));
     if (!b.empty()) std::memcpy(x.data(), b.data(), b.size());
   } else if constexpr (is_vector<T>::value) {

@@ -30,8 +30,8 @@ std::string list_text(const py::handle& h) {
   if (py::isinstance<py::str>(h)) return h.cast<std::string>();
   std::string s;
   for (const py::handle x : h) {
-    std::string item = py::isinstance<py::str>(x) ? x.cast<std::string>()
-                                                  : std::string(py::repr(x));
+    std::string item =
+        py::isinstance<py::str>(x) ? x.cast<std::string>() : std::string(py::repr(x));
     s += (s.empty() ? "" : ",") + item;
   }
   return s;
@@ -50,8 +50,9 @@ std::vector<data::ServoLog> load_logs(const py::handle& logs, const py::kwargs& 
     prep.resample = option_cast<double>("resample", kw["resample"]);
   io::ServoLogReadOptions read;
   if (kw.contains("current_unit") && !kw["current_unit"].is_none())
-    read.current_unit = choice("current_unit", option_cast<std::string>("current_unit", kw["current_unit"]),
-                               std::vector<std::pair<std::string, std::string>>{{"A", "A"}, {"mA", "mA"}});
+    read.current_unit =
+        choice("current_unit", option_cast<std::string>("current_unit", kw["current_unit"]),
+               std::vector<std::pair<std::string, std::string>>{{"A", "A"}, {"mA", "mA"}});
   io::ServoLogSet set = io::read_servo_log_set(paths_of(logs, "logs"), read);
   auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
   std::vector<std::string> warnings = set.warnings;
@@ -82,69 +83,90 @@ OptionTable<FitActuatorArguments>& fit_actuator_table() {
   if (done) return t;
   done = true;
   using O = FitActuatorArguments;
-  t.template add<std::string>("actuator", [](O& o) -> std::string& { return o.actuator; },
-                              "a built-in actuator ('xl330', 'sts3215', ...: actuator_names()), the path of an ACTUATOR.json, or 'generic' (default: the logs' motor)");
-  t.custom("models",
-           [](O& o, const py::handle& h) { o.w.models = workflows::parse_actuator_models(list_text(h)); },
-           "models to fit: a list ['m1', 'm3'] or a str 'm1,m3' / 'm1..m6' (default all)");
-  t.custom("validation",
-           [](O& o, const py::handle& h) {
-             o.w.validation =
-                 workflows::parse_servo_validation(option_cast<std::string>("validation", h));
-           },
-           "'leave-kp-out' (default), 'kp=VALUE', 'kfold=K' or 'none'");
-  t.template add<long>("trials", [](O& o) -> long& { return o.w.trials; },
-                       "objective evaluations per fit (CMA-ES budget; default 3000)");
-  t.template add<double>("time_budget", [](O& o) -> double& { return o.w.time_budget; },
-                         "wall time per fit [s] (0: none)");
-  t.template add<std::uint64_t>("seed", [](O& o) -> std::uint64_t& { return o.w.seed; },
-                                "random seed (default 1)");
-  t.template add<int>("threads", [](O& o) -> int& { return o.w.threads; },
-                      "evaluation threads, >= 1 (default: all cores)");
-  t.template add<int>("restarts", [](O& o) -> int& { return o.w.restarts; },
-                      "IPOP restarts per fit (default 9)");
-  t.template add<double>("sigma0", [](O& o) -> double& { return o.w.sigma0; },
-                         "initial CMA-ES step in the normalised box (default 0.25)");
-  t.template add<double>("velocity_weight", [](O& o) -> double& { return o.w.velocity_weight; },
-                         "weight of the mean absolute velocity error in the loss [s] (default 0)");
-  t.template add<double>("current_weight", [](O& o) -> double& { return o.w.current_weight; },
-                         "weight of the mean absolute motor-current error in the loss [rad/A] "
-                         "(default -1: automatic when the logs have a current of known unit)");
-  t.custom("ranges",
-           [](O& o, const py::handle& h) {
-             o.w.ranges.clear();
-             if (py::isinstance<py::dict>(h)) {
-               for (const auto& kv : py::reinterpret_borrow<py::dict>(h)) {
-                 const auto lohi = kv.second.cast<std::pair<double, double>>();
-                 o.w.ranges.push_back(workflows::parse_servo_bound(
-                     std::string(py::str(kv.first)) + "=" + std::string(py::repr(py::float_(lohi.first))) +
-                     ":" + std::string(py::repr(py::float_(lohi.second)))));
-               }
-             } else {
-               for (const py::handle x : h)
-                 o.w.ranges.push_back(workflows::parse_servo_bound(option_cast<std::string>("ranges", x)));
-             }
-           },
-           "search-range overrides: {KEY: (lo, hi)} or ['KEY=LO:HI', ...]");
-  t.template add<double>("tolerance", [](O& o) -> double& { return o.w.tolerance; },
-                         "recommend the fewest parameters within this fraction of the best "
-                         "validation MAE (default 0.02)");
-  t.custom("drive",
-           [](O& o, const py::handle& h) {
-             o.generic.drive = choice("drive", option_cast<std::string>("drive", h),
-                                      std::vector<std::pair<std::string, sim::ServoDrive>>{
-                                          {"voltage", sim::ServoDrive::voltage},
-                                          {"current", sim::ServoDrive::current}});
-           },
-           "generic actuator: 'voltage' (default) or 'current'");
-  t.template add<double>("error_gain", [](O& o) -> double& { return o.generic.error_gain; },
-                         "generic actuator: duty (or A) per kp*rad");
-  t.template add<double>("max_pwm", [](O& o) -> double& { return o.generic.max_pwm; },
-                         "generic actuator: duty limit (default 1)");
-  t.template add<double>("max_current", [](O& o) -> double& { return o.generic.max_current; },
-                         "generic actuator: current-limit window [A]");
-  t.template add<double>("vin", [](O& o) -> double& { return o.generic.vin; },
-                         "generic actuator: supply voltage for logs without 'vin' [V]");
+  t.template add<std::string>(
+      "actuator", [](O& o) -> std::string& { return o.actuator; },
+      "a built-in actuator ('xl330', 'sts3215', ...: actuator_names()), the path of an "
+      "ACTUATOR.json, or 'generic' (default: the logs' motor)");
+  t.custom(
+      "models",
+      [](O& o, const py::handle& h) {
+        o.w.models = workflows::parse_actuator_models(list_text(h));
+      },
+      "models to fit: a list ['m1', 'm3'] or a str 'm1,m3' / 'm1..m6' (default all)");
+  t.custom(
+      "validation",
+      [](O& o, const py::handle& h) {
+        o.w.validation =
+            workflows::parse_servo_validation(option_cast<std::string>("validation", h));
+      },
+      "'leave-kp-out' (default), 'kp=VALUE', 'kfold=K' or 'none'");
+  t.template add<long>(
+      "trials", [](O& o) -> long& { return o.w.trials; },
+      "objective evaluations per fit (CMA-ES budget; default 3000)");
+  t.template add<double>(
+      "time_budget", [](O& o) -> double& { return o.w.time_budget; },
+      "wall time per fit [s] (0: none)");
+  t.template add<std::uint64_t>(
+      "seed", [](O& o) -> std::uint64_t& { return o.w.seed; }, "random seed (default 1)");
+  t.template add<int>(
+      "threads", [](O& o) -> int& { return o.w.threads; },
+      "evaluation threads, >= 1 (default: all cores)");
+  t.template add<int>(
+      "restarts", [](O& o) -> int& { return o.w.restarts; }, "IPOP restarts per fit (default 9)");
+  t.template add<double>(
+      "sigma0", [](O& o) -> double& { return o.w.sigma0; },
+      "initial CMA-ES step in the normalised box (default 0.25)");
+  t.template add<double>(
+      "velocity_weight", [](O& o) -> double& { return o.w.velocity_weight; },
+      "weight of the mean absolute velocity error in the loss [s] (default 0)");
+  t.template add<double>(
+      "current_weight", [](O& o) -> double& { return o.w.current_weight; },
+      "weight of the mean absolute motor-current error in the loss [rad/A] "
+      "(default -1: automatic when the logs have a current of known unit)");
+  t.custom(
+      "ranges",
+      [](O& o, const py::handle& h) {
+        o.w.ranges.clear();
+        if (py::isinstance<py::dict>(h)) {
+          for (const auto& kv : py::reinterpret_borrow<py::dict>(h)) {
+            const auto lohi = kv.second.cast<std::pair<double, double>>();
+            o.w.ranges.push_back(
+                workflows::parse_servo_bound(std::string(py::str(kv.first)) + "=" +
+                                             std::string(py::repr(py::float_(lohi.first))) + ":" +
+                                             std::string(py::repr(py::float_(lohi.second)))));
+          }
+        } else {
+          for (const py::handle x : h)
+            o.w.ranges.push_back(
+                workflows::parse_servo_bound(option_cast<std::string>("ranges", x)));
+        }
+      },
+      "search-range overrides: {KEY: (lo, hi)} or ['KEY=LO:HI', ...]");
+  t.template add<double>(
+      "tolerance", [](O& o) -> double& { return o.w.tolerance; },
+      "recommend the fewest parameters within this fraction of the best "
+      "validation MAE (default 0.02)");
+  t.custom(
+      "drive",
+      [](O& o, const py::handle& h) {
+        o.generic.drive = choice(
+            "drive", option_cast<std::string>("drive", h),
+            std::vector<std::pair<std::string, sim::ServoDrive>>{
+                {"voltage", sim::ServoDrive::voltage}, {"current", sim::ServoDrive::current}});
+      },
+      "generic actuator: 'voltage' (default) or 'current'");
+  t.template add<double>(
+      "error_gain", [](O& o) -> double& { return o.generic.error_gain; },
+      "generic actuator: duty (or A) per kp*rad");
+  t.template add<double>(
+      "max_pwm", [](O& o) -> double& { return o.generic.max_pwm; },
+      "generic actuator: duty limit (default 1)");
+  t.template add<double>(
+      "max_current", [](O& o) -> double& { return o.generic.max_current; },
+      "generic actuator: current-limit window [A]");
+  t.template add<double>(
+      "vin", [](O& o) -> double& { return o.generic.vin; },
+      "generic actuator: supply voltage for logs without 'vin' [V]");
   return t;
 }
 
@@ -168,28 +190,38 @@ void bind_actuator(py::module_& m) {
   using workflows::ActuatorModelOutcome;
   py::class_<ActuatorModelOutcome>(m, "ActuatorModelOutcome", "One fitted actuator model.")
       .def_readonly("name", &ActuatorModelOutcome::name, "'m1' .. 'm6'")
-      .def_readonly("n_parameters", &ActuatorModelOutcome::n_parameters, "number of identified parameters")
-      .def_property_readonly("parameters", [](const py::object& s) {
-        py::list l;
-        for (const auto& e : s.cast<const ActuatorModelOutcome&>().parameters)
-          l.append(py::cast(&e, py::return_value_policy::reference_internal, s));
-        return l; },
-        "the estimates (ParameterEstimate: name = BAM key, unit, value; no standard errors: NaN; "
-        "at_limit: at an end of its search range), as FitOutcome.parameters")
+      .def_readonly("n_parameters", &ActuatorModelOutcome::n_parameters,
+                    "number of identified parameters")
+      .def_property_readonly(
+          "parameters",
+          [](const py::object& s) {
+            py::list l;
+            for (const auto& e : s.cast<const ActuatorModelOutcome&>().parameters)
+              l.append(py::cast(&e, py::return_value_policy::reference_internal, s));
+            return l;
+          },
+          "the estimates (ParameterEstimate: name = BAM key, unit, value; no standard errors: NaN; "
+          "at_limit: at an end of its search range), as FitOutcome.parameters")
       .def_readonly("train_mae", &ActuatorModelOutcome::train_mae,
                     "position MAE pooled over all entries of the training logs [rad]")
       .def_readonly("validation_mae", &ActuatorModelOutcome::validation_mae,
                     "pooled over the validation logs [rad]; < 0: no validation")
       .def_readonly("evaluations", &ActuatorModelOutcome::evaluations)
       .def_readonly("seconds", &ActuatorModelOutcome::seconds, "[s]")
-      .def_property_readonly("params", [](const ActuatorModelOutcome& r) {
-        return py::module_::import("json").attr("loads")(io::servo_params_json(r.params)); },
-        "the parameter file (NAME.json) as a dict")
-      .def("params_json", [](const ActuatorModelOutcome& r) { return io::servo_params_json(r.params); },
-           "The parameter file's text (the CLI's NAME.json).")
+      .def_property_readonly(
+          "params",
+          [](const ActuatorModelOutcome& r) {
+            return py::module_::import("json").attr("loads")(io::servo_params_json(r.params));
+          },
+          "the parameter file (NAME.json) as a dict")
+      .def(
+          "params_json",
+          [](const ActuatorModelOutcome& r) { return io::servo_params_json(r.params); },
+          "The parameter file's text (the CLI's NAME.json).")
       .def_readonly("at_bound", &ActuatorModelOutcome::at_bound)
-      .def_readonly("failed", &ActuatorModelOutcome::failed,
-                    "why the model is not ranked (its fit failed or its error is not finite); empty: ranked");
+      .def_readonly(
+          "failed", &ActuatorModelOutcome::failed,
+          "why the model is not ranked (its fit failed or its error is not finite); empty: ranked");
   using workflows::FitActuatorOutcome;
   py::class_<FitActuatorOutcome>(m, "FitActuatorOutcome", R"doc(
 What fit_actuator returns (workflows::FitActuatorOutcome). to_json() is the CLI's summary.json,
@@ -198,7 +230,8 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def_readonly("actuator", &FitActuatorOutcome::actuator)
       .def_readonly("actuator_choice", &FitActuatorOutcome::actuator_choice,
                     "how the description was chosen from the logged supply ('': as named)")
-      .def_readonly("verdict", &FitActuatorOutcome::verdict, "the Verdict on this fit (docs/verdicts.md)")
+      .def_readonly("verdict", &FitActuatorOutcome::verdict,
+                    "the Verdict on this fit (docs/verdicts.md)")
       .def_readonly("train_log_mean", &FitActuatorOutcome::train_log_mean,
                     "the recommended model's mean of the per-log MAEs on the training logs [rad] "
                     "(eval_actuator's mean; train_mae is pooled over entries)")
@@ -210,14 +243,20 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def_readonly("threads", &FitActuatorOutcome::threads)
       .def_readonly("current_weight", &FitActuatorOutcome::current_weight,
                     "weight of the motor-current term in the loss [rad/A] (0: none)")
-      .def_property_readonly("models", [](const py::object& s) {
-        py::list l;
-        for (const auto& r : s.cast<const FitActuatorOutcome&>().models)
-          l.append(py::cast(&r, py::return_value_policy::reference_internal, s));
-        return l; })
-      .def_property_readonly("recommended", [](const FitActuatorOutcome& f) -> py::object {
-        if (!f.recommended) return py::none();  // no model has a finite error
-        return py::str(model_name(f, *f.recommended)); })
+      .def_property_readonly(
+          "models",
+          [](const py::object& s) {
+            py::list l;
+            for (const auto& r : s.cast<const FitActuatorOutcome&>().models)
+              l.append(py::cast(&r, py::return_value_policy::reference_internal, s));
+            return l;
+          })
+      .def_property_readonly("recommended",
+                             [](const FitActuatorOutcome& f) -> py::object {
+                               if (!f.recommended)
+                                 return py::none();  // no model has a finite error
+                               return py::str(model_name(f, *f.recommended));
+                             })
       .def_readonly("reason", &FitActuatorOutcome::reason)
       .def_readonly("warnings", &FitActuatorOutcome::warnings)
       .def("to_json", &io::fit_actuator_summary_json, "The CLI's summary.json text.")
@@ -231,8 +270,8 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
           "report",
           [](const FitActuatorOutcome& f, const py::object& path, const std::string& title) {
             return write_python_report(
-                path, "summary.json", nlohmann::ordered_json::parse(io::fit_actuator_summary_json(f)),
-                title);
+                path, "summary.json",
+                nlohmann::ordered_json::parse(io::fit_actuator_summary_json(f)), title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the identification report of the run (the page `fit-actuator --report` "
@@ -243,31 +282,43 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def_readonly("name", &workflows::EvalActuatorLog::name)
       .def_readonly("kp", &workflows::EvalActuatorLog::kp)
       .def_readonly("trajectory", &workflows::EvalActuatorLog::trajectory)
-      .def_readonly("range", &workflows::EvalActuatorLog::range, "max - min of the measured position [rad]")
+      .def_readonly("range", &workflows::EvalActuatorLog::range,
+                    "max - min of the measured position [rad]")
       .def_readonly("samples", &workflows::EvalActuatorLog::samples, "entries compared");
   py::class_<workflows::EvalActuatorColumn>(m, "EvalActuatorColumn")
       .def_readonly("label", &workflows::EvalActuatorColumn::label)
       .def_readonly("file", &workflows::EvalActuatorColumn::file)
-      .def_property_readonly("mae", [](const py::object& s) {
-        return view(s.cast<const workflows::EvalActuatorColumn&>().mae, s); },
-        "per log [rad]")
+      .def_property_readonly(
+          "mae",
+          [](const py::object& s) {
+            return view(s.cast<const workflows::EvalActuatorColumn&>().mae, s);
+          },
+          "per log [rad]")
       .def_readonly("mean", &workflows::EvalActuatorColumn::mean, "mean of the per-log MAEs [rad]")
-      .def_readonly("pooled", &workflows::EvalActuatorColumn::pooled,
-                    "MAE pooled over all entries of the logs [rad] (fit_actuator's train_mae measure)");
+      .def_readonly(
+          "pooled", &workflows::EvalActuatorColumn::pooled,
+          "MAE pooled over all entries of the logs [rad] (fit_actuator's train_mae measure)");
   using workflows::EvalActuatorOutcome;
   py::class_<EvalActuatorOutcome>(m, "EvalActuatorOutcome",
                                   "What eval_actuator returns; to_json() is the CLI's --json file.")
       .def_readonly("logs", &EvalActuatorOutcome::logs)
-      .def_property_readonly("params", [](const py::object& s) {
-        py::list l;
-        for (const auto& c : s.cast<const EvalActuatorOutcome&>().params)
-          l.append(py::cast(&c, py::return_value_policy::reference_internal, s));
-        return l; })
-      .def_property_readonly("best", [](const EvalActuatorOutcome& e) -> py::object {
-        if (!e.best) return py::none();
-        return py::str(e.params.at(*e.best).label); },
-        "label of the set with the lowest finite mean MAE; None when no set has one")
-      .def_readonly("verdict", &EvalActuatorOutcome::verdict, "the Verdict on the evaluation (docs/verdicts.md)")
+      .def_property_readonly(
+          "params",
+          [](const py::object& s) {
+            py::list l;
+            for (const auto& c : s.cast<const EvalActuatorOutcome&>().params)
+              l.append(py::cast(&c, py::return_value_policy::reference_internal, s));
+            return l;
+          })
+      .def_property_readonly(
+          "best",
+          [](const EvalActuatorOutcome& e) -> py::object {
+            if (!e.best) return py::none();
+            return py::str(e.params.at(*e.best).label);
+          },
+          "label of the set with the lowest finite mean MAE; None when no set has one")
+      .def_readonly("verdict", &EvalActuatorOutcome::verdict,
+                    "the Verdict on the evaluation (docs/verdicts.md)")
       .def("to_json", &io::eval_actuator_json, "The CLI's eval-actuator --json text.")
       .def(
           "write",
@@ -281,7 +332,8 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
           "report",
           [](const EvalActuatorOutcome& e, const py::object& path, const std::string& title) {
             return write_python_report(path, "eval-actuator",
-                                       nlohmann::ordered_json::parse(io::eval_actuator_json(e)), title);
+                                       nlohmann::ordered_json::parse(io::eval_actuator_json(e)),
+                                       title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the report of the evaluation (the page `eval-actuator --report` writes): the "
@@ -305,7 +357,8 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
 Fit the servo actuator models M1..M6 to pendulum logs with CMA-ES, validate and recommend one
 (workflows::fit_actuator; the CLI's `fit-actuator`; docs/actuators.md). logs: BAM log files or
 directories of .json logs (a path or a list).
-)doc") + kProgressDoc + "\n" + fit_actuator_table().doc() + kLogDoc)
+)doc") +
+       kProgressDoc + "\n" + fit_actuator_table().doc() + kLogDoc)
           .c_str());
   m.def(
       "eval_actuator",
@@ -314,8 +367,9 @@ directories of .json logs (a path or a list).
         for (const auto& item : kwargs) {
           const std::string k = py::str(item.first);
           if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
-            throw std::invalid_argument("eval_actuator: unknown option '" + k +
-                                        "' (options: kp, trajectory, files, resample, current_unit)");
+            throw std::invalid_argument(
+                "eval_actuator: unknown option '" + k +
+                "' (options: kp, trajectory, files, resample, current_unit)");
         }
         const std::vector<workflows::ServoParamSet> sets =
             io::read_servo_param_sets(paths_of(params, "params"));
@@ -325,13 +379,15 @@ directories of .json logs (a path or a list).
         });
       },
       py::arg("logs"), py::arg("params"), py::kw_only(), py::arg("progress") = py::none(),
-      (std::string(R"doc(eval_actuator(logs, params, *, progress=None, **options) -> EvalActuatorOutcome
+      (std::string(
+           R"doc(eval_actuator(logs, params, *, progress=None, **options) -> EvalActuatorOutcome
 
 The mean absolute position error [rad] of the closed-loop re-simulation of every log with every
 parameter set (workflows::eval_actuator; the CLI's `eval-actuator`). params: parameter files
 (m1.json, ...) or directories of them (a path or a list); each is labelled by its file name
 without .json.
-)doc") + kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
+)doc") +
+       kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
           .c_str());
 
   py::class_<workflows::ActuatorFinding>(m, "ActuatorFinding", "One finding of check_actuator.")
@@ -346,8 +402,8 @@ without .json.
                     "True: looks inconsistent; False: a note")
       .def_readonly("message", &workflows::ActuatorFinding::message)
       .def("__repr__", [](const workflows::ActuatorFinding& f) {
-        return std::string(f.warning ? "warning: " : "note: ") + (f.log.empty() ? "" : f.log + ": ") +
-               f.check + ": " + f.message;
+        return std::string(f.warning ? "warning: " : "note: ") +
+               (f.log.empty() ? "" : f.log + ": ") + f.check + ": " + f.message;
       });
   py::class_<workflows::ActuatorLogCheck>(m, "ActuatorLogCheck", "check_actuator on one log.")
       .def_readonly("log", &workflows::ActuatorLogCheck::log)
@@ -355,20 +411,23 @@ without .json.
       .def_readonly("nominal_mae", &workflows::ActuatorLogCheck::nominal_mae, "[rad]")
       .def_readonly("fitted_mae", &workflows::ActuatorLogCheck::fitted_mae, "[rad]")
       .def_readonly("saturated", &workflows::ActuatorLogCheck::saturated, "share of entries [-]");
-  py::class_<workflows::ActuatorCheckOutcome>(m, "ActuatorCheckOutcome",
-                                              "What check_actuator returns (workflows::ActuatorCheckOutcome).")
+  py::class_<workflows::ActuatorCheckOutcome>(
+      m, "ActuatorCheckOutcome", "What check_actuator returns (workflows::ActuatorCheckOutcome).")
       .def_readonly("actuator", &workflows::ActuatorCheckOutcome::actuator)
       .def_readonly("nominal_mae", &workflows::ActuatorCheckOutcome::nominal_mae, "[rad]")
       .def_readonly("fitted_mae", &workflows::ActuatorCheckOutcome::fitted_mae, "[rad]")
-      .def_property_readonly("nominal", [](const workflows::ActuatorCheckOutcome& o) {
-        return param_dict(o.nominal); }, "the nominal M1 parameters (BAM keys)")
-      .def_property_readonly("fitted", [](const workflows::ActuatorCheckOutcome& o) {
-        return param_dict(o.fitted); }, "the quick M1 fit (BAM keys)")
+      .def_property_readonly(
+          "nominal", [](const workflows::ActuatorCheckOutcome& o) { return param_dict(o.nominal); },
+          "the nominal M1 parameters (BAM keys)")
+      .def_property_readonly(
+          "fitted", [](const workflows::ActuatorCheckOutcome& o) { return param_dict(o.fitted); },
+          "the quick M1 fit (BAM keys)")
       .def_readonly("logs", &workflows::ActuatorCheckOutcome::logs)
       .def_readonly("findings", &workflows::ActuatorCheckOutcome::findings)
       .def_readonly("warnings", &workflows::ActuatorCheckOutcome::warnings);
   m.def("builtin_actuator_names", &io::builtin_actuator_names,
-        "The names of the built-in actuators (data/actuators/NAME.json; io::builtin_actuator_names).");
+        "The names of the built-in actuators (data/actuators/NAME.json; "
+        "io::builtin_actuator_names).");
   m.def(
       "actuator_json",
       [](const std::string& reference) {
@@ -405,13 +464,15 @@ without .json.
       },
       py::arg("actuator"), py::arg("logs"), py::kw_only(), py::arg("progress") = py::none(),
       py::arg("evaluations") = 600, py::arg("threads") = py::none(),
-      (std::string(R"doc(check_actuator(actuator, logs, *, progress=None, evaluations=600, threads=None, **options) -> ActuatorCheckOutcome
+      (std::string(
+           R"doc(check_actuator(actuator, logs, *, progress=None, evaluations=600, threads=None, **options) -> ActuatorCheckOutcome
 
 Check logs against an actuator description before a long fit (workflows::check_actuator; the
 CLI's `actuator check`): nominal simulation, a quick M1 fit and the hypotheses gravity reversed,
 kp scaled, offset, saturation, supply, gains, current. actuator: a built-in name or the path of
 an ACTUATOR.json; logs: BAM log files or directories.
-)doc") + kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
+)doc") +
+       kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
           .c_str());
 }
 

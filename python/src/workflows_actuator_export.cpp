@@ -30,12 +30,11 @@ void bind_actuator_export(py::module_& m) {
         if (!ctrlrange.is_none()) {
           o.ctrlrange = option_cast<std::pair<double, double>>("ctrlrange", ctrlrange);
         }
-        return io::export_actuator_mujoco(
-            io::read_actuator_source(path_argument(source, "source")), o);
+        return io::export_actuator_mujoco(io::read_actuator_source(path_argument(source, "source")),
+                                          o);
       },
       py::arg("source"), py::kw_only(), py::arg("kp") = py::none(), py::arg("vin") = py::none(),
-      py::arg("form") = "position", py::arg("ctrlrange") = py::none(),
-      py::arg("joint") = "joint",
+      py::arg("form") = "position", py::arg("ctrlrange") = py::none(), py::arg("joint") = "joint",
       (std::string("export_actuator_mujoco(source, *, kp, vin=None, form='position', "
                    "ctrlrange=None, joint='joint') -> MujocoExport\n\nA fitted servo actuator "
                    "as an MJCF fragment: the joint's armature, damping and frictionloss and a "

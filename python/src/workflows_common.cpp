@@ -81,8 +81,9 @@ void PyProgress::rethrow() {
 io::ReportOptions python_report_options(const std::string& title) {
   io::ReportOptions ro;
   if (!title.empty()) ro.title = title;
-  ro.generator =
-      "frictionlab " + py::module_::import("frictionlab").attr("__version__").cast<std::string>() + " (Python)";
+  ro.generator = "frictionlab " +
+                 py::module_::import("frictionlab").attr("__version__").cast<std::string>() +
+                 " (Python)";
   return ro;
 }
 
@@ -177,18 +178,17 @@ py::object json_to_python(const nlohmann::ordered_json& j) { return python_from_
 
 nlohmann::json python_to_json(const py::handle& obj) { return json_from_python(obj, "value"); }
 
-
 ModelSpec model_from_python(const py::handle& obj, const std::string& name) {
   // Params objects and MODEL.json paths: the models part's conversion.
   if (py::isinstance<ParamsBase>(obj) || as_path(obj)) return model_argument(obj);
   if (py::isinstance<py::dict>(obj)) {
-    const std::string text =
-        py::module_::import("json").attr("dumps")(obj).cast<std::string>();
+    const std::string text = py::module_::import("json").attr("dumps")(obj).cast<std::string>();
     io::ModelFile f = io::parse_model_json(text, name);
     warn_all(f.warnings);
     return f.spec;
   }
-  throw std::invalid_argument(name + ": expected model parameters (frictionlab.LuGreParams, ...), a "
+  throw std::invalid_argument(name +
+                              ": expected model parameters (frictionlab.LuGreParams, ...), a "
                               "MODEL.json object (dict) or file path, got " +
                               std::string(py::str(py::type::of(obj).attr("__name__"))));
 }

@@ -15,11 +15,11 @@
 #include <functional>
 #include <future>
 #include <limits>
-#include <thread>
-#include <type_traits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,10 +27,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "frictionlab/io/errors.hpp"
-#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/data/record.hpp"
+#include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/record_io.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/workflows/progress.hpp"
 #include "frictionlab/workflows/validate.hpp"
@@ -72,11 +72,16 @@ void require_in_range(const std::string& name, const py::handle& h) {
 template <class T>
 T option_cast(const std::string& name, const py::handle& h) {
   auto type_name = [] {
-    if constexpr (std::is_same_v<T, bool>) return "a bool";
-    else if constexpr (std::is_integral_v<T>) return "an int";
-    else if constexpr (std::is_floating_point_v<T>) return "a number";
-    else if constexpr (std::is_same_v<T, std::string>) return "a str";
-    else return "a list of numbers";
+    if constexpr (std::is_same_v<T, bool>)
+      return "a bool";
+    else if constexpr (std::is_integral_v<T>)
+      return "an int";
+    else if constexpr (std::is_floating_point_v<T>)
+      return "a number";
+    else if constexpr (std::is_same_v<T, std::string>)
+      return "a str";
+    else
+      return "a list of numbers";
   };
   try {
     if constexpr (std::is_same_v<T, double>) {
@@ -132,12 +137,11 @@ class OptionTable {
   void apply(O& o, const py::kwargs& kwargs, const std::vector<std::string>& skip = {}) const {
     for (const auto& item : kwargs) {
       const std::string key = py::str(item.first);
-      if (std::find(skip.begin(), skip.end(), key) != skip.end() || find(key) != nullptr)
-        continue;
+      if (std::find(skip.begin(), skip.end(), key) != skip.end() || find(key) != nullptr) continue;
       std::string known;
       for (const auto& x : entries_) known += (known.empty() ? "" : ", ") + x.name;
-      throw std::invalid_argument(function_ + ": unknown option '" + key + "' (options: " +
-                                  known + ")");
+      throw std::invalid_argument(function_ + ": unknown option '" + key + "' (options: " + known +
+                                  ")");
     }
     for (const auto& e : entries_)
       if (kwargs.contains(e.name.c_str()) && !kwargs[e.name.c_str()].is_none())
@@ -149,6 +153,7 @@ class OptionTable {
     for (const auto& e : entries_) s += "    " + e.name + ": " + e.doc + "\n";
     return s;
   }
+
  private:
   struct Entry {
     std::string name, doc;

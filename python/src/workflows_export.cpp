@@ -21,8 +21,7 @@ namespace {
 std::pair<std::string, std::string> source_text(const py::handle& obj, const std::string& label) {
   if (py::isinstance<workflows::FitOutcome>(obj)) {
     const auto& f = obj.cast<const workflows::FitOutcome&>();
-    return {io::fit_outcome_to_json(f).dump(2) + "\n",
-            label.empty() ? "fit.json" : label};
+    return {io::fit_outcome_to_json(f).dump(2) + "\n", label.empty() ? "fit.json" : label};
   }
   if (py::isinstance<workflows::FitJointOutcome>(obj)) {
     const auto& f = obj.cast<const workflows::FitJointOutcome&>();
@@ -46,9 +45,9 @@ io::EstimatorExportOptions estimator_options(const py::object& Km, const py::obj
   io::EstimatorExportOptions o;
   if (!Km.is_none()) o.Km = option_cast<double>("Km", Km);
   if (!hold.is_none())
-    o.hold = choice("hold", option_cast<std::string>("hold", hold),
-                    std::vector<std::pair<std::string, Hold>>{{"linear", Hold::linear},
-                                                              {"zoh", Hold::zoh}});
+    o.hold = choice(
+        "hold", option_cast<std::string>("hold", hold),
+        std::vector<std::pair<std::string, Hold>>{{"linear", Hold::linear}, {"zoh", Hold::zoh}});
   return o;
 }
 
@@ -116,7 +115,9 @@ void bind_export(py::module_& m) {
                    "configuration's LUGRE group (XML) of a sensorless lugre fit, or of a lugre "
                    "fit or joint fit with Km given (io::export_xml; the CLI's `export xml`). Km: "
                    "torque constant [N m/A] (> 0), overriding the source's; required for a joint "
-                   "fit.\n") + kSourceDoc).c_str());
+                   "fit.\n") +
+       kSourceDoc)
+          .c_str());
   m.def(
       "export_json",
       [](const py::object& source, const py::object& Km, const py::object& hold,
@@ -128,7 +129,9 @@ void bind_export(py::module_& m) {
       py::arg("label") = py::none(),
       (std::string("export_json(source, *, Km=None, hold=None, label=None) -> ExportText\n\nThe "
                    "torque estimator's parameter file, ESTIMATOR.json (io::export_json; the "
-                   "CLI's `export json`).\n") + kSourceDoc + kEstimatorDoc).c_str());
+                   "CLI's `export json`).\n") +
+       kSourceDoc + kEstimatorDoc)
+          .c_str());
   m.def(
       "export_estimator_params",
       [](const py::object& source, const py::object& Km, const py::object& hold,
@@ -142,7 +145,9 @@ void bind_export(py::module_& m) {
       py::arg("label") = py::none(),
       (std::string("export_estimator_params(source, *, Km=None, hold=None, label=None) -> dict\n\n"
                    "The estimator's parameters (io::export_estimator_params) as the "
-                   "ESTIMATOR.json object.\n") + kSourceDoc + kEstimatorDoc).c_str());
+                   "ESTIMATOR.json object.\n") +
+       kSourceDoc + kEstimatorDoc)
+          .c_str());
   m.def(
       "export_c",
       [](const py::object& source, const py::object& Km, const py::object& hold,
@@ -161,7 +166,8 @@ void bind_export(py::module_& m) {
                    "NAME.h / NAME.c of the torque estimator with the parameters baked in "
                    "(io::export_c; the CLI's `export c`). name: prefix of every function and "
                    "type (a C identifier); single_precision: float (True) or double.\n") +
-       kSourceDoc + kEstimatorDoc).c_str());
+       kSourceDoc + kEstimatorDoc)
+          .c_str());
   m.def(
       "export_mujoco",
       [](const py::object& source, const std::string& joint, double gear, const py::object& label) {
@@ -176,7 +182,8 @@ void bind_export(py::module_& m) {
                    "MujocoExport\n\nAn MJCF fragment reproducing the friction in MuJoCo "
                    "(io::export_mujoco; the CLI's `export mujoco`). joint: the joint's name; gear: "
                    "motor velocity per joint velocity of the model's units [-].\n") +
-       kSourceDoc).c_str());
+       kSourceDoc)
+          .c_str());
 }
 
 }  // namespace frictionlab::python

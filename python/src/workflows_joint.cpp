@@ -26,11 +26,11 @@ sim::JointModel joint_from_python(const py::handle& obj, const std::string& name
     f = io::read_joint_file(*path);
   } else if (py::isinstance<py::dict>(obj)) {
     nlohmann::json j = python_to_json(obj);
-    f = j.contains("joint") ? io::parse_joint_json(j.dump(), name)
-                            : io::joint_from_json(j, name);
+    f = j.contains("joint") ? io::parse_joint_json(j.dump(), name) : io::joint_from_json(j, name);
   } else {
-    throw std::invalid_argument(name + ": expected a joint object (dict), a JOINT.json or "
-                                       "joint_fit.json path, or a FitJointOutcome");
+    throw std::invalid_argument(name +
+                                ": expected a joint object (dict), a JOINT.json or "
+                                "joint_fit.json path, or a FitJointOutcome");
   }
   warn_all(f.warnings, 2);
   return f.model;
@@ -41,67 +41,82 @@ template <class O>
 void add_prep_options(OptionTable<O>& t) {
   using PP = data::PreprocessOptions;
   auto pp = [](O& o) -> PP& { return o.prep.preprocess; };
-  t.template add<bool>("torque_from_command", [](O& o) -> bool& { return o.prep.torque_from_command; },
-                       "tau = gain * the record's current (command) channel, else its force "
-                       "(default False)");
-  t.template add<double>("gain", [](O& o) -> double& { return o.prep.gain; },
-                         "gain of the command [N m per unit] (default 1)");
-  t.template add<double>("resample_rate", [pp](O& o) -> double& { return pp(o).resample_rate; },
-                         "resample to this uniform rate first [Hz], > 0 (default: keep the samples)");
-  t.template add<double>("resample_max_gap",
-                         [pp](O& o) -> double& { return pp(o).resample_max_gap; },
-                         "resampling: the longest step to interpolate across [s] (0: 10 median "
-                         "steps; a longer gap is an error; inf: any)");
-  t.custom("lowpass_cutoff",
-           [](O& o, const py::handle& h) {
-             o.prep.preprocess.lowpass_cutoff = option_cast<double>("lowpass_cutoff", h);
-             o.prep.choose_lowpass = false;
-           },
-           "zero-phase Butterworth low-pass of position, velocity and torque [Hz]; 0: none; not "
-           "given: 5 x the motion's bandwidth, chosen from the record (outcome.lowpass)");
-  t.template add<int>("decimate", [pp](O& o) -> int& { return pp(o).decimate; },
-                      "keep every N-th sample after filtering (default 1)");
-  t.template add<double>("trim_s", [pp](O& o) -> double& { return pp(o).trim_s; },
-                         "seconds dropped at both ends after filtering [s] (default 0)");
-  t.custom("diff",
-           [](O& o, const py::handle& h) {
-             o.prep.preprocess.diff.method =
-                 choice("diff", option_cast<std::string>("diff", h),
-                        std::vector<std::pair<std::string, signal::DiffMethod>>{
-                            {"savgol", signal::DiffMethod::savgol},
-                            {"central", signal::DiffMethod::central},
-                            {"tvreg", signal::DiffMethod::tvreg}});
-           },
-           "differentiator for qd, qdd: 'savgol' (default), 'central' or 'tvreg'");
-  t.template add<double>("diff_window_s", [pp](O& o) -> double& { return pp(o).diff_window_s; },
-                         "savgol window [s] (default 0.02)");
-  t.template add<double>("tv_alpha", [pp](O& o) -> double& { return pp(o).diff.tv.alpha; },
-                         "tvreg: regularisation weight [rad s^(order+1)]");
-  t.template add<int>("tv_order", [pp](O& o) -> int& { return pp(o).diff.tv.order; },
-                      "tvreg: 2 (default) or 1 (TVRegDiff twice)");
-  t.template add<double>("tv_second_alpha",
-                         [pp](O& o) -> double& { return pp(o).diff.tv_second_alpha; },
-                         "tvreg order 1: weight of the second TVRegDiff [rad s]");
-  t.template add<bool>("reintegrate", [pp](O& o) -> bool& { return pp(o).reintegrate; },
-                       "q, qd from the double integral of the de-noised qdd");
-  t.template add<double>("tv_force_alpha", [pp](O& o) -> double& { return pp(o).tv_force_alpha; },
-                         "TV de-noising weight of the torque [N m s^2], > 0 (default: none)");
-  t.custom("derivatives",
-           [](O& o, const py::handle& h) {
-             o.prep.preprocess.derivatives =
-                 choice("derivatives", option_cast<std::string>("derivatives", h),
-                        std::vector<std::pair<std::string, data::DerivativesFrom>>{
-                            {"position", data::DerivativesFrom::position},
-                            {"velocity", data::DerivativesFrom::velocity}});
-           },
-           "qd, qdd from the 'position' (default) or qdd from the measured 'velocity'");
-  t.template add<double>("horizon_s", [](O& o) -> double& { return o.eval.horizon_s; },
-                         "validation: restart the simulation from the measured state every this "
-                         "many seconds [s] (0, default: one open-loop simulation)");
+  t.template add<bool>(
+      "torque_from_command", [](O& o) -> bool& { return o.prep.torque_from_command; },
+      "tau = gain * the record's current (command) channel, else its force "
+      "(default False)");
+  t.template add<double>(
+      "gain", [](O& o) -> double& { return o.prep.gain; },
+      "gain of the command [N m per unit] (default 1)");
+  t.template add<double>(
+      "resample_rate", [pp](O& o) -> double& { return pp(o).resample_rate; },
+      "resample to this uniform rate first [Hz], > 0 (default: keep the samples)");
+  t.template add<double>(
+      "resample_max_gap", [pp](O& o) -> double& { return pp(o).resample_max_gap; },
+      "resampling: the longest step to interpolate across [s] (0: 10 median "
+      "steps; a longer gap is an error; inf: any)");
+  t.custom(
+      "lowpass_cutoff",
+      [](O& o, const py::handle& h) {
+        o.prep.preprocess.lowpass_cutoff = option_cast<double>("lowpass_cutoff", h);
+        o.prep.choose_lowpass = false;
+      },
+      "zero-phase Butterworth low-pass of position, velocity and torque [Hz]; 0: none; not "
+      "given: 5 x the motion's bandwidth, chosen from the record (outcome.lowpass)");
+  t.template add<int>(
+      "decimate", [pp](O& o) -> int& { return pp(o).decimate; },
+      "keep every N-th sample after filtering (default 1)");
+  t.template add<double>(
+      "trim_s", [pp](O& o) -> double& { return pp(o).trim_s; },
+      "seconds dropped at both ends after filtering [s] (default 0)");
+  t.custom(
+      "diff",
+      [](O& o, const py::handle& h) {
+        o.prep.preprocess.diff.method =
+            choice("diff", option_cast<std::string>("diff", h),
+                   std::vector<std::pair<std::string, signal::DiffMethod>>{
+                       {"savgol", signal::DiffMethod::savgol},
+                       {"central", signal::DiffMethod::central},
+                       {"tvreg", signal::DiffMethod::tvreg}});
+      },
+      "differentiator for qd, qdd: 'savgol' (default), 'central' or 'tvreg'");
+  t.template add<double>(
+      "diff_window_s", [pp](O& o) -> double& { return pp(o).diff_window_s; },
+      "savgol window [s] (default 0.02)");
+  t.template add<double>(
+      "tv_alpha", [pp](O& o) -> double& { return pp(o).diff.tv.alpha; },
+      "tvreg: regularisation weight [rad s^(order+1)]");
+  t.template add<int>(
+      "tv_order", [pp](O& o) -> int& { return pp(o).diff.tv.order; },
+      "tvreg: 2 (default) or 1 (TVRegDiff twice)");
+  t.template add<double>(
+      "tv_second_alpha", [pp](O& o) -> double& { return pp(o).diff.tv_second_alpha; },
+      "tvreg order 1: weight of the second TVRegDiff [rad s]");
+  t.template add<bool>(
+      "reintegrate", [pp](O& o) -> bool& { return pp(o).reintegrate; },
+      "q, qd from the double integral of the de-noised qdd");
+  t.template add<double>(
+      "tv_force_alpha", [pp](O& o) -> double& { return pp(o).tv_force_alpha; },
+      "TV de-noising weight of the torque [N m s^2], > 0 (default: none)");
+  t.custom(
+      "derivatives",
+      [](O& o, const py::handle& h) {
+        o.prep.preprocess.derivatives =
+            choice("derivatives", option_cast<std::string>("derivatives", h),
+                   std::vector<std::pair<std::string, data::DerivativesFrom>>{
+                       {"position", data::DerivativesFrom::position},
+                       {"velocity", data::DerivativesFrom::velocity}});
+      },
+      "qd, qdd from the 'position' (default) or qdd from the measured 'velocity'");
+  t.template add<double>(
+      "horizon_s", [](O& o) -> double& { return o.eval.horizon_s; },
+      "validation: restart the simulation from the measured state every this "
+      "many seconds [s] (0, default: one open-loop simulation)");
   for (const auto& name : record_spec_names())
-    t.custom(name, [](O&, const py::handle&) {},
-             "the " + name + " column / variable when a record is given as a file or DataFrame" +
-                 (name == "time" ? " (default 't')" : ""));
+    t.custom(
+        name, [](O&, const py::handle&) {},
+        "the " + name + " column / variable when a record is given as a file or DataFrame" +
+            (name == "time" ? " (default 't')" : ""));
 }
 
 OptionTable<workflows::FitJointOptions>& fit_joint_table() {
@@ -110,79 +125,94 @@ OptionTable<workflows::FitJointOptions>& fit_joint_table() {
   if (done) return t;
   done = true;
   using O = workflows::FitJointOptions;
-  t.custom("method",
-           [](O& o, const py::handle& h) {
-             o.method = workflows::parse_joint_method(option_cast<std::string>("method", h));
-           },
-           "'idim' (default), 'sr3' or 'oe'");
-  t.custom("init", [](O&, const py::handle&) {},
-           "oe's start: 'idim', 'sr3', or a joint model (dict, JOINT.json / joint_fit.json path, "
-           "FitJointOutcome)");
-  t.template add<bool>("gravity", [](O& o) -> bool& { return o.structure.gravity; },
-                       "gravity terms mgCx, mgCy (default True)");
-  t.template add<bool>("offset", [](O& o) -> bool& { return o.structure.offset; },
-                       "constant torque offset (default True)");
-  t.template add<bool>("asymmetric", [](O& o) -> bool& { return o.idim.asymmetric; },
-                       "idim: separate Coulomb levels Fc_pos, Fc_neg (needs offset=False)");
-  t.template add<double>("v_deadband", [](O& o) -> double& { return o.idim.v_deadband; },
-                         "idim: leave out samples with |qd| <= this [rad/s]");
-  t.template add<double>("K", [](O& o) -> double& { return o.sr3.K; },
-                         "sr3: tanh(K qd) in place of sgn(qd) [s/rad] (0: sgn)");
-  t.template add<int>("n_viscous", [](O& o) -> int& { return o.sr3.n_viscous; },
-                      "sr3: viscous library qd .. qd^N (default 3)");
-  t.template add<std::vector<double>>("delta", [](O& o) -> std::vector<double>& { return o.sr3.delta; },
-                                      "sr3: Stribeck exponents of the library (default [0.5, 1, 2, 4])");
-  t.template add<std::vector<double>>("sigma0_init",
-                                      [](O& o) -> std::vector<double>& { return o.sr3.sigma0_init; },
-                                      "sr3: initial sigma0 values [N m/rad]");
-  t.template add<int>("aic_observations", [](O& o) -> int& { return o.sr3.aic_observations; },
-                      "sr3: number of AIC observations (0: max(40, columns + 10))");
-  t.custom("output",
-           [](O& o, const py::handle& h) {
-             using Out = identify::JointOeOptions::Output;
-             o.oe.output = choice("output", option_cast<std::string>("output", h),
-                                  std::vector<std::pair<std::string, Out>>{
-                                      {"position", Out::position},
-                                      {"velocity", Out::velocity},
-                                      {"both", Out::both}});
-           },
-           "oe: fit 'position', 'velocity' or 'both' (default)");
-  t.custom("jacobian",
-           [](O& o, const py::handle& h) {
-             using Jac = identify::JointOeOptions::Jacobian;
-             o.oe.jacobian = choice("jacobian", option_cast<std::string>("jacobian", h),
-                                    std::vector<std::pair<std::string, Jac>>{
-                                        {"sensitivities", Jac::sensitivities},
-                                        {"central_differences", Jac::central_differences}});
-           },
-           "oe: the Jacobian by forward 'sensitivities' of the simulation (default; LuGre "
-           "friction) or by 'central_differences'");
-  t.template add<double>("segment_s", [](O& o) -> double& { return o.oe.segment_s; },
-                         "oe: multiple-shooting segment length [s] (0: whole; default 0.25)");
-  t.template add<int>("max_iterations", [](O& o) -> int& { return o.oe.max_iterations; },
-                      "oe: largest number of solver iterations (default 50)");
-  t.template add<bool>("closed_loop", [](O& o) -> bool& { return o.oe.closed_loop; },
-                       "oe: simulate under the controller (needs desired=)");
-  t.custom("controller",
-           [](O& o, const py::handle& h) {
-             if (py::isinstance<py::str>(h) && h.cast<std::string>() == "fit") return;
-             o.fit_controller = false;
-             if (const auto path = as_path(h)) {
-               o.oe.controller = io::read_controller_file(*path);
-               o.controller_label = *path;
-             } else {
-               o.oe.controller =
-                   io::parse_controller_json(python_to_json(h).dump(), "controller");
-               o.controller_label = "controller";
-             }
-           },
-           "closed loop: 'fit' (default: gains by least squares) or a CONTROLLER.json (dict "
-           "or path)");
-  t.custom("max_step",
-           [](O& o, const py::handle& h) {
-             o.oe.max_step = o.eval.max_step = option_cast<double>("max_step", h);
-           },
-           "largest simulation step of oe and of the validation [s] (default 0.001)");
+  t.custom(
+      "method",
+      [](O& o, const py::handle& h) {
+        o.method = workflows::parse_joint_method(option_cast<std::string>("method", h));
+      },
+      "'idim' (default), 'sr3' or 'oe'");
+  t.custom(
+      "init", [](O&, const py::handle&) {},
+      "oe's start: 'idim', 'sr3', or a joint model (dict, JOINT.json / joint_fit.json path, "
+      "FitJointOutcome)");
+  t.template add<bool>(
+      "gravity", [](O& o) -> bool& { return o.structure.gravity; },
+      "gravity terms mgCx, mgCy (default True)");
+  t.template add<bool>(
+      "offset", [](O& o) -> bool& { return o.structure.offset; },
+      "constant torque offset (default True)");
+  t.template add<bool>(
+      "asymmetric", [](O& o) -> bool& { return o.idim.asymmetric; },
+      "idim: separate Coulomb levels Fc_pos, Fc_neg (needs offset=False)");
+  t.template add<double>(
+      "v_deadband", [](O& o) -> double& { return o.idim.v_deadband; },
+      "idim: leave out samples with |qd| <= this [rad/s]");
+  t.template add<double>(
+      "K", [](O& o) -> double& { return o.sr3.K; },
+      "sr3: tanh(K qd) in place of sgn(qd) [s/rad] (0: sgn)");
+  t.template add<int>(
+      "n_viscous", [](O& o) -> int& { return o.sr3.n_viscous; },
+      "sr3: viscous library qd .. qd^N (default 3)");
+  t.template add<std::vector<double>>(
+      "delta", [](O& o) -> std::vector<double>& { return o.sr3.delta; },
+      "sr3: Stribeck exponents of the library (default [0.5, 1, 2, 4])");
+  t.template add<std::vector<double>>(
+      "sigma0_init", [](O& o) -> std::vector<double>& { return o.sr3.sigma0_init; },
+      "sr3: initial sigma0 values [N m/rad]");
+  t.template add<int>(
+      "aic_observations", [](O& o) -> int& { return o.sr3.aic_observations; },
+      "sr3: number of AIC observations (0: max(40, columns + 10))");
+  t.custom(
+      "output",
+      [](O& o, const py::handle& h) {
+        using Out = identify::JointOeOptions::Output;
+        o.oe.output = choice(
+            "output", option_cast<std::string>("output", h),
+            std::vector<std::pair<std::string, Out>>{
+                {"position", Out::position}, {"velocity", Out::velocity}, {"both", Out::both}});
+      },
+      "oe: fit 'position', 'velocity' or 'both' (default)");
+  t.custom(
+      "jacobian",
+      [](O& o, const py::handle& h) {
+        using Jac = identify::JointOeOptions::Jacobian;
+        o.oe.jacobian = choice("jacobian", option_cast<std::string>("jacobian", h),
+                               std::vector<std::pair<std::string, Jac>>{
+                                   {"sensitivities", Jac::sensitivities},
+                                   {"central_differences", Jac::central_differences}});
+      },
+      "oe: the Jacobian by forward 'sensitivities' of the simulation (default; LuGre "
+      "friction) or by 'central_differences'");
+  t.template add<double>(
+      "segment_s", [](O& o) -> double& { return o.oe.segment_s; },
+      "oe: multiple-shooting segment length [s] (0: whole; default 0.25)");
+  t.template add<int>(
+      "max_iterations", [](O& o) -> int& { return o.oe.max_iterations; },
+      "oe: largest number of solver iterations (default 50)");
+  t.template add<bool>(
+      "closed_loop", [](O& o) -> bool& { return o.oe.closed_loop; },
+      "oe: simulate under the controller (needs desired=)");
+  t.custom(
+      "controller",
+      [](O& o, const py::handle& h) {
+        if (py::isinstance<py::str>(h) && h.cast<std::string>() == "fit") return;
+        o.fit_controller = false;
+        if (const auto path = as_path(h)) {
+          o.oe.controller = io::read_controller_file(*path);
+          o.controller_label = *path;
+        } else {
+          o.oe.controller = io::parse_controller_json(python_to_json(h).dump(), "controller");
+          o.controller_label = "controller";
+        }
+      },
+      "closed loop: 'fit' (default: gains by least squares) or a CONTROLLER.json (dict "
+      "or path)");
+  t.custom(
+      "max_step",
+      [](O& o, const py::handle& h) {
+        o.oe.max_step = o.eval.max_step = option_cast<double>("max_step", h);
+      },
+      "largest simulation step of oe and of the validation [s] (default 0.001)");
   add_prep_options(t);
   return t;
 }
@@ -192,9 +222,9 @@ OptionTable<workflows::EvalJointOptions>& eval_joint_table() {
   static bool done = false;
   if (done) return t;
   done = true;
-  t.template add<double>("max_step",
-                         [](workflows::EvalJointOptions& o) -> double& { return o.eval.max_step; },
-                         "largest simulation step [s] (default 0.001)");
+  t.template add<double>(
+      "max_step", [](workflows::EvalJointOptions& o) -> double& { return o.eval.max_step; },
+      "largest simulation step [s] (default 0.001)");
   add_prep_options(t);
   return t;
 }
@@ -206,8 +236,8 @@ struct EvalJointResult {
   std::string joint_file;
 };
 
-#define VIEW(Type, member, doc)                                                         \
-  def_property_readonly(                                                              \
+#define VIEW(Type, member, doc) \
+  def_property_readonly(        \
       #member, [](const py::object& s) { return view(s.cast<const Type&>().member, s); }, doc)
 
 void bind_joint_results(py::module_& m) {
@@ -272,24 +302,29 @@ What fit_joint returns (workflows::FitJointOutcome): the joint model (`model`, t
 validation errors, the static curve and the method's details. to_json() is the CLI's
 joint_fit.json text, write(dir) writes the CLI's output directory.
 )doc")
-      .def_property_readonly("method", [](const FitJointOutcome& r) {
-        return workflows::joint_method_name(r.method); })
+      .def_property_readonly(
+          "method", [](const FitJointOutcome& r) { return workflows::joint_method_name(r.method); })
       .def_readonly("input", &FitJointOutcome::input)
       .def_readonly("training_data", &FitJointOutcome::training_data)
-      .def_property_readonly("validation_data", [](const py::object& s) {
-        return refs(s.cast<const FitJointOutcome&>().validation_data, s); })
-      .def_property_readonly("model", [](const FitJointOutcome& r) {
-        return json_to_python(io::joint_to_json(r.model)); },
-        "the joint model: the JOINT.json \"joint\" object (dict)")
-      .def_property_readonly("parameters", [](const py::object& s) {
-        return refs(s.cast<const FitJointOutcome&>().parameters, s); })
+      .def_property_readonly("validation_data",
+                             [](const py::object& s) {
+                               return refs(s.cast<const FitJointOutcome&>().validation_data, s);
+                             })
+      .def_property_readonly(
+          "model",
+          [](const FitJointOutcome& r) { return json_to_python(io::joint_to_json(r.model)); },
+          "the joint model: the JOINT.json \"joint\" object (dict)")
+      .def_property_readonly(
+          "parameters",
+          [](const py::object& s) { return refs(s.cast<const FitJointOutcome&>().parameters, s); })
       .def_readonly("reliability", &FitJointOutcome::reliability,
                     "whether the parameters' white-noise standard errors can be trusted "
                     "(Reliability): idim's, or oe's when its result is kept; None for sr3 and a "
                     "start read from a file")
       .def_readonly("training", &FitJointOutcome::training)
-      .def_property_readonly("validation", [](const py::object& s) {
-        return refs(s.cast<const FitJointOutcome&>().validation, s); })
+      .def_property_readonly(
+          "validation",
+          [](const py::object& s) { return refs(s.cast<const FitJointOutcome&>().validation, s); })
       .def_readonly("static_curve", &FitJointOutcome::static_curve)
       .def_readonly("steady_curve", &FitJointOutcome::steady_curve)
       .def_readonly("run_time_s", &FitJointOutcome::run_time_s, "[s]")
@@ -298,11 +333,16 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
       .def_readonly("lowpass", &FitJointOutcome::lowpass,
                     "the JointLowpassChoice made from the training record when no lowpass_cutoff "
                     "was given, else None")
-      .def_property_readonly("method_details", [](const FitJointOutcome& r) {
-        return json_to_python(io::joint_fit_to_json(r)["method_details"]); },
-        "joint_fit.json's method_details (idim, sr3, oe)")
-      .def("to_json", [](const FitJointOutcome& r) {
-        return io::joint_fit_to_json(r).dump(2) + "\n"; }, "The CLI's joint_fit.json text.")
+      .def_property_readonly(
+          "method_details",
+          [](const FitJointOutcome& r) {
+            return json_to_python(io::joint_fit_to_json(r)["method_details"]);
+          },
+          "joint_fit.json's method_details (idim, sr3, oe)")
+      .def(
+          "to_json",
+          [](const FitJointOutcome& r) { return io::joint_fit_to_json(r).dump(2) + "\n"; },
+          "The CLI's joint_fit.json text.")
       .def(
           "write",
           [](const FitJointOutcome& r, const py::object& dir, bool plots) {
@@ -323,33 +363,46 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
 What eval_joint returns (workflows::EvalJointOutcome): the preprocessed records (`data`) and
 the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.json text.
 )doc")
-      .def_property_readonly("data", [](const py::object& s) {
-        return refs(s.cast<const EvalJointResult&>().outcome.data, s); })
-      .def_property_readonly("evaluations", [](const py::object& s) {
-        return refs(s.cast<const EvalJointResult&>().outcome.evaluations, s); })
-      .def_property_readonly("model", [](const EvalJointResult& r) {
-        return json_to_python(io::joint_to_json(r.model)); })
+      .def_property_readonly("data",
+                             [](const py::object& s) {
+                               return refs(s.cast<const EvalJointResult&>().outcome.data, s);
+                             })
+      .def_property_readonly("evaluations",
+                             [](const py::object& s) {
+                               return refs(s.cast<const EvalJointResult&>().outcome.evaluations, s);
+                             })
+      .def_property_readonly(
+          "model",
+          [](const EvalJointResult& r) { return json_to_python(io::joint_to_json(r.model)); })
       .def_readonly("joint_file", &EvalJointResult::joint_file)
-      .def_property_readonly("verdict", [](const EvalJointResult& r) { return r.outcome.verdict; },
-                             "the Verdict on the model on these records")
-      .def_property_readonly("lowpass", [](const EvalJointResult& r) { return r.outcome.lowpass; },
-                             "per record: the JointLowpassChoice made for it, or None")
-      .def_property_readonly("warnings", [](const EvalJointResult& r) { return r.outcome.warnings; },
-                             "Every warning of the evaluation (joint_eval.json's \"warnings\").")
-      .def("to_json", [](const EvalJointResult& r) {
-        return io::joint_eval_to_json(r.outcome, r.model, r.joint_file).dump(2) + "\n"; },
-        "The CLI's joint_eval.json text.")
+      .def_property_readonly(
+          "verdict", [](const EvalJointResult& r) { return r.outcome.verdict; },
+          "the Verdict on the model on these records")
+      .def_property_readonly(
+          "lowpass", [](const EvalJointResult& r) { return r.outcome.lowpass; },
+          "per record: the JointLowpassChoice made for it, or None")
+      .def_property_readonly(
+          "warnings", [](const EvalJointResult& r) { return r.outcome.warnings; },
+          "Every warning of the evaluation (joint_eval.json's \"warnings\").")
+      .def(
+          "to_json",
+          [](const EvalJointResult& r) {
+            return io::joint_eval_to_json(r.outcome, r.model, r.joint_file).dump(2) + "\n";
+          },
+          "The CLI's joint_eval.json text.")
       .def(
           "write",
           [](const EvalJointResult& r, const py::object& dir, bool plots) {
-            return io::write_eval_joint(path_argument(dir, "dir"), r.outcome, r.model, r.joint_file, plots);
+            return io::write_eval_joint(path_argument(dir, "dir"), r.outcome, r.model, r.joint_file,
+                                        plots);
           },
           py::arg("dir"), py::arg("plots") = true, "Write the CLI's output directory.")
       .def(
           "report",
           [](const EvalJointResult& r, const py::object& path, const std::string& title) {
             return write_python_report(path, r.joint_file,
-                                       io::joint_eval_to_json(r.outcome, r.model, r.joint_file), title);
+                                       io::joint_eval_to_json(r.outcome, r.model, r.joint_file),
+                                       title);
           },
           py::arg("path"), py::arg("title") = "",
           "Write the report of the evaluation (the page `eval-joint --report` writes); returns the "
@@ -398,7 +451,8 @@ void bind_joint(py::module_& m) {
       },
       py::arg("training"), py::arg("validation") = py::none(), py::kw_only(),
       py::arg("desired") = py::none(), py::arg("progress") = py::none(),
-      (std::string(R"doc(fit_joint(training, validation=None, *, desired=None, progress=None, **options) -> FitJointOutcome
+      (std::string(
+           R"doc(fit_joint(training, validation=None, *, desired=None, progress=None, **options) -> FitJointOutcome
 
 Identify a robot joint (inertia, gravity terms, offset, friction) from a trajectory
 (workflows::fit_joint; the CLI's `fit-joint`; docs/joint-identification.md). Records: a Record
@@ -406,7 +460,8 @@ Identify a robot joint (inertia, gravity terms, offset, friction) from a traject
 torque_from_command), a file path read with the channel options, a DataFrame or a dict of
 arrays; validation may be a list. desired: the controller's desired trajectory (closed-loop oe;
 a file is read with columns position, velocity, torque).
-)doc") + kProgressDoc + "\n" + fit_joint_table().doc())
+)doc") +
+       kProgressDoc + "\n" + fit_joint_table().doc())
           .c_str());
   m.def(
       "eval_joint",
@@ -429,7 +484,8 @@ a file is read with columns position, velocity, torque).
 
 The error measures of a joint model on records (workflows::eval_joint; the CLI's
 `eval-joint`): model is a FitJointOutcome, a "joint" dict or a JOINT.json / joint_fit.json path.
-)doc") + kProgressDoc + "\n" + eval_joint_table().doc())
+)doc") +
+       kProgressDoc + "\n" + eval_joint_table().doc())
           .c_str());
 }
 

@@ -11,8 +11,6 @@
 namespace frictionlab::data {
 namespace {
 
-
-
 struct Channel {
   const char* name;
   const std::vector<double>* values;
@@ -44,16 +42,16 @@ int sgn(double x) { return (x > 0) - (x < 0); }
 /// step beyond kSlowStep is a sampling rate below 1 Hz, implausible for friction, joint and
 /// sensorless records (their dynamics last milliseconds to seconds). "" when neither holds.
 std::string time_unit_warning(const std::vector<double>& t, const signal::SamplingStats& s) {
-  constexpr double kSlowStep = 1;    // [s]
-  constexpr double kMsSpan = 1000;   // [time units]
-  const bool integers = std::all_of(t.begin(), t.end(), [](double x) { return x == std::round(x); });
-  const std::string found = "median sample step " + format_number(s.dt_median) + " over " +
-                            format_number(s.duration);
+  constexpr double kSlowStep = 1;   // [s]
+  constexpr double kMsSpan = 1000;  // [time units]
+  const bool integers =
+      std::all_of(t.begin(), t.end(), [](double x) { return x == std::round(x); });
+  const std::string found =
+      "median sample step " + format_number(s.dt_median) + " over " + format_number(s.duration);
   if (integers && s.dt_median >= 1 && s.dt_median <= 10 && s.duration > kMsSpan)
     return "the time column looks like milliseconds: integer times, " + found +
-           " (frictionlab expects seconds: read as seconds this is a " +
-           format_number(s.duration) + " s record sampled at " + format_number(s.sample_rate) +
-           " Hz; divide the time by 1000)";
+           " (frictionlab expects seconds: read as seconds this is a " + format_number(s.duration) +
+           " s record sampled at " + format_number(s.sample_rate) + " Hz; divide the time by 1000)";
   if (s.dt_median > kSlowStep)
     return "the " + found + " s is a sampling rate of " + format_number(s.sample_rate) +
            " Hz, implausibly slow for friction identification: is the time column in seconds? "
@@ -65,9 +63,8 @@ std::string time_unit_warning(const std::vector<double>& t, const signal::Sampli
 
 RecordError::RecordError(std::string source, std::size_t sample, std::string channel,
                          const std::string& message)
-    : std::invalid_argument(source + ": " +
-                            (sample > 0 ? "sample " + std::to_string(sample) + ": " : "") +
-                            message),
+    : std::invalid_argument(
+          source + ": " + (sample > 0 ? "sample " + std::to_string(sample) + ": " : "") + message),
       source_(std::move(source)),
       sample_(sample),
       channel_(std::move(channel)),
@@ -113,9 +110,9 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
   // 3. too short
   const std::size_t min_n = std::max<std::size_t>(opt.min_samples, 2);
   if (n < min_n)
-    throw RecordError(src, 0, "", "the record has " + std::to_string(n) +
-                                      " samples; at least " + std::to_string(min_n) +
-                                      " are required");
+    throw RecordError(src, 0, "",
+                      "the record has " + std::to_string(n) + " samples; at least " +
+                          std::to_string(min_n) + " are required");
 
   // 4. non-finite values
   for (const Channel& c : channels_of(r)) {
@@ -157,12 +154,14 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
 
   if (s.jitter_max > opt.jitter_warning) {
     const std::size_t k = s.worst_step;
-    rep.warnings.push_back(
-        src + ": the sample step varies by up to " + format_number(100 * s.jitter_max) +
-        "% of its median " + format_number(s.dt_median) + " s (from " + format_number(s.dt_min) +
-        " s to " + format_number(s.dt_max) + " s, largest deviation before sample " +
-        std::to_string(k + 1) + "); Savitzky-Golay differentiation and low-pass filtering need a "
-        "uniform rate: resample first" + kResampleHint);
+    rep.warnings.push_back(src + ": the sample step varies by up to " +
+                           format_number(100 * s.jitter_max) + "% of its median " +
+                           format_number(s.dt_median) + " s (from " + format_number(s.dt_min) +
+                           " s to " + format_number(s.dt_max) +
+                           " s, largest deviation before sample " + std::to_string(k + 1) +
+                           "); Savitzky-Golay differentiation and low-pass filtering need a "
+                           "uniform rate: resample first" +
+                           kResampleHint);
   }
 
   if (std::string w = time_unit_warning(r.t, s); !w.empty()) rep.warnings.push_back(src + ": " + w);
@@ -194,8 +193,8 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
       if (side != 0 && sv != side) ++rep.velocity_reversals;
       side = sv;
     }
-    const std::string what = rep.motion_from_position ? "velocity (from the position increments)"
-                                                      : "velocity";
+    const std::string what =
+        rep.motion_from_position ? "velocity (from the position increments)" : "velocity";
     if (vmax == 0) {
       rep.warnings.push_back(src + ": the " + what + " is zero everywhere");
     } else if (opt.needs_reversals && rep.velocity_sign_changes == 0) {
@@ -205,8 +204,8 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
     } else if (opt.needs_reversals && rep.velocity_reversals == 0) {
       rep.warnings.push_back(
           src + ": " + what + " changes sign only inside +-" +
-          format_number(100 * opt.reversal_deadband) + "% of its maximum |v| = " +
-          format_number(vmax) +
+          format_number(100 * opt.reversal_deadband) +
+          "% of its maximum |v| = " + format_number(vmax) +
           " (noise at standstill): the dynamic parameters are not identifiable from this record");
     }
   }

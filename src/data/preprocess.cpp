@@ -54,14 +54,14 @@ void check_resampling_gaps(const std::vector<double>& t, double max_gap, const s
   std::size_t k = 1;
   while (!(t[k] - t[k - 1] > limit)) ++k;
   const double gap = t[k] - t[k - 1];
-  const std::string rule =
-      max_gap > 0 ? "the largest gap allowed, " + format_number(max_gap) + " s"
-                  : format_number(kResampleGapSteps) + " times the median step " +
-                        format_number(s.dt_median) + " s";
+  const std::string rule = max_gap > 0
+                               ? "the largest gap allowed, " + format_number(max_gap) + " s"
+                               : format_number(kResampleGapSteps) + " times the median step " +
+                                     format_number(s.dt_median) + " s";
   throw RecordError(src, k + 1, "time",
-                    "resampling: a gap of " + format_number(gap) + " s from t = " +
-                        format_number(t[k - 1]) + " s to t = " + format_number(t[k]) +
-                        " s is longer than " + rule +
+                    "resampling: a gap of " + format_number(gap) +
+                        " s from t = " + format_number(t[k - 1]) +
+                        " s to t = " + format_number(t[k]) + " s is longer than " + rule +
                         ": interpolation would invent the data inside it; split the record at "
                         "the gap, or allow it explicitly (max gap in seconds: --max-gap, "
                         "resample_max_gap)");
@@ -71,7 +71,8 @@ void check_resampling_gaps(const std::vector<double>& t, double max_gap, const s
 
 std::string describe(const PreprocessOptions& o) {
   std::vector<std::string> stages;
-  if (o.resample_rate > 0) stages.push_back("resample to " + format_number(o.resample_rate) + " Hz");
+  if (o.resample_rate > 0)
+    stages.push_back("resample to " + format_number(o.resample_rate) + " Hz");
   if (o.lowpass_cutoff > 0)
     stages.push_back("low-pass " + format_number(o.lowpass_cutoff) + " Hz (Butterworth order " +
                      std::to_string(o.lowpass_order) + ", zero-phase)");
@@ -84,10 +85,12 @@ std::string describe(const PreprocessOptions& o) {
                          : std::string("acceleration from velocity (") + method + ")");
   }
   if (o.reintegrate) stages.emplace_back("re-integrated");
-  if (o.tv_force_alpha > 0) stages.push_back("TV de-noised force (alpha " + format_number(o.tv_force_alpha) + ")");
+  if (o.tv_force_alpha > 0)
+    stages.push_back("TV de-noised force (alpha " + format_number(o.tv_force_alpha) + ")");
   if (o.decimate > 1)
-    stages.push_back("keep every " + std::to_string(o.decimate) + "-th sample" +
-                     (o.decimate_filter == DecimateFilter::antialias ? " (anti-alias filter)" : ""));
+    stages.push_back(
+        "keep every " + std::to_string(o.decimate) + "-th sample" +
+        (o.decimate_filter == DecimateFilter::antialias ? " (anti-alias filter)" : ""));
   if (o.trim_s > 0) stages.push_back("trim " + format_number(o.trim_s) + " s at each end");
   std::string out;
   for (const auto& s : stages) out += (out.empty() ? "" : ", ") + s;
@@ -113,9 +116,8 @@ Record preprocess(const Record& in, const PreprocessOptions& opt) {
     if (opt.resample_rate != 0) {
       stage = "resampling";
       check_resampling_gaps(in.t, opt.resample_max_gap, src);
-      const std::vector<double> grid =
-          signal::uniform_grid(in.t.empty() ? 0.0 : in.t.front(),
-                               in.t.empty() ? 0.0 : in.t.back(), opt.resample_rate);
+      const std::vector<double> grid = signal::uniform_grid(
+          in.t.empty() ? 0.0 : in.t.front(), in.t.empty() ? 0.0 : in.t.back(), opt.resample_rate);
       for (auto* c : channels(r))
         if (!c->empty()) *c = signal::interp_linear(in.t, *c, grid);
       r.t = grid;
@@ -137,11 +139,10 @@ Record preprocess(const Record& in, const PreprocessOptions& opt) {
     if (opt.lowpass_cutoff != 0) {
       stage = "low-pass filtering";
       if (plain_decimation && !(opt.lowpass_cutoff < 0.5 * fs() / opt.decimate))
-        throw std::invalid_argument(
-            "the low-pass cut-off " + format_number(opt.lowpass_cutoff) +
-            " Hz must be below the Nyquist frequency after decimation by " +
-            std::to_string(opt.decimate) + " (" + format_number(0.5 * fs() / opt.decimate) +
-            " Hz)");
+        throw std::invalid_argument("the low-pass cut-off " + format_number(opt.lowpass_cutoff) +
+                                    " Hz must be below the Nyquist frequency after decimation by " +
+                                    std::to_string(opt.decimate) + " (" +
+                                    format_number(0.5 * fs() / opt.decimate) + " Hz)");
       const signal::Sos sos = signal::butter_lowpass(opt.lowpass_order, opt.lowpass_cutoff, fs());
       for (auto* c : channels(r))
         if (!c->empty()) *c = signal::sosfiltfilt(sos, *c);

@@ -93,8 +93,7 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
                                   format_number(raw.timestamp[i - 1], 10) + " then " +
                                   format_number(raw.timestamp[i], 10) + ")");
   const double duration = raw.timestamp.back();
-  if (!(duration > 0.0))
-    throw std::invalid_argument("resample: the last timestamp must be > 0");
+  if (!(duration > 0.0)) throw std::invalid_argument("resample: the last timestamp must be > 0");
   // numpy.arange(0, duration, dt): ceil(duration / dt) samples.
   // 1e8 samples (800 MB per channel list, hours of simulation): beyond it a wrong unit of the
   // timestamps or of dt, not a log
@@ -114,8 +113,8 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
     return has;
   };
   const bool has_speed = clear(out.speed), has_current = clear(out.current),
-             has_load = clear(out.load),
-             has_volts = clear(out.input_volts), has_temp = clear(out.temp);
+             has_load = clear(out.load), has_volts = clear(out.input_volts),
+             has_temp = clear(out.temp);
   out.timestamp.clear();
   out.position.clear();
   out.goal_position.clear();
@@ -126,7 +125,9 @@ ServoLog resample_servo_log(const ServoLog& raw, double dt) {
     while (frame + 2 < n && t > raw.timestamp[frame + 1]) ++frame;
     const double t1 = raw.timestamp[frame], t2 = raw.timestamp[frame + 1];
     const double w = (t - t1) / (t2 - t1);
-    auto lerp = [&](const std::vector<double>& v) { return v[frame] + (v[frame + 1] - v[frame]) * w; };
+    auto lerp = [&](const std::vector<double>& v) {
+      return v[frame] + (v[frame + 1] - v[frame]) * w;
+    };
     out.timestamp.push_back(t);
     out.position.push_back(lerp(raw.position));
     out.goal_position.push_back(lerp(raw.goal_position));
@@ -145,9 +146,8 @@ bool servo_log_selected(const ServoLog& log, const ServoLogFilter& filter) {
   if (!filter.kp.empty() &&
       std::find(filter.kp.begin(), filter.kp.end(), log.kp) == filter.kp.end())
     return false;
-  if (!filter.trajectory.empty() &&
-      std::find(filter.trajectory.begin(), filter.trajectory.end(), log.trajectory) ==
-          filter.trajectory.end())
+  if (!filter.trajectory.empty() && std::find(filter.trajectory.begin(), filter.trajectory.end(),
+                                              log.trajectory) == filter.trajectory.end())
     return false;
   if (!filter.files.empty()) {
     const std::string base = std::filesystem::path(log.file).filename().string();

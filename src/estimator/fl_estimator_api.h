@@ -47,8 +47,8 @@ FL_OUTPUT FL_FN(_step)(FL_STATE* e, FL_REAL current, FL_REAL velocity, FL_REAL d
 FL_OUTPUT FL_FN(_step_displacement)(FL_STATE* e, FL_REAL current, FL_REAL dx, FL_REAL dt,
                                     FL_REAL correction) {
   FL_OUTPUT o;
-  o.ok = fl_cycle_displacement(&e->params, e->z_max, &e->z, &e->v_prev, current, dx, dt,
-                               correction, &o.friction, &o.torque);
+  o.ok = fl_cycle_displacement(&e->params, e->z_max, &e->z, &e->v_prev, current, dx, dt, correction,
+                               &o.friction, &o.torque);
   o.z = e->z;
   return o;
 }

@@ -1,6 +1,7 @@
-/* frictionlab: the torque estimator's C API in float (include/frictionlab/estimator/torque_estimator.h).
- * The computation is fl_estimator_impl.h, shared with `frictionlab export c`; the API functions
- * are fl_estimator_api.h, shared with the other precision. */
+/* frictionlab: the torque estimator's C API in float
+ * (include/frictionlab/estimator/torque_estimator.h). The computation is fl_estimator_impl.h,
+ * shared with `frictionlab export c`; the API functions are fl_estimator_api.h, shared with the
+ * other precision. */
 #include "frictionlab/estimator/torque_estimator.h"
 
 #define FL_REAL float

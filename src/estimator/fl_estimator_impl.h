@@ -89,7 +89,9 @@ static FL_REAL fl_damping(const FL_PARAMS* p, FL_REAL v) {
 }
 
 /* sigma0 |v| / g(v) (lugre.hpp rate). */
-static FL_REAL fl_rate(const FL_PARAMS* p, FL_REAL v) { return p->sigma0 * FL_FABS(v) / fl_g(p, v); }
+static FL_REAL fl_rate(const FL_PARAMS* p, FL_REAL v) {
+  return p->sigma0 * FL_FABS(v) / fl_g(p, v);
+}
 
 /* F = sigma0 z + sigma1(v) dz/dt + sigma2 v, dz/dt at (z, v) (lugre.hpp force). */
 static FL_REAL fl_force(const FL_PARAMS* p, FL_REAL z, FL_REAL v) {
@@ -169,7 +171,9 @@ static FL_REAL fl_step_disp(const FL_PARAMS* p, FL_REAL z, FL_REAL dx, FL_REAL v
 static int fl_finite(FL_REAL x) { return isfinite(x) ? 1 : 0; }
 static int fl_positive(FL_REAL x) { return fl_finite(x) && x > FL_LIT(0.0); }
 static int fl_nonnegative(FL_REAL x) { return fl_finite(x) && x >= FL_LIT(0.0); }
-static FL_REAL fl_clamp(FL_REAL x, FL_REAL lo, FL_REAL hi) { return x < lo ? lo : (x > hi ? hi : x); }
+static FL_REAL fl_clamp(FL_REAL x, FL_REAL lo, FL_REAL hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
 
 /* The first invalid parameter, 0 if none (torque_estimator.hpp first_invalid). */
 static int fl_check(const FL_PARAMS* p) {
@@ -214,8 +218,8 @@ static int fl_cycle_velocity(const FL_PARAMS* p, FL_REAL z_max, FL_REAL* z, FL_R
                              FL_REAL current, FL_REAL velocity, FL_REAL dt, FL_REAL correction,
                              FL_REAL* friction, FL_REAL* torque) {
   const int linear = p->hold == 1;
-  FL_REAL zn = linear ? fl_step_linear(p, *z, *v_prev, velocity, dt)
-                      : fl_step_zoh(p, *z, *v_prev, dt);
+  FL_REAL zn =
+      linear ? fl_step_linear(p, *z, *v_prev, velocity, dt) : fl_step_zoh(p, *z, *v_prev, dt);
   if (correction != FL_LIT(0.0)) {
     const FL_REAL vm = linear ? (*v_prev + velocity) / FL_LIT(2.0) : *v_prev;
     zn += dt * fl_phi1(fl_rate(p, vm) * dt) * correction;

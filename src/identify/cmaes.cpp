@@ -33,7 +33,7 @@ Cmaes::Cmaes(const std::vector<double>& m0, double sigma0, int lambda, std::uint
   const double alpha_cov = 2.0;
   c1_ = alpha_cov / ((n + 1.3) * (n + 1.3) + mueff_);
   cmu_ = std::min(1.0 - c1_ - 1e-8, alpha_cov * (mueff_ - 2.0 + 1.0 / mueff_) /
-                                 ((n + 2.0) * (n + 2.0) + alpha_cov * mueff_ / 2.0));
+                                        ((n + 2.0) * (n + 2.0) + alpha_cov * mueff_ / 2.0));
   const double alpha_mu = 1.0 + c1_ / cmu_;
   const double alpha_mueff = 1.0 + 2.0 * mueff_neg / (mueff_ + 2.0);
   const double alpha_posdef = (1.0 - c1_ - cmu_) / (n * cmu_);

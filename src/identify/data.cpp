@@ -37,7 +37,8 @@ FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup
   for (std::size_t k = 1; k < rec.t.size(); ++k)
     if (!(rec.t[k] > rec.t[k - 1]))
       throw FitError(src + ": time is not strictly increasing at sample " + std::to_string(k) +
-                     " (t = " + format_number(rec.t[k - 1]) + " then " + format_number(rec.t[k]) + ")");
+                     " (t = " + format_number(rec.t[k - 1]) + " then " + format_number(rec.t[k]) +
+                     ")");
   // (each names the option that gives the channel: the CLI's, then Python's keyword)
   check_channel(rec, rec.velocity, "velocity",
                 "identification needs the velocity: --velocity COLUMN, or --position COLUMN with "
@@ -53,8 +54,9 @@ FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup
   d.y = rec.force;
   d.sensorless = problem == ProblemKind::sensorless;
   if (d.sensorless) {
-    check_channel(rec, rec.current, "current",
-                  "the sensorless problem needs the motor current: --current COLUMN; Python current=");
+    check_channel(
+        rec, rec.current, "current",
+        "the sensorless problem needs the motor current: --current COLUMN; Python current=");
     d.i = rec.current;
   }
   if (!(warmup_s >= 0) || !std::isfinite(warmup_s))

@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/integrate/stepper.hpp"
-#include "frictionlab/format.hpp"
 #include "frictionlab/models/lugre/sensitivity.hpp"
 #include "frictionlab/models/registry.hpp"
 #include "internal.hpp"
@@ -87,8 +87,13 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
  public:
   SimCost(const FamilyT<Info>& fam, const FitData& d, std::vector<double> theta,
           std::vector<int> free, Robust loss, int threads, bool jets_only)
-      : fam_(fam), d_(d), theta_(std::move(theta)), free_(std::move(free)), loss_(loss),
-        threads_(threads), jets_only_(jets_only) {
+      : fam_(fam),
+        d_(d),
+        theta_(std::move(theta)),
+        free_(std::move(free)),
+        loss_(loss),
+        threads_(threads),
+        jets_only_(jets_only) {
     set_num_residuals(static_cast<int>(d_.m()));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(free_.size()));
   }
@@ -99,8 +104,11 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     bool ok = true;
     if (jacobians == nullptr || jacobians[0] == nullptr) {
       std::vector<double> th = theta_;
-      for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
-      const auto sink = [&](long k, const double& pred) { ok = put_residual(residuals, k, pred) && ok; };
+      for (std::size_t j = 0; j < nf; ++j)
+        th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
+      const auto sink = [&](long k, const double& pred) {
+        ok = put_residual(residuals, k, pred) && ok;
+      };
       if constexpr (kLuGre) {
         if (!jets_only_ && segmented(nf) && !ends_the_solve(parameters[0])) {
           // The residuals by the value simulation, and the Jacobian at this point at the same
@@ -143,8 +151,10 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         }
         if (const auto su = sens_setup(parameters[0])) {
           std::vector<double> th = theta_;
-          for (std::size_t j = 0; j < nf; ++j) th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
-          const bool good = sensitivity_dispatch(*su, parameters[0], th, residuals, jacobians[0], nullptr, nullptr);
+          for (std::size_t j = 0; j < nf; ++j)
+            th[static_cast<std::size_t>(free_[j])] = parameters[0][j];
+          const bool good = sensitivity_dispatch(*su, parameters[0], th, residuals, jacobians[0],
+                                                 nullptr, nullptr);
           if (segmented(nf)) {  // kept for the linear model of the next step (ends_the_solve)
             const auto m = static_cast<std::size_t>(d_.m());
             spec_residuals_.assign(residuals, residuals + m);
@@ -195,7 +205,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   }
   /// The normal equations of the kept Jacobian, assembled from the segments' parts by the pass
   /// that computed it (sensitivity_pass).
-  bool normal_at(const double* x, Eigen::MatrixXd& normal, Eigen::VectorXd& g, double& ss) const override {
+  bool normal_at(const double* x, Eigen::MatrixXd& normal, Eigen::VectorXd& g,
+                 double& ss) const override {
     const auto nf = free_.size();
     if (ne_x_.size() != nf || !std::equal(ne_x_.begin(), ne_x_.end(), x)) return false;
     normal = ne_N_;
@@ -216,7 +227,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     const std::vector<StateArray> z0 = start_states(x, th, b);
     std::vector<J> tj(theta_.size());
     for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
-    for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
+    for (std::size_t j = 0; j < nf; ++j)
+      tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
     // Per segment: the rows' derivatives with respect to z_s, and the end state (with its
     // derivatives with respect to theta and z_s).
     std::vector<double> dpdz(static_cast<std::size_t>(n) * ns, 0.0);
@@ -226,7 +238,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       const auto us = static_cast<std::size_t>(s);
       std::array<J, ns> zs{};
       for (int i = 0; i < ns; ++i)
-        zs[static_cast<std::size_t>(i)] = s == 0 ? J(0.0) : J(z0[us][static_cast<std::size_t>(i)], static_cast<int>(nf) + i);
+        zs[static_cast<std::size_t>(i)] =
+            s == 0 ? J(0.0) : J(z0[us][static_cast<std::size_t>(i)], static_cast<int>(nf) + i);
       bool good = true;
       const auto sink = [&](long k, const J& pred) {
         if (k < d_.first) return;
@@ -236,11 +249,13 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         double* jr = jac + static_cast<std::size_t>(row) * nf;
         for (std::size_t j = 0; j < nf; ++j) jr[j] = r.v[static_cast<int>(j)];
         for (int i = 0; i < ns; ++i)
-          dpdz[static_cast<std::size_t>(k) * ns + static_cast<std::size_t>(i)] = r.v[static_cast<int>(nf) + i];
+          dpdz[static_cast<std::size_t>(k) * ns + static_cast<std::size_t>(i)] =
+              r.v[static_cast<int>(nf) + i];
         good = good && std::isfinite(r.a) && r.v.allFinite();
       };
-      end[us] = fam_.template state_array<J>(fam_.template run_range<J>(
-          tj.data(), d_, Method::exact, d_.hold, b[us], b[us + 1], fam_.template state_of<J>(zs), sink));
+      end[us] = fam_.template state_array<J>(
+          fam_.template run_range<J>(tj.data(), d_, Method::exact, d_.hold, b[us], b[us + 1],
+                                     fam_.template state_of<J>(zs), sink));
       seg_ok[us] = good ? 1 : 0;
     };
     for_each_index(kSegments, threads_, [&](std::size_t s) { segment(static_cast<int>(s)); });
@@ -249,7 +264,9 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     // Chain the segments: D (ns x nf) = dz_s / dtheta.
     std::array<std::array<double, N>, ns> D{};
     for (int i = 0; i < ns; ++i)
-      for (std::size_t j = 0; j < nf; ++j) D[static_cast<std::size_t>(i)][j] = end[0][static_cast<std::size_t>(i)].v[static_cast<int>(j)];
+      for (std::size_t j = 0; j < nf; ++j)
+        D[static_cast<std::size_t>(i)][j] =
+            end[0][static_cast<std::size_t>(i)].v[static_cast<int>(j)];
     for (int s = 1; s < kSegments; ++s) {
       const auto us = static_cast<std::size_t>(s);
       for (long k = std::max(b[us], d_.first); k < b[us + 1]; ++k) {
@@ -265,7 +282,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         for (std::size_t j = 0; j < nf; ++j) {
           double v = end[us][static_cast<std::size_t>(i)].v[static_cast<int>(j)];
           for (int l = 0; l < ns; ++l)
-            v += end[us][static_cast<std::size_t>(i)].v[static_cast<int>(nf) + l] * D[static_cast<std::size_t>(l)][j];
+            v += end[us][static_cast<std::size_t>(i)].v[static_cast<int>(nf) + l] *
+                 D[static_cast<std::size_t>(l)][j];
           Dn[static_cast<std::size_t>(i)][j] = v;
         }
       D = Dn;
@@ -279,7 +297,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   /// What the sensitivities derive from the parameterisation once per evaluation.
   struct SensSetup {
     std::array<std::array<double, N>, kLuGreFields> Dq{};  ///< dq/dtheta
-    std::array<double, N> dkm{};                            ///< dKm/dtheta
+    std::array<double, N> dkm{};                           ///< dKm/dtheta
     std::array<int, N> lane{};  ///< theta j's direction, -1: it does not move z
     int n_lanes = 0;            ///< directions that move z (the start state's is n_lanes)
   };
@@ -307,14 +325,17 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     if (nf > static_cast<std::size_t>(N)) return std::nullopt;
     std::vector<J> tj(theta_.size());
     for (std::size_t i = 0; i < theta_.size(); ++i) tj[i] = J(theta_[i]);
-    for (std::size_t j = 0; j < nf; ++j) tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
+    for (std::size_t j = 0; j < nf; ++j)
+      tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
     const auto at_j = fam_.template params_at<J>(tj.data());
     if (!(at_j.first.vd.a == 0.0) || !at_j.first.vd.v.isZero()) return std::nullopt;
     // dq/dtheta (kLuGreFields x nf) and dKm/dtheta.
     SensSetup su;
     const auto qj = lugre_fields<J>(at_j.first);
     for (int q = 0; q < kLuGreFields; ++q)
-      for (std::size_t j = 0; j < nf; ++j) su.Dq[static_cast<std::size_t>(q)][j] = qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
+      for (std::size_t j = 0; j < nf; ++j)
+        su.Dq[static_cast<std::size_t>(q)][j] =
+            qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
     for (std::size_t j = 0; j < nf; ++j) su.dkm[j] = at_j.second.v[static_cast<int>(j)];
     // The directions that move z: a lane each, then the start state's.
     for (std::size_t j = 0; j < nf; ++j) {
@@ -331,13 +352,15 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   bool sensitivity_dispatch(const SensSetup& su, const double* x, const std::vector<double>& th,
                             double* residuals, double* jac, double* value_residuals,
                             bool* value_ok) const {
-    if (su.n_lanes + 1 <= 5) return sensitivity_pass<5>(su, x, th, residuals, jac, value_residuals, value_ok);
+    if (su.n_lanes + 1 <= 5)
+      return sensitivity_pass<5>(su, x, th, residuals, jac, value_residuals, value_ok);
     return sensitivity_pass<8>(su, x, th, residuals, jac, value_residuals, value_ok);
   }
 
   template <int NL>
   bool sensitivity_pass(const SensSetup& su, const double* x, const std::vector<double>& th,
-                        double* residuals, double* jac, double* value_residuals, bool* value_ok) const {
+                        double* residuals, double* jac, double* value_residuals,
+                        bool* value_ok) const {
     const auto nf = free_.size();
     ne_x_.clear();
     const int zl = su.n_lanes;  // the start state's direction
@@ -349,7 +372,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     LuGreSeeds<double, NL> seeds;
     for (std::size_t j = 0; j < nf; ++j)
       if (su.lane[j] >= 0)
-        for (int q = 0; q < kLuGreFields; ++q) seeds.set(q, su.lane[j], su.Dq[static_cast<std::size_t>(q)][j]);
+        for (int q = 0; q < kLuGreFields; ++q)
+          seeds.set(q, su.lane[j], su.Dq[static_cast<std::size_t>(q)][j]);
     // The force-only parameters: dF/dtheta_j = zdot e_sigma1 + v e_sigma2.
     struct ForceOnly {
       std::size_t j;
@@ -392,8 +416,9 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         for (int s = 0; s < nseg; ++s) {
           if (s + 1 == nseg && value_residuals == nullptr) break;
           const auto us = static_cast<std::size_t>(s);
-          z = fam_.template state_array<double>(fam_.template run_range<double>(
-              th.data(), d_, Method::exact, d_.hold, b[us], b[us + 1], fam_.template state_of<double>(z), sink));
+          z = fam_.template state_array<double>(
+              fam_.template run_range<double>(th.data(), d_, Method::exact, d_.hold, b[us],
+                                              b[us + 1], fam_.template state_of<double>(z), sink));
           if (s + 1 < nseg) {
             z0[us + 1] = z;
             ready.store(s + 2, std::memory_order_release);
@@ -411,8 +436,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     struct End {
       double dz_dzs = 0;
       std::array<double, N> dz_dtheta{};  // with z_s held
-      double z = 0;                        // the state (guessed: from the guessed start)
-      std::array<double, N> dx_sum{};      // guessed: the arcs' dx summed over the segment (X)
+      double z = 0;                       // the state (guessed: from the guessed start)
+      std::array<double, N> dx_sum{};     // guessed: the arcs' dx summed over the segment (X)
     };
     // guessed: how many segments' true start states are known (z0[0..chained-1]; segment 0
     // starts from rest); every segment commits its correction in order (commit below).
@@ -451,13 +476,15 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     //   r += q delta, row += M delta, dz_end/dtheta -= Phi_end X_end delta,  delta = z_s - z^_s,
     // and z_{s+1} = z^_end + Phi_end delta published for the next one.
     const auto commit = [&](std::size_t s, const std::vector<double>& mloc) {
-      for (int c = chained.load(std::memory_order_acquire); c <= static_cast<int>(s) && !chain_failed.load();
+      for (int c = chained.load(std::memory_order_acquire);
+           c <= static_cast<int>(s) && !chain_failed.load();
            c = chained.load(std::memory_order_acquire))
         chained.wait(c, std::memory_order_acquire);
       if (chain_failed.load()) return;
       const double delta = z0[s][0];  // (z^_s = 0)
       if (s > 0 && delta != 0.0) {
-        for (std::size_t j = 0; j < nf; ++j) end[s].dz_dtheta[j] -= end[s].dz_dzs * end[s].dx_sum[j] * delta;
+        for (std::size_t j = 0; j < nf; ++j)
+          end[s].dz_dtheta[j] -= end[s].dz_dzs * end[s].dx_sum[j] * delta;
         const long r0 = std::max(b[s], d_.first) - d_.first, r1 = b[s + 1] - d_.first;
         bool good = true;
         for (long row = r0; row < r1; ++row) {
@@ -484,7 +511,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       const bool with_m = guessed && s > 0;
       thread_local std::vector<double> mloc;  // the segment's M rows (guessed)
       const long mrow0 = std::max(b[s], d_.first) - d_.first;
-      if (with_m) mloc.resize(static_cast<std::size_t>(std::max(0L, b[s + 1] - d_.first - mrow0)) * nf);
+      if (with_m)
+        mloc.resize(static_cast<std::size_t>(std::max(0L, b[s + 1] - d_.first - mrow0)) * nf);
       double z = guessed ? 0.0 : z0[s][0];
       LuGreSens<double, NL> dz{};
       dz[static_cast<std::size_t>(zl)] = s == 0 ? 0.0 : 1.0;
@@ -528,13 +556,15 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
             // and the force-only columns' zdot = v - a z gives -a Phi e_sigma1.
             const double Phi = dz[static_cast<std::size_t>(zl)];
             const double inv_g = 1.0 / w.g, av = std::abs(w.v), a = p.sigma0 * av * inv_g;
-            const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a * inv_g, c0 = 1.0 - p.sigma1 * av * inv_g;
+            const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a * inv_g,
+                         c0 = 1.0 - p.sigma1 * av * inv_g;
             double* mr = mloc.data() + static_cast<std::size_t>(row - mrow0) * nf;
             for (std::size_t j = 0; j < nf; ++j) {
               double m = 0;
               if (const int l = su.lane[j]; l >= 0) {
                 const auto ul = static_cast<std::size_t>(l);
-                m = Phi * (-kz * X[ul] + cg * w.dg[ul] + c0 * seeds.e[kQs0][ul] - a * seeds.e[kQs1][ul]);
+                m = Phi *
+                    (-kz * X[ul] + cg * w.dg[ul] + c0 * seeds.e[kQs0][ul] - a * seeds.e[kQs1][ul]);
               }
               mr[j] = m;
             }
@@ -608,7 +638,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       if (!c) return false;
     // Chain the segments: D = dz_s/dtheta, D_{s+1} = (dz_{s+1}/dtheta)|z_s + dz_{s+1}/dz_s D_s.
     // The normal equations from the segments' parts: J_s = L_s + q_s D_s^T gives
-    //   J_s^T J_s = L^T L + (L^T q) D^T + D (L^T q)^T + (q^T q) D D^T,  J_s^T r = L^T r + (q^T r) D.
+    //   J_s^T J_s = L^T L + (L^T q) D^T + D (L^T q)^T + (q^T q) D D^T,  J_s^T r = L^T r + (q^T r)
+    //   D.
     const auto np = static_cast<Eigen::Index>(nf);
     Eigen::MatrixXd NN = Eigen::MatrixXd::Zero(np, np);
     Eigen::VectorXd gg = Eigen::VectorXd::Zero(np);
@@ -653,16 +684,18 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   /// b.back() = n): every prediction to sink, and the state at each segment start (the same
   /// numbers as one pass). With to_end false the last segment is not simulated.
   template <class Sink>
-  std::vector<StateArray> simulate_by_segments(const std::vector<double>& th, std::span<const long> b,
-                                               Sink&& sink, bool to_end) const {
+  std::vector<StateArray> simulate_by_segments(const std::vector<double>& th,
+                                               std::span<const long> b, Sink&& sink,
+                                               bool to_end) const {
     const std::size_t nseg = b.size() - 1;
     std::vector<StateArray> z0(nseg);
     StateArray z{};
     for (std::size_t s = 0; s < nseg; ++s) {
       z0[s] = z;
       if (s + 1 < nseg || to_end)
-        z = fam_.template state_array<double>(fam_.template run_range<double>(
-            th.data(), d_, Method::exact, d_.hold, b[s], b[s + 1], fam_.template state_of<double>(z), sink));
+        z = fam_.template state_array<double>(
+            fam_.template run_range<double>(th.data(), d_, Method::exact, d_.hold, b[s], b[s + 1],
+                                            fam_.template state_of<double>(z), sink));
     }
     return z0;
   }
@@ -673,7 +706,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   std::vector<StateArray> start_states(const double* x, const std::vector<double>& th,
                                        std::span<const long> b) const {
     if (have_start_states(x, b)) return cache_z0_;
-    return simulate_by_segments(th, b, [](long, const double&) {}, false);
+    return simulate_by_segments(
+        th, b, [](long, const double&) {}, false);
   }
   /// Whether the step to x from the last Jacobian's point decreases the cost by less than
   /// kSpecDecrease of it by the linear model there, |r + J dx|^2 = ss + 2 g^T dx + dx^T N dx
@@ -691,7 +725,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     double change = 0;
     for (std::size_t a = 0; a < nf; ++a) {
       double Na = 0;
-      for (std::size_t b = 0; b < nf; ++b) Na += ne_N_(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)) * dx[b];
+      for (std::size_t b = 0; b < nf; ++b)
+        Na += ne_N_(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)) * dx[b];
       change += dx[a] * (2 * ne_g_(static_cast<Eigen::Index>(a)) + Na);
     }
     return ne_ss_ > 0 && -change < kSpecDecrease * ne_ss_;
@@ -773,8 +808,8 @@ class FamilyT final : public Family {
     fit_.report(own, reported);
     for (const auto& r : reported) {
       const int internal = r.internal >= 0 ? off + r.internal : -1;
-      user_.push_back({r.field, ref_name(r.field, sensorless), std::string(unit_text(r.unit, rot)),
-                       internal});
+      user_.push_back(
+          {r.field, ref_name(r.field, sensorless), std::string(unit_text(r.unit, rot)), internal});
     }
   }
 
@@ -792,7 +827,7 @@ class FamilyT final : public Family {
   /// their Jacobian evaluated by time segments (SimCost).
   template <int N>
   static constexpr bool kSegmentable =
-      HasArrayState<Model<ceres::Jet<double, N>>> && Model<double>::kNumStates <= 2;
+      HasArrayState<Model<ceres::Jet<double, N>>>&& Model<double>::kNumStates <= 2;
   static constexpr int kStates = Model<double>::kNumStates;
 
   /// The simulation from the state x at sample k0: the prediction at every sample k0 <= k < k1
@@ -866,7 +901,8 @@ class FamilyT final : public Family {
   /// M::at(p2, w.v) from w = M::at(p, w.v), p2 differing from p in force-affine parameters
   /// only: just what they change where the model says what that is (M::at_force_only).
   template <class M>
-  static typename M::AtVelocity at_of_other(const typename M::Params& p2, const typename M::AtVelocity& w) {
+  static typename M::AtVelocity at_of_other(const typename M::Params& p2,
+                                            const typename M::AtVelocity& w) {
     if constexpr (requires { M::at_force_only(p2, w); }) {
       return M::at_force_only(p2, w);
     } else {
@@ -909,7 +945,12 @@ class FamilyT final : public Family {
      public:
       Run(const FamilyT& f, const double* theta, const FitData& d, Method m, Hold h, int affine,
           std::span<const double> values)
-          : f_(f), theta_(theta, theta + f.size()), d_(d), m_(m), h_(h), values_(values.begin(), values.end()) {
+          : f_(f),
+            theta_(theta, theta + f.size()),
+            d_(d),
+            m_(m),
+            h_(h),
+            values_(values.begin(), values.end()) {
         sums_.assign(std::max<std::size_t>(values_.size(), 1), 0.0);
         if (affine < 0) return;
         const auto ui = static_cast<std::size_t>(affine);
@@ -922,12 +963,12 @@ class FamilyT final : public Family {
         if (k_ < k_end) {
           double rr = rr_, rd = rd_, dd = dd_;
           if (theta2_.empty()) {
-            x_ = f_.template run_range<double>(theta_.data(), d_, m_, h_, k_, k_end, x_,
-                                               [this, &rr](long k, const double& pred) {
-                                                 if (k < d_.first) return;
-                                                 const double r = d_.y[static_cast<std::size_t>(k)] - pred;
-                                                 rr += r * r;
-                                               });
+            x_ = f_.template run_range<double>(
+                theta_.data(), d_, m_, h_, k_, k_end, x_, [this, &rr](long k, const double& pred) {
+                  if (k < d_.first) return;
+                  const double r = d_.y[static_cast<std::size_t>(k)] - pred;
+                  rr += r * r;
+                });
           } else {
             x_ = f_.template run_range<double>(
                 theta_.data(), d_, m_, h_, k_, k_end, x_,
@@ -969,11 +1010,14 @@ class FamilyT final : public Family {
       double rr_ = 0, rd_ = 0, dd_ = 0;
       typename Model<double>::State x_{};
     };
-    if (affine >= 0 && (!force_affine(affine) || info_[static_cast<std::size_t>(affine)].tf == FitScale::log ||
-                        values.empty()))
-      throw std::invalid_argument("start_ssr: parameter " + std::to_string(affine) +
-                                  " is not a force-affine parameter on a linear scale, or no values");
-    return std::make_unique<Run>(*this, theta, d, m, h, affine, affine < 0 ? std::span<const double>() : values);
+    if (affine >= 0 &&
+        (!force_affine(affine) || info_[static_cast<std::size_t>(affine)].tf == FitScale::log ||
+         values.empty()))
+      throw std::invalid_argument(
+          "start_ssr: parameter " + std::to_string(affine) +
+          " is not a force-affine parameter on a linear scale, or no values");
+    return std::make_unique<Run>(*this, theta, d, m, h, affine,
+                                 affine < 0 ? std::span<const double>() : values);
   }
 
   bool force_affine(int i) const override {
@@ -991,8 +1035,7 @@ class FamilyT final : public Family {
     user_from_natural<double>(nat.data(), u);
   }
 
-  void user_jacobian(const double* theta, const std::vector<int>& free,
-                     double* G) const override {
+  void user_jacobian(const double* theta, const std::vector<int>& free, double* G) const override {
     const auto q = user_.size();
     const auto nf = free.size();
     if (nf == 0) return;
@@ -1011,13 +1054,12 @@ class FamilyT final : public Family {
     });
   }
 
-  std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d,
-                                                 const std::vector<double>& theta,
-                                                 const std::vector<int>& free,
-                                                 const Robust& loss, int threads,
-                                                 bool jets) const override {
+  std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d, const std::vector<double>& theta,
+                                                 const std::vector<int>& free, const Robust& loss,
+                                                 int threads, bool jets) const override {
     // Room in the Jet for the segment's start state when the evaluation is segmented.
-    const bool segmented = threads > 1 && kSegmentable<8> && d.n() >= kSegments * kMinSegmentSamples;
+    const bool segmented =
+        threads > 1 && kSegmentable<8> && d.n() >= kSegments * kMinSegmentSamples;
     const int width = static_cast<int>(free.size()) + (segmented ? kStates : 0);
     return with_jet_size(width, [&](auto nc) -> std::unique_ptr<ceres::CostFunction> {
       constexpr int N = decltype(nc)::value;
@@ -1031,7 +1073,8 @@ class FamilyT final : public Family {
     using P = decltype(fit_.template params<double, kSpecElements>(nat.data()));
     static_assert(std::is_same_v<P, typename Info::Params>,
                   "Fit::params<double, kSpecElements> must give the descriptor's Params");
-    return Info::spec(fit_.template params<double, kSpecElements>(nat.data() + (sensorless_ ? 1 : 0)));
+    return Info::spec(
+        fit_.template params<double, kSpecElements>(nat.data() + (sensorless_ ? 1 : 0)));
   }
 
   std::optional<FitStructure> nested() const override {
@@ -1042,7 +1085,8 @@ class FamilyT final : public Family {
     }
   }
 
-  std::vector<double> embed(const Family& nested, const std::vector<double>& nested_nat) const override {
+  std::vector<double> embed(const Family& nested,
+                            const std::vector<double>& nested_nat) const override {
     const std::size_t off = sensorless_ ? 1 : 0;
     const auto strip = [&](const std::vector<ParamInfo>& info) {
       std::vector<FitParam> out;
@@ -1130,8 +1174,9 @@ std::unique_ptr<Family> make_family(const ModelChoice& m, ProblemKind problem, b
       out = std::make_unique<FamilyT<I>>(typename I::Fit(st), sl, rotary);
     }
   });
-  if (!out) throw FitError("model '" + m.name + "' cannot be fitted; fittable: " +
-                           join_list(fit_model_names()));
+  if (!out)
+    throw FitError("model '" + m.name +
+                   "' cannot be fitted; fittable: " + join_list(fit_model_names()));
   return out;
 }
 

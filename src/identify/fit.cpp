@@ -82,7 +82,8 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
     }
     out.nested = model_name(nm);
     prog(label + ": first the nested model " + out.nested);
-    const auto inner = lsq_optimum(opt, nm, *nfam, d, nnat, prog, label + " (nested " + out.nested + ")");
+    const auto inner =
+        lsq_optimum(opt, nm, *nfam, d, nnat, prog, label + " (nested " + out.nested + ")");
     auto emb = fam.embed(*nfam, nfam->to_natural(inner.run.theta));
     for (std::size_t i = 0; i < emb.size(); ++i)
       if (!std::isnan(nat[i])) emb[i] = nat[i];  // held fixed
@@ -101,11 +102,12 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
     // Automatic scale: the initial residuals contain the outliers' bias, so the scale is
     // estimated again at the robust optimum and the fit repeated once from there.
     out.loss = detail::make_robust(fam, d, out.run.theta, opt.lsq);
-    prog(label + ": robust loss scale re-estimated at the optimum: " + format_number(out.loss.scale));
+    prog(label +
+         ": robust loss scale re-estimated at the optimum: " + format_number(out.loss.scale));
     LsqOptions once = opt.lsq;
     once.starts = 1;
-    auto again =
-        detail::run_lsq(fam, d, out.run.theta, out.free, once, out.loss, prog, label + " (rescaled)");
+    auto again = detail::run_lsq(fam, d, out.run.theta, out.free, once, out.loss, prog,
+                                 label + " (rescaled)");
     out.run.theta = again.theta;
     out.run.iterations += again.iterations;
     out.run.converged = again.converged;
@@ -137,8 +139,10 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
                    std::vector<double> nat, const detail::Progress& prog, FitResult r) {
   const auto& m = opt.model;
   if (m.name != LuGreInfo::name || m.asymmetric || m.shape != StribeckShape::exponential)
-    throw FitError("method grid reproduces reference 000's estimator: model lugre only "
-                   "(symmetric, exponential Stribeck curve); got " + model_name(m));
+    throw FitError(
+        "method grid reproduces reference 000's estimator: model lugre only "
+        "(symmetric, exponential Stribeck curve); got " +
+        model_name(m));
   if (m.fit_alpha && !m.alpha)
     throw FitError("method grid keeps alpha fixed (reference 000: alpha = 1); drop fit_alpha");
   const double alpha = m.alpha.value_or(1.0);
@@ -183,15 +187,14 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   std::vector<double> snat(static_cast<std::size_t>(sfam->size()), kNaN);
   if (const auto a = fixed_alpha(opt)) snat[static_cast<std::size_t>(sfam->index("alpha"))] = *a;
   const auto sfree = free_indices(snat);
-  const auto segs =
-      find_constant_velocity_segments(d.t, d.v, d.y, d.i, opt.segments);
+  const auto segs = find_constant_velocity_segments(d.t, d.v, d.y, d.i, opt.segments);
   const std::size_t need = sfree.size() + 1;
   long npos = 0, nneg = 0;
   for (const auto& s : segs) (s.v_mean > 0 ? npos : nneg) += 1;
   const auto& so = opt.segments;
   const std::string rule = "(|v| constant within " + format_number(100 * so.rel_tol) + " % + " +
-                           format_number(so.abs_tol_frac) + " max|v| for at least " + format_number(so.min_duration) +
-                           " s)";
+                           format_number(so.abs_tol_frac) + " max|v| for at least " +
+                           format_number(so.min_duration) + " s)";
   if (segs.size() < need)
     throw FitError("two-stage: found " + std::to_string(segs.size()) +
                    " constant-velocity segments " + rule + ", need at least " +
@@ -230,8 +233,8 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
   auto run = detail::run_lsq(fam, d, th0, free, opt.lsq, loss, prog, "two-stage dynamic");
   copy_starts(r, run);
   if (!srun.converged) r.warnings.push_back("two-stage static fit: " + srun.termination);
-  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads, &run.last,
-                          at_optimum);
+  detail::fill_statistics(r, fam, d, run.theta, free, loss, run.at_limit, opt.lsq.threads,
+                          &run.last, at_optimum);
   // The static parameters: estimates and standard errors of stage 1 (conditional standard errors
   // of stage 2 ignore their uncertainty; the cross-stage correlations are unknown: NaN).
   for (std::size_t a = 0; a < r.parameters.size(); ++a) {
@@ -278,14 +281,14 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
 
 FitResult fit(const data::Record& rec, const FitOptions& opt) { return fit(rec, opt, {}); }
 
-FitResult fit(const data::Record& rec, const FitOptions& opt,
-              const AtOptimum& at_optimum) {
+FitResult fit(const data::Record& rec, const FitOptions& opt, const AtOptimum& at_optimum) {
   const auto t_start = std::chrono::steady_clock::now();
   const detail::Progress prog(opt.progress, opt.cancel);
   check_model(opt.model);
   if (opt.method == FitMethod::grid && opt.hold == Hold::linear)
-    throw FitError("method grid simulates as reference 000 does, by forward Euler with the input "
-                   "held between samples (zoh): hold linear does not apply to it");
+    throw FitError(
+        "method grid simulates as reference 000 does, by forward Euler with the input "
+        "held between samples (zoh): hold linear does not apply to it");
   FitData d = detail::prepare_data(rec, opt.problem, opt.warmup_s);
   d.hold = opt.hold.value_or(Hold::linear);
   const auto fam = detail::make_family(opt.model, opt.problem, opt.rotary);
@@ -312,7 +315,8 @@ FitResult fit(const data::Record& rec, const FitOptions& opt,
   if (detail::is_dynamic(opt.model) && r.data.reversals == 0)
     r.warnings.push_back(
         "the velocity never changes sign: the pre-sliding/hysteresis parameters of " +
-        r.model_name + " are poorly identifiable (see their standard errors); record back-and-forth motion");
+        r.model_name +
+        " are poorly identifiable (see their standard errors); record back-and-forth motion");
   prog("fit " + r.model_name + " by " + method_name(opt.method) + " on " + std::to_string(d.n()) +
        " samples" + (d.hold == Hold::zoh ? ", input held between samples (zoh)" : ""));
   switch (opt.method) {
@@ -328,8 +332,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt,
   }
   r.identifiability = identifiability_flags(
       r, std::span<const double>(d.v).subspan(static_cast<std::size_t>(d.first)));
-  r.run_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  r.run_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   prog("fit done in " + format_number(r.run_time_s) + " s: RMSE " + format_number(r.training.rmse));
   return r;
 }
@@ -366,7 +369,8 @@ double steady_force(const FitResult& r, double v) {
 std::vector<double> steady_force(const FitResult& r, std::span<const double> v) {
   std::vector<double> F(v.size());
   visit_model(r.params, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
-    for (std::size_t k = 0; k < v.size(); ++k) F[k] = model_of_t<typename I::Params>::steady_force(p, v[k]);
+    for (std::size_t k = 0; k < v.size(); ++k)
+      F[k] = model_of_t<typename I::Params>::steady_force(p, v[k]);
   });
   return F;
 }

@@ -3,7 +3,8 @@
 //
 //   stage 1  Km, Kw, Fc: static model Km*i - (Kw v + Fc sgn v) on decelerating samples with
 //            |v| > 10 % of max|v|;
-//   stage 2  Fs, Vth: static Stribeck model Km*i - (Kw v + sgn v (Fc + |Fs - Fc| exp(-|v/Vth|^alpha)))
+//   stage 2  Fs, Vth: static Stribeck model Km*i - (Kw v + sgn v (Fc + |Fs - Fc|
+//   exp(-|v/Vth|^alpha)))
 //            on samples with |v| < 20 % of max|v|, negative Fs clamped to 0;
 //   stage 3  S0, S1: full simulation of the LuGre torque with forward Euler at the logged time
 //            step (z_{k+1} = z_k + h_k (v_k - S0 |v_k| z_k / g(v_k))), RMSE over the record.
@@ -117,9 +118,9 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   }
   const int nd = sl ? 3 : 2;
   if (static_cast<long>(s1.size()) < 5L * nd)
-    throw FitError("grid: only " + std::to_string(s1.size()) +
-                   " decelerating samples above " + format_number(100 * go.decel_frac) +
-                   " % of max|v| for stage 1 (need at least " + std::to_string(5 * nd) + ")");
+    throw FitError("grid: only " + std::to_string(s1.size()) + " decelerating samples above " +
+                   format_number(100 * go.decel_frac) + " % of max|v| for stage 1 (need at least " +
+                   std::to_string(5 * nd) + ")");
   // Sufficient statistics of the stage-1 model y = c^T theta, c = [i, -v, -sgn v] (sensorless)
   // or [v, sgn v] (friction): SSR(theta) = yy - 2 theta^T b + theta^T M theta, identical to the
   // sum over samples that the reference evaluates at every grid point.
@@ -181,8 +182,9 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   };
   const auto o1 = grid_search(r1, r1, go.points, go.passes, go.narrow_steps, 1, progress, cost1);
   const double Km = sl ? o1.best[0] : 0, Kw = o1.best[sl ? 1 : 0], Fc = o1.best[sl ? 2 : 1];
-  progress("grid stage 1 (" + std::to_string(s1.size()) + " samples): " +
-           (sl ? "Km = " + format_number(Km) + ", " : std::string()) + "Kw = " + format_number(Kw) + ", Fc = " + format_number(Fc));
+  progress("grid stage 1 (" + std::to_string(s1.size()) +
+           " samples): " + (sl ? "Km = " + format_number(Km) + ", " : std::string()) +
+           "Kw = " + format_number(Kw) + ", Fc = " + format_number(Fc));
 
   // ---- stage 2: Fs, Vth -------------------------------------------------------------------
   std::vector<long> s2;
@@ -190,7 +192,8 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
     if (std::abs(d.v[static_cast<std::size_t>(k)]) < go.low_frac * vmax) s2.push_back(k);
   if (s2.size() < 10)
     throw FitError("grid: only " + std::to_string(s2.size()) + " samples below " +
-                   format_number(100 * go.low_frac) + " % of max|v| for stage 2 (need at least 10)");
+                   format_number(100 * go.low_frac) +
+                   " % of max|v| for stage 2 (need at least 10)");
   std::vector<double> r0(s2.size());
   for (std::size_t j = 0; j < s2.size(); ++j) {
     const auto uk = static_cast<std::size_t>(s2[j]);
@@ -218,17 +221,20 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   // Refinements may take Fs below 0 (then clamped at use, as the reference); Vth stays > 0.
   const std::vector<Range> r2{{Fs_lo, Fs_hi}, {Vth_lo, Vth_hi}};
   const std::vector<Range> c2{{-kInf, Fs_hi}, {Vth_lo, Vth_hi}};
-  const auto o2 = grid_search(r2, c2, go.points, go.passes, go.narrow_steps, threads, progress, cost2);
+  const auto o2 =
+      grid_search(r2, c2, go.points, go.passes, go.narrow_steps, threads, progress, cost2);
   const double Fs_grid = o2.best[0], Vth = o2.best[1];
   const double Fs_clamped = std::max(Fs_grid, 0.0);
   const double Fs_eff = Fc + std::abs(Fs_clamped - Fc);
   if (Fs_grid < 0)
-    run.notes.push_back("grid stage 2: best Fs = " + format_number(Fs_grid) + " < 0 clamped to 0 (reference 000)");
+    run.notes.push_back("grid stage 2: best Fs = " + format_number(Fs_grid) +
+                        " < 0 clamped to 0 (reference 000)");
   if (Fs_clamped < Fc)
-    run.notes.push_back("grid stage 2: best Fs = " + format_number(Fs_clamped) + " < Fc = " + format_number(Fc) +
-                        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + format_number(Fs_eff));
-  progress("grid stage 2 (" + std::to_string(s2.size()) + " samples): Fs = " + format_number(Fs_eff) +
-           ", Vth = " + format_number(Vth));
+    run.notes.push_back(
+        "grid stage 2: best Fs = " + format_number(Fs_clamped) + " < Fc = " + format_number(Fc) +
+        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + format_number(Fs_eff));
+  progress("grid stage 2 (" + std::to_string(s2.size()) +
+           " samples): Fs = " + format_number(Fs_eff) + ", Vth = " + format_number(Vth));
 
   // ---- stage 3: S0, S1 by forward-Euler simulation ----------------------------------------
   const int i_s0 = fam.index("sigma0"), i_s1 = fam.index("sigma1");
@@ -267,14 +273,16 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   progress("grid stage 3: " + std::to_string(go.passes) + " passes of " +
            std::to_string(go.points * go.points) + " forward-Euler simulations on " +
            std::to_string(threads) + " threads");
-  const auto o3 = grid_search(r3, r3, go.points, go.passes, go.narrow_steps, threads, progress, cost3);
+  const auto o3 =
+      grid_search(r3, r3, go.points, go.passes, go.narrow_steps, threads, progress, cost3);
   if (o3.nonfinite_first_pass > 0)
     run.notes.push_back("grid stage 3: forward Euler diverged for " +
                         std::to_string(o3.nonfinite_first_pass) + " of " +
                         std::to_string(o3.points_first_pass) +
                         " (S0, S1) points of the first pass (stable only for S0 < 2 g(v)/(|v| h))");
   if (!std::isfinite(o3.cost))
-    throw FitError("grid stage 3: forward Euler diverged for every (S0, S1) point; lower the S0 range");
+    throw FitError(
+        "grid stage 3: forward Euler diverged for every (S0, S1) point; lower the S0 range");
   const double S0 = o3.best[0], S1 = o3.best[1];
   progress("grid stage 3: S0 = " + format_number(S0) + ", S1 = " + format_number(S1));
 
@@ -283,7 +291,8 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
     const double tol = 1e-9 * std::max(std::abs(rr.hi), std::abs(rr.lo));
     if (std::abs(x - rr.lo) <= tol || std::abs(x - rr.hi) <= tol)
       run.notes.push_back(std::string("grid: ") + name + " = " + format_number(x) +
-                          " is on the edge of its range [" + format_number(rr.lo) + ", " + format_number(rr.hi) + "]");
+                          " is on the edge of its range [" + format_number(rr.lo) + ", " +
+                          format_number(rr.hi) + "]");
   };
   if (sl) edge("Km", Km, r1[0]);
   edge("Kw", Kw, r1[sl ? 1 : 0]);

@@ -47,7 +47,8 @@ double low_speed_threshold(const FitResult& r, std::span<const double> v) {
   return vs > 0 ? std::min(2 * vs, 0.1 * vmax) : 0.0;
 }
 
-std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::span<const double> v) {
+std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r,
+                                                       std::span<const double> v) {
   std::vector<IdentifiabilityFlag> out;
   const auto& ps = r.parameters;
   const bool dynamic = r.data.reversals >= 0 && [&] {
@@ -63,7 +64,8 @@ std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::
   const double threshold = low_speed_threshold(r, v);
   long near = 0;
   for (double x : v) near += std::abs(x) < threshold ? 1 : 0;
-  const double near_fraction = v.empty() ? 0.0 : static_cast<double>(near) / static_cast<double>(v.size());
+  const double near_fraction =
+      v.empty() ? 0.0 : static_cast<double>(near) / static_cast<double>(v.size());
   const bool low_speed_unseen =
       vs > 0 && (near_fraction < kFlagNearZeroFraction || near < kFlagNearZeroSamples);
 
@@ -93,8 +95,8 @@ std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::
       } else if (e.value != 0 && e.std_error / std::abs(e.value) > kFlagRelativeError) {
         const double rel = e.std_error / std::abs(e.value);
         out.push_back(flag(&e, "relative_error", rel,
-                           "the standard error of " + e.name + " is " +
-                               format_fixed(100 * rel, 0) + " % of its value: the record does "
+                           "the standard error of " + e.name + " is " + format_fixed(100 * rel, 0) +
+                               " % of its value: the record does "
                                "not pin it down"));
       }
     }
@@ -103,15 +105,17 @@ std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::
       const double c = r.correlation[a][b];
       if (std::isfinite(c) && std::abs(c) > kFlagCorrelation)
         out.push_back(flag(&e, "correlation", c,
-                           e.name + " and " + ps[b].name + " are correlated (r = " +
-                               format_fixed(c, 3) + "): the record cannot tell them apart; "
+                           e.name + " and " + ps[b].name +
+                               " are correlated (r = " + format_fixed(c, 3) +
+                               "): the record cannot tell them apart; "
                                "their sum or ratio is determined, each alone is not",
                            ps[b].name));
     }
     if (dynamic && presliding(e) && r.data.reversals < 2)
       out.push_back(flag(&e, "reversals", static_cast<double>(r.data.reversals),
-                         e.name + " describes pre-sliding, which shows only where the velocity "
-                                  "changes sign, and the record has " +
+                         e.name +
+                             " describes pre-sliding, which shows only where the velocity "
+                             "changes sign, and the record has " +
                              std::to_string(r.data.reversals) +
                              (r.data.reversals == 1 ? " reversal" : " reversals") +
                              ": record back-and-forth motion"));

@@ -24,8 +24,8 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/integrate/stepper.hpp"
-#include "frictionlab/models/stribeck_curve.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
+#include "frictionlab/models/stribeck_curve.hpp"
 #include "internal.hpp"
 
 namespace frictionlab::identify::detail {
@@ -110,7 +110,7 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
     double vs = 1, alpha = 1;
     bool seen = true;
     bool fused = false;  ///< e.ssr from the pass's sums (within rounding), e's levels not set
-    StaticEst e;  ///< ssr = inf when the solution is not finite
+    StaticEst e;         ///< ssr = inf when the solution is not finite
   };
   std::vector<Pair> pairs;
   for (double vs : vs_grid)
@@ -131,9 +131,12 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   const auto solve_projected = [&](const Eigen::MatrixXd& C, Eigen::VectorXd& x, double& ssr) {
     const Eigen::MatrixXd Cp = C - Q * (Q.transpose() * C);
     for (int l = 0; l < n_level; ++l)
-      if (!(Cp.col(l).squaredNorm() >= 1e-12 * C.col(l).squaredNorm()) || C.col(l).squaredNorm() == 0) return false;
+      if (!(Cp.col(l).squaredNorm() >= 1e-12 * C.col(l).squaredNorm()) ||
+          C.col(l).squaredNorm() == 0)
+        return false;
     const Eigen::MatrixXd G = Cp.transpose() * Cp;
-    if (n_level == 2 && !(G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1))) return false;
+    if (n_level == 2 && !(G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1)))
+      return false;
     const Eigen::VectorXd b = G.ldlt().solve(Cp.transpose() * y_perp);
     x.resize(nc);
     x.head(n_fixed) = fqr.solve(y - C * b);
@@ -197,11 +200,12 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   // (|v|/vs)^alpha as |v|^alpha vs^-alpha with |v|^alpha once per sample and exponent.
   constexpr double kNear = 1e-10;
   std::vector<Eigen::ArrayXd> speed_pow(alpha_grid.size());
-  Eigen::MatrixXd level_cols;  // the Stribeck columns' factors (sign or side), m x n_level
+  Eigen::MatrixXd level_cols;         // the Stribeck columns' factors (sign or side), m x n_level
   Eigen::ArrayXd pos_side, neg_side;  // 1 where v > 0 (v < 0)
   if (project) {
     for (std::size_t a = 0; a < alpha_grid.size(); ++a)
-      speed_pow[a] = speed.array().unaryExpr([&](double x) { return pow_exponent(x, alpha_grid[a]); });
+      speed_pow[a] =
+          speed.array().unaryExpr([&](double x) { return pow_exponent(x, alpha_grid[a]); });
     level_cols = fixed.rightCols(n_level);
     pos_side = (sgn.array() > 0).cast<double>();
     neg_side = (sgn.array() < 0).cast<double>();
@@ -252,12 +256,13 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
     const Eigen::Matrix2d G2 = CtC - QtCtQtC;
     const auto G = G2.topLeftCorner(n_level, n_level);
     bool determined = true;
-    for (int l = 0; l < n_level; ++l) determined = determined && G(l, l) >= 1e-12 * CtC(l, l) && CtC(l, l) != 0;
+    for (int l = 0; l < n_level; ++l)
+      determined = determined && G(l, l) >= 1e-12 * CtC(l, l) && CtC(l, l) != 0;
     if (n_level == 2)
       determined = determined && G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1);
     if (!determined) return exact(P);  // the QR of [F C] (as solve_projected's callers do)
-    const double ssr = yy_perp - (n_level == 1 ? cy(0) * cy(0) / G(0, 0)
-                                                : G2.ldlt().solve(cy).dot(cy));
+    const double ssr =
+        yy_perp - (n_level == 1 ? cy(0) * cy(0) / G(0, 0) : G2.ldlt().solve(cy).dot(cy));
     P.fused = true;
     P.e.ssr = std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity();
   });
@@ -288,7 +293,9 @@ std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, l
   // length besides the result).
   const long n = d.n();
   const double vmax = max_abs(d.v);
-  const auto moving = [&](long k) { return std::abs(d.v[static_cast<std::size_t>(k)]) >= sel.v_min_frac * vmax; };
+  const auto moving = [&](long k) {
+    return std::abs(d.v[static_cast<std::size_t>(k)]) >= sel.v_min_frac * vmax;
+  };
   std::vector<long> idx;
   double t_rev = d.t.front() - 1e300, x = 0, x_rev = 0;
   int last = 0;
@@ -302,7 +309,8 @@ std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, l
     }
     if (sg != 0) last = sg;
     if (k < d.first || !moving(k)) continue;
-    if (std::abs(derivative_at(d.t, d.v, uk)) * sel.settle_s <= sel.rel_change * std::abs(d.v[uk]) &&
+    if (std::abs(derivative_at(d.t, d.v, uk)) * sel.settle_s <=
+            sel.rel_change * std::abs(d.v[uk]) &&
         d.t[uk] - t_rev >= sel.settle_s && std::abs(x - x_rev) >= travel)
       idx.push_back(k);
   }
@@ -348,8 +356,7 @@ double travel_scale(const FitData& d) {
 class Scanner {
  public:
   Scanner(const Family& fam, const FitData& d, const Progress& progress, int threads)
-      : fam_(fam), d_(d), progress_(progress),
-        threads_(resolve_threads(threads)) {}
+      : fam_(fam), d_(d), progress_(progress), threads_(resolve_threads(threads)) {}
   /// Sums of squared residuals for natural values `trials[j]`: exact for the lowest (and any
   /// whose simulation was not stopped), inf for a candidate stopped above the best or not
   /// finite. `affine`: the index of a parameter the trials may differ in and still share a
@@ -370,9 +377,12 @@ class Scanner {
     auto last = t0;
     // The simulations: trials equal but for the affine parameter, in the order of their first.
     if (!fam_.force_affine(affine)) affine = -1;
-    const auto same_but_affine = [affine](const std::vector<double>& a, const std::vector<double>& b) {
+    const auto same_but_affine = [affine](const std::vector<double>& a,
+                                          const std::vector<double>& b) {
       for (std::size_t i = 0; i < a.size(); ++i)
-        if (static_cast<int>(i) != affine && !(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+        if (static_cast<int>(i) != affine &&
+            !(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
+          return false;
       return true;
     };
     std::vector<std::vector<std::size_t>> groups;
@@ -456,7 +466,9 @@ class Scanner {
   int threads_ = 1;
 };
 
-bool is_free(const std::vector<double>& nat, int i) { return i >= 0 && std::isnan(nat[static_cast<std::size_t>(i)]); }
+bool is_free(const std::vector<double>& nat, int i) {
+  return i >= 0 && std::isnan(nat[static_cast<std::size_t>(i)]);
+}
 
 void set_if_free(std::vector<double>& nat, int i, double value) {
   if (is_free(nat, i)) nat[static_cast<std::size_t>(i)] = value;
@@ -549,7 +561,8 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
   s.has_sigma2 = fam.index("sigma2") >= 0 && strategy != FitInit::maxwell_ladder;
   s.has_fc = idx_of("Fc") >= 0 || idx_of("Fc_pos") >= 0;
   s.has_fs = idx_of("vs") >= 0;
-  if (const int ia = idx_of("alpha"); ia >= 0 && !is_free(nat, ia)) s.alpha = nat[static_cast<std::size_t>(ia)];
+  if (const int ia = idx_of("alpha"); ia >= 0 && !is_free(nat, ia))
+    s.alpha = nat[static_cast<std::size_t>(ia)];
   bool need_static = false;
   for (int i = 0; i < fam.size(); ++i)
     if (fam.info()[static_cast<std::size_t>(i)].is_static && is_free(given, i)) need_static = true;
@@ -644,8 +657,8 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
         trials.push_back(std::move(trial));
       }
     }
-    const std::vector<double> costs =
-        scan.ssr(trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below, i1);
+    const std::vector<double> costs = scan.ssr(
+        trials, std::string("sigma0") + (free1 ? " x sigma1" : "") + " scan", keep_below, i1);
     for (std::size_t j = 0; j < trials.size(); ++j)
       if (costs[j] < best) {
         best = costs[j];
@@ -660,7 +673,9 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     if (progress.enabled())
       progress("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
                std::to_string(s0c.size() * tau.size()) + " candidates" +
-               (free1 && fam.force_affine(i1) ? ", " + std::to_string(s0c.size()) + " simulations" : std::string()) + ")");
+               (free1 && fam.force_affine(i1) ? ", " + std::to_string(s0c.size()) + " simulations"
+                                              : std::string()) +
+               ")");
     return ScanBest{level_max() / nat[static_cast<std::size_t>(i0)], best};
   };
 

@@ -38,7 +38,7 @@ struct ParamInfo {
   std::string name;   ///< user-facing name
   std::string unit;
   FitScale tf = FitScale::log;  ///< how theta maps to the natural value
-  bool is_static = false;  ///< Km or part of the static curve (first stage of two-stage)
+  bool is_static = false;       ///< Km or part of the static curve (first stage of two-stage)
 };
 
 /// A reported (user) parameter: a function of the natural values.
@@ -176,7 +176,8 @@ class Family {
   virtual std::optional<FitStructure> nested() const = 0;
   /// The natural values `nested_nat` of the family `nested` (made from nested()) as this
   /// family's natural values (Km copied; the model part by its Fit's embed()).
-  virtual std::vector<double> embed(const Family& nested, const std::vector<double>& nested_nat) const = 0;
+  virtual std::vector<double> embed(const Family& nested,
+                                    const std::vector<double>& nested_nat) const = 0;
   virtual double steady(const double* theta, double v) const = 0;
 
  protected:
@@ -229,7 +230,8 @@ double median(std::vector<double> x);
 /// Serialised progress reporting.
 /// Threads to use for `threads` (<= 0: every core, at least 1).
 inline int resolve_threads(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return threads > 0 ? threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 /// Runs `work` on the calling thread and at the same time on up to `helpers` of the process's
@@ -259,7 +261,8 @@ void for_each_index(std::size_t n, int threads, const F& f) {
       }
     }
   };
-  const std::size_t used = std::min<std::size_t>(static_cast<std::size_t>(resolve_threads(threads)), n);
+  const std::size_t used =
+      std::min<std::size_t>(static_cast<std::size_t>(resolve_threads(threads)), n);
   run_with_helpers(used > 1 ? used - 1 : 0, worker);
   if (error) std::rethrow_exception(error);
 }
@@ -309,7 +312,8 @@ class KeepsJacobian {
   virtual bool kept_at(const double* x, const double*& residuals, const double*& jacobian,
                        bool& ok) const = 0;
   /// J^T J, J^T r and r^T r at x when the cost formed them with the Jacobian, else false.
-  virtual bool normal_at(const double* x, Eigen::MatrixXd& N, Eigen::VectorXd& g, double& ss) const = 0;
+  virtual bool normal_at(const double* x, Eigen::MatrixXd& N, Eigen::VectorXd& g,
+                         double& ss) const = 0;
 };
 
 /// The residuals and the Jacobian of a cost (Family::make_cost) at the free parameters x, as
@@ -350,7 +354,8 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 
 /// A matrix in either storage order (a row-major Jacobian as the costs write it, or a
 /// column-major one) read in place.
-using AnyMatrix = Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+using AnyMatrix =
+    Eigen::Ref<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 /// J^T J of a row-major Jacobian (triangular products by blocks of rows on up to `threads`
 /// threads, added in block order: the same matrix for any thread count; no copy of J).
@@ -359,19 +364,20 @@ Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads 
 /// sample (channels interleaved: rows k n .. k n + n - 1 are sample k): the (rows / n) x p matrix
 /// with rows g_k = sum_{c < n} J_{k n + c}^T r_{k n + c}. Throws std::invalid_argument when the
 /// rows are not whole samples or res has another length.
-Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res, long rows_per_sample);
+Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res,
+                              long rows_per_sample);
 /// Newey-West (Bartlett kernel) sandwich from the scores g (m x p, one row per sample, in time
 /// order): factor * A S A^T with S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T),
 /// G_l = sum_k g_k g_{k-l}^T. A is q x p (q <= p: e.g. the rows of (J^T J)^-1 of the parameters
 /// of interest, the rest being nuisance parameters); the result is q x q. With L = 0 it is the
 /// Eicker-Huber-White sandwich. Up to `threads` threads (the same result for any number).
 Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
-                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor,
-                                      int threads = 1);
+                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L,
+                                      double factor, int threads = 1);
 /// Newey-West covariance A S A * m/(m - p) of least-squares estimates with one residual per
 /// sample: A = (J^T J)^-1 (given), J m x p, scores g_k = J_k^T r_k (hac_covariance_scores).
-Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res, const Eigen::MatrixXd& A,
-                               long L, int threads = 1);
+Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res,
+                               const Eigen::MatrixXd& A, long L, int threads = 1);
 /// Bartlett bandwidth from the residuals' lag-1 autocorrelation (Andrews 1991, AR(1) plug-in),
 /// at least the Newey-West rule, at most min(m/4, 2000).
 long hac_bandwidth(double rho, long m);
@@ -387,16 +393,15 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
 /// information criteria of `r` from the Jacobian at theta (free: estimated internal indices).
 /// Also fills r.reliability (whiteness, HAC standard errors, the reasons the standard errors
 /// cannot be trusted); `at_limit`: theta indices that ended on their search box. `threads`: for
-/// the Jacobian (Family::make_cost; 0: every core), J^T J and the HAC windows. `known`: the solver's last evaluation of the
-/// same cost (LsqRun::last), used instead of a new one when it was made at theta itself (its
-/// arrays are then moved out: it is left empty). `at_values`: called with r once its values
-/// are set, before the statistics, and the prediction y - residuals when there is no warm-up and
-/// no robust loss (identify::fit's at_optimum).
+/// the Jacobian (Family::make_cost; 0: every core), J^T J and the HAC windows. `known`: the
+/// solver's last evaluation of the same cost (LsqRun::last), used instead of a new one when it was
+/// made at theta itself (its arrays are then moved out: it is left empty). `at_values`: called with
+/// r once its values are set, before the statistics, and the prediction y - residuals when there is
+/// no warm-up and no robust loss (identify::fit's at_optimum).
 void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
                      const std::vector<double>& theta, const std::vector<int>& free,
                      const Robust& loss, const std::vector<int>& at_limit = {}, int threads = 0,
-                     Linearisation* known = nullptr,
-                     const AtOptimum& at_values = {});
+                     Linearisation* known = nullptr, const AtOptimum& at_values = {});
 
 /// Fill parameters (values only; standard errors NaN) and metrics without a Jacobian. The
 /// training metrics come from `residuals` (y - prediction at theta for the samples from d.first

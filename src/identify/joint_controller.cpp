@@ -17,7 +17,8 @@ std::string src_of(const JointData& d) { return d.source.empty() ? "record" : d.
 void need_desired(const JointData& d) {
   const std::size_t n = d.size();
   if (!d.has_desired() || d.q_des.size() != n || d.qd_des.size() != n || d.tau_ff.size() != n)
-    throw FitError(src_of(d) + ": the controller needs the desired position, velocity and "
+    throw FitError(src_of(d) +
+                   ": the controller needs the desired position, velocity and "
                    "feedforward torque at every sample (a --desired record)");
 }
 

@@ -44,7 +44,8 @@ double round_125(double x) {
 /// (q[k+1] - 2 q[k] + q[k-1]) fs^2 [rad/s^2]: the raw acceleration.
 std::vector<double> second_difference(const std::vector<double>& q, double fs) {
   std::vector<double> a;
-  for (std::size_t k = 1; k + 1 < q.size(); ++k) a.push_back((q[k + 1] - 2 * q[k] + q[k - 1]) * fs * fs);
+  for (std::size_t k = 1; k + 1 < q.size(); ++k)
+    a.push_back((q[k + 1] - 2 * q[k] + q[k - 1]) * fs * fs);
   return a;
 }
 
@@ -53,12 +54,14 @@ std::vector<double> second_difference(const std::vector<double>& q, double fs) {
 std::optional<JointLowpassChoice> choose_joint_lowpass(const data::Record& rec,
                                                        const JointPrepOptions& opt) {
   const data::PreprocessOptions& pp = opt.preprocess;
-  if (!opt.choose_lowpass || pp.lowpass_cutoff > 0 || pp.derivatives == data::DerivativesFrom::none ||
-      pp.diff.method == signal::DiffMethod::tvreg)
+  if (!opt.choose_lowpass || pp.lowpass_cutoff > 0 ||
+      pp.derivatives == data::DerivativesFrom::none || pp.diff.method == signal::DiffMethod::tvreg)
     return std::nullopt;
   const std::string src = data::source_name(rec);
-  if (rec.position.size() != rec.t.size()) throw FitError(src + ": the joint needs a position channel");
-  if (rec.t.size() < 10) throw FitError(src + ": " + std::to_string(rec.t.size()) + " samples: too few");
+  if (rec.position.size() != rec.t.size())
+    throw FitError(src + ": the joint needs a position channel");
+  if (rec.t.size() < 10)
+    throw FitError(src + ": " + std::to_string(rec.t.size()) + " samples: too few");
   JointLowpassChoice c;
   c.source = rec.source;
   std::vector<double> q;

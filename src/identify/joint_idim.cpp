@@ -58,7 +58,8 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
 
 JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimOptions& opt) {
   if (!(opt.v_deadband >= 0) || !std::isfinite(opt.v_deadband))
-    throw FitError("idim: v_deadband must be a finite number >= 0, got " + format_number(opt.v_deadband));
+    throw FitError("idim: v_deadband must be a finite number >= 0, got " +
+                   format_number(opt.v_deadband));
   if (opt.asymmetric && opt.structure.offset)
     throw FitError(
         "idim: asymmetric Coulomb levels and a torque offset are the same regressor "
@@ -163,15 +164,15 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     sol.cond = sv(0) / sv(pa - 1);
     sol.sigma = std::sqrt((y - Wa * th).squaredNorm() / static_cast<double>(r - pa));
     const Eigen::MatrixXd PV = qr.colsPermutation() * svd.matrixV();
-    const Eigen::MatrixXd ca =
-        sol.sigma * sol.sigma * PV * sv.array().square().inverse().matrix().asDiagonal() *
-        PV.transpose();
+    const Eigen::MatrixXd ca = sol.sigma * sol.sigma * PV *
+                               sv.array().square().inverse().matrix().asDiagonal() * PV.transpose();
     sol.theta_s = Eigen::VectorXd::Zero(p);
     sol.cov_s = Eigen::MatrixXd::Zero(p, p);
     for (Eigen::Index j = 0; j < pa; ++j) {
       const Eigen::Index cj = active[static_cast<std::size_t>(j)];
       sol.theta_s(cj) = th(j);
-      for (Eigen::Index k = 0; k < pa; ++k) sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
+      for (Eigen::Index k = 0; k < pa; ++k)
+        sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
     }
     return sol;
   };
@@ -191,8 +192,9 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
           (worst < 0 || sol.theta_s(c) / scale(c) < sol.theta_s(worst) / scale(worst)))
         worst = c;
     if (worst < 0) break;
-    out_warnings_bound.push_back(std::string("idim: ") + cols[static_cast<std::size_t>(worst)].name +
-                                 " = " + format_number(sol.theta_s(worst) / scale(worst)) + " " +
+    out_warnings_bound.push_back(std::string("idim: ") +
+                                 cols[static_cast<std::size_t>(worst)].name + " = " +
+                                 format_number(sol.theta_s(worst) / scale(worst)) + " " +
                                  cols[static_cast<std::size_t>(worst)].unit +
                                  " came out negative (physically inadmissible friction): held at "
                                  "its bound 0 and the others solved again");
@@ -212,13 +214,15 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     for (Eigen::Index j = 0; j < pa; ++j) {
       Wa.col(j) = W.col(active[static_cast<std::size_t>(j)]);
       for (Eigen::Index k = 0; k < pa; ++k)
-        A(j, k) = sol.cov_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]);
+        A(j, k) =
+            sol.cov_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]);
     }
     const Eigen::VectorXd e = y - W * sol.theta_s;  // inactive columns have theta_s = 0
     const std::vector<double> res(e.data(), e.data() + e.size());
     whiteness = residual_whiteness(res);
     hac_lags = static_cast<int>(detail::hac_bandwidth(whiteness.acf1, static_cast<long>(r)));
-    const Eigen::MatrixXd ha = detail::hac_covariance(Wa, res, A / (sol.sigma * sol.sigma), hac_lags);
+    const Eigen::MatrixXd ha =
+        detail::hac_covariance(Wa, res, A / (sol.sigma * sol.sigma), hac_lags);
     for (Eigen::Index j = 0; j < pa; ++j)
       for (Eigen::Index k = 0; k < pa; ++k)
         hac_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]) = ha(j, k);
@@ -279,8 +283,8 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   f.sigma2 = theta(c++);
   const double fc_pos = theta(c++);
   const double fc_neg = opt.asymmetric ? theta(c++) : fc_pos;
-  f.curve = StribeckCurve<double>{fc_pos, fc_neg, fc_pos, fc_neg, 1.0, 1.0,
-                                  StribeckShape::exponential};
+  f.curve =
+      StribeckCurve<double>{fc_pos, fc_neg, fc_pos, fc_neg, 1.0, 1.0, StribeckShape::exponential};
   m.friction = f;
 
   std::vector<double> yv(y.data(), y.data() + r), pv(static_cast<std::size_t>(r));

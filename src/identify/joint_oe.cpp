@@ -11,14 +11,13 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <deque>
-#include <memory>
-#include <mutex>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -68,9 +67,9 @@ std::vector<Entry> entries_of(const JointModel& m, bool fix_rigid) {
 struct Mapping {
   JointModel base;
   std::vector<Entry> entries;
-  std::vector<int> est;           ///< indices of the estimated entries
-  bool symmetric_static = false;  ///< static friction with one Coulomb level "Fc"
-  bool stribeck_relative = false; ///< the map above for the Fs entries (else Fs_i = y_i)
+  std::vector<int> est;            ///< indices of the estimated entries
+  bool symmetric_static = false;   ///< static friction with one Coulomb level "Fc"
+  bool stribeck_relative = false;  ///< the map above for the Fs entries (else Fs_i = y_i)
 
   JointModel model(const double* x) const {
     JointModel m = base;
@@ -126,8 +125,9 @@ class BristleCache {
  public:
   explicit BristleCache(std::size_t capacity) : capacity_(capacity) {}
   /// z along data[rec] for the parameter vector x (n values) and its model m.
-  std::shared_ptr<const std::vector<std::vector<double>>> get(
-      const double* x, std::size_t n, const JointModel& m, std::span<const JointData> data) {
+  std::shared_ptr<const std::vector<std::vector<double>>> get(const double* x, std::size_t n,
+                                                              const JointModel& m,
+                                                              std::span<const JointData> data) {
     std::vector<double> key(x, x + n);
     {
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -145,8 +145,8 @@ class BristleCache {
  private:
   std::size_t capacity_;
   std::mutex mutex_;
-  std::deque<std::pair<std::vector<double>,
-                       std::shared_ptr<const std::vector<std::vector<double>>>>>
+  std::deque<
+      std::pair<std::vector<double>, std::shared_ptr<const std::vector<std::vector<double>>>>>
       entries_;
 };
 
@@ -215,11 +215,11 @@ Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
 
 /// What segment_residuals also computes with forward sensitivities of the simulation.
 struct SegmentJacobian {
-  std::span<const double> dz;     ///< the record's sim::bristle_state_sensitivity (n x P)
+  std::span<const double> dz;          ///< the record's sim::bristle_state_sensitivity (n x P)
   const Eigen::MatrixXd* G = nullptr;  ///< natural_jacobian at the point (P x np)
-  double* jx = nullptr;           ///< m x np, row-major
-  double* jx0 = nullptr;          ///< m x 2, row-major (nullptr: not wanted)
-  bool ok = false;                ///< out: every entry evaluated and finite
+  double* jx = nullptr;                ///< m x np, row-major
+  double* jx0 = nullptr;               ///< m x 2, row-major (nullptr: not wanted)
+  bool ok = false;                     ///< out: every entry evaluated and finite
 };
 
 /// Simulated segment residuals; false if the parameters are invalid or the simulation fails.
@@ -272,7 +272,8 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
       using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
       const int channels = cl ? 3 : 2;
       const std::size_t first = x0 != nullptr ? 0 : 1;
-      const auto rows = static_cast<Eigen::Index>((len - first) * static_cast<std::size_t>(channels));
+      const auto rows =
+          static_cast<Eigen::Index>((len - first) * static_cast<std::size_t>(channels));
       RowMajor Jn(rows, static_cast<Eigen::Index>(Pn));
       Eigen::Index row = 0;
       bool finite = true;
@@ -290,7 +291,8 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
           if (jac->jx0 != nullptr && x0 != nullptr) {
             jac->jx0[row * 2] = dr(Pn);
             jac->jx0[row * 2 + 1] = dr(Pn + 1);
-            finite = finite && std::isfinite(jac->jx0[row * 2]) && std::isfinite(jac->jx0[row * 2 + 1]);
+            finite =
+                finite && std::isfinite(jac->jx0[row * 2]) && std::isfinite(jac->jx0[row * 2 + 1]);
           }
         }
       }
@@ -359,7 +361,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
       : P_(P), segs_(segs), x_(x), x0_(x0), threads_(threads), values_(segs.size()) {
     const std::size_t np = P.map.est.size();
     for (std::size_t i = 0; i < segs.size(); ++i) {
-      const std::size_t m = residual_count(segs[i], P.opt.estimate_initial_state, P.opt.closed_loop);
+      const std::size_t m =
+          residual_count(segs[i], P.opt.estimate_initial_state, P.opt.closed_loop);
       values_[i].r.resize(m);
       values_[i].jx.resize(m * np);
       if (P.opt.estimate_initial_state) values_[i].jx0.resize(m * 2);
@@ -391,7 +394,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
         return;
       }
       detail::for_each_index(segs_.size(), threads_, [this](std::size_t i) {
-        values_[i].ok = segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), values_[i].r.data());
+        values_[i].ok =
+            segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), values_[i].r.data());
       });
       residuals_ = true;
     }
@@ -412,30 +416,34 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
           xv[j] += (k % 2 == 0 ? 1 : -1) * central_step(point_x_[j]);
           bristle(xv);
         });
-      detail::for_each_index(segs_.size() * static_cast<std::size_t>(cols), threads_, [&](std::size_t task) {
-        const std::size_t i = task / static_cast<std::size_t>(cols);
-        const int c = static_cast<int>(task % static_cast<std::size_t>(cols));
-        Values& v = values_[i];
-        std::vector<double> rp(v.r.size()), rm(v.r.size());
-        const bool ok =
-            c < np ? segment_column(P_, segs_[i], point_x_.data(), x0_of(i), 0, c, v.jx.data() + c, np, rp, rm)
-                   : segment_column(P_, segs_[i], point_x_.data(), x0_of(i), 1, c - np, v.jx0.data() + (c - np), 2, rp, rm);
-        v.col_ok[static_cast<std::size_t>(c)] = ok ? 1 : 0;
-      });
+      detail::for_each_index(
+          segs_.size() * static_cast<std::size_t>(cols), threads_, [&](std::size_t task) {
+            const std::size_t i = task / static_cast<std::size_t>(cols);
+            const int c = static_cast<int>(task % static_cast<std::size_t>(cols));
+            Values& v = values_[i];
+            std::vector<double> rp(v.r.size()), rm(v.r.size());
+            const bool ok = c < np ? segment_column(P_, segs_[i], point_x_.data(), x0_of(i), 0, c,
+                                                    v.jx.data() + c, np, rp, rm)
+                                   : segment_column(P_, segs_[i], point_x_.data(), x0_of(i), 1,
+                                                    c - np, v.jx0.data() + (c - np), 2, rp, rm);
+            v.col_ok[static_cast<std::size_t>(c)] = ok ? 1 : 0;
+          });
       jacobians_ = true;
     }
   }
 
   /// The residual block of segment i: its rows at `params` (the values computed above when
   /// params is the prepared point, else computed here, serially).
-  bool evaluate(std::size_t i, double const* const* params, double* residuals, double** jacobians) const {
+  bool evaluate(std::size_t i, double const* const* params, double* residuals,
+                double** jacobians) const {
     const Values& v = values_[i];
     const std::size_t np = P_.map.est.size();
     const bool same = residuals_ && std::equal(params[0], params[0] + np, point_x_.begin()) &&
                       (!P_.opt.estimate_initial_state ||
                        (params[1][0] == point_x0_[i][0] && params[1][1] == point_x0_[i][1]));
     const bool want_x = jacobians != nullptr && jacobians[0] != nullptr;
-    const bool want_x0 = jacobians != nullptr && P_.opt.estimate_initial_state && jacobians[1] != nullptr;
+    const bool want_x0 =
+        jacobians != nullptr && P_.opt.estimate_initial_state && jacobians[1] != nullptr;
     if (same && (!(want_x || want_x0) || (jacobians_ && (!want_x0 || free_x0_)))) {
       if (!v.ok) return false;
       std::copy(v.r.begin(), v.r.end(), residuals);
@@ -458,7 +466,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
           return false;
     if (want_x0)
       for (int c = 0; c < 2; ++c)
-        if (!segment_column(P_, segs_[i], params[0], x0, 1, c, jacobians[1] + c, 2, rp, rm)) return false;
+        if (!segment_column(P_, segs_[i], params[0], x0, 1, c, jacobians[1] + c, 2, rp, rm))
+          return false;
     return true;
   }
 
@@ -481,7 +490,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
     }
     detail::for_each_index(segs_.size(), threads_, [&](std::size_t i) {
       Values& v = values_[i];
-      SegmentJacobian jac{dz[segs_[i].rec], &G, v.jx.data(), v.jx0.empty() ? nullptr : v.jx0.data()};
+      SegmentJacobian jac{dz[segs_[i].rec], &G, v.jx.data(),
+                          v.jx0.empty() ? nullptr : v.jx0.data()};
       v.ok = dz_ok && segment_residuals(P_, segs_[i], point_x_.data(), x0_of(i), v.r.data(), &jac);
       v.col_ok.assign(static_cast<std::size_t>(cols), jac.ok && v.ok ? 1 : 0);
     });
@@ -510,8 +520,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
 
   const Problem& P_;
   std::span<const Segment> segs_;
-  const std::vector<double>& x_;                       ///< the model parameters' block
-  const std::vector<std::array<double, 2>>& x0_;       ///< the initial states' blocks
+  const std::vector<double>& x_;                  ///< the model parameters' block
+  const std::vector<std::array<double, 2>>& x0_;  ///< the initial states' blocks
   int threads_ = 1;
   std::vector<Values> values_;
   std::vector<double> point_x_;
@@ -524,7 +534,8 @@ class SegmentEvaluator final : public ceres::EvaluationCallback {
 /// Segment i's residual block: its values from the SegmentEvaluator.
 class SegmentCost final : public ceres::CostFunction {
  public:
-  SegmentCost(const SegmentEvaluator& e, std::size_t i, int np, bool free_x0, int m) : e_(e), i_(i) {
+  SegmentCost(const SegmentEvaluator& e, std::size_t i, int np, bool free_x0, int m)
+      : e_(e), i_(i) {
     mutable_parameter_block_sizes()->push_back(np);
     if (free_x0) mutable_parameter_block_sizes()->push_back(2);
     set_num_residuals(m);
@@ -581,7 +592,8 @@ double rms_about_mean(std::span<const JointData> data, bool velocity) {
 /// iteration (fit_joint_oe then throws Cancelled).
 class ProgressCallback : public ceres::IterationCallback {
  public:
-  ProgressCallback(const std::function<void(std::string_view)>& f, const std::function<bool()>& cancel)
+  ProgressCallback(const std::function<void(std::string_view)>& f,
+                   const std::function<bool()>& cancel)
       : f_(f), cancel_(cancel) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     if (cancel_ && cancel_()) {
@@ -665,8 +677,10 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     const JointController& c = opt.controller;
     if (!(c.kp >= 0) || !(c.kd >= 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
         !std::isfinite(c.kff) || !std::isfinite(c.bias))
-      throw FitError("oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
-                     "(kp = " + format_number(c.kp) + ", kd = " + format_number(c.kd) + ")");
+      throw FitError(
+          "oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
+          "(kp = " +
+          format_number(c.kp) + ", kd = " + format_number(c.kd) + ")");
     double sum = 0, sum2 = 0, cnt = 0;
     for (const JointData& d : data) {
       P.drive.push_back(controller_drive(c, d));  // FitError without desired channels
@@ -759,7 +773,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   ceres::Solver::Summary summary;
   std::vector<std::string> solver_lines;  // Ceres's glog lines (solver_log.hpp)
   const auto solve = [&] {
-    for (auto& line : solve_quietly(so, &problem, &summary)) solver_lines.push_back(std::move(line));
+    for (auto& line : solve_quietly(so, &problem, &summary))
+      solver_lines.push_back(std::move(line));
   };
   if (opt.estimate_initial_state) {
     for (auto& s0 : x0) problem.SetParameterBlockConstant(s0.data());
@@ -795,7 +810,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   // a progress line.
   if (opt.progress)
     for (const auto& name : raised)
-      opt.progress("oe: " + name + " started at 0, which its log scale cannot hold: started at "
+      opt.progress("oe: " + name +
+                   " started at 0, which its log scale cannot hold: started at "
                    "1e-6 instead");
   out.model = P.map.model(x.data());
   out.initial_cost = summary.initial_cost;
@@ -804,7 +820,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   out.converged = summary.termination_type == ceres::CONVERGENCE;
   out.termination = summary.message;
   for (const auto& line : solver_lines)
-    if (line.find(summary.message) == std::string::npos) out.warnings.push_back("oe: solver: " + line);
+    if (line.find(summary.message) == std::string::npos)
+      out.warnings.push_back("oe: solver: " + line);
   out.residuals = nres;
   out.segments = static_cast<int>(segs.size());
   if (!out.converged)
@@ -823,8 +840,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   std::vector<double> res;
   ceres::CRSMatrix crs;
   ceres::Problem::EvaluateOptions eo;
-  eo.num_threads = 1;  // the evaluator runs the simulations on eval_threads
-  Eigen::MatrixXd cov, hac;  // of the internal model parameters
+  eo.num_threads = 1;            // the evaluator runs the simulations on eval_threads
+  Eigen::MatrixXd cov, hac;      // of the internal model parameters
   std::string coloured_channel;  // the fitted channel with the most coloured residuals
   if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) && nres > n_free) {
     // J is sparse (each segment's rows touch the model parameters and that segment's initial
@@ -835,17 +852,21 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     const Eigen::MatrixXd JtJ = Eigen::MatrixXd(J.transpose() * J);
     // Columns: the model parameters first (the block x was added first), then the initial
     // states; the covariance of the model parameters is the top-left block of the full one.
-    const detail::LinearCovariance lc = detail::linear_covariance_normal(JtJ, 2 * cost, crs.num_rows);
+    const detail::LinearCovariance lc =
+        detail::linear_covariance_normal(JtJ, 2 * cost, crs.num_rows);
     out.condition_number = lc.condition_number;
     std::vector<std::string> dead;
     for (long j : lc.dead)
       if (j < np)
-        dead.push_back(P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name);
+        dead.push_back(
+            P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name);
     for (const auto& name : dead)
-      out.warnings.push_back("oe: parameter " + name + " has no effect on the simulated output (not identifiable)");
+      out.warnings.push_back("oe: parameter " + name +
+                             " has no effect on the simulated output (not identifiable)");
     if (!dead.empty())
-      unreliable("parameters without effect on the simulated output (not determined by the record): " +
-                 join_list(dead));
+      unreliable(
+          "parameters without effect on the simulated output (not determined by the record): " +
+          join_list(dead));
     // Whiteness of each fitted channel over the concatenated segments (rows: per sample, the
     // channels q, qd (, tau) in this order; residual blocks in the order added, i.e. time order).
     const int nch = opt.closed_loop ? 3 : 2;
@@ -858,7 +879,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       for (long k = 0; k < samples; ++k)
         rc[static_cast<std::size_t>(k)] = res[static_cast<std::size_t>(k * nch + c)];
       const ResidualWhiteness w = residual_whiteness(rc);
-      if (coloured_channel.empty() || w.acf1 > rel.whiteness.acf1 || std::isnan(rel.whiteness.acf1)) {
+      if (coloured_channel.empty() || w.acf1 > rel.whiteness.acf1 ||
+          std::isnan(rel.whiteness.acf1)) {
         rel.whiteness = w;
         coloured_channel = channel[static_cast<std::size_t>(c)];
       }
@@ -869,7 +891,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     } else {
       if (lc.condition_number > 1e8)
         unreliable("the information matrix J^T J is nearly singular (condition number " +
-                   format_number(lc.condition_number) + " > 1e8): the linearised intervals do not hold");
+                   format_number(lc.condition_number) +
+                   " > 1e8): the linearised intervals do not hold");
       cov = lc.cov.topLeftCorner(np, np);
       // Newey-West over the samples: the score of a sample sums its channels' rows; the
       // initial states are nuisance parameters (A_top: the model parameters' rows of
@@ -877,16 +900,19 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       // J A_top^T (np wide instead of np + 2 segments) and the sandwich needs no further A.
       rel.hac_lags = static_cast<int>(detail::hac_bandwidth(rel.whiteness.acf1, samples));
       const Eigen::MatrixXd A_top = lc.cov.topRows(np) / lc.s2;
-      hac = detail::hac_covariance_scores(detail::sample_scores(Eigen::MatrixXd(J * A_top.transpose()), res, nch),
-                                          Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
-                                          static_cast<double>(nres) / static_cast<double>(nres - n_free));
+      hac = detail::hac_covariance_scores(
+          detail::sample_scores(Eigen::MatrixXd(J * A_top.transpose()), res, nch),
+          Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
+          static_cast<double>(nres) / static_cast<double>(nres - n_free));
     }
   } else {
-    out.warnings.push_back("oe: the Jacobian at the optimum could not be evaluated: no standard "
-                           "errors");
+    out.warnings.push_back(
+        "oe: the Jacobian at the optimum could not be evaluated: no standard "
+        "errors");
     unreliable("the Jacobian at the optimum could not be evaluated");
   }
-  const double tq = student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
+  const double tq =
+      student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
   // Covariance of the natural parameters: G cov G^T with G = d natural / d internal (delta
   // method; G by central differences of the map, which is cheap and covers every
   // parameterisation: exp for the log-scale ones, the relative Stribeck map).
@@ -934,11 +960,12 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   }
   if (!coloured_channel.empty()) detail::flag_coloured_residuals(rel, coloured_channel);
   if (opt.progress)
-    opt.progress("oe: " + std::to_string(out.iterations) + " iterations, cost " +
-                 format_number(out.initial_cost) + " -> " + format_number(out.final_cost) + " in " +
-                 format_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start)
-                         .count()) +
-                 " s");
+    opt.progress(
+        "oe: " + std::to_string(out.iterations) + " iterations, cost " +
+        format_number(out.initial_cost) + " -> " + format_number(out.final_cost) + " in " +
+        format_number(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count()) +
+        " s");
   return out;
 }
 

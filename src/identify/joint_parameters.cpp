@@ -37,7 +37,8 @@ double& table_entry(JointModel& j, std::size_t k) {
 
 std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
   std::vector<JointParameterSlot> e;
-  auto add = [&](const sim::JointParameterInfo& in, double value, std::function<double&(JointModel&)> ref) {
+  auto add = [&](const sim::JointParameterInfo& in, double value,
+                 std::function<double&(JointModel&)> ref) {
     JointParameterSlot s;
     s.info.name = in.name;
     s.info.unit = in.unit;
@@ -67,10 +68,13 @@ std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
   };
   add(info("Fv", "N m s/rad"), f.sigma2, [sf](JointModel& j) -> double& { return sf(j).sigma2; });
   if (f.curve.Fc_pos == f.curve.Fc_neg) {
-    add(info("Fc", "N m"), f.curve.Fc_pos, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
+    add(info("Fc", "N m"), f.curve.Fc_pos,
+        [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
   } else {
-    add(info("Fc_pos", "N m"), f.curve.Fc_pos, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
-    add(info("Fc_neg", "N m"), f.curve.Fc_neg, [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
+    add(info("Fc_pos", "N m"), f.curve.Fc_pos,
+        [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
+    add(info("Fc_neg", "N m"), f.curve.Fc_neg,
+        [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
   }
   return e;
 }

@@ -37,8 +37,9 @@ JointStribeckLibrary::JointStribeckLibrary(MatrixXd fixed, std::span<const doubl
       log_min_(std::log(omega_min)),
       log_max_(std::log(omega_max)) {
   if (static_cast<Index>(qd.size()) != fixed_.rows() || multiplier_.size() != fixed_.rows())
-    throw std::invalid_argument("JointStribeckLibrary: qd, multiplier and the fixed columns "
-                                "must have the same number of rows");
+    throw std::invalid_argument(
+        "JointStribeckLibrary: qd, multiplier and the fixed columns "
+        "must have the same number of rows");
   if (!(omega_min > 0) || !(omega_max > omega_min))
     throw std::invalid_argument("JointStribeckLibrary: need 0 < omega_min < omega_max");
   for (std::size_t i = 0; i < delta_.size(); ++i)
@@ -75,7 +76,7 @@ void JointStribeckLibrary::apply(const VectorXd& alpha, const VectorXd& xi, Vect
     if (coef == 0) continue;
     const double d = delta_[i];
     x = pow_qd_.col(ii).array() * std::exp(-d * alpha(0));  // |qd/Omega_s|^delta
-    me = coef * multiplier_.array() * (-x).exp();            // xi_i * m * e
+    me = coef * multiplier_.array() * (-x).exp();           // xi_i * m * e
     value.array() += me;
     if (d1 != nullptr) d1->col(0).array() += d * me * x;
     if (d2 != nullptr) d2->col(0).array() += d * d * me * x * (x - 1.0);
@@ -116,13 +117,15 @@ void check_record(const JointData& d, const std::string& name) {
   for (const auto& [cn, v] : all)
     for (std::size_t k = 0; k < n; ++k)
       if (!std::isfinite((*v)[k]))
-        throw FitError(name + ": non-finite value (" + format_number((*v)[k]) + ") in channel '" + cn +
-                       "' at sample " + std::to_string(k) + " (0-based)" +
-                       (std::isfinite(d.t[k]) ? ", t = " + format_number(d.t[k]) + " s" : std::string()));
+        throw FitError(
+            name + ": non-finite value (" + format_number((*v)[k]) + ") in channel '" + cn +
+            "' at sample " + std::to_string(k) + " (0-based)" +
+            (std::isfinite(d.t[k]) ? ", t = " + format_number(d.t[k]) + " s" : std::string()));
   for (std::size_t k = 1; k < n; ++k)
     if (!(d.t[k] > d.t[k - 1]))
       throw FitError(name + ": time not strictly increasing at sample " + std::to_string(k) +
-                     " (0-based): t = " + format_number(d.t[k]) + " s after " + format_number(d.t[k - 1]) + " s");
+                     " (0-based): t = " + format_number(d.t[k]) + " s after " +
+                     format_number(d.t[k - 1]) + " s");
 }
 
 struct Stacked {
@@ -172,19 +175,24 @@ void check_options(const JointSr3Options& o) {
     bad("delta needs 1 to " + std::to_string(Lu::kMaxStribeck) + " exponents, got " +
         std::to_string(o.delta.size()));
   for (const double d : o.delta)
-    if (!(d > 0) || !std::isfinite(d)) bad("every delta must be finite and > 0, got " + format_number(d));
-  if (!(o.K >= 0) || !std::isfinite(o.K)) bad("K must be finite and >= 0, got " + format_number(o.K));
+    if (!(d > 0) || !std::isfinite(d))
+      bad("every delta must be finite and > 0, got " + format_number(d));
+  if (!(o.K >= 0) || !std::isfinite(o.K))
+    bad("K must be finite and >= 0, got " + format_number(o.K));
   for (const double l : o.lambda)
-    if (!(l >= 0) || !std::isfinite(l)) bad("every lambda must be finite and >= 0, got " + format_number(l));
+    if (!(l >= 0) || !std::isfinite(l))
+      bad("every lambda must be finite and >= 0, got " + format_number(l));
   for (const double w : o.omega_s_init)
-    if (!(w > 0) || !std::isfinite(w)) bad("every omega_s_init must be finite and > 0, got " + format_number(w));
+    if (!(w > 0) || !std::isfinite(w))
+      bad("every omega_s_init must be finite and > 0, got " + format_number(w));
   if (o.sigma0_init.empty()) bad("sigma0_init is empty");
   for (const double s : o.sigma0_init)
-    if (!(s > 0) || !std::isfinite(s)) bad("every sigma0_init must be finite and > 0, got " + format_number(s));
+    if (!(s > 0) || !std::isfinite(s))
+      bad("every sigma0_init must be finite and > 0, got " + format_number(s));
   if (!(o.omega_s_min >= 0) || !(o.omega_s_max >= 0) ||
       (o.omega_s_max > 0 && !(o.omega_s_max > o.omega_s_min)))
-    bad("need 0 <= omega_s_min < omega_s_max (0: from the data), got " + format_number(o.omega_s_min) +
-        ", " + format_number(o.omega_s_max));
+    bad("need 0 <= omega_s_min < omega_s_max (0: from the data), got " +
+        format_number(o.omega_s_min) + ", " + format_number(o.omega_s_max));
   if (o.aic_observations < 0) bad("aic_observations must be >= 0 (0: automatic)");
   if (o.max_outer < 1 || o.max_inner < 1) bad("max_outer and max_inner must be >= 1");
   if (!(o.outer_tolerance > 0) || !(o.inner_tolerance > 0) || !(o.inner_min_decrease >= 0))
@@ -234,8 +242,7 @@ Layout make_layout(const JointSr3Options& o) {
   L.coulomb = c++;
   L.first_stribeck = c;
   L.ns = static_cast<int>(o.delta.size());
-  for (const double d : o.delta)
-    L.names.push_back(s + "*exp(-|qd/Omega_s|^" + delta_name(d) + ")");
+  for (const double d : o.delta) L.names.push_back(s + "*exp(-|qd/Omega_s|^" + delta_name(d) + ")");
   return L;
 }
 
@@ -281,8 +288,8 @@ std::vector<std::size_t> all_rows(std::size_t n) {
 
 /// The identified friction structure after step 1.
 struct Structure {
-  std::vector<int> visc;        // active viscous powers (1-based)
-  std::vector<double> delta;    // active Stribeck exponents
+  std::vector<int> visc;      // active viscous powers (1-based)
+  std::vector<double> delta;  // active Stribeck exponents
 };
 
 Lu::Params lugre_params(const Structure& st, double Fc, const std::vector<double>& Fs,
@@ -294,7 +301,8 @@ Lu::Params lugre_params(const Structure& st, double Fc, const std::vector<double
   p.Fc = Fc;
   p.n_viscous = st.visc.empty() ? 0 : *std::max_element(st.visc.begin(), st.visc.end());
   p.cv.fill(0);
-  for (int i = 0; i < p.n_viscous; ++i) p.cv[static_cast<std::size_t>(i)] = cv_by_power[static_cast<std::size_t>(i)];
+  for (int i = 0; i < p.n_viscous; ++i)
+    p.cv[static_cast<std::size_t>(i)] = cv_by_power[static_cast<std::size_t>(i)];
   p.n_stribeck = static_cast<int>(st.delta.size());
   p.Fs.fill(0);
   p.delta.fill(0);
@@ -414,10 +422,11 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                    std::to_string(10 * r) + ")");
   const long reversals = count_reversals(tr.qd);
   if (reversals == 0)
-    throw FitError("sr3: no velocity reversal in the training data (qd never crosses from "
-                   "above +1 % to below -1 % of max|qd| or back): the Coulomb level and the "
-                   "presliding parameters sigma0, sigma1 cannot be identified; record a motion "
-                   "that changes direction");
+    throw FitError(
+        "sr3: no velocity reversal in the training data (qd never crosses from "
+        "above +1 % to below -1 % of max|qd| or back): the Coulomb level and the "
+        "presliding parameters sigma0, sigma1 cannot be identified; record a motion "
+        "that changes direction");
   double qd_max = 0;
   for (const double v : tr.qd) qd_max = std::max(qd_max, std::abs(v));
   const double om_min = opt.omega_s_min > 0 ? opt.omega_s_min : 1e-4 * qd_max;
@@ -430,8 +439,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                                                         : -opt.static_velocity_floor * qd_max;
   res.static_velocity_floor = floor_v;
   const auto sliding = [floor_v](double v) { return std::abs(v) >= floor_v; };
-  const int m = opt.aic_observations > 0 ? opt.aic_observations
-                                         : std::max(40, static_cast<int>(r) + 10);
+  const int m =
+      opt.aic_observations > 0 ? opt.aic_observations : std::max(40, static_cast<int>(r) + 10);
   res.aic_observations = m;
   std::vector<std::size_t> fit_rows, val_rows;
   const Stacked* val_src = &va;
@@ -439,14 +448,15 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     res.held_out = true;
     const std::size_t blocks = 2 * static_cast<std::size_t>(m);
     if (n < 10 * blocks)
-      throw FitError("sr3: too few training samples to hold out AIC observations: " +
-                     std::to_string(n) + " (need 10 per block, " + std::to_string(blocks) +
-                     " blocks; or pass validation data)");
+      throw FitError(
+          "sr3: too few training samples to hold out AIC observations: " + std::to_string(n) +
+          " (need 10 per block, " + std::to_string(blocks) + " blocks; or pass validation data)");
     for (std::size_t k = 0; k < n; ++k)
       if (sliding(tr.qd[k])) ((k * blocks / n) % 2 == 0 ? fit_rows : val_rows).push_back(k);
     val_src = &tr;
     res.warnings.push_back("no validation data: the AIC observations of step 1 are " +
-                           std::to_string(m) + " interleaved blocks held out from the training "
+                           std::to_string(m) +
+                           " interleaved blocks held out from the training "
                            "data (half of it); pass validation records for an independent "
                            "model selection");
   } else {
@@ -461,8 +471,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                    " with |qd| >= " + format_number(floor_v) + " rad/s for " + std::to_string(r) +
                    " candidate functions (need at least 10 per function)");
   if (val_rows.size() < static_cast<std::size_t>(m))
-    throw FitError("sr3: too few validation samples with |qd| >= " + format_number(floor_v) + " rad/s: " +
-                   std::to_string(val_rows.size()) + " for " + std::to_string(m) +
+    throw FitError("sr3: too few validation samples with |qd| >= " + format_number(floor_v) +
+                   " rad/s: " + std::to_string(val_rows.size()) + " for " + std::to_string(m) +
                    " AIC observations");
 
   // ---- step 1: SR3 + Newton on Omega_s over the lambda grid, AIC selection ----
@@ -513,8 +523,10 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   for (std::size_t s = 0; s < ns0; ++s) {
     const double w0 = std::clamp(omega0[s], om_min, om_max);
     if (w0 != omega0[s])
-      res.warnings.push_back("initial Omega_s " + format_number(omega0[s]) + " rad/s is outside "
-                             "the search range [" + format_number(om_min) + ", " + format_number(om_max) +
+      res.warnings.push_back("initial Omega_s " + format_number(omega0[s]) +
+                             " rad/s is outside "
+                             "the search range [" +
+                             format_number(om_min) + ", " + format_number(om_max) +
                              "] rad/s; started from " + format_number(w0));
     starts[s].alpha = VectorXd::Constant(1, std::log(w0));
     same_as[s] = s;
@@ -569,7 +581,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     for (int i = 0; i < L.nv; ++i) cv[static_cast<std::size_t>(i)] = xi(L.first_visc + i);
     std::vector<double> Fs;
     for (int i = 0; i < L.ns; ++i)
-      if (act[static_cast<std::size_t>(L.first_stribeck + i)]) Fs.push_back(xi(L.first_stribeck + i));
+      if (act[static_cast<std::size_t>(L.first_stribeck + i)])
+        Fs.push_back(xi(L.first_stribeck + i));
     const double nan = std::numeric_limits<double>::quiet_NaN();
     jm.friction = lugre_params(st, xi(L.coulomb), Fs, Omega_s, cv, nan, nan, opt.K);
     return jm;
@@ -619,30 +632,36 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     }
   }
   if (chosen == grid.size())
-    throw FitError("sr3: no admissible candidate model in the lambda scan (each one has g(qd) "
-                   "<= 0 at some velocity, i.e. Fc + the negative Stribeck levels <= 0, or no "
-                   "finite AIC with m = " + std::to_string(m) +
-                   " observations); try model B (K > 0), fewer delta values or a wider lambda "
-                   "grid");
+    throw FitError(
+        "sr3: no admissible candidate model in the lambda scan (each one has g(qd) "
+        "<= 0 at some velocity, i.e. Fc + the negative Stribeck levels <= 0, or no "
+        "finite AIC with m = " +
+        std::to_string(m) +
+        " observations); try model B (K > 0), fewer delta values or a wider lambda "
+        "grid");
   for (auto& row : res.scan) row.aic_r = row.aic - aic_min;
   // The minimum on an edge of the grid (and not on a plateau reaching inside): extend the grid.
   const auto same_aic = [&](std::size_t l) {
     return std::abs(res.scan[l].aic - aic_min) <= 1e-9 * std::abs(aic_min);
   };
   if (grid.size() > 1 && same_aic(0) && !same_aic(1))
-    res.warnings.push_back("the AIC minimum is at the smallest lambda of the grid: extend the "
-                           "grid towards 0");
+    res.warnings.push_back(
+        "the AIC minimum is at the smallest lambda of the grid: extend the "
+        "grid towards 0");
   if (grid.size() > 1 && same_aic(grid.size() - 1) && !same_aic(grid.size() - 2))
     res.warnings.push_back("the AIC minimum is at the largest lambda of the grid: extend the grid");
   res.chosen = chosen;
   res.lambda = grid[chosen];
   const JointSr3ScanRow& crow = res.scan[chosen];
-  const Sr3Result crun = runs[chosen][static_cast<std::size_t>(crow.start)];  // copy: runs is freed below
+  const Sr3Result crun =
+      runs[chosen][static_cast<std::size_t>(crow.start)];  // copy: runs is freed below
   if (!crun.converged)
-    res.warnings.push_back("SR3 at the chosen lambda did not converge within the iteration "
-                           "limits (sr3.max_iterations, sr3.max_alpha_rounds)");
+    res.warnings.push_back(
+        "SR3 at the chosen lambda did not converge within the iteration "
+        "limits (sr3.max_iterations, sr3.max_alpha_rounds)");
   for (Index j = 0; j < r; ++j)
-    if (crow.active[static_cast<std::size_t>(j)]) res.active.push_back(L.names[static_cast<std::size_t>(j)]);
+    if (crow.active[static_cast<std::size_t>(j)])
+      res.active.push_back(L.names[static_cast<std::size_t>(j)]);
   res.static_model = static_model_of(crun.xi, crow.active, crow.Omega_s);
   const Structure st = build_structure(crow.active);
   runs.clear();
@@ -682,7 +701,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     if (L.one >= 0) rb.offset = r1.xi(L.one);
     res.model = rb;
     std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
-    for (Index i = 0; i < nvis; ++i) cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = r1.xi(n_rigid + i);
+    for (Index i = 0; i < nvis; ++i)
+      cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = r1.xi(n_rigid + i);
     std::vector<double> Fs(static_cast<std::size_t>(nd));
     for (Index i = 0; i < nd; ++i) Fs[static_cast<std::size_t>(i)] = r1.xi(n_rigid + nvis + 1 + i);
     res.model.friction = lugre_params(st, r1.xi(n_rigid + nvis), Fs, std::exp(r1.alpha(0)), cv,
@@ -690,8 +710,9 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   }
   if (!(Lu::g_min(std::get<Lu::Params>(res.model.friction)) > 0)) {
     // The refit on all training samples made g inadmissible (collinear terms): keep step 1.
-    res.warnings.push_back("step 2 (first iteration) on all training samples gave g <= 0 at "
-                           "some velocity; the step-1 model is used instead");
+    res.warnings.push_back(
+        "step 2 (first iteration) on all training samples gave g <= 0 at "
+        "some velocity; the step-1 model is used instead");
     const JointModel sm = res.static_model;
     res.model = sm;
     Lu::Params pm = std::get<Lu::Params>(sm.friction);
@@ -703,7 +724,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   const Lu::Params p_step1 = std::get<Lu::Params>(rigid_model.friction);
   if (!g_positive_on(p_step1, tr.qd))
     throw FitError("sr3: the static friction has g(qd) <= 0 at a training velocity (Fc = " +
-                   format_number(p_step1.Fc) + "): not a valid LuGre g; try model B (K > 0) or a larger "
+                   format_number(p_step1.Fc) +
+                   "): not a valid LuGre g; try model B (K > 0) or a larger "
                    "lambda");
   std::vector<double> y_f(n);  // tau minus the rigid body (fixed from here on)
   for (std::size_t k = 0; k < n; ++k) y_f[k] = tr.tau[k] - rigid(rigid_model, tr.q[k], tr.qdd[k]);
@@ -728,7 +750,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
         VectorXd P(static_cast<Index>(n));
         for (std::size_t k = 0; k < n; ++k) P(static_cast<Index>(k)) = p.sigma0 * z[k] / rt.g[k];
         MatrixXd fx(static_cast<Index>(n), nvis + 2);
-        for (Index i = 0; i < nvis; ++i) fx.col(i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
+        for (Index i = 0; i < nvis; ++i)
+          fx.col(i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
         fx.col(nvis) = P;
         fx.col(nvis + 1) = to_vec(zdot);
         const JointStribeckLibrary lib2(std::move(fx), tr.qd, P, active_delta, om_min, om_max);
@@ -766,8 +789,10 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
           th(static_cast<Index>(k), 0) = sigma0_j * z[k];
           th(static_cast<Index>(k), 1) = sigma0_j * zdot[k];
         }
-        for (Index i = 0; i < nvis; ++i) th.col(2 + i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
-        const VectorXd xi = least_squares_on(th, y_fv, std::vector<bool>(static_cast<std::size_t>(2 + nvis), true));
+        for (Index i = 0; i < nvis; ++i)
+          th.col(2 + i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
+        const VectorXd xi =
+            least_squares_on(th, y_fv, std::vector<bool>(static_cast<std::size_t>(2 + nvis), true));
         const double err = (th * xi - y_fv).norm();
         JointSr3Iteration it;
         it.start = static_cast<int>(s);
@@ -788,15 +813,16 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
         best = pj;
         best.sigma1 = it.sigma1;
         best.cv.fill(0);
-        for (Index i = 0; i < nvis; ++i) best.cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = xi(2 + i);
+        for (Index i = 0; i < nvis; ++i)
+          best.cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = xi(2 + i);
         if (std::abs(xi(0) - 1.0) < opt.inner_tolerance) break;
         if (j > 1 && prev_accepted - err < opt.inner_min_decrease * prev_accepted) break;
         prev_accepted = err;
         const double next = sigma0_j * xi(0);  // eq. 18
         if (!(next > 0) || !std::isfinite(next)) {
-          res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) + ", outer iteration " +
-                                 std::to_string(o) + ": xi_u = " + format_number(xi(0)) +
-                                 " gives sigma0 <= 0; inner loop stopped");
+          res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) +
+                                 ", outer iteration " + std::to_string(o) + ": xi_u = " +
+                                 format_number(xi(0)) + " gives sigma0 <= 0; inner loop stopped");
           break;
         }
         sigma0_j = next;
@@ -864,16 +890,17 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     }
     sigma0_flat = smax > 10 * smin && emax <= emin * (1 + 1e-3);
     if (sigma0_flat)
-      res.warnings.push_back("sigma0 is not determined by this record: the training torque error changes by " +
-                             format_number(100 * (emax / emin - 1)) + " % over sigma0 from " +
-                             format_number(smin) + " to " + format_number(smax) +
-                             " N m/rad; sigma0 and sigma1 are reported but not trustworthy "
-                             "(record motion with slow reversals to excite the presliding regime)");
+      res.warnings.push_back(
+          "sigma0 is not determined by this record: the training torque error changes by " +
+          format_number(100 * (emax / emin - 1)) + " % over sigma0 from " + format_number(smin) +
+          " to " + format_number(smax) +
+          " N m/rad; sigma0 and sigma1 are reported but not trustworthy "
+          "(record motion with slow reversals to excite the presliding regime)");
     if (sigma0_at_edge)
       res.warnings.push_back(
           "sigma0: the best start is at the edge of the start grid even after extending it to [" +
-          format_number(edge_lo) + ", " + format_number(edge_hi) + "] N m/rad (sigma0 = " +
-          format_number(res.starts[best_of()].sigma0) +
+          format_number(edge_lo) + ", " + format_number(edge_hi) +
+          "] N m/rad (sigma0 = " + format_number(res.starts[best_of()].sigma0) +
           "): the record does not determine the bristle stiffness; do not trust sigma0 and sigma1");
   }
   std::size_t best_start = 0;
@@ -900,8 +927,10 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     return std::abs(std::log(om) - lo) < 1e-9 || std::abs(std::log(om) - hi) < 1e-9;
   };
   if (nd > 0 && on_bound(fp.Omega_s))
-    res.warnings.push_back("Omega_s = " + format_number(fp.Omega_s) + " rad/s is on a bound of its search "
-                           "range [" + format_number(om_min) + ", " + format_number(om_max) + "] rad/s");
+    res.warnings.push_back("Omega_s = " + format_number(fp.Omega_s) +
+                           " rad/s is on a bound of its search "
+                           "range [" +
+                           format_number(om_min) + ", " + format_number(om_max) + "] rad/s");
   for (const JointParameter& jp : joint_parameters(res.model)) {
     if (jp.structural) continue;
     ParameterEstimate e;

@@ -92,8 +92,8 @@ std::vector<StaticCurvePoint> static_curve_check(const JointModel& m, const Join
     p.qd = s.v_mean;
     p.measured = s.y_mean;
     p.model = sim::steady_friction(m, s.v_mean);
-    p.duration = d.t[static_cast<std::size_t>(s.end - 1)] -
-                 d.t[static_cast<std::size_t>(s.first_averaged)];
+    p.duration =
+        d.t[static_cast<std::size_t>(s.end - 1)] - d.t[static_cast<std::size_t>(s.first_averaged)];
     out.push_back(p);
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.qd < b.qd; });

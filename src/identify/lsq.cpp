@@ -37,8 +37,12 @@ constexpr double kFreeBox = 30;
 /// linearly converging iteration), times the mean time per iteration so far.
 class ProgressCallback final : public ceres::IterationCallback {
  public:
-  ProgressCallback(const Progress& p, std::string label, double function_tolerance, int max_iterations)
-      : p_(p), label_(std::move(label)), tol_(function_tolerance), max_iterations_(max_iterations) {}
+  ProgressCallback(const Progress& p, std::string label, double function_tolerance,
+                   int max_iterations)
+      : p_(p),
+        label_(std::move(label)),
+        tol_(function_tolerance),
+        max_iterations_(max_iterations) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     // A cancelled fit stops at the next iteration (solve_one then throws Cancelled).
     if (p_.cancelled()) {
@@ -60,7 +64,8 @@ class ProgressCallback final : public ceres::IterationCallback {
           const double rate = d2 / d1;
           const double goal = tol_ * costs_[n - 1];
           double more = d2 <= goal ? 1.0 : std::ceil(std::log(goal / d2) / std::log(rate));
-          more = std::clamp(more, 1.0, static_cast<double>(std::max(1, max_iterations_ - s.iteration)));
+          more = std::clamp(more, 1.0,
+                            static_cast<double>(std::max(1, max_iterations_ - s.iteration)));
           msg += ", about " + format_number(more * per, 2) + " s left";
         }
       }
@@ -109,7 +114,8 @@ class CompressedCost final : public ceres::CostFunction {
   /// Whether a cost of m residuals and p parameters is worth compressing.
   static bool worth(long m, long p) { return p > 0 && m > 4 * (p + 1); }
 
-  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
+  bool Evaluate(double const* const* parameters, double* residuals,
+                double** jacobians) const override {
     const auto m = static_cast<std::size_t>(inner_->num_residuals());
     const auto p = static_cast<std::size_t>(p_);
     std::fill(residuals, residuals + p + 1, 0.0);
@@ -208,9 +214,9 @@ class CompressedCost final : public ceres::CostFunction {
   int threads_ = 1;
   int p_ = 0;
   const KeepsJacobian* keeper_ = nullptr;
-  mutable std::vector<double> r_;        ///< a residual-only evaluation's residuals
-  mutable bool in_inner_ = false;        ///< the last Jacobian evaluation was read in place
-  mutable std::vector<double> inner_x_;  ///< at this point
+  mutable std::vector<double> r_;         ///< a residual-only evaluation's residuals
+  mutable bool in_inner_ = false;         ///< the last Jacobian evaluation was read in place
+  mutable std::vector<double> inner_x_;   ///< at this point
   mutable double model_decrease_ = kNaN;  ///< model_decrease()
 };
 
@@ -250,7 +256,8 @@ class RememberingCost final : public ceres::CostFunction {
     set_num_residuals(inner_->num_residuals());
     *mutable_parameter_block_sizes() = inner_->parameter_block_sizes();
   }
-  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
+  bool Evaluate(double const* const* parameters, double* residuals,
+                double** jacobians) const override {
     const bool ok = inner_->Evaluate(parameters, residuals, jacobians);
     if (jacobians != nullptr && jacobians[0] != nullptr) {
       const auto m = static_cast<std::size_t>(num_residuals());
@@ -273,7 +280,7 @@ class RememberingCost final : public ceres::CostFunction {
 
 struct StartResult {
   std::vector<double> theta;
-  Linearisation last;  ///< the last Jacobian evaluation
+  Linearisation last;         ///< the last Jacobian evaluation
   std::vector<int> at_limit;  ///< theta indices that ended on their search box
   StartSummary summary;
   std::string termination;
@@ -358,17 +365,20 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
     const double lo = problem.GetParameterLowerBound(x.data(), static_cast<int>(j));
     const double hi = problem.GetParameterUpperBound(x.data(), static_cast<int>(j));
     const auto tf = fam.info()[static_cast<std::size_t>(free[j])].tf;
-    if (tf != FitScale::nonneg && (x[j] <= lo + 1e-6 || x[j] >= hi - 1e-6)) res.at_limit.push_back(free[j]);
+    if (tf != FitScale::nonneg && (x[j] <= lo + 1e-6 || x[j] >= hi - 1e-6))
+      res.at_limit.push_back(free[j]);
   }
   res.summary.initial_cost = sum.initial_cost;
   res.summary.final_cost = sum.final_cost;
   res.summary.iterations = static_cast<int>(sum.iterations.size()) - 1;
-  const bool by_model = sum.termination_type == ceres::USER_SUCCESS && model_end && !std::isnan(model_end->decrease());
+  const bool by_model = sum.termination_type == ceres::USER_SUCCESS && model_end &&
+                        !std::isnan(model_end->decrease());
   res.summary.converged = sum.termination_type == ceres::CONVERGENCE || by_model;
-  res.termination = by_model ? "Function tolerance reached by the Gauss-Newton model: largest decrease " +
-                                   format_number(model_end->decrease()) + " of the cost <= " +
-                                   format_number(so.function_tolerance)
-                             : sum.message;
+  res.termination =
+      by_model ? "Function tolerance reached by the Gauss-Newton model: largest decrease " +
+                     format_number(model_end->decrease()) +
+                     " of the cost <= " + format_number(so.function_tolerance)
+               : sum.message;
   for (const auto& line : solver_lines)  // what the summary's message does not say already
     if (line.find(sum.message) == std::string::npos) res.termination += "; solver: " + line;
   res.cost = std::isfinite(sum.final_cost) && sum.IsSolutionUsable()
@@ -437,7 +447,8 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
       fam.predict(x.data(), d, Method::exact, d.hold, pred.data());
       double ssr = 0;
       for (long k = d.first; k < d.n(); ++k) {
-        const double r = loss.apply(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
+        const double r =
+            loss.apply(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
         ssr += r * r;
       }
       cand.emplace_back(std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity(), x);
@@ -465,11 +476,13 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
   const auto solve = [&](std::size_t from) {
     const int total = static_cast<int>(th.size());
     results.resize(th.size());
-    const int nthreads = std::clamp(resolve_threads(opt.threads), 1, std::max(1, total - static_cast<int>(from)));
+    const int nthreads =
+        std::clamp(resolve_threads(opt.threads), 1, std::max(1, total - static_cast<int>(from)));
     for_each_index(th.size() - from, nthreads, [&](std::size_t i) {
       progress.check();
       const int s = static_cast<int>(from + i);
-      const std::string lab = label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
+      const std::string lab =
+          label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
       results[static_cast<std::size_t>(s)] =
           solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab,
                     threads_per_solve(opt, nthreads));
@@ -488,12 +501,14 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
     if (results[s].cost < results[lowest].cost) lowest = s;
   if (automatic && planned == 1 &&
       (!results[lowest].summary.converged || !results[lowest].at_limit.empty())) {
-    const std::string why = !results[lowest].summary.converged ? "did not converge" : "ended on its search box";
+    const std::string why =
+        !results[lowest].summary.converged ? "did not converge" : "ended on its search box";
     progress(label + ": the best data-driven start " + why + "; two perturbed starts follow");
     const std::size_t from = th.size();
     for (auto& x : perturbed(2)) {
       th.push_back(std::move(x));
-      origin.emplace_back("perturbed initial guess (start " + std::to_string(lowest + 1) + " " + why + ")");
+      origin.emplace_back("perturbed initial guess (start " + std::to_string(lowest + 1) + " " +
+                          why + ")");
     }
     solve(from);
   }
@@ -502,7 +517,8 @@ LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& t
   for (std::size_t s = 0; s < results.size(); ++s) {
     results[s].summary.origin = origin[s];
     run.starts.push_back(results[s].summary);
-    if (results[s].cost < results[static_cast<std::size_t>(run.best)].cost) run.best = static_cast<int>(s);
+    if (results[s].cost < results[static_cast<std::size_t>(run.best)].cost)
+      run.best = static_cast<int>(s);
   }
   const auto& b = results[static_cast<std::size_t>(run.best)];
   run.theta = b.theta;
@@ -560,7 +576,8 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
     e.unit = ui[q].unit;
     e.value = u[q];
     bool depends = false;
-    for (std::size_t j = 0; j < estimated.size(); ++j) depends = depends || G[q * estimated.size() + j] != 0;
+    for (std::size_t j = 0; j < estimated.size(); ++j)
+      depends = depends || G[q * estimated.size() + j] != 0;
     e.fixed = !depends;
     e.std_error = e.fixed ? 0 : kNaN;
     e.ci_low = e.fixed ? e.value : kNaN;
@@ -572,11 +589,12 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
   for (std::size_t q = 0; q < ui.size(); ++q) r.correlation[q][q] = 1;
   r.condition_number = kNaN;
   const long m = r.training.n;
-  r.sigma = m > r.num_estimated ? std::sqrt(r.training.ssr / static_cast<double>(m - r.num_estimated)) : kNaN;
+  r.sigma = m > r.num_estimated
+                ? std::sqrt(r.training.ssr / static_cast<double>(m - r.num_estimated))
+                : kNaN;
   r.aicc = aicc(r.training.ssr, m, r.num_estimated);
   r.bic = bic(r.training.ssr, m, r.num_estimated);
 }
-
 
 Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads) {
   constexpr Eigen::Index kRows = 4096;  // rows per block
@@ -585,7 +603,8 @@ Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads)
   std::vector<Eigen::MatrixXd> part(blocks, Eigen::MatrixXd::Zero(p, p));
   for_each_index(blocks, blocks > 1 ? threads : 1, [&](std::size_t b) {
     const Eigen::Index r0 = static_cast<Eigen::Index>(b) * kRows;
-    part[b].selfadjointView<Eigen::Lower>().rankUpdate(J.middleRows(r0, std::min(kRows, m - r0)).transpose());
+    part[b].selfadjointView<Eigen::Lower>().rankUpdate(
+        J.middleRows(r0, std::min(kRows, m - r0)).transpose());
   });
   Eigen::MatrixXd N = Eigen::MatrixXd::Zero(p, p);
   for (const auto& P : part) N += P;
@@ -594,12 +613,14 @@ Eigen::MatrixXd normal_matrix(const Eigen::Ref<const RowMatrix>& J, int threads)
 
 /// Scores g_k = sum_{c < rows_per_sample} J_{k n + c}^T r_{k n + c} (n = rows_per_sample): the
 /// rows of one sample summed.
-Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res, long rows_per_sample) {
+Eigen::MatrixXd sample_scores(const AnyMatrix& J, const std::vector<double>& res,
+                              long rows_per_sample) {
   const Eigen::Index rows = J.rows(), n = rows_per_sample;
   if (n < 1 || rows % n != 0 || static_cast<Eigen::Index>(res.size()) != rows)
     throw std::invalid_argument("sample_scores: " + std::to_string(rows) + " Jacobian rows and " +
-                                std::to_string(res.size()) + " residuals are not whole samples of " +
-                                std::to_string(n) + " rows");
+                                std::to_string(res.size()) +
+                                " residuals are not whole samples of " + std::to_string(n) +
+                                " rows");
   const Eigen::Map<const Eigen::VectorXd> r(res.data(), rows);
   Eigen::MatrixXd rowwise = J.array().colwise() * r.array();
   if (n == 1) return rowwise;
@@ -642,14 +663,16 @@ Eigen::MatrixXd bartlett_sum(const ScoreRows& g, long L, int threads) {
   const auto chunks = static_cast<std::size_t>((windows + kChunk - 1) / kChunk);
   std::vector<Eigen::MatrixXd> partial(chunks);
   for_each_index(chunks, threads, [&](std::size_t ci) {
-    const Eigen::Index t0 = static_cast<Eigen::Index>(ci) * kChunk, t1 = std::min(windows, t0 + kChunk);
+    const Eigen::Index t0 = static_cast<Eigen::Index>(ci) * kChunk,
+                       t1 = std::min(windows, t0 + kChunk);
     Eigen::MatrixXd S = Eigen::MatrixXd::Zero(p, p);
     RowMatrix block(kBlock, p);
     std::vector<double> c(static_cast<std::size_t>(p), 0.0);
     Eigen::Index filled = 0;
     for (Eigen::Index t = t0; t < t1; ++t) {
       if (t == t0) {
-        for (Eigen::Index k = std::max<Eigen::Index>(0, t - L); k <= std::min(t, m - 1); ++k) g.add(k, 1.0, c.data());
+        for (Eigen::Index k = std::max<Eigen::Index>(0, t - L); k <= std::min(t, m - 1); ++k)
+          g.add(k, 1.0, c.data());
       } else {
         if (t < m) g.add(t, 1.0, c.data());
         if (t - W >= 0 && t - W < m) g.add(t - W, -1.0, c.data());
@@ -677,18 +700,18 @@ Eigen::MatrixXd hac_sandwich(const ScoreRows& g, const Eigen::Ref<const Eigen::M
 }  // namespace
 
 Eigen::MatrixXd hac_covariance_scores(const Eigen::Ref<const Eigen::MatrixXd>& g,
-                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L, double factor,
-                                      int threads) {
-  return hac_sandwich({g.data(), g.innerStride(), g.outerStride(), nullptr, g.rows(), g.cols()}, A, L,
-                      factor, threads);
+                                      const Eigen::Ref<const Eigen::MatrixXd>& A, long L,
+                                      double factor, int threads) {
+  return hac_sandwich({g.data(), g.innerStride(), g.outerStride(), nullptr, g.rows(), g.cols()}, A,
+                      L, factor, threads);
 }
 
 /// Newey-West covariance of the internal parameters: A S A with A = (J^T J)^-1 and
 /// S = G0 + sum_{l=1..L} (1 - l/(L+1)) (G_l + G_l^T), G_l = sum_k g_k g_{k-l}^T, g_k = J_k^T r_k,
 /// times m/(m - p) (small-sample factor). The scores are J's rows times the residuals, formed
 /// as the windows need them.
-Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res, const Eigen::MatrixXd& A,
-                               long L, int threads) {
+Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& res,
+                               const Eigen::MatrixXd& A, long L, int threads) {
   const Eigen::Index m = J.rows(), p = J.cols();
   if (static_cast<Eigen::Index>(res.size()) != m)
     throw std::invalid_argument("hac_covariance: " + std::to_string(m) + " Jacobian rows and " +
@@ -715,14 +738,15 @@ void flag_coloured_residuals(Reliability& rel, std::string_view of) {
   const auto& w = rel.whiteness;
   if (!strongly_coloured(rel)) return;
   rel.standard_errors = false;
-  rel.reasons.push_back("the residuals" + (of.empty() ? std::string() : " of the " + std::string(of)) +
-                        " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
-                        ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
-                        " lags): the white-noise standard errors understate the uncertainty" +
-                        (std::isfinite(rel.hac_ratio_max)
-                             ? " up to " + format_fixed(rel.hac_ratio_max, 1) +
-                                   "-fold; the HAC intervals account for it, not for model error"
-                             : std::string()));
+  rel.reasons.push_back(
+      "the residuals" + (of.empty() ? std::string() : " of the " + std::string(of)) +
+      " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
+      ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
+      " lags): the white-noise standard errors understate the uncertainty" +
+      (std::isfinite(rel.hac_ratio_max)
+           ? " up to " + format_fixed(rel.hac_ratio_max, 1) +
+                 "-fold; the HAC intervals account for it, not for model error"
+           : std::string()));
 }
 
 /// Residuals farther than kOutlierScale robust standard deviations (1.4826 MAD, the normal
@@ -755,8 +779,9 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
   rel.standard_errors = false;
   rel.reasons.push_back(std::to_string(count) + " of " + std::to_string(res.size()) +
                         " residuals are outliers (beyond " + format_number(kOutlierScale) +
-                        " robust standard deviations of " + format_number(scale) + ", the largest " +
-                        format_number(largest / scale) + "): a spike pulls a least-squares fit and "
+                        " robust standard deviations of " + format_number(scale) +
+                        ", the largest " + format_number(largest / scale) +
+                        "): a spike pulls a least-squares fit and "
                         "its standard errors do not account for it; a robust loss bounds its pull "
                         "(--loss huber; Python loss='huber')");
 }
@@ -772,9 +797,10 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
 /// is near 0 (noise, R2 ~ 1/N). Said when kOtherHoldSlope[0] <= beta <= kOtherHoldSlope[1] and
 /// R2 >= kOtherHoldShare. A model without a state has delta = 0, a robust loss other residuals:
 /// nothing to say. JtJ_inv: (J^T J)^-1 of the free internal parameters.
-void flag_other_hold(FitResult& r, const Family& fam, const FitData& d, const std::vector<double>& theta,
-                     const Eigen::Ref<const RowMatrix>& J, const std::vector<double>& res,
-                     const Eigen::MatrixXd& JtJ_inv, LossKind loss) {
+void flag_other_hold(FitResult& r, const Family& fam, const FitData& d,
+                     const std::vector<double>& theta, const Eigen::Ref<const RowMatrix>& J,
+                     const std::vector<double>& res, const Eigen::MatrixXd& JtJ_inv,
+                     LossKind loss) {
   constexpr double kOtherHoldSlope[2] = {0.5, 2.0};
   constexpr double kOtherHoldShare = 0.25;
   if (loss != LossKind::none) return;
@@ -798,7 +824,8 @@ void flag_other_hold(FitResult& r, const Family& fam, const FitData& d, const st
   rel.reasons.push_back(
       std::string("the residuals follow the change of the prediction with the input ") +
       (other == Hold::zoh ? "held between samples" : "linear between samples") + " (slope " +
-      format_fixed(beta, 2) + ", " + format_fixed(100 * r2, 0) + " % of the residuals' sum of squares): " +
+      format_fixed(beta, 2) + ", " + format_fixed(100 * r2, 0) +
+      " % of the residuals' sum of squares): " +
       (other == Hold::zoh
            ? "the record's velocity was likely held between samples (a digital controller's or "
              "DAC's output); fit with --hold zoh (Python hold='zoh')"
@@ -816,13 +843,16 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum: the solver's
   // own last evaluation when it was made there (the same cost, bit for bit the same x).
   std::vector<double> x(static_cast<std::size_t>(p));
-  for (long j = 0; j < p; ++j) x[static_cast<std::size_t>(j)] = theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
+  for (long j = 0; j < p; ++j)
+    x[static_cast<std::size_t>(j)] =
+        theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
   std::vector<double> res, jac;
   Eigen::MatrixXd normal;  // J^T J when the solver's evaluation computed it
   bool evaluated = true;
   if (p == 0) {
     evaluated = false;
-  } else if (known != nullptr && known->x == x && known->residuals.size() == static_cast<std::size_t>(m) &&
+  } else if (known != nullptr && known->x == x &&
+             known->residuals.size() == static_cast<std::size_t>(m) &&
              known->jacobian.size() == static_cast<std::size_t>(m * p)) {
     res = std::move(known->residuals);  // taken, not copied (a long record's Jacobian is large)
     jac = std::move(known->jacobian);
@@ -838,7 +868,8 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   }
   // Without a robust loss the residuals are y - prediction: the training metrics need no
   // simulation of their own.
-  fill_values_only(r, fam, d, theta, free, evaluated && loss.kind == LossKind::none ? &res : nullptr);
+  fill_values_only(r, fam, d, theta, free,
+                   evaluated && loss.kind == LossKind::none ? &res : nullptr);
   if (at_values) {
     // The prediction from the residuals (y - prediction) where they are those of every sample.
     std::vector<double> prediction;
@@ -905,7 +936,8 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     return;
   }
   if (r.condition_number > 1e10)
-    r.warnings.push_back("J^T J is ill-conditioned (condition number " + format_number(r.condition_number) +
+    r.warnings.push_back("J^T J is ill-conditioned (condition number " +
+                         format_number(r.condition_number) +
                          "): parameters strongly correlated, standard errors large");
   if (r.condition_number > 1e8)
     unreliable("the information matrix J^T J is nearly singular (condition number " +
@@ -925,7 +957,8 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
     auto& e = r.parameters[static_cast<std::size_t>(a)];
     if (e.fixed) continue;
     const int ii = fam.user_info()[static_cast<std::size_t>(a)].internal;
-    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == FitScale::nonneg && theta[static_cast<std::size_t>(ii)] <= 0) {
+    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == FitScale::nonneg &&
+        theta[static_cast<std::size_t>(ii)] <= 0) {
       e.at_bound = true;
       e.std_error = kNaN;
       e.ci_low = e.ci_high = kNaN;

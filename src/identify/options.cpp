@@ -124,9 +124,12 @@ FitMethod parse_method(std::string_view name) {
 
 std::string method_name(FitMethod m) {
   switch (m) {
-    case FitMethod::lsq: return "lsq";
-    case FitMethod::grid: return "grid";
-    case FitMethod::two_stage: return "two-stage";
+    case FitMethod::lsq:
+      return "lsq";
+    case FitMethod::grid:
+      return "grid";
+    case FitMethod::two_stage:
+      return "two-stage";
   }
   return "?";
 }

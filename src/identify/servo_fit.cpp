@@ -17,7 +17,8 @@ namespace frictionlab::identify {
 namespace {
 
 std::string log_name(const data::ServoLog& log) {
-  return log.file.empty() ? std::string("log") : std::filesystem::path(log.file).filename().string();
+  return log.file.empty() ? std::string("log")
+                          : std::filesystem::path(log.file).filename().string();
 }
 
 sim::ServoRunInput run_input(const sim::ServoConstants& c, const data::ServoLog& log) {
@@ -108,9 +109,8 @@ double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
         dp[offset[i] + k] = std::abs(x.q - log.position[k]);
         if (vel) dv[offset[i] + k] = std::abs(x.qd - log.speed[k]);
         if (cur && amps[i] > 0)
-          di[offset[i] + k] =
-              std::abs(sim::servo_motor_current(c, p, s.control, s.enabled, x.qd) -
-                       amps[i] * log.current[k]);
+          di[offset[i] + k] = std::abs(sim::servo_motor_current(c, p, s.control, s.enabled, x.qd) -
+                                       amps[i] * log.current[k]);
       });
   double ep = 0.0, ev = 0.0, ei = 0.0;
   for (double d : dp) ep += d;
@@ -148,7 +148,8 @@ std::vector<ServoBound> servo_bounds(const sim::ServoActuator& family, sim::Serv
     out.push_back({std::string(key), r.lo, r.hi});
   }
   for (const auto& o : overrides) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const ServoBound& b) { return b.key == o.key; });
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const ServoBound& b) { return b.key == o.key; });
     if (it == out.end()) continue;  // a key of another model: applies to the models that have it
     if (!(o.lo < o.hi) || !std::isfinite(o.lo) || !std::isfinite(o.hi))
       throw FitError("range of '" + o.key + "': need lo < hi, got " + format_number(o.lo) + ":" +
@@ -240,9 +241,9 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
   auto encode = [&](const sim::ServoParams& p) {
     std::vector<double> u(n);
     for (std::size_t i = 0; i < n; ++i)
-      u[i] = std::clamp((sim::servo_param(p, bounds[i].key) - bounds[i].lo) /
-                            (bounds[i].hi - bounds[i].lo),
-                        0.0, 1.0);
+      u[i] = std::clamp(
+          (sim::servo_param(p, bounds[i].key) - bounds[i].lo) / (bounds[i].hi - bounds[i].lo), 0.0,
+          1.0);
     return u;
   };
   // validate the data once (throws FitError with the log's name)
@@ -278,7 +279,8 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
   out.stop = r.stop;
   const auto u = encode(out.params);
   for (std::size_t i = 0; i < n; ++i)
-    if ((u[i] < 1e-3 && bounds[i].lo != 0.0) || u[i] > 1.0 - 1e-3) out.at_bound.push_back(bounds[i].key);
+    if ((u[i] < 1e-3 && bounds[i].lo != 0.0) || u[i] > 1.0 - 1e-3)
+      out.at_bound.push_back(bounds[i].key);
   if (!std::isfinite(out.loss))
     out.failed = "the loss is " + format_exact(out.loss) + " at every one of the " +
                  std::to_string(out.evals) +
@@ -296,8 +298,9 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
     s.name = name;
     for (const auto& l : logs) (l.kp == kp ? s.validation : s.train).push_back(l);
     if (s.validation.empty()) throw FitError("validation: no log with kp = " + format_number(kp));
-    if (s.train.empty()) throw FitError("validation: every log has kp = " + format_number(kp) +
-                                        ", none is left for training");
+    if (s.train.empty())
+      throw FitError("validation: every log has kp = " + format_number(kp) +
+                     ", none is left for training");
     return s;
   };
   switch (v.kind) {
@@ -408,7 +411,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
 
   std::mutex mutex;
   std::condition_variable changed;
-  std::vector<std::string> lines;   // progress lines not yet passed to `say`
+  std::vector<std::string> lines;  // progress lines not yet passed to `say`
   std::size_t finished = 0;
   std::size_t running = 0, idle = 0;  // fits running; workers waiting for a ready fit
   // A worker that waits for a fit (the last ones of a model wait for the fits they start from;
@@ -570,7 +573,9 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
 
 void recommend_servo_model(ServoSelection& sel, bool validated, double tolerance) {
   const std::string which = validated ? "validation" : "training";
-  auto score = [&](const ServoModelReport& r) { return validated ? r.validation_mae : r.train_mae; };
+  auto score = [&](const ServoModelReport& r) {
+    return validated ? r.validation_mae : r.train_mae;
+  };
   for (auto& r : sel.models)
     if (r.failed.empty() && !std::isfinite(score(r)))
       r.failed = "its " + which + " MAE is " + format_exact(score(r));
@@ -598,10 +603,12 @@ void recommend_servo_model(ServoSelection& sel, bool validated, double tolerance
                std::to_string(pick->parameters) + ") among the models whose " + which +
                " MAE is within " + format_number(100.0 * tolerance) + " % of the best (" +
                format_fixed(best, 5) + " rad)";
-  if (!validated) sel.reason += "; without validation logs the training error favours richer models";
+  if (!validated)
+    sel.reason += "; without validation logs the training error favours richer models";
   for (const auto& r : sel.models)
     if (!r.failed.empty())
-      sel.reason += "; " + std::string(sim::actuator_model_name(r.model)) + " not ranked: " + r.failed;
+      sel.reason +=
+          "; " + std::string(sim::actuator_model_name(r.model)) + " not ranked: " + r.failed;
 }
 
 }  // namespace frictionlab::identify

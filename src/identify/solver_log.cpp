@@ -15,9 +15,9 @@ thread_local std::vector<std::string>* captured = nullptr;
 /// that logged it (LogSink::send runs on that thread).
 class CaptureSink final : public google::LogSink {
  public:
-  void send(google::LogSeverity severity, const char* /*full_filename*/, const char* /*base_filename*/,
-            int /*line*/, const struct ::tm* /*tm_time*/, const char* message,
-            std::size_t message_len) override {
+  void send(google::LogSeverity severity, const char* /*full_filename*/,
+            const char* /*base_filename*/, int /*line*/, const struct ::tm* /*tm_time*/,
+            const char* message, std::size_t message_len) override {
     if (captured != nullptr && severity >= google::GLOG_WARNING)
       captured->emplace_back(message, message_len);
   }
@@ -32,8 +32,8 @@ void install_sink() {
       FLAGS_alsologtostderr = false;
       FLAGS_stderrthreshold = google::GLOG_FATAL;
       google::InitGoogleLogging("frictionlab");
-      for (google::LogSeverity s : {google::GLOG_INFO, google::GLOG_WARNING, google::GLOG_ERROR,
-                                    google::GLOG_FATAL})
+      for (google::LogSeverity s :
+           {google::GLOG_INFO, google::GLOG_WARNING, google::GLOG_ERROR, google::GLOG_FATAL})
         google::SetLogDestination(s, "");  // "": no log file of this severity
     }
     static CaptureSink sink;  // lives as long as the process: glog keeps a pointer
@@ -43,8 +43,8 @@ void install_sink() {
 
 }  // namespace
 
-std::vector<std::string> solve_quietly(const ceres::Solver::Options& options, ceres::Problem* problem,
-                                       ceres::Solver::Summary* summary) {
+std::vector<std::string> solve_quietly(const ceres::Solver::Options& options,
+                                       ceres::Problem* problem, ceres::Solver::Summary* summary) {
   install_sink();
   std::vector<std::string> lines;
   std::vector<std::string>* const outer = captured;  // a solve inside a solve's callback

@@ -23,7 +23,7 @@ namespace frictionlab::identify {
 
 /// ceres::Solve(options, problem, summary) with its glog lines captured (header): the lines of
 /// severity WARNING and above, in order.
-std::vector<std::string> solve_quietly(const ceres::Solver::Options& options, ceres::Problem* problem,
-                                       ceres::Solver::Summary* summary);
+std::vector<std::string> solve_quietly(const ceres::Solver::Options& options,
+                                       ceres::Problem* problem, ceres::Solver::Summary* summary);
 
 }  // namespace frictionlab::identify

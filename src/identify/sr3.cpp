@@ -17,8 +17,9 @@ using Eigen::VectorXd;
 void Sr3Library::apply(const VectorXd& alpha, const VectorXd& xi, VectorXd& value, MatrixXd* d1,
                        MatrixXd* d2) const {
   if (num_alpha() != 0 && (d1 != nullptr || d2 != nullptr))
-    throw std::logic_error("Sr3Library::apply: a library with nonlinear parameters must "
-                           "provide its derivatives");
+    throw std::logic_error(
+        "Sr3Library::apply: a library with nonlinear parameters must "
+        "provide its derivatives");
   MatrixXd theta(rows(), cols());
   evaluate(alpha, theta, false);
   value.noalias() = theta * xi;
@@ -175,8 +176,7 @@ LoopOutcome xi_w_loop(const ScaledSystem& s, VectorXd w, const std::vector<bool>
       if (!same_support(wj, w)) continue;
       // Consistent: W = P_S xi with the prox reproducing S. Check eq. 10 holds to rounding.
       const VectorXd resid = M * xj - (s.b + wj * inv_nu);
-      if (inf_norm(resid) > 1e-9 * std::max(1.0, inf_norm(s.b) + inf_norm(wj) * inv_nu))
-        continue;
+      if (inf_norm(resid) > 1e-9 * std::max(1.0, inf_norm(s.b) + inf_norm(wj) * inv_nu)) continue;
       xi = std::move(xj);
       w = std::move(wj);
       if (trace != nullptr) trace->push_back({round, to_raw(xi), to_raw(w), true});
@@ -208,7 +208,8 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
   const VectorXd hi = lib.alpha_upper();
   NewtonOutcome out;
   bool any = false;
-  for (Index j = 0; j < lib.cols(); ++j) any = any || (use[static_cast<std::size_t>(j)] && lib.depends_on_alpha(j));
+  for (Index j = 0; j < lib.cols(); ++j)
+    any = any || (use[static_cast<std::size_t>(j)] && lib.depends_on_alpha(j));
   VectorXd c = least_squares_on(theta, y, use);
   double e0 = (theta * c - y).squaredNorm();
   if (!any) {  // no active column depends on alpha: E does not either
@@ -223,8 +224,8 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
   for (int it = 0; it < opt.max_newton_iterations; ++it) {
     lib.apply(alpha, c, value, &d1, &d2);
     const VectorXd res = value - y;
-    const VectorXd g = d1.transpose() * res;                  // eq. 12, g_i
-    MatrixXd H = d1.transpose() * d1;                         // eq. 12, second sum
+    const VectorXd g = d1.transpose() * res;  // eq. 12, g_i
+    MatrixXd H = d1.transpose() * d1;         // eq. 12, second sum
     MatrixXd H2 = H;
     for (Index i = 0; i < na; ++i)
       for (Index j = 0; j < na; ++j) H2(i, j) += d2.col(i * na + j).dot(res);  // first sum
@@ -240,7 +241,8 @@ NewtonOutcome newton_alpha(const Sr3Library& lib, const VectorXd& y, const std::
     if (!step.allFinite()) break;
     const double sn = inf_norm(step);
     if (sn > opt.max_newton_step) step *= opt.max_newton_step / sn;
-    for (Index i = 0; i < na; ++i) step(i) = std::clamp(alpha(i) + step(i), lo(i), hi(i)) - alpha(i);
+    for (Index i = 0; i < na; ++i)
+      step(i) = std::clamp(alpha(i) + step(i), lo(i), hi(i)) - alpha(i);
     // Converged: a step at or below the tolerance, or a decrease of E predicted by the quadratic
     // model below rounding level.
     if (inf_norm(step) <= opt.newton_tolerance) break;
@@ -295,8 +297,7 @@ void check_inputs(const Sr3Library& lib, const VectorXd& y, const Sr3Options& op
                   const Sr3Start& start) {
   const auto fail = [](const std::string& m) { throw std::invalid_argument("sr3: " + m); };
   if (y.size() != lib.rows())
-    fail("y has " + std::to_string(y.size()) + " rows, the library " +
-         std::to_string(lib.rows()));
+    fail("y has " + std::to_string(y.size()) + " rows, the library " + std::to_string(lib.rows()));
   if (lib.cols() == 0) fail("the library has no columns");
   if (!y.allFinite()) fail("y has non-finite values");
   if (!(y.norm() > 0)) fail("y is zero");
@@ -435,8 +436,8 @@ Sr3Result sr3(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt,
     int k = 0;
     for (const bool b : support) k += b ? 1 : 0;
     const double scale2 = opt.normalize ? res.y_norm * res.y_norm : 1.0;
-    visited.push_back({support, res.alpha, nt.alpha, w_raw, xi_raw,
-                       0.5 * nt.e / scale2 + opt.lambda * k});
+    visited.push_back(
+        {support, res.alpha, nt.alpha, w_raw, xi_raw, 0.5 * nt.e / scale2 + opt.lambda * k});
     const double moved = inf_norm(nt.alpha - res.alpha);
     res.alpha = nt.alpha;
     if (moved > 0) {

@@ -198,8 +198,7 @@ Metrics metrics_of(const std::vector<double>& y, long first, long n, const Resid
 
 }  // namespace
 
-Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred,
-                        long first) {
+Metrics compute_metrics(const std::vector<double>& y, const std::vector<double>& pred, long first) {
   const long n = static_cast<long>(std::min(y.size(), pred.size()));
   return metrics_of(y, first, n, [&](long k) {
     const auto uk = static_cast<std::size_t>(k);
@@ -218,8 +217,8 @@ Metrics metrics_of_residuals(const std::vector<double>& y, const std::vector<dou
 double aicc(double ssr, long n, int p) {
   const double k = p + 1.0, N = static_cast<double>(n);
   const double ll = N * std::log(std::max(ssr, 1e-300) / N);
-  const double corr = N - k - 1 > 0 ? 2 * k * (k + 1) / (N - k - 1)
-                                    : std::numeric_limits<double>::infinity();
+  const double corr =
+      N - k - 1 > 0 ? 2 * k * (k + 1) / (N - k - 1) : std::numeric_limits<double>::infinity();
   return ll + 2 * k + corr;
 }
 

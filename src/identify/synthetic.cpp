@@ -18,8 +18,8 @@ namespace frictionlab::identify {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr std::array<double, 14> kLevels = {0.02, -0.02, 0.05, -0.05, 0.1, -0.1, 0.2,
-                                            -0.2, 0.4,   -0.4, 0.7,  -0.7, 1.0, -1.0};
+constexpr std::array<double, 14> kLevels = {0.02, -0.02, 0.05, -0.05, 0.1,  -0.1, 0.2,
+                                            -0.2, 0.4,   -0.4, 0.7,   -0.7, 1.0,  -1.0};
 
 struct Phase {
   double TA, slot, tr, TB, lambda;
@@ -58,7 +58,8 @@ data::Record simulate_truth(const ModelSpec& truth, const SyntheticOptions& o,
   F.assign(static_cast<std::size_t>(n), 0.0);
   double x = 0;
   for (long j = 0; j < nf; ++j) {
-    if (j > 0) x += 0.5 * (vf[static_cast<std::size_t>(j)] + vf[static_cast<std::size_t>(j - 1)]) * hf;
+    if (j > 0)
+      x += 0.5 * (vf[static_cast<std::size_t>(j)] + vf[static_cast<std::size_t>(j - 1)]) * hf;
     if (j % os == 0) {
       const auto k = static_cast<std::size_t>(j / os);
       r.t[k] = static_cast<double>(k) / e.rate_hz;

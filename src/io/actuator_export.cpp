@@ -7,8 +7,8 @@
 #include <iterator>
 #include <numbers>
 #include <optional>
-#include <string_view>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 
 #include "frictionlab/format.hpp"
@@ -46,8 +46,7 @@ std::string recommended_params_file(const json& summary, const std::string& file
         std::filesystem::path(file).parent_path() / m.at("params_file").get<std::string>();
     return beside.string();
   }
-  detail::fail_key(file, "recommended",
-                   "'" + name + "' is not one of the models of \"models\"");
+  detail::fail_key(file, "recommended", "'" + name + "' is not one of the models of \"models\"");
 }
 
 bool positive_finite(double x) { return std::isfinite(x) && x > 0; }
@@ -90,7 +89,8 @@ ActuatorSource read_actuator_source(const std::string& path) {
                        "no summary.json in this directory (fit-actuator writes one into --out); "
                        "name a parameter file (m1.json .. m6.json) instead");
   }
-  const json j = detail::parse_json_text(read_text_file(file, "a parameter file or summary.json"), file);
+  const json j =
+      detail::parse_json_text(read_text_file(file, "a parameter file or summary.json"), file);
   ActuatorSource s;
   if (detail::json_kind(j) == JsonKind::actuator_summary) {
     s.named_by = file;
@@ -161,9 +161,8 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
 
   if (sim::model_has_stribeck(m) && f.Kcs != 0)
     notes.push_back("Stribeck term Kcs exp(-|v/vs|^alpha) (Kcs = " + format_exact(f.Kcs) +
-                    " Nm, vs = " + format_exact(f.vs) + " rad/s, alpha = " +
-                    format_exact(f.alpha) + "): " + frictionloss_is + "; up to " +
-                    format_number(f.Kcs) +
+                    " Nm, vs = " + format_exact(f.vs) + " rad/s, alpha = " + format_exact(f.alpha) +
+                    "): " + frictionloss_is + "; up to " + format_number(f.Kcs) +
                     " Nm of extra friction at rest is lost (the dcmotor's LuGre friction has a "
                     "Stribeck curve, but also bristle dynamics whose stiffness the M1..M6 fits do "
                     "not identify)");
@@ -177,14 +176,15 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
                       " Nm at the stall torque " + format_number(S) + " Nm without load");
   }
   if (m == ActuatorModel::M5 || m == ActuatorModel::M6) {
-    const std::string list = nonzero_list(
-        p, {"load_friction_motor", "load_friction_external", "load_friction_motor_stribeck",
-            "load_friction_external_stribeck"});
+    const std::string list =
+        nonzero_list(p, {"load_friction_motor", "load_friction_external",
+                         "load_friction_motor_stribeck", "load_friction_external_stribeck"});
     if (!list.empty())
-      notes.push_back("load-dependent friction |Km tau_m - Ke tau_e| + s(v) |Kms tau_m - Kes "
-                      "tau_e| (" + list + "): " + frictionloss_is + "; lost, " +
-                      format_number((f.Km + f.Kms) * S) + " Nm at the stall torque " +
-                      format_number(S) + " Nm without load");
+      notes.push_back(
+          "load-dependent friction |Km tau_m - Ke tau_e| + s(v) |Kms tau_m - Kes "
+          "tau_e| (" +
+          list + "): " + frictionloss_is + "; lost, " + format_number((f.Km + f.Kms) * S) +
+          " Nm at the stall torque " + format_number(S) + " Nm without load");
     const std::string quad =
         m == ActuatorModel::M6
             ? nonzero_list(p, {"load_friction_motor_quad", "load_friction_external_quad"}, " 1/Nm")
@@ -210,16 +210,19 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
                       format_number(p.kt * c.max_current) +
                       " Nm are not limited (the dcmotor form has this limit)");
     else
-      notes.push_back("the current-limit window: the firmware clamps the current before the PWM "
-                      "limit, MuJoCo's dcmotor after it; they differ only where the two windows "
-                      "do not overlap, |qd| > (vin max_pwm + R max_current)/kt = " +
-                      format_number((v.vmax + p.R * c.max_current) / p.kt) + " rad/s");
+      notes.push_back(
+          "the current-limit window: the firmware clamps the current before the PWM "
+          "limit, MuJoCo's dcmotor after it; they differ only where the two windows "
+          "do not overlap, |qd| > (vin max_pwm + R max_current)/kt = " +
+          format_number((v.vmax + p.R * c.max_current) / p.kt) + " rad/s");
   }
   if (c.law != sim::ServoLaw::p)
-    notes.push_back(std::string("the firmware's ") + (c.law == sim::ServoLaw::pd ? "derivative" : "derivative and integral") +
+    notes.push_back(std::string("the firmware's ") +
+                    (c.law == sim::ServoLaw::pd ? "derivative" : "derivative and integral") +
                     " terms (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") +
                     "', kd_gain = " + format_exact(c.kd_gain) + " s" +
-                    (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s" : std::string()) +
+                    (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
+                                                 : std::string()) +
                     "): the exported actuator is the proportional loop at --kp only");
   if (c.deadband > 0)
     notes.push_back("the firmware's deadband |e| < " + format_exact(c.deadband) +
@@ -229,17 +232,17 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
                     " s (output held between updates): MuJoCo computes the actuator force at "
                     "every one of its own time steps");
   if (c.drive == sim::ServoDrive::current && position)
-    notes.push_back("the supply-voltage window of a current drive, |R i + kt qd| <= vin: the "
-                    "position actuator clamps at the current limit only; the current available "
-                    "falls below current_limit = " + format_exact(p.current_limit) +
-                    " A from |qd| > (vin - R current_limit)/kt = " +
-                    format_number(std::max(0.0, (v.vin - p.R * p.current_limit) / p.kt)) +
-                    " rad/s (the dcmotor form has this window)");
+    notes.push_back(
+        "the supply-voltage window of a current drive, |R i + kt qd| <= vin: the "
+        "position actuator clamps at the current limit only; the current available "
+        "falls below current_limit = " +
+        format_exact(p.current_limit) + " A from |qd| > (vin - R current_limit)/kt = " +
+        format_number(std::max(0.0, (v.vin - p.R * p.current_limit) / p.kt)) +
+        " rad/s (the dcmotor form has this window)");
   return notes;
 }
 
-MujocoExport export_actuator_mujoco(const ActuatorSource& source,
-                                    const ActuatorMujocoOptions& o,
+MujocoExport export_actuator_mujoco(const ActuatorSource& source, const ActuatorMujocoOptions& o,
                                     const workflows::Progress& progress) {
   progress.check();
   detail::check_mjcf_name(o.joint);
@@ -250,8 +253,8 @@ MujocoExport export_actuator_mujoco(const ActuatorSource& source,
   const sim::ServoSetup& s = source.setup;
   const double vin = o.vin ? *o.vin : s.actuator.constants.vin;
   if (!o.vin && !(s.actuator.constants.vin > 0))
-    throw std::invalid_argument("--vin is required: " + source.file +
-                                " (actuator '" + s.actuator.name + "') gives no supply voltage");
+    throw std::invalid_argument("--vin is required: " + source.file + " (actuator '" +
+                                s.actuator.name + "') gives no supply voltage");
   if (o.ctrlrange && !(std::isfinite(o.ctrlrange->first) && std::isfinite(o.ctrlrange->second) &&
                        o.ctrlrange->first < o.ctrlrange->second))
     throw std::invalid_argument("--ctrlrange: expected LO < HI [rad], got " +
@@ -265,32 +268,38 @@ MujocoExport export_actuator_mujoco(const ActuatorSource& source,
   const bool voltage = s.actuator.constants.drive == sim::ServoDrive::voltage;
   const bool position = o.form == ActuatorMujocoForm::position;
   const std::string& j = o.joint;
-  const std::string at = "kp = " + format_exact(*o.kp) + " (register value), vin = " +
-                         format_exact(vin) + " V";
-  std::string intro =
-      "Merge the attributes into joint '" + j + "' and paste the actuator into the model's\n"
-      "     <actuator> section: the " + std::string(voltage ? "voltage" : "current") +
-      "-driven servo '" + s.actuator.name + "', model " +
-      std::string(sim::actuator_model_name(s.params.model)) + ", under its firmware's P loop at\n     " +
-      at + ". frictionloss is the Coulomb friction Kc (MuJoCo's dry-friction\n"
-      "     constraint), armature the rotor inertia at the joint. ";
+  const std::string at =
+      "kp = " + format_exact(*o.kp) + " (register value), vin = " + format_exact(vin) + " V";
+  std::string intro = "Merge the attributes into joint '" + j +
+                      "' and paste the actuator into the model's\n"
+                      "     <actuator> section: the " +
+                      std::string(voltage ? "voltage" : "current") + "-driven servo '" +
+                      s.actuator.name + "', model " +
+                      std::string(sim::actuator_model_name(s.params.model)) +
+                      ", under its firmware's P loop at\n     " + at +
+                      ". frictionloss is the Coulomb friction Kc (MuJoCo's dry-friction\n"
+                      "     constraint), armature the rotor inertia at the joint. ";
   if (position) {
-    intro += voltage
-        ? "The position actuator's force is\n     kt/R vin kp error_gain (ctrl - q), clamped at the "
-          "stall torque kt/R vin max_pwm; the joint's\n     damping is Kv plus the back-EMF kt^2/R, "
-          "which the PWM clamp does not limit."
-        : "The position actuator's force is\n     kt kp error_gain (ctrl - q), clamped at kt "
-          "current_limit; damping is Kv.";
+    intro +=
+        voltage
+            ? "The position actuator's force is\n     kt/R vin kp error_gain (ctrl - q), clamped "
+              "at the "
+              "stall torque kt/R vin max_pwm; the joint's\n     damping is Kv plus the back-EMF "
+              "kt^2/R, "
+              "which the PWM clamp does not limit."
+            : "The position actuator's force is\n     kt kp error_gain (ctrl - q), clamped at kt "
+              "current_limit; damping is Kv.";
   } else {
-    intro += "The dcmotor is the motor (resistance R, motorconst kt,\n     no inductance) with its "
-             "position controller in torque space: " +
-             std::string(voltage ? "kd = kt^2/R cancels the\n     controller's back-EMF "
-                                   "compensation, so the drive voltage is the firmware's\n     vin kp "
-                                   "error_gain (ctrl - q), clamped at Vmax = vin max_pwm."
-                                 : "the torque kt kp error_gain (ctrl - q),\n     its voltage "
-                                   "clamped at Vmax = vin, the current at current_limit.") +
-             " Damping is Kv.\n     Needs MuJoCo's dcmotor actuator with the input signatures "
-             "(MuJoCo 3.12 or later).";
+    intro +=
+        "The dcmotor is the motor (resistance R, motorconst kt,\n     no inductance) with its "
+        "position controller in torque space: " +
+        std::string(voltage ? "kd = kt^2/R cancels the\n     controller's back-EMF "
+                              "compensation, so the drive voltage is the firmware's\n     vin kp "
+                              "error_gain (ctrl - q), clamped at Vmax = vin max_pwm."
+                            : "the torque kt kp error_gain (ctrl - q),\n     its voltage "
+                              "clamped at Vmax = vin, the current at current_limit.") +
+        " Damping is Kv.\n     Needs MuJoCo's dcmotor actuator with the input signatures "
+        "(MuJoCo 3.12 or later).";
   }
 
   const double damping = position ? v.viscous + v.back_emf : v.viscous;
@@ -307,25 +316,23 @@ MujocoExport export_actuator_mujoco(const ActuatorSource& source,
             "/>\n";
   } else {
     const double kt = s.params.kt;
-    body += "  <dcmotor name=\"" + j + "_servo\" joint=\"" + j + "\" resistance=\"" +
-            format_exact(s.params.R) + "\" motorconst=\"" + format_exact(kt) + " " +
-            format_exact(kt) + "\" input=\"pos\"\n           controller=\"" +
-            format_exact(v.torque_gain) + " 0 " + format_exact(v.back_emf) + " 0 0 " +
-            format_exact(v.vmax) + "\"" +
-            (v.saturation_current > 0
-                 ? " saturation=\"0 " + format_exact(v.saturation_current) + " 0\""
-                 : std::string()) +
-            ctrl + "/>\n";
+    body +=
+        "  <dcmotor name=\"" + j + "_servo\" joint=\"" + j + "\" resistance=\"" +
+        format_exact(s.params.R) + "\" motorconst=\"" + format_exact(kt) + " " + format_exact(kt) +
+        "\" input=\"pos\"\n           controller=\"" + format_exact(v.torque_gain) + " 0 " +
+        format_exact(v.back_emf) + " 0 0 " + format_exact(v.vmax) + "\"" +
+        (v.saturation_current > 0 ? " saturation=\"0 " + format_exact(v.saturation_current) + " 0\""
+                                  : std::string()) +
+        ctrl + "/>\n";
   }
   body += "</actuator>\n";
-  const std::string name = source.named_by.empty()
-                               ? source.file
-                               : source.file + ", recommended by " + source.named_by;
-  out.xml = detail::mujoco_comment(
-                name, "actuator " + s.actuator.name + ", " +
-                          std::string(sim::actuator_model_name(s.params.model)) + ", " +
-                          (position ? "position" : "dcmotor") + " form",
-                intro, out.notes) +
+  const std::string name =
+      source.named_by.empty() ? source.file : source.file + ", recommended by " + source.named_by;
+  out.xml = detail::mujoco_comment(name,
+                                   "actuator " + s.actuator.name + ", " +
+                                       std::string(sim::actuator_model_name(s.params.model)) +
+                                       ", " + (position ? "position" : "dcmotor") + " form",
+                                   intro, out.notes) +
             body;
   return out;
 }
@@ -336,43 +343,50 @@ std::vector<std::string> actuator_bam_notes(const sim::ServoSetup& s) {
   const bool voltage = c.drive == sim::ServoDrive::voltage;
   // The actuators BAM itself knows by name (docs/actuators.md, "Actuator families":
   // bam/xl330/actuator.py, bam/dynamixel/actuator.py, bam/actuator.py, bam/feetech/actuator.py).
-  static constexpr std::string_view kBam[] = {"mx106", "mx64", "sts3215", "xc330m288t", "xl320",
-                                              "xl330"};
+  static constexpr std::string_view kBam[] = {"mx106",      "mx64",  "sts3215",
+                                              "xc330m288t", "xl320", "xl330"};
   const bool bam_name = std::find(std::begin(kBam), std::end(kBam), a.name) != std::end(kBam);
   std::string bam_list;
   for (auto n : kBam) bam_list += (bam_list.empty() ? "" : ", ") + std::string(n);
   const std::string constants =
-      std::string("drive ") + (voltage ? "voltage" : "current") + ", error_gain = " +
-      format_exact(c.error_gain) + (voltage ? " 1/rad" : " A/rad") +
+      std::string("drive ") + (voltage ? "voltage" : "current") +
+      ", error_gain = " + format_exact(c.error_gain) + (voltage ? " 1/rad" : " A/rad") +
       (voltage ? ", max_pwm = " + format_exact(c.max_pwm) : std::string()) +
       (voltage && c.max_current > 0 ? ", max_current = " + format_exact(c.max_current) + " A"
                                     : std::string()) +
       (c.vin > 0 ? ", vin = " + format_exact(c.vin) + " V" : std::string());
   std::vector<std::string> notes;
   if (a.name == "generic") {
-    notes.push_back("actuator 'generic': BAM has no such actuator and does not read the keys "
-                    "drive, error_gain, max_pwm, max_current, vin (frictionlab's) that carry its "
-                    "constants (" + constants + "); give BAM a family it knows in \"actuator\" (" +
-                    bam_list + ")");
+    notes.push_back(
+        "actuator 'generic': BAM has no such actuator and does not read the keys "
+        "drive, error_gain, max_pwm, max_current, vin (frictionlab's) that carry its "
+        "constants (" +
+        constants + "); give BAM a family it knows in \"actuator\" (" + bam_list + ")");
   } else if (a.origin != "built in") {
     notes.push_back("actuator '" + a.name + "' described by an ACTUATOR.json (" + a.origin +
                     "): BAM does not read \"actuator_description\" (frictionlab's key), so its "
-                    "constants (" + constants + ") are lost; " +
+                    "constants (" +
+                    constants + ") are lost; " +
                     (bam_name ? "BAM uses its own family '" + a.name + "' instead"
                               : "BAM has no actuator of this name (BAM's: " + bam_list + ")"));
   } else if (!bam_name) {
-    notes.push_back("actuator '" + a.name + "': frictionlab's built-in description; BAM has no "
-                    "actuator of this name (BAM's: " + bam_list + ") and the file does not carry "
-                    "its constants (" + constants + ")");
+    notes.push_back("actuator '" + a.name +
+                    "': frictionlab's built-in description; BAM has no "
+                    "actuator of this name (BAM's: " +
+                    bam_list +
+                    ") and the file does not carry "
+                    "its constants (" +
+                    constants + ")");
   }
   if (c.law != sim::ServoLaw::p)
-    notes.push_back(std::string("the firmware's ") +
-                    (c.law == sim::ServoLaw::pd ? "derivative term" : "derivative and integral terms") +
-                    " (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") + "', kd_gain = " +
-                    format_exact(c.kd_gain) + " s" +
-                    (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
-                                                 : std::string()) +
-                    "): BAM's firmware model is the P loop only and does not use the logs' kd, ki");
+    notes.push_back(
+        std::string("the firmware's ") +
+        (c.law == sim::ServoLaw::pd ? "derivative term" : "derivative and integral terms") +
+        " (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") +
+        "', kd_gain = " + format_exact(c.kd_gain) + " s" +
+        (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
+                                     : std::string()) +
+        "): BAM's firmware model is the P loop only and does not use the logs' kd, ki");
   if (c.deadband > 0) {
     std::string counts;
     if (a.counts_per_turn > 0) {

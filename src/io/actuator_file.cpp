@@ -33,7 +33,9 @@ constexpr double kDeg = std::numbers::pi / 180.0;
 class Reader {
  public:
   Reader(std::string_view text, std::string file)
-      : file_(std::move(file)), top_(detail::parse_json_text(text, file_)), lines_(text),
+      : file_(std::move(file)),
+        top_(detail::parse_json_text(text, file_)),
+        lines_(text),
         top_line_(first_line(text)) {}
 
   const json& top() const { return top_; }
@@ -111,18 +113,26 @@ class Reader {
     q.present = true;
     only(*o, key, {"value", "range", "unit", "source"});
     std::string accepted;
-    for (const auto& u : units) accepted += (accepted.empty() ? "'" : ", '") + std::string(u.name) + "'";
+    for (const auto& u : units)
+      accepted += (accepted.empty() ? "'" : ", '") + std::string(u.name) + "'";
     const std::string unit = string(*o, key + ".unit", "unit", false);
     if (!o->contains("unit")) fail(key + ".unit", "missing (one of " + accepted + ")");
-    const auto u = std::find_if(units.begin(), units.end(), [&](const Unit& x) { return x.name == unit; });
-    if (u == units.end()) fail(key + ".unit", "unit '" + unit + "' is not accepted here (one of " + accepted + ")");
-    if (const auto v = o->find("value"); v != o->end()) q.value = number(*v, key + ".value") * u->factor;
+    const auto u =
+        std::find_if(units.begin(), units.end(), [&](const Unit& x) { return x.name == unit; });
+    if (u == units.end())
+      fail(key + ".unit", "unit '" + unit + "' is not accepted here (one of " + accepted + ")");
+    if (const auto v = o->find("value"); v != o->end())
+      q.value = number(*v, key + ".value") * u->factor;
     if (const auto r = o->find("range"); r != o->end()) {
       if (!r->is_array() || r->size() != 2)
-        fail(key + ".range", "expected [lo, hi], got " + (r->is_array() ? "an array of " + std::to_string(r->size()) : detail::type_of(*r)));
+        fail(key + ".range",
+             "expected [lo, hi], got " + (r->is_array() ? "an array of " + std::to_string(r->size())
+                                                        : detail::type_of(*r)));
       const double lo = number((*r)[0], key + ".range") * u->factor;
       const double hi = number((*r)[1], key + ".range") * u->factor;
-      if (!(lo < hi)) fail(key + ".range", "need lo < hi, got [" + format_exact(lo) + ", " + format_exact(hi) + "]");
+      if (!(lo < hi))
+        fail(key + ".range",
+             "need lo < hi, got [" + format_exact(lo) + ", " + format_exact(hi) + "]");
       q.range = sim::ServoRange{lo, hi};
     }
     if (!q.value && !q.range) fail(key, "needs a \"value\" or a \"range\"");
@@ -150,7 +160,8 @@ class Reader {
       if (required) fail(key, "missing (a constant is required: {\"value\": X, \"unit\": U})");
       return def;
     }
-    if (q.range) fail(key + ".range", "this constant is known, not identified: give its \"value\" only");
+    if (q.range)
+      fail(key + ".range", "this constant is known, not identified: give its \"value\" only");
     return *q.value;
   }
 
@@ -160,8 +171,9 @@ class Reader {
     const Quantity q = quantity(parent, key, name, units, out);
     if (!q.present) fail(key, "missing (a motor constant is required)");
     if (!q.range)
-      fail(key, "needs a \"range\" [lo, hi]: fit-actuator identifies it within that range (give "
-                "the published value as \"value\" too)");
+      fail(key,
+           "needs a \"range\" [lo, hi]: fit-actuator identifies it within that range (give "
+           "the published value as \"value\" too)");
     return {*q.range, q.value};
   }
 
@@ -191,9 +203,12 @@ const std::initializer_list<Unit> kAmps{{"A", 1.0}, {"mA", 1e-3}};
 
 const char* law_name(sim::ServoLaw law) {
   switch (law) {
-    case sim::ServoLaw::pd: return "pd";
-    case sim::ServoLaw::pid: return "pid";
-    case sim::ServoLaw::p: break;
+    case sim::ServoLaw::pd:
+      return "pd";
+    case sim::ServoLaw::pid:
+      return "pid";
+    case sim::ServoLaw::p:
+      break;
   }
   return "p";
 }
@@ -219,8 +234,8 @@ std::vector<std::pair<std::string, std::string>> check_actuator(const sim::Servo
   auto constant = [&](const sim::ServoConstant& q, const Limit& r, const char* key) {
     if (!limit_problem(q.range.lo, r).empty() || !limit_problem(q.range.hi, r).empty())
       out.emplace_back(key, "a physical constant: the range [" + format_exact(q.range.lo) + ", " +
-                                format_exact(q.range.hi) + "] must lie within the plausible range " +
-                                limit_text(r));
+                                format_exact(q.range.hi) +
+                                "] must lie within the plausible range " + limit_text(r));
     else if (q.nominal)
       within(*q.nominal, r, key);
   };
@@ -241,25 +256,35 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
   const Reader r(text, file);
   const json& top = r.top();
   detail::require_kind(top, file, {detail::JsonKind::actuator});
-  if (!top.is_object()) throw InputError(file, 0, 0, "expected a JSON object (an ACTUATOR.json), got " + detail::type_of(top));
-  r.only(top, "", {"format", "version", "name", "description", "drive", "supply_voltage", "motor",
-                   "encoder", "control"});
+  if (!top.is_object())
+    throw InputError(file, 0, 0,
+                     "expected a JSON object (an ACTUATOR.json), got " + detail::type_of(top));
+  r.only(top, "",
+         {"format", "version", "name", "description", "drive", "supply_voltage", "motor", "encoder",
+          "control"});
   if (r.string(top, "format", "format", true) != "frictionlab-actuator")
     r.fail("format", "expected \"frictionlab-actuator\"");
   if (!top.contains("version")) r.fail("version", "missing (1)");
   if (!top.at("version").is_number_integer() || top.at("version").get<long>() != 1)
-    r.fail("version", "unsupported version " + top.at("version").dump() + " (this frictionlab reads version 1)");
+    r.fail("version", "unsupported version " + top.at("version").dump() +
+                          " (this frictionlab reads version 1)");
   sim::ServoActuator a;
   a.origin = file;
   a.name = r.string(top, "name", "name", true);
-  if (a.name.empty() || a.name.find_first_of("/\\ \t") != std::string::npos || a.name.ends_with(".json"))
-    r.fail("name", "expected a name without spaces or slashes that does not end in .json, got '" + a.name + "'");
+  if (a.name.empty() || a.name.find_first_of("/\\ \t") != std::string::npos ||
+      a.name.ends_with(".json"))
+    r.fail("name", "expected a name without spaces or slashes that does not end in .json, got '" +
+                       a.name + "'");
   a.description = r.string(top, "description", "description", false);
   auto& c = a.constants;
   const std::string drive = r.string(top, "drive", "drive", true);
-  if (drive == "voltage") c.drive = sim::ServoDrive::voltage;
-  else if (drive == "current") c.drive = sim::ServoDrive::current;
-  else r.fail("drive", "unknown drive '" + drive + "' (voltage: the firmware commands a PWM duty; current: a current)");
+  if (drive == "voltage")
+    c.drive = sim::ServoDrive::voltage;
+  else if (drive == "current")
+    c.drive = sim::ServoDrive::current;
+  else
+    r.fail("drive", "unknown drive '" + drive +
+                        "' (voltage: the firmware commands a PWM duty; current: a current)");
   c.vin = r.known(top, "supply_voltage", "supply_voltage", kVolts, 0.0, true, a);
 
   const json* motor = r.object(top, "motor", "motor", true);
@@ -282,19 +307,25 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
   }
 
   const json* ctl = r.object(top, "control", "control", true);
-  r.only(*ctl, "control", {"law", "error_gain", "error_gain_from", "kd_gain", "ki_gain", "deadband",
-                           "max_pwm", "max_current", "period"});
+  r.only(*ctl, "control",
+         {"law", "error_gain", "error_gain_from", "kd_gain", "ki_gain", "deadband", "max_pwm",
+          "max_current", "period"});
   const std::string law = r.string(*ctl, "control.law", "law", true);
-  if (law == "p") c.law = sim::ServoLaw::p;
-  else if (law == "pd") c.law = sim::ServoLaw::pd;
-  else if (law == "pid") c.law = sim::ServoLaw::pid;
-  else r.fail("control.law", "unknown law '" + law + "' (p, pd or pid)");
+  if (law == "p")
+    c.law = sim::ServoLaw::p;
+  else if (law == "pd")
+    c.law = sim::ServoLaw::pd;
+  else if (law == "pid")
+    c.law = sim::ServoLaw::pid;
+  else
+    r.fail("control.law", "unknown law '" + law + "' (p, pd or pid)");
   const bool voltage = c.drive == sim::ServoDrive::voltage;
   const bool has_gain = ctl->contains("error_gain"), has_from = ctl->contains("error_gain_from");
   if (has_gain == has_from)
     r.fail(has_gain ? "control.error_gain_from" : "control.error_gain",
-           has_gain ? "give either error_gain or error_gain_from, not both"
-                    : "missing (the duty (or current) per kp per rad of error; or error_gain_from)");
+           has_gain
+               ? "give either error_gain or error_gain_from, not both"
+               : "missing (the duty (or current) per kp per rad of error; or error_gain_from)");
   if (has_gain) {
     c.error_gain = r.known(*ctl, "control.error_gain", "error_gain",
                            voltage ? std::initializer_list<Unit>{{"1/rad", 1.0}}
@@ -303,8 +334,7 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
   } else {
     const json* from = r.object(*ctl, "control.error_gain_from", "error_gain_from", true);
     r.only(*from, "control.error_gain_from", {"kp_divisor", "output_full_scale", "source"});
-    if (a.counts_per_turn <= 0)
-      r.fail("control.error_gain_from", "needs encoder.counts_per_turn");
+    if (a.counts_per_turn <= 0) r.fail("control.error_gain_from", "needs encoder.counts_per_turn");
     auto positive = [&](const char* name) {
       const std::string key = std::string("control.error_gain_from.") + name;
       if (!from->contains(name)) r.fail(key, "missing (a number > 0)");
@@ -316,12 +346,15 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
     const double divisor = positive("kp_divisor"), full = positive("output_full_scale");
     r.source(*from, "control.error_gain_from", a);
     // counts per rad, divided by the firmware's kp divisor and the output register's full scale
-    c.error_gain = (static_cast<double>(a.counts_per_turn) / (2.0 * std::numbers::pi)) / (divisor * full);
+    c.error_gain =
+        (static_cast<double>(a.counts_per_turn) / (2.0 * std::numbers::pi)) / (divisor * full);
   }
   c.kd_gain = r.known(*ctl, "control.kd_gain", "kd_gain", kSeconds, 0.0, false, a);
   c.ki_gain = r.known(*ctl, "control.ki_gain", "ki_gain", kPerSecond, 0.0, false, a);
   {
-    const double count = a.counts_per_turn > 0 ? 2.0 * std::numbers::pi / static_cast<double>(a.counts_per_turn) : 0.0;
+    const double count = a.counts_per_turn > 0
+                             ? 2.0 * std::numbers::pi / static_cast<double>(a.counts_per_turn)
+                             : 0.0;
     if (ctl->contains("deadband") && ctl->at("deadband").is_object() &&
         ctl->at("deadband").value("unit", "") == "counts" && count == 0.0)
       r.fail("control.deadband.unit", "'counts' needs encoder.counts_per_turn");
@@ -335,7 +368,8 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
     for (const char* k : {"max_pwm", "max_current"})
       if (ctl->contains(k))
         r.fail(std::string("control.") + k,
-               "applies to a voltage drive only (a current drive's limit is the identified current_limit)");
+               "applies to a voltage drive only (a current drive's limit is the identified "
+               "current_limit)");
   }
   c.period = r.known(*ctl, "control.period", "period", kSeconds, 0.0, false, a);
   if (const auto problems = check_actuator(a); !problems.empty()) {
@@ -396,7 +430,8 @@ std::string_view builtin_actuator_text(std::string_view name) {
 std::optional<sim::ServoActuator> builtin_actuator(std::string_view name) {
   const std::string_view text = builtin_actuator_text(name);
   if (text.empty()) return std::nullopt;
-  sim::ServoActuator a = parse_actuator(text, "data/actuators/" + builtin_actuator_name(name) + ".json");
+  sim::ServoActuator a =
+      parse_actuator(text, "data/actuators/" + builtin_actuator_name(name) + ".json");
   a.origin = "built in";
   return a;
 }
@@ -417,7 +452,8 @@ sim::ServoActuator resolve_actuator(const std::string& reference, const std::str
   if (p.is_relative() && !base_dir.empty()) p = std::filesystem::path(base_dir) / p;
   std::error_code ec;
   if (!std::filesystem::exists(p, ec))
-    throw InputError(where, 0, 0, "actuator file " + quote_text(p.string(), 4096) + " does not exist");
+    throw InputError(where, 0, 0,
+                     "actuator file " + quote_text(p.string(), 4096) + " does not exist");
   return read_actuator(p.string());  // a directory or a device: require_input_file says which
 }
 
@@ -462,7 +498,7 @@ std::string actuator_json(const sim::ServoActuator& a) {
   ctl["law"] = law_name(c.law);
   // the derived gain is written as its value (its derivation's source kept)
   ojson gain = quantity("control.error_gain", c.error_gain,
-                       c.drive == sim::ServoDrive::voltage ? "1/rad" : "A/rad");
+                        c.drive == sim::ServoDrive::voltage ? "1/rad" : "A/rad");
   source("control.error_gain_from", gain);
   ctl["error_gain"] = gain;
   if (c.law != sim::ServoLaw::p) ctl["kd_gain"] = quantity("control.kd_gain", c.kd_gain, "s");

@@ -32,21 +32,25 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
     row["n_parameters"] = r.n_parameters;
     nlohmann::ordered_json estimates = nlohmann::ordered_json::array();
     for (const auto& e : r.parameters)
-      estimates.push_back({{"name", e.name}, {"unit", e.unit}, {"value", finite_or_null(e.value)},
+      estimates.push_back({{"name", e.name},
+                           {"unit", e.unit},
+                           {"value", finite_or_null(e.value)},
                            {"at_limit", e.at_limit}});
     row["parameters"] = std::move(estimates);
     row["train_mae"] = r.train_mae;
     if (outcome.validated) row["validation_mae"] = r.validation_mae;
     row["evaluations"] = r.evaluations;
     row["seconds"] = r.seconds;
-    row["params_file"] = r.failed.empty() ? nlohmann::ordered_json(r.name + ".json") : nlohmann::ordered_json();
+    row["params_file"] =
+        r.failed.empty() ? nlohmann::ordered_json(r.name + ".json") : nlohmann::ordered_json();
     row["at_bound"] = r.at_bound;
     if (!r.failed.empty()) row["failed"] = r.failed;
     summary["models"].push_back(row);
   }
-  summary["recommended"] = outcome.recommended
-                               ? nlohmann::ordered_json(std::string(sim::actuator_model_name(*outcome.recommended)))
-                               : nlohmann::ordered_json();
+  summary["recommended"] =
+      outcome.recommended
+          ? nlohmann::ordered_json(std::string(sim::actuator_model_name(*outcome.recommended)))
+          : nlohmann::ordered_json();
   summary["reason"] = outcome.reason;
   summary["train_log_mean"] = finite_or_null(outcome.train_log_mean);
   summary["validation_log_mean"] = finite_or_null(outcome.validation_log_mean);
@@ -55,12 +59,19 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
   // model's parameter file and every log re-simulated with it, thinned.
   nlohmann::ordered_json rep;
   for (const auto& r : outcome.models)
-    if (r.model == outcome.recommended) rep["params"] = nlohmann::ordered_json::parse(servo_params_json(r.params));
+    if (r.model == outcome.recommended)
+      rep["params"] = nlohmann::ordered_json::parse(servo_params_json(r.params));
   rep["logs"] = nlohmann::ordered_json::array();
   for (const auto& l : outcome.recommended_series) {
-    rep["logs"].push_back({{"log", l.log}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"role", l.role},
-                           {"mae", finite_or_null(l.mae)}, {"range", l.range}, {"t", finite_or_null(l.t)},
-                           {"position", finite_or_null(l.position)}, {"goal_position", finite_or_null(l.goal_position)},
+    rep["logs"].push_back({{"log", l.log},
+                           {"kp", l.kp},
+                           {"trajectory", l.trajectory},
+                           {"role", l.role},
+                           {"mae", finite_or_null(l.mae)},
+                           {"range", l.range},
+                           {"t", finite_or_null(l.t)},
+                           {"position", finite_or_null(l.position)},
+                           {"goal_position", finite_or_null(l.goal_position)},
                            {"simulated", finite_or_null(l.simulated)}});
   }
   summary["report"] = std::move(rep);
@@ -71,7 +82,9 @@ std::vector<std::string> fit_actuator_output_paths(const std::string& dir,
                                                    const std::vector<ActuatorModel>& models) {
   std::vector<std::string> out;
   for (const auto m : models)
-    out.push_back((std::filesystem::path(dir) / (std::string(sim::actuator_model_name(m)) + ".json")).string());
+    out.push_back(
+        (std::filesystem::path(dir) / (std::string(sim::actuator_model_name(m)) + ".json"))
+            .string());
   out.push_back((std::filesystem::path(dir) / "summary.json").string());
   return out;
 }
@@ -83,12 +96,14 @@ void write_fit_actuator(const std::string& dir, const workflows::FitActuatorOutc
   files.protect(inputs);
   for (const auto& r : outcome.models)  // a failed fit has no parameter file
     if (r.failed.empty())
-      files.write((std::filesystem::path(dir) / (r.name + ".json")).string(), servo_params_json(r.params));
+      files.write((std::filesystem::path(dir) / (r.name + ".json")).string(),
+                  servo_params_json(r.params));
   const std::string summary_path = (std::filesystem::path(dir) / "summary.json").string();
   const std::string summary = fit_actuator_summary_json(outcome);
   files.write(summary_path, summary);
   if (!report.empty())
-    files.write(report, report_html({{summary_path, nlohmann::ordered_json::parse(summary)}}, report_options));
+    files.write(report, report_html({{summary_path, nlohmann::ordered_json::parse(summary)}},
+                                    report_options));
   files.commit();
 }
 
@@ -127,12 +142,18 @@ std::string eval_actuator_json(const workflows::EvalActuatorOutcome& outcome) {
   out["version"] = 1;
   out["logs"] = nlohmann::ordered_json::array();
   for (const auto& l : outcome.logs)
-    out["logs"].push_back({{"log", l.name}, {"kp", l.kp}, {"trajectory", l.trajectory}, {"range", l.range},
+    out["logs"].push_back({{"log", l.name},
+                           {"kp", l.kp},
+                           {"trajectory", l.trajectory},
+                           {"range", l.range},
                            {"samples", l.samples}});
   out["params"] = nlohmann::ordered_json::array();
   for (const auto& p : outcome.params)
-    out["params"].push_back({{"label", p.label}, {"file", p.file}, {"mae", finite_or_null(p.mae)},
-                             {"mean", finite_or_null(p.mean)}, {"pooled", finite_or_null(p.pooled)}});
+    out["params"].push_back({{"label", p.label},
+                             {"file", p.file},
+                             {"mae", finite_or_null(p.mae)},
+                             {"mean", finite_or_null(p.mean)},
+                             {"pooled", finite_or_null(p.pooled)}});
   if (!outcome.params.empty())
     out["best"] = outcome.best ? nlohmann::ordered_json(outcome.params[*outcome.best].label)
                                : nlohmann::ordered_json();
@@ -161,9 +182,10 @@ void write_eval_actuator(const std::string& json, const workflows::EvalActuatorO
   files.protect(inputs);
   if (!json.empty() && !to_stdout) files.write(json, text);
   if (!report.empty())
-    files.write(report, report_html({{json.empty() || to_stdout ? std::string("eval-actuator") : json,
-                                      nlohmann::ordered_json::parse(text)}},
-                                    report_options));
+    files.write(report,
+                report_html({{json.empty() || to_stdout ? std::string("eval-actuator") : json,
+                              nlohmann::ordered_json::parse(text)}},
+                            report_options));
   files.commit();
   if (to_stdout) write_text_output(json, text);
 }

@@ -6,9 +6,9 @@
 
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/fit_json.hpp"
-#include "frictionlab/io/verdict_json.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/io/verdict_json.hpp"
 
 namespace frictionlab::io {
 
@@ -34,7 +34,7 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
   j["criterion"] = workflows::criterion_key(c.criterion);
   j["ranked_by"] = c.ranked_by_validation ? "validation_rmse" : "training_rmse";
   j["best"] = c.has_best ? nlohmann::ordered_json(c.rows.front().model)
-                        : nlohmann::ordered_json(nullptr);  // no model has a finite error
+                         : nlohmann::ordered_json(nullptr);  // no model has a finite error
   j["best_by_criterion"] =
       c.best_by_criterion >= 0
           ? nlohmann::ordered_json(c.rows[static_cast<std::size_t>(c.best_by_criterion)].model)
@@ -56,9 +56,9 @@ nlohmann::ordered_json compare_to_json(const workflows::CompareOutcome& c,
     jr["delta"] = finite_or_null(r.delta);
     jr["model_json"] = model_json_paths[k];
     // the model's fit.json with its report data (`frictionlab report compare.json`)
-    jr["fit"] = c.training.t.empty()
-                    ? fit_to_json(r.fit, c.input, r.validation)
-                    : fit_outcome_to_json(workflows::fit_outcome(c.input, r.fit, c.training, r.validation, {}));
+    jr["fit"] = c.training.t.empty() ? fit_to_json(r.fit, c.input, r.validation)
+                                     : fit_outcome_to_json(workflows::fit_outcome(
+                                           c.input, r.fit, c.training, r.validation, {}));
     rows.push_back(std::move(jr));
   }
   return j;

@@ -43,7 +43,6 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   }
 }
 
-
 std::string header_name(std::string_view raw, const std::string& file, long line, long col) {
   const std::string_view f = trim(raw);
   if (!f.empty() && f.front() == '"') {
@@ -87,13 +86,15 @@ std::vector<std::string> header_names(const std::vector<std::string_view>& field
 [[noreturn]] void not_csv(std::string_view text, const std::string& file, long line) {
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())
-    throw InputError(file, line, 1, "expected a CSV header line (t,v,...), got text that starts "
-                                    "like JSON");
+    throw InputError(file, line, 1,
+                     "expected a CSV header line (t,v,...), got text that starts "
+                     "like JSON");
   const detail::JsonKind k = detail::json_kind(j);
-  throw InputError(file, 0, 0,
-                   "this is " + (k == detail::JsonKind::unknown ? std::string("a JSON file")
-                                                                 : detail::describe(k)) +
-                       ", not a CSV file");
+  throw InputError(
+      file, 0, 0,
+      "this is " +
+          (k == detail::JsonKind::unknown ? std::string("a JSON file") : detail::describe(k)) +
+          ", not a CSV file");
 }
 
 double parse_cell(std::string_view raw, const std::string& file, long line, long col,
@@ -107,7 +108,8 @@ double parse_cell(std::string_view raw, const std::string& file, long line, long
   std::string_view num = f;
   if (num.front() == '+') {
     num.remove_prefix(1);
-    if (num.empty() || num.front() == '+' || num.front() == '-') fail("not a number: " + quote_text(f));
+    if (num.empty() || num.front() == '+' || num.front() == '-')
+      fail("not a number: " + quote_text(f));
   }
   double x = 0;
   const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), x);
@@ -129,9 +131,9 @@ bool CsvTable::has(std::string_view name) const noexcept {
 std::size_t CsvTable::index(std::string_view name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return i;
-  throw InputError(file, header_line, 0,
-                   "no column " + quote_text(name) + " (columns found: " + names_for_message() +
-                       ")");
+  throw InputError(
+      file, header_line, 0,
+      "no column " + quote_text(name) + " (columns found: " + names_for_message() + ")");
 }
 
 std::string CsvTable::names_for_message() const { return join_names(names); }
@@ -168,10 +170,12 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
         for (const char d : {';', '\t', '|'})
           if (content.find(d) != std::string_view::npos)
             throw InputError(file, line_no, 0,
-                             "one column named " + quote_text(content) + ": the columns seem to be "
-                             "separated by " + (d == '\t' ? std::string("tabs") : "'" +
-                             std::string(1, d) + "'") + "; frictionlab reads comma-separated "
-                             "values (t,v,F)");
+                             "one column named " + quote_text(content) +
+                                 ": the columns seem to be "
+                                 "separated by " +
+                                 (d == '\t' ? std::string("tabs") : "'" + std::string(1, d) + "'") +
+                                 "; frictionlab reads comma-separated "
+                                 "values (t,v,F)");
       t.names = header_names(fields, file, line_no);
       t.columns.resize(t.names.size());
       continue;
@@ -217,8 +221,8 @@ std::string size_words(std::uintmax_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-[[noreturn]] void too_large(const std::string& path, std::string_view what,
-                            std::uintmax_t size, std::uintmax_t max_bytes) {
+[[noreturn]] void too_large(const std::string& path, std::string_view what, std::uintmax_t size,
+                            std::uintmax_t max_bytes) {
   throw InputError(path, 0, 0,
                    "is " + std::to_string(size) + " bytes, more than the limit of " +
                        size_words(max_bytes) + " (" + std::to_string(max_bytes) + " bytes) for " +
@@ -229,11 +233,16 @@ std::string size_words(std::uintmax_t bytes) {
 // those and for a path that does not exist (the open reports it).
 const char* special_file_kind(std::filesystem::file_type type) {
   switch (type) {
-    case std::filesystem::file_type::character: return "a character device";
-    case std::filesystem::file_type::block: return "a block device";
-    case std::filesystem::file_type::fifo: return "a FIFO (named pipe)";
-    case std::filesystem::file_type::socket: return "a socket";
-    default: return "";
+    case std::filesystem::file_type::character:
+      return "a character device";
+    case std::filesystem::file_type::block:
+      return "a block device";
+    case std::filesystem::file_type::fifo:
+      return "a FIFO (named pipe)";
+    case std::filesystem::file_type::socket:
+      return "a socket";
+    default:
+      return "";
   }
 }
 
@@ -275,7 +284,8 @@ std::string read_text_file(const std::string& path, std::string_view what,
     if (text.size() > max_bytes)
       throw InputError(path, 0, 0,
                        "grew past the limit of " + size_words(max_bytes) + " for " +
-                           std::string(what) + " while it was read (docs/file-formats.md, "
+                           std::string(what) +
+                           " while it was read (docs/file-formats.md, "
                            "\"Limits\")");
   }
   if (in.bad()) throw InputError(path, 0, 0, "read error");
@@ -300,15 +310,15 @@ std::string binary_signature(std::string_view text) {
 void require_text(std::string_view text, const std::string& file, std::string_view kind) {
   const std::string k(kind);
   if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")
-    throw InputError(file, 0, 0,
-                     "is UTF-16 text (it starts with a UTF-16 byte-order mark); frictionlab reads " +
-                         k + " as UTF-8: save it as UTF-8");
+    throw InputError(
+        file, 0, 0,
+        "is UTF-16 text (it starts with a UTF-16 byte-order mark); frictionlab reads " + k +
+            " as UTF-8: save it as UTF-8");
   const std::string signature = binary_signature(text);
   const std::size_t nul = text.substr(0, 1024).find('\0');
   if (signature.empty() && nul == std::string_view::npos) return;
-  const std::string why = signature.empty()
-                              ? "a NUL byte at byte " + std::to_string(nul + 1)
-                              : signature;
+  const std::string why =
+      signature.empty() ? "a NUL byte at byte " + std::to_string(nul + 1) : signature;
   std::string hint = "frictionlab reads " + k + " files as UTF-8 text";
   if (signature.find(".mat") != std::string::npos)
     hint = "a MATLAB record is read as one when its name ends in .mat";

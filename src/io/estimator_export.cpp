@@ -21,9 +21,9 @@
 namespace frictionlab::io {
 namespace {
 
-using nlohmann::json;
 using detail::fail_key;
 using detail::member;
+using nlohmann::json;
 
 double number_member(const json& obj, const std::string& file, const std::string& key) {
   const json& v = member(obj, file, key);
@@ -40,8 +40,9 @@ std::optional<Hold> parse_hold(const std::string& s) {
 void check_version(const json& j, const std::string& file, const char* what) {
   const json& version = member(j, file, "version");
   if (!version.is_number_integer() || version.get<long>() != 1)
-    fail_key(file, "version", "unsupported " + std::string(what) + " version " + version.dump() +
-                                  " (this frictionlab reads 1)");
+    fail_key(file, "version",
+             "unsupported " + std::string(what) + " version " + version.dump() +
+                 " (this frictionlab reads 1)");
 }
 
 FrictionSource from_fit(const json& j, const std::string& file) {
@@ -131,20 +132,23 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
                        {detail::JsonKind::fit, detail::JsonKind::joint_fit,
                         detail::JsonKind::estimator, detail::JsonKind::model});
   if (!j.is_object())
-    throw InputError(file, 0, 0, "expected a JSON object (fit.json, joint_fit.json, ESTIMATOR.json "
-                                 "or MODEL.json), got " + detail::type_of(j));
+    throw InputError(file, 0, 0,
+                     "expected a JSON object (fit.json, joint_fit.json, ESTIMATOR.json "
+                     "or MODEL.json), got " +
+                         detail::type_of(j));
   const auto fmt = j.find("format");
   if (fmt == j.end()) {
     ModelFile mf = model_from_json(j, file);
-    return FrictionSource{file,         "MODEL.json", mf.spec, std::nullopt, std::nullopt,
-                          std::nullopt, {},           std::move(mf.warnings)};
+    return FrictionSource{file,         "MODEL.json", mf.spec, std::nullopt,
+                          std::nullopt, std::nullopt, {},      std::move(mf.warnings)};
   }
   if (*fmt == "frictionlab-fit") return from_fit(j, file);
   if (*fmt == "frictionlab-joint-fit") return from_joint_fit(j, file);
   if (*fmt == "frictionlab-estimator") return from_estimator(j, file);
   fail_key(file, "format",
            "expected \"frictionlab-fit\" (fit.json), \"frictionlab-joint-fit\" (joint_fit.json) or "
-           "\"frictionlab-estimator\" (ESTIMATOR.json), got " + fmt->dump());
+           "\"frictionlab-estimator\" (ESTIMATOR.json), got " +
+               fmt->dump());
 }
 
 FrictionSource read_friction_source(const std::string& path) {
@@ -179,9 +183,9 @@ std::vector<std::string> joint_fit_notes(const FrictionSource& s, ExportTarget t
             : left + "mgCx cos(q) - mgCy sin(q)"));
   }
   if (m.structure.offset)
-    notes.push_back("torque offset " + format_exact(m.offset) + " N m (a bias of the recorded torque): " +
-                    (mj ? std::string("not a torque on the joint; not written")
-                        : left + "the offset"));
+    notes.push_back(
+        "torque offset " + format_exact(m.offset) + " N m (a bias of the recorded torque): " +
+        (mj ? std::string("not a torque on the joint; not written") : left + "the offset"));
   return notes;
 }
 
@@ -205,8 +209,9 @@ estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,
     p.Km = *s.Km;
   } else {
     throw InputError(s.file, 0, 0,
-                     "no Km in this " + s.kind + " (only a --problem sensorless fit.json and an "
-                     "ESTIMATOR.json have one): give the torque constant with --km");
+                     "no Km in this " + s.kind +
+                         " (only a --problem sensorless fit.json and an "
+                         "ESTIMATOR.json have one): give the torque constant with --km");
   }
   p.hold = o.hold ? *o.hold : (s.hold ? *s.hold : Hold::linear);
   // The model was checked when read; what is left are Km and the hold.
@@ -226,7 +231,8 @@ estimator::EstimatorParams<double> estimator_params(const FrictionSource& s,
   if (warnings) {
     for (const auto& w : s.warnings) warnings->push_back(w);
     for (const auto& i : issues)
-      if (i.warning && i.param == "Km") warnings->push_back(s.file + ": parameter 'Km': " + i.message);
+      if (i.warning && i.param == "Km")
+        warnings->push_back(s.file + ": parameter 'Km': " + i.message);
   }
   return p;
 }
@@ -256,15 +262,18 @@ std::string estimator_json_text(const estimator::EstimatorParams<double>& p,
 
 bool is_c_identifier(const std::string& name) {
   static const std::array<const char*, 44> keywords = {
-      "auto",     "break",     "case",     "char",       "const",     "continue", "default",
-      "do",       "double",    "else",     "enum",       "extern",    "float",    "for",
-      "goto",     "if",        "inline",   "int",        "long",      "register", "restrict",
-      "return",   "short",     "signed",   "sizeof",     "static",    "struct",   "switch",
-      "typedef",  "union",     "unsigned", "void",       "volatile",  "while",    "_Bool",
-      "_Complex", "_Imaginary", "_Alignas", "_Alignof",  "_Atomic",   "_Generic", "_Noreturn",
+      "auto",           "break",        "case",     "char",    "const",    "continue",
+      "default",        "do",           "double",   "else",    "enum",     "extern",
+      "float",          "for",          "goto",     "if",      "inline",   "int",
+      "long",           "register",     "restrict", "return",  "short",    "signed",
+      "sizeof",         "static",       "struct",   "switch",  "typedef",  "union",
+      "unsigned",       "void",         "volatile", "while",   "_Bool",    "_Complex",
+      "_Imaginary",     "_Alignas",     "_Alignof", "_Atomic", "_Generic", "_Noreturn",
       "_Static_assert", "_Thread_local"};
   if (name.empty()) return false;
-  const auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  const auto alpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (!alpha(name[0])) return false;
   for (char c : name)
@@ -277,8 +286,8 @@ namespace {
 /// A C literal of x in the target precision: float values are rounded to float first and written
 /// with 9 significant digits (which read back to the same float), doubles with 17.
 std::string c_literal(double x, bool single) {
-  std::string s = single ? format_number(static_cast<double>(static_cast<float>(x)), 9)
-                         : format_number(x, 17);
+  std::string s =
+      single ? format_number(static_cast<double>(static_cast<float>(x)), 9) : format_number(x, 17);
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return single ? s + "f" : s;
 }
@@ -296,7 +305,8 @@ std::string upper(std::string s) {
 
 // The generated header. @N@ name, @NU@ NAME, @T@ scalar type, @ZMAX@ bound, @SRC@ source,
 // @PARAMS@ the parameter list as comment lines.
-constexpr const char* kHeader = R"(/* @N@.h: the sensorless torque estimator of one joint, generated by `frictionlab export c`
+constexpr const char* kHeader =
+    R"(/* @N@.h: the sensorless torque estimator of one joint, generated by `frictionlab export c`
  * from @SRC@ (docs/estimator.md). Do not edit: regenerate from the parameter file.
  *
  *   tau = Km*i - F,  F = sigma0*z + sigma1(v)*dz/dt + sigma2*v,  dz/dt = v - sigma0*|v|/g(v)*z
@@ -355,7 +365,8 @@ int @N@_check(void);
 #endif /* @NU@_H */
 )";
 
-constexpr const char* kSourceHead = R"(/* @N@.c: generated by `frictionlab export c` from @SRC@ (see @N@.h). Do not edit. */
+constexpr const char* kSourceHead =
+    R"(/* @N@.c: generated by `frictionlab export c` from @SRC@ (see @N@.h). Do not edit. */
 #include "@N@.h"
 
 #define FL_REAL @T@
@@ -411,7 +422,8 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
                        bool single, const std::string& source,
                        const std::vector<std::string>& notes) {
   if (!is_c_identifier(name))
-    throw std::invalid_argument("'" + name + "' is not a C identifier (letters, digits and _, "
+    throw std::invalid_argument("'" + name +
+                                "' is not a C identifier (letters, digits and _, "
                                 "not starting with a digit, not a keyword)");
   if (has_errors(estimator::check(p)))
     throw std::invalid_argument(estimator::error_text(estimator::check(p)));
@@ -447,9 +459,11 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
     values += "    " + c_literal(r.value, single) + ", /* " + r.field + " */\n";
   }
   const bool rational = c.shape == StribeckShape::rational;
-  params += std::string(" *   shape = ") + (rational ? "rational 1/(1 + r^alpha)" : "exponential exp(-r^alpha)") +
-            ", hold = " + hold_name(p.hold) + (p.hold == Hold::linear ? " (velocity linear between cycles)\n"
-                                                                      : " (velocity held between cycles)\n");
+  params += std::string(" *   shape = ") +
+            (rational ? "rational 1/(1 + r^alpha)" : "exponential exp(-r^alpha)") +
+            ", hold = " + hold_name(p.hold) +
+            (p.hold == Hold::linear ? " (velocity linear between cycles)\n"
+                                    : " (velocity held between cycles)\n");
   values += std::string("    ") + (rational ? "1" : "0") + ", /* shape */\n";
   values += std::string("    ") + (p.hold == Hold::linear ? "1" : "0") + "  /* hold */\n";
   params += std::string(" *   precision: ") + (single ? "float" : "double") + "\n";
@@ -504,12 +518,14 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
   std::string body, intro;
   auto mean_note = [&](const StribeckCurve<double>& c) {
     if (c.Fc_pos != c.Fc_neg || c.Fs_pos != c.Fs_neg)
-      out.notes.push_back("asymmetric levels (Fc " + format_exact(c.Fc_pos) + " / " + format_exact(c.Fc_neg) +
-                          ", Fs " + format_exact(c.Fs_pos) + " / " + format_exact(c.Fs_neg) +
-                          "): MuJoCo has one level per term; the means of both sides are used "
-                          "(the curve is off by up to " +
-                          format_number(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) / 2) +
-                          " on each side)");
+      out.notes.push_back(
+          "asymmetric levels (Fc " + format_exact(c.Fc_pos) + " / " + format_exact(c.Fc_neg) +
+          ", Fs " + format_exact(c.Fs_pos) + " / " + format_exact(c.Fs_neg) +
+          "): MuJoCo has one level per term; the means of both sides are used "
+          "(the curve is off by up to " +
+          format_number(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) /
+                        2) +
+          " on each side)");
   };
 
   if (const auto* l = std::get_if<LuGre<double>::Params>(&spec)) {
@@ -523,65 +539,79 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
     const bool dip = c.Fs_pos != c.Fc_pos || c.Fs_neg != c.Fc_neg;
     if (dip && !(c.shape == StribeckShape::exponential && c.alpha == 2.0)) {
       const double a = shape_area(c.shape, c.alpha);
-      const std::string shape_name = std::string(c.shape == StribeckShape::rational ? "rational" : "exponential") +
-                                     " shape with alpha = " + format_exact(c.alpha);
+      const std::string shape_name =
+          std::string(c.shape == StribeckShape::rational ? "rational" : "exponential") +
+          " shape with alpha = " + format_exact(c.alpha);
       if (std::isfinite(a)) {
         vs = c.vs * a / shape_area(StribeckShape::exponential, 2.0);
         // The largest difference of the curves, sampled densely on [0, 20 vs].
         double dmax = 0;
         StribeckCurve<double> m = StribeckCurve<double>::symmetric(Fc, Fs, vs, 2.0);
-        StribeckCurve<double> src = StribeckCurve<double>::symmetric(Fc, Fs, c.vs, c.alpha, c.shape);
+        StribeckCurve<double> src =
+            StribeckCurve<double>::symmetric(Fc, Fs, c.vs, c.alpha, c.shape);
         for (int k = 0; k <= 4000; ++k) {
           const double v = 20.0 * c.vs * k / 4000.0;
           dmax = std::max(dmax, std::abs(stribeck_g(m, v) - stribeck_g(src, v)));
         }
         out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2); vs = " +
                             format_exact(c.vs) + " is replaced by " + format_number(vs) +
-                            " (same area of the Stribeck dip); g(v) differs by up to " + format_number(dmax) +
-                            " Nm");
+                            " (same area of the Stribeck dip); g(v) differs by up to " +
+                            format_number(dmax) + " Nm");
       } else {
-        out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2), and this "
+        out.notes.push_back("Stribeck " + shape_name +
+                            ": MuJoCo fixes exp(-(v/vs)^2), and this "
                             "shape's dip has no finite area to match; vs is kept");
       }
     }
     if (l->vd > 0)
-      out.notes.push_back("velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + format_exact(l->vd) +
-                          ": MuJoCo's sigma1 is constant; its value at v = 0 is used");
+      out.notes.push_back(
+          "velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + format_exact(l->vd) +
+          ": MuJoCo's sigma1 is constant; its value at v = 0 is used");
     if (N != 1.0)
-      out.notes.push_back("gear " + format_exact(N) + ": torques and stiffness divided by the gear "
+      out.notes.push_back("gear " + format_exact(N) +
+                          ": torques and stiffness divided by the gear "
                           "(actuator side), velocities unchanged (motor side)");
-    intro = "Paste the actuator into the model's <actuator> section. A passive dcmotor (no\n"
-            "     control input, electrical branch off) that applies the LuGre friction\n"
-            "     F = sigma0 z + sigma1 dz/dt + sigma2 v to joint '" + o.joint + "', with MuJoCo's exact\n"
-            "     (zero-order-hold) bristle update. Needs MuJoCo's dcmotor actuator with the input\n"
-            "     signatures (MuJoCo 3.12 or later).";
+    intro =
+        "Paste the actuator into the model's <actuator> section. A passive dcmotor (no\n"
+        "     control input, electrical branch off) that applies the LuGre friction\n"
+        "     F = sigma0 z + sigma1 dz/dt + sigma2 v to joint '" +
+        o.joint +
+        "', with MuJoCo's exact\n"
+        "     (zero-order-hold) bristle update. Needs MuJoCo's dcmotor actuator with the input\n"
+        "     signatures (MuJoCo 3.12 or later).";
     body = "<actuator>\n  <dcmotor name=\"" + o.joint + "_friction\" joint=\"" + o.joint + "\"" +
            (N != 1.0 ? " gear=\"" + format_exact(N) + "\"" : std::string()) +
-           " input=\"none\" motorconst=\"0\"\n           lugre=\"" + format_exact(l->sigma0 / N) + " " +
-           format_exact(l->sigma1 / N) + " " + format_exact(Fc / N) + " " + format_exact(Fs / N) + " " + format_exact(vs) +
-           "\" damping=\"" + format_exact(l->sigma2 / N) + "\"/>\n</actuator>\n";
+           " input=\"none\" motorconst=\"0\"\n           lugre=\"" + format_exact(l->sigma0 / N) +
+           " " + format_exact(l->sigma1 / N) + " " + format_exact(Fc / N) + " " +
+           format_exact(Fs / N) + " " + format_exact(vs) + "\" damping=\"" +
+           format_exact(l->sigma2 / N) + "\"/>\n</actuator>\n";
   } else if (const auto* s = std::get_if<StaticSpec>(&spec)) {
     const auto& c = s->params.curve;
     const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
     mean_note(c);
     if (Fs != Fc)
-      out.notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) + " > Fc = " + format_exact(Fc) +
+      out.notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) +
+                          " > Fc = " + format_exact(Fc) +
                           "): frictionloss is one constant level; Fc is used, the dip of up to " +
-                          format_number(std::abs(Fs - Fc)) + " Nm at low speed is lost (a lugre fit "
+                          format_number(std::abs(Fs - Fc)) +
+                          " Nm at low speed is lost (a lugre fit "
                           "exports to the dcmotor actuator, which has it)");
     if (s->params.v_smooth > 0)
-      out.notes.push_back(std::string(s->params.smoothing == SignSmoothing::atan ? "atan" : "tanh") +
-                          "-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
-                          "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
-                          "own solref/solimp instead");
-    intro = "Merge these attributes into joint '" + o.joint +
-            "'. frictionloss is MuJoCo's dry friction\n"
-            "     (a constraint: Coulomb friction Fc with exact sticking), damping its viscous term.";
+      out.notes.push_back(
+          std::string(s->params.smoothing == SignSmoothing::atan ? "atan" : "tanh") +
+          "-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
+          "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
+          "own solref/solimp instead");
+    intro =
+        "Merge these attributes into joint '" + o.joint +
+        "'. frictionloss is MuJoCo's dry friction\n"
+        "     (a constraint: Coulomb friction Fc with exact sticking), damping its viscous term.";
     std::string attrs;
     if (Fc > 0) attrs += " frictionloss=\"" + format_exact(Fc) + "\"";
     if (s->params.sigma2 > 0) attrs += " damping=\"" + format_exact(s->params.sigma2 * N) + "\"";
     if (N != 1.0)
-      out.notes.push_back("gear " + format_exact(N) + ": damping multiplied by the gear (joint side)");
+      out.notes.push_back("gear " + format_exact(N) +
+                          ": damping multiplied by the gear (joint side)");
     body = "<joint name=\"" + o.joint + "\"" + attrs + "/>\n";
   } else {
     throw std::invalid_argument("MuJoCo has no equivalent of the model '" + model_name(spec) +

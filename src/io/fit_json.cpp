@@ -103,7 +103,8 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
                       {"iterations", s.iterations},
                       {"converged", s.converged},
                       {"origin", s.origin}});
-  solver["nested_model"] = r.nested_model.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.nested_model);
+  solver["nested_model"] =
+      r.nested_model.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.nested_model);
   j["solver"] = solver;
   const auto& rel = r.reliability;
   nlohmann::ordered_json rj;
@@ -118,11 +119,13 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   j["reliability"] = rj;
   auto& flags = j["identifiability"] = nlohmann::ordered_json::array();
   for (const auto& f : r.identifiability)
-    flags.push_back({{"parameter", f.parameter.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.parameter)},
-                     {"kind", f.kind},
-                     {"other", f.other.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.other)},
-                     {"value", number(f.value)},
-                     {"message", f.message}});
+    flags.push_back(
+        {{"parameter",
+          f.parameter.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.parameter)},
+         {"kind", f.kind},
+         {"other", f.other.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.other)},
+         {"value", number(f.value)},
+         {"message", f.message}});
   nlohmann::ordered_json d;
   d["samples"] = r.data.n;
   d["samples_used"] = r.data.n_used;

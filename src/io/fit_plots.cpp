@@ -68,8 +68,7 @@ std::vector<std::string> write_fit_outputs(const std::string& dir, const workflo
     files.write(paths[2], render_svg(fit_prediction_plot(f)));
     files.write(paths[3], render_svg(fit_friction_velocity_plot(f)));
   }
-  if (!report.empty())
-    files.write(report, report_html({{paths[0], fit_json}}, report_options));
+  if (!report.empty()) files.write(report, report_html({{paths[0], fit_json}}, report_options));
   files.commit();
   return files.paths();
 }

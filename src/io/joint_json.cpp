@@ -41,8 +41,7 @@ ordered_json joint_to_json(const sim::JointModel& m) {
 
 JointFile joint_from_json(const json& j, const std::string& file) {
   const std::string ctx = "joint";
-  if (!j.is_object())
-    detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
   const detail::JsonFields f(&j, file, ctx, "the joint",
                              {"I", "mgCx", "mgCy", "offset", "friction", "description"});
   JointFile out;
@@ -61,8 +60,9 @@ JointFile joint_from_json(const json& j, const std::string& file) {
   for (const char* k : {"mgCx", "mgCy", "offset"})
     if (f.has(k) && !std::isfinite(f.number(k, 0))) f.fail(k, "must be finite");
   if (!f.has("friction"))
-    f.fail("friction", "missing: a MODEL.json object (joint-lugre, coulomb, coulomb-viscous or "
-                       "stribeck)");
+    f.fail("friction",
+           "missing: a MODEL.json object (joint-lugre, coulomb, coulomb-viscous or "
+           "stribeck)");
   ModelFile mf = model_from_json(j["friction"], file, "joint: friction");
   out.warnings = std::move(mf.warnings);
   if (const auto* p = std::get_if<JointLuGre<double>::Params>(&mf.spec)) {
@@ -91,8 +91,7 @@ identify::JointController parse_controller_json(std::string_view text, const std
   const json j = detail::parse_json_text(text, file);
   detail::require_kind(j, file, {detail::JsonKind::controller});
   const std::string ctx = "controller";
-  if (!j.is_object())
-    detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
   const detail::JsonFields f(&j, file, ctx, "the controller",
                              {"kp", "kd", "kff", "bias", "description"});
   for (const char* k : {"kp", "kd"})
@@ -177,8 +176,13 @@ ordered_json reliability_json(const identify::Reliability& rel) {
 }
 
 ordered_json series_json(const workflows::JointRecordSeries& r) {
-  return {{"file", r.name}, {"t", finite_or_null(r.t)}, {"q", finite_or_null(r.q)}, {"q_sim", finite_or_null(r.q_sim)},
-          {"qd", finite_or_null(r.qd)}, {"qd_sim", finite_or_null(r.qd_sim)}, {"tau", finite_or_null(r.tau)},
+  return {{"file", r.name},
+          {"t", finite_or_null(r.t)},
+          {"q", finite_or_null(r.q)},
+          {"q_sim", finite_or_null(r.q_sim)},
+          {"qd", finite_or_null(r.qd)},
+          {"qd_sim", finite_or_null(r.qd_sim)},
+          {"tau", finite_or_null(r.tau)},
           {"tau_pred", finite_or_null(r.tau_pred)}};
 }
 
@@ -186,10 +190,12 @@ ordered_json series_json(const workflows::JointRecordSeries& r) {
 ordered_json joint_report_json(const workflows::FitJointOutcome& s) {
   ordered_json rep = ordered_json::object();
   ordered_json recs = ordered_json::array();
-  if (!s.training.q_sim.empty()) recs.push_back(series_json(workflows::joint_record_series(s.training_data, s.training)));
+  if (!s.training.q_sim.empty())
+    recs.push_back(series_json(workflows::joint_record_series(s.training_data, s.training)));
   for (std::size_t i = 0; i < s.validation.size() && i < s.validation_data.size(); ++i)
     if (!s.validation[i].q_sim.empty())
-      recs.push_back(series_json(workflows::joint_record_series(s.validation_data[i], s.validation[i])));
+      recs.push_back(
+          series_json(workflows::joint_record_series(s.validation_data[i], s.validation[i])));
   rep["records"] = std::move(recs);
   ordered_json scan = ordered_json::array();
   if (s.sr3)
@@ -218,9 +224,9 @@ ordered_json method_details(const workflows::FitJointOutcome& r) {
     const auto& oe = r.oe->result;
     ordered_json ctrl = nullptr;
     if (const auto& c = r.oe->controller)
-      ctrl = {{"source", c->source},          {"kp", c->controller.kp},
-              {"kd", c->controller.kd},       {"kff", c->controller.kff},
-              {"bias", c->controller.bias},   {"torque_rel_error", c->torque_rel_error}};
+      ctrl = {{"source", c->source},        {"kp", c->controller.kp},
+              {"kd", c->controller.kd},     {"kff", c->controller.kff},
+              {"bias", c->controller.bias}, {"torque_rel_error", c->torque_rel_error}};
     d["oe"] = {{"init", r.oe->init},
                {"closed_loop", r.oe->closed_loop},
                {"controller", ctrl},
@@ -241,12 +247,9 @@ ordered_json method_details(const workflows::FitJointOutcome& r) {
 
 /// A low-pass chosen from a record (identify::JointLowpassChoice).
 ordered_json lowpass_json(const identify::JointLowpassChoice& c) {
-  return ordered_json{{"cutoff_hz", c.cutoff_hz},
-                      {"candidate_hz", c.candidate_hz},
-                      {"bandwidth_hz", c.bandwidth_hz},
-                      {"noise_share", c.noise_share},
-                      {"sample_rate_hz", c.sample_rate_hz},
-                      {"chosen_from", c.source}};
+  return ordered_json{{"cutoff_hz", c.cutoff_hz},           {"candidate_hz", c.candidate_hz},
+                      {"bandwidth_hz", c.bandwidth_hz},     {"noise_share", c.noise_share},
+                      {"sample_rate_hz", c.sample_rate_hz}, {"chosen_from", c.source}};
 }
 
 }  // namespace
@@ -272,7 +275,8 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
     p["at_limit"] = e.at_limit;
     p["undetermined"] = e.undetermined;
     p["hac_std_error"] = finite_or_null(e.hac_std_error);
-    p["hac_ci95"] = ordered_json::array({finite_or_null(e.hac_ci_low), finite_or_null(e.hac_ci_high)});
+    p["hac_ci95"] =
+        ordered_json::array({finite_or_null(e.hac_ci_low), finite_or_null(e.hac_ci_high)});
     params.push_back(std::move(p));
   }
   o["parameters"] = std::move(params);
@@ -288,8 +292,8 @@ ordered_json joint_fit_to_json(const workflows::FitJointOutcome& s) {
   o["validation"] = std::move(val);
   ordered_json sc = ordered_json::array();
   for (const auto& p : s.static_curve)
-    sc.push_back(ordered_json{{"qd", p.qd}, {"measured", p.measured}, {"model", p.model},
-                              {"duration", p.duration}});
+    sc.push_back(ordered_json{
+        {"qd", p.qd}, {"measured", p.measured}, {"model", p.model}, {"duration", p.duration}});
   o["static_curve"] = std::move(sc);
   o["method_details"] = method_details(s);
   o["run_time_s"] = s.run_time_s;
@@ -311,8 +315,8 @@ ordered_json joint_eval_to_json(const workflows::EvalJointOutcome& r, const sim:
     const auto& e = r.evaluations[i];
     ordered_json rec = ordered_json::object();
     rec["file"] = e.source;
-    rec["lowpass"] = i < r.lowpass.size() && r.lowpass[i] ? lowpass_json(*r.lowpass[i])
-                                                          : ordered_json(nullptr);
+    rec["lowpass"] =
+        i < r.lowpass.size() && r.lowpass[i] ? lowpass_json(*r.lowpass[i]) : ordered_json(nullptr);
     rec.update(joint_errors_json(e));
     summary["records"].push_back(std::move(rec));
   }

@@ -23,14 +23,15 @@ namespace {
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 void write_prediction(const std::filesystem::path& dir, const std::string& name,
-                      const identify::JointData& d, const identify::JointEvaluation& e,
-                      bool plots, OutputFiles& files) {
+                      const identify::JointData& d, const identify::JointEvaluation& e, bool plots,
+                      OutputFiles& files) {
   const auto csv = (dir / ("prediction_" + name + ".csv")).string();
   files.write(csv, format_csv({"t", "q", "q_sim", "qd", "qd_sim", "tau", "tau_pred"},
                               {&d.t, &d.q, &e.q_sim, &d.qd, &e.qd_sim, &d.tau, &e.tau_pred}));
   if (!plots) return;
   Plot p;
-  p.title = "frictionlab fit-joint: " + name + " (torque from the measured motion; position "
+  p.title = "frictionlab fit-joint: " + name +
+            " (torque from the measured motion; position "
             "and velocity simulated from the applied torque)";
   p.xlabel = "t [s]";
   p.x = d.t;
@@ -68,8 +69,8 @@ void write_static_curve(const std::filesystem::path& dir, const workflows::FitJo
       if (j < seg.size()) seg[j] = meas[i];
     }
   }
-  p.panels.push_back(
-      {"friction [N m]", {{"model", r.steady_curve.friction}, {"data (segment means)", seg, true}}});
+  p.panels.push_back({"friction [N m]",
+                      {{"model", r.steady_curve.friction}, {"data (segment means)", seg, true}}});
   const auto svg = (dir / "static_curve.svg").string();
   files.write(svg, render_svg(p));
 }
@@ -79,18 +80,24 @@ void write_static_curve(const std::filesystem::path& dir, const workflows::FitJo
 void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3Result& r,
                       bool plots, OutputFiles& files) {
   {
-    std::vector<std::string> names{"lambda", "threshold", "Omega_s", "n_active", "n_zero",
-                                   "train_rel_error", "validation_rss", "aic", "aic_r",
-                                   "admissible", "chosen"};
+    std::vector<std::string> names{"lambda", "threshold",       "Omega_s",        "n_active",
+                                   "n_zero", "train_rel_error", "validation_rss", "aic",
+                                   "aic_r",  "admissible",      "chosen"};
     for (const auto& c : r.candidates) names.push_back("xi:" + c);
     std::vector<std::vector<double>> cols(names.size());
     for (std::size_t i = 0; i < r.scan.size(); ++i) {
       const auto& row = r.scan[i];
-      const std::vector<double> v{row.lambda, row.threshold, row.Omega_s,
+      const std::vector<double> v{row.lambda,
+                                  row.threshold,
+                                  row.Omega_s,
                                   static_cast<double>(row.n_active),
-                                  static_cast<double>(row.n_zero), row.train_rel_error,
-                                  row.validation_rss, row.aic, row.aic_r,
-                                  row.admissible ? 1.0 : 0.0, i == r.chosen ? 1.0 : 0.0};
+                                  static_cast<double>(row.n_zero),
+                                  row.train_rel_error,
+                                  row.validation_rss,
+                                  row.aic,
+                                  row.aic_r,
+                                  row.admissible ? 1.0 : 0.0,
+                                  i == r.chosen ? 1.0 : 0.0};
       for (std::size_t j = 0; j < v.size(); ++j) cols[j].push_back(v[j]);
       for (std::size_t j = 0; j < r.candidates.size(); ++j)
         cols[v.size() + j].push_back(j < row.xi.size() ? row.xi[j] : 0.0);
@@ -144,8 +151,8 @@ void write_sr3_tables(const std::filesystem::path& dir, const identify::JointSr3
       acc.push_back(h.accepted ? 1.0 : 0.0);
     }
     const auto csv = (dir / "sr3_history.csv").string();
-    files.write(csv, format_csv({"start", "outer", "inner", "rel_error", "xi_u", "sigma0",
-                                 "sigma1", "Omega_s", "Fc", "accepted"},
+    files.write(csv, format_csv({"start", "outer", "inner", "rel_error", "xi_u", "sigma0", "sigma1",
+                                 "Omega_s", "Fc", "accepted"},
                                 {&start, &outer, &inner, &err, &xi_u, &s0, &s1, &om, &fc, &acc}));
     if (plots) {
       Plot p;
@@ -191,21 +198,18 @@ std::vector<std::string> write_fit_joint(const std::string& out,
   files.write(fit_path, fit_json.dump(2) + "\n");
   write_prediction(dir, stem(r.input), r.training_data, r.training, plots, files);
   for (std::size_t i = 0; i < r.validation.size(); ++i)
-    write_prediction(dir, stem(r.validation_data[i].source), r.validation_data[i],
-                     r.validation[i], plots, files);
+    write_prediction(dir, stem(r.validation_data[i].source), r.validation_data[i], r.validation[i],
+                     plots, files);
   write_static_curve(dir, r, plots, files);
   if (!report.empty()) files.write(report, report_html({{fit_path, fit_json}}, report_options));
   files.commit();
   return files.paths();
 }
 
-std::vector<std::string> write_eval_joint(const std::string& out,
-                                          const workflows::EvalJointOutcome& r,
-                                          const sim::JointModel& model,
-                                          const std::string& joint_file, bool plots,
-                                          const std::vector<NamedPath>& inputs,
-                                          const std::string& report,
-                                          const ReportOptions& report_options) {
+std::vector<std::string> write_eval_joint(
+    const std::string& out, const workflows::EvalJointOutcome& r, const sim::JointModel& model,
+    const std::string& joint_file, bool plots, const std::vector<NamedPath>& inputs,
+    const std::string& report, const ReportOptions& report_options) {
   const std::filesystem::path dir(out);
   OutputFiles files;
   files.protect(inputs);

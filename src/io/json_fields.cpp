@@ -12,7 +12,6 @@
 
 namespace frictionlab::io::detail {
 
-
 std::string type_of(const json& j) {
   if (j.is_number()) return "number";
   if (j.is_boolean()) return "boolean";
@@ -59,8 +58,10 @@ void require_json_depth(std::string_view text, const std::string& file) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;  // the escaped character
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;  // the escaped character
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -305,13 +306,34 @@ struct KeyLineSax {
   void value() {
     if (!stack.empty() && stack.back().array) ++stack.back().index;
   }
-  bool null() { value(); return true; }
-  bool boolean(bool) { value(); return true; }
-  bool number_integer(json::number_integer_t) { value(); return true; }
-  bool number_unsigned(json::number_unsigned_t) { value(); return true; }
-  bool number_float(json::number_float_t, const std::string&) { value(); return true; }
-  bool string(std::string&) { value(); return true; }
-  bool binary(json::binary_t&) { value(); return true; }
+  bool null() {
+    value();
+    return true;
+  }
+  bool boolean(bool) {
+    value();
+    return true;
+  }
+  bool number_integer(json::number_integer_t) {
+    value();
+    return true;
+  }
+  bool number_unsigned(json::number_unsigned_t) {
+    value();
+    return true;
+  }
+  bool number_float(json::number_float_t, const std::string&) {
+    value();
+    return true;
+  }
+  bool string(std::string&) {
+    value();
+    return true;
+  }
+  bool binary(json::binary_t&) {
+    value();
+    return true;
+  }
   bool start_object(std::size_t) {
     value();
     stack.push_back({false, -1, {}});
@@ -406,22 +428,36 @@ JsonKind json_kind(const json& j) {
 
 std::string describe(JsonKind kind) {
   switch (kind) {
-    case JsonKind::model: return "a MODEL.json (a friction model)";
-    case JsonKind::system: return "a SYSTEM.json (a coupled system for simulate --system)";
-    case JsonKind::joint: return "a JOINT.json (a joint model)";
-    case JsonKind::joint_fit: return "a joint_fit.json from `fit-joint`";
-    case JsonKind::joint_eval: return "a joint_eval.json from `eval-joint`";
-    case JsonKind::controller: return "a CONTROLLER.json (PD gains)";
-    case JsonKind::fit: return "a fit.json from `fit`";
-    case JsonKind::compare: return "a compare.json from `compare`";
-    case JsonKind::estimator: return "an ESTIMATOR.json from `export json`";
+    case JsonKind::model:
+      return "a MODEL.json (a friction model)";
+    case JsonKind::system:
+      return "a SYSTEM.json (a coupled system for simulate --system)";
+    case JsonKind::joint:
+      return "a JOINT.json (a joint model)";
+    case JsonKind::joint_fit:
+      return "a joint_fit.json from `fit-joint`";
+    case JsonKind::joint_eval:
+      return "a joint_eval.json from `eval-joint`";
+    case JsonKind::controller:
+      return "a CONTROLLER.json (PD gains)";
+    case JsonKind::fit:
+      return "a fit.json from `fit`";
+    case JsonKind::compare:
+      return "a compare.json from `compare`";
+    case JsonKind::estimator:
+      return "an ESTIMATOR.json from `export json`";
     case JsonKind::servo_params:
       return "an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. m6.json)";
-    case JsonKind::servo_log: return "a BAM servo log";
-    case JsonKind::actuator_summary: return "a summary.json from `fit-actuator`";
-    case JsonKind::actuator_eval: return "an evaluation from `eval-actuator --json`";
-    case JsonKind::actuator: return "an ACTUATOR.json (a servo's description)";
-    case JsonKind::unknown: break;
+    case JsonKind::servo_log:
+      return "a BAM servo log";
+    case JsonKind::actuator_summary:
+      return "a summary.json from `fit-actuator`";
+    case JsonKind::actuator_eval:
+      return "an evaluation from `eval-actuator --json`";
+    case JsonKind::actuator:
+      return "an ACTUATOR.json (a servo's description)";
+    case JsonKind::unknown:
+      break;
   }
   return "a JSON document of no known kind";
 }

@@ -97,8 +97,7 @@ std::string describe(JsonKind kind);
 /// is a known kind other than the `accepted` ones; nothing for an accepted or unknown kind.
 /// Every reader of a top-level document calls it before reading its keys, so a file of the
 /// wrong kind is named as such rather than reported as a missing or mistyped key.
-void require_kind(const json& j, const std::string& file,
-                  std::initializer_list<JsonKind> accepted);
+void require_kind(const json& j, const std::string& file, std::initializer_list<JsonKind> accepted);
 
 /// Throw InputError "FILE: key 'KEY': message" (a top-level key of fit.json, ESTIMATOR.json).
 [[noreturn]] void fail_key(const std::string& file, const std::string& key,

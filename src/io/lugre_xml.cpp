@@ -16,9 +16,9 @@
 namespace frictionlab::io {
 namespace {
 
-using nlohmann::json;
 using detail::fail_key;
 using detail::member;
+using nlohmann::json;
 
 std::string string_member(const json& obj, const std::string& file, const std::string& key) {
   const json& v = member(obj, file, key);
@@ -42,8 +42,8 @@ LugreGroup group_of(const LuGre<double>::Params& p, double Km, const std::string
   if (p.curve.shape != StribeckShape::exponential)
     bad("shape", "the LUGRE group uses the exponential Stribeck curve, got rational");
   if (p.curve.alpha != 1.0)
-    bad(alpha_name, "the LUGRE group uses the Stribeck exponent 1, got " +
-                        format_exact(p.curve.alpha));
+    bad(alpha_name,
+        "the LUGRE group uses the Stribeck exponent 1, got " + format_exact(p.curve.alpha));
   if (p.vd != 0.0)
     bad("vd", "the LUGRE group has a constant S1 (vd = 0), got " + format_exact(p.vd));
 
@@ -60,12 +60,12 @@ LugreGroup group_of(const LuGre<double>::Params& p, double Km, const std::string
     if (Fs < Fc)
       g.warnings.push_back(InputError::format(
           file, 0, 0,
-          InputError::parameter_detail(
-              fs,
-              std::string(fs) + " = " + format_exact(Fs) + " < " + fc + " = " +
-                  format_exact(Fc) + ": reference 000's g(v) = Fc + |Fs - Fc| exp(-|v|/Vth) "
-                  "rises above Fc where the fitted curve dips below it",
-              context)));
+          InputError::parameter_detail(fs,
+                                       std::string(fs) + " = " + format_exact(Fs) + " < " + fc +
+                                           " = " + format_exact(Fc) +
+                                           ": reference 000's g(v) = Fc + |Fs - Fc| exp(-|v|/Vth) "
+                                           "rises above Fc where the fitted curve dips below it",
+                                       context)));
   };
   side("Fs_pos", g.Fs_pos, "Fc_pos", g.Fc_pos);
   side("Fs_neg", g.Fs_neg, "Fc_neg", g.Fc_neg);
@@ -112,9 +112,9 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file,
   if (fmt_it == fit.end() || !fmt_it->is_string() || *fmt_it != "frictionlab-fit") {
     const std::string got =
         fmt_it == fit.end() ? std::string("the key is missing") : "got " + fmt_it->dump();
-    fail_key(file, "format",
-             "not a fit.json file: expected \"frictionlab-fit\" (written by `frictionlab fit`), " +
-                 got);
+    fail_key(
+        file, "format",
+        "not a fit.json file: expected \"frictionlab-fit\" (written by `frictionlab fit`), " + got);
   }
   const json& version = member(fit, file, "version");
   if (!version.is_number_integer() || version.get<long>() != 1)
@@ -130,8 +130,9 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file,
              "--model lugre or lugre-asym");
   if (g.model_name != "lugre" && g.model_name != "lugre-asym")
     fail_key(file, "model_name",
-             "'" + g.model_name + "' is not a LuGre model; the LUGRE group needs a fit of "
-             "--model lugre or lugre-asym");
+             "'" + g.model_name +
+                 "' is not a LuGre model; the LUGRE group needs a fit of "
+                 "--model lugre or lugre-asym");
   double km = 0;
   if (Km) {
     km = checked_km(*Km, file);
@@ -139,8 +140,9 @@ LugreGroup lugre_group_from_fit_json(const json& fit, const std::string& file,
     const std::string problem = string_member(fit, file, "problem");
     if (problem != "sensorless")
       fail_key(file, "problem",
-               "'" + problem + "': the LUGRE group needs Km, which only a --problem sensorless "
-               "fit estimates (or give it with --km)");
+               "'" + problem +
+                   "': the LUGRE group needs Km, which only a --problem sensorless "
+                   "fit estimates (or give it with --km)");
     const json& km_json = member(fit, file, "Km");
     if (!km_json.is_number())
       fail_key(file, "Km", "expected a number, got " + detail::type_of(km_json));
@@ -163,7 +165,8 @@ LugreGroup parse_lugre_group(std::string_view text, const std::string& file,
                              std::optional<double> Km) {
   const json j = detail::parse_json_text(text, file);
   detail::require_kind(j, file, {detail::JsonKind::fit, detail::JsonKind::joint_fit});
-  if (detail::json_kind(j) == detail::JsonKind::joint_fit) return group_of_joint_fit(text, file, Km);
+  if (detail::json_kind(j) == detail::JsonKind::joint_fit)
+    return group_of_joint_fit(text, file, Km);
   return lugre_group_from_fit_json(j, file, Km);
 }
 

@@ -2,11 +2,11 @@
 // (include/frictionlab/io/record_io.hpp; docs/file-formats.md, "Measured records").
 #include <matio.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -52,9 +52,9 @@ bool v4_type(std::uint32_t type) {
 void check_v5_elements(std::ifstream& in, const std::string& path, bool big,
                        unsigned long long begin, unsigned long long end, int depth) {
   const auto damaged = [&](unsigned long long at, const std::string& what) {
-    throw InputError(path, 0, 0,
-                     std::string(kNotMat) + " (data element at byte " + std::to_string(at) +
-                         ": " + what + ")");
+    throw InputError(
+        path, 0, 0,
+        std::string(kNotMat) + " (data element at byte " + std::to_string(at) + ": " + what + ")");
   };
   if (depth > 64) damaged(begin, "arrays nested over 64 deep");
   int index = 0;  // of a miMATRIX's subelements: 0 array flags, 1 dimensions
@@ -125,10 +125,9 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
   // bytes 126-127 are the endian indicator "IM" or "MI".
   // Anything else, a v5 header with another version included, libmatio reads as Level 4.
   const bool big_header = head[126] == 'M';
-  const unsigned version =
-      big_header ? (head[124] << 8 | head[125]) : (head[125] << 8 | head[124]);
-  if (in.gcount() == 128 && ((head[126] == 'I' && head[127] == 'M') ||
-                             (head[126] == 'M' && head[127] == 'I')) &&
+  const unsigned version = big_header ? (head[124] << 8 | head[125]) : (head[125] << 8 | head[124]);
+  if (in.gcount() == 128 &&
+      ((head[126] == 'I' && head[127] == 'M') || (head[126] == 'M' && head[127] == 'I')) &&
       (version == 0x0100 || version == 0x0200)) {
     // v5; v7.3 (0x0200) is an HDF5 file, read by libhdf5.
     if (version == 0x0100) check_v5_elements(in, path, big_header, 128, size, 0);
@@ -137,14 +136,15 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
   in.clear();
   unsigned long long offset = 0;
   for (int index = 1; offset < size; ++index) {
-    const std::string where = "Level 4 variable " + std::to_string(index) + " at byte " +
-                              std::to_string(offset) + ": ";
+    const std::string where =
+        "Level 4 variable " + std::to_string(index) + " at byte " + std::to_string(offset) + ": ";
     unsigned char b[20];
     in.seekg(static_cast<std::streamoff>(offset));
     // Not even a first variable header: not a MAT file (the plain message).
     const auto not_v4 = [&](const char* what) {
-      throw InputError(path, 0, 0, index == 1 ? std::string(kNotMat)
-                                              : std::string(kNotMat) + " (" + where + what + ")");
+      throw InputError(
+          path, 0, 0,
+          index == 1 ? std::string(kNotMat) : std::string(kNotMat) + " (" + where + what + ")");
     };
     if (size - offset < 20 || !in.read(reinterpret_cast<char*>(b), 20)) not_v4("truncated header");
     bool big = false;
@@ -166,8 +166,8 @@ void check_v4_layout(std::ifstream& in, const std::string& path) {
       throw InputError(path, 0, 0,
                        std::string(kNotMat) + " (" + where +
                            "its name and data would end at byte " +
-                           format_exact(static_cast<double>(end)) +
-                           ", past the end of the file (" + std::to_string(size) + " bytes))");
+                           format_exact(static_cast<double>(end)) + ", past the end of the file (" +
+                           std::to_string(size) + " bytes))");
     offset = static_cast<unsigned long long>(end);
   }
 }
@@ -223,32 +223,58 @@ std::size_t numel(const matvar_t* v) {
 const char* class_name(const matvar_t* v) {
   if (v->isLogical) return "logical";
   switch (v->class_type) {
-    case MAT_C_EMPTY: return "empty";
-    case MAT_C_CELL: return "cell";
-    case MAT_C_STRUCT: return "struct";
-    case MAT_C_OBJECT: return "object";
-    case MAT_C_CHAR: return "char";
-    case MAT_C_SPARSE: return "sparse";
-    case MAT_C_DOUBLE: return "double";
-    case MAT_C_SINGLE: return "single";
-    case MAT_C_INT8: return "int8";
-    case MAT_C_UINT8: return "uint8";
-    case MAT_C_INT16: return "int16";
-    case MAT_C_UINT16: return "uint16";
-    case MAT_C_INT32: return "int32";
-    case MAT_C_UINT32: return "uint32";
-    case MAT_C_INT64: return "int64";
-    case MAT_C_UINT64: return "uint64";
-    case MAT_C_FUNCTION: return "function handle";
-    case MAT_C_OPAQUE: return "opaque";
+    case MAT_C_EMPTY:
+      return "empty";
+    case MAT_C_CELL:
+      return "cell";
+    case MAT_C_STRUCT:
+      return "struct";
+    case MAT_C_OBJECT:
+      return "object";
+    case MAT_C_CHAR:
+      return "char";
+    case MAT_C_SPARSE:
+      return "sparse";
+    case MAT_C_DOUBLE:
+      return "double";
+    case MAT_C_SINGLE:
+      return "single";
+    case MAT_C_INT8:
+      return "int8";
+    case MAT_C_UINT8:
+      return "uint8";
+    case MAT_C_INT16:
+      return "int16";
+    case MAT_C_UINT16:
+      return "uint16";
+    case MAT_C_INT32:
+      return "int32";
+    case MAT_C_UINT32:
+      return "uint32";
+    case MAT_C_INT64:
+      return "int64";
+    case MAT_C_UINT64:
+      return "uint64";
+    case MAT_C_FUNCTION:
+      return "function handle";
+    case MAT_C_OPAQUE:
+      return "opaque";
   }
   return "unknown";
 }
 
 bool numeric_class(const matvar_t* v) {
   switch (v->class_type) {
-    case MAT_C_DOUBLE: case MAT_C_SINGLE: case MAT_C_INT8: case MAT_C_UINT8: case MAT_C_INT16:
-    case MAT_C_UINT16: case MAT_C_INT32: case MAT_C_UINT32: case MAT_C_INT64: case MAT_C_UINT64:
+    case MAT_C_DOUBLE:
+    case MAT_C_SINGLE:
+    case MAT_C_INT8:
+    case MAT_C_UINT8:
+    case MAT_C_INT16:
+    case MAT_C_UINT16:
+    case MAT_C_INT32:
+    case MAT_C_UINT32:
+    case MAT_C_INT64:
+    case MAT_C_UINT64:
       return true;
     default:
       return false;
@@ -305,17 +331,38 @@ NumericArray read_numeric(mat_t* m, const std::string& path, const std::string& 
   NumericArray a;
   for (int i = 0; i < v->rank; ++i) a.dims.push_back(v->dims[i]);
   switch (v->data_type) {
-    case MAT_T_DOUBLE: a.values = convert<double>(v->data, n); break;
-    case MAT_T_SINGLE: a.values = convert<float>(v->data, n); break;
-    case MAT_T_INT8: a.values = convert<std::int8_t>(v->data, n); break;
-    case MAT_T_UINT8: a.values = convert<std::uint8_t>(v->data, n); break;
-    case MAT_T_INT16: a.values = convert<std::int16_t>(v->data, n); break;
-    case MAT_T_UINT16: a.values = convert<std::uint16_t>(v->data, n); break;
-    case MAT_T_INT32: a.values = convert<std::int32_t>(v->data, n); break;
-    case MAT_T_UINT32: a.values = convert<std::uint32_t>(v->data, n); break;
-    case MAT_T_INT64: a.values = convert<std::int64_t>(v->data, n); break;
-    case MAT_T_UINT64: a.values = convert<std::uint64_t>(v->data, n); break;
-    default: fail(path, name, "has an unsupported storage type");
+    case MAT_T_DOUBLE:
+      a.values = convert<double>(v->data, n);
+      break;
+    case MAT_T_SINGLE:
+      a.values = convert<float>(v->data, n);
+      break;
+    case MAT_T_INT8:
+      a.values = convert<std::int8_t>(v->data, n);
+      break;
+    case MAT_T_UINT8:
+      a.values = convert<std::uint8_t>(v->data, n);
+      break;
+    case MAT_T_INT16:
+      a.values = convert<std::int16_t>(v->data, n);
+      break;
+    case MAT_T_UINT16:
+      a.values = convert<std::uint16_t>(v->data, n);
+      break;
+    case MAT_T_INT32:
+      a.values = convert<std::int32_t>(v->data, n);
+      break;
+    case MAT_T_UINT32:
+      a.values = convert<std::uint32_t>(v->data, n);
+      break;
+    case MAT_T_INT64:
+      a.values = convert<std::int64_t>(v->data, n);
+      break;
+    case MAT_T_UINT64:
+      a.values = convert<std::uint64_t>(v->data, n);
+      break;
+    default:
+      fail(path, name, "has an unsupported storage type");
   }
   return a;
 }
@@ -328,8 +375,9 @@ std::vector<double> read_vector(mat_t* m, const std::string& path, const std::st
   }
   for (std::size_t k = 0; k < a.values.size(); ++k)
     if (!std::isfinite(a.values[k]))
-      fail(path, name, "non-finite value " + matlab_number(a.values[k]) + " at element " +
-                           std::to_string(k + 1));
+      fail(path, name,
+           "non-finite value " + matlab_number(a.values[k]) + " at element " +
+               std::to_string(k + 1));
   return std::move(a.values);
 }
 
@@ -437,7 +485,8 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
     if (names.size() == 1) return read_matrix(m.get(), path, names.front(), names);
     throw InputError(path, 0, 0,
                      "give the variable names of the channels or the matrix variable (variables "
-                     "found: " + join(names) + ")");
+                     "found: " +
+                         join(names) + ")");
   }
   data::Record r;
   r.source = path;
@@ -452,8 +501,10 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
     if (s->empty()) continue;
     if (all_digits(*s))
       throw InputError(path, 0, 0,
-                       "'" + *s + "' is a column index; variables of a .mat file are chosen by "
-                       "name (variables found: " + join(names) + ")");
+                       "'" + *s +
+                           "' is a column index; variables of a .mat file are chosen by "
+                           "name (variables found: " +
+                           join(names) + ")");
     *dst = read_vector(m.get(), path, *s, names);
     if (dst != &r.t && dst->size() != r.t.size())
       throw InputError(path, 0, 0,
@@ -486,17 +537,18 @@ VarPtr make_variable(const MatVariable& v) {
       if (v.imag.empty()) return make_double(name, v.dims, v.real);
       std::vector<double> re = v.real, im = v.imag;
       mat_complex_split_t z{re.data(), im.data()};
-      return VarPtr(Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, rank, d.data(), &z,
-                                  MAT_F_COMPLEX));
+      return VarPtr(
+          Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, rank, d.data(), &z, MAT_F_COMPLEX));
     }
     case MatClass::single_array: {
       std::vector<float> re(v.real.begin(), v.real.end());
       if (v.imag.empty())
-        return VarPtr(Mat_VarCreate(name, MAT_C_SINGLE, MAT_T_SINGLE, rank, d.data(), re.data(), 0));
+        return VarPtr(
+            Mat_VarCreate(name, MAT_C_SINGLE, MAT_T_SINGLE, rank, d.data(), re.data(), 0));
       std::vector<float> im(v.imag.begin(), v.imag.end());
       mat_complex_split_t z{re.data(), im.data()};
-      return VarPtr(Mat_VarCreate(name, MAT_C_SINGLE, MAT_T_SINGLE, rank, d.data(), &z,
-                                  MAT_F_COMPLEX));
+      return VarPtr(
+          Mat_VarCreate(name, MAT_C_SINGLE, MAT_T_SINGLE, rank, d.data(), &z, MAT_F_COMPLEX));
     }
     case MatClass::int32_array: {
       std::vector<std::int32_t> x(n);
@@ -506,8 +558,8 @@ VarPtr make_variable(const MatVariable& v) {
     case MatClass::logical_array: {
       std::vector<std::uint8_t> x(n);
       for (std::size_t k = 0; k < n; ++k) x[k] = v.real[k] != 0 ? 1 : 0;
-      return VarPtr(Mat_VarCreate(name, MAT_C_UINT8, MAT_T_UINT8, rank, d.data(), x.data(),
-                                  MAT_F_LOGICAL));
+      return VarPtr(
+          Mat_VarCreate(name, MAT_C_UINT8, MAT_T_UINT8, rank, d.data(), x.data(), MAT_F_LOGICAL));
     }
     case MatClass::char_array: {
       std::vector<std::uint8_t> x(n);
@@ -574,15 +626,14 @@ void write_mat(const std::string& path, const std::vector<MatVariable>& variable
       throw std::invalid_argument("write_mat: variable '" + v.name + "' has " +
                                   std::to_string(v.real.size()) + " values for " +
                                   std::to_string(n) + " elements");
-    if (!v.imag.empty() &&
-        (v.imag.size() != n ||
-         (v.mat_class != MatClass::double_array && v.mat_class != MatClass::single_array)))
+    if (!v.imag.empty() && (v.imag.size() != n || (v.mat_class != MatClass::double_array &&
+                                                   v.mat_class != MatClass::single_array)))
       throw std::invalid_argument("write_mat: variable '" + v.name +
                                   "': imaginary parts only for double/single, one per element");
   }
   const mat_ft ft = version == MatVersion::v4   ? MAT_FT_MAT4
-                   : version == MatVersion::v5 ? MAT_FT_MAT5
-                                               : MAT_FT_MAT73;
+                    : version == MatVersion::v5 ? MAT_FT_MAT5
+                                                : MAT_FT_MAT73;
   MatPtr m(Mat_CreateVer(path.c_str(), nullptr, ft));
   if (!m) throw InputError(path, 0, 0, "cannot create the .mat file");
   for (const MatVariable& v : variables) {

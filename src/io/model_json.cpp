@@ -1,6 +1,6 @@
 // frictionlab: MODEL.json reader and writer (include/frictionlab/io/model_json.hpp).
-#include "frictionlab/format.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/format.hpp"
 
 #include <algorithm>
 #include <array>
@@ -158,7 +158,8 @@ std::vector<std::string> report(std::vector<ParamIssue> issues, const Renames& r
                                 const std::string& file, const std::string& context,
                                 const Accepted& accepted) {
   std::erase_if(issues, [&](const ParamIssue& i) {
-    return i.warning && !i.id.empty() && std::find(accepted.begin(), accepted.end(), i.id) != accepted.end();
+    return i.warning && !i.id.empty() &&
+           std::find(accepted.begin(), accepted.end(), i.id) != accepted.end();
   });
   for (auto& i : issues)
     for (const auto& [from, to] : renames) {
@@ -295,9 +296,15 @@ struct KeyLister {
   std::vector<std::string> keys;
   void add(std::string_view k) { keys.emplace_back(k); }
   template <class T>
-  void number(std::string_view key, const T&, Unit) { add(key); }
-  void curve(const StribeckCurve<double>&) { keys.insert(keys.end(), kCurveKeys.begin(), kCurveKeys.end()); }
-  void coulomb_level(const StribeckCurve<double>&) { keys.insert(keys.end(), kFcKeys.begin(), kFcKeys.end()); }
+  void number(std::string_view key, const T&, Unit) {
+    add(key);
+  }
+  void curve(const StribeckCurve<double>&) {
+    keys.insert(keys.end(), kCurveKeys.begin(), kCurveKeys.end());
+  }
+  void coulomb_level(const StribeckCurve<double>&) {
+    keys.insert(keys.end(), kFcKeys.begin(), kFcKeys.end());
+  }
   void smoothing(const SignSmoothing&) { add("smoothing"); }
   template <class... E>
   void elements(const int&, const E&... e) {
@@ -305,7 +312,9 @@ struct KeyLister {
     (add(e.key), ...);
   }
   template <class A>
-  void array(std::string_view key, const int&, const A&, Unit) { add(key); }
+  void array(std::string_view key, const int&, const A&, Unit) {
+    add(key);
+  }
   template <class A1, class A2>
   void array_pair(std::string_view k1, std::string_view k2, std::string_view, const int&, const A1&,
                   const A2&, Unit, Unit) {
@@ -330,7 +339,8 @@ ModelFile read_model(const json* params, const std::string& file, const std::str
   if constexpr (requires { typename I::AltForm; }) {
     using A = typename I::AltForm;
     bool alt = false;
-    for (const auto k : A::keys) alt = alt || (params != nullptr && params->contains(std::string(k)));
+    for (const auto k : A::keys)
+      alt = alt || (params != nullptr && params->contains(std::string(k)));
     if (alt) {
       const JsonFields f(params, file, context, owner + " in " + std::string(A::label),
                          keys_of<A, typename A::Params>());

@@ -59,7 +59,8 @@ bool read_only(const std::string& path, const struct stat& st) {
 }
 
 [[noreturn]] void throw_read_only(const std::string& path) {
-  throw InputError(path, 0, 0, "is read-only (no write permission); remove it or choose another path");
+  throw InputError(path, 0, 0,
+                   "is read-only (no write permission); remove it or choose another path");
 }
 
 // Write all of `text` to `fd`; false on failure (errno set).
@@ -123,8 +124,8 @@ extern "C" void remove_temps_and_reraise(int sig) {
 struct Registry {
   std::mutex mutex;
   bool on = false;
-  std::vector<std::string> inputs;   // every input read, as given
-  std::vector<NamedPath> outputs;    // every output checked before the work
+  std::vector<std::string> inputs;  // every input read, as given
+  std::vector<NamedPath> outputs;   // every output checked before the work
 };
 Registry& registry() {
   static Registry r;
@@ -153,8 +154,7 @@ fs::path existing_ancestor(fs::path p) {
 
 void require_writable_dir(const std::string& path, const fs::path& dir) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw InputError(path, 0, 0,
-                     "cannot write in " + dir.string() + ": " + errno_text(errno));
+    throw InputError(path, 0, 0, "cannot write in " + dir.string() + ": " + errno_text(errno));
 }
 
 std::string labelled(const NamedPath& p) {
@@ -386,11 +386,10 @@ void check_outputs_distinct(const std::vector<NamedPath>& outputs) {
                          "two outputs go to it (" + outputs[i].label + " - and " +
                              outputs[j].label + " -); write one of them to a file");
       if (same_file(outputs[i].path, outputs[j].path))
-        throw InputError(outputs[j].path, 0, 0,
-                         "the output" +
-                             (outputs[j].label.empty() ? "" : " (" + outputs[j].label + ")") +
-                             " is also the output " + labelled(outputs[i]) +
-                             "; give each output its own path");
+        throw InputError(
+            outputs[j].path, 0, 0,
+            "the output" + (outputs[j].label.empty() ? "" : " (" + outputs[j].label + ")") +
+                " is also the output " + labelled(outputs[i]) + "; give each output its own path");
     }
 }
 
@@ -427,8 +426,7 @@ void check_output_file(const std::string& path, const std::string& label) {
   const fs::file_status ds = fs::status(dir, ec);
   if (!fs::exists(ds))
     throw InputError(path, 0, 0, "the directory " + dir.string() + " does not exist");
-  if (!fs::is_directory(ds))
-    throw InputError(path, 0, 0, dir.string() + " is not a directory");
+  if (!fs::is_directory(ds)) throw InputError(path, 0, 0, dir.string() + " is not a directory");
   require_writable_dir(path, dir);
   plan_output({label, path});
 }

@@ -166,7 +166,9 @@ std::vector<LegendEntry> legend_entries(const PlotPanel& panel) {
 
 /// A legend entry's width [px]: the key, the text at about 7 px per character (12 px sans-serif
 /// is narrower on average) and a margin.
-double entry_width(const LegendEntry& e) { return 30 + 7.0 * static_cast<double>(e.name.size()) + 14; }
+double entry_width(const LegendEntry& e) {
+  return 30 + 7.0 * static_cast<double>(e.name.size()) + 14;
+}
 
 /// The legend's rows above a panel: entries left to right from the plotting area's left edge,
 /// wrapped at its width. Returns the row of each entry.
@@ -190,7 +192,8 @@ int row_count(const std::vector<int>& rows) { return rows.empty() ? 0 : rows.bac
 
 constexpr double kLegendRow = 18;  // height of a legend row [px]
 
-std::string legend_svg(const std::vector<LegendEntry>& entries, const std::vector<int>& rows, double top) {
+std::string legend_svg(const std::vector<LegendEntry>& entries, const std::vector<int>& rows,
+                       double top) {
   if (entries.empty()) return {};
   std::string s = "<g class=\"legend\">\n";
   double x = kLeft;
@@ -203,9 +206,11 @@ std::string legend_svg(const std::vector<LegendEntry>& entries, const std::vecto
     const double yy = top + kLegendRow * row + 13;
     const auto& e = entries[k];
     s += "<g data-legend=\"" + escape(e.name) + "\">";
-    s += e.points ? "<circle cx=\"" + px(x + 12) + "\" cy=\"" + px(yy - 4) + "\" r=\"2.5\" fill=\"" + e.color + "\"/>"
-                  : "<line x1=\"" + px(x + 2) + "\" y1=\"" + px(yy - 4) + "\" x2=\"" + px(x + 22) + "\" y2=\"" +
-                        px(yy - 4) + "\" stroke=\"" + e.color + "\" stroke-width=\"2\"/>";
+    s += e.points
+             ? "<circle cx=\"" + px(x + 12) + "\" cy=\"" + px(yy - 4) + "\" r=\"2.5\" fill=\"" +
+                   e.color + "\"/>"
+             : "<line x1=\"" + px(x + 2) + "\" y1=\"" + px(yy - 4) + "\" x2=\"" + px(x + 22) +
+                   "\" y2=\"" + px(yy - 4) + "\" stroke=\"" + e.color + "\" stroke-width=\"2\"/>";
     s += "<text x=\"" + px(x + 28) + "\" y=\"" + px(yy) + "\">" + escape(e.name) + "</text></g>\n";
     x += entry_width(e);
   }
@@ -294,7 +299,8 @@ struct PanelFrame {
   bool last;
 };
 
-std::string panel_svg(const Plot& plot, const PlotPanel& panel, std::size_t pi, const PanelFrame& f) {
+std::string panel_svg(const Plot& plot, const PlotPanel& panel, std::size_t pi,
+                      const PanelFrame& f) {
   const double top = f.top, H = f.H, pw = f.pw, x0 = f.x0, x1 = f.x1;
   auto X = [&](double v) { return kLeft + (v - x0) / (x1 - x0) * pw; };
   const YAxis ya = y_axis(panel, 6);
@@ -304,37 +310,42 @@ std::string panel_svg(const Plot& plot, const PlotPanel& panel, std::size_t pi, 
   auto Y = [&](double v) { return top + H - (v - y0) / (y1 - y0) * H; };
   const double xstep = f.xticks.size() > 1 ? f.xticks[1] - f.xticks[0] : x1 - x0;
 
-  std::string s = "<g class=\"panel\" data-xrange=\"" + pair_attr(x0, x1) + "\" data-yrange=\"" + pair_attr(y0, y1) + "\"";
+  std::string s = "<g class=\"panel\" data-xrange=\"" + pair_attr(x0, x1) + "\" data-yrange=\"" +
+                  pair_attr(y0, y1) + "\"";
   if (ya.data.any) s += " data-ydata=\"" + pair_attr(ya.data.lo, ya.data.hi) + "\"";
   if (panel.counts) s += " data-ykind=\"count\"";
   s += ">\n";
   const std::string clip = "clip" + std::to_string(pi);
-  s += "<clipPath id=\"" + clip + "\"><rect x=\"" + px(kLeft) + "\" y=\"" + px(top) + "\" width=\"" + px(pw) +
-       "\" height=\"" + px(H) + "\"/></clipPath>\n";
+  s += "<clipPath id=\"" + clip + "\"><rect x=\"" + px(kLeft) + "\" y=\"" + px(top) +
+       "\" width=\"" + px(pw) + "\" height=\"" + px(H) + "\"/></clipPath>\n";
   s += "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
   for (double v : yticks)
-    s += "<line x1=\"" + px(kLeft) + "\" y1=\"" + px(Y(v)) + "\" x2=\"" + px(kLeft + pw) + "\" y2=\"" + px(Y(v)) + "\"/>\n";
+    s += "<line x1=\"" + px(kLeft) + "\" y1=\"" + px(Y(v)) + "\" x2=\"" + px(kLeft + pw) +
+         "\" y2=\"" + px(Y(v)) + "\"/>\n";
   for (double v : f.xticks)
-    s += "<line x1=\"" + px(X(v)) + "\" y1=\"" + px(top) + "\" x2=\"" + px(X(v)) + "\" y2=\"" + px(top + H) + "\"/>\n";
+    s += "<line x1=\"" + px(X(v)) + "\" y1=\"" + px(top) + "\" x2=\"" + px(X(v)) + "\" y2=\"" +
+         px(top + H) + "\"/>\n";
   s += "</g>\n";
-  s += "<rect x=\"" + px(kLeft) + "\" y=\"" + px(top) + "\" width=\"" + px(pw) + "\" height=\"" + px(H) +
-       "\" fill=\"none\" stroke=\"black\"/>\n";
+  s += "<rect x=\"" + px(kLeft) + "\" y=\"" + px(top) + "\" width=\"" + px(pw) + "\" height=\"" +
+       px(H) + "\" fill=\"none\" stroke=\"black\"/>\n";
   s += "<g text-anchor=\"end\">\n";
   for (double v : yticks)
-    s += "<text x=\"" + px(kLeft - 6) + "\" y=\"" + px(Y(v) + 4) + "\">" + escape(tick_label(v, ystep)) + "</text>\n";
+    s += "<text x=\"" + px(kLeft - 6) + "\" y=\"" + px(Y(v) + 4) + "\">" +
+         escape(tick_label(v, ystep)) + "</text>\n";
   s += "</g>\n";
   if (f.last) {
     s += "<g text-anchor=\"middle\">\n";
     for (double v : f.xticks)
-      s += "<text x=\"" + px(X(v)) + "\" y=\"" + px(top + H + 16) + "\">" + escape(tick_label(v, xstep)) + "</text>\n";
+      s += "<text x=\"" + px(X(v)) + "\" y=\"" + px(top + H + 16) + "\">" +
+           escape(tick_label(v, xstep)) + "</text>\n";
     s += "</g>\n";
     if (!plot.xlabel.empty())
-      s += "<text x=\"" + px(kLeft + pw / 2) + "\" y=\"" + px(top + H + 38) + "\" text-anchor=\"middle\">" +
-           escape(plot.xlabel) + "</text>\n";
+      s += "<text x=\"" + px(kLeft + pw / 2) + "\" y=\"" + px(top + H + 38) +
+           "\" text-anchor=\"middle\">" + escape(plot.xlabel) + "</text>\n";
   }
   const double ly = top + H / 2;
-  s += "<text x=\"14\" y=\"" + px(ly) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " + px(ly) + ")\">" +
-       escape(panel.ylabel) + "</text>\n";
+  s += "<text x=\"14\" y=\"" + px(ly) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
+       px(ly) + ")\">" + escape(panel.ylabel) + "</text>\n";
   const auto colors = series_colors(panel);
   const auto names = series_names(panel);
   for (std::size_t si = 0; si < panel.series.size(); ++si) {
@@ -346,7 +357,8 @@ std::string panel_svg(const Plot& plot, const PlotPanel& panel, std::size_t pi, 
     s += d;
     s += "\" fill=\"none\" stroke=\"";
     s += colors[si];
-    s += ser.points ? "\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n" : "\" stroke-width=\"1.2\"/>\n";
+    s += ser.points ? "\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n"
+                    : "\" stroke-width=\"1.2\"/>\n";
   }
   return s + "</g>\n";
 }
@@ -377,16 +389,18 @@ std::string render_svg(const Plot& plot) {
 
   std::string s;
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(W) + "\" height=\"" + px(total_h) +
-       "\" viewBox=\"0 0 " + px(W) + " " + px(total_h) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+       "\" viewBox=\"0 0 " + px(W) + " " + px(total_h) +
+       "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   if (!plot.title.empty())
-    s += "<text x=\"" + px(W / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" + escape(plot.title) +
-         "</text>\n";
+    s += "<text x=\"" + px(W / 2) + "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" +
+         escape(plot.title) + "</text>\n";
   double top = kTop;
   for (std::size_t pi = 0; pi < plot.panels.size(); ++pi) {
     s += legend_svg(legends[pi], rows[pi], top - 2);
     top += kLegendRow * row_count(rows[pi]);
-    s += panel_svg(plot, plot.panels[pi], pi, {top, H, pw, xr.lo, xr.hi, xticks, pi + 1 == plot.panels.size()});
+    s += panel_svg(plot, plot.panels[pi], pi,
+                   {top, H, pw, xr.lo, xr.hi, xticks, pi + 1 == plot.panels.size()});
     top += H + kGap;
   }
   s += "</svg>\n";

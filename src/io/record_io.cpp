@@ -26,7 +26,8 @@ std::string numbered_names(const CsvTable& t) {
   std::string s;
   for (std::size_t i = 0; i < t.names.size() && i < kShown; ++i)
     s += (i ? ", " : "") + std::to_string(i) + ": " + printable_text(t.names[i], 40);
-  if (t.names.size() > kShown) s += ", ... and " + std::to_string(t.names.size() - kShown) + " more";
+  if (t.names.size() > kShown)
+    s += ", ... and " + std::to_string(t.names.size() - kShown) + " more";
   return s;
 }
 
@@ -64,9 +65,9 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
   check_csv_spec(spec, file);
   const CsvTable table = parse_csv(text, file);
   if (table.row_lines.empty())
-    throw InputError(file, table.header_line, 0,
-                     "the file has a header line (" + table.names_for_message() +
-                         ") but no data rows");
+    throw InputError(
+        file, table.header_line, 0,
+        "the file has a header line (" + table.names_for_message() + ") but no data rows");
   data::Record r;
   r.source = file;
   const std::size_t tc = column_of(table, spec.time.empty() ? spec.time_default : spec.time);
@@ -88,8 +89,8 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
       if (other == c)
         throw InputError(file, table.header_line, 0,
                          std::string(name) + " and " + kSpecChannelNames[k] +
-                             " name the same column " + std::to_string(c) + " '" +
-                             table.names[c] + "': each channel needs its own column");
+                             " name the same column " + std::to_string(c) + " '" + table.names[c] +
+                             "': each channel needs its own column");
     used.emplace_back(c, kSpecChannelNames[k]);
     *channels[k].second = table.columns[c];
   }

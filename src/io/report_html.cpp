@@ -270,19 +270,23 @@ std::string report_summary_html(const ReportSource& source) {
   const oj& fit = source.result;
   if (!fit.is_object() || fit.value("format", std::string()) != "frictionlab-fit")
     bad(source.name, "not a fit.json (\"format\": \"frictionlab-fit\" is missing)");
-  std::string s = "<div class=\"frictionlab-summary\"><style>"
-                  ".frictionlab-summary table{border-collapse:collapse;font-size:13px}"
-                  ".frictionlab-summary th,.frictionlab-summary td{padding:2px 8px;border-bottom:1px solid #d0d0d0;text-align:left}"
-                  ".frictionlab-summary td.num{text-align:right;font-variant-numeric:tabular-nums}"
-                  ".frictionlab-summary .verdict{padding:6px 10px;border-left:5px solid #009E73}"
-                  ".frictionlab-summary .verdict.warn{border-left-color:#D55E00}"
-                  ".frictionlab-summary .verdict.bad{border-left-color:#b00020}"
-                  ".frictionlab-summary .badge{font-size:11px;padding:0 5px;margin:1px;border:1px solid #D55E00;border-radius:7px}"
-                  ".frictionlab-summary .badge.fixed{border-color:#d0d0d0}"
-                  "</style>\n<p><b>" + esc(fit.value("model_name", std::string())) + "</b> (" +
-                  esc(fit.value("problem", std::string())) + ", " + esc(fit.value("method", std::string())) +
-                  ") on <code>" + esc(fit.value("input", std::string())) + "</code>: training RMSE " +
-                  show(fit.contains("training") ? fit.at("training").value("rmse", oj()) : oj()) + "</p>\n";
+  std::string s =
+      "<div class=\"frictionlab-summary\"><style>"
+      ".frictionlab-summary table{border-collapse:collapse;font-size:13px}"
+      ".frictionlab-summary th,.frictionlab-summary td{padding:2px 8px;border-bottom:1px solid "
+      "#d0d0d0;text-align:left}"
+      ".frictionlab-summary td.num{text-align:right;font-variant-numeric:tabular-nums}"
+      ".frictionlab-summary .verdict{padding:6px 10px;border-left:5px solid #009E73}"
+      ".frictionlab-summary .verdict.warn{border-left-color:#D55E00}"
+      ".frictionlab-summary .verdict.bad{border-left-color:#b00020}"
+      ".frictionlab-summary .badge{font-size:11px;padding:0 5px;margin:1px;border:1px solid "
+      "#D55E00;border-radius:7px}"
+      ".frictionlab-summary .badge.fixed{border-color:#d0d0d0}"
+      "</style>\n<p><b>" +
+      esc(fit.value("model_name", std::string())) + "</b> (" +
+      esc(fit.value("problem", std::string())) + ", " + esc(fit.value("method", std::string())) +
+      ") on <code>" + esc(fit.value("input", std::string())) + "</code>: training RMSE " +
+      show(fit.contains("training") ? fit.at("training").value("rmse", oj()) : oj()) + "</p>\n";
   s += fit_verdict(fit) + parameter_table(fit, source.name) + flags_section(fit) + "</div>\n";
   return s;
 }
@@ -300,7 +304,8 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
   // The header's count: a fit-actuator section holds a fit per model, an evaluation none.
   int fitted = 0, evaluations = 0;
   for (const auto& src : sources) {
-    if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-compare") {
+    if (src.result.is_object() &&
+        src.result.value("format", std::string()) == "frictionlab-compare") {
       const std::string cid = "comparison-" + std::to_string(++comparisons);
       const auto& rows = need(src.result, src.name, "rows");
       if (!rows.is_array()) bad(src.name, "key 'rows': expected an array");
@@ -309,54 +314,68 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
       for (const auto& r : rows) {
         ids.push_back("fit-" + std::to_string(++fits));
         if (!r.contains("fit")) bad(src.name, "a row has no 'fit'");
-        sections += fit_section({src.name + ": " + r.value("model", std::string()), r.at("fit")}, ids.back());
+        sections += fit_section({src.name + ": " + r.value("model", std::string()), r.at("fit")},
+                                ids.back());
       }
       body += comparison_section(src, cid, ids) + sections;
       nav += "<li><a href=\"#" + cid + "\">comparison &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() && !src.result.contains("format") && src.result.contains("models") &&
-               src.result.contains("recommended")) {
+    } else if (src.result.is_object() && !src.result.contains("format") &&
+               src.result.contains("models") && src.result.contains("recommended")) {
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_section(src, id);
       fitted += static_cast<int>(src.result.at("models").size()) - 1;
       nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-actuator-eval") {
+    } else if (src.result.is_object() &&
+               src.result.value("format", std::string()) == "frictionlab-actuator-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += actuator_eval_section(src, id);
       ++evaluations;
       --fitted;
-      nav += "<li><a href=\"#" + id + "\">actuator evaluation &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-eval") {
+      nav += "<li><a href=\"#" + id + "\">actuator evaluation &mdash; " + esc(src.name) +
+             "</a></li>\n";
+    } else if (src.result.is_object() &&
+               src.result.value("format", std::string()) == "frictionlab-joint-eval") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_eval_section(src, id);
       ++evaluations;
       --fitted;
-      nav += "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() && src.result.value("format", std::string()) == "frictionlab-joint-fit") {
+      nav +=
+          "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
+    } else if (src.result.is_object() &&
+               src.result.value("format", std::string()) == "frictionlab-joint-fit") {
       const std::string id = "fit-" + std::to_string(++fits);
       body += joint_section(src, id);
-      nav += "<li><a href=\"#" + id + "\">joint (" + esc(src.result.value("method", std::string())) + ") &mdash; " +
-             esc(src.name) + "</a></li>\n";
+      nav += "<li><a href=\"#" + id + "\">joint (" +
+             esc(src.result.value("method", std::string())) + ") &mdash; " + esc(src.name) +
+             "</a></li>\n";
     } else {
       const std::string id = "fit-" + std::to_string(++fits);
       body += fit_section(src, id);
-      nav += "<li><a href=\"#" + id + "\">" + esc(src.result.is_object() ? src.result.value("model_name", std::string()) : std::string()) +
+      nav += "<li><a href=\"#" + id + "\">" +
+             esc(src.result.is_object() ? src.result.value("model_name", std::string())
+                                        : std::string()) +
              " &mdash; " + esc(src.name) + "</a></li>\n";
     }
   }
-  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                  "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>" +
-                  esc(options.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n<header>\n<h1>" +
-                  esc(options.title) + "</h1>\n<p>";
+  std::string s =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>" +
+      esc(options.title) + "</title>\n<style>" + kStyle +
+      "</style>\n</head>\n<body>\n<header>\n<h1>" + esc(options.title) + "</h1>\n<p>";
   if (!options.generator.empty()) s += "Made by " + esc(options.generator) + ". ";
   fitted += fits;
   s += std::to_string(fitted) + (fitted == 1 ? " fit" : " fits") +
-       (evaluations > 0 ? ", " + std::to_string(evaluations) + (evaluations == 1 ? " evaluation" : " evaluations")
+       (evaluations > 0 ? ", " + std::to_string(evaluations) +
+                              (evaluations == 1 ? " evaluation" : " evaluations")
                         : std::string()) +
-       (comparisons > 0 ? ", " + std::to_string(comparisons) + (comparisons == 1 ? " comparison" : " comparisons") : std::string()) +
+       (comparisons > 0 ? ", " + std::to_string(comparisons) +
+                              (comparisons == 1 ? " comparison" : " comparisons")
+                        : std::string()) +
        ".</p>\n";
-  if (!options.command.empty()) s += "<p class=\"command\"><code>" + esc(options.command) + "</code></p>\n";
+  if (!options.command.empty())
+    s += "<p class=\"command\"><code>" + esc(options.command) + "</code></p>\n";
   s += "</header>\n";
   if (fits + comparisons > 1) s += "<nav><ul>\n" + nav + "</ul></nav>\n";
   s += body;

@@ -16,12 +16,23 @@ std::string esc(const std::string& s) {
   o.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&#39;"; break;
-      default: o += c;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      case '\'':
+        o += "&#39;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -37,7 +48,9 @@ std::string show(const oj& j, int digits) {
 }
 
 /// data-value="exact" (the JSON's double as shortest round-trip text) or "" for null.
-std::string exact_attr(const oj& j) { return is_num(j) ? esc(format_exact(num(j))) : std::string(); }
+std::string exact_attr(const oj& j) {
+  return is_num(j) ? esc(format_exact(num(j))) : std::string();
+}
 
 std::vector<double> numbers(const oj& j) {
   std::vector<double> out;
@@ -66,8 +79,10 @@ void replace_all(std::string& s, const std::string& from, const std::string& to)
 /// the command to run again (`command`: "the fit", "fit-joint", ...) when it has none.
 const oj& report_data(const oj& result, const std::string& src, const std::string& command) {
   if (!result.contains("report") || !result.at("report").is_object())
-    bad(src, "has no report data (key 'report'): it was written by a frictionlab from before "
-             "reports; run " + command + " again");
+    bad(src,
+        "has no report data (key 'report'): it was written by a frictionlab from before "
+        "reports; run " +
+            command + " again");
   return result.at("report");
 }
 
@@ -88,7 +103,8 @@ std::string inline_svg(const Plot& p, const std::string& kind, const std::string
   replace_all(s, "url(#", "url(#" + uid + "-");
   const auto at = s.find("<svg ");
   if (at != std::string::npos)
-    s.insert(at + 5, "class=\"plot\" data-plot=\"" + kind + "\" role=\"img\" aria-label=\"" + esc(p.title) + "\" ");
+    s.insert(at + 5, "class=\"plot\" data-plot=\"" + kind + "\" role=\"img\" aria-label=\"" +
+                         esc(p.title) + "\" ");
   return s;
 }
 
@@ -99,16 +115,19 @@ std::string time_plot_box(const oj& data, const std::string& id) {
   // Inside <script>: no "</script>" can end it early ('<' only occurs inside strings in JSON).
   std::string safe;
   for (char ch : text) safe += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
-  return "<div class=\"timeplot\" id=\"" + id + "\">\n"
+  return "<div class=\"timeplot\" id=\"" + id +
+         "\">\n"
          "<div class=\"controls\"><label>from <input type=\"range\" class=\"zoom-start\" min=\"0\" "
          "max=\"1000\" value=\"0\" aria-label=\"start of the visible range\"></label> <label>to "
          "<input type=\"range\" class=\"zoom-end\" min=\"0\" max=\"1000\" value=\"1000\" "
          "aria-label=\"end of the visible range\"></label> <button type=\"button\" "
          "class=\"zoom-reset\">show all</button> <span class=\"range-label\"></span> <span "
          "class=\"hint\">drag across the plot to zoom; double-click to show all</span></div>\n"
-         "<svg class=\"plot\" data-plot=\"time\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 960 600\" "
+         "<svg class=\"plot\" data-plot=\"time\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 "
+         "0 960 600\" "
          "role=\"img\" aria-label=\"measured and predicted against time\"></svg>\n"
-         "<script type=\"application/json\" class=\"plot-data\">" + safe + "</script>\n</div>\n";
+         "<script type=\"application/json\" class=\"plot-data\">" +
+         safe + "</script>\n</div>\n";
 }
 
 /// A result's "verdict" object (io/verdict_json.hpp): the grade with its reasons and what to try,
@@ -117,8 +136,8 @@ std::string verdict_block(const oj& v) {
   if (!v.is_object()) return "";
   const std::string grade = v.value("grade", std::string("good"));
   const std::string cls = grade == "bad" ? "bad" : grade == "doubtful" ? "warn" : "ok";
-  std::string s = "<div class=\"verdict " + cls + "\" data-grade=\"" + esc(grade) + "\"><b>Verdict: " +
-                  esc(grade) + ".</b>";
+  std::string s = "<div class=\"verdict " + cls + "\" data-grade=\"" + esc(grade) +
+                  "\"><b>Verdict: " + esc(grade) + ".</b>";
   std::string items;
   for (const auto& r : v.value("reasons", oj::array())) {
     const std::string g = r.value("grade", std::string());

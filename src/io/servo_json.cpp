@@ -10,12 +10,12 @@
 #include <stdexcept>
 
 #include "frictionlab/format.hpp"
-#include "frictionlab/limits.hpp"
-#include "frictionlab/sim/servo_limits.hpp"
-#include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/actuator_file.hpp"
+#include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/limits.hpp"
 #include "frictionlab/models/validation.hpp"
+#include "frictionlab/sim/servo_limits.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 #include "json_fields.hpp"
 
@@ -50,9 +50,9 @@ std::string header_string(const json& top, const std::string& file, const char* 
   return j.get<std::string>();
 }
 
-const std::vector<std::string> kHeaderKeys{"mass",  "length", "arm_mass",   "kp",
-                                           "kd",    "ki",     "vin",        "motor",
-                                           "trajectory", "dt", "current_unit", "entries"};
+const std::vector<std::string> kHeaderKeys{"mass",       "length", "arm_mass",     "kp",
+                                           "kd",         "ki",     "vin",          "motor",
+                                           "trajectory", "dt",     "current_unit", "entries"};
 const std::vector<std::string> kRequiredEntryKeys{"position", "goal_position", "timestamp",
                                                   "torque_enable"};
 const std::vector<std::string> kOptionalEntryKeys{"speed", "current", "load", "input_volts",
@@ -64,7 +64,8 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
                              const ServoLogReadOptions& options) {
   const json top = detail::parse_json_text(text, file);
   detail::require_kind(top, file, {detail::JsonKind::servo_log});
-  if (!top.is_object()) fail(file, "expected a JSON object (a BAM log), got " + detail::type_of(top));
+  if (!top.is_object())
+    fail(file, "expected a JSON object (a BAM log), got " + detail::type_of(top));
   ServoLogRead out;
   data::ServoLog& log = out.log;
   log.file = file;
@@ -90,7 +91,8 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
   if (top.contains("current_unit") && log.current_unit != "A" && log.current_unit != "mA")
     fail(file, "key 'current_unit': expected \"A\" or \"mA\", got \"" + log.current_unit + "\"");
   if (log.current_unit.empty()) log.current_unit = options.current_unit;
-  if (!top.contains("entries")) fail(file, "key 'entries': missing (an array of entries is required)");
+  if (!top.contains("entries"))
+    fail(file, "key 'entries': missing (an array of entries is required)");
   const json& entries = top.at("entries");
   if (!entries.is_array())
     fail(file, "key 'entries': expected an array, got " + detail::type_of(entries));
@@ -120,8 +122,8 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
     auto number = [&](const std::string& key) {
       const json& j = e.at(key);
       if (!j.is_number())
-        fail(file, entry_prefix(i) + "key '" + key + "': expected a number, got " +
-                       detail::type_of(j));
+        fail(file,
+             entry_prefix(i) + "key '" + key + "': expected a number, got " + detail::type_of(j));
       const double x = j.get<double>();
       if (!std::isfinite(x)) fail(file, entry_prefix(i) + "key '" + key + "': not finite");
       return x;
@@ -143,9 +145,10 @@ ServoLogRead parse_servo_log(std::string_view text, const std::string& file,
     for (const auto& [key, v] : optional) {
       const bool here = e.contains(key);
       if (here != has[key])
-        fail(file, entry_prefix(i) + "key '" + key + "': " +
-                       (here ? "present, but entry 0 has none (a channel is in every entry or in none)"
-                             : "missing (entry 0 has it: a channel is in every entry or in none)"));
+        fail(file,
+             entry_prefix(i) + "key '" + key + "': " +
+                 (here ? "present, but entry 0 has none (a channel is in every entry or in none)"
+                       : "missing (entry 0 has it: a channel is in every entry or in none)"));
       if (here) v->push_back(number(key));
     }
     for (auto it = e.begin(); it != e.end(); ++it) {
@@ -230,7 +233,8 @@ ServoLogSet read_servo_log_set(const std::vector<std::string>& paths,
     std::vector<std::string> items;
     items.reserve(unused.size());
     for (const auto& [k, count] : unused)
-      items.push_back(count == n ? k : k + " (" + std::to_string(count) + " of " + std::to_string(n) + ")");
+      items.push_back(
+          count == n ? k : k + " (" + std::to_string(count) + " of " + std::to_string(n) + ")");
     set.warnings.push_back("keys the models do not use, in " +
                            (n == 1 ? set.logs.front().file : std::to_string(n) + " logs") + ": " +
                            join_list(items));
@@ -258,7 +262,8 @@ sim::ServoActuator choose_by_supply(const sim::ServoActuator& named, const std::
   std::string supplies;
   for (const auto& name : family->second) {
     versions.push_back(*builtin_actuator(name));
-    supplies += (supplies.empty() ? "" : ", ") + format_number(versions.back().constants.vin) + " V '" + name + "'";
+    supplies += (supplies.empty() ? "" : ", ") + format_number(versions.back().constants.vin) +
+                " V '" + name + "'";
   }
   double sum = 0.0;
   std::size_t n = 0;
@@ -267,8 +272,8 @@ sim::ServoActuator choose_by_supply(const sim::ServoActuator& named, const std::
       sum += v;
       ++n;
     }
-  const std::string head = "the logs' motor " + quote_text(motor) + " names versions for several supplies (" +
-                           supplies + ")";
+  const std::string head = "the logs' motor " + quote_text(motor) +
+                           " names versions for several supplies (" + supplies + ")";
   if (n == 0) {
     if (choice)
       *choice = head + " and no log has input_volts: '" + named.name + "' (" +
@@ -276,12 +281,13 @@ sim::ServoActuator choose_by_supply(const sim::ServoActuator& named, const std::
     return named;
   }
   const double mean = sum / static_cast<double>(n);
-  const auto nearest = std::min_element(versions.begin(), versions.end(), [&](const auto& a, const auto& b) {
-    return std::abs(a.constants.vin - mean) < std::abs(b.constants.vin - mean);
-  });
+  const auto nearest =
+      std::min_element(versions.begin(), versions.end(), [&](const auto& a, const auto& b) {
+        return std::abs(a.constants.vin - mean) < std::abs(b.constants.vin - mean);
+      });
   if (choice)
-    *choice = head + "; their input_volts average " + format_number(mean, 4) + " V: '" + nearest->name +
-              "' is used";
+    *choice = head + "; their input_volts average " + format_number(mean, 4) + " V: '" +
+              nearest->name + "' is used";
   return *nearest;
 }
 
@@ -296,7 +302,8 @@ sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
       throw std::invalid_argument("--actuator generic needs --error-gain > 0");
     if (auto problem = check_servo_constants(generic); !problem.empty()) {
       // the key as the command line spells it: max_pwm -> --max-pwm
-      std::replace(problem.begin(), problem.begin() + static_cast<long>(problem.find(':')), '_', '-');
+      std::replace(problem.begin(), problem.begin() + static_cast<long>(problem.find(':')), '_',
+                   '-');
       throw std::invalid_argument("--" + problem);
     }
     return sim::generic_servo_actuator(generic);
@@ -313,9 +320,9 @@ sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
         (motors.empty() ? std::string() : ": " + list) + ")");
   }
   const auto& first = logs.front();
-  const auto named = resolve_actuator(*motors.begin(),
-                                      std::filesystem::path(first.file).parent_path().string(),
-                                      first.file + ": key 'motor'");
+  const auto named =
+      resolve_actuator(*motors.begin(), std::filesystem::path(first.file).parent_path().string(),
+                       first.file + ": key 'motor'");
   return choose_by_supply(named, *motors.begin(), logs, choice);
 }
 
@@ -347,14 +354,14 @@ std::string check_servo_constants(const sim::ServoConstants& c) {
     if (auto problem = limit_problem(v.first, v.second); !problem.empty())
       return std::string(key) + ": " + problem;
   if (c.vin != 0.0)
-    if (auto problem = limit_problem(c.vin, lim::kSupply); !problem.empty()) return "vin: " + problem;
+    if (auto problem = limit_problem(c.vin, lim::kSupply); !problem.empty())
+      return "vin: " + problem;
   return {};
 }
 
 namespace {
 
-const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "max_current",
-                                            "vin"};
+const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "max_current", "vin"};
 
 }  // namespace
 
@@ -388,11 +395,15 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     sim::ServoConstants c{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
     if (top.contains("drive")) {
       const std::string d = str("drive");
-      if (d == "voltage") c.drive = sim::ServoDrive::voltage;
-      else if (d == "current") c.drive = sim::ServoDrive::current;
-      else param_fail("drive", "expected \"voltage\" or \"current\", got \"" + d + "\"");
+      if (d == "voltage")
+        c.drive = sim::ServoDrive::voltage;
+      else if (d == "current")
+        c.drive = sim::ServoDrive::current;
+      else
+        param_fail("drive", "expected \"voltage\" or \"current\", got \"" + d + "\"");
     }
-    if (!top.contains("error_gain")) param_fail("error_gain", "missing (required for a generic actuator)");
+    if (!top.contains("error_gain"))
+      param_fail("error_gain", "missing (required for a generic actuator)");
     c.error_gain = number("error_gain");
     if (!(c.error_gain > 0))
       param_fail("error_gain", "must be > 0, got " + format_exact(c.error_gain));
@@ -401,8 +412,8 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
       param_fail("max_pwm", "must be in (0, 1], got " + format_exact(c.max_pwm));
     if (top.contains("max_current")) c.max_current = number("max_current");
     if (!(c.max_current >= 0))
-      param_fail("max_current", "must be >= 0 (0 = no current limit), got " +
-                                    format_exact(c.max_current));
+      param_fail("max_current",
+                 "must be >= 0 (0 = no current limit), got " + format_exact(c.max_current));
     c.vin = top.contains("vin") ? number("vin") : 0.0;
     if (top.contains("vin") && !(c.vin > 0))
       param_fail("vin", "must be > 0, got " + format_exact(c.vin));
@@ -414,10 +425,12 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
   } else if (embedded) {
     const json& d = top.at("actuator_description");
     if (!d.is_object())
-      param_fail("actuator_description", "expected an object (an ACTUATOR.json), got " + detail::type_of(d));
+      param_fail("actuator_description",
+                 "expected an object (an ACTUATOR.json), got " + detail::type_of(d));
     f.actuator = parse_actuator(d.dump(2), file + " (its actuator_description)");
     if (f.actuator.name != actuator)
-      param_fail("actuator", "'" + actuator + "' differs from the name of its actuator_description ('" +
+      param_fail("actuator", "'" + actuator +
+                                 "' differs from the name of its actuator_description ('" +
                                  f.actuator.name + "')");
     f.actuator.origin = file;
   } else {
@@ -450,7 +463,8 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
     *sim::servo_param(f.params, k) = number(k);
   }
   for (auto key : keys)
-    if (!top.contains(std::string(key))) param_fail(std::string(key), "missing (model " + model + ")");
+    if (!top.contains(std::string(key)))
+      param_fail(std::string(key), "missing (model " + model + ")");
   const auto problems = check_servo_params(f.params, f.actuator.constants.drive);
   if (!problems.empty()) fail(file, problems.front());
   return f;

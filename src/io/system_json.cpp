@@ -140,7 +140,8 @@ SystemFile parse_system_json(std::string_view text, const std::string& file) {
   if (!j.contains("friction"))
     detail::fail_file(file, "",
                       "missing key 'friction' (a model object {\"model\": \"lugre\", \"params\": "
-                      "{...}}; " + coupled_or() + ")");
+                      "{...}}; " +
+                          coupled_or() + ")");
   ModelFile m = model_from_json(j["friction"], file, "friction");
   out.friction_model = model_name(m.spec);
   out.warnings = std::move(m.warnings);

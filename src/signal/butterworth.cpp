@@ -20,9 +20,9 @@ Sos butter_lowpass(int order, double cutoff_hz, double sample_rate_hz) {
     throw std::invalid_argument("sample rate must be finite and > 0 Hz, got " +
                                 format_number(sample_rate_hz));
   if (!std::isfinite(cutoff_hz) || !(cutoff_hz > 0) || !(cutoff_hz < 0.5 * sample_rate_hz))
-    throw std::invalid_argument("low-pass cutoff must satisfy 0 < fc < fs/2 = " +
-                                format_number(0.5 * sample_rate_hz) + " Hz, got " +
-                                format_number(cutoff_hz) + " Hz");
+    throw std::invalid_argument(
+        "low-pass cutoff must satisfy 0 < fc < fs/2 = " + format_number(0.5 * sample_rate_hz) +
+        " Hz, got " + format_number(cutoff_hz) + " Hz");
   const double pi = std::numbers::pi;
   const double K = std::tan(pi * cutoff_hz / sample_rate_hz);  // pre-warped W_c / (2 fs)
   const double K2 = K * K;

@@ -50,8 +50,8 @@ TVRegResult tv_converged(std::span<const double> t, std::span<const double> x,
     throw std::runtime_error(
         "TV-regularised differentiation did not converge in " + std::to_string(r.iterations) +
         " iterations (relative change " + format_number(r.change) + " > tolerance " +
-        format_number(o.tolerance) + "; alpha = " + format_number(r.alpha) + ", epsilon = " +
-        format_number(r.epsilon) + "): raise max_iterations or epsilon");
+        format_number(o.tolerance) + "; alpha = " + format_number(r.alpha) +
+        ", epsilon = " + format_number(r.epsilon) + "): raise max_iterations or epsilon");
   return r;
 }
 

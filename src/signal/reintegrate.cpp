@@ -95,7 +95,8 @@ std::vector<double> integrate_fit(std::span<const double> t, std::span<const dou
   check_channel(t, ref, what, "reference");
   const std::size_t n = t.size();
   std::vector<double> x(n, 0.0);
-  for (std::size_t i = 0; i + 1 < n; ++i) x[i + 1] = x[i] + (t[i + 1] - t[i]) * (d[i] + d[i + 1]) / 2;
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    x[i + 1] = x[i] + (t[i + 1] - t[i]) * (d[i] + d[i + 1]) / 2;
   double c = 0;
   for (std::size_t i = 0; i < n; ++i) c += ref[i] - x[i];
   c /= static_cast<double>(n);

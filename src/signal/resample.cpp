@@ -42,16 +42,16 @@ std::vector<double> interp_linear(std::span<const double> t, std::span<const dou
   for (std::size_t k = 0; k < tq.size(); ++k) {
     const double q = tq[k];
     if (!(q >= t[0]) || (k > 0 && !(q >= tq[k - 1])))
-      throw std::invalid_argument("interpolation: query times must be sorted and >= t0 = " +
-                                  format_number(t[0]) + " (query " + std::to_string(k) + ": " +
-                                  format_number(q) + ")");
+      throw std::invalid_argument(
+          "interpolation: query times must be sorted and >= t0 = " + format_number(t[0]) +
+          " (query " + std::to_string(k) + ": " + format_number(q) + ")");
     if (q >= t[n - 1]) {
       // At or beyond the last sample: only rounding of the grid can put q beyond it (by at most
       // 1e-9 of an output step <= 1e-9 of the span, plus the rounding of t0 + k h); hold the
       // last value.
-      const double slack = 1e-8 * (t[n - 1] - t[0]) +
-                           8 * std::numeric_limits<double>::epsilon() *
-                               std::max(std::abs(t[0]), std::abs(t[n - 1]));
+      const double slack =
+          1e-8 * (t[n - 1] - t[0]) +
+          8 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t[0]), std::abs(t[n - 1]));
       if (q > t[n - 1] + slack)
         throw std::invalid_argument("interpolation: query time " + format_number(q) +
                                     " is beyond the last sample t = " + format_number(t[n - 1]));

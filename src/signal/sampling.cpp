@@ -42,7 +42,8 @@ SamplingStats sampling_stats(std::span<const double> t) {
   double med = sorted[m / 2];
   if (m % 2 == 0) {
     // even count: mean of the two middle values (the lower one is the max of the lower half)
-    const double lower = *std::max_element(sorted.begin(), sorted.begin() + static_cast<long>(m / 2));
+    const double lower =
+        *std::max_element(sorted.begin(), sorted.begin() + static_cast<long>(m / 2));
     med = 0.5 * (med + lower);
   }
   s.dt_median = med;
@@ -62,7 +63,8 @@ SamplingStats sampling_stats(std::span<const double> t) {
   return s;
 }
 
-SamplingStats require_uniform(std::span<const double> t, double tolerance, const std::string& what) {
+SamplingStats require_uniform(std::span<const double> t, double tolerance,
+                              const std::string& what) {
   const SamplingStats s = sampling_stats(t);
   if (!(s.jitter_max <= tolerance)) {
     const std::size_t k = s.worst_step;

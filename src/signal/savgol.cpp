@@ -18,13 +18,15 @@ void validate(int window, int polyorder, int deriv, double delta) {
     throw std::invalid_argument("Savitzky-Golay window length must be odd and >= 1, got " +
                                 std::to_string(window));
   if (polyorder < 0 || polyorder >= window)
-    throw std::invalid_argument("Savitzky-Golay polynomial order must satisfy 0 <= order < window "
-                                "length = " + std::to_string(window) + ", got " +
-                                std::to_string(polyorder));
+    throw std::invalid_argument(
+        "Savitzky-Golay polynomial order must satisfy 0 <= order < window "
+        "length = " +
+        std::to_string(window) + ", got " + std::to_string(polyorder));
   if (deriv < 0 || deriv > polyorder)
-    throw std::invalid_argument("Savitzky-Golay derivative order must satisfy 0 <= deriv <= "
-                                "polynomial order = " + std::to_string(polyorder) + ", got " +
-                                std::to_string(deriv));
+    throw std::invalid_argument(
+        "Savitzky-Golay derivative order must satisfy 0 <= deriv <= "
+        "polynomial order = " +
+        std::to_string(polyorder) + ", got " + std::to_string(deriv));
   if (!std::isfinite(delta) || !(delta > 0))
     throw std::invalid_argument("Savitzky-Golay sample step must be finite and > 0 s, got " +
                                 format_number(delta));
@@ -87,7 +89,8 @@ std::vector<double> savgol_filter(std::span<const double> y, int window, int pol
   const std::vector<double> centre = savgol_coeffs(window, polyorder, deriv, delta);
   for (std::size_t k = m; k + m < n; ++k) out[k] = apply(centre, k - m);
   for (std::size_t k = 0; k < m; ++k) {
-    const std::vector<double> h = savgol_coeffs(window, polyorder, deriv, delta, static_cast<int>(k));
+    const std::vector<double> h =
+        savgol_coeffs(window, polyorder, deriv, delta, static_cast<int>(k));
     out[k] = apply(h, 0);
     // last window: position w-1-k within [n-w, n-1] is sample n-1-k
     const std::vector<double> hr =

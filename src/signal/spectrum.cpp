@@ -31,7 +31,8 @@ std::vector<double> detrended_windowed(std::span<const double> x) {
   std::vector<double> y(n);
   for (std::size_t k = 0; k < n; ++k) {
     const double dk = static_cast<double>(k) - k_mean;
-    const double hann = 0.5 - 0.5 * std::cos(2 * std::numbers::pi * static_cast<double>(k) / (nd - 1));
+    const double hann =
+        0.5 - 0.5 * std::cos(2 * std::numbers::pi * static_cast<double>(k) / (nd - 1));
     y[k] = hann * (x[k] - x_mean - slope * dk);
   }
   return y;

@@ -33,7 +33,8 @@ void apply_d(const std::array<double, kMaxBand + 1>& c, int p, const std::vector
   out.resize(m);
   for (std::size_t k = 0; k < m; ++k) {
     double acc = 0;
-    for (int j = 0; j <= p; ++j) acc += c[static_cast<std::size_t>(j)] * y[k + static_cast<std::size_t>(j)];
+    for (int j = 0; j <= p; ++j)
+      acc += c[static_cast<std::size_t>(j)] * y[k + static_cast<std::size_t>(j)];
     out[k] = acc;
   }
 }
@@ -44,7 +45,8 @@ void apply_dt(const std::array<double, kMaxBand + 1>& c, int p, const std::vecto
   const std::size_t m = g.size();
   out.assign(m + static_cast<std::size_t>(p), 0.0);
   for (std::size_t k = 0; k < m; ++k)
-    for (int j = 0; j <= p; ++j) out[k + static_cast<std::size_t>(j)] += c[static_cast<std::size_t>(j)] * g[k];
+    for (int j = 0; j <= p; ++j)
+      out[k + static_cast<std::size_t>(j)] += c[static_cast<std::size_t>(j)] * g[k];
 }
 
 /// Solves (diag(mu) + D D^T) w = b, D = Delta^P, by a banded Cholesky factorisation L L^T
@@ -114,18 +116,21 @@ void validate(std::span<const double> t, std::span<const double> x, const TVRegO
     throw std::invalid_argument("TV-regularised differentiation: order must be 1 or 2, got " +
                                 std::to_string(o.order));
   if (!std::isfinite(o.alpha) || !(o.alpha > 0))
-    throw std::invalid_argument("TV-regularised differentiation: alpha must be finite and > 0, got " +
-                                format_number(o.alpha));
+    throw std::invalid_argument(
+        "TV-regularised differentiation: alpha must be finite and > 0, got " +
+        format_number(o.alpha));
   if (!std::isfinite(o.epsilon) || o.epsilon < 0)
     throw std::invalid_argument(
         "TV-regularised differentiation: epsilon must be finite and >= 0 (0: automatic), got " +
         format_number(o.epsilon));
   if (o.max_iterations < 1)
-    throw std::invalid_argument("TV-regularised differentiation: max_iterations must be >= 1, got " +
-                                std::to_string(o.max_iterations));
+    throw std::invalid_argument(
+        "TV-regularised differentiation: max_iterations must be >= 1, got " +
+        std::to_string(o.max_iterations));
   if (!std::isfinite(o.tolerance) || !(o.tolerance > 0))
-    throw std::invalid_argument("TV-regularised differentiation: tolerance must be finite and > 0, got " +
-                                format_number(o.tolerance));
+    throw std::invalid_argument(
+        "TV-regularised differentiation: tolerance must be finite and > 0, got " +
+        format_number(o.tolerance));
   if (t.size() != x.size())
     throw std::invalid_argument("TV-regularised differentiation: " + std::to_string(t.size()) +
                                 " times but " + std::to_string(x.size()) + " values");
@@ -155,7 +160,8 @@ void validate(std::span<const double> t, std::span<const double> x, const TVRegO
 
 TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TVRegOptions& o) {
   validate(t, x, o);
-  const SamplingStats st = require_uniform(t, o.uniform_tolerance, "TV-regularised differentiation");
+  const SamplingStats st =
+      require_uniform(t, o.uniform_tolerance, "TV-regularised differentiation");
   const double h = st.dt_mean;
   const std::size_t n = x.size();
   const int m = o.order;
@@ -180,18 +186,21 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
     eps = std::max(range / std::pow(st.duration, p), 100 * eps_min);
     if (!(eps > 0) || !std::isfinite(eps))
       throw std::invalid_argument(
-          "TV-regularised differentiation: the automatic epsilon is not a positive number (alpha = " +
+          "TV-regularised differentiation: the automatic epsilon is not a positive number (alpha "
+          "= " +
           format_number(alpha) + ", range of the signal " + format_number(*hi - *lo) +
           "); set epsilon explicitly");
   } else if (eps < eps_min) {
     throw std::invalid_argument(
         "TV-regularised differentiation: epsilon = " + format_number(eps) +
         " is too small for alpha = " + format_number(alpha) + " at the sample step " +
-        format_number(h) + " s in double precision (4^(order+1) alpha / (h^(2 order + 2) epsilon) = " +
+        format_number(h) +
+        " s in double precision (4^(order+1) alpha / (h^(2 order + 2) epsilon) = " +
         format_number(std::pow(4.0, p) * alpha / (h2p * eps)) + " > 1e15): use epsilon >= " +
         format_number(eps_min) + ", a smaller alpha, or low-pass and decimate the record first");
   }
-  const double c_grad = alpha / hp;  // gradient of alpha * sum phi(D y / h^p): (alpha / h^p) D^T phi'
+  const double c_grad =
+      alpha / hp;  // gradient of alpha * sum phi(D y / h^p): (alpha / h^p) D^T phi'
 
   const auto c = difference_coefficients(p);
 
@@ -200,7 +209,8 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
   if (fix_first) y[0] = f[0];
   BandedSolver<2> solver2;
   BandedSolver<3> solver3;
-  auto solve = [&](const std::vector<double>& mu_, const std::vector<double>& b, std::vector<double>& w_) {
+  auto solve = [&](const std::vector<double>& mu_, const std::vector<double>& b,
+                   std::vector<double>& w_) {
     return p == 2 ? solver2.solve(mu_, b, fix_first, w_) : solver3.solve(mu_, b, fix_first, w_);
   };
   std::vector<double> z(N, 0.0);  // dual variable, |z| < 1
@@ -240,8 +250,9 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
     if (!solve(mu, Dr, w))
       throw std::runtime_error(
           "TV-regularised differentiation: the Newton system is numerically singular (alpha = " +
-          format_number(alpha) + ", epsilon = " + format_number(eps) + ", step " + format_number(h) +
-          " s, order " + std::to_string(m) + "; 4^(order+1) alpha / (h^(2 order + 2) epsilon) = " +
+          format_number(alpha) + ", epsilon = " + format_number(eps) + ", step " +
+          format_number(h) + " s, order " + std::to_string(m) +
+          "; 4^(order+1) alpha / (h^(2 order + 2) epsilon) = " +
           format_number(std::pow(4.0, p) * alpha / (h2p * eps)) +
           "): the smoothing is too strong for this sample rate in double precision; lower alpha, "
           "raise epsilon, or low-pass and decimate the record first");
@@ -292,7 +303,8 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
   res.first[n - 1] = (3 * y[n - 1] - 4 * y[n - 2] + y[n - 3]) / (2 * h);
   if (m == 2) {
     res.second.resize(n);
-    for (std::size_t i = 1; i + 1 < n; ++i) res.second[i] = (y[i + 1] - 2 * y[i] + y[i - 1]) / (h * h);
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      res.second[i] = (y[i + 1] - 2 * y[i] + y[i - 1]) / (h * h);
     res.second[0] = 2 * res.second[1] - res.second[2];
     res.second[n - 1] = 2 * res.second[n - 2] - res.second[n - 3];
   }

@@ -80,9 +80,11 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
                   const JointSimOptions& opt) {
   const Checker c{kSys};
   if (t.size() != tau.size())
-    throw std::invalid_argument(std::string(kSys) + ": the time and torque samples differ in "
-                                "number (" + std::to_string(t.size()) + " and " +
-                                std::to_string(tau.size()) + ")");
+    throw std::invalid_argument(std::string(kSys) +
+                                ": the time and torque samples differ in "
+                                "number (" +
+                                std::to_string(t.size()) + " and " + std::to_string(tau.size()) +
+                                ")");
   if (t.size() < 2)
     throw std::invalid_argument(std::string(kSys) + ": needs at least 2 samples (got " +
                                 std::to_string(t.size()) + ")");
@@ -91,8 +93,9 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
     c.finite("tau[" + std::to_string(k) + "]", tau[k]);
     if (k > 0 && !(t[k] > t[k - 1]))
       detail::bad(kSys, "t",
-                  "must be strictly increasing (t[" + std::to_string(k) + "] = " + format_exact(t[k]) +
-                      " after t[" + std::to_string(k - 1) + "] = " + format_exact(t[k - 1]) + ")");
+                  "must be strictly increasing (t[" + std::to_string(k) +
+                      "] = " + format_exact(t[k]) + " after t[" + std::to_string(k - 1) +
+                      "] = " + format_exact(t[k - 1]) + ")");
   }
   c.finite("q0", x0.q);
   c.finite("qd0", x0.qd);
@@ -103,8 +106,8 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
 }
 
 [[noreturn]] void not_finite(double t) {
-  throw std::runtime_error(std::string(kSys) + ": state not finite after the step ending at t = " +
-                           format_exact(t));
+  throw std::runtime_error(std::string(kSys) +
+                           ": state not finite after the step ending at t = " + format_exact(t));
 }
 
 /// No sensitivities (simulate_lugre's plain form).
@@ -117,10 +120,9 @@ struct NoSensitivity {
 };
 
 template <class Sens = NoSensitivity>
-JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p,
-                               std::span<const double> t, std::span<const double> tau,
-                               const JointState& x0, const JointSimOptions& opt,
-                               Sens&& sens = NoSensitivity{}) {
+JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p, std::span<const double> t,
+                               std::span<const double> tau, const JointState& x0,
+                               const JointSimOptions& opt, Sens&& sens = NoSensitivity{}) {
   LuGreJointRhs rhs{m, p, cast_params<Jet>(p), LG::state_bound(p), {}, opt.kp, opt.kd};
   TrBdf2<kDim, LuGreJointRhs&> st(rhs, detail::kTrBdf2Newton);
   JointTrajectory out;
@@ -197,9 +199,12 @@ class LuGreJointSensitivity {
   using Mat = Eigen::Matrix<double, kDim, kCols>;
 
   LuGreJointSensitivity(const JointModel& m, const LG::Params& p, std::span<const double> dz0,
-                        double z0, const JointSimOptions& opt, JointSensitivity& out,
-                        std::size_t n)
-      : m_(m), sj_(m, p, kDim), zb_(JointLuGre<J>::state_bound(sj_.p)), kp_(opt.kp), kd_(opt.kd),
+                        double z0, const JointSimOptions& opt, JointSensitivity& out, std::size_t n)
+      : m_(m),
+        sj_(m, p, kDim),
+        zb_(JointLuGre<J>::state_bound(sj_.p)),
+        kp_(opt.kp),
+        kd_(opt.kd),
         out_(out) {
     P_ = sj_.count;
     C_ = P_ + 2;
@@ -319,8 +324,7 @@ struct SmoothStaticJointRhs {
   }
 };
 
-JointTrajectory simulate_smooth_static(const JointModel& m,
-                                       const StaticFriction<double>::Params& p,
+JointTrajectory simulate_smooth_static(const JointModel& m, const StaticFriction<double>::Params& p,
                                        std::span<const double> t, std::span<const double> tau,
                                        const JointState& x0, const JointSimOptions& opt) {
   using J2 = RhsJet<2>;
@@ -421,9 +425,11 @@ std::vector<double> bristle_state(const JointModel& m, std::span<const double> t
   const auto* p = std::get_if<LG::Params>(&m.friction);
   if (p == nullptr || t.empty()) return z;
   if (qd.size() != t.size())
-    throw std::invalid_argument(std::string(kSys) + ": the time and velocity samples differ in "
-                                "number (" + std::to_string(t.size()) + " and " +
-                                std::to_string(qd.size()) + ")");
+    throw std::invalid_argument(std::string(kSys) +
+                                ": the time and velocity samples differ in "
+                                "number (" +
+                                std::to_string(t.size()) + " and " + std::to_string(qd.size()) +
+                                ")");
   LG::State x{z0};
   z[0] = z0;
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
@@ -437,9 +443,10 @@ std::vector<std::string> joint_sensitivity_parameters(const JointModel& m) {
   const auto* p = std::get_if<LG::Params>(&m.friction);
   if (p == nullptr) return {};
   std::vector<std::string> out;
-  for_each_lugre_joint_parameter(m.structure, m, *p, [&out](const JointParameterInfo& in, const double&) {
-    if (!in.structural) out.push_back(in.name);
-  });
+  for_each_lugre_joint_parameter(m.structure, m, *p,
+                                 [&out](const JointParameterInfo& in, const double&) {
+                                   if (!in.structural) out.push_back(in.name);
+                                 });
   return out;
 }
 
@@ -449,9 +456,11 @@ std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<con
   if (p == nullptr)
     throw std::invalid_argument(std::string(kSys) + ": sensitivities need LuGre friction");
   if (qd.size() != t.size())
-    throw std::invalid_argument(std::string(kSys) + ": the time and velocity samples differ in "
-                                "number (" + std::to_string(t.size()) + " and " +
-                                std::to_string(qd.size()) + ")");
+    throw std::invalid_argument(std::string(kSys) +
+                                ": the time and velocity samples differ in "
+                                "number (" +
+                                std::to_string(t.size()) + " and " + std::to_string(qd.size()) +
+                                ")");
   const auto P = static_cast<int>(joint_sensitivity_parameters(m).size());
   return with_jet_width(P, [&]<int W>() {
     using J = ceres::Jet<double, W>;
@@ -460,7 +469,8 @@ std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<con
     typename JointLuGre<J>::State x{J(0.0)};
     for (std::size_t k = 0; k + 1 < t.size(); ++k) {
       x = JointLuGre<J>::step_linear(sj.p, x, J(qd[k]), J(qd[k + 1]), J(t[k + 1] - t[k]));
-      for (int c = 0; c < P; ++c) dz[(k + 1) * static_cast<std::size_t>(P) + static_cast<std::size_t>(c)] = x.z.v[c];
+      for (int c = 0; c < P; ++c)
+        dz[(k + 1) * static_cast<std::size_t>(P) + static_cast<std::size_t>(c)] = x.z.v[c];
     }
     return dz;
   });
@@ -496,8 +506,7 @@ JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double
   check_inputs(t, tau, x0, opt);
   if (const auto* p = std::get_if<LG::Params>(&m.friction))
     return simulate_lugre(m, *p, t, tau, x0, opt);
-  return simulate_static(m, std::get<StaticFriction<double>::Params>(m.friction), t, tau, x0,
-                         opt);
+  return simulate_static(m, std::get<StaticFriction<double>::Params>(m.friction), t, tau, x0, opt);
 }
 
 }  // namespace frictionlab::sim

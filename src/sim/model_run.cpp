@@ -139,7 +139,9 @@ ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<c
                    }
                    if (!on_sample) return;
                    if (k > 0)
-                     work += max_substep > 0 ? std::max(1.0, std::ceil((t[kk] - t[kk - 1]) / max_substep)) : 1.0;
+                     work += max_substep > 0
+                                 ? std::max(1.0, std::ceil((t[kk] - t[kk - 1]) / max_substep))
+                                 : 1.0;
                    if (k == 0 || work >= 65536) {
                      work = 0;
                      on_sample(k);

@@ -39,8 +39,8 @@ namespace frictionlab::sim {
 namespace {
 
 using detail::bad;
-using detail::Checker;
 using detail::check_friction;
+using detail::Checker;
 using detail::kTrBdf2Newton;
 
 constexpr int kDim = 3;
@@ -95,7 +95,8 @@ Plan plan_output(const char* sys, double t_end, const SimOptions& opt) {
     c.positive("h", opt.h);
     if (!(t_end / opt.h < kMaxSteps))
       bad(sys, "h",
-          "is too small: t_end / h = " + format_exact(t_end / opt.h) + " steps exceeds " + format_exact(kMaxSteps));
+          "is too small: t_end / h = " + format_exact(t_end / opt.h) + " steps exceeds " +
+              format_exact(kMaxSteps));
     if (!integer_multiple(t_end, opt.h, pl.n_steps))
       bad(sys, "h",
           "must divide t_end = " + format_exact(t_end) + " into an integer number of steps (got " +
@@ -104,18 +105,20 @@ Plan plan_output(const char* sys, double t_end, const SimOptions& opt) {
     if (opt.output_dt > 0 && !integer_multiple(opt.output_dt, opt.h, pl.out_every))
       bad(sys, "output_dt",
           "must be an integer multiple of h = " + format_exact(opt.h) + " for the " +
-              integrator_name(opt.integrator) + " integrator (got " + format_exact(opt.output_dt) + ")");
+              integrator_name(opt.integrator) + " integrator (got " + format_exact(opt.output_dt) +
+              ")");
     pl.n_samples = pl.n_steps / pl.out_every + 1 + (pl.n_steps % pl.out_every != 0 ? 1 : 0);
   } else {
     pl.dt_out = opt.output_dt > 0 ? opt.output_dt : opt.h;
     if (!(pl.dt_out > 0))
       bad(sys, "output_dt",
-          "must be > 0 when h <= 0 with the cvode integrator (got " + format_exact(opt.output_dt) + ")");
+          "must be > 0 when h <= 0 with the cvode integrator (got " + format_exact(opt.output_dt) +
+              ")");
     const double r = t_end / pl.dt_out;
     if (!(r < kMaxSamples))
       bad(sys, opt.output_dt > 0 ? "output_dt" : "h",
-          "gives too many output samples: t_end / " + format_exact(pl.dt_out) + " = " + format_exact(r) +
-              " exceeds " + format_exact(kMaxSamples));
+          "gives too many output samples: t_end / " + format_exact(pl.dt_out) + " = " +
+              format_exact(r) + " exceeds " + format_exact(kMaxSamples));
     // Regular samples strictly before t_end (a sample within 1e-9 relative of t_end is t_end).
     pl.n_regular = static_cast<long>(std::ceil(r * (1 - kMultipleTol))) - 1;
     if (pl.n_regular < 0) pl.n_regular = 0;
@@ -123,8 +126,8 @@ Plan plan_output(const char* sys, double t_end, const SimOptions& opt) {
   }
   if (!(static_cast<double>(pl.n_samples) <= kMaxSamples))
     bad(sys, opt.output_dt > 0 ? "output_dt" : "h",
-        "gives too many output samples (" + format_exact(static_cast<double>(pl.n_samples)) + ", limit " +
-            format_exact(kMaxSamples) + ")");
+        "gives too many output samples (" + format_exact(static_cast<double>(pl.n_samples)) +
+            ", limit " + format_exact(kMaxSamples) + ")");
   return pl;
 }
 
@@ -148,7 +151,6 @@ struct Recorder {
   }
 };
 
-
 template <class Rhs>
 SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, double t_end,
                            const SimOptions& opt, const Plan& pl) {
@@ -171,8 +173,8 @@ SystemTrajectory integrate(const char* sys, const Rhs& rhs, const Vec& y0, doubl
         stepper.step(t0, y, pl.h);
         if (!y.allFinite())
           throw std::runtime_error(std::string(sys) + ": " + integrator_name(opt.integrator) +
-                                   ": state not finite after the step from t = " + format_exact(t0) +
-                                   " (h = " + format_exact(pl.h) + ")");
+                                   ": state not finite after the step from t = " +
+                                   format_exact(t0) + " (h = " + format_exact(pl.h) + ")");
         if (i == pl.n_steps) {
           rec.add(t_end, y);
           if (opt.on_output) opt.on_output(t_end);
@@ -295,8 +297,9 @@ SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& fri
     c.finite("tau[" + std::to_string(i) + "]", spec.tau[i]);
     if (i > 0 && !(spec.tau_t[i] > spec.tau_t[i - 1]))
       bad(sys, "tau_t",
-          "must be strictly increasing (tau_t[" + std::to_string(i) + "] = " + format_exact(spec.tau_t[i]) +
-              " after tau_t[" + std::to_string(i - 1) + "] = " + format_exact(spec.tau_t[i - 1]) + ")");
+          "must be strictly increasing (tau_t[" + std::to_string(i) +
+              "] = " + format_exact(spec.tau_t[i]) + " after tau_t[" + std::to_string(i - 1) +
+              "] = " + format_exact(spec.tau_t[i - 1]) + ")");
   }
   const Plan pl = plan_output(sys, spec.t_end, opt);
   TorqueInput tau;

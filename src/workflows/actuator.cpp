@@ -91,7 +91,8 @@ std::vector<identify::ParameterEstimate> servo_estimates(const sim::ServoSetup& 
 }
 
 /// One model of the selection as the outcome reports it; its warnings appended to `warnings`.
-ActuatorModelOutcome model_outcome(const identify::ServoModelReport& r, const sim::ServoSetup& templ,
+ActuatorModelOutcome model_outcome(const identify::ServoModelReport& r,
+                                   const sim::ServoSetup& templ,
                                    std::vector<std::string>& warnings) {
   ActuatorModelOutcome m;
   m.model = r.model;
@@ -108,7 +109,8 @@ ActuatorModelOutcome model_outcome(const identify::ServoModelReport& r, const si
   m.parameters = servo_estimates(m.params, m.at_bound);
   if (!m.failed.empty()) warnings.push_back(m.name + ": not ranked: " + m.failed);
   if (!m.at_bound.empty() && m.failed.empty())
-    warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) + " (see --range)");
+    warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) +
+                       " (see --range)");
   return m;
 }
 
@@ -122,12 +124,14 @@ void recommended_series(FitActuatorOutcome& out, const ActuatorModelOutcome& m,
   for (const auto& l : logs) {
     progress.check();
     std::vector<double> q;
-    const auto error = identify::servo_log_error(m.params.actuator.constants, m.params.params, l, &q);
+    const auto error =
+        identify::servo_log_error(m.params.actuator.constants, m.params.params, l, &q);
     ActuatorLogSeries series;
     series.log = base_name(l.file);
     series.kp = l.kp;
     series.trajectory = l.trajectory;
-    const bool held_out = validation.kind == identify::ServoValidation::Kind::kp && l.kp == validation.kp;
+    const bool held_out =
+        validation.kind == identify::ServoValidation::Kind::kp && l.kp == validation.kp;
     series.role = held_out ? "validation" : "training";
     series.mae = error.position_mae;
     series.range = position_range(l);
@@ -137,7 +141,8 @@ void recommended_series(FitActuatorOutcome& out, const ActuatorModelOutcome& m,
     for (std::size_t k : envelope_indices(n, {&l.position, &q}, 300)) {
       series.t.push_back(l.timestamp[k]);
       series.position.push_back(l.position[k]);
-      series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
+      series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k]
+                                                                : std::nan(""));
       series.simulated.push_back(q[k]);
     }
     series.position = rounded(series.position);
@@ -148,7 +153,6 @@ void recommended_series(FitActuatorOutcome& out, const ActuatorModelOutcome& m,
   if (count[0] > 0) out.train_log_mean = sum[0] / count[0];
   if (count[1] > 0) out.validation_log_mean = sum[1] / count[1];
 }
-
 
 }  // namespace
 
@@ -204,10 +208,14 @@ identify::ServoValidation parse_servo_validation(const std::string& text) {
 std::string servo_validation_name(const identify::ServoValidation& validation) {
   using K = identify::ServoValidation::Kind;
   switch (validation.kind) {
-    case K::none: return "none";
-    case K::leave_kp: return "leave-kp-out";
-    case K::kp: return "kp=" + format_exact(validation.kp);
-    case K::kfold: return "kfold=" + std::to_string(validation.folds);
+    case K::none:
+      return "none";
+    case K::leave_kp:
+      return "leave-kp-out";
+    case K::kp:
+      return "kp=" + format_exact(validation.kp);
+    case K::kfold:
+      return "kfold=" + std::to_string(validation.folds);
   }
   return "none";
 }
@@ -256,9 +264,9 @@ PreparedServoLogs prepare_servo_logs(std::vector<data::ServoLog> logs,
   if (out.logs.empty()) throw std::invalid_argument("no log left after the selection");
   // One line for the run, however many logs (the first three named).
   if (again.size() == 1) {
-    out.warnings.push_back(again[0] + ": already at a fixed step (dt = " +
-                           format_exact(*again_dt.begin()) + "), resampled again to " +
-                           format_exact(options.resample));
+    out.warnings.push_back(again[0] +
+                           ": already at a fixed step (dt = " + format_exact(*again_dt.begin()) +
+                           "), resampled again to " + format_exact(options.resample));
   } else if (!again.empty()) {
     std::string list;
     for (std::size_t k = 0; k < std::min<std::size_t>(3, again.size()); ++k)
@@ -317,8 +325,8 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   // identify passes every progress line on from the calling thread (also while fits run on
   // other threads): a cancellation thrown there stops the fits and returns nothing
   const auto sel = identify::fit_and_select_servo_models(
-      options.models, family, templ.actuator.constants, logs, options.validation, fo, options.tolerance,
-      [&progress](const std::string& line) {
+      options.models, family, templ.actuator.constants, logs, options.validation, fo,
+      options.tolerance, [&progress](const std::string& line) {
         progress.say(line);
         progress.check();
       });
@@ -350,8 +358,8 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
     std::vector<std::vector<double>> q(params.size());
     std::vector<const std::vector<double>*> envelope{&l.position};
     for (std::size_t j = 0; j < params.size(); ++j) {
-      const auto error =
-          identify::servo_log_error(params[j].params.actuator.constants, params[j].params.params, l, &q[j]);
+      const auto error = identify::servo_log_error(params[j].params.actuator.constants,
+                                                   params[j].params.params, l, &q[j]);
       sum[j] += error.position_mae;
       pooled[j] += error.position_mae * static_cast<double>(error.samples);
       out.logs.back().samples = error.samples;
@@ -365,7 +373,8 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
     for (std::size_t k : envelope_indices(n, envelope, 300)) {
       series.t.push_back(l.timestamp[k]);
       series.position.push_back(l.position[k]);
-      series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k] : std::nan(""));
+      series.goal_position.push_back(k < l.goal_position.size() ? l.goal_position[k]
+                                                                : std::nan(""));
       for (std::size_t j = 0; j < params.size(); ++j)
         series.simulated[j].push_back(k < q[j].size() ? q[j][k] : std::nan(""));
     }
@@ -379,7 +388,8 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
     out.params[j].mean = sum[j] / static_cast<double>(logs.size());
     out.params[j].pooled = pooled[j] / static_cast<double>(samples);
     // NaN and inf are never the lowest
-    if (std::isfinite(out.params[j].mean) && (!out.best || out.params[j].mean < out.params[*out.best].mean))
+    if (std::isfinite(out.params[j].mean) &&
+        (!out.best || out.params[j].mean < out.params[*out.best].mean))
       out.best = j;
   }
   out.verdict = actuator_eval_verdict(out);
@@ -388,11 +398,11 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
 
 ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
                                     const std::vector<data::ServoLog>& logs,
-                                    const ActuatorCheckOptions& options,
-                                    const Progress& progress) {
+                                    const ActuatorCheckOptions& options, const Progress& progress) {
   validate(options);
   if (logs.empty()) throw std::invalid_argument("actuator check: no log");
-  if (options.evaluations <= 0) throw std::invalid_argument("actuator check: evaluations must be > 0");
+  if (options.evaluations <= 0)
+    throw std::invalid_argument("actuator check: evaluations must be > 0");
   progress.check();
   ActuatorCheckOutcome out;
   out.actuator = actuator.name;
@@ -418,7 +428,8 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
   fo.cmaes.threads = options.threads > 0
                          ? options.threads
                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  auto quick_fit = [&](const sim::ServoConstants& cc, double offset_centre, const std::string& what) {
+  auto quick_fit = [&](const sim::ServoConstants& cc, double offset_centre,
+                       const std::string& what) {
     progress.say("quick M1 fit: " + what);
     progress.check();
     auto o = fo;
@@ -434,9 +445,12 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     const auto flipped = quick_fit(c, std::numbers::pi, "gravity reversed (zero at the top)");
     if (flipped.loss * kCloser < base.loss)
       out.findings.push_back(
-          {"", "gravity", true,
+          {"",
+           "gravity",
+           true,
            "with the gravity torque reversed (the zero of 'position' at the top, not hanging "
-           "down) a quick fit is " + format_number(base.loss / flipped.loss, 3) + "x closer (MAE " +
+           "down) a quick fit is " +
+               format_number(base.loss / flipped.loss, 3) + "x closer (MAE " +
                format_number(flipped.loss, 3) + " against " + format_number(base.loss, 3) +
                " rad): check the position's zero and direction",
            {}});
@@ -454,7 +468,9 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     }
     if (best * kCloser < base.loss)
       out.findings.push_back(
-          {"", "kp", true,
+          {"",
+           "kp",
+           true,
            "with kp times " + format_number(factor) + " a quick fit is " +
                format_number(base.loss / best, 3) + "x closer (MAE " + format_number(best, 3) +
                " against " + format_number(base.loss, 3) +
@@ -472,7 +488,9 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     const auto inside = identify::fit_servo_model(actuator, c, ActuatorModel::M1, logs, {start}, o);
     const bool needed = base.loss * kCloser < inside.loss;
     out.findings.push_back(
-        {"", "offset", needed,
+        {"",
+         "offset",
+         needed,
          "a quick fit puts the position offset at " + format_number(out.fitted.q_offset, 3) +
              " rad, outside q_offset's search range [" + format_number(range.lo) + ", " +
              format_number(range.hi) + "] (MAE " + format_number(base.loss, 3) + " against " +
@@ -518,11 +536,13 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     }
     if (l.kd != 0.0 && c.law == sim::ServoLaw::p)
       add("gains", true,
-          "the log has kd = " + format_number(l.kd) + " but the actuator's law is 'p': the "
-          "derivative term is not simulated");
+          "the log has kd = " + format_number(l.kd) +
+              " but the actuator's law is 'p': the "
+              "derivative term is not simulated");
     if (l.ki != 0.0 && c.law != sim::ServoLaw::pid)
       add("gains", true,
-          "the log has ki = " + format_number(l.ki) + " but the actuator's law has no integral term");
+          "the log has ki = " + format_number(l.ki) +
+              " but the actuator's law has no integral term");
     if (!l.current.empty() && l.current_to_amps() == 0.0)
       add("current", true,
           "the log has a current but no \"current_unit\": it is not used (give --current-unit)");
@@ -531,7 +551,8 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
           "the log has max_torque = " + format_number(*l.max_torque) +
               " (a torque limit the recorder set, not 100): not modelled (the key's unit is not "
               "documented): the simulation limits the output at the actuator's max_pwm = " +
-              format_number(c.max_pwm) + " only; scale control.max_pwm in an ACTUATOR.json if the "
+              format_number(c.max_pwm) +
+              " only; scale control.max_pwm in an ACTUATOR.json if the "
               "limit is a share of the full output");
   }
   // Summarise: one finding per (check, warning, head, tail), in the order first met.
@@ -556,10 +577,10 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     }
     std::string value;
     if (f.value)
-      value = format_number(lo, f.digits) +
-              (format_number(hi, f.digits) == format_number(lo, f.digits)
-                   ? std::string()
-                   : " .. " + format_number(hi, f.digits));
+      value =
+          format_number(lo, f.digits) + (format_number(hi, f.digits) == format_number(lo, f.digits)
+                                             ? std::string()
+                                             : " .. " + format_number(hi, f.digits));
     if (names.size() == 1) {
       summarised.push_back({names[0], f.check, f.warning, f.head + value + f.tail, names});
       continue;
@@ -578,7 +599,9 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
     out.findings.push_back({"", "unpublished", false, std::move(n), {}});
   if (!any_saturated)
     out.findings.push_back(
-        {"", "saturation", false,
+        {"",
+         "saturation",
+         false,
          c.drive == sim::ServoDrive::voltage
              ? "the output reaches its limit in no log: max_pwm and the current window do not "
                "act (the fit cannot check them)"

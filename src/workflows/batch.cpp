@@ -9,8 +9,8 @@
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/models/lugre/batch.hpp"
-#include "frictionlab/workflows/batch_simd.hpp"
 #include "frictionlab/models/lugre/validation.hpp"
+#include "frictionlab/workflows/batch_simd.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -44,12 +44,12 @@ SimulateBatchOutcome simulate_batch(std::span<const LuGre<double>::Params> sets,
   const auto check_limit = [](std::span<const double> series, const char* name) {
     for (std::size_t k = 0; k < series.size(); ++k)
       if (const double x = series[k]; !(std::abs(x) <= data::kMaxMagnitude))
-        throw std::invalid_argument(
-            sample_text(k) + ": " + name + " = " + format_exact(x) +
-            (std::isnan(x) ? std::string(" is not a number")
-                           : " is beyond the limit |" + std::string(name) +
-                                 "| <= " + format_exact(data::kMaxMagnitude) +
-                                 " (SI units; not a physical input)"));
+        throw std::invalid_argument(sample_text(k) + ": " + name + " = " + format_exact(x) +
+                                    (std::isnan(x)
+                                         ? std::string(" is not a number")
+                                         : " is beyond the limit |" + std::string(name) +
+                                               "| <= " + format_exact(data::kMaxMagnitude) +
+                                               " (SI units; not a physical input)"));
   };
   check_limit(t, "t");
   check_limit(v, "v");
@@ -87,13 +87,12 @@ SimulateBatchOutcome simulate_batch(std::span<const LuGre<double>::Params> sets,
   for (std::size_t i = 0; i < r.sets; ++i)
     for (std::size_t k = 0; k < r.samples; ++k)
       if (const double f = r.F[i * r.samples + k]; !(std::abs(f) <= data::kMaxMagnitude))
-        throw std::runtime_error("parameter set " + std::to_string(i) +
-                                 ": the friction force reaches " + format_number(f) + " N at t = " +
-                                 format_exact(t[k]) + " s (" + sample_text(k) +
-                                 "), beyond the limit |F| <= " +
-                                 format_number(data::kMaxMagnitude) +
-                                 ": not a physical result; check the parameters and the input's "
-                                 "magnitudes");
+        throw std::runtime_error(
+            "parameter set " + std::to_string(i) + ": the friction force reaches " +
+            format_number(f) + " N at t = " + format_exact(t[k]) + " s (" + sample_text(k) +
+            "), beyond the limit |F| <= " + format_number(data::kMaxMagnitude) +
+            ": not a physical result; check the parameters and the input's "
+            "magnitudes");
   progress.say(what + ": done", 1.0);
   return r;
 }

@@ -28,15 +28,19 @@ const lugre_batch::Kernels<float>& kernels_float() noexcept;
 
 std::string_view batch_simd_name(BatchSimd simd) noexcept {
   switch (simd) {
-    case BatchSimd::avx2: return "avx2";
-    case BatchSimd::avx512: return "avx512";
-    default: return "portable";
+    case BatchSimd::avx2:
+      return "avx2";
+    case BatchSimd::avx512:
+      return "avx512";
+    default:
+      return "portable";
   }
 }
 
 bool batch_simd_available(BatchSimd simd) noexcept {
   switch (simd) {
-    case BatchSimd::portable: return true;
+    case BatchSimd::portable:
+      return true;
 #if FRICTIONLAB_HAVE_SIMD_AVX2
     case BatchSimd::avx2:
       __builtin_cpu_init();
@@ -49,7 +53,8 @@ bool batch_simd_available(BatchSimd simd) noexcept {
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
              __builtin_cpu_supports("fma");
 #endif
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -57,9 +62,12 @@ BatchSimd batch_simd() {
   BatchSimd cap = BatchSimd::avx512;
   if (const char* env = std::getenv("FRICTIONLAB_BATCH_SIMD"); env != nullptr && *env != '\0') {
     const std::string_view e(env);
-    if (e == "portable") cap = BatchSimd::portable;
-    else if (e == "avx2") cap = BatchSimd::avx2;
-    else if (e == "avx512") cap = BatchSimd::avx512;
+    if (e == "portable")
+      cap = BatchSimd::portable;
+    else if (e == "avx2")
+      cap = BatchSimd::avx2;
+    else if (e == "avx512")
+      cap = BatchSimd::avx512;
     else
       throw std::invalid_argument("FRICTIONLAB_BATCH_SIMD = '" + std::string(e) +
                                   "': must be portable, avx2 or avx512 (the widest SIMD path "
@@ -80,15 +88,20 @@ const lugre_batch::Kernels<S>& lugre_batch_kernels(BatchSimd simd) {
   switch (simd) {
 #if FRICTIONLAB_HAVE_SIMD_AVX2
     case BatchSimd::avx2:
-      if constexpr (dbl) return simd_avx2::kernels_double();
-      else return simd_avx2::kernels_float();
+      if constexpr (dbl)
+        return simd_avx2::kernels_double();
+      else
+        return simd_avx2::kernels_float();
 #endif
 #if FRICTIONLAB_HAVE_SIMD_AVX512
     case BatchSimd::avx512:
-      if constexpr (dbl) return simd_avx512::kernels_double();
-      else return simd_avx512::kernels_float();
+      if constexpr (dbl)
+        return simd_avx512::kernels_double();
+      else
+        return simd_avx512::kernels_float();
 #endif
-    default: return lugre_batch::kPortable<S>;
+    default:
+      return lugre_batch::kPortable<S>;
   }
 }
 

@@ -107,7 +107,8 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
   progress.check();
   PreparedRecord train = prepare_record(training.record, options.preprocess, problem);
   out.warnings = std::move(train.warnings);
-  for (std::string& w : same_data_warnings(training, validation)) out.warnings.push_back(std::move(w));
+  for (std::string& w : same_data_warnings(training, validation))
+    out.warnings.push_back(std::move(w));
   std::vector<data::Record> val_records;
   for (const auto& v : validation) {
     progress.check();

@@ -57,11 +57,11 @@ StepSizeComparison step_size(const Progress& progress) {
     c.h = h;
     return c;
   };
-  r.runs = {scheme("exact", "10 ms", "F_exact_10ms", Method::exact, kCoarse),
-            scheme("implicit Euler", "10 ms", "F_implicit_euler_10ms", Method::implicit_euler,
-                   kCoarse),
-            scheme("forward Euler", "10 ms", "F_euler_10ms", Method::forward_euler, kCoarse),
-            scheme("forward Euler", "0.1 ms", "F_euler_0.1ms", Method::forward_euler, kFine)};
+  r.runs = {
+      scheme("exact", "10 ms", "F_exact_10ms", Method::exact, kCoarse),
+      scheme("implicit Euler", "10 ms", "F_implicit_euler_10ms", Method::implicit_euler, kCoarse),
+      scheme("forward Euler", "10 ms", "F_euler_10ms", Method::forward_euler, kCoarse),
+      scheme("forward Euler", "0.1 ms", "F_euler_0.1ms", Method::forward_euler, kFine)};
   for (auto& c : r.runs) {
     progress.check();
     const bool coarse = c.h == kCoarse;
@@ -177,8 +177,9 @@ DemoIdentification identification(const Progress& progress) {
   for (const auto& truth : true_values) {
     const std::string& name = truth.first;
     const double value = truth.second;
-    const auto it = std::find_if(r.fit.parameters.begin(), r.fit.parameters.end(),
-                                 [&](const identify::ParameterEstimate& e) { return e.name == name; });
+    const auto it =
+        std::find_if(r.fit.parameters.begin(), r.fit.parameters.end(),
+                     [&](const identify::ParameterEstimate& e) { return e.name == name; });
     if (it == r.fit.parameters.end()) throw std::logic_error("demo: no estimate of " + name);
     r.parameters.push_back(
         {name, value, it->value, it->std_error, (it->value - value) / it->std_error});

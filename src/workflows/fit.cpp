@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <future>
-#include <utility>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/identify/fit.hpp"
@@ -72,7 +72,8 @@ struct ByVelocity {
   std::vector<double> static_curve;
 };
 
-ByVelocity by_velocity(const identify::FitResult& r, std::vector<std::pair<double, std::size_t>> order) {
+ByVelocity by_velocity(const identify::FitResult& r,
+                       std::vector<std::pair<double, std::size_t>> order) {
   ByVelocity b;
   b.order = std::move(order);
   std::vector<double> v(b.order.size());
@@ -138,7 +139,8 @@ FitOutcome assemble(std::string input, identify::FitResult result, data::Record 
   out.residual.resize(out.prediction.size());
   for (std::size_t k = 0; k < out.prediction.size(); ++k)
     out.residual[k] = out.training.force[k] - out.prediction[k];
-  out.friction = friction_velocity(out.result, out.training, out.prediction, std::move(sim.by_velocity));
+  out.friction =
+      friction_velocity(out.result, out.training, out.prediction, std::move(sim.by_velocity));
   out.verdict = fit_verdict(out);
   return out;
 }
@@ -155,10 +157,11 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   PreparedRecord train = prepare_record(training.record, options.preprocess, problem);
   out.warnings = std::move(train.warnings);
   out.training = std::move(train.record);
-  progress.say("preprocessing: " + data::describe(options.preprocess) + " (training record: " +
-               std::to_string(training.record.size()) + " samples read, " +
+  progress.say("preprocessing: " + data::describe(options.preprocess) +
+               " (training record: " + std::to_string(training.record.size()) + " samples read, " +
                std::to_string(out.training.size()) + " fitted)");
-  for (std::string& w : same_data_warnings(training, validation)) out.warnings.push_back(std::move(w));
+  for (std::string& w : same_data_warnings(training, validation))
+    out.warnings.push_back(std::move(w));
 
   // Every validation record is prepared and checked before the fit: a record that cannot be
   // used is an error before the long work, not after it.
@@ -187,17 +190,22 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   // the fit's first, serial, steps (checks, summary, the static fit's factorisation) leave a
   // core to it.
   std::future<VelocityOrder> early_order;
-  if (two) early_order = std::async(std::launch::async, [&rec = out.training] { return velocity_order(rec); });
+  if (two)
+    early_order =
+        std::async(std::launch::async, [&rec = out.training] { return velocity_order(rec); });
   std::future<ByVelocity> early_by_velocity;
   const auto at_optimum = [&](const identify::FitResult& at, std::span<const double> prediction) {
     if (prediction.size() == out.training.size()) {
       given_prediction.assign(prediction.begin(), prediction.end());
     } else {
-      early_prediction = std::async(std::launch::async, [r = at, &rec = out.training] { return identify::predict(r, rec); });
+      early_prediction = std::async(
+          std::launch::async, [r = at, &rec = out.training] { return identify::predict(r, rec); });
     }
-    early_by_velocity = std::async(std::launch::async, [r = at, &early_order] { return by_velocity(r, early_order.get()); });
+    early_by_velocity = std::async(
+        std::launch::async, [r = at, &early_order] { return by_velocity(r, early_order.get()); });
   };
-  identify::FitResult result = two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);
+  identify::FitResult result =
+      two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);
   result.data.dt_max = train.dt_max;
   out.warnings.insert(out.warnings.end(), result.warnings.begin(), result.warnings.end());
 
@@ -206,7 +214,8 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
     metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k])});
   Simulated sim;
   if (early_by_velocity.valid()) {
-    sim.prediction = early_prediction.valid() ? early_prediction.get() : std::move(given_prediction);
+    sim.prediction =
+        early_prediction.valid() ? early_prediction.get() : std::move(given_prediction);
     sim.by_velocity = early_by_velocity.get();
   } else {  // (a method without statistics: at_optimum was not called)
     sim = simulate(result, out.training, two, early_order.valid() ? &early_order : nullptr);

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -53,7 +53,8 @@ JointControllerReport controller_of(const FitJointOptions& o, const identify::Jo
 }
 
 /// `prep` with the low-pass chosen from `rec` where none is given (identify::choose_joint_lowpass).
-identify::JointPrepOptions with_lowpass(const identify::JointPrepOptions& prep, const data::Record& rec,
+identify::JointPrepOptions with_lowpass(const identify::JointPrepOptions& prep,
+                                        const data::Record& rec,
                                         std::optional<identify::JointLowpassChoice>& choice) {
   identify::JointPrepOptions p = prep;
   choice = identify::choose_joint_lowpass(rec, prep);
@@ -80,9 +81,12 @@ void append_record_warnings(const data::Record& rec, const identify::JointPrepOp
 
 std::string joint_method_name(JointMethod m) {
   switch (m) {
-    case JointMethod::sr3: return "sr3";
-    case JointMethod::idim: return "idim";
-    case JointMethod::oe: return "oe";
+    case JointMethod::sr3:
+      return "sr3";
+    case JointMethod::idim:
+      return "idim";
+    case JointMethod::oe:
+      return "oe";
   }
   return "?";
 }
@@ -95,16 +99,17 @@ JointMethod parse_joint_method(std::string_view name) {
 }
 
 FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
-                         const std::optional<data::Record>& desired,
-                         const FitJointOptions& o, const Progress& progress) {
+                          const std::optional<data::Record>& desired, const FitJointOptions& o,
+                          const Progress& progress) {
   validate(o);
   const auto t0 = std::chrono::steady_clock::now();
   const bool oe = o.method == JointMethod::oe;
   if (oe && o.init == JointInit::none)
     throw std::invalid_argument("oe needs a start: init idim, sr3 or a model");
   if (oe && o.oe.closed_loop && !desired)
-    throw std::invalid_argument("closed-loop oe needs the desired record (the controller's "
-                                "desired trajectory and feedforward torque)");
+    throw std::invalid_argument(
+        "closed-loop oe needs the desired record (the controller's "
+        "desired trajectory and feedforward torque)");
   progress.check();
   FitJointOutcome s;
   s.method = o.method;
@@ -145,7 +150,8 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
                                             [](const auto& row) { return !row.admissible; });
     if (inadmissible > 0)
       progress.say("sr3: " + std::to_string(inadmissible) + " of " +
-                   std::to_string(s.sr3->scan.size()) + " lambda values gave an inadmissible "
+                   std::to_string(s.sr3->scan.size()) +
+                   " lambda values gave an inadmissible "
                    "static model (g <= 0 somewhere) and were not selectable");
   } else {
     s.model = o.init_model;
@@ -167,8 +173,9 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
       oo.controller = run.controller->controller;
       const auto& c = run.controller->controller;
       progress.say("controller (" + run.controller->source + "): kp " + format_display(c.kp) +
-                   " N m/rad, kd " + format_display(c.kd) + " N m s/rad, kff " + format_display(c.kff) + ", bias " +
-                   format_display(c.bias) + " N m; it explains the training torque to ||e||/||tau|| = " +
+                   " N m/rad, kd " + format_display(c.kd) + " N m s/rad, kff " +
+                   format_display(c.kff) + ", bias " + format_display(c.bias) +
+                   " N m; it explains the training torque to ||e||/||tau|| = " +
                    format_display(run.controller->torque_rel_error));
     }
     run.start_torque_rel_error =
@@ -181,7 +188,8 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     // (sum of the squared relative errors); else the start is kept.
     if (!o.oe.closed_loop) {
       const identify::JointEvaluation start = identify::evaluate_joint(s.model, train, o.eval);
-      const identify::JointEvaluation refined = identify::evaluate_joint(run.result.model, train, o.eval);
+      const identify::JointEvaluation refined =
+          identify::evaluate_joint(run.result.model, train, o.eval);
       const auto score = [&](const identify::JointEvaluation& e) {
         const auto out = o.oe.output;
         double v = 0;
@@ -195,10 +203,12 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
       if (!(run.refined_score <= run.start_score)) {
         run.kept_start = true;
         s.warnings.push_back(
-            "oe did not improve on its start (" + run.init + "): the training position / velocity errors " +
-            "||e||/||y|| went from " + format_display(start.position.rel) + " / " +
-            format_display(start.velocity.rel) + " to " + format_display(refined.position.rel) + " / " +
-            format_display(refined.velocity.rel) + " (open-loop simulation); the start model is kept " +
+            "oe did not improve on its start (" + run.init +
+            "): the training position / velocity errors " + "||e||/||y|| went from " +
+            format_display(start.position.rel) + " / " + format_display(start.velocity.rel) +
+            " to " + format_display(refined.position.rel) + " / " +
+            format_display(refined.velocity.rel) +
+            " (open-loop simulation); the start model is kept " +
             "and reported; try --init sr3, a shorter segment length or a record with more motion");
       }
     }
@@ -227,8 +237,8 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   // friction that no longer explains the torque: say so.
   if (s.oe && s.training.torque.rel > 1.5 * s.oe->start_torque_rel_error)
     s.warnings.push_back("oe raised the training torque error ||e||/||tau|| from " +
-                         format_display(s.oe->start_torque_rel_error) + " (" + s.oe->init + ") to " +
-                         format_display(s.training.torque.rel) +
+                         format_display(s.oe->start_torque_rel_error) + " (" + s.oe->init +
+                         ") to " + format_display(s.training.torque.rel) +
                          ": the refined model fits the simulated motion at the expense of the "
                          "torque; compare both on the validation records");
   for (const auto& d : s.validation_data) {
@@ -243,7 +253,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
 }
 
 EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
-                           const EvalJointOptions& o, const Progress& progress) {
+                            const EvalJointOptions& o, const Progress& progress) {
   validate(o);
   EvalJointOutcome r;
   r.warnings = o.input_warnings;

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <stdexcept>
 
-
 namespace frictionlab::workflows {
 
 std::vector<double> rounded(const std::vector<double>& x) {
@@ -25,8 +24,6 @@ std::vector<double> rounded(const std::vector<double>& x) {
 
 namespace {
 
-
-
 double quantile(std::vector<double> x, double q) {
   if (x.empty()) return 0;
   const auto k = static_cast<std::size_t>(q * static_cast<double>(x.size() - 1));
@@ -36,7 +33,8 @@ double quantile(std::vector<double> x, double q) {
 
 }  // namespace
 
-std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const std::vector<double>*>& series,
+std::vector<std::size_t> envelope_indices(std::size_t n,
+                                          const std::vector<const std::vector<double>*>& series,
                                           std::size_t buckets) {
   std::vector<std::size_t> idx;
   if (n <= 2 * buckets) {
@@ -64,7 +62,8 @@ std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const
   return idx;
 }
 
-FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, int lags, int max_points) {
+FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, int lags,
+                              int max_points) {
   const data::Record& rec = f.training;
   const std::size_t n = rec.t.size();
   if (n < 2 || f.prediction.size() != n || f.residual.size() != n)
@@ -113,7 +112,8 @@ FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, in
     }
     const double lo = *rmin, hi = *rmax > *rmin ? *rmax : *rmin + 1e-12;
     d.hist_edges.resize(static_cast<std::size_t>(nb) + 1);
-    for (int b = 0; b <= nb; ++b) d.hist_edges[static_cast<std::size_t>(b)] = lo + (hi - lo) * b / nb;
+    for (int b = 0; b <= nb; ++b)
+      d.hist_edges[static_cast<std::size_t>(b)] = lo + (hi - lo) * b / nb;
     d.hist_counts.assign(static_cast<std::size_t>(nb), 0);
     for (double r : res) {
       auto b = static_cast<long>((r - lo) / (hi - lo) * nb);
@@ -135,9 +135,10 @@ FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, in
   // Friction-velocity cloud and static curve.
   const auto& fv = f.friction;
   const std::size_t nf = fv.velocity.size();
-  const std::size_t step = nf > static_cast<std::size_t>(max_points)
-                               ? (nf + static_cast<std::size_t>(max_points) - 1) / static_cast<std::size_t>(max_points)
-                               : 1;
+  const std::size_t step =
+      nf > static_cast<std::size_t>(max_points)
+          ? (nf + static_cast<std::size_t>(max_points) - 1) / static_cast<std::size_t>(max_points)
+          : 1;
   for (std::size_t k = 0; k < nf; k += step) {
     d.fv_velocity.push_back(fv.velocity[k]);
     d.fv_measured.push_back(fv.measured[k]);
@@ -161,8 +162,8 @@ FitReportData fit_report_data(const FitOutcome& f, int max_buckets, int bins, in
   return d;
 }
 
-JointRecordSeries joint_record_series(const identify::JointData& d, const identify::JointEvaluation& e,
-                                      int max_buckets) {
+JointRecordSeries joint_record_series(const identify::JointData& d,
+                                      const identify::JointEvaluation& e, int max_buckets) {
   const std::size_t n = d.t.size();
   if (e.q_sim.size() != n || e.qd_sim.size() != n || e.tau_pred.size() != n || d.q.size() != n ||
       d.qd.size() != n || d.tau.size() != n)
@@ -170,7 +171,8 @@ JointRecordSeries joint_record_series(const identify::JointData& d, const identi
                                 ": the evaluation's series do not match the record");
   JointRecordSeries s;
   s.name = d.source;
-  for (std::size_t k : envelope_indices(n, {&d.tau, &d.q}, static_cast<std::size_t>(std::max(10, max_buckets)))) {
+  for (std::size_t k :
+       envelope_indices(n, {&d.tau, &d.q}, static_cast<std::size_t>(std::max(10, max_buckets)))) {
     s.t.push_back(d.t[k]);
     s.q.push_back(d.q[k]);
     s.q_sim.push_back(e.q_sim[k]);

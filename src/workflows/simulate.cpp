@@ -47,7 +47,7 @@ double substep_count(std::span<const double> t, double max_substep) {
 }
 
 SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView& input,
-                               const SimulateModelOptions& options, const Progress& progress) {
+                                    const SimulateModelOptions& options, const Progress& progress) {
   validate(options);
   progress.check();
   const bool has_v = !input.v.empty(), has_x = !input.x.empty();
@@ -67,12 +67,12 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
   const auto check_limit = [&](std::span<const double> series, const char* name) {
     for (std::size_t k = 0; k < series.size(); ++k)
       if (const double x = series[k]; !(std::abs(x) <= data::kMaxMagnitude))
-        throw std::invalid_argument(
-            where(input, k) + ": " + name + " = " + format_exact(x) +
-            (std::isnan(x) ? std::string(" is not a number")
-                           : " is beyond the limit |" + std::string(name) +
-                                 "| <= " + format_exact(data::kMaxMagnitude) +
-                                 " (SI units; not a physical input)"));
+        throw std::invalid_argument(where(input, k) + ": " + name + " = " + format_exact(x) +
+                                    (std::isnan(x)
+                                         ? std::string(" is not a number")
+                                         : " is beyond the limit |" + std::string(name) +
+                                               "| <= " + format_exact(data::kMaxMagnitude) +
+                                               " (SI units; not a physical input)"));
   };
   check_limit(input.t, "t");
   check_limit(u, has_v ? "v" : "x");
@@ -138,22 +138,21 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
               "magnitudes are beyond what double precision carries: check them (docs/models.md)"
             : "use --integrator exact (stable for any step) or a smaller --dt";
     throw std::runtime_error("--integrator " + integrator +
-                             " diverged: the result is not finite from t = " +
-                             format_exact(t[kk]) + " s (" + where(input, kk) + "); " + advice);
+                             " diverged: the result is not finite from t = " + format_exact(t[kk]) +
+                             " s (" + where(input, kk) + "); " + advice);
   }
   for (std::size_t k = 0; k < r.F.size(); ++k)
     if (std::abs(r.F[k]) > data::kMaxMagnitude)
       throw std::runtime_error(
-          "the friction force reaches " + format_number(r.F[k]) + " N at t = " +
-          format_exact(t[k]) + " s (" + where(input, k) + "), beyond the limit |F| <= " +
-          format_number(data::kMaxMagnitude) +
+          "the friction force reaches " + format_number(r.F[k]) +
+          " N at t = " + format_exact(t[k]) + " s (" + where(input, k) +
+          "), beyond the limit |F| <= " + format_number(data::kMaxMagnitude) +
           ": not a physical result; check the model's parameters and the input's magnitudes");
   if (r.bound_exceeded >= 0) {
     const auto k = static_cast<std::size_t>(r.bound_exceeded);
     r.warnings.push_back("the state left its invariant bound |z| <= " +
-                         format_exact(r.state_bound) + " m from t = " +
-                         format_exact(t[k]) + " s (" + where(input, k) +
-                         "): --integrator " + integrator +
+                         format_exact(r.state_bound) + " m from t = " + format_exact(t[k]) +
+                         " s (" + where(input, k) + "): --integrator " + integrator +
                          " is unstable at this step; the result is not trustworthy "
                          "(--integrator exact keeps the bound for any step)");
   }
@@ -162,7 +161,7 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
 }
 
 SimulateSystemOutcome simulate_system(const SystemInput& system, const sim::SimOptions& options,
-                                 const Progress& progress) {
+                                      const Progress& progress) {
   progress.check();
   const std::string integrator = sim::integrator_name(options.integrator);
   progress.say(std::string(sim::system_name(system.kind)) + ": " + integrator, 0.0);

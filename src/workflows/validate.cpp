@@ -29,7 +29,7 @@ const std::vector<OptionRule>& rules() {
       real_rule("warmup_s", 0, false),
       integer_rule("starts", 1, kInf, 0),  // 0: the model's number (automatic)
       real_rule("spread", 1, false),
-      integer_rule("max_iterations", 1),   // also JointOeOptions::max_iterations
+      integer_rule("max_iterations", 1),    // also JointOeOptions::max_iterations
       real_rule("loss_scale", 0, true, 0),  // 0: from the residuals
       integer_rule("threads", 1, kInf, 0),  // 0: every core (also fit_actuator)
       // data::PreprocessOptions (fit, compare, fit_joint, eval_joint)
@@ -37,7 +37,7 @@ const std::vector<OptionRule>& rules() {
       real_rule("lowpass_cutoff", 0, true, 0),  // 0: no low-pass
       integer_rule("decimate", 1),
       real_rule("trim_s", 0, false),
-      real_rule("diff_window_s", 0, true, 0),  // 0: the differentiator's window in samples
+      real_rule("diff_window_s", 0, true, 0),   // 0: the differentiator's window in samples
       real_rule("tv_force_alpha", 0, true, 0),  // 0: no TV de-noising of the force
       // SimulateModelOptions
       real_rule("max_substep", 0, true, 0),  // 0: one step per sample

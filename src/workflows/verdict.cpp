@@ -14,12 +14,12 @@ namespace frictionlab::workflows {
 namespace {
 
 // The joint rules' thresholds (header).
-constexpr double kTorqueBad = 0.7;          // torque ||e||/||y|| [-]
-constexpr double kTorqueDoubtful = 0.45;    // [-]
-constexpr double kLeaves = 1.0;             // position ||e||/||y|| [-]
-constexpr double kPositionDoubtful = 0.3;   // [-]
-constexpr double kGeneraliseRatio = 2.0;    // validation / training torque error [-]
-constexpr double kGeneraliseFloor = 0.3;    // [-]
+constexpr double kTorqueBad = 0.7;         // torque ||e||/||y|| [-]
+constexpr double kTorqueDoubtful = 0.45;   // [-]
+constexpr double kLeaves = 1.0;            // position ||e||/||y|| [-]
+constexpr double kPositionDoubtful = 0.3;  // [-]
+constexpr double kGeneraliseRatio = 2.0;   // validation / training torque error [-]
+constexpr double kGeneraliseFloor = 0.3;   // [-]
 
 std::string num(double x) { return format_display(x, 3); }
 
@@ -32,10 +32,11 @@ void torque_rule(Verdict& v, const std::vector<const identify::JointEvaluation*>
   for (const auto* e : deciding) {
     const double r = e->torque.rel;
     if (std::isfinite(r) && r <= kTorqueDoubtful) continue;
-    v.add({!std::isfinite(r) || r > kTorqueBad ? Grade::bad : Grade::doubtful, "torque",
-           "the model explains little of the torque on " + label(*e) + ": ||e||/||tau|| = " + num(r),
-           "check the joint's structure (--no-gravity, --no-offset), the torque channel and its "
-           "sign, and the low-pass of the derivatives (--lowpass HZ)"});
+    v.add(
+        {!std::isfinite(r) || r > kTorqueBad ? Grade::bad : Grade::doubtful, "torque",
+         "the model explains little of the torque on " + label(*e) + ": ||e||/||tau|| = " + num(r),
+         "check the joint's structure (--no-gravity, --no-offset), the torque channel and its "
+         "sign, and the low-pass of the derivatives (--lowpass HZ)"});
   }
 }
 
@@ -54,14 +55,15 @@ void position_rule(Verdict& v, const std::vector<const identify::JointEvaluation
       else
         v.add({Grade::doubtful, "leaves",
                found + " although the model explains its torque (||e||/||tau|| = " +
-                   num(e->torque.rel) + "): an open-loop simulation of a gravity-compensated or "
+                   num(e->torque.rel) +
+                   "): an open-loop simulation of a gravity-compensated or "
                    "unstable motion drifts",
                "judge the prediction with --horizon S (restart from the measured state every S "
                "seconds)"});
     } else {
       v.add({Grade::doubtful, "leaves",
-             "the simulated motion follows " + label(*e) + " only roughly: position ||e||/||q|| = " +
-                 num(r),
+             "the simulated motion follows " + label(*e) +
+                 " only roughly: position ||e||/||q|| = " + num(r),
              "compare the prediction plot; --horizon S for an S-seconds-ahead prediction"});
     }
   }
@@ -74,7 +76,8 @@ void generalise_rule(Verdict& v, const identify::JointEvaluation& train,
     if (e.torque.rel > kGeneraliseFloor && e.torque.rel > kGeneraliseRatio * train.torque.rel)
       v.add({Grade::doubtful, "generalises",
              "the torque error on " + label(e) + " (" + num(e.torque.rel) + ") is more than " +
-                 num(kGeneraliseRatio) + " times the training record's (" + num(train.torque.rel) + ")",
+                 num(kGeneraliseRatio) + " times the training record's (" + num(train.torque.rel) +
+                 ")",
              "the model fits the training record's peculiarities: a longer or richer training "
              "record, or fewer terms"});
 }
@@ -90,12 +93,13 @@ void parameter_rules(Verdict& v, const FitJointOutcome& s) {
     const bool strict = strictly.contains(p.name);
     if (strict ? !(p.value > 0) : !(p.value >= 0)) {
       v.add({Grade::bad, "physical",
-             p.name + " = " + num(p.value) + " " + p.unit + (strict ? ": must be > 0" : ": must be >= 0"),
+             p.name + " = " + num(p.value) + " " + p.unit +
+                 (strict ? ": must be > 0" : ": must be >= 0"),
              "a richer record (more motion, both directions) or another method"});
     } else if (std::isfinite(p.ci_low) && p.ci_low <= 0 && std::isfinite(p.std_error)) {
       v.add({Grade::doubtful, "determined",
-             p.name + " is not determined by the record: its 95 % interval [" + num(p.ci_low) + ", " +
-                 num(p.ci_high) + "] " + p.unit + " reaches 0",
+             p.name + " is not determined by the record: its 95 % interval [" + num(p.ci_low) +
+                 ", " + num(p.ci_high) + "] " + p.unit + " reaches 0",
              "a record with more motion at the velocities where this term acts"});
     }
   }
@@ -106,21 +110,23 @@ void simulation_rule(Verdict& v, const std::vector<const identify::JointEvaluati
   for (const auto* e : records)
     if (e->unconverged_stages > 0)
       v.add({Grade::doubtful, "simulation",
-             std::to_string(e->unconverged_stages) + " TR-BDF2 stages of the simulation of " + label(*e) +
-                 " ended without a converged Newton iteration",
+             std::to_string(e->unconverged_stages) + " TR-BDF2 stages of the simulation of " +
+                 label(*e) + " ended without a converged Newton iteration",
              "a smaller simulation step (--max-step)"});
 }
 
 /// lowpass: the note of the low-pass choice made for the user.
 void lowpass_note(Verdict& v, const identify::JointLowpassChoice& c) {
   const std::string from = c.source.empty() ? std::string("the record") : c.source;
-  const std::string band = "99.9 % of the position's power lies below " + num(c.bandwidth_hz) + " Hz";
-  const std::string share = num(100 * c.noise_share) + " % of the raw acceleration's power lies above " +
-                            num(c.candidate_hz) + " Hz";
+  const std::string band =
+      "99.9 % of the position's power lies below " + num(c.bandwidth_hz) + " Hz";
+  const std::string share = num(100 * c.noise_share) +
+                            " % of the raw acceleration's power lies above " + num(c.candidate_hz) +
+                            " Hz";
   std::string text;
   if (c.cutoff_hz > 0)
-    text = "the derivatives were low-passed at " + num(c.cutoff_hz) + " Hz, chosen from " + from + " (" +
-           band + "; " + share + ": noise)";
+    text = "the derivatives were low-passed at " + num(c.cutoff_hz) + " Hz, chosen from " + from +
+           " (" + band + "; " + share + ": noise)";
   else if (!c.noise_dominated)
     text = "no low-pass: the acceleration of " + from + " is not noise-dominated (" + share + ")";
   else
@@ -128,7 +134,8 @@ void lowpass_note(Verdict& v, const identify::JointLowpassChoice& c) {
   v.add({Grade::good, "lowpass", text, "--lowpass HZ to set it, --lowpass 0 for none"});
 }
 
-std::vector<const identify::JointEvaluation*> all_of(const std::vector<identify::JointEvaluation>& es) {
+std::vector<const identify::JointEvaluation*> all_of(
+    const std::vector<identify::JointEvaluation>& es) {
   std::vector<const identify::JointEvaluation*> out;
   out.reserve(es.size());
   for (const auto& e : es) out.push_back(&e);
@@ -139,9 +146,12 @@ std::vector<const identify::JointEvaluation*> all_of(const std::vector<identify:
 
 std::string grade_name(Grade g) {
   switch (g) {
-    case Grade::good: return "good";
-    case Grade::doubtful: return "doubtful";
-    case Grade::bad: return "bad";
+    case Grade::good:
+      return "good";
+    case Grade::doubtful:
+      return "doubtful";
+    case Grade::bad:
+      return "bad";
   }
   return "?";
 }

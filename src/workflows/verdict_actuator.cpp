@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/workflows/actuator.hpp"
@@ -16,12 +16,12 @@ namespace {
 // The actuator rules' thresholds (header). e = position MAE / range of the measured position.
 // On the shared XL330 logs the reference package's fits m1..m6 give a pooled e of 0.053 .. 0.063
 // and a worst log of 0.215 .. 0.246 (its kp 100 up_and_down log: 0.385 rad of motion).
-constexpr double kErrorBad = 0.25;        // pooled e [-]
-constexpr double kErrorDoubtful = 0.1;    // pooled e [-]
-constexpr double kLogDoubtful = 0.35;     // e of one log [-]
-constexpr double kGeneraliseRatio = 1.5;  // validation / training MAE [-]
-constexpr double kGeneraliseFloor = 0.05; // e of the validation logs [-]
-constexpr double kMargin = 0.02;          // the best within 2 % of the next: not separated
+constexpr double kErrorBad = 0.25;         // pooled e [-]
+constexpr double kErrorDoubtful = 0.1;     // pooled e [-]
+constexpr double kLogDoubtful = 0.35;      // e of one log [-]
+constexpr double kGeneraliseRatio = 1.5;   // validation / training MAE [-]
+constexpr double kGeneraliseFloor = 0.05;  // e of the validation logs [-]
+constexpr double kMargin = 0.02;           // the best within 2 % of the next: not separated
 
 std::string num(double x) { return format_display(x, 3); }
 
@@ -41,13 +41,15 @@ double mean_range(const std::vector<LogError>& logs) {
 }
 
 /// error: the pooled error relative to the motion, then every log's.
-void error_rule(Verdict& v, const std::string& who, double mae, const std::vector<LogError>& deciding,
-                const std::vector<LogError>& all, const std::string& on) {
+void error_rule(Verdict& v, const std::string& who, double mae,
+                const std::vector<LogError>& deciding, const std::vector<LogError>& all,
+                const std::string& on) {
   const double range = mean_range(deciding);
   const double e = relative(mae, range);
   if (!(range > 0) && mae != 0.0)
     v.add({Grade::doubtful, "error",
-           who + "'s MAE of " + num(mae) + " rad on " + on + " cannot be judged against their motion: "
+           who + "'s MAE of " + num(mae) + " rad on " + on +
+               " cannot be judged against their motion: "
                "their measured position does not change",
            "check the logs' position channel and torque_enable"});
   else if (!(e <= kErrorDoubtful))
@@ -59,20 +61,23 @@ void error_rule(Verdict& v, const std::string& who, double mae, const std::vecto
   // the logs not reproduced: one reason, the worst three named
   std::vector<std::pair<double, const LogError*>> worst;
   for (const auto& l : all)
-    if (const double el = relative(l.mae, l.range); !(el <= kLogDoubtful)) worst.emplace_back(el, &l);
+    if (const double el = relative(l.mae, l.range); !(el <= kLogDoubtful))
+      worst.emplace_back(el, &l);
   if (worst.empty()) return;
-  std::stable_sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(worst.begin(), worst.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string list;
   for (std::size_t k = 0; k < worst.size() && k < 3; ++k)
-    list += (k ? ", " : "") + worst[k].second->name + ": MAE " + num(worst[k].second->mae) + " rad, " +
+    list += (k ? ", " : "") + worst[k].second->name + ": MAE " + num(worst[k].second->mae) +
+            " rad, " +
             (worst[k].second->range > 0
                  ? num(100 * worst[k].first) + " % of " + num(worst[k].second->range) + " rad"
                  : std::string("no motion"));
   if (worst.size() > 3) list += ", ...";
   v.add({Grade::doubtful, "error",
          who + " does not reproduce " +
-             (worst.size() == 1 ? std::string("1 log") : std::to_string(worst.size()) + " logs") + " of " +
-             std::to_string(all.size()) + " (MAE over " + num(100 * kLogDoubtful) +
+             (worst.size() == 1 ? std::string("1 log") : std::to_string(worst.size()) + " logs") +
+             " of " + std::to_string(all.size()) + " (MAE over " + num(100 * kLogDoubtful) +
              " % of the log's range of motion): " + list,
          "look at their plots: little motion, a saturated output or another load"});
 }
@@ -89,7 +94,9 @@ void bounds_rule(Verdict& v, const ActuatorModelOutcome& m) {
 /// margin (fit): the models the logs do not separate from the recommended one (within kMargin
 /// of its ranking error), else a richer model recommended against for a lower error.
 void fit_margin_note(Verdict& v, const FitActuatorOutcome& s, const ActuatorModelOutcome& rec) {
-  auto score = [&](const ActuatorModelOutcome& m) { return s.validated ? m.validation_mae : m.train_mae; };
+  auto score = [&](const ActuatorModelOutcome& m) {
+    return s.validated ? m.validation_mae : m.train_mae;
+  };
   const std::string which = s.validated ? "validation" : "training";
   std::vector<std::string> close;
   const ActuatorModelOutcome* best = nullptr;
@@ -106,10 +113,11 @@ void fit_margin_note(Verdict& v, const FitActuatorOutcome& s, const ActuatorMode
            "logs with more varied motion or loads: another kp, another trajectory"});
   } else if (best && score(*best) < score(rec)) {
     v.add({Grade::good, "margin",
-           best->name + " has a " + num(100 * (score(rec) - score(*best)) / score(rec)) + " % lower " +
-               which + " MAE (" + num(score(*best)) + " against " + num(score(rec)) + " rad) with " +
-               std::to_string(best->n_parameters) + " parameters instead of " +
-               std::to_string(rec.n_parameters) + ": within the tolerance, the simpler model is recommended",
+           best->name + " has a " + num(100 * (score(rec) - score(*best)) / score(rec)) +
+               " % lower " + which + " MAE (" + num(score(*best)) + " against " + num(score(rec)) +
+               " rad) with " + std::to_string(best->n_parameters) + " parameters instead of " +
+               std::to_string(rec.n_parameters) +
+               ": within the tolerance, the simpler model is recommended",
            "--tolerance 0 to recommend the lowest error"});
   }
 }
@@ -132,9 +140,11 @@ void failed_rule(Verdict& v, const FitActuatorOutcome& s) {
 Verdict actuator_fit_verdict(const FitActuatorOutcome& s) {
   Verdict v;
   failed_rule(v, s);
-  if (!s.actuator_choice.empty()) v.add({Grade::good, "actuator", s.actuator_choice, "--actuator NAME to choose"});
-  const auto rec = std::find_if(s.models.begin(), s.models.end(),
-                                [&](const ActuatorModelOutcome& m) { return m.model == s.recommended; });
+  if (!s.actuator_choice.empty())
+    v.add({Grade::good, "actuator", s.actuator_choice, "--actuator NAME to choose"});
+  const auto rec =
+      std::find_if(s.models.begin(), s.models.end(),
+                   [&](const ActuatorModelOutcome& m) { return m.model == s.recommended; });
   if (!s.recommended || rec == s.models.end()) return v;
   std::vector<LogError> all, validation;
   for (const auto& l : s.recommended_series) {
@@ -144,7 +154,8 @@ Verdict actuator_fit_verdict(const FitActuatorOutcome& s) {
   const bool held_out = !validation.empty();
   const double mae = s.validated ? rec->validation_mae : rec->train_mae;
   error_rule(v, rec->name, mae, held_out ? validation : all, all,
-             held_out ? "the validation logs" : (s.validated ? "the logs (cross-validated)" : "the training logs"));
+             held_out ? "the validation logs"
+                      : (s.validated ? "the logs (cross-validated)" : "the training logs"));
   if (s.validated && rec->validation_mae > kGeneraliseRatio * rec->train_mae &&
       relative(rec->validation_mae, mean_range(held_out ? validation : all)) > kGeneraliseFloor)
     v.add({Grade::doubtful, "generalises",
@@ -161,7 +172,8 @@ Verdict actuator_eval_verdict(const EvalActuatorOutcome& s) {
   for (const auto& p : s.params)
     if (!std::isfinite(p.mean))
       v.add({s.best ? Grade::doubtful : Grade::bad, "failed",
-             p.label + ": the re-simulation does not stay finite on every log (mean " + num(p.mean) + ")",
+             p.label + ": the re-simulation does not stay finite on every log (mean " +
+                 num(p.mean) + ")",
              "check the parameter file's actuator and values"});
   if (!s.best) return v;
   const EvalActuatorColumn& best = s.params[*s.best];

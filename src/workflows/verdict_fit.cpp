@@ -21,12 +21,12 @@ namespace {
 // on the Franka joint 7 record explains it to e = 0.19, a Stribeck curve on the noise-free LuGre
 // sine to 0.26 (no pre-sliding); a friction model of a joint whose torque is mostly gravity and
 // inertia (DFKI pendulum, Franka joint 1) leaves e = 0.96 and 1.0.
-constexpr double kErrorBad = 0.7;          // rmse / rms of the measured channel [-]
-constexpr double kErrorDoubtful = 0.35;    // [-]
-constexpr double kGeneraliseRatio = 2.0;   // validation / training relative error [-]
-constexpr double kGeneraliseFloor = 0.2;   // [-]
-constexpr double kRoundingLevel = 1e-6;    // a relative error at which residuals are rounding [-]
-constexpr double kUndecided = 2.0;         // information-criterion difference (Burnham & Anderson 2002)
+constexpr double kErrorBad = 0.7;         // rmse / rms of the measured channel [-]
+constexpr double kErrorDoubtful = 0.35;   // [-]
+constexpr double kGeneraliseRatio = 2.0;  // validation / training relative error [-]
+constexpr double kGeneraliseFloor = 0.2;  // [-]
+constexpr double kRoundingLevel = 1e-6;   // a relative error at which residuals are rounding [-]
+constexpr double kUndecided = 2.0;  // information-criterion difference (Burnham & Anderson 2002)
 
 std::string num(double x) { return format_display(x, 3); }
 
@@ -52,12 +52,15 @@ void error_rule(Verdict& v, const Fitted& f) {
     const double e = relative_error(m);
     if (std::isfinite(e) && e <= kErrorDoubtful) continue;
     v.add({!std::isfinite(e) || e > kErrorBad ? Grade::bad : Grade::doubtful, "error",
-           f.prefix + "the model explains " + (e > kErrorBad ? "little" : "only part") + " of the " +
-               (f.result.problem == identify::ProblemKind::sensorless ? "torque" : "force") + " on " +
-               name + ": RMSE / RMS = " + num(e) + " (RMSE " + num(m.rmse) + ", RMS " + num(m.rms) + ")",
-           e > kErrorBad ? "check the channels (--force, --velocity), their sign and units, and whether "
-                           "the signal is friction at all (gravity, inertia: fit-joint)"
-                         : "another model (frictionlab compare), or preprocessing (--lowpass HZ)"});
+           f.prefix + "the model explains " + (e > kErrorBad ? "little" : "only part") +
+               " of the " +
+               (f.result.problem == identify::ProblemKind::sensorless ? "torque" : "force") +
+               " on " + name + ": RMSE / RMS = " + num(e) + " (RMSE " + num(m.rmse) + ", RMS " +
+               num(m.rms) + ")",
+           e > kErrorBad
+               ? "check the channels (--force, --velocity), their sign and units, and whether "
+                 "the signal is friction at all (gravity, inertia: fit-joint)"
+               : "another model (frictionlab compare), or preprocessing (--lowpass HZ)"});
   }
 }
 
@@ -75,7 +78,8 @@ void generalise_rule(Verdict& v, const Fitted& f) {
   }
   if (f.validation.empty())
     v.add({Grade::good, "validation",
-           f.prefix + "no validation record: the error is the training error, which the fit minimised",
+           f.prefix +
+               "no validation record: the error is the training error, which the fit minimised",
            "--validate RECORD"});
 }
 
@@ -102,12 +106,13 @@ void parameter_rules(Verdict& v, const Fitted& f) {
   for (const auto& p : f.result.parameters) {
     if (p.at_limit)
       v.add({Grade::doubtful, "bound",
-             f.prefix + p.name + " ended at the edge of its search region (" + num(p.value) + " " + p.unit +
-                 "): the record does not determine it",
+             f.prefix + p.name + " ended at the edge of its search region (" + num(p.value) + " " +
+                 p.unit + "): the record does not determine it",
              "a record with motion where this term acts, or a model without it"});
     else if (p.at_bound)
       v.add({Grade::good, "bound",
-             f.prefix + p.name + " = 0 on its bound: the record asks for no such term (no standard error)",
+             f.prefix + p.name +
+                 " = 0 on its bound: the record asks for no such term (no standard error)",
              ""});
   }
   std::string names;
@@ -133,10 +138,11 @@ void solver_rules(Verdict& v, const Fitted& f) {
            f.prefix + "the solver stopped without convergence: " + r.termination,
            "more starts (--starts N) or another method (--method two-stage)"});
   // the best start (the smallest final cost) began at the optimum of the model this one contains
-  const auto best = std::min_element(r.starts.begin(), r.starts.end(), [](const auto& a, const auto& b) {
-    return a.final_cost < b.final_cost;
-  });
-  if (!r.nested_model.empty() && best != r.starts.end() && best->origin.starts_with("optimum of nested"))
+  const auto best =
+      std::min_element(r.starts.begin(), r.starts.end(),
+                       [](const auto& a, const auto& b) { return a.final_cost < b.final_cost; });
+  if (!r.nested_model.empty() && best != r.starts.end() &&
+      best->origin.starts_with("optimum of nested"))
     v.add({Grade::good, "nested",
            f.prefix + "the best optimum was reached from the nested model " + r.nested_model +
                "'s optimum, not from the data-driven starts: " + r.model_name + " improves on " +
@@ -144,7 +150,8 @@ void solver_rules(Verdict& v, const Fitted& f) {
            ""});
   if (r.passive && !*r.passive)
     v.add({Grade::good, "passive",
-           f.prefix + "the fitted LuGre set is not passive (sigma2 <= sigma1 (Fs - Fc)/Fc): it "
+           f.prefix +
+               "the fitted LuGre set is not passive (sigma2 <= sigma1 (Fs - Fc)/Fc): it "
                "simulates, but near stick it can sustain oscillations a real contact would damp",
            "fit.json's passivity_message says how far"});
 }
@@ -171,14 +178,17 @@ void ranking_rule(Verdict& v, const CompareOutcome& c) {
   }
   if (!close.empty())
     v.add({Grade::doubtful, "ranking",
-           "the ranking is not decided: the " + crit + " of " + best.model + " and " + close + " differ by " +
-               num(widest) + " at most (< " + num(kUndecided) + ": the record does not tell them apart)",
+           "the ranking is not decided: the " + crit + " of " + best.model + " and " + close +
+               " differ by " + num(widest) + " at most (< " + num(kUndecided) +
+               ": the record does not tell them apart)",
            "a longer or richer record, or a validation record (--validate); either model will do"});
   if (c.best_by_criterion > 0)
     v.add({Grade::good, "ranking",
-           crit + " prefers " + c.rows[static_cast<std::size_t>(c.best_by_criterion)].model + " (" + best.model +
-               ": delta " + crit + " " + num(best.delta) + "): the better-fitting model's extra parameters buy "
-               "less than " + crit + " charges for them",
+           crit + " prefers " + c.rows[static_cast<std::size_t>(c.best_by_criterion)].model + " (" +
+               best.model + ": delta " + crit + " " + num(best.delta) +
+               "): the better-fitting model's extra parameters buy "
+               "less than " +
+               crit + " charges for them",
            ""});
 }
 
@@ -194,8 +204,8 @@ Verdict compare_verdict(const CompareOutcome& c) {
   Verdict v;
   if (!c.has_best) {
     v.add({Grade::bad, "best",
-           std::string("no model has a finite ") + (c.ranked_by_validation ? "validation" : "training") +
-               " RMSE: none is recommended",
+           std::string("no model has a finite ") +
+               (c.ranked_by_validation ? "validation" : "training") + " RMSE: none is recommended",
            "check the records (frictionlab fit on one model shows its warnings)"});
     return v;
   }

@@ -94,13 +94,13 @@ struct CheckOptions {
 
 struct RecordReport {
   std::size_t samples = 0;
-  double duration = 0;     ///< [s]
-  double dt_median = 0;    ///< [s]
-  double sample_rate = 0;  ///< 1 / dt_median [Hz]
-  double dt_min = 0;       ///< [s]
-  double dt_max = 0;       ///< [s]
-  double jitter_max = 0;   ///< max |dt - dt_median| / dt_median [-]
-  double jitter_std = 0;   ///< std(dt) / dt_median [-]
+  double duration = 0;                ///< [s]
+  double dt_median = 0;               ///< [s]
+  double sample_rate = 0;             ///< 1 / dt_median [Hz]
+  double dt_min = 0;                  ///< [s]
+  double dt_max = 0;                  ///< [s]
+  double jitter_max = 0;              ///< max |dt - dt_median| / dt_median [-]
+  double jitter_std = 0;              ///< std(dt) / dt_median [-]
   std::vector<std::string> channels;  ///< present channels, in Record order ("time", ...)
   bool motion_from_position = false;  ///< sign counts from position increments (no velocity)
   std::size_t velocity_sign_changes = 0;

@@ -70,7 +70,7 @@ enum class DecimateFilter {
 inline constexpr double kResampleGapSteps = 10;
 
 struct PreprocessOptions {
-  double resample_rate = 0;         ///< [Hz]; 0: keep the samples
+  double resample_rate = 0;  ///< [Hz]; 0: keep the samples
   /// [s] largest step t_k - t_{k-1} stage 1 interpolates across; 0: kResampleGapSteps times the
   /// record's median step; +infinity: any gap (the record's data inside it is invented).
   double resample_max_gap = 0;
@@ -78,15 +78,15 @@ struct PreprocessOptions {
   int lowpass_order = 4;            ///< Butterworth order of one pass (1..20)
   double uniform_tolerance = 0.01;  ///< largest jitter_max accepted by stages 2-7 [-]
   DerivativesFrom derivatives = DerivativesFrom::none;
-  signal::DiffOptions diff{};       ///< differentiator of stage 3 (method, window, tv, ...)
-  double diff_window_s = 0;         ///< [s]; > 0: savgol window in seconds (replaces diff.window)
-  bool reintegrate = false;         ///< stage 4
-  double tv_force_alpha = 0;        ///< [force unit s^2]; > 0: TV de-noising of force (stage 5)
-  int decimate = 1;                 ///< keep every decimate-th sample (>= 1)
+  signal::DiffOptions diff{};  ///< differentiator of stage 3 (method, window, tv, ...)
+  double diff_window_s = 0;    ///< [s]; > 0: savgol window in seconds (replaces diff.window)
+  bool reintegrate = false;    ///< stage 4
+  double tv_force_alpha = 0;   ///< [force unit s^2]; > 0: TV de-noising of force (stage 5)
+  int decimate = 1;            ///< keep every decimate-th sample (>= 1)
   DecimateFilter decimate_filter = DecimateFilter::none;
-  int decimate_order = 8;               ///< antialias: Butterworth order of one pass
-  double decimate_cutoff_ratio = 0.8;   ///< antialias: cutoff / new Nyquist frequency (0..1)
-  double trim_s = 0;                ///< [s] dropped at each end (>= 0)
+  int decimate_order = 8;              ///< antialias: Butterworth order of one pass
+  double decimate_cutoff_ratio = 0.8;  ///< antialias: cutoff / new Nyquist frequency (0..1)
+  double trim_s = 0;                   ///< [s] dropped at each end (>= 0)
 };
 
 /// The preprocessed copy of `record` (same source; the channels present in the input, plus

@@ -15,13 +15,13 @@
 namespace frictionlab::data {
 
 struct Record {
-  std::string source;            ///< where it came from (file name), for messages
-  std::vector<double> t;         ///< time [s], strictly increasing
-  std::vector<double> position;  ///< position [m | rad] (optional)
-  std::vector<double> velocity;  ///< velocity [m/s | rad/s] (optional if position is given)
+  std::string source;                ///< where it came from (file name), for messages
+  std::vector<double> t;             ///< time [s], strictly increasing
+  std::vector<double> position;      ///< position [m | rad] (optional)
+  std::vector<double> velocity;      ///< velocity [m/s | rad/s] (optional if position is given)
   std::vector<double> acceleration;  ///< [m/s^2 | rad/s^2] (optional; data::preprocess fills it)
-  std::vector<double> current;   ///< motor current [A] (sensorless-torque problem)
-  std::vector<double> force;     ///< measured friction force or joint torque [N | N m]
+  std::vector<double> current;       ///< motor current [A] (sensorless-torque problem)
+  std::vector<double> force;         ///< measured friction force or joint torque [N | N m]
 
   std::size_t size() const noexcept { return t.size(); }
 };

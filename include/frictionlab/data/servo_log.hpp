@@ -14,14 +14,14 @@
 namespace frictionlab::data {
 
 struct ServoLog {
-  std::string file;        ///< where it came from (path), for messages and selection
+  std::string file;  ///< where it came from (path), for messages and selection
   // header
-  double mass = 0.0;       ///< tip mass [kg]
-  double length = 0.0;     ///< pendulum length [m]
-  double arm_mass = 0.0;   ///< arm mass [kg] (BAM: 0 when the log has none)
-  double kp = 0.0;         ///< firmware gain
-  double kd = 0.0;         ///< firmware derivative gain (0 when the log has none; laws pd, pid)
-  double ki = 0.0;         ///< firmware integral gain (0 when the log has none; law pid)
+  double mass = 0.0;          ///< tip mass [kg]
+  double length = 0.0;        ///< pendulum length [m]
+  double arm_mass = 0.0;      ///< arm mass [kg] (BAM: 0 when the log has none)
+  double kp = 0.0;            ///< firmware gain
+  double kd = 0.0;            ///< firmware derivative gain (0 when the log has none; laws pd, pid)
+  double ki = 0.0;            ///< firmware integral gain (0 when the log has none; law pid)
   std::optional<double> vin;  ///< supply voltage [V]; empty: the actuator's default
   /// The recorder's "max_torque" header (kscale's ktune: the torque limit it set, 100.0 in its
   /// logs; unit not documented), when it is a number. Not modelled: read only so that
@@ -31,10 +31,10 @@ struct ServoLog {
   std::string trajectory;  ///< e.g. "sin_sin", "lift_and_drop", "up_and_down", "sin_time_square"
   double dt = 0.0;         ///< fixed step [s] of a processed log; 0 = raw (timestamps only)
   // entries (one value per entry; optional channels are empty when the log has none)
-  std::vector<double> timestamp;      ///< [s]
-  std::vector<double> position;       ///< measured joint angle [rad]
-  std::vector<double> speed;          ///< measured joint velocity [rad/s] (optional)
-  std::vector<double> goal_position;  ///< commanded angle [rad]
+  std::vector<double> timestamp;             ///< [s]
+  std::vector<double> position;              ///< measured joint angle [rad]
+  std::vector<double> speed;                 ///< measured joint velocity [rad/s] (optional)
+  std::vector<double> goal_position;         ///< commanded angle [rad]
   std::vector<unsigned char> torque_enable;  ///< 0 / 1
   /// measured motor current (optional), in `current_unit`: a second output the fit can match
   /// (identify::ServoLossOptions::current_weight)
@@ -47,9 +47,9 @@ struct ServoLog {
     if (current.empty() || current.size() != position.size()) return 0.0;
     return current_unit == "A" ? 1.0 : current_unit == "mA" ? 1e-3 : 0.0;
   }
-  std::vector<double> load;           ///< raw load register (optional; not used by the models)
-  std::vector<double> input_volts;    ///< measured supply [V] (optional; not used by the models)
-  std::vector<double> temp;           ///< temperature [deg C] (optional; not used by the models)
+  std::vector<double> load;         ///< raw load register (optional; not used by the models)
+  std::vector<double> input_volts;  ///< measured supply [V] (optional; not used by the models)
+  std::vector<double> temp;         ///< temperature [deg C] (optional; not used by the models)
 
   std::size_t size() const noexcept { return position.size(); }
   bool processed() const noexcept { return dt > 0.0; }

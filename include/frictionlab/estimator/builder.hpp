@@ -2,7 +2,8 @@
 // every problem of a double-precision parameter set, with messages, before anything runs on a
 // controller. Allocates and throws; never needed on the target.
 //
-//   auto est = frictionlab::estimator::make_estimator<float>(params);  // throws std::invalid_argument
+//   auto est = frictionlab::estimator::make_estimator<float>(params);  // throws
+//   std::invalid_argument
 #pragma once
 
 #include <cmath>

@@ -124,11 +124,10 @@ typedef struct fl_estimator_output_f64 {
 int fl_estimator_f64_init(fl_estimator_f64* e, const fl_estimator_params_f64* p);
 int fl_estimator_f64_set_params(fl_estimator_f64* e, const fl_estimator_params_f64* p);
 void fl_estimator_f64_reset(fl_estimator_f64* e, double z, double v_prev);
-fl_estimator_output_f64 fl_estimator_f64_step(fl_estimator_f64* e, double current,
-                                              double velocity, double dt, double correction);
+fl_estimator_output_f64 fl_estimator_f64_step(fl_estimator_f64* e, double current, double velocity,
+                                              double dt, double correction);
 fl_estimator_output_f64 fl_estimator_f64_step_displacement(fl_estimator_f64* e, double current,
-                                                           double dx, double dt,
-                                                           double correction);
+                                                           double dx, double dt, double correction);
 
 /* The name of a parameter from its FL_ESTIMATOR_BAD_* code ("ok" for FL_ESTIMATOR_OK). */
 static inline const char* fl_estimator_param_name(int code) {

@@ -4,8 +4,9 @@
 // control cycle:
 //
 //   tau = Km * i - F                                         [Nm]    net (joint) torque
-//   F   = sigma0 * z + sigma1(v) * dz/dt + sigma2 * v        [Nm]    LuGre friction (models/lugre.hpp)
-//   dz/dt = v - sigma0 |v| / g(v) * z  (+ u, optional observer correction)   [rad/s]
+//   F   = sigma0 * z + sigma1(v) * dz/dt + sigma2 * v        [Nm]    LuGre friction
+//   (models/lugre.hpp) dz/dt = v - sigma0 |v| / g(v) * z  (+ u, optional observer correction)
+//   [rad/s]
 //
 // with i the motor current [A], v the velocity [rad/s] (or a position increment dx [rad] over
 // the cycle), Km the torque constant [Nm/A] and g(v) the (asymmetric) Stribeck curve
@@ -58,20 +59,34 @@ enum class ParamError : std::uint8_t {
 /// The parameter's name as in docs/estimator.md ("ok" for ParamError::ok).
 constexpr const char* param_name(ParamError e) noexcept {
   switch (e) {
-    case ParamError::ok: return "ok";
-    case ParamError::Km: return "Km";
-    case ParamError::sigma0: return "sigma0";
-    case ParamError::sigma1: return "sigma1";
-    case ParamError::sigma2: return "sigma2";
-    case ParamError::Fc_pos: return "Fc_pos";
-    case ParamError::Fc_neg: return "Fc_neg";
-    case ParamError::Fs_pos: return "Fs_pos";
-    case ParamError::Fs_neg: return "Fs_neg";
-    case ParamError::vs: return "vs";
-    case ParamError::alpha: return "alpha";
-    case ParamError::shape: return "shape";
-    case ParamError::vd: return "vd";
-    case ParamError::hold: return "hold";
+    case ParamError::ok:
+      return "ok";
+    case ParamError::Km:
+      return "Km";
+    case ParamError::sigma0:
+      return "sigma0";
+    case ParamError::sigma1:
+      return "sigma1";
+    case ParamError::sigma2:
+      return "sigma2";
+    case ParamError::Fc_pos:
+      return "Fc_pos";
+    case ParamError::Fc_neg:
+      return "Fc_neg";
+    case ParamError::Fs_pos:
+      return "Fs_pos";
+    case ParamError::Fs_neg:
+      return "Fs_neg";
+    case ParamError::vs:
+      return "vs";
+    case ParamError::alpha:
+      return "alpha";
+    case ParamError::shape:
+      return "shape";
+    case ParamError::vd:
+      return "vd";
+    case ParamError::hold:
+      return "hold";
   }
   return "unknown";
 }
@@ -82,9 +97,9 @@ constexpr const char* param_name(ParamError e) noexcept {
 /// consistent set, e.g. N and m/s).
 template <class S>
 struct EstimatorParams {
-  S Km{1};                                ///< torque constant [Nm/A], > 0
-  typename LuGre<S>::Params friction{};   ///< the LuGre model (models/lugre.hpp)
-  Hold hold{Hold::linear};                ///< velocity input between two cycles
+  S Km{1};                               ///< torque constant [Nm/A], > 0
+  typename LuGre<S>::Params friction{};  ///< the LuGre model (models/lugre.hpp)
+  Hold hold{Hold::linear};               ///< velocity input between two cycles
 };
 
 namespace detail {
@@ -150,9 +165,9 @@ class TorqueEstimator {
   };
 
   struct Output {
-    S friction{0};  ///< F [Nm] at the end of the step
-    S torque{0};    ///< Km * i - F [Nm]
-    S z{0};         ///< bristle deflection after the step [rad]
+    S friction{0};   ///< F [Nm] at the end of the step
+    S torque{0};     ///< Km * i - F [Nm]
+    S z{0};          ///< bristle deflection after the step [rad]
     bool ok{false};  ///< false: an input was not finite or dt < 0; state unchanged, outputs 0
   };
 
@@ -221,8 +236,8 @@ class TorqueEstimator {
   Output step_displacement(S current, S dx, S dt, S correction = S(0)) noexcept {
     const auto& f = params_.friction;
     const S v = dt > S(0) ? dx / dt : S(0);
-    typename Model::State xn = Model::step_displacement(f, typename Model::State{x_.z}, dx, v,
-                                                        correction * dt);
+    typename Model::State xn =
+        Model::step_displacement(f, typename Model::State{x_.z}, dx, v, correction * dt);
     if (correction != S(0)) xn.z = detail::clamp(xn.z, -zmax_, zmax_);
     return finish(current, v, dt, detail::finite(dx) && detail::finite(correction), xn.z);
   }

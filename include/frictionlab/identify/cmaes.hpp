@@ -89,15 +89,15 @@ class Cmaes {
 };
 
 struct CmaesOptions {
-  double sigma0 = 0.25;     ///< initial step in the unit box
-  int lambda = 0;           ///< first population (0: 4 + 3 ln n)
+  double sigma0 = 0.25;  ///< initial step in the unit box
+  int lambda = 0;        ///< first population (0: 4 + 3 ln n)
   std::uint64_t seed = 1;
-  long max_evals = 3000;    ///< total objective evaluations (all restarts)
-  double max_seconds = 0;   ///< wall-time budget [s] (0: none)
-  int max_restarts = 9;     ///< IPOP restarts after the first run
-  double tol_x = 1e-6;      ///< in the unit box
-  double tol_f = 1e-9;      ///< absolute, in the objective's units
-  int threads = 1;          ///< evaluation threads (>= 1)
+  long max_evals = 3000;   ///< total objective evaluations (all restarts)
+  double max_seconds = 0;  ///< wall-time budget [s] (0: none)
+  int max_restarts = 9;    ///< IPOP restarts after the first run
+  double tol_x = 1e-6;     ///< in the unit box
+  double tol_f = 1e-9;     ///< absolute, in the objective's units
+  int threads = 1;         ///< evaluation threads (>= 1)
   /// If set: the evaluation threads of each generation, asked at its start (values < 1 count
   /// as 1) instead of `threads`; e.g. several fits that share the cores take more of them as
   /// the others finish. The result does not depend on it (the candidates are evaluated each by
@@ -108,12 +108,12 @@ struct CmaesOptions {
 };
 
 struct CmaesResult {
-  std::vector<double> x;     ///< best point (unit box)
-  double f = 0.0;            ///< its value
+  std::vector<double> x;  ///< best point (unit box)
+  double f = 0.0;         ///< its value
   long evals = 0;
   int generations = 0;
-  int runs = 0;              ///< 1 + restarts
-  std::string stop;          ///< "evals", "time", "restarts" (all runs done)
+  int runs = 0;      ///< 1 + restarts
+  std::string stop;  ///< "evals", "time", "restarts" (all runs done)
   double seconds = 0.0;
 };
 

@@ -44,6 +44,7 @@ double low_speed_threshold(const FitResult& r, std::span<const double> v);
 
 /// Flags of `r`, fitted on the velocity samples `v` (the residual samples of the fit, after the
 /// warm-up) [m/s | rad/s]. Parameters in r.parameters order, then the fit-wide ones.
-std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r, std::span<const double> v);
+std::vector<IdentifiabilityFlag> identifiability_flags(const FitResult& r,
+                                                       std::span<const double> v);
 
 }  // namespace frictionlab::identify

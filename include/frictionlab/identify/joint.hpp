@@ -25,12 +25,12 @@ using sim::steady_friction;
 /// One joint trajectory, preprocessed: every channel has the length of t, finite, t strictly
 /// increasing. qd and qdd are estimates (differentiated / filtered by the caller).
 struct JointData {
-  std::string source;        ///< where it came from (file name), for messages and reports
-  std::vector<double> t;     ///< time [s]
-  std::vector<double> q;     ///< joint angle [rad]
-  std::vector<double> qd;    ///< joint velocity [rad/s]
-  std::vector<double> qdd;   ///< joint acceleration [rad/s^2]
-  std::vector<double> tau;   ///< applied torque [N m] (measured, or gain * command)
+  std::string source;       ///< where it came from (file name), for messages and reports
+  std::vector<double> t;    ///< time [s]
+  std::vector<double> q;    ///< joint angle [rad]
+  std::vector<double> qd;   ///< joint velocity [rad/s]
+  std::vector<double> qdd;  ///< joint acceleration [rad/s^2]
+  std::vector<double> tau;  ///< applied torque [N m] (measured, or gain * command)
   /// The position controller's desired trajectory and feedforward torque, when the record was
   /// taken in closed loop and they are known (closed-loop output error, identify/joint_oe.hpp):
   /// empty, or one value per sample. [rad], [rad/s], [N m]

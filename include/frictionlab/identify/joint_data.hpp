@@ -53,14 +53,14 @@ struct JointPrepOptions {
 
 /// The low-pass chosen for a record (header).
 struct JointLowpassChoice {
-  double cutoff_hz = 0;       ///< the chosen cutoff [Hz]; 0: none (see candidate_hz, noise_share)
-  double candidate_hz = 0;    ///< 5 x bandwidth_hz rounded to 1-2-5 [Hz]
-  double bandwidth_hz = 0;    ///< 99.9 % of the position's power lies below it [Hz]
+  double cutoff_hz = 0;     ///< the chosen cutoff [Hz]; 0: none (see candidate_hz, noise_share)
+  double candidate_hz = 0;  ///< 5 x bandwidth_hz rounded to 1-2-5 [Hz]
+  double bandwidth_hz = 0;  ///< 99.9 % of the position's power lies below it [Hz]
   /// The share of the raw acceleration's power above candidate_hz [-] (used above 0.5).
   double noise_share = 0;
   bool noise_dominated = false;  ///< noise_share > 0.5
-  double sample_rate_hz = 0;  ///< of the grid the spectrum was taken on [Hz]
-  std::string source;         ///< the record it was chosen from
+  double sample_rate_hz = 0;     ///< of the grid the spectrum was taken on [Hz]
+  std::string source;            ///< the record it was chosen from
 };
 
 /// The low-pass `rec` needs (header), or none when the options need no choice (a cutoff given,

@@ -41,7 +41,7 @@ struct JointIdimOptions {
   JointStructure structure{};
   /// Separate Coulomb levels Fc_pos, Fc_neg (Fv shared); needs structure.offset = false.
   bool asymmetric = false;
-  double v_deadband = 0;    ///< leave out samples with |qd| <= v_deadband [rad/s]
+  double v_deadband = 0;  ///< leave out samples with |qd| <= v_deadband [rad/s]
 };
 
 struct JointIdimResult {
@@ -49,10 +49,10 @@ struct JointIdimResult {
   /// I, mgCx, mgCy, offset (per structure), Fv, Fc (or Fc_pos, Fc_neg): value, std_error
   /// (sigma_i above), 95 % interval value -+ t(0.975, r - p) sigma_i.
   std::vector<ParameterEstimate> parameters;
-  long n_used = 0;                ///< r: samples in the regression
-  double sigma = 0;               ///< residual standard deviation [N m]
-  Metrics training;               ///< of W theta against tau over the used samples
-  double condition_number = 0;    ///< of the column-scaled W
+  long n_used = 0;              ///< r: samples in the regression
+  double sigma = 0;             ///< residual standard deviation [N m]
+  Metrics training;             ///< of W theta against tau over the used samples
+  double condition_number = 0;  ///< of the column-scaled W
   /// Residual whiteness, Newey-West (HAC) standard errors in `parameters`, and whether the
   /// white-noise standard errors can be trusted (identify/result.hpp; coloured residuals or
   /// W^T W's condition number above 1e8 say not).

@@ -124,11 +124,11 @@ struct JointSr3Options {
 /// One lambda of the step-1 scan (04_* fig. 4-6).
 struct JointSr3ScanRow {
   double lambda = 0;
-  double threshold = 0;  ///< sqrt(2 nu lambda): the contribution, as a fraction of ||tau||
-  int start = 0;         ///< index into omega_s_init of the start kept for this lambda
-  double Omega_s = 0;    ///< after the Newton search [rad/s]
-  int n_active = 0;      ///< k of eq. 22 (nonzero coefficients)
-  int n_zero = 0;        ///< candidate terms eliminated ("NZ" of fig. 4)
+  double threshold = 0;        ///< sqrt(2 nu lambda): the contribution, as a fraction of ||tau||
+  int start = 0;               ///< index into omega_s_init of the start kept for this lambda
+  double Omega_s = 0;          ///< after the Newton search [rad/s]
+  int n_active = 0;            ///< k of eq. 22 (nonzero coefficients)
+  int n_zero = 0;              ///< candidate terms eliminated ("NZ" of fig. 4)
   std::vector<double> xi;      ///< coefficient of every candidate term (debiased)
   std::vector<bool> active;    ///< per candidate term
   double train_rel_error = 0;  ///< ||tau - Theta xi|| / ||tau|| on the rows fitted
@@ -141,52 +141,53 @@ struct JointSr3ScanRow {
 
 /// One inner iteration of steps 2-3 (04_* fig. 9-10).
 struct JointSr3Iteration {
-  int start = 0;        ///< index into starts (sigma0_init, then the grid extensions)
-  int outer = 0;        ///< 1-based
-  int inner = 0;        ///< 1-based
-  double rel_error = 0; ///< step-3 residual norm / ||tau|| (E_tau / ||tau||)
-  double xi_u = 0;      ///< coefficient of u
-  double sigma0 = 0;    ///< the sigma0 of u in this regression [N m/rad]
-  double sigma1 = 0;    ///< sigma0 * xi_udot [N m s/rad]
-  double Omega_s = 0;   ///< from the step 2 before [rad/s]
-  double Fc = 0;        ///< from the step 2 before [N m]
+  int start = 0;          ///< index into starts (sigma0_init, then the grid extensions)
+  int outer = 0;          ///< 1-based
+  int inner = 0;          ///< 1-based
+  double rel_error = 0;   ///< step-3 residual norm / ||tau|| (E_tau / ||tau||)
+  double xi_u = 0;        ///< coefficient of u
+  double sigma0 = 0;      ///< the sigma0 of u in this regression [N m/rad]
+  double sigma1 = 0;      ///< sigma0 * xi_udot [N m s/rad]
+  double Omega_s = 0;     ///< from the step 2 before [rad/s]
+  double Fc = 0;          ///< from the step 2 before [N m]
   bool accepted = false;  ///< kept (the error did not rise)
 };
 
 /// Outcome of steps 2-3 from one initial sigma0.
 struct JointSr3StartSummary {
   double sigma0_init = 0;
-  double rel_error = 0;     ///< final model's training torque error / ||tau|| (identify::inverse_torque)
+  double rel_error =
+      0;  ///< final model's training torque error / ||tau|| (identify::inverse_torque)
   int outer_iterations = 0;
-  bool converged = false;   ///< the outer loop met outer_tolerance
-  int rejected_step2 = 0;   ///< step-2 results with g <= 0 somewhere, not applied
+  bool converged = false;  ///< the outer loop met outer_tolerance
+  int rejected_step2 = 0;  ///< step-2 results with g <= 0 somewhere, not applied
   double sigma0 = 0, sigma1 = 0;
 };
 
 struct JointSr3Result {
-  JointModel model;         ///< final: rigid body + JointLuGre friction
+  JointModel model;  ///< final: rigid body + JointLuGre friction
   /// The parameters of `model` (identify/joint_parameters.hpp) but the structural delta[i] and
   /// K: sr3 gives no standard errors, so std_error, ci_low and ci_high are NaN.
   std::vector<ParameterEstimate> parameters;
   /// Step 1: rigid body + static friction. Only its steady-state curve is identified: its
   /// friction's sigma0 and sigma1 are NaN.
   JointModel static_model;
-  std::vector<std::string> candidates;  ///< names of the library columns of step 1
-  std::vector<std::string> active;      ///< the chosen ones
-  std::vector<JointSr3ScanRow> scan;    ///< ascending lambda
-  std::size_t chosen = 0;               ///< index into scan
-  double lambda = 0;                    ///< scan[chosen].lambda
-  int aic_observations = 0;             ///< m used
-  double static_velocity_floor = 0;     ///< the floor used by step 1 [rad/s]
-  long static_samples = 0;              ///< samples step 1 fitted (training)
-  bool held_out = false;                ///< no validation data: AIC on held-out training blocks
+  std::vector<std::string> candidates;     ///< names of the library columns of step 1
+  std::vector<std::string> active;         ///< the chosen ones
+  std::vector<JointSr3ScanRow> scan;       ///< ascending lambda
+  std::size_t chosen = 0;                  ///< index into scan
+  double lambda = 0;                       ///< scan[chosen].lambda
+  int aic_observations = 0;                ///< m used
+  double static_velocity_floor = 0;        ///< the floor used by step 1 [rad/s]
+  long static_samples = 0;                 ///< samples step 1 fitted (training)
+  bool held_out = false;                   ///< no validation data: AIC on held-out training blocks
   std::vector<JointSr3Iteration> history;  ///< every start's iterations, in order
   std::vector<JointSr3StartSummary> starts;
-  std::size_t chosen_start = 0;         ///< index into starts
-  double static_rel_error = 0;  ///< static_model's training torque error / ||tau||
-  double rel_error = 0;         ///< model's training torque error / ||tau|| (z integrated)
+  std::size_t chosen_start = 0;  ///< index into starts
+  double static_rel_error = 0;   ///< static_model's training torque error / ||tau||
+  double rel_error = 0;          ///< model's training torque error / ||tau|| (z integrated)
   std::vector<std::string> warnings;
-  double seconds = 0;           ///< wall time of fit_joint_sr3
+  double seconds = 0;  ///< wall time of fit_joint_sr3
 };
 
 /// The paper's algorithm (see the header). `validation` supplies the AIC observations of step

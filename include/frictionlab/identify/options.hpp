@@ -113,9 +113,9 @@ struct LsqOptions {
 /// i.e. far enough from the last reversal and with a velocity that changes by little over the
 /// settling time.
 struct SteadySelection {
-  double v_min_frac = 0.02;   ///< |v| >= v_min_frac * max|v|
-  double settle_s = 0.1;      ///< t - (last velocity reversal) >= settle_s [s]
-  double rel_change = 0.05;   ///< |dv/dt| * settle_s <= rel_change * |v| (central differences)
+  double v_min_frac = 0.02;  ///< |v| >= v_min_frac * max|v|
+  double settle_s = 0.1;     ///< t - (last velocity reversal) >= settle_s [s]
+  double rel_change = 0.05;  ///< |dv/dt| * settle_s <= rel_change * |v| (central differences)
 };
 
 /// Options of the `grid` method (reference 000). Ranges are [lo, hi] in user units; an empty
@@ -138,11 +138,11 @@ struct GridOptions {
 
 /// Constant-velocity segments for `two-stage` (segments.hpp).
 struct SegmentOptions {
-  double min_duration = 0.3;  ///< a segment lasts at least this long [s]
-  double rel_tol = 0.02;      ///< max v - min v within it <= rel_tol*|mean v| + abs_tol
+  double min_duration = 0.3;    ///< a segment lasts at least this long [s]
+  double rel_tol = 0.02;        ///< max v - min v within it <= rel_tol*|mean v| + abs_tol
   double abs_tol_frac = 0.002;  ///< abs_tol = abs_tol_frac * max|v|
-  double v_min_frac = 0.005;  ///< |mean v| >= v_min_frac * max|v|
-  double settle_frac = 0.5;   ///< leading fraction of each segment left out of its mean
+  double v_min_frac = 0.005;    ///< |mean v| >= v_min_frac * max|v|
+  double settle_frac = 0.5;     ///< leading fraction of each segment left out of its mean
 };
 
 struct FitOptions {

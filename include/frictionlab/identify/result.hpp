@@ -17,9 +17,9 @@
 namespace frictionlab::identify {
 
 struct ParameterEstimate {
-  std::string name;  ///< user-facing name: reference 000's names (Km, Kw, S0, ...) for the
-                     ///< sensorless problem, docs/models.md's field names otherwise
-  std::string field; ///< docs/models.md field name ("sigma0", "Fc_pos", "k[2]"; "Km" for Km)
+  std::string name;   ///< user-facing name: reference 000's names (Km, Kw, S0, ...) for the
+                      ///< sensorless problem, docs/models.md's field names otherwise
+  std::string field;  ///< docs/models.md field name ("sigma0", "Fc_pos", "k[2]"; "Km" for Km)
   std::string unit;
   double value = 0;
   double std_error = 0;  ///< NaN: not available (grid, non-identifiable, at a bound)
@@ -38,27 +38,29 @@ struct ParameterEstimate {
   /// Reliability::hac_lags; valid under coloured (autocorrelated) residuals. NaN where the
   /// white-noise one is NaN.
   double hac_std_error = std::numeric_limits<double>::quiet_NaN();
-  double hac_ci_low = std::numeric_limits<double>::quiet_NaN();  ///< value -+ t(0.975, N - p) * hac_std_error
+  double hac_ci_low =
+      std::numeric_limits<double>::quiet_NaN();  ///< value -+ t(0.975, N - p) * hac_std_error
   double hac_ci_high = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Goodness of fit of a prediction against the measured channel (training or validation).
 struct Metrics {
-  long n = 0;           ///< samples compared (after the warm-up)
-  double ssr = 0;       ///< sum of squared residuals
-  double rmse = 0;      ///< sqrt(ssr / n)
-  double nrmse = 0;     ///< rmse / (max y - min y) over the compared samples
-  double r2 = 0;        ///< 1 - ssr / sum (y - mean y)^2
-  double max_abs = 0;   ///< largest |residual|
-  double rms = 0;       ///< sqrt(mean y^2): the size of the measured channel (rmse / rms: the relative error)
+  long n = 0;          ///< samples compared (after the warm-up)
+  double ssr = 0;      ///< sum of squared residuals
+  double rmse = 0;     ///< sqrt(ssr / n)
+  double nrmse = 0;    ///< rmse / (max y - min y) over the compared samples
+  double r2 = 0;       ///< 1 - ssr / sum (y - mean y)^2
+  double max_abs = 0;  ///< largest |residual|
+  double rms =
+      0;  ///< sqrt(mean y^2): the size of the measured channel (rmse / rms: the relative error)
 };
 
 /// Whiteness of the residuals at the optimum (identify::residual_whiteness).
 struct ResidualWhiteness {
-  int lags = 0;                  ///< h
-  double ljung_box_q = std::numeric_limits<double>::quiet_NaN();     ///< Q
-  double ljung_box_p = std::numeric_limits<double>::quiet_NaN();     ///< P(chi2_h > Q)
-  double acf1 = std::numeric_limits<double>::quiet_NaN();            ///< lag-1 autocorrelation rho_1
+  int lags = 0;                                                   ///< h
+  double ljung_box_q = std::numeric_limits<double>::quiet_NaN();  ///< Q
+  double ljung_box_p = std::numeric_limits<double>::quiet_NaN();  ///< P(chi2_h > Q)
+  double acf1 = std::numeric_limits<double>::quiet_NaN();         ///< lag-1 autocorrelation rho_1
 };
 
 /// Whether the standard errors can be trusted, and why not (docs/identification.md, "Results").
@@ -76,7 +78,8 @@ struct Reliability {
   long outliers = 0;
 };
 
-/// A parameter (or the fit) that the record cannot determine, and why (identify/identifiability.hpp).
+/// A parameter (or the fit) that the record cannot determine, and why
+/// (identify/identifiability.hpp).
 struct IdentifiabilityFlag {
   std::string parameter;  ///< ParameterEstimate::name, or "" for the fit as a whole
   /// bound, limit, undetermined, no_std_error, relative_error, correlation, condition,
@@ -90,13 +93,13 @@ struct IdentifiabilityFlag {
 };
 
 struct DataSummary {
-  long n = 0;              ///< samples in the record
-  long n_used = 0;         ///< residuals (samples after the warm-up)
-  double duration = 0;     ///< t[n-1] - t[0] [s]
-  double rate_hz = 0;      ///< 1 / median sample interval [Hz]
-  double dt_max = 0;       ///< largest sample interval [s]
-  long reversals = 0;      ///< sign changes of the velocity (|v| > 1e-3 max|v| counts)
-  double v_max_abs = 0;    ///< max |v|
+  long n = 0;            ///< samples in the record
+  long n_used = 0;       ///< residuals (samples after the warm-up)
+  double duration = 0;   ///< t[n-1] - t[0] [s]
+  double rate_hz = 0;    ///< 1 / median sample interval [Hz]
+  double dt_max = 0;     ///< largest sample interval [s]
+  long reversals = 0;    ///< sign changes of the velocity (|v| > 1e-3 max|v| counts)
+  double v_max_abs = 0;  ///< max |v|
 };
 
 /// One start of the multi-start `lsq` (or of the dynamic stage of `two-stage`).
@@ -116,8 +119,8 @@ struct FitResult {
   ProblemKind problem = ProblemKind::friction;
   FitMethod method = FitMethod::lsq;
 
-  ModelSpec params;              ///< the fitted friction model (write it as MODEL.json)
-  std::optional<double> Km;      ///< motor torque constant [Nm/A] (sensorless problem)
+  ModelSpec params;          ///< the fitted friction model (write it as MODEL.json)
+  std::optional<double> Km;  ///< motor torque constant [Nm/A] (sensorless problem)
   std::vector<ParameterEstimate> parameters;  ///< every parameter, estimated or fixed
   /// Correlation matrix of the parameters (same order; fixed ones have 0 off-diagonal, 1 on
   /// the diagonal); NaN where the covariance is not available.
@@ -125,8 +128,8 @@ struct FitResult {
   /// Condition number of the column-scaled J^T J at the optimum (J: residual Jacobian with
   /// respect to the estimated internal parameters, every column scaled to unit norm).
   double condition_number = 0;
-  double sigma = 0;      ///< residual standard deviation sqrt(SSR / (N - p))
-  int num_estimated = 0; ///< p
+  double sigma = 0;       ///< residual standard deviation sqrt(SSR / (N - p))
+  int num_estimated = 0;  ///< p
   Metrics training;
   double aicc = 0;  ///< N ln(SSR/N) + 2k + 2k(k+1)/(N-k-1), k = p + 1
   double bic = 0;   ///< N ln(SSR/N) + k ln N
@@ -140,9 +143,9 @@ struct FitResult {
   std::string passivity_message;  ///< validation's message when not passive
 
   double run_time_s = 0;
-  int iterations = 0;          ///< solver iterations of the best start (grid: grid passes)
+  int iterations = 0;  ///< solver iterations of the best start (grid: grid passes)
   bool converged = false;
-  std::string termination;     ///< solver's own words (or the grid's)
+  std::string termination;  ///< solver's own words (or the grid's)
   std::vector<StartSummary> starts;
   /// The model this one contains whose optimum was also a start (lsq; "" if none): the fit is
   /// never worse on the training record than that model's.

@@ -9,8 +9,8 @@
 namespace frictionlab::identify {
 
 struct Segment {
-  long begin = 0;   ///< first sample of the segment
-  long end = 0;     ///< one past its last sample
+  long begin = 0;           ///< first sample of the segment
+  long end = 0;             ///< one past its last sample
   long first_averaged = 0;  ///< first sample of the averaged part (after settle_frac)
   double v_mean = 0;        ///< mean velocity over the averaged part
   double y_mean = 0;        ///< mean measured channel over the averaged part

@@ -92,10 +92,10 @@ sim::ServoParams embed_servo_params(const sim::ServoParams& from, ActuatorModel 
 bool servo_model_contains(ActuatorModel to, ActuatorModel from) noexcept;
 
 struct ServoFitOptions {
-  CmaesOptions cmaes;               ///< budget (max_evals, max_seconds), seed, threads, ...
-  double warm_sigma = 0.1;          ///< first run's step (unit box) when warm-started
+  CmaesOptions cmaes;       ///< budget (max_evals, max_seconds), seed, threads, ...
+  double warm_sigma = 0.1;  ///< first run's step (unit box) when warm-started
   ServoLossOptions loss;
-  std::vector<ServoBound> bounds;   ///< range overrides
+  std::vector<ServoBound> bounds;  ///< range overrides
   /// Polled (from the fits' threads: thread-safe, cheap) after every CMA-ES generation of
   /// fit_and_select_servo_models; returning true stops every fit, which then throws Cancelled
   /// (cancel.hpp). May be empty.
@@ -104,7 +104,7 @@ struct ServoFitOptions {
 
 struct ServoFitResult {
   sim::ServoParams params;
-  double loss = 0.0;   ///< training loss of params
+  double loss = 0.0;  ///< training loss of params
   long evals = 0;
   int runs = 0;
   double seconds = 0.0;
@@ -128,10 +128,10 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
 /// How to hold logs out for validation.
 struct ServoValidation {
   enum class Kind {
-    none,        ///< no validation (selection falls back to the training error, with a warning)
-    kp,          ///< train on the logs whose kp differs from `kp`, validate on the others
-    leave_kp,    ///< leave-one-kp-out cross-validation over every kp of the logs
-    kfold,       ///< k folds by file (file i in fold i mod k, files in name order)
+    none,      ///< no validation (selection falls back to the training error, with a warning)
+    kp,        ///< train on the logs whose kp differs from `kp`, validate on the others
+    leave_kp,  ///< leave-one-kp-out cross-validation over every kp of the logs
+    kfold,     ///< k folds by file (file i in fold i mod k, files in name order)
   };
   Kind kind = Kind::none;
   double kp = 0.0;
@@ -152,10 +152,10 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
 struct ServoModelReport {
   ActuatorModel model = ActuatorModel::M1;
   int parameters = 0;
-  double train_mae = 0.0;       ///< pooled position MAE of `fit` on its training logs [rad]
-  double validation_mae = -1;   ///< pooled over the validation logs of all splits; < 0: none
-  ServoFitResult fit;           ///< kind kp: the split's fit; cross-validation: refit on all logs
-  double seconds = 0.0;         ///< sum of the wall times of the fits of this model
+  double train_mae = 0.0;      ///< pooled position MAE of `fit` on its training logs [rad]
+  double validation_mae = -1;  ///< pooled over the validation logs of all splits; < 0: none
+  ServoFitResult fit;          ///< kind kp: the split's fit; cross-validation: refit on all logs
+  double seconds = 0.0;        ///< sum of the wall times of the fits of this model
   long evals = 0;
   /// Why the model is out of the selection, empty when it is not: one of its fits failed
   /// (ServoFitResult::failed), or its ranking error (validation MAE, else training MAE) is not

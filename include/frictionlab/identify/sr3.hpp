@@ -34,7 +34,8 @@
 // Nonlinear parameters alpha (04_* steps 5-6, eq. 11-12). After the xi/W iteration has
 // converged, E(alpha) = ||Theta(alpha) xi - y||^2 is minimised by Newton-Raphson with
 //   g_i  = sum_k r_k (dTheta/dalpha_i xi)_k,                       r = Theta(alpha) xi - y
-//   H_ij = sum_k r_k (d2Theta/dalpha_i dalpha_j xi)_k + sum_k (dTheta/dalpha_i xi)_k (dTheta/dalpha_j xi)_k
+//   H_ij = sum_k r_k (d2Theta/dalpha_i dalpha_j xi)_k + sum_k (dTheta/dalpha_i xi)_k
+//   (dTheta/dalpha_j xi)_k
 // (eq. 12; g and H are half the gradient and Hessian of E, which leaves the step H^-1 g
 // unchanged). Two choices where the paper is silent or where its literal form fails:
 //  - the coefficients are those of the current sparse model: the columns of the support S of W
@@ -126,9 +127,9 @@ class MatrixSr3Library final : public Sr3Library {
 };
 
 struct Sr3Options {
-  double lambda = 0;       ///< l0 weight (scaled units when normalize); threshold sqrt(2 nu lambda)
-  double nu = 1;           ///< relaxation, > 0
-  bool normalize = true;   ///< unit-norm columns and y (see the header); false: literal eq. 10
+  double lambda = 0;      ///< l0 weight (scaled units when normalize); threshold sqrt(2 nu lambda)
+  double nu = 1;          ///< relaxation, > 0
+  bool normalize = true;  ///< unit-norm columns and y (see the header); false: literal eq. 10
   /// Columns never thresholded (size cols() or empty for none).
   std::vector<bool> protect;
   int max_iterations = 10000;     ///< xi/W iterations per alpha round
@@ -144,8 +145,8 @@ struct Sr3Options {
   /// E(alpha) has flat valleys along which alpha creeps at ever smaller gains (measured on a
   /// 25 000-sample record: 30 rounds x 50 Newton iterations, 15 s, for a 1e-10 change of E).
   double newton_rel_decrease = 1e-9;
-  double max_newton_step = 1.0;    ///< inf-norm limit of one Newton step
-  bool debias = true;              ///< final least squares on the active columns
+  double max_newton_step = 1.0;      ///< inf-norm limit of one Newton step
+  bool debias = true;                ///< final least squares on the active columns
   double degenerate_column = 1e-12;  ///< relative column norm below which a column is left out
 };
 
@@ -163,14 +164,14 @@ struct Sr3Result {
   Eigen::VectorXd alpha;       ///< final nonlinear parameters
   std::vector<bool> active;    ///< support of W plus protected columns (not degenerate)
   std::vector<bool> degenerate;
-  Eigen::VectorXd scale;       ///< xi_s = xi .* scale (||theta_j|| / ||y||; 1 without normalize)
-  double y_norm = 0;           ///< ||y||_2
-  int iterations = 0;          ///< xi/W iterations over all rounds
-  int alpha_rounds = 0;        ///< rounds of 04_* step 6 done
+  Eigen::VectorXd scale;  ///< xi_s = xi .* scale (||theta_j|| / ||y||; 1 without normalize)
+  double y_norm = 0;      ///< ||y||_2
+  int iterations = 0;     ///< xi/W iterations over all rounds
+  int alpha_rounds = 0;   ///< rounds of 04_* step 6 done
   int newton_iterations = 0;
-  bool converged = false;      ///< every xi/W loop and alpha converged within the limits
-  bool cycled = false;         ///< the rounds ended on a cycle (see the header)
-  double rss = 0;              ///< ||Theta(alpha) xi - y||^2 with the returned xi
+  bool converged = false;  ///< every xi/W loop and alpha converged within the limits
+  bool cycled = false;     ///< the rounds ended on a cycle (see the header)
+  double rss = 0;          ///< ||Theta(alpha) xi - y||^2 with the returned xi
   int num_active() const;
 };
 

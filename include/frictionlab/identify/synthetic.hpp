@@ -15,12 +15,12 @@ namespace frictionlab::identify {
 /// transitions) over the first `plateau_fraction` of the duration, then
 /// -v_max A(tau) cos(2 pi f tau) with A decaying geometrically from 1 to `min_amplitude`.
 struct Excitation {
-  double duration = 20;          ///< [s]
-  double rate_hz = 1000;         ///< record sample rate [Hz]
-  double v_max = 1;              ///< [m/s | rad/s]
+  double duration = 20;   ///< [s]
+  double rate_hz = 1000;  ///< record sample rate [Hz]
+  double v_max = 1;       ///< [m/s | rad/s]
   double plateau_fraction = 0.5;
-  double frequency = 1;          ///< oscillation frequency f [Hz]
-  double min_amplitude = 0.02;   ///< final relative amplitude of the oscillation
+  double frequency = 1;         ///< oscillation frequency f [Hz]
+  double min_amplitude = 0.02;  ///< final relative amplitude of the oscillation
 };
 
 /// v(t) of the excitation [m/s | rad/s] and its derivative [m/s^2 | rad/s^2].
@@ -29,15 +29,15 @@ double excitation_acceleration(const Excitation& e, double t);
 
 struct SyntheticOptions {
   Excitation excitation{};
-  int oversample = 20;       ///< truth step = record step / oversample
-  double noise_std = 0;      ///< std of the Gaussian noise added to `force` [N | Nm]
-  unsigned seed = 1;         ///< noise seed (std::mt19937_64)
+  int oversample = 20;   ///< truth step = record step / oversample
+  double noise_std = 0;  ///< std of the Gaussian noise added to `force` [N | Nm]
+  unsigned seed = 1;     ///< noise seed (std::mt19937_64)
   // Sensorless records: joint torque tau = J dv/dt + A1 sin(2 pi 0.13 t) + A2 sin(2 pi 0.71 t + 1)
   // (an inertial plus a slowly varying load, independent of the friction), current
   // i = (tau + F) / Km without noise, measured torque tau + noise.
-  double inertia = 0.05;           ///< J [kg m^2]
-  double load_amplitude1 = 3.0;    ///< A1 [Nm]
-  double load_amplitude2 = 1.5;    ///< A2 [Nm]
+  double inertia = 0.05;         ///< J [kg m^2]
+  double load_amplitude1 = 3.0;  ///< A1 [Nm]
+  double load_amplitude2 = 1.5;  ///< A2 [Nm]
 };
 
 /// Record with t, position, velocity and force = F(v) + noise for the model `truth`.

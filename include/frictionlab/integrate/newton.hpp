@@ -19,8 +19,8 @@ struct NewtonSettings {
   /// Newton corrections per stage (per step for Radau IIA and the friction-aware midpoint
   /// scheme); values below 1 are taken as 1.
   int max_iterations = 8;
-  double atol = 1e-10;     ///< absolute tolerance of the correction (units of y)
-  double rtol = 1e-10;     ///< relative tolerance of the correction
+  double atol = 1e-10;  ///< absolute tolerance of the correction (units of y)
+  double rtol = 1e-10;  ///< relative tolerance of the correction
   /// When df/dy is (re-)evaluated (one ceres::Jet pass, which also yields f) and the iteration
   /// matrix factorised: at every iterate (full Newton), at the first iterate of each stage
   /// (TR-BDF2 only; chord iterations within the stage), or once per step at (t_n, y_n)

@@ -29,12 +29,16 @@ concept HasArrayState = requires(const typename M::State& x, typename M::Scalar*
 
 template <class M>
 concept HasLinearStep = requires(const typename M::Params& p, const typename M::State& x,
-                                 typename M::Scalar s) { M::step_linear(p, x, s, s, s); };
+                                 typename M::Scalar s) {
+  M::step_linear(p, x, s, s, s);
+};
 
 /// Models whose velocity-dependent terms can be computed once for a held step and the force at
 /// its start (LuGre::at: g(v) once instead of twice); the result is the same, bit for bit.
 template <class M>
-concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) { M::at(p, v); };
+concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar v) {
+  M::at(p, v);
+};
 
 /// Models whose linear-input step can take those terms at both of its ends (LuGre::step_linear
 /// with two AtVelocity): a simulation computes them once per sample for the force there and for
@@ -42,12 +46,14 @@ concept HasAtVelocity = requires(const typename M::Params& p, typename M::Scalar
 template <class M>
 concept HasLinearAt = HasAtVelocity<M> &&
     requires(const typename M::Params& p, const typename M::State& x, typename M::Scalar h) {
-      M::step_linear(p, x, M::at(p, h), M::at(p, h), h);
-    };
+  M::step_linear(p, x, M::at(p, h), M::at(p, h), h);
+};
 
 template <class M>
 concept HasImplicitEuler = requires(const typename M::Params& p, const typename M::State& x,
-                                    typename M::Scalar s) { M::step_implicit_euler(p, x, s, s); };
+                                    typename M::Scalar s) {
+  M::step_implicit_euler(p, x, s, s);
+};
 
 /// Whether model M supports Method m (exact is always supported).
 template <class M>

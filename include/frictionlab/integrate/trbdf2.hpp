@@ -59,7 +59,7 @@ class TrBdf2 {
   using Vector = Eigen::Matrix<double, N, 1>;
   using Matrix = Eigen::Matrix<double, N, N>;
   static constexpr double kGamma = 2.0 - 1.41421356237309504880;  // 2 - sqrt(2)
-  static constexpr double kD = kGamma / 2;                         // = (1 - gamma)/(2 - gamma)
+  static constexpr double kD = kGamma / 2;                        // = (1 - gamma)/(2 - gamma)
   /// BDF2 stage right-hand side B = kC Y_g - kCn y_n.
   static constexpr double kC = 1.0 / (kGamma * (2.0 - kGamma));
   static constexpr double kCn = (1.0 - kGamma) * (1.0 - kGamma) * kC;

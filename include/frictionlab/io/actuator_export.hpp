@@ -84,14 +84,14 @@ std::pair<double, double> parse_ctrlrange(const std::string& text);
 
 /// The numbers of the fragment (formulas in the header), SI units, joint side.
 struct ActuatorMujocoValues {
-  double armature = 0;      ///< joint armature [kg m^2]
-  double frictionloss = 0;  ///< joint frictionloss = Kc [Nm]
-  double viscous = 0;       ///< Kv [Nm s/rad]
-  double back_emf = 0;      ///< kt^2/R (voltage drive), 0 (current drive) [Nm s/rad]
-  double vin = 0;           ///< supply voltage used [V]
-  double torque_gain = 0;   ///< kp_mj = kp_c [Nm/rad]
-  double stall_torque = 0;  ///< the position form's force limit [Nm]
-  double vmax = 0;          ///< the dcmotor controller's voltage clamp [V]
+  double armature = 0;            ///< joint armature [kg m^2]
+  double frictionloss = 0;        ///< joint frictionloss = Kc [Nm]
+  double viscous = 0;             ///< Kv [Nm s/rad]
+  double back_emf = 0;            ///< kt^2/R (voltage drive), 0 (current drive) [Nm s/rad]
+  double vin = 0;                 ///< supply voltage used [V]
+  double torque_gain = 0;         ///< kp_mj = kp_c [Nm/rad]
+  double stall_torque = 0;        ///< the position form's force limit [Nm]
+  double vmax = 0;                ///< the dcmotor controller's voltage clamp [V]
   double saturation_current = 0;  ///< the dcmotor's current limit [A]; 0 = none
 };
 

@@ -13,9 +13,10 @@ namespace frictionlab::io {
 
 /// summary.json of a fit (2-space indent, trailing newline): "actuator", "validation" (the
 /// scheme's name), "current_weight" [rad/A] (only when the loss had a motor-current term;
-/// train_mae and validation_mae stay position errors), "logs" (file names), "models" (one object per model: "model", "parameters",
-/// "train_mae" [rad], "validation_mae" [rad] (only with validation), "evaluations", "seconds",
-/// "params_file" (NAME.json), "at_bound" (keys)), "recommended" ("m1".."m6"), "reason".
+/// train_mae and validation_mae stay position errors), "logs" (file names), "models" (one object
+/// per model: "model", "parameters", "train_mae" [rad], "validation_mae" [rad] (only with
+/// validation), "evaluations", "seconds", "params_file" (NAME.json), "at_bound" (keys)),
+/// "recommended" ("m1".."m6"), "reason".
 std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome);
 
 /// The files write_fit_actuator writes in `dir` when fitting `models`: MODEL.json for each, then

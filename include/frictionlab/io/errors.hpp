@@ -69,8 +69,8 @@ inline bool utf8_hidden(std::string_view s, std::size_t i, std::size_t n) {
 }  // namespace text_detail
 
 /// Input text made printable and bounded for a message: valid UTF-8 is kept as it is, except
-/// the characters of text_detail::utf8_hidden (controls, direction marks); those, and every byte that
-/// is not part of valid UTF-8 (a lone 0xFF, an overlong form), are written \xNN, one per byte
+/// the characters of text_detail::utf8_hidden (controls, direction marks); those, and every byte
+/// that is not part of valid UTF-8 (a lone 0xFF, an overlong form), are written \xNN, one per byte
 /// (a NUL is \x00, a tab \x09). A result longer than `max_bytes` bytes is cut at a character
 /// boundary and ends "...". A message holding it is one line that a terminal shows as it is,
 /// however binary or long the input.
@@ -130,7 +130,6 @@ inline std::string join_names(const std::vector<std::string>& names, std::size_t
     s += ", ... and " + std::to_string(names.size() - max_names) + " more";
   return s;
 }
-
 
 class InputError : public std::runtime_error {
  public:

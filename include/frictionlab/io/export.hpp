@@ -5,8 +5,9 @@
 // Inputs are files already read (LugreGroup of a fit.json or joint_fit.json; FrictionSource of
 // a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json) and option structs; outputs are the
 // texts in memory with the warnings and the notes of what the target cannot represent (the
-// rigid-body terms of a joint fit: joint_fit_notes; for MuJoCo also the friction's deviations). Nothing is printed or written: the caller writes the texts (the formats are
-// io/lugre_xml.hpp and io/estimator_export.hpp).
+// rigid-body terms of a joint fit: joint_fit_notes; for MuJoCo also the friction's deviations).
+// Nothing is printed or written: the caller writes the texts (the formats are io/lugre_xml.hpp and
+// io/estimator_export.hpp).
 #pragma once
 
 #include <optional>
@@ -64,7 +65,7 @@ struct CExport {
   std::string header_file, source_file;  ///< NAME.h and NAME.c (file names, no directory)
   std::string header, source;            ///< their texts
   std::vector<std::string> warnings;
-  std::vector<std::string> notes;        ///< joint_fit_notes (also in the header's comment)
+  std::vector<std::string> notes;  ///< joint_fit_notes (also in the header's comment)
 };
 
 /// The self-contained C99 pair of the estimator (estimator_c_code) with the parameters of
@@ -74,8 +75,8 @@ CExport export_c(const FrictionSource& source, const CExportOptions& options,
                  const workflows::Progress& progress = {});
 
 struct MujocoExport {
-  std::string xml;                   ///< the MJCF fragment
-  std::vector<std::string> notes;    ///< what MuJoCo cannot represent, with the deviation
+  std::string xml;                 ///< the MJCF fragment
+  std::vector<std::string> notes;  ///< what MuJoCo cannot represent, with the deviation
 };
 
 /// The MJCF fragment of the source's model (mujoco_fragment), its notes starting with

@@ -21,7 +21,6 @@
 
 namespace frictionlab::io {
 
-
 /// A validation record's name ("file" in fit.json) and its metrics.
 using ValidationEntry = workflows::NamedMetrics;
 

@@ -50,12 +50,9 @@ std::vector<std::string> write_fit_joint(const std::string& dir,
 /// the model's file), then every record's prediction files. Returns the paths in that order.
 /// With a `report` path, the report of the evaluation (io::report_html of the joint_eval.json
 /// written) is written too, in the same set.
-std::vector<std::string> write_eval_joint(const std::string& dir,
-                                          const workflows::EvalJointOutcome& r,
-                                          const sim::JointModel& model,
-                                          const std::string& joint_file, bool plots,
-                                          const std::vector<NamedPath>& inputs = {},
-                                          const std::string& report = {},
-                                          const ReportOptions& report_options = {});
+std::vector<std::string> write_eval_joint(
+    const std::string& dir, const workflows::EvalJointOutcome& r, const sim::JointModel& model,
+    const std::string& joint_file, bool plots, const std::vector<NamedPath>& inputs = {},
+    const std::string& report = {}, const ReportOptions& report_options = {});
 
 }  // namespace frictionlab::io

@@ -1,6 +1,6 @@
-// frictionlab: the robot configuration's LUGRE group from a fit.json or a joint_fit.json (docs/file-formats.md,
-// "LUGRE group (XML)"; reference 000: the estimated values are copied into the LUGRE section of
-// the robot's hardware/motorControl .xml files).
+// frictionlab: the robot configuration's LUGRE group from a fit.json or a joint_fit.json
+// (docs/file-formats.md, "LUGRE group (XML)"; reference 000: the estimated values are copied into
+// the LUGRE section of the robot's hardware/motorControl .xml files).
 //
 //   <group name="LUGRE">
 //       <param name="Km">       2 </param>

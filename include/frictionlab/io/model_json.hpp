@@ -3,9 +3,10 @@
 //
 //   {"model": "lugre", "params": {"sigma0": 1e5, "Fc": 1, "Fs": 1.5, "vs": 0.001}}
 //
-// Model names: frictionlab::model_names() (models/model_spec.hpp, the one table). Missing parameters take the documented defaults; unknown
-// keys, wrong JSON types, syntax errors and invalid values (check() in models/validation.hpp) are
-// InputErrors naming the file and the line/column or the parameter. Warnings are returned.
+// Model names: frictionlab::model_names() (models/model_spec.hpp, the one table). Missing
+// parameters take the documented defaults; unknown keys, wrong JSON types, syntax errors and
+// invalid values (check() in models/validation.hpp) are InputErrors naming the file and the
+// line/column or the parameter. Warnings are returned.
 #pragma once
 
 #include <nlohmann/json.hpp>

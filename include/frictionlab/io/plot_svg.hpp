@@ -5,9 +5,10 @@
 // "nice" numbers (1, 2, 5 x 10^k). The SVG follows the plot layout contract of the report pages
 // (tests/browser/layout.py): each panel is a g.panel with data-xrange, data-yrange, data-ydata
 // (and data-ykind="count" for counts), each drawn series carries data-series="NAME", and each
-// legend entry data-legend="NAME" inside a g.legend. Long series are decimated per pixel column to the first, smallest, largest and
-// last point of the column (in sample order), so a 1e6-point record draws the same envelope as
-// the full data in a file of a few hundred kB at most. Non-finite values break the line.
+// legend entry data-legend="NAME" inside a g.legend. Long series are decimated per pixel column to
+// the first, smallest, largest and last point of the column (in sample order), so a 1e6-point
+// record draws the same envelope as the full data in a file of a few hundred kB at most. Non-finite
+// values break the line.
 #pragma once
 
 #include <string>

@@ -40,7 +40,8 @@ struct ReportOptions {
 /// recommendation and why, then a section per model. Throws InputError naming the source for a
 /// result without report data ("... has no report data ...: run the fit again"), or another kind
 /// of result file (joint_fit.json: named as such; MODEL.json: "not a fit.json").
-std::string report_html(const std::vector<ReportSource>& sources, const ReportOptions& options = {});
+std::string report_html(const std::vector<ReportSource>& sources,
+                        const ReportOptions& options = {});
 
 /// A short HTML fragment of one fit (no script, no plots): the verdict, the parameter table and
 /// the identifiability flags, with the page's CSS scoped to it (the Python package's

@@ -79,10 +79,10 @@ sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
 /// Parse a parameter file: "model" ("m1".."m6"), "actuator" (a built-in name, the path of an
 /// ACTUATOR.json relative to the parameter file, or "generic"; with "actuator_description", the
 /// ACTUATOR.json object itself, whose name "actuator" must be), and exactly the model's keys
-/// (sim/servo_params.hpp; missing or foreign keys are errors). "command_delay" (newer BAM) is accepted only if 0.
-/// "generic" also takes "drive" ("voltage" | "current"), "error_gain" (required), "max_pwm",
-/// "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0, friction
-/// coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
+/// (sim/servo_params.hpp; missing or foreign keys are errors). "command_delay" (newer BAM) is
+/// accepted only if 0. "generic" also takes "drive" ("voltage" | "current"), "error_gain"
+/// (required), "max_pwm", "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0,
+/// friction coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
 sim::ServoSetup parse_servo_params(std::string_view text, const std::string& file);
 sim::ServoSetup read_servo_params(const std::string& path);
 

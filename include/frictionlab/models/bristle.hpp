@@ -123,8 +123,8 @@ S bristle_part(const S& z, const S& v0, const S& v1, const S& h, const Ops& ops,
 /// The parts of bristle_split_step (dv = |v1 - v0| / v_split > 1): ceil(dv) of them, at most
 /// kMaxBristleParts; `end` is what is known at v0, `known1` at v1.
 template <class S, class Ops>
-S bristle_split_parts(const S& z, const S& v0, const S& v1, const S& h, const S& dv,
-                      const Ops& ops, BristleEnd<typename Ops::Gh>& end,
+S bristle_split_parts(const S& z, const S& v0, const S& v1, const S& h, const S& dv, const Ops& ops,
+                      BristleEnd<typename Ops::Gh>& end,
                       const BristleEnd<typename Ops::Gh>* known1) noexcept {
   // ceil_to_int keeps a float build in single precision (no double conversion).
   const int m = dv > S(kMaxBristleParts) ? kMaxBristleParts : ceil_to_int(dv);
@@ -159,7 +159,8 @@ S bristle_split_step(const S& z, const S& v0, const S& v1, const S& h, const S& 
       if (!(end.known && end.pos == pos)) end = {ops.gh(v0, pos), pos, true};
       BristleEnd<typename Ops::Gh> last = known1;
       if (!(last.known && last.pos == pos)) last = {ops.gh(v1, pos), pos, true};
-      if (Ops::value(end.gh) == Ops::value(last.gh)) return bristle_part(z, v0, v1, h, ops, end, &last);
+      if (Ops::value(end.gh) == Ops::value(last.gh))
+        return bristle_part(z, v0, v1, h, ops, end, &last);
       // (the ends just evaluated are used by the first and the last part below)
       return bristle_split_parts(z, v0, v1, h, dv, ops, end, &last);
     }

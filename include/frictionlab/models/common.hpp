@@ -29,8 +29,7 @@ enum class SignSmoothing { tanh, atan };
 /// exact sgn(x). `scale` is a velocity [m/s or rad/s] below which the sign is rounded off; it is
 /// documented as `v_smooth` wherever a model exposes it.
 template <class S>
-S smooth_sgn(const S& x, const S& scale,
-             SignSmoothing shape = SignSmoothing::tanh) noexcept {
+S smooth_sgn(const S& x, const S& scale, SignSmoothing shape = SignSmoothing::tanh) noexcept {
   using std::atan;
   using std::tanh;
   if (scale > S(0)) {
@@ -77,7 +76,10 @@ S absval(const S& x) noexcept {
 /// a result.
 template <class S>
 bool is_exactly(const S& a, double v) noexcept {
-  if constexpr (requires { a.a; a.v; }) {
+  if constexpr (requires {
+                  a.a;
+                  a.v;
+                }) {
     return static_cast<double>(a.a) == v && (a.v.array() == 0).all();
   } else {
     return a == static_cast<S>(v);  // v exact in S (0, 1, 2): no float -> double conversion

@@ -3,15 +3,17 @@
 // DahlInfo, ...) registered in models/registry.hpp; the descriptor says:
 //
 //   using Params = ...;                       the double-precision parameter struct (a ModelSpec
-//   using Spec = ...;                         alternative: Params, or StaticSpec for the static kinds;
+//   using Spec = ...;                         alternative: Params, or StaticSpec for the static
+//   kinds;
 //                                             PlainInfo<Params> below gives the usual members)
 //   static constexpr std::string_view name;   the model name (MODEL.json "model", docs/models.md)
-//   static bool matches(const Spec&);          whether a Spec is this model (static kinds share one)
-//   static Params defaults();                  the documented defaults of a model file
+//   static bool matches(const Spec&);          whether a Spec is this model (static kinds share
+//   one) static Params defaults();                  the documented defaults of a model file
 //   template <class P, class V> static void fields(P& p, V& v);
 //                                              the MODEL.json keys in documentation order, as calls
-//                                              of the field kinds below; io reads and writes a model
-//                                              file through them, and param_table() lists them
+//                                              of the field kinds below; io reads and writes a
+//                                              model file through them, and param_table() lists
+//                                              them
 //   static std::vector<ParamIssue> check(const Params&);   validation (models/<m>/validation.hpp)
 //   static const char* write_requirement(const Params&);   nullptr, or what a writable set needs
 //   static constexpr FitFacts fit;             the names `fit --model` accepts for it (none: empty)
@@ -26,7 +28,8 @@
 //                                                    (Maxwell slip, GMS), 1 <= n <= array size
 //   v.array(key, int& count, array&, Unit)           an array of 0..size entries (count = length)
 //   v.array_pair(key1, key2, what, int& count, array1&, array2&, Unit1, Unit2)
-//                                                    two arrays of equal length, one entry per `what`
+//                                                    two arrays of equal length, one entry per
+//                                                    `what`
 #pragma once
 
 #include <array>
@@ -45,14 +48,22 @@ enum class Unit { none, force, velocity, displacement, stiffness, damping, force
 /// The translational unit text of docs/models.md ("N", "m/s", ...; "-" for none).
 constexpr std::string_view unit_text(Unit u) {
   switch (u) {
-    case Unit::none: return "-";
-    case Unit::force: return "N";
-    case Unit::velocity: return "m/s";
-    case Unit::displacement: return "m";
-    case Unit::stiffness: return "N/m";
-    case Unit::damping: return "N s/m";
-    case Unit::force_rate: return "N/s";
-    case Unit::other: return "see docs/models.md";
+    case Unit::none:
+      return "-";
+    case Unit::force:
+      return "N";
+    case Unit::velocity:
+      return "m/s";
+    case Unit::displacement:
+      return "m";
+    case Unit::stiffness:
+      return "N/m";
+    case Unit::damping:
+      return "N s/m";
+    case Unit::force_rate:
+      return "N/s";
+    case Unit::other:
+      return "see docs/models.md";
   }
   return "-";
 }
@@ -62,13 +73,20 @@ constexpr std::string_view unit_text(Unit u) {
 constexpr std::string_view unit_text(Unit u, bool rotary) {
   if (!rotary) return unit_text(u);
   switch (u) {
-    case Unit::force: return "Nm";
-    case Unit::velocity: return "rad/s";
-    case Unit::displacement: return "rad";
-    case Unit::stiffness: return "Nm/rad";
-    case Unit::damping: return "Nm s/rad";
-    case Unit::force_rate: return "Nm/s";
-    default: return unit_text(u);
+    case Unit::force:
+      return "Nm";
+    case Unit::velocity:
+      return "rad/s";
+    case Unit::displacement:
+      return "rad";
+    case Unit::stiffness:
+      return "Nm/rad";
+    case Unit::damping:
+      return "Nm s/rad";
+    case Unit::force_rate:
+      return "Nm/s";
+    default:
+      return unit_text(u);
   }
 }
 

@@ -26,7 +26,8 @@
 //                                             fields the state's equation does not contain and the
 //                                             force is affine in (LuGre's sigma1, sigma2): the
 //                                             initial guess's scans take every value of such a
-//                                             field from one simulation (identify, Family::start_ssr)
+//                                             field from one simulation (identify,
+//                                             Family::start_ssr)
 // and the model it contains (a fit starts from that model's optimum as well, so that
 // it never ends worse on the training record than the nested model; docs/identification.md,
 // "Nested models"):
@@ -65,10 +66,10 @@ enum class FitScale {
 
 /// The initial-guess strategies identify implements (docs/identification.md, "Initial guess").
 enum class FitInit {
-  static_curve,  ///< linear least squares of the static curve on all samples
-  bristle,       ///< static curve on near-steady samples, then a sigma0 (x sigma1) scan
+  static_curve,    ///< linear least squares of the static curve on all samples
+  bristle,         ///< static curve on near-steady samples, then a sigma0 (x sigma1) scan
   maxwell_ladder,  ///< the Maxwell-slip ladder of breakaway displacements and stiffnesses
-  gms_ladder,    ///< static curve, the ladder for k and the weights nu, then a C scan
+  gms_ladder,      ///< static curve, the ladder for k and the weights nu, then a C scan
 };
 
 /// Structural choices of a fit (not estimated).
@@ -125,7 +126,8 @@ struct FitParamList {
 };
 
 /// Reports every internal parameter as itself (the usual case).
-inline void report_internal(const std::vector<FitParam>& internal, std::vector<ReportedParam>& out) {
+inline void report_internal(const std::vector<FitParam>& internal,
+                            std::vector<ReportedParam>& out) {
   for (std::size_t i = 0; i < internal.size(); ++i)
     out.push_back({internal[i].field, internal[i].unit, static_cast<int>(i)});
 }
@@ -156,8 +158,9 @@ struct CurveChoice {
 /// Natural values of a nested model as those of `own`: a field takes the value of the nested
 /// field of the same name, or, for a per-side field (X_pos, X_neg), of X. Fields without a source
 /// are NaN (the caller's Fit fills them).
-inline void embed_by_field(const std::vector<FitParam>& nested, const std::vector<double>& nested_nat,
-                           const std::vector<FitParam>& own, std::vector<double>& nat) {
+inline void embed_by_field(const std::vector<FitParam>& nested,
+                           const std::vector<double>& nested_nat, const std::vector<FitParam>& own,
+                           std::vector<double>& nat) {
   nat.assign(own.size(), std::numeric_limits<double>::quiet_NaN());
   auto find = [&](const std::string& f) -> int {
     for (std::size_t i = 0; i < nested.size(); ++i)

@@ -103,10 +103,12 @@ inline bool check_curve(Checker& c, const StribeckCurve<double>& s, bool g_divid
   if (s.shape != StribeckShape::exponential && s.shape != StribeckShape::rational)
     c.error("shape", "must be exponential or rational");
   if (std::isfinite(s.Fs_pos) && std::isfinite(s.Fc_pos) && s.Fs_pos < s.Fc_pos)
-    c.warn("Fs_pos", "Fs_pos = " + format_exact(s.Fs_pos) + " < Fc_pos = " + format_exact(s.Fc_pos) +
+    c.warn("Fs_pos", "Fs_pos = " + format_exact(s.Fs_pos) +
+                         " < Fc_pos = " + format_exact(s.Fc_pos) +
                          ": inverted Stribeck effect (friction rises with speed)");
   if (std::isfinite(s.Fs_neg) && std::isfinite(s.Fc_neg) && s.Fs_neg < s.Fc_neg)
-    c.warn("Fs_neg", "Fs_neg = " + format_exact(s.Fs_neg) + " < Fc_neg = " + format_exact(s.Fc_neg) +
+    c.warn("Fs_neg", "Fs_neg = " + format_exact(s.Fs_neg) +
+                         " < Fc_neg = " + format_exact(s.Fc_neg) +
                          ": inverted Stribeck effect (friction rises with speed)");
   return ok;
 }
@@ -124,12 +126,15 @@ inline void check_passivity(Checker& c, double sigma1, double sigma2, double Fc_
     std::string fix = "raise sigma2 above " + format_number(lim);
     if (lim > 0) fix += " or lower sigma1 below " + format_number(sigma1 * sigma2 / lim);
     return std::string("the map v -> F is not passive") + side +
-           ": sigma1*(Fs - Fc)/Fc = " + format_number(lim) + " >= sigma2 = " + format_exact(sigma2) +
+           ": sigma1*(Fs - Fc)/Fc = " + format_number(lim) +
+           " >= sigma2 = " + format_exact(sigma2) +
            ". Passive (dissipative) means the friction can never give back more energy than it "
            "has taken from the motion; sigma2 > sigma1*(Fs - Fc)/Fc guarantees it (Barabanov & "
            "Ortega 2000; Astrom & Canudas de Wit 2008). A set that is not passive may still "
            "simulate well, but near stick it can sustain oscillations a real contact would damp. "
-           "To make it passive, " + fix + " (many published sets, e.g. Canudas de Wit et al. "
+           "To make it passive, " +
+           fix +
+           " (many published sets, e.g. Canudas de Wit et al. "
            "1995, are not passive)";
   };
   if (symmetric) {

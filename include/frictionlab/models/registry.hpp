@@ -32,12 +32,12 @@ struct ModelList {};
 /// Every model a MODEL.json file can name, in documentation order (docs/models.md): one line per
 /// model folder.
 using Models = ModelList<CoulombInfo, ViscousInfo, CoulombViscousInfo, StribeckInfo,  //
-                         LuGreInfo,                                                 //
-                         DahlInfo,                                                  //
-                         ElastoPlasticInfo,                                         //
-                         MaxwellSlipInfo,                                           //
-                         ModifiedStribeckInfo,                                      //
-                         GmsInfo,                                                   //
+                         LuGreInfo,                                                   //
+                         DahlInfo,                                                    //
+                         ElastoPlasticInfo,                                           //
+                         MaxwellSlipInfo,                                             //
+                         ModifiedStribeckInfo,                                        //
+                         GmsInfo,                                                     //
                          JointLuGreInfo>;
 
 namespace registry_detail {
@@ -167,7 +167,9 @@ struct ParamRow {
 namespace registry_detail {
 struct RowCollector {
   std::vector<ParamRow>& rows;
-  void number(std::string_view k, double x, Unit u) { rows.push_back({std::string(k), u, x, false}); }
+  void number(std::string_view k, double x, Unit u) {
+    rows.push_back({std::string(k), u, x, false});
+  }
   template <std::size_t N>
   void array_row(std::string_view k, const std::array<double, N>& a, Unit u) {
     rows.push_back({std::string(k), u, a[0], true});

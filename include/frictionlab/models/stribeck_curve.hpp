@@ -21,12 +21,12 @@ enum class StribeckShape { exponential, rational };
 
 template <class S>
 struct StribeckCurve {
-  S Fc_pos{1};   ///< Coulomb level for v > 0 [N], > 0
-  S Fc_neg{1};   ///< Coulomb level for v < 0 [N] (magnitude), > 0
-  S Fs_pos{1};   ///< static (breakaway) level for v > 0 [N], >= 0
-  S Fs_neg{1};   ///< static level for v < 0 [N] (magnitude), >= 0
-  S vs{1};       ///< Stribeck velocity [m/s], > 0
-  S alpha{2};    ///< Stribeck exponent [-], > 0
+  S Fc_pos{1};  ///< Coulomb level for v > 0 [N], > 0
+  S Fc_neg{1};  ///< Coulomb level for v < 0 [N] (magnitude), > 0
+  S Fs_pos{1};  ///< static (breakaway) level for v > 0 [N], >= 0
+  S Fs_neg{1};  ///< static level for v < 0 [N] (magnitude), >= 0
+  S vs{1};      ///< Stribeck velocity [m/s], > 0
+  S alpha{2};   ///< Stribeck exponent [-], > 0
   StribeckShape shape{StribeckShape::exponential};
 
   /// Symmetric curve from the four usual numbers.
@@ -92,7 +92,6 @@ template <class S>
 S stribeck_g(const StribeckCurve<S>& c, const S& v) noexcept {
   return stribeck_g_side(c, v, !(v < S(0)));
 }
-
 
 /// Largest value of g over all velocities [N]: max(Fc, Fs) on either side.
 template <class S>

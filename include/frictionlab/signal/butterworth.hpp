@@ -10,7 +10,8 @@
 //   bilinear          s = 2 fs (1 - z^-1) / (1 + z^-1).
 // With K = tan(pi fc / fs) and q_k = 2 sin(pi (2k + 1) / (2N)) (k = 0..floor(N/2)-1), each
 // conjugate pole pair gives the section
-//   H_k(z) = K^2 (1 + 2 z^-1 + z^-2) / ((1 + q_k K + K^2) + 2 (K^2 - 1) z^-1 + (1 - q_k K + K^2) z^-2)
+//   H_k(z) = K^2 (1 + 2 z^-1 + z^-2) / ((1 + q_k K + K^2) + 2 (K^2 - 1) z^-1 + (1 - q_k K + K^2)
+//   z^-2)
 // and odd N adds the first-order section  H(z) = K (1 + z^-1) / ((1 + K) + (K - 1) z^-1).
 // Every section has unit gain at DC, all zeros are at z = -1 (Nyquist), and
 //   |H(e^{j w})|^2 = 1 / (1 + (tan(w/2) / K)^(2N)),  w = 2 pi f / fs,

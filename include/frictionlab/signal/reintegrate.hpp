@@ -48,8 +48,7 @@ struct Reintegrated {
 /// Position and velocity from the acceleration, constants by least squares against the measured
 /// position (and velocity, if v_meas is not empty). All spans have the size of t (n >= 2).
 Reintegrated reintegrate(std::span<const double> t, std::span<const double> acceleration,
-                         std::span<const double> position,
-                         std::span<const double> velocity = {});
+                         std::span<const double> position, std::span<const double> velocity = {});
 
 /// c + cumulative trapezoidal integral of `derivative`, c = mean(reference - integral).
 std::vector<double> integrate_fit(std::span<const double> t, std::span<const double> derivative,

@@ -43,6 +43,4 @@ SamplingStats sampling_stats(std::span<const double> t);
 /// the remedy (resample to a uniform rate first). Returns the statistics.
 SamplingStats require_uniform(std::span<const double> t, double tolerance, const std::string& what);
 
-
-}  // namespace frictionlab::signal#include "frictionlab/format.hpp"
-
+}  // namespace frictionlab::signal

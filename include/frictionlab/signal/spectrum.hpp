@@ -1,9 +1,10 @@
 // frictionlab signal: where a uniformly sampled signal's power lies in frequency
 // (docs/preprocessing.md, "Motion bandwidth").
 //
-// power_bandwidth(x, fs, fraction), power_fraction_above(x, fs, f): the periodogram of x after removing its least-squares line
-// (a drifting joint is not a low-frequency oscillation) and a Hann window (its side lobes fall
-// off as 1/f^3, so a strong low-frequency motion does not leak into the band above it),
+// power_bandwidth(x, fs, fraction), power_fraction_above(x, fs, f): the periodogram of x after
+// removing its least-squares line (a drifting joint is not a low-frequency oscillation) and a Hann
+// window (its side lobes fall off as 1/f^3, so a strong low-frequency motion does not leak into the
+// band above it),
 //   P_k = |sum_n w_n x_n exp(-2 pi i k n / N)|^2,  f_k = k fs / N,  k = 0 .. N/2,
 // and the smallest f_k whose cumulative power sum_{j <= k} P_j reaches `fraction` of the total,
 // or the share of the total at f_k > f.

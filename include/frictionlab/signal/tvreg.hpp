@@ -8,17 +8,18 @@
 //   (A u)(t) = integral_0^t u,   TV(u) = integral_0^T |u'(t)| dt.
 // Chartrand fixes c = f(0) (offset = first_sample reproduces that); by default c is a free
 // unknown (least squares), so that the noise of the first sample does not bend the start.
-// order m = 1 is TVRegDiff; order m = 2 regularises the second derivative instead (u = y'', A = double integration with two free
-// constants: piecewise-constant acceleration, the trapezoidal velocity profiles of robot moves)
-// and gives position, velocity and acceleration from one solve, consistent by construction.
+// order m = 1 is TVRegDiff; order m = 2 regularises the second derivative instead (u = y'', A =
+// double integration with two free constants: piecewise-constant acceleration, the trapezoidal
+// velocity profiles of robot moves) and gives position, velocity and acceleration from one solve,
+// consistent by construction.
 //
 // Discretisation (step h, samples f_i, i = 0..n-1). Unknown: the de-noised signal y_i; the m-th
 // derivative u = Delta^m y / h^m lives between samples (midpoints for m = 1, samples 1..n-2 for
 // m = 2), so y = c + (m-fold midpoint-rule antiderivative of u), a bijection between y and
 // (constants, u). With s_k = (Delta^(m+1) y)_k / h^(m+1) (k = 0..n-m-2), the discrete functional is
 //   J(y) = alpha * sum_k h * (sqrt(s_k^2 + epsilon^2) - epsilon) + h/2 * sum_i (y_i - f_i)^2,
-// the Riemann sums of alpha integral (sqrt(u'^2 + epsilon^2) - epsilon) dt + 1/2 integral (y - f)^2 dt:
-// the same alpha gives the same result for the same signal sampled at any rate (the "time"
+// the Riemann sums of alpha integral (sqrt(u'^2 + epsilon^2) - epsilon) dt + 1/2 integral (y - f)^2
+// dt: the same alpha gives the same result for the same signal sampled at any rate (the "time"
 // scaling, default). epsilon smooths |.| (Chartrand's "ep"): |u'| << epsilon is penalised
 // quadratically (alpha/(2 epsilon) integral u'^2), |u'| >> epsilon like TV.
 // Units: x [X], t [s]:  alpha [X s^(m+1)] (m = 1: X s^2; m = 2: X s^3),  epsilon [X / s^(m+1)].
@@ -29,8 +30,8 @@
 //               alpha_ps * sum_k (sqrt(Delta u_k^2 + (epsilon h)^2) - epsilon h) + 1/2 sum r_i^2,
 //               alpha = alpha_ps * h. This is the alpha of Chartrand's TVRegDiff code (both its
 //               'small' and 'large' variants) called with dx = h; called with its default
-//               dx = 1/n it corresponds to alpha = alpha_code * n * h^2 (any dx: alpha_code h^2/dx).
-//               The two variants differ in the smoothing: 'small' ep = epsilon^2, 'large'
+//               dx = 1/n it corresponds to alpha = alpha_code * n * h^2 (any dx: alpha_code
+//               h^2/dx). The two variants differ in the smoothing: 'small' ep = epsilon^2, 'large'
 //               ep = (epsilon h)^2.
 //
 // Solver: the functional is smooth and strictly convex (1-strongly convex in y / h); it is
@@ -94,9 +95,9 @@ struct TVRegOptions {
   /// is the smallest epsilon that double precision resolves (a given epsilon below it is an
   /// error); only there does h enter the result (set epsilon for rate-independent results).
   double epsilon = 0;
-  int max_iterations = 300;        ///< Newton iterations (>= 1)
-  double tolerance = 1e-6;         ///< stop: max |change of u| <= tolerance * max |u| (> 0)
-  double uniform_tolerance = 0.01; ///< largest accepted jitter_max of the time grid [-]
+  int max_iterations = 300;         ///< Newton iterations (>= 1)
+  double tolerance = 1e-6;          ///< stop: max |change of u| <= tolerance * max |u| (> 0)
+  double uniform_tolerance = 0.01;  ///< largest accepted jitter_max of the time grid [-]
   /// Optional starting point for y (n values, e.g. the result for a nearby alpha); empty: the data.
   std::vector<double> initial;
 };
@@ -120,6 +121,7 @@ struct TVRegResult {
 /// alpha > 0 finite, order 1 or 2, epsilon >= 0 finite, max_iterations >= 1, tolerance > 0,
 /// initial empty or of size n. Does not throw when the iteration limit is reached: check
 /// `converged` (differentiate() does).
-TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TVRegOptions& options);
+TVRegResult tvreg(std::span<const double> t, std::span<const double> x,
+                  const TVRegOptions& options);
 
 }  // namespace frictionlab::signal

@@ -76,8 +76,8 @@ struct JointModel {
 /// for_each_lugre_joint_parameter below, its only home; identify/joint_parameters.hpp adds
 /// the static friction's entries).
 struct JointParameterInfo {
-  std::string name;  ///< "I", "mgCx", "sigma0", "Fs[0]", "cv[1]", ...
-  std::string unit;  ///< "kg m^2", "N m", ... ("-" for dimensionless)
+  std::string name;             ///< "I", "mgCx", "sigma0", "Fs[0]", "cv[1]", ...
+  std::string unit;             ///< "kg m^2", "N m", ... ("-" for dimensionless)
   bool rigid_body = false;      ///< I, mgCx, mgCy or offset
   bool structural = false;      ///< LuGre's delta[i] and K: chosen, never estimated
   bool positive = false;        ///< must be > 0 (sim::check_joint_model)
@@ -105,17 +105,23 @@ void for_each_rigid_joint_parameter(const JointStructure& st, R& r, F&& f) {
 template <class R, class P, class F>
 void for_each_lugre_joint_parameter(const JointStructure& st, R& r, P& p, F&& f) {
   for_each_rigid_joint_parameter(st, r, f);
-  const auto element = [](const char* name, std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
+  const auto element = [](const char* name, std::size_t i) {
+    return std::string(name) + "[" + std::to_string(i) + "]";
+  };
   f(JointParameterInfo{"sigma0", "N m/rad", false, false, true, false}, p.sigma0);
   f(JointParameterInfo{"sigma1", "N m s/rad", false, false, true, false}, p.sigma1);
   f(JointParameterInfo{"Fc", "N m", false, false, true, false}, p.Fc);
-  const auto ns = static_cast<std::size_t>(p.n_stribeck), nv = static_cast<std::size_t>(p.n_viscous);
-  for (std::size_t i = 0; i < ns; ++i) f(JointParameterInfo{element("Fs", i), "N m", false, false, false, true}, p.Fs[i]);
+  const auto ns = static_cast<std::size_t>(p.n_stribeck),
+             nv = static_cast<std::size_t>(p.n_viscous);
+  for (std::size_t i = 0; i < ns; ++i)
+    f(JointParameterInfo{element("Fs", i), "N m", false, false, false, true}, p.Fs[i]);
   if (ns > 0) f(JointParameterInfo{"Omega_s", "rad/s", false, false, true, false}, p.Omega_s);
   for (std::size_t i = 0; i < nv; ++i)
-    f(JointParameterInfo{element("cv", i), "N m (s/rad)^" + std::to_string(i + 1), false, false, false, false},
+    f(JointParameterInfo{element("cv", i), "N m (s/rad)^" + std::to_string(i + 1), false, false,
+                         false, false},
       p.cv[i]);
-  for (std::size_t i = 0; i < ns; ++i) f(JointParameterInfo{element("delta", i), "-", false, true, false, false}, p.delta[i]);
+  for (std::size_t i = 0; i < ns; ++i)
+    f(JointParameterInfo{element("delta", i), "-", false, true, false, false}, p.delta[i]);
   f(JointParameterInfo{"K", "s/rad", false, true, false, false}, p.K);
 }
 
@@ -226,8 +232,7 @@ std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<con
 JointTrajectory simulate_joint_model_sensitivity(const JointModel& m, std::span<const double> t,
                                                  std::span<const double> tau, const JointState& x0,
                                                  std::span<const double> dz0,
-                                                 const JointSimOptions& opt,
-                                                 JointSensitivity& out);
+                                                 const JointSimOptions& opt, JointSensitivity& out);
 
 /// Throws std::invalid_argument naming the first invalid parameter of `m` ("joint model:
 /// parameter 'I' must be > 0 (got 0)", "joint model: friction parameter 'sigma0' ...").

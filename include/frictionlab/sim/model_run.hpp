@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/models/common.hpp"
+#include "frictionlab/models/model_spec.hpp"
 
 namespace frictionlab::sim {
 

@@ -83,7 +83,7 @@ enum class ServoLaw {
 /// and "control", io/actuator_file.hpp; a parameter file may give them for a generic servo).
 struct ServoConstants {
   ServoDrive drive = ServoDrive::voltage;
-  double vin = 12.0;         ///< default supply voltage [V] (a log's "vin" overrides it)
+  double vin = 12.0;  ///< default supply voltage [V] (a log's "vin" overrides it)
   /// voltage drive: duty per (kp rad) [1/rad]; current drive: current per (kp rad) [A/rad]
   double error_gain = 1.0;
   double max_pwm = 1.0;      ///< |duty| limit [-] (voltage drive), in (0, 1]
@@ -232,10 +232,10 @@ inline ServoStepTerms servo_step_terms(const ServoParams& p, const ServoState& x
 /// What a step needs of the bench, the parameters and the step length, constant over a run:
 /// computed once per rollout, not at every step (the same values, so the same steps).
 struct ServoStepConstants {
-  double h = 0.0;              ///< step [s]
-  double gravity = 0.0;        ///< bench.gravity_coefficient() [Nm]
-  double inertia = 0.0;        ///< bench.inertia() + armature [kg m^2]
-  double inertia_over_h = 0.0; ///< inertia / h [kg m^2/s]
+  double h = 0.0;               ///< step [s]
+  double gravity = 0.0;         ///< bench.gravity_coefficient() [Nm]
+  double inertia = 0.0;         ///< bench.inertia() + armature [kg m^2]
+  double inertia_over_h = 0.0;  ///< inertia / h [kg m^2/s]
 };
 
 inline ServoStepConstants servo_step_constants(const ServoParams& p, const PendulumBench& bench,
@@ -286,8 +286,8 @@ struct ServoRunInput {
   double ki = 0.0;   ///< firmware integral gain of the log (law pid)
   double vin = 0.0;  ///< supply voltage of the log [V]
   PendulumBench bench;
-  ServoState initial;                          ///< logged position and speed of entry 0
-  std::span<const double> goal;                ///< goal position per entry [rad]
+  ServoState initial;                            ///< logged position and speed of entry 0
+  std::span<const double> goal;                  ///< goal position per entry [rad]
   std::span<const unsigned char> torque_enable;  ///< per entry (0/1), same length as goal
 };
 

@@ -41,10 +41,10 @@ struct ServoActuator {
   /// Where it was read from: "built in" or the file's path (for messages).
   std::string origin;
   ServoConstants constants;
-  ServoConstant kt;        ///< torque constant at the joint [Nm/A]
-  ServoConstant R;         ///< winding resistance [Ohm]
-  ServoConstant armature;  ///< apparent rotor inertia at the joint [kg m^2]
-  double gear_ratio = 0.0;  ///< motor turns per output turn (documentation; 0 = not given)
+  ServoConstant kt;          ///< torque constant at the joint [Nm/A]
+  ServoConstant R;           ///< winding resistance [Ohm]
+  ServoConstant armature;    ///< apparent rotor inertia at the joint [kg m^2]
+  double gear_ratio = 0.0;   ///< motor turns per output turn (documentation; 0 = not given)
   long counts_per_turn = 0;  ///< position encoder resolution (0 = not given)
   /// The cited source of each quantity that has one, by key ("motor.resistance", ...).
   std::vector<std::pair<std::string, std::string>> sources;
@@ -63,16 +63,16 @@ inline std::vector<std::string> unpublished_constant_notes(const ServoActuator& 
     double value;
     const char* unit;
   };
-  const Known known[] = {{"supply_voltage", c.vin, "V"},
-                         {"control.error_gain", c.error_gain,
-                          c.drive == ServoDrive::voltage ? "1/rad" : "A/rad"},
-                         {"control.max_pwm", c.max_pwm, "-"},
-                         {"control.max_current", c.max_current, "A"},
-                         {"control.kd_gain", c.kd_gain, "s"},
-                         {"control.ki_gain", c.ki_gain, "1/s"},
-                         {"control.deadband", c.deadband, "rad"},
-                         {"control.period", c.period, "s"},
-                         {"motor.gear_ratio", a.gear_ratio, "-"}};
+  const Known known[] = {
+      {"supply_voltage", c.vin, "V"},
+      {"control.error_gain", c.error_gain, c.drive == ServoDrive::voltage ? "1/rad" : "A/rad"},
+      {"control.max_pwm", c.max_pwm, "-"},
+      {"control.max_current", c.max_current, "A"},
+      {"control.kd_gain", c.kd_gain, "s"},
+      {"control.ki_gain", c.ki_gain, "1/s"},
+      {"control.deadband", c.deadband, "rad"},
+      {"control.period", c.period, "s"},
+      {"motor.gear_ratio", a.gear_ratio, "-"}};
   std::vector<std::string> notes;
   for (const auto& [key, source] : a.sources) {
     if (source.rfind("not published", 0) != 0) continue;

@@ -12,16 +12,16 @@
 namespace frictionlab::sim::servo_limits {
 
 // ---- a log's header and entries (data::check_servo_log) ----
-inline constexpr Limit kMass{0.0, 1e4, "kg"};              ///< mass, arm_mass
-inline constexpr Limit kLength{1e-6, 1e3, "m"};            ///< pendulum length
-inline constexpr Limit kKp{1e-6, 1e6, "-"};                ///< firmware gain (register units)
-inline constexpr Limit kKdKi{0.0, 1e6, "-"};               ///< firmware kd, ki (register units)
-inline constexpr Limit kSupply{0.1, 1000.0, "V"};          ///< vin, supply_voltage, --vin
-inline constexpr Limit kStep{1e-6, 10.0, "s"};             ///< dt, --resample, control.period
-inline constexpr Limit kTimestamp{-1e10, 1e10, "s"};       ///< entries[].timestamp (epoch fits)
-inline constexpr Limit kAngle{-1e6, 1e6, "rad"};           ///< position, goal_position
-inline constexpr Limit kSpeed{-1e5, 1e5, "rad/s"};         ///< entries[].speed
-inline constexpr Limit kCurrent{-1e4, 1e4, "A"};           ///< entries[].current (in amps)
+inline constexpr Limit kMass{0.0, 1e4, "kg"};         ///< mass, arm_mass
+inline constexpr Limit kLength{1e-6, 1e3, "m"};       ///< pendulum length
+inline constexpr Limit kKp{1e-6, 1e6, "-"};           ///< firmware gain (register units)
+inline constexpr Limit kKdKi{0.0, 1e6, "-"};          ///< firmware kd, ki (register units)
+inline constexpr Limit kSupply{0.1, 1000.0, "V"};     ///< vin, supply_voltage, --vin
+inline constexpr Limit kStep{1e-6, 10.0, "s"};        ///< dt, --resample, control.period
+inline constexpr Limit kTimestamp{-1e10, 1e10, "s"};  ///< entries[].timestamp (epoch fits)
+inline constexpr Limit kAngle{-1e6, 1e6, "rad"};      ///< position, goal_position
+inline constexpr Limit kSpeed{-1e5, 1e5, "rad/s"};    ///< entries[].speed
+inline constexpr Limit kCurrent{-1e4, 1e4, "A"};      ///< entries[].current (in amps)
 
 // ---- model parameters (BAM keys; check_servo_params, --range) ----
 inline constexpr Limit kTorqueConstant{1e-6, 1e3, "N m/A"};  ///< kt

@@ -141,9 +141,8 @@ inline std::string_view servo_param_key_of_symbol(std::string_view symbol) noexc
   for (std::string_view key :
        {"friction_base", "friction_viscous", "friction_stribeck", "dtheta_stribeck", "alpha",
         "load_friction_base", "load_friction_stribeck", "load_friction_motor",
-        "load_friction_external", "load_friction_motor_stribeck",
-        "load_friction_external_stribeck", "load_friction_motor_quad",
-        "load_friction_external_quad"})
+        "load_friction_external", "load_friction_motor_stribeck", "load_friction_external_stribeck",
+        "load_friction_motor_quad", "load_friction_external_quad"})
     if (servo_param_symbol(key) == symbol) return key;
   return symbol;
 }
@@ -162,8 +161,7 @@ inline ServoRange servo_param_range(const ServoActuator& a, std::string_view key
   if (key == "load_friction_stribeck" || key == "load_friction_motor_stribeck" ||
       key == "load_friction_external_stribeck")
     return {0.0, 1.0};
-  if (key == "load_friction_motor_quad" || key == "load_friction_external_quad")
-    return {0.0, 0.01};
+  if (key == "load_friction_motor_quad" || key == "load_friction_external_quad") return {0.0, 0.01};
   if (key == "dtheta_stribeck") return {0.01, 5.0};
   if (key == "alpha") return {1.0, 10.0};
   if (key == "friction_viscous") return {0.0, 1.0};

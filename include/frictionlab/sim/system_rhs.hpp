@@ -7,8 +7,8 @@
 // friction model's invariant bound M::state_bound(p) [m] (LuGre, elasto-plastic: max g / sigma0;
 // Dahl: Fc / sigma0), so that |s| <= 1 on the invariant set:
 //   stick-slip:  x' = v,  v' = (k (v_drive t - x) - F(v, z)) / m,           s' = z'(v, z) / z_b
-//   belt:        x' = v,  v' = (-k x - F(v - v_drive, z)) / m,             s' = z'(v - v_drive, z) / z_b
-//   joint:       q' = qd, qd' = (tau(t) - mgCx cos q + mgCy sin q - tau_f(qd, z)) / I,
+//   belt:        x' = v,  v' = (-k x - F(v - v_drive, z)) / m,             s' = z'(v - v_drive, z)
+//   / z_b joint:       q' = qd, qd' = (tau(t) - mgCx cos q + mgCy sin q - tau_f(qd, z)) / I,
 //                s' = z'(qd, z) / z_b                                       (04_* eq. 1)
 // with F = M::force(p, {z}, v) and z' = M::derivative(p, {z}, v).z, z = z_b s.
 //

@@ -2,9 +2,9 @@
 //
 // a. Stick-slip benchmark (Armstrong-Helouvry 1991; Canudas de Wit et al. 1995, sec. V):
 //    a mass m [kg] on fixed ground, tied by a spring k [N/m] to a point pulled at constant speed
-//    v_drive [m/s]:          m*xdd = k*(v_drive*t - x) - F(v, z),        friction at velocity v = xd.
-//    Belt variant (belt = true): the mass is tied to a wall by the spring and lies on a belt moving
-//    at v_drive:             m*xdd = -k*x - F(v_rel, z),  v_rel = xd - v_drive.
+//    v_drive [m/s]:          m*xdd = k*(v_drive*t - x) - F(v, z),        friction at velocity v =
+//    xd. Belt variant (belt = true): the mass is tied to a wall by the spring and lies on a belt
+//    moving at v_drive:             m*xdd = -k*x - F(v_rel, z),  v_rel = xd - v_drive.
 // b. One rotary joint (04_* eq. 1), torque driven:
 //    I*qdd + mgCx*cos(q) - mgCy*sin(q) + tau_f(qd, z) = tau(t).
 //
@@ -71,16 +71,17 @@ struct StickSlipSpec {
 };
 
 struct JointSpec {
-  double I = 0.05;       ///< inertia about the axis [kg m^2], > 0
-  double mgCx = 0.0;     ///< gravity term [N m] (04_* eq. 1)
-  double mgCy = 0.0;     ///< gravity term [N m]
+  double I = 0.05;    ///< inertia about the axis [kg m^2], > 0
+  double mgCx = 0.0;  ///< gravity term [N m] (04_* eq. 1)
+  double mgCy = 0.0;  ///< gravity term [N m]
   /// Applied torque: a sampled record tau(t) [N m], linearly interpolated (held constant
-  /// outside its range), if tau_t is non-empty; else tau(t) = tau_offset + tau_amp*sin(2 pi tau_freq t).
+  /// outside its range), if tau_t is non-empty; else tau(t) = tau_offset + tau_amp*sin(2 pi
+  /// tau_freq t).
   std::vector<double> tau_t, tau;
   double tau_offset = 0.0, tau_amp = 1.0, tau_freq = 0.5;
-  double q0 = 0.0;       ///< initial angle [rad]
-  double qd0 = 0.0;      ///< initial angular velocity [rad/s]
-  double t_end = 10.0;   ///< end time [s], > 0
+  double q0 = 0.0;      ///< initial angle [rad]
+  double qd0 = 0.0;     ///< initial angular velocity [rad/s]
+  double t_end = 10.0;  ///< end time [s], > 0
 };
 
 /// The coupled systems of this header: the stick-slip benchmark (or its belt variant) and the
@@ -100,10 +101,10 @@ std::optional<SystemIntegrator> parse_integrator(std::string_view name);
 
 struct SimOptions {
   SystemIntegrator integrator = SystemIntegrator::trbdf2;  ///< recommended real-time scheme
-  double h = 1e-3;          ///< fixed step (rosenbrock, trbdf2) [s]; cvode: max step if > 0
-  double output_dt = 0.0;   ///< output sampling [s]; 0 = every step h (cvode: every h)
-  double rtol = 1e-8;       ///< cvode relative tolerance
-  double atol = 1e-10;      ///< cvode absolute tolerance (applied to scaled states)
+  double h = 1e-3;         ///< fixed step (rosenbrock, trbdf2) [s]; cvode: max step if > 0
+  double output_dt = 0.0;  ///< output sampling [s]; 0 = every step h (cvode: every h)
+  double rtol = 1e-8;      ///< cvode relative tolerance
+  double atol = 1e-10;     ///< cvode absolute tolerance (applied to scaled states)
   /// Called with the time [s] of every output sample once it is stored (from the integration
   /// loop, never from inside the ODE solver), or empty. An exception it throws stops the
   /// simulation and propagates unchanged (workflows::simulate_system reports progress and

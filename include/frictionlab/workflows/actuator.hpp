@@ -1,8 +1,9 @@
 // frictionlab workflows: fit_actuator and eval_actuator, the servo actuator models M1..M6 of the
 // BAM package (reference 002) fitted to pendulum logs, selected on held-out logs, and evaluated
-// on logs (docs/actuators.md). The numerics are identify/servo_fit; this layer builds the fit options, runs the fits and the selection and collects everything the
-// tool prints and writes (io/actuator_json writes summary.json and eval-actuator's JSON). The
-// actuator comes resolved (io::servo_actuator_for_logs): nothing here reads a file.
+// on logs (docs/actuators.md). The numerics are identify/servo_fit; this layer builds the fit
+// options, runs the fits and the selection and collects everything the tool prints and writes
+// (io/actuator_json writes summary.json and eval-actuator's JSON). The actuator comes resolved
+// (io::servo_actuator_for_logs): nothing here reads a file.
 //
 // Inputs are logs in memory (io::read_servo_log_set reads them; prepare_servo_logs selects and
 // resamples them) and parameter sets in memory (io::read_servo_params). A log's `file` is used
@@ -24,8 +25,8 @@
 #include "frictionlab/data/servo_log.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
-#include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/sim/servo.hpp"
+#include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/workflows/progress.hpp"
 #include "frictionlab/workflows/verdict.hpp"
 
@@ -73,7 +74,7 @@ struct ServoLogPreparation {
 };
 
 struct PreparedServoLogs {
-  std::vector<data::ServoLog> logs;   ///< the selected logs, processed, in the order read
+  std::vector<data::ServoLog> logs;  ///< the selected logs, processed, in the order read
   /// In the order met: "FILE: already at a fixed step (dt = X), resampled again to Y".
   std::vector<std::string> warnings;
 };
@@ -95,16 +96,16 @@ struct FitActuatorOptions {
   std::vector<ActuatorModel> models{ActuatorModel::M1, ActuatorModel::M2, ActuatorModel::M3,
                                     ActuatorModel::M4, ActuatorModel::M5, ActuatorModel::M6};
   identify::ServoValidation validation{identify::ServoValidation::Kind::leave_kp, 0.0, 4};
-  long trials = 3000;           ///< objective evaluations per fit (CMA-ES budget), > 0
-  double time_budget = 0.0;     ///< wall time per fit [s]; 0: none
-  std::uint64_t seed = 1;       ///< results are deterministic for a seed
+  long trials = 3000;        ///< objective evaluations per fit (CMA-ES budget), > 0
+  double time_budget = 0.0;  ///< wall time per fit [s]; 0: none
+  std::uint64_t seed = 1;    ///< results are deterministic for a seed
   /// Threads; 0: all cores. Cross-validation runs its fits concurrently, a single split
   /// evaluates each CMA-ES generation in parallel (identify::fit_and_select_servo_models); the
   /// results do not depend on it.
   int threads = 0;
-  int restarts = 9;             ///< IPOP restarts per fit
-  double sigma0 = 0.25;         ///< initial CMA-ES step in the normalised box
-  double velocity_weight = 0.0; ///< [s] weight of the mean absolute velocity error in the loss
+  int restarts = 9;              ///< IPOP restarts per fit
+  double sigma0 = 0.25;          ///< initial CMA-ES step in the normalised box
+  double velocity_weight = 0.0;  ///< [s] weight of the mean absolute velocity error in the loss
   /// [rad/A] weight of the mean absolute motor-current error in the loss
   /// (identify::ServoLossOptions::current_weight); negative: automatic, i.e.
   /// identify::servo_current_weight of the logs (0 when none has a current of known unit)
@@ -126,8 +127,8 @@ struct FitActuatorOptions {
 /// One fitted model.
 struct ActuatorModelOutcome {
   ActuatorModel model = ActuatorModel::M1;
-  std::string name;              ///< "m1" .. "m6" (its parameter file is NAME.json)
-  int n_parameters = 0;          ///< number of identified parameters
+  std::string name;      ///< "m1" .. "m6" (its parameter file is NAME.json)
+  int n_parameters = 0;  ///< number of identified parameters
   /// The estimates, by BAM key in the model's order, with their units (sim/servo_limits.hpp):
   /// CMA-ES gives no standard errors (NaN, intervals NaN); at_limit: at an end of its search
   /// range (also in `at_bound`).
@@ -136,10 +137,10 @@ struct ActuatorModelOutcome {
   /// (eval-actuator's `mean` is the mean of the per-log MAEs; they differ when the logs'
   /// lengths differ)
   double train_mae = 0.0;
-  double validation_mae = -1.0;  ///< pooled over the validation logs [rad]; < 0: no validation
-  long evaluations = 0;          ///< objective evaluations of all its fits
-  double seconds = 0.0;          ///< sum of the wall times of its fits [s] (they may overlap)
-  sim::ServoSetup params;     ///< the parameter file (actuator, constants, fitted values)
+  double validation_mae = -1.0;       ///< pooled over the validation logs [rad]; < 0: no validation
+  long evaluations = 0;               ///< objective evaluations of all its fits
+  double seconds = 0.0;               ///< sum of the wall times of its fits [s] (they may overlap)
+  sim::ServoSetup params;             ///< the parameter file (actuator, constants, fitted values)
   std::vector<std::string> at_bound;  ///< parameter keys at an end of their search range
   /// Why the model is not ranked (identify::ServoModelReport::failed), empty when it is; its
   /// parameter file is then not written.
@@ -149,32 +150,32 @@ struct ActuatorModelOutcome {
 /// One log re-simulated with a model's parameters (identify::servo_simulate_log), thinned for
 /// plotting (the envelope of the measured and simulated positions over 300 buckets).
 struct ActuatorLogSeries {
-  std::string log;                     ///< the log's file name
-  double kp = 0;                       ///< its firmware gain
-  std::string trajectory;              ///< its trajectory name
+  std::string log;         ///< the log's file name
+  double kp = 0;           ///< its firmware gain
+  std::string trajectory;  ///< its trajectory name
   /// "validation" for a log held out of the recommended model's fit (validation kp=VALUE), else
   /// "training" (cross-validation delivers the refit on all logs)
   std::string role;
-  double mae = 0.0;                    ///< the recommended model's position MAE on it [rad]
-  double range = 0.0;                  ///< max - min of its measured position [rad]
-  std::vector<double> t;               ///< [s]
-  std::vector<double> position;        ///< measured [rad]
-  std::vector<double> goal_position;   ///< commanded [rad]
-  std::vector<double> simulated;       ///< simulated [rad]
+  double mae = 0.0;                   ///< the recommended model's position MAE on it [rad]
+  double range = 0.0;                 ///< max - min of its measured position [rad]
+  std::vector<double> t;              ///< [s]
+  std::vector<double> position;       ///< measured [rad]
+  std::vector<double> goal_position;  ///< commanded [rad]
+  std::vector<double> simulated;      ///< simulated [rad]
 };
 
 struct FitActuatorOutcome {
-  std::string actuator;              ///< the name of the actuator used
-  std::string actuator_choice;       ///< FitActuatorOptions::actuator_choice
-  double current_weight = 0.0;       ///< the current term's weight used [rad/A] (0: none)
-  std::string validation;            ///< servo_validation_name of the scheme
-  bool validated = false;            ///< false for validation "none"
-  std::vector<std::string> logs;     ///< file names (no directory) of the logs, in order
-  int threads = 1;                   ///< threads used
+  std::string actuator;                      ///< the name of the actuator used
+  std::string actuator_choice;               ///< FitActuatorOptions::actuator_choice
+  double current_weight = 0.0;               ///< the current term's weight used [rad/A] (0: none)
+  std::string validation;                    ///< servo_validation_name of the scheme
+  bool validated = false;                    ///< false for validation "none"
+  std::vector<std::string> logs;             ///< file names (no directory) of the logs, in order
+  int threads = 1;                           ///< threads used
   std::vector<ActuatorModelOutcome> models;  ///< in the order M1..M6 of those fitted
   /// Empty when no model has a finite error (every fit failed): `reason` then says so.
   std::optional<ActuatorModel> recommended;
-  std::string reason;                ///< "m3: the fewest parameters (7) among ...", or "none: ..."
+  std::string reason;  ///< "m3: the fewest parameters (7) among ...", or "none: ..."
   /// options.input_warnings, the constants the description borrows, then "m3: at the end of its
   /// range: K1, K2 (see --range)", one per model with such keys.
   std::vector<std::string> warnings;
@@ -184,7 +185,7 @@ struct FitActuatorOutcome {
   /// logs [rad] (eval-actuator's `mean`; NaN where there is no such log)
   double train_log_mean = std::numeric_limits<double>::quiet_NaN();
   double validation_log_mean = std::numeric_limits<double>::quiet_NaN();
-  Verdict verdict;                   ///< actuator_fit_verdict of this outcome
+  Verdict verdict;  ///< actuator_fit_verdict of this outcome
 };
 
 /// Fit `options.models` to the (processed) logs with CMA-ES, validate them as
@@ -199,8 +200,8 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
 
 /// A parameter set to evaluate.
 struct ServoParamSet {
-  std::string label;        ///< its name in the results (the CLI: the file name without .json)
-  std::string file;         ///< where it came from (a label only)
+  std::string label;  ///< its name in the results (the CLI: the file name without .json)
+  std::string file;   ///< where it came from (a label only)
   sim::ServoSetup params;
 };
 
@@ -223,10 +224,10 @@ struct EvalActuatorColumn {
 /// One log re-simulated with every parameter set (identify::servo_simulate_log), thinned for
 /// plotting: the envelope of the measured and every simulated position over 300 buckets.
 struct EvalActuatorSeries {
-  std::vector<double> t;                        ///< [s]
-  std::vector<double> position;                 ///< measured [rad]
-  std::vector<double> goal_position;            ///< commanded [rad]
-  std::vector<std::vector<double>> simulated;   ///< per parameter set, in their order [rad]
+  std::vector<double> t;                       ///< [s]
+  std::vector<double> position;                ///< measured [rad]
+  std::vector<double> goal_position;           ///< commanded [rad]
+  std::vector<std::vector<double>> simulated;  ///< per parameter set, in their order [rad]
 };
 
 struct EvalActuatorOutcome {
@@ -242,10 +243,10 @@ struct EvalActuatorOutcome {
 
 /// The mean absolute position error of the closed-loop re-simulation
 /// (identify::servo_log_error) of every log with every parameter set, and the thinned
-/// re-simulations (EvalActuatorSeries) the report draws. invalid_argument for no parameter set. identify::FitError for a
-/// raw log or an unknown supply voltage; invalid_argument "eval_actuator: no log" for no log.
-/// Progress: a line per log ("log 2 of 16: NAME") with the fraction done; cancellation is polled
-/// between logs.
+/// re-simulations (EvalActuatorSeries) the report draws. invalid_argument for no parameter set.
+/// identify::FitError for a raw log or an unknown supply voltage; invalid_argument "eval_actuator:
+/// no log" for no log. Progress: a line per log ("log 2 of 16: NAME") with the fraction done;
+/// cancellation is polled between logs.
 EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
                                   const std::vector<ServoParamSet>& params,
                                   const Progress& progress = {});
@@ -258,10 +259,10 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
 /// with "in N of M logs (A, B, C, ...): " (the first three names) and gives the per-log number
 /// as its range "LO .. HI".
 struct ActuatorFinding {
-  std::string log;      ///< file name of the log (no directory); empty: about all or several logs
-  std::string check;    ///< "gravity", "kp", "offset", "saturation", "supply", "gains", "current",
-                        ///< "max_torque", "unpublished"
-  bool warning = false; ///< false: a note (what the logs cannot tell), true: looks inconsistent
+  std::string log;       ///< file name of the log (no directory); empty: about all or several logs
+  std::string check;     ///< "gravity", "kp", "offset", "saturation", "supply", "gains", "current",
+                         ///< "max_torque", "unpublished"
+  bool warning = false;  ///< false: a note (what the logs cannot tell), true: looks inconsistent
   std::string message;
   std::vector<std::string> logs;  ///< the logs it is about (file names); empty: the whole set
 };
@@ -282,14 +283,14 @@ struct ActuatorCheckOptions {
 };
 
 struct ActuatorCheckOutcome {
-  std::string actuator;                 ///< its name
-  sim::ServoParams nominal;             ///< the nominal parameters simulated (see check_actuator)
-  sim::ServoParams fitted;              ///< the quick M1 fit as described
-  double nominal_mae = 0.0;             ///< pooled position MAE of the nominal set [rad]
-  double fitted_mae = 0.0;              ///< pooled position MAE of the quick fit [rad]
-  std::vector<ActuatorLogCheck> logs;   ///< in the order given
+  std::string actuator;                   ///< its name
+  sim::ServoParams nominal;               ///< the nominal parameters simulated (see check_actuator)
+  sim::ServoParams fitted;                ///< the quick M1 fit as described
+  double nominal_mae = 0.0;               ///< pooled position MAE of the nominal set [rad]
+  double fitted_mae = 0.0;                ///< pooled position MAE of the quick fit [rad]
+  std::vector<ActuatorLogCheck> logs;     ///< in the order given
   std::vector<ActuatorFinding> findings;  ///< all-log findings first, then per log
-  std::size_t warnings = 0;             ///< how many findings are warnings
+  std::size_t warnings = 0;               ///< how many findings are warnings
 };
 
 /// Check (processed) logs against an actuator description before a long fit: what looks

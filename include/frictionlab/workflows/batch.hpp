@@ -52,5 +52,4 @@ SimulateBatchOutcome simulate_batch(std::span<const LuGre<double>::Params> sets,
                                     std::span<const double> t, std::span<const double> v,
                                     const Progress& progress = {});
 
-
 }  // namespace frictionlab::workflows

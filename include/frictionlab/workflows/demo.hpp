@@ -58,15 +58,15 @@ struct StickSlipRun {
   std::string short_name;  ///< "TR-BDF2 10 ms", ...
   sim::SimOptions options;
   sim::SystemTrajectory trajectory;
-  double seconds = 0;       ///< wall time of the run [s]
-  double max_dx = 0;        ///< max |x - x_reference| over the output grid [m] (0: reference)
-  bool reference = false;   ///< the CVODE run the others are compared with
+  double seconds = 0;      ///< wall time of the run [s]
+  double max_dx = 0;       ///< max |x - x_reference| over the output grid [m] (0: reference)
+  bool reference = false;  ///< the CVODE run the others are compared with
 };
 
 struct StickSlipComparison {
   sim::StickSlipSpec spec;
   LuGre<double>::Params friction;
-  double peak_elongation = 0;  ///< max |v_drive t - x| of the reference [m]
+  double peak_elongation = 0;      ///< max |v_drive t - x| of the reference [m]
   std::vector<StickSlipRun> runs;  ///< the reference last
 };
 
@@ -80,11 +80,11 @@ struct ParameterCheck {
 };
 
 struct DemoIdentification {
-  double Km = 0;                      ///< true torque constant [Nm/A]
-  LuGre<double>::Params truth;        ///< true friction
+  double Km = 0;                ///< true torque constant [Nm/A]
+  LuGre<double>::Params truth;  ///< true friction
   identify::SyntheticOptions train_options, validation_options;
-  data::Record train, validation;     ///< t, current, velocity, torque (force)
-  identify::FitResult fit;            ///< lsq fit on `train`
+  data::Record train, validation;        ///< t, current, velocity, torque (force)
+  identify::FitResult fit;               ///< lsq fit on `train`
   identify::Metrics validation_metrics;  ///< of `fit` on `validation`
   std::vector<ParameterCheck> parameters;
 };

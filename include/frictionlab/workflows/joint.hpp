@@ -5,8 +5,8 @@
 // fit_joint, in order:
 //   1. every record through the preprocessing pipeline of identify/joint_data.hpp
 //      (options.prep; with no low-pass given, the one identify::choose_joint_lowpass chooses
-//      from the training record, for every record alike); with a desired record (closed-loop oe), its trajectory attached to the
-//      training record (identify::attach_desired);
+//      from the training record, for every record alike); with a desired record (closed-loop oe),
+//      its trajectory attached to the training record (identify::attach_desired);
 //   2. the method chain: idim (identify/joint_idim.hpp) or sr3 (identify/joint_sr3.hpp; the
 //      validation records supply its AIC observations), or oe (identify/joint_oe.hpp) started
 //      from idim, from sr3 (each run as in 2 first) or from a given model; closed-loop oe takes
@@ -75,8 +75,8 @@ struct FitJointOptions {
   identify::JointSr3Options sr3{};    ///< K, n_viscous, delta, sigma0_init, aic_observations, ...
   // oe
   JointInit init = JointInit::none;
-  sim::JointModel init_model{};    ///< oe's start with JointInit::model
-  std::string init_label;          ///< names init_model in the result (e.g. its file)
+  sim::JointModel init_model{};  ///< oe's start with JointInit::model
+  std::string init_label;        ///< names init_model in the result (e.g. its file)
   /// output, segment_s, max_step, max_iterations, closed_loop, ...; its `progress` is replaced
   /// by the workflow's Progress. closed_loop needs a desired record.
   identify::JointOeOptions oe{};
@@ -103,7 +103,7 @@ struct JointOeRun {
   std::string init;  ///< "idim", "sr3" or FitJointOptions::init_label
   bool closed_loop = false;
   std::optional<JointControllerReport> controller;  ///< closed loop only
-  double start_torque_rel_error = 0;  ///< the start's training torque error [-]
+  double start_torque_rel_error = 0;                ///< the start's training torque error [-]
   identify::JointOeResult result;
   /// Open loop: the squared relative errors of the fitted channels (position, velocity or both)
   /// summed, of the start and of oe's result on the training record (closed loop: NaN).
@@ -132,11 +132,11 @@ struct FitJointOutcome {
   /// oe's when its result is kept (an oe that kept its start: the start's, i.e. idim's or none);
   /// none for sr3 and for a start read from a file.
   std::optional<identify::Reliability> reliability;
-  std::optional<identify::JointIdimResult> idim;  ///< method idim, or oe from idim
-  std::optional<identify::JointSr3Result> sr3;    ///< method sr3, or oe from sr3
-  std::optional<JointOeRun> oe;                   ///< method oe
-  identify::JointEvaluation training;             ///< model on training_data
-  std::vector<identify::JointEvaluation> validation;  ///< model on validation_data[i]
+  std::optional<identify::JointIdimResult> idim;         ///< method idim, or oe from idim
+  std::optional<identify::JointSr3Result> sr3;           ///< method sr3, or oe from sr3
+  std::optional<JointOeRun> oe;                          ///< method oe
+  identify::JointEvaluation training;                    ///< model on training_data
+  std::vector<identify::JointEvaluation> validation;     ///< model on validation_data[i]
   std::vector<identify::StaticCurvePoint> static_curve;  ///< on the training record
   JointSteadyCurve steady_curve;  ///< the model's, over the training velocity range
   double run_time_s = 0;          ///< wall time of fit_joint [s]
@@ -154,8 +154,8 @@ struct FitJointOutcome {
 /// training record (identify::attach_desired), needed by oe.closed_loop. Progress: oe's
 /// iterations and the controller's gains; checked between records and methods.
 FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
-                         const std::optional<data::Record>& desired,
-                         const FitJointOptions& options, const Progress& progress = {});
+                          const std::optional<data::Record>& desired,
+                          const FitJointOptions& options, const Progress& progress = {});
 
 struct EvalJointOptions {
   identify::JointPrepOptions prep{};  ///< preprocessing of every record
@@ -178,6 +178,6 @@ struct EvalJointOutcome {
 
 /// The error measures of `model` on every record (header). Checked between records.
 EvalJointOutcome eval_joint(const sim::JointModel& model, const std::vector<data::Record>& records,
-                           const EvalJointOptions& options, const Progress& progress = {});
+                            const EvalJointOptions& options, const Progress& progress = {});
 
 }  // namespace frictionlab::workflows

@@ -16,7 +16,8 @@ namespace frictionlab::workflows {
 /// Sample indices of n samples to plot: all of them if n <= 2 buckets; otherwise, per bucket of
 /// equal sample count, its first and last sample and the smallest and largest sample of each of
 /// `series` (each at least n long), in sample order: the envelope a plot of every sample shows.
-std::vector<std::size_t> envelope_indices(std::size_t n, const std::vector<const std::vector<double>*>& series,
+std::vector<std::size_t> envelope_indices(std::size_t n,
+                                          const std::vector<const std::vector<double>*>& series,
                                           std::size_t buckets);
 
 /// x with every value rounded to 7 significant digits (plot data: keeps the result files small);
@@ -63,16 +64,16 @@ FitReportData fit_report_data(const FitOutcome& f, int max_buckets = 1000, int b
 /// A joint record and the model's simulation of it, thinned for plotting like FitReportData's
 /// series (the envelope of the torque and position per bucket), values rounded to 7 digits.
 struct JointRecordSeries {
-  std::string name;                 ///< the record's source
-  std::vector<double> t;            ///< [s]
-  std::vector<double> q, q_sim;     ///< measured and simulated position [rad]
-  std::vector<double> qd, qd_sim;   ///< measured and simulated velocity [rad/s]
+  std::string name;                   ///< the record's source
+  std::vector<double> t;              ///< [s]
+  std::vector<double> q, q_sim;       ///< measured and simulated position [rad]
+  std::vector<double> qd, qd_sim;     ///< measured and simulated velocity [rad/s]
   std::vector<double> tau, tau_pred;  ///< applied and inverse-model torque [N m]
 };
 
 /// The series of record `d` and its evaluation `e` (identify::evaluate_joint). Throws
 /// std::invalid_argument if the evaluation's series do not match the record's length.
-JointRecordSeries joint_record_series(const identify::JointData& d, const identify::JointEvaluation& e,
-                                      int max_buckets = 1000);
+JointRecordSeries joint_record_series(const identify::JointData& d,
+                                      const identify::JointEvaluation& e, int max_buckets = 1000);
 
 }  // namespace frictionlab::workflows

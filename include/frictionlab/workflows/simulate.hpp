@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/models/common.hpp"
+#include "frictionlab/models/model_spec.hpp"
 #include "frictionlab/sim/systems.hpp"
 #include "frictionlab/workflows/progress.hpp"
 
@@ -34,10 +34,10 @@ struct ModelInput {
 /// The same input without ownership (spans over the caller's arrays: the Python binding reads
 /// NumPy arrays in place). A ModelInput converts to it implicitly.
 struct ModelInputView {
-  std::span<const double> t;  ///< sample times [s]
-  std::span<const double> v;  ///< velocity [m/s] at every t, or empty
-  std::span<const double> x;  ///< displacement [m] at every t, or empty
-  std::string_view source;    ///< label of the input in messages
+  std::span<const double> t;    ///< sample times [s]
+  std::span<const double> v;    ///< velocity [m/s] at every t, or empty
+  std::span<const double> x;    ///< displacement [m] at every t, or empty
+  std::string_view source;      ///< label of the input in messages
   std::span<const long> lines;  ///< line of each sample in `source`, or empty
 
   ModelInputView() = default;
@@ -74,12 +74,12 @@ inline constexpr double kMaxSubsteps = 1e8;
 double substep_count(std::span<const double> t, double max_substep);
 
 struct SimulateModelOutcome {
-  std::string model;           ///< the model's name ("lugre", ...)
-  Hold hold = Hold::linear;    ///< the hold used
-  std::vector<double> t;       ///< sample times [s] (the input's)
-  std::vector<double> x;       ///< the input displacement [m]; empty for a velocity input
-  std::vector<double> v;       ///< velocity [m/s] driving the model (the input's, or from x)
-  std::vector<double> F;       ///< friction force at every sample [N]
+  std::string model;         ///< the model's name ("lugre", ...)
+  Hold hold = Hold::linear;  ///< the hold used
+  std::vector<double> t;     ///< sample times [s] (the input's)
+  std::vector<double> x;     ///< the input displacement [m]; empty for a velocity input
+  std::vector<double> v;     ///< velocity [m/s] driving the model (the input's, or from x)
+  std::vector<double> F;     ///< friction force at every sample [N]
   std::vector<std::string> state_names;     ///< "z", "z1".."zn", or none (static models)
   std::vector<std::vector<double>> states;  ///< states[i][k]: state i at sample k [m]
   /// The model's invariant bound on |state| [m], 0 if it has none.
@@ -100,8 +100,8 @@ struct SimulateModelOutcome {
 /// std::runtime_error if the result is not finite or a force exceeds data::kMaxMagnitude (naming
 /// the time and the input's line); Cancelled.
 SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView& input,
-                               const SimulateModelOptions& options,
-                               const Progress& progress = {});
+                                    const SimulateModelOptions& options,
+                                    const Progress& progress = {});
 
 /// A coupled mechanical system (docs/simulation.md): which one, its parameters and its friction.
 struct SystemInput {
@@ -123,6 +123,6 @@ struct SimulateSystemOutcome {
 /// std::invalid_argument naming the parameter or option (h, output_dt, rtol, ...) for impossible
 /// specifications; std::runtime_error if the result is not finite (naming the time); Cancelled.
 SimulateSystemOutcome simulate_system(const SystemInput& system, const sim::SimOptions& options,
-                                 const Progress& progress = {});
+                                      const Progress& progress = {});
 
 }  // namespace frictionlab::workflows

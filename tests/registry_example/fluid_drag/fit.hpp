@@ -7,8 +7,8 @@
 namespace frictionlab::example {
 
 // Both coefficients are plain values bounded at 0 (a fit may find either to be 0).
-struct FluidDragFit : ReportsInternal {  // reports sigma2, cd as estimated
-  static constexpr bool dynamic = false;                 // no state
+struct FluidDragFit : ReportsInternal {                   // reports sigma2, cd as estimated
+  static constexpr bool dynamic = false;                  // no state
   static constexpr FitInit init = FitInit::static_curve;  // sigma2 from the static fit
   template <class S, int E>
   using Model = FluidDrag<S>;

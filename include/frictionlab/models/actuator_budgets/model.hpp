@@ -17,9 +17,11 @@
 //   M6: tau_fm = M5 + s(v) Q
 //       documentation:           Q = Keq tau_e^2 if |tau_m| > |tau_e|, else Kmq tau_m^2
 //       reference implementation (bam/model.py, quadratic_sign_gate = true):
-//                                Q = [sgn(tau_e) != sgn(tau_m)] * ( Keq tau_e^2 if |tau_e| < |tau_m|
+//                                Q = [sgn(tau_e) != sgn(tau_m)] * ( Keq tau_e^2 if |tau_e| <
+//                                |tau_m|
 //                                                                  Kmq tau_m^2 if |tau_e| > |tau_m|
-//                                                                  0           if |tau_e| = |tau_m| )
+//                                                                  0           if |tau_e| = |tau_m|
+//                                                                  )
 //       i.e. the quadratic term acts only when the motor and the load torque have opposite signs
 //       (numpy sign: sgn(0) = 0, so a zero torque against a non-zero one counts as opposite), and
 //       vanishes at the tie. Parameters fitted with BAM assume the gated form (the default).

@@ -1,5 +1,5 @@
-// frictionlab: validation of the the actuator friction budgets M1..M6 parameters (check(params); rules: docs/models.md,
-// "valid" columns; building blocks: models/param_checks.hpp).
+// frictionlab: validation of the the actuator friction budgets M1..M6 parameters (check(params);
+// rules: docs/models.md, "valid" columns; building blocks: models/param_checks.hpp).
 #pragma once
 
 #include <string>

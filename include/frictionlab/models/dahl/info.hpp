@@ -1,12 +1,13 @@
-// frictionlab: the registry descriptor of the Dahl model (what a descriptor holds: models/fields.hpp).
+// frictionlab: the registry descriptor of the Dahl model (what a descriptor holds:
+// models/fields.hpp).
 #pragma once
 
 #include <string_view>
 
-#include "frictionlab/models/fields.hpp"
 #include "frictionlab/models/dahl/fit.hpp"
 #include "frictionlab/models/dahl/model.hpp"
 #include "frictionlab/models/dahl/validation.hpp"
+#include "frictionlab/models/fields.hpp"
 
 namespace frictionlab {
 

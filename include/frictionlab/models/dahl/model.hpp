@@ -32,9 +32,9 @@ struct Dahl {
   using Scalar = S;
   struct Params {
     using Model = Dahl;  ///< the model these parameters belong to
-    S sigma0{1e5};  ///< rest stiffness dF/dx at F = 0 [N/m], > 0
-    S Fc{1};        ///< Coulomb friction level [N], > 0
-    S n{1};         ///< shape exponent [-], > 0 (1: the usual "rope" model; Dahl used 0..2)
+    S sigma0{1e5};       ///< rest stiffness dF/dx at F = 0 [N/m], > 0
+    S Fc{1};             ///< Coulomb friction level [N], > 0
+    S n{1};              ///< shape exponent [-], > 0 (1: the usual "rope" model; Dahl used 0..2)
   };
   struct State {
     S z{0};  ///< deflection [m], F = sigma0 * z

@@ -1,12 +1,13 @@
-// frictionlab: the registry descriptor of the elasto-plastic model (what a descriptor holds: models/fields.hpp).
+// frictionlab: the registry descriptor of the elasto-plastic model (what a descriptor holds:
+// models/fields.hpp).
 #pragma once
 
 #include <string_view>
 
-#include "frictionlab/models/fields.hpp"
 #include "frictionlab/models/elastoplastic/fit.hpp"
 #include "frictionlab/models/elastoplastic/model.hpp"
 #include "frictionlab/models/elastoplastic/validation.hpp"
+#include "frictionlab/models/fields.hpp"
 
 namespace frictionlab {
 

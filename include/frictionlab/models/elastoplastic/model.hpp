@@ -38,11 +38,10 @@ struct ElastoPlastic {
   using Scalar = S;
   struct Params {
     using Model = ElastoPlastic;  ///< the model these parameters belong to
-    S sigma0{1e5};            ///< bristle stiffness [N/m], > 0
-    S sigma1{S(316.227766)};  ///< bristle damping [N s/m], >= 0
-    S sigma2{S(0.4)};         ///< viscous coefficient [N s/m], >= 0
-    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2),
-                           StribeckShape::exponential};
+    S sigma0{1e5};                ///< bristle stiffness [N/m], > 0
+    S sigma1{S(316.227766)};      ///< bristle damping [N s/m], >= 0
+    S sigma2{S(0.4)};             ///< viscous coefficient [N s/m], >= 0
+    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2), StribeckShape::exponential};
     S z_ba{S(5e-6)};  ///< breakaway displacement [m], 0 < z_ba < min g / sigma0
   };
   struct State {
@@ -147,7 +146,7 @@ struct ElastoPlastic {
     const double ratio = double_value(xi / ((zm - p.z_ba) / S(4)));
     const int nsub = ratio < double(kBlendSubsteps)      ? kBlendSubsteps
                      : ratio > double(kMaxBlendSubsteps) ? kMaxBlendSubsteps
-                                                          : static_cast<int>(std::ceil(ratio));
+                                                         : static_cast<int>(std::ceil(ratio));
     const S d = xi / S(nsub);
     if (!(d > S(0))) return State{s * w};
     for (int j = 0; j < nsub; ++j) w = blend_substep(w, d, zm, p.z_ba);

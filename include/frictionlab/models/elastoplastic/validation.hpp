@@ -20,8 +20,8 @@ inline std::vector<ParamIssue> check(const ElastoPlastic<double>::Params& p) {
   const bool curve_ok = validation_detail::check_curve(c, p.curve, /*g_divides=*/true);
   if (c.finite("z_ba", p.z_ba) && s0 && curve_ok && !ElastoPlastic<double>::z_ba_valid(p)) {
     const double zmax = ElastoPlastic<double>::gmin(p) / p.sigma0;
-    c.error("z_ba", "must satisfy 0 < z_ba < min(Fc, Fs)/sigma0 = " +
-                        format_number(zmax) + " m, got " + format_exact(p.z_ba));
+    c.error("z_ba", "must satisfy 0 < z_ba < min(Fc, Fs)/sigma0 = " + format_number(zmax) +
+                        " m, got " + format_exact(p.z_ba));
   }
   return out;
 }

@@ -48,9 +48,9 @@ struct GmsFit : CurveChoice {
     constexpr double eps = 1e-6;
     const double L = std::log((1 - eps) / (eps * sum));  // ln(nu_{m-1} (1 - eps) / eps)
     for (int i = 0; i + 1 < m; ++i) nat[at(head + n + i)] = nested_nat[at(head + m + i)] + L;
-    nat[at(head + n + m - 1)] = L;                    // w[n-2]: the nested last element
-    nat[at(head + m)] = nat[at(head + m - 1)];        // k[n-1]
-    nat.back() = nested_nat.back();                   // C
+    nat[at(head + n + m - 1)] = L;              // w[n-2]: the nested last element
+    nat[at(head + m)] = nat[at(head + m - 1)];  // k[n-1]
+    nat.back() = nested_nat.back();             // C
   }
 
   void declare(FitParamList& b) const {
@@ -58,7 +58,8 @@ struct GmsFit : CurveChoice {
     b.curve(asym, true, FitScale::log);
     for (int i = 0; i < n; ++i)
       b.add("k[" + std::to_string(i) + "]", Unit::stiffness, FitScale::log, false);
-    for (int i = 0; i + 1 < n; ++i) b.add("w[" + std::to_string(i) + "]", Unit::none, FitScale::free, false);
+    for (int i = 0; i + 1 < n; ++i)
+      b.add("w[" + std::to_string(i) + "]", Unit::none, FitScale::free, false);
     b.add("C", Unit::force_rate, FitScale::log, false);
   }
   template <class S, int E>
@@ -92,7 +93,8 @@ struct GmsFit : CurveChoice {
       const auto& pi = internal[static_cast<std::size_t>(i)];
       out.push_back({pi.field, pi.unit, i});
     }
-    for (int i = 0; i < n; ++i) out.push_back({"k[" + std::to_string(i) + "]", Unit::stiffness, head + i});
+    for (int i = 0; i < n; ++i)
+      out.push_back({"k[" + std::to_string(i) + "]", Unit::stiffness, head + i});
     for (int i = 0; i < n; ++i) out.push_back({"nu[" + std::to_string(i) + "]", Unit::none, -1});
     out.push_back({"C", Unit::force_rate, static_cast<int>(internal.size()) - 1});
   }

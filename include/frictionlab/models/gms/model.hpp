@@ -47,14 +47,13 @@ struct GMS {
   using Scalar = S;
   static constexpr int kMaxElements = N;
   struct Params {
-    using Model = GMS;  ///< the model these parameters belong to
-    int n{1};                   ///< number of elements used, 1..N
+    using Model = GMS;           ///< the model these parameters belong to
+    int n{1};                    ///< number of elements used, 1..N
     std::array<S, N> k{S(1e5)};  ///< element stiffnesses [N/m], > 0 (first n used)
     std::array<S, N> nu{S(1)};   ///< element weights [-], > 0, sum over the first n = 1
-    S C{20};                    ///< attraction parameter of the slip law [N/s], > 0
-    S sigma2{S(0.4)};           ///< viscous coefficient [N s/m], >= 0
-    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2),
-                           StribeckShape::exponential};
+    S C{20};                     ///< attraction parameter of the slip law [N/s], > 0
+    S sigma2{S(0.4)};            ///< viscous coefficient [N s/m], >= 0
+    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2), StribeckShape::exponential};
   };
   struct State {
     std::array<S, N> z{};            ///< element deflections [m], F_i = k_i z_i

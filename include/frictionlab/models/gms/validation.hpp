@@ -27,9 +27,8 @@ std::vector<ParamIssue> check_gms(const typename GMS<double, N>::Params& p) {
       sum += p.nu[k];
     }
     if (nu_ok && std::abs(sum - 1) > 1e-6)
-      c.error("nu",
-              "the weights must sum to 1 (within 1e-6), got sum = " + format_exact(sum) +
-                  " (the steady state would not be the Stribeck curve)");
+      c.error("nu", "the weights must sum to 1 (within 1e-6), got sum = " + format_exact(sum) +
+                        " (the steady state would not be the Stribeck curve)");
   }
   c.positive("C", p.C);
   c.nonnegative("sigma2", p.sigma2);

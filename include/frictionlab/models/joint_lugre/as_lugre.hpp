@@ -4,7 +4,8 @@
 // "Shipping a joint fit").
 //
 // With the exact sign (K = 0), at most one Stribeck term and a viscous series of at most the
-// linear power (terms with a zero coefficient do not count), the joint LuGre's equations (joint_lugre/model.hpp)
+// linear power (terms with a zero coefficient do not count), the joint LuGre's equations
+// (joint_lugre/model.hpp)
 //   tau_f = sigma0 z + sigma1 zdot + cv_1 qd,   zdot = qd - sigma0 |qd| / g(qd) z,
 //   g(qd) = Fc + Fs_1 exp(-|qd / Omega_s|^delta_1)
 // are the LuGre equations (lugre/model.hpp, stribeck_curve.hpp)
@@ -28,9 +29,9 @@ namespace frictionlab {
 /// Why a joint LuGre set has no LuGre equivalent (none: it has one).
 enum class JointLuGreObstacle {
   none,
-  tanh_sign,          ///< K > 0 (the paper's model B): sg = tanh(K qd), LuGre has sgn
-  stribeck_terms,     ///< more than one Stribeck term with Fs != 0: g is a sum of exponentials
-  viscous_powers,     ///< a non-zero cv of qd^2 or a higher power
+  tanh_sign,       ///< K > 0 (the paper's model B): sg = tanh(K qd), LuGre has sgn
+  stribeck_terms,  ///< more than one Stribeck term with Fs != 0: g is a sum of exponentials
+  viscous_powers,  ///< a non-zero cv of qd^2 or a higher power
 };
 
 template <class S>
@@ -53,7 +54,8 @@ JointLuGreAsLuGre<S> as_lugre(const typename JointLuGre<S>::Params& p) noexcept 
       dip = i;
     }
   bool higher_powers = false;
-  for (int i = 1; i < p.n_viscous; ++i) higher_powers = higher_powers || p.cv[static_cast<std::size_t>(i)] != S(0);
+  for (int i = 1; i < p.n_viscous; ++i)
+    higher_powers = higher_powers || p.cv[static_cast<std::size_t>(i)] != S(0);
   if (p.K > S(0)) {
     out.obstacle = JointLuGreObstacle::tanh_sign;
   } else if (dips > 1) {

@@ -1,4 +1,5 @@
-// frictionlab: the registry descriptor of the joint LuGre (reference 004) model (what a descriptor holds: models/fields.hpp).
+// frictionlab: the registry descriptor of the joint LuGre (reference 004) model (what a descriptor
+// holds: models/fields.hpp).
 #pragma once
 
 #include <string_view>
@@ -18,7 +19,8 @@ struct JointLuGreInfo : PlainInfo<JointLuGre<double>::Params> {
     v.number("sigma1", p.sigma1, Unit::damping);
     v.number("Fc", p.Fc, Unit::force);
     v.array("cv", p.n_viscous, p.cv, Unit::other);
-    v.array_pair("Fs", "delta", "Stribeck term", p.n_stribeck, p.Fs, p.delta, Unit::force, Unit::none);
+    v.array_pair("Fs", "delta", "Stribeck term", p.n_stribeck, p.Fs, p.delta, Unit::force,
+                 Unit::none);
     v.number("Omega_s", p.Omega_s, Unit::velocity);
     v.number("K", p.K, Unit::other);
   }

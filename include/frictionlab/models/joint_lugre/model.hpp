@@ -46,14 +46,14 @@ namespace frictionlab {
 template <class S>
 struct JointLuGre {
   using Scalar = S;
-  static constexpr int kMaxViscous = 8;   ///< largest power of the viscous series
+  static constexpr int kMaxViscous = 8;    ///< largest power of the viscous series
   static constexpr int kMaxStribeck = 16;  ///< most exponential Stribeck terms
 
   struct Params {
     using Model = JointLuGre;  ///< the model these parameters belong to
-    S sigma0{1e4};   ///< bristle stiffness [N m/rad], > 0
-    S sigma1{0};     ///< bristle damping [N m s/rad], >= 0
-    S Fc{1};         ///< Coulomb level [N m], the constant part of g
+    S sigma0{1e4};             ///< bristle stiffness [N m/rad], > 0
+    S sigma1{0};               ///< bristle damping [N m s/rad], >= 0
+    S Fc{1};                   ///< Coulomb level [N m], the constant part of g
     /// Viscous series tau_v = sum cv[i-1] qd^i, i = 1..n_viscous; cv[i-1] in [N m (s/rad)^i].
     int n_viscous{1};
     std::array<S, kMaxViscous> cv{};
@@ -63,7 +63,7 @@ struct JointLuGre {
     std::array<S, kMaxStribeck> Fs{};
     std::array<S, kMaxStribeck> delta{};
     S Omega_s{S(0.01)};  ///< Stribeck velocity [rad/s], > 0
-    S K{0};           ///< tanh gain [s/rad]; 0: exact sign (model A), > 0: tanh(K qd) (model B)
+    S K{0};              ///< tanh gain [s/rad]; 0: exact sign (model A), > 0: tanh(K qd) (model B)
   };
   struct State {
     S z{0};  ///< mean bristle deflection [rad]

@@ -31,8 +31,8 @@ inline std::vector<ParamIssue> check(const JointLuGre<double>::Params& p) {
       c.finite(element("cv", i), p.cv[static_cast<std::size_t>(i)]);
   }
   if (p.n_stribeck < 0 || p.n_stribeck > M::kMaxStribeck) {
-    c.error("n_stribeck", "must be between 0 and " + std::to_string(M::kMaxStribeck) +
-                              ", got " + std::to_string(p.n_stribeck));
+    c.error("n_stribeck", "must be between 0 and " + std::to_string(M::kMaxStribeck) + ", got " +
+                              std::to_string(p.n_stribeck));
     levels_ok = false;
   } else {
     for (int i = 0; i < p.n_stribeck; ++i) {
@@ -42,8 +42,10 @@ inline std::vector<ParamIssue> check(const JointLuGre<double>::Params& p) {
     }
   }
   if (levels_ok && !(M::g_min(p) > 0))
-    c.error("Fc", "g(qd) = Fc + sum Fs[i] exp(-|qd/Omega_s|^delta[i]) must stay > 0 at every "
-                  "velocity: Fc + sum of the negative Fs[i] = " + format_exact(M::g_min(p)));
+    c.error("Fc",
+            "g(qd) = Fc + sum Fs[i] exp(-|qd/Omega_s|^delta[i]) must stay > 0 at every "
+            "velocity: Fc + sum of the negative Fs[i] = " +
+                format_exact(M::g_min(p)));
   return out;
 }
 

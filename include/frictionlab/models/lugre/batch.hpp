@@ -8,7 +8,8 @@
 //   dz_i/dt = v - a_i(v) z_i,   a_i(v) = sigma0_i |v| / g_i(v)                         [1/s]
 //   F_i     = sigma0_i z_i + sigma1_i(v) dz_i/dt + sigma2_i v                            [N]
 //   g_i(v)  = Fc_i + (Fs_i - Fc_i) s_i(|v| / vs_i), on the side of sgn(v) (v = 0: the v > 0 side)
-//             s(r) = exp(-r^alpha) (exponential) or 1 / (1 + r^alpha) (rational)  (stribeck_curve.hpp)
+//             s(r) = exp(-r^alpha) (exponential) or 1 / (1 + r^alpha) (rational)
+//             (stribeck_curve.hpp)
 //   sigma1_i(v) = sigma1_i exp(-(v / vd_i)^2) if vd_i > 0, else sigma1_i
 //
 // Units: z [m], v [m/s], t and h [s], forces [N], sigma0 [N/m], sigma1 and sigma2 [N s/m].
@@ -108,8 +109,13 @@ class LuGreBatch {
   }
 
   LuGreBatch(const LuGreBatch& o)
-      : P_(o.P_), Pp_(o.Pp_), kernels_(o.kernels_), alpha_kind_(o.alpha_kind_),
-        any_rational_(o.any_rational_), all_rational_(o.all_rational_), any_vd_(o.any_vd_) {
+      : P_(o.P_),
+        Pp_(o.Pp_),
+        kernels_(o.kernels_),
+        alpha_kind_(o.alpha_kind_),
+        any_rational_(o.any_rational_),
+        all_rational_(o.all_rational_),
+        any_vd_(o.any_vd_) {
     allocate();
     if (size_ > 0) std::memcpy(mem_.get(), o.mem_.get(), size_ * sizeof(S));
   }
@@ -150,8 +156,7 @@ class LuGreBatch {
 
   /// Samples k0..k1-1 of a record of n samples (simulate in pieces, e.g. to poll a cancel flag
   /// between them): the step after sample k uses t[k+1], so k1 < n steps over [t[k1-1], t[k1]].
-  void simulate_range(const S* t, const S* v, long k0, long k1, long n, S* F,
-                      long ldF) noexcept {
+  void simulate_range(const S* t, const S* v, long k0, long k1, long n, S* F, long ldF) noexcept {
     // kBlock samples at a time into buf() (sample-major, aligned packet stores), then copied
     // out row by row: storing each sample straight into the P rows would touch P cache lines
     // per sample, all in the same cache set when ldF is a power of two.
@@ -172,26 +177,44 @@ class LuGreBatch {
   static constexpr long kBlock = 32;  // samples per block of simulate_range
   // The arrays, in this order, Pp_ lanes each, then the buffer of kBlock samples.
   enum LaneArray : long {
-    kSigma0, kSigma1, kSigma2, kFcPos, kFcNeg, kDFPos, kDFNeg, kInvVs, kInvSigma0, kAlpha,
-    kRational, kVd, kZ, kNumArrays
+    kSigma0,
+    kSigma1,
+    kSigma2,
+    kFcPos,
+    kFcNeg,
+    kDFPos,
+    kDFNeg,
+    kInvVs,
+    kInvSigma0,
+    kAlpha,
+    kRational,
+    kVd,
+    kZ,
+    kNumArrays
   };
   struct AlignedDelete {
-    void operator()(S* p) const noexcept { ::operator delete[](p, std::align_val_t(lugre_batch::kAlign)); }
+    void operator()(S* p) const noexcept {
+      ::operator delete[](p, std::align_val_t(lugre_batch::kAlign));
+    }
   };
 
   void allocate() {
     size_ = static_cast<std::size_t>(Pp_) * (kNumArrays + kBlock);
     mem_.reset(size_ > 0 ? static_cast<S*>(::operator new[](size_ * sizeof(S),
-                                                             std::align_val_t(lugre_batch::kAlign)))
+                                                            std::align_val_t(lugre_batch::kAlign)))
                          : nullptr);
   }
   S* lane(long a) noexcept { return mem_.get() + a * Pp_; }
   const S* lane(long a) const noexcept { return mem_.get() + a * Pp_; }
   S* buf() noexcept { return lane(kNumArrays); }
   lugre_batch::Lanes<S> lanes() noexcept {
-    return {lane(kSigma0), lane(kSigma1), lane(kSigma2), lane(kFcPos),      lane(kFcNeg),
-            lane(kDFPos),  lane(kDFNeg),  lane(kInvVs),  lane(kInvSigma0), lane(kAlpha),
-            lane(kRational), lane(kVd),   lane(kZ),      Pp_};
+    return {lane(kSigma0),    lane(kSigma1),
+            lane(kSigma2),    lane(kFcPos),
+            lane(kFcNeg),     lane(kDFPos),
+            lane(kDFNeg),     lane(kInvVs),
+            lane(kInvSigma0), lane(kAlpha),
+            lane(kRational),  lane(kVd),
+            lane(kZ),         Pp_};
   }
   // The kernel of the present sets' fast path (alpha 1, 2 or any; shape all exponential, all
   // rational or mixed; vd all zero or not).

@@ -91,8 +91,8 @@ struct SampleConsts {
 
 // One packet of W sets at lane j: F into out + j, the step when kStep.
 template <class Packet, class Tag, int kAlpha, int kShape, bool kVd, bool kStep>
-EIGEN_STRONG_INLINE void packet(const Lanes<Scalar<Packet>>& d, long j, const SampleConsts<Packet>& c,
-                                Scalar<Packet>* out) noexcept {
+EIGEN_STRONG_INLINE void packet(const Lanes<Scalar<Packet>>& d, long j,
+                                const SampleConsts<Packet>& c, Scalar<Packet>* out) noexcept {
   namespace ei = Eigen::internal;
   const Packet &pv = c.v, &pav = c.av, &ph = c.h, &zero = c.zero, &one = c.one, &psv = c.sv;
   // r^alpha, r = |v| / vs (pow(0, alpha) = 0)
@@ -116,7 +116,8 @@ EIGEN_STRONG_INLINE void packet(const Lanes<Scalar<Packet>>& d, long j, const Sa
     shape = ei::pselect(ei::pcmp_lt(zero, ei::pload<Packet>(d.rational + j)),
                         ei::pdiv(one, ei::padd(one, ra)), ei::pexp(ei::pnegate(ra)));
   }
-  const Packet g = ei::padd(ei::pload<Packet>(c.Fc + j), ei::pmul(ei::pload<Packet>(c.dF + j), shape));
+  const Packet g =
+      ei::padd(ei::pload<Packet>(c.Fc + j), ei::pmul(ei::pload<Packet>(c.dF + j), shape));
   const Packet s0 = ei::pload<Packet>(d.sigma0 + j);
   const Packet a = ei::pdiv(ei::pmul(s0, pav), g);  // sigma0 |v| / g
   const Packet z = ei::pload<Packet>(d.z + j);
@@ -153,9 +154,9 @@ void block(const Lanes<Scalar<Packet>>& d, const Scalar<Packet>* t, const Scalar
     const S h = k + 1 < n ? t[k + 1] - t[k] : S(0);
     const bool pos = !(vk < S(0));  // the v > 0 side of the curve at v = 0, as stribeck_g
     const S sv = vk > S(0) ? S(1) : vk < S(0) ? S(-1) : S(0);  // sgn(v), common.hpp
-    const SampleConsts<Packet> c{ei::pset1<Packet>(vk),   ei::pset1<Packet>(std::abs(vk)),
-                                 ei::pset1<Packet>(h),    ei::pset1<Packet>(S(0)),
-                                 ei::pset1<Packet>(S(1)), ei::pset1<Packet>(sv),
+    const SampleConsts<Packet> c{ei::pset1<Packet>(vk),     ei::pset1<Packet>(std::abs(vk)),
+                                 ei::pset1<Packet>(h),      ei::pset1<Packet>(S(0)),
+                                 ei::pset1<Packet>(S(1)),   ei::pset1<Packet>(sv),
                                  pos ? d.Fc_pos : d.Fc_neg, pos ? d.dF_pos : d.dF_neg};
     // Two independent packets per iteration: their long dependency chains (exp -> g -> a ->
     // exp) overlap in the CPU.

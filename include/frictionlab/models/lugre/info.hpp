@@ -1,4 +1,5 @@
-// frictionlab: the registry descriptor of the LuGre model (what a descriptor holds: models/fields.hpp).
+// frictionlab: the registry descriptor of the LuGre model (what a descriptor holds:
+// models/fields.hpp).
 #pragma once
 
 #include <array>
@@ -32,7 +33,8 @@ struct LuGreInfo : PlainInfo<LuGre<double>::Params> {
   struct AltForm {
     using Params = LuGreDisplacementForm<double>;
     static constexpr std::string_view label = "the displacement form (a1, a2)";
-    static constexpr std::string_view missing = "missing: the displacement form needs both a1 and a2";
+    static constexpr std::string_view missing =
+        "missing: the displacement form needs both a1 and a2";
     static constexpr std::array<std::string_view, 2> keys = {"a1", "a2"};
     static Params defaults() {
       const LuGreInfo::Params p{};

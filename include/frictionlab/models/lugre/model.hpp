@@ -32,13 +32,12 @@ template <class S>
 struct LuGre {
   using Scalar = S;
   struct Params {
-    using Model = LuGre;  ///< the model these parameters belong to
-    S sigma0{1e5};           ///< bristle stiffness [N/m], > 0
+    using Model = LuGre;      ///< the model these parameters belong to
+    S sigma0{1e5};            ///< bristle stiffness [N/m], > 0
     S sigma1{S(316.227766)};  ///< bristle damping [N s/m], >= 0
-    S sigma2{S(0.4)};        ///< viscous coefficient [N s/m], >= 0
-    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2),
-                           StribeckShape::exponential};
-    S vd{0};                 ///< damping decay velocity [m/s]; 0 = constant sigma1
+    S sigma2{S(0.4)};         ///< viscous coefficient [N s/m], >= 0
+    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2), StribeckShape::exponential};
+    S vd{0};  ///< damping decay velocity [m/s]; 0 = constant sigma1
   };
   struct State {
     S z{0};  ///< mean bristle deflection [m]
@@ -105,8 +104,7 @@ struct LuGre {
   /// A Jet keeps the form z + h phi1(a h) (v - a z): z_ss = sgn(v) g/sigma0 jumps at v = 0, so
   /// the (z_ss - z) form would lose the derivative d z+/dv = h (1 - a'(v) z) there (a sample at
   /// rest in a fit), while v - a z is smooth through 0.
-  static State step(const Params& /*p*/, const State& x, const AtVelocity& w,
-                    const S& h) noexcept {
+  static State step(const Params& /*p*/, const State& x, const AtVelocity& w, const S& h) noexcept {
     if constexpr (requires { h.a; }) {
       const S ah = w.a * h;
       return State{x.z + h * phi1_neg(ah) * (w.v - w.a * x.z)};

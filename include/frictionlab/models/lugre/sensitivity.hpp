@@ -12,7 +12,8 @@
 // dz/dq per field). A direction whose seeds are all 0 carries the derivative with respect to
 // the state the simulation started from (a fit's segment start state z_s: dz/dz_s = 1 at the
 // start). The cost is a few multiply-adds per direction and operation: a fit carries only the
-// directions that move z. Velocity-dependent damping (vd > 0) is not covered: callers check vd == 0.
+// directions that move z. Velocity-dependent damping (vd > 0) is not covered: callers check vd ==
+// 0.
 //
 // Stribeck curve, side sgn(v) (stribeck_curve.hpp), e_q = dq/dd:
 //   g = Fc + (Fs - Fc) s(ra),  ra = r^alpha,  r = |v| / vs,
@@ -22,8 +23,8 @@
 // One part of the arc-length step (bristle.hpp; sg = sgn(v), ds = hh (|va| + |vb|) / 2 [m]):
 //   gh = g / sigma0 [m],  x = sigma0 ds / g(v_mid),  phi = phi1(x),  E = exp(-x) = 1 - x phi
 //   z+  = sg gh1 + E (z - sg gh0) - sg (gh1 - gh0) phi
-//   dz+ = sg dgh1 + E (dz - sg dgh0) - (z - sg gh0) E dx - sg ((dgh1 - dgh0) phi + (gh1 - gh0) phi'(x) dx)
-//   dgh = (dg - gh e_sigma0) / sigma0,  dx = x (e_sigma0 / sigma0 - dg_mid / g_mid),
+//   dz+ = sg dgh1 + E (dz - sg dgh0) - (z - sg gh0) E dx - sg ((dgh1 - dgh0) phi + (gh1 - gh0)
+//   phi'(x) dx) dgh = (dg - gh e_sigma0) / sigma0,  dx = x (e_sigma0 / sigma0 - dg_mid / g_mid),
 //   phi'(x) = (E - phi) / x  (series -1/2 + x/3 - x^2/8 + x^3/30 below x = 1e-3)
 // Force: F = sigma0 z + sigma1 (v - a z) + sigma2 v,  a = sigma0 |v| / g(v)  [N]
 //   dF = (sigma0 - sigma1 a) dz + e_sigma0 (z - sigma1 z |v| / g) + sigma1 z a dg / g
@@ -88,7 +89,8 @@ S lugre_g_grad(const StribeckCurve<S>& c, const S& r, bool pos, const LuGreSeeds
   for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i)
     dg[i] = g_fc * e_fc[i] + s * e_fs[i] + g_vs * e_vs[i];
   if (seeds.alpha)
-    for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dg[i] += g_alpha * seeds.e[kQalpha][i];
+    for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i)
+      dg[i] += g_alpha * seeds.e[kQalpha][i];
   return Fc + dF * s;
 }
 
@@ -118,7 +120,8 @@ S gh_of(const S& g, const LuGreSens<S, N>& dg, const S& inv_sigma0, const LuGreS
   const S gh = g * inv_sigma0;
   const S gh_s0 = gh * inv_sigma0;
   const auto& e_s0 = seeds.e[kQs0];
-  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i) dgh[i] = dg[i] * inv_sigma0 - gh_s0 * e_s0[i];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(N); ++i)
+    dgh[i] = dg[i] * inv_sigma0 - gh_s0 * e_s0[i];
   return gh;
 }
 
@@ -132,11 +135,10 @@ S gh_grad(const typename LuGre<S>::Params& p, const S& v, bool pos, const S& inv
 /// bristle_arc_step with sensitivities: dz in, dz+ out (g at vb from known1 when given); the
 /// arc's dx added to dx_sum when given (lugre_step_linear_sens).
 template <class S, int N>
-S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& va,
-      const S& vb, const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0,
-      const LuGreSeeds<S, N>& seeds, const S& gh0, const LuGreSens<S, N>& dgh0, S& gh1,
-      LuGreSens<S, N>& dgh1, const LuGreGh<S, N>* known1 = nullptr,
-      LuGreSens<S, N>* dx_sum = nullptr) noexcept {
+S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const S& va, const S& vb,
+      const S& hh, bool pos, const S& inv_vs, const S& inv_sigma0, const LuGreSeeds<S, N>& seeds,
+      const S& gh0, const LuGreSens<S, N>& dgh0, S& gh1, LuGreSens<S, N>& dgh1,
+      const LuGreGh<S, N>* known1 = nullptr, LuGreSens<S, N>* dx_sum = nullptr) noexcept {
   const S sg = pos ? S(1) : S(-1);
   const S ds = hh * (absval(va) + absval(vb)) / S(2);
   if (known1 != nullptr) {
@@ -148,7 +150,7 @@ S arc(const typename LuGre<S>::Params& p, const S& z, LuGreSens<S, N>& dz, const
   LuGreSens<S, N> dgm;
   const S gm = lugre_g_grad<S, N>(p.curve, S(absval((va + vb) / S(2)) * inv_vs), pos, seeds, dgm);
   const S c = p.sigma0 / gm;
-  const S xs_gm = -c * ds / gm;        // dx = xs_gm dg_mid + xs_s0 e_sigma0
+  const S xs_gm = -c * ds / gm;  // dx = xs_gm dg_mid + xs_s0 e_sigma0
   const S xs_s0 = ds * c * inv_sigma0;
   const S xs = c * ds;
   const S ph = phi1_neg(xs);
@@ -176,7 +178,7 @@ struct SensOps {
   LuGreSens<S, N>& dz;
   S inv_vs;
   S inv_sigma0;
-  LuGreSens<S, N>* dx_sum = nullptr;  ///< every arc's dx added here when set
+  LuGreSens<S, N>* dx_sum = nullptr;      ///< every arc's dx added here when set
   static constexpr bool monotone = true;  // the Stribeck curves (bristle.hpp)
   Gh gh(const S& v, bool pos) const noexcept {
     Gh g;
@@ -226,7 +228,8 @@ S lugre_step_linear_sens(const typename LuGre<S>::Params& p, const LuGreSeeds<S,
                          const S& z, LuGreSens<S, N>& dz, const LuGreAt<S, N>& w0,
                          const LuGreAt<S, N>& w1, const S& h,
                          LuGreSens<S, N>* dx_sum = nullptr) noexcept {
-  const detail_lugre_sens::SensOps<S, N> ops{p, seeds, dz, S(1) / p.curve.vs, S(1) / p.sigma0, dx_sum};
+  const detail_lugre_sens::SensOps<S, N> ops{p,     seeds, dz, S(1) / p.curve.vs, S(1) / p.sigma0,
+                                             dx_sum};
   BristleEnd<LuGreGh<S, N>> e0, e1;
   e0.gh.gh = detail_lugre_sens::gh_of<S, N>(w0.g, w0.dg, ops.inv_sigma0, seeds, e0.gh.dgh);
   e0.pos = !(w0.v < S(0));
@@ -263,7 +266,7 @@ S lugre_force_sens(const typename LuGre<S>::Params& p, const LuGreSeeds<S, N>& s
 /// parts give dq/dtheta).
 template <class S>
 std::array<S, kLuGreFields> lugre_fields(const typename LuGre<S>::Params& p) {
-  return {p.sigma0, p.sigma1, p.sigma2, p.curve.Fc_pos, p.curve.Fc_neg,
+  return {p.sigma0,       p.sigma1,       p.sigma2,   p.curve.Fc_pos, p.curve.Fc_neg,
           p.curve.Fs_pos, p.curve.Fs_neg, p.curve.vs, p.curve.alpha};
 }
 

@@ -1,5 +1,5 @@
-// frictionlab: validation of the LuGre (and its displacement-unit form) parameters (check(params); rules: docs/models.md,
-// "valid" columns; building blocks: models/param_checks.hpp).
+// frictionlab: validation of the LuGre (and its displacement-unit form) parameters (check(params);
+// rules: docs/models.md, "valid" columns; building blocks: models/param_checks.hpp).
 #pragma once
 
 #include <string>
@@ -37,8 +37,8 @@ inline std::vector<ParamIssue> check(const LuGreDisplacementForm<double>& d) {
   ok = a1_ok && ok;
   if (c.finite("a2", d.a2) && a1_ok) {
     if (!(d.a1 + d.a2 > 0)) {
-      c.error("a2",
-              "a1 + a2 must be > 0 (Fs = sigma0 (a1 + a2)), got a1 + a2 = " + format_exact(d.a1 + d.a2));
+      c.error("a2", "a1 + a2 must be > 0 (Fs = sigma0 (a1 + a2)), got a1 + a2 = " +
+                        format_exact(d.a1 + d.a2));
       ok = false;
     } else if (d.a2 < 0) {
       c.warn("a2", "a2 = " + format_exact(d.a2) + " < 0: inverted Stribeck effect (Fs < Fc)");

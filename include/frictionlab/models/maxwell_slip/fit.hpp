@@ -57,13 +57,14 @@ struct MaxwellSlipFit {
     double kmin = nat[1];
     const auto un = static_cast<std::size_t>(n);
     for (std::size_t i = 1; i + 1 < un; ++i) kmin = std::min(kmin, nat[1 + i]);
-    nat[un] = 1e-9 * kmin;             // k[n-1]
-    nat[2 * un] = nat[2 * un - 1];     // dDelta[n-1]
+    nat[un] = 1e-9 * kmin;          // k[n-1]
+    nat[2 * un] = nat[2 * un - 1];  // dDelta[n-1]
   }
   /// Delta_0 equals d_0; the other Delta_i are sums.
   void report(const std::vector<FitParam>& /*internal*/, std::vector<ReportedParam>& out) const {
     out.push_back({"sigma2", Unit::damping, 0});
-    for (int i = 0; i < n; ++i) out.push_back({"k[" + std::to_string(i) + "]", Unit::stiffness, 1 + i});
+    for (int i = 0; i < n; ++i)
+      out.push_back({"k[" + std::to_string(i) + "]", Unit::stiffness, 1 + i});
     for (int i = 0; i < n; ++i)
       out.push_back({"Delta[" + std::to_string(i) + "]", Unit::displacement, i == 0 ? 1 + n : -1});
   }

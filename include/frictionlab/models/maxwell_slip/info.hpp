@@ -1,4 +1,5 @@
-// frictionlab: the registry descriptor of the Maxwell-slip model (what a descriptor holds: models/fields.hpp).
+// frictionlab: the registry descriptor of the Maxwell-slip model (what a descriptor holds:
+// models/fields.hpp).
 #pragma once
 
 #include <string_view>
@@ -17,7 +18,8 @@ struct MaxwellSlipInfo : PlainInfo<MaxwellSlip<double>::Params> {
 
   template <class P, class V>
   static void fields(P& p, V& v) {
-    v.elements(p.n, Elements{"k", p.k, Unit::stiffness}, Elements{"Delta", p.Delta, Unit::displacement});
+    v.elements(p.n, Elements{"k", p.k, Unit::stiffness},
+               Elements{"Delta", p.Delta, Unit::displacement});
     v.number("sigma2", p.sigma2, Unit::damping);
   }
 };

@@ -34,11 +34,11 @@ struct MaxwellSlip {
   using Scalar = S;
   static constexpr int kMaxElements = N;
   struct Params {
-    using Model = MaxwellSlip;  ///< the model these parameters belong to
-    int n{1};                  ///< number of elements used, 1..N
-    std::array<S, N> k{S(1e5)};      ///< element stiffnesses [N/m], > 0 (first n used)
+    using Model = MaxwellSlip;        ///< the model these parameters belong to
+    int n{1};                         ///< number of elements used, 1..N
+    std::array<S, N> k{S(1e5)};       ///< element stiffnesses [N/m], > 0 (first n used)
     std::array<S, N> Delta{S(1e-5)};  ///< element slip deflections [m], > 0; slip force k_i Delta_i
-    S sigma2{0};               ///< viscous coefficient [N s/m], >= 0
+    S sigma2{0};                      ///< viscous coefficient [N s/m], >= 0
   };
   struct State {
     std::array<S, N> z{};  ///< element deflections [m], |z_i| <= Delta_i
@@ -86,7 +86,8 @@ struct MaxwellSlip {
   static State derivative(const Params& p, const State& x, const S& v) noexcept {
     State d{};
     for (int i = 0; i < p.n; ++i) {
-      const bool slipping = (x.z[i] >= p.Delta[i] && v > S(0)) || (x.z[i] <= -p.Delta[i] && v < S(0));
+      const bool slipping =
+          (x.z[i] >= p.Delta[i] && v > S(0)) || (x.z[i] <= -p.Delta[i] && v < S(0));
       d.z[i] = slipping ? S(0) : v;
     }
     return d;

@@ -1,4 +1,5 @@
-// frictionlab: the registry descriptor of the modified Stribeck model (what a descriptor holds: models/fields.hpp).
+// frictionlab: the registry descriptor of the modified Stribeck model (what a descriptor holds:
+// models/fields.hpp).
 #pragma once
 
 #include <string_view>

@@ -19,10 +19,9 @@ struct ModifiedStribeck {
   using Scalar = S;
   struct Params {
     using Model = ModifiedStribeck;  ///< the model these parameters belong to
-    S k{1e5};         ///< element stiffness [N/m], > 0
-    S sigma2{S(0.4)};  ///< viscous coefficient [N s/m], >= 0
-    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2),
-                           StribeckShape::exponential};
+    S k{1e5};                        ///< element stiffness [N/m], > 0
+    S sigma2{S(0.4)};                ///< viscous coefficient [N s/m], >= 0
+    StribeckCurve<S> curve{S(1), S(1), S(1.5), S(1.5), S(0.001), S(2), StribeckShape::exponential};
   };
   struct State {
     S z{0};  ///< element deflection [m], |z| <= g(v)/k after every step

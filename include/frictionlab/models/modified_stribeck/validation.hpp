@@ -1,5 +1,5 @@
-// frictionlab: validation of the modified Stribeck parameters (check(params); rules: docs/models.md,
-// "valid" columns; building blocks: models/param_checks.hpp).
+// frictionlab: validation of the modified Stribeck parameters (check(params); rules:
+// docs/models.md, "valid" columns; building blocks: models/param_checks.hpp).
 #pragma once
 
 #include <string>

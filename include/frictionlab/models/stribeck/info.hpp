@@ -43,7 +43,8 @@ struct StaticInfo {
 
   static Params defaults() {
     Params p;
-    if (K == StaticKind::viscous) p.curve.Fc_pos = p.curve.Fc_neg = p.curve.Fs_pos = p.curve.Fs_neg = 0;
+    if (K == StaticKind::viscous)
+      p.curve.Fc_pos = p.curve.Fc_neg = p.curve.Fs_pos = p.curve.Fs_neg = 0;
     return p;
   }
 
@@ -70,8 +71,9 @@ struct StaticInfo {
     const auto& c = p.curve;
     switch (K) {
       case StaticKind::coulomb:
-        return c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg && p.sigma2 == 0 ? nullptr
-                                                                             : "Fs = Fc and sigma2 = 0";
+        return c.Fs_pos == c.Fc_pos && c.Fs_neg == c.Fc_neg && p.sigma2 == 0
+                   ? nullptr
+                   : "Fs = Fc and sigma2 = 0";
       case StaticKind::viscous:
         return c.Fc_pos == 0 && c.Fc_neg == 0 && c.Fs_pos == 0 && c.Fs_neg == 0 ? nullptr
                                                                                 : "Fc = Fs = 0";
@@ -92,10 +94,14 @@ using StribeckInfo = StaticInfo<StaticKind::stribeck>;
 /// The name of a static kind ("coulomb", "viscous", "coulomb-viscous", "stribeck").
 inline const char* static_kind_name(StaticKind k) {
   switch (k) {
-    case StaticKind::coulomb: return CoulombInfo::name.data();
-    case StaticKind::viscous: return ViscousInfo::name.data();
-    case StaticKind::coulomb_viscous: return CoulombViscousInfo::name.data();
-    case StaticKind::stribeck: return StribeckInfo::name.data();
+    case StaticKind::coulomb:
+      return CoulombInfo::name.data();
+    case StaticKind::viscous:
+      return ViscousInfo::name.data();
+    case StaticKind::coulomb_viscous:
+      return CoulombViscousInfo::name.data();
+    case StaticKind::stribeck:
+      return StribeckInfo::name.data();
   }
   return StribeckInfo::name.data();
 }

@@ -10,9 +10,9 @@
 namespace frictionlab {
 
 /// Static (memoryless) friction: F = sgn(v) * g(v) + sigma2 * v, with an optional smoothed sign
-/// (tanh or atan, common.hpp smooth_sgn). Coulomb is Fs = Fc; viscous-only is Fc = Fs = 0; Coulomb+viscous is Fs = Fc.
-/// Which special case of StaticFriction a static model names (coulomb: Fs = Fc, sigma2 = 0;
-/// viscous: Fc = Fs = 0; coulomb-viscous: Fs = Fc; stribeck: the whole curve).
+/// (tanh or atan, common.hpp smooth_sgn). Coulomb is Fs = Fc; viscous-only is Fc = Fs = 0;
+/// Coulomb+viscous is Fs = Fc. Which special case of StaticFriction a static model names (coulomb:
+/// Fs = Fc, sigma2 = 0; viscous: Fc = Fs = 0; coulomb-viscous: Fs = Fc; stribeck: the whole curve).
 enum class StaticKind { coulomb, viscous, coulomb_viscous, stribeck };
 
 template <class S>

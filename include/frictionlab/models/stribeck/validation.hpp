@@ -1,13 +1,14 @@
-// frictionlab: validation of the static friction (coulomb, viscous, coulomb-viscous, stribeck) parameters (check(params); rules: docs/models.md,
-// "valid" columns; building blocks: models/param_checks.hpp).
+// frictionlab: validation of the static friction (coulomb, viscous, coulomb-viscous, stribeck)
+// parameters (check(params); rules: docs/models.md, "valid" columns; building blocks:
+// models/param_checks.hpp).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "frictionlab/format.hpp"
-#include "frictionlab/models/stribeck/model.hpp"
 #include "frictionlab/models/param_checks.hpp"
+#include "frictionlab/models/stribeck/model.hpp"
 
 namespace frictionlab {
 
