@@ -1,4 +1,4 @@
-# Joint identification (issue #4): the joint's equation of motion, idim, oe, validation.
+# Joint identification: the joint's equation of motion, idim, oe, validation.
 frictionlab_test(test_joint_sim test_joint_sim.cpp)
 # Forward sensitivities of the joint simulation against central differences.
 frictionlab_test(test_joint_sensitivity test_joint_sensitivity.cpp)

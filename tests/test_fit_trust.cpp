@@ -1,4 +1,4 @@
-// What a fit may claim (issue 13, docs/identification.md "Nested models" and "Results"):
+// What a fit may claim (docs/identification.md "Nested models" and "Results"):
 //  - chi_square_sf against its closed forms for 1, 2 and 4 degrees of freedom;
 //  - residual_whiteness: white noise passes, AR(1) noise is detected with its lag-1 coefficient;
 //  - HAC standard errors against the Monte Carlo spread of the estimates under AR(1) noise (the

@@ -59,7 +59,7 @@ double max_abs_diff_coarse(const std::vector<double>& coarse, const std::vector<
   return e;
 }
 
-// Issue #2's requirement: the default gives the same answer at a 10 ms step as at a 0.1 ms step
+// The documented requirement: the default gives the same answer at a 10 ms step as at a 0.1 ms step
 // (to the accuracy of the input's own sampling) for LuGre with sigma0 = 1e5, where forward Euler
 // at 10 ms oscillates or diverges.
 TEST(LuGreStepSize, TenMillisecondStepMatchesTenthMillisecondToInputSamplingAccuracy) {

@@ -1,4 +1,4 @@
-// The cheaper formulas of the model hot paths (issue 16, docs/benchmarks.md) against the ones
+// The cheaper formulas of the model hot paths (docs/benchmarks.md) against the ones
 // they replace: r*r and r for pow(r, alpha) at alpha = 2 and 1 (values and Jet derivatives; an
 // exponent being estimated keeps pow), 1 - exp(-x) without expm1, the LuGre ZOH step against a
 // long-double closed form, the exp underflow cut-off of the Stribeck shape, and the number of

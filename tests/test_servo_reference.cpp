@@ -1,7 +1,7 @@
-// Acceptance (issue #6): re-simulating the shared XL330 logs with the reference package's own
+// Acceptance: re-simulating the shared XL330 logs with the reference package's own
 // parameter files (../shared/data/servo_xl330/reference_params/m1..m6.json) reproduces the
 // reference package's per-log MAE (reference_mae.json, 6 significant digits) on every log and
-// model: within 1.6e-5 rad absolute on all 96 (log, model) pairs (issue 17's requirement; the
+// model: within 1.6e-5 rad absolute on all 96 (log, model) pairs (the export's requirement; the
 // rounding of the reference numbers to 6 significant digits is at most 5e-7 rad for these
 // values, which is also the worst measured difference), and within 1e-4 relative.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Refinements on the real DFKI pendulum (../shared/data/pendulum_dfki/sysid_data_measured.csv,
 // preprocessed as docs/joint-identification.md: resampled to 300 Hz, low-pass 5 Hz): oe started
 // from the idim model must not return a model that simulates the training record worse than that
-// start (issue 13: it raised the position error from 0.0617 to 0.513 rad), and sr3 must say that
+// start (it raised the position error from 0.0617 to 0.513 rad), and sr3 must say that
 // this record does not determine sigma0 (its training error is flat over the sigma0 starts).
 // Oracle: the start's own open-loop evaluation (identify::evaluate_joint) on the same data.
 #include <gtest/gtest.h>

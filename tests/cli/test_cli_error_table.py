@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Error-path table of the frictionlab command line (issue 13): every row is a malformed input
+"""Error-path table of the frictionlab command line: every row is a malformed input
 or command line of one command, run in its own fresh directory holding only the row's input
 files. Each row asserts the exit status (1: an input error found by frictionlab; CLI11's
 statuses 105/106/109: a command-line error), that stderr holds the expected message fragment,

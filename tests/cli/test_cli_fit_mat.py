@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`fit` and `compare` on MATLAB .mat records in reference 000's layout (issue 12, item 5).
+"""`fit` and `compare` on MATLAB .mat records in reference 000's layout.
 
 `frictionlab demo` writes a sensorless-torque record (t, current, velocity, torque) as CSV. The
 same numbers are written here with scipy.io.savemat as a 4xN and an Nx4 matrix, read through

@@ -1,4 +1,4 @@
-// frictionlab: a robot joint for identification from one trajectory (reference 004; issue #4):
+// frictionlab: a robot joint for identification from one trajectory (reference 004):
 // the data the methods consume; the model they return is sim::JointModel
 // (sim/joint_model.hpp: I*qdd + mgCx*cos(q) - mgCy*sin(q) + tau_f(qd, z) + offset = tau).
 // Methods: identify/joint_sr3.hpp (the paper's SINDy-SR3 + iterative LuGre algorithm),
