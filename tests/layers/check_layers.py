@@ -5,7 +5,7 @@ Every #include "frictionlab/<layer>/..." in include/frictionlab/<L>/ and src/<L>
 itself or a layer below it. The order (each layer may use those listed before it):
 
   models (with integrate/stepper.hpp, frictionlab/format.hpp and frictionlab/limits.hpp), integrate, estimator, signal,
-  sim, data, identify, workflows, io
+  sim, robot, data, identify, workflows, io
 
 Prints one line per violation ("FILE:LINE: <L> includes <M>/...") and exits 1 if there is any.
 """
@@ -13,7 +13,8 @@ import pathlib
 import re
 import sys
 
-ORDER = ["models", "integrate", "estimator", "signal", "sim", "data", "identify", "workflows", "io"]
+ORDER = ["models", "integrate", "estimator", "signal", "sim", "robot", "data", "identify",
+         "workflows", "io"]
 # What each layer may include besides itself (its dependencies in src/CMakeLists.txt, closed).
 ALLOWED = {
     "models": {"models"},
@@ -21,11 +22,12 @@ ALLOWED = {
     "estimator": {"models", "estimator"},
     "signal": {"models", "signal"},
     "sim": {"models", "integrate", "sim"},
+    "robot": {"robot"},
     "data": {"models", "integrate", "signal", "sim", "data"},
     "identify": {"models", "integrate", "signal", "sim", "data", "identify"},
     "workflows": {"models", "integrate", "signal", "sim", "data", "identify", "workflows"},
     "io": {"models", "integrate", "signal", "sim", "data", "identify", "workflows", "estimator",
-           "io"},
+           "robot", "io"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"frictionlab/([a-z_]+)(/|\.hpp")')
 
