@@ -1,0 +1,49 @@
+// frictionlab io: arm records from CSV (io/arm_record_io.hpp).
+#include "frictionlab/io/arm_record_io.hpp"
+
+#include "frictionlab/io/csv.hpp"
+#include "frictionlab/io/errors.hpp"
+
+namespace frictionlab::io {
+
+namespace {
+
+/// The columns PREFIX1..PREFIXn, or none for an empty prefix.
+std::vector<std::vector<double>> joint_columns(const CsvTable& table, const std::string& prefix,
+                                               std::size_t n) {
+  std::vector<std::vector<double>> out;
+  if (prefix.empty()) return out;
+  for (std::size_t i = 1; i <= n; ++i) out.push_back(table.column(prefix + std::to_string(i)));
+  return out;
+}
+
+}  // namespace
+
+data::ArmRecord read_arm_record(const std::string& path, const std::vector<std::string>& joints,
+                                const ArmRecordSpec& spec) {
+  if (spec.torque.empty() == spec.current.empty())
+    throw InputError(path, 0, 0,
+                     "give the prefix of either the torque or the current columns, not " +
+                         std::string(spec.torque.empty() ? "neither" : "both"));
+  const CsvTable table = read_csv(path);
+  require_strictly_increasing(table, spec.time);
+  data::ArmRecord r;
+  r.source = path;
+  r.joints = joints;
+  r.t = table.column(spec.time);
+  r.q = joint_columns(table, spec.position, joints.size());
+  r.qd = joint_columns(table, spec.velocity, joints.size());
+  r.tau = joint_columns(table, spec.torque, joints.size());
+  r.current = joint_columns(table, spec.current, joints.size());
+  if (!spec.allow_extra_columns) {
+    const std::size_t used = 1 + joints.size() * (2 + (spec.velocity.empty() ? 0 : 1));
+    if (table.names.size() != used)
+      throw InputError(path, table.header_line, 0,
+                       std::to_string(table.names.size() - used) +
+                           " column(s) that the record's spec does not name");
+  }
+  data::check_arm_record(r);
+  return r;
+}
+
+}  // namespace frictionlab::io
