@@ -24,8 +24,9 @@ ALLOWED = {
     "sim": {"models", "integrate", "sim"},
     "robot": {"robot"},
     "data": {"models", "integrate", "signal", "sim", "data"},
-    "identify": {"models", "integrate", "signal", "sim", "data", "identify"},
-    "workflows": {"models", "integrate", "signal", "sim", "data", "identify", "workflows"},
+    "identify": {"models", "integrate", "signal", "sim", "robot", "data", "identify"},
+    "workflows": {"models", "integrate", "signal", "sim", "robot", "data", "identify",
+                  "workflows"},
     "io": {"models", "integrate", "signal", "sim", "data", "identify", "workflows", "estimator",
            "robot", "io"},
 }

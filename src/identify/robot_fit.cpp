@@ -1,0 +1,308 @@
+// frictionlab identify: a robot arm's base parameters and joint friction by weighted least
+// squares (identify/robot_fit.hpp).
+#include "frictionlab/identify/robot_fit.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+#include "frictionlab/robot/dynamics.hpp"
+
+namespace frictionlab::identify {
+
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+/// Units of the 10 standard parameters of a link moved by a revolute joint.
+constexpr std::array<const char*, 10> kInertialUnits = {
+    "kg", "kg m", "kg m", "kg m", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2"};
+
+/// The columns of the full regressor, before the base is chosen: 10 per link, then per joint
+/// the armature, Fv, Fc and offset that `options` asks for.
+struct Columns {
+  std::vector<std::string> names, units;
+  int rigid = 0;  ///< the first `rigid` columns are the links' standard parameters
+  int ia = -1, fv = -1, fc = -1, fo = -1;  ///< first column of each per-joint group, -1: none
+  int size() const { return static_cast<int>(names.size()); }
+};
+
+Columns columns_of(const robot::RobotModel& m, const RobotFitOptions& o) {
+  Columns c;
+  for (const auto& j : m.joints)
+    for (std::size_t p = 0; p < 10; ++p) {
+      c.names.push_back(std::string(robot::kInertialParameterNames[p]) + "_" + j.name);
+      c.units.emplace_back(kInertialUnits[p]);
+    }
+  c.rigid = c.size();
+  const auto group = [&](bool on, const char* name, const char* unit, int& first) {
+    if (!on) return;
+    first = c.size();
+    for (const auto& j : m.joints) {
+      c.names.push_back(std::string(name) + "_" + j.name);
+      c.units.emplace_back(unit);
+    }
+  };
+  group(o.armature, "Ia", "kg m^2", c.ia);
+  group(o.viscous, "Fv", "N m s/rad", c.fv);
+  group(o.coulomb, "Fc", "N m", c.fc);
+  group(o.offset, "offset", "N m", c.fo);
+  return c;
+}
+
+double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+
+/// The full regressor (n x columns) at one state.
+class FullRegressor {
+ public:
+  FullRegressor(const robot::RobotModel& m, const Columns& c)
+      : n_(m.dof()), cols_(c), dyn_(m), rigid_(n_, c.rigid) {}
+
+  void evaluate(const double* q, const double* qd, const double* qdd, MatrixXd& W) {
+    dyn_.regressor(q, qd, qdd, rigid_);
+    W.setZero(n_, cols_.size());
+    W.leftCols(cols_.rigid) = rigid_;
+    for (int j = 0; j < n_; ++j) {
+      if (cols_.ia >= 0) W(j, cols_.ia + j) = qdd[j];
+      if (cols_.fv >= 0) W(j, cols_.fv + j) = qd[j];
+      if (cols_.fc >= 0) W(j, cols_.fc + j) = sign(qd[j]);
+      if (cols_.fo >= 0) W(j, cols_.fo + j) = 1;
+    }
+  }
+  int dof() const { return n_; }
+
+ private:
+  int n_;
+  const Columns& cols_;
+  robot::RigidBodyDynamics<double> dyn_;
+  MatrixXd rigid_;
+};
+
+/// Step 1: the base columns and the grouping of the others into them (W_dep = W_ind B).
+struct Base {
+  std::vector<int> independent, dependent;
+  MatrixXd B;  ///< independent x dependent
+};
+
+Base find_base(FullRegressor& full, const Columns& c, const RobotFitOptions& o) {
+  const int n = full.dof();
+  std::mt19937 rng(o.seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  MatrixXd S(static_cast<Eigen::Index>(o.base_states) * n, c.size()), W;
+  VectorXd q(n), qd(n), qdd(n);
+  for (int s = 0; s < o.base_states; ++s) {
+    for (int j = 0; j < n; ++j) {
+      q(j) = M_PI * u(rng);
+      qd(j) = 2 * u(rng);
+      qdd(j) = 5 * u(rng);
+    }
+    full.evaluate(q.data(), qd.data(), qdd.data(), W);
+    S.middleRows(static_cast<Eigen::Index>(s) * n, n) = W;
+  }
+  Eigen::ColPivHouseholderQR<MatrixXd> qr(S);
+  qr.setThreshold(o.rank_tolerance);
+  Base b;
+  const auto& perm = qr.colsPermutation().indices();
+  for (Eigen::Index k = 0; k < perm.size(); ++k)
+    (k < qr.rank() ? b.independent : b.dependent).push_back(perm(k));
+  std::sort(b.independent.begin(), b.independent.end());
+  std::sort(b.dependent.begin(), b.dependent.end());
+  MatrixXd Wi(S.rows(), static_cast<Eigen::Index>(b.independent.size()));
+  MatrixXd Wd(S.rows(), static_cast<Eigen::Index>(b.dependent.size()));
+  for (std::size_t k = 0; k < b.independent.size(); ++k)
+    Wi.col(static_cast<Eigen::Index>(k)) = S.col(b.independent[k]);
+  for (std::size_t k = 0; k < b.dependent.size(); ++k)
+    Wd.col(static_cast<Eigen::Index>(k)) = S.col(b.dependent[k]);
+  b.B = Wi.colPivHouseholderQr().solve(Wd);
+  return b;
+}
+
+/// Base parameter i's terms: its own parameter (coefficient 1), then every dependent one it
+/// absorbs with its coefficient (those below 1e-9 of the largest are round-off).
+std::vector<std::pair<std::string, double>> grouping(const Base& b, const Columns& c,
+                                                     std::size_t i) {
+  std::vector<std::pair<std::string, double>> terms{
+      {c.names[static_cast<std::size_t>(b.independent[i])], 1.0}};
+  const double big = b.B.size() ? b.B.cwiseAbs().maxCoeff() : 0;
+  for (std::size_t d = 0; d < b.dependent.size(); ++d) {
+    const double x = b.B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(d));
+    if (std::abs(x) > 1e-9 * std::max(1.0, big))
+      terms.emplace_back(c.names[static_cast<std::size_t>(b.dependent[d])], x);
+  }
+  return terms;
+}
+
+/// "Izz_q1 + 0.0998 m_q2 + Iyy_q2".
+std::string expression(const std::vector<std::pair<std::string, double>>& terms) {
+  std::string e = terms.front().first;
+  for (std::size_t k = 1; k < terms.size(); ++k) {
+    const double x = terms[k].second;
+    char coef[32];
+    std::snprintf(coef, sizeof coef, "%.4g ", std::abs(x));
+    e += std::string(x < 0 ? " - " : " + ") + (std::abs(std::abs(x) - 1) < 1e-9 ? "" : coef) +
+         terms[k].first;
+  }
+  return e;
+}
+
+/// Walks the record's samples, each as the base regressor (n x r) and the torques (n).
+class BaseRows {
+ public:
+  BaseRows(FullRegressor& full, const Base& b, const data::ArmSamples& s)
+      : full_(full), base_(b), s_(s), n_(s.dof()), q_(n_), qd_(n_), qdd_(n_), tau_(n_) {}
+
+  /// The sample k's rows into Wb and tau.
+  void at(std::size_t k, MatrixXd& Wb, VectorXd& tau) {
+    for (int j = 0; j < n_; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      q_(j) = s_.q[jj][k];
+      qd_(j) = s_.qd[jj][k];
+      qdd_(j) = s_.qdd[jj][k];
+      tau(j) = s_.effort[jj][k];
+    }
+    full_.evaluate(q_.data(), qd_.data(), qdd_.data(), W_);
+    Wb.resize(n_, static_cast<Eigen::Index>(base_.independent.size()));
+    for (std::size_t c = 0; c < base_.independent.size(); ++c)
+      Wb.col(static_cast<Eigen::Index>(c)) = W_.col(base_.independent[c]);
+  }
+
+ private:
+  FullRegressor& full_;
+  const Base& base_;
+  const data::ArmSamples& s_;
+  int n_;
+  VectorXd q_, qd_, qdd_, tau_;
+  MatrixXd W_;
+};
+
+/// The normal equations with per-joint weights w (1 / sigma_j).
+struct Normal {
+  MatrixXd A;
+  VectorXd b;
+};
+Normal accumulate(BaseRows& rows, std::size_t samples, const VectorXd& w, Eigen::Index r) {
+  Normal ne{MatrixXd::Zero(r, r), VectorXd::Zero(r)};
+  MatrixXd Wb;
+  VectorXd tau(w.size());
+  for (std::size_t k = 0; k < samples; ++k) {
+    rows.at(k, Wb, tau);
+    const MatrixXd Ww = w.asDiagonal() * Wb;
+    ne.A.selfadjointView<Eigen::Lower>().rankUpdate(Ww.transpose());
+    ne.b += Ww.transpose() * w.asDiagonal() * tau;
+  }
+  ne.A = ne.A.selfadjointView<Eigen::Lower>();
+  return ne;
+}
+
+/// Per joint, the sum of squared residuals of beta and of the torques.
+struct Residuals {
+  VectorXd ssr, sst;
+};
+Residuals residuals(BaseRows& rows, std::size_t samples, const VectorXd& beta, int n) {
+  Residuals r{VectorXd::Zero(n), VectorXd::Zero(n)};
+  MatrixXd Wb;
+  VectorXd tau(n);
+  for (std::size_t k = 0; k < samples; ++k) {
+    rows.at(k, Wb, tau);
+    r.ssr += (tau - Wb * beta).cwiseAbs2();
+    r.sst += tau.cwiseAbs2();
+  }
+  return r;
+}
+
+void check_inputs(const robot::RobotModel& m, const data::ArmSamples& s) {
+  if (s.dof() != m.dof())
+    throw std::invalid_argument("the record has " + std::to_string(s.dof()) +
+                                " joints, the robot " + std::to_string(m.dof()));
+  if (s.effort_is_current)
+    throw std::invalid_argument(
+        "the record has motor currents, not joint torques: give the drive gains to convert them");
+}
+
+/// Step 4's flags: the poorly determined parameters and a badly conditioned record.
+void flag(RobotFitResult& r, const RobotFitOptions& o) {
+  std::string poor;
+  int count = 0;
+  for (auto& p : r.parameters) {
+    p.poorly_determined = !(p.relative_std_error_percent <= o.flag_relative_error_percent);
+    if (!p.poorly_determined) continue;
+    if (count++ < 8) poor += (poor.empty() ? "" : ", ") + p.name;
+  }
+  if (count > 8) poor += " and " + std::to_string(count - 8) + " more";
+  if (count > 0)
+    r.flags.push_back(std::to_string(count) + " of " + std::to_string(r.parameters.size()) +
+                      " base parameters have a relative standard error above " +
+                      std::to_string(static_cast<int>(o.flag_relative_error_percent)) +
+                      " %: " + poor + " (the record hardly excites them)");
+  if (r.condition_number > 1e4)
+    r.flags.push_back("the base regressor's condition number is " +
+                      std::to_string(static_cast<long>(r.condition_number)) +
+                      ": the record excites some base parameters far less than others");
+}
+
+}  // namespace
+
+RobotFitResult fit_robot(const robot::RobotModel& model, const data::ArmSamples& samples,
+                         const RobotFitOptions& options) {
+  check_inputs(model, samples);
+  const int n = model.dof();
+  const Columns cols = columns_of(model, options);
+  FullRegressor full(model, cols);
+  const Base base = find_base(full, cols, options);
+  const auto r = static_cast<Eigen::Index>(base.independent.size());
+  const std::size_t N = samples.size();
+  BaseRows rows(full, base, samples);
+
+  // Step 2: ordinary least squares, each joint's residual scatter.
+  const Normal ols = accumulate(rows, N, VectorXd::Ones(n), r);
+  const VectorXd beta0 = ols.A.ldlt().solve(ols.b);
+  const Residuals e0 = residuals(rows, N, beta0, n);
+  const double dof_per_joint = static_cast<double>(N) - static_cast<double>(r) / n;
+  const VectorXd sigma = (e0.ssr / dof_per_joint).cwiseSqrt();
+
+  // Step 3: weighted least squares and the covariance of its estimates.
+  const VectorXd w = options.weighted ? VectorXd(sigma.cwiseInverse()) : VectorXd::Ones(n);
+  const Normal wls = options.weighted ? accumulate(rows, N, w, r) : ols;
+  const auto ldlt = wls.A.ldlt();
+  const VectorXd beta = ldlt.solve(wls.b);
+  const Residuals e = residuals(rows, N, beta, n);
+  const double s2 = (e.ssr.cwiseProduct(w.cwiseAbs2())).sum() /
+                    (static_cast<double>(N) * n - static_cast<double>(r));
+  const MatrixXd cov = s2 * ldlt.solve(MatrixXd::Identity(r, r));
+
+  // Step 4: the figures.
+  RobotFitResult out;
+  out.samples = static_cast<int>(N);
+  out.standard_parameters = cols.size();
+  out.rank = static_cast<int>(r);
+  for (Eigen::Index i = 0; i < r; ++i) {
+    RobotParameter p;
+    p.name = cols.names[static_cast<std::size_t>(base.independent[static_cast<std::size_t>(i)])];
+    p.terms = grouping(base, cols, static_cast<std::size_t>(i));
+    p.expression = expression(p.terms);
+    p.unit = cols.units[static_cast<std::size_t>(base.independent[static_cast<std::size_t>(i)])];
+    p.value = beta(i);
+    p.std_error = std::sqrt(std::max(0.0, cov(i, i)));
+    p.relative_std_error_percent = p.value == 0 ? std::numeric_limits<double>::infinity()
+                                                : 100 * p.std_error / std::abs(p.value);
+    out.parameters.push_back(p);
+  }
+  const Eigen::SelfAdjointEigenSolver<MatrixXd> eig(ols.A, Eigen::EigenvaluesOnly);
+  const VectorXd ev = eig.eigenvalues();
+  out.condition_number = ev.minCoeff() > 0 ? std::sqrt(ev.maxCoeff() / ev.minCoeff())
+                                           : std::numeric_limits<double>::infinity();
+  out.relative_error_percent = 100 * std::sqrt(e.ssr.sum() / e.sst.sum());
+  for (int j = 0; j < n; ++j) {
+    out.rms_error.push_back(std::sqrt(e.ssr(j) / static_cast<double>(N)));
+    out.sigma.push_back(sigma(j));
+  }
+  flag(out, options);
+  return out;
+}
+
+}  // namespace frictionlab::identify
