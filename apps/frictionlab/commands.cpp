@@ -14,6 +14,7 @@ void register_fit_joint(CLI::App& app, Registry& registry);        // fit_joint.
 void register_report(CLI::App& app, Registry& registry);           // report.cpp
 void register_export_actuator(CLI::App& app, Registry& registry);  // export_actuator.cpp
 void register_fleet(CLI::App& app, Registry& registry);            // fleet.cpp
+void register_fit_robot(CLI::App& app, Registry& registry);        // fit_robot.cpp
 
 namespace {
 std::string& stored_command_line() {
@@ -76,6 +77,7 @@ void emit_text(const std::string& output, const std::string& text, const std::st
 void register_commands(CLI::App& app, Registry& registry) {
   register_report(app, registry);
   register_fit_joint(app, registry);
+  register_fit_robot(app, registry);
   register_fit_actuator(app, registry);
   register_export_estimator(app, registry);
   register_export_actuator(app, registry);  // after export_estimator: it extends `export mujoco`

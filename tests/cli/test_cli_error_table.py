@@ -131,6 +131,17 @@ def read_only(text):
 SIM = ["simulate", "--model", "m.json", "--input", "in.csv", "--output", "out.csv"]
 FIT_ARGS = ["fit", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
 CMP_ARGS = ["compare", "--input", "r.csv", "--velocity", "v", "--force", "F", "--out", "o"]
+# A two-joint arm and a record of it (columns q1 q2 dq1 dq2 tau1 tau2).
+ARM_URDF = ("<robot name='two'><link name='base'/><link name='a'><inertial><mass value='1'/>"
+            "<inertia ixx='0.01' ixy='0' ixz='0' iyy='0.01' iyz='0' izz='0.01'/></inertial>"
+            "</link><link name='b'/><joint name='j1' type='revolute'><parent link='base'/>"
+            "<child link='a'/><axis xyz='0 0 1'/><limit lower='-3' upper='3' effort='1' "
+            "velocity='1'/></joint><joint name='j2' type='revolute'><parent link='a'/>"
+            "<child link='b'/><origin xyz='0.3 0 0'/><axis xyz='0 1 0'/><limit lower='-3' "
+            "upper='3' effort='1' velocity='1'/></joint></robot>")
+ARM_REC = "time,q1,q2,dq1,dq2,tau1,tau2\n" + "".join(
+    f"{k / 100},{0.01 * k},{0.02 * k},1,2,0.1,0.2\n" for k in range(60))
+FR = ["fit-robot", "--robot", "arm.urdf", "--input", "arm.csv", "--out", "o"]
 FJ = ["fit-joint", "--input", "j.csv", "--position", "q", "--torque", "u", "--out", "o"]
 EJ = ["eval-joint", "--joint", "J.json", "--input", "j.csv", "--position", "q", "--torque", "u",
       "--out", "o"]
@@ -317,6 +328,18 @@ ROWS = [
     ("fit: --method grid --hold linear", FIT_ARGS + ["--method", "grid", "--hold", "linear"],
      {"r.csv": REC}, 1, "method grid simulates as reference 000 does, by forward Euler with the "
      "input held between samples (zoh): hold linear does not apply to it"),
+    # ---- fit-robot ----
+    ("fit-robot: a torque column missing", FR + ["--torque", "u"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
+     "arm.csv:1: no column 'u1' (columns found: time, q1, q2, dq1, dq2, tau1, tau2)"),
+    ("fit-robot: a floating joint", FR, {"arm.urdf": ARM_URDF.replace("'revolute'", "'floating'", 1),
+                                         "arm.csv": ARM_REC}, 1,
+     "arm.urdf: joint 'j1' is floating: only revolute, continuous, prismatic and fixed joints"),
+    ("fit-robot: a description that is not URDF or JSON", FR[:2] + ["arm.yaml"] + FR[3:],
+     {"arm.yaml": "robot: x", "arm.csv": ARM_REC}, 1,
+     "arm.yaml: unknown robot description type: expected a .urdf (or .xml) or a .json file"),
+    ("fit-robot: --out is the record file", FR[:5] + ["--out", "arm.csv"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1, "arm.csv: is a file, not a directory"),
     # ---- fit-joint ----
     ("fit-joint: --velocity without --use-velocity", FJ + ["--velocity", "q"], {"j.csv": JOINT_REC},
      USAGE, "--velocity q is read only with --use-velocity (qd = the measured velocity, qdd its "

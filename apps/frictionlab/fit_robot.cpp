@@ -1,0 +1,128 @@
+// frictionlab fit-robot: identify a robot arm's base parameters and joint friction from one
+// record (docs/robot-identification.md, "fit-robot"). The options bind straight onto the
+// workflow's option structs; the robot description and record are read by io/, the work is
+// workflows::fit_robot, and this prints the summary and writes robot_fit.json.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "console.hpp"
+#include "frictionlab/format.hpp"
+#include "frictionlab/io/arm_record_io.hpp"
+#include "frictionlab/io/output.hpp"
+#include "frictionlab/io/robot_description.hpp"
+#include "frictionlab/io/robot_fit_json.hpp"
+#include "frictionlab/workflows/robot.hpp"
+
+namespace frictionlab::cli {
+namespace {
+
+constexpr const char* kRobotFitFile = "robot_fit.json";
+
+struct FitRobotCli {
+  std::string robot, input, out = "frictionlab-robot";
+  io::ArmRecordSpec spec;
+  std::optional<double> lowpass;  ///< not given: chosen from the record; 0: none
+  bool ols = false, no_viscous = false, no_coulomb = false, no_offset = false;
+  workflows::FitRobotOptions w;
+};
+
+void print_summary(const workflows::FitRobotOutcome& o) {
+  const identify::RobotFitResult& r = o.result;
+  std::printf("fit-robot: %d samples, %d joints; preprocessing: %s\n", r.samples,
+              static_cast<int>(o.joints.size()), o.preprocessing.c_str());
+  std::printf("  base parameters: %d of %d (rigid body and friction); condition number %s\n",
+              r.rank, r.standard_parameters, format_number(r.condition_number, 5).c_str());
+  std::printf("  torque error: %s %% of the measured torque (100 |tau - W beta| / |tau|)\n",
+              format_fixed(r.relative_error_percent, 3).c_str());
+  std::printf("  %-10s %12s %12s\n", "joint", "RMS [N m]", "sigma [N m]");
+  for (std::size_t j = 0; j < o.joints.size(); ++j)
+    std::printf("  %-10s %12s %12s\n", o.joints[j].c_str(),
+                format_number(r.rms_error[j], 4).c_str(), format_number(r.sigma[j], 4).c_str());
+  std::printf("  %-16s %13s %11s %8s  %s\n", "parameter", "value", "std. error", "%sigma",
+              "unit (what it stands for)");
+  for (const auto& p : r.parameters)
+    std::printf("  %-16s %13s %11s %8s  %s%s\n", p.name.c_str(), format_number(p.value, 5).c_str(),
+                format_number(p.std_error, 3).c_str(),
+                format_fixed(p.relative_std_error_percent, 2).c_str(), p.unit.c_str(),
+                p.expression == p.name ? "" : ("  = " + p.expression).c_str());
+}
+
+void run_fit_robot(FitRobotCli& c) {
+  const std::filesystem::path result = std::filesystem::path(c.out) / kRobotFitFile;
+  io::check_output_directory(c.out);
+  check_result_files({result.string()}, "", {{"--robot", c.robot}, {"--input", c.input}});
+  const io::RobotDescription robot = io::read_robot(c.robot);
+  std::vector<std::string> joints;
+  for (const auto& j : robot.model.joints) joints.push_back(j.name);
+  const data::ArmRecord record = io::read_arm_record(c.input, joints, c.spec);
+  if (c.lowpass) {
+    c.w.preprocess.lowpass_cutoff = *c.lowpass;
+    c.w.choose_lowpass = false;
+  }
+  c.w.fit.weighted = !c.ols;
+  c.w.fit.viscous = !c.no_viscous;
+  c.w.fit.coulomb = !c.no_coulomb;
+  c.w.fit.offset = !c.no_offset;
+  const workflows::FitRobotOutcome o = workflows::fit_robot(robot.model, record, c.w);
+  print_summary(o);
+  print_verdict(o.verdict);
+  std::filesystem::create_directories(c.out);
+  io::write_file_atomic(result.string(), io::robot_fit_to_json(o, c.robot, c.input).dump(2) + "\n");
+  print_written(result.string(), "result");
+}
+
+}  // namespace
+
+void register_fit_robot(CLI::App& app, Registry& registry) {
+  auto c = std::make_shared<FitRobotCli>();
+  CLI::App* cmd = app.add_subcommand(
+      "fit-robot",
+      "Identify a robot arm's base inertial parameters and each joint's friction (viscous Fv, "
+      "Coulomb Fc, offset; armature with --armature) from one record with joint torques, by "
+      "weighted least squares on the base parameters (docs/robot-identification.md). Writes "
+      "robot_fit.json into --out.");
+  cmd->add_option("--robot", c->robot, "Robot description: a .urdf or a ROBOT.json DH table")
+      ->type_name("FILE")
+      ->required();
+  cmd->add_option("--input", c->input, "Record (.csv): time, per joint position, velocity, torque")
+      ->type_name("RECORD")
+      ->required();
+  cmd->add_option("--out", c->out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  cmd->add_option("--time", c->spec.time, "Time column")->capture_default_str();
+  cmd->add_option("--position", c->spec.position,
+                  "Prefix of the position columns: PREFIX1..PREFIXn for the n joints")
+      ->capture_default_str();
+  cmd->add_option("--velocity", c->spec.velocity,
+                  "Prefix of the velocity columns (\"\": not recorded, differentiated from "
+                  "position)")
+      ->capture_default_str();
+  cmd->add_option("--torque", c->spec.torque, "Prefix of the joint torque columns")
+      ->capture_default_str();
+  cmd->add_option("--resample", c->w.preprocess.resample_rate,
+                  "Resample every joint onto a uniform grid of this rate [Hz] (0: keep the "
+                  "samples; a non-uniform record needs it)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--lowpass", c->lowpass,
+                  "Zero-phase Butterworth low-pass on every joint [Hz] (not given: chosen from "
+                  "the record's spectrum; 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--trim", c->w.preprocess.trim_s,
+                  "Drop this many seconds at each end after filtering [s]")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--armature", c->w.fit.armature,
+                "Estimate each joint's armature (rotor inertia; for torques on the motor side)");
+  cmd->add_flag("--no-viscous", c->no_viscous, "No viscous friction Fv");
+  cmd->add_flag("--no-coulomb", c->no_coulomb, "No Coulomb friction Fc");
+  cmd->add_flag("--no-offset", c->no_offset, "No torque offset");
+  cmd->add_flag("--ols", c->ols, "Ordinary least squares (no per-joint weights)");
+  registry.push_back({cmd, [c] { run_fit_robot(*c); }});
+}
+
+}  // namespace frictionlab::cli

@@ -1,0 +1,47 @@
+// frictionlab workflows: identify a robot arm's base parameters and joint friction from a
+// record (docs/robot-identification.md, "Identification"): the record's preprocessing (one
+// low-pass for every joint, chosen from the record when not given), identify::fit_robot, and
+// the verdict (docs/verdicts.md, "Arm fits").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frictionlab/data/arm_record.hpp"
+#include "frictionlab/identify/robot_fit.hpp"
+#include "frictionlab/robot/model.hpp"
+#include "frictionlab/workflows/verdict.hpp"
+
+namespace frictionlab::workflows {
+
+struct FitRobotOptions {
+  /// The pipeline every joint goes through (data/preprocess.hpp); derivatives come from the
+  /// velocity where the record has it, else from the position.
+  data::PreprocessOptions preprocess{};
+  /// preprocess.lowpass_cutoff == 0: choose one cutoff for all joints: none or a 1-2-5 cutoff
+  /// from 5 times the trajectory's bandwidth (identify::choose_joint_lowpass) up to a tenth of
+  /// the sample rate, the one whose fit leaves the smallest torque error; false: unfiltered.
+  bool choose_lowpass = true;
+  identify::RobotFitOptions fit{};
+};
+
+struct FitRobotOutcome {
+  std::vector<std::string> joints;
+  identify::RobotFitResult result;
+  double lowpass_hz = 0;        ///< the cutoff used [Hz]; 0: none
+  bool lowpass_chosen = false;  ///< chosen from the record (not given)
+  /// With no cutoff given: the joint rule's cutoff when a joint's raw acceleration is mostly
+  /// noise (0: none is).
+  double suggested_lowpass_hz = 0;
+  std::string preprocessing;  ///< data::describe of the pipeline that ran
+  Verdict verdict;
+  double seconds = 0;  ///< wall time of preprocessing and fit [s]
+};
+
+FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
+                          const FitRobotOptions& options = {});
+
+Verdict robot_fit_verdict(const FitRobotOutcome& outcome);
+
+}  // namespace frictionlab::workflows

@@ -1,0 +1,66 @@
+// frictionlab io: robot_fit.json (io/robot_fit_json.hpp).
+#include "frictionlab/io/robot_fit_json.hpp"
+
+#include <cmath>
+
+#include "frictionlab/io/verdict_json.hpp"
+
+namespace frictionlab::io {
+
+namespace {
+
+/// JSON has no infinity: a relative error of a parameter estimated as exactly 0 is null.
+nlohmann::ordered_json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json per_joint(const std::vector<std::string>& joints,
+                                 const std::vector<double>& values) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  for (std::size_t j = 0; j < joints.size() && j < values.size(); ++j) o[joints[j]] = values[j];
+  return o;
+}
+
+nlohmann::ordered_json parameter_json(const identify::RobotParameter& p) {
+  nlohmann::ordered_json terms = nlohmann::ordered_json::array();
+  for (const auto& [name, c] : p.terms) terms.push_back({name, c});
+  return {{"name", p.name},
+          {"expression", p.expression},
+          {"terms", terms},
+          {"unit", p.unit},
+          {"value", p.value},
+          {"std_error", p.std_error},
+          {"relative_std_error_percent", finite_or_null(p.relative_std_error_percent)},
+          {"poorly_determined", p.poorly_determined}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
+                                         const std::string& robot_file,
+                                         const std::string& record_file) {
+  const identify::RobotFitResult& r = o.result;
+  nlohmann::ordered_json j;
+  j["format"] = "frictionlab-robot-fit";
+  j["version"] = 1;
+  j["robot"] = robot_file;
+  j["record"] = record_file;
+  j["joints"] = o.joints;
+  j["samples"] = r.samples;
+  j["preprocessing"] = o.preprocessing;
+  j["lowpass_hz"] = o.lowpass_hz;
+  j["standard_parameters"] = r.standard_parameters;
+  j["rank"] = r.rank;
+  j["condition_number"] = finite_or_null(r.condition_number);
+  j["relative_error_percent"] = r.relative_error_percent;
+  j["rms_error"] = per_joint(o.joints, r.rms_error);
+  j["sigma"] = per_joint(o.joints, r.sigma);
+  j["parameters"] = nlohmann::ordered_json::array();
+  for (const auto& p : r.parameters) j["parameters"].push_back(parameter_json(p));
+  j["flags"] = r.flags;
+  j["verdict"] = verdict_to_json(o.verdict);
+  j["seconds"] = o.seconds;
+  return j;
+}
+
+}  // namespace frictionlab::io

@@ -1,0 +1,118 @@
+// frictionlab workflows: arm identification (workflows/robot.hpp).
+#include "frictionlab/workflows/robot.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "frictionlab/format.hpp"
+#include "frictionlab/identify/joint_data.hpp"
+
+namespace frictionlab::workflows {
+
+namespace {
+
+/// The joint rule's candidate cutoff (identify::choose_joint_lowpass: 5 times the position's
+/// bandwidth), the largest over the joints, and whether any joint's raw acceleration is mostly
+/// noise above it.
+identify::JointLowpassChoice joint_rule(const data::ArmRecord& record,
+                                        const data::PreprocessOptions& pp) {
+  identify::JointPrepOptions prep;
+  prep.preprocess = pp;
+  identify::JointLowpassChoice worst;
+  for (std::size_t j = 0; j < record.q.size(); ++j) {
+    data::Record one;
+    one.source = record.source + " (joint '" + record.joints[j] + "')";
+    one.t = record.t;
+    one.position = record.q[j];
+    const auto c = identify::choose_joint_lowpass(one, prep);
+    if (!c) continue;
+    worst.sample_rate_hz = c->sample_rate_hz;
+    worst.candidate_hz = std::max(worst.candidate_hz, c->candidate_hz);
+    worst.noise_dominated = worst.noise_dominated || c->noise_dominated;
+  }
+  return worst;
+}
+
+/// One cutoff for every joint (the relation between the joints survives only a filter they
+/// share): none, and the 1-2-5 cutoffs from the joint rule's candidate up to a tenth of the
+/// sample rate, each fitted; the one whose fit leaves the smallest torque error wins. A
+/// position-bandwidth rule alone filters the torque's Coulomb steps and the excitation's ramps
+/// away while sign(qd) keeps them sharp (docs/robot-identification.md, "Low-pass").
+double scan_arm_lowpass(const robot::RobotModel& model, const data::ArmRecord& record,
+                        data::PreprocessOptions pp, const identify::RobotFitOptions& fit,
+                        const identify::JointLowpassChoice& rule) {
+  std::vector<double> candidates{0};
+  for (double decade = 1; decade <= 1e4; decade *= 10)
+    for (double m : {1.0, 2.0, 5.0})
+      if (m * decade >= rule.candidate_hz && m * decade <= 0.1 * rule.sample_rate_hz)
+        candidates.push_back(m * decade);
+  double best = 0, best_error = std::numeric_limits<double>::infinity();
+  for (double cutoff : candidates) {
+    pp.lowpass_cutoff = cutoff;
+    const double e =
+        identify::fit_robot(model, data::preprocess_arm(record, pp), fit).relative_error_percent;
+    if (e < best_error) best = cutoff, best_error = e;
+  }
+  return best;
+}
+
+}  // namespace
+
+FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
+                          const FitRobotOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  data::check_arm_record(record);
+  FitRobotOutcome out;
+  out.joints = record.joints;
+  data::PreprocessOptions pp = options.preprocess;
+  pp.derivatives =
+      record.has_velocity() ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
+  if (pp.lowpass_cutoff == 0) {
+    const identify::JointLowpassChoice rule = joint_rule(record, pp);
+    if (rule.noise_dominated) out.suggested_lowpass_hz = rule.candidate_hz;
+    if (options.choose_lowpass && rule.sample_rate_hz > 0) {
+      pp.lowpass_cutoff = scan_arm_lowpass(model, record, pp, options.fit, rule);
+      out.lowpass_chosen = pp.lowpass_cutoff > 0;
+    }
+  }
+  out.lowpass_hz = pp.lowpass_cutoff;
+  out.preprocessing = data::describe(pp);
+  const data::ArmSamples samples = data::preprocess_arm(record, pp);
+  out.result = identify::fit_robot(model, samples, options.fit);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.verdict = robot_fit_verdict(out);
+  return out;
+}
+
+Verdict robot_fit_verdict(const FitRobotOutcome& o) {
+  Verdict v;
+  const double e = o.result.relative_error_percent / 100;
+  const std::string err = "torque error " + format_fixed(o.result.relative_error_percent, 2) +
+                          " % of the measured torque (all joints)";
+  if (e > 0.7)
+    v.add({Grade::bad, "torque", err + ": the model explains little of the torque",
+           "check the joint order, signs and units of the record against the robot description"});
+  else if (e > 0.35)
+    v.add({Grade::doubtful, "torque", err, "check the record's units and the robot description"});
+  for (const std::string& f : o.result.flags)
+    v.add({Grade::doubtful, "determined", f,
+           "record an excitation trajectory that moves every joint through its range with "
+           "velocity reversals (frictionlab cannot yet design one)"});
+  if (o.lowpass_chosen)
+    v.add({Grade::good, "lowpass",
+           "low-pass " + format_number(o.lowpass_hz, 3) +
+               " Hz on every joint, the cutoff whose fit left the smallest torque error",
+           "--lowpass HZ to set it"});
+  if (o.lowpass_hz == 0 && o.suggested_lowpass_hz > 0)
+    v.add(
+        {Grade::doubtful, "lowpass",
+         "the accelerations were differentiated without a low-pass filter from a record whose "
+         "acceleration is mostly noise",
+         "--lowpass " + format_number(o.suggested_lowpass_hz, 3) + " (chosen from its spectrum)"});
+  v.add(
+      {Grade::good, "validation", "no validation record: the error is the training record's", ""});
+  return v;
+}
+
+}  // namespace frictionlab::workflows
