@@ -12,6 +12,7 @@
 #include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "frictionlab/workflows/robot.hpp"
 
 namespace fs = std::filesystem;
 using namespace frictionlab;
@@ -93,6 +94,19 @@ data::ArmSamples excite(const Truth& truth, double noise, std::mt19937& rng) {
   return s;
 }
 
+/// The samples as the record an arm would log (time, q, qd, tau), for the workflow.
+data::ArmRecord as_record(const data::ArmSamples& s, const robot::RobotModel& m,
+                          const std::string& source) {
+  data::ArmRecord r;
+  r.source = source;
+  for (const auto& j : m.joints) r.joints.push_back(j.name);
+  r.t = s.t;
+  r.q = s.q;
+  r.qd = s.qd;
+  r.tau = s.effort;
+  return r;
+}
+
 double true_value(const identify::RobotParameter& p, const Truth& t) {
   double v = 0;
   for (const auto& [name, c] : p.terms) v += c * t.values.at(name);
@@ -157,4 +171,26 @@ TEST(RobotFit, PandaRecordAgainstThePaper) {
     }
   EXPECT_GT(r.relative_error_percent, 0.3);
   EXPECT_LT(r.relative_error_percent, 3);
+}
+
+TEST(RobotFit, ValidationRecordsArePredictedAndJudged) {
+  std::mt19937 rng(4);
+  const Truth truth = synthetic_panda(rng);
+  const data::ArmRecord train = as_record(excite(truth, 0.05, rng), truth.model, "train.csv");
+  const data::ArmRecord other = as_record(excite(truth, 0.05, rng), truth.model, "other.csv");
+  data::ArmRecord scaled = other;  // a record of another robot: torques three times larger
+  scaled.source = "scaled.csv";
+  for (auto& joint : scaled.tau)
+    for (double& x : joint) x *= 3;
+  workflows::FitRobotOptions o;
+  o.choose_lowpass = false;  // exact derivatives: no filter
+  const workflows::FitRobotOutcome good = workflows::fit_robot(truth.model, train, o, {other});
+  ASSERT_EQ(good.validation.size(), 1u);
+  const double ev = good.validation[0].prediction.relative_error_percent;
+  EXPECT_LT(ev, 1.5 * good.result.relative_error_percent) << ev;
+  for (std::size_t j = 0; j < 7; ++j)
+    EXPECT_NEAR(good.validation[0].prediction.rms_error[j], 0.05, 0.01);
+  const workflows::FitRobotOutcome bad = workflows::fit_robot(truth.model, train, o, {scaled});
+  EXPECT_NE(bad.verdict.line().find("scaled.csv"), std::string::npos) << bad.verdict.line();
+  EXPECT_NE(bad.verdict.grade, workflows::Grade::good);
 }

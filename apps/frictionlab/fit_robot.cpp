@@ -25,6 +25,7 @@ constexpr const char* kRobotFitFile = "robot_fit.json";
 
 struct FitRobotCli {
   std::string robot, input, out = "frictionlab-robot";
+  std::vector<std::string> validate;
   io::ArmRecordSpec spec;
   std::optional<double> lowpass;  ///< not given: chosen from the record; 0: none
   bool ols = false, no_viscous = false, no_coulomb = false, no_offset = false;
@@ -55,11 +56,15 @@ void print_summary(const workflows::FitRobotOutcome& o) {
 void run_fit_robot(FitRobotCli& c) {
   const std::filesystem::path result = std::filesystem::path(c.out) / kRobotFitFile;
   io::check_output_directory(c.out);
-  check_result_files({result.string()}, "", {{"--robot", c.robot}, {"--input", c.input}});
+  std::vector<io::NamedPath> inputs{{"--robot", c.robot}, {"--input", c.input}};
+  for (const auto& path : c.validate) inputs.push_back({"--validate", path});
+  check_result_files({result.string()}, "", inputs);
   const io::RobotDescription robot = io::read_robot(c.robot);
   std::vector<std::string> joints;
   for (const auto& j : robot.model.joints) joints.push_back(j.name);
   const data::ArmRecord record = io::read_arm_record(c.input, joints, c.spec);
+  std::vector<data::ArmRecord> validate;
+  for (const auto& path : c.validate) validate.push_back(io::read_arm_record(path, joints, c.spec));
   if (c.lowpass) {
     c.w.preprocess.lowpass_cutoff = *c.lowpass;
     c.w.choose_lowpass = false;
@@ -68,7 +73,7 @@ void run_fit_robot(FitRobotCli& c) {
   c.w.fit.viscous = !c.no_viscous;
   c.w.fit.coulomb = !c.no_coulomb;
   c.w.fit.offset = !c.no_offset;
-  const workflows::FitRobotOutcome o = workflows::fit_robot(robot.model, record, c.w);
+  const workflows::FitRobotOutcome o = workflows::fit_robot(robot.model, record, c.w, validate);
   print_summary(o);
   print_verdict(o.verdict);
   std::filesystem::create_directories(c.out);
@@ -92,6 +97,9 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
   cmd->add_option("--input", c->input, "Record (.csv): time, per joint position, velocity, torque")
       ->type_name("RECORD")
       ->required();
+  cmd->add_option("--validate", c->validate,
+                  "Validation record(s), same columns: the fit's torque prediction on each")
+      ->type_name("RECORD");
   cmd->add_option("--out", c->out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();

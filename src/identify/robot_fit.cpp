@@ -305,4 +305,39 @@ RobotFitResult fit_robot(const robot::RobotModel& model, const data::ArmSamples&
   return out;
 }
 
+RobotPrediction predict_robot(const robot::RobotModel& model, const RobotFitResult& result,
+                              const data::ArmSamples& samples, const RobotFitOptions& options) {
+  check_inputs(model, samples);
+  const int n = model.dof();
+  const Columns cols = columns_of(model, options);
+  Base base;  // the fit's base columns, found by name; no grouping is needed to predict
+  VectorXd beta(static_cast<Eigen::Index>(result.parameters.size()));
+  for (std::size_t i = 0; i < result.parameters.size(); ++i) {
+    const auto it = std::find(cols.names.begin(), cols.names.end(), result.parameters[i].name);
+    if (it == cols.names.end())
+      throw std::invalid_argument("the fit's parameter " + result.parameters[i].name +
+                                  " is not one of this robot's with these options");
+    base.independent.push_back(static_cast<int>(it - cols.names.begin()));
+    beta(static_cast<Eigen::Index>(i)) = result.parameters[i].value;
+  }
+  FullRegressor full(model, cols);
+  BaseRows rows(full, base, samples);
+  RobotPrediction out;
+  out.samples = static_cast<int>(samples.size());
+  out.predicted.assign(static_cast<std::size_t>(n), {});
+  VectorXd ssr = VectorXd::Zero(n), sst = VectorXd::Zero(n), tau(n);
+  MatrixXd Wb;
+  for (std::size_t k = 0; k < samples.size(); ++k) {
+    rows.at(k, Wb, tau);
+    const VectorXd p = Wb * beta;
+    for (int j = 0; j < n; ++j) out.predicted[static_cast<std::size_t>(j)].push_back(p(j));
+    ssr += (tau - p).cwiseAbs2();
+    sst += tau.cwiseAbs2();
+  }
+  out.relative_error_percent = 100 * std::sqrt(ssr.sum() / sst.sum());
+  for (int j = 0; j < n; ++j)
+    out.rms_error.push_back(std::sqrt(ssr(j) / static_cast<double>(samples.size())));
+  return out;
+}
+
 }  // namespace frictionlab::identify

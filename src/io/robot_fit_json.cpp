@@ -57,6 +57,12 @@ nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
   j["sigma"] = per_joint(o.joints, r.sigma);
   j["parameters"] = nlohmann::ordered_json::array();
   for (const auto& p : r.parameters) j["parameters"].push_back(parameter_json(p));
+  j["validation"] = nlohmann::ordered_json::array();
+  for (const auto& v : o.validation)
+    j["validation"].push_back({{"record", v.source},
+                               {"samples", v.prediction.samples},
+                               {"relative_error_percent", v.prediction.relative_error_percent},
+                               {"rms_error", per_joint(o.joints, v.prediction.rms_error)}});
   j["flags"] = r.flags;
   j["verdict"] = verdict_to_json(o.verdict);
   j["seconds"] = o.seconds;

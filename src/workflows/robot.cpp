@@ -60,9 +60,11 @@ double scan_arm_lowpass(const robot::RobotModel& model, const data::ArmRecord& r
 }  // namespace
 
 FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
-                          const FitRobotOptions& options) {
+                          const FitRobotOptions& options,
+                          const std::vector<data::ArmRecord>& validate) {
   const auto start = std::chrono::steady_clock::now();
   data::check_arm_record(record);
+  for (const auto& v : validate) data::check_arm_record(v);
   FitRobotOutcome out;
   out.joints = record.joints;
   data::PreprocessOptions pp = options.preprocess;
@@ -80,6 +82,10 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   out.preprocessing = data::describe(pp);
   const data::ArmSamples samples = data::preprocess_arm(record, pp);
   out.result = identify::fit_robot(model, samples, options.fit);
+  for (const auto& v : validate)
+    out.validation.push_back(
+        {v.source,
+         identify::predict_robot(model, out.result, data::preprocess_arm(v, pp), options.fit)});
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.verdict = robot_fit_verdict(out);
   return out;
@@ -87,9 +93,17 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
 
 Verdict robot_fit_verdict(const FitRobotOutcome& o) {
   Verdict v;
-  const double e = o.result.relative_error_percent / 100;
-  const std::string err = "torque error " + format_fixed(o.result.relative_error_percent, 2) +
-                          " % of the measured torque (all joints)";
+  // The deciding error: the worst validation record's, else the training record's.
+  double decide = o.result.relative_error_percent;
+  std::string where = "training record";
+  for (const auto& val : o.validation)
+    if (val.prediction.relative_error_percent >= decide || where == "training record") {
+      decide = val.prediction.relative_error_percent;
+      where = "validation record " + val.source;
+    }
+  const double e = decide / 100;
+  const std::string err = "torque error " + format_fixed(decide, 2) +
+                          " % of the measured torque (all joints, " + where + ")";
   if (e > 0.7)
     v.add({Grade::bad, "torque", err + ": the model explains little of the torque",
            "check the joint order, signs and units of the record against the robot description"});

@@ -70,6 +70,19 @@ struct RobotFitResult {
   std::vector<std::string> flags;          ///< what the record does not determine, in words
 };
 
+/// The torque a fit predicts on other samples of the same robot, against the measured one.
+struct RobotPrediction {
+  int samples = 0;
+  double relative_error_percent = 0;           ///< 100 |tau - W beta| / |tau| over all joints
+  std::vector<double> rms_error;               ///< per joint [N m]
+  std::vector<std::vector<double>> predicted;  ///< per joint, per sample [N m]
+};
+
+/// `result`'s base parameters applied to `samples` (joint torques), with the options it was
+/// fitted with. Throws std::invalid_argument as fit_robot does.
+RobotPrediction predict_robot(const robot::RobotModel& model, const RobotFitResult& result,
+                              const data::ArmSamples& samples, const RobotFitOptions& options = {});
+
 /// Steps 1-4 on `samples` (joint torques: effort_is_current must be false). Throws
 /// std::invalid_argument naming the problem for a record whose joints do not match the model.
 RobotFitResult fit_robot(const robot::RobotModel& model, const data::ArmSamples& samples,

@@ -26,6 +26,12 @@ struct FitRobotOptions {
   identify::RobotFitOptions fit{};
 };
 
+/// One validation record's torque prediction (same preprocessing as the training record).
+struct RobotValidation {
+  std::string source;
+  identify::RobotPrediction prediction;
+};
+
 struct FitRobotOutcome {
   std::vector<std::string> joints;
   identify::RobotFitResult result;
@@ -34,13 +40,16 @@ struct FitRobotOutcome {
   /// With no cutoff given: the joint rule's cutoff when a joint's raw acceleration is mostly
   /// noise (0: none is).
   double suggested_lowpass_hz = 0;
-  std::string preprocessing;  ///< data::describe of the pipeline that ran
+  std::string preprocessing;                ///< data::describe of the pipeline that ran
+  std::vector<RobotValidation> validation;  ///< one per --validate record
   Verdict verdict;
   double seconds = 0;  ///< wall time of preprocessing and fit [s]
 };
 
+/// Fits `record`, then predicts every record of `validate` with the same preprocessing.
 FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
-                          const FitRobotOptions& options = {});
+                          const FitRobotOptions& options = {},
+                          const std::vector<data::ArmRecord>& validate = {});
 
 Verdict robot_fit_verdict(const FitRobotOutcome& outcome);
 
