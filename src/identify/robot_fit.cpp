@@ -150,33 +150,58 @@ std::string expression(const std::vector<std::pair<std::string, double>>& terms)
   return e;
 }
 
-/// Walks the record's samples, each as the base regressor (n x r) and the torques (n).
-class BaseRows {
+/// The rows of an identification problem, sample by sample over one or more records: W_k
+/// (n x p) and y_k (n) with y_k = W_k theta + noise, and the measured torque the relative error
+/// is taken of (y_k itself, or for currents the torque the estimated gains make of them).
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  virtual std::size_t size() const = 0;
+  virtual Eigen::Index columns() const = 0;
+  virtual void at(std::size_t k, MatrixXd& W, VectorXd& y) = 0;
+  virtual VectorXd measured(std::size_t /*k*/, const VectorXd& y, const VectorXd& /*theta*/) {
+    return y;
+  }
+};
+
+/// One record with joint torques: the base regressor's rows and the torques.
+class BaseRows : public RowSource {
  public:
   BaseRows(FullRegressor& full, const Base& b, const data::ArmSamples& s)
-      : full_(full), base_(b), s_(s), n_(s.dof()), q_(n_), qd_(n_), qdd_(n_), tau_(n_) {}
+      : full_(full), base_(b), s_(s), n_(s.dof()), q_(n_), qd_(n_), qdd_(n_) {}
 
-  /// The sample k's rows into Wb and tau.
-  void at(std::size_t k, MatrixXd& Wb, VectorXd& tau) {
+  std::size_t size() const override { return s_.size(); }
+  Eigen::Index columns() const override {
+    return static_cast<Eigen::Index>(base_.independent.size());
+  }
+  void at(std::size_t k, MatrixXd& Wb, VectorXd& tau) override {
+    tau.resize(n_);
+    for (int j = 0; j < n_; ++j) tau(j) = s_.effort[static_cast<std::size_t>(j)][k];
+    base_rows(k, Wb);
+  }
+
+  /// Sample k's full regressor into W_ and its base columns into Wb.
+  void base_rows(std::size_t k, MatrixXd& Wb) {
     for (int j = 0; j < n_; ++j) {
       const auto jj = static_cast<std::size_t>(j);
       q_(j) = s_.q[jj][k];
       qd_(j) = s_.qd[jj][k];
       qdd_(j) = s_.qdd[jj][k];
-      tau(j) = s_.effort[jj][k];
     }
     full_.evaluate(q_.data(), qd_.data(), qdd_.data(), W_);
     Wb.resize(n_, static_cast<Eigen::Index>(base_.independent.size()));
     for (std::size_t c = 0; c < base_.independent.size(); ++c)
       Wb.col(static_cast<Eigen::Index>(c)) = W_.col(base_.independent[c]);
   }
+  /// The full regressor of the last base_rows call.
+  const MatrixXd& full_rows() const { return W_; }
 
  private:
   FullRegressor& full_;
   const Base& base_;
   const data::ArmSamples& s_;
   int n_;
-  VectorXd q_, qd_, qdd_, tau_;
+  VectorXd q_, qd_, qdd_;
   MatrixXd W_;
 };
 
@@ -185,34 +210,101 @@ struct Normal {
   MatrixXd A;
   VectorXd b;
 };
-Normal accumulate(BaseRows& rows, std::size_t samples, const VectorXd& w, Eigen::Index r) {
+Normal accumulate(RowSource& rows, const VectorXd& w) {
+  const Eigen::Index r = rows.columns();
   Normal ne{MatrixXd::Zero(r, r), VectorXd::Zero(r)};
-  MatrixXd Wb;
-  VectorXd tau(w.size());
-  for (std::size_t k = 0; k < samples; ++k) {
-    rows.at(k, Wb, tau);
-    const MatrixXd Ww = w.asDiagonal() * Wb;
+  MatrixXd W;
+  VectorXd y;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    rows.at(k, W, y);
+    const MatrixXd Ww = w.asDiagonal() * W;
     ne.A.selfadjointView<Eigen::Lower>().rankUpdate(Ww.transpose());
-    ne.b += Ww.transpose() * w.asDiagonal() * tau;
+    ne.b += Ww.transpose() * w.asDiagonal() * y;
   }
   ne.A = ne.A.selfadjointView<Eigen::Lower>();
   return ne;
 }
 
-/// Per joint, the sum of squared residuals of beta and of the torques.
+/// Per joint, the sum of squared residuals of theta and of the measured torques.
 struct Residuals {
   VectorXd ssr, sst;
 };
-Residuals residuals(BaseRows& rows, std::size_t samples, const VectorXd& beta, int n) {
+Residuals residuals(RowSource& rows, const VectorXd& theta, int n) {
   Residuals r{VectorXd::Zero(n), VectorXd::Zero(n)};
-  MatrixXd Wb;
-  VectorXd tau(n);
-  for (std::size_t k = 0; k < samples; ++k) {
-    rows.at(k, Wb, tau);
-    r.ssr += (tau - Wb * beta).cwiseAbs2();
-    r.sst += tau.cwiseAbs2();
+  MatrixXd W;
+  VectorXd y;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    rows.at(k, W, y);
+    r.ssr += (y - W * theta).cwiseAbs2();
+    r.sst += rows.measured(k, y, theta).cwiseAbs2();
   }
   return r;
+}
+
+/// Steps 2 and 3: ordinary least squares, each joint's residual scatter, weighted least squares
+/// and the covariance of its estimates; the figures of step 4 that need no names.
+struct Solution {
+  VectorXd theta, sigma;
+  MatrixXd cov;
+  Residuals e;
+  double condition_number = 0;
+};
+Solution solve(RowSource& rows, int n, bool weighted) {
+  const Eigen::Index r = rows.columns();
+  const auto N = static_cast<double>(rows.size());
+  Solution s;
+  const Normal ols = accumulate(rows, VectorXd::Ones(n));
+  const Residuals e0 = residuals(rows, ols.A.ldlt().solve(ols.b), n);
+  s.sigma = (e0.ssr / (N - static_cast<double>(r) / n)).cwiseSqrt();
+  const VectorXd w = weighted ? VectorXd(s.sigma.cwiseInverse()) : VectorXd::Ones(n);
+  const Normal wls = weighted ? accumulate(rows, w) : ols;
+  const auto ldlt = wls.A.ldlt();
+  s.theta = ldlt.solve(wls.b);
+  s.e = residuals(rows, s.theta, n);
+  const double s2 = s.e.ssr.cwiseProduct(w.cwiseAbs2()).sum() / (N * n - static_cast<double>(r));
+  s.cov = s2 * ldlt.solve(MatrixXd::Identity(r, r));
+  const VectorXd ev =
+      Eigen::SelfAdjointEigenSolver<MatrixXd>(ols.A, Eigen::EigenvaluesOnly).eigenvalues();
+  s.condition_number = ev.minCoeff() > 0 ? std::sqrt(ev.maxCoeff() / ev.minCoeff())
+                                         : std::numeric_limits<double>::infinity();
+  return s;
+}
+
+RobotParameter parameter(std::string name, std::string unit, double value, double variance) {
+  RobotParameter p;
+  p.name = std::move(name);
+  p.expression = p.name;
+  p.terms = {{p.name, 1.0}};
+  p.unit = std::move(unit);
+  p.value = value;
+  p.std_error = std::sqrt(std::max(0.0, variance));
+  p.relative_std_error_percent =
+      value == 0 ? std::numeric_limits<double>::infinity() : 100 * p.std_error / std::abs(value);
+  return p;
+}
+
+/// Step 4: the result from a solution whose first parameters are the base's.
+RobotFitResult result_of(const Solution& s, const Base& base, const Columns& cols,
+                         std::size_t samples, int n) {
+  RobotFitResult out;
+  out.samples = static_cast<int>(samples);
+  out.standard_parameters = cols.size();
+  out.rank = static_cast<int>(base.independent.size());
+  for (std::size_t i = 0; i < base.independent.size(); ++i) {
+    const auto c = static_cast<std::size_t>(base.independent[i]);
+    const auto ii = static_cast<Eigen::Index>(i);
+    RobotParameter p = parameter(cols.names[c], cols.units[c], s.theta(ii), s.cov(ii, ii));
+    p.terms = grouping(base, cols, i);
+    p.expression = expression(p.terms);
+    out.parameters.push_back(p);
+  }
+  out.condition_number = s.condition_number;
+  out.relative_error_percent = 100 * std::sqrt(s.e.ssr.sum() / s.e.sst.sum());
+  for (int j = 0; j < n; ++j) {
+    out.rms_error.push_back(std::sqrt(s.e.ssr(j) / static_cast<double>(samples)));
+    out.sigma.push_back(s.sigma(j));
+  }
+  return out;
 }
 
 void check_inputs(const robot::RobotModel& m, const data::ArmSamples& s) {
@@ -250,57 +342,12 @@ void flag(RobotFitResult& r, const RobotFitOptions& o) {
 RobotFitResult fit_robot(const robot::RobotModel& model, const data::ArmSamples& samples,
                          const RobotFitOptions& options) {
   check_inputs(model, samples);
-  const int n = model.dof();
   const Columns cols = columns_of(model, options);
   FullRegressor full(model, cols);
   const Base base = find_base(full, cols, options);
-  const auto r = static_cast<Eigen::Index>(base.independent.size());
-  const std::size_t N = samples.size();
   BaseRows rows(full, base, samples);
-
-  // Step 2: ordinary least squares, each joint's residual scatter.
-  const Normal ols = accumulate(rows, N, VectorXd::Ones(n), r);
-  const VectorXd beta0 = ols.A.ldlt().solve(ols.b);
-  const Residuals e0 = residuals(rows, N, beta0, n);
-  const double dof_per_joint = static_cast<double>(N) - static_cast<double>(r) / n;
-  const VectorXd sigma = (e0.ssr / dof_per_joint).cwiseSqrt();
-
-  // Step 3: weighted least squares and the covariance of its estimates.
-  const VectorXd w = options.weighted ? VectorXd(sigma.cwiseInverse()) : VectorXd::Ones(n);
-  const Normal wls = options.weighted ? accumulate(rows, N, w, r) : ols;
-  const auto ldlt = wls.A.ldlt();
-  const VectorXd beta = ldlt.solve(wls.b);
-  const Residuals e = residuals(rows, N, beta, n);
-  const double s2 = (e.ssr.cwiseProduct(w.cwiseAbs2())).sum() /
-                    (static_cast<double>(N) * n - static_cast<double>(r));
-  const MatrixXd cov = s2 * ldlt.solve(MatrixXd::Identity(r, r));
-
-  // Step 4: the figures.
-  RobotFitResult out;
-  out.samples = static_cast<int>(N);
-  out.standard_parameters = cols.size();
-  out.rank = static_cast<int>(r);
-  for (Eigen::Index i = 0; i < r; ++i) {
-    RobotParameter p;
-    p.name = cols.names[static_cast<std::size_t>(base.independent[static_cast<std::size_t>(i)])];
-    p.terms = grouping(base, cols, static_cast<std::size_t>(i));
-    p.expression = expression(p.terms);
-    p.unit = cols.units[static_cast<std::size_t>(base.independent[static_cast<std::size_t>(i)])];
-    p.value = beta(i);
-    p.std_error = std::sqrt(std::max(0.0, cov(i, i)));
-    p.relative_std_error_percent = p.value == 0 ? std::numeric_limits<double>::infinity()
-                                                : 100 * p.std_error / std::abs(p.value);
-    out.parameters.push_back(p);
-  }
-  const Eigen::SelfAdjointEigenSolver<MatrixXd> eig(ols.A, Eigen::EigenvaluesOnly);
-  const VectorXd ev = eig.eigenvalues();
-  out.condition_number = ev.minCoeff() > 0 ? std::sqrt(ev.maxCoeff() / ev.minCoeff())
-                                           : std::numeric_limits<double>::infinity();
-  out.relative_error_percent = 100 * std::sqrt(e.ssr.sum() / e.sst.sum());
-  for (int j = 0; j < n; ++j) {
-    out.rms_error.push_back(std::sqrt(e.ssr(j) / static_cast<double>(N)));
-    out.sigma.push_back(sigma(j));
-  }
+  const Solution s = solve(rows, model.dof(), options.weighted);
+  RobotFitResult out = result_of(s, base, cols, samples.size(), model.dof());
   flag(out, options);
   return out;
 }
@@ -325,7 +372,7 @@ RobotPrediction predict_robot(const robot::RobotModel& model, const RobotFitResu
   RobotPrediction out;
   out.samples = static_cast<int>(samples.size());
   out.predicted.assign(static_cast<std::size_t>(n), {});
-  VectorXd ssr = VectorXd::Zero(n), sst = VectorXd::Zero(n), tau(n);
+  VectorXd ssr = VectorXd::Zero(n), sst = VectorXd::Zero(n), tau;
   MatrixXd Wb;
   for (std::size_t k = 0; k < samples.size(); ++k) {
     rows.at(k, Wb, tau);
