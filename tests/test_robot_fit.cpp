@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 
@@ -92,6 +93,24 @@ data::ArmSamples excite(const Truth& truth, double noise, std::mt19937& rng) {
     }
   }
   return s;
+}
+
+/// The UR10e of ../shared/data/robot_ur10e (its URDF's mass properties) with made-up friction.
+Truth synthetic_ur10e(std::mt19937& rng) {
+  const fs::path urdf =
+      fs::path(FRICTIONLAB_SOURCE_DIR) / ".." / "shared" / "data" / "robot_ur10e" / "ur10e.urdf";
+  Truth t{io::read_robot(urdf.string()).model, {}};
+  std::uniform_real_distribution<double> u(0, 1);
+  for (const auto& j : t.model.joints) {
+    const auto p = robot::standard_parameters(j.inertial);
+    for (int k = 0; k < 10; ++k)
+      t.values[std::string(robot::kInertialParameterNames[static_cast<std::size_t>(k)]) + "_" +
+               j.name] = p(k);
+    t.values["Fv_" + j.name] = 1 + 3 * u(rng);
+    t.values["Fc_" + j.name] = 2 + 6 * u(rng);
+    t.values["offset_" + j.name] = u(rng) - 0.5;
+  }
+  return t;
 }
 
 /// The samples as the record an arm would log (time, q, qd, tau), for the workflow.
@@ -193,4 +212,49 @@ TEST(RobotFit, ValidationRecordsArePredictedAndJudged) {
   const workflows::FitRobotOutcome bad = workflows::fit_robot(truth.model, train, o, {scaled});
   EXPECT_NE(bad.verdict.line().find("scaled.csv"), std::string::npos) << bad.verdict.line();
   EXPECT_NE(bad.verdict.grade, workflows::Grade::good);
+}
+
+TEST(RobotFit, UrLogWithGivenDriveGains) {
+  // A UR e-Series log as the controller writes it: no header, time from 1017.78 s, q, qd,
+  // currents = torque / K, then target currents and torques (not read).
+  const std::vector<double> K = {11.976, 11.976, 9.839, 10.763, 10.763, 10.5};
+  std::mt19937 rng(8);
+  const Truth truth = synthetic_ur10e(rng);
+  const data::ArmSamples s = excite(truth, 0, rng);
+  const fs::path log = fs::temp_directory_path() / "frictionlab_ur_log.csv";
+  {
+    std::ofstream f(log);
+    f.precision(17);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      f << 1017.78 + s.t[k];
+      for (const auto* c : {&s.q, &s.qd})
+        for (const auto& j : *c) f << "," << j[k];
+      for (std::size_t j = 0; j < 6; ++j) f << "," << s.effort[j][k] / K[j];
+      for (int extra = 0; extra < 12; ++extra) f << ",0";
+      f << "\n";
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& j : truth.model.joints) names.push_back(j.name);
+  io::ArmRecordSpec spec;
+  spec.layout = "ur";
+  const data::ArmRecord record = io::read_arm_record(log.string(), names, spec);
+  ASSERT_EQ(record.current.size(), 6u);
+  EXPECT_TRUE(record.tau.empty());
+  workflows::FitRobotOptions o;
+  o.choose_lowpass = false;
+  EXPECT_THROW(workflows::fit_robot(truth.model, record, o), std::invalid_argument);
+  o.drive_gains = K;
+  const workflows::FitRobotOutcome r = workflows::fit_robot(truth.model, record, o);
+  EXPECT_EQ(r.result.rank, 36 + 18);  // the UR10e's 36 rigid-body base parameters
+  // Velocities are read, accelerations differentiated: close to, not exactly, the truth.
+  for (const auto& p : r.result.parameters) {
+    if (p.name.rfind("Fc_", 0) != 0) continue;
+    EXPECT_NEAR(p.value, truth.values.at(p.name), 0.02 * truth.values.at(p.name)) << p.name;
+  }
+  // With each joint's armature (the data set's model has rotor inertias): 40 base parameters,
+  // as the data set's README reports from its own QR.
+  o.fit.armature = true;
+  EXPECT_EQ(workflows::fit_robot(truth.model, record, o).result.rank, 40 + 18);
+  fs::remove(log);
 }

@@ -62,6 +62,7 @@ void run_fit_robot(FitRobotCli& c) {
   const io::RobotDescription robot = io::read_robot(c.robot);
   std::vector<std::string> joints;
   for (const auto& j : robot.model.joints) joints.push_back(j.name);
+  if (!c.spec.current.empty()) c.spec.torque.clear();
   const data::ArmRecord record = io::read_arm_record(c.input, joints, c.spec);
   std::vector<data::ArmRecord> validate;
   for (const auto& path : c.validate) validate.push_back(io::read_arm_record(path, joints, c.spec));
@@ -113,6 +114,16 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
       ->capture_default_str();
   cmd->add_option("--torque", c->spec.torque, "Prefix of the joint torque columns")
       ->capture_default_str();
+  cmd->add_option("--current", c->spec.current,
+                  "Prefix of the motor current columns (instead of --torque; needs --gains)");
+  cmd->add_option("--layout", c->spec.layout,
+                  "ur: a UR e-Series real-time log as it is (no header; time, q, qd, currents; "
+                  "needs --gains)")
+      ->check(CLI::IsMember({"ur"}));
+  cmd->add_option("--gains", c->w.drive_gains,
+                  "Drive gains [N m/A], one per joint, comma-separated: torque = gain x current")
+      ->delimiter(',')
+      ->type_name("K1,...,Kn");
   cmd->add_option("--resample", c->w.preprocess.resample_rate,
                   "Resample every joint onto a uniform grid of this rate [Hz] (0: keep the "
                   "samples; a non-uniform record needs it)")

@@ -67,6 +67,25 @@ void check_arm_record(const ArmRecord& r) {
   check_channel(r, r.current, "current");
 }
 
+ArmRecord currents_to_torques(ArmRecord record, const std::vector<double>& gains) {
+  if (record.current.empty())
+    throw RecordError(record.source, 0, "current", "the record has no motor currents");
+  if (gains.size() != record.current.size())
+    throw RecordError(record.source, 0, "current",
+                      std::to_string(gains.size()) + " drive gains for " +
+                          std::to_string(record.current.size()) + " joints");
+  for (std::size_t j = 0; j < gains.size(); ++j) {
+    if (!(gains[j] > 0) || !std::isfinite(gains[j]))
+      throw RecordError(
+          record.source, 0, "current",
+          "the drive gain of joint '" + record.joints[j] + "' must be a positive number of N m/A");
+    for (double& x : record.current[j]) x *= gains[j];
+  }
+  record.tau = std::move(record.current);
+  record.current.clear();
+  return record;
+}
+
 ArmSamples preprocess_arm(const ArmRecord& record, PreprocessOptions options) {
   check_arm_record(record);
   options.derivatives =

@@ -17,10 +17,42 @@ std::vector<std::vector<double>> joint_columns(const CsvTable& table, const std:
   return out;
 }
 
+/// The UR e-Series real-time log: columns 1 (time), 2-7 (q), 8-13 (qd), 14-19 (currents).
+data::ArmRecord read_ur_log(const std::string& path, const std::vector<std::string>& joints) {
+  if (joints.size() != 6)
+    throw InputError(path, 0, 0,
+                     "layout ur is the log of a 6-joint UR arm; the robot has " +
+                         std::to_string(joints.size()) + " joints");
+  const CsvTable table = read_csv(path, false);
+  if (table.names.size() != 19 && table.names.size() != 31)
+    throw InputError(path, table.row_lines.front(), 0,
+                     "layout ur has 19 or 31 columns (time, q, qd, currents[, target currents "
+                     "and torques]); found " +
+                         std::to_string(table.names.size()));
+  require_strictly_increasing(table, "column 1");
+  data::ArmRecord r;
+  r.source = path;
+  r.joints = joints;
+  r.t = table.columns[0];
+  for (std::size_t j = 0; j < 6; ++j) {
+    r.q.push_back(table.columns[1 + j]);
+    r.qd.push_back(table.columns[7 + j]);
+    r.current.push_back(table.columns[13 + j]);
+  }
+  return r;
+}
+
 }  // namespace
 
 data::ArmRecord read_arm_record(const std::string& path, const std::vector<std::string>& joints,
                                 const ArmRecordSpec& spec) {
+  if (spec.layout == "ur") {
+    data::ArmRecord r = read_ur_log(path, joints);
+    data::check_arm_record(r);
+    return r;
+  }
+  if (!spec.layout.empty())
+    throw InputError(path, 0, 0, "unknown record layout '" + spec.layout + "' (expected ur)");
   if (spec.torque.empty() == spec.current.empty())
     throw InputError(path, 0, 0,
                      "give the prefix of either the torque or the current columns, not " +

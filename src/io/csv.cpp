@@ -142,7 +142,7 @@ const std::vector<double>& CsvTable::column(std::string_view name) const {
   return columns[index(name)];
 }
 
-CsvTable parse_csv(std::string_view text, const std::string& file) {
+CsvTable parse_csv(std::string_view text, const std::string& file, bool header) {
   require_text(text, file, "CSV");
   CsvTable t;
   t.file = file;
@@ -161,7 +161,14 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::string_view content = trim(line);
 
-    if (t.header_line == 0) {
+    if (t.names.empty() && !header) {
+      // No header: the columns are named by their 1-based numbers; this line is data.
+      if (content.empty() || content.front() == '#') continue;
+      const std::size_t count = split_fields(line).size();
+      for (std::size_t c = 1; c <= count; ++c) t.names.push_back("column " + std::to_string(c));
+      t.columns.resize(count);
+    }
+    if (t.header_line == 0 && header) {
       if (content.empty() || content.front() == '#') continue;
       t.header_line = line_no;
       if (content.front() == '{' || content.front() == '[') not_csv(text, file, line_no);
@@ -204,7 +211,9 @@ CsvTable parse_csv(std::string_view text, const std::string& file) {
           parse_cell(fields[i], file, line_no, static_cast<long>(i) + 1, t.names[i]));
     t.row_lines.push_back(line_no);
   }
-  if (t.header_line == 0)
+  if (!header && t.row_lines.empty())
+    throw InputError(file, 0, 0, "no data rows (the file has only blank or comment lines)");
+  if (t.header_line == 0 && header)
     throw InputError(file, 0, 0,
                      text.empty() ? "empty file: expected a header line"
                                   : "no header line (the file has only blank or comment lines)");
@@ -336,8 +345,8 @@ void make_directories(const std::string& path) {
   if (ec) throw InputError(path, 0, 0, "cannot create the directory: " + ec.message());
 }
 
-CsvTable read_csv(const std::string& path) {
-  return parse_csv(read_text_file(path, "a CSV file", kMaxRecordFileBytes), path);
+CsvTable read_csv(const std::string& path, bool header) {
+  return parse_csv(read_text_file(path, "a CSV file", kMaxRecordFileBytes), path, header);
 }
 
 void require_strictly_increasing(const CsvTable& table, std::string_view name) {

@@ -59,12 +59,34 @@ double scan_arm_lowpass(const robot::RobotModel& model, const data::ArmRecord& r
 
 }  // namespace
 
-FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
+namespace {
+
+/// A record with joint torques: as it is, or its currents through the drive gains.
+data::ArmRecord with_torques(const data::ArmRecord& r, const std::vector<double>& gains) {
+  if (r.has_torque()) {
+    if (!gains.empty())
+      throw data::RecordError(r.source, 0, "force",
+                              "the record has joint torques: drive gains apply to motor currents");
+    return r;
+  }
+  if (gains.empty())
+    throw data::RecordError(r.source, 0, "current",
+                            "the record has motor currents: give the drive gains that make "
+                            "them joint torques (--gains K1,...,Kn in N m/A)");
+  return data::currents_to_torques(r, gains);
+}
+
+}  // namespace
+
+FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& raw_record,
                           const FitRobotOptions& options,
-                          const std::vector<data::ArmRecord>& validate) {
+                          const std::vector<data::ArmRecord>& raw_validate) {
   const auto start = std::chrono::steady_clock::now();
-  data::check_arm_record(record);
-  for (const auto& v : validate) data::check_arm_record(v);
+  data::check_arm_record(raw_record);
+  for (const auto& v : raw_validate) data::check_arm_record(v);
+  const data::ArmRecord record = with_torques(raw_record, options.drive_gains);
+  std::vector<data::ArmRecord> validate;
+  for (const auto& v : raw_validate) validate.push_back(with_torques(v, options.drive_gains));
   FitRobotOutcome out;
   out.joints = record.joints;
   data::PreprocessOptions pp = options.preprocess;

@@ -338,6 +338,15 @@ ROWS = [
     ("fit-robot: a description that is not URDF or JSON", FR[:2] + ["arm.yaml"] + FR[3:],
      {"arm.yaml": "robot: x", "arm.csv": ARM_REC}, 1,
      "arm.yaml: unknown robot description type: expected a .urdf (or .xml) or a .json file"),
+    ("fit-robot: currents without drive gains", FR + ["--current", "tau"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
+     "arm.csv: the record has motor currents: give the drive gains that make them joint torques "
+     "(--gains K1,...,Kn in N m/A)"),
+    ("fit-robot: one drive gain for two joints", FR + ["--current", "tau", "--gains", "10"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1, "arm.csv: 1 drive gains for 2 joints"),
+    ("fit-robot: layout ur on a two-joint arm", FR + ["--layout", "ur", "--gains", "1,1"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
+     "arm.csv: layout ur is the log of a 6-joint UR arm; the robot has 2 joints"),
     ("fit-robot: --out is the record file", FR[:5] + ["--out", "arm.csv"],
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1, "arm.csv: is a file, not a directory"),
     # ---- fit-joint ----

@@ -45,6 +45,11 @@ struct ArmSamples {
 /// that are not finite, time not strictly increasing, no torque or current, both of them.
 void check_arm_record(const ArmRecord& record);
 
+/// The record with joint torques tau_j = gains_j * current_j [N m/A] in place of its motor
+/// currents (drive gains given, e.g. the controller's current-to-torque constants). Throws
+/// RecordError for a record without currents or a gain per joint that is not positive.
+ArmRecord currents_to_torques(ArmRecord record, const std::vector<double>& gains);
+
 /// Every joint through data::preprocess(options) (derivatives from velocity where recorded,
 /// else from position; options.derivatives is set accordingly).
 ArmSamples preprocess_arm(const ArmRecord& record, PreprocessOptions options);

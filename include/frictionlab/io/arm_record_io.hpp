@@ -6,6 +6,11 @@
 // `time,q1..q7,dq1..dq7,tau1..tau7`. A missing column is an InputError naming it and the file's
 // columns; no column is dropped silently (a column the spec does not name is ignored only when
 // `allow_extra_columns`).
+//
+// layout "ur": the log a UR e-Series arm writes through its real-time interface, read as it is
+// (../shared/data/robot_ur10e/README.md): no header, 19 or 31 columns: time [s], q1..q6 [rad],
+// qd1..qd6 [rad/s], motor currents i1..i6 [A] (then target currents and torques, not read); the
+// robot must have 6 joints. The prefixes are not used.
 #pragma once
 
 #include <string>
@@ -22,6 +27,7 @@ struct ArmRecordSpec {
   std::string torque = "tau";   ///< prefix of the joint torque columns; "" for currents
   std::string current;          ///< prefix of the motor current columns; "" for torques
   bool allow_extra_columns = true;
+  std::string layout;  ///< "" (a header with the prefixes above) or "ur"
 };
 
 /// The record of `joints` (the robot's joint names, in order) from a CSV file.

@@ -58,11 +58,13 @@ struct CsvTable {
   std::string names_for_message() const;
 };
 
-/// Parse CSV text; `file` is the name used in error messages.
-CsvTable parse_csv(std::string_view text, const std::string& file);
+/// Parse CSV text; `file` is the name used in error messages. header = false: a file without a
+/// header line (as the UR controller logs), every line after blank or comment lines is data,
+/// the columns are named "column 1", "column 2", ... and header_line is 0.
+CsvTable parse_csv(std::string_view text, const std::string& file, bool header = true);
 
 /// Read and parse a CSV file; InputError if it cannot be opened.
-CsvTable read_csv(const std::string& path);
+CsvTable read_csv(const std::string& path, bool header = true);
 
 /// Require column `name` to be strictly increasing (InputError at the line and field of the
 /// first value that is not larger than its predecessor). Values are finite by construction.

@@ -24,6 +24,9 @@ struct FitRobotOptions {
   /// the sample rate, the one whose fit leaves the smallest torque error; false: unfiltered.
   bool choose_lowpass = true;
   identify::RobotFitOptions fit{};
+  /// Drive gains [N m/A] per joint for records with motor currents (torque = gain x current);
+  /// empty for records with joint torques.
+  std::vector<double> drive_gains;
 };
 
 /// One validation record's torque prediction (same preprocessing as the training record).
