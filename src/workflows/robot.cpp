@@ -86,6 +86,7 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   for (const auto& v : raw_validate) data::check_arm_record(v);
   const data::ArmRecord record = with_torques(raw_record, options.drive_gains);
   std::vector<data::ArmRecord> validate;
+  validate.reserve(raw_validate.size());
   for (const auto& v : raw_validate) validate.push_back(with_torques(v, options.drive_gains));
   FitRobotOutcome out;
   out.joints = record.joints;
