@@ -9,6 +9,7 @@ import warnings as _warnings
 from ._frictionlab import *  # noqa: F401,F403
 from . import _frictionlab
 from ._frictionlab import FrictionlabWarning
+from .robot import FitRobotOutcome, RobotParameter, RobotValidation, fit_robot
 
 # Each distinct warning of the package once per process (a Params of the same values built
 # again does not repeat its warning). Appended, so that a user's own filter (-W,

@@ -238,3 +238,9 @@ def export_actuator_mujoco(source: PathLike, *, kp: float, vin: Optional[float] 
                            form: str = ..., ctrlrange: Optional[tuple[float, float]] = ...,
                            joint: str = ...) -> MujocoExport: ...
 def export_actuator_bam(source: PathLike) -> ExportText: ...
+def _fit_robot(robot: PathLike, record: PathLike, validate: Sequence[PathLike] = ..., *,
+               time: str = ..., position: str = ..., velocity: str = ..., torque: str = ...,
+               current: str = ..., layout: str = ..., gains: Sequence[float] = ...,
+               resample_rate: float = ..., lowpass: Optional[float] = ..., trim: float = ...,
+               armature: bool = ..., viscous: bool = ..., coulomb: bool = ..., offset: bool = ...,
+               weighted: bool = ...) -> dict[str, Any]: ...

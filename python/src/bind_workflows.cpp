@@ -589,6 +589,7 @@ void bind_workflows(py::module_& m) {
   bind_fit_compare(m);
   bind_joint(m);
   bind_actuator(m);
+  bind_robot(m);
   bind_export(m);
   bind_actuator_export(m);
 }

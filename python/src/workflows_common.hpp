@@ -313,5 +313,6 @@ void bind_joint(py::module_& m);
 void bind_actuator(py::module_& m);
 void bind_export(py::module_& m);
 void bind_actuator_export(py::module_& m);
+void bind_robot(py::module_& m);
 
 }  // namespace frictionlab::python
