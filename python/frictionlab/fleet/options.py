@@ -9,7 +9,10 @@ The names are the keyword arguments of frictionlab.fit / compare / fit_joint / f
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+
+from .errors import FleetInputError
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,6 @@ OPTIONS: dict[str, dict[str, Rule]] = {
 
 def _show(value) -> str:
     """A JSON value for a message: its JSON text, at most 60 characters."""
-    import json
     s = json.dumps(value, ensure_ascii=True)
     return s if len(s) <= 60 else s[:57] + "..."
 
@@ -223,7 +225,6 @@ def check(command: str, options: dict, where) -> None:
     """Check a joint type's options for `command`: raise FleetInputError
     "WHERE: PATH.NAME: must be ..." for an unknown option or a value out of its rule.
     where(name) -> (the position prefix "fleet.json:L:C", the JSON path of the option)."""
-    from .config import FleetInputError
     rules = OPTIONS[command]
     for name, value in options.items():
         rule = rules.get(name)
