@@ -15,8 +15,8 @@ checks below or raise FleetInputError whose message starts with the file name, i
 at most MAX_MESSAGE characters; any other exception, or an input taking over TIMEOUT_S, is a
 finding: the input is written to the findings directory and the exit status is 1.
 
-The reader is imported from the source tree without the compiled module (frictionlab's
-__init__ is not run), so no build is needed. Deterministic for a seed (random.Random(seed));
+The reader is imported from the built package (PYTHONPATH, else build/python): the options'
+numeric ranges are the compiled module's table. Deterministic for a seed (random.Random(seed));
 only the time budget limits the number of inputs.
 """
 from __future__ import annotations
@@ -30,7 +30,6 @@ import signal
 import sys
 import time
 import traceback
-import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT_S = 1
@@ -40,12 +39,16 @@ NAME = "fleet.json"
 
 
 def _import_reader():
-    """frictionlab.fleet.config from the source tree, without frictionlab's compiled module."""
-    if "frictionlab" not in sys.modules:
-        pkg = types.ModuleType("frictionlab")
-        pkg.__path__ = [os.path.join(ROOT, "python", "frictionlab")]
-        sys.modules["frictionlab"] = pkg
-    from frictionlab.fleet import config, options
+    """frictionlab.fleet.config and options from the built package (the options' numeric ranges
+    are the compiled module's table): PYTHONPATH, else the build tree's build/python."""
+    built = os.path.join(ROOT, "build", "python")
+    if os.path.isdir(built) and built not in sys.path:
+        sys.path.append(built)
+    try:
+        from frictionlab.fleet import config, options
+    except ImportError as e:
+        sys.exit(f"fuzz_fleet_config.py: cannot import frictionlab.fleet ({e}): build the Python "
+                 "module first (bash scripts/build.sh) or put its directory on PYTHONPATH")
     return config, options
 
 

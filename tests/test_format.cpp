@@ -3,7 +3,9 @@
 // spelling, and parse_number accepts exactly the texts std::stod reads in full.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -43,6 +45,28 @@ TEST(Format, DigitFormsArePrintfs) {
     std::snprintf(buf, sizeof buf, "%.5g", x);
     EXPECT_EQ(format_display(x), buf);
   }
+}
+
+TEST(Format, RoundSignificantIsTheNumberOfItsDigits) {
+  // The stored plot data (7 digits, "%.7g") and compare's ranking scores (9 digits, "%.8e") were
+  // rounded through these printfs; round_significant must give the same doubles, bit for bit.
+  char buf[64];
+  for (double x : {1.0 / 3.0, -12345.678901234, 6.02214076e23, 1e-7, 2.5e-310, 0.0, -0.0,
+                   0.123456789012345, 99999995.0}) {
+    std::snprintf(buf, sizeof buf, "%.7g", x);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(round_significant(x, 7)),
+              std::bit_cast<std::uint64_t>(std::strtod(buf, nullptr)))
+        << x;
+    std::snprintf(buf, sizeof buf, "%.8e", x);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(round_significant(x, 9)),
+              std::bit_cast<std::uint64_t>(std::strtod(buf, nullptr)))
+        << x;
+  }
+  EXPECT_EQ(round_significant(0.123456789, 3), 0.123);
+  EXPECT_EQ(round_significant(-98765.4321, 2), -99000.0);
+  EXPECT_TRUE(std::isnan(round_significant(std::numeric_limits<double>::quiet_NaN(), 7)));
+  EXPECT_EQ(round_significant(-std::numeric_limits<double>::infinity(), 7),
+            -std::numeric_limits<double>::infinity());
 }
 
 TEST(Format, NonFiniteValuesHaveOneSpelling) {

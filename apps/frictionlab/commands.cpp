@@ -1,5 +1,5 @@
-// frictionlab CLI: the list of self-registering subcommands (commands.hpp, Registered).
-// Each lives in its own file and adds one line here.
+// frictionlab CLI: the list of subcommands (commands.hpp, Registered): each lives in its own file
+// and adds one line here.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -8,6 +8,11 @@
 
 namespace frictionlab::cli {
 
+void register_simulate(CLI::App& app, Registry& registry);          // simulate.cpp
+void register_fit(CLI::App& app, Registry& registry);               // fit.cpp
+void register_compare(CLI::App& app, Registry& registry);           // compare.cpp
+void register_export(CLI::App& app, Registry& registry);            // export.cpp (and export xml)
+void register_demo(CLI::App& app, Registry& registry);              // demo.cpp
 void register_fit_actuator(CLI::App& app, Registry& registry);      // fit_actuator.cpp
 void register_export_estimator(CLI::App& app, Registry& registry);  // export_estimator.cpp
 void register_fit_joint(CLI::App& app, Registry& registry);        // fit_joint.cpp (and eval-joint)
@@ -75,6 +80,12 @@ void emit_text(const std::string& output, const std::string& text, const std::st
 }
 
 void register_commands(CLI::App& app, Registry& registry) {
+  // In the order of `frictionlab --help`.
+  register_simulate(app, registry);
+  register_fit(app, registry);
+  register_compare(app, registry);
+  register_export(app, registry);  // before export_estimator and export_actuator: they extend it
+  register_demo(app, registry);
   register_report(app, registry);
   register_fit_joint(app, registry);
   register_fit_robot(app, registry);

@@ -5,7 +5,9 @@
 // and the recommendation with its verdict.
 #include "frictionlab/workflows/compare.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "records.hpp"
 
 namespace frictionlab::cli {
+namespace {
 
 void run_compare(const CompareOptions& o) {
   io::check_output_directory(o.fit.out);
@@ -33,8 +36,9 @@ void run_compare(const CompareOptions& o) {
   }
   FitOptions base = o.fit;
   base.method = "lsq";
-  wo.fit = identify_options(base);
-  wo.preprocess = preprocess_options(base);
+  const workflows::FitOptions fit_options = workflow_options(base);
+  wo.fit = fit_options.fit;
+  wo.preprocess = fit_options.preprocess;
   const Inputs in = read_inputs(base);
   const workflows::CompareOutcome c =
       workflows::compare(in.training, in.validation, wo, stderr_progress());
@@ -85,6 +89,24 @@ void run_compare(const CompareOptions& o) {
   std::printf("\n");
   print_verdict(c.verdict);
   print_files(files);
+}
+
+}  // namespace
+
+void register_compare(CLI::App& app, Registry& registry) {
+  auto o = std::make_shared<CompareOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "compare",
+      "Fit several models to one record (lsq) and rank them by validation RMSE (training RMSE "
+      "without --validate), with AICc/BIC: prints a table and a verdict, writes compare.json "
+      "and <model>/model.json into --out.");
+  add_record_options(cmd, o->fit, false);
+  cmd->add_option("--models", o->models, "Comma-separated models to fit (names as fit --model)")
+      ->capture_default_str();
+  cmd->add_option("--criterion", o->criterion, "Information criterion: aicc or bic")
+      ->check(CLI::IsMember({"aicc", "bic"}))
+      ->capture_default_str();
+  registry.push_back({cmd, [o] { run_compare(*o); }});
 }
 
 }  // namespace frictionlab::cli

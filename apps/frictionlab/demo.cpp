@@ -1,9 +1,11 @@
 // frictionlab CLI: `demo` — the README's main job on built-in data (docs/cli.md, "demo"). The work
 // is workflows::run_demo; the files are io/demo_files. This file prints the tables.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -18,6 +20,10 @@
 
 namespace frictionlab::cli {
 namespace {
+
+struct DemoOptions {
+  std::string out = "frictionlab-demo";
+};
 
 // One row of the step-size table (no trailing blanks).
 void print_row(const std::string& a, const std::string& b, const std::string& c,
@@ -94,8 +100,6 @@ void print_identification(const workflows::DemoIdentification& c) {
       c.validation_metrics.r2);
 }
 
-}  // namespace
-
 void run_demo(const DemoOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   io::check_output_directory(o.out);  // the message of every --out DIR, before any work
@@ -123,6 +127,21 @@ void run_demo(const DemoOptions& o) {
       (dir / "sensorless_validation.csv").string().c_str());
   std::printf("Done in %.2f s.\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace
+
+void register_demo(CLI::App& app, Registry& registry) {
+  auto o = std::make_shared<DemoOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "demo",
+      "Run the main job on built-in data: LuGre at 10 ms vs 0.1 ms (exact step vs forward "
+      "Euler), the stick-slip benchmark (TR-BDF2, ROS2, CVODE), and a sensorless-torque LuGre "
+      "fit on a built-in record against its true parameters; writes CSV, JSON and SVG files.");
+  cmd->add_option("--out", o->out, "Output directory (created if missing)")
+      ->type_name("DIR")
+      ->capture_default_str();
+  registry.push_back({cmd, [o] { run_demo(*o); }});
 }
 
 }  // namespace frictionlab::cli

@@ -5,8 +5,10 @@
 // command line and prints the summary.
 #include "frictionlab/workflows/fit.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,14 +17,13 @@
 #include "records.hpp"
 
 namespace frictionlab::cli {
+namespace {
 
 void run_fit(const FitOptions& o) {
   io::check_output_directory(o.out);
   check_report_output(o.report, input_paths(o));
   check_result_files(io::fit_output_paths(o.out, !o.no_plots), o.report, input_paths(o));
-  workflows::FitOptions wo;
-  wo.fit = identify_options(o);
-  wo.preprocess = preprocess_options(o);
+  const workflows::FitOptions wo = workflow_options(o);
   const Inputs in = read_inputs(o);
   const workflows::FitOutcome f = workflows::fit(in.training, in.validation, wo, stderr_progress());
   print_warnings(f.warnings);
@@ -81,6 +82,19 @@ void run_fit(const FitOptions& o) {
   std::printf("\n");
   print_verdict(f.verdict);
   print_files(files);
+}
+
+}  // namespace
+
+void register_fit(CLI::App& app, Registry& registry) {
+  auto o = std::make_shared<FitOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "fit",
+      "Identify friction parameters from a measured record (CSV or .mat): writes fit.json "
+      "(parameters, standard errors, 95 % intervals, correlation, metrics), model.json and "
+      "plots into --out.");
+  add_record_options(cmd, *o, true);
+  registry.push_back({cmd, [o] { run_fit(*o); }});
 }
 
 }  // namespace frictionlab::cli

@@ -1,7 +1,9 @@
 // frictionlab CLI: `simulate` (docs/cli.md). The work is workflows::simulate_model /
 // simulate_system; the files are io/simulate_io.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,9 +17,24 @@
 #include "frictionlab/io/system_json.hpp"
 #include "frictionlab/sim/model_run.hpp"
 #include "frictionlab/workflows/simulate.hpp"
+#include "option_checks.hpp"
 
 namespace frictionlab::cli {
 namespace {
+
+struct SimulateOptions {
+  // --model mode (velocity- or displacement-driven friction model)
+  std::string model, input;
+  std::string hold = "linear";
+  bool hold_given = false;
+  // --system mode (coupled mechanical system)
+  std::string system, params;
+  double output_dt = 0.0;
+  double rtol = 0.0;  // 0 = library default
+  // both
+  std::string output, plot, integrator;
+  double dt = 0.0;  // 0 = not given
+};
 
 // Where the messages go: stderr when an output is a stream ("-", /dev/stdout, a pipe...), else
 // stdout.
@@ -55,9 +72,13 @@ void check_outputs(const SimulateOptions& o) {
   if (!o.plot.empty()) outputs.push_back({"--plot", o.plot});
   for (const auto& out : outputs) io::check_output_file(out.path, out.label);
   io::check_outputs_distinct(outputs);
-  const std::vector<io::NamedPath> inputs =
-      o.model.empty() ? std::vector<io::NamedPath>{{"--params", o.params}}
-                      : std::vector<io::NamedPath>{{"--model", o.model}, {"--input", o.input}};
+  std::vector<io::NamedPath> inputs;
+  if (o.model.empty()) {
+    inputs.push_back({"--params", o.params});
+  } else {
+    inputs.push_back({"--model", o.model});
+    inputs.push_back({"--input", o.input});
+  }
   io::check_outputs_not_inputs(inputs, outputs);
 }
 
@@ -159,8 +180,6 @@ void simulate_system(const SimulateOptions& o) {
   }
 }
 
-}  // namespace
-
 void run_simulate(const SimulateOptions& o) {
   check_outputs(o);
   if (!o.model.empty()) {
@@ -168,6 +187,80 @@ void run_simulate(const SimulateOptions& o) {
   } else {
     simulate_system(o);
   }
+}
+
+}  // namespace
+
+void register_simulate(CLI::App& app, Registry& registry) {
+  auto o = std::make_shared<SimulateOptions>();
+  CLI::App* sim = app.add_subcommand(
+      "simulate",
+      "Simulate a friction model driven by a sampled input (--model, --input), or a coupled "
+      "mechanical system (--system, --params).");
+  CLI::Option* o_model =
+      sim->add_option("--model", o->model, "Friction model file (docs/file-formats.md)")
+          ->type_name("MODEL.json");
+  CLI::Option* o_input =
+      sim->add_option("--input", o->input,
+                      "Input record: columns t,v (velocity-driven) or t,x (displacement-driven)")
+          ->type_name("INPUT.csv");
+  CLI::Option* o_system =
+      sim->add_option("--system", o->system, "Coupled system: stick-slip or joint")
+          ->check(CLI::IsMember({"stick-slip", "joint"}));
+  CLI::Option* o_params =
+      sim->add_option("--params", o->params, "System file")->type_name("SYSTEM.json");
+  sim->add_option("--output", o->output,
+                  "Output CSV: t,v,F,<states> (--model; t,x,v,F,<states> for a t,x input) or "
+                  "t,x,v,F,<states> (--system)")
+      ->type_name("OUT.csv")
+      ->required();
+  sim->add_option("--integrator", o->integrator,
+                  "--model: exact (default), implicit-euler, euler, rk4; "
+                  "--system: trbdf2 (default), rosenbrock, cvode")
+      ->check(CLI::IsMember(
+          {"exact", "implicit-euler", "euler", "rk4", "trbdf2", "rosenbrock", "cvode"}));
+  CLI::Option* o_hold =
+      sim->add_option("--hold", o->hold,
+                      "--model with a t,v input: input between samples, linear (interpolated, "
+                      "default) or zoh (held)")
+          ->check(CLI::IsMember({"zoh", "linear"}));
+  sim->add_option(
+         "--dt", o->dt,
+         "--model: largest internal substep [s] (each sample interval is split into "
+         "ceil(h/H) substeps); --system: trbdf2/rosenbrock step [s] (default 0.001), cvode "
+         "largest step")
+      ->type_name("H")
+      ->check(positive());
+  CLI::Option* o_output_dt = sim->add_option("--output-dt", o->output_dt,
+                                             "--system: output sampling [s] (default: every step)")
+                                 ->type_name("T")
+                                 ->check(non_negative());
+  CLI::Option* o_rtol =
+      sim->add_option("--rtol", o->rtol, "--system with cvode: relative tolerance (default 1e-8)")
+          ->type_name("R")
+          ->check(positive());
+  sim->add_option("--plot", o->plot, "Also write an SVG plot of the result")->type_name("OUT.svg");
+  o_model->needs(o_input);
+  o_input->needs(o_model);
+  o_system->needs(o_params);
+  o_params->needs(o_system);
+  o_model->excludes(o_system);
+  o_hold->excludes(o_system);
+  o_output_dt->excludes(o_model);
+  o_rtol->excludes(o_model);
+
+  // One of the two modes: checked with CLI11's other requirements (the same exit status).
+  sim->final_callback([o] {
+    if (o->model.empty() && o->system.empty())
+      throw CLI::RequiredError(
+          "simulate needs --model MODEL.json with --input INPUT.csv, or "
+          "--system NAME with --params SYSTEM.json",
+          CLI::ExitCodes::RequiredError);
+  });
+  registry.push_back({sim, [o, o_hold] {
+                        o->hold_given = o_hold->count() > 0;
+                        run_simulate(*o);
+                      }});
 }
 
 }  // namespace frictionlab::cli

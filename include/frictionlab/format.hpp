@@ -5,6 +5,7 @@
 //                                      JSON and CSV writers' form; parameter values in messages)
 //   format_number(1/3.)     "0.333333" printf's %.6g: derived quantities, rates, costs
 //   format_number(x, 10)    %.10g
+//   round_significant(x, 7) the double nearest to format_number(x, 7): values stored rounded
 // Non-finite values read "nan", "inf", "-inf" in all of them. The other way:
 //   parse_number("2.5")    2.5       the number a whole text spells (command-line values)
 #pragma once
@@ -48,6 +49,15 @@ inline std::string format_scientific(double x, int decimals) {
   std::array<char, 40> buf{};
   std::snprintf(buf.data(), buf.size(), "%.*e", decimals, x);
   return buf.data();
+}
+
+/// x rounded to `digits` (1..17) significant digits: the double that format_number(x, digits)
+/// reads as (plot data kept small, scores compared without last-bit noise); x if not finite.
+inline double round_significant(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  std::array<char, 40> buf{};
+  std::snprintf(buf.data(), buf.size(), "%.*e", digits - 1, x);
+  return std::strtod(buf.data(), nullptr);
 }
 
 /// Numbers in printed tables, plot titles and summaries: format_number(x, digits), or "-" for a

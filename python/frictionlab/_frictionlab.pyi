@@ -1,5 +1,6 @@
-# Type stubs of frictionlab._frictionlab (docs/python.md). Each part of the API has its own
-# section; test_models.py checks the models section against the compiled module.
+# Type stubs of frictionlab._frictionlab (docs/python.md): the models here, the records and
+# workflows in _workflows.pyi (re-exported at the end). test_stubs.py checks every public name,
+# class, method and argument name of both against the compiled module (CONTRIBUTING.md).
 from __future__ import annotations
 
 import os
@@ -9,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 class Error(ValueError): ...
+class FrictionlabWarning(UserWarning): ...
 
 # ==== models: parameters, one-sample functions, simulate, coupled systems (bind_models.cpp) ====
 
@@ -45,7 +47,7 @@ class Coulomb:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: None = None) -> None: ...
+        def __init__(self, z: None = None, slipping: None = None) -> None: ...
     @staticmethod
     def force(params: CoulombParams, state: Coulomb.State, v: float) -> float: ...
     @staticmethod
@@ -69,7 +71,7 @@ class Viscous:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: None = None) -> None: ...
+        def __init__(self, z: None = None, slipping: None = None) -> None: ...
     @staticmethod
     def force(params: ViscousParams, state: Viscous.State, v: float) -> float: ...
     @staticmethod
@@ -98,7 +100,7 @@ class CoulombViscous:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: None = None) -> None: ...
+        def __init__(self, z: None = None, slipping: None = None) -> None: ...
     @staticmethod
     def force(params: CoulombViscousParams, state: CoulombViscous.State, v: float) -> float: ...
     @staticmethod
@@ -133,7 +135,7 @@ class Stribeck:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: None = None) -> None: ...
+        def __init__(self, z: None = None, slipping: None = None) -> None: ...
     @staticmethod
     def force(params: StribeckParams, state: Stribeck.State, v: float) -> float: ...
     @staticmethod
@@ -169,7 +171,7 @@ class LuGre:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: float | Sequence[float] | None = None) -> None: ...
+        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
         z: float
     @staticmethod
     def force(params: LuGreParams, state: LuGre.State, v: float) -> float: ...
@@ -198,7 +200,7 @@ class Dahl:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: float | Sequence[float] | None = None) -> None: ...
+        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
         z: float
     @staticmethod
     def force(params: DahlParams, state: Dahl.State, v: float) -> float: ...
@@ -237,7 +239,7 @@ class ElastoPlastic:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: float | Sequence[float] | None = None) -> None: ...
+        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
         z: float
     @staticmethod
     def force(params: ElastoPlasticParams, state: ElastoPlastic.State, v: float) -> float: ...
@@ -267,7 +269,7 @@ class MaxwellSlip:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: list[float] | Sequence[float] | None = None) -> None: ...
+        def __init__(self, z: list[float] | Sequence[float] | None = None, slipping: Sequence[bool] | None = None) -> None: ...
         z: list[float]
     @staticmethod
     def force(params: MaxwellSlipParams, state: MaxwellSlip.State, v: float) -> float: ...
@@ -304,7 +306,7 @@ class ModifiedStribeck:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: float | Sequence[float] | None = None) -> None: ...
+        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
         z: float
     @staticmethod
     def force(params: ModifiedStribeckParams, state: ModifiedStribeck.State, v: float) -> float: ...
@@ -379,7 +381,7 @@ class JointLuGre:
     name: ClassVar[str]
     num_states: ClassVar[int]
     class State:
-        def __init__(self, z: float | Sequence[float] | None = None) -> None: ...
+        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
         z: float
     @staticmethod
     def force(params: JointLuGreParams, state: JointLuGre.State, v: float) -> float: ...
@@ -485,3 +487,6 @@ def simulate_system(system: SystemFile | _Path, options: SimOptions = ..., *,
                     progress: None | bool | Callable[[str, float], Any] = None) -> SystemTrajectory: ...
 
 # ==== end of models ====
+
+# ==== records and workflows (bind_records.cpp, bind_workflows.cpp) ====
+from ._workflows import *

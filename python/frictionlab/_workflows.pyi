@@ -13,7 +13,7 @@ PathLike = Union[str, os.PathLike]
 RecordLike = Union["Record", PathLike, dict, Any]  # Any: a pandas DataFrame
 Progress = Union[None, bool, Callable[[str, float], Any]]
 
-class Error(ValueError): ...
+from ._frictionlab import Error
 
 class Record:
     def __init__(self, t: ArrayIn, position: Optional[ArrayIn] = ..., velocity: Optional[ArrayIn] = ...,
@@ -68,7 +68,7 @@ class FitResult:
     passive: Optional[bool]; passivity_message: str
     run_time_s: float; iterations: int; converged: bool; termination: str
     starts: list[StartSummary]; nested_model: str; data: DataSummary; warnings: list[str]
-    warmup_s: float
+    warmup_s: float; hold: str
     def model_json(self) -> str: ...
 
 class NamedMetrics:
@@ -81,7 +81,7 @@ class FitOutcome:
     input: str; result: FitResult; training: Record; prediction: Array; residual: Array
     friction: FrictionVelocity; validation: list[NamedMetrics]; warnings: list[str]
     parameters: list[ParameterEstimate]; correlation: Array; covariance: Array; aicc: float; bic: float
-    model: dict
+    model: dict; verdict: Verdict
     def model_json(self) -> str: ...
     def to_json(self) -> str: ...
     def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
@@ -96,7 +96,7 @@ class CompareRow:
 class CompareOutcome:
     input: str; validation_names: list[str]; problem: str; criterion: str
     ranked_by_validation: bool; rows: list[CompareRow]; best_by_criterion: int
-    criterion_agrees: bool; warnings: list[str]
+    criterion_agrees: bool; has_best: bool; warnings: list[str]; verdict: Verdict
     def to_json(self, out: PathLike = ...) -> str: ...
     def write(self, dir: PathLike) -> list[str]: ...
     def report(self, path: PathLike, title: str = ...) -> str: ...
@@ -149,7 +149,7 @@ class FitJointOutcome:
 
 class EvalJointOutcome:
     data: list[JointData]; evaluations: list[JointEvaluation]; model: dict; joint_file: str
-    verdict: Verdict; lowpass: list[Optional[JointLowpassChoice]]
+    verdict: Verdict; lowpass: list[Optional[JointLowpassChoice]]; warnings: list[str]
     def to_json(self) -> str: ...
     def write(self, dir: PathLike, plots: bool = ...) -> list[str]: ...
     def report(self, path: PathLike, title: str = ...) -> str: ...
@@ -196,7 +196,7 @@ def eval_actuator(logs: Union[PathLike, Sequence[PathLike]],
                   **options: Any) -> EvalActuatorOutcome: ...
 
 class ActuatorFinding:
-    log: str; check: str; warning: bool; message: str
+    log: str; logs: list[str]; check: str; warning: bool; message: str
 
 class ActuatorLogCheck:
     log: str; kp: float; nominal_mae: float; fitted_mae: float; saturated: float
@@ -213,10 +213,11 @@ def check_actuator(actuator: str, logs: Union[PathLike, Sequence[PathLike]], *,
                    **options: Any) -> ActuatorCheckOutcome: ...
 
 class ExportText:
-    text: str; warnings: list[str]
+    text: str; warnings: list[str]; notes: list[str]
 
 class CExport:
     header_file: str; source_file: str; header: str; source: str; warnings: list[str]
+    notes: list[str]
     def write(self, dir: PathLike) -> list[str]: ...
 
 class MujocoExport:
@@ -224,7 +225,7 @@ class MujocoExport:
 
 ExportSource = Union[FitOutcome, dict, PathLike]
 
-def export_xml(source: ExportSource, *, label: Optional[str] = ...) -> ExportText: ...
+def export_xml(source: ExportSource, *, Km: Optional[float] = ..., label: Optional[str] = ...) -> ExportText: ...
 def export_json(source: ExportSource, *, Km: Optional[float] = ..., hold: Optional[str] = ...,
                 label: Optional[str] = ...) -> ExportText: ...
 def export_estimator_params(source: ExportSource, *, Km: Optional[float] = ...,

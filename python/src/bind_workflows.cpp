@@ -11,6 +11,7 @@
 #include "frictionlab/io/verdict_json.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
+#include "frictionlab/workflows/validate.hpp"
 #include "workflows_common.hpp"
 
 namespace frictionlab::python {
@@ -584,7 +585,34 @@ Records as for fit.
           .c_str());
 }
 
+namespace {
+
+/// _option_rule(name): the range of a numeric option as the workflows check a value the user gives
+/// (workflows::check_option: the "not given" value refused), for frictionlab.fleet's checks of a
+/// configuration; None for an option without one.
+void bind_option_rule(py::module_& m) {
+  m.def(
+      "_option_rule",
+      [](const std::string& name) -> py::object {
+        const workflows::OptionRule* r = workflows::find_option_rule(name);
+        if (r == nullptr) return py::none();
+        py::dict d;
+        d["integer"] = r->integer;
+        d["lo"] = r->lo;
+        d["lo_open"] = r->lo_open;
+        d["hi"] = r->hi;
+        d["description"] = workflows::describe(*r);
+        return d;
+      },
+      py::arg("name"),
+      "The range of numeric option `name` (workflows/validate.hpp): a dict integer, lo, lo_open, "
+      "hi, description; None without one.");
+}
+
+}  // namespace
+
 void bind_workflows(py::module_& m) {
+  bind_option_rule(m);
   bind_verdict(m);
   bind_fit_compare(m);
   bind_joint(m);

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import frictionlab as fl
-from frictionlab.fleet import analysis, report, synthetic
+from frictionlab.fleet import analysis, evaluation, report, synthetic
 
 SEED = 3
 
@@ -514,7 +514,7 @@ def test_fitted_fleet_shared_check(fleet):
         d = pd.read_csv(task["inputs"][0])
         v = d.iloc[int(0.8 * len(d)):]
         calls.append((joint_type, task["key"]))
-        return analysis.simulated_rmse(median_params, v["t"], v["v"], v["F"])
+        return evaluation.simulated_rmse(median_params, v["t"], v["v"], v["F"])
 
     tasks = fleet["tasks"]
     # the evaluation reproduces the fit's own validation error with the unit's own parameters
@@ -532,7 +532,7 @@ def test_fitted_fleet_shared_check(fleet):
     med = {**sh.groupby("name")["value"].median().to_dict(), "model": "lugre"}
     row = sc[(sc["robot"] == "r004") & (sc["joint"] == "shoulder")].iloc[0]
     d = pd.read_csv(fleet["root"] / "r004/shoulder/2026-11-04/record.csv").iloc[3200:]
-    assert row["shared_rmse"] == pytest.approx(analysis.simulated_rmse(med, d["t"], d["v"], d["F"]), rel=1e-12)
+    assert row["shared_rmse"] == pytest.approx(evaluation.simulated_rmse(med, d["t"], d["v"], d["F"]), rel=1e-12)
     assert row["ratio"] == pytest.approx(row["shared_rmse"] / row["own_rmse"], rel=1e-15)
     # the fleet median does not serve the outlier (sigma2 x 2) nor the drifted joints (Fc x 1.4);
     # on the wrist (2 well-determined parameters) it serves units near the median
@@ -776,7 +776,7 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
     the CLI reads Store.parameters() and Store.tasks()): the page, the counts by outcome and
     severity, a line per drift, the undetermined counted by cause with the largest unchecked
     change and where each one's reason is; --json and --csv carry outcome."""
-    from frictionlab.fleet import __main__ as cli, store as fstore
+    from frictionlab.fleet import __main__ as cli
 
     p, tasks = _three_outcomes()
 
@@ -799,7 +799,8 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
                                              "session_time", "model"]]
             return r.assign(selected=True, verdict=None)
 
-    monkeypatch.setattr(fstore, "open_store", lambda url, create=False, readonly=False: FakeStore())
+    # the store the command opens (fleet/__main__.py imports open_store at module level)
+    monkeypatch.setattr(cli, "open_store", lambda url, create=False, readonly=False: FakeStore())
     out_json, out_csv = tmp_path / "t.json", tmp_path / "csv"
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
@@ -853,7 +854,7 @@ def test_a_lugre_fleet_task_reruns_with_the_cli(tmp_path):
     parameters."""
     import glob
     import subprocess
-    from frictionlab.fleet import config as fconfig, tasks as ftasks
+    from frictionlab.fleet import config as fconfig, keys as fkeys, tasks as ftasks
 
     synthetic.generate(tmp_path / "f", robots=1, joints=("shoulder",), sessions=1, seconds=1.0,
                        drifts=[], outliers=[])
@@ -864,7 +865,7 @@ def test_a_lugre_fleet_task_reruns_with_the_cli(tmp_path):
     c = fconfig.parse_config(json.dumps(cfg), "fleet.json")
     (rec,) = glob.glob(str(tmp_path / "f" / "r000" / "shoulder" / "*" / "*.csv"))
     s = fconfig.Session("r000", "shoulder", "shoulder", "s", "s", (rec,))
-    r = ftasks.identify(ftasks.make_task(s, c.joint_types["shoulder"]).payload())
+    r = ftasks.identify(fkeys.make_task(s, c.joint_types["shoulder"]).payload())
     assert r["status"] == "done", r["error"]
     args = [os.environ["FRICTIONLAB_CLI"], "fit", "--input", rec, "--out", str(tmp_path / "cli"),
             "--no-plots", "--threads", "1"]

@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+import frictionlab
 from frictionlab.fleet import config, options, strict_json
 
 
@@ -94,6 +95,8 @@ def test_not_utf8_and_lone_surrogates_are_refused(tmp_path):
     ("fit-joint", "controller", 3, "must be a non-empty string or an object, got 3"),
     ("fit-joint", "bogus", 1, "unknown option of fit-joint"),
     ("fit-actuator", "trials", 0, "must be an integer >= 1, got 0"),
+    ("fit-actuator", "trials", 2**31, "must be an integer >= 1 and <= 2147483647, got 2147483648"),
+    ("fit", "loss_scale", 0, "must be a number > 0, got 0"),
     ("fit-actuator", "ranges", {"kt": [1]}, r'must map each parameter to \[LO, HI\]'),
     ("fit-actuator", "ranges", {"kt": ["a", "b"]}, r'must map each parameter to \[LO, HI\]'),
     ("fit-actuator", "logs", "x", "unknown option of fit-actuator"),
@@ -175,3 +178,23 @@ def test_joint_type_references_must_be_names():
              r"^fleet\.json:1:\d+: joints\.left: unknown joint type \{\"command\": \"fit\"\}")
     _refused(json.dumps(dict(base, default_type=["j"])),
              r"^fleet\.json:1:\d+: default_type: unknown joint type \[\"j\"\]")
+
+
+def test_the_numeric_ranges_are_the_library_table():
+    """options.py reads the range of every option the library has one for from the library's
+    table (workflows/validate.hpp, bound as _option_rule); the bindings check the same."""
+    from frictionlab import _frictionlab
+    assert _frictionlab._option_rule("n_viscous") == {"integer": True, "lo": 0.0, "lo_open": False,
+                                                      "hi": 8.0,
+                                                      "description": "an integer between 0 and 8"}
+    assert _frictionlab._option_rule("seed") is None
+    for command, rules in options.OPTIONS.items():
+        for name, rule in rules.items():
+            lib = _frictionlab._option_rule(name)
+            if lib is None or (command, name) == ("fit-joint", "lowpass_cutoff"):
+                continue  # fit_joint's lowpass_cutoff 0 means none (its binding's own rule)
+            assert (rule.kind == "int") == lib["integer"], (command, name)
+            assert (rule.lo, rule.lo_open) == (lib["lo"], lib["lo_open"]), (command, name)
+    # the value the library refuses, refused by the fleet's check with the library's message
+    with pytest.raises(frictionlab.Error, match="loss_scale=0: must be a number > 0"):
+        frictionlab.fit({"t": [0, 1, 2], "velocity": [0, 1, 0], "force": [0, 1, 0]}, loss_scale=0)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import frictionlab as fl
-from frictionlab.fleet import config, tasks
+from frictionlab.fleet import config, keys, tasks
 
 SHARED = os.path.join(os.environ.get("FRICTIONLAB_SOURCE_DIR", "."), "..", "shared", "data")
 pytestmark = pytest.mark.skipif(not os.path.isdir(SHARED), reason="no ../shared/data")
@@ -19,7 +19,7 @@ def _task(joint_type: dict, files):
     c = config.parse_config('{"format": "frictionlab-fleet", "version": 1, "joint_types": {"j": '
                             + __import__("json").dumps(joint_type) + "}}", "fleet.json")
     s = config.Session("r1", "j", "j", "s1", "s1", tuple(files))
-    return tasks.identify(tasks.make_task(s, c.joint_types["j"]).payload())
+    return tasks.identify(keys.make_task(s, c.joint_types["j"]).payload())
 
 
 def test_fit_actuator_task_equals_the_library():

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/output.hpp"
 
@@ -45,17 +45,11 @@ std::string escape(const std::string& s) {
   return o;
 }
 
-std::string fmt(const char* f, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, a);
-  return buf;
-}
-
-std::string px(double a) { return fmt("%.1f", a); }
+std::string px(double a) { return format_fixed(a, 1); }
 
 std::string tick_label(double v, double step) {
   if (std::abs(v) < std::abs(step) * 1e-9) v = 0;
-  return fmt("%.6g", v);
+  return format_number(v);
 }
 
 // Nice step for a span divided into about n intervals: 1, 2, 5 x 10^k, the nearest to
@@ -263,7 +257,9 @@ std::string series_path(const Plot& plot, const PlotSeries& ser, double x0, doub
   return d;
 }
 
-std::string pair_attr(double a, double b) { return fmt("%.9g", a) + " " + fmt("%.9g", b); }
+std::string pair_attr(double a, double b) {
+  return format_number(a, 9) + " " + format_number(b, 9);
+}
 
 }  // namespace
 

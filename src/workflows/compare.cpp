@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <set>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/workflows/validate.hpp"
 
@@ -53,25 +52,13 @@ std::vector<identify::ModelChoice> parse_model_list(const std::string& list) {
   return models;
 }
 
-namespace {
-
-/// x rounded to 9 significant digits.
-double round9(double x) {
-  if (!std::isfinite(x)) return x;
-  char b[40];
-  std::snprintf(b, sizeof b, "%.8e", x);
-  return std::strtod(b, nullptr);
-}
-
-}  // namespace
-
 void rank_compare_rows(CompareOutcome& out) {
   // Non-finite errors (NaN, inf) rank last, equal among themselves: never the best.
   std::stable_sort(out.rows.begin(), out.rows.end(), [](const CompareRow& a, const CompareRow& b) {
     const bool fa = std::isfinite(a.score), fb = std::isfinite(b.score);
     if (fa != fb) return fa;
     if (fa) {
-      const double sa = round9(a.score), sb = round9(b.score);
+      const double sa = round_significant(a.score, 9), sb = round_significant(b.score, 9);
       if (sa != sb) return sa < sb;
     }
     if (a.fit.num_estimated != b.fit.num_estimated)

@@ -1,11 +1,11 @@
 // frictionlab workflows: report data (include/frictionlab/workflows/report.hpp).
 #include "frictionlab/workflows/report.hpp"
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/identify/identifiability.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -13,12 +13,7 @@ namespace frictionlab::workflows {
 
 std::vector<double> rounded(const std::vector<double>& x) {
   std::vector<double> out(x.size());
-  std::transform(x.begin(), x.end(), out.begin(), [](double v) {
-    if (!std::isfinite(v) || v == 0) return v;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.7g", v);
-    return std::strtod(buf, nullptr);
-  });
+  std::transform(x.begin(), x.end(), out.begin(), [](double v) { return round_significant(v, 7); });
   return out;
 }
 

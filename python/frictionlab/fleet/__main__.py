@@ -16,9 +16,18 @@ error (the same message after the usage), 130 interrupted (Ctrl-C: the run is re
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import sys
 import time
+
+from . import analysis, report, synthetic
+from .config import FleetInputError, read_config
+from .engine import run, status
+from .evaluation import validation_evaluator
+from .files import atomic_write_text
+from .store import open_store
 
 
 def _error(message: str) -> int:
@@ -27,7 +36,6 @@ def _error(message: str) -> int:
 
 
 def _cmd_run(a) -> int:
-    from .engine import run
     s = run(a.config, manifest=a.manifest, root=a.root, db=a.db, scheduler=a.scheduler,
             workers=a.workers, retry_failed=a.retry_failed,
             progress=False if a.no_progress or a.verbosity == "quiet" else None)
@@ -57,16 +65,12 @@ def _print_status(st: dict) -> None:
 
 
 def _cmd_status(a) -> int:
-    from .engine import status
     st = status(a.db, a.config)
     if not a.follow:
         _print_status(st)
         return 0
     # a live bar of the newest run until it ends
     from tqdm import tqdm
-    from .analysis import current_results
-    from .config import read_config
-    from .store import open_store
     runs = st["runs"]
     if len(runs) == 0:
         print("no run yet")
@@ -78,7 +82,7 @@ def _cmd_status(a) -> int:
         with open_store(a.db, readonly=True) as store:
             tasks = store.tasks()
             run_row = store.runs().set_index("run_id").loc[newest["run_id"]]
-        tasks, _ = current_results(tasks, a.config and read_config(a.config))
+        tasks, _ = analysis.current_results(tasks, a.config and read_config(a.config))
         n = int((tasks["status"].isin(["done", "failed"])).sum()) if len(tasks) else 0
         bar.n = min(n, bar.total)
         bar.refresh()
@@ -91,11 +95,6 @@ def _cmd_status(a) -> int:
 
 
 def _cmd_report(a) -> int:
-    from . import analysis, report
-    from .config import read_config
-    from .synthetic import atomic_write_text
-    from .store import open_store
-    from .tasks import validation_evaluator
     config = read_config(a.config) if a.config else None
     with open_store(a.db, readonly=True) as store:
         all_params = store.parameters()
@@ -121,7 +120,6 @@ def _cmd_report(a) -> int:
         for name, df in tables:
             atomic_write_text(os.path.join(a.csv, f"{name}.csv"), df.to_csv(index=False))
     if a.json:
-        import json
         # strict JSON (RFC 8259): NaN and infinities are null (report.table_json's rows)
         atomic_write_text(a.json, json.dumps(
             {name: json.loads(report.table_json(df)) for name, df in tables},
@@ -132,7 +130,6 @@ def _cmd_report(a) -> int:
         return 0
     _print_report_summary(path, drift, superseded, a.csv)
     if a.verbosity == "verbose":  # every undetermined parameter with its reason
-        from . import analysis
         for _, r in (analysis.undetermined(drift) if len(drift) else drift).iterrows():
             print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
                   f"{r['reason'].removeprefix('undetermined: ')}")
@@ -143,7 +140,6 @@ def _cmd_report(a) -> int:
 def _print_verdicts(verdicts, shown: int = 3) -> None:
     """`fleet report`'s verdict lines: the counts by grade, then the bad and doubtful fits grouped
     by their verdict (the same finding on many sessions is one line with its count)."""
-    from . import analysis
     c = analysis.verdict_counts(verdicts)
     print(f"verdicts of {len(verdicts)} session fit(s): {c['bad']} bad, {c['doubtful']} doubtful, "
           f"{c['good']} good" + (f", {c['none']} recorded before verdicts" if c["none"] else ""))
@@ -161,7 +157,6 @@ def _print_report_summary(path: str, drift, superseded: int, csv_dir: str | None
     """`fleet report`'s console: the page, the counts by outcome, one line per flagged parameter
     (severity first), and the undetermined counted by cause with the largest unchecked changes
     (the page's section and drift.csv list them all)."""
-    from . import analysis
     c = analysis.drift_counts(drift)
     flagged = drift[drift["flagged"]] if len(drift) else drift
     sev = flagged["severity"].value_counts().to_dict() if len(flagged) else {}
@@ -192,11 +187,8 @@ def _print_report_summary(path: str, drift, superseded: int, csv_dir: str | None
 
 
 def _cmd_generate(a) -> int:
-    from . import synthetic
     if a.replace and os.path.isdir(a.dir) and os.listdir(a.dir):
         # only a fleet this command wrote: its truth.json says so, and nothing else is there
-        import json
-        import shutil
         truth = os.path.join(a.dir, "truth.json")
         try:
             with open(truth, encoding="utf-8") as f:
@@ -293,7 +285,6 @@ def main(argv=None) -> int:
     for sp in (r, s, rep, g):
         _add_verbosity(sp, argparse.SUPPRESS)
     a = p.parse_args(argv)
-    from .config import FleetInputError
     try:
         return a.func(a)
     except KeyboardInterrupt:

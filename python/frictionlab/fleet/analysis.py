@@ -26,8 +26,10 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from .keys import tool_version
+
 __all__ = ["CAUSES", "DriftRule", "OUTCOMES", "SEVERITIES", "current_results", "drift",
-           "drift_counts", "history", "largest_unchecked", "spread", "shared_check", "simulated_rmse", "undetermined",
+           "drift_counts", "history", "largest_unchecked", "spread", "shared_check", "undetermined",
            "undetermined_causes", "z_of_level"]
 
 #: The three outcomes of the drift rule per (robot, joint, parameter), in the order ``drift``
@@ -59,10 +61,8 @@ _DEFAULTS = {"joint_type": "", "session": "", "model": "", "unit": "", "std_erro
 
 
 def _config_hashes(config) -> dict:
-    """joint type -> sha256 of its canonical configuration (what tasks.make_task hashes)."""
-    import hashlib
-    return {name: hashlib.sha256(jt.canonical().encode()).hexdigest()
-            for name, jt in config.joint_types.items()}
+    """joint type -> sha256 of its canonical configuration (config.JointType.hash)."""
+    return {name: jt.hash for name, jt in config.joint_types.items()}
 
 
 def current_results(frame: pd.DataFrame, config=None, version: str | None = None):
@@ -74,7 +74,7 @@ def current_results(frame: pd.DataFrame, config=None, version: str | None = None
       - without ``config``: the key written by the newest run (largest ``run_id``; ties: the key);
       - with ``config`` (a FleetConfig): among the keys whose ``config_hash`` is that of the
         session's joint type in ``config`` and whose ``tool_version`` is ``version`` (default:
-        this frictionlab's, tasks.tool_version()), the newest as above; a session without such a
+        this frictionlab's, keys.tool_version()), the newest as above; a session without such a
         key is left out whole (not identified with this configuration yet).
     frame: ``Store.parameters()`` or ``Store.tasks()`` (needs robot, joint, session, key, run_id;
     with ``config`` also joint_type, config_hash, tool_version); a frame without ``key`` or
@@ -92,7 +92,6 @@ def current_results(frame: pd.DataFrame, config=None, version: str | None = None
             raise ValueError(f"current_results: no column {', '.join(need)} (a Store table is needed "
                              "to match a configuration)")
         if version is None:
-            from .tasks import tool_version
             version = tool_version()
         hashes = _config_hashes(config)
         ok = [hashes.get(jt) == ch and tv == version
@@ -612,20 +611,3 @@ def shared_check(params: pd.DataFrame, evaluate: Callable, tasks: pd.DataFrame |
     return pd.DataFrame(rows, columns=["robot", "joint", "joint_type", "model", "session",
                                        "session_time", "key", "own_rmse", "shared_rmse", "ratio",
                                        "serves", "n_units"])
-
-
-def simulated_rmse(parameters: dict, t, v, F, model: str | None = None) -> float:
-    """RMSE [force unit] of the friction force simulated with a parameter set against a measured
-    one: ``frictionlab.simulate`` (exact step, linear hold, from the model's rest state at t[0])
-    on (t, v), compared with F. ``parameters``: the fit's parameter names -> values, with
-    "model" -> model name (or ``model=``), built with ``frictionlab.model_from_dict``, so an
-    invalid set raises ``frictionlab.Error``. A building block for ``shared_check``'s evaluate."""
-    import frictionlab as fl
-
-    pars = dict(parameters)
-    m = pars.pop("model", None) if model is None else (pars.pop("model", None), model)[1]
-    if not m:
-        raise ValueError("simulated_rmse: no model name (parameters['model'] or model=)")
-    obj = fl.model_from_dict({"model": m, "params": pars})
-    Fs = fl.simulate(obj, np.asarray(t, float), np.asarray(v, float)).F
-    return float(np.sqrt(np.mean((np.asarray(F, float) - Fs) ** 2)))

@@ -20,16 +20,12 @@ import os
 from dataclasses import dataclass, field
 
 from . import options, strict_json
+from .errors import FleetInputError
 
 FORMAT = "frictionlab-fleet"
 VERSION = 1
 COMMANDS = ("fit", "compare", "fit-joint", "fit-actuator")
 VALIDATIONS = ("none", "last-file", "last-20%")
-
-
-class FleetInputError(ValueError):
-    """A problem with a fleet input (configuration, manifest, directory): names the file, line
-    and key or column."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +40,12 @@ class JointType:
         """Canonical JSON of the joint type's configuration (what a task key hashes)."""
         return json.dumps({"command": self.command, "options": self.options,
                            "validation": self.validation}, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def hash(self) -> str:
+        """sha256 of the canonical configuration (a task key's config_hash; the store's
+        config_hash column)."""
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
 
 
 @dataclass

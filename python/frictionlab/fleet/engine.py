@@ -11,14 +11,22 @@ resumes by running it again: what is done is skipped, nothing is written twice.
 """
 from __future__ import annotations
 
+import ast
 import logging
+import multiprocessing
+import multiprocessing.process
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 
+import frictionlab
+
+from .analysis import current_results
 from .config import FleetConfig, FleetInputError, Session, discover, read_config, read_manifest
-from .tasks import IDENTITY, Task, identify, make_task, tool_version
+from .keys import IDENTITY, Task, make_task, tool_version
+from .store import open_store
+from .tasks import identify
 
 
 @dataclass
@@ -76,8 +84,7 @@ def _main_module_problem() -> str | None:
     being such a re-import (multiprocessing's bootstrapping, `_inheriting`), a main module whose
     file does not exist, and a call from the main module's top level outside an ``if`` testing
     ``__name__`` (read from the file's syntax tree)."""
-    import multiprocessing.process as mpp
-    if getattr(mpp.current_process(), "_inheriting", False):
+    if getattr(multiprocessing.process.current_process(), "_inheriting", False):
         return ("frictionlab.fleet.run was called while a new process was starting (the main "
                 "module imported again by multiprocessing's spawn): a script must " + GUARD_HELP)
     main = sys.modules.get("__main__")
@@ -90,8 +97,8 @@ def _main_module_problem() -> str | None:
         if spec_name == "__main__" or spec_name.endswith(".__main__"):
             return None   # python3 -m package: not imported again
     else:
-        if not os.path.isabs(path) and mpp.ORIGINAL_DIR is not None:
-            path = os.path.join(mpp.ORIGINAL_DIR, path)
+        if not os.path.isabs(path) and multiprocessing.process.ORIGINAL_DIR is not None:
+            path = os.path.join(multiprocessing.process.ORIGINAL_DIR, path)
         if os.path.splitext(os.path.basename(path))[0] == "ipython":
             return None   # IPython's main: not imported again
     if not os.path.isfile(path):
@@ -108,7 +115,6 @@ def _main_module_problem() -> str | None:
     if line is None:
         return None
     try:
-        import ast
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
@@ -124,7 +130,6 @@ def _main_module_problem() -> str | None:
 def _is_main_test(test) -> bool:
     """A test of `__name__` (`if __name__ == "__main__":` and its variants): taken as the guard;
     a wrong one is caught in the worker process (multiprocessing's bootstrapping, above)."""
-    import ast
     return any(isinstance(x, ast.Name) and x.id == "__name__" for x in ast.walk(test))
 
 
@@ -143,11 +148,10 @@ def _spawn_check() -> None:
     its nanny and the run never ends. Catches what _main_module_problem cannot see (a guard that
     does not guard, a main module that fails on import)."""
     import dask
-    import multiprocessing as mp
     method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
     if method == "fork":
         return
-    p = mp.get_context(method).Process(target=_nothing, name="frictionlab-fleet-spawn-check")
+    p = multiprocessing.get_context(method).Process(target=_nothing, name="frictionlab-fleet-spawn-check")
     p.start()
     p.join(SPAWN_CHECK_TIMEOUT_S)
     if p.exitcode is None:
@@ -166,7 +170,6 @@ def _spawn_check() -> None:
 
 
 def _package_path() -> str:
-    import frictionlab
     return os.path.dirname(os.path.dirname(os.path.abspath(frictionlab.__file__)))
 
 
@@ -223,7 +226,6 @@ def run(config: FleetConfig | str, *, manifest: str | None = None, root: str | N
     process's bootstrapping) or when one process started that way fails (_spawn_check), instead
     of starting workers that would fail and be restarted over and over.
     """
-    from .store import open_store
     if not scheduler:
         problem = _main_module_problem()
         if problem:
@@ -259,7 +261,8 @@ def run(config: FleetConfig | str, *, manifest: str | None = None, root: str | N
                 client, cluster = _client(scheduler, workers)
                 summary.workers = len(client.scheduler_info().get("workers", {}))
                 try:  # counts the attempts of tasks whose worker died (not on a scheduler
-                    from ._dask_plugin import Attempts              # without frictionlab)
+                    # without frictionlab); imported here: _dask_plugin needs distributed
+                    from ._dask_plugin import Attempts
                     client.register_scheduler_plugin(Attempts())
                 except Exception:  # noqa: BLE001
                     pass
@@ -347,8 +350,6 @@ def status(db: str, config: FleetConfig | str | None = None) -> dict:
     session (analysis.current_results: the newest run's, or with `config` the one of that
     configuration and this frictionlab version). "superseded": the task rows of earlier
     configurations or versions of the same sessions, not counted; "all_tasks": every row."""
-    from .analysis import current_results
-    from .store import open_store
     if config is not None and not isinstance(config, FleetConfig):
         config = read_config(config)
     with open_store(db, readonly=True) as store:

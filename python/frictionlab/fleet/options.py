@@ -4,12 +4,20 @@ is read, so a wrong one is an error naming the file, line, column and JSON path 
 runs, never a failed task per session or a binding's type error.
 
 The names are the keyword arguments of frictionlab.fit / compare / fit_joint / fit_actuator
-(python/src: the OptionTable of each function); the ranges are those of the CLI's options
-(apps/frictionlab: main.cpp for fit and compare, fit_joint.cpp, fit_actuator.cpp).
+(python/src: the OptionTable of each function). The range of a numeric option is the library's
+(workflows/validate.hpp, read through frictionlab._frictionlab._option_rule: the one table the
+bindings, the workflows and the CLI check); the few options without one there (seed, gains,
+regularisation weights) have theirs here.
 """
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
+
+from frictionlab import _frictionlab
+
+from .errors import FleetInputError
 
 
 @dataclass(frozen=True)
@@ -37,11 +45,23 @@ def _choice(*c):
     return Rule("choice", choices=c)
 
 
+def _library(name: str) -> Rule:
+    """The range of numeric option `name` in the library's table, as the bindings check a value
+    given (its "not given" value refused; an integer within a C++ int)."""
+    r = _frictionlab._option_rule(name)
+    if r is None:
+        raise LookupError(f"the library has no range for the option '{name}'")
+    lo = None if math.isinf(r["lo"]) else r["lo"]
+    if r["integer"]:
+        return Rule("int", None if lo is None else int(lo), False, int(min(r["hi"], INT32)))
+    return Rule("number", lo, r["lo_open"], None if math.isinf(r["hi"]) else r["hi"])
+
+
+INT32 = 2**31 - 1
 POSITIVE = _num(0, True)
 NON_NEGATIVE = _num(0)
 BOOL = Rule("bool")
 STR = Rule("str")
-INT32 = 2**31 - 1
 
 CHANNELS = {c: STR for c in ("time", "position", "velocity", "current", "force", "matrix")}
 
@@ -49,18 +69,18 @@ _FIT_COMMON = {
     **CHANNELS,
     "problem": _choice("friction", "sensorless"),
     "rotary": BOOL,
-    "warmup_s": NON_NEGATIVE,
+    "warmup_s": _library("warmup_s"),
     "hold": _choice("linear", "zoh"),
-    "starts": _int(1, INT32),
-    "spread": _num(1),
+    "starts": _library("starts"),
+    "spread": _library("spread"),
     "seed": _int(0, 2**32 - 1),
-    "max_iterations": _int(1, INT32),
+    "max_iterations": _library("max_iterations"),
     "loss": _choice("none", "huber", "cauchy"),
-    "loss_scale": NON_NEGATIVE,
-    "threads": _int(1, INT32),
-    "resample_rate": POSITIVE,
+    "loss_scale": _library("loss_scale"),
+    "threads": _library("threads"),
+    "resample_rate": _library("resample_rate"),
     "resample_max_gap": POSITIVE,
-    "lowpass_cutoff": POSITIVE,
+    "lowpass_cutoff": _library("lowpass_cutoff"),
     "derivatives": _choice("none", "position", "velocity"),
 }
 
@@ -68,20 +88,20 @@ _JOINT_PREP = {
     **CHANNELS,
     "torque_from_command": BOOL,
     "gain": _num(),
-    "resample_rate": POSITIVE,
+    "resample_rate": _library("resample_rate"),
     "resample_max_gap": POSITIVE,
     "lowpass_cutoff": NON_NEGATIVE,  # 0: none; not given: chosen from the record
-    "decimate": _int(1, INT32),
-    "trim_s": NON_NEGATIVE,
+    "decimate": _library("decimate"),
+    "trim_s": _library("trim_s"),
     "diff": _choice("savgol", "central", "tvreg"),
-    "diff_window_s": POSITIVE,
+    "diff_window_s": _library("diff_window_s"),
     "tv_alpha": POSITIVE,
     "tv_order": _choice(1, 2),
     "tv_second_alpha": POSITIVE,
     "reintegrate": BOOL,
-    "tv_force_alpha": POSITIVE,
+    "tv_force_alpha": _library("tv_force_alpha"),
     "derivatives": _choice("position", "velocity"),
-    "horizon_s": NON_NEGATIVE,
+    "horizon_s": _library("horizon_s"),
 }
 
 OPTIONS: dict[str, dict[str, Rule]] = {
@@ -93,34 +113,34 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "method": _choice("idim", "sr3", "oe"),
         "init": Rule("str_or_object"),
         "gravity": BOOL, "offset": BOOL, "asymmetric": BOOL,
-        "v_deadband": NON_NEGATIVE,
-        "K": NON_NEGATIVE,
-        "n_viscous": _int(0, 8),
+        "v_deadband": _library("v_deadband"),
+        "K": _library("K"),
+        "n_viscous": _library("n_viscous"),
         "delta": Rule("numbers", 0, True),
         "sigma0_init": Rule("numbers", 0, True),
-        "aic_observations": _int(0, INT32),
+        "aic_observations": _library("aic_observations"),
         "output": _choice("position", "velocity", "both"),
         "jacobian": _choice("sensitivities", "central_differences"),
-        "segment_s": NON_NEGATIVE,
-        "max_iterations": _int(1, INT32),
+        "segment_s": _library("segment_s"),
+        "max_iterations": _library("max_iterations"),
         "closed_loop": BOOL,
         "controller": Rule("str_or_object"),
-        "max_step": POSITIVE,
+        "max_step": _library("max_step"),
     },
     "fit-actuator": {
         "actuator": STR,
         "models": Rule("names"),
         "validation": STR,
-        "trials": _int(1, 2**63 - 1),
-        "time_budget": NON_NEGATIVE,
+        "trials": _library("trials"),
+        "time_budget": _library("time_budget"),
         "seed": _int(0, 2**64 - 1),
-        "threads": _int(1, INT32),
-        "restarts": _int(0, INT32),
-        "sigma0": POSITIVE,
-        "velocity_weight": NON_NEGATIVE,
+        "threads": _library("threads"),
+        "restarts": _library("restarts"),
+        "sigma0": _library("sigma0"),
+        "velocity_weight": _library("velocity_weight"),
         "current_weight": _num(),
         "ranges": Rule("ranges"),
-        "tolerance": NON_NEGATIVE,
+        "tolerance": _library("tolerance"),
         "drive": _choice("voltage", "current"),
         "error_gain": _num(),
         "max_pwm": _num(),
@@ -137,7 +157,6 @@ OPTIONS: dict[str, dict[str, Rule]] = {
 
 def _show(value) -> str:
     """A JSON value for a message: its JSON text, at most 60 characters."""
-    import json
     s = json.dumps(value, ensure_ascii=True)
     return s if len(s) <= 60 else s[:57] + "..."
 
@@ -223,7 +242,6 @@ def check(command: str, options: dict, where) -> None:
     """Check a joint type's options for `command`: raise FleetInputError
     "WHERE: PATH.NAME: must be ..." for an unknown option or a value out of its rule.
     where(name) -> (the position prefix "fleet.json:L:C", the JSON path of the option)."""
-    from .config import FleetInputError
     rules = OPTIONS[command]
     for name, value in options.items():
         rule = rules.get(name)

@@ -48,8 +48,10 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+import frictionlab
+
 from . import analysis
-from .synthetic import atomic_write_text
+from .files import atomic_write_text
 
 __all__ = ["write_report", "report_html", "to_csv", "to_json", "table_csv", "table_json"]
 
@@ -784,10 +786,7 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
         spread = analysis.spread(params, z=spread_z)
     title = title or "frictionlab fleet report"
     generated = generated or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    try:
-        from frictionlab import __version__ as version
-    except ImportError:  # pragma: no cover - the package is always there when this runs
-        version = "?"
+    version = getattr(frictionlab, "__version__", "?")
     tasks = tasks if tasks is not None else pd.DataFrame(columns=["key", "status"])
     # one result per session (earlier configurations' and versions' results left out)
     params, _ = analysis.current_results(params)

@@ -19,6 +19,8 @@ import json.decoder
 import json.scanner
 import math
 
+from .errors import FleetInputError
+
 MAX_DEPTH = 64
 """Deepest nesting of objects and arrays accepted (a fleet configuration needs 4)."""
 MAX_INT_DIGITS = 300
@@ -168,7 +170,6 @@ def printable(s: str, limit: int = 60) -> str:
 def loads(text: str, path: str) -> Document:
     """Parse `text` (the contents of file `path`) as strict JSON; FleetInputError
     "PATH:LINE:COL: ..." on any refusal."""
-    from .config import FleetInputError
     offsets: dict = {}
     last = [0]
     decoder = _scanner(offsets, last)

@@ -38,13 +38,17 @@ import io
 import json
 import math
 import os
-import tempfile
 import warnings
 from typing import Iterable, Mapping
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["JOINT_TYPES", "CORRUPT_KINDS", "generate", "truth_parameters", "atomic_write_text"]
+import frictionlab as fl
+
+from .files import atomic_write_text
+
+__all__ = ["JOINT_TYPES", "CORRUPT_KINDS", "generate", "truth_parameters"]
 
 #: Per joint type: the model fitted (a ``fit`` model name and MODEL.json model name), the nominal
 #: parameters (MODEL.json keys; units for a rotary joint: N m, rad/s, N m s/rad, N m/rad), the
@@ -80,33 +84,6 @@ CORRUPT_KINDS = ("truncated", "nan", "time-backwards")
 _SEEDED_LEVEL = ("Fc", "Fs")  # one shared unit draw: the level of the Stribeck curve
 
 
-def _umask() -> int:
-    m = os.umask(0o022)
-    os.umask(m)
-    return m
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all: a temporary file in the same
-    directory, flushed, then ``os.replace``. OSError (naming the file) if it cannot be written."""
-    path = os.fspath(path)
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=d)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # what open() would give, not mkstemp's 0600
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def _joint_types(joints) -> dict[str, str]:
     """joint name -> joint type from a sequence of names (each its own type) or a mapping."""
     if isinstance(joints, Mapping):
@@ -126,8 +103,6 @@ def _params(model: str, values: Mapping[str, float]):
     """The library's Params object of ``model`` (``frictionlab.model_from_dict``); a library
     warning (an inverted Stribeck curve, a LuGre set that is not passive) is raised as an error,
     since a generated set must be a plain valid one."""
-    import frictionlab as fl
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         return fl.model_from_dict({"model": model, "params": dict(values)})
@@ -207,8 +182,6 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
     Errors: ValueError naming the argument (counts < 1, an unknown robot/joint/parameter in a
       drift or outlier, a drift or outlier that makes an invalid parameter set).
     """
-    import frictionlab as fl
-
     root = os.fspath(root)
     if os.path.exists(root) and (not os.path.isdir(root) or os.listdir(root)):
         raise FileExistsError(f"generate: {root} exists and is not an empty directory")
@@ -393,8 +366,6 @@ def truth_parameters(truth: Mapping, std_errors: Mapping | None = None, *, seed:
       ci_low, ci_high (value -+ 1.96 std_error), unit (""), determined (True), train_rmse,
       validation_rmse (NaN).
     """
-    import pandas as pd
-
     rng = np.random.default_rng(seed)
     rows = []
     for r, rt in truth["robots"].items():
