@@ -9,9 +9,9 @@
 #include <limits>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "frictionlab/format.hpp"
+#include "parallel.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -417,7 +417,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
   // A worker that waits for a fit (the last ones of a model wait for the fits they start from;
   // at the end there are fewer fits than workers) lends its core to the running fits: they
   // evaluate their generations on 1 + idle / running threads (the helper threads,
-  // identify/helper_pool.cpp, while the lender sleeps).
+  // parallel.hpp, while the lender sleeps).
   if (concurrent_fits)
     fit_options.cmaes.threads_now = [&]() {
       const std::lock_guard<std::mutex> lock(mutex);
@@ -511,18 +511,9 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
     }
   };
   // The calling thread passes the progress lines on (`say` may throw, e.g. a cancellation:
-  // then the fits stop at their next generation and the exception goes on).
-  std::vector<std::thread> pool;
-  auto stop_all = [&] {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stop = true;
-      changed.notify_all();
-    }
-    for (auto& t : pool) t.join();
-  };
-  try {
-    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
+  // then the fits stop at their next generation and the exception goes on). The workers wait
+  // for the fits they start from: threads of their own, not the helpers (parallel.hpp).
+  const auto pass_lines_on = [&] {
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
       changed.wait(lock, [&] { return !lines.empty() || finished == tasks.size() || stop; });
@@ -534,11 +525,13 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
       if (end) break;
       lock.lock();
     }
-  } catch (...) {
-    stop_all();
-    throw;
-  }
-  for (auto& t : pool) t.join();
+  };
+  const auto stop_all = [&] {
+    const std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+    changed.notify_all();
+  };
+  parallel::run_on_own_threads(workers, work, pass_lines_on, stop_all);
   if (error) std::rethrow_exception(error);
 
   ServoSelection sel;

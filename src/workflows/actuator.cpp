@@ -11,7 +11,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 #include <utility>
 
 #include "frictionlab/format.hpp"
@@ -21,6 +20,8 @@
 #include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/workflows/report.hpp"
 #include "frictionlab/workflows/validate.hpp"
+
+#include "../identify/parallel.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -302,9 +303,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   fo.cmaes.seed = options.seed;
   fo.cmaes.sigma0 = options.sigma0;
   fo.cmaes.max_restarts = options.restarts;
-  fo.cmaes.threads = options.threads > 0
-                         ? options.threads
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  fo.cmaes.threads = parallel::resolve_threads(options.threads);
   fo.cancel = progress.cancel;
   fo.loss.velocity_weight = options.velocity_weight;
   fo.loss.current_weight =
@@ -425,9 +424,7 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
   identify::ServoFitOptions fo;
   fo.cmaes.max_evals = options.evaluations;
   fo.cmaes.seed = options.seed;
-  fo.cmaes.threads = options.threads > 0
-                         ? options.threads
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  fo.cmaes.threads = parallel::resolve_threads(options.threads);
   auto quick_fit = [&](const sim::ServoConstants& cc, double offset_centre,
                        const std::string& what) {
     progress.say("quick M1 fit: " + what);
