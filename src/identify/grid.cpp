@@ -20,6 +20,7 @@
 #include "internal.hpp"
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/signal/differentiate.hpp"
 
 namespace frictionlab::identify::detail {
 
@@ -106,7 +107,7 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   const bool sl = d.sensorless;
   const int threads = resolve_threads(go.threads);
   const double vmax = max_abs(d.v);
-  const auto a = derivative(d.t, d.v);
+  const auto a = signal::derivative(d.t, d.v);
   GridRun run;
   auto sgn = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };
 

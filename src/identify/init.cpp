@@ -26,6 +26,7 @@
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "frictionlab/models/stribeck_curve.hpp"
+#include "frictionlab/signal/differentiate.hpp"
 #include "internal.hpp"
 
 namespace frictionlab::identify::detail {
@@ -288,8 +289,8 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
 /// all samples, when fewer than `need` qualify.
 std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, long need,
                                  double travel) {
-  // One pass, the acceleration (derivative_at) and the position (trapezoid_step) formed as it
-  // goes; the fallbacks are listed only when they are needed (a fit's record: no arrays of its
+  // One pass, the acceleration (signal::derivative_at) and the position (trapezoid_step) formed as
+  // it goes; the fallbacks are listed only when they are needed (a fit's record: no arrays of its
   // length besides the result).
   const long n = d.n();
   const double vmax = max_abs(d.v);
@@ -301,7 +302,7 @@ std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, l
   int last = 0;
   for (long k = 0; k < n; ++k) {
     const auto uk = static_cast<std::size_t>(k);
-    if (k > 0) x += trapezoid_step(d.t, d.v, uk);
+    if (k > 0) x += signal::trapezoid_step(d.t, d.v, uk);
     const int sg = d.v[uk] > 0 ? 1 : (d.v[uk] < 0 ? -1 : 0);
     if (sg != 0 && last != 0 && sg != last) {
       t_rev = d.t[uk];
@@ -309,7 +310,7 @@ std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, l
     }
     if (sg != 0) last = sg;
     if (k < d.first || !moving(k)) continue;
-    if (std::abs(derivative_at(d.t, d.v, uk)) * sel.settle_s <=
+    if (std::abs(signal::derivative_at(d.t, d.v, uk)) * sel.settle_s <=
             sel.rel_change * std::abs(d.v[uk]) &&
         d.t[uk] - t_rev >= sel.settle_s && std::abs(x - x_rev) >= travel)
       idx.push_back(k);
@@ -326,7 +327,7 @@ std::vector<long> steady_samples(const FitData& d, const SteadySelection& sel, l
 
 /// Median travel between velocity reversals (the whole travel range if fewer than 2).
 double travel_scale(const FitData& d) {
-  const auto x = integrate(d.t, d.v);
+  const auto x = signal::cumulative_trapezoid(d.t, d.v);
   const double thr = 1e-3 * max_abs(d.v);
   std::vector<double> legs;
   double x_last = x.front();

@@ -217,14 +217,6 @@ FitInit init_strategy(const ModelChoice& m);
 FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup_s);
 DataSummary summarize(const FitData& d);
 
-/// Central-difference dv/dt (one-sided at the ends) and trapezoid position from v.
-std::vector<double> derivative(const std::vector<double>& t, const std::vector<double>& v);
-std::vector<double> integrate(const std::vector<double>& t, const std::vector<double>& v);
-/// derivative(t, v)[k] alone: central differences, one-sided at the ends (0 for fewer than 2
-/// samples).
-double derivative_at(const std::vector<double>& t, const std::vector<double>& v, std::size_t k);
-/// integrate(t, v)[k] - integrate(t, v)[k - 1], k >= 1: the trapezoid over [t_{k-1}, t_k].
-double trapezoid_step(const std::vector<double>& t, const std::vector<double>& v, std::size_t k);
 double max_abs(const std::vector<double>& x);
 double median(std::vector<double> x);
 
