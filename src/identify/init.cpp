@@ -545,46 +545,99 @@ Ladder maxwell_ladder(const FitData& d, int n, bool with_sigma2) {
 
 }  // namespace
 
-std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, const FitData& d,
-                                  const SteadySelection& sel, std::vector<double> nat,
-                                  const Progress& progress, int threads) {
-  const auto idx_of = [&](const char* f) { return fam.index(f); };
-  const double ymax = std::max(max_abs(d.y), 1e-12);
-  const FitInit strategy = init_strategy(model);
-  const bool static_kind = !is_dynamic(model);
-  const std::vector<double> given = nat;  // NaN: to be initialised
+namespace {
 
-  // ---- static curve ------------------------------------------------------------------------
-  StaticSpec s;
-  s.sensorless = d.sensorless;
-  s.asym = model.asymmetric;
-  s.shape = model.shape;
-  s.has_sigma2 = fam.index("sigma2") >= 0 && strategy != FitInit::maxwell_ladder;
-  s.has_fc = idx_of("Fc") >= 0 || idx_of("Fc_pos") >= 0;
-  s.has_fs = idx_of("vs") >= 0;
-  if (const int ia = idx_of("alpha"); ia >= 0 && !is_free(nat, ia))
-    s.alpha = nat[static_cast<std::size_t>(ia)];
-  bool need_static = false;
-  for (int i = 0; i < fam.size(); ++i)
-    if (fam.info()[static_cast<std::size_t>(i)].is_static && is_free(given, i)) need_static = true;
-  if (strategy == FitInit::maxwell_ladder) need_static = false;  // the ladder fit sets Km
+/// The initial guess's steps over the natural vector `nat` (initial_guess): the static curve
+/// by least squares, then the dynamic parameters by the model's strategy (FitInit).
+class InitialGuess {
+ public:
+  InitialGuess(const Family& fam, const ModelChoice& model, const FitData& d,
+               std::vector<double> nat, const Progress& progress, int threads)
+      : fam_(fam),
+        model_(model),
+        d_(d),
+        progress_(progress),
+        threads_(threads),
+        nat_(std::move(nat)),
+        given_(nat_),
+        ymax_(std::max(max_abs(d.y), 1e-12)),
+        strategy_(init_strategy(model)),
+        static_kind_(!is_dynamic(model)),
+        spec_(static_spec()),
+        need_static_(needs_static()) {}
 
-  // Static least squares on samples `idx`; overwrites the static values that were not given.
-  auto static_fit = [&](const std::vector<long>& idx) {
-    const StaticEst e = fit_static(d, idx, s, threads);
-    if (progress.enabled())
-      progress("initial guess: static least squares on " + std::to_string(idx.size()) +
-               " samples (vs, alpha scanned)");
-    const bool positive_levels = !static_kind;  // log-parameterised levels must be > 0
+  std::vector<double> run(const SteadySelection& sel) {
+    if (static_kind_) {
+      std::vector<long> idx;
+      for (long k = d_.first; k < d_.n(); ++k) idx.push_back(k);
+      if (need_static_) static_fit(idx);
+      return nat_;
+    }
+    const Scanner scan(fam_, d_, progress_, threads_);
+    travel_ = travel_scale(d_);
+    switch (strategy_) {
+      case FitInit::bristle:
+        bristle_passes(scan, sel);
+        break;
+      case FitInit::maxwell_ladder:
+      case FitInit::gms_ladder:
+        if (need_static_) static_fit(steady_samples(d_, sel, 50, 0.0));
+        ladder(scan);
+        break;
+      case FitInit::static_curve:
+        break;
+    }
+    fill_neutral();
+    return nat_;
+  }
+
+ private:
+  /// sigma0 (x sigma1) scan's best point: its pre-sliding displacement gmax/sigma0 and its sum
+  /// of squares.
+  struct ScanBest {
+    double zss = kNaN, ssr = std::numeric_limits<double>::infinity();
+  };
+
+  int idx_of(const char* f) const { return fam_.index(f); }
+
+  StaticSpec static_spec() const {
+    StaticSpec s;
+    s.sensorless = d_.sensorless;
+    s.asym = model_.asymmetric;
+    s.shape = model_.shape;
+    s.has_sigma2 = fam_.index("sigma2") >= 0 && strategy_ != FitInit::maxwell_ladder;
+    s.has_fc = idx_of("Fc") >= 0 || idx_of("Fc_pos") >= 0;
+    s.has_fs = idx_of("vs") >= 0;
+    if (const int ia = idx_of("alpha"); ia >= 0 && !is_free(nat_, ia))
+      s.alpha = nat_[static_cast<std::size_t>(ia)];
+    return s;
+  }
+
+  /// Whether a static parameter is to be initialised (not with a ladder: its fit sets Km).
+  bool needs_static() const {
+    bool need = false;
+    for (int i = 0; i < fam_.size(); ++i)
+      if (fam_.info()[static_cast<std::size_t>(i)].is_static && is_free(given_, i)) need = true;
+    if (strategy_ == FitInit::maxwell_ladder) need = false;
+    return need;
+  }
+
+  /// Static least squares on samples `idx`; overwrites the static values that were not given.
+  void static_fit(const std::vector<long>& idx) {
+    const StaticEst e = fit_static(d_, idx, spec_, threads_);
+    if (progress_.enabled())
+      progress_("initial guess: static least squares on " + std::to_string(idx.size()) +
+                " samples (vs, alpha scanned)");
+    const bool positive_levels = !static_kind_;  // log-parameterised levels must be > 0
     auto level = [&](double x) {
-      if (positive_levels) return std::max(std::abs(x), 1e-3 * ymax);
+      if (positive_levels) return std::max(std::abs(x), 1e-3 * ymax_);
       return std::max(x, 0.0);
     };
     auto put = [&](const char* f, double x) {
       const int i = idx_of(f);
-      if (is_free(given, i)) nat[static_cast<std::size_t>(i)] = x;
+      if (is_free(given_, i)) nat_[static_cast<std::size_t>(i)] = x;
     };
-    if (d.sensorless) put("Km", std::max(std::abs(e.Km), 1e-12));
+    if (d_.sensorless) put("Km", std::max(std::abs(e.Km), 1e-12));
     put("sigma2", std::max(e.sigma2, 0.0));
     put("Fc", level(e.Fc_pos));
     put("Fs", level(e.Fs_pos));
@@ -594,57 +647,47 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     put("Fs_neg", level(e.Fs_neg));
     put("vs", e.vs);
     put("alpha", e.alpha);
-  };
-
-  if (static_kind) {
-    std::vector<long> idx;
-    for (long k = d.first; k < d.n(); ++k) idx.push_back(k);
-    if (need_static) static_fit(idx);
-    return nat;
   }
 
-  // ---- dynamic parameters ------------------------------------------------------------------
-  const Scanner scan(fam, d, progress, threads);
-  const double X = travel_scale(d);
-  auto level_mean = [&]() {
+  /// The mean of the friction levels set so far (ymax if none).
+  double level_mean() const {
     double g = 0;
     int c = 0;
     for (const char* f : {"Fc", "Fs", "Fc_pos", "Fc_neg", "Fs_pos", "Fs_neg"}) {
       const int i = idx_of(f);
-      if (i >= 0 && !std::isnan(nat[static_cast<std::size_t>(i)])) {
-        g += nat[static_cast<std::size_t>(i)];
+      if (i >= 0 && !std::isnan(nat_[static_cast<std::size_t>(i)])) {
+        g += nat_[static_cast<std::size_t>(i)];
         ++c;
       }
     }
-    return c ? g / c : ymax;
-  };
-  auto level_max = [&]() {
+    return c ? g / c : ymax_;
+  }
+
+  /// The largest friction level set so far (ymax if none is positive).
+  double level_max() const {
     double g = 0;
     for (const char* f : {"Fc", "Fs", "Fc_pos", "Fc_neg", "Fs_pos", "Fs_neg"}) {
       const int i = idx_of(f);
-      if (i >= 0 && !std::isnan(nat[static_cast<std::size_t>(i)]))
-        g = std::max(g, nat[static_cast<std::size_t>(i)]);
+      if (i >= 0 && !std::isnan(nat_[static_cast<std::size_t>(i)]))
+        g = std::max(g, nat_[static_cast<std::size_t>(i)]);
     }
-    return g > 0 ? g : ymax;
-  };
+    return g > 0 ? g : ymax_;
+  }
 
-  // sigma0 (x sigma1) scan for LuGre / elasto-plastic / Dahl; returns the pre-sliding
-  // displacement gmax/sigma0 of the best point and its sum of squares. keep_below: the sum of a
-  // result the caller keeps unless this scan finds a lower one (the candidates above it stop
-  // early).
-  struct ScanBest {
-    double zss = kNaN, ssr = std::numeric_limits<double>::infinity();
-  };
-  auto bristle_scan = [&](double keep_below) {
+  /// sigma0 (x sigma1) scan for LuGre / elasto-plastic / Dahl; sets the best point.
+  /// keep_below: the sum of a result the caller keeps unless this scan finds a lower one (the
+  /// candidates above it stop early).
+  ScanBest bristle_scan(const Scanner& scan, double keep_below) {
     const int i0 = idx_of("sigma0"), i1 = idx_of("sigma1");
-    set_if_free(nat, idx_of("z_ba_logit"), 0.0);
-    set_if_free(nat, idx_of("n"), 1.0);
-    const bool free0 = is_free(given, i0), free1 = i1 >= 0 && is_free(given, i1);
+    set_if_free(nat_, idx_of("z_ba_logit"), 0.0);
+    set_if_free(nat_, idx_of("n"), 1.0);
+    const bool free0 = is_free(given_, i0), free1 = i1 >= 0 && is_free(given_, i1);
+    const double X = travel_;
     std::vector<double> s0c, tau{kNaN};
     if (free0) {
       for (int j = 1; j <= 10; ++j) s0c.push_back(level_mean() / (X * std::pow(10.0, -0.5 * j)));
     } else {
-      s0c.push_back(nat[static_cast<std::size_t>(i0)]);
+      s0c.push_back(nat_[static_cast<std::size_t>(i0)]);
     }
     if (free1) tau = {0, 1e-4, 1e-3, 1e-2};
     double best = std::numeric_limits<double>::infinity();
@@ -652,7 +695,7 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
     std::vector<std::vector<double>> trials;
     for (double s0 : s0c) {
       for (double tc : tau) {
-        auto trial = nat;
+        auto trial = nat_;
         trial[static_cast<std::size_t>(i0)] = s0;
         if (free1) trial[static_cast<std::size_t>(i1)] = s0 * tc;
         trials.push_back(std::move(trial));
@@ -666,97 +709,125 @@ std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, c
         best_nat = trials[j];
       }
     if (best_nat.empty()) {
-      best_nat = nat;
+      best_nat = nat_;
       best_nat[static_cast<std::size_t>(i0)] = s0c[s0c.size() / 2];
       if (free1) best_nat[static_cast<std::size_t>(i1)] = 0;
     }
-    nat = best_nat;
-    if (progress.enabled())
-      progress("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
-               std::to_string(s0c.size() * tau.size()) + " candidates" +
-               (free1 && fam.force_affine(i1) ? ", " + std::to_string(s0c.size()) + " simulations"
-                                              : std::string()) +
-               ")");
-    return ScanBest{level_max() / nat[static_cast<std::size_t>(i0)], best};
-  };
+    nat_ = best_nat;
+    if (progress_.enabled())
+      progress_("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
+                std::to_string(s0c.size() * tau.size()) + " candidates" +
+                (free1 && fam_.force_affine(i1) ? ", " + std::to_string(s0c.size()) + " simulations"
+                                                : std::string()) +
+                ")");
+    return ScanBest{level_max() / nat_[static_cast<std::size_t>(i0)], best};
+  }
 
-  switch (strategy) {
-    case FitInit::bristle: {
-      // Two passes: static curve on near-steady samples, bristle scan; then the static curve
-      // again on samples at least 5 pre-sliding displacements (5 gmax/sigma0) past the last
-      // reversal, where the bristle state has settled to within exp(-5), and the scan again.
-      // The pass whose result simulates better is kept (with few slow plateaus the second
-      // selection can leave the Stribeck region nearly empty): the second scan stops every
-      // candidate above the first pass's sum.
-      if (need_static) static_fit(steady_samples(d, sel, 50, 0.0));
-      const ScanBest one = bristle_scan(std::numeric_limits<double>::infinity());
-      if (need_static) {
-        const auto first = nat;
-        static_fit(steady_samples(d, sel, 50, 5 * one.zss));
-        const ScanBest second = bristle_scan(one.ssr);
-        if (!(second.ssr <= one.ssr)) nat = first;
-      }
-      break;
+  /// Two passes: static curve on near-steady samples, bristle scan; then the static curve
+  /// again on samples at least 5 pre-sliding displacements (5 gmax/sigma0) past the last
+  /// reversal, where the bristle state has settled to within exp(-5), and the scan again.
+  /// The pass whose result simulates better is kept (with few slow plateaus the second
+  /// selection can leave the Stribeck region nearly empty): the second scan stops every
+  /// candidate above the first pass's sum.
+  void bristle_passes(const Scanner& scan, const SteadySelection& sel) {
+    if (need_static_) static_fit(steady_samples(d_, sel, 50, 0.0));
+    const ScanBest one = bristle_scan(scan, std::numeric_limits<double>::infinity());
+    if (need_static_) {
+      const auto first = nat_;
+      static_fit(steady_samples(d_, sel, 50, 5 * one.zss));
+      const ScanBest second = bristle_scan(scan, one.ssr);
+      if (!(second.ssr <= one.ssr)) nat_ = first;
     }
-    case FitInit::maxwell_ladder:
-    case FitInit::gms_ladder: {
-      if (need_static) static_fit(steady_samples(d, sel, 50, 0.0));
-      const int n = model.elements;
-      const bool gms = strategy == FitInit::gms_ladder;
-      const Ladder L = maxwell_ladder(d, n, !gms);
-      if (progress.enabled()) progress("initial guess: Maxwell-slip ladder scan (13 simulations)");
-      if (d.sensorless && is_free(nat, idx_of("Km")))
-        nat[static_cast<std::size_t>(idx_of("Km"))] = std::max(std::abs(L.Km), 1e-12);
-      if (!gms) set_if_free(nat, idx_of("sigma2"), L.sigma2);
-      double wsum = 0;
-      for (int i = 0; i < n; ++i) {
-        const auto ui = static_cast<std::size_t>(i);
-        set_if_free(nat, idx_of(("k[" + std::to_string(i) + "]").c_str()), L.k[ui]);
-        if (!gms) {
-          const double inc = i == 0 ? L.Delta[0] : L.Delta[ui] - L.Delta[ui - 1];
-          set_if_free(nat, idx_of(("dDelta[" + std::to_string(i) + "]").c_str()), inc);
-        }
-        wsum += L.k[ui] * L.Delta[ui];
+  }
+
+  /// Maxwell-slip / GMS: the elements from the ladder fit (maxwell_ladder), and for GMS the
+  /// weights from the slip forces and C by a scan.
+  void ladder(const Scanner& scan) {
+    const int n = model_.elements;
+    const bool gms = strategy_ == FitInit::gms_ladder;
+    const Ladder L = maxwell_ladder(d_, n, !gms);
+    if (progress_.enabled()) progress_("initial guess: Maxwell-slip ladder scan (13 simulations)");
+    if (d_.sensorless && is_free(nat_, idx_of("Km")))
+      nat_[static_cast<std::size_t>(idx_of("Km"))] = std::max(std::abs(L.Km), 1e-12);
+    if (!gms) set_if_free(nat_, idx_of("sigma2"), L.sigma2);
+    double wsum = 0;
+    for (int i = 0; i < n; ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      set_if_free(nat_, idx_of(("k[" + std::to_string(i) + "]").c_str()), L.k[ui]);
+      if (!gms) {
+        const double inc = i == 0 ? L.Delta[0] : L.Delta[ui] - L.Delta[ui - 1];
+        set_if_free(nat_, idx_of(("dDelta[" + std::to_string(i) + "]").c_str()), inc);
       }
-      if (gms) {
-        // nu_i proportional to the slip forces k_i Delta_i; softmax weights w_i = ln(nu_i/nu_n).
-        const auto un = static_cast<std::size_t>(n - 1);
-        const double last = L.k[un] * L.Delta[un] / wsum;
-        for (int i = 0; i + 1 < n; ++i) {
-          const auto ui = static_cast<std::size_t>(i);
-          const double nu = L.k[ui] * L.Delta[ui] / wsum;
-          set_if_free(nat, idx_of(("w[" + std::to_string(i) + "]").c_str()),
-                      std::log(std::max(nu, 1e-6) / std::max(last, 1e-6)));
-        }
-        const int ic = idx_of("C");
-        if (is_free(nat, ic)) {
-          double best = std::numeric_limits<double>::infinity();
-          double cb = level_mean() * 100;
-          std::vector<std::vector<double>> trials;
-          for (double f : {1.0, 10.0, 100.0, 1000.0, 10000.0}) {
-            trials.push_back(nat);
-            trials.back()[static_cast<std::size_t>(ic)] = level_mean() * f;
-          }
-          const std::vector<double> costs = scan.ssr(trials, "C scan");
-          for (std::size_t j = 0; j < trials.size(); ++j)
-            if (costs[j] < best) {
-              best = costs[j];
-              cb = trials[j][static_cast<std::size_t>(ic)];
-            }
-          nat[static_cast<std::size_t>(ic)] = cb;
-        }
-      }
-      break;
+      wsum += L.k[ui] * L.Delta[ui];
     }
-    case FitInit::static_curve:
-      break;
+    if (gms) {
+      gms_weights(L, n, wsum);
+      gms_c_scan(scan);
+    }
   }
-  // Anything still unset (should not happen): a neutral value.
-  for (int i = 0; i < fam.size(); ++i) {
-    auto& x = nat[static_cast<std::size_t>(i)];
-    if (std::isnan(x)) x = fam.info()[static_cast<std::size_t>(i)].tf == FitScale::log ? 1.0 : 0.0;
+
+  /// nu_i proportional to the slip forces k_i Delta_i; softmax weights w_i = ln(nu_i/nu_n).
+  void gms_weights(const Ladder& L, int n, double wsum) {
+    const auto un = static_cast<std::size_t>(n - 1);
+    const double last = L.k[un] * L.Delta[un] / wsum;
+    for (int i = 0; i + 1 < n; ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      const double nu = L.k[ui] * L.Delta[ui] / wsum;
+      set_if_free(nat_, idx_of(("w[" + std::to_string(i) + "]").c_str()),
+                  std::log(std::max(nu, 1e-6) / std::max(last, 1e-6)));
+    }
   }
-  return nat;
+
+  /// GMS's C: the best of the mean level times 1 .. 1e4.
+  void gms_c_scan(const Scanner& scan) {
+    const int ic = idx_of("C");
+    if (!is_free(nat_, ic)) return;
+    double best = std::numeric_limits<double>::infinity();
+    double cb = level_mean() * 100;
+    std::vector<std::vector<double>> trials;
+    for (double f : {1.0, 10.0, 100.0, 1000.0, 10000.0}) {
+      trials.push_back(nat_);
+      trials.back()[static_cast<std::size_t>(ic)] = level_mean() * f;
+    }
+    const std::vector<double> costs = scan.ssr(trials, "C scan");
+    for (std::size_t j = 0; j < trials.size(); ++j)
+      if (costs[j] < best) {
+        best = costs[j];
+        cb = trials[j][static_cast<std::size_t>(ic)];
+      }
+    nat_[static_cast<std::size_t>(ic)] = cb;
+  }
+
+  /// Anything still unset (should not happen): a neutral value.
+  void fill_neutral() {
+    for (int i = 0; i < fam_.size(); ++i) {
+      auto& x = nat_[static_cast<std::size_t>(i)];
+      if (std::isnan(x))
+        x = fam_.info()[static_cast<std::size_t>(i)].tf == FitScale::log ? 1.0 : 0.0;
+    }
+  }
+
+  const Family& fam_;
+  const ModelChoice& model_;
+  const FitData& d_;
+  const Progress& progress_;
+  const int threads_;
+  std::vector<double> nat_;
+  const std::vector<double> given_;  ///< NaN: to be initialised
+  const double ymax_;
+  const FitInit strategy_;
+  const bool static_kind_;
+  const StaticSpec spec_;
+  const bool need_static_;
+  double travel_ = 0;  ///< travel_scale(d_), for the dynamic parameters' scans [m | rad]
+};
+
+}  // namespace
+
+std::vector<double> initial_guess(const Family& fam, const ModelChoice& model, const FitData& d,
+                                  const SteadySelection& sel, std::vector<double> nat,
+                                  const Progress& progress, int threads) {
+  return InitialGuess(fam, model, d, std::move(nat), progress, threads).run(sel);
 }
 
 }  // namespace frictionlab::identify::detail
