@@ -67,130 +67,31 @@ struct StaticEst {
 /// comes from one pass of sums over the samples (no column kept; see `kNear` below), and the
 /// pairs near the lowest are solved exactly. The pair chosen is the first of the lowest exact
 /// sum of squares in the grid's order (vs, then alpha), whatever the number of threads.
-StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s,
-                     int threads) {
-  constexpr long kSeen = 10;
-  const double vmax = max_abs(d.v);
-  std::vector<double> vs_grid{1.0}, alpha_grid{1.0};
-  if (s.has_fs) {
-    vs_grid.clear();
-    for (int j = 0; j <= 30; ++j) vs_grid.push_back(vmax * std::pow(10.0, -3.0 + 0.1 * j));
-    if (s.alpha)
-      alpha_grid = {*s.alpha};
-    else
-      alpha_grid = {0.5, 0.75, 1.0, 1.5, 2.0};
+class StaticFit {
+ public:
+  StaticFit(const FitData& d, const std::vector<long>& idx, const StaticSpec& s)
+      : s_(s),
+        m_(static_cast<long>(idx.size())),
+        n_level_(s.has_fc ? (s.asym ? 2 : 1) : 0),
+        n_fixed_((s.sensorless ? 1 : 0) + (s.has_sigma2 ? 1 : 0) + n_level_),
+        nc_(n_fixed_ + (s.has_fs ? n_level_ : 0)) {
+    grids(max_abs(d.v));
+    columns(d, idx);
+    factorise();
   }
-  const long m = static_cast<long>(idx.size());
-  // Columns: [Km: i] [sigma2: sign v] [Fc: sign sgn(v) | the two sides] [Fs - Fc: the same
-  // times s(|v|/vs)]; only the last 1 (2 asymmetric) depend on (vs, alpha).
-  const double sign = s.sensorless ? -1.0 : 1.0;  // friction enters the torque with a minus
-  const int n_level = s.has_fc ? (s.asym ? 2 : 1) : 0;
-  const int n_fixed = (s.sensorless ? 1 : 0) + (s.has_sigma2 ? 1 : 0) + n_level;
-  const int nc = n_fixed + (s.has_fs ? n_level : 0);
-  Eigen::MatrixXd fixed(m, n_fixed);
-  Eigen::VectorXd y(m), speed(m), sgn(m);
-  for (long r = 0; r < m; ++r) {
-    const auto k = static_cast<std::size_t>(idx[static_cast<std::size_t>(r)]);
-    const double v = d.v[k];
-    y(r) = d.y[k];
-    speed(r) = std::abs(v);
-    sgn(r) = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
-    int c = 0;
-    if (s.sensorless) fixed(r, c++) = d.i[k];
-    if (s.has_sigma2) fixed(r, c++) = sign * v;
-    if (s.has_fc) {
-      if (s.asym) {
-        fixed(r, c++) = v > 0 ? sign : 0.0;
-        fixed(r, c++) = v < 0 ? -sign : 0.0;
-      } else {
-        fixed(r, c++) = sign * sgn(r);
-      }
-    }
+
+  StaticEst run(int threads) {
+    tabulate_powers();
+    for_each_index(pairs_.size(), threads, [&](std::size_t j) {
+      Pair& P = pairs_[j];
+      if (!project_) return exact(P);
+      fused(P, speed_pow_[j % alpha_grid_.size()]);
+    });
+    return choose();
   }
-  struct Pair {
-    double vs = 1, alpha = 1;
-    bool seen = true;
-    bool fused = false;  ///< e.ssr from the pass's sums (within rounding), e's levels not set
-    StaticEst e;         ///< ssr = inf when the solution is not finite
-  };
-  std::vector<Pair> pairs;
-  for (double vs : vs_grid)
-    for (double alpha : alpha_grid) pairs.push_back({vs, alpha, true, false, {}});
-  // The pair-independent columns factorised once (see the comment above).
-  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> fqr(fixed);
-  const bool project = s.has_fs && n_level > 0 && n_fixed > 0 && fqr.rank() == n_fixed;
-  Eigen::MatrixXd Q;
-  Eigen::VectorXd y_perp;
-  double yy_perp = 0;
-  if (project) {
-    Q = fqr.householderQ() * Eigen::MatrixXd::Identity(m, n_fixed);
-    y_perp = y - Q * (Q.transpose() * y);
-    yy_perp = y_perp.squaredNorm();
-  }
-  // The projected solution of a pair's columns C (m x n_level): x = [a; b], false if C' is not
-  // well determined.
-  const auto solve_projected = [&](const Eigen::MatrixXd& C, Eigen::VectorXd& x, double& ssr) {
-    const Eigen::MatrixXd Cp = C - Q * (Q.transpose() * C);
-    for (int l = 0; l < n_level; ++l)
-      if (!(Cp.col(l).squaredNorm() >= 1e-12 * C.col(l).squaredNorm()) ||
-          C.col(l).squaredNorm() == 0)
-        return false;
-    const Eigen::MatrixXd G = Cp.transpose() * Cp;
-    if (n_level == 2 && !(G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1)))
-      return false;
-    const Eigen::VectorXd b = G.ldlt().solve(Cp.transpose() * y_perp);
-    x.resize(nc);
-    x.head(n_fixed) = fqr.solve(y - C * b);
-    x.tail(n_level) = b;
-    ssr = (y_perp - Cp * b).squaredNorm();
-    return true;
-  };
-  // The pair's solution and sum of squares, exactly (the projection or the QR of [F C]).
-  const auto exact = [&](Pair& P) {
-    StribeckCurve<double> curve;  // only its shape and exponent matter here
-    curve.shape = s.shape;
-    curve.alpha = P.alpha;
-    Eigen::MatrixXd C(m, s.has_fs ? n_level : 0);
-    long seen_pos = 0, seen_neg = 0;
-    if (s.has_fs) {
-      for (long r = 0; r < m; ++r) {
-        const double phi = stribeck_shape_of_ratio(curve, speed(r) / P.vs);
-        for (int l = 0; l < n_level; ++l) C(r, l) = fixed(r, n_fixed - n_level + l) * phi;
-        if (phi >= 0.05 && sgn(r) != 0) (sgn(r) > 0 ? seen_pos : seen_neg) += 1;
-      }
-      P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
-    }
-    P.fused = false;
-    P.e = StaticEst{};
-    Eigen::VectorXd x;
-    double ssr = 0;
-    if (!project || !solve_projected(C, x, ssr)) {
-      Eigen::MatrixXd A(m, nc);
-      A.leftCols(n_fixed) = fixed;
-      A.rightCols(C.cols()) = C;
-      x = A.colPivHouseholderQr().solve(y);
-      ssr = (A * x - y).squaredNorm();
-    }
-    if (!x.allFinite() || !std::isfinite(ssr)) return;
-    StaticEst& e = P.e;
-    e.ssr = ssr;
-    e.vs = P.vs;
-    e.alpha = P.alpha;
-    int c = 0;
-    if (s.sensorless) e.Km = x(c++);
-    if (s.has_sigma2) e.sigma2 = x(c++);
-    if (s.has_fc) {
-      if (s.asym) {
-        e.Fc_pos = x(c++);
-        e.Fc_neg = x(c++);
-        e.Fs_pos = e.Fc_pos + (s.has_fs ? x(c++) : 0.0);
-        e.Fs_neg = e.Fc_neg + (s.has_fs ? x(c++) : 0.0);
-      } else {
-        e.Fc_pos = e.Fc_neg = x(c++);
-        e.Fs_pos = e.Fs_neg = e.Fc_pos + (s.has_fs ? x(c++) : 0.0);
-      }
-    }
-  };
+
+ private:
+  static constexpr long kSeen = 10;
   // With the projection, a pair's sum of squares needs only products of its columns C with
   // what is fixed: G = C'^T C' = C^T C - (Q^T C)^T (Q^T C), C'^T y' = C^T y' (y' is orthogonal
   // to Q), b = G^-1 C^T y' and |y' - C' b|^2 = |y'|^2 - b^T C^T y', without C', the other
@@ -199,37 +100,173 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
   // lowest are solved exactly before one is chosen, so the choice is the exact one. The shape
   // is evaluated on the whole column at once (Eigen's vectorised exp), its power
   // (|v|/vs)^alpha as |v|^alpha vs^-alpha with |v|^alpha once per sample and exponent.
-  constexpr double kNear = 1e-10;
-  std::vector<Eigen::ArrayXd> speed_pow(alpha_grid.size());
-  Eigen::MatrixXd level_cols;         // the Stribeck columns' factors (sign or side), m x n_level
-  Eigen::ArrayXd pos_side, neg_side;  // 1 where v > 0 (v < 0)
-  if (project) {
-    for (std::size_t a = 0; a < alpha_grid.size(); ++a)
-      speed_pow[a] =
-          speed.array().unaryExpr([&](double x) { return pow_exponent(x, alpha_grid[a]); });
-    level_cols = fixed.rightCols(n_level);
-    pos_side = (sgn.array() > 0).cast<double>();
-    neg_side = (sgn.array() < 0).cast<double>();
+  static constexpr double kNear = 1e-10;
+
+  struct Pair {
+    double vs = 1, alpha = 1;
+    bool seen = true;
+    bool fused = false;  ///< e.ssr from the pass's sums (within rounding), e's levels not set
+    StaticEst e;         ///< ssr = inf when the solution is not finite
+  };
+
+  /// The (vs, alpha) grid: vs from 1e-3 to 1 max|v| in tenths of a decade, alpha fixed or
+  /// scanned; one pair (1, 1) without a Stribeck term.
+  void grids(double vmax) {
+    std::vector<double> vs_grid{1.0};
+    alpha_grid_ = {1.0};
+    if (s_.has_fs) {
+      vs_grid.clear();
+      for (int j = 0; j <= 30; ++j) vs_grid.push_back(vmax * std::pow(10.0, -3.0 + 0.1 * j));
+      if (s_.alpha)
+        alpha_grid_ = {*s_.alpha};
+      else
+        alpha_grid_ = {0.5, 0.75, 1.0, 1.5, 2.0};
+    }
+    for (double vs : vs_grid)
+      for (double alpha : alpha_grid_) pairs_.push_back({vs, alpha, true, false, {}});
   }
-  for_each_index(pairs.size(), threads, [&](std::size_t j) {
-    Pair& P = pairs[j];
-    if (!project) return exact(P);
+
+  /// Columns: [Km: i] [sigma2: sign v] [Fc: sign sgn(v) | the two sides] [Fs - Fc: the same
+  /// times s(|v|/vs)]; only the last 1 (2 asymmetric) depend on (vs, alpha).
+  void columns(const FitData& d, const std::vector<long>& idx) {
+    const double sign = s_.sensorless ? -1.0 : 1.0;  // friction enters the torque with a minus
+    fixed_.resize(m_, n_fixed_);
+    y_.resize(m_);
+    speed_.resize(m_);
+    sgn_.resize(m_);
+    for (long r = 0; r < m_; ++r) {
+      const auto k = static_cast<std::size_t>(idx[static_cast<std::size_t>(r)]);
+      const double v = d.v[k];
+      y_(r) = d.y[k];
+      speed_(r) = std::abs(v);
+      sgn_(r) = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
+      int c = 0;
+      if (s_.sensorless) fixed_(r, c++) = d.i[k];
+      if (s_.has_sigma2) fixed_(r, c++) = sign * v;
+      if (s_.has_fc) {
+        if (s_.asym) {
+          fixed_(r, c++) = v > 0 ? sign : 0.0;
+          fixed_(r, c++) = v < 0 ? -sign : 0.0;
+        } else {
+          fixed_(r, c++) = sign * sgn_(r);
+        }
+      }
+    }
+  }
+
+  /// The pair-independent columns factorised once (see fit_static's comment).
+  void factorise() {
+    fqr_.compute(fixed_);
+    project_ = s_.has_fs && n_level_ > 0 && n_fixed_ > 0 && fqr_.rank() == n_fixed_;
+    if (project_) {
+      Q_ = fqr_.householderQ() * Eigen::MatrixXd::Identity(m_, n_fixed_);
+      y_perp_ = y_ - Q_ * (Q_.transpose() * y_);
+      yy_perp_ = y_perp_.squaredNorm();
+    }
+  }
+
+  /// The projected solution of a pair's columns C (m x n_level): x = [a; b], false if C' is
+  /// not well determined.
+  bool solve_projected(const Eigen::MatrixXd& C, Eigen::VectorXd& x, double& ssr) const {
+    const Eigen::MatrixXd Cp = C - Q_ * (Q_.transpose() * C);
+    for (int l = 0; l < n_level_; ++l)
+      if (!(Cp.col(l).squaredNorm() >= 1e-12 * C.col(l).squaredNorm()) ||
+          C.col(l).squaredNorm() == 0)
+        return false;
+    const Eigen::MatrixXd G = Cp.transpose() * Cp;
+    if (n_level_ == 2 && !(G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1)))
+      return false;
+    const Eigen::VectorXd b = G.ldlt().solve(Cp.transpose() * y_perp_);
+    x.resize(nc_);
+    x.head(n_fixed_) = fqr_.solve(y_ - C * b);
+    x.tail(n_level_) = b;
+    ssr = (y_perp_ - Cp * b).squaredNorm();
+    return true;
+  }
+
+  /// The pair's solution and sum of squares, exactly (the projection or the QR of [F C]).
+  void exact(Pair& P) const {
+    StribeckCurve<double> curve;  // only its shape and exponent matter here
+    curve.shape = s_.shape;
+    curve.alpha = P.alpha;
+    Eigen::MatrixXd C(m_, s_.has_fs ? n_level_ : 0);
+    long seen_pos = 0, seen_neg = 0;
+    if (s_.has_fs) {
+      for (long r = 0; r < m_; ++r) {
+        const double phi = stribeck_shape_of_ratio(curve, speed_(r) / P.vs);
+        for (int l = 0; l < n_level_; ++l) C(r, l) = fixed_(r, n_fixed_ - n_level_ + l) * phi;
+        if (phi >= 0.05 && sgn_(r) != 0) (sgn_(r) > 0 ? seen_pos : seen_neg) += 1;
+      }
+      P.seen = (s_.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
+    }
+    P.fused = false;
+    P.e = StaticEst{};
+    Eigen::VectorXd x;
+    double ssr = 0;
+    if (!project_ || !solve_projected(C, x, ssr)) {
+      Eigen::MatrixXd A(m_, nc_);
+      A.leftCols(n_fixed_) = fixed_;
+      A.rightCols(C.cols()) = C;
+      x = A.colPivHouseholderQr().solve(y_);
+      ssr = (A * x - y_).squaredNorm();
+    }
+    if (!x.allFinite() || !std::isfinite(ssr)) return;
+    store_levels(P, x, ssr);
+  }
+
+  /// The pair's estimate from the solution x = [a; b] and its sum of squares.
+  void store_levels(Pair& P, const Eigen::VectorXd& x, double ssr) const {
+    StaticEst& e = P.e;
+    e.ssr = ssr;
+    e.vs = P.vs;
+    e.alpha = P.alpha;
+    int c = 0;
+    if (s_.sensorless) e.Km = x(c++);
+    if (s_.has_sigma2) e.sigma2 = x(c++);
+    if (s_.has_fc) {
+      if (s_.asym) {
+        e.Fc_pos = x(c++);
+        e.Fc_neg = x(c++);
+        e.Fs_pos = e.Fc_pos + (s_.has_fs ? x(c++) : 0.0);
+        e.Fs_neg = e.Fc_neg + (s_.has_fs ? x(c++) : 0.0);
+      } else {
+        e.Fc_pos = e.Fc_neg = x(c++);
+        e.Fs_pos = e.Fs_neg = e.Fc_pos + (s_.has_fs ? x(c++) : 0.0);
+      }
+    }
+  }
+
+  /// |v|^alpha for each alpha of the grid, the Stribeck columns' factors and the sides (the
+  /// fused pass's inputs; with the projection only).
+  void tabulate_powers() {
+    speed_pow_.resize(alpha_grid_.size());
+    if (!project_) return;
+    for (std::size_t a = 0; a < alpha_grid_.size(); ++a)
+      speed_pow_[a] =
+          speed_.array().unaryExpr([&](double x) { return pow_exponent(x, alpha_grid_[a]); });
+    level_cols_ = fixed_.rightCols(n_level_);
+    pos_side_ = (sgn_.array() > 0).cast<double>();
+    neg_side_ = (sgn_.array() < 0).cast<double>();
+  }
+
+  /// The pair's sum of squares from one pass of sums (kNear), or exact() when its C' is not
+  /// well determined. `sp`: |v|^alpha for the pair's alpha.
+  void fused(Pair& P, const Eigen::ArrayXd& sp) const {
     const double inv = 1.0 / pow_exponent(P.vs, P.alpha);
-    const Eigen::ArrayXd& sp = speed_pow[j % alpha_grid.size()];
     // The shape s(ra) (stribeck_curve.hpp; exp(-ra) is 0 beyond kZeroBeyond), and the sums,
     // by chunks of kChunk samples that stay in the first-level cache (whole columns made the
-    // pass memory-bound: a pair took twice as long).
+    // pass memory-bound).
     constexpr double kZeroBeyond = exp_neg_zero_beyond<double>();
     constexpr long kChunk = 512;
     using Chunk = Eigen::Array<double, Eigen::Dynamic, 1, 0, kChunk, 1>;
     Eigen::Matrix2d CtC = Eigen::Matrix2d::Zero(), QtCtQtC = Eigen::Matrix2d::Zero();
     Eigen::Vector2d cy = Eigen::Vector2d::Zero();
-    Eigen::MatrixXd QtC = Eigen::MatrixXd::Zero(n_fixed, n_level);
+    Eigen::MatrixXd QtC = Eigen::MatrixXd::Zero(n_fixed_, n_level_);
     double seen_pos = 0, seen_neg = 0;
-    for (long k0 = 0; k0 < m; k0 += kChunk) {
-      const long len = std::min(kChunk, m - k0);
+    for (long k0 = 0; k0 < m_; k0 += kChunk) {
+      const long len = std::min(kChunk, m_ - k0);
       Chunk phi(len);
-      if (s.shape == StribeckShape::exponential) {
+      if (s_.shape == StribeckShape::exponential) {
         for (long i = 0; i < len; ++i) {
           const double ra = sp(k0 + i) * inv;
           phi(i) = ra > kZeroBeyond ? 0.0 : std::exp(-ra);
@@ -238,49 +275,76 @@ StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const Stati
         phi = 1.0 / (1.0 + sp.segment(k0, len) * inv);
       }
       const Chunk shown = (phi >= 0.05).cast<double>();
-      seen_pos += (shown * pos_side.segment(k0, len)).sum();
-      seen_neg += (shown * neg_side.segment(k0, len)).sum();
+      seen_pos += (shown * pos_side_.segment(k0, len)).sum();
+      seen_neg += (shown * neg_side_.segment(k0, len)).sum();
       std::array<Chunk, 2> C;
-      for (int l = 0; l < n_level; ++l) {
-        C[l] = level_cols.col(l).segment(k0, len).array() * phi;
-        QtC.col(l).noalias() += Q.middleRows(k0, len).transpose() * C[l].matrix();
-        cy(l) += C[l].matrix().dot(y_perp.segment(k0, len));
+      for (int l = 0; l < n_level_; ++l) {
+        C[l] = level_cols_.col(l).segment(k0, len).array() * phi;
+        QtC.col(l).noalias() += Q_.middleRows(k0, len).transpose() * C[l].matrix();
+        cy(l) += C[l].matrix().dot(y_perp_.segment(k0, len));
         for (int l2 = 0; l2 <= l; ++l2) CtC(l, l2) += (C[l] * C[l2]).sum();
       }
     }
-    P.seen = (s.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
-    for (int l = 0; l < n_level; ++l)
+    P.seen = (s_.asym ? std::min(seen_pos, seen_neg) : seen_pos + seen_neg) >= kSeen;
+    for (int l = 0; l < n_level_; ++l)
       for (int l2 = 0; l2 <= l; ++l2) {
         CtC(l2, l) = CtC(l, l2);
         QtCtQtC(l, l2) = QtCtQtC(l2, l) = QtC.col(l).dot(QtC.col(l2));
       }
     const Eigen::Matrix2d G2 = CtC - QtCtQtC;
-    const auto G = G2.topLeftCorner(n_level, n_level);
+    const auto G = G2.topLeftCorner(n_level_, n_level_);
     bool determined = true;
-    for (int l = 0; l < n_level; ++l)
+    for (int l = 0; l < n_level_; ++l)
       determined = determined && G(l, l) >= 1e-12 * CtC(l, l) && CtC(l, l) != 0;
-    if (n_level == 2)
+    if (n_level_ == 2)
       determined = determined && G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0) >= 1e-12 * G(0, 0) * G(1, 1);
     if (!determined) return exact(P);  // the QR of [F C] (as solve_projected's callers do)
     const double ssr =
-        yy_perp - (n_level == 1 ? cy(0) * cy(0) / G(0, 0) : G2.ldlt().solve(cy).dot(cy));
+        yy_perp_ - (n_level_ == 1 ? cy(0) * cy(0) / G(0, 0) : G2.ldlt().solve(cy).dot(cy));
     P.fused = true;
     P.e.ssr = std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity();
-  });
-  StaticEst best;
-  for (const bool require_seen : {true, false}) {
-    if (require_seen && !s.has_fs) continue;
-    double lowest = std::numeric_limits<double>::infinity();
-    for (const auto& P : pairs)
-      if (P.seen || !require_seen) lowest = std::min(lowest, P.e.ssr);
-    if (!std::isfinite(lowest)) continue;
-    for (auto& P : pairs)
-      if ((P.seen || !require_seen) && P.fused && P.e.ssr <= lowest + kNear * yy_perp) exact(P);
-    for (const auto& P : pairs)
-      if ((P.seen || !require_seen) && !P.fused && P.e.ssr < best.ssr) best = P.e;
-    if (std::isfinite(best.ssr)) break;
   }
-  return best;
+
+  /// The first pair of the lowest exact sum of squares among the seen pairs (else among all),
+  /// the fused ones near the lowest solved exactly first.
+  StaticEst choose() {
+    StaticEst best;
+    for (const bool require_seen : {true, false}) {
+      if (require_seen && !s_.has_fs) continue;
+      double lowest = std::numeric_limits<double>::infinity();
+      for (const auto& P : pairs_)
+        if (P.seen || !require_seen) lowest = std::min(lowest, P.e.ssr);
+      if (!std::isfinite(lowest)) continue;
+      for (auto& P : pairs_)
+        if ((P.seen || !require_seen) && P.fused && P.e.ssr <= lowest + kNear * yy_perp_) exact(P);
+      for (const auto& P : pairs_)
+        if ((P.seen || !require_seen) && !P.fused && P.e.ssr < best.ssr) best = P.e;
+      if (std::isfinite(best.ssr)) break;
+    }
+    return best;
+  }
+
+  const StaticSpec& s_;
+  const long m_;
+  const int n_level_, n_fixed_, nc_;
+  std::vector<double> alpha_grid_;
+  std::vector<Pair> pairs_;
+  Eigen::MatrixXd fixed_;
+  Eigen::VectorXd y_, speed_, sgn_;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> fqr_;
+  bool project_ = false;
+  Eigen::MatrixXd Q_;
+  Eigen::VectorXd y_perp_;
+  double yy_perp_ = 0;
+  std::vector<Eigen::ArrayXd> speed_pow_;
+  Eigen::MatrixXd level_cols_;          // the Stribeck columns' factors (sign or side), m x n_level
+  Eigen::ArrayXd pos_side_, neg_side_;  // 1 where v > 0 (v < 0)
+};
+
+/// The static curve's least squares on samples idx with (vs, alpha) scanned (StaticFit).
+StaticEst fit_static(const FitData& d, const std::vector<long>& idx, const StaticSpec& s,
+                     int threads) {
+  return StaticFit(d, idx, s).run(threads);
 }
 
 /// Samples near steady sliding (SteadySelection): |v| >= v_min, at least settle_s after the last
