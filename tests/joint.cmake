@@ -19,7 +19,8 @@ endif()
 # lsq's Jacobian by time segments on several threads against the serial one.
 frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)
 target_include_directories(test_segmented_jacobian PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)
-# for_each_index on the process's helper threads (identify/helper_pool.cpp): every index once,
-# nested passes, exceptions, tasks that wait on earlier ones, a fork()ed child.
+# The threads of identify/parallel.{hpp,cpp}: for_each_index on the process's helper threads
+# (every index once, nested passes, exceptions, tasks that wait on earlier ones, a fork()ed
+# child), Task values and exceptions, run_on_own_threads stopping its workers.
 frictionlab_test(test_helper_pool test_helper_pool.cpp)
 target_include_directories(test_helper_pool PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)

@@ -1,16 +1,21 @@
-// for_each_index on the process's helper threads (identify/helper_pool.cpp, internal.hpp):
+// for_each_index on the process's helper threads (identify/parallel.{hpp,cpp}):
 // every index runs exactly once, from several calling threads at once and from passes nested
 // in passes (more threads asked for than there are cores); the first exception comes back to the
 // caller; tasks that wait for an earlier index to finish (the Jacobian's segments wait for the
 // value simulation, task 0) do not deadlock; and a child process made by fork() after the
-// helpers started runs passes of its own.
+// helpers started runs passes of its own. Tasks (parallel::Task): the value or the exception of
+// their work, whether a helper or the caller ran it, and tasks that wait on other tasks.
+// run_on_own_threads: `stop` and the exception when the lead throws.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
+#include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -123,6 +128,75 @@ TEST(HelperPool, AForkedChildRunsPassesOfItsOwn) {
                                  << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_TRUE(each_once(100, 2));  // the parent's helpers too
+}
+
+TEST(Tasks, ValuesAndExceptionsComeBack) {
+  for (int rep = 0; rep < 200; ++rep) {
+    parallel::Task<std::vector<int>> squares = parallel::start_task([] {
+      std::vector<int> v(100);
+      for (int i = 0; i < 100; ++i) v[static_cast<std::size_t>(i)] = i * i;
+      return v;
+    });
+    parallel::Task<int> fails = parallel::start_task([]() -> int { throw std::logic_error("x"); });
+    EXPECT_TRUE(squares.valid());
+    const std::vector<int> v = squares.get();
+    EXPECT_FALSE(squares.valid());
+    ASSERT_EQ(v.size(), 100u);
+    EXPECT_EQ(v[99], 9801);
+    EXPECT_THROW(fails.get(), std::logic_error);
+  }
+}
+
+TEST(Tasks, ATaskMayWaitForAnotherAndRunPasses) {
+  // workflows::fit's shape: the second task takes the first's value; both inside a pass.
+  for (int rep = 0; rep < 100; ++rep) {
+    std::vector<long> sums(4, 0);
+    for_each_index(4, 2, [&](std::size_t i) {
+      parallel::Task<long> first = parallel::start_task([i] { return static_cast<long>(i) + 1; });
+      parallel::Task<long> second = parallel::start_task([&first] {
+        std::vector<long> part(10, 0);
+        for_each_index(10, 2, [&](std::size_t j) { part[j] = static_cast<long>(j); });
+        return first.get() + std::accumulate(part.begin(), part.end(), 0L);
+      });
+      sums[i] = second.get();
+    });
+    EXPECT_EQ(sums, (std::vector<long>{46, 47, 48, 49}));
+  }
+}
+
+TEST(Tasks, ATaskNotCollectedIsWaitedFor) {
+  std::atomic<int> ran{0};
+  {
+    parallel::Task<int> t = parallel::start_task([&ran] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return ran.fetch_add(1) + 1;
+    });
+  }
+  EXPECT_EQ(ran.load(), 1);
+}
+
+TEST(OwnThreads, TheLeadsExceptionStopsTheWorkers) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool stop = false;
+  std::atomic<int> returned{0};
+  const auto work = [&] {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return stop; });
+    returned.fetch_add(1);
+  };
+  const auto stop_all = [&] {
+    const std::lock_guard<std::mutex> lock(m);
+    stop = true;
+    cv.notify_all();
+  };
+  EXPECT_THROW(parallel::run_on_own_threads(
+                   3, work, [] { throw std::runtime_error("cancelled"); }, stop_all),
+               std::runtime_error);
+  EXPECT_EQ(returned.load(), 3);
+  stop = false;
+  parallel::run_on_own_threads(3, work, stop_all, [] {});
+  EXPECT_EQ(returned.load(), 6);
 }
 
 }  // namespace

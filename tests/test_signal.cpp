@@ -70,6 +70,18 @@ std::string error_of(F&& f) {
 
 // ---- sampling --------------------------------------------------------------------------------
 
+TEST(TwoPoint, SecantDerivativeAndTrapezoidIntegral) {
+  // Non-uniform grid; v = t^2: the secant slopes and trapezoid areas in closed form.
+  const std::vector<double> t{0.0, 0.5, 1.5, 2.0}, v{0.0, 0.25, 2.25, 4.0};
+  EXPECT_EQ(derivative(t, v), (std::vector<double>{0.5, 1.5, 2.5, 3.5}));
+  EXPECT_EQ(derivative_at(t, v, 2), 2.5);  // (4 - 0.25) / (2 - 0.5)
+  EXPECT_EQ(trapezoid_step(t, v, 2), 1.25);
+  EXPECT_EQ(cumulative_trapezoid(t, v), (std::vector<double>{0.0, 0.0625, 1.3125, 2.875}));
+  EXPECT_EQ(derivative(std::vector<double>{1.0}, std::vector<double>{3.0}),
+            std::vector<double>{0.0});
+  EXPECT_TRUE(cumulative_trapezoid(std::vector<double>{}, std::vector<double>{}).empty());
+}
+
 TEST(Sampling, StatsOfAKnownGrid) {
   // steps 1, 1, 1, 2, 1 ms: median 1 ms, one step 100 % off.
   const std::vector<double> t = {0, 1e-3, 2e-3, 3e-3, 5e-3, 6e-3};

@@ -65,6 +65,11 @@ void print_warnings(const std::vector<std::string>& messages) {
   for (const auto& m : messages) print_warning(m);
 }
 
+void print_error(std::string_view message, bool internal) {
+  const std::lock_guard<std::mutex> lock(print_mutex());
+  print_lines(internal ? "internal error: " : "error: ", message);
+}
+
 void print_detail(std::string_view message) {
   if (g_verbosity != Verbosity::verbose) return;
   const std::lock_guard<std::mutex> lock(print_mutex());

@@ -42,6 +42,10 @@ Verbosity verbosity_from_flags();
 void print_warning(const std::string& message);
 void print_warnings(const std::vector<std::string>& messages);
 
+/// "frictionlab: error: <line>" (`internal`: "frictionlab: internal error: <line>") on stderr,
+/// one line per line of `message`, whatever the verbosity.
+void print_error(std::string_view message, bool internal = false);
+
 /// "frictionlab: <message>" on stderr with --verbose only.
 void print_detail(std::string_view message);
 

@@ -76,8 +76,7 @@ void run_c(const EstimatorExportOptions& o) {
   files.write(c, r.source);
   files.commit();
   if (quiet()) return print_files({h, c});
-  std::cerr << "frictionlab: wrote " << h << " and " << c << " (" << o.precision << " estimator of "
-            << o.params << ")\n";
+  print_written(h + " and " + c, o.precision + " estimator of " + o.params);
 }
 
 void run_mujoco(const EstimatorExportOptions& o) {

@@ -21,13 +21,6 @@
 
 namespace {
 
-void print_lines(const char* prefix, const std::string& message) {
-  std::istringstream in(message);
-  std::string line;
-  while (std::getline(in, line))
-    std::cerr << "frictionlab: " << prefix << frictionlab::io::printable_lines(line) << '\n';
-}
-
 int run(int argc, char** argv) {
   frictionlab::cli::set_command_line(argc, argv);
   // Every file a command reads is one of its inputs (also the files named inside input files),
@@ -60,8 +53,8 @@ int run(int argc, char** argv) {
     // An argument CLI11 did not recognise is named with the nearest known one (did you mean).
     if (e.get_exit_code() != 0)
       if (const auto msg = frictionlab::cli::unknown_argument_message(app)) {
-        std::cerr << "frictionlab: error: " << frictionlab::io::printable_lines(*msg)
-                  << "\nRun with --help for more information.\n";
+        frictionlab::cli::print_error(*msg);
+        std::cerr << "Run with --help for more information.\n";
         return static_cast<int>(CLI::ExitCodes::ExtrasError);
       }
     return app.exit(e);
@@ -71,16 +64,16 @@ int run(int argc, char** argv) {
     for (const auto& r : registry)
       if (*r.command) r.run();
   } catch (const frictionlab::io::InputError& e) {
-    print_lines("error: ", e.what());
+    frictionlab::cli::print_error(e.what());
     return 1;
   } catch (const std::invalid_argument& e) {
-    print_lines("error: ", e.what());
+    frictionlab::cli::print_error(e.what());
     return 1;
   } catch (const std::runtime_error& e) {
-    print_lines("error: ", e.what());
+    frictionlab::cli::print_error(e.what());
     return 1;
   } catch (const std::exception& e) {
-    print_lines("internal error: ", e.what());
+    frictionlab::cli::print_error(e.what(), true);
     return 2;
   }
   return 0;
@@ -92,7 +85,7 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {  // setting up the command line, or writing to std::cerr
-    print_lines("internal error: ", e.what());
+    frictionlab::cli::print_error(e.what(), true);
     return 2;
   }
 }

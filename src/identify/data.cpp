@@ -67,30 +67,6 @@ FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup
   return d;
 }
 
-double derivative_at(const std::vector<double>& t, const std::vector<double>& v, std::size_t k) {
-  const std::size_t n = t.size();
-  if (n < 2) return 0.0;
-  if (k == 0) return (v[1] - v[0]) / (t[1] - t[0]);
-  if (k == n - 1) return (v[n - 1] - v[n - 2]) / (t[n - 1] - t[n - 2]);
-  return (v[k + 1] - v[k - 1]) / (t[k + 1] - t[k - 1]);
-}
-
-double trapezoid_step(const std::vector<double>& t, const std::vector<double>& v, std::size_t k) {
-  return 0.5 * (v[k] + v[k - 1]) * (t[k] - t[k - 1]);
-}
-
-std::vector<double> derivative(const std::vector<double>& t, const std::vector<double>& v) {
-  std::vector<double> a(t.size());
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = derivative_at(t, v, k);
-  return a;
-}
-
-std::vector<double> integrate(const std::vector<double>& t, const std::vector<double>& v) {
-  std::vector<double> x(t.size(), 0.0);
-  for (std::size_t k = 1; k < t.size(); ++k) x[k] = x[k - 1] + trapezoid_step(t, v, k);
-  return x;
-}
-
 double max_abs(const std::vector<double>& x) {
   double m = 0;
   for (double e : x) m = std::max(m, std::abs(e));

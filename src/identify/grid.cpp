@@ -10,6 +10,7 @@
 //            step (z_{k+1} = z_k + h_k (v_k - S0 |v_k| z_k / g(v_k))), RMSE over the record.
 // Each stage: 51 points per parameter, 3 passes (the full range, then twice best +- 2 steps).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -20,6 +21,7 @@
 #include "internal.hpp"
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/signal/differentiate.hpp"
 
 namespace frictionlab::identify::detail {
 
@@ -96,35 +98,38 @@ Range nominal_range(double nominal) {
   return {std::min(a, b), std::max(a, b)};
 }
 
-}  // namespace
+double sgn(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
 
-GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, double alpha,
-                 const std::vector<double>& init_natural, const Progress& progress) {
-  const GridOptions& go = opt.grid;
-  if (go.points < 2 || go.passes < 1)
-    throw FitError("grid: needs at least 2 points per parameter and 1 pass");
-  const bool sl = d.sensorless;
-  const int threads = resolve_threads(go.threads);
-  const double vmax = max_abs(d.v);
-  const auto a = derivative(d.t, d.v);
-  GridRun run;
-  auto sgn = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };
+/// Stage 1's result: the motor constant (sensorless; else 0), viscous and Coulomb terms, and
+/// the ranges they were searched in (Km's first when sensorless).
+struct StaticTerms {
+  double Km = 0, Kw = 0, Fc = 0;
+  std::vector<Range> ranges;
+};
 
-  // ---- stage 1: Km, Kw, Fc ----------------------------------------------------------------
+/// Stage 1's samples: after the warm-up, decelerating and faster than decel_frac * max|v|.
+std::vector<long> decelerating_samples(const FitData& d, const GridOptions& go, double vmax) {
+  const auto a = signal::derivative(d.t, d.v);
   std::vector<long> s1;
   for (long k = d.first; k < d.n(); ++k) {
     const auto uk = static_cast<std::size_t>(k);
     if (std::abs(d.v[uk]) > go.decel_frac * vmax && d.v[uk] * a[uk] < 0) s1.push_back(k);
   }
-  const int nd = sl ? 3 : 2;
-  if (static_cast<long>(s1.size()) < 5L * nd)
-    throw FitError("grid: only " + std::to_string(s1.size()) + " decelerating samples above " +
-                   format_number(100 * go.decel_frac) + " % of max|v| for stage 1 (need at least " +
-                   std::to_string(5 * nd) + ")");
-  // Sufficient statistics of the stage-1 model y = c^T theta, c = [i, -v, -sgn v] (sensorless)
-  // or [v, sgn v] (friction): SSR(theta) = yy - 2 theta^T b + theta^T M theta, identical to the
-  // sum over samples that the reference evaluates at every grid point.
+  return s1;
+}
+
+/// Sufficient statistics of the stage-1 model y = c^T theta, c = [i, -v, -sgn v] (sensorless)
+/// or [v, sgn v] (friction): SSR(theta) = yy - 2 theta^T b + theta^T M theta, identical to the
+/// sum over samples that the reference evaluates at every grid point.
+struct NormalEquations {
+  int nd = 0;  ///< unknowns: 3 (sensorless) or 2
   double M[3][3] = {}, b[3] = {}, yy = 0;
+};
+
+NormalEquations stage1_normal_equations(const FitData& d, const std::vector<long>& s1) {
+  const bool sl = d.sensorless;
+  NormalEquations ne;
+  ne.nd = sl ? 3 : 2;
   for (long k : s1) {
     const auto uk = static_cast<std::size_t>(k);
     double c[3];
@@ -136,57 +141,94 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
       c[0] = d.v[uk];
       c[1] = sgn(d.v[uk]);
     }
-    for (int p = 0; p < nd; ++p) {
-      b[p] += c[p] * d.y[uk];
-      for (int q = 0; q < nd; ++q) M[p][q] += c[p] * c[q];
+    for (int p = 0; p < ne.nd; ++p) {
+      ne.b[p] += c[p] * d.y[uk];
+      for (int q = 0; q < ne.nd; ++q) ne.M[p][q] += c[p] * c[q];
     }
-    yy += d.y[uk] * d.y[uk];
+    ne.yy += d.y[uk] * d.y[uk];
   }
-  // Nominal values: options, else the linear least-squares solution of M theta = b.
-  double ls[3] = {0, 0, 0};
-  {
-    // Gaussian elimination with partial pivoting on the nd x nd system.
-    double A[3][4];
-    for (int p = 0; p < nd; ++p) {
-      for (int q = 0; q < nd; ++q) A[p][q] = M[p][q];
-      A[p][nd] = b[p];
-    }
-    for (int c = 0; c < nd; ++c) {
-      int piv = c;
-      for (int r = c + 1; r < nd; ++r)
-        if (std::abs(A[r][c]) > std::abs(A[piv][c])) piv = r;
-      for (int q = 0; q <= nd; ++q) std::swap(A[c][q], A[piv][q]);
-      if (A[c][c] == 0) continue;
-      for (int r = 0; r < nd; ++r) {
-        if (r == c) continue;
-        const double f = A[r][c] / A[c][c];
-        for (int q = c; q <= nd; ++q) A[r][q] -= f * A[c][q];
-      }
-    }
-    for (int p = 0; p < nd; ++p) ls[p] = A[p][p] != 0 ? A[p][nd] / A[p][p] : 0;
+  return ne;
+}
+
+/// The linear least-squares solution of M theta = b: Gaussian elimination with partial
+/// pivoting on the nd x nd system (0 for a zero pivot).
+std::array<double, 3> solve_normal_equations(const NormalEquations& ne) {
+  const int nd = ne.nd;
+  std::array<double, 3> ls{0, 0, 0};
+  double A[3][4];
+  for (int p = 0; p < nd; ++p) {
+    for (int q = 0; q < nd; ++q) A[p][q] = ne.M[p][q];
+    A[p][nd] = ne.b[p];
   }
+  for (int c = 0; c < nd; ++c) {
+    int piv = c;
+    for (int r = c + 1; r < nd; ++r)
+      if (std::abs(A[r][c]) > std::abs(A[piv][c])) piv = r;
+    for (int q = 0; q <= nd; ++q) std::swap(A[c][q], A[piv][q]);
+    if (A[c][c] == 0) continue;
+    for (int r = 0; r < nd; ++r) {
+      if (r == c) continue;
+      const double f = A[r][c] / A[c][c];
+      for (int q = c; q <= nd; ++q) A[r][q] -= f * A[c][q];
+    }
+  }
+  for (int p = 0; p < nd; ++p)
+    ls[static_cast<std::size_t>(p)] = A[p][p] != 0 ? A[p][nd] / A[p][p] : 0;
+  return ls;
+}
+
+/// Stage 1: Km, Kw, Fc by grid search of the normal equations' SSR around their nominal values
+/// (options, else the linear least-squares solution), on decelerating samples.
+StaticTerms grid_stage1(const FitData& d, const GridOptions& go, double vmax,
+                        const Progress& progress) {
+  const bool sl = d.sensorless;
+  const std::vector<long> s1 = decelerating_samples(d, go, vmax);
+  const int nd = sl ? 3 : 2;
+  if (static_cast<long>(s1.size()) < 5L * nd)
+    throw FitError("grid: only " + std::to_string(s1.size()) + " decelerating samples above " +
+                   format_number(100 * go.decel_frac) + " % of max|v| for stage 1 (need at least " +
+                   std::to_string(5 * nd) + ")");
+  const NormalEquations ne = stage1_normal_equations(d, s1);
+  const std::array<double, 3> ls = solve_normal_equations(ne);
   const double Km0 = sl ? go.Km.value_or(ls[0]) : 0;
   const double Kw0 = go.Kw.value_or(ls[sl ? 1 : 0]);
   const double Fc0 = go.Fc.value_or(ls[sl ? 2 : 1]);
-  std::vector<Range> r1;
-  if (sl) r1.push_back(nominal_range(Km0));
-  r1.push_back(nominal_range(Kw0));
-  r1.push_back(nominal_range(Fc0));
+  StaticTerms st;
+  if (sl) st.ranges.push_back(nominal_range(Km0));
+  st.ranges.push_back(nominal_range(Kw0));
+  st.ranges.push_back(nominal_range(Fc0));
   auto cost1 = [&](const double* th) {
-    double s = yy;
+    double s = ne.yy;
     for (int p = 0; p < nd; ++p) {
-      s -= 2 * th[p] * b[p];
-      for (int q = 0; q < nd; ++q) s += th[p] * M[p][q] * th[q];
+      s -= 2 * th[p] * ne.b[p];
+      for (int q = 0; q < nd; ++q) s += th[p] * ne.M[p][q] * th[q];
     }
     return s;
   };
-  const auto o1 = grid_search(r1, r1, go.points, go.passes, go.narrow_steps, 1, progress, cost1);
-  const double Km = sl ? o1.best[0] : 0, Kw = o1.best[sl ? 1 : 0], Fc = o1.best[sl ? 2 : 1];
+  const auto o1 =
+      grid_search(st.ranges, st.ranges, go.points, go.passes, go.narrow_steps, 1, progress, cost1);
+  st.Km = sl ? o1.best[0] : 0;
+  st.Kw = o1.best[sl ? 1 : 0];
+  st.Fc = o1.best[sl ? 2 : 1];
   progress("grid stage 1 (" + std::to_string(s1.size()) +
-           " samples): " + (sl ? "Km = " + format_number(Km) + ", " : std::string()) +
-           "Kw = " + format_number(Kw) + ", Fc = " + format_number(Fc));
+           " samples): " + (sl ? "Km = " + format_number(st.Km) + ", " : std::string()) +
+           "Kw = " + format_number(st.Kw) + ", Fc = " + format_number(st.Fc));
+  return st;
+}
 
-  // ---- stage 2: Fs, Vth -------------------------------------------------------------------
+/// Stage 2's result: the Stribeck level (as the model's Fs) and velocity, Vth's range.
+struct StribeckTerms {
+  double Fs_eff = 0, Vth = 0;
+  Range Vth_range{};
+};
+
+/// Stage 2: Fs and Vth by grid search on the slow samples (below low_frac * max|v|), the
+/// stage-1 terms removed. Notes when the best Fs was clamped or reflected about Fc.
+StribeckTerms grid_stage2(const FitData& d, const GridOptions& go, const StaticTerms& st,
+                          double alpha, double vmax, int threads, const Progress& progress,
+                          std::vector<std::string>& notes) {
+  const bool sl = d.sensorless;
+  const double Km = st.Km, Kw = st.Kw, Fc = st.Fc;
   std::vector<long> s2;
   for (long k = d.first; k < d.n(); ++k)
     if (std::abs(d.v[static_cast<std::size_t>(k)]) < go.low_frac * vmax) s2.push_back(k);
@@ -223,20 +265,38 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
   const std::vector<Range> c2{{-kInf, Fs_hi}, {Vth_lo, Vth_hi}};
   const auto o2 =
       grid_search(r2, c2, go.points, go.passes, go.narrow_steps, threads, progress, cost2);
-  const double Fs_grid = o2.best[0], Vth = o2.best[1];
+  const double Fs_grid = o2.best[0];
+  StribeckTerms sb;
+  sb.Vth = o2.best[1];
+  sb.Vth_range = r2[1];
   const double Fs_clamped = std::max(Fs_grid, 0.0);
-  const double Fs_eff = Fc + std::abs(Fs_clamped - Fc);
+  sb.Fs_eff = Fc + std::abs(Fs_clamped - Fc);
   if (Fs_grid < 0)
-    run.notes.push_back("grid stage 2: best Fs = " + format_number(Fs_grid) +
-                        " < 0 clamped to 0 (reference 000)");
+    notes.push_back("grid stage 2: best Fs = " + format_number(Fs_grid) +
+                    " < 0 clamped to 0 (reference 000)");
   if (Fs_clamped < Fc)
-    run.notes.push_back(
+    notes.push_back(
         "grid stage 2: best Fs = " + format_number(Fs_clamped) + " < Fc = " + format_number(Fc) +
-        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + format_number(Fs_eff));
+        "; the reference's g uses |Fs - Fc|, so the model is Fs = " + format_number(sb.Fs_eff));
   progress("grid stage 2 (" + std::to_string(s2.size()) +
-           " samples): Fs = " + format_number(Fs_eff) + ", Vth = " + format_number(Vth));
+           " samples): Fs = " + format_number(sb.Fs_eff) + ", Vth = " + format_number(sb.Vth));
+  return sb;
+}
 
-  // ---- stage 3: S0, S1 by forward-Euler simulation ----------------------------------------
+/// Stage 3's result: the bristle stiffness and damping, and the ranges searched.
+struct BristleTerms {
+  double S0 = 0, S1 = 0;
+  std::vector<Range> ranges;
+};
+
+/// Stage 3: S0 and S1 by grid search of forward-Euler LuGre simulations over the whole record
+/// (ranges around the initial guess's sigma0, sigma1 unless given). Notes the diverged points.
+BristleTerms grid_stage3(const Family& fam, const FitData& d, const GridOptions& go,
+                         const StaticTerms& st, const StribeckTerms& sb, double alpha,
+                         const std::vector<double>& init_natural, int threads,
+                         const Progress& progress, std::vector<std::string>& notes) {
+  const bool sl = d.sensorless;
+  const double Km = st.Km, Kw = st.Kw, Fc = st.Fc, Fs_eff = sb.Fs_eff, Vth = sb.Vth;
   const int i_s0 = fam.index("sigma0"), i_s1 = fam.index("sigma1");
   const double S0n = init_natural[static_cast<std::size_t>(i_s0)];
   const double S1n = std::max(init_natural[static_cast<std::size_t>(i_s1)], 1e-3 * S0n);
@@ -269,48 +329,72 @@ GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, dou
     }
     return s;
   };
-  const std::vector<Range> r3{{S0_lo, S0_hi}, {S1_lo, S1_hi}};
+  BristleTerms bt;
+  bt.ranges = {{S0_lo, S0_hi}, {S1_lo, S1_hi}};
   progress("grid stage 3: " + std::to_string(go.passes) + " passes of " +
            std::to_string(go.points * go.points) + " forward-Euler simulations on " +
            std::to_string(threads) + " threads");
-  const auto o3 =
-      grid_search(r3, r3, go.points, go.passes, go.narrow_steps, threads, progress, cost3);
+  const auto o3 = grid_search(bt.ranges, bt.ranges, go.points, go.passes, go.narrow_steps, threads,
+                              progress, cost3);
   if (o3.nonfinite_first_pass > 0)
-    run.notes.push_back("grid stage 3: forward Euler diverged for " +
-                        std::to_string(o3.nonfinite_first_pass) + " of " +
-                        std::to_string(o3.points_first_pass) +
-                        " (S0, S1) points of the first pass (stable only for S0 < 2 g(v)/(|v| h))");
+    notes.push_back("grid stage 3: forward Euler diverged for " +
+                    std::to_string(o3.nonfinite_first_pass) + " of " +
+                    std::to_string(o3.points_first_pass) +
+                    " (S0, S1) points of the first pass (stable only for S0 < 2 g(v)/(|v| h))");
   if (!std::isfinite(o3.cost))
     throw FitError(
         "grid stage 3: forward Euler diverged for every (S0, S1) point; lower the S0 range");
-  const double S0 = o3.best[0], S1 = o3.best[1];
-  progress("grid stage 3: S0 = " + format_number(S0) + ", S1 = " + format_number(S1));
+  bt.S0 = o3.best[0];
+  bt.S1 = o3.best[1];
+  progress("grid stage 3: S0 = " + format_number(bt.S0) + ", S1 = " + format_number(bt.S1));
+  return bt;
+}
 
-  // Edge warnings (the best point on the boundary of its initial range).
+/// Edge warnings: a best point on the boundary of its initial range.
+void note_edges(bool sl, const StaticTerms& st, const StribeckTerms& sb, const BristleTerms& bt,
+                std::vector<std::string>& notes) {
   auto edge = [&](const char* name, double x, Range rr) {
     const double tol = 1e-9 * std::max(std::abs(rr.hi), std::abs(rr.lo));
     if (std::abs(x - rr.lo) <= tol || std::abs(x - rr.hi) <= tol)
-      run.notes.push_back(std::string("grid: ") + name + " = " + format_number(x) +
-                          " is on the edge of its range [" + format_number(rr.lo) + ", " +
-                          format_number(rr.hi) + "]");
+      notes.push_back(std::string("grid: ") + name + " = " + format_number(x) +
+                      " is on the edge of its range [" + format_number(rr.lo) + ", " +
+                      format_number(rr.hi) + "]");
   };
-  if (sl) edge("Km", Km, r1[0]);
-  edge("Kw", Kw, r1[sl ? 1 : 0]);
-  edge("Fc", Fc, r1[sl ? 2 : 1]);
-  edge("Vth", Vth, r2[1]);
-  edge("S0", S0, r3[0]);
-  edge("S1", S1, r3[1]);
+  if (sl) edge("Km", st.Km, st.ranges[0]);
+  edge("Kw", st.Kw, st.ranges[sl ? 1 : 0]);
+  edge("Fc", st.Fc, st.ranges[sl ? 2 : 1]);
+  edge("Vth", sb.Vth, sb.Vth_range);
+  edge("S0", bt.S0, bt.ranges[0]);
+  edge("S1", bt.S1, bt.ranges[1]);
+}
+
+}  // namespace
+
+GridRun run_grid(const Family& fam, const FitData& d, const FitOptions& opt, double alpha,
+                 const std::vector<double>& init_natural, const Progress& progress) {
+  const GridOptions& go = opt.grid;
+  if (go.points < 2 || go.passes < 1)
+    throw FitError("grid: needs at least 2 points per parameter and 1 pass");
+  const bool sl = d.sensorless;
+  const int threads = resolve_threads(go.threads);
+  const double vmax = max_abs(d.v);
+  GridRun run;
+  const StaticTerms st = grid_stage1(d, go, vmax, progress);
+  const StribeckTerms sb = grid_stage2(d, go, st, alpha, vmax, threads, progress, run.notes);
+  const BristleTerms bt =
+      grid_stage3(fam, d, go, st, sb, alpha, init_natural, threads, progress, run.notes);
+  note_edges(sl, st, sb, bt, run.notes);
 
   std::vector<double> nat(static_cast<std::size_t>(fam.size()));
   auto set = [&](const char* f, double x) { nat[static_cast<std::size_t>(fam.index(f))] = x; };
-  if (sl) set("Km", Km);
-  set("sigma2", Kw);
-  set("Fc", Fc);
-  set("Fs", Fs_eff);
-  set("vs", Vth);
+  if (sl) set("Km", st.Km);
+  set("sigma2", st.Kw);
+  set("Fc", st.Fc);
+  set("Fs", sb.Fs_eff);
+  set("vs", sb.Vth);
   set("alpha", alpha);
-  set("sigma0", S0);
-  set("sigma1", S1);
+  set("sigma0", bt.S0);
+  set("sigma1", bt.S1);
   run.natural = nat;
   run.passes = 3 * go.passes;
   return run;

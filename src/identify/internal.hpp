@@ -26,6 +26,7 @@
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/models/fit_form.hpp"
+#include "parallel.hpp"
 
 namespace ceres {
 class CostFunction;
@@ -216,56 +217,13 @@ FitInit init_strategy(const ModelChoice& m);
 FitData prepare_data(const data::Record& rec, ProblemKind problem, double warmup_s);
 DataSummary summarize(const FitData& d);
 
-/// Central-difference dv/dt (one-sided at the ends) and trapezoid position from v.
-std::vector<double> derivative(const std::vector<double>& t, const std::vector<double>& v);
-std::vector<double> integrate(const std::vector<double>& t, const std::vector<double>& v);
-/// derivative(t, v)[k] alone: central differences, one-sided at the ends (0 for fewer than 2
-/// samples).
-double derivative_at(const std::vector<double>& t, const std::vector<double>& v, std::size_t k);
-/// integrate(t, v)[k] - integrate(t, v)[k - 1], k >= 1: the trapezoid over [t_{k-1}, t_k].
-double trapezoid_step(const std::vector<double>& t, const std::vector<double>& v, std::size_t k);
 double max_abs(const std::vector<double>& x);
 double median(std::vector<double> x);
 
-/// Serialised progress reporting.
-/// Threads to use for `threads` (<= 0: every core, at least 1).
-inline int resolve_threads(int threads) {
-  return threads > 0 ? threads
-                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-/// Runs `work` on the calling thread and at the same time on up to `helpers` of the process's
-/// helper threads that are idle (at most one fewer than the cores; started on first use and
-/// kept), and returns once every run of it has returned. `work` must not throw.
-/// helper_pool.cpp.
-void run_with_helpers(std::size_t helpers, const std::function<void()>& work);
-
-/// f(i) for i = 0..n-1 on up to `threads` threads (<= 0: every core), the calling one included
-/// (run_with_helpers), handed out in the order of i. Each i must write its own outputs only: the
-/// results then do not depend on the number of threads or the scheduling. The first exception
-/// thrown by f is rethrown here once every thread has stopped (no new index starts after it).
-template <class F>
-void for_each_index(std::size_t n, int threads, const F& f) {
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto worker = [&]() {
-    for (std::size_t i = next++; i < n && !failed; i = next++) {
-      try {
-        f(i);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-        failed = true;
-      }
-    }
-  };
-  const std::size_t used =
-      std::min<std::size_t>(static_cast<std::size_t>(resolve_threads(threads)), n);
-  run_with_helpers(used > 1 ? used - 1 : 0, worker);
-  if (error) std::rethrow_exception(error);
-}
+// The thread helpers (parallel.hpp), by the names the identification sources use.
+using parallel::for_each_index;
+using parallel::resolve_threads;
+using parallel::run_with_helpers;
 
 /// FitOptions::progress serialised by a mutex, and FitOptions::cancel (polled without a lock:
 /// the hook is thread-safe).

@@ -9,9 +9,9 @@
 #include <limits>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "frictionlab/format.hpp"
+#include "parallel.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -349,6 +349,276 @@ namespace {
 /// Thrown inside a fit (from its CMA-ES progress callback) when the other fits must stop.
 struct FitAborted {};
 
+/// One fit of fit_and_select_servo_models: a model (index into the sorted models) on a run.
+struct FitTask {
+  std::size_t model = 0, run = 0;
+  std::vector<std::size_t> deps;  ///< the tasks it warm-starts from (and waits for)
+  ServoFitResult fit;
+  std::vector<ServoLogError> validation;  // per validation log of the run, in order
+  double train_mae = 0.0;                 // of the delivered run's fit
+  bool started = false, done = false;
+};
+
+/// The models sorted, each once.
+std::vector<ActuatorModel> distinct_models(std::vector<ActuatorModel> models) {
+  std::sort(models.begin(), models.end());
+  models.erase(std::unique(models.begin(), models.end()), models.end());
+  return models;
+}
+
+/// The runs: the splits; for cross-validation (`cv`) one more: all logs (the delivered fit).
+std::vector<ServoSplit> servo_runs(const std::vector<data::ServoLog>& logs,
+                                   const ServoValidation& validation, bool cv) {
+  std::vector<ServoSplit> runs = servo_splits(logs, validation);
+  if (cv) {
+    ServoSplit all;
+    all.name = "all logs";
+    all.train = logs;
+    runs.push_back(std::move(all));
+  }
+  return runs;
+}
+
+/// One task per (model, run), in the order model-major; task (m, s) warm-starts from the tasks
+/// (m', s) of the models m' < m that m contains, so it waits for them. Every fit is
+/// deterministic given its inputs (its own CMA-ES, seeded with options.cmaes.seed), so the
+/// results do not depend on which thread runs it or when.
+std::vector<FitTask> servo_fit_tasks(const std::vector<ActuatorModel>& models, std::size_t n_runs) {
+  std::vector<FitTask> tasks;
+  for (std::size_t mi = 0; mi < models.size(); ++mi)
+    for (std::size_t s = 0; s < n_runs; ++s) {
+      FitTask t;
+      t.model = mi;
+      t.run = s;
+      for (std::size_t mj = 0; mj < mi; ++mj)
+        if (servo_model_contains(models[mi], models[mj])) t.deps.push_back(mj * n_runs + s);
+      tasks.push_back(std::move(t));
+    }
+  return tasks;
+}
+
+/// Runs the tasks on `workers` threads of their own (parallel::run_on_own_threads), each
+/// taking the first task whose warm starts are done, while the calling thread passes the
+/// progress lines on to `say`. The first failed task in task order is rethrown.
+class ServoFitScheduler {
+ public:
+  ServoFitScheduler(std::vector<FitTask>& tasks, const std::vector<ActuatorModel>& models,
+                    const std::vector<ServoSplit>& runs, std::size_t delivered_run,
+                    const sim::ServoActuator& family, const sim::ServoConstants& constants,
+                    const ServoFitOptions& options,
+                    const std::function<void(const std::string&)>& say)
+      : tasks_(tasks),
+        models_(models),
+        runs_(runs),
+        delivered_run_(delivered_run),
+        family_(family),
+        constants_(constants),
+        options_(options),
+        say_(say) {}
+
+  /// Threads: the runs are independent, so with several runs the fits run concurrently (each
+  /// fit's evaluations on one thread: no synchronisation per generation); with one run the
+  /// models depend on one another and the threads evaluate each CMA-ES generation instead.
+  void run() {
+    const int threads = std::max(1, options_.cmaes.threads);
+    const bool concurrent_fits = runs_.size() > 1 && threads > 1;
+    const std::size_t workers =
+        concurrent_fits ? std::min<std::size_t>(static_cast<std::size_t>(threads), tasks_.size())
+                        : 1;
+    fit_options_ = options_;
+    fit_options_.cmaes.threads = concurrent_fits ? 1 : threads;
+    // A worker that waits for a fit (the last ones of a model wait for the fits they start
+    // from; at the end there are fewer fits than workers) lends its core to the running fits:
+    // they evaluate their generations on 1 + idle / running threads (the helper threads,
+    // parallel.hpp, while the lender sleeps).
+    if (concurrent_fits)
+      fit_options_.cmaes.threads_now = [this]() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return 1 + static_cast<int>(idle_ / std::max<std::size_t>(1, running_));
+      };
+    // The calling thread passes the progress lines on (`say` may throw, e.g. a cancellation:
+    // then the fits stop at their next generation and the exception goes on). The workers wait
+    // for the fits they start from: threads of their own, not the helpers (parallel.hpp).
+    parallel::run_on_own_threads(
+        workers, [this] { work(); }, [this] { pass_lines_on(); }, [this] { stop_all(); });
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  /// A progress line for `say` (dropped when there is none).
+  void post(std::string line) {
+    if (!say_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    lines_.push_back(std::move(line));
+    changed_.notify_all();
+  }
+
+  /// Not started, and every fit it warm-starts from is done.
+  bool ready(const FitTask& t) const {
+    if (t.started) return false;
+    for (std::size_t d : t.deps)
+      if (!tasks_[d].done) return false;
+    return true;
+  }
+
+  /// The task's fit (warm-started from its dependencies' fits), its validation errors, and for
+  /// the delivered run its training MAE.
+  void run_task(FitTask& task) {
+    const ActuatorModel m = models_[task.model];
+    const ServoSplit& run = runs_[task.run];
+    std::vector<sim::ServoParams> starts;
+    sim::ServoParams defaults;
+    defaults.model = m;
+    for (const auto& b : servo_bounds(family_, constants_.drive, m, options_.bounds))
+      *sim::servo_param(defaults, b.key) = 0.5 * (b.lo + b.hi);
+    for (std::size_t d : task.deps)  // in model order, as the fits were before
+      starts.push_back(embed_servo_params(tasks_[d].fit.params, m, defaults));
+    const std::string what = std::string(sim::actuator_model_name(m)) + " [" + run.name + "]";
+    post("fitting " + what + " on " + std::to_string(run.train.size()) + " logs" +
+         (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
+    long last_report = 0;
+    auto progress = [&](long evals, double best) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stop_) throw FitAborted{};
+      }
+      if (options_.cancel && options_.cancel()) throw Cancelled();
+      if (evals - last_report >= 500) {
+        last_report = evals;
+        post("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
+             format_fixed(best, 6));
+      }
+    };
+    task.fit = fit_servo_model(family_, constants_, m, run.train, starts, fit_options_, progress);
+    post("  " + what + ": loss " + format_fixed(task.fit.loss, 6) + " after " +
+         std::to_string(task.fit.evals) + " evaluations, " + format_fixed(task.fit.seconds, 1) +
+         " s (" + task.fit.stop + ")");
+    for (const auto& l : run.validation)
+      task.validation.push_back(servo_log_error(constants_, task.fit.params, l));
+    if (task.run == delivered_run_)
+      task.train_mae = servo_loss(constants_, task.fit.params, run.train, ServoLossOptions{});
+  }
+
+  /// A worker: takes ready tasks until every task is done or the run stops.
+  void work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      auto next = tasks_.end();
+      ++idle_;
+      changed_.wait(lock, [&] {
+        if (stop_) return true;
+        next = std::find_if(tasks_.begin(), tasks_.end(),
+                            [this](const FitTask& t) { return ready(t); });
+        return next != tasks_.end() || finished_ == tasks_.size();
+      });
+      --idle_;
+      if (stop_ || next == tasks_.end()) return;
+      next->started = true;
+      ++running_;
+      lock.unlock();
+      std::exception_ptr failed;
+      try {
+        run_task(*next);
+      } catch (const FitAborted&) {
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      lock.lock();
+      next->done = true;
+      ++finished_;
+      --running_;
+      if (failed) record_failure(static_cast<std::size_t>(next - tasks_.begin()), failed);
+      changed_.notify_all();
+    }
+  }
+
+  /// Stops the run and keeps the failure of the first task in task order; mutex_ held.
+  void record_failure(std::size_t task, std::exception_ptr failed) {
+    stop_ = true;
+    if (task < error_task_) {
+      error_task_ = task;
+      error_ = std::move(failed);
+    }
+  }
+
+  /// The calling thread: passes the posted lines on until every task is done or the run stops.
+  void pass_lines_on() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      changed_.wait(lock, [&] { return !lines_.empty() || finished_ == tasks_.size() || stop_; });
+      std::vector<std::string> batch;
+      batch.swap(lines_);
+      const bool end = (finished_ == tasks_.size() || stop_) && batch.empty();
+      lock.unlock();
+      for (const auto& line : batch) say_(line);
+      if (end) break;
+      lock.lock();
+    }
+  }
+
+  void stop_all() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    changed_.notify_all();
+  }
+
+  std::vector<FitTask>& tasks_;
+  const std::vector<ActuatorModel>& models_;
+  const std::vector<ServoSplit>& runs_;
+  const std::size_t delivered_run_;
+  const sim::ServoActuator& family_;
+  const sim::ServoConstants& constants_;
+  const ServoFitOptions& options_;
+  const std::function<void(const std::string&)>& say_;
+  ServoFitOptions fit_options_;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::string> lines_;  // progress lines not yet passed to `say`
+  std::size_t finished_ = 0;
+  std::size_t running_ = 0, idle_ = 0;  // fits running; workers waiting for a ready fit
+  bool stop_ = false;
+  std::exception_ptr error_;  // of the first failed task in task order
+  std::size_t error_task_ = std::numeric_limits<std::size_t>::max();
+};
+
+/// Each model's report: the delivered run's fit and training MAE, the validation MAE pooled
+/// over every run's validation logs, the evaluations and seconds of all its fits, and the first
+/// failed fit's reason.
+ServoSelection servo_reports(const std::vector<ActuatorModel>& models,
+                             const std::vector<FitTask>& tasks, const std::vector<ServoSplit>& runs,
+                             std::size_t delivered_run, const sim::ServoConstants& constants,
+                             bool has_validation) {
+  const std::size_t n_runs = runs.size();
+  ServoSelection sel;
+  for (std::size_t mi = 0; mi < models.size(); ++mi) {
+    ServoModelReport rep;
+    rep.model = models[mi];
+    rep.parameters = static_cast<int>(sim::servo_param_keys(rep.model, constants.drive).size());
+    double val_err = 0.0;
+    std::size_t val_n = 0;
+    for (std::size_t s = 0; s < n_runs; ++s) {
+      const FitTask& t = tasks[mi * n_runs + s];
+      rep.evals += t.fit.evals;
+      rep.seconds += t.fit.seconds;
+      for (const auto& e : t.validation) {
+        val_err += e.position_mae * static_cast<double>(e.samples);
+        val_n += e.samples;
+      }
+    }
+    const FitTask& delivered = tasks[mi * n_runs + delivered_run];
+    rep.fit = delivered.fit;
+    rep.train_mae = delivered.train_mae;
+    if (has_validation) rep.validation_mae = val_err / static_cast<double>(val_n);
+    sel.models.push_back(rep);
+  }
+  for (std::size_t mi = 0; mi < models.size(); ++mi)
+    for (std::size_t s = 0; s < n_runs && sel.models[mi].failed.empty(); ++s)
+      if (const FitTask& t = tasks[mi * n_runs + s]; !t.fit.failed.empty())
+        sel.models[mi].failed = "its fit [" + runs[s].name + "] failed: " + t.fit.failed;
+  return sel;
+}
+
 }  // namespace
 
 ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& models_in,
@@ -360,213 +630,15 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
                                            const std::function<void(const std::string&)>& say) {
   if (models_in.empty()) throw FitError("no model to fit");
   if (logs.empty()) throw FitError("no log");
-  std::vector<ActuatorModel> models = models_in;
-  std::sort(models.begin(), models.end());
-  models.erase(std::unique(models.begin(), models.end()), models.end());
-  const auto splits = servo_splits(logs, validation);
+  const std::vector<ActuatorModel> models = distinct_models(models_in);
   const bool cv = validation.kind == ServoValidation::Kind::leave_kp ||
                   validation.kind == ServoValidation::Kind::kfold;
   const bool has_validation = validation.kind != ServoValidation::Kind::none;
-  // runs: the splits; for cross-validation one more: all logs (the delivered fit)
-  std::vector<ServoSplit> runs = splits;
-  if (cv) {
-    ServoSplit all;
-    all.name = "all logs";
-    all.train = logs;
-    runs.push_back(std::move(all));
-  }
-  const std::size_t n_runs = runs.size(), delivered_run = cv ? n_runs - 1 : 0;
-
-  // One task per (model, run), in the order model-major; task (m, s) warm-starts from the tasks
-  // (m', s) of the models m' < m that m contains, so it waits for them. Every fit is
-  // deterministic given its inputs (its own CMA-ES, seeded with options.cmaes.seed), so the
-  // results do not depend on which thread runs it or when.
-  struct Task {
-    std::size_t model = 0, run = 0;
-    std::vector<std::size_t> deps;
-    ServoFitResult fit;
-    std::vector<ServoLogError> validation;  // per validation log of the run, in order
-    double train_mae = 0.0;                 // of the delivered run's fit
-    bool started = false, done = false;
-  };
-  std::vector<Task> tasks;
-  for (std::size_t mi = 0; mi < models.size(); ++mi)
-    for (std::size_t s = 0; s < n_runs; ++s) {
-      Task t;
-      t.model = mi;
-      t.run = s;
-      for (std::size_t mj = 0; mj < mi; ++mj)
-        if (servo_model_contains(models[mi], models[mj])) t.deps.push_back(mj * n_runs + s);
-      tasks.push_back(std::move(t));
-    }
-  // Threads: the runs are independent, so with several runs the fits run concurrently (each
-  // fit's evaluations on one thread: no synchronisation per generation); with one run the
-  // models depend on one another and the threads evaluate each CMA-ES generation instead.
-  const int threads = std::max(1, options.cmaes.threads);
-  const bool concurrent_fits = n_runs > 1 && threads > 1;
-  const std::size_t workers =
-      concurrent_fits ? std::min<std::size_t>(static_cast<std::size_t>(threads), tasks.size()) : 1;
-  ServoFitOptions fit_options = options;
-  fit_options.cmaes.threads = concurrent_fits ? 1 : threads;
-
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::vector<std::string> lines;  // progress lines not yet passed to `say`
-  std::size_t finished = 0;
-  std::size_t running = 0, idle = 0;  // fits running; workers waiting for a ready fit
-  // A worker that waits for a fit (the last ones of a model wait for the fits they start from;
-  // at the end there are fewer fits than workers) lends its core to the running fits: they
-  // evaluate their generations on 1 + idle / running threads (the helper threads,
-  // identify/helper_pool.cpp, while the lender sleeps).
-  if (concurrent_fits)
-    fit_options.cmaes.threads_now = [&]() {
-      const std::lock_guard<std::mutex> lock(mutex);
-      return 1 + static_cast<int>(idle / std::max<std::size_t>(1, running));
-    };
-  bool stop = false;
-  std::exception_ptr error;  // of the first failed task in task order
-  std::size_t error_task = tasks.size();
-  auto post = [&](std::string line) {
-    if (!say) return;
-    std::lock_guard<std::mutex> lock(mutex);
-    lines.push_back(std::move(line));
-    changed.notify_all();
-  };
-  auto ready = [&](const Task& t) {
-    if (t.started) return false;
-    for (std::size_t d : t.deps)
-      if (!tasks[d].done) return false;
-    return true;
-  };
-  auto run_task = [&](Task& task) {
-    const ActuatorModel m = models[task.model];
-    const ServoSplit& run = runs[task.run];
-    std::vector<sim::ServoParams> starts;
-    sim::ServoParams defaults;
-    defaults.model = m;
-    for (const auto& b : servo_bounds(family, constants.drive, m, options.bounds))
-      *sim::servo_param(defaults, b.key) = 0.5 * (b.lo + b.hi);
-    for (std::size_t d : task.deps)  // in model order, as the fits were before
-      starts.push_back(embed_servo_params(tasks[d].fit.params, m, defaults));
-    const std::string what = std::string(sim::actuator_model_name(m)) + " [" + run.name + "]";
-    post("fitting " + what + " on " + std::to_string(run.train.size()) + " logs" +
-         (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
-    long last_report = 0;
-    auto progress = [&](long evals, double best) {
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (stop) throw FitAborted{};
-      }
-      if (options.cancel && options.cancel()) throw Cancelled();
-      if (evals - last_report >= 500) {
-        last_report = evals;
-        post("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
-             format_fixed(best, 6));
-      }
-    };
-    task.fit = fit_servo_model(family, constants, m, run.train, starts, fit_options, progress);
-    post("  " + what + ": loss " + format_fixed(task.fit.loss, 6) + " after " +
-         std::to_string(task.fit.evals) + " evaluations, " + format_fixed(task.fit.seconds, 1) +
-         " s (" + task.fit.stop + ")");
-    for (const auto& l : run.validation)
-      task.validation.push_back(servo_log_error(constants, task.fit.params, l));
-    if (task.run == delivered_run)
-      task.train_mae = servo_loss(constants, task.fit.params, run.train, ServoLossOptions{});
-  };
-  auto work = [&] {
-    std::unique_lock<std::mutex> lock(mutex);
-    while (true) {
-      auto next = tasks.end();
-      ++idle;
-      changed.wait(lock, [&] {
-        if (stop) return true;
-        next = std::find_if(tasks.begin(), tasks.end(), ready);
-        return next != tasks.end() || finished == tasks.size();
-      });
-      --idle;
-      if (stop || next == tasks.end()) return;
-      next->started = true;
-      ++running;
-      lock.unlock();
-      std::exception_ptr failed;
-      try {
-        run_task(*next);
-      } catch (const FitAborted&) {
-      } catch (...) {
-        failed = std::current_exception();
-      }
-      lock.lock();
-      next->done = true;
-      ++finished;
-      --running;
-      if (failed) {
-        stop = true;
-        const auto i = static_cast<std::size_t>(next - tasks.begin());
-        if (i < error_task) {
-          error_task = i;
-          error = failed;
-        }
-      }
-      changed.notify_all();
-    }
-  };
-  // The calling thread passes the progress lines on (`say` may throw, e.g. a cancellation:
-  // then the fits stop at their next generation and the exception goes on).
-  std::vector<std::thread> pool;
-  auto stop_all = [&] {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stop = true;
-      changed.notify_all();
-    }
-    for (auto& t : pool) t.join();
-  };
-  try {
-    for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
-    std::unique_lock<std::mutex> lock(mutex);
-    while (true) {
-      changed.wait(lock, [&] { return !lines.empty() || finished == tasks.size() || stop; });
-      std::vector<std::string> batch;
-      batch.swap(lines);
-      const bool end = (finished == tasks.size() || stop) && batch.empty();
-      lock.unlock();
-      for (const auto& line : batch) say(line);
-      if (end) break;
-      lock.lock();
-    }
-  } catch (...) {
-    stop_all();
-    throw;
-  }
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-
-  ServoSelection sel;
-  for (std::size_t mi = 0; mi < models.size(); ++mi) {
-    ServoModelReport rep;
-    rep.model = models[mi];
-    rep.parameters = static_cast<int>(sim::servo_param_keys(rep.model, constants.drive).size());
-    double val_err = 0.0;
-    std::size_t val_n = 0;
-    for (std::size_t s = 0; s < n_runs; ++s) {
-      const Task& t = tasks[mi * n_runs + s];
-      rep.evals += t.fit.evals;
-      rep.seconds += t.fit.seconds;
-      for (const auto& e : t.validation) {
-        val_err += e.position_mae * static_cast<double>(e.samples);
-        val_n += e.samples;
-      }
-    }
-    const Task& delivered = tasks[mi * n_runs + delivered_run];
-    rep.fit = delivered.fit;
-    rep.train_mae = delivered.train_mae;
-    if (has_validation) rep.validation_mae = val_err / static_cast<double>(val_n);
-    sel.models.push_back(rep);
-  }
-  for (std::size_t mi = 0; mi < models.size(); ++mi)
-    for (std::size_t s = 0; s < n_runs && sel.models[mi].failed.empty(); ++s)
-      if (const Task& t = tasks[mi * n_runs + s]; !t.fit.failed.empty())
-        sel.models[mi].failed = "its fit [" + runs[s].name + "] failed: " + t.fit.failed;
+  const std::vector<ServoSplit> runs = servo_runs(logs, validation, cv);
+  const std::size_t delivered_run = cv ? runs.size() - 1 : 0;
+  std::vector<FitTask> tasks = servo_fit_tasks(models, runs.size());
+  ServoFitScheduler(tasks, models, runs, delivered_run, family, constants, options, say).run();
+  ServoSelection sel = servo_reports(models, tasks, runs, delivered_run, constants, has_validation);
   recommend_servo_model(sel, has_validation, tolerance);
   return sel;
 }

@@ -11,7 +11,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
-#include <thread>
 #include <utility>
 
 #include "frictionlab/format.hpp"
@@ -21,6 +20,8 @@
 #include "frictionlab/sim/servo_params.hpp"
 #include "frictionlab/workflows/report.hpp"
 #include "frictionlab/workflows/validate.hpp"
+
+#include "../identify/parallel.hpp"
 
 namespace frictionlab::workflows {
 namespace {
@@ -302,9 +303,7 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   fo.cmaes.seed = options.seed;
   fo.cmaes.sigma0 = options.sigma0;
   fo.cmaes.max_restarts = options.restarts;
-  fo.cmaes.threads = options.threads > 0
-                         ? options.threads
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  fo.cmaes.threads = parallel::resolve_threads(options.threads);
   fo.cancel = progress.cancel;
   fo.loss.velocity_weight = options.velocity_weight;
   fo.loss.current_weight =
@@ -396,166 +395,174 @@ EvalActuatorOutcome eval_actuator(const std::vector<data::ServoLog>& logs,
   return out;
 }
 
-ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
-                                    const std::vector<data::ServoLog>& logs,
-                                    const ActuatorCheckOptions& options, const Progress& progress) {
-  validate(options);
-  if (logs.empty()) throw std::invalid_argument("actuator check: no log");
-  if (options.evaluations <= 0)
-    throw std::invalid_argument("actuator check: evaluations must be > 0");
-  progress.check();
-  ActuatorCheckOutcome out;
-  out.actuator = actuator.name;
-  const auto& c = actuator.constants;
-  sim::ServoParams& p = out.nominal;
+namespace {
+
+constexpr double kCloser = 2.0;  // a hypothesis must halve the MAE to be a warning
+
+/// The check's nominal M1 parameters: the actuator's nominal (or middle) constants, a 1 A
+/// current cap (a current drive's; identified by the fit), no friction.
+sim::ServoParams nominal_check_params(const sim::ServoActuator& actuator) {
+  sim::ServoParams p;
   p.model = ActuatorModel::M1;
   p.kt = actuator.kt.nominal_or_middle();
   p.R = actuator.R.nominal_or_middle();
   p.armature = actuator.armature.nominal_or_middle();
-  p.current_limit = 1.0;  // a current drive's cap: nominal 1 A (identified by the fit)
+  p.current_limit = 1.0;
   p.friction.Kc = 0.0;
   p.friction.Kv = 0.0;
-  constexpr double kCloser = 2.0;  // a hypothesis must halve the MAE to be a warning
-  auto pooled = [&](const sim::ServoConstants& cc, const sim::ServoParams& pp) {
-    return identify::servo_loss(cc, pp, logs, {});
-  };
-  out.nominal_mae = pooled(c, p);
+  return p;
+}
 
-  // quick M1 fits: as described, gravity reversed, kp scaled
-  identify::ServoFitOptions fo;
-  fo.cmaes.max_evals = options.evaluations;
-  fo.cmaes.seed = options.seed;
-  fo.cmaes.threads = options.threads > 0
-                         ? options.threads
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  auto quick_fit = [&](const sim::ServoConstants& cc, double offset_centre,
-                       const std::string& what) {
+/// Quick M1 fits of every log from the nominal parameters, under a hypothesis about the
+/// constants (gravity reversed, kp scaled) or the offset's range.
+struct QuickFits {
+  const sim::ServoActuator& actuator;
+  const std::vector<data::ServoLog>& logs;
+  const sim::ServoParams& nominal;
+  identify::ServoFitOptions options;
+  const Progress& progress;
+
+  /// q_offset searched in offset_centre +- 0.5 rad.
+  identify::ServoFitResult around(const sim::ServoConstants& cc, double offset_centre,
+                                  const std::string& what) const {
     progress.say("quick M1 fit: " + what);
     progress.check();
-    auto o = fo;
-    o.bounds = {{"q_offset", offset_centre - 0.5, offset_centre + 0.5}};
-    auto start = p;
-    start.q_offset = offset_centre;
-    return identify::fit_servo_model(actuator, cc, ActuatorModel::M1, logs, {start}, o);
-  };
-  const auto base = quick_fit(c, 0.0, "as described");
-  out.fitted = base.params;
-  out.fitted_mae = base.loss;
-  {
-    const auto flipped = quick_fit(c, std::numbers::pi, "gravity reversed (zero at the top)");
-    if (flipped.loss * kCloser < base.loss)
-      out.findings.push_back(
-          {"",
-           "gravity",
-           true,
-           "with the gravity torque reversed (the zero of 'position' at the top, not hanging "
-           "down) a quick fit is " +
-               format_number(base.loss / flipped.loss, 3) + "x closer (MAE " +
-               format_number(flipped.loss, 3) + " against " + format_number(base.loss, 3) +
-               " rad): check the position's zero and direction",
-           {}});
+    return within(cc, {offset_centre - 0.5, offset_centre + 0.5}, offset_centre);
   }
-  {
-    double best = base.loss, factor = 1.0;
-    for (const double f : {1.0 / 512, 1.0 / 64, 1.0 / 8, 8.0, 64.0, 512.0}) {
-      auto cc = c;
-      cc.error_gain = c.error_gain * f;
-      const auto r = quick_fit(cc, 0.0, "kp times " + format_number(f));
-      if (r.loss < best) {
-        best = r.loss;
-        factor = f;
-      }
-    }
-    if (best * kCloser < base.loss)
-      out.findings.push_back(
-          {"",
-           "kp",
-           true,
-           "with kp times " + format_number(factor) + " a quick fit is " +
-               format_number(base.loss / best, 3) + "x closer (MAE " + format_number(best, 3) +
-               " against " + format_number(base.loss, 3) +
-               " rad): check the units of kp and the actuator's error_gain (firmware scaling)",
-           {}});
-  }
-  const auto range = sim::servo_param_range(actuator, "q_offset");
-  if (out.fitted.q_offset < range.lo || out.fitted.q_offset > range.hi) {
-    // is the offset needed? the same quick fit with q_offset in its default range
-    progress.say("quick M1 fit: q_offset in its default range");
-    auto o = fo;
+  /// q_offset searched in `range`, started at `start_offset`.
+  identify::ServoFitResult within(const sim::ServoConstants& cc, sim::ServoRange range,
+                                  double start_offset) const {
+    auto o = options;
     o.bounds = {{"q_offset", range.lo, range.hi}};
-    auto start = p;
-    start.q_offset = std::clamp(out.fitted.q_offset, range.lo, range.hi);
-    const auto inside = identify::fit_servo_model(actuator, c, ActuatorModel::M1, logs, {start}, o);
-    const bool needed = base.loss * kCloser < inside.loss;
-    out.findings.push_back(
-        {"",
-         "offset",
-         needed,
-         "a quick fit puts the position offset at " + format_number(out.fitted.q_offset, 3) +
-             " rad, outside q_offset's search range [" + format_number(range.lo) + ", " +
-             format_number(range.hi) + "] (MAE " + format_number(base.loss, 3) + " against " +
-             format_number(inside.loss, 3) + " rad within it)" +
-             (needed ? ": recalibrate the zero or give --range q_offset=LO:HI"
-                     : ": within the quick fit's accuracy"),
-         {}});
+    auto start = nominal;
+    start.q_offset = start_offset;
+    return identify::fit_servo_model(actuator, cc, ActuatorModel::M1, logs, {start}, o);
   }
-  bool any_saturated = false;
-  // Per-log findings: head + the log's number (if any) + tail; those with the same check, head
-  // and tail are summarised over the logs below.
-  struct PerLog {
-    std::string log;
-    const char* check;
-    bool warning;
-    std::string head, tail;
-    std::optional<double> value;
-    int digits = 6;
-  };
-  std::vector<PerLog> per_log;
-  for (const auto& l : logs) {
-    const std::string name = base_name(l.file);
-    auto add = [&](const char* check, bool warning, std::string head,
-                   std::optional<double> value = std::nullopt, std::string tail = {},
-                   int digits = 6) {
-      per_log.push_back({name, check, warning, std::move(head), std::move(tail), value, digits});
-    };
-    const auto nominal = identify::servo_log_error(c, p, l);
-    const auto fitted = identify::servo_log_error(c, out.fitted, l);
-    out.logs.push_back({name, l.kp, nominal.position_mae, fitted.position_mae, fitted.saturated});
-    any_saturated = any_saturated || fitted.saturated > 0;
-    if (fitted.saturated > 0.9)
-      add("saturation", true, "the firmware's output is at its limit at ", 100 * fitted.saturated,
-          " % of the enabled entries: check kp, error_gain and the limits (max_pwm)", 3);
-    if (l.vin && !l.input_volts.empty()) {
-      double mean = 0.0;
-      for (double v : l.input_volts) mean += v;
-      mean /= static_cast<double>(l.input_volts.size());
-      if (std::abs(mean - *l.vin) > 0.05 * *l.vin)
-        add("supply", true,
-            "'vin' is " + format_number(*l.vin) + " V but the logged input_volts average ", mean,
-            " V: the simulation uses 'vin'", 4);
+};
+
+/// Gravity's sign: a warning when the fit with the zero at the top is kCloser times closer.
+void check_gravity(const QuickFits& quick, const identify::ServoFitResult& base,
+                   std::vector<ActuatorFinding>& findings) {
+  const auto flipped = quick.around(quick.actuator.constants, std::numbers::pi,
+                                    "gravity reversed (zero at the top)");
+  if (flipped.loss * kCloser < base.loss)
+    findings.push_back({"",
+                        "gravity",
+                        true,
+                        "with the gravity torque reversed (the zero of 'position' at the top, "
+                        "not hanging down) a quick fit is " +
+                            format_number(base.loss / flipped.loss, 3) + "x closer (MAE " +
+                            format_number(flipped.loss, 3) + " against " +
+                            format_number(base.loss, 3) +
+                            " rad): check the position's zero and direction",
+                        {}});
+}
+
+/// kp's units: a warning when kp scaled by a power of 8 gives a kCloser times closer fit.
+void check_kp_scale(const QuickFits& quick, const identify::ServoFitResult& base,
+                    std::vector<ActuatorFinding>& findings) {
+  const auto& c = quick.actuator.constants;
+  double best = base.loss, factor = 1.0;
+  for (const double f : {1.0 / 512, 1.0 / 64, 1.0 / 8, 8.0, 64.0, 512.0}) {
+    auto cc = c;
+    cc.error_gain = c.error_gain * f;
+    const auto r = quick.around(cc, 0.0, "kp times " + format_number(f));
+    if (r.loss < best) {
+      best = r.loss;
+      factor = f;
     }
-    if (l.kd != 0.0 && c.law == sim::ServoLaw::p)
-      add("gains", true,
-          "the log has kd = " + format_number(l.kd) +
-              " but the actuator's law is 'p': the "
-              "derivative term is not simulated");
-    if (l.ki != 0.0 && c.law != sim::ServoLaw::pid)
-      add("gains", true,
-          "the log has ki = " + format_number(l.ki) +
-              " but the actuator's law has no integral term");
-    if (!l.current.empty() && l.current_to_amps() == 0.0)
-      add("current", true,
-          "the log has a current but no \"current_unit\": it is not used (give --current-unit)");
-    if (l.max_torque && *l.max_torque != 100.0)
-      add("max_torque", true,
-          "the log has max_torque = " + format_number(*l.max_torque) +
-              " (a torque limit the recorder set, not 100): not modelled (the key's unit is not "
-              "documented): the simulation limits the output at the actuator's max_pwm = " +
-              format_number(c.max_pwm) +
-              " only; scale control.max_pwm in an ACTUATOR.json if the "
-              "limit is a share of the full output");
   }
-  // Summarise: one finding per (check, warning, head, tail), in the order first met.
+  if (best * kCloser < base.loss)
+    findings.push_back(
+        {"",
+         "kp",
+         true,
+         "with kp times " + format_number(factor) + " a quick fit is " +
+             format_number(base.loss / best, 3) + "x closer (MAE " + format_number(best, 3) +
+             " against " + format_number(base.loss, 3) +
+             " rad): check the units of kp and the actuator's error_gain (firmware scaling)",
+         {}});
+}
+
+/// The offset, when the quick fit put it outside q_offset's default range: whether it is
+/// needed (the fit within the range kCloser times worse).
+void check_offset(const QuickFits& quick, const identify::ServoFitResult& base,
+                  double fitted_offset, std::vector<ActuatorFinding>& findings) {
+  const auto range = sim::servo_param_range(quick.actuator, "q_offset");
+  if (fitted_offset >= range.lo && fitted_offset <= range.hi) return;
+  quick.progress.say("quick M1 fit: q_offset in its default range");
+  const auto inside =
+      quick.within(quick.actuator.constants, range, std::clamp(fitted_offset, range.lo, range.hi));
+  const bool needed = base.loss * kCloser < inside.loss;
+  findings.push_back({"",
+                      "offset",
+                      needed,
+                      "a quick fit puts the position offset at " + format_number(fitted_offset, 3) +
+                          " rad, outside q_offset's search range [" + format_number(range.lo) +
+                          ", " + format_number(range.hi) + "] (MAE " + format_number(base.loss, 3) +
+                          " against " + format_number(inside.loss, 3) + " rad within it)" +
+                          (needed ? ": recalibrate the zero or give --range q_offset=LO:HI"
+                                  : ": within the quick fit's accuracy"),
+                      {}});
+}
+
+/// A finding on one log: head + the log's number (if any) + tail; those with the same check,
+/// head and tail are summarised over the logs (summarise_per_log).
+struct PerLog {
+  std::string log;
+  const char* check;
+  bool warning;
+  std::string head, tail;
+  std::optional<double> value;
+  int digits = 6;
+};
+
+/// What the log's own keys say against the actuator and the fit (saturation, supply, gains,
+/// current, max_torque), added to `per_log`.
+void check_log(const sim::ServoConstants& c, const data::ServoLog& l, const std::string& name,
+               const identify::ServoLogError& fitted, std::vector<PerLog>& per_log) {
+  auto add = [&](const char* check, bool warning, std::string head,
+                 std::optional<double> value = std::nullopt, std::string tail = {},
+                 int digits = 6) {
+    per_log.push_back({name, check, warning, std::move(head), std::move(tail), value, digits});
+  };
+  if (fitted.saturated > 0.9)
+    add("saturation", true, "the firmware's output is at its limit at ", 100 * fitted.saturated,
+        " % of the enabled entries: check kp, error_gain and the limits (max_pwm)", 3);
+  if (l.vin && !l.input_volts.empty()) {
+    double mean = 0.0;
+    for (double v : l.input_volts) mean += v;
+    mean /= static_cast<double>(l.input_volts.size());
+    if (std::abs(mean - *l.vin) > 0.05 * *l.vin)
+      add("supply", true,
+          "'vin' is " + format_number(*l.vin) + " V but the logged input_volts average ", mean,
+          " V: the simulation uses 'vin'", 4);
+  }
+  if (l.kd != 0.0 && c.law == sim::ServoLaw::p)
+    add("gains", true,
+        "the log has kd = " + format_number(l.kd) +
+            " but the actuator's law is 'p': the "
+            "derivative term is not simulated");
+  if (l.ki != 0.0 && c.law != sim::ServoLaw::pid)
+    add("gains", true,
+        "the log has ki = " + format_number(l.ki) + " but the actuator's law has no integral term");
+  if (!l.current.empty() && l.current_to_amps() == 0.0)
+    add("current", true,
+        "the log has a current but no \"current_unit\": it is not used (give --current-unit)");
+  if (l.max_torque && *l.max_torque != 100.0)
+    add("max_torque", true,
+        "the log has max_torque = " + format_number(*l.max_torque) +
+            " (a torque limit the recorder set, not 100): not modelled (the key's unit is not "
+            "documented): the simulation limits the output at the actuator's max_pwm = " +
+            format_number(c.max_pwm) +
+            " only; scale control.max_pwm in an ACTUATOR.json if the "
+            "limit is a share of the full output");
+}
+
+/// One finding per (check, warning, head, tail), in the order first met: the logs' values as
+/// a range, and the first three logs' names when there are several of `n_logs`.
+std::vector<ActuatorFinding> summarise_per_log(const std::vector<PerLog>& per_log,
+                                               std::size_t n_logs) {
   std::vector<ActuatorFinding> summarised;
   std::vector<bool> done(per_log.size(), false);
   for (std::size_t i = 0; i < per_log.size(); ++i) {
@@ -590,24 +597,73 @@ ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
       list += (k == 0 ? "" : ", ") + names[k];
     if (names.size() > 3) list += ", ...";
     summarised.push_back({"", f.check, f.warning,
-                          "in " + std::to_string(names.size()) + " of " +
-                              std::to_string(logs.size()) + " logs (" + list + "): " + f.head +
-                              value + f.tail,
+                          "in " + std::to_string(names.size()) + " of " + std::to_string(n_logs) +
+                              " logs (" + list + "): " + f.head + value + f.tail,
                           names});
   }
+  return summarised;
+}
+
+/// The notes on what the logs cannot tell: unpublished constants, and (when no log saturates)
+/// the limits the fit cannot check.
+void add_notes(const sim::ServoActuator& actuator, bool any_saturated,
+               std::vector<ActuatorFinding>& findings) {
   for (auto& n : sim::unpublished_constant_notes(actuator))
-    out.findings.push_back({"", "unpublished", false, std::move(n), {}});
+    findings.push_back({"", "unpublished", false, std::move(n), {}});
   if (!any_saturated)
-    out.findings.push_back(
+    findings.push_back(
         {"",
          "saturation",
          false,
-         c.drive == sim::ServoDrive::voltage
+         actuator.constants.drive == sim::ServoDrive::voltage
              ? "the output reaches its limit in no log: max_pwm and the current window do not "
                "act (the fit cannot check them)"
              : "the output reaches its limit in no log: current_limit is not identified",
          {}});
-  out.findings.insert(out.findings.end(), summarised.begin(), summarised.end());
+}
+
+}  // namespace
+
+ActuatorCheckOutcome check_actuator(const sim::ServoActuator& actuator,
+                                    const std::vector<data::ServoLog>& logs,
+                                    const ActuatorCheckOptions& options, const Progress& progress) {
+  validate(options);
+  if (logs.empty()) throw std::invalid_argument("actuator check: no log");
+  if (options.evaluations <= 0)
+    throw std::invalid_argument("actuator check: evaluations must be > 0");
+  progress.check();
+  ActuatorCheckOutcome out;
+  out.actuator = actuator.name;
+  const auto& c = actuator.constants;
+  out.nominal = nominal_check_params(actuator);
+  const sim::ServoParams& p = out.nominal;
+  out.nominal_mae = identify::servo_loss(c, p, logs, {});
+
+  // quick M1 fits: as described, gravity reversed, kp scaled
+  identify::ServoFitOptions fo;
+  fo.cmaes.max_evals = options.evaluations;
+  fo.cmaes.seed = options.seed;
+  fo.cmaes.threads = parallel::resolve_threads(options.threads);
+  const QuickFits quick{actuator, logs, p, fo, progress};
+  const auto base = quick.around(c, 0.0, "as described");
+  out.fitted = base.params;
+  out.fitted_mae = base.loss;
+  check_gravity(quick, base, out.findings);
+  check_kp_scale(quick, base, out.findings);
+  check_offset(quick, base, out.fitted.q_offset, out.findings);
+
+  bool any_saturated = false;
+  std::vector<PerLog> per_log;
+  for (const auto& l : logs) {
+    const std::string name = base_name(l.file);
+    const auto nominal = identify::servo_log_error(c, p, l);
+    const auto fitted = identify::servo_log_error(c, out.fitted, l);
+    out.logs.push_back({name, l.kp, nominal.position_mae, fitted.position_mae, fitted.saturated});
+    any_saturated = any_saturated || fitted.saturated > 0;
+    check_log(c, l, name, fitted, per_log);
+  }
+  add_notes(actuator, any_saturated, out.findings);
+  for (auto& f : summarise_per_log(per_log, logs.size())) out.findings.push_back(std::move(f));
   for (const auto& f : out.findings) out.warnings += f.warning ? 1 : 0;
   return out;
 }

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <future>
 #include <string_view>
-#include <thread>
 #include <utility>
 
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/workflows/validate.hpp"
+
+#include "../identify/parallel.hpp"
 
 namespace frictionlab::workflows {
 
@@ -63,7 +63,7 @@ std::vector<std::pair<double, std::size_t>> velocity_order(const data::Record& r
 }
 
 /// Whether the outcome's simulations go on a second thread (options' thread count, the cores).
-bool two_threads(int threads) { return threads != 1 && std::thread::hardware_concurrency() > 1; }
+bool two_threads(int threads) { return threads != 1 && parallel::resolve_threads(0) > 1; }
 
 /// What the friction against velocity needs of the fit besides the prediction: the samples'
 /// order by velocity (which does not depend on the fit) and the static curve at those velocities.
@@ -107,16 +107,17 @@ struct Simulated {
 
 using VelocityOrder = std::vector<std::pair<double, std::size_t>>;
 
-/// Both, the part by velocity on a second thread while this one simulates the prediction when
-/// two_threads. `order`: the samples' order by velocity being sorted already (taken), or null.
+/// Both, the part by velocity as a task (parallel.hpp) while this thread simulates the
+/// prediction when two_threads. `order`: the samples' order by velocity being sorted already
+/// (taken), or null.
 Simulated simulate(const identify::FitResult& r, const data::Record& rec, bool two_threads,
-                   std::future<VelocityOrder>* order = nullptr) {
+                   parallel::Task<VelocityOrder>* order = nullptr) {
   const auto part = [&r, &rec, order] {
     return by_velocity(r, order != nullptr ? order->get() : velocity_order(rec));
   };
   Simulated s;
   if (two_threads) {
-    std::future<ByVelocity> other = std::async(std::launch::async, part);
+    parallel::Task<ByVelocity> other = parallel::start_task(part);
     s.prediction = identify::predict(r, rec);  // (on a throw, other's destructor waits for it)
     s.by_velocity = other.get();
   } else {
@@ -178,31 +179,30 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
   fo.cancel = progress.cancel;
   // With a second core, the friction against velocity and (unless the fit hands it over, from
-  // its residuals) the prediction are computed on other threads while identify computes the
+  // its residuals) the prediction are computed as tasks (parallel.hpp) while identify computes the
   // statistics (identify::fit's at_optimum): the same numbers, from the same values, as
   // fit_outcome computes after the fit (the prediction from the residuals: to rounding).
   const bool two = two_threads(options.fit.lsq.threads);
-  // (declared after `out`: a future of std::async waits for its task when it goes; the order's
-  // before the task that takes it)
-  std::future<std::vector<double>> early_prediction;
+  // (declared after `out`: a task waits for its work when it goes; the order's before the task
+  // that takes it)
+  parallel::Task<std::vector<double>> early_prediction;
   std::vector<double> given_prediction;
   // The samples' order by velocity does not depend on the fit: sorted from the start, while
   // the fit's first, serial, steps (checks, summary, the static fit's factorisation) leave a
   // core to it.
-  std::future<VelocityOrder> early_order;
+  parallel::Task<VelocityOrder> early_order;
   if (two)
-    early_order =
-        std::async(std::launch::async, [&rec = out.training] { return velocity_order(rec); });
-  std::future<ByVelocity> early_by_velocity;
+    early_order = parallel::start_task([&rec = out.training] { return velocity_order(rec); });
+  parallel::Task<ByVelocity> early_by_velocity;
   const auto at_optimum = [&](const identify::FitResult& at, std::span<const double> prediction) {
     if (prediction.size() == out.training.size()) {
       given_prediction.assign(prediction.begin(), prediction.end());
     } else {
-      early_prediction = std::async(
-          std::launch::async, [r = at, &rec = out.training] { return identify::predict(r, rec); });
+      early_prediction =
+          parallel::start_task([r = at, &rec = out.training] { return identify::predict(r, rec); });
     }
-    early_by_velocity = std::async(
-        std::launch::async, [r = at, &early_order] { return by_velocity(r, early_order.get()); });
+    early_by_velocity =
+        parallel::start_task([r = at, &early_order] { return by_velocity(r, early_order.get()); });
   };
   identify::FitResult result =
       two ? identify::fit(out.training, fo, at_optimum) : identify::fit(out.training, fo);

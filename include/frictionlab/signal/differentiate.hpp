@@ -28,6 +28,7 @@
 // Host side: allocates, throws std::invalid_argument.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -56,5 +57,18 @@ struct Derivatives {
 /// requirements of tvreg() (tvreg).
 Derivatives differentiate(std::span<const double> t, std::span<const double> x,
                           const DiffOptions& options = {});
+
+/// Two-point derivative of v(t) at sample k on the actual grid: the secant through the
+/// neighbours, (v_{k+1} - v_{k-1}) / (t_{k+1} - t_{k-1}), one-sided at the ends; 0 for fewer
+/// than 2 samples. Cheap and unsmoothed: what the identification's data summaries use (an
+/// acceleration from a velocity) where differentiate()'s quadratic is not needed.
+double derivative_at(std::span<const double> t, std::span<const double> v, std::size_t k);
+/// derivative_at(t, v, k) for every k (the size of t).
+std::vector<double> derivative(std::span<const double> t, std::span<const double> v);
+/// The trapezoid over [t_{k-1}, t_k], k >= 1: 0.5 (v_k + v_{k-1}) (t_k - t_{k-1}).
+double trapezoid_step(std::span<const double> t, std::span<const double> v, std::size_t k);
+/// The running integral of v(t) by the trapezoid rule, 0 at t_0 (scipy's cumulative_trapezoid
+/// with initial=0): x_k = x_{k-1} + trapezoid_step(t, v, k). Units: v [m/s] -> x [m].
+std::vector<double> cumulative_trapezoid(std::span<const double> t, std::span<const double> v);
 
 }  // namespace frictionlab::signal

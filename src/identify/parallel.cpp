@@ -1,14 +1,15 @@
-// frictionlab identify: the threads that for_each_index's work runs on besides the caller's
-// (internal.hpp, run_with_helpers). A fit runs a dozen short parallel passes (the static pairs,
-// the scans, every Jacobian's time segments, the HAC windows), each a millisecond or less on the
-// 30 s record; starting and joining a thread for each cost about 35 us of it. The helpers are
-// started once per process, on first use, and wait for work between passes.
+// frictionlab: the threads that for_each_index's work and the tasks run on besides the caller's
+// (parallel.hpp: run_with_helpers, Task, run_on_own_threads). A fit runs a dozen short parallel
+// passes (the static pairs, the scans, every Jacobian's time segments, the HAC windows), too
+// short to start and join a thread for each (docs/benchmarks.md). The helpers are started once
+// per process, on first use, and wait for work between passes.
 //
 // The caller of a pass always works on it itself and waits only for helpers that took part of
 // it and are running: a pass never waits for a helper to become free. Tickets of a pass that no
-// helper took before the caller ran out of work are withdrawn. So passes started from inside
-// other passes (the multi-start's solves, each with its own Jacobian passes) cannot deadlock:
-// a thread waits only on threads that are working, on passes nested inside its own.
+// helper took before the caller ran out of work are withdrawn; so is a task that no helper took
+// before the caller asked for its value, which the caller then runs itself. So passes started from
+// inside other passes (the multi-start's solves, each with its own Jacobian passes) cannot
+// deadlock: a thread waits only on threads that are working, on passes nested inside its own.
 //
 // fork(): a child process has only the forking thread. The helpers' state is taken over by the
 // child at its fork, with the lock held across fork (pthread_atfork), and replaced by a new, empty
@@ -19,20 +20,46 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
-#include "internal.hpp"
+#include "parallel.hpp"
 
-namespace frictionlab::identify::detail {
+namespace frictionlab::parallel {
+
+namespace detail {
+
+/// Work offered to `unclaimed` helpers; `running` of them have taken it and not yet returned.
+struct HelperJob {
+  HelperJob(const std::function<void()>* w, std::size_t helpers) : work(w), unclaimed(helpers) {}
+  const std::function<void()>* work;
+  std::size_t unclaimed;  ///< helpers that may still join
+  std::size_t running = 0;
+  std::condition_variable finished;
+};
+
+}  // namespace detail
 
 namespace {
+
+using Job = detail::HelperJob;
 
 class HelperPool {
  public:
   /// Runs `work` on the calling thread and on up to `helpers` idle helper threads at once.
   void run(std::size_t helpers, const std::function<void()>& work) {
     Job job(&work, helpers);
+    offer(job);
+    work();
+    withdraw_or_wait(job);
+  }
+
+  /// Queues `job` for up to job.unclaimed helpers and wakes them.
+  void offer(Job& job) {
+    const std::size_t helpers = job.unclaimed;
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       start_threads(helpers);
@@ -43,26 +70,24 @@ class HelperPool {
     } else {
       wake_.notify_all();
     }
-    work();
+  }
+
+  /// Withdraws the tickets of `job` that no helper took (true if there were any), then waits
+  /// for the helpers running it.
+  bool withdraw_or_wait(Job& job) {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (job.unclaimed > 0) {
+    const bool withdrawn = job.unclaimed > 0;
+    if (withdrawn) {
       queue_.erase(std::find(queue_.begin(), queue_.end(), &job));
       job.unclaimed = 0;
     }
     job.finished.wait(lock, [&job] { return job.running == 0; });
+    return withdrawn;
   }
 
   std::mutex& mutex() { return mutex_; }
 
  private:
-  struct Job {
-    Job(const std::function<void()>* w, std::size_t helpers) : work(w), unclaimed(helpers) {}
-    const std::function<void()>* work;
-    std::size_t unclaimed;  ///< helpers that may still join
-    std::size_t running = 0;
-    std::condition_variable finished;
-  };
-
   /// Up to hardware_concurrency() - 1 helpers (as many as asked for so far); mutex_ held.
   void start_threads(std::size_t wanted) {
     const std::size_t most = std::max(1u, std::thread::hardware_concurrency()) - 1;
@@ -121,4 +146,38 @@ void run_with_helpers(std::size_t helpers, const std::function<void()>& work) {
   pool().run(helpers, work);
 }
 
-}  // namespace frictionlab::identify::detail
+namespace detail {
+
+Background::Background(std::function<void()> work)
+    : work_(std::move(work)), job_(std::make_unique<HelperJob>(&work_, 1)) {
+  pool().offer(*job_);
+}
+
+Background::~Background() { wait(); }
+
+void Background::wait() {
+  if (!job_) return;
+  if (pool().withdraw_or_wait(*job_)) work_();
+  job_.reset();
+}
+
+}  // namespace detail
+
+void run_on_own_threads(std::size_t n, const std::function<void()>& work,
+                        const std::function<void()>& lead, const std::function<void()>& stop) {
+  std::vector<std::thread> threads;
+  const auto join_all = [&threads] {
+    for (auto& t : threads) t.join();
+  };
+  try {
+    for (std::size_t i = 0; i < n; ++i) threads.emplace_back(work);
+    lead();
+  } catch (...) {
+    stop();
+    join_all();
+    throw;
+  }
+  join_all();
+}
+
+}  // namespace frictionlab::parallel
