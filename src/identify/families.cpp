@@ -23,7 +23,6 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/integrate/stepper.hpp"
-#include "frictionlab/models/lugre/sensitivity.hpp"
 #include "frictionlab/models/registry.hpp"
 #include "internal.hpp"
 
@@ -34,7 +33,7 @@ namespace {
 constexpr int kE = kMaxFitElements;  // element arrays of the fitting instantiations
 constexpr int kMaxTheta = 40;        // internal parameters at most (GMS asym, 12 elements: 32)
 
-/// Names of the LuGre parameters in the sensorless problem (reference 000).
+/// Reference 000's names of the bristle parameters in the sensorless problem.
 std::string ref_name(const std::string& field, bool sensorless) {
   if (!sensorless) return field;
   if (field == "sigma0") return "S0";
@@ -61,6 +60,21 @@ decltype(auto) with_jet_size(int p, Fn&& fn) {
 
 template <class Info>
 class FamilyT;
+
+/// Fit::Sensitivity where it is the model's own (its Params those of M: a Fit derived from
+/// another keeps the Jet path unless it declares its own) and M has one state; void otherwise.
+template <class Fit, class M>
+constexpr auto sensitivity_of() {
+  if constexpr (requires { typename Fit::Sensitivity; }) {
+    if constexpr (std::is_same_v<typename Fit::Sensitivity::Params, typename M::Params> &&
+                  M::kNumStates == 1)
+      return std::type_identity<typename Fit::Sensitivity>{};
+    else
+      return std::type_identity<void>{};
+  } else {
+    return std::type_identity<void>{};
+  }
+}
 
 /// The Jacobian's time segments (SimCost): a fixed number, so that the result does not depend
 /// on the number of threads; records shorter than kSegments * kMinSegmentSamples are not split.
@@ -109,7 +123,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       const auto sink = [&](long k, const double& pred) {
         ok = put_residual(residuals, k, pred) && ok;
       };
-      if constexpr (kLuGre) {
+      if constexpr (kSens) {
         if (!jets_only_ && segmented(nf) && !ends_the_solve(parameters[0])) {
           // The residuals by the value simulation, and the Jacobian at this point at the same
           // time on the other threads (sensitivity_pass: each segment as soon as the value
@@ -141,7 +155,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       return ok;
     }
     spec_at_jacobian_ = false;
-    if constexpr (kLuGre) {
+    if constexpr (kSens) {
       if (!jets_only_) {
         if (spec_x_.size() == nf && std::equal(spec_x_.begin(), spec_x_.end(), parameters[0])) {
           std::copy(spec_residuals_.begin(), spec_residuals_.end(), residuals);
@@ -188,10 +202,10 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   }
 
   /// The Jacobian kept with the residuals of the last residual-only evaluation, or from the
-  /// last evaluation with a Jacobian (LuGre sensitivities on segments), read in place.
+  /// last evaluation with a Jacobian (the model's sensitivities on segments), read in place.
   bool kept_at(const double* x, const double*& residuals, const double*& jacobian,
                bool& ok) const override {
-    if constexpr (kLuGre) {
+    if constexpr (kSens) {
       const auto nf = free_.size();
       if (!jets_only_ && spec_x_.size() == nf && std::equal(spec_x_.begin(), spec_x_.end(), x)) {
         residuals = spec_residuals_.data();
@@ -291,26 +305,34 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     return true;
   }
 
-  static constexpr bool kLuGre =
-      std::is_same_v<typename FamilyT<Info>::template Model<double>, LuGre<double>>;
+  /// The model's sensitivities (Fit::Sensitivity, models/fit_form.hpp), or void.
+  using Sens = typename FamilyT<Info>::Sensitivity;
+  static constexpr bool kSens = !std::is_void_v<Sens>;
+  static constexpr int kFields = [] {
+    if constexpr (kSens) {
+      return Sens::kFields;
+    } else {
+      return 1;
+    }
+  }();
 
   /// What the sensitivities derive from the parameterisation once per evaluation.
   struct SensSetup {
-    std::array<std::array<double, N>, kLuGreFields> Dq{};  ///< dq/dtheta
-    std::array<double, N> dkm{};                           ///< dKm/dtheta
+    std::array<std::array<double, N>, kFields> Dq{};  ///< dq/dtheta
+    std::array<double, N> dkm{};                      ///< dKm/dtheta
     std::array<int, N> lane{};  ///< theta j's direction, -1: it does not move z
     int n_lanes = 0;            ///< directions that move z (the start state's is n_lanes)
   };
 
-  /// The LuGre models' Jacobian by forward sensitivities in plain double
-  /// (models/lugre/sensitivity.hpp) instead of Jets. The directions carried through the steps
-  /// are the free parameters that move the state z (sigma0, the curve's levels, vs, alpha,
-  /// seeded with dq/dtheta from one Jet evaluation of the parameterisation) and the segment's
-  /// start state; a parameter that only enters the force (sigma1, sigma2, Km) has its column
-  /// from the force's closed form, dF = e_sigma1 zdot + e_sigma2 v. By the same time segments
-  /// as evaluate_segmented (kSegments on records of kSegments * kMinSegmentSamples samples or
-  /// more, else one), chained through dz/dz_s; the numbers do not depend on the thread count.
-  /// Without a robust loss the segments run at once from the start state 0 and are corrected
+  /// The Jacobian by the model's forward sensitivities in plain double (Fit::Sensitivity, e.g.
+  /// models/lugre/sensitivity.hpp) instead of Jets. The directions carried through the steps
+  /// are the free parameters that move the state z (Sens::kStateFields, seeded with dq/dtheta
+  /// from one Jet evaluation of the parameterisation) and the segment's start state; a
+  /// parameter that only enters the force (Sens::kForceFields, and Km) has its column from the
+  /// force's closed form, dF = sum_q dF/dq e_q (e.g. e_sigma1 zdot + e_sigma2 v). By the same
+  /// time segments as evaluate_segmented (kSegments on records of kSegments * kMinSegmentSamples
+  /// samples or more, else one), chained through dz/dz_s; the numbers do not depend on the thread
+  /// count. Without a robust loss the segments run at once from the start state 0 and are corrected
   /// by their derivatives with respect to it once the true start states are chained
   /// (`guessed` in sensitivity_pass; docs/identification.md, "Segments from a guessed start");
   /// value_residuals then receives the corrected residuals. With one, the start states come
@@ -318,7 +340,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   /// (start_states), or computed by one thread while the others already take the segments
   /// whose start it has reached (then with value_residuals, the residuals of that simulation as
   /// a residual-only evaluation gives them, and their finiteness in *value_ok). nullopt (the
-  /// Jet path instead) for parameters the sensitivities do not cover (vd).
+  /// Jet path instead) for parameters the sensitivities do not cover (Sens::covers).
   std::optional<SensSetup> sens_setup(const double* x) const {
     using J = ceres::Jet<double, N>;
     const auto nf = free_.size();
@@ -328,11 +350,11 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     for (std::size_t j = 0; j < nf; ++j)
       tj[static_cast<std::size_t>(free_[j])] = J(x[j], static_cast<int>(j));
     const auto at_j = fam_.template params_at<J>(tj.data());
-    if (!(at_j.first.vd.a == 0.0) || !at_j.first.vd.v.isZero()) return std::nullopt;
-    // dq/dtheta (kLuGreFields x nf) and dKm/dtheta.
+    if (!Sens::template covers<J>(at_j.first)) return std::nullopt;
+    // dq/dtheta (kFields x nf) and dKm/dtheta.
     SensSetup su;
-    const auto qj = lugre_fields<J>(at_j.first);
-    for (int q = 0; q < kLuGreFields; ++q)
+    const auto qj = Sens::template fields<J>(at_j.first);
+    for (int q = 0; q < kFields; ++q)
       for (std::size_t j = 0; j < nf; ++j)
         su.Dq[static_cast<std::size_t>(q)][j] =
             qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
@@ -340,7 +362,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     // The directions that move z: a lane each, then the start state's.
     for (std::size_t j = 0; j < nf; ++j) {
       bool moves_z = false;
-      for (int q : {kQs0, kQFcPos, kQFcNeg, kQFsPos, kQFsNeg, kQvs, kQalpha})
+      for (int q : Sens::kStateFields)
         moves_z = moves_z || su.Dq[static_cast<std::size_t>(q)][j] != 0.0;
       su.lane[j] = moves_z ? su.n_lanes++ : -1;
     }
@@ -366,24 +388,38 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     const int zl = su.n_lanes;  // the start state's direction
     // (not structured bindings: the lambda below uses them, which clang before 16 rejects)
     const auto at = fam_.template params_at<double>(th.data());
-    const LuGre<double>::Params& p = at.first;
+    const typename Sens::Params& p = at.first;
     const double km = at.second;
     const bool sl = fam_.sensorless();
-    LuGreSeeds<double, NL> seeds;
+    typename Sens::template Seeds<NL> seeds;
     for (std::size_t j = 0; j < nf; ++j)
       if (su.lane[j] >= 0)
-        for (int q = 0; q < kLuGreFields; ++q)
+        for (int q = 0; q < kFields; ++q)
           seeds.set(q, su.lane[j], su.Dq[static_cast<std::size_t>(q)][j]);
-    // The force-only parameters: dF/dtheta_j = zdot e_sigma1 + v e_sigma2.
+    // The force-only parameters: dF/dtheta_j = sum_i dF/dq_i e_q_i over Sens::kForceFields q_i.
+    constexpr std::size_t nff = Sens::kForceFields.size();
     struct ForceOnly {
       std::size_t j;
-      double e1, e2;
+      std::array<double, nff> e;
     };
     std::array<ForceOnly, N> force_only{};
     int n_force_only = 0;
-    for (std::size_t j = 0; j < nf; ++j)
-      if (su.lane[j] < 0 && (su.Dq[kQs1][j] != 0.0 || su.Dq[kQs2][j] != 0.0))
-        force_only[static_cast<std::size_t>(n_force_only++)] = {j, su.Dq[kQs1][j], su.Dq[kQs2][j]};
+    for (std::size_t j = 0; j < nf; ++j) {
+      ForceOnly f{j, {}};
+      bool moves_f = false;
+      for (std::size_t i = 0; i < nff; ++i) {
+        f.e[i] = su.Dq[static_cast<std::size_t>(Sens::kForceFields[i])][j];
+        moves_f = moves_f || f.e[i] != 0.0;
+      }
+      if (su.lane[j] < 0 && moves_f) force_only[static_cast<std::size_t>(n_force_only++)] = f;
+    }
+    // dF/dtheta_j of a force-only parameter from the force's parts at w (`by_start`: of their
+    // derivatives with respect to the start state, m_force).
+    const auto force_only_column = [](const ForceOnly& f, const auto& per_field) {
+      double c = per_field(0) * f.e[0];
+      for (std::size_t i = 1; i < nff; ++i) c += per_field(static_cast<int>(i)) * f.e[i];
+      return c;
+    };
     const long n = d_.n();
     const int nseg = n >= kSegments * kMinSegmentSamples ? kSegments : 1;
     std::vector<long> b(static_cast<std::size_t>(nseg) + 1);
@@ -395,7 +431,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     // and the numbers at x are the same whatever was evaluated before. With a robust loss the
     // start states are kept from the residuals' evaluation at x, or produced meanwhile.
     std::vector<StateArray> z0;
-    const bool guessed = nseg > 1 && loss_.kind == LossKind::none;
+    const bool guessed = Sens::kAffineStep && nseg > 1 && loss_.kind == LossKind::none;
     const bool kept = !guessed && value_residuals == nullptr && have_start_states(x, b);
     if (kept) {
       z0 = cache_z0_;
@@ -514,17 +550,18 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       if (with_m)
         mloc.resize(static_cast<std::size_t>(std::max(0L, b[s + 1] - d_.first - mrow0)) * nf);
       double z = guessed ? 0.0 : z0[s][0];
-      LuGreSens<double, NL> dz{};
+      std::array<double, NL> dz{};
       dz[static_cast<std::size_t>(zl)] = s == 0 ? 0.0 : 1.0;
-      LuGreSens<double, NL> dF{};
-      LuGreSens<double, NL> X{};  // guessed: the arcs' dx summed since the segment's start
+      std::array<double, NL> dF{};
+      std::array<double, NL> X{};  // guessed: the arcs' dx summed since the segment's start
       bool good = true;
-      // g(v) and its derivatives once per sample: for the force there and both steps that share it.
-      LuGreAt<double, NL> w = lugre_at<double, NL>(p, d_.v[b[s]], seeds);
+      // What the model needs at a velocity (e.g. g(v) and its derivatives) once per sample: for
+      // the force there and both steps that share it.
+      typename Sens::template At<NL> w = Sens::template at<NL>(p, d_.v[b[s]], seeds);
       for (long k = b[s]; k < b[s + 1]; ++k) {
         const auto uk = static_cast<std::size_t>(k);
-        double zdot = 0;
-        const double F = lugre_force_sens<double, NL>(p, seeds, z, dz, w, dF, zdot);
+        typename Sens::ForceParts parts;
+        const double F = Sens::template force<NL>(p, seeds, z, dz, w, dF, parts);
         if (k >= d_.first) {
           // r = y - pred; the loss's slope by a Jet<1>.
           const double pred = sl ? km * d_.i[uk] - F : F;
@@ -540,7 +577,9 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
           }
           for (int e = 0; e < n_force_only; ++e) {
             const ForceOnly& f = force_only[static_cast<std::size_t>(e)];
-            jr[f.j] += sgn_f * (zdot * f.e1 + w.v * f.e2);
+            jr[f.j] += sgn_f * force_only_column(f, [&](int i) {
+                         return Sens::template force_field<NL>(parts, w, i);
+                       });
           }
           for (std::size_t j = 0; j < nf; ++j) {
             jr[j] *= -slope;
@@ -549,37 +588,31 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
           dpdz[uk] = -slope * sgn_f * dF[static_cast<std::size_t>(zl)];
           good = good && std::isfinite(rl.a);
           if (with_m) {
-            // d(row)/dz_s: the force's derivatives are affine in z, z = z^ + Phi (z_s - z^_s)
-            // and d(dz/dtheta)/dz_s = -Phi X (lugre_step_linear_sens), so with a = sigma0 |v| / g
-            //   d(dF)/dz_s = Phi (-(sigma0 - sigma1 a) X + sigma1 a / g dg
-            //                     + (1 - sigma1 |v| / g) e_sigma0 - a e_sigma1)
-            // and the force-only columns' zdot = v - a z gives -a Phi e_sigma1.
+            // d(row)/dz_s: z = z^ + Phi (z_s - z^_s) with Phi = dz/dz_s, and the force's
+            // derivatives along every direction and the force-only fields' with respect to z_s
+            // from the model (Sens::force_by_start).
             const double Phi = dz[static_cast<std::size_t>(zl)];
-            const double inv_g = 1.0 / w.g, av = std::abs(w.v), a = p.sigma0 * av * inv_g;
-            const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a * inv_g,
-                         c0 = 1.0 - p.sigma1 * av * inv_g;
+            std::array<double, NL> m_lane;
+            std::array<double, nff> m_force;
+            Sens::template force_by_start<NL>(p, seeds, w, Phi, X, m_lane, m_force);
             double* mr = mloc.data() + static_cast<std::size_t>(row - mrow0) * nf;
             for (std::size_t j = 0; j < nf; ++j) {
-              double m = 0;
-              if (const int l = su.lane[j]; l >= 0) {
-                const auto ul = static_cast<std::size_t>(l);
-                m = Phi *
-                    (-kz * X[ul] + cg * w.dg[ul] + c0 * seeds.e[kQs0][ul] - a * seeds.e[kQs1][ul]);
-              }
-              mr[j] = m;
+              const int l = su.lane[j];
+              mr[j] = l >= 0 ? m_lane[static_cast<std::size_t>(l)] : 0.0;
             }
             for (int e = 0; e < n_force_only; ++e) {
               const ForceOnly& f = force_only[static_cast<std::size_t>(e)];
-              mr[f.j] += -a * Phi * f.e1;
+              mr[f.j] +=
+                  force_only_column(f, [&](int i) { return m_force[static_cast<std::size_t>(i)]; });
             }
             for (std::size_t j = 0; j < nf; ++j) mr[j] *= -slope * sgn_f;
           }
         }
         if (k + 1 == n) break;
-        const LuGreAt<double, NL> w1 = lugre_at<double, NL>(p, d_.v[uk + 1], seeds);
+        const typename Sens::template At<NL> w1 = Sens::template at<NL>(p, d_.v[uk + 1], seeds);
         // A held input (zoh) is the linear step from v_k to v_k: the exact held step (bristle.hpp).
-        z = lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w, d_.hold == Hold::zoh ? w : w1,
-                                               d_.t[uk + 1] - d_.t[uk], with_m ? &X : nullptr);
+        z = Sens::template step<NL>(p, seeds, z, dz, w, d_.hold == Hold::zoh ? w : w1,
+                                    d_.t[uk + 1] - d_.t[uk], with_m ? &X : nullptr);
         w = w1;
         if (k + 1 == b[s + 1]) {
           // The step into the next segment: its state and sensitivities are the segment's end.
@@ -829,13 +862,16 @@ class FamilyT final : public Family {
   static constexpr bool kSegmentable =
       HasArrayState<Model<ceres::Jet<double, N>>>&& Model<double>::kNumStates <= 2;
   static constexpr int kStates = Model<double>::kNumStates;
+  /// The model's forward sensitivities for the fit's fast path (Fit::Sensitivity,
+  /// models/fit_form.hpp), void for the Jet path.
+  using Sensitivity = typename decltype(sensitivity_of<Fit, Model<double>>())::type;
 
   /// The simulation from the state x at sample k0: the prediction at every sample k0 <= k < k1
   /// to `sink`; returns the state at k1 (at n - 1 for k1 = n). A sink that takes two
   /// predictions, sink(k, pred, pred2), also gets the prediction with the force of theta2 from
   /// the same states (theta2 differs from theta only in force_affine parameters: the start_ssr
   /// runs of several values); its force is evaluated from theta2's own parameters throughout
-  /// (what a model precomputes at a velocity, M::at, may hold them: LuGre's damping sigma1;
+  /// (what a model precomputes at a velocity, M::at, may hold them: a damping sigma1;
   /// M::at_force_only rebuilds just that from theta's).
   template <class S, class Sink>
   typename Model<S>::State run_range(const S* theta, const FitData& d, Method m, Hold h, long k0,
