@@ -77,8 +77,7 @@ constexpr auto sensitivity_of() {
 
 /// The Jacobian's time segments (SimCost): a fixed number, so that the result does not depend
 /// on the number of threads; records shorter than kSegments * kMinSegmentSamples are not split.
-/// 16 rather than 8: the threads' last segments end closer together (a 30 s fit 1.5 % faster on
-/// two threads, alternating with 8).
+/// 16 rather than 8: the threads' last segments end closer together (docs/benchmarks.md).
 inline constexpr int kSegments = 16;
 inline constexpr long kMinSegmentSamples = 1000;
 
