@@ -1,5 +1,8 @@
 // Identification benchmark: `lsq` against `grid` (reference 000's brute force) on the same
-// synthetic sensorless-torque record (docs/identification.md, "Measured accuracy and time").
+// synthetic sensorless-torque record (docs/identification.md, "Measured accuracy and time"), and
+// `lsq` of every dynamic model of the registry on that record (BM_FitModel/<model>/sensorless) and
+// on a friction-problem record of the same truth (BM_FitModel/<model>/friction): each model's fit
+// against LuGre's in the same run (docs/benchmarks.md, "Dynamic models' fits").
 //
 // Record: 30 s at 1 kHz, the default excitation of identify/synthetic.hpp (v_max = 1 rad/s),
 // LuGre truth Km = 2 Nm/A, Kw = 0.5 Nm s/rad, Fc = 1 Nm, Fs = 1.5 Nm, Vth = 0.1 rad/s, alpha = 1,
@@ -12,8 +15,9 @@
 // Skip it with --table=0.
 //
 // Run: ./build/benchmarks/bench_identify  (Release build)
-// --write-records=DIR writes both records (noisy.csv, clean.csv: t, current, velocity, torque)
-// and exits: benchmarks/python/bench_fit_scipy.py fits them with frictionlab and with scipy.
+// --write-records=DIR writes the records (noisy.csv, clean.csv: t, current, velocity, torque;
+// friction.csv: t, velocity, force) and exits: benchmarks/python/bench_fit_scipy.py fits the
+// first two with frictionlab and with scipy.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -53,6 +57,12 @@ SyntheticOptions record_options(double noise) {
 
 const data::Record& noisy_record() {
   static const data::Record r = synthetic_sensorless_record(truth(), kKm, record_options(0.02));
+  return r;
+}
+
+/// The friction problem (force = friction): the same truth's friction force, noise 0.02 N.
+const data::Record& friction_record() {
+  static const data::Record r = synthetic_friction_record(ModelSpec(truth()), record_options(0.02));
   return r;
 }
 
@@ -110,6 +120,39 @@ void BM_Fit(benchmark::State& state, FitMethod m) {
 BENCHMARK_CAPTURE(BM_Fit, lsq, FitMethod::lsq)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK_CAPTURE(BM_Fit, grid, FitMethod::grid)->Unit(benchmark::kMillisecond)->Iterations(3);
 
+/// One dynamic model's lsq fit on the sensorless record (sensorless = true) or on the
+/// friction-problem record; the label gives the training RMSE to 12 digits (a change that should
+/// keep the estimates shows there first).
+void BM_FitModel(benchmark::State& state, const char* model, bool sensorless) {
+  const auto& rec = sensorless ? noisy_record() : friction_record();
+  FitOptions fo;
+  fo.problem = sensorless ? ProblemKind::sensorless : ProblemKind::friction;
+  fo.model = parse_model(model);
+  fo.method = FitMethod::lsq;
+  FitResult r;
+  for (auto _ : state) {
+    r = fit(rec, fo);
+    benchmark::ClobberMemory();
+  }
+  char label[96];
+  std::snprintf(label, sizeof label, "iterations %d, RMSE %.12g", r.iterations, r.training.rmse);
+  state.SetLabel(label);
+}
+
+#define FRICTIONLAB_FIT_MODEL(tag, name)                       \
+  BENCHMARK_CAPTURE(BM_FitModel, tag##_sensorless, name, true) \
+      ->Unit(benchmark::kMillisecond)                          \
+      ->Iterations(3);                                         \
+  BENCHMARK_CAPTURE(BM_FitModel, tag##_friction, name, false)  \
+      ->Unit(benchmark::kMillisecond)                          \
+      ->Iterations(3)
+FRICTIONLAB_FIT_MODEL(lugre, "lugre");
+FRICTIONLAB_FIT_MODEL(dahl, "dahl");
+FRICTIONLAB_FIT_MODEL(elasto_plastic, "elasto-plastic");
+FRICTIONLAB_FIT_MODEL(maxwell_slip, "maxwell-slip");
+FRICTIONLAB_FIT_MODEL(gms, "gms");
+#undef FRICTIONLAB_FIT_MODEL
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,6 +169,9 @@ int main(int argc, char** argv) {
            {std::pair{"noisy.csv", &noisy_record()}, std::pair{"clean.csv", &clean_record()}})
         io::write_csv(dir + "/" + name, {"t", "current", "velocity", "torque"},
                       {&rec->t, &rec->current, &rec->velocity, &rec->force});
+      const auto& fr = friction_record();
+      io::write_csv(dir + "/friction.csv", {"t", "velocity", "force"},
+                    {&fr.t, &fr.velocity, &fr.force});
       return 0;
     }
     args.push_back(argv[i]);

@@ -8,7 +8,10 @@
 //    whatever the step size (to rounding);
 //  - convergence order of the default scheme against a different high-accuracy scheme
 //    (RK4 with a tiny step) as h shrinks;
-//  - forward-mode autodiff (ceres::Jet) through the exact step equals central finite differences.
+//  - forward-mode autodiff (ceres::Jet) through the exact step equals central finite differences;
+//  - a model whose Fit declares forward sensitivities (Fit::Sensitivity, models/fit_form.hpp: the
+//    fit's fast path) gives the derivatives of the Jets through its linear-input step and of
+//    central finite differences.
 #include <ceres/jet.h>
 #include <gtest/gtest.h>
 
@@ -16,8 +19,10 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <type_traits>
 #include <vector>
 
+#include "frictionlab/models/registry.hpp"
 #include "model_traits.hpp"
 
 namespace frictionlab::testing {
@@ -213,6 +218,111 @@ TYPED_TEST(ModelProperties, AutodiffThroughTheExactStepMatchesFiniteDifferences)
     EXPECT_NEAR(accj.v[i], fd,
                 1e-5 * std::max(std::abs(fd), 1e-3 * std::abs(accj.a) / F::theta0[i]))
         << "parameter " << i;
+  }
+}
+
+/// The Fit::Sensitivity of the registered model whose Params are P (models/fit_form.hpp), or void.
+template <class P, class List = Models>
+struct SensitivityOf;
+template <class P>
+struct SensitivityOf<P, ModelList<>> {
+  using type = void;
+};
+template <class P, class I, class... Is>
+struct SensitivityOf<P, ModelList<I, Is...>> {
+  static constexpr auto pick() {
+    if constexpr (I::fit.fit) {
+      if constexpr (requires { typename I::Fit::Sensitivity; }) {
+        if constexpr (std::is_same_v<typename I::Fit::Sensitivity::Params, P>)
+          return std::type_identity<typename I::Fit::Sensitivity>{};
+        else
+          return std::type_identity<typename SensitivityOf<P, ModelList<Is...>>::type>{};
+      } else {
+        return std::type_identity<typename SensitivityOf<P, ModelList<Is...>>::type>{};
+      }
+    } else {
+      return std::type_identity<typename SensitivityOf<P, ModelList<Is...>>::type>{};
+    }
+  }
+  using type = typename decltype(pick())::type;
+};
+
+TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
+  using F = TypeParam;
+  using MD = typename F::template M<double>;
+  using Sens = typename SensitivityOf<typename MD::Params>::type;
+  if constexpr (std::is_void_v<Sens>) {
+    GTEST_SKIP() << "no Fit::Sensitivity: the fit differentiates this model with Jets";
+  } else {
+    constexpr int K = F::kTheta;
+    constexpr int NL = K + 1;  // the parameters, then the start state
+    using J = ceres::Jet<double, NL>;
+    using MJ = typename F::template M<J>;
+    const double h = 2e-3;
+    const int n = 400;
+    const auto v_at = [&](int k) { return smooth_velocity(k * h, F::v_scale); };
+    std::array<J, K> thj{};
+    for (int i = 0; i < K; ++i) thj[i] = J(F::theta0[i], i);
+    const auto pj = F::template params<J>(thj.data());
+    if (!Sens::template covers<J>(pj)) GTEST_SKIP() << "parameters the sensitivities do not cover";
+    const double z0 = 0.3 * MD::state_bound(nominal<F, double>());
+    // Objective: sum of the force over a linear-input trajectory from z0 (every step and the
+    // state history), by Jets (theta, z0) ...
+    typename MJ::State xj{J(z0, K)};
+    J accj(0.0);
+    for (int k = 0; k < n; ++k) {
+      accj += MJ::force(pj, xj, J(v_at(k)));
+      xj = MJ::step_linear(pj, xj, J(v_at(k)), J(v_at(k + 1)), J(h));
+    }
+    // ... by the model's sensitivities along theta (seeds dq/dtheta) and z0 ...
+    const auto p = F::template params<double>(F::theta0.data());
+    typename Sens::template Seeds<NL> seeds;
+    const auto fields = Sens::template fields<J>(pj);
+    for (int q = 0; q < Sens::kFields; ++q)
+      for (int i = 0; i < K; ++i) seeds.set(q, i, fields[static_cast<std::size_t>(q)].v[i]);
+    double z = z0, acc = 0;
+    std::array<double, NL> dz{}, dF{}, dacc{};
+    dz[K] = 1.0;
+    auto w = Sens::template at<NL>(p, v_at(0), seeds);
+    for (int k = 0; k < n; ++k) {
+      typename Sens::ForceParts parts;
+      acc += Sens::template force<NL>(p, seeds, z, dz, w, dF, parts);
+      for (int i = 0; i < NL; ++i) dacc[i] += dF[i];
+      const auto w1 = Sens::template at<NL>(p, v_at(k + 1), seeds);
+      z = Sens::template step<NL>(p, seeds, z, dz, w, w1, h, nullptr);
+      w = w1;
+    }
+    // ... and by central differences.
+    const auto objective = [&](const std::array<double, K>& th, double x0) {
+      const auto pd = F::template params<double>(th.data());
+      typename MD::State x{x0};
+      double sum = 0;
+      for (int k = 0; k < n; ++k) {
+        sum += MD::force(pd, x, v_at(k));
+        x = MD::step_linear(pd, x, v_at(k), v_at(k + 1), h);
+      }
+      return sum;
+    };
+    EXPECT_NEAR(acc, accj.a, 1e-10 * std::abs(accj.a));
+    for (int i = 0; i < NL; ++i) {
+      auto tp = F::theta0, tm = F::theta0;
+      double zp = z0, zm = z0, d = 0;
+      if (i < K) {
+        d = 1e-6 * std::abs(F::theta0[i]);
+        tp[i] += d;
+        tm[i] -= d;
+      } else {
+        d = 1e-6 * std::abs(z0);
+        zp += d;
+        zm -= d;
+      }
+      const double fd = (objective(tp, zp) - objective(tm, zm)) / (2 * d);
+      const double scale = i < K ? std::abs(accj.a) / F::theta0[i] : std::abs(accj.a) / z0;
+      EXPECT_NEAR(dacc[i], accj.v[i], 1e-9 * std::max(std::abs(accj.v[i]), scale))
+          << "direction " << i << " against the Jets";
+      EXPECT_NEAR(dacc[i], fd, 1e-5 * std::max(std::abs(fd), 1e-3 * scale))
+          << "direction " << i << " against finite differences";
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/lugre/model.hpp"
+#include "frictionlab/models/lugre/sensitivity.hpp"
 
 namespace frictionlab {
 
@@ -19,6 +20,8 @@ struct LuGreFit : CurveChoice, ReportsInternal {
   static constexpr std::array<std::string_view, 2> force_affine{"sigma1", "sigma2"};
   template <class S, int E>
   using Model = LuGre<S>;
+  /// The fit's fast path: closed-form sensitivities (sensitivity.hpp).
+  using Sensitivity = LuGreSensitivity;
 
   using CurveChoice::CurveChoice;
 

@@ -33,6 +33,7 @@
 
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 #include "frictionlab/models/bristle.hpp"
 #include "frictionlab/models/lugre/model.hpp"
@@ -269,5 +270,85 @@ std::array<S, kLuGreFields> lugre_fields(const typename LuGre<S>::Params& p) {
   return {p.sigma0,       p.sigma1,       p.sigma2,   p.curve.Fc_pos, p.curve.Fc_neg,
           p.curve.Fs_pos, p.curve.Fs_neg, p.curve.vs, p.curve.alpha};
 }
+
+/// What the generic fit may use of the LuGre model (models/fit_form.hpp, "Sensitivity"): its
+/// closed-form forward sensitivities above, along NL directions in plain double. The fields q are
+/// LuGreField; sigma1 and sigma2 enter the force only (dF/dsigma1 = zdot, dF/dsigma2 = v), the
+/// others move z. The step is affine in z, so a fit may run its time segments from a guessed
+/// start state and correct them once the true one is known.
+struct LuGreSensitivity {
+  using Params = LuGre<double>::Params;
+  static constexpr int kFields = kLuGreFields;
+  static constexpr bool kAffineStep = true;
+  static constexpr std::array<int, 7> kStateFields{kQs0,    kQFcPos, kQFcNeg, kQFsPos,
+                                                   kQFsNeg, kQvs,    kQalpha};
+  static constexpr std::array<int, 2> kForceFields{kQs1, kQs2};
+  template <int NL>
+  using Seeds = LuGreSeeds<double, NL>;
+  template <int NL>
+  using At = LuGreAt<double, NL>;
+  /// What the force's sensitivities leave for the force-only fields: zdot [m/s].
+  struct ForceParts {
+    double zdot = 0;
+  };
+
+  /// The fields in LuGreField order (a Jet's derivative parts give dq/dtheta).
+  template <class S>
+  static std::array<S, kFields> fields(const typename LuGre<S>::Params& p) {
+    return lugre_fields<S>(p);
+  }
+  /// Whether the sensitivities cover p: not the velocity-dependent damping (vd, value and
+  /// derivatives 0).
+  template <class S>
+  static bool covers(const typename LuGre<S>::Params& p) {
+    if constexpr (std::is_arithmetic_v<S>) {
+      return p.vd == S(0);
+    } else {
+      return p.vd.a == 0.0 && p.vd.v.isZero();
+    }
+  }
+  template <int NL>
+  static At<NL> at(const Params& p, double v, const Seeds<NL>& seeds) noexcept {
+    return lugre_at<double, NL>(p, v, seeds);
+  }
+  /// The force at w with its sensitivities dF along the directions (dz: the state's).
+  template <int NL>
+  static double force(const Params& p, const Seeds<NL>& seeds, double z,
+                      const std::array<double, NL>& dz, const At<NL>& w, std::array<double, NL>& dF,
+                      ForceParts& parts) noexcept {
+    return lugre_force_sens<double, NL>(p, seeds, z, dz, w, dF, parts.zdot);
+  }
+  /// dF/dq for the force-only field kForceFields[i].
+  template <int NL>
+  static double force_field(const ForceParts& parts, const At<NL>& w, int i) noexcept {
+    return i == 0 ? parts.zdot : w.v;
+  }
+  /// The step from w0 to w1 over h [s] with its sensitivities (dz in and out); every arc's dx
+  /// summed into dx_sum when given (see lugre_step_linear_sens).
+  template <int NL>
+  static double step(const Params& p, const Seeds<NL>& seeds, double z, std::array<double, NL>& dz,
+                     const At<NL>& w0, const At<NL>& w1, double h,
+                     std::array<double, NL>* dx_sum) noexcept {
+    return lugre_step_linear_sens<double, NL>(p, seeds, z, dz, w0, w1, h, dx_sum);
+  }
+  /// Guessed start states: the derivatives of dF (every direction) and of the force-only
+  /// fields' dF/dq with respect to the start state z_s, given Phi = dz/dz_s and X, the arcs' dx
+  /// summed since z_s (lugre_step_linear_sens). The force's derivatives are affine in z and
+  /// d(dz/dd)/dz_s = -Phi X, so with a = sigma0 |v| / g
+  ///   d(dF)/dz_s = Phi (-(sigma0 - sigma1 a) X + sigma1 a / g dg + (1 - sigma1 |v| / g) e_sigma0
+  ///                     - a e_sigma1),
+  /// and zdot = v - a z gives d(dF/dsigma1)/dz_s = -a Phi (dF/dsigma2 = v: 0).
+  template <int NL>
+  static void force_by_start(const Params& p, const Seeds<NL>& seeds, const At<NL>& w, double Phi,
+                             const std::array<double, NL>& X, std::array<double, NL>& m,
+                             std::array<double, kForceFields.size()>& m_force) noexcept {
+    const double inv_g = 1.0 / w.g, av = std::abs(w.v), a = p.sigma0 * av * inv_g;
+    const double kz = p.sigma0 - p.sigma1 * a, cg = p.sigma1 * a * inv_g,
+                 c0 = 1.0 - p.sigma1 * av * inv_g;
+    for (std::size_t l = 0; l < static_cast<std::size_t>(NL); ++l)
+      m[l] = Phi * (-kz * X[l] + cg * w.dg[l] + c0 * seeds.e[kQs0][l] - a * seeds.e[kQs1][l]);
+    m_force = {-a * Phi, 0.0};
+  }
+};
 
 }  // namespace frictionlab
