@@ -6,7 +6,7 @@ import json
 import pytest
 
 import frictionlab as fl
-from _cli import DFKI, needs_cli, run_cli, same_json
+from _cli import DFKI, SOURCE, needs_cli, run_cli, same_json
 
 pytestmark = [needs_cli, pytest.mark.skipif(not DFKI.is_dir(), reason="no ../shared/data")]
 REC = DFKI / "sysid_data_measured.csv"
@@ -118,6 +118,24 @@ def test_fit_joint_errors(record):
         fl.fit_joint(record, method="oe", resample_rate=300.0)  # no start
     with pytest.raises(fl.Error, match="diff must be savgol, central or tvreg, got 'x'"):
         fl.fit_joint(record, diff="x")
+
+
+def test_a_velocity_column_needs_derivatives_velocity():
+    """A velocity column without derivatives='velocity' would be ignored (qd, qdd from the
+    position): refused as the CLI refuses --velocity without --use-velocity, before reading."""
+    msg = ("velocity='position' is read only with derivatives='velocity' (qd = the measured "
+           "velocity, qdd its derivative); without it qd and qdd come from the position: add "
+           "derivatives='velocity', or drop velocity")
+    args = dict(time="time", position="position", force="torque", velocity="position",
+                resample_rate=300.0)
+    with pytest.raises(fl.Error) as e:
+        fl.fit_joint(REC, method="idim", **args)
+    assert str(e.value) == msg
+    with pytest.raises(fl.Error) as e:
+        fl.eval_joint(SOURCE / "examples/data/dfki_published_joint.json", REC, **args)
+    assert str(e.value) == msg
+    fit = fl.fit_joint(REC, method="idim", derivatives="velocity", lowpass_cutoff=5.0, **args)
+    assert fit.training.torque.rel < 1  # read: qd is the position column here
 
 
 def test_the_documented_idim_fit_gets_its_low_pass_and_a_verdict(tmp_path, record):
