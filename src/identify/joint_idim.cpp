@@ -120,7 +120,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
 
   // Column scaling to unit norm: the condition number and the rank decision do not depend on
   // the units of the parameters.
-  std::vector<std::string> out_warnings_bound;
+  std::vector<IdentifiabilityFlag> bound_flags;
   Eigen::VectorXd scale(p);
   for (Eigen::Index c = 0; c < p; ++c) {
     scale(c) = W.col(c).norm();
@@ -192,12 +192,13 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
           (worst < 0 || sol.theta_s(c) / scale(c) < sol.theta_s(worst) / scale(worst)))
         worst = c;
     if (worst < 0) break;
-    out_warnings_bound.push_back(std::string("idim: ") +
-                                 cols[static_cast<std::size_t>(worst)].name + " = " +
-                                 format_number(sol.theta_s(worst) / scale(worst)) + " " +
-                                 cols[static_cast<std::size_t>(worst)].unit +
-                                 " came out negative (physically inadmissible friction): held at "
-                                 "its bound 0 and the others solved again");
+    const Column& col = cols[static_cast<std::size_t>(worst)];
+    const double value = sol.theta_s(worst) / scale(worst);
+    bound_flags.push_back({col.name, "bound", "", value,
+                           std::string("idim: ") + col.name + " = " + format_number(value) + " " +
+                               col.unit +
+                               " came out negative (physically inadmissible friction): held at "
+                               "its bound 0 and the others solved again"});
     at_bound[static_cast<std::size_t>(worst)] = true;
     std::erase(active, worst);
     sol = solve(active);
@@ -229,7 +230,7 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   }
 
   JointIdimResult out;
-  out.warnings = out_warnings_bound;
+  out.flags = bound_flags;
   out.n_used = r;
   out.condition_number = sol.cond;
   out.sigma = sol.sigma;

@@ -861,8 +861,9 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
         dead.push_back(
             P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name);
     for (const auto& name : dead)
-      out.warnings.push_back("oe: parameter " + name +
-                             " has no effect on the simulated output (not identifiable)");
+      out.flags.push_back(
+          {name, "undetermined", "", std::numeric_limits<double>::quiet_NaN(),
+           "oe: parameter " + name + " has no effect on the simulated output (not identifiable)"});
     if (!dead.empty())
       unreliable(
           "parameters without effect on the simulated output (not determined by the record): " +
@@ -886,7 +887,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       }
     }
     if (lc.singular) {
-      out.warnings.push_back("oe: J^T J is singular at the optimum: no standard errors");
+      out.flags.push_back({"", "condition", "", lc.condition_number,
+                           "oe: J^T J is singular at the optimum: no standard errors"});
       unreliable("the information matrix J^T J is singular: some parameters are not determined");
     } else {
       if (lc.condition_number > 1e8)

@@ -890,18 +890,20 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     }
     sigma0_flat = smax > 10 * smin && emax <= emin * (1 + 1e-3);
     if (sigma0_flat)
-      res.warnings.push_back(
-          "sigma0 is not determined by this record: the training torque error changes by " +
-          format_number(100 * (emax / emin - 1)) + " % over sigma0 from " + format_number(smin) +
-          " to " + format_number(smax) +
-          " N m/rad; sigma0 and sigma1 are reported but not trustworthy "
-          "(record motion with slow reversals to excite the presliding regime)");
+      res.flags.push_back(
+          {"sigma0", "undetermined", "", 100 * (emax / emin - 1),
+           "sigma0 is not determined by this record: the training torque error changes by " +
+               format_number(100 * (emax / emin - 1)) + " % over sigma0 from " +
+               format_number(smin) + " to " + format_number(smax) +
+               " N m/rad; sigma0 and sigma1 are reported but not trustworthy"});
     if (sigma0_at_edge)
-      res.warnings.push_back(
-          "sigma0: the best start is at the edge of the start grid even after extending it to [" +
-          format_number(edge_lo) + ", " + format_number(edge_hi) +
-          "] N m/rad (sigma0 = " + format_number(res.starts[best_of()].sigma0) +
-          "): the record does not determine the bristle stiffness; do not trust sigma0 and sigma1");
+      res.flags.push_back(
+          {"sigma0", "limit", "", res.starts[best_of()].sigma0,
+           "sigma0: the best start is at the edge of the start grid even after extending it to [" +
+               format_number(edge_lo) + ", " + format_number(edge_hi) +
+               "] N m/rad (sigma0 = " + format_number(res.starts[best_of()].sigma0) +
+               "): the record does not determine the bristle stiffness; do not trust sigma0 and "
+               "sigma1"});
   }
   std::size_t best_start = 0;
   for (std::size_t s = 1; s < res.starts.size(); ++s)
