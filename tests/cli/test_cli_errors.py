@@ -253,8 +253,8 @@ def main():
     # fit.json), not a warning
     def notes_of(p, result):
         """The console's note lines of run p, and fit.json's verdict reasons of grade good."""
-        printed = [line[len("note: "):] for line in p.stdout.splitlines()
-                   if line.startswith("note: ")]
+        printed = [line.strip()[len("note: "):] for line in p.stdout.splitlines()
+                   if line.strip().startswith("note: ")]
         with open(result) as f:
             stored = [r["text"] + " (" + r["hint"] + ")" for r in json.load(f)["verdict"]["reasons"]
                       if r["grade"] == "good"]
