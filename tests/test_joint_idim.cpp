@@ -140,9 +140,14 @@ TEST(JointIdim, NegativeFrictionIsHeldAtItsBound) {
   for (const auto& e : r.parameters)
     if (e.name == "Fv") flagged = e.at_bound && std::isnan(e.std_error);
   EXPECT_TRUE(flagged);
-  ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("Fv = -0.03 N m s/rad came out negative"), std::string::npos)
-      << r.warnings[0];
+  // Said as a bound flag (the verdict's note), not a warning.
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.flags.size(), 1u);
+  EXPECT_EQ(r.flags[0].parameter, "Fv");
+  EXPECT_EQ(r.flags[0].kind, "bound");
+  EXPECT_NEAR(r.flags[0].value, -0.03, 1e-9);
+  EXPECT_NE(r.flags[0].message.find("Fv = -0.03 N m s/rad came out negative"), std::string::npos)
+      << r.flags[0].message;
   // Independent: least squares of tau on [qdd, cos q, -sin q, 1, sgn qd] by normal equations.
   Eigen::MatrixXd W(static_cast<Eigen::Index>(d.size()), 5);
   Eigen::VectorXd y(static_cast<Eigen::Index>(d.size()));

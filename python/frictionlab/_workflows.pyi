@@ -72,7 +72,7 @@ class FitResult:
     def model_json(self) -> str: ...
 
 class NamedMetrics:
-    name: str; metrics: Metrics
+    name: str; metrics: Metrics; training_name: str; same_as_training: str
 
 class FrictionVelocity:
     velocity: Array; measured: Array; simulated: Array; static_curve: Array

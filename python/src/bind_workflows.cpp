@@ -362,7 +362,12 @@ void bind_results(py::module_& m) {
 
   py::class_<workflows::NamedMetrics>(m, "NamedMetrics")
       .def_readonly("name", &workflows::NamedMetrics::name)
-      .def_readonly("metrics", &workflows::NamedMetrics::metrics);
+      .def_readonly("metrics", &workflows::NamedMetrics::metrics)
+      .def_readonly("training_name", &workflows::NamedMetrics::training_name,
+                    "the training record's name when this record is the training record, else ''")
+      .def_readonly("same_as_training", &workflows::NamedMetrics::same_as_training,
+                    "'the same file', 'the same samples' (this record is the training record) "
+                    "or ''");
   py::class_<workflows::FrictionVelocity>(
       m, "FrictionVelocity", "Friction against velocity, sorted by velocity (read-only views).")
       .def_property_readonly(

@@ -84,7 +84,7 @@ requires std::is_same_v<std::remove_const_t<S>, workflows::Verdict>
 void members(S& d, V&& v) { v(d.grade, d.reasons); }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, workflows::NamedMetrics>
-void members(S& m, V&& v) { v(m.name, m.metrics); }
+void members(S& m, V&& v) { v(m.name, m.metrics, m.training_name, m.same_as_training); }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, workflows::FrictionVelocity>
 void members(S& f, V&& v) { v(f.velocity, f.measured, f.simulated, f.static_curve); }

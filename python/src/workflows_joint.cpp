@@ -36,6 +36,19 @@ sim::JointModel joint_from_python(const py::handle& obj, const std::string& name
   return f.model;
 }
 
+/// A velocity column that would not be read is an error, not silently ignored (the CLI's
+/// --velocity without --use-velocity): fit_joint and eval_joint read it only with
+/// derivatives='velocity'.
+void check_velocity_is_read(const py::kwargs& kwargs, const data::PreprocessOptions& preprocess) {
+  if (!kwargs.contains("velocity") || kwargs["velocity"].is_none()) return;
+  if (preprocess.derivatives == data::DerivativesFrom::velocity) return;
+  throw std::invalid_argument(
+      "velocity=" + py::repr(kwargs["velocity"]).cast<std::string>() +
+      " is read only with derivatives='velocity' (qd = the measured velocity, qdd its "
+      "derivative); without it qd and qdd come from the position: add "
+      "derivatives='velocity', or drop velocity");
+}
+
 /// The preprocessing and validation options fit_joint and eval_joint share.
 template <class O>
 void add_prep_options(OptionTable<O>& t) {
@@ -433,6 +446,7 @@ void bind_joint(py::module_& m) {
             o.init_label = as_path(init).value_or("init");
           }
         }
+        check_velocity_is_read(kwargs, o.prep.preprocess);
         const io::RecordSpec spec = record_spec(kwargs, "t");
         const data::Record train = as_record(training, spec, "training");
         const std::vector<data::Record> val = as_records(validation, spec, "validation");
@@ -469,6 +483,7 @@ a file is read with columns position, velocity, torque).
          const py::kwargs& kwargs) {
         workflows::EvalJointOptions o;
         eval_joint_table().apply(o, kwargs);
+        check_velocity_is_read(kwargs, o.prep.preprocess);
         EvalJointResult r;
         r.model = joint_from_python(model, "model");
         r.joint_file = as_path(model).value_or("model");

@@ -266,9 +266,14 @@ def test_warnings_of_the_records_are_in_the_outcome_and_its_json():
     ms = _friction_record(10.0 * np.arange(1000), "ms.csv")  # 10 s at 100 Hz, in milliseconds
     f = fl.fit(ms, [ms], model="coulomb-viscous")
     assert any(w.startswith("ms.csv: the time column looks like milliseconds") for w in f.warnings)
-    assert ("validation record ms.csv is the training record ms.csv (the same file): its "
-            "metrics measure the fit on its own data, not a validation") in f.warnings
     assert json.loads(f.to_json())["warnings"] == list(f.warnings)
+    # a validation record that is the training record: the verdict's note, not a warning
+    same = ("validation record ms.csv is the training record ms.csv (the same file): its "
+            "metrics measure the fit on its own data, not a validation")
+    assert not any("is the training record" in w for w in f.warnings)
+    notes = [(r.grade, r.rule, r.text, r.hint) for r in f.verdict.reasons]
+    assert ("good", "validation", same, "--validate a record the fit has not seen") in notes
+    assert f.validation[0].same_as_training == "the same file"
 
 
 def test_tqdm_progress_has_a_bar_only_with_fractions():

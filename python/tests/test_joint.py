@@ -6,7 +6,7 @@ import json
 import pytest
 
 import frictionlab as fl
-from _cli import DFKI, needs_cli, run_cli, same_json
+from _cli import DFKI, SOURCE, needs_cli, run_cli, same_json
 
 pytestmark = [needs_cli, pytest.mark.skipif(not DFKI.is_dir(), reason="no ../shared/data")]
 REC = DFKI / "sysid_data_measured.csv"
@@ -120,6 +120,24 @@ def test_fit_joint_errors(record):
         fl.fit_joint(record, diff="x")
 
 
+def test_a_velocity_column_needs_derivatives_velocity():
+    """A velocity column without derivatives='velocity' would be ignored (qd, qdd from the
+    position): refused as the CLI refuses --velocity without --use-velocity, before reading."""
+    msg = ("velocity='velocity' is read only with derivatives='velocity' (qd = the measured "
+           "velocity, qdd its derivative); without it qd and qdd come from the position: add "
+           "derivatives='velocity', or drop velocity")
+    args = dict(time="time", position="position", force="torque", velocity="velocity",
+                resample_rate=300.0)
+    with pytest.raises(fl.Error) as e:
+        fl.fit_joint(REC, method="idim", **args)
+    assert str(e.value) == msg
+    with pytest.raises(fl.Error) as e:
+        fl.eval_joint(SOURCE / "examples/data/dfki_published_joint.json", REC, **args)
+    assert str(e.value) == msg
+    fit = fl.fit_joint(REC, method="idim", derivatives="velocity", lowpass_cutoff=5.0, **args)
+    assert fit.training.torque.rel < 1  # read: qd is the measured velocity
+
+
 def test_the_documented_idim_fit_gets_its_low_pass_and_a_verdict(tmp_path, record):
     """The DFKI record at 300 Hz without lowpass_cutoff: the low-pass is chosen (5 Hz, the
     owners' cutoff) and the fit is the one with lowpass_cutoff=5 (inertia 0.165 kg m^2, not the
@@ -131,7 +149,12 @@ def test_the_documented_idim_fit_gets_its_low_pass_and_a_verdict(tmp_path, recor
     assert given.lowpass is None
     assert [p.value for p in chosen.parameters] == [p.value for p in given.parameters]
     assert chosen.verdict.grade == "good" and str(chosen.verdict) == "good"
-    assert [r.rule for r in chosen.verdict.reasons] == ["lowpass"]
+    # idim holds Fv (-0.00158 N m s/rad) at its bound 0: a note of the verdict, not a warning
+    assert [r.rule for r in chosen.verdict.reasons] == ["bound", "lowpass"]
+    held = chosen.verdict.reasons[0]
+    assert held.grade == "good" and held.text.startswith("idim: Fv = -0.00158")
+    assert held.text.endswith("held at its bound 0 and the others solved again")
+    assert not any("held at its bound" in w for w in chosen.warnings)
     none = fl.fit_joint(record, method="idim", resample_rate=300.0, lowpass_cutoff=0.0)
     inertia = {p.name: p.value for p in none.parameters}["I"]
     assert inertia < 0.01 and none.lowpass is None

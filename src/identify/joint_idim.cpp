@@ -56,7 +56,28 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
   }
 }
 
-JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimOptions& opt) {
+namespace {
+
+/// The regressor W (one row per sample with |qd| > v_deadband, columns as `cols`) and the
+/// torque y, W's columns scaled to unit norm (`scale`): the condition number and the rank
+/// decision do not depend on the units of the parameters.
+struct Regression {
+  std::vector<Column> cols;
+  Eigen::MatrixXd W;
+  Eigen::VectorXd y;
+  Eigen::VectorXd scale;
+  long rows() const { return static_cast<long>(W.rows()); }
+  Eigen::Index params() const { return static_cast<Eigen::Index>(cols.size()); }
+};
+
+/// Least squares on some columns of W (the others held at 0), in the scaled coordinates.
+struct Solution {
+  Eigen::VectorXd theta_s;  ///< scaled parameters (0 where not active)
+  Eigen::MatrixXd cov_s;    ///< their covariance (0 rows/columns where not active)
+  double sigma = 0, cond = 0;
+};
+
+void check_idim_options(const JointIdimOptions& opt) {
   if (!(opt.v_deadband >= 0) || !std::isfinite(opt.v_deadband))
     throw FitError("idim: v_deadband must be a finite number >= 0, got " +
                    format_number(opt.v_deadband));
@@ -65,9 +86,10 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
         "idim: asymmetric Coulomb levels and a torque offset are the same regressor "
         "(Fc_pos [qd > 0] - Fc_neg [qd < 0] = (Fc_pos + Fc_neg)/2 sgn(qd) + (Fc_pos - Fc_neg)/2 "
         "for qd != 0): fit the asymmetric model without the offset, or the symmetric one with it");
-  check_joint_data(data, 3);
+}
 
-  // Columns of W, in the order of the parameters.
+/// Columns of W, in the order of the parameters.
+std::vector<Column> idim_columns(const JointIdimOptions& opt) {
   std::vector<Column> cols{{"I", "kg m^2"}};
   if (opt.structure.gravity) {
     cols.push_back({"mgCx", "N m"});
@@ -81,8 +103,14 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   } else {
     cols.push_back({"Fc", "N m"});
   }
-  const auto p = static_cast<Eigen::Index>(cols.size());
+  return cols;
+}
 
+/// W and y over the samples with |qd| > v_deadband, W's columns scaled to unit norm.
+Regression build_regression(std::span<const JointData> data, const JointIdimOptions& opt) {
+  Regression g;
+  g.cols = idim_columns(opt);
+  const Eigen::Index p = g.params();
   long r = 0;
   for (const JointData& d : data)
     for (double v : d.qd)
@@ -91,209 +119,243 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
     throw FitError("idim: " + std::to_string(r) + " samples with |qd| > v_deadband = " +
                    format_number(opt.v_deadband) + " rad/s; at least " + std::to_string(2 * p) +
                    " are needed for " + std::to_string(p) + " parameters");
-
-  Eigen::MatrixXd W(r, p);
-  Eigen::VectorXd y(r);
+  g.W.resize(r, p);
+  g.y.resize(r);
   long i = 0;
   for (const JointData& d : data) {
     for (std::size_t k = 0; k < d.size(); ++k) {
       const double qd = d.qd[k];
       if (!(std::abs(qd) > opt.v_deadband)) continue;
       Eigen::Index c = 0;
-      W(i, c++) = d.qdd[k];
+      g.W(i, c++) = d.qdd[k];
       if (opt.structure.gravity) {
-        W(i, c++) = std::cos(d.q[k]);
-        W(i, c++) = -std::sin(d.q[k]);
+        g.W(i, c++) = std::cos(d.q[k]);
+        g.W(i, c++) = -std::sin(d.q[k]);
       }
-      if (opt.structure.offset) W(i, c++) = 1.0;
-      W(i, c++) = qd;
+      if (opt.structure.offset) g.W(i, c++) = 1.0;
+      g.W(i, c++) = qd;
       if (opt.asymmetric) {
-        W(i, c++) = qd > 0 ? 1.0 : 0.0;
-        W(i, c++) = qd < 0 ? -1.0 : 0.0;
+        g.W(i, c++) = qd > 0 ? 1.0 : 0.0;
+        g.W(i, c++) = qd < 0 ? -1.0 : 0.0;
       } else {
-        W(i, c++) = qd > 0 ? 1.0 : (qd < 0 ? -1.0 : 0.0);
+        g.W(i, c++) = qd > 0 ? 1.0 : (qd < 0 ? -1.0 : 0.0);
       }
-      y(i) = d.tau[k];
+      g.y(i) = d.tau[k];
       ++i;
     }
   }
-
-  // Column scaling to unit norm: the condition number and the rank decision do not depend on
-  // the units of the parameters.
-  std::vector<std::string> out_warnings_bound;
-  Eigen::VectorXd scale(p);
+  g.scale.resize(p);
   for (Eigen::Index c = 0; c < p; ++c) {
-    scale(c) = W.col(c).norm();
-    if (!(scale(c) > 0))
-      throw FitError(std::string("idim: the regressor column of '") + cols[c].name +
+    g.scale(c) = g.W.col(c).norm();
+    if (!(g.scale(c) > 0))
+      throw FitError(std::string("idim: the regressor column of '") + g.cols[c].name +
                      "' is zero over the data: the parameter cannot be identified (" +
                      (c == 0 ? "no acceleration" : "no excitation of this term") + ")");
-    W.col(c) /= scale(c);
+    g.W.col(c) /= g.scale(c);
   }
-  // Least squares on the columns in `active`; the others are held at 0.
-  struct Solution {
-    Eigen::VectorXd theta_s;  ///< scaled parameters (0 where not active)
-    Eigen::MatrixXd cov_s;    ///< their covariance (0 rows/columns where not active)
-    double sigma = 0, cond = 0;
-  };
-  auto solve = [&](const std::vector<Eigen::Index>& active) {
-    const auto pa = static_cast<Eigen::Index>(active.size());
-    Eigen::MatrixXd Wa(r, pa);
-    for (Eigen::Index j = 0; j < pa; ++j) Wa.col(j) = W.col(active[static_cast<std::size_t>(j)]);
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Wa);
-    qr.setThreshold(1e-10);
-    if (qr.rank() < pa) {
-      std::string names;
-      for (Eigen::Index c = qr.rank(); c < pa; ++c) {
-        if (!names.empty()) names += ", ";
-        names += cols[static_cast<std::size_t>(
+  return g;
+}
+
+/// The columns `active` of W.
+Eigen::MatrixXd active_columns(const Regression& g, const std::vector<Eigen::Index>& active) {
+  const auto pa = static_cast<Eigen::Index>(active.size());
+  Eigen::MatrixXd Wa(g.rows(), pa);
+  for (Eigen::Index j = 0; j < pa; ++j) Wa.col(j) = g.W.col(active[static_cast<std::size_t>(j)]);
+  return Wa;
+}
+
+/// Least squares on the columns in `active` (pivoted QR; a rank-deficient W is an error naming
+/// the columns it cannot separate); the others are held at 0.
+Solution solve_active(const Regression& g, const std::vector<Eigen::Index>& active) {
+  const Eigen::Index p = g.params();
+  const long r = g.rows();
+  const auto pa = static_cast<Eigen::Index>(active.size());
+  const Eigen::MatrixXd Wa = active_columns(g, active);
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Wa);
+  qr.setThreshold(1e-10);
+  if (qr.rank() < pa) {
+    std::string names;
+    for (Eigen::Index c = qr.rank(); c < pa; ++c) {
+      if (!names.empty()) names += ", ";
+      names += g.cols[static_cast<std::size_t>(
                           active[static_cast<std::size_t>(qr.colsPermutation().indices()(c))])]
-                     .name;
-      }
-      throw FitError("idim: the regressor is rank deficient (rank " + std::to_string(qr.rank()) +
-                     " of " + std::to_string(pa) + "): '" + names +
-                     "' cannot be separated from the other terms with these data");
+                   .name;
     }
-    const Eigen::VectorXd th = qr.solve(y);
-    // W P = Q R: W has the singular values of the p x p factor R, and
-    // (W^T W)^-1 = P (R^T R)^-1 P^T = P V S^-2 V^T P^T with R = U S V^T.
-    const Eigen::MatrixXd R = qr.matrixR().topLeftCorner(pa, pa).triangularView<Eigen::Upper>();
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeFullV);
-    const Eigen::VectorXd sv = svd.singularValues();
-    Solution sol;
-    sol.cond = sv(0) / sv(pa - 1);
-    sol.sigma = std::sqrt((y - Wa * th).squaredNorm() / static_cast<double>(r - pa));
-    const Eigen::MatrixXd PV = qr.colsPermutation() * svd.matrixV();
-    const Eigen::MatrixXd ca = sol.sigma * sol.sigma * PV *
-                               sv.array().square().inverse().matrix().asDiagonal() * PV.transpose();
-    sol.theta_s = Eigen::VectorXd::Zero(p);
-    sol.cov_s = Eigen::MatrixXd::Zero(p, p);
-    for (Eigen::Index j = 0; j < pa; ++j) {
-      const Eigen::Index cj = active[static_cast<std::size_t>(j)];
-      sol.theta_s(cj) = th(j);
-      for (Eigen::Index k = 0; k < pa; ++k)
-        sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
-    }
-    return sol;
-  };
-  // Friction coefficients must be >= 0 (a negative one cannot be simulated and is physically
-  // inadmissible): while the most negative one is < 0, hold it at 0 and solve again (the
-  // removal steps of the active-set method of Lawson & Hanson 1974, ch. 23, for the friction
-  // columns; a coefficient held at 0 is not released again).
+    throw FitError("idim: the regressor is rank deficient (rank " + std::to_string(qr.rank()) +
+                   " of " + std::to_string(pa) + "): '" + names +
+                   "' cannot be separated from the other terms with these data");
+  }
+  const Eigen::VectorXd th = qr.solve(g.y);
+  // W P = Q R: W has the singular values of the p x p factor R, and
+  // (W^T W)^-1 = P (R^T R)^-1 P^T = P V S^-2 V^T P^T with R = U S V^T.
+  const Eigen::MatrixXd R = qr.matrixR().topLeftCorner(pa, pa).triangularView<Eigen::Upper>();
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeFullV);
+  const Eigen::VectorXd sv = svd.singularValues();
+  Solution sol;
+  sol.cond = sv(0) / sv(pa - 1);
+  sol.sigma = std::sqrt((g.y - Wa * th).squaredNorm() / static_cast<double>(r - pa));
+  const Eigen::MatrixXd PV = qr.colsPermutation() * svd.matrixV();
+  const Eigen::MatrixXd ca = sol.sigma * sol.sigma * PV *
+                             sv.array().square().inverse().matrix().asDiagonal() * PV.transpose();
+  sol.theta_s = Eigen::VectorXd::Zero(p);
+  sol.cov_s = Eigen::MatrixXd::Zero(p, p);
+  for (Eigen::Index j = 0; j < pa; ++j) {
+    const Eigen::Index cj = active[static_cast<std::size_t>(j)];
+    sol.theta_s(cj) = th(j);
+    for (Eigen::Index k = 0; k < pa; ++k)
+      sol.cov_s(cj, active[static_cast<std::size_t>(k)]) = ca(j, k);
+  }
+  return sol;
+}
+
+/// Friction coefficients must be >= 0 (a negative one cannot be simulated and is physically
+/// inadmissible): while the most negative one is < 0, hold it at 0 and solve again (the
+/// removal steps of the active-set method of Lawson & Hanson 1974, ch. 23, for the friction
+/// columns; a coefficient held at 0 is not released again). Each one held gets a bound flag.
+Solution solve_nonnegative_friction(const Regression& g, const JointIdimOptions& opt,
+                                    std::vector<Eigen::Index>& active, std::vector<bool>& at_bound,
+                                    std::vector<IdentifiabilityFlag>& flags) {
+  const Eigen::Index p = g.params();
   const Eigen::Index first_friction = p - (opt.asymmetric ? 3 : 2);
-  std::vector<Eigen::Index> active(static_cast<std::size_t>(p));
+  active.resize(static_cast<std::size_t>(p));
   for (Eigen::Index c = 0; c < p; ++c) active[static_cast<std::size_t>(c)] = c;
-  std::vector<bool> at_bound(static_cast<std::size_t>(p), false);
-  Solution sol = solve(active);
+  at_bound.assign(static_cast<std::size_t>(p), false);
+  Solution sol = solve_active(g, active);
   for (;;) {
     Eigen::Index worst = -1;
     for (Eigen::Index c = first_friction; c < p; ++c)
       if (!at_bound[static_cast<std::size_t>(c)] && sol.theta_s(c) < 0 &&
-          (worst < 0 || sol.theta_s(c) / scale(c) < sol.theta_s(worst) / scale(worst)))
+          (worst < 0 || sol.theta_s(c) / g.scale(c) < sol.theta_s(worst) / g.scale(worst)))
         worst = c;
     if (worst < 0) break;
-    out_warnings_bound.push_back(std::string("idim: ") +
-                                 cols[static_cast<std::size_t>(worst)].name + " = " +
-                                 format_number(sol.theta_s(worst) / scale(worst)) + " " +
-                                 cols[static_cast<std::size_t>(worst)].unit +
-                                 " came out negative (physically inadmissible friction): held at "
-                                 "its bound 0 and the others solved again");
+    const Column& col = g.cols[static_cast<std::size_t>(worst)];
+    const double value = sol.theta_s(worst) / g.scale(worst);
+    flags.push_back({col.name, "bound", "", value,
+                     std::string("idim: ") + col.name + " = " + format_number(value) + " " +
+                         col.unit +
+                         " came out negative (physically inadmissible friction): held at its "
+                         "bound 0 and the others solved again"});
     at_bound[static_cast<std::size_t>(worst)] = true;
     std::erase(active, worst);
-    sol = solve(active);
+    sol = solve_active(g, active);
   }
+  return sol;
+}
 
-  // Residual whiteness and the Newey-West covariance of the final active set (identify/lsq:
-  // hac_covariance), in the scaled coordinates of cov_s.
+/// Residual whiteness and the Newey-West covariance of the final active set (identify/lsq:
+/// hac_covariance), in the scaled coordinates of cov_s.
+struct HacResult {
   ResidualWhiteness whiteness;
-  Eigen::MatrixXd hac_s = Eigen::MatrixXd::Zero(p, p);
-  int hac_lags = 0;
-  {
-    const auto pa = static_cast<Eigen::Index>(active.size());
-    Eigen::MatrixXd Wa(r, pa), A(pa, pa);
-    for (Eigen::Index j = 0; j < pa; ++j) {
-      Wa.col(j) = W.col(active[static_cast<std::size_t>(j)]);
-      for (Eigen::Index k = 0; k < pa; ++k)
-        A(j, k) =
-            sol.cov_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]);
-    }
-    const Eigen::VectorXd e = y - W * sol.theta_s;  // inactive columns have theta_s = 0
-    const std::vector<double> res(e.data(), e.data() + e.size());
-    whiteness = residual_whiteness(res);
-    hac_lags = static_cast<int>(detail::hac_bandwidth(whiteness.acf1, static_cast<long>(r)));
-    const Eigen::MatrixXd ha =
-        detail::hac_covariance(Wa, res, A / (sol.sigma * sol.sigma), hac_lags);
-    for (Eigen::Index j = 0; j < pa; ++j)
-      for (Eigen::Index k = 0; k < pa; ++k)
-        hac_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]) = ha(j, k);
-  }
+  Eigen::MatrixXd hac_s;
+  int lags = 0;
+};
 
-  JointIdimResult out;
-  out.warnings = out_warnings_bound;
-  out.n_used = r;
-  out.condition_number = sol.cond;
-  out.sigma = sol.sigma;
-  const double dof = static_cast<double>(r - static_cast<long>(active.size()));
+HacResult hac_of(const Regression& g, const Solution& sol,
+                 const std::vector<Eigen::Index>& active) {
+  HacResult h;
+  const Eigen::Index p = g.params();
+  h.hac_s = Eigen::MatrixXd::Zero(p, p);
+  const auto pa = static_cast<Eigen::Index>(active.size());
+  const Eigen::MatrixXd Wa = active_columns(g, active);
+  Eigen::MatrixXd A(pa, pa);
+  for (Eigen::Index j = 0; j < pa; ++j)
+    for (Eigen::Index k = 0; k < pa; ++k)
+      A(j, k) = sol.cov_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]);
+  const Eigen::VectorXd e = g.y - g.W * sol.theta_s;  // inactive columns have theta_s = 0
+  const std::vector<double> res(e.data(), e.data() + e.size());
+  h.whiteness = residual_whiteness(res);
+  h.lags = static_cast<int>(detail::hac_bandwidth(h.whiteness.acf1, g.rows()));
+  const Eigen::MatrixXd ha = detail::hac_covariance(Wa, res, A / (sol.sigma * sol.sigma), h.lags);
+  for (Eigen::Index j = 0; j < pa; ++j)
+    for (Eigen::Index k = 0; k < pa; ++k)
+      h.hac_s(active[static_cast<std::size_t>(j)], active[static_cast<std::size_t>(k)]) = ha(j, k);
+  return h;
+}
+
+/// The estimates with their white-noise and HAC intervals (none for a coefficient held at its
+/// bound); the largest HAC / white-noise ratio goes to `rel`.
+std::vector<ParameterEstimate> idim_estimates(const Regression& g, const Solution& sol,
+                                              const HacResult& h, const std::vector<bool>& at_bound,
+                                              std::size_t n_active, Reliability& rel) {
+  const double dof = static_cast<double>(g.rows() - static_cast<long>(n_active));
   const double tq = student_t_quantile(0.975, dof);
-
-  Eigen::VectorXd theta(p);
-  for (Eigen::Index c = 0; c < p; ++c) {
-    theta(c) = sol.theta_s(c) / scale(c);
+  std::vector<ParameterEstimate> out;
+  for (Eigen::Index c = 0; c < g.params(); ++c) {
     ParameterEstimate e;
-    e.name = cols[static_cast<std::size_t>(c)].name;
+    e.name = g.cols[static_cast<std::size_t>(c)].name;
     e.field = e.name;
-    e.unit = cols[static_cast<std::size_t>(c)].unit;
-    e.value = theta(c);
+    e.unit = g.cols[static_cast<std::size_t>(c)].unit;
+    e.value = sol.theta_s(c) / g.scale(c);
     if (at_bound[static_cast<std::size_t>(c)]) {
       e.at_bound = true;
       e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
     } else {
-      e.std_error = std::sqrt(sol.cov_s(c, c)) / scale(c);
+      e.std_error = std::sqrt(sol.cov_s(c, c)) / g.scale(c);
       e.ci_low = e.value - tq * e.std_error;
       e.ci_high = e.value + tq * e.std_error;
-      e.hac_std_error = std::sqrt(std::max(hac_s(c, c), 0.0)) / scale(c);
+      e.hac_std_error = std::sqrt(std::max(h.hac_s(c, c), 0.0)) / g.scale(c);
       e.hac_ci_low = e.value - tq * e.hac_std_error;
       e.hac_ci_high = e.value + tq * e.hac_std_error;
-      if (e.std_error > 0 && !(e.hac_std_error / e.std_error <= out.reliability.hac_ratio_max))
-        out.reliability.hac_ratio_max = e.hac_std_error / e.std_error;
+      if (e.std_error > 0 && !(e.hac_std_error / e.std_error <= rel.hac_ratio_max))
+        rel.hac_ratio_max = e.hac_std_error / e.std_error;
     }
-    out.parameters.push_back(e);
+    out.push_back(e);
   }
+  return out;
+}
+
+/// The joint model of the estimates (in the order of idim_columns).
+JointModel idim_model(const std::vector<ParameterEstimate>& est, const JointIdimOptions& opt) {
+  JointModel m;
+  m.structure = opt.structure;
+  std::size_t c = 0;
+  m.I = est[c++].value;
+  if (opt.structure.gravity) {
+    m.mgCx = est[c++].value;
+    m.mgCy = est[c++].value;
+  }
+  if (opt.structure.offset) m.offset = est[c++].value;
+  StaticFriction<double>::Params f;
+  f.sigma2 = est[c++].value;
+  const double fc_pos = est[c++].value;
+  const double fc_neg = opt.asymmetric ? est[c++].value : fc_pos;
+  f.curve =
+      StribeckCurve<double>{fc_pos, fc_neg, fc_pos, fc_neg, 1.0, 1.0, StribeckShape::exponential};
+  m.friction = f;
+  return m;
+}
+
+}  // namespace
+
+JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimOptions& opt) {
+  check_idim_options(opt);
+  check_joint_data(data, 3);
+  const Regression g = build_regression(data, opt);
+  JointIdimResult out;
+  std::vector<Eigen::Index> active;
+  std::vector<bool> at_bound;
+  const Solution sol = solve_nonnegative_friction(g, opt, active, at_bound, out.flags);
+  const HacResult hac = hac_of(g, sol, active);
+  out.n_used = g.rows();
+  out.condition_number = sol.cond;
+  out.sigma = sol.sigma;
+  out.parameters = idim_estimates(g, sol, hac, at_bound, active.size(), out.reliability);
   // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit).
   auto& rel = out.reliability;
-  rel.whiteness = whiteness;
-  rel.hac_lags = hac_lags;
+  rel.whiteness = hac.whiteness;
+  rel.hac_lags = hac.lags;
   detail::flag_coloured_residuals(rel);
   if (sol.cond * sol.cond > 1e8) {
     rel.standard_errors = false;
     rel.reasons.push_back("the information matrix W^T W is nearly singular (condition number " +
                           format_number(sol.cond * sol.cond) + " > 1e8)");
   }
-
-  JointModel& m = out.model;
-  m.structure = opt.structure;
-  Eigen::Index c = 0;
-  m.I = theta(c++);
-  if (opt.structure.gravity) {
-    m.mgCx = theta(c++);
-    m.mgCy = theta(c++);
-  }
-  if (opt.structure.offset) m.offset = theta(c++);
-  StaticFriction<double>::Params f;
-  f.sigma2 = theta(c++);
-  const double fc_pos = theta(c++);
-  const double fc_neg = opt.asymmetric ? theta(c++) : fc_pos;
-  f.curve =
-      StribeckCurve<double>{fc_pos, fc_neg, fc_pos, fc_neg, 1.0, 1.0, StribeckShape::exponential};
-  m.friction = f;
-
-  std::vector<double> yv(y.data(), y.data() + r), pv(static_cast<std::size_t>(r));
-  const Eigen::VectorXd pred = W * sol.theta_s;
-  for (long k = 0; k < r; ++k) pv[static_cast<std::size_t>(k)] = pred(k);
-  out.training = compute_metrics(yv, pv);
-
-  if (!(m.I > 0))
-    out.warnings.push_back("idim: the inertia estimate I = " + format_number(m.I) +
+  out.model = idim_model(out.parameters, opt);
+  const Eigen::VectorXd pred = g.W * sol.theta_s;
+  out.training = compute_metrics(std::vector<double>(g.y.data(), g.y.data() + g.rows()),
+                                 std::vector<double>(pred.data(), pred.data() + pred.size()));
+  if (!(out.model.I > 0))
+    out.warnings.push_back("idim: the inertia estimate I = " + format_number(out.model.I) +
                            " kg m^2 is not positive: the data do not excite the inertia "
                            "(too little acceleration) or the acceleration estimate is poor");
   return out;

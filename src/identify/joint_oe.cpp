@@ -614,10 +614,9 @@ class ProgressCallback : public ceres::IterationCallback {
   bool aborted_ = false;
 };
 
-}  // namespace
-
-JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& initial,
-                           const JointOeOptions& opt) {
+/// The options, the records and the initial model, before any work.
+void check_oe_inputs(std::span<const JointData> data, const JointModel& initial,
+                     const JointOeOptions& opt) {
   if (!(opt.segment_s >= 0) || !std::isfinite(opt.segment_s))
     throw FitError("oe: segment length must be a finite number >= 0 s, got " +
                    format_number(opt.segment_s));
@@ -631,10 +630,12 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   } catch (const std::invalid_argument& e) {
     throw FitError(std::string("oe: the initial model is not valid: ") + e.what());
   }
+}
 
-  Problem P;
-  P.data = data;
-  P.opt = opt;
+/// The parameter mapping of the initial model. The names of the log-scale parameters that
+/// started at 0 go to `raised`.
+void map_parameters(Problem& P, const JointModel& initial, const JointOeOptions& opt,
+                    std::vector<std::string>& raised) {
   P.map.base = initial;
   if (auto* p = std::get_if<LG::Params>(&P.map.base.friction)) {
     // A zero damping cannot be estimated on a log scale: start from a small positive value
@@ -657,7 +658,6 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   }
   // A log-scale parameter that starts at 0 (e.g. an idim coefficient held at its bound) starts
   // at 1e-6 of its unit instead: the log scale reaches any positive value in a few steps.
-  std::vector<std::string> raised;
   for (const int j : P.map.est) {
     const Entry& e = P.map.entries[static_cast<std::size_t>(j)];
     if (e.log && !(e.ref(P.map.base) > 0)) {
@@ -665,7 +665,11 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       raised.push_back(e.name);
     }
   }
+}
 
+/// The channel weights 1 / (standard deviation) of the fitted outputs, and in closed loop the
+/// controller's drive of every record and the torque's weight.
+void weigh_channels(Problem& P, std::span<const JointData> data, const JointOeOptions& opt) {
   const double sq = rms_about_mean(data, false), sqd = rms_about_mean(data, true);
   const bool use_q = opt.output != JointOeOptions::Output::velocity;
   const bool use_qd = opt.output != JointOeOptions::Output::position;
@@ -673,67 +677,65 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   if (use_qd && !(sqd > 0)) throw FitError("oe: the velocity does not vary over the records");
   P.wq = use_q ? 1 / sq : 0;
   P.wqd = use_qd ? 1 / sqd : 0;
-  if (opt.closed_loop) {
-    const JointController& c = opt.controller;
-    if (!(c.kp >= 0) || !(c.kd >= 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
-        !std::isfinite(c.kff) || !std::isfinite(c.bias))
-      throw FitError(
-          "oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
-          "(kp = " +
-          format_number(c.kp) + ", kd = " + format_number(c.kd) + ")");
-    double sum = 0, sum2 = 0, cnt = 0;
-    for (const JointData& d : data) {
-      P.drive.push_back(controller_drive(c, d));  // FitError without desired channels
-      for (const double v : d.tau) {
-        sum += v;
-        sum2 += v * v;
-        cnt += 1;
-      }
+  if (!opt.closed_loop) return;
+  const JointController& c = opt.controller;
+  if (!(c.kp >= 0) || !(c.kd >= 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
+      !std::isfinite(c.kff) || !std::isfinite(c.bias))
+    throw FitError(
+        "oe: closed loop: the controller gains must be finite with kp, kd >= 0 "
+        "(kp = " +
+        format_number(c.kp) + ", kd = " + format_number(c.kd) + ")");
+  double sum = 0, sum2 = 0, cnt = 0;
+  for (const JointData& d : data) {
+    P.drive.push_back(controller_drive(c, d));  // FitError without desired channels
+    for (const double v : d.tau) {
+      sum += v;
+      sum2 += v * v;
+      cnt += 1;
     }
-    const double mean = sum / cnt;
-    const double stau = std::sqrt(std::max(sum2 / cnt - mean * mean, 0.0));
-    if (!(stau > 0)) throw FitError("oe: the torque does not vary over the records");
-    P.wtau = 1 / stau;
   }
+  const double mean = sum / cnt;
+  const double stau = std::sqrt(std::max(sum2 / cnt - mean * mean, 0.0));
+  if (!(stau > 0)) throw FitError("oe: the torque does not vary over the records");
+  P.wtau = 1 / stau;
+}
 
-  // Segments of about segment_s seconds (the last one of a record absorbs a short rest).
+/// Segments of about segment_s seconds (the last one of a record absorbs a short rest).
+std::vector<Segment> make_segments(std::span<const JointData> data, double segment_s) {
   std::vector<Segment> segs;
   for (std::size_t r = 0; r < data.size(); ++r) {
     const auto& t = data[r].t;
     std::size_t k0 = 0;
     while (k0 + 1 < t.size()) {
       std::size_t k1 = t.size() - 1;
-      if (opt.segment_s > 0) {
+      if (segment_s > 0) {
         k1 = k0 + 1;
-        while (k1 + 1 < t.size() && t[k1] - t[k0] < opt.segment_s) ++k1;
-        if (t.back() - t[k1] < 0.5 * opt.segment_s) k1 = t.size() - 1;
+        while (k1 + 1 < t.size() && t[k1] - t[k0] < segment_s) ++k1;
+        if (t.back() - t[k1] < 0.5 * segment_s) k1 = t.size() - 1;
       }
       segs.push_back({r, k0, k1});
       k0 = k1;
     }
   }
+  return segs;
+}
 
-  const auto t_start = std::chrono::steady_clock::now();
-  std::vector<double> x = P.map.internal(P.map.base);
+/// The initial model must simulate.
+void check_initial_simulates(const Problem& P, const std::vector<Segment>& segs,
+                             const std::vector<double>& x) {
+  std::vector<double> r(residual_count(segs[0], false, P.opt.closed_loop));
+  if (!segment_residuals(P, segs[0], x.data(), nullptr, r.data()))
+    throw FitError("oe: the initial model cannot be simulated on " +
+                   (P.data[0].source.empty() ? std::string("the record") : P.data[0].source));
+}
+
+/// One residual block per segment (with its initial state when estimated); the number of
+/// residuals.
+long add_segment_costs(ceres::Problem& problem, SegmentEvaluator& evaluator,
+                       const std::vector<Segment>& segs, std::vector<double>& x,
+                       std::vector<std::array<double, 2>>& x0, const JointOeOptions& opt) {
   const auto np = static_cast<int>(x.size());
-  {
-    // The initial model must simulate.
-    std::vector<double> r(residual_count(segs[0], false, opt.closed_loop));
-    if (!segment_residuals(P, segs[0], x.data(), nullptr, r.data()))
-      throw FitError("oe: the initial model cannot be simulated on " +
-                     (data[0].source.empty() ? std::string("the record") : data[0].source));
-  }
-  const int eval_threads = detail::resolve_threads(opt.threads);
   long nres = 0;
-  int out_iterations_first = 0;
-  // Estimated initial states (q, qd) of the segments, started at the measured values.
-  std::vector<std::array<double, 2>> x0(segs.size());
-  for (std::size_t i = 0; i < segs.size(); ++i)
-    x0[i] = {data[segs[i].rec].q[segs[i].k0], data[segs[i].rec].qd[segs[i].k0]};
-  SegmentEvaluator evaluator(P, segs, x, x0, eval_threads);
-  ceres::Problem::Options po;
-  po.evaluation_callback = &evaluator;
-  ceres::Problem problem(po);
   for (std::size_t i = 0; i < segs.size(); ++i) {
     const Segment& s = segs[i];
     const auto m = static_cast<int>(residual_count(s, opt.estimate_initial_state, opt.closed_loop));
@@ -744,6 +746,13 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     else
       problem.AddResidualBlock(cost, nullptr, x.data());
   }
+  return nres;
+}
+
+/// The solver's options: dense QR, one thread, silent, the progress and accepted-state
+/// callbacks.
+ceres::Solver::Options solver_options(const JointOeOptions& opt, ProgressCallback& cb,
+                                      AcceptedState& accepted) {
   ceres::Solver::Options so;
   so.linear_solver_type = ceres::DENSE_QR;
   so.max_num_iterations = opt.max_iterations;
@@ -758,31 +767,44 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   // No glog lines from the solver (a rejected step that leaves the valid parameter set is
   // normal here, and Ceres would print a warning for each); progress goes to opt.progress.
   so.logging_type = ceres::SILENT;
-  ProgressCallback cb(opt.progress, opt.cancel);
   so.callbacks.push_back(&cb);
-  AcceptedState accepted(x, x0);
   so.callbacks.push_back(&accepted);
   // The parameter blocks hold the last accepted iterate, so that a failure to evaluate the
   // Jacobian there (a central difference that leaves the valid parameter set) keeps the
   // progress made; the result then carries a warning.
   so.update_state_every_iteration = true;
-  // Two passes when initial states are estimated: first with the measured ones (held
-  // constant), which brings the model parameters near the optimum, then with them free. From a
-  // distant start, freeing them at once lets the first steps trade model errors for initial
-  // states and wander off the valid parameter set.
+  return so;
+}
+
+/// What the solve reports: Ceres's summary (its initial cost the first pass's), the iterations
+/// of the first pass and Ceres's glog lines (solver_log.hpp).
+struct OeSolve {
   ceres::Solver::Summary summary;
-  std::vector<std::string> solver_lines;  // Ceres's glog lines (solver_log.hpp)
+  int iterations_first = 0;
+  std::vector<std::string> lines;
+};
+
+/// Solve, in two passes when initial states are estimated: first with the measured ones (held
+/// constant), which brings the model parameters near the optimum, then with them free. From a
+/// distant start, freeing them at once lets the first steps trade model errors for initial
+/// states and wander off the valid parameter set. Throws Cancelled when cancelled.
+OeSolve solve_oe(ceres::Problem& problem, SegmentEvaluator& evaluator, std::vector<double>& x,
+                 std::vector<std::array<double, 2>>& x0, const JointOeOptions& opt) {
+  ProgressCallback cb(opt.progress, opt.cancel);
+  AcceptedState accepted(x, x0);
+  ceres::Solver::Options so = solver_options(opt, cb, accepted);
+  OeSolve out;
   const auto solve = [&] {
-    for (auto& line : solve_quietly(so, &problem, &summary))
-      solver_lines.push_back(std::move(line));
+    for (auto& line : solve_quietly(so, &problem, &out.summary))
+      out.lines.push_back(std::move(line));
   };
   if (opt.estimate_initial_state) {
     for (auto& s0 : x0) problem.SetParameterBlockConstant(s0.data());
     solve();
     if (cb.aborted()) throw Cancelled();
-    if (!summary.IsSolutionUsable()) accepted.restore();
-    const double first_cost = summary.initial_cost;
-    const int first_iterations = static_cast<int>(summary.iterations.size()) - 1;
+    if (!out.summary.IsSolutionUsable()) accepted.restore();
+    const double first_cost = out.summary.initial_cost;
+    const int first_iterations = static_cast<int>(out.summary.iterations.size()) - 1;
     for (auto& s0 : x0) problem.SetParameterBlockVariable(s0.data());
     evaluator.set_free_x0(true);
     // The Jacobian now has the structure of bundle adjustment: every segment's residuals
@@ -796,128 +818,148 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
     ordering->AddElementToGroup(x.data(), 1);
     so.linear_solver_ordering = ordering;
     solve();
-    if (!summary.IsSolutionUsable()) accepted.restore();
-    summary.initial_cost = first_cost;
-    out_iterations_first = first_iterations;
+    if (!out.summary.IsSolutionUsable()) accepted.restore();
+    out.summary.initial_cost = first_cost;
+    out.iterations_first = first_iterations;
   } else {
     solve();
-    if (!summary.IsSolutionUsable()) accepted.restore();
+    if (!out.summary.IsSolutionUsable()) accepted.restore();
   }
   if (cb.aborted()) throw Cancelled();
+  return out;
+}
 
-  JointOeResult out;
-  // A detail of the parameterisation, not of the result (the start of a zero parameter):
-  // a progress line.
-  if (opt.progress)
-    for (const auto& name : raised)
-      opt.progress("oe: " + name +
-                   " started at 0, which its log scale cannot hold: started at "
-                   "1e-6 instead");
+/// The result's model, costs, iterations and the solver's warnings.
+void fill_solution(JointOeResult& out, const Problem& P, const std::vector<double>& x,
+                   const OeSolve& s, long nres, std::size_t segments) {
   out.model = P.map.model(x.data());
-  out.initial_cost = summary.initial_cost;
-  out.final_cost = summary.final_cost;
-  out.iterations = out_iterations_first + static_cast<int>(summary.iterations.size()) - 1;
-  out.converged = summary.termination_type == ceres::CONVERGENCE;
-  out.termination = summary.message;
-  for (const auto& line : solver_lines)
-    if (line.find(summary.message) == std::string::npos)
+  out.initial_cost = s.summary.initial_cost;
+  out.final_cost = s.summary.final_cost;
+  out.iterations = s.iterations_first + static_cast<int>(s.summary.iterations.size()) - 1;
+  out.converged = s.summary.termination_type == ceres::CONVERGENCE;
+  out.termination = s.summary.message;
+  for (const auto& line : s.lines)
+    if (line.find(s.summary.message) == std::string::npos)
       out.warnings.push_back("oe: solver: " + line);
   out.residuals = nres;
-  out.segments = static_cast<int>(segs.size());
+  out.segments = static_cast<int>(segments);
   if (!out.converged)
-    out.warnings.push_back("oe: the solver did not converge (" + summary.message + ")");
+    out.warnings.push_back("oe: the solver did not converge (" + s.summary.message + ")");
+}
 
-  // Linearised covariance at the optimum, and when it can be trusted (the rules of
-  // identify/lsq's fill_statistics, docs/identification.md "Results").
+/// The linearised covariance of the internal model parameters, its Newey-West counterpart
+/// (empty when J^T J is singular or J could not be evaluated) and the fitted channel with the
+/// most coloured residuals.
+struct OeCovariance {
+  Eigen::MatrixXd cov, hac;
+  std::string coloured_channel;
+};
+
+/// Whiteness of each fitted channel over the concatenated segments (rows: per sample, the
+/// channels q, qd (, tau) in this order; residual blocks in the order added, i.e. time order):
+/// the most coloured one goes to rel.whiteness; returns its name.
+std::string most_coloured_channel(const Problem& P, const std::vector<double>& res, long samples,
+                                  int nch, Reliability& rel) {
+  const std::array<double, 3> weight{P.wq, P.wqd, P.wtau};
+  const std::array<const char*, 3> channel{"position", "velocity", "torque"};
+  std::string coloured;
+  for (int c = 0; c < nch; ++c) {
+    if (weight[static_cast<std::size_t>(c)] == 0) continue;
+    std::vector<double> rc(static_cast<std::size_t>(samples));
+    for (long k = 0; k < samples; ++k)
+      rc[static_cast<std::size_t>(k)] = res[static_cast<std::size_t>(k * nch + c)];
+    const ResidualWhiteness w = residual_whiteness(rc);
+    if (coloured.empty() || w.acf1 > rel.whiteness.acf1 || std::isnan(rel.whiteness.acf1)) {
+      rel.whiteness = w;
+      coloured = channel[static_cast<std::size_t>(c)];
+    }
+  }
+  return coloured;
+}
+
+/// Linearised covariance at the optimum, and when it can be trusted (the rules of
+/// identify/lsq's fill_statistics, docs/identification.md "Results").
+OeCovariance oe_covariance(ceres::Problem& problem, const Problem& P, long nres, long n_free,
+                           int np, JointOeResult& out) {
   auto& rel = out.reliability;
   const auto unreliable = [&rel](const std::string& why) {
     rel.standard_errors = false;
     rel.reasons.push_back(why);
   };
   if (!out.converged) unreliable("the solver stopped without convergence");
-  const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
+  OeCovariance oc;
   double cost = 0;
   std::vector<double> res;
   ceres::CRSMatrix crs;
   ceres::Problem::EvaluateOptions eo;
-  eo.num_threads = 1;            // the evaluator runs the simulations on eval_threads
-  Eigen::MatrixXd cov, hac;      // of the internal model parameters
-  std::string coloured_channel;  // the fitted channel with the most coloured residuals
-  if (problem.Evaluate(eo, &cost, &res, nullptr, &crs) && nres > n_free) {
-    // J is sparse (each segment's rows touch the model parameters and that segment's initial
-    // state): J^T J from the sparse matrix, not a dense (residuals x (np + 2 segments)) one.
-    const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::RowMajor>> J(
-        crs.num_rows, crs.num_cols, static_cast<Eigen::Index>(crs.values.size()), crs.rows.data(),
-        crs.cols.data(), crs.values.data());
-    const Eigen::MatrixXd JtJ = Eigen::MatrixXd(J.transpose() * J);
-    // Columns: the model parameters first (the block x was added first), then the initial
-    // states; the covariance of the model parameters is the top-left block of the full one.
-    const detail::LinearCovariance lc =
-        detail::linear_covariance_normal(JtJ, 2 * cost, crs.num_rows);
-    out.condition_number = lc.condition_number;
-    std::vector<std::string> dead;
-    for (long j : lc.dead)
-      if (j < np)
-        dead.push_back(
-            P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name);
-    for (const auto& name : dead)
-      out.warnings.push_back("oe: parameter " + name +
-                             " has no effect on the simulated output (not identifiable)");
-    if (!dead.empty())
-      unreliable(
-          "parameters without effect on the simulated output (not determined by the record): " +
-          join_list(dead));
-    // Whiteness of each fitted channel over the concatenated segments (rows: per sample, the
-    // channels q, qd (, tau) in this order; residual blocks in the order added, i.e. time order).
-    const int nch = opt.closed_loop ? 3 : 2;
-    const std::array<double, 3> weight{P.wq, P.wqd, P.wtau};
-    const std::array<const char*, 3> channel{"position", "velocity", "torque"};
-    const long samples = nres / nch;
-    for (int c = 0; c < nch; ++c) {
-      if (weight[static_cast<std::size_t>(c)] == 0) continue;
-      std::vector<double> rc(static_cast<std::size_t>(samples));
-      for (long k = 0; k < samples; ++k)
-        rc[static_cast<std::size_t>(k)] = res[static_cast<std::size_t>(k * nch + c)];
-      const ResidualWhiteness w = residual_whiteness(rc);
-      if (coloured_channel.empty() || w.acf1 > rel.whiteness.acf1 ||
-          std::isnan(rel.whiteness.acf1)) {
-        rel.whiteness = w;
-        coloured_channel = channel[static_cast<std::size_t>(c)];
-      }
-    }
-    if (lc.singular) {
-      out.warnings.push_back("oe: J^T J is singular at the optimum: no standard errors");
-      unreliable("the information matrix J^T J is singular: some parameters are not determined");
-    } else {
-      if (lc.condition_number > 1e8)
-        unreliable("the information matrix J^T J is nearly singular (condition number " +
-                   format_number(lc.condition_number) +
-                   " > 1e8): the linearised intervals do not hold");
-      cov = lc.cov.topLeftCorner(np, np);
-      // Newey-West over the samples: the score of a sample sums its channels' rows; the
-      // initial states are nuisance parameters (A_top: the model parameters' rows of
-      // A = (J^T J)^-1). A_top g_k = sum_rows r_row A_top J_row^T, so the scores are taken of
-      // J A_top^T (np wide instead of np + 2 segments) and the sandwich needs no further A.
-      rel.hac_lags = static_cast<int>(detail::hac_bandwidth(rel.whiteness.acf1, samples));
-      const Eigen::MatrixXd A_top = lc.cov.topRows(np) / lc.s2;
-      hac = detail::hac_covariance_scores(
-          detail::sample_scores(Eigen::MatrixXd(J * A_top.transpose()), res, nch),
-          Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
-          static_cast<double>(nres) / static_cast<double>(nres - n_free));
-    }
-  } else {
+  eo.num_threads = 1;  // the evaluator runs the simulations on eval_threads
+  if (!(problem.Evaluate(eo, &cost, &res, nullptr, &crs) && nres > n_free)) {
     out.warnings.push_back(
         "oe: the Jacobian at the optimum could not be evaluated: no standard "
         "errors");
     unreliable("the Jacobian at the optimum could not be evaluated");
+    return oc;
   }
-  const double tq =
-      student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
-  // Covariance of the natural parameters: G cov G^T with G = d natural / d internal (delta
-  // method; G by central differences of the map, which is cheap and covers every
-  // parameterisation: exp for the log-scale ones, the relative Stribeck map).
+  // J is sparse (each segment's rows touch the model parameters and that segment's initial
+  // state): J^T J from the sparse matrix, not a dense (residuals x (np + 2 segments)) one.
+  const Eigen::Map<const Eigen::SparseMatrix<double, Eigen::RowMajor>> J(
+      crs.num_rows, crs.num_cols, static_cast<Eigen::Index>(crs.values.size()), crs.rows.data(),
+      crs.cols.data(), crs.values.data());
+  const Eigen::MatrixXd JtJ = Eigen::MatrixXd(J.transpose() * J);
+  // Columns: the model parameters first (the block x was added first), then the initial
+  // states; the covariance of the model parameters is the top-left block of the full one.
+  const detail::LinearCovariance lc = detail::linear_covariance_normal(JtJ, 2 * cost, crs.num_rows);
+  out.condition_number = lc.condition_number;
+  std::vector<std::string> dead;
+  for (long j : lc.dead)
+    if (j < np)
+      dead.push_back(
+          P.map.entries[static_cast<std::size_t>(P.map.est[static_cast<std::size_t>(j)])].name);
+  for (const auto& name : dead)
+    out.flags.push_back(
+        {name, "undetermined", "", kNaN,
+         "oe: parameter " + name + " has no effect on the simulated output (not identifiable)"});
+  if (!dead.empty())
+    unreliable(
+        "parameters without effect on the simulated output (not determined by the record): " +
+        join_list(dead));
+  const int nch = P.opt.closed_loop ? 3 : 2;
+  const long samples = nres / nch;
+  oc.coloured_channel = most_coloured_channel(P, res, samples, nch, rel);
+  if (lc.singular) {
+    out.flags.push_back({"", "condition", "", lc.condition_number,
+                         "oe: J^T J is singular at the optimum: no standard errors"});
+    unreliable("the information matrix J^T J is singular: some parameters are not determined");
+    return oc;
+  }
+  if (lc.condition_number > 1e8)
+    unreliable("the information matrix J^T J is nearly singular (condition number " +
+               format_number(lc.condition_number) +
+               " > 1e8): the linearised intervals do not hold");
+  oc.cov = lc.cov.topLeftCorner(np, np);
+  // Newey-West over the samples: the score of a sample sums its channels' rows; the
+  // initial states are nuisance parameters (A_top: the model parameters' rows of
+  // A = (J^T J)^-1). A_top g_k = sum_rows r_row A_top J_row^T, so the scores are taken of
+  // J A_top^T (np wide instead of np + 2 segments) and the sandwich needs no further A.
+  rel.hac_lags = static_cast<int>(detail::hac_bandwidth(rel.whiteness.acf1, samples));
+  const Eigen::MatrixXd A_top = lc.cov.topRows(np) / lc.s2;
+  oc.hac = detail::hac_covariance_scores(
+      detail::sample_scores(Eigen::MatrixXd(J * A_top.transpose()), res, nch),
+      Eigen::MatrixXd::Identity(np, np), rel.hac_lags,
+      static_cast<double>(nres) / static_cast<double>(nres - n_free));
+  return oc;
+}
+
+/// The estimates with their white-noise and HAC intervals: the covariance of the natural
+/// parameters is G cov G^T with G = d natural / d internal (delta method; G by central
+/// differences of the map, which is cheap and covers every parameterisation: exp for the
+/// log-scale ones, the relative Stribeck map).
+std::vector<ParameterEstimate> oe_estimates(const Problem& P, const std::vector<double>& x,
+                                            const OeCovariance& oc, double tq, JointModel m,
+                                            Reliability& rel) {
+  const auto np = static_cast<int>(x.size());
   Eigen::MatrixXd cov_nat, hac_nat;
-  if (cov.size() > 0) {
+  if (oc.cov.size() > 0) {
     Eigen::MatrixXd G(np, np);
     for (int c = 0; c < np; ++c) {
       const auto cu = static_cast<std::size_t>(c);
@@ -929,10 +971,10 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       for (int r = 0; r < np; ++r)
         G(r, c) = (vp[static_cast<std::size_t>(r)] - vm[static_cast<std::size_t>(r)]) / (2 * h);
     }
-    cov_nat = G * cov * G.transpose();
-    hac_nat = G * hac * G.transpose();
+    cov_nat = G * oc.cov * G.transpose();
+    hac_nat = G * oc.hac * G.transpose();
   }
-  JointModel m = out.model;
+  std::vector<ParameterEstimate> out;
   for (std::size_t j = 0, ie = 0; j < P.map.entries.size(); ++j) {
     const Entry& e = P.map.entries[j];
     ParameterEstimate pe;
@@ -956,9 +998,55 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
           rel.hac_ratio_max = pe.hac_std_error / pe.std_error;
       }
     }
-    out.parameters.push_back(pe);
+    out.push_back(pe);
   }
-  if (!coloured_channel.empty()) detail::flag_coloured_residuals(rel, coloured_channel);
+  return out;
+}
+
+}  // namespace
+
+JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& initial,
+                           const JointOeOptions& opt) {
+  check_oe_inputs(data, initial, opt);
+  Problem P;
+  P.data = data;
+  P.opt = opt;
+  std::vector<std::string> raised;
+  map_parameters(P, initial, opt, raised);
+  weigh_channels(P, data, opt);
+  const std::vector<Segment> segs = make_segments(data, opt.segment_s);
+
+  const auto t_start = std::chrono::steady_clock::now();
+  std::vector<double> x = P.map.internal(P.map.base);
+  const auto np = static_cast<int>(x.size());
+  check_initial_simulates(P, segs, x);
+  // Estimated initial states (q, qd) of the segments, started at the measured values.
+  std::vector<std::array<double, 2>> x0(segs.size());
+  for (std::size_t i = 0; i < segs.size(); ++i)
+    x0[i] = {data[segs[i].rec].q[segs[i].k0], data[segs[i].rec].qd[segs[i].k0]};
+  SegmentEvaluator evaluator(P, segs, x, x0, detail::resolve_threads(opt.threads));
+  ceres::Problem::Options po;
+  po.evaluation_callback = &evaluator;
+  ceres::Problem problem(po);
+  const long nres = add_segment_costs(problem, evaluator, segs, x, x0, opt);
+  const OeSolve solved = solve_oe(problem, evaluator, x, x0, opt);
+
+  JointOeResult out;
+  // A detail of the parameterisation, not of the result (the start of a zero parameter):
+  // a progress line.
+  if (opt.progress)
+    for (const auto& name : raised)
+      opt.progress("oe: " + name +
+                   " started at 0, which its log scale cannot hold: started at "
+                   "1e-6 instead");
+  fill_solution(out, P, x, solved, nres, segs.size());
+  const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
+  const OeCovariance oc = oe_covariance(problem, P, nres, n_free, np, out);
+  const double tq =
+      student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
+  out.parameters = oe_estimates(P, x, oc, tq, out.model, out.reliability);
+  if (!oc.coloured_channel.empty())
+    detail::flag_coloured_residuals(out.reliability, oc.coloured_channel);
   if (opt.progress)
     opt.progress(
         "oe: " + std::to_string(out.iterations) + " iterations, cost " +

@@ -24,68 +24,6 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 using Lu = JointLuGre<double>;
 
-// ---------------------------------------------------------------------------------------------
-// The library class.
-
-JointStribeckLibrary::JointStribeckLibrary(MatrixXd fixed, std::span<const double> qd,
-                                           VectorXd multiplier, std::vector<double> delta,
-                                           double omega_min, double omega_max)
-    : fixed_(std::move(fixed)),
-      pow_qd_(static_cast<Index>(qd.size()), static_cast<Index>(delta.size())),
-      multiplier_(std::move(multiplier)),
-      delta_(std::move(delta)),
-      log_min_(std::log(omega_min)),
-      log_max_(std::log(omega_max)) {
-  if (static_cast<Index>(qd.size()) != fixed_.rows() || multiplier_.size() != fixed_.rows())
-    throw std::invalid_argument(
-        "JointStribeckLibrary: qd, multiplier and the fixed columns "
-        "must have the same number of rows");
-  if (!(omega_min > 0) || !(omega_max > omega_min))
-    throw std::invalid_argument("JointStribeckLibrary: need 0 < omega_min < omega_max");
-  for (std::size_t i = 0; i < delta_.size(); ++i)
-    for (std::size_t k = 0; k < qd.size(); ++k)
-      pow_qd_(static_cast<Index>(k), static_cast<Index>(i)) = std::pow(std::abs(qd[k]), delta_[i]);
-}
-
-void JointStribeckLibrary::evaluate(const VectorXd& alpha, MatrixXd& theta,
-                                    bool alpha_columns_only) const {
-  const Index nf = fixed_.cols();
-  if (theta.rows() != rows() || theta.cols() != cols()) {
-    theta.resize(rows(), cols());
-    alpha_columns_only = false;
-  }
-  if (!alpha_columns_only) theta.leftCols(nf) = fixed_;
-  for (std::size_t i = 0; i < delta_.size(); ++i) {
-    const auto ii = static_cast<Index>(i);
-    const double c = std::exp(-delta_[i] * alpha(0));  // Omega_s^-delta
-    theta.col(nf + ii) = (multiplier_.array() * (-(pow_qd_.col(ii).array() * c)).exp()).matrix();
-  }
-}
-
-void JointStribeckLibrary::apply(const VectorXd& alpha, const VectorXd& xi, VectorXd& value,
-                                 MatrixXd* d1, MatrixXd* d2) const {
-  const Index nf = fixed_.cols();
-  const Index n = rows();
-  value.noalias() = fixed_ * xi.head(nf);
-  if (d1 != nullptr) d1->setZero(n, 1);
-  if (d2 != nullptr) d2->setZero(n, 1);
-  Eigen::ArrayXd x(n), me(n);
-  for (std::size_t i = 0; i < delta_.size(); ++i) {
-    const auto ii = static_cast<Index>(i);
-    const double coef = xi(nf + ii);
-    if (coef == 0) continue;
-    const double d = delta_[i];
-    x = pow_qd_.col(ii).array() * std::exp(-d * alpha(0));  // |qd/Omega_s|^delta
-    me = coef * multiplier_.array() * (-x).exp();           // xi_i * m * e
-    value.array() += me;
-    if (d1 != nullptr) d1->col(0).array() += d * me * x;
-    if (d2 != nullptr) d2->col(0).array() += d * d * me * x * (x - 1.0);
-  }
-}
-
-VectorXd JointStribeckLibrary::alpha_lower() const { return VectorXd::Constant(1, log_min_); }
-VectorXd JointStribeckLibrary::alpha_upper() const { return VectorXd::Constant(1, log_max_); }
-
 namespace {
 
 double sg(double K, double qd) {
@@ -404,92 +342,110 @@ double stacked_error(const JointModel& model, std::span<const JointData> recs) {
 
 }  // namespace
 
-JointSr3Result fit_joint_sr3(std::span<const JointData> train,
-                             std::span<const JointData> validation, const JointSr3Options& opt) {
-  const auto t_start = std::chrono::steady_clock::now();
+namespace {
+
+/// The stacked records, the library layout and the ranges the training data set.
+struct Sr3Problem {
+  Stacked tr, va;
+  Layout L;
+  Index r = 0;                    // candidate functions
+  std::size_t n = 0;              // training samples
+  double qd_max = 0;              // max |qd| of the training data [rad/s]
+  double om_min = 0, om_max = 0;  // the search range of Omega_s [rad/s]
+  double tau_norm = 0;            // ||tau|| of the training data [N m]
+};
+
+/// Check the options and the records, stack them and set the ranges.
+Sr3Problem prepare_problem(std::span<const JointData> train, std::span<const JointData> validation,
+                           const JointSr3Options& opt) {
   check_options(opt);
   if (train.empty()) throw FitError("sr3: no training data");
-  const Stacked tr = stack(train, "training");
-  const Stacked va = stack(validation, "validation");
-  JointSr3Result res;
-  const Layout L = make_layout(opt);
-  res.candidates = L.names;
-  const Index r = L.size();
-  const std::size_t n = tr.size();
-  if (n < static_cast<std::size_t>(10 * r))
-    throw FitError("sr3: too few training samples: " + std::to_string(n) + " for " +
-                   std::to_string(r) + " candidate functions (need at least 10 per function, " +
-                   std::to_string(10 * r) + ")");
-  const long reversals = count_reversals(tr.qd);
+  Sr3Problem P;
+  P.tr = stack(train, "training");
+  P.va = stack(validation, "validation");
+  P.L = make_layout(opt);
+  P.r = P.L.size();
+  P.n = P.tr.size();
+  if (P.n < static_cast<std::size_t>(10 * P.r))
+    throw FitError("sr3: too few training samples: " + std::to_string(P.n) + " for " +
+                   std::to_string(P.r) + " candidate functions (need at least 10 per function, " +
+                   std::to_string(10 * P.r) + ")");
+  const long reversals = count_reversals(P.tr.qd);
   if (reversals == 0)
     throw FitError(
         "sr3: no velocity reversal in the training data (qd never crosses from "
         "above +1 % to below -1 % of max|qd| or back): the Coulomb level and the "
         "presliding parameters sigma0, sigma1 cannot be identified; record a motion "
         "that changes direction");
-  double qd_max = 0;
-  for (const double v : tr.qd) qd_max = std::max(qd_max, std::abs(v));
-  const double om_min = opt.omega_s_min > 0 ? opt.omega_s_min : 1e-4 * qd_max;
-  const double om_max = opt.omega_s_max > 0 ? opt.omega_s_max : qd_max;
-  const double tau_norm = norm_of(tr.tau);
-  if (!(tau_norm > 0)) throw FitError("sr3: the training torque is zero everywhere");
+  for (const double v : P.tr.qd) P.qd_max = std::max(P.qd_max, std::abs(v));
+  P.om_min = opt.omega_s_min > 0 ? opt.omega_s_min : 1e-4 * P.qd_max;
+  P.om_max = opt.omega_s_max > 0 ? opt.omega_s_max : P.qd_max;
+  P.tau_norm = norm_of(P.tr.tau);
+  if (!(P.tau_norm > 0)) throw FitError("sr3: the training torque is zero everywhere");
+  return P;
+}
 
-  // ---- step-1 samples: |qd| >= floor; AIC observations: validation data, or held-out blocks ----
-  const double floor_v = opt.static_velocity_floor >= 0 ? opt.static_velocity_floor
-                                                        : -opt.static_velocity_floor * qd_max;
-  res.static_velocity_floor = floor_v;
-  const auto sliding = [floor_v](double v) { return std::abs(v) >= floor_v; };
-  const int m =
-      opt.aic_observations > 0 ? opt.aic_observations : std::max(40, static_cast<int>(r) + 10);
-  res.aic_observations = m;
-  std::vector<std::size_t> fit_rows, val_rows;
-  const Stacked* val_src = &va;
-  if (va.size() == 0) {
+/// Step 1's samples (|qd| >= floor) and its AIC observations: the validation data, or
+/// interleaved blocks held out from the training data.
+struct Step1Rows {
+  std::vector<std::size_t> fit, val;
+  const Stacked* val_src = nullptr;  // the records val indexes
+  int m = 0;                         // AIC observations
+  double floor_v = 0;                // [rad/s]
+  bool sliding(double v) const { return std::abs(v) >= floor_v; }
+};
+
+Step1Rows step1_rows(const Sr3Problem& P, const JointSr3Options& opt, JointSr3Result& res) {
+  Step1Rows s;
+  s.floor_v = opt.static_velocity_floor >= 0 ? opt.static_velocity_floor
+                                             : -opt.static_velocity_floor * P.qd_max;
+  res.static_velocity_floor = s.floor_v;
+  s.m = opt.aic_observations > 0 ? opt.aic_observations : std::max(40, static_cast<int>(P.r) + 10);
+  res.aic_observations = s.m;
+  s.val_src = &P.va;
+  if (P.va.size() == 0) {
     res.held_out = true;
-    const std::size_t blocks = 2 * static_cast<std::size_t>(m);
-    if (n < 10 * blocks)
+    const std::size_t blocks = 2 * static_cast<std::size_t>(s.m);
+    if (P.n < 10 * blocks)
       throw FitError(
-          "sr3: too few training samples to hold out AIC observations: " + std::to_string(n) +
+          "sr3: too few training samples to hold out AIC observations: " + std::to_string(P.n) +
           " (need 10 per block, " + std::to_string(blocks) + " blocks; or pass validation data)");
-    for (std::size_t k = 0; k < n; ++k)
-      if (sliding(tr.qd[k])) ((k * blocks / n) % 2 == 0 ? fit_rows : val_rows).push_back(k);
-    val_src = &tr;
+    for (std::size_t k = 0; k < P.n; ++k)
+      if (s.sliding(P.tr.qd[k])) ((k * blocks / P.n) % 2 == 0 ? s.fit : s.val).push_back(k);
+    s.val_src = &P.tr;
     res.warnings.push_back("no validation data: the AIC observations of step 1 are " +
-                           std::to_string(m) +
+                           std::to_string(s.m) +
                            " interleaved blocks held out from the training "
                            "data (half of it); pass validation records for an independent "
                            "model selection");
   } else {
-    for (std::size_t k = 0; k < n; ++k)
-      if (sliding(tr.qd[k])) fit_rows.push_back(k);
-    for (std::size_t k = 0; k < va.size(); ++k)
-      if (sliding(va.qd[k])) val_rows.push_back(k);
+    for (std::size_t k = 0; k < P.n; ++k)
+      if (s.sliding(P.tr.qd[k])) s.fit.push_back(k);
+    for (std::size_t k = 0; k < P.va.size(); ++k)
+      if (s.sliding(P.va.qd[k])) s.val.push_back(k);
   }
-  res.static_samples = static_cast<long>(fit_rows.size());
-  if (fit_rows.size() < static_cast<std::size_t>(10 * r))
-    throw FitError("sr3: too few samples for step 1: " + std::to_string(fit_rows.size()) +
-                   " with |qd| >= " + format_number(floor_v) + " rad/s for " + std::to_string(r) +
-                   " candidate functions (need at least 10 per function)");
-  if (val_rows.size() < static_cast<std::size_t>(m))
-    throw FitError("sr3: too few validation samples with |qd| >= " + format_number(floor_v) +
-                   " rad/s: " + std::to_string(val_rows.size()) + " for " + std::to_string(m) +
+  res.static_samples = static_cast<long>(s.fit.size());
+  if (s.fit.size() < static_cast<std::size_t>(10 * P.r))
+    throw FitError("sr3: too few samples for step 1: " + std::to_string(s.fit.size()) +
+                   " with |qd| >= " + format_number(s.floor_v) + " rad/s for " +
+                   std::to_string(P.r) + " candidate functions (need at least 10 per function)");
+  if (s.val.size() < static_cast<std::size_t>(s.m))
+    throw FitError("sr3: too few validation samples with |qd| >= " + format_number(s.floor_v) +
+                   " rad/s: " + std::to_string(s.val.size()) + " for " + std::to_string(s.m) +
                    " AIC observations");
+  return s;
+}
 
-  // ---- step 1: SR3 + Newton on Omega_s over the lambda grid, AIC selection ----
-  const std::vector<double> qd_fit = gather(tr.qd, fit_rows);
-  const std::vector<double> qd_val = gather(val_src->qd, val_rows);
-  const auto multiplier = [&](const std::vector<double>& qd) {
-    VectorXd mlt(static_cast<Index>(qd.size()));
-    for (std::size_t k = 0; k < qd.size(); ++k) mlt(static_cast<Index>(k)) = sg(opt.K, qd[k]);
-    return mlt;
-  };
-  const JointStribeckLibrary lib_fit(fixed_columns(tr, fit_rows, L, opt.K), qd_fit,
-                                     multiplier(qd_fit), opt.delta, om_min, om_max);
-  const JointStribeckLibrary lib_val(fixed_columns(*val_src, val_rows, L, opt.K), qd_val,
-                                     multiplier(qd_val), opt.delta, om_min, om_max);
-  const VectorXd y_fit = to_vec(gather(tr.tau, fit_rows));
-  const VectorXd y_val = to_vec(gather(val_src->tau, val_rows));
+/// sg(K, qd) at every sample: the Coulomb column and the Stribeck columns' multiplier.
+VectorXd coulomb_multiplier(const std::vector<double>& qd, double K) {
+  VectorXd mlt(static_cast<Index>(qd.size()));
+  for (std::size_t k = 0; k < qd.size(); ++k) mlt(static_cast<Index>(k)) = sg(K, qd[k]);
+  return mlt;
+}
 
+/// The lambda grid, sorted, without repeats: the options', or 36 thresholds
+/// sqrt(2 nu lambda) log-spaced from 1e-4 to 0.3.
+std::vector<double> lambda_grid(const JointSr3Options& opt) {
   std::vector<double> grid = opt.lambda;
   if (grid.empty()) {
     const int nt = 36;
@@ -500,33 +456,46 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
   }
   std::sort(grid.begin(), grid.end());
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  return grid;
+}
 
+/// Step 1's SR3 options: debiased, the rigid body and Coulomb columns protected on request.
+Sr3Options step1_options(const JointSr3Options& opt, const Layout& L) {
   Sr3Options so = opt.sr3;
   so.debias = true;
-  so.protect.assign(static_cast<std::size_t>(r), false);
+  so.protect.assign(static_cast<std::size_t>(L.size()), false);
   if (opt.protect_rigid_and_coulomb) {
     for (Index j = 0; j < L.first_visc; ++j) so.protect[static_cast<std::size_t>(j)] = true;
     so.protect[static_cast<std::size_t>(L.coulomb)] = true;
   }
-  // runs[l][s]: lambda l, Omega_s start s. Each start's path runs from the largest lambda
-  // (sparsest model, W = 0) down, warm-started from the previous lambda: warm starts from a dense
-  // solution would keep its large, cancelling coefficients of collinear columns alive. Once two
-  // paths arrive at the same state (support, W and Omega_s within 1e-9 relative), their later
-  // runs are identical and the later path reuses the earlier one's results.
+  return so;
+}
+
+/// SR3 along the lambda grid from every Omega_s start: runs[l][s].
+/// Each start's path runs from the largest lambda (sparsest model, W = 0) down, warm-started
+/// from the previous lambda: warm starts from a dense solution would keep its large, cancelling
+/// coefficients of collinear columns alive. Once two paths arrive at the same state (support, W
+/// and Omega_s within 1e-9 relative), their later runs are identical and the later path reuses
+/// the earlier one's results.
+std::vector<std::vector<Sr3Result>> lambda_paths(const JointStribeckLibrary& lib_fit,
+                                                 const VectorXd& y_fit,
+                                                 const std::vector<double>& grid, Sr3Options so,
+                                                 const Sr3Problem& P, const JointSr3Options& opt,
+                                                 JointSr3Result& res) {
   std::vector<double> omega0 = opt.omega_s_init;
   if (omega0.empty())
-    for (const double f : {1e-3, 3e-3, 1e-2, 3e-2, 1e-1}) omega0.push_back(f * qd_max);
+    for (const double f : {1e-3, 3e-3, 1e-2, 3e-2, 1e-1}) omega0.push_back(f * P.qd_max);
   const std::size_t ns0 = omega0.size();
   std::vector<std::vector<Sr3Result>> runs(grid.size(), std::vector<Sr3Result>(ns0));
   std::vector<Sr3Start> starts(ns0);
   std::vector<std::size_t> same_as(ns0);
   for (std::size_t s = 0; s < ns0; ++s) {
-    const double w0 = std::clamp(omega0[s], om_min, om_max);
+    const double w0 = std::clamp(omega0[s], P.om_min, P.om_max);
     if (w0 != omega0[s])
       res.warnings.push_back("initial Omega_s " + format_number(omega0[s]) +
                              " rad/s is outside "
                              "the search range [" +
-                             format_number(om_min) + ", " + format_number(om_max) +
+                             format_number(P.om_min) + ", " + format_number(P.om_max) +
                              "] rad/s; started from " + format_number(w0));
     starts[s].alpha = VectorXd::Constant(1, std::log(w0));
     same_as[s] = s;
@@ -557,37 +526,47 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
       }
     }
   }
-  const double yf2 = y_fit.squaredNorm();
-  const auto build_structure = [&](const std::vector<bool>& act) {
-    Structure st;
-    for (int i = 0; i < L.nv; ++i)
-      if (act[static_cast<std::size_t>(L.first_visc + i)]) st.visc.push_back(i + 1);
-    for (int i = 0; i < L.ns; ++i)
-      if (act[static_cast<std::size_t>(L.first_stribeck + i)])
-        st.delta.push_back(opt.delta[static_cast<std::size_t>(i)]);
-    return st;
-  };
-  // The model of a step-1 coefficient vector.
-  const auto static_model_of = [&](const VectorXd& xi, const std::vector<bool>& act,
-                                   double Omega_s) {
-    JointModel jm;
-    jm.structure = opt.structure;
-    jm.I = xi(L.qdd);
-    if (L.cos >= 0) jm.mgCx = xi(L.cos);
-    if (L.sin >= 0) jm.mgCy = -xi(L.sin);
-    if (L.one >= 0) jm.offset = xi(L.one);
-    const Structure st = build_structure(act);
-    std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
-    for (int i = 0; i < L.nv; ++i) cv[static_cast<std::size_t>(i)] = xi(L.first_visc + i);
-    std::vector<double> Fs;
-    for (int i = 0; i < L.ns; ++i)
-      if (act[static_cast<std::size_t>(L.first_stribeck + i)])
-        Fs.push_back(xi(L.first_stribeck + i));
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    jm.friction = lugre_params(st, xi(L.coulomb), Fs, Omega_s, cv, nan, nan, opt.K);
-    return jm;
-  };
+  return runs;
+}
 
+/// The friction structure of a step-1 support.
+Structure build_structure(const Layout& L, const JointSr3Options& opt,
+                          const std::vector<bool>& act) {
+  Structure st;
+  for (int i = 0; i < L.nv; ++i)
+    if (act[static_cast<std::size_t>(L.first_visc + i)]) st.visc.push_back(i + 1);
+  for (int i = 0; i < L.ns; ++i)
+    if (act[static_cast<std::size_t>(L.first_stribeck + i)])
+      st.delta.push_back(opt.delta[static_cast<std::size_t>(i)]);
+  return st;
+}
+
+/// The model of a step-1 coefficient vector.
+JointModel static_model_of(const Layout& L, const JointSr3Options& opt, const VectorXd& xi,
+                           const std::vector<bool>& act, double Omega_s) {
+  JointModel jm;
+  jm.structure = opt.structure;
+  jm.I = xi(L.qdd);
+  if (L.cos >= 0) jm.mgCx = xi(L.cos);
+  if (L.sin >= 0) jm.mgCy = -xi(L.sin);
+  if (L.one >= 0) jm.offset = xi(L.one);
+  const Structure st = build_structure(L, opt, act);
+  std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
+  for (int i = 0; i < L.nv; ++i) cv[static_cast<std::size_t>(i)] = xi(L.first_visc + i);
+  std::vector<double> Fs;
+  for (int i = 0; i < L.ns; ++i)
+    if (act[static_cast<std::size_t>(L.first_stribeck + i)]) Fs.push_back(xi(L.first_stribeck + i));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  jm.friction = lugre_params(st, xi(L.coulomb), Fs, Omega_s, cv, nan, nan, opt.K);
+  return jm;
+}
+
+/// One row of the scan per lambda: its best start (lowest SR3 objective), the AIC of its
+/// prediction of the AIC observations and whether its static model is an admissible LuGre g.
+void fill_scan(JointSr3Result& res, const std::vector<std::vector<Sr3Result>>& runs,
+               const std::vector<double>& grid, const Sr3Options& so, double yf2,
+               const JointStribeckLibrary& lib_val, const VectorXd& y_val, int m,
+               const Sr3Problem& P, const JointSr3Options& opt) {
   res.scan.resize(grid.size());
   for (std::size_t l = 0; l < grid.size(); ++l) {
     std::size_t best = 0;
@@ -608,7 +587,7 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     row.start = static_cast<int>(best);
     row.Omega_s = std::exp(rr.alpha(0));
     row.n_active = rr.num_active();
-    row.n_zero = static_cast<int>(r) - row.n_active;
+    row.n_zero = static_cast<int>(P.r) - row.n_active;
     row.xi.assign(rr.xi.data(), rr.xi.data() + rr.xi.size());
     row.active = rr.active;
     row.train_rel_error = std::sqrt(rr.rss / yf2);
@@ -619,9 +598,14 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     row.validation_rss =
         opt.aic_residual == AicResidual::absolute ? e.lpNorm<1>() : e.squaredNorm();
     row.aic = aic_value(row.n_active, m, row.validation_rss);
-    const JointModel jm = static_model_of(rr.xi, rr.active, row.Omega_s);
+    const JointModel jm = static_model_of(P.L, opt, rr.xi, rr.active, row.Omega_s);
     row.admissible = Lu::g_min(std::get<Lu::Params>(jm.friction)) > 0;
   }
+}
+
+/// The admissible lambda of the lowest AIC; aic_r of every row; a minimum on an edge of the
+/// grid (and not on a plateau reaching inside) is said: extend the grid.
+std::size_t choose_lambda(JointSr3Result& res, const std::vector<double>& grid, int m) {
   double aic_min = std::numeric_limits<double>::infinity();
   std::size_t chosen = grid.size();
   for (std::size_t l = 0; l < grid.size(); ++l) {
@@ -640,7 +624,6 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
         " observations); try model B (K > 0), fewer delta values or a wider lambda "
         "grid");
   for (auto& row : res.scan) row.aic_r = row.aic - aic_min;
-  // The minimum on an edge of the grid (and not on a plateau reaching inside): extend the grid.
   const auto same_aic = [&](std::size_t l) {
     return std::abs(res.scan[l].aic - aic_min) <= 1e-9 * std::abs(aic_min);
   };
@@ -650,262 +633,349 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
         "grid towards 0");
   if (grid.size() > 1 && same_aic(grid.size() - 1) && !same_aic(grid.size() - 2))
     res.warnings.push_back("the AIC minimum is at the largest lambda of the grid: extend the grid");
+  return chosen;
+}
+
+/// Step 1 (SR3 + Newton on Omega_s over the lambda grid, AIC selection): fills res.scan,
+/// chosen, lambda, active and static_model; returns the chosen run.
+Sr3Result step1(const Sr3Problem& P, const JointSr3Options& opt, JointSr3Result& res) {
+  const Step1Rows rows = step1_rows(P, opt, res);
+  const std::vector<double> qd_fit = gather(P.tr.qd, rows.fit);
+  const std::vector<double> qd_val = gather(rows.val_src->qd, rows.val);
+  const JointStribeckLibrary lib_fit(fixed_columns(P.tr, rows.fit, P.L, opt.K), qd_fit,
+                                     coulomb_multiplier(qd_fit, opt.K), opt.delta, P.om_min,
+                                     P.om_max);
+  const JointStribeckLibrary lib_val(fixed_columns(*rows.val_src, rows.val, P.L, opt.K), qd_val,
+                                     coulomb_multiplier(qd_val, opt.K), opt.delta, P.om_min,
+                                     P.om_max);
+  const VectorXd y_fit = to_vec(gather(P.tr.tau, rows.fit));
+  const VectorXd y_val = to_vec(gather(rows.val_src->tau, rows.val));
+  const std::vector<double> grid = lambda_grid(opt);
+  const Sr3Options so = step1_options(opt, P.L);
+  const std::vector<std::vector<Sr3Result>> runs =
+      lambda_paths(lib_fit, y_fit, grid, so, P, opt, res);
+  fill_scan(res, runs, grid, so, y_fit.squaredNorm(), lib_val, y_val, rows.m, P, opt);
+  const std::size_t chosen = choose_lambda(res, grid, rows.m);
   res.chosen = chosen;
   res.lambda = grid[chosen];
   const JointSr3ScanRow& crow = res.scan[chosen];
-  const Sr3Result crun =
-      runs[chosen][static_cast<std::size_t>(crow.start)];  // copy: runs is freed below
+  Sr3Result crun = runs[chosen][static_cast<std::size_t>(crow.start)];
   if (!crun.converged)
     res.warnings.push_back(
         "SR3 at the chosen lambda did not converge within the iteration "
         "limits (sr3.max_iterations, sr3.max_alpha_rounds)");
-  for (Index j = 0; j < r; ++j)
+  for (Index j = 0; j < P.r; ++j)
     if (crow.active[static_cast<std::size_t>(j)])
-      res.active.push_back(L.names[static_cast<std::size_t>(j)]);
-  res.static_model = static_model_of(crun.xi, crow.active, crow.Omega_s);
-  const Structure st = build_structure(crow.active);
-  runs.clear();
+      res.active.push_back(P.L.names[static_cast<std::size_t>(j)]);
+  res.static_model = static_model_of(P.L, opt, crun.xi, crow.active, crow.Omega_s);
+  return crun;
+}
 
-  // ---- step 2, first outer iteration: rigid body + active friction, zdot = 0 (the static form:
-  // every training sample with |qd| >= floor) ----
-  const std::vector<std::size_t> rows_all = all_rows(n);
-  const MatrixXd F_all = fixed_columns(tr, rows_all, L, opt.K);
+/// Step 2, first outer iteration: rigid body + active friction with zdot = 0 (the static form:
+/// every training sample with |qd| >= floor), sigma0 the first start, sigma1 0. A refit that
+/// makes g inadmissible (collinear terms) keeps the step-1 model.
+JointModel step2_static_refit(const Sr3Problem& P, const JointSr3Options& opt, const Structure& st,
+                              const Sr3Result& crun, JointSr3Result& res) {
+  const Layout& L = P.L;
   std::vector<std::size_t> rows_static;
-  for (std::size_t k = 0; k < n; ++k)
-    if (sliding(tr.qd[k])) rows_static.push_back(k);
-  const std::vector<double> qd_static = gather(tr.qd, rows_static);
-  const std::vector<double> active_delta = st.delta;
+  for (std::size_t k = 0; k < P.n; ++k)
+    if (std::abs(P.tr.qd[k]) >= res.static_velocity_floor) rows_static.push_back(k);
+  const std::vector<double> qd_static = gather(P.tr.qd, rows_static);
   const auto nvis = static_cast<Index>(st.visc.size());
-  const auto nd = static_cast<Index>(active_delta.size());
-  Index n_rigid = L.first_visc;
-  {
-    const MatrixXd F_st = fixed_columns(tr, rows_static, L, opt.K);
-    MatrixXd fx(F_st.rows(), n_rigid + nvis + 1);
-    fx.leftCols(n_rigid) = F_st.leftCols(n_rigid);
-    for (Index i = 0; i < nvis; ++i)
-      fx.col(n_rigid + i) = F_st.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
-    fx.col(n_rigid + nvis) = F_st.col(L.coulomb);
-    const JointStribeckLibrary lib1(std::move(fx), qd_static, multiplier(qd_static), active_delta,
-                                    om_min, om_max);
-    Sr3Options s2 = opt.sr3;
-    s2.lambda = 0;
-    s2.protect.clear();
-    Sr3Start s2start;
-    s2start.alpha = crun.alpha;
-    const Sr3Result r1 = sr3(lib1, to_vec(gather(tr.tau, rows_static)), s2, s2start);
-    JointModel rb;
-    rb.structure = opt.structure;
-    rb.I = r1.xi(L.qdd);
-    if (L.cos >= 0) rb.mgCx = r1.xi(L.cos);
-    if (L.sin >= 0) rb.mgCy = -r1.xi(L.sin);
-    if (L.one >= 0) rb.offset = r1.xi(L.one);
-    res.model = rb;
-    std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
-    for (Index i = 0; i < nvis; ++i)
-      cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = r1.xi(n_rigid + i);
-    std::vector<double> Fs(static_cast<std::size_t>(nd));
-    for (Index i = 0; i < nd; ++i) Fs[static_cast<std::size_t>(i)] = r1.xi(n_rigid + nvis + 1 + i);
-    res.model.friction = lugre_params(st, r1.xi(n_rigid + nvis), Fs, std::exp(r1.alpha(0)), cv,
-                                      opt.sigma0_init.front(), 0.0, opt.K);
-  }
-  if (!(Lu::g_min(std::get<Lu::Params>(res.model.friction)) > 0)) {
-    // The refit on all training samples made g inadmissible (collinear terms): keep step 1.
+  const auto nd = static_cast<Index>(st.delta.size());
+  const Index n_rigid = L.first_visc;
+  const MatrixXd F_st = fixed_columns(P.tr, rows_static, L, opt.K);
+  MatrixXd fx(F_st.rows(), n_rigid + nvis + 1);
+  fx.leftCols(n_rigid) = F_st.leftCols(n_rigid);
+  for (Index i = 0; i < nvis; ++i)
+    fx.col(n_rigid + i) = F_st.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
+  fx.col(n_rigid + nvis) = F_st.col(L.coulomb);
+  const JointStribeckLibrary lib1(std::move(fx), qd_static, coulomb_multiplier(qd_static, opt.K),
+                                  st.delta, P.om_min, P.om_max);
+  Sr3Options s2 = opt.sr3;
+  s2.lambda = 0;
+  s2.protect.clear();
+  Sr3Start s2start;
+  s2start.alpha = crun.alpha;
+  const Sr3Result r1 = sr3(lib1, to_vec(gather(P.tr.tau, rows_static)), s2, s2start);
+  JointModel model;
+  model.structure = opt.structure;
+  model.I = r1.xi(L.qdd);
+  if (L.cos >= 0) model.mgCx = r1.xi(L.cos);
+  if (L.sin >= 0) model.mgCy = -r1.xi(L.sin);
+  if (L.one >= 0) model.offset = r1.xi(L.one);
+  std::vector<double> cv(static_cast<std::size_t>(Lu::kMaxViscous), 0.0);
+  for (Index i = 0; i < nvis; ++i)
+    cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = r1.xi(n_rigid + i);
+  std::vector<double> Fs(static_cast<std::size_t>(nd));
+  for (Index i = 0; i < nd; ++i) Fs[static_cast<std::size_t>(i)] = r1.xi(n_rigid + nvis + 1 + i);
+  model.friction = lugre_params(st, r1.xi(n_rigid + nvis), Fs, std::exp(r1.alpha(0)), cv,
+                                opt.sigma0_init.front(), 0.0, opt.K);
+  if (!(Lu::g_min(std::get<Lu::Params>(model.friction)) > 0)) {
     res.warnings.push_back(
         "step 2 (first iteration) on all training samples gave g <= 0 at "
         "some velocity; the step-1 model is used instead");
     const JointModel sm = res.static_model;
-    res.model = sm;
+    model = sm;
     Lu::Params pm = std::get<Lu::Params>(sm.friction);
     pm.sigma0 = opt.sigma0_init.front();
     pm.sigma1 = 0;
-    res.model.friction = pm;
+    model.friction = pm;
   }
-  const JointModel rigid_model = res.model;
-  const Lu::Params p_step1 = std::get<Lu::Params>(rigid_model.friction);
-  if (!g_positive_on(p_step1, tr.qd))
-    throw FitError("sr3: the static friction has g(qd) <= 0 at a training velocity (Fc = " +
-                   format_number(p_step1.Fc) +
-                   "): not a valid LuGre g; try model B (K > 0) or a larger "
-                   "lambda");
-  std::vector<double> y_f(n);  // tau minus the rigid body (fixed from here on)
-  for (std::size_t k = 0; k < n; ++k) y_f[k] = tr.tau[k] - rigid(rigid_model, tr.q[k], tr.qdd[k]);
-  const VectorXd y_fv = to_vec(y_f);
+  return model;
+}
 
-  // ---- steps 2-3 from every initial sigma0 ----
-  std::vector<double> z, zdot;
-  std::vector<Lu::Params> finals;
-  const auto run_start = [&](std::size_t s, double sigma0_start) {
-    JointSr3StartSummary sum;
-    sum.sigma0_init = sigma0_start;
-    Lu::Params p = p_step1;
-    p.sigma0 = sigma0_start;
-    p.sigma1 = 0;
-    double prev_sigma0 = p.sigma0, prev_error = std::numeric_limits<double>::infinity();
-    for (int o = 1; o <= opt.max_outer; ++o) {
-      sum.outer_iterations = o;
-      if (o > 1) {
-        // Step 2 (eq. 16) with z, zdot of the previous step 3 and P = sigma0 z / g_prev.
-        const RateTable rt = rate_table(p, tr);
-        integrate_z(rt, tr, p.sigma0, z, zdot);
-        VectorXd P(static_cast<Index>(n));
-        for (std::size_t k = 0; k < n; ++k) P(static_cast<Index>(k)) = p.sigma0 * z[k] / rt.g[k];
-        MatrixXd fx(static_cast<Index>(n), nvis + 2);
-        for (Index i = 0; i < nvis; ++i)
-          fx.col(i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
-        fx.col(nvis) = P;
-        fx.col(nvis + 1) = to_vec(zdot);
-        const JointStribeckLibrary lib2(std::move(fx), tr.qd, P, active_delta, om_min, om_max);
-        Sr3Options s2 = opt.sr3;
-        s2.lambda = 0;
-        s2.protect.clear();
-        Sr3Start s2start;
-        s2start.alpha = VectorXd::Constant(1, std::log(p.Omega_s));
-        const Sr3Result r2 = sr3(lib2, y_fv, s2, s2start);
-        Lu::Params q = p;
-        q.Fc = r2.xi(nvis);
-        for (Index i = 0; i < nd; ++i) q.Fs[static_cast<std::size_t>(i)] = r2.xi(nvis + 2 + i);
-        q.Omega_s = std::exp(r2.alpha(0));
-        if (Lu::g_min(q) > 0 && g_positive_on(q, tr.qd)) {
-          p.Fc = q.Fc;
-          p.Fs = q.Fs;
-          p.Omega_s = q.Omega_s;
-        } else {
-          ++sum.rejected_step2;  // g would not be a valid LuGre g: keep the previous one
-        }
-      }
-      // Step 3 (eq. 17-19): inner loop on sigma0 (g fixed).
-      const RateTable rt = rate_table(p, tr);
-      double best_err = std::numeric_limits<double>::infinity();
-      Lu::Params best = p;
-      double sigma0_j = p.sigma0;
-      double last_err = std::numeric_limits<double>::infinity();
-      double prev_accepted = std::numeric_limits<double>::infinity();
-      for (int j = 1; j <= opt.max_inner; ++j) {
-        Lu::Params pj = p;
-        pj.sigma0 = sigma0_j;
-        integrate_z(rt, tr, sigma0_j, z, zdot);
-        MatrixXd th(static_cast<Index>(n), 2 + nvis);
-        for (std::size_t k = 0; k < n; ++k) {
-          th(static_cast<Index>(k), 0) = sigma0_j * z[k];
-          th(static_cast<Index>(k), 1) = sigma0_j * zdot[k];
-        }
-        for (Index i = 0; i < nvis; ++i)
-          th.col(2 + i) = F_all.col(L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
-        const VectorXd xi =
-            least_squares_on(th, y_fv, std::vector<bool>(static_cast<std::size_t>(2 + nvis), true));
-        const double err = (th * xi - y_fv).norm();
-        JointSr3Iteration it;
-        it.start = static_cast<int>(s);
-        it.outer = o;
-        it.inner = j;
-        it.rel_error = err / tau_norm;
-        it.xi_u = xi(0);
-        it.sigma0 = sigma0_j;
-        it.sigma1 = sigma0_j * xi(1);
-        it.Omega_s = p.Omega_s;
-        it.Fc = p.Fc;
-        const bool rose = j > 1 && err > last_err;
-        it.accepted = !rose;
-        res.history.push_back(it);
-        if (rose) break;
-        last_err = err;
-        best_err = err;
-        best = pj;
-        best.sigma1 = it.sigma1;
-        best.cv.fill(0);
-        for (Index i = 0; i < nvis; ++i)
-          best.cv[static_cast<std::size_t>(st.visc[static_cast<std::size_t>(i)] - 1)] = xi(2 + i);
-        if (std::abs(xi(0) - 1.0) < opt.inner_tolerance) break;
-        if (j > 1 && prev_accepted - err < opt.inner_min_decrease * prev_accepted) break;
-        prev_accepted = err;
-        const double next = sigma0_j * xi(0);  // eq. 18
-        if (!(next > 0) || !std::isfinite(next)) {
-          res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) +
-                                 ", outer iteration " + std::to_string(o) + ": xi_u = " +
-                                 format_number(xi(0)) + " gives sigma0 <= 0; inner loop stopped");
-          break;
-        }
-        sigma0_j = next;
-      }
-      p = best;
-      const double d_sigma0 = std::abs(p.sigma0 - prev_sigma0) / prev_sigma0;
-      const double d_err = std::isfinite(prev_error) ? std::abs(best_err - prev_error) / prev_error
-                                                     : std::numeric_limits<double>::infinity();
-      prev_sigma0 = p.sigma0;
-      prev_error = best_err;
-      if (o > 1 && d_sigma0 < opt.outer_tolerance && d_err < opt.outer_tolerance) {
-        sum.converged = true;
-        break;
-      }
-    }
-    sum.sigma0 = p.sigma0;
-    sum.sigma1 = p.sigma1;  // the estimate; the model gets max(sigma1, 0) (LuGre: sigma1 >= 0)
-    p.sigma1 = std::max(p.sigma1, 0.0);
-    JointModel mdl = rigid_model;
-    mdl.friction = p;
-    sum.rel_error = stacked_error(mdl, train) / tau_norm;
-    if (!sum.converged)
-      res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) +
-                             ": the outer loop did not converge in " +
-                             std::to_string(opt.max_outer) + " iterations");
-    if (sum.rejected_step2 > 0)
-      res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) + ": " +
-                             std::to_string(sum.rejected_step2) +
-                             " step-2 updates gave g <= 0 at some velocity (Fc + the negative "
-                             "Stribeck levels <= 0) and were not applied (g kept)");
-    res.starts.push_back(sum);
-    finals.push_back(p);
-  };
-  for (std::size_t s = 0; s < opt.sigma0_init.size(); ++s) run_start(s, opt.sigma0_init[s]);
-  // A best start at an edge of the sigma0 grid: the grid is extended by factors of 10 beyond
-  // that edge (at most twice, as long as the new start wins), and an estimate still at the edge
-  // is flagged.
-  const auto best_of = [&] {
-    std::size_t b = 0;
-    for (std::size_t k = 1; k < res.starts.size(); ++k)
-      if (res.starts[k].rel_error < res.starts[b].rel_error) b = k;
-    return b;
-  };
-  const double grid_lo = *std::min_element(opt.sigma0_init.begin(), opt.sigma0_init.end());
-  const double grid_hi = *std::max_element(opt.sigma0_init.begin(), opt.sigma0_init.end());
-  double edge_lo = grid_lo, edge_hi = grid_hi;
-  bool sigma0_at_edge = false, sigma0_flat = false;
-  if (opt.sigma0_init.size() > 1) {
-    for (int ext = 0; ext < 2; ++ext) {
-      const double start = res.starts[best_of()].sigma0_init;
-      if (start != edge_lo && start != edge_hi) break;
-      const double next = start == edge_hi ? 10 * edge_hi : edge_lo / 10;
-      (start == edge_hi ? edge_hi : edge_lo) = next;
-      run_start(res.starts.size(), next);
-    }
-    const double start = res.starts[best_of()].sigma0_init;
-    sigma0_at_edge = start == edge_lo || start == edge_hi;
-    // A flat objective: starts that span the grid end with nearly the same error.
-    double emin = res.starts[0].rel_error, emax = emin, smin = res.starts[0].sigma0, smax = smin;
-    for (const auto& st0 : res.starts) {
-      emin = std::min(emin, st0.rel_error);
-      emax = std::max(emax, st0.rel_error);
-      smin = std::min(smin, st0.sigma0);
-      smax = std::max(smax, st0.sigma0);
-    }
-    sigma0_flat = smax > 10 * smin && emax <= emin * (1 + 1e-3);
-    if (sigma0_flat)
-      res.warnings.push_back(
-          "sigma0 is not determined by this record: the training torque error changes by " +
-          format_number(100 * (emax / emin - 1)) + " % over sigma0 from " + format_number(smin) +
-          " to " + format_number(smax) +
-          " N m/rad; sigma0 and sigma1 are reported but not trustworthy "
-          "(record motion with slow reversals to excite the presliding regime)");
-    if (sigma0_at_edge)
-      res.warnings.push_back(
-          "sigma0: the best start is at the edge of the start grid even after extending it to [" +
-          format_number(edge_lo) + ", " + format_number(edge_hi) +
-          "] N m/rad (sigma0 = " + format_number(res.starts[best_of()].sigma0) +
-          "): the record does not determine the bristle stiffness; do not trust sigma0 and sigma1");
+/// What steps 2-3 share over the starts: the rigid body fixed by the first step 2, the friction
+/// structure and the training torque without the rigid body.
+struct Steps23 {
+  Steps23(const Sr3Problem& problem, const JointSr3Options& options,
+          std::span<const JointData> records, Structure structure)
+      : P(problem), opt(options), train(records), st(std::move(structure)) {}
+  const Sr3Problem& P;
+  const JointSr3Options& opt;
+  std::span<const JointData> train;
+  Structure st;
+  JointModel rigid_model;
+  Lu::Params p_step1;
+  MatrixXd F_all;               // fixed step-1 columns at every training sample
+  VectorXd y_f;                 // tau minus the rigid body [N m]
+  std::vector<double> z, zdot;  // scratch: the bristle state along the records
+  /// The fixed column of the i-th active viscous power.
+  MatrixXd::ConstColXpr viscous_column(Index i) const {
+    return F_all.col(P.L.first_visc + st.visc[static_cast<std::size_t>(i)] - 1);
   }
-  std::size_t best_start = 0;
-  for (std::size_t s = 1; s < res.starts.size(); ++s)
-    if (res.starts[s].rel_error < res.starts[best_start].rel_error) best_start = s;
+};
+
+/// Step 2 (eq. 16) with z, zdot of the previous step 3 and P = sigma0 z / g_prev: Fc, Fs and
+/// Omega_s, applied only where g stays a valid LuGre g.
+void step2_update(Steps23& c, Lu::Params& p, JointSr3StartSummary& sum) {
+  const Stacked& tr = c.P.tr;
+  const std::size_t n = c.P.n;
+  const auto nvis = static_cast<Index>(c.st.visc.size());
+  const auto nd = static_cast<Index>(c.st.delta.size());
+  const RateTable rt = rate_table(p, tr);
+  integrate_z(rt, tr, p.sigma0, c.z, c.zdot);
+  VectorXd Pz(static_cast<Index>(n));
+  for (std::size_t k = 0; k < n; ++k) Pz(static_cast<Index>(k)) = p.sigma0 * c.z[k] / rt.g[k];
+  MatrixXd fx(static_cast<Index>(n), nvis + 2);
+  for (Index i = 0; i < nvis; ++i) fx.col(i) = c.viscous_column(i);
+  fx.col(nvis) = Pz;
+  fx.col(nvis + 1) = to_vec(c.zdot);
+  const JointStribeckLibrary lib2(std::move(fx), tr.qd, Pz, c.st.delta, c.P.om_min, c.P.om_max);
+  Sr3Options s2 = c.opt.sr3;
+  s2.lambda = 0;
+  s2.protect.clear();
+  Sr3Start s2start;
+  s2start.alpha = VectorXd::Constant(1, std::log(p.Omega_s));
+  const Sr3Result r2 = sr3(lib2, c.y_f, s2, s2start);
+  Lu::Params q = p;
+  q.Fc = r2.xi(nvis);
+  for (Index i = 0; i < nd; ++i) q.Fs[static_cast<std::size_t>(i)] = r2.xi(nvis + 2 + i);
+  q.Omega_s = std::exp(r2.alpha(0));
+  if (Lu::g_min(q) > 0 && g_positive_on(q, tr.qd)) {
+    p.Fc = q.Fc;
+    p.Fs = q.Fs;
+    p.Omega_s = q.Omega_s;
+  } else {
+    ++sum.rejected_step2;  // g would not be a valid LuGre g: keep the previous one
+  }
+}
+
+/// Step 3 (eq. 17-19): the inner loop on sigma0 with g fixed; p becomes the best accepted
+/// iterate. Returns its error ||theta xi - y_f||.
+double step3_inner(Steps23& c, Lu::Params& p, std::size_t s, int o, const JointSr3StartSummary& sum,
+                   JointSr3Result& res) {
+  const std::size_t n = c.P.n;
+  const auto nvis = static_cast<Index>(c.st.visc.size());
+  const RateTable rt = rate_table(p, c.P.tr);
+  double best_err = std::numeric_limits<double>::infinity();
+  Lu::Params best = p;
+  double sigma0_j = p.sigma0;
+  double last_err = std::numeric_limits<double>::infinity();
+  double prev_accepted = std::numeric_limits<double>::infinity();
+  for (int j = 1; j <= c.opt.max_inner; ++j) {
+    Lu::Params pj = p;
+    pj.sigma0 = sigma0_j;
+    integrate_z(rt, c.P.tr, sigma0_j, c.z, c.zdot);
+    MatrixXd th(static_cast<Index>(n), 2 + nvis);
+    for (std::size_t k = 0; k < n; ++k) {
+      th(static_cast<Index>(k), 0) = sigma0_j * c.z[k];
+      th(static_cast<Index>(k), 1) = sigma0_j * c.zdot[k];
+    }
+    for (Index i = 0; i < nvis; ++i) th.col(2 + i) = c.viscous_column(i);
+    const VectorXd xi =
+        least_squares_on(th, c.y_f, std::vector<bool>(static_cast<std::size_t>(2 + nvis), true));
+    const double err = (th * xi - c.y_f).norm();
+    JointSr3Iteration it;
+    it.start = static_cast<int>(s);
+    it.outer = o;
+    it.inner = j;
+    it.rel_error = err / c.P.tau_norm;
+    it.xi_u = xi(0);
+    it.sigma0 = sigma0_j;
+    it.sigma1 = sigma0_j * xi(1);
+    it.Omega_s = p.Omega_s;
+    it.Fc = p.Fc;
+    const bool rose = j > 1 && err > last_err;
+    it.accepted = !rose;
+    res.history.push_back(it);
+    if (rose) break;
+    last_err = err;
+    best_err = err;
+    best = pj;
+    best.sigma1 = it.sigma1;
+    best.cv.fill(0);
+    for (Index i = 0; i < nvis; ++i)
+      best.cv[static_cast<std::size_t>(c.st.visc[static_cast<std::size_t>(i)] - 1)] = xi(2 + i);
+    if (std::abs(xi(0) - 1.0) < c.opt.inner_tolerance) break;
+    if (j > 1 && prev_accepted - err < c.opt.inner_min_decrease * prev_accepted) break;
+    prev_accepted = err;
+    const double next = sigma0_j * xi(0);  // eq. 18
+    if (!(next > 0) || !std::isfinite(next)) {
+      res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) +
+                             ", outer iteration " + std::to_string(o) + ": xi_u = " +
+                             format_number(xi(0)) + " gives sigma0 <= 0; inner loop stopped");
+      break;
+    }
+    sigma0_j = next;
+  }
+  p = best;
+  return best_err;
+}
+
+/// Steps 2-3 from one initial sigma0 until sigma0 and the error settle: its summary goes to
+/// res.starts; returns its final parameters (sigma1 clipped at 0).
+Lu::Params run_start(Steps23& c, std::size_t s, double sigma0_start, JointSr3Result& res) {
+  JointSr3StartSummary sum;
+  sum.sigma0_init = sigma0_start;
+  Lu::Params p = c.p_step1;
+  p.sigma0 = sigma0_start;
+  p.sigma1 = 0;
+  double prev_sigma0 = p.sigma0, prev_error = std::numeric_limits<double>::infinity();
+  for (int o = 1; o <= c.opt.max_outer; ++o) {
+    sum.outer_iterations = o;
+    if (o > 1) step2_update(c, p, sum);
+    const double best_err = step3_inner(c, p, s, o, sum, res);
+    const double d_sigma0 = std::abs(p.sigma0 - prev_sigma0) / prev_sigma0;
+    const double d_err = std::isfinite(prev_error) ? std::abs(best_err - prev_error) / prev_error
+                                                   : std::numeric_limits<double>::infinity();
+    prev_sigma0 = p.sigma0;
+    prev_error = best_err;
+    if (o > 1 && d_sigma0 < c.opt.outer_tolerance && d_err < c.opt.outer_tolerance) {
+      sum.converged = true;
+      break;
+    }
+  }
+  sum.sigma0 = p.sigma0;
+  sum.sigma1 = p.sigma1;  // the estimate; the model gets max(sigma1, 0) (LuGre: sigma1 >= 0)
+  p.sigma1 = std::max(p.sigma1, 0.0);
+  JointModel mdl = c.rigid_model;
+  mdl.friction = p;
+  sum.rel_error = stacked_error(mdl, c.train) / c.P.tau_norm;
+  if (!sum.converged)
+    res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) +
+                           ": the outer loop did not converge in " +
+                           std::to_string(c.opt.max_outer) + " iterations");
+  if (sum.rejected_step2 > 0)
+    res.warnings.push_back("sigma0 start " + format_number(sum.sigma0_init) + ": " +
+                           std::to_string(sum.rejected_step2) +
+                           " step-2 updates gave g <= 0 at some velocity (Fc + the negative "
+                           "Stribeck levels <= 0) and were not applied (g kept)");
+  res.starts.push_back(sum);
+  return p;
+}
+
+/// The start of the lowest training error.
+std::size_t best_start_of(const JointSr3Result& res) {
+  std::size_t b = 0;
+  for (std::size_t k = 1; k < res.starts.size(); ++k)
+    if (res.starts[k].rel_error < res.starts[b].rel_error) b = k;
+  return b;
+}
+
+/// Whether sigma0 is at the edge of the start grid, or undetermined (flat error).
+struct Sigma0Check {
+  bool at_edge = false, flat = false;
+};
+
+/// Steps 2-3 from every initial sigma0. A best start at an edge of the sigma0 grid: the grid is
+/// extended by factors of 10 beyond that edge (at most twice, as long as the new start wins),
+/// and an estimate still at the edge is flagged; so is a flat objective (starts that span the
+/// grid end with nearly the same error).
+Sigma0Check run_starts(Steps23& c, std::vector<Lu::Params>& finals, JointSr3Result& res) {
+  const std::vector<double>& init = c.opt.sigma0_init;
+  for (std::size_t s = 0; s < init.size(); ++s) finals.push_back(run_start(c, s, init[s], res));
+  Sigma0Check out;
+  if (init.size() <= 1) return out;
+  double edge_lo = *std::min_element(init.begin(), init.end());
+  double edge_hi = *std::max_element(init.begin(), init.end());
+  for (int ext = 0; ext < 2; ++ext) {
+    const double start = res.starts[best_start_of(res)].sigma0_init;
+    if (start != edge_lo && start != edge_hi) break;
+    const double next = start == edge_hi ? 10 * edge_hi : edge_lo / 10;
+    (start == edge_hi ? edge_hi : edge_lo) = next;
+    finals.push_back(run_start(c, res.starts.size(), next, res));
+  }
+  const double start = res.starts[best_start_of(res)].sigma0_init;
+  out.at_edge = start == edge_lo || start == edge_hi;
+  double emin = res.starts[0].rel_error, emax = emin, smin = res.starts[0].sigma0, smax = smin;
+  for (const auto& st0 : res.starts) {
+    emin = std::min(emin, st0.rel_error);
+    emax = std::max(emax, st0.rel_error);
+    smin = std::min(smin, st0.sigma0);
+    smax = std::max(smax, st0.sigma0);
+  }
+  out.flat = smax > 10 * smin && emax <= emin * (1 + 1e-3);
+  if (out.flat)
+    res.flags.push_back(
+        {"sigma0", "undetermined", "", 100 * (emax / emin - 1),
+         "sigma0 is not determined by this record: the training torque error changes by " +
+             format_number(100 * (emax / emin - 1)) + " % over sigma0 from " + format_number(smin) +
+             " to " + format_number(smax) +
+             " N m/rad; sigma0 and sigma1 are reported but not trustworthy"});
+  if (out.at_edge)
+    res.flags.push_back(
+        {"sigma0", "limit", "", res.starts[best_start_of(res)].sigma0,
+         "sigma0: the best start is at the edge of the start grid even after extending it to [" +
+             format_number(edge_lo) + ", " + format_number(edge_hi) +
+             "] N m/rad (sigma0 = " + format_number(res.starts[best_start_of(res)].sigma0) +
+             "): the record does not determine the bristle stiffness; do not trust sigma0 and "
+             "sigma1"});
+  return out;
+}
+
+/// The static model's training error: rigid body + steady curve (zdot = 0).
+double static_rel_error(const JointModel& sm, const Sr3Problem& P) {
+  double e2 = 0;
+  for (std::size_t k = 0; k < P.n; ++k) {
+    const double e =
+        P.tr.tau[k] - rigid(sm, P.tr.q[k], P.tr.qdd[k]) - steady_friction(sm, P.tr.qd[k]);
+    e2 += e * e;
+  }
+  return std::sqrt(e2) / P.tau_norm;
+}
+
+/// The parameters without standard errors (sr3 gives none), sigma0 and sigma1 flagged.
+std::vector<ParameterEstimate> sr3_estimates(const JointModel& model, const Sigma0Check& s0) {
+  std::vector<ParameterEstimate> out;
+  for (const JointParameter& jp : joint_parameters(model)) {
+    if (jp.structural) continue;
+    ParameterEstimate e;
+    e.name = e.field = jp.name;
+    e.unit = jp.unit;
+    e.value = jp.value;
+    e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
+    e.at_limit = s0.at_edge && (jp.name == "sigma0" || jp.name == "sigma1");
+    e.undetermined = s0.flat && (jp.name == "sigma0" || jp.name == "sigma1");
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+/// The chosen start's model and errors, and what it cannot claim.
+void finish(JointSr3Result& res, const std::vector<Lu::Params>& finals, const Sigma0Check& s0,
+            const Sr3Problem& P, Index nd) {
+  const std::size_t best_start = best_start_of(res);
   res.chosen_start = best_start;
   const Lu::Params fp = finals[best_start];
   if (res.starts[best_start].sigma1 < 0)
@@ -913,16 +983,8 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
                            " N m s/rad is negative (not identifiable from this record); set to 0");
   res.model.friction = fp;
   res.rel_error = res.starts[best_start].rel_error;
-  {
-    double e2 = 0;  // the static model: rigid body + steady curve (zdot = 0)
-    for (std::size_t k = 0; k < n; ++k) {
-      const double e = tr.tau[k] - rigid(res.static_model, tr.q[k], tr.qdd[k]) -
-                       steady_friction(res.static_model, tr.qd[k]);
-      e2 += e * e;
-    }
-    res.static_rel_error = std::sqrt(e2) / tau_norm;
-  }
-  const double lo = std::log(om_min), hi = std::log(om_max);
+  res.static_rel_error = static_rel_error(res.static_model, P);
+  const double lo = std::log(P.om_min), hi = std::log(P.om_max);
   const auto on_bound = [&](double om) {
     return std::abs(std::log(om) - lo) < 1e-9 || std::abs(std::log(om) - hi) < 1e-9;
   };
@@ -930,18 +992,36 @@ JointSr3Result fit_joint_sr3(std::span<const JointData> train,
     res.warnings.push_back("Omega_s = " + format_number(fp.Omega_s) +
                            " rad/s is on a bound of its search "
                            "range [" +
-                           format_number(om_min) + ", " + format_number(om_max) + "] rad/s");
-  for (const JointParameter& jp : joint_parameters(res.model)) {
-    if (jp.structural) continue;
-    ParameterEstimate e;
-    e.name = e.field = jp.name;
-    e.unit = jp.unit;
-    e.value = jp.value;
-    e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
-    e.at_limit = sigma0_at_edge && (jp.name == "sigma0" || jp.name == "sigma1");
-    e.undetermined = sigma0_flat && (jp.name == "sigma0" || jp.name == "sigma1");
-    res.parameters.push_back(std::move(e));
-  }
+                           format_number(P.om_min) + ", " + format_number(P.om_max) + "] rad/s");
+  res.parameters = sr3_estimates(res.model, s0);
+}
+
+}  // namespace
+
+JointSr3Result fit_joint_sr3(std::span<const JointData> train,
+                             std::span<const JointData> validation, const JointSr3Options& opt) {
+  const auto t_start = std::chrono::steady_clock::now();
+  const Sr3Problem P = prepare_problem(train, validation, opt);
+  JointSr3Result res;
+  res.candidates = P.L.names;
+  const Sr3Result crun = step1(P, opt, res);
+  Steps23 c(P, opt, train, build_structure(P.L, opt, res.scan[res.chosen].active));
+  res.model = step2_static_refit(P, opt, c.st, crun, res);
+  c.rigid_model = res.model;
+  c.p_step1 = std::get<Lu::Params>(c.rigid_model.friction);
+  if (!g_positive_on(c.p_step1, P.tr.qd))
+    throw FitError("sr3: the static friction has g(qd) <= 0 at a training velocity (Fc = " +
+                   format_number(c.p_step1.Fc) +
+                   "): not a valid LuGre g; try model B (K > 0) or a larger "
+                   "lambda");
+  c.F_all = fixed_columns(P.tr, all_rows(P.n), P.L, opt.K);
+  std::vector<double> y_f(P.n);  // tau minus the rigid body (fixed from here on)
+  for (std::size_t k = 0; k < P.n; ++k)
+    y_f[k] = P.tr.tau[k] - rigid(c.rigid_model, P.tr.q[k], P.tr.qdd[k]);
+  c.y_f = to_vec(y_f);
+  std::vector<Lu::Params> finals;
+  const Sigma0Check s0 = run_starts(c, finals, res);
+  finish(res, finals, s0, P, static_cast<Index>(c.st.delta.size()));
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   return res;
 }

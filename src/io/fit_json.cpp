@@ -79,10 +79,10 @@ nlohmann::ordered_json fit_to_json(const identify::FitResult& r, const std::stri
   j["num_estimated"] = r.num_estimated;
   j["training"] = metrics_json(r.training);
   auto& val = j["validation"] = nlohmann::ordered_json::array();
-  for (const auto& [file, m] : validation) {
+  for (const auto& v : validation) {
     nlohmann::ordered_json vj;
-    vj["file"] = file;
-    vj["metrics"] = metrics_json(m);
+    vj["file"] = v.name;
+    vj["metrics"] = metrics_json(v.metrics);
     val.push_back(vj);
   }
   j["aicc"] = number(r.aicc);

@@ -125,7 +125,7 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
       double sum = 0;
       for (std::size_t k = 0; k < val_records.size(); ++k) {
         const identify::Metrics m = identify::evaluate(row.fit, val_records[k]);
-        row.validation.push_back({validation[k].name, m});
+        row.validation.push_back({validation[k].name, m, "", ""});  // warned above
         sum += m.rmse;
       }
       if (!val_records.empty()) row.validation_rmse = sum / static_cast<double>(val_records.size());

@@ -34,19 +34,24 @@ PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOpt
   return p;
 }
 
+std::string same_as_training(const NamedRecord& training, const NamedRecord& validation) {
+  const data::Record& a = training.record;
+  const data::Record& b = validation.record;
+  if (validation.name == training.name) return "the same file";
+  if (a.t == b.t && a.position == b.position && a.velocity == b.velocity &&
+      a.acceleration == b.acceleration && a.current == b.current && a.force == b.force)
+    return "the same samples";
+  return "";
+}
+
 std::vector<std::string> same_data_warnings(const NamedRecord& training,
                                             const std::vector<NamedRecord>& validation) {
-  const auto same_samples = [](const data::Record& a, const data::Record& b) {
-    return a.t == b.t && a.position == b.position && a.velocity == b.velocity &&
-           a.acceleration == b.acceleration && a.current == b.current && a.force == b.force;
-  };
   std::vector<std::string> out;
   for (const NamedRecord& v : validation) {
-    const bool same_name = v.name == training.name;
-    if (!same_name && !same_samples(v.record, training.record)) continue;
+    const std::string same = same_as_training(training, v);
+    if (same.empty()) continue;
     out.push_back("validation record " + v.name + " is the training record " + training.name +
-                  (same_name ? " (the same file)" : " (the same samples)") +
-                  ": its metrics measure the fit on its own data, not a validation");
+                  " (" + same + "): its metrics measure the fit on its own data, not a validation");
   }
   return out;
 }
@@ -161,8 +166,6 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
   progress.say("preprocessing: " + data::describe(options.preprocess) +
                " (training record: " + std::to_string(training.record.size()) + " samples read, " +
                std::to_string(out.training.size()) + " fitted)");
-  for (std::string& w : same_data_warnings(training, validation))
-    out.warnings.push_back(std::move(w));
 
   // Every validation record is prepared and checked before the fit: a record that cannot be
   // used is an error before the long work, not after it.
@@ -211,7 +214,8 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
 
   std::vector<NamedMetrics> metrics;
   for (std::size_t k = 0; k < validation.size(); ++k)
-    metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k])});
+    metrics.push_back({validation[k].name, identify::evaluate(result, val_records[k]),
+                       training.name, same_as_training(training, validation[k])});
   Simulated sim;
   if (early_by_velocity.valid()) {
     sim.prediction =

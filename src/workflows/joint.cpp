@@ -136,6 +136,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     s.model = s.idim->model;
     s.parameters = s.idim->parameters;
     s.reliability = s.idim->reliability;
+    s.flags = s.idim->flags;
     s.warnings.insert(s.warnings.end(), s.idim->warnings.begin(), s.idim->warnings.end());
   } else if (o.method == JointMethod::sr3 || (oe && o.init == JointInit::sr3)) {
     identify::JointSr3Options so = o.sr3;
@@ -143,6 +144,7 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     s.sr3 = identify::fit_joint_sr3(train_span, s.validation_data, so);
     s.model = s.sr3->model;
     s.parameters = s.sr3->parameters;
+    s.flags = s.sr3->flags;
     s.warnings.insert(s.warnings.end(), s.sr3->warnings.begin(), s.sr3->warnings.end());
     // The scan's candidates that cannot be chosen (joint_fit.json's "scan" marks each): a
     // detail of the search, not of the result.
@@ -199,23 +201,18 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
       };
       run.start_score = score(start);
       run.refined_score = score(refined);
+      run.start_position_rel = start.position.rel;
+      run.start_velocity_rel = start.velocity.rel;
+      run.refined_position_rel = refined.position.rel;
+      run.refined_velocity_rel = refined.velocity.rel;
       kept_eval = run.refined_score <= run.start_score ? refined : start;  // the kept model's
-      if (!(run.refined_score <= run.start_score)) {
-        run.kept_start = true;
-        s.warnings.push_back(
-            "oe did not improve on its start (" + run.init +
-            "): the training position / velocity errors " + "||e||/||y|| went from " +
-            format_display(start.position.rel) + " / " + format_display(start.velocity.rel) +
-            " to " + format_display(refined.position.rel) + " / " +
-            format_display(refined.velocity.rel) +
-            " (open-loop simulation); the start model is kept " +
-            "and reported; try --init sr3, a shorter segment length or a record with more motion");
-      }
+      run.kept_start = !(run.refined_score <= run.start_score);
     }
     if (!run.kept_start) {
       s.model = run.result.model;
       s.parameters = run.result.parameters;
       s.reliability = run.result.reliability;
+      s.flags = run.result.flags;
     } else if (s.parameters.empty()) {
       // A start read from a file has no estimates: its values, without standard errors.
       for (const auto& jp : identify::joint_parameters(s.model)) {

@@ -105,6 +105,40 @@ void parameter_rules(Verdict& v, const FitJointOutcome& s) {
   }
 }
 
+/// bound / determined: what the method found the record does not determine (FitJointOutcome::
+/// flags): a coefficient on its bound 0 is a note, the others doubtful.
+void flag_rules(Verdict& v, const std::vector<identify::IdentifiabilityFlag>& flags) {
+  for (const auto& f : flags) {
+    const bool presliding = f.parameter == "sigma0" || f.parameter == "sigma1";
+    const std::string excite =
+        presliding ? "record motion with slow reversals to excite the presliding regime"
+                   : "a record with more motion where this term acts";
+    if (f.kind == "bound")
+      v.add({Grade::good, "bound", f.message, ""});
+    else if (f.kind == "limit")
+      v.add({Grade::doubtful, "bound", f.message,
+             "--sigma0-init with values beyond that edge, or " + excite});
+    else if (f.kind == "condition")
+      v.add({Grade::doubtful, "determined", f.message,
+             "fewer terms (--no-offset, --no-gravity) or a record with more motion"});
+    else
+      v.add({Grade::doubtful, "determined", f.message, excite});
+  }
+}
+
+/// oe: a refinement that did not improve on its start, which is kept.
+void oe_rule(Verdict& v, const JointOeRun& run) {
+  if (!run.kept_start) return;
+  v.add({Grade::good, "oe",
+         "oe did not improve on its start (" + run.init +
+             "): the training position / velocity errors ||e||/||y|| went from " +
+             num(run.start_position_rel) + " / " + num(run.start_velocity_rel) + " to " +
+             num(run.refined_position_rel) + " / " + num(run.refined_velocity_rel) +
+             " (open-loop simulation); the start model is kept and reported",
+         "--segment 0 (oe then fits the whole record's open-loop simulation, which judges it), "
+         "or a record with more motion"});
+}
+
 /// simulation: Newton iterations of the validation simulation that did not converge.
 void simulation_rule(Verdict& v, const std::vector<const identify::JointEvaluation*>& records) {
   for (const auto* e : records)
@@ -191,6 +225,8 @@ Verdict joint_fit_verdict(const FitJointOutcome& s) {
   position_rule(v, records);
   generalise_rule(v, s.training, s.validation);
   parameter_rules(v, s);
+  flag_rules(v, s.flags);
+  if (s.oe) oe_rule(v, *s.oe);
   simulation_rule(v, records);
   if (s.lowpass) lowpass_note(v, *s.lowpass);
   return v;

@@ -76,6 +76,13 @@ void generalise_rule(Verdict& v, const Fitted& f) {
              "a training record that covers the validation's velocities and reversals, or fewer "
              "parameters"});
   }
+  for (const auto& m : f.validation)
+    if (!m.same_as_training.empty())
+      v.add({Grade::good, "validation",
+             f.prefix + "validation record " + m.name + " is the training record " +
+                 m.training_name + " (" + m.same_as_training +
+                 "): its metrics measure the fit on its own data, not a validation",
+             "--validate a record the fit has not seen"});
   if (f.validation.empty())
     v.add({Grade::good, "validation",
            f.prefix +

@@ -249,22 +249,35 @@ def main():
           p.stderr)
     check("time in milliseconds: every printed warning is in fit.json",
           printed and all(w in stored for w in printed), f"{printed}\n{stored}")
-    # validation on the training file
+    # validation on the training file: a fact about the result, the verdict's note (console and
+    # fit.json), not a warning
+    def notes_of(p, result):
+        """The console's note lines of run p, and fit.json's verdict reasons of grade good."""
+        printed = [line.strip()[len("note: "):] for line in p.stdout.splitlines()
+                   if line.strip().startswith("note: ")]
+        with open(result) as f:
+            stored = [r["text"] + " (" + r["hint"] + ")" for r in json.load(f)["verdict"]["reasons"]
+                      if r["grade"] == "good"]
+        return printed, stored
+
     rec = friction_csv("rec.csv", [k / 100 for k in range(1000)])
     p = run(*fit_cv, "--input", rec, "--validate", rec, "--out", os.path.join(work, "fit_same"))
-    printed, stored = warnings_of(p, os.path.join(work, "fit_same", "fit.json"))
+    warned, _ = warnings_of(p, os.path.join(work, "fit_same", "fit.json"))
+    printed, stored = notes_of(p, os.path.join(work, "fit_same", "fit.json"))
     want = (f"validation record {rec} is the training record {rec} (the same file): its "
-            f"metrics measure the fit on its own data, not a validation")
-    check("validation on the training file: warned, and in fit.json",
-          p.returncode == 0 and want in printed and want in stored, p.stderr)
+            f"metrics measure the fit on its own data, not a validation (--validate a record the "
+            f"fit has not seen)")
+    check("validation on the training file: a verdict note, in fit.json, not a warning",
+          p.returncode == 0 and want in printed and want in stored
+          and not any("is the training record" in w for w in warned), p.stdout + p.stderr)
     # a copy of the training data under another name: the same samples
     copy = write("copy.csv", open(rec).read())
     p = run(*fit_cv, "--input", rec, "--validate", copy, "--out", os.path.join(work, "fit_copy"))
-    printed, _ = warnings_of(p, os.path.join(work, "fit_copy", "fit.json"))
-    check("validation on a copy of the training data: warned",
+    printed, _ = notes_of(p, os.path.join(work, "fit_copy", "fit.json"))
+    check("validation on a copy of the training data: a verdict note",
           p.returncode == 0 and f"validation record {copy} is the training record {rec} (the "
-          f"same samples): its metrics measure the fit on its own data, not a validation"
-          in printed, p.stderr)
+          f"same samples): its metrics measure the fit on its own data, not a validation "
+          f"(--validate a record the fit has not seen)" in printed, p.stdout + p.stderr)
     # resampling across a gap allowed with --max-gap: the record's own largest step in fit.json,
     # and the sampling warning of the record as read (stderr and fit.json)
     gap = friction_csv("gap.csv", [round(k / 100 + (20 - 0.01 if k >= 500 else 0), 2)

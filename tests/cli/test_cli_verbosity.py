@@ -4,8 +4,9 @@
 Default: the result on stdout, each distinct warning once on stderr, no progress messages.
 --quiet: stdout holds exactly the result files' paths, stderr nothing. --verbose: the progress
 messages (the preprocessing, the solver's starts) and the solver's termination too. The record is LuGre simulated on the 100 Hz sine;
-its Stribeck fit, validated twice on the training record itself, raises "is the training
-record" for each validation record (two equal messages: printed once, both in fit.json).
+its Stribeck fit, validated twice on a copy whose time column is in milliseconds, raises "looks
+like milliseconds" for each validation record (two equal messages: printed once, both in
+fit.json).
 """
 import json
 import os
@@ -14,7 +15,7 @@ import sys
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 from cli_harness import Cli  # noqa: E402
 
-SAME = "is the training record"
+SAME = "the time column looks like milliseconds"
 
 
 def main():
@@ -27,8 +28,18 @@ def main():
               p.returncode == 0 and p.stdout == f"{rec}\n{os.path.join(cli.work, 'rec.svg')}\n"
               and p.stderr == "", repr(p.stdout) + p.stderr)
 
+    ms = os.path.join(cli.work, "rec_ms.csv")
+    with open(rec, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    with open(ms, "w", encoding="utf-8") as f:
+        t = lines[0].split(",").index("t")
+        f.write(lines[0] + "\n")
+        for line in lines[1:]:
+            cells = line.split(",")
+            cells[t] = str(round(1000 * float(cells[t])))
+            f.write(",".join(cells) + "\n")
     fit = ["fit", "--input", rec, "--velocity", "v", "--force", "F", "--model", "stribeck",
-           "--validate", rec, "--validate", rec, "--no-plots"]
+           "--validate", ms, "--validate", ms, "--no-plots"]
     p = cli.run(*fit, "--out", "normal")
     warnings = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: warning:")]
     cli.check("default: a repeated warning printed once",

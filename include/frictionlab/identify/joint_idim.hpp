@@ -58,6 +58,9 @@ struct JointIdimResult {
   /// W^T W's condition number above 1e8 say not).
   Reliability reliability;
   std::vector<std::string> warnings;
+  /// What the record does not determine (workflows' verdict lists them): a friction coefficient
+  /// held at its bound 0 (kind bound).
+  std::vector<IdentifiabilityFlag> flags;
 };
 
 /// Fit the IDIM to one or more records (stacked). Throws FitError for unusable input: an

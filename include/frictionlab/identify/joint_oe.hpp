@@ -124,6 +124,10 @@ struct JointOeResult {
   long residuals = 0;
   int segments = 0;
   std::vector<std::string> warnings;
+  /// What the record does not determine (workflows' verdict lists them): a parameter without
+  /// effect on the simulated output (kind undetermined), J^T J singular at the optimum (kind
+  /// condition, no parameter).
+  std::vector<IdentifiabilityFlag> flags;
 };
 
 /// Refine `initial` on the records. Throws FitError for unusable input (channels, lengths,

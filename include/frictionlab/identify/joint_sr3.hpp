@@ -187,6 +187,10 @@ struct JointSr3Result {
   double static_rel_error = 0;   ///< static_model's training torque error / ||tau||
   double rel_error = 0;          ///< model's training torque error / ||tau|| (z integrated)
   std::vector<std::string> warnings;
+  /// What the record does not determine (workflows' verdict lists them): sigma0 undetermined
+  /// (the training error flat over the starts; kind undetermined) or at the start grid's edge
+  /// (kind limit), for sigma0 and sigma1.
+  std::vector<IdentifiabilityFlag> flags;
   double seconds = 0;  ///< wall time of fit_joint_sr3
 };
 

@@ -35,6 +35,10 @@ struct NamedRecord {
 struct NamedMetrics {
   std::string name{};
   identify::Metrics metrics{};
+  /// The training record's name when this validation record is the training record (same
+  /// file or same samples: same_as_training), else "": the verdict's validation rule.
+  std::string training_name{};
+  std::string same_as_training{};  ///< "the same file" or "the same samples", else ""
 };
 
 /// A record ready for identify::fit and the warnings of its checks.
@@ -58,8 +62,12 @@ struct PreparedRecord {
 PreparedRecord prepare_record(const data::Record& raw, const data::PreprocessOptions& preprocess,
                               identify::ProblemKind problem);
 
-/// A warning for each validation record that is the training record: the same name (file), or
-/// the same samples in every channel. Its metrics then measure the fit on its own data.
+/// "the same file" when `validation` is `training` by name, "the same samples" when every
+/// channel holds the same samples, else "": its metrics then measure the fit on its own data.
+std::string same_as_training(const NamedRecord& training, const NamedRecord& validation);
+
+/// A warning for each validation record that is the training record (same_as_training); fit
+/// says it in its verdict instead (NamedMetrics::same_as_training).
 std::vector<std::string> same_data_warnings(const NamedRecord& training,
                                             const std::vector<NamedRecord>& validation);
 
@@ -94,8 +102,8 @@ struct FitOutcome {
   std::vector<double> residual{};          ///< training.force - prediction, per sample [N | N m]
   FrictionVelocity friction{};             ///< the training samples, sorted by velocity
   std::vector<NamedMetrics> validation{};  ///< identify::evaluate on each validation record
-  /// In order: the training record's check warnings, same_data_warnings, each validation
-  /// record's check warnings, then the fit's (result.warnings). fit.json's "warnings".
+  /// In order: the training record's check warnings, each validation record's check warnings,
+  /// then the fit's (result.warnings). fit.json's "warnings".
   std::vector<std::string> warnings{};
   Verdict verdict{};  ///< fit_verdict of this outcome (workflows/verdict.hpp)
 };

@@ -109,7 +109,14 @@ struct JointOeRun {
   /// summed, of the start and of oe's result on the training record (closed loop: NaN).
   double start_score = std::numeric_limits<double>::quiet_NaN();
   double refined_score = std::numeric_limits<double>::quiet_NaN();
-  /// oe's result was worse than its start, which is kept (model and parameters of the outcome).
+  /// Open loop: the training position and velocity errors ||e||/||y|| of the start and of oe's
+  /// result (the scores' terms; closed loop: NaN).
+  double start_position_rel = std::numeric_limits<double>::quiet_NaN();
+  double start_velocity_rel = std::numeric_limits<double>::quiet_NaN();
+  double refined_position_rel = std::numeric_limits<double>::quiet_NaN();
+  double refined_velocity_rel = std::numeric_limits<double>::quiet_NaN();
+  /// oe's result was worse than its start, which is kept (model and parameters of the outcome;
+  /// a note of the verdict).
   bool kept_start = false;
 };
 
@@ -132,6 +139,10 @@ struct FitJointOutcome {
   /// oe's when its result is kept (an oe that kept its start: the start's, i.e. idim's or none);
   /// none for sr3 and for a start read from a file.
   std::optional<identify::Reliability> reliability;
+  /// What the record does not determine of the reported model, from the method that made it
+  /// (idim's, sr3's or oe's flags; an oe that kept its start: the start's): the verdict's
+  /// bound and determined reasons.
+  std::vector<identify::IdentifiabilityFlag> flags;
   std::optional<identify::JointIdimResult> idim;         ///< method idim, or oe from idim
   std::optional<identify::JointSr3Result> sr3;           ///< method sr3, or oe from sr3
   std::optional<JointOeRun> oe;                          ///< method oe
@@ -145,7 +156,7 @@ struct FitJointOutcome {
   Verdict verdict;  ///< joint_fit_verdict of this outcome
   /// In order: options.input_warnings, the records' sampling warnings (data::check_record on
   /// each record as read: time unit, jitter), the methods' warnings (idim / sr3, then oe), then
-  /// the oe rule of the header.
+  /// the oe torque check of fit_joint. Facts about the result are the verdict's, not warnings.
   std::vector<std::string> warnings;
 };
 

@@ -18,6 +18,12 @@
 //   physical     a parameter the model needs positive (I, sigma0, sigma1, Fc, Omega_s) <= 0, or
 //                one it needs non-negative (Fv, Fc_pos, Fc_neg) < 0: bad;
 //   determined   a positive parameter whose 95 % interval reaches 0 or below: doubtful;
+//   bound        (fit_joint) a friction coefficient the method held at its bound 0 (idim): a
+//                note; sigma0 at the edge of sr3's extended start grid: doubtful;
+//   determined   (fit_joint) sigma0 not determined (sr3: the training error flat over the
+//                starts), a parameter without effect on the simulated output or J^T J singular
+//                (oe): doubtful;
+//   oe           oe did not improve on its start, which is kept: a note;
 //   simulation   TR-BDF2 stages whose Newton iteration did not converge: doubtful;
 //   lowpass      a low-pass chosen from the record (identify::choose_joint_lowpass): a note.
 //
@@ -42,7 +48,8 @@
 //   error        e on the validation records (the training record without any): e > 0.7 bad
 //                (the model explains little of the signal), e > 0.35 doubtful;
 //   generalises  a validation e > 2 x the training e and > 0.2: doubtful;
-//   validation   no validation record: a note (the error is the one the fit minimised);
+//   validation   no validation record, or one that is the training record (same file or same
+//                samples; fit): a note (the error is the one the fit minimised);
 //   whiteness    coloured residuals (Ljung-Box p < 0.01 and lag-1 autocorrelation > 0.5 or HAC /
 //                white-noise standard error > 2; not at rounding level, e > 1e-6): a note (the
 //                HAC standard errors apply);
