@@ -201,6 +201,53 @@ TEST_F(OutputTest, TwoOutputsOnStandardOutputAreAnError) {
                 " (--output); give each output its own path");
 }
 
+TEST_F(OutputTest, TwoOutputsOnOneStreamAreAnError) {
+  using frictionlab::io::check_outputs_distinct;
+  using frictionlab::io::same_stream;
+  // A pipe as the standard output, as under a shell's `| cmd`: "-", /dev/stdout and /dev/fd/1
+  // are that pipe; another pipe is another stream.
+  int out[2], other[2];
+  ASSERT_EQ(::pipe(out), 0);
+  ASSERT_EQ(::pipe(other), 0);
+  const int saved = ::dup(STDOUT_FILENO);
+  ASSERT_GE(::dup2(out[1], STDOUT_FILENO), 0);
+  const std::string other_path = "/dev/fd/" + std::to_string(other[1]);
+  EXPECT_TRUE(same_stream("-", "/dev/stdout"));
+  EXPECT_TRUE(same_stream("/dev/fd/1", "-"));
+  EXPECT_FALSE(same_stream("-", other_path));
+  const std::string both = error_of([] {
+    check_outputs_distinct({{"--output", "-"}, {"--plot", "/dev/stdout"}});
+  });
+  const std::string apart = error_of([&] {
+    check_outputs_distinct({{"--output", "-"}, {"--plot", other_path}});
+  });
+  ::dup2(saved, STDOUT_FILENO);
+  for (const int fd : {saved, out[0], out[1], other[0], other[1]}) ::close(fd);
+  EXPECT_EQ(both,
+            "/dev/stdout: the output (--plot) is the same stream as the output - (--output); the "
+            "two would interleave on it: write one of them to a file");
+  EXPECT_EQ(apart, "");
+  // A FIFO named through a link is the FIFO; what goes to /dev/null is discarded, never mixed
+  // (`--output - --plot /dev/stdout > /dev/null` passes).
+  ASSERT_EQ(::mkfifo(path("f").c_str(), 0644), 0);
+  fs::create_symlink(path("f"), path("l"));
+  EXPECT_TRUE(same_stream(path("f"), path("l")));
+  EXPECT_FALSE(same_stream("/dev/null", "/dev/null"));
+}
+
+TEST_F(OutputTest, FilesOfAResultsDirectoryAreCheckedBeforeTheWork) {
+  using frictionlab::io::check_output_in_directory;
+  put(path("file"), "x");
+  fs::create_directories(path("o/model.json"));
+  EXPECT_EQ(error_of([&] { check_output_in_directory(path("o/model.json"), "--out"); }),
+            path("o/model.json") + ": is a directory, not a file");
+  EXPECT_EQ(error_of([&] { check_output_in_directory(path("file/m/model.json")); }),
+            path("file/m/model.json") + ": " + path("file/m") +
+                ": cannot create it: " + path("file") + " is not a directory");
+  EXPECT_EQ(error_of([&] { check_output_in_directory(path("new/m/model.json")); }), "");
+  EXPECT_FALSE(fs::exists(path("new")));  // checking creates nothing
+}
+
 TEST_F(OutputTest, OutputFileLocationChecks) {
   using frictionlab::io::check_output_file;
   put(path("file"), "x");

@@ -64,7 +64,10 @@ void check_report_output(const std::string& report,
 void check_result_files(const std::vector<std::string>& files, const std::string& report,
                         const std::vector<frictionlab::io::NamedPath>& inputs) {
   std::vector<frictionlab::io::NamedPath> outputs;
-  for (const auto& f : files) outputs.push_back({"--out", f});
+  for (const auto& f : files) {
+    frictionlab::io::check_output_in_directory(f, "--out");
+    outputs.push_back({"--out", f});
+  }
   if (!report.empty()) outputs.push_back({"--report", report});
   frictionlab::io::check_outputs_distinct(outputs);
   frictionlab::io::check_outputs_not_inputs(inputs, outputs);

@@ -43,8 +43,9 @@ frictionlab::io::ReportOptions report_options();
 /// Before any work: a --report FILE.html (if given) can be written and is none of `inputs`.
 void check_report_output(const std::string& report,
                          const std::vector<frictionlab::io::NamedPath>& inputs);
-/// Before any work: the files a command writes in its results directory (--out) are none of
-/// `inputs` (nor any file it reads later: io::note_input), and --report is none of them.
+/// Before any work: the files a command writes in its results directory (--out) can be written
+/// (io::check_output_in_directory), are none of `inputs` (nor any file it reads later:
+/// io::note_input), and --report is none of them.
 void check_result_files(const std::vector<std::string>& files, const std::string& report,
                         const std::vector<frictionlab::io::NamedPath>& inputs);
 

@@ -22,7 +22,6 @@ namespace {
 void run_compare(const CompareOptions& o) {
   io::check_output_directory(o.fit.out);
   check_report_output(o.fit.report, input_paths(o.fit));
-  check_result_files({io::compare_json_path(o.fit.out)}, o.fit.report, input_paths(o.fit));
   workflows::CompareOptions wo;
   try {
     wo.criterion = workflows::parse_criterion(o.criterion);
@@ -34,6 +33,9 @@ void run_compare(const CompareOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--models: ") + e.what());
   }
+  std::vector<std::string> names;
+  for (const auto& m : wo.models) names.push_back(identify::model_name(m));
+  check_result_files(io::compare_output_paths(o.fit.out, names), o.fit.report, input_paths(o.fit));
   FitOptions base = o.fit;
   base.method = "lsq";
   const workflows::FitOptions fit_options = workflow_options(base);

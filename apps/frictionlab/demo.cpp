@@ -103,6 +103,7 @@ void print_identification(const workflows::DemoIdentification& c) {
 void run_demo(const DemoOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   io::check_output_directory(o.out);  // the message of every --out DIR, before any work
+  check_result_files(io::demo_file_paths(o.out), "", {});
   io::make_directories(o.out);
   const std::filesystem::path dir(o.out);
 

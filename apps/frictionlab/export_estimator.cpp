@@ -61,6 +61,10 @@ void run_json(const EstimatorExportOptions& o) {
 
 void run_c(const EstimatorExportOptions& o) {
   io::check_output_directory(o.out);
+  const auto [header_name, source_name] = io::c_export_file_names(o.name);
+  check_result_files({(std::filesystem::path(o.out) / header_name).string(),
+                      (std::filesystem::path(o.out) / source_name).string()},
+                     "", {{"--params", o.params}});
   io::CExportOptions co;
   co.estimator = overrides(o);
   co.name = o.name;

@@ -212,8 +212,10 @@ void run_eval_actuator(const EvalActuatorOptions& o) {
     io::check_outputs_not_inputs(inputs, {{"--json", o.json}});
   }
   check_report_output(o.report, inputs);
-  if (!o.json.empty() && !o.report.empty())
+  if (!o.json.empty() && !o.report.empty()) {
     io::check_outputs_not_inputs({{"--json", o.json}}, {{"--report", o.report}});
+    io::check_outputs_distinct({{"--json", o.json}, {"--report", o.report}});  // one stream
+  }
   const auto params = io::read_servo_param_sets(o.params);
   const auto logs = load_logs(o.logs);
   const auto ev = workflows::eval_actuator(logs, params);

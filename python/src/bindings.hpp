@@ -26,7 +26,7 @@ void bind_models(py::module_& m);
 void bind_records(py::module_& m);
 /// fit, compare, fit_joint, eval_joint, fit_actuator, eval_actuator, the estimator, export_*.
 void bind_workflows(py::module_& m);
-/// Pickling of Record and of the fit and compare results (after bind_records, bind_workflows).
+/// Pickling of Record and of every workflow result (after bind_records, bind_workflows).
 void bind_pickling(py::module_& m);
 
 }  // namespace frictionlab::python

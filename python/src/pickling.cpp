@@ -1,10 +1,13 @@
-// frictionlab Python module: pickling of the records and of the fit and compare results (so they
-// cross a process pool; docs/python.md, "Pickling"). The state of an object is a tuple of its C++
-// members in declaration order, each member as: a number, bool or str as itself; an enum as its
-// int; std::optional as None or the value; std::vector<double> as the bytes of its doubles
+// frictionlab Python module: pickling of the records and of every result the workflows return
+// (fit, compare, fit_joint, eval_joint, fit_actuator, eval_actuator, check_actuator, export_*),
+// so they cross a process pool (docs/python.md, "Pickling"). The state of an object is a tuple of
+// its C++ members in declaration order, each member as: a number, bool or str as itself; an enum
+// as its int; std::optional as None or the value; std::vector<double> as the bytes of its doubles
 // (exact, NaN and infinities included); another vector as a list; a nested struct as its tuple;
-// a ModelSpec as its MODEL.json text (io::model_json, which reads back what it writes); in the
-// envelope of pickle_state.hpp (a state of another version or layout is refused with a message).
+// a ModelSpec as its MODEL.json text (io::model_json, which reads back what it writes); a plain
+// block of numbers (a joint model, servo parameters and constants: Bytes below) as its bytes,
+// their count checked; in the envelope of pickle_state.hpp (a state of another version or layout
+// is refused with a message).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -19,10 +22,14 @@
 #include "bindings.hpp"
 #include "frictionlab/data/record.hpp"
 #include "frictionlab/identify/result.hpp"
+#include "frictionlab/io/export.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/workflows/actuator.hpp"
 #include "frictionlab/workflows/compare.hpp"
 #include "frictionlab/workflows/fit.hpp"
+#include "frictionlab/workflows/joint.hpp"
 #include "pickle_state.hpp"
+#include "workflows_joint.hpp"
 
 namespace frictionlab::python {
 
@@ -106,10 +113,179 @@ void members(S& c, V&& v) {
     c.training, c.best_by_criterion, c.criterion_agrees, c.warnings, c.verdict);
 }
 
+// fit_joint, eval_joint
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::ChannelError>
+void members(S& e, V&& v) { v(e.rel, e.rmse, e.max_abs); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointEvaluation>
+void members(S& e, V&& v) {
+  v(e.source, e.torque, e.position, e.velocity, e.tau_pred, e.q_sim, e.qd_sim,
+    e.unconverged_stages);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointData>
+void members(S& d, V&& v) {
+  v(d.source, d.t, d.q, d.qd, d.qdd, d.tau, d.q_des, d.qd_des, d.tau_ff);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::StaticCurvePoint>
+void members(S& p, V&& v) { v(p.qd, p.measured, p.model, p.duration); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::JointSteadyCurve>
+void members(S& c, V&& v) { v(c.qd, c.friction); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointLowpassChoice>
+void members(S& c, V&& v) {
+  v(c.cutoff_hz, c.candidate_hz, c.bandwidth_hz, c.noise_share, c.noise_dominated, c.sample_rate_hz,
+    c.source);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointIdimResult>
+void members(S& r, V&& v) {
+  v(r.model, r.parameters, r.n_used, r.sigma, r.training, r.condition_number, r.reliability,
+    r.warnings);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3ScanRow>
+void members(S& r, V&& v) {
+  v(r.lambda, r.threshold, r.start, r.Omega_s, r.n_active, r.n_zero, r.xi, r.active,
+    r.train_rel_error, r.validation_rss, r.aic, r.aic_r, r.admissible, r.converged);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3Iteration>
+void members(S& i, V&& v) {
+  v(i.start, i.outer, i.inner, i.rel_error, i.xi_u, i.sigma0, i.sigma1, i.Omega_s, i.Fc,
+    i.accepted);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3StartSummary>
+void members(S& s, V&& v) {
+  v(s.sigma0_init, s.rel_error, s.outer_iterations, s.converged, s.rejected_step2, s.sigma0,
+    s.sigma1);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3Result>
+void members(S& r, V&& v) {
+  v(r.model, r.parameters, r.static_model, r.candidates, r.active, r.scan, r.chosen, r.lambda,
+    r.aic_observations, r.static_velocity_floor, r.static_samples, r.held_out, r.history, r.starts,
+    r.chosen_start, r.static_rel_error, r.rel_error, r.warnings, r.seconds);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointOeResult>
+void members(S& r, V&& v) {
+  v(r.model, r.parameters, r.reliability, r.initial_cost, r.final_cost, r.iterations, r.converged,
+    r.termination, r.condition_number, r.residuals, r.segments, r.warnings);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, identify::JointController>
+void members(S& c, V&& v) { v(c.kp, c.kd, c.kff, c.bias); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::JointControllerReport>
+void members(S& c, V&& v) { v(c.source, c.controller, c.torque_rel_error); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::JointOeRun>
+void members(S& r, V&& v) {
+  v(r.init, r.closed_loop, r.controller, r.start_torque_rel_error, r.result, r.start_score,
+    r.refined_score, r.kept_start);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::FitJointOutcome>
+void members(S& f, V&& v) {
+  v(f.method, f.input, f.training_data, f.validation_data, f.model, f.parameters, f.reliability,
+    f.idim, f.sr3, f.oe, f.training, f.validation, f.static_curve, f.steady_curve, f.run_time_s,
+    f.lowpass, f.verdict, f.warnings);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::EvalJointOutcome>
+void members(S& e, V&& v) { v(e.data, e.evaluations, e.lowpass, e.verdict, e.warnings); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, EvalJointResult>
+void members(S& e, V&& v) { v(e.outcome, e.model, e.joint_file); }
+
+// fit_actuator, eval_actuator, check_actuator
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, sim::ServoActuator>
+void members(S& a, V&& v) {
+  v(a.name, a.description, a.origin, a.constants, a.kt, a.R, a.armature, a.gear_ratio,
+    a.counts_per_turn, a.sources);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, sim::ServoSetup>
+void members(S& s, V&& v) { v(s.actuator, s.params); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorModelOutcome>
+void members(S& m, V&& v) {
+  v(m.model, m.name, m.n_parameters, m.parameters, m.train_mae, m.validation_mae, m.evaluations,
+    m.seconds, m.params, m.at_bound, m.failed);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorLogSeries>
+void members(S& s, V&& v) {
+  v(s.log, s.kp, s.trajectory, s.role, s.mae, s.range, s.t, s.position, s.goal_position,
+    s.simulated);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::FitActuatorOutcome>
+void members(S& f, V&& v) {
+  v(f.actuator, f.actuator_choice, f.current_weight, f.validation, f.validated, f.logs, f.threads,
+    f.models, f.recommended, f.reason, f.warnings, f.recommended_series, f.train_log_mean,
+    f.validation_log_mean, f.verdict);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorLog>
+void members(S& l, V&& v) { v(l.name, l.kp, l.trajectory, l.range, l.samples); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorColumn>
+void members(S& c, V&& v) { v(c.label, c.file, c.mae, c.mean, c.pooled); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorSeries>
+void members(S& s, V&& v) { v(s.t, s.position, s.goal_position, s.simulated); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorOutcome>
+void members(S& e, V&& v) { v(e.logs, e.params, e.best, e.series, e.verdict); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorFinding>
+void members(S& f, V&& v) { v(f.log, f.check, f.warning, f.message, f.logs); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorLogCheck>
+void members(S& c, V&& v) { v(c.log, c.kp, c.nominal_mae, c.fitted_mae, c.saturated); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorCheckOutcome>
+void members(S& c, V&& v) {
+  v(c.actuator, c.nominal, c.fitted, c.nominal_mae, c.fitted_mae, c.logs, c.findings, c.warnings);
+}
+
+// export_xml, export_c, export_mujoco
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, io::ExportText>
+void members(S& e, V&& v) { v(e.text, e.warnings, e.notes); }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, io::CExport>
+void members(S& e, V&& v) {
+  v(e.header_file, e.source_file, e.header, e.source, e.warnings, e.notes);
+}
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, io::MujocoExport>
+void members(S& e, V&& v) { v(e.xml, e.notes); }
+
 template <class T>
 concept Struct = requires(const T& t) {
   members(t, [](const auto&...) {});
 };
+
+/// Plain blocks of numbers (doubles, ints, bools, enums, std::array, a std::variant of such)
+/// pickled as their bytes: exact, and their size checked when read back.
+template <class T>
+struct Bytes : std::false_type {};
+template <>
+struct Bytes<sim::JointModel> : std::true_type {};
+template <>
+struct Bytes<sim::ServoParams> : std::true_type {};
+template <>
+struct Bytes<sim::ServoConstants> : std::true_type {};
+template <>
+struct Bytes<sim::ServoConstant> : std::true_type {};
 
 template <class T>
 struct is_vector : std::false_type {};
@@ -128,6 +304,11 @@ py::object to_state(const T& x) {
     py::list l;
     members(x, [&l](const auto&... m) { (l.append(to_state(m)), ...); });
     return py::tuple(l);
+  } else if constexpr (Bytes<T>::value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return py::bytes(reinterpret_cast<const char*>(&x), sizeof(T));
+  } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+    return py::cast(x);
   } else if constexpr (std::is_same_v<T, ModelSpec>) {
     return py::str(io::to_json_text(x));
   } else if constexpr (std::is_same_v<T, std::vector<double>>) {
@@ -157,6 +338,12 @@ void from_state(const py::handle& h, T& x) {
         throw std::invalid_argument("pickle: a state of another layout");
       (from_state(t[k++], m), ...);
     });
+  } else if constexpr (Bytes<T>::value) {
+    const std::string b = h.cast<py::bytes>();
+    if (b.size() != sizeof(T)) throw std::invalid_argument("pickle: a state of another layout");
+    std::memcpy(static_cast<void*>(&x), b.data(), sizeof(T));
+  } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+    x = h.cast<std::vector<bool>>();
   } else if constexpr (std::is_same_v<T, ModelSpec>) {
     x = io::parse_model_json(h.cast<std::string>(), "pickle").spec;
   } else if constexpr (std::is_same_v<T, std::vector<double>>) {
@@ -205,11 +392,32 @@ void bind_pickling(py::module_& m) {
   make_picklable<identify::DataSummary>(m, "DataSummary");
   make_picklable<identify::StartSummary>(m, "StartSummary");
   make_picklable<identify::FitResult>(m, "FitResult");
+  make_picklable<workflows::VerdictReason>(m, "VerdictReason");
+  make_picklable<workflows::Verdict>(m, "Verdict");
   make_picklable<workflows::NamedMetrics>(m, "NamedMetrics");
   make_picklable<workflows::FrictionVelocity>(m, "FrictionVelocity");
   make_picklable<workflows::FitOutcome>(m, "FitOutcome");
   make_picklable<workflows::CompareRow>(m, "CompareRow");
   make_picklable<workflows::CompareOutcome>(m, "CompareOutcome");
+  make_picklable<identify::ChannelError>(m, "ChannelError");
+  make_picklable<identify::JointEvaluation>(m, "JointEvaluation");
+  make_picklable<identify::JointData>(m, "JointData");
+  make_picklable<identify::StaticCurvePoint>(m, "StaticCurvePoint");
+  make_picklable<workflows::JointSteadyCurve>(m, "JointSteadyCurve");
+  make_picklable<identify::JointLowpassChoice>(m, "JointLowpassChoice");
+  make_picklable<workflows::FitJointOutcome>(m, "FitJointOutcome");
+  make_picklable<EvalJointResult>(m, "EvalJointOutcome");
+  make_picklable<workflows::ActuatorModelOutcome>(m, "ActuatorModelOutcome");
+  make_picklable<workflows::FitActuatorOutcome>(m, "FitActuatorOutcome");
+  make_picklable<workflows::EvalActuatorLog>(m, "EvalActuatorLog");
+  make_picklable<workflows::EvalActuatorColumn>(m, "EvalActuatorColumn");
+  make_picklable<workflows::EvalActuatorOutcome>(m, "EvalActuatorOutcome");
+  make_picklable<workflows::ActuatorFinding>(m, "ActuatorFinding");
+  make_picklable<workflows::ActuatorLogCheck>(m, "ActuatorLogCheck");
+  make_picklable<workflows::ActuatorCheckOutcome>(m, "ActuatorCheckOutcome");
+  make_picklable<io::ExportText>(m, "ExportText");
+  make_picklable<io::CExport>(m, "CExport");
+  make_picklable<io::MujocoExport>(m, "MujocoExport");
 }
 
 }  // namespace frictionlab::python

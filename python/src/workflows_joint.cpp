@@ -1,5 +1,6 @@
 // frictionlab Python module: fit_joint and eval_joint (workflows/joint.hpp) and their results
 // (workflows_common.hpp; docs/python.md).
+#include "workflows_joint.hpp"
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 #include "frictionlab/workflows/joint.hpp"
@@ -241,13 +242,6 @@ OptionTable<workflows::EvalJointOptions>& eval_joint_table() {
   add_prep_options(t);
   return t;
 }
-
-/// eval_joint's outcome with the model and its label (what joint_eval.json names).
-struct EvalJointResult {
-  workflows::EvalJointOutcome outcome;
-  sim::JointModel model;
-  std::string joint_file;
-};
 
 #define VIEW(Type, member, doc) \
   def_property_readonly(        \

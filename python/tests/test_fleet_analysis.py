@@ -771,6 +771,23 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
     assert "No joint drifted." not in t and "No drift flagged; 1 parameter(s) undetermined (below): not checked." in t
 
 
+def test_report_key_states_the_drift_rule_used():
+    """The colour key's numbers are those of the DriftRule the drift table was computed with
+    (given to report_html, or recorded by analysis.drift in the table's attrs), not the
+    defaults'."""
+    p, tasks = _three_outcomes()
+    default = report.report_html(p, tasks, drift=analysis.drift(p))
+    assert ("beyond twice the 99 % band and twice the 10 % practical threshold" in default
+            and "a false alarm of the 1 % test" in default)
+    rule = analysis.DriftRule(level=0.95, min_relative=0.25)
+    for text in (report.report_html(p, tasks, drift=analysis.drift(p, rule)),
+                 report.report_html(p, tasks, rule=rule)):
+        assert "beyond twice the 95 % band and twice the 25 % practical threshold" in text
+        assert "a false alarm of the 5 % test" in text
+        assert "99 %" not in text and "10 % practical" not in text
+        assert text.count('<p class="key">') == 2  # above the flagged table and the plots
+
+
 def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsys):
     """`frictionlab fleet report` on a store holding the three joints (the store is stood in for:
     the CLI reads Store.parameters() and Store.tasks()): the page, the counts by outcome and

@@ -68,6 +68,15 @@ std::string compare_json_path(const std::string& dir) {
   return (std::filesystem::path(dir) / "compare.json").string();
 }
 
+std::vector<std::string> compare_output_paths(const std::string& dir,
+                                              const std::vector<std::string>& models) {
+  std::vector<std::string> paths{compare_json_path(dir)};
+  for (const auto& m : models)
+    paths.push_back(
+        (std::filesystem::path(dir) / compare_model_directory(m) / "model.json").string());
+  return paths;
+}
+
 std::vector<std::string> write_compare_outputs(const std::string& dir,
                                                const workflows::CompareOutcome& c,
                                                const std::vector<NamedPath>& inputs,

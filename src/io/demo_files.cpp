@@ -2,6 +2,8 @@
 #include "frictionlab/io/demo_files.hpp"
 
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/fit_json.hpp"
@@ -50,6 +52,19 @@ Plot stick_slip_plot(const workflows::StickSlipComparison& b) {
   return plot;
 }
 
+std::vector<std::string> demo_file_paths(const std::string& dir) {
+  std::vector<std::string> names{"lugre_step_size.csv", "lugre_step_size.svg", "lugre.json",
+                                 "velocity_10ms.csv"};
+  for (const char* run : workflows::kStickSlipRunNames)
+    names.push_back("stick_slip_" + std::string(run) + ".csv");
+  for (const char* name :
+       {"stick_slip.svg", "sensorless_train.csv", "sensorless_validation.csv", "fit.json"})
+    names.emplace_back(name);
+  std::vector<std::string> paths;
+  for (const auto& n : names) paths.push_back((std::filesystem::path(dir) / n).string());
+  return paths;
+}
+
 std::vector<std::string> write_demo_files(const workflows::DemoOutcome& r, const std::string& dir) {
   const std::filesystem::path d(dir);
   std::vector<std::string> files;
@@ -90,6 +105,8 @@ std::vector<std::string> write_demo_files(const workflows::DemoOutcome& r, const
   const std::string validation = (d / "sensorless_validation.csv").string();
   write_text_file(path("fit.json"),
                   fit_to_json(c.fit, train, {{validation, c.validation_metrics}}).dump(2) + "\n");
+  if (files != demo_file_paths(dir))
+    throw std::logic_error("write_demo_files: the files written are not demo_file_paths");
   return files;
 }
 

@@ -1,6 +1,8 @@
 // frictionlab io: export (include/frictionlab/io/export.hpp).
 #include "frictionlab/io/export.hpp"
 
+#include <tuple>
+
 #include <utility>
 
 namespace frictionlab::io {
@@ -33,6 +35,10 @@ ExportText export_json(const FrictionSource& source, const EstimatorExportOption
   return r;
 }
 
+std::pair<std::string, std::string> c_export_file_names(const std::string& name) {
+  return {name + ".h", name + ".c"};
+}
+
 CExport export_c(const FrictionSource& source, const CExportOptions& options,
                  const workflows::Progress& progress) {
   CExport r;
@@ -40,8 +46,7 @@ CExport export_c(const FrictionSource& source, const CExportOptions& options,
   progress.say("export c: " + options.name);
   r.notes = joint_fit_notes(source, ExportTarget::estimator);
   CCode code = estimator_c_code(p, options.name, options.single_precision, source.file, r.notes);
-  r.header_file = options.name + ".h";
-  r.source_file = options.name + ".c";
+  std::tie(r.header_file, r.source_file) = c_export_file_names(options.name);
   r.header = std::move(code.header);
   r.source = std::move(code.source);
   return r;

@@ -378,18 +378,50 @@ void remove_temp_files_on_signals() {
   }
 }
 
+namespace {
+
+// The file `path` is written to, as stat sees it: "-" is descriptor 1's. False if there is none.
+bool stream_identity(const std::string& path, struct stat& st) {
+  if (is_stdout(path)) return ::fstat(STDOUT_FILENO, &st) == 0;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+bool is_dev_null(const struct stat& st) {
+  struct stat null {};
+  return ::stat("/dev/null", &null) == 0 && st.st_dev == null.st_dev && st.st_ino == null.st_ino;
+}
+
+}  // namespace
+
+bool same_stream(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  struct stat sa {
+  }, sb{};
+  if (!stream_identity(a, sa) || !stream_identity(b, sb)) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !is_dev_null(sa);
+}
+
 void check_outputs_distinct(const std::vector<NamedPath>& outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-      if (is_stdout(outputs[i].path) && is_stdout(outputs[j].path))
+      const NamedPath& a = outputs[i];
+      const NamedPath& b = outputs[j];
+      if (is_stdout(a.path) && is_stdout(b.path))
         throw InputError("standard output", 0, 0,
-                         "two outputs go to it (" + outputs[i].label + " - and " +
-                             outputs[j].label + " -); write one of them to a file");
-      if (same_file(outputs[i].path, outputs[j].path))
-        throw InputError(
-            outputs[j].path, 0, 0,
-            "the output" + (outputs[j].label.empty() ? "" : " (" + outputs[j].label + ")") +
-                " is also the output " + labelled(outputs[i]) + "; give each output its own path");
+                         "two outputs go to it (" + a.label + " - and " + b.label +
+                             " -); write one of them to a file");
+      if (same_file(a.path, b.path))
+        throw InputError(b.path, 0, 0,
+                         "the output" + (b.label.empty() ? "" : " (" + b.label + ")") +
+                             " is also the output " + labelled(a) +
+                             "; give each output its own path");
+      // One stream named twice ("-" and /dev/stdout, a FIFO or a terminal): the two texts would
+      // interleave on it.
+      if ((is_stream_output(a.path) || is_stream_output(b.path)) && same_stream(a.path, b.path))
+        throw InputError(b.path, 0, 0,
+                         "the output" + (b.label.empty() ? "" : " (" + b.label + ")") +
+                             " is the same stream as the output " + labelled(a) +
+                             "; the two would interleave on it: write one of them to a file");
     }
 }
 
@@ -444,6 +476,17 @@ void check_output_directory(const std::string& dir) {
   if (!fs::is_directory(fs::status(anc, ec)))
     throw InputError(dir, 0, 0, "cannot create it: " + anc.string() + " is not a directory");
   require_writable_dir(dir, anc);
+}
+
+void check_output_in_directory(const std::string& path, const std::string& label) {
+  const fs::path dir = parent_of(resolve_target(fs::path(path)));
+  std::error_code ec;
+  if (fs::is_directory(fs::status(dir, ec))) return check_output_file(path, label);
+  try {
+    check_output_directory(dir.string());
+  } catch (const InputError& e) {
+    throw InputError(path, 0, 0, e.what());
+  }
 }
 
 }  // namespace frictionlab::io

@@ -118,9 +118,10 @@ StickSlipComparison stick_slip(const Progress& progress) {
     run.options = options;
     return run;
   };
-  r.runs = {integrator("trbdf2", "trbdf2 (TR-BDF2, h = 10 ms)", "TR-BDF2 10 ms", trbdf2),
-            integrator("rosenbrock", "rosenbrock (ROS2, h = 1 ms)", "ROS2 1 ms", ros2),
-            integrator("cvode", "cvode (BDF, rtol = 1e-10)", "CVODE", cvode)};
+  r.runs = {
+      integrator(kStickSlipRunNames[0], "trbdf2 (TR-BDF2, h = 10 ms)", "TR-BDF2 10 ms", trbdf2),
+      integrator(kStickSlipRunNames[1], "rosenbrock (ROS2, h = 1 ms)", "ROS2 1 ms", ros2),
+      integrator(kStickSlipRunNames[2], "cvode (BDF, rtol = 1e-10)", "CVODE", cvode)};
   r.runs.back().reference = true;
   for (auto& run : r.runs) {
     progress.check();

@@ -29,6 +29,11 @@ namespace frictionlab::io {
 /// "gms_4").
 std::string compare_model_directory(const std::string& model);
 
+/// The files write_compare_outputs writes for `models` in `dir`: compare.json, then each model's
+/// DIR/MODEL/model.json (compare_model_directory), in the order given.
+std::vector<std::string> compare_output_paths(const std::string& dir,
+                                              const std::vector<std::string>& models);
+
 /// DIR/compare.json: the file write_compare_outputs writes in `dir` whatever the models (for the
 /// checks before the work).
 std::string compare_json_path(const std::string& dir);

@@ -16,6 +16,10 @@ Plot step_size_plot(const workflows::StepSizeComparison& a);
 /// The plot of (b): x, v and F of every run.
 Plot stick_slip_plot(const workflows::StickSlipComparison& b);
 
+/// The paths of the files write_demo_files writes in `dir`, in its order (for the checks of the
+/// outputs before the work).
+std::vector<std::string> demo_file_paths(const std::string& dir);
+
 /// Write the demo's files into the existing directory `dir`, in this order:
 /// lugre_step_size.csv (t, v, F_ref_0.1ms, F of every finite run), lugre_step_size.svg,
 /// lugre.json (the model), velocity_10ms.csv (t, v), stick_slip_<name>.csv for every run of (b),

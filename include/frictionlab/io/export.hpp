@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frictionlab/estimator/torque_estimator.hpp"
@@ -67,6 +68,10 @@ struct CExport {
   std::vector<std::string> warnings;
   std::vector<std::string> notes;  ///< joint_fit_notes (also in the header's comment)
 };
+
+/// The file names of the C99 pair export_c writes for the prefix `name`: NAME.h and NAME.c (for
+/// the checks of the outputs before the work).
+std::pair<std::string, std::string> c_export_file_names(const std::string& name);
 
 /// The self-contained C99 pair of the estimator (estimator_c_code) with the parameters of
 /// export_estimator_params baked in. Throws like it, and std::invalid_argument if `name` is not

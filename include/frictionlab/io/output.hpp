@@ -130,9 +130,23 @@ bool same_file(const std::string& a, const std::string& b);
 void check_outputs_not_inputs(const std::vector<NamedPath>& inputs,
                               const std::vector<NamedPath>& outputs);
 
-/// Throws InputError if more than one output is "-" (they would be mixed on the standard output)
-/// or two outputs are the same file (same_file).
+/// Throws InputError if more than one output is "-" (they would be mixed on the standard output),
+/// two outputs are the same file (same_file), or two outputs are the same stream
+/// (same_stream: "-" and /dev/stdout, /dev/fd/1 and /dev/stdout, one FIFO or terminal named
+/// twice), naming both outputs.
 void check_outputs_distinct(const std::vector<NamedPath>& outputs);
+
+/// True if `a` and `b` are written to the same stream: "-" is the file of descriptor 1 (fstat),
+/// any other path the file it names (stat, links and /dev/fd/N followed); the same st_dev and
+/// st_ino. /dev/null is never the same stream (what goes there is discarded, never mixed: "-"
+/// and /dev/stdout on a standard output sent to /dev/null are accepted; the path /dev/null named
+/// twice is still refused by same_file).
+bool same_stream(const std::string& a, const std::string& b);
+
+/// Check a file of a results directory before any work: when its directory exists,
+/// check_output_file(path, label); otherwise check_output_directory on that directory (it is
+/// created when the files are written), naming `path`.
+void check_output_in_directory(const std::string& path, const std::string& label = "");
 
 /// Check that a single-file output can be written before any work is done: "-" is accepted; a
 /// stream must exist and be writable ("PATH: cannot write: REASON"); otherwise the path (links

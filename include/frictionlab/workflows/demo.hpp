@@ -12,6 +12,8 @@
 // Nothing is printed or written: io/demo_files.hpp writes the files, the CLI prints the tables.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -52,6 +54,9 @@ struct StepSizeComparison {
 };
 
 /// One integrator of (b).
+/// The names of the runs of (b), in their order (StickSlipRun::name).
+inline constexpr std::array<const char*, 3> kStickSlipRunNames{"trbdf2", "rosenbrock", "cvode"};
+
 struct StickSlipRun {
   std::string name;        ///< "trbdf2", "rosenbrock", "cvode"
   std::string label;       ///< "trbdf2 (TR-BDF2, h = 10 ms)", ...

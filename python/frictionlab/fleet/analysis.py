@@ -405,6 +405,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
         rank = df["outcome"].map({o: i for i, o in enumerate(OUTCOMES)})
         df = df.assign(_rank=rank).sort_values(["_rank", "robot", "joint", "name"], kind="mergesort"
                                                ).drop(columns="_rank").reset_index(drop=True)
+    df.attrs["drift_rule"] = rule  # the report's key states the rule's numbers
     return df
 
 

@@ -166,12 +166,14 @@ _COLUMNS = {
     "relative": "change / |baseline|, in percent",
     "z": "change / its combined standard error (newest, baseline, scatter)",
     "dof": "degrees of freedom of the threshold's t quantile (inf: the normal quantile)",
-    "threshold": "the |z| beyond which a change is statistically significant (99 % level)",
+    "threshold": "the |z| beyond which a change is statistically significant (at the drift rule's "
+    "level: the colour key)",
     "detectable": "the smallest relative change the test would have flagged, in percent",
-    "statistical": "|z| > threshold", "practical": "|relative| > the practical threshold (10 %)",
+    "statistical": "|z| > threshold", "practical": "|relative| > the drift rule's practical threshold (the colour key)",
     "flagged": "statistical and practical: a drift",
     "outcome": "drift, undetermined (the baseline cannot decide) or no drift",
-    "severity": "of a drift: strong (beyond twice the threshold and twice 10 %) or borderline "
+    "severity": "of a drift: strong (beyond twice the threshold and twice the practical threshold) "
+    "or borderline "
     "(just beyond one of them: check before acting)",
     "cause": "why the baseline cannot decide (the row's tooltip has the numbers)",
     "reason": "the rule's reasoning with its numbers",
@@ -203,17 +205,33 @@ _PERCENT = {"relative": lambda p: f"{p:+.1f} %",
             "detectable": lambda p: f"{p:.3g} %" if abs(p) < 1000 else f"{p:.0f} %"}
 _WRAP = {"cause", "reason", "note", "error", "verdict"}      # text columns whose cells wrap
 
-# What the highlight colours mean (above the flagged table and the plots).
-_SEVERITY_KEY = (
-    '<p class="key">Colours: '
-    f'<span class="swatch" style="background:{_STRONG}"></span><b>strong drift</b> (beyond twice '
-    'the 99 % band and twice the 10 % practical threshold)'
-    f'<span class="swatch" style="background:{_BORDERLINE}"></span><b>borderline drift</b> '
-    '(flagged, but within twice one of them: what a false alarm of the 1 % test looks like; '
-    'check before acting)'
-    f'<span class="swatch" style="background:{_OUTLIER}"></span><b>fleet outlier</b> (robust z '
-    'beyond the limit). Other robot joints have their own colours, named in each plot\'s '
-    'legend.</p>')
+def _percent(x: float) -> str:
+    """A fraction as a percentage of at most 3 significant digits: 0.99 -> "99 %"."""
+    return f"{100 * x:.3g} %"
+
+
+def _severity_key(rule: analysis.DriftRule) -> str:
+    """What the highlight colours mean (above the flagged table and the plots), in the numbers
+    of the drift rule the page's drift table was computed with."""
+    return (
+        '<p class="key">Colours: '
+        f'<span class="swatch" style="background:{_STRONG}"></span><b>strong drift</b> (beyond '
+        f'twice the {_percent(rule.level)} band and twice the {_percent(rule.min_relative)} '
+        'practical threshold)'
+        f'<span class="swatch" style="background:{_BORDERLINE}"></span><b>borderline drift</b> '
+        '(flagged, but within twice one of them: what a false alarm of the '
+        f'{_percent(1 - rule.level)} test looks like; check before acting)'
+        f'<span class="swatch" style="background:{_OUTLIER}"></span><b>fleet outlier</b> (robust z '
+        'beyond the limit). Other robot joints have their own colours, named in each plot\'s '
+        'legend.</p>')
+
+
+def _drift_rule(drift: pd.DataFrame, rule: analysis.DriftRule | None) -> analysis.DriftRule:
+    """The rule the page describes: the one given, else the one ``drift`` was computed with
+    (``analysis.drift`` records it in ``attrs``), else the default."""
+    if rule is not None:
+        return rule
+    return drift.attrs.get("drift_rule", analysis.DriftRule())
 
 
 def _cell(v, column: str = "", tip: str = "", clip: bool = False) -> str:
@@ -586,7 +604,7 @@ def _header(title, version, generated, tasks, p, counts, superseded) -> str:
             + "</p></header>")
 
 
-def _flagged_section(drift: pd.DataFrame, max_rows: int) -> str:
+def _flagged_section(drift: pd.DataFrame, max_rows: int, rule: analysis.DriftRule) -> str:
     """Section 1: the flagged drifts (strongest first), then the undetermined section in it."""
     flagged = drift[drift["flagged"]] if len(drift) else drift
     undet = analysis.undetermined(drift) if len(drift) else drift
@@ -596,7 +614,7 @@ def _flagged_section(drift: pd.DataFrame, max_rows: int) -> str:
         joints = flagged[["robot", "joint"]].drop_duplicates().shape[0]
         b.append(f'<p class="bad">{joints} robot joint(s), {len(flagged)} parameter(s) drifted: '
                  + ", ".join(f'{sev[k]} {k}' for k in analysis.SEVERITIES if k in sev) + ".</p>")
-        b.append(_SEVERITY_KEY)
+        b.append(_severity_key(rule))
         order = flagged["severity"].map({k: i for i, k in enumerate(analysis.SEVERITIES)})
         flagged = flagged.assign(_o=order).sort_values("_o", kind="mergesort")
         b.append(_table(flagged, "drift-flagged",
@@ -712,9 +730,10 @@ def _marks(flagged: pd.DataFrame, outl: pd.DataFrame) -> dict:
     return marks
 
 
-def _plot_sections(p: pd.DataFrame, spread: pd.DataFrame, marks: dict, spread_z: float) -> str:
+def _plot_sections(p: pd.DataFrame, spread: pd.DataFrame, marks: dict, spread_z: float,
+                   rule: analysis.DriftRule) -> str:
     """Section 3: per joint type, the history plots, then the spread plots."""
-    b = ['<section id="history"><h2>History per joint type</h2>', _SEVERITY_KEY]
+    b = ['<section id="history"><h2>History per joint type</h2>', _severity_key(rule)]
     for jt, g in p.groupby("joint_type", sort=True):
         b.append(f'<section class="joint-type" data-joint-type="{_e(jt)}"><h3>{_e(jt or "(no joint type)")}</h3>'
                  '<div class="plots">')
@@ -777,11 +796,13 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
                 spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
                 generated: str | None = None, superseded: int = 0,
-                shared_tolerance: float = 1.25, results: pd.DataFrame | None = None) -> str:
+                shared_tolerance: float = 1.25, results: pd.DataFrame | None = None,
+                rule: analysis.DriftRule | None = None) -> str:
     """The fleet report page as text (what ``write_report`` writes); arguments as there.
     ``generated``: the header's time stamp (default: now, UTC)."""
     if drift is None:
-        drift = analysis.drift(params)
+        drift = analysis.drift(params, rule or analysis.DriftRule())
+    rule = _drift_rule(drift, rule)
     if spread is None:
         spread = analysis.spread(params, z=spread_z)
     title = title or "frictionlab fleet report"
@@ -803,12 +824,12 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     b = ["<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
          f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
          _header(title, version, generated, tasks, p, analysis.drift_counts(drift), superseded or left_out),
-         _flagged_section(drift, max_rows),
+         _flagged_section(drift, max_rows, rule),
          _outliers_section(spread, spread_z),
          _verdicts_section(analysis.verdicts(results, tasks["key"] if "key" in tasks.columns else None),
                            max_rows) if results is not None else "",
          _failures_section(failed),
-         _plot_sections(p, spread, _marks(flagged, outl), spread_z),
+         _plot_sections(p, spread, _marks(flagged, outl), spread_z, rule),
          _shared_section(shared, shared_tolerance) if shared is not None else "",
          _tables_section(tables, max_rows),
          "</body></html>\n"]
@@ -819,7 +840,8 @@ def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.D
                  spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                  title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
                  superseded: int = 0, shared_tolerance: float = 1.25,
-                 results: pd.DataFrame | None = None) -> str:
+                 results: pd.DataFrame | None = None,
+                 rule: analysis.DriftRule | None = None) -> str:
     """Write the HTML fleet report to ``path`` whole or not at all (a temporary file in the same
     directory, then os.replace); returns the path.
 
@@ -831,13 +853,15 @@ def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.D
     superseded (the number of results ``analysis.current_results`` left out: said in the header),
     shared_tolerance (the ``tolerance`` ``shared`` was computed with: said in its section),
     results (``Store.results(selected_only=True)``, optional: the section "Verdicts on the fits"
-    for the tasks of ``tasks``).
+    for the tasks of ``tasks``), rule (the DriftRule ``drift`` was computed with, or to compute
+    it with; None: the one ``analysis.drift`` recorded in ``drift.attrs``, else the default): the
+    colour key states its level and practical threshold.
     The analysis takes one result per session (analysis.current_results); pass the tasks through
     ``current_results`` too, or a failure of an earlier configuration is listed beside its rerun.
     Errors: those of the analysis functions (missing columns); OSError naming the file.
     """
     text = report_html(params, tasks, drift=drift, spread=spread, shared=shared, title=title,
                        spread_z=spread_z, max_rows=max_rows, superseded=superseded,
-                       shared_tolerance=shared_tolerance, results=results)
+                       shared_tolerance=shared_tolerance, results=results, rule=rule)
     atomic_write_text(path, text)
     return os.fspath(path)
