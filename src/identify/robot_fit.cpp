@@ -5,150 +5,21 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
-#include <random>
 #include <stdexcept>
 
 #include "frictionlab/robot/dynamics.hpp"
+#include "robot_base.hpp"
 
 namespace frictionlab::identify {
 
 namespace {
 
+using arm::Base;
+using arm::Columns;
+using arm::FullRegressor;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
-
-/// Units of the 10 standard parameters of a link moved by a revolute joint.
-constexpr std::array<const char*, 10> kInertialUnits = {
-    "kg", "kg m", "kg m", "kg m", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2"};
-
-/// The columns of the full regressor, before the base is chosen: 10 per link, then per joint
-/// the armature, Fv, Fc and offset that `options` asks for.
-struct Columns {
-  std::vector<std::string> names, units;
-  int rigid = 0;  ///< the first `rigid` columns are the links' standard parameters
-  int ia = -1, fv = -1, fc = -1, fo = -1;  ///< first column of each per-joint group, -1: none
-  int size() const { return static_cast<int>(names.size()); }
-};
-
-Columns columns_of(const robot::RobotModel& m, const RobotFitOptions& o) {
-  Columns c;
-  for (const auto& j : m.joints)
-    for (std::size_t p = 0; p < 10; ++p) {
-      c.names.push_back(std::string(robot::kInertialParameterNames[p]) + "_" + j.name);
-      c.units.emplace_back(kInertialUnits[p]);
-    }
-  c.rigid = c.size();
-  const auto group = [&](bool on, const char* name, const char* unit, int& first) {
-    if (!on) return;
-    first = c.size();
-    for (const auto& j : m.joints) {
-      c.names.push_back(std::string(name) + "_" + j.name);
-      c.units.emplace_back(unit);
-    }
-  };
-  group(o.armature, "Ia", "kg m^2", c.ia);
-  group(o.viscous, "Fv", "N m s/rad", c.fv);
-  group(o.coulomb, "Fc", "N m", c.fc);
-  group(o.offset, "offset", "N m", c.fo);
-  return c;
-}
-
-double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
-
-/// The full regressor (n x columns) at one state.
-class FullRegressor {
- public:
-  FullRegressor(const robot::RobotModel& m, const Columns& c)
-      : n_(m.dof()), cols_(c), dyn_(m), rigid_(n_, c.rigid) {}
-
-  void evaluate(const double* q, const double* qd, const double* qdd, MatrixXd& W) {
-    dyn_.regressor(q, qd, qdd, rigid_);
-    W.setZero(n_, cols_.size());
-    W.leftCols(cols_.rigid) = rigid_;
-    for (int j = 0; j < n_; ++j) {
-      if (cols_.ia >= 0) W(j, cols_.ia + j) = qdd[j];
-      if (cols_.fv >= 0) W(j, cols_.fv + j) = qd[j];
-      if (cols_.fc >= 0) W(j, cols_.fc + j) = sign(qd[j]);
-      if (cols_.fo >= 0) W(j, cols_.fo + j) = 1;
-    }
-  }
-  int dof() const { return n_; }
-
- private:
-  int n_;
-  const Columns& cols_;
-  robot::RigidBodyDynamics<double> dyn_;
-  MatrixXd rigid_;
-};
-
-/// Step 1: the base columns and the grouping of the others into them (W_dep = W_ind B).
-struct Base {
-  std::vector<int> independent, dependent;
-  MatrixXd B;  ///< independent x dependent
-};
-
-Base find_base(FullRegressor& full, const Columns& c, const RobotFitOptions& o) {
-  const int n = full.dof();
-  std::mt19937 rng(o.seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  MatrixXd S(static_cast<Eigen::Index>(o.base_states) * n, c.size()), W;
-  VectorXd q(n), qd(n), qdd(n);
-  for (int s = 0; s < o.base_states; ++s) {
-    for (int j = 0; j < n; ++j) {
-      q(j) = M_PI * u(rng);
-      qd(j) = 2 * u(rng);
-      qdd(j) = 5 * u(rng);
-    }
-    full.evaluate(q.data(), qd.data(), qdd.data(), W);
-    S.middleRows(static_cast<Eigen::Index>(s) * n, n) = W;
-  }
-  Eigen::ColPivHouseholderQR<MatrixXd> qr(S);
-  qr.setThreshold(o.rank_tolerance);
-  Base b;
-  const auto& perm = qr.colsPermutation().indices();
-  for (Eigen::Index k = 0; k < perm.size(); ++k)
-    (k < qr.rank() ? b.independent : b.dependent).push_back(perm(k));
-  std::sort(b.independent.begin(), b.independent.end());
-  std::sort(b.dependent.begin(), b.dependent.end());
-  MatrixXd Wi(S.rows(), static_cast<Eigen::Index>(b.independent.size()));
-  MatrixXd Wd(S.rows(), static_cast<Eigen::Index>(b.dependent.size()));
-  for (std::size_t k = 0; k < b.independent.size(); ++k)
-    Wi.col(static_cast<Eigen::Index>(k)) = S.col(b.independent[k]);
-  for (std::size_t k = 0; k < b.dependent.size(); ++k)
-    Wd.col(static_cast<Eigen::Index>(k)) = S.col(b.dependent[k]);
-  b.B = Wi.colPivHouseholderQr().solve(Wd);
-  return b;
-}
-
-/// Base parameter i's terms: its own parameter (coefficient 1), then every dependent one it
-/// absorbs with its coefficient (those below 1e-9 of the largest are round-off).
-std::vector<std::pair<std::string, double>> grouping(const Base& b, const Columns& c,
-                                                     std::size_t i) {
-  std::vector<std::pair<std::string, double>> terms{
-      {c.names[static_cast<std::size_t>(b.independent[i])], 1.0}};
-  const double big = b.B.size() ? b.B.cwiseAbs().maxCoeff() : 0;
-  for (std::size_t d = 0; d < b.dependent.size(); ++d) {
-    const double x = b.B(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(d));
-    if (std::abs(x) > 1e-9 * std::max(1.0, big))
-      terms.emplace_back(c.names[static_cast<std::size_t>(b.dependent[d])], x);
-  }
-  return terms;
-}
-
-/// "Izz_q1 + 0.0998 m_q2 + Iyy_q2".
-std::string expression(const std::vector<std::pair<std::string, double>>& terms) {
-  std::string e = terms.front().first;
-  for (std::size_t k = 1; k < terms.size(); ++k) {
-    const double x = terms[k].second;
-    char coef[32];
-    std::snprintf(coef, sizeof coef, "%.4g ", std::abs(x));
-    e += std::string(x < 0 ? " - " : " + ") + (std::abs(std::abs(x) - 1) < 1e-9 ? "" : coef) +
-         terms[k].first;
-  }
-  return e;
-}
 
 /// The rows of an identification problem, sample by sample over one or more records: W_k
 /// (n x p) and y_k (n) with y_k = W_k theta + noise, and the measured torque the relative error
@@ -189,9 +60,7 @@ class BaseRows : public RowSource {
       qdd_(j) = s_.qdd[jj][k];
     }
     full_.evaluate(q_.data(), qd_.data(), qdd_.data(), W_);
-    Wb.resize(n_, static_cast<Eigen::Index>(base_.independent.size()));
-    for (std::size_t c = 0; c < base_.independent.size(); ++c)
-      Wb.col(static_cast<Eigen::Index>(c)) = W_.col(base_.independent[c]);
+    arm::base_columns(W_, base_, Wb);
   }
   /// The full regressor of the last base_rows call.
   const MatrixXd& full_rows() const { return W_; }
@@ -294,8 +163,8 @@ RobotFitResult result_of(const Solution& s, const Base& base, const Columns& col
     const auto c = static_cast<std::size_t>(base.independent[i]);
     const auto ii = static_cast<Eigen::Index>(i);
     RobotParameter p = parameter(cols.names[c], cols.units[c], s.theta(ii), s.cov(ii, ii));
-    p.terms = grouping(base, cols, i);
-    p.expression = expression(p.terms);
+    p.terms = arm::grouping(base, cols, i);
+    p.expression = arm::expression(p.terms);
     out.parameters.push_back(p);
   }
   out.condition_number = s.condition_number;
@@ -342,9 +211,9 @@ void flag(RobotFitResult& r, const RobotFitOptions& o) {
 RobotFitResult fit_robot(const robot::RobotModel& model, const data::ArmSamples& samples,
                          const RobotFitOptions& options) {
   check_inputs(model, samples);
-  const Columns cols = columns_of(model, options);
+  const Columns cols = arm::columns_of(model, options);
   FullRegressor full(model, cols);
-  const Base base = find_base(full, cols, options);
+  const Base base = arm::find_base(full, cols, options);
   BaseRows rows(full, base, samples);
   const Solution s = solve(rows, model.dof(), options.weighted);
   RobotFitResult out = result_of(s, base, cols, samples.size(), model.dof());
@@ -356,7 +225,7 @@ RobotPrediction predict_robot(const robot::RobotModel& model, const RobotFitResu
                               const data::ArmSamples& samples, const RobotFitOptions& options) {
   check_inputs(model, samples);
   const int n = model.dof();
-  const Columns cols = columns_of(model, options);
+  const Columns cols = arm::columns_of(model, options);
   Base base;  // the fit's base columns, found by name; no grouping is needed to predict
   VectorXd beta(static_cast<Eigen::Index>(result.parameters.size()));
   for (std::size_t i = 0; i < result.parameters.size(); ++i) {
