@@ -20,6 +20,7 @@ void register_report(CLI::App& app, Registry& registry);           // report.cpp
 void register_export_actuator(CLI::App& app, Registry& registry);  // export_actuator.cpp
 void register_fleet(CLI::App& app, Registry& registry);            // fleet.cpp
 void register_fit_robot(CLI::App& app, Registry& registry);        // fit_robot.cpp
+void register_excite(CLI::App& app, Registry& registry);           // excite.cpp
 
 namespace {
 std::string& stored_command_line() {
@@ -92,6 +93,7 @@ void register_commands(CLI::App& app, Registry& registry) {
   register_report(app, registry);
   register_fit_joint(app, registry);
   register_fit_robot(app, registry);
+  register_excite(app, registry);
   register_fit_actuator(app, registry);
   register_export_estimator(app, registry);
   register_export_actuator(app, registry);  // after export_estimator: it extends `export mujoco`

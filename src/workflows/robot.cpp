@@ -76,6 +76,30 @@ data::ArmRecord with_torques(const data::ArmRecord& r, const std::vector<double>
   return data::currents_to_torques(r, gains);
 }
 
+/// The preprocessing of a record with torques: derivatives from the velocity where recorded,
+/// and the low-pass given or, with none given, chosen by scan_arm_lowpass.
+struct ArmPreprocessing {
+  data::PreprocessOptions options;
+  bool lowpass_chosen = false;
+  double suggested_lowpass_hz = 0;
+};
+ArmPreprocessing choose_preprocessing(const robot::RobotModel& model, const data::ArmRecord& record,
+                                      const FitRobotOptions& options) {
+  ArmPreprocessing out{options.preprocess};
+  data::PreprocessOptions& pp = out.options;
+  pp.derivatives =
+      record.has_velocity() ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
+  if (pp.lowpass_cutoff == 0) {
+    const identify::JointLowpassChoice rule = joint_rule(record, pp);
+    if (rule.noise_dominated) out.suggested_lowpass_hz = rule.candidate_hz;
+    if (options.choose_lowpass && rule.sample_rate_hz > 0) {
+      pp.lowpass_cutoff = scan_arm_lowpass(model, record, pp, options.fit, rule);
+      out.lowpass_chosen = pp.lowpass_cutoff > 0;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& raw_record,
@@ -90,17 +114,10 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   for (const auto& v : raw_validate) validate.push_back(with_torques(v, options.drive_gains));
   FitRobotOutcome out;
   out.joints = record.joints;
-  data::PreprocessOptions pp = options.preprocess;
-  pp.derivatives =
-      record.has_velocity() ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
-  if (pp.lowpass_cutoff == 0) {
-    const identify::JointLowpassChoice rule = joint_rule(record, pp);
-    if (rule.noise_dominated) out.suggested_lowpass_hz = rule.candidate_hz;
-    if (options.choose_lowpass && rule.sample_rate_hz > 0) {
-      pp.lowpass_cutoff = scan_arm_lowpass(model, record, pp, options.fit, rule);
-      out.lowpass_chosen = pp.lowpass_cutoff > 0;
-    }
-  }
+  const ArmPreprocessing prep = choose_preprocessing(model, record, options);
+  const data::PreprocessOptions& pp = prep.options;
+  out.suggested_lowpass_hz = prep.suggested_lowpass_hz;
+  out.lowpass_chosen = prep.lowpass_chosen;
   out.lowpass_hz = pp.lowpass_cutoff;
   out.preprocessing = data::describe(pp);
   const data::ArmSamples samples = data::preprocess_arm(record, pp);
@@ -111,6 +128,22 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
          identify::predict_robot(model, out.result, data::preprocess_arm(v, pp), options.fit)});
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.verdict = robot_fit_verdict(out);
+  return out;
+}
+
+CheckRobotRecordOutcome check_robot_record(const robot::RobotModel& model,
+                                           const data::ArmRecord& raw_record,
+                                           const FitRobotOptions& options) {
+  data::check_arm_record(raw_record);
+  const data::ArmRecord record = with_torques(raw_record, options.drive_gains);
+  const ArmPreprocessing prep = choose_preprocessing(model, record, options);
+  CheckRobotRecordOutcome out;
+  out.joints = record.joints;
+  out.lowpass_hz = prep.options.lowpass_cutoff;
+  out.lowpass_chosen = prep.lowpass_chosen;
+  out.preprocessing = data::describe(prep.options);
+  out.check =
+      identify::check_excitation(model, data::preprocess_arm(record, prep.options), options.fit);
   return out;
 }
 
@@ -135,7 +168,7 @@ Verdict robot_fit_verdict(const FitRobotOutcome& o) {
   for (const std::string& f : o.result.flags)
     v.add({Grade::doubtful, "determined", f,
            "record an excitation trajectory that moves every joint through its range with "
-           "velocity reversals (frictionlab cannot yet design one)"});
+           "velocity reversals (frictionlab excite designs one and checks a record)"});
   if (o.lowpass_chosen)
     v.add({Grade::good, "lowpass",
            "low-pass " + format_number(o.lowpass_hz, 3) +

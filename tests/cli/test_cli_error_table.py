@@ -328,6 +328,19 @@ ROWS = [
     ("fit: --method grid --hold linear", FIT_ARGS + ["--method", "grid", "--hold", "linear"],
      {"r.csv": REC}, 1, "method grid simulates as reference 000 does, by forward Euler with the "
      "input held between samples (zoh): hold linear does not apply to it"),
+    # ---- excite ----
+    ("excite: a URDF has no acceleration limits", ["excite", "--robot", "arm.urdf"],
+     {"arm.urdf": ARM_URDF}, 1,
+     "arm.urdf: joint 'j1': no acceleration limit in the robot description (the design needs "
+     "position, velocity and acceleration limits for every joint) (--velocity-limit V1,...,Vn "
+     "and --acceleration-limit A1,...,An give them)"),
+    ("excite: one acceleration limit for two joints",
+     ["excite", "--robot", "arm.urdf", "--acceleration-limit", "5"], {"arm.urdf": ARM_URDF}, 1,
+     "--acceleration-limit: expected 2 values (one per joint), got 1"),
+    ("excite: --check of a record whose torque columns are missing",
+     ["excite", "--robot", "arm.urdf", "--check", "arm.csv", "--torque", "u"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
+     "arm.csv:1: no column 'u1' (columns found: time, q1, q2, dq1, dq2, tau1, tau2)"),
     # ---- fit-robot ----
     ("fit-robot: a torque column missing", FR + ["--torque", "u"],
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,

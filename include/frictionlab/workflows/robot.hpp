@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frictionlab/data/arm_record.hpp"
+#include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/identify/robot_fit.hpp"
 #include "frictionlab/robot/model.hpp"
 #include "frictionlab/workflows/verdict.hpp"
@@ -53,6 +54,19 @@ struct FitRobotOutcome {
 FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
                           const FitRobotOptions& options = {},
                           const std::vector<data::ArmRecord>& validate = {});
+
+/// What a recorded trajectory determines (identify::check_excitation), after the preprocessing
+/// fit_robot would give it (the same low-pass, chosen the same way when not given).
+struct CheckRobotRecordOutcome {
+  std::vector<std::string> joints;
+  identify::ExcitationCheck check;
+  double lowpass_hz = 0;
+  bool lowpass_chosen = false;
+  std::string preprocessing;
+};
+CheckRobotRecordOutcome check_robot_record(const robot::RobotModel& model,
+                                           const data::ArmRecord& record,
+                                           const FitRobotOptions& options = {});
 
 Verdict robot_fit_verdict(const FitRobotOutcome& outcome);
 
