@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -30,27 +31,11 @@ struct ExciteCli {
   identify::ExcitationOptions design;
   double rate = 1000;
   int periods = 1;
-  std::vector<double> velocity_limits, acceleration_limits;
   io::ArmRecordSpec spec;
   std::optional<double> lowpass;
   bool no_viscous = false, no_coulomb = false, no_offset = false;
   workflows::FitRobotOptions w;
 };
-
-/// --velocity-limit / --acceleration-limit: one value per joint, in place of the description's.
-void set_limits(robot::RobotModel& m, const std::vector<double>& values, const char* option,
-                double robot::JointLimits::*field) {
-  if (values.empty()) return;
-  if (static_cast<int>(values.size()) != m.dof())
-    throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(m.dof()) +
-                                " values (one per joint), got " + std::to_string(values.size()));
-  for (std::size_t j = 0; j < values.size(); ++j) {
-    if (!(values[j] > 0) || !std::isfinite(values[j]))
-      throw std::invalid_argument(std::string(option) + ": value " + std::to_string(j + 1) +
-                                  " must be > 0");
-    m.joints[j].limits.*field = values[j];
-  }
-}
 
 void print_check(const identify::ExcitationCheck& c, const std::vector<std::string>& joints) {
   std::printf(
@@ -103,30 +88,27 @@ void run_design(ExciteCli& c, io::RobotDescription& robot, const std::vector<std
   const std::filesystem::path dir(c.out), csv = dir / "excitation.csv",
                                           json = dir / "excitation.json";
   check_result_files({csv.string(), json.string()}, "", {{"--robot", c.robot}});
-  set_limits(robot.model, c.velocity_limits, "--velocity-limit", &robot::JointLimits::velocity);
-  set_limits(robot.model, c.acceleration_limits, "--acceleration-limit",
-             &robot::JointLimits::acceleration);
   identify::ExcitationDesign d;
   try {
     d = identify::design_excitation(robot.model, c.design);
-  } catch (const std::invalid_argument& e) {  // a limit the description lacks: name the file
+  } catch (const std::invalid_argument& e) {
+    std::string what = e.what();
+    for (const auto& [library, option] : {std::pair{"velocity_limits", "--velocity-limit"},
+                                          {"acceleration_limits", "--acceleration-limit"}})
+      if (what.rfind(library, 0) == 0) what = option + what.substr(std::strlen(library));
+    if (what.rfind("joint '", 0) != 0) throw std::invalid_argument(what);
+    // a limit the description lacks: name the file and the options that give it
     throw io::InputError(c.robot, 0, 0,
-                         std::string(e.what()) +
-                             " (--velocity-limit V1,...,Vn and --acceleration-limit A1,...,An "
-                             "give them)");
+                         what +
+                             " (--velocity-limit V1,...,Vn and --acceleration-limit "
+                             "A1,...,An give them)");
   }
   std::printf("excite: %d joints, %d harmonics, period %s s; %ld evaluations in %s s\n",
               robot.model.dof(), c.design.harmonics, format_number(c.design.period, 4).c_str(),
               d.evaluations, format_number(d.seconds, 3).c_str());
   print_check(d.check, joints);
   const data::ArmSamples s = d.trajectory.sample(c.rate, c.periods);
-  std::vector<std::string> names{"time"};
-  std::vector<const std::vector<double>*> columns{&s.t};
-  for (const auto& [prefix, channel] : {std::pair{"q", &s.q}, {"dq", &s.qd}, {"ddq", &s.qdd}})
-    for (std::size_t j = 0; j < joints.size(); ++j) {
-      names.push_back(prefix + std::to_string(j + 1));
-      columns.push_back(&(*channel)[j]);
-    }
+  const auto [names, columns] = io::excitation_columns(s);
   std::filesystem::create_directories(c.out);
   io::write_file_atomic(csv.string(), io::format_csv(names, columns));
   io::write_file_atomic(json.string(),
@@ -162,11 +144,11 @@ void add_design_options(CLI::App* cmd, ExciteCli& c) {
                   "may reach")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1.0));
-  cmd->add_option("--velocity-limit", c.velocity_limits,
+  cmd->add_option("--velocity-limit", c.design.velocity_limits,
                   "Velocity limits, one per joint, in place of the description's [rad/s]")
       ->delimiter(',')
       ->type_name("V1,...,Vn");
-  cmd->add_option("--acceleration-limit", c.acceleration_limits,
+  cmd->add_option("--acceleration-limit", c.design.acceleration_limits,
                   "Acceleration limits, one per joint (a URDF has none) [rad/s^2]")
       ->delimiter(',')
       ->type_name("A1,...,An");

@@ -9,7 +9,8 @@ import warnings as _warnings
 from ._frictionlab import *  # noqa: F401,F403
 from . import _frictionlab
 from ._frictionlab import FrictionlabWarning
-from .robot import FitRobotOutcome, RobotParameter, RobotValidation, fit_robot
+from .robot import (ExcitationCheck, ExcitationDesign, FitRobotOutcome, RobotParameter,
+                    RobotValidation, check_excitation, excite, fit_robot)
 
 # Each distinct warning of the package once per process (a Params of the same values built
 # again does not repeat its warning). Appended, so that a user's own filter (-W,

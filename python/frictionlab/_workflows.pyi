@@ -239,6 +239,16 @@ def export_actuator_mujoco(source: PathLike, *, kp: float, vin: Optional[float] 
                            form: str = ..., ctrlrange: Optional[tuple[float, float]] = ...,
                            joint: str = ...) -> MujocoExport: ...
 def export_actuator_bam(source: PathLike) -> ExportText: ...
+def _excite(robot: PathLike, *, period: float = ..., harmonics: int = ..., margin: float = ...,
+            velocity_limits: Sequence[float] = ..., acceleration_limits: Sequence[float] = ...,
+            evaluations: int = ..., seed: int = ..., threads: int = ..., armature: bool = ...,
+            viscous: bool = ..., coulomb: bool = ..., offset: bool = ..., rate: float = ...,
+            periods: int = ...) -> dict[str, Any]: ...
+def _check_excitation(robot: PathLike, record: PathLike, *, time: str = ..., position: str = ...,
+                      velocity: str = ..., torque: str = ..., current: str = ...,
+                      layout: str = ..., gains: Sequence[float] = ..., resample_rate: float = ...,
+                      lowpass: Optional[float] = ..., trim: float = ..., armature: bool = ...,
+                      viscous: bool = ..., coulomb: bool = ..., offset: bool = ...) -> dict[str, Any]: ...
 def _option_rule(name: str) -> Optional[dict[str, Any]]: ...
 def _fit_robot(robot: PathLike, record: PathLike, validate: Sequence[PathLike] = ..., *,
                time: str = ..., position: str = ..., velocity: str = ..., torque: str = ...,

@@ -112,3 +112,91 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
                                 armature=armature, viscous=viscous, coulomb=coulomb,
                                 offset=offset, weighted=weighted)
     return _outcome(d)
+
+
+@dataclass(frozen=True)
+class ExcitationCheck:
+    """What a trajectory determines (excitation.json's ``check``): the base regressor's
+    condition number (None: a base parameter is not excited), per base parameter its
+    ``separation`` in [0, 1] (1: orthogonal to the others), per joint range, peaks and velocity
+    reversals, and the flags."""
+    samples: int
+    rank: int
+    condition_number: Optional[float]
+    separation: Dict[str, float]
+    range: Dict[str, float]
+    peak_velocity: Dict[str, float]
+    peak_acceleration: Dict[str, float]
+    reversals: Dict[str, int]
+    flags: Tuple[str, ...]
+    preprocessing: str = ""
+
+
+@dataclass(frozen=True)
+class ExcitationDesign:
+    """The result of :func:`excite`: the Fourier trajectory (``period``, ``q0``, ``start``,
+    coefficients ``a``, ``b`` per joint), its check, and ``columns``: excitation.csv's columns
+    (time, q1.., dq1.., ddq1..) as float64 arrays (``pandas.DataFrame(design.columns)``)."""
+    period: float
+    harmonics: int
+    q0: Dict[str, float]
+    start: Dict[str, float]
+    a: Dict[str, Tuple[float, ...]]
+    b: Dict[str, Tuple[float, ...]]
+    check: ExcitationCheck
+    evaluations: int
+    seconds: float
+    columns: Dict[str, Any] = field(repr=False, compare=False)
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """excitation.json's object."""
+        return self.raw
+
+
+def _check(d: Dict[str, Any], preprocessing: str = "") -> ExcitationCheck:
+    return ExcitationCheck(
+        samples=d["samples"], rank=d["rank"], condition_number=d["condition_number"],
+        separation=dict(d["separation"]), range=dict(d["range"]),
+        peak_velocity=dict(d["peak_velocity"]), peak_acceleration=dict(d["peak_acceleration"]),
+        reversals=dict(d["reversals"]), flags=tuple(d["flags"]), preprocessing=preprocessing)
+
+
+def excite(robot: Path, *, period: float = 10.0, harmonics: int = 5, margin: float = 0.95,
+           velocity_limit: Optional[Sequence[float]] = None,
+           acceleration_limit: Optional[Sequence[float]] = None, evaluations: int = 3000,
+           seed: int = 1, threads: int = 1, armature: bool = False, viscous: bool = True,
+           coulomb: bool = True, offset: bool = True, rate: float = 1000.0,
+           periods: int = 1) -> ExcitationDesign:
+    """Design an excitation trajectory for :func:`fit_robot` (``frictionlab excite``; the
+    options are its options by the same names: ``--velocity-limit`` is ``velocity_limit``).
+    Errors are ``frictionlab.Error`` with the command's messages."""
+    r = _frictionlab._excite(robot, period=period, harmonics=harmonics, margin=margin,
+                             velocity_limits=list(velocity_limit or []),
+                             acceleration_limits=list(acceleration_limit or []),
+                             evaluations=evaluations, seed=seed, threads=threads,
+                             armature=armature, viscous=viscous, coulomb=coulomb, offset=offset,
+                             rate=rate, periods=periods)
+    d, t = r["design"], r["design"]["trajectory"]
+    return ExcitationDesign(
+        period=t["period"], harmonics=t["harmonics"], q0=dict(t["q0"]), start=dict(t["start"]),
+        a={k: tuple(v) for k, v in t["a"].items()}, b={k: tuple(v) for k, v in t["b"].items()},
+        check=_check(d["check"]), evaluations=d["evaluations"], seconds=d["seconds"],
+        columns=dict(r["columns"]), raw=d)
+
+
+def check_excitation(robot: Path, record: Path, *, time: str = "time", position: str = "q",
+                     velocity: str = "dq", torque: str = "tau", current: str = "",
+                     layout: str = "", gains: Sequence[float] = (), resample_rate: float = 0.0,
+                     lowpass: Optional[float] = None, trim: float = 0.0, armature: bool = False,
+                     viscous: bool = True, coulomb: bool = True,
+                     offset: bool = True) -> ExcitationCheck:
+    """What a recorded trajectory determines (``frictionlab excite --check``), after the
+    preprocessing :func:`fit_robot` gives it (record options as fit_robot's)."""
+    d = _frictionlab._check_excitation(robot, record, time=time, position=position,
+                                       velocity=velocity, torque=torque, current=current,
+                                       layout=layout, gains=list(gains),
+                                       resample_rate=resample_rate, lowpass=lowpass, trim=trim,
+                                       armature=armature, viscous=viscous, coulomb=coulomb,
+                                       offset=offset)
+    return _check(d, d["preprocessing"])

@@ -64,7 +64,7 @@ def test_doc_snippet_runs(tmp_path, capsys):
     (tmp_path / "shared").symlink_to(SHARED.parent)
     doc = SOURCE / "docs" / "robot-identification.md"
     blocks = python_blocks(doc.read_text().split("## Python", 1)[1].split("\n## ", 1)[0])
-    assert len(blocks) == 1
+    assert len(blocks) == 2
     cwd = os.getcwd()
     os.chdir(d)
     try:
@@ -74,3 +74,38 @@ def test_doc_snippet_runs(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "64 1.318" and out[1].startswith("0.4145")
     assert out[2].startswith("mcx_q3 + 0.0825 m_q4 + 0.0825 m_q5")
+    cond, worst = out[3].split()
+    assert float(cond) < 144.5 and worst == "0"
+    assert out[4].startswith("144.5 Izz_q3")
+
+
+def test_excite_equals_cli_and_keeps_limits(tmp_path):
+    design = fl.excite(ROBOT, period=13.333, evaluations=300, threads=2, rate=100)
+    run_cli("excite", "--robot", ROBOT, "--period", "13.333", "--evaluations", "300",
+            "--threads", "2", "--rate", "100", "--out", "cli", cwd=tmp_path)
+    cli = json.loads((tmp_path / "cli" / "excitation.json").read_text())
+    mine = dict(design.to_dict())
+    for d in (cli, mine):
+        d.pop("seconds")
+        d.pop("robot")
+    assert mine == cli
+    header = (tmp_path / "cli" / "excitation.csv").read_text().splitlines()[0].split(",")
+    assert header == list(design.columns)
+    assert len(design.columns["time"]) == 1333 and abs(design.columns["dq1"][0]) < 1e-12
+    limits = json.loads(ROBOT.read_text())["joint_limits"]
+    for j in range(7):
+        assert abs(design.columns[f"dq{j + 1}"]).max() <= 0.95 * 1.002 * limits["dq_max"][j]
+    assert design.check.rank == 64 and design.check.flags == ()
+    assert pickle.loads(pickle.dumps(design)) == design
+
+
+def test_check_and_excite_errors_are_the_commands():
+    check = fl.check_excitation(ROBOT, RECORD, resample_rate=1000)
+    assert check.rank == 64 and abs(check.condition_number - 144.5) < 0.1
+    assert "Izz_q3" in check.flags[0] and "10 Hz" in check.preprocessing
+    with pytest.raises(fl.Error, match="acceleration_limits: expected 7 values"):
+        fl.excite(ROBOT, acceleration_limit=[5.0], evaluations=10)
+    with pytest.raises(fl.Error, match="harmonics: must be in"):
+        fl.excite(ROBOT, harmonics=1, evaluations=10)
+    with pytest.raises(fl.Error, match="no column 'u1'"):
+        fl.check_excitation(ROBOT, RECORD, torque="u", resample_rate=1000)

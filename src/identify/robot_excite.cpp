@@ -155,7 +155,26 @@ void flag(const robot::RobotModel& m, ExcitationCheck& c) {
 struct Limits {
   double lo, hi, v, a;
 };
-std::vector<Limits> limits_of(const robot::RobotModel& m) {
+
+/// The options' velocity or acceleration limits in place of the description's.
+void replace_limits(robot::RobotModel& m, const std::vector<double>& values, const char* option,
+                    double robot::JointLimits::*field) {
+  if (values.empty()) return;
+  if (static_cast<int>(values.size()) != m.dof())
+    throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(m.dof()) +
+                                " values (one per joint), got " + std::to_string(values.size()));
+  for (std::size_t j = 0; j < values.size(); ++j) {
+    if (!(values[j] > 0) || !std::isfinite(values[j]))
+      throw std::invalid_argument(std::string(option) + ": value " + std::to_string(j + 1) +
+                                  " must be > 0");
+    m.joints[j].limits.*field = values[j];
+  }
+}
+
+std::vector<Limits> limits_of(robot::RobotModel m, const ExcitationOptions& o) {
+  replace_limits(m, o.velocity_limits, "velocity_limits", &robot::JointLimits::velocity);
+  replace_limits(m, o.acceleration_limits, "acceleration_limits",
+                 &robot::JointLimits::acceleration);
   std::vector<Limits> out;
   for (const auto& j : m.joints) {
     const auto& l = j.limits;
@@ -270,6 +289,8 @@ void FourierTrajectory::evaluate(double t, double* q, double* qd, double* qdd) c
 }
 
 data::ArmSamples FourierTrajectory::sample(double rate, int periods) const {
+  if (!(rate >= 1 && rate <= 1e5)) throw std::invalid_argument("rate: must be in [1, 1e5] Hz");
+  if (periods < 1 || periods > 1000) throw std::invalid_argument("periods: must be in [1, 1000]");
   data::ArmSamples s;
   const int n = dof();
   s.q.assign(idx(n), {}), s.qd.assign(idx(n), {}), s.qdd.assign(idx(n), {});
@@ -313,7 +334,7 @@ ExcitationDesign design_excitation(const robot::RobotModel& model,
                                    const ExcitationOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   check_options(options);
-  const Decoder decoder(limits_of(model), options);
+  const Decoder decoder(limits_of(model, options), options);
   const arm::Columns cols = arm::columns_of(model, options.terms);
   arm::FullRegressor probe(model, cols);
   const arm::Base base = arm::find_base(probe, cols, options.terms);

@@ -16,6 +16,18 @@ nlohmann::ordered_json per_name(const std::vector<std::string>& names, const std
 
 }  // namespace
 
+std::pair<std::vector<std::string>, std::vector<const std::vector<double>*>> excitation_columns(
+    const data::ArmSamples& s) {
+  std::vector<std::string> names{"time"};
+  std::vector<const std::vector<double>*> columns{&s.t};
+  for (const auto& [prefix, channel] : {std::pair{"q", &s.q}, {"dq", &s.qd}, {"ddq", &s.qdd}})
+    for (std::size_t j = 0; j < channel->size(); ++j) {
+      names.push_back(prefix + std::to_string(j + 1));
+      columns.push_back(&(*channel)[j]);
+    }
+  return {names, columns};
+}
+
 nlohmann::ordered_json excitation_check_to_json(const identify::ExcitationCheck& c,
                                                 const std::vector<std::string>& joints) {
   return {{"samples", c.samples},

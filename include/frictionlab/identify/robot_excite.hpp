@@ -44,7 +44,8 @@ struct FourierTrajectory {
   /// q, qd, qdd [dof] at time t [s].
   void evaluate(double t, double* q, double* qd, double* qdd) const;
   /// The trajectory sampled at `rate` [Hz] over `periods` periods (t from 0), as a record's
-  /// samples without torque.
+  /// samples without torque. Throws std::invalid_argument for a rate outside [1, 1e5] Hz or
+  /// periods outside [1, 1000].
   data::ArmSamples sample(double rate, int periods = 1) const;
 };
 
@@ -61,6 +62,9 @@ struct ExcitationOptions {
   double max_seconds = 0;   ///< wall-time budget [s] (0: none)
   unsigned seed = 1;        ///< of the start and of CMA-ES
   int threads = 1;          ///< evaluation threads
+  /// Per joint, in place of the description's (empty: the description's) [rad/s | m/s] and
+  /// [rad/s^2 | m/s^2]; a URDF has no acceleration limits.
+  std::vector<double> velocity_limits, acceleration_limits;
   /// The regressor's columns: armature and friction terms as the fit will have them.
   RobotFitOptions terms{};
 };
@@ -94,7 +98,8 @@ struct ExcitationDesign {
 inline constexpr double kPoorSeparation = 0.1;
 
 /// The design above. Throws std::invalid_argument naming the joint whose position, velocity or
-/// acceleration limit is missing (infinite) or empty, or an option out of range.
+/// acceleration limit is missing (infinite) or empty, or the option out of range
+/// ("velocity_limits: expected 7 values (one per joint), got 1").
 ExcitationDesign design_excitation(const robot::RobotModel& model,
                                    const ExcitationOptions& options = {});
 

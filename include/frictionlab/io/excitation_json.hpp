@@ -12,11 +12,17 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frictionlab/identify/robot_excite.hpp"
 
 namespace frictionlab::io {
+
+/// excitation.csv's columns of a sampled trajectory: time, q1..qn, dq1..dqn, ddq1..ddqn (the
+/// names fit-robot reads by default).
+std::pair<std::vector<std::string>, std::vector<const std::vector<double>*>> excitation_columns(
+    const data::ArmSamples& samples);
 
 nlohmann::ordered_json excitation_check_to_json(const identify::ExcitationCheck& check,
                                                 const std::vector<std::string>& joints);
