@@ -53,6 +53,21 @@ void print_summary(const workflows::FitRobotOutcome& o) {
                 p.expression == p.name ? "" : ("  = " + p.expression).c_str());
 }
 
+/// Each joint's friction model and its parameters (with a model of the registry).
+void print_friction(const workflows::FitRobotOutcome& o) {
+  if (!o.friction) return;
+  std::printf("  friction per joint: %s (%d rounds with the rigid body; linear friction: %s %%)\n",
+              o.friction_model.c_str(), o.friction->rounds,
+              format_fixed(o.friction->linear_relative_error_percent, 3).c_str());
+  for (std::size_t j = 0; j < o.joints.size(); ++j) {
+    std::string line;
+    for (const auto& p : o.friction->friction[j].parameters)
+      line += "  " + p.name + " " + format_number(p.value, 4) + " +- " +
+              format_number(p.std_error, 2) + " " + p.unit;
+    std::printf("  %-10s%s\n", o.joints[j].c_str(), line.c_str());
+  }
+}
+
 void run_fit_robot(FitRobotCli& c) {
   const std::filesystem::path result = std::filesystem::path(c.out) / kRobotFitFile;
   io::check_output_directory(c.out);
@@ -76,6 +91,7 @@ void run_fit_robot(FitRobotCli& c) {
   c.w.fit.offset = !c.no_offset;
   const workflows::FitRobotOutcome o = workflows::fit_robot(robot.model, record, c.w, validate);
   print_summary(o);
+  print_friction(o);
   print_verdict(o.verdict);
   std::filesystem::create_directories(c.out);
   io::write_file_atomic(result.string(), io::robot_fit_to_json(o, c.robot, c.input).dump(2) + "\n");
@@ -135,6 +151,11 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
   cmd->add_option("--trim", c->w.preprocess.trim_s,
                   "Drop this many seconds at each end after filtering [s]")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--friction", c->w.friction,
+                  "Each joint's friction: linear (Fv, Fc, offset in the linear fit) or a model "
+                  "of the registry (stribeck, lugre, ...) identified with the rigid body by "
+                  "alternating fits")
+      ->capture_default_str();
   cmd->add_flag("--armature", c->w.fit.armature,
                 "Estimate each joint's armature (rotor inertia; for torques on the motor side)");
   cmd->add_flag("--no-viscous", c->no_viscous, "No viscous friction Fv");

@@ -58,6 +58,12 @@ class FitRobotOutcome:
     seconds: float
     raw: Dict[str, Any] = field(repr=False, compare=False)
 
+    @property
+    def friction(self) -> Dict[str, Any]:
+        """robot_fit.json's "friction": ``{"model": "linear"}``, or for a model of the registry
+        its rounds and per joint the fit.json object of that joint's friction fit."""
+        return self.raw["friction"]
+
     def parameter(self, name: str) -> RobotParameter:
         """The base parameter called ``name`` ("Fc_q4"); KeyError naming the known ones."""
         for p in self.parameters:
@@ -94,14 +100,15 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
               gains: Sequence[float] = (), resample_rate: float = 0.0,
               lowpass: Optional[float] = None, trim: float = 0.0, armature: bool = False,
               viscous: bool = True, coulomb: bool = True, offset: bool = True,
-              weighted: bool = True) -> FitRobotOutcome:
+              weighted: bool = True, friction: str = "linear") -> FitRobotOutcome:
     """Identify a robot arm's base inertial parameters and joint friction from a record
     (``frictionlab fit-robot``; the options are its options, by the same names: ``--resample``
     is ``resample_rate``, ``--ols`` is ``weighted=False``, ``--no-offset`` is ``offset=False``).
 
     robot: a .urdf or ROBOT.json path; record, validate: CSV paths with the columns ``time``,
     ``position``/``velocity``/``torque`` + joint number (or ``current`` with ``gains`` [N m/A],
-    or ``layout="ur"``); ``lowpass=None`` chooses the low-pass from the record, 0 is none.
+    or ``layout="ur"``); ``lowpass=None`` chooses the low-pass from the record, 0 is none;
+    ``friction``: "linear" or a model of the registry per joint ("stribeck", "lugre", ...).
     Errors are ``frictionlab.Error`` with the command's messages; Ctrl-C stops the fit."""
     if isinstance(validate, (str, PathLike)):
         validate = [validate]
@@ -110,7 +117,7 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
                                 current=current, layout=layout, gains=list(gains),
                                 resample_rate=resample_rate, lowpass=lowpass, trim=trim,
                                 armature=armature, viscous=viscous, coulomb=coulomb,
-                                offset=offset, weighted=weighted)
+                                offset=offset, weighted=weighted, friction=friction)
     return _outcome(d)
 
 

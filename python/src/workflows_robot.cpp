@@ -84,8 +84,10 @@ void bind_robot(py::module_& m) {
          const std::string& time, const std::string& position, const std::string& velocity,
          const std::string& torque, const std::string& current, const std::string& layout,
          const std::vector<double>& gains, double resample_rate, const py::object& lowpass,
-         double trim, bool armature, bool viscous, bool coulomb, bool offset, bool weighted) {
+         double trim, bool armature, bool viscous, bool coulomb, bool offset, bool weighted,
+         const std::string& friction) {
         RobotArgs a;
+        a.w.friction = friction;
         a.spec.time = time;
         a.spec.position = position;
         a.spec.velocity = velocity;
@@ -124,7 +126,7 @@ void bind_robot(py::module_& m) {
       py::arg("layout") = "", py::arg("gains") = std::vector<double>{},
       py::arg("resample_rate") = 0.0, py::arg("lowpass") = py::none(), py::arg("trim") = 0.0,
       py::arg("armature") = false, py::arg("viscous") = true, py::arg("coulomb") = true,
-      py::arg("offset") = true, py::arg("weighted") = true,
+      py::arg("offset") = true, py::arg("weighted") = true, py::arg("friction") = "linear",
       "The robot_fit.json object of workflows::fit_robot (frictionlab.fit_robot wraps it).");
   m.def(
       "_check_excitation",

@@ -37,6 +37,27 @@ def test_fit_robot_equals_cli(tmp_path, fit):
     assert fit.verdict["grade"] in ("good", "doubtful")
 
 
+def test_friction_model_per_joint_equals_cli(tmp_path):
+    fit = fl.fit_robot(ROBOT, RECORD, resample_rate=1000, lowpass=10, friction="stribeck")
+    run_cli("fit-robot", "--robot", ROBOT, "--input", RECORD, "--resample", "1000",
+            "--lowpass", "10", "--friction", "stribeck", "--out", "cli", cwd=tmp_path)
+    cli = json.loads((tmp_path / "cli" / "robot_fit.json").read_text())
+    mine = dict(fit.to_dict())
+    for d in (cli, mine):
+        for key in ("seconds", "robot", "record"):
+            d.pop(key)
+        for joint in d["friction"]["joints"].values():
+            joint.pop("run_time_s", None)
+    assert mine["friction"]["model"] == "stribeck" and mine["friction"]["converged"]
+    assert abs(fit.relative_error_percent - 1.263) < 0.002
+    assert fit.friction["linear_relative_error_percent"] > fit.relative_error_percent + 0.03
+    q4 = {p["field"]: p["value"] for p in fit.friction["joints"]["q4"]["parameters"]}
+    assert abs(q4["Fc"] - 0.477) < 0.005
+    assert json.dumps(mine, sort_keys=True) == json.dumps(cli, sort_keys=True)
+    with pytest.raises(fl.Error, match="unknown model"):
+        fl.fit_robot(ROBOT, RECORD, resample_rate=1000, friction="sigmoidal")
+
+
 def test_outcome_pickles(fit):
     again = pickle.loads(pickle.dumps(fit))
     assert again == fit and again.parameters[0] == fit.parameters[0]

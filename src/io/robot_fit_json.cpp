@@ -3,16 +3,12 @@
 
 #include <cmath>
 
+#include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/verdict_json.hpp"
 
 namespace frictionlab::io {
 
 namespace {
-
-/// JSON has no infinity: a relative error of a parameter estimated as exactly 0 is null.
-nlohmann::ordered_json finite_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
-}
 
 nlohmann::ordered_json per_joint(const std::vector<std::string>& joints,
                                  const std::vector<double>& values) {
@@ -32,6 +28,19 @@ nlohmann::ordered_json parameter_json(const identify::RobotParameter& p) {
           {"std_error", p.std_error},
           {"relative_std_error_percent", finite_or_null(p.relative_std_error_percent)},
           {"poorly_determined", p.poorly_determined}};
+}
+
+/// "friction": the model per joint; with one of the registry, each joint's fit.json object.
+nlohmann::ordered_json friction_json(const workflows::FitRobotOutcome& o) {
+  nlohmann::ordered_json f = {{"model", o.friction_model}};
+  if (!o.friction) return f;
+  f["rounds"] = o.friction->rounds;
+  f["converged"] = o.friction->converged;
+  f["linear_relative_error_percent"] = o.friction->linear_relative_error_percent;
+  f["joints"] = nlohmann::ordered_json::object();
+  for (std::size_t j = 0; j < o.joints.size(); ++j)
+    f["joints"][o.joints[j]] = fit_to_json(o.friction->friction[j], "joint " + o.joints[j], {});
+  return f;
 }
 
 }  // namespace
@@ -57,6 +66,7 @@ nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
   j["sigma"] = per_joint(o.joints, r.sigma);
   j["parameters"] = nlohmann::ordered_json::array();
   for (const auto& p : r.parameters) j["parameters"].push_back(parameter_json(p));
+  j["friction"] = friction_json(o);
   j["validation"] = nlohmann::ordered_json::array();
   for (const auto& v : o.validation)
     j["validation"].push_back({{"record", v.source},

@@ -100,6 +100,25 @@ ArmPreprocessing choose_preprocessing(const robot::RobotModel& model, const data
   return out;
 }
 
+/// The options of identify::fit_robot_friction for the workflow's.
+identify::RobotFrictionOptions friction_options(const FitRobotOptions& o) {
+  identify::RobotFrictionOptions f;
+  f.friction.model = identify::parse_model(o.friction);
+  f.fit = o.fit;
+  return f;
+}
+
+/// The arm with a registry friction model per joint: the outcome's result is the rigid-body
+/// stage with the whole model's error figures.
+void fit_with_friction_model(const robot::RobotModel& model, const data::ArmSamples& samples,
+                             const FitRobotOptions& options, FitRobotOutcome& out) {
+  out.friction = identify::fit_robot_friction(model, samples, friction_options(options));
+  out.friction_model = options.friction;
+  out.result = out.friction->rigid;
+  out.result.relative_error_percent = out.friction->relative_error_percent;
+  out.result.rms_error = out.friction->rms_error;
+}
+
 }  // namespace
 
 FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& raw_record,
@@ -108,6 +127,7 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   const auto start = std::chrono::steady_clock::now();
   data::check_arm_record(raw_record);
   for (const auto& v : raw_validate) data::check_arm_record(v);
+  if (options.friction != "linear") identify::check_model(identify::parse_model(options.friction));
   const data::ArmRecord record = with_torques(raw_record, options.drive_gains);
   std::vector<data::ArmRecord> validate;
   validate.reserve(raw_validate.size());
@@ -121,11 +141,19 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   out.lowpass_hz = pp.lowpass_cutoff;
   out.preprocessing = data::describe(pp);
   const data::ArmSamples samples = data::preprocess_arm(record, pp);
-  out.result = identify::fit_robot(model, samples, options.fit);
-  for (const auto& v : validate)
-    out.validation.push_back(
-        {v.source,
-         identify::predict_robot(model, out.result, data::preprocess_arm(v, pp), options.fit)});
+  if (options.friction == "linear") {
+    out.result = identify::fit_robot(model, samples, options.fit);
+    for (const auto& v : validate)
+      out.validation.push_back(
+          {v.source,
+           identify::predict_robot(model, out.result, data::preprocess_arm(v, pp), options.fit)});
+  } else {
+    fit_with_friction_model(model, samples, options, out);
+    for (const auto& v : validate)
+      out.validation.push_back({v.source, identify::predict_robot_friction(
+                                              model, *out.friction, data::preprocess_arm(v, pp),
+                                              friction_options(options))});
+  }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.verdict = robot_fit_verdict(out);
   return out;
@@ -146,6 +174,33 @@ CheckRobotRecordOutcome check_robot_record(const robot::RobotModel& model,
       identify::check_excitation(model, data::preprocess_arm(record, prep.options), options.fit);
   return out;
 }
+
+namespace {
+
+/// The verdict's reasons of a fit with a friction model per joint: the rounds, the gain over
+/// the linear friction, and each joint's fit that its own reliability rules doubt.
+void friction_reasons(const FitRobotOutcome& o, Verdict& v) {
+  const identify::RobotFrictionResult& f = *o.friction;
+  if (!f.converged)
+    v.add({Grade::doubtful, "friction",
+           "the rounds of rigid body and friction did not settle in " + std::to_string(f.rounds),
+           "a record with more velocity reversals, or --friction linear"});
+  v.add({Grade::good, "friction",
+         o.friction_model + " friction per joint: torque error " +
+             format_fixed(f.relative_error_percent, 3) + " % against " +
+             format_fixed(f.linear_relative_error_percent, 3) + " % with linear friction (" +
+             std::to_string(f.rounds) + " rounds; standard errors conditional on the other block)",
+         ""});
+  for (std::size_t j = 0; j < f.friction.size(); ++j) {
+    const identify::Reliability& r = f.friction[j].reliability;
+    if (!r.standard_errors && !r.reasons.empty())
+      v.add({Grade::doubtful, "friction",
+             "joint " + o.joints[j] + "'s " + o.friction_model + " friction: " + r.reasons.front(),
+             "--friction linear, or a simpler model of the registry"});
+  }
+}
+
+}  // namespace
 
 Verdict robot_fit_verdict(const FitRobotOutcome& o) {
   Verdict v;
@@ -180,6 +235,7 @@ Verdict robot_fit_verdict(const FitRobotOutcome& o) {
          "the accelerations were differentiated without a low-pass filter from a record whose "
          "acceleration is mostly noise",
          "--lowpass " + format_number(o.suggested_lowpass_hz, 3) + " (chosen from its spectrum)"});
+  if (o.friction) friction_reasons(o, v);
   v.add(
       {Grade::good, "validation", "no validation record: the error is the training record's", ""});
   return v;

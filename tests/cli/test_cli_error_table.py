@@ -342,6 +342,8 @@ ROWS = [
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
      "arm.csv:1: no column 'u1' (columns found: time, q1, q2, dq1, dq2, tau1, tau2)"),
     # ---- fit-robot ----
+    ("fit-robot: a friction model that is not in the registry", FR + ["--friction", "sigmoidal"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1, "unknown model 'sigmoidal'; known: coulomb"),
     ("fit-robot: a torque column missing", FR + ["--torque", "u"],
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
      "arm.csv:1: no column 'u1' (columns found: time, q1, q2, dq1, dq2, tau1, tau2)"),

@@ -11,6 +11,7 @@
 #include "frictionlab/data/arm_record.hpp"
 #include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/identify/robot_fit.hpp"
+#include "frictionlab/identify/robot_friction.hpp"
 #include "frictionlab/robot/model.hpp"
 #include "frictionlab/workflows/verdict.hpp"
 
@@ -25,6 +26,10 @@ struct FitRobotOptions {
   /// the sample rate, the one whose fit leaves the smallest torque error; false: unfiltered.
   bool choose_lowpass = true;
   identify::RobotFitOptions fit{};
+  /// Each joint's friction: "linear" (viscous Fv, Coulomb Fc and offset in the linear fit), or
+  /// a fittable model of the registry ("stribeck", "lugre", ...) identified with the rigid body
+  /// by identify::fit_robot_friction (options.fit's viscous and coulomb flags then unused).
+  std::string friction = "linear";
   /// Drive gains [N m/A] per joint for records with motor currents (torque = gain x current);
   /// empty for records with joint torques.
   std::vector<double> drive_gains;
@@ -38,7 +43,12 @@ struct RobotValidation {
 
 struct FitRobotOutcome {
   std::vector<std::string> joints;
+  /// The base parameters with their figures; with a friction model, the rigid-body stage's
+  /// parameters (offsets, armature) with the whole model's error figures.
   identify::RobotFitResult result;
+  /// With a friction model of the registry: each joint's fit and the rounds (else empty).
+  std::optional<identify::RobotFrictionResult> friction;
+  std::string friction_model = "linear";
   double lowpass_hz = 0;        ///< the cutoff used [Hz]; 0: none
   bool lowpass_chosen = false;  ///< chosen from the record (not given)
   /// With no cutoff given: the joint rule's cutoff when a joint's raw acceleration is mostly
