@@ -590,9 +590,10 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
     const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
     mean_note(c);
     if (Fs != Fc)
-      out.notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) +
-                          " > Fc = " + format_exact(Fc) +
-                          "): frictionloss is one constant level; Fc is used, the dip of up to " +
+      out.notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) + (Fs > Fc ? " > " : " < ") +
+                          "Fc = " + format_exact(Fc) +
+                          "): frictionloss is one constant level; Fc is used, the " +
+                          (Fs > Fc ? "dip" : "rise from standstill") + " of up to " +
                           format_number(std::abs(Fs - Fc)) +
                           " Nm at low speed is lost (a lugre fit "
                           "exports to the dcmotor actuator, which has it)");
