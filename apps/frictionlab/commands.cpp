@@ -21,6 +21,7 @@ void register_export_actuator(CLI::App& app, Registry& registry);  // export_act
 void register_fleet(CLI::App& app, Registry& registry);            // fleet.cpp
 void register_fit_robot(CLI::App& app, Registry& registry);        // fit_robot.cpp
 void register_excite(CLI::App& app, Registry& registry);           // excite.cpp
+void register_export_robot(CLI::App& app, Registry& registry);     // export_robot.cpp
 
 namespace {
 std::string& stored_command_line() {
@@ -97,6 +98,7 @@ void register_commands(CLI::App& app, Registry& registry) {
   register_fit_actuator(app, registry);
   register_export_estimator(app, registry);
   register_export_actuator(app, registry);  // after export_estimator: it extends `export mujoco`
+  register_export_robot(app, registry);     // after export: it adds `export robot`
   register_fleet(app, registry);
 }
 

@@ -130,3 +130,61 @@ def test_check_and_excite_errors_are_the_commands():
         fl.excite(ROBOT, harmonics=1, evaluations=10)
     with pytest.raises(fl.Error, match="no column 'u1'"):
         fl.check_excitation(ROBOT, RECORD, torque="u", resample_rate=1000)
+
+
+def test_export_robot_mjcf_has_the_fits_friction(tmp_path, fit):
+    """`export robot` of the Panda fit: one <joint> per joint with frictionloss = Fc and
+    damping = Fv (a negative Fv written as 0, with its note), the notes in the comment."""
+    import xml.etree.ElementTree as ET
+    (tmp_path / "robot_fit.json").write_text(json.dumps(fit.to_dict()))
+    run_cli("export", "robot", "--params", "robot_fit.json", "--output", "arm.xml", cwd=tmp_path)
+    text = (tmp_path / "arm.xml").read_text()
+    joints = ET.fromstring("<r>" + text + "</r>").findall("joint")
+    assert [j.get("name") for j in joints] == list(fit.joints)
+    for j in joints:
+        q = j.get("name")
+        assert float(j.get("frictionloss")) == fit.parameter("Fc_" + q).value
+        fv = fit.parameter("Fv_" + q).value
+        assert float(j.get("damping", "0")) == max(fv, 0.0)
+        if fv < 0:
+            assert f"Fv_{q} = " in text and "written as 0" in text
+    assert "torque offset offset_q1" in text
+
+
+def test_export_robot_urdf_sets_dynamics_and_keeps_the_rest(tmp_path):
+    """`export robot --urdf` into the UR10e's URDF: each joint's <dynamics> gets the fit's Fv
+    and Fc, every other element and attribute of the file stays."""
+    import xml.etree.ElementTree as ET
+    urdf = SHARED / "robot_ur10e" / "ur10e.urdf"
+    joints = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint",
+              "wrist_2_joint", "wrist_3_joint"]
+    params = []
+    for k, q in enumerate(joints):
+        for name, value in (("Fv", 0.5 + k), ("Fc", 2.0 + k), ("offset", 0.1)):
+            params.append({"name": f"{name}_{q}", "expression": f"{name}_{q}",
+                           "terms": [[f"{name}_{q}", 1.0]], "unit": "", "value": value,
+                           "std_error": 0.01, "relative_std_error_percent": 1.0,
+                           "poorly_determined": False})
+    (tmp_path / "robot_fit.json").write_text(json.dumps(
+        {"format": "frictionlab-robot-fit", "version": 1, "joints": joints,
+         "parameters": params, "friction": {"model": "linear"}}))
+    run_cli("export", "robot", "--params", "robot_fit.json", "--urdf", urdf, "--output",
+            "ur10e.urdf", cwd=tmp_path)
+    before, after = ET.parse(urdf).getroot(), ET.parse(tmp_path / "ur10e.urdf").getroot()
+    assert [e.tag for e in before.iter()] == [e.tag for e in after.iter()]
+    for b, a in zip(before.iter(), after.iter()):
+        if b.tag != "dynamics":
+            assert b.attrib == a.attrib
+    dyn = {j.get("name"): j.find("dynamics") for j in after.findall("joint")}
+    for k, q in enumerate(joints):
+        assert float(dyn[q].get("damping")) == 0.5 + k
+        assert float(dyn[q].get("friction")) == 2.0 + k
+    assert "offset_shoulder_pan_joint = 0.1 N m left out" in (tmp_path / "ur10e.urdf").read_text()
+    (tmp_path / "two.urdf").write_text(
+        "<robot name='two'><link name='a'/><link name='b'/><joint name='j1' type='revolute'>"
+        "<parent link='a'/><child link='b'/><axis xyz='0 0 1'/></joint></robot>")
+    with pytest.raises(AssertionError, match="two.urdf: no joint 'shoulder_pan_joint'"):
+        run_cli("export", "robot", "--params", "robot_fit.json", "--urdf", "two.urdf",
+                cwd=tmp_path)
+    with pytest.raises(AssertionError, match="panda_dh.json: not a URDF"):
+        run_cli("export", "robot", "--params", "robot_fit.json", "--urdf", ROBOT, cwd=tmp_path)

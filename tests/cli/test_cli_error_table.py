@@ -341,6 +341,18 @@ ROWS = [
      ["excite", "--robot", "arm.urdf", "--check", "arm.csv", "--torque", "u"],
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
      "arm.csv:1: no column 'u1' (columns found: time, q1, q2, dq1, dq2, tau1, tau2)"),
+    # ---- export robot ----
+    ("export robot: a fit.json instead of a robot_fit.json",
+     ["export", "robot", "--params", "fit.json"], {"fit.json": '{"format": "frictionlab-fit"}'}, 1,
+     "fit.json: expected a robot_fit.json of frictionlab fit-robot"),
+    ("export robot: --urdf that is not XML",
+     ["export", "robot", "--params", "r.json", "--urdf", "arm.urdf"],
+     {"r.json": '{"format": "frictionlab-robot-fit", "joints": ["j1"], "parameters": []}',
+      "arm.urdf": "robot: x"}, 1, "arm.urdf:"),
+    ("export robot: --output is the URDF it reads",
+     ["export", "robot", "--params", "r.json", "--urdf", "arm.urdf", "--output", "arm.urdf"],
+     {"r.json": '{"format": "frictionlab-robot-fit", "joints": ["j1"], "parameters": []}',
+      "arm.urdf": ARM_URDF}, 1, "arm.urdf"),
     # ---- fit-robot ----
     ("fit-robot: a friction model that is not in the registry", FR + ["--friction", "sigmoidal"],
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1, "unknown model 'sigmoidal'; known: coulomb"),
