@@ -57,7 +57,7 @@ void FullRegressor::evaluate(const double* q, const double* qd, const double* qd
   }
 }
 
-Base find_base(FullRegressor& full, const Columns& c, const RobotFitOptions& o) {
+MatrixXd random_regressor(FullRegressor& full, const Columns& c, const RobotFitOptions& o) {
   const int n = full.dof();
   std::mt19937 rng(o.seed);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -72,6 +72,11 @@ Base find_base(FullRegressor& full, const Columns& c, const RobotFitOptions& o) 
     full.evaluate(q.data(), qd.data(), qdd.data(), W);
     S.middleRows(static_cast<Eigen::Index>(s) * n, n) = W;
   }
+  return S;
+}
+
+Base find_base(FullRegressor& full, const Columns& c, const RobotFitOptions& o) {
+  const MatrixXd S = random_regressor(full, c, o);
   Eigen::ColPivHouseholderQR<MatrixXd> qr(S);
   qr.setThreshold(o.rank_tolerance);
   Base b;

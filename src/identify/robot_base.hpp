@@ -52,6 +52,10 @@ struct Base {
   Eigen::MatrixXd B;                        ///< independent x dependent
 };
 
+/// The full regressor at `o.base_states` random states (seed `o.seed`), stacked: positions in
+/// [-pi, pi], velocities in [-2, 2], accelerations in [-5, 5] per joint.
+Eigen::MatrixXd random_regressor(FullRegressor& full, const Columns& c, const RobotFitOptions& o);
+
 /// The base from the regressor at `o.base_states` random states (seed `o.seed`, rank tolerance
 /// `o.rank_tolerance` relative to the largest pivot).
 Base find_base(FullRegressor& full, const Columns& c, const RobotFitOptions& o);
