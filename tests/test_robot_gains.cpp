@@ -5,12 +5,15 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/identify/robot_gains.hpp"
+#include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "frictionlab/workflows/robot.hpp"
 
 namespace fs = std::filesystem;
 using namespace frictionlab;
@@ -46,16 +49,33 @@ data::ArmSamples record(const robot::RobotModel& model, const Eigen::VectorXd& p
   return s;
 }
 
-}  // namespace
+/// The samples as a UR e-Series real-time log (no header: t, q, qd, currents), 4 decimals of
+/// the currents as the controller writes them.
+void write_ur_log(const data::ArmSamples& s, const fs::path& path) {
+  std::ofstream f(path);
+  f.precision(10);
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    f << 1017.78 + s.t[k];
+    for (const auto* c : {&s.q, &s.qd, &s.effort})
+      for (const auto& j : *c) f << "," << j[k];
+    f << "\n";
+  }
+}
 
-TEST(RobotGains, SyntheticUr10eGainsWithinTheirIntervals) {
-  const robot::RobotModel m = io::read_robot(kUr10e.string()).model;
-  const int n = m.dof();
+struct Ur10eRecords {
+  robot::RobotModel model;
+  data::ArmSamples unloaded, loaded;
+};
+
+/// The UR10e with its URDF inertials, a 2.805 kg payload off the flange axis, a designed
+/// excitation at 200 Hz over two periods, currents with 0.02 A noise.
+Ur10eRecords ur10e_records() {
+  Ur10eRecords r{io::read_robot(kUr10e.string()).model, {}, {}};
+  const int n = r.model.dof();
   Eigen::VectorXd pi(10 * n);
   for (int i = 0; i < n; ++i)
     pi.segment<10>(10 * i) =
-        robot::standard_parameters(m.joints[static_cast<std::size_t>(i)].inertial);
-  // The payload: 2.805 kg on the flange, its centre of mass off the axis.
+        robot::standard_parameters(r.model.joints[static_cast<std::size_t>(i)].inertial);
   robot::Inertial payload;
   payload.mass = 2.805;
   payload.com = Eigen::Vector3d(0.01, -0.02, 0.06);
@@ -66,12 +86,47 @@ TEST(RobotGains, SyntheticUr10eGainsWithinTheirIntervals) {
   eo.period = 10;
   eo.evaluations = 300;
   eo.acceleration_limits.assign(static_cast<std::size_t>(n), 3.0);
-  const data::ArmSamples traj = identify::design_excitation(m, eo).trajectory.sample(200, 2);
+  const data::ArmSamples traj = identify::design_excitation(r.model, eo).trajectory.sample(200, 2);
   std::mt19937 rng(11);
-  const data::ArmSamples unloaded = record(m, pi, traj, 0.02, rng);
-  const data::ArmSamples loaded = record(m, pi_loaded, traj, 0.02, rng);
+  r.unloaded = record(r.model, pi, traj, 0.02, rng);
+  r.loaded = record(r.model, pi_loaded, traj, 0.02, rng);
+  return r;
+}
+
+}  // namespace
+
+TEST(RobotGains, WorkflowReadsUrLogsAsTheyAre) {
+  const Ur10eRecords r = ur10e_records();
+  const fs::path dir = fs::temp_directory_path() / "frictionlab_ur_gains";
+  fs::create_directories(dir);
+  write_ur_log(r.unloaded, dir / "unloaded.csv");
+  write_ur_log(r.loaded, dir / "loaded.csv");
+  std::vector<std::string> names;
+  for (const auto& j : r.model.joints) names.push_back(j.name);
+  io::ArmRecordSpec spec;
+  spec.layout = "ur";
+  workflows::FitRobotOptions o;
+  o.preprocess.lowpass_cutoff = 20;  // the record's derivatives are exact: a mild filter
+  const workflows::FitRobotOutcome w = workflows::fit_robot_gains(
+      r.model, io::read_arm_record((dir / "unloaded.csv").string(), names, spec),
+      io::read_arm_record((dir / "loaded.csv").string(), names, spec), 2.805, o);
+  ASSERT_EQ(w.drive_gains.size(), 6u);
+  for (std::size_t j = 0; j < 6; ++j)
+    EXPECT_NEAR(w.drive_gains[j].value, kGains[j], 0.02 * kGains[j]) << w.drive_gains[j].name;
+  EXPECT_EQ(w.payload_mass, 2.805);
+  bool noted = false;
+  for (const auto& reason : w.verdict.reasons) noted = noted || reason.rule == "gains";
+  EXPECT_TRUE(noted);
+  fs::remove_all(dir);
+}
+
+TEST(RobotGains, SyntheticUr10eGainsWithinTheirIntervals) {
+  const Ur10eRecords rec = ur10e_records();
+  const robot::RobotModel& m = rec.model;
+  const int n = m.dof();
+  const data::ArmSamples &unloaded = rec.unloaded, &loaded = rec.loaded;
   identify::DriveGainOptions o;
-  o.payload_mass = payload.mass;
+  o.payload_mass = 2.805;
   const identify::DriveGainResult r = identify::fit_robot_gains(m, unloaded, loaded, o);
   for (int j = 0; j < n; ++j) {
     const auto& g = r.gains[static_cast<std::size_t>(j)];

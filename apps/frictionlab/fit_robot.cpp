@@ -26,6 +26,8 @@ constexpr const char* kRobotFitFile = "robot_fit.json";
 struct FitRobotCli {
   std::string robot, input, out = "frictionlab-robot";
   std::vector<std::string> validate;
+  std::string loaded;       ///< the record with the payload (drive gains identified)
+  double payload_mass = 0;  ///< [kg]
   io::ArmRecordSpec spec;
   std::optional<double> lowpass;  ///< not given: chosen from the record; 0: none
   bool ols = false, no_viscous = false, no_coulomb = false, no_offset = false;
@@ -68,10 +70,23 @@ void print_friction(const workflows::FitRobotOutcome& o) {
   }
 }
 
+/// The identified drive gains (with a loaded record).
+void print_gains(const workflows::FitRobotOutcome& o) {
+  if (o.drive_gains.empty()) return;
+  std::printf("  drive gains [N m/A] (instrumental variables; least squares for comparison):\n");
+  for (std::size_t j = 0; j < o.drive_gains.size(); ++j) {
+    const auto& k = o.drive_gains[j];
+    std::printf("  %-22s %10s +- %-9s (%s)\n", k.name.c_str(), format_number(k.value, 5).c_str(),
+                format_number(k.std_error, 2).c_str(),
+                format_number(o.least_squares_gains[j].value, 5).c_str());
+  }
+}
+
 void run_fit_robot(FitRobotCli& c) {
   const std::filesystem::path result = std::filesystem::path(c.out) / kRobotFitFile;
   io::check_output_directory(c.out);
   std::vector<io::NamedPath> inputs{{"--robot", c.robot}, {"--input", c.input}};
+  if (!c.loaded.empty()) inputs.push_back({"--loaded", c.loaded});
   for (const auto& path : c.validate) inputs.push_back({"--validate", path});
   check_result_files({result.string()}, "", inputs);
   const io::RobotDescription robot = io::read_robot(c.robot);
@@ -89,8 +104,13 @@ void run_fit_robot(FitRobotCli& c) {
   c.w.fit.viscous = !c.no_viscous;
   c.w.fit.coulomb = !c.no_coulomb;
   c.w.fit.offset = !c.no_offset;
-  const workflows::FitRobotOutcome o = workflows::fit_robot(robot.model, record, c.w, validate);
+  const workflows::FitRobotOutcome o =
+      c.loaded.empty() ? workflows::fit_robot(robot.model, record, c.w, validate)
+                       : workflows::fit_robot_gains(robot.model, record,
+                                                    io::read_arm_record(c.loaded, joints, c.spec),
+                                                    c.payload_mass, c.w, validate);
   print_summary(o);
+  print_gains(o);
   print_friction(o);
   print_verdict(o.verdict);
   std::filesystem::create_directories(c.out);
@@ -136,10 +156,22 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
                   "ur: a UR e-Series real-time log as it is (no header; time, q, qd, currents; "
                   "needs --gains)")
       ->check(CLI::IsMember({"ur"}));
+  auto* loaded = cmd->add_option(
+      "--loaded", c->loaded,
+      "A second record with motor currents and a payload of known mass on the last link: "
+      "identify the drive gains with the dynamics (needs --payload-mass; --input is the "
+      "unloaded record)");
+  loaded->type_name("RECORD");
+  auto* mass = cmd->add_option("--payload-mass", c->payload_mass,
+                               "Mass of the payload of the --loaded record [kg]");
+  mass->check(CLI::PositiveNumber);
+  loaded->needs(mass);
+  mass->needs(loaded);
   cmd->add_option("--gains", c->w.drive_gains,
                   "Drive gains [N m/A], one per joint, comma-separated: torque = gain x current")
       ->delimiter(',')
-      ->type_name("K1,...,Kn");
+      ->type_name("K1,...,Kn")
+      ->excludes(loaded);
   cmd->add_option("--resample", c->w.preprocess.resample_rate,
                   "Resample every joint onto a uniform grid of this rate [Hz] (0: keep the "
                   "samples; a non-uniform record needs it)")

@@ -255,4 +255,5 @@ def _fit_robot(robot: PathLike, record: PathLike, validate: Sequence[PathLike] =
                current: str = ..., layout: str = ..., gains: Sequence[float] = ...,
                resample_rate: float = ..., lowpass: Optional[float] = ..., trim: float = ...,
                armature: bool = ..., viscous: bool = ..., coulomb: bool = ..., offset: bool = ...,
-               weighted: bool = ..., friction: str = ...) -> dict[str, Any]: ...
+               weighted: bool = ..., friction: str = ..., loaded: Optional[PathLike] = ...,
+               payload_mass: float = ...) -> dict[str, Any]: ...

@@ -64,6 +64,12 @@ class FitRobotOutcome:
         its rounds and per joint the fit.json object of that joint's friction fit."""
         return self.raw["friction"]
 
+    @property
+    def drive_gains(self) -> Optional[Dict[str, Any]]:
+        """robot_fit.json's "drive_gains": None, or the gains identified with a ``loaded``
+        record (``gains``, ``least_squares`` and ``payload`` as parameter objects)."""
+        return self.raw["drive_gains"]
+
     def parameter(self, name: str) -> RobotParameter:
         """The base parameter called ``name`` ("Fc_q4"); KeyError naming the known ones."""
         for p in self.parameters:
@@ -100,7 +106,8 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
               gains: Sequence[float] = (), resample_rate: float = 0.0,
               lowpass: Optional[float] = None, trim: float = 0.0, armature: bool = False,
               viscous: bool = True, coulomb: bool = True, offset: bool = True,
-              weighted: bool = True, friction: str = "linear") -> FitRobotOutcome:
+              weighted: bool = True, friction: str = "linear", loaded: Optional[Path] = None,
+              payload_mass: Optional[float] = None) -> FitRobotOutcome:
     """Identify a robot arm's base inertial parameters and joint friction from a record
     (``frictionlab fit-robot``; the options are its options, by the same names: ``--resample``
     is ``resample_rate``, ``--ols`` is ``weighted=False``, ``--no-offset`` is ``offset=False``).
@@ -108,7 +115,9 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
     robot: a .urdf or ROBOT.json path; record, validate: CSV paths with the columns ``time``,
     ``position``/``velocity``/``torque`` + joint number (or ``current`` with ``gains`` [N m/A],
     or ``layout="ur"``); ``lowpass=None`` chooses the low-pass from the record, 0 is none;
-    ``friction``: "linear" or a model of the registry per joint ("stribeck", "lugre", ...).
+    ``friction``: "linear" or a model of the registry per joint ("stribeck", "lugre", ...);
+    ``loaded`` with ``payload_mass`` [kg]: a second record with currents and that payload on the
+    last link: the drive gains are identified with the dynamics (``--loaded``, ``--payload-mass``).
     Errors are ``frictionlab.Error`` with the command's messages; Ctrl-C stops the fit."""
     if isinstance(validate, (str, PathLike)):
         validate = [validate]
@@ -117,7 +126,8 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
                                 current=current, layout=layout, gains=list(gains),
                                 resample_rate=resample_rate, lowpass=lowpass, trim=trim,
                                 armature=armature, viscous=viscous, coulomb=coulomb,
-                                offset=offset, weighted=weighted, friction=friction)
+                                offset=offset, weighted=weighted, friction=friction,
+                                loaded=loaded, payload_mass=payload_mass or 0.0)
     return _outcome(d)
 
 

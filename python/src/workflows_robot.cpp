@@ -85,7 +85,7 @@ void bind_robot(py::module_& m) {
          const std::string& torque, const std::string& current, const std::string& layout,
          const std::vector<double>& gains, double resample_rate, const py::object& lowpass,
          double trim, bool armature, bool viscous, bool coulomb, bool offset, bool weighted,
-         const std::string& friction) {
+         const std::string& friction, const py::object& loaded, double payload_mass) {
         RobotArgs a;
         a.w.friction = friction;
         a.spec.time = time;
@@ -107,6 +107,9 @@ void bind_robot(py::module_& m) {
         const std::string record_path = path_argument(record, "record");
         std::vector<std::string> validate_paths;
         for (const auto& v : validate) validate_paths.push_back(path_argument(v, "validate"));
+        const std::string loaded_path = loaded.is_none() ? "" : path_argument(loaded, "loaded");
+        if (loaded_path.empty() != (payload_mass == 0))
+          throw std::invalid_argument("loaded and payload_mass go together");
         const nlohmann::ordered_json result = run_released(py::none(), [&](const auto&) {
           const io::RobotDescription d = io::read_robot(robot_path);
           std::vector<std::string> joints;
@@ -115,6 +118,12 @@ void bind_robot(py::module_& m) {
           std::vector<data::ArmRecord> val;
           for (const auto& p : validate_paths)
             val.push_back(io::read_arm_record(p, joints, a.spec));
+          if (!loaded_path.empty())
+            return io::robot_fit_to_json(
+                workflows::fit_robot_gains(d.model, rec,
+                                           io::read_arm_record(loaded_path, joints, a.spec),
+                                           payload_mass, a.w, val),
+                robot_path, record_path);
           return io::robot_fit_to_json(workflows::fit_robot(d.model, rec, a.w, val), robot_path,
                                        record_path);
         });
@@ -127,6 +136,7 @@ void bind_robot(py::module_& m) {
       py::arg("resample_rate") = 0.0, py::arg("lowpass") = py::none(), py::arg("trim") = 0.0,
       py::arg("armature") = false, py::arg("viscous") = true, py::arg("coulomb") = true,
       py::arg("offset") = true, py::arg("weighted") = true, py::arg("friction") = "linear",
+      py::arg("loaded") = py::none(), py::arg("payload_mass") = 0.0,
       "The robot_fit.json object of workflows::fit_robot (frictionlab.fit_robot wraps it).");
   m.def(
       "_check_excitation",

@@ -70,6 +70,10 @@ def test_errors_have_the_commands_messages(tmp_path):
         fl.fit_robot(ROBOT, RECORD)
     with pytest.raises(fl.Error, match="drive gains"):
         fl.fit_robot(ROBOT, RECORD, current="tau", resample_rate=1000)
+    with pytest.raises(fl.Error, match="loaded and payload_mass go together"):
+        fl.fit_robot(ROBOT, RECORD, resample_rate=1000, loaded=RECORD)
+    with pytest.raises(fl.Error, match="joint torques: drive gains are identified from motor"):
+        fl.fit_robot(ROBOT, RECORD, resample_rate=1000, loaded=RECORD, payload_mass=2.0)
     with pytest.raises(KeyError, match="no base parameter 'Fc_q9'"):
         fl.fit_robot(ROBOT, RECORD, resample_rate=1000, lowpass=10).parameter("Fc_q9")
 

@@ -43,6 +43,20 @@ nlohmann::ordered_json friction_json(const workflows::FitRobotOutcome& o) {
   return f;
 }
 
+/// "drive_gains": null, or the gains identified with a loaded record (fit_robot_gains).
+nlohmann::ordered_json gains_json(const workflows::FitRobotOutcome& o) {
+  if (o.drive_gains.empty()) return nullptr;
+  nlohmann::ordered_json g = {{"loaded_record", o.loaded_source},
+                              {"payload_mass", o.payload_mass},
+                              {"gains", nlohmann::ordered_json::array()},
+                              {"least_squares", nlohmann::ordered_json::array()},
+                              {"payload", nlohmann::ordered_json::array()}};
+  for (const auto& k : o.drive_gains) g["gains"].push_back(parameter_json(k));
+  for (const auto& k : o.least_squares_gains) g["least_squares"].push_back(parameter_json(k));
+  for (const auto& p : o.payload) g["payload"].push_back(parameter_json(p));
+  return g;
+}
+
 }  // namespace
 
 nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
@@ -67,6 +81,7 @@ nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
   j["parameters"] = nlohmann::ordered_json::array();
   for (const auto& p : r.parameters) j["parameters"].push_back(parameter_json(p));
   j["friction"] = friction_json(o);
+  j["drive_gains"] = gains_json(o);
   j["validation"] = nlohmann::ordered_json::array();
   for (const auto& v : o.validation)
     j["validation"].push_back({{"record", v.source},

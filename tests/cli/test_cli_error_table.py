@@ -354,6 +354,12 @@ ROWS = [
      {"r.json": '{"format": "frictionlab-robot-fit", "joints": ["j1"], "parameters": []}',
       "arm.urdf": ARM_URDF}, 1, "arm.urdf"),
     # ---- fit-robot ----
+    ("fit-robot: --loaded without --payload-mass", FR + ["--loaded", "arm.csv"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 107,
+     "--loaded requires --payload-mass"),
+    ("fit-robot: --loaded with torques", FR + ["--loaded", "arm.csv", "--payload-mass", "2"],
+     {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1,
+     "arm.csv: the record has joint torques: drive gains are identified from motor currents"),
     ("fit-robot: a friction model that is not in the registry", FR + ["--friction", "sigmoidal"],
      {"arm.urdf": ARM_URDF, "arm.csv": ARM_REC}, 1, "unknown model 'sigmoidal'; known: coulomb"),
     ("fit-robot: a torque column missing", FR + ["--torque", "u"],

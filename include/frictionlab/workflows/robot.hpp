@@ -12,6 +12,7 @@
 #include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/identify/robot_fit.hpp"
 #include "frictionlab/identify/robot_friction.hpp"
+#include "frictionlab/identify/robot_gains.hpp"
 #include "frictionlab/robot/model.hpp"
 #include "frictionlab/workflows/verdict.hpp"
 
@@ -49,6 +50,11 @@ struct FitRobotOutcome {
   /// With a friction model of the registry: each joint's fit and the rounds (else empty).
   std::optional<identify::RobotFrictionResult> friction;
   std::string friction_model = "linear";
+  /// Drive gains identified with a loaded record (fit_robot_gains; else empty): the IV
+  /// estimates, plain least squares' for comparison, the payload's identifiable parameters.
+  std::vector<identify::RobotParameter> drive_gains, least_squares_gains, payload;
+  std::string loaded_source;    ///< the loaded record (fit_robot_gains)
+  double payload_mass = 0;      ///< [kg] (fit_robot_gains)
   double lowpass_hz = 0;        ///< the cutoff used [Hz]; 0: none
   bool lowpass_chosen = false;  ///< chosen from the record (not given)
   /// With no cutoff given: the joint rule's cutoff when a joint's raw acceleration is mostly
@@ -64,6 +70,16 @@ struct FitRobotOutcome {
 FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord& record,
                           const FitRobotOptions& options = {},
                           const std::vector<data::ArmRecord>& validate = {});
+
+/// The drive gains and base parameters from an unloaded and a loaded record with motor currents
+/// (identify::fit_robot_gains; the payload of `payload_mass` kg on the last link), both with the
+/// same preprocessing: the low-pass given, or the joint rule's where a joint's acceleration is
+/// mostly noise. `validate` records (currents) are predicted with the identified gains.
+/// options.friction must be "linear" and options.drive_gains empty.
+FitRobotOutcome fit_robot_gains(const robot::RobotModel& model, const data::ArmRecord& unloaded,
+                                const data::ArmRecord& loaded, double payload_mass,
+                                const FitRobotOptions& options = {},
+                                const std::vector<data::ArmRecord>& validate = {});
 
 /// What a recorded trajectory determines (identify::check_excitation), after the preprocessing
 /// fit_robot would give it (the same low-pass, chosen the same way when not given).
