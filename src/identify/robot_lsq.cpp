@@ -86,6 +86,12 @@ RobotFitResult result_of(const Solution& s, const Base& base, const Columns& col
     p.expression = arm::expression(p.terms);
     out.parameters.push_back(p);
   }
+  const auto r = static_cast<Eigen::Index>(base.independent.size());
+  for (Eigen::Index i = 0; i < r; ++i) {
+    out.covariance.emplace_back(static_cast<std::size_t>(r));
+    for (Eigen::Index k = 0; k < r; ++k)
+      out.covariance.back()[static_cast<std::size_t>(k)] = s.cov(i, k);
+  }
   out.condition_number = s.condition_number;
   out.relative_error_percent = 100 * std::sqrt(s.e.ssr.sum() / s.e.sst.sum());
   for (int j = 0; j < n; ++j) {

@@ -68,6 +68,8 @@ struct RobotFitResult {
   std::vector<double> rms_error;           ///< per joint [N m]
   std::vector<double> sigma;               ///< per joint residual standard deviation [N m]
   std::vector<std::string> flags;          ///< what the record does not determine, in words
+  /// The covariance of the base parameters (rank x rank, rows in `parameters`' order).
+  std::vector<std::vector<double>> covariance;
 };
 
 /// The torque a fit predicts on other samples of the same robot, against the measured one.

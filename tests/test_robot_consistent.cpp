@@ -1,0 +1,103 @@
+// Physically consistent inertials of an arm fit (identify/robot_consistent.hpp): the synthetic
+// Panda of real bodies is consistent as fitted, the Panda record's fit is moved to the nearest
+// consistent set, and every link found is a realisable body.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <filesystem>
+#include <random>
+
+#include "frictionlab/identify/robot_consistent.hpp"
+#include "frictionlab/identify/robot_excite.hpp"
+#include "frictionlab/identify/robot_fit.hpp"
+#include "frictionlab/io/arm_record_io.hpp"
+#include "frictionlab/io/robot_description.hpp"
+#include "frictionlab/robot/dynamics.hpp"
+
+namespace fs = std::filesystem;
+using namespace frictionlab;
+
+namespace {
+
+const fs::path kPanda = fs::path(FRICTIONLAB_SOURCE_DIR) / ".." / "shared" / "data" / "robot_panda";
+
+robot::RobotModel panda() { return io::read_robot((kPanda / "panda_dh.json").string()).model; }
+
+/// A realisable body: mass > 0 and principal moments about the centre of mass that are
+/// positive and satisfy the triangle inequality (pseudo-inertia positive definite).
+void expect_real_body(const robot::Inertial& b, const std::string& what) {
+  EXPECT_GT(b.mass, 0) << what;
+  const Eigen::Vector3d d = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(b.inertia).eigenvalues();
+  EXPECT_GT(d.minCoeff(), 0) << what;
+  EXPECT_LE(d(2), d(0) + d(1) + 1e-12) << what;
+}
+
+}  // namespace
+
+TEST(RobotConsistent, SyntheticArmOfRealBodiesIsConsistentAsFitted) {
+  robot::RobotModel m = panda();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (auto& j : m.joints) {
+    j.inertial.mass = 1 + 3 * u(rng);
+    j.inertial.com = 0.08 * Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
+    j.inertial.inertia = Eigen::Vector3d(0.02, 0.03, 0.025).asDiagonal();
+  }
+  identify::ExcitationOptions eo;
+  eo.period = 10;
+  eo.evaluations = 200;
+  data::ArmSamples s = identify::design_excitation(m, eo).trajectory.sample(100);
+  robot::RigidBodyDynamics<double> dyn(m);
+  const int n = m.dof();
+  Eigen::VectorXd pi(10 * n), q(n), qd(n), qdd(n), tau(n);
+  for (int i = 0; i < n; ++i)
+    pi.segment<10>(10 * i) =
+        robot::standard_parameters(m.joints[static_cast<std::size_t>(i)].inertial);
+  std::normal_distribution<double> noise(0, 0.01);
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    for (int j = 0; j < n; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      q(j) = s.q[jj][k], qd(j) = s.qd[jj][k], qdd(j) = s.qdd[jj][k];
+    }
+    dyn.inverse_dynamics(q.data(), qd.data(), qdd.data(), pi.data(), tau.data());
+    for (int j = 0; j < n; ++j)
+      s.effort[static_cast<std::size_t>(j)].push_back(
+          tau(j) + 0.1 * qd(j) + 0.2 * ((qd(j) > 0) - (qd(j) < 0)) + noise(rng));
+  }
+  const identify::RobotFitResult fit = identify::fit_robot(m, s);
+  const identify::ConsistentResult c = identify::physically_consistent(m, fit);
+  std::printf("synthetic: distance %.3f standard errors, %d iterations\n", c.distance,
+              c.iterations);
+  EXPECT_LT(c.distance, 3);  // real bodies: consistent within the noise
+  for (std::size_t l = 0; l < c.links.size(); ++l)
+    expect_real_body(c.links[l], "link " + std::to_string(l));
+}
+
+TEST(RobotConsistent, PandaRecordMovesToTheNearestConsistentSet) {
+  const robot::RobotModel m = panda();
+  std::vector<std::string> names;
+  for (const auto& j : m.joints) names.push_back(j.name);
+  data::PreprocessOptions pre;
+  pre.resample_rate = 1000;
+  pre.lowpass_cutoff = 10;
+  const data::ArmSamples s =
+      data::preprocess_arm(io::read_arm_record((kPanda / "excitation_1.csv").string(), names), pre);
+  const identify::RobotFitResult fit = identify::fit_robot(m, s);
+  const auto t0 = std::chrono::steady_clock::now();
+  const identify::ConsistentResult c = identify::physically_consistent(m, fit);
+  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  identify::RobotFitResult moved = fit;
+  for (std::size_t i = 0; i < moved.parameters.size(); ++i) moved.parameters[i].value = c.base[i];
+  const double e = identify::predict_robot(m, moved, s).relative_error_percent;
+  std::printf(
+      "Panda: distance %.2f standard errors, %d iterations, %.3f s; torque error %.3f %% "
+      "(least squares %.3f %%)\n",
+      c.distance, c.iterations, sec, e, fit.relative_error_percent);
+  for (std::size_t l = 0; l < c.links.size(); ++l) {
+    expect_real_body(c.links[l], names[l]);
+    std::printf("  %s: m %.3f kg, c (%.3f %.3f %.3f) m\n", names[l].c_str(), c.links[l].mass,
+                c.links[l].com.x(), c.links[l].com.y(), c.links[l].com.z());
+  }
+  EXPECT_TRUE(c.converged);
+  EXPECT_LT(e, fit.relative_error_percent + 0.5);
+}
