@@ -188,6 +188,9 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
                   "of the registry (stribeck, lugre, ...) identified with the rigid body by "
                   "alternating fits")
       ->capture_default_str();
+  cmd->add_flag("--consistent", c->w.consistent,
+                "Also find the physically consistent link inertials nearest to the fit (each "
+                "link a realisable body) and the torque error they give");
   cmd->add_flag("--armature", c->w.fit.armature,
                 "Estimate each joint's armature (rotor inertia; for torques on the motor side)");
   cmd->add_flag("--no-viscous", c->no_viscous, "No viscous friction Fv");

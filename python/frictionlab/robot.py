@@ -70,6 +70,12 @@ class FitRobotOutcome:
         record (``gains``, ``least_squares`` and ``payload`` as parameter objects)."""
         return self.raw["drive_gains"]
 
+    @property
+    def consistent(self) -> Optional[Dict[str, Any]]:
+        """robot_fit.json's "consistent": None, or with ``consistent=True`` the link inertials
+        (``links``: mass, com, inertia per joint), ``distance`` and ``relative_error_percent``."""
+        return self.raw["consistent"]
+
     def parameter(self, name: str) -> RobotParameter:
         """The base parameter called ``name`` ("Fc_q4"); KeyError naming the known ones."""
         for p in self.parameters:
@@ -107,7 +113,8 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
               lowpass: Optional[float] = None, trim: float = 0.0, armature: bool = False,
               viscous: bool = True, coulomb: bool = True, offset: bool = True,
               weighted: bool = True, friction: str = "linear", loaded: Optional[Path] = None,
-              payload_mass: Optional[float] = None) -> FitRobotOutcome:
+              payload_mass: Optional[float] = None,
+              consistent: bool = False) -> FitRobotOutcome:
     """Identify a robot arm's base inertial parameters and joint friction from a record
     (``frictionlab fit-robot``; the options are its options, by the same names: ``--resample``
     is ``resample_rate``, ``--ols`` is ``weighted=False``, ``--no-offset`` is ``offset=False``).
@@ -117,7 +124,8 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
     or ``layout="ur"``); ``lowpass=None`` chooses the low-pass from the record, 0 is none;
     ``friction``: "linear" or a model of the registry per joint ("stribeck", "lugre", ...);
     ``loaded`` with ``payload_mass`` [kg]: a second record with currents and that payload on the
-    last link: the drive gains are identified with the dynamics (``--loaded``, ``--payload-mass``).
+    last link: the drive gains are identified with the dynamics (``--loaded``, ``--payload-mass``);
+    ``consistent``: also the physically consistent link inertials (``--consistent``).
     Errors are ``frictionlab.Error`` with the command's messages; Ctrl-C stops the fit."""
     if isinstance(validate, (str, PathLike)):
         validate = [validate]
@@ -127,7 +135,8 @@ def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = No
                                 resample_rate=resample_rate, lowpass=lowpass, trim=trim,
                                 armature=armature, viscous=viscous, coulomb=coulomb,
                                 offset=offset, weighted=weighted, friction=friction,
-                                loaded=loaded, payload_mass=payload_mass or 0.0)
+                                loaded=loaded, payload_mass=payload_mass or 0.0,
+                                consistent=consistent)
     return _outcome(d)
 
 

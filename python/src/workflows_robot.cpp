@@ -85,7 +85,8 @@ void bind_robot(py::module_& m) {
          const std::string& torque, const std::string& current, const std::string& layout,
          const std::vector<double>& gains, double resample_rate, const py::object& lowpass,
          double trim, bool armature, bool viscous, bool coulomb, bool offset, bool weighted,
-         const std::string& friction, const py::object& loaded, double payload_mass) {
+         const std::string& friction, const py::object& loaded, double payload_mass,
+         bool consistent) {
         RobotArgs a;
         a.w.friction = friction;
         a.spec.time = time;
@@ -103,6 +104,7 @@ void bind_robot(py::module_& m) {
         a.w.fit.coulomb = coulomb;
         a.w.fit.offset = offset;
         a.w.fit.weighted = weighted;
+        a.w.consistent = consistent;
         const std::string robot_path = path_argument(robot, "robot");
         const std::string record_path = path_argument(record, "record");
         std::vector<std::string> validate_paths;
@@ -136,7 +138,7 @@ void bind_robot(py::module_& m) {
       py::arg("resample_rate") = 0.0, py::arg("lowpass") = py::none(), py::arg("trim") = 0.0,
       py::arg("armature") = false, py::arg("viscous") = true, py::arg("coulomb") = true,
       py::arg("offset") = true, py::arg("weighted") = true, py::arg("friction") = "linear",
-      py::arg("loaded") = py::none(), py::arg("payload_mass") = 0.0,
+      py::arg("loaded") = py::none(), py::arg("payload_mass") = 0.0, py::arg("consistent") = false,
       "The robot_fit.json object of workflows::fit_robot (frictionlab.fit_robot wraps it).");
   m.def(
       "_check_excitation",

@@ -58,6 +58,21 @@ def test_friction_model_per_joint_equals_cli(tmp_path):
         fl.fit_robot(ROBOT, RECORD, resample_rate=1000, friction="sigmoidal")
 
 
+def test_consistent_inertials_equal_cli(tmp_path):
+    fit = fl.fit_robot(ROBOT, RECORD, resample_rate=1000, lowpass=10, consistent=True)
+    run_cli("fit-robot", "--robot", ROBOT, "--input", RECORD, "--resample", "1000",
+            "--lowpass", "10", "--consistent", "--out", "cli", cwd=tmp_path)
+    cli = json.loads((tmp_path / "cli" / "robot_fit.json").read_text())
+    assert cli["consistent"] == fit.consistent
+    c = fit.consistent
+    assert c["relative_error_percent"] > fit.relative_error_percent
+    assert c["relative_error_percent"] < fit.relative_error_percent + 0.2
+    for link in c["links"].values():
+        assert link["mass"] > 0
+    with pytest.raises(fl.Error, match="linear friction only"):
+        fl.fit_robot(ROBOT, RECORD, resample_rate=1000, consistent=True, friction="stribeck")
+
+
 def test_outcome_pickles(fit):
     again = pickle.loads(pickle.dumps(fit))
     assert again == fit and again.parameters[0] == fit.parameters[0]

@@ -57,6 +57,25 @@ nlohmann::ordered_json gains_json(const workflows::FitRobotOutcome& o) {
   return g;
 }
 
+/// "consistent": null, or the consistent inertials per joint's link and their figures.
+nlohmann::ordered_json consistent_json(const workflows::FitRobotOutcome& o) {
+  if (!o.consistent) return nullptr;
+  const identify::ConsistentResult& c = *o.consistent;
+  nlohmann::ordered_json links = nlohmann::ordered_json::object();
+  for (std::size_t j = 0; j < o.joints.size() && j < c.links.size(); ++j) {
+    const robot::Inertial& b = c.links[j];
+    nlohmann::ordered_json I = nlohmann::ordered_json::array();
+    for (int r = 0; r < 3; ++r) I.push_back({b.inertia(r, 0), b.inertia(r, 1), b.inertia(r, 2)});
+    links[o.joints[j]] = {
+        {"mass", b.mass}, {"com", {b.com.x(), b.com.y(), b.com.z()}}, {"inertia", I}};
+  }
+  return {{"distance", c.distance},
+          {"relative_error_percent", o.consistent_relative_error_percent},
+          {"converged", c.converged},
+          {"base", c.base},
+          {"links", links}};
+}
+
 }  // namespace
 
 nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
@@ -82,6 +101,7 @@ nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
   for (const auto& p : r.parameters) j["parameters"].push_back(parameter_json(p));
   j["friction"] = friction_json(o);
   j["drive_gains"] = gains_json(o);
+  j["consistent"] = consistent_json(o);
   j["validation"] = nlohmann::ordered_json::array();
   for (const auto& v : o.validation)
     j["validation"].push_back({{"record", v.source},

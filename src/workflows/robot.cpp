@@ -100,6 +100,17 @@ ArmPreprocessing choose_preprocessing(const robot::RobotModel& model, const data
   return out;
 }
 
+/// The consistent inertials nearest to the outcome's fit and the torque error they give.
+void make_consistent(const robot::RobotModel& model, const data::ArmSamples& samples,
+                     const identify::RobotFitOptions& fit, FitRobotOutcome& out) {
+  out.consistent = identify::physically_consistent(model, out.result, fit);
+  identify::RobotFitResult moved = out.result;
+  for (std::size_t i = 0; i < moved.parameters.size(); ++i)
+    moved.parameters[i].value = out.consistent->base[i];
+  out.consistent_relative_error_percent =
+      identify::predict_robot(model, moved, samples, fit).relative_error_percent;
+}
+
 /// The options of identify::fit_robot_friction for the workflow's.
 identify::RobotFrictionOptions friction_options(const FitRobotOptions& o) {
   identify::RobotFrictionOptions f;
@@ -128,6 +139,8 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   data::check_arm_record(raw_record);
   for (const auto& v : raw_validate) data::check_arm_record(v);
   if (options.friction != "linear") identify::check_model(identify::parse_model(options.friction));
+  if (options.consistent && options.friction != "linear")
+    throw std::invalid_argument("consistent inertials are found for linear friction only");
   const data::ArmRecord record = with_torques(raw_record, options.drive_gains);
   std::vector<data::ArmRecord> validate;
   validate.reserve(raw_validate.size());
@@ -147,6 +160,7 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
       out.validation.push_back(
           {v.source,
            identify::predict_robot(model, out.result, data::preprocess_arm(v, pp), options.fit)});
+    if (options.consistent) make_consistent(model, samples, options.fit, out);
   } else {
     fit_with_friction_model(model, samples, options, out);
     for (const auto& v : validate)
@@ -324,6 +338,13 @@ Verdict robot_fit_verdict(const FitRobotOutcome& o) {
          "--lowpass " + format_number(o.suggested_lowpass_hz, 3) + " (chosen from its spectrum)"});
   if (o.friction) friction_reasons(o, v);
   if (!o.drive_gains.empty()) gain_reasons(o, v);
+  if (o.consistent)
+    v.add({Grade::good, "consistent",
+           "physically consistent inertials: " + format_number(o.consistent->distance, 3) +
+               " standard errors from the fit, torque error " +
+               format_fixed(o.consistent_relative_error_percent, 3) + " % (the fit's " +
+               format_fixed(o.result.relative_error_percent, 3) + " %)",
+           ""});
   v.add(
       {Grade::good, "validation", "no validation record: the error is the training record's", ""});
   return v;

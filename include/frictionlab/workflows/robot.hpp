@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frictionlab/data/arm_record.hpp"
+#include "frictionlab/identify/robot_consistent.hpp"
 #include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/identify/robot_fit.hpp"
 #include "frictionlab/identify/robot_friction.hpp"
@@ -31,6 +32,9 @@ struct FitRobotOptions {
   /// a fittable model of the registry ("stribeck", "lugre", ...) identified with the rigid body
   /// by identify::fit_robot_friction (options.fit's viscous and coulomb flags then unused).
   std::string friction = "linear";
+  /// Also the physically consistent link inertials nearest to the fit
+  /// (identify::physically_consistent) and the torque error they give.
+  bool consistent = false;
   /// Drive gains [N m/A] per joint for records with motor currents (torque = gain x current);
   /// empty for records with joint torques.
   std::vector<double> drive_gains;
@@ -53,7 +57,11 @@ struct FitRobotOutcome {
   /// Drive gains identified with a loaded record (fit_robot_gains; else empty): the IV
   /// estimates, plain least squares' for comparison, the payload's identifiable parameters.
   std::vector<identify::RobotParameter> drive_gains, least_squares_gains, payload;
-  std::string loaded_source;    ///< the loaded record (fit_robot_gains)
+  std::string loaded_source;  ///< the loaded record (fit_robot_gains)
+  /// With options.consistent: the consistent inertials, and the torque error of their base
+  /// parameters on the training record [%] (the fit's own is result.relative_error_percent).
+  std::optional<identify::ConsistentResult> consistent;
+  double consistent_relative_error_percent = 0;
   double payload_mass = 0;      ///< [kg] (fit_robot_gains)
   double lowpass_hz = 0;        ///< the cutoff used [Hz]; 0: none
   bool lowpass_chosen = false;  ///< chosen from the record (not given)
