@@ -9,7 +9,7 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/stats.hpp"
-#include "internal.hpp"
+#include "statistics.hpp"
 
 namespace frictionlab::identify {
 namespace {

@@ -23,9 +23,10 @@
 
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/stats.hpp"
-#include "internal.hpp"
 #include "joint_parameter_slots.hpp"
+#include "parallel.hpp"
 #include "solver_log.hpp"
+#include "statistics.hpp"
 
 namespace frictionlab::identify {
 namespace {

@@ -14,11 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "fit_statistics.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/models/validation.hpp"
-#include "internal.hpp"
+#include "lsq.hpp"
+#include "parallel.hpp"
 #include "solver_log.hpp"
+#include "statistics.hpp"
 
 namespace frictionlab::identify::detail {
 
