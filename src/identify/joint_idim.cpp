@@ -242,7 +242,7 @@ Solution solve_nonnegative_friction(const Regression& g, const JointIdimOptions&
   return sol;
 }
 
-/// Residual whiteness and the Newey-West covariance of the final active set (identify/lsq:
+/// Residual whiteness and the Newey-West covariance of the final active set (statistics.hpp:
 /// hac_covariance), in the scaled coordinates of cov_s.
 struct HacResult {
   ResidualWhiteness whiteness;
