@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,12 +27,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// Residuals farther than kOutlierScale robust standard deviations (1.4826 MAD, the normal
 /// distribution's consistent scale) from their median: under Gaussian noise one in 1e23, so an
-/// isolated spike (a dropped sample, a sensor glitch). Its square pulls a least-squares fit, and
-/// the white-noise standard errors do not account for it: said, with the remedy. A fit with a
-/// robust loss bounds their pull already: not flagged.
-void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind loss) {
+/// isolated spike (a dropped sample, a sensor glitch). A fit with a robust loss bounds their pull
+/// already: none looked for.
+std::optional<Outliers> find_outliers(const std::vector<double>& res, LossKind loss) {
   constexpr double kOutlierScale = 10;
-  if (loss != LossKind::none || res.size() < 20) return;
+  if (loss != LossKind::none || res.size() < 20) return std::nullopt;
   const auto median_of = [](std::vector<double> v) {
     const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
     std::nth_element(v.begin(), mid, v.end());
@@ -41,7 +41,7 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
   std::vector<double> dev(res.size());
   for (std::size_t k = 0; k < res.size(); ++k) dev[k] = std::abs(res[k] - med);
   const double scale = 1.4826 * median_of(dev);
-  if (!(scale > 0)) return;
+  if (!(scale > 0)) return std::nullopt;
   std::size_t count = 0;
   double largest = 0;
   for (double a : dev)
@@ -49,16 +49,9 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
       ++count;
       largest = std::max(largest, a);
     }
-  if (count == 0) return;
-  rel.outliers = static_cast<long>(count);
-  rel.standard_errors = false;
-  rel.reasons.push_back(std::to_string(count) + " of " + std::to_string(res.size()) +
-                        " residuals are outliers (beyond " + format_number(kOutlierScale) +
-                        " robust standard deviations of " + format_number(scale) +
-                        ", the largest " + format_number(largest / scale) +
-                        "): a spike pulls a least-squares fit and "
-                        "its standard errors do not account for it; a robust loss bounds its pull "
-                        "(--loss huber; Python loss='huber')");
+  if (count == 0) return std::nullopt;
+  return Outliers{static_cast<long>(count), static_cast<long>(res.size()), kOutlierScale, scale,
+                  largest / scale};
 }
 
 /// The signature of the other input hold in the residuals (docs/identification.md, "Input
@@ -69,16 +62,17 @@ void flag_outliers(Reliability& rel, const std::vector<double>& res, LossKind lo
 /// orthogonal to the columns of J at the optimum). So the slope beta = r.delta_perp /
 /// |delta_perp|^2 is near 1 and the share of the residuals' sum of squares it explains, R2 =
 /// (r.delta_perp)^2 / (|r|^2 |delta_perp|^2), is large; for a record made the fitted way beta
-/// is near 0 (noise, R2 ~ 1/N). Said when kOtherHoldSlope[0] <= beta <= kOtherHoldSlope[1] and
+/// is near 0 (noise, R2 ~ 1/N). Found when kOtherHoldSlope[0] <= beta <= kOtherHoldSlope[1] and
 /// R2 >= kOtherHoldShare. A model without a state has delta = 0, a robust loss other residuals:
-/// nothing to say. JtJ_inv: (J^T J)^-1 of the free internal parameters.
-void flag_other_hold(FitResult& r, const Family& fam, const FitData& d,
-                     const std::vector<double>& theta, const Eigen::Ref<const RowMatrix>& J,
-                     const std::vector<double>& res, const Eigen::MatrixXd& JtJ_inv,
-                     LossKind loss) {
+/// nothing to find. JtJ_inv: (J^T J)^-1 of the free internal parameters.
+std::optional<OtherHold> other_hold_signature(const Family& fam, const FitData& d,
+                                              const std::vector<double>& theta,
+                                              const Eigen::Ref<const RowMatrix>& J,
+                                              const std::vector<double>& res,
+                                              const Eigen::MatrixXd& JtJ_inv, LossKind loss) {
   constexpr double kOtherHoldSlope[2] = {0.5, 2.0};
   constexpr double kOtherHoldShare = 0.25;
-  if (loss != LossKind::none) return;
+  if (loss != LossKind::none) return std::nullopt;
   const Hold other = d.hold == Hold::zoh ? Hold::linear : Hold::zoh;
   std::vector<double> pred_other(static_cast<std::size_t>(d.n()));
   fam.predict(theta.data(), d, Method::exact, other, pred_other.data());
@@ -91,21 +85,11 @@ void flag_other_hold(FitResult& r, const Family& fam, const FitData& d,
   }
   const Eigen::VectorXd perp = delta - J * (JtJ_inv * (J.transpose() * delta));
   const double rd = rv.dot(perp), dd = perp.squaredNorm(), rr = rv.squaredNorm();
-  if (!(dd > 0) || !(rr > 0) || !std::isfinite(rd)) return;
+  if (!(dd > 0) || !(rr > 0) || !std::isfinite(rd)) return std::nullopt;
   const double beta = rd / dd, r2 = rd * rd / (rr * dd);
-  if (!(beta >= kOtherHoldSlope[0] && beta <= kOtherHoldSlope[1] && r2 >= kOtherHoldShare)) return;
-  auto& rel = r.reliability;
-  rel.standard_errors = false;
-  rel.reasons.push_back(
-      std::string("the residuals follow the change of the prediction with the input ") +
-      (other == Hold::zoh ? "held between samples" : "linear between samples") + " (slope " +
-      format_fixed(beta, 2) + ", " + format_fixed(100 * r2, 0) +
-      " % of the residuals' sum of squares): " +
-      (other == Hold::zoh
-           ? "the record's velocity was likely held between samples (a digital controller's or "
-             "DAC's output); fit with --hold zoh (Python hold='zoh')"
-           : "the record's velocity likely changes smoothly between samples; fit with --hold "
-             "linear (Python hold='linear')"));
+  if (!(beta >= kOtherHoldSlope[0] && beta <= kOtherHoldSlope[1] && r2 >= kOtherHoldShare))
+    return std::nullopt;
+  return OtherHold{other, beta, r2};
 }
 
 void fill_common(FitResult& r, const Family& fam, const FitData& d,
@@ -172,94 +156,82 @@ void fill_values_only(FitResult& r, const Family& fam, const FitData& d,
   r.bic = bic(r.training.ssr, m, r.num_estimated);
 }
 
-void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
-                     const std::vector<double>& theta, const std::vector<int>& free,
-                     const Robust& loss, const std::vector<int>& at_limit, int threads,
-                     Linearisation* known, const AtOptimum& at_values) {
-  threads = resolve_threads(threads);
+namespace {
+
+/// The residuals and the row-major Jacobian (w.r.t. the free internal parameters) at the optimum.
+struct Evaluation {
+  std::vector<double> res, jac;
+  Eigen::MatrixXd normal;  ///< J^T J when the solver's evaluation computed it, else empty
+  bool ok = false;         ///< evaluated and finite
+};
+
+/// The solver's own last evaluation when it was made at the optimum (the same cost, bit for bit
+/// the same x; its arrays taken, not copied: a long record's Jacobian is large), else a new
+/// evaluation of the cost there. None without free parameters.
+Evaluation evaluate_at_optimum(const Family& fam, const FitData& d,
+                               const std::vector<double>& theta, const std::vector<int>& free,
+                               const Robust& loss, int threads, Linearisation* known) {
+  Evaluation ev;
   const auto p = static_cast<long>(free.size());
   const long m = d.m();
-  // Residuals and Jacobian (w.r.t. the free internal parameters) at the optimum: the solver's
-  // own last evaluation when it was made there (the same cost, bit for bit the same x).
+  if (p == 0) return ev;
   std::vector<double> x(static_cast<std::size_t>(p));
   for (long j = 0; j < p; ++j)
     x[static_cast<std::size_t>(j)] =
         theta[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])];
-  std::vector<double> res, jac;
-  Eigen::MatrixXd normal;  // J^T J when the solver's evaluation computed it
-  bool evaluated = true;
-  if (p == 0) {
-    evaluated = false;
-  } else if (known != nullptr && known->x == x &&
-             known->residuals.size() == static_cast<std::size_t>(m) &&
-             known->jacobian.size() == static_cast<std::size_t>(m * p)) {
-    res = std::move(known->residuals);  // taken, not copied (a long record's Jacobian is large)
-    jac = std::move(known->jacobian);
-    normal = std::move(known->normal);
+  if (known != nullptr && known->x == x && known->residuals.size() == static_cast<std::size_t>(m) &&
+      known->jacobian.size() == static_cast<std::size_t>(m * p)) {
+    ev.res = std::move(known->residuals);
+    ev.jac = std::move(known->jacobian);
+    ev.normal = std::move(known->normal);
     known->x.clear();
-  } else {
-    const auto cost = fam.make_cost(d, theta, free, loss, threads);
-    res.resize(static_cast<std::size_t>(m));
-    jac.resize(static_cast<std::size_t>(m * p));
-    const double* params[1] = {x.data()};
-    double* jacs[1] = {jac.data()};
-    evaluated = cost->Evaluate(params, res.data(), jacs);
+    ev.ok = true;
+    return ev;
   }
-  // Without a robust loss the residuals are y - prediction: the training metrics need no
-  // simulation of their own.
-  fill_values_only(r, fam, d, theta, free,
-                   evaluated && loss.kind == LossKind::none ? &res : nullptr);
-  if (at_values) {
-    // The prediction from the residuals (y - prediction) where they are those of every sample.
-    std::vector<double> prediction;
-    if (evaluated && loss.kind == LossKind::none && d.first == 0) {
-      prediction.resize(static_cast<std::size_t>(m));
-      for (std::size_t k = 0; k < prediction.size(); ++k) prediction[k] = d.y[k] - res[k];
-    }
-    at_values(r, prediction);
+  const auto cost = fam.make_cost(d, theta, free, loss, threads);
+  ev.res.resize(static_cast<std::size_t>(m));
+  ev.jac.resize(static_cast<std::size_t>(m * p));
+  const double* params[1] = {x.data()};
+  double* jacs[1] = {ev.jac.data()};
+  ev.ok = cost->Evaluate(params, ev.res.data(), jacs);
+  return ev;
+}
+
+/// The values and training metrics (fill_values_only), then `at_values` with the prediction.
+/// Without a robust loss the residuals are y - prediction: the metrics need no simulation of
+/// their own, and where they are those of every sample they give the prediction.
+void fill_values(FitResult& r, const Family& fam, const FitData& d,
+                 const std::vector<double>& theta, const std::vector<int>& free, LossKind loss,
+                 const Evaluation& ev, const AtOptimum& at_values) {
+  const bool plain = ev.ok && loss == LossKind::none;
+  fill_values_only(r, fam, d, theta, free, plain ? &ev.res : nullptr);
+  if (!at_values) return;
+  std::vector<double> prediction;
+  if (plain && d.first == 0) {
+    prediction.resize(static_cast<std::size_t>(d.m()));
+    for (std::size_t k = 0; k < prediction.size(); ++k) prediction[k] = d.y[k] - ev.res[k];
   }
-  auto& rel = r.reliability;
-  const auto unreliable = [&](const std::string& why) {
-    rel.standard_errors = false;
-    rel.reasons.push_back(why);
-  };
-  if (!r.converged && !r.starts.empty()) unreliable("the solver stopped without convergence");
+  at_values(r, prediction);
+}
+
+/// The reported parameters equal to an internal one that ended on its search box (`at_limit`:
+/// theta indices): marked, and found.
+void mark_at_limit(FitResult& r, const Family& fam, const std::vector<int>& at_limit, Findings& f) {
   for (std::size_t q = 0; q < fam.user_info().size(); ++q) {
     const int ii = fam.user_info()[q].internal;
     for (int j : at_limit) {
       if (ii != j) continue;
       auto& e = r.parameters[q];
       e.at_limit = true;
-      unreliable("parameter " + e.name + " ended at the edge of its search region (" +
-                 (fam.info()[static_cast<std::size_t>(j)].tf == FitScale::log
-                      ? "a factor 1e6 from its start"
-                      : "a logit or weight of +-30") +
-                 "): the record does not determine it");
+      f.at_limit.push_back({e.name, fam.info()[static_cast<std::size_t>(j)].tf});
     }
   }
-  if (p == 0) return;
-  if (!evaluated) {
-    r.warnings.push_back("the Jacobian at the optimum is not finite: no standard errors");
-    unreliable("the Jacobian at the optimum is not finite");
-    return;
-  }
-  rel.whiteness = residual_whiteness(res);
-  flag_outliers(rel, res, loss.kind);
-  const Eigen::Map<const RowMatrix> J(jac.data(), m, p);
-  double ssr = 0;
-  for (double e : res) ssr += e * e;
-  const long dof = m - p;
-  if (dof <= 0) {
-    r.warnings.push_back("no degrees of freedom left (N <= p): no standard errors");
-    return;
-  }
-  // J^T J as the solver's evaluation computed it, or straight from the row-major Jacobian (no
-  // column-major or scaled copy of J).
-  if (normal.rows() != p || normal.cols() != p) normal = normal_matrix(J, threads);
-  const LinearCovariance lc = linear_covariance_normal(normal, ssr, m);
-  const double s2 = lc.s2;
-  r.sigma = std::sqrt(s2);
-  r.condition_number = lc.condition_number;
+}
+
+/// The warnings on J^T J: parameters with no effect on the prediction (its zero columns), J^T J
+/// singular, or ill-conditioned (condition number > 1e10).
+void warn_conditioning(FitResult& r, const Family& fam, const std::vector<int>& free,
+                       const LinearCovariance& lc) {
   std::vector<std::string> dead;
   for (long j : lc.dead)
     dead.push_back(fam.info()[static_cast<std::size_t>(free[static_cast<std::size_t>(j)])].name);
@@ -270,52 +242,18 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
   }
   if (lc.singular) {
     r.warnings.push_back("J^T J is singular at the optimum (condition number " +
-                         format_number(r.condition_number) + "): no standard errors");
-    unreliable("the information matrix J^T J is singular: some parameters are not determined");
+                         format_number(lc.condition_number) + "): no standard errors");
     return;
   }
-  if (r.condition_number > 1e10)
+  if (lc.condition_number > 1e10)
     r.warnings.push_back("J^T J is ill-conditioned (condition number " +
-                         format_number(r.condition_number) +
+                         format_number(lc.condition_number) +
                          "): parameters strongly correlated, standard errors large");
-  if (r.condition_number > 1e8)
-    unreliable("the information matrix J^T J is nearly singular (condition number " +
-               format_number(r.condition_number) + " > 1e8): the linearised intervals do not hold");
-  const Eigen::MatrixXd& cov_theta = lc.cov;
-  // Delta method: Cov_user = G Cov_theta G^T, G = d user / d theta_free.
-  const auto q = static_cast<long>(fam.user_info().size());
-  std::vector<double> Gv(static_cast<std::size_t>(q * p));
-  fam.user_jacobian(theta.data(), free, Gv.data());
-  const Eigen::Map<const RowMatrix> G(Gv.data(), q, p);
-  const Eigen::MatrixXd cov = G * cov_theta * G.transpose();
-  const double tq = student_t_quantile(0.975, static_cast<double>(dof));
-  rel.hac_lags = static_cast<int>(hac_bandwidth(rel.whiteness.acf1, m));
-  const Eigen::MatrixXd cov_hac =
-      G * hac_covariance(J, res, cov_theta / s2, rel.hac_lags, threads) * G.transpose();
-  for (long a = 0; a < q; ++a) {
-    auto& e = r.parameters[static_cast<std::size_t>(a)];
-    if (e.fixed) continue;
-    const int ii = fam.user_info()[static_cast<std::size_t>(a)].internal;
-    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == FitScale::nonneg &&
-        theta[static_cast<std::size_t>(ii)] <= 0) {
-      e.at_bound = true;
-      e.std_error = kNaN;
-      e.ci_low = e.ci_high = kNaN;
-      continue;
-    }
-    e.std_error = std::sqrt(std::max(cov(a, a), 0.0));
-    e.ci_low = e.value - tq * e.std_error;
-    e.ci_high = e.value + tq * e.std_error;
-    e.hac_std_error = std::sqrt(std::max(cov_hac(a, a), 0.0));
-    e.hac_ci_low = e.value - tq * e.hac_std_error;
-    e.hac_ci_high = e.value + tq * e.hac_std_error;
-    if (e.std_error > 0) {
-      const double ratio = e.hac_std_error / e.std_error;
-      if (!(ratio <= rel.hac_ratio_max)) rel.hac_ratio_max = ratio;
-    }
-  }
-  flag_coloured_residuals(rel);
-  flag_other_hold(r, fam, d, theta, J, res, cov_theta / s2, loss.kind);
+}
+
+/// Correlations of the reported parameters from their covariance (0 with a fixed one).
+void fill_correlation(FitResult& r, const Eigen::MatrixXd& cov) {
+  const auto q = static_cast<long>(r.parameters.size());
   for (long a = 0; a < q; ++a) {
     for (long b = 0; b < q; ++b) {
       auto& c = r.correlation[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
@@ -331,6 +269,92 @@ void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
       }
     }
   }
+}
+
+/// Standard errors, white-noise and Newey-West 95 % intervals and correlations of the reported
+/// parameters by the delta method: Cov_user = G Cov_theta G^T, G = d user / d theta_free. A
+/// non-negative parameter on its bound 0 gets none.
+void fill_intervals(FitResult& r, const Family& fam, const std::vector<double>& theta,
+                    const std::vector<int>& free, const Eigen::Ref<const RowMatrix>& J,
+                    const std::vector<double>& res, const LinearCovariance& lc, long dof,
+                    int threads) {
+  const auto p = static_cast<long>(free.size());
+  const auto q = static_cast<long>(fam.user_info().size());
+  std::vector<double> Gv(static_cast<std::size_t>(q * p));
+  fam.user_jacobian(theta.data(), free, Gv.data());
+  const Eigen::Map<const RowMatrix> G(Gv.data(), q, p);
+  const Eigen::MatrixXd cov = G * lc.cov * G.transpose();
+  const double tq = student_t_quantile(0.975, static_cast<double>(dof));
+  auto& rel = r.reliability;
+  rel.hac_lags = static_cast<int>(hac_bandwidth(rel.whiteness.acf1, J.rows()));
+  const Eigen::MatrixXd cov_hac =
+      G * hac_covariance(J, res, lc.cov / lc.s2, rel.hac_lags, threads) * G.transpose();
+  for (long a = 0; a < q; ++a) {
+    auto& e = r.parameters[static_cast<std::size_t>(a)];
+    if (e.fixed) continue;
+    const int ii = fam.user_info()[static_cast<std::size_t>(a)].internal;
+    if (ii >= 0 && fam.info()[static_cast<std::size_t>(ii)].tf == FitScale::nonneg &&
+        theta[static_cast<std::size_t>(ii)] <= 0) {
+      set_at_bound(e);
+      continue;
+    }
+    set_intervals(e, std::sqrt(std::max(cov(a, a), 0.0)), tq, rel,
+                  std::sqrt(std::max(cov_hac(a, a), 0.0)));
+  }
+  fill_correlation(r, cov);
+}
+
+/// What needs the Jacobian at the optimum: the residuals' whiteness and outliers, sigma, the
+/// condition number, the intervals and correlations, the other hold's signature. What it finds
+/// goes to f (assess), its warnings to r.
+void fill_uncertainty(FitResult& r, Findings& f, const Family& fam, const FitData& d,
+                      const std::vector<double>& theta, const std::vector<int>& free, LossKind loss,
+                      Evaluation& ev, int threads) {
+  if (!ev.ok) {
+    r.warnings.push_back("the Jacobian at the optimum is not finite: no standard errors");
+    f.jacobian_failure = "is not finite";
+    return;
+  }
+  r.reliability.whiteness = residual_whiteness(ev.res);
+  f.outliers = find_outliers(ev.res, loss);
+  const auto p = static_cast<long>(free.size());
+  const long m = d.m(), dof = m - p;
+  if (dof <= 0) {
+    r.warnings.push_back("no degrees of freedom left (N <= p): no standard errors");
+    return;
+  }
+  const Eigen::Map<const RowMatrix> J(ev.jac.data(), m, p);
+  double ssr = 0;
+  for (double e : ev.res) ssr += e * e;
+  // J^T J as the solver's evaluation computed it, or straight from the row-major Jacobian (no
+  // column-major or scaled copy of J).
+  if (ev.normal.rows() != p || ev.normal.cols() != p) ev.normal = normal_matrix(J, threads);
+  const LinearCovariance lc = linear_covariance_normal(ev.normal, ssr, m);
+  r.sigma = std::sqrt(lc.s2);
+  r.condition_number = lc.condition_number;
+  f.information.condition_number = lc.condition_number;
+  f.information.singular = lc.singular;
+  warn_conditioning(r, fam, free, lc);
+  if (lc.singular) return;
+  fill_intervals(r, fam, theta, free, J, ev.res, lc, dof, threads);
+  f.coloured = "";
+  f.other_hold = other_hold_signature(fam, d, theta, J, ev.res, lc.cov / lc.s2, loss);
+}
+
+}  // namespace
+
+void fill_statistics(FitResult& r, const Family& fam, const FitData& d,
+                     const std::vector<double>& theta, const std::vector<int>& free,
+                     const Robust& loss, const std::vector<int>& at_limit, int threads,
+                     Linearisation* known, const AtOptimum& at_values) {
+  threads = resolve_threads(threads);
+  Evaluation ev = evaluate_at_optimum(fam, d, theta, free, loss, threads, known);
+  fill_values(r, fam, d, theta, free, loss.kind, ev, at_values);
+  Findings f;
+  f.converged = r.converged || r.starts.empty();
+  mark_at_limit(r, fam, at_limit, f);
+  if (!free.empty()) fill_uncertainty(r, f, fam, d, theta, free, loss.kind, ev, threads);
+  assess(f, r.reliability);
 }
 
 }  // namespace frictionlab::identify::detail

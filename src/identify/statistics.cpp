@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "frictionlab/format.hpp"
@@ -155,19 +156,116 @@ long hac_bandwidth(double rho, long m) {
   return static_cast<long>(std::clamp(L, 1.0, std::min(static_cast<double>(m) / 4.0, 2000.0)));
 }
 
-void flag_coloured_residuals(Reliability& rel, std::string_view of) {
+namespace {
+
+/// Marks the standard errors unreliable and says why.
+void unreliable(Reliability& rel, std::string why) {
+  rel.standard_errors = false;
+  rel.reasons.push_back(std::move(why));
+}
+
+/// The edge of the search region of an estimate on this scale (lsq.cpp: kLogBox, kFreeBox).
+const char* search_edge(FitScale scale) {
+  return scale == FitScale::log ? "a factor 1e6 from its start" : "a logit or weight of +-30";
+}
+
+/// An isolated spike's square pulls a least-squares fit, and the white-noise standard errors do
+/// not account for it: said, with the remedy.
+std::string outliers_reason(const Outliers& o) {
+  return std::to_string(o.count) + " of " + std::to_string(o.n) +
+         " residuals are outliers (beyond " + format_number(o.threshold) +
+         " robust standard deviations of " + format_number(o.scale) + ", the largest " +
+         format_number(o.largest) +
+         "): a spike pulls a least-squares fit and "
+         "its standard errors do not account for it; a robust loss bounds its pull "
+         "(--loss huber; Python loss='huber')";
+}
+
+/// A singular information matrix leaves some parameters undetermined; beyond a condition number
+/// of 1e8 a nonlinear model's linearisation does not hold over the intervals.
+void assess_information(const Information& info, Reliability& rel) {
+  const std::string matrix = "the information matrix " + std::string(info.name);
+  if (info.singular) {
+    unreliable(rel, matrix + " is singular: some parameters are not determined");
+  } else if (info.condition_number > 1e8) {
+    unreliable(rel, matrix + " is nearly singular (condition number " +
+                        format_number(info.condition_number) + " > 1e8)" +
+                        (info.linearised ? ": the linearised intervals do not hold" : ""));
+  }
+}
+
+/// Strongly coloured residuals (strongly_coloured: the rule of docs/identification.md,
+/// "Results"): the white-noise standard errors understate the uncertainty.
+void assess_colour(const std::string& of, Reliability& rel) {
   const auto& w = rel.whiteness;
   if (!strongly_coloured(rel)) return;
-  rel.standard_errors = false;
-  rel.reasons.push_back(
-      "the residuals" + (of.empty() ? std::string() : " of the " + std::string(of)) +
-      " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
-      ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " + std::to_string(w.lags) +
-      " lags): the white-noise standard errors understate the uncertainty" +
-      (std::isfinite(rel.hac_ratio_max)
-           ? " up to " + format_fixed(rel.hac_ratio_max, 1) +
-                 "-fold; the HAC intervals account for it, not for model error"
-           : std::string()));
+  unreliable(rel, "the residuals" + (of.empty() ? std::string() : " of the " + of) +
+                      " are strongly coloured (lag-1 autocorrelation " + format_fixed(w.acf1, 3) +
+                      ", Ljung-Box p = " + format_number(w.ljung_box_p) + " over " +
+                      std::to_string(w.lags) +
+                      " lags): the white-noise standard errors understate the uncertainty" +
+                      (std::isfinite(rel.hac_ratio_max)
+                           ? " up to " + format_fixed(rel.hac_ratio_max, 1) +
+                                 "-fold; the HAC intervals account for it, not for model error"
+                           : std::string()));
+}
+
+/// The record was likely made with the other input hold (docs/identification.md, "Input hold"):
+/// said, with the option that fits it.
+std::string other_hold_reason(const OtherHold& h) {
+  const bool zoh = h.other == Hold::zoh;
+  return std::string("the residuals follow the change of the prediction with the input ") +
+         (zoh ? "held between samples" : "linear between samples") + " (slope " +
+         format_fixed(h.slope, 2) + ", " + format_fixed(100 * h.share, 0) +
+         " % of the residuals' sum of squares): " +
+         (zoh ? "the record's velocity was likely held between samples (a digital controller's "
+                "or DAC's output); fit with --hold zoh (Python hold='zoh')"
+              : "the record's velocity likely changes smoothly between samples; fit with --hold "
+                "linear (Python hold='linear')");
+}
+
+}  // namespace
+
+void assess(const Findings& f, Reliability& rel) {
+  if (!f.converged) unreliable(rel, "the solver stopped without convergence");
+  for (const auto& e : f.at_limit)
+    unreliable(rel, "parameter " + e.name + " ended at the edge of its search region (" +
+                        search_edge(e.scale) + "): the record does not determine it");
+  if (!f.jacobian_failure.empty())
+    unreliable(rel, "the Jacobian at the optimum " + f.jacobian_failure);
+  if (f.outliers) {
+    rel.outliers = f.outliers->count;
+    unreliable(rel, outliers_reason(*f.outliers));
+  }
+  if (!f.no_effect.empty())
+    unreliable(rel,
+               "parameters without effect on the simulated output (not determined by the "
+               "record): " +
+                   join_list(f.no_effect));
+  assess_information(f.information, rel);
+  if (f.coloured) assess_colour(*f.coloured, rel);
+  if (f.other_hold) unreliable(rel, other_hold_reason(*f.other_hold));
+}
+
+void set_intervals(ParameterEstimate& e, double se, double tq, Reliability& rel,
+                   std::optional<double> hac_se) {
+  e.std_error = se;
+  e.ci_low = e.value - tq * e.std_error;
+  e.ci_high = e.value + tq * e.std_error;
+  if (!hac_se) return;
+  e.hac_std_error = *hac_se;
+  e.hac_ci_low = e.value - tq * e.hac_std_error;
+  e.hac_ci_high = e.value + tq * e.hac_std_error;
+  if (e.std_error > 0) {
+    const double ratio = e.hac_std_error / e.std_error;
+    if (!(ratio <= rel.hac_ratio_max)) rel.hac_ratio_max = ratio;
+  }
+}
+
+void set_at_bound(ParameterEstimate& e) {
+  e.at_bound = true;
+  e.std_error = std::numeric_limits<double>::quiet_NaN();
+  e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
 }
 
 namespace {

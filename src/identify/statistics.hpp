@@ -1,13 +1,19 @@
 // frictionlab identify: the statistics at an optimum shared by every method (lsq, oe, idim):
-// the normal matrix, the linearised covariance, the Newey-West (HAC) covariance and the rule
-// for coloured residuals (docs/identification.md, "Results").
+// the normal matrix, the linearised covariance, the Newey-West (HAC) covariance, the intervals
+// of an estimate, and the reasons its standard errors cannot be trusted (assess;
+// docs/identification.md, "Results"). The distributions and metrics they use: stats.hpp.
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "frictionlab/identify/result.hpp"
+#include "frictionlab/models/common.hpp"
+#include "frictionlab/models/fit_form.hpp"
 #include "linearisation.hpp"
 
 namespace frictionlab::identify::detail {
@@ -52,11 +58,72 @@ Eigen::MatrixXd hac_covariance(const AnyMatrix& J, const std::vector<double>& re
 /// at least the Newey-West rule, at most min(m/4, 2000).
 long hac_bandwidth(double rho, long m);
 
-/// The rule of docs/identification.md ("Results") for coloured residuals: when
-/// rel.whiteness.ljung_box_p < 0.01 and (acf1 > 0.5 or rel.hac_ratio_max > 2), sets
-/// rel.standard_errors = false and adds the reason ("the residuals [of the <of>] are strongly
-/// coloured ..."). Needs rel.whiteness and rel.hac_ratio_max (NaN when no HAC standard errors
-/// could be computed: the rule then rests on the autocorrelation alone).
-void flag_coloured_residuals(Reliability& rel, std::string_view of = {});
+/// An estimate that ended on the edge of the region the solver searches.
+struct EdgeEstimate {
+  std::string name;  ///< ParameterEstimate::name
+  FitScale scale;    ///< its internal scale, which sets the edge (a factor 1e6 or +-30)
+};
+
+/// Residuals farther than `threshold` robust standard deviations from their median: isolated
+/// spikes (fit_statistics.cpp: find_outliers).
+struct Outliers {
+  long count = 0;        ///< how many
+  long n = 0;            ///< of how many residuals
+  double threshold = 0;  ///< in robust standard deviations
+  double scale = 0;      ///< the robust standard deviation 1.4826 MAD (unit of the residuals)
+  double largest = 0;    ///< the largest distance from the median, in robust standard deviations
+};
+
+/// The residuals follow the change of the prediction when the input is taken the other way
+/// between samples (fit_statistics.cpp: other_hold_signature).
+struct OtherHold {
+  Hold other = Hold::zoh;  ///< the hold the record was likely made with
+  double slope = 0;        ///< of the residuals on that change (1: all of it)
+  double share = 0;        ///< of the residuals' sum of squares it explains, 0..1
+};
+
+/// The information matrix at the optimum, as the reasons name it.
+struct Information {
+  std::string_view name = "J^T J";  ///< "J^T J"; "W^T W" of a linear regression
+  double condition_number = std::numeric_limits<double>::quiet_NaN();  ///< NaN: not formed
+  bool singular = false;
+  /// The intervals come from the linearisation of a nonlinear model (said when they do not
+  /// hold); false for a linear regression.
+  bool linearised = true;
+};
+
+/// What the statistics at an optimum found: the facts assess() words as the reasons of a
+/// Reliability. The defaults find nothing.
+struct Findings {
+  bool converged = true;               ///< the solver stopped by convergence
+  std::vector<EdgeEstimate> at_limit;  ///< estimates on the edge of the search region
+  std::string jacobian_failure;        ///< how the Jacobian at the optimum failed; "": it did not
+  std::optional<Outliers> outliers;    ///< isolated spikes among the residuals
+  std::vector<std::string> no_effect;  ///< parameters without effect on the simulated output
+  Information information;
+  /// Whose residuals' colour to judge: "" the fit's, "position" the residuals of the position;
+  /// nullopt: not judged. The rule: rel.whiteness.ljung_box_p < 0.01 and (acf1 > 0.5 or
+  /// rel.hac_ratio_max > 2); hac_ratio_max is NaN when no HAC standard errors could be computed
+  /// (the rule then rests on the autocorrelation alone).
+  std::optional<std::string> coloured;
+  std::optional<OtherHold> other_hold;  ///< the other input hold's signature in the residuals
+};
+
+/// The reasons the standard errors cannot be trusted (docs/identification.md, "Results"), each
+/// worded here once, in this order: no convergence, estimates on the edge of the search region,
+/// the Jacobian at the optimum, outliers, parameters without effect, a singular or nearly
+/// singular (condition number > 1e8) information matrix, strongly coloured residuals, the other
+/// input hold. Each sets rel.standard_errors = false; outliers also set rel.outliers. The colour
+/// rule reads rel.whiteness and rel.hac_ratio_max: set them first.
+void assess(const Findings& f, Reliability& rel);
+
+/// e's white-noise standard error `se` and 95 % interval value -+ tq se; with `hac_se`, its
+/// Newey-West ones too, and their ratio to the white-noise one (when se > 0) raises
+/// rel.hac_ratio_max.
+void set_intervals(ParameterEstimate& e, double se, double tq, Reliability& rel,
+                   std::optional<double> hac_se);
+
+/// e on its lower bound 0: no standard error, no interval (ParameterEstimate::at_bound).
+void set_at_bound(ParameterEstimate& e);
 
 }  // namespace frictionlab::identify::detail
