@@ -293,23 +293,11 @@ int threads_per_solve(const LsqOptions& opt, int concurrent) {
   return std::max(1, total / std::max(1, concurrent));
 }
 
-StartResult solve_one(const Family& fam, const FitData& d, const std::vector<double>& theta0,
-                      const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
-                      const Progress& progress, const std::string& label, int threads) {
-  StartResult res;
-  res.theta = theta0;
-  std::vector<double> x(free.size());
-  for (std::size_t j = 0; j < free.size(); ++j) x[j] = theta0[static_cast<std::size_t>(free[j])];
-  ceres::Problem problem;
-  auto cost = fam.make_cost(d, theta0, free, loss, threads);
-  const CompressedCost* compressed = nullptr;
-  if (CompressedCost::worth(d.m(), static_cast<long>(free.size()))) {
-    auto* c = new CompressedCost(std::move(cost), res.last, resolve_threads(threads));
-    compressed = c;
-    problem.AddResidualBlock(c, nullptr, x.data());
-  } else {
-    problem.AddResidualBlock(new RememberingCost(std::move(cost), res.last), nullptr, x.data());
-  }
+/// The search box of the free parameters x (internal, at their start): a non-negative one
+/// above 0, a log one within a factor 1e6 of its start (kLogBox), a logit or softmax weight within
+/// +-kFreeBox.
+void set_search_box(ceres::Problem& problem, std::vector<double>& x, const Family& fam,
+                    const std::vector<int>& free) {
   for (std::size_t j = 0; j < free.size(); ++j) {
     const auto& pi = fam.info()[static_cast<std::size_t>(free[j])];
     const int jj = static_cast<int>(j);
@@ -327,13 +315,17 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
         break;
     }
   }
+}
+
+/// Ceres's options for one start (the callbacks are the caller's).
+ceres::Solver::Options solver_options(const LsqOptions& opt) {
   ceres::Solver::Options so;
   // The step from the normal equations (J^T J + D) dx = -J^T r by Cholesky: J is tall and
   // narrow (a sample per row, at most a few tens of columns; CompressedCost hands Ceres its
   // p + 1 rows with the same J^T J), and Ceres scales the columns to unit norm first (Jacobi
   // scaling), so the squared condition number stays far from the precision of double wherever
-  // the standard errors are reported (condition numbers above 1e8 are flagged,
-  // fill_statistics); the statistics use their own decomposition of J.
+  // the standard errors are reported (condition numbers above 1e8 are flagged by
+  // assess); the statistics use their own decomposition of J.
   so.linear_solver_type = ceres::DENSE_NORMAL_CHOLESKY;
   so.max_num_iterations = opt.max_iterations;
   so.function_tolerance = 1e-12;
@@ -342,14 +334,76 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   so.logging_type = ceres::SILENT;
   so.minimizer_progress_to_stdout = false;
   so.num_threads = 1;
-  // The search box (bounds above) makes Ceres's trust-region step a projected line search by
+  // The search box (set_search_box) makes Ceres's trust-region step a projected line search by
   // default, and every line-search trial evaluates the gradient, i.e. the whole Jacobian by
   // simulation: about one extra Jacobian per iteration. With 0 trials the step is projected
   // onto the box without a search (Solver::Options::max_num_line_search_step_size_iterations).
   so.max_num_line_search_step_size_iterations = 0;
+  so.update_state_every_iteration = false;
+  return so;
+}
+
+/// The solved point into res.theta, and the free parameters that ended on their search box
+/// (within 1e-6 of a bound that is not the 0 of a non-negative one) into res.at_limit.
+void read_back(StartResult& res, const ceres::Problem& problem, const std::vector<double>& x,
+               const Family& fam, const std::vector<int>& free) {
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    res.theta[static_cast<std::size_t>(free[j])] = x[j];
+    const double lo = problem.GetParameterLowerBound(x.data(), static_cast<int>(j));
+    const double hi = problem.GetParameterUpperBound(x.data(), static_cast<int>(j));
+    const auto tf = fam.info()[static_cast<std::size_t>(free[j])].tf;
+    if (tf != FitScale::nonneg && (x[j] <= lo + 1e-6 || x[j] >= hi - 1e-6))
+      res.at_limit.push_back(free[j]);
+  }
+}
+
+/// The solve's costs, iterations, convergence (Ceres's, or ModelConvergence's when it ended the
+/// solve), termination message with the solver's own lines, and the cost that ranks the start
+/// (+inf when the solution is not usable).
+void summarise(StartResult& res, const ceres::Solver::Summary& sum,
+               const ModelConvergence* model_end, double function_tolerance,
+               const std::vector<std::string>& solver_lines) {
+  res.summary.initial_cost = sum.initial_cost;
+  res.summary.final_cost = sum.final_cost;
+  res.summary.iterations = static_cast<int>(sum.iterations.size()) - 1;
+  const bool by_model = sum.termination_type == ceres::USER_SUCCESS && model_end != nullptr &&
+                        !std::isnan(model_end->decrease());
+  res.summary.converged = sum.termination_type == ceres::CONVERGENCE || by_model;
+  res.termination =
+      by_model ? "Function tolerance reached by the Gauss-Newton model: largest decrease " +
+                     format_number(model_end->decrease()) +
+                     " of the cost <= " + format_number(function_tolerance)
+               : sum.message;
+  for (const auto& line : solver_lines)  // what the summary's message does not say already
+    if (line.find(sum.message) == std::string::npos) res.termination += "; solver: " + line;
+  res.cost = std::isfinite(sum.final_cost) && sum.IsSolutionUsable()
+                 ? sum.final_cost
+                 : std::numeric_limits<double>::infinity();
+}
+
+/// One start: Ceres from theta0 over the free parameters in their search box; the last Jacobian
+/// evaluation is kept (StartResult::last). Throws Cancelled when cancelled.
+StartResult solve_one(const Family& fam, const FitData& d, const std::vector<double>& theta0,
+                      const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
+                      const Progress& progress, const std::string& label, int threads) {
+  StartResult res;
+  res.theta = theta0;
+  std::vector<double> x(free.size());
+  for (std::size_t j = 0; j < free.size(); ++j) x[j] = theta0[static_cast<std::size_t>(free[j])];
+  ceres::Problem problem;
+  auto cost = fam.make_cost(d, theta0, free, loss, threads);
+  const CompressedCost* compressed = nullptr;
+  if (CompressedCost::worth(d.m(), static_cast<long>(free.size()))) {
+    auto* c = new CompressedCost(std::move(cost), res.last, resolve_threads(threads));
+    compressed = c;
+    problem.AddResidualBlock(c, nullptr, x.data());
+  } else {
+    problem.AddResidualBlock(new RememberingCost(std::move(cost), res.last), nullptr, x.data());
+  }
+  set_search_box(problem, x, fam, free);
+  ceres::Solver::Options so = solver_options(opt);
   ProgressCallback cb(progress, label, so.function_tolerance, so.max_num_iterations);
   so.callbacks.push_back(&cb);
-  so.update_state_every_iteration = false;
   std::optional<ModelConvergence> model_end;
   if (compressed != nullptr) {
     model_end.emplace(*compressed, so.function_tolerance);
@@ -359,31 +413,141 @@ StartResult solve_one(const Family& fam, const FitData& d, const std::vector<dou
   const std::vector<std::string> solver_lines = solve_quietly(so, &problem, &sum);
   if (cb.aborted()) throw Cancelled();  // (an aborted solve's point is not a result)
   if (compressed != nullptr) compressed->finish();
-  for (std::size_t j = 0; j < free.size(); ++j) {
-    res.theta[static_cast<std::size_t>(free[j])] = x[j];
-    const double lo = problem.GetParameterLowerBound(x.data(), static_cast<int>(j));
-    const double hi = problem.GetParameterUpperBound(x.data(), static_cast<int>(j));
-    const auto tf = fam.info()[static_cast<std::size_t>(free[j])].tf;
-    if (tf != FitScale::nonneg && (x[j] <= lo + 1e-6 || x[j] >= hi - 1e-6))
-      res.at_limit.push_back(free[j]);
-  }
-  res.summary.initial_cost = sum.initial_cost;
-  res.summary.final_cost = sum.final_cost;
-  res.summary.iterations = static_cast<int>(sum.iterations.size()) - 1;
-  const bool by_model = sum.termination_type == ceres::USER_SUCCESS && model_end &&
-                        !std::isnan(model_end->decrease());
-  res.summary.converged = sum.termination_type == ceres::CONVERGENCE || by_model;
-  res.termination =
-      by_model ? "Function tolerance reached by the Gauss-Newton model: largest decrease " +
-                     format_number(model_end->decrease()) +
-                     " of the cost <= " + format_number(so.function_tolerance)
-               : sum.message;
-  for (const auto& line : solver_lines)  // what the summary's message does not say already
-    if (line.find(sum.message) == std::string::npos) res.termination += "; solver: " + line;
-  res.cost = std::isfinite(sum.final_cost) && sum.IsSolutionUsable()
-                 ? sum.final_cost
-                 : std::numeric_limits<double>::infinity();
+  read_back(res, problem, x, fam, free);
+  summarise(res, sum, model_end ? &*model_end : nullptr, so.function_tolerance, solver_lines);
   return res;
+}
+
+/// What every start of one lsq run shares.
+struct LsqProblem {
+  const Family& fam;
+  const FitData& d;
+  const std::vector<int>& free;
+  const LsqOptions& opt;
+  const Robust& loss;
+  const Progress& progress;
+  const std::string& label;
+};
+
+/// The start points of a run in the order they were made, with where each came from and, once
+/// solved, its result.
+struct Starts {
+  std::vector<std::vector<double>> theta;
+  std::vector<std::string> origin;
+  std::vector<StartResult> results;
+  void add(std::vector<double> t, std::string o) {
+    theta.push_back(std::move(t));
+    origin.push_back(std::move(o));
+  }
+};
+
+/// `count` perturbed start points: the `count` best (by the cost at the point) of
+/// kCandidates * count random perturbations of theta0 (deterministic from the seed):
+/// log-parameters and non-negative ones times a log-uniform factor in [1/spread, spread],
+/// unbounded ones (logits, softmax weights) plus a uniform [-1, 1].
+std::vector<std::vector<double>> perturbed_starts(const LsqProblem& P,
+                                                  const std::vector<double>& theta0, int count) {
+  constexpr int kCandidates = 8;
+  const auto& [fam, d, free, opt, loss, progress, label] = P;
+  std::mt19937_64 rng(opt.seed);
+  const double ls = std::log(std::max(opt.spread, 1.0));
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  std::vector<std::pair<double, std::vector<double>>> cand;
+  std::vector<double> pred(static_cast<std::size_t>(d.n()));
+  for (int c = 0; c < kCandidates * count; ++c) {
+    progress.check();
+    auto x = theta0;
+    for (int i : free) {
+      auto& e = x[static_cast<std::size_t>(i)];
+      switch (fam.info()[static_cast<std::size_t>(i)].tf) {
+        case FitScale::log:
+          e += ls * U(rng);
+          break;
+        case FitScale::nonneg:
+          e *= std::exp(ls * U(rng));
+          break;
+        case FitScale::free:
+          e += U(rng);
+          break;
+      }
+    }
+    fam.predict(x.data(), d, Method::exact, d.hold, pred.data());
+    double ssr = 0;
+    for (long k = d.first; k < d.n(); ++k) {
+      const double r =
+          loss.apply(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
+      ssr += r * r;
+    }
+    cand.emplace_back(std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity(), x);
+  }
+  std::stable_sort(cand.begin(), cand.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<double>> out;
+  out.reserve(static_cast<std::size_t>(std::max(count, 0)));
+  for (int s = 0; s < count; ++s) out.push_back(cand[static_cast<std::size_t>(s)].second);
+  return out;
+}
+
+/// Solves the starts from `from` on, on up to LsqOptions::threads threads, each reported.
+void solve_starts(const LsqProblem& P, Starts& starts, std::size_t from) {
+  const int total = static_cast<int>(starts.theta.size());
+  starts.results.resize(starts.theta.size());
+  const int nthreads =
+      std::clamp(resolve_threads(P.opt.threads), 1, std::max(1, total - static_cast<int>(from)));
+  for_each_index(starts.theta.size() - from, nthreads, [&](std::size_t i) {
+    P.progress.check();
+    const int s = static_cast<int>(from + i);
+    const std::string lab =
+        P.label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
+    auto& r = starts.results[static_cast<std::size_t>(s)];
+    r = solve_one(P.fam, P.d, starts.theta[static_cast<std::size_t>(s)], P.free, P.opt, P.loss,
+                  P.progress, lab, threads_per_solve(P.opt, nthreads));
+    P.progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
+               format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
+               " iterations" + (r.summary.converged ? "" : " (not converged)"));
+  });
+}
+
+/// Automatic starts of a model whose default is one start: when the data-driven starts (the
+/// initial guess and the caller's extra start) have the lowest cost at a point that is not a
+/// converged optimum inside the search box, they are not trusted alone; two perturbed starts
+/// follow (as starts = 3 would have run them).
+void follow_up_starts(const LsqProblem& P, const std::vector<double>& theta0, Starts& starts) {
+  const auto& results = starts.results;
+  std::size_t lowest = 0;
+  for (std::size_t s = 1; s < results.size(); ++s)
+    if (results[s].cost < results[lowest].cost) lowest = s;
+  if (results[lowest].summary.converged && results[lowest].at_limit.empty()) return;
+  const std::string why =
+      !results[lowest].summary.converged ? "did not converge" : "ended on its search box";
+  P.progress(P.label + ": the best data-driven start " + why + "; two perturbed starts follow");
+  const std::size_t from = starts.theta.size();
+  for (auto& x : perturbed_starts(P, theta0, 2))
+    starts.add(std::move(x),
+               "perturbed initial guess (start " + std::to_string(lowest + 1) + " " + why + ")");
+  solve_starts(P, starts, from);
+}
+
+/// The run's result: every start's summary, and the lowest-cost start's point, search-box
+/// flags, solver state and last Jacobian evaluation (moved out of `starts`).
+LsqRun best_run(Starts& starts) {
+  auto& results = starts.results;
+  LsqRun run;
+  run.best = 0;
+  for (std::size_t s = 0; s < results.size(); ++s) {
+    results[s].summary.origin = starts.origin[s];
+    run.starts.push_back(results[s].summary);
+    if (results[s].cost < results[static_cast<std::size_t>(run.best)].cost)
+      run.best = static_cast<int>(s);
+  }
+  auto& b = results[static_cast<std::size_t>(run.best)];
+  run.theta = b.theta;
+  run.at_limit = b.at_limit;
+  run.iterations = b.summary.iterations;
+  run.converged = b.summary.converged;
+  run.termination = b.termination;
+  run.last = std::move(b.last);
+  return run;
 }
 
 }  // namespace
@@ -413,120 +577,18 @@ Robust make_robust(const Family& fam, const FitData& d, const std::vector<double
 LsqRun run_lsq(const Family& fam, const FitData& d, const std::vector<double>& theta0,
                const std::vector<int>& free, const LsqOptions& opt, const Robust& loss,
                const Progress& progress, const std::string& label, const ExtraStart& extra) {
+  const LsqProblem P{fam, d, free, opt, loss, progress, label};
   const bool automatic = opt.starts <= 0;
   const int planned = automatic ? std::max(1, fam.default_starts()) : opt.starts;
-  // `count` perturbed start points: the `count` best (by the cost at the point) of
-  // kCandidates * count random perturbations of theta0 (deterministic from the seed):
-  // log-parameters and non-negative ones times a log-uniform factor in [1/spread, spread],
-  // unbounded ones (logits, softmax weights) plus a uniform [-1, 1].
-  constexpr int kCandidates = 8;
-  const auto perturbed = [&](int count) {
-    std::mt19937_64 rng(opt.seed);
-    const double ls = std::log(std::max(opt.spread, 1.0));
-    std::uniform_real_distribution<double> U(-1.0, 1.0);
-    std::vector<std::pair<double, std::vector<double>>> cand;
-    std::vector<double> pred(static_cast<std::size_t>(d.n()));
-    for (int c = 0; c < kCandidates * count; ++c) {
-      progress.check();
-      auto x = theta0;
-      for (int i : free) {
-        auto& e = x[static_cast<std::size_t>(i)];
-        switch (fam.info()[static_cast<std::size_t>(i)].tf) {
-          case FitScale::log:
-            e += ls * U(rng);
-            break;
-          case FitScale::nonneg:
-            e *= std::exp(ls * U(rng));
-            break;
-          case FitScale::free:
-            e += U(rng);
-            break;
-        }
-      }
-      fam.predict(x.data(), d, Method::exact, d.hold, pred.data());
-      double ssr = 0;
-      for (long k = d.first; k < d.n(); ++k) {
-        const double r =
-            loss.apply(d.y[static_cast<std::size_t>(k)] - pred[static_cast<std::size_t>(k)]);
-        ssr += r * r;
-      }
-      cand.emplace_back(std::isfinite(ssr) ? ssr : std::numeric_limits<double>::infinity(), x);
-    }
-    std::stable_sort(cand.begin(), cand.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::vector<double>> out;
-    out.reserve(static_cast<std::size_t>(std::max(count, 0)));
-    for (int s = 0; s < count; ++s) out.push_back(cand[static_cast<std::size_t>(s)].second);
-    return out;
-  };
   // Start 0 = theta0, then the perturbed ones, then the caller's extra start.
-  std::vector<std::vector<double>> th(1, theta0);
-  std::vector<std::string> origin(1, "initial guess");
-  for (auto& x : perturbed(planned - 1)) {
-    th.push_back(std::move(x));
-    origin.emplace_back("perturbed initial guess");
-  }
-  if (!extra.theta.empty()) {
-    th.push_back(extra.theta);
-    origin.push_back(extra.origin);
-  }
-  std::vector<StartResult> results;
-  // Solve the starts th[from..] on up to `threads` threads.
-  const auto solve = [&](std::size_t from) {
-    const int total = static_cast<int>(th.size());
-    results.resize(th.size());
-    const int nthreads =
-        std::clamp(resolve_threads(opt.threads), 1, std::max(1, total - static_cast<int>(from)));
-    for_each_index(th.size() - from, nthreads, [&](std::size_t i) {
-      progress.check();
-      const int s = static_cast<int>(from + i);
-      const std::string lab =
-          label + " start " + std::to_string(s + 1) + "/" + std::to_string(total);
-      results[static_cast<std::size_t>(s)] =
-          solve_one(fam, d, th[static_cast<std::size_t>(s)], free, opt, loss, progress, lab,
-                    threads_per_solve(opt, nthreads));
-      const auto& r = results[static_cast<std::size_t>(s)];
-      progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
-               format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
-               " iterations" + (r.summary.converged ? "" : " (not converged)"));
-    });
-  };
-  solve(0);
-  // Automatic: when the data-driven starts (the initial guess and the caller's extra start)
-  // have the lowest cost at a point that is not a converged optimum inside the search box, they
-  // are not trusted alone; two perturbed starts follow (as starts = 3 would have run them).
-  std::size_t lowest = 0;
-  for (std::size_t s = 1; s < results.size(); ++s)
-    if (results[s].cost < results[lowest].cost) lowest = s;
-  if (automatic && planned == 1 &&
-      (!results[lowest].summary.converged || !results[lowest].at_limit.empty())) {
-    const std::string why =
-        !results[lowest].summary.converged ? "did not converge" : "ended on its search box";
-    progress(label + ": the best data-driven start " + why + "; two perturbed starts follow");
-    const std::size_t from = th.size();
-    for (auto& x : perturbed(2)) {
-      th.push_back(std::move(x));
-      origin.emplace_back("perturbed initial guess (start " + std::to_string(lowest + 1) + " " +
-                          why + ")");
-    }
-    solve(from);
-  }
-  LsqRun run;
-  run.best = 0;
-  for (std::size_t s = 0; s < results.size(); ++s) {
-    results[s].summary.origin = origin[s];
-    run.starts.push_back(results[s].summary);
-    if (results[s].cost < results[static_cast<std::size_t>(run.best)].cost)
-      run.best = static_cast<int>(s);
-  }
-  const auto& b = results[static_cast<std::size_t>(run.best)];
-  run.theta = b.theta;
-  run.at_limit = b.at_limit;
-  run.iterations = b.summary.iterations;
-  run.converged = b.summary.converged;
-  run.termination = b.termination;
-  run.last = std::move(results[static_cast<std::size_t>(run.best)].last);
-  return run;
+  Starts starts;
+  starts.add(theta0, "initial guess");
+  for (auto& x : perturbed_starts(P, theta0, planned - 1))
+    starts.add(std::move(x), "perturbed initial guess");
+  if (!extra.theta.empty()) starts.add(extra.theta, extra.origin);
+  solve_starts(P, starts, 0);
+  if (automatic && planned == 1) follow_up_starts(P, theta0, starts);
+  return best_run(starts);
 }
 
 }  // namespace frictionlab::identify::detail
