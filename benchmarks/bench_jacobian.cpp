@@ -2,7 +2,7 @@
 // parameters, at a point 10 % off the truth): forward sensitivities in plain double
 // (models/lugre/sensitivity.hpp, the default) against forward-mode Jets through the step (the
 // previous evaluation, still the path of the other models), each on one thread and on two
-// (the time segments). Uses lsq's internal cost (src/identify/internal.hpp), as lsq does.
+// (the time segments). Uses lsq's internal cost (src/identify/family.hpp), as lsq does.
 //   ./build/benchmarks/bench_jacobian --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -10,9 +10,11 @@
 
 #include <vector>
 
+#include "family.hpp"
+#include "fit_data.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/synthetic.hpp"
-#include "internal.hpp"
+#include "robust.hpp"
 
 namespace {
 

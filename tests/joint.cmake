@@ -5,7 +5,7 @@ frictionlab_test(test_joint_sensitivity test_joint_sensitivity.cpp)
 frictionlab_test(test_joint_idim test_joint_idim.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
 frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
-# The Newey-West covariance from per-sample scores (identify/internal.hpp) that oe, idim and lsq
+# The Newey-West covariance from per-sample scores (identify/statistics.hpp) that oe, idim and lsq
 # share: against the White sandwich and the Bartlett double sum computed directly.
 frictionlab_test(test_hac_scores test_hac_scores.cpp)
 target_include_directories(test_hac_scores PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)

@@ -1,4 +1,4 @@
-// The Newey-West (HAC) covariance from per-sample scores (identify/internal.hpp:
+// The Newey-West (HAC) covariance from per-sample scores (identify/statistics.hpp:
 // sample_scores, hac_covariance_scores, hac_covariance), which lsq, idim and oe share. Oracles
 // computed here by other routes: the Eicker-Huber-White sandwich A (sum_k g_k g_k^T) A m/(m - p)
 // for L = 0, the double sum sum_{k,j} (1 - |k - j|/(L + 1)) g_k g_j^T over |k - j| <= L for
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "internal.hpp"
+#include "statistics.hpp"
 
 namespace frictionlab::identify::detail {
 namespace {

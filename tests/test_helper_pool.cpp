@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "internal.hpp"
+#include "parallel.hpp"
 
 namespace frictionlab::identify::detail {
 namespace {

@@ -16,9 +16,14 @@
 #include <memory>
 #include <vector>
 
+#include "family.hpp"
+#include "fit_data.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/synthetic.hpp"
-#include "internal.hpp"
+#include "linearisation.hpp"
+#include "lsq.hpp"
+#include "progress.hpp"
+#include "robust.hpp"
 
 namespace frictionlab::identify::detail {
 namespace {

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "internal.hpp"
+#include "parallel.hpp"
 
 namespace frictionlab::identify {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "internal.hpp"
+#include "fit_data.hpp"
 
 #include "frictionlab/format.hpp"
 

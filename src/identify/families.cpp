@@ -11,10 +11,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "family.hpp"
 #include "family_model.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/models/registry.hpp"
-#include "internal.hpp"
 #include "sim_cost.hpp"
 
 namespace frictionlab::identify::detail {

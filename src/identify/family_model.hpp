@@ -21,11 +21,13 @@
 #include <utility>
 #include <vector>
 
+#include "family.hpp"
+#include "fit_data.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/registry.hpp"
-#include "internal.hpp"
+#include "robust.hpp"
 
 namespace frictionlab::identify::detail {
 

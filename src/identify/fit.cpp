@@ -12,13 +12,20 @@
 #include <type_traits>
 #include <vector>
 
+#include "family.hpp"
+#include "fit_data.hpp"
+#include "fit_statistics.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/identifiability.hpp"
 #include "frictionlab/identify/segments.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/registry.hpp"
-#include "internal.hpp"
+#include "grid.hpp"
+#include "init.hpp"
+#include "lsq.hpp"
+#include "progress.hpp"
+#include "robust.hpp"
 
 namespace frictionlab::identify {
 

@@ -18,7 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "internal.hpp"
+#include "grid.hpp"
+#include "parallel.hpp"
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/signal/differentiate.hpp"

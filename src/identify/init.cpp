@@ -27,7 +27,8 @@
 #include "frictionlab/models/maxwell_slip.hpp"
 #include "frictionlab/models/stribeck_curve.hpp"
 #include "frictionlab/signal/differentiate.hpp"
-#include "internal.hpp"
+#include "init.hpp"
+#include "parallel.hpp"
 
 namespace frictionlab::identify::detail {
 

@@ -4,12 +4,11 @@
 
 #include <Eigen/Dense>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/stats.hpp"
-#include "internal.hpp"
+#include "statistics.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -242,7 +241,7 @@ Solution solve_nonnegative_friction(const Regression& g, const JointIdimOptions&
   return sol;
 }
 
-/// Residual whiteness and the Newey-West covariance of the final active set (identify/lsq:
+/// Residual whiteness and the Newey-West covariance of the final active set (statistics.hpp:
 /// hac_covariance), in the scaled coordinates of cov_s.
 struct HacResult {
   ResidualWhiteness whiteness;
@@ -286,19 +285,11 @@ std::vector<ParameterEstimate> idim_estimates(const Regression& g, const Solutio
     e.field = e.name;
     e.unit = g.cols[static_cast<std::size_t>(c)].unit;
     e.value = sol.theta_s(c) / g.scale(c);
-    if (at_bound[static_cast<std::size_t>(c)]) {
-      e.at_bound = true;
-      e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
-    } else {
-      e.std_error = std::sqrt(sol.cov_s(c, c)) / g.scale(c);
-      e.ci_low = e.value - tq * e.std_error;
-      e.ci_high = e.value + tq * e.std_error;
-      e.hac_std_error = std::sqrt(std::max(h.hac_s(c, c), 0.0)) / g.scale(c);
-      e.hac_ci_low = e.value - tq * e.hac_std_error;
-      e.hac_ci_high = e.value + tq * e.hac_std_error;
-      if (e.std_error > 0 && !(e.hac_std_error / e.std_error <= rel.hac_ratio_max))
-        rel.hac_ratio_max = e.hac_std_error / e.std_error;
-    }
+    if (at_bound[static_cast<std::size_t>(c)])
+      detail::set_at_bound(e);
+    else
+      detail::set_intervals(e, std::sqrt(sol.cov_s(c, c)) / g.scale(c), tq, rel,
+                            std::sqrt(std::max(h.hac_s(c, c), 0.0)) / g.scale(c));
     out.push_back(e);
   }
   return out;
@@ -340,16 +331,17 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   out.condition_number = sol.cond;
   out.sigma = sol.sigma;
   out.parameters = idim_estimates(g, sol, hac, at_bound, active.size(), out.reliability);
-  // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit).
+  // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit;
+  // the intervals of a linear regression are exact under white noise, not linearised).
   auto& rel = out.reliability;
   rel.whiteness = hac.whiteness;
   rel.hac_lags = hac.lags;
-  detail::flag_coloured_residuals(rel);
-  if (sol.cond * sol.cond > 1e8) {
-    rel.standard_errors = false;
-    rel.reasons.push_back("the information matrix W^T W is nearly singular (condition number " +
-                          format_number(sol.cond * sol.cond) + " > 1e8)");
-  }
+  detail::Findings found;
+  found.information.name = "W^T W";
+  found.information.condition_number = sol.cond * sol.cond;
+  found.information.linearised = false;
+  found.coloured = "";
+  detail::assess(found, rel);
   out.model = idim_model(out.parameters, opt);
   const Eigen::VectorXd pred = g.W * sol.theta_s;
   out.training = compute_metrics(std::vector<double>(g.y.data(), g.y.data() + g.rows()),

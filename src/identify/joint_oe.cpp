@@ -18,14 +18,16 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/stats.hpp"
-#include "internal.hpp"
 #include "joint_parameter_slots.hpp"
+#include "parallel.hpp"
 #include "solver_log.hpp"
+#include "statistics.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -848,11 +850,11 @@ void fill_solution(JointOeResult& out, const Problem& P, const std::vector<doubl
 }
 
 /// The linearised covariance of the internal model parameters, its Newey-West counterpart
-/// (empty when J^T J is singular or J could not be evaluated) and the fitted channel with the
-/// most coloured residuals.
+/// (empty when J^T J is singular or J could not be evaluated) and what the statistics found
+/// (for detail::assess; the fitted channel with the most coloured residuals is the one judged).
 struct OeCovariance {
   Eigen::MatrixXd cov, hac;
-  std::string coloured_channel;
+  detail::Findings findings;
 };
 
 /// Whiteness of each fitted channel over the concatenated segments (rows: per sample, the
@@ -877,17 +879,14 @@ std::string most_coloured_channel(const Problem& P, const std::vector<double>& r
   return coloured;
 }
 
-/// Linearised covariance at the optimum, and when it can be trusted (the rules of
-/// identify/lsq's fill_statistics, docs/identification.md "Results").
+/// Linearised covariance at the optimum, and what decides whether it can be trusted
+/// (detail::assess, docs/identification.md "Results").
 OeCovariance oe_covariance(ceres::Problem& problem, const Problem& P, long nres, long n_free,
                            int np, JointOeResult& out) {
   auto& rel = out.reliability;
-  const auto unreliable = [&rel](const std::string& why) {
-    rel.standard_errors = false;
-    rel.reasons.push_back(why);
-  };
-  if (!out.converged) unreliable("the solver stopped without convergence");
   OeCovariance oc;
+  detail::Findings& f = oc.findings;
+  f.converged = out.converged;
   double cost = 0;
   std::vector<double> res;
   ceres::CRSMatrix crs;
@@ -897,7 +896,7 @@ OeCovariance oe_covariance(ceres::Problem& problem, const Problem& P, long nres,
     out.warnings.push_back(
         "oe: the Jacobian at the optimum could not be evaluated: no standard "
         "errors");
-    unreliable("the Jacobian at the optimum could not be evaluated");
+    f.jacobian_failure = "could not be evaluated";
     return oc;
   }
   // J is sparse (each segment's rows touch the model parameters and that segment's initial
@@ -910,6 +909,8 @@ OeCovariance oe_covariance(ceres::Problem& problem, const Problem& P, long nres,
   // states; the covariance of the model parameters is the top-left block of the full one.
   const detail::LinearCovariance lc = detail::linear_covariance_normal(JtJ, 2 * cost, crs.num_rows);
   out.condition_number = lc.condition_number;
+  f.information.condition_number = lc.condition_number;
+  f.information.singular = lc.singular;
   std::vector<std::string> dead;
   for (long j : lc.dead)
     if (j < np)
@@ -919,23 +920,16 @@ OeCovariance oe_covariance(ceres::Problem& problem, const Problem& P, long nres,
     out.flags.push_back(
         {name, "undetermined", "", kNaN,
          "oe: parameter " + name + " has no effect on the simulated output (not identifiable)"});
-  if (!dead.empty())
-    unreliable(
-        "parameters without effect on the simulated output (not determined by the record): " +
-        join_list(dead));
+  f.no_effect = dead;
   const int nch = P.opt.closed_loop ? 3 : 2;
   const long samples = nres / nch;
-  oc.coloured_channel = most_coloured_channel(P, res, samples, nch, rel);
+  const std::string coloured = most_coloured_channel(P, res, samples, nch, rel);
+  if (!coloured.empty()) f.coloured = coloured;
   if (lc.singular) {
     out.flags.push_back({"", "condition", "", lc.condition_number,
                          "oe: J^T J is singular at the optimum: no standard errors"});
-    unreliable("the information matrix J^T J is singular: some parameters are not determined");
     return oc;
   }
-  if (lc.condition_number > 1e8)
-    unreliable("the information matrix J^T J is nearly singular (condition number " +
-               format_number(lc.condition_number) +
-               " > 1e8): the linearised intervals do not hold");
   oc.cov = lc.cov.topLeftCorner(np, np);
   // Newey-West over the samples: the score of a sample sums its channels' rows; the
   // initial states are nuisance parameters (A_top: the model parameters' rows of
@@ -987,16 +981,11 @@ std::vector<ParameterEstimate> oe_estimates(const Problem& P, const std::vector<
       pe.ci_low = pe.ci_high = pe.value;
     } else {
       const auto a = static_cast<Eigen::Index>(ie++);
-      pe.std_error = cov_nat.size() > 0 ? std::sqrt(std::max(cov_nat(a, a), 0.0)) : kNaN;
-      pe.ci_low = pe.value - tq * pe.std_error;
-      pe.ci_high = pe.value + tq * pe.std_error;
-      if (hac_nat.size() > 0) {
-        pe.hac_std_error = std::sqrt(std::max(hac_nat(a, a), 0.0));
-        pe.hac_ci_low = pe.value - tq * pe.hac_std_error;
-        pe.hac_ci_high = pe.value + tq * pe.hac_std_error;
-        if (pe.std_error > 0 && !(pe.hac_std_error / pe.std_error <= rel.hac_ratio_max))
-          rel.hac_ratio_max = pe.hac_std_error / pe.std_error;
-      }
+      if (cov_nat.size() > 0)
+        detail::set_intervals(pe, std::sqrt(std::max(cov_nat(a, a), 0.0)), tq, rel,
+                              std::sqrt(std::max(hac_nat(a, a), 0.0)));
+      else
+        detail::set_intervals(pe, kNaN, tq, rel, std::nullopt);
     }
     out.push_back(pe);
   }
@@ -1045,8 +1034,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   const double tq =
       student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
   out.parameters = oe_estimates(P, x, oc, tq, out.model, out.reliability);
-  if (!oc.coloured_channel.empty())
-    detail::flag_coloured_residuals(out.reliability, oc.coloured_channel);
+  detail::assess(oc.findings, out.reliability);
   if (opt.progress)
     opt.progress(
         "oe: " + std::to_string(out.iterations) + " iterations, cost " +

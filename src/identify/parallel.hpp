@@ -135,3 +135,12 @@ void run_on_own_threads(std::size_t n, const std::function<void()>& work,
                         const std::function<void()>& lead, const std::function<void()>& stop);
 
 }  // namespace frictionlab::parallel
+
+namespace frictionlab::identify::detail {
+
+// The thread helpers by the names the identification sources use.
+using parallel::for_each_index;
+using parallel::resolve_threads;
+using parallel::run_with_helpers;
+
+}  // namespace frictionlab::identify::detail

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "family_model.hpp"
-#include "internal.hpp"
+#include "fit_data.hpp"
+#include "linearisation.hpp"
+#include "parallel.hpp"
 
 namespace frictionlab::identify::detail {
 

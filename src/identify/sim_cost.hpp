@@ -17,7 +17,10 @@
 #include <vector>
 
 #include "family_model.hpp"
-#include "internal.hpp"
+#include "fit_data.hpp"
+#include "linearisation.hpp"
+#include "parallel.hpp"
+#include "robust.hpp"
 #include "sensitivity_pass.hpp"
 
 namespace frictionlab::identify::detail {

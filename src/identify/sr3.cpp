@@ -318,160 +318,203 @@ void check_inputs(const Sr3Library& lib, const VectorXd& y, const Sr3Options& op
     fail("max_iterations and max_alpha_rounds must be >= 1");
 }
 
-}  // namespace
+/// One run of sr3(): the library at the current alpha with its Gram matrix, the xi and W
+/// iterates (raw units) and the rounds visited. run() alternates the xi/W loop at fixed alpha
+/// (steps 2-4 of 04_* sec. 3.2) with Newton on alpha (step 5) until alpha settles, a round
+/// repeats (a cycle) or the rounds run out; each step is a method.
+class Sr3Rounds {
+ public:
+  Sr3Rounds(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt, const Sr3Start& start,
+            std::vector<Sr3Iterate>* trace)
+      : lib_(lib), y_(y), opt_(opt), trace_(trace), r_(lib.cols()) {
+    for (Index j = 0; j < r_; ++j)
+      if (lib.depends_on_alpha(j)) alpha_cols_.push_back(j);
+    res_.alpha = start.alpha;
+    res_.y_norm = y.norm();
+    res_.degenerate.assign(static_cast<std::size_t>(r_), false);
+    theta_.resize(lib.rows(), r_);
+    lib.evaluate(res_.alpha, theta_, false);
+    if (!theta_.allFinite()) throw std::invalid_argument("sr3: the library has non-finite values");
+    G_ = theta_.transpose() * theta_;
+    c_ = theta_.transpose() * y;
+    prot_all_ = opt.protect;
+    if (prot_all_.empty()) prot_all_.assign(static_cast<std::size_t>(r_), false);
+    w_raw_ = start.W.size() == r_ ? start.W : VectorXd::Zero(r_);
+    xi_raw_ = w_raw_;
+    alpha_converged_ = lib.num_alpha() == 0;
+  }
 
-Sr3Result sr3(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt,
-              const Sr3Start& start, std::vector<Sr3Iterate>* trace) {
-  check_inputs(lib, y, opt, start);
-  const Index r = lib.cols();
-  const Index na = lib.num_alpha();
-  std::vector<Index> alpha_cols;
-  for (Index j = 0; j < r; ++j)
-    if (lib.depends_on_alpha(j)) alpha_cols.push_back(j);
-
-  Sr3Result res;
-  res.alpha = start.alpha;
-  res.y_norm = y.norm();
-  res.degenerate.assign(static_cast<std::size_t>(r), false);
-  MatrixXd theta(lib.rows(), r);
-  lib.evaluate(res.alpha, theta, false);
-  if (!theta.allFinite()) throw std::invalid_argument("sr3: the library has non-finite values");
-  MatrixXd G = theta.transpose() * theta;
-  VectorXd c = theta.transpose() * y;
-  const auto update_gram = [&]() {
-    if (alpha_cols.empty()) return;
-    MatrixXd ta(theta.rows(), static_cast<Index>(alpha_cols.size()));
-    for (std::size_t a = 0; a < alpha_cols.size(); ++a)
-      ta.col(static_cast<Index>(a)) = theta.col(alpha_cols[a]);
-    const MatrixXd ga = theta.transpose() * ta;
-    const VectorXd ca = ta.transpose() * y;
-    for (std::size_t a = 0; a < alpha_cols.size(); ++a) {
-      const Index j = alpha_cols[a];
-      G.col(j) = ga.col(static_cast<Index>(a));
-      G.row(j) = ga.col(static_cast<Index>(a)).transpose();
-      c(j) = ca(static_cast<Index>(a));
+  Sr3Result run() {
+    for (int round = 0; round < opt_.max_alpha_rounds; ++round) {
+      ++res_.alpha_rounds;
+      solve_coefficients(round);
+      if (lib_.num_alpha() == 0) break;
+      // Step 5 on the support of W (plus protected columns), coefficients re-solved by least
+      // squares at every trial alpha (see the header).
+      const std::vector<bool> support = active_columns();
+      if (end_on_cycle(support) || newton_step(support)) {
+        alpha_converged_ = true;
+        break;
+      }
     }
-  };
+    return finish();
+  }
 
-  std::vector<bool> prot_all = opt.protect;
-  if (prot_all.empty()) prot_all.assign(static_cast<std::size_t>(r), false);
-  VectorXd w_raw = start.W.size() == r ? start.W : VectorXd::Zero(r);
-  VectorXd xi_raw = w_raw;
-  bool all_converged = true;
-  bool alpha_converged = (na == 0);
-  VectorXd scale = VectorXd::Ones(r);
-
+ private:
+  /// A round's state before its Newton step, and the cost 1/2 E / ||y||^2 + lambda k after it.
   struct Visited {
     std::vector<bool> support;
     VectorXd alpha_before, alpha_after, w, xi;
     double cost;
   };
-  std::vector<Visited> visited;
-  for (int round = 0; round < opt.max_alpha_rounds; ++round) {
-    ++res.alpha_rounds;
+
+  /// Steps 2-4 at the current alpha: xi and W of the xi/W loop, or with lambda = 0 the
+  /// least-squares solution (prox = identity: the fixed point of eq. 10).
+  void solve_coefficients(int round) {
     const ScaledSystem s =
-        scale_system(G, c, res.y_norm, opt.normalize, opt.degenerate_column, res.degenerate);
-    scale = s.d;
+        scale_system(G_, c_, res_.y_norm, opt_.normalize, opt_.degenerate_column, res_.degenerate);
     const Index m = static_cast<Index>(s.use.size());
-    if (opt.lambda == 0) {
-      // prox = identity: the fixed point of eq. 10 is the least-squares solution.
-      std::vector<bool> use(static_cast<std::size_t>(r), false);
+    if (opt_.lambda == 0) {
+      std::vector<bool> use(static_cast<std::size_t>(r_), false);
       for (const Index j : s.use) use[static_cast<std::size_t>(j)] = true;
-      xi_raw = least_squares_on(theta, y, use);
-      w_raw = xi_raw;
-      if (trace != nullptr) trace->push_back({round, xi_raw, w_raw, false});
-    } else {
-      VectorXd w_s(m);
-      std::vector<bool> prot(static_cast<std::size_t>(m));
-      for (Index a = 0; a < m; ++a) {
-        const Index j = s.use[static_cast<std::size_t>(a)];
-        w_s(a) = w_raw(j) * s.d(j);
-        prot[static_cast<std::size_t>(a)] = prot_all[static_cast<std::size_t>(j)];
-      }
-      const LoopOutcome lo = xi_w_loop(s, w_s, prot, opt, round, s.d, trace, r);
-      res.iterations += lo.iterations;
-      all_converged = all_converged && lo.converged;
-      xi_raw.setZero();
-      w_raw.setZero();
-      for (Index a = 0; a < m; ++a) {
-        const Index j = s.use[static_cast<std::size_t>(a)];
-        xi_raw(j) = lo.xi_s(a) / s.d(j);
-        w_raw(j) = lo.w_s(a) / s.d(j);
-      }
+      xi_raw_ = least_squares_on(theta_, y_, use);
+      w_raw_ = xi_raw_;
+      if (trace_ != nullptr) trace_->push_back({round, xi_raw_, w_raw_, false});
+      return;
     }
-    if (na == 0) break;
-    // Step 5 on the support of W (plus protected columns), coefficients re-solved by least
-    // squares at every trial alpha (see the header).
-    std::vector<bool> support(static_cast<std::size_t>(r), false);
-    for (Index j = 0; j < r; ++j) {
+    VectorXd w_s(m);
+    std::vector<bool> prot(static_cast<std::size_t>(m));
+    for (Index a = 0; a < m; ++a) {
+      const Index j = s.use[static_cast<std::size_t>(a)];
+      w_s(a) = w_raw_(j) * s.d(j);
+      prot[static_cast<std::size_t>(a)] = prot_all_[static_cast<std::size_t>(j)];
+    }
+    const LoopOutcome lo = xi_w_loop(s, w_s, prot, opt_, round, s.d, trace_, r_);
+    res_.iterations += lo.iterations;
+    all_converged_ = all_converged_ && lo.converged;
+    xi_raw_.setZero();
+    w_raw_.setZero();
+    for (Index a = 0; a < m; ++a) {
+      const Index j = s.use[static_cast<std::size_t>(a)];
+      xi_raw_(j) = lo.xi_s(a) / s.d(j);
+      w_raw_(j) = lo.w_s(a) / s.d(j);
+    }
+  }
+
+  /// The support of W plus the protected columns, without the degenerate ones.
+  std::vector<bool> active_columns() const {
+    std::vector<bool> active(static_cast<std::size_t>(r_), false);
+    for (Index j = 0; j < r_; ++j) {
       const auto u = static_cast<std::size_t>(j);
-      support[u] = !res.degenerate[u] && (w_raw(j) != 0 || prot_all[u]);
+      active[u] = !res_.degenerate[u] && (w_raw_(j) != 0 || prot_all_[u]);
     }
-    // A repeated state (same support, alpha within alpha_tolerance) means the alternation has
-    // entered a cycle (the threshold keeps support A at the optimum alpha of support B and vice
-    // versa): stop at the member with the lowest cost 1/2 E / ||y||^2 + lambda k (see header).
-    std::size_t repeat = visited.size();
-    for (std::size_t v = 0; v < visited.size(); ++v)
-      if (visited[v].support == support &&
-          inf_norm(visited[v].alpha_before - res.alpha) <= opt.alpha_tolerance)
+    return active;
+  }
+
+  /// A repeated state (same support, alpha within alpha_tolerance) means the alternation has
+  /// entered a cycle (the threshold keeps support A at the optimum alpha of support B and vice
+  /// versa): it stops at the member with the lowest cost (see the header). Whether it did.
+  bool end_on_cycle(const std::vector<bool>& support) {
+    std::size_t repeat = visited_.size();
+    for (std::size_t v = 0; v < visited_.size(); ++v)
+      if (visited_[v].support == support &&
+          inf_norm(visited_[v].alpha_before - res_.alpha) <= opt_.alpha_tolerance)
         repeat = v;
-    if (repeat < visited.size()) {
-      std::size_t best = repeat;
-      for (std::size_t v = repeat; v < visited.size(); ++v)
-        if (visited[v].cost < visited[best].cost) best = v;
-      const double moved = inf_norm(visited[best].alpha_after - res.alpha);
-      res.alpha = visited[best].alpha_after;
-      w_raw = visited[best].w;
-      xi_raw = visited[best].xi;
-      if (moved > 0) {
-        lib.evaluate(res.alpha, theta, true);
-        update_gram();
-      }
-      res.cycled = true;
-      alpha_converged = true;
-      break;
+    if (repeat == visited_.size()) return false;
+    std::size_t best = repeat;
+    for (std::size_t v = repeat; v < visited_.size(); ++v)
+      if (visited_[v].cost < visited_[best].cost) best = v;
+    const double moved = inf_norm(visited_[best].alpha_after - res_.alpha);
+    res_.alpha = visited_[best].alpha_after;
+    w_raw_ = visited_[best].w;
+    xi_raw_ = visited_[best].xi;
+    if (moved > 0) {
+      lib_.evaluate(res_.alpha, theta_, true);
+      update_gram();
     }
-    const NewtonOutcome nt = newton_alpha(lib, y, support, res.alpha, theta, opt);
-    res.newton_iterations += nt.iterations;
+    res_.cycled = true;
+    return true;
+  }
+
+  /// Step 5: Newton on alpha for the support; whether alpha moved by at most alpha_tolerance.
+  bool newton_step(const std::vector<bool>& support) {
+    const NewtonOutcome nt = newton_alpha(lib_, y_, support, res_.alpha, theta_, opt_);
+    res_.newton_iterations += nt.iterations;
     int k = 0;
     for (const bool b : support) k += b ? 1 : 0;
-    const double scale2 = opt.normalize ? res.y_norm * res.y_norm : 1.0;
-    visited.push_back(
-        {support, res.alpha, nt.alpha, w_raw, xi_raw, 0.5 * nt.e / scale2 + opt.lambda * k});
-    const double moved = inf_norm(nt.alpha - res.alpha);
-    res.alpha = nt.alpha;
+    const double scale2 = opt_.normalize ? res_.y_norm * res_.y_norm : 1.0;
+    visited_.push_back(
+        {support, res_.alpha, nt.alpha, w_raw_, xi_raw_, 0.5 * nt.e / scale2 + opt_.lambda * k});
+    const double moved = inf_norm(nt.alpha - res_.alpha);
+    res_.alpha = nt.alpha;
     if (moved > 0) {
-      if (!theta.allFinite())
+      if (!theta_.allFinite())
         throw std::invalid_argument("sr3: the library has non-finite values at the new alpha");
       update_gram();
     }
-    if (moved <= opt.alpha_tolerance) {
-      alpha_converged = true;
-      break;
+    return moved <= opt_.alpha_tolerance;
+  }
+
+  /// G and c in the columns that depend on alpha, after theta_ moved with it.
+  void update_gram() {
+    if (alpha_cols_.empty()) return;
+    MatrixXd ta(theta_.rows(), static_cast<Index>(alpha_cols_.size()));
+    for (std::size_t a = 0; a < alpha_cols_.size(); ++a)
+      ta.col(static_cast<Index>(a)) = theta_.col(alpha_cols_[a]);
+    const MatrixXd ga = theta_.transpose() * ta;
+    const VectorXd ca = ta.transpose() * y_;
+    for (std::size_t a = 0; a < alpha_cols_.size(); ++a) {
+      const Index j = alpha_cols_[a];
+      G_.col(j) = ga.col(static_cast<Index>(a));
+      G_.row(j) = ga.col(static_cast<Index>(a)).transpose();
+      c_(j) = ca(static_cast<Index>(a));
     }
   }
-  {
-    // Degenerate flags and scale at the final alpha.
+
+  /// The degenerate flags and the scale at the final alpha, the active columns, and xi (debiased
+  /// by least squares on them when asked) with its residual sum of squares.
+  Sr3Result finish() {
     const ScaledSystem s =
-        scale_system(G, c, res.y_norm, opt.normalize, opt.degenerate_column, res.degenerate);
-    scale = s.d;
-  }
-  res.active.assign(static_cast<std::size_t>(r), false);
-  for (Index j = 0; j < r; ++j) {
-    const auto u = static_cast<std::size_t>(j);
-    res.active[u] = !res.degenerate[u] && (w_raw(j) != 0 || prot_all[u]);
-    if (res.degenerate[u]) {
-      w_raw(j) = 0;
-      xi_raw(j) = 0;
+        scale_system(G_, c_, res_.y_norm, opt_.normalize, opt_.degenerate_column, res_.degenerate);
+    res_.active = active_columns();
+    for (Index j = 0; j < r_; ++j) {
+      if (res_.degenerate[static_cast<std::size_t>(j)]) {
+        w_raw_(j) = 0;
+        xi_raw_(j) = 0;
+      }
     }
+    res_.xi_relaxed = xi_raw_;
+    res_.W = w_raw_;
+    res_.xi = opt_.debias ? least_squares_on(theta_, y_, res_.active) : w_raw_;
+    res_.rss = (theta_ * res_.xi - y_).squaredNorm();
+    res_.scale = s.d;
+    res_.converged = all_converged_ && alpha_converged_;
+    return res_;
   }
-  res.xi_relaxed = xi_raw;
-  res.W = w_raw;
-  res.xi = opt.debias ? least_squares_on(theta, y, res.active) : w_raw;
-  res.rss = (theta * res.xi - y).squaredNorm();
-  res.scale = scale;
-  res.converged = all_converged && alpha_converged;
-  return res;
+
+  const Sr3Library& lib_;
+  const VectorXd& y_;
+  const Sr3Options& opt_;
+  std::vector<Sr3Iterate>* trace_;
+  const Index r_;                  ///< library columns
+  std::vector<Index> alpha_cols_;  ///< the columns that depend on alpha
+  Sr3Result res_;                  ///< alpha and the counters as the rounds go
+  MatrixXd theta_;                 ///< the library at res_.alpha
+  MatrixXd G_;                     ///< theta_^T theta_
+  VectorXd c_;                     ///< theta_^T y
+  std::vector<bool> prot_all_;     ///< protected columns
+  VectorXd w_raw_, xi_raw_;        ///< the W and xi iterates, raw units
+  bool all_converged_ = true;      ///< every xi/W loop converged
+  bool alpha_converged_ = false;   ///< alpha settled (or there is none)
+  std::vector<Visited> visited_;   ///< the rounds with a Newton step, for end_on_cycle
+};
+
+}  // namespace
+
+Sr3Result sr3(const Sr3Library& lib, const VectorXd& y, const Sr3Options& opt,
+              const Sr3Start& start, std::vector<Sr3Iterate>* trace) {
+  check_inputs(lib, y, opt, start);
+  return Sr3Rounds(lib, y, opt, start, trace).run();
 }
 
 Sr3Result sr3(const MatrixXd& theta, const VectorXd& y, const Sr3Options& options,
