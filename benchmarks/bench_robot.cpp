@@ -1,6 +1,9 @@
 // The robot layer per sample on the Panda (../shared/data/robot_panda/panda_dh.json, 7 joints,
 // made-up link inertials): inverse dynamics, the 7 x 70 identification regressor, and KDL's
-// ChainIdSolver_RNE on the same chain (docs/benchmarks.md, "Robot arms").
+// ChainIdSolver_RNE on the same chain; and the whole identification of the Panda record
+// (../shared/data/robot_panda/excitation_1.csv: reading, resampling, filtering, base, least
+// squares, statistics; with the consistent inertials; with Stribeck friction per joint) and the
+// excitation design (docs/benchmarks.md, "Robot arms").
 #include <benchmark/benchmark.h>
 #include <kdl/chain.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
@@ -8,8 +11,11 @@
 #include <Eigen/Dense>
 #include <random>
 
+#include "frictionlab/identify/robot_excite.hpp"
+#include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "frictionlab/workflows/robot.hpp"
 
 using namespace frictionlab;
 
@@ -113,6 +119,37 @@ void BM_KdlInverseDynamics(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_KdlInverseDynamics);
+
+const std::string kPandaDir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/robot_panda/";
+
+/// The whole fit-robot workflow on the Panda record, from the files: arg 0 linear friction,
+/// 1 with the consistent inertials, 2 Stribeck friction per joint (10 Hz low-pass given).
+void BM_FitPandaRecord(benchmark::State& state) {
+  workflows::FitRobotOptions o;
+  o.preprocess.resample_rate = 1000;
+  o.preprocess.lowpass_cutoff = 10;
+  o.choose_lowpass = false;
+  o.consistent = state.range(0) == 1;
+  if (state.range(0) == 2) o.friction = "stribeck";
+  for (auto _ : state) {
+    const io::RobotDescription robot = io::read_robot(kPandaDir + "panda_dh.json");
+    std::vector<std::string> names;
+    for (const auto& j : robot.model.joints) names.push_back(j.name);
+    const data::ArmRecord record = io::read_arm_record(kPandaDir + "excitation_1.csv", names);
+    benchmark::DoNotOptimize(workflows::fit_robot(robot.model, record, o));
+  }
+}
+BENCHMARK(BM_FitPandaRecord)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+/// excite on the Panda's limits: T = 13.33 s, 5 harmonics, 3000 evaluations, 2 threads.
+void BM_ExcitePanda(benchmark::State& state) {
+  const robot::RobotModel m = io::read_robot(kPandaDir + "panda_dh.json").model;
+  identify::ExcitationOptions o;
+  o.period = 2 / 0.15;
+  o.threads = 2;
+  for (auto _ : state) benchmark::DoNotOptimize(identify::design_excitation(m, o));
+}
+BENCHMARK(BM_ExcitePanda)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
