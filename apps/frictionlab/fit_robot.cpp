@@ -14,6 +14,7 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/io/report_html.hpp"
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/io/robot_fit_json.hpp"
 #include "frictionlab/workflows/robot.hpp"
@@ -25,6 +26,7 @@ constexpr const char* kRobotFitFile = "robot_fit.json";
 
 struct FitRobotCli {
   std::string robot, input, out = "frictionlab-robot";
+  std::string report;  ///< --report FILE.html
   std::vector<std::string> validate;
   std::string loaded;       ///< the record with the payload (drive gains identified)
   double payload_mass = 0;  ///< [kg]
@@ -88,7 +90,8 @@ void run_fit_robot(FitRobotCli& c) {
   std::vector<io::NamedPath> inputs{{"--robot", c.robot}, {"--input", c.input}};
   if (!c.loaded.empty()) inputs.push_back({"--loaded", c.loaded});
   for (const auto& path : c.validate) inputs.push_back({"--validate", path});
-  check_result_files({result.string()}, "", inputs);
+  check_report_output(c.report, inputs);
+  check_result_files({result.string()}, c.report, inputs);
   const io::RobotDescription robot = io::read_robot(c.robot);
   std::vector<std::string> joints;
   for (const auto& j : robot.model.joints) joints.push_back(j.name);
@@ -114,8 +117,13 @@ void run_fit_robot(FitRobotCli& c) {
   print_friction(o);
   print_verdict(o.verdict);
   std::filesystem::create_directories(c.out);
-  io::write_file_atomic(result.string(), io::robot_fit_to_json(o, c.robot, c.input).dump(2) + "\n");
+  const nlohmann::ordered_json j = io::robot_fit_to_json(o, c.robot, c.input);
+  io::write_file_atomic(result.string(), j.dump(2) + "\n");
   print_written(result.string(), "result");
+  if (!c.report.empty()) {
+    io::write_report(c.report, {{result.string(), j}}, report_options());
+    print_written(c.report, "report");
+  }
 }
 
 }  // namespace
@@ -140,6 +148,9 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
   cmd->add_option("--out", c->out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();
+  cmd->add_option("--report", c->report,
+                  "Also write the report: one self-contained HTML page (docs/report.md)")
+      ->type_name("FILE.html");
   cmd->add_option("--time", c->spec.time, "Time column")->capture_default_str();
   cmd->add_option("--position", c->spec.position,
                   "Prefix of the position columns: PREFIX1..PREFIXn for the n joints")

@@ -34,6 +34,7 @@ section.fit { border-top: 1px solid var(--line); padding-top: 8px; margin-top: 1
 h2 { font-size: 20px; margin: 8px 0; } h2 small { font-weight: normal; color: var(--muted); font-size: 14px; }
 h3 { font-size: 16px; margin: 20px 0 6px; }
 table { border-collapse: collapse; margin: 4px 0 8px; font-size: 14px; }
+table.robot-summary th { text-align: left; white-space: nowrap; padding-right: 2em; }
 th, td { padding: 3px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 thead th { border-bottom: 2px solid var(--fg); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -341,6 +342,11 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
       --fitted;
       nav +=
           "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
+    } else if (src.result.is_object() &&
+               src.result.value("format", std::string()) == "frictionlab-robot-fit") {
+      const std::string id = "fit-" + std::to_string(++fits);
+      body += robot_section(src, id);
+      nav += "<li><a href=\"#" + id + "\">arm &mdash; " + esc(src.name) + "</a></li>\n";
     } else if (src.result.is_object() &&
                src.result.value("format", std::string()) == "frictionlab-joint-fit") {
       const std::string id = "fit-" + std::to_string(++fits);

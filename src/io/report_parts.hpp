@@ -79,5 +79,6 @@ std::string joint_section(const ReportSource& src, const std::string& id);
 std::string joint_eval_section(const ReportSource& src, const std::string& id);
 std::string actuator_section(const ReportSource& src, const std::string& id);
 std::string actuator_eval_section(const ReportSource& src, const std::string& id);
+std::string robot_section(const ReportSource& src, const std::string& id);
 
 }  // namespace frictionlab::io::report

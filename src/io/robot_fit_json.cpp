@@ -76,6 +76,18 @@ nlohmann::ordered_json consistent_json(const workflows::FitRobotOutcome& o) {
           {"links", links}};
 }
 
+/// "report": the training record's measured and predicted torque per joint, in the form of the
+/// report's zoomable time plot ({"t", "xlabel", "panels": [{"label", "series"}]}).
+nlohmann::ordered_json report_json(const workflows::FitRobotOutcome& o) {
+  nlohmann::ordered_json panels = nlohmann::ordered_json::array();
+  for (std::size_t j = 0; j < o.joints.size() && j < o.report_measured.size(); ++j)
+    panels.push_back({{"label", o.joints[j] + " torque [N m]"},
+                      {"series",
+                       {{{"name", "measured"}, {"y", o.report_measured[j]}},
+                        {{"name", "predicted"}, {"y", o.report_predicted[j]}}}}});
+  return {{"t", o.report_t}, {"xlabel", "time [s]"}, {"panels", panels}};
+}
+
 }  // namespace
 
 nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
@@ -111,6 +123,7 @@ nlohmann::ordered_json robot_fit_to_json(const workflows::FitRobotOutcome& o,
   j["flags"] = r.flags;
   j["verdict"] = verdict_to_json(o.verdict);
   j["seconds"] = o.seconds;
+  j["report"] = report_json(o);
   return j;
 }
 

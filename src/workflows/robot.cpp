@@ -100,6 +100,22 @@ ArmPreprocessing choose_preprocessing(const robot::RobotModel& model, const data
   return out;
 }
 
+/// The report's series: every k-th sample of the training record (at most 3000), its torque
+/// and the model's.
+void keep_prediction(const data::ArmSamples& s, const std::vector<std::vector<double>>& predicted,
+                     FitRobotOutcome& out) {
+  const std::size_t stride = std::max<std::size_t>(1, (s.size() + 2999) / 3000);
+  out.report_measured.assign(predicted.size(), {});
+  out.report_predicted.assign(predicted.size(), {});
+  for (std::size_t k = 0; k < s.size(); k += stride) {
+    out.report_t.push_back(s.t[k]);
+    for (std::size_t j = 0; j < predicted.size(); ++j) {
+      out.report_measured[j].push_back(s.effort[j][k]);
+      out.report_predicted[j].push_back(predicted[j][k]);
+    }
+  }
+}
+
 /// The consistent inertials nearest to the outcome's fit and the torque error they give.
 void make_consistent(const robot::RobotModel& model, const data::ArmSamples& samples,
                      const identify::RobotFitOptions& fit, FitRobotOutcome& out) {
@@ -156,6 +172,8 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   const data::ArmSamples samples = data::preprocess_arm(record, pp);
   if (options.friction == "linear") {
     out.result = identify::fit_robot(model, samples, options.fit);
+    keep_prediction(
+        samples, identify::predict_robot(model, out.result, samples, options.fit).predicted, out);
     for (const auto& v : validate)
       out.validation.push_back(
           {v.source,
@@ -163,6 +181,11 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
     if (options.consistent) make_consistent(model, samples, options.fit, out);
   } else {
     fit_with_friction_model(model, samples, options, out);
+    keep_prediction(
+        samples,
+        identify::predict_robot_friction(model, *out.friction, samples, friction_options(options))
+            .predicted,
+        out);
     for (const auto& v : validate)
       out.validation.push_back({v.source, identify::predict_robot_friction(
                                               model, *out.friction, data::preprocess_arm(v, pp),
@@ -228,6 +251,9 @@ FitRobotOutcome fit_robot_gains(const robot::RobotModel& model, const data::ArmR
   out.payload_mass = payload_mass;
   std::vector<double> gains;
   for (const auto& k : out.drive_gains) gains.push_back(k.value);
+  const data::ArmSamples torques = data::preprocess_arm(with_torques(unloaded, gains), pp);
+  keep_prediction(torques,
+                  identify::predict_robot(model, out.result, torques, options.fit).predicted, out);
   for (const auto& v : validate)
     out.validation.push_back(
         {v.source,

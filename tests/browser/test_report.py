@@ -72,6 +72,10 @@ def reports(tmp_path_factory):
     run("eval-actuator", "--params", dfki.parent / "servo_xl330" / "reference_params", "--logs", servo,
         "--kp", "200", "--json", "aev.json", "--report", "aev.html", cwd=d)
     run("report", "aev.json", "--output", "aev_later.html", cwd=d)
+    panda = dfki.parent / "robot_panda"
+    run("fit-robot", "--robot", panda / "panda_dh.json", "--input", panda / "excitation_1.csv",
+        "--resample", "1000", "--lowpass", "10", "--consistent", "--out", "arm", "--report",
+        "robot.html", cwd=d)
     return d
 
 
@@ -102,7 +106,8 @@ def pages(browser, reports):
         p.page.close()
 
 
-@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act", "jev", "aev"])
+@pytest.mark.parametrize("name", ["rich", "oneway", "both", "cmp", "joint", "mixed", "act", "jev", "aev",
+                                  "robot"])
 def test_loads_clean_from_disk(pages, reports, name, tmp_path):
     page = pages[name]
     page.wait(0.3)
@@ -396,7 +401,7 @@ def test_actuator_evaluation_report(pages, reports):
     assert strip((reports / "aev.html").read_text()) == strip((reports / "aev_later.html").read_text())
 
 
-@pytest.mark.parametrize("name", ["rich", "oneway", "cmp", "joint", "act", "jev", "aev"])
+@pytest.mark.parametrize("name", ["rich", "oneway", "cmp", "joint", "act", "jev", "aev", "robot"])
 def test_layout_of_every_plot(pages, name):
     """Every plot (the static SVGs and the script-drawn time plots) follows the layout contract
     (tests/browser/layout.py): no texts collide, nothing leaves the page, every series is in its
@@ -415,6 +420,32 @@ def test_layout_of_every_plot(pages, name):
     lo, hi = map(float, before.split())
     assert after == pytest.approx([lo + 0.4 * (hi - lo), lo + 0.403 * (hi - lo)], rel=1e-6, abs=1e-9)
     assert layout.layout_problems(page) == []
+
+
+def test_robot_report(pages, reports):
+    """fit-robot's page: the verdict, the base parameters and per-joint errors equal
+    robot_fit.json's, the poorly determined ones flagged, and a time plot panel per joint with
+    the measured and the predicted torque."""
+    fit = json.loads((reports / "arm" / "robot_fit.json").read_text())
+    page = pages["robot"]
+    info = page.evaluate("""(() => { const s = document.querySelector('section.robot');
+        const rows = Array.from(s.querySelectorAll('table.robot-parameters tbody tr'));
+        return {verdict: s.querySelector('.verdict').textContent,
+                names: rows.map(r => r.dataset.name),
+                values: rows.map(r => Number(r.querySelector('td.value').dataset.value)),
+                flagged: rows.filter(r => r.classList.contains('flagged')).map(r => r.dataset.name),
+                rms: Array.from(s.querySelectorAll('table.robot-errors td.rmse')).map(
+                    td => Number(td.dataset.value)),
+                panels: s.querySelectorAll('div.timeplot svg.plot g.panel').length,
+                legends: Array.from(s.querySelectorAll('div.timeplot [data-legend]')).map(
+                    l => l.dataset.legend)}; })()""")
+    assert info["names"] == [p["name"] for p in fit["parameters"]]
+    assert info["values"] == [p["value"] for p in fit["parameters"]]
+    assert info["flagged"] == [p["name"] for p in fit["parameters"] if p["poorly_determined"]]
+    assert info["rms"] == [fit["rms_error"][q] for q in fit["joints"]]
+    assert info["panels"] == len(fit["joints"])
+    assert {"measured", "predicted"} <= set(info["legends"])
+    assert fit["verdict"]["grade"] in info["verdict"]
 
 
 # Each fault breaks one check on the fit page; the check must see it (none passes vacuously).

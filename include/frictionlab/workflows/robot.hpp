@@ -70,6 +70,10 @@ struct FitRobotOutcome {
   double suggested_lowpass_hz = 0;
   std::string preprocessing;                ///< data::describe of the pipeline that ran
   std::vector<RobotValidation> validation;  ///< one per --validate record
+  /// The training record as the fit saw it, every `report_stride`-th sample (at most 3000):
+  /// time [s], and per joint the measured and the predicted torque [N m] (the report's plot).
+  std::vector<double> report_t;
+  std::vector<std::vector<double>> report_measured, report_predicted;
   Verdict verdict;
   double seconds = 0;  ///< wall time of preprocessing and fit [s]
 };
