@@ -13,6 +13,7 @@
 #include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "robot_synthetic.hpp"
 
 namespace fs = std::filesystem;
 using namespace frictionlab;
@@ -37,33 +38,14 @@ void expect_real_body(const robot::Inertial& b, const std::string& what) {
 TEST(RobotConsistent, SyntheticArmOfRealBodiesIsConsistentAsFitted) {
   robot::RobotModel m = panda();
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (auto& j : m.joints) {
-    j.inertial.mass = 1 + 3 * u(rng);
-    j.inertial.com = 0.08 * Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
-    j.inertial.inertia = Eigen::Vector3d(0.02, 0.03, 0.025).asDiagonal();
-  }
+  frictionlab::testing::made_up_inertials(m, rng);
   identify::ExcitationOptions eo;
   eo.period = 10;
   eo.evaluations = 200;
   data::ArmSamples s = identify::design_excitation(m, eo).trajectory.sample(100);
-  robot::RigidBodyDynamics<double> dyn(m);
-  const int n = m.dof();
-  Eigen::VectorXd pi(10 * n), q(n), qd(n), qdd(n), tau(n);
-  for (int i = 0; i < n; ++i)
-    pi.segment<10>(10 * i) =
-        robot::standard_parameters(m.joints[static_cast<std::size_t>(i)].inertial);
-  std::normal_distribution<double> noise(0, 0.01);
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    for (int j = 0; j < n; ++j) {
-      const auto jj = static_cast<std::size_t>(j);
-      q(j) = s.q[jj][k], qd(j) = s.qd[jj][k], qdd(j) = s.qdd[jj][k];
-    }
-    dyn.inverse_dynamics(q.data(), qd.data(), qdd.data(), pi.data(), tau.data());
-    for (int j = 0; j < n; ++j)
-      s.effort[static_cast<std::size_t>(j)].push_back(
-          tau(j) + 0.1 * qd(j) + 0.2 * ((qd(j) > 0) - (qd(j) < 0)) + noise(rng));
-  }
+  frictionlab::testing::add_torques(
+      s, m, frictionlab::testing::standard_parameters(m),
+      [](int, double v) { return 0.1 * v + 0.2 * ((v > 0) - (v < 0)); }, 0.01, rng);
   const identify::RobotFitResult fit = identify::fit_robot(m, s);
   const identify::ConsistentResult c = identify::physically_consistent(m, fit);
   std::printf("synthetic: distance %.3f standard errors, %d iterations\n", c.distance,

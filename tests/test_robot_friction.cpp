@@ -15,6 +15,7 @@
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/models/stribeck.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "robot_synthetic.hpp"
 
 namespace fs = std::filesystem;
 using namespace frictionlab;
@@ -44,34 +45,17 @@ StaticFriction<double>::Params stribeck_of(int j) {
 TEST(RobotFriction, SyntheticPandaStribeckIsRecovered) {
   robot::RobotModel m = panda();
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (auto& j : m.joints) {
-    j.inertial.mass = 1 + 3 * u(rng);
-    j.inertial.com = 0.08 * Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
-    j.inertial.inertia = Eigen::Vector3d(0.02, 0.03, 0.025).asDiagonal();
-  }
+  frictionlab::testing::made_up_inertials(m, rng);
   // A designed excitation at 500 Hz over two periods; torques of the truth plus 0.02 N m noise.
   identify::ExcitationOptions eo;
   eo.period = 10;
   eo.evaluations = 300;
   data::ArmSamples s = identify::design_excitation(m, eo).trajectory.sample(500, 2);
-  robot::RigidBodyDynamics<double> dyn(m);
+  frictionlab::testing::add_torques(
+      s, m, frictionlab::testing::standard_parameters(m),
+      [](int j, double v) { return StaticFriction<double>::steady_force(stribeck_of(j), v); }, 0.02,
+      rng);
   const int n = m.dof();
-  Eigen::VectorXd pi(10 * n), q(n), qd(n), qdd(n), tau(n);
-  for (int i = 0; i < n; ++i)
-    pi.segment<10>(10 * i) =
-        robot::standard_parameters(m.joints[static_cast<std::size_t>(i)].inertial);
-  std::normal_distribution<double> noise(0, 0.02);
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    for (int j = 0; j < n; ++j) {
-      const auto jj = static_cast<std::size_t>(j);
-      q(j) = s.q[jj][k], qd(j) = s.qd[jj][k], qdd(j) = s.qdd[jj][k];
-    }
-    dyn.inverse_dynamics(q.data(), qd.data(), qdd.data(), pi.data(), tau.data());
-    for (int j = 0; j < n; ++j)
-      s.effort[static_cast<std::size_t>(j)].push_back(
-          tau(j) + StaticFriction<double>::steady_force(stribeck_of(j), qd(j)) + noise(rng));
-  }
   const identify::RobotFrictionResult r = identify::fit_robot_friction(m, s);
   EXPECT_TRUE(r.converged);
   EXPECT_LT(r.relative_error_percent, r.linear_relative_error_percent);
@@ -125,8 +109,9 @@ TEST(RobotFriction, PandaRecordAgainstLinearFitAndThePaper) {
       std::printf("  F(%+.1f) %.3f (paper %.3f)", v, ours, paper);
       // Saturated (|v| >= 0.5 rad/s) the levels agree to 0.25 N m; near zero the paper's
       // sigmoid (fitted to other data, Sec. IV.B) is far softer than this record's Stribeck.
-      if (std::abs(v) >= 0.5)
+      if (std::abs(v) >= 0.5) {
         EXPECT_NEAR(ours, paper, 0.25) << names[static_cast<std::size_t>(j)] << " at " << v;
+      }
     }
     std::printf("\n");
   }

@@ -14,6 +14,7 @@
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/robot/dynamics.hpp"
 #include "frictionlab/workflows/robot.hpp"
+#include "robot_synthetic.hpp"
 
 namespace fs = std::filesystem;
 using namespace frictionlab;
@@ -28,24 +29,14 @@ const std::vector<double> kGains = {11.976, 11.976, 9.839, 10.763, 10.763, 10.5}
 /// (torque + friction) / K + Gaussian noise [A].
 data::ArmSamples record(const robot::RobotModel& model, const Eigen::VectorXd& pi,
                         data::ArmSamples s, double noise, std::mt19937& rng) {
-  robot::RigidBodyDynamics<double> dyn(model);
-  const int n = model.dof();
-  Eigen::VectorXd q(n), qd(n), qdd(n), tau(n);
+  frictionlab::testing::add_torques(
+      s, model, pi,
+      [](int j, double v) { return (1 + 0.5 * j) * v + (3 + j) * ((v > 0) - (v < 0)) + 0.2; }, 0,
+      rng);
   std::normal_distribution<double> e(0, noise);
-  s.effort.assign(static_cast<std::size_t>(n), {});
+  for (std::size_t j = 0; j < s.effort.size(); ++j)
+    for (double& x : s.effort[j]) x = x / kGains[j] + e(rng);
   s.effort_is_current = true;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    for (int j = 0; j < n; ++j) {
-      const auto jj = static_cast<std::size_t>(j);
-      q(j) = s.q[jj][k], qd(j) = s.qd[jj][k], qdd(j) = s.qdd[jj][k];
-    }
-    dyn.inverse_dynamics(q.data(), qd.data(), qdd.data(), pi.data(), tau.data());
-    for (int j = 0; j < n; ++j) {
-      const double friction = (1 + 0.5 * j) * qd(j) + (3 + j) * ((qd(j) > 0) - (qd(j) < 0)) + 0.2;
-      s.effort[static_cast<std::size_t>(j)].push_back(
-          (tau(j) + friction) / kGains[static_cast<std::size_t>(j)] + e(rng));
-    }
-  }
   return s;
 }
 
@@ -72,10 +63,7 @@ struct Ur10eRecords {
 Ur10eRecords ur10e_records() {
   Ur10eRecords r{io::read_robot(kUr10e.string()).model, {}, {}};
   const int n = r.model.dof();
-  Eigen::VectorXd pi(10 * n);
-  for (int i = 0; i < n; ++i)
-    pi.segment<10>(10 * i) =
-        robot::standard_parameters(r.model.joints[static_cast<std::size_t>(i)].inertial);
+  const Eigen::VectorXd pi = frictionlab::testing::standard_parameters(r.model);
   robot::Inertial payload;
   payload.mass = 2.805;
   payload.com = Eigen::Vector3d(0.01, -0.02, 0.06);
