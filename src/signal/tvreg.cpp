@@ -156,6 +156,63 @@ void validate(std::span<const double> t, std::span<const double> x, const TVRegO
   }
 }
 
+/// epsilon of the TV term: the given one, or the signal's range over its duration^p (at least 100
+/// times the smallest the iteration handles). Numerical range (docs/preprocessing.md,
+/// "Precision"): the Newton systems hold diag(mu) + D D^T with mu >= h^(2p) epsilon / alpha in
+/// flat parts and |D D^T| <= 4^p; the iteration is accurate while kappa = 4^p alpha / (h^(2p)
+/// epsilon) <= 1e16 (measured against 80-bit long double) and fails to converge beyond ~3e16.
+/// kMaxKappa keeps a margin of 10.
+double choose_epsilon(const std::vector<double>& f, double given, double alpha, double h, int p,
+                      double duration) {
+  constexpr double kMaxKappa = 1e15;
+  const double h2p = std::pow(h, p) * std::pow(h, p);
+  const double eps_min = std::pow(4.0, p) * alpha / (h2p * kMaxKappa);
+  if (given == 0) {
+    const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
+    const double eps = std::max((*hi - *lo) / std::pow(duration, p), 100 * eps_min);
+    if (!(eps > 0) || !std::isfinite(eps))
+      throw std::invalid_argument(
+          "TV-regularised differentiation: the automatic epsilon is not a positive number (alpha "
+          "= " +
+          format_number(alpha) + ", range of the signal " + format_number(*hi - *lo) +
+          "); set epsilon explicitly");
+    return eps;
+  }
+  if (given < eps_min)
+    throw std::invalid_argument(
+        "TV-regularised differentiation: epsilon = " + format_number(given) +
+        " is too small for alpha = " + format_number(alpha) + " at the sample step " +
+        format_number(h) +
+        " s in double precision (4^(order+1) alpha / (h^(2 order + 2) epsilon) = " +
+        format_number(std::pow(4.0, p) * alpha / (h2p * given)) + " > 1e15): use epsilon >= " +
+        format_number(eps_min) + ", a smaller alpha, or low-pass and decimate the record first");
+  return given;
+}
+
+/// The result's objective, residual and the derivatives of the smoothed signal y at the sample
+/// times (central differences, one-sided second order at the ends).
+void finish(const std::vector<double>& f, const std::vector<double>& y,
+            const std::vector<double>& phi, double eps, int m, TVRegResult& res) {
+  const double h = res.step;
+  const std::size_t n = y.size();
+  double tv = 0, rss = 0;
+  for (double ph : phi) tv += ph - eps;
+  for (std::size_t i = 0; i < n; ++i) rss += (y[i] - f[i]) * (y[i] - f[i]);
+  res.objective = res.alpha * h * tv + 0.5 * h * rss;
+  res.residual_rms = std::sqrt(rss / static_cast<double>(n));
+  res.first.resize(n);
+  for (std::size_t i = 1; i + 1 < n; ++i) res.first[i] = (y[i + 1] - y[i - 1]) / (2 * h);
+  res.first[0] = (-3 * y[0] + 4 * y[1] - y[2]) / (2 * h);
+  res.first[n - 1] = (3 * y[n - 1] - 4 * y[n - 2] + y[n - 3]) / (2 * h);
+  if (m == 2) {
+    res.second.resize(n);
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      res.second[i] = (y[i + 1] - 2 * y[i] + y[i - 1]) / (h * h);
+    res.second[0] = 2 * res.second[1] - res.second[2];
+    res.second[n - 1] = 2 * res.second[n - 2] - res.second[n - 3];
+  }
+}
+
 }  // namespace
 
 TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TVRegOptions& o) {
@@ -173,32 +230,7 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
   const double alpha = o.scaling == TVScaling::per_sample ? o.alpha * h : o.alpha;
   const double hp = std::pow(h, p);
   const double h2p = hp * hp;
-  // Numerical range (docs/preprocessing.md, "Precision"): the Newton systems hold
-  // diag(mu) + D D^T with mu >= h^(2p) epsilon / alpha in flat parts and |D D^T| <= 4^p; the
-  // iteration is accurate while kappa = 4^p alpha / (h^(2p) epsilon) <= 1e16 (measured against
-  // 80-bit long double) and fails to converge beyond ~3e16. kMaxKappa keeps a margin of 10.
-  constexpr double kMaxKappa = 1e15;
-  const double eps_min = std::pow(4.0, p) * alpha / (h2p * kMaxKappa);
-  double eps = o.epsilon;
-  if (eps == 0) {
-    const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
-    const double range = *hi - *lo;
-    eps = std::max(range / std::pow(st.duration, p), 100 * eps_min);
-    if (!(eps > 0) || !std::isfinite(eps))
-      throw std::invalid_argument(
-          "TV-regularised differentiation: the automatic epsilon is not a positive number (alpha "
-          "= " +
-          format_number(alpha) + ", range of the signal " + format_number(*hi - *lo) +
-          "); set epsilon explicitly");
-  } else if (eps < eps_min) {
-    throw std::invalid_argument(
-        "TV-regularised differentiation: epsilon = " + format_number(eps) +
-        " is too small for alpha = " + format_number(alpha) + " at the sample step " +
-        format_number(h) +
-        " s in double precision (4^(order+1) alpha / (h^(2 order + 2) epsilon) = " +
-        format_number(std::pow(4.0, p) * alpha / (h2p * eps)) + " > 1e15): use epsilon >= " +
-        format_number(eps_min) + ", a smaller alpha, or low-pass and decimate the record first");
-  }
+  const double eps = choose_epsilon(f, o.epsilon, alpha, h, p, st.duration);
   const double c_grad =
       alpha / hp;  // gradient of alpha * sum phi(D y / h^p): (alpha / h^p) D^T phi'
 
@@ -289,25 +321,7 @@ TVRegResult tvreg(std::span<const double> t, std::span<const double> x, const TV
     }
   }
 
-  // Objective and residual.
-  double tv = 0, rss = 0;
-  for (std::size_t k = 0; k < N; ++k) tv += phi[k] - eps;
-  for (std::size_t i = 0; i < n; ++i) rss += (y[i] - f[i]) * (y[i] - f[i]);
-  res.objective = alpha * h * tv + 0.5 * h * rss;
-  res.residual_rms = std::sqrt(rss / static_cast<double>(n));
-
-  // Derivatives at the sample times.
-  res.first.resize(n);
-  for (std::size_t i = 1; i + 1 < n; ++i) res.first[i] = (y[i + 1] - y[i - 1]) / (2 * h);
-  res.first[0] = (-3 * y[0] + 4 * y[1] - y[2]) / (2 * h);
-  res.first[n - 1] = (3 * y[n - 1] - 4 * y[n - 2] + y[n - 3]) / (2 * h);
-  if (m == 2) {
-    res.second.resize(n);
-    for (std::size_t i = 1; i + 1 < n; ++i)
-      res.second[i] = (y[i + 1] - 2 * y[i] + y[i - 1]) / (h * h);
-    res.second[0] = 2 * res.second[1] - res.second[2];
-    res.second[n - 1] = 2 * res.second[n - 2] - res.second[n - 3];
-  }
+  finish(f, y, phi, eps, m, res);
   res.smoothed = std::move(y);
   return res;
 }
