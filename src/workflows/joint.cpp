@@ -98,21 +98,13 @@ JointMethod parse_joint_method(std::string_view name) {
                               std::string(name) + "'");
 }
 
-FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
-                          const std::optional<data::Record>& desired, const FitJointOptions& o,
-                          const Progress& progress) {
-  validate(o);
-  const auto t0 = std::chrono::steady_clock::now();
-  const bool oe = o.method == JointMethod::oe;
-  if (oe && o.init == JointInit::none)
-    throw std::invalid_argument("oe needs a start: init idim, sr3 or a model");
-  if (oe && o.oe.closed_loop && !desired)
-    throw std::invalid_argument(
-        "closed-loop oe needs the desired record (the controller's "
-        "desired trajectory and feedforward torque)");
-  progress.check();
-  FitJointOutcome s;
-  s.method = o.method;
+namespace {
+
+/// The records as the fit sees them (preprocessed, the low-pass chosen where needed) and every
+/// record's sampling warnings.
+void prepare_joint_data(const data::Record& training, const std::vector<data::Record>& validation,
+                        const std::optional<data::Record>& desired, const FitJointOptions& o,
+                        const Progress& progress, FitJointOutcome& s) {
   s.input = training.source;
   const identify::JointPrepOptions prep = with_lowpass(o.prep, training, s.lowpass);
   progress.say("preprocessing: " + data::describe(prep.preprocess));
@@ -122,13 +114,16 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     progress.check();
     s.validation_data.push_back(identify::joint_data(rec, prep));
   }
-  const identify::JointData& train = s.training_data;
-  const std::span<const identify::JointData> train_span(&train, 1);
   progress.check();
   s.warnings = o.input_warnings;
   append_record_warnings(training, o.prep, s.warnings);
   for (const auto& rec : validation) append_record_warnings(rec, o.prep, s.warnings);
+}
 
+/// The start (idim or sr3, or the model given) and, for idim and sr3, the result.
+void start_model(const FitJointOptions& o, std::span<const identify::JointData> train_span,
+                 const Progress& progress, FitJointOutcome& s) {
+  const bool oe = o.method == JointMethod::oe;
   if (o.method == JointMethod::idim || (oe && o.init == JointInit::idim)) {
     identify::JointIdimOptions io = o.idim;
     io.structure = o.structure;
@@ -159,9 +154,16 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     s.model = o.init_model;
   }
   progress.check();
+}
 
+/// The output-error refinement of the start; the evaluation of the model it keeps on the
+/// training record when it made one.
+std::optional<identify::JointEvaluation> refine_oe(const FitJointOptions& o,
+                                                   std::span<const identify::JointData> train_span,
+                                                   const Progress& progress, FitJointOutcome& s) {
+  const identify::JointData& train = train_span.front();
   std::optional<identify::JointEvaluation> kept_eval;  // of s.model, when oe already has it
-  if (oe) {
+  {
     JointOeRun run;
     run.init = o.init == JointInit::idim  ? std::string("idim")
                : o.init == JointInit::sr3 ? std::string("sr3")
@@ -228,6 +230,13 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
     progress.check();
   }
 
+  return kept_eval;
+}
+
+/// The kept model on every record, its static and steady curves, and the verdict.
+void evaluate_kept_model(const FitJointOptions& o, const identify::JointData& train,
+                         const std::optional<identify::JointEvaluation>& kept_eval,
+                         const Progress& progress, FitJointOutcome& s) {
   s.training = kept_eval ? *kept_eval : identify::evaluate_joint(s.model, train, o.eval);
   // The output error fits the simulated motion; on a record whose motion the open-loop model
   // cannot follow (e.g. a joint under a position controller) it can buy that fit with a
@@ -245,6 +254,33 @@ FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::
   s.static_curve = identify::static_curve_check(s.model, train);
   s.steady_curve = steady_curve(s.model, train);
   s.verdict = joint_fit_verdict(s);
+}
+
+}  // namespace
+
+FitJointOutcome fit_joint(const data::Record& training, const std::vector<data::Record>& validation,
+                          const std::optional<data::Record>& desired, const FitJointOptions& o,
+                          const Progress& progress) {
+  validate(o);
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool oe = o.method == JointMethod::oe;
+  if (oe && o.init == JointInit::none)
+    throw std::invalid_argument("oe needs a start: init idim, sr3 or a model");
+  if (oe && o.oe.closed_loop && !desired)
+    throw std::invalid_argument(
+        "closed-loop oe needs the desired record (the controller's "
+        "desired trajectory and feedforward torque)");
+  progress.check();
+  FitJointOutcome s;
+  s.method = o.method;
+  prepare_joint_data(training, validation, desired, o, progress, s);
+  const identify::JointData& train = s.training_data;
+  const std::span<const identify::JointData> train_span(&train, 1);
+
+  start_model(o, train_span, progress, s);
+  std::optional<identify::JointEvaluation> kept_eval;  // of s.model, when oe already has it
+  if (oe) kept_eval = refine_oe(o, train_span, progress, s);
+  evaluate_kept_model(o, train, kept_eval, progress, s);
   s.run_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }
