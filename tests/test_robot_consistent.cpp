@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <filesystem>
 #include <random>
 
@@ -82,4 +83,8 @@ TEST(RobotConsistent, PandaRecordMovesToTheNearestConsistentSet) {
   }
   EXPECT_TRUE(c.converged);
   EXPECT_LT(e, fit.relative_error_percent + 0.5);
+  // The first link turns about the base's fixed z axis: only its Izz enters the torques.
+  const auto& u = c.undetermined;
+  EXPECT_NE(std::find(u.begin(), u.end(), "m_q1"), u.end());
+  EXPECT_EQ(std::find(u.begin(), u.end(), "Izz_q1"), u.end());
 }

@@ -215,6 +215,12 @@ ConsistentResult physically_consistent(const robot::RobotModel& model, const Rob
     pi_of_theta(th.data(), pi.data());
     out.links.push_back(robot::from_standard_parameters(pi));
   }
+  std::vector<bool> used(static_cast<std::size_t>(cols.rigid), false);
+  for (const Term& t : cost->terms)
+    if (t.column < cols.rigid) used[static_cast<std::size_t>(t.column)] = true;
+  for (int c = 0; c < cols.rigid; ++c)
+    if (!used[static_cast<std::size_t>(c)])
+      out.undetermined.push_back(cols.names[static_cast<std::size_t>(c)]);
   return out;
 }
 

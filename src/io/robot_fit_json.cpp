@@ -69,11 +69,10 @@ nlohmann::ordered_json consistent_json(const workflows::FitRobotOutcome& o) {
     links[o.joints[j]] = {
         {"mass", b.mass}, {"com", {b.com.x(), b.com.y(), b.com.z()}}, {"inertia", I}};
   }
-  return {{"distance", c.distance},
-          {"relative_error_percent", o.consistent_relative_error_percent},
-          {"converged", c.converged},
-          {"base", c.base},
-          {"links", links}};
+  return {
+      {"distance", c.distance},   {"relative_error_percent", o.consistent_relative_error_percent},
+      {"converged", c.converged}, {"undetermined", c.undetermined},
+      {"base", c.base},           {"links", links}};
 }
 
 /// "report": the training record's measured and predicted torque per joint, in the form of the

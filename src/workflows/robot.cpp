@@ -369,7 +369,13 @@ Verdict robot_fit_verdict(const FitRobotOutcome& o) {
            "physically consistent inertials: " + format_number(o.consistent->distance, 3) +
                " standard errors from the fit, torque error " +
                format_fixed(o.consistent_relative_error_percent, 3) + " % (the fit's " +
-               format_fixed(o.result.relative_error_percent, 3) + " %)",
+               format_fixed(o.result.relative_error_percent, 3) + " %)" +
+               (o.consistent->undetermined.empty()
+                    ? std::string()
+                    : "; " + std::to_string(o.consistent->undetermined.size()) +
+                          " standard parameters enter no base parameter (e.g. " +
+                          o.consistent->undetermined.front() +
+                          "): their values come from the prior, not the record"),
            ""});
   v.add(
       {Grade::good, "validation", "no validation record: the error is the training record's", ""});

@@ -22,6 +22,7 @@
 // determines (e.g. the first link's mass) from running away.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "frictionlab/identify/robot_fit.hpp"
@@ -44,6 +45,9 @@ struct ConsistentResult {
   double distance = 0;
   bool converged = false;
   int iterations = 0;
+  /// The links' standard parameters that no base parameter contains ("m_q1", ...): no record
+  /// determines them, their values in `links` come from the prior and the others.
+  std::vector<std::string> undetermined;
 };
 
 /// The consistent inertials of `fit` (of `model`, fitted with `options`). Throws
