@@ -10,6 +10,8 @@ import numpy.typing as npt
 Array = npt.NDArray[np.float64]
 ArrayIn = Union[npt.NDArray[np.float64], npt.NDArray[np.float32]]
 PathLike = Union[str, os.PathLike]
+# A robot arm's record: a CSV path, a pandas DataFrame or a dict of arrays (column name: array).
+ArmRecordLike = Union[str, os.PathLike, Any]
 RecordLike = Union["Record", PathLike, dict, Any]  # Any: a pandas DataFrame
 Progress = Union[None, bool, Callable[[str, float], Any]]
 
@@ -244,16 +246,16 @@ def _excite(robot: PathLike, *, period: float = ..., harmonics: int = ..., margi
             evaluations: int = ..., seed: int = ..., threads: int = ..., armature: bool = ...,
             viscous: bool = ..., coulomb: bool = ..., offset: bool = ..., rate: float = ...,
             periods: int = ...) -> dict[str, Any]: ...
-def _check_excitation(robot: PathLike, record: PathLike, *, time: str = ..., position: str = ...,
+def _check_excitation(robot: PathLike, record: ArmRecordLike, *, time: str = ..., position: str = ...,
                       velocity: str = ..., torque: str = ..., current: str = ...,
                       layout: str = ..., gains: Sequence[float] = ..., resample_rate: float = ...,
                       lowpass: Optional[float] = ..., trim: float = ..., armature: bool = ...,
                       viscous: bool = ..., coulomb: bool = ..., offset: bool = ...) -> dict[str, Any]: ...
 def _option_rule(name: str) -> Optional[dict[str, Any]]: ...
-def _fit_robot(robot: PathLike, record: PathLike, validate: Sequence[PathLike] = ..., *,
+def _fit_robot(robot: PathLike, record: ArmRecordLike, validate: Sequence[ArmRecordLike] = ..., *,
                time: str = ..., position: str = ..., velocity: str = ..., torque: str = ...,
                current: str = ..., layout: str = ..., gains: Sequence[float] = ...,
                resample_rate: float = ..., lowpass: Optional[float] = ..., trim: float = ...,
                armature: bool = ..., viscous: bool = ..., coulomb: bool = ..., offset: bool = ...,
-               weighted: bool = ..., friction: str = ..., loaded: Optional[PathLike] = ...,
+               weighted: bool = ..., friction: str = ..., loaded: Optional[ArmRecordLike] = ...,
                payload_mass: float = ..., consistent: bool = ...) -> dict[str, Any]: ...

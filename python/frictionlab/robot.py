@@ -11,6 +11,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from . import _frictionlab
 
 Path = Union[str, PathLike]
+# A record: a CSV path, a pandas DataFrame or a dict of arrays, with the columns a CSV would have.
+RecordLike = Union[str, PathLike, Any]
+
+
+def _one_record(obj: Any) -> bool:
+    """Whether ``obj`` is one record (a path, a DataFrame, a dict) rather than a list of them."""
+    return isinstance(obj, (str, PathLike, dict)) or hasattr(obj, "columns")
 
 
 @dataclass(frozen=True)
@@ -106,28 +113,31 @@ def _outcome(d: Dict[str, Any]) -> FitRobotOutcome:
         flags=tuple(d["flags"]), verdict=d["verdict"], seconds=d["seconds"], raw=d)
 
 
-def fit_robot(robot: Path, record: Path, validate: Optional[Sequence[Path]] = None, *,
-              time: str = "time", position: str = "q", velocity: str = "dq",
-              torque: str = "tau", current: str = "", layout: str = "",
+def fit_robot(robot: Path, record: RecordLike,
+              validate: Optional[Sequence[RecordLike]] = None, *, time: str = "time",
+              position: str = "q", velocity: str = "dq", torque: str = "tau",
+              current: str = "", layout: str = "",
               gains: Sequence[float] = (), resample_rate: float = 0.0,
               lowpass: Optional[float] = None, trim: float = 0.0, armature: bool = False,
               viscous: bool = True, coulomb: bool = True, offset: bool = True,
-              weighted: bool = True, friction: str = "linear", loaded: Optional[Path] = None,
+              weighted: bool = True, friction: str = "linear",
+              loaded: Optional[RecordLike] = None,
               payload_mass: Optional[float] = None,
               consistent: bool = False) -> FitRobotOutcome:
     """Identify a robot arm's base inertial parameters and joint friction from a record
     (``frictionlab fit-robot``; the options are its options, by the same names: ``--resample``
     is ``resample_rate``, ``--ols`` is ``weighted=False``, ``--no-offset`` is ``offset=False``).
 
-    robot: a .urdf or ROBOT.json path; record, validate: CSV paths with the columns ``time``,
-    ``position``/``velocity``/``torque`` + joint number (or ``current`` with ``gains`` [N m/A],
-    or ``layout="ur"``); ``lowpass=None`` chooses the low-pass from the record, 0 is none;
+    robot: a .urdf or ROBOT.json path; record, validate (one or a list), loaded: CSV paths, pandas
+    DataFrames or dicts of float arrays, with the columns ``time``, ``position``/``velocity``/
+    ``torque`` + joint number (or ``current`` with ``gains`` [N m/A], or ``layout="ur"``: the
+    log's columns by position); ``lowpass=None`` chooses the low-pass from the record, 0 is none;
     ``friction``: "linear" or a model of the registry per joint ("stribeck", "lugre", ...);
     ``loaded`` with ``payload_mass`` [kg]: a second record with currents and that payload on the
     last link: the drive gains are identified with the dynamics (``--loaded``, ``--payload-mass``);
     ``consistent``: also the physically consistent link inertials (``--consistent``).
     Errors are ``frictionlab.Error`` with the command's messages; Ctrl-C stops the fit."""
-    if isinstance(validate, (str, PathLike)):
+    if validate is not None and _one_record(validate):
         validate = [validate]
     d = _frictionlab._fit_robot(robot, record, list(validate or []), time=time,
                                 position=position, velocity=velocity, torque=torque,
@@ -211,7 +221,7 @@ def excite(robot: Path, *, period: float = 10.0, harmonics: int = 5, margin: flo
         columns=dict(r["columns"]), raw=d)
 
 
-def check_excitation(robot: Path, record: Path, *, time: str = "time", position: str = "q",
+def check_excitation(robot: Path, record: RecordLike, *, time: str = "time", position: str = "q",
                      velocity: str = "dq", torque: str = "tau", current: str = "",
                      layout: str = "", gains: Sequence[float] = (), resample_rate: float = 0.0,
                      lowpass: Optional[float] = None, trim: float = 0.0, armature: bool = False,

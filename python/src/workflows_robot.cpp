@@ -1,6 +1,7 @@
 // frictionlab Python module: robot arm identification (workflows::fit_robot;
 // docs/robot-identification.md, "Python"). The compiled function returns robot_fit.json's
 // object; frictionlab/robot.py turns it into the FitRobotOutcome dataclass users see.
+#include "arrays.hpp"
 #include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/excitation_json.hpp"
@@ -30,6 +31,62 @@ std::vector<std::string> joint_names(const robot::RobotModel& m) {
   std::vector<std::string> out;
   for (const auto& j : m.joints) out.push_back(j.name);
   return out;
+}
+
+/// A record argument: a CSV path (read when the fit runs, without the GIL), or the columns of a
+/// pandas DataFrame or a dict of arrays, copied while the GIL is held.
+struct ArmInput {
+  std::optional<std::string> path;
+  io::CsvTable table;
+
+  std::string source() const { return path ? *path : table.file; }
+  data::ArmRecord read(const std::vector<std::string>& joints,
+                       const io::ArmRecordSpec& spec) const {
+    return path ? io::read_arm_record(*path, joints, spec)
+                : io::arm_record_from_table(table, joints, spec);
+  }
+};
+
+/// The column names the spec reads of a record with `joints` joints (layout "ur": the first 19,
+/// by position).
+bool column_used(const io::ArmRecordSpec& spec, std::size_t joints, std::size_t index,
+                 const std::string& name) {
+  if (spec.layout == "ur") return index < 19;
+  if (name == spec.time) return true;
+  for (const std::string* prefix : {&spec.position, &spec.velocity, &spec.torque, &spec.current})
+    for (std::size_t i = 1; !prefix->empty() && i <= joints; ++i)
+      if (name == *prefix + std::to_string(i)) return true;
+  return false;
+}
+
+/// `obj` as an ArmInput: a path as it is; a DataFrame or dict: every column's name, and the
+/// values (float64 or float32 of either byte order, DoubleArray) of the columns the spec reads,
+/// the others left empty. `name`: the argument, in messages and as the record's source.
+ArmInput arm_input(const py::handle& obj, const std::string& name, const io::ArmRecordSpec& spec,
+                   std::size_t joints) {
+  ArmInput in;
+  if ((in.path = as_path(obj))) return in;
+  const bool frame = py::hasattr(obj, "columns") && py::hasattr(obj, "to_numpy");
+  if (!frame && !py::isinstance<py::dict>(obj))
+    throw std::invalid_argument(
+        name +
+        ": expected a CSV path (str or os.PathLike), a pandas DataFrame or a dict of "
+        "arrays, got " +
+        std::string(py::str(py::type::of(obj).attr("__name__"))));
+  in.table.file = name + (frame ? " (DataFrame)" : " (dict)");
+  const py::list keys = frame ? py::list(obj.attr("columns")) : py::list(obj.attr("keys")());
+  for (const py::handle key : keys) {
+    if (!py::isinstance<py::str>(key))
+      throw std::invalid_argument(name + ": column names must be strings, got " +
+                                  std::string(py::repr(key)));
+    const std::string column = key.cast<std::string>();
+    in.table.names.push_back(column);
+    in.table.columns.emplace_back();
+    if (!column_used(spec, joints, in.table.names.size() - 1, column)) continue;
+    const py::object values = frame ? obj[key].attr("to_numpy")() : obj[key];
+    in.table.columns.back() = DoubleArray(values, name + "['" + column + "']").vector();
+  }
+  return in;
 }
 
 /// identify::design_excitation: {"design": excitation.json's object, "columns": {name: array}}
@@ -106,28 +163,28 @@ void bind_robot(py::module_& m) {
         a.w.fit.weighted = weighted;
         a.w.consistent = consistent;
         const std::string robot_path = path_argument(robot, "robot");
-        const std::string record_path = path_argument(record, "record");
-        std::vector<std::string> validate_paths;
-        for (const auto& v : validate) validate_paths.push_back(path_argument(v, "validate"));
-        const std::string loaded_path = loaded.is_none() ? "" : path_argument(loaded, "loaded");
-        if (loaded_path.empty() != (payload_mass == 0))
+        if (loaded.is_none() != (payload_mass == 0))
           throw std::invalid_argument("loaded and payload_mass go together");
+        const io::RobotDescription d = io::read_robot(robot_path);
+        const std::vector<std::string> joints = joint_names(d.model);
+        const ArmInput train = arm_input(record, "record", a.spec, joints.size());
+        std::vector<ArmInput> checks;
+        for (std::size_t k = 0; k < validate.size(); ++k)
+          checks.push_back(
+              arm_input(validate[k], "validate[" + std::to_string(k) + "]", a.spec, joints.size()));
+        std::optional<ArmInput> with_payload;
+        if (!loaded.is_none()) with_payload = arm_input(loaded, "loaded", a.spec, joints.size());
         const nlohmann::ordered_json result = run_released(py::none(), [&](const auto&) {
-          const io::RobotDescription d = io::read_robot(robot_path);
-          std::vector<std::string> joints;
-          for (const auto& j : d.model.joints) joints.push_back(j.name);
-          const data::ArmRecord rec = io::read_arm_record(record_path, joints, a.spec);
+          const data::ArmRecord rec = train.read(joints, a.spec);
           std::vector<data::ArmRecord> val;
-          for (const auto& p : validate_paths)
-            val.push_back(io::read_arm_record(p, joints, a.spec));
-          if (!loaded_path.empty())
+          for (const auto& c : checks) val.push_back(c.read(joints, a.spec));
+          if (with_payload)
             return io::robot_fit_to_json(
-                workflows::fit_robot_gains(d.model, rec,
-                                           io::read_arm_record(loaded_path, joints, a.spec),
+                workflows::fit_robot_gains(d.model, rec, with_payload->read(joints, a.spec),
                                            payload_mass, a.w, val),
-                robot_path, record_path);
+                robot_path, train.source());
           return io::robot_fit_to_json(workflows::fit_robot(d.model, rec, a.w, val), robot_path,
-                                       record_path);
+                                       train.source());
         });
         return json_to_python(result);
       },
@@ -157,13 +214,12 @@ void bind_robot(py::module_& m) {
         set_lowpass(a, lowpass);
         a.w.fit.armature = armature, a.w.fit.viscous = viscous;
         a.w.fit.coulomb = coulomb, a.w.fit.offset = offset;
-        const std::string robot_path = path_argument(robot, "robot");
-        const std::string record_path = path_argument(record, "record");
+        const io::RobotDescription d = io::read_robot(path_argument(robot, "robot"));
+        const std::vector<std::string> joints = joint_names(d.model);
+        const ArmInput in = arm_input(record, "record", a.spec, joints.size());
         return json_to_python(run_released(py::none(), [&](const auto&) {
-          const io::RobotDescription d = io::read_robot(robot_path);
-          const std::vector<std::string> joints = joint_names(d.model);
-          const workflows::CheckRobotRecordOutcome o = workflows::check_robot_record(
-              d.model, io::read_arm_record(record_path, joints, a.spec), a.w);
+          const workflows::CheckRobotRecordOutcome o =
+              workflows::check_robot_record(d.model, in.read(joints, a.spec), a.w);
           nlohmann::ordered_json j = io::excitation_check_to_json(o.check, joints);
           j["preprocessing"] = o.preprocessing;
           return j;

@@ -114,9 +114,10 @@ def test_doc_snippet_runs(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "64 1.318" and out[1].startswith("0.4145")
     assert out[2].startswith("mcx_q3 + 0.0825 m_q4 + 0.0825 m_q5")
-    cond, worst = out[3].split()
+    assert out[3] == "True record (DataFrame)"
+    cond, worst = out[4].split()
     assert float(cond) < 144.5 and worst == "0"
-    assert out[4].startswith("144.5 Izz_q3")
+    assert out[5].startswith("144.5 Izz_q3")
 
 
 def test_excite_equals_cli_and_keeps_limits(tmp_path):
@@ -207,3 +208,53 @@ def test_export_robot_urdf_sets_dynamics_and_keeps_the_rest(tmp_path):
                 cwd=tmp_path)
     with pytest.raises(AssertionError, match="panda_dh.json: not a URDF"):
         run_cli("export", "robot", "--params", "robot_fit.json", "--urdf", ROBOT, cwd=tmp_path)
+
+
+def test_dataframe_and_dict_records_give_the_files_fit(fit):
+    """A DataFrame (as pandas reads the CSV) and a dict of arrays, one of them big-endian, are
+    the same record as the file: the same robot_fit.json but the record's name."""
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.read_csv(RECORD)
+    columns = {name: frame[name].to_numpy() for name in frame.columns}
+    columns["tau3"] = columns["tau3"].astype(">f8")
+    files = dict(fit.to_dict())
+    for record, name in ((frame, "record (DataFrame)"), (columns, "record (dict)")):
+        mine = dict(fl.fit_robot(ROBOT, record, validate=record, resample_rate=1000,
+                                 lowpass=10).to_dict())
+        assert mine["record"] == name
+        for d in (mine, files):
+            for key in ("seconds", "record", "validation"):
+                d.pop(key, None)
+        assert mine == files
+    check = fl.check_excitation(ROBOT, frame, resample_rate=1000, lowpass=10)
+    assert check == fl.check_excitation(ROBOT, RECORD, resample_rate=1000, lowpass=10)
+    assert np.isfinite(check.condition_number)
+
+
+def test_in_memory_records_are_checked_like_files():
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.read_csv(RECORD).iloc[:2000]
+    with pytest.raises(fl.Error, match=r"record \(DataFrame\).*no column 'u1'"):
+        fl.fit_robot(ROBOT, frame, torque="u", resample_rate=1000)
+    with pytest.raises(fl.Error, match=r"record\['q2'\]: expected float64 or float32, got int64"):
+        fl.fit_robot(ROBOT, frame.assign(q2=np.arange(len(frame))), resample_rate=1000)
+    late = frame.copy()
+    late.loc[5, "time"] = late.loc[3, "time"]
+    with pytest.raises(fl.Error, match=r"record \(DataFrame\)"):
+        fl.fit_robot(ROBOT, late, resample_rate=1000)
+    short = {name: frame[name].to_numpy() for name in frame.columns}
+    short["dq4"] = short["dq4"][:-1]
+    with pytest.raises(fl.Error, match=r"record \(dict\)"):
+        fl.fit_robot(ROBOT, short, resample_rate=1000)
+    with pytest.raises(fl.Error, match="expected a CSV path .*, a pandas DataFrame or a dict of arrays, got list"):
+        fl.fit_robot(ROBOT, [1, 2], resample_rate=1000)
+    with pytest.raises(fl.Error, match="validate\\[1\\]"):
+        fl.fit_robot(ROBOT, frame, validate=[frame, frame.drop(columns="q1")], resample_rate=1000)
+    # a column the spec does not read may hold anything
+    labelled = frame.assign(label="bench")
+    assert fl.check_excitation(ROBOT, labelled, resample_rate=1000, lowpass=10).samples > 0
+

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "frictionlab/data/arm_record.hpp"
+#include "frictionlab/io/csv.hpp"
 
 namespace frictionlab::io {
 
@@ -33,5 +34,11 @@ struct ArmRecordSpec {
 /// The record of `joints` (the robot's joint names, in order) from a CSV file.
 data::ArmRecord read_arm_record(const std::string& path, const std::vector<std::string>& joints,
                                 const ArmRecordSpec& spec = {});
+
+/// The record of `joints` from columns already in memory (a pandas DataFrame, a dict of arrays):
+/// the same columns and checks as read_arm_record, messages naming `table.file` and the sample
+/// (data::check_arm_record) rather than a line. Layout "ur" takes the columns by position.
+data::ArmRecord arm_record_from_table(const CsvTable& table, const std::vector<std::string>& joints,
+                                      const ArmRecordSpec& spec = {});
 
 }  // namespace frictionlab::io
