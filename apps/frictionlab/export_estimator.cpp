@@ -31,8 +31,9 @@ struct EstimatorExportOptions {
   std::string name = "joint_estimator";
   std::string precision = "float";
   std::string out = ".";
+  // a robot_fit.json's joint (export mujoco: also the joint's name in the fragment)
+  std::string joint;
   // mujoco
-  std::string joint = "joint";
   double gear = 1.0;
 };
 
@@ -53,7 +54,8 @@ void check_output(const EstimatorExportOptions& o) {
 
 void run_json(const EstimatorExportOptions& o) {
   check_output(o);
-  const io::ExportText r = io::export_json(io::read_friction_source(o.params), overrides(o));
+  const io::ExportText r =
+      io::export_json(io::read_friction_source(o.params, o.joint), overrides(o));
   print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   emit_text(o.output, r.text, "estimator parameters of " + o.params);
@@ -69,7 +71,7 @@ void run_c(const EstimatorExportOptions& o) {
   co.estimator = overrides(o);
   co.name = o.name;
   co.single_precision = o.precision == "float";
-  const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
+  const io::CExport r = io::export_c(io::read_friction_source(o.params, o.joint), co);
   print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   const std::filesystem::path dir(o.out);
@@ -85,10 +87,11 @@ void run_c(const EstimatorExportOptions& o) {
 
 void run_mujoco(const EstimatorExportOptions& o) {
   check_output(o);
-  const io::FrictionSource s = io::read_friction_source(o.params);
+  const io::FrictionSource s =
+      io::read_friction_source(o.params, o.joint, io::JointOption::target_name);
   print_warnings(s.warnings);
   io::MujocoOptions mo;
-  mo.joint = o.joint;
+  mo.joint = o.joint.empty() ? "joint" : o.joint;
   mo.gear = o.gear;
   const io::MujocoExport f = io::export_mujoco(s, mo);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
@@ -98,12 +101,15 @@ void run_mujoco(const EstimatorExportOptions& o) {
 void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
   cmd->add_option("--params", o.params,
                   estimator ? "fit.json (frictionlab fit), joint_fit.json (fit-joint), "
-                              "ESTIMATOR.json (export json) or MODEL.json with a lugre model"
-                            : "fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json (lugre or "
-                              "a static model)")
+                              "robot_fit.json (fit-robot, with --joint), ESTIMATOR.json (export "
+                              "json) or MODEL.json with a lugre model"
+                            : "fit.json, joint_fit.json, robot_fit.json (with --joint), "
+                              "ESTIMATOR.json or MODEL.json (lugre or a static model)")
       ->type_name("FILE")
       ->required();
   if (!estimator) return;
+  cmd->add_option("--joint", o.joint, "The joint of a robot_fit.json whose friction is exported")
+      ->type_name("NAME");
   cmd->add_option("--km", o.km,
                   "Torque constant Km [Nm/A] (needed for a MODEL.json, a joint_fit.json or a "
                   "--problem friction fit; overrides the file's)")
@@ -147,8 +153,11 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
       "An MJCF fragment reproducing the friction in MuJoCo (dcmotor LuGre attributes, "
       "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.");
   add_common(mj, *o, false);
-  mj->add_option("--joint", o->joint, "Name of the joint in the MuJoCo model")
-      ->capture_default_str();
+  mj->add_option("--joint", o->joint,
+                 "Name of the joint in the MuJoCo model; with a robot_fit.json, also the arm's "
+                 "joint whose friction is exported")
+      ->type_name("NAME")
+      ->default_str("joint");
   mj->add_option("--gear", o->gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();

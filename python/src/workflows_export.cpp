@@ -31,14 +31,18 @@ std::pair<std::string, std::string> source_text(const py::handle& obj, const std
     return {python_to_json(obj).dump(2) + "\n", label.empty() ? "<dict>" : label};
   throw std::invalid_argument(
       "source: expected a FitOutcome, a FitJointOutcome, a dict (fit.json, joint_fit.json, "
-      "ESTIMATOR.json or MODEL.json object) or a file path, got " +
+      "robot_fit.json, ESTIMATOR.json or MODEL.json object) or a file path, got " +
       std::string(py::str(py::type::of(obj).attr("__name__"))));
 }
 
-io::FrictionSource friction_source(const py::handle& obj, const std::string& label) {
-  if (const auto path = as_path(obj)) return io::read_friction_source(*path);
+/// The friction of `obj` (a robot_fit.json's: of `joint`; io::read_friction_source).
+io::FrictionSource friction_source(const py::handle& obj, const std::string& label,
+                                   const py::object& joint,
+                                   io::JointOption other = io::JointOption::refused) {
+  const std::string j = joint.is_none() ? std::string() : option_cast<std::string>("joint", joint);
+  if (const auto path = as_path(obj)) return io::read_friction_source(*path, j, other);
   const auto [text, file] = source_text(obj, label);
-  return io::parse_friction_source(text, file);
+  return io::parse_friction_source(text, file, j, other);
 }
 
 io::EstimatorExportOptions estimator_options(const py::object& Km, const py::object& hold) {
@@ -60,7 +64,9 @@ constexpr const char* kSourceDoc =
     "MODEL.json file path, or such an object as a dict; label names it in the outputs when it is "
     "not a file (default 'fit.json' for a FitOutcome, 'joint_fit.json' for a FitJointOutcome). "
     "A joint fit's friction is exported as its lugre form; its inertia, gravity and offset are "
-    "listed in the result's notes (docs/joint-identification.md, 'Shipping a joint fit').\n";
+    "listed in the result's notes (docs/joint-identification.md, 'Shipping a joint fit'). A "
+    "robot_fit.json (or FitRobotOutcome.to_dict()) holds every joint of an arm: joint names the "
+    "one exported (docs/robot-identification.md, 'Exports').\n";
 constexpr const char* kEstimatorDoc =
     "Km: torque constant [N m/A] (> 0), overriding the source's; hold: the velocity input "
     "between cycles, 'linear' or 'zoh' (default: the source's, else linear).\n";
@@ -121,13 +127,14 @@ void bind_export(py::module_& m) {
   m.def(
       "export_json",
       [](const py::object& source, const py::object& Km, const py::object& hold,
-         const py::object& label) {
-        return io::export_json(friction_source(source, label_of(label)),
+         const py::object& label, const py::object& joint) {
+        return io::export_json(friction_source(source, label_of(label), joint),
                                estimator_options(Km, hold));
       },
       py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
-      py::arg("label") = py::none(),
-      (std::string("export_json(source, *, Km=None, hold=None, label=None) -> ExportText\n\nThe "
+      py::arg("label") = py::none(), py::arg("joint") = py::none(),
+      (std::string("export_json(source, *, Km=None, hold=None, label=None, joint=None) -> "
+                   "ExportText\n\nThe "
                    "torque estimator's parameter file, ESTIMATOR.json (io::export_json; the "
                    "CLI's `export json`).\n") +
        kSourceDoc + kEstimatorDoc)
@@ -135,15 +142,16 @@ void bind_export(py::module_& m) {
   m.def(
       "export_estimator_params",
       [](const py::object& source, const py::object& Km, const py::object& hold,
-         const py::object& label) {
-        const io::FrictionSource s = friction_source(source, label_of(label));
+         const py::object& label, const py::object& joint) {
+        const io::FrictionSource s = friction_source(source, label_of(label), joint);
         std::vector<std::string> warnings;
         const auto p = io::export_estimator_params(s, estimator_options(Km, hold), &warnings);
         return json_to_python(io::estimator_to_json(p, s.file));
       },
       py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
-      py::arg("label") = py::none(),
-      (std::string("export_estimator_params(source, *, Km=None, hold=None, label=None) -> dict\n\n"
+      py::arg("label") = py::none(), py::arg("joint") = py::none(),
+      (std::string("export_estimator_params(source, *, Km=None, hold=None, label=None, "
+                   "joint=None) -> dict\n\n"
                    "The estimator's parameters (io::export_estimator_params) as the "
                    "ESTIMATOR.json object.\n") +
        kSourceDoc + kEstimatorDoc)
@@ -151,18 +159,20 @@ void bind_export(py::module_& m) {
   m.def(
       "export_c",
       [](const py::object& source, const py::object& Km, const py::object& hold,
-         const std::string& name, bool single_precision, const py::object& label) {
+         const std::string& name, bool single_precision, const py::object& label,
+         const py::object& joint) {
         io::CExportOptions o;
         o.estimator = estimator_options(Km, hold);
         o.name = name;
         o.single_precision = single_precision;
-        return io::export_c(friction_source(source, label_of(label)), o);
+        return io::export_c(friction_source(source, label_of(label), joint), o);
       },
       py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
       py::arg("name") = "joint_estimator", py::arg("single_precision") = true,
-      py::arg("label") = py::none(),
+      py::arg("label") = py::none(), py::arg("joint") = py::none(),
       (std::string("export_c(source, *, Km=None, hold=None, name='joint_estimator', "
-                   "single_precision=True, label=None) -> CExport\n\nThe self-contained C99 "
+                   "single_precision=True, label=None, joint=None) -> CExport\n\nThe "
+                   "self-contained C99 "
                    "NAME.h / NAME.c of the torque estimator with the parameters baked in "
                    "(io::export_c; the CLI's `export c`). name: prefix of every function and "
                    "type (a C identifier); single_precision: float (True) or double.\n") +
@@ -170,17 +180,19 @@ void bind_export(py::module_& m) {
           .c_str());
   m.def(
       "export_mujoco",
-      [](const py::object& source, const std::string& joint, double gear, const py::object& label) {
+      [](const py::object& source, const py::object& joint, double gear, const py::object& label) {
         io::MujocoOptions o;
-        o.joint = joint;
+        o.joint = joint.is_none() ? "joint" : option_cast<std::string>("joint", joint);
         o.gear = gear;
-        return io::export_mujoco(friction_source(source, label_of(label)), o);
+        return io::export_mujoco(
+            friction_source(source, label_of(label), joint, io::JointOption::target_name), o);
       },
-      py::arg("source"), py::kw_only(), py::arg("joint") = "joint", py::arg("gear") = 1.0,
+      py::arg("source"), py::kw_only(), py::arg("joint") = py::none(), py::arg("gear") = 1.0,
       py::arg("label") = py::none(),
-      (std::string("export_mujoco(source, *, joint='joint', gear=1.0, label=None) -> "
+      (std::string("export_mujoco(source, *, joint=None, gear=1.0, label=None) -> "
                    "MujocoExport\n\nAn MJCF fragment reproducing the friction in MuJoCo "
-                   "(io::export_mujoco; the CLI's `export mujoco`). joint: the joint's name; gear: "
+                   "(io::export_mujoco; the CLI's `export mujoco`). joint: the joint's name "
+                   "(default 'joint'; of a robot_fit.json, also the joint exported); gear: "
                    "motor velocity per joint velocity of the model's units [-].\n") +
        kSourceDoc)
           .c_str());

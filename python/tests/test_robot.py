@@ -54,6 +54,13 @@ def test_friction_model_per_joint_equals_cli(tmp_path):
     q4 = {p["field"]: p["value"] for p in fit.friction["joints"]["q4"]["parameters"]}
     assert abs(q4["Fc"] - 0.477) < 0.005
     assert json.dumps(mine, sort_keys=True) == json.dumps(cli, sort_keys=True)
+    # docs/robot-identification.md, "Exports": one joint of it for MuJoCo
+    run_cli("export", "mujoco", "--params", "cli/robot_fit.json", "--joint", "q4", "--output",
+            "q4.xml", cwd=tmp_path)
+    text = (tmp_path / "q4.xml").read_text()
+    assert "stribeck" in text and 'frictionloss="' in text and "<joint name=\"q4\"" in text
+    assert text == str(fl.export_mujoco(tmp_path / "cli" / "robot_fit.json", joint="q4")).replace(
+        str(tmp_path / "cli" / "robot_fit.json"), "cli/robot_fit.json")
     with pytest.raises(fl.Error, match="unknown model"):
         fl.fit_robot(ROBOT, RECORD, resample_rate=1000, friction="sigmoidal")
 
@@ -258,3 +265,53 @@ def test_in_memory_records_are_checked_like_files():
     labelled = frame.assign(label="bench")
     assert fl.check_excitation(ROBOT, labelled, resample_rate=1000, lowpass=10).samples > 0
 
+
+def test_export_one_joint_of_a_robot_fit(tmp_path, fit):
+    """`export mujoco|json|c --params robot_fit.json --joint q4`: the joint's friction as one
+    joint's export; the CLI and Python give the same; the rigid body is named as left out."""
+    import subprocess
+
+    from _cli import CLI
+
+    def cli_stderr(*args):
+        r = subprocess.run([CLI, *args], cwd=tmp_path, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return r.stderr
+
+    (tmp_path / "robot_fit.json").write_text(json.dumps(fit.to_dict()))
+    err = cli_stderr("export", "mujoco", "--params", "robot_fit.json", "--joint", "q4",
+                     "--output", "q4.xml")
+    text = (tmp_path / "q4.xml").read_text()
+    assert 'name="q4"' in text
+    import re
+    loss = re.search(r'frictionloss="([^"]+)"', text)
+    assert loss and float(loss.group(1)) == pytest.approx(fit.parameter("Fc_q4").value, rel=1e-9)
+    assert "torque offset" in err
+    assert text == str(fl.export_mujoco(fit.to_dict(), joint="q4", label="robot_fit.json"))
+    with pytest.raises(fl.Error, match="the estimator needs a lugre model, got 'coulomb-viscous'"):
+        fl.export_c(fit.to_dict(), joint="q4", Km=0.2)
+    with pytest.raises(fl.Error, match="choose one with --joint \\(Python joint=\\): q1, q2"):
+        fl.export_mujoco(fit.to_dict())
+
+    # A LuGre joint (fit-robot --friction lugre writes each joint's fit.json under "friction")
+    # with an identified drive gain: the C export equals that of the joint's fit.json with --km.
+    from _cli import SOURCE
+    single = SOURCE / "examples" / "data" / "sensorless_fit.json"
+    arm = dict(fit.to_dict())
+    arm["friction"] = {"model": "lugre", "joints": {"q4": json.loads(single.read_text())}}
+    arm["drive_gains"] = {"gains": [{"name": "K_q4", "value": 0.2}]}
+    (tmp_path / "lugre_fit.json").write_text(json.dumps(arm))
+    err = cli_stderr("export", "c", "--params", "lugre_fit.json", "--joint", "q4", "--name", "q4",
+                     "--out", "firmware")
+    assert "rigid-body torques" in err
+    cli_stderr("export", "c", "--params", single, "--km", "0.2", "--name", "q4", "--out", "one")
+    note = (" *\n * Not represented (X holds more than the friction):\n *   - the arm's rigid-body "
+            "torques (inertia, gravity and coupling: the fit's base parameters): the estimator "
+            "subtracts the friction only, its torque Km i - F still contains them\n")
+    for name in ("q4.h", "q4.c"):
+        mine = (tmp_path / "firmware" / name).read_text().replace("lugre_fit.json", "X")
+        one = (tmp_path / "one" / name).read_text().replace(str(single), "X")
+        assert mine.replace(note, "") == one and (note in mine) == (name == "q4.h")
+    c = fl.export_c(arm, joint="q4", name="q4", label="lugre_fit.json")
+    assert (tmp_path / "firmware" / "q4.h").read_text() == c.header
+    assert (tmp_path / "firmware" / "q4.c").read_text() == c.source

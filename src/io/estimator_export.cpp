@@ -124,19 +124,95 @@ FrictionSource from_joint_fit(const json& j, const std::string& file) {
   return s;
 }
 
+/// The names of a robot_fit.json's "joints", for a message.
+std::string joint_list(const json& joints) {
+  std::string out;
+  for (const json& n : joints) out += (out.empty() ? "" : ", ") + n.get<std::string>();
+  return out;
+}
+
+/// The value of a robot_fit.json base parameter NAME that is its own (no other standard
+/// parameter folded into it); nullopt if there is no such parameter.
+std::optional<double> own_parameter(const json& j, const std::string& file,
+                                    const std::string& name) {
+  for (const json& p : member(j, file, "parameters")) {
+    if (p.value("name", "") != name) continue;
+    if (p.value("expression", "") != name)
+      detail::fail_file(file, "parameters: " + name,
+                        "is the combination " + p.value("expression", "") +
+                            " on this record, not the joint's friction alone");
+    return p.at("value").get<double>();
+  }
+  return std::nullopt;
+}
+
+/// A linear robot fit's friction of `joint`: Fc_JOINT and Fv_JOINT as a coulomb-viscous model
+/// (checked by the model's own rules), its offset as a warning.
+void linear_robot_friction(const json& j, const std::string& file, const std::string& joint,
+                           FrictionSource& s) {
+  const auto Fc = own_parameter(j, file, "Fc_" + joint);
+  const auto Fv = own_parameter(j, file, "Fv_" + joint);
+  if (!Fc && !Fv)
+    detail::fail_file(file, "joint " + joint,
+                      "the fit has no friction terms (Fc_" + joint + ", Fv_" + joint + ")");
+  json params = {{"Fc", Fc.value_or(0.0)}, {"sigma2", Fv.value_or(0.0)}};
+  ModelFile mf = model_from_json(json{{"model", "coulomb-viscous"}, {"params", params}},
+                                 file + ": joint " + joint);
+  s.spec = mf.spec;
+  s.warnings = std::move(mf.warnings);
+  if (const auto offset = own_parameter(j, file, "offset_" + joint))
+    s.warnings.push_back(file + ": joint " + joint + ": torque offset " + format_exact(*offset) +
+                         " N m (a bias of the measured torque) is not friction: not exported");
+}
+
+/// A robot_fit.json of `fit-robot`: the friction of one of its joints (a registry model's
+/// fit.json, or the linear terms as coulomb-viscous) and its identified drive gain as Km.
+FrictionSource from_robot_fit(const json& j, const std::string& file, const std::string& joint) {
+  check_version(j, file, "robot_fit.json");
+  const json& joints = member(j, file, "joints");
+  if (joint.empty())
+    detail::fail_file(
+        file, "joints",
+        "a robot_fit.json holds the friction of " + std::to_string(joints.size()) +
+            " joints: choose one with --joint (Python joint=): " + joint_list(joints));
+  if (std::find(joints.begin(), joints.end(), joint) == joints.end())
+    detail::fail_file(file, "joints",
+                      "no joint '" + joint + "' (joints: " + joint_list(joints) + ")");
+  FrictionSource s{file, "robot_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
+  const json& friction = member(j, file, "friction");
+  if (friction.value("model", "") == "linear") {
+    linear_robot_friction(j, file, joint, s);
+  } else {
+    const FrictionSource fit = from_fit(friction.at("joints").at(joint), file + ": joint " + joint);
+    s.spec = fit.spec;
+    s.warnings = fit.warnings;
+  }
+  if (const auto g = j.find("drive_gains"); g != j.end() && !g->is_null())
+    for (const json& k : g->at("gains"))
+      if (k.value("name", "") == "K_" + joint) s.Km = k.at("value").get<double>();
+  return s;
+}
+
 }  // namespace
 
-FrictionSource parse_friction_source(std::string_view text, const std::string& file) {
+FrictionSource parse_friction_source(std::string_view text, const std::string& file,
+                                     const std::string& joint, JointOption other) {
   const json j = detail::parse_json_text(text, file);
-  detail::require_kind(j, file,
-                       {detail::JsonKind::fit, detail::JsonKind::joint_fit,
-                        detail::JsonKind::estimator, detail::JsonKind::model});
+  detail::require_kind(
+      j, file,
+      {detail::JsonKind::fit, detail::JsonKind::joint_fit, detail::JsonKind::estimator,
+       detail::JsonKind::model, detail::JsonKind::robot_fit});
   if (!j.is_object())
     throw InputError(file, 0, 0,
-                     "expected a JSON object (fit.json, joint_fit.json, ESTIMATOR.json "
-                     "or MODEL.json), got " +
+                     "expected a JSON object (fit.json, joint_fit.json, robot_fit.json, "
+                     "ESTIMATOR.json or MODEL.json), got " +
                          detail::type_of(j));
   const auto fmt = j.find("format");
+  if (!joint.empty() && other == JointOption::refused &&
+      (fmt == j.end() || *fmt != "frictionlab-robot-fit"))
+    throw InputError(file, 0, 0,
+                     "--joint (Python joint=) selects a joint of a robot_fit.json; this file has "
+                     "the friction of one joint");
   if (fmt == j.end()) {
     ModelFile mf = model_from_json(j, file);
     return FrictionSource{file,         "MODEL.json", mf.spec, std::nullopt,
@@ -145,27 +221,37 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
   if (*fmt == "frictionlab-fit") return from_fit(j, file);
   if (*fmt == "frictionlab-joint-fit") return from_joint_fit(j, file);
   if (*fmt == "frictionlab-estimator") return from_estimator(j, file);
+  if (*fmt == "frictionlab-robot-fit") return from_robot_fit(j, file, joint);
   fail_key(file, "format",
-           "expected \"frictionlab-fit\" (fit.json), \"frictionlab-joint-fit\" (joint_fit.json) or "
-           "\"frictionlab-estimator\" (ESTIMATOR.json), got " +
+           "expected \"frictionlab-fit\" (fit.json), \"frictionlab-joint-fit\" (joint_fit.json), "
+           "\"frictionlab-robot-fit\" (robot_fit.json) or \"frictionlab-estimator\" "
+           "(ESTIMATOR.json), got " +
                fmt->dump());
 }
 
-FrictionSource read_friction_source(const std::string& path) {
+FrictionSource read_friction_source(const std::string& path, const std::string& joint,
+                                    JointOption other) {
   return parse_friction_source(
-      read_text_file(path, "a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json file"), path);
+      read_text_file(
+          path, "a fit.json, joint_fit.json, robot_fit.json, ESTIMATOR.json or MODEL.json file"),
+      path, joint, other);
 }
 
 std::vector<std::string> joint_fit_notes(const FrictionSource& s, ExportTarget target) {
   std::vector<std::string> notes;
-  if (!s.joint) return notes;
-  const sim::JointModel& m = *s.joint;
   const bool mj = target == ExportTarget::mujoco;
   // What the target does with the joint's rigid-body terms (the friction is the export itself).
   const std::string left = target == ExportTarget::estimator
                                ? "the estimator subtracts the friction only, its torque Km i - F "
                                  "still contains "
                                : "the LUGRE group holds the friction only, without ";
+  if (s.kind == "robot_fit.json" && !mj)
+    notes.push_back(
+        "the arm's rigid-body torques (inertia, gravity and coupling: the fit's base "
+        "parameters): " +
+        left + "them");
+  if (!s.joint) return notes;
+  const sim::JointModel& m = *s.joint;
   notes.push_back(
       "inertia I = " + format_exact(m.I) + " kg m^2 (link and rotor about the axis): " +
       (mj ? std::string("MuJoCo takes the link's inertia from the bodies and adds the joint's "

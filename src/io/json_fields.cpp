@@ -409,6 +409,7 @@ JsonKind json_kind(const json& j) {
     if (name == "frictionlab-estimator") return JsonKind::estimator;
     if (name == "frictionlab-actuator-eval") return JsonKind::actuator_eval;
     if (name == "frictionlab-actuator") return JsonKind::actuator;
+    if (name == "frictionlab-robot-fit") return JsonKind::robot_fit;
     return JsonKind::unknown;
   }
   if (j.contains("entries")) return JsonKind::servo_log;
@@ -456,6 +457,8 @@ std::string describe(JsonKind kind) {
       return "an evaluation from `eval-actuator --json`";
     case JsonKind::actuator:
       return "an ACTUATOR.json (a servo's description)";
+    case JsonKind::robot_fit:
+      return "a robot_fit.json from `fit-robot`";
     case JsonKind::unknown:
       break;
   }

@@ -82,6 +82,7 @@ enum class JsonKind {
   servo_log,         ///< BAM log: {"entries": [...], "mass", "length", "kp", ...}
   actuator_summary,  ///< fit-actuator's summary.json: {"models": [...], "recommended", ...}
   actuator,          ///< ACTUATOR.json, "format": "frictionlab-actuator"
+  robot_fit,         ///< robot_fit.json, "format": "frictionlab-robot-fit"
   actuator_eval,     ///< eval-actuator --json, "format": "frictionlab-actuator-eval" (or the
                      ///< label-keyed file of before: {LABEL: {"file", "per_log", "mean"}, ...})
 };

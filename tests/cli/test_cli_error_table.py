@@ -54,6 +54,10 @@ SERVO = json.dumps({"kt": 0.4, "R": 4.0, "armature": 0.002, "q_offset": 0.0,
 SENSORLESS_REC = "t,current,velocity,torque\n" + "".join(
     f"{k / 100},{0.3 * (k % 9 - 4) + 0.1},{0.1 * (k % 9 - 4)},{0.25 * (k % 9 - 4) + 0.05}\n"
     for k in range(60))
+ROBOT_FIT = json.dumps({"format": "frictionlab-robot-fit", "version": 1, "joints": ["q1", "q2"],
+                        "friction": {"model": "linear"},
+                        "parameters": [{"name": "Fc_q1", "expression": "Fc_q1 + 0.5 Fc_q2",
+                                        "value": 0.3}]})
 JOINT = '{"joint": {"I": 0.05, "friction": {"model": "coulomb", "params": {"Fc": 0.1}}}}'
 HUGE_LUGRE = ('{"model": "lugre", "params": {"sigma0": 1e308, "sigma1": 1e308, '
               '"sigma2": 0.4}}\n')
@@ -606,13 +610,13 @@ ROWS = [
                                     "--output", "e.json"], {}, 1,
      "stick_slip.json: this is a SYSTEM.json (a coupled system for simulate --system), not a "
      "fit.json from `fit`, a joint_fit.json from `fit-joint`, an ESTIMATOR.json from `export "
-     "json` or a MODEL.json"),
+     "json`, a MODEL.json (a friction model) or a robot_fit.json from `fit-robot`"),
     ("export json: --km 0", ["export", "json", "--params", "e.json", "--km", "0"],
      {"e.json": ESTIMATOR}, USAGE, "--km: must be a number > 0, got 0"),
     ("export json: params is a directory",
      ["export", "json", "--params", "e.json", "--output", "x.json"], {"e.json": None}, 1,
-     "e.json: is a directory, expected a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json "
-     "file"),
+     "e.json: is a directory, expected a fit.json, joint_fit.json, robot_fit.json, ESTIMATOR.json "
+     "or MODEL.json file"),
     ("export json: did you mean --params", ["export", "json", "--param", "e.json"],
      {"e.json": ESTIMATOR}, EXTRAS,
      "unknown option --param for `export json`; did you mean --params?"),
@@ -623,6 +627,24 @@ ROWS = [
     ("export c: a static model", ["export", "c", "--params", "{data}/stribeck.json",
                                   "--km", "1", "--out", "c"], {}, 1,
      "the estimator needs a lugre model, got 'stribeck'"),
+    ("export c: a robot_fit.json without --joint",
+     ["export", "c", "--params", "r.json", "--km", "1", "--out", "c"], {"r.json": ROBOT_FIT}, 1,
+     "r.json: joints: a robot_fit.json holds the friction of 2 joints: choose one with --joint "
+     "(Python joint=): q1, q2"),
+    ("export json: --joint that the robot_fit.json does not have",
+     ["export", "json", "--params", "r.json", "--joint", "q9"], {"r.json": ROBOT_FIT}, 1,
+     "r.json: joints: no joint 'q9' (joints: q1, q2)"),
+    ("export json: --joint with a fit.json",
+     ["export", "json", "--params", "f.json", "--joint", "q1"], {"f.json": FIT}, 1,
+     "f.json: --joint (Python joint=) selects a joint of a robot_fit.json; this file has the "
+     "friction of one joint"),
+    ("export mujoco: a robot's Fc grouped with other parameters",
+     ["export", "mujoco", "--params", "r.json", "--joint", "q1"], {"r.json": ROBOT_FIT}, 1,
+     "r.json: parameters: Fc_q1: is the combination Fc_q1 + 0.5 Fc_q2 on this record, not the "
+     "joint's friction alone"),
+    ("export mujoco: a robot joint without friction terms",
+     ["export", "mujoco", "--params", "r.json", "--joint", "q2"], {"r.json": ROBOT_FIT}, 1,
+     "r.json: joint q2: the fit has no friction terms (Fc_q2, Fv_q2)"),
     ("export mujoco: an actuator parameter file without --kp",
      ["export", "mujoco", "--params", "p.json", "--output", "m.xml"], {"p.json": SERVO}, 1,
      "--kp is required for an actuator"),

@@ -264,8 +264,9 @@ def main():
     fmt = write("fmt.json", json.dumps({**j, "format": "something"}))
     expect_error("unknown format", ["export", "json", "--params", fmt],
                  f"frictionlab: error: {fmt}: key 'format': expected \"frictionlab-fit\" "
-                 "(fit.json), \"frictionlab-joint-fit\" (joint_fit.json) or "
-                 "\"frictionlab-estimator\" (ESTIMATOR.json), got \"something\"")
+                 "(fit.json), \"frictionlab-joint-fit\" (joint_fit.json), \"frictionlab-robot-fit\" "
+                 "(robot_fit.json) or \"frictionlab-estimator\" (ESTIMATOR.json), got "
+                 "\"something\"")
     syntax = write("syntax.json", '{"format": "frictionlab-estimator",\n "version": 1,,}\n')
     p = run("export", "json", "--params", syntax)
     check("JSON syntax error names line and column", p.returncode == 1

@@ -29,8 +29,9 @@ namespace frictionlab::io {
 /// A friction model read for an export, and what its file says beyond the model.
 struct FrictionSource {
   std::string file;
-  std::string kind;          ///< "fit.json", "joint_fit.json", "ESTIMATOR.json" or "MODEL.json"
-  ModelSpec spec;            ///< the friction model
+  std::string kind;  ///< "fit.json", "joint_fit.json", "robot_fit.json", "ESTIMATOR.json" or
+                     ///< "MODEL.json"
+  ModelSpec spec;    ///< the friction model
   std::optional<double> Km;  ///< a sensorless fit.json's and an ESTIMATOR.json's Km [Nm/A]
   std::optional<Hold> hold;  ///< an ESTIMATOR.json's hold
   /// A joint_fit.json's joint model (inertia, gravity, offset; its friction as read, of which
@@ -46,8 +47,20 @@ struct FrictionSource {
 /// a joint_fit.json whose joint-lugre friction has no lugre equivalent (tanh sign, several
 /// Stribeck terms, viscous powers above 1: as_lugre), naming the file, "joint: friction", the
 /// model and the obstacle.
-FrictionSource read_friction_source(const std::string& path);
-FrictionSource parse_friction_source(std::string_view text, const std::string& file);
+///
+/// A robot_fit.json of `fit-robot` holds every joint of an arm: `joint` names the one to read
+/// (required for it, refused for the other files): its registry model's fit.json (`--friction`),
+/// or its linear Fc and Fv as a coulomb-viscous model (each must be a base parameter of its own);
+/// Km is its identified drive gain K_JOINT when the fit has one (`--loaded`). The warnings say
+/// what is not friction (the torque offset, the rigid-body torques).
+/// `other`: what a `joint` given for another file is: refused (an InputError naming the file),
+/// or the name the target gives the joint (export mujoco), which the caller uses.
+enum class JointOption { refused, target_name };
+FrictionSource read_friction_source(const std::string& path, const std::string& joint = "",
+                                    JointOption other = JointOption::refused);
+FrictionSource parse_friction_source(std::string_view text, const std::string& file,
+                                     const std::string& joint = "",
+                                     JointOption other = JointOption::refused);
 
 /// The targets of an export, for joint_fit_notes.
 enum class ExportTarget {
