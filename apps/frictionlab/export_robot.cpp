@@ -30,7 +30,7 @@ void run_export_robot(const ExportRobotCli& c) {
   for (const auto& n : r.notes) print_detail("not represented: " + n);
   emit_text(
       to_stdout ? std::string() : c.output, r.text,
-      (c.urdf.empty() ? "MJCF joint attributes of " : "URDF with the friction of ") + c.params);
+      (c.urdf.empty() ? "MJCF joint attributes of " : "URDF with the fit of ") + c.params);
 }
 
 }  // namespace

@@ -315,3 +315,49 @@ def test_export_one_joint_of_a_robot_fit(tmp_path, fit):
     c = fl.export_c(arm, joint="q4", name="q4", label="lugre_fit.json")
     assert (tmp_path / "firmware" / "q4.h").read_text() == c.header
     assert (tmp_path / "firmware" / "q4.c").read_text() == c.source
+
+
+def test_export_robot_urdf_writes_the_consistent_inertials(tmp_path):
+    """With a --consistent fit, `export robot --urdf` writes each moving link's <inertial>
+    (joint frame = the URDF link frame), removes the <inertial> of links fixed to it, names the
+    undetermined parameters, and keeps every other element."""
+    import xml.etree.ElementTree as ET
+    urdf = SHARED / "robot_ur10e" / "ur10e.urdf"
+    joints = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint",
+              "wrist_2_joint", "wrist_3_joint"]
+    params = [{"name": f"Fc_{q}", "expression": f"Fc_{q}", "terms": [[f"Fc_{q}", 1.0]],
+               "unit": "N m", "value": 1.0, "std_error": 0.01,
+               "relative_std_error_percent": 1.0, "poorly_determined": False} for q in joints]
+    links = {q: {"mass": 1.0 + k, "com": [0.01 * k, -0.02, 0.03],
+                 "inertia": [[0.1 + k, 0.001, 0.002], [0.001, 0.2, 0.003], [0.002, 0.003, 0.25]]}
+             for k, q in enumerate(joints)}
+    # ee_link, fixed to wrist_3_link, gets an inertial of its own: fit-robot merges it
+    tree = ET.parse(urdf)
+    ee = tree.getroot().find("link[@name='ee_link']")
+    ET.SubElement(ET.SubElement(ee, "inertial"), "mass", value="0.1")
+    tree.write(tmp_path / "arm.urdf")
+    (tmp_path / "robot_fit.json").write_text(json.dumps(
+        {"format": "frictionlab-robot-fit", "version": 1, "joints": joints,
+         "parameters": params, "friction": {"model": "linear"},
+         "consistent": {"links": links, "undetermined": ["m_shoulder_pan_joint"]}}))
+    run_cli("export", "robot", "--params", "robot_fit.json", "--urdf", "arm.urdf", "--output",
+            "out.urdf", cwd=tmp_path)
+    text = (tmp_path / "out.urdf").read_text()
+    after = ET.fromstring(text)
+    child = {j.get("name"): j.find("child").get("link") for j in after.findall("joint")}
+    for k, q in enumerate(joints):
+        inertial = after.find(f"link[@name='{child[q]}']/inertial")
+        assert float(inertial.find("mass").get("value")) == 1.0 + k
+        assert [float(x) for x in inertial.find("origin").get("xyz").split()] == \
+            [0.01 * k, -0.02, 0.03]
+        I = inertial.find("inertia").attrib
+        assert (float(I["ixx"]), float(I["ixy"]), float(I["izz"])) == (0.1 + k, 0.001, 0.25)
+    assert after.find("link[@name='ee_link']/inertial") is None
+    assert "link ee_link: its &lt;inertial&gt; removed" in text or \
+        "link ee_link: its <inertial> removed" in text
+    assert "are the prior's, not measured (1): m_shoulder_pan_joint" in text
+    before = ET.parse(tmp_path / "arm.urdf").getroot()
+    assert [e.tag for e in before.iter() if e.tag not in ("inertial", "origin", "mass", "inertia",
+                                                          "dynamics")] == \
+        [e.tag for e in after.iter() if e.tag not in ("inertial", "origin", "mass", "inertia",
+                                                      "dynamics")]

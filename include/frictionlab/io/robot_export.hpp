@@ -4,10 +4,15 @@
 //     into the model (a joint with a LuGre friction: MuJoCo's passive dcmotor actuator, as
 //     `export mujoco` writes it for one joint);
 //   - URDF: the robot's own URDF with each joint's <dynamics damping="Fv" friction="Fc"/> set,
-//     every other element kept as it is.
-// Both hold the joints' friction and armature only: the base parameters do not determine the
-// links' mass properties (the description's stay), and a torque offset has no place in either
-// format; the notes say what is left out, per joint, with its value.
+//     and, for a fit with `--consistent`, each moving link's <inertial> (mass, centre of mass and
+//     inertia about it in the link's frame, which is the joint's frame J_i) from the physically
+//     consistent set; the <inertial> of a link fixed to a moving link is removed, as its mass is
+//     merged into the moving link's (fit-robot merges fixed joints). Every other element is kept.
+// The MJCF holds the joints' friction and armature only. Without --consistent the base
+// parameters do not determine the links' mass properties (the description's stay); with it,
+// the standard parameters no record determines come from the prior, and the notes name them. A
+// torque offset has no place in either format; the notes say what is left out, per joint, with
+// its value.
 #pragma once
 
 #include <string>
@@ -25,7 +30,8 @@ struct RobotExport {
 /// equivalent of.
 RobotExport export_robot_mujoco(const std::string& fit_path);
 
-/// `urdf_path` with the friction of robot_fit.json `fit_path` in each joint's <dynamics>.
+/// `urdf_path` with the friction of robot_fit.json `fit_path` in each joint's <dynamics> (and its
+/// consistent inertials in the moving links' <inertial>, see above).
 /// Throws InputError naming the file for a URDF that does not parse or lacks a joint of the fit.
 RobotExport export_robot_urdf(const std::string& fit_path, const std::string& urdf_path);
 
