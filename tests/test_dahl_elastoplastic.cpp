@@ -2,7 +2,8 @@
 //
 // Oracles: closed-form solutions of the Dahl ODE in displacement, fine-step RK4 of the state
 // ODE (a different scheme), invariants (state bounds, exact reversibility of the elastic
-// region), the static Stribeck curve, and central finite differences for autodiff.
+// region), the static Stribeck curve, central finite differences for autodiff and for the fit's
+// forward sensitivities (and the Jets for those).
 #include <ceres/jet.h>
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "central_difference.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/dahl.hpp"
+#include "frictionlab/models/dahl/sensitivity.hpp"
 #include "frictionlab/models/elastoplastic.hpp"
 #include "frictionlab/models/lugre.hpp"
 
@@ -427,6 +429,73 @@ TEST(Dahl, DerivativeWithRespectToNAtNEqualOne) {
     EXPECT_NEAR(acc.v[i], fd, 1e-5 * std::abs(fd) + 1e-8) << i;
   }
   EXPECT_NE(acc.v[2], 0.0);
+}
+
+/// The fit's forward sensitivities (dahl/sensitivity.hpp) of the force summed over 500 steps of
+/// dahl_input at 2 ms, along (sigma0, Fc, n) and the start state z0, against the Jets through the
+/// held (zoh) or linear-input step and central differences: each branch of the step.
+void expect_dahl_sensitivities(const double (&th)[3], Hold hold) {
+  constexpr int NL = 4;
+  using J = ceres::Jet<double, NL>;
+  const double h = 2e-3, z0 = 0.2 * th[1] / th[0];
+  const auto v_at = [](int k) { return dahl_input(k * 2e-3); };
+  const auto sum = [&](const double* t, double x0) {
+    D::Params p{t[0], t[1], t[2]};
+    D::State x{x0};
+    double acc = 0;
+    for (int k = 0; k < 500; ++k) {
+      acc += D::force(p, x, v_at(k));
+      x = advance<D>(p, x, v_at(k), v_at(k + 1), h, Method::exact, hold);
+    }
+    return acc;
+  };
+  Dahl<J>::Params pj{J(th[0], 0), J(th[1], 1), J(th[2], 2)};
+  Dahl<J>::State xj{J(z0, 3)};
+  J accj(0.0);
+  for (int k = 0; k < 500; ++k) {
+    accj += Dahl<J>::force(pj, xj, J(v_at(k)));
+    xj = advance<Dahl<J>>(pj, xj, J(v_at(k)), J(v_at(k + 1)), J(h), Method::exact, hold);
+  }
+  using Sens = DahlSensitivity;
+  Sens::Seeds<NL> seeds;
+  for (int q = 0; q < 3; ++q) seeds.set(q, q, 1.0);  // direction q: field q
+  const D::Params p{th[0], th[1], th[2]};
+  double z = z0, acc = 0;
+  std::array<double, NL> dz{}, dF{}, dacc{};
+  dz[3] = 1.0;
+  for (int k = 0; k < 500; ++k) {
+    Sens::ForceParts parts;
+    const auto w = Sens::at<NL>(p, v_at(k), seeds);
+    acc += Sens::force<NL>(p, seeds, z, dz, w, dF, parts);
+    for (int i = 0; i < NL; ++i) dacc[i] += dF[i];
+    const auto w1 = hold == Hold::zoh ? w : Sens::at<NL>(p, v_at(k + 1), seeds);
+    z = Sens::step<NL>(p, seeds, z, dz, w, w1, h, nullptr);
+  }
+  EXPECT_NEAR(acc, accj.a, 1e-13 * std::abs(accj.a));
+  for (int i = 0; i < NL; ++i) {
+    double tp[3] = {th[0], th[1], th[2]}, tm[3] = {th[0], th[1], th[2]};
+    double zp = z0, zm = z0, d = 0;
+    if (i < 3) {
+      d = 1e-6 * th[i];
+      tp[i] += d;
+      tm[i] -= d;
+    } else {
+      d = 1e-6 * z0;
+      zp += d;
+      zm -= d;
+    }
+    const double fd = (sum(tp, zp) - sum(tm, zm)) / (2 * d);
+    EXPECT_NEAR(dacc[i], accj.v[i], 1e-11 * std::abs(accj.v[i])) << "direction " << i;
+    EXPECT_NEAR(dacc[i], fd, 1e-5 * std::abs(fd)) << "direction " << i;
+  }
+}
+
+TEST(Dahl, FitSensitivitiesOfEveryBranchMatchJetsAndFiniteDifferences) {
+  for (Hold hold : {Hold::linear, Hold::zoh}) {
+    expect_dahl_sensitivities({2e4, 1.5, 1.0}, hold);  // n = 1: the closed form and its d/dn
+    expect_dahl_sensitivities({2e4, 1.5, 1.7}, hold);
+    expect_dahl_sensitivities({2e4, 1.5, 0.6}, hold);
+  }
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 //    (RK4 with a tiny step) as h shrinks;
 //  - forward-mode autodiff (ceres::Jet) through the exact step equals central finite differences;
 //  - a model whose Fit declares forward sensitivities (Fit::Sensitivity, models/fit_form.hpp: the
-//    fit's fast path) gives the derivatives of the Jets through its linear-input step and of
-//    central finite differences.
+//    fit's fast path) gives the derivatives of the Jets through its linear-input step (advance
+//    with Hold::linear, as a fit simulates) and of central finite differences.
 #include <ceres/jet.h>
 #include <gtest/gtest.h>
 
@@ -272,7 +272,7 @@ TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
     J accj(0.0);
     for (int k = 0; k < n; ++k) {
       accj += MJ::force(pj, xj, J(v_at(k)));
-      xj = MJ::step_linear(pj, xj, J(v_at(k)), J(v_at(k + 1)), J(h));
+      xj = advance<MJ>(pj, xj, J(v_at(k)), J(v_at(k + 1)), J(h), Method::exact, Hold::linear);
     }
     // ... by the model's sensitivities along theta (seeds dq/dtheta) and z0 ...
     const auto p = F::template params<double>(F::theta0.data());
@@ -299,7 +299,7 @@ TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
       double sum = 0;
       for (int k = 0; k < n; ++k) {
         sum += MD::force(pd, x, v_at(k));
-        x = MD::step_linear(pd, x, v_at(k), v_at(k + 1), h);
+        x = advance<MD>(pd, x, v_at(k), v_at(k + 1), h, Method::exact, Hold::linear);
       }
       return sum;
     };

@@ -6,7 +6,8 @@
 // too short to split is evaluated serially (bit for bit the same); the residual-only evaluation
 // that keeps the segments' start states for the next Jacobian at the same point gives the serial
 // residuals and the same Jacobian as a fresh evaluation, bit for bit; Family::ssr_below sums the
-// same squares as the prediction and stops only above its bound.
+// same squares as the prediction and stops only above its bound; an lsq solve through a model's
+// forward sensitivities ends where the solve through Jets ends (1e-8 relative).
 #include <ceres/ceres.h>
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "family.hpp"
@@ -111,8 +114,8 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   const Eval two = evaluate(*fam, d, theta, free, loss, 2);
   const Eval eight = evaluate(*fam, d, theta, free, loss, 8);
   const Eval one = evaluate(*fam, d, theta, free, loss, 1);
-  // The LuGre models' forward sensitivities in double against the Jets of the serial pass (the
-  // other models: the segmented Jets); the segmented Jets of the LuGre models too.
+  // The forward sensitivities in double (LuGre, Dahl, elasto-plastic) against the Jets of the
+  // serial pass (the other models: the segmented Jets); the segmented Jets too.
   const Eval jets_two = evaluate(*fam, d, theta, free, loss, 2, true);
   EXPECT_LT(column_rel_diff(jets_two, serial, free.size()), 1e-9);
   const double dj = column_rel_diff(two, serial, free.size());
@@ -330,6 +333,117 @@ TEST(LsqEnd, TheGaussNewtonModelsEndLeavesNoDecreaseUntaken) {
   const Eval start = evaluate(*c.fam, c.d, c.theta, c.free, Robust{}, 1);
   EXPECT_GT(Eigen::Map<const Eigen::VectorXd>(start.r.data(), m).squaredNorm(), 2 * ss);
 }
+
+/// A family that is `inner` in every respect but its cost's Jacobian, which is by Jets for
+/// every model (make_cost with jets = true): the oracle of a fit through the models' forward
+/// sensitivities.
+class JetsOnly final : public Family {
+ public:
+  explicit JetsOnly(const Family& inner) : inner_(inner) {
+    info_ = inner.info();
+    user_ = inner.user_info();
+    sensorless_ = inner.sensorless();
+    default_starts_ = inner.default_starts();
+  }
+  void predict(const double* theta, const FitData& d, Method m, Hold h,
+               double* out) const override {
+    inner_.predict(theta, d, m, h, out);
+  }
+  std::unique_ptr<SsrRun> start_ssr(const double* theta, const FitData& d, Method m, Hold h,
+                                    int affine, std::span<const double> values) const override {
+    return inner_.start_ssr(theta, d, m, h, affine, values);
+  }
+  bool force_affine(int i) const override { return inner_.force_affine(i); }
+  void user_values(const double* theta, double* u) const override { inner_.user_values(theta, u); }
+  void user_jacobian(const double* theta, const std::vector<int>& free, double* G) const override {
+    inner_.user_jacobian(theta, free, G);
+  }
+  std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d, const std::vector<double>& theta,
+                                                 const std::vector<int>& free, const Robust& loss,
+                                                 int threads, bool /*jets*/) const override {
+    return inner_.make_cost(d, theta, free, loss, threads, true);
+  }
+  ModelSpec fitted(const double* theta) const override { return inner_.fitted(theta); }
+  std::optional<FitStructure> nested() const override { return inner_.nested(); }
+  std::vector<double> embed(const Family& nested,
+                            const std::vector<double>& nested_nat) const override {
+    return inner_.embed(nested, nested_nat);
+  }
+  double steady(const double* theta, double v) const override { return inner_.steady(theta, v); }
+
+ private:
+  const Family& inner_;
+};
+
+struct FitCase {
+  const char* model;
+  ProblemKind problem;
+};
+
+class FastPathFit : public ::testing::TestWithParam<FitCase> {};
+
+TEST_P(FastPathFit, EndsWhereTheJetPathEnds) {
+  // One lsq solve from the same start on the 30 s record, through the model's forward
+  // sensitivities (on two threads: by segments) and through Jets: the same optimum to 1e-8
+  // relative in every parameter (the Jacobians differ by rounding, and so may the iterates).
+  const FitCase c = GetParam();
+  const LuGre<double>::Params truth{.sigma0 = 500,
+                                    .sigma1 = 0.5,
+                                    .sigma2 = 0.5,
+                                    .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
+  SyntheticOptions so;
+  so.excitation.duration = 30;
+  so.noise_std = 0.02;
+  so.seed = 1;
+  const data::Record rec = c.problem == ProblemKind::sensorless
+                               ? synthetic_sensorless_record(truth, 2.0, so)
+                               : synthetic_friction_record(truth, so);
+  const FitData d = prepare_data(rec, c.problem, 0.0);
+  const auto fam = make_family(parse_model(c.model), c.problem, true);
+  std::vector<double> nat(static_cast<std::size_t>(fam->size()), 1.0);
+  for (int i = 0; i < fam->size(); ++i) {
+    const auto& f = fam->info()[static_cast<std::size_t>(i)].field;
+    double& x = nat[static_cast<std::size_t>(i)];
+    if (f == "Km") x = 2.1;
+    if (f == "sigma2") x = 0.45;
+    if (f.starts_with("Fc")) x = 0.9;
+    if (f.starts_with("Fs")) x = 1.4;
+    if (f.starts_with("vs")) x = 0.12;
+    if (f == "sigma0") x = 400;
+    if (f == "sigma1") x = 0.4;
+    if (f == "n") x = 1.0;  // (the n = 1 branch of Dahl's step, with its derivative in n)
+    if (f == "z_ba_logit") x = 0.0;
+  }
+  const std::vector<double> theta = fam->to_internal(nat);
+  std::vector<int> free;
+  for (int i = 0; i < fam->size(); ++i)
+    if (fam->info()[static_cast<std::size_t>(i)].field != "alpha") free.push_back(i);
+  LsqOptions o;
+  o.starts = 1;
+  o.threads = 2;
+  const LsqRun fast = run_lsq(*fam, d, theta, free, o, Robust{}, Progress({}), "lsq");
+  const JetsOnly jets_fam(*fam);
+  const LsqRun jets = run_lsq(jets_fam, d, theta, free, o, Robust{}, Progress({}), "lsq");
+  EXPECT_TRUE(fast.converged) << fast.termination;
+  EXPECT_TRUE(jets.converged) << jets.termination;
+  const auto a = fam->to_natural(fast.theta), b = fam->to_natural(jets.theta);
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    worst = std::max(worst, std::abs(a[i] - b[i]) / std::abs(b[i]));
+    EXPECT_NEAR(a[i], b[i], 1e-8 * std::abs(b[i])) << fam->info()[i].field;
+  }
+  std::printf(
+      "[measured] %s: fast-path fit vs Jet fit, largest relative difference %.2e "
+      "(%d / %d iterations)\n",
+      c.model, worst, fast.iterations, jets.iterations);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, FastPathFit,
+                         ::testing::Values(FitCase{"lugre", ProblemKind::sensorless},
+                                           FitCase{"dahl", ProblemKind::sensorless},
+                                           FitCase{"dahl", ProblemKind::friction},
+                                           FitCase{"elasto-plastic", ProblemKind::sensorless},
+                                           FitCase{"elasto-plastic", ProblemKind::friction}));
 
 TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {
   const LuGreCase c = lugre_case();

@@ -118,10 +118,10 @@ class Family {
   /// Residuals y_k - pred_k (robustified) for k >= d.first as a Ceres cost with one parameter
   /// block: theta[free[j]], j < free.size(); the other entries of theta stay fixed. `threads`
   /// > 1: the Jacobian is evaluated by time segments in parallel where the model allows it
-  /// (families.cpp, SimCost); the result does not depend on the number of threads. The LuGre
-  /// models' Jacobian is by forward sensitivities in plain double (models/lugre/sensitivity.hpp),
-  /// the others' by Jets; `jets` = true takes the Jets for every model (the sensitivities' test
-  /// oracle).
+  /// (families.cpp, SimCost); the result does not depend on the number of threads. The
+  /// Jacobian of a model whose Fit declares a Sensitivity (LuGre, Dahl, elasto-plastic) is by its
+  /// forward sensitivities in plain double (models/<model>/sensitivity.hpp), the others' by Jets;
+  /// `jets` = true takes the Jets for every model (the sensitivities' test oracle).
   virtual std::unique_ptr<ceres::CostFunction> make_cost(const FitData& d,
                                                          const std::vector<double>& theta,
                                                          const std::vector<int>& free,

@@ -287,9 +287,13 @@ class SensitivityPass {
   /// its force-only field i (dF/dq_i, or its derivative with respect to the start state).
   template <class PerField>
   static double force_only_column(const ForceOnly& f, const PerField& per_field) {
-    double c = per_field(0) * f.e[0];
-    for (std::size_t i = 1; i < nff; ++i) c += per_field(static_cast<int>(i)) * f.e[i];
-    return c;
+    if constexpr (nff == 0) {  // (a model without force-only fields: never called)
+      return 0.0;
+    } else {
+      double c = per_field(0) * f.e[0];
+      for (std::size_t i = 1; i < nff; ++i) c += per_field(static_cast<int>(i)) * f.e[i];
+      return c;
+    }
   }
 
   /// Row k of the residuals and the Jacobian (with z_s held) from the force F and its
@@ -326,20 +330,26 @@ class SensitivityPass {
 
   /// Guessed: the row's derivatives with respect to the start state z_s into mr. z = z^ + Phi
   /// (z_s - z^_s) with Phi = dz/dz_s; the force's derivatives along every direction and the
-  /// force-only fields' with respect to z_s come from the model (Sens::force_by_start).
+  /// force-only fields' with respect to z_s come from the model (Sens::force_by_start; a model
+  /// whose step is not affine in the state has none, and is never guessed).
   void put_row_by_start(double* mr, double slope, double Phi, const Lanes& X, const At& w) const {
-    Lanes m_lane;
-    std::array<double, nff> m_force;
-    Sens::template force_by_start<NL>(p_, seeds_, w, Phi, X, m_lane, m_force);
-    for (std::size_t j = 0; j < nf_; ++j) {
-      const int l = su_.lane[j];
-      mr[j] = l >= 0 ? m_lane[static_cast<std::size_t>(l)] : 0.0;
+    if constexpr (Sens::kAffineStep) {
+      Lanes m_lane;
+      std::array<double, nff> m_force;
+      Sens::template force_by_start<NL>(p_, seeds_, w, Phi, X, m_lane, m_force);
+      for (std::size_t j = 0; j < nf_; ++j) {
+        const int l = su_.lane[j];
+        mr[j] = l >= 0 ? m_lane[static_cast<std::size_t>(l)] : 0.0;
+      }
+      for (int e = 0; e < n_force_only_; ++e) {
+        const ForceOnly& f = force_only_[static_cast<std::size_t>(e)];
+        mr[f.j] +=
+            force_only_column(f, [&](int i) { return m_force[static_cast<std::size_t>(i)]; });
+      }
+      for (std::size_t j = 0; j < nf_; ++j) mr[j] *= -slope * sgn_f_;
+    } else {
+      (void)mr, (void)slope, (void)Phi, (void)X, (void)w;
     }
-    for (int e = 0; e < n_force_only_; ++e) {
-      const ForceOnly& f = force_only_[static_cast<std::size_t>(e)];
-      mr[f.j] += force_only_column(f, [&](int i) { return m_force[static_cast<std::size_t>(i)]; });
-    }
-    for (std::size_t j = 0; j < nf_; ++j) mr[j] *= -slope * sgn_f_;
   }
 
   /// The step into the next segment: its state and sensitivities are segment s's end.

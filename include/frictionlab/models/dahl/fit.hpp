@@ -3,6 +3,7 @@
 #pragma once
 
 #include "frictionlab/models/dahl/model.hpp"
+#include "frictionlab/models/dahl/sensitivity.hpp"
 #include "frictionlab/models/fit_form.hpp"
 
 namespace frictionlab {
@@ -13,6 +14,8 @@ struct DahlFit : ReportsInternal {
   static constexpr int starts = 3;
   template <class S, int E>
   using Model = Dahl<S>;
+  /// The fit's fast path: closed-form sensitivities (sensitivity.hpp).
+  using Sensitivity = DahlSensitivity;
 
   explicit DahlFit(const FitStructure& /*s*/) {}
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frictionlab/models/elastoplastic/model.hpp"
+#include "frictionlab/models/elastoplastic/sensitivity.hpp"
 #include "frictionlab/models/lugre/fit.hpp"
 
 namespace frictionlab {
@@ -15,6 +16,8 @@ namespace frictionlab {
 struct ElastoPlasticFit : LuGreFit {
   template <class S, int E>
   using Model = ElastoPlastic<S>;
+  /// The fit's fast path: closed-form sensitivities (sensitivity.hpp), in place of LuGre's.
+  using Sensitivity = ElastoPlasticSensitivity;
 
   using LuGreFit::LuGreFit;
   static constexpr int starts = 3;

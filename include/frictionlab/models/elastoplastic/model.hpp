@@ -26,6 +26,7 @@
 // zm, so |z| <= max g / sigma0 for any h, and the elastic part is exactly reversible.
 #pragma once
 
+#include <cmath>
 #include <numbers>
 
 #include "frictionlab/models/common.hpp"
@@ -120,6 +121,16 @@ struct ElastoPlastic {
     return y < zm ? y : zm;
   }
 
+  /// The number of blend substeps over the arc length xi [m]: each at most a quarter of the
+  /// blend width (zm - z_ba) long, within [kBlendSubsteps, kMaxBlendSubsteps] (a count: no
+  /// derivative).
+  static int blend_substeps(const S& xi, const S& zm, const S& zba) noexcept {
+    const double ratio = double_value(xi / ((zm - zba) / S(4)));
+    return ratio < double(kBlendSubsteps)      ? kBlendSubsteps
+           : ratio > double(kMaxBlendSubsteps) ? kMaxBlendSubsteps
+                                               : static_cast<int>(std::ceil(ratio));
+  }
+
   /// Default update over a step h with v held constant (see header for the scheme).
   static State step(const Params& p, const State& x, const S& v, const S& h) noexcept {
     using std::exp;
@@ -140,13 +151,7 @@ struct ElastoPlastic {
       return State{s * (zm + (w - zm) * exp(-xi / zm))};
     }
     // Blend region: exponential Euler substeps.
-    // Substep length at most a quarter of the blend width (zm - z_ba), within
-    // [kBlendSubsteps, kMaxBlendSubsteps] substeps.
-    using std::ceil;
-    const double ratio = double_value(xi / ((zm - p.z_ba) / S(4)));
-    const int nsub = ratio < double(kBlendSubsteps)      ? kBlendSubsteps
-                     : ratio > double(kMaxBlendSubsteps) ? kMaxBlendSubsteps
-                                                         : static_cast<int>(std::ceil(ratio));
+    const int nsub = blend_substeps(xi, zm, p.z_ba);
     const S d = xi / S(nsub);
     if (!(d > S(0))) return State{s * w};
     for (int j = 0; j < nsub; ++j) w = blend_substep(w, d, zm, p.z_ba);
