@@ -27,13 +27,12 @@ struct EstimatorExportOptions {
   double km = 0;     // 0: not given (Km must be > 0)
   std::string hold;  // empty: the file's, else linear
   std::string output;
-  // c
-  std::string name = "joint_estimator";
+  // c: --name bound onto the library's options (the estimator's and the precision set by run_c)
+  io::CExportOptions c;
   std::string precision = "float";
   std::string out = ".";
-  // mujoco
-  std::string joint = "joint";
-  double gear = 1.0;
+  // mujoco: --joint, --gear bound onto the library's options
+  io::MujocoOptions mujoco;
 };
 
 io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
@@ -61,13 +60,12 @@ void run_json(const EstimatorExportOptions& o) {
 
 void run_c(const EstimatorExportOptions& o) {
   io::check_output_directory(o.out);
-  const auto [header_name, source_name] = io::c_export_file_names(o.name);
+  const auto [header_name, source_name] = io::c_export_file_names(o.c.name);
   check_result_files({(std::filesystem::path(o.out) / header_name).string(),
                       (std::filesystem::path(o.out) / source_name).string()},
                      "", {{"--params", o.params}});
-  io::CExportOptions co;
+  io::CExportOptions co = o.c;
   co.estimator = overrides(o);
-  co.name = o.name;
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params), co);
   print_warnings(r.warnings);
@@ -87,10 +85,7 @@ void run_mujoco(const EstimatorExportOptions& o) {
   check_output(o);
   const io::FrictionSource s = io::read_friction_source(o.params);
   print_warnings(s.warnings);
-  io::MujocoOptions mo;
-  mo.joint = o.joint;
-  mo.gear = o.gear;
-  const io::MujocoExport f = io::export_mujoco(s, mo);
+  const io::MujocoExport f = io::export_mujoco(s, o.mujoco);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
   emit_text(o.output, f.xml, "MJCF fragment of " + o.params);
 }
@@ -132,7 +127,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
       "Self-contained C99 NAME.h / NAME.c of the torque estimator with the parameters baked "
       "in as constants (docs/estimator.md).");
   add_common(c, *o, true);
-  c->add_option("--name", o->name, "Prefix of every function and type, and the file names")
+  c->add_option("--name", o->c.name, "Prefix of every function and type, and the file names")
       ->capture_default_str();
   c->add_option("--precision", o->precision, "float (single-precision FPU) or double")
       ->check(CLI::IsMember({"float", "double"}))
@@ -147,9 +142,9 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
       "An MJCF fragment reproducing the friction in MuJoCo (dcmotor LuGre attributes, "
       "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.");
   add_common(mj, *o, false);
-  mj->add_option("--joint", o->joint, "Name of the joint in the MuJoCo model")
+  mj->add_option("--joint", o->mujoco.joint, "Name of the joint in the MuJoCo model")
       ->capture_default_str();
-  mj->add_option("--gear", o->gear,
+  mj->add_option("--gear", o->mujoco.gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();
   mj->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
