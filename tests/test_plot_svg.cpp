@@ -177,5 +177,75 @@ TEST(PlotSvg, EightSeriesCycleTheSevenColours) {
   EXPECT_EQ(attr(svg, "stroke", svg.find("data-series=\"s7\"")), "#0072B2");
 }
 
+TEST(PlotSvg, SparseSeriesWithTheirOwnXBarsColoursAndAttributes) {
+  // one series per item (the fleet page's robot joints): own abscissae, interval bars, dots,
+  // a given colour, the page's attributes; two series of one name share a legend entry
+  Plot plot;
+  plot.x = {0, 10};
+  plot.id_prefix = "p1-";
+  plot.attributes = {{"class", "plot"}, {"data-kind", "a\"b"}};
+  PlotSeries a{"grouped", {1, 2}};
+  a.x = {1, 2};
+  a.lo = {0.5, std::nan("")};
+  a.hi = {1.5, 2.5};
+  a.color = "#123456";
+  a.markers = true;
+  a.attributes = {{"data-robot", "r1"}};
+  a.tooltip = "r1 <j>";
+  PlotSeries b{"grouped", {3}};
+  b.x = {9};
+  b.color = "#123456";
+  b.markers = true;
+  plot.panels.push_back({"y", {a, b}});
+  const std::string svg = render_svg(plot);
+  EXPECT_EQ(svg.rfind("<svg class=\"plot\" data-kind=\"a&quot;b\" xmlns=", 0), 0u);
+  EXPECT_EQ(count(svg, "data-legend=\"grouped\""), 1u);
+  EXPECT_EQ(count(svg, "data-series=\"grouped\""), 2u);
+  EXPECT_EQ(count(svg, "<circle"), 3u + 0u);  // the dots (the legend key of a line is a line)
+  EXPECT_EQ(count(svg, " V"), 1u);            // one bar: the second sample's lo is NaN
+  EXPECT_NE(svg.find("<g data-series=\"grouped\" data-robot=\"r1\"><title>r1 &lt;j&gt;</title>"),
+            std::string::npos);
+  EXPECT_NE(svg.find("id=\"p1-clip0\""), std::string::npos);
+  EXPECT_NE(svg.find("url(#p1-clip0)"), std::string::npos);
+  EXPECT_EQ(attr(svg, "fill", svg.find("<circle")), "#123456");
+  // the range holds the bars: 0.5 .. 3
+  EXPECT_EQ(attr(svg, "data-ydata"), "0.5 3");
+  EXPECT_EQ(attr(svg, "data-xrange"), "0 10");
+
+  plot.panels[0].series[0].attributes = {{"on click", "x"}};
+  EXPECT_THROW((void)render_svg(plot), std::invalid_argument);
+  plot.panels[0].series[0].attributes.clear();
+  plot.panels[0].series[0].hi = {1};
+  EXPECT_THROW((void)render_svg(plot), std::invalid_argument);
+}
+
+TEST(PlotSvg, LegendColumnAndGivenTicksThinnedSoThatNoLabelsOverlap) {
+  Plot plot;
+  plot.x = {0, 100};
+  plot.width = 520;
+  plot.legend_width = 124;
+  plot.font_size = 10;
+  plot.xticks = {0, 1, 50, 100};
+  plot.xtick_labels = {"first", "second", "first", "last"};
+  PlotSeries s{"a very long robot joint name", {1, 2}};
+  s.note = "strong drift";
+  plot.panels.push_back({"y", {s, {"b", {2, 1}}}});
+  const std::string svg = render_svg(plot);
+  // the legend is a column right of the plotting area (which ends at 520 - 90 - 20 - 124 + 90)
+  const std::size_t legend = svg.find("<g class=\"legend\">");
+  ASSERT_NE(legend, std::string::npos);
+  EXPECT_GT(std::stod(attr(svg, "x", svg.find("<text", legend))), 376.0);
+  // the name shortened to the column (the whole in its title), the note on a second line
+  EXPECT_NE(svg.find("<title>a very long robot joint name: strong drift</title>"),
+            std::string::npos);
+  EXPECT_NE(svg.find("a very long rob\u2026</text>"), std::string::npos);
+  EXPECT_NE(svg.find("strong drift</text>"), std::string::npos);
+  // "second" would overlap "first" (3 px apart): left out; the next "first" repeats the label
+  // kept before it: left out; "last" kept
+  EXPECT_EQ(count(svg, ">second</text>"), 0u);
+  EXPECT_EQ(count(svg, ">first</text>"), 1u);
+  EXPECT_EQ(count(svg, ">last</text>"), 1u);
+}
+
 }  // namespace
 }  // namespace frictionlab::io

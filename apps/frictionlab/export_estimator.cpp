@@ -27,14 +27,14 @@ struct EstimatorExportOptions {
   double km = 0;     // 0: not given (Km must be > 0)
   std::string hold;  // empty: the file's, else linear
   std::string output;
-  // c
-  std::string name = "joint_estimator";
+  // c: --name bound onto the library's options (the estimator's and the precision set by run_c)
+  io::CExportOptions c;
   std::string precision = "float";
   std::string out = ".";
   // a robot_fit.json's joint (export mujoco: also the joint's name in the fragment)
   std::string joint;
-  // mujoco
-  double gear = 1.0;
+  // mujoco: --gear bound onto the library's options (the joint's name set by run_mujoco)
+  io::MujocoOptions mujoco;
 };
 
 io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
@@ -63,13 +63,12 @@ void run_json(const EstimatorExportOptions& o) {
 
 void run_c(const EstimatorExportOptions& o) {
   io::check_output_directory(o.out);
-  const auto [header_name, source_name] = io::c_export_file_names(o.name);
+  const auto [header_name, source_name] = io::c_export_file_names(o.c.name);
   check_result_files({(std::filesystem::path(o.out) / header_name).string(),
                       (std::filesystem::path(o.out) / source_name).string()},
                      "", {{"--params", o.params}});
-  io::CExportOptions co;
+  io::CExportOptions co = o.c;
   co.estimator = overrides(o);
-  co.name = o.name;
   co.single_precision = o.precision == "float";
   const io::CExport r = io::export_c(io::read_friction_source(o.params, o.joint), co);
   print_warnings(r.warnings);
@@ -90,9 +89,8 @@ void run_mujoco(const EstimatorExportOptions& o) {
   const io::FrictionSource s =
       io::read_friction_source(o.params, o.joint, io::JointOption::target_name);
   print_warnings(s.warnings);
-  io::MujocoOptions mo;
+  io::MujocoOptions mo = o.mujoco;
   mo.joint = o.joint.empty() ? "joint" : o.joint;
-  mo.gear = o.gear;
   const io::MujocoExport f = io::export_mujoco(s, mo);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
   emit_text(o.output, f.xml, "MJCF fragment of " + o.params);
@@ -138,7 +136,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
       "Self-contained C99 NAME.h / NAME.c of the torque estimator with the parameters baked "
       "in as constants (docs/estimator.md).");
   add_common(c, *o, true);
-  c->add_option("--name", o->name, "Prefix of every function and type, and the file names")
+  c->add_option("--name", o->c.name, "Prefix of every function and type, and the file names")
       ->capture_default_str();
   c->add_option("--precision", o->precision, "float (single-precision FPU) or double")
       ->check(CLI::IsMember({"float", "double"}))
@@ -158,7 +156,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
                  "joint whose friction is exported")
       ->type_name("NAME")
       ->default_str("joint");
-  mj->add_option("--gear", o->gear,
+  mj->add_option("--gear", o->mujoco.gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();
   mj->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");

@@ -26,10 +26,13 @@
 namespace frictionlab::cli {
 namespace {
 
+/// The logs to read: paths and the filter's lists (parsed by the workflow); --resample and
+/// --current-unit bound onto the library's options.
 struct LogOptions {
   std::vector<std::string> logs;
-  std::string kp, trajectory, files, current_unit;
-  double resample = 0.0;
+  std::string kp, trajectory, files;
+  workflows::ServoLogPreparation prep;
+  io::ServoLogReadOptions read;
 };
 
 void add_log_options(CLI::App* cmd, LogOptions& o, bool positional = false) {
@@ -45,10 +48,10 @@ void add_log_options(CLI::App* cmd, LogOptions& o, bool positional = false) {
   cmd->add_option("--trajectory", o.trajectory,
                   "Use only the logs with these trajectories (comma-separated)");
   cmd->add_option("--file", o.files, "Use only these log files (names, comma-separated)");
-  cmd->add_option("--resample", o.resample,
+  cmd->add_option("--resample", o.prep.resample,
                   "Resample raw logs (no 'dt') to this step [s] as BAM's process.py does")
       ->type_name("DT");
-  cmd->add_option("--current-unit", o.current_unit,
+  cmd->add_option("--current-unit", o.read.current_unit,
                   "Unit of the logged motor current (entries[].current) where a log does not say "
                   "(\"current_unit\"): A or mA")
       ->check(CLI::IsMember({"A", "mA"}));
@@ -58,12 +61,9 @@ void add_log_options(CLI::App* cmd, LogOptions& o, bool positional = false) {
 /// result file holds them; printed with the outcome's), else to stderr.
 std::vector<data::ServoLog> load_logs(const LogOptions& o,
                                       std::vector<std::string>* warnings = nullptr) {
-  workflows::ServoLogPreparation prep;
+  workflows::ServoLogPreparation prep = o.prep;
   prep.filter = workflows::parse_servo_log_filter(o.kp, o.trajectory, o.files);
-  prep.resample = o.resample;
-  io::ServoLogReadOptions read;
-  read.current_unit = o.current_unit;
-  io::ServoLogSet set = io::read_servo_log_set(o.logs, read);
+  io::ServoLogSet set = io::read_servo_log_set(o.logs, o.read);
   auto prepared = workflows::prepare_servo_logs(std::move(set.logs), prep);
   std::vector<std::string> all = std::move(set.warnings);
   all.insert(all.end(), prepared.warnings.begin(), prepared.warnings.end());
@@ -141,47 +141,33 @@ void print_fit_actuator(const workflows::FitActuatorOutcome& fit) {
   print_verdict(fit.verdict, "");
 }
 
+/// The command line's values: what the CLI parses or writes itself here, the workflow's options
+/// (trials, seed, weights, ...) and the generic actuator's constants bound onto the library's
+/// structs.
 struct FitActuatorOptions {
   LogOptions logs;
   std::string actuator, models = "m1,m2,m3,m4,m5,m6", validate = "leave-kp-out";
   std::string out = "frictionlab-actuator";
-  std::string report;  ///< --report FILE.html
-  long trials = 3000;
-  double time_budget = 0.0, velocity_weight = 0.0, current_weight = -1.0, tolerance = 0.02,
-         sigma0 = 0.25;
-  std::uint64_t seed = 1;
-  int threads = 0, restarts = 9;
-  std::vector<std::string> ranges;
-  // generic actuator
+  std::string report;               ///< --report FILE.html
+  std::vector<std::string> ranges;  ///< KEY=LO:HI, parsed by the workflow
+  workflows::FitActuatorOptions w;
+  // generic actuator (no vin, no error gain unless given)
   std::string drive = "voltage";
-  double error_gain = 0.0, max_pwm = 1.0, max_current = 0.0, vin = 0.0;
+  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
 };
 
 void run_fit_actuator(const FitActuatorOptions& o) {
   io::check_output_directory(o.out);
   check_report_output(o.report, log_paths(o.logs));
-  workflows::FitActuatorOptions w;
+  workflows::FitActuatorOptions w = o.w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
   check_result_files(io::fit_actuator_output_paths(o.out, w.models), o.report, log_paths(o.logs));
   const auto logs = load_logs(o.logs, &w.input_warnings);
-  sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
+  sim::ServoConstants generic = o.generic;
   generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
-  generic.error_gain = o.error_gain;
-  generic.max_pwm = o.max_pwm;
-  generic.max_current = o.max_current;
-  generic.vin = o.vin;
   w.actuator = io::servo_actuator_for_logs(o.actuator, generic, logs, &w.actuator_choice);
-  w.trials = o.trials;
-  w.time_budget = o.time_budget;
-  w.seed = o.seed;
-  w.threads = o.threads;
-  w.restarts = o.restarts;
-  w.sigma0 = o.sigma0;
-  w.velocity_weight = o.velocity_weight;
-  w.current_weight = o.current_weight;
   for (const auto& r : o.ranges) w.ranges.push_back(workflows::parse_servo_bound(r));
-  w.tolerance = o.tolerance;
   const auto fit = workflows::fit_actuator(logs, w, stderr_progress());
 
   io::write_fit_actuator(o.out, fit, log_paths(o.logs), o.report, report_options());
@@ -266,8 +252,7 @@ struct ActuatorCheckOptions {
   std::string actuator;
   LogOptions logs;
   bool strict = false;
-  long evaluations = 600;
-  int threads = 0;
+  workflows::ActuatorCheckOptions check;  ///< --evaluations, --threads
 };
 
 void run_actuator_list() {
@@ -319,10 +304,7 @@ void print_check(const workflows::ActuatorCheckOutcome& out) {
 void run_actuator_check(const ActuatorCheckOptions& o) {
   const auto actuator = io::resolve_actuator(o.actuator, "", "actuator check");
   const auto logs = load_logs(o.logs);
-  workflows::ActuatorCheckOptions wo;
-  wo.evaluations = o.evaluations;
-  wo.threads = o.threads;
-  const auto out = workflows::check_actuator(actuator, logs, wo, stderr_progress());
+  const auto out = workflows::check_actuator(actuator, logs, o.check, stderr_progress());
   if (!quiet()) print_check(out);
   if (o.strict && out.warnings > 0)
     throw std::runtime_error("actuator check: " + std::to_string(out.warnings) +
@@ -348,32 +330,32 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   fit->add_option("--validate", fo->validate,
                   "kp=VALUE (hold out the logs of one kp), leave-kp-out, kfold=K (by file) or none")
       ->capture_default_str();
-  fit->add_option("--trials", fo->trials, "Objective evaluations per fit (CMA-ES budget)")
+  fit->add_option("--trials", fo->w.trials, "Objective evaluations per fit (CMA-ES budget)")
       ->check(workflow_rule("trials"))
       ->capture_default_str();
-  fit->add_option("--time-budget", fo->time_budget, "Wall-time budget per fit [s] (0: none)")
+  fit->add_option("--time-budget", fo->w.time_budget, "Wall-time budget per fit [s] (0: none)")
       ->check(workflow_rule("time_budget"));
-  fit->add_option("--seed", fo->seed, "Random seed (results are deterministic for a seed)")
+  fit->add_option("--seed", fo->w.seed, "Random seed (results are deterministic for a seed)")
       ->check(unsigned_64())
       ->capture_default_str();
-  fit->add_option("--threads", fo->threads, "Evaluation threads (default: all cores)")
+  fit->add_option("--threads", fo->w.threads, "Evaluation threads (default: all cores)")
       ->check(workflow_rule("threads"));
-  fit->add_option("--restarts", fo->restarts, "IPOP restarts per fit")
+  fit->add_option("--restarts", fo->w.restarts, "IPOP restarts per fit")
       ->check(workflow_rule("restarts"))
       ->capture_default_str();
-  fit->add_option("--sigma0", fo->sigma0, "Initial CMA-ES step in the normalised box")
+  fit->add_option("--sigma0", fo->w.sigma0, "Initial CMA-ES step in the normalised box")
       ->check(workflow_rule("sigma0"))
       ->capture_default_str();
-  fit->add_option("--velocity-weight", fo->velocity_weight,
+  fit->add_option("--velocity-weight", fo->w.velocity_weight,
                   "Add this weight [s] times the mean absolute velocity error to the loss")
       ->check(workflow_rule("velocity_weight"));
-  fit->add_option("--current-weight", fo->current_weight,
+  fit->add_option("--current-weight", fo->w.current_weight,
                   "Weight [rad/A] of the mean absolute motor-current error in the loss, for logs "
                   "with a current of known unit (default: automatic, the spread of the positions "
                   "over that of the currents; 0: position only)")
       ->check(number_in(Number::real, -HUGE_VAL));
   fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
-  fit->add_option("--tolerance", fo->tolerance,
+  fit->add_option("--tolerance", fo->w.tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")
       ->check(workflow_rule("tolerance"))
       ->capture_default_str();
@@ -385,10 +367,13 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
       ->capture_default_str();
   fit->add_option("--drive", fo->drive, "generic actuator: voltage or current")
       ->check(CLI::IsMember({"voltage", "current"}));
-  fit->add_option("--error-gain", fo->error_gain, "generic actuator: duty (or A) per kp*rad");
-  fit->add_option("--max-pwm", fo->max_pwm, "generic actuator: duty limit");
-  fit->add_option("--max-current", fo->max_current, "generic actuator: current-limit window [A]");
-  fit->add_option("--vin", fo->vin, "generic actuator: supply voltage for logs without 'vin'");
+  fit->add_option("--error-gain", fo->generic.error_gain,
+                  "generic actuator: duty (or A) per kp*rad");
+  fit->add_option("--max-pwm", fo->generic.max_pwm, "generic actuator: duty limit");
+  fit->add_option("--max-current", fo->generic.max_current,
+                  "generic actuator: current-limit window [A]");
+  fit->add_option("--vin", fo->generic.vin,
+                  "generic actuator: supply voltage for logs without 'vin'");
   registry.push_back({fit, [fo] { run_fit_actuator(*fo); }});
 
   auto eo = std::make_shared<EvalActuatorOptions>();
@@ -432,10 +417,10 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
       ->required();
   add_log_options(check, co->logs, true);
   check->add_flag("--strict", co->strict, "Exit with an error when a warning is found");
-  check->add_option("--evaluations", co->evaluations, "CMA-ES budget of each quick fit")
+  check->add_option("--evaluations", co->check.evaluations, "CMA-ES budget of each quick fit")
       ->check(workflow_rule("evaluations"))
       ->capture_default_str();
-  check->add_option("--threads", co->threads, "Evaluation threads (default: all cores)")
+  check->add_option("--threads", co->check.threads, "Evaluation threads (default: all cores)")
       ->check(workflow_rule("threads"));
   registry.push_back({check, [co] { run_actuator_check(*co); }});
 }

@@ -26,51 +26,31 @@
 namespace frictionlab::cli {
 namespace {
 
-const identify::JointPrepOptions kPrep{};
-const identify::JointSr3Options kSr3{};
-const identify::JointOeOptions kOe{};
-const identify::JointEvalOptions kEval{};
-
-/// The command line's values; defaults are the library's (identify::JointPrepOptions,
-/// JointSr3Options, JointOeOptions, JointEvalOptions).
+/// The command line's values: files, channels and the values the CLI parses or derives (the
+/// method, --init, --diff, --lowpass, --no-gravity, ...); the options that are the library's
+/// one to one are bound straight onto the workflow's struct `w` (its defaults are the
+/// command line's): w.prep (gain, resampling, differentiation, trim, ...), w.sr3, w.idim,
+/// w.oe (segment, iterations, closed loop) and w.eval (horizon, max step).
 struct FitJointOptions {
   std::string input, out = "frictionlab-joint";
   std::vector<std::string> validate;
   std::string method = "idim", init;
   // channels
   std::string time = "t", position, velocity, torque, command;
-  double gain = kPrep.gain;
   // structure
   bool no_gravity = false, no_offset = false;
   // preprocessing
   std::optional<double> lowpass;  ///< not given: chosen from the record (--lowpass 0: none)
-  double resample = 0, max_gap = 0, trim = kPrep.preprocess.trim_s,
-         diff_window = kPrep.preprocess.diff_window_s;
-  int decimate = kPrep.preprocess.decimate;
   std::string diff = "savgol";
-  double tv_alpha = 0, tv_alpha2 = 0, tv_torque = 0;
-  int tv_order = kPrep.preprocess.diff.tv.order;
-  bool reintegrate = false;
   bool use_velocity = false;
-  // sr3
-  double K = kSr3.K;
-  int viscous_powers = kSr3.n_viscous, aic_observations = kSr3.aic_observations;
-  std::vector<double> delta = kSr3.delta, sigma0_init = kSr3.sigma0_init;
-  // idim
-  bool asymmetric = false;
-  double v_deadband = 0;
   // oe
   std::string desired, desired_position = "position", desired_velocity = "velocity",
                        desired_torque = "torque", controller = "fit";
-  bool closed_loop = false;
   std::string oe_output = "both";
   std::string oe_jacobian = "sensitivities";
-  double segment = kOe.segment_s;
-  int iterations = kOe.max_iterations;
-  // validation
-  double horizon = kEval.horizon_s, max_step = kEval.max_step;
   bool no_plots = false;
   std::string report;  ///< --report FILE.html (fit-joint, eval-joint)
+  workflows::FitJointOptions w;
 };
 
 /// A record with the command line's channels (io/record_io.hpp).
@@ -85,47 +65,30 @@ data::Record read(const FitJointOptions& o, const std::string& path) {
 }
 
 /// The preprocessing the command line describes (identify/joint_data.hpp,
-/// data/preprocess.hpp).
+/// data/preprocess.hpp): the bound options with what the CLI derives (the torque's source, the
+/// low-pass choice, the differentiator, the derivatives' source).
 identify::JointPrepOptions prep_options(const FitJointOptions& o) {
-  if (o.diff == "tvreg" && !(o.tv_alpha > 0))
+  identify::JointPrepOptions p = o.w.prep;
+  data::PreprocessOptions& pp = p.preprocess;
+  if (o.diff == "tvreg" && !(pp.diff.tv.alpha > 0))
     throw std::invalid_argument(
         "the tvreg differentiator needs a weight tv_alpha > 0 "
         "(--tv-alpha), got " +
-        format_number(o.tv_alpha));
-  if (o.diff == "tvreg" && o.tv_order == 1 && !(o.tv_alpha2 > 0))
+        format_number(pp.diff.tv.alpha));
+  if (o.diff == "tvreg" && pp.diff.tv.order == 1 && !(pp.diff.tv_second_alpha > 0))
     throw std::invalid_argument(
         "tvreg of order 1 needs tv_second_alpha > 0 (--tv-alpha2: the "
         "weight of the second TVRegDiff, of qd, which gives qdd), got " +
-        format_number(o.tv_alpha2));
-  identify::JointPrepOptions p;
+        format_number(pp.diff.tv_second_alpha));
   p.torque_from_command = !o.command.empty();
-  p.gain = o.gain;
-  data::PreprocessOptions& pp = p.preprocess;
-  pp.resample_rate = o.resample;
-  pp.resample_max_gap = o.max_gap;
   pp.lowpass_cutoff = o.lowpass.value_or(0.0);
   p.choose_lowpass = !o.lowpass;
-  pp.decimate = o.decimate;
-  pp.trim_s = o.trim;
   pp.diff.method = o.diff == "central" ? signal::DiffMethod::central
                    : o.diff == "tvreg" ? signal::DiffMethod::tvreg
                                        : signal::DiffMethod::savgol;
-  pp.diff_window_s = o.diff_window;
-  pp.diff.tv.alpha = o.tv_alpha;
-  pp.diff.tv.order = o.tv_order;
-  pp.diff.tv_second_alpha = o.tv_alpha2;
-  pp.reintegrate = o.reintegrate;
-  pp.tv_force_alpha = o.tv_torque;
   pp.derivatives =
       o.use_velocity ? data::DerivativesFrom::velocity : data::DerivativesFrom::position;
   return p;
-}
-
-identify::JointEvalOptions eval_options(const FitJointOptions& o) {
-  identify::JointEvalOptions eo;
-  eo.max_step = o.max_step;
-  eo.horizon_s = o.horizon;
-  return eo;
 }
 
 void print_errors(const std::string& name, const identify::JointEvaluation& e) {
@@ -162,34 +125,23 @@ void run_fit_joint(const FitJointOptions& o) {
     throw std::invalid_argument(
         "fit-joint --method oe needs --init idim, --init sr3 or --init "
         "JOINT.json (a joint file or a fit-joint result)");
-  if (o.closed_loop && o.desired.empty())
+  if (o.w.oe.closed_loop && o.desired.empty())
     throw std::invalid_argument(
         "--closed-loop needs --desired RECORD (the controller's desired "
         "trajectory and feedforward torque)");
   const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
   check_outputs(o.out, io::kJointFitFile, o.report, inputs);
-  workflows::FitJointOptions w;
+  workflows::FitJointOptions w = o.w;
   w.method = workflows::parse_joint_method(o.method);
   w.prep = prep_options(o);
   w.structure = identify::JointStructure{!o.no_gravity, !o.no_offset};
-  w.idim.asymmetric = o.asymmetric;
-  w.idim.v_deadband = o.v_deadband;
-  w.sr3.K = o.K;
-  w.sr3.n_viscous = o.viscous_powers;
-  w.sr3.delta = o.delta;
-  w.sr3.sigma0_init = o.sigma0_init;
-  w.sr3.aic_observations = o.aic_observations;
   w.oe.output = o.oe_output == "position"   ? identify::JointOeOptions::Output::position
                 : o.oe_output == "velocity" ? identify::JointOeOptions::Output::velocity
                                             : identify::JointOeOptions::Output::both;
   w.oe.jacobian = o.oe_jacobian == "central_differences"
                       ? identify::JointOeOptions::Jacobian::central_differences
                       : identify::JointOeOptions::Jacobian::sensitivities;
-  w.oe.segment_s = o.segment;
-  w.oe.max_step = o.max_step;
-  w.oe.max_iterations = o.iterations;
-  w.oe.closed_loop = o.closed_loop;
-  w.eval = eval_options(o);
+  w.oe.max_step = w.eval.max_step;  // --max-step: the validation's and oe's simulation
 
   const data::Record train = read(o, o.input);
   std::optional<data::Record> desired;
@@ -214,7 +166,7 @@ void run_fit_joint(const FitJointOptions& o) {
       w.init_label = o.init;
     }
   }
-  if (o.closed_loop && o.controller != "fit") {
+  if (w.oe.closed_loop && o.controller != "fit") {
     w.fit_controller = false;
     w.oe.controller = io::read_controller_file(o.controller);
   }
@@ -285,7 +237,7 @@ void run_eval_joint(const EvalJointOptions& o) {
   for (const auto& path : o.inputs) records.push_back(read(o.rec, path));
   workflows::EvalJointOptions w;
   w.prep = prep_options(o.rec);
-  w.eval = eval_options(o.rec);
+  w.eval = o.rec.w.eval;
   w.input_warnings = jf.warnings;  // printed with the outcome's, and in joint_eval.json
   const workflows::EvalJointOutcome r =
       workflows::eval_joint(jf.model, records, w, stderr_progress());
@@ -327,11 +279,11 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
           "velocity, qdd its derivative); without it qd and qdd come from --position: add "
           "--use-velocity, or drop --velocity");
   });
-  cmd->add_option("--gain", o->gain, "Gain of --command [N m per unit]")->needs(cm);
-  auto* resample =
-      cmd->add_option("--resample", o->resample, "Resample to this uniform rate [Hz] first")
-          ->check(workflow_rule("resample_rate"));
-  cmd->add_option("--max-gap", o->max_gap,
+  cmd->add_option("--gain", o->w.prep.gain, "Gain of --command [N m per unit]")->needs(cm);
+  auto* resample = cmd->add_option("--resample", o->w.prep.preprocess.resample_rate,
+                                   "Resample to this uniform rate [Hz] first")
+                       ->check(workflow_rule("resample_rate"));
+  cmd->add_option("--max-gap", o->w.prep.preprocess.resample_max_gap,
                   "--resample: the longest step between samples to interpolate across [s] "
                   "(default: 10 median steps; a longer gap is an error)")
       ->type_name("SECONDS")
@@ -344,36 +296,38 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   cmd->add_option("--diff", o->diff, "Differentiator for qd, qdd: savgol, central or tvreg")
       ->check(CLI::IsMember({"savgol", "central", "tvreg"}))
       ->capture_default_str();
-  cmd->add_option("--tv-alpha", o->tv_alpha,
+  cmd->add_option("--tv-alpha", o->w.prep.preprocess.diff.tv.alpha,
                   "tvreg: regularisation weight, sample-rate independent [rad s^(order+1)]")
       ->check(positive());
-  cmd->add_option("--tv-order", o->tv_order,
+  cmd->add_option("--tv-order", o->w.prep.preprocess.diff.tv.order,
                   "tvreg: 2 (TV of qdd's derivative, default) or 1 (TVRegDiff twice)")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
-  cmd->add_option("--tv-alpha2", o->tv_alpha2,
+  cmd->add_option("--tv-alpha2", o->w.prep.preprocess.diff.tv_second_alpha,
                   "tvreg order 1: weight of the second TVRegDiff (of qd) [rad s]")
       ->check(positive());
-  cmd->add_flag("--reintegrate", o->reintegrate,
+  cmd->add_flag("--reintegrate", o->w.prep.preprocess.reintegrate,
                 "q, qd from the double integral of the de-noised qdd (reference 004 sec. 5.1)");
-  cmd->add_option("--tv-torque", o->tv_torque,
+  cmd->add_option("--tv-torque", o->w.prep.preprocess.tv_force_alpha,
                   "De-noise the torque by TV regularisation with this weight [N m s^2]")
       ->check(workflow_rule("tv_force_alpha"));
-  cmd->add_option("--diff-window", o->diff_window, "savgol window [s]")
+  cmd->add_option("--diff-window", o->w.prep.preprocess.diff_window_s, "savgol window [s]")
       ->check(workflow_rule("diff_window_s"))
       ->capture_default_str();
   cmd->add_flag("--use-velocity", o->use_velocity,
                 "qd = the measured --velocity channel, qdd its derivative");
-  cmd->add_option("--decimate", o->decimate, "Keep every N-th sample after filtering")
+  cmd->add_option("--decimate", o->w.prep.preprocess.decimate,
+                  "Keep every N-th sample after filtering")
       ->check(workflow_rule("decimate"));
-  cmd->add_option("--trim", o->trim, "Seconds dropped at both ends after filtering")
+  cmd->add_option("--trim", o->w.prep.preprocess.trim_s,
+                  "Seconds dropped at both ends after filtering")
       ->check(workflow_rule("trim_s"));
-  cmd->add_option("--horizon", o->horizon,
+  cmd->add_option("--horizon", o->w.eval.horizon_s,
                   "Validation: restart the simulation from the measured state every this many "
                   "seconds (0: one open-loop simulation of the whole record)")
       ->check(workflow_rule("horizon_s"))
       ->capture_default_str();
-  cmd->add_option("--max-step", o->max_step, "Largest simulation step [s]")
+  cmd->add_option("--max-step", o->w.eval.max_step, "Largest simulation step [s]")
       ->check(workflow_rule("max_step"))
       ->capture_default_str();
 }
@@ -410,26 +364,26 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                   "oe (required there): start from an idim or sr3 fit of the same record, or "
                   "from a JOINT.json / joint_fit.json file")
       ->type_name("sr3|idim|FILE");
-  cmd->add_option("--K", o->K,
+  cmd->add_option("--K", o->w.sr3.K,
                   "sr3: tanh(K qd) in place of sgn(qd) in the library and the LuGre model [s/rad] "
                   "(0: sgn, the paper's model A)")
       ->check(workflow_rule("K"))
       ->capture_default_str();
-  cmd->add_option("--viscous-powers", o->viscous_powers,
+  cmd->add_option("--viscous-powers", o->w.sr3.n_viscous,
                   "sr3: the viscous columns of the library: qd, qd^2, .., qd^N")
       ->check(workflow_rule("n_viscous"))
       ->capture_default_str();
   cmd->add_option(
-         "--delta", o->delta,
+         "--delta", o->w.sr3.delta,
          "sr3: the Stribeck exponents of the library's columns sg*exp(-|qd/Omega_s|^delta)")
       ->check(positive())
       ->capture_default_str();
-  cmd->add_option("--sigma0-init", o->sigma0_init,
+  cmd->add_option("--sigma0-init", o->w.sr3.sigma0_init,
                   "sr3: the bristle stiffnesses sigma0 the iterative LuGre step starts from (one "
                   "run each, the best kept) [N m/rad]")
       ->check(positive())
       ->capture_default_str();
-  cmd->add_option("--aic-observations", o->aic_observations,
+  cmd->add_option("--aic-observations", o->w.sr3.aic_observations,
                   "sr3: number m of held-out observations the AIC model selection scores "
                   "(0: max(40, columns + 10))")
       ->check(workflow_rule("aic_observations"))
@@ -437,9 +391,9 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   add_record_options(cmd, *o);
   cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms mgCx, mgCy (horizontal axis)");
   cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");
-  cmd->add_flag("--asymmetric", o->asymmetric,
+  cmd->add_flag("--asymmetric", o->w.idim.asymmetric,
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
-  cmd->add_option("--v-deadband", o->v_deadband,
+  cmd->add_option("--v-deadband", o->w.idim.v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
       ->check(workflow_rule("v_deadband"));
   cmd->add_option("--oe-output", o->oe_output,
@@ -467,13 +421,14 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                   "record) or a CONTROLLER.json")
       ->type_name("fit|FILE")
       ->capture_default_str();
-  cmd->add_flag("--closed-loop", o->closed_loop,
+  cmd->add_flag("--closed-loop", o->w.oe.closed_loop,
                 "oe: simulate the joint under its controller (--desired) and fit the torque "
                 "too (closed-loop output error)");
-  cmd->add_option("--segment", o->segment, "oe: multiple-shooting segment length [s] (0: whole)")
+  cmd->add_option("--segment", o->w.oe.segment_s,
+                  "oe: multiple-shooting segment length [s] (0: whole)")
       ->check(workflow_rule("segment_s"))
       ->capture_default_str();
-  cmd->add_option("--iterations", o->iterations, "oe: largest number of solver iterations")
+  cmd->add_option("--iterations", o->w.oe.max_iterations, "oe: largest number of solver iterations")
       ->check(workflow_rule("max_iterations"))
       ->capture_default_str();
   cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");

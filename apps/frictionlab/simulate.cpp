@@ -29,8 +29,9 @@ struct SimulateOptions {
   bool hold_given = false;
   // --system mode (coupled mechanical system)
   std::string system, params;
-  double output_dt = 0.0;
-  double rtol = 0.0;  // 0 = library default
+  sim::SimOptions system_options;  ///< --output-dt bound onto it; --dt, --rtol, --integrator
+                                   ///< set by run_system (they depend on each other)
+  double rtol = 0.0;               // 0 = library default
   // both
   std::string output, plot, integrator;
   double dt = 0.0;  // 0 = not given
@@ -139,7 +140,7 @@ void simulate_system(const SimulateOptions& o) {
                              "', but --system " + o.system + " was given");
   print_warnings(sf.warnings);
 
-  sim::SimOptions opt;
+  sim::SimOptions opt = o.system_options;
   const std::string integrator = o.integrator.empty() ? "trbdf2" : o.integrator;
   const auto parsed = sim::parse_integrator(integrator);
   if (!parsed)
@@ -148,7 +149,6 @@ void simulate_system(const SimulateOptions& o) {
         " applies to --model; with --system use trbdf2, rosenbrock or cvode");
   opt.integrator = *parsed;
   if (o.dt > 0) opt.h = o.dt;
-  opt.output_dt = o.output_dt;
   if (o.rtol > 0) {
     if (opt.integrator != sim::SystemIntegrator::cvode)
       throw std::invalid_argument("--rtol applies to --integrator cvode only");
@@ -231,7 +231,7 @@ void register_simulate(CLI::App& app, Registry& registry) {
          "largest step")
       ->type_name("H")
       ->check(positive());
-  CLI::Option* o_output_dt = sim->add_option("--output-dt", o->output_dt,
+  CLI::Option* o_output_dt = sim->add_option("--output-dt", o->system_options.output_dt,
                                              "--system: output sampling [s] (default: every step)")
                                  ->type_name("T")
                                  ->check(non_negative());

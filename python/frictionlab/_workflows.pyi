@@ -260,3 +260,67 @@ def _fit_robot(robot: PathLike, record: ArmRecordLike, validate: Sequence[ArmRec
                armature: bool = ..., viscous: bool = ..., coulomb: bool = ..., offset: bool = ...,
                weighted: bool = ..., friction: str = ..., loaded: Optional[ArmRecordLike] = ...,
                payload_mass: float = ..., consistent: bool = ...) -> dict[str, Any]: ...
+
+# ---- plots and page pieces (bind_plots.cpp; io/plot_svg.hpp, io/report_html.hpp) ----
+
+class PlotSeries:
+    name: str
+    y: list[float]
+    x: list[float]  # its own abscissa; empty: the plot's
+    lo: list[float]  # interval bars (both empty: none)
+    hi: list[float]
+    color: str  # "#rrggbb"; empty: the palette's next
+    points: bool
+    markers: bool
+    dashed: bool
+    bold: bool
+    continues: bool
+    note: str
+    tooltip: str
+    attributes: dict[str, str]
+    def __init__(self, name: str = ..., y: Sequence[float] = ..., *, x: Sequence[float] = ...,
+                 lo: Sequence[float] = ..., hi: Sequence[float] = ..., color: str = ...,
+                 points: bool = ..., markers: bool = ..., dashed: bool = ..., bold: bool = ...,
+                 continues: bool = ..., note: str = ..., tooltip: str = ...,
+                 attributes: dict[str, str] = ...) -> None: ...
+
+class PlotPanel:
+    ylabel: str
+    series: list[PlotSeries]
+    counts: bool
+    def __init__(self, ylabel: str = ..., series: Sequence[PlotSeries] = ..., *,
+                 counts: bool = ...) -> None: ...
+
+class PlotMargins:
+    left: float
+    right: float
+    top: float
+    gap: float
+    bottom: float
+    def __init__(self, *, left: float = 90.0, right: float = 20.0, top: float = 40.0,
+                 gap: float = 30.0, bottom: float = 50.0) -> None: ...
+
+class Plot:
+    panels: list[PlotPanel]
+    x: list[float]
+    title: str
+    xlabel: str
+    width: int  # [px]
+    panel_height: int  # [px]
+    xticks: list[float]
+    xtick_labels: list[str]
+    margins: PlotMargins
+    font_size: int  # [px]
+    legend_width: int  # [px]; 0: legend rows above each panel
+    attributes: dict[str, str]
+    id_prefix: str
+    def __init__(self, panels: Sequence[PlotPanel] = ..., x: Sequence[float] = ..., *,
+                 title: str = ..., xlabel: str = ..., width: int = 900, panel_height: int = 200,
+                 xticks: Sequence[float] = ..., xtick_labels: Sequence[str] = ...,
+                 margins: PlotMargins = ..., font_size: int = 12, legend_width: int = 0,
+                 attributes: dict[str, str] = ..., id_prefix: str = ...) -> None: ...
+
+def render_svg(plot: Plot) -> str: ...
+def nice_ticks(lo: float, hi: float, target: int = 6, extend: bool = True) -> list[float]: ...
+def escape_markup(text: str) -> str: ...
+def report_css() -> str: ...

@@ -26,6 +26,9 @@ void bind_models(py::module_& m);
 void bind_records(py::module_& m);
 /// fit, compare, fit_joint, eval_joint, fit_actuator, eval_actuator, the estimator, export_*.
 void bind_workflows(py::module_& m);
+/// The library's SVG plots and page pieces: Plot, PlotPanel, PlotSeries, PlotMargins,
+/// render_svg, nice_ticks, escape_markup, report_css.
+void bind_plots(py::module_& m);
 /// Pickling of Record and of every workflow result (after bind_records, bind_workflows).
 void bind_pickling(py::module_& m);
 

@@ -9,5 +9,6 @@ PYBIND11_MODULE(_frictionlab, m) {
   frictionlab::python::bind_models(m);
   frictionlab::python::bind_records(m);
   frictionlab::python::bind_workflows(m);
+  frictionlab::python::bind_plots(m);
   frictionlab::python::bind_pickling(m);
 }

@@ -298,6 +298,8 @@ ReportSource read_report_source(const std::string& path) {
   return {path, oj::parse(text)};
 }
 
+std::string report_css() { return kStyle; }
+
 std::string report_html(const std::vector<ReportSource>& sources, const ReportOptions& options) {
   if (sources.empty()) throw std::invalid_argument("report_html: no result to report");
   std::string body, nav;

@@ -11,32 +11,7 @@
 
 namespace frictionlab::io::report {
 
-std::string esc(const std::string& s) {
-  std::string o;
-  o.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      case '\'':
-        o += "&#39;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
-}
+std::string esc(const std::string& s) { return escape_markup(s); }
 
 bool is_num(const oj& j) { return j.is_number(); }
 double num(const oj& j) { return j.is_number() ? j.get<double>() : std::nan(""); }
@@ -98,14 +73,12 @@ std::string warnings_list(const oj& result) {
 /// ids (the clip paths) are prefixed with `uid`: ids are global to the HTML document, and a
 /// clip-path url would otherwise resolve to another plot's clip rectangle.
 std::string inline_svg(const Plot& p, const std::string& kind, const std::string& uid) {
-  std::string s = render_svg(p);
-  replace_all(s, "id=\"", "id=\"" + uid + "-");
-  replace_all(s, "url(#", "url(#" + uid + "-");
-  const auto at = s.find("<svg ");
-  if (at != std::string::npos)
-    s.insert(at + 5, "class=\"plot\" data-plot=\"" + kind + "\" role=\"img\" aria-label=\"" +
-                         esc(p.title) + "\" ");
-  return s;
+  Plot tagged = p;
+  tagged.attributes.insert(
+      tagged.attributes.begin(),
+      {{"class", "plot"}, {"data-plot", kind}, {"role", "img"}, {"aria-label", p.title}});
+  tagged.id_prefix = uid + "-" + p.id_prefix;
+  return render_svg(tagged);
 }
 
 /// A zoomable time plot: its data {"t", "xlabel", "panels": [{"label", "series": [{"name",

@@ -20,7 +20,7 @@ using oj = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------- text and numbers
 
-/// `s` with the HTML special characters escaped (text and attribute values).
+/// `s` with the HTML special characters escaped (text and attribute values): io::escape_markup.
 std::string esc(const std::string& s);
 bool is_num(const oj& j);
 /// The number `j`, NaN when it is not one (null).

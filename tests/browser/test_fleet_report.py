@@ -179,7 +179,7 @@ def test_history_legend_names_every_robot_joint(fleet_page):
     plots = page.evaluate("""Array.from(document.querySelectorAll('svg[data-plot=history]')).map(s => ({
         jt: s.dataset.jointType, p: s.dataset.parameter,
         series: Array.from(s.querySelectorAll('g.panel > [data-series]')).map(g =>
-            [g.dataset.series, g.querySelector('polyline').getAttribute('stroke')]),
+            [g.dataset.series, g.querySelector('path').getAttribute('stroke')]),
         legend: Array.from(s.querySelectorAll('g.legend [data-legend]')).map(g =>
             [g.dataset.legend, (g.querySelector('line') || g.querySelector('circle')).getAttribute(
              g.querySelector('line') ? 'stroke' : 'fill')])}))""")
@@ -207,7 +207,7 @@ def test_colours_by_severity(crowded_page):
         const s = document.querySelector('svg[data-plot=history][data-joint-type=shoulder][data-parameter=Fc]');
         return {
           joints: Array.from(s.querySelectorAll('g.panel g[data-robot]')).map(g =>
-            [g.dataset.robot + '/' + g.dataset.joint, g.querySelector('polyline').getAttribute('stroke')]),
+            [g.dataset.robot + '/' + g.dataset.joint, g.querySelector('path').getAttribute('stroke')]),
           legend: Array.from(s.querySelectorAll('g.legend [data-legend]')).map(g =>
             [g.dataset.legend, Array.from(g.querySelectorAll('text')).map(t => t.textContent)]),
           rows: Array.from(document.querySelectorAll('#flagged tr.flagged[data-parameter=Fc][data-joint=shoulder]')).map(r =>

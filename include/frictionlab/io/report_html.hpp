@@ -43,6 +43,10 @@ struct ReportOptions {
 std::string report_html(const std::vector<ReportSource>& sources,
                         const ReportOptions& options = {});
 
+/// The page's stylesheet (CSS text): its typography, tables, verdicts, figures and print rules,
+/// shared by every HTML page of the project (the Python fleet page adds its own rules after it).
+std::string report_css();
+
 /// A short HTML fragment of one fit (no script, no plots): the verdict, the parameter table and
 /// the identifiability flags, with the page's CSS scoped to it (the Python package's
 /// FitOutcome._repr_html_, what a notebook shows). Same errors as report_html.

@@ -19,27 +19,27 @@ script, font, stylesheet or image loaded from anywhere), in this order:
 5. every table with its CSV and JSON download, its rows folded.
 
 Every column header has its meaning (``_COLUMNS``) as tooltip, and a glossary follows each
-table. Every plot follows the layout contract of tests/browser/layout.py (``g.panel`` with its
-ranges, ``data-series`` per series, ``g.legend`` with ``data-legend`` entries); the legend is a
-column right of the panel, where it covers no data.
-
-The identification report's page pieces (io::report_html's CSS, io::render_svg's plots) are C++
-and not bound to Python (python/src binds only whole fit pages: write_python_report), so the page
-and its SVG are written here, in the same spirit (inline, static, printable).
+table. The plots are the library's (frictionlab.render_svg of a frictionlab.Plot: C++
+io::render_svg, its nice-number ticks, its tick labels thinned so that none overlap), so they
+follow the layout contract of tests/browser/layout.py (``g.panel`` with its ranges,
+``data-series`` per series, ``g.legend`` with ``data-legend`` entries); the legend is a column
+right of the panel, where it covers no data. The page's stylesheet is the identification
+report's (frictionlab.report_css) with the fleet's rules after it, its escaping the library's
+(frictionlab.escape_markup); what stays here is the fleet's: which robot joint gets which colour
+and legend entry, and the tables.
 
 DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged.strong|.borderline
 [data-robot][data-joint][data-parameter]; section#flagged section#undetermined
 table[data-table=drift-undetermined] tr.undetermined[data-robot][data-joint][data-parameter];
 header span#drift-summary; section#outliers; section#failures tr[data-key]; section#history
-svg.plot[data-plot=history][data-joint-type][data-parameter] with a g[data-robot][data-joint]
-per robot joint (.flagged when highlighted; itself the g[data-series], or inside a grouped one); section#spread svg.plot[data-plot=spread] with
-g.outlier[data-robot][data-joint]; section#tables table[data-table] with a.download[data-format].
+svg.plot[data-plot=history][data-joint-type][data-parameter] with a g[data-series][data-robot]
+[data-joint] per robot joint (.flagged when highlighted; robot joints grouped in the legend share
+the series name); section#spread svg.plot[data-plot=spread] with g.outlier[data-robot][data-joint]; section#tables table[data-table] with a.download[data-format].
 """
 from __future__ import annotations
 
 import base64
 import datetime as _dt
-import html
 import json
 import math
 import os
@@ -59,12 +59,12 @@ __all__ = ["write_report", "report_html", "to_csv", "to_json", "table_csv", "tab
 # drift amber, a fleet outlier purple; the other robot joints take the palette (no red, amber or
 # purple in it) or, beyond _LEGEND_MAX of them, grey.
 _STRONG, _BORDERLINE, _OUTLIER, _GREY = "#c62828", "#e08a00", "#7b1fa2", "#9e9e9e"
+_SPREAD, _MEDIAN, _LIMITS = "#1f77b4", "#37474f", "#90a4ae"   # spread plots: dots, median, limits
 _PALETTE = ["#1f77b4", "#2ca02c", "#8c564b", "#17becf", "#546e7a", "#bcbd22", "#393b79", "#637939",
             "#00897b", "#5d4037"]
 _HIGHLIGHT = {"strong": (_STRONG, "strong drift"), "borderline": (_BORDERLINE, "borderline drift"),
               "outlier": (_OUTLIER, "fleet outlier")}
 _LEGEND_ROWS = 15        # 13 px legend rows a 230 px plot holds; a highlighted entry takes 2
-_CHAR_PX = 6.2           # width of one character of the plots' 10 px text, generous (layout only)
 
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:1100px;
@@ -79,7 +79,7 @@ th{background:#eceff1}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.flagged td{background:#ffebee}tr.borderline td{background:#fff3e0}tr.outlier td{background:#f3e5f5}
 tr.undetermined td{background:#fff8e1}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
 .plots{display:flex;flex-wrap:wrap;gap:.8em}figure{margin:0;max-width:522px}figcaption{font-size:.8em;color:#546e7a}
-svg.plot{background:#fff;border:1px solid #eceff1}svg.plot text{font-size:10px;fill:#37474f}
+svg.plot{background:#fff;border:1px solid #eceff1;box-sizing:content-box}svg.plot text{fill:#37474f}
 a.download{margin-right:.8em;font-size:.85em}
 .glossary{font-size:.78em;color:#546e7a;margin:-.6em 0 1em}.key{font-size:.85em}
 .swatch{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em;vertical-align:-.05em}
@@ -141,7 +141,8 @@ def to_json(df: pd.DataFrame, path) -> str:
 
 
 def _e(x) -> str:
-    return html.escape(str(x), quote=True)
+    """``x`` as text for HTML text and attribute values (the library's escaping)."""
+    return frictionlab.escape_markup(str(x))
 
 
 # Every column the page shows, in plain words (each header's tooltip, and the glossary under
@@ -301,113 +302,40 @@ def _downloads(df: pd.DataFrame, name: str) -> str:
             f'href="data:application/json;base64,{js64}">{_e(name)}.json</a></p>')
 
 
-# ---- plots (inline SVG) ----
+# ---- plots (inline SVG, drawn by the library: frictionlab.render_svg) ----
 
-def _nice_ticks(lo: float, hi: float, target: int = 5) -> list[float]:
-    """Ticks at 1, 2, 5 x 10^k inside [lo, hi] (about ``target`` of them)."""
-    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        return [lo]
-    raw = (hi - lo) / max(target, 1)
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
-    first = math.ceil(lo / step - 1e-9) * step
-    ticks, k = [], 0
-    while first + k * step <= hi + 1e-9 * step:
-        ticks.append(first + k * step)
-        k += 1
-    return ticks
+# Every fleet plot: 520 x 230 px, the legend a column right of the panel (where it covers no
+# data), 10 px text; margins for the tick labels (left), the title (top) and the x ticks and x
+# label (bottom).
+_PLOT_W, _PLOT_H, _PLOT_LEGEND, _PLOT_FONT = 520, 230, 124, 10
+_PLOT_MARGINS = dict(left=56.0, right=8.0, top=30.0, gap=30.0, bottom=42.0)
 
 
-def _range(vals: Iterable[float]) -> tuple[float, float]:
+def _plot(panel: "frictionlab.PlotPanel", x_range: tuple, title: str, xlabel: str, xticks: list,
+          xtick_labels: list, attributes: dict, uid: str) -> str:
+    """One fleet plot as inline SVG: ``panel`` over ``x_range``, its title (the parameter and
+    its unit: the y axis's name), the x ticks with their labels (the library leaves out those
+    that would overlap), the page's attributes of the svg element, ``uid`` unique in the page."""
+    m = _PLOT_MARGINS
+    plot = frictionlab.Plot(
+        [panel], list(x_range), title=title, xlabel=xlabel, width=_PLOT_W,
+        panel_height=int(_PLOT_H - m["top"] - m["bottom"]), xticks=[float(t) for t in xticks],
+        xtick_labels=[str(t) for t in xtick_labels], margins=frictionlab.PlotMargins(**m),
+        font_size=_PLOT_FONT, legend_width=_PLOT_LEGEND,
+        attributes={"class": "plot", **attributes, "role": "img", "aria-label": title},
+        id_prefix=uid + "-")
+    return frictionlab.render_svg(plot)
+
+
+def _padded(vals: Iterable[float], pad: float = 0.06) -> tuple[float, float]:
+    """The finite range of ``vals`` widened by ``pad`` of its span on each side (1 when it is a
+    single value), so that dots at its ends stay clear of the frame."""
     v = [x for x in vals if math.isfinite(x)]
     if not v:
         return 0.0, 1.0
     lo, hi = min(v), max(v)
-    if hi == lo:
-        pad = abs(lo) * 0.05 or 1.0
-    else:
-        pad = (hi - lo) * 0.06
-    return lo - pad, hi + pad
-
-
-def _text_px(text: str) -> float:
-    """Estimated width [px] of a 10 px label (generous, so labels thinned by it do not touch)."""
-    return _CHAR_PX * len(text)
-
-
-def _thin(ticks: list, labels: list, px, gap: float = 8.0) -> tuple[list, list]:
-    """The ticks whose labels do not collide: left to right, a tick is kept when its label starts
-    ``gap`` px after the previous kept label ends and says something else."""
-    kt, kl, end, last = [], [], -math.inf, None
-    for t, lab in zip(ticks, labels):
-        half = _text_px(lab) / 2
-        if px(t) - half >= end + gap and lab != last:
-            kt.append(t)
-            kl.append(lab)
-            end, last = px(t) + half, lab
-    return kt, kl
-
-
-class _Frame:
-    """One plot: a panel (the plotting area, ``g.panel`` of the layout contract in
-    tests/browser/layout.py) left, its legend in a column on the right, where it covers nothing.
-    Pixel sizes: the SVG W x H, the panel's margins L (tick labels), T (title), B (x ticks and
-    label) and the legend column's width LEG."""
-    W, H, L, T, B, LEG = 520, 230, 56, 22, 38, 124
-
-    def __init__(self, xr, yr):
-        self.x0, self.x1 = xr
-        self.y0, self.y1 = yr
-        self.right = self.W - self.LEG          # the panel's right edge
-
-    def px(self, x):
-        return self.L + (x - self.x0) / (self.x1 - self.x0) * (self.right - self.L)
-
-    def py(self, y):
-        return self.H - self.B - (y - self.y0) / (self.y1 - self.y0) * (self.H - self.T - self.B)
-
-    def axes(self, title, xticks, xlabels, xlabel):
-        """Title (the parameter and its unit: the y axis's name), frame, y grid and ticks, x ticks
-        (thinned so their labels do not collide) and the x axis's name."""
-        s = [f'<text x="{self.L}" y="14" font-weight="bold">{_e(title)}</text>',
-             f'<rect x="{self.L}" y="{self.T}" width="{self.right - self.L}" '
-             f'height="{self.H - self.T - self.B}" fill="none" stroke="#b0bec5"/>']
-        for t in _nice_ticks(self.y0, self.y1):
-            y = self.py(t)
-            s.append(f'<line x1="{self.L}" x2="{self.right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eceff1"/>')
-            s.append(f'<text x="{self.L - 4}" y="{y + 3:.1f}" text-anchor="end">{_e(f"{t:.4g}")}</text>')
-        for t, lab in zip(*_thin(xticks, xlabels, self.px)):
-            x = self.px(t)
-            s.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{self.H - self.B}" y2="{self.H - self.B + 4}" stroke="#78909c"/>')
-            s.append(f'<text x="{x:.1f}" y="{self.H - self.B + 15}" text-anchor="middle">{_e(lab)}</text>')
-        s.append(f'<text x="{(self.L + self.right) / 2:.1f}" y="{self.H - 4}" text-anchor="middle">{_e(xlabel)}</text>')
-        return "".join(s)
-
-    def panel_open(self, ydata: list) -> str:
-        """The panel's group with the contract's ranges: the axes drawn and the data's y range."""
-        v = [y for y in ydata if math.isfinite(y)]
-        yd = f' data-ydata="{min(v):.17g} {max(v):.17g}"' if v else ""
-        return (f'<g class="panel" data-xrange="{self.x0:.17g} {self.x1:.17g}" '
-                f'data-yrange="{self.y0:.17g} {self.y1:.17g}"{yd}>')
-
-    def legend(self, entries: list) -> str:
-        """The legend column: ``entries`` of (name, colour, mark: "line", "dot" or "dash", note),
-        one 13 px row each, a second row for a note (the highlight's meaning, in its colour); the
-        text too long for the column is shortened (the full name in the entry's title)."""
-        x0, room = self.right + 10, int((self.LEG - 24) / _CHAR_PX)
-        short = lambda t: t if len(t) <= room else t[: room - 1] + "\u2026"   # noqa: E731
-        out, y = ['<g class="legend">'], self.T + 8
-        for name, color, mark, note in entries:
-            sw = (f'<circle cx="{x0 + 8}" cy="{y}" r="3" fill="{color}"/>' if mark == "dot" else
-                  f'<line x1="{x0}" x2="{x0 + 16}" y1="{y}" y2="{y}" stroke="{color}" stroke-width="2"'
-                  + (' stroke-dasharray="4 3"' if mark == "dash" else "") + "/>")
-            sub = (f'<text x="{x0 + 22}" y="{y + 16.5}" style="fill:{color}" font-style="italic">'
-                   f'{_e(short(note))}</text>' if note else "")
-            out.append(f'<g data-legend="{_e(name)}"><title>{_e(name + (": " + note if note else ""))}</title>'
-                       f'{sw}<text x="{x0 + 22}" y="{y + 3.5}">{_e(short(name))}</text>{sub}</g>')
-            y += 26 if note else 13
-        out.append("</g>")
-        return "".join(out)
+    d = (hi - lo) * pad if hi > lo else 1.0
+    return lo - d, hi + d
 
 
 def _days(times: pd.Series) -> np.ndarray:
@@ -422,103 +350,79 @@ def _days(times: pd.Series) -> np.ndarray:
 def _date_ticks(x: np.ndarray, x0: float, x1: float) -> tuple[list, list]:
     """x ticks of a time axis [days]: the sessions themselves when there are few, else 1-2-5
     steps; labelled month-day, or month-day hour:minute when two ticks fall on one day."""
-    xt = sorted(set(x)) if len(set(x)) <= 6 else _nice_ticks(x0, x1, 5)
+    xt = sorted(set(x)) if len(set(x)) <= 6 else frictionlab.nice_ticks(x0, x1, 6, False)
     stamp = lambda t, fmt: pd.Timestamp(t * 86400, unit="s", tz="UTC").strftime(fmt)  # noqa: E731
     days = [stamp(t, "%m-%d") for t in xt]
     fmt = "%m-%d" if len(set(days)) == len(days) else "%m-%d %H:%M"
     return xt, [stamp(t, fmt) for t in xt]
 
 
-def _series_styles(keys: list, marks: dict, keys_all: list) -> tuple[dict, list]:
+def _series_styles(keys: list, marks: dict, keys_all: list) -> tuple[dict, dict]:
     """Colour and legend name of each series of a history plot. ``keys``: (robot, joint) in
     drawing order; ``marks``: (robot, joint) -> "strong", "borderline" or "outlier" for the
     highlighted; ``keys_all``: every robot joint of the joint type, sorted (a robot joint's
-    palette colour is its place there). Returns {key: (colour, series name)} and the legend's entries. When the legend
-    holds them all (_LEGEND_ROWS), each robot joint has its entry; else the highlighted keep
-    theirs (as many as fit) and the rest share one per colour ("+N strong", ..., "N others" in
-    grey)."""
+    palette colour is its place there). Returns {key: (colour, series name)} and {series name:
+    its legend note (what a highlight colour means)}. When the legend holds them all
+    (_LEGEND_ROWS), each robot joint has its entry; else the highlighted keep theirs (as many as
+    fit) and the rest share one per colour ("+N strong", ..., "N others" in grey)."""
     name = {k: f"{k[0]}/{k[1]}" for k in keys}
     hot = sorted((k for k in keys if k in marks), key=lambda k: list(_HIGHLIGHT).index(marks[k]))
     plain = [k for k in keys if k not in marks]
-    styles, entries = {}, []
+    styles, notes = {}, {}
     fit = len(plain) + 2 * len(hot) <= _LEGEND_ROWS and len(keys_all) <= len(_PALETTE)
     named = hot if fit else hot[: (_LEGEND_ROWS - 7) // 2]   # + 3 groups of 2 rows, "others"
     for k in named:
-        color, what = _HIGHLIGHT[marks[k]]
+        color, notes[name[k]] = _HIGHLIGHT[marks[k]]
         styles[k] = (color, name[k])
-        entries.append((name[k], color, "line", what))
     for mark, (color, what) in _HIGHLIGHT.items():
         rest = [k for k in hot[len(named):] if marks[k] == mark]
         for k in rest:
             styles[k] = (color, f"+{len(rest)} {mark}")
-        if rest:
-            entries.append((f"+{len(rest)} {mark}", color, "line", what))
+            notes[f"+{len(rest)} {mark}"] = what
     if fit:
         # a robot joint keeps its colour in every plot of its joint type: its place among them
         for k in plain:
             styles[k] = (_PALETTE[keys_all.index(k) % len(_PALETTE)], name[k])
-            entries.append((name[k], styles[k][0], "line", ""))
-    elif plain:
+    else:
         for k in plain:
             styles[k] = (_GREY, f"{len(plain)} others")
-        entries.append((f"{len(plain)} others", _GREY, "line", ""))
-    return styles, entries
+    return styles, notes
 
 
 def _history_svg(h: pd.DataFrame, jt: str, name: str, marks: dict, intervals_all: bool,
-                 keys_all: list) -> str:
+                 keys_all: list, uid: str) -> str:
     """One parameter of one joint type against session time: a series per robot joint (its
     estimates joined by a line, 95 % intervals as bars), coloured by ``marks`` ((robot, joint)
     -> "strong" / "borderline" drift of this parameter, or "outlier"), with its legend."""
     unit = next((u for u in h["unit"] if u), "")
     x = _days(h["session_time"])
     h = h.assign(_x=x)
-    lo = np.where(np.isfinite(h["ci_low"]), h["ci_low"], h["value"])
-    hi = np.where(np.isfinite(h["ci_high"]), h["ci_high"], h["value"])
-    f = _Frame(_range(x), _range(list(lo) + list(hi)))
-    xt, xl = _date_ticks(x, f.x0, f.x1)
+    x_range = _padded(x)
+    xt, xl = _date_ticks(x, *x_range)
     groups = dict(list(h.groupby(["robot", "joint"], sort=True)))
     # plain joints first, highlighted ones on top
     keys = sorted(groups, key=lambda k: (k in marks, k))
-    styles, entries = _series_styles(keys, marks, keys_all)
-    drawn = []
-    out = [f'<svg class="plot" data-plot="history" data-joint-type="{_e(jt)}" data-parameter="{_e(name)}" '
-           f'xmlns="http://www.w3.org/2000/svg" width="{f.W}" height="{f.H}" viewBox="0 0 {f.W} {f.H}">',
-           f"<title>{_e(jt)}: {_e(name)} over time</title>",
-           f.axes(f"{name}" + (f" [{unit}]" if unit else ""), xt, xl, "session (UTC)")]
-    series: dict = {}           # series name -> [(robot joint's attributes, its drawing)]
+    styles, notes = _series_styles(keys, marks, keys_all)
+    series = []
     for (robot, joint) in keys:
         g = groups[(robot, joint)].sort_values("_x")
+        g = g[np.isfinite(g["value"].to_numpy(float))]
         color, label = styles[(robot, joint)]
         hot = (robot, joint) in marks
-        attrs = (f'data-robot="{_e(robot)}" data-joint="{_e(joint)}"' + (' class="flagged"' if hot else ""))
-        pts = " ".join(f"{f.px(a):.1f},{f.py(b):.1f}" for a, b in zip(g["_x"], g["value"]) if math.isfinite(b))
-        d = [f"<title>{_e(robot)}/{_e(joint)}</title>",
-             f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="{2 if hot else 1}"/>']
-        for a, b, l_, u_ in zip(g["_x"], g["value"], g["ci_low"], g["ci_high"]):
-            if not math.isfinite(b):
-                continue
-            drawn.append(b)
-            if (intervals_all or hot) and math.isfinite(l_) and math.isfinite(u_):
-                drawn += [l_, u_]
-                d.append(f'<line x1="{f.px(a):.1f}" x2="{f.px(a):.1f}" y1="{f.py(l_):.1f}" '
-                         f'y2="{f.py(u_):.1f}" stroke="{color}"/>')
-            d.append(f'<circle cx="{f.px(a):.1f}" cy="{f.py(b):.1f}" r="{2.5 if hot else 1.8}" fill="{color}"/>')
-        series.setdefault(label, []).append((attrs, "".join(d)))
-    body = []
-    for label, members in series.items():
-        # a series of one robot joint is its group; a grouped one ("N other robot joints")
-        # holds its robot joints' groups
-        if len(members) == 1:
-            body.append(f'<g data-series="{_e(label)}" {members[0][0]}>{members[0][1]}</g>')
-        else:
-            body.append(f'<g data-series="{_e(label)}">'
-                        + "".join(f"<g {a}>{d}</g>" for a, d in members) + "</g>")
-    out += [f.panel_open(drawn)] + body + ["</g>", f.legend(entries), "</svg>"]
-    return "".join(out)
+        bars = intervals_all or hot
+        lo = list(g["ci_low"].astype(float)) if bars else []
+        hi = list(g["ci_high"].astype(float)) if bars else []
+        attrs = {"data-robot": str(robot), "data-joint": str(joint)}
+        series.append(frictionlab.PlotSeries(
+            label, list(g["value"].astype(float)), x=list(g["_x"]), lo=lo, hi=hi, color=color,
+            markers=True, bold=hot, note=notes.get(label, ""), tooltip=f"{robot}/{joint}",
+            attributes={**attrs, "class": "flagged"} if hot else attrs))
+    return _plot(frictionlab.PlotPanel("", series), x_range, f"{name}" + (f" [{unit}]" if unit else ""),
+                 "session (UTC)", xt, xl,
+                 {"data-plot": "history", "data-joint-type": jt, "data-parameter": name}, uid)
 
 
-def _spread_svg(s: pd.DataFrame, jt: str, name: str, z: float) -> str:
+def _spread_svg(s: pd.DataFrame, jt: str, name: str, z: float, uid: str) -> str:
     """One parameter of one joint type across the fleet: each robot joint's newest estimate with
     its 95 % interval, the median, the median +- z MAD/0.6745 band (when the group is large
     enough for the outlier test), each outlier its own series named in the legend."""
@@ -528,56 +432,38 @@ def _spread_svg(s: pd.DataFrame, jt: str, name: str, z: float) -> str:
     med, mad = float(s["median"].iloc[0]), float(s["mad"].iloc[0])
     tested = bool(np.isfinite(s["robust_z"].to_numpy(float)).any())
     half = z * mad / 0.6745 if tested and math.isfinite(mad) and mad > 0 else math.nan
-    se = np.nan_to_num(s["std_error"].to_numpy(float))
-    data = list(s["value"] - 1.96 * se) + list(s["value"] + 1.96 * se) + [med]
-    vals = data + ([med - half, med + half] if math.isfinite(half) else [])
-    f = _Frame((-0.5, n - 0.5), _range(vals))
-    labels = [str(r) for r in s["robot"]]
-    out = [f'<svg class="plot" data-plot="spread" data-joint-type="{_e(jt)}" data-parameter="{_e(name)}" '
-           f'xmlns="http://www.w3.org/2000/svg" width="{f.W}" height="{f.H}" viewBox="0 0 {f.W} {f.H}">',
-           f"<title>{_e(jt)}: {_e(name)} across the fleet</title>",
-           f.axes(f"{name}" + (f" [{unit}]" if unit else ""), list(range(n)), labels,
-                  "robot (newest session)"),
-           f.panel_open(data + vals)]
-    xa, xb = f.L, f.right
+    ends = [-0.5, n - 0.5]
     plain = f"{int((~s['outlier']).sum())} robot joints"   # the outliers are named apart
-    entries = [(plain, "#1f77b4", "dot", ""), ("median", "#37474f", "line", "")]
-    out.append(f'<line data-series="median" x1="{xa}" x2="{xb}" y1="{f.py(med):.1f}" '
-               f'y2="{f.py(med):.1f}" stroke="#37474f"/>')
+    series = [_spread_dot(i, r, plain, _SPREAD) for i, r in s.iterrows() if not r["outlier"]]
+    series.append(frictionlab.PlotSeries("median", [med, med], x=ends, color=_MEDIAN))
     if math.isfinite(half):
-        band = "outlier limits"
-        entries.append((band, "#90a4ae", "dash", ""))
-        out.append(f'<g data-series="{_e(band)}">' + "".join(
-            f'<line x1="{xa}" x2="{xb}" y1="{f.py(yv):.1f}" y2="{f.py(yv):.1f}" stroke="#90a4ae" '
-            f'stroke-dasharray="4 3"/>' for yv in (med - half, med + half)) + "</g>")
-    dots = [_spread_dot(f, i, r, "#1f77b4") for i, r in s.iterrows() if not r["outlier"]]
-    out.append(f'<g data-series="{_e(plain)}">' + "".join(dots) + "</g>")
+        series += [frictionlab.PlotSeries("outlier limits", [med - half] * 2, x=ends, color=_LIMITS,
+                                          dashed=True),
+                   frictionlab.PlotSeries("", [med + half] * 2, x=ends, color=_LIMITS, dashed=True,
+                                          continues=True)]
     # each outlier its own series, named in the legend while it holds them; the rest one series
     outl = s[s["outlier"]]
-    room = (_LEGEND_ROWS - len(entries) - 1) // 2
+    room = (_LEGEND_ROWS - 3 - 1) // 2
     for k, (i, r) in enumerate(outl.iterrows()):
         label = f"{r['robot']}/{r['joint']}" if k < room else f"+{len(outl) - room} outlier"
-        if k <= room:
-            entries.append((label, _OUTLIER, "dot", "fleet outlier"))
-        out.append(_spread_dot(f, i, r, _OUTLIER, series=label))
-    out += ["</g>", f.legend(entries), "</svg>"]
-    return "".join(out)
+        series.append(_spread_dot(i, r, label, _OUTLIER, "fleet outlier"))
+    return _plot(frictionlab.PlotPanel("", series), ends, f"{name}" + (f" [{unit}]" if unit else ""),
+                 "robot (newest session)", list(range(n)), [str(r) for r in s["robot"]],
+                 {"data-plot": "spread", "data-joint-type": jt, "data-parameter": name}, uid)
 
 
-def _spread_dot(f: _Frame, i: int, r, color: str, series: str | None = None) -> str:
-    """One robot joint's newest estimate in a spread plot: its 95 % interval bar and its dot
-    (tooltip: the value and robust z)."""
-    x, y = f.px(i), f.py(r["value"])
-    out = [f'<g data-robot="{_e(r["robot"])}" data-joint="{_e(r["joint"])}"'
-           + (f' data-series="{_e(series)}"' if series else "")
-           + (' class="outlier"' if r["outlier"] else "") + ">"]
-    if math.isfinite(r["std_error"]):
-        out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{f.py(r["value"] - 1.96 * r["std_error"]):.1f}" '
-                   f'y2="{f.py(r["value"] + 1.96 * r["std_error"]):.1f}" stroke="{color}"/>')
+def _spread_dot(i: int, r, label: str, color: str, note: str = "") -> "frictionlab.PlotSeries":
+    """One robot joint's newest estimate in a spread plot: its dot at ``i`` with its 95 %
+    interval bar (tooltip: the value and robust z)."""
+    v, se = float(r["value"]), float(r["std_error"])
     rz = f", robust z {r['robust_z']:.3g}" if math.isfinite(r["robust_z"]) else ""
-    out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{3 if r["outlier"] else 2.2}" fill="{color}">'
-               f'<title>{_e(r["robot"])}/{_e(r["joint"])}: {r["value"]:.5g}{rz}</title></circle></g>')
-    return "".join(out)
+    attrs = {"data-robot": str(r["robot"]), "data-joint": str(r["joint"])}
+    bars = math.isfinite(se)
+    return frictionlab.PlotSeries(
+        label, [v], x=[float(i)], lo=[v - 1.96 * se] if bars else [],
+        hi=[v + 1.96 * se] if bars else [], color=color, points=True, markers=True,
+        bold=bool(r["outlier"]), note=note, tooltip=f"{r['robot']}/{r['joint']}: {v:.5g}{rz}",
+        attributes={**attrs, "class": "outlier"} if r["outlier"] else attrs)
 
 
 # ---- the page ----
@@ -740,7 +626,9 @@ def _plot_sections(p: pd.DataFrame, spread: pd.DataFrame, marks: dict, spread_z:
         keys_all = sorted(set(zip(g["robot"], g["joint"])))
         many = len(keys_all) > 50
         for name, gn in g.groupby("name", sort=True):
-            b.append("<figure>" + _history_svg(gn, jt, name, marks.get((jt, name), {}), not many, keys_all) +
+            uid = f"history{len(b)}"
+            b.append("<figure>" + _history_svg(gn, jt, name, marks.get((jt, name), {}), not many, keys_all,
+                                               uid) +
                      "<figcaption>" + ("bars: 95 % intervals of the highlighted joints only (more than "
                                        "50 joints)" if many else "bars: 95 % intervals")
                      + "</figcaption></figure>")
@@ -753,7 +641,7 @@ def _plot_sections(p: pd.DataFrame, spread: pd.DataFrame, marks: dict, spread_z:
         for (model, name), gn in g.groupby(["model", "name"], sort=True):
             note = str(gn["note"].iloc[0]) if "note" in gn.columns else ""
             tested = bool(np.isfinite(gn["robust_z"].to_numpy(float)).any())
-            b.append("<figure>" + _spread_svg(gn, jt, name, spread_z) +
+            b.append("<figure>" + _spread_svg(gn, jt, name, spread_z, f"spread{len(b)}") +
                      "<figcaption>each robot joint's newest estimate; bars: 95 % intervals"
                      + (f"; outlier limits: median \u00b1 {spread_z:g} MAD/0.6745" if tested else "")
                      + (f"; {_e(note)}" if note else "") + "</figcaption></figure>")
@@ -822,7 +710,7 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     tables += [("shared", shared)] if shared is not None else []
     tables.append(("tasks", tasks))
     b = ["<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
-         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+         f"<title>{_e(title)}</title><style>{frictionlab.report_css()}{_CSS}</style></head><body>",
          _header(title, version, generated, tasks, p, analysis.drift_counts(drift), superseded or left_out),
          _flagged_section(drift, max_rows, rule),
          _outliers_section(spread, spread_z),
