@@ -40,8 +40,9 @@ int main() {
   options.models = fl::workflows::parse_model_list("coulomb-viscous,stribeck");
   options.fit.model.alpha = 2.0;  // the Stribeck exponent held at its true value
   fl::workflows::Progress progress;
-  progress.report = [](std::string_view line, double) {
-    std::fprintf(stderr, "compare_models: %.*s\n", static_cast<int>(line.size()), line.data());
+  progress.report = [](const fl::workflows::ProgressEvent& e) {
+    std::fprintf(stderr, "compare_models: %.*s\n", static_cast<int>(e.message.size()),
+                 e.message.data());
   };
   const fl::workflows::CompareOutcome out =
       fl::workflows::compare({"train", sweep("train", 0.3, 0.5)},

@@ -1,7 +1,7 @@
 // Tests of the CMA-ES (identify/cmaes.hpp): three updates against the `cmaes` Python package fed
 // the same populations (tests/cmaes_reference.py -> cmaes_reference.inc), convergence on smooth
 // and non-smooth test functions in the unit box, IPOP restarts on a multimodal function, and
-// determinism (same seed, any number of threads).
+// determinism (same seed, any number of threads); progress reports and cancellation.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -120,6 +120,46 @@ TEST(Cmaes, DeterministicForASeedWhateverTheThreads) {
   const auto c = cmaes_minimize(ellipsoid, x0, o);
   EXPECT_NE(a.x, c.x);
   EXPECT_LE(a.evals, 1500);
+}
+
+TEST(Cmaes, ReportsEveryGenerationAndStopsWhenCancelled) {
+  CmaesOptions o;
+  o.max_evals = 1500;
+  o.max_restarts = 0;
+  const std::vector<double> x0(4, 0.5);
+  const auto quiet = cmaes_minimize(ellipsoid, x0, o);
+  std::vector<ProgressEvent> seen;
+  std::vector<std::string> messages;
+  o.progress.report = [&](const ProgressEvent& e) {
+    seen.push_back(e);
+    messages.emplace_back(e.message);
+  };
+  const auto r = cmaes_minimize(ellipsoid, x0, o);
+  EXPECT_EQ(r.x, quiet.x);  // reporting changes nothing
+  ASSERT_EQ(seen.size(), static_cast<std::size_t>(r.generations));
+  for (std::size_t k = 1; k < seen.size(); ++k) {
+    EXPECT_GT(seen[k].evaluations, seen[k - 1].evaluations);
+    EXPECT_LE(seen[k].best, seen[k - 1].best);
+  }
+  EXPECT_EQ(seen.back().evaluations, r.evals);
+  EXPECT_EQ(seen.back().best, r.f);
+  EXPECT_EQ(seen.back().fraction, static_cast<double>(r.evals) / 1500.0);
+  EXPECT_EQ(
+      messages.back().rfind("CMA-ES run 1: " + std::to_string(r.evals) + " evaluations, best ", 0),
+      0u)
+      << messages.back();
+  // Polled once per generation: the third poll stops it, after three generations.
+  int polls = 0;
+  long evals = 0;
+  o.progress.report = {};
+  o.progress.cancel = [&] { return ++polls == 3; };
+  auto counted = [&](const std::vector<double>& x) {
+    ++evals;
+    return ellipsoid(x);
+  };
+  EXPECT_THROW(cmaes_minimize(counted, x0, o), Cancelled);
+  EXPECT_EQ(polls, 3);
+  EXPECT_EQ(evals, 1 + 3 * static_cast<long>(seen.front().evaluations - 1));
 }
 
 TEST(Cmaes, RejectsBadInput) {

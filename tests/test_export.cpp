@@ -102,7 +102,7 @@ TEST(WorkflowExport, ReportsAndCancels) {
   const io::FrictionSource src = io::read_friction_source(kData + "joint_estimator.json");
   int reports = 0;
   workflows::Progress progress;
-  progress.report = [&](std::string_view, double) { ++reports; };
+  progress.report = [&](const workflows::ProgressEvent&) { ++reports; };
   (void)io::export_json(src, {}, progress);
   EXPECT_GT(reports, 0);
 

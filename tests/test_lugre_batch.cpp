@@ -434,7 +434,7 @@ TEST(WorkflowSimulateBatch, ReportsProgressAndCancels) {
   }
   std::vector<double> fractions;
   workflows::Progress pr;
-  pr.report = [&](std::string_view, double f) { fractions.push_back(f); };
+  pr.report = [&](const workflows::ProgressEvent& e) { fractions.push_back(e.fraction); };
   const auto r = workflows::simulate_batch(sets, t, v, pr);
   ASSERT_GE(fractions.size(), 4u);
   EXPECT_EQ(fractions.front(), 0.0);

@@ -313,7 +313,7 @@ TEST(LsqEnd, TheGaussNewtonModelsEndLeavesNoDecreaseUntaken) {
   LsqOptions o;
   o.starts = 1;
   o.threads = 2;
-  const LsqRun run = run_lsq(*c.fam, c.d, c.theta, c.free, o, Robust{}, Progress({}), "lsq");
+  const LsqRun run = run_lsq(*c.fam, c.d, c.theta, c.free, o, Robust{}, Progress{}, "lsq");
   EXPECT_TRUE(run.converged) << run.termination;
   EXPECT_NE(run.termination.find("Gauss-Newton model"), std::string::npos) << run.termination;
   const Eval end = evaluate(*c.fam, c.d, run.theta, c.free, Robust{}, 1);

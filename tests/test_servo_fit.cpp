@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -159,8 +160,10 @@ TEST(ServoFit, CrossValidationFitsRunConcurrentlyWithTheSameResultsForAnyThreadC
   for (int threads : {1, 2, 3, 8}) {
     o.cmaes.threads = threads;
     std::vector<std::string> lines;
+    Progress progress;
+    progress.report = [&](const ProgressEvent& e) { lines.emplace_back(e.message); };
     sel.push_back(fit_and_select_servo_models(models, xl330(), xl330().constants, logs, v, o, 0.02,
-                                              [&](const std::string& l) { lines.push_back(l); }));
+                                              progress));
     // every fit announced itself and reported its result
     for (const char* run : {"[kp=100]", "[kp=400]", "[kp=800]", "[all logs]"})
       for (const char* m : {"m1 ", "m2 ", "m3 ", "m4 "}) {
@@ -218,13 +221,24 @@ TEST(ServoFit, AnErrorOfOneConcurrentFitOrOfTheProgressSinkStopsTheOthers) {
   // the progress sink throws (as a cancellation does): the exception comes out, nothing hangs
   struct Stop {};
   int lines = 0;
+  Progress sink;
+  sink.report = [&](const ProgressEvent&) {
+    if (++lines == 5) throw Stop{};
+  };
   EXPECT_THROW(fit_and_select_servo_models({ActuatorModel::M1, ActuatorModel::M3}, xl330(),
-                                           xl330().constants, logs, v, o, 0.02,
-                                           [&](const std::string&) {
-                                             if (++lines == 5) throw Stop{};
-                                           }),
+                                           xl330().constants, logs, v, o, 0.02, sink),
                Stop);
   EXPECT_EQ(lines, 5);
+  // a cancellation (here after the fifth line; polled by the fits' threads too) stops every
+  // fit with Cancelled, and no line comes after it
+  std::atomic<int> said{0};
+  Progress cancel;
+  cancel.report = [&](const ProgressEvent&) { ++said; };
+  cancel.cancel = [&] { return said >= 5; };
+  EXPECT_THROW(fit_and_select_servo_models({ActuatorModel::M1, ActuatorModel::M3}, xl330(),
+                                           xl330().constants, logs, v, o, 0.02, cancel),
+               Cancelled);
+  EXPECT_EQ(said, 5);
   // a fit that fails (a velocity term without logged speeds) fails the call with its message
   auto no_speed = logs;
   no_speed[2].speed.clear();

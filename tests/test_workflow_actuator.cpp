@@ -64,7 +64,7 @@ TEST(WorkflowActuator, FitRecommendsTheTruthAndEqualsTheLibraryCall) {
   o.actuator = io::servo_actuator_for_logs("", {}, logs);  // the logs' "motor"
   int reports = 0;
   Progress progress;
-  progress.report = [&](std::string_view, double) { ++reports; };
+  progress.report = [&](const ProgressEvent&) { ++reports; };
   const auto out = fit_actuator(logs, o, progress);
   EXPECT_GT(reports, 0);
   EXPECT_EQ(out.actuator, "xl330");
@@ -238,7 +238,7 @@ TEST(WorkflowActuator, CancellationStopsTheFitAndTheEvaluation) {
   const auto logs = synthetic_set();
   int reports = 0;
   Progress p;
-  p.report = [&](std::string_view, double) { ++reports; };
+  p.report = [&](const ProgressEvent&) { ++reports; };
   p.cancel = [&] { return reports >= 2; };  // after the header and the first fit's start
   EXPECT_THROW(fit_actuator(logs, small_fit(), p), Cancelled);
   EXPECT_EQ(reports, 2);
@@ -257,7 +257,7 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
                                         {"m1", "b/m1.json", {xl330(), other}}};
   std::vector<double> fractions;
   Progress p;
-  p.report = [&](std::string_view, double f) { fractions.push_back(f); };
+  p.report = [&](const ProgressEvent& e) { fractions.push_back(e.fraction); };
   const auto ev = eval_actuator(logs, sets, p);
   ASSERT_EQ(fractions.size(), logs.size());
   EXPECT_EQ(fractions[0], 0.0);

@@ -134,7 +134,7 @@ TEST(WorkflowCompare, ReportsCancelsAndNamesTheModelOfAFitError) {
   o.models = parse_model_list("coulomb,viscous");
   std::vector<std::string> messages;
   Progress p;
-  p.report = [&](std::string_view m, double) { messages.emplace_back(m); };
+  p.report = [&](const ProgressEvent& e) { messages.emplace_back(e.message); };
   (void)compare({"t", train}, {}, o, p);
   EXPECT_NE(std::find(messages.begin(), messages.end(), "compare: model 1/2: coulomb"),
             messages.end());

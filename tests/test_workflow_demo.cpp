@@ -15,7 +15,7 @@ namespace {
 TEST(WorkflowDemo, EveryPartAgainstItsDocumentedTruth) {
   int reports = 0;
   workflows::Progress progress;
-  progress.report = [&](std::string_view, double) { ++reports; };
+  progress.report = [&](const workflows::ProgressEvent&) { ++reports; };
   const workflows::DemoOutcome r = workflows::run_demo(progress);
   EXPECT_GE(reports, 3);
 

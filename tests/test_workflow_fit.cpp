@@ -200,7 +200,7 @@ TEST(WorkflowFit, ReportsAndCancels) {
   const data::Record train = friction_record(0.0, 1, 4);
   std::vector<std::string> messages;
   Progress p;
-  p.report = [&](std::string_view m, double) { messages.emplace_back(m); };
+  p.report = [&](const ProgressEvent& e) { messages.emplace_back(e.message); };
   (void)fit({"t", train}, {}, cv_options(), p);
   EXPECT_FALSE(messages.empty());  // identify's messages are forwarded
 
@@ -223,15 +223,15 @@ TEST(WorkflowFit, CancelInsideTheIdentification) {
   fo.lsq.starts = 6;
   fo.lsq.threads = 1;
   int polls = 0;
-  fo.cancel = [&] { return ++polls >= 20; };
+  fo.progress.cancel = [&] { return ++polls >= 20; };
   EXPECT_THROW((void)identify::fit(rec, fo), identify::Cancelled);
   EXPECT_EQ(polls, 20);
   // A hook that never fires: the result of the fit without one.
   const int at_20 = polls;
   polls = 0;
-  fo.cancel = [&] { return ++polls < 0; };
+  fo.progress.cancel = [&] { return ++polls < 0; };
   const identify::FitResult with = identify::fit(rec, fo);
-  fo.cancel = {};
+  fo.progress.cancel = {};
   const identify::FitResult without = identify::fit(rec, fo);
   EXPECT_GT(polls, at_20);  // polled throughout, at least once per solver iteration
   int iterations = 0;

@@ -325,7 +325,7 @@ TEST(WorkflowJoint, OeFromAGivenModelReportsAndKeepsTheTruth) {
   o.oe.threads = 2;
   std::vector<std::string> said;
   Progress p;
-  p.report = [&](std::string_view m, double) { said.emplace_back(m); };
+  p.report = [&](const ProgressEvent& e) { said.emplace_back(e.message); };
   const FitJointOutcome r = fit_joint(train, {}, std::nullopt, o, p);
   ASSERT_TRUE(r.oe.has_value());
   EXPECT_FALSE(r.idim.has_value());
@@ -416,7 +416,7 @@ TEST(WorkflowJoint, ClosedLoopControllerFittedOrGiven) {
   o.oe.threads = 2;
   std::vector<std::string> said;
   Progress p;
-  p.report = [&](std::string_view m, double) { said.emplace_back(m); };
+  p.report = [&](const ProgressEvent& e) { said.emplace_back(e.message); };
   const FitJointOutcome r = fit_joint(train, {}, des, o, p);
   ASSERT_TRUE(r.oe && r.oe->controller);
   const auto& c = r.oe->controller->controller;

@@ -279,7 +279,7 @@ TEST(WorkflowSimulate, IntegratorNamesRoundTrip) {
 TEST(WorkflowSimulate, ReportsAndCancels) {
   int reports = 0;
   workflows::Progress progress;
-  progress.report = [&](std::string_view, double) { ++reports; };
+  progress.report = [&](const workflows::ProgressEvent&) { ++reports; };
   (void)workflows::simulate_model(LuGre<double>::Params{}, sine_velocity(0.01, 0.1), {}, progress);
   EXPECT_GT(reports, 0);
 
@@ -300,8 +300,8 @@ TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
   ASSERT_EQ(in.t.size(), 200000u);
   std::vector<double> fractions;
   workflows::Progress progress;
-  progress.report = [&](std::string_view m, double f) {
-    if (m.find(": sample ") != std::string_view::npos) fractions.push_back(f);
+  progress.report = [&](const workflows::ProgressEvent& e) {
+    if (e.message.find(": sample ") != std::string_view::npos) fractions.push_back(e.fraction);
   };
   (void)workflows::simulate_model(LuGre<double>::Params{}, in, {}, progress);
   EXPECT_EQ(fractions, (std::vector<double>{0.0, 65536 / 2e5, 131072 / 2e5, 196608 / 2e5}));
@@ -317,9 +317,9 @@ TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
   const auto few = sine_velocity(1e-3, 0.5);  // 501 samples
   std::vector<double> at;
   workflows::Progress substeps;
-  substeps.report = [&](std::string_view m, double f) {
-    if (m.find(": sample ") != std::string_view::npos)
-      at.push_back(f * static_cast<double>(few.t.size()));
+  substeps.report = [&](const workflows::ProgressEvent& e) {
+    if (e.message.find(": sample ") != std::string_view::npos)
+      at.push_back(e.fraction * static_cast<double>(few.t.size()));
   };
   workflows::SimulateModelOptions fine;
   fine.max_substep = 1e-6 * (1 + 1e-9);
@@ -339,8 +339,8 @@ TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
     o.output_dt = 0.01;
     std::vector<double> f;
     workflows::Progress p;
-    p.report = [&](std::string_view m, double x) {
-      if (m.find("t = ") != std::string_view::npos) f.push_back(x);
+    p.report = [&](const workflows::ProgressEvent& e) {
+      if (e.message.find("t = ") != std::string_view::npos) f.push_back(e.fraction);
     };
     (void)workflows::simulate_system(s, o, p);
     ASSERT_GE(f.size(), 100u) << sim::integrator_name(integrator);
@@ -349,8 +349,8 @@ TEST(WorkflowSimulate, LongRunsReportAndStopPartWay) {
     EXPECT_DOUBLE_EQ(f.back(), 1.0);
     double reached = 0;
     workflows::Progress c;
-    c.report = [&](std::string_view m, double x) {
-      if (m.find("t = ") != std::string_view::npos) reached = x;
+    c.report = [&](const workflows::ProgressEvent& e) {
+      if (e.message.find("t = ") != std::string_view::npos) reached = e.fraction;
     };
     c.cancel = [&] { return reached >= 0.25; };
     EXPECT_THROW((void)workflows::simulate_system(s, o, c), workflows::Cancelled)

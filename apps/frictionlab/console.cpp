@@ -79,7 +79,7 @@ void print_detail(std::string_view message) {
 workflows::Progress stderr_progress() {
   workflows::Progress p;
   if (g_verbosity == Verbosity::verbose)
-    p.report = [](std::string_view message, double) { print_detail(message); };
+    p.report = [](const workflows::ProgressEvent& e) { print_detail(e.message); };
   return p;
 }
 

@@ -12,7 +12,6 @@
 #include "frictionlab/io/output.hpp"
 #include "frictionlab/io/record_io.hpp"
 #include "frictionlab/workflows/fit.hpp"
-#include "frictionlab/workflows/progress.hpp"
 
 namespace CLI {
 class App;

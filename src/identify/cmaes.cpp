@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "frictionlab/format.hpp"
 #include "parallel.hpp"
 
 namespace frictionlab::identify {
@@ -138,6 +139,21 @@ std::string Cmaes::stop_reason(double tol_x, double tol_f) const {
   return "";
 }
 
+namespace {
+
+/// After a generation of run `run` (0-based): polls the cancel hook (throws Cancelled), then
+/// reports the evaluations and the best value so far, and the share of max_evals spent.
+void after_generation(const Progress& progress, const CmaesResult& r, int run, long max_evals) {
+  progress.check();
+  if (!progress.report) return;
+  const std::string message = "CMA-ES run " + std::to_string(run + 1) + ": " +
+                              std::to_string(r.evals) + " evaluations, best " + format_number(r.f);
+  const double spent = static_cast<double>(r.evals) / static_cast<double>(std::max(1L, max_evals));
+  progress.say({message, std::min(1.0, spent), r.evals, r.f});
+}
+
+}  // namespace
+
 CmaesResult cmaes_minimize(const std::function<double(const std::vector<double>&)>& f,
                            const std::vector<double>& x0, const CmaesOptions& o) {
   using clock = std::chrono::steady_clock;
@@ -182,7 +198,7 @@ CmaesResult cmaes_minimize(const std::function<double(const std::vector<double>&
           r.x = xs[i];
         }
       es.tell(xs, fs);
-      if (o.progress) o.progress(r.evals, r.f, run);
+      after_generation(o.progress, r, run, o.max_evals);
       if (!es.stop_reason(o.tol_x, o.tol_f).empty()) break;
     }
     if (r.stop == "evals" || r.stop == "time") break;

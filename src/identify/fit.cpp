@@ -70,7 +70,7 @@ struct LsqOptimum {
 };
 
 LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Family& fam,
-                       const FitData& d, std::vector<double> nat, const detail::Progress& prog,
+                       const FitData& d, std::vector<double> nat, const Progress& prog,
                        const std::string& label) {
   LsqOptimum out;
   out.free = free_indices(nat);
@@ -88,7 +88,7 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
         nnat[static_cast<std::size_t>(i)] = nat[static_cast<std::size_t>(j)];
     }
     out.nested = model_name(nm);
-    prog(label + ": first the nested model " + out.nested);
+    prog.say(label + ": first the nested model " + out.nested);
     const auto inner =
         lsq_optimum(opt, nm, *nfam, d, nnat, prog, label + " (nested " + out.nested + ")");
     auto emb = fam.embed(*nfam, nfam->to_natural(inner.run.theta));
@@ -103,14 +103,14 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
   const auto th0 = fam.to_internal(nat);
   out.loss = detail::make_robust(fam, d, th0, opt.lsq);
   if (opt.lsq.loss != LossKind::none)
-    prog(label + ": robust loss scale " + format_number(out.loss.scale));
+    prog.say(label + ": robust loss scale " + format_number(out.loss.scale));
   out.run = detail::run_lsq(fam, d, th0, out.free, opt.lsq, out.loss, prog, label, extra);
   if (opt.lsq.loss != LossKind::none && !(opt.lsq.loss_scale > 0)) {
     // Automatic scale: the initial residuals contain the outliers' bias, so the scale is
     // estimated again at the robust optimum and the fit repeated once from there.
     out.loss = detail::make_robust(fam, d, out.run.theta, opt.lsq);
-    prog(label +
-         ": robust loss scale re-estimated at the optimum: " + format_number(out.loss.scale));
+    prog.say(label +
+             ": robust loss scale re-estimated at the optimum: " + format_number(out.loss.scale));
     LsqOptions once = opt.lsq;
     once.starts = 1;
     auto again = detail::run_lsq(fam, d, out.run.theta, out.free, once, out.loss, prog,
@@ -126,7 +126,7 @@ LsqOptimum lsq_optimum(const FitOptions& opt, const ModelChoice& model, const Fa
 }
 
 FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
-                  std::vector<double> nat, const detail::Progress& prog, FitResult r,
+                  std::vector<double> nat, const Progress& prog, FitResult r,
                   const AtOptimum& at_optimum) {
   auto o = lsq_optimum(opt, opt.model, fam, d, std::move(nat), prog, "lsq");
   copy_starts(r, o.run);
@@ -143,7 +143,7 @@ FitResult fit_lsq(const FitOptions& opt, const Family& fam, const FitData& d,
 }
 
 FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
-                   std::vector<double> nat, const detail::Progress& prog, FitResult r) {
+                   std::vector<double> nat, const Progress& prog, FitResult r) {
   const auto& m = opt.model;
   if (m.name != LuGreInfo::name || m.asymmetric || m.shape != StribeckShape::exponential)
     throw FitError(
@@ -180,7 +180,7 @@ FitResult fit_grid(const FitOptions& opt, const Family& fam, const FitData& d,
 }
 
 FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData& d,
-                        std::vector<double> nat, const detail::Progress& prog, FitResult r,
+                        std::vector<double> nat, const Progress& prog, FitResult r,
                         const AtOptimum& at_optimum) {
   const auto& m = opt.model;
   if (!detail::is_dynamic(m) || fam.index("vs") < 0)
@@ -211,7 +211,7 @@ FitResult fit_two_stage(const FitOptions& opt, const Family& fam, const FitData&
     throw FitError("two-stage with separate positive/negative levels: found " +
                    std::to_string(npos) + " positive and " + std::to_string(nneg) +
                    " negative constant-velocity segments, need at least 3 of each");
-  prog("two-stage: " + std::to_string(segs.size()) + " constant-velocity segments");
+  prog.say("two-stage: " + std::to_string(segs.size()) + " constant-velocity segments");
   FitData sd;
   sd.sensorless = d.sensorless;
   for (std::size_t j = 0; j < segs.size(); ++j) {
@@ -290,7 +290,7 @@ FitResult fit(const data::Record& rec, const FitOptions& opt) { return fit(rec, 
 
 FitResult fit(const data::Record& rec, const FitOptions& opt, const AtOptimum& at_optimum) {
   const auto t_start = std::chrono::steady_clock::now();
-  const detail::Progress prog(opt.progress, opt.cancel);
+  const Progress prog = detail::serialised(opt.progress);
   check_model(opt.model);
   if (opt.method == FitMethod::grid && opt.hold == Hold::linear)
     throw FitError(
@@ -324,8 +324,9 @@ FitResult fit(const data::Record& rec, const FitOptions& opt, const AtOptimum& a
         "the velocity never changes sign: the pre-sliding/hysteresis parameters of " +
         r.model_name +
         " are poorly identifiable (see their standard errors); record back-and-forth motion");
-  prog("fit " + r.model_name + " by " + method_name(opt.method) + " on " + std::to_string(d.n()) +
-       " samples" + (d.hold == Hold::zoh ? ", input held between samples (zoh)" : ""));
+  prog.say("fit " + r.model_name + " by " + method_name(opt.method) + " on " +
+           std::to_string(d.n()) + " samples" +
+           (d.hold == Hold::zoh ? ", input held between samples (zoh)" : ""));
   switch (opt.method) {
     case FitMethod::lsq:
       r = fit_lsq(opt, *fam, d, nat, prog, std::move(r), at_optimum);
@@ -340,7 +341,8 @@ FitResult fit(const data::Record& rec, const FitOptions& opt, const AtOptimum& a
   r.identifiability = identifiability_flags(
       r, std::span<const double>(d.v).subspan(static_cast<std::size_t>(d.first)));
   r.run_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  prog("fit done in " + format_number(r.run_time_s) + " s: RMSE " + format_number(r.training.rmse));
+  prog.say("fit done in " + format_number(r.run_time_s) + " s: RMSE " +
+           format_number(r.training.rmse));
   return r;
 }
 

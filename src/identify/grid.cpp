@@ -211,9 +211,9 @@ StaticTerms grid_stage1(const FitData& d, const GridOptions& go, double vmax,
   st.Km = sl ? o1.best[0] : 0;
   st.Kw = o1.best[sl ? 1 : 0];
   st.Fc = o1.best[sl ? 2 : 1];
-  progress("grid stage 1 (" + std::to_string(s1.size()) +
-           " samples): " + (sl ? "Km = " + format_number(st.Km) + ", " : std::string()) +
-           "Kw = " + format_number(st.Kw) + ", Fc = " + format_number(st.Fc));
+  progress.say("grid stage 1 (" + std::to_string(s1.size()) +
+               " samples): " + (sl ? "Km = " + format_number(st.Km) + ", " : std::string()) +
+               "Kw = " + format_number(st.Kw) + ", Fc = " + format_number(st.Fc));
   return st;
 }
 
@@ -279,8 +279,8 @@ StribeckTerms grid_stage2(const FitData& d, const GridOptions& go, const StaticT
     notes.push_back(
         "grid stage 2: best Fs = " + format_number(Fs_clamped) + " < Fc = " + format_number(Fc) +
         "; the reference's g uses |Fs - Fc|, so the model is Fs = " + format_number(sb.Fs_eff));
-  progress("grid stage 2 (" + std::to_string(s2.size()) +
-           " samples): Fs = " + format_number(sb.Fs_eff) + ", Vth = " + format_number(sb.Vth));
+  progress.say("grid stage 2 (" + std::to_string(s2.size()) +
+               " samples): Fs = " + format_number(sb.Fs_eff) + ", Vth = " + format_number(sb.Vth));
   return sb;
 }
 
@@ -332,9 +332,9 @@ BristleTerms grid_stage3(const Family& fam, const FitData& d, const GridOptions&
   };
   BristleTerms bt;
   bt.ranges = {{S0_lo, S0_hi}, {S1_lo, S1_hi}};
-  progress("grid stage 3: " + std::to_string(go.passes) + " passes of " +
-           std::to_string(go.points * go.points) + " forward-Euler simulations on " +
-           std::to_string(threads) + " threads");
+  progress.say("grid stage 3: " + std::to_string(go.passes) + " passes of " +
+               std::to_string(go.points * go.points) + " forward-Euler simulations on " +
+               std::to_string(threads) + " threads");
   const auto o3 = grid_search(bt.ranges, bt.ranges, go.points, go.passes, go.narrow_steps, threads,
                               progress, cost3);
   if (o3.nonfinite_first_pass > 0)
@@ -347,7 +347,7 @@ BristleTerms grid_stage3(const Family& fam, const FitData& d, const GridOptions&
         "grid stage 3: forward Euler diverged for every (S0, S1) point; lower the S0 range");
   bt.S0 = o3.best[0];
   bt.S1 = o3.best[1];
-  progress("grid stage 3: S0 = " + format_number(bt.S0) + ", S1 = " + format_number(bt.S1));
+  progress.say("grid stage 3: S0 = " + format_number(bt.S0) + ", S1 = " + format_number(bt.S1));
   return bt;
 }
 

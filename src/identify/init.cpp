@@ -512,15 +512,16 @@ class Scanner {
       for (double b = best.load(); lowest < b && !best.compare_exchange_weak(b, lowest);) {
       }
       const std::size_t n_done = ++done;
-      if (!progress_.enabled()) return;
+      if (!progress_.report) return;
       const std::lock_guard<std::mutex> lock(report_mutex);
       const auto now = clock::now();
       if (now - last < std::chrono::seconds(1) || n_done == n) return;
       last = now;
       const double elapsed = std::chrono::duration<double>(now - t0).count();
       const double left = elapsed / static_cast<double>(n_done) * static_cast<double>(n - n_done);
-      progress_("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
-                std::to_string(n) + " simulations, about " + format_number(left, 2) + " s left");
+      progress_.say("initial guess: " + what + ", " + std::to_string(n_done) + " of " +
+                    std::to_string(n) + " simulations, about " + format_number(left, 2) +
+                    " s left");
     });
     return out;
   }
@@ -690,9 +691,9 @@ class InitialGuess {
   /// Static least squares on samples `idx`; overwrites the static values that were not given.
   void static_fit(const std::vector<long>& idx) {
     const StaticEst e = fit_static(d_, idx, spec_, threads_);
-    if (progress_.enabled())
-      progress_("initial guess: static least squares on " + std::to_string(idx.size()) +
-                " samples (vs, alpha scanned)");
+    if (progress_.report)
+      progress_.say("initial guess: static least squares on " + std::to_string(idx.size()) +
+                    " samples (vs, alpha scanned)");
     const bool positive_levels = !static_kind_;  // log-parameterised levels must be > 0
     auto level = [&](double x) {
       if (positive_levels) return std::max(std::abs(x), 1e-3 * ymax_);
@@ -779,12 +780,13 @@ class InitialGuess {
       if (free1) best_nat[static_cast<std::size_t>(i1)] = 0;
     }
     nat_ = best_nat;
-    if (progress_.enabled())
-      progress_("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
-                std::to_string(s0c.size() * tau.size()) + " candidates" +
-                (free1 && fam_.force_affine(i1) ? ", " + std::to_string(s0c.size()) + " simulations"
-                                                : std::string()) +
-                ")");
+    if (progress_.report)
+      progress_.say("initial guess: sigma0" + std::string(free1 ? " x sigma1" : "") + " scan (" +
+                    std::to_string(s0c.size() * tau.size()) + " candidates" +
+                    (free1 && fam_.force_affine(i1)
+                         ? ", " + std::to_string(s0c.size()) + " simulations"
+                         : std::string()) +
+                    ")");
     return ScanBest{level_max() / nat_[static_cast<std::size_t>(i0)], best};
   }
 
@@ -811,7 +813,7 @@ class InitialGuess {
     const int n = model_.elements;
     const bool gms = strategy_ == FitInit::gms_ladder;
     const Ladder L = maxwell_ladder(d_, n, !gms);
-    if (progress_.enabled()) progress_("initial guess: Maxwell-slip ladder scan (13 simulations)");
+    if (progress_.report) progress_.say("initial guess: Maxwell-slip ladder scan (13 simulations)");
     if (d_.sensorless && is_free(nat_, idx_of("Km")))
       nat_[static_cast<std::size_t>(idx_of("Km"))] = std::max(std::abs(L.Km), 1e-12);
     if (!gms) set_if_free(nat_, idx_of("sigma2"), L.sigma2);

@@ -590,29 +590,26 @@ double rms_about_mean(std::span<const JointData> data, bool velocity) {
   return std::sqrt(std::max(sum2 / n - mean * mean, 0.0));
 }
 
-/// One progress line per iteration; a cancelled fit (JointOeOptions::cancel) stops at the next
-/// iteration (fit_joint_oe then throws Cancelled).
+/// One progress line per iteration; a cancelled fit (JointOeOptions::progress) stops at the
+/// next iteration (fit_joint_oe then throws Cancelled).
 class ProgressCallback : public ceres::IterationCallback {
  public:
-  ProgressCallback(const std::function<void(std::string_view)>& f,
-                   const std::function<bool()>& cancel)
-      : f_(f), cancel_(cancel) {}
+  explicit ProgressCallback(const Progress& progress) : progress_(progress) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
-    if (cancel_ && cancel_()) {
+    if (progress_.cancelled()) {
       aborted_ = true;
       return ceres::SOLVER_ABORT;
     }
-    if (f_)
-      f_("oe: iteration " + std::to_string(s.iteration) + ": cost " + format_number(s.cost) +
-         (s.step_is_successful ? "" : " (step rejected)"));
+    if (progress_.report)
+      progress_.say("oe: iteration " + std::to_string(s.iteration) + ": cost " +
+                    format_number(s.cost) + (s.step_is_successful ? "" : " (step rejected)"));
     return ceres::SOLVER_CONTINUE;
   }
   /// Whether a solve was stopped by the cancel hook.
   bool aborted() const { return aborted_; }
 
  private:
-  const std::function<void(std::string_view)>& f_;
-  const std::function<bool()>& cancel_;
+  const Progress& progress_;
   bool aborted_ = false;
 };
 
@@ -792,7 +789,7 @@ struct OeSolve {
 /// states and wander off the valid parameter set. Throws Cancelled when cancelled.
 OeSolve solve_oe(ceres::Problem& problem, SegmentEvaluator& evaluator, std::vector<double>& x,
                  std::vector<std::array<double, 2>>& x0, const JointOeOptions& opt) {
-  ProgressCallback cb(opt.progress, opt.cancel);
+  ProgressCallback cb(opt.progress);
   AcceptedState accepted(x, x0);
   ceres::Solver::Options so = solver_options(opt, cb, accepted);
   OeSolve out;
@@ -1023,11 +1020,11 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
   JointOeResult out;
   // A detail of the parameterisation, not of the result (the start of a zero parameter):
   // a progress line.
-  if (opt.progress)
+  if (opt.progress.report)
     for (const auto& name : raised)
-      opt.progress("oe: " + name +
-                   " started at 0, which its log scale cannot hold: started at "
-                   "1e-6 instead");
+      opt.progress.say("oe: " + name +
+                       " started at 0, which its log scale cannot hold: started at "
+                       "1e-6 instead");
   fill_solution(out, P, x, solved, nres, segs.size());
   const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
   const OeCovariance oc = oe_covariance(problem, P, nres, n_free, np, out);
@@ -1035,8 +1032,8 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
       student_t_quantile(0.975, static_cast<double>(std::max<long>(nres - n_free, 1)));
   out.parameters = oe_estimates(P, x, oc, tq, out.model, out.reliability);
   detail::assess(oc.findings, out.reliability);
-  if (opt.progress)
-    opt.progress(
+  if (opt.progress.report)
+    opt.progress.say(
         "oe: " + std::to_string(out.iterations) + " iterations, cost " +
         format_number(out.initial_cost) + " -> " + format_number(out.final_cost) + " in " +
         format_number(

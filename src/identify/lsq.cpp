@@ -48,7 +48,7 @@ class ProgressCallback final : public ceres::IterationCallback {
       aborted_ = true;
       return ceres::SOLVER_ABORT;
     }
-    if (!p_.enabled()) return ceres::SOLVER_CONTINUE;
+    if (!p_.report) return ceres::SOLVER_CONTINUE;
     const auto now = std::chrono::steady_clock::now();
     if (s.step_is_successful || s.iteration == 0) costs_.push_back(s.cost);
     if (now - last_ >= std::chrono::seconds(1) && s.iteration > 0) {
@@ -68,7 +68,7 @@ class ProgressCallback final : public ceres::IterationCallback {
           msg += ", about " + format_number(more * per, 2) + " s left";
         }
       }
-      p_(msg);
+      p_.say(msg);
     }
     return ceres::SOLVER_CONTINUE;
   }
@@ -502,9 +502,10 @@ void solve_starts(const LsqProblem& P, Starts& starts, std::size_t from) {
     auto& r = starts.results[static_cast<std::size_t>(s)];
     r = solve_one(P.fam, P.d, starts.theta[static_cast<std::size_t>(s)], P.free, P.opt, P.loss,
                   P.progress, lab, threads_per_solve(P.opt, nthreads));
-    P.progress(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
-               format_number(r.summary.final_cost) + " in " + std::to_string(r.summary.iterations) +
-               " iterations" + (r.summary.converged ? "" : " (not converged)"));
+    P.progress.say(lab + ": cost " + format_number(r.summary.initial_cost) + " -> " +
+                   format_number(r.summary.final_cost) + " in " +
+                   std::to_string(r.summary.iterations) + " iterations" +
+                   (r.summary.converged ? "" : " (not converged)"));
   });
 }
 
@@ -520,7 +521,7 @@ void follow_up_starts(const LsqProblem& P, const std::vector<double>& theta0, St
   if (results[lowest].summary.converged && results[lowest].at_limit.empty()) return;
   const std::string why =
       !results[lowest].summary.converged ? "did not converge" : "ended on its search box";
-  P.progress(P.label + ": the best data-driven start " + why + "; two perturbed starts follow");
+  P.progress.say(P.label + ": the best data-driven start " + why + "; two perturbed starts follow");
   const std::size_t from = starts.theta.size();
   for (auto& x : perturbed_starts(P, theta0, 2))
     starts.add(std::move(x),

@@ -223,8 +223,7 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
                                const sim::ServoConstants& constants, ActuatorModel m,
                                const std::vector<data::ServoLog>& train,
                                const std::vector<sim::ServoParams>& starts,
-                               const ServoFitOptions& options,
-                               const std::function<void(long, double)>& progress) {
+                               const ServoFitOptions& options) {
   if (train.empty()) throw FitError("no training log");
   for (const auto& s : starts)
     if (s.model != m) throw FitError("warm start of another model");
@@ -267,7 +266,6 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
   CmaesOptions co = options.cmaes;
   if (warm) co.sigma0 = options.warm_sigma;
   co.max_evals = std::max<long>(1, co.max_evals - static_cast<long>(starts.size()) - 1);
-  if (progress) co.progress = [&](long evals, double best, int) { progress(evals, best); };
   const auto r = cmaes_minimize(objective, x0, co);
   ServoFitResult out;
   const bool improved = r.f < f0;
@@ -346,7 +344,7 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
 
 namespace {
 
-/// Thrown inside a fit (from its CMA-ES progress callback) when the other fits must stop.
+/// Thrown inside a fit (from its CMA-ES cancel hook) when the other fits must stop.
 struct FitAborted {};
 
 /// One fit of fit_and_select_servo_models: a model (index into the sorted models) on a run.
@@ -399,14 +397,13 @@ std::vector<FitTask> servo_fit_tasks(const std::vector<ActuatorModel>& models, s
 
 /// Runs the tasks on `workers` threads of their own (parallel::run_on_own_threads), each
 /// taking the first task whose warm starts are done, while the calling thread passes the
-/// progress lines on to `say`. The first failed task in task order is rethrown.
+/// progress lines on to `progress`. The first failed task in task order is rethrown.
 class ServoFitScheduler {
  public:
   ServoFitScheduler(std::vector<FitTask>& tasks, const std::vector<ActuatorModel>& models,
                     const std::vector<ServoSplit>& runs, std::size_t delivered_run,
                     const sim::ServoActuator& family, const sim::ServoConstants& constants,
-                    const ServoFitOptions& options,
-                    const std::function<void(const std::string&)>& say)
+                    const ServoFitOptions& options, const Progress& progress)
       : tasks_(tasks),
         models_(models),
         runs_(runs),
@@ -414,7 +411,7 @@ class ServoFitScheduler {
         family_(family),
         constants_(constants),
         options_(options),
-        say_(say) {}
+        progress_(progress) {}
 
   /// Threads: the runs are independent, so with several runs the fits run concurrently (each
   /// fit's evaluations on one thread: no synchronisation per generation); with one run the
@@ -436,18 +433,19 @@ class ServoFitScheduler {
         const std::lock_guard<std::mutex> lock(mutex_);
         return 1 + static_cast<int>(idle_ / std::max<std::size_t>(1, running_));
       };
-    // The calling thread passes the progress lines on (`say` may throw, e.g. a cancellation:
-    // then the fits stop at their next generation and the exception goes on). The workers wait
-    // for the fits they start from: threads of their own, not the helpers (parallel.hpp).
+    // The calling thread passes the progress lines on and polls the cancellation after each
+    // (the report may throw, and so may the poll: then the fits stop at their next generation
+    // and the exception goes on). The workers wait for the fits they start from: threads of
+    // their own, not the helpers (parallel.hpp).
     parallel::run_on_own_threads(
         workers, [this] { work(); }, [this] { pass_lines_on(); }, [this] { stop_all(); });
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
-  /// A progress line for `say` (dropped when there is none).
+  /// A progress line for the report (dropped when there is none).
   void post(std::string line) {
-    if (!say_) return;
+    if (!progress_.report) return;
     std::lock_guard<std::mutex> lock(mutex_);
     lines_.push_back(std::move(line));
     changed_.notify_all();
@@ -476,20 +474,9 @@ class ServoFitScheduler {
     const std::string what = std::string(sim::actuator_model_name(m)) + " [" + run.name + "]";
     post("fitting " + what + " on " + std::to_string(run.train.size()) + " logs" +
          (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
-    long last_report = 0;
-    auto progress = [&](long evals, double best) {
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (stop_) throw FitAborted{};
-      }
-      if (options_.cancel && options_.cancel()) throw Cancelled();
-      if (evals - last_report >= 500) {
-        last_report = evals;
-        post("  " + what + ": " + std::to_string(evals) + " evaluations, best loss " +
-             format_fixed(best, 6));
-      }
-    };
-    task.fit = fit_servo_model(family_, constants_, m, run.train, starts, fit_options_, progress);
+    ServoFitOptions fit_options = fit_options_;
+    fit_options.cmaes.progress = fit_progress(what);
+    task.fit = fit_servo_model(family_, constants_, m, run.train, starts, fit_options);
     post("  " + what + ": loss " + format_fixed(task.fit.loss, 6) + " after " +
          std::to_string(task.fit.evals) + " evaluations, " + format_fixed(task.fit.seconds, 1) +
          " s (" + task.fit.stop + ")");
@@ -497,6 +484,28 @@ class ServoFitScheduler {
       task.validation.push_back(servo_log_error(constants_, task.fit.params, l));
     if (task.run == delivered_run_)
       task.train_mae = servo_loss(constants_, task.fit.params, run.train, ServoLossOptions{});
+  }
+
+  /// The CMA-ES progress of the fit `what`: after every generation it stops (FitAborted) when
+  /// another fit failed, throws Cancelled when the caller cancels, and posts a line every 500
+  /// evaluations.
+  Progress fit_progress(const std::string& what) {
+    Progress p;
+    p.cancel = [this] {
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (stop_) throw FitAborted{};
+      }
+      return progress_.cancelled();
+    };
+    if (progress_.report)
+      p.report = [this, what, last_report = 0L](const ProgressEvent& e) mutable {
+        if (e.evaluations - last_report < 500) return;
+        last_report = e.evaluations;
+        post("  " + what + ": " + std::to_string(e.evaluations) + " evaluations, best loss " +
+             format_fixed(e.best, 6));
+      };
+    return p;
   }
 
   /// A worker: takes ready tasks until every task is done or the run stops.
@@ -550,7 +559,10 @@ class ServoFitScheduler {
       batch.swap(lines_);
       const bool end = (finished_ == tasks_.size() || stop_) && batch.empty();
       lock.unlock();
-      for (const auto& line : batch) say_(line);
+      for (const auto& line : batch) {
+        progress_.say(line);
+        progress_.check();
+      }
       if (end) break;
       lock.lock();
     }
@@ -569,12 +581,12 @@ class ServoFitScheduler {
   const sim::ServoActuator& family_;
   const sim::ServoConstants& constants_;
   const ServoFitOptions& options_;
-  const std::function<void(const std::string&)>& say_;
+  const Progress& progress_;
   ServoFitOptions fit_options_;
 
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::vector<std::string> lines_;  // progress lines not yet passed to `say`
+  std::vector<std::string> lines_;  // progress lines not yet passed to the report
   std::size_t finished_ = 0;
   std::size_t running_ = 0, idle_ = 0;  // fits running; workers waiting for a ready fit
   bool stop_ = false;
@@ -627,7 +639,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
                                            const std::vector<data::ServoLog>& logs,
                                            const ServoValidation& validation,
                                            const ServoFitOptions& options, double tolerance,
-                                           const std::function<void(const std::string&)>& say) {
+                                           const Progress& progress) {
   if (models_in.empty()) throw FitError("no model to fit");
   if (logs.empty()) throw FitError("no log");
   const std::vector<ActuatorModel> models = distinct_models(models_in);
@@ -637,7 +649,7 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
   const std::vector<ServoSplit> runs = servo_runs(logs, validation, cv);
   const std::size_t delivered_run = cv ? runs.size() - 1 : 0;
   std::vector<FitTask> tasks = servo_fit_tasks(models, runs.size());
-  ServoFitScheduler(tasks, models, runs, delivered_run, family, constants, options, say).run();
+  ServoFitScheduler(tasks, models, runs, delivered_run, family, constants, options, progress).run();
   ServoSelection sel = servo_reports(models, tasks, runs, delivered_run, constants, has_validation);
   recommend_servo_model(sel, has_validation, tolerance);
   return sel;

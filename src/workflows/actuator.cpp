@@ -304,7 +304,6 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   fo.cmaes.sigma0 = options.sigma0;
   fo.cmaes.max_restarts = options.restarts;
   fo.cmaes.threads = parallel::resolve_threads(options.threads);
-  fo.cancel = progress.cancel;
   fo.loss.velocity_weight = options.velocity_weight;
   fo.loss.current_weight =
       options.current_weight < 0 ? identify::servo_current_weight(logs) : options.current_weight;
@@ -322,13 +321,11 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                std::to_string(fo.cmaes.threads) + " thread(s), " + std::to_string(options.trials) +
                " evaluations per fit");
   // identify passes every progress line on from the calling thread (also while fits run on
-  // other threads): a cancellation thrown there stops the fits and returns nothing
-  const auto sel = identify::fit_and_select_servo_models(
-      options.models, family, templ.actuator.constants, logs, options.validation, fo,
-      options.tolerance, [&progress](const std::string& line) {
-        progress.say(line);
-        progress.check();
-      });
+  // other threads) and polls the cancellation there and in every fit: it stops the fits and
+  // returns nothing
+  const auto sel =
+      identify::fit_and_select_servo_models(options.models, family, templ.actuator.constants, logs,
+                                            options.validation, fo, options.tolerance, progress);
   for (const auto& r : sel.models) out.models.push_back(model_outcome(r, templ, out.warnings));
   out.recommended = sel.recommended;
   out.reason = sel.reason;

@@ -107,8 +107,7 @@ CompareOutcome compare(const NamedRecord& training, const std::vector<NamedRecor
 
   identify::FitOptions fo = options.fit;
   fo.method = identify::FitMethod::lsq;
-  fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
-  fo.cancel = progress.cancel;
+  fo.progress = progress;
   const std::size_t n = options.models.size();
   for (std::size_t i = 0; i < n; ++i) {
     progress.check();

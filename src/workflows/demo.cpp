@@ -169,8 +169,7 @@ DemoIdentification identification(const Progress& progress) {
   fo.problem = identify::ProblemKind::sensorless;
   fo.model = identify::parse_model("lugre");
   fo.method = identify::FitMethod::lsq;
-  if (progress.report) fo.progress = [&progress](std::string_view m) { progress.say(m); };
-  fo.cancel = progress.cancel;
+  fo.progress = progress;
   r.fit = identify::fit(r.train, fo);
   progress.check();
   r.validation_metrics = identify::evaluate(r.fit, r.validation);

@@ -179,8 +179,7 @@ FitOutcome fit(const NamedRecord& training, const std::vector<NamedRecord>& vali
 
   progress.check();
   identify::FitOptions fo = options.fit;
-  fo.progress = [&progress](std::string_view msg) { progress.say(msg); };
-  fo.cancel = progress.cancel;
+  fo.progress = progress;
   // With a second core, the friction against velocity and (unless the fit hands it over, from
   // its residuals) the prediction are computed as tasks (parallel.hpp) while identify computes the
   // statistics (identify::fit's at_optimum): the same numbers, from the same values, as

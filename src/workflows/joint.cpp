@@ -170,8 +170,7 @@ std::optional<identify::JointEvaluation> refine_oe(const FitJointOptions& o,
                                           : o.init_label;
     run.closed_loop = o.oe.closed_loop;
     identify::JointOeOptions oo = o.oe;
-    oo.progress = [&progress](std::string_view m) { progress.say(m); };
-    oo.cancel = progress.cancel;
+    oo.progress = progress;
     if (o.oe.closed_loop) {
       run.controller = controller_of(o, train);
       oo.controller = run.controller->controller;

@@ -44,6 +44,8 @@
 
 #include <Eigen/Dense>
 
+#include "frictionlab/identify/progress.hpp"
+
 namespace frictionlab::identify {
 
 /// One CMA-ES run (ask/tell interface) in the unit box.
@@ -103,8 +105,11 @@ struct CmaesOptions {
   /// the others finish. The result does not depend on it (the candidates are evaluated each by
   /// itself).
   std::function<int()> threads_now;
-  /// Called after every generation with (evaluations so far, best value so far, run index).
-  std::function<void(long, double, int)> progress;
+  /// After every generation, from the calling thread: cancel is polled (true stops the
+  /// minimisation with Cancelled), then report receives "CMA-ES run R: N evaluations, best F"
+  /// with the evaluations so far (all runs), the best value so far and the fraction of
+  /// max_evals spent. Both may be empty.
+  Progress progress;
 };
 
 struct CmaesResult {

@@ -56,15 +56,13 @@
 // Host side: allocates, throws FitError.
 #pragma once
 
-#include <functional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "frictionlab/identify/cancel.hpp"
 #include "frictionlab/identify/joint.hpp"
 #include "frictionlab/identify/options.hpp"
+#include "frictionlab/identify/progress.hpp"
 #include "frictionlab/identify/result.hpp"
 
 namespace frictionlab::identify {
@@ -101,10 +99,10 @@ struct JointOeOptions {
   /// Ceres, in one thread, sums them in a fixed order, so the result does not depend on the
   /// thread count or the scheduling (bit for bit).
   int threads = 0;
-  std::function<void(std::string_view)> progress;  ///< one line per iteration (may be empty)
-  /// Polled at every solver iteration; returning true stops the fit with Cancelled
-  /// (cancel.hpp). May be empty.
-  std::function<bool()> cancel;
+  /// One line per solver iteration and per solve's end, from the calling thread, with no
+  /// fraction; cancel is polled at every solver iteration and stops the fit with Cancelled.
+  /// Both may be empty.
+  Progress progress;
 };
 
 struct JointOeResult {

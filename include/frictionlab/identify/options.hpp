@@ -5,14 +5,13 @@
 // writes the FitResult.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "frictionlab/identify/cancel.hpp"
+#include "frictionlab/identify/progress.hpp"
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
@@ -165,14 +164,13 @@ struct FitOptions {
   GridOptions grid{};
   SegmentOptions segments{};
   SteadySelection steady{};
-  /// Progress messages for anything slow (the CLI prints them on stderr). Called from the
-  /// calling thread or, serialised by a mutex, from worker threads. May be empty.
-  std::function<void(std::string_view)> progress;
-  /// Polled (from the calling thread or from worker threads, possibly at once: it must be
-  /// thread-safe and cheap) before every start, every candidate start point and every solver
-  /// iteration of lsq and two-stage, and between the scans and grid passes; returning true
-  /// stops the fit with Cancelled (cancel.hpp). May be empty.
-  std::function<bool()> cancel;
+  /// Progress messages for anything slow (the CLI prints them on stderr with --verbose):
+  /// report is called from the calling thread or, serialised by a mutex, from worker threads,
+  /// with no fraction (a fit cannot tell its iterations in advance). cancel is polled (from the
+  /// calling thread or from worker threads, possibly at once) before every start, every
+  /// candidate start point and every solver iteration of lsq and two-stage, and between the
+  /// scans and grid passes; returning true stops the fit with Cancelled. Both may be empty.
+  Progress progress;
 };
 
 }  // namespace frictionlab::identify

@@ -14,15 +14,14 @@
 // Host side (allocates, throws FitError for bad input). No file I/O.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "frictionlab/data/servo_log.hpp"
-#include "frictionlab/identify/cancel.hpp"
 #include "frictionlab/identify/cmaes.hpp"
 #include "frictionlab/identify/options.hpp"
+#include "frictionlab/identify/progress.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
 namespace frictionlab::identify {
@@ -92,14 +91,12 @@ sim::ServoParams embed_servo_params(const sim::ServoParams& from, ActuatorModel 
 bool servo_model_contains(ActuatorModel to, ActuatorModel from) noexcept;
 
 struct ServoFitOptions {
-  CmaesOptions cmaes;       ///< budget (max_evals, max_seconds), seed, threads, ...
+  /// Budget (max_evals, max_seconds), seed, threads, ...; cmaes.progress is fit_servo_model's
+  /// progress (fit_and_select_servo_models gives each of its fits one of its own).
+  CmaesOptions cmaes;
   double warm_sigma = 0.1;  ///< first run's step (unit box) when warm-started
   ServoLossOptions loss;
   std::vector<ServoBound> bounds;  ///< range overrides
-  /// Polled (from the fits' threads: thread-safe, cheap) after every CMA-ES generation of
-  /// fit_and_select_servo_models; returning true stops every fit, which then throws Cancelled
-  /// (cancel.hpp). May be empty.
-  std::function<bool()> cancel;
 };
 
 struct ServoFitResult {
@@ -116,14 +113,14 @@ struct ServoFitResult {
 };
 
 /// Fit model m to the training logs. `starts`: warm-start candidates (already of model m); the
-/// best of them (and the centre of the box) starts the first CMA-ES run. `progress` receives
-/// (evaluations, best loss) after every generation.
+/// best of them (and the centre of the box) starts the first CMA-ES run. Progress: that of
+/// options.cmaes (after every generation: the evaluations of this CMA-ES minimisation and the
+/// best loss so far [rad]).
 ServoFitResult fit_servo_model(const sim::ServoActuator& family,
                                const sim::ServoConstants& constants, ActuatorModel m,
                                const std::vector<data::ServoLog>& train,
                                const std::vector<sim::ServoParams>& starts,
-                               const ServoFitOptions& options,
-                               const std::function<void(long, double)>& progress = {});
+                               const ServoFitOptions& options);
 
 /// How to hold logs out for validation.
 struct ServoValidation {
@@ -179,9 +176,11 @@ void recommend_servo_model(ServoSelection& selection, bool validated, double tol
 
 /// Fit every model of `models` (each warm-started from the fits of the models it contains on the
 /// same split), validate, and recommend the model with the fewest parameters whose validation
-/// MAE is within (1 + tolerance) of the best. `log` receives progress lines, always on the
-/// calling thread; an exception it throws (e.g. a cancellation) stops the fits still running at
-/// their next CMA-ES generation and is passed on.
+/// MAE is within (1 + tolerance) of the best. `progress`: report receives the progress lines
+/// (no fraction), always on the calling thread, and cancel is polled there after each line and
+/// by every fit after each of its CMA-ES generations (from the fits' threads: thread-safe,
+/// cheap); a cancellation, or an exception report throws, stops the fits still running at their
+/// next generation and is passed on (options.cmaes.progress is not used).
 ///
 /// Threads (options.cmaes.threads): with several runs (cross-validation: the splits and the
 /// refit on all logs) up to that many fits run concurrently, one fit per (model, run) waiting
@@ -197,6 +196,6 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
                                            const std::vector<data::ServoLog>& logs,
                                            const ServoValidation& validation,
                                            const ServoFitOptions& options, double tolerance,
-                                           const std::function<void(const std::string&)>& log = {});
+                                           const Progress& progress = {});
 
 }  // namespace frictionlab::identify

@@ -191,8 +191,8 @@ struct FitActuatorOutcome {
 /// Fit `options.models` to the (processed) logs with CMA-ES, validate them as
 /// `options.validation` says and recommend one (identify::fit_and_select_servo_models). Progress:
 /// a header line ("16 logs, actuator xl330, 2 thread(s), 3000 evaluations per fit") and the fit
-/// lines of identify; cancellation is polled at every progress line (a fit reports every 500
-/// evaluations), on the calling thread, and stops the fits still running.
+/// lines of identify; cancellation is polled at every progress line, on the calling thread, and
+/// by every fit after each CMA-ES generation, and stops the fits still running.
 FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                                 const FitActuatorOptions& options, const Progress& progress = {});
 

@@ -55,7 +55,7 @@ struct CompareOptions {
   Criterion criterion = Criterion::aicc;
   /// Problem, units, warm-up, lsq starts and loss, as for fit. `model` and
   /// `method` are not used: every model of `models` is fitted by lsq.
-  /// `progress` is not used (Progress is).
+  /// `progress` is replaced by the workflow's Progress.
   identify::FitOptions fit{};
   /// Applied to the training and to every validation record before its checks.
   data::PreprocessOptions preprocess{};

@@ -73,8 +73,8 @@ std::vector<std::string> same_data_warnings(const NamedRecord& training,
 
 struct FitOptions {
   /// Problem, model, method, units, warm-up, lsq starts and loss
-  /// (identify::FitOptions). Its `progress` member is not used: the workflow
-  /// forwards identify's messages to its Progress.
+  /// (identify::FitOptions). Its `progress` member is replaced by the
+  /// workflow's Progress (the same type: identify reports to it directly).
   identify::FitOptions fit{};
   /// Applied to the training and to every validation record before its checks.
   data::PreprocessOptions preprocess{};
@@ -121,7 +121,7 @@ FitOutcome fit_outcome(std::string input, identify::FitResult result, data::Reco
 
 /// Prepare `training` and every validation record (prepare_record: a record that
 /// cannot be used is an error before the fit starts), fit the training record
-/// (identify::fit with options.fit; its progress messages go to progress.say),
+/// (identify::fit with options.fit and `progress`, which receives its messages),
 /// then evaluate every validation record. Cancellation is polled before each record and before the
 /// fit. Throws identify::FitError for a fit that is not possible, what
 /// prepare_record throws (the record's name in data::RecordError's source), and
