@@ -119,9 +119,11 @@ struct LuGre {
   /// Update over a step h with the velocity linearly interpolated from v0 to v1 (Hold::linear):
   /// the arc-length step of bristle.hpp (second order, bounded, split at reversals and where
   /// the velocity sweeps through the Stribeck region by more than vs/8 per step).
+  /// Its ends' g(v) are at()'s, as in a simulation (which computes at() once per sample), so a
+  /// loop of force and step_linear reproduces a simulation bit for bit.
   static State step_linear(const Params& p, const State& x, const S& v0, const S& v1,
                            const S& h) noexcept {
-    return step_linear_known(p, x, v0, v1, h, {}, {});
+    return step_linear(p, x, at(p, v0), at(p, v1), h);
   }
   /// step_linear with the velocity terms at both ends known (at(p, v0), at(p, v1)): g(v0) and
   /// g(v1) are taken from them instead of being evaluated again. A simulation that needs the
