@@ -28,9 +28,8 @@ void run_export_robot(const ExportRobotCli& c) {
   const io::RobotExport r =
       c.urdf.empty() ? io::export_robot_mujoco(c.params) : io::export_robot_urdf(c.params, c.urdf);
   for (const auto& n : r.notes) print_detail("not represented: " + n);
-  emit_text(
-      to_stdout ? std::string() : c.output, r.text,
-      (c.urdf.empty() ? "MJCF joint attributes of " : "URDF with the fit of ") + c.params);
+  emit_text(to_stdout ? std::string() : c.output, r.text,
+            (c.urdf.empty() ? "MJCF joint attributes of " : "URDF with the fit of ") + c.params);
 }
 
 }  // namespace
