@@ -24,7 +24,10 @@ needs_servo = pytest.mark.skipif(not SERVO.is_dir(), reason="no ../shared/data")
 # The classes that are inputs, not results: options and system descriptions the caller builds
 # (SystemFile: read_system's description of a SYSTEM.json, to pass to simulate_system), and the
 # models' base class; the model tags (Coulomb, LuGre, ...) have a Params class and are skipped.
-NOT_RESULTS = {"SimOptions", "StickSlipSpec", "JointSpec", "SystemFile", "ModelParams"}
+# Inputs the user builds, not results a fit returns: options, specs and plot descriptions
+# (render_svg turns a Plot into text, which pickles).
+NOT_RESULTS = {"SimOptions", "StickSlipSpec", "JointSpec", "SystemFile", "ModelParams", "Plot",
+               "PlotMargins", "PlotPanel", "PlotSeries"}
 
 
 def joint_fit():
