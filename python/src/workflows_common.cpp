@@ -34,11 +34,11 @@ PyProgress::PyProgress(const py::object& progress) : state_(std::make_shared<Sta
   }
   std::shared_ptr<State> s = state_;
   if (s->callback) {
-    progress_.report = [s](const workflows::ProgressEvent& e) {
+    progress_.report = [s](const workflows::ProgressEvent& event) {
       py::gil_scoped_acquire gil;
       if (s->error) return;
       try {
-        s->callback(py::str(e.message.data(), e.message.size()), e.fraction);
+        s->callback(py::str(event.message.data(), event.message.size()), event.fraction);
       } catch (py::error_already_set& e) {
         s->error.emplace(std::move(e));
         s->cancelled = true;
