@@ -131,36 +131,35 @@ std::string joint_list(const json& joints) {
   return out;
 }
 
-/// The value of a robot_fit.json base parameter NAME that is its own (no other standard
-/// parameter folded into it); nullopt if there is no such parameter.
-std::optional<double> own_parameter(const json& j, const std::string& file,
-                                    const std::string& name) {
-  for (const json& p : member(j, file, "parameters")) {
-    if (p.value("name", "") != name) continue;
-    if (p.value("expression", "") != name)
-      detail::fail_file(file, "parameters: " + name,
-                        "is the combination " + p.value("expression", "") +
-                            " on this record, not the joint's friction alone");
-    return p.at("value").get<double>();
-  }
-  return std::nullopt;
+/// The value of base parameter NAME of `params` if it is its own standard parameter; nullopt if
+/// there is none; an error naming the grouping if it is one.
+std::optional<double> own_parameter(const std::map<std::string, detail::RobotFitParameter>& params,
+                                    const std::string& file, const std::string& name) {
+  const auto it = params.find(name);
+  if (it == params.end()) return std::nullopt;
+  if (!it->second.own)
+    detail::fail_file(file, "parameters: " + name,
+                      "is the combination " + it->second.expression +
+                          " on this record, not the joint's friction alone");
+  return it->second.value;
 }
 
 /// A linear robot fit's friction of `joint`: Fc_JOINT and Fv_JOINT as a coulomb-viscous model
 /// (checked by the model's own rules), its offset as a warning.
 void linear_robot_friction(const json& j, const std::string& file, const std::string& joint,
                            FrictionSource& s) {
-  const auto Fc = own_parameter(j, file, "Fc_" + joint);
-  const auto Fv = own_parameter(j, file, "Fv_" + joint);
+  const auto params = detail::robot_fit_parameters(j, file);
+  const auto Fc = own_parameter(params, file, "Fc_" + joint);
+  const auto Fv = own_parameter(params, file, "Fv_" + joint);
   if (!Fc && !Fv)
     detail::fail_file(file, "joint " + joint,
                       "the fit has no friction terms (Fc_" + joint + ", Fv_" + joint + ")");
-  json params = {{"Fc", Fc.value_or(0.0)}, {"sigma2", Fv.value_or(0.0)}};
-  ModelFile mf = model_from_json(json{{"model", "coulomb-viscous"}, {"params", params}},
+  const json curve = {{"Fc", Fc.value_or(0.0)}, {"sigma2", Fv.value_or(0.0)}};
+  ModelFile mf = model_from_json(json{{"model", "coulomb-viscous"}, {"params", curve}},
                                  file + ": joint " + joint);
   s.spec = mf.spec;
   s.warnings = std::move(mf.warnings);
-  if (const auto offset = own_parameter(j, file, "offset_" + joint))
+  if (const auto offset = own_parameter(params, file, "offset_" + joint))
     s.warnings.push_back(file + ": joint " + joint + ": torque offset " + format_exact(*offset) +
                          " N m (a bias of the measured torque) is not friction: not exported");
 }

@@ -479,4 +479,17 @@ void require_kind(const json& j, const std::string& file,
   throw InputError(file, 0, 0, "this is " + describe(k) + ", not " + wanted);
 }
 
+std::map<std::string, RobotFitParameter> robot_fit_parameters(const json& j,
+                                                              const std::string& file) {
+  std::map<std::string, RobotFitParameter> out;
+  try {
+    for (const json& p : member(j, file, "parameters"))
+      out[p.at("name").get<std::string>()] = {p.at("value").get<double>(),
+                                              p.value("expression", ""), p.at("terms").size() == 1};
+  } catch (const json::exception& e) {
+    fail_key(file, "parameters", std::string("malformed: ") + e.what());
+  }
+  return out;
+}
+
 }  // namespace frictionlab::io::detail

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -106,6 +107,18 @@ void require_kind(const json& j, const std::string& file, std::initializer_list<
 
 /// obj[key]; fail_key(file, key, "missing") if absent.
 const json& member(const json& obj, const std::string& file, const std::string& key);
+
+/// One base parameter of a robot_fit.json: its value, what it stands for, and whether it is its
+/// own standard parameter alone (one term) rather than a grouping of several.
+struct RobotFitParameter {
+  double value = 0;
+  std::string expression;
+  bool own = true;
+};
+
+/// robot_fit.json's "parameters" by name (every export of an arm fit reads them here).
+std::map<std::string, RobotFitParameter> robot_fit_parameters(const json& j,
+                                                              const std::string& file);
 
 /// Throw InputError "FILE: [CONTEXT: ]message".
 [[noreturn]] void fail_file(const std::string& file, const std::string& context,

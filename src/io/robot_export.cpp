@@ -69,16 +69,6 @@ void read_consistent(const json& j, const std::string& path, RobotFitFile& out) 
   }
 }
 
-/// The fit's base parameters by name, each with its value and whether it stands alone (a
-/// parameter grouped with others is not that parameter's value).
-std::map<std::string, std::pair<double, bool>> base_parameters(const json& j,
-                                                               const std::string& file) {
-  std::map<std::string, std::pair<double, bool>> out;
-  for (const json& p : detail::member(j, file, "parameters"))
-    out[p.at("name").get<std::string>()] = {p.at("value").get<double>(), p.at("terms").size() == 1};
-  return out;
-}
-
 /// A friction value that must be >= 0 in both formats: a negative estimate is written as 0
 /// with a note (never silently).
 double non_negative(double x, const std::string& name, JointFriction& f) {
@@ -88,10 +78,10 @@ double non_negative(double x, const std::string& name, JointFriction& f) {
   return 0;
 }
 
-void linear_friction(const std::map<std::string, std::pair<double, bool>>& p, JointFriction& f) {
+void linear_friction(const std::map<std::string, detail::RobotFitParameter>& p, JointFriction& f) {
   const auto value = [&](const std::string& name) {
     const auto it = p.find(name + "_" + f.joint);
-    return it == p.end() ? 0.0 : non_negative(it->second.first, name + "_" + f.joint, f);
+    return it == p.end() ? 0.0 : non_negative(it->second.value, name + "_" + f.joint, f);
   };
   f.Fc = value("Fc");
   f.Fv = value("Fv");
@@ -109,18 +99,18 @@ void model_friction(const json& fit, const std::string& file, JointFriction& f) 
 }
 
 /// The joint's armature and offset, from the base parameters.
-void armature_and_offset(const std::map<std::string, std::pair<double, bool>>& p,
+void armature_and_offset(const std::map<std::string, detail::RobotFitParameter>& p,
                          JointFriction& f) {
   if (const auto it = p.find("Ia_" + f.joint); it != p.end()) {
-    if (it->second.second)
-      f.armature = non_negative(it->second.first, "Ia_" + f.joint, f);
+    if (it->second.own)
+      f.armature = non_negative(it->second.value, "Ia_" + f.joint, f);
     else
       f.notes.push_back("Ia_" + f.joint +
                         " is grouped with link inertia in a base parameter: no armature written");
   }
-  if (const auto it = p.find("offset_" + f.joint); it != p.end() && it->second.first != 0)
+  if (const auto it = p.find("offset_" + f.joint); it != p.end() && it->second.value != 0)
     f.notes.push_back("torque offset offset_" + f.joint + " = " +
-                      format_number(it->second.first, 4) +
+                      format_number(it->second.value, 4) +
                       " N m left out (no such term in the format: a bias in the controller)");
 }
 
@@ -135,7 +125,7 @@ RobotFitFile read_robot_fit(const std::string& path) {
   out.friction_model = "linear";
   const json friction = j.value("friction", json{{"model", "linear"}});
   out.friction_model = friction.value("model", "linear");
-  const auto params = base_parameters(j, path);
+  const auto params = detail::robot_fit_parameters(j, path);
   for (const json& name : detail::member(j, path, "joints")) {
     JointFriction f;
     f.joint = name.get<std::string>();

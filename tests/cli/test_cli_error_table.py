@@ -57,6 +57,7 @@ SENSORLESS_REC = "t,current,velocity,torque\n" + "".join(
 ROBOT_FIT = json.dumps({"format": "frictionlab-robot-fit", "version": 1, "joints": ["q1", "q2"],
                         "friction": {"model": "linear"},
                         "parameters": [{"name": "Fc_q1", "expression": "Fc_q1 + 0.5 Fc_q2",
+                                        "terms": [["Fc_q1", 1.0], ["Fc_q2", 0.5]],
                                         "value": 0.3}]})
 JOINT = '{"joint": {"I": 0.05, "friction": {"model": "coulomb", "params": {"Fc": 0.1}}}}'
 HUGE_LUGRE = ('{"model": "lugre", "params": {"sigma0": 1e308, "sigma1": 1e308, '
