@@ -27,6 +27,13 @@ import pandas as pd  # noqa: E402
 from frictionlab.fleet import analysis, report, synthetic  # noqa: E402
 
 
+# The stroke of a series' line; a series without one is named with its markup, so that the
+# comparison that fails shows what was drawn instead.
+STROKE = """var stroke = g => { const p = g.querySelector('path');
+    return p ? p.getAttribute('stroke') : 'no path in ' + g.outerHTML.slice(0, 600); };
+"""
+
+
 @pytest.fixture(scope="module")
 def fleet_page(browser, tmp_path_factory):
     d = tmp_path_factory.mktemp("fleet")
@@ -176,10 +183,10 @@ def test_history_legend_names_every_robot_joint(fleet_page):
     """With 8 robots each history plot names every robot joint in its legend, in the colour of
     its line; a robot joint has the same colour in every plot of its joint type."""
     page = fleet_page["page"]
-    plots = page.evaluate("""Array.from(document.querySelectorAll('svg[data-plot=history]')).map(s => ({
+    plots = page.evaluate(STROKE + """Array.from(document.querySelectorAll('svg[data-plot=history]')).map(s => ({
         jt: s.dataset.jointType, p: s.dataset.parameter,
         series: Array.from(s.querySelectorAll('g.panel > [data-series]')).map(g =>
-            [g.dataset.series, g.querySelector('path').getAttribute('stroke')]),
+            [g.dataset.series, stroke(g)]),
         legend: Array.from(s.querySelectorAll('g.legend [data-legend]')).map(g =>
             [g.dataset.legend, (g.querySelector('line') || g.querySelector('circle')).getAttribute(
              g.querySelector('line') ? 'stroke' : 'fill')])}))""")
@@ -203,11 +210,11 @@ def test_colours_by_severity(crowded_page):
     strong = {f"{r}/{j}" for r, j in fl_.loc[fl_["severity"] == "strong", ["robot", "joint"]].to_numpy()}
     border = {f"{r}/{j}" for r, j in fl_.loc[fl_["severity"] == "borderline", ["robot", "joint"]].to_numpy()}
     assert len(strong) == 12 and border == {"r012/shoulder"}
-    info = page.evaluate("""(() => {
+    info = page.evaluate(STROKE + """(() => {
         const s = document.querySelector('svg[data-plot=history][data-joint-type=shoulder][data-parameter=Fc]');
         return {
           joints: Array.from(s.querySelectorAll('g.panel g[data-robot]')).map(g =>
-            [g.dataset.robot + '/' + g.dataset.joint, g.querySelector('path').getAttribute('stroke')]),
+            [g.dataset.robot + '/' + g.dataset.joint, stroke(g)]),
           legend: Array.from(s.querySelectorAll('g.legend [data-legend]')).map(g =>
             [g.dataset.legend, Array.from(g.querySelectorAll('text')).map(t => t.textContent)]),
           rows: Array.from(document.querySelectorAll('#flagged tr.flagged[data-parameter=Fc][data-joint=shoulder]')).map(r =>

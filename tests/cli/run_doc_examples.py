@@ -34,8 +34,12 @@ import os
 import re
 import shutil
 import subprocess
+import time
 import sys
 
+# One documented command longer than this is a failure of its own (a whole run of them takes
+# about a minute).
+COMMAND_SECONDS = 240
 # FRICTIONLAB_NO_PYTHON_PACKAGE=1: a build without the Python package (FRICTIONLAB_PYTHON=OFF)
 NO_PYTHON = os.environ.get("FRICTIONLAB_NO_PYTHON_PACKAGE") == "1"
 BINARY_WORD = re.compile(r"^(frictionlab|\S*/apps/frictionlab/frictionlab)(?=\s|$)")
@@ -140,10 +144,19 @@ def main():
                 run = BINARY_WORD.sub(lambda _: f'"{binary}"', cmd, count=1)
                 count += 1
                 ran += 1
-                p = subprocess.run(["bash", "-c", run], cwd=repo, env=env,
-                                   capture_output=True, text=True, timeout=300)
+                began = time.monotonic()
+                try:
+                    p = subprocess.run(["bash", "-c", run], cwd=repo, env=env,
+                                       capture_output=True, text=True, timeout=COMMAND_SECONDS)
+                except subprocess.TimeoutExpired as err:
+                    print(f"{doc}:{line_no}: TIMED OUT after {COMMAND_SECONDS} s: {cmd}", flush=True)
+                    failures.append((doc, line_no, cmd, f"still running after {COMMAND_SECONDS} s; "
+                                     f"stdout so far:\n{err.stdout}\nstderr so far:\n{err.stderr}"))
+                    continue
                 status = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
-                print(f"{doc}:{line_no}: {status}: {cmd}")
+                # (flushed with its time: a run stopped from outside still shows how far it got)
+                print(f"{doc}:{line_no}: {status} ({time.monotonic() - began:.1f} s): {cmd}",
+                      flush=True)
                 warned = [w for w in p.stderr.splitlines() if WARNING_LINE.match(w)]
                 block_warned = block_warned or bool(warned)
                 if line_mark and warned:
