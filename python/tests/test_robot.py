@@ -180,7 +180,9 @@ def test_export_robot_mjcf_has_the_fits_friction(tmp_path, fit):
 
 def test_export_robot_urdf_sets_dynamics_and_keeps_the_rest(tmp_path):
     """`export robot --urdf` into the UR10e's URDF: each joint's <dynamics> gets the fit's Fv
-    and Fc, every other element and attribute of the file stays."""
+    and Fc, every other element and attribute of the file stays; a friction the record only
+    determines in a combination (a base parameter of several terms) is written as 0 with a
+    note, as `export c --joint` refuses it."""
     import xml.etree.ElementTree as ET
     urdf = SHARED / "robot_ur10e" / "ur10e.urdf"
     joints = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint",
@@ -192,6 +194,9 @@ def test_export_robot_urdf_sets_dynamics_and_keeps_the_rest(tmp_path):
                            "terms": [[f"{name}_{q}", 1.0]], "unit": "", "value": value,
                            "std_error": 0.01, "relative_std_error_percent": 1.0,
                            "poorly_determined": False})
+    grouped = next(p for p in params if p["name"] == "Fc_wrist_3_joint")
+    grouped["expression"] = "Fc_wrist_3_joint + 0.5 Fc_wrist_2_joint"
+    grouped["terms"].append(["Fc_wrist_2_joint", 0.5])
     (tmp_path / "robot_fit.json").write_text(json.dumps(
         {"format": "frictionlab-robot-fit", "version": 1, "joints": joints,
          "parameters": params, "friction": {"model": "linear"}}))
@@ -205,8 +210,11 @@ def test_export_robot_urdf_sets_dynamics_and_keeps_the_rest(tmp_path):
     dyn = {j.get("name"): j.find("dynamics") for j in after.findall("joint")}
     for k, q in enumerate(joints):
         assert float(dyn[q].get("damping")) == 0.5 + k
-        assert float(dyn[q].get("friction")) == 2.0 + k
-    assert "offset_shoulder_pan_joint = 0.1 N m left out" in (tmp_path / "ur10e.urdf").read_text()
+        assert float(dyn[q].get("friction")) == (0.0 if q == "wrist_3_joint" else 2.0 + k)
+    text = (tmp_path / "ur10e.urdf").read_text()
+    assert "offset_shoulder_pan_joint = 0.1 N m left out" in text
+    assert ("Fc_wrist_3_joint is the combination Fc_wrist_3_joint + 0.5 Fc_wrist_2_joint on this "
+            "record, not the joint's friction alone: written as 0") in text
     (tmp_path / "two.urdf").write_text(
         "<robot name='two'><link name='a'/><link name='b'/><joint name='j1' type='revolute'>"
         "<parent link='a'/><child link='b'/><axis xyz='0 0 1'/></joint></robot>")

@@ -78,10 +78,20 @@ double non_negative(double x, const std::string& name, JointFriction& f) {
   return 0;
 }
 
+/// Fc and Fv of a linear fit: each the joint's own estimate; one the record only determines in a
+/// combination with other parameters is not the joint's friction and is written as 0 with a note
+/// (as `export c --joint` refuses it).
 void linear_friction(const std::map<std::string, detail::RobotFitParameter>& p, JointFriction& f) {
   const auto value = [&](const std::string& name) {
-    const auto it = p.find(name + "_" + f.joint);
-    return it == p.end() ? 0.0 : non_negative(it->second.value, name + "_" + f.joint, f);
+    const std::string key = name + "_" + f.joint;
+    const auto it = p.find(key);
+    if (it == p.end()) return 0.0;
+    if (!it->second.own) {
+      f.notes.push_back(key + " is the combination " + it->second.expression +
+                        " on this record, not the joint's friction alone: written as 0");
+      return 0.0;
+    }
+    return non_negative(it->second.value, key, f);
   };
   f.Fc = value("Fc");
   f.Fv = value("Fv");
