@@ -22,7 +22,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "frictionlab/models/maxwell_slip/sensitivity.hpp"
 #include "frictionlab/models/registry.hpp"
+#include "frictionlab/models/sensitivity_states.hpp"
 #include "model_traits.hpp"
 
 namespace frictionlab::testing {
@@ -228,6 +230,7 @@ template <class P>
 struct SensitivityOf<P, ModelList<>> {
   using type = void;
 };
+
 template <class P, class I, class... Is>
 struct SensitivityOf<P, ModelList<I, Is...>> {
   static constexpr auto pick() {
@@ -247,15 +250,66 @@ struct SensitivityOf<P, ModelList<I, Is...>> {
   using type = typename decltype(pick())::type;
 };
 
+/// The sensitivities the suite checks for the Params P: the registered model's, and Maxwell
+/// slip's (a template of the element count: the fit's 12 elements, the suite's 8).
+template <class P>
+struct SensitivityFor {
+  using type = typename SensitivityOf<P>::type;
+};
+template <>
+struct SensitivityFor<MaxwellSlip<double, 8>::Params> {
+  using type = MaxwellSlipSensitivity<8>;
+};
+
+/// The start state of the sensitivity check, each state at `frac` of its bound, as the array the
+/// sensitivities step (SensitivityStates): one state (z), or one per element (Maxwell slip: z_i
+/// at frac Delta_i, inside its own bound).
+template <class M, class Sens>
+typename SensitivityStates<Sens>::State start_states(const typename M::Params& p, double frac) {
+  typename SensitivityStates<Sens>::State z{};
+  if constexpr (requires { p.Delta; }) {
+    for (int i = 0; i < p.n; ++i)
+      z[static_cast<std::size_t>(i)] = frac * p.Delta[static_cast<std::size_t>(i)];
+  } else {
+    z[0] = frac * M::state_bound(p);
+  }
+  return z;
+}
+
+/// The model's State (scalar S) from the array z, each entry seeded along direction `lane`.
+template <class M, class S, std::size_t K>
+typename M::State jet_state(const std::array<double, K>& z, int lane) {
+  typename M::State x{};
+  if constexpr (K == 1) {
+    x.z = S(z[0], lane);
+  } else {
+    for (std::size_t i = 0; i < K; ++i) x.z[i] = S(z[i], lane);
+  }
+  return x;
+}
+
+/// The model's State (double) from the array z.
+template <class M, std::size_t K>
+typename M::State double_state(const std::array<double, K>& z) {
+  typename M::State x{};
+  if constexpr (K == 1) {
+    x.z = z[0];
+  } else {
+    for (std::size_t i = 0; i < K; ++i) x.z[i] = z[i];
+  }
+  return x;
+}
+
 TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
   using F = TypeParam;
   using MD = typename F::template M<double>;
-  using Sens = typename SensitivityOf<typename MD::Params>::type;
+  using Sens = typename SensitivityFor<typename MD::Params>::type;
   if constexpr (std::is_void_v<Sens>) {
     GTEST_SKIP() << "no Fit::Sensitivity: the fit differentiates this model with Jets";
   } else {
+    using St = SensitivityStates<Sens>;
     constexpr int K = F::kTheta;
-    constexpr int NL = K + 1;  // the parameters, then the start state
+    constexpr int NL = K + 1;  // the parameters, then the start states moved together
     using J = ceres::Jet<double, NL>;
     using MJ = typename F::template M<J>;
     const double h = 2e-3;
@@ -265,37 +319,42 @@ TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
     for (int i = 0; i < K; ++i) thj[i] = J(F::theta0[i], i);
     const auto pj = F::template params<J>(thj.data());
     if (!Sens::template covers<J>(pj)) GTEST_SKIP() << "parameters the sensitivities do not cover";
-    const double z0 = 0.3 * MD::state_bound(nominal<F, double>());
+    const auto p = F::template params<double>(F::theta0.data());
+    const int ns = St::states(p);
+    const typename St::State z0 = start_states<MD, Sens>(p, 0.3);
     // Objective: sum of the force over a linear-input trajectory from z0 (every step and the
     // state history), by Jets (theta, z0) ...
-    typename MJ::State xj{J(z0, K)};
+    auto xj = jet_state<MJ, J>(z0, K);
     J accj(0.0);
     for (int k = 0; k < n; ++k) {
       accj += MJ::force(pj, xj, J(v_at(k)));
       xj = advance<MJ>(pj, xj, J(v_at(k)), J(v_at(k + 1)), J(h), Method::exact, Hold::linear);
     }
     // ... by the model's sensitivities along theta (seeds dq/dtheta) and z0 ...
-    const auto p = F::template params<double>(F::theta0.data());
     typename Sens::template Seeds<NL> seeds;
     const auto fields = Sens::template fields<J>(pj);
     for (int q = 0; q < Sens::kFields; ++q)
       for (int i = 0; i < K; ++i) seeds.set(q, i, fields[static_cast<std::size_t>(q)].v[i]);
-    double z = z0, acc = 0;
-    std::array<double, NL> dz{}, dF{}, dacc{};
-    dz[K] = 1.0;
+    auto z = z0;
+    double acc = 0;
+    typename St::template DState<NL> dz{};
+    std::array<double, NL> dF{}, dacc{};
+    for (int i = 0; i < ns; ++i) dz[static_cast<std::size_t>(i)][K] = 1.0;
     auto w = Sens::template at<NL>(p, v_at(0), seeds);
     for (int k = 0; k < n; ++k) {
       typename Sens::ForceParts parts;
-      acc += Sens::template force<NL>(p, seeds, z, dz, w, dF, parts);
+      acc += St::template force<NL>(p, seeds, z, dz, w, dF, parts);
       for (int i = 0; i < NL; ++i) dacc[i] += dF[i];
       const auto w1 = Sens::template at<NL>(p, v_at(k + 1), seeds);
-      z = Sens::template step<NL>(p, seeds, z, dz, w, w1, h, nullptr);
+      St::template step<NL>(p, seeds, z, dz, w, w1, h, nullptr);
       w = w1;
     }
     // ... and by central differences.
-    const auto objective = [&](const std::array<double, K>& th, double x0) {
+    const auto objective = [&](const std::array<double, K>& th, double shift) {
       const auto pd = F::template params<double>(th.data());
-      typename MD::State x{x0};
+      auto zs = z0;
+      for (int i = 0; i < ns; ++i) zs[static_cast<std::size_t>(i)] += shift;
+      auto x = double_state<MD>(zs);
       double sum = 0;
       for (int k = 0; k < n; ++k) {
         sum += MD::force(pd, x, v_at(k));
@@ -304,20 +363,21 @@ TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
       return sum;
     };
     EXPECT_NEAR(acc, accj.a, 1e-10 * std::abs(accj.a));
+    const double zscale = std::abs(*std::max_element(
+        z0.begin(), z0.begin() + ns, [](double a, double b) { return std::abs(a) < std::abs(b); }));
     for (int i = 0; i < NL; ++i) {
       auto tp = F::theta0, tm = F::theta0;
-      double zp = z0, zm = z0, d = 0;
+      double shift = 0, d = 0;
       if (i < K) {
         d = 1e-6 * std::abs(F::theta0[i]);
         tp[i] += d;
         tm[i] -= d;
       } else {
-        d = 1e-6 * std::abs(z0);
-        zp += d;
-        zm -= d;
+        d = 1e-6 * zscale;
+        shift = d;
       }
-      const double fd = (objective(tp, zp) - objective(tm, zm)) / (2 * d);
-      const double scale = i < K ? std::abs(accj.a) / F::theta0[i] : std::abs(accj.a) / z0;
+      const double fd = (objective(tp, shift) - objective(tm, -shift)) / (2 * d);
+      const double scale = i < K ? std::abs(accj.a) / F::theta0[i] : std::abs(accj.a) / zscale;
       EXPECT_NEAR(dacc[i], accj.v[i], 1e-9 * std::max(std::abs(accj.v[i]), scale))
           << "direction " << i << " against the Jets";
       EXPECT_NEAR(dacc[i], fd, 1e-5 * std::max(std::abs(fd), 1e-3 * scale))

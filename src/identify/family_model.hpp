@@ -27,6 +27,7 @@
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/registry.hpp"
+#include "frictionlab/models/sensitivity_states.hpp"
 #include "robust.hpp"
 
 namespace frictionlab::identify::detail {
@@ -63,12 +64,12 @@ template <class Info, int N>
 class SimCost;
 
 /// Fit::Sensitivity where it is the model's own (its Params those of M: a Fit derived from
-/// another keeps the Jet path unless it declares its own) and M has one state; void otherwise.
+/// another keeps the Jet path unless it declares its own) for M's states; void otherwise.
 template <class Fit, class M>
 constexpr auto sensitivity_of() {
   if constexpr (requires { typename Fit::Sensitivity; }) {
     if constexpr (std::is_same_v<typename Fit::Sensitivity::Params, typename M::Params> &&
-                  M::kNumStates == 1)
+                  SensitivityStates<typename Fit::Sensitivity>::kStates == M::kNumStates)
       return std::type_identity<typename Fit::Sensitivity>{};
     else
       return std::type_identity<void>{};
@@ -222,15 +223,24 @@ class FamilyT final : public Family {
   }
 
   /// The state from / as its array (M::from_array / M::to_array; segmentable models).
+  /// (A model without an array form has it from its sensitivities, in double: Maxwell slip.)
   template <class S>
   static typename Model<S>::State state_of(const std::array<S, kStates>& z) {
-    return Model<S>::from_array(z.data());
+    if constexpr (HasArrayState<Model<S>>) {
+      return Model<S>::from_array(z.data());
+    } else {
+      return Sensitivity::from_array(z);
+    }
   }
   template <class S>
   static std::array<S, kStates> state_array(const typename Model<S>::State& x) {
-    std::array<S, kStates> out{};
-    Model<S>::to_array(x, out.data());
-    return out;
+    if constexpr (HasArrayState<Model<S>>) {
+      std::array<S, kStates> out{};
+      Model<S>::to_array(x, out.data());
+      return out;
+    } else {
+      return Sensitivity::to_array(x);
+    }
   }
 
   void predict(const double* theta, const FitData& d, Method m, Hold h,

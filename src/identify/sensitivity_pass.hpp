@@ -15,20 +15,23 @@
 
 #include "family_model.hpp"
 #include "fit_data.hpp"
+#include "frictionlab/models/sensitivity_states.hpp"
 #include "linearisation.hpp"
 #include "parallel.hpp"
 
 namespace frictionlab::identify::detail {
 
 /// One sensitivity pass of the cost `Cost` (a SimCost) with NL lanes (the directions that move
-/// the state, then the segment start state's). The directions carried through the steps are the
-/// free parameters that move the state z (Sens::kStateFields, seeded with dq/dtheta from one Jet
-/// evaluation of the parameterisation) and the segment's start state; a parameter that only
+/// the states, then one per state of the segment's start). The directions carried through the
+/// steps are the free parameters that move the states z (Sens::kStateFields, seeded with
+/// dq/dtheta from one Jet evaluation of the parameterisation) and the segment's start states
+/// z_s (SensitivityStates: one for LuGre, one per element for Maxwell slip); a parameter that only
 /// enters the force (Sens::kForceFields, and Km) has its column from the force's closed form,
 /// dF = sum_q dF/dq e_q (e.g. e_sigma1 zdot + e_sigma2 v). By the cost's time segments
 /// (kSegments on records of kSegments * kMinSegmentSamples samples or more, else one), chained
-/// through dz/dz_s; the numbers do not depend on the thread count. Three schedules:
-///  - guessed (the step is affine in the state and no robust loss): every segment runs at once
+/// through dz/dz_s (a matrix with several states); the numbers do not depend on the thread
+/// count. Three schedules:
+///  - guessed (one state, the step affine in it, no robust loss): every segment runs at once
 ///    from the start state 0 and is corrected by its derivatives with respect to it once the
 ///    true start states are chained (commit); value_residuals then receives the corrected
 ///    residuals;
@@ -41,7 +44,12 @@ namespace frictionlab::identify::detail {
 template <class Cost, int NL>
 class SensitivityPass {
   using Sens = typename Cost::Sens;
+  using States = SensitivityStates<Sens>;
+  static constexpr int K = States::kStates;
+  using State = typename States::State;
+  using DState = typename States::template DState<NL>;
   static constexpr int N = Cost::kJetSize;
+  static_assert(K == 1 || !Sens::kAffineStep, "the guessed schedule chains one state");
   static constexpr std::size_t nff = Sens::kForceFields.size();
   using StateArray = typename Cost::StateArray;
   using Lanes = std::array<double, NL>;
@@ -52,18 +60,20 @@ class SensitivityPass {
     std::size_t j;
     std::array<double, nff> e;
   };
-  /// A segment's end: the state and its derivatives.
+  /// A segment's end: the states and their derivatives.
   struct End {
-    double dz_dzs = 0;
-    std::array<double, N> dz_dtheta{};  // with z_s held
-    double z = 0;                       // the state (guessed: from the guessed start)
-    std::array<double, N> dx_sum{};     // guessed: the arcs' dx summed over the segment (X)
+    std::array<std::array<double, K>, K> dz_dzs{};     // [i][l]: dz_i / dz_s,l
+    std::array<std::array<double, N>, K> dz_dtheta{};  // [i][j], with z_s held
+    State z{};                                         // (guessed: from the guessed start)
+    std::array<double, N> dx_sum{};  // guessed: the arcs' dx summed over the segment (X)
   };
-  /// A segment's part of the normal equations (segment_normal).
+  /// A segment's part of the normal equations (segment_normal), Q its rows' derivatives with
+  /// respect to the start states.
   struct SegNormal {
     Eigen::MatrixXd LL;  // L^T L (lower triangle)
-    Eigen::VectorXd Lq, Lr;
-    double qq = 0, qr = 0, rr = 0;
+    Eigen::MatrixXd LQ, QQ;
+    Eigen::VectorXd Lr, Qr;
+    double rr = 0;
   };
 
  public:
@@ -80,7 +90,8 @@ class SensitivityPass {
         value_residuals_(value_residuals),
         value_ok_(value_ok),
         nf_(cost.free_.size()),
-        zl_(su.n_lanes) {
+        zl_(su.n_lanes),
+        ns_(su.n_states) {
     const auto at = c_.fam_.template params_at<double>(th.data());
     p_ = at.first;
     km_ = at.second;
@@ -133,7 +144,7 @@ class SensitivityPass {
     b_.resize(static_cast<std::size_t>(nseg_) + 1);
     for (int s = 0; s <= nseg_; ++s) b_[static_cast<std::size_t>(s)] = n_ * s / nseg_;
     const auto useg = static_cast<std::size_t>(nseg_);
-    dpdz_.assign(static_cast<std::size_t>(n_), 0.0);
+    dpdz_.assign(static_cast<std::size_t>(n_) * static_cast<std::size_t>(ns_), 0.0);
     end_.resize(useg);
     seg_ok_.assign(useg, 1);
     seg_normal_.resize(useg);
@@ -203,7 +214,7 @@ class SensitivityPass {
       if (vr != nullptr) ok_here = c_.put_residual(vr, k, pred) && ok_here;
     };
     const auto& fam = c_.fam_;
-    StateArray z{};
+    State z{};
     try {
       for (int s = 0; s < nseg_; ++s) {
         if (s + 1 == nseg_ && vr == nullptr) break;
@@ -250,9 +261,10 @@ class SensitivityPass {
     const long mrow0 = std::max(b_[s], d_.first) - d_.first;
     if (with_m)
       mloc.resize(static_cast<std::size_t>(std::max(0L, b_[s + 1] - d_.first - mrow0)) * nf_);
-    double z = guessed_ ? 0.0 : z0_[s][0];
-    Lanes dz{};
-    dz[static_cast<std::size_t>(zl_)] = s == 0 ? 0.0 : 1.0;
+    State z = guessed_ ? State{} : z0_[s];
+    DState dz{};
+    if (s > 0)
+      for (int i = 0; i < ns_; ++i) dz[static_cast<std::size_t>(i)][lane_of_state(i)] = 1.0;
     Lanes dF{};
     Lanes X{};  // guessed: the arcs' dx summed since the segment's start
     bool good = true;
@@ -262,19 +274,19 @@ class SensitivityPass {
     for (long k = b_[s]; k < b_[s + 1]; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       typename Sens::ForceParts parts;
-      const double F = Sens::template force<NL>(p_, seeds_, z, dz, w, dF, parts);
+      const double F = States::template force<NL>(p_, seeds_, z, dz, w, dF, parts);
       if (k >= d_.first) {
         const long row = k - d_.first;
         const double slope = put_row(k, F, dF, parts, w, good);
         if (with_m)
           put_row_by_start(mloc.data() + static_cast<std::size_t>(row - mrow0) * nf_, slope,
-                           dz[static_cast<std::size_t>(zl_)], X, w);
+                           dz[0][lane_of_state(0)], X, w);
       }
       if (k + 1 == n_) break;
       const At w1 = Sens::template at<NL>(p_, d_.v[uk + 1], seeds_);
       // A held input (zoh) is the linear step from v_k to v_k: the exact held step (bristle.hpp).
-      z = Sens::template step<NL>(p_, seeds_, z, dz, w, d_.hold == Hold::zoh ? w : w1,
-                                  d_.t[uk + 1] - d_.t[uk], with_m ? &X : nullptr);
+      States::template step<NL>(p_, seeds_, z, dz, w, d_.hold == Hold::zoh ? w : w1,
+                                d_.t[uk + 1] - d_.t[uk], with_m ? &X : nullptr);
       w = w1;
       if (k + 1 == b_[s + 1]) keep_end(s, z, dz, X);
     }
@@ -323,7 +335,9 @@ class SensitivityPass {
       jr[j] *= -slope;
       good = good && std::isfinite(jr[j]);
     }
-    dpdz_[uk] = -slope * sgn_f_ * dF[static_cast<std::size_t>(zl_)];
+    for (int i = 0; i < ns_; ++i)
+      dpdz_[uk * static_cast<std::size_t>(ns_) + static_cast<std::size_t>(i)] =
+          -slope * sgn_f_ * dF[lane_of_state(i)];
     good = good && std::isfinite(rl.a);
     return slope;
   }
@@ -353,15 +367,22 @@ class SensitivityPass {
   }
 
   /// The step into the next segment: its state and sensitivities are segment s's end.
-  void keep_end(std::size_t s, double z, const Lanes& dz, const Lanes& X) {
-    end_[s].dz_dzs = dz[static_cast<std::size_t>(zl_)];
-    end_[s].z = z;
+  void keep_end(std::size_t s, const State& z, const DState& dz, const Lanes& X) {
+    End& e = end_[s];
+    e.z = z;
+    for (int i = 0; i < ns_; ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      for (int l = 0; l < ns_; ++l)
+        e.dz_dzs[ui][static_cast<std::size_t>(l)] = dz[ui][lane_of_state(l)];
+      for (std::size_t j = 0; j < nf_; ++j)
+        if (su_.lane[j] >= 0) e.dz_dtheta[ui][j] = dz[ui][static_cast<std::size_t>(su_.lane[j])];
+    }
     for (std::size_t j = 0; j < nf_; ++j)
-      if (su_.lane[j] >= 0) {
-        end_[s].dz_dtheta[j] = dz[static_cast<std::size_t>(su_.lane[j])];
-        end_[s].dx_sum[j] = X[static_cast<std::size_t>(su_.lane[j])];
-      }
+      if (su_.lane[j] >= 0) e.dx_sum[j] = X[static_cast<std::size_t>(su_.lane[j])];
   }
+
+  /// The lane of start state i's direction.
+  std::size_t lane_of_state(int i) const { return static_cast<std::size_t>(zl_ + i); }
 
   /// Guessed: segment s (> 0) ran from z^_s = 0, z is affine in z_s, and its rows' derivatives
   /// with respect to z_s are in `mloc` (rows r0..): once z_s is known (the segments before
@@ -374,10 +395,11 @@ class SensitivityPass {
          c = chained_.load(std::memory_order_acquire))
       chained_.wait(c, std::memory_order_acquire);
     if (chain_failed_.load()) return;
-    const double delta = z0_[s][0];  // (z^_s = 0)
+    const double delta = z0_[s][0];  // (z^_s = 0; one state)
+    const double phi_end = end_[s].dz_dzs[0][0];
     if (s > 0 && delta != 0.0) {
       for (std::size_t j = 0; j < nf_; ++j)
-        end_[s].dz_dtheta[j] -= end_[s].dz_dzs * end_[s].dx_sum[j] * delta;
+        end_[s].dz_dtheta[0][j] -= phi_end * end_[s].dx_sum[j] * delta;
       const long r0 = std::max(b_[s], d_.first) - d_.first, r1 = b_[s + 1] - d_.first;
       bool good = true;
       for (long row = r0; row < r1; ++row) {
@@ -393,72 +415,92 @@ class SensitivityPass {
       }
       if (!good) seg_ok_[s] = 0;
     }
-    if (s + 1 < static_cast<std::size_t>(nseg_)) z0_[s + 1][0] = end_[s].z + end_[s].dz_dzs * delta;
+    if (s + 1 < static_cast<std::size_t>(nseg_)) z0_[s + 1][0] = end_[s].z[0] + phi_end * delta;
     chained_.store(static_cast<int>(s) + 2, std::memory_order_release);
     chained_.notify_all();
   }
 
   /// Segment s's part of the normal equations while its rows are in cache: with L its rows
-  /// before the chaining and q = dpdz, its rows after it are L + q D_s^T.
+  /// before the chaining and Q = dpdz (a column per start state), its rows after it are
+  /// L + Q D_s, D_s = dz_s/dtheta.
   void segment_normal(std::size_t s) {
     const long r0 = std::max(b_[s], d_.first) - d_.first, r1 = b_[s + 1] - d_.first;
     if (r1 <= r0) return;
     const Eigen::Map<const RowMatrix> L(jac_ + static_cast<std::size_t>(r0) * nf_, r1 - r0,
                                         static_cast<Eigen::Index>(nf_));
     const Eigen::Map<const Eigen::VectorXd> rv(residuals_ + r0, r1 - r0);
-    const Eigen::Map<const Eigen::VectorXd> qv(dpdz_.data() + (r0 + d_.first), r1 - r0);
+    const Eigen::Map<const RowMatrix> Q(
+        dpdz_.data() + static_cast<std::size_t>(r0 + d_.first) * static_cast<std::size_t>(ns_),
+        r1 - r0, ns_);
     SegNormal& sn = seg_normal_[s];
     sn.LL.setZero(static_cast<Eigen::Index>(nf_), static_cast<Eigen::Index>(nf_));
     sn.LL.template selfadjointView<Eigen::Lower>().rankUpdate(L.transpose());
-    sn.Lq.noalias() = L.transpose() * qv;
+    sn.LQ.noalias() = L.transpose() * Q;
     sn.Lr.noalias() = L.transpose() * rv;
-    sn.qq = qv.squaredNorm();
-    sn.qr = qv.dot(rv);
+    sn.QQ.noalias() = Q.transpose() * Q;
+    sn.Qr.noalias() = Q.transpose() * rv;
     sn.rr = rv.squaredNorm();
   }
 
   // ---- chaining ----------------------------------------------------------------------------
 
-  /// Chains the segments, D = dz_s/dtheta, D_{s+1} = (dz_{s+1}/dtheta)|z_s + dz_{s+1}/dz_s D_s,
-  /// into the rows, and the normal equations from the segments' parts: J_s = L_s + q_s D_s^T
-  /// gives J_s^T J_s = L^T L + (L^T q) D^T + D (L^T q)^T + (q^T q) D D^T and
-  /// J_s^T r = L^T r + (q^T r) D.
+  /// Chains the segments, D = dz_s/dtheta (states x parameters),
+  /// D_{s+1} = (dz_{s+1}/dtheta)|z_s + (dz_{s+1}/dz_s) D_s, into the rows, and the normal
+  /// equations from the segments' parts: J_s = L_s + Q_s D_s gives
+  /// J_s^T J_s = L^T L + (L^T Q) D + D^T (L^T Q)^T + D^T (Q^T Q) D and J_s^T r = L^T r + D^T Q^T r.
   void chain_segments() {
     const auto np = static_cast<Eigen::Index>(nf_);
     Eigen::MatrixXd NN = Eigen::MatrixXd::Zero(np, np);
     Eigen::VectorXd gg = Eigen::VectorXd::Zero(np);
     double ss = 0;
-    const auto add_normal = [&](std::size_t s, const std::array<double, N>* Dp) {
+    const auto add_normal = [&](std::size_t s, const Eigen::MatrixXd* D) {
       const SegNormal& sn = seg_normal_[s];
       if (sn.LL.size() == 0) return;
       NN += sn.LL;
       gg += sn.Lr;
       ss += sn.rr;
-      if (Dp == nullptr) return;
-      const Eigen::Map<const Eigen::VectorXd> Dv(Dp->data(), np);
-      NN.noalias() += sn.Lq * Dv.transpose() + Dv * sn.Lq.transpose() + sn.qq * Dv * Dv.transpose();
-      gg.noalias() += sn.qr * Dv;
+      if (D == nullptr) return;
+      const Eigen::MatrixXd LQD = sn.LQ * *D;
+      NN.noalias() += LQD + LQD.transpose() + D->transpose() * sn.QQ * *D;
+      gg.noalias() += D->transpose() * sn.Qr;
     };
-    add_normal(0, nullptr);  // segment 0 starts from rest: q = 0
-    std::array<double, N> D = end_[0].dz_dtheta;
+    add_normal(0, nullptr);  // segment 0 starts from rest: Q = 0
+    Eigen::MatrixXd D = end_matrix(end_[0].dz_dtheta, nf_);
     for (int s = 1; s < nseg_; ++s) {
       const auto us = static_cast<std::size_t>(s);
       add_normal(us, &D);
-      for (long k = std::max(b_[us], d_.first); k < b_[us + 1]; ++k) {
-        const double gk = dpdz_[static_cast<std::size_t>(k)];
-        if (gk == 0.0) continue;
-        double* jr = jac_ + static_cast<std::size_t>(k - d_.first) * nf_;
-        for (std::size_t j = 0; j < nf_; ++j) jr[j] += gk * D[j];
-      }
-      std::array<double, N> Dn{};
-      for (std::size_t j = 0; j < nf_; ++j) Dn[j] = end_[us].dz_dtheta[j] + end_[us].dz_dzs * D[j];
-      D = Dn;
+      add_chained_rows(us, D);
+      D = end_matrix(end_[us].dz_dtheta, nf_) + end_matrix(end_[us].dz_dzs, ns_) * D;
     }
-    // (the lower triangle of the L^T L parts holds the sum; the rank-1 terms are symmetric)
+    // (the lower triangle of the L^T L parts holds the sum; the other terms are symmetric)
     c_.ne_N_ = NN.selfadjointView<Eigen::Lower>();
     c_.ne_g_ = gg;
     c_.ne_ss_ = ss;
     c_.ne_x_.assign(x_, x_ + nf_);
+  }
+
+  /// Segment s's rows after the chaining: row k += Q_k D (Q_k: dpdz of sample k).
+  void add_chained_rows(std::size_t s, const Eigen::MatrixXd& D) {
+    const auto uns = static_cast<std::size_t>(ns_);
+    for (long k = std::max(b_[s], d_.first); k < b_[s + 1]; ++k) {
+      double* jr = jac_ + static_cast<std::size_t>(k - d_.first) * nf_;
+      for (int i = 0; i < ns_; ++i) {
+        const double gk = dpdz_[static_cast<std::size_t>(k) * uns + static_cast<std::size_t>(i)];
+        if (gk == 0.0) continue;
+        for (std::size_t j = 0; j < nf_; ++j) jr[j] += gk * D(i, static_cast<Eigen::Index>(j));
+      }
+    }
+  }
+
+  /// The states' rows of an End array (ns_ x cols) as a matrix.
+  template <std::size_t C>
+  Eigen::MatrixXd end_matrix(const std::array<std::array<double, C>, K>& a,
+                             std::size_t cols) const {
+    Eigen::MatrixXd m(ns_, static_cast<Eigen::Index>(cols));
+    for (int i = 0; i < ns_; ++i)
+      for (std::size_t j = 0; j < cols; ++j)
+        m(i, static_cast<Eigen::Index>(j)) = a[static_cast<std::size_t>(i)][j];
+    return m;
   }
 
   const Cost& c_;
@@ -471,7 +513,8 @@ class SensitivityPass {
   double* value_residuals_;
   bool* value_ok_;
   std::size_t nf_;
-  int zl_;  // the start state's direction
+  int zl_;  // the first start state's direction (lane)
+  int ns_;  // the start states (lanes zl_ .. zl_ + ns_ - 1)
   typename Sens::Params p_;
   double km_ = 1;
   bool sl_ = false;   // the sensorless problem
@@ -483,7 +526,7 @@ class SensitivityPass {
   int nseg_ = 1;
   std::vector<long> b_;
   bool guessed_ = false, kept_ = false;
-  std::vector<StateArray> z0_;
+  std::vector<State> z0_;
   std::atomic<int> ready_{1};
   bool v_ok_ = true;
   std::vector<double> dpdz_;

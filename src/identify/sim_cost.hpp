@@ -265,7 +265,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
     std::array<std::array<double, N>, kFields> Dq{};  ///< dq/dtheta
     std::array<double, N> dkm{};                      ///< dKm/dtheta
     std::array<int, N> lane{};  ///< theta j's direction, -1: it does not move z
-    int n_lanes = 0;            ///< directions that move z (the start state's is n_lanes)
+    int n_lanes = 0;            ///< directions that move z (the start states' follow)
+    int n_states = 1;           ///< the states the parameters use (a lane each)
   };
 
   /// What the sensitivity pass (sensitivity_pass.hpp) needs at x: dq/dtheta, dKm/dtheta and the
@@ -289,14 +290,15 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
         su.Dq[static_cast<std::size_t>(q)][j] =
             qj[static_cast<std::size_t>(q)].v[static_cast<int>(j)];
     for (std::size_t j = 0; j < nf; ++j) su.dkm[j] = at_j.second.v[static_cast<int>(j)];
-    // The directions that move z: a lane each, then the start state's.
+    // The directions that move z: a lane each, then the start states'.
     for (std::size_t j = 0; j < nf; ++j) {
       bool moves_z = false;
       for (int q : Sens::kStateFields)
         moves_z = moves_z || su.Dq[static_cast<std::size_t>(q)][j] != 0.0;
       su.lane[j] = moves_z ? su.n_lanes++ : -1;
     }
-    if (su.n_lanes + 1 > 8) return std::nullopt;
+    su.n_states = SensitivityStates<Sens>::states(at_j.first);
+    if (su.n_lanes + su.n_states > 8) return std::nullopt;
     return su;
   }
 
@@ -304,7 +306,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   bool sensitivity_dispatch(const SensSetup& su, const double* x, const std::vector<double>& th,
                             double* residuals, double* jac, double* value_residuals,
                             bool* value_ok) const {
-    if (su.n_lanes + 1 <= 5)
+    if (su.n_lanes + su.n_states <= 5)
       return sensitivity_pass<5>(su, x, th, residuals, jac, value_residuals, value_ok);
     return sensitivity_pass<8>(su, x, th, residuals, jac, value_residuals, value_ok);
   }
@@ -388,8 +390,10 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   }
 
   /// Whether the Jacobian is evaluated by time segments (see the class comment).
+  /// (The Jets need room for the start states; the model's sensitivities carry them in lanes of
+  /// their own, sens_setup.)
   bool segmented(std::size_t nf) const {
-    return threads_ > 1 && static_cast<int>(nf) + FamilyT<Info>::kStates <= N &&
+    return threads_ > 1 && (kSens || static_cast<int>(nf) + FamilyT<Info>::kStates <= N) &&
            d_.n() >= kSegments * kMinSegmentSamples;
   }
   /// The segments' first samples, and n.

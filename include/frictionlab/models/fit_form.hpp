@@ -28,9 +28,9 @@
 //                                             initial guess's scans take every value of such a
 //                                             field from one simulation (identify,
 //                                             Family::start_ssr)
-// and, for a model with one state whose step has closed-form forward sensitivities (the fit's fast
-// path: its Jacobian in plain double instead of ceres::Jet through the step, by time segments on
-// helper threads; docs/identification.md, "Jacobian"):
+// and, for a model whose step has closed-form forward sensitivities (the fit's fast path: its
+// Jacobian in plain double instead of ceres::Jet through the step, by time segments on helper
+// threads; docs/identification.md, "Jacobian"):
 //   using Sensitivity = ...;                  a struct (lugre/sensitivity.hpp: LuGreSensitivity)
 //                                             with the model's Params, its fields (kFields,
 //                                             fields<S>(p), covers<S>(p)), which fields move the
@@ -39,7 +39,12 @@
 //                                             at(), force() and step() with their sensitivities
 //                                             along NL directions, and kAffineStep (the step is
 //                                             affine in the state: force_by_start gives what a
-//                                             segment run from a guessed start state needs)
+//                                             segment run from a guessed start state needs);
+//                                             a model with several states also declares
+//                                             kStates, states(p), to_array and from_array and
+//                                             steps the arrays in place
+//                                             (models/sensitivity_states.hpp;
+//                                             maxwell_slip/sensitivity.hpp)
 //                                             Used only where Sensitivity::Params is the Params of
 //                                             Model<double, E> (a Fit derived from another keeps
 //                                             the Jet path unless it declares its own)

@@ -11,6 +11,7 @@
 
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/maxwell_slip/model.hpp"
+#include "frictionlab/models/maxwell_slip/sensitivity.hpp"
 
 namespace frictionlab {
 
@@ -20,6 +21,8 @@ struct MaxwellSlipFit {
   static constexpr int starts = 3;
   template <class S, int E>
   using Model = MaxwellSlip<S, E>;
+  /// The fast path's sensitivities, for the fitting instantiation's element arrays.
+  using Sensitivity = MaxwellSlipSensitivity<kMaxFitElements>;
 
   int n = 1;
   explicit MaxwellSlipFit(const FitStructure& s) : n(s.elements) {}

@@ -1,0 +1,71 @@
+// frictionlab: a model's forward sensitivities (Fit::Sensitivity, models/fit_form.hpp) seen with
+// its state as an array, whatever the model declares: a model with one state (LuGre, Dahl,
+// elasto-plastic) writes its step as z+ = step(z, dz), a model with several (Maxwell slip: one
+// deflection per element) declares kStates and states(p) and steps the arrays in place. The
+// fit's sensitivity pass (identify) and the model tests use this one form.
+#pragma once
+
+#include <array>
+
+namespace frictionlab {
+
+/// Whether Sens steps an array of states (declares kStates).
+template <class Sens>
+concept MultiStateSensitivity = requires {
+  Sens::kStates;
+};
+
+template <class Sens>
+struct SensitivityStates {
+  /// The largest number of states (array sizes).
+  static constexpr int kStates = [] {
+    if constexpr (MultiStateSensitivity<Sens>) {
+      return Sens::kStates;
+    } else {
+      return 1;
+    }
+  }();
+  using State = std::array<double, kStates>;
+  /// dz[i][d]: the derivative of state i along direction d.
+  template <int NL>
+  using DState = std::array<std::array<double, NL>, kStates>;
+
+  /// The states the parameters p use (<= kStates): for Maxwell slip its element count.
+  template <class P>
+  static int states(const P& p) {
+    if constexpr (MultiStateSensitivity<Sens>) {
+      return Sens::states(p);
+    } else {
+      (void)p;
+      return 1;
+    }
+  }
+
+  /// The force and its sensitivities dF along the directions (Sens::force).
+  template <int NL>
+  static double force(const typename Sens::Params& p,
+                      const typename Sens::template Seeds<NL>& seeds, const State& z,
+                      const DState<NL>& dz, const typename Sens::template At<NL>& w,
+                      std::array<double, NL>& dF, typename Sens::ForceParts& parts) noexcept {
+    if constexpr (MultiStateSensitivity<Sens>) {
+      return Sens::template force<NL>(p, seeds, z, dz, w, dF, parts);
+    } else {
+      return Sens::template force<NL>(p, seeds, z[0], dz[0], w, dF, parts);
+    }
+  }
+
+  /// The step from w0 to w1 over h [s]: z and dz in and out (Sens::step).
+  template <int NL>
+  static void step(const typename Sens::Params& p, const typename Sens::template Seeds<NL>& seeds,
+                   State& z, DState<NL>& dz, const typename Sens::template At<NL>& w0,
+                   const typename Sens::template At<NL>& w1, double h,
+                   std::array<double, NL>* dx_sum) noexcept {
+    if constexpr (MultiStateSensitivity<Sens>) {
+      Sens::template step<NL>(p, seeds, z, dz, w0, w1, h, dx_sum);
+    } else {
+      z[0] = Sens::template step<NL>(p, seeds, z[0], dz[0], w0, w1, h, dx_sum);
+    }
+  }
+};
+
+}  // namespace frictionlab
