@@ -1,9 +1,9 @@
 """The fleet configuration file and the list of sessions to identify (docs/fleet.md).
 
 A configuration (JSON, "format": "frictionlab-fleet") says, per joint type, which identification
-to run on a session's records: the command (`fit`, `compare`, `fit-joint`, `fit-actuator`), its
-options (the Python keyword arguments of frictionlab.fit / compare / fit_joint / fit_actuator,
-which are the CLI's options) and the validation. A fleet's sessions come from a manifest (CSV:
+to run on a session's records: the command (`fit`, `compare`, `fit-joint`, `fit-actuator`,
+`fit-robot`), its options (the Python keyword arguments of frictionlab.fit / compare / fit_joint /
+fit_actuator / fit_robot, which are the CLI's options) and the validation. A fleet's sessions come from a manifest (CSV:
 robot, joint, session, session_time, files, optional joint_type and tag columns) or from a
 directory layout ROOT/<robot>/<joint>/<session>/<files> discovered automatically.
 
@@ -24,7 +24,9 @@ from .errors import FleetInputError
 
 FORMAT = "frictionlab-fleet"
 VERSION = 1
-COMMANDS = ("fit", "compare", "fit-joint", "fit-actuator")
+COMMANDS = ("fit", "compare", "fit-joint", "fit-actuator", "fit-robot")
+# fit-robot's options that name files: relative to the configuration file's directory
+ROBOT_PATHS = ("robot", "loaded")
 VALIDATIONS = ("none", "last-file", "last-20%")
 
 
@@ -32,7 +34,7 @@ VALIDATIONS = ("none", "last-file", "last-20%")
 class JointType:
     """What to run on the sessions of one joint type."""
     name: str
-    command: str                 # "fit", "compare", "fit-joint" or "fit-actuator"
+    command: str                 # "fit", "compare", "fit-joint", "fit-actuator" or "fit-robot"
     options: dict                # keyword arguments of the frictionlab function
     validation: str = "none"     # "none", "last-file" (the session's last file) or "last-20%"
 
@@ -180,7 +182,29 @@ def _joint_type(doc, name: str, t) -> JointType:
     if command == "fit-actuator" and validation == "last-20%":
         _fail(doc, key + ("validation",), "fit-actuator validates on whole logs: use 'none', "
                                           "'last-file' or the option 'validation'")
+    if command == "fit-robot":
+        opts = _robot_paths(doc, key, opts, validation)
     return JointType(name, command, opts, validation)
+
+
+def _robot_paths(doc, key, opts: dict, validation: str) -> dict:
+    """fit-robot's options with its files made absolute (relative to the configuration file) and
+    checked to exist: the robot description is required."""
+    if validation == "last-20%":
+        _fail(doc, key + ("validation",), "fit-robot validates on whole records: use 'none' or "
+                                          "'last-file'")
+    if "robot" not in opts:
+        _fail(doc, key + ("options",), "fit-robot needs the option 'robot': the arm's .urdf or "
+                                       "ROBOT.json (relative to this file)")
+    base = os.path.dirname(os.path.abspath(doc.path))
+    out = dict(opts)
+    for name in ROBOT_PATHS:
+        if name in out:
+            full = os.path.join(base, out[name])
+            if not os.path.isfile(full):
+                _fail(doc, key + ("options", name), f"no such file: {full}")
+            out[name] = os.path.abspath(full)
+    return out
 
 
 @dataclass(frozen=True)

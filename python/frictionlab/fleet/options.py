@@ -3,8 +3,8 @@
 is read, so a wrong one is an error naming the file, line, column and JSON path before anything
 runs, never a failed task per session or a binding's type error.
 
-The names are the keyword arguments of frictionlab.fit / compare / fit_joint / fit_actuator
-(python/src: the OptionTable of each function). The range of a numeric option is the library's
+The names are the keyword arguments of frictionlab.fit / compare / fit_joint / fit_actuator /
+fit_robot (python/src: the OptionTable of each function). The range of a numeric option is the library's
 (workflows/validate.hpp, read through frictionlab._frictionlab._option_rule: the one table the
 bindings, the workflows and the CLI check); the few options without one there (seed, gains,
 regularisation weights) have theirs here.
@@ -126,6 +126,22 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "closed_loop": BOOL,
         "controller": Rule("str_or_object"),
         "max_step": _library("max_step"),
+    },
+    "fit-robot": {
+        # the robot description (a .urdf or ROBOT.json) and the loaded record: paths relative to
+        # the configuration file (config.py makes them absolute)
+        "robot": STR,
+        "loaded": STR,
+        **{c: STR for c in ("time", "position", "velocity", "torque", "current")},
+        "layout": _choice("ur"),
+        "gains": Rule("numbers", 0, True),
+        "resample_rate": _library("resample_rate"),
+        "lowpass": NON_NEGATIVE,  # 0: none; not given: chosen from the record
+        "trim": NON_NEGATIVE,
+        "armature": BOOL, "viscous": BOOL, "coulomb": BOOL, "offset": BOOL, "weighted": BOOL,
+        "consistent": BOOL,
+        "friction": STR,
+        "payload_mass": POSITIVE,
     },
     "fit-actuator": {
         "actuator": STR,

@@ -67,6 +67,8 @@ def _run_identification(payload: dict) -> list[dict]:
                  "parameters": _estimates(m.parameters),
                  "verdict": out.verdict.to_dict() if m.name == out.recommended else None}
                 for m in out.models]
+    if command == "fit-robot":
+        return _fit_robot(payload)
     train, val = task_records(payload)
     if command != "fit-joint":  # fit_joint has no threads option
         options.setdefault("threads", threads)
@@ -96,6 +98,52 @@ def _run_identification(payload: dict) -> list[dict]:
                  "aicc": None, "metrics": {"torque_rel": _finite(j.training.torque.rel)},
                  "parameters": _estimates(j.parameters), "verdict": j.verdict.to_dict()}]
     raise ValueError(f"unknown command '{command}'")
+
+
+def _robot_estimates(d: dict) -> list[dict]:
+    """A robot fit's estimates (robot_fit.json's): its base parameters (a grouped one by its name,
+    the group in the robot_fit.json) and, with a nonlinear friction model, each joint's model
+    parameters named PARAM_JOINT (Fs_q4). Determined: not flagged as poorly determined."""
+    out = []
+    for p in d["parameters"]:
+        se = _finite(p["std_error"])
+        out.append({"name": p["name"], "value": float(p["value"]), "std_error": se,
+                    "ci_low": None if se is None else p["value"] - 1.96 * se,
+                    "ci_high": None if se is None else p["value"] + 1.96 * se,
+                    "unit": p["unit"], "determined": not p["poorly_determined"]})
+    for joint, fit in (d.get("friction") or {}).get("joints", {}).items():
+        for p in fit["parameters"]:  # (fit.json's: docs/file-formats.md)
+            if p.get("fixed"):
+                continue
+            ci = p.get("ci95") or [None, None]
+            out.append({"name": f"{p['name']}_{joint}", "value": float(p["value"]),
+                        "std_error": _finite(p.get("std_error")), "ci_low": _finite(ci[0]),
+                        "ci_high": _finite(ci[1]), "unit": p.get("unit", ""),
+                        "determined": not (p.get("undetermined") or p.get("at_bound"))})
+    return out
+
+
+def _rms(per_joint: dict) -> float:
+    """One RMS torque error [N m] over the joints' RMS errors."""
+    return math.sqrt(sum(e * e for e in per_joint.values()) / len(per_joint))
+
+
+def _fit_robot(payload: dict) -> list[dict]:
+    """fit-robot on the session's record (validation 'last-file': the other file validates)."""
+    files = list(payload["files"])
+    val = [files.pop()] if payload["validation"] == "last-file" and len(files) > 1 else []
+    if payload["validation"] == "last-file" and not val:
+        raise ValueError(f"validation 'last-file' needs at least 2 files in the session, got "
+                         f"{len(files)}")
+    opts = dict(payload["options"])
+    robot = opts.pop("robot")
+    d = fl.fit_robot(robot, _one(files), val or None, **opts).to_dict()
+    return [{"model": "robot-" + d["friction"]["model"], "selected": True,
+             "train_rmse": _rms(d["rms_error"]),
+             "validation_rmse": _rms(d["validation"][0]["rms_error"]) if val else None,
+             "aicc": None, "metrics": {"relative_error_percent": d["relative_error_percent"],
+                                       "condition_number": d["condition_number"]},
+             "parameters": _robot_estimates(d), "verdict": d["verdict"]}]
 
 
 def identify(payload: dict) -> dict:
