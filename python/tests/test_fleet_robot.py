@@ -32,8 +32,18 @@ def _write_fleet(d, joint_type, sessions=(("r1", "s1"), ("r2", "s1"))):
     (d / "manifest.csv").write_text("\n".join(rows) + "\n")
 
 
+def _documented_joint_type() -> dict:
+    """The joint type of docs/fleet.md's section "Arms" (its JSON block)."""
+    from _cli import SOURCE
+    text = (SOURCE / "docs" / "fleet.md").read_text().split("### Arms", 1)[1]
+    block = text.split("```json", 1)[1].split("```", 1)[0]
+    return json.loads(block)["joint_types"]["arm"]
+
+
 def test_arm_sessions_equal_single_robot_fits(tmp_path):
-    _write_fleet(tmp_path, {"command": "fit-robot", "options": OPTIONS})
+    joint_type = _documented_joint_type()
+    assert joint_type == {"command": "fit-robot", "options": OPTIONS}
+    _write_fleet(tmp_path, joint_type)
     db = str(tmp_path / "fleet.sqlite")
     s = engine.run(str(tmp_path / "fleet.json"), manifest=str(tmp_path / "manifest.csv"), db=db,
                    workers=2, progress=False)
