@@ -382,7 +382,9 @@ class SensitivityPass {
   }
 
   /// The lane of start state i's direction.
-  std::size_t lane_of_state(int i) const { return static_cast<std::size_t>(zl_ + i); }
+  std::size_t lane_of_state(int i) const {
+    return static_cast<std::size_t>(zl_) + static_cast<std::size_t>(i);
+  }
 
   /// Guessed: segment s (> 0) ran from z^_s = 0, z is affine in z_s, and its rows' derivatives
   /// with respect to z_s are in `mloc` (rows r0..): once z_s is known (the segments before
