@@ -3,9 +3,10 @@
 A configuration (JSON, "format": "frictionlab-fleet") says, per joint type, which identification
 to run on a session's records: the command (`fit`, `compare`, `fit-joint`, `fit-actuator`,
 `fit-robot`), its options (the Python keyword arguments of frictionlab.fit / compare / fit_joint /
-fit_actuator / fit_robot, which are the CLI's options) and the validation. A fleet's sessions come from a manifest (CSV:
-robot, joint, session, session_time, files, optional joint_type and tag columns) or from a
-directory layout ROOT/<robot>/<joint>/<session>/<files> discovered automatically.
+fit_actuator / fit_robot, which are the CLI's options) and the validation. A fleet's sessions
+come from a manifest (CSV: robot, joint, session, session_time, files, optional joint_type and
+tag columns) or from a directory layout ROOT/<robot>/<joint>/<session>/<files> discovered
+automatically.
 
 Errors are `FleetInputError` (a ValueError) naming the file, the line and column, and the key
 (its JSON path) or the manifest's column. The configuration is strict JSON (strict_json) and every

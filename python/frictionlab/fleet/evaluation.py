@@ -10,7 +10,8 @@ import numpy as np
 
 import frictionlab as fl
 
-__all__ = ["CHANNELS", "split_options", "task_records", "simulated_rmse", "validation_evaluator"]
+__all__ = ["CHANNELS", "split_options", "task_files", "task_records", "simulated_rmse",
+           "validation_evaluator"]
 
 CHANNELS = ("time", "position", "velocity", "current", "force", "matrix")
 
@@ -22,21 +23,27 @@ def split_options(options: dict) -> tuple[dict, dict]:
     return channels, rest
 
 
+def task_files(payload: dict) -> tuple[list, list]:
+    """The training and validation files of a task whose validation is "none" or "last-file"
+    (the session's last file validates)."""
+    files = list(payload["files"])
+    if payload["validation"] != "last-file":
+        return files, []
+    if len(files) < 2:
+        raise ValueError(f"validation 'last-file' needs at least 2 files in the session, got "
+                         f"{len(files)}")
+    return files[:-1], files[-1:]
+
+
 def task_records(payload: dict):
     """The training and validation records of a fit/compare/fit-joint task: its files read with
     its channel options, split by its validation ("none", "last-file", "last-20%")."""
     channels, _ = split_options(payload["options"])
-    files = payload["files"]
-    validation = payload["validation"]
-    if validation == "last-file":
-        if len(files) < 2:
-            raise ValueError(f"validation 'last-file' needs at least 2 files in the session, got "
-                             f"{len(files)}")
-        train = [fl.Record.read(f, **channels) for f in files[:-1]]
-        return train, [fl.Record.read(files[-1], **channels)]
-    records = [fl.Record.read(f, **channels) for f in files]
-    if validation == "none":
-        return records, []
+    if payload["validation"] != "last-20%":
+        train, val = task_files(payload)
+        return ([fl.Record.read(f, **channels) for f in train],
+                [fl.Record.read(f, **channels) for f in val])
+    records = [fl.Record.read(f, **channels) for f in payload["files"]]
     # last-20%: the last fifth of each record (by samples) validates
     train, val = [], []
     for r in records:

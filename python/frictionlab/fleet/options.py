@@ -4,10 +4,10 @@ is read, so a wrong one is an error naming the file, line, column and JSON path 
 runs, never a failed task per session or a binding's type error.
 
 The names are the keyword arguments of frictionlab.fit / compare / fit_joint / fit_actuator /
-fit_robot (python/src: the OptionTable of each function). The range of a numeric option is the library's
-(workflows/validate.hpp, read through frictionlab._frictionlab._option_rule: the one table the
-bindings, the workflows and the CLI check); the few options without one there (seed, gains,
-regularisation weights) have theirs here.
+fit_robot (python/src: the OptionTable of each function). The range of a numeric option is the
+library's (workflows/validate.hpp, read through frictionlab._frictionlab._option_rule: the one
+table the bindings, the workflows and the CLI check); the few options without one there (seed,
+gains, regularisation weights) have theirs here.
 """
 from __future__ import annotations
 

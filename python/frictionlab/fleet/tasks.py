@@ -12,7 +12,7 @@ import time
 
 import frictionlab as fl
 
-from .evaluation import split_options, task_records
+from .evaluation import split_options, task_files, task_records
 from .keys import IDENTITY
 
 __all__ = ["identify"]
@@ -130,11 +130,7 @@ def _rms(per_joint: dict) -> float:
 
 def _fit_robot(payload: dict) -> list[dict]:
     """fit-robot on the session's record (validation 'last-file': the other file validates)."""
-    files = list(payload["files"])
-    val = [files.pop()] if payload["validation"] == "last-file" and len(files) > 1 else []
-    if payload["validation"] == "last-file" and not val:
-        raise ValueError(f"validation 'last-file' needs at least 2 files in the session, got "
-                         f"{len(files)}")
+    files, val = task_files(payload)
     opts = dict(payload["options"])
     robot = opts.pop("robot")
     d = fl.fit_robot(robot, _one(files), val or None, **opts).to_dict()
