@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "frictionlab/models/gms/sensitivity.hpp"
 #include "frictionlab/models/maxwell_slip/sensitivity.hpp"
 #include "frictionlab/models/registry.hpp"
 #include "frictionlab/models/sensitivity_states.hpp"
@@ -250,8 +251,8 @@ struct SensitivityOf<P, ModelList<I, Is...>> {
   using type = typename decltype(pick())::type;
 };
 
-/// The sensitivities the suite checks for the Params P: the registered model's, and Maxwell
-/// slip's (a template of the element count: the fit's 12 elements, the suite's 8).
+/// The sensitivities the suite checks for the Params P: the registered model's, and those of
+/// Maxwell slip and GMS (templates of the element count: the fit's 12 elements, the suite's 8).
 template <class P>
 struct SensitivityFor {
   using type = typename SensitivityOf<P>::type;
@@ -260,42 +261,59 @@ template <>
 struct SensitivityFor<MaxwellSlip<double, 8>::Params> {
   using type = MaxwellSlipSensitivity<8>;
 };
+template <>
+struct SensitivityFor<GMS<double, 8>::Params> {
+  using type = GmsSensitivity<8>;
+};
 
 /// The start state of the sensitivity check, each state at `frac` of its bound, as the array the
 /// sensitivities step (SensitivityStates): one state (z), or one per element (Maxwell slip: z_i
-/// at frac Delta_i, inside its own bound).
+/// at frac Delta_i, inside its own bound; GMS: F_i at frac of its bound, every element sticking).
 template <class M, class Sens>
 typename SensitivityStates<Sens>::State start_states(const typename M::Params& p, double frac) {
   typename SensitivityStates<Sens>::State z{};
   if constexpr (requires { p.Delta; }) {
     for (int i = 0; i < p.n; ++i)
       z[static_cast<std::size_t>(i)] = frac * p.Delta[static_cast<std::size_t>(i)];
+  } else if constexpr (requires { p.nu; }) {
+    for (int i = 0; i < p.n; ++i)
+      z[static_cast<std::size_t>(i)] =
+          frac * M::element_force_bound(p, i) / p.k[static_cast<std::size_t>(i)];
   } else {
     z[0] = frac * M::state_bound(p);
   }
   return z;
 }
 
-/// The model's State (scalar S) from the array z, each entry seeded along direction `lane`.
-template <class M, class S, std::size_t K>
-typename M::State jet_state(const std::array<double, K>& z, int lane) {
+/// The model's State (scalar S) from the array z of St (SensitivityStates), each of its
+/// differentiable states seeded along direction `lane` (GMS: the regime flags after them).
+template <class M, class S, class St>
+typename M::State jet_state(const typename St::State& z, int lane) {
   typename M::State x{};
-  if constexpr (K == 1) {
+  if constexpr (St::kStates == 1) {
     x.z = S(z[0], lane);
   } else {
-    for (std::size_t i = 0; i < K; ++i) x.z[i] = S(z[i], lane);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(St::kStates); ++i) x.z[i] = S(z[i], lane);
+  }
+  if constexpr (requires { x.slipping; }) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(St::kStates); ++i)
+      x.slipping[i] = z[static_cast<std::size_t>(St::kStates) + i] != 0.0;
   }
   return x;
 }
 
-/// The model's State (double) from the array z.
-template <class M, std::size_t K>
-typename M::State double_state(const std::array<double, K>& z) {
+/// The model's State (double) from the array z of St.
+template <class M, class St>
+typename M::State double_state(const typename St::State& z) {
   typename M::State x{};
-  if constexpr (K == 1) {
+  if constexpr (St::kStates == 1) {
     x.z = z[0];
   } else {
-    for (std::size_t i = 0; i < K; ++i) x.z[i] = z[i];
+    for (std::size_t i = 0; i < static_cast<std::size_t>(St::kStates); ++i) x.z[i] = z[i];
+  }
+  if constexpr (requires { x.slipping; }) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(St::kStates); ++i)
+      x.slipping[i] = z[static_cast<std::size_t>(St::kStates) + i] != 0.0;
   }
   return x;
 }
@@ -324,7 +342,7 @@ TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
     const typename St::State z0 = start_states<MD, Sens>(p, 0.3);
     // Objective: sum of the force over a linear-input trajectory from z0 (every step and the
     // state history), by Jets (theta, z0) ...
-    auto xj = jet_state<MJ, J>(z0, K);
+    auto xj = jet_state<MJ, J, St>(z0, K);
     J accj(0.0);
     for (int k = 0; k < n; ++k) {
       accj += MJ::force(pj, xj, J(v_at(k)));
@@ -354,7 +372,7 @@ TYPED_TEST(ModelProperties, FitSensitivitiesMatchJetsAndFiniteDifferences) {
       const auto pd = F::template params<double>(th.data());
       auto zs = z0;
       for (int i = 0; i < ns; ++i) zs[static_cast<std::size_t>(i)] += shift;
-      auto x = double_state<MD>(zs);
+      auto x = double_state<MD, St>(zs);
       double sum = 0;
       for (int k = 0; k < n; ++k) {
         sum += MD::force(pd, x, v_at(k));

@@ -112,6 +112,7 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
     // (Maxwell slip: element i with stiffness 300 (i + 1) N/m, slip deflections 1, 2, 3 mm)
     if (f.starts_with("k[")) x = 300.0 * (1 + std::stoi(f.substr(2)));
     if (f.starts_with("dDelta[")) x = 1e-3;
+    if (f == "C") x = 30;  // (GMS: the slip law's attraction, N/s)
   }
   const std::vector<double> theta = fam->to_internal(nat);
   std::vector<int> free;
@@ -123,8 +124,8 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   const Eval two = evaluate(*fam, d, theta, free, loss, 2);
   const Eval eight = evaluate(*fam, d, theta, free, loss, 8);
   const Eval one = evaluate(*fam, d, theta, free, loss, 1);
-  // The forward sensitivities in double (LuGre, Dahl, elasto-plastic, Maxwell slip) against the
-  // Jets of the serial pass (the other models: the segmented Jets); the segmented Jets too.
+  // The forward sensitivities in double (LuGre, Dahl, elasto-plastic, Maxwell slip, GMS) against
+  // the Jets of the serial pass (the other models: the segmented Jets); the segmented Jets too.
   const Eval jets_two = evaluate(*fam, d, theta, free, loss, 2, true);
   EXPECT_LT(column_rel_diff(jets_two, serial, free.size()), 1e-9);
   const double dj = column_rel_diff(two, serial, free.size());
@@ -162,6 +163,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"dahl", ProblemKind::friction, 0.5, LossKind::none},
                       Case{"maxwell-slip", ProblemKind::friction, 0.0, LossKind::none},
                       Case{"maxwell-slip", ProblemKind::sensorless, 0.0, LossKind::huber},
+                      Case{"gms", ProblemKind::friction, 0.0, LossKind::none},
+                      Case{"gms:2", ProblemKind::sensorless, 0.0, LossKind::huber},
                       // the input held between samples: the held step's sensitivities
                       Case{"lugre", ProblemKind::sensorless, 0.0, LossKind::none, Hold::zoh},
                       Case{"lugre-asym", ProblemKind::friction, 0.0, LossKind::huber, Hold::zoh},
@@ -409,6 +412,7 @@ TEST_P(FastPathFit, EndsWhereTheJetPathEnds) {
     // (Maxwell slip: stiffnesses 600, 300, 150 N/m, slip deflections 0.5, 1.5, 3.5 mm)
     if (f.starts_with("k[")) x = 600.0 / (1 << std::stoi(f.substr(2)));
     if (f.starts_with("dDelta[")) x = f == "dDelta[0]" ? 5e-4 : 1e-3 * std::stoi(f.substr(7));
+    if (f == "C") x = 30;  // (GMS: the slip law's attraction, N/s)
   }
   const std::vector<double> theta = fam->to_internal(nat);
   std::vector<int> free;
@@ -441,7 +445,9 @@ INSTANTIATE_TEST_SUITE_P(Models, FastPathFit,
                                            FitCase{"elasto-plastic", ProblemKind::sensorless},
                                            FitCase{"elasto-plastic", ProblemKind::friction},
                                            FitCase{"maxwell-slip", ProblemKind::sensorless},
-                                           FitCase{"maxwell-slip", ProblemKind::friction}));
+                                           FitCase{"maxwell-slip", ProblemKind::friction},
+                                           FitCase{"gms", ProblemKind::sensorless},
+                                           FitCase{"gms", ProblemKind::friction}));
 
 TEST(SsrBelow, SumsThePredictionsSquaresAndStopsOnlyAboveTheBound) {
   const LuGreCase c = lugre_case();

@@ -128,10 +128,18 @@ class FamilyT final : public Family {
   template <int N>
   static constexpr bool kSegmentable =
       HasArrayState<Model<ceres::Jet<double, N>>>&& Model<double>::kNumStates <= 2;
-  static constexpr int kStates = Model<double>::kNumStates;
   /// The model's forward sensitivities for the fit's fast path (Fit::Sensitivity,
   /// models/fit_form.hpp), void for the Jet path.
   using Sensitivity = typename decltype(sensitivity_of<Fit, Model<double>>())::type;
+  /// The size of the state as an array (a segment's start): the model's states, and after them
+  /// what its sensitivities carry undifferentiated (GMS: the elements' regimes).
+  static constexpr int kStates = [] {
+    if constexpr (std::is_void_v<Sensitivity>) {
+      return Model<double>::kNumStates;
+    } else {
+      return SensitivityStates<Sensitivity>::kArrayStates;
+    }
+  }();
 
   /// The simulation from the state x at sample k0: the prediction at every sample k0 <= k < k1
   /// to `sink`; returns the state at k1 (at n - 1 for k1 = n). A sink that takes two

@@ -271,7 +271,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
 
   /// What the sensitivity pass (sensitivity_pass.hpp) needs at x: dq/dtheta, dKm/dtheta and the
   /// lanes. nullopt (the Jet path instead) for parameters the sensitivities do not cover
-  /// (Sens::covers) or too many lanes.
+  /// (Sens::covers) or more lanes than the model's kMaxLanes (SensitivityStates: 8 by default).
   std::optional<SensSetup> sens_setup(const double* x) const {
     using J = ceres::Jet<double, N>;
     const auto nf = free_.size();
@@ -298,7 +298,7 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
       su.lane[j] = moves_z ? su.n_lanes++ : -1;
     }
     su.n_states = SensitivityStates<Sens>::states(at_j.first);
-    if (su.n_lanes + su.n_states > 8) return std::nullopt;
+    if (su.n_lanes + su.n_states > SensitivityStates<Sens>::kMaxLanes) return std::nullopt;
     return su;
   }
 
@@ -306,8 +306,14 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
   bool sensitivity_dispatch(const SensSetup& su, const double* x, const std::vector<double>& th,
                             double* residuals, double* jac, double* value_residuals,
                             bool* value_ok) const {
-    if (su.n_lanes + su.n_states <= 5)
+    const int lanes = su.n_lanes + su.n_states;
+    if (lanes <= 5)
       return sensitivity_pass<5>(su, x, th, residuals, jac, value_residuals, value_ok);
+    if constexpr (SensitivityStates<Sens>::kMaxLanes > 8) {
+      if (lanes > 8)
+        return sensitivity_pass<SensitivityStates<Sens>::kMaxLanes>(su, x, th, residuals, jac,
+                                                                    value_residuals, value_ok);
+    }
     return sensitivity_pass<8>(su, x, th, residuals, jac, value_residuals, value_ok);
   }
 

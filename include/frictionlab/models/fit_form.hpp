@@ -44,7 +44,10 @@
 //                                             kStates, states(p), to_array and from_array and
 //                                             steps the arrays in place
 //                                             (models/sensitivity_states.hpp;
-//                                             maxwell_slip/sensitivity.hpp)
+//                                             maxwell_slip/sensitivity.hpp); kArrayStates where
+//                                             the array also carries what is not differentiated
+//                                             (gms/sensitivity.hpp: the regimes), kMaxLanes
+//                                             where more than 8 directions may be carried
 //                                             Used only where Sensitivity::Params is the Params of
 //                                             Model<double, E> (a Fit derived from another keeps
 //                                             the Jet path unless it declares its own)

@@ -1,8 +1,10 @@
 // frictionlab: a model's forward sensitivities (Fit::Sensitivity, models/fit_form.hpp) seen with
 // its state as an array, whatever the model declares: a model with one state (LuGre, Dahl,
 // elasto-plastic) writes its step as z+ = step(z, dz), a model with several (Maxwell slip: one
-// deflection per element) declares kStates and states(p) and steps the arrays in place. The
-// fit's sensitivity pass (identify) and the model tests use this one form.
+// deflection per element) declares kStates and states(p) and steps the arrays in place; a model
+// whose state also holds what is not differentiated (GMS: each element's regime) declares
+// kArrayStates, the array's size, with the kStates differentiable states first. The fit's
+// sensitivity pass (identify) and the model tests use this one form.
 #pragma once
 
 #include <array>
@@ -25,7 +27,24 @@ struct SensitivityStates {
       return 1;
     }
   }();
-  using State = std::array<double, kStates>;
+  /// The size of the state array: kStates, or more where the model carries flags after them.
+  static constexpr int kArrayStates = [] {
+    if constexpr (requires { Sens::kArrayStates; }) {
+      return Sens::kArrayStates;
+    } else {
+      return kStates;
+    }
+  }();
+  /// The largest number of directions the fit may carry through the step (the parameters that
+  /// move the states and the start states): 8 unless the model asks for more.
+  static constexpr int kMaxLanes = [] {
+    if constexpr (requires { Sens::kMaxLanes; }) {
+      return Sens::kMaxLanes;
+    } else {
+      return 8;
+    }
+  }();
+  using State = std::array<double, kArrayStates>;
   /// dz[i][d]: the derivative of state i along direction d.
   template <int NL>
   using DState = std::array<std::array<double, NL>, kStates>;

@@ -12,6 +12,7 @@
 
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/gms/model.hpp"
+#include "frictionlab/models/gms/sensitivity.hpp"
 
 namespace frictionlab {
 
@@ -21,6 +22,7 @@ struct GmsFit : CurveChoice {
   static constexpr int starts = 3;
   template <class S, int E>
   using Model = GMS<S, E>;
+  using Sensitivity = GmsSensitivity<kMaxFitElements>;
 
   int n = 1;
   explicit GmsFit(const FitStructure& s) : CurveChoice(s), n(s.elements) {}
