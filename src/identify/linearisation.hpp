@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <vector>
 
 namespace frictionlab::identify::detail {
@@ -39,5 +40,23 @@ struct Linearisation {
   std::vector<double> jacobian;   ///< m x p, row-major
   Eigen::MatrixXd normal;         ///< J^T J when the evaluation computed it (else empty)
 };
+
+/// A time segment's rows after the chaining (sim_cost.hpp, sensitivity_pass.hpp): row k of the
+/// row-major Jacobian `jac` (nf columns, row k - first) += sum_i q_ki D(i, j) for samples
+/// k0 <= k < k1, q_k = dpdz[k * ns ...] the prediction's derivatives with respect to the
+/// segment's ns start states and D(i, j) = dz_s,i / dtheta_j.
+template <class DAt>
+void add_chained_rows(double* jac, std::size_t nf, const double* dpdz, int ns, long k0, long k1,
+                      long first, const DAt& D) {
+  const auto uns = static_cast<std::size_t>(ns);
+  for (long k = k0; k < k1; ++k) {
+    double* jr = jac + static_cast<std::size_t>(k - first) * nf;
+    for (int i = 0; i < ns; ++i) {
+      const double q = dpdz[static_cast<std::size_t>(k) * uns + static_cast<std::size_t>(i)];
+      if (q == 0.0) continue;
+      for (std::size_t j = 0; j < nf; ++j) jr[j] += q * D(i, j);
+    }
+  }
+}
 
 }  // namespace frictionlab::identify::detail

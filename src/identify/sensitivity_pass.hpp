@@ -483,15 +483,9 @@ class SensitivityPass {
 
   /// Segment s's rows after the chaining: row k += Q_k D (Q_k: dpdz of sample k).
   void add_chained_rows(std::size_t s, const Eigen::MatrixXd& D) {
-    const auto uns = static_cast<std::size_t>(ns_);
-    for (long k = std::max(b_[s], d_.first); k < b_[s + 1]; ++k) {
-      double* jr = jac_ + static_cast<std::size_t>(k - d_.first) * nf_;
-      for (int i = 0; i < ns_; ++i) {
-        const double gk = dpdz_[static_cast<std::size_t>(k) * uns + static_cast<std::size_t>(i)];
-        if (gk == 0.0) continue;
-        for (std::size_t j = 0; j < nf_; ++j) jr[j] += gk * D(i, static_cast<Eigen::Index>(j));
-      }
-    }
+    detail::add_chained_rows(
+        jac_, nf_, dpdz_.data(), ns_, std::max(b_[s], d_.first), b_[s + 1], d_.first,
+        [&D](int i, std::size_t j) { return D(i, static_cast<Eigen::Index>(j)); });
   }
 
   /// The states' rows of an End array (ns_ x cols) as a matrix.

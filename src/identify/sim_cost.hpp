@@ -227,14 +227,8 @@ class SimCost final : public ceres::CostFunction, public KeepsJacobian {
             end[0][static_cast<std::size_t>(i)].v[static_cast<int>(j)];
     for (int s = 1; s < kSegments; ++s) {
       const auto us = static_cast<std::size_t>(s);
-      for (long k = std::max(b[us], d_.first); k < b[us + 1]; ++k) {
-        double* jr = jac + static_cast<std::size_t>(k - d_.first) * nf;
-        for (int i = 0; i < ns; ++i) {
-          const double g = dpdz[static_cast<std::size_t>(k) * ns + static_cast<std::size_t>(i)];
-          if (g == 0.0) continue;
-          for (std::size_t j = 0; j < nf; ++j) jr[j] += g * D[static_cast<std::size_t>(i)][j];
-        }
-      }
+      add_chained_rows(jac, nf, dpdz.data(), ns, std::max(b[us], d_.first), b[us + 1], d_.first,
+                       [&D](int i, std::size_t j) { return D[static_cast<std::size_t>(i)][j]; });
       std::array<std::array<double, N>, ns> Dn{};
       for (int i = 0; i < ns; ++i)
         for (std::size_t j = 0; j < nf; ++j) {
