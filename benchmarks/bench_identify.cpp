@@ -31,43 +31,30 @@
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/synthetic.hpp"
 #include "frictionlab/io/csv.hpp"
+#include "lugre_test_record.hpp"
 
 namespace {
 
 using namespace frictionlab;
 using namespace frictionlab::identify;
 
-constexpr double kKm = 2.0;
-
-LuGre<double>::Params truth() {
-  LuGre<double>::Params p{.sigma0 = 500,
-                          .sigma1 = 0.5,
-                          .sigma2 = 0.5,
-                          .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
-  return p;
-}
-
-SyntheticOptions record_options(double noise) {
-  SyntheticOptions so;
-  so.excitation.duration = 30;
-  so.noise_std = noise;
-  so.seed = 1;
-  return so;
-}
+using testing::kReferenceKm;
+using testing::reference_lugre;
+using testing::reference_record;
 
 const data::Record& noisy_record() {
-  static const data::Record r = synthetic_sensorless_record(truth(), kKm, record_options(0.02));
+  static const data::Record r = reference_record(ProblemKind::sensorless, 1);
   return r;
 }
 
 /// The friction problem (force = friction): the same truth's friction force, noise 0.02 N.
 const data::Record& friction_record() {
-  static const data::Record r = synthetic_friction_record(ModelSpec(truth()), record_options(0.02));
+  static const data::Record r = reference_record(ProblemKind::friction, 1);
   return r;
 }
 
 const data::Record& clean_record() {
-  static const data::Record r = synthetic_sensorless_record(truth(), kKm, record_options(0.0));
+  static const data::Record r = reference_record(ProblemKind::sensorless, 1, 0.0);
   return r;
 }
 
@@ -80,10 +67,10 @@ FitOptions options(FitMethod m) {
 }
 
 void print_table() {
-  const auto p = truth();
+  const auto p = reference_lugre();
   const std::vector<std::pair<const char*, double>> want = {
-      {"Km", kKm},         {"Kw", p.sigma2}, {"Fc", p.curve.Fc_pos}, {"Fs", p.curve.Fs_pos},
-      {"Vth", p.curve.vs}, {"S0", p.sigma0}, {"S1", p.sigma1}};
+      {"Km", kReferenceKm}, {"Kw", p.sigma2}, {"Fc", p.curve.Fc_pos}, {"Fs", p.curve.Fs_pos},
+      {"Vth", p.curve.vs},  {"S0", p.sigma0}, {"S1", p.sigma1}};
   std::printf("30 s, 1 kHz sensorless record, torque noise 0.02 Nm; %u hardware threads\n",
               std::thread::hardware_concurrency());
   std::printf("%-6s %8s %6s %12s %12s", "method", "time[s]", "iters", "RMSE_meas", "RMSE_true");

@@ -14,6 +14,7 @@
 #include "fit_data.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/synthetic.hpp"
+#include "lugre_test_record.hpp"
 #include "robust.hpp"
 
 namespace {
@@ -31,19 +32,10 @@ struct Problem {
 
 const Problem& problem() {
   static const Problem P = [] {
-    const LuGre<double>::Params truth{
-        .sigma0 = 500,
-        .sigma1 = 0.5,
-        .sigma2 = 0.5,
-        .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
-    SyntheticOptions so;
-    so.excitation.duration = 30;
-    so.noise_std = 0.02;
-    so.seed = 1;
-    Problem p{
-        prepare_data(synthetic_sensorless_record(truth, 2.0, so), ProblemKind::sensorless, 0.0),
-        make_family(parse_model("lugre"), ProblemKind::sensorless, true),
-        {}};
+    Problem p{prepare_data(testing::reference_record(ProblemKind::sensorless, 1),
+                           ProblemKind::sensorless, 0.0),
+              make_family(parse_model("lugre"), ProblemKind::sensorless, true),
+              {}};
     // Km, Kw, Fc, Fs, vs, alpha, sigma0, sigma1: 10 % off, alternating.
     p.theta = p.fam->to_internal({2.2, 0.45, 1.1, 1.35, 0.11, 1.0, 450, 0.55});
     return p;

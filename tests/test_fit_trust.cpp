@@ -15,6 +15,7 @@
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "frictionlab/identify/synthetic.hpp"
+#include "lugre_test_record.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -138,10 +139,7 @@ TEST(FitTrust, OneSpikeIsFlaggedAndARobustLossIsNamed) {
 // The sensorless LuGre record of the demo (workflows/demo: synthetic_sensorless_record with the
 // demo's truth and seed): lugre-asym contains lugre and must not end worse.
 TEST(FitTrust, NestedModelsNeverEndWorse) {
-  const LuGre<double>::Params truth{.sigma0 = 500,
-                                    .sigma1 = 0.5,
-                                    .sigma2 = 0.5,
-                                    .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
+  const LuGre<double>::Params truth = testing::reference_lugre();
   SyntheticOptions so;
   so.noise_std = 0.02;
   so.seed = 1;  // the demo's training record

@@ -10,6 +10,7 @@
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/synthetic.hpp"
 #include "frictionlab/integrate/stepper.hpp"
+#include "lugre_test_record.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -80,10 +81,7 @@ TEST(IdentifyErrors, NonFiniteAndInconsistentData) {
 
 TEST(IdentifyErrors, NoReversalIsAWarning) {
   // Velocity always positive: LuGre is still fitted; a warning names the problem.
-  LuGre<double>::Params p{.sigma0 = 500,
-                          .sigma1 = 0.5,
-                          .sigma2 = 0.5,
-                          .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
+  LuGre<double>::Params p = testing::reference_lugre();
   data::Record rec;
   for (long k = 0; k <= 5000; ++k) {
     rec.t.push_back(0.001 * double(k));

@@ -26,6 +26,7 @@
 #include "frictionlab/identify/synthetic.hpp"
 #include "linearisation.hpp"
 #include "lsq.hpp"
+#include "lugre_test_record.hpp"
 #include "progress.hpp"
 #include "robust.hpp"
 
@@ -63,21 +64,6 @@ double column_rel_diff(const Eval& a, const Eval& b, std::size_t nf) {
   return worst;
 }
 
-/// A 30 s record of a LuGre truth (noise 0.02) for `problem`: long enough to be split into
-/// segments.
-data::Record lugre_record_30s(ProblemKind problem, unsigned seed) {
-  const LuGre<double>::Params truth{.sigma0 = 500,
-                                    .sigma1 = 0.5,
-                                    .sigma2 = 0.5,
-                                    .curve = StribeckCurve<double>::symmetric(1.0, 1.5, 0.1, 1.0)};
-  SyntheticOptions so;
-  so.excitation.duration = 30;
-  so.noise_std = 0.02;
-  so.seed = seed;
-  return problem == ProblemKind::sensorless ? synthetic_sensorless_record(truth, 2.0, so)
-                                            : synthetic_friction_record(truth, so);
-}
-
 struct Case {
   const char* model;
   ProblemKind problem;
@@ -90,7 +76,7 @@ class SegmentedJacobian : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   const Case c = GetParam();
-  const data::Record rec = lugre_record_30s(c.problem, 3);
+  const data::Record rec = testing::reference_record(c.problem, 3);
   FitData d = prepare_data(rec, c.problem, c.warmup);
   d.hold = c.hold;
   ASSERT_GE(d.n(), 16000);  // long enough to be split
@@ -200,10 +186,10 @@ struct LuGreCase {
 };
 
 LuGreCase lugre_case() {
-  LuGreCase c{
-      prepare_data(lugre_record_30s(ProblemKind::sensorless, 5), ProblemKind::sensorless, 0.0),
-      make_family(parse_model("lugre"), ProblemKind::sensorless, true),
-      {}};
+  LuGreCase c{prepare_data(testing::reference_record(ProblemKind::sensorless, 5),
+                           ProblemKind::sensorless, 0.0),
+              make_family(parse_model("lugre"), ProblemKind::sensorless, true),
+              {}};
   const std::vector<double> nat{1.8, 0.4, 0.9, 1.7, 0.08, 1.0, 800, 0.3};  // away from the truth
   c.theta = c.fam->to_internal(nat);
   return c;
@@ -393,7 +379,7 @@ TEST_P(FastPathFit, EndsWhereTheJetPathEnds) {
   // sensitivities (on two threads: by segments) and through Jets: the same optimum to 1e-8
   // relative in every parameter (the Jacobians differ by rounding, and so may the iterates).
   const FitCase c = GetParam();
-  const data::Record rec = lugre_record_30s(c.problem, 1);
+  const data::Record rec = testing::reference_record(c.problem, 1);
   const FitData d = prepare_data(rec, c.problem, 0.0);
   const auto fam = make_family(parse_model(c.model), c.problem, true);
   std::vector<double> nat(static_cast<std::size_t>(fam->size()), 1.0);
