@@ -80,7 +80,8 @@ struct GmsSensitivity {
   static constexpr int kC = kLuGreFields + 2 * E;
   static constexpr std::array<int, 6 + 2 * E + 1> kStateFields = [] {
     std::array<int, 6 + 2 * E + 1> a{kQFcPos, kQFcNeg, kQFsPos, kQFsNeg, kQvs, kQalpha};
-    for (int i = 0; i < 2 * E + 1; ++i) a[static_cast<std::size_t>(6 + i)] = kLuGreFields + i;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(2 * E + 1); ++i)
+      a[6 + i] = kLuGreFields + static_cast<int>(i);
     return a;
   }();
   static constexpr std::array<int, 1> kForceFields{kQs2};
