@@ -12,6 +12,7 @@
 // XML reference only (tests/test_actuator_export.cpp, tests/test_lugre_xml.cpp).
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -80,13 +81,16 @@ struct MjDeleter {
 using Model = std::unique_ptr<mjModel, MjDeleter>;
 using Data = std::unique_ptr<mjData, MjDeleter>;
 
-/// MuJoCo's model of `xml` (written to a file: 2.2.2 loads XML from files); fails the test with
-/// MuJoCo's message if it does not load.
+/// MuJoCo's model of `xml` (written to a file of this process: 2.2.2 loads XML from files, and
+/// ctest runs the tests of this file in parallel); fails the test with MuJoCo's message if it
+/// does not load.
 Model load(const std::string& xml, const std::string& name) {
-  const auto path = std::filesystem::path(::testing::TempDir()) / (name + ".xml");
+  const auto path = std::filesystem::path(::testing::TempDir()) /
+                    (name + "_" + std::to_string(::getpid()) + ".xml");
   std::ofstream(path) << xml;
   std::array<char, 1000> error{};
   Model m(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
+  std::filesystem::remove(path);
   EXPECT_TRUE(m) << "MuJoCo did not load the model: " << error.data() << "\n" << xml;
   return m;
 }
