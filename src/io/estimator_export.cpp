@@ -688,10 +688,11 @@ MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
           "-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
           "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
           "own solref/solimp instead");
-    intro =
-        "Merge these attributes into joint '" + o.joint +
-        "'. frictionloss is MuJoCo's dry friction\n"
-        "     (a constraint: Coulomb friction Fc with exact sticking), damping its viscous term.";
+    intro = "Merge these attributes into joint '" + o.joint +
+            "'. frictionloss is MuJoCo's dry friction\n"
+            "     (a soft constraint: Coulomb friction Fc, sticking up to a small creep; "
+            "docs/mujoco.md),\n"
+            "     damping its viscous term.";
     std::string attrs;
     if (Fc > 0) attrs += " frictionloss=\"" + format_exact(Fc) + "\"";
     if (s->params.sigma2 > 0) attrs += " damping=\"" + format_exact(s->params.sigma2 * N) + "\"";

@@ -295,8 +295,9 @@ RobotExport export_robot_mujoco(const std::string& fit_path) {
           fit_path,
           std::to_string(fit.joints.size()) + " joints, " + fit.friction_model + " friction",
           "Merge each joint's attributes into the joint of that name. frictionloss is\n"
-          "     MuJoCo's dry friction (Coulomb Fc with exact sticking), damping its viscous\n"
-          "     term Fv, armature the rotor inertia Ia.",
+          "     MuJoCo's dry friction (a soft constraint: Coulomb Fc, sticking up to a small "
+          "creep;\n"
+          "     docs/mujoco.md), damping its viscous term Fv, armature the rotor inertia Ia.",
           out.notes) +
       joints + actuators;
   return out;
