@@ -14,12 +14,12 @@
 //
 // At the held velocity v != 0, s = sgn(v), g = g(v), a = C / g [1/s], x = a h,
 // ph = h phi1(x) [s] (phi1_neg), per element i with F_i = k_i z_i [N] (dF_i = z_i e_k + k_i dz_i):
-//   stick for the whole step:  z+ = z + v h,                 dz+ = dz
-//   threshold reached:         z+ = s nu_i g / k_i,          dz+ = (s (e_nu g + nu_i dg) - z+ e_k)
-//   / k_i slip:                      z+ = (F_i + ph r) / k_i,  r = C s nu_i - a F_i,
-//                              dz+ = (dF_i + dph r + ph dr - z+ e_k) / k_i,
-//                              da = (e_C - a dg) / g, dph = h^2 phi1'(x) da,
-//                              dr = e_C s nu_i + C s e_nu - da F_i - a dF_i.
+//   stick for the whole step: z+ = z + v h,             dz+ = dz
+//   threshold reached:        z+ = s nu_i g / k_i,      dz+ = (s (e_nu g + nu_i dg) - z+ e_k) / k_i
+//   slip:                     z+ = (F_i + ph r) / k_i,  r = C s nu_i - a F_i,
+//                             dz+ = (dF_i + dph r + ph dr - z+ e_k) / k_i,
+//                             da = (e_C - a dg) / g, dph = h^2 phi1'(x) da,
+//                             dr = e_C s nu_i + C s e_nu - da F_i - a dF_i.
 // The regime (stick/slip, each element's flag) is chosen by the same comparisons as GMS::step:
 // a kink of the path, whose one-sided derivative is taken. At v = 0 nothing moves.
 // Force: F = sigma2 v + sum_i k_i z_i [N],  dF = v e_sigma2 + sum_i (k_i dz_i + z_i e_k_i);
