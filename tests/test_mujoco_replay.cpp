@@ -12,7 +12,6 @@
 // XML reference only (tests/test_actuator_export.cpp, tests/test_lugre_xml.cpp).
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -29,6 +28,7 @@
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/io/servo_json.hpp"
+#include "mujoco_bench.hpp"
 
 namespace frictionlab {
 namespace {
@@ -74,26 +74,10 @@ std::string bench_xml(const std::string& fragment, double mass, double length, d
          joint + "\n      " + body + "\n    </body>\n  </worldbody>\n" + actuator + "\n</mujoco>\n";
 }
 
-struct MjDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using Model = std::unique_ptr<mjModel, MjDeleter>;
-using Data = std::unique_ptr<mjData, MjDeleter>;
+using Model = test::MjModelPtr;
+using Data = test::MjDataPtr;
 
-/// MuJoCo's model of `xml` (written to a file of this process: 2.2.2 loads XML from files, and
-/// ctest runs the tests of this file in parallel); fails the test with MuJoCo's message if it
-/// does not load.
-Model load(const std::string& xml, const std::string& name) {
-  const auto path = std::filesystem::path(::testing::TempDir()) /
-                    (name + "_" + std::to_string(::getpid()) + ".xml");
-  std::ofstream(path) << xml;
-  std::array<char, 1000> error{};
-  Model m(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
-  std::filesystem::remove(path);
-  EXPECT_TRUE(m) << "MuJoCo did not load the model: " << error.data() << "\n" << xml;
-  return m;
-}
+Model load(const std::string& xml, const std::string& name) { return test::load_mjcf(xml, name); }
 
 /// The log replayed in MuJoCo from its first position and speed, ctrl = the goal of entry k
 /// over the step to entry k + 1; the mean |q - position| over the entries [rad]. Where the log

@@ -410,6 +410,7 @@ JsonKind json_kind(const json& j) {
     if (name == "frictionlab-actuator-eval") return JsonKind::actuator_eval;
     if (name == "frictionlab-actuator") return JsonKind::actuator;
     if (name == "frictionlab-robot-fit") return JsonKind::robot_fit;
+    if (name == "frictionlab-mujoco") return JsonKind::mujoco_friction;
     return JsonKind::unknown;
   }
   if (j.contains("entries")) return JsonKind::servo_log;
@@ -459,6 +460,8 @@ std::string describe(JsonKind kind) {
       return "an ACTUATOR.json (a servo's description)";
     case JsonKind::robot_fit:
       return "a robot_fit.json from `fit-robot`";
+    case JsonKind::mujoco_friction:
+      return "a MUJOCO.json (frictionlab friction inside MuJoCo)";
     case JsonKind::unknown:
       break;
   }

@@ -84,6 +84,7 @@ enum class JsonKind {
   actuator_summary,  ///< fit-actuator's summary.json: {"models": [...], "recommended", ...}
   actuator,          ///< ACTUATOR.json, "format": "frictionlab-actuator"
   robot_fit,         ///< robot_fit.json, "format": "frictionlab-robot-fit"
+  mujoco_friction,   ///< MUJOCO.json, "format": "frictionlab-mujoco"
   actuator_eval,     ///< eval-actuator --json, "format": "frictionlab-actuator-eval" (or the
                      ///< label-keyed file of before: {LABEL: {"file", "per_log", "mean"}, ...})
 };

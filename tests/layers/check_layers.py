@@ -5,7 +5,7 @@ Every #include "frictionlab/<layer>/..." in include/frictionlab/<L>/ and src/<L>
 itself or a layer below it. The order (each layer may use those listed before it):
 
   models (with integrate/stepper.hpp, frictionlab/format.hpp and frictionlab/limits.hpp), integrate, estimator, signal,
-  sim, robot, data, identify, workflows, io
+  sim, robot, data, identify, workflows, io, mujoco
 
 Prints one line per violation ("FILE:LINE: <L> includes <M>/...") and exits 1 if there is any.
 """
@@ -14,7 +14,7 @@ import re
 import sys
 
 ORDER = ["models", "integrate", "estimator", "signal", "sim", "robot", "data", "identify",
-         "workflows", "io"]
+         "workflows", "io", "mujoco"]
 # What each layer may include besides itself (its dependencies in src/CMakeLists.txt, closed).
 ALLOWED = {
     "models": {"models"},
@@ -29,6 +29,8 @@ ALLOWED = {
                   "workflows"},
     "io": {"models", "integrate", "signal", "sim", "data", "identify", "workflows", "estimator",
            "robot", "io"},
+    "mujoco": {"models", "integrate", "signal", "sim", "data", "identify", "workflows",
+               "estimator", "robot", "io", "mujoco"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"frictionlab/([a-z_]+)(/|\.hpp")')
 

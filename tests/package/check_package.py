@@ -8,7 +8,10 @@
 3. tests/package/models_only: find_package(frictionlab REQUIRED COMPONENTS models), links
    frictionlab::models only; its configure step fails if any third-party target was defined,
    and here its compile command must name no Eigen or Ceres directory.
-4. The installed CLI runs and reports the project's version.
+4. tests/package/mujoco (where frictionlab::mujoco was built): a C project with
+   find_package(frictionlab REQUIRED COMPONENTS mujoco) builds and runs
+   examples/mujoco/servo_pendulum.c against the installed library.
+5. The installed CLI runs and reports the project's version.
 """
 import argparse
 import json
@@ -79,6 +82,24 @@ def main():
         if name == "models_only":
             check("eigen3" not in cmd.lower() and "ceres" not in cmd.lower(),
                   "models_only: no Eigen or Ceres on the include path")
+
+    if list((prefix / "lib").glob("libfrictionlab_mujoco.*")):
+        # frictionlab's friction inside MuJoCo: a C consumer of the installed frictionlab::mujoco
+        bdir = a.work / "mujoco"
+        example = a.source / "examples" / "mujoco"
+        cfg = [a.cmake, "-S", a.source / "tests" / "package" / "mujoco", "-B", bdir, "-G",
+               a.generator, "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_PREFIX_PATH={prefix}",
+               f"-DFRICTIONLAB_EXAMPLE_DIR={example}", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+        if a.cxx_flags:
+            cfg += [f"-DCMAKE_EXE_LINKER_FLAGS={a.cxx_flags}"]
+        run(cfg, "configure mujoco")
+        run([a.cmake, "--build", bdir], "build mujoco")
+        out = run([bdir / "servo_pendulum", example], "run mujoco")
+        sys.stdout.write(out.splitlines()[-1] + "\n")
+        check("after the drop at rest" in out, "mujoco: the example runs on the installed library")
+        commands = json.loads((bdir / "compile_commands.json").read_text())
+        cmd = " ".join(c["command"] for c in commands)
+        check(str(prefix / "include") in cmd, "mujoco: compiled against the installed headers")
 
     version = run([prefix / "bin" / "frictionlab", "--version"], "installed CLI").strip()
     check(a.version in version, f"installed CLI: '{version}'")

@@ -1,0 +1,109 @@
+// frictionlab mujoco: a MUJOCO.json's joints bound to a MuJoCo model (src/mujoco/context.hpp).
+#include <cmath>
+#include <string>
+
+#include "context.hpp"
+#include "frictionlab/format.hpp"
+#include "frictionlab/io/errors.hpp"
+
+namespace frictionlab::mujoco {
+namespace {
+
+/// The names of the model's objects of `type` for a message ("a, b, c").
+std::string names_of(const mjModel& m, mjtObj type, int count) {
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) {
+    const char* n = mj_id2name(&m, type, i);
+    if (n != nullptr) names.emplace_back(n);
+  }
+  return names.empty() ? "none named" : io::join_names(names);
+}
+
+[[noreturn]] void fail(const io::MujocoFriction& file, const io::MujocoServoJoint& s,
+                       const std::string& message) {
+  throw io::InputError(file.file, s.line, 0, "joint " + io::quote_text(s.joint) + ": " + message);
+}
+
+/// The joint's indices; it must be a hinge or a slide without damping or frictionloss of its own,
+/// with the parameter file's armature.
+void bind_joint(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
+                const io::MujocoServoJoint& s) {
+  const int id = mj_name2id(&m, mjOBJ_JOINT, s.joint.c_str());
+  if (id < 0)
+    fail(file, s, "not in the MuJoCo model (its joints: " + names_of(m, mjOBJ_JOINT, m.njnt) + ")");
+  if (m.jnt_type[id] != mjJNT_HINGE && m.jnt_type[id] != mjJNT_SLIDE)
+    fail(file, s, "is not a hinge or a slide joint");
+  j.dof = m.jnt_dofadr[id];
+  j.qpos = m.jnt_qposadr[id];
+  if (m.dof_damping[j.dof] != 0.0)
+    fail(file, s,
+         "has damping=\"" + format_number(m.dof_damping[j.dof]) +
+             "\" in the MJCF: frictionlab computes the motor's back-EMF and the viscous "
+             "friction; remove it");
+  if (m.dof_frictionloss[j.dof] != 0.0)
+    fail(file, s,
+         "has frictionloss=\"" + format_number(m.dof_frictionloss[j.dof]) +
+             "\" in the MJCF: frictionlab computes the friction; remove it");
+  const double want = j.params.armature, have = m.dof_armature[j.dof];
+  if (std::abs(have - want) > 1e-9 * std::max(1.0, std::abs(want)))
+    fail(file, s,
+         "armature=\"" + format_number(have) + "\" in the MJCF, but " +
+             io::quote_text(s.source.file) + " has armature " + format_number(want) +
+             " kg m^2: set armature=\"" + format_number(want) + "\"");
+}
+
+/// The goal actuator: present, and applying no force of its own (gain and bias 0).
+void bind_goal(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
+               const io::MujocoServoJoint& s) {
+  j.goal = mj_name2id(&m, mjOBJ_ACTUATOR, s.goal.c_str());
+  if (j.goal < 0)
+    fail(file, s,
+         "its goal actuator " + io::quote_text(s.goal) +
+             " is not in the MuJoCo model (its actuators: " + names_of(m, mjOBJ_ACTUATOR, m.nu) +
+             ")");
+  const mjtNum* gain = row(m.actuator_gainprm, j.goal, mjNGAIN);
+  const mjtNum* bias = row(m.actuator_biasprm, j.goal, mjNBIAS);
+  const bool silent = m.actuator_gaintype[j.goal] == mjGAIN_FIXED && gain[0] == 0.0 &&
+                      (m.actuator_biastype[j.goal] == mjBIAS_NONE ||
+                       (m.actuator_biastype[j.goal] == mjBIAS_AFFINE && bias[0] == 0.0 &&
+                        bias[1] == 0.0 && bias[2] == 0.0));
+  if (!silent)
+    fail(file, s,
+         "its goal actuator " + io::quote_text(s.goal) +
+             " applies a force of its own: frictionlab applies the servo's torque; declare it as "
+             "<general name=\"" +
+             s.goal + "\" joint=\"" + s.joint + "\" gainprm=\"0\" biasprm=\"0 0 0\"/>");
+}
+
+}  // namespace
+
+void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
+  fl.model = &m;
+  fl.nv = m.nv;
+  fl.njnt = m.njnt;
+  for (const io::MujocoServoJoint& s : file.servos) {
+    ServoJoint j;
+    j.name = s.joint;
+    j.constants = s.source.setup.actuator.constants;
+    j.params = s.source.setup.params;
+    bind_joint(j, m, file, s);
+    bind_goal(j, m, file, s);
+    j.firmware_input.kp = s.kp;
+    j.firmware_input.kd = s.kd;
+    j.firmware_input.ki = s.ki;
+    j.firmware_input.vin = s.vin.value_or(j.constants.vin);
+    fl.servos.push_back(std::move(j));
+  }
+  StepScratch& k = fl.scratch;
+  const auto nv = static_cast<std::size_t>(m.nv);
+  k.force.assign(nv, 0.0);
+  k.bias.assign(nv, 0.0);
+  k.dense.assign(nv * nv, 0.0);
+  k.A.resize(m.nv, m.nv);
+  k.w.resize(m.nv);
+  k.unit.resize(m.nv);
+  k.column.resize(m.nv, static_cast<Eigen::Index>(fl.servos.size()));
+  k.llt = Eigen::LLT<Eigen::MatrixXd>(m.nv);
+}
+
+}  // namespace frictionlab::mujoco

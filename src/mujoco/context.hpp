@@ -1,0 +1,75 @@
+// frictionlab mujoco (private): the context behind flmj_friction (include/frictionlab/mujoco/
+// friction.h): the servo joints bound to a MuJoCo model's indices, their firmware memory, and
+// the scratch of a step.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "frictionlab/io/mujoco_friction.hpp"
+#include "frictionlab/mujoco/friction.h"
+#include "frictionlab/sim/servo.hpp"
+#include "frictionlab/sim/servo_params.hpp"
+
+namespace frictionlab::mujoco {
+
+/// Row i of a MuJoCo array of `width` numbers per row (an actuator's gain or bias parameters,
+/// its ranges).
+inline const mjtNum* row(const mjtNum* array, int i, int width) {
+  return array + static_cast<std::ptrdiff_t>(i) * width;
+}
+
+/// A servo joint of the model: where MuJoCo keeps it, its fitted actuator, its firmware.
+struct ServoJoint {
+  std::string name;
+  int dof = -1;   ///< index into qvel, qfrc_*
+  int qpos = -1;  ///< index into qpos
+  int goal = -1;  ///< the actuator whose ctrl is the goal position
+  sim::ServoConstants constants;
+  sim::ServoParams params;
+  sim::ServoRunInput firmware_input;  ///< kp, kd, ki, vin (dt: MuJoCo's timestep, per step)
+  sim::ServoFirmwareState firmware;
+  bool enabled = true;
+  flmj_torques last{};
+};
+
+/// The scratch of a step, sized once for the model (no allocation in the callback).
+struct StepScratch {
+  std::vector<mjtNum> force;  ///< the smooth forces before friction [nv]
+  std::vector<mjtNum> bias;   ///< mj_rne without acceleration: gravity and Coriolis [nv]
+  std::vector<mjtNum> dense;  ///< mj_fullM's row-major nv x nv mass matrix
+  Eigen::MatrixXd A;          ///< M (+ h diag(damping) under Euler)
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::VectorXd w;       ///< A^-1 force: the step's acceleration without friction
+  Eigen::MatrixXd column;  ///< A^-1 e_dof of every servo joint (one column each)
+  Eigen::VectorXd unit;
+};
+
+}  // namespace frictionlab::mujoco
+
+/// The C API's opaque type.
+struct flmj_friction {
+  const mjModel* model = nullptr;  ///< the model it was loaded for (checked: nv, njnt)
+  int nv = 0, njnt = 0;
+  std::vector<frictionlab::mujoco::ServoJoint> servos;
+  /// the mjData and time whose firmware outputs are current: the firmware advances once per step
+  const mjData* data = nullptr;
+  double time = std::numeric_limits<double>::quiet_NaN();
+  frictionlab::mujoco::StepScratch scratch;
+};
+
+namespace frictionlab::mujoco {
+
+/// Bind a MUJOCO.json's joints to model m's indices, checking what the MJCF must carry.
+/// Throws io::InputError naming the file, the entry's line and the MJCF name.
+void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file);
+
+/// One evaluation: add the servo torques and the friction of fl's joints to d.qfrc_passive.
+void apply(flmj_friction& fl, const mjModel& m, mjData& d);
+
+}  // namespace frictionlab::mujoco

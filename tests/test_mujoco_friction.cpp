@@ -1,0 +1,373 @@
+// frictionlab's friction inside MuJoCo (frictionlab::mujoco, include/frictionlab/mujoco/
+// friction.h), in Debian's MuJoCo 2.2.2:
+//  - one Euler step of a servo joint on the XL330 pendulum bench is frictionlab's servo step
+//    (sim/servo.hpp: firmware, DC motor, budget, stopping-torque rule) to rounding, sticking
+//    included;
+//  - every XL330 log (the torque-off drops included) replayed in MuJoCo with the fitted M6 (and
+//    M1) inside it, against frictionlab's own re-simulation of the same parameter file;
+//  - flmj_load's errors name the MUJOCO.json, the entry's line and the MJCF name.
+#include "frictionlab/mujoco/friction.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "frictionlab/identify/servo_fit.hpp"
+#include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/sim/servo.hpp"
+#include "mujoco_bench.hpp"
+
+namespace frictionlab {
+namespace {
+
+using test::MjDataPtr;
+using test::MjModelPtr;
+
+const std::string kServoDir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/servo_xl330";
+const std::string kGoal =
+    "<actuator><general name=\"goal\" joint=\"servo\" gainprm=\"0\" biasprm=\"0 0 0\"/>"
+    "</actuator>";
+
+struct FrictionDeleter {
+  void operator()(flmj_friction* fl) const { flmj_free(fl); }
+};
+using Friction = std::unique_ptr<flmj_friction, FrictionDeleter>;
+
+/// A MUJOCO.json naming the joint "servo", the parameter file and the firmware's kp and vin.
+std::string write_description(const std::string& params, double kp, double vin) {
+  const auto path = test::process_file("MUJOCO", ".json");
+  std::ofstream(path) << "{\"format\": \"frictionlab-mujoco\", \"version\": 1,\n"
+                      << " \"joints\": [{\"joint\": \"servo\", \"servo\": \"" << params
+                      << "\", \"goal\": \"goal\", \"kp\": " << kp << ", \"vin\": " << vin
+                      << "}]}\n";
+  return path.string();
+}
+
+/// The bench of `log`-like geometry with the servo joint at the parameter file's armature.
+MjModelPtr servo_bench(const sim::ServoParams& p, double mass, double length, double timestep) {
+  char joint[128];
+  std::snprintf(joint, sizeof joint, "<joint name=\"servo\" armature=\"%.17g\"/>", p.armature);
+  return test::load_mjcf(test::pendulum_mjcf(joint, kGoal, mass, length, 0.0, p.q_offset, timestep),
+                         "servo_bench");
+}
+
+/// flmj_load of the description, failing the test with its message.
+Friction load_friction(const mjModel& m, const std::string& description) {
+  char error[1000];
+  Friction fl(flmj_load(&m, description.c_str(), error, sizeof error));
+  EXPECT_TRUE(fl) << error;
+  return fl;
+}
+
+TEST(MujocoFriction, AnEulerStepIsFrictionlabsServoStep) {
+  if (!std::filesystem::exists(kServoDir)) GTEST_SKIP() << "no shared data";
+  const double h = 0.005, kp = 400, vin = 7.4, mass = 0.49, length = 0.1;
+  for (const char* name : {"m1.json", "m4.json", "m6.json"}) {
+    const std::string params = kServoDir + "/reference_params/" + name;
+    const auto source = io::read_actuator_source(params);
+    const sim::ServoConstants& c = source.setup.actuator.constants;
+    const sim::ServoParams& p = source.setup.params;
+    const MjModelPtr m = servo_bench(p, mass, length, h);
+    ASSERT_TRUE(m);
+    const Friction fl = load_friction(*m, write_description(params, kp, vin));
+    ASSERT_TRUE(fl);
+    flmj_install(fl.get());
+    sim::ServoRunInput in;
+    in.dt = h;
+    in.kp = kp;
+    in.vin = vin;
+    const sim::PendulumBench bench{mass, length, 0.0};
+    // the bench's point mass carries MuJoCo's smallest inertia, 1e-12 kg m^2, about its centre
+    sim::ServoParams pe = p;
+    pe.armature += 1e-12;
+    int stuck = 0, cases = 0;
+    // -q_offset: the pendulum's rest position, where a joint at rest sticks under every model
+    for (const double q : {-1.2, -0.2, 0.0, 0.4, -p.q_offset})
+      for (const double qd : {0.0, 1e-4, -0.3, 2.5})
+        for (const double step : {0.0, 0.3, -0.02})
+          for (const bool on : {true, false}) {
+            MjDataPtr d(mj_makeData(m.get()));
+            d->qpos[0] = q;
+            d->qvel[0] = qd;
+            d->ctrl[0] = q + step;
+            flmj_reset(fl.get());
+            flmj_set_torque_enable(fl.get(), "servo", on ? 1 : 0);
+            mj_step(m.get(), d.get());
+            sim::ServoFirmwareState fw;
+            const sim::ServoState x{q, qd};
+            const double u = sim::servo_firmware(c, p, in, q + step, x, fw);
+            const sim::ServoState y = sim::servo_step(c, pe, bench, x, u, on, h);
+            ++cases;
+            stuck += y.qd == 0.0;
+            EXPECT_NEAR(d->qvel[0], y.qd, 1e-12 * (1 + std::abs(y.qd)))
+                << name << " q " << q << " qd " << qd << " goal step " << step << " on " << on;
+            EXPECT_NEAR(d->qpos[0], q + h * d->qvel[0], 1e-15);  // Euler: q+ = q + h qd+
+          }
+    std::printf("[measured] %s: %d steps, %d of them sticking\n", name, cases, stuck);
+    EXPECT_GE(stuck, 4);
+  }
+}
+
+struct Replay {
+  double mujoco = 0, own = 0;  // mean MAE over the logs [rad]
+  double own_euler = 0;        // frictionlab's steps with Euler's position update (at 5 ms)
+  double largest_gap = 0;      // the largest |MuJoCo - own_euler| per log [rad]
+  int logs = 0;
+};
+
+/// frictionlab's re-simulation of the log (sim::servo_firmware, sim::servo_step at the log's
+/// step) with MuJoCo's semi-implicit Euler position update q+ = q + h qd+ in place of the
+/// reference's q+ = q + h qd+ + a h^2 / 2; the bench inertia as MuJoCo's. The mean MAE [rad].
+double own_with_euler_positions(const sim::ServoConstants& c, sim::ServoParams p,
+                                const data::ServoLog& log) {
+  p.armature += 1e-12;  // the point mass's smallest inertia in MuJoCo
+  sim::ServoRunInput in;
+  in.dt = log.dt;
+  in.kp = log.kp;
+  in.vin = *log.vin;
+  const sim::PendulumBench bench{log.mass, log.length, log.arm_mass};
+  sim::ServoState x{log.position.front(), log.speed.empty() ? 0.0 : log.speed.front()};
+  sim::ServoFirmwareState fw;
+  double sum = 0;
+  for (std::size_t k = 0; k < log.position.size(); ++k) {
+    sum += std::abs(x.q - log.position[k]);
+    const bool on = log.torque_enable.empty() || log.torque_enable[k] != 0;
+    const double u = sim::servo_firmware(c, p, in, log.goal_position[k], x, fw);
+    const sim::ServoState y = sim::servo_step(c, p, bench, x, u, on, log.dt);
+    x = {x.q + log.dt * y.qd, y.qd};
+  }
+  return sum / static_cast<double>(log.position.size());
+}
+
+/// The log replayed in MuJoCo with the servo's friction inside it (flmj installed): the state
+/// starts at the log's first position and speed, ctrl = the goal of entry k over the steps to
+/// entry k + 1, the torque enabled as the entry says; the mean |q - position| [rad].
+double replay_mae(const mjModel& m, flmj_friction& fl, const data::ServoLog& log) {
+  MjDataPtr d(mj_makeData(&m));
+  flmj_reset(&fl);
+  d->qpos[0] = log.position.front();
+  d->qvel[0] = log.speed.empty() ? 0.0 : log.speed.front();
+  const int sub = static_cast<int>(std::lround(log.dt / m.opt.timestep));
+  double sum = 0;
+  for (std::size_t k = 0; k < log.position.size(); ++k) {
+    sum += std::abs(d->qpos[0] - log.position[k]);
+    const bool on = log.torque_enable.empty() || log.torque_enable[k] != 0;
+    flmj_set_torque_enable(&fl, "servo", on ? 1 : 0);
+    d->ctrl[0] = log.goal_position[k];
+    for (int s = 0; s < sub; ++s) mj_step(&m, d.get());
+  }
+  return sum / static_cast<double>(log.position.size());
+}
+
+/// Every XL330 log replayed in MuJoCo at `timestep` with `params` inside it, against
+/// frictionlab's own re-simulation of the parameter file.
+Replay replay_logs(const std::string& params, double timestep) {
+  const std::string file = kServoDir + "/reference_params/" + params;
+  const auto source = io::read_actuator_source(file);
+  std::vector<std::filesystem::path> logs;
+  for (const auto& entry : std::filesystem::directory_iterator(kServoDir + "/logs"))
+    logs.push_back(entry.path());
+  std::sort(logs.begin(), logs.end());
+  Replay r;
+  for (const auto& path : logs) {
+    const data::ServoLog log = io::read_servo_log(path.string()).log;
+    const MjModelPtr m = servo_bench(source.setup.params, log.mass, log.length, timestep);
+    if (!m) return r;
+    const Friction fl = load_friction(*m, write_description(file, log.kp, *log.vin));
+    if (!fl) return r;
+    flmj_install(fl.get());
+    const double mj = replay_mae(*m, *fl, log);
+    flmj_install(nullptr);
+    const double own =
+        identify::servo_log_error(source.setup.actuator.constants, source.setup.params, log)
+            .position_mae;
+    std::printf(
+        "[measured] %s at %g ms, %s (kp %g, %s): MuJoCo %.4f rad, frictionlab %.4f rad "
+        "(%.3fx)\n",
+        params.c_str(), 1e3 * timestep, path.filename().c_str(), log.kp, log.trajectory.c_str(), mj,
+        own, mj / own);
+    EXPECT_TRUE(std::isfinite(mj));
+    if (timestep == log.dt) {
+      const double euler =
+          own_with_euler_positions(source.setup.actuator.constants, source.setup.params, log);
+      r.own_euler += euler;
+      r.largest_gap = std::max(r.largest_gap, std::abs(mj - euler));
+    }
+    r.mujoco += mj;
+    r.own += own;
+    ++r.logs;
+  }
+  r.mujoco /= r.logs;
+  r.own /= r.logs;
+  r.own_euler /= r.logs;
+  return r;
+}
+
+TEST(MujocoFriction, TheXl330LogsReplayWithM6InsideMujocoAsFrictionlabsOwn) {
+  if (!std::filesystem::exists(kServoDir + "/logs")) GTEST_SKIP() << "no shared data";
+  for (const char* params : {"m6.json", "m1.json"}) {
+    // At 1 ms, MuJoCo's usual step: the whole replay, torque-off drops included, is
+    // frictionlab's own re-simulation (at the logs' 5 ms) within 5 %.
+    const Replay fine = replay_logs(params, 0.001);
+    ASSERT_EQ(fine.logs, 16);
+    std::printf(
+        "[measured] %s at 1 ms, all 16 logs: mean MAE MuJoCo %.4f rad, frictionlab "
+        "%.4f rad (%.3fx)\n",
+        params, fine.mujoco, fine.own, fine.mujoco / fine.own);
+    EXPECT_LT(std::abs(fine.mujoco / fine.own - 1.0), 0.05) << params;
+    // At the logs' own 5 ms step the replay is frictionlab's steps exactly, with MuJoCo's
+    // position update (q+ = q + h qd+; the reference adds a h^2/2): what remains between the
+    // two is the integrator's, not the friction's. It shows in the free swings of the drops,
+    // where the fitted parameters absorbed the reference's integrator.
+    const Replay coarse = replay_logs(params, 0.005);
+    ASSERT_EQ(coarse.logs, 16);
+    std::printf(
+        "[measured] %s at 5 ms, all 16 logs: mean MAE MuJoCo %.4f rad, frictionlab "
+        "%.4f rad (%.3fx); frictionlab with Euler's position update %.4f rad (largest "
+        "difference per log %.2g rad)\n",
+        params, coarse.mujoco, coarse.own, coarse.mujoco / coarse.own, coarse.own_euler,
+        coarse.largest_gap);
+    EXPECT_LT(coarse.largest_gap, 1e-9) << params;
+    EXPECT_LT(std::abs(coarse.mujoco / coarse.own - 1.0), 0.1) << params;
+  }
+}
+
+/// A two-link arm in a vertical plane: a shoulder with damping (which MuJoCo's Euler integrates
+/// implicitly) and a motor, an elbow driven by the servo of `params` with a spring-like position
+/// actuator of its own beside the servo's goal actuator.
+std::string arm_mjcf(double elbow_armature) {
+  char text[2048];
+  std::snprintf(
+      text, sizeof text,
+      "<mujoco model=\"arm\">\n"
+      "  <option timestep=\"0.002\" integrator=\"Euler\" gravity=\"0 0 -9.81\"/>\n"
+      "  <worldbody><body name=\"upper\">\n"
+      "    <joint name=\"shoulder\" type=\"hinge\" axis=\"0 1 0\" damping=\"0.05\"/>\n"
+      "    <inertial pos=\"0 0 -0.15\" mass=\"0.8\" diaginertia=\"0.004 0.004 0.001\"/>\n"
+      "    <body name=\"fore\" pos=\"0 0 -0.3\">\n"
+      "      <joint name=\"elbow\" type=\"hinge\" axis=\"0 1 0\" armature=\"%.17g\"/>\n"
+      "      <inertial pos=\"0.02 0 -0.1\" mass=\"0.49\" diaginertia=\"1e-4 1e-4 1e-5\"/>\n"
+      "    </body>\n  </body></worldbody>\n"
+      "  <actuator>\n"
+      "    <general name=\"goal\" joint=\"elbow\" gainprm=\"0\" biasprm=\"0 0 0\"/>\n"
+      "    <motor name=\"shoulder_motor\" joint=\"shoulder\" ctrlrange=\"-2 2\" "
+      "ctrllimited=\"true\"/>\n"
+      "    <position name=\"elbow_spring\" joint=\"elbow\" kp=\"0.3\" forcerange=\"-0.1 0.1\" "
+      "forcelimited=\"true\"/>\n"
+      "  </actuator>\n</mujoco>\n",
+      elbow_armature);
+  return text;
+}
+
+TEST(MujocoFriction, OnAnArmTheStoppingRuleSeesEveryForceMujocoApplies) {
+  if (!std::filesystem::exists(kServoDir)) GTEST_SKIP() << "no shared data";
+  const std::string params = kServoDir + "/reference_params/m6.json";
+  const auto source = io::read_actuator_source(params);
+  const MjModelPtr m = test::load_mjcf(arm_mjcf(source.setup.params.armature), "arm");
+  ASSERT_TRUE(m);
+  const auto path = test::process_file("MUJOCO_arm", ".json");
+  std::ofstream(path) << "{\"format\": \"frictionlab-mujoco\", \"version\": 1, \"joints\": "
+                      << "[{\"joint\": \"elbow\", \"servo\": \"" << params
+                      << "\", \"goal\": \"goal\", \"kp\": 200}]}";
+  const Friction fl = load_friction(*m, path.string());
+  ASSERT_TRUE(fl);
+  flmj_install(fl.get());
+  const int elbow = m->jnt_dofadr[mj_name2id(m.get(), mjOBJ_JOINT, "elbow")];
+  int stuck = 0, sliding = 0;
+  for (int k = 0; k < 400; ++k) {
+    // states and commands on a grid that mixes rest, creeping and fast motion
+    const double u = 0.37 * k;
+    MjDataPtr d(mj_makeData(m.get()));
+    d->qpos[0] = std::sin(u);
+    d->qpos[1] = 1.3 * std::cos(1.7 * u);
+    d->qvel[0] = 2.0 * std::sin(2.3 * u);
+    d->qvel[1] = k % 3 == 0 ? 0.0 : 0.5 * std::sin(3.1 * u) * (k % 5 == 0 ? 1e-3 : 1.0);
+    d->ctrl[0] = d->qpos[1] + 0.2 * std::sin(0.9 * u);  // the servo's goal
+    d->ctrl[1] = 3.0 * std::sin(1.1 * u);               // beyond ctrlrange at times
+    d->ctrl[2] = std::sin(0.5 * u);
+    d->qfrc_applied[1] = 0.05 * std::cos(u);
+    flmj_reset(fl.get());
+    mj_step(m.get(), d.get());
+    flmj_torques t;
+    ASSERT_EQ(flmj_get_torques(fl.get(), "elbow", &t), 0);
+    // the qfrc_* MuJoCo computed for this step: the external torque is all of them but ours
+    const double mujoco_external = d->qfrc_passive[elbow] - t.motor - t.friction +
+                                   d->qfrc_applied[elbow] + d->qfrc_actuator[elbow] -
+                                   d->qfrc_bias[elbow];
+    EXPECT_NEAR(t.external, mujoco_external, 1e-12 * (1 + std::abs(mujoco_external))) << k;
+    if (std::abs(t.friction) < t.budget) {
+      ++stuck;  // within the budget: friction stopped the elbow in this step
+      EXPECT_LT(std::abs(d->qvel[elbow]), 1e-12) << k;
+    } else {
+      ++sliding;
+      EXPECT_EQ(std::abs(t.friction), t.budget) << k;
+    }
+  }
+  std::printf("[measured] arm: %d steps stuck, %d sliding\n", stuck, sliding);
+  EXPECT_GT(stuck, 10);
+  EXPECT_GT(sliding, 20);
+}
+
+/// flmj_load's message for a MUJOCO.json of `text` on the bench with `joint` and `actuator`.
+std::string load_error(const std::string& text, const std::string& joint,
+                       const std::string& actuator = kGoal) {
+  const auto path = test::process_file("MUJOCO_bad", ".json");
+  std::ofstream(path) << text;
+  const MjModelPtr m =
+      test::load_mjcf(test::pendulum_mjcf(joint, actuator, 0.49, 0.1, 0.0, 0.0, 0.001), "bad");
+  if (!m) return "no model";
+  char error[1000] = "unset";
+  const Friction fl(flmj_load(m.get(), path.c_str(), error, sizeof error));
+  EXPECT_FALSE(fl) << text;
+  std::filesystem::remove(path);
+  return error;
+}
+
+TEST(MujocoFriction, LoadNamesTheFileTheLineAndTheMjcfName) {
+  if (!std::filesystem::exists(kServoDir)) GTEST_SKIP() << "no shared data";
+  const std::string m6 = kServoDir + "/reference_params/m6.json";
+  const auto source = io::read_actuator_source(m6);
+  char armature[128];
+  std::snprintf(armature, sizeof armature, "<joint name=\"servo\" armature=\"%.17g\"/>",
+                source.setup.params.armature);
+  const auto entry = [&](const std::string& keys) {
+    return "{\"format\": \"frictionlab-mujoco\", \"version\": 1,\n \"joints\": [\n  {" + keys +
+           "}]}\n";
+  };
+  const std::string good =
+      "\"joint\": \"servo\", \"servo\": \"" + m6 + "\", \"goal\": \"goal\", \"kp\": 400";
+  struct Case {
+    std::string text, joint, actuator, want;
+  };
+  const std::vector<Case> cases = {
+      {entry("\"joint\": \"elbow\", \"servo\": \"" + m6 + "\", \"goal\": \"goal\", \"kp\": 400"),
+       armature, kGoal, ":3: joint 'elbow': not in the MuJoCo model (its joints: servo)"},
+      {entry(good), "<joint name=\"servo\" armature=\"0.001\"/>", kGoal,
+       "armature=\"0.001\" in the MJCF, but"},
+      {entry(good), std::string(armature).replace(7, 0, "damping=\"0.1\" "), kGoal,
+       "has damping=\"0.1\" in the MJCF"},
+      {entry(good), armature,
+       "<actuator><position name=\"goal\" joint=\"servo\" kp=\"5\"/></actuator>",
+       "its goal actuator 'goal' applies a force of its own"},
+      {entry(good.substr(0, good.find(", \"kp\""))), armature, kGoal,
+       "parameter 'kp': missing or not > 0"},
+      {entry(good + ", \"kq\": 1"), armature, kGoal, "parameter 'kq': unknown parameter"},
+      {entry("\"joint\": \"servo\", \"servo\": \"no_such.json\", \"goal\": \"goal\", \"kp\": 1"),
+       armature, kGoal, "no_such.json"},
+  };
+  for (const Case& c : cases) {
+    const std::string message = load_error(c.text, c.joint, c.actuator);
+    EXPECT_NE(message.find("MUJOCO_bad"), std::string::npos) << message;
+    EXPECT_NE(message.find(c.want), std::string::npos) << message << "\nwanted: " << c.want;
+  }
+}
+
+}  // namespace
+}  // namespace frictionlab
