@@ -18,8 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "coupled_test_systems.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/io/model_json.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "mujoco_bench.hpp"
@@ -315,6 +317,153 @@ TEST(MujocoFriction, OnAnArmTheStoppingRuleSeesEveryForceMujocoApplies) {
   EXPECT_GT(sliding, 20);
 }
 
+/// The coupled-system tests' pendulum joint (tests/coupled_test_systems.hpp) as MJCF: a hinge
+/// about y whose body has the joint's inertia I about the axis and its gravity torque
+/// -mgCx cos q + mgCy sin q (mass 1 kg at (px, 0, pz), g = 9.81 m/s^2, V = mgCx sin q +
+/// mgCy cos q); `joint_attributes` completes the joint element.
+std::string pendulum_joint_mjcf(const sim::JointSpec& spec, double timestep,
+                                const std::string& joint_attributes) {
+  const double g = 9.81, px = -spec.mgCx / g, pz = spec.mgCy / g;
+  const double i_com = spec.I - (px * px + pz * pz);
+  char text[1024];
+  std::snprintf(
+      text, sizeof text,
+      "<mujoco model=\"joint\">\n"
+      "  <option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 -9.81\"/>\n"
+      "  <worldbody><body name=\"link\">\n"
+      "    <joint name=\"joint\" type=\"hinge\" axis=\"0 1 0\" %s/>\n"
+      "    <inertial pos=\"%.17g 0 %.17g\" mass=\"1\" diaginertia=\"%.17g %.17g %.17g\"/>\n"
+      "  </body></worldbody>\n</mujoco>\n",
+      timestep, joint_attributes.c_str(), px, pz, i_com, i_com, i_com);
+  return text;
+}
+
+/// The joint in MuJoCo driven by the spec's sine torque (sampled at the middle of each step),
+/// its angle every `output_dt` from t = 0 to t_end.
+std::vector<double> mujoco_joint_run(const mjModel& m, const sim::JointSpec& spec,
+                                     double output_dt) {
+  MjDataPtr d(mj_makeData(&m));
+  d->qpos[0] = spec.q0;
+  d->qvel[0] = spec.qd0;
+  const double h = m.opt.timestep;
+  const long per_output = std::lround(output_dt / h), outputs = std::lround(spec.t_end / output_dt);
+  std::vector<double> q{d->qpos[0]};
+  for (long k = 0; k < outputs; ++k) {
+    for (long s = 0; s < per_output; ++s) {
+      const double t = d->time + 0.5 * h;
+      d->qfrc_applied[0] =
+          spec.tau_offset + spec.tau_amp * std::sin(2 * 3.141592653589793 * spec.tau_freq * t);
+      mj_step(&m, d.get());
+    }
+    q.push_back(d->qpos[0]);
+  }
+  return q;
+}
+
+double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double e = 0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    e = std::max(e, std::abs(a[i] - b[i]));
+  return e;
+}
+
+TEST(MujocoFriction, ALugreJointFollowsFrictionlabsSimulationAt1And10Ms) {
+  const sim::JointSpec spec = testing::pendulum_spec();
+  const LuGre<double>::Params p = testing::joint_lugre();
+  const auto ref = sim::simulate_joint(spec, p, testing::cvode_opts(1e-10, 0.01));
+  double amplitude = 0;
+  for (const double q : ref.x) amplitude = std::max(amplitude, std::abs(q));
+  const auto model = test::process_file("lugre_joint", ".json");
+  std::ofstream(model) << io::to_json_text(ModelSpec{p});
+  const auto description = test::process_file("MUJOCO_lugre", ".json");
+  std::ofstream(description) << "{\"format\": \"frictionlab-mujoco\", \"version\": 1, "
+                             << "\"joints\": [{\"joint\": \"joint\", \"friction\": \""
+                             << model.string() << "\"}]}";
+  double e_1ms = 0;
+  for (const double h : {0.001, 0.01}) {
+    const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(spec, h, ""), "lugre_joint");
+    ASSERT_TRUE(m);
+    const Friction fl = load_friction(*m, description.string());
+    ASSERT_TRUE(fl);
+    flmj_install(fl.get());
+    const double e = max_abs_difference(mujoco_joint_run(*m, spec, 0.01), ref.x);
+    flmj_install(nullptr);
+    const auto trbdf2 =
+        sim::simulate_joint(spec, p, testing::fixed_opts(sim::SystemIntegrator::trbdf2, h, 0.01));
+    const double e_trbdf2 = max_abs_difference(trbdf2.x, ref.x);
+    std::printf(
+        "[measured] LuGre joint, h = %g ms: max|q - q_cvode| MuJoCo with frictionlab %.3e "
+        "rad (%.2f %% of the %.3f rad swing), frictionlab's TR-BDF2 %.3e rad\n",
+        1e3 * h, e, 100 * e / amplitude, amplitude, e_trbdf2);
+    // first order in h, as MuJoCo's Euler step around it (whose own share is below)
+    EXPECT_LT(e, (h < 0.005 ? 0.002 : 0.02) * amplitude) << h;
+    if (h < 0.005) e_1ms = e;
+  }
+  // MuJoCo's Euler step on its own: the same pendulum with viscous friction only (MuJoCo's
+  // damping, which its Euler integrates implicitly) against CVODE on the same system
+  LuGre<double>::Params viscous = p;
+  viscous.curve = StribeckCurve<double>::symmetric(1e-12, 1e-12, 0.05, 2.0);
+  viscous.sigma1 = 0.0;
+  const auto ref_viscous = sim::simulate_joint(spec, viscous, testing::cvode_opts(1e-10, 0.01));
+  for (const double h : {0.001, 0.01}) {
+    char damping[64];
+    std::snprintf(damping, sizeof damping, "damping=\"%.17g\"", p.sigma2);
+    const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(spec, h, damping), "viscous_joint");
+    ASSERT_TRUE(m);
+    const double e = max_abs_difference(mujoco_joint_run(*m, spec, 0.01), ref_viscous.x);
+    std::printf("[measured] viscous joint, h = %g ms: max|q - q_cvode| MuJoCo alone %.3e rad\n",
+                1e3 * h, e);
+  }
+  // the alternative: MuJoCo's own frictionloss (Fc) and damping (sigma2), as `export mujoco`
+  // writes them
+  char attributes[128];
+  std::snprintf(attributes, sizeof attributes, "frictionloss=\"%.17g\" damping=\"%.17g\"",
+                p.curve.Fc_pos, p.sigma2);
+  const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(spec, 0.001, attributes), "lugre_joint");
+  ASSERT_TRUE(m);
+  const double e_export = max_abs_difference(mujoco_joint_run(*m, spec, 0.01), ref.x);
+  std::printf(
+      "[measured] LuGre joint, h = 1 ms: MuJoCo's frictionloss and damping %.3e rad (%.1f "
+      "%% of the swing)\n",
+      e_export, 100 * e_export / amplitude);
+  EXPECT_GT(e_export, 10 * e_1ms);
+}
+
+TEST(MujocoFriction, AStaticModelSticksWhereFrictionlossCreeps) {
+  // examples/data/coulomb_viscous.json (Fc = 1 N m, sigma2 = 0.4 N m s/rad) on a free rotor of
+  // 0.01 kg m^2: MuJoCo's frictionloss creeps under Fc/2 (tests/test_mujoco_replay.cpp), the
+  // stopping-torque rule holds it still; above Fc the steady velocity is (tau - Fc) / sigma2.
+  sim::JointSpec rotor;
+  rotor.I = 0.01;
+  rotor.mgCx = rotor.mgCy = 0.0;
+  const auto description = test::process_file("MUJOCO_static", ".json");
+  std::ofstream(description) << "{\"format\": \"frictionlab-mujoco\", \"version\": 1, "
+                             << "\"joints\": [{\"joint\": \"joint\", \"friction\": \""
+                             << FRICTIONLAB_SOURCE_DIR
+                             << "/examples/data/coulomb_viscous.json\"}]}";
+  const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(rotor, 0.001, ""), "rotor");
+  ASSERT_TRUE(m);
+  const Friction fl = load_friction(*m, description.string());
+  ASSERT_TRUE(fl);
+  flmj_install(fl.get());
+  for (const double tau : {0.5, 2.0}) {
+    MjDataPtr d(mj_makeData(m.get()));
+    flmj_reset(fl.get());
+    for (int k = 0; k < 2000; ++k) {
+      d->qfrc_applied[0] = tau;
+      mj_step(m.get(), d.get());
+    }
+    std::printf("[measured] rotor, tau = %g N m for 2 s: q = %.3g rad, qd = %.9g rad/s\n", tau,
+                d->qpos[0], d->qvel[0]);
+    if (tau < 1.0) {
+      EXPECT_EQ(d->qvel[0], 0.0);
+      EXPECT_EQ(d->qpos[0], 0.0);
+    } else {
+      EXPECT_NEAR(d->qvel[0], (tau - 1.0) / 0.4, 1e-9);
+    }
+  }
+}
+
 /// flmj_load's message for a MUJOCO.json of `text` on the bench with `joint` and `actuator`.
 std::string load_error(const std::string& text, const std::string& joint,
                        const std::string& actuator = kGoal) {
@@ -361,6 +510,12 @@ TEST(MujocoFriction, LoadNamesTheFileTheLineAndTheMjcfName) {
       {entry(good + ", \"kq\": 1"), armature, kGoal, "parameter 'kq': unknown parameter"},
       {entry("\"joint\": \"servo\", \"servo\": \"no_such.json\", \"goal\": \"goal\", \"kp\": 1"),
        armature, kGoal, "no_such.json"},
+      {entry("\"joint\": \"servo\", \"friction\": \"" + std::string(FRICTIONLAB_SOURCE_DIR) +
+             "/examples/data/dahl.json\""),
+       armature, kGoal, "the model 'dahl' of"},
+      {entry("\"joint\": \"servo\""), armature, kGoal, "parameter 'friction': missing"},
+      {entry("\"joint\": \"servo\", \"friction\": \"m.json\", \"kp\": 3"), armature, kGoal,
+       "parameter 'kp': unknown parameter for a friction joint"},
   };
   for (const Case& c : cases) {
     const std::string message = load_error(c.text, c.joint, c.actuator);

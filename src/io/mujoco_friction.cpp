@@ -31,20 +31,31 @@ const json& joints_of(const json& j, const std::string& file) {
   return joints;
 }
 
-/// One entry of "joints", its parameter file resolved against the MUJOCO.json's folder.
-MujocoServoJoint servo_joint(const json& entry, const std::string& file, long line) {
-  if (!entry.is_object())
-    throw InputError(file, line, 0, "a joint: expected an object, got " + detail::type_of(entry));
-  detail::JsonFields f(&entry, file, "line " + std::to_string(line), "a joint",
-                       {"joint", "servo", "goal", "kp", "kd", "ki", "vin"});
+/// A path of an entry, resolved against the MUJOCO.json's folder.
+std::string resolve(const std::string& path, const std::string& file) {
+  const std::filesystem::path p(path);
+  return p.is_absolute() ? path : (std::filesystem::path(file).parent_path() / p).string();
+}
+
+/// Read the file an entry names; a problem in it is reported after the entry that named it.
+template <class Read>
+auto read_named(const std::string& joint, const char* key, const std::string& path,
+                const std::string& file, long line, Read read) {
+  try {
+    return read(resolve(path, file));
+  } catch (const InputError& e) {
+    throw InputError(file, line, 0,
+                     "joint " + quote_text(joint) + ": \"" + key + "\": " + e.what());
+  }
+}
+
+/// A servo entry: its actuator, goal actuator and firmware gains.
+MujocoServoJoint servo_joint(const detail::JsonFields& f, const std::string& joint, long line) {
   MujocoServoJoint s;
   s.line = line;
-  s.joint = f.string("joint", "");
-  if (s.joint.empty()) f.fail("joint", "missing: the name of an MJCF joint");
+  s.joint = joint;
   s.goal = f.string("goal", "");
   if (s.goal.empty()) f.fail("goal", "missing: the MJCF actuator whose ctrl is the goal position");
-  const std::string params = f.string("servo", "");
-  if (params.empty()) f.fail("servo", "missing: a parameter file of `fit-actuator`");
   s.kp = f.number("kp", 0.0);
   if (!(s.kp > 0.0)) f.fail("kp", "missing or not > 0: the firmware's kp register value");
   s.kd = f.number("kd", 0.0);
@@ -55,16 +66,37 @@ MujocoServoJoint servo_joint(const json& entry, const std::string& file, long li
     s.vin = f.number("vin", 0.0);
     if (!(*s.vin > 0.0)) f.fail("vin", "must be > 0 [V]");
   }
-  const std::filesystem::path path(params);
-  const std::string resolved =
-      path.is_absolute() ? params : (std::filesystem::path(file).parent_path() / path).string();
-  try {
-    s.source = read_actuator_source(resolved);
-  } catch (const InputError& e) {
-    // the entry that named the parameter file, then the parameter file's own message
-    throw InputError(file, line, 0, "joint " + quote_text(s.joint) + ": \"servo\": " + e.what());
-  }
+  s.source = read_named(joint, "servo", f.string("servo", ""), f.file(), line,
+                        [](const std::string& p) { return read_actuator_source(p); });
   return s;
+}
+
+/// One entry of "joints" into `out`: a servo or a friction model; returns its joint's name.
+std::string read_entry(const json& entry, const std::string& file, long line, MujocoFriction& out) {
+  if (!entry.is_object())
+    throw InputError(file, line, 0, "a joint: expected an object, got " + detail::type_of(entry));
+  const bool servo = entry.contains("servo");
+  detail::JsonFields f(
+      &entry, file, "line " + std::to_string(line), servo ? "a servo joint" : "a friction joint",
+      servo ? std::vector<std::string>{"joint", "servo", "goal", "kp", "kd", "ki", "vin"}
+            : std::vector<std::string>{"joint", "friction"});
+  std::string joint = f.string("joint", "");
+  if (joint.empty()) f.fail("joint", "missing: the name of an MJCF joint");
+  if (servo) {
+    if (f.string("servo", "").empty()) f.fail("servo", "empty: a parameter file of `fit-actuator`");
+    out.servos.push_back(servo_joint(f, joint, line));
+    return joint;
+  }
+  const std::string model = f.string("friction", "");
+  if (model.empty())
+    f.fail("friction",
+           "missing: a joint takes \"servo\" (a fit-actuator parameter file) or \"friction\" (a "
+           "fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json)");
+  out.frictions.push_back({joint,
+                           read_named(joint, "friction", model, file, line,
+                                      [](const std::string& p) { return read_friction_source(p); }),
+                           line});
+  return joint;
 }
 
 }  // namespace
@@ -78,10 +110,9 @@ MujocoFriction parse_mujoco_friction(std::string_view text, const std::string& f
   std::set<std::string> seen;
   for (std::size_t i = 0; i < joints.size(); ++i) {
     const long line = lines.line("/joints/" + std::to_string(i) + "/joint");
-    MujocoServoJoint s = servo_joint(joints[i], file, line);
-    if (!seen.insert(s.joint).second)
-      throw InputError(file, line, 0, "joint " + quote_text(s.joint) + " is named twice");
-    out.servos.push_back(std::move(s));
+    const std::string joint = read_entry(joints[i], file, line, out);
+    if (!seen.insert(joint).second)
+      throw InputError(file, line, 0, "joint " + quote_text(joint) + " is named twice");
   }
   return out;
 }

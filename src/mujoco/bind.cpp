@@ -1,10 +1,12 @@
 // frictionlab mujoco: a MUJOCO.json's joints bound to a MuJoCo model (src/mujoco/context.hpp).
 #include <cmath>
 #include <string>
+#include <variant>
 
 #include "context.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
+#include "frictionlab/models/joint_lugre/as_lugre.hpp"
 
 namespace frictionlab::mujoco {
 namespace {
@@ -19,37 +21,75 @@ std::string names_of(const mjModel& m, mjtObj type, int count) {
   return names.empty() ? "none named" : io::join_names(names);
 }
 
+[[noreturn]] void fail(const io::MujocoFriction& file, long line, const std::string& joint,
+                       const std::string& message) {
+  throw io::InputError(file.file, line, 0, "joint " + io::quote_text(joint) + ": " + message);
+}
 [[noreturn]] void fail(const io::MujocoFriction& file, const io::MujocoServoJoint& s,
                        const std::string& message) {
-  throw io::InputError(file.file, s.line, 0, "joint " + io::quote_text(s.joint) + ": " + message);
+  fail(file, s.line, s.joint, message);
 }
 
-/// The joint's indices; it must be a hinge or a slide without damping or frictionloss of its own,
-/// with the parameter file's armature.
+/// The MJCF joint `joint`'s id: a hinge or a slide without damping or frictionloss of its own.
+int bind_dof(const mjModel& m, const io::MujocoFriction& file, long line,
+             const std::string& joint) {
+  const int id = mj_name2id(&m, mjOBJ_JOINT, joint.c_str());
+  if (id < 0)
+    fail(file, line, joint,
+         "not in the MuJoCo model (its joints: " + names_of(m, mjOBJ_JOINT, m.njnt) + ")");
+  if (m.jnt_type[id] != mjJNT_HINGE && m.jnt_type[id] != mjJNT_SLIDE)
+    fail(file, line, joint, "is not a hinge or a slide joint");
+  const int dof = m.jnt_dofadr[id];
+  if (m.dof_damping[dof] != 0.0)
+    fail(file, line, joint,
+         "has damping=\"" + format_number(m.dof_damping[dof]) +
+             "\" in the MJCF: frictionlab computes the viscous friction (and a servo's "
+             "back-EMF); remove it");
+  if (m.dof_frictionloss[dof] != 0.0)
+    fail(file, line, joint,
+         "has frictionloss=\"" + format_number(m.dof_frictionloss[dof]) +
+             "\" in the MJCF: frictionlab computes the friction; remove it");
+  return id;
+}
+
+/// A servo joint's indices; the MJCF joint must carry the parameter file's armature.
 void bind_joint(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
                 const io::MujocoServoJoint& s) {
-  const int id = mj_name2id(&m, mjOBJ_JOINT, s.joint.c_str());
-  if (id < 0)
-    fail(file, s, "not in the MuJoCo model (its joints: " + names_of(m, mjOBJ_JOINT, m.njnt) + ")");
-  if (m.jnt_type[id] != mjJNT_HINGE && m.jnt_type[id] != mjJNT_SLIDE)
-    fail(file, s, "is not a hinge or a slide joint");
+  const int id = bind_dof(m, file, s.line, s.joint);
   j.dof = m.jnt_dofadr[id];
   j.qpos = m.jnt_qposadr[id];
-  if (m.dof_damping[j.dof] != 0.0)
-    fail(file, s,
-         "has damping=\"" + format_number(m.dof_damping[j.dof]) +
-             "\" in the MJCF: frictionlab computes the motor's back-EMF and the viscous "
-             "friction; remove it");
-  if (m.dof_frictionloss[j.dof] != 0.0)
-    fail(file, s,
-         "has frictionloss=\"" + format_number(m.dof_frictionloss[j.dof]) +
-             "\" in the MJCF: frictionlab computes the friction; remove it");
   const double want = j.params.armature, have = m.dof_armature[j.dof];
   if (std::abs(have - want) > 1e-9 * std::max(1.0, std::abs(want)))
     fail(file, s,
          "armature=\"" + format_number(have) + "\" in the MJCF, but " +
              io::quote_text(s.source.file) + " has armature " + format_number(want) +
              " kg m^2: set armature=\"" + format_number(want) + "\"");
+}
+
+/// A friction joint: its dof and its model, LuGre or a static one.
+FrictionJoint friction_joint(const mjModel& m, const io::MujocoFriction& file,
+                             const io::MujocoFrictionJoint& f) {
+  FrictionJoint j;
+  j.name = f.joint;
+  j.dof = m.jnt_dofadr[bind_dof(m, file, f.line, f.joint)];
+  if (const auto* p = std::get_if<LuGre<double>::Params>(&f.source.spec)) {
+    j.lugre = true;
+    j.lugre_params = *p;
+  } else if (const auto* q = std::get_if<StaticSpec>(&f.source.spec)) {
+    j.static_params = q->params;
+  } else if (const auto* r = std::get_if<JointLuGre<double>::Params>(&f.source.spec);
+             r != nullptr && as_lugre<double>(*r).obstacle == JointLuGreObstacle::none) {
+    j.lugre = true;
+    j.lugre_params = as_lugre<double>(*r).params;
+  } else {
+    fail(file, f.line, f.joint,
+         "the model " + io::quote_text(model_name(f.source.spec)) + " of " +
+             io::quote_text(f.source.file) +
+             " does not run inside MuJoCo; frictionlab::mujoco runs lugre, joint-lugre where it "
+             "is a lugre set (exact sign, one Stribeck term, linear viscous friction) and the "
+             "static models coulomb, viscous, coulomb-viscous and stribeck");
+  }
+  return j;
 }
 
 /// The goal actuator: present, and applying no force of its own (gain and bias 0).
@@ -81,6 +121,8 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   fl.model = &m;
   fl.nv = m.nv;
   fl.njnt = m.njnt;
+  for (const io::MujocoFrictionJoint& f : file.frictions)
+    fl.frictions.push_back(friction_joint(m, file, f));
   for (const io::MujocoServoJoint& s : file.servos) {
     ServoJoint j;
     j.name = s.joint;
@@ -100,9 +142,16 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   k.bias.assign(nv, 0.0);
   k.dense.assign(nv * nv, 0.0);
   k.A.resize(m.nv, m.nv);
+  const auto n = static_cast<Eigen::Index>(fl.servos.size() + fl.frictions.size());
+  k.rhs.resize(m.nv);
   k.w.resize(m.nv);
-  k.unit.resize(m.nv);
-  k.column.resize(m.nv, static_cast<Eigen::Index>(fl.servos.size()));
+  k.wf.resize(n);
+  k.select = Eigen::MatrixXd::Zero(m.nv, n);
+  Eigen::Index c = 0;
+  for (const ServoJoint& j : fl.servos) k.select(j.dof, c++) = 1.0;
+  for (const FrictionJoint& j : fl.frictions) k.select(j.dof, c++) = 1.0;
+  k.solved.resize(m.nv, n);
+  k.coupling.resize(n, n);
   k.llt = Eigen::LLT<Eigen::MatrixXd>(m.nv);
 }
 

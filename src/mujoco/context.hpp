@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "frictionlab/io/mujoco_friction.hpp"
+#include "frictionlab/models/lugre.hpp"
+#include "frictionlab/models/stribeck.hpp"
 #include "frictionlab/mujoco/friction.h"
 #include "frictionlab/sim/servo.hpp"
 #include "frictionlab/sim/servo_params.hpp"
@@ -38,6 +40,20 @@ struct ServoJoint {
   flmj_torques last{};
 };
 
+/// A joint whose friction is a friction model: LuGre (its bristle state kept from step to step)
+/// or a static model (the stopping-torque rule).
+struct FrictionJoint {
+  std::string name;
+  int dof = -1;
+  bool lugre = false;
+  LuGre<double>::Params lugre_params;
+  StaticFriction<double>::Params static_params;
+  double z = 0.0;       ///< LuGre's bristle deflection at the start of the current step [rad]
+  double z_next = 0.0;  ///< at its end, from the step's last evaluation [rad]
+  double v_next = 0.0;  ///< LuGre: the velocity the last solve ended the step with [rad/s]
+  flmj_torques last{};
+};
+
 /// The scratch of a step, sized once for the model (no allocation in the callback).
 struct StepScratch {
   std::vector<mjtNum> force;  ///< the smooth forces before friction [nv]
@@ -45,9 +61,13 @@ struct StepScratch {
   std::vector<mjtNum> dense;  ///< mj_fullM's row-major nv x nv mass matrix
   Eigen::MatrixXd A;          ///< M (+ h diag(damping) under Euler)
   Eigen::LLT<Eigen::MatrixXd> llt;
-  Eigen::VectorXd w;       ///< A^-1 force: the step's acceleration without friction
-  Eigen::MatrixXd column;  ///< A^-1 e_dof of every servo joint (one column each)
-  Eigen::VectorXd unit;
+  Eigen::MatrixXd select;  ///< nv x n: the unit vectors of the n joints' dofs (servos first)
+  Eigen::MatrixXd solved;  ///< A^-1 select
+  /// n x n: the velocity change over the step per unit torque, divided by h, of joint a under
+  /// a torque on joint b: (A^-1)(dof_a, dof_b)
+  Eigen::MatrixXd coupling;
+  Eigen::VectorXd rhs, w;  ///< the smooth forces; A^-1 of them
+  Eigen::VectorXd wf;      ///< w at the joints' dofs, with the frictions taken so far
 };
 
 }  // namespace frictionlab::mujoco
@@ -57,7 +77,9 @@ struct flmj_friction {
   const mjModel* model = nullptr;  ///< the model it was loaded for (checked: nv, njnt)
   int nv = 0, njnt = 0;
   std::vector<frictionlab::mujoco::ServoJoint> servos;
-  /// the mjData and time whose firmware outputs are current: the firmware advances once per step
+  std::vector<frictionlab::mujoco::FrictionJoint> frictions;
+  /// the mjData and time of the step under way: the firmware and the LuGre states advance once
+  /// per step
   const mjData* data = nullptr;
   double time = std::numeric_limits<double>::quiet_NaN();
   frictionlab::mujoco::StepScratch scratch;

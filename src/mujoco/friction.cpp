@@ -30,6 +30,15 @@ long index_of(const flmj_friction* fl, const char* joint) {
   return -1;
 }
 
+/// The friction joint `joint` of fl, or null.
+const frictionlab::mujoco::FrictionJoint* friction_joint(const flmj_friction* fl,
+                                                         const char* joint) {
+  if (fl == nullptr || joint == nullptr) return nullptr;
+  for (const auto& j : fl->frictions)
+    if (j.name == joint) return &j;
+  return nullptr;
+}
+
 }  // namespace
 
 extern "C" {
@@ -79,8 +88,13 @@ int flmj_set_torque_enable(flmj_friction* fl, const char* joint, int enable) {
 }
 
 int flmj_get_torques(const flmj_friction* fl, const char* joint, flmj_torques* out) {
+  if (out == nullptr) return -1;
+  if (const auto* j = friction_joint(fl, joint)) {
+    *out = j->last;
+    return 0;
+  }
   const long i = index_of(fl, joint);
-  if (i < 0 || out == nullptr) return -1;
+  if (i < 0) return -1;
   *out = fl->servos[static_cast<std::size_t>(i)].last;
   return 0;
 }
@@ -91,6 +105,10 @@ void flmj_reset(flmj_friction* fl) {
   fl->time = std::numeric_limits<double>::quiet_NaN();
   for (auto& j : fl->servos) {
     j.firmware = {};
+    j.last = {};
+  }
+  for (auto& j : fl->frictions) {
+    j.z = j.z_next = 0.0;
     j.last = {};
   }
 }

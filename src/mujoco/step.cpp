@@ -1,12 +1,18 @@
 // frictionlab mujoco: one evaluation of the servo joints inside MuJoCo's passive-force callback
 // (include/frictionlab/mujoco/friction.h has the rule; models/actuator_budgets.hpp the budgets).
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "context.hpp"
+#include "friction_step.hpp"
 #include "frictionlab/models/actuator_budgets.hpp"
 
 namespace frictionlab::mujoco {
 namespace {
+
+/// The most Gauss-Seidel sweeps over the friction joints of one step.
+constexpr int kMaxSweeps = 50;
 
 /// The force of actuator i from its ctrl (or activation) and its length and velocity, for gain
 /// types fixed / affine and bias types none / affine (the others: 0, not modelled).
@@ -51,11 +57,14 @@ void smooth_forces(const mjModel& m, mjData& d, StepScratch& k) {
   }
 }
 
-/// The firmware outputs of a new step (once per d.time; a re-evaluation keeps them).
-void advance_firmware(flmj_friction& fl, const mjModel& m, const mjData& d) {
+/// A new step (once per d.time; a re-evaluation keeps the step's values): the LuGre states
+/// move to the end of the step before, the firmware computes its outputs.
+void advance_step(flmj_friction& fl, const mjModel& m, const mjData& d) {
   if (fl.data == &d && fl.time == d.time) return;
+  const bool continues = fl.data == &d;
   fl.data = &d;
   fl.time = d.time;
+  for (FrictionJoint& j : fl.frictions) j.z = continues ? j.z_next : j.z;
   for (ServoJoint& j : fl.servos) {
     j.firmware_input.dt = m.opt.timestep;
     const sim::ServoState x{d.qpos[j.qpos], d.qvel[j.dof]};
@@ -65,7 +74,7 @@ void advance_firmware(flmj_friction& fl, const mjModel& m, const mjData& d) {
 }
 
 /// The matrix a step's velocity change solves with, factored: M, plus h diag(damping) under the
-/// Euler integrator (which integrates damping implicitly); and A^-1 e_dof of every servo joint.
+/// Euler integrator (which integrates damping implicitly); and the joints' coupling through it.
 void factor_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
   StepScratch& k = fl.scratch;
   mj_fullM(&m, k.dense.data(), d.qM);
@@ -75,43 +84,93 @@ void factor_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
       k.A(r, c) = k.dense[static_cast<std::size_t>(r) * m.nv + c] +
                   (r == c && euler ? m.opt.timestep * m.dof_damping[r] : 0.0);
   k.llt.compute(k.A);
-  for (std::size_t s = 0; s < fl.servos.size(); ++s) {
-    k.unit.setZero();
-    k.unit[fl.servos[s].dof] = 1.0;
-    k.column.col(static_cast<Eigen::Index>(s)) = k.llt.solve(k.unit);
-  }
+  k.solved = k.llt.solve(k.select);
+  k.coupling.noalias() = k.select.transpose() * k.solved;
 }
 
-}  // namespace
-
-void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
-  if (fl.servos.empty()) return;
-  advance_firmware(fl, m, d);
-  StepScratch& k = fl.scratch;
-  smooth_forces(m, d, k);
+/// The servo joints' motor torques into the smooth forces (their external torques first).
+void servo_torques(flmj_friction& fl, const mjData& d, StepScratch& k) {
   for (ServoJoint& j : fl.servos) {
     const double qd = d.qvel[j.dof];
     j.last.external = k.force[j.dof];
     j.last.motor = sim::servo_motor_torque(j.constants, j.params, j.last.control, j.enabled, qd);
     k.force[j.dof] += j.last.motor;
   }
-  factor_step_matrix(fl, m, d);
-  for (int v = 0; v < m.nv; ++v) k.unit[v] = k.force[v];
-  k.w = k.llt.solve(k.unit);
-  const double h = m.opt.timestep;
-  // the stopping-torque rule, joint after joint: the torque that ends this joint's step at rest
-  // given the forces so far, clipped into the budget
-  for (std::size_t s = 0; s < fl.servos.size(); ++s) {
-    ServoJoint& j = fl.servos[s];
-    const double qd = d.qvel[j.dof];
-    const auto col = k.column.col(static_cast<Eigen::Index>(s));
-    const double stopping = (qd + h * k.w[j.dof]) / (h * col[j.dof]);
-    j.last.budget =
-        friction_budget(j.params.model, j.params.friction, qd, j.last.motor, j.last.external);
-    j.last.friction = -clip_friction(stopping, j.last.budget);
-    k.w += col * j.last.friction;
-    d.qfrc_passive[j.dof] += j.last.motor + j.last.friction;
+  for (FrictionJoint& j : fl.frictions) j.last.external = k.force[j.dof];
+}
+
+/// A servo's friction by the stopping-torque rule: the torque that ends its step at rest given
+/// the forces so far, clipped into its model's budget.
+double servo_friction(ServoJoint& j, double qd, double v_free, double hc) {
+  j.last.budget =
+      friction_budget(j.params.model, j.params.friction, qd, j.last.motor, j.last.external);
+  return -clip_friction(v_free / hc, j.last.budget);
+}
+
+/// A friction joint's torque: LuGre's implicit step, or a static model's stopping-torque rule.
+/// `first`: the step's first sweep (a LuGre joint's solve then starts from scratch, later ones
+/// from the sweep before).
+double model_friction(FrictionJoint& j, double qd, double v_free, double hc, double h, bool first) {
+  if (j.lugre) {
+    const double guess = first ? std::numeric_limits<double>::quiet_NaN() : j.v_next;
+    const LugreStep s = lugre_step(j.lugre_params, j.z, v_free, hc, h, guess);
+    j.z_next = s.z_next;
+    j.v_next = s.v_next;
+    j.last.state = s.z_next;
+    j.last.budget = 0.0;
+    return -s.force;
   }
+  j.last.budget = static_budget(j.static_params, qd);
+  return -clip_friction(v_free / hc, j.last.budget);
+}
+
+}  // namespace
+
+void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
+  if (fl.servos.empty() && fl.frictions.empty()) return;
+  advance_step(fl, m, d);
+  StepScratch& k = fl.scratch;
+  smooth_forces(m, d, k);
+  servo_torques(fl, d, k);
+  factor_step_matrix(fl, m, d);
+  for (int v = 0; v < m.nv; ++v) k.rhs[v] = k.force[v];
+  k.w = k.llt.solve(k.rhs);
+  k.wf.noalias() = k.select.transpose() * k.w;
+  const double h = m.opt.timestep;
+  // Joint after joint, each seeing the friction of the others: the velocity its step would end
+  // with (v_free) and the change per unit torque (h c), then its friction; swept again while a
+  // friction changes (projected Gauss-Seidel: the joints couple through the mass matrix, so a
+  // joint stopped before another's friction came in would not stay stopped).
+  const std::size_t joints = fl.servos.size() + fl.frictions.size();
+  for (auto& j : fl.servos) j.last.friction = 0.0;
+  for (auto& j : fl.frictions) j.last.friction = 0.0;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    double change = 0.0, size = 0.0;
+    Eigen::Index a = 0;
+    // the joint's v_free without its own friction, and h c
+    const auto free_velocity = [&](double qd, const flmj_torques& last) {
+      return qd + h * (k.wf[a] - k.coupling(a, a) * last.friction);
+    };
+    const auto take = [&](flmj_torques& last, double friction) {
+      change = std::max(change, std::abs(friction - last.friction));
+      size = std::max(size, std::abs(friction));
+      k.wf += k.coupling.col(a) * (friction - last.friction);
+      last.friction = friction;
+      ++a;
+    };
+    for (ServoJoint& j : fl.servos) {
+      const double qd = d.qvel[j.dof];
+      take(j.last, servo_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a)));
+    }
+    for (FrictionJoint& j : fl.frictions) {
+      const double qd = d.qvel[j.dof];
+      take(j.last,
+           model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h, sweep == 0));
+    }
+    if (joints == 1 || change <= 1e-13 * size) break;
+  }
+  for (const ServoJoint& j : fl.servos) d.qfrc_passive[j.dof] += j.last.motor + j.last.friction;
+  for (const FrictionJoint& j : fl.frictions) d.qfrc_passive[j.dof] += j.last.friction;
 }
 
 }  // namespace frictionlab::mujoco

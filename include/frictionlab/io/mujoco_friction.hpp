@@ -4,15 +4,20 @@
 //
 //   {"format": "frictionlab-mujoco", "version": 1,
 //    "joints": [{"joint": "shoulder", "servo": "m6.json", "goal": "shoulder_goal",
-//                "kp": 400, "vin": 7.4}]}
+//                "kp": 400, "vin": 7.4},
+//               {"joint": "wrist", "friction": "fit.json"}]}
 //
-// Each entry names an MJCF joint (a hinge or a slide) and the parameter file of a servo actuator
-// fitted by `fit-actuator` (or BAM's): a parameter file m1.json .. m6.json, a summary.json or a
-// fit-actuator output directory, resolved against the MUJOCO.json's folder. "goal" names the
-// MJCF actuator whose ctrl carries the goal position [rad]; "kp" (and "kd", "ki" for a pd / pid
-// firmware) are the firmware's register values, "vin" the supply voltage [V] (default: the
-// actuator's). Reading checks the file only; the names are checked against a MuJoCo model by
-// the mujoco layer.
+// Each entry names an MJCF joint (a hinge or a slide) and either
+//  - "servo": the parameter file of a servo actuator fitted by `fit-actuator` (or BAM's): a
+//    parameter file m1.json .. m6.json, a summary.json or a fit-actuator output directory.
+//    "goal" names the MJCF actuator whose ctrl carries the goal position [rad]; "kp" (and "kd",
+//    "ki" for a pd / pid firmware) are the firmware's register values, "vin" the supply
+//    voltage [V] (default: the actuator's); or
+//  - "friction": a friction model, as `export` reads it (io/estimator_export.hpp,
+//    read_friction_source): a fit.json of `fit`, a joint_fit.json of `fit-joint` (its joint's
+//    friction; a joint-lugre set as its lugre form), an ESTIMATOR.json or a MODEL.json.
+// Paths are resolved against the MUJOCO.json's folder. Reading checks the file only; the names
+// and the models are checked against a MuJoCo model by the mujoco layer.
 #pragma once
 
 #include <optional>
@@ -21,6 +26,7 @@
 #include <vector>
 
 #include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/io/estimator_export.hpp"
 
 namespace frictionlab::io {
 
@@ -36,14 +42,23 @@ struct MujocoServoJoint {
   long line = 0;              ///< the entry's line in the file (for messages)
 };
 
+/// A joint of a MUJOCO.json whose friction is a friction model.
+struct MujocoFrictionJoint {
+  std::string joint;  ///< the MJCF joint's name
+  FrictionSource source;
+  long line = 0;  ///< the entry's line in the file (for messages)
+};
+
 struct MujocoFriction {
   std::string file;
   std::vector<MujocoServoJoint> servos;
+  std::vector<MujocoFrictionJoint> frictions;
 };
 
 /// Read a MUJOCO.json and every parameter file it names. Throws InputError naming the file, the
 /// line and the key of the first problem (an unknown key, a missing joint name, a joint named
-/// twice, kp <= 0, a parameter file that cannot be read).
+/// twice, an entry with both or neither of "servo" and "friction", kp <= 0, a parameter file
+/// that cannot be read).
 MujocoFriction read_mujoco_friction(const std::string& path);
 MujocoFriction parse_mujoco_friction(std::string_view text, const std::string& file);
 

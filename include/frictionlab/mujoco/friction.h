@@ -7,33 +7,43 @@
  *   flmj_friction* fl = flmj_load(m, "MUJOCO.json", error, sizeof error);
  *   flmj_install(fl);                   // MuJoCo's mjcb_passive now calls frictionlab
  *
- * MUJOCO.json (docs/file-formats.md) names the joints and the parameter files that
- * `frictionlab fit-actuator` writes (m1.json .. m6.json). For each such servo joint, every step:
- *   - the servo's firmware computes its output from the goal position (the ctrl of the joint's
+ * MUJOCO.json (docs/file-formats.md) names the joints and, for each, either the parameter file
+ * of a servo (`frictionlab fit-actuator`'s m1.json .. m6.json) or a friction model (`fit`'s
+ * fit.json, `fit-joint`'s joint_fit.json, a MODEL.json: lugre, joint-lugre where it is a lugre
+ * set, coulomb, viscous, coulomb-viscous, stribeck). Every step:
+ *   - a servo's firmware computes its output from the goal position (the ctrl of the joint's
  *     "goal" actuator, which must apply no force itself: gain and bias 0) and the joint's
  *     position and velocity (sim/servo.hpp: the P / PD / PID law, deadband, control period,
- *     duty and current limits, at MuJoCo's timestep);
- *   - the DC motor's torque tau_m = kt (V - kt qd) / R (voltage drive) or kt i (current drive),
- *     0 while the torque is disabled (flmj_set_torque_enable);
- *   - the external torque tau_e on the joint: gravity and Coriolis (-qfrc_bias), MuJoCo's own
- *     passive forces, qfrc_applied and the forces of the other actuators without activation
- *     dynamics (gain and bias of type fixed or affine);
- *   - the friction budget of the fitted model M1..M6 from (qd, tau_m, tau_e)
- *     (models/actuator_budgets.hpp), applied by the stopping-torque rule: friction brings the
- *     joint to rest within the step if the budget allows, and never reverses its motion. The
- *     velocity the step would end with is predicted from MuJoCo's mass matrix (M + h diag(damping)
- *     under the Euler integrator, which treats damping implicitly), so with Euler the rule holds
- *     exactly on a joint whose velocity only the smooth forces change; several friction joints
- *     are taken one after the other, each seeing the friction of those before it.
- * tau_m + tau_f is added to qfrc_passive (MuJoCo's actuator_force of the goal actuator stays 0;
- * flmj_get_torques reports the terms). The firmware's memory (integral, held output) advances once
- * per MuJoCo step: a second evaluation at the same d->time (mj_forward for rendering, RK4's
- * stages) reuses the step's output.
+ *     duty and current limits, at MuJoCo's timestep), and its DC motor gives the torque
+ *     tau_m = kt (V - kt qd) / R (voltage drive) or kt i (current drive), 0 while the torque is
+ *     disabled (flmj_set_torque_enable);
+ *   - the external torque tau_e on each joint: gravity and Coriolis (-qfrc_bias), MuJoCo's own
+ *     passive forces, qfrc_applied and the forces of the actuators with gain and bias of type
+ *     fixed or affine;
+ *   - a servo's friction budget of its model M1..M6 from (qd, tau_m, tau_e)
+ *     (models/actuator_budgets.hpp), and a static model's g(qd) + sigma2 |qd| (Fs at rest; a
+ *     smoothed sign is taken as the exact one), applied by the stopping-torque rule: friction
+ *     brings the joint to rest within the step if the budget allows, and never reverses its
+ *     motion;
+ *   - a LuGre joint's friction from an implicit step: the velocity the step ends with solves
+ *     v+ = v_free - h c F(v+), F with the bristle state updated exactly for v+ held over the
+ *     step (src/mujoco/friction_step.hpp): stable for any bristle stiffness at MuJoCo's
+ *     timestep, of first order in it as MuJoCo's Euler step is.
+ * The velocity a step ends with is predicted from MuJoCo's mass matrix (M + h diag(damping)
+ * under the Euler integrator, which treats damping implicitly), so with Euler the stopping rule
+ * holds exactly; the joints couple through that matrix and are solved together (projected
+ * Gauss-Seidel over the joints until no friction changes). tau_m + tau_f is added to
+ * qfrc_passive (the goal actuator's actuator_force stays 0; flmj_get_torques reports the terms).
  *
- * What the MJCF joint must carry: armature = the parameter file's armature [kg m^2], and no
- * damping or frictionloss of its own (frictionlab computes them); flmj_load refuses it
- * otherwise, naming the joint and the value. Constraint forces (limits, contacts) are solved by
- * MuJoCo after the callback and are not seen by the stopping rule.
+ * The state (the firmware's integral and held output, LuGre's bristle deflection) advances once
+ * per MuJoCo step: a second evaluation at the same d->time (mj_forward for rendering) reuses the
+ * step's. Use the Euler or the implicit integrator: RK4 evaluates at its stages' times, which
+ * would advance the state at each.
+ *
+ * What the MJCF joint must carry: no damping or frictionloss of its own (frictionlab computes
+ * them) and, for a servo, armature = the parameter file's armature [kg m^2]; flmj_load refuses
+ * it otherwise, naming the file, the line and the joint. Constraint forces (limits, contacts)
+ * are solved by MuJoCo after the callback and are not seen by the stopping rule.
  *
  * Thread safety: a context belongs to one mjData at a time; flmj_install sets MuJoCo's global
  * mjcb_passive (one installed context per process; flmj_apply serves several).
@@ -52,11 +62,12 @@ typedef struct flmj_friction flmj_friction;
 
 /** The terms of a joint's last step [Nm, or N on a slide joint]. */
 typedef struct flmj_torques {
-  double motor;    /**< tau_m: the servo's motor torque */
+  double motor;    /**< tau_m: the servo's motor torque (0 for a friction joint) */
   double external; /**< tau_e: everything else on the joint before friction */
-  double budget;   /**< the friction budget tau_fm >= 0 */
-  double friction; /**< the friction applied, tau_f in [-budget, budget] */
+  double budget;   /**< the friction budget >= 0 (servo, static model; 0 for LuGre) */
+  double friction; /**< the friction applied (within [-budget, budget] where there is one) */
   double control;  /**< the firmware's output: volts (voltage drive) or amps (current drive) */
+  double state;    /**< LuGre: the bristle deflection z [rad] at the step's end; else 0 */
 } flmj_torques;
 
 /** Read MUJOCO.json at `path` for model `m` (its joint and actuator names, the parameter files).

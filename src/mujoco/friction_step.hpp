@@ -1,0 +1,36 @@
+// frictionlab mujoco (private): the friction of a joint within one MuJoCo step, given what the
+// step does without it. With the joint's velocity v, the velocity v_free it would end the step
+// with under every force so far, and c = (A^-1)_ii, the velocity change per unit torque on it
+// over the step divided by h (A: the matrix MuJoCo's step solves with), a friction torque f
+// ends the step at v+ = v_free + h c f.
+#pragma once
+
+#include "frictionlab/models/lugre.hpp"
+#include "frictionlab/models/stribeck.hpp"
+
+namespace frictionlab::mujoco {
+
+/// A LuGre joint's step, implicit in the velocity: v+ solves
+///   v+ = v_free - h c F(v+),  F(u) = sigma0 z+(u) + sigma1(u) (z+(u) - z) / h + sigma2 u,
+/// with z+(u) the exact bristle update for the velocity u held over the step (LuGre::step).
+/// L-stable for any sigma0 and h (the bristle's stiffness and damping act on the velocity the
+/// step ends with), so the bristle's pre-sliding and the sticking hold at MuJoCo's timestep; of
+/// first order in h, as MuJoCo's Euler step around it. The root is bracketed and found by the
+/// Illinois variant of regula falsi (no derivative; R(u) = u - v_free + h c F(u) is continuous
+/// and R(u) -> +-inf as u -> +-inf).
+struct LugreStep {
+  double v_next = 0.0;  ///< v+ [rad/s]
+  double z_next = 0.0;  ///< z+ [rad]
+  double force = 0.0;   ///< F(v+) [Nm]: the torque on the joint is -force
+  int evaluations = 0;  ///< evaluations of F
+};
+/// `guess`: where to start looking (a previous solution), or NaN: at v_free.
+LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v_free, double hc, double h,
+                     double guess) noexcept;
+
+/// A static model's friction by the stopping-torque rule: the budget g(v) + sigma2 |v| at the
+/// step's starting velocity v (Fs at rest; a smoothed sign is taken as the exact one), the torque
+/// -clip(v_free / (h c), budget): it stops the joint within the step if the budget allows.
+double static_budget(const StaticFriction<double>::Params& p, double v) noexcept;
+
+}  // namespace frictionlab::mujoco
