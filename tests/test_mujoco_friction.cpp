@@ -23,6 +23,7 @@
 #include "frictionlab/io/actuator_export.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/mujoco/replay.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "mujoco_bench.hpp"
 
@@ -56,8 +57,9 @@ std::string write_description(const std::string& params, double kp, double vin) 
 MjModelPtr servo_bench(const sim::ServoParams& p, double mass, double length, double timestep) {
   char joint[128];
   std::snprintf(joint, sizeof joint, "<joint name=\"servo\" armature=\"%.17g\"/>", p.armature);
-  return test::load_mjcf(test::pendulum_mjcf(joint, kGoal, mass, length, 0.0, p.q_offset, timestep),
-                         "servo_bench");
+  return test::load_mjcf(
+      mujoco::pendulum_bench_mjcf({mass, length, 0.0}, p.q_offset, timestep, joint, kGoal),
+      "servo_bench");
 }
 
 /// flmj_load of the description, failing the test with its message.
@@ -117,13 +119,6 @@ TEST(MujocoFriction, AnEulerStepIsFrictionlabsServoStep) {
   }
 }
 
-struct Replay {
-  double mujoco = 0, own = 0;  // mean MAE over the logs [rad]
-  double own_euler = 0;        // frictionlab's steps with Euler's position update (at 5 ms)
-  double largest_gap = 0;      // the largest |MuJoCo - own_euler| per log [rad]
-  int logs = 0;
-};
-
 /// frictionlab's re-simulation of the log (sim::servo_firmware, sim::servo_step at the log's
 /// step) with MuJoCo's semi-implicit Euler position update q+ = q + h qd+ in place of the
 /// reference's q+ = q + h qd+ + a h^2 / 2; the bench inertia as MuJoCo's. The mean MAE [rad].
@@ -148,96 +143,42 @@ double own_with_euler_positions(const sim::ServoConstants& c, sim::ServoParams p
   return sum / static_cast<double>(log.position.size());
 }
 
-/// The log replayed in MuJoCo with the servo's friction inside it (flmj installed): the state
-/// starts at the log's first position and speed, ctrl = the goal of entry k over the steps to
-/// entry k + 1, the torque enabled as the entry says; the mean |q - position| [rad].
-double replay_mae(const mjModel& m, flmj_friction& fl, const data::ServoLog& log) {
-  MjDataPtr d(mj_makeData(&m));
-  flmj_reset(&fl);
-  d->qpos[0] = log.position.front();
-  d->qvel[0] = log.speed.empty() ? 0.0 : log.speed.front();
-  const int sub = static_cast<int>(std::lround(log.dt / m.opt.timestep));
-  double sum = 0;
-  for (std::size_t k = 0; k < log.position.size(); ++k) {
-    sum += std::abs(d->qpos[0] - log.position[k]);
-    const bool on = log.torque_enable.empty() || log.torque_enable[k] != 0;
-    flmj_set_torque_enable(&fl, "servo", on ? 1 : 0);
-    d->ctrl[0] = log.goal_position[k];
-    for (int s = 0; s < sub; ++s) mj_step(&m, d.get());
-  }
-  return sum / static_cast<double>(log.position.size());
-}
-
-/// Every XL330 log replayed in MuJoCo at `timestep` with `params` inside it, against
-/// frictionlab's own re-simulation of the parameter file.
-Replay replay_logs(const std::string& params, double timestep) {
-  const std::string file = kServoDir + "/reference_params/" + params;
-  const auto source = io::read_actuator_source(file);
-  std::vector<std::filesystem::path> logs;
-  for (const auto& entry : std::filesystem::directory_iterator(kServoDir + "/logs"))
-    logs.push_back(entry.path());
-  std::sort(logs.begin(), logs.end());
-  Replay r;
-  for (const auto& path : logs) {
-    const data::ServoLog log = io::read_servo_log(path.string()).log;
-    const MjModelPtr m = servo_bench(source.setup.params, log.mass, log.length, timestep);
-    if (!m) return r;
-    const Friction fl = load_friction(*m, write_description(file, log.kp, *log.vin));
-    if (!fl) return r;
-    flmj_install(fl.get());
-    const double mj = replay_mae(*m, *fl, log);
-    flmj_install(nullptr);
-    const double own =
-        identify::servo_log_error(source.setup.actuator.constants, source.setup.params, log)
-            .position_mae;
-    std::printf(
-        "[measured] %s at %g ms, %s (kp %g, %s): MuJoCo %.4f rad, frictionlab %.4f rad "
-        "(%.3fx)\n",
-        params.c_str(), 1e3 * timestep, path.filename().c_str(), log.kp, log.trajectory.c_str(), mj,
-        own, mj / own);
-    EXPECT_TRUE(std::isfinite(mj));
-    if (timestep == log.dt) {
-      const double euler =
-          own_with_euler_positions(source.setup.actuator.constants, source.setup.params, log);
-      r.own_euler += euler;
-      r.largest_gap = std::max(r.largest_gap, std::abs(mj - euler));
-    }
-    r.mujoco += mj;
-    r.own += own;
-    ++r.logs;
-  }
-  r.mujoco /= r.logs;
-  r.own /= r.logs;
-  r.own_euler /= r.logs;
-  return r;
+/// The XL330 logs.
+std::vector<data::ServoLog> xl330_logs() {
+  std::vector<data::ServoLog> logs;
+  for (const auto& read : io::read_servo_logs({kServoDir + "/logs"})) logs.push_back(read.log);
+  return logs;
 }
 
 TEST(MujocoFriction, TheXl330LogsReplayWithM6InsideMujocoAsFrictionlabsOwn) {
   if (!std::filesystem::exists(kServoDir + "/logs")) GTEST_SKIP() << "no shared data";
+  const std::vector<data::ServoLog> logs = xl330_logs();
+  ASSERT_EQ(logs.size(), 16u);
   for (const char* params : {"m6.json", "m1.json"}) {
+    const auto source = io::read_actuator_source(kServoDir + "/reference_params/" + params);
     // At 1 ms, MuJoCo's usual step: the whole replay, torque-off drops included, is
     // frictionlab's own re-simulation (at the logs' 5 ms) within 5 %.
-    const Replay fine = replay_logs(params, 0.001);
-    ASSERT_EQ(fine.logs, 16);
-    std::printf(
-        "[measured] %s at 1 ms, all 16 logs: mean MAE MuJoCo %.4f rad, frictionlab "
-        "%.4f rad (%.3fx)\n",
-        params, fine.mujoco, fine.own, fine.mujoco / fine.own);
-    EXPECT_LT(std::abs(fine.mujoco / fine.own - 1.0), 0.05) << params;
+    const mujoco::ServoReplay fine = mujoco::replay_servo_logs(source, logs, 0.001);
+    std::printf("[measured] %s at 1 ms: %s\n", params, mujoco::replay_summary(fine).c_str());
+    EXPECT_LT(std::abs(fine.inside / fine.own - 1.0), 0.05) << params;
     // At the logs' own 5 ms step the replay is frictionlab's steps exactly, with MuJoCo's
     // position update (q+ = q + h qd+; the reference adds a h^2/2): what remains between the
     // two is the integrator's, not the friction's. It shows in the free swings of the drops,
     // where the fitted parameters absorbed the reference's integrator.
-    const Replay coarse = replay_logs(params, 0.005);
-    ASSERT_EQ(coarse.logs, 16);
+    const mujoco::ServoReplay coarse = mujoco::replay_servo_logs(source, logs, 0.005);
+    double own_euler = 0, gap = 0;
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+      const double e =
+          own_with_euler_positions(source.setup.actuator.constants, source.setup.params, logs[i]);
+      own_euler += e / static_cast<double>(logs.size());
+      gap = std::max(gap, std::abs(coarse.logs[i].inside - e));
+    }
     std::printf(
-        "[measured] %s at 5 ms, all 16 logs: mean MAE MuJoCo %.4f rad, frictionlab "
-        "%.4f rad (%.3fx); frictionlab with Euler's position update %.4f rad (largest "
-        "difference per log %.2g rad)\n",
-        params, coarse.mujoco, coarse.own, coarse.mujoco / coarse.own, coarse.own_euler,
-        coarse.largest_gap);
-    EXPECT_LT(coarse.largest_gap, 1e-9) << params;
-    EXPECT_LT(std::abs(coarse.mujoco / coarse.own - 1.0), 0.1) << params;
+        "[measured] %s at 5 ms: %s; frictionlab with Euler's position update %.4f rad "
+        "(largest difference per log %.2g rad)\n",
+        params, mujoco::replay_summary(coarse).c_str(), own_euler, gap);
+    EXPECT_LT(gap, 1e-9) << params;
+    EXPECT_LT(std::abs(coarse.inside / coarse.own - 1.0), 0.1) << params;
   }
 }
 
@@ -469,8 +410,8 @@ std::string load_error(const std::string& text, const std::string& joint,
                        const std::string& actuator = kGoal) {
   const auto path = test::process_file("MUJOCO_bad", ".json");
   std::ofstream(path) << text;
-  const MjModelPtr m =
-      test::load_mjcf(test::pendulum_mjcf(joint, actuator, 0.49, 0.1, 0.0, 0.0, 0.001), "bad");
+  const MjModelPtr m = test::load_mjcf(
+      mujoco::pendulum_bench_mjcf({0.49, 0.1, 0.0}, 0.0, 0.001, joint, actuator), "bad");
   if (!m) return "no model";
   char error[1000] = "unset";
   const Friction fl(flmj_load(m.get(), path.c_str(), error, sizeof error));

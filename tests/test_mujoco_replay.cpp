@@ -1,11 +1,9 @@
 // The MJCF that `export mujoco` writes, loaded and run by MuJoCo itself (Debian's libmujoco-dev
 // 2.2.2, C API; built only where CMake finds it, tests/mujoco.cmake):
-//  - a servo actuator's position form (joint armature, damping, frictionloss and a position
-//    actuator with forcerange) inside the XL330 logs' pendulum bench (a point mass `mass` at
-//    `length`, q = 0 hanging down, g = 9.80665 m/s^2), each log replayed from its goal positions
-//    (Euler, 1 ms, ctrl = the goal held over the log's 5 ms entry; the actuator off and the
-//    back-EMF out of the damping where the log disables the torque) against the log and against
-//    frictionlab's own re-simulation of the same parameter file (identify::servo_log_error);
+//  - a servo actuator's position form in the XL330 logs' pendulum bench, every log replayed
+//    from its goal positions (mujoco::replay_servo_logs: Euler, 1 ms, the actuator off and the
+//    back-EMF out of the damping where the log disables the torque) against the log, against
+//    frictionlab's friction inside MuJoCo and against frictionlab's own re-simulation;
 //  - a friction fit's frictionloss/damping fragment on a free rotor under a constant torque:
 //    the sticking below Fc and the steady velocity (tau - Fc) / sigma2 above it.
 // The dcmotor forms (MuJoCo 3.12+) are not loadable in 2.2.2 and stay checked against MuJoCo's
@@ -18,16 +16,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/io/actuator_export.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/io/servo_json.hpp"
+#include "frictionlab/mujoco/replay.hpp"
 #include "mujoco_bench.hpp"
 
 namespace frictionlab {
@@ -36,160 +32,65 @@ namespace {
 const std::string kServoDir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/servo_xl330";
 constexpr double kTimestep = 1e-3;  // [s]
 
-/// The element of `fragment` from `open` to `close` (inclusive), after the fragment's leading
-/// comment (which names the elements too); fails the test if absent.
-std::string element(const std::string& fragment, const std::string& open,
-                    const std::string& close) {
-  const auto body = fragment.find("-->");
-  const auto a = fragment.find(open, body == std::string::npos ? 0 : body);
-  const auto b = a == std::string::npos ? a : fragment.find(close, a);
-  EXPECT_NE(b, std::string::npos) << "no " << open << " in\n" << fragment;
-  if (b == std::string::npos) return {};
-  return fragment.substr(a, b + close.size() - a);
-}
-
-/// A model around the fragment's joint element and actuator section (if any): one body on a
-/// hinge about y with a point mass `mass` [kg] at `length` [m] below it (q = 0 hanging down;
-/// gravity off for mass 0 and a rotor of inertia `inertia` [kg m^2] instead).
-std::string bench_xml(const std::string& fragment, double mass, double length, double inertia) {
-  const std::string joint = element(fragment, "<joint ", "/>");
-  const bool actuated = fragment.find("<actuator>") != std::string::npos;
-  const std::string actuator = actuated ? element(fragment, "<actuator>", "</actuator>") : "";
-  char body[256];
-  if (mass > 0) {
-    std::snprintf(body, sizeof body,
-                  "<inertial pos=\"0 0 %.17g\" mass=\"%.17g\" diaginertia=\"1e-12 1e-12 1e-12\"/>",
-                  -length, mass);
-  } else {
-    std::snprintf(body, sizeof body,
-                  "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"%.17g %.17g %.17g\"/>", inertia,
-                  inertia, inertia);
-  }
-  return "<mujoco model=\"frictionlab_bench\">\n"
-         "  <option timestep=\"0.001\" integrator=\"Euler\" gravity=\"0 0 " +
-         std::string(mass > 0 ? "-9.80665" : "0") +
-         "\"/>\n"
-         "  <default><joint type=\"hinge\" axis=\"0 1 0\"/></default>\n"
-         "  <worldbody>\n    <body name=\"link\">\n      " +
-         joint + "\n      " + body + "\n    </body>\n  </worldbody>\n" + actuator + "\n</mujoco>\n";
-}
-
-using Model = test::MjModelPtr;
-using Data = test::MjDataPtr;
-
-Model load(const std::string& xml, const std::string& name) { return test::load_mjcf(xml, name); }
-
-/// The log replayed in MuJoCo from its first position and speed, ctrl = the goal of entry k
-/// over the step to entry k + 1; the mean |q - position| over the entries [rad]. Where the log
-/// disables the torque the actuator is switched off (mjDSBL_ACTUATION) and the joint damping set
-/// to `damping_off` (the fit's Kv: the back-EMF kt^2/R of the position form needs the motor's
-/// circuit, which a disabled servo opens); docs/actuators.md, "MuJoCo".
-double replay_mae(mjModel& m, const data::ServoLog& log, double damping_off) {
-  Data d(mj_makeData(&m));
-  const double damping_on = m.dof_damping[0];
-  d->qpos[0] = log.position.front();
-  d->qvel[0] = log.speed.empty() ? 0.0 : log.speed.front();
-  const int sub = static_cast<int>(std::lround(log.dt / kTimestep));
-  double sum = 0;
-  for (std::size_t k = 0; k < log.position.size(); ++k) {
-    sum += std::abs(d->qpos[0] - log.position[k]);
-    const bool on = log.torque_enable.empty() || log.torque_enable[k] != 0;
-    if (on) {
-      m.opt.disableflags &= ~mjDSBL_ACTUATION;
-    } else {
-      m.opt.disableflags |= mjDSBL_ACTUATION;
-    }
-    m.dof_damping[0] = on ? damping_on : damping_off;
-    d->ctrl[0] = log.goal_position[k];
-    for (int s = 0; s < sub; ++s) mj_step(&m, d.get());
-  }
-  m.dof_damping[0] = damping_on;
-  m.opt.disableflags &= ~mjDSBL_ACTUATION;
-  return sum / static_cast<double>(log.position.size());
-}
-
-struct Replay {
-  double mujoco = 0, own = 0;  // mean MAE over the logs that keep the torque on [rad]
-  int logs = 0;
-  double mujoco_off = 0, own_off = 0;  // the same over the logs that disable it
-  int logs_off = 0;
-};
-
-/// Every log replayed with the position-form export of `params` at the log's kp and vin, against
-/// frictionlab's own re-simulation of the parameter file.
-Replay replay_logs(const std::string& params) {
+/// The 16 XL330 logs replayed with the reference fit `params`; prints the per-log table.
+mujoco::ServoReplay replay(const std::string& params) {
   const auto source = io::read_actuator_source(kServoDir + "/reference_params/" + params);
-  Replay r;
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(kServoDir + "/logs"))
-    files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    const data::ServoLog log = io::read_servo_log(file.string()).log;
-    bool enabled = true;
-    for (unsigned char e : log.torque_enable) enabled = enabled && e != 0;
-    io::ActuatorMujocoOptions o;
-    o.joint = "servo";
-    o.kp = log.kp;
-    o.vin = log.vin;
-    const auto fragment = io::export_actuator_mujoco(source, o).xml;
-    const double kv = io::actuator_mujoco_values(source.setup, log.kp, *log.vin).viscous;
-    const Model m = load(bench_xml(fragment, log.mass, log.length, 0.0), "xl330_bench");
-    if (!m) return r;
-    EXPECT_EQ(m->nu, 1);
-    EXPECT_EQ(m->opt.integrator, mjINT_EULER);
-    const double mj = replay_mae(*m, log, kv);
-    const double own =
-        identify::servo_log_error(source.setup.actuator.constants, source.setup.params, log)
-            .position_mae;
+  std::vector<data::ServoLog> logs;
+  for (const auto& read : io::read_servo_logs({kServoDir + "/logs"})) logs.push_back(read.log);
+  const mujoco::ServoReplay r = mujoco::replay_servo_logs(source, logs, kTimestep);
+  for (const auto& l : r.logs)
     std::printf(
-        "[measured] %s %s (kp %g, %s, torque %s): MuJoCo %.4f rad, frictionlab %.4f rad "
-        "(%.2fx)\n",
-        params.c_str(), file.filename().c_str(), log.kp, log.trajectory.c_str(),
-        enabled ? "on" : "off at times", mj, own, mj / own);
-    EXPECT_TRUE(std::isfinite(mj));
-    (enabled ? r.mujoco : r.mujoco_off) += mj;
-    (enabled ? r.own : r.own_off) += own;
-    ++(enabled ? r.logs : r.logs_off);
-  }
-  r.mujoco /= r.logs;
-  r.own /= r.logs;
-  r.mujoco_off /= r.logs_off;
-  r.own_off /= r.logs_off;
+        "[measured] %s %s (kp %g, %s, torque %s): MuJoCo exported %.4f rad, inside %.4f "
+        "rad, frictionlab %.4f rad (%.2fx, %.2fx)\n",
+        params.c_str(), std::filesystem::path(l.file).filename().c_str(), l.kp,
+        l.trajectory.c_str(), l.torque_off ? "off at times" : "on", l.exported, l.inside, l.own,
+        l.exported / l.own, l.inside / l.own);
+  std::printf("[measured] %s: %s\n", params.c_str(), mujoco::replay_summary(r).c_str());
   return r;
+}
+
+/// Means of the exported and own MAE over the logs with the torque on (`off` false) or off at
+/// times (true).
+std::array<double, 2> means(const mujoco::ServoReplay& r, bool off) {
+  double exported = 0, own = 0;
+  int n = 0;
+  for (const auto& l : r.logs)
+    if (l.torque_off == off) {
+      exported += l.exported;
+      own += l.own;
+      ++n;
+    }
+  return {exported / n, own / n};
 }
 
 TEST(MujocoReplay, ThePositionFormOfM1ReplaysTheXl330LogsAsFrictionlabDoes) {
   if (!std::filesystem::exists(kServoDir + "/logs")) GTEST_SKIP() << "no shared data";
-  const Replay r = replay_logs("m1.json");
-  ASSERT_EQ(r.logs, 12);
-  ASSERT_EQ(r.logs_off, 4);  // lift_and_drop: the torque disabled for the drop
+  const mujoco::ServoReplay r = replay("m1.json");
+  ASSERT_EQ(r.logs.size(), 16u);
+  const auto on = means(r, false), off = means(r, true);
   std::printf(
-      "[measured] m1: mean MAE MuJoCo %.4f rad, frictionlab %.4f rad (%.2fx); "
-      "torque disabled at times: %.4f / %.4f rad (%.2fx)\n",
-      r.mujoco, r.own, r.mujoco / r.own, r.mujoco_off, r.own_off, r.mujoco_off / r.own_off);
+      "[measured] m1 exported: torque on %.4f / %.4f rad (%.2fx); disabled at times "
+      "%.4f / %.4f rad (%.2fx)\n",
+      on[0], on[1], on[0] / on[1], off[0], off[1], off[0] / off[1]);
   // m1 is what MuJoCo can express (Coulomb, viscous, the P loop with its stall clamp): the
-  // replay is as good as frictionlab's own within the integrator's and the unexported
-  // q_offset's share.
-  EXPECT_LT(r.mujoco, 1.15 * r.own);
-  EXPECT_GT(r.mujoco, 0.85 * r.own);
+  // replay is as good as frictionlab's own within the integrator's share.
+  EXPECT_LT(on[0], 1.15 * on[1]);
+  EXPECT_GT(on[0], 0.85 * on[1]);
   // With the torque disabled for the drop the pendulum swings on gravity, friction and Kv alone:
-  // there the unexported q_offset (a gravity torque) and MuJoCo's soft friction constraint
-  // (its creep, below) show; measured 1.17-1.33x per log.
-  EXPECT_LT(r.mujoco_off, 1.4 * r.own_off);
-  EXPECT_GT(r.mujoco_off, 0.85 * r.own_off);
+  // MuJoCo's soft friction constraint (its creep) and its integrator show there.
+  EXPECT_LT(off[0], 1.4 * off[1]);
+  EXPECT_GT(off[0], 0.85 * off[1]);
 }
 
-TEST(MujocoReplay, TheLoadDependentM6LosesWhatTheExportSays) {
+TEST(MujocoReplay, TheLoadDependentM6LosesWhatTheExportSaysAndKeepsItInside) {
   if (!std::filesystem::exists(kServoDir + "/logs")) GTEST_SKIP() << "no shared data";
-  const Replay m6 = replay_logs("m6.json");
-  ASSERT_EQ(m6.logs, 12);
-  ASSERT_EQ(m6.logs_off, 4);
-  std::printf("[measured] m6: mean MAE MuJoCo %.4f rad, frictionlab %.4f rad (%.2fx)\n", m6.mujoco,
-              m6.own, m6.mujoco / m6.own);
-  // Its load-dependent and Stribeck friction is not representable (the fragment's notes): the
-  // replay is worse than frictionlab's own simulation of the same fit.
-  EXPECT_GT(m6.mujoco, 1.1 * m6.own);
+  const mujoco::ServoReplay r = replay("m6.json");
+  ASSERT_EQ(r.logs.size(), 16u);
+  // Its load-dependent and Stribeck friction is not representable as frictionloss and damping
+  // (the fragment's notes): the exported replay is worse than frictionlab's own simulation of the
+  // same fit; with frictionlab's friction inside MuJoCo it is frictionlab's own within 5 %.
+  EXPECT_GT(r.exported, 1.1 * r.own);
+  EXPECT_LT(std::abs(r.inside / r.own - 1.0), 0.05);
 }
 
 TEST(MujocoReplay, FrictionlossAndDampingHoldAndDragAsTheFit) {
@@ -200,13 +101,23 @@ TEST(MujocoReplay, FrictionlossAndDampingHoldAndDragAsTheFit) {
   const auto source = io::read_friction_source(std::string(FRICTIONLAB_SOURCE_DIR) +
                                                "/examples/data/coulomb_viscous.json");
   const auto fragment = io::export_mujoco(source, o).xml;
-  const Model m = load(bench_xml(fragment, 0.0, 0.0, 0.01), "rotor");
+  // a free rotor of 0.01 kg m^2 about y, no gravity, the fragment's joint element
+  const auto body = fragment.find("-->");
+  const auto open = fragment.find("<joint ", body), close = fragment.find("/>", open);
+  ASSERT_NE(close, std::string::npos) << fragment;
+  const test::MjModelPtr m = test::load_mjcf(
+      "<mujoco><option timestep=\"0.001\" integrator=\"Euler\" gravity=\"0 0 0\"/>"
+      "<default><joint type=\"hinge\" axis=\"0 1 0\"/></default><worldbody><body>" +
+          fragment.substr(open, close + 2 - open) +
+          "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/>"
+          "</body></worldbody></mujoco>",
+      "rotor");
   ASSERT_TRUE(m);
   const double Fc = m->dof_frictionloss[0], b = m->dof_damping[0];
   ASSERT_GT(Fc, 0.0);
   ASSERT_GT(b, 0.0);
   const auto run = [&](double tau, double seconds) {
-    Data d(mj_makeData(m.get()));
+    test::MjDataPtr d(mj_makeData(m.get()));
     const int steps = static_cast<int>(std::lround(seconds / kTimestep));
     for (int k = 0; k < steps; ++k) {
       d->qfrc_applied[0] = tau;
