@@ -89,6 +89,12 @@ void print_files(const std::vector<std::string>& files) {
   std::cout << std::flush;
 }
 
+void print_note(std::string_view message) {
+  if (quiet()) return;
+  const std::lock_guard<std::mutex> lock(print_mutex());
+  print_lines("", message);
+}
+
 void print_written(const std::string& path, const std::string& what) {
   if (quiet())
     std::cout << path << std::endl;

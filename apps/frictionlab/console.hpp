@@ -46,6 +46,10 @@ void print_warnings(const std::vector<std::string>& messages);
 /// one line per line of `message`, whatever the verbosity.
 void print_error(std::string_view message, bool internal = false);
 
+/// "frictionlab: <message>" on stderr, one line per line, unless --quiet: a result that is not
+/// the command's output (the output may be stdout) and not a warning.
+void print_note(std::string_view message);
+
 /// "frictionlab: <message>" on stderr with --verbose only.
 void print_detail(std::string_view message);
 

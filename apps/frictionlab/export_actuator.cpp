@@ -14,6 +14,10 @@
 #include "commands.hpp"
 #include "frictionlab/io/actuator_export.hpp"
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/io/servo_json.hpp"
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+#include "frictionlab/mujoco/replay.hpp"
+#endif
 #include "option_checks.hpp"
 
 namespace frictionlab::cli {
@@ -24,7 +28,8 @@ struct ActuatorMujocoCli {
   double vin = 0;  // 0: the actuator's
   std::string form = "position";
   std::string ctrlrange;                    // LO:HI; empty: none
-  std::vector<CLI::Option*> actuator_only;  // --kp, --vin, --form, --ctrlrange
+  std::vector<std::string> replay;          // BAM logs (files or directories) to replay
+  std::vector<CLI::Option*> actuator_only;  // --kp, --vin, --form, --ctrlrange, --replay
 };
 
 struct BamCli {
@@ -42,6 +47,30 @@ void check_output(const std::string& params, const std::string& output) {
   if (output.empty() || io::is_stdout(output)) return;
   io::check_output_file(output, "--output");
   io::check_outputs_not_inputs({{"--params", params}}, {{"--output", output}});
+}
+
+// The logs of --replay, read (and checked) before anything is exported.
+std::vector<data::ServoLog> read_replay_logs(const std::vector<std::string>& paths) {
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+  io::ServoLogSet set = io::read_servo_log_set(paths);
+  print_warnings(set.warnings);
+  return std::move(set.logs);
+#else
+  (void)paths;
+  throw std::invalid_argument(
+      "--replay: this frictionlab was built without MuJoCo (Debian: libmujoco-dev; "
+      "scripts/install-deps.sh installs it)");
+#endif
+}
+
+// What MuJoCo makes of the export on the logs: one line on stderr (docs/mujoco.md).
+void print_replay(const io::ActuatorSource& s, const std::vector<data::ServoLog>& logs) {
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+  print_note(mujoco::replay_summary(mujoco::replay_servo_logs(s, logs)));
+#else
+  (void)s;
+  (void)logs;
+#endif
 }
 
 // `export mujoco` for an actuator; `friction` is the friction export (export_estimator.cpp).
@@ -70,8 +99,11 @@ void run_mujoco(const ActuatorMujocoCli& o, CLI::App* mj, const std::function<vo
   if (!o.ctrlrange.empty()) mo.ctrlrange = io::parse_ctrlrange(o.ctrlrange);
   const io::ActuatorSource s = io::read_actuator_source(params);
   const io::MujocoExport f = io::export_actuator_mujoco(s, mo);
+  std::vector<data::ServoLog> logs;
+  if (!o.replay.empty()) logs = read_replay_logs(o.replay);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
   emit_text(output, f.xml, "MJCF fragment of the actuator " + s.file);
+  if (!logs.empty()) print_replay(s, logs);
 }
 
 void run_bam(const BamCli& o) {
@@ -107,6 +139,12 @@ void register_export_actuator(CLI::App& app, Registry& registry) {
       mj->add_option("--ctrlrange", o->ctrlrange,
                      "Actuator: the joint's range LO:HI [rad], the actuator's ctrlrange")
           ->type_name("LO:HI"),
+      mj->add_option("--replay", o->replay,
+                     "Actuator: BAM logs (files or directories) to replay in MuJoCo, each at its "
+                     "own kp and vin: prints the mean error of the exported fragment, of "
+                     "frictionlab's friction inside MuJoCo and of frictionlab's own simulation "
+                     "(needs a build with MuJoCo)")
+          ->type_name("LOG"),
   };
   for (auto& r : registry)
     if (r.command == mj) r.run = [o, mj, friction = r.run] { run_mujoco(*o, mj, friction); };

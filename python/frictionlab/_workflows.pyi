@@ -196,6 +196,8 @@ def fit_actuator(logs: Union[PathLike, Sequence[PathLike]], *, progress: Progres
 def eval_actuator(logs: Union[PathLike, Sequence[PathLike]],
                   params: Union[PathLike, Sequence[PathLike]], *, progress: Progress = ...,
                   **options: Any) -> EvalActuatorOutcome: ...
+def mujoco_replay(params: PathLike, logs: Union[PathLike, Sequence[PathLike]], *,
+                  timestep: float = ..., **options: Any) -> dict[str, Any]: ...
 
 class ActuatorFinding:
     log: str; logs: list[str]; check: str; warning: bool; message: str

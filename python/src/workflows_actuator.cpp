@@ -1,5 +1,6 @@
 // frictionlab Python module: fit_actuator and eval_actuator (workflows/actuator.hpp) and their
 // results (workflows_common.hpp; docs/python.md).
+#include <cmath>
 #include <filesystem>
 
 #include "frictionlab/io/actuator_file.hpp"
@@ -7,6 +8,9 @@
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/workflows/actuator.hpp"
 #include "workflows_common.hpp"
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+#include "frictionlab/mujoco/replay.hpp"
+#endif
 
 namespace frictionlab::python {
 
@@ -388,6 +392,58 @@ parameter set (workflows::eval_actuator; the CLI's `eval-actuator`). params: par
 without .json.
 )doc") +
        kProgressDoc + "\nOptions (keyword arguments):\n" + kLogDoc)
+          .c_str());
+
+  m.def(
+      "mujoco_replay",
+      [](const py::object& params, const py::object& logs, double timestep,
+         const py::kwargs& kwargs) -> py::dict {
+        for (const auto& item : kwargs) {
+          const std::string k = py::str(item.first);
+          if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
+            throw std::invalid_argument(
+                "mujoco_replay: unknown option '" + k +
+                "' (options: timestep, kp, trajectory, files, resample, current_unit)");
+        }
+        if (!(timestep > 0.0) || !std::isfinite(timestep))
+          throw std::invalid_argument("timestep: must be > 0 [s]");
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+        const io::ActuatorSource source = io::read_actuator_source(path_argument(params, "params"));
+        const mujoco::ServoReplay r =
+            mujoco::replay_servo_logs(source, load_logs(logs, kwargs), timestep);
+        py::list per_log;
+        for (const mujoco::ServoReplayLog& l : r.logs)
+          per_log.append(py::dict(
+              py::arg("file") = l.file, py::arg("kp") = l.kp, py::arg("trajectory") = l.trajectory,
+              py::arg("torque_off") = l.torque_off, py::arg("exported") = l.exported,
+              py::arg("inside") = l.inside, py::arg("own") = l.own));
+        return py::dict(py::arg("mujoco_version") = r.mujoco_version,
+                        py::arg("timestep") = r.timestep, py::arg("exported") = r.exported,
+                        py::arg("inside") = r.inside, py::arg("own") = r.own,
+                        py::arg("logs") = per_log, py::arg("summary") = mujoco::replay_summary(r));
+#else
+        (void)params;
+        (void)logs;
+        throw std::runtime_error(
+            "mujoco_replay: this frictionlab was built without MuJoCo (Debian: libmujoco-dev; "
+            "scripts/install-deps.sh installs it)");
+#endif
+      },
+      py::arg("params"), py::arg("logs"), py::kw_only(), py::arg("timestep") = 1e-3,
+      (std::string(
+           R"doc(mujoco_replay(params, logs, *, timestep=0.001, **options) -> dict
+
+A fitted actuator's logs replayed in MuJoCo (mujoco::replay_servo_logs; the CLI's
+`export mujoco --replay`): each log at its own kp and vin in the logs' pendulum bench, Euler at
+`timestep` [s], once with the exported position-form fragment and once with frictionlab's friction
+inside MuJoCo, beside frictionlab's own simulation. params: a parameter file of fit-actuator, its
+summary.json or output directory. Returns {"mujoco_version", "timestep", "exported", "inside",
+"own" (mean MAE [rad]), "logs": [{"file", "kp", "trajectory", "torque_off", "exported",
+"inside", "own"}], "summary"}. RuntimeError in a build without MuJoCo.
+
+Options (keyword arguments):
+)doc") +
+       kLogDoc)
           .c_str());
 
   py::class_<workflows::ActuatorFinding>(m, "ActuatorFinding", "One finding of check_actuator.")

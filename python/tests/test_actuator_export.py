@@ -2,11 +2,13 @@
 against the CLI's `export mujoco --kp` and `export bam` on the same parameter file: the same
 texts, the same notes; the errors."""
 import json
+import pathlib
+import subprocess
 
 import pytest
 
 import frictionlab as fl
-from _cli import needs_cli, run_cli
+from _cli import CLI, needs_cli, run_cli
 
 pytestmark = needs_cli
 
@@ -41,3 +43,31 @@ def test_actuator_export_errors(tmp_path):
         fl.export_actuator_mujoco(p, kp=100, ctrlrange=(1, -1))
     with pytest.raises(fl.Error, match="no summary.json"):
         fl.export_actuator_bam(tmp_path)
+
+
+SHARED = pathlib.Path(__file__).resolve().parents[3] / "shared" / "data" / "servo_xl330"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/data/servo_xl330")
+
+
+@needs_shared
+def test_mujoco_replay_equals_the_cli_line(tmp_path):
+    """mujoco_replay and `export mujoco --replay` run the same replay: the CLI's line is the
+    summary; the export loses the load-dependent friction, frictionlab inside MuJoCo keeps it."""
+    m6 = SHARED / "reference_params" / "m6.json"
+    try:
+        r = fl.mujoco_replay(m6, SHARED / "logs", kp=[400, 800])
+    except RuntimeError as e:
+        assert "built without MuJoCo" in str(e)
+        pytest.skip("a build without MuJoCo")
+    assert len(r["logs"]) == 8 and {l["kp"] for l in r["logs"]} == {400.0, 800.0}
+    assert r["exported"] > 1.1 * r["own"] and abs(r["inside"] / r["own"] - 1) < 0.05
+    assert r["exported"] == pytest.approx(sum(l["exported"] for l in r["logs"]) / 8, rel=1e-12)
+    logs = sorted(l["file"] for l in r["logs"])
+    p = subprocess.run([CLI, "export", "mujoco", "--params", str(m6), "--kp", "400", "--output",
+                        str(tmp_path / "m6.xml"), "--replay", *logs], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "frictionlab: " + r["summary"] + "\n" in p.stderr, p.stderr
+    with pytest.raises(ValueError, match="unknown option 'kq'"):
+        fl.mujoco_replay(m6, SHARED / "logs", kq=1)
+    with pytest.raises(ValueError, match="timestep: must be > 0"):
+        fl.mujoco_replay(m6, SHARED / "logs", timestep=0)

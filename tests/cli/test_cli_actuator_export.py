@@ -5,6 +5,8 @@
   the recommended model's joint and position actuator with the numbers computed here from its
   parameter file, `--form dcmotor` the dcmotor, `export bam` the parameter file again;
 - the reference package's M6 fit: every unrepresentable term is a warning and in the comment;
+  `--replay` of the XL330 logs prints what MuJoCo makes of the export and of frictionlab's
+  friction inside it;
 - error paths: exit status 1, the first error line naming the option or file, nothing written.
 Without ../shared the fit and the reference checks are skipped (the others run on a file
 written here)."""
@@ -196,6 +198,26 @@ def main():
           == ["Stribeck", "load-dependent", "quadratic", "q_offset"], p.stderr)
     check("reference m6: the notes are in the comment",
           all(n.split("represent: ", 1)[1] in p.stdout for n in notes), p.stdout)
+
+    # ---- --replay: the logs replayed in MuJoCo (a build without MuJoCo says so) ----
+    p = run("export", "mujoco", "--params", m6, "--kp", "400", "--replay",
+            os.path.join(shared, "logs"))
+    if "built without MuJoCo" in p.stderr:
+        check("--replay without MuJoCo: exit 1", p.returncode == 1, p.stderr)
+        return cli.finish()
+    line = [l for l in p.stderr.splitlines() if l.startswith("frictionlab: MuJoCo ")]
+    numbers = [float(x.split(" rad")[0]) for x in line[0].split("fragment ")[1:2]
+               + line[0].split("MuJoCo ")[2:3] + line[0].split("simulation ")[1:2]] if line else []
+    check("--replay: one line with the three errors", p.returncode == 0 and "replay of 16 log(s)"
+          in (line or [""])[0] and len(numbers) == 3, p.stderr)
+    if len(numbers) == 3:
+        exported, inside, own = numbers
+        check("--replay of m6: the export loses, frictionlab inside MuJoCo keeps it",
+              exported > 1.1 * own and abs(inside / own - 1) < 0.05, line[0])
+    out, missing = os.path.join(work, "replay.xml"), os.path.join(work, "no_such_log.json")
+    expect_error("--replay of a missing log", ["export", "mujoco", "--params", m6, "--kp", "400",
+                                               "--output", out, "--replay", missing],
+                 f"frictionlab: error: {missing}: cannot open: No such file or directory", out)
     return cli.finish()
 
 
