@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "frictionlab/identify/fit.hpp"
-#include "frictionlab/identify/synthetic.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "lugre_test_record.hpp"
 

@@ -13,7 +13,6 @@
 #include "family.hpp"
 #include "fit_data.hpp"
 #include "frictionlab/identify/options.hpp"
-#include "frictionlab/identify/synthetic.hpp"
 #include "lugre_test_record.hpp"
 #include "robust.hpp"
 
