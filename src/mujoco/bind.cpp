@@ -147,9 +147,10 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   k.w.resize(m.nv);
   k.wf.resize(n);
   k.select = Eigen::MatrixXd::Zero(m.nv, n);
-  Eigen::Index c = 0;
-  for (const ServoJoint& j : fl.servos) k.select(j.dof, c++) = 1.0;
-  for (const FrictionJoint& j : fl.frictions) k.select(j.dof, c++) = 1.0;
+  k.dofs.clear();
+  for (const ServoJoint& j : fl.servos) k.dofs.push_back(j.dof);
+  for (const FrictionJoint& j : fl.frictions) k.dofs.push_back(j.dof);
+  for (Eigen::Index c = 0; c < n; ++c) k.select(k.dofs[static_cast<std::size_t>(c)], c) = 1.0;
   k.solved.resize(m.nv, n);
   k.coupling.resize(n, n);
   k.llt = Eigen::LLT<Eigen::MatrixXd>(m.nv);

@@ -61,7 +61,8 @@ struct StepScratch {
   std::vector<mjtNum> dense;  ///< mj_fullM's row-major nv x nv mass matrix
   Eigen::MatrixXd A;          ///< M (+ h diag(damping) under Euler)
   Eigen::LLT<Eigen::MatrixXd> llt;
-  Eigen::MatrixXd select;  ///< nv x n: the unit vectors of the n joints' dofs (servos first)
+  std::vector<int> dofs;   ///< the n joints' dofs (servos first)
+  Eigen::MatrixXd select;  ///< nv x n: the unit vectors of the n joints' dofs
   Eigen::MatrixXd solved;  ///< A^-1 select
   /// n x n: the velocity change over the step per unit torque, divided by h, of joint a under
   /// a torque on joint b: (A^-1)(dof_a, dof_b)

@@ -73,19 +73,36 @@ void advance_step(flmj_friction& fl, const mjModel& m, const mjData& d) {
   }
 }
 
-/// The matrix a step's velocity change solves with, factored: M, plus h diag(damping) under the
-/// Euler integrator (which integrates damping implicitly); and the joints' coupling through it.
-void factor_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
+/// The matrix a step's velocity change solves with, A = M, plus h diag(damping) under the Euler
+/// integrator (which integrates damping implicitly); A^-1 of the smooth forces (w) and of the
+/// joints' unit vectors, gathered at the joints' dofs (wf, coupling). Without damping under
+/// Euler, A is M and MuJoCo's own factor of it (qLD, mj_solveM) serves; else A is assembled
+/// and factored here.
+void solve_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
   StepScratch& k = fl.scratch;
-  mj_fullM(&m, k.dense.data(), d.qM);
-  const bool euler = m.opt.integrator == mjINT_EULER;
-  for (int r = 0; r < m.nv; ++r)
-    for (int c = 0; c < m.nv; ++c)
-      k.A(r, c) = k.dense[static_cast<std::size_t>(r) * m.nv + c] +
-                  (r == c && euler ? m.opt.timestep * m.dof_damping[r] : 0.0);
-  k.llt.compute(k.A);
-  k.solved = k.llt.solve(k.select);
-  k.coupling.noalias() = k.select.transpose() * k.solved;
+  const auto n = static_cast<int>(k.select.cols());
+  for (int v = 0; v < m.nv; ++v) k.rhs[v] = k.force[v];
+  bool damped = false;
+  if (m.opt.integrator == mjINT_EULER)
+    for (int v = 0; v < m.nv; ++v) damped = damped || m.dof_damping[v] != 0.0;
+  if (damped) {
+    mj_fullM(&m, k.dense.data(), d.qM);
+    for (int r = 0; r < m.nv; ++r)
+      for (int c = 0; c < m.nv; ++c)
+        k.A(r, c) = k.dense[static_cast<std::size_t>(r) * m.nv + c] +
+                    (r == c ? m.opt.timestep * m.dof_damping[r] : 0.0);
+    k.llt.compute(k.A);
+    k.solved = k.llt.solve(k.select);
+    k.w = k.llt.solve(k.rhs);
+  } else {
+    // column j of an Eigen matrix is the nv numbers of vector j, as mj_solveM lays them out
+    mj_solveM(&m, &d, k.solved.data(), k.select.data(), n);
+    mj_solveM(&m, &d, k.w.data(), k.rhs.data(), 1);
+  }
+  for (int a = 0; a < n; ++a) {
+    k.wf[a] = k.w[k.dofs[static_cast<std::size_t>(a)]];
+    for (int b = 0; b < n; ++b) k.coupling(a, b) = k.solved(k.dofs[static_cast<std::size_t>(a)], b);
+  }
 }
 
 /// The servo joints' motor torques into the smooth forces (their external torques first).
@@ -132,10 +149,7 @@ void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
   StepScratch& k = fl.scratch;
   smooth_forces(m, d, k);
   servo_torques(fl, d, k);
-  factor_step_matrix(fl, m, d);
-  for (int v = 0; v < m.nv; ++v) k.rhs[v] = k.force[v];
-  k.w = k.llt.solve(k.rhs);
-  k.wf.noalias() = k.select.transpose() * k.w;
+  solve_step_matrix(fl, m, d);
   const double h = m.opt.timestep;
   // Joint after joint, each seeing the friction of the others: the velocity its step would end
   // with (v_free) and the change per unit torque (h c), then its friction; swept again while a
