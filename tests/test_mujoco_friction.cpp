@@ -336,8 +336,9 @@ TEST(MujocoFriction, ALugreJointFollowsFrictionlabsSimulationAt1And10Ms) {
         "[measured] LuGre joint, h = %g ms: max|q - q_cvode| MuJoCo with frictionlab %.3e "
         "rad (%.2f %% of the %.3f rad swing), frictionlab's TR-BDF2 %.3e rad\n",
         1e3 * h, e, 100 * e / amplitude, amplitude, e_trbdf2);
-    // first order in h, as MuJoCo's Euler step around it (whose own share is below)
-    EXPECT_LT(e, (h < 0.005 ? 0.002 : 0.02) * amplitude) << h;
+    // within the coupled-system tests' tolerance for a real-time scheme, 1 % of the swing, at
+    // both steps (MuJoCo's own Euler step takes most of it: below)
+    EXPECT_LT(e, (h < 0.005 ? 0.002 : 0.01) * amplitude) << h;
     if (h < 0.005) e_1ms = e;
   }
   // MuJoCo's Euler step on its own: the same pendulum with viscous friction only (MuJoCo's

@@ -1,7 +1,9 @@
 // frictionlab mujoco: a friction model's torque within one MuJoCo step (friction_step.hpp).
 #include "friction_step.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace frictionlab::mujoco {
 namespace {
@@ -19,8 +21,9 @@ LugreAt lugre_at(const LuGre<double>::Params& p, double z, double u, double h) n
 
 }  // namespace
 
-LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v_free, double hc, double h,
-                     double guess) noexcept {
+/// One implicit substep: v+ = v_free - hc F(v+) over a step h, from `guess` (or v_free).
+LugreStep implicit_substep(const LuGre<double>::Params& p, double z, double v_free, double hc,
+                           double h, double guess) noexcept {
   LugreStep out;
   const auto residual = [&](double u, LugreAt& at) {
     at = lugre_at(p, z, u, h);
@@ -73,6 +76,23 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v_free, do
   out.z_next = atu.z_next;
   out.force = atu.force;
   return out;
+}
+
+LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
+                     double h, double guess) noexcept {
+  const int n = std::max(1, static_cast<int>(std::ceil(h / kLugreSubstep - 1e-9)));
+  if (n == 1) return implicit_substep(p, z, v_free, hc, h, guess);
+  // the other forces' velocity change spread evenly over the substeps
+  const double drive = (v_free - v) / n;
+  LugreStep s{v, z, 0.0, 0};
+  int evaluations = 0;
+  for (int i = 0; i < n; ++i) {
+    s = implicit_substep(p, s.z_next, s.v_next + drive, hc / n, h / n,
+                         std::numeric_limits<double>::quiet_NaN());
+    evaluations += s.evaluations;
+  }
+  // the friction whose impulse over the whole step ends it at the last substep's velocity
+  return {s.v_next, s.z_next, (v_free - s.v_next) / hc, evaluations};
 }
 
 double static_budget(const StaticFriction<double>::Params& p, double v) noexcept {

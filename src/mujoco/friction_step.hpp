@@ -10,23 +10,31 @@
 
 namespace frictionlab::mujoco {
 
-/// A LuGre joint's step, implicit in the velocity: v+ solves
+/// A LuGre joint's step from velocity v, implicit in the velocity: over each substep of at most
+/// kLugreSubstep, v+ solves
 ///   v+ = v_free - h c F(v+),  F(u) = sigma0 z+(u) + sigma1(u) (z+(u) - z) / h + sigma2 u,
-/// with z+(u) the exact bristle update for the velocity u held over the step (LuGre::step).
-/// L-stable for any sigma0 and h (the bristle's stiffness and damping act on the velocity the
-/// step ends with), so the bristle's pre-sliding and the sticking hold at MuJoCo's timestep; of
-/// first order in h, as MuJoCo's Euler step around it. The root is bracketed and found by the
-/// Illinois variant of regula falsi (no derivative; R(u) = u - v_free + h c F(u) is continuous
-/// and R(u) -> +-inf as u -> +-inf).
+/// with z+(u) the exact bristle update for the velocity u held over the substep (LuGre::step)
+/// and the other forces' share of v_free - v spread evenly over the substeps. L-stable for any
+/// sigma0 and step (the bristle's stiffness and damping act on the velocity the substep ends
+/// with), so the bristle's pre-sliding and the sticking hold; of first order in the substep.
+/// The torque MuJoCo applies over its whole step is the friction whose impulse ends the step at
+/// the last substep's velocity. Each root is bracketed and found by the Illinois variant of
+/// regula falsi (no derivative; R(u) = u - v_free + h c F(u) is continuous and R(u) -> +-inf as
+/// u -> +-inf).
 struct LugreStep {
   double v_next = 0.0;  ///< v+ [rad/s]
   double z_next = 0.0;  ///< z+ [rad]
-  double force = 0.0;   ///< F(v+) [Nm]: the torque on the joint is -force
+  double force = 0.0;   ///< the mean friction over the step [Nm]: the torque on the joint is -force
   int evaluations = 0;  ///< evaluations of F
 };
-/// `guess`: where to start looking (a previous solution), or NaN: at v_free.
-LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v_free, double hc, double h,
-                     double guess) noexcept;
+
+/// The longest substep of lugre_step [s]: MuJoCo's 1 ms default timestep is one substep.
+inline constexpr double kLugreSubstep = 1e-3;
+
+/// `guess`: where to start looking (a previous solution), or NaN: at v_free; used when the step
+/// is one substep.
+LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
+                     double h, double guess) noexcept;
 
 /// A static model's friction by the stopping-torque rule: the budget g(v) + sigma2 |v| at the
 /// step's starting velocity v (Fs at rest; a smoothed sign is taken as the exact one), the torque

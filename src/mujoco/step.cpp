@@ -130,7 +130,7 @@ double servo_friction(ServoJoint& j, double qd, double v_free, double hc) {
 double model_friction(FrictionJoint& j, double qd, double v_free, double hc, double h, bool first) {
   if (j.lugre) {
     const double guess = first ? std::numeric_limits<double>::quiet_NaN() : j.v_next;
-    const LugreStep s = lugre_step(j.lugre_params, j.z, v_free, hc, h, guess);
+    const LugreStep s = lugre_step(j.lugre_params, j.z, qd, v_free, hc, h, guess);
     j.z_next = s.z_next;
     j.v_next = s.v_next;
     j.last.state = s.z_next;

@@ -27,8 +27,8 @@
  *     motion;
  *   - a LuGre joint's friction from an implicit step: the velocity the step ends with solves
  *     v+ = v_free - h c F(v+), F with the bristle state updated exactly for v+ held over the
- *     step (src/mujoco/friction_step.hpp): stable for any bristle stiffness at MuJoCo's
- *     timestep, of first order in it as MuJoCo's Euler step is.
+ *     step (src/mujoco/friction_step.hpp; in substeps of at most 1 ms): stable for any bristle
+ *     stiffness at MuJoCo's timestep, of first order as MuJoCo's Euler step is.
  * The velocity a step ends with is predicted from MuJoCo's mass matrix (M + h diag(damping)
  * under the Euler integrator, which treats damping implicitly), so with Euler the stopping rule
  * holds exactly; the joints couple through that matrix and are solved together (projected
