@@ -327,7 +327,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def(
           "write",
           [](const EvalActuatorOutcome& e, const py::object& path) {
-            const std::string p = path_argument(path, "path");
+            std::string p = path_argument(path, "path");
             io::write_eval_actuator(p, e);
             return p;
           },

@@ -139,9 +139,10 @@ class OptionTable {
       const std::string key = py::str(item.first);
       if (std::find(skip.begin(), skip.end(), key) != skip.end() || find(key) != nullptr) continue;
       std::string known;
-      for (const auto& x : entries_) known += (known.empty() ? "" : ", ") + x.name;
-      throw std::invalid_argument(function_ + ": unknown option '" + key + "' (options: " + known +
-                                  ")");
+      for (const auto& x : entries_) known.append(known.empty() ? "" : ", ").append(x.name);
+      std::string message = function_;
+      message.append(": unknown option '").append(key).append("' (options: ").append(known);
+      throw std::invalid_argument(message.append(")"));
     }
     for (const auto& e : entries_)
       if (kwargs.contains(e.name.c_str()) && !kwargs[e.name.c_str()].is_none())
