@@ -118,7 +118,6 @@ void bind_goal(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
 }  // namespace
 
 void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
-  fl.model = &m;
   fl.nv = m.nv;
   fl.njnt = m.njnt;
   for (const io::MujocoFrictionJoint& f : file.frictions)
@@ -138,12 +137,11 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   }
   StepScratch& k = fl.scratch;
   const auto nv = static_cast<std::size_t>(m.nv);
-  k.force.assign(nv, 0.0);
+  k.force.resize(m.nv);
   k.bias.assign(nv, 0.0);
   k.dense.assign(nv * nv, 0.0);
   k.A.resize(m.nv, m.nv);
   const auto n = static_cast<Eigen::Index>(fl.servos.size() + fl.frictions.size());
-  k.rhs.resize(m.nv);
   k.w.resize(m.nv);
   k.wf.resize(n);
   k.select = Eigen::MatrixXd::Zero(m.nv, n);

@@ -56,7 +56,6 @@ struct FrictionJoint {
 
 /// The scratch of a step, sized once for the model (no allocation in the callback).
 struct StepScratch {
-  std::vector<mjtNum> force;  ///< the smooth forces before friction [nv]
   std::vector<mjtNum> bias;   ///< mj_rne without acceleration: gravity and Coriolis [nv]
   std::vector<mjtNum> dense;  ///< mj_fullM's row-major nv x nv mass matrix
   Eigen::MatrixXd A;          ///< M (+ h diag(damping) under Euler)
@@ -67,16 +66,16 @@ struct StepScratch {
   /// n x n: the velocity change over the step per unit torque, divided by h, of joint a under
   /// a torque on joint b: (A^-1)(dof_a, dof_b)
   Eigen::MatrixXd coupling;
-  Eigen::VectorXd rhs, w;  ///< the smooth forces; A^-1 of them
-  Eigen::VectorXd wf;      ///< w at the joints' dofs, with the frictions taken so far
+  Eigen::VectorXd force;  ///< the smooth forces before friction [nv]
+  Eigen::VectorXd w;      ///< A^-1 force
+  Eigen::VectorXd wf;     ///< w at the joints' dofs, with the frictions taken so far
 };
 
 }  // namespace frictionlab::mujoco
 
 /// The C API's opaque type.
 struct flmj_friction {
-  const mjModel* model = nullptr;  ///< the model it was loaded for (checked: nv, njnt)
-  int nv = 0, njnt = 0;
+  int nv = 0, njnt = 0;  ///< of the model it was loaded for (flmj_apply checks them)
   std::vector<frictionlab::mujoco::ServoJoint> servos;
   std::vector<frictionlab::mujoco::FrictionJoint> frictions;
   /// the mjData and time of the step under way: the firmware and the LuGre states advance once

@@ -19,8 +19,6 @@ LugreAt lugre_at(const LuGre<double>::Params& p, double z, double u, double h) n
   return {p.sigma0 * z_next + w.sigma1 * (z_next - z) / h + p.sigma2 * u, z_next};
 }
 
-}  // namespace
-
 /// One implicit substep: v+ = v_free - hc F(v+) over a step h, from `guess` (or v_free).
 LugreStep implicit_substep(const LuGre<double>::Params& p, double z, double v_free, double hc,
                            double h, double guess) noexcept {
@@ -77,6 +75,8 @@ LugreStep implicit_substep(const LuGre<double>::Params& p, double z, double v_fr
   out.force = atu.force;
   return out;
 }
+
+}  // namespace
 
 LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
                      double h, double guess) noexcept {

@@ -64,7 +64,8 @@ void advance_step(flmj_friction& fl, const mjModel& m, const mjData& d) {
   const bool continues = fl.data == &d;
   fl.data = &d;
   fl.time = d.time;
-  for (FrictionJoint& j : fl.frictions) j.z = continues ? j.z_next : j.z;
+  if (continues)
+    for (FrictionJoint& j : fl.frictions) j.z = j.z_next;
   for (ServoJoint& j : fl.servos) {
     j.firmware_input.dt = m.opt.timestep;
     const sim::ServoState x{d.qpos[j.qpos], d.qvel[j.dof]};
@@ -81,7 +82,6 @@ void advance_step(flmj_friction& fl, const mjModel& m, const mjData& d) {
 void solve_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
   StepScratch& k = fl.scratch;
   const auto n = static_cast<int>(k.select.cols());
-  for (int v = 0; v < m.nv; ++v) k.rhs[v] = k.force[v];
   bool damped = false;
   if (m.opt.integrator == mjINT_EULER)
     for (int v = 0; v < m.nv; ++v) damped = damped || m.dof_damping[v] != 0.0;
@@ -93,11 +93,11 @@ void solve_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
                     (r == c ? m.opt.timestep * m.dof_damping[r] : 0.0);
     k.llt.compute(k.A);
     k.solved = k.llt.solve(k.select);
-    k.w = k.llt.solve(k.rhs);
+    k.w = k.llt.solve(k.force);
   } else {
     // column j of an Eigen matrix is the nv numbers of vector j, as mj_solveM lays them out
     mj_solveM(&m, &d, k.solved.data(), k.select.data(), n);
-    mj_solveM(&m, &d, k.w.data(), k.rhs.data(), 1);
+    mj_solveM(&m, &d, k.w.data(), k.force.data(), 1);
   }
   for (int a = 0; a < n; ++a) {
     k.wf[a] = k.w[k.dofs[static_cast<std::size_t>(a)]];
