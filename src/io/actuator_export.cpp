@@ -42,9 +42,7 @@ std::string recommended_params_file(const json& summary, const std::string& file
     if (!m.contains("params_file") || !m.at("params_file").is_string())
       detail::fail_key(file, "models",
                        "the recommended model '" + name + "' has no \"params_file\" string");
-    const std::filesystem::path beside =
-        std::filesystem::path(file).parent_path() / m.at("params_file").get<std::string>();
-    return beside.string();
+    return detail::path_beside(file, m.at("params_file").get<std::string>());
   }
   detail::fail_key(file, "recommended", "'" + name + "' is not one of the models of \"models\"");
 }

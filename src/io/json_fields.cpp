@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iterator>
 #include <set>
 
@@ -466,6 +467,11 @@ std::string describe(JsonKind kind) {
       break;
   }
   return "a JSON document of no known kind";
+}
+
+std::string path_beside(const std::string& json_file, const std::string& path) {
+  // operator/ keeps an absolute right-hand side as it is
+  return (std::filesystem::path(json_file).parent_path() / path).string();
 }
 
 void require_kind(const json& j, const std::string& file,

@@ -102,6 +102,10 @@ std::string describe(JsonKind kind);
 /// wrong kind is named as such rather than reported as a missing or mistyped key.
 void require_kind(const json& j, const std::string& file, std::initializer_list<JsonKind> accepted);
 
+/// A path a JSON file names (a parameter file, a torque record, a model): a relative one is
+/// relative to the JSON file's folder, an absolute one stays as it is.
+std::string path_beside(const std::string& json_file, const std::string& path);
+
 /// Throw InputError "FILE: key 'KEY': message" (a top-level key of fit.json, ESTIMATOR.json).
 [[noreturn]] void fail_key(const std::string& file, const std::string& key,
                            const std::string& message);

@@ -1,7 +1,6 @@
 // frictionlab io: MUJOCO.json (include/frictionlab/io/mujoco_friction.hpp).
 #include "frictionlab/io/mujoco_friction.hpp"
 
-#include <filesystem>
 #include <set>
 
 #include "frictionlab/io/csv.hpp"
@@ -31,18 +30,12 @@ const json& joints_of(const json& j, const std::string& file) {
   return joints;
 }
 
-/// A path of an entry, resolved against the MUJOCO.json's folder.
-std::string resolve(const std::string& path, const std::string& file) {
-  const std::filesystem::path p(path);
-  return p.is_absolute() ? path : (std::filesystem::path(file).parent_path() / p).string();
-}
-
 /// Read the file an entry names; a problem in it is reported after the entry that named it.
 template <class Read>
 auto read_named(const std::string& joint, const char* key, const std::string& path,
                 const std::string& file, long line, Read read) {
   try {
-    return read(resolve(path, file));
+    return read(detail::path_beside(file, path));
   } catch (const InputError& e) {
     throw InputError(file, line, 0,
                      "joint " + quote_text(joint) + ": \"" + key + "\": " + e.what());

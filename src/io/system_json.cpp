@@ -43,9 +43,7 @@ double nonnegative(const JsonFields& f, const std::string& key, double def) {
 }
 
 void read_torque_csv(const std::string& json_file, const std::string& rel, sim::JointSpec& s) {
-  namespace fs = std::filesystem;
-  fs::path p(rel);
-  if (p.is_relative()) p = fs::path(json_file).parent_path() / p;
+  const std::filesystem::path p(detail::path_beside(json_file, rel));
   const CsvTable t = read_csv(p.string());
   require_strictly_increasing(t, "t");
   const auto& tau = t.column("tau");
