@@ -66,6 +66,20 @@ std::vector<data::ServoLog> load_logs(const py::handle& logs, const py::kwargs& 
 }
 
 const std::vector<std::string> kLogOptions{"kp", "trajectory", "files", "resample", "current_unit"};
+
+/// Throw std::invalid_argument "FUNCTION: unknown option 'K' (options: OWN, kp, trajectory,
+/// ...)" for a keyword argument that is not one of kLogOptions; `own` lists the function's own
+/// keyword options first ("" for none, else ending in ", ").
+void require_log_options(const py::kwargs& kwargs, const std::string& function,
+                         const std::string& own) {
+  for (const auto& item : kwargs) {
+    const std::string k = py::str(item.first);
+    if (std::find(kLogOptions.begin(), kLogOptions.end(), k) != kLogOptions.end()) continue;
+    std::string message = function;
+    message.append(": unknown option '").append(k).append("' (options: ").append(own);
+    throw std::invalid_argument(message.append("kp, trajectory, files, resample, current_unit)"));
+  }
+}
 constexpr const char* kLogDoc =
     "    kp, trajectory, files: use only the logs with these kp values, trajectory names, file "
     "names (lists or comma-separated str)\n"
@@ -368,13 +382,7 @@ directories of .json logs (a path or a list).
       "eval_actuator",
       [](const py::object& logs, const py::object& params, const py::object& progress,
          const py::kwargs& kwargs) {
-        for (const auto& item : kwargs) {
-          const std::string k = py::str(item.first);
-          if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
-            throw std::invalid_argument(
-                "eval_actuator: unknown option '" + k +
-                "' (options: kp, trajectory, files, resample, current_unit)");
-        }
+        require_log_options(kwargs, "eval_actuator", "");
         const std::vector<workflows::ServoParamSet> sets =
             io::read_servo_param_sets(paths_of(params, "params"));
         const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
@@ -398,13 +406,7 @@ without .json.
       "mujoco_replay",
       [](const py::object& params, const py::object& logs, double timestep,
          const py::kwargs& kwargs) -> py::dict {
-        for (const auto& item : kwargs) {
-          const std::string k = py::str(item.first);
-          if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
-            throw std::invalid_argument(
-                "mujoco_replay: unknown option '" + k +
-                "' (options: timestep, kp, trajectory, files, resample, current_unit)");
-        }
+        require_log_options(kwargs, "mujoco_replay", "timestep, ");
         if (!(timestep > 0.0) || !std::isfinite(timestep))
           throw std::invalid_argument("timestep: must be > 0 [s]");
 #ifdef FRICTIONLAB_HAVE_MUJOCO
@@ -498,13 +500,7 @@ Options (keyword arguments):
       "check_actuator",
       [](const std::string& actuator, const py::object& logs, const py::object& progress,
          long evaluations, const py::object& threads, const py::kwargs& kwargs) {
-        for (const auto& item : kwargs) {
-          const std::string k = py::str(item.first);
-          if (std::find(kLogOptions.begin(), kLogOptions.end(), k) == kLogOptions.end())
-            throw std::invalid_argument("check_actuator: unknown option '" + k +
-                                        "' (options: evaluations, threads, kp, trajectory, files, "
-                                        "resample, current_unit)");
-        }
+        require_log_options(kwargs, "check_actuator", "evaluations, threads, ");
         workflows::ActuatorCheckOptions o;
         workflows::check_option("evaluations", static_cast<double>(evaluations));
         o.evaluations = evaluations;
