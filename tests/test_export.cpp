@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/models/joint_lugre.hpp"
@@ -95,6 +96,31 @@ TEST(WorkflowExport, MujocoNotesAndUnsupportedModels) {
   for (const auto& n : f.notes) gear_note = gear_note || n.find("gear 2") != std::string::npos;
   EXPECT_TRUE(gear_note);
   EXPECT_THROW((void)io::export_mujoco(io::read_friction_source(kData + "gms.json"), o),
+               std::invalid_argument);
+}
+
+TEST(WorkflowExport, MujocoJointFormOfALuGreModelIsItsSteadyCurve) {
+  // examples/data/lugre.json as the joint's frictionloss (Fc) and damping (sigma2), which every
+  // MuJoCo loads; the presliding and the Stribeck dip are stated as lost.
+  const io::FrictionSource src = io::read_friction_source(kData + "lugre.json");
+  const auto& l = std::get<LuGre<double>::Params>(src.spec);
+  io::MujocoOptions o;
+  o.form = io::MujocoForm::joint;
+  const io::MujocoExport f = io::export_mujoco(src, o);
+  EXPECT_NE(f.xml.find("frictionloss=\"" + format_exact(l.curve.Fc_pos) + "\""), std::string::npos)
+      << f.xml;
+  EXPECT_NE(f.xml.find("damping=\"" + format_exact(l.sigma2) + "\""), std::string::npos) << f.xml;
+  EXPECT_EQ(f.xml.find("<dcmotor"), std::string::npos) << f.xml;
+  std::string notes;
+  for (const auto& n : f.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("presliding (bristle stiffness sigma0 = " + format_exact(l.sigma0)),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("Stribeck effect"), std::string::npos) << notes;
+  // the default stays the dcmotor actuator; a static model has no dcmotor form
+  EXPECT_NE(io::export_mujoco(src, {}).xml.find("<dcmotor"), std::string::npos);
+  o.form = io::MujocoForm::dcmotor;
+  EXPECT_THROW((void)io::export_mujoco(io::read_friction_source(kData + "stribeck.json"), o),
                std::invalid_argument);
 }
 

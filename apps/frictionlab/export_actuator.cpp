@@ -24,12 +24,11 @@ namespace frictionlab::cli {
 namespace {
 
 struct ActuatorMujocoCli {
-  double kp = 0;   // 0: not given
-  double vin = 0;  // 0: the actuator's
-  std::string form = "position";
+  double kp = 0;                            // 0: not given
+  double vin = 0;                           // 0: the actuator's
   std::string ctrlrange;                    // LO:HI; empty: none
   std::vector<std::string> replay;          // BAM logs (files or directories) to replay
-  std::vector<CLI::Option*> actuator_only;  // --kp, --vin, --form, --ctrlrange, --replay
+  std::vector<CLI::Option*> actuator_only;  // --kp, --vin, --ctrlrange, --replay
 };
 
 struct BamCli {
@@ -94,8 +93,13 @@ void run_mujoco(const ActuatorMujocoCli& o, CLI::App* mj, const std::function<vo
   mo.joint = value_of(mj, "--joint");
   if (o.kp > 0) mo.kp = o.kp;
   if (o.vin > 0) mo.vin = o.vin;
-  mo.form =
-      o.form == "dcmotor" ? io::ActuatorMujocoForm::dcmotor : io::ActuatorMujocoForm::position;
+  // --form is export_estimator.cpp's option: position (its default here), dcmotor or joint
+  const std::string form = value_of(mj, "--form");
+  if (form == "joint")
+    throw std::invalid_argument(
+        "--form joint: only for a friction model; a fitted actuator's "
+        "forms are position and dcmotor");
+  mo.form = form == "dcmotor" ? io::ActuatorMujocoForm::dcmotor : io::ActuatorMujocoForm::position;
   if (!o.ctrlrange.empty()) mo.ctrlrange = io::parse_ctrlrange(o.ctrlrange);
   const io::ActuatorSource s = io::read_actuator_source(params);
   const io::MujocoExport f = io::export_actuator_mujoco(s, mo);
@@ -132,10 +136,6 @@ void register_export_actuator(CLI::App& app, Registry& registry) {
           ->check(positive()),
       mj->add_option("--vin", o->vin, "Actuator: supply voltage [V] (default: the actuator's)")
           ->check(positive()),
-      mj->add_option("--form", o->form,
-                     "Actuator: position (position actuator, back-EMF in the joint damping) or "
-                     "dcmotor (MuJoCo's DC motor with its position controller)")
-          ->check(CLI::IsMember({"position", "dcmotor"})),
       mj->add_option("--ctrlrange", o->ctrlrange,
                      "Actuator: the joint's range LO:HI [rad], the actuator's ctrlrange")
           ->type_name("LO:HI"),

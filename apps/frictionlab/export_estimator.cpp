@@ -33,8 +33,10 @@ struct EstimatorExportOptions {
   std::string out = ".";
   // a robot_fit.json's joint (export mujoco: also the joint's name in the fragment)
   std::string joint;
-  // mujoco: --gear bound onto the library's options (the joint's name set by run_mujoco)
+  // mujoco: --gear bound onto the library's options (the joint's name and the form set by
+  // run_mujoco); --form (empty: the model's own; export_actuator.cpp reads it for an actuator)
   io::MujocoOptions mujoco;
+  std::string form;
 };
 
 io::EstimatorExportOptions overrides(const EstimatorExportOptions& o) {
@@ -91,6 +93,13 @@ void run_mujoco(const EstimatorExportOptions& o) {
   print_warnings(s.warnings);
   io::MujocoOptions mo = o.mujoco;
   mo.joint = o.joint.empty() ? "joint" : o.joint;
+  if (o.form == "position")
+    throw std::invalid_argument(
+        "--form position: only for a fitted actuator (a parameter file, "
+        "summary.json or output directory of fit-actuator); " +
+        o.params + " is a friction model: dcmotor or joint");
+  if (o.form == "dcmotor") mo.form = io::MujocoForm::dcmotor;
+  if (o.form == "joint") mo.form = io::MujocoForm::joint;
   const io::MujocoExport f = io::export_mujoco(s, mo);
   for (const auto& n : f.notes) print_warning("MuJoCo cannot represent: " + n);
   emit_text(o.output, f.xml, "MJCF fragment of " + o.params);
@@ -159,6 +168,13 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
   mj->add_option("--gear", o->mujoco.gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();
+  mj->add_option("--form", o->form,
+                 "Friction model: dcmotor (MuJoCo's DC motor with LuGre attributes, MuJoCo "
+                 "3.12+; the default for lugre) or joint (the joint's frictionloss and damping, "
+                 "any MuJoCo; a lugre model's steady curve). Actuator: position (the default: "
+                 "position actuator, back-EMF in the joint damping) or dcmotor (MuJoCo's DC motor "
+                 "with its position controller)")
+      ->check(CLI::IsMember({"position", "dcmotor", "joint"}));
   mj->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
   registry.push_back({mj, [o] { run_mujoco(*o); }});
 }

@@ -180,20 +180,30 @@ void bind_export(py::module_& m) {
           .c_str());
   m.def(
       "export_mujoco",
-      [](const py::object& source, const py::object& joint, double gear, const py::object& label) {
+      [](const py::object& source, const py::object& joint, double gear, const py::object& form,
+         const py::object& label) {
         io::MujocoOptions o;
         o.joint = joint.is_none() ? "joint" : option_cast<std::string>("joint", joint);
         o.gear = gear;
+        if (!form.is_none()) {
+          const auto f = option_cast<std::string>("form", form);
+          if (f != "dcmotor" && f != "joint")
+            throw std::invalid_argument("form: expected 'dcmotor' or 'joint', got '" + f + "'");
+          o.form = f == "dcmotor" ? io::MujocoForm::dcmotor : io::MujocoForm::joint;
+        }
         return io::export_mujoco(
             friction_source(source, label_of(label), joint, io::JointOption::target_name), o);
       },
       py::arg("source"), py::kw_only(), py::arg("joint") = py::none(), py::arg("gear") = 1.0,
-      py::arg("label") = py::none(),
-      (std::string("export_mujoco(source, *, joint=None, gear=1.0, label=None) -> "
+      py::arg("form") = py::none(), py::arg("label") = py::none(),
+      (std::string("export_mujoco(source, *, joint=None, gear=1.0, form=None, label=None) -> "
                    "MujocoExport\n\nAn MJCF fragment reproducing the friction in MuJoCo "
                    "(io::export_mujoco; the CLI's `export mujoco`). joint: the joint's name "
                    "(default 'joint'; of a robot_fit.json, also the joint exported); gear: "
-                   "motor velocity per joint velocity of the model's units [-].\n") +
+                   "motor velocity per joint velocity of the model's units [-]; form: "
+                   "'dcmotor' (MuJoCo 3.12+'s DC motor with LuGre attributes; a lugre model's "
+                   "default) or 'joint' (the joint's frictionloss and damping, any MuJoCo; a "
+                   "lugre model's steady curve).\n") +
        kSourceDoc)
           .c_str());
 }

@@ -102,25 +102,12 @@ std::string obstacle_text(JointLuGreObstacle o, const JointLuGre<double>::Params
   return {};
 }
 
-/// A joint_fit.json of `fit-joint`: its joint model, and the friction as the export's model
-/// (a joint-lugre set as its lugre form, a static model as it is).
+/// A joint_fit.json of `fit-joint`: its joint model and friction (joint_friction_source).
 FrictionSource from_joint_fit(const json& j, const std::string& file) {
   check_version(j, file, "joint_fit.json");
-  FrictionSource s{file, "joint_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
-  s.method = string_member(j, file, "method");
   JointFile jf = joint_from_json(member(j, file, "joint"), file);
+  FrictionSource s = joint_friction_source(jf.model, file, string_member(j, file, "method"));
   s.warnings = std::move(jf.warnings);
-  s.spec = joint_friction_spec(jf.model);
-  if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
-    const auto l = as_lugre<double>(*jl);
-    if (l.obstacle != JointLuGreObstacle::none)
-      detail::fail_file(file, "joint: friction",
-                        "the joint-lugre model of this joint fit (method " + s.method +
-                            ") has no lugre equivalent, which every export needs: " +
-                            obstacle_text(l.obstacle, *jl));
-    s.spec = l.params;
-  }
-  s.joint = jf.model;
   return s;
 }
 
@@ -226,6 +213,25 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
            "\"frictionlab-robot-fit\" (robot_fit.json) or \"frictionlab-estimator\" "
            "(ESTIMATOR.json), got " +
                fmt->dump());
+}
+
+FrictionSource joint_friction_source(const sim::JointModel& joint, const std::string& file,
+                                     const std::string& method) {
+  FrictionSource s{file,         "joint_fit.json", {},     std::nullopt,
+                   std::nullopt, std::nullopt,     method, {}};
+  s.spec = joint_friction_spec(joint);
+  if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
+    const auto l = as_lugre<double>(*jl);
+    if (l.obstacle != JointLuGreObstacle::none)
+      detail::fail_file(file, "joint: friction",
+                        "the joint-lugre model of this joint" +
+                            (method.empty() ? std::string() : " fit (method " + method + ")") +
+                            " has no lugre equivalent, which every export needs: " +
+                            obstacle_text(l.obstacle, *jl));
+    s.spec = l.params;
+  }
+  s.joint = joint;
+  return s;
 }
 
 FrictionSource read_friction_source(const std::string& path, const std::string& joint,
@@ -573,140 +579,6 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
   CCode out;
   out.header = fill(kHeader);
   out.source = fill(kSourceHead) + kEstimatorImplC + fill(kSourceTail);
-  return out;
-}
-
-// ---- MuJoCo -------------------------------------------------------------------------------------
-
-namespace {
-
-/// Rounded to 6 significant digits, for notes.
-/// Integral over r in [0, inf) of the Stribeck shape s(r) (r = |v|/vs), or +inf.
-double shape_area(StribeckShape shape, double alpha) {
-  constexpr double pi = 3.14159265358979323846;
-  if (shape == StribeckShape::exponential) return std::tgamma(1.0 + 1.0 / alpha);
-  if (alpha <= 1.0) return INFINITY;
-  return (pi / alpha) / std::sin(pi / alpha);
-}
-
-}  // namespace
-
-MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
-                               const std::string& source,
-                               const std::vector<std::string>& source_notes) {
-  if (!(o.gear > 0) || !std::isfinite(o.gear))
-    throw std::invalid_argument("--gear must be > 0, got " + format_exact(o.gear));
-  detail::check_mjcf_name(o.joint);
-  MujocoFragment out;
-  out.notes = source_notes;
-  const double N = o.gear;
-  std::string body, intro;
-  auto mean_note = [&](const StribeckCurve<double>& c) {
-    if (c.Fc_pos != c.Fc_neg || c.Fs_pos != c.Fs_neg)
-      out.notes.push_back(
-          "asymmetric levels (Fc " + format_exact(c.Fc_pos) + " / " + format_exact(c.Fc_neg) +
-          ", Fs " + format_exact(c.Fs_pos) + " / " + format_exact(c.Fs_neg) +
-          "): MuJoCo has one level per term; the means of both sides are used "
-          "(the curve is off by up to " +
-          format_number(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) /
-                        2) +
-          " on each side)");
-  };
-
-  if (const auto* l = std::get_if<LuGre<double>::Params>(&spec)) {
-    const auto& c = l->curve;
-    const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
-    mean_note(c);
-    // MuJoCo's g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2). Another shape keeps the area of the Stribeck
-    // dip, integral (g - Fc) dv, with vs' = vs * A(shape, alpha) / A(exponential, 2).
-    double vs = c.vs;
-    // Without a Stribeck dip (Fs = Fc on both sides) the shape has no effect.
-    const bool dip = c.Fs_pos != c.Fc_pos || c.Fs_neg != c.Fc_neg;
-    if (dip && !(c.shape == StribeckShape::exponential && c.alpha == 2.0)) {
-      const double a = shape_area(c.shape, c.alpha);
-      const std::string shape_name =
-          std::string(c.shape == StribeckShape::rational ? "rational" : "exponential") +
-          " shape with alpha = " + format_exact(c.alpha);
-      if (std::isfinite(a)) {
-        vs = c.vs * a / shape_area(StribeckShape::exponential, 2.0);
-        // The largest difference of the curves, sampled densely on [0, 20 vs].
-        double dmax = 0;
-        StribeckCurve<double> m = StribeckCurve<double>::symmetric(Fc, Fs, vs, 2.0);
-        StribeckCurve<double> src =
-            StribeckCurve<double>::symmetric(Fc, Fs, c.vs, c.alpha, c.shape);
-        for (int k = 0; k <= 4000; ++k) {
-          const double v = 20.0 * c.vs * k / 4000.0;
-          dmax = std::max(dmax, std::abs(stribeck_g(m, v) - stribeck_g(src, v)));
-        }
-        out.notes.push_back("Stribeck " + shape_name + ": MuJoCo fixes exp(-(v/vs)^2); vs = " +
-                            format_exact(c.vs) + " is replaced by " + format_number(vs) +
-                            " (same area of the Stribeck dip); g(v) differs by up to " +
-                            format_number(dmax) + " Nm");
-      } else {
-        out.notes.push_back("Stribeck " + shape_name +
-                            ": MuJoCo fixes exp(-(v/vs)^2), and this "
-                            "shape's dip has no finite area to match; vs is kept");
-      }
-    }
-    if (l->vd > 0)
-      out.notes.push_back(
-          "velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + format_exact(l->vd) +
-          ": MuJoCo's sigma1 is constant; its value at v = 0 is used");
-    if (N != 1.0)
-      out.notes.push_back("gear " + format_exact(N) +
-                          ": torques and stiffness divided by the gear "
-                          "(actuator side), velocities unchanged (motor side)");
-    intro =
-        "Paste the actuator into the model's <actuator> section. A passive dcmotor (no\n"
-        "     control input, electrical branch off) that applies the LuGre friction\n"
-        "     F = sigma0 z + sigma1 dz/dt + sigma2 v to joint '" +
-        o.joint +
-        "', with MuJoCo's exact\n"
-        "     (zero-order-hold) bristle update. Needs MuJoCo's dcmotor actuator with the input\n"
-        "     signatures (MuJoCo 3.12 or later).";
-    body = "<actuator>\n  <dcmotor name=\"" + o.joint + "_friction\" joint=\"" + o.joint + "\"" +
-           (N != 1.0 ? " gear=\"" + format_exact(N) + "\"" : std::string()) +
-           " input=\"none\" motorconst=\"0\"\n           lugre=\"" + format_exact(l->sigma0 / N) +
-           " " + format_exact(l->sigma1 / N) + " " + format_exact(Fc / N) + " " +
-           format_exact(Fs / N) + " " + format_exact(vs) + "\" damping=\"" +
-           format_exact(l->sigma2 / N) + "\"/>\n</actuator>\n";
-  } else if (const auto* s = std::get_if<StaticSpec>(&spec)) {
-    const auto& c = s->params.curve;
-    const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
-    mean_note(c);
-    if (Fs != Fc)
-      out.notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) + (Fs > Fc ? " > " : " < ") +
-                          "Fc = " + format_exact(Fc) +
-                          "): frictionloss is one constant level; Fc is used, the " +
-                          (Fs > Fc ? "dip" : "rise from standstill") + " of up to " +
-                          format_number(std::abs(Fs - Fc)) +
-                          " Nm at low speed is lost (a lugre fit "
-                          "exports to the dcmotor actuator, which has it)");
-    if (s->params.v_smooth > 0)
-      out.notes.push_back(
-          std::string(s->params.smoothing == SignSmoothing::atan ? "atan" : "tanh") +
-          "-smoothed sign (v_smooth = " + format_exact(s->params.v_smooth) +
-          "): frictionloss is MuJoCo's dry-friction constraint, softened by its "
-          "own solref/solimp instead");
-    intro = "Merge these attributes into joint '" + o.joint +
-            "'. frictionloss is MuJoCo's dry friction\n"
-            "     (a soft constraint: Coulomb friction Fc, sticking up to a small creep; "
-            "docs/mujoco.md),\n"
-            "     damping its viscous term.";
-    std::string attrs;
-    if (Fc > 0) attrs += " frictionloss=\"" + format_exact(Fc) + "\"";
-    if (s->params.sigma2 > 0) attrs += " damping=\"" + format_exact(s->params.sigma2 * N) + "\"";
-    if (N != 1.0)
-      out.notes.push_back("gear " + format_exact(N) +
-                          ": damping multiplied by the gear (joint side)");
-    body = "<joint name=\"" + o.joint + "\"" + attrs + "/>\n";
-  } else {
-    throw std::invalid_argument("MuJoCo has no equivalent of the model '" + model_name(spec) +
-                                "': export a lugre model (dcmotor actuator) or a static one "
-                                "(coulomb, viscous, coulomb-viscous, stribeck: joint frictionloss "
-                                "and damping)");
-  }
-  out.xml = detail::mujoco_comment(source, model_name(spec), intro, out.notes) + body;
   return out;
 }
 

@@ -278,7 +278,7 @@ RobotExport export_robot_mujoco(const std::string& fit_path) {
     detail::check_mjcf_name(f.joint);
     const bool lugre = f.spec && !std::holds_alternative<StaticSpec>(*f.spec);
     if (f.spec) {  // the single-joint export's mapping: its notes, and LuGre's actuator
-      const MujocoFragment one = mujoco_fragment(*f.spec, {f.joint, 1.0}, fit_path);
+      const MujocoFragment one = mujoco_fragment(*f.spec, {f.joint, 1.0, std::nullopt}, fit_path);
       f.notes.insert(f.notes.end(), one.notes.begin(), one.notes.end());
       if (lugre) actuators += one.xml;
     }

@@ -149,6 +149,27 @@ def main():
                   "--output", no_out],
                  "frictionlab: error: --ctrlrange: expected LO:HI with LO < HI [rad], got '2:1'",
                  out=no_out)
+    expect_error("--form joint with an actuator",
+                 ["export", "mujoco", "--params", params, "--kp", "100", "--form", "joint",
+                  "--output", no_out],
+                 "frictionlab: error: --form joint: only for a friction model; a fitted "
+                 "actuator's forms are position and dcmotor", out=no_out)
+    cv = os.path.join(cli.data, "coulomb_viscous.json")
+    expect_error("--form position with a friction model",
+                 ["export", "mujoco", "--params", cv, "--form", "position", "--output", no_out],
+                 "frictionlab: error: --form position: only for a fitted actuator (a parameter "
+                 "file, summary.json or output directory of fit-actuator); " + cv +
+                 " is a friction model: dcmotor or joint", out=no_out)
+    expect_error("--form dcmotor with a static model",
+                 ["export", "mujoco", "--params", cv, "--form", "dcmotor", "--output", no_out],
+                 "frictionlab: error: --form dcmotor: MuJoCo's dcmotor carries a lugre model; "
+                 "'coulomb-viscous' is static: its form is the joint's frictionloss and damping "
+                 "(--form joint)", out=no_out)
+    p = run("export", "mujoco", "--params", os.path.join(cli.data, "lugre.json"), "--form",
+            "joint")
+    check("export mujoco --form joint of a lugre model: the joint's attributes",
+          p.returncode == 0 and "frictionloss=" in p.stdout and "<dcmotor" not in p.stdout
+          and "MuJoCo cannot represent: presliding" in p.stderr, p.stdout + p.stderr)
     empty = os.path.join(work, "empty_dir")
     os.makedirs(empty)
     expect_error("a directory without summary.json", ["export", "bam", "--params", empty],

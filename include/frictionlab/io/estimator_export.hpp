@@ -56,6 +56,13 @@ struct FrictionSource {
 /// `other`: what a `joint` given for another file is: refused (an InputError naming the file),
 /// or the name the target gives the joint (export mujoco), which the caller uses.
 enum class JointOption { refused, target_name };
+/// A joint model's friction as an export reads it from a joint_fit.json (kind
+/// "joint_fit.json", `file` naming it, `method` the fit's): the joint, and its friction as a
+/// registry model (a joint-lugre set as its lugre form). Throws InputError naming the file and
+/// "joint: friction" for a joint-lugre set without a lugre equivalent.
+FrictionSource joint_friction_source(const sim::JointModel& joint, const std::string& file,
+                                     const std::string& method = "");
+
 FrictionSource read_friction_source(const std::string& path, const std::string& joint = "",
                                     JointOption other = JointOption::refused);
 FrictionSource parse_friction_source(std::string_view text, const std::string& file,
@@ -117,9 +124,15 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
                        bool single_precision, const std::string& source,
                        const std::vector<std::string>& notes = {});
 
+/// How MuJoCo carries the friction: a passive dcmotor actuator with LuGre attributes (MuJoCo
+/// 3.12+; lugre models), or the joint's frictionloss and damping (every MuJoCo; a lugre model's
+/// steady curve, its presliding lost).
+enum class MujocoForm { dcmotor, joint };
+
 struct MujocoOptions {
-  std::string joint = "joint";  ///< the joint the friction acts on
-  double gear = 1.0;            ///< motor velocity / joint velocity of the model's units
+  std::string joint = "joint";     ///< the joint the friction acts on
+  double gear = 1.0;               ///< motor velocity / joint velocity of the model's units
+  std::optional<MujocoForm> form;  ///< unset: dcmotor for a lugre model, joint for a static one
 };
 
 struct MujocoFragment {
@@ -128,8 +141,9 @@ struct MujocoFragment {
 };
 
 /// The MJCF fragment for a friction model: lugre -> a passive dcmotor actuator with the lugre
-/// and damping attributes; coulomb, viscous, coulomb-viscous, stribeck -> the joint's
-/// frictionloss and damping. Other models: std::invalid_argument (MuJoCo has no equivalent).
+/// and damping attributes (or, with MujocoForm::joint, its steady curve as below); coulomb,
+/// viscous, coulomb-viscous, stribeck -> the joint's frictionloss and damping. Other models, or
+/// the dcmotor form of a static one: std::invalid_argument.
 /// `source_notes` (what the source holds beyond the friction that the fragment leaves out:
 /// joint_fit_notes) come first in the notes.
 MujocoFragment mujoco_fragment(const ModelSpec& spec, const MujocoOptions& o,
