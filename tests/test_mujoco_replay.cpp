@@ -5,7 +5,11 @@
 //    back-EMF out of the damping where the log disables the torque) against the log, against
 //    frictionlab's friction inside MuJoCo and against frictionlab's own re-simulation;
 //  - a friction fit's frictionloss/damping fragment on a free rotor under a constant torque:
-//    the sticking below Fc and the steady velocity (tau - Fc) / sigma2 above it.
+//    the sticking below Fc and the steady velocity (tau - Fc) / sigma2 above it;
+//  - a joint model in the pendulum made from its inertia and gravity terms
+//    (mujoco::replay_joint_records): records that frictionlab's own simulation made, and the
+//    DFKI pendulum's records with its sr3 fit, with the exported joint form (frictionloss,
+//    damping) and with frictionlab's friction inside MuJoCo.
 // The dcmotor forms (MuJoCo 3.12+) are not loadable in 2.2.2 and stay checked against MuJoCo's
 // XML reference only (tests/test_actuator_export.cpp, tests/test_lugre_xml.cpp).
 #include <gtest/gtest.h>
@@ -22,8 +26,10 @@
 #include "frictionlab/io/actuator_export.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/export.hpp"
+#include "frictionlab/io/record_io.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/mujoco/replay.hpp"
+#include "frictionlab/workflows/joint.hpp"
 #include "mujoco_bench.hpp"
 
 namespace frictionlab {
@@ -142,6 +148,96 @@ TEST(MujocoReplay, FrictionlossAndDampingHoldAndDragAsTheFit) {
   std::printf("[measured] tau = 2 Fc: qd = %.6g rad/s, (tau - Fc) / sigma2 = %.6g rad/s\n",
               moving[1], want);
   EXPECT_NEAR(moving[1], want, 0.02 * want);
+}
+
+/// A record of `joint` made by frictionlab's own simulation at 0.1 ms: 6 s at 200 Hz, driven by
+/// a torque that swings the pendulum through reversals and rests.
+identify::JointData simulated_record(const sim::JointModel& joint) {
+  identify::JointData d;
+  d.source = "simulated";
+  for (int k = 0; k <= 1200; ++k) {
+    const double t = k * 0.005;
+    d.t.push_back(t);
+    d.tau.push_back(1.2 * std::sin(2.0 * M_PI * 0.4 * t) + 0.5 * std::sin(2.0 * M_PI * 1.3 * t));
+  }
+  const sim::JointTrajectory tr = sim::simulate_joint_model(joint, d.t, d.tau, {}, {1e-4});
+  d.q = tr.q;
+  d.qd = tr.qd;
+  d.qdd.assign(d.size(), 0.0);  // not used by a simulation
+  return d;
+}
+
+sim::JointModel synthetic_joint() {
+  sim::JointModel j;
+  j.I = 0.04;
+  j.mgCx = 0.15;
+  j.mgCy = -1.6;
+  j.offset = 0.05;
+  return j;
+}
+
+TEST(MujocoReplay, AJointModelIsReplayedInItsPendulumAsFrictionlabSimulatesIt) {
+  // The bench's mass, length and angle carry the model's inertia, gravity and offset: with the
+  // friction inside MuJoCo the replay follows the record frictionlab's own simulation made to
+  // within the step's error, as its own simulation at the same step does.
+  sim::JointModel coulomb = synthetic_joint();
+  StaticFriction<double>::Params f;
+  f.curve = StribeckCurve<double>::symmetric(0.25, 0.25, 0.1, 2.0);
+  f.sigma2 = 0.03;
+  coulomb.friction = f;
+  sim::JointModel lugre = synthetic_joint();
+  JointLuGre<double>::Params l;
+  l.sigma0 = 2e3;
+  l.sigma1 = 2.0;
+  l.Fc = 0.25;
+  l.n_viscous = 1;
+  l.cv[0] = 0.03;
+  lugre.friction = l;
+  for (const auto& [name, joint] : {std::pair{"coulomb-viscous", coulomb}, {"lugre", lugre}}) {
+    const identify::JointData d = simulated_record(joint);
+    const mujoco::JointReplay r = mujoco::replay_joint_records(joint, {d}, 1.0, 1e-3);
+    std::printf("[measured] %s joint: %s\n", name, mujoco::replay_summary(r).c_str());
+    double range = 0;
+    for (const double q : d.q) range = std::max(range, std::abs(q));
+    EXPECT_GT(range, 0.5) << name << ": the record swings";
+    EXPECT_LT(r.own, 2e-3) << name;
+    EXPECT_LT(r.inside, 2e-3) << name;
+    EXPECT_LT(std::abs(r.inside - r.own), 1e-3) << name;
+    // MuJoCo's soft frictionloss creeps where the joint sticks: the exported form is further off
+    EXPECT_GT(r.exported, r.inside) << name;
+  }
+}
+
+TEST(MujocoReplay, TheDfkiJointFitReplaysAsFrictionlabSimulatesIt) {
+  const std::string dir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/pendulum_dfki";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no shared data";
+  // docs/joint-identification.md's sr3 fit: training sysid, validation gravcomp, 300 Hz, 5 Hz
+  io::RecordSpec spec;
+  spec.time = "time";
+  spec.position = "position";
+  spec.force = "torque";
+  workflows::FitJointOptions o;
+  o.method = workflows::JointMethod::sr3;
+  o.prep.preprocess.resample_rate = 300;
+  o.prep.preprocess.lowpass_cutoff = 5;
+  o.prep.choose_lowpass = false;
+  const workflows::FitJointOutcome fit =
+      workflows::fit_joint(io::read_record(dir + "/sysid_data_measured.csv", spec),
+                           {io::read_record(dir + "/gravcomp_data_measured.csv", spec)}, {}, o);
+  std::vector<identify::JointData> records{fit.training_data};
+  records.insert(records.end(), fit.validation_data.begin(), fit.validation_data.end());
+  const mujoco::JointReplay r = mujoco::replay_joint_records(fit.model, records, 1.0, 1e-3);
+  for (const auto& rec : r.records)
+    std::printf(
+        "[measured] DFKI sr3 %s: MuJoCo exported %.4f rad, inside %.4f rad, "
+        "frictionlab %.4f rad (%.3fx, %.3fx)\n",
+        std::filesystem::path(rec.file).filename().c_str(), rec.exported, rec.inside, rec.own,
+        rec.exported / rec.own, rec.inside / rec.own);
+  std::printf("[measured] %s\n", mujoco::replay_summary(r).c_str());
+  ASSERT_EQ(r.records.size(), 2u);
+  // the joint-lugre set's presliding is short (sigma0 = 1e5): the joint form loses little
+  EXPECT_LT(std::abs(r.exported / r.own - 1.0), 0.05);
+  EXPECT_LT(std::abs(r.inside / r.own - 1.0), 0.02);
 }
 
 }  // namespace

@@ -19,6 +19,9 @@
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 #include "frictionlab/io/record_io.hpp"
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+#include "frictionlab/mujoco/replay.hpp"
+#endif
 #include "frictionlab/workflows/joint.hpp"
 #include "option_checks.hpp"
 #include "records.hpp"
@@ -226,7 +229,26 @@ struct EvalJointOptions {
   FitJointOptions rec;  ///< record, channels, preprocessing, validation simulation
   std::string joint;    ///< JOINT.json or joint_fit.json
   std::vector<std::string> inputs;
+  bool mujoco = false;  ///< --mujoco: also replay the records in MuJoCo
 };
+
+/// --mujoco: the records replayed in MuJoCo with the model's exported joint form and with
+/// frictionlab's friction inside MuJoCo, beside frictionlab's own simulation (one note line).
+std::string mujoco_replay(const sim::JointModel& model,
+                          const std::vector<identify::JointData>& records,
+                          const identify::JointEvalOptions& eval) {
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+  return mujoco::replay_summary(
+      mujoco::replay_joint_records(model, records, eval.horizon_s, eval.max_step));
+#else
+  (void)model;
+  (void)records;
+  (void)eval;
+  throw std::invalid_argument(
+      "--mujoco: this frictionlab was built without MuJoCo (Debian: libmujoco-dev; "
+      "scripts/install-deps.sh installs it)");
+#endif
+}
 
 void run_eval_joint(const EvalJointOptions& o) {
   std::vector<io::NamedPath> inputs{{"--joint", o.joint}};
@@ -241,6 +263,7 @@ void run_eval_joint(const EvalJointOptions& o) {
   w.input_warnings = jf.warnings;  // printed with the outcome's, and in joint_eval.json
   const workflows::EvalJointOutcome r =
       workflows::eval_joint(jf.model, records, w, stderr_progress());
+  const std::string replay = o.mujoco ? mujoco_replay(jf.model, r.data, w.eval) : "";
   print_warnings(r.warnings);
   const std::vector<std::string> files = io::write_eval_joint(
       o.rec.out, r, jf.model, o.joint, !o.rec.no_plots, inputs, o.rec.report, report_options());
@@ -253,6 +276,7 @@ void run_eval_joint(const EvalJointOptions& o) {
   std::printf("\n");
   print_verdict(r.verdict);
   print_files(files);
+  if (!replay.empty()) print_note(replay);
 }
 
 /// The options fit-joint and eval-joint share: channels, structure-free preprocessing and the
@@ -451,6 +475,11 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->type_name("DIR")
       ->capture_default_str();
   add_record_options(ev, e->rec);
+  ev->add_flag("--mujoco", e->mujoco,
+               "Also replay the records in MuJoCo (steps of at most --max-step, restarts every "
+               "--horizon): prints the mean position error of the model's exported joint form "
+               "(export mujoco --form joint), of frictionlab's friction inside MuJoCo and of "
+               "frictionlab's own simulation (needs a build with MuJoCo)");
   ev->add_flag("--no-plots", e->rec.no_plots, "Do not write the SVG plots");
   ev->add_option("--report", e->rec.report,
                  "Also write the report: one self-contained HTML page (docs/report.md)")

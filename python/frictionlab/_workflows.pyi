@@ -162,6 +162,9 @@ def fit_joint(training: RecordLike, validation: Union[None, RecordLike, Sequence
 def eval_joint(model: Union[FitJointOutcome, dict, PathLike],
                records: Union[RecordLike, Sequence[RecordLike]], *, progress: Progress = ...,
                **options: Any) -> EvalJointOutcome: ...
+def mujoco_replay_joint(model: Union[FitJointOutcome, dict, PathLike],
+                        records: Union[RecordLike, Sequence[RecordLike]], *,
+                        progress: Progress = ..., **options: Any) -> dict[str, Any]: ...
 
 class ActuatorModelOutcome:
     name: str; n_parameters: int; parameters: list[ParameterEstimate]; train_mae: float

@@ -4,6 +4,9 @@
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/joint_outputs.hpp"
 #include "frictionlab/workflows/joint.hpp"
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+#include "frictionlab/mujoco/replay.hpp"
+#endif
 #include "workflows_common.hpp"
 
 namespace frictionlab::python {
@@ -493,6 +496,52 @@ a file is read with columns position, velocity, torque).
 
 The error measures of a joint model on records (workflows::eval_joint; the CLI's
 `eval-joint`): model is a FitJointOutcome, a "joint" dict or a JOINT.json / joint_fit.json path.
+)doc") +
+       kProgressDoc + "\n" + eval_joint_table().doc())
+          .c_str());
+  m.def(
+      "mujoco_replay_joint",
+      [](const py::object& model, const py::object& records, const py::object& progress,
+         const py::kwargs& kwargs) -> py::dict {
+        workflows::EvalJointOptions o;
+        eval_joint_table().apply(o, kwargs);
+        check_velocity_is_read(kwargs, o.prep.preprocess);
+        const sim::JointModel joint = joint_from_python(model, "model");
+        const std::vector<data::Record> recs =
+            as_records(records, record_spec(kwargs, "t"), "records");
+#ifdef FRICTIONLAB_HAVE_MUJOCO
+        const mujoco::JointReplay r = run_released(progress, [&](const workflows::Progress& p) {
+          const workflows::EvalJointOutcome ev = workflows::eval_joint(joint, recs, o, p);
+          return mujoco::replay_joint_records(joint, ev.data, o.eval.horizon_s, o.eval.max_step);
+        });
+        py::list per_record;
+        for (const mujoco::JointReplayRecord& rec : r.records)
+          per_record.append(py::dict(py::arg("file") = rec.file, py::arg("exported") = rec.exported,
+                                     py::arg("inside") = rec.inside, py::arg("own") = rec.own));
+        return py::dict(py::arg("mujoco_version") = r.mujoco_version,
+                        py::arg("max_step") = r.max_step, py::arg("horizon_s") = r.horizon_s,
+                        py::arg("exported") = r.exported, py::arg("inside") = r.inside,
+                        py::arg("own") = r.own, py::arg("records") = per_record,
+                        py::arg("summary") = mujoco::replay_summary(r));
+#else
+        (void)progress;
+        throw std::runtime_error(
+            "mujoco_replay_joint: this frictionlab was built without MuJoCo (Debian: "
+            "libmujoco-dev; scripts/install-deps.sh installs it)");
+#endif
+      },
+      py::arg("model"), py::arg("records"), py::kw_only(), py::arg("progress") = py::none(),
+      (std::string(
+           R"doc(mujoco_replay_joint(model, records, *, progress=None, **options) -> dict
+
+A joint model's records replayed in MuJoCo (mujoco::replay_joint_records; the CLI's
+`eval-joint --mujoco`): the records preprocessed as eval_joint does, each replayed in a pendulum
+with the model's inertia and gravity, driven by its torque, once with the exported joint form
+(`export mujoco --form joint`: frictionloss, damping) and once with frictionlab's friction inside
+MuJoCo, beside frictionlab's own simulation; steps of at most max_step, restarts every
+horizon_s. model as for eval_joint. Returns {"mujoco_version", "max_step", "horizon_s",
+"exported", "inside", "own" (mean MAE [rad]), "records": [{"file", "exported", "inside",
+"own"}], "summary"}. RuntimeError in a build without MuJoCo.
 )doc") +
        kProgressDoc + "\n" + eval_joint_table().doc())
           .c_str());

@@ -2,11 +2,12 @@
 pendulum (../shared/data/pendulum_dfki): joint_fit.json and joint_eval.json bit for bit (but the
 wall times)."""
 import json
+import subprocess
 
 import pytest
 
 import frictionlab as fl
-from _cli import DFKI, SOURCE, needs_cli, run_cli, same_json
+from _cli import CLI, DFKI, SOURCE, needs_cli, run_cli, same_json
 
 pytestmark = [needs_cli, pytest.mark.skipif(not DFKI.is_dir(), reason="no ../shared/data")]
 REC = DFKI / "sysid_data_measured.csv"
@@ -168,3 +169,27 @@ def test_the_documented_idim_fit_gets_its_low_pass_and_a_verdict(tmp_path, recor
     out = run_cli("fit-joint", *CLI_ARGS, "--method", "idim", "--lowpass", "0", "--out", "c",
                   cwd=tmp_path)
     assert f"verdict: {none.verdict.line()}" in out
+
+
+def test_mujoco_replay_joint_equals_the_cli_line(tmp_path, record):
+    """mujoco_replay_joint and `eval-joint --mujoco` run the same replay: the CLI's line is the
+    summary; on the DFKI records a joint fit's exported joint form and frictionlab's friction
+    inside MuJoCo follow the records as frictionlab's own simulation does."""
+    r = fl.fit_joint(record, method="idim", resample_rate=300.0, lowpass_cutoff=5.0)
+    try:
+        m = fl.mujoco_replay_joint(r, [record], resample_rate=300.0, lowpass_cutoff=5.0,
+                                   horizon_s=1.0)
+    except RuntimeError as e:
+        assert "built without MuJoCo" in str(e)
+        pytest.skip("a build without MuJoCo")
+    assert m["horizon_s"] == 1.0 and m["max_step"] == 1e-3 and len(m["records"]) == 1
+    assert abs(m["exported"] / m["own"] - 1) < 0.05 and abs(m["inside"] / m["own"] - 1) < 0.02
+    joint = tmp_path / "joint.json"
+    joint.write_text(json.dumps({"joint": r.model}))
+    p = subprocess.run([CLI, "eval-joint", "--joint", str(joint), "--input", str(REC), "--time",
+                        "time", "--position", "position", "--torque", "torque", "--resample",
+                        "300", "--lowpass", "5", "--horizon", "1", "--mujoco", "--no-plots",
+                        "--out", "ev"], cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 0 and "frictionlab: " + m["summary"] + "\n" in p.stderr, p.stderr
+    with pytest.raises(ValueError, match="unknown option"):
+        fl.mujoco_replay_joint(r, [record], horizon=1.0)

@@ -3,56 +3,16 @@
 
 #include <mujoco/mujoco.h>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 #include <stdexcept>
 
-#include "context.hpp"
+#include "bench.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 
 namespace frictionlab::mujoco {
 namespace {
-
-struct MjDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-  void operator()(mjData* d) const { mj_deleteData(d); }
-  void operator()(mjVFS* v) const {
-    mj_deleteVFS(v);
-    delete v;
-  }
-};
-using ModelPtr = std::unique_ptr<mjModel, MjDeleter>;
-using DataPtr = std::unique_ptr<mjData, MjDeleter>;
-
-/// MuJoCo's model of the MJCF text `xml` (through a virtual file: no file is written). Throws
-/// std::runtime_error with MuJoCo's message, naming `what`.
-ModelPtr load_text(const std::string& xml, const std::string& what) {
-  std::unique_ptr<mjVFS, MjDeleter> vfs(new mjVFS);
-  mj_defaultVFS(vfs.get());
-  const char* name = "frictionlab_bench.xml";
-  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0)
-    throw std::runtime_error(what + ": MuJoCo's virtual file system refused the model");
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
-  std::array<char, 1000> error{};
-  ModelPtr m(mj_loadXML(name, vfs.get(), error.data(), static_cast<int>(error.size())));
-  if (!m) throw std::runtime_error(what + ": MuJoCo did not load the bench: " + error.data());
-  return m;
-}
-
-/// The element of an exported fragment from `open` to `close` (inclusive), after its leading
-/// comment (which names the elements too); empty if absent.
-std::string element(const std::string& fragment, const std::string& open,
-                    const std::string& close) {
-  const auto body = fragment.find("-->");
-  const auto a = fragment.find(open, body == std::string::npos ? 0 : body);
-  const auto b = a == std::string::npos ? a : fragment.find(close, a);
-  if (b == std::string::npos) return {};
-  return fragment.substr(a, b + close.size() - a);
-}
 
 /// The log replayed in `m` (joint 0, actuator 0 the goal), from its first position and speed;
 /// `torque(on)` switches the servo's torque. The mean |q - position| [rad].
@@ -84,8 +44,8 @@ double replay_exported(const io::ActuatorSource& source, const data::ServoLog& l
   const double kv = io::actuator_mujoco_values(source.setup, log.kp, vin).viscous;
   const ModelPtr m = load_text(
       pendulum_bench_mjcf({log.mass, log.length, log.arm_mass}, source.setup.params.q_offset,
-                          timestep, element(fragment, "<joint ", "/>"),
-                          element(fragment, "<actuator>", "</actuator>")),
+                          timestep, fragment_element(fragment, "<joint ", "/>"),
+                          fragment_element(fragment, "<actuator>", "</actuator>")),
       log.file);
   const double damping_on = m->dof_damping[0];
   return replay_mae(*m, log, [&](bool on) {
@@ -98,10 +58,6 @@ double replay_exported(const io::ActuatorSource& source, const data::ServoLog& l
     m->dof_damping[0] = on ? damping_on : kv;
   });
 }
-
-/// The context of the replay under way (replay_inside).
-flmj_friction* replaying = nullptr;
-void replay_passive(const mjModel* m, mjData* d) { apply(*replaying, *m, *d); }
 
 /// The same log with frictionlab's servo friction inside MuJoCo.
 double replay_inside(const io::ActuatorSource& source, const data::ServoLog& log, double timestep) {
@@ -127,14 +83,8 @@ double replay_inside(const io::ActuatorSource& source, const data::ServoLog& log
   file.servos.push_back(s);
   flmj_friction fl;
   bind(fl, *m, file);
-  // the replay's own callback for its duration; the process's is put back after
-  const mjfGeneric before = mjcb_passive;
-  replaying = &fl;
-  mjcb_passive = replay_passive;
-  const double mae = replay_mae(*m, log, [&](bool on) { fl.servos.front().enabled = on; });
-  mjcb_passive = before;
-  replaying = nullptr;
-  return mae;
+  const PassiveScope scope(fl);
+  return replay_mae(*m, log, [&](bool on) { fl.servos.front().enabled = on; });
 }
 
 }  // namespace
@@ -164,9 +114,7 @@ ServoReplay replay_servo_logs(const io::ActuatorSource& source,
   if (logs.empty()) throw std::invalid_argument("no logs to replay in MuJoCo");
   ServoReplay r;
   r.timestep = timestep;
-  const int v = mj_version();
-  r.mujoco_version =
-      std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." + std::to_string(v % 10);
+  r.mujoco_version = mujoco_version();
   for (const data::ServoLog& log : logs) {
     const double steps = log.dt / timestep;
     if (!(log.dt > 0) || std::abs(steps - std::round(steps)) > 1e-9 * steps)

@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "frictionlab/data/servo_log.hpp"
+#include "frictionlab/identify/joint_data.hpp"
 #include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/sim/servo.hpp"
 
 namespace frictionlab::mujoco {
@@ -58,5 +60,51 @@ std::string pendulum_bench_mjcf(const sim::PendulumBench& bench, double q_offset
 /// "MuJoCo 2.2.2 replay of 16 logs at 1 ms, mean MAE: exported fragment 0.128 rad, frictionlab's
 /// friction inside MuJoCo 0.0768 rad, frictionlab's own simulation 0.0741 rad (1.73x, 1.04x)".
 std::string replay_summary(const ServoReplay& r);
+
+// ---- a joint fit replayed on its records ----------------------------------------------------
+//
+// Each record (identify::JointData, preprocessed as eval-joint does) is replayed in MuJoCo in a
+// pendulum made from the joint model (fit-joint's or a JOINT.json): a point mass m at distance L
+// with m L^2 = I and m g L = m g c = hypot(mgCx, mgCy), turned by phi = atan2(mgCx, -mgCy) so
+// that MuJoCo's gravity torque is the model's tau_g(q) = mgCx cos q - mgCy sin q (without
+// gravity terms: m = I at 1 m, gravity off). It is driven by the record's torque minus the
+// model's offset (qfrc_applied, the torque linear between samples taken at each step's
+// midpoint), each sample interval split into ceil(interval / max_step) equal Euler steps, with
+//  - exported: the joint's frictionloss and damping of `export mujoco --form joint`
+//    (io::export_mujoco with MujocoForm::joint; a LuGre joint's steady curve);
+//  - inside: the joint's friction inside MuJoCo (frictionlab::mujoco, friction.h; a joint-lugre
+//    set as its lugre form);
+// beside frictionlab's own simulation (identify::evaluate_joint, same horizon and max_step).
+// With horizon_s > 0 every simulation restarts from the measured q, qd every horizon_s seconds
+// (the LuGre state from the bristle integration, sim::bristle_state), as evaluate_joint does.
+// Each against the record: the mean |q_sim - q| [rad] over its samples.
+
+struct JointReplayRecord {
+  std::string file;       ///< the record's source
+  double exported = 0.0;  ///< MAE of the exported joint form in MuJoCo [rad]
+  double inside = 0.0;    ///< MAE with frictionlab's friction inside MuJoCo [rad]
+  double own = 0.0;       ///< MAE of frictionlab's own simulation [rad]
+};
+
+struct JointReplay {
+  std::string mujoco_version;  ///< e.g. "2.2.2"
+  double max_step = 0.0;       ///< largest MuJoCo step [s]
+  double horizon_s = 0.0;      ///< restart interval [s] (0: one simulation of each record)
+  std::vector<JointReplayRecord> records;
+  double exported = 0.0, inside = 0.0, own = 0.0;  ///< means over the records [rad]
+};
+
+/// Replay `records` with the joint model `joint`. Throws std::invalid_argument for no records
+/// or max_step <= 0, identify::FitError for a record evaluate_joint refuses, io::InputError for
+/// a joint-lugre set without a lugre form (io::joint_friction_source), std::runtime_error when
+/// MuJoCo does not load the bench. mjcb_passive as for replay_servo_logs.
+JointReplay replay_joint_records(const sim::JointModel& joint,
+                                 const std::vector<identify::JointData>& records,
+                                 double horizon_s = 0.0, double max_step = 1e-3);
+
+/// "MuJoCo 2.2.2 replay of 2 record(s) (steps <= 1 ms, restarts every 1 s), mean MAE: the
+/// exported joint form 0.0xx rad, frictionlab's friction inside MuJoCo 0.0yy rad, frictionlab's
+/// own simulation 0.0zz rad (1.2x, 1.0x)".
+std::string replay_summary(const JointReplay& r);
 
 }  // namespace frictionlab::mujoco

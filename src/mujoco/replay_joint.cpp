@@ -1,0 +1,169 @@
+// frictionlab mujoco: a joint fit replayed on its records in MuJoCo
+// (include/frictionlab/mujoco/replay.hpp, replay_joint_records).
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "bench.hpp"
+#include "frictionlab/format.hpp"
+#include "frictionlab/identify/joint_validate.hpp"
+#include "frictionlab/io/export.hpp"
+#include "frictionlab/mujoco/replay.hpp"
+
+namespace frictionlab::mujoco {
+namespace {
+
+constexpr double kGravity = 9.80665;  // [m/s^2], pendulum_bench_mjcf's
+
+/// The pendulum whose MuJoCo dynamics are the joint model's rigid body (replay.hpp): the mass
+/// and length of the point mass, its angle phi from hanging down [rad], and whether gravity acts.
+struct JointPendulum {
+  sim::PendulumBench bench{};
+  double phi = 0.0;
+  bool gravity = true;
+};
+
+JointPendulum pendulum_of(const sim::JointModel& joint) {
+  const double mgc = joint.structure.gravity ? std::hypot(joint.mgCx, joint.mgCy) : 0.0;
+  JointPendulum p;
+  if (mgc > 0) {
+    p.bench.mass = mgc * mgc / (kGravity * kGravity * joint.I);  // m L^2 = I, m g L = mgc
+    p.bench.length = kGravity * joint.I / mgc;
+    p.phi = std::atan2(joint.mgCx, -joint.mgCy);
+  } else {
+    p.bench.mass = joint.I;
+    p.bench.length = 1.0;
+    p.gravity = false;
+  }
+  return p;
+}
+
+/// The bench around the joint element `joint_xml` at MuJoCo's timestep `h` [s].
+ModelPtr load_bench(const JointPendulum& p, const std::string& joint_xml, double h,
+                    const std::string& what) {
+  ModelPtr m = load_text(pendulum_bench_mjcf(p.bench, p.phi, h, joint_xml, ""), what);
+  if (!p.gravity) m->opt.gravity[2] = 0.0;
+  return m;
+}
+
+/// The sample after k0 at which a simulation restarts (evaluate_joint's rule).
+std::size_t segment_end(const identify::JointData& d, std::size_t k0, double horizon_s) {
+  std::size_t k1 = d.size() - 1;
+  if (horizon_s > 0) {
+    k1 = k0 + 1;
+    while (k1 + 1 < d.size() && d.t[k1] - d.t[k0] < horizon_s) ++k1;
+  }
+  return k1;
+}
+
+/// The record replayed in `m` (joint 0) driven by its torque minus `offset`; `restart(k0)` runs
+/// at each restart, after MuJoCo's state is the record's at sample k0. The mean |q_sim - q|.
+template <class Restart>
+double replay_mae(mjModel& m, const identify::JointData& d, double offset, double horizon_s,
+                  double max_step, Restart restart) {
+  DataPtr data(mj_makeData(&m));
+  double sum = 0;
+  for (std::size_t k0 = 0; k0 + 1 < d.size();) {
+    const std::size_t k1 = segment_end(d, k0, horizon_s);
+    mj_resetData(&m, data.get());
+    data->qpos[0] = d.q[k0];
+    data->qvel[0] = d.qd[k0];
+    data->time = d.t[k0];
+    restart(k0);
+    for (std::size_t k = k0; k < k1; ++k) {
+      const double interval = d.t[k + 1] - d.t[k];
+      const long sub = std::max(1L, static_cast<long>(std::ceil(interval / max_step - 1e-9)));
+      m.opt.timestep = interval / static_cast<double>(sub);
+      for (long s = 0; s < sub; ++s) {
+        const double a = (static_cast<double>(s) + 0.5) / static_cast<double>(sub);
+        data->qfrc_applied[0] = (1 - a) * d.tau[k] + a * d.tau[k + 1] - offset;
+        mj_step(&m, data.get());
+      }
+      // the restart sample belongs to the next simulation (its error is 0 there)
+      if (k + 1 < k1 || k1 + 1 == d.size()) sum += std::abs(data->qpos[0] - d.q[k + 1]);
+    }
+    k0 = k1;
+  }
+  return sum / static_cast<double>(d.size());
+}
+
+/// The joint form of `export mujoco` in the bench.
+double replay_exported(const io::FrictionSource& source, const JointPendulum& p,
+                       const identify::JointData& d, double horizon_s, double max_step) {
+  io::MujocoOptions o;
+  o.form = io::MujocoForm::joint;
+  const std::string fragment = io::export_mujoco(source, o).xml;
+  const ModelPtr m = load_bench(p, fragment_element(fragment, "<joint ", "/>"), max_step, d.source);
+  return replay_mae(*m, d, source.joint->offset, horizon_s, max_step, [](std::size_t) {});
+}
+
+/// frictionlab's friction inside MuJoCo in the bench; a LuGre state restarts from `z`.
+double replay_inside(const io::FrictionSource& source, const JointPendulum& p,
+                     const identify::JointData& d, const std::vector<double>& z, double horizon_s,
+                     double max_step) {
+  const ModelPtr m = load_bench(p, "<joint name=\"joint\"/>", max_step, d.source);
+  io::MujocoFriction file;
+  file.file = d.source;
+  file.frictions.push_back({"joint", source, 0});
+  flmj_friction fl;
+  bind(fl, *m, file);
+  const PassiveScope scope(fl);
+  return replay_mae(*m, d, source.joint->offset, horizon_s, max_step, [&](std::size_t k0) {
+    flmj_reset(&fl);
+    fl.frictions.front().z = horizon_s > 0 ? z[k0] : 0.0;
+  });
+}
+
+/// frictionlab's own simulation (evaluate_joint) of the record.
+double own_mae(const sim::JointModel& joint, const identify::JointData& d, double horizon_s,
+               double max_step) {
+  const identify::JointEvaluation ev = identify::evaluate_joint(joint, d, {max_step, horizon_s});
+  double sum = 0;
+  for (std::size_t k = 0; k < d.size(); ++k) sum += std::abs(ev.q_sim[k] - d.q[k]);
+  return sum / static_cast<double>(d.size());
+}
+
+}  // namespace
+
+JointReplay replay_joint_records(const sim::JointModel& joint,
+                                 const std::vector<identify::JointData>& records, double horizon_s,
+                                 double max_step) {
+  if (records.empty()) throw std::invalid_argument("no records to replay in MuJoCo");
+  if (!(max_step > 0) || !std::isfinite(max_step))
+    throw std::invalid_argument("MuJoCo replay: the largest step must be > 0 s, got " +
+                                format_number(max_step));
+  JointReplay r;
+  r.mujoco_version = mujoco_version();
+  r.max_step = max_step;
+  r.horizon_s = horizon_s;
+  const io::FrictionSource source = io::joint_friction_source(joint, "joint model");
+  const JointPendulum p = pendulum_of(joint);
+  for (const identify::JointData& d : records) {
+    JointReplayRecord rec;
+    rec.file = d.source;
+    rec.own = own_mae(joint, d, horizon_s, max_step);  // checks the record and the model first
+    rec.exported = replay_exported(source, p, d, horizon_s, max_step);
+    rec.inside =
+        replay_inside(source, p, d, sim::bristle_state(joint, d.t, d.qd), horizon_s, max_step);
+    const auto n = static_cast<double>(records.size());
+    r.exported += rec.exported / n;
+    r.inside += rec.inside / n;
+    r.own += rec.own / n;
+    r.records.push_back(std::move(rec));
+  }
+  return r;
+}
+
+std::string replay_summary(const JointReplay& r) {
+  const std::string restarts =
+      r.horizon_s > 0 ? ", restarted every " + format_number(r.horizon_s) + " s" : "";
+  return "MuJoCo " + r.mujoco_version + " replay of " + std::to_string(r.records.size()) +
+         " record(s) (steps <= " + format_number(1e3 * r.max_step) + " ms" + restarts +
+         "), mean MAE: the exported joint form " + format_number(r.exported, 3) +
+         " rad, frictionlab's friction inside MuJoCo " + format_number(r.inside, 3) +
+         " rad, frictionlab's own simulation " + format_number(r.own, 3) + " rad (" +
+         format_number(r.exported / r.own, 3) + "x, " + format_number(r.inside / r.own, 3) + "x)";
+}
+
+}  // namespace frictionlab::mujoco
