@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "estimator_fixtures.hpp"  // tests/: the joint parameter set
+#include "frictionlab/estimator/adaptive_estimator.h"
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/estimator/torque_estimator.h"
 #include "frictionlab/estimator/torque_estimator.hpp"
@@ -62,22 +63,27 @@ BENCHMARK(BM_Estimator<double, Mode::linear>)->Name("estimator/double/velocity-l
 BENCHMARK(BM_Estimator<double, Mode::zoh>)->Name("estimator/double/velocity-zoh");
 BENCHMARK(BM_Estimator<double, Mode::displacement>)->Name("estimator/double/displacement");
 
+/// The joint as the C API's float parameters.
+fl_estimator_params_f32 c_params() {
+  const auto p = estimator::convert<float>(params(Hold::linear));
+  return {p.Km,
+          p.friction.sigma0,
+          p.friction.sigma1,
+          p.friction.sigma2,
+          p.friction.curve.Fc_pos,
+          p.friction.curve.Fc_neg,
+          p.friction.curve.Fs_pos,
+          p.friction.curve.Fs_neg,
+          p.friction.curve.vs,
+          p.friction.curve.alpha,
+          p.friction.vd,
+          FL_STRIBECK_EXPONENTIAL,
+          FL_HOLD_LINEAR};
+}
+
 void BM_CApiFloat(benchmark::State& st) {
   const auto& in = input<float>();
-  const auto p = estimator::convert<float>(params(Hold::linear));
-  fl_estimator_params_f32 c{p.Km,
-                            p.friction.sigma0,
-                            p.friction.sigma1,
-                            p.friction.sigma2,
-                            p.friction.curve.Fc_pos,
-                            p.friction.curve.Fc_neg,
-                            p.friction.curve.Fs_pos,
-                            p.friction.curve.Fs_neg,
-                            p.friction.curve.vs,
-                            p.friction.curve.alpha,
-                            p.friction.vd,
-                            FL_STRIBECK_EXPONENTIAL,
-                            FL_HOLD_LINEAR};
+  const fl_estimator_params_f32 c = c_params();
   fl_estimator_f32 e;
   fl_estimator_f32_init(&e, &c);
   std::size_t k = 0;
@@ -89,6 +95,26 @@ void BM_CApiFloat(benchmark::State& st) {
   st.SetItemsProcessed(static_cast<long>(st.iterations()));
 }
 BENCHMARK(BM_CApiFloat)->Name("c_api/float/velocity-linear");
+
+// The adaptive estimator (adaptive_estimator.h) with a reference torque every cycle: the bristle
+// step above plus the RLS update of the four default parameters (Km and kT frozen, their
+// entries multiplied anyway: the loop has no branch per parameter).
+void BM_AdaptiveFloat(benchmark::State& st) {
+  const auto& in = input<float>();
+  const fl_estimator_params_f32 c = c_params();
+  fl_adaptive_options_f32 o;
+  fl_adaptive_f32_default_options(&o);
+  fl_adaptive_f32 a;
+  fl_adaptive_f32_init(&a, &c, &o);
+  std::size_t k = 0;
+  for (auto _ : st) {
+    const auto r = fl_adaptive_f32_step(&a, in.i[k], in.v[k], 1e-3f, 25.0f, 0.1f * in.i[k], 1);
+    benchmark::DoNotOptimize(r.torque);
+    k = (k + 1) & 4095;
+  }
+  st.SetItemsProcessed(static_cast<long>(st.iterations()));
+}
+BENCHMARK(BM_AdaptiveFloat)->Name("c_api/float/adaptive");
 
 // The firmware form of reference 000 (forward Euler at 1 ms, double), for scale only: it is
 // unstable for these parameters, so it runs with sigma0 = 100.

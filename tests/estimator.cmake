@@ -3,6 +3,8 @@ frictionlab_test(test_estimator test_estimator.cpp)
 # The C API against the C++ estimator; no allocation in the per-cycle functions.
 frictionlab_test(test_estimator_c test_estimator_c.cpp)
 frictionlab_test(test_estimator_alloc test_estimator_alloc.cpp)
+# The adaptive estimator (RLS with forgetting) on a joint that warms up.
+frictionlab_test(test_adaptive_estimator test_adaptive_estimator.cpp)
 
 if(TARGET frictionlab_cli)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)

@@ -12,6 +12,7 @@
 #include <new>
 
 #include "estimator_fixtures.hpp"
+#include "frictionlab/estimator/adaptive_estimator.h"
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/estimator/torque_estimator.h"
 #include "frictionlab/estimator/torque_estimator.hpp"
@@ -220,6 +221,35 @@ TEST(EstimatorAllocation, CApiNeverAllocates) {
     }
     (void)fl_estimator_f32_set_params(&e32, &c);
     fl_estimator_f32_reset(&e32, 0.0f, 0.0f);
+    n = trap.count();
+  }
+  EXPECT_EQ(n, 0);
+  EXPECT_TRUE(std::isfinite(checksum));
+}
+
+TEST(EstimatorAllocation, AdaptiveNeverAllocates) {
+  const auto p = test::joint_params();
+  const auto rec = test::pendulum_record(p.Km);
+  const fl_estimator_params_f32 c{0.5f,          1e4f,  0.05f, 0.05f,
+                                  0.18f,         0.15f, 0.25f, 0.21f,
+                                  0.05f,         1.0f,  0.0f,  FL_STRIBECK_EXPONENTIAL,
+                                  FL_HOLD_LINEAR};
+  fl_adaptive_f32 a;
+  fl_adaptive_options_f32 o;
+  double checksum = 0;
+  long n = 0;
+  {
+    Trap trap;
+    fl_adaptive_f32_default_options(&o);
+    (void)fl_adaptive_f32_init(&a, &c, &o);
+    for (std::size_t k = 1; k < rec.t.size(); ++k) {
+      const auto r =
+          fl_adaptive_f32_step(&a, static_cast<float>(rec.i[k]), static_cast<float>(rec.v[k]),
+                               static_cast<float>(rec.t[k] - rec.t[k - 1]), 25.0f, 0.1f, 1);
+      checksum += static_cast<double>(r.torque);
+    }
+    (void)fl_adaptive_f32_freeze(&a, 0u);
+    fl_adaptive_f32_enable(&a, 0);
     n = trap.count();
   }
   EXPECT_EQ(n, 0);

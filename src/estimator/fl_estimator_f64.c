@@ -1,7 +1,8 @@
 /* frictionlab: the torque estimator's C API in double
  * (include/frictionlab/estimator/torque_estimator.h). The computation is fl_estimator_impl.h,
  * shared with `frictionlab export c`; the API functions are fl_estimator_api.h, shared with the
- * other precision. */
+ * other precision; the adaptive estimator's (adaptive_estimator.h) is fl_adaptive_impl.h. */
+#include "frictionlab/estimator/adaptive_estimator.h"
 #include "frictionlab/estimator/torque_estimator.h"
 
 #define FL_REAL double
@@ -15,3 +16,4 @@
 #include "fl_estimator_impl.h"
 #define FL_SUFFIX f64
 #include "fl_estimator_api.h"
+#include "fl_adaptive_impl.h"

@@ -2,7 +2,8 @@
 """Compile-only test of the torque estimator for a Cortex-M4F (Debian's gcc-arm-none-eabi and
 libnewlib-arm-none-eabi, docs/estimator.md "Cortex-M4F"):
 
-  - the C API (src/estimator/fl_estimator_f32.c, _f64.c) with arm-none-eabi-gcc -std=c99,
+  - the C API (src/estimator/fl_estimator_f32.c, _f64.c: the estimator and the adaptive
+    estimator) with arm-none-eabi-gcc -std=c99,
   - the header-only C++ estimator (float and double) with arm-none-eabi-g++ -std=c++20
     -fno-exceptions -fno-rtti,
   - the code written by `frictionlab export c` (float and double),
@@ -12,7 +13,8 @@ double helper (__aeabi_d*, __aeabi_*2d, __aeabi_d2*, libgcc's *df* routines) and
 function (exp, expm1, pow, ...) among their undefined symbols, and no .f64 instruction in their
 disassembly; the double objects serve as the positive control (they must show such calls).
 Prints the code size of every object (arm-none-eabi-size), the flash a minimal linked program
-gains with the estimator (newlib-nano, libm included), and the state sizes (arm-none-eabi-nm).
+gains with the estimator (newlib-nano, libm included), the adaptive estimator's linked code (at
+most 4 KiB, else a failure) and the state sizes (arm-none-eabi-nm).
 
 Exit 77 (CTest: skipped) only if the toolchain is not installed; CI installs it."""
 import argparse
@@ -58,6 +60,17 @@ def text_size(path):
     out = run(["arm-none-eabi-size", path]).stdout.splitlines()
     text, data, bss = (int(x) for x in out[1].split()[:3])
     return text, data, bss
+
+
+def function_sizes(path):
+    """The sizes of the functions (text symbols) of an object or program."""
+    out = run(["arm-none-eabi-nm", "--print-size", path]).stdout
+    sizes = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in ("t", "T"):
+            sizes[f[3]] = int(f[1], 16)
+    return sizes
 
 
 def symbol_sizes(obj):
@@ -154,15 +167,26 @@ def main():
     for variant, extra in (("base", []),
                            ("c_api", ["-DUSE_C_API",
                                       os.path.join(src, "src", "estimator", "fl_estimator_f32.c")]),
-                           ("export", ["-DUSE_EXPORT", os.path.join(work, "joint_f32.c")])):
+                           ("export", ["-DUSE_EXPORT", os.path.join(work, "joint_f32.c")]),
+                           ("adaptive", ["-DUSE_ADAPTIVE",
+                                         os.path.join(src, "src", "estimator",
+                                                      "fl_estimator_f32.c")])):
         elf[variant] = os.path.join(work, f"program_{variant}.elf")
         run([*link, prog, *extra, "-lm", "-o", elf[variant]])
     if not failures:
         base = sum(text_size(elf["base"])[:2])
-        for variant, label in (("c_api", "C API, float"), ("export", "export c, float")):
+        for variant, label in (("c_api", "C API, float"), ("export", "export c, float"),
+                               ("adaptive", "adaptive, float")):
             total = sum(text_size(elf[variant])[:2])
             print(f"  linked program, {label:22s} +{total - base} bytes of flash "
                   f"(estimator + newlib-nano libm)")
+        # The adaptive estimator's own code as a firmware links it (--gc-sections): every fl_*
+        # function in the program (init, step, enable, freeze, defaults and what they call).
+        code = sum(size for name, size in function_sizes(elf["adaptive"]).items()
+                   if name.startswith("fl_"))
+        print(f"  adaptive estimator, float, linked code  {code} bytes (bound 4096)")
+        if code > 4096:
+            failures.append(f"the adaptive estimator's code is {code} bytes, over 4 KiB")
 
     sizes = symbol_sizes(objs["probes"])
     cpp_sizes = symbol_sizes(objs["cpp_f32"])

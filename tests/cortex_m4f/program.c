@@ -1,8 +1,9 @@
 /* Linked only by the Cortex-M4F test: a minimal program that calls the float estimator (C API
- * with -DUSE_C_API, the exported code with -DUSE_EXPORT, nothing otherwise), so that the size
- * difference is the flash the estimator costs with newlib-nano's libm. */
-#ifdef USE_C_API
-#include "frictionlab/estimator/torque_estimator.h"
+ * with -DUSE_C_API, the exported code with -DUSE_EXPORT, the adaptive estimator with
+ * -DUSE_ADAPTIVE, nothing otherwise), so that the size difference is the flash the estimator
+ * costs with newlib-nano's libm. */
+#if defined(USE_C_API) || defined(USE_ADAPTIVE)
+#include "frictionlab/estimator/adaptive_estimator.h"
 #endif
 #ifdef USE_EXPORT
 #include "joint_f32.h"
@@ -12,8 +13,7 @@ volatile float fl_in[4];
 volatile float fl_out;
 
 int main(void) {
-#ifdef USE_C_API
-  static fl_estimator_f32 e;
+#if defined(USE_C_API) || defined(USE_ADAPTIVE)
   fl_estimator_params_f32 p;
   p.Km = fl_in[0];
   p.sigma0 = fl_in[1];
@@ -26,6 +26,20 @@ int main(void) {
   p.vd = fl_in[0];
   p.shape = FL_STRIBECK_EXPONENTIAL;
   p.hold = FL_HOLD_LINEAR;
+#endif
+#ifdef USE_ADAPTIVE
+  static fl_adaptive_f32 a;
+  fl_adaptive_options_f32 o;
+  fl_adaptive_f32_default_options(&o);
+  if (fl_adaptive_f32_init(&a, &p, &o) != FL_ESTIMATOR_OK) return 1;
+  for (;;) {
+    fl_out = fl_adaptive_f32_step(&a, fl_in[0], fl_in[1], fl_in[2], fl_in[3], fl_in[0], 1).torque;
+    fl_adaptive_f32_enable(&a, fl_out > 0.0f);
+    if (fl_adaptive_f32_freeze(&a, (unsigned)fl_in[2]) != FL_ESTIMATOR_OK) break;
+  }
+#endif
+#ifdef USE_C_API
+  static fl_estimator_f32 e;
   if (fl_estimator_f32_init(&e, &p) != FL_ESTIMATOR_OK) return 1;
   fl_estimator_f32_reset(&e, 0.0f, fl_in[1]);
   for (;;) {
