@@ -16,11 +16,11 @@ if(TARGET frictionlab_cli)
     OUTPUT ${frictionlab_export_dir}/joint_f32.c ${frictionlab_export_dir}/joint_f32.h
            ${frictionlab_export_dir}/joint_f64.c ${frictionlab_export_dir}/joint_f64.h
     COMMAND frictionlab_cli --quiet export c --params ${frictionlab_export_params} --name joint_f32
-            --precision float --out ${frictionlab_export_dir}
+            --precision float --adaptive --out ${frictionlab_export_dir}
     COMMAND frictionlab_cli --quiet export c --params ${frictionlab_export_params} --name joint_f64
-            --precision double --out ${frictionlab_export_dir}
+            --precision double --adaptive --out ${frictionlab_export_dir}
     DEPENDS frictionlab_cli ${frictionlab_export_params}
-    COMMENT "frictionlab export c (joint_estimator.json, float and double)"
+    COMMENT "frictionlab export c --adaptive (joint_estimator.json, float and double)"
     VERBATIM)
   # The same for a joint fit (docs/joint-identification.md, "Shipping a joint fit"): fit-joint
   # --method sr3 on a synthetic record with Stribeck friction (one Stribeck term, a linear viscous

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "estimator_fixtures.hpp"
+#include "frictionlab/estimator/adaptive_estimator.h"
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/io/estimator_export.hpp"
 #include "frictionlab/io/joint_json.hpp"
@@ -157,6 +158,74 @@ TEST(EstimatorExportC, NonFiniteInput) {
   EXPECT_EQ(o.ok, 0);
   EXPECT_EQ(s.z, static_cast<float>(JOINT_F32_Z_MAX));
   EXPECT_EQ(s.v_prev, 0.1f);
+}
+
+// The exported adaptive estimator (export c --adaptive of an ESTIMATOR.json: no standard
+// errors, so the C API's default start) is the C API's adaptive estimator, output for output and
+// parameter for parameter, on the recorded motion with a reference torque.
+template <class T, class Gen, class Options, class Api, class ApiOptions, class ApiParams,
+          class GenInit, class GenStep, class GenDefaults, class ApiInit, class ApiStep,
+          class ApiDefaults>
+void compare_adaptive(GenDefaults gen_defaults, GenInit gen_init, GenStep gen_step,
+                      ApiDefaults api_defaults, ApiInit api_init, ApiStep api_step) {
+  const auto p = test::joint_params();
+  const auto rec = test::pendulum_record(p.Km);
+  const auto& f = p.friction;
+  const ApiParams c{T(p.Km),           T(f.sigma0),       T(f.sigma1),
+                    T(f.sigma2),       T(f.curve.Fc_pos), T(f.curve.Fc_neg),
+                    T(f.curve.Fs_pos), T(f.curve.Fs_neg), T(f.curve.vs),
+                    T(f.curve.alpha),  T(f.vd),           FL_STRIBECK_EXPONENTIAL,
+                    FL_HOLD_LINEAR};
+  Options go;
+  gen_defaults(&go);
+  Gen g;
+  ASSERT_EQ(gen_init(&g, &go), 0);
+  ApiOptions ao;
+  api_defaults(&ao);
+  Api a;
+  ASSERT_EQ(api_init(&a, &c, &ao), 0);
+  long updates = 0;
+  for (std::size_t k = 1; k < rec.t.size(); ++k) {
+    const T dt = T(rec.t[k] - rec.t[k - 1]);
+    const T tau_ref = T(0.9 * p.Km * rec.i[k]);  // a joint with less friction than the fit's
+    const auto ro = gen_step(&g, T(rec.i[k]), T(rec.v[k]), dt, T(30), tau_ref, 1);
+    const auto ra = api_step(&a, T(rec.i[k]), T(rec.v[k]), dt, T(30), tau_ref, 1);
+    ASSERT_EQ(ro.torque, ra.torque) << k;
+    ASSERT_EQ(ro.updated, ra.updated) << k;
+    updates += ro.updated;
+  }
+  EXPECT_GT(updates, 1000);
+  for (int j = 0; j < 6; ++j) EXPECT_EQ(g.theta[j], a.theta[j]) << j;
+}
+
+TEST(EstimatorExportC, AdaptiveIsTheCApisAdaptiveEstimator) {
+  compare_adaptive<float, joint_f32_adaptive, joint_f32_adaptive_options, fl_adaptive_f32,
+                   fl_adaptive_options_f32, fl_estimator_params_f32>(
+      joint_f32_adaptive_default_options, joint_f32_adaptive_init, joint_f32_adaptive_step,
+      fl_adaptive_f32_default_options, fl_adaptive_f32_init, fl_adaptive_f32_step);
+  compare_adaptive<double, joint_f64_adaptive, joint_f64_adaptive_options, fl_adaptive_f64,
+                   fl_adaptive_options_f64, fl_estimator_params_f64>(
+      joint_f64_adaptive_default_options, joint_f64_adaptive_init, joint_f64_adaptive_step,
+      fl_adaptive_f64_default_options, fl_adaptive_f64_init, fl_adaptive_f64_step);
+}
+
+TEST(EstimatorExportC, AdaptiveStartsFromTheFitsStandardErrors) {
+  // sensorless_fit.json has standard errors: kappa's variance is (se(Fc)/Fc)^2
+  const auto src = io::read_friction_source(std::string(FRICTIONLAB_SOURCE_DIR) +
+                                            "/examples/data/sensorless_fit.json");
+  const auto p = io::estimator_params(src, {});
+  const io::AdaptiveStart a = io::adaptive_start(src, p);
+  const double r = src.std_errors.at("Fc_pos") / p.friction.curve.Fc_pos;
+  EXPECT_DOUBLE_EQ(a.P0[1], r * r);
+  EXPECT_DOUBLE_EQ(a.P0[3], src.std_errors.at("sigma2") * src.std_errors.at("sigma2"));
+  // an ESTIMATOR.json has none: the C API's defaults, and a note says so
+  const auto est = io::read_friction_source(std::string(FRICTIONLAB_SOURCE_DIR) +
+                                            "/examples/data/joint_estimator.json");
+  const io::AdaptiveStart d = io::adaptive_start(est, io::estimator_params(est, {}));
+  fl_adaptive_options_f64 o;
+  fl_adaptive_f64_default_options(&o);
+  for (int j = 0; j < 6; ++j) EXPECT_EQ(d.P0[static_cast<std::size_t>(j)], o.P0[j]) << j;
+  EXPECT_NE(d.notes[1].find("has no standard error of Fc_pos"), std::string::npos) << d.notes[1];
 }
 
 }  // namespace

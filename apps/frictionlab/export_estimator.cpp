@@ -150,6 +150,10 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
   c->add_option("--precision", o->precision, "float (single-precision FPU) or double")
       ->check(CLI::IsMember({"float", "double"}))
       ->capture_default_str();
+  c->add_flag("--adaptive", o->c.adaptive,
+              "Also the adaptive estimator (NAME_adaptive_*: the friction levels, viscous term "
+              "and offset adapted online by recursive least squares; docs/estimator.md), its "
+              "initial covariance from the fit's standard errors");
   c->add_option("--out", o->out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();

@@ -224,7 +224,7 @@ class ExportText:
 
 class CExport:
     header_file: str; source_file: str; header: str; source: str; warnings: list[str]
-    notes: list[str]
+    notes: list[str]; adaptive_notes: list[str]
     def write(self, dir: PathLike) -> list[str]: ...
 
 class MujocoExport:
@@ -240,7 +240,8 @@ def export_estimator_params(source: ExportSource, *, Km: Optional[float] = ...,
                             joint: Optional[str] = ...) -> dict: ...
 def export_c(source: ExportSource, *, Km: Optional[float] = ..., hold: Optional[str] = ...,
              name: str = ..., single_precision: bool = ...,
-             label: Optional[str] = ..., joint: Optional[str] = ...) -> CExport: ...
+             label: Optional[str] = ..., joint: Optional[str] = ...,
+             adaptive: bool = ...) -> CExport: ...
 def export_mujoco(source: ExportSource, *, joint: Optional[str] = ..., gear: float = ...,
                   form: Optional[str] = ..., label: Optional[str] = ...) -> MujocoExport: ...
 def export_actuator_mujoco(source: PathLike, *, kp: float, vin: Optional[float] = ...,

@@ -263,7 +263,7 @@ void members(S& e, V&& v) { v(e.text, e.warnings, e.notes); }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, io::CExport>
 void members(S& e, V&& v) {
-  v(e.header_file, e.source_file, e.header, e.source, e.warnings, e.notes);
+  v(e.header_file, e.source_file, e.header, e.source, e.warnings, e.notes, e.adaptive_notes);
 }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, io::MujocoExport>

@@ -88,6 +88,8 @@ void bind_export(py::module_& m) {
       .def_readonly("warnings", &io::CExport::warnings)
       .def_readonly("notes", &io::CExport::notes,
                     "what the estimator cannot represent (a joint fit's inertia, gravity, offset)")
+      .def_readonly("adaptive_notes", &io::CExport::adaptive_notes,
+                    "adaptive=True: where the adaptive estimator's initial variances came from")
       .def(
           "write",
           [](const io::CExport& c, const py::object& dir) {
@@ -160,22 +162,25 @@ void bind_export(py::module_& m) {
       "export_c",
       [](const py::object& source, const py::object& Km, const py::object& hold,
          const std::string& name, bool single_precision, const py::object& label,
-         const py::object& joint) {
+         const py::object& joint, bool adaptive) {
         io::CExportOptions o;
         o.estimator = estimator_options(Km, hold);
         o.name = name;
         o.single_precision = single_precision;
+        o.adaptive = adaptive;
         return io::export_c(friction_source(source, label_of(label), joint), o);
       },
       py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
       py::arg("name") = "joint_estimator", py::arg("single_precision") = true,
-      py::arg("label") = py::none(), py::arg("joint") = py::none(),
+      py::arg("label") = py::none(), py::arg("joint") = py::none(), py::arg("adaptive") = false,
       (std::string("export_c(source, *, Km=None, hold=None, name='joint_estimator', "
-                   "single_precision=True, label=None, joint=None) -> CExport\n\nThe "
-                   "self-contained C99 "
+                   "single_precision=True, label=None, joint=None, adaptive=False) -> CExport"
+                   "\n\nThe self-contained C99 "
                    "NAME.h / NAME.c of the torque estimator with the parameters baked in "
                    "(io::export_c; the CLI's `export c`). name: prefix of every function and "
-                   "type (a C identifier); single_precision: float (True) or double.\n") +
+                   "type (a C identifier); single_precision: float (True) or double; adaptive: "
+                   "also the adaptive estimator (NAME_adaptive_*), started from the fit's "
+                   "standard errors (.adaptive_notes).\n") +
        kSourceDoc + kEstimatorDoc)
           .c_str());
   m.def(

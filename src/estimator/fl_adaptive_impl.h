@@ -1,27 +1,64 @@
-/* frictionlab (private to src/estimator): the adaptive estimator's functions of one precision
- * (include/frictionlab/estimator/adaptive_estimator.h; equations and rules there), written once
- * for fl_adaptive_f32.c and fl_adaptive_f64.c. The including file defines FL_REAL, FL_LIT,
- * FL_PARAMS and the math macros of fl_estimator_impl.h, includes that header, defines FL_SUFFIX
- * (f32 or f64) and includes this file. Allocation-free; no double operation when FL_REAL is
- * float. */
+/* frictionlab: the adaptive estimator's functions of one precision
+ * (include/frictionlab/estimator/adaptive_estimator.h; equations and rules there), shared by the C
+ * API (fl_estimator_f32.c, fl_estimator_f64.c) and embedded verbatim in the code that
+ * `frictionlab export c --adaptive` writes. Not a public header: include it after
+ * fl_estimator_impl.h (FL_REAL, FL_LIT, FL_PARAMS and the math macros defined) with either
+ *
+ *   FL_SUFFIX     f32 or f64: the C API's names fl_adaptive_<FL_SUFFIX>_init, ... and types
+ *                 fl_adaptive_<FL_SUFFIX>, fl_adaptive_options_<FL_SUFFIX>,
+ *                 fl_adaptive_output_<FL_SUFFIX>;
+ *
+ * or FL_A_FN(name), FL_A_INIT, FL_A_STATE, FL_A_OPTIONS, FL_A_OUTPUT defined by the includer
+ * (the exported code's names; FL_A_INIT names init, which takes the nominal set;
+ * FL_A_NO_DEFAULTS: the includer writes its own _default_options). Allocation-free; no double
+ * operation when FL_REAL is float. */
+#ifndef FL_A_FN
 #define FL_A_CAT3_(a, b, c) a##b##c
 #define FL_A_CAT3(a, b, c) FL_A_CAT3_(a, b, c)
 #define FL_A_FN(name) FL_A_CAT3(fl_adaptive_, FL_SUFFIX, name)
 #define FL_A_STATE FL_A_CAT3(fl_adaptive_, FL_SUFFIX, )
 #define FL_A_OPTIONS FL_A_CAT3(fl_adaptive_options_, FL_SUFFIX, )
 #define FL_A_OUTPUT FL_A_CAT3(fl_adaptive_output_, FL_SUFFIX, )
-#define FL_N FL_ADAPT_COUNT
+#define FL_A_INIT FL_A_FN(_init)
+#endif
+/* theta's indices and the options' result codes (adaptive_estimator.h's FL_ADAPT_* and
+ * FL_A_BAD_*, which the C API checks against these) */
+#define FL_N 6
+#define FL_A_KM 0
+#define FL_A_KAPPA_POS 1
+#define FL_A_KAPPA_NEG 2
+#define FL_A_SIGMA2 3
+#define FL_A_OFFSET 4
+#define FL_A_KT 5
+#define FL_A_BAD_MEMORY 20
+#define FL_A_BAD_V_MIN 21
+#define FL_A_BAD_TRACE 22
+#define FL_A_BAD_P0 23
+#define FL_A_BAD_T_REF 24
+#define FL_A_BAD_MASK 25
+#ifdef FL_SUFFIX
+/* The C API: its enums are these numbers (a compile error otherwise). */
+typedef char fl_a_constants_agree
+    [(FL_ADAPT_COUNT == FL_N && FL_ADAPT_KM == FL_A_KM && FL_ADAPT_KAPPA_POS == FL_A_KAPPA_POS &&
+      FL_ADAPT_KAPPA_NEG == FL_A_KAPPA_NEG && FL_ADAPT_SIGMA2 == FL_A_SIGMA2 &&
+      FL_ADAPT_OFFSET == FL_A_OFFSET && FL_ADAPT_KT == FL_A_KT &&
+      FL_ADAPTIVE_BAD_MEMORY == FL_A_BAD_MEMORY && FL_ADAPTIVE_BAD_V_MIN == FL_A_BAD_V_MIN &&
+      FL_ADAPTIVE_BAD_TRACE == FL_A_BAD_TRACE && FL_ADAPTIVE_BAD_P0 == FL_A_BAD_P0 &&
+      FL_ADAPTIVE_BAD_T_REF == FL_A_BAD_T_REF && FL_ADAPTIVE_BAD_MASK == FL_A_BAD_MASK)
+         ? 1
+         : -1];
+#endif
 
 /* The first invalid option, 0 if none. */
 static int fl_a_check_options(const FL_A_OPTIONS* o) {
   int j;
-  if (!fl_positive(o->memory_s)) return FL_ADAPTIVE_BAD_MEMORY;
-  if (!fl_nonnegative(o->v_min)) return FL_ADAPTIVE_BAD_V_MIN;
-  if (!fl_positive(o->trace_max)) return FL_ADAPTIVE_BAD_TRACE;
+  if (!fl_positive(o->memory_s)) return FL_A_BAD_MEMORY;
+  if (!fl_nonnegative(o->v_min)) return FL_A_BAD_V_MIN;
+  if (!fl_positive(o->trace_max)) return FL_A_BAD_TRACE;
   for (j = 0; j < FL_N; ++j)
-    if (!fl_nonnegative(o->P0[j])) return FL_ADAPTIVE_BAD_P0;
-  if (!fl_finite(o->T_ref)) return FL_ADAPTIVE_BAD_T_REF;
-  if ((o->adapt >> FL_N) != 0u) return FL_ADAPTIVE_BAD_MASK;
+    if (!fl_nonnegative(o->P0[j])) return FL_A_BAD_P0;
+  if (!fl_finite(o->T_ref)) return FL_A_BAD_T_REF;
+  if ((o->adapt >> FL_N) != 0u) return FL_A_BAD_MASK;
   return 0;
 }
 
@@ -35,6 +72,7 @@ static void fl_a_reset_covariance(FL_A_STATE* a, int j) {
   if ((a->opt.adapt >> j) & 1u) a->P[j * FL_N + j] = a->opt.P0[j];
 }
 
+#ifndef FL_A_NO_DEFAULTS
 void FL_A_FN(_default_options)(FL_A_OPTIONS* o) {
   int j;
   o->memory_s = FL_LIT(60.0);
@@ -42,15 +80,16 @@ void FL_A_FN(_default_options)(FL_A_OPTIONS* o) {
   o->trace_max = FL_LIT(100.0);
   o->T_ref = FL_LIT(25.0);
   for (j = 0; j < FL_N; ++j) o->P0[j] = FL_LIT(0.0);
-  o->P0[FL_ADAPT_KAPPA_POS] = FL_LIT(0.1);
-  o->P0[FL_ADAPT_KAPPA_NEG] = FL_LIT(0.1);
-  o->P0[FL_ADAPT_SIGMA2] = FL_LIT(1e-3);
-  o->P0[FL_ADAPT_OFFSET] = FL_LIT(1e-2);
-  o->adapt = (1u << FL_ADAPT_KAPPA_POS) | (1u << FL_ADAPT_KAPPA_NEG) | (1u << FL_ADAPT_SIGMA2) |
-             (1u << FL_ADAPT_OFFSET);
+  o->P0[FL_A_KAPPA_POS] = FL_LIT(0.1);
+  o->P0[FL_A_KAPPA_NEG] = FL_LIT(0.1);
+  o->P0[FL_A_SIGMA2] = FL_LIT(1e-3);
+  o->P0[FL_A_OFFSET] = FL_LIT(1e-2);
+  o->adapt =
+      (1u << FL_A_KAPPA_POS) | (1u << FL_A_KAPPA_NEG) | (1u << FL_A_SIGMA2) | (1u << FL_A_OFFSET);
 }
+#endif
 
-int FL_A_FN(_init)(FL_A_STATE* a, const FL_PARAMS* nominal, const FL_A_OPTIONS* o) {
+int FL_A_INIT(FL_A_STATE* a, const FL_PARAMS* nominal, const FL_A_OPTIONS* o) {
   int j, err = fl_check(nominal);
   if (err != 0) return err;
   err = fl_a_check_options(o);
@@ -60,12 +99,12 @@ int FL_A_FN(_init)(FL_A_STATE* a, const FL_PARAMS* nominal, const FL_A_OPTIONS* 
   a->est.z = FL_LIT(0.0);
   a->est.v_prev = FL_LIT(0.0);
   a->opt = *o;
-  a->theta[FL_ADAPT_KM] = nominal->Km;
-  a->theta[FL_ADAPT_KAPPA_POS] = FL_LIT(1.0);
-  a->theta[FL_ADAPT_KAPPA_NEG] = FL_LIT(1.0);
-  a->theta[FL_ADAPT_SIGMA2] = nominal->sigma2;
-  a->theta[FL_ADAPT_OFFSET] = FL_LIT(0.0);
-  a->theta[FL_ADAPT_KT] = FL_LIT(0.0);
+  a->theta[FL_A_KM] = nominal->Km;
+  a->theta[FL_A_KAPPA_POS] = FL_LIT(1.0);
+  a->theta[FL_A_KAPPA_NEG] = FL_LIT(1.0);
+  a->theta[FL_A_SIGMA2] = nominal->sigma2;
+  a->theta[FL_A_OFFSET] = FL_LIT(0.0);
+  a->theta[FL_A_KT] = FL_LIT(0.0);
   for (j = 0; j < FL_N; ++j) fl_a_reset_covariance(a, j);
   a->enabled = 1;
   return 0;
@@ -76,7 +115,7 @@ void FL_A_FN(_enable)(FL_A_STATE* a, int enabled) { a->enabled = enabled != 0; }
 int FL_A_FN(_freeze)(FL_A_STATE* a, unsigned adapt) {
   const unsigned before = a->opt.adapt;
   int j;
-  if ((adapt >> FL_N) != 0u) return FL_ADAPTIVE_BAD_MASK;
+  if ((adapt >> FL_N) != 0u) return FL_A_BAD_MASK;
   a->opt.adapt = adapt;
   for (j = 0; j < FL_N; ++j)
     if (((before ^ adapt) >> j) & 1u) fl_a_reset_covariance(a, j);
@@ -106,8 +145,8 @@ static void fl_a_update(FL_A_STATE* a, const FL_REAL* phi, FL_REAL e, FL_REAL dt
   if (trace > a->opt.trace_max)
     for (r = 0; r < FL_N * FL_N; ++r) a->P[r] *= a->opt.trace_max / trace;
   km_min = a->est.params.Km / FL_LIT(10.0);
-  if (a->theta[FL_ADAPT_KM] < km_min) a->theta[FL_ADAPT_KM] = km_min;
-  for (r = FL_ADAPT_KAPPA_POS; r <= FL_ADAPT_SIGMA2; ++r)
+  if (a->theta[FL_A_KM] < km_min) a->theta[FL_A_KM] = km_min;
+  for (r = FL_A_KAPPA_POS; r <= FL_A_SIGMA2; ++r)
     if (a->theta[r] < FL_LIT(0.0)) a->theta[r] = FL_LIT(0.0);
 }
 
@@ -128,10 +167,9 @@ FL_A_OUTPUT FL_A_FN(_step)(FL_A_STATE* a, FL_REAL current, FL_REAL velocity, FL_
   if (!fl_finite(zn) || !fl_finite(B)) return o;
   /* 2. the torque with the current theta, and its gradient phi */
   dT = temperature - a->opt.T_ref;
-  kappa = B >= FL_LIT(0.0) ? th[FL_ADAPT_KAPPA_POS] : th[FL_ADAPT_KAPPA_NEG];
-  o.friction =
-      (kappa + th[FL_ADAPT_KT] * dT) * B + th[FL_ADAPT_SIGMA2] * velocity + th[FL_ADAPT_OFFSET];
-  o.torque = th[FL_ADAPT_KM] * current - o.friction;
+  kappa = B >= FL_LIT(0.0) ? th[FL_A_KAPPA_POS] : th[FL_A_KAPPA_NEG];
+  o.friction = (kappa + th[FL_A_KT] * dT) * B + th[FL_A_SIGMA2] * velocity + th[FL_A_OFFSET];
+  o.torque = th[FL_A_KM] * current - o.friction;
   o.z = zn;
   o.ok = 1;
   a->est.z = zn;
@@ -140,12 +178,12 @@ FL_A_OUTPUT FL_A_FN(_step)(FL_A_STATE* a, FL_REAL current, FL_REAL velocity, FL_
   o.error = tau_ref - o.torque;
   /* 3. the update, outside the dead zone */
   if (!a->enabled || FL_FABS(velocity) < a->opt.v_min || !(dt > FL_LIT(0.0))) return o;
-  phi[FL_ADAPT_KM] = current;
-  phi[FL_ADAPT_KAPPA_POS] = B >= FL_LIT(0.0) ? -B : FL_LIT(0.0);
-  phi[FL_ADAPT_KAPPA_NEG] = B < FL_LIT(0.0) ? -B : FL_LIT(0.0);
-  phi[FL_ADAPT_SIGMA2] = -velocity;
-  phi[FL_ADAPT_OFFSET] = FL_LIT(-1.0);
-  phi[FL_ADAPT_KT] = -dT * B;
+  phi[FL_A_KM] = current;
+  phi[FL_A_KAPPA_POS] = B >= FL_LIT(0.0) ? -B : FL_LIT(0.0);
+  phi[FL_A_KAPPA_NEG] = B < FL_LIT(0.0) ? -B : FL_LIT(0.0);
+  phi[FL_A_SIGMA2] = -velocity;
+  phi[FL_A_OFFSET] = FL_LIT(-1.0);
+  phi[FL_A_KT] = -dT * B;
   for (j = 0; j < FL_N; ++j)
     if (!((a->opt.adapt >> j) & 1u)) phi[j] = FL_LIT(0.0);
   fl_a_update(a, phi, o.error, dt);
@@ -154,3 +192,15 @@ FL_A_OUTPUT FL_A_FN(_step)(FL_A_STATE* a, FL_REAL current, FL_REAL velocity, FL_
 }
 
 #undef FL_N
+#undef FL_A_KM
+#undef FL_A_KAPPA_POS
+#undef FL_A_KAPPA_NEG
+#undef FL_A_SIGMA2
+#undef FL_A_OFFSET
+#undef FL_A_KT
+#undef FL_A_BAD_MEMORY
+#undef FL_A_BAD_V_MIN
+#undef FL_A_BAD_TRACE
+#undef FL_A_BAD_P0
+#undef FL_A_BAD_T_REF
+#undef FL_A_BAD_MASK

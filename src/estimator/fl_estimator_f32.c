@@ -15,5 +15,5 @@
 #define FL_PARAMS fl_estimator_params_f32
 #include "fl_estimator_impl.h"
 #define FL_SUFFIX f32
-#include "fl_estimator_api.h"
 #include "fl_adaptive_impl.h"
+#include "fl_estimator_api.h"

@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "adaptive_c_code.hpp"
 #include "estimator_impl_text.hpp"  // kEstimatorImplC: src/estimator/fl_estimator_impl.h
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/format.hpp"
@@ -45,9 +46,31 @@ void check_version(const json& j, const std::string& file, const char* what) {
                  " (this frictionlab reads 1)");
 }
 
+/// The numeric "std_error" of each entry of a fit's "parameters", by its `key` ("field" of a
+/// fit.json, "name" of a joint_fit.json); a joint fit's Fc as Fc_pos and Fc_neg, cv[0] as sigma2.
+/// Entries without one (null, or no such member) are left out: the fit determined no error.
+std::map<std::string, double> std_errors_of(const json& j, const char* key) {
+  std::map<std::string, double> out;
+  const auto params = j.find("parameters");
+  if (params == j.end() || !params->is_array()) return out;
+  for (const json& e : *params) {
+    const auto name = e.find(key);
+    const auto se = e.find("std_error");
+    if (name == e.end() || !name->is_string() || se == e.end() || !se->is_number()) continue;
+    const std::string n = name->get<std::string>();
+    const double v = se->get<double>();
+    if (n == "Fc") {
+      out["Fc_pos"] = out["Fc_neg"] = v;
+    } else {
+      out[n == "cv[0]" ? "sigma2" : n] = v;
+    }
+  }
+  return out;
+}
+
 FrictionSource from_fit(const json& j, const std::string& file) {
   check_version(j, file, "fit.json");
-  FrictionSource s{file, "fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
+  FrictionSource s{file, "fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}, {}};
   ModelFile mf = model_from_json(member(j, file, "model"), file, "model");
   s.spec = mf.spec;
   s.warnings = std::move(mf.warnings);
@@ -55,6 +78,7 @@ FrictionSource from_fit(const json& j, const std::string& file) {
     if (!it->is_number()) fail_key(file, "Km", "expected a number, got " + detail::type_of(*it));
     s.Km = it->get<double>();
   }
+  s.std_errors = std_errors_of(j, "field");
   return s;
 }
 
@@ -66,7 +90,8 @@ FrictionSource from_estimator(const json& j, const std::string& file) {
         key != "friction")
       fail_key(file, key, "unknown key (allowed: format, version, source, Km, hold, friction)");
   }
-  FrictionSource s{file, "ESTIMATOR.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
+  FrictionSource s{file, "ESTIMATOR.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {},
+                   {}};
   s.Km = number_member(j, file, "Km");
   const json& hold = member(j, file, "hold");
   if (!hold.is_string()) fail_key(file, "hold", "expected a string, got " + detail::type_of(hold));
@@ -108,6 +133,7 @@ FrictionSource from_joint_fit(const json& j, const std::string& file) {
   JointFile jf = joint_from_json(member(j, file, "joint"), file);
   FrictionSource s = joint_friction_source(jf.model, file, string_member(j, file, "method"));
   s.warnings = std::move(jf.warnings);
+  s.std_errors = std_errors_of(j, "name");
   return s;
 }
 
@@ -164,7 +190,8 @@ FrictionSource from_robot_fit(const json& j, const std::string& file, const std:
   if (std::find(joints.begin(), joints.end(), joint) == joints.end())
     detail::fail_file(file, "joints",
                       "no joint '" + joint + "' (joints: " + joint_list(joints) + ")");
-  FrictionSource s{file, "robot_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {}};
+  FrictionSource s{file, "robot_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, {}, {},
+                   {}};
   const json& friction = member(j, file, "friction");
   if (friction.value("model", "") == "linear") {
     linear_robot_friction(j, file, joint, s);
@@ -201,8 +228,9 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
                      "the friction of one joint");
   if (fmt == j.end()) {
     ModelFile mf = model_from_json(j, file);
-    return FrictionSource{file,         "MODEL.json", mf.spec, std::nullopt,
-                          std::nullopt, std::nullopt, {},      std::move(mf.warnings)};
+    return FrictionSource{file,         "MODEL.json",           mf.spec,
+                          std::nullopt, std::nullopt,           std::nullopt,
+                          {},           std::move(mf.warnings), {}};
   }
   if (*fmt == "frictionlab-fit") return from_fit(j, file);
   if (*fmt == "frictionlab-joint-fit") return from_joint_fit(j, file);
@@ -217,8 +245,8 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
 
 FrictionSource joint_friction_source(const sim::JointModel& joint, const std::string& file,
                                      const std::string& method) {
-  FrictionSource s{file,         "joint_fit.json", {},     std::nullopt,
-                   std::nullopt, std::nullopt,     method, {}};
+  FrictionSource s{file, "joint_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, method, {},
+                   {}};
   s.spec = joint_friction_spec(joint);
   if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
     const auto l = as_lugre<double>(*jl);
@@ -374,14 +402,7 @@ bool is_c_identifier(const std::string& name) {
 
 namespace {
 
-/// A C literal of x in the target precision: float values are rounded to float first and written
-/// with 9 significant digits (which read back to the same float), doubles with 17.
-std::string c_literal(double x, bool single) {
-  std::string s =
-      single ? format_number(static_cast<double>(static_cast<float>(x)), 9) : format_number(x, 17);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return single ? s + "f" : s;
-}
+using detail::c_literal;
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
   for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
@@ -448,7 +469,7 @@ void @N@_reset(@N@_state* s, @T@ z, @T@ v_prev);
 /* 0 if the baked parameters pass the checks of fl_estimator_*_init (they did when exported),
  * else the FL_ESTIMATOR_BAD_* code of the first invalid one. */
 int @N@_check(void);
-
+@ADAPTIVE_DECL@
 #ifdef __cplusplus
 }
 #endif
@@ -469,13 +490,7 @@ constexpr const char* kSourceHead =
 #define FL_CEIL ceil@S@
 #define FL_PARAMS @N@_params_t
 
-typedef struct @N@_params_t {
-  FL_REAL Km, sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha, vd;
-  int shape; /* 0 exponential, 1 rational */
-  int hold;  /* 0 zoh, 1 linear */
-} @N@_params_t;
-
-/* ---- the estimator's C implementation (frictionlab src/estimator/fl_estimator_impl.h) ---- */
+@PARAMS_TYPE_SOURCE@/* ---- the estimator's C implementation (frictionlab src/estimator/fl_estimator_impl.h) ---- */
 )";
 
 constexpr const char* kSourceTail = R"(
@@ -505,13 +520,23 @@ void @N@_reset(@N@_state* s, @T@ z, @T@ v_prev) {
 }
 
 int @N@_check(void) { return fl_check(&@N@_params); }
+@ADAPTIVE_CODE@)";
+
+/// The baked parameters' type: in the source, or in the header where the adaptive estimator's
+/// state (which holds a copy) needs it.
+constexpr const char* kParamsType = R"(typedef struct @N@_params_t {
+  @T@ Km, sigma0, sigma1, sigma2, Fc_pos, Fc_neg, Fs_pos, Fs_neg, vs, alpha, vd;
+  int shape; /* 0 exponential, 1 rational */
+  int hold;  /* 0 zoh, 1 linear */
+} @N@_params_t;
+
 )";
 
 }  // namespace
 
 CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::string& name,
                        bool single, const std::string& source,
-                       const std::vector<std::string>& notes) {
+                       const std::vector<std::string>& notes, const AdaptiveStart* adaptive) {
   if (!is_c_identifier(name))
     throw std::invalid_argument("'" + name +
                                 "' is not a C identifier (letters, digits and _, "
@@ -576,9 +601,16 @@ CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::s
     replace_all(s, "@ZMAX@", c_literal(zmax, single));
     return s;
   };
+  const detail::AdaptiveCCode ad =
+      adaptive != nullptr ? detail::adaptive_c_code(*adaptive, single) : detail::AdaptiveCCode{};
+  const std::string params_type = fill(kParamsType);
   CCode out;
   out.header = fill(kHeader);
+  replace_all(out.header, "@ADAPTIVE_DECL@",
+              adaptive != nullptr ? "\n" + params_type + fill(ad.declarations) : "");
   out.source = fill(kSourceHead) + kEstimatorImplC + fill(kSourceTail);
+  replace_all(out.source, "@PARAMS_TYPE_SOURCE@", adaptive != nullptr ? "" : params_type);
+  replace_all(out.source, "@ADAPTIVE_CODE@", adaptive != nullptr ? fill(ad.code) : "");
   return out;
 }
 

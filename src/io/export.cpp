@@ -1,8 +1,8 @@
 // frictionlab io: export (include/frictionlab/io/export.hpp).
 #include "frictionlab/io/export.hpp"
 
+#include <optional>
 #include <tuple>
-
 #include <utility>
 
 namespace frictionlab::io {
@@ -45,7 +45,13 @@ CExport export_c(const FrictionSource& source, const CExportOptions& options,
   const auto p = export_estimator_params(source, options.estimator, &r.warnings, progress);
   progress.say("export c: " + options.name);
   r.notes = joint_fit_notes(source, ExportTarget::estimator);
-  CCode code = estimator_c_code(p, options.name, options.single_precision, source.file, r.notes);
+  std::optional<AdaptiveStart> start;
+  if (options.adaptive) {
+    start = adaptive_start(source, p);
+    r.adaptive_notes = start->notes;
+  }
+  CCode code = estimator_c_code(p, options.name, options.single_precision, source.file, r.notes,
+                                start ? &*start : nullptr);
   std::tie(r.header_file, r.source_file) = c_export_file_names(options.name);
   r.header = std::move(code.header);
   r.source = std::move(code.source);

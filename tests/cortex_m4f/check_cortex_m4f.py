@@ -6,7 +6,7 @@ libnewlib-arm-none-eabi, docs/estimator.md "Cortex-M4F"):
     estimator) with arm-none-eabi-gcc -std=c99,
   - the header-only C++ estimator (float and double) with arm-none-eabi-g++ -std=c++20
     -fno-exceptions -fno-rtti,
-  - the code written by `frictionlab export c` (float and double),
+  - the code written by `frictionlab export c` (float and double; float with --adaptive),
 all with -mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard -O2 and warnings as errors
 (-Wdouble-promotion among them). The float objects must not use double precision: no soft-float
 double helper (__aeabi_d*, __aeabi_*2d, __aeabi_d2*, libgcc's *df* routines) and no double libm
@@ -108,6 +108,8 @@ def main():
     for prec, name in (("float", "joint_f32"), ("double", "joint_f64")):
         run([args.cli, "export", "c", "--params", params, "--name", name, "--precision", prec,
              "--out", work])
+    run([args.cli, "export", "c", "--params", params, "--name", "joint_adaptive_f32",
+         "--precision", "float", "--adaptive", "--out", work])
 
     objs = {}
 
@@ -130,12 +132,13 @@ def main():
     cxx("cpp_f64", os.path.join(here, "estimator_cpp.cpp"), ["-DFRICTIONLAB_SCALAR=double"])
     cc("export_f32", os.path.join(work, "joint_f32.c"))
     cc("export_f64", os.path.join(work, "joint_f64.c"))
+    cc("export_adaptive_f32", os.path.join(work, "joint_adaptive_f32.c"))
     cc("probes", os.path.join(here, "probes.c"))
     if failures:
         return 1
 
     # No double precision in the float objects; the double ones show it (the check can fail).
-    for name in ("c_api_f32", "cpp_f32", "export_f32"):
+    for name in ("c_api_f32", "cpp_f32", "export_f32", "export_adaptive_f32"):
         bad = double_uses(objs[name])
         if bad:
             failures.append(f"{name}: double-precision operations: {', '.join(bad)}")
@@ -154,7 +157,8 @@ def main():
               "cpp_f32": "C++ header, TorqueEstimator<float>",
               "cpp_f64": "C++ header, TorqueEstimator<double>",
               "export_f32": "export c, float (joint_f32.c)",
-              "export_f64": "export c, double (joint_f64.c)"}
+              "export_f64": "export c, double (joint_f64.c)",
+              "export_adaptive_f32": "export c --adaptive, float"}
     for name, label in labels.items():
         text, data, bss = text_size(objs[name])
         print(f"  {label:40s} text {text:6d}  data {data:4d}  bss {bss:4d}")

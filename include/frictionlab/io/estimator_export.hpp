@@ -14,6 +14,8 @@
 //     the notes of what MuJoCo cannot represent.
 #pragma once
 
+#include <array>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -40,6 +42,10 @@ struct FrictionSource {
   std::string method;
   /// Accepted with a warning ("FILE: ...").
   std::vector<std::string> warnings;
+  /// A fit.json's or joint_fit.json's standard errors by the estimator's parameter name (Km,
+  /// sigma2, Fc_pos, Fc_neg; a joint fit's symmetric Fc as both), where the fit has them: the
+  /// adaptive estimator's initial covariance (export c --adaptive).
+  std::map<std::string, double> std_errors;
 };
 
 /// Read a fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json (told apart by their "format"
@@ -120,9 +126,26 @@ struct CCode {
 /// identifier: std::invalid_argument otherwise). `source` names the parameter file in comments;
 /// `notes` (what the source holds that the estimator does not represent: joint_fit_notes) are
 /// listed in the header's comment.
+/// The adaptive estimator's start in exported code (include/frictionlab/estimator/
+/// adaptive_estimator.h): the initial variances of theta = (Km, kappa_pos, kappa_neg, sigma2,
+/// offset, kT), and where each came from.
+struct AdaptiveStart {
+  std::array<double, 6> P0{};
+  std::vector<std::string> notes;  ///< "P0 of kappa_pos = (se(Fc_pos)/Fc_pos)^2 = ... (the fit)"
+};
+
+/// The start from a source's standard errors (FrictionSource::std_errors): Km: se(Km)^2;
+/// kappa_pos, kappa_neg: (se(Fc_pos)/Fc_pos)^2, (se(Fc_neg)/Fc_neg)^2; sigma2: se(sigma2)^2;
+/// where the source has none, the C API's defaults (0, 0.1, 0.1, 1e-3); offset 1e-2 and kT 0 (a
+/// fit has neither).
+AdaptiveStart adaptive_start(const FrictionSource& s, const estimator::EstimatorParams<double>& p);
+
+/// With `adaptive`, the pair also holds the adaptive estimator (NAME_adaptive_init, _step,
+/// _enable, _freeze, _default_options with its start baked in).
 CCode estimator_c_code(const estimator::EstimatorParams<double>& p, const std::string& name,
                        bool single_precision, const std::string& source,
-                       const std::vector<std::string>& notes = {});
+                       const std::vector<std::string>& notes = {},
+                       const AdaptiveStart* adaptive = nullptr);
 
 /// How MuJoCo carries the friction: a passive dcmotor actuator with LuGre attributes (MuJoCo
 /// 3.12+; lugre models), or the joint's frictionloss and damping (every MuJoCo; a lugre model's

@@ -60,6 +60,9 @@ struct CExportOptions {
   EstimatorExportOptions estimator;
   std::string name = "joint_estimator";  ///< prefix of every function and type, and the file names
   bool single_precision = true;          ///< float (true) or double
+  /// Also the adaptive estimator (NAME_adaptive_*), started from the source's standard errors
+  /// (adaptive_start).
+  bool adaptive = false;
 };
 
 struct CExport {
@@ -67,6 +70,8 @@ struct CExport {
   std::string header, source;            ///< their texts
   std::vector<std::string> warnings;
   std::vector<std::string> notes;  ///< joint_fit_notes (also in the header's comment)
+  /// With adaptive: where the adaptive estimator's start came from (also in the header).
+  std::vector<std::string> adaptive_notes;
 };
 
 /// The file names of the C99 pair export_c writes for the prefix `name`: NAME.h and NAME.c (for

@@ -1,0 +1,168 @@
+// frictionlab io: the adaptive estimator in the code `export c --adaptive` writes
+// (adaptive_c_code.hpp), and its start from a fit's standard errors (adaptive_start).
+#include "adaptive_c_code.hpp"
+
+#include <cmath>
+
+#include "estimator_impl_text.hpp"  // kAdaptiveImplC: src/estimator/fl_adaptive_impl.h
+#include "frictionlab/format.hpp"
+
+namespace frictionlab::io {
+namespace {
+
+constexpr const char* kDeclarations = R"(
+/* ---- the adaptive estimator (frictionlab docs/estimator.md, "Online adaptation") ----
+ * The estimator above with theta = (Km, kappa_pos, kappa_neg, sigma2, offset, kT) adapted online
+ * by recursive least squares with forgetting from the cycles that know the joint's torque
+ * (tau_ref: a torque sensor, or the rigid-body model's torque in free motion; has_ref = 1):
+ *
+ *   tau = Km*i - F,  F = (kappa_s + kT*(T - T_ref))*B + sigma2*v + offset,
+ *   B = sigma0*z + sigma1(v)*dz/dt,  kappa_s = kappa_pos where B >= 0, kappa_neg where B < 0
+ *
+ * Its start, @N@_adaptive_default_options (from @SRC@):
+@START@ *
+ *   @N@_adaptive a;
+ *   @N@_adaptive_options o;
+ *   @N@_adaptive_default_options(&o);
+ *   if (@N@_adaptive_init(&a, &o) != 0) { ...bad option... }
+ *   every cycle:
+ *     @N@_adaptive_output r = @N@_adaptive_step(&a, i, v, dt, T, tau_ref, has_ref);
+ */
+#define @NU@_ADAPT_KM 0
+#define @NU@_ADAPT_KAPPA_POS 1
+#define @NU@_ADAPT_KAPPA_NEG 2
+#define @NU@_ADAPT_SIGMA2 3
+#define @NU@_ADAPT_OFFSET 4
+#define @NU@_ADAPT_KT 5
+#define @NU@_ADAPT_COUNT 6
+
+typedef struct @N@_adaptive_options {
+  @T@ memory_s;  /* forgetting time constant [s]: lambda = exp(-dt/memory_s) */
+  @T@ v_min;     /* no update while |v| < v_min [rad/s] */
+  @T@ trace_max; /* bound on trace(P) */
+  @T@ T_ref;     /* reference temperature of kT [degC] */
+  @T@ P0[6];     /* initial variances of theta */
+  unsigned adapt;  /* bit j set: theta[j] adapts */
+} @N@_adaptive_options;
+
+typedef struct @N@_adaptive {
+  struct {
+    @N@_params_t params; /* the baked parameters */
+    @T@ z_max, z, v_prev;
+  } est;
+  @N@_adaptive_options opt;
+  @T@ theta[6]; /* Km, kappa_pos, kappa_neg, sigma2, offset, kT */
+  @T@ P[36];    /* their covariance, row-major */
+  int enabled;  /* 0: no update */
+} @N@_adaptive;
+
+typedef struct @N@_adaptive_output {
+  @T@ friction, torque, z;
+  @T@ error;   /* tau_ref - torque [Nm] (0 without a reference) */
+  int updated; /* 1: theta and P were updated this cycle */
+  int ok;      /* 0: an input was not finite or dt < 0; nothing changed, outputs 0 */
+} @N@_adaptive_output;
+
+/* The start above (memory 60 s, v_min 0.01 rad/s, trace_max 100, T_ref 25 degC; kappa_pos,
+ * kappa_neg, sigma2 and offset adapt, Km and kT are frozen). */
+void @N@_adaptive_default_options(@N@_adaptive_options* o);
+/* theta from the baked parameters, P = diag(P0) on the adapted entries, z = 0, enabled; 0, or the
+ * code of the first invalid option (20 memory_s, 21 v_min, 22 trace_max, 23 P0, 24 T_ref,
+ * 25 adapt). */
+int @N@_adaptive_init(@N@_adaptive* a, const @N@_adaptive_options* o);
+void @N@_adaptive_enable(@N@_adaptive* a, int enabled);
+/* The parameters that adapt from now on (bit j: theta[j]); 25 for a bit above 5. */
+int @N@_adaptive_freeze(@N@_adaptive* a, unsigned adapt);
+/* One cycle: current [A], velocity [rad/s], dt [s] (>= 0), temperature [degC], and the torque
+ * the joint carries [Nm] if has_ref. */
+@N@_adaptive_output @N@_adaptive_step(@N@_adaptive* a, @T@ current, @T@ velocity, @T@ dt,
+                                      @T@ temperature, @T@ tau_ref, int has_ref);
+)";
+
+constexpr const char* kCodeHead = R"(
+/* ---- the adaptive estimator's C implementation (frictionlab src/estimator/fl_adaptive_impl.h) */
+#define FL_A_FN(name) @N@_adaptive##name
+#define FL_A_INIT @N@_adaptive_init_nominal
+#define FL_A_STATE @N@_adaptive
+#define FL_A_OPTIONS @N@_adaptive_options
+#define FL_A_OUTPUT @N@_adaptive_output
+#define FL_A_NO_DEFAULTS
+int @N@_adaptive_init_nominal(@N@_adaptive* a, const @N@_params_t* nominal,
+                              const @N@_adaptive_options* o);
+)";
+
+constexpr const char* kCodeTail = R"(
+void @N@_adaptive_default_options(@N@_adaptive_options* o) {
+  o->memory_s = @MEMORY@;
+  o->v_min = @VMIN@;
+  o->trace_max = @TRACE@;
+  o->T_ref = @TREF@;
+@P0@  o->adapt = 0x1eu;
+}
+
+int @N@_adaptive_init(@N@_adaptive* a, const @N@_adaptive_options* o) {
+  return @N@_adaptive_init_nominal(a, &@N@_params, o);
+}
+)";
+
+void replace(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
+}
+
+}  // namespace
+
+AdaptiveStart adaptive_start(const FrictionSource& s, const estimator::EstimatorParams<double>& p) {
+  AdaptiveStart a;
+  a.P0 = {0.0, 0.1, 0.1, 1e-3, 1e-2, 0.0};  // adaptive_estimator.h's defaults
+  // theta[j]'s variance from the fit's standard error of `field`, relative to `scale`
+  const auto from_fit = [&](int j, const char* what, const char* field, double scale) {
+    const auto it = s.std_errors.find(field);
+    const auto k = static_cast<std::size_t>(j);
+    if (it == s.std_errors.end() || !std::isfinite(it->second) || !(scale > 0)) {
+      a.notes.push_back(std::string("P0 of ") + what + " = " + format_number(a.P0[k]) +
+                        " (the default: " + s.file + " has no standard error of " + field + ")");
+      return;
+    }
+    const double r = it->second / scale;
+    a.P0[k] = r * r;
+    std::string note = std::string("P0 of ") + what + " = " + format_number(a.P0[k]) + " = (se(";
+    note.append(field).append(")");
+    if (scale != 1.0) note.append("/").append(field);
+    a.notes.push_back(note.append(")^2 of the fit"));
+  };
+  from_fit(0, "Km", "Km", 1.0);
+  from_fit(1, "kappa_pos", "Fc_pos", p.friction.curve.Fc_pos);
+  from_fit(2, "kappa_neg", "Fc_neg", p.friction.curve.Fc_neg);
+  from_fit(3, "sigma2", "sigma2", 1.0);
+  a.notes.push_back("P0 of offset = 0.01 (the default: a friction fit has no offset)");
+  a.notes.push_back("P0 of kT = 0 (frozen: with a temperature sensor set its bit and P0)");
+  return a;
+}
+
+namespace detail {
+
+std::string c_literal(double x, bool single) {
+  std::string s =
+      single ? format_number(static_cast<double>(static_cast<float>(x)), 9) : format_number(x, 17);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return single ? s + "f" : s;
+}
+
+AdaptiveCCode adaptive_c_code(const AdaptiveStart& start, bool single) {
+  std::string notes, p0;
+  for (const std::string& n : start.notes) notes += " *   " + n + "\n";
+  for (std::size_t j = 0; j < start.P0.size(); ++j)
+    p0 += "  o->P0[" + std::to_string(j) + "] = " + c_literal(start.P0[j], single) + ";\n";
+  AdaptiveCCode out{kDeclarations, std::string(kCodeHead) + kAdaptiveImplC + kCodeTail};
+  replace(out.declarations, "@START@", notes);
+  replace(out.code, "@MEMORY@", c_literal(60.0, single));
+  replace(out.code, "@VMIN@", c_literal(0.01, single));
+  replace(out.code, "@TRACE@", c_literal(100.0, single));
+  replace(out.code, "@TREF@", c_literal(25.0, single));
+  replace(out.code, "@P0@", p0);
+  return out;
+}
+
+}  // namespace detail
+}  // namespace frictionlab::io
