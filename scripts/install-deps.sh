@@ -18,5 +18,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   python3-distributed python3-psycopg2 postgresql \
   liburdfdom-dev libtinyxml-dev liborocos-kdl-dev libmujoco-dev \
   clang-15 libfuzzer-15-dev libomp-15-dev clang-format-14 universal-ctags \
-  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib > /dev/null
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-user > /dev/null
 echo "frictionlab: dependencies installed"

@@ -107,6 +107,8 @@ int FL_A_INIT(FL_A_STATE* a, const FL_PARAMS* nominal, const FL_A_OPTIONS* o) {
   a->theta[FL_A_KT] = FL_LIT(0.0);
   for (j = 0; j < FL_N; ++j) fl_a_reset_covariance(a, j);
   a->enabled = 1;
+  a->lambda_dt = FL_LIT(-1.0);
+  a->lambda = FL_LIT(1.0);
   return 0;
 }
 
@@ -122,28 +124,38 @@ int FL_A_FN(_freeze)(FL_A_STATE* a, unsigned adapt) {
   return 0;
 }
 
-/* The RLS step on the adapted entries (phi zero elsewhere), the covariance bound and the
- * projection (adaptive_estimator.h). */
+/* The RLS step on the adapted entries (the others have phi = 0 and a zero covariance row and
+ * column: skipped, which changes no sum), the covariance bound and the projection
+ * (adaptive_estimator.h). lambda is computed again only when dt changes. */
 static void fl_a_update(FL_A_STATE* a, const FL_REAL* phi, FL_REAL e, FL_REAL dt) {
-  const FL_REAL lambda = FL_EXP(-dt / a->opt.memory_s);
-  FL_REAL Pphi[FL_N], denom = lambda, inv_denom, inv_lambda, trace = FL_LIT(0.0), km_min;
-  int r, c;
-  for (r = 0; r < FL_N; ++r) {
-    Pphi[r] = FL_LIT(0.0);
-    for (c = 0; c < FL_N; ++c) Pphi[r] += a->P[r * FL_N + c] * phi[c];
-    denom += phi[r] * Pphi[r];
+  FL_REAL Pphi[FL_N], denom, inv_denom, inv_lambda, trace = FL_LIT(0.0), km_min;
+  int idx[FL_N], n = 0, r, c, j;
+  for (j = 0; j < FL_N; ++j)
+    if ((a->opt.adapt >> j) & 1u) idx[n++] = j;
+  if (dt != a->lambda_dt) {
+    a->lambda = FL_EXP(-dt / a->opt.memory_s);
+    a->lambda_dt = dt;
+  }
+  denom = a->lambda;
+  for (r = 0; r < n; ++r) {
+    Pphi[idx[r]] = FL_LIT(0.0);
+    for (c = 0; c < n; ++c) Pphi[idx[r]] += a->P[idx[r] * FL_N + idx[c]] * phi[idx[c]];
+    denom += phi[idx[r]] * Pphi[idx[r]];
   }
   inv_denom = FL_LIT(1.0) / denom;
-  inv_lambda = FL_LIT(1.0) / lambda;
-  for (r = 0; r < FL_N; ++r) {
-    const FL_REAL kr = Pphi[r] * inv_denom;
-    a->theta[r] += kr * e;
-    for (c = 0; c < FL_N; ++c)
-      a->P[r * FL_N + c] = (a->P[r * FL_N + c] - kr * Pphi[c]) * inv_lambda;
-    trace += a->P[r * FL_N + r];
+  inv_lambda = FL_LIT(1.0) / a->lambda;
+  for (r = 0; r < n; ++r) {
+    const FL_REAL kr = Pphi[idx[r]] * inv_denom;
+    a->theta[idx[r]] += kr * e;
+    for (c = 0; c < n; ++c) {
+      FL_REAL* P = &a->P[idx[r] * FL_N + idx[c]];
+      *P = (*P - kr * Pphi[idx[c]]) * inv_lambda;
+    }
+    trace += a->P[idx[r] * FL_N + idx[r]];
   }
   if (trace > a->opt.trace_max)
-    for (r = 0; r < FL_N * FL_N; ++r) a->P[r] *= a->opt.trace_max / trace;
+    for (r = 0; r < n; ++r)
+      for (c = 0; c < n; ++c) a->P[idx[r] * FL_N + idx[c]] *= a->opt.trace_max / trace;
   km_min = a->est.params.Km / FL_LIT(10.0);
   if (a->theta[FL_A_KM] < km_min) a->theta[FL_A_KM] = km_min;
   for (r = FL_A_KAPPA_POS; r <= FL_A_SIGMA2; ++r)

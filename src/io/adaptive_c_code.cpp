@@ -54,6 +54,7 @@ typedef struct @N@_adaptive {
   @T@ theta[6]; /* Km, kappa_pos, kappa_neg, sigma2, offset, kT */
   @T@ P[36];    /* their covariance, row-major */
   int enabled;  /* 0: no update */
+  @T@ lambda_dt, lambda; /* the forgetting factor of the last update's dt */
 } @N@_adaptive;
 
 typedef struct @N@_adaptive_output {

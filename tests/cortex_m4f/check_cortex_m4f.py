@@ -14,7 +14,8 @@ function (exp, expm1, pow, ...) among their undefined symbols, and no .f64 instr
 disassembly; the double objects serve as the positive control (they must show such calls).
 Prints the code size of every object (arm-none-eabi-size), the flash a minimal linked program
 gains with the estimator (newlib-nano, libm included), the adaptive estimator's linked code (at
-most 4 KiB, else a failure) and the state sizes (arm-none-eabi-nm).
+most 4 KiB, else a failure), the instructions one step executes (qemu-arm, where installed) and
+the state sizes (arm-none-eabi-nm).
 
 Exit 77 (CTest: skipped) only if the toolchain is not installed; CI installs it."""
 import argparse
@@ -60,6 +61,53 @@ def text_size(path):
     out = run(["arm-none-eabi-size", path]).stdout.splitlines()
     text, data, bss = (int(x) for x in out[1].split()[:3])
     return text, data, bss
+
+
+def executed_instructions(log):
+    """Instructions executed in a run logged by qemu's -d in_asm,exec,nochain: each translated
+    block's instruction count (its in_asm listing, keyed by its first address) summed over the
+    block executions (its "Trace" lines; nochain logs every one)."""
+    counts, start, n, total = {}, None, 0, 0
+    with open(log) as f:
+        for line in f:
+            if line.startswith("IN:"):
+                start, n = None, 0
+            elif re.match(r"^0x[0-9a-f]+:", line):
+                if start is None:
+                    start = int(line.split(":")[0], 16)
+                n += 1
+                counts[start] = n
+            elif line.startswith("Trace"):
+                total += counts[int(line.split("[")[1].split("/")[1], 16)]
+    return total
+
+
+def instructions_per_step(src, work, link):
+    """Instructions one float step executes, fixed and adaptive estimator: tests/cortex_m4f/
+    count_steps.c linked for the Cortex-M4F and run by qemu-arm in user mode (a Cortex-A15 core:
+    the same Thumb-2 and single-precision VFP instruction stream; qemu's linux-user mode does not
+    start M-profile ELF files). None if qemu-arm is missing."""
+    if shutil.which("qemu-arm") is None:
+        print("  (qemu-arm not found: instructions per step not counted; install qemu-user)")
+        return None
+    counted = {}
+    for variant, define in (("input", []), ("fixed", ["-DFIXED"]), ("adaptive", ["-DADAPTIVE"])):
+        for steps in (1000, 3000):
+            elf = os.path.join(work, f"count_{variant}_{steps}.elf")
+            log = elf + ".log"
+            run([*link, "-nostartfiles", f"-DSTEPS={steps}", *define,
+                 os.path.join(src, "tests", "cortex_m4f", "count_steps.c"),
+                 os.path.join(src, "src", "estimator", "fl_estimator_f32.c"), "-lm", "-o", elf])
+            run(["qemu-arm", "-cpu", "cortex-a15", "-d", "in_asm,exec,nochain", "-D", log, elf])
+            if failures:
+                return None
+            counted[(variant, steps)] = executed_instructions(log)
+    per = {}
+    for variant in ("fixed", "adaptive"):
+        extra = (counted[(variant, 3000)] - counted[(variant, 1000)]) - \
+                (counted[("input", 3000)] - counted[("input", 1000)])
+        per[variant] = extra / 2000.0
+    return per
 
 
 def function_sizes(path):
@@ -191,6 +239,13 @@ def main():
         print(f"  adaptive estimator, float, linked code  {code} bytes (bound 4096)")
         if code > 4096:
             failures.append(f"the adaptive estimator's code is {code} bytes, over 4 KiB")
+
+    per = instructions_per_step(src, work, link)
+    if per is not None:
+        print("\ncortex-m4f instructions per step (float, velocity input with linear hold, "
+              "reversals; qemu-arm count):")
+        print(f"  fixed estimator (fl_estimator_f32_step)       {per['fixed']:.0f}")
+        print(f"  adaptive estimator (fl_adaptive_f32_step, ref) {per['adaptive']:.0f}")
 
     sizes = symbol_sizes(objs["probes"])
     cpp_sizes = symbol_sizes(objs["cpp_f32"])

@@ -88,6 +88,7 @@ typedef struct fl_adaptive_f32 {
   float theta[FL_ADAPT_COUNT];              /* the adapted parameters */
   float P[FL_ADAPT_COUNT * FL_ADAPT_COUNT]; /* their covariance, row-major */
   int enabled;                              /* 0: no update (fixed theta) */
+  float lambda_dt, lambda;                  /* the forgetting factor of the last update's dt */
 } fl_adaptive_f32;
 
 typedef struct fl_adaptive_output_f32 {
@@ -132,6 +133,7 @@ typedef struct fl_adaptive_f64 {
   double theta[FL_ADAPT_COUNT];
   double P[FL_ADAPT_COUNT * FL_ADAPT_COUNT];
   int enabled;
+  double lambda_dt, lambda;
 } fl_adaptive_f64;
 
 typedef struct fl_adaptive_output_f64 {
