@@ -14,8 +14,9 @@ volatile float fl_sink;
 
 int main(void);
 int main(void) {
-  const fl_estimator_params_f32 p = {0.5f,  1e4f,  0.05f, 0.05f, 0.18f, 0.15f, 0.25f,
-                                     0.21f, 0.05f, 1.0f,  0.0f,  FL_STRIBECK_EXPONENTIAL,
+  const fl_estimator_params_f32 p = {0.5f,          1e4f,  0.05f, 0.05f,
+                                     0.18f,         0.15f, 0.25f, 0.21f,
+                                     0.05f,         1.0f,  0.0f,  FL_STRIBECK_EXPONENTIAL,
                                      FL_HOLD_LINEAR};
   float v = 0.0f, dv = 0.002f;
   int k;
@@ -45,4 +46,5 @@ int main(void) {
 }
 
 void _start(void) __attribute__((naked, noreturn));
-void _start(void) { __asm__ volatile("bl main\n movs r7, #1\n svc #0\n"); }
+/* exit with main's return value: Linux's exit system call (r7 = 1) */
+void _start(void) { __asm__ volatile("bl main\n movs r7, 1\n svc 0\n"); }
