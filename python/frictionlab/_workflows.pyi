@@ -238,6 +238,15 @@ def export_json(source: ExportSource, *, Km: Optional[float] = ..., hold: Option
 def export_estimator_params(source: ExportSource, *, Km: Optional[float] = ...,
                             hold: Optional[str] = ..., label: Optional[str] = ...,
                             joint: Optional[str] = ...) -> dict: ...
+def adaptive_estimate(source: ExportSource, current: ArrayIn, velocity: ArrayIn,
+                      dt: Union[float, ArrayIn], *, temperature: Optional[ArrayIn] = ...,
+                      tau_ref: Optional[ArrayIn] = ..., Km: Optional[float] = ...,
+                      hold: Optional[str] = ..., label: Optional[str] = ...,
+                      joint: Optional[str] = ..., memory_s: float = ..., v_min: float = ...,
+                      trace_max: float = ..., T_ref: float = ...,
+                      P0: Optional[dict[str, float]] = ...,
+                      adapt: Optional[Sequence[str]] = ...,
+                      single_precision: bool = ...) -> dict[str, Any]: ...
 def export_c(source: ExportSource, *, Km: Optional[float] = ..., hold: Optional[str] = ...,
              name: str = ..., single_precision: bool = ...,
              label: Optional[str] = ..., joint: Optional[str] = ...,

@@ -1,8 +1,12 @@
 // frictionlab Python module: the estimator's export (io/export.hpp): export_xml, export_json,
 // export_c, export_mujoco and export_estimator_params (workflows_common.hpp; docs/python.md).
+#include <array>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 
+#include "arrays.hpp"
+#include "frictionlab/estimator/adaptive_estimator.h"
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/joint_json.hpp"
@@ -73,7 +77,193 @@ constexpr const char* kEstimatorDoc =
 
 }  // namespace
 
+// ---- adaptive_estimate: the adaptive estimator (estimator/adaptive_estimator.h) over a record
+
+constexpr std::array<const char*, FL_ADAPT_COUNT> kAdaptNames = {"Km",     "kappa_pos", "kappa_neg",
+                                                                 "sigma2", "offset",    "kT"};
+
+/// The index of an adapted parameter's name; ValueError naming `what` and the names otherwise.
+int adapt_index(const std::string& name, const std::string& what) {
+  for (std::size_t j = 0; j < kAdaptNames.size(); ++j)
+    if (name == kAdaptNames[j]) return static_cast<int>(j);
+  throw std::invalid_argument(what + ": unknown parameter '" + name +
+                              "' (Km, kappa_pos, kappa_neg, sigma2, offset, kT)");
+}
+
+/// The options of the C API with the caller's changes: P0 a dict of name -> variance, adapt a
+/// list of names.
+fl_adaptive_options_f64 adaptive_options(double memory_s, double v_min, double trace_max,
+                                         double T_ref, const py::object& P0,
+                                         const py::object& adapt) {
+  fl_adaptive_options_f64 o;
+  fl_adaptive_f64_default_options(&o);
+  o.memory_s = memory_s;
+  o.v_min = v_min;
+  o.trace_max = trace_max;
+  o.T_ref = T_ref;
+  if (!P0.is_none())
+    for (const auto& [k, v] : option_cast<py::dict>("P0", P0))
+      o.P0[adapt_index(py::str(k), "P0")] =
+          option_cast<double>("P0", py::reinterpret_borrow<py::object>(v));
+  if (!adapt.is_none()) {
+    o.adapt = 0u;
+    for (const auto& n : option_cast<py::list>("adapt", adapt))
+      o.adapt |= 1u << adapt_index(py::str(n), "adapt");
+  }
+  return o;
+}
+
+/// The option named by an init code of adaptive_estimator.h.
+std::string adaptive_error(int code) {
+  switch (code) {
+    case FL_ADAPTIVE_BAD_MEMORY:
+      return "memory_s must be > 0 and finite";
+    case FL_ADAPTIVE_BAD_V_MIN:
+      return "v_min must be >= 0 and finite";
+    case FL_ADAPTIVE_BAD_TRACE:
+      return "trace_max must be > 0 and finite";
+    case FL_ADAPTIVE_BAD_P0:
+      return "P0: every variance must be >= 0 and finite";
+    case FL_ADAPTIVE_BAD_T_REF:
+      return "T_ref must be finite";
+    default:
+      return std::string("the estimator's parameter ") + fl_estimator_param_name(code);
+  }
+}
+
+/// The record's inputs, sample k: current [A], velocity [rad/s], dt [s], temperature [degC]
+/// (T_ref without a channel), the reference torque (NaN: unknown).
+struct AdaptiveInputs {
+  std::vector<double> current, velocity, dt, temperature, tau_ref;
+};
+
+/// Run the adaptive estimator of precision T (its C API: Api) over the inputs.
+template <class T, class Api, class Opt, class Params, class Init, class Step>
+py::dict run_adaptive(const estimator::EstimatorParams<double>& p, const fl_adaptive_options_f64& o,
+                      const AdaptiveInputs& in, Init init, Step step) {
+  const auto& f = p.friction;
+  const Params c{
+      T(p.Km),
+      T(f.sigma0),
+      T(f.sigma1),
+      T(f.sigma2),
+      T(f.curve.Fc_pos),
+      T(f.curve.Fc_neg),
+      T(f.curve.Fs_pos),
+      T(f.curve.Fs_neg),
+      T(f.curve.vs),
+      T(f.curve.alpha),
+      T(f.vd),
+      f.curve.shape == StribeckShape::rational ? FL_STRIBECK_RATIONAL : FL_STRIBECK_EXPONENTIAL,
+      p.hold == Hold::linear ? FL_HOLD_LINEAR : FL_HOLD_ZOH};
+  Opt ot{T(o.memory_s), T(o.v_min), T(o.trace_max), T(o.T_ref), {}, o.adapt};
+  for (int j = 0; j < FL_ADAPT_COUNT; ++j) ot.P0[j] = T(o.P0[j]);
+  Api a;
+  if (const int code = init(&a, &c, &ot); code != 0)
+    throw std::invalid_argument("adaptive_estimate: " + adaptive_error(code));
+  const std::size_t n = in.current.size();
+  std::vector<double> torque(n), friction(n), z(n), error(n), updated(n), theta(n * FL_ADAPT_COUNT);
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool known = std::isfinite(in.tau_ref[k]);
+    const auto r = step(&a, T(in.current[k]), T(in.velocity[k]), T(in.dt[k]), T(in.temperature[k]),
+                        known ? T(in.tau_ref[k]) : T(0), known ? 1 : 0);
+    if (!r.ok)
+      throw std::invalid_argument("adaptive_estimate: sample " + std::to_string(k) +
+                                  ": an input is not finite or dt < 0");
+    torque[k] = double(r.torque);
+    friction[k] = double(r.friction);
+    z[k] = double(r.z);
+    error[k] = known ? double(r.error) : NAN;
+    updated[k] = r.updated;
+    for (int j = 0; j < FL_ADAPT_COUNT; ++j)
+      theta[k * FL_ADAPT_COUNT + std::size_t(j)] = double(a.theta[j]);
+  }
+  py::array_t<double> th = to_numpy(std::move(theta));
+  th.resize({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(FL_ADAPT_COUNT)});
+  py::list names;
+  for (const char* nm : kAdaptNames) names.append(nm);
+  return py::dict(py::arg("torque") = to_numpy(std::move(torque)),
+                  py::arg("friction") = to_numpy(std::move(friction)),
+                  py::arg("z") = to_numpy(std::move(z)),
+                  py::arg("error") = to_numpy(std::move(error)),
+                  py::arg("updated") = to_numpy(std::move(updated)).attr("astype")("bool"),
+                  py::arg("theta") = th, py::arg("names") = names);
+}
+
+/// The inputs as equal-length arrays: dt a number or an array; temperature, tau_ref None or
+/// arrays.
+AdaptiveInputs adaptive_inputs(const py::object& current, const py::object& velocity,
+                               const py::object& dt, const py::object& temperature,
+                               const py::object& tau_ref, double T_ref) {
+  AdaptiveInputs in;
+  in.current = DoubleArray(current, "current").vector();
+  in.velocity = DoubleArray(velocity, "velocity").vector();
+  const std::size_t n = in.current.size();
+  const auto same = [&](std::vector<double> v, const char* name) {
+    if (v.size() != n)
+      throw std::invalid_argument(std::string(name) + ": " + std::to_string(v.size()) +
+                                  " samples, current has " + std::to_string(n));
+    return v;
+  };
+  in.velocity = same(in.velocity, "velocity");
+  in.dt = py::isinstance<py::array>(dt) ? same(DoubleArray(dt, "dt").vector(), "dt")
+                                        : std::vector<double>(n, option_cast<double>("dt", dt));
+  in.temperature = temperature.is_none()
+                       ? std::vector<double>(n, T_ref)
+                       : same(DoubleArray(temperature, "temperature").vector(), "temperature");
+  in.tau_ref = tau_ref.is_none() ? std::vector<double>(n, NAN)
+                                 : same(DoubleArray(tau_ref, "tau_ref").vector(), "tau_ref");
+  return in;
+}
+
+void bind_adaptive(py::module_& m) {
+  m.def(
+      "adaptive_estimate",
+      [](const py::object& source, const py::object& current, const py::object& velocity,
+         const py::object& dt, const py::object& temperature, const py::object& tau_ref,
+         const py::object& Km, const py::object& hold, const py::object& label,
+         const py::object& joint, double memory_s, double v_min, double trace_max, double T_ref,
+         const py::object& P0, const py::object& adapt, bool single_precision) {
+        const io::FrictionSource s = friction_source(source, label_of(label), joint);
+        std::vector<std::string> warnings;
+        const auto p = io::export_estimator_params(s, estimator_options(Km, hold), &warnings);
+        warn_all(warnings);
+        const auto o = adaptive_options(memory_s, v_min, trace_max, T_ref, P0, adapt);
+        const AdaptiveInputs in =
+            adaptive_inputs(current, velocity, dt, temperature, tau_ref, T_ref);
+        if (single_precision)
+          return run_adaptive<float, fl_adaptive_f32, fl_adaptive_options_f32,
+                              fl_estimator_params_f32>(p, o, in, fl_adaptive_f32_init,
+                                                       fl_adaptive_f32_step);
+        return run_adaptive<double, fl_adaptive_f64, fl_adaptive_options_f64,
+                            fl_estimator_params_f64>(p, o, in, fl_adaptive_f64_init,
+                                                     fl_adaptive_f64_step);
+      },
+      py::arg("source"), py::arg("current"), py::arg("velocity"), py::arg("dt"), py::kw_only(),
+      py::arg("temperature") = py::none(), py::arg("tau_ref") = py::none(),
+      py::arg("Km") = py::none(), py::arg("hold") = py::none(), py::arg("label") = py::none(),
+      py::arg("joint") = py::none(), py::arg("memory_s") = 60.0, py::arg("v_min") = 0.01,
+      py::arg("trace_max") = 100.0, py::arg("T_ref") = 25.0, py::arg("P0") = py::none(),
+      py::arg("adapt") = py::none(), py::arg("single_precision") = false,
+      (std::string(
+           "adaptive_estimate(source, current, velocity, dt, *, temperature=None, tau_ref=None, "
+           "Km=None, hold=None, label=None, joint=None, memory_s=60.0, v_min=0.01, "
+           "trace_max=100.0, T_ref=25.0, P0=None, adapt=None, single_precision=False) -> dict"
+           "\n\nThe adaptive torque estimator (estimator/adaptive_estimator.h, the firmware's C "
+           "code; docs/estimator.md \"Online adaptation\") run over a record: current [A], "
+           "velocity [rad/s] arrays, dt [s] a number or an array (the time since the previous "
+           "sample), temperature [degC] an array (None: T_ref), tau_ref [N m] the torque the joint "
+           "is known to carry (NaN where unknown; None: never, nothing adapts). P0: a dict of "
+           "initial variances by name (Km, kappa_pos, kappa_neg, sigma2, offset, kT), adapt: the "
+           "names that adapt (default kappa_pos, kappa_neg, sigma2, offset). Returns {'torque', "
+           "'friction', 'z', 'error' (tau_ref - torque, NaN without a reference), 'updated', "
+           "'theta' (samples x 6, after each sample), 'names'}.\n") +
+       kSourceDoc + kEstimatorDoc)
+          .c_str());
+}
+
 void bind_export(py::module_& m) {
+  bind_adaptive(m);
   py::class_<io::ExportText>(m, "ExportText", "A text to write and its warnings.")
       .def_readonly("text", &io::ExportText::text)
       .def_readonly("warnings", &io::ExportText::warnings)
