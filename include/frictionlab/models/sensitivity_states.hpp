@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 
 namespace frictionlab {
 
@@ -86,5 +87,25 @@ struct SensitivityStates {
     }
   }
 };
+
+/// The force of n parallel spring elements and a viscous term, with its sensitivities along NL
+/// directions (Maxwell slip and GMS, each model's force() in the same order):
+///   F = sigma2 v + sum_i k_i z_i,   dF = v e_sigma2 + sum_i (k_i dz_i + z_i e_k(i)),
+/// e_sigma2 the seed of sigma2 and e_k(i) that of k_i (an array of NL values).
+template <int NL, class K, class State, class DState, class Ek>
+double spring_elements_force(double sigma2, const K& k, int n, double v,
+                             const std::array<double, NL>& e_sigma2, const State& z,
+                             const DState& dz, Ek e_k, std::array<double, NL>& dF) noexcept {
+  constexpr auto un = static_cast<std::size_t>(NL);
+  double f = sigma2 * v;
+  for (std::size_t d = 0; d < un; ++d) dF[d] = v * e_sigma2[d];
+  for (int i = 0; i < n; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const auto& ek = e_k(i);
+    f += k[ui] * z[ui];
+    for (std::size_t d = 0; d < un; ++d) dF[d] += k[ui] * dz[ui][d] + z[ui] * ek[d];
+  }
+  return f;
+}
 
 }  // namespace frictionlab

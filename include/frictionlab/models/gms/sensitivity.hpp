@@ -34,6 +34,7 @@
 
 #include "frictionlab/models/gms/model.hpp"
 #include "frictionlab/models/lugre/sensitivity.hpp"
+#include "frictionlab/models/sensitivity_states.hpp"
 
 namespace frictionlab {
 
@@ -151,15 +152,9 @@ struct GmsSensitivity {
   template <int NL>
   static double force(const Params& p, const Seeds<NL>& seeds, const State& z, const DState<NL>& dz,
                       const At<NL>& w, std::array<double, NL>& dF, ForceParts& /*parts*/) noexcept {
-    constexpr auto un = static_cast<std::size_t>(NL);
-    double f = p.sigma2 * w.v;
-    for (std::size_t d = 0; d < un; ++d) dF[d] = w.v * seeds.lugre.e[kQs2][d];
-    for (int i = 0; i < p.n; ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      f += p.k[ui] * z[ui];
-      for (std::size_t d = 0; d < un; ++d) dF[d] += p.k[ui] * dz[ui][d] + z[ui] * seeds.e_k[ui][d];
-    }
-    return f;
+    return spring_elements_force<NL>(
+        p.sigma2, p.k, p.n, w.v, seeds.lugre.e[kQs2], z,
+        dz, [&](int i) -> const auto& { return seeds.e_k[static_cast<std::size_t>(i)]; }, dF);
   }
   /// dF/dq of the force-only field sigma2: v.
   template <int NL>

@@ -27,6 +27,7 @@
 #include <cstddef>
 
 #include "frictionlab/models/maxwell_slip/model.hpp"
+#include "frictionlab/models/sensitivity_states.hpp"
 
 namespace frictionlab {
 
@@ -111,17 +112,11 @@ struct MaxwellSlipSensitivity {
   template <int NL>
   static double force(const Params& p, const Seeds<NL>& seeds, const State& z, const DState<NL>& dz,
                       const At<NL>& w, std::array<double, NL>& dF, ForceParts& parts) noexcept {
-    constexpr auto un = static_cast<std::size_t>(NL);
     parts.z = &z;
-    double f = p.sigma2 * w.v;
-    for (std::size_t d = 0; d < un; ++d) dF[d] = w.v * seeds.e[kSigma2][d];
-    for (int i = 0; i < p.n; ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      const auto& ek = seeds.e[static_cast<std::size_t>(k_field(i))];
-      f += p.k[ui] * z[ui];
-      for (std::size_t d = 0; d < un; ++d) dF[d] += p.k[ui] * dz[ui][d] + z[ui] * ek[d];
-    }
-    return f;
+    return spring_elements_force<NL>(
+        p.sigma2, p.k, p.n, w.v, seeds.e[kSigma2], z,
+        dz, [&](int i) -> const auto& { return seeds.e[static_cast<std::size_t>(k_field(i))]; },
+        dF);
   }
   /// dF/dq of force-only field kForceFields[i]: v for sigma2, z_j for k_j.
   template <int NL>
