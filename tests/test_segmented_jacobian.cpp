@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -41,6 +42,7 @@ Eval evaluate(const Family& fam, const FitData& d, const std::vector<double>& th
               const std::vector<int>& free, const Robust& loss, int threads, bool jets = false) {
   const auto cost = fam.make_cost(d, theta, free, loss, threads, jets);
   std::vector<double> x;
+  x.reserve(free.size());
   for (int j : free) x.push_back(theta[static_cast<std::size_t>(j)]);
   Eval e{std::vector<double>(static_cast<std::size_t>(d.m())),
          std::vector<double>(static_cast<std::size_t>(d.m()) * free.size())};
@@ -101,8 +103,8 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
     if (f == "C") x = 30;  // (GMS: the slip law's attraction, N/s)
   }
   const std::vector<double> theta = fam->to_internal(nat);
-  std::vector<int> free;
-  for (int i = 0; i < fam->size(); ++i) free.push_back(i);
+  std::vector<int> free(static_cast<std::size_t>(fam->size()));
+  std::iota(free.begin(), free.end(), 0);
   Robust loss;
   loss.kind = c.loss;
   loss.scale = 0.05;
