@@ -6,6 +6,7 @@
 
 #include "estimator_impl_text.hpp"  // kAdaptiveImplC: src/estimator/fl_adaptive_impl.h
 #include "frictionlab/format.hpp"
+#include "text.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -106,11 +107,6 @@ int @N@_adaptive_init(@N@_adaptive* a, const @N@_adaptive_options* o) {
 }
 )";
 
-void replace(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
-    s.replace(pos, from.size(), to);
-}
-
 }  // namespace
 
 AdaptiveStart adaptive_start(const FrictionSource& s, const estimator::EstimatorParams<double>& p) {
@@ -156,12 +152,12 @@ AdaptiveCCode adaptive_c_code(const AdaptiveStart& start, bool single) {
   for (std::size_t j = 0; j < start.P0.size(); ++j)
     p0 += "  o->P0[" + std::to_string(j) + "] = " + c_literal(start.P0[j], single) + ";\n";
   AdaptiveCCode out{kDeclarations, std::string(kCodeHead) + kAdaptiveImplC + kCodeTail};
-  replace(out.declarations, "@START@", notes);
-  replace(out.code, "@MEMORY@", c_literal(60.0, single));
-  replace(out.code, "@VMIN@", c_literal(0.01, single));
-  replace(out.code, "@TRACE@", c_literal(100.0, single));
-  replace(out.code, "@TREF@", c_literal(25.0, single));
-  replace(out.code, "@P0@", p0);
+  replace_all(out.declarations, "@START@", notes);
+  replace_all(out.code, "@MEMORY@", c_literal(60.0, single));
+  replace_all(out.code, "@VMIN@", c_literal(0.01, single));
+  replace_all(out.code, "@TRACE@", c_literal(100.0, single));
+  replace_all(out.code, "@TREF@", c_literal(25.0, single));
+  replace_all(out.code, "@P0@", p0);
   return out;
 }
 

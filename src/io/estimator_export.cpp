@@ -18,6 +18,7 @@
 #include "frictionlab/models/joint_lugre/as_lugre.hpp"
 #include "json_fields.hpp"
 #include "mujoco_text.hpp"
+#include "text.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -404,10 +405,7 @@ namespace {
 
 using detail::c_literal;
 
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
-    s.replace(pos, from.size(), to);
-}
+using detail::replace_all;  // text.hpp
 
 std::string upper(std::string s) {
   for (char& c : s)

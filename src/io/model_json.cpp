@@ -13,6 +13,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "json_fields.hpp"
+#include "text.hpp"
 
 namespace frictionlab::io {
 namespace {
@@ -30,11 +31,7 @@ const std::vector<std::string> kCurveKeys = {"Fc",     "Fc_pos", "Fc_neg", "Fs",
 // the symmetric key).
 using Renames = std::vector<std::pair<std::string, std::string>>;
 
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t pos = s.find(from); pos != std::string::npos;
-       pos = s.find(from, pos + to.size()))
-    s.replace(pos, from.size(), to);
-}
+using detail::replace_all;  // text.hpp
 
 // Read a level given either symmetrically (`sym`) or per side (`pos`, `neg`). Returns whether
 // the symmetric key was used (or neither, i.e. the default).

@@ -45,11 +45,6 @@ const oj& need(const oj& j, const std::string& src, const std::string& key) {
 }
 
 /// Replace every occurrence of `from` in `s` by `to`.
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-}
-
 /// The "report" object of a result file (what its section draws); InputError naming the file and
 /// the command to run again (`command`: "the fit", "fit-joint", ...) when it has none.
 const oj& report_data(const oj& result, const std::string& src, const std::string& command) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frictionlab/io/report_html.hpp"
+#include "text.hpp"
 
 namespace frictionlab::io {
 struct Plot;
@@ -31,8 +32,7 @@ std::string show(const oj& j, int digits = 5);
 std::string exact_attr(const oj& j);
 /// The numbers of a JSON array (NaN for null), empty for anything else.
 std::vector<double> numbers(const oj& j);
-/// Replace every occurrence of `from` in `s` by `to`.
-void replace_all(std::string& s, const std::string& from, const std::string& to);
+using detail::replace_all;  // text.hpp
 
 // ---------------------------------------------------------------- reading a result
 
