@@ -65,20 +65,7 @@ BENCHMARK(BM_Estimator<double, Mode::displacement>)->Name("estimator/double/disp
 
 /// The joint as the C API's float parameters.
 fl_estimator_params_f32 c_params() {
-  const auto p = estimator::convert<float>(params(Hold::linear));
-  return {p.Km,
-          p.friction.sigma0,
-          p.friction.sigma1,
-          p.friction.sigma2,
-          p.friction.curve.Fc_pos,
-          p.friction.curve.Fc_neg,
-          p.friction.curve.Fs_pos,
-          p.friction.curve.Fs_neg,
-          p.friction.curve.vs,
-          p.friction.curve.alpha,
-          p.friction.vd,
-          FL_STRIBECK_EXPONENTIAL,
-          FL_HOLD_LINEAR};
+  return estimator::to_c_params<fl_estimator_params_f32>(params(Hold::linear));
 }
 
 void BM_CApiFloat(benchmark::State& st) {

@@ -11,7 +11,9 @@
 #include <random>
 #include <vector>
 
+#include "estimator_fixtures.hpp"
 #include "frictionlab/estimator/adaptive_estimator.h"
+#include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/models/lugre.hpp"
 
 namespace frictionlab {
@@ -21,21 +23,9 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kDt = 1e-3;      // [s]
 constexpr double kNoise = 0.005;  // torque noise of the current and of the reference [Nm]
 
+/// The joint of tests/estimator_fixtures.hpp, the fit the estimators start from.
 fl_estimator_params_f64 nominal() {
-  fl_estimator_params_f64 p{};
-  p.Km = 0.5;
-  p.sigma0 = 1e4;
-  p.sigma1 = 0.05;
-  p.sigma2 = 0.05;
-  p.Fc_pos = 0.18;
-  p.Fc_neg = 0.15;
-  p.Fs_pos = 0.25;
-  p.Fs_neg = 0.21;
-  p.vs = 0.05;
-  p.alpha = 1.0;
-  p.shape = FL_STRIBECK_EXPONENTIAL;
-  p.hold = FL_HOLD_LINEAR;
-  return p;
+  return estimator::to_c_params<fl_estimator_params_f64>(test::joint_params());
 }
 
 /// One sample of the simulated joint.
@@ -213,10 +203,7 @@ TEST(AdaptiveEstimator, FrozenParametersKeepTheirValueAndDisabledLearnsNothing) 
 TEST(AdaptiveEstimator, FloatFollowsDouble) {
   const auto joint = warming_joint(300.0);
   const fl_estimator_params_f64 p = nominal();
-  const fl_estimator_params_f32 pf{0.5f,          1e4f,  0.05f, 0.05f,
-                                   0.18f,         0.15f, 0.25f, 0.21f,
-                                   0.05f,         1.0f,  0.0f,  FL_STRIBECK_EXPONENTIAL,
-                                   FL_HOLD_LINEAR};
+  const auto pf = estimator::to_c_params<fl_estimator_params_f32>(test::joint_params());
   fl_adaptive_options_f64 o;
   fl_adaptive_f64_default_options(&o);
   fl_adaptive_options_f32 of;

@@ -184,25 +184,10 @@ TEST(EstimatorAllocation, StepNeverAllocates) {
 TEST(EstimatorAllocation, CApiNeverAllocates) {
   const auto p = test::joint_params();
   const auto rec = test::pendulum_record(p.Km);
-  fl_estimator_params_f32 c{};
-  c.Km = 0.5f;
-  c.sigma0 = 1e4f;
-  c.sigma1 = 0.05f;
-  c.sigma2 = 0.05f;
-  c.Fc_pos = 0.18f;
-  c.Fc_neg = 0.15f;
-  c.Fs_pos = 0.25f;
-  c.Fs_neg = 0.21f;
-  c.vs = 0.05f;
-  c.alpha = 1.0f;
-  c.vd = 0.0f;
-  c.shape = FL_STRIBECK_EXPONENTIAL;
-  c.hold = FL_HOLD_LINEAR;
+  const auto c = estimator::to_c_params<fl_estimator_params_f32>(p);
+  const auto c64 = estimator::to_c_params<fl_estimator_params_f64>(test::joint_params(Hold::zoh));
   fl_estimator_f32 e32;
   fl_estimator_f64 e64;
-  fl_estimator_params_f64 c64{0.5,        1e4,  0.05, 0.05, 0.18, 0.15,
-                              0.25,       0.21, 0.05, 1.0,  0.0,  FL_STRIBECK_EXPONENTIAL,
-                              FL_HOLD_ZOH};
   double checksum = 0;
   long n = 0;
   {
@@ -230,10 +215,7 @@ TEST(EstimatorAllocation, CApiNeverAllocates) {
 TEST(EstimatorAllocation, AdaptiveNeverAllocates) {
   const auto p = test::joint_params();
   const auto rec = test::pendulum_record(p.Km);
-  const fl_estimator_params_f32 c{0.5f,          1e4f,  0.05f, 0.05f,
-                                  0.18f,         0.15f, 0.25f, 0.21f,
-                                  0.05f,         1.0f,  0.0f,  FL_STRIBECK_EXPONENTIAL,
-                                  FL_HOLD_LINEAR};
+  const auto c = estimator::to_c_params<fl_estimator_params_f32>(p);
   fl_adaptive_f32 a;
   fl_adaptive_options_f32 o;
   double checksum = 0;

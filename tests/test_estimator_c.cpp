@@ -17,25 +17,7 @@ namespace {
 using estimator::EstimatorParams;
 using estimator::ParamError;
 
-template <class CP, class S>
-CP c_params(const EstimatorParams<S>& p) {
-  CP c{};
-  c.Km = p.Km;
-  c.sigma0 = p.friction.sigma0;
-  c.sigma1 = p.friction.sigma1;
-  c.sigma2 = p.friction.sigma2;
-  c.Fc_pos = p.friction.curve.Fc_pos;
-  c.Fc_neg = p.friction.curve.Fc_neg;
-  c.Fs_pos = p.friction.curve.Fs_pos;
-  c.Fs_neg = p.friction.curve.Fs_neg;
-  c.vs = p.friction.curve.vs;
-  c.alpha = p.friction.curve.alpha;
-  c.vd = p.friction.vd;
-  c.shape = p.friction.curve.shape == StribeckShape::rational ? FL_STRIBECK_RATIONAL
-                                                              : FL_STRIBECK_EXPONENTIAL;
-  c.hold = p.hold == Hold::linear ? FL_HOLD_LINEAR : FL_HOLD_ZOH;
-  return c;
-}
+using estimator::to_c_params;
 
 // The C functions of one precision, so that the comparison is written once.
 template <class Scalar, class Params, class Estimator, auto Init, auto SetParams, auto Reset,
@@ -66,7 +48,7 @@ void compare(const EstimatorParams<double>& pd, int mode, double tol) {
   const auto p = estimator::convert<S>(pd);
   auto cpp = estimator::make_estimator<S>(pd);
   Api c;
-  ASSERT_EQ(c.init(c_params<typename Api::P>(p)), FL_ESTIMATOR_OK);
+  ASSERT_EQ(c.init(to_c_params<typename Api::P>(p)), FL_ESTIMATOR_OK);
   EXPECT_EQ(static_cast<double>(c.e.z_max), static_cast<double>(cpp.state_bound()));
   cpp.reset(S(0), static_cast<S>(rec.v[0]));
   c.reset(S(0), static_cast<S>(rec.v[0]));
@@ -130,7 +112,7 @@ TEST(EstimatorC, ErrorCodesAreTheCppOnes) {
   EXPECT_STREQ(fl_estimator_param_name(99), "unknown");
 
   const auto base =
-      c_params<fl_estimator_params_f32>(estimator::convert<float>(test::joint_params()));
+      to_c_params<fl_estimator_params_f32>(estimator::convert<float>(test::joint_params()));
   CApi32 c;
   ASSERT_EQ(c.init(base), FL_ESTIMATOR_OK);
   auto bad = base;
@@ -154,7 +136,7 @@ TEST(EstimatorC, SetParamsAndResetAsCpp) {
   const auto pd = test::joint_params();
   auto cpp = estimator::make_estimator<double>(pd);
   CApi64 c;
-  ASSERT_EQ(c.init(c_params<fl_estimator_params_f64>(pd)), FL_ESTIMATOR_OK);
+  ASSERT_EQ(c.init(to_c_params<fl_estimator_params_f64>(pd)), FL_ESTIMATOR_OK);
   for (int k = 0; k < 5; ++k) {
     cpp.step(0, 0.002, 1e-3);
     c.step(0, 0.002, 1e-3, 0);
@@ -162,7 +144,7 @@ TEST(EstimatorC, SetParamsAndResetAsCpp) {
   auto q = pd;
   q.friction.sigma0 = 3e4;
   ASSERT_EQ(cpp.set_params(q), ParamError::ok);
-  ASSERT_EQ(c.set_params(c_params<fl_estimator_params_f64>(q)), FL_ESTIMATOR_OK);
+  ASSERT_EQ(c.set_params(to_c_params<fl_estimator_params_f64>(q)), FL_ESTIMATOR_OK);
   EXPECT_EQ(c.e.z, cpp.state().z);
   EXPECT_EQ(c.e.v_prev, cpp.state().v_prev);
   cpp.reset(1.0, 0.25);

@@ -170,12 +170,7 @@ void compare_adaptive(GenDefaults gen_defaults, GenInit gen_init, GenStep gen_st
                       ApiDefaults api_defaults, ApiInit api_init, ApiStep api_step) {
   const auto p = test::joint_params();
   const auto rec = test::pendulum_record(p.Km);
-  const auto& f = p.friction;
-  const ApiParams c{T(p.Km),           T(f.sigma0),       T(f.sigma1),
-                    T(f.sigma2),       T(f.curve.Fc_pos), T(f.curve.Fc_neg),
-                    T(f.curve.Fs_pos), T(f.curve.Fs_neg), T(f.curve.vs),
-                    T(f.curve.alpha),  T(f.vd),           FL_STRIBECK_EXPONENTIAL,
-                    FL_HOLD_LINEAR};
+  const auto c = estimator::to_c_params<ApiParams>(p);
   Options go;
   gen_defaults(&go);
   Gen g;

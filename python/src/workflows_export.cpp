@@ -7,6 +7,7 @@
 
 #include "arrays.hpp"
 #include "frictionlab/estimator/adaptive_estimator.h"
+#include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/io/export.hpp"
 #include "frictionlab/io/fit_json.hpp"
 #include "frictionlab/io/joint_json.hpp"
@@ -141,21 +142,7 @@ struct AdaptiveInputs {
 template <class T, class Api, class Opt, class Params, class Init, class Step>
 py::dict run_adaptive(const estimator::EstimatorParams<double>& p, const fl_adaptive_options_f64& o,
                       const AdaptiveInputs& in, Init init, Step step) {
-  const auto& f = p.friction;
-  const Params c{
-      T(p.Km),
-      T(f.sigma0),
-      T(f.sigma1),
-      T(f.sigma2),
-      T(f.curve.Fc_pos),
-      T(f.curve.Fc_neg),
-      T(f.curve.Fs_pos),
-      T(f.curve.Fs_neg),
-      T(f.curve.vs),
-      T(f.curve.alpha),
-      T(f.vd),
-      f.curve.shape == StribeckShape::rational ? FL_STRIBECK_RATIONAL : FL_STRIBECK_EXPONENTIAL,
-      p.hold == Hold::linear ? FL_HOLD_LINEAR : FL_HOLD_ZOH};
+  const auto c = estimator::to_c_params<Params>(p);
   Opt ot{T(o.memory_s), T(o.v_min), T(o.trace_max), T(o.T_ref), {}, o.adapt};
   for (int j = 0; j < FL_ADAPT_COUNT; ++j) ot.P0[j] = T(o.P0[j]);
   Api a;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "frictionlab/estimator/torque_estimator.h"
 #include "frictionlab/estimator/torque_estimator.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/models/validation.hpp"
@@ -103,6 +104,30 @@ TorqueEstimator<S> make_estimator(const EstimatorParams<double>& p,
     throw std::invalid_argument(std::string("parameter '") + param_name(err) +
                                 "': invalid after conversion to the scalar type");
   return e;
+}
+
+/// The C API's parameter struct (fl_estimator_params_f32 or _f64, torque_estimator.h) holding
+/// the set p, each value converted to the struct's scalar.
+template <class CP, class S>
+CP to_c_params(const EstimatorParams<S>& p) noexcept {
+  using T = decltype(CP{}.Km);
+  const auto& f = p.friction;
+  CP c{};
+  c.Km = T(p.Km);
+  c.sigma0 = T(f.sigma0);
+  c.sigma1 = T(f.sigma1);
+  c.sigma2 = T(f.sigma2);
+  c.Fc_pos = T(f.curve.Fc_pos);
+  c.Fc_neg = T(f.curve.Fc_neg);
+  c.Fs_pos = T(f.curve.Fs_pos);
+  c.Fs_neg = T(f.curve.Fs_neg);
+  c.vs = T(f.curve.vs);
+  c.alpha = T(f.curve.alpha);
+  c.vd = T(f.vd);
+  c.shape =
+      f.curve.shape == StribeckShape::rational ? FL_STRIBECK_RATIONAL : FL_STRIBECK_EXPONENTIAL;
+  c.hold = p.hold == Hold::linear ? FL_HOLD_LINEAR : FL_HOLD_ZOH;
+  return c;
 }
 
 }  // namespace frictionlab::estimator
