@@ -124,8 +124,8 @@ int FL_A_FN(_freeze)(FL_A_STATE* a, unsigned adapt) {
   return 0;
 }
 
-/* The RLS step on the adapted entries (the others have phi = 0 and a zero covariance row and
- * column: skipped, which changes no sum), the covariance bound and the projection
+/* The RLS step on the adapted entries (a frozen one has a zero covariance row and column, so it
+ * adds nothing to any sum: skipped, its phi never read), the covariance bound and the projection
  * (adaptive_estimator.h). lambda is computed again only when dt changes. */
 static void fl_a_update(FL_A_STATE* a, const FL_REAL* phi, FL_REAL e, FL_REAL dt) {
   FL_REAL Pphi[FL_N], denom, inv_denom, inv_lambda, trace = FL_LIT(0.0), km_min;
@@ -168,14 +168,13 @@ FL_A_OUTPUT FL_A_FN(_step)(FL_A_STATE* a, FL_REAL current, FL_REAL velocity, FL_
   const FL_REAL* th = a->theta;
   FL_A_OUTPUT o = {FL_LIT(0.0), FL_LIT(0.0), FL_LIT(0.0), FL_LIT(0.0), 0, 0};
   FL_REAL zn, B, dT, kappa, phi[FL_N];
-  int j;
   if (!(fl_finite(current) && fl_finite(velocity) && fl_finite(dt) && dt >= FL_LIT(0.0) &&
         fl_finite(temperature) && (!has_ref || fl_finite(tau_ref))))
     return o;
   /* 1. the exact bristle update and the nominal bristle force B */
   zn = p->hold == 1 ? fl_step_linear(p, a->est.z, a->est.v_prev, velocity, dt)
                     : fl_step_zoh(p, a->est.z, a->est.v_prev, dt);
-  B = p->sigma0 * zn + fl_damping(p, velocity) * (velocity - fl_rate(p, velocity) * zn);
+  B = fl_bristle_force(p, zn, velocity);
   if (!fl_finite(zn) || !fl_finite(B)) return o;
   /* 2. the torque with the current theta, and its gradient phi */
   dT = temperature - a->opt.T_ref;
@@ -196,8 +195,6 @@ FL_A_OUTPUT FL_A_FN(_step)(FL_A_STATE* a, FL_REAL current, FL_REAL velocity, FL_
   phi[FL_A_SIGMA2] = -velocity;
   phi[FL_A_OFFSET] = FL_LIT(-1.0);
   phi[FL_A_KT] = -dT * B;
-  for (j = 0; j < FL_N; ++j)
-    if (!((a->opt.adapt >> j) & 1u)) phi[j] = FL_LIT(0.0);
   fl_a_update(a, phi, o.error, dt);
   o.updated = 1;
   return o;

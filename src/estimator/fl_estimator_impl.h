@@ -93,10 +93,15 @@ static FL_REAL fl_rate(const FL_PARAMS* p, FL_REAL v) {
   return p->sigma0 * FL_FABS(v) / fl_g(p, v);
 }
 
-/* F = sigma0 z + sigma1(v) dz/dt + sigma2 v, dz/dt at (z, v) (lugre.hpp force). */
-static FL_REAL fl_force(const FL_PARAMS* p, FL_REAL z, FL_REAL v) {
+/* The bristle force sigma0 z + sigma1(v) dz/dt, dz/dt at (z, v). */
+static FL_REAL fl_bristle_force(const FL_PARAMS* p, FL_REAL z, FL_REAL v) {
   const FL_REAL zdot = v - fl_rate(p, v) * z;
-  return p->sigma0 * z + fl_damping(p, v) * zdot + p->sigma2 * v;
+  return p->sigma0 * z + fl_damping(p, v) * zdot;
+}
+
+/* F = sigma0 z + sigma1(v) dz/dt + sigma2 v (lugre.hpp force). */
+static FL_REAL fl_force(const FL_PARAMS* p, FL_REAL z, FL_REAL v) {
+  return fl_bristle_force(p, z, v) + p->sigma2 * v;
 }
 
 /* Exact step, v held over h: z + (1 - exp(-a h)) (z_ss - z) (lugre.hpp at, step). */
