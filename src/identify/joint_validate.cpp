@@ -41,6 +41,13 @@ std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
   return inverse_torque_with(m, d, sim::bristle_state(m, d.t, d.qd));
 }
 
+std::size_t horizon_end(const JointData& d, std::size_t k0, double horizon_s) {
+  if (!(horizon_s > 0)) return d.size() - 1;
+  std::size_t k1 = k0 + 1;
+  while (k1 + 1 < d.size() && d.t[k1] - d.t[k0] < horizon_s) ++k1;
+  return k1;
+}
+
 JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
                                const JointEvalOptions& opt) {
   check_joint_data(std::span<const JointData>(&d, 1), 2);
@@ -58,11 +65,7 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
   ev.qd_sim.resize(n);
   std::size_t k0 = 0;
   while (k0 + 1 < n) {
-    std::size_t k1 = n - 1;
-    if (opt.horizon_s > 0) {
-      k1 = k0 + 1;
-      while (k1 + 1 < n && d.t[k1] - d.t[k0] < opt.horizon_s) ++k1;
-    }
+    const std::size_t k1 = horizon_end(d, k0, opt.horizon_s);
     const std::size_t len = k1 - k0 + 1;
     const double z0 = opt.horizon_s > 0 ? z[k0] : 0.0;
     const auto tr = sim::simulate_joint_model(m, std::span(d.t).subspan(k0, len),

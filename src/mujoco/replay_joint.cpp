@@ -47,16 +47,6 @@ ModelPtr load_bench(const JointPendulum& p, const std::string& joint_xml, double
   return m;
 }
 
-/// The sample after k0 at which a simulation restarts (evaluate_joint's rule).
-std::size_t segment_end(const identify::JointData& d, std::size_t k0, double horizon_s) {
-  std::size_t k1 = d.size() - 1;
-  if (horizon_s > 0) {
-    k1 = k0 + 1;
-    while (k1 + 1 < d.size() && d.t[k1] - d.t[k0] < horizon_s) ++k1;
-  }
-  return k1;
-}
-
 /// The record replayed in `m` (joint 0) driven by its torque minus `offset`; `restart(k0)` runs
 /// at each restart, after MuJoCo's state is the record's at sample k0. The mean |q_sim - q|.
 template <class Restart>
@@ -65,7 +55,7 @@ double replay_mae(mjModel& m, const identify::JointData& d, double offset, doubl
   DataPtr data(mj_makeData(&m));
   double sum = 0;
   for (std::size_t k0 = 0; k0 + 1 < d.size();) {
-    const std::size_t k1 = segment_end(d, k0, horizon_s);
+    const std::size_t k1 = identify::horizon_end(d, k0, horizon_s);
     mj_resetData(&m, data.get());
     data->qpos[0] = d.q[k0];
     data->qvel[0] = d.qd[k0];
@@ -88,30 +78,35 @@ double replay_mae(mjModel& m, const identify::JointData& d, double offset, doubl
   return sum / static_cast<double>(d.size());
 }
 
-/// The joint form of `export mujoco` in the bench.
-double replay_exported(const io::FrictionSource& source, const JointPendulum& p,
-                       const identify::JointData& d, double horizon_s, double max_step) {
+/// The replay's two benches, loaded once for all records: the joint form of `export mujoco`,
+/// and the bare joint with frictionlab's friction bound to it.
+struct JointBenches {
+  ModelPtr exported, inside;
+  flmj_friction fl;
+};
+
+void load_benches(JointBenches& b, const io::FrictionSource& source, const JointPendulum& p,
+                  double max_step) {
   io::MujocoOptions o;
   o.form = io::MujocoForm::joint;
   const std::string fragment = io::export_mujoco(source, o).xml;
-  const ModelPtr m = load_bench(p, fragment_element(fragment, "<joint ", "/>"), max_step, d.source);
-  return replay_mae(*m, d, source.joint->offset, horizon_s, max_step, [](std::size_t) {});
+  b.exported = load_bench(p, fragment_element(fragment, "<joint ", "/>"), max_step,
+                          "the exported joint form");
+  b.inside = load_bench(p, "<joint name=\"joint\"/>", max_step, "frictionlab's friction");
+  io::MujocoFriction file;
+  file.file = source.file;
+  file.frictions.push_back({"joint", source, 0});
+  bind(b.fl, *b.inside, file);
 }
 
-/// frictionlab's friction inside MuJoCo in the bench; a LuGre state restarts from `z`.
-double replay_inside(const io::FrictionSource& source, const JointPendulum& p,
-                     const identify::JointData& d, const std::vector<double>& z, double horizon_s,
-                     double max_step) {
-  const ModelPtr m = load_bench(p, "<joint name=\"joint\"/>", max_step, d.source);
-  io::MujocoFriction file;
-  file.file = d.source;
-  file.frictions.push_back({"joint", source, 0});
-  flmj_friction fl;
-  bind(fl, *m, file);
-  const PassiveScope scope(fl);
-  return replay_mae(*m, d, source.joint->offset, horizon_s, max_step, [&](std::size_t k0) {
-    flmj_reset(&fl);
-    fl.frictions.front().z = horizon_s > 0 ? z[k0] : 0.0;
+/// The record with frictionlab's friction inside MuJoCo, its callback installed for the replay
+/// only; a LuGre state restarts from `z`.
+double replay_inside(JointBenches& b, const identify::JointData& d, const std::vector<double>& z,
+                     double offset, double horizon_s, double max_step) {
+  const PassiveScope scope(b.fl);
+  return replay_mae(*b.inside, d, offset, horizon_s, max_step, [&](std::size_t k0) {
+    flmj_reset(&b.fl);
+    b.fl.frictions.front().z = horizon_s > 0 ? z[k0] : 0.0;
   });
 }
 
@@ -137,15 +132,18 @@ JointReplay replay_joint_records(const sim::JointModel& joint,
   r.mujoco_version = mujoco_version();
   r.max_step = max_step;
   r.horizon_s = horizon_s;
+  sim::check_joint_model(joint);  // before the benches are built from it
   const io::FrictionSource source = io::joint_friction_source(joint, "joint model");
-  const JointPendulum p = pendulum_of(joint);
+  JointBenches b;
+  load_benches(b, source, pendulum_of(joint), max_step);
+  const double offset = source.joint->offset;
   for (const identify::JointData& d : records) {
     JointReplayRecord rec;
     rec.file = d.source;
     rec.own = own_mae(joint, d, horizon_s, max_step);  // checks the record and the model first
-    rec.exported = replay_exported(source, p, d, horizon_s, max_step);
+    rec.exported = replay_mae(*b.exported, d, offset, horizon_s, max_step, [](std::size_t) {});
     rec.inside =
-        replay_inside(source, p, d, sim::bristle_state(joint, d.t, d.qd), horizon_s, max_step);
+        replay_inside(b, d, sim::bristle_state(joint, d.t, d.qd), offset, horizon_s, max_step);
     const auto n = static_cast<double>(records.size());
     r.exported += rec.exported / n;
     r.inside += rec.inside / n;

@@ -53,6 +53,11 @@ struct JointEvaluation {
 /// d.t, d.q, d.qd, d.qdd used).
 std::vector<double> inverse_torque(const JointModel& m, const JointData& d);
 
+/// The sample at which a simulation of `d` started at sample k0 ends and the next one starts:
+/// the last sample, or with horizon_s > 0 the first at least horizon_s [s] after k0 (at least
+/// k0 + 1; evaluate_joint's restarts, and those of anything compared with it).
+std::size_t horizon_end(const JointData& d, std::size_t k0, double horizon_s);
+
 /// The error measures of `m` on `d` (every channel of d used).
 JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
                                const JointEvalOptions& opt = {});
