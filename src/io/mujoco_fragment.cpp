@@ -23,9 +23,14 @@ double shape_area(StribeckShape shape, double alpha) {
   return (pi / alpha) / std::sin(pi / alpha);
 }
 
-/// MuJoCo has one level per term: a note when the curve's two sides differ (the means are used).
-void note_asymmetry(const StribeckCurve<double>& c, std::vector<std::string>& notes) {
-  if (c.Fc_pos == c.Fc_neg && c.Fs_pos == c.Fs_neg) return;
+/// The levels MuJoCo takes: one per term, the means of the curve's two sides (with a note when
+/// they differ).
+struct MeanLevels {
+  double Fc, Fs;
+};
+MeanLevels mean_levels(const StribeckCurve<double>& c, std::vector<std::string>& notes) {
+  const MeanLevels m{(c.Fc_pos + c.Fc_neg) / 2, (c.Fs_pos + c.Fs_neg) / 2};
+  if (c.Fc_pos == c.Fc_neg && c.Fs_pos == c.Fs_neg) return m;
   notes.push_back(
       "asymmetric levels (Fc " + format_exact(c.Fc_pos) + " / " + format_exact(c.Fc_neg) + ", Fs " +
       format_exact(c.Fs_pos) + " / " + format_exact(c.Fs_neg) +
@@ -33,6 +38,7 @@ void note_asymmetry(const StribeckCurve<double>& c, std::vector<std::string>& no
       "(the curve is off by up to " +
       format_number(std::max(std::abs(c.Fc_pos - c.Fc_neg), std::abs(c.Fs_pos - c.Fs_neg)) / 2) +
       " on each side)");
+  return m;
 }
 
 /// The dcmotor's Stribeck velocity for the curve c. MuJoCo's g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2);
@@ -78,8 +84,7 @@ Fragment dcmotor_actuator(const LuGre<double>::Params& l, const MujocoOptions& o
                           std::vector<std::string>& notes) {
   const auto& c = l.curve;
   const double N = o.gear;
-  const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
-  note_asymmetry(c, notes);
+  const auto [Fc, Fs] = mean_levels(c, notes);
   const double vs = dcmotor_vs(c, Fc, Fs, notes);
   if (l.vd > 0)
     notes.push_back("velocity-dependent damping sigma1*exp(-(v/vd)^2), vd = " + format_exact(l.vd) +
@@ -124,8 +129,7 @@ Fragment joint_attributes(const StaticFriction<double>::Params& p, const MujocoO
                           std::vector<std::string>& notes) {
   const auto& c = p.curve;
   const double N = o.gear;
-  const double Fc = (c.Fc_pos + c.Fc_neg) / 2, Fs = (c.Fs_pos + c.Fs_neg) / 2;
-  note_asymmetry(c, notes);
+  const auto [Fc, Fs] = mean_levels(c, notes);
   if (Fs != Fc)
     notes.push_back("Stribeck effect (Fs = " + format_exact(Fs) + (Fs > Fc ? " > " : " < ") +
                     "Fc = " + format_exact(Fc) +
