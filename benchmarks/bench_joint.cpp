@@ -61,9 +61,13 @@ const JointData& record() {
   return d;
 }
 
-JointIdimResult run_idim() {
+/// idim, load-free or with the load-dependent Coulomb level (Gauss-Newton on the torque error,
+/// joint_idim.hpp).
+JointIdimResult run_idim(bool load_dependent = false) {
   const JointData& d = record();
-  return fit_joint_idim(std::span<const JointData>(&d, 1), {});
+  JointIdimOptions o;
+  o.load_dependent = load_dependent;
+  return fit_joint_idim(std::span<const JointData>(&d, 1), o);
 }
 
 /// sr3 with its defaults; no validation record: the AIC uses held-out blocks of the training
@@ -154,6 +158,12 @@ void BM_Idim(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(run_idim());
 }
 BENCHMARK(BM_Idim)->Unit(benchmark::kMillisecond);
+
+void BM_IdimLoadDependent(benchmark::State& state) {
+  (void)record();
+  for (auto _ : state) benchmark::DoNotOptimize(run_idim(true));
+}
+BENCHMARK(BM_IdimLoadDependent)->Unit(benchmark::kMillisecond);
 
 void BM_Sr3(benchmark::State& state) {
   (void)record();

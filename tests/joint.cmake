@@ -3,6 +3,8 @@ frictionlab_test(test_joint_sim test_joint_sim.cpp)
 # Forward sensitivities of the joint simulation against central differences.
 frictionlab_test(test_joint_sensitivity test_joint_sensitivity.cpp)
 frictionlab_test(test_joint_idim test_joint_idim.cpp)
+# Load-dependent joint friction: idim, simulation, validation and joint_fit.json.
+frictionlab_test(test_joint_load test_joint_load.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
 frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
 # The Newey-West covariance from per-sample scores (identify/statistics.hpp) that oe, idim and lsq
@@ -15,6 +17,11 @@ if(TARGET frictionlab_cli)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint.py
                    --binary $<TARGET_FILE:frictionlab_cli>
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint)
+  # fit-joint --load-dependent end to end: recovery, an undetermined record, the refusals.
+  add_test(NAME cli_joint_load
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_load.py
+                   --binary $<TARGET_FILE:frictionlab_cli>
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_load)
 endif()
 # lsq's Jacobian by time segments on several threads against the serial one.
 frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)

@@ -417,6 +417,9 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");
   cmd->add_flag("--asymmetric", o->w.idim.asymmetric,
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
+  cmd->add_flag("--load-dependent", o->w.idim.load_dependent,
+                "idim (and oe from idim): Coulomb level rising with the load |tau|, by mu_drive "
+                "while the motor drives the joint and mu_back while it is back-driven");
   cmd->add_option("--v-deadband", o->w.idim.v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
       ->check(workflow_rule("v_deadband"));

@@ -161,6 +161,10 @@ OptionTable<workflows::FitJointOptions>& fit_joint_table() {
   t.template add<bool>(
       "asymmetric", [](O& o) -> bool& { return o.idim.asymmetric; },
       "idim: separate Coulomb levels Fc_pos, Fc_neg (needs offset=False)");
+  t.template add<bool>(
+      "load_dependent", [](O& o) -> bool& { return o.idim.load_dependent; },
+      "idim (and oe from idim): Coulomb level rising with the load |tau| (mu_drive while the "
+      "motor drives the joint, mu_back while it is back-driven)");
   t.template add<double>(
       "v_deadband", [](O& o) -> double& { return o.idim.v_deadband; },
       "idim: leave out samples with |qd| <= this [rad/s]");

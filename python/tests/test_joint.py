@@ -193,3 +193,21 @@ def test_mujoco_replay_joint_equals_the_cli_line(tmp_path, record):
     assert p.returncode == 0 and "frictionlab: " + m["summary"] + "\n" in p.stderr, p.stderr
     with pytest.raises(ValueError, match="unknown option"):
         fl.mujoco_replay_joint(r, [record], horizon=1.0)
+
+
+def test_fit_joint_load_dependent_equals_cli(tmp_path, record):
+    """load_dependent=True is the CLI's --load-dependent: the same joint_fit.json, with the
+    joint's "load" and mu reported (on the DFKI record the data push mu below 0, so it is held
+    at its bound and the load-free fit results: a bound flag in the verdict)."""
+    run_cli("fit-joint", *CLI_ARGS, "--method", "idim", "--load-dependent", "--out", "cli",
+            cwd=tmp_path)
+    r = fl.fit_joint(record, method="idim", load_dependent=True, resample_rate=300.0)
+    cli_text = (tmp_path / "cli" / "joint_fit.json").read_text()
+    same_json(cli_text, r.to_json())
+    j = json.loads(cli_text)
+    assert r.model["load"] == {"mu_drive": 0.0, "mu_back": 0.0} == j["joint"]["load"]
+    mu = [p for p in r.parameters if p.name == "mu"][0]
+    assert mu.value == 0.0 and mu.at_bound
+    assert any(x["rule"] == "bound" and "mu = " in x["text"] for x in j["verdict"]["reasons"])
+    with pytest.raises(ValueError, match="load_dependent"):
+        fl.fit_joint(record, method="sr3", load_dependent=True)

@@ -3,10 +3,15 @@
 #include "frictionlab/identify/joint_idim.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/identify/identifiability.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "statistics.hpp"
 
@@ -58,13 +63,15 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
 namespace {
 
 /// The regressor W (one row per sample with |qd| > v_deadband, columns as `cols`) and the
-/// torque y, W's columns scaled to unit norm (`scale`): the condition number and the rank
-/// decision do not depend on the units of the parameters.
+/// torque y (with a load coefficient: the regression linearised at the optimum,
+/// linearise_load), W's columns scaled to unit norm (`scale`).
 struct Regression {
   std::vector<Column> cols;
   Eigen::MatrixXd W;
   Eigen::VectorXd y;
   Eigen::VectorXd scale;
+  Eigen::VectorXd tau;  ///< the measured torque of the rows (y, except when linearised)
+  Eigen::VectorXd qd;   ///< the velocity of the rows [rad/s]
   long rows() const { return static_cast<long>(W.rows()); }
   Eigen::Index params() const { return static_cast<Eigen::Index>(cols.size()); }
 };
@@ -87,6 +94,56 @@ void check_idim_options(const JointIdimOptions& opt) {
         "for qd != 0): fit the asymmetric model without the offset, or the symmetric one with it");
 }
 
+/// Whether the records determine the load coefficient (JointIdimOptions::load_dependent), with
+/// the flag that says why not.
+struct LoadRule {
+  bool determined = false;
+  std::vector<IdentifiabilityFlag> flags;
+};
+
+/// The rule of JointIdimOptions::load_dependent over the moving samples: |tau| of the driven
+/// and of the back-driven ones [N m].
+LoadRule judge_load(const std::vector<double>& drive, const std::vector<double>& back) {
+  LoadRule out;
+  const auto nd = static_cast<long>(drive.size()), nb = static_cast<long>(back.size());
+  double sum = 0, sum_sq = 0;
+  for (const auto* side : {&drive, &back})
+    for (double x : *side) {
+      sum += x;
+      sum_sq += x * x;
+    }
+  const double n = static_cast<double>(std::max(nd + nb, 1L));
+  const double rms = std::sqrt(sum_sq / n);
+  const double spread = std::sqrt(std::max(sum_sq / n - (sum / n) * (sum / n), 0.0));
+  std::string why;
+  if (nd < kLoadMinSamples || nb < kLoadMinSamples)
+    why = std::to_string(nd) + " moving samples are driven by the motor and " + std::to_string(nb) +
+          " back-driven (at least " + std::to_string(kLoadMinSamples) +
+          " of each are needed). Record motion where the load also drives the joint (lowering a "
+          "payload, braking)";
+  else if (spread < kLoadMinSpread * rms)
+    why = "the load |tau| hardly varies (standard deviation " + format_number(spread) +
+          " N m, below " + format_number(kLoadMinSpread) + " x its RMS " + format_number(rms) +
+          " N m), so a rise with the load cannot be told from the Coulomb level. Record the "
+          "joint against loads of different size (two payloads, or a gravity load that changes "
+          "along the motion)";
+  out.determined = why.empty();
+  if (!out.determined)
+    out.flags.push_back({"mu", "undetermined", "", spread / std::max(rms, 1e-300),
+                         "idim: mu is not determined by the records: " + why + "; held at 0"});
+  return out;
+}
+
+LoadRule load_rule(std::span<const JointData> data, const JointIdimOptions& opt) {
+  if (!opt.load_dependent) return {};
+  std::vector<double> drive, back;
+  for (const JointData& d : data)
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (std::abs(d.qd[k]) > opt.v_deadband)
+        (is_driving(d.tau[k], d.qd[k] > 0) ? drive : back).push_back(std::abs(d.tau[k]));
+  return judge_load(drive, back);
+}
+
 /// Columns of W, in the order of the parameters.
 std::vector<Column> idim_columns(const JointIdimOptions& opt) {
   std::vector<Column> cols{{"I", "kg m^2"}};
@@ -105,11 +162,13 @@ std::vector<Column> idim_columns(const JointIdimOptions& opt) {
   return cols;
 }
 
-/// W and y over the samples with |qd| > v_deadband, W's columns scaled to unit norm.
-Regression build_regression(std::span<const JointData> data, const JointIdimOptions& opt) {
+/// The load-free W and y over the samples with |qd| > v_deadband (the count checked for the
+/// parameters including mu).
+Regression build_regression(std::span<const JointData> data, const JointIdimOptions& opt,
+                            const LoadRule& load) {
   Regression g;
   g.cols = idim_columns(opt);
-  const Eigen::Index p = g.params();
+  const Eigen::Index p = g.params() + (load.determined ? 1 : 0);
   long r = 0;
   for (const JointData& d : data)
     for (double v : d.qd)
@@ -118,8 +177,9 @@ Regression build_regression(std::span<const JointData> data, const JointIdimOpti
     throw FitError("idim: " + std::to_string(r) + " samples with |qd| > v_deadband = " +
                    format_number(opt.v_deadband) + " rad/s; at least " + std::to_string(2 * p) +
                    " are needed for " + std::to_string(p) + " parameters");
-  g.W.resize(r, p);
+  g.W.resize(r, g.params());
   g.y.resize(r);
+  g.qd.resize(r);
   long i = 0;
   for (const JointData& d : data) {
     for (std::size_t k = 0; k < d.size(); ++k) {
@@ -140,9 +200,71 @@ Regression build_regression(std::span<const JointData> data, const JointIdimOpti
         g.W(i, c++) = qd > 0 ? 1.0 : (qd < 0 ? -1.0 : 0.0);
       }
       g.y(i) = d.tau[k];
+      g.qd(i) = qd;
       ++i;
     }
   }
+  g.tau = g.y;
+  return g;
+}
+
+/// The load model's prediction tau_hat = r / (1 - mu) driven, r / (1 + mu) back-driven
+/// (models/load_dependence.hpp, r = W theta) and its Jacobian [W, sgn(qd) |tau_hat|] row-scaled
+/// by tau_hat / r = 1 / (1 -+ mu) (d tau_hat / d mu = sgn(qd) |tau_hat| / (1 -+ mu)).
+void load_prediction(const Regression& g, const Eigen::VectorXd& theta, double mu,
+                     Eigen::VectorXd& pred, Eigen::MatrixXd& J) {
+  const Eigen::Index p = g.params();
+  const Eigen::VectorXd r = g.W * theta;
+  pred.resize(g.rows());
+  J.resize(g.rows(), p + 1);
+  const LoadDependence<double> law{mu, mu};
+  for (Eigen::Index i = 0; i < g.rows(); ++i) {
+    pred(i) = applied_torque(law, r(i), g.qd(i));
+    const double w = 1.0 / (r(i) * g.qd(i) > 0 ? 1.0 - mu : 1.0 + mu);
+    J.row(i).head(p) = w * g.W.row(i);
+    J(i, p) = w * (g.qd(i) > 0 ? std::abs(pred(i)) : -std::abs(pred(i)));
+  }
+}
+
+/// The load coefficient mu (JointIdimOptions::load_dependent) by Gauss-Newton on the torque
+/// error of the load model from the load-free least-squares solution, then the regression
+/// linearised there: W becomes the Jacobian and y the torque error plus J (theta, mu), so that
+/// least squares on it returns the optimum with its Gauss-Newton covariance, and the active set
+/// and the statistics below apply unchanged. An optimum with mu < 0 is linearised at mu = 0
+/// with the load-free solution instead (the active set then holds mu at its bound 0, which is
+/// the load-free fit exactly). The measured torque never enters the regressor, which keeps its
+/// noise out of the estimate (an equation-error column sgn(qd) |tau| is biased by it, and with
+/// separate drive and back-drive columns exactly degenerate: joint_idim.hpp).
+void linearise_load(Regression& g) {
+  const Eigen::Index p = g.params();
+  Eigen::VectorXd theta = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(g.W).solve(g.y);
+  const Eigen::VectorXd plain = theta;
+  double mu = 0;
+  Eigen::VectorXd pred;
+  Eigen::MatrixXd J;
+  for (int it = 0; it < 100; ++it) {
+    load_prediction(g, theta, mu, pred, J);
+    const Eigen::VectorXd step = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(J).solve(g.y - pred);
+    theta += step.head(p);
+    mu = std::min(mu + step(p), 0.99);  // a trial mu >= 1 would drive nothing
+    if (step.norm() <= 1e-13 * (1.0 + theta.norm() + std::abs(mu))) break;
+  }
+  if (!(mu >= 0)) {
+    theta = plain;
+    mu = 0;
+  }
+  load_prediction(g, theta, mu, pred, J);
+  Eigen::VectorXd x(p + 1);
+  x << theta, mu;
+  g.y = g.tau - pred + J * x;
+  g.W = J;
+  g.cols.push_back({"mu", "-"});
+}
+
+/// W's columns scaled to unit norm: the condition number and the rank decision do not depend on
+/// the units of the parameters.
+void scale_columns(Regression& g) {
+  const Eigen::Index p = g.params();
   g.scale.resize(p);
   for (Eigen::Index c = 0; c < p; ++c) {
     g.scale(c) = g.W.col(c).norm();
@@ -152,7 +274,6 @@ Regression build_regression(std::span<const JointData> data, const JointIdimOpti
                      (c == 0 ? "no acceleration" : "no excitation of this term") + ")");
     g.W.col(c) /= g.scale(c);
   }
-  return g;
 }
 
 /// The columns `active` of W.
@@ -189,7 +310,7 @@ Solution solve_active(const Regression& g, const std::vector<Eigen::Index>& acti
   // (W^T W)^-1 = P (R^T R)^-1 P^T = P V S^-2 V^T P^T with R = U S V^T.
   const Eigen::MatrixXd R = qr.matrixR().topLeftCorner(pa, pa).triangularView<Eigen::Upper>();
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeFullV);
-  const Eigen::VectorXd sv = svd.singularValues();
+  const Eigen::VectorXd& sv = svd.singularValues();
   Solution sol;
   sol.cond = sv(0) / sv(pa - 1);
   sol.sigma = std::sqrt((g.y - Wa * th).squaredNorm() / static_cast<double>(r - pa));
@@ -211,11 +332,14 @@ Solution solve_active(const Regression& g, const std::vector<Eigen::Index>& acti
 /// inadmissible): while the most negative one is < 0, hold it at 0 and solve again (the
 /// removal steps of the active-set method of Lawson & Hanson 1974, ch. 23, for the friction
 /// columns; a coefficient held at 0 is not released again). Each one held gets a bound flag.
-Solution solve_nonnegative_friction(const Regression& g, const JointIdimOptions& opt,
-                                    std::vector<Eigen::Index>& active, std::vector<bool>& at_bound,
+Solution solve_nonnegative_friction(const Regression& g, std::vector<Eigen::Index>& active,
+                                    std::vector<bool>& at_bound,
                                     std::vector<IdentifiabilityFlag>& flags) {
   const Eigen::Index p = g.params();
-  const Eigen::Index first_friction = p - (opt.asymmetric ? 3 : 2);
+  const Eigen::Index first_friction = static_cast<Eigen::Index>(
+      std::find_if(g.cols.begin(), g.cols.end(),
+                   [](const Column& c) { return std::string_view(c.name) == "Fv"; }) -
+      g.cols.begin());
   active.resize(static_cast<std::size_t>(p));
   for (Eigen::Index c = 0; c < p; ++c) active[static_cast<std::size_t>(c)] = c;
   at_bound.assign(static_cast<std::size_t>(p), false);
@@ -229,11 +353,12 @@ Solution solve_nonnegative_friction(const Regression& g, const JointIdimOptions&
     if (worst < 0) break;
     const Column& col = g.cols[static_cast<std::size_t>(worst)];
     const double value = sol.theta_s(worst) / g.scale(worst);
-    flags.push_back({col.name, "bound", "", value,
-                     std::string("idim: ") + col.name + " = " + format_number(value) + " " +
-                         col.unit +
-                         " came out negative (physically inadmissible friction): held at its "
-                         "bound 0 and the others solved again"});
+    std::string text = std::string("idim: ") + col.name + " = " + format_number(value);
+    if (std::string_view(col.unit) != "-") text.append(" ").append(col.unit);
+    text +=
+        " came out negative (physically inadmissible friction): held at its bound 0 and the "
+        "others solved again";
+    flags.push_back({col.name, "bound", "", value, std::move(text)});
     at_bound[static_cast<std::size_t>(worst)] = true;
     std::erase(active, worst);
     sol = solve_active(g, active);
@@ -295,24 +420,58 @@ std::vector<ParameterEstimate> idim_estimates(const Regression& g, const Solutio
   return out;
 }
 
-/// The joint model of the estimates (in the order of idim_columns).
+/// The estimate called `name` (the joint parameters are unique by name).
+double estimate_of(const std::vector<ParameterEstimate>& est, std::string_view name) {
+  for (const ParameterEstimate& e : est)
+    if (e.name == name) return e.value;
+  return 0.0;
+}
+
+/// An undetermined load coefficient as an estimate held at 0.
+void append_undetermined_load(const JointIdimOptions& opt, const LoadRule& load,
+                              std::vector<ParameterEstimate>& est) {
+  if (!opt.load_dependent || load.determined) return;
+  ParameterEstimate e;
+  e.name = e.field = "mu";
+  e.unit = "-";
+  e.fixed = e.undetermined = true;
+  e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
+  est.push_back(e);
+}
+
+/// A relative_error flag when the load coefficient's standard error exceeds kFlagRelativeError
+/// of its value (the records' load range does not pin it down).
+void flag_poor_load(const std::vector<ParameterEstimate>& est,
+                    std::vector<IdentifiabilityFlag>& flags) {
+  for (const ParameterEstimate& e : est) {
+    if (e.name != "mu" || e.fixed || e.at_bound) continue;
+    const double rel = e.std_error / std::abs(e.value);
+    if (!(rel > kFlagRelativeError)) continue;
+    flags.push_back({e.name, "relative_error", "", rel,
+                     "idim: mu = " + format_number(e.value) + " has a standard error of " +
+                         format_number(100 * rel) +
+                         " % of its value: the records' load range does not pin it down; record "
+                         "a wider range of load torque, driven and back-driven"});
+  }
+}
+
+/// The joint model of the estimates.
 JointModel idim_model(const std::vector<ParameterEstimate>& est, const JointIdimOptions& opt) {
   JointModel m;
   m.structure = opt.structure;
-  std::size_t c = 0;
-  m.I = est[c++].value;
-  if (opt.structure.gravity) {
-    m.mgCx = est[c++].value;
-    m.mgCy = est[c++].value;
-  }
-  if (opt.structure.offset) m.offset = est[c++].value;
+  m.I = estimate_of(est, "I");
+  m.mgCx = estimate_of(est, "mgCx");
+  m.mgCy = estimate_of(est, "mgCy");
+  m.offset = estimate_of(est, "offset");
   StaticFriction<double>::Params f;
-  f.sigma2 = est[c++].value;
-  const double fc_pos = est[c++].value;
-  const double fc_neg = opt.asymmetric ? est[c++].value : fc_pos;
+  f.sigma2 = estimate_of(est, "Fv");
+  const double fc_pos = estimate_of(est, opt.asymmetric ? "Fc_pos" : "Fc");
+  const double fc_neg = opt.asymmetric ? estimate_of(est, "Fc_neg") : fc_pos;
   f.curve =
       StribeckCurve<double>{fc_pos, fc_neg, fc_pos, fc_neg, 1.0, 1.0, StribeckShape::exponential};
   m.friction = f;
+  if (opt.load_dependent)
+    m.load = LoadDependence<double>{estimate_of(est, "mu"), estimate_of(est, "mu")};
   return m;
 }
 
@@ -321,16 +480,22 @@ JointModel idim_model(const std::vector<ParameterEstimate>& est, const JointIdim
 JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimOptions& opt) {
   check_idim_options(opt);
   check_joint_data(data, 3);
-  const Regression g = build_regression(data, opt);
   JointIdimResult out;
+  LoadRule load = load_rule(data, opt);
+  Regression g = build_regression(data, opt, load);
+  if (load.determined) linearise_load(g);
+  scale_columns(g);
+  out.flags = std::move(load.flags);
   std::vector<Eigen::Index> active;
   std::vector<bool> at_bound;
-  const Solution sol = solve_nonnegative_friction(g, opt, active, at_bound, out.flags);
+  const Solution sol = solve_nonnegative_friction(g, active, at_bound, out.flags);
   const HacResult hac = hac_of(g, sol, active);
   out.n_used = g.rows();
   out.condition_number = sol.cond;
   out.sigma = sol.sigma;
   out.parameters = idim_estimates(g, sol, hac, at_bound, active.size(), out.reliability);
+  append_undetermined_load(opt, load, out.parameters);
+  flag_poor_load(out.parameters, out.flags);
   // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit;
   // the intervals of a linear regression are exact under white noise, not linearised).
   auto& rel = out.reliability;
@@ -343,8 +508,9 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   found.coloured = "";
   detail::assess(found, rel);
   out.model = idim_model(out.parameters, opt);
-  const Eigen::VectorXd pred = g.W * sol.theta_s;
-  out.training = compute_metrics(std::vector<double>(g.y.data(), g.y.data() + g.rows()),
+  // The torque the model predicts: tau minus the residual (y is tau except when linearised).
+  const Eigen::VectorXd pred = g.tau - (g.y - g.W * sol.theta_s);
+  out.training = compute_metrics(std::vector<double>(g.tau.data(), g.tau.data() + g.rows()),
                                  std::vector<double>(pred.data(), pred.data() + pred.size()));
   if (!(out.model.I > 0))
     out.warnings.push_back("idim: the inertia estimate I = " + format_number(out.model.I) +

@@ -71,6 +71,7 @@ struct Mapping {
   std::vector<Entry> entries;
   std::vector<int> est;            ///< indices of the estimated entries
   bool symmetric_static = false;   ///< static friction with one Coulomb level "Fc"
+  bool symmetric_load = false;     ///< a load dependence with one coefficient "mu"
   bool stribeck_relative = false;  ///< the map above for the Fs entries (else Fs_i = y_i)
 
   JointModel model(const double* x) const {
@@ -90,6 +91,7 @@ struct Mapping {
     if (auto* sf = std::get_if<SF::Params>(&m.friction)) {
       auto& c = sf->curve;
       if (symmetric_static) c.Fc_neg = c.Fc_pos;
+      if (symmetric_load && m.load) m.load->mu_back = m.load->mu_drive;
       c.Fs_pos = c.Fc_pos;
       c.Fs_neg = c.Fc_neg;
     }
@@ -645,6 +647,7 @@ void map_parameters(Problem& P, const JointModel& initial, const JointOeOptions&
   P.zcache = std::make_unique<BristleCache>(4 * P.map.entries.size() + 8);
   if (const auto* sf = std::get_if<SF::Params>(&initial.friction))
     P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
+  P.map.symmetric_load = initial.load && initial.load->mu_drive == initial.load->mu_back;
   for (std::size_t j = 0; j < P.map.entries.size(); ++j)
     if (P.map.entries[j].estimated) P.map.est.push_back(static_cast<int>(j));
   // The relative Stribeck map needs every initial Fs_i > -Fc / n (a valid g allows one very

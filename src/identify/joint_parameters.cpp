@@ -60,7 +60,8 @@ std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
     return e;
   }
   sim::for_each_rigid_joint_parameter(m.structure, m, from_table);
-  // Static friction (Coulomb + viscous): Fv, then Fc for equal levels or Fc_pos, Fc_neg.
+  // Static friction (Coulomb + viscous): Fv, then Fc for equal levels or Fc_pos, Fc_neg, then
+  // the load dependence's coefficients.
   auto sf = [](JointModel& j) -> SF::Params& { return std::get<SF::Params>(j.friction); };
   const auto& f = std::get<SF::Params>(m.friction);
   const auto info = [](const char* name, const char* unit) {
@@ -75,6 +76,16 @@ std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
         [sf](JointModel& j) -> double& { return sf(j).curve.Fc_pos; });
     add(info("Fc_neg", "N m"), f.curve.Fc_neg,
         [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
+  }
+  // A load-dependent Coulomb level (models/load_dependence.hpp): mu for equal coefficients (the
+  // setter of mu_back follows, as Fc_neg follows Fc), else mu_drive, mu_back [-].
+  auto mu_drive = [](JointModel& j) -> double& { return j.load.value().mu_drive; };
+  if (m.load && m.load->mu_drive == m.load->mu_back) {
+    add(info("mu", "-"), m.load->mu_drive, mu_drive);
+  } else if (m.load) {
+    add(info("mu_drive", "-"), m.load->mu_drive, mu_drive);
+    add(info("mu_back", "-"), m.load->mu_back,
+        [](JointModel& j) -> double& { return j.load.value().mu_back; });
   }
   return e;
 }

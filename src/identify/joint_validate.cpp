@@ -31,7 +31,7 @@ std::vector<double> inverse_torque_with(const JointModel& m, const JointData& d,
                                         const std::vector<double>& z) {
   std::vector<double> out(d.size());
   for (std::size_t k = 0; k < d.size(); ++k)
-    out[k] = sim::rigid_body_torque(m, d.q[k], d.qdd[k]) + sim::friction_torque(m, d.qd[k], z[k]);
+    out[k] = sim::applied_torque(m, d.q[k], d.qd[k], d.qdd[k], z[k]);
   return out;
 }
 
@@ -83,6 +83,23 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
   return ev;
 }
 
+namespace {
+
+/// The model's steady friction on a constant-velocity segment: at its mean velocity, or for a
+/// load-dependent model the mean over its averaged samples of the model's applied torque minus
+/// its rigid-body torque (the friction under the load the model predicts there).
+double segment_model_friction(const JointModel& m, const JointData& d, const Segment& s) {
+  if (!m.load) return sim::steady_friction(m, s.v_mean);
+  double sum = 0;
+  const auto k0 = static_cast<std::size_t>(s.first_averaged), k1 = static_cast<std::size_t>(s.end);
+  for (std::size_t k = k0; k < k1; ++k)
+    sum += sim::applied_torque(m, d.q[k], s.v_mean, d.qdd[k], 0.0) -
+           sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
+  return sum / static_cast<double>(k1 - k0);
+}
+
+}  // namespace
+
 std::vector<StaticCurvePoint> static_curve_check(const JointModel& m, const JointData& d,
                                                  const SegmentOptions& seg) {
   check_joint_data(std::span<const JointData>(&d, 1), 2);
@@ -94,7 +111,7 @@ std::vector<StaticCurvePoint> static_curve_check(const JointModel& m, const Join
     StaticCurvePoint p;
     p.qd = s.v_mean;
     p.measured = s.y_mean;
-    p.model = sim::steady_friction(m, s.v_mean);
+    p.model = segment_model_friction(m, d, s);
     p.duration =
         d.t[static_cast<std::size_t>(s.end - 1)] - d.t[static_cast<std::size_t>(s.first_averaged)];
     out.push_back(p);

@@ -248,6 +248,14 @@ FrictionSource joint_friction_source(const sim::JointModel& joint, const std::st
                                      const std::string& method) {
   FrictionSource s{file, "joint_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, method, {},
                    {}};
+  if (joint.load)
+    detail::fail_file(file, "joint: load",
+                      "this joint's Coulomb level depends on the load (mu_drive = " +
+                          format_exact(joint.load->mu_drive) +
+                          ", mu_back = " + format_exact(joint.load->mu_back) +
+                          ") and no export target takes a load input (the firmware estimator, "
+                          "the LUGRE group and MuJoCo 2.2.2 model friction without one): export "
+                          "a fit made without --load-dependent");
   s.spec = joint_friction_spec(joint);
   if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
     const auto l = as_lugre<double>(*jl);

@@ -36,14 +36,43 @@ ordered_json joint_to_json(const sim::JointModel& m) {
   }
   if (m.structure.offset) o["offset"] = m.offset;
   o["friction"] = to_json(joint_friction_spec(m));
+  if (m.load) o["load"] = {{"mu_drive", m.load->mu_drive}, {"mu_back", m.load->mu_back}};
   return o;
 }
+
+namespace {
+
+/// The joint's "load" object (models/load_dependence.hpp): mu_drive, mu_back, both required,
+/// finite and >= 0; static friction with the exact sign only.
+LoadDependence<double> load_from_json(const json& j, const sim::JointModel& m,
+                                      const std::string& file) {
+  const std::string ctx = "joint: load";
+  if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  const detail::JsonFields f(&j, file, ctx, "the load dependence", {"mu_drive", "mu_back"});
+  LoadDependence<double> out;
+  for (const char* k : {"mu_drive", "mu_back"}) {
+    if (!f.has(k))
+      f.fail(k, "missing: the Coulomb level's rise per N m of load [-] (give 0 for none)");
+    const double x = f.number(k, 0);
+    if (!(x >= 0) || !std::isfinite(x))
+      f.fail(k, std::string("must be a finite number >= 0, got ") + j[k].dump());
+    (std::string_view(k) == "mu_drive" ? out.mu_drive : out.mu_back) = x;
+  }
+  const auto* s = std::get_if<StaticFriction<double>::Params>(&m.friction);
+  if (s == nullptr || s->v_smooth > 0)
+    detail::fail_file(file, ctx,
+                      "a load-dependent Coulomb level needs static friction with the exact sign "
+                      "(coulomb, coulomb-viscous or stribeck without v_smooth)");
+  return out;
+}
+
+}  // namespace
 
 JointFile joint_from_json(const json& j, const std::string& file) {
   const std::string ctx = "joint";
   if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
   const detail::JsonFields f(&j, file, ctx, "the joint",
-                             {"I", "mgCx", "mgCy", "offset", "friction", "description"});
+                             {"I", "mgCx", "mgCy", "offset", "friction", "load", "description"});
   JointFile out;
   sim::JointModel& m = out.model;
   if (!f.has("I")) f.fail("I", "missing: the inertia about the axis [kg m^2] is required");
@@ -76,6 +105,7 @@ JointFile joint_from_json(const json& j, const std::string& file) {
                           "' is not a joint friction model (joint-lugre, coulomb, "
                           "coulomb-viscous or stribeck)");
   }
+  if (f.has("load")) m.load = load_from_json(j["load"], m, file);
   return out;
 }
 

@@ -390,9 +390,14 @@ JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double
       const double t1 = t[k] + static_cast<double>(j + 1) * hs;
       // Moreau step (header): Coulomb level of the current side, frozen over the step; the
       // feedback -kp q - kd qd implicit like the viscous term (q+ = q + hs qd+).
-      const double b = m.I * qd + hs * (seg(t1) - opt.kp * q - gravity_torque(m, q) - offset);
-      const double Fc_pos = stribeck_g_side(p.curve, qd, true);
-      const double Fc_neg = stribeck_g_side(p.curve, qd, false);
+      const double applied = seg(t1) - opt.kp * q;
+      const double b = m.I * qd + hs * (applied - gravity_torque(m, q) - offset);
+      double Fc_pos = stribeck_g_side(p.curve, qd, true);
+      double Fc_neg = stribeck_g_side(p.curve, qd, false);
+      if (m.load) {  // the levels under the step's load (header: feedback explicit)
+        Fc_pos += load_rise(*m.load, applied - opt.kd * qd, true);
+        Fc_neg += load_rise(*m.load, applied - opt.kd * qd, false);
+      }
       const double stop = b / hs;  // torque that brings the joint to rest in this step
       const double coulomb = stop > 0 ? clip_friction(stop, Fc_pos) : clip_friction(stop, Fc_neg);
       qd = (b - hs * coulomb) / (m.I + hs * (p.sigma2 + opt.kd) + hs * hs * opt.kp);
@@ -417,6 +422,20 @@ void check_joint_model(const JointModel& m) {
   c.finite("mgCy", m.mgCy);
   c.finite("offset", m.offset);
   std::visit([](const auto& p) { detail::check_friction(kSys, p); }, m.friction);
+  if (m.load) {
+    c.nonnegative("mu_drive", m.load->mu_drive);
+    if (!(m.load->mu_drive < 1))
+      detail::bad(kSys, "mu_drive",
+                  "must be < 1 (got " + format_exact(m.load->mu_drive) +
+                      "): at 1 the friction grows as fast as the torque and no torque drives "
+                      "the joint");
+    c.nonnegative("mu_back", m.load->mu_back);
+    const auto* p = std::get_if<StaticFriction<double>::Params>(&m.friction);
+    if (p == nullptr || p->v_smooth > 0)
+      throw std::invalid_argument(std::string(kSys) +
+                                  ": a load-dependent Coulomb level (mu_drive, mu_back) needs "
+                                  "static friction with the exact sign (v_smooth = 0)");
+  }
 }
 
 std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,

@@ -144,6 +144,11 @@ void validate(const FitJointOptions& o) {
   check_field("segment_s", o.oe.segment_s);
   check_field("max_iterations", o.oe.max_iterations);
   validate_joint_eval(o.eval);
+  if (o.idim.load_dependent &&
+      (o.method == JointMethod::sr3 || (o.method == JointMethod::oe && o.init != JointInit::idim)))
+    throw std::invalid_argument(
+        "load_dependent: the load-dependent Coulomb level is fitted by idim, and refined by oe "
+        "started from idim; sr3 fits reference 004's LuGre model, which has no load term");
 }
 
 void validate(const EvalJointOptions& o) {

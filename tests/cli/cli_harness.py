@@ -24,6 +24,15 @@ def fresh_dir(path):
     os.makedirs(path)
 
 
+def run(args, expect_ok=True):
+    """Run `args` (the binary first), capturing its output; RuntimeError with both streams if
+    `expect_ok` and it fails."""
+    p = subprocess.run(args, capture_output=True, text=True)
+    if expect_ok and p.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{p.stdout}\n{p.stderr}")
+    return p
+
+
 class Cli:
     def __init__(self, timeout):
         args = parse_args()

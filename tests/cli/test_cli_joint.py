@@ -28,11 +28,11 @@ import csv
 import json
 import math
 import os
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 import cli_harness  # noqa: E402
+from cli_harness import run  # noqa: E402
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18}
 GAIN = 0.5
@@ -76,13 +76,6 @@ def write_record(path):
         for k in range(4001):
             t, q, _, tau = sample(k)
             out.writerow([f"{t:.6f}", repr(q), repr(tau), repr(tau / GAIN)])
-
-
-def run(args, expect_ok=True):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if expect_ok and p.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed:\n{p.stdout}\n{p.stderr}")
-    return p
 
 
 def params(path):

@@ -19,8 +19,21 @@
 // (the usual practice, done by the caller: zero-phase low-pass of q and tau, derivatives,
 // decimation) keep that assumption approximately true.
 //
-// Friction coefficients (Fv, Fc, Fc_pos, Fc_neg) are constrained to >= 0: while the most negative
-// estimate is < 0 it is held at 0 (at_bound, with a warning) and the rest solved again.
+// Load-dependent friction (JointIdimOptions::load_dependent, models/load_dependence.hpp) adds
+// one column, mu sgn(qd_k) |tau_k|: the model with mu_drive = mu_back = mu. The record's torque
+// tau is in the regressor, and that decides what it can determine: with separate coefficients
+// the two columns sgn(qd)|tau| [driven] and sgn(qd)|tau| [back-driven] add up to tau itself,
+// the left-hand side, so the regression is exactly degenerate; in the equivalent form
+// tau = r / (1 - mu_drive) driven, r / (1 + mu_back) back-driven (r the load-free torque),
+// scaling every other parameter by c and both factors by 1/c leaves tau unchanged. A torque
+// record alone fixes the ratio (1 + mu_back) / (1 - mu_drive), i.e. one coefficient; splitting
+// it needs the link's torque known independently (a known payload). The one column is
+// identifiable when the records have driven and back-driven motion and a load that varies
+// (load rule below). Noise in tau is also in the regressor and correlated with the left-hand
+// side: it biases mu by the order of var(noise) / var(|tau|), small for a filtered torque.
+//
+// Friction coefficients (Fv, Fc, Fc_pos, Fc_neg, mu) are constrained to >= 0: while the most
+// negative estimate is < 0 it is held at 0 (at_bound, with a warning) and the rest solved again.
 //
 // Samples with |qd| <= v_deadband are left out (sgn(qd) is unreliable there).
 //
@@ -42,11 +55,22 @@ struct JointIdimOptions {
   /// Separate Coulomb levels Fc_pos, Fc_neg (Fv shared); needs structure.offset = false.
   bool asymmetric = false;
   double v_deadband = 0;  ///< leave out samples with |qd| <= v_deadband [rad/s]
+  /// Load-dependent Coulomb level (models/load_dependence.hpp, header): the column mu, the
+  /// model's mu_drive = mu_back = mu. The load rule: mu is determined when the moving samples
+  /// include at least kLoadMinSamples driven (tau qd > 0) and as many back-driven ones, and
+  /// the standard deviation of |tau| over them is at least kLoadMinSpread times its RMS;
+  /// otherwise mu is held at 0 with an undetermined flag saying what to record.
+  bool load_dependent = false;
 };
+
+/// The load rule's thresholds (JointIdimOptions::load_dependent).
+inline constexpr long kLoadMinSamples = 20;
+inline constexpr double kLoadMinSpread = 0.05;
 
 struct JointIdimResult {
   JointModel model;  ///< rigid body + StaticFriction (Fc = Fs, sigma2 = Fv)
-  /// I, mgCx, mgCy, offset (per structure), Fv, Fc (or Fc_pos, Fc_neg): value, std_error
+  /// I, mgCx, mgCy, offset (per structure), Fv, Fc (or Fc_pos, Fc_neg), mu (load_dependent;
+  /// not determined: 0, fixed and undetermined): value, std_error
   /// (sigma_i above), 95 % interval value -+ t(0.975, r - p) sigma_i.
   std::vector<ParameterEstimate> parameters;
   long n_used = 0;              ///< r: samples in the regression
@@ -59,7 +83,8 @@ struct JointIdimResult {
   Reliability reliability;
   std::vector<std::string> warnings;
   /// What the record does not determine (workflows' verdict lists them): a friction coefficient
-  /// held at its bound 0 (kind bound).
+  /// held at its bound 0 (kind bound); a load coefficient the records do not determine
+  /// (undetermined) or pin down poorly (relative_error: standard error above 50 % of mu).
   std::vector<IdentifiabilityFlag> flags;
 };
 

@@ -9,7 +9,8 @@
 //     (i < n_stribeck), Omega_s [rad/s] (when n_stribeck > 0), cv[i] [N m (s/rad)^(i+1)]
 //     (i < n_viscous), delta[i] [-] (i < n_stribeck), K [s/rad];
 //   static (StaticFriction): Fv [N m s/rad], then Fc [N m] for equal Coulomb levels, or
-//     Fc_pos, Fc_neg [N m].
+//     Fc_pos, Fc_neg [N m]; then with a load dependence mu [-] for equal coefficients, or
+//     mu_drive, mu_back [-].
 //
 // The rigid body's and LuGre's entries (names, units, flags, order) are sim's table
 // (sim/joint_model.hpp, for_each_lugre_joint_parameter), which the simulation's sensitivities

@@ -41,6 +41,7 @@
 #pragma once
 
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -48,6 +49,7 @@
 #include <vector>
 
 #include "frictionlab/models/joint_lugre.hpp"
+#include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
 namespace frictionlab::sim {
@@ -69,6 +71,9 @@ struct JointModel {
   /// levels allowed).
   std::variant<JointLuGre<double>::Params, StaticFriction<double>::Params> friction =
       JointLuGre<double>::Params{};
+  /// Load-dependent Coulomb level (models/load_dependence.hpp; the load is the applied torque
+  /// tau): static friction with the exact sign only (v_smooth = 0). None: load-free.
+  std::optional<LoadDependence<double>> load;
 };
 
 /// One entry of a joint's parameter table: what identify::joint_parameters reports of it and
@@ -149,12 +154,23 @@ inline double steady_friction(const JointModel& m, double qd) noexcept {
       *std::get_if<StaticFriction<double>::Params>(&m.friction), qd);
 }
 
-/// Friction torque tau_f(qd, z) [N m] (z is ignored by static friction).
+/// Friction torque tau_f(qd, z) [N m] of the load-free model (z is ignored by static
+/// friction; a load dependence is not included: applied_torque below).
 inline double friction_torque(const JointModel& m, double qd, double z) noexcept {
   if (const auto* p = std::get_if<JointLuGre<double>::Params>(&m.friction))
     return JointLuGre<double>::force(*p, JointLuGre<double>::State{z}, qd);
   return StaticFriction<double>::force(*std::get_if<StaticFriction<double>::Params>(&m.friction),
                                        StaticFriction<double>::State{}, qd);
+}
+
+/// The applied torque that moves the joint along (q, qd, qdd) with bristle state z [N m]: the
+/// rigid-body torque plus friction, with a load dependence solved for the torque it carries
+/// (models/load_dependence.hpp, applied_torque). What the identification predicts from measured
+/// motion: the measured torque is never an input of its own prediction.
+inline double applied_torque(const JointModel& m, double q, double qd, double qdd,
+                             double z) noexcept {
+  const double r = rigid_body_torque(m, q, qdd) + friction_torque(m, qd, z);
+  return m.load ? frictionlab::applied_torque(*m.load, r, qd) : r;
 }
 
 /// The bristle state z driven by a sampled velocity linearly interpolated between its samples
@@ -192,7 +208,9 @@ struct JointTrajectory {
 };
 
 /// Simulate the joint driven by the applied torque tau sampled at t (linear between samples),
-/// from x0 at t[0] (see the header). t strictly increasing, at least 2 samples, all finite;
+/// from x0 at t[0] (see the header). A load dependence (JointModel::load) sets the Coulomb levels
+/// of each Moreau step from the applied torque at its end, u(t_n+1) - kp q_n - kd qd_n (the
+/// feedback explicit in the load only). t strictly increasing, at least 2 samples, all finite;
 /// model parameters valid (models/validation.hpp) with I > 0.
 JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,
                                      std::span<const double> tau, const JointState& x0,

@@ -112,7 +112,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         **_JOINT_PREP,
         "method": _choice("idim", "sr3", "oe"),
         "init": Rule("str_or_object"),
-        "gravity": BOOL, "offset": BOOL, "asymmetric": BOOL,
+        "gravity": BOOL, "offset": BOOL, "asymmetric": BOOL, "load_dependent": BOOL,
         "v_deadband": _library("v_deadband"),
         "K": _library("K"),
         "n_viscous": _library("n_viscous"),
