@@ -166,7 +166,10 @@ def test_deterministic_per_seed(tmp_path):
 # ---- drift: the rule by hand ----
 
 def _rows(values, ses, robot="r", joint="j", name="Fc", determined=None):
-    return pd.DataFrame({"robot": robot, "joint": joint, "joint_type": "t", "model": "m",
+    """One parameter of one robot joint; the joint type is named after the joint, so that rows of
+    different joints are separate cases (no scatter pooled over a type) and rows of one joint
+    name on several robots are one type."""
+    return pd.DataFrame({"robot": robot, "joint": joint, "joint_type": f"t-{joint}", "model": "m",
                          "name": name, "unit": "N", "value": values, "std_error": ses,
                          "session": [f"s{i}" for i in range(len(values))],
                          "session_time": [f"2026-11-0{i + 1}T00:00:00Z" for i in range(len(values))],
@@ -243,6 +246,78 @@ def test_drift_rule_cases():
     with pytest.raises(ValueError, match="level must be in"):
         analysis.DriftRule(level=1.0)
     assert analysis.z_of_level(0.99) == pytest.approx(2.5758293035489)
+
+
+# ---- the scatter pooled over a joint type ----
+
+def _type_rows(baselines, newest, se=0.01):
+    """One parameter of several robot joints of one type: baselines[i] the i-th joint's baseline
+    values, newest[i] tonight's; every standard error `se`."""
+    return pd.concat([_rows([*b, x], [se] * (len(b) + 1), robot=f"r{i}")
+                      for i, (b, x) in enumerate(zip(baselines, newest))], ignore_index=True)
+
+
+def test_pooled_scatter_by_hand():
+    """Six joints of one type, two baseline nights each, scattering night to night: each joint's
+    test uses the method-of-moments scatter of the other five (relative scale, leave-one-out)
+    combined with its own by degrees of freedom, and the t quantile of 1 + 5 d.o.f.; a joint
+    whose own baseline holds a step (a drift before tonight) is left out of the others' pools."""
+    base = [[1.0, 1.04], [2.0, 1.94], [1.5, 1.53], [1.0, 0.97], [0.8, 0.83], [1.2, 1.16]]
+    new = [1.35, 2.0, 1.5, 1.0, 0.8, 1.2]
+    d = analysis.drift(_type_rows(base, new)).set_index("robot")
+
+    def terms(x, se=0.01):
+        x = np.asarray(x)
+        m = x.mean()  # equal errors: the inverse-variance mean is the mean
+        y, s = x / abs(m), se / abs(m)
+        w = np.full(len(x), 1 / s**2)
+        return ((w * (y - y.mean()) ** 2).sum(), w.sum() - (w**2).sum() / w.sum(), len(x) - 1)
+
+    t = [terms(b) for b in base]
+    q, c, df = (sum(v[i] for v in t[1:]) for i in range(3))  # leave r0 out
+    tau_rel2 = (q - df) / c
+    x0 = np.array(base[0])
+    own_tau2 = max(0.0, (terms(x0)[0] - 1) / terms(x0)[1]) * x0.mean() ** 2
+    tau2 = (own_tau2 + df * tau_rel2 * x0.mean() ** 2) / (1 + df)
+    r = d.loc["r0"]
+    assert r["pool_joints"] == 5 and r["dof"] == 6
+    assert r["scatter"] == pytest.approx(math.sqrt(tau2), rel=1e-10)
+    assert r["baseline"] == pytest.approx(x0.mean(), rel=1e-12)
+    assert r["z"] == pytest.approx((1.35 - x0.mean()) / math.sqrt(0.01**2 + tau2 + (0.01**2 + tau2) / 2),
+                                   rel=1e-10)
+    assert bool(r["flagged"]) and "pooled with 5 joints of the type" in r["reason"]
+    # each joint alone (the rule before pooling): t with 1 d.o.f., 63.7, cannot decide r0
+    alone = analysis.drift(_type_rows(base, new), analysis.DriftRule(pool_min_joints=0))
+    assert alone.set_index("robot").loc["r0", "outcome"] == "undetermined"
+    assert (alone["pool_joints"] == 0).all()
+    # a step inside one joint's baseline (x1.5) is trimmed from the others' pools
+    stepped = [*base, [1.0, 1.5]]
+    d2 = analysis.drift(_type_rows(stepped, [*new, 1.5])).set_index("robot")
+    assert d2.loc["r0", "pool_joints"] == 5  # r6 left out, r0 itself left out
+    assert d2.loc["r0", "scatter"] == pytest.approx(r["scatter"], rel=1e-12)
+    # fewer other joints than pool_min_joints: each joint alone
+    few = analysis.drift(_type_rows(base[:4], new[:4]))
+    assert (few["pool_joints"] == 0).all()
+
+
+def test_pooled_scatter_decides_after_two_nights():
+    """frictionlab.fleet.study on 4 seeds (the benchmark runs 50: docs/fleet.md): 30 robots x 3
+    joints, two baseline nights with a 2 % night-to-night jitter, Fc and sigma2 worn by 20 % and
+    40 % on four robots per type. Pooled: every injected drift flagged in every seed, false alarms
+    within 1 % of healthy joint-nights (binomial bound), no undetermined test of a parameter the
+    records determine; each joint alone, on the same tables, cannot decide most of them."""
+    from frictionlab.fleet import study
+    rel = study.relative_errors()
+    rules = {"alone": analysis.DriftRule(pool_min_joints=0), "pooled": analysis.DriftRule()}
+    t = study.drift_study(rel, rules, seeds=4)
+    pooled, alone = t["pooled"], t["alone"]
+    print(f"\npooled: {pooled}\nalone: {alone}")
+    assert all(v == 4 for v in pooled.drift_flagged.values())
+    n = pooled.healthy_nights
+    assert pooled.false_nights <= 0.01 * n + 3 * math.sqrt(0.01 * 0.99 * n)
+    assert pooled.determined_undetermined == 0 and pooled.determined_tests > 1000
+    assert alone.determined_undetermined > 0.3 * alone.determined_tests
+    assert sum(alone.drift_flagged.values()) < sum(pooled.drift_flagged.values())
 
 
 # ---- drift outcomes: flagged, no drift, undetermined ----
@@ -720,7 +795,8 @@ def _three_outcomes():
     x_new = 0.4412
     p = pd.concat([_rows([0.3128, 0.3131, 0.3127, x_new], [0.0015] * 4, joint="a"),
                    _rows([0.3154, 0.3101, x_new], [0.0015, 0.0012, 0.0015], joint="b"),
-                   _rows([0.3128, 0.3131, 0.3127, 0.3133], [0.0015] * 4, joint="c")], ignore_index=True)
+                   _rows([0.3128, 0.3131, 0.3127, 0.3133], [0.0015] * 4, joint="c")],
+                  ignore_index=True).assign(joint_type="t")  # one type of three: nothing pooled
     p = p.assign(key=[f"{r}/{j}/{s}" for r, j, s in zip(p["robot"], p["joint"], p["session"])])
     tasks = p[["key", "robot", "joint", "joint_type", "session", "session_time"]].assign(status="done", error=None)
     return p, tasks

@@ -157,6 +157,10 @@ class DriftRule:
       when the statistical threshold times the combined standard error exceeds it, a change of
       that size could have gone unseen and the outcome is "undetermined" (default 0.20, twice
       the default practical threshold: a +40 % change is then flagged with probability >= 99.5 %).
+    pool_min_joints: the fewest other robot joints of the same joint type (each with at least two
+      usable baseline sessions of the parameter) whose night-to-night scatter is pooled into a
+      joint's test (``drift``, "Pooled scatter"); 0 = never pool (each joint alone, the rule
+      before pooling). Default 5.
     Flagged = both thresholds exceeded; undetermined = not flagged, and the data cannot tell a
     drift that matters from none (docs/fleet.md, "Drift").
     """
@@ -165,6 +169,7 @@ class DriftRule:
     baseline: int = 0
     min_baseline: int = 2
     max_detectable: float = 0.20
+    pool_min_joints: int = 5
 
     def __post_init__(self):
         z_of_level(self.level)
@@ -176,6 +181,9 @@ class DriftRule:
             raise ValueError(f"DriftRule: min_baseline must be a whole number >= 1, not {self.min_baseline!r}")
         if not (self.max_detectable > 0):   # math.inf: never undetermined for the band's width
             raise ValueError(f"DriftRule: max_detectable must be > 0, not {self.max_detectable!r}")
+        if int(self.pool_min_joints) != self.pool_min_joints or self.pool_min_joints < 0:
+            raise ValueError("DriftRule: pool_min_joints must be a whole number >= 0, not "
+                             f"{self.pool_min_joints!r}")
 
 
 def _baseline(x: np.ndarray, se: np.ndarray):
@@ -197,6 +205,94 @@ def _baseline(x: np.ndarray, se: np.ndarray):
         sw = w.sum()
         mean = float((w * x).sum() / sw)
     return mean, float(1.0 / math.sqrt(sw)), math.sqrt(tau2)
+
+
+def _weighted_mean(x: np.ndarray, se: np.ndarray, tau2: float):
+    """The mean of estimates x with standard errors se under a between-session variance tau2,
+    weights 1 / (se^2 + tau2): (mean, its standard error)."""
+    w = 1.0 / (se**2 + tau2)
+    sw = w.sum()
+    return float((w * x).sum() / sw), float(1.0 / math.sqrt(sw))
+
+
+def _scatter_terms(x: np.ndarray, se: np.ndarray):
+    """One joint's part of the pooled between-session variance, on the relative scale (values
+    and standard errors over |inverse-variance mean|): (Q, c, df) with Cochran's
+    Q = sum w (y - y_w)^2, c = sum w - sum w^2 / sum w and df = m - 1, so that
+    E[Q] = df + tau_rel^2 c; None for fewer than 2 sessions or a zero mean."""
+    if len(x) < 2:
+        return None
+    mean, _ = _weighted_mean(x, se, 0.0)
+    if mean == 0:
+        return None
+    y, s = x / abs(mean), se / abs(mean)
+    w = 1.0 / s**2
+    sw = w.sum()
+    yw = float((w * y).sum() / sw)
+    return float((w * (y - yw) ** 2).sum()), float(sw - (w**2).sum() / sw), len(x) - 1
+
+
+@dataclass
+class _Pool:
+    """The scatter terms of the robot joints of one (joint type, model, parameter), and the
+    joints the robust pass left out."""
+    terms: dict      # (robot, joint) -> (Q, c, df)
+    trimmed: set     # (robot, joint) whose Q is beyond the 99.9 % point under the pooled scatter
+
+    def estimate(self, leave_out) -> tuple[float, int, int]:
+        """(tau_rel^2, degrees of freedom, joints) from every joint but ``leave_out`` and the
+        trimmed ones: tau_rel^2 = max(0, (sum Q - sum df) / sum c)."""
+        keep = [v for k, v in self.terms.items() if k != leave_out and k not in self.trimmed]
+        if not keep:
+            return 0.0, 0, 0
+        q, c, df = (sum(v[i] for v in keep) for i in range(3))
+        return (max(0.0, (q - df) / c) if c > 0 else 0.0), int(df), len(keep)
+
+
+def _pools(p: pd.DataFrame, rule: DriftRule) -> dict:
+    """Per (joint_type, model, name): the _Pool of the robot joints' baseline sessions (the same
+    sessions ``drift`` tests against, usable ones only). The robust pass: with the scatter of the
+    other joints, a joint whose Q exceeds the 99.9 % point of df chi-square scaled to its
+    expectation (Q df / (df + tau^2 c) > chi2_0.999(df): a step inside its own baseline, e.g. a
+    drift that began before the newest session) is left out of every other joint's pool."""
+    from scipy.stats import chi2
+
+    pools: dict = {}
+    if rule.pool_min_joints == 0:
+        return pools
+    for (robot, joint), g in p.groupby(["robot", "joint"], sort=True):
+        _, base_set = _sessions(g, rule)
+        gb = g[[(a, b) in base_set for a, b in zip(g["session_time"], g["session"])]]
+        gb = gb[_usable(gb)]
+        for (jt, model, name), b in gb.groupby(["joint_type", "model", "name"], sort=True):
+            t = _scatter_terms(b["value"].to_numpy(float), b["std_error"].to_numpy(float))
+            if t is not None:
+                pools.setdefault((jt, model, name), _Pool({}, set())).terms[(robot, joint)] = t
+    for pool in pools.values():
+        trim = set()
+        for k, (q, c, df) in pool.terms.items():
+            tau2, _, _ = pool.estimate(k)  # the others' scatter: a step cannot hide itself
+            if q * df / (df + tau2 * c) > chi2.ppf(0.999, df):
+                trim.add(k)
+        pool.trimmed = trim
+    return pools
+
+
+def _sessions(g: pd.DataFrame, rule: DriftRule):
+    """A robot joint's sessions in order, and the set of its baseline sessions (every session
+    before the newest, or the first ``rule.baseline`` of them): (order, baseline set)."""
+    sess = g[["session_time", "session"]].drop_duplicates().sort_values(
+        ["session_time", "session"], kind="mergesort")
+    order = list(map(tuple, sess.to_numpy()))
+    base = order[:-1]
+    if rule.baseline > 0:
+        base = base[: rule.baseline]
+    return order, set(base)
+
+
+def _usable(b: pd.DataFrame) -> pd.Series:
+    """The baseline rows a test can use: a finite positive standard error, determined, finite."""
+    return b["std_error"].gt(0) & np.isfinite(b["std_error"]) & b["determined"] & np.isfinite(b["value"])
 
 
 def _severity(z: float, threshold: float, relative: float, rule: DriftRule) -> str:
@@ -231,7 +327,12 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     baseline sessions: the normal quantile false-alarms at 3 %, a Welch-Satterthwaite degree of
     freedom at 2 %, t with m - 1 at 1 %. The price: with few baseline sessions that scatter at
     all the band is wide (t with 2 d.o.f.: 9.92; with 1: 63.7), wide enough to hide a drift that
-    matters; such a test's outcome is "undetermined" (below), not "no drift";
+    matters; such a test's outcome is "undetermined" (below), not "no drift". Pooled
+    (``rule.pool_min_joints`` > 0 other joints of the type with two usable baseline sessions;
+    docs/fleet.md, "Pooled scatter"): tau^2 = ((m - 1) tau_own^2 + df_pool tau_rel^2
+    baseline^2) / (m - 1 + df_pool), tau_rel^2 the method-of-moments relative scatter of the
+    other joints of the type (leave-one-out, joints with a step in their baseline left out,
+    ``_pools``), and t with m - 1 + df_pool d.o.f.;
       practical   = |x_new - baseline| / |baseline| > min_relative,
       flagged     = statistical and practical.
     A newest estimate without a finite positive standard error, or not ``determined``, is never
@@ -242,8 +343,9 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     a drift that matters from none, namely when
       - the joint has no usable baseline session, or the newest estimate was not tested (no
         standard error, not determined), or the baseline is 0 (no relative change);
-      - fewer than ``rule.min_baseline`` (2) baseline sessions were usable: from one session the
-        scatter between sessions cannot be estimated, so the band assumes there is none;
+      - fewer than ``rule.min_baseline`` (2) baseline sessions were usable and the test is not
+        pooled: from one session the scatter between sessions cannot be estimated, so the band
+        assumes there is none;
       - the test was not significant and detectable = threshold x sqrt(se_new^2 + tau^2 +
         baseline_se^2) / |baseline|, the smallest relative change that would reach the threshold,
         exceeds ``rule.max_detectable`` (20 %): e.g. a baseline of 2 sessions that scatter, t with
@@ -266,37 +368,36 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     sessions), n_baseline (used
     baseline sessions), baseline, baseline_se, scatter (tau, same unit), change (x_new -
     baseline, signed, parameter's unit), relative (change / |baseline|), z, dof (of the
-    threshold's quantile; inf when tau = 0), threshold, detectable (relative), statistical,
-    practical, flagged (bools), outcome ("drift", "undetermined", "no drift"), severity
+    threshold's quantile; inf when tau = 0), threshold, detectable (relative), pool_joints (the
+    other joints of the type pooled; 0: the joint alone), statistical, practical, flagged
+    (bools), outcome ("drift", "undetermined", "no drift"), severity
     ("strong", "borderline", or "" when not flagged), cause (for "undetermined": one of
     ``CAUSES``' values, the short form of the reason that rows with the same cause share; else
     ""), reason (plain words). NaN where a number does not exist.
     Errors: TypeError / ValueError naming the missing columns.
 
-    Measured false-alarm rate (python/tests/test_fleet_analysis.py, default rule; parameter
-    tables drawn from the synthetic fleet's truth with the fitted estimator's relative standard
-    errors; 20 seeds x 30 robots x 3 joints x 6 sessions, 8220 healthy tests): statistical
-    threshold alone 41 / 8220 = 0.50 % (nominal 1 %: the tau inflation is conservative when the
-    sessions do not scatter), the rule 5 / 8220 = 0.061 % of parameters (all five on poorly
-    determined ones: LuGre sigma1 and vs, Stribeck alpha), 5 / 1760 = 0.28 % of healthy joints
-    per night; with a 2 % session-to-session jitter: statistical 87 / 8400 = 1.04 %, the rule
-    14 / 8400 = 0.17 %. Every injected drift (Fc x 1.4) was flagged (40 / 40).
+    Measured false-alarm rate (python/tests/test_fleet_analysis.py, default rule, pooled;
+    parameter tables drawn from the synthetic fleet's truth with the fitted estimator's relative
+    standard errors; 20 seeds x 30 robots x 3 joints x 6 sessions, 8220 healthy tests):
+    statistical threshold alone 63 / 8220 = 0.77 % (nominal 1 %), the rule 11 / 8220 = 0.13 %
+    of parameters (all on poorly determined ones: LuGre sigma1, vs and alpha, Stribeck alpha),
+    11 / 1760 = 0.63 % of healthy joints per night; with a 2 % session-to-session jitter:
+    statistical 76 / 8400 = 0.90 %, the rule 16 / 8400 = 0.19 %. Every injected drift (Fc x 1.4)
+    was flagged (40 / 40). With two baseline nights (docs/fleet.md, "What the rule decides,
+    measured"; 50 seeds): pooled, every 20 % and 40 % wear flagged in every seed, 0.74 % false
+    alarms per healthy joint-night, 0.06 % of the determined parameters undetermined; each joint
+    alone 6-46 % of the wear flagged and 61.5 % undetermined.
     """
     p = _prepare(params, "drift")
     zc = z_of_level(rule.level)
     from scipy.stats import t as student_t
     pct = f"{100 * rule.level:g}%"
     rows = []
+    pools = _pools(p, rule)
     for (robot, joint), g in p.groupby(["robot", "joint"], sort=True):
-        sess = g[["session_time", "session"]].drop_duplicates().sort_values(
-            ["session_time", "session"], kind="mergesort")
-        order = list(map(tuple, sess.to_numpy()))
+        order, base_set = _sessions(g, rule)
         n_sessions = len(order)
         newest = order[-1]
-        base_sessions = order[:-1]
-        if rule.baseline > 0:
-            base_sessions = base_sessions[: rule.baseline]
-        base_set = set(base_sessions)
         is_new = (g["session_time"] == newest[0]) & (g["session"] == newest[1])
         key_base = [(a, b) in base_set for a, b in zip(g["session_time"], g["session"])]
         gb = g[np.array(key_base, dtype=bool)]
@@ -308,6 +409,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                    "baseline": math.nan, "baseline_se": math.nan, "scatter": math.nan,
                    "change": math.nan, "relative": math.nan, "z": math.nan,
                    "dof": math.nan, "threshold": math.nan, "detectable": math.nan,
+                   "pool_joints": 0,
                    "statistical": False, "practical": False, "flagged": False,
                    "outcome": "undetermined", "severity": "", "cause": "",
                    "reason": ""}
@@ -317,7 +419,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                 out["cause"] = CAUSES["one_session"]
                 continue
             b = gb[(gb["model"] == r["model"]) & (gb["name"] == r["name"])]
-            ok = b["std_error"].gt(0) & np.isfinite(b["std_error"]) & b["determined"] & np.isfinite(b["value"])
+            ok = _usable(b)
             left_out = int((~ok).sum())
             b = b[ok]
             note = (f"; {left_out} baseline session(s) without a standard error or not determined "
@@ -328,9 +430,19 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                                  f"({r['model'] or 'model'}) with a standard error and determined"
                                  + (f" ({left_out} left out)" if left_out else ""))
                 continue
-            mean, se_b, tau = _baseline(b["value"].to_numpy(float), b["std_error"].to_numpy(float))
+            xb, seb = b["value"].to_numpy(float), b["std_error"].to_numpy(float)
+            mean, se_b, tau = _baseline(xb, seb)
             x, se = out["value"], out["std_error"]
             m = len(b)
+            dof_scatter = m - 1
+            pool = pools.get((r["joint_type"], r["model"], r["name"]))
+            tau_rel2, dof_pool, n_pool = pool.estimate((robot, joint)) if pool else (0.0, 0, 0)
+            pooled = rule.pool_min_joints > 0 and n_pool >= rule.pool_min_joints and mean != 0
+            if pooled:   # the joint's own scatter and the type's, each by its degrees of freedom
+                tau2 = ((m - 1) * tau**2 + dof_pool * tau_rel2 * mean**2) / (m - 1 + dof_pool)
+                mean, se_b = _weighted_mean(xb, seb, tau2)
+                tau, dof_scatter = math.sqrt(tau2), m - 1 + dof_pool
+                out["pool_joints"] = n_pool
             out.update(n_baseline=m, baseline=mean, baseline_se=se_b, scatter=tau,
                        change=x - mean)
             if mean != 0:
@@ -348,7 +460,7 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                 continue
             comb = math.sqrt(se**2 + tau**2 + se_b**2)
             z = (x - mean) / comb
-            dof = math.inf if tau == 0 else float(m - 1)
+            dof = math.inf if tau == 0 else float(dof_scatter)
             thr = zc if tau == 0 else float(student_t.ppf(0.5 + 0.5 * rule.level, dof))
             out["z"] = z
             out["threshold"] = thr
@@ -357,10 +469,12 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                 out["detectable"] = thr * comb / abs(mean)
             out["statistical"] = bool(abs(z) > thr)
             out["flagged"] = out["statistical"] and out["practical"]
+            source = (f"scatter {_fmt(tau)} pooled with {n_pool} joints of the type" if pooled
+                      else f"baseline scatter {_fmt(tau)}")
             band = (f"the combined {pct} band (z = {z:+.2f}, |z| {'>' if out['statistical'] else '<='} "
-                    f"{thr:.3g}" + (f", t with {dof:.3g} d.o.f.: baseline scatter {_fmt(tau)}" if tau else "") + ")")
+                    f"{thr:.3g}" + (f", t with {dof:.3g} d.o.f.: {source}" if tau else "") + ")")
             lim = f"{100 * rule.min_relative:g}%"
-            few = m < rule.min_baseline
+            few = m < rule.min_baseline and not pooled
             few_txt = (f"a baseline of {m} session{'s' if m != 1 else ''} (fewer than {rule.min_baseline}: "
                        + ("the scatter between sessions cannot be estimated from one, so the band "
                           "assumes there is none" if m == 1 else "too few to judge the scatter between "
@@ -384,9 +498,11 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                 out["outcome"] = "no drift"
                 out["reason"] = f"outside {band} but {rel_txt} (<= {lim})" + note
             elif det > rule.max_detectable:
-                why = (f"the baseline of {m} sessions scatters beyond their standard errors "
-                       f"(scatter {_fmt(tau)}; t with {dof:.3g} d.o.f.)" if tau else
-                       "the standard errors of the estimates are large")
+                why = ("the standard errors of the estimates are large" if not tau else
+                       f"the sessions scatter beyond their standard errors ({source}; t with "
+                       f"{dof:.3g} d.o.f.)" if pooled else
+                       f"the baseline of {m} sessions scatters beyond their standard errors "
+                       f"(scatter {_fmt(tau)}; t with {dof:.3g} d.o.f.)")
                 out["cause"] = CAUSES["scatter" if tau else "large_errors"]
                 out["reason"] = (f"undetermined: {why}: a change would have to exceed {thr:.3g} "
                                  f"combined standard errors ({100 * det:.3g}% of the baseline "
@@ -398,8 +514,8 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
                                  "would be seen" + note)
     cols = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
             "value", "std_error", "n_sessions", "n_baseline", "baseline", "baseline_se", "scatter",
-            "change", "relative", "z", "dof", "threshold", "detectable", "statistical", "practical",
-            "flagged", "outcome", "severity", "cause", "reason"]
+            "change", "relative", "z", "dof", "threshold", "detectable", "pool_joints", "statistical",
+            "practical", "flagged", "outcome", "severity", "cause", "reason"]
     df = pd.DataFrame(rows, columns=cols)
     if len(df):
         rank = df["outcome"].map({o: i for i, o in enumerate(OUTCOMES)})

@@ -162,8 +162,10 @@ _COLUMNS = {
     "sessions with a standard error, determined)",
     "baseline": "the inverse-variance weighted mean of the baseline sessions' estimates",
     "baseline_se": "the baseline's standard error",
-    "scatter": "tau: the scatter between baseline sessions beyond their standard errors (unit of "
-    "the parameter)", "change": "value - baseline (unit of the parameter)",
+    "scatter": "tau: the scatter between sessions beyond their standard errors, the joint's own "
+    "and, when pooled, its joint type's (unit of the parameter)",
+    "pool_joints": "the other joints of the type whose night-to-night scatter was pooled into "
+    "this test (0: the joint alone)", "change": "value - baseline (unit of the parameter)",
     "relative": "change / |baseline|, in percent",
     "z": "change / its combined standard error (newest, baseline, scatter)",
     "dof": "degrees of freedom of the threshold's t quantile (inf: the normal quantile)",
