@@ -298,6 +298,13 @@ def test_pooled_scatter_by_hand():
     # fewer other joints than pool_min_joints: each joint alone
     few = analysis.drift(_type_rows(base[:4], new[:4]))
     assert (few["pool_joints"] == 0).all()
+    # what the fleet can see: one row per type and parameter, the medians over the joints
+    s = analysis.fleet_sensitivity(d.reset_index())
+    assert s[["joint_type", "name", "joints", "pooled"]].values.tolist() == [["t-j", "Fc", 6, 6]]
+    dr = d.reset_index()
+    assert s["detectable"].iloc[0] == pytest.approx(dr["detectable"].median(), rel=1e-12)
+    assert s["relative_scatter"].iloc[0] == pytest.approx(
+        (dr["scatter"] / dr["baseline"].abs()).median(), rel=1e-12)
 
 
 def test_pooled_scatter_decides_after_two_nights():
@@ -828,6 +835,7 @@ def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
     assert ('<td title="undetermined: the baseline of 2 sessions scatters beyond their standard errors'
             in sec)
     assert "63.7 combined standard errors" in sec and analysis.CAUSES["scatter"] in sec
+    assert "<h4>What the fleet can see</h4>" in sec and 'data-table="fleet-sensitivity"' in sec
     # three robot joints: too few for the outlier test, and the page says so (not "No outlier.")
     assert ("1 of 1 parameter groups have fewer: not tested." in text
             and "Not tested: no parameter group has 5 robot joints." in text and "No outlier" not in text)
@@ -906,16 +914,21 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
         "       1  the baseline sessions scatter: the band is too wide",
         lines[5],
         f"  each with its reason: the report's section \"Undetermined\" and {out_csv / 'drift.csv'}",
+        "  smallest change a test would flag, per joint type (the report's \"What the fleet can "
+        "see\" has the scatter):",
+        lines[8],
         f"verdicts of {p['key'].nunique()} session fit(s): 0 bad, 0 doubtful, 0 good, "
         f"{p['key'].nunique()} recorded before verdicts"]
     assert lines[2].startswith("  drift (strong): r a Fc +41.0% from the baseline 0.3129 (z = +"), lines[2]
     assert lines[5].startswith("  largest unchecked changes: r b Fc +"), lines[5]
+    # three joints of one type: too few to pool
+    assert lines[8].startswith("    t (3 joints, each joint alone): Fc ") and lines[8].endswith(" %"), lines[8]
     # --verbose: also each undetermined parameter with its reason; --quiet: the files written
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"), "-v"]) == 0
     more = capsys.readouterr().out.splitlines()
-    assert more[:6] == lines[:6] and more[6].startswith("  each with its reason") and more[8:] == lines[7:], more
-    assert more[7].startswith("  undetermined: r b ") and len(more) == len(lines) + 1, more
-    assert more[7].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), more[7]
+    assert more[:6] == lines[:6] and more[6].startswith("  each with its reason"), more
+    assert more[7:9] == lines[7:9] and more[10:] == lines[9:] and len(more) == len(lines) + 1, more
+    assert more[9].startswith("  undetermined: r b Fc: the baseline of 2 sessions scatters"), more[9]
     assert cli.main(["--quiet", "report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
     assert capsys.readouterr().out.splitlines() == [

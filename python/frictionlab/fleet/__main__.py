@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -184,6 +185,18 @@ def _print_report_summary(path: str, drift, superseded: int, csv_dir: str | None
                 f"{r['robot']} {r['joint']} {r['name']} {r['relative']:+.1%}" for _, r in worst.iterrows()))
         where = os.path.join(csv_dir, "drift.csv") if csv_dir else "drift.csv (--csv DIR)"
         print(f"  each with its reason: the report's section \"Undetermined\" and {where}")
+    sens = analysis.fleet_sensitivity(drift)
+    if len(sens):
+        print("  smallest change a test would flag, per joint type (the report's \"What the fleet "
+              "can see\" has the scatter):")
+        for jt, g in sens.groupby("joint_type", sort=True):
+            joints, pooled = int(g["joints"].max()), int(g["pooled"].max())
+            how = f"{pooled} pooled" if pooled else "each joint alone"
+            print(f"    {jt} ({joints} joints, {how}): " + ", ".join(
+                f"{r['name']} " + (report.percent3(100 * r["detectable"])
+                                   if math.isfinite(r["detectable"]) else "not tested")
+                for _, r in g.iterrows()))
+
 
 
 def _cmd_generate(a) -> int:

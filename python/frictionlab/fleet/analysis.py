@@ -29,7 +29,7 @@ import pandas as pd
 from .keys import tool_version
 
 __all__ = ["CAUSES", "DriftRule", "OUTCOMES", "SEVERITIES", "current_results", "drift",
-           "drift_counts", "history", "largest_unchecked", "spread", "shared_check", "undetermined",
+           "drift_counts", "fleet_sensitivity", "history", "largest_unchecked", "spread", "shared_check", "undetermined",
            "undetermined_causes", "z_of_level"]
 
 #: The three outcomes of the drift rule per (robot, joint, parameter), in the order ``drift``
@@ -541,6 +541,28 @@ def undetermined_causes(d: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=["cause", "parameters", "robot_joints"])
     return out.sort_values(["parameters", "cause"], ascending=[False, True], kind="mergesort"
                            ).reset_index(drop=True)
+
+
+def fleet_sensitivity(d: pd.DataFrame) -> pd.DataFrame:
+    """What the fleet can see, per joint type, model and parameter of a ``drift`` table: joints
+    (robot joints tested), pooled (of them tested with the type's pooled scatter),
+    relative_scatter (the median night-to-night scatter over |baseline|, tested rows), detectable
+    (the median smallest relative change the test would flag), undetermined (rows). NaN where
+    no row was tested; sorted by joint type, model, name."""
+    cols = ["joint_type", "model", "name", "joints", "pooled", "relative_scatter", "detectable",
+            "undetermined"]
+    rows = []
+    for (jt, model, name), g in (d.groupby(["joint_type", "model", "name"], sort=True)
+                                 if len(d) else []):
+        tested = g[np.isfinite(g["z"])]
+        rel = (tested["scatter"] / tested["baseline"].abs()).replace([np.inf, -np.inf], np.nan)
+        rows.append({"joint_type": jt, "model": model, "name": name, "joints": len(g),
+                     "pooled": int((g["pool_joints"] > 0).sum()),
+                     "relative_scatter": float(rel.median()) if rel.notna().any() else math.nan,
+                     "detectable": (float(tested["detectable"].median())
+                                    if tested["detectable"].notna().any() else math.nan),
+                     "undetermined": int((g["outcome"] == "undetermined").sum())})
+    return pd.DataFrame(rows, columns=cols)
 
 
 def largest_unchecked(d: pd.DataFrame, n: int = 3) -> pd.DataFrame:

@@ -165,7 +165,11 @@ _COLUMNS = {
     "scatter": "tau: the scatter between sessions beyond their standard errors, the joint's own "
     "and, when pooled, its joint type's (unit of the parameter)",
     "pool_joints": "the other joints of the type whose night-to-night scatter was pooled into "
-    "this test (0: the joint alone)", "change": "value - baseline (unit of the parameter)",
+    "this test (0: the joint alone)",
+    "relative_scatter": "the median night-to-night scatter over |baseline|, in percent",
+    "pooled": "robot joints tested with their type's pooled scatter",
+    "joints": "robot joints tested", "undetermined": "robot joints whose test cannot decide",
+    "change": "value - baseline (unit of the parameter)",
     "relative": "change / |baseline|, in percent",
     "z": "change / its combined standard error (newest, baseline, scatter)",
     "dof": "degrees of freedom of the threshold's t quantile (inf: the normal quantile)",
@@ -203,9 +207,14 @@ _COLUMNS = {
     "grade": "the verdict on the fit: good, doubtful or bad (docs/verdicts.md)",
     "verdict": "the verdict's reasons and what to try",
 }
-# (3 significant digits, never in e-notation: a detectable change of 3350 %, not 3.35e+03 %)
-_PERCENT = {"relative": lambda p: f"{p:+.1f} %",
-            "detectable": lambda p: f"{p:.3g} %" if abs(p) < 1000 else f"{p:.0f} %"}
+def percent3(p: float) -> str:
+    """A percentage to 3 significant digits, never in e-notation (a detectable change of
+    3350 %, not 3.35e+03 %)."""
+    return f"{p:.3g} %" if abs(p) < 1000 else f"{p:.0f} %"
+
+
+_PERCENT = {"relative": lambda p: f"{p:+.1f} %", "relative_scatter": percent3,
+            "detectable": percent3}
 _WRAP = {"cause", "reason", "note", "error", "verdict"}      # text columns whose cells wrap
 
 def _percent(x: float) -> str:
@@ -539,6 +548,14 @@ def _undetermined_section(drift: pd.DataFrame, undet: pd.DataFrame, max_rows: in
                  'have seen a drift that matters.</p>')
     else:
         b.append('<p class="note">No parameter to check.</p>')
+    if len(drift):
+        b.append('<h4>What the fleet can see</h4><p>Per joint type and parameter: the '
+                 'night-to-night scatter relative to the baseline and the smallest relative change '
+                 'a test would flag (medians over the robot joints tested; <b>pooled</b>: joints '
+                 'tested with the scatter of their type).</p>')
+        b.append(_table(analysis.fleet_sensitivity(drift), "fleet-sensitivity",
+                        ["joint_type", "model", "name", "joints", "pooled", "relative_scatter",
+                         "detectable", "undetermined"], glossary=False))
     b.append("</section>")
     return "".join(b)
 
