@@ -186,27 +186,6 @@ class DriftRule:
                              f"{self.pool_min_joints!r}")
 
 
-def _baseline(x: np.ndarray, se: np.ndarray):
-    """Random-effects baseline of estimates x with standard errors se (n >= 1):
-    (mean, its standard error, tau) with tau^2 the DerSimonian-Laird between-session variance
-    (0 when Cochran's Q <= n - 1, i.e. when the sessions agree within their errors)."""
-    w = 1.0 / se**2
-    sw = w.sum()
-    mean = float((w * x).sum() / sw)
-    n = len(x)
-    tau2 = 0.0
-    if n >= 2:
-        q = float((w * (x - mean) ** 2).sum())
-        c = sw - float((w**2).sum()) / sw
-        if q > n - 1 and c > 0:
-            tau2 = (q - (n - 1)) / c
-    if tau2 > 0:
-        w = 1.0 / (se**2 + tau2)
-        sw = w.sum()
-        mean = float((w * x).sum() / sw)
-    return mean, float(1.0 / math.sqrt(sw)), math.sqrt(tau2)
-
-
 def _weighted_mean(x: np.ndarray, se: np.ndarray, tau2: float):
     """The mean of estimates x with standard errors se under a between-session variance tau2,
     weights 1 / (se^2 + tau2): (mean, its standard error)."""
@@ -215,21 +194,38 @@ def _weighted_mean(x: np.ndarray, se: np.ndarray, tau2: float):
     return float((w * x).sum() / sw), float(1.0 / math.sqrt(sw))
 
 
+def _cochran(x: np.ndarray, se: np.ndarray):
+    """The inverse-variance mean of estimates x with standard errors se, Cochran's
+    Q = sum w (x - mean)^2 and c = sum w - sum w^2 / sum w (w = 1 / se^2), so that
+    E[Q] = (n - 1) + tau^2 c under a between-session variance tau^2: (mean, Q, c)."""
+    w = 1.0 / se**2
+    sw = w.sum()
+    mean = float((w * x).sum() / sw)
+    return mean, float((w * (x - mean) ** 2).sum()), float(sw - (w**2).sum() / sw)
+
+
+def _baseline(x: np.ndarray, se: np.ndarray):
+    """Random-effects baseline of estimates x with standard errors se (n >= 1):
+    (mean, its standard error, tau) with tau^2 the DerSimonian-Laird between-session variance
+    (0 when Cochran's Q <= n - 1, i.e. when the sessions agree within their errors)."""
+    _, q, c = _cochran(x, se)
+    n = len(x)
+    tau2 = (q - (n - 1)) / c if n >= 2 and q > n - 1 and c > 0 else 0.0
+    mean, se_mean = _weighted_mean(x, se, tau2)
+    return mean, se_mean, math.sqrt(tau2)
+
+
 def _scatter_terms(x: np.ndarray, se: np.ndarray):
     """One joint's part of the pooled between-session variance, on the relative scale (values
-    and standard errors over |inverse-variance mean|): (Q, c, df) with Cochran's
-    Q = sum w (y - y_w)^2, c = sum w - sum w^2 / sum w and df = m - 1, so that
-    E[Q] = df + tau_rel^2 c; None for fewer than 2 sessions or a zero mean."""
+    and standard errors over |inverse-variance mean|): (Q, c, df) with Cochran's Q and c of the
+    relative values (_cochran; Q does not change with the scale, c scales by mean^2) and
+    df = m - 1, so that E[Q] = df + tau_rel^2 c; None for fewer than 2 sessions or a zero mean."""
     if len(x) < 2:
         return None
-    mean, _ = _weighted_mean(x, se, 0.0)
+    mean, q, c = _cochran(x, se)
     if mean == 0:
         return None
-    y, s = x / abs(mean), se / abs(mean)
-    w = 1.0 / s**2
-    sw = w.sum()
-    yw = float((w * y).sum() / sw)
-    return float((w * (y - yw) ** 2).sum()), float(sw - (w**2).sum() / sw), len(x) - 1
+    return q, c * mean**2, len(x) - 1
 
 
 @dataclass
