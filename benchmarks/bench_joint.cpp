@@ -52,6 +52,7 @@ const JointData& record() {
     for (std::size_t k = 0; k < r.t.size(); ++k) {
       r.q.push_back(tr.q[k] + nq(rng));
       r.tau[k] += nt(rng);
+      r.temperature.push_back(25.0 + 20.0 * r.t[k] / 25.0);  // for the temperature-law idim
     }
     const auto der = signal::differentiate(r.t, r.q, {});
     r.qd = der.first;
@@ -61,12 +62,14 @@ const JointData& record() {
   return d;
 }
 
-/// idim, load-free or with the load-dependent Coulomb level (Gauss-Newton on the torque error,
-/// joint_idim.hpp).
-JointIdimResult run_idim(bool load_dependent = false) {
+/// idim, load- and temperature-free or with the load-dependent Coulomb level or the temperature
+/// law (Gauss-Newton on the torque error, joint_idim.hpp).
+JointIdimResult run_idim(bool load_dependent = false,
+                         std::optional<TemperatureLaw> temperature = std::nullopt) {
   const JointData& d = record();
   JointIdimOptions o;
   o.load_dependent = load_dependent;
+  o.temperature_law = temperature;
   return fit_joint_idim(std::span<const JointData>(&d, 1), o);
 }
 
@@ -164,6 +167,16 @@ void BM_IdimLoadDependent(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(run_idim(true));
 }
 BENCHMARK(BM_IdimLoadDependent)->Unit(benchmark::kMillisecond);
+
+void BM_IdimTemperature(benchmark::State& state) {
+  (void)record();
+  for (auto _ : state)
+    benchmark::DoNotOptimize(run_idim(false, static_cast<TemperatureLaw>(state.range(0))));
+}
+BENCHMARK(BM_IdimTemperature)
+    ->Arg(static_cast<int>(TemperatureLaw::linear))
+    ->Arg(static_cast<int>(TemperatureLaw::exponential))
+    ->Unit(benchmark::kMillisecond);
 
 void BM_Sr3(benchmark::State& state) {
   (void)record();

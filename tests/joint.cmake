@@ -5,6 +5,7 @@ frictionlab_test(test_joint_sensitivity test_joint_sensitivity.cpp)
 frictionlab_test(test_joint_idim test_joint_idim.cpp)
 # Load-dependent joint friction: idim, simulation, validation and joint_fit.json.
 frictionlab_test(test_joint_load test_joint_load.cpp)
+frictionlab_test(test_joint_temperature test_joint_temperature.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
 frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
 # The Newey-West covariance from per-sample scores (identify/statistics.hpp) that oe, idim and lsq
@@ -22,6 +23,11 @@ if(TARGET frictionlab_cli)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_load.py
                    --binary $<TARGET_FILE:frictionlab_cli>
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_load)
+  # fit-joint --temperature-law end to end: recovery, a record at one temperature, the refusals.
+  add_test(NAME cli_joint_temperature
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_temperature.py
+                   --binary $<TARGET_FILE:frictionlab_cli>
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_temperature)
 endif()
 # lsq's Jacobian by time segments on several threads against the serial one.
 frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)

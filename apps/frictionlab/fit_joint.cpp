@@ -39,7 +39,8 @@ struct FitJointOptions {
   std::vector<std::string> validate;
   std::string method = "idim", init;
   // channels
-  std::string time = "t", position, velocity, torque, command;
+  std::string time = "t", position, velocity, torque, command, temperature;
+  std::string temperature_law;  ///< --temperature-law linear|exponential (empty: none)
   // structure
   bool no_gravity = false, no_offset = false;
   // preprocessing
@@ -64,6 +65,7 @@ data::Record read(const FitJointOptions& o, const std::string& path) {
   spec.velocity = o.use_velocity ? o.velocity : std::string();
   spec.force = o.torque;
   spec.current = o.command;
+  spec.temperature = o.temperature;
   return io::read_record(path, spec);
 }
 
@@ -132,6 +134,13 @@ void run_fit_joint(const FitJointOptions& o) {
     throw std::invalid_argument(
         "--closed-loop needs --desired RECORD (the controller's desired "
         "trajectory and feedforward torque)");
+  if (!o.temperature_law.empty() && o.temperature.empty())
+    throw std::invalid_argument(
+        "--temperature-law needs --temperature COLUMN (the records' temperature [degC])");
+  if (o.temperature_law.empty() && !o.temperature.empty())
+    throw std::invalid_argument(
+        "--temperature COLUMN is read only to fit temperature-dependent friction: add "
+        "--temperature-law linear|exponential, or leave --temperature out");
   const std::vector<io::NamedPath> inputs = fit_joint_inputs(o);
   check_outputs(o.out, io::kJointFitFile, o.report, inputs);
   workflows::FitJointOptions w = o.w;
@@ -145,6 +154,9 @@ void run_fit_joint(const FitJointOptions& o) {
                       ? identify::JointOeOptions::Jacobian::central_differences
                       : identify::JointOeOptions::Jacobian::sensitivities;
   w.oe.max_step = w.eval.max_step;  // --max-step: the validation's and oe's simulation
+  if (!o.temperature_law.empty())
+    w.idim.temperature_law =
+        o.temperature_law == "exponential" ? TemperatureLaw::exponential : TemperatureLaw::linear;
 
   const data::Record train = read(o, o.input);
   std::optional<data::Record> desired;
@@ -255,6 +267,18 @@ void run_eval_joint(const EvalJointOptions& o) {
   for (const auto& path : o.inputs) inputs.push_back({"--input", path});
   check_outputs(o.rec.out, io::kJointEvalFile, o.rec.report, inputs);
   const io::JointFile jf = io::read_joint_file(o.joint);
+  if (jf.model.temperature && o.rec.temperature.empty())
+    throw std::invalid_argument(o.joint +
+                                ": the joint's friction depends on the temperature: give the "
+                                "records' temperature column with --temperature COLUMN");
+  if (!jf.model.temperature && !o.rec.temperature.empty())
+    throw std::invalid_argument("--temperature: the joint in " + o.joint +
+                                " has no temperature dependence, so the column would not be used: "
+                                "leave --temperature out");
+  if (jf.model.temperature && o.mujoco)
+    throw std::invalid_argument(o.joint +
+                                ": --mujoco replays friction at one temperature and this joint's "
+                                "depends on it: replay a fit made without --temperature-law");
   std::vector<data::Record> records;
   for (const auto& path : o.inputs) records.push_back(read(o.rec, path));
   workflows::EvalJointOptions w;
@@ -292,6 +316,9 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
   auto* cm = cmd->add_option("--command", o->command,
                              "Command column (current or torque command); tau = gain * command");
   tq->excludes(cm);
+  cmd->add_option("--temperature", o->temperature,
+                  "Temperature column [degC] (temperature-dependent friction: fit-joint "
+                  "--temperature-law, and a joint file with a \"temperature\" law)");
   cmd->callback([tq, cm, vel, o]() {
     if (tq->count() == 0 && cm->count() == 0)
       throw CLI::RequiredError("--torque COLUMN, or --command COLUMN with --gain K,");
@@ -420,6 +447,15 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
   cmd->add_flag("--load-dependent", o->w.idim.load_dependent,
                 "idim (and oe from idim): Coulomb level rising with the load |tau|, by mu_drive "
                 "while the motor drives the joint and mu_back while it is back-driven");
+  cmd->add_option("--temperature-law", o->temperature_law,
+                  "idim: friction levels scaled by the temperature (needs --temperature): linear "
+                  "1 + k (T - T_ref) or exponential exp(k (T - T_ref)), k = kT for the Coulomb "
+                  "levels and kT_v for the viscous term [1/K]")
+      ->check(CLI::IsMember({"linear", "exponential"}));
+  cmd->add_option("--temperature-ref", o->w.idim.temperature_ref,
+                  "idim: the reference temperature T_ref of the fitted levels [degC] (default: "
+                  "the mean temperature of the moving samples)")
+      ->check(workflow_rule("temperature_ref"));
   cmd->add_option("--v-deadband", o->w.idim.v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
       ->check(workflow_rule("v_deadband"));

@@ -20,21 +20,25 @@ from ._frictionlab import Error
 class Record:
     def __init__(self, t: ArrayIn, position: Optional[ArrayIn] = ..., velocity: Optional[ArrayIn] = ...,
                  force: Optional[ArrayIn] = ..., current: Optional[ArrayIn] = ...,
-                 acceleration: Optional[ArrayIn] = ..., source: str = ...) -> None: ...
+                 acceleration: Optional[ArrayIn] = ..., temperature: Optional[ArrayIn] = ...,
+                 source: str = ...) -> None: ...
     t: Array  # [s]
     position: Array  # [m | rad]
     velocity: Array  # [m/s | rad/s]
     acceleration: Array  # [m/s^2 | rad/s^2]
     current: Array  # [A]
     force: Array  # [N | N m]
+    temperature: Array  # [degC]
     source: str
     def __len__(self) -> int: ...
     @staticmethod
     def read(path: PathLike, *, time: str = ..., position: str = ..., velocity: str = ...,
-             current: str = ..., force: str = ..., matrix: str = ...) -> Record: ...
+             current: str = ..., force: str = ..., temperature: str = ...,
+             matrix: str = ...) -> Record: ...
     @staticmethod
     def from_dataframe(df: Any, *, time: str = ..., position: str = ..., velocity: str = ...,
-                       current: str = ..., force: str = ..., source: str = ...) -> Record: ...
+                       current: str = ..., force: str = ..., temperature: str = ...,
+                       source: str = ...) -> Record: ...
     def to_dataframe(self) -> Any: ...
 
 class ParameterEstimate:

@@ -42,7 +42,7 @@ namespace {
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, data::Record>
 void members(S& r, V&& v) {
-  v(r.source, r.t, r.position, r.velocity, r.acceleration, r.current, r.force);
+  v(r.source, r.t, r.position, r.velocity, r.acceleration, r.current, r.force, r.temperature);
 }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, identify::ParameterEstimate>

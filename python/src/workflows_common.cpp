@@ -97,8 +97,8 @@ std::string write_python_report(const py::handle& path, const std::string& name,
 // ---- records ----
 
 const std::vector<std::string>& record_spec_names() {
-  static const std::vector<std::string> names{"time",    "position", "velocity",
-                                              "current", "force",    "matrix"};
+  static const std::vector<std::string> names{"time",  "position",    "velocity", "current",
+                                              "force", "temperature", "matrix"};
   return names;
 }
 
@@ -120,6 +120,7 @@ io::RecordSpec record_spec(const py::kwargs& kwargs, const std::string& time_def
   get("velocity", s.velocity);
   get("current", s.current);
   get("force", s.force);
+  get("temperature", s.temperature);
   get("matrix", s.matrix);
   return s;
 }

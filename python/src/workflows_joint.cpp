@@ -165,6 +165,23 @@ OptionTable<workflows::FitJointOptions>& fit_joint_table() {
       "load_dependent", [](O& o) -> bool& { return o.idim.load_dependent; },
       "idim (and oe from idim): Coulomb level rising with the load |tau| (mu_drive while the "
       "motor drives the joint, mu_back while it is back-driven)");
+  t.custom(
+      "temperature_law",
+      [](O& o, const py::handle& h) {
+        o.idim.temperature_law = choice(
+            "temperature_law", option_cast<std::string>("temperature_law", h),
+            std::vector<std::pair<std::string, TemperatureLaw>>{
+                {"linear", TemperatureLaw::linear}, {"exponential", TemperatureLaw::exponential}});
+      },
+      "idim: friction levels scaled by the records' temperature, 'linear' 1 + k (T - T_ref) or "
+      "'exponential' exp(k (T - T_ref)) (k = kT, kT_v [1/K]; the records need a temperature)");
+  t.custom(
+      "temperature_ref",
+      [](O& o, const py::handle& h) {
+        o.idim.temperature_ref = option_cast<double>("temperature_ref", h);
+      },
+      "idim: the reference temperature T_ref of the fitted levels [degC] (default: the mean "
+      "temperature of the moving samples)");
   t.template add<double>(
       "v_deadband", [](O& o) -> double& { return o.idim.v_deadband; },
       "idim: leave out samples with |qd| <= this [rad/s]");

@@ -211,3 +211,30 @@ def test_fit_joint_load_dependent_equals_cli(tmp_path, record):
     assert any(x["rule"] == "bound" and "mu = " in x["text"] for x in j["verdict"]["reasons"])
     with pytest.raises(ValueError, match="load_dependent"):
         fl.fit_joint(record, method="sr3", load_dependent=True)
+
+
+def test_fit_joint_temperature_equals_cli(tmp_path):
+    """temperature_law="linear" with a record's temperature is the CLI's --temperature-law: the
+    same joint_fit.json (examples/data/joint_warming.csv, the documented warming joint), kT and
+    kT_v near the generator's truth, and eval_joint needs the record's temperature."""
+    csv = SOURCE / "examples" / "data" / "joint_warming.csv"
+    args = ["--input", csv, "--time", "t", "--position", "q", "--torque", "tau", "--no-plots"]
+    run_cli("fit-joint", *args, "--temperature", "temp", "--temperature-law", "linear",
+            "--temperature-ref", "35", "--out", "cli", cwd=tmp_path)
+    warm = fl.Record.read(csv, time="t", position="q", force="tau", temperature="temp")
+    assert warm.temperature[0] == 25.0 and warm.temperature[-1] == 45.0
+    r = fl.fit_joint(warm, method="idim", temperature_law="linear", temperature_ref=35.0)
+    same_json((tmp_path / "cli" / "joint_fit.json").read_text(), r.to_json())
+    p = {q.name: q for q in r.parameters}
+    assert p["kT"].ci_low < -0.012 < p["kT"].ci_high and p["kT"].unit == "1/K"
+    assert p["kT_v"].ci_low < -0.02 < p["kT_v"].ci_high
+    assert r.model["temperature"] == {"law": "linear", "T_ref": 35.0, "kT": p["kT"].value,
+                                      "kT_v": p["kT_v"].value}
+    assert fl.eval_joint(r, warm).evaluations[0].torque.rel == r.training.torque.rel
+    cold = fl.Record.read(csv, time="t", position="q", force="tau")
+    with pytest.raises(fl.Error, match="temperature"):
+        fl.eval_joint(r, cold)
+    with pytest.raises(ValueError, match="temperature_law"):
+        fl.fit_joint(warm, method="oe", init="idim", temperature_law="linear")
+    with pytest.raises(ValueError, match="temperature_law"):
+        fl.fit_joint(warm, method="idim", temperature_law="quadratic")

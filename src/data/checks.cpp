@@ -22,7 +22,8 @@ std::vector<Channel> channels_of(const Record& r) {
           {"velocity", &r.velocity},
           {"acceleration", &r.acceleration},
           {"current", &r.current},
-          {"force", &r.force}};
+          {"force", &r.force},
+          {"temperature", &r.temperature}};
 }
 
 std::string present(const Record& r) {
@@ -72,6 +73,16 @@ RecordError::RecordError(std::string source, std::size_t sample, std::string cha
 
 std::string source_name(const Record& record) {
   return record.source.empty() ? std::string("record") : record.source;
+}
+
+void check_temperature_channel(const Record& r) {
+  for (std::size_t k = 0; k < r.temperature.size(); ++k)
+    if (r.temperature[k] < kAbsoluteZero)
+      throw RecordError(source_name(r), k + 1, "temperature",
+                        "temperature " + format_number(r.temperature[k]) +
+                            " degC is below absolute zero (" + format_number(kAbsoluteZero) +
+                            " degC): the channel must be in degrees Celsius" +
+                            (k < r.t.size() ? " (t = " + format_number(r.t[k]) + " s)" : ""));
 }
 
 RecordReport check_record(const Record& r, const CheckOptions& opt) {
@@ -131,6 +142,9 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
                               (c.values != &r.t ? " (t = " + format_number(r.t[k]) + " s)" : ""));
   }
 
+  // 4b. a temperature below absolute zero is not one in degC
+  check_temperature_channel(r);
+
   // 5. time strictly increasing
   for (std::size_t k = 1; k < n; ++k)
     if (!(r.t[k] > r.t[k - 1]))
@@ -165,6 +179,13 @@ RecordReport check_record(const Record& r, const CheckOptions& opt) {
   }
 
   if (std::string w = time_unit_warning(r.t, s); !w.empty()) rep.warnings.push_back(src + ": " + w);
+  if (!r.temperature.empty() &&
+      *std::min_element(r.temperature.begin(), r.temperature.end()) > kKelvinLike)
+    rep.warnings.push_back(
+        src + ": every temperature is above " + format_number(kKelvinLike) + " degC (lowest " +
+        format_number(*std::min_element(r.temperature.begin(), r.temperature.end())) +
+        "): is the channel in kelvin? frictionlab expects degrees Celsius "
+        "(subtract 273.15)");
 
   // Motion signal for the sign counts: velocity, else position increments.
   std::vector<double> motion;

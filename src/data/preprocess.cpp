@@ -22,11 +22,11 @@ namespace frictionlab::data {
 namespace {
 
 /// The channels every stage applies to (all but time), and their names.
-std::array<std::vector<double>*, 5> channels(Record& r) {
-  return {&r.position, &r.velocity, &r.acceleration, &r.current, &r.force};
+std::array<std::vector<double>*, 6> channels(Record& r) {
+  return {&r.position, &r.velocity, &r.acceleration, &r.current, &r.force, &r.temperature};
 }
-constexpr std::array<const char*, 5> kChannelNames{"position", "velocity", "acceleration",
-                                                   "current", "force"};
+constexpr std::array<const char*, 6> kChannelNames{"position", "velocity", "acceleration",
+                                                   "current",  "force",    "temperature"};
 
 /// The options' own requirements, before any work (std::invalid_argument).
 void check_options(const PreprocessOptions& o) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/signal/resample.hpp"
@@ -104,6 +105,14 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
   if (measured_velocity && rec.velocity.size() != n0)
     fail("derivatives from velocity need a velocity channel");
   if (!(opt.gain != 0) || !std::isfinite(opt.gain)) fail("gain must be finite and non-zero");
+  if (!rec.temperature.empty() && rec.temperature.size() != n0)
+    fail("the temperature channel has " + std::to_string(rec.temperature.size()) +
+         " samples, 'time' has " + std::to_string(n0));
+  try {
+    data::check_temperature_channel(rec);
+  } catch (const data::RecordError& e) {
+    throw FitError(e.what());
+  }
 
   data::Record r;
   r.source = rec.source;
@@ -112,6 +121,7 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
   if (measured_velocity) r.velocity = rec.velocity;
   r.force = raw_tau;
   for (double& x : r.force) x *= opt.gain;
+  r.temperature = rec.temperature;
   data::Record p = run_pipeline(r, pp);
 
   JointData d;
@@ -121,6 +131,7 @@ JointData joint_data(const data::Record& rec, const JointPrepOptions& opt) {
   d.qd = std::move(p.velocity);
   d.qdd = std::move(p.acceleration);
   d.tau = std::move(p.force);
+  d.temperature = std::move(p.temperature);
   if (d.t.size() < 3) fail("only " + std::to_string(d.t.size()) + " samples left");
   return d;
 }

@@ -21,6 +21,7 @@ namespace {
 struct Column {
   const char* name;
   const char* unit;
+  bool nonnegative = false;  ///< a friction coefficient, held at its bound 0 rather than < 0
 };
 
 }  // namespace
@@ -49,6 +50,7 @@ void check_joint_data(std::span<const JointData> data, std::size_t min_samples) 
       channel(d.qd_des, "desired velocity");
       channel(d.tau_ff, "feedforward torque");
     }
+    if (d.has_temperature()) channel(d.temperature, "temperature");
     if (n < min_samples)
       throw FitError(src + ": " + std::to_string(n) + " samples; at least " +
                      std::to_string(min_samples) + " are needed");
@@ -72,6 +74,7 @@ struct Regression {
   Eigen::VectorXd scale;
   Eigen::VectorXd tau;  ///< the measured torque of the rows (y, except when linearised)
   Eigen::VectorXd qd;   ///< the velocity of the rows [rad/s]
+  Eigen::VectorXd dT;   ///< temperature-dependent: T - T_ref of the rows [K]
   long rows() const { return static_cast<long>(W.rows()); }
   Eigen::Index params() const { return static_cast<Eigen::Index>(cols.size()); }
 };
@@ -87,6 +90,13 @@ void check_idim_options(const JointIdimOptions& opt) {
   if (!(opt.v_deadband >= 0) || !std::isfinite(opt.v_deadband))
     throw FitError("idim: v_deadband must be a finite number >= 0, got " +
                    format_number(opt.v_deadband));
+  if (opt.load_dependent && opt.temperature_law)
+    throw FitError(
+        "idim: load-dependent and temperature-dependent friction are not fitted together: fit "
+        "one dependence at a time");
+  if (opt.temperature_ref && !std::isfinite(*opt.temperature_ref))
+    throw FitError("idim: temperature_ref must be a finite temperature [degC], got " +
+                   format_number(*opt.temperature_ref));
   if (opt.asymmetric && opt.structure.offset)
     throw FitError(
         "idim: asymmetric Coulomb levels and a torque offset are the same regressor "
@@ -144,6 +154,54 @@ LoadRule load_rule(std::span<const JointData> data, const JointIdimOptions& opt)
   return judge_load(drive, back);
 }
 
+/// Whether the records determine the temperature coefficients (JointIdimOptions::
+/// temperature_law), the reference temperature, and the flags of the coefficients held at 0.
+struct TemperatureRule {
+  bool determined = false;
+  double T_ref = 0;               ///< [degC]
+  std::vector<std::string> held;  ///< kT, kT_v held at 0 (undetermined)
+  std::vector<IdentifiabilityFlag> flags;
+};
+
+/// The rule of JointIdimOptions::temperature_law over the moving samples (joint_idim.hpp):
+/// every record needs a temperature channel; T_ref is the option's or the samples' mean.
+TemperatureRule temperature_rule(std::span<const JointData> data, const JointIdimOptions& opt) {
+  TemperatureRule out;
+  if (!opt.temperature_law) return out;
+  double sum = 0, sum_sq = 0;
+  long n = 0;
+  for (const JointData& d : data) {
+    if (!d.has_temperature())
+      throw FitError((d.source.empty() ? std::string("record") : d.source) +
+                     ": temperature-dependent friction needs a temperature channel (--temperature "
+                     "COLUMN; Python temperature=)");
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (std::abs(d.qd[k]) > opt.v_deadband) {
+        sum += d.temperature[k];
+        sum_sq += d.temperature[k] * d.temperature[k];
+        ++n;
+      }
+  }
+  const double mean = sum / static_cast<double>(std::max(n, 1L));
+  const double spread =
+      std::sqrt(std::max(sum_sq / static_cast<double>(std::max(n, 1L)) - mean * mean, 0.0));
+  out.T_ref = opt.temperature_ref.value_or(mean);
+  out.determined = spread >= kTemperatureMinSpread;
+  if (out.determined) return out;
+  const std::string why =
+      "the temperature hardly varies (standard deviation " + format_number(spread) +
+      " K over the moving samples, below " + format_number(kTemperatureMinSpread) +
+      " K), so a change of the friction with it cannot be seen. Record the joint from a cold "
+      "start until it is warm, or at two ambient temperatures";
+  for (const char* name : {"kT", "kT_v"}) {
+    out.held.emplace_back(name);
+    out.flags.push_back({name, "undetermined", "", spread,
+                         std::string("idim: ") + name +
+                             " is not determined by the records: " + why + "; held at 0"});
+  }
+  return out;
+}
+
 /// Columns of W, in the order of the parameters.
 std::vector<Column> idim_columns(const JointIdimOptions& opt) {
   std::vector<Column> cols{{"I", "kg m^2"}};
@@ -152,23 +210,23 @@ std::vector<Column> idim_columns(const JointIdimOptions& opt) {
     cols.push_back({"mgCy", "N m"});
   }
   if (opt.structure.offset) cols.push_back({"offset", "N m"});
-  cols.push_back({"Fv", "N m s/rad"});
+  cols.push_back({"Fv", "N m s/rad", true});
   if (opt.asymmetric) {
-    cols.push_back({"Fc_pos", "N m"});
-    cols.push_back({"Fc_neg", "N m"});
+    cols.push_back({"Fc_pos", "N m", true});
+    cols.push_back({"Fc_neg", "N m", true});
   } else {
-    cols.push_back({"Fc", "N m"});
+    cols.push_back({"Fc", "N m", true});
   }
   return cols;
 }
 
-/// The load-free W and y over the samples with |qd| > v_deadband (the count checked for the
-/// parameters including mu).
+/// The load- and temperature-free W and y over the samples with |qd| > v_deadband (the count
+/// checked for the parameters including mu, kT and kT_v), and T - T_ref of the rows.
 Regression build_regression(std::span<const JointData> data, const JointIdimOptions& opt,
-                            const LoadRule& load) {
+                            const LoadRule& load, const TemperatureRule& temp) {
   Regression g;
   g.cols = idim_columns(opt);
-  const Eigen::Index p = g.params() + (load.determined ? 1 : 0);
+  const Eigen::Index p = g.params() + (load.determined ? 1 : 0) + (temp.determined ? 2 : 0);
   long r = 0;
   for (const JointData& d : data)
     for (double v : d.qd)
@@ -180,6 +238,7 @@ Regression build_regression(std::span<const JointData> data, const JointIdimOpti
   g.W.resize(r, g.params());
   g.y.resize(r);
   g.qd.resize(r);
+  if (temp.determined) g.dT.resize(r);
   long i = 0;
   for (const JointData& d : data) {
     for (std::size_t k = 0; k < d.size(); ++k) {
@@ -201,6 +260,7 @@ Regression build_regression(std::span<const JointData> data, const JointIdimOpti
       }
       g.y(i) = d.tau[k];
       g.qd(i) = qd;
+      if (temp.determined) g.dT(i) = d.temperature[k] - temp.T_ref;
       ++i;
     }
   }
@@ -258,7 +318,116 @@ void linearise_load(Regression& g) {
   x << theta, mu;
   g.y = g.tau - pred + J * x;
   g.W = J;
-  g.cols.push_back({"mu", "-"});
+  g.cols.push_back({"mu", "-", true});
+}
+
+/// Which temperature coefficients Gauss-Newton fits, and the columns they scale: the viscous
+/// column (kT_v) and the Coulomb columns (kT).
+struct TemperatureTerms {
+  TemperatureLaw law = TemperatureLaw::linear;
+  bool fit_kT = true, fit_kT_v = true;
+  Eigen::Index viscous = -1;
+  std::vector<Eigen::Index> coulomb;
+  Eigen::Index count() const { return (fit_kT ? 1 : 0) + (fit_kT_v ? 1 : 0); }
+};
+
+TemperatureTerms temperature_terms(const Regression& g, TemperatureLaw law) {
+  TemperatureTerms t;
+  t.law = law;
+  for (Eigen::Index c = 0; c < g.params(); ++c) {
+    const std::string_view name = g.cols[static_cast<std::size_t>(c)].name;
+    if (name == "Fv") t.viscous = c;
+    if (name == "Fc" || name == "Fc_pos" || name == "Fc_neg") t.coulomb.push_back(c);
+  }
+  return t;
+}
+
+/// The temperature model's prediction rb + s(kT, dT) coulomb + s(kT_v, dT) viscous (rows of the
+/// temperature-free W theta split into the three parts) and its Jacobian: the Coulomb and
+/// viscous columns scaled, then d/dkT, d/dkT_v (the fitted ones).
+void temperature_prediction(const Regression& g, const TemperatureTerms& tt,
+                            const Eigen::VectorXd& theta, double kT, double kT_v,
+                            Eigen::VectorXd& pred, Eigen::MatrixXd& J) {
+  const Eigen::Index p = g.params();
+  pred.resize(g.rows());
+  J.resize(g.rows(), p + tt.count());
+  for (Eigen::Index i = 0; i < g.rows(); ++i) {
+    const double dT = g.dT(i);
+    const double sc = temperature_scale(tt.law, kT, dT), sv = temperature_scale(tt.law, kT_v, dT);
+    double coulomb = 0;
+    for (Eigen::Index c : tt.coulomb) coulomb += g.W(i, c) * theta(c);
+    const double viscous = g.W(i, tt.viscous) * theta(tt.viscous);
+    J.row(i).head(p) = g.W.row(i);
+    for (Eigen::Index c : tt.coulomb) J(i, c) *= sc;
+    J(i, tt.viscous) *= sv;
+    pred(i) = g.W.row(i).dot(theta) + (sc - 1) * coulomb + (sv - 1) * viscous;
+    Eigen::Index c = p;
+    if (tt.fit_kT) J(i, c++) = temperature_scale_derivative(tt.law, kT, dT) * coulomb;
+    if (tt.fit_kT_v) J(i, c) = temperature_scale_derivative(tt.law, kT_v, dT) * viscous;
+  }
+}
+
+/// Gauss-Newton for (theta, kT, kT_v) from the temperature-free solution; false when it has
+/// not converged in 100 iterations.
+bool temperature_gauss_newton(const Regression& g, const TemperatureTerms& tt,
+                              Eigen::VectorXd& theta, double& kT, double& kT_v) {
+  const Eigen::Index p = g.params();
+  theta = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(g.W).solve(g.y);
+  kT = kT_v = 0;
+  Eigen::VectorXd pred;
+  Eigen::MatrixXd J;
+  for (int it = 0; it < 100; ++it) {
+    temperature_prediction(g, tt, theta, kT, kT_v, pred, J);
+    const Eigen::VectorXd step = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(J).solve(g.y - pred);
+    theta += step.head(p);
+    Eigen::Index c = p;
+    if (tt.fit_kT) kT += step(c++);
+    if (tt.fit_kT_v) kT_v += step(c);
+    if (!step.allFinite()) return false;
+    if (step.norm() <= 1e-13 * (1.0 + theta.norm() + std::abs(kT) + std::abs(kT_v))) return true;
+  }
+  return false;
+}
+
+/// The temperature coefficients (JointIdimOptions::temperature_law) by Gauss-Newton on the
+/// torque error, then the regression linearised there (as linearise_load). A coefficient whose
+/// level comes out <= 0 (Fv: kT_v; the Coulomb levels' sum: kT) scales nothing the records can
+/// show: it is held at 0 (undetermined, added to `temp`) and Gauss-Newton runs again without it.
+void linearise_temperature(Regression& g, TemperatureLaw law, TemperatureRule& temp,
+                           std::vector<std::string>& warnings) {
+  const Eigen::Index p = g.params();
+  TemperatureTerms tt = temperature_terms(g, law);
+  Eigen::VectorXd theta;
+  double kT = 0, kT_v = 0;
+  bool converged = temperature_gauss_newton(g, tt, theta, kT, kT_v);
+  double coulomb = 0;
+  for (Eigen::Index c : tt.coulomb) coulomb += theta(c);
+  const auto hold = [&](bool& fit, const char* name, const char* level) {
+    fit = false;
+    temp.held.emplace_back(name);
+    temp.flags.push_back({name, "undetermined", "", 0.0,
+                          std::string("idim: ") + name + " is not determined: the " + level +
+                              " it scales comes out <= 0; held at 0"});
+  };
+  if (!(theta(tt.viscous) > 0)) hold(tt.fit_kT_v, "kT_v", "viscous coefficient Fv");
+  if (!(coulomb > 0)) hold(tt.fit_kT, "kT", "Coulomb level");
+  if (tt.count() < 2) converged = temperature_gauss_newton(g, tt, theta, kT, kT_v);
+  if (!converged)
+    warnings.push_back(
+        "idim: Gauss-Newton for the temperature coefficients did not converge in 100 iterations: "
+        "the estimates and their intervals are those of the last iterate");
+  Eigen::VectorXd pred;
+  Eigen::MatrixXd J;
+  temperature_prediction(g, tt, theta, kT, kT_v, pred, J);
+  Eigen::VectorXd x(p + tt.count());
+  x.head(p) = theta;
+  Eigen::Index c = p;
+  if (tt.fit_kT) x(c++) = kT;
+  if (tt.fit_kT_v) x(c) = kT_v;
+  g.y = g.tau - pred + J * x;
+  g.W = J;
+  if (tt.fit_kT) g.cols.push_back({"kT", "1/K"});
+  if (tt.fit_kT_v) g.cols.push_back({"kT_v", "1/K"});
 }
 
 /// W's columns scaled to unit norm: the condition number and the rank decision do not depend on
@@ -336,18 +505,15 @@ Solution solve_nonnegative_friction(const Regression& g, std::vector<Eigen::Inde
                                     std::vector<bool>& at_bound,
                                     std::vector<IdentifiabilityFlag>& flags) {
   const Eigen::Index p = g.params();
-  const Eigen::Index first_friction = static_cast<Eigen::Index>(
-      std::find_if(g.cols.begin(), g.cols.end(),
-                   [](const Column& c) { return std::string_view(c.name) == "Fv"; }) -
-      g.cols.begin());
   active.resize(static_cast<std::size_t>(p));
   for (Eigen::Index c = 0; c < p; ++c) active[static_cast<std::size_t>(c)] = c;
   at_bound.assign(static_cast<std::size_t>(p), false);
   Solution sol = solve_active(g, active);
   for (;;) {
     Eigen::Index worst = -1;
-    for (Eigen::Index c = first_friction; c < p; ++c)
-      if (!at_bound[static_cast<std::size_t>(c)] && sol.theta_s(c) < 0 &&
+    for (Eigen::Index c = 0; c < p; ++c)
+      if (g.cols[static_cast<std::size_t>(c)].nonnegative &&
+          !at_bound[static_cast<std::size_t>(c)] && sol.theta_s(c) < 0 &&
           (worst < 0 || sol.theta_s(c) / g.scale(c) < sol.theta_s(worst) / g.scale(worst)))
         worst = c;
     if (worst < 0) break;
@@ -427,36 +593,68 @@ double estimate_of(const std::vector<ParameterEstimate>& est, std::string_view n
   return 0.0;
 }
 
-/// An undetermined load coefficient as an estimate held at 0.
-void append_undetermined_load(const JointIdimOptions& opt, const LoadRule& load,
-                              std::vector<ParameterEstimate>& est) {
-  if (!opt.load_dependent || load.determined) return;
+/// An undetermined coefficient (mu, kT, kT_v) as an estimate held at 0.
+void append_undetermined(const std::string& name, const char* unit,
+                         std::vector<ParameterEstimate>& est) {
   ParameterEstimate e;
-  e.name = e.field = "mu";
-  e.unit = "-";
+  e.name = e.field = name;
+  e.unit = unit;
   e.fixed = e.undetermined = true;
   e.std_error = e.ci_low = e.ci_high = std::numeric_limits<double>::quiet_NaN();
   est.push_back(e);
 }
 
-/// A relative_error flag when the load coefficient's standard error exceeds kFlagRelativeError
-/// of its value (the records' load range does not pin it down).
-void flag_poor_load(const std::vector<ParameterEstimate>& est,
-                    std::vector<IdentifiabilityFlag>& flags) {
+/// The undetermined load and temperature coefficients, held at 0, in the table's order.
+void append_held(const JointIdimOptions& opt, const LoadRule& load, const TemperatureRule& temp,
+                 std::vector<ParameterEstimate>& est) {
+  if (opt.load_dependent && !load.determined) append_undetermined("mu", "-", est);
+  for (const char* name : {"kT", "kT_v"})
+    if (std::find(temp.held.begin(), temp.held.end(), name) != temp.held.end())
+      append_undetermined(name, "1/K", est);
+}
+
+/// A relative_error flag when a load or temperature coefficient's standard error exceeds
+/// kFlagRelativeError of its value (the records' range does not pin it down), with what to
+/// record instead.
+void flag_poor_dependence(const std::vector<ParameterEstimate>& est,
+                          std::vector<IdentifiabilityFlag>& flags) {
   for (const ParameterEstimate& e : est) {
-    if (e.name != "mu" || e.fixed || e.at_bound) continue;
+    const bool load = e.name == "mu", temperature = e.name == "kT" || e.name == "kT_v";
+    if ((!load && !temperature) || e.fixed || e.at_bound) continue;
     const double rel = e.std_error / std::abs(e.value);
     if (!(rel > kFlagRelativeError)) continue;
-    flags.push_back({e.name, "relative_error", "", rel,
-                     "idim: mu = " + format_number(e.value) + " has a standard error of " +
-                         format_number(100 * rel) +
-                         " % of its value: the records' load range does not pin it down; record "
-                         "a wider range of load torque, driven and back-driven"});
+    flags.push_back(
+        {e.name, "relative_error", "", rel,
+         "idim: " + e.name + " = " + format_number(e.value) + " has a standard error of " +
+             format_number(100 * rel) + " % of its value: the records' " +
+             (load ? "load range does not pin it down; record a wider range of load torque, "
+                     "driven and back-driven"
+                   : "temperature range does not pin it down; record over a wider range of "
+                     "temperature (from a cold start until warm), at several speeds")});
   }
 }
 
+/// A warning when the fitted linear temperature law's scale is not positive somewhere in the
+/// records (its levels would push there instead of resist).
+void warn_nonpositive_scale(const JointModel& m, std::span<const JointData> data,
+                            std::vector<std::string>& warnings) {
+  if (!m.temperature || m.temperature->law != TemperatureLaw::linear) return;
+  for (const JointData& d : data)
+    for (double T : d.temperature)
+      if (!temperature_scale_positive(*m.temperature, T)) {
+        warnings.push_back(
+            "idim: the linear temperature law's scale 1 + k (T - T_ref) is not "
+            "positive at T = " +
+            format_number(T) + " degC in " + d.source +
+            ": the law does not hold over the records' range; fit the exponential "
+            "law (--temperature-law exponential)");
+        return;
+      }
+}
+
 /// The joint model of the estimates.
-JointModel idim_model(const std::vector<ParameterEstimate>& est, const JointIdimOptions& opt) {
+JointModel idim_model(const std::vector<ParameterEstimate>& est, const JointIdimOptions& opt,
+                      double T_ref) {
   JointModel m;
   m.structure = opt.structure;
   m.I = estimate_of(est, "I");
@@ -472,6 +670,9 @@ JointModel idim_model(const std::vector<ParameterEstimate>& est, const JointIdim
   m.friction = f;
   if (opt.load_dependent)
     m.load = LoadDependence<double>{estimate_of(est, "mu"), estimate_of(est, "mu")};
+  if (opt.temperature_law)
+    m.temperature = TemperatureDependence<double>{*opt.temperature_law, T_ref,
+                                                  estimate_of(est, "kT"), estimate_of(est, "kT_v")};
   return m;
 }
 
@@ -482,10 +683,13 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   check_joint_data(data, 3);
   JointIdimResult out;
   LoadRule load = load_rule(data, opt);
-  Regression g = build_regression(data, opt, load);
+  TemperatureRule temp = temperature_rule(data, opt);
+  Regression g = build_regression(data, opt, load, temp);
   if (load.determined) linearise_load(g);
+  if (temp.determined) linearise_temperature(g, *opt.temperature_law, temp, out.warnings);
   scale_columns(g);
   out.flags = std::move(load.flags);
+  out.flags.insert(out.flags.end(), temp.flags.begin(), temp.flags.end());
   std::vector<Eigen::Index> active;
   std::vector<bool> at_bound;
   const Solution sol = solve_nonnegative_friction(g, active, at_bound, out.flags);
@@ -494,8 +698,8 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   out.condition_number = sol.cond;
   out.sigma = sol.sigma;
   out.parameters = idim_estimates(g, sol, hac, at_bound, active.size(), out.reliability);
-  append_undetermined_load(opt, load, out.parameters);
-  flag_poor_load(out.parameters, out.flags);
+  append_held(opt, load, temp, out.parameters);
+  flag_poor_dependence(out.parameters, out.flags);
   // When the standard errors can be trusted (docs/identification.md, "Results": the rule of fit;
   // the intervals of a linear regression are exact under white noise, not linearised).
   auto& rel = out.reliability;
@@ -507,7 +711,8 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
   found.information.linearised = false;
   found.coloured = "";
   detail::assess(found, rel);
-  out.model = idim_model(out.parameters, opt);
+  out.model = idim_model(out.parameters, opt, temp.T_ref);
+  warn_nonpositive_scale(out.model, data, out.warnings);
   // The torque the model predicts: tau minus the residual (y is tau except when linearised).
   const Eigen::VectorXd pred = g.tau - (g.y - g.W * sol.theta_s);
   out.training = compute_metrics(std::vector<double>(g.tau.data(), g.tau.data() + g.rows()),

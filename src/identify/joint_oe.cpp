@@ -625,6 +625,10 @@ void check_oe_inputs(std::span<const JointData> data, const JointModel& initial,
     throw FitError("oe: max_step must be > 0 s, got " + format_number(opt.max_step));
   if (opt.max_iterations < 1)
     throw FitError("oe: max_iterations must be >= 1, got " + std::to_string(opt.max_iterations));
+  if (initial.temperature)
+    throw FitError(
+        "oe: temperature-dependent friction is fitted by idim only (oe's simulation does not "
+        "take the records' temperature): use --method idim --temperature-law LAW");
   check_joint_data(data, 3);
   try {
     sim::check_joint_model(initial);

@@ -87,6 +87,17 @@ std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
     add(info("mu_back", "-"), m.load->mu_back,
         [](JointModel& j) -> double& { return j.load.value().mu_back; });
   }
+  // Temperature-dependent levels (models/temperature_dependence.hpp): kT, kT_v [1/K], of
+  // either sign (T_ref is chosen, not a parameter).
+  if (m.temperature) {
+    const auto coefficient = [](const char* name) {
+      return sim::JointParameterInfo{name, "1/K", false, false, false, false};
+    };
+    add(coefficient("kT"), m.temperature->kT,
+        [](JointModel& j) -> double& { return j.temperature.value().kT; });
+    add(coefficient("kT_v"), m.temperature->kT_v,
+        [](JointModel& j) -> double& { return j.temperature.value().kT_v; });
+  }
   return e;
 }
 

@@ -26,18 +26,32 @@ ChannelError channel_error(const std::vector<double>& y, const std::vector<doubl
 
 namespace {
 
+/// A temperature-dependent model needs the record's temperature (FitError naming the record).
+void require_temperature(const JointModel& m, const JointData& d) {
+  if (m.temperature && !d.has_temperature())
+    throw FitError((d.source.empty() ? std::string("record") : d.source) +
+                   ": the joint's friction depends on the temperature and the record has no "
+                   "temperature channel (--temperature COLUMN; Python temperature=)");
+}
+
+/// The model at sample k of d: at the record's temperature when its friction depends on it.
+JointModel model_at(const JointModel& m, const JointData& d, std::size_t k) {
+  return m.temperature ? sim::at_temperature(m, d.temperature[k]) : m;
+}
+
 /// tau_hat along d with the bristle state z already integrated (header).
 std::vector<double> inverse_torque_with(const JointModel& m, const JointData& d,
                                         const std::vector<double>& z) {
   std::vector<double> out(d.size());
   for (std::size_t k = 0; k < d.size(); ++k)
-    out[k] = sim::applied_torque(m, d.q[k], d.qd[k], d.qdd[k], z[k]);
+    out[k] = sim::applied_torque(model_at(m, d, k), d.q[k], d.qd[k], d.qdd[k], z[k]);
   return out;
 }
 
 }  // namespace
 
 std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
+  require_temperature(m, d);
   return inverse_torque_with(m, d, sim::bristle_state(m, d.t, d.qd));
 }
 
@@ -54,6 +68,7 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
   if (!(opt.horizon_s >= 0) || !std::isfinite(opt.horizon_s))
     throw FitError("validation: horizon must be a finite number >= 0 s");
   sim::check_joint_model(m);
+  require_temperature(m, d);
   JointEvaluation ev;
   ev.source = d.source;
   const std::size_t n = d.size();
@@ -68,9 +83,11 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
     const std::size_t k1 = horizon_end(d, k0, opt.horizon_s);
     const std::size_t len = k1 - k0 + 1;
     const double z0 = opt.horizon_s > 0 ? z[k0] : 0.0;
+    const auto temperature =
+        d.has_temperature() ? std::span(d.temperature).subspan(k0, len) : std::span<const double>();
     const auto tr = sim::simulate_joint_model(m, std::span(d.t).subspan(k0, len),
                                               std::span(d.tau).subspan(k0, len),
-                                              {d.q[k0], d.qd[k0], z0}, {opt.max_step});
+                                              {d.q[k0], d.qd[k0], z0}, {opt.max_step}, temperature);
     for (std::size_t j = 0; j < len; ++j) {
       ev.q_sim[k0 + j] = tr.q[j];
       ev.qd_sim[k0 + j] = tr.qd[j];
@@ -86,14 +103,15 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
 namespace {
 
 /// The model's steady friction on a constant-velocity segment: at its mean velocity, or for a
-/// load-dependent model the mean over its averaged samples of the model's applied torque minus
-/// its rigid-body torque (the friction under the load the model predicts there).
+/// load- or temperature-dependent model the mean over its averaged samples of the model's
+/// applied torque minus its rigid-body torque (the friction under the load the model predicts
+/// there, at the record's temperature).
 double segment_model_friction(const JointModel& m, const JointData& d, const Segment& s) {
-  if (!m.load) return sim::steady_friction(m, s.v_mean);
+  if (!m.load && !m.temperature) return sim::steady_friction(m, s.v_mean);
   double sum = 0;
   const auto k0 = static_cast<std::size_t>(s.first_averaged), k1 = static_cast<std::size_t>(s.end);
   for (std::size_t k = k0; k < k1; ++k)
-    sum += sim::applied_torque(m, d.q[k], s.v_mean, d.qdd[k], 0.0) -
+    sum += sim::applied_torque(model_at(m, d, k), d.q[k], s.v_mean, d.qdd[k], 0.0) -
            sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
   return sum / static_cast<double>(k1 - k0);
 }
@@ -103,6 +121,7 @@ double segment_model_friction(const JointModel& m, const JointData& d, const Seg
 std::vector<StaticCurvePoint> static_curve_check(const JointModel& m, const JointData& d,
                                                  const SegmentOptions& seg) {
   check_joint_data(std::span<const JointData>(&d, 1), 2);
+  require_temperature(m, d);
   std::vector<double> friction(d.size());
   for (std::size_t k = 0; k < d.size(); ++k)
     friction[k] = d.tau[k] - sim::rigid_body_torque(m, d.q[k], d.qdd[k]);

@@ -256,6 +256,14 @@ FrictionSource joint_friction_source(const sim::JointModel& joint, const std::st
                           ") and no export target takes a load input (the firmware estimator, "
                           "the LUGRE group and MuJoCo 2.2.2 model friction without one): export "
                           "a fit made without --load-dependent");
+  if (joint.temperature)
+    detail::fail_file(file, "joint: temperature",
+                      "this joint's friction depends on the temperature (kT = " +
+                          format_exact(joint.temperature->kT) +
+                          " 1/K, kT_v = " + format_exact(joint.temperature->kT_v) +
+                          " 1/K) and no export target takes a temperature input: export a fit made "
+                          "without --temperature-law (export c --adaptive then follows a warming "
+                          "joint's levels online)");
   s.spec = joint_friction_spec(joint);
   if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
     const auto l = as_lugre<double>(*jl);

@@ -37,6 +37,12 @@ ordered_json joint_to_json(const sim::JointModel& m) {
   if (m.structure.offset) o["offset"] = m.offset;
   o["friction"] = to_json(joint_friction_spec(m));
   if (m.load) o["load"] = {{"mu_drive", m.load->mu_drive}, {"mu_back", m.load->mu_back}};
+  if (m.temperature)
+    o["temperature"] = {
+        {"law", m.temperature->law == TemperatureLaw::exponential ? "exponential" : "linear"},
+        {"T_ref", m.temperature->T_ref},
+        {"kT", m.temperature->kT},
+        {"kT_v", m.temperature->kT_v}};
   return o;
 }
 
@@ -66,13 +72,47 @@ LoadDependence<double> load_from_json(const json& j, const sim::JointModel& m,
   return out;
 }
 
+/// The joint's "temperature" object (models/temperature_dependence.hpp): law ("linear" or
+/// "exponential"), T_ref [degC], kT, kT_v [1/K], all required and finite; static friction with
+/// the exact sign only.
+TemperatureDependence<double> temperature_from_json(const json& j, const sim::JointModel& m,
+                                                    const std::string& file) {
+  const std::string ctx = "joint: temperature";
+  if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
+  const detail::JsonFields f(&j, file, ctx, "the temperature dependence",
+                             {"law", "T_ref", "kT", "kT_v"});
+  TemperatureDependence<double> out;
+  if (!f.has("law") || !j["law"].is_string() || (j["law"] != "linear" && j["law"] != "exponential"))
+    f.fail("law", "must be \"linear\" or \"exponential\"" +
+                      (f.has("law") ? ", got " + j["law"].dump() : std::string(" (missing)")));
+  out.law = j["law"] == "exponential" ? TemperatureLaw::exponential : TemperatureLaw::linear;
+  const std::pair<const char*, double*> numbers[] = {
+      {"T_ref", &out.T_ref}, {"kT", &out.kT}, {"kT_v", &out.kT_v}};
+  for (const auto& [k, dst] : numbers) {
+    if (!f.has(k))
+      f.fail(k, std::string("missing: ") +
+                    (std::string_view(k) == "T_ref"
+                         ? "the reference temperature of the levels [degC]"
+                         : "the relative change per kelvin [1/K] (give 0 for none)"));
+    *dst = f.number(k, 0);
+    if (!std::isfinite(*dst)) f.fail(k, "must be a finite number, got " + j[k].dump());
+  }
+  const auto* s = std::get_if<StaticFriction<double>::Params>(&m.friction);
+  if (s == nullptr || s->v_smooth > 0)
+    detail::fail_file(file, ctx,
+                      "temperature-dependent levels need static friction with the exact sign "
+                      "(coulomb, coulomb-viscous or stribeck without v_smooth)");
+  return out;
+}
+
 }  // namespace
 
 JointFile joint_from_json(const json& j, const std::string& file) {
   const std::string ctx = "joint";
   if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
-  const detail::JsonFields f(&j, file, ctx, "the joint",
-                             {"I", "mgCx", "mgCy", "offset", "friction", "load", "description"});
+  const detail::JsonFields f(
+      &j, file, ctx, "the joint",
+      {"I", "mgCx", "mgCy", "offset", "friction", "load", "temperature", "description"});
   JointFile out;
   sim::JointModel& m = out.model;
   if (!f.has("I")) f.fail("I", "missing: the inertia about the axis [kg m^2] is required");
@@ -106,6 +146,7 @@ JointFile joint_from_json(const json& j, const std::string& file) {
                           "coulomb-viscous or stribeck)");
   }
   if (f.has("load")) m.load = load_from_json(j["load"], m, file);
+  if (f.has("temperature")) m.temperature = temperature_from_json(j["temperature"], m, file);
   return out;
 }
 

@@ -458,7 +458,8 @@ void check_distinct_variables(const std::string& path, const std::string& time,
                                                               {"position", &spec.position},
                                                               {"velocity", &spec.velocity},
                                                               {"current", &spec.current},
-                                                              {"force", &spec.force}};
+                                                              {"force", &spec.force},
+                                                              {"temperature", &spec.temperature}};
   for (std::size_t i = 0; i < std::size(named); ++i)
     for (std::size_t j = i + 1; j < std::size(named); ++j)
       if (!named[i].second->empty() && *named[i].second == *named[j].second)
@@ -472,7 +473,7 @@ void check_distinct_variables(const std::string& path, const std::string& time,
 
 data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
   const bool named = !spec.time.empty() || !spec.position.empty() || !spec.velocity.empty() ||
-                     !spec.current.empty() || !spec.force.empty();
+                     !spec.current.empty() || !spec.force.empty() || !spec.temperature.empty();
   if (named && !spec.matrix.empty())
     throw std::invalid_argument("give either a matrix variable ('" + spec.matrix +
                                 "') or variable names per channel for " + path + ", not both");
@@ -496,7 +497,8 @@ data::Record read_record_mat(const std::string& path, const RecordSpec& spec) {
       {&spec.position, &r.position},
       {&spec.velocity, &r.velocity},
       {&spec.current, &r.current},
-      {&spec.force, &r.force}};
+      {&spec.force, &r.force},
+      {&spec.temperature, &r.temperature}};
   for (const auto& [s, dst] : channels) {
     if (s->empty()) continue;
     if (all_digits(*s))

@@ -32,7 +32,8 @@ std::string numbered_names(const CsvTable& t) {
 }
 
 // The RecordSpec channels after time, in parse_record_csv's order (the options' names).
-constexpr const char* kSpecChannelNames[] = {"position", "velocity", "current", "force"};
+constexpr const char* kSpecChannelNames[] = {"position", "velocity", "current", "force",
+                                             "temperature"};
 
 // Column index of a spec: a name, or all digits = 0-based index.
 std::size_t column_of(const CsvTable& t, const std::string& spec) {
@@ -77,7 +78,8 @@ data::Record parse_record_csv(std::string_view text, const std::string& file,
       {&spec.position, &r.position},
       {&spec.velocity, &r.velocity},
       {&spec.current, &r.current},
-      {&spec.force, &r.force}};
+      {&spec.force, &r.force},
+      {&spec.temperature, &r.temperature}};
   // Each channel its own column: the same column read as two channels (velocity and force,
   // say) is a mistake in the options, never a record.
   std::vector<std::pair<std::size_t, const char*>> used{{tc, "time"}};

@@ -105,6 +105,19 @@ void check_inputs(std::span<const double> t, std::span<const double> tau, const 
   c.nonnegative("kd", opt.kd);
 }
 
+/// The temperature samples of a temperature-dependent model: one per time sample, finite.
+void check_temperature(std::span<const double> t, std::span<const double> temperature) {
+  if (temperature.size() != t.size())
+    throw std::invalid_argument(std::string(kSys) +
+                                ": the friction depends on the temperature and needs one "
+                                "temperature sample per time sample (got " +
+                                std::to_string(temperature.size()) + " for " +
+                                std::to_string(t.size()) + ")");
+  const Checker c{kSys};
+  for (std::size_t k = 0; k < t.size(); ++k)
+    c.finite("temperature[" + std::to_string(k) + "]", temperature[k]);
+}
+
 [[noreturn]] void not_finite(double t) {
   throw std::runtime_error(std::string(kSys) +
                            ": state not finite after the step ending at t = " + format_exact(t));
@@ -365,11 +378,22 @@ JointTrajectory simulate_smooth_static(const JointModel& m, const StaticFriction
   return out;
 }
 
-JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double>::Params& p,
+/// The static friction of `m` at temperature T [degC] (at_temperature).
+StaticFriction<double>::Params static_at(const JointModel& m, double T) {
+  const JointModel warm = at_temperature(m, T);
+  return *std::get_if<StaticFriction<double>::Params>(&warm.friction);
+}
+
+JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double>::Params& p0,
                                 std::span<const double> t, std::span<const double> tau,
-                                const JointState& x0, const JointSimOptions& opt) {
-  if (p.v_smooth > 0) return simulate_smooth_static(m, p, t, tau, x0, opt);
+                                std::span<const double> temperature, const JointState& x0,
+                                const JointSimOptions& opt) {
+  if (p0.v_smooth > 0) return simulate_smooth_static(m, p0, t, tau, x0, opt);
   const double offset = m.structure.offset ? m.offset : 0.0;
+  // The friction at the step's end temperature (linear between samples); p0 without one.
+  const auto friction_at = [&](const TorqueSegment& T, double t1) {
+    return m.temperature ? static_at(m, T(t1)) : p0;
+  };
   JointTrajectory out;
   const std::size_t n = t.size();
   out.t.assign(t.begin(), t.end());
@@ -377,17 +401,21 @@ JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double
   out.qd.resize(n);
   out.z.assign(n, 0.0);
   out.tau_f.resize(n);
-  double q = x0.q, qd = x0.qd, Ff = StaticFriction<double>::steady_force(p, qd);
+  const auto T_at = [&](std::size_t k) { return temperature.empty() ? 0.0 : temperature[k]; };
+  double q = x0.q, qd = x0.qd;
+  double Ff = StaticFriction<double>::steady_force(friction_at({0, 1, T_at(0), T_at(0)}, 0), qd);
   out.q[0] = q;
   out.qd[0] = qd;
   out.tau_f[0] = Ff;
   for (std::size_t k = 0; k + 1 < n; ++k) {
     const TorqueSegment seg{t[k], t[k + 1], tau[k], tau[k + 1]};
+    const TorqueSegment temp{t[k], t[k + 1], T_at(k), T_at(k + 1)};
     const double h = t[k + 1] - t[k];
     const long ns = substeps(h, opt.max_step);
     const double hs = h / static_cast<double>(ns);
     for (long j = 0; j < ns; ++j) {
       const double t1 = t[k] + static_cast<double>(j + 1) * hs;
+      const StaticFriction<double>::Params p = friction_at(temp, t1);
       // Moreau step (header): Coulomb level of the current side, frozen over the step; the
       // feedback -kp q - kd qd implicit like the viscous term (q+ = q + hs qd+).
       const double applied = seg(t1) - opt.kp * q;
@@ -436,6 +464,42 @@ void check_joint_model(const JointModel& m) {
                                   ": a load-dependent Coulomb level (mu_drive, mu_back) needs "
                                   "static friction with the exact sign (v_smooth = 0)");
   }
+  if (m.temperature) {
+    c.finite("T_ref", m.temperature->T_ref);
+    c.finite("kT", m.temperature->kT);
+    c.finite("kT_v", m.temperature->kT_v);
+    const auto* p = std::get_if<StaticFriction<double>::Params>(&m.friction);
+    if (p == nullptr || p->v_smooth > 0)
+      throw std::invalid_argument(std::string(kSys) +
+                                  ": temperature-dependent levels (kT, kT_v) need static friction "
+                                  "with the exact sign (v_smooth = 0)");
+  }
+}
+
+JointModel at_temperature(const JointModel& m, double T) {
+  if (!m.temperature) return m;
+  const TemperatureDependence<double>& law = *m.temperature;
+  if (!temperature_scale_positive(law, T))
+    throw std::invalid_argument(std::string(kSys) + ": at T = " + format_exact(T) +
+                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
+                                "not positive (kT = " +
+                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
+                                " 1/K, T_ref = " + format_exact(law.T_ref) +
+                                " degC): the law does not hold this far from T_ref");
+  JointModel out = m;
+  out.temperature.reset();
+  auto* f = std::get_if<StaticFriction<double>::Params>(&out.friction);
+  if (f == nullptr)
+    throw std::invalid_argument(std::string(kSys) +
+                                ": temperature-dependent levels need static friction");
+  auto& p = *f;
+  const double sc = level_scale(*m.temperature, T), sv = viscous_scale(*m.temperature, T);
+  p.curve.Fc_pos *= sc;
+  p.curve.Fc_neg *= sc;
+  p.curve.Fs_pos *= sc;
+  p.curve.Fs_neg *= sc;
+  p.sigma2 *= sv;
+  return out;
 }
 
 std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,
@@ -520,12 +584,15 @@ JointTrajectory simulate_joint_model_sensitivity(const JointModel& m, std::span<
 
 JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,
                                      std::span<const double> tau, const JointState& x0,
-                                     const JointSimOptions& opt) {
+                                     const JointSimOptions& opt,
+                                     std::span<const double> temperature) {
   check_joint_model(m);
   check_inputs(t, tau, x0, opt);
+  if (m.temperature) check_temperature(t, temperature);
   if (const auto* p = std::get_if<LG::Params>(&m.friction))
     return simulate_lugre(m, *p, t, tau, x0, opt);
-  return simulate_static(m, std::get<StaticFriction<double>::Params>(m.friction), t, tau, x0, opt);
+  return simulate_static(m, std::get<StaticFriction<double>::Params>(m.friction), t, tau,
+                         temperature, x0, opt);
 }
 
 }  // namespace frictionlab::sim

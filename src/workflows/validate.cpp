@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 
 namespace frictionlab::workflows {
@@ -46,6 +47,7 @@ const std::vector<OptionRule>& rules() {
       real_rule("horizon_s", 0, false),
       real_rule("segment_s", 0, false),
       real_rule("v_deadband", 0, false),
+      real_rule("temperature_ref", data::kAbsoluteZero, false),  // [degC]
       real_rule("K", 0, false),
       integer_rule("n_viscous", 0, 8),
       integer_rule("aic_observations", 0),
@@ -149,6 +151,17 @@ void validate(const FitJointOptions& o) {
     throw std::invalid_argument(
         "load_dependent: the load-dependent Coulomb level is fitted by idim, and refined by oe "
         "started from idim; sr3 fits reference 004's LuGre model, which has no load term");
+  if (o.idim.temperature_law && o.method != JointMethod::idim)
+    throw std::invalid_argument(
+        "temperature_law: temperature-dependent friction is fitted by idim only (sr3's LuGre "
+        "model has no temperature term and oe's simulation does not take the temperature)");
+  if (o.idim.temperature_ref && !o.idim.temperature_law)
+    throw std::invalid_argument("temperature_ref: needs temperature_law");
+  if (o.idim.temperature_ref) check_field("temperature_ref", *o.idim.temperature_ref);
+  if (o.idim.load_dependent && o.idim.temperature_law)
+    throw std::invalid_argument(
+        "temperature_law: load-dependent and temperature-dependent friction are not fitted "
+        "together: fit one dependence at a time");
 }
 
 void validate(const EvalJointOptions& o) {

@@ -110,9 +110,13 @@ void parameter_rules(Verdict& v, const FitJointOutcome& s) {
 void flag_rules(Verdict& v, const std::vector<identify::IdentifiabilityFlag>& flags) {
   for (const auto& f : flags) {
     const bool presliding = f.parameter == "sigma0" || f.parameter == "sigma1";
+    const bool temperature = f.parameter == "kT" || f.parameter == "kT_v";
     const std::string excite =
-        presliding ? "record motion with slow reversals to excite the presliding regime"
-                   : "a record with more motion where this term acts";
+        presliding    ? "record motion with slow reversals to excite the presliding regime"
+        : temperature ? "records over a wider temperature range (from a cold start until warm)"
+        : f.parameter == "mu"
+            ? "records with driven and back-driven motion under loads of different size"
+            : "a record with more motion where this term acts";
     if (f.kind == "bound")
       v.add({Grade::good, "bound", f.message, ""});
     else if (f.kind == "limit")

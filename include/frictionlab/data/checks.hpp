@@ -11,6 +11,7 @@
 //      only the sample count is;
 //   4. non-finite values (NaN, +-Inf) or values beyond kMaxMagnitude in any channel: the first
 //      one, with its channel and 1-based sample index;
+//   4b. a temperature below absolute zero (-273.15 degC: the channel is not in degC);
 //   5. time not strictly increasing: the first 1-based sample index whose time is not larger
 //      than its predecessor's.
 // Then it returns a RecordReport (never throws for these): the sampling statistics (sample rate
@@ -20,6 +21,7 @@
 //     (Savitzky-Golay differentiation and low-pass filtering refuse it; resample first);
 //   - the time column is probably not in seconds: integer times stepping by 1..10 over a span
 //     beyond 1000 ("looks like milliseconds"), or a median step beyond 1 s (below 1 Hz);
+//   - every temperature above kKelvinLike (the channel is probably in kelvin);
 //   - the velocity is zero everywhere;
 //   - when CheckOptions::needs_reversals (dynamic models: the pre-sliding parameters sigma0,
 //     sigma1, ... are only excited when the motion reverses):
@@ -56,6 +58,16 @@ inline constexpr const char* kResampleHint = " (--resample HZ; Python resample_r
 /// (frictionlab/limits.hpp, the one magnitude policy; docs/file-formats.md, "Limits").
 /// Used by check_record, workflows::simulate_model and every file reader.
 inline constexpr double kMaxMagnitude = frictionlab::kMaxMagnitude;
+
+/// Absolute zero [degC]: no temperature channel goes below it.
+inline constexpr double kAbsoluteZero = -273.15;
+/// A temperature channel whose every value is above this [degC] is probably in kelvin (a
+/// warning; friction is identified on joints well below 200 degC).
+inline constexpr double kKelvinLike = 200.0;
+
+/// Throws RecordError naming the first (1-based) sample whose temperature is below kAbsoluteZero
+/// (check_record's step 4b; the joint methods' preparation runs it on the raw record too).
+void check_temperature_channel(const Record& r);
 
 /// A record that cannot be used. what() is the complete message.
 class RecordError : public std::invalid_argument {

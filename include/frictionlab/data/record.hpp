@@ -22,6 +22,7 @@ struct Record {
   std::vector<double> acceleration;  ///< [m/s^2 | rad/s^2] (optional; data::preprocess fills it)
   std::vector<double> current;       ///< motor current [A] (sensorless-torque problem)
   std::vector<double> force;         ///< measured friction force or joint torque [N | N m]
+  std::vector<double> temperature;   ///< temperature of the joint or gearbox [degC] (optional)
 
   std::size_t size() const noexcept { return t.size(); }
 };

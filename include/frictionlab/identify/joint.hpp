@@ -35,9 +35,13 @@ struct JointData {
   /// taken in closed loop and they are known (closed-loop output error, identify/joint_oe.hpp):
   /// empty, or one value per sample. [rad], [rad/s], [N m]
   std::vector<double> q_des, qd_des, tau_ff;
+  /// The joint's temperature [degC] (temperature-dependent friction,
+  /// models/temperature_dependence.hpp): empty, or one value per sample.
+  std::vector<double> temperature;
 
   std::size_t size() const noexcept { return t.size(); }
   bool has_desired() const noexcept { return !q_des.empty(); }
+  bool has_temperature() const noexcept { return !temperature.empty(); }
 };
 
 /// A record's position controller (a PD law with a scaled feedforward and a bias):

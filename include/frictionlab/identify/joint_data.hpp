@@ -10,7 +10,8 @@
 //      consistent), qd and qdd by the chosen differentiator (savgol with its window in seconds,
 //      central, or tvreg), re-integration, TV de-noising of tau, decimation, trimming;
 //   3. its channels copied into JointData: q = position, qd = velocity, qdd = acceleration,
-//      tau = force.
+//      tau = force, temperature = temperature (when the record has one: resampled, filtered and
+//      decimated with the rest).
 // The joint needs derivatives (from position, the default, or from the measured velocity).
 //
 // The low-pass when none is given (choose_joint_lowpass; docs/joint-identification.md,

@@ -32,6 +32,21 @@
 // (load rule below). Noise in tau is also in the regressor and correlated with the left-hand
 // side: it biases mu by the order of var(noise) / var(|tau|), small for a filtered torque.
 //
+// Temperature-dependent friction (JointIdimOptions::temperature_law,
+// models/temperature_dependence.hpp) scales the Coulomb columns by s(kT, T_k - T_ref) and the
+// viscous column by s(kT_v, T_k - T_ref), T_k the record's temperature at sample k: the
+// prediction is bilinear in the levels and the coefficients (linear law) or exponential in the
+// coefficients, so kT and kT_v are found by Gauss-Newton on the torque error from the
+// temperature-free solution, and the regression linearised at the optimum gives their
+// intervals (as for mu; the measured torque is never a regressor). T_ref is chosen, not
+// estimated: JointIdimOptions::temperature_ref, by default the mean temperature of the moving
+// samples, where the levels and the coefficients are least correlated. The temperature rule:
+// kT and kT_v are determined when the moving samples' temperature has a standard deviation of at
+// least kTemperatureMinSpread; otherwise both are held at 0 with an undetermined flag saying
+// what to record. A coefficient whose level is held at 0 (Fv = 0: kT_v; every Coulomb level 0:
+// kT) scales nothing and is held at 0 too. Load and temperature dependence are not fitted
+// together.
+//
 // Friction coefficients (Fv, Fc, Fc_pos, Fc_neg, mu) are constrained to >= 0: while the most
 // negative estimate is < 0 it is held at 0 (at_bound, with a warning) and the rest solved again.
 //
@@ -40,6 +55,7 @@
 // Host side: allocates, throws FitError.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +63,7 @@
 #include "frictionlab/identify/joint.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 
 namespace frictionlab::identify {
 
@@ -61,16 +78,27 @@ struct JointIdimOptions {
   /// the standard deviation of |tau| over them is at least kLoadMinSpread times its RMS;
   /// otherwise mu is held at 0 with an undetermined flag saying what to record.
   bool load_dependent = false;
+  /// Temperature-dependent levels (header; models/temperature_dependence.hpp): the columns kT,
+  /// kT_v [1/K] under this law. Every record needs a temperature channel. None: no dependence.
+  std::optional<TemperatureLaw> temperature_law;
+  /// The reference temperature T_ref [degC] of the fitted levels; none: the mean temperature of
+  /// the moving samples.
+  std::optional<double> temperature_ref;
 };
 
 /// The load rule's thresholds (JointIdimOptions::load_dependent).
 inline constexpr long kLoadMinSamples = 20;
 inline constexpr double kLoadMinSpread = 0.05;
+/// The temperature rule's threshold [K]: the standard deviation of the moving samples'
+/// temperature below which kT and kT_v are not determined (a record at one temperature, up to a
+/// sensor's drift and quantisation: 1 K is a 3.5 K range of a uniform warm-up).
+inline constexpr double kTemperatureMinSpread = 1.0;
 
 struct JointIdimResult {
   JointModel model;  ///< rigid body + StaticFriction (Fc = Fs, sigma2 = Fv)
   /// I, mgCx, mgCy, offset (per structure), Fv, Fc (or Fc_pos, Fc_neg), mu (load_dependent;
-  /// not determined: 0, fixed and undetermined): value, std_error
+  /// not determined: 0, fixed and undetermined), kT, kT_v (temperature_law; likewise): value,
+  /// std_error
   /// (sigma_i above), 95 % interval value -+ t(0.975, r - p) sigma_i.
   std::vector<ParameterEstimate> parameters;
   long n_used = 0;              ///< r: samples in the regression
@@ -84,7 +112,8 @@ struct JointIdimResult {
   std::vector<std::string> warnings;
   /// What the record does not determine (workflows' verdict lists them): a friction coefficient
   /// held at its bound 0 (kind bound); a load coefficient the records do not determine
-  /// (undetermined) or pin down poorly (relative_error: standard error above 50 % of mu).
+  /// (undetermined) or pin down poorly (relative_error: standard error above 50 % of mu); the
+  /// same for kT and kT_v.
   std::vector<IdentifiabilityFlag> flags;
 };
 

@@ -10,7 +10,7 @@
 //     (i < n_viscous), delta[i] [-] (i < n_stribeck), K [s/rad];
 //   static (StaticFriction): Fv [N m s/rad], then Fc [N m] for equal Coulomb levels, or
 //     Fc_pos, Fc_neg [N m]; then with a load dependence mu [-] for equal coefficients, or
-//     mu_drive, mu_back [-].
+//     mu_drive, mu_back [-]; then with a temperature dependence kT, kT_v [1/K].
 //
 // The rigid body's and LuGre's entries (names, units, flags, order) are sim's table
 // (sim/joint_model.hpp, for_each_lugre_joint_parameter), which the simulation's sensitivities

@@ -43,12 +43,13 @@
 namespace frictionlab::io {
 
 struct RecordSpec {
-  std::string time{};      ///< time [s] (required for CSV and for named .mat vectors)
-  std::string position{};  ///< [m | rad]
-  std::string velocity{};  ///< [m/s | rad/s]
-  std::string current{};   ///< [A]
-  std::string force{};     ///< friction force or joint torque [N | N m]
-  std::string matrix{};    ///< .mat only: the 4xN / Nx4 variable of reference 000's layout
+  std::string time{};         ///< time [s] (required for CSV and for named .mat vectors)
+  std::string position{};     ///< [m | rad]
+  std::string velocity{};     ///< [m/s | rad/s]
+  std::string current{};      ///< [A]
+  std::string force{};        ///< friction force or joint torque [N | N m]
+  std::string temperature{};  ///< temperature of the joint or gearbox [degC]
+  std::string matrix{};       ///< .mat only: the 4xN / Nx4 variable of reference 000's layout
   /// The time column / variable used when `time` is empty and the channels are named (CSV;
   /// .mat with a named channel). A default, not a choice: it does not select the named-vector
   /// layout of a .mat file, so a .mat file is read through `matrix`, or as its one variable,

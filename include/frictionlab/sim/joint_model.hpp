@@ -51,6 +51,7 @@
 #include "frictionlab/models/joint_lugre.hpp"
 #include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/stribeck.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 
 namespace frictionlab::sim {
 
@@ -74,6 +75,11 @@ struct JointModel {
   /// Load-dependent Coulomb level (models/load_dependence.hpp; the load is the applied torque
   /// tau): static friction with the exact sign only (v_smooth = 0). None: load-free.
   std::optional<LoadDependence<double>> load;
+  /// Temperature-dependent levels (models/temperature_dependence.hpp: the Coulomb levels scaled
+  /// by level_scale, sigma2 by viscous_scale, at the record's temperature): static friction only.
+  /// None: the levels do not depend on the temperature. A model with it needs a temperature for
+  /// every sample it is evaluated or simulated at.
+  std::optional<TemperatureDependence<double>> temperature;
 };
 
 /// One entry of a joint's parameter table: what identify::joint_parameters reports of it and
@@ -163,6 +169,11 @@ inline double friction_torque(const JointModel& m, double qd, double z) noexcept
                                        StaticFriction<double>::State{}, qd);
 }
 
+/// The model at temperature T [degC]: its static friction's Coulomb and Stribeck levels scaled
+/// by level_scale(T), sigma2 by viscous_scale(T), and no temperature dependence left. `m`
+/// itself when it has none.
+JointModel at_temperature(const JointModel& m, double T);
+
 /// The applied torque that moves the joint along (q, qd, qdd) with bristle state z [N m]: the
 /// rigid-body torque plus friction, with a load dependence solved for the torque it carries
 /// (models/load_dependence.hpp, applied_torque). What the identification predicts from measured
@@ -208,13 +219,16 @@ struct JointTrajectory {
 };
 
 /// Simulate the joint driven by the applied torque tau sampled at t (linear between samples),
-/// from x0 at t[0] (see the header). A load dependence (JointModel::load) sets the Coulomb levels
-/// of each Moreau step from the applied torque at its end, u(t_n+1) - kp q_n - kd qd_n (the
-/// feedback explicit in the load only). t strictly increasing, at least 2 samples, all finite;
-/// model parameters valid (models/validation.hpp) with I > 0.
+/// from x0 at t[0] (see the header). A temperature dependence (JointModel::temperature) needs
+/// `temperature` [degC] sampled at t (linear between samples; each Moreau step takes the levels
+/// at its end); a model without one ignores it. A load dependence (JointModel::load) sets the
+/// Coulomb levels of each Moreau step from the applied torque at its end, u(t_n+1) - kp q_n - kd
+/// qd_n (the feedback explicit in the load only). t strictly increasing, at least 2 samples, all
+/// finite; model parameters valid (models/validation.hpp) with I > 0.
 JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,
                                      std::span<const double> tau, const JointState& x0,
-                                     const JointSimOptions& opt = {});
+                                     const JointSimOptions& opt = {},
+                                     std::span<const double> temperature = {});
 
 /// Forward sensitivities of a simulation (simulate_joint_model_sensitivity): the derivatives of
 /// the simulated q and qd at every sample with respect to the model's parameters and the

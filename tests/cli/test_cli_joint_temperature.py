@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `frictionlab fit-joint --temperature-law` and what reads its result.
+
+A pendulum joint whose friction levels fall as it warms (docs/models.md, "Temperature-dependent
+friction": the Coulomb level scaled by 1 + kT (T - T_ref), the viscous term by
+1 + kT_v (T - T_ref)), written as a CSV record with a temperature column `temp` [degC] rising
+from 25 to 45 degC, from an analytic trajectory with the torque the model needs:
+1. `fit-joint --method idim --temperature temp --temperature-law linear --temperature-ref 35`
+   returns the truth to 1e-4 with kT's interval around it; the temperature-free fit of the same
+   record is worse in torque; joint_fit.json carries the joint's "temperature"; `eval-joint`
+   with it and `--temperature temp` reproduces the training errors.
+2. A record at one temperature gets kT and kT_v held at 0 (fixed, undetermined) and a doubtful
+   verdict saying why and what to record.
+3. Refusals naming the option, the file or the key: a law without a column, a column without a
+   law, eval-joint without the column (or with it for a temperature-free joint), oe with a law,
+   `export c` of a temperature-dependent joint, a temperature below absolute zero.
+Python standard library only.
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
+import cli_harness  # noqa: E402
+from cli_harness import run  # noqa: E402
+
+TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18,
+         "kT": -0.012, "kT_v": -0.02}
+T_REF = 35.0
+
+
+def applied(q, qd, qdd, temp):
+    """The applied torque of the joint TRUTH moving along (q, qd, qdd) at `temp` degC."""
+    sgn = (qd > 0) - (qd < 0)
+    dT = temp - T_REF
+    return (TRUTH["I"] * qdd + TRUTH["mgCx"] * math.cos(q) - TRUTH["mgCy"] * math.sin(q)
+            + TRUTH["offset"] + (1 + TRUTH["kT_v"] * dT) * TRUTH["Fv"] * qd
+            + (1 + TRUTH["kT"] * dT) * TRUTH["Fc"] * sgn)
+
+
+def write_record(path, t0=25.0, t1=45.0, cold_sample=None):
+    w1, w2 = 2 * math.pi * 0.3, 2 * math.pi * 0.7
+    n = 6000
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["time", "angle", "torque", "temp"])
+        for k in range(n + 1):
+            t = k * 1e-3
+            q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
+            qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
+            qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
+            temp = t0 + (t1 - t0) * k / n
+            written = -300.0 if k == cold_sample else temp
+            out.writerow([f"{t:.6f}", repr(q), repr(applied(q, qd, qdd, temp)), repr(written)])
+
+
+def load_fit(path):
+    with open(path) as f:
+        fit = json.load(f)
+    return fit, {e["name"]: e for e in fit["parameters"]}
+
+
+def fit_joint(a, rec, out, extra, expect_ok=True):
+    return run([a.binary, "fit-joint", "--input", rec, "--time", "time", "--position", "angle",
+                "--torque", "torque", "--no-plots", "--out", out] + extra, expect_ok=expect_ok)
+
+
+def check_recovery(a, rec, failures):
+    out = os.path.join(a.work, "idim")
+    fit_joint(a, rec, out, ["--temperature", "temp", "--temperature-law", "linear",
+                            "--temperature-ref", str(T_REF)])
+    fit, p = load_fit(os.path.join(out, "joint_fit.json"))
+    for name, true in TRUTH.items():
+        print(f"idim {name}: {p[name]['value']:.8g} (truth {true:g})")
+        if abs(p[name]["value"] - true) > 1e-4 * max(1.0, abs(true)):
+            failures.append(f"idim: {name} = {p[name]['value']} differs from the truth {true}")
+    kT = p["kT"]
+    if not kT["ci95"][0] < kT["value"] < kT["ci95"][1] or kT["unit"] != "1/K":
+        failures.append(f"idim: kT {kT}")
+    expected = {"law": "linear", "T_ref": T_REF, "kT": kT["value"], "kT_v": p["kT_v"]["value"]}
+    if fit["joint"].get("temperature") != expected:
+        failures.append(f"idim: joint_fit.json temperature is {fit['joint'].get('temperature')}")
+    plain = os.path.join(a.work, "plain")
+    fit_joint(a, rec, plain, [])
+    fit_plain, _ = load_fit(os.path.join(plain, "joint_fit.json"))
+    e_temp = fit["training"]["torque"]["rel"]
+    e_plain = fit_plain["training"]["torque"]["rel"]
+    print(f"training torque error: temperature {e_temp:.3g}, temperature-free {e_plain:.3g}")
+    if not e_temp < 0.5 * e_plain:
+        failures.append(f"the temperature model's torque error {e_temp} is not below the "
+                        f"temperature-free {e_plain}")
+    ev = os.path.join(a.work, "eval")
+    run([a.binary, "eval-joint", "--joint", os.path.join(out, "joint_fit.json"), "--input", rec,
+         "--time", "time", "--position", "angle", "--torque", "torque", "--temperature", "temp",
+         "--out", ev, "--no-plots"])
+    with open(os.path.join(ev, "joint_eval.json")) as f:
+        e = json.load(f)["records"][0]
+    for ch in ("torque", "position", "velocity"):
+        if e[ch] != fit["training"][ch]:
+            failures.append(f"eval-joint {ch} errors {e[ch]} differ from fit-joint's "
+                            f"{fit['training'][ch]}")
+    return os.path.join(out, "joint_fit.json"), os.path.join(plain, "joint_fit.json")
+
+
+def check_undetermined(a, failures):
+    rec = os.path.join(a.work, "one_temperature.csv")
+    write_record(rec, 30.0, 30.4)
+    out = os.path.join(a.work, "one_temperature")
+    fit_joint(a, rec, out, ["--temperature", "temp", "--temperature-law", "exponential"])
+    fit, p = load_fit(os.path.join(out, "joint_fit.json"))
+    for name in ("kT", "kT_v"):
+        if p[name]["value"] != 0 or not p[name]["undetermined"] or not p[name]["fixed"]:
+            failures.append(f"one temperature: {name} {p[name]}")
+    verdict = fit["verdict"]
+    reasons = [r for r in verdict["reasons"] if r["rule"] == "determined"]
+    print(f"one-temperature verdict: {verdict['line']}")
+    if (verdict["grade"] != "doubtful" or not reasons or "kT is not determined" not in
+            reasons[0]["text"] or "from a cold start" not in reasons[0]["text"]):
+        failures.append(f"one temperature: verdict {verdict}")
+
+
+def expect_refusal(a, args, needles, failures):
+    p = run([a.binary] + args, expect_ok=False)
+    print(f"{' '.join(args[:2])}: {p.stderr.strip()[:200]}")
+    if p.returncode == 0 or not all(n in p.stderr for n in needles):
+        failures.append(f"{args}: status {p.returncode}, stderr {p.stderr!r} (expected {needles})")
+
+
+def check_refusals(a, rec, fit_path, plain_path, failures):
+    base = ["fit-joint", "--input", rec, "--time", "time", "--position", "angle", "--torque",
+            "torque", "--no-plots", "--out", os.path.join(a.work, "refused")]
+    expect_refusal(a, base + ["--temperature-law", "linear"],
+                   ["--temperature-law needs --temperature COLUMN"], failures)
+    expect_refusal(a, base + ["--temperature", "temp"], ["add --temperature-law"], failures)
+    expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear", "--method",
+                              "oe", "--init", "idim"], ["temperature_law", "idim only"], failures)
+    expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear",
+                              "--temperature-ref", "-300"], ["--temperature-ref"], failures)
+    ev = ["eval-joint", "--input", rec, "--time", "time", "--position", "angle", "--torque",
+          "torque", "--no-plots", "--out", os.path.join(a.work, "refused_eval")]
+    expect_refusal(a, ev + ["--joint", fit_path], [fit_path, "--temperature COLUMN"], failures)
+    expect_refusal(a, ev + ["--joint", plain_path, "--temperature", "temp"],
+                   ["has no temperature dependence"], failures)
+    expect_refusal(a, ["export", "c", "--params", fit_path, "--out", os.path.join(a.work, "c")],
+                   ["joint: temperature", fit_path], failures)
+    cold = os.path.join(a.work, "cold.csv")
+    write_record(cold, cold_sample=10)
+    expect_refusal(a, ["fit-joint", "--input", cold, "--time", "time", "--position", "angle",
+                       "--torque", "torque", "--temperature", "temp", "--temperature-law",
+                       "linear", "--no-plots", "--out", os.path.join(a.work, "cold")],
+                   [cold, "sample 11", "below absolute zero"], failures)
+
+
+def main():
+    a = cli_harness.parse_args(source=False)
+    cli_harness.fresh_dir(a.work)
+    rec = os.path.join(a.work, "warming.csv")
+    write_record(rec)
+    failures = []
+    fit_path, plain_path = check_recovery(a, rec, failures)
+    check_undetermined(a, failures)
+    check_refusals(a, rec, fit_path, plain_path, failures)
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
