@@ -132,11 +132,13 @@ void add_fit_options(OptionTable<O>& t, bool with_model) {
       },
       "'none' (default), 'position' (velocity from the position, Savitzky-Golay) or "
       "'velocity'");
-  for (const auto& name : record_spec_names())
+  for (const auto& name : record_spec_names()) {
+    if (name == "temperature") continue;  // no friction model of fit / compare takes one
     t.custom(
         name, [](O&, const py::handle&) {},
         "the " + name + " column / variable when a record is given as a file or DataFrame" +
             (name == "time" ? " (default 't')" : ""));
+  }
 }
 
 /// The sensorless problem is always rotary (identify::FitOptions::rotary).

@@ -86,6 +86,7 @@ _FIT_COMMON = {
 
 _JOINT_PREP = {
     **CHANNELS,
+    "temperature": STR,  # the records' temperature column [degC] (temperature_law)
     "torque_from_command": BOOL,
     "gain": _num(),
     "resample_rate": _library("resample_rate"),
@@ -113,6 +114,8 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "method": _choice("idim", "sr3", "oe"),
         "init": Rule("str_or_object"),
         "gravity": BOOL, "offset": BOOL, "asymmetric": BOOL, "load_dependent": BOOL,
+        "temperature_law": _choice("linear", "exponential"),
+        "temperature_ref": _library("temperature_ref"),
         "v_deadband": _library("v_deadband"),
         "K": _library("K"),
         "n_viscous": _library("n_viscous"),
