@@ -6,8 +6,9 @@
 // the reference package's fits (../shared/data/servo_xl330/reference_params). Then the whole
 // fit-actuator pipeline (identify::fit_and_select_servo_models: m1..m6, leave-kp-out on the 16
 // logs, the default 9 restarts) at a tenth of the default budget (300 evaluations per fit) with
-// 1 and 2 threads, wall time (UseRealTime) and CPU time of the process. Without the shared data
-// the benchmark prints a note and runs nothing.
+// 1 and 2 threads, wall time (UseRealTime) and CPU time of the process. The loss with a
+// temperature law (the logs' `temp`; docs/actuators.md, "Temperature-dependent friction") beside
+// the same loss without. Without the shared data the benchmark prints a note and runs nothing.
 //
 // Run: ./build/benchmarks/bench_servo  (Release build)
 #include <benchmark/benchmark.h>
@@ -79,6 +80,29 @@ void BM_TrainingLoss(benchmark::State& state) {
   state.SetLabel(label);
 }
 
+/// The loss of model state.range(0) with the temperature law state.range(1) (0: none, 1: linear,
+/// 2: exponential; kT = kT_v = -0.01 1/K about T_ref = 32 degC): the cost of the two scales per
+/// step (an exp each for the exponential law).
+void BM_TrainingLossTemperature(benchmark::State& state) {
+  const auto& d = data_once();
+  const auto& setup = d.params[static_cast<std::size_t>(state.range(0))];
+  sim::ServoParams p = setup.params;
+  const char* law[] = {"no law", "linear", "exponential"};
+  if (state.range(1) > 0)
+    p.temperature = TemperatureDependence<double>{
+        state.range(1) == 1 ? TemperatureLaw::linear : TemperatureLaw::exponential, 32.0, -0.01,
+        -0.01};
+  double sink = 0;
+  for (auto _ : state) {
+    sink += identify::servo_loss(setup.actuator.constants, p, d.train, {});
+    benchmark::DoNotOptimize(sink);
+  }
+  char label[64];
+  std::snprintf(label, sizeof label, "m%d, %s, %zu logs", static_cast<int>(state.range(0)) + 1,
+                law[state.range(1)], d.train.size());
+  state.SetLabel(label);
+}
+
 /// The loss as a sum of one rollout after the other (what servo_loss computed before it batched
 /// the logs; the same value up to the order of the additions).
 void BM_TrainingLossSerial(benchmark::State& state) {
@@ -137,6 +161,9 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("servo/training_loss_12_logs", BM_TrainingLoss)->DenseRange(0, 5);
   benchmark::RegisterBenchmark("servo/training_loss_12_logs_serial", BM_TrainingLossSerial)
       ->DenseRange(0, 5);
+  benchmark::RegisterBenchmark("servo/training_loss_12_logs_temperature",
+                               BM_TrainingLossTemperature)
+      ->ArgsProduct({{2, 5}, {0, 1, 2}});
   benchmark::RegisterBenchmark("servo/fit_actuator_300_evals", BM_FitActuatorPipeline)
       ->Arg(1)
       ->Arg(2)

@@ -70,4 +70,18 @@ inline data::ServoLog synthetic(int shape, double kp, const sim::ServoParams& p)
   return l;
 }
 
+// The log `l` with a temperature running linearly from T0 to T1 [degC] over its entries, and its
+// positions and speeds simulated again with p (whose temperature law, if any, then acts).
+inline data::ServoLog warming(data::ServoLog l, double T0, double T1, const sim::ServoParams& p) {
+  const std::size_t n = l.size();
+  l.temp.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+    l.temp[k] = T0 + (T1 - T0) * static_cast<double>(k) / static_cast<double>(n - 1);
+  std::vector<double> q, qd;
+  identify::servo_simulate_log(xl330().constants, p, l, q, qd);
+  l.position = q;
+  l.speed = qd;
+  return l;
+}
+
 }  // namespace frictionlab::servo_test

@@ -104,6 +104,9 @@ std::string estimates_line(const workflows::ActuatorModelOutcome& m) {
     s += " " + e.name + " " + format_display(e.value, 4) + (e.unit == "-" ? "" : " " + e.unit) +
          (e.at_limit ? " (at a range end)" : "") + ",";
   s.pop_back();
+  if (const auto& t = m.params.params.temperature)
+    s += " (" + std::string(temperature_law_name(t->law)) + " temperature law, T_ref " +
+         format_display(t->T_ref, 4) + " degC)";
   return s;
 }
 
@@ -114,6 +117,11 @@ void print_fit_actuator(const workflows::FitActuatorOutcome& fit) {
   if (fit.current_weight > 0)
     std::cout << ", loss with the motor current (weight " << format_number(fit.current_weight)
               << " rad/A)";
+  if (const auto& t = fit.temperature; !t.law.empty())
+    std::cout << ", " << t.law << " temperature law" << (t.viscous ? " (kT, kT_v)" : " (kT)")
+              << ": logs at " << format_display(t.check.T_min, 3) << " .. "
+              << format_display(t.check.T_max, 3) << " degC"
+              << (t.undetermined ? ", not fitted (see the verdict)" : "");
   std::cout << "\n\n";
   std::cout << "model  parameters  train MAE [rad]  validation MAE [rad]  evaluations  time [s]\n";
   for (const auto& r : fit.models)
@@ -127,8 +135,8 @@ void print_fit_actuator(const workflows::FitActuatorOutcome& fit) {
          "entries of the logs; time: the sum of the model's fits)\n";
   for (const auto& msg : fit.warnings) print_warning(msg);
   std::cout << "\nrecommended: " << fit.reason << "\n";
-  for (const auto& m : fit.models) {
-    if (m.model != fit.recommended) continue;
+  if (const workflows::ActuatorModelOutcome* rec = fit.recommended_model()) {
+    const auto& m = *rec;
     std::cout << estimates_line(m) << "\n";
     // eval-actuator's measure: the mean of the per-log MAEs
     std::cout << m.name
@@ -148,8 +156,10 @@ struct FitActuatorOptions {
   LogOptions logs;
   std::string actuator, models = "m1,m2,m3,m4,m5,m6", validate = "leave-kp-out";
   std::string out = "frictionlab-actuator";
-  std::string report;               ///< --report FILE.html
-  std::vector<std::string> ranges;  ///< KEY=LO:HI, parsed by the workflow
+  std::string report;                ///< --report FILE.html
+  std::vector<std::string> ranges;   ///< KEY=LO:HI, parsed by the workflow
+  std::string temperature_law;       ///< --temperature-law: linear, exponential; empty: none
+  bool temperature_viscous = false;  ///< --temperature-viscous
   workflows::FitActuatorOptions w;
   // generic actuator (no vin, no error gain unless given)
   std::string drive = "voltage";
@@ -162,7 +172,15 @@ void run_fit_actuator(const FitActuatorOptions& o) {
   workflows::FitActuatorOptions w = o.w;
   w.models = workflows::parse_actuator_models(o.models);
   w.validation = workflows::parse_servo_validation(o.validate);
-  check_result_files(io::fit_actuator_output_paths(o.out, w.models), o.report, log_paths(o.logs));
+  if (!o.temperature_law.empty()) {
+    w.temperature.emplace();
+    (void)parse_temperature_law(o.temperature_law, w.temperature->law);  // CLI::IsMember
+    w.temperature->viscous = o.temperature_viscous;
+  } else if (o.temperature_viscous) {
+    throw std::invalid_argument("--temperature-viscous: needs --temperature-law");
+  }
+  check_result_files(io::fit_actuator_output_paths(o.out, w.models, w.temperature.has_value()),
+                     o.report, log_paths(o.logs));
   const auto logs = load_logs(o.logs, &w.input_warnings);
   sim::ServoConstants generic = o.generic;
   generic.drive = o.drive == "current" ? sim::ServoDrive::current : sim::ServoDrive::voltage;
@@ -172,7 +190,11 @@ void run_fit_actuator(const FitActuatorOptions& o) {
 
   io::write_fit_actuator(o.out, fit, log_paths(o.logs), o.report, report_options());
   if (quiet()) {
-    std::vector<std::string> files = io::fit_actuator_output_paths(o.out, w.models);
+    std::vector<std::string> files;  // the files written: no parameter file of a failed fit
+    for (const auto& m : fit.models)
+      if (m.failed.empty())
+        files.push_back((std::filesystem::path(o.out) / (m.name + ".json")).string());
+    files.push_back((std::filesystem::path(o.out) / "summary.json").string());
     if (!o.report.empty()) files.push_back(o.report);
     return print_files(files);
   }
@@ -355,6 +377,16 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
                   "over that of the currents; 0: position only)")
       ->check(number_in(Number::real, -HUGE_VAL));
   fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
+  fit->add_option("--temperature-law", fo->temperature_law,
+                  "Also fit every model with a temperature-dependent friction (MODEL+T): the dry "
+                  "levels scaled by 1 + kT (T - T_ref) (linear) or exp(kT (T - T_ref)) "
+                  "(exponential), T_ref the mean 'temp' of the training logs "
+                  "(docs/actuators.md)")
+      ->check(CLI::IsMember({"linear", "exponential"}))
+      ->type_name("LAW");
+  fit->add_flag("--temperature-viscous", fo->temperature_viscous,
+                "With --temperature-law: fit the viscous term's own coefficient kT_v too "
+                "(default: held at 0)");
   fit->add_option("--tolerance", fo->w.tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")
       ->check(workflow_rule("tolerance"))

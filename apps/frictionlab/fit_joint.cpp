@@ -154,9 +154,8 @@ void run_fit_joint(const FitJointOptions& o) {
                       ? identify::JointOeOptions::Jacobian::central_differences
                       : identify::JointOeOptions::Jacobian::sensitivities;
   w.oe.max_step = w.eval.max_step;  // --max-step: the validation's and oe's simulation
-  if (!o.temperature_law.empty())
-    w.idim.temperature_law =
-        o.temperature_law == "exponential" ? TemperatureLaw::exponential : TemperatureLaw::linear;
+  if (TemperatureLaw law{}; parse_temperature_law(o.temperature_law, law))  // CLI::IsMember
+    w.idim.temperature_law = law;
 
   const data::Record train = read(o, o.input);
   std::optional<data::Record> desired;

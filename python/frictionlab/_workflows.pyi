@@ -173,14 +173,14 @@ def mujoco_replay_joint(model: Union[FitJointOutcome, dict, PathLike],
 class ActuatorModelOutcome:
     name: str; n_parameters: int; parameters: list[ParameterEstimate]; train_mae: float
     validation_mae: float; evaluations: int; seconds: float; params: dict; at_bound: list[str]
-    failed: str
+    failed: str; temperature: bool
     def params_json(self) -> str: ...
 
 class FitActuatorOutcome:
     actuator: str; validation: str; validated: bool; logs: list[str]; threads: int
     models: list[ActuatorModelOutcome]; recommended: Optional[str]; reason: str; warnings: list[str]
     actuator_choice: str; verdict: Verdict; train_log_mean: float; validation_log_mean: float
-    current_weight: float
+    current_weight: float; temperature: Optional[dict[str, Any]]
     def to_json(self) -> str: ...
     def write(self, dir: PathLike) -> None: ...
     def report(self, path: PathLike, title: str = ...) -> str: ...

@@ -217,8 +217,11 @@ template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorModelOutcome>
 void members(S& m, V&& v) {
   v(m.model, m.name, m.n_parameters, m.parameters, m.train_mae, m.validation_mae, m.evaluations,
-    m.seconds, m.params, m.at_bound, m.failed);
+    m.seconds, m.params, m.at_bound, m.failed, m.temperature);
 }
+template <class V, class S>
+requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorTemperatureOutcome>
+void members(S& t, V&& v) { v(t.law, t.viscous, t.check, t.undetermined); }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorLogSeries>
 void members(S& s, V&& v) {
@@ -230,7 +233,7 @@ requires std::is_same_v<std::remove_const_t<S>, workflows::FitActuatorOutcome>
 void members(S& f, V&& v) {
   v(f.actuator, f.actuator_choice, f.current_weight, f.validation, f.validated, f.logs, f.threads,
     f.models, f.recommended, f.reason, f.warnings, f.recommended_series, f.train_log_mean,
-    f.validation_log_mean, f.verdict);
+    f.validation_log_mean, f.verdict, f.recommended_temperature, f.temperature);
 }
 template <class V, class S>
 requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorLog>
@@ -286,6 +289,8 @@ template <>
 struct Bytes<sim::ServoConstants> : std::true_type {};
 template <>
 struct Bytes<sim::ServoConstant> : std::true_type {};
+template <>
+struct Bytes<identify::ServoTemperatureCheck> : std::true_type {};
 
 template <class T>
 struct is_vector : std::false_type {};

@@ -92,6 +92,8 @@ constexpr const char* kLogDoc =
 struct FitActuatorArguments {
   workflows::FitActuatorOptions w;
   std::string actuator;
+  std::string temperature_law;  ///< "linear", "exponential"; empty: none (w.temperature)
+  bool temperature_viscous = false;
   sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
 };
 
@@ -160,6 +162,21 @@ OptionTable<FitActuatorArguments>& fit_actuator_table() {
         }
       },
       "search-range overrides: {KEY: (lo, hi)} or ['KEY=LO:HI', ...]");
+  t.custom(
+      "temperature_law",
+      [](O& o, const py::handle& h) {
+        o.temperature_law =
+            h.is_none() ? std::string()
+                        : choice("temperature_law", option_cast<std::string>("temperature_law", h),
+                                 std::vector<std::pair<std::string, std::string>>{
+                                     {"linear", "linear"}, {"exponential", "exponential"}});
+      },
+      "'linear' or 'exponential': also fit every model with a temperature-dependent friction "
+      "(MODEL+T; the CLI's --temperature-law; default None: none)");
+  t.template add<bool>(
+      "temperature_viscous", [](O& o) -> bool& { return o.temperature_viscous; },
+      "with temperature_law: fit kT_v, the viscous term's own coefficient, too (default False: "
+      "held at 0)");
   t.template add<double>(
       "tolerance", [](O& o) -> double& { return o.w.tolerance; },
       "recommend the fewest parameters within this fraction of the best "
@@ -196,10 +213,16 @@ py::dict param_dict(const sim::ServoParams& p) {
   return d;
 }
 
-std::string model_name(const workflows::FitActuatorOutcome& f, ActuatorModel m) {
-  for (const auto& r : f.models)
-    if (r.model == m) return r.name;
-  return {};
+/// The temperature law of the arguments into the workflow's options (the CLI's rules).
+void apply_temperature(FitActuatorArguments& a) {
+  if (a.temperature_law.empty()) {
+    if (a.temperature_viscous)
+      throw std::invalid_argument("fit_actuator: temperature_viscous needs temperature_law");
+    return;
+  }
+  a.w.temperature.emplace();
+  (void)parse_temperature_law(a.temperature_law, a.w.temperature->law);
+  a.w.temperature->viscous = a.temperature_viscous;
 }
 
 }  // namespace
@@ -207,7 +230,10 @@ std::string model_name(const workflows::FitActuatorOutcome& f, ActuatorModel m) 
 void bind_actuator(py::module_& m) {
   using workflows::ActuatorModelOutcome;
   py::class_<ActuatorModelOutcome>(m, "ActuatorModelOutcome", "One fitted actuator model.")
-      .def_readonly("name", &ActuatorModelOutcome::name, "'m1' .. 'm6'")
+      .def_readonly("name", &ActuatorModelOutcome::name,
+                    "'m1' .. 'm6', with the temperature law 'm1+T' .. 'm6+T'")
+      .def_readonly("temperature", &ActuatorModelOutcome::temperature,
+                    "fitted with the temperature law")
       .def_readonly("n_parameters", &ActuatorModelOutcome::n_parameters,
                     "number of identified parameters")
       .def_property_readonly(
@@ -262,6 +288,27 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       .def_readonly("current_weight", &FitActuatorOutcome::current_weight,
                     "weight of the motor-current term in the loss [rad/A] (0: none)")
       .def_property_readonly(
+          "temperature",
+          [](const FitActuatorOutcome& f) -> py::object {
+            const auto& t = f.temperature;
+            if (t.law.empty()) return py::none();  // no temperature law asked for
+            py::dict d;
+            d["law"] = t.law;
+            d["viscous"] = t.viscous;
+            d["T_ref"] = t.check.T_ref;
+            d["T_min"] = t.check.T_min;
+            d["T_max"] = t.check.T_max;
+            d["spread"] = t.check.spread;
+            d["kp_correlation"] = t.check.kp_correlation;
+            d["within_kp_spread"] = t.check.within_kp_spread;
+            d["undetermined"] = t.undetermined;
+            d["confounded"] = t.check.confounded;
+            return py::object(std::move(d));
+          },
+          "the temperature law's check of the training logs (summary.json's 'temperature': "
+          "law, T_ref [degC], spread [K], kp_correlation, undetermined, confounded, ...); None "
+          "without temperature_law")
+      .def_property_readonly(
           "models",
           [](const py::object& s) {
             py::list l;
@@ -271,9 +318,9 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
           })
       .def_property_readonly("recommended",
                              [](const FitActuatorOutcome& f) -> py::object {
-                               if (!f.recommended)
-                                 return py::none();  // no model has a finite error
-                               return py::str(model_name(f, *f.recommended));
+                               const auto* rec = f.recommended_model();
+                               if (!rec) return py::none();  // no model has a finite error
+                               return py::str(rec->name);
                              })
       .def_readonly("reason", &FitActuatorOutcome::reason)
       .def_readonly("warnings", &FitActuatorOutcome::warnings)
@@ -363,6 +410,7 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
       [](const py::object& logs, const py::object& progress, const py::kwargs& kwargs) {
         FitActuatorArguments a;
         fit_actuator_table().apply(a, kwargs, kLogOptions);
+        apply_temperature(a);
         const std::vector<data::ServoLog> l = load_logs(logs, kwargs);
         a.w.actuator = io::servo_actuator_for_logs(a.actuator, a.generic, l, &a.w.actuator_choice);
         return run_released(progress, [&](const workflows::Progress& p) {

@@ -2,6 +2,7 @@
 on the XL330 logs (../shared/data/servo_xl330), with a small CMA-ES budget: summary.json, the
 parameter files and the evaluation's JSON bit for bit (but the wall times)."""
 import json
+import pickle
 
 import pytest
 
@@ -38,6 +39,34 @@ def test_fit_actuator_equals_cli(tmp_path):
     text = (tmp_path / "r.html").read_text() if r.report(tmp_path / "r.html") else ""
     assert text.count('class="timeplot"') == len(j["logs"]) and 'class="ranking"' in text
     assert f'data-model="{j["recommended"]}"' in text
+
+
+def test_fit_actuator_temperature_law_equals_cli(tmp_path):
+    """temperature_law= / temperature_viscous= are the CLI's --temperature-law /
+    --temperature-viscous: the same summary.json and m1+T.json; .temperature is its check."""
+    run_cli("fit-actuator", "--logs", LOGS, "--models", "m1", "--trials", "40", "--restarts", "0",
+            "--threads", "1", "--validate", "kp=200", "--temperature-law", "exponential",
+            "--temperature-viscous", "--out", "cli", cwd=tmp_path)
+    r = fl.fit_actuator(str(LOGS), models="m1", trials=40, restarts=0, threads=1,
+                        validation="kp=200", temperature_law="exponential",
+                        temperature_viscous=True)
+    same_json((tmp_path / "cli" / "summary.json").read_text(), r.to_json())
+    assert [(m.name, m.temperature) for m in r.models] == [("m1", False), ("m1+T", True)]
+    warm = r.models[1]
+    assert warm.params_json() == (tmp_path / "cli" / "m1+T.json").read_text()
+    assert [p.name for p in warm.parameters][-2:] == ["kT", "kT_v"]
+    assert warm.params["temperature_law"] == "exponential"
+    assert warm.train_mae <= r.models[0].train_mae  # the nested rule
+    t = r.temperature
+    assert t == json.loads(r.to_json())["temperature"] | {"kp_correlation": t["kp_correlation"]}
+    assert t["law"] == "exponential" and t["viscous"] and not t["undetermined"] and t["confounded"]
+    assert pickle.loads(pickle.dumps(r)).to_json() == r.to_json()  # the law and its check too
+    assert fl.fit_actuator(str(LOGS), models="m1", trials=10, restarts=0, threads=1,
+                           validation="kp=200").temperature is None
+    with pytest.raises(ValueError, match="temperature_viscous needs temperature_law"):
+        fl.fit_actuator(str(LOGS), models="m1", trials=10, temperature_viscous=True)
+    with pytest.raises(ValueError, match="temperature_law"):
+        fl.fit_actuator(str(LOGS), models="m1", trials=10, temperature_law="arrhenius")
 
 
 def test_eval_actuator_equals_cli(tmp_path):

@@ -65,7 +65,7 @@ std::vector<std::string> check_servo_log(const ServoLog& log) {
                 amps > 0 ? amps : 1.0);
   check_channel(out, n, "load", log.load, false, kAnyNumber, 1.0);
   check_channel(out, n, "input_volts", log.input_volts, false, kAnyNumber, 1.0);
-  check_channel(out, n, "temp", log.temp, false, kAnyNumber, 1.0);
+  check_channel(out, n, "temp", log.temp, false, lim::kTemperature, 1.0);
   if (log.torque_enable.size() != n)
     out.push_back("'torque_enable' is given for " + std::to_string(log.torque_enable.size()) +
                   " of " + std::to_string(n) + " entries");
@@ -178,6 +178,7 @@ sim::ServoRunInput servo_run_input(const ServoLog& log, double default_vin) {
   in.initial.qd = log.speed.empty() ? 0.0 : log.speed.front();
   in.goal = log.goal_position;
   in.torque_enable = log.torque_enable;
+  in.temperature = log.temp;
   return in;
 }
 

@@ -7,7 +7,9 @@
 #include <exception>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "frictionlab/format.hpp"
@@ -30,11 +32,172 @@ sim::ServoRunInput run_input(const sim::ServoConstants& c, const data::ServoLog&
   return data::servo_run_input(log, c.vin);
 }
 
+/// The log as messages name it: its path as given (the command line's), else "log".
+std::string log_path(const data::ServoLog& log) {
+  return log.file.empty() ? std::string("log") : log.file;
+}
+
+/// A temperature law as messages state it: "linear temperature law (kT = .. 1/K, kT_v = .. 1/K,
+/// T_ref = .. degC)".
+std::string law_text(const TemperatureDependence<double>& t) {
+  return std::string(temperature_law_name(t.law)) +
+         " temperature law (kT = " + format_number(t.kT) + " 1/K, kT_v = " + format_number(t.kT_v) +
+         " 1/K, T_ref = " + format_number(t.T_ref) + " degC)";
+}
+
+/// FitError naming the log's file when parameters with a temperature law meet a log without a
+/// temperature per entry (never a silent T = T_ref).
+void require_temperature(const sim::ServoParams& p, const data::ServoLog& log) {
+  if (!p.temperature || log.temp.size() == log.size()) return;
+  throw FitError(log_path(log) + ": no 'temp' in the log: the parameters' " +
+                 law_text(*p.temperature) +
+                 " needs the temperature of every entry (record 'temp', or use parameters "
+                 "without a temperature law)");
+}
+
+/// The first entry of a log (with 'temp') at whose temperature a linear law's scale is <= 0;
+/// log.size() when there is none (always without a law and for the exponential law).
+std::size_t first_outside_law(const sim::ServoParams& p, const data::ServoLog& log) {
+  if (!p.temperature || p.temperature->law != TemperatureLaw::linear) return log.size();
+  for (std::size_t k = 0; k < log.temp.size(); ++k)
+    if (!temperature_scale_positive(*p.temperature, log.temp[k])) return k;
+  return log.size();
+}
+
+/// The simulator's view of a log for parameters p: run_input, the temperature required, and
+/// FitError where the linear law's scale is <= 0 at a logged temperature.
+sim::ServoRunInput run_input(const sim::ServoConstants& c, const sim::ServoParams& p,
+                             const data::ServoLog& log) {
+  auto in = run_input(c, log);
+  require_temperature(p, log);
+  if (const std::size_t k = first_outside_law(p, log); k < log.size())
+    throw FitError(log_path(log) + ": entry " + std::to_string(k) + ": at T = " +
+                   format_number(log.temp[k]) + " degC the " + law_text(*p.temperature) +
+                   " gives a scale <= 0: the linear law does not hold there (the exponential "
+                   "law does)");
+  return in;
+}
+
+/// The 5th to 95th percentile range of `x` (sorted here) [its unit]; 0 for fewer than 2 values.
+double percentile_spread(std::vector<double> x) {
+  if (x.size() < 2) return 0.0;
+  std::sort(x.begin(), x.end());
+  auto at = [&](double q) {
+    const double i = q * static_cast<double>(x.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(i));
+    const std::size_t hi = std::min(lo + 1, x.size() - 1);
+    return x[lo] + (x[hi] - x[lo]) * (i - static_cast<double>(lo));
+  };
+  return at(0.95) - at(0.05);
+}
+
+/// Pearson's correlation of x and y [-]; NaN when either does not vary.
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double mx = 0.0, my = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mx += x[i] / n;
+    my += y[i] / n;
+  }
+  double sxy = 0.0, sxx = 0.0, syy = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+    syy += (y[i] - my) * (y[i] - my);
+  }
+  if (!(sxx > 0.0) || !(syy > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return sxy / std::sqrt(sxx * syy);
+}
+
 }  // namespace
+
+double servo_reference_temperature(const std::vector<data::ServoLog>& logs) {
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (const auto& log : logs) {
+    if (log.temp.size() != log.size())
+      throw FitError(log_path(log) +
+                     ": no 'temp' in the log: a temperature law is fitted to logs that record "
+                     "the temperature of every entry");
+    for (const double T : log.temp) sum += T;
+    n += log.temp.size();
+  }
+  if (n == 0) throw FitError("a temperature law needs at least one log");
+  return std::round(100.0 * sum / static_cast<double>(n)) / 100.0;
+}
+
+std::vector<ServoBound> servo_temperature_bounds(const ServoTemperatureFit& fit, double T_ref,
+                                                 const std::vector<data::ServoLog>& logs,
+                                                 const std::vector<ServoBound>& overrides) {
+  std::vector<ServoBound> out;
+  for (const char* key : {"kT", "kT_v"}) {
+    if (std::string_view(key) == "kT_v" && !fit.viscous) continue;
+    ServoBound b{key, sim::kServoTemperatureSlopeRange.lo, sim::kServoTemperatureSlopeRange.hi};
+    for (const auto& o : overrides)
+      if (o.key == key) {
+        if (!(o.lo < o.hi) || !std::isfinite(o.lo) || !std::isfinite(o.hi))
+          throw FitError("range of '" + o.key + "': need lo < hi, got " + format_number(o.lo) +
+                         ":" + format_number(o.hi));
+        b.lo = o.lo;
+        b.hi = o.hi;
+      }
+    out.push_back(b);
+  }
+  if (fit.law != TemperatureLaw::linear) return out;
+  // 1 + k (T - T_ref) >= kServoLinearScaleMin for T in [T_lo, T_hi]
+  double T_lo = fit.T_min, T_hi = fit.T_max;
+  for (const auto& log : logs)
+    for (const double T : log.temp) {
+      T_lo = std::fmin(T_lo, T);
+      T_hi = std::fmax(T_hi, T);
+    }
+  const double room = 1.0 - kServoLinearScaleMin;
+  for (auto& b : out) {
+    if (T_hi > T_ref) b.lo = std::max(b.lo, -room / (T_hi - T_ref));
+    if (T_lo < T_ref) b.hi = std::min(b.hi, room / (T_ref - T_lo));
+    if (!(b.lo < b.hi))
+      throw FitError("range of '" + b.key + "': nothing left where the linear law's scale 1 + " +
+                     b.key + " (T - T_ref) stays >= " + format_number(kServoLinearScaleMin) +
+                     " from " + format_number(T_lo) + " to " + format_number(T_hi) +
+                     " degC (T_ref = " + format_number(T_ref) +
+                     " degC): widen the range or use the exponential law");
+  }
+  return out;
+}
+
+ServoTemperatureCheck servo_temperature_check(const std::vector<data::ServoLog>& logs) {
+  ServoTemperatureCheck c;
+  c.T_ref = servo_reference_temperature(logs);
+  std::vector<double> all, kp, mean;
+  std::map<double, std::vector<double>> by_kp;
+  for (const auto& log : logs) {
+    all.insert(all.end(), log.temp.begin(), log.temp.end());
+    auto& group = by_kp[log.kp];
+    group.insert(group.end(), log.temp.begin(), log.temp.end());
+    double sum = 0.0;
+    for (const double T : log.temp) sum += T;
+    kp.push_back(log.kp);
+    mean.push_back(sum / static_cast<double>(log.temp.size()));
+  }
+  const auto [lo, hi] = std::minmax_element(all.begin(), all.end());
+  c.T_min = *lo;
+  c.T_max = *hi;
+  c.spread = percentile_spread(all);
+  for (const auto& [k, group] : by_kp)
+    c.within_kp_spread = std::max(c.within_kp_spread, percentile_spread(group));
+  c.kp_correlation = pearson(kp, mean);
+  c.undetermined = !(c.spread >= kServoTemperatureMinSpread);
+  c.confounded = std::abs(c.kp_correlation) >= kServoTemperatureConfounded;
+  return c;
+}
+
+std::string servo_model_label(ActuatorModel m, bool temperature) {
+  return std::string(sim::actuator_model_name(m)) + (temperature ? "+T" : "");
+}
 
 ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoParams& p,
                               const data::ServoLog& log, std::vector<double>* q) {
-  const auto in = run_input(c, log);
+  const auto in = run_input(c, p, log);
   const bool vel = log.speed.size() == log.position.size();
   const double amps = log.current_to_amps();
   if (q != nullptr) q->assign(log.size(), 0.0);
@@ -64,7 +227,7 @@ ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoPara
 void servo_simulate_log(const sim::ServoConstants& c, const sim::ServoParams& p,
                         const data::ServoLog& log, std::vector<double>& q,
                         std::vector<double>& qd) {
-  const auto in = run_input(c, log);
+  const auto in = run_input(c, p, log);
   q.assign(log.size(), 0.0);
   qd.assign(log.size(), 0.0);
   sim::servo_rollout(c, p, in, [&](std::size_t k, const sim::ServoState& x) {
@@ -78,8 +241,11 @@ double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
   std::vector<sim::ServoRunInput> in;
   in.reserve(logs.size());
   std::vector<std::size_t> offset{0};
+  bool outside_law = false;  // a candidate whose linear temperature law turns <= 0
   for (const auto& log : logs) {
     in.push_back(run_input(c, log));
+    require_temperature(p, log);
+    outside_law = outside_law || first_outside_law(p, log) < log.size();
     if (o.velocity_weight > 0 && log.speed.size() != log.position.size())
       throw FitError(log_name(log) + ": a velocity term needs the logged 'speed'");
     offset.push_back(offset.back() + log.size());
@@ -99,6 +265,7 @@ double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
     if (n_current == 0)
       throw FitError("a current term needs logs with 'current' and its unit ('current_unit')");
   }
+  if (outside_law) return std::numeric_limits<double>::infinity();
   // per-entry errors, summed afterwards in the order of the logs and entries (the sum of a
   // serial rollout, bit for bit)
   std::vector<double> dp(n), dv(vel ? n : 0), di(cur ? n : 0);
@@ -189,6 +356,7 @@ sim::ServoParams embed_servo_params(const sim::ServoParams& from, ActuatorModel 
   p.armature = from.armature;
   p.q_offset = from.q_offset;
   p.current_limit = from.current_limit;
+  if (from.temperature) p.temperature = from.temperature;  // else that of `defaults`
   auto& t = p.friction;
   const auto& f = from.friction;
   t.Kv = f.Kv;
@@ -219,6 +387,73 @@ sim::ServoParams embed_servo_params(const sim::ServoParams& from, ActuatorModel 
   return p;
 }
 
+namespace {
+
+/// The parameterisation of one fit: the keys searched with their ranges, mapped to and from the
+/// unit box, and what is fixed (the model; a temperature law's law and T_ref).
+struct ServoFitBox {
+  std::vector<ServoBound> bounds;
+  sim::ServoParams base;  ///< model; with a temperature law, kT = kT_v = 0 about T_ref
+  bool viscous = false;   ///< kT_v searched
+
+  sim::ServoParams decode(const std::vector<double>& u) const {
+    sim::ServoParams p = base;
+    for (std::size_t i = 0; i < bounds.size(); ++i)
+      *sim::servo_param(p, bounds[i].key) = bounds[i].lo + u[i] * (bounds[i].hi - bounds[i].lo);
+    return p;
+  }
+  std::vector<double> encode(const sim::ServoParams& p) const {
+    std::vector<double> u(bounds.size());
+    for (std::size_t i = 0; i < bounds.size(); ++i)
+      u[i] = std::clamp(
+          (sim::servo_param(p, bounds[i].key) - bounds[i].lo) / (bounds[i].hi - bounds[i].lo), 0.0,
+          1.0);
+    return u;
+  }
+  /// Every searched value of p within its range.
+  bool contains(const sim::ServoParams& p) const {
+    return std::all_of(bounds.begin(), bounds.end(), [&](const ServoBound& b) {
+      const double x = sim::servo_param(p, b.key);
+      return x >= b.lo && x <= b.hi;
+    });
+  }
+  /// A warm start in this fit's form: a start without the fit's temperature law gets it with
+  /// kT = kT_v = 0 (its simulation unchanged), one with a law this fit's law and T_ref.
+  sim::ServoParams start(const sim::ServoParams& s) const {
+    sim::ServoParams p = s;
+    if (!base.temperature) {
+      p.temperature.reset();
+    } else if (!s.temperature) {
+      p.temperature = base.temperature;
+    } else {
+      p.temperature->law = base.temperature->law;
+      p.temperature->T_ref = base.temperature->T_ref;
+      if (!viscous) p.temperature->kT_v = 0.0;
+    }
+    return p;
+  }
+};
+
+ServoFitBox servo_fit_box(const sim::ServoActuator& family, const sim::ServoConstants& constants,
+                          ActuatorModel m, const std::vector<data::ServoLog>& train,
+                          const ServoFitOptions& options) {
+  ServoFitBox box;
+  box.bounds = servo_bounds(family, constants.drive, m, options.bounds);
+  box.base.model = m;
+  if (const auto& t = options.temperature) {
+    TemperatureDependence<double> law;
+    law.law = t->law;
+    law.T_ref = servo_reference_temperature(train);
+    box.base.temperature = law;
+    box.viscous = t->viscous;
+    for (auto& b : servo_temperature_bounds(*t, law.T_ref, train, options.bounds))
+      box.bounds.push_back(std::move(b));
+  }
+  return box;
+}
+
+}  // namespace
+
 ServoFitResult fit_servo_model(const sim::ServoActuator& family,
                                const sim::ServoConstants& constants, ActuatorModel m,
                                const std::vector<data::ServoLog>& train,
@@ -227,40 +462,27 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
   if (train.empty()) throw FitError("no training log");
   for (const auto& s : starts)
     if (s.model != m) throw FitError("warm start of another model");
-  const auto bounds = servo_bounds(family, constants.drive, m, options.bounds);
-  const std::size_t n = bounds.size();
-  sim::ServoParams base;
-  base.model = m;
-  auto decode = [&](const std::vector<double>& u) {
-    sim::ServoParams p = base;
-    for (std::size_t i = 0; i < n; ++i)
-      *sim::servo_param(p, bounds[i].key) = bounds[i].lo + u[i] * (bounds[i].hi - bounds[i].lo);
-    return p;
-  };
-  auto encode = [&](const sim::ServoParams& p) {
-    std::vector<double> u(n);
-    for (std::size_t i = 0; i < n; ++i)
-      u[i] = std::clamp(
-          (sim::servo_param(p, bounds[i].key) - bounds[i].lo) / (bounds[i].hi - bounds[i].lo), 0.0,
-          1.0);
-    return u;
-  };
+  const ServoFitBox box = servo_fit_box(family, constants, m, train, options);
+  const std::size_t n = box.bounds.size();
   // validate the data once (throws FitError with the log's name)
-  (void)servo_loss(constants, decode(std::vector<double>(n, 0.5)), train, options.loss);
+  (void)servo_loss(constants, box.decode(std::vector<double>(n, 0.5)), train, options.loss);
   auto objective = [&](const std::vector<double>& u) {
-    return servo_loss(constants, decode(u), train, options.loss);
+    return servo_loss(constants, box.decode(u), train, options.loss);
   };
-  // first start: the best of the warm starts and the centre of the box
+  // first start: the best of the warm starts and the centre of the box; a start within the
+  // ranges is evaluated (and kept) as it is, not through the box's rounding
   std::vector<double> x0(n, 0.5);
   double f0 = objective(x0);
-  bool warm = false;
-  for (const auto& s : starts) {
-    const auto u = encode(s);
-    const double f = objective(u);
+  std::optional<sim::ServoParams> warm;
+  for (const auto& given : starts) {
+    const sim::ServoParams s = box.start(given);
+    const bool inside = box.contains(s);
+    const double f =
+        inside ? servo_loss(constants, s, train, options.loss) : objective(box.encode(s));
     if (f < f0) {
       f0 = f;
-      x0 = u;
-      warm = true;
+      x0 = box.encode(s);
+      warm = inside ? s : box.decode(x0);
     }
   }
   CmaesOptions co = options.cmaes;
@@ -269,16 +491,18 @@ ServoFitResult fit_servo_model(const sim::ServoActuator& family,
   const auto r = cmaes_minimize(objective, x0, co);
   ServoFitResult out;
   const bool improved = r.f < f0;
-  out.params = decode(improved ? r.x : x0);
+  out.params = improved ? box.decode(r.x) : warm ? *warm : box.decode(x0);
   out.loss = improved ? r.f : f0;
   out.evals = r.evals + static_cast<long>(starts.size()) + 1;
   out.runs = r.runs;
   out.seconds = r.seconds;
   out.stop = r.stop;
-  const auto u = encode(out.params);
-  for (std::size_t i = 0; i < n; ++i)
-    if ((u[i] < 1e-3 && bounds[i].lo != 0.0) || u[i] > 1.0 - 1e-3)
-      out.at_bound.push_back(bounds[i].key);
+  const auto u = box.encode(out.params);
+  for (std::size_t i = 0; i < n; ++i) {
+    out.keys.push_back(box.bounds[i].key);
+    if ((u[i] < 1e-3 && box.bounds[i].lo != 0.0) || u[i] > 1.0 - 1e-3)
+      out.at_bound.push_back(box.bounds[i].key);
+  }
   if (!std::isfinite(out.loss))
     out.failed = "the loss is " + format_exact(out.loss) + " at every one of the " +
                  std::to_string(out.evals) +
@@ -347,7 +571,13 @@ namespace {
 /// Thrown inside a fit (from its CMA-ES cancel hook) when the other fits must stop.
 struct FitAborted {};
 
-/// One fit of fit_and_select_servo_models: a model (index into the sorted models) on a run.
+/// A model of the selection: without or with the temperature law ("m3", "m3+T").
+struct ServoVariant {
+  ActuatorModel model = ActuatorModel::M1;
+  bool temperature = false;
+};
+
+/// One fit of fit_and_select_servo_models: a variant (index into servo_variants) on a run.
 struct FitTask {
   std::size_t model = 0, run = 0;
   std::vector<std::size_t> deps;  ///< the tasks it warm-starts from (and waits for)
@@ -364,6 +594,18 @@ std::vector<ActuatorModel> distinct_models(std::vector<ActuatorModel> models) {
   return models;
 }
 
+/// The variants fitted: every model, and with a temperature law each one again with it, right
+/// after it (m1, m1+T, m3, m3+T, ...).
+std::vector<ServoVariant> servo_variants(const std::vector<ActuatorModel>& models,
+                                         bool temperature) {
+  std::vector<ServoVariant> out;
+  for (const auto m : models) {
+    out.push_back({m, false});
+    if (temperature) out.push_back({m, true});
+  }
+  return out;
+}
+
 /// The runs: the splits; for cross-validation (`cv`) one more: all logs (the delivered fit).
 std::vector<ServoSplit> servo_runs(const std::vector<data::ServoLog>& logs,
                                    const ServoValidation& validation, bool cv) {
@@ -377,19 +619,23 @@ std::vector<ServoSplit> servo_runs(const std::vector<data::ServoLog>& logs,
   return runs;
 }
 
-/// One task per (model, run), in the order model-major; task (m, s) warm-starts from the tasks
-/// (m', s) of the models m' < m that m contains, so it waits for them. Every fit is
+/// One task per (variant, run), in the order variant-major; task (v, s) warm-starts from the
+/// tasks (v', s) of the variants v' before v whose model v's model contains, a temperature
+/// variant also from plain ones (m3+T from m1, m1+T, m3), so it waits for them. Every fit is
 /// deterministic given its inputs (its own CMA-ES, seeded with options.cmaes.seed), so the
 /// results do not depend on which thread runs it or when.
-std::vector<FitTask> servo_fit_tasks(const std::vector<ActuatorModel>& models, std::size_t n_runs) {
+std::vector<FitTask> servo_fit_tasks(const std::vector<ServoVariant>& variants,
+                                     std::size_t n_runs) {
   std::vector<FitTask> tasks;
-  for (std::size_t mi = 0; mi < models.size(); ++mi)
+  for (std::size_t mi = 0; mi < variants.size(); ++mi)
     for (std::size_t s = 0; s < n_runs; ++s) {
       FitTask t;
       t.model = mi;
       t.run = s;
       for (std::size_t mj = 0; mj < mi; ++mj)
-        if (servo_model_contains(models[mi], models[mj])) t.deps.push_back(mj * n_runs + s);
+        if (servo_model_contains(variants[mi].model, variants[mj].model) &&
+            (variants[mi].temperature || !variants[mj].temperature))
+          t.deps.push_back(mj * n_runs + s);
       tasks.push_back(std::move(t));
     }
   return tasks;
@@ -400,7 +646,7 @@ std::vector<FitTask> servo_fit_tasks(const std::vector<ActuatorModel>& models, s
 /// progress lines on to `progress`. The first failed task in task order is rethrown.
 class ServoFitScheduler {
  public:
-  ServoFitScheduler(std::vector<FitTask>& tasks, const std::vector<ActuatorModel>& models,
+  ServoFitScheduler(std::vector<FitTask>& tasks, const std::vector<ServoVariant>& models,
                     const std::vector<ServoSplit>& runs, std::size_t delivered_run,
                     const sim::ServoActuator& family, const sim::ServoConstants& constants,
                     const ServoFitOptions& options, const Progress& progress)
@@ -462,19 +708,22 @@ class ServoFitScheduler {
   /// The task's fit (warm-started from its dependencies' fits), its validation errors, and for
   /// the delivered run its training MAE.
   void run_task(FitTask& task) {
-    const ActuatorModel m = models_[task.model];
+    const ServoVariant variant = models_[task.model];
+    const ActuatorModel m = variant.model;
     const ServoSplit& run = runs_[task.run];
     std::vector<sim::ServoParams> starts;
     sim::ServoParams defaults;
     defaults.model = m;
     for (const auto& b : servo_bounds(family_, constants_.drive, m, options_.bounds))
       *sim::servo_param(defaults, b.key) = 0.5 * (b.lo + b.hi);
-    for (std::size_t d : task.deps)  // in model order, as the fits were before
+    // in model order, as the fits were before; a plain fit starts a temperature fit at kT = 0
+    for (std::size_t d : task.deps)
       starts.push_back(embed_servo_params(tasks_[d].fit.params, m, defaults));
-    const std::string what = std::string(sim::actuator_model_name(m)) + " [" + run.name + "]";
+    const std::string what = servo_model_label(m, variant.temperature) + " [" + run.name + "]";
     post("fitting " + what + " on " + std::to_string(run.train.size()) + " logs" +
          (starts.empty() ? "" : ", warm start from " + std::to_string(starts.size()) + " fit(s)"));
     ServoFitOptions fit_options = fit_options_;
+    if (!variant.temperature) fit_options.temperature.reset();
     fit_options.cmaes.progress = fit_progress(what);
     task.fit = fit_servo_model(family_, constants_, m, run.train, starts, fit_options);
     post("  " + what + ": loss " + format_fixed(task.fit.loss, 6) + " after " +
@@ -575,7 +824,7 @@ class ServoFitScheduler {
   }
 
   std::vector<FitTask>& tasks_;
-  const std::vector<ActuatorModel>& models_;
+  const std::vector<ServoVariant>& models_;
   const std::vector<ServoSplit>& runs_;
   const std::size_t delivered_run_;
   const sim::ServoActuator& family_;
@@ -597,7 +846,7 @@ class ServoFitScheduler {
 /// Each model's report: the delivered run's fit and training MAE, the validation MAE pooled
 /// over every run's validation logs, the evaluations and seconds of all its fits, and the first
 /// failed fit's reason.
-ServoSelection servo_reports(const std::vector<ActuatorModel>& models,
+ServoSelection servo_reports(const std::vector<ServoVariant>& models,
                              const std::vector<FitTask>& tasks, const std::vector<ServoSplit>& runs,
                              std::size_t delivered_run, const sim::ServoConstants& constants,
                              bool has_validation) {
@@ -605,8 +854,8 @@ ServoSelection servo_reports(const std::vector<ActuatorModel>& models,
   ServoSelection sel;
   for (std::size_t mi = 0; mi < models.size(); ++mi) {
     ServoModelReport rep;
-    rep.model = models[mi];
-    rep.parameters = static_cast<int>(sim::servo_param_keys(rep.model, constants.drive).size());
+    rep.model = models[mi].model;
+    rep.temperature = models[mi].temperature;
     double val_err = 0.0;
     std::size_t val_n = 0;
     for (std::size_t s = 0; s < n_runs; ++s) {
@@ -620,6 +869,10 @@ ServoSelection servo_reports(const std::vector<ActuatorModel>& models,
     }
     const FitTask& delivered = tasks[mi * n_runs + delivered_run];
     rep.fit = delivered.fit;
+    rep.parameters = static_cast<int>(
+        sim::servo_param_keys(rep.model, constants.drive).size() +
+        std::count_if(rep.fit.keys.begin(), rep.fit.keys.end(),
+                      [](const std::string& k) { return k == "kT" || k == "kT_v"; }));
     rep.train_mae = delivered.train_mae;
     if (has_validation) rep.validation_mae = val_err / static_cast<double>(val_n);
     sel.models.push_back(rep);
@@ -642,7 +895,8 @@ ServoSelection fit_and_select_servo_models(const std::vector<ActuatorModel>& mod
                                            const Progress& progress) {
   if (models_in.empty()) throw FitError("no model to fit");
   if (logs.empty()) throw FitError("no log");
-  const std::vector<ActuatorModel> models = distinct_models(models_in);
+  const std::vector<ServoVariant> models =
+      servo_variants(distinct_models(models_in), options.temperature.has_value());
   const bool cv = validation.kind == ServoValidation::Kind::leave_kp ||
                   validation.kind == ServoValidation::Kind::kfold;
   const bool has_validation = validation.kind != ServoValidation::Kind::none;
@@ -675,15 +929,18 @@ void recommend_servo_model(ServoSelection& sel, bool validated, double tolerance
       pick = &r;
   if (!pick) {
     sel.recommended.reset();
+    sel.recommended_temperature = false;
     sel.reason = "none: no model has a finite " + which + " error (";
     for (std::size_t k = 0; k < sel.models.size(); ++k)
-      sel.reason += (k ? "; " : "") + std::string(sim::actuator_model_name(sel.models[k].model)) +
-                    ": " + sel.models[k].failed;
+      sel.reason += (k ? "; " : "") +
+                    servo_model_label(sel.models[k].model, sel.models[k].temperature) + ": " +
+                    sel.models[k].failed;
     sel.reason += ")";
     return;
   }
   sel.recommended = pick->model;
-  sel.reason = std::string(sim::actuator_model_name(pick->model)) + ": the fewest parameters (" +
+  sel.recommended_temperature = pick->temperature;
+  sel.reason = servo_model_label(pick->model, pick->temperature) + ": the fewest parameters (" +
                std::to_string(pick->parameters) + ") among the models whose " + which +
                " MAE is within " + format_number(100.0 * tolerance) + " % of the best (" +
                format_fixed(best, 5) + " rad)";
@@ -691,8 +948,7 @@ void recommend_servo_model(ServoSelection& sel, bool validated, double tolerance
     sel.reason += "; without validation logs the training error favours richer models";
   for (const auto& r : sel.models)
     if (!r.failed.empty())
-      sel.reason +=
-          "; " + std::string(sim::actuator_model_name(r.model)) + " not ranked: " + r.failed;
+      sel.reason += "; " + servo_model_label(r.model, r.temperature) + " not ranked: " + r.failed;
 }
 
 }  // namespace frictionlab::identify

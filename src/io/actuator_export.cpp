@@ -144,6 +144,19 @@ ActuatorMujocoValues actuator_mujoco_values(const sim::ServoSetup& s, double kp,
   return v;
 }
 
+namespace {
+
+/// The note on a fit's temperature law (docs/actuators.md, "Temperature-dependent friction"):
+/// `who` ("MuJoCo's frictionloss and damping are") has none, so the friction at T_ref is kept.
+std::string temperature_note(const TemperatureDependence<double>& t, const std::string& who) {
+  return "the friction's " + std::string(temperature_law_name(t.law)) +
+         " temperature law (kT = " + format_exact(t.kT) + " 1/K, kT_v = " + format_exact(t.kT_v) +
+         " 1/K): " + who + " independent of the temperature; the friction exported is that at " +
+         "T_ref = " + format_exact(t.T_ref) + " degC";
+}
+
+}  // namespace
+
 std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
                                                const ActuatorMujocoValues& v,
                                                ActuatorMujocoForm form) {
@@ -193,6 +206,8 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
                       format_number(std::max(f.Kmq, f.Keq) * S * S) +
                       " Nm for torques up to the stall torque " + format_number(S) + " Nm");
   }
+  if (p.temperature)
+    notes.push_back(temperature_note(*p.temperature, "MuJoCo's frictionloss and damping are"));
   if (p.q_offset != 0)
     notes.push_back("q_offset = " + format_exact(p.q_offset) +
                     " rad: the fit's test-bench zero error (it shifts the bench's gravity torque), "
@@ -399,6 +414,8 @@ std::vector<std::string> actuator_bam_notes(const sim::ServoSetup& s) {
     notes.push_back("the firmware's control period " + format_exact(c.period) +
                     " s (output held between updates): BAM computes the control at every "
                     "simulation step");
+  if (s.params.temperature)
+    notes.push_back(temperature_note(*s.params.temperature, "BAM's friction models are"));
   return notes;
 }
 
@@ -406,7 +423,9 @@ ExportText export_actuator_bam(const ActuatorSource& source, const workflows::Pr
   progress.check();
   progress.say("export bam: parameter file of " + source.file);
   ExportText r;
-  r.text = servo_params_json(source.setup);
+  sim::ServoSetup bam = source.setup;
+  bam.params.temperature.reset();  // BAM reads no temperature law: the levels at T_ref
+  r.text = servo_params_json(bam);
   r.notes = actuator_bam_notes(source.setup);
   return r;
 }

@@ -15,6 +15,26 @@
 #include "frictionlab/sim/servo_params.hpp"
 
 namespace frictionlab::io {
+namespace {
+
+/// summary.json's "temperature": the law asked for and the check of the training logs.
+nlohmann::ordered_json temperature_json(const workflows::ActuatorTemperatureOutcome& t) {
+  const auto& c = t.check;
+  nlohmann::ordered_json j;
+  j["law"] = t.law;
+  j["viscous"] = t.viscous;
+  j["T_ref"] = c.T_ref;
+  j["T_min"] = c.T_min;
+  j["T_max"] = c.T_max;
+  j["spread"] = c.spread;
+  j["kp_correlation"] = finite_or_null(c.kp_correlation);
+  j["within_kp_spread"] = c.within_kp_spread;
+  j["undetermined"] = t.undetermined;
+  j["confounded"] = c.confounded;
+  return j;
+}
+
+}  // namespace
 
 std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome) {
   nlohmann::ordered_json summary;
@@ -47,20 +67,18 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
     if (!r.failed.empty()) row["failed"] = r.failed;
     summary["models"].push_back(row);
   }
-  summary["recommended"] =
-      outcome.recommended
-          ? nlohmann::ordered_json(std::string(sim::actuator_model_name(*outcome.recommended)))
-          : nlohmann::ordered_json();
+  const workflows::ActuatorModelOutcome* rec = outcome.recommended_model();
+  summary["recommended"] = rec ? nlohmann::ordered_json(rec->name) : nlohmann::ordered_json();
   summary["reason"] = outcome.reason;
+  if (!outcome.temperature.law.empty())
+    summary["temperature"] = temperature_json(outcome.temperature);
   summary["train_log_mean"] = finite_or_null(outcome.train_log_mean);
   summary["validation_log_mean"] = finite_or_null(outcome.validation_log_mean);
   summary["warnings"] = outcome.warnings;
   // What the report draws (`frictionlab report summary.json`, docs/report.md): the recommended
   // model's parameter file and every log re-simulated with it, thinned.
   nlohmann::ordered_json rep;
-  for (const auto& r : outcome.models)
-    if (r.model == outcome.recommended)
-      rep["params"] = nlohmann::ordered_json::parse(servo_params_json(r.params));
+  if (rec) rep["params"] = nlohmann::ordered_json::parse(servo_params_json(rec->params));
   rep["logs"] = nlohmann::ordered_json::array();
   for (const auto& l : outcome.recommended_series) {
     rep["logs"].push_back({{"log", l.log},
@@ -79,12 +97,14 @@ std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outco
 }
 
 std::vector<std::string> fit_actuator_output_paths(const std::string& dir,
-                                                   const std::vector<ActuatorModel>& models) {
+                                                   const std::vector<ActuatorModel>& models,
+                                                   bool temperature) {
   std::vector<std::string> out;
   for (const auto m : models)
-    out.push_back(
-        (std::filesystem::path(dir) / (std::string(sim::actuator_model_name(m)) + ".json"))
-            .string());
+    for (const bool t : {false, true})
+      if (!t || temperature)
+        out.push_back(
+            (std::filesystem::path(dir) / (identify::servo_model_label(m, t) + ".json")).string());
   out.push_back((std::filesystem::path(dir) / "summary.json").string());
   return out;
 }

@@ -38,11 +38,10 @@ ordered_json joint_to_json(const sim::JointModel& m) {
   o["friction"] = to_json(joint_friction_spec(m));
   if (m.load) o["load"] = {{"mu_drive", m.load->mu_drive}, {"mu_back", m.load->mu_back}};
   if (m.temperature)
-    o["temperature"] = {
-        {"law", m.temperature->law == TemperatureLaw::exponential ? "exponential" : "linear"},
-        {"T_ref", m.temperature->T_ref},
-        {"kT", m.temperature->kT},
-        {"kT_v", m.temperature->kT_v}};
+    o["temperature"] = {{"law", std::string(temperature_law_name(m.temperature->law))},
+                        {"T_ref", m.temperature->T_ref},
+                        {"kT", m.temperature->kT},
+                        {"kT_v", m.temperature->kT_v}};
   return o;
 }
 
@@ -82,10 +81,10 @@ TemperatureDependence<double> temperature_from_json(const json& j, const sim::Jo
   const detail::JsonFields f(&j, file, ctx, "the temperature dependence",
                              {"law", "T_ref", "kT", "kT_v"});
   TemperatureDependence<double> out;
-  if (!f.has("law") || !j["law"].is_string() || (j["law"] != "linear" && j["law"] != "exponential"))
+  if (!f.has("law") || !j["law"].is_string() ||
+      !parse_temperature_law(j["law"].get<std::string>(), out.law))
     f.fail("law", "must be \"linear\" or \"exponential\"" +
                       (f.has("law") ? ", got " + j["law"].dump() : std::string(" (missing)")));
-  out.law = j["law"] == "exponential" ? TemperatureLaw::exponential : TemperatureLaw::linear;
   const std::pair<const char*, double*> numbers[] = {
       {"T_ref", &out.T_ref}, {"kT", &out.kT}, {"kT_v", &out.kT_v}};
   for (const auto& [k, dst] : numbers) {

@@ -61,6 +61,12 @@ MujocoServoJoint servo_joint(const detail::JsonFields& f, const std::string& joi
   }
   s.source = read_named(joint, "servo", f.string("servo", ""), f.file(), line,
                         [](const std::string& p) { return read_actuator_source(p); });
+  // MuJoCo gives no temperature: a law would be held at T_ref without a word (docs/mujoco.md)
+  if (s.source.setup.params.temperature)
+    f.fail("servo", s.source.file +
+                        " has a temperature law (temperature_law, kT): MuJoCo gives the joint no "
+                        "temperature; use the same fit's model without it (e.g. m3.json for "
+                        "m3+T.json)");
   return s;
 }
 

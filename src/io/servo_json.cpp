@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -333,10 +334,14 @@ std::vector<std::string> check_servo_params(const sim::ServoParams& p, sim::Serv
   auto add = [&](std::string_view key, const std::string& msg) {
     out.push_back("parameter '" + std::string(key) + "': " + msg);
   };
-  for (auto key : sim::servo_param_keys(p.model, drive))
+  for (auto key : sim::servo_param_keys(p, drive))
     if (auto problem = limit_problem(sim::servo_param(p, key), sim::servo_limits::param_limit(key));
         !problem.empty())
       add(key, problem);
+  if (p.temperature)
+    if (auto problem = limit_problem(p.temperature->T_ref, sim::servo_limits::param_limit("T_ref"));
+        !problem.empty())
+      add("T_ref", problem);
   if (!out.empty()) return out;
   for (const auto& issue : check(p.friction))
     if (!issue.warning) add(sim::servo_param_key_of_symbol(issue.param), issue.message);
@@ -362,6 +367,39 @@ std::string check_servo_constants(const sim::ServoConstants& c) {
 namespace {
 
 const std::vector<std::string> kGenericKeys{"drive", "error_gain", "max_pwm", "max_current", "vin"};
+/// A temperature law's keys (not BAM's; docs/actuators.md): all or none.
+const std::vector<std::string> kTemperatureKeys{"temperature_law", "T_ref", "kT", "kT_v"};
+
+/// The temperature law of a parameter file: none without its keys; else every one of
+/// kTemperatureKeys, the law "linear" or "exponential".
+std::optional<TemperatureDependence<double>> temperature_law_of(const json& top,
+                                                                const std::string& file) {
+  std::vector<std::string> given;
+  for (const auto& k : kTemperatureKeys)
+    if (top.contains(k)) given.push_back(k);
+  if (given.empty()) return std::nullopt;
+  for (const auto& k : kTemperatureKeys)
+    if (!top.contains(k))
+      throw InputError::parameter(file, k,
+                                  "missing (a temperature law needs temperature_law, T_ref, kT "
+                                  "and kT_v; given: " +
+                                      join_list(given) + ")");
+  const json& law = top.at("temperature_law");
+  TemperatureDependence<double> t;
+  if (!law.is_string() || !parse_temperature_law(law.get<std::string>(), t.law))
+    throw InputError::parameter(
+        file, "temperature_law",
+        "expected \"linear\" or \"exponential\", got " +
+            (law.is_string() ? "\"" + law.get<std::string>() + "\"" : detail::type_of(law)));
+  for (const auto& [key, field] :
+       {std::pair<const char*, double*>{"T_ref", &t.T_ref}, {"kT", &t.kT}, {"kT_v", &t.kT_v}}) {
+    if (!top.at(key).is_number())
+      throw InputError::parameter(file, key,
+                                  "expected a number, got " + detail::type_of(top.at(key)));
+    *field = top.at(key).get<double>();
+  }
+  return t;
+}
 
 }  // namespace
 
@@ -441,6 +479,8 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
   for (auto it = top.begin(); it != top.end(); ++it) {
     const std::string& k = it.key();
     if (k == "model" || k == "actuator" || (embedded && k == "actuator_description")) continue;
+    if (std::find(kTemperatureKeys.begin(), kTemperatureKeys.end(), k) != kTemperatureKeys.end())
+      continue;
     if (generic && std::find(kGenericKeys.begin(), kGenericKeys.end(), k) != kGenericKeys.end())
       continue;
     if (k == "command_delay") {
@@ -465,6 +505,7 @@ sim::ServoSetup parse_servo_params(std::string_view text, const std::string& fil
   for (auto key : keys)
     if (!top.contains(std::string(key)))
       param_fail(std::string(key), "missing (model " + model + ")");
+  f.params.temperature = temperature_law_of(top, file);
   const auto problems = check_servo_params(f.params, f.actuator.constants.drive);
   if (!problems.empty()) fail(file, problems.front());
   return f;
@@ -479,6 +520,12 @@ std::string servo_params_json(const sim::ServoSetup& f) {
   nlohmann::ordered_json j;
   for (auto key : sim::servo_param_keys(f.params.model, c.drive))
     j[std::string(key)] = sim::servo_param(f.params, key);
+  if (const auto& t = f.params.temperature) {
+    j["temperature_law"] = std::string(temperature_law_name(t->law));
+    j["T_ref"] = t->T_ref;
+    j["kT"] = t->kT;
+    j["kT_v"] = t->kT_v;
+  }
   j["model"] = std::string(sim::actuator_model_name(f.params.model));
   j["actuator"] = f.actuator.name;
   if (f.actuator.name == "generic") {

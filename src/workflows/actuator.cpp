@@ -47,11 +47,13 @@ double parse_number(const std::string& s, const std::string& what) {
   return *x;
 }
 
-// A --range override: a key of the models fitted, both ends within its plausible range
-// (sim/servo_limits.hpp), so that no fit searches where the simulation overflows.
+// A --range override: a key of the models fitted (kT, and kT_v when fitted, with a temperature
+// law), both ends within its plausible range (sim/servo_limits.hpp), so that no fit searches
+// where the simulation overflows.
 void check_range_option(const identify::ServoBound& b, const std::vector<ActuatorModel>& models,
-                        sim::ServoDrive drive) {
-  bool known = false;
+                        sim::ServoDrive drive,
+                        const std::optional<identify::ServoTemperatureFit>& temperature) {
+  bool known = temperature && (b.key == "kT" || (b.key == "kT_v" && temperature->viscous));
   for (auto m : models)
     for (auto k : sim::servo_param_keys(m, drive)) known = known || k == b.key;
   if (!known)
@@ -74,12 +76,18 @@ double position_range(const data::ServoLog& l) {
   return *hi - *lo;
 }
 
-/// The estimates of a fitted model, by BAM key with their units; CMA-ES gives no standard error.
+/// The estimates of a fitted model, by BAM key with their units, then the temperature law's
+/// coefficients it fitted (`fitted`: the fit's keys); CMA-ES gives no standard error.
 std::vector<identify::ParameterEstimate> servo_estimates(const sim::ServoSetup& setup,
-                                                         const std::vector<std::string>& at_bound) {
+                                                         const std::vector<std::string>& at_bound,
+                                                         const std::vector<std::string>& fitted) {
   std::vector<identify::ParameterEstimate> out;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (const auto key : sim::servo_param_keys(setup.params.model, setup.actuator.constants.drive)) {
+  std::vector<std::string_view> keys =
+      sim::servo_param_keys(setup.params.model, setup.actuator.constants.drive);
+  for (const auto& k : fitted)
+    if (k == "kT" || k == "kT_v") keys.push_back(k);
+  for (const auto key : keys) {
     identify::ParameterEstimate e;
     e.name = e.field = std::string(key);
     e.unit = std::string(sim::servo_limits::param_limit(key).unit);
@@ -97,7 +105,8 @@ ActuatorModelOutcome model_outcome(const identify::ServoModelReport& r,
                                    std::vector<std::string>& warnings) {
   ActuatorModelOutcome m;
   m.model = r.model;
-  m.name = std::string(sim::actuator_model_name(r.model));
+  m.temperature = r.temperature;
+  m.name = identify::servo_model_label(r.model, r.temperature);
   m.n_parameters = r.parameters;
   m.train_mae = r.train_mae;
   m.validation_mae = r.validation_mae;
@@ -107,7 +116,7 @@ ActuatorModelOutcome model_outcome(const identify::ServoModelReport& r,
   m.params.params = r.fit.params;
   m.at_bound = r.fit.at_bound;
   m.failed = r.failed;
-  m.parameters = servo_estimates(m.params, m.at_bound);
+  m.parameters = servo_estimates(m.params, m.at_bound, r.fit.keys);
   if (!m.failed.empty()) warnings.push_back(m.name + ": not ranked: " + m.failed);
   if (!m.at_bound.empty() && m.failed.empty())
     warnings.push_back(m.name + ": at the end of its range: " + join_list(m.at_bound) +
@@ -153,6 +162,32 @@ void recommended_series(FitActuatorOutcome& out, const ActuatorModelOutcome& m,
   }
   if (count[0] > 0) out.train_log_mean = sum[0] / count[0];
   if (count[1] > 0) out.validation_log_mean = sum[1] / count[1];
+}
+
+/// The temperature law handed to the fits: options.temperature with the logs' temperature range,
+/// or none when no law is asked for or the training logs of the delivered fits do not determine
+/// it (`out` says which, with the check). FitError naming the first log without 'temp'.
+std::optional<identify::ServoTemperatureFit> temperature_fit(
+    const std::vector<data::ServoLog>& logs, const FitActuatorOptions& options,
+    ActuatorTemperatureOutcome& out) {
+  if (!options.temperature) return std::nullopt;
+  identify::ServoTemperatureFit fit = *options.temperature;
+  out.law = std::string(temperature_law_name(fit.law));
+  out.viscous = fit.viscous;
+  (void)identify::servo_reference_temperature(logs);  // every log has 'temp', or the error
+  const auto& v = options.validation;
+  std::vector<data::ServoLog> train;
+  for (const auto& l : logs)
+    if (v.kind != identify::ServoValidation::Kind::kp || l.kp != v.kp) train.push_back(l);
+  out.check = identify::servo_temperature_check(train.empty() ? logs : train);
+  out.undetermined = out.check.undetermined;
+  if (out.undetermined) return std::nullopt;
+  for (const auto& l : logs)
+    for (const double T : l.temp) {
+      fit.T_min = std::fmin(fit.T_min, T);
+      fit.T_max = std::fmax(fit.T_max, T);
+    }
+  return fit;
 }
 
 }  // namespace
@@ -308,8 +343,9 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
   fo.loss.current_weight =
       options.current_weight < 0 ? identify::servo_current_weight(logs) : options.current_weight;
   out.current_weight = fo.loss.current_weight;
+  fo.temperature = temperature_fit(logs, options, out.temperature);
   for (const auto& b : options.ranges) {
-    check_range_option(b, options.models, templ.actuator.constants.drive);
+    check_range_option(b, options.models, templ.actuator.constants.drive, options.temperature);
     fo.bounds.push_back(b);
   }
   out.threads = fo.cmaes.threads;
@@ -328,9 +364,10 @@ FitActuatorOutcome fit_actuator(const std::vector<data::ServoLog>& logs,
                                             options.validation, fo, options.tolerance, progress);
   for (const auto& r : sel.models) out.models.push_back(model_outcome(r, templ, out.warnings));
   out.recommended = sel.recommended;
+  out.recommended_temperature = sel.recommended_temperature;
   out.reason = sel.reason;
-  for (const auto& m : out.models)
-    if (m.model == out.recommended) recommended_series(out, m, logs, options.validation, progress);
+  if (const ActuatorModelOutcome* m = out.recommended_model())
+    recommended_series(out, *m, logs, options.validation, progress);
   out.verdict = actuator_fit_verdict(out);
   return out;
 }

@@ -122,6 +122,64 @@ void fit_margin_note(Verdict& v, const FitActuatorOutcome& s, const ActuatorMode
   }
 }
 
+/// The recommended model's plain and temperature variants compared on the ranking error (a note).
+void temperature_comparison_note(Verdict& v, const FitActuatorOutcome& s,
+                                 const ActuatorModelOutcome& rec) {
+  const ActuatorModelOutcome *plain = nullptr, *warm = nullptr;
+  for (const auto& m : s.models)
+    if (m.model == rec.model && m.failed.empty()) (m.temperature ? warm : plain) = &m;
+  if (!plain || !warm) return;
+  const double a = s.validated ? plain->validation_mae : plain->train_mae;
+  const double b = s.validated ? warm->validation_mae : warm->train_mae;
+  std::string coefficients;
+  for (const auto& e : warm->parameters)
+    if (e.name == "kT" || e.name == "kT_v")
+      coefficients += ", " + e.name + " = " + format_display(e.value, 3) + " 1/K";
+  const auto& law = warm->params.params.temperature;
+  v.add({Grade::good, "temperature",
+         warm->name + " (" + s.temperature.law + " law, T_ref " +
+             (law ? num(law->T_ref) : std::string("?")) + " degC" + coefficients + ") " +
+             (s.validated ? "validates" : "trains") + " at " + num(b) + " against " + num(a) +
+             " rad for " + plain->name +
+             (b == a ? std::string(" (the same)")
+                     : " (" + num(100 * std::abs(b - a) / a) + " % " +
+                           (b < a ? "lower" : "higher") + ")") +
+             (s.validated ? std::string()
+                          : " (on the training logs the law can only lower the loss)"),
+         b < a ? "" : "the temperature law does not improve the error: use " + plain->name});
+}
+
+/// temperature (fit with a temperature law): undetermined (the training logs' temperature does
+/// not vary enough), the law against the plain model it extends (a note), and the temperature
+/// confounded with kp (doubtful when the recommended model has the law, else a note).
+void temperature_rule(Verdict& v, const FitActuatorOutcome& s, const ActuatorModelOutcome* rec) {
+  const ActuatorTemperatureOutcome& t = s.temperature;
+  if (t.law.empty()) return;
+  const auto& c = t.check;
+  const std::string range = num(c.T_min) + " .. " + num(c.T_max) + " degC";
+  if (t.undetermined) {
+    v.add({Grade::doubtful, "temperature",
+           "undetermined: the training logs' temperature spans " + num(c.spread) +
+               " K (5th to 95th percentile; " + range + "), less than " +
+               num(identify::kServoTemperatureMinSpread) +
+               " K: kT is held at 0 and no temperature model is fitted",
+           "record the same kp and trajectories over a wider temperature range (e.g. once cold "
+           "and once after minutes under load), at least " +
+               num(identify::kServoTemperatureMinSpread) + " K apart"});
+    return;
+  }
+  if (rec) temperature_comparison_note(v, s, *rec);
+  if (c.confounded)
+    v.add({rec && rec->temperature ? Grade::doubtful : Grade::good, "temperature",
+           "confounded: the logs' mean temperature " +
+               std::string(c.kp_correlation > 0 ? "rises" : "falls") +
+               " with kp (r = " + num(c.kp_correlation) + "; within one kp it spans at most " +
+               num(c.within_kp_spread) +
+               " K): kT may take up an error of the model that grows with kp",
+           "record the same kp at different temperatures (cold and warm), so that kp and the "
+           "temperature vary independently"});
+}
+
 /// failed: models that could not be ranked.
 void failed_rule(Verdict& v, const FitActuatorOutcome& s) {
   if (!s.recommended) {
@@ -142,10 +200,9 @@ Verdict actuator_fit_verdict(const FitActuatorOutcome& s) {
   failed_rule(v, s);
   if (!s.actuator_choice.empty())
     v.add({Grade::good, "actuator", s.actuator_choice, "--actuator NAME to choose"});
-  const auto rec =
-      std::find_if(s.models.begin(), s.models.end(),
-                   [&](const ActuatorModelOutcome& m) { return m.model == s.recommended; });
-  if (!s.recommended || rec == s.models.end()) return v;
+  const ActuatorModelOutcome* rec = s.recommended_model();
+  temperature_rule(v, s, rec);
+  if (!rec) return v;
   std::vector<LogError> all, validation;
   for (const auto& l : s.recommended_series) {
     all.push_back({l.log, l.mae, l.range});

@@ -49,7 +49,8 @@ struct ServoLog {
   }
   std::vector<double> load;         ///< raw load register (optional; not used by the models)
   std::vector<double> input_volts;  ///< measured supply [V] (optional; not used by the models)
-  std::vector<double> temp;         ///< temperature [deg C] (optional; not used by the models)
+  /// temperature [deg C] (optional; used by parameters with a temperature law, sim/servo.hpp)
+  std::vector<double> temp;
 
   std::size_t size() const noexcept { return position.size(); }
   bool processed() const noexcept { return dt > 0.0; }
@@ -58,7 +59,7 @@ struct ServoLog {
 /// Problems with a log's content (not its syntax): every entry's channels present with the same
 /// length; every number within the magnitude policy and its plausible range
 /// (sim/servo_limits.hpp: mass, arm_mass, length, kp, kd, ki, vin, dt, position, goal_position,
-/// timestamp, speed, current in amps when its unit is known; only the magnitude for the
+/// timestamp, speed, temp, current in amps when its unit is known; only the magnitude for the
 /// channels the models do not use); at least two entries, timestamps non-decreasing. Each
 /// message names the entry index and key ("entry 12: key 'position': 1e+300 rad is outside the
 /// plausible range [-1e+06, 1e+06] rad"). Empty: no problem.
@@ -90,7 +91,8 @@ std::vector<ServoLog> select_servo_logs(const std::vector<ServoLog>& logs,
 
 /// The simulator's view of a processed log (sim::servo_rollout): step, kp, vin (the log's, else
 /// `default_vin`), bench, initial state (first position; first speed, or 0 without speeds as
-/// BAM), goals and torque_enable. The log must outlive the view.
+/// BAM), goals, torque_enable and temperatures (empty without 'temp'). The log must outlive the
+/// view.
 sim::ServoRunInput servo_run_input(const ServoLog& log, double default_vin);
 
 }  // namespace frictionlab::data

@@ -11,9 +11,17 @@
 // reproduces the simpler model's simulation exactly), so along M1 -> M2, M1 -> M3 -> M4 -> M5 ->
 // M6 the training loss can only go down.
 //
+// Temperature (optional, ServoFitOptions::temperature; docs/actuators.md, "Temperature-dependent
+// friction"): a law of models/temperature_dependence.hpp fitted with the model, kT (and kT_v)
+// searched besides its parameters, T_ref the mean temperature of the training logs. The
+// selection then fits every model twice, without and with the law ("m3", "m3+T"), the latter
+// warm-started from the former with kT = kT_v = 0 (the same simulation, bit for bit), so the
+// temperature model's training loss is never above the plain one's.
+//
 // Host side (allocates, throws FitError for bad input). No file I/O.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,8 +47,11 @@ struct ServoLogError {
 };
 
 /// Re-simulate one processed log (closed loop, sim::servo_rollout) and compare. FitError if the
-/// log is raw (dt = 0) or the supply voltage is unknown (no "vin" in the log or the constants).
-/// With `q`, the simulated positions (one per entry) are stored there as well.
+/// log is raw (dt = 0) or the supply voltage is unknown (no "vin" in the log or the constants);
+/// for parameters with a temperature law, FitError naming the log's file when it has no 'temp'
+/// ("FILE: no 'temp' in the log: ...") or when the linear law's scale is <= 0 at one of its
+/// temperatures ("FILE: entry K: ..."). With `q`, the simulated positions (one per entry) are
+/// stored there as well.
 ServoLogError servo_log_error(const sim::ServoConstants& c, const sim::ServoParams& p,
                               const data::ServoLog& log, std::vector<double>* q = nullptr);
 
@@ -62,7 +73,9 @@ struct ServoLossOptions {
 /// 0 when no log has one or the current does not vary.
 double servo_current_weight(const std::vector<data::ServoLog>& logs);
 
-/// The loss over a batch of logs (header). Thread-safe. The logs are re-simulated four at a
+/// The loss over a batch of logs (header). Thread-safe. Parameters with a temperature law: FitError
+/// for a log without 'temp'; +inf where the linear law's scale is <= 0 at a logged temperature
+/// (a fit's candidate outside the law's domain). The logs are re-simulated four at a
 /// time in lockstep (sim::servo_rollout_batch); the per-entry errors are summed in log and entry
 /// order, so the value is that of one rollout after the other, bit for bit.
 double servo_loss(const sim::ServoConstants& c, const sim::ServoParams& p,
@@ -73,6 +86,66 @@ struct ServoBound {
   std::string key;
   double lo = 0.0, hi = 0.0;
 };
+
+/// A temperature law to fit with a model (header): kT always, kT_v when `viscous`.
+struct ServoTemperatureFit {
+  TemperatureLaw law = TemperatureLaw::linear;
+  /// true: kT_v fitted on its own; false: held at 0 (the viscous term does not depend on the
+  /// temperature; docs/actuators.md says why that is the default)
+  bool viscous = false;
+  /// Temperatures [degC] the fitted law will be used at besides the training logs' (e.g. the
+  /// validation logs'; NaN: none): the linear law's ranges of kT and kT_v are narrowed so that
+  /// its scales stay >= kServoLinearScaleMin at every one (servo_temperature_bounds).
+  double T_min = std::numeric_limits<double>::quiet_NaN();
+  double T_max = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// The smallest scale the linear law may reach within the temperatures of a fit [-]: its levels
+/// never fall below a tenth of those at T_ref (beyond, the exponential law).
+inline constexpr double kServoLinearScaleMin = 0.1;
+
+/// The reference temperature of a fit on `logs`: the mean of the temperatures of all their
+/// entries [degC], rounded to 0.01 K. FitError naming the first log without 'temp'.
+double servo_reference_temperature(const std::vector<data::ServoLog>& logs);
+
+/// The search ranges of kT (and kT_v when fit.viscous) about T_ref [degC]: the defaults
+/// (sim::servo_param_range) with the overrides applied; for the linear law narrowed so that
+/// 1 + k (T - T_ref) >= kServoLinearScaleMin over the temperatures of `logs` and [fit.T_min,
+/// fit.T_max]. FitError for lo >= hi (also when the narrowing leaves nothing).
+std::vector<ServoBound> servo_temperature_bounds(const ServoTemperatureFit& fit, double T_ref,
+                                                 const std::vector<data::ServoLog>& logs,
+                                                 const std::vector<ServoBound>& overrides);
+
+/// What training logs say about a temperature law (docs/actuators.md, "Temperature-dependent
+/// friction"): whether their temperatures vary enough, and whether with kp.
+struct ServoTemperatureCheck {
+  double T_ref = 0.0;   ///< servo_reference_temperature [degC]
+  double T_min = 0.0;   ///< lowest temperature of an entry [degC]
+  double T_max = 0.0;   ///< highest [degC]
+  double spread = 0.0;  ///< 95th minus 5th percentile of the entries' temperatures [K]
+  /// Pearson correlation of the logs' mean temperatures with their kp [-]; NaN when the logs
+  /// have one kp (or one temperature)
+  double kp_correlation = std::numeric_limits<double>::quiet_NaN();
+  double within_kp_spread = 0.0;  ///< the largest `spread` of the logs of one kp [K]
+  /// spread < kServoTemperatureMinSpread: kT is not fitted (held at 0)
+  bool undetermined = false;
+  /// |kp_correlation| >= kServoTemperatureConfounded: the temperature varies with kp, so kT may
+  /// take up an error of the model that grows with kp
+  bool confounded = false;
+};
+
+/// The spread below which the logs do not determine kT [K]: a dependence of 1 %/K changes the
+/// levels by 3 % over it, about the 2 % by which fit-actuator's models are told apart; the
+/// XL330's sensor reads whole degrees.
+inline constexpr double kServoTemperatureMinSpread = 3.0;
+/// |r| from which the temperature counts as confounded with kp [-].
+inline constexpr double kServoTemperatureConfounded = 0.8;
+
+/// The check of `logs` (header). FitError naming the first log without 'temp'.
+ServoTemperatureCheck servo_temperature_check(const std::vector<data::ServoLog>& logs);
+
+/// The name of a model in the selection: "m3", with a temperature law "m3+T".
+std::string servo_model_label(ActuatorModel m, bool temperature);
 
 /// The search ranges of a model: the defaults for the family (sim::servo_param_range) with the
 /// overrides applied. FitError for an override of a key the model does not have, or lo >= hi.
@@ -96,7 +169,10 @@ struct ServoFitOptions {
   CmaesOptions cmaes;
   double warm_sigma = 0.1;  ///< first run's step (unit box) when warm-started
   ServoLossOptions loss;
-  std::vector<ServoBound> bounds;  ///< range overrides
+  std::vector<ServoBound> bounds;  ///< range overrides (also of kT, kT_v)
+  /// fit_servo_model: fit this temperature law with the model; fit_and_select_servo_models: fit
+  /// every model without and with it (header). Empty: no temperature law.
+  std::optional<ServoTemperatureFit> temperature;
 };
 
 struct ServoFitResult {
@@ -107,13 +183,17 @@ struct ServoFitResult {
   double seconds = 0.0;
   std::string stop;
   std::vector<std::string> at_bound;  ///< keys within 0.1 % of the range ends
+  std::vector<std::string> keys;      ///< the keys fitted, in order (kT, kT_v last)
   /// Why the fit failed, empty when it did not: its loss is not finite (the simulation overflows
   /// at every point tried). A failed fit is never recommended.
   std::string failed;
 };
 
 /// Fit model m to the training logs. `starts`: warm-start candidates (already of model m); the
-/// best of them (and the centre of the box) starts the first CMA-ES run. Progress: that of
+/// best of them (and the centre of the box) starts the first CMA-ES run, and is returned as it
+/// is when CMA-ES finds nothing better. With options.temperature the law is fitted too (T_ref:
+/// servo_reference_temperature of `train`); a start without a law starts it at kT = kT_v = 0,
+/// one with a law keeps its kT, kT_v about this fit's T_ref. Progress: that of
 /// options.cmaes (after every generation: the evaluations of this CMA-ES minimisation and the
 /// best loss so far [rad]).
 ServoFitResult fit_servo_model(const sim::ServoActuator& family,
@@ -148,6 +228,7 @@ std::vector<ServoSplit> servo_splits(const std::vector<data::ServoLog>& logs,
 
 struct ServoModelReport {
   ActuatorModel model = ActuatorModel::M1;
+  bool temperature = false;  ///< fitted with the temperature law (servo_model_label "m3+T")
   int parameters = 0;
   double train_mae = 0.0;      ///< pooled position MAE of `fit` on its training logs [rad]
   double validation_mae = -1;  ///< pooled over the validation logs of all splits; < 0: none
@@ -164,6 +245,7 @@ struct ServoSelection {
   std::vector<ServoModelReport> models;
   /// Empty when no model can be recommended (every one failed: `reason` says why).
   std::optional<ActuatorModel> recommended;
+  bool recommended_temperature = false;  ///< the recommended model has the temperature law
   std::string reason;
 };
 
@@ -176,11 +258,13 @@ void recommend_servo_model(ServoSelection& selection, bool validated, double tol
 
 /// Fit every model of `models` (each warm-started from the fits of the models it contains on the
 /// same split), validate, and recommend the model with the fewest parameters whose validation
-/// MAE is within (1 + tolerance) of the best. `progress`: report receives the progress lines
-/// (no fraction), always on the calling thread, and cancel is polled there after each line and
-/// by every fit after each of its CMA-ES generations (from the fits' threads: thread-safe,
-/// cheap); a cancellation, or an exception report throws, stops the fits still running at their
-/// next generation and is passed on (options.cmaes.progress is not used).
+/// MAE is within (1 + tolerance) of the best. With options.temperature every model is fitted
+/// without and with the law (reports in the order m1, m1+T, m3, m3+T, ...); "m3+T" starts from
+/// the fits of "m3" (kT = kT_v = 0) and of the temperature models m3 contains. `progress`: report
+/// receives the progress lines (no fraction), always on the calling thread, and cancel is polled
+/// there after each line and by every fit after each of its CMA-ES generations (from the fits'
+/// threads: thread-safe, cheap); a cancellation, or an exception report throws, stops the fits
+/// still running at their next generation and is passed on (options.cmaes.progress is not used).
 ///
 /// Threads (options.cmaes.threads): with several runs (cross-validation: the splits and the
 /// refit on all logs) up to that many fits run concurrently, one fit per (model, run) waiting

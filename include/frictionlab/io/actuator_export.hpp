@@ -118,13 +118,14 @@ MujocoExport export_actuator_mujoco(const ActuatorSource& source,
 /// family of that name (mx106, mx64, sts3215, xc330m288t, xl320, xl330), whose law is a P loop
 /// without deadband or control period. So: a name BAM does not know (`generic`, `sts3215-12v`,
 /// an ACTUATOR.json's) loses the constants drive, error_gain, max_pwm, max_current, vin; an
-/// ACTUATOR.json's description is not read by BAM; a PD/PID law, a deadband and a control
-/// period are not modelled by BAM.
+/// ACTUATOR.json's description is not read by BAM; a PD/PID law, a deadband, a control period
+/// and a temperature law are not modelled by BAM.
 std::vector<std::string> actuator_bam_notes(const sim::ServoSetup& s);
 
 /// BAM's parameter file of the source (io::servo_params_json: BAM's keys and order), with the
 /// notes of actuator_bam_notes (the CLI prints each as a warning "BAM's parameter file cannot
-/// represent: ..."). Reads back with io::read_servo_params to the same values. Cancelled.
+/// represent: ..."). Reads back with io::read_servo_params to the same values, except a
+/// temperature law, which the file does not carry (the friction at T_ref). Cancelled.
 ExportText export_actuator_bam(const ActuatorSource& source,
                                const workflows::Progress& progress = {});
 

@@ -16,13 +16,17 @@ namespace frictionlab::io {
 /// train_mae and validation_mae stay position errors), "logs" (file names), "models" (one object
 /// per model: "model", "parameters", "train_mae" [rad], "validation_mae" [rad] (only with
 /// validation), "evaluations", "seconds", "params_file" (NAME.json), "at_bound" (keys)),
-/// "recommended" ("m1".."m6"), "reason".
+/// "recommended" ("m1".."m6", "m1+T".."m6+T"), "reason", and with a temperature law
+/// "temperature" ("law", "viscous", "T_ref", "T_min", "T_max" [degC], "spread",
+/// "within_kp_spread" [K], "kp_correlation", "undetermined", "confounded").
 std::string fit_actuator_summary_json(const workflows::FitActuatorOutcome& outcome);
 
-/// The files write_fit_actuator writes in `dir` when fitting `models`: MODEL.json for each, then
-/// summary.json (for the checks before the work: io::check_outputs_not_inputs).
+/// The files write_fit_actuator may write in `dir` when fitting `models`: MODEL.json for each (and
+/// MODEL+T.json with a `temperature` law), then summary.json (for the checks before the work:
+/// io::check_outputs_not_inputs).
 std::vector<std::string> fit_actuator_output_paths(const std::string& dir,
-                                                   const std::vector<ActuatorModel>& models);
+                                                   const std::vector<ActuatorModel>& models,
+                                                   bool temperature = false);
 
 /// Write a fit into directory `dir` (created if missing): NAME.json for every model
 /// (io::servo_params_json) and summary.json, all or nothing (io::OutputFiles, io/output.hpp).

@@ -81,8 +81,10 @@ sim::ServoActuator servo_actuator_for_logs(const std::string& reference,
 /// ACTUATOR.json object itself, whose name "actuator" must be), and exactly the model's keys
 /// (sim/servo_params.hpp; missing or foreign keys are errors). "command_delay" (newer BAM) is
 /// accepted only if 0. "generic" also takes "drive" ("voltage" | "current"), "error_gain"
-/// (required), "max_pwm", "max_current", "vin". Values are checked (kt > 0, R > 0, armature >= 0,
-/// friction coefficients >= 0, dtheta_stribeck > 0, alpha > 0, ...).
+/// (required), "max_pwm", "max_current", "vin". A temperature law (sim::ServoParams::temperature)
+/// is "temperature_law" ("linear" | "exponential"), "T_ref" [degC], "kT", "kT_v" [1/K], all four
+/// or none. Values are checked (kt > 0, R > 0, armature >= 0, friction coefficients >= 0,
+/// dtheta_stribeck > 0, alpha > 0, kT and kT_v within -10 .. 10 1/K, ...).
 sim::ServoSetup parse_servo_params(std::string_view text, const std::string& file);
 sim::ServoSetup read_servo_params(const std::string& path);
 
@@ -91,8 +93,9 @@ sim::ServoSetup read_servo_params(const std::string& path);
 /// without one ("directory has no .json parameter file") or that cannot be listed.
 std::vector<std::string> servo_param_paths(const std::vector<std::string>& paths);
 
-/// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers); an
-/// actuator that is neither built in nor generic is written in "actuator_description".
+/// The parameter file's text (BAM key order, 4-space indent, shortest round-trip numbers; a
+/// temperature law's keys after the model's); an actuator that is neither built in nor generic
+/// is written in "actuator_description".
 std::string servo_params_json(const sim::ServoSetup& f);
 void write_servo_params(const std::string& path, const sim::ServoSetup& f);
 

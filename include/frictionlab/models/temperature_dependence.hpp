@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cmath>
+#include <string_view>
 
 namespace frictionlab {
 
@@ -35,6 +36,18 @@ struct TemperatureDependence {
   S kT{0};     ///< relative change of the dry-friction levels per kelvin [1/K]
   S kT_v{0};   ///< relative change of the viscous coefficient per kelvin [1/K]
 };
+
+/// The law's name in files, options and messages: "linear", "exponential".
+constexpr std::string_view temperature_law_name(TemperatureLaw law) noexcept {
+  return law == TemperatureLaw::exponential ? "exponential" : "linear";
+}
+
+/// The law named "linear" or "exponential" into `law`; false (and `law` unchanged) if unknown.
+constexpr bool parse_temperature_law(std::string_view s, TemperatureLaw& law) noexcept {
+  if (s != "linear" && s != "exponential") return false;
+  law = s == "linear" ? TemperatureLaw::linear : TemperatureLaw::exponential;
+  return true;
+}
 
 /// The scale s(k, dT) of `law` (header) for a coefficient k [1/K] and dT = T - T_ref [K].
 template <class S>

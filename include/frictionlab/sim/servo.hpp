@@ -40,6 +40,12 @@
 // constant-acceleration formula q + qd h + a h^2/2). Friction cannot reverse the velocity within
 // a step (stopping_friction).
 //
+// Temperature (optional: ServoParams::temperature, a law of models/temperature_dependence.hpp):
+// with T [degC] the log's temperature at the entry (ServoRunInput::temperature), the step's
+// budget is friction_budget_given_factor with level = level_scale(T) and viscous =
+// viscous_scale(T): Kv |v| scaled by the one, every other friction term by the other. Without a
+// law (the default) the budget is BAM's, bit for bit. Not in BAM.
+//
 // Closed-loop re-simulation of a log (bam/simulate.py, rollout_log with simulate_control): the
 // state starts at the first entry's logged position and speed; for every entry k the simulated
 // state (q_k, qd_k) is recorded *before* the step, then the control is computed from the entry's
@@ -55,10 +61,12 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <span>
 #include <type_traits>
 
 #include "frictionlab/models/actuator_budgets.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 
 namespace frictionlab::sim {
 
@@ -122,6 +130,9 @@ struct ServoParams {
   double current_limit = 0.0;  ///< current drive only: current cap [A], > 0
   ActuatorModel model = ActuatorModel::M1;
   ActuatorFrictionParams<double> friction;
+  /// The friction's temperature law (header): empty, the friction does not depend on the
+  /// temperature (BAM's models); else every log simulated needs its temperature per entry.
+  std::optional<TemperatureDependence<double>> temperature;
 };
 
 struct ServoState {
@@ -190,6 +201,9 @@ struct ServoStepTorques {
 struct ServoStepTerms {
   double sine = 0.0;      ///< sin(q + q_offset)
   double stribeck = 1.0;  ///< s(qd) = exp(-|qd/vs|^alpha)
+  /// the temperature scales of the entry's step (header): level_scale(T) of the dry terms and
+  /// viscous_scale(T) of Kv |v| [-]; 1 without a temperature law (servo_temperature_terms)
+  double level = 1.0, viscous = 1.0;
   /// the angle q + q_offset of `sine` (NaN: none yet). A step of a joint that sticks leaves q
   /// exactly as it was (a = 0, qd+ = 0), so servo_rollout_batch keeps the terms of a lane from
   /// step to step and recomputes the sine only where the angle changed. (servo_rollout does not:
@@ -229,6 +243,20 @@ inline ServoStepTerms servo_step_terms(const ServoParams& p, const ServoState& x
   return t;
 }
 
+/// The temperature scales of a step at the temperature T [degC] (header); left at 1 without a
+/// temperature law.
+inline void servo_temperature_terms(const ServoParams& p, double T, ServoStepTerms& t) noexcept {
+  if (!p.temperature) return;
+  t.level = level_scale(*p.temperature, T);
+  t.viscous = viscous_scale(*p.temperature, T);
+}
+
+/// The temperature [degC] of entry k of a run (NaN where the run has none: a law then gives a
+/// NaN budget, never a silent T_ref; the callers check, identify/servo_fit.hpp).
+inline double servo_entry_temperature(std::span<const double> temperature, std::size_t k) noexcept {
+  return k < temperature.size() ? temperature[k] : std::numeric_limits<double>::quiet_NaN();
+}
+
 /// What a step needs of the bench, the parameters and the step length, constant over a run:
 /// computed once per rollout, not at every step (the same values, so the same steps).
 struct ServoStepConstants {
@@ -256,8 +284,8 @@ inline ServoState servo_step_given(const ServoConstants& c, const ServoParams& p
                                    ServoStepTorques* torques = nullptr) noexcept {
   const double tau_e = k.gravity * terms.sine;
   const double tau_m = servo_motor_torque(c, p, control, torque_enable, x.qd);
-  const double budget =
-      friction_budget_given_factor(p.model, p.friction, x.qd, tau_m, tau_e, terms.stribeck);
+  const double budget = friction_budget_given_factor(p.model, p.friction, x.qd, tau_m, tau_e,
+                                                     terms.stribeck, terms.level, terms.viscous);
   const double tau_net = tau_m + tau_e;
   const double tau_f = stopping_friction_given_ratio(k.inertia_over_h, x.qd, tau_net, budget);
   const double a = (tau_net + tau_f) / k.inertia;
@@ -289,6 +317,9 @@ struct ServoRunInput {
   ServoState initial;                            ///< logged position and speed of entry 0
   std::span<const double> goal;                  ///< goal position per entry [rad]
   std::span<const unsigned char> torque_enable;  ///< per entry (0/1), same length as goal
+  /// temperature per entry [degC], same length as goal; empty: none (needed by parameters with
+  /// a temperature law)
+  std::span<const double> temperature;
 };
 
 /// The firmware's memory between steps: its integral and held output.
@@ -359,7 +390,9 @@ void servo_rollout(const ServoConstants& c, const ServoParams& p, const ServoRun
     } else {
       sink(k, x);
     }
-    x = servo_step_given(c, p, sk, x, u, enabled, servo_step_terms(p, x));
+    ServoStepTerms terms = servo_step_terms(p, x);
+    servo_temperature_terms(p, servo_entry_temperature(in.temperature, k), terms);
+    x = servo_step_given(c, p, sk, x, u, enabled, terms);
   }
 }
 
@@ -400,6 +433,7 @@ void servo_rollout_batch(const ServoConstants& constants, const ServoParams& par
       for (std::size_t j = 0; j < Lanes; ++j) {
         if (!active[j]) continue;
         const ServoRunInput& r = in[first + j];
+        servo_temperature_terms(p, servo_entry_temperature(r.temperature, k), terms[j]);
         const double u = servo_firmware(c, p, r, r.goal[k], x[j], fw[j]);
         const bool enabled = r.torque_enable[k] != 0;
         if constexpr (std::is_invocable_v<Sink&, std::size_t, std::size_t, ServoState,

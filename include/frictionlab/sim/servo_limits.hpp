@@ -22,6 +22,9 @@ inline constexpr Limit kTimestamp{-1e10, 1e10, "s"};  ///< entries[].timestamp (
 inline constexpr Limit kAngle{-1e6, 1e6, "rad"};      ///< position, goal_position
 inline constexpr Limit kSpeed{-1e5, 1e5, "rad/s"};    ///< entries[].speed
 inline constexpr Limit kCurrent{-1e4, 1e4, "A"};      ///< entries[].current (in amps)
+/// entries[].temp, T_ref: from absolute zero to beyond any servo's (a log in kelvin also fits:
+/// the laws use temperature differences only)
+inline constexpr Limit kTemperature{-273.15, 1000.0, "degC"};
 
 // ---- model parameters (BAM keys; check_servo_params, --range) ----
 inline constexpr Limit kTorqueConstant{1e-6, 1e3, "N m/A"};  ///< kt
@@ -35,6 +38,9 @@ inline constexpr Limit kLoadRatio{0.0, 1e3, "-"};            ///< load_friction_
 inline constexpr Limit kLoadQuad{0.0, 1e3, "1/(N m)"};       ///< load_friction_*_quad
 inline constexpr Limit kStribeckSpeed{1e-6, 1e4, "rad/s"};   ///< dtheta_stribeck
 inline constexpr Limit kAlpha{0.01, 100.0, "-"};             ///< alpha
+
+/// kT, kT_v of a temperature law (a level that changed by 1000 % per kelvin is no friction law)
+inline constexpr Limit kTemperatureSlope{-10.0, 10.0, "1/K"};
 
 // ---- an actuator's firmware and motor (ACTUATOR.json, generic actuator options) ----
 inline constexpr Limit kErrorGain{1e-12, 1e6, "1/rad or A/rad"};  ///< control.error_gain
@@ -61,6 +67,8 @@ inline Limit param_limit(std::string_view key) noexcept {
   if (key == "alpha") return kAlpha;
   if (key == "load_friction_motor_quad" || key == "load_friction_external_quad") return kLoadQuad;
   if (key.starts_with("load_friction_")) return kLoadRatio;
+  if (key == "kT" || key == "kT_v") return kTemperatureSlope;
+  if (key == "T_ref") return kTemperature;
   return kAnyNumber;
 }
 

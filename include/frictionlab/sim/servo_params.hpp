@@ -21,6 +21,11 @@
 //   alpha                             alpha [-]                M2,M4-M6  [1, 10]
 //   friction_viscous                  Kv [Nm s/rad]            all       [0, 1]
 //   current_limit                     current_limit [A]        current drive  [0.01, 3]
+//   kT                                temperature->kT [1/K]    with a temperature law [-0.05, 0.05]
+//   kT_v                              temperature->kT_v [1/K]  with a temperature law [-0.05, 0.05]
+// kT and kT_v (models/temperature_dependence.hpp) are not BAM's: a parameter file with a
+// temperature law adds them, with "temperature_law" and "T_ref" (docs/actuators.md). Their range,
+// +-5 %/K, is generous: a level that changed by 5 % per kelvin would halve within 10 to 14 K.
 // The ranges are BAM's (bam/model.py at 17d9addc) except dtheta_stribeck, whose BAM range
 // [0.1, 1] excludes the package's own shipped XL330 M6 fit (2.89 rad/s): docs/actuators.md.
 #pragma once
@@ -85,7 +90,22 @@ inline std::vector<std::string_view> servo_param_keys(ActuatorModel m, ServoDriv
   return k;
 }
 
-/// The field of `p` named by a key of servo_param_keys, or nullptr for an unknown key.
+/// The keys of a parameter set: servo_param_keys of its model, then "kT" and "kT_v" when it has a
+/// temperature law.
+inline std::vector<std::string_view> servo_param_keys(const ServoParams& p, ServoDrive drive) {
+  auto k = servo_param_keys(p.model, drive);
+  if (p.temperature) {
+    k.push_back("kT");
+    k.push_back("kT_v");
+  }
+  return k;
+}
+
+/// The default search range of kT and kT_v [1/K] (header).
+inline constexpr ServoRange kServoTemperatureSlopeRange{-0.05, 0.05};
+
+/// The field of `p` named by a key of servo_param_keys, or nullptr for an unknown key (and for
+/// kT, kT_v of a set without a temperature law).
 inline double* servo_param(ServoParams& p, std::string_view key) noexcept {
   auto& f = p.friction;
   if (key == "kt") return &p.kt;
@@ -106,6 +126,8 @@ inline double* servo_param(ServoParams& p, std::string_view key) noexcept {
   if (key == "load_friction_external_stribeck") return &f.Kes;
   if (key == "load_friction_motor_quad") return &f.Kmq;
   if (key == "load_friction_external_quad") return &f.Keq;
+  if (key == "kT") return p.temperature ? &p.temperature->kT : nullptr;
+  if (key == "kT_v") return p.temperature ? &p.temperature->kT_v : nullptr;
   return nullptr;
 }
 
@@ -165,6 +187,7 @@ inline ServoRange servo_param_range(const ServoActuator& a, std::string_view key
   if (key == "dtheta_stribeck") return {0.01, 5.0};
   if (key == "alpha") return {1.0, 10.0};
   if (key == "friction_viscous") return {0.0, 1.0};
+  if (key == "kT" || key == "kT_v") return kServoTemperatureSlopeRange;
   return {0.0, 0.0};
 }
 

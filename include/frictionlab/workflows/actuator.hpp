@@ -122,12 +122,20 @@ struct FitActuatorOptions {
   /// How the caller chose `actuator` for the user where the logs' name was ambiguous
   /// (io::ServoActuatorChoice::note); empty: as named. Kept in the outcome and its verdict.
   std::string actuator_choice{};
+  /// A temperature law to fit besides every model ("m3" and "m3+T"; docs/actuators.md,
+  /// "Temperature-dependent friction"); empty: none. Every log needs 'temp' (identify::FitError
+  /// naming the first that has none). Its T_min, T_max are set from the logs (the validation
+  /// logs' too); when the training logs do not determine it (identify::servo_temperature_check)
+  /// no temperature model is fitted (ActuatorTemperatureOutcome::undetermined).
+  std::optional<identify::ServoTemperatureFit> temperature{};
 };
 
 /// One fitted model.
 struct ActuatorModelOutcome {
   ActuatorModel model = ActuatorModel::M1;
-  std::string name;      ///< "m1" .. "m6" (its parameter file is NAME.json)
+  bool temperature = false;  ///< fitted with the temperature law
+  /// "m1" .. "m6", "m1+T" .. "m6+T" with the temperature law (its parameter file is NAME.json)
+  std::string name;
   int n_parameters = 0;  ///< number of identified parameters
   /// The estimates, by BAM key in the model's order, with their units (sim/servo_limits.hpp):
   /// CMA-ES gives no standard errors (NaN, intervals NaN); at_limit: at an end of its search
@@ -164,6 +172,18 @@ struct ActuatorLogSeries {
   std::vector<double> simulated;      ///< simulated [rad]
 };
 
+/// What fit_actuator found and did about a temperature law (FitActuatorOptions::temperature).
+struct ActuatorTemperatureOutcome {
+  std::string law;       ///< "linear", "exponential"; empty: no temperature law was asked for
+  bool viscous = false;  ///< kT_v fitted on its own (else held at 0)
+  /// The training logs of the delivered fits (the logs not held out by validation kp=VALUE, else
+  /// all) checked by identify::servo_temperature_check
+  identify::ServoTemperatureCheck check;
+  /// No temperature model was fitted: the training logs' temperature does not vary enough
+  /// (check.undetermined); kT is held at 0, i.e. the plain models are the result
+  bool undetermined = false;
+};
+
 struct FitActuatorOutcome {
   std::string actuator;                      ///< the name of the actuator used
   std::string actuator_choice;               ///< FitActuatorOptions::actuator_choice
@@ -175,7 +195,9 @@ struct FitActuatorOutcome {
   std::vector<ActuatorModelOutcome> models;  ///< in the order M1..M6 of those fitted
   /// Empty when no model has a finite error (every fit failed): `reason` then says so.
   std::optional<ActuatorModel> recommended;
+  bool recommended_temperature = false;  ///< the recommended model has the temperature law
   std::string reason;  ///< "m3: the fewest parameters (7) among ...", or "none: ..."
+  ActuatorTemperatureOutcome temperature;  ///< FitActuatorOptions::temperature's check
   /// options.input_warnings, the constants the description borrows, then "m3: at the end of its
   /// range: K1, K2 (see --range)", one per model with such keys.
   std::vector<std::string> warnings;
@@ -186,6 +208,14 @@ struct FitActuatorOutcome {
   double train_log_mean = std::numeric_limits<double>::quiet_NaN();
   double validation_log_mean = std::numeric_limits<double>::quiet_NaN();
   Verdict verdict;  ///< actuator_fit_verdict of this outcome
+
+  /// The recommended model's outcome (of `models`); nullptr when none is recommended.
+  const ActuatorModelOutcome* recommended_model() const noexcept {
+    for (const auto& m : models)
+      if (recommended && m.model == *recommended && m.temperature == recommended_temperature)
+        return &m;
+    return nullptr;
+  }
 };
 
 /// Fit `options.models` to the (processed) logs with CMA-ES, validate them as

@@ -42,7 +42,11 @@
 //   margin       other models whose ranking error is within 2 % of the recommended model's
 //                (the logs do not separate them), else a richer model with a lower error that
 //                the tolerance passed over; a set within 2 % of the lowest mean: a note;
-//   actuator     the description chosen for the user from the logged supply: a note.
+//   actuator     the description chosen for the user from the logged supply: a note;
+//   temperature  (fit with a temperature law) the training logs' temperature spread below 3 K:
+//                doubtful (kT held at 0, what to record); the recommended model's law against
+//                its plain model: a note with both errors; the temperature correlated with kp
+//                (|r| >= 0.8): doubtful when the recommended model has the law, else a note.
 // Fit rules (fit, and the recommended model of a compare), with e = RMSE / RMS of the measured
 // channel (identify::Metrics::rms; force, or joint torque for the sensorless problem):
 //   error        e on the validation records (the training record without any): e > 0.7 bad

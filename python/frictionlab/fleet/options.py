@@ -170,6 +170,8 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "files": Rule("names"),
         "resample": NON_NEGATIVE,
         "current_unit": _choice("A", "mA"),
+        "temperature_law": _choice("linear", "exponential"),
+        "temperature_viscous": BOOL,
     },
 }
 

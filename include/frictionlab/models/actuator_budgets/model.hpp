@@ -26,6 +26,11 @@
 //       (numpy sign: sgn(0) = 0, so a zero torque against a non-zero one counts as opposite), and
 //       vanishes at the tie. Parameters fitted with BAM assume the gated form (the default).
 //
+// Temperature (optional; models/temperature_dependence.hpp, docs/models.md "Temperature-dependent
+// friction"): at the joint's temperature T the viscous term Kv |v| is multiplied by
+// viscous_scale(T) and every other term (Kc, Kcs, the load and quadratic terms) by
+// level_scale(T): friction_budget_given_factor's `level` and `viscous`.
+//
 // The stopping-torque rule (stopping_torque, stopping_friction) applies a budget in a fixed-step
 // simulation; the servo simulator that uses it (pendulum bench, DC motor, firmware) is
 // sim/servo.hpp, its semantics docs/actuators.md.
@@ -106,26 +111,31 @@ constexpr bool model_has_stribeck(ActuatorModel m) noexcept {
 /// ignored by M1 and M3). A simulator that steps several joints at once computes the factors
 /// (and its other transcendental terms) of all of them first, so that those calls do not wait
 /// for one another; the budget is then the same arithmetic as friction_budget, bit for bit.
+///
+/// `level` and `viscous` [-] scale the dry terms (Kc, Kcs and the load terms) and the viscous
+/// term Kv |v|: a temperature law's level_scale and viscous_scale at the joint's temperature
+/// (models/temperature_dependence.hpp; docs/models.md, "Temperature-dependent friction"). With
+/// both 1 (the default) the budget is the unscaled one, bit for bit (x * 1 is exact).
 template <class S>
 S friction_budget_given_factor(ActuatorModel m, const ActuatorFrictionParams<S>& p, S v, S tau_m,
-                               S tau_e, S s) noexcept {
-  const S base = p.Kv * absval(v) + p.Kc;
+                               S tau_e, S s, S level = S(1), S viscous = S(1)) noexcept {
+  const S base = viscous * (p.Kv * absval(v)) + level * p.Kc;
   const S load = absval(tau_m - tau_e);
   switch (m) {
     case ActuatorModel::M1:
       return base;
     case ActuatorModel::M2:
-      return base + s * p.Kcs;
+      return base + level * (s * p.Kcs);
     case ActuatorModel::M3:
-      return base + p.Kl * load;
+      return base + level * (p.Kl * load);
     case ActuatorModel::M4:
-      return base + p.Kl * load + s * (p.Kcs + p.Kls * load);
+      return base + level * (p.Kl * load) + level * (s * (p.Kcs + p.Kls * load));
     case ActuatorModel::M5:
     case ActuatorModel::M6: {
       const S dir = absval(p.Km * tau_m - p.Ke * tau_e);
       S at_rest = p.Kcs + absval(p.Kms * tau_m - p.Kes * tau_e);
       if (m == ActuatorModel::M6) at_rest += actuator_quadratic_term(p, tau_m, tau_e);
-      return base + dir + s * at_rest;
+      return base + level * dir + level * (s * at_rest);
     }
   }
   return base;
