@@ -384,7 +384,7 @@ def test_rerun_with_another_configuration_counts_each_session_once(tiny, tmp_pat
                            "(one result per session)"), said
         assert "12 superseded result(s)" in (tmp_path / "r.html").read_text()
         tables = _strict_json(out)
-        assert set(tables) == ({"parameters", "drift", "spread", "verdicts", "tasks"} |
+        assert set(tables) == ({"parameters", "drift", "trend", "spread", "verdicts", "tasks"} |
                                ({"shared"} if extra else set()))
         assert len(tables["parameters"]) == len(first) and len(tables["tasks"]) == 12
         # one verdict per done current session, counted on the console and in the page
@@ -397,7 +397,7 @@ def test_rerun_with_another_configuration_counts_each_session_once(tiny, tmp_pat
         assert len(tables["drift"]) == 6 and any(r["dof"] is None for r in tables["drift"])
     usage = " ".join(subprocess.run([sys.executable, "-m", "frictionlab.fleet", "report", "--help"],
                                     env=env, capture_output=True, text=True, timeout=60).stdout.split())
-    assert "--json FILE also write every table (parameters, drift, spread, verdicts, tasks" in usage, usage
+    assert "--json FILE also write every table (parameters, drift, trend, spread, verdicts, tasks" in usage, usage
     assert "strict JSON, NaN and infinities as null" in usage, usage
 
 

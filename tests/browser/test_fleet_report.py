@@ -59,8 +59,9 @@ def fleet_page(browser, tmp_path_factory):
     # each joint tested alone (no scatter pooled over the 8 joints of a type), so that the page
     # has undetermined parameters to lay out (pooled, this fleet decides every one)
     drift = analysis.drift(params, analysis.DriftRule(pool_min_joints=0))
+    # the trends with the default rule (pooled): the injected steps are trends over 4 sessions too
     path = report.write_report(params, tasks, d / "fleet.html", title="Synthetic fleet", max_rows=20,
-                               drift=drift)
+                               drift=drift, trend=analysis.trend(params))
     page = browser.open(pathlib.Path(path))
     return {"page": page, "truth": truth, "params": params, "tasks": tasks, "dir": d,
             "drift": drift}
@@ -83,7 +84,13 @@ def test_loads_clean_and_draws(fleet_page):
 def test_flagged_first_and_failures(fleet_page):
     page, truth = fleet_page["page"], fleet_page["truth"]
     order = page.evaluate("Array.from(document.querySelectorAll('body > section')).map(s => s.id)")
-    assert order[:4] == ["flagged", "outliers", "failures", "history"]
+    assert order[:5] == ["flagged", "trends", "outliers", "failures", "history"]
+    # a step tonight is also a trend over the 4 sessions: the injected drifts, flagged by the
+    # per-night rule too (the last column)
+    trends = page.evaluate("""Array.from(document.querySelectorAll('#trends tr.trend')).map(r =>
+        [r.dataset.robot, r.dataset.joint, r.dataset.parameter, r.lastElementChild.textContent])""")
+    assert sorted(map(tuple, trends)) == sorted((e["robot"], e["joint"], e["parameter"], "yes")
+                                                for e in truth["drifts"])
     rows = page.evaluate("""Array.from(document.querySelectorAll(
         '#flagged tr.flagged')).map(r => [r.dataset.robot, r.dataset.joint, r.dataset.parameter])""")
     assert {tuple(r) for r in rows} == {(e["robot"], e["joint"], e["parameter"]) for e in truth["drifts"]}
@@ -100,7 +107,8 @@ def test_downloads_and_print(fleet_page):
     links = page.evaluate("""Array.from(document.querySelectorAll('a.download')).map(
         a => [a.getAttribute('download'), a.href.slice(0, 30)])""")
     names = {n for n, _ in links}
-    assert {"drift.csv", "drift.json", "spread.csv", "spread.json", "tasks.csv", "parameters.json"} <= names
+    assert {"drift.csv", "drift.json", "trend.csv", "spread.csv", "spread.json", "tasks.csv",
+            "parameters.json"} <= names
     assert all(h.startswith(("data:text/csv;base64,", "data:application/json;base64,")) for _, h in links)
     pdf = page.print_pdf(d / "fleet.pdf")
     data = pathlib.Path(pdf).read_bytes()
@@ -135,14 +143,14 @@ def test_undetermined_after_the_flagged(fleet_page):
 
 def test_nothing_wider_than_the_window(fleet_page):
     """No table pushes the page sideways in the 1366 px window: the tables a reader reads first
-    (flagged, undetermined) fit whole (their reason column was squeezed off the page by too many
+    (flagged, undetermined, trends) fit whole (their reason column was squeezed off the page by too many
     columns); the raw tables, which show every column, scroll sideways in their own box."""
     page = fleet_page["page"]
     fit = page.evaluate("""(() => {
         const w = document.documentElement.clientWidth;
         return Array.from(document.querySelectorAll('table')).map(t => [t.dataset.table,
             t.getBoundingClientRect().right <= w + 1]); })()""")
-    assert dict(fit)["drift-flagged"] and dict(fit)["drift-undetermined"], fit
+    assert dict(fit)["drift-flagged"] and dict(fit)["drift-undetermined"] and dict(fit)["trend-flagged"], fit
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     boxes = page.evaluate("""Array.from(document.querySelectorAll('table')).map(
         t => getComputedStyle(t.parentElement).overflowX)""")

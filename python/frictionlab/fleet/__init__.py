@@ -1,5 +1,5 @@
 """frictionlab.fleet: identification of every joint of every robot of a fleet on Dask, with the
-results in a database (SQLite or PostgreSQL), drift and outliers flagged (docs/fleet.md).
+results in a database (SQLite or PostgreSQL), drift, slow trends and outliers flagged (docs/fleet.md).
 
     from frictionlab import fleet
     summary = fleet.run("fleet.json", manifest="fleet.csv", db="results.sqlite")
@@ -11,11 +11,12 @@ from .config import FleetConfig, FleetInputError, Session, discover, read_config
 from .engine import RunSummary, plan, run, sessions_of, status
 from .store import open_store
 from .analysis import (DriftRule, current_results, drift, drift_counts, history, shared_check,
-                       spread, undetermined)
+                       shared_recommendation, spread, trend, undetermined)
 from .report import write_report
 from . import synthetic
 
 __all__ = ["FleetConfig", "FleetInputError", "Session", "discover", "read_config", "read_manifest",
            "RunSummary", "plan", "run", "sessions_of", "status", "open_store", "DriftRule",
            "current_results", "drift",
-           "drift_counts", "history", "shared_check", "spread", "undetermined", "write_report", "synthetic"]
+           "drift_counts", "history", "shared_check", "shared_recommendation", "spread", "trend",
+           "undetermined", "write_report", "synthetic"]

@@ -2,7 +2,7 @@
 
     frictionlab fleet run CONFIG (--manifest FILE | --root DIR) [--db URL] [--scheduler ADDR]
                           [--workers N] [--retry-failed] [--no-progress]
-    frictionlab fleet status [--db URL] [--follow] [--config CONFIG]
+    frictionlab fleet status [--db URL] [--follow] [--config CONFIG] [--no-analysis]
     frictionlab fleet report [--db URL] [--config CONFIG] --output FILE.html [--csv DIR] [--json FILE]
     frictionlab fleet generate DIR [--robots N] [--sessions N] [--seed N] ...
 
@@ -65,10 +65,44 @@ def _print_status(st: dict) -> None:
         print(f"  failed: {t['robot']} {t['joint']} {t['session']}: {t['error']}")
 
 
+def _print_sensitivity(db: str, config) -> None:
+    """`fleet status`'s analysis lines: per joint type the pooled night-to-night scatter and the
+    smallest change the per-night test would flag (analysis.fleet_sensitivity of the drift table
+    of the current results)."""
+    with open_store(db, readonly=True) as store:
+        params = store.parameters()
+    params, _ = analysis.current_results(params, config and read_config(config))
+    if not len(params):
+        return
+    sens = analysis.fleet_sensitivity(analysis.drift(params))
+    if len(sens):
+        print("what the fleet can see, per joint type (night-to-night scatter / smallest change "
+              "the drift test would flag; `fleet report` has more):")
+        for line in _sensitivity_lines(sens, scatter=True):
+            print("  " + line)
+
+
+def _sensitivity_lines(sens, scatter: bool) -> list:
+    """One line per joint type of an analysis.fleet_sensitivity table: its joints, whether they
+    were pooled, and per parameter the smallest change the test would flag (with ``scatter``,
+    the relative night-to-night scatter before it)."""
+    pct = lambda x: report.percent3(100 * x) if math.isfinite(x) else "not tested"  # noqa: E731
+    lines = []
+    for jt, g in sens.groupby("joint_type", sort=True):
+        joints, pooled = int(g["joints"].max()), int(g["pooled"].max())
+        how = f"{pooled} pooled" if pooled else "each joint alone"
+        lines.append(f"{jt} ({joints} joints, {how}): " + ", ".join(
+            f"{r['name']} " + (f"{pct(r['relative_scatter'])} / " if scatter else "")
+            + pct(r["detectable"]) for _, r in g.iterrows()))
+    return lines
+
+
 def _cmd_status(a) -> int:
     st = status(a.db, a.config)
     if not a.follow:
         _print_status(st)
+        if not a.no_analysis:
+            _print_sensitivity(a.db, a.config)
         return 0
     # a live bar of the newest run until it ends
     from tqdm import tqdm
@@ -92,6 +126,8 @@ def _cmd_status(a) -> int:
         time.sleep(a.interval)
     bar.close()
     _print_status(status(a.db, a.config))
+    if not a.no_analysis:
+        _print_sensitivity(a.db, a.config)
     return 0
 
 
@@ -106,14 +142,15 @@ def _cmd_report(a) -> int:
     params, _ = analysis.current_results(all_params, config)
     tasks, superseded = analysis.current_results(all_tasks, config)
     drift = analysis.drift(params)
+    trend = analysis.trend(params)
     spread = analysis.spread(params)
     shared = (analysis.shared_check(params, validation_evaluator(config), tasks=tasks)
               if config is not None and len(params) else None)
     verdicts = analysis.verdicts(results, tasks["key"] if len(tasks) else [])
     path = report.write_report(params, tasks, a.output, drift=drift, spread=spread, shared=shared,
-                               superseded=superseded, results=results)
-    tables = [("parameters", params), ("drift", drift), ("spread", spread), ("verdicts", verdicts),
-              ("tasks", tasks)]
+                               superseded=superseded, results=results, trend=trend)
+    tables = [("parameters", params), ("drift", drift), ("trend", trend), ("spread", spread),
+              ("verdicts", verdicts), ("tasks", tasks)]
     if shared is not None:
         tables.append(("shared", shared))
     if a.csv:
@@ -134,8 +171,42 @@ def _cmd_report(a) -> int:
         for _, r in (analysis.undetermined(drift) if len(drift) else drift).iterrows():
             print(f"  undetermined: {r['robot']} {r['joint']} {r['name']}: "
                   f"{r['reason'].removeprefix('undetermined: ')}")
+    _print_trends(trend)
+    if shared is not None:
+        _print_shared(shared)
     _print_verdicts(verdicts)
     return 0
+
+
+def _print_trends(trend, shown: int = 10) -> None:
+    """`fleet report`'s trend lines: the counts by outcome, then each trending parameter with its
+    rate, the rate's interval and when the line is the practical threshold away from its start."""
+    n = {o: int((trend["outcome"] == o).sum()) if len(trend) else 0 for o in analysis.TREND_OUTCOMES}
+    print(f"trend over the history of {len(trend)} parameter(s): {n['trend']} trending, "
+          f"{n['undetermined']} undetermined (too few sessions, or too much scatter to see a trend "
+          f"that matters), {n['no trend']} without a trend")
+    flagged = trend[trend["flagged"]] if len(trend) else trend
+    for _, r in flagged.head(shown).iterrows():
+        when = ("beyond the threshold already" if r["sessions_to_threshold"] == 0 else
+                f"reaches the threshold in {r['sessions_to_threshold']:.3g} session(s)"
+                + (f", about {r['threshold_time'][:10]}" if r["threshold_time"] else ""))
+        print(f"  trend: {r['robot']} {r['joint']} {r['name']} {100 * r['rate']:+.2f}% per session "
+              f"(95% interval {100 * r['rate_low']:+.2f}% to {100 * r['rate_high']:+.2f}%), "
+              f"{100 * r['line_change']:+.1f}% so far; {when}")
+    if len(flagged) > shown:
+        print(f"  ... {len(flagged) - shown} other trend(s): the report's section \"Trends over the "
+              "history\"")
+
+
+def _print_shared(shared) -> None:
+    """`fleet report`'s answer to "must every unit be identified?": one sentence per joint type
+    (analysis.shared_recommendation)."""
+    rec = analysis.shared_recommendation(shared)
+    if len(rec):
+        print("one shared parameter set? (the fleet median parameters on each unit's validation "
+              "data)")
+        for s in rec["sentence"]:
+            print(f"  {s}")
 
 
 def _print_verdicts(verdicts, shown: int = 3) -> None:
@@ -189,14 +260,8 @@ def _print_report_summary(path: str, drift, superseded: int, csv_dir: str | None
     if len(sens):
         print("  smallest change a test would flag, per joint type (the report's \"What the fleet "
               "can see\" has the scatter):")
-        for jt, g in sens.groupby("joint_type", sort=True):
-            joints, pooled = int(g["joints"].max()), int(g["pooled"].max())
-            how = f"{pooled} pooled" if pooled else "each joint alone"
-            print(f"    {jt} ({joints} joints, {how}): " + ", ".join(
-                f"{r['name']} " + (report.percent3(100 * r["detectable"])
-                                   if math.isfinite(r["detectable"]) else "not tested")
-                for _, r in g.iterrows()))
-
+        for line in _sensitivity_lines(sens, scatter=False):
+            print("    " + line)
 
 
 def _cmd_generate(a) -> int:
@@ -263,14 +328,18 @@ def main(argv=None) -> int:
                    help="run again the tasks that failed with the same key")
     r.add_argument("--no-progress", action="store_true", help="no live progress bar")
     r.set_defaults(func=_cmd_run)
-    s = sub.add_parser("status", help="runs, task counts, failures with their messages")
+    s = sub.add_parser("status", help="runs, task counts, failures with their messages, what the "
+                                      "fleet's drift test can see")
     s.add_argument("--db", default="fleet.sqlite")
     s.add_argument("--follow", action="store_true", help="a live bar until the newest run ends")
     s.add_argument("--config", help="count the tasks of this configuration and frictionlab version "
                    "(default: each session's newest task)")
+    s.add_argument("--no-analysis", action="store_true", help="runs, counts and failures only, "
+                   "not what the fleet's drift test can see (which reads every parameter and runs "
+                   "the drift rule: about 10 ms per robot joint)")
     s.add_argument("--interval", type=float, default=1.0, help=argparse.SUPPRESS)
     s.set_defaults(func=_cmd_status)
-    rep = sub.add_parser("report", help="drift, fleet spread, outliers: an HTML report")
+    rep = sub.add_parser("report", help="drift, trends, fleet spread, outliers: an HTML report")
     rep.add_argument("--db", default="fleet.sqlite")
     rep.add_argument("--config", help="the fleet configuration: with it, the report analyses the "
                      "results of this configuration and frictionlab version (default: each "
@@ -278,8 +347,8 @@ def main(argv=None) -> int:
                      "parameters would serve each unit")
     rep.add_argument("--output", required=True, help="the HTML report")
     rep.add_argument("--csv", help="also write every table as CSV into this directory")
-    rep.add_argument("--json", metavar="FILE", help="also write every table (parameters, drift, spread, verdicts, tasks, "
-                     "and shared with --config) into this one JSON file: an object of table name "
+    rep.add_argument("--json", metavar="FILE", help="also write every table (parameters, drift, trend, spread, verdicts, "
+                     "tasks, and shared with --config) into this one JSON file: an object of table name "
                      "-> list of row objects; strict JSON, NaN and infinities as null")
     rep.set_defaults(func=_cmd_report)
     g = sub.add_parser("generate", help="write a synthetic fleet (records, configuration, "

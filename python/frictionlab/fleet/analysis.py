@@ -1,6 +1,7 @@
 """Fleet analysis on the results store's parameter table (``Store.parameters()``): drift of each
-robot joint against its own baseline, spread of each joint type across robots with robust
-outliers, and whether one shared parameter set would serve every unit (docs/fleet.md).
+robot joint's newest session against its own baseline, slow trends over each joint's history,
+spread of each joint type across robots with robust outliers, and whether one shared parameter
+set would serve every unit, in words (docs/fleet.md).
 
 Every function takes a long-format pandas DataFrame with one row per (task, model, parameter):
 the columns of ``Store.parameters()`` (key, robot, joint, joint_type, session, session_time,
@@ -28,9 +29,10 @@ import pandas as pd
 
 from .keys import tool_version
 
-__all__ = ["CAUSES", "DriftRule", "OUTCOMES", "SEVERITIES", "current_results", "drift",
-           "drift_counts", "fleet_sensitivity", "history", "largest_unchecked", "spread", "shared_check", "undetermined",
-           "undetermined_causes", "z_of_level"]
+__all__ = ["CAUSES", "DriftRule", "OUTCOMES", "RATE_LEVEL", "SEVERITIES", "TREND_OUTCOMES",
+           "current_results", "drift", "drift_counts", "fleet_sensitivity", "history",
+           "largest_unchecked", "shared_check", "shared_recommendation", "spread", "trend",
+           "undetermined", "undetermined_causes", "z_of_level"]
 
 #: The three outcomes of the drift rule per (robot, joint, parameter), in the order ``drift``
 #: sorts them: flagged drift; the baseline cannot decide; decided, and no drift that matters.
@@ -302,6 +304,174 @@ def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
+_DRIFT_COLUMNS = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
+                  "value", "std_error", "n_sessions", "n_baseline", "baseline", "baseline_se",
+                  "scatter", "change", "relative", "z", "dof", "threshold", "detectable",
+                  "pool_joints", "statistical", "practical", "flagged", "outcome", "severity",
+                  "cause", "reason"]
+
+
+@dataclass
+class _Baseline:
+    """One drift test's baseline: its sessions' numbers and the scatter the test uses."""
+    m: int             # usable baseline sessions
+    mean: float        # the baseline (weighted mean under the scatter tau)
+    se: float          # its standard error
+    tau: float         # the night-to-night scatter (the joint's own, or combined with the pool's)
+    dof: int           # degrees of freedom of tau: m - 1 (+ the pool's)
+    n_pool: int        # other joints of the type pooled (0: the joint alone)
+    pooled: bool
+    note: str          # the baseline sessions left out, in words ("" when none)
+
+
+def _drift_row(robot, joint, r, n_sessions: int) -> dict:
+    """A drift row of the newest estimate ``r`` before the test: every number missing, outcome
+    "undetermined" until the test decides."""
+    return {"robot": robot, "joint": joint, "joint_type": r["joint_type"], "model": r["model"],
+            "name": r["name"], "unit": r["unit"], "session": r["session"],
+            "session_time": r["session_time"], "value": float(r["value"]),
+            "std_error": float(r["std_error"]), "n_sessions": n_sessions, "n_baseline": 0,
+            "baseline": math.nan, "baseline_se": math.nan, "scatter": math.nan,
+            "change": math.nan, "relative": math.nan, "z": math.nan, "dof": math.nan,
+            "threshold": math.nan, "detectable": math.nan, "pool_joints": 0,
+            "statistical": False, "practical": False, "flagged": False,
+            "outcome": "undetermined", "severity": "", "cause": "", "reason": ""}
+
+
+def _drift_baseline(b: pd.DataFrame, left_out: int, pool, key, rule: DriftRule) -> _Baseline:
+    """The baseline of the usable sessions ``b`` (random effects, ``_baseline``); pooled with
+    the type's scatter (leave-one-out: ``key`` is the joint) when ``pool`` holds at least
+    ``rule.pool_min_joints`` other joints: the joint's own tau^2 and the pool's, each by its
+    degrees of freedom."""
+    xb, seb = b["value"].to_numpy(float), b["std_error"].to_numpy(float)
+    mean, se_b, tau = _baseline(xb, seb)
+    m = len(b)
+    tau_rel2, dof_pool, n_pool = pool.estimate(key) if pool else (0.0, 0, 0)
+    pooled = rule.pool_min_joints > 0 and n_pool >= rule.pool_min_joints and mean != 0
+    dof = m - 1
+    if pooled:
+        tau2 = ((m - 1) * tau**2 + dof_pool * tau_rel2 * mean**2) / (m - 1 + dof_pool)
+        mean, se_b = _weighted_mean(xb, seb, tau2)
+        tau, dof = math.sqrt(tau2), m - 1 + dof_pool
+    note = (f"; {left_out} baseline session(s) without a standard error or not determined "
+            f"left out" if left_out else "")
+    return _Baseline(m, mean, se_b, tau, dof, n_pool if pooled else 0, pooled, note)
+
+
+def _drift_test(out: dict, r, bl: _Baseline, rule: DriftRule) -> None:
+    """Fill ``out`` with the test of the newest estimate against the baseline ``bl``: change,
+    relative, z, threshold, detectable, the flags, and the outcome with its reason."""
+    x, se, mean = out["value"], out["std_error"], bl.mean
+    out.update(n_baseline=bl.m, baseline=mean, baseline_se=bl.se, scatter=bl.tau,
+               change=x - mean, pool_joints=bl.n_pool)
+    if mean != 0:
+        out["relative"] = (x - mean) / abs(mean)
+        out["practical"] = bool(abs(out["relative"]) > rule.min_relative)
+    rel_txt = (f"{100 * out['relative']:+.1f}% from the baseline {_fmt(mean)}"
+               if mean != 0 else "baseline 0: relative change undefined")
+    if not (math.isfinite(se) and se > 0):
+        out["reason"] = f"newest estimate has no standard error: not tested statistically ({rel_txt})"
+        out["cause"] = CAUSES["no_std_error"]
+        return
+    if not bool(r["determined"]):
+        out["reason"] = f"newest estimate not determined by its record: not tested statistically ({rel_txt})"
+        out["cause"] = CAUSES["not_determined"]
+        return
+    from scipy.stats import t as student_t
+    comb = math.sqrt(se**2 + bl.tau**2 + bl.se**2)
+    z = (x - mean) / comb
+    dof = math.inf if bl.tau == 0 else float(bl.dof)
+    thr = z_of_level(rule.level) if bl.tau == 0 else float(student_t.ppf(0.5 + 0.5 * rule.level, dof))
+    out.update(z=z, threshold=thr, dof=dof)
+    if mean != 0:
+        out["detectable"] = thr * comb / abs(mean)
+    out["statistical"] = bool(abs(z) > thr)
+    out["flagged"] = out["statistical"] and out["practical"]
+    _drift_outcome(out, bl, rel_txt, rule)
+
+
+def _drift_outcome(out: dict, bl: _Baseline, rel_txt: str, rule: DriftRule) -> None:
+    """The outcome of a tested row (drift, undetermined or no drift; docs/fleet.md, "Three
+    outcomes"), its severity or cause, and its reason in words with the numbers."""
+    z, thr, dof, tau, m = out["z"], out["threshold"], out["dof"], bl.tau, bl.m
+    source = (f"scatter {_fmt(tau)} pooled with {bl.n_pool} joints of the type" if bl.pooled
+              else f"baseline scatter {_fmt(tau)}")
+    band = (f"the combined {100 * rule.level:g}% band (z = {z:+.2f}, |z| "
+            f"{'>' if out['statistical'] else '<='} {thr:.3g}"
+            + (f", t with {dof:.3g} d.o.f.: {source}" if tau else "") + ")")
+    lim = f"{100 * rule.min_relative:g}%"
+    few = m < rule.min_baseline and not bl.pooled
+    few_txt = (f"a baseline of {m} session{'s' if m != 1 else ''} (fewer than {rule.min_baseline}: "
+               + ("the scatter between sessions cannot be estimated from one, so the band "
+                  "assumes there is none" if m == 1 else "too few to judge the scatter between "
+                  "sessions") + ")")
+    if out["flagged"]:
+        out["outcome"] = "drift"
+        out["severity"] = _severity(z, thr, out["relative"], rule)
+        out["reason"] = (f"drift: outside {band} and {rel_txt} (> {lim})" + bl.note
+                         + (f"; note: {few_txt}" if few else ""))
+        return
+    det = out["detectable"]
+    where = f"{'outside' if out['statistical'] else 'within'} {band}"
+    if bl.mean == 0:
+        out["cause"] = CAUSES["zero_baseline"]
+        out["reason"] = (f"undetermined: {rel_txt}, so the practical threshold cannot be "
+                         f"applied; {where}" + bl.note)
+    elif few:
+        out["reason"] = f"undetermined: {few_txt}; {where}; {rel_txt}" + bl.note
+        out["cause"] = CAUSES["few_baseline"]
+    elif out["statistical"]:   # a change was seen, and it is smaller than what matters
+        out["outcome"] = "no drift"
+        out["reason"] = f"outside {band} but {rel_txt} (<= {lim})" + bl.note
+    elif det > rule.max_detectable:
+        why = ("the standard errors of the estimates are large" if not tau else
+               f"the sessions scatter beyond their standard errors ({source}; t with "
+               f"{dof:.3g} d.o.f.)" if bl.pooled else
+               f"the baseline of {m} sessions scatters beyond their standard errors "
+               f"(scatter {_fmt(tau)}; t with {dof:.3g} d.o.f.)")
+        out["cause"] = CAUSES["scatter" if tau else "large_errors"]
+        out["reason"] = (f"undetermined: {why}: a change would have to exceed {thr:.3g} "
+                         f"combined standard errors ({100 * det:.3g}% of the baseline "
+                         f"{_fmt(bl.mean)}, > {100 * rule.max_detectable:g}%) to be seen; "
+                         f"{rel_txt}, z = {z:+.2f}" + bl.note)
+    else:
+        out["outcome"] = "no drift"
+        out["reason"] = (f"within {band}; {rel_txt}; a change beyond {100 * det:.3g}% "
+                         "would be seen" + bl.note)
+
+
+def _drift_one(robot, joint, r, n_sessions: int, gb: pd.DataFrame, pools: dict,
+               rule: DriftRule) -> dict:
+    """The drift row of one newest estimate ``r`` of a robot joint with ``n_sessions`` sessions
+    and baseline rows ``gb``: no baseline, or the test against it."""
+    out = _drift_row(robot, joint, r, n_sessions)
+    if n_sessions < 2:
+        out["reason"] = "no baseline: the joint has 1 session"
+        out["cause"] = CAUSES["one_session"]
+        return out
+    b = gb[(gb["model"] == r["model"]) & (gb["name"] == r["name"])]
+    ok = _usable(b)
+    left_out = int((~ok).sum())
+    if not ok.any():
+        out["cause"] = CAUSES["no_usable_baseline"]
+        out["reason"] = ("no baseline: no earlier session of this parameter "
+                         f"({r['model'] or 'model'}) with a standard error and determined"
+                         + (f" ({left_out} left out)" if left_out else ""))
+        return out
+    pool = pools.get((r["joint_type"], r["model"], r["name"]))
+    _drift_test(out, r, _drift_baseline(b[ok], left_out, pool, (robot, joint), rule), rule)
+    return out
+
+
+def _outcome_order(df: pd.DataFrame, order: tuple) -> pd.DataFrame:
+    """``df`` sorted by its ``outcome`` in the order ``order``, then by robot, joint, name."""
+    if not len(df):
+        return df
+    rank = df["outcome"].map({o: i for i, o in enumerate(order)})
+    return df.assign(_rank=rank).sort_values(["_rank", "robot", "joint", "name"], kind="mergesort"
+                                             ).drop(columns="_rank").reset_index(drop=True)
+
+
 def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     """Each robot joint's newest estimate of each parameter against its own baseline.
 
@@ -385,138 +555,17 @@ def drift(params: pd.DataFrame, rule: DriftRule = DriftRule()) -> pd.DataFrame:
     alone 6-46 % of the wear flagged and 61.5 % undetermined.
     """
     p = _prepare(params, "drift")
-    zc = z_of_level(rule.level)
-    from scipy.stats import t as student_t
-    pct = f"{100 * rule.level:g}%"
-    rows = []
     pools = _pools(p, rule)
+    rows = []
     for (robot, joint), g in p.groupby(["robot", "joint"], sort=True):
         order, base_set = _sessions(g, rule)
-        n_sessions = len(order)
         newest = order[-1]
         is_new = (g["session_time"] == newest[0]) & (g["session"] == newest[1])
-        key_base = [(a, b) in base_set for a, b in zip(g["session_time"], g["session"])]
-        gb = g[np.array(key_base, dtype=bool)]
-        for _, r in g[is_new].iterrows():
-            out = {"robot": robot, "joint": joint, "joint_type": r["joint_type"], "model": r["model"],
-                   "name": r["name"], "unit": r["unit"], "session": r["session"],
-                   "session_time": r["session_time"], "value": float(r["value"]),
-                   "std_error": float(r["std_error"]), "n_sessions": n_sessions, "n_baseline": 0,
-                   "baseline": math.nan, "baseline_se": math.nan, "scatter": math.nan,
-                   "change": math.nan, "relative": math.nan, "z": math.nan,
-                   "dof": math.nan, "threshold": math.nan, "detectable": math.nan,
-                   "pool_joints": 0,
-                   "statistical": False, "practical": False, "flagged": False,
-                   "outcome": "undetermined", "severity": "", "cause": "",
-                   "reason": ""}
-            rows.append(out)
-            if n_sessions < 2:
-                out["reason"] = "no baseline: the joint has 1 session"
-                out["cause"] = CAUSES["one_session"]
-                continue
-            b = gb[(gb["model"] == r["model"]) & (gb["name"] == r["name"])]
-            ok = _usable(b)
-            left_out = int((~ok).sum())
-            b = b[ok]
-            note = (f"; {left_out} baseline session(s) without a standard error or not determined "
-                    f"left out" if left_out else "")
-            if len(b) == 0:
-                out["cause"] = CAUSES["no_usable_baseline"]
-                out["reason"] = ("no baseline: no earlier session of this parameter "
-                                 f"({r['model'] or 'model'}) with a standard error and determined"
-                                 + (f" ({left_out} left out)" if left_out else ""))
-                continue
-            xb, seb = b["value"].to_numpy(float), b["std_error"].to_numpy(float)
-            mean, se_b, tau = _baseline(xb, seb)
-            x, se = out["value"], out["std_error"]
-            m = len(b)
-            dof_scatter = m - 1
-            pool = pools.get((r["joint_type"], r["model"], r["name"]))
-            tau_rel2, dof_pool, n_pool = pool.estimate((robot, joint)) if pool else (0.0, 0, 0)
-            pooled = rule.pool_min_joints > 0 and n_pool >= rule.pool_min_joints and mean != 0
-            if pooled:   # the joint's own scatter and the type's, each by its degrees of freedom
-                tau2 = ((m - 1) * tau**2 + dof_pool * tau_rel2 * mean**2) / (m - 1 + dof_pool)
-                mean, se_b = _weighted_mean(xb, seb, tau2)
-                tau, dof_scatter = math.sqrt(tau2), m - 1 + dof_pool
-                out["pool_joints"] = n_pool
-            out.update(n_baseline=m, baseline=mean, baseline_se=se_b, scatter=tau,
-                       change=x - mean)
-            if mean != 0:
-                out["relative"] = (x - mean) / abs(mean)
-                out["practical"] = bool(abs(out["relative"]) > rule.min_relative)
-            rel_txt = (f"{100 * out['relative']:+.1f}% from the baseline {_fmt(mean)}"
-                       if mean != 0 else "baseline 0: relative change undefined")
-            if not (math.isfinite(se) and se > 0):
-                out["reason"] = f"newest estimate has no standard error: not tested statistically ({rel_txt})"
-                out["cause"] = CAUSES["no_std_error"]
-                continue
-            if not bool(r["determined"]):
-                out["reason"] = f"newest estimate not determined by its record: not tested statistically ({rel_txt})"
-                out["cause"] = CAUSES["not_determined"]
-                continue
-            comb = math.sqrt(se**2 + tau**2 + se_b**2)
-            z = (x - mean) / comb
-            dof = math.inf if tau == 0 else float(dof_scatter)
-            thr = zc if tau == 0 else float(student_t.ppf(0.5 + 0.5 * rule.level, dof))
-            out["z"] = z
-            out["threshold"] = thr
-            out["dof"] = dof
-            if mean != 0:
-                out["detectable"] = thr * comb / abs(mean)
-            out["statistical"] = bool(abs(z) > thr)
-            out["flagged"] = out["statistical"] and out["practical"]
-            source = (f"scatter {_fmt(tau)} pooled with {n_pool} joints of the type" if pooled
-                      else f"baseline scatter {_fmt(tau)}")
-            band = (f"the combined {pct} band (z = {z:+.2f}, |z| {'>' if out['statistical'] else '<='} "
-                    f"{thr:.3g}" + (f", t with {dof:.3g} d.o.f.: {source}" if tau else "") + ")")
-            lim = f"{100 * rule.min_relative:g}%"
-            few = m < rule.min_baseline and not pooled
-            few_txt = (f"a baseline of {m} session{'s' if m != 1 else ''} (fewer than {rule.min_baseline}: "
-                       + ("the scatter between sessions cannot be estimated from one, so the band "
-                          "assumes there is none" if m == 1 else "too few to judge the scatter between "
-                          "sessions") + ")")
-            if out["flagged"]:
-                out["outcome"] = "drift"
-                out["severity"] = _severity(z, thr, out["relative"], rule)
-                out["reason"] = (f"drift: outside {band} and {rel_txt} (> {lim})" + note
-                                 + (f"; note: {few_txt}" if few else ""))
-                continue
-            det = out["detectable"]
-            where = f"{'outside' if out['statistical'] else 'within'} {band}"
-            if mean == 0:
-                out["cause"] = CAUSES["zero_baseline"]
-                out["reason"] = (f"undetermined: {rel_txt}, so the practical threshold cannot be "
-                                 f"applied; {where}" + note)
-            elif few:
-                out["reason"] = f"undetermined: {few_txt}; {where}; {rel_txt}" + note
-                out["cause"] = CAUSES["few_baseline"]
-            elif out["statistical"]:   # a change was seen, and it is smaller than what matters
-                out["outcome"] = "no drift"
-                out["reason"] = f"outside {band} but {rel_txt} (<= {lim})" + note
-            elif det > rule.max_detectable:
-                why = ("the standard errors of the estimates are large" if not tau else
-                       f"the sessions scatter beyond their standard errors ({source}; t with "
-                       f"{dof:.3g} d.o.f.)" if pooled else
-                       f"the baseline of {m} sessions scatters beyond their standard errors "
-                       f"(scatter {_fmt(tau)}; t with {dof:.3g} d.o.f.)")
-                out["cause"] = CAUSES["scatter" if tau else "large_errors"]
-                out["reason"] = (f"undetermined: {why}: a change would have to exceed {thr:.3g} "
-                                 f"combined standard errors ({100 * det:.3g}% of the baseline "
-                                 f"{_fmt(mean)}, > {100 * rule.max_detectable:g}%) to be seen; "
-                                 f"{rel_txt}, z = {z:+.2f}" + note)
-            else:
-                out["outcome"] = "no drift"
-                out["reason"] = (f"within {band}; {rel_txt}; a change beyond {100 * det:.3g}% "
-                                 "would be seen" + note)
-    cols = ["robot", "joint", "joint_type", "model", "name", "unit", "session", "session_time",
-            "value", "std_error", "n_sessions", "n_baseline", "baseline", "baseline_se", "scatter",
-            "change", "relative", "z", "dof", "threshold", "detectable", "pool_joints", "statistical",
-            "practical", "flagged", "outcome", "severity", "cause", "reason"]
-    df = pd.DataFrame(rows, columns=cols)
-    if len(df):
-        rank = df["outcome"].map({o: i for i, o in enumerate(OUTCOMES)})
-        df = df.assign(_rank=rank).sort_values(["_rank", "robot", "joint", "name"], kind="mergesort"
-                                               ).drop(columns="_rank").reset_index(drop=True)
+        gb = g[np.array([(a, b) in base_set for a, b in zip(g["session_time"], g["session"])],
+                        dtype=bool)]
+        rows += [_drift_one(robot, joint, r, len(order), gb, pools, rule)
+                 for _, r in g[is_new].iterrows()]
+    df = _outcome_order(pd.DataFrame(rows, columns=_DRIFT_COLUMNS), OUTCOMES)
     df.attrs["drift_rule"] = rule  # the report's key states the rule's numbers
     return df
 
@@ -570,6 +619,266 @@ def largest_unchecked(d: pd.DataFrame, n: int = 3) -> pd.DataFrame:
         return u
     order = np.argsort(-np.abs(u["relative"].to_numpy(float)), kind="stable")
     return u.iloc[order[:n]]
+
+
+# ---- trend: a slow drift over the whole history ----
+
+#: The outcomes of the trend test per (robot, joint, parameter), in the order ``trend`` sorts
+#: them (as ``OUTCOMES``): a trend that matters; the history cannot decide (too few sessions, or
+#: a trend that matters could go unseen); tested, and no trend that matters.
+TREND_OUTCOMES = ("trend", "undetermined", "no trend")
+
+#: The confidence level of the rate's interval (``trend``'s rate_low, rate_high).
+RATE_LEVEL = 0.95
+
+_TREND_COLUMNS = ["robot", "joint", "joint_type", "model", "name", "unit", "n_sessions", "n_used",
+                  "first_session_time", "session_time", "start", "slope", "slope_se", "rate",
+                  "rate_low", "rate_high", "rate_per_day", "line_change", "t", "dof", "threshold",
+                  "detectable_rate", "scatter", "pool_joints", "tests", "statistical", "practical",
+                  "flagged", "outcome", "sessions_to_threshold", "threshold_time", "reason"]
+
+
+@dataclass
+class _Line:
+    """A random-effects weighted least-squares line x = start + slope k through one parameter's
+    estimates over the session index k (0 = the history's first session)."""
+    start: float       # the line at k = 0
+    slope: float       # per session (the parameter's unit)
+    cov: np.ndarray    # 2 x 2 covariance of (start, slope)
+    tau: float         # the scatter about the line beyond the standard errors (own and pooled)
+    dof: int           # its degrees of freedom: n - 2 (+ the pool's)
+    n_pool: int        # other joints of the type pooled (0: the joint alone)
+
+
+def _wls_line(k: np.ndarray, x: np.ndarray, se: np.ndarray, tau2: float):
+    """The weighted least-squares line through (k, x), weights w = 1 / (se^2 + tau2): (start,
+    slope, their covariance (X'WX)^-1, Q_E = sum w (x - line)^2, c_E = tr W - tr((X'WX)^-1
+    X'W^2X)). With tau2 = 0 these are Cochran's Q of the residuals and its c, E[Q_E] =
+    (n - 2) + tau^2 c_E under a scatter tau about the line (the DerSimonian-Laird moments)."""
+    w = 1.0 / (se**2 + tau2)
+    X = np.column_stack([np.ones_like(k), k])
+    cov = np.linalg.inv(X.T @ (w[:, None] * X))
+    start, slope = cov @ (X.T @ (w * x))
+    q = float((w * (x - start - slope * k) ** 2).sum())
+    c = float(w.sum() - np.trace(cov @ (X.T @ ((w**2)[:, None] * X))))
+    return float(start), float(slope), cov, q, c
+
+
+def _trend_line(k, x, se, pool, key, rule: DriftRule) -> _Line:
+    """The line through a joint's estimates with the scatter about it: the joint's own
+    (DerSimonian-Laird for a line, n - 2 d.o.f.), combined by degrees of freedom with its joint
+    type's pooled relative scatter (the per-night rule's, ``_pools``; leave-one-out) times the
+    joint's inverse-variance mean level when ``rule.pool_min_joints`` other joints are pooled."""
+    n = len(k)
+    _, _, _, q, c = _wls_line(k, x, se, 0.0)
+    tau2 = max(0.0, (q - (n - 2)) / c) if c > 0 else 0.0
+    level = _cochran(x, se)[0]
+    tau_rel2, dof_pool, n_pool = pool.estimate(key) if pool else (0.0, 0, 0)
+    pooled = rule.pool_min_joints > 0 and n_pool >= rule.pool_min_joints and level != 0
+    if pooled:
+        tau2 = ((n - 2) * tau2 + dof_pool * tau_rel2 * level**2) / (n - 2 + dof_pool)
+    start, slope, cov, _, _ = _wls_line(k, x, se, tau2)
+    return _Line(start, slope, cov, math.sqrt(tau2), n - 2 + (dof_pool if pooled else 0),
+                 n_pool if pooled else 0)
+
+
+def _spacing_days(first: str, newest: str, k_newest: int) -> float:
+    """The mean time between sessions [days] from the first and newest session_time (ISO 8601)
+    over ``k_newest`` steps; NaN when the times do not parse or do not advance."""
+    try:
+        t0, t1 = pd.to_datetime([first, newest], utc=True)
+    except (ValueError, TypeError):
+        return math.nan
+    days = (t1 - t0).total_seconds() / 86400.0
+    return days / k_newest if k_newest > 0 and days > 0 else math.nan
+
+
+def _trend_row(robot, joint, r, n_sessions: int, first: str, newest: str) -> dict:
+    """A trend row before the test: every number missing, outcome "undetermined"."""
+    row = {c: math.nan for c in _TREND_COLUMNS}
+    row.update(robot=robot, joint=joint, joint_type=r["joint_type"], model=r["model"],
+               name=r["name"], unit=r["unit"], n_sessions=n_sessions, n_used=0,
+               first_session_time=first, session_time=newest, pool_joints=0, tests=0,
+               statistical=False, practical=False, flagged=False, outcome="undetermined",
+               threshold_time="", reason="")
+    return row
+
+
+def _trend_fit(g: pd.DataFrame, r, k_all: np.ndarray, usable: pd.Series, pools: dict, key,
+               rule: DriftRule, min_sessions: int):
+    """The line through the usable estimates of the parameter of row ``r`` in the joint's rows
+    ``g`` (session indices ``k_all``): (estimates used, the _Line or None, why none)."""
+    sel = ((g["model"] == r["model"]) & (g["name"] == r["name"]) & usable).to_numpy()
+    k, x, se = k_all[sel], g["value"].to_numpy(float)[sel], g["std_error"].to_numpy(float)[sel]
+    if len(k) < min_sessions:
+        return len(k), None, (f"undetermined: {len(k)} session(s) with a usable estimate (a "
+                              f"standard error, determined), fewer than {min_sessions}")
+    line = _trend_line(k, x, se, pools.get((r["joint_type"], r["model"], r["name"])), key, rule)
+    if line.start == 0:
+        return len(k), None, "undetermined: the line starts at 0, so no relative rate"
+    return len(k), line, ""
+
+
+def _trend_joint(robot, joint, g: pd.DataFrame, pools: dict, rule: DriftRule, min_sessions: int,
+                 window: int) -> list:
+    """The trend rows of one robot joint: a line per parameter of its newest session's model
+    with at least ``min_sessions`` usable estimates among the (last ``window``) sessions, then
+    the test of each with the joint's parameters as one family (``_trend_decide``)."""
+    order, _ = _sessions(g, rule)
+    order = order[-window:] if window else order
+    index = {s: i for i, s in enumerate(order)}
+    g = g[[(a, b) in index for a, b in zip(g["session_time"], g["session"])]]
+    k_all = np.array([index[(a, b)] for a, b in zip(g["session_time"], g["session"])], dtype=float)
+    is_new, usable = k_all == len(order) - 1, _usable(g)
+    rows, lines = [], []
+    for _, r in g[is_new].iterrows():
+        row = _trend_row(robot, joint, r, len(order), order[0][0], order[-1][0])
+        row["n_used"], line, row["reason"] = _trend_fit(g, r, k_all, usable, pools, (robot, joint),
+                                                        rule, min_sessions)
+        rows.append(row)
+        lines.append(line)
+    spacing = _spacing_days(order[0][0], order[-1][0], len(order) - 1)
+    tests = sum(line is not None for line in lines)
+    for row, line in zip(rows, lines):
+        if line is not None:
+            _trend_decide(row, line, tests, len(order) - 1, spacing, rule)
+    return rows
+
+
+def _two_sided(level: float, dof: float) -> float:
+    """The two-sided quantile of ``level``: the normal one for dof = inf, else Student's t."""
+    from scipy.stats import t as student_t
+    return z_of_level(level) if math.isinf(dof) else float(student_t.ppf(0.5 + 0.5 * level, dof))
+
+
+def _trend_decide(row: dict, line: _Line, tests: int, k_new: int, spacing: float,
+                  rule: DriftRule) -> None:
+    """Fill ``row`` with the test of ``line``: the relative rate (slope / |start|) with its
+    interval (delta method), t = slope / its standard error against the quantile of the rule's
+    level shared by the joint's ``tests`` parameters (Bonferroni), the practical test (the line
+    reaches ``rule.min_relative`` from its start within as many sessions again as it spans), the
+    outcome, the projection and the reason."""
+    a, b = line.start, line.slope
+    var_a, var_b, cov_ab = line.cov[0, 0], line.cov[1, 1], line.cov[0, 1]
+    rate = b / abs(a)
+    rate_se = math.sqrt(max(0.0, var_b - 2 * (b / a) * cov_ab + (b / a) ** 2 * var_a)) / abs(a)
+    dof = math.inf if line.tau == 0 else float(line.dof)
+    thr, q = _two_sided(1 - (1 - rule.level) / tests, dof), _two_sided(RATE_LEVEL, dof)
+    t = b / math.sqrt(var_b)
+    k_cross = rule.min_relative / abs(rate) if rate != 0 else math.inf
+    row.update(start=a, slope=b, slope_se=math.sqrt(var_b), rate=rate, rate_low=rate - q * rate_se,
+               rate_high=rate + q * rate_se, rate_per_day=rate / spacing, line_change=rate * k_new,
+               t=t, dof=dof, threshold=thr, detectable_rate=thr * math.sqrt(var_b) / abs(a),
+               scatter=line.tau, pool_joints=line.n_pool, tests=tests,
+               statistical=bool(abs(t) > thr), practical=bool(k_cross <= 2 * k_new))
+    row["flagged"] = row["statistical"] and row["practical"]
+    unseen = row["detectable_rate"] * k_new > rule.max_detectable   # as drift's max_detectable
+    row["outcome"] = ("trend" if row["flagged"] else "no trend" if row["statistical"] or not unseen
+                      else "undetermined")
+    if row["flagged"]:
+        _trend_projection(row, k_cross - k_new, spacing)
+    row["reason"] = _trend_reason(row, line, k_cross, k_new, rule)
+
+
+def _trend_projection(row: dict, sessions: float, spacing: float) -> None:
+    """When a trending line is the practical threshold away from its start: ``sessions`` after
+    the newest (0 when it is already), and the newest session_time plus as many mean intervals
+    ``spacing`` [days] (ISO 8601, to the second; "" when the times did not parse)."""
+    row["sessions_to_threshold"] = max(0.0, sessions)
+    if math.isfinite(spacing):
+        when = pd.to_datetime(row["session_time"], utc=True)
+        row["threshold_time"] = (when + pd.Timedelta(days=row["sessions_to_threshold"] * spacing)
+                                 ).round("s").strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _trend_reason(row: dict, line: _Line, k_cross: float, k_new: int, rule: DriftRule) -> str:
+    """A tested trend row's reasoning in words with its numbers."""
+    pct = lambda x: f"{100 * x:+.2f}%"  # noqa: E731
+    rate = (f"{pct(row['rate'])} per session ({100 * RATE_LEVEL:g}% interval {pct(row['rate_low'])} "
+            f"to {pct(row['rate_high'])}" + (f"; {pct(row['rate_per_day'])} per day"
+                                             if math.isfinite(row["rate_per_day"]) else "") + ")")
+    scatter = ("" if not line.tau else f", t with {row['dof']:.3g} d.o.f.: scatter "
+               f"{_fmt(line.tau)}" + (f" pooled with {line.n_pool} joints of the type"
+                                      if line.n_pool else " about the line"))
+    test = (f"t = {row['t']:+.2f}, |t| {'>' if row['statistical'] else '<='} "
+            f"{row['threshold']:.3g} ({100 * rule.level:g}% over the joint's {row['tests']} "
+            f"parameter(s){scatter})")
+    lim = f"{100 * rule.min_relative:g}%"
+    if row["flagged"]:
+        where = f"{'+' if row['rate'] > 0 else '-'}{lim} from its start {_fmt(line.start)}"
+        if row["sessions_to_threshold"] == 0:
+            return f"trend: {rate}, {test}; the line is beyond {where} already"
+        return (f"trend: {rate}, {test}; the line reaches {where} in "
+                f"{row['sessions_to_threshold']:.3g} session(s)"
+                + (f", about {row['threshold_time'][:10]}" if row["threshold_time"] else ""))
+    if row["outcome"] == "undetermined":
+        return (f"undetermined: {rate}, {test}; a trend would have to exceed "
+                f"{100 * row['detectable_rate']:.2f}% per session to be seen: the line could change "
+                f"by {100 * row['detectable_rate'] * k_new:.3g}% over the {k_new} sessions spanned "
+                f"unseen (> {100 * rule.max_detectable:g}%)")
+    if row["statistical"]:
+        return (f"no trend that matters: {rate}, {test}, but at this rate the line changes by "
+                f"{lim} from its start only after {k_cross:.3g} sessions (more than twice the "
+                f"{k_new} the history spans)")
+    return (f"no trend: {rate}, {test}; a rate beyond "
+            f"{100 * row['detectable_rate']:.2f}% per session would be seen")
+
+
+def trend(params: pd.DataFrame, rule: DriftRule = DriftRule(), *, min_sessions: int = 4,
+          window: int = 0) -> pd.DataFrame:
+    """Each robot joint's parameters tested for a slow trend over their whole history: a
+    drift that grows a little every session is found before any single night leaves the
+    per-night band (``drift``).
+
+    For a robot joint with sessions s_0 < ... < s_(n-1) (by session_time; the last ``window``
+    only when > 0) and each parameter of the newest session's model, the usable estimates (a
+    finite positive standard error, determined: as ``drift``) at session indices k, at least
+    ``min_sessions`` (>= 3; default 4) of them, else "undetermined":
+      1. the line x = start + slope k by weighted least squares, weights 1 / (se^2 + tau^2),
+         tau^2 the scatter about the line beyond the standard errors: the joint's own
+         (DerSimonian-Laird of the residuals, n - 2 d.o.f.) combined by degrees of freedom with
+         the joint type's pooled relative night-to-night scatter times the joint's level (the
+         per-night rule's pool, ``rule.pool_min_joints``, leave-one-out);
+      2. rate = slope / |start|: the relative change per session from where the history starts;
+         its ``RATE_LEVEL`` (95 %) interval by the delta method from the line's covariance;
+         rate_per_day = rate / the mean time between sessions;
+      3. statistical: |t| = |slope / se(slope)| beyond the two-sided quantile of level
+         1 - (1 - rule.level) / tests, tests = the joint's parameters tested (Bonferroni: at most
+         1 - rule.level of healthy joints flagged per evaluation, as the per-night rule); normal
+         when tau = 0, else Student's t with the scatter's degrees of freedom;
+      4. practical: the line reaches ``rule.min_relative`` from its start within as many
+         sessions after the newest as the history spans (min_relative / |rate| <= 2 (n - 1)): a
+         trend that matters soon, projected no further than the data reach;
+      5. flagged = both: outcome "trend", with sessions_to_threshold (after the newest; 0 when
+         the line has crossed already) and threshold_time (the newest session's time plus as
+         many mean intervals, ISO 8601; "" without times). Not flagged: "no trend" when the test
+         saw a significant rate that does not matter yet, or could have seen a trend that
+         matters: detectable_rate x the sessions spanned <= ``rule.max_detectable`` (20 %: the
+         per-night rule's limit for "no drift", on the line's change so far); else
+         "undetermined".
+
+    Output: one row per (robot joint, parameter), trends first, then undetermined, then no trend,
+    each by robot, joint, name: robot, joint, joint_type, model, name, unit, n_sessions (in the
+    window), n_used, first_session_time, session_time (newest), start, slope, slope_se (the
+    parameter's unit per session), rate, rate_low, rate_high, rate_per_day (fractions),
+    line_change (rate x the sessions spanned: the line's relative change so far), t, dof, threshold,
+    detectable_rate (the smallest |rate| the test would flag), scatter (tau), pool_joints, tests,
+    statistical, practical, flagged, outcome (``TREND_OUTCOMES``), sessions_to_threshold,
+    threshold_time, reason. NaN where a number does not exist. Errors: as ``drift``; ValueError
+    for min_sessions < 3 or window < 0, or 0 < window < min_sessions.
+    """
+    if int(min_sessions) != min_sessions or min_sessions < 3:
+        raise ValueError(f"trend: min_sessions must be a whole number >= 3, not {min_sessions!r}")
+    if int(window) != window or window < 0 or 0 < window < min_sessions:
+        raise ValueError(f"trend: window must be 0 (all sessions) or >= min_sessions, not {window!r}")
+    p = _prepare(params, "trend")
+    pools = _pools(p, rule)
+    rows = []
+    for (robot, joint), g in p.groupby(["robot", "joint"], sort=True):
+        rows += _trend_joint(robot, joint, g, pools, rule, int(min_sessions), int(window))
+    df = _outcome_order(pd.DataFrame(rows, columns=_TREND_COLUMNS), TREND_OUTCOMES)
+    df.attrs["drift_rule"] = rule
+    return df
 
 
 GRADES = ("bad", "doubtful", "good", "none")
@@ -693,8 +1002,19 @@ def spread(params: pd.DataFrame, z: float = 3.5, min_units: int = 5) -> pd.DataF
                           ascending=[False, True, True, True, True], kind="mergesort").reset_index(drop=True)
 
 
+#: A shared parameter set serves a unit when its validation RMSE there is within this factor of
+#: the unit's own fit's (``shared_check``'s ``serves``): 10 % more. When the own fit's residual is
+#: the record's noise, the shared set's systematic error is then at most sqrt(1.1^2 - 1) = 46 %
+#: of that noise (errors add in quadrature): below what the record itself resolves.
+SHARED_TOLERANCE = 1.10
+
+#: ``shared_recommendation`` recommends one shared set per joint type when it serves at least
+#: this share of the type's units (and names the others).
+SHARED_MIN_SHARE = 0.9
+
+
 def shared_check(params: pd.DataFrame, evaluate: Callable, tasks: pd.DataFrame | None = None,
-                 tolerance: float = 1.25) -> pd.DataFrame:
+                 tolerance: float = SHARED_TOLERANCE) -> pd.DataFrame:
     """Would one shared parameter set serve the fleet? The fleet median of each parameter of a
     joint type (over the robot joints' newest estimates, per model) evaluated on each unit,
     against the unit's own fit.
@@ -708,7 +1028,8 @@ def shared_check(params: pd.DataFrame, evaluate: Callable, tasks: pd.DataFrame |
         train_rmse, validation_rmse and, when ``tasks`` (``Store.tasks()``) is given, that
         task's columns (inputs, tags, ...). An exception it raises propagates.
       tasks: optional ``Store.tasks()`` DataFrame (joined on ``key``).
-      tolerance: the shared set serves a unit when shared_rmse <= tolerance * own_rmse.
+      tolerance: the shared set serves a unit when shared_rmse <= tolerance * own_rmse
+        (``SHARED_TOLERANCE``: 1.10; kept in the table's ``attrs["tolerance"]``).
     Output: one row per robot joint (its newest session), by joint_type, robot, joint: robot,
       joint, joint_type, model, session, session_time, key, own_rmse, shared_rmse, ratio
       (shared / own), serves (bool; False when own_rmse is missing), n_units (robot joints whose
@@ -743,6 +1064,53 @@ def shared_check(params: pd.DataFrame, evaluate: Callable, tasks: pd.DataFrame |
                      "key": r["key"], "own_rmse": own, "shared_rmse": shared, "ratio": ratio,
                      "serves": bool(math.isfinite(ratio) and ratio <= tolerance),
                      "n_units": counts[(r["joint_type"], r["model"])]})
-    return pd.DataFrame(rows, columns=["robot", "joint", "joint_type", "model", "session",
-                                       "session_time", "key", "own_rmse", "shared_rmse", "ratio",
-                                       "serves", "n_units"])
+    out = pd.DataFrame(rows, columns=["robot", "joint", "joint_type", "model", "session",
+                                      "session_time", "key", "own_rmse", "shared_rmse", "ratio",
+                                      "serves", "n_units"])
+    out.attrs["tolerance"] = tolerance   # shared_recommendation's words state it
+    return out
+
+
+def shared_recommendation(shared: pd.DataFrame, tolerance: float | None = None,
+                          min_share: float = SHARED_MIN_SHARE) -> pd.DataFrame:
+    """Must every unit be identified? The answer in words per joint type (and model) of a
+    ``shared_check`` table.
+
+    A unit is served when the fleet median set's validation RMSE on it is within ``tolerance``
+    times its own fit's (default: the tolerance ``shared_check`` used, ``attrs["tolerance"]``,
+    else ``SHARED_TOLERANCE``; a unit without its own validation RMSE is not served). With N of
+    M units served the recommendation is "a shared set serves" when N >= ``min_share`` x M
+    (default 0.9), naming the units it does not serve, else "identify each unit".
+    Output: one row per (joint_type, model), by joint_type: joint_type, model, units (M), served
+    (N), within (tolerance - 1: the increase allowed), median_increase (median ratio - 1),
+    recommendation, exceptions (the units not served, worst ratio first, "robot/joint"
+    comma-separated), sentence (e.g. "wrist: a shared set serves 6 of 6 units within 10 % of
+    their own fit's validation error (median +3.2 %): one set for the joint type is enough").
+    """
+    tol = tolerance if tolerance is not None else shared.attrs.get("tolerance", SHARED_TOLERANCE)
+    if not (tol > 0) or not (0 < min_share <= 1):
+        raise ValueError(f"shared_recommendation: tolerance must be > 0 and min_share in (0, 1], "
+                         f"not {tol!r}, {min_share!r}")
+    rows = []
+    for (jt, model), g in (shared.groupby(["joint_type", "model"], sort=True) if len(shared) else []):
+        ratio = g["ratio"].to_numpy(float)
+        ok = np.isfinite(ratio) & (ratio <= tol)
+        worst = np.argsort(-np.nan_to_num(ratio, nan=np.inf), kind="stable")
+        out = [f"{g['robot'].iloc[i]}/{g['joint'].iloc[i]}" for i in worst if not ok[i]]
+        n, m = int(ok.sum()), len(g)
+        med = float(np.nanmedian(ratio)) - 1 if np.isfinite(ratio).any() else math.nan
+        shared_ok = n >= min_share * m
+        words = (f"{jt}: " + ("" if shared_ok else "identify each unit: ")
+                 + f"a shared set serves {n} of {m} units within {100 * (tol - 1):.3g} % of their "
+                 f"own fit's validation error (median {100 * med:+.3g} %)")
+        if shared_ok:
+            words += (": one set for the joint type is enough" if not out else
+                      "; identify the units it does not serve: " + ", ".join(out[:5])
+                      + (f" and {len(out) - 5} more" if len(out) > 5 else ""))
+        rows.append({"joint_type": jt, "model": model, "units": m, "served": n,
+                     "within": tol - 1, "median_increase": med,
+                     "recommendation": "a shared set serves" if shared_ok else "identify each unit",
+                     "exceptions": ", ".join(out), "sentence": words})
+    return pd.DataFrame(rows, columns=["joint_type", "model", "units", "served", "within",
+                                       "median_increase", "recommendation", "exceptions",
+                                       "sentence"])

@@ -7,15 +7,19 @@ script, font, stylesheet or image loaded from anywhere), in this order:
    borderline: parameter, newest value, baseline, change, relative change in percent, z,
    threshold, severity, session), then the undetermined parameters (outcome "undetermined":
    counted by cause, then one row each with its cause, the reason as the cause's tooltip),
-   then the fleet outliers (``analysis.spread`` rows with ``outlier``, and how many groups
-   could be tested); the header counts the drift table's outcomes;
+   then the slow trends over each joint's history (``analysis.trend`` rows with ``flagged``:
+   rate per session and per day with its 95 % interval, when the line reaches the practical
+   threshold, whether the per-night rule flags it too), then the fleet outliers
+   (``analysis.spread`` rows with ``outlier``, and how many groups could be tested); the
+   header counts the drift table's outcomes and the trending parameters;
 2. the failed tasks with the library's messages;
 3. per joint type, the history plots (each parameter against session_time, one line per robot
    joint, the 95 % intervals as bars, a legend naming each line; that parameter's strong drifts
    red, borderline ones amber, fleet outliers purple) and the spread plots (each parameter's
    newest estimate per robot joint, the median and the outlier limits, outliers purple and
    named in the legend);
-4. the shared-parameter check (``analysis.shared_check``) when given;
+4. the shared-parameter check (``analysis.shared_check``) when given, with its recommendation
+   per joint type in words (``analysis.shared_recommendation``);
 5. every table with its CSV and JSON download, its rows folded.
 
 Every column header has its meaning (``_COLUMNS``) as tooltip, and a glossary follows each
@@ -31,7 +35,9 @@ and legend entry, and the tables.
 DOM contract (tests): section#flagged table[data-table=drift-flagged] tr.flagged.strong|.borderline
 [data-robot][data-joint][data-parameter]; section#flagged section#undetermined
 table[data-table=drift-undetermined] tr.undetermined[data-robot][data-joint][data-parameter];
-header span#drift-summary; section#outliers; section#failures tr[data-key]; section#history
+header span#drift-summary; header span#trend-summary; section#trends
+table[data-table=trend-flagged] tr.trend[data-robot][data-joint][data-parameter];
+section#outliers; section#failures tr[data-key]; section#history
 svg.plot[data-plot=history][data-joint-type][data-parameter] with a g[data-series][data-robot]
 [data-joint] per robot joint (.flagged when highlighted; robot joints grouped in the legend share
 the series name); section#spread svg.plot[data-plot=spread] with g.outlier[data-robot][data-joint]; section#tables table[data-table] with a.download[data-format].
@@ -77,7 +83,7 @@ th,td{border:1px solid #cfd8dc;padding:.2em .5em;text-align:left;vertical-align:
 td.text{white-space:normal;min-width:14em}td.long{max-width:24em;overflow:hidden;text-overflow:ellipsis}
 th{background:#eceff1}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.flagged td{background:#ffebee}tr.borderline td{background:#fff3e0}tr.outlier td{background:#f3e5f5}
-tr.undetermined td{background:#fff8e1}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
+tr.undetermined td{background:#fff8e1}tr.trend td{background:#e3f2fd}td.msg{font-family:monospace;white-space:pre-wrap;max-width:60em}
 .plots{display:flex;flex-wrap:wrap;gap:.8em}figure{margin:0;max-width:522px}figcaption{font-size:.8em;color:#546e7a}
 svg.plot{background:#fff;border:1px solid #eceff1;box-sizing:content-box}svg.plot text{fill:#37474f}
 a.download{margin-right:.8em;font-size:.85em}
@@ -173,8 +179,8 @@ _COLUMNS = {
     "relative": "change / |baseline|, in percent",
     "z": "change / its combined standard error (newest, baseline, scatter)",
     "dof": "degrees of freedom of the threshold's t quantile (inf: the normal quantile)",
-    "threshold": "the |z| beyond which a change is statistically significant (at the drift rule's "
-    "level: the colour key)",
+    "threshold": "the |z| (drift) or |t| (trend) beyond which a change is statistically significant "
+    "(at the drift rule's level: the colour key)",
     "detectable": "the smallest relative change the test would have flagged, in percent",
     "statistical": "|z| > threshold", "practical": "|relative| > the drift rule's practical threshold (the colour key)",
     "flagged": "statistical and practical: a drift",
@@ -205,6 +211,26 @@ _COLUMNS = {
     "finished_at": "end (Unix time, s)", "seconds": "run time [s]", "worker": "the Dask worker",
     "recorded_at": "stored at (Unix time, s)",
     "grade": "the verdict on the fit: good, doubtful or bad (docs/verdicts.md)",
+    "n_used": "sessions whose estimate the line goes through (a standard error, determined)",
+    "first_session_time": "the first session of the history tested",
+    "start": "the line at the history's first session (unit of the parameter)",
+    "slope": "the line's change per session (unit of the parameter)",
+    "slope_se": "the slope's standard error",
+    "rate": "slope / |start|: the relative change per session, in percent",
+    "rate_low": "95 % interval of the rate, low end", "rate_high": "95 % interval of the rate, high end",
+    "rate_per_day": "the rate per day (the sessions' mean spacing), in percent",
+    "line_change": "the line's relative change from the first session to the newest, in percent",
+    "t": "slope / its standard error",
+    "detectable_rate": "the smallest rate the trend test would flag, in percent per session",
+    "tests": "the joint's parameters tested together (the threshold is shared among them)",
+    "sessions_to_threshold": "sessions after the newest until the line is the practical threshold "
+    "away from its start (0: it is already)",
+    "threshold_time": "when, at the sessions' mean spacing (UTC)",
+    "per_night": "flagged by the per-night drift rule too (a step shows as a trend)",
+    "units": "robot joints of the type checked", "within": "the validation error increase allowed, "
+    "in percent", "median_increase": "the median over the units of shared_rmse / own_rmse - 1, in percent",
+    "recommendation": "a shared set serves (at least 90 % of the units) or identify each unit",
+    "exceptions": "the units the shared set does not serve, worst first",
     "verdict": "the verdict's reasons and what to try",
 }
 def percent3(p: float) -> str:
@@ -214,8 +240,10 @@ def percent3(p: float) -> str:
 
 
 _PERCENT = {"relative": lambda p: f"{p:+.1f} %", "relative_scatter": percent3,
-            "detectable": percent3}
-_WRAP = {"cause", "reason", "note", "error", "verdict"}      # text columns whose cells wrap
+            "detectable": percent3, "detectable_rate": percent3, "within": percent3,
+            "line_change": lambda p: f"{p:+.1f} %", "median_increase": lambda p: f"{p:+.3g} %",
+            **{c: (lambda p: f"{p:+.2f} %") for c in ("rate", "rate_low", "rate_high", "rate_per_day")}}
+_WRAP = {"cause", "reason", "note", "error", "verdict", "exceptions", "sentence"}      # text columns whose cells wrap
 
 def _percent(x: float) -> str:
     """A fraction as a percentage of at most 3 significant digits: 0.99 -> "99 %"."""
@@ -485,8 +513,10 @@ def _row_attrs(cls: str):
                       f'data-parameter="{_e(r["name"])}"')
 
 
-def _header(title, version, generated, tasks, p, counts, superseded) -> str:
-    """The page's header: version and time, task counts, fleet size, drift outcome counts."""
+def _header(title, version, generated, tasks, p, counts, superseded, trend) -> str:
+    """The page's header: version and time, task counts, fleet size, drift outcome counts, the
+    trending parameters."""
+    trending = trend[trend["flagged"]] if len(trend) else trend
     status = tasks["status"].value_counts().to_dict() if "status" in tasks.columns else {}
     return (f"<header><h1>{_e(title)}</h1><p class=\"meta\">frictionlab {_e(version)}, {_e(generated)}. "
             f"{len(tasks)} tasks: " + ", ".join(f"{_e(k)} {v}" for k, v in sorted(status.items())) +
@@ -498,6 +528,8 @@ def _header(title, version, generated, tasks, p, counts, superseded) -> str:
             f'{counts["drift"]} flagged ({counts["drift_joints"]} robot joint(s)), '
             f'{counts["undetermined"]} undetermined ({counts["undetermined_joints"]} robot joint(s): '
             f'the baseline cannot decide), {counts["no drift"]} no drift.</span>'
+            f' <span id="trend-summary">Trend over the history: {len(trending)} parameter(s) of '
+            f'{trending[["robot", "joint"]].drop_duplicates().shape[0]} robot joint(s).</span>'
             + "</p></header>")
 
 
@@ -556,6 +588,38 @@ def _undetermined_section(drift: pd.DataFrame, undet: pd.DataFrame, max_rows: in
         b.append(_table(analysis.fleet_sensitivity(drift), "fleet-sensitivity",
                         ["joint_type", "model", "name", "joints", "pooled", "relative_scatter",
                          "detectable", "undetermined"], glossary=False))
+    b.append("</section>")
+    return "".join(b)
+
+
+def _trend_section(trend: pd.DataFrame, drift: pd.DataFrame, max_rows: int,
+                   rule: analysis.DriftRule) -> str:
+    """The slow trends over each joint's history (``analysis.trend``): what the test is, then
+    the trending parameters with their rate, its interval and when the line is the practical
+    threshold away from its start; ``per_night`` says whether the per-night rule flags it too."""
+    n = {o: int((trend["outcome"] == o).sum()) if len(trend) else 0 for o in analysis.TREND_OUTCOMES}
+    flagged = trend[trend["flagged"]] if len(trend) else trend
+    b = ['<section id="trends"><h2>Trends over the history</h2>',
+         '<p class="note">Each parameter\'s estimates over its joint\'s sessions, a weighted line '
+         'through them (the scatter between sessions as in the drift test): a trend when its slope '
+         f'is significant at {_percent(rule.level)} over the joint\'s parameters together and the '
+         f'line reaches the {_percent(rule.min_relative)} practical threshold within as many '
+         'sessions again as the history spans. A slow drift shows here before a single night '
+         'leaves the band; a step (a drift tonight) shows here too. Rate: the change per session '
+         'relative to the line\'s start, with its 95 % interval.</p>',
+         f'<p data-counts="{n["trend"]} {n["undetermined"]} {n["no trend"]}">{n["trend"]} '
+         f'trending parameter(s), {n["undetermined"]} undetermined (fewer sessions with an estimate '
+         'than the test needs, or too much scatter to see a trend that matters), '
+         f'{n["no trend"]} without a trend.</p>']
+    if len(flagged):
+        hit = (set(zip(*(drift.loc[drift["flagged"], c] for c in ("robot", "joint", "name"))))
+               if len(drift) else set())
+        flagged = flagged.assign(per_night=[(r, j, p) in hit for r, j, p in zip(
+            flagged["robot"], flagged["joint"], flagged["name"])])
+        b.append(_table(flagged, "trend-flagged",
+                        ["robot", "joint", "name", "rate", "rate_low", "rate_high", "rate_per_day",
+                         "line_change", "t", "n_used", "threshold_time", "per_night"],
+                        _row_attrs("trend"), max_rows=max_rows, tips={"rate": "reason"}))
     b.append("</section>")
     return "".join(b)
 
@@ -670,18 +734,21 @@ def _plot_sections(p: pd.DataFrame, spread: pd.DataFrame, marks: dict, spread_z:
 
 
 def _shared_section(shared: pd.DataFrame, tolerance: float) -> str:
-    """Section 4: would the fleet median parameters serve each joint type's units?"""
+    """Section 4: must every unit be identified? Per joint type, in words
+    (``analysis.shared_recommendation``), whether the fleet median parameters serve its units."""
     b = ['<section id="shared"><h2>One shared parameter set?</h2>']
     if len(shared):
-        per = shared.groupby("joint_type").agg(robot_joints=("serves", "size"), served=("serves", "sum"),
-                                               median_ratio=("ratio", "median")).reset_index()
+        rec = analysis.shared_recommendation(shared, tolerance)
         b.append(f"<p>Per joint type, the fleet median of each parameter evaluated on each robot "
                  f"joint's validation data, against the joint's own fit: it <b>serves</b> a joint "
-                 f"when its validation RMSE is within {tolerance:g} x the own fit's. "
-                 + " ".join(f"{_e(r['joint_type'])}: serves {r['served']} of {r['robot_joints']} "
-                            f"(median ratio {r['median_ratio']:.3g})." for _, r in per.iterrows())
-                 + "</p>")
-        b.append(_table(per, "shared-summary"))
+                 f"when its validation RMSE is within {100 * (tolerance - 1):.3g} % of the own "
+                 f"fit's; one set per joint type is recommended when it serves at least "
+                 f"{100 * analysis.SHARED_MIN_SHARE:g} % of the units.</p><ul>"
+                 + "".join(f'<li data-joint-type="{_e(r["joint_type"])}" '
+                           f'data-recommendation="{_e(r["recommendation"])}">{_e(r["sentence"])}.</li>'
+                           for _, r in rec.iterrows()) + "</ul>")
+        b.append(_table(rec, "shared-summary", ["joint_type", "model", "units", "served", "within",
+                                                "median_increase", "recommendation"]))
     b.append("</section>")
     return "".join(b)
 
@@ -703,13 +770,17 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
                 spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                 title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
                 generated: str | None = None, superseded: int = 0,
-                shared_tolerance: float = 1.25, results: pd.DataFrame | None = None,
-                rule: analysis.DriftRule | None = None) -> str:
+                shared_tolerance: float | None = None, results: pd.DataFrame | None = None,
+                rule: analysis.DriftRule | None = None, trend: pd.DataFrame | None = None) -> str:
     """The fleet report page as text (what ``write_report`` writes); arguments as there.
     ``generated``: the header's time stamp (default: now, UTC)."""
     if drift is None:
         drift = analysis.drift(params, rule or analysis.DriftRule())
     rule = _drift_rule(drift, rule)
+    if trend is None:
+        trend = analysis.trend(params, rule)
+    if shared is not None and shared_tolerance is None:
+        shared_tolerance = shared.attrs.get("tolerance", analysis.SHARED_TOLERANCE)
     if spread is None:
         spread = analysis.spread(params, z=spread_z)
     title = title or "frictionlab fleet report"
@@ -725,13 +796,15 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
     p = analysis.history(params) if len(params) else pd.DataFrame(
         columns=["robot", "joint", "joint_type", "name", "unit", "session_time", "value",
                  "ci_low", "ci_high"])
-    tables = [("drift", drift), ("spread", spread), ("parameters", p)]
+    tables = [("drift", drift), ("trend", trend), ("spread", spread), ("parameters", p)]
     tables += [("shared", shared)] if shared is not None else []
     tables.append(("tasks", tasks))
     b = ["<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
          f"<title>{_e(title)}</title><style>{frictionlab.report_css()}{_CSS}</style></head><body>",
-         _header(title, version, generated, tasks, p, analysis.drift_counts(drift), superseded or left_out),
+         _header(title, version, generated, tasks, p, analysis.drift_counts(drift), superseded or left_out,
+                 trend),
          _flagged_section(drift, max_rows, rule),
+         _trend_section(trend, drift, max_rows, rule),
          _outliers_section(spread, spread_z),
          _verdicts_section(analysis.verdicts(results, tasks["key"] if "key" in tasks.columns else None),
                            max_rows) if results is not None else "",
@@ -746,19 +819,22 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
 def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.DataFrame | None = None,
                  spread: pd.DataFrame | None = None, shared: pd.DataFrame | None = None,
                  title: str | None = None, spread_z: float = 3.5, max_rows: int = 200,
-                 superseded: int = 0, shared_tolerance: float = 1.25,
+                 superseded: int = 0, shared_tolerance: float | None = None,
                  results: pd.DataFrame | None = None,
-                 rule: analysis.DriftRule | None = None) -> str:
+                 rule: analysis.DriftRule | None = None, trend: pd.DataFrame | None = None) -> str:
     """Write the HTML fleet report to ``path`` whole or not at all (a temporary file in the same
     directory, then os.replace); returns the path.
 
     Inputs: params (``Store.parameters()``), tasks (``Store.tasks()``: the failures come from
-    its rows with status "failed" and their ``error``), drift / spread (``analysis.drift`` /
-    ``analysis.spread`` results; None: computed with the default rule / ``spread_z``), shared
-    (``analysis.shared_check`` result, optional), title (default "frictionlab fleet report"),
+    its rows with status "failed" and their ``error``), drift / trend / spread
+    (``analysis.drift`` / ``analysis.trend`` / ``analysis.spread`` results; None: computed with
+    the rule / ``spread_z``), shared (``analysis.shared_check`` result, optional; its
+    recommendation in words: ``analysis.shared_recommendation``), title (default "frictionlab
+    fleet report"),
     max_rows (rows shown per table in the page; the CSV/JSON downloads hold every row),
     superseded (the number of results ``analysis.current_results`` left out: said in the header),
-    shared_tolerance (the ``tolerance`` ``shared`` was computed with: said in its section),
+    shared_tolerance (the ``tolerance`` ``shared`` was computed with, said in its section; None:
+    the one ``shared_check`` kept in ``shared.attrs``, else ``analysis.SHARED_TOLERANCE``),
     results (``Store.results(selected_only=True)``, optional: the section "Verdicts on the fits"
     for the tasks of ``tasks``), rule (the DriftRule ``drift`` was computed with, or to compute
     it with; None: the one ``analysis.drift`` recorded in ``drift.attrs``, else the default): the
@@ -769,6 +845,6 @@ def write_report(params: pd.DataFrame, tasks: pd.DataFrame, path, *, drift: pd.D
     """
     text = report_html(params, tasks, drift=drift, spread=spread, shared=shared, title=title,
                        spread_z=spread_z, max_rows=max_rows, superseded=superseded,
-                       shared_tolerance=shared_tolerance, results=results, rule=rule)
+                       shared_tolerance=shared_tolerance, results=results, rule=rule, trend=trend)
     atomic_write_text(path, text)
     return os.fspath(path)

@@ -16,8 +16,9 @@ The model of each record (docs/fleet.md, "The synthetic fleet"):
   worn curve stays a valid one).
 * Outliers: whole robots whose joint has one parameter multiplied by ``factor`` (2) in every
   session (``outliers``); recorded in the truth.
-* Drifts (wear): a joint's parameter multiplied by ``factor`` from one session on (``drifts``);
-  recorded in the truth.
+* Drifts (wear): a joint's parameter multiplied by ``factor`` from one session on (``drifts``),
+  or growing linearly from it (``per_session``: times ``1 + per_session * (k - from_session)`` in
+  session k, a slow trend); recorded in the truth.
 * Optional session-to-session jitter (temperature, ...): each session's parameters multiplied by
   ``exp(session_jitter * N(0, 1))`` (default 0: a healthy joint is the same every session).
 * The record: a two-sine velocity excitation with random phases (amplitudes 0.2 and 0.05 rad/s at
@@ -152,7 +153,10 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
       seconds, rate: record length [s] and sample rate [Hz].
       seed: the only source of randomness (numpy default_rng).
       drifts: list of dicts {"robot", "joint", "parameter", "from_session" (index, 0-based; a
-        negative index counts from the end), "factor"}; None: the default, Fc x 1.4 from the
+        negative index counts from the end), "factor" (default 1 with "per_session"),
+        optionally "per_session" (a linear trend: in session k >= from_session the parameter is
+        times factor x (1 + per_session x (k - from_session)), so +3 % per session of its value at
+        from_session for 0.03)}; None: the default, Fc x 1.4 from the
         last session on the first joint of robot r001 and on the last joint of the last robot
         (when there are at least 2 robots; they are never outliers); [] for none.
       corrupt: number of corrupt records (kinds cycling through ``CORRUPT_KINDS``), each replacing
@@ -237,7 +241,7 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
             if e.get("parameter") not in nominal:
                 raise ValueError(f"generate: {what}: joint {e['joint']!r} ({JOINT_TYPES[jmap[e['joint']]]['model']}) "
                                  f"has no parameter {e.get('parameter')!r} (has {', '.join(nominal)})")
-            if not (float(e.get("factor", float("nan"))) > 0):
+            if not (float(e.get("factor", 1.0 if "per_session" in e else float("nan"))) > 0):
                 raise ValueError(f"generate: {what}: factor must be > 0, not {e.get('factor')!r}")
     for e in drifts:
         k = int(e.get("from_session", -1))
@@ -245,6 +249,10 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
             raise ValueError(f"generate: drifts: from_session {k} outside the {sessions} sessions")
         e["from_session"] = k % sessions
         e["from_session_name"] = snames[e["from_session"]]
+        trend = float(e.get("per_session", 0.0))   # (not `rate`: that is the sample rate)
+        if not (math.isfinite(trend) and 1 + trend * (sessions - 1 - e["from_session"]) > 0):
+            raise ValueError(f"generate: drifts: per_session {e.get('per_session')!r} makes the "
+                             f"parameter <= 0 within the {sessions} sessions")
 
     n = int(round(seconds * rate))
     t = np.arange(n, dtype=np.float64) / rate
@@ -284,7 +292,8 @@ def generate(root, *, robots: int = 8, joints: Iterable[str] | Mapping[str, str]
                         par[p] *= math.exp(session_jitter * rng.standard_normal())
                 for e in drifts:
                     if e["robot"] == r and e["joint"] == j and k >= e["from_session"]:
-                        par[e["parameter"]] *= float(e["factor"])
+                        par[e["parameter"]] *= (float(e.get("factor", 1.0)) * (
+                            1 + float(e.get("per_session", 0.0)) * (k - e["from_session"])))
                 try:
                     model = _params(spec["model"], par)
                 except (Warning, ValueError) as err:
