@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/io/joint_json.hpp"
@@ -20,6 +21,12 @@
 
 namespace frictionlab::identify {
 namespace {
+
+/// The error of reading the JOINT.json text (a test failure when it reads).
+std::string message(const std::string& text) {
+  return testing::message_of<std::exception>(
+      [&] { io::joint_from_json(nlohmann::json::parse(text), "JOINT.json"); });
+}
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -242,14 +249,6 @@ TEST(JointLoad, JointJsonCarriesTheLoadAndRefusesBadOnes) {
   ASSERT_TRUE(back.model.load.has_value());
   EXPECT_EQ(back.model.load->mu_drive, r.model.load->mu_drive);
   EXPECT_EQ(back.model.load->mu_back, r.model.load->mu_back);
-  const auto message = [](const std::string& text) {
-    try {
-      io::joint_from_json(nlohmann::json::parse(text), "JOINT.json");
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   const std::string head =
       R"({"I": 0.1, "friction": {"model": "coulomb", "params": {"Fc": 0.2}}, )";
   EXPECT_NE(message(head + R"("load": {"mu_drive": -0.1, "mu_back": 0}})").find("mu_drive"),

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/io/joint_json.hpp"
@@ -21,6 +22,12 @@
 
 namespace frictionlab::identify {
 namespace {
+
+/// The error of reading the JOINT.json text (a test failure when it reads).
+std::string message(const std::string& text) {
+  return testing::message_of<std::exception>(
+      [&] { io::joint_from_json(nlohmann::json::parse(text), "JOINT.json"); });
+}
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -243,14 +250,6 @@ TEST(JointTemperature, JointJsonCarriesTheLawAndRefusesBadOnes) {
   EXPECT_EQ(back.model.temperature->T_ref, r.model.temperature->T_ref);
   EXPECT_EQ(back.model.temperature->kT, r.model.temperature->kT);
   EXPECT_EQ(back.model.temperature->kT_v, r.model.temperature->kT_v);
-  const auto message = [](const std::string& text) {
-    try {
-      io::joint_from_json(nlohmann::json::parse(text), "JOINT.json");
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   const std::string head =
       R"({"I": 0.1, "friction": {"model": "coulomb", "params": {"Fc": 0.2}}, )";
   EXPECT_NE(message(head + R"("temperature": {"law": "arrhenius", "T_ref": 25, "kT": 0,

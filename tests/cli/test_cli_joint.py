@@ -32,6 +32,7 @@ import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 import cli_harness  # noqa: E402
+import joint_cli  # noqa: E402
 from cli_harness import run  # noqa: E402
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18}
@@ -152,15 +153,9 @@ def main():
         failures.append(f"idim: training torque error {train['torque']['rel']} >= 1e-3")
 
     # eval-joint reproduces the training errors of fit-joint.
-    ev = os.path.join(a.work, "eval")
-    run([a.binary, "eval-joint", "--joint", os.path.join(out, "joint_fit.json"), "--input", rec,
-         "--time", "time", "--position", "angle", "--torque", "torque", "--out", ev,
-         "--no-plots"])
-    with open(os.path.join(ev, "joint_eval.json")) as f:
-        e = json.load(f)["records"][0]
-    for ch in ("torque", "position", "velocity"):
-        if e[ch] != train[ch]:
-            failures.append(f"eval-joint {ch} errors {e[ch]} differ from fit-joint's {train[ch]}")
+    joint_cli.check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec,
+                                    ["--time", "time", "--position", "angle", "--torque",
+                                     "torque"], os.path.join(a.work, "eval"), failures)
 
     # oe started from idim keeps the truth.
     out_oe = os.path.join(a.work, "oe")

@@ -17,14 +17,15 @@ the load-free torque):
 Python standard library only.
 """
 import csv
-import json
 import math
 import os
 import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 import cli_harness  # noqa: E402
+import joint_cli  # noqa: E402
 from cli_harness import run  # noqa: E402
+from joint_cli import load_fit  # noqa: E402
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18,
          "mu": 0.08}
@@ -59,12 +60,6 @@ def write_record(path, forward_only=False):
             out.writerow([f"{t:.6f}", repr(q), repr(applied(q, qd, qdd, not forward_only))])
 
 
-def load_fit(path):
-    with open(path) as f:
-        fit = json.load(f)
-    return fit, {e["name"]: e for e in fit["parameters"]}
-
-
 def check_recovery(a, rec, failures):
     base = [a.binary, "fit-joint", "--input", rec, "--time", "time", "--position", "angle",
             "--torque", "torque", "--no-plots"]
@@ -89,16 +84,9 @@ def check_recovery(a, rec, failures):
     if not e_load < 0.5 * e_plain:
         failures.append(f"the load model's torque error {e_load} is not below the load-free "
                         f"{e_plain}")
-    ev = os.path.join(a.work, "eval")
-    run([a.binary, "eval-joint", "--joint", os.path.join(out, "joint_fit.json"), "--input", rec,
-         "--time", "time", "--position", "angle", "--torque", "torque", "--out", ev,
-         "--no-plots"])
-    with open(os.path.join(ev, "joint_eval.json")) as f:
-        e = json.load(f)["records"][0]
-    for ch in ("torque", "position", "velocity"):
-        if e[ch] != fit["training"][ch]:
-            failures.append(f"eval-joint {ch} errors {e[ch]} differ from fit-joint's "
-                            f"{fit['training'][ch]}")
+    joint_cli.check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec,
+                                    ["--time", "time", "--position", "angle", "--torque",
+                                     "torque"], os.path.join(a.work, "eval"), failures)
     out_oe = os.path.join(a.work, "oe")
     run(base + ["--method", "oe", "--init", "idim", "--load-dependent", "--out", out_oe])
     _, q = load_fit(os.path.join(out_oe, "joint_fit.json"))

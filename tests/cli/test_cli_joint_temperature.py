@@ -17,14 +17,15 @@ from 25 to 45 degC, from an analytic trajectory with the torque the model needs:
 Python standard library only.
 """
 import csv
-import json
 import math
 import os
 import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 import cli_harness  # noqa: E402
+import joint_cli  # noqa: E402
 from cli_harness import run  # noqa: E402
+from joint_cli import load_fit  # noqa: E402
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18,
          "kT": -0.012, "kT_v": -0.02}
@@ -56,12 +57,6 @@ def write_record(path, t0=25.0, t1=45.0, cold_sample=None):
             out.writerow([f"{t:.6f}", repr(q), repr(applied(q, qd, qdd, temp)), repr(written)])
 
 
-def load_fit(path):
-    with open(path) as f:
-        fit = json.load(f)
-    return fit, {e["name"]: e for e in fit["parameters"]}
-
-
 def fit_joint(a, rec, out, extra, expect_ok=True):
     return run([a.binary, "fit-joint", "--input", rec, "--time", "time", "--position", "angle",
                 "--torque", "torque", "--no-plots", "--out", out] + extra, expect_ok=expect_ok)
@@ -91,16 +86,10 @@ def check_recovery(a, rec, failures):
     if not e_temp < 0.5 * e_plain:
         failures.append(f"the temperature model's torque error {e_temp} is not below the "
                         f"temperature-free {e_plain}")
-    ev = os.path.join(a.work, "eval")
-    run([a.binary, "eval-joint", "--joint", os.path.join(out, "joint_fit.json"), "--input", rec,
-         "--time", "time", "--position", "angle", "--torque", "torque", "--temperature", "temp",
-         "--out", ev, "--no-plots"])
-    with open(os.path.join(ev, "joint_eval.json")) as f:
-        e = json.load(f)["records"][0]
-    for ch in ("torque", "position", "velocity"):
-        if e[ch] != fit["training"][ch]:
-            failures.append(f"eval-joint {ch} errors {e[ch]} differ from fit-joint's "
-                            f"{fit['training'][ch]}")
+    joint_cli.check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec,
+                                    ["--time", "time", "--position", "angle", "--torque",
+                                     "torque", "--temperature", "temp"],
+                                    os.path.join(a.work, "eval"), failures)
     return os.path.join(out, "joint_fit.json"), os.path.join(plain, "joint_fit.json")
 
 
