@@ -219,7 +219,7 @@ TEST(ServoTemperature, ChecksTheSpreadAndTheConfoundingWithKp) {
                                           warming(synthetic(1, 400, truth), 30.0, 30.4, truth)};
   c = servo_temperature_check(flat);
   EXPECT_TRUE(c.undetermined);
-  EXPECT_LT(c.spread, kServoTemperatureMinSpread);
+  EXPECT_LT(c.spread, kTemperatureMinSpread);
 }
 
 TEST(ServoTemperature, ALogSetAtOneTemperatureGetsNoTemperatureModelAndTheVerdictSaysWhy) {

@@ -168,29 +168,26 @@ struct TemperatureRule {
 TemperatureRule temperature_rule(std::span<const JointData> data, const JointIdimOptions& opt) {
   TemperatureRule out;
   if (!opt.temperature_law) return out;
-  double sum = 0, sum_sq = 0;
-  long n = 0;
+  std::vector<double> moving;
   for (const JointData& d : data) {
     if (!d.has_temperature())
       throw FitError((d.source.empty() ? std::string("record") : d.source) +
                      ": temperature-dependent friction needs a temperature channel (--temperature "
                      "COLUMN; Python temperature=)");
     for (std::size_t k = 0; k < d.size(); ++k)
-      if (std::abs(d.qd[k]) > opt.v_deadband) {
-        sum += d.temperature[k];
-        sum_sq += d.temperature[k] * d.temperature[k];
-        ++n;
-      }
+      if (std::abs(d.qd[k]) > opt.v_deadband) moving.push_back(d.temperature[k]);
   }
-  const double mean = sum / static_cast<double>(std::max(n, 1L));
-  const double spread =
-      std::sqrt(std::max(sum_sq / static_cast<double>(std::max(n, 1L)) - mean * mean, 0.0));
-  out.T_ref = opt.temperature_ref.value_or(mean);
+  double sum = 0;
+  for (double T : moving) sum += T;
+  out.T_ref = opt.temperature_ref.value_or(
+      sum / static_cast<double>(std::max<std::size_t>(moving.size(), 1)));
+  const double spread = temperature_spread(moving);
   out.determined = spread >= kTemperatureMinSpread;
   if (out.determined) return out;
   const std::string why =
-      "the temperature hardly varies (standard deviation " + format_number(spread) +
-      " K over the moving samples, below " + format_number(kTemperatureMinSpread) +
+      "the temperature hardly varies (it spans " + format_number(spread) +
+      " K over the moving samples, 5th to 95th percentile, less than " +
+      format_number(kTemperatureMinSpread) +
       " K), so a change of the friction with it cannot be seen. Record the joint from a cold "
       "start until it is warm, or at two ambient temperatures";
   for (const char* name : {"kT", "kT_v"}) {

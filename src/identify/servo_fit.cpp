@@ -13,6 +13,7 @@
 #include <set>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/identify/temperature_spread.hpp"
 #include "parallel.hpp"
 
 namespace frictionlab::identify {
@@ -76,19 +77,6 @@ sim::ServoRunInput run_input(const sim::ServoConstants& c, const sim::ServoParam
                    " gives a scale <= 0: the linear law does not hold there (the exponential "
                    "law does)");
   return in;
-}
-
-/// The 5th to 95th percentile range of `x` (sorted here) [its unit]; 0 for fewer than 2 values.
-double percentile_spread(std::vector<double> x) {
-  if (x.size() < 2) return 0.0;
-  std::sort(x.begin(), x.end());
-  auto at = [&](double q) {
-    const double i = q * static_cast<double>(x.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(i));
-    const std::size_t hi = std::min(lo + 1, x.size() - 1);
-    return x[lo] + (x[hi] - x[lo]) * (i - static_cast<double>(lo));
-  };
-  return at(0.95) - at(0.05);
 }
 
 /// Pearson's correlation of x and y [-]; NaN when either does not vary.
@@ -182,11 +170,11 @@ ServoTemperatureCheck servo_temperature_check(const std::vector<data::ServoLog>&
   const auto [lo, hi] = std::minmax_element(all.begin(), all.end());
   c.T_min = *lo;
   c.T_max = *hi;
-  c.spread = percentile_spread(all);
+  c.spread = temperature_spread(all);
   for (const auto& [k, group] : by_kp)
-    c.within_kp_spread = std::max(c.within_kp_spread, percentile_spread(group));
+    c.within_kp_spread = std::max(c.within_kp_spread, temperature_spread(group));
   c.kp_correlation = pearson(kp, mean);
-  c.undetermined = !(c.spread >= kServoTemperatureMinSpread);
+  c.undetermined = !(c.spread >= kTemperatureMinSpread);
   c.confounded = std::abs(c.kp_correlation) >= kServoTemperatureConfounded;
   return c;
 }

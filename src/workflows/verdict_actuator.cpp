@@ -161,11 +161,11 @@ void temperature_rule(Verdict& v, const FitActuatorOutcome& s, const ActuatorMod
     v.add({Grade::doubtful, "temperature",
            "undetermined: the training logs' temperature spans " + num(c.spread) +
                " K (5th to 95th percentile; " + range + "), less than " +
-               num(identify::kServoTemperatureMinSpread) +
+               num(identify::kTemperatureMinSpread) +
                " K: kT is held at 0 and no temperature model is fitted",
            "record the same kp and trajectories over a wider temperature range (e.g. once cold "
            "and once after minutes under load), at least " +
-               num(identify::kServoTemperatureMinSpread) + " K apart"});
+               num(identify::kTemperatureMinSpread) + " K apart"});
     return;
   }
   if (rec) temperature_comparison_note(v, s, *rec);

@@ -40,12 +40,12 @@
 // temperature-free solution, and the regression linearised at the optimum gives their
 // intervals (as for mu; the measured torque is never a regressor). T_ref is chosen, not
 // estimated: JointIdimOptions::temperature_ref, by default the mean temperature of the moving
-// samples, where the levels and the coefficients are least correlated. The temperature rule:
-// kT and kT_v are determined when the moving samples' temperature has a standard deviation of at
-// least kTemperatureMinSpread; otherwise both are held at 0 with an undetermined flag saying
-// what to record. A coefficient whose level is held at 0 (Fv = 0: kT_v; every Coulomb level 0:
-// kT) scales nothing and is held at 0 too. Load and temperature dependence are not fitted
-// together.
+// samples, where the levels and the coefficients are least correlated. The temperature rule
+// (identify/temperature_spread.hpp, shared with the servo fits): kT and kT_v are determined when
+// the moving samples' temperatures spread over at least kTemperatureMinSpread (5th to 95th
+// percentile); otherwise both are held at 0 with an undetermined flag saying what to record. A
+// coefficient whose level is held at 0 (Fv = 0: kT_v; every Coulomb level 0: kT) scales nothing and
+// is held at 0 too. Load and temperature dependence are not fitted together.
 //
 // Friction coefficients (Fv, Fc, Fc_pos, Fc_neg, mu) are constrained to >= 0: while the most
 // negative estimate is < 0 it is held at 0 (at_bound, with a warning) and the rest solved again.
@@ -63,6 +63,7 @@
 #include "frictionlab/identify/joint.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
+#include "frictionlab/identify/temperature_spread.hpp"
 #include "frictionlab/models/temperature_dependence.hpp"
 
 namespace frictionlab::identify {
@@ -89,10 +90,6 @@ struct JointIdimOptions {
 /// The load rule's thresholds (JointIdimOptions::load_dependent).
 inline constexpr long kLoadMinSamples = 20;
 inline constexpr double kLoadMinSpread = 0.05;
-/// The temperature rule's threshold [K]: the standard deviation of the moving samples'
-/// temperature below which kT and kT_v are not determined (a record at one temperature, up to a
-/// sensor's drift and quantisation: 1 K is a 3.5 K range of a uniform warm-up).
-inline constexpr double kTemperatureMinSpread = 1.0;
 
 struct JointIdimResult {
   JointModel model;  ///< rigid body + StaticFriction (Fc = Fs, sigma2 = Fv)

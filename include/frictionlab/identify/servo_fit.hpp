@@ -30,6 +30,7 @@
 #include "frictionlab/identify/cmaes.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/progress.hpp"
+#include "frictionlab/identify/temperature_spread.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
 namespace frictionlab::identify {
@@ -122,22 +123,18 @@ struct ServoTemperatureCheck {
   double T_ref = 0.0;   ///< servo_reference_temperature [degC]
   double T_min = 0.0;   ///< lowest temperature of an entry [degC]
   double T_max = 0.0;   ///< highest [degC]
-  double spread = 0.0;  ///< 95th minus 5th percentile of the entries' temperatures [K]
+  double spread = 0.0;  ///< temperature_spread of the entries' temperatures [K]
   /// Pearson correlation of the logs' mean temperatures with their kp [-]; NaN when the logs
   /// have one kp (or one temperature)
   double kp_correlation = std::numeric_limits<double>::quiet_NaN();
   double within_kp_spread = 0.0;  ///< the largest `spread` of the logs of one kp [K]
-  /// spread < kServoTemperatureMinSpread: kT is not fitted (held at 0)
+  /// spread < kTemperatureMinSpread (identify/temperature_spread.hpp): kT is not fitted (held at 0)
   bool undetermined = false;
   /// |kp_correlation| >= kServoTemperatureConfounded: the temperature varies with kp, so kT may
   /// take up an error of the model that grows with kp
   bool confounded = false;
 };
 
-/// The spread below which the logs do not determine kT [K]: a dependence of 1 %/K changes the
-/// levels by 3 % over it, about the 2 % by which fit-actuator's models are told apart; the
-/// XL330's sensor reads whole degrees.
-inline constexpr double kServoTemperatureMinSpread = 3.0;
 /// |r| from which the temperature counts as confounded with kp [-].
 inline constexpr double kServoTemperatureConfounded = 0.8;
 
