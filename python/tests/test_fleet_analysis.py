@@ -1155,6 +1155,14 @@ def test_report_shows_the_trends():
     assert ">+3.00 %</td>" in cells and "the line is beyond +10% from its start 2 already" in cells
     flagged_tonight = bool(analysis.drift(p).set_index("joint").loc["a", "flagged"])
     assert cells.endswith(f"<td>{'yes' if flagged_tonight else 'no'}</td>")
+    # the history plot of Fc draws the trending joint in the trend colour, named in its legend
+    # (no night flags it: the drift colours would win), and joint c in its own colour
+    assert not flagged_tonight
+    hist = text[text.index('<section id="history">'):text.index('<section id="spread">')]
+    fc = hist[hist.index('data-parameter="Fc"'):]
+    fc = fc[:fc.index("</svg>")]
+    assert 'data-joint="a" class="flagged"' in fc and "trend over the history" in fc
+    assert "#1565c0" in fc and 'data-joint="c" class="flagged"' not in fc
     links = {a["download"]: a["href"] for t, a, _ in c.starts if t == "a" and "download" in a}
     back = pd.read_csv(io.StringIO(base64.b64decode(links["trend.csv"].split(",", 1)[1]).decode()))
     assert list(back["outcome"]) == ["trend", "no trend"] and back["rate"][0] == pytest.approx(0.03, abs=1e-12)

@@ -65,11 +65,12 @@ __all__ = ["write_report", "report_html", "to_csv", "to_json", "table_csv", "tab
 # drift amber, a fleet outlier purple; the other robot joints take the palette (no red, amber or
 # purple in it) or, beyond _LEGEND_MAX of them, grey.
 _STRONG, _BORDERLINE, _OUTLIER, _GREY = "#c62828", "#e08a00", "#7b1fa2", "#9e9e9e"
+_TREND = "#1565c0"
 _SPREAD, _MEDIAN, _LIMITS = "#1f77b4", "#37474f", "#90a4ae"   # spread plots: dots, median, limits
 _PALETTE = ["#1f77b4", "#2ca02c", "#8c564b", "#17becf", "#546e7a", "#bcbd22", "#393b79", "#637939",
             "#00897b", "#5d4037"]
 _HIGHLIGHT = {"strong": (_STRONG, "strong drift"), "borderline": (_BORDERLINE, "borderline drift"),
-              "outlier": (_OUTLIER, "fleet outlier")}
+              "trend": (_TREND, "trend over the history"), "outlier": (_OUTLIER, "fleet outlier")}
 _LEGEND_ROWS = 15        # 13 px legend rows a 230 px plot holds; a highlighted entry takes 2
 
 _CSS = """
@@ -261,6 +262,8 @@ def _severity_key(rule: analysis.DriftRule) -> str:
         f'<span class="swatch" style="background:{_BORDERLINE}"></span><b>borderline drift</b> '
         '(flagged, but within twice one of them: what a false alarm of the '
         f'{_percent(1 - rule.level)} test looks like; check before acting)'
+        f'<span class="swatch" style="background:{_TREND}"></span><b>trend</b> (a slow trend over '
+        'the history that no single night flags yet)'
         f'<span class="swatch" style="background:{_OUTLIER}"></span><b>fleet outlier</b> (robust z '
         'beyond the limit). Other robot joints have their own colours, named in each plot\'s '
         'legend.</p>')
@@ -688,12 +691,15 @@ def _failures_section(failed: pd.DataFrame) -> str:
     return "".join(b)
 
 
-def _marks(flagged: pd.DataFrame, outl: pd.DataFrame) -> dict:
-    """(joint_type, parameter) -> {(robot, joint): "strong" / "borderline" / "outlier"}: how each
-    robot joint is highlighted in that parameter's plots (a drift wins over an outlier)."""
+def _marks(flagged: pd.DataFrame, outl: pd.DataFrame, trending: pd.DataFrame) -> dict:
+    """(joint_type, parameter) -> {(robot, joint): "strong" / "borderline" / "trend" /
+    "outlier"}: how each robot joint is highlighted in that parameter's plots (a drift tonight
+    wins over a trend, a trend over an outlier)."""
     marks: dict = {}
     for r in outl.to_dict("records"):
         marks.setdefault((r["joint_type"], r["name"]), {})[(r["robot"], r["joint"])] = "outlier"
+    for r in trending.to_dict("records"):
+        marks.setdefault((r["joint_type"], r["name"]), {})[(r["robot"], r["joint"])] = "trend"
     for r in flagged.to_dict("records"):
         marks.setdefault((r["joint_type"], r["name"]), {})[(r["robot"], r["joint"])] = r["severity"]
     return marks
@@ -809,7 +815,8 @@ def report_html(params: pd.DataFrame, tasks: pd.DataFrame, *, drift: pd.DataFram
          _verdicts_section(analysis.verdicts(results, tasks["key"] if "key" in tasks.columns else None),
                            max_rows) if results is not None else "",
          _failures_section(failed),
-         _plot_sections(p, spread, _marks(flagged, outl), spread_z, rule),
+         _plot_sections(p, spread, _marks(flagged, outl, trend[trend["flagged"]] if len(trend) else trend),
+                        spread_z, rule),
          _shared_section(shared, shared_tolerance) if shared is not None else "",
          _tables_section(tables, max_rows),
          "</body></html>\n"]
