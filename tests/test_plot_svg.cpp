@@ -171,8 +171,12 @@ TEST(PlotSvg, EightSeriesCycleTheSevenColours) {
   Plot plot;
   plot.x = {0, 1};
   plot.panels.push_back({"y", {}});
-  for (int k = 0; k < 8; ++k)
-    plot.panels[0].series.push_back({"s" + std::to_string(k), {0.0, 1.0 * k}});
+  for (int k = 0; k < 8; ++k) {
+    // (appended, not "s" + to_string(k): gcc 12 warns -Wrestrict on that, GCC bug 105329)
+    std::string name = "s";
+    name += std::to_string(k);
+    plot.panels[0].series.push_back({name, {0.0, 1.0 * k}});
+  }
   const std::string svg = render_svg(plot);
   EXPECT_EQ(attr(svg, "stroke", svg.find("data-series=\"s7\"")), "#0072B2");
 }
