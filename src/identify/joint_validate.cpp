@@ -34,17 +34,20 @@ void require_temperature(const JointModel& m, const JointData& d) {
                    "temperature channel (--temperature COLUMN; Python temperature=)");
 }
 
-/// The model at sample k of d: at the record's temperature when its friction depends on it.
-JointModel model_at(const JointModel& m, const JointData& d, std::size_t k) {
-  return m.temperature ? sim::at_temperature(m, d.temperature[k]) : m;
+/// The applied torque at sample k of d moving at qd with bristle state z (sim::applied_torque),
+/// the model taken at the record's temperature when its friction depends on it (only then is it
+/// copied).
+double applied_at(const JointModel& m, const JointData& d, std::size_t k, double qd, double z) {
+  if (m.temperature)
+    return sim::applied_torque(sim::at_temperature(m, d.temperature[k]), d.q[k], qd, d.qdd[k], z);
+  return sim::applied_torque(m, d.q[k], qd, d.qdd[k], z);
 }
 
 /// tau_hat along d with the bristle state z already integrated (header).
 std::vector<double> inverse_torque_with(const JointModel& m, const JointData& d,
                                         const std::vector<double>& z) {
   std::vector<double> out(d.size());
-  for (std::size_t k = 0; k < d.size(); ++k)
-    out[k] = sim::applied_torque(model_at(m, d, k), d.q[k], d.qd[k], d.qdd[k], z[k]);
+  for (std::size_t k = 0; k < d.size(); ++k) out[k] = applied_at(m, d, k, d.qd[k], z[k]);
   return out;
 }
 
@@ -111,8 +114,7 @@ double segment_model_friction(const JointModel& m, const JointData& d, const Seg
   double sum = 0;
   const auto k0 = static_cast<std::size_t>(s.first_averaged), k1 = static_cast<std::size_t>(s.end);
   for (std::size_t k = k0; k < k1; ++k)
-    sum += sim::applied_torque(model_at(m, d, k), d.q[k], s.v_mean, d.qdd[k], 0.0) -
-           sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
+    sum += applied_at(m, d, k, s.v_mean, 0.0) - sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
   return sum / static_cast<double>(k1 - k0);
 }
 
