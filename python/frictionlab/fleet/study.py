@@ -64,6 +64,17 @@ def relative_errors(robots: int = 3, seed: int = 0) -> dict:
     return {k: float(np.median(v)) for k, v in rel.items()}
 
 
+def _fleet_parameters(seed: int, robots: int, sessions: int, drifts, session_jitter: float,
+                      rel: Mapping):
+    """One synthetic fleet's truth (synthetic.generate without records) and its fitted-parameter
+    table (synthetic.truth_parameters with the relative errors ``rel``)."""
+    with tempfile.TemporaryDirectory() as d:
+        truth = synthetic.generate(os.path.join(d, "fleet"), robots=robots, sessions=sessions,
+                                   seed=seed, drifts=drifts, outliers=[], write_records=False,
+                                   session_jitter=session_jitter)
+    return truth, synthetic.truth_parameters(truth, rel, seed=seed)
+
+
 @dataclass
 class RuleTally:
     """One rule's counts over the seeds."""
@@ -86,11 +97,7 @@ def drift_study(rel: Mapping, rules: Mapping[str, analysis.DriftRule], *, seeds:
     tallies = {name: RuleTally() for name in rules}
     worn = {(e["robot"], e["joint"]): e for e in DRIFTS}
     for seed in range(first_seed, first_seed + seeds):
-        with tempfile.TemporaryDirectory() as d:
-            truth = synthetic.generate(os.path.join(d, "fleet"), robots=robots, sessions=sessions,
-                                       seed=seed, drifts=DRIFTS, outliers=[], write_records=False,
-                                       session_jitter=session_jitter)
-        params = synthetic.truth_parameters(truth, rel, seed=seed)
+        _, params = _fleet_parameters(seed, robots, sessions, DRIFTS, session_jitter, rel)
         for name, rule in rules.items():
             _tally(tallies[name], analysis.drift(params, rule), worn, rel, determined_rel)
     return tallies
@@ -158,11 +165,7 @@ def trend_study(rel: Mapping, rule: analysis.DriftRule = analysis.DriftRule(), *
     tally = TrendTally()
     worn = {(e["robot"], e["joint"], e["parameter"]): e["per_session"] for e in TRENDS}
     for seed in range(first_seed, first_seed + seeds):
-        with tempfile.TemporaryDirectory() as d:
-            truth = synthetic.generate(os.path.join(d, "fleet"), robots=robots, sessions=sessions,
-                                       seed=seed, drifts=TRENDS, outliers=[], write_records=False,
-                                       session_jitter=session_jitter)
-        params = synthetic.truth_parameters(truth, rel, seed=seed)
+        truth, params = _fleet_parameters(seed, robots, sessions, TRENDS, session_jitter, rel)
         times = sorted(params["session_time"].unique())
         first: dict = {}
         ever: set = set()
