@@ -111,35 +111,14 @@ struct LoadRule {
   std::vector<IdentifiabilityFlag> flags;
 };
 
-/// The rule of JointIdimOptions::load_dependent over the moving samples: |tau| of the driven
-/// and of the back-driven ones [N m].
+/// The load rule (identify/load_rule.hpp) over the moving samples: |tau| of the driven and of
+/// the back-driven ones [N m].
 LoadRule judge_load(const std::vector<double>& drive, const std::vector<double>& back) {
   LoadRule out;
-  const auto nd = static_cast<long>(drive.size()), nb = static_cast<long>(back.size());
-  double sum = 0, sum_sq = 0;
-  for (const auto* side : {&drive, &back})
-    for (double x : *side) {
-      sum += x;
-      sum_sq += x * x;
-    }
-  const double n = static_cast<double>(std::max(nd + nb, 1L));
-  const double rms = std::sqrt(sum_sq / n);
-  const double spread = std::sqrt(std::max(sum_sq / n - (sum / n) * (sum / n), 0.0));
-  std::string why;
-  if (nd < kLoadMinSamples || nb < kLoadMinSamples)
-    why = std::to_string(nd) + " moving samples are driven by the motor and " + std::to_string(nb) +
-          " back-driven (at least " + std::to_string(kLoadMinSamples) +
-          " of each are needed). Record motion where the load also drives the joint (lowering a "
-          "payload, braking)";
-  else if (spread < kLoadMinSpread * rms)
-    why = "the load |tau| hardly varies (standard deviation " + format_number(spread) +
-          " N m, below " + format_number(kLoadMinSpread) + " x its RMS " + format_number(rms) +
-          " N m), so a rise with the load cannot be told from the Coulomb level. Record the "
-          "joint against loads of different size (two payloads, or a gravity load that changes "
-          "along the motion)";
+  const std::string why = load_undetermined_reason(drive, back);
   out.determined = why.empty();
   if (!out.determined)
-    out.flags.push_back({"mu", "undetermined", "", spread / std::max(rms, 1e-300),
+    out.flags.push_back({"mu", "undetermined", "", load_relative_spread(drive, back),
                          "idim: mu is not determined by the records: " + why + "; held at 0"});
   return out;
 }

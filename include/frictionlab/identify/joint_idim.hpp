@@ -61,6 +61,7 @@
 #include <vector>
 
 #include "frictionlab/identify/joint.hpp"
+#include "frictionlab/identify/load_rule.hpp"
 #include "frictionlab/identify/options.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/identify/temperature_spread.hpp"
@@ -74,10 +75,9 @@ struct JointIdimOptions {
   bool asymmetric = false;
   double v_deadband = 0;  ///< leave out samples with |qd| <= v_deadband [rad/s]
   /// Load-dependent Coulomb level (models/load_dependence.hpp, header): the column mu, the
-  /// model's mu_drive = mu_back = mu. The load rule: mu is determined when the moving samples
-  /// include at least kLoadMinSamples driven (tau qd > 0) and as many back-driven ones, and
-  /// the standard deviation of |tau| over them is at least kLoadMinSpread times its RMS;
-  /// otherwise mu is held at 0 with an undetermined flag saying what to record.
+  /// model's mu_drive = mu_back = mu. The load rule (identify/load_rule.hpp) over the moving
+  /// samples decides whether mu is determined; otherwise mu is held at 0 with an undetermined
+  /// flag saying what to record.
   bool load_dependent = false;
   /// Temperature-dependent levels (header; models/temperature_dependence.hpp): the columns kT,
   /// kT_v [1/K] under this law. Every record needs a temperature channel. None: no dependence.
@@ -86,10 +86,6 @@ struct JointIdimOptions {
   /// the moving samples.
   std::optional<double> temperature_ref;
 };
-
-/// The load rule's thresholds (JointIdimOptions::load_dependent).
-inline constexpr long kLoadMinSamples = 20;
-inline constexpr double kLoadMinSpread = 0.05;
 
 struct JointIdimResult {
   JointModel model;  ///< rigid body + StaticFriction (Fc = Fs, sigma2 = Fv)
