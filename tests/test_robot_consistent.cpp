@@ -14,16 +14,14 @@
 #include "frictionlab/io/arm_record_io.hpp"
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "robot_panda.hpp"
 #include "robot_synthetic.hpp"
 
-namespace fs = std::filesystem;
 using namespace frictionlab;
 
 namespace {
 
-const fs::path kPanda = fs::path(FRICTIONLAB_SOURCE_DIR) / ".." / "shared" / "data" / "robot_panda";
-
-robot::RobotModel panda() { return io::read_robot((kPanda / "panda_dh.json").string()).model; }
+robot::RobotModel panda() { return frictionlab::testing::panda_model(); }
 
 /// A realisable body: mass > 0 and principal moments about the centre of mass that are
 /// positive and satisfy the triangle inequality (pseudo-inertia positive definite).
@@ -58,13 +56,7 @@ TEST(RobotConsistent, SyntheticArmOfRealBodiesIsConsistentAsFitted) {
 
 TEST(RobotConsistent, PandaRecordMovesToTheNearestConsistentSet) {
   const robot::RobotModel m = panda();
-  std::vector<std::string> names;
-  for (const auto& j : m.joints) names.push_back(j.name);
-  data::PreprocessOptions pre;
-  pre.resample_rate = 1000;
-  pre.lowpass_cutoff = 10;
-  const data::ArmSamples s =
-      data::preprocess_arm(io::read_arm_record((kPanda / "excitation_1.csv").string(), names), pre);
+  const data::ArmSamples s = frictionlab::testing::panda_record(m);
   const identify::RobotFitResult fit = identify::fit_robot(m, s);
   const auto t0 = std::chrono::steady_clock::now();
   const identify::ConsistentResult c = identify::physically_consistent(m, fit);
@@ -77,9 +69,9 @@ TEST(RobotConsistent, PandaRecordMovesToTheNearestConsistentSet) {
       "(least squares %.3f %%)\n",
       c.distance, c.iterations, sec, e, fit.relative_error_percent);
   for (std::size_t l = 0; l < c.links.size(); ++l) {
-    expect_real_body(c.links[l], names[l]);
-    std::printf("  %s: m %.3f kg, c (%.3f %.3f %.3f) m\n", names[l].c_str(), c.links[l].mass,
-                c.links[l].com.x(), c.links[l].com.y(), c.links[l].com.z());
+    expect_real_body(c.links[l], m.joints[l].name);
+    std::printf("  %s: m %.3f kg, c (%.3f %.3f %.3f) m\n", m.joints[l].name.c_str(),
+                c.links[l].mass, c.links[l].com.x(), c.links[l].com.y(), c.links[l].com.z());
   }
   EXPECT_TRUE(c.converged);
   EXPECT_LT(e, fit.relative_error_percent + 0.5);

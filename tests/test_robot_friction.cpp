@@ -15,16 +15,14 @@
 #include "frictionlab/io/robot_description.hpp"
 #include "frictionlab/models/stribeck.hpp"
 #include "frictionlab/robot/dynamics.hpp"
+#include "robot_panda.hpp"
 #include "robot_synthetic.hpp"
 
-namespace fs = std::filesystem;
 using namespace frictionlab;
 
 namespace {
 
-const fs::path kPanda = fs::path(FRICTIONLAB_SOURCE_DIR) / ".." / "shared" / "data" / "robot_panda";
-
-robot::RobotModel panda() { return io::read_robot((kPanda / "panda_dh.json").string()).model; }
+robot::RobotModel panda() { return frictionlab::testing::panda_model(); }
 
 const identify::ParameterEstimate& estimate(const identify::FitResult& r, const std::string& n) {
   for (const auto& p : r.parameters)
@@ -77,13 +75,7 @@ TEST(RobotFriction, SyntheticPandaStribeckIsRecovered) {
 
 TEST(RobotFriction, PandaRecordAgainstLinearFitAndThePaper) {
   const robot::RobotModel m = panda();
-  std::vector<std::string> names;
-  for (const auto& j : m.joints) names.push_back(j.name);
-  data::PreprocessOptions pre;
-  pre.resample_rate = 1000;
-  pre.lowpass_cutoff = 10;
-  const data::ArmSamples s =
-      data::preprocess_arm(io::read_arm_record((kPanda / "excitation_1.csv").string(), names), pre);
+  const data::ArmSamples s = frictionlab::testing::panda_record(m);
   const identify::RobotFrictionResult r = identify::fit_robot_friction(m, s);
   std::printf("Panda, Stribeck per joint: %d rounds, relative error %.3f %% (linear %.3f %%)\n",
               r.rounds, r.relative_error_percent, r.linear_relative_error_percent);
@@ -103,14 +95,14 @@ TEST(RobotFriction, PandaRecordAgainstLinearFitAndThePaper) {
     at.t = {0, 1, 2, 3};
     at.velocity = {-0.5, 0.1, 0.5, 1.0};
     const auto& fit = r.friction[static_cast<std::size_t>(j)];
-    std::printf("  %s:", names[static_cast<std::size_t>(j)].c_str());
+    std::printf("  %s:", m.joints[static_cast<std::size_t>(j)].name.c_str());
     for (double v : at.velocity) {
       const double ours = identify::steady_force(fit, v), paper = sigmoid(v);
       std::printf("  F(%+.1f) %.3f (paper %.3f)", v, ours, paper);
       // Saturated (|v| >= 0.5 rad/s) the levels agree to 0.25 N m; near zero the paper's
       // sigmoid (fitted to other data, Sec. IV.B) is far softer than this record's Stribeck.
       if (std::abs(v) >= 0.5) {
-        EXPECT_NEAR(ours, paper, 0.25) << names[static_cast<std::size_t>(j)] << " at " << v;
+        EXPECT_NEAR(ours, paper, 0.25) << m.joints[static_cast<std::size_t>(j)].name << " at " << v;
       }
     }
     std::printf("\n");
