@@ -123,7 +123,8 @@ BENCHMARK(BM_KdlInverseDynamics);
 const std::string kPandaDir = std::string(FRICTIONLAB_SOURCE_DIR) + "/../shared/data/robot_panda/";
 
 /// The whole fit-robot workflow on the Panda record, from the files: arg 0 linear friction,
-/// 1 with the consistent inertials, 2 Stribeck friction per joint (10 Hz low-pass given).
+/// 1 with the consistent inertials, 2 Stribeck friction per joint, 3 load-dependent Coulomb
+/// levels (10 Hz low-pass given).
 void BM_FitPandaRecord(benchmark::State& state) {
   workflows::FitRobotOptions o;
   o.preprocess.resample_rate = 1000;
@@ -131,6 +132,7 @@ void BM_FitPandaRecord(benchmark::State& state) {
   o.choose_lowpass = false;
   o.consistent = state.range(0) == 1;
   if (state.range(0) == 2) o.friction = "stribeck";
+  o.fit.load = state.range(0) == 3;
   for (auto _ : state) {
     const io::RobotDescription robot = io::read_robot(kPandaDir + "panda_dh.json");
     std::vector<std::string> names;
@@ -139,7 +141,7 @@ void BM_FitPandaRecord(benchmark::State& state) {
     benchmark::DoNotOptimize(workflows::fit_robot(robot.model, record, o));
   }
 }
-BENCHMARK(BM_FitPandaRecord)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FitPandaRecord)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
 
 /// excite on the Panda's limits: T = 13.33 s, 5 harmonics, 3000 evaluations, 2 threads.
 void BM_ExcitePanda(benchmark::State& state) {

@@ -5,8 +5,10 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <random>
+#include <vector>
 
 #include "frictionlab/data/arm_record.hpp"
+#include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/robot/dynamics.hpp"
 
 namespace frictionlab::testing {
@@ -32,10 +34,12 @@ inline Eigen::VectorXd standard_parameters(const robot::RobotModel& m) {
 }
 
 /// s.effort: per joint j and sample k, the torque of the links `pi` along s's motion plus
-/// friction(j, qd_jk) plus Gaussian noise of standard deviation `noise` [N m].
+/// friction(j, qd_jk) plus Gaussian noise of standard deviation `noise` [N m]. With `mu` (one
+/// per joint), the Coulomb level rises by mu_j |tau| (models/load_dependence.hpp, mu_drive =
+/// mu_back = mu_j): the torque is applied_torque of that load-free one.
 inline void add_torques(data::ArmSamples& s, const robot::RobotModel& m, const Eigen::VectorXd& pi,
                         const std::function<double(int, double)>& friction, double noise,
-                        std::mt19937& rng) {
+                        std::mt19937& rng, const std::vector<double>& mu = {}) {
   robot::RigidBodyDynamics<double> dyn(m);
   const int n = m.dof();
   Eigen::VectorXd q(n), qd(n), qdd(n), tau(n);
@@ -47,9 +51,12 @@ inline void add_torques(data::ArmSamples& s, const robot::RobotModel& m, const E
       q(j) = s.q[jj][k], qd(j) = s.qd[jj][k], qdd(j) = s.qdd[jj][k];
     }
     dyn.inverse_dynamics(q.data(), qd.data(), qdd.data(), pi.data(), tau.data());
-    for (int j = 0; j < n; ++j)
-      s.effort[static_cast<std::size_t>(j)].push_back(tau(j) + friction(j, qd(j)) +
-                                                      (noise > 0 ? e(rng) : 0.0));
+    for (int j = 0; j < n; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      double r = tau(j) + friction(j, qd(j));
+      if (!mu.empty()) r = applied_torque(LoadDependence<double>{mu[jj], mu[jj]}, r, qd(j));
+      s.effort[jj].push_back(r + (noise > 0 ? e(rng) : 0.0));
+    }
   }
 }
 

@@ -57,6 +57,15 @@ void print_summary(const workflows::FitRobotOutcome& o) {
                 p.expression == p.name ? "" : ("  = " + p.expression).c_str());
 }
 
+/// The load-dependent fit's rounds (with --load-dependent; the coefficients held at 0 are the
+/// verdict's notes).
+void print_load(const workflows::FitRobotOutcome& o) {
+  const identify::RobotFitResult& r = o.result;
+  if (r.load_rounds == 0) return;
+  std::printf("  load-dependent Coulomb levels: %d instrumental-variable rounds%s\n", r.load_rounds,
+              r.load_converged ? "" : " (not settled)");
+}
+
 /// Each joint's friction model and its parameters (with a model of the registry).
 void print_friction(const workflows::FitRobotOutcome& o) {
   if (!o.friction) return;
@@ -115,6 +124,7 @@ void run_fit_robot(FitRobotCli& c) {
   print_summary(o);
   print_gains(o);
   print_friction(o);
+  print_load(o);
   print_verdict(o.verdict);
   std::filesystem::create_directories(c.out);
   const nlohmann::ordered_json j = io::robot_fit_to_json(o, c.robot, c.input);
@@ -207,6 +217,10 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
   cmd->add_flag("--no-viscous", c->no_viscous, "No viscous friction Fv");
   cmd->add_flag("--no-coulomb", c->no_coulomb, "No Coulomb friction Fc");
   cmd->add_flag("--no-offset", c->no_offset, "No torque offset");
+  cmd->add_flag("--load-dependent", c->w.fit.load,
+                "Each joint's Coulomb level grows with the torque it carries: Fc + mu |tau| "
+                "(mu_JOINT, by instrumental variables; linear friction only)")
+      ->excludes(loaded);
   cmd->add_flag("--ols", c->ols, "Ordinary least squares (no per-joint weights)");
   registry.push_back({cmd, [c] { run_fit_robot(*c); }});
 }

@@ -278,7 +278,8 @@ def _fit_robot(robot: PathLike, record: ArmRecordLike, validate: Sequence[ArmRec
                resample_rate: float = ..., lowpass: Optional[float] = ..., trim: float = ...,
                armature: bool = ..., viscous: bool = ..., coulomb: bool = ..., offset: bool = ...,
                weighted: bool = ..., friction: str = ..., loaded: Optional[ArmRecordLike] = ...,
-               payload_mass: float = ..., consistent: bool = ...) -> dict[str, Any]: ...
+               payload_mass: float = ..., consistent: bool = ...,
+               load_dependent: bool = ...) -> dict[str, Any]: ...
 
 # ---- plots and page pieces (bind_plots.cpp; io/plot_svg.hpp, io/report_html.hpp) ----
 

@@ -123,7 +123,7 @@ def fit_robot(robot: Path, record: RecordLike,
               weighted: bool = True, friction: str = "linear",
               loaded: Optional[RecordLike] = None,
               payload_mass: Optional[float] = None,
-              consistent: bool = False) -> FitRobotOutcome:
+              consistent: bool = False, load_dependent: bool = False) -> FitRobotOutcome:
     """Identify a robot arm's base inertial parameters and joint friction from a record
     (``frictionlab fit-robot``; the options are its options, by the same names: ``--resample``
     is ``resample_rate``, ``--ols`` is ``weighted=False``, ``--no-offset`` is ``offset=False``).
@@ -135,7 +135,9 @@ def fit_robot(robot: Path, record: RecordLike,
     ``friction``: "linear" or a model of the registry per joint ("stribeck", "lugre", ...);
     ``loaded`` with ``payload_mass`` [kg]: a second record with currents and that payload on the
     last link: the drive gains are identified with the dynamics (``--loaded``, ``--payload-mass``);
-    ``consistent``: also the physically consistent link inertials (``--consistent``).
+    ``consistent``: also the physically consistent link inertials (``--consistent``);
+    ``load_dependent``: each joint's Coulomb level grows with the torque it carries, Fc + mu |tau|
+    (``--load-dependent``; linear friction only).
     Errors are ``frictionlab.Error`` with the command's messages; Ctrl-C stops the fit."""
     if validate is not None and _one_record(validate):
         validate = [validate]
@@ -146,7 +148,7 @@ def fit_robot(robot: Path, record: RecordLike,
                                 armature=armature, viscous=viscous, coulomb=coulomb,
                                 offset=offset, weighted=weighted, friction=friction,
                                 loaded=loaded, payload_mass=payload_mass or 0.0,
-                                consistent=consistent)
+                                consistent=consistent, load_dependent=load_dependent)
     return _outcome(d)
 
 

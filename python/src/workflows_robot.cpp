@@ -143,7 +143,7 @@ void bind_robot(py::module_& m) {
          const std::vector<double>& gains, double resample_rate, const py::object& lowpass,
          double trim, bool armature, bool viscous, bool coulomb, bool offset, bool weighted,
          const std::string& friction, const py::object& loaded, double payload_mass,
-         bool consistent) {
+         bool consistent, bool load_dependent) {
         RobotArgs a;
         a.w.friction = friction;
         a.spec.time = time;
@@ -162,6 +162,11 @@ void bind_robot(py::module_& m) {
         a.w.fit.offset = offset;
         a.w.fit.weighted = weighted;
         a.w.consistent = consistent;
+        a.w.fit.load = load_dependent;
+        if (load_dependent && !loaded.is_none())
+          throw std::invalid_argument(
+              "load_dependent and loaded do not go together: drive gains are identified with "
+              "load-free friction");
         const std::string robot_path = path_argument(robot, "robot");
         if (loaded.is_none() != (payload_mass == 0))
           throw std::invalid_argument("loaded and payload_mass go together");
@@ -196,6 +201,7 @@ void bind_robot(py::module_& m) {
       py::arg("armature") = false, py::arg("viscous") = true, py::arg("coulomb") = true,
       py::arg("offset") = true, py::arg("weighted") = true, py::arg("friction") = "linear",
       py::arg("loaded") = py::none(), py::arg("payload_mass") = 0.0, py::arg("consistent") = false,
+      py::arg("load_dependent") = false,
       "The robot_fit.json object of workflows::fit_robot (frictionlab.fit_robot wraps it).");
   m.def(
       "_check_excitation",

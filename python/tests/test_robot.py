@@ -80,6 +80,41 @@ def test_consistent_inertials_equal_cli(tmp_path):
         fl.fit_robot(ROBOT, RECORD, resample_rate=1000, consistent=True, friction="stribeck")
 
 
+def test_load_dependent_equals_cli_and_exports_say_what_they_lose(tmp_path):
+    """docs/robot-identification.md, "Load-dependent friction": the same robot_fit.json from
+    Python and the CLI, every joint's mu fitted or held with its reason, and the exports."""
+    fit = fl.fit_robot(ROBOT, RECORD, resample_rate=1000, lowpass=10, load_dependent=True)
+    run_cli("fit-robot", "--robot", ROBOT, "--input", RECORD, "--resample", "1000",
+            "--lowpass", "10", "--load-dependent", "--out", "cli", cwd=tmp_path)
+    cli = json.loads((tmp_path / "cli" / "robot_fit.json").read_text())
+    mine = dict(fit.to_dict())
+    for d in (cli, mine):
+        for key in ("seconds", "robot", "record"):
+            d.pop(key)
+    assert mine == cli
+    load = fit.friction["load_dependent"]
+    assert load["converged"] and load["rounds"] >= 2
+    fitted = {p.name for p in fit.parameters if p.name.startswith("mu_")}
+    held = {n.split(" ")[0] for n in load["notes"]}
+    assert fitted == {"mu_q1", "mu_q6"} and fitted | held == {f"mu_q{j}" for j in range(1, 8)}
+    assert all("no Coulomb level rising with the load; held at 0" in n for n in load["notes"])
+    assert fit.parameter("mu_q6").value == pytest.approx(0.0402, abs=5e-4)
+    assert fit.relative_error_percent < 1.318
+    assert any(r["rule"] == "load" for r in fit.verdict["reasons"])
+    with pytest.raises(fl.Error, match="depends on the load .mu = 0.04"):
+        fl.export_c(fit.to_dict(), joint="q6", Km=0.2)
+    run_cli("export", "robot", "--params", "cli/robot_fit.json", "--output", "arm.xml",
+            cwd=tmp_path)
+    arm = (tmp_path / "arm.xml").read_text()  # what MuJoCo cannot take is in its comment
+    assert "joint q6: mu_q6 = 0.04" in arm and "frictionloss is the level at zero load" in arm
+    with pytest.raises(fl.Error, match="load-dependent friction is fitted with linear friction"):
+        fl.fit_robot(ROBOT, RECORD, resample_rate=1000, friction="stribeck",
+                     load_dependent=True)
+    with pytest.raises(fl.Error, match="load_dependent and loaded do not go together"):
+        fl.fit_robot(ROBOT, RECORD, resample_rate=1000, loaded=RECORD, payload_mass=2.0,
+                     load_dependent=True)
+
+
 def test_outcome_pickles(fit):
     again = pickle.loads(pickle.dumps(fit))
     assert again == fit and again.parameters[0] == fit.parameters[0]

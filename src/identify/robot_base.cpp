@@ -42,10 +42,12 @@ Columns columns_of(const robot::RobotModel& m, const RobotFitOptions& o) {
   group(o.viscous, "Fv", "N m s/rad", c.fv);
   group(o.coulomb, "Fc", "N m", c.fc);
   group(o.offset, "offset", "N m", c.fo);
+  group(o.load, "mu", "-", c.mu);
   return c;
 }
 
-void FullRegressor::evaluate(const double* q, const double* qd, const double* qdd, MatrixXd& W) {
+void FullRegressor::evaluate(const double* q, const double* qd, const double* qdd, MatrixXd& W,
+                             const double* load) {
   dyn_.regressor(q, qd, qdd, rigid_);
   W.setZero(n_, cols_.size());
   W.leftCols(cols_.rigid) = rigid_;
@@ -54,22 +56,26 @@ void FullRegressor::evaluate(const double* q, const double* qd, const double* qd
     if (cols_.fv >= 0) W(j, cols_.fv + j) = qd[j];
     if (cols_.fc >= 0) W(j, cols_.fc + j) = sign(qd[j]);
     if (cols_.fo >= 0) W(j, cols_.fo + j) = 1;
+    if (cols_.mu >= 0 && load != nullptr && !cols_.held(j))
+      W(j, cols_.mu + j) = std::abs(load[j]) * sign(qd[j]);
   }
 }
 
 MatrixXd random_regressor(FullRegressor& full, const Columns& c, const RobotFitOptions& o) {
   const int n = full.dof();
-  std::mt19937 rng(o.seed);
+  std::mt19937 rng(o.seed), rng_load(o.seed + 1);
   std::uniform_real_distribution<double> u(-1, 1);
   MatrixXd S(static_cast<Eigen::Index>(o.base_states) * n, c.size()), W;
-  VectorXd q(n), qd(n), qdd(n);
+  VectorXd q(n), qd(n), qdd(n), load = VectorXd::Zero(n);
   for (int s = 0; s < o.base_states; ++s) {
     for (int j = 0; j < n; ++j) {
       q(j) = M_PI * u(rng);
       qd(j) = 2 * u(rng);
       qdd(j) = 5 * u(rng);
     }
-    full.evaluate(q.data(), qd.data(), qdd.data(), W);
+    if (c.mu >= 0)  // their own generator: the states stay those of a fit without loads
+      for (int j = 0; j < n; ++j) load(j) = 5 * u(rng_load);
+    full.evaluate(q.data(), qd.data(), qdd.data(), W, load.data());
     S.middleRows(static_cast<Eigen::Index>(s) * n, n) = W;
   }
   return S;

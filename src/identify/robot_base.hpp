@@ -3,7 +3,8 @@
 //
 // The full regressor at one state has 10 columns per link (the standard inertial parameters of
 // robot/dynamics.hpp), then per joint the armature Ia (qdd), viscous Fv (qd), Coulomb Fc
-// (sign(qd)) and offset (1) columns that RobotFitOptions asks for. The base: the columns a QR
+// (sign(qd)), offset (1) and load mu (|tau| sign(qd), tau the instrument) columns that
+// RobotFitOptions asks for. The base: the columns a QR
 // with column pivoting keeps as independent on random states (Gautier 1990, numerical base);
 // each dependent column is a combination of them (W_dep = W_ind B).
 #pragma once
@@ -24,8 +25,12 @@ namespace frictionlab::identify::arm {
 struct Columns {
   std::vector<std::string> names, units;
   int rigid = 0;  ///< the first `rigid` columns are the links' standard parameters
-  int ia = -1, fv = -1, fc = -1, fo = -1;  ///< first column of each per-joint group, -1: none
+  int ia = -1, fv = -1, fc = -1, fo = -1, mu = -1;  ///< each per-joint group's first column
+                                                    ///< (-1: none)
+  /// Per joint, whether its load column is held at 0 (left out of the base); empty: none is.
+  std::vector<bool> load_held;
   int size() const { return static_cast<int>(names.size()); }
+  bool held(int j) const { return !load_held.empty() && load_held[static_cast<std::size_t>(j)]; }
 };
 
 Columns columns_of(const robot::RobotModel& m, const RobotFitOptions& o);
@@ -36,7 +41,10 @@ class FullRegressor {
   FullRegressor(const robot::RobotModel& m, const Columns& c)
       : n_(m.dof()), cols_(c), dyn_(m), rigid_(n_, c.rigid) {}
 
-  void evaluate(const double* q, const double* qd, const double* qdd, Eigen::MatrixXd& W);
+  /// The regressor at (q, qd, qdd); the load columns from `load` (the torque each joint
+  /// carries [N m]), 0 without it.
+  void evaluate(const double* q, const double* qd, const double* qdd, Eigen::MatrixXd& W,
+                const double* load = nullptr);
   int dof() const { return n_; }
 
  private:
@@ -53,7 +61,8 @@ struct Base {
 };
 
 /// The full regressor at `o.base_states` random states (seed `o.seed`), stacked: positions in
-/// [-pi, pi], velocities in [-2, 2], accelerations in [-5, 5] per joint.
+/// [-pi, pi], velocities in [-2, 2], accelerations in [-5, 5] and, with load columns, loads in
+/// [-5, 5] N m per joint.
 Eigen::MatrixXd random_regressor(FullRegressor& full, const Columns& c, const RobotFitOptions& o);
 
 /// The base from the regressor at `o.base_states` random states (seed `o.seed`, rank tolerance

@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 #include "frictionlab/data/arm_record.hpp"
 #include "frictionlab/identify/robot_fit.hpp"
@@ -29,11 +30,21 @@ class RowSource {
   }
 };
 
-/// One record with joint torques: the base regressor's rows and the torques.
+/// One record with joint torques: the base regressor's rows and the torques. The load columns
+/// take `load` (per joint, per sample: the instrument tau_hat [N m]; nullptr: 0).
 class BaseRows : public RowSource {
  public:
-  BaseRows(FullRegressor& full, const Base& b, const data::ArmSamples& s)
-      : full_(full), base_(b), s_(s), n_(s.dof()), q_(n_), qd_(n_), qdd_(n_) {}
+  BaseRows(FullRegressor& full, const Base& b, const data::ArmSamples& s,
+           const std::vector<std::vector<double>>* load = nullptr)
+      : full_(full),
+        base_(b),
+        s_(s),
+        load_(load),
+        n_(s.dof()),
+        q_(n_),
+        qd_(n_),
+        qdd_(n_),
+        tau_(n_) {}
 
   std::size_t size() const override { return s_.size(); }
   Eigen::Index columns() const override {
@@ -52,8 +63,10 @@ class BaseRows : public RowSource {
       q_(j) = s_.q[jj][k];
       qd_(j) = s_.qd[jj][k];
       qdd_(j) = s_.qdd[jj][k];
+      if (load_ != nullptr) tau_(j) = (*load_)[jj][k];
     }
-    full_.evaluate(q_.data(), qd_.data(), qdd_.data(), W_);
+    full_.evaluate(q_.data(), qd_.data(), qdd_.data(), W_,
+                   load_ != nullptr ? tau_.data() : nullptr);
     arm::base_columns(W_, base_, Wb);
   }
   /// The full regressor of the last base_rows call.
@@ -63,8 +76,9 @@ class BaseRows : public RowSource {
   FullRegressor& full_;
   const Base& base_;
   const data::ArmSamples& s_;
+  const std::vector<std::vector<double>>* load_;
   int n_;
-  VectorXd q_, qd_, qdd_;
+  VectorXd q_, qd_, qdd_, tau_;
   MatrixXd W_;
 };
 

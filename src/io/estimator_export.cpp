@@ -163,6 +163,13 @@ std::optional<double> own_parameter(const std::map<std::string, detail::RobotFit
 void linear_robot_friction(const json& j, const std::string& file, const std::string& joint,
                            FrictionSource& s) {
   const auto params = detail::robot_fit_parameters(j, file);
+  if (const auto mu = params.find("mu_" + joint); mu != params.end())
+    detail::fail_file(
+        file, "parameters: mu_" + joint,
+        "this joint's Coulomb level depends on the load (mu = " + format_exact(mu->second.value) +
+            ") and no export target takes a load input (the firmware estimator, "
+            "the LUGRE group and MuJoCo 2.2.2 model friction without one): export "
+            "a fit made without --load-dependent");
   const auto Fc = own_parameter(params, file, "Fc_" + joint);
   const auto Fv = own_parameter(params, file, "Fv_" + joint);
   if (!Fc && !Fv)

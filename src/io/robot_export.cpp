@@ -95,6 +95,11 @@ void linear_friction(const std::map<std::string, detail::RobotFitParameter>& p, 
   };
   f.Fc = value("Fc");
   f.Fv = value("Fv");
+  if (const auto it = p.find("mu_" + f.joint); it != p.end())
+    f.notes.push_back("mu_" + f.joint + " = " + format_number(it->second.value, 4) +
+                      ": the Coulomb level's rise with the load is not representable; "
+                      "frictionloss is the level at zero load, Fc_" +
+                      f.joint);
 }
 
 void model_friction(const json& fit, const std::string& file, JointFriction& f) {

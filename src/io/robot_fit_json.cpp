@@ -33,6 +33,10 @@ nlohmann::ordered_json parameter_json(const identify::RobotParameter& p) {
 /// "friction": the model per joint; with one of the registry, each joint's fit.json object.
 nlohmann::ordered_json friction_json(const workflows::FitRobotOutcome& o) {
   nlohmann::ordered_json f = {{"model", o.friction_model}};
+  const identify::RobotFitResult& r = o.result;
+  if (r.load_rounds > 0)
+    f["load_dependent"] = {
+        {"rounds", r.load_rounds}, {"converged", r.load_converged}, {"notes", r.load_notes}};
   if (!o.friction) return f;
   f["rounds"] = o.friction->rounds;
   f["converged"] = o.friction->converged;

@@ -48,10 +48,12 @@ double scan_arm_lowpass(const robot::RobotModel& model, const data::ArmRecord& r
       if (m * decade >= rule.candidate_hz && m * decade <= 0.1 * rule.sample_rate_hz)
         candidates.push_back(m * decade);
   double best = 0, best_error = std::numeric_limits<double>::infinity();
+  identify::RobotFitOptions plain = fit;
+  plain.load = false;  // the cutoff is the filter's choice: the load-free fit, one solve each
   for (double cutoff : candidates) {
     pp.lowpass_cutoff = cutoff;
     const double e =
-        identify::fit_robot(model, data::preprocess_arm(record, pp), fit).relative_error_percent;
+        identify::fit_robot(model, data::preprocess_arm(record, pp), plain).relative_error_percent;
     if (e < best_error) best = cutoff, best_error = e;
   }
   return best;
@@ -157,6 +159,10 @@ FitRobotOutcome fit_robot(const robot::RobotModel& model, const data::ArmRecord&
   if (options.friction != "linear") identify::check_model(identify::parse_model(options.friction));
   if (options.consistent && options.friction != "linear")
     throw std::invalid_argument("consistent inertials are found for linear friction only");
+  if (options.fit.load && options.friction != "linear")
+    throw std::invalid_argument(
+        "load-dependent friction is fitted with linear friction only (the Coulomb level Fc + "
+        "mu |tau|): leave out --friction, or --load-dependent");
   const data::ArmRecord record = with_torques(raw_record, options.drive_gains);
   std::vector<data::ArmRecord> validate;
   validate.reserve(raw_validate.size());
@@ -232,9 +238,9 @@ FitRobotOutcome fit_robot_gains(const robot::RobotModel& model, const data::ArmR
                               "the record has joint torques: drive gains are identified from "
                               "motor currents");
   }
-  if (!options.drive_gains.empty() || options.friction != "linear")
+  if (!options.drive_gains.empty() || options.friction != "linear" || options.fit.load)
     throw std::invalid_argument(
-        "drive gains are identified with linear friction and without given gains");
+        "drive gains are identified with linear, load-free friction and without given gains");
   FitRobotOutcome out;
   out.joints = unloaded.joints;
   const data::PreprocessOptions pp = current_preprocessing(unloaded, options, out);
@@ -305,6 +311,18 @@ void friction_reasons(const FitRobotOutcome& o, Verdict& v) {
   }
 }
 
+/// The verdict's reasons of a load-dependent fit: the rounds, and the joints whose mu is held at
+/// 0 because the record shows no rise (those the record does not determine are flags).
+void load_reasons(const FitRobotOutcome& o, Verdict& v) {
+  const identify::RobotFitResult& r = o.result;
+  if (!r.load_converged)
+    v.add({Grade::doubtful, "load",
+           "the instrumental-variable rounds of the load coefficients did not settle in " +
+               std::to_string(r.load_rounds),
+           "fit without --load-dependent"});
+  for (const std::string& n : r.load_notes) v.add({Grade::good, "load", n, ""});
+}
+
 /// The verdict's reasons of identified drive gains: how far least squares was from them (what
 /// the noise in the currents does to it) and the gains the record hardly determines.
 void gain_reasons(const FitRobotOutcome& o, Verdict& v) {
@@ -363,6 +381,7 @@ Verdict robot_fit_verdict(const FitRobotOutcome& o) {
          "acceleration is mostly noise",
          "--lowpass " + format_number(o.suggested_lowpass_hz, 3) + " (chosen from its spectrum)"});
   if (o.friction) friction_reasons(o, v);
+  if (o.result.load_rounds > 0) load_reasons(o, v);
   if (!o.drive_gains.empty()) gain_reasons(o, v);
   if (o.consistent)
     v.add({Grade::good, "consistent",

@@ -3,11 +3,12 @@
 // "Identification"; Gautier and Khalil's inverse-model method, Gautier 1990 for the numerical
 // base, Gautier and Poignet 2001 for the per-joint weights).
 //
-//   tau_k = Y(q_k, qd_k, qdd_k) pi + Ia qdd_k + Fv qd_k + Fc sign(qd_k) + offset
+//   tau_k = Y(q_k, qd_k, qdd_k) pi + Ia qdd_k + Fv qd_k + (Fc + mu |tau_k|) sign(qd_k) + offset
 //
 // for every sample k and joint: linear in the links' standard inertial parameters pi (robot/
 // dynamics.hpp), the armatures Ia (optional: link-side torque sensors do not see the rotors),
-// and each joint's viscous Fv, Coulomb Fc and offset (each optional). Steps:
+// and each joint's viscous Fv, Coulomb Fc, load coefficient mu and offset (each optional; mu
+// off by default). Steps:
 //   1. the base: the regressor at `base_states` random states, QR with column pivoting (rank by
 //      the relative tolerance `rank_tolerance`); the independent columns are the base
 //      parameters, each the sum of its own parameter and the dependent ones it absorbs (the
@@ -19,6 +20,17 @@
 //   4. the figures: the condition number of the (unweighted, unscaled) base regressor, the
 //      relative error 100 |tau - W beta| / |tau| [%] over all joints and samples, each joint's
 //      RMS error, and flags for what the record does not determine.
+//
+// The load-dependent Coulomb level (`load`; models/load_dependence.hpp with mu_drive = mu_back =
+// mu, Hamon, Gautier, Garrec and Janot, IEEE RAM 2010) makes the torque appear on both sides.
+// The measured torque in the column would put its noise into the regressor and bias mu (errors
+// in variables), so the column is |tau_hat| sign(qd) with tau_hat the torque the previous
+// estimate predicts (instrumental variables, IDIM-IV as for the drive gains): steps 2-3 repeated
+// from the load-free fit's prediction until mu changes by less than 1e-10. At that point tau_hat
+// is the model's own prediction, tau_hat = r / (1 -+ mu) (load_dependence.hpp, applied_torque),
+// so the residuals and their statistics are the model's, conditional on the instrument. A joint
+// whose record does not determine mu (identify/load_rule.hpp) or whose mu comes out below 0 or
+// at 1 and above has it held at 0 (its column left out), with a flag or note saying why.
 #pragma once
 
 #include <string>
@@ -31,10 +43,12 @@
 namespace frictionlab::identify {
 
 struct RobotFitOptions {
-  bool armature = false;         ///< estimate each joint's armature Ia (rotor inertia) [kg m^2]
-  bool viscous = true;           ///< each joint's Fv [N m s/rad]
-  bool coulomb = true;           ///< each joint's Fc [N m] (sign(qd), 0 at qd = 0)
-  bool offset = true;            ///< each joint's constant offset [N m]
+  bool armature = false;  ///< estimate each joint's armature Ia (rotor inertia) [kg m^2]
+  bool viscous = true;    ///< each joint's Fv [N m s/rad]
+  bool coulomb = true;    ///< each joint's Fc [N m] (sign(qd), 0 at qd = 0)
+  bool offset = true;     ///< each joint's constant offset [N m]
+  /// Each joint's load coefficient mu [-] (header): the Coulomb level grows by mu |tau|.
+  bool load = false;
   bool weighted = true;          ///< weights 1 / sigma_j per joint (else ordinary least squares)
   int base_states = 200;         ///< random states of step 1
   double rank_tolerance = 1e-8;  ///< step 1: relative to the largest pivot
@@ -68,6 +82,12 @@ struct RobotFitResult {
   std::vector<double> rms_error;           ///< per joint [N m]
   std::vector<double> sigma;               ///< per joint residual standard deviation [N m]
   std::vector<std::string> flags;          ///< what the record does not determine, in words
+  /// With RobotFitOptions::load: the joints whose mu came out below 0 or at 1 and above and is
+  /// held at 0 (the record shows no level rising with the load), in words; and the rounds of
+  /// the instrumental-variable iteration and whether it settled.
+  std::vector<std::string> load_notes;
+  int load_rounds = 0;
+  bool load_converged = true;
   /// The covariance of the base parameters (rank x rank, rows in `parameters`' order).
   std::vector<std::vector<double>> covariance;
 };
@@ -81,7 +101,9 @@ struct RobotPrediction {
 };
 
 /// `result`'s base parameters applied to `samples` (joint torques), with the options it was
-/// fitted with. Throws std::invalid_argument as fit_robot does.
+/// fitted with; with `options.load` each joint's torque is the load model's applied_torque of
+/// the load-free one, with mu_JOINT of the result (0 where it has none). Throws
+/// std::invalid_argument as fit_robot does.
 RobotPrediction predict_robot(const robot::RobotModel& model, const RobotFitResult& result,
                               const data::ArmSamples& samples, const RobotFitOptions& options = {});
 

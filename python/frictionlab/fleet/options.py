@@ -142,7 +142,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "lowpass": NON_NEGATIVE,  # 0: none; not given: chosen from the record
         "trim": NON_NEGATIVE,
         "armature": BOOL, "viscous": BOOL, "coulomb": BOOL, "offset": BOOL, "weighted": BOOL,
-        "consistent": BOOL,
+        "consistent": BOOL, "load_dependent": BOOL,
         "friction": STR,
         "payload_mass": POSITIVE,
     },
