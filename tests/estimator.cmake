@@ -52,6 +52,35 @@ if(TARGET frictionlab_cli)
   target_compile_definitions(test_estimator_export PRIVATE
       FRICTIONLAB_JOINT_FIT_JSON="${frictionlab_joint_export_dir}/fit/joint_fit.json")
 
+  # export c --adaptive --temperature (docs/estimator.md, "Online adaptation"): the adaptive
+  # estimator of sensorless_fit.json with kT seeded from fit-joint's linear temperature law on
+  # examples/data/joint_warming.csv, the --params levels taken to hold at 30 degC.
+  set(frictionlab_warm_export_dir ${CMAKE_CURRENT_BINARY_DIR}/warm_export)
+  set(frictionlab_warm_record ${PROJECT_SOURCE_DIR}/examples/data/joint_warming.csv)
+  set(frictionlab_sensorless_fit ${PROJECT_SOURCE_DIR}/examples/data/sensorless_fit.json)
+  add_custom_command(
+    OUTPUT ${frictionlab_warm_export_dir}/warm_f32.c ${frictionlab_warm_export_dir}/warm_f32.h
+           ${frictionlab_warm_export_dir}/warm_f64.c ${frictionlab_warm_export_dir}/warm_f64.h
+           ${frictionlab_warm_export_dir}/fit/joint_fit.json
+    COMMAND frictionlab_cli --quiet fit-joint --method idim --input ${frictionlab_warm_record}
+            --time t --position q --torque tau --temperature temp --temperature-law linear
+            --no-plots --out ${frictionlab_warm_export_dir}/fit
+    COMMAND frictionlab_cli --quiet export c --params ${frictionlab_sensorless_fit} --adaptive
+            --temperature ${frictionlab_warm_export_dir}/fit/joint_fit.json --temperature-ref 30
+            --name warm_f32 --precision float --out ${frictionlab_warm_export_dir}
+    COMMAND frictionlab_cli --quiet export c --params ${frictionlab_sensorless_fit} --adaptive
+            --temperature ${frictionlab_warm_export_dir}/fit/joint_fit.json --temperature-ref 30
+            --name warm_f64 --precision double --out ${frictionlab_warm_export_dir}
+    DEPENDS frictionlab_cli ${frictionlab_warm_record} ${frictionlab_sensorless_fit}
+    COMMENT "frictionlab fit-joint --temperature-law linear (joint_warming.csv) and export c "
+            "--adaptive --temperature"
+    VERBATIM)
+  frictionlab_test(test_adaptive_export_temperature test_adaptive_export_temperature.cpp
+                   ${frictionlab_warm_export_dir}/warm_f32.c ${frictionlab_warm_export_dir}/warm_f64.c)
+  target_include_directories(test_adaptive_export_temperature PRIVATE ${frictionlab_warm_export_dir})
+  target_compile_definitions(test_adaptive_export_temperature PRIVATE
+      FRICTIONLAB_WARM_JOINT_FIT_JSON="${frictionlab_warm_export_dir}/fit/joint_fit.json")
+
   # Cortex-M4F compile-only test (gcc-arm-none-eabi; skipped with a message if it is missing).
   add_test(NAME estimator_cortex_m4f
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cortex_m4f/check_cortex_m4f.py
@@ -64,4 +93,10 @@ if(TARGET frictionlab_cli)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_export.py
                    --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_export)
+  # export c --adaptive --temperature: a joint fit's temperature law seeds kT (fit-joint, then
+  # export), the baked start and the errors.
+  add_test(NAME cli_export_temperature
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_export_temperature.py
+                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_export_temperature)
 endif()

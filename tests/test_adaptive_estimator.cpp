@@ -2,13 +2,15 @@
 // simulated joint whose friction falls by 30 % over 10 minutes as it warms up (LuGre levels
 // scaled by 1 - 0.3 t/600 s, 25 -> 45 degC; frictionlab's LuGre step, 1 kHz), moving 20 s and
 // resting 5 s in turn under a known load torque, with current and reference noise: the adaptive
-// estimator stays within 2x the noise floor while the fixed one drifts; long standstills; frozen
-// parameters; float against double; the options' checks.
+// estimator stays within 2x the noise floor while the fixed one drifts; started on the warm joint,
+// with kT frozen or seeded from a temperature fit; long standstills; frozen parameters; float
+// against double; the options' checks.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "estimator_fixtures.hpp"
@@ -140,6 +142,53 @@ TEST(AdaptiveEstimator, ReturnsWithinTwiceTheNoiseFloorWhenStartedOnAWarmJoint) 
       rms.front(), 2 * kNoise, settled, rms.back());
   EXPECT_GT(rms.front(), 2 * kNoise);
   EXPECT_LT(settled, 60.0);
+}
+
+/// On the warm joint (from 600 s: levels at 0.7 of the fit's, 45 degC), started from the cold fit
+/// with theta[kT] = kT0 at T_ref 25 degC (kT adapting with variance P0_kT when kT0 != 0): the time
+/// [s] until every later 2 s window's RMS torque error is under 2x the noise floor, and the first
+/// window's RMS [Nm].
+std::pair<double, double> settle_time(const std::vector<Sample>& warm, double kT0, double P0_kT) {
+  const fl_estimator_params_f64 p = nominal();
+  fl_adaptive_options_f64 o;
+  fl_adaptive_f64_default_options(&o);
+  if (kT0 != 0) {
+    o.adapt |= 1u << FL_ADAPT_KT;
+    o.P0[FL_ADAPT_KT] = P0_kT;
+  }
+  fl_adaptive_f64 a;
+  EXPECT_EQ(fl_adaptive_f64_init(&a, &p, &o), FL_ESTIMATOR_OK);
+  a.theta[FL_ADAPT_KT] = kT0;  // what export c --adaptive --temperature bakes into init
+  const auto rms = window_rms(
+      warm,
+      [&](const Sample& x) {
+        return fl_adaptive_f64_step(&a, x.current, x.v, kDt, x.temperature, x.tau_ref, 1).torque;
+      },
+      2000);
+  double settled = 0;
+  for (std::size_t w = 0; w < rms.size(); ++w)
+    if (rms[w] >= 2 * kNoise) settled = 2.0 * static_cast<double>(w + 1);
+  return {settled, rms.front()};
+}
+
+TEST(AdaptiveEstimator, AKtSeededFromATemperatureFitSettlesAtOnce) {
+  // The simulated joint's levels scale by 1 - 0.015 (T - 25): kT = -0.015 1/K at T_ref 25 degC.
+  // Seeded with it (a fit's value, variance (1.7e-4)^2 as fit-joint's on joint_warming.csv), with
+  // a slope 20 % off (-0.012), and frozen at 0 (the C API's default start).
+  const auto all = warming_joint(900.0);
+  const std::vector<Sample> warm(all.begin() + 600000, all.end());
+  const double P0 = 1.7e-4 * 1.7e-4;
+  const auto [seeded, seeded_first] = settle_time(warm, -0.015, P0);
+  const auto [off, off_first] = settle_time(warm, -0.012, P0);
+  const auto [frozen, frozen_first] = settle_time(warm, 0.0, 0.0);
+  std::printf(
+      "[measured] warm joint, every 2 s window under 2x the floor after: kT seeded %.0f s "
+      "(first window %.4f Nm), seeded 20 %% off %.0f s (%.4f Nm), kT frozen at 0 %.0f s "
+      "(%.4f Nm)\n",
+      seeded, seeded_first, off, off_first, frozen, frozen_first);
+  EXPECT_LT(seeded, frozen);
+  EXPECT_LT(seeded_first, 2 * kNoise);
+  EXPECT_LE(off, frozen);
 }
 
 TEST(AdaptiveEstimator, LongStandstillsNeitherUpdateNorDiverge) {

@@ -30,6 +30,7 @@ struct EstimatorExportOptions {
   // c: --name bound onto the library's options (the estimator's and the precision set by run_c)
   io::CExportOptions c;
   std::string precision = "float";
+  std::string temperature;  // c --temperature: a joint_fit.json with a temperature law
   std::string out = ".";
   // a robot_fit.json's joint (export mujoco: also the joint's name in the fragment)
   std::string joint;
@@ -64,21 +65,26 @@ void run_json(const EstimatorExportOptions& o) {
 }
 
 void run_c(const EstimatorExportOptions& o) {
+  io::check_temperature_seed(o.c.adaptive, !o.temperature.empty(), o.c.temperature_ref);
   io::check_output_directory(o.out);
   const auto [header_name, source_name] = io::c_export_file_names(o.c.name);
+  std::vector<io::NamedPath> inputs = {{"--params", o.params}};
+  if (!o.temperature.empty()) inputs.push_back({"--temperature", o.temperature});
   check_result_files({(std::filesystem::path(o.out) / header_name).string(),
                       (std::filesystem::path(o.out) / source_name).string()},
-                     "", {{"--params", o.params}});
+                     "", inputs);
   io::CExportOptions co = o.c;
   co.estimator = overrides(o);
   co.single_precision = o.precision == "float";
-  const io::CExport r = io::export_c(io::read_friction_source(o.params, o.joint), co);
+  const io::FrictionSource source = io::read_friction_source(o.params, o.joint);
+  if (!o.temperature.empty()) co.temperature = io::read_temperature_fit(o.temperature);
+  const io::CExport r = io::export_c(source, co);
   print_warnings(r.warnings);
   for (const auto& n : r.notes) print_warning("the estimator cannot represent: " + n);
   const std::filesystem::path dir(o.out);
   const std::string h = (dir / r.header_file).string(), c = (dir / r.source_file).string();
   io::OutputFiles files;
-  files.protect({{"--params", o.params}});
+  files.protect(inputs);
   files.write(h, r.header);
   files.write(c, r.source);
   files.commit();
@@ -154,6 +160,15 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
               "Also the adaptive estimator (NAME_adaptive_*: the friction levels, viscous term "
               "and offset adapted online by recursive least squares; docs/estimator.md), its "
               "initial covariance from the fit's standard errors");
+  c->add_option("--temperature", o->temperature,
+                "With --adaptive: a joint_fit.json fitted with a temperature law (fit-joint "
+                "--temperature-law) whose kT seeds the adaptive estimator's temperature slope, "
+                "its variance and T_ref; kT then adapts (docs/estimator.md)")
+      ->type_name("FILE");
+  c->add_option("--temperature-ref", o->c.temperature_ref,
+                "With --temperature: the temperature at which the --params levels hold, the "
+                "estimator's T_ref [degC] (default: the temperature fit's T_ref)")
+      ->type_name("DEGC");
   c->add_option("--out", o->out, "Output directory (created if missing)")
       ->type_name("DIR")
       ->capture_default_str();

@@ -254,7 +254,9 @@ def adaptive_estimate(source: ExportSource, current: ArrayIn, velocity: ArrayIn,
 def export_c(source: ExportSource, *, Km: Optional[float] = ..., hold: Optional[str] = ...,
              name: str = ..., single_precision: bool = ...,
              label: Optional[str] = ..., joint: Optional[str] = ...,
-             adaptive: bool = ...) -> CExport: ...
+             adaptive: bool = ...,
+             temperature: Optional[Union[FitJointOutcome, dict, PathLike]] = ...,
+             temperature_ref: Optional[float] = ...) -> CExport: ...
 def export_mujoco(source: ExportSource, *, joint: Optional[str] = ..., gear: float = ...,
                   form: Optional[str] = ..., label: Optional[str] = ...) -> MujocoExport: ...
 def export_actuator_mujoco(source: PathLike, *, kp: float, vin: Optional[float] = ...,

@@ -60,6 +60,17 @@ io::EstimatorExportOptions estimator_options(const py::object& Km, const py::obj
   return o;
 }
 
+/// A temperature fit for export_c's temperature= (a FitJointOutcome, a dict or a path; the
+/// reader of `export c --temperature`), after the option rules every entry point shares.
+std::optional<io::TemperatureFit> temperature_fit(const py::object& temperature, bool adaptive,
+                                                  const std::optional<double>& temperature_ref) {
+  io::check_temperature_seed(adaptive, !temperature.is_none(), temperature_ref);
+  if (temperature.is_none()) return std::nullopt;
+  if (const auto path = as_path(temperature)) return io::read_temperature_fit(*path);
+  const auto [text, file] = source_text(temperature, "");
+  return io::parse_temperature_fit(text, file);
+}
+
 std::string label_of(const py::object& label) {
   return label.is_none() ? std::string() : option_cast<std::string>("label", label);
 }
@@ -266,7 +277,8 @@ void bind_export(py::module_& m) {
       .def_readonly("notes", &io::CExport::notes,
                     "what the estimator cannot represent (a joint fit's inertia, gravity, offset)")
       .def_readonly("adaptive_notes", &io::CExport::adaptive_notes,
-                    "adaptive=True: where the adaptive estimator's initial variances came from")
+                    "adaptive=True: where the adaptive estimator's start came from (its initial "
+                    "variances; with temperature=, kT and T_ref)")
       .def(
           "write",
           [](const io::CExport& c, const py::object& dir) {
@@ -339,8 +351,12 @@ void bind_export(py::module_& m) {
       "export_c",
       [](const py::object& source, const py::object& Km, const py::object& hold,
          const std::string& name, bool single_precision, const py::object& label,
-         const py::object& joint, bool adaptive) {
+         const py::object& joint, bool adaptive, const py::object& temperature,
+         const py::object& temperature_ref) {
         io::CExportOptions o;
+        if (!temperature_ref.is_none())
+          o.temperature_ref = option_cast<double>("temperature_ref", temperature_ref);
+        o.temperature = temperature_fit(temperature, adaptive, o.temperature_ref);
         o.estimator = estimator_options(Km, hold);
         o.name = name;
         o.single_precision = single_precision;
@@ -350,14 +366,21 @@ void bind_export(py::module_& m) {
       py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
       py::arg("name") = "joint_estimator", py::arg("single_precision") = true,
       py::arg("label") = py::none(), py::arg("joint") = py::none(), py::arg("adaptive") = false,
+      py::arg("temperature") = py::none(), py::arg("temperature_ref") = py::none(),
       (std::string("export_c(source, *, Km=None, hold=None, name='joint_estimator', "
-                   "single_precision=True, label=None, joint=None, adaptive=False) -> CExport"
+                   "single_precision=True, label=None, joint=None, adaptive=False, "
+                   "temperature=None, temperature_ref=None) -> CExport"
                    "\n\nThe self-contained C99 "
                    "NAME.h / NAME.c of the torque estimator with the parameters baked in "
                    "(io::export_c; the CLI's `export c`). name: prefix of every function and "
                    "type (a C identifier); single_precision: float (True) or double; adaptive: "
                    "also the adaptive estimator (NAME_adaptive_*), started from the fit's "
-                   "standard errors (.adaptive_notes).\n") +
+                   "standard errors (.adaptive_notes); temperature (adaptive only): a joint fit "
+                   "with a temperature law (a FitJointOutcome, its joint_fit.json path or dict) "
+                   "whose kT seeds the adaptive estimator's temperature slope, its variance and "
+                   "T_ref, kT adapting (`export c --temperature`); temperature_ref: the "
+                   "temperature at which the source's levels hold [degC], the estimator's T_ref "
+                   "(default: the temperature fit's T_ref).\n") +
        kSourceDoc + kEstimatorDoc)
           .c_str());
   m.def(

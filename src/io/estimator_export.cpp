@@ -269,8 +269,11 @@ FrictionSource joint_friction_source(const sim::JointModel& joint, const std::st
                           format_exact(joint.temperature->kT) +
                           " 1/K, kT_v = " + format_exact(joint.temperature->kT_v) +
                           " 1/K) and no export target takes a temperature input: export a fit made "
-                          "without --temperature-law (export c --adaptive then follows a warming "
-                          "joint's levels online)");
+                          "without --temperature-law, or export a LuGre fit with `export c "
+                          "--adaptive --temperature " +
+                          file +
+                          "` (Python temperature=), whose adaptive estimator starts from this "
+                          "fit's kT and follows a warming joint's levels online");
   s.spec = joint_friction_spec(joint);
   if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
     const auto l = as_lugre<double>(*jl);
@@ -284,6 +287,92 @@ FrictionSource joint_friction_source(const sim::JointModel& joint, const std::st
   }
   s.joint = joint;
   return s;
+}
+
+// ---- a temperature fit for the adaptive estimator's start --------------------------------------
+
+namespace {
+
+/// The entry of `parameters` named `name` in a joint_fit.json; nullptr if none.
+const json* fit_parameter(const json& j, const std::string& name) {
+  const auto params = j.find("parameters");
+  if (params == j.end() || !params->is_array()) return nullptr;
+  for (const json& e : *params)
+    if (e.is_object() && e.value("name", "") == name) return &e;
+  return nullptr;
+}
+
+/// The finite standard error [1/K] of the slope `name`; nullopt if the fit has none.
+std::optional<double> slope_std_error(const json& j, const std::string& name) {
+  const json* e = fit_parameter(j, name);
+  if (e == nullptr) return std::nullopt;
+  const auto se = e->find("std_error");
+  if (se == e->end() || !se->is_number() || !std::isfinite(se->get<double>())) return std::nullopt;
+  return se->get<double>();
+}
+
+/// kT's standard error [1/K]; InputError naming "parameters: kT" if it was held at 0 as
+/// undetermined or has no finite standard error: nothing to start the adaptation from.
+double kT_std_error(const json& j, const std::string& file) {
+  const json* e = fit_parameter(j, "kT");
+  if (e != nullptr && e->value("undetermined", false))
+    detail::fail_file(file, "parameters: kT",
+                      "undetermined (held at 0: the record's temperature hardly varies): record "
+                      "a run from a cold start until warm and fit again");
+  const auto se = slope_std_error(j, "kT");
+  if (!se)
+    detail::fail_file(file, "parameters: kT",
+                      "no finite std_error, which the adaptive estimator's initial variance of kT "
+                      "needs");
+  return *se;
+}
+
+}  // namespace
+
+TemperatureFit parse_temperature_fit(std::string_view text, const std::string& file) {
+  const json j = detail::parse_json_text(text, file);
+  const std::string what = "a joint_fit.json of fit-joint with --temperature-law";
+  if (!j.is_object())
+    throw InputError(file, 0, 0, "expected " + what + ", got " + detail::type_of(j));
+  const auto fmt = j.find("format");
+  if (fmt == j.end() || *fmt != "frictionlab-joint-fit") {
+    // the file's kind when it is another of frictionlab's documents (a fit.json, ...)
+    const detail::JsonKind kind = detail::json_kind(j);
+    fail_key(file, "format",
+             "expected \"frictionlab-joint-fit\" (" + what + "), got " +
+                 (fmt == j.end() ? std::string("none") : fmt->dump()) +
+                 (kind == detail::JsonKind::unknown ? "" : ": this is " + detail::describe(kind)));
+  }
+  check_version(j, file, "joint_fit.json");
+  const json& joint = member(j, file, "joint");
+  if (!joint.is_object() || !joint.contains("temperature"))
+    detail::fail_file(file, "joint: temperature",
+                      "missing: this joint fit has no temperature law (fit-joint --method idim "
+                      "--temperature COLUMN --temperature-law linear|exponential fits one)");
+  const JointFile jf = joint_from_json(joint, file);
+  return TemperatureFit{file, *jf.model.temperature, kT_std_error(j, file),
+                        slope_std_error(j, "kT_v")};
+}
+
+TemperatureFit read_temperature_fit(const std::string& path) {
+  return parse_temperature_fit(
+      read_text_file(path, "a joint_fit.json fitted with a temperature law"), path);
+}
+
+void check_temperature_seed(bool adaptive, bool temperature,
+                            std::optional<double> temperature_ref) {
+  if (temperature && !adaptive)
+    throw std::invalid_argument(
+        "--temperature (Python temperature=) seeds the adaptive estimator's kT: it needs "
+        "--adaptive (adaptive=True)");
+  if (temperature_ref && !temperature)
+    throw std::invalid_argument(
+        "--temperature-ref (Python temperature_ref=) is the temperature of the --params levels "
+        "for a --temperature fit (temperature=): give --temperature too");
+  if (temperature_ref && !std::isfinite(*temperature_ref))
+    throw std::invalid_argument(
+        "--temperature-ref (Python temperature_ref=) must be a finite temperature [degC], got " +
+        format_number(*temperature_ref));
 }
 
 FrictionSource read_friction_source(const std::string& path, const std::string& joint,

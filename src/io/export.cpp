@@ -41,13 +41,16 @@ std::pair<std::string, std::string> c_export_file_names(const std::string& name)
 
 CExport export_c(const FrictionSource& source, const CExportOptions& options,
                  const workflows::Progress& progress) {
+  check_temperature_seed(options.adaptive, options.temperature.has_value(),
+                         options.temperature_ref);
   CExport r;
   const auto p = export_estimator_params(source, options.estimator, &r.warnings, progress);
   progress.say("export c: " + options.name);
   r.notes = joint_fit_notes(source, ExportTarget::estimator);
   std::optional<AdaptiveStart> start;
   if (options.adaptive) {
-    start = adaptive_start(source, p);
+    start = adaptive_start(source, p, options.temperature ? &*options.temperature : nullptr,
+                           options.temperature_ref);
     r.adaptive_notes = start->notes;
   }
   CCode code = estimator_c_code(p, options.name, options.single_precision, source.file, r.notes,

@@ -24,6 +24,7 @@
 
 #include "frictionlab/estimator/torque_estimator.hpp"
 #include "frictionlab/io/model_json.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 
 namespace frictionlab::io {
@@ -131,14 +132,47 @@ struct CCode {
 /// offset, kT), and where each came from.
 struct AdaptiveStart {
   std::array<double, 6> P0{};
+  double kT = 0;          ///< theta[kT]'s start [1/K] (the C API starts at 0)
+  double T_ref = 25;      ///< the options' T_ref [degC]: the temperature of the nominal levels
+  unsigned adapt = 0x1e;  ///< the options' mask (bit j: theta[j] adapts): the C API's default
   std::vector<std::string> notes;  ///< "P0 of kappa_pos = (se(Fc_pos)/Fc_pos)^2 = ... (the fit)"
 };
+
+/// A joint_fit.json's temperature law (fit-joint --temperature-law), as the adaptive estimator's
+/// start takes it (export c --adaptive --temperature): the law with its T_ref [degC], kT and
+/// kT_v [1/K], and the fit's standard errors of kT and kT_v [1/K].
+struct TemperatureFit {
+  std::string file;
+  TemperatureDependence<double> law;
+  double se_kT = 0;
+  std::optional<double> se_kT_v;
+};
+
+/// Read a joint_fit.json fitted with a temperature law. Throws InputError naming the file and
+/// the key: not a joint_fit.json ("format"), no "joint: temperature", or a kT without a finite
+/// standard error or held at 0 as undetermined ("parameters: kT").
+TemperatureFit parse_temperature_fit(std::string_view text, const std::string& file);
+TemperatureFit read_temperature_fit(const std::string& path);
+
+/// The rules of a temperature seed's options, for every entry point before any work: a
+/// temperature fit needs the adaptive estimator, temperature_ref needs a temperature fit and is
+/// finite [degC]. Throws std::invalid_argument naming the option (CLI and Python spellings).
+void check_temperature_seed(bool adaptive, bool temperature, std::optional<double> temperature_ref);
 
 /// The start from a source's standard errors (FrictionSource::std_errors): Km: se(Km)^2;
 /// kappa_pos, kappa_neg: (se(Fc_pos)/Fc_pos)^2, (se(Fc_neg)/Fc_neg)^2; sigma2: se(sigma2)^2;
 /// where the source has none, the C API's defaults (0, 0.1, 0.1, 1e-3); offset 1e-2 and kT 0 (a
-/// fit has neither).
-AdaptiveStart adaptive_start(const FrictionSource& s, const estimator::EstimatorParams<double>& p);
+/// fit has neither), T_ref 25 degC, kT frozen.
+///
+/// With a temperature fit `t` (docs/estimator.md, "Online adaptation"): T_ref = temperature_ref
+/// (the temperature at which the source's levels hold), default t's T_ref0; kT = the relative
+/// slope of t's levels at T_ref: linear law s = 1 + kT0 (T - T_ref0): kT0 / c with
+/// c = 1 + kT0 (T_ref - T_ref0) (InputError naming t's file unless c > 0); exponential law
+/// s = exp(kT0 (T - T_ref0)): kT0 (carried to first order); P0 of kT = (se(kT0) / c)^2 (c = 1
+/// for the exponential law); kT adapts (mask 0x3e). kT_v is not carried (a note says so).
+AdaptiveStart adaptive_start(const FrictionSource& s, const estimator::EstimatorParams<double>& p,
+                             const TemperatureFit* t = nullptr,
+                             std::optional<double> temperature_ref = std::nullopt);
 
 /// With `adaptive`, the pair also holds the adaptive estimator (NAME_adaptive_init, _step,
 /// _enable, _freeze, _default_options with its start baked in).

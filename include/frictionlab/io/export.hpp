@@ -63,6 +63,11 @@ struct CExportOptions {
   /// Also the adaptive estimator (NAME_adaptive_*), started from the source's standard errors
   /// (adaptive_start).
   bool adaptive = false;
+  /// With adaptive: a joint fit's temperature law (read_temperature_fit) that seeds kT, its
+  /// variance and T_ref, kT adapting (adaptive_start); and the temperature [degC] at which the
+  /// source's levels hold (the estimator's T_ref; unset: the temperature fit's T_ref).
+  std::optional<TemperatureFit> temperature{};
+  std::optional<double> temperature_ref{};
 };
 
 struct CExport {
@@ -80,7 +85,9 @@ std::pair<std::string, std::string> c_export_file_names(const std::string& name)
 
 /// The self-contained C99 pair of the estimator (estimator_c_code) with the parameters of
 /// export_estimator_params baked in. Throws like it, and std::invalid_argument if `name` is not
-/// a C identifier; Cancelled.
+/// a C identifier or the temperature options break check_temperature_seed (checked first);
+/// InputError naming the temperature fit if its linear scale at temperature_ref is not > 0;
+/// Cancelled.
 CExport export_c(const FrictionSource& source, const CExportOptions& options,
                  const workflows::Progress& progress = {});
 
