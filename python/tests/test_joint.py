@@ -234,7 +234,12 @@ def test_fit_joint_temperature_equals_cli(tmp_path):
     cold = fl.Record.read(csv, time="t", position="q", force="tau")
     with pytest.raises(fl.Error, match="temperature"):
         fl.eval_joint(r, cold)
-    with pytest.raises(ValueError, match="temperature_law"):
-        fl.fit_joint(warm, method="oe", init="idim", temperature_law="linear")
+    with pytest.raises(ValueError, match="temperature_law.*started from idim"):
+        fl.fit_joint(warm, method="oe", init="sr3", temperature_law="linear")
+    oe = fl.fit_joint(warm, method="oe", init="idim", temperature_law="linear",
+                      temperature_ref=35.0, segment_s=0.0, max_step=2e-4)
+    q = {x.name: x for x in oe.parameters}
+    assert not q["kT"].fixed and abs(q["kT"].value + 0.012) < 0.02 * 0.012
+    assert oe.model["temperature"]["kT"] == q["kT"].value
     with pytest.raises(ValueError, match="temperature_law"):
         fl.fit_joint(warm, method="idim", temperature_law="quadratic")

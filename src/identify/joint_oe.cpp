@@ -250,11 +250,13 @@ bool segment_residuals(const Problem& P, const Segment& s, const double* x, cons
     const std::vector<double>& input = cl ? P.drive[s.rec] : d.tau;
     const auto t = std::span(d.t).subspan(s.k0, len);
     const auto u = std::span(input).subspan(s.k0, len);
+    const auto temp =
+        m.temperature ? std::span(d.temperature).subspan(s.k0, len) : std::span<const double>();
     const sim::JointSimOptions so{P.opt.max_step, cl ? c.kp : 0.0, cl ? c.kd : 0.0};
     sim::JointSensitivity sens;
     sim::JointTrajectory tr;
     if (jac == nullptr) {
-      tr = sim::simulate_joint_model(m, t, u, init, so);
+      tr = sim::simulate_joint_model(m, t, u, init, so, temp);
     } else {
       const auto Pn = static_cast<std::size_t>(jac->G->rows());
       std::vector<double> dz0(Pn, 0.0);
@@ -625,16 +627,34 @@ void check_oe_inputs(std::span<const JointData> data, const JointModel& initial,
     throw FitError("oe: max_step must be > 0 s, got " + format_number(opt.max_step));
   if (opt.max_iterations < 1)
     throw FitError("oe: max_iterations must be >= 1, got " + std::to_string(opt.max_iterations));
-  if (initial.temperature)
+  if (initial.temperature && sim::is_dynamic(initial))
     throw FitError(
-        "oe: temperature-dependent friction is fitted by idim only (oe's simulation does not "
-        "take the records' temperature): use --method idim --temperature-law LAW");
+        "oe: temperature-dependent levels are simulated for static friction only (the joint "
+        "LuGre model has no temperature term): start oe from idim");
+  if (initial.temperature)
+    for (const JointData& d : data)
+      if (d.temperature.size() != d.size())
+        throw FitError("oe: the initial model's friction depends on the temperature and record '" +
+                       d.source + "' has no temperature channel (--temperature COLUMN)");
   check_joint_data(data, 3);
   try {
     sim::check_joint_model(initial);
   } catch (const std::invalid_argument& e) {
     throw FitError(std::string("oe: the initial model is not valid: ") + e.what());
   }
+}
+
+/// A temperature law's kT and kT_v held where the records' moving samples hardly warm (the rule
+/// of identify/temperature_spread.hpp, idim's): their values stay the initial model's.
+void hold_undetermined_temperature(Problem& P, const JointModel& initial) {
+  if (!initial.temperature) return;
+  std::vector<double> moving;
+  for (const JointData& d : P.data)
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (d.qd[k] != 0) moving.push_back(d.temperature[k]);
+  if (temperature_spread(std::move(moving)) >= kTemperatureMinSpread) return;
+  for (Entry& e : P.map.entries)
+    if (e.name == "kT" || e.name == "kT_v") e.estimated = false;
 }
 
 /// The parameter mapping of the initial model. The names of the log-scale parameters that
@@ -652,6 +672,7 @@ void map_parameters(Problem& P, const JointModel& initial, const JointOeOptions&
   if (const auto* sf = std::get_if<SF::Params>(&initial.friction))
     P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
   P.map.symmetric_load = initial.load && initial.load->mu_drive == initial.load->mu_back;
+  hold_undetermined_temperature(P, initial);
   for (std::size_t j = 0; j < P.map.entries.size(); ++j)
     if (P.map.entries[j].estimated) P.map.est.push_back(static_cast<int>(j));
   // The relative Stribeck map needs every initial Fs_i > -Fc / n (a valid g allows one very

@@ -151,10 +151,11 @@ void validate(const FitJointOptions& o) {
     throw std::invalid_argument(
         "load_dependent: the load-dependent Coulomb level is fitted by idim, and refined by oe "
         "started from idim; sr3 fits reference 004's LuGre model, which has no load term");
-  if (o.idim.temperature_law && o.method != JointMethod::idim)
+  if (o.idim.temperature_law &&
+      (o.method == JointMethod::sr3 || (o.method == JointMethod::oe && o.init != JointInit::idim)))
     throw std::invalid_argument(
-        "temperature_law: temperature-dependent friction is fitted by idim only (sr3's LuGre "
-        "model has no temperature term and oe's simulation does not take the temperature)");
+        "temperature_law: temperature-dependent friction is fitted by idim, and refined by oe "
+        "started from idim; sr3 fits reference 004's LuGre model, which has no temperature term");
   if (o.idim.temperature_ref && !o.idim.temperature_law)
     throw std::invalid_argument("temperature_ref: needs temperature_law");
   if (o.idim.temperature_ref) check_field("temperature_ref", *o.idim.temperature_ref);

@@ -12,8 +12,10 @@ from 25 to 45 degC, from an analytic trajectory with the torque the model needs:
 2. A record at one temperature gets kT and kT_v held at 0 (fixed, undetermined) and a doubtful
    verdict saying why and what to record.
 3. Refusals naming the option, the file or the key: a law without a column, a column without a
-   law, eval-joint without the column (or with it for a temperature-free joint), oe with a law,
+   law, eval-joint without the column (or with it for a temperature-free joint), sr3 with a law,
    `export c` of a temperature-dependent joint, a temperature below absolute zero.
+4. `--method oe --init idim` refines kT and kT_v (within 2 % of the truth) on the simulated
+   motion; sr3, and oe from sr3, are refused.
 Python standard library only.
 """
 import csv
@@ -110,6 +112,33 @@ def check_undetermined(a, failures):
         failures.append(f"one temperature: verdict {verdict}")
 
 
+def check_oe(a, rec, failures):
+    """oe started from idim refines kT and kT_v on the simulated motion of the whole record
+    (steps of 0.2 ms: the record is exact in continuous time, and the 1 ms steps' own error of
+    the simulation would move kT by 5 %)."""
+    out = os.path.join(a.work, "oe")
+    fit_joint(a, rec, out, ["--temperature", "temp", "--temperature-law", "linear",
+                            "--temperature-ref", str(T_REF), "--method", "oe", "--init", "idim",
+                            "--segment", "0", "--max-step", "0.0002"])
+    fit, p = load_fit(os.path.join(out, "joint_fit.json"))
+    for name in ("kT", "kT_v", "Fc", "Fv"):
+        print(f"oe {name}: {p[name]['value']:.8g} (truth {TRUTH[name]:g})")
+        if p[name]["fixed"] or abs(p[name]["value"] - TRUTH[name]) > 0.02 * abs(TRUTH[name]):
+            failures.append(f"oe: {name} {p[name]} is not within 2 % of the truth {TRUTH[name]}")
+    if fit["joint"].get("temperature", {}).get("kT") != p["kT"]["value"]:
+        failures.append(f"oe: joint_fit.json temperature is {fit['joint'].get('temperature')}")
+    plain = os.path.join(a.work, "oe_plain")
+    fit_joint(a, rec, plain, ["--method", "oe", "--init", "idim", "--segment", "0",
+                              "--max-step", "0.0002"])
+    fit_plain, _ = load_fit(os.path.join(plain, "joint_fit.json"))
+    e_temp = fit["training"]["position"]["rel"]
+    e_plain = fit_plain["training"]["position"]["rel"]
+    print(f"oe position error: temperature {e_temp:.3g}, temperature-free {e_plain:.3g}")
+    if not e_temp < 0.5 * e_plain:
+        failures.append(f"oe: the temperature model's position error {e_temp} is not below "
+                        f"the temperature-free {e_plain}")
+
+
 def expect_refusal(a, args, needles, failures):
     p = run([a.binary] + args, expect_ok=False)
     print(f"{' '.join(args[:2])}: {p.stderr.strip()[:200]}")
@@ -124,7 +153,10 @@ def check_refusals(a, rec, fit_path, plain_path, failures):
                    ["--temperature-law needs --temperature COLUMN"], failures)
     expect_refusal(a, base + ["--temperature", "temp"], ["add --temperature-law"], failures)
     expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear", "--method",
-                              "oe", "--init", "idim"], ["temperature_law", "idim only"], failures)
+                              "sr3"], ["temperature_law", "sr3", "no temperature term"], failures)
+    expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear", "--method",
+                              "oe", "--init", "sr3"], ["temperature_law", "started from idim"],
+                   failures)
     expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear",
                               "--temperature-ref", "-300"], ["--temperature-ref"], failures)
     ev = ["eval-joint", "--input", rec, "--time", "time", "--position", "angle", "--torque",
@@ -151,6 +183,7 @@ def main():
     fit_path, plain_path = check_recovery(a, rec, failures)
     check_undetermined(a, failures)
     check_refusals(a, rec, fit_path, plain_path, failures)
+    check_oe(a, rec, failures)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
