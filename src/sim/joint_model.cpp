@@ -310,6 +310,39 @@ decltype(auto) with_jet_width(int duals, F&& f) {
                               std::to_string(duals) + " dual parts)");
 }
 
+/// Static friction p at temperature T [degC] under `law`: the Coulomb and Stribeck levels scaled
+/// by level_scale, sigma2 by viscous_scale (at_temperature, the header). std::invalid_argument
+/// where a linear law's scale is not positive.
+StaticFriction<double>::Params static_at(StaticFriction<double>::Params p,
+                                         const TemperatureDependence<double>& law, double T) {
+  if (!temperature_scale_positive(law, T))
+    throw std::invalid_argument(std::string(kSys) + ": at T = " + format_exact(T) +
+                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
+                                "not positive (kT = " +
+                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
+                                " 1/K, T_ref = " + format_exact(law.T_ref) +
+                                " degC): the law does not hold this far from T_ref");
+  const double sc = level_scale(law, T), sv = viscous_scale(law, T);
+  p.curve.Fc_pos *= sc;
+  p.curve.Fc_neg *= sc;
+  p.curve.Fs_pos *= sc;
+  p.curve.Fs_neg *= sc;
+  p.sigma2 *= sv;
+  return p;
+}
+
+/// The trajectory of a joint with static friction over the times t: t copied, q, qd and
+/// tau_f sized, z = 0 (no state).
+JointTrajectory static_trajectory(std::span<const double> t) {
+  JointTrajectory out;
+  out.t.assign(t.begin(), t.end());
+  out.q.resize(t.size());
+  out.qd.resize(t.size());
+  out.z.assign(t.size(), 0.0);
+  out.tau_f.resize(t.size());
+  return out;
+}
+
 /// y = (q, qd) with a smooth static friction law (v_smooth > 0).
 struct SmoothStaticJointRhs {
   using J2 = RhsJet<2>;
@@ -350,13 +383,8 @@ JointTrajectory simulate_smooth_static(const JointModel& m, const StaticFriction
   pj.smoothing = p.smoothing;
   SmoothStaticJointRhs rhs{m, p, pj, {}, opt.kp, opt.kd};
   TrBdf2<2, SmoothStaticJointRhs&> st(rhs, detail::kTrBdf2Newton);
-  JointTrajectory out;
+  JointTrajectory out = static_trajectory(t);
   const std::size_t n = t.size();
-  out.t.assign(t.begin(), t.end());
-  out.q.resize(n);
-  out.qd.resize(n);
-  out.z.assign(n, 0.0);
-  out.tau_f.resize(n);
   Eigen::Vector2d y(x0.q, x0.qd);
   auto record = [&](std::size_t k) {
     out.q[k] = y[0];
@@ -378,12 +406,6 @@ JointTrajectory simulate_smooth_static(const JointModel& m, const StaticFriction
   return out;
 }
 
-/// The static friction of `m` at temperature T [degC] (at_temperature).
-StaticFriction<double>::Params static_at(const JointModel& m, double T) {
-  const JointModel warm = at_temperature(m, T);
-  return *std::get_if<StaticFriction<double>::Params>(&warm.friction);
-}
-
 JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double>::Params& p0,
                                 std::span<const double> t, std::span<const double> tau,
                                 std::span<const double> temperature, const JointState& x0,
@@ -392,15 +414,10 @@ JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double
   const double offset = m.structure.offset ? m.offset : 0.0;
   // The friction at the step's end temperature (linear between samples); p0 without one.
   const auto friction_at = [&](const TorqueSegment& T, double t1) {
-    return m.temperature ? static_at(m, T(t1)) : p0;
+    return m.temperature ? static_at(p0, *m.temperature, T(t1)) : p0;
   };
-  JointTrajectory out;
+  JointTrajectory out = static_trajectory(t);
   const std::size_t n = t.size();
-  out.t.assign(t.begin(), t.end());
-  out.q.resize(n);
-  out.qd.resize(n);
-  out.z.assign(n, 0.0);
-  out.tau_f.resize(n);
   const auto T_at = [&](std::size_t k) { return temperature.empty() ? 0.0 : temperature[k]; };
   double q = x0.q, qd = x0.qd;
   double Ff = StaticFriction<double>::steady_force(friction_at({0, 1, T_at(0), T_at(0)}, 0), qd);
@@ -478,27 +495,13 @@ void check_joint_model(const JointModel& m) {
 
 JointModel at_temperature(const JointModel& m, double T) {
   if (!m.temperature) return m;
-  const TemperatureDependence<double>& law = *m.temperature;
-  if (!temperature_scale_positive(law, T))
-    throw std::invalid_argument(std::string(kSys) + ": at T = " + format_exact(T) +
-                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
-                                "not positive (kT = " +
-                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
-                                " 1/K, T_ref = " + format_exact(law.T_ref) +
-                                " degC): the law does not hold this far from T_ref");
   JointModel out = m;
   out.temperature.reset();
   auto* f = std::get_if<StaticFriction<double>::Params>(&out.friction);
   if (f == nullptr)
     throw std::invalid_argument(std::string(kSys) +
                                 ": temperature-dependent levels need static friction");
-  auto& p = *f;
-  const double sc = level_scale(*m.temperature, T), sv = viscous_scale(*m.temperature, T);
-  p.curve.Fc_pos *= sc;
-  p.curve.Fc_neg *= sc;
-  p.curve.Fs_pos *= sc;
-  p.curve.Fs_neg *= sc;
-  p.sigma2 *= sv;
+  *f = static_at(*f, *m.temperature, T);
   return out;
 }
 
