@@ -12,38 +12,24 @@
 #include <vector>
 
 #include "frictionlab/identify/joint_idim.hpp"
+#include "joint_excitation.hpp"
 
 namespace frictionlab::identify {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 struct Truth {
   double I = 0.0626, mgCx = 0.05, mgCy = -1.0, offset = -0.07, Fv = 0.047, Fc_pos = 0.18,
          Fc_neg = 0.15;
 };
 
-/// A Fourier-excitation trajectory (the usual identification trajectory) sampled at 1 kHz,
-/// with the torque of the Coulomb + viscous joint.
+/// The two-sine excitation (joint_excitation.hpp) with the torque of the Coulomb + viscous
+/// joint (asymmetric levels with `asym`).
 JointData exact_data(const Truth& tr, bool asym, double T = 8.0) {
-  JointData d;
-  d.source = "synthetic";
-  const long n = std::lround(T * 1000);
-  for (long k = 0; k <= n; ++k) {
-    const double t = static_cast<double>(k) * 1e-3;
-    const double w1 = 2 * kPi * 0.3, w2 = 2 * kPi * 0.7;
-    const double q = 0.8 * std::sin(w1 * t) + 0.4 * std::sin(w2 * t + 0.5) + 0.2;
-    const double qd = 0.8 * w1 * std::cos(w1 * t) + 0.4 * w2 * std::cos(w2 * t + 0.5);
-    const double qdd = -0.8 * w1 * w1 * std::sin(w1 * t) - 0.4 * w2 * w2 * std::sin(w2 * t + 0.5);
-    const double fc = qd > 0 ? tr.Fc_pos : (qd < 0 ? -(asym ? tr.Fc_neg : tr.Fc_pos) : 0.0);
-    d.t.push_back(t);
-    d.q.push_back(q);
-    d.qd.push_back(qd);
-    d.qdd.push_back(qdd);
-    d.tau.push_back(tr.I * qdd + tr.mgCx * std::cos(q) - tr.mgCy * std::sin(q) + tr.offset +
-                    tr.Fv * qd + fc);
-  }
-  return d;
+  return testing::two_sine_record(T, [&](const testing::JointMotion& m) {
+    const double fc = m.qd > 0 ? tr.Fc_pos : (m.qd < 0 ? -(asym ? tr.Fc_neg : tr.Fc_pos) : 0.0);
+    return tr.I * m.qdd + tr.mgCx * std::cos(m.q) - tr.mgCy * std::sin(m.q) + tr.offset +
+           tr.Fv * m.qd + fc;
+  });
 }
 
 double value(const JointIdimResult& r, const std::string& name) {

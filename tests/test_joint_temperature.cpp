@@ -14,22 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "expect_message.hpp"
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/joint_validate.hpp"
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/sim/joint_model.hpp"
+#include "joint_excitation.hpp"
 
 namespace frictionlab::identify {
 namespace {
 
-/// The error of reading the JOINT.json text (a test failure when it reads).
-std::string message(const std::string& text) {
-  return testing::message_of<std::exception>(
-      [&] { io::joint_from_json(nlohmann::json::parse(text), "JOINT.json"); });
-}
-
-constexpr double kPi = 3.14159265358979323846;
+using testing::estimate;
+std::string message(const std::string& text) { return testing::joint_json_message(text); }
 
 struct Truth {
   double I = 0.0626, mgCx = 0.05, mgCy = -1.0, offset = -0.07, Fv = 0.047, Fc = 0.18;
@@ -44,36 +39,17 @@ double applied_torque(const Truth& tr, double q, double qd, double qdd, double T
          viscous_scale(tr.temp, T) * tr.Fv * qd + level_scale(tr.temp, T) * tr.Fc * s;
 }
 
-/// A Fourier excitation of a pendulum joint at 1 kHz while the joint warms from T0 to T1 [degC]
+/// The two-sine excitation (joint_excitation.hpp) while the joint warms from T0 to T1 [degC]
 /// linearly over the record; noise of standard deviation `noise` [N m] on the torque.
 JointData record(const Truth& tr, double noise = 0, unsigned seed = 1, double T0 = 25.0,
                  double T1 = 45.0, double duration = 10.0) {
-  JointData d;
-  d.source = "synthetic";
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> e(0.0, noise);
-  const long n = std::lround(duration * 1000);
-  const double w1 = 2 * kPi * 0.3, w2 = 2 * kPi * 0.7;
-  for (long k = 0; k <= n; ++k) {
-    const double t = static_cast<double>(k) * 1e-3;
-    const double q = 0.8 * std::sin(w1 * t) + 0.4 * std::sin(w2 * t + 0.5) + 0.2;
-    const double qd = 0.8 * w1 * std::cos(w1 * t) + 0.4 * w2 * std::cos(w2 * t + 0.5);
-    const double qdd = -0.8 * w1 * w1 * std::sin(w1 * t) - 0.4 * w2 * w2 * std::sin(w2 * t + 0.5);
-    const double T = T0 + (T1 - T0) * t / duration;
-    d.t.push_back(t);
-    d.q.push_back(q);
-    d.qd.push_back(qd);
-    d.qdd.push_back(qdd);
-    d.temperature.push_back(T);
-    d.tau.push_back(applied_torque(tr, q, qd, qdd, T) + (noise > 0 ? e(rng) : 0.0));
-  }
-  return d;
-}
-
-const ParameterEstimate& estimate(const JointIdimResult& r, const std::string& name) {
-  for (const auto& e : r.parameters)
-    if (e.name == name) return e;
-  throw std::runtime_error("no parameter " + name);
+  const auto temp = [&](double t) { return T0 + (T1 - T0) * t / duration; };
+  return testing::two_sine_record(
+      duration,
+      [&](const testing::JointMotion& m) {
+        return applied_torque(tr, m.q, m.qd, m.qdd, temp(m.t));
+      },
+      noise, seed, temp);
 }
 
 JointIdimResult fit(const JointData& d, std::optional<TemperatureLaw> law,
