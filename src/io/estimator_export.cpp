@@ -158,18 +158,25 @@ std::optional<double> own_parameter(const std::map<std::string, detail::RobotFit
   return it->second.value;
 }
 
+/// The refusal of a joint whose Coulomb level depends on the load (its coefficients in words,
+/// under `key` of `file`): no export target takes a load input.
+[[noreturn]] void refuse_load_dependence(const std::string& file, const std::string& key,
+                                         const std::string& coefficients) {
+  detail::fail_file(file, key,
+                    "this joint's Coulomb level depends on the load (" + coefficients +
+                        ") and no export target takes a load input (the firmware estimator, the "
+                        "LUGRE group and MuJoCo 2.2.2 model friction without one): export a fit "
+                        "made without --load-dependent");
+}
+
 /// A linear robot fit's friction of `joint`: Fc_JOINT and Fv_JOINT as a coulomb-viscous model
 /// (checked by the model's own rules), its offset as a warning.
 void linear_robot_friction(const json& j, const std::string& file, const std::string& joint,
                            FrictionSource& s) {
   const auto params = detail::robot_fit_parameters(j, file);
   if (const auto mu = params.find("mu_" + joint); mu != params.end())
-    detail::fail_file(
-        file, "parameters: mu_" + joint,
-        "this joint's Coulomb level depends on the load (mu = " + format_exact(mu->second.value) +
-            ") and no export target takes a load input (the firmware estimator, "
-            "the LUGRE group and MuJoCo 2.2.2 model friction without one): export "
-            "a fit made without --load-dependent");
+    refuse_load_dependence(file, "parameters: mu_" + joint,
+                           "mu = " + format_exact(mu->second.value));
   const auto Fc = own_parameter(params, file, "Fc_" + joint);
   const auto Fv = own_parameter(params, file, "Fv_" + joint);
   if (!Fc && !Fv)
@@ -256,13 +263,9 @@ FrictionSource joint_friction_source(const sim::JointModel& joint, const std::st
   FrictionSource s{file, "joint_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, method, {},
                    {}};
   if (joint.load)
-    detail::fail_file(file, "joint: load",
-                      "this joint's Coulomb level depends on the load (mu_drive = " +
-                          format_exact(joint.load->mu_drive) +
-                          ", mu_back = " + format_exact(joint.load->mu_back) +
-                          ") and no export target takes a load input (the firmware estimator, "
-                          "the LUGRE group and MuJoCo 2.2.2 model friction without one): export "
-                          "a fit made without --load-dependent");
+    refuse_load_dependence(file, "joint: load",
+                           "mu_drive = " + format_exact(joint.load->mu_drive) +
+                               ", mu_back = " + format_exact(joint.load->mu_back));
   if (joint.temperature)
     detail::fail_file(file, "joint: temperature",
                       "this joint's friction depends on the temperature (kT = " +
