@@ -155,6 +155,19 @@ def _group_alive(pgid):
     return alive
 
 
+def _assert_cleaned_up(proc, profile, started):
+    """After a Browser's `with` block: its process `proc` has ended, its profile directory
+    `profile` is removed and no process of its group is left (the group is given 5 s to go),
+    all within 60 s of `started` (time.monotonic()): a hung browser leaves nothing behind."""
+    assert proc.poll() is not None
+    assert not profile.exists()
+    deadline = time.monotonic() + 5
+    while _group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _group_alive(proc.pid) == []
+    assert time.monotonic() - started < 60
+
+
 def test_hung_page_times_out_and_browser_is_cleaned_up(chromium_path, tmp_path):
     started = time.monotonic()
     with Browser(chromium_path, timeout=3) as b:
@@ -166,13 +179,7 @@ def test_hung_page_times_out_and_browser_is_cleaned_up(chromium_path, tmp_path):
         with pytest.raises(BrowserTimeout):
             page.evaluate("for (;;) {}")
         assert 2.5 < time.monotonic() - t0 < 10
-    assert proc.poll() is not None
-    assert not profile.exists()
-    deadline = time.monotonic() + 5
-    while _group_alive(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _group_alive(proc.pid) == []
-    assert time.monotonic() - started < 60
+    _assert_cleaned_up(proc, profile, started)
 
 
 def test_hung_browser_process_is_killed(chromium_path, tmp_path):
@@ -186,12 +193,7 @@ def test_hung_browser_process_is_killed(chromium_path, tmp_path):
         with pytest.raises(BrowserTimeout):
             page.evaluate("1 + 1")
     assert proc.poll() is not None and proc.returncode == -signal.SIGKILL
-    assert not profile.exists()
-    deadline = time.monotonic() + 5
-    while _group_alive(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _group_alive(proc.pid) == []
-    assert time.monotonic() - started < 60
+    _assert_cleaned_up(proc, profile, started)
 
 
 def test_browser_that_exits_is_an_error(tmp_path):

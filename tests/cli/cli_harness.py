@@ -49,6 +49,10 @@ class Cli:
         if not ok:
             self.failures.append(f"{name}\n{detail}")
 
+    def example(self, name):
+        """The path of the example file examples/data/`name` of the source tree."""
+        return os.path.join(self.data, name)
+
     def write(self, name, text):
         path = os.path.join(self.work, name)
         with open(path, "w", encoding="utf-8") as f:
@@ -78,3 +82,18 @@ class Cli:
         for f in self.failures:
             print("\n--- " + f)
         return 1 if self.failures else 0
+
+
+def start(source=False):
+    """The command line of a test script that keeps its own list of failures (parse_args), its
+    --work made a fresh, empty directory."""
+    a = parse_args(source)
+    fresh_dir(a.work)
+    return a
+
+
+def exit_status(failures):
+    """Print each failure of a test script ("FAIL: ..."); its exit status, 1 if any failed."""
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0

@@ -13,87 +13,76 @@ from cli_harness import Cli  # noqa: E402
 
 def main():
     cli = Cli(timeout=120)
-    data, work = cli.data, cli.work
+    work = cli.work
     check, write, run, expect_error = cli.check, cli.write, cli.run, cli.expect_error
 
     out = os.path.join(work, "out.csv")
-    lugre = os.path.join(data, "lugre.json")
-    sine = os.path.join(data, "sine_velocity.csv")
+    lugre = cli.example("lugre.json")
+    sine = cli.example("sine_velocity.csv")
 
-    # ---- CSV input ----
-    bad = write("bad.csv", "# a comment\nt,v\n0,0\n0.01,1.0abc\n")
-    expect_error("malformed CSV cell", ["simulate", "--model", lugre, "--input", bad,
-                                        "--output", out],
-                 f"frictionlab: error: {bad}:4:2: not a number: '1.0abc' (column 'v')", out)
-    short = write("short.csv", "t,v\n0,0\n0.01\n")
-    expect_error("CSV row with a missing field", ["simulate", "--model", lugre, "--input", short,
-                                                  "--output", out],
-                 f"frictionlab: error: {short}:3:2: expected 2 fields (t, v), found 1", out)
-    nan = write("nan.csv", "t,v\n0,0\n0.01,nan\n")
-    expect_error("NaN cell", ["simulate", "--model", lugre, "--input", nan, "--output", out],
-                 f"frictionlab: error: {nan}:3:2: non-finite value 'nan' (column 'v')", out)
-    tdup = write("time.csv", "t,v\n0,0\n0.01,1\n0.01,2\n")
-    expect_error("non-increasing time", ["simulate", "--model", lugre, "--input", tdup,
-                                         "--output", out],
-                 f"frictionlab: error: {tdup}:4:1: column 't' must be strictly increasing: "
-                 f"0.01 follows 0.01 (line 3)", out)
-    notime = write("notime.csv", "time,v\n0,0\n1,1\n")
-    expect_error("missing time column", ["simulate", "--model", lugre, "--input", notime,
-                                         "--output", out],
-                 f"frictionlab: error: {notime}:1: no column 't' (columns found: time, v)", out)
-    both = write("both.csv", "t,v,x\n0,0,0\n1,1,1\n")
-    expect_error("both v and x", ["simulate", "--model", lugre, "--input", both, "--output", out],
-                 f"frictionlab: error: {both}:1: has both a 'v' and an 'x' column; give one: t,v "
-                 f"(velocity-driven) or t,x (displacement-driven)", out)
-    one = write("one.csv", "t,v\n0,0\n")
-    expect_error("one row", ["simulate", "--model", lugre, "--input", one, "--output", out],
-                 f"frictionlab: error: {one}: needs at least 2 data rows, found 1", out)
+    def simulate_error(name, model, inp, stderr_line, *extra):
+        """`simulate --model MODEL --input INP --output out EXTRA` must fail (status 1) with
+        `stderr_line` as its first error line, and write nothing."""
+        expect_error(name, ["simulate", "--model", model, "--input", inp, "--output", out,
+                            *extra], stderr_line, out)
+
+    # ---- CSV input: (name, file, its content, the error after "frictionlab: error: FILE") ----
+    for name, fname, text, error in [
+            ("malformed CSV cell", "bad.csv", "# a comment\nt,v\n0,0\n0.01,1.0abc\n",
+             ":4:2: not a number: '1.0abc' (column 'v')"),
+            ("CSV row with a missing field", "short.csv", "t,v\n0,0\n0.01\n",
+             ":3:2: expected 2 fields (t, v), found 1"),
+            ("NaN cell", "nan.csv", "t,v\n0,0\n0.01,nan\n",
+             ":3:2: non-finite value 'nan' (column 'v')"),
+            ("non-increasing time", "time.csv", "t,v\n0,0\n0.01,1\n0.01,2\n",
+             ":4:1: column 't' must be strictly increasing: 0.01 follows 0.01 (line 3)"),
+            ("missing time column", "notime.csv", "time,v\n0,0\n1,1\n",
+             ":1: no column 't' (columns found: time, v)"),
+            ("both v and x", "both.csv", "t,v,x\n0,0,0\n1,1,1\n",
+             ":1: has both a 'v' and an 'x' column; give one: t,v (velocity-driven) or t,x "
+             "(displacement-driven)"),
+            ("one row", "one.csv", "t,v\n0,0\n", ": needs at least 2 data rows, found 1")]:
+        path = write(fname, text)
+        simulate_error(name, lugre, path, f"frictionlab: error: {path}{error}")
     missing = os.path.join(work, "missing.csv")
-    expect_error("missing input file", ["simulate", "--model", lugre, "--input", missing,
-                                        "--output", out],
-                 f"frictionlab: error: {missing}: cannot open: No such file or directory", out)
+    simulate_error("missing input file", lugre, missing,
+                   f"frictionlab: error: {missing}: cannot open: No such file or directory")
 
     # ---- MODEL.json ----
     unknown = write("unknown.json", '{"model": "lugr"}')
-    expect_error("unknown model", ["simulate", "--model", unknown, "--input", sine,
-                                   "--output", out],
-                 f"frictionlab: error: {unknown}: unknown model 'lugr' (known models: coulomb, "
-                 "viscous, coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, maxwell-slip, "
-                 "modified-stribeck, gms, joint-lugre)", out)
+    simulate_error("unknown model", unknown, sine,
+                   f"frictionlab: error: {unknown}: unknown model 'lugr' (known models: coulomb, "
+                   "viscous, coulomb-viscous, stribeck, lugre, dahl, elasto-plastic, "
+                   "maxwell-slip, modified-stribeck, gms, joint-lugre)")
     badp = write("badp.json", '{"model": "lugre", "params": {"sigma0": -1, "Fc": 0}}')
-    expect_error("bad parameter named", ["simulate", "--model", badp, "--input", sine,
-                                         "--output", out],
-                 f"frictionlab: error: {badp}: parameter 'sigma0': must be > 0, got -1", out)
+    simulate_error("bad parameter named", badp, sine,
+                   f"frictionlab: error: {badp}: parameter 'sigma0': must be > 0, got -1")
     p = run("simulate", "--model", badp, "--input", sine, "--output", out)
     check("every bad parameter listed, one per line",
           p.stderr.splitlines()[1:] == [
               f"frictionlab: error: {badp}: parameter 'Fc': must be > 0, got 0"], p.stderr)
     key = write("key.json", '{"model": "dahl", "params": {"sigma1": 1}}')
-    expect_error("unknown parameter", ["simulate", "--model", key, "--input", sine,
-                                       "--output", out],
-                 f"frictionlab: error: {key}: parameter 'sigma1': unknown parameter for model "
-                 "'dahl' (allowed: sigma0, Fc, n)", out)
+    simulate_error("unknown parameter", key, sine,
+                   f"frictionlab: error: {key}: parameter 'sigma1': unknown parameter for model "
+                   "'dahl' (allowed: sigma0, Fc, n)")
     syntax = write("syntax.json", '{\n  "model": "lugre",\n  "params": {"sigma0": 1e5,}\n}\n')
     p = run("simulate", "--model", syntax, "--input", sine, "--output", out)
     check("JSON syntax error position", p.returncode == 1 and p.stderr.startswith(
         f"frictionlab: error: {syntax}:3:28: JSON syntax error: "), p.stderr)
 
     # ---- integrators and options ----
-    ms = os.path.join(data, "maxwell_slip.json")
-    expect_error("unsupported integrator", ["simulate", "--model", ms, "--input", sine,
-                                            "--output", out, "--integrator", "rk4"],
-                 f"frictionlab: error: model 'maxwell-slip' ({ms}) does not support "
-                 "--integrator rk4 (supported: exact)", out)
-    expect_error("system integrator with --model", ["simulate", "--model", lugre, "--input", sine,
-                                                    "--output", out, "--integrator", "cvode"],
-                 "frictionlab: error: --integrator cvode applies to --system; with --model use "
-                 "exact, implicit-euler, euler or rk4", out)
-    disp = os.path.join(data, "sine_displacement.csv")
-    expect_error("--hold linear with a displacement input",
-                 ["simulate", "--model", ms, "--input", disp, "--output", out, "--hold", "linear"],
-                 "frictionlab: error: --hold linear does not apply to a displacement input (t,x): "
-                 "x is interpolated linearly, so the velocity is constant over each sample "
-                 "interval (zoh)", out)
+    ms = cli.example("maxwell_slip.json")
+    simulate_error("unsupported integrator", ms, sine,
+                   f"frictionlab: error: model 'maxwell-slip' ({ms}) does not support "
+                   "--integrator rk4 (supported: exact)", "--integrator", "rk4")
+    simulate_error("system integrator with --model", lugre, sine,
+                   "frictionlab: error: --integrator cvode applies to --system; with --model use "
+                   "exact, implicit-euler, euler or rk4", "--integrator", "cvode")
+    disp = cli.example("sine_displacement.csv")
+    simulate_error("--hold linear with a displacement input", ms, disp,
+                   "frictionlab: error: --hold linear does not apply to a displacement input "
+                   "(t,x): x is interpolated linearly, so the velocity is constant over each "
+                   "sample interval (zoh)", "--hold", "linear")
     # Forward Euler at 10 ms, LuGre at 50 mm/s: a h = 50, |1 - a h|^k overflows within 2 s.
     fast = write("fast.csv", "t,v\n" + "".join(f"{k / 100},0.05\n" for k in range(300)))
     p = run("simulate", "--model", lugre, "--input", fast, "--output", out, "--integrator", "euler")
@@ -114,7 +103,7 @@ def main():
           p.returncode == 0 and "frictionlab: warning: the state left its invariant bound |z| <= "
           "1.5e-05 m from t = " in p.stderr and os.path.exists(out), p.stderr)
     os.remove(out)
-    stick = os.path.join(data, "stick_slip.json")
+    stick = cli.example("stick_slip.json")
     expect_error("--system does not match the file",
                  ["simulate", "--system", "joint", "--params", stick, "--output", out],
                  f"frictionlab: error: {stick}: describes the system 'stick-slip', but --system "
@@ -186,7 +175,7 @@ def main():
 
     # ---- export xml ----
     xml_out = os.path.join(work, "lugre.xml")
-    sensorless_fit = os.path.join(data, "sensorless_fit.json")
+    sensorless_fit = cli.example("sensorless_fit.json")
     missing_fit = os.path.join(work, "missing_fit.json")
     expect_error("export xml: missing file", ["export", "xml", "--params", missing_fit,
                                               "--output", xml_out],

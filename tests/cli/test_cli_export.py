@@ -148,12 +148,12 @@ def joint_fit_exports(cli):
 
 def main():
     cli = Cli(timeout=60)
-    data, work = cli.data, cli.work
+    work = cli.work
     check, write, run, expect_error = cli.check, cli.write, cli.run, cli.expect_error
 
-    fit = os.path.join(data, "sensorless_fit.json")
-    joint = os.path.join(data, "joint_estimator.json")
-    lugre = os.path.join(data, "lugre.json")
+    fit = cli.example("sensorless_fit.json")
+    joint = cli.example("joint_estimator.json")
+    lugre = cli.example("lugre.json")
 
     # ---- json: from a fit.json, then round trip through ESTIMATOR.json ----
     est = os.path.join(work, "est.json")
@@ -211,7 +211,7 @@ def main():
               and abs(float(motor.get("damping")) - prm["sigma2"] / 2) < 1e-12, ET.tostring(motor))
     check("export mujoco notes on stderr", "MuJoCo cannot represent: asymmetric levels" in p.stderr
           and "Stribeck exponential shape with alpha = 1" in p.stderr, p.stderr)
-    p = run("export", "mujoco", "--params", os.path.join(data, "coulomb_viscous.json"))
+    p = run("export", "mujoco", "--params", cli.example("coulomb_viscous.json"))
     root = ET.fromstring("<r>" + p.stdout + "</r>") if p.returncode == 0 else None
     jel = root.find("joint") if root is not None else None
     check("export mujoco coulomb-viscous: joint frictionloss and damping", jel is not None
@@ -223,9 +223,9 @@ def main():
                  f"frictionlab: error: {lugre}: no Km in this MODEL.json (only a --problem "
                  "sensorless fit.json and an ESTIMATOR.json have one): give the torque constant "
                  "with --km", out)
-    expect_error("not a lugre model", ["export", "c", "--params", os.path.join(data, "dahl.json"),
+    expect_error("not a lugre model", ["export", "c", "--params", cli.example("dahl.json"),
                                        "--km", "1", "--out", os.path.join(work, "nodir")],
-                 f"frictionlab: error: {os.path.join(data, 'dahl.json')}: the estimator needs a "
+                 f"frictionlab: error: {cli.example('dahl.json')}: the estimator needs a "
                  "lugre model, got 'dahl' (MODEL.json)", os.path.join(work, "nodir"))
     expect_error("bad C name", ["export", "c", "--params", joint, "--name", "3joint", "--out",
                                 os.path.join(work, "nodir")],
@@ -272,7 +272,7 @@ def main():
     check("JSON syntax error names line and column", p.returncode == 1
           and f"frictionlab: error: {syntax}:2:" in p.stderr, p.stderr)
     expect_error("mujoco: no equivalent", ["export", "mujoco", "--params",
-                                           os.path.join(data, "gms.json")],
+                                           cli.example("gms.json")],
                  "frictionlab: error: MuJoCo has no equivalent of the model 'gms': export a lugre "
                  "model (dcmotor actuator) or a static one (coulomb, viscous, coulomb-viscous, "
                  "stribeck: joint frictionloss and damping)")

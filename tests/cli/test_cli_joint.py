@@ -32,8 +32,9 @@ import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 import cli_harness  # noqa: E402
-import joint_cli  # noqa: E402
 from cli_harness import run  # noqa: E402
+from joint_cli import (RECORD_ARGS, check_eval_reproduces, check_truth, load_fit,  # noqa: E402
+                       trajectory, values)
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18}
 GAIN = 0.5
@@ -45,11 +46,8 @@ KP, KD = 15.0, 0.8
 def sample(k):
     """The analytic trajectory at sample k (1 kHz): t, q, qd and the torque of the Coulomb +
     viscous joint TRUTH along it (from the equation of motion)."""
-    w1, w2 = 2 * math.pi * 0.3, 2 * math.pi * 0.7
     t = k * 1e-3
-    q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
-    qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
-    qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
+    q, qd, qdd = trajectory(t)
     sgn = (qd > 0) - (qd < 0)
     tau = (TRUTH["I"] * qdd + TRUTH["mgCx"] * math.cos(q) - TRUTH["mgCy"] * math.sin(q)
            + TRUTH["offset"] + TRUTH["Fv"] * qd + TRUTH["Fc"] * sgn)
@@ -80,9 +78,9 @@ def write_record(path):
 
 
 def params(path):
-    with open(path) as f:
-        fit = json.load(f)
-    return fit, {e["name"]: e["value"] for e in fit["parameters"]}
+    """The joint_fit.json at `path` and its parameter values by name."""
+    fit, p = load_fit(path)
+    return fit, values(p)
 
 
 RELIABILITY_KEYS = ["standard_errors_reliable", "reasons", "residual_acf1", "ljung_box_q",
@@ -125,21 +123,17 @@ def check_oe_reliability(fit, stdout):
 
 
 def main():
-    a = cli_harness.parse_args(source=False)
-    cli_harness.fresh_dir(a.work)
+    a = cli_harness.start()
     rec = os.path.join(a.work, "joint.csv")
     write_record(rec)
     failures = []
-    base = [a.binary, "fit-joint", "--input", rec, "--time", "time", "--position", "angle"]
+    base = [a.binary, "fit-joint", "--input", rec, *RECORD_ARGS[:4]]
 
     # 1. idim recovers the truth.
     out = os.path.join(a.work, "idim")
     run(base + ["--torque", "torque", "--method", "idim", "--out", out])
     fit, p = params(os.path.join(out, "joint_fit.json"))
-    for name, true in TRUTH.items():
-        print(f"idim {name}: {p[name]:.8g} (truth {true:g})")
-        if abs(p[name] - true) > 1e-4 * max(1.0, abs(true)):
-            failures.append(f"idim: {name} = {p[name]} differs from the truth {true}")
+    check_truth("idim", p, TRUTH, 1e-4, failures)
     joint = fit["joint"]
     if joint["friction"]["model"] != "coulomb-viscous":
         failures.append("idim: joint_fit.json friction is not coulomb-viscous")
@@ -153,19 +147,15 @@ def main():
         failures.append(f"idim: training torque error {train['torque']['rel']} >= 1e-3")
 
     # eval-joint reproduces the training errors of fit-joint.
-    joint_cli.check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec,
-                                    ["--time", "time", "--position", "angle", "--torque",
-                                     "torque"], os.path.join(a.work, "eval"), failures)
+    check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec, RECORD_ARGS,
+                          os.path.join(a.work, "eval"), failures)
 
     # oe started from idim keeps the truth.
     out_oe = os.path.join(a.work, "oe")
     p_oe = run(base + ["--torque", "torque", "--method", "oe", "--init", "idim", "--out", out_oe,
                        "--no-plots"])
     fit_oe, q = params(os.path.join(out_oe, "joint_fit.json"))
-    for name, true in TRUTH.items():
-        print(f"oe {name}: {q[name]:.8g} (truth {true:g})")
-        if abs(q[name] - true) > 2e-3 * max(1.0, abs(true)):
-            failures.append(f"oe: {name} = {q[name]} differs from the truth {true}")
+    check_truth("oe", q, TRUTH, 2e-3, failures)
     failures += check_oe_reliability(fit_oe, p_oe.stdout)
 
     # oe in closed loop: the controller fitted from the desired record, the joint simulated
@@ -181,10 +171,7 @@ def main():
     for name, true in (("kp", KP), ("kd", KD), ("kff", 1.0)):
         if abs(ctrl[name] - true) > 1e-3 * true:
             failures.append(f"closed loop: controller {name} = {ctrl[name]}, made with {true}")
-    for name, true in TRUTH.items():
-        print(f"oe closed loop {name}: {q[name]:.8g} (truth {true:g})")
-        if abs(q[name] - true) > 2e-3 * max(1.0, abs(true)):
-            failures.append(f"oe closed loop: {name} = {q[name]} differs from the truth {true}")
+    check_truth("oe closed loop", q, TRUTH, 2e-3, failures)
 
     # The same with the gains given in a CONTROLLER.json.
     ctrl_file = os.path.join(a.work, "controller.json")
@@ -196,9 +183,7 @@ def main():
     fit_cf, qf = params(os.path.join(out_cf, "joint_fit.json"))
     if fit_cf["method_details"]["oe"]["controller"]["kp"] != KP:
         failures.append("closed loop: the controller file's kp was not used")
-    for name, true in TRUTH.items():
-        if abs(qf[name] - true) > 2e-3 * max(1.0, abs(true)):
-            failures.append(f"oe closed loop (file): {name} = {qf[name]} differs from {true}")
+    check_truth("oe closed loop (file)", qf, TRUTH, 2e-3, failures)
     bad_ctrl = os.path.join(a.work, "bad_controller.json")
     with open(bad_ctrl, "w") as f:
         json.dump({"kp": -1, "kd": KD}, f)
@@ -246,10 +231,7 @@ def main():
     run(base + ["--torque", "torque", "--method", "idim", "--diff", "tvreg", "--tv-alpha",
                 "1e-9", "--reintegrate", "--trim", "0.3", "--out", out_tv, "--no-plots"])
     _, t = params(os.path.join(out_tv, "joint_fit.json"))
-    for name, true in TRUTH.items():
-        print(f"idim (tvreg) {name}: {t[name]:.8g} (truth {true:g})")
-        if abs(t[name] - true) > 2e-3 * max(1.0, abs(true)):
-            failures.append(f"idim (tvreg): {name} = {t[name]} differs from the truth {true}")
+    check_truth("idim (tvreg)", t, TRUTH, 2e-3, failures)
 
     # 3. Errors.
     cases = [
@@ -280,9 +262,7 @@ def main():
         if not ok:
             failures.append(f"expected exit 1 with '{part}', got {r.returncode}: {r.stderr}")
 
-    for f_ in failures:
-        print("FAIL:", f_)
-    return 1 if failures else 0
+    return cli_harness.exit_status(failures)
 
 
 if __name__ == "__main__":

@@ -25,9 +25,9 @@ import sys
 
 sys.dont_write_bytecode = True  # importing the harness must not write into the source tree
 import cli_harness  # noqa: E402
-import joint_cli  # noqa: E402
-from cli_harness import run  # noqa: E402
-from joint_cli import load_fit  # noqa: E402
+from joint_cli import (RECORD_ARGS, check_beats_plain, check_eval_reproduces,  # noqa: E402
+                       check_held_undetermined, check_truth, expect_refusal, fit_joint, load_fit,
+                       trajectory, values)
 
 TRUTH = {"I": 0.0626, "mgCx": 0.05, "mgCy": -1.0, "offset": -0.07, "Fv": 0.047, "Fc": 0.18,
          "kT": -0.012, "kT_v": -0.02}
@@ -44,24 +44,16 @@ def applied(q, qd, qdd, temp):
 
 
 def write_record(path, t0=25.0, t1=45.0, cold_sample=None):
-    w1, w2 = 2 * math.pi * 0.3, 2 * math.pi * 0.7
     n = 6000
     with open(path, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["time", "angle", "torque", "temp"])
         for k in range(n + 1):
             t = k * 1e-3
-            q = 0.8 * math.sin(w1 * t) + 0.4 * math.sin(w2 * t + 0.5) + 0.2
-            qd = 0.8 * w1 * math.cos(w1 * t) + 0.4 * w2 * math.cos(w2 * t + 0.5)
-            qdd = -0.8 * w1 * w1 * math.sin(w1 * t) - 0.4 * w2 * w2 * math.sin(w2 * t + 0.5)
+            q, qd, qdd = trajectory(t)
             temp = t0 + (t1 - t0) * k / n
             written = -300.0 if k == cold_sample else temp
             out.writerow([f"{t:.6f}", repr(q), repr(applied(q, qd, qdd, temp)), repr(written)])
-
-
-def fit_joint(a, rec, out, extra, expect_ok=True):
-    return run([a.binary, "fit-joint", "--input", rec, "--time", "time", "--position", "angle",
-                "--torque", "torque", "--no-plots", "--out", out] + extra, expect_ok=expect_ok)
 
 
 def check_recovery(a, rec, failures):
@@ -69,10 +61,7 @@ def check_recovery(a, rec, failures):
     fit_joint(a, rec, out, ["--temperature", "temp", "--temperature-law", "linear",
                             "--temperature-ref", str(T_REF)])
     fit, p = load_fit(os.path.join(out, "joint_fit.json"))
-    for name, true in TRUTH.items():
-        print(f"idim {name}: {p[name]['value']:.8g} (truth {true:g})")
-        if abs(p[name]["value"] - true) > 1e-4 * max(1.0, abs(true)):
-            failures.append(f"idim: {name} = {p[name]['value']} differs from the truth {true}")
+    check_truth("idim", values(p), TRUTH, 1e-4, failures)
     kT = p["kT"]
     if not kT["ci95"][0] < kT["value"] < kT["ci95"][1] or kT["unit"] != "1/K":
         failures.append(f"idim: kT {kT}")
@@ -82,16 +71,10 @@ def check_recovery(a, rec, failures):
     plain = os.path.join(a.work, "plain")
     fit_joint(a, rec, plain, [])
     fit_plain, _ = load_fit(os.path.join(plain, "joint_fit.json"))
-    e_temp = fit["training"]["torque"]["rel"]
-    e_plain = fit_plain["training"]["torque"]["rel"]
-    print(f"training torque error: temperature {e_temp:.3g}, temperature-free {e_plain:.3g}")
-    if not e_temp < 0.5 * e_plain:
-        failures.append(f"the temperature model's torque error {e_temp} is not below the "
-                        f"temperature-free {e_plain}")
-    joint_cli.check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec,
-                                    ["--time", "time", "--position", "angle", "--torque",
-                                     "torque", "--temperature", "temp"],
-                                    os.path.join(a.work, "eval"), failures)
+    check_beats_plain("training", fit, fit_plain, "torque", "temperature", failures)
+    check_eval_reproduces(a, os.path.join(out, "joint_fit.json"), rec,
+                          RECORD_ARGS + ["--temperature", "temp"], os.path.join(a.work, "eval"),
+                          failures)
     return os.path.join(out, "joint_fit.json"), os.path.join(plain, "joint_fit.json")
 
 
@@ -101,15 +84,8 @@ def check_undetermined(a, failures):
     out = os.path.join(a.work, "one_temperature")
     fit_joint(a, rec, out, ["--temperature", "temp", "--temperature-law", "exponential"])
     fit, p = load_fit(os.path.join(out, "joint_fit.json"))
-    for name in ("kT", "kT_v"):
-        if p[name]["value"] != 0 or not p[name]["undetermined"] or not p[name]["fixed"]:
-            failures.append(f"one temperature: {name} {p[name]}")
-    verdict = fit["verdict"]
-    reasons = [r for r in verdict["reasons"] if r["rule"] == "determined"]
-    print(f"one-temperature verdict: {verdict['line']}")
-    if (verdict["grade"] != "doubtful" or not reasons or "kT is not determined" not in
-            reasons[0]["text"] or "from a cold start" not in reasons[0]["text"]):
-        failures.append(f"one temperature: verdict {verdict}")
+    check_held_undetermined("one temperature", fit, p, ["kT", "kT_v"],
+                            ["kT is not determined", "from a cold start"], failures)
 
 
 def check_oe(a, rec, failures):
@@ -131,24 +107,12 @@ def check_oe(a, rec, failures):
     fit_joint(a, rec, plain, ["--method", "oe", "--init", "idim", "--segment", "0",
                               "--max-step", "0.0002"])
     fit_plain, _ = load_fit(os.path.join(plain, "joint_fit.json"))
-    e_temp = fit["training"]["position"]["rel"]
-    e_plain = fit_plain["training"]["position"]["rel"]
-    print(f"oe position error: temperature {e_temp:.3g}, temperature-free {e_plain:.3g}")
-    if not e_temp < 0.5 * e_plain:
-        failures.append(f"oe: the temperature model's position error {e_temp} is not below "
-                        f"the temperature-free {e_plain}")
-
-
-def expect_refusal(a, args, needles, failures):
-    p = run([a.binary] + args, expect_ok=False)
-    print(f"{' '.join(args[:2])}: {p.stderr.strip()[:200]}")
-    if p.returncode == 0 or not all(n in p.stderr for n in needles):
-        failures.append(f"{args}: status {p.returncode}, stderr {p.stderr!r} (expected {needles})")
+    check_beats_plain("oe", fit, fit_plain, "position", "temperature", failures)
 
 
 def check_refusals(a, rec, fit_path, plain_path, failures):
-    base = ["fit-joint", "--input", rec, "--time", "time", "--position", "angle", "--torque",
-            "torque", "--no-plots", "--out", os.path.join(a.work, "refused")]
+    base = ["fit-joint", "--input", rec, *RECORD_ARGS, "--no-plots", "--out",
+            os.path.join(a.work, "refused")]
     expect_refusal(a, base + ["--temperature-law", "linear"],
                    ["--temperature-law needs --temperature COLUMN"], failures)
     expect_refusal(a, base + ["--temperature", "temp"], ["add --temperature-law"], failures)
@@ -159,8 +123,8 @@ def check_refusals(a, rec, fit_path, plain_path, failures):
                    failures)
     expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear",
                               "--temperature-ref", "-300"], ["--temperature-ref"], failures)
-    ev = ["eval-joint", "--input", rec, "--time", "time", "--position", "angle", "--torque",
-          "torque", "--no-plots", "--out", os.path.join(a.work, "refused_eval")]
+    ev = ["eval-joint", "--input", rec, *RECORD_ARGS, "--no-plots", "--out",
+          os.path.join(a.work, "refused_eval")]
     expect_refusal(a, ev + ["--joint", fit_path], [fit_path, "--temperature COLUMN"], failures)
     expect_refusal(a, ev + ["--joint", plain_path, "--temperature", "temp"],
                    ["has no temperature dependence"], failures)
@@ -168,15 +132,14 @@ def check_refusals(a, rec, fit_path, plain_path, failures):
                    ["joint: temperature", fit_path], failures)
     cold = os.path.join(a.work, "cold.csv")
     write_record(cold, cold_sample=10)
-    expect_refusal(a, ["fit-joint", "--input", cold, "--time", "time", "--position", "angle",
-                       "--torque", "torque", "--temperature", "temp", "--temperature-law",
-                       "linear", "--no-plots", "--out", os.path.join(a.work, "cold")],
+    expect_refusal(a, ["fit-joint", "--input", cold, *RECORD_ARGS, "--temperature", "temp",
+                       "--temperature-law", "linear", "--no-plots", "--out",
+                       os.path.join(a.work, "cold")],
                    [cold, "sample 11", "below absolute zero"], failures)
 
 
 def main():
-    a = cli_harness.parse_args(source=False)
-    cli_harness.fresh_dir(a.work)
+    a = cli_harness.start()
     rec = os.path.join(a.work, "warming.csv")
     write_record(rec)
     failures = []
@@ -184,9 +147,7 @@ def main():
     check_undetermined(a, failures)
     check_refusals(a, rec, fit_path, plain_path, failures)
     check_oe(a, rec, failures)
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return cli_harness.exit_status(failures)
 
 
 if __name__ == "__main__":
