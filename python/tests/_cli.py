@@ -1,5 +1,7 @@
 """Helpers of the workflow tests: the CLI (FRICTIONLAB_CLI) run in a temporary directory, the
-demo's records, the shared data, and the comparison of the CLI's JSON with Python's."""
+demo's records and their channels, a working directory for the body of a `with`, the shared
+data, and the comparison of the CLI's JSON with Python's."""
+import contextlib
 import json
 import os
 import subprocess
@@ -14,6 +16,9 @@ DFKI = SHARED / "pendulum_dfki"
 SERVO = SHARED / "servo_xl330"
 
 needs_cli = pytest.mark.skipif(not CLI, reason="FRICTIONLAB_CLI not set")
+# the channels of the demo's sensorless records: Python's keywords, and the CLI's options
+SENSORLESS = dict(problem="sensorless", current="current", velocity="velocity", force="torque")
+SENSORLESS_ARGS = [arg for key, value in SENSORLESS.items() for arg in (f"--{key}", value)]
 
 
 def read_csv(path):
@@ -43,6 +48,18 @@ def demo_records(tmp_path_factory):
     d = tmp_path_factory.mktemp("demo")
     run_cli("demo", "--out", d, cwd=d)
     return d
+
+
+@contextlib.contextmanager
+def in_dir(path):
+    """The body of the `with` runs in the working directory `path` (so that Python is given the
+    same relative file names as the CLI run there), and back in the previous one after."""
+    cwd = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
 
 
 def same_json(cli_text, py_text, ignore=("run_time_s", "seconds")):

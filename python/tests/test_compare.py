@@ -9,31 +9,20 @@ import time
 import pytest
 
 import frictionlab as fl
-from _cli import demo_records, needs_cli, run_cli, same_json
+from _cli import SENSORLESS, SENSORLESS_ARGS, in_dir, needs_cli, run_cli, same_json
 
 pytestmark = needs_cli
 MODELS = "coulomb-viscous,stribeck,lugre"
-CHANNELS = dict(problem="sensorless", current="current", velocity="velocity", force="torque")
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    return demo_records(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def both(demo):
     run_cli("compare", "--input", "sensorless_train.csv", "--validate",
-            "sensorless_validation.csv", "--problem", "sensorless", "--current", "current",
-            "--velocity", "velocity", "--force", "torque", "--models", MODELS, "--starts", "1",
+            "sensorless_validation.csv", *SENSORLESS_ARGS, "--models", MODELS, "--starts", "1",
             "--out", "cli", cwd=demo)
-    cwd = os.getcwd()
-    os.chdir(demo)
-    try:
+    with in_dir(demo):
         c = fl.compare("sensorless_train.csv", "sensorless_validation.csv",
-                       models=MODELS.split(","), starts=1, **CHANNELS)
-    finally:
-        os.chdir(cwd)
+                       models=MODELS.split(","), starts=1, **SENSORLESS)
     return demo, c
 
 
@@ -87,7 +76,7 @@ def test_callback_exception_stops_the_call(both):
 
     t0 = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        fl.compare(rec, models=MODELS, starts=1, progress=stop, **CHANNELS)
+        fl.compare(rec, models=MODELS, starts=1, progress=stop, **SENSORLESS)
     assert len(calls) == 1
 
     class Boom(Exception):
@@ -97,7 +86,7 @@ def test_callback_exception_stops_the_call(both):
         raise Boom(message)
 
     with pytest.raises(Boom, match="compare: model 1/3"):
-        fl.compare(rec, models=MODELS, starts=1, progress=boom, **CHANNELS)
+        fl.compare(rec, models=MODELS, starts=1, progress=boom, **SENSORLESS)
 
 
 def test_ctrl_c_interrupts(both):
@@ -111,5 +100,5 @@ def test_ctrl_c_interrupts(both):
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         fl.compare(rec, models="lugre,lugre-asym,stribeck,dahl,elasto-plastic", starts=3,
-                   **CHANNELS)
+                   **SENSORLESS)
     timer.join()

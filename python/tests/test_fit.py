@@ -10,34 +10,22 @@ import pandas as pd
 import pytest
 
 import frictionlab as fl
-from _cli import demo_records, needs_cli, run_cli, same_json
+from _cli import SENSORLESS, SENSORLESS_ARGS, in_dir, needs_cli, run_cli, same_json
 
 pytestmark = needs_cli
-CHANNELS = dict(problem="sensorless", current="current", velocity="velocity", force="torque")
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    return demo_records(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def cli_fit(demo):
     run_cli("fit", "--input", "sensorless_train.csv", "--validate", "sensorless_validation.csv",
-            "--problem", "sensorless", "--current", "current", "--velocity", "velocity",
-            "--force", "torque", "--starts", "2", "--out", "cli", "--no-plots", cwd=demo)
+            *SENSORLESS_ARGS, "--starts", "2", "--out", "cli", "--no-plots", cwd=demo)
     return (demo / "cli" / "fit.json").read_text(), (demo / "cli" / "model.json").read_text()
 
 
 @pytest.fixture(scope="module")
 def py_fit(demo, cli_fit):
-    import os
-    cwd = os.getcwd()
-    os.chdir(demo)
-    try:
-        return fl.fit("sensorless_train.csv", ["sensorless_validation.csv"], starts=2, **CHANNELS)
-    finally:
-        os.chdir(cwd)
+    with in_dir(demo):
+        return fl.fit("sensorless_train.csv", ["sensorless_validation.csv"], starts=2, **SENSORLESS)
 
 
 def test_fit_json_equals_cli(cli_fit, py_fit):
@@ -85,7 +73,7 @@ def test_from_arrays_and_dataframe_give_the_same_fit(demo, py_fit):
                     source="sensorless_train.csv")
     np.testing.assert_array_equal(rec.t, fl.Record.read(demo / "sensorless_train.csv").t)
     a = fl.fit(rec, val, starts=2, problem="sensorless")
-    b = fl.fit(df, val, starts=2, **CHANNELS)
+    b = fl.fit(df, val, starts=2, **SENSORLESS)
     ref = json.loads(py_fit.to_json())
     for f in (a, b):
         j = json.loads(f.to_json())
@@ -190,13 +178,9 @@ def test_report_is_the_clis_page_and_the_notebook_summary(cli_fit, py_fit, tmp_p
 
 
 def test_compare_report_has_the_ranking_and_every_model(demo, tmp_path):
-    import os
-    cwd = os.getcwd()
-    os.chdir(demo)
-    try:
-        c = fl.compare("sensorless_train.csv", models="coulomb-viscous,lugre", starts=1, **CHANNELS)
-    finally:
-        os.chdir(cwd)
+    with in_dir(demo):
+        c = fl.compare("sensorless_train.csv", models="coulomb-viscous,lugre", starts=1,
+                       **SENSORLESS)
     text = pathlib.Path(c.report(tmp_path / "c.html")).read_text()
     assert text.count('<section class="fit"') == 2 and 'class="ranking"' in text
     assert f'class="recommendation" data-model="{c.rows[0].model}"' in text
@@ -225,8 +209,7 @@ def test_verdict_of_a_fit_in_python_json_and_the_cli(cli_fit, py_fit, demo):
                                                   "training record: RMSE / RMS = ")
     assert "validation" in [r.rule for r in bad.verdict.reasons]  # the note: no validation record
     assert json.loads(bad.to_json())["verdict"]["line"] == bad.verdict.line()
-    out = run_cli("fit", "--input", "sensorless_train.csv", "--problem", "sensorless", "--current",
-                  "current", "--velocity", "velocity", "--force", "torque", "--starts", "1",
+    out = run_cli("fit", "--input", "sensorless_train.csv", *SENSORLESS_ARGS, "--starts", "1",
                   "--out", "cli_verdict", "--no-plots", cwd=demo)
     assert "\n  verdict: good\n  note: no validation record: the error is the training error, which " \
            "the fit minimised (--validate RECORD)\n" in out

@@ -1044,6 +1044,50 @@ def test_report(fleet, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.json", "fleet.html", "s.csv"]
 
 
+def _with_tasks(p):
+    """The parameter table `p` with each row's task key (robot/joint/session), and the task
+    table of those tasks, all done: the two tables a fleet store holds, for the report."""
+    p = p.assign(key=[f"{r}/{j}/{s}" for r, j, s in zip(p["robot"], p["joint"], p["session"])])
+    tasks = p[["key", "robot", "joint", "joint_type", "session", "session_time"]].assign(
+        status="done", error=None)
+    return p, tasks
+
+
+class _FakeStore:
+    """Stands in for the fleet Store that `frictionlab fleet status/report` open: it holds the
+    parameter table `p` and the task table `tasks` given, so that the commands' printing is
+    tested on tables made by hand; results() is the selected model of each task, no verdict."""
+
+    def __init__(self, p, tasks=None):
+        self.p, self.task_table = p, tasks
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def parameters(self):
+        return self.p
+
+    def tasks(self):
+        return self.task_table
+
+    def results(self, selected_only=False):
+        p = self.p
+        sel = p[p["selected"]] if "selected" in p.columns else p
+        r = sel.drop_duplicates("key")[["key", "robot", "joint", "joint_type", "session",
+                                         "session_time", "model"]]
+        return r.assign(selected=True, verdict=None)
+
+
+def _open_fake_store(monkeypatch, cli, p, tasks=None):
+    """Makes the fleet command line `cli` open a _FakeStore of `p` and `tasks` whatever its --db
+    (fleet/__main__.py imports open_store at module level, so it is replaced there)."""
+    monkeypatch.setattr(cli, "open_store",
+                        lambda url, create=False, readonly=False: _FakeStore(p, tasks))
+
+
 def _three_outcomes():
     """Parameter and task tables of three robot joints: r/a drifts (+41 % against 3 agreeing
     sessions), r/b the scattered 2-session baseline with the same +41 % (undetermined), r/c
@@ -1053,9 +1097,7 @@ def _three_outcomes():
                    _rows([0.3154, 0.3101, x_new], [0.0015, 0.0012, 0.0015], joint="b"),
                    _rows([0.3128, 0.3131, 0.3127, 0.3133], [0.0015] * 4, joint="c")],
                   ignore_index=True).assign(joint_type="t")  # one type of three: nothing pooled
-    p = p.assign(key=[f"{r}/{j}/{s}" for r, j, s in zip(p["robot"], p["joint"], p["session"])])
-    tasks = p[["key", "robot", "joint", "joint_type", "session", "session_time"]].assign(status="done", error=None)
-    return p, tasks
+    return _with_tasks(p)
 
 
 def test_report_lists_the_undetermined_after_the_flagged(tmp_path):
@@ -1126,9 +1168,7 @@ def _trend_tables():
     exact +3 % per session line, r/c constant."""
     p = pd.concat([_series(2.0 * (1 + 0.03 * np.arange(8.0)), [0.01] * 8, joint="a"),
                    _series([1.0] * 8, [0.01] * 8, joint="c")], ignore_index=True).assign(joint_type="t")
-    p = p.assign(key=[f"{r}/{j}/{s}" for r, j, s in zip(p["robot"], p["joint"], p["session"])])
-    tasks = p[["key", "robot", "joint", "joint_type", "session", "session_time"]].assign(status="done", error=None)
-    return p, tasks
+    return _with_tasks(p)
 
 
 def test_report_shows_the_trends():
@@ -1181,20 +1221,10 @@ def test_cli_status_says_what_the_fleet_can_see(monkeypatch, capsys):
     base = [[1.0, 1.04], [2.0, 1.94], [1.5, 1.53], [1.0, 0.97], [0.8, 0.83], [1.2, 1.16]]
     p = _type_rows(base, [1.35, 2.0, 1.5, 1.0, 0.8, 1.2])
 
-    class FakeStore:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return False
-
-        def parameters(self):
-            return p
-
     runs = pd.DataFrame([{"run_id": 1, "status": "done", "n_tasks": 18, "started_at": 0.0}])
     monkeypatch.setattr(cli, "status", lambda db, config=None: {
         "runs": runs, "counts": {"done": 18}, "failures": pd.DataFrame(), "superseded": 0})
-    monkeypatch.setattr(cli, "open_store", lambda url, create=False, readonly=False: FakeStore())
+    _open_fake_store(monkeypatch, cli, p)
     assert cli.main(["status", "--db", "x.sqlite"]) == 0
     lines = capsys.readouterr().out.splitlines()
     s = analysis.fleet_sensitivity(analysis.drift(p)).iloc[0]
@@ -1218,27 +1248,7 @@ def test_cli_report_counts_and_exports_the_outcomes(tmp_path, monkeypatch, capsy
 
     p, tasks = _three_outcomes()
 
-    class FakeStore:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return False
-
-        def parameters(self):
-            return p
-
-        def tasks(self):
-            return tasks
-
-        def results(self, selected_only=False):  # the selected model of each task, no verdict
-            sel = p[p["selected"]] if "selected" in p.columns else p
-            r = sel.drop_duplicates("key")[["key", "robot", "joint", "joint_type", "session",
-                                             "session_time", "model"]]
-            return r.assign(selected=True, verdict=None)
-
-    # the store the command opens (fleet/__main__.py imports open_store at module level)
-    monkeypatch.setattr(cli, "open_store", lambda url, create=False, readonly=False: FakeStore())
+    _open_fake_store(monkeypatch, cli, p, tasks)
     out_json, out_csv = tmp_path / "t.json", tmp_path / "csv"
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html"),
                      "--json", str(out_json), "--csv", str(out_csv)]) == 0
@@ -1291,24 +1301,7 @@ def test_cli_report_prints_the_trends_and_the_shared_answer(tmp_path, monkeypatc
 
     p, tasks = _trend_tables()
 
-    class FakeStore:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return False
-
-        def parameters(self):
-            return p
-
-        def tasks(self):
-            return tasks
-
-        def results(self, selected_only=False):
-            r = p.drop_duplicates("key")[["key", "robot", "joint", "joint_type", "session", "session_time", "model"]]
-            return r.assign(selected=True, verdict=None)
-
-    monkeypatch.setattr(cli, "open_store", lambda url, create=False, readonly=False: FakeStore())
+    _open_fake_store(monkeypatch, cli, p, tasks)
     assert cli.main(["report", "--db", "x.sqlite", "--output", str(tmp_path / "r.html")]) == 0
     lines = capsys.readouterr().out.splitlines()
     at = next(i for i, l in enumerate(lines) if l.startswith("trend over the history"))

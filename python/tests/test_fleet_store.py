@@ -32,7 +32,8 @@ def url(backend, tmp_path, request):
 
 class Raw:
     """A plain DB-API connection to the store, beside the Store (for what the Store must not do:
-    hand-made schema changes, an open concurrent transaction, row counts)."""
+    hand-made schema changes, an open concurrent transaction, row counts); `with Raw(url) as raw:`
+    closes it after the block."""
 
     def __init__(self, url):
         kind, target = fs.parse_url(url)
@@ -57,6 +58,14 @@ class Raw:
 
     def close(self):
         self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        """The end of a `with Raw(url) as raw:` block closes the connection, also on a failure."""
+        self.close()
+        return False
 
 
 def param_value(key, model, i):
@@ -205,11 +214,8 @@ def test_nothing_twice(url):
         p = store.parameters(selected_only=False)
         assert len(p) == 2 * N_PARAMS
         assert p[(p["model"] == "lugre") & (p["name"] == "p0")]["value"].iloc[0] == param_value("k1", "lugre", 0)
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         assert (raw.count("tasks"), raw.count("results"), raw.count("parameters")) == (1, 2, 2 * N_PARAMS)
-    finally:
-        raw.close()
 
 
 def _race_writer(url, run_id, name, keys, barrier, out):
@@ -254,11 +260,8 @@ def test_race(url):
         assert dict(zip(t["key"], t["worker"])) == winners
         p = store.parameters(selected_only=False)
         assert p.groupby("key").size().to_dict() == {k: 2 * N_PARAMS for k in keys}
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         assert raw.count("results") == 2 * len(keys) and raw.count("parameters") == 2 * N_PARAMS * len(keys)
-    finally:
-        raw.close()
 
 
 def test_failed_then_done(url):
@@ -329,22 +332,16 @@ def test_transaction_all_or_nothing(url):
         assert len(t) == 1 and t["status"][0] == "failed" and t["error"][0] == "first" and t["attempts"][0] == 1
         # the store still works after the rollback
         assert store.record_task(run, make_result("k2")) is True
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         assert raw.count("results", "k1") == 0 and raw.count("parameters", "k1") == 0
         assert raw.count("parameters", "k2") == 2 * N_PARAMS
-    finally:
-        raw.close()
 
 
 def test_newer_schema_is_an_error(url):
     with fs.open_store(url) as store:
         store.begin_run("c", "v", "", 0)
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         raw.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (3, 0.0))
-    finally:
-        raw.close()
     with pytest.raises(fs.StoreError, match="schema version 3, newer than this frictionlab's 2"):
         fs.open_store(url)
 
@@ -360,12 +357,9 @@ def _step4_broken(d):
 
 def _as_version_1(url):
     """Turn the store at `url` into a schema version 1 store (as an older frictionlab left it)."""
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         raw.execute("ALTER TABLE results DROP COLUMN verdict")
         raw.execute("DELETE FROM schema_version WHERE version = 2")
-    finally:
-        raw.close()
 
 
 def test_migrations(url):
@@ -382,21 +376,15 @@ def test_migrations(url):
         assert list(store.results()["verdict"]) == [None, None]
         store.record_task(run, make_result("k2"))
         assert store.results().set_index(["key", "model"])["verdict"][("k2", "lugre")] == VERDICT
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         assert raw.execute("SELECT note FROM tasks").fetchall() == [(None,), (None,)]
         assert raw.count("notes") == 0
-    finally:
-        raw.close()
     with pytest.raises(fs.StoreError, match="migration to schema version 4"):
         fs.Store(url, migrations=fs.MIGRATIONS + [_step3, _step4_broken])
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         assert [r[0] for r in raw.execute("SELECT version FROM schema_version ORDER BY version")] == [1, 2, 3]
         with pytest.raises(Exception, match="half_done"):
             raw.execute("SELECT COUNT(*) FROM half_done")
-    finally:
-        raw.close()
     with pytest.raises(fs.StoreError, match="schema version 3, newer than this frictionlab's 2"):
         fs.open_store(url)
 
@@ -428,11 +416,8 @@ def test_open_existing_or_refuse(url, backend):
     with fs.open_store(url) as s1, fs.open_store(url) as s2, fs.open_store(url, create=False) as s3:
         s1.begin_run("c", "v", "", 0)
         assert len(s2.runs()) == len(s3.runs()) == 1
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         assert raw.count("schema_version") == fs.SCHEMA_VERSION
-    finally:
-        raw.close()
 
 
 def _steady_writer(url, n, go):
@@ -452,9 +437,8 @@ def test_reader_while_writing(url, backend):
     SQLite runs in WAL mode."""
     fs.open_store(url).close()  # the schema, before the writer and the reader start
     if backend == "sqlite":
-        raw = Raw(url)
-        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        raw.close()
+        with Raw(url) as raw:
+            assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     ctx = multiprocessing.get_context("spawn")
     go = ctx.Event()
     n = 150
@@ -484,16 +468,13 @@ def test_reader_while_writing(url, backend):
         assert writer.exitcode == 0 and last == n and reads >= 2
 
         # an open write transaction elsewhere: invisible, and reads do not wait for it
-        raw = Raw(url)
-        try:
+        with Raw(url) as raw:
             raw.execute("BEGIN IMMEDIATE" if backend == "sqlite" else "BEGIN")
             raw.execute("INSERT INTO runs (config_hash, tool_version, config_text, n_tasks, status, started_at, "
                         "host, pid) VALUES ('x', 'y', 'z', 0, 'running', 0, 'h', 1)")
             assert len(reader.runs()) == 1  # (a wait would have been an error, above)
             raw.execute("COMMIT")
             assert len(reader.runs()) == 2
-        finally:
-            raw.close()
 
 
 def test_urls(url, backend, tmp_path):
@@ -530,15 +511,12 @@ def test_urls(url, backend, tmp_path):
 
 
 def _tables(url):
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         if fs.parse_url(url)[0] == "sqlite":
             sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
         else:
             sql = "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
         return [r[0] for r in raw.execute(sql).fetchall()]
-    finally:
-        raw.close()
 
 
 def test_readonly_reads_and_writes_nothing(url, backend):
@@ -574,23 +552,17 @@ def test_foreign_database_is_refused(url, backend):
     """A database with another application's tables (and no frictionlab schema) is refused by
     readers and writers alike, naming its tables, and left exactly as it was (no table added,
     SQLite's journal mode not switched to WAL)."""
-    raw = Raw(url)
-    try:
+    with Raw(url) as raw:
         raw.execute("CREATE TABLE beta (x INTEGER)")
         raw.execute("CREATE TABLE alpha (x INTEGER)")
-    finally:
-        raw.close()
     for kwargs in ({}, {"create": False}, {"readonly": True}):
         with pytest.raises(fs.StoreError, match=r"is not a frictionlab store \(it has tables alpha, "
                                                 r"beta\); give a new or empty database"):
             fs.open_store(url, **kwargs)
     assert _tables(url) == ["alpha", "beta"]
     if backend == "sqlite":
-        raw = Raw(url)
-        try:
+        with Raw(url) as raw:
             assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
-        finally:
-            raw.close()
 
 
 _READER = """

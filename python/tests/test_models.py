@@ -45,6 +45,15 @@ def params_class(name):
 
 
 
+def non_default(name):
+    """The Params class of model `name` and an instance of it with NON_DEFAULT's values, made with
+    warnings silenced (some of the values are ones the library warns about)."""
+    cls = params_class(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cls, cls(**NON_DEFAULT[name])
+
+
 def cli(*args):
     return subprocess.run([CLI, *args], capture_output=True, text=True)
 
@@ -61,10 +70,9 @@ def test_every_registered_model_has_a_params_class_and_a_model_class():
 
 @pytest.mark.parametrize("name", list(NON_DEFAULT))
 def test_params_round_trip_dict_json_pickle(name, tmp_path):
-    cls = params_class(name)
-    with warnings.catch_warnings():
+    cls, p = non_default(name)
+    with warnings.catch_warnings():  # (made again from the same values, below)
         warnings.simplefilter("ignore")
-        p = cls(**NON_DEFAULT[name])
         d = p.to_dict()
         assert cls.from_dict(d) == p
         assert cls(**d) == p
@@ -84,10 +92,7 @@ def test_params_round_trip_dict_json_pickle(name, tmp_path):
 
 @pytest.mark.parametrize("name", list(NON_DEFAULT))
 def test_cli_simulates_the_python_model_file_bit_for_bit(name, tmp_path):
-    cls = params_class(name)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        p = cls(**NON_DEFAULT[name])
+    _, p = non_default(name)
     model = tmp_path / "model.json"
     p.write(model)
     for inp, hold in (("sine_velocity.csv", "linear"), ("sine_velocity.csv", "zoh"), ("sine_displacement.csv", None)):
