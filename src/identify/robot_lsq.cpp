@@ -122,4 +122,14 @@ void flag(RobotFitResult& r, const RobotFitOptions& o) {
                       ": the record excites some base parameters far less than others");
 }
 
+RobotFitResult solve_base(FullRegressor& full, const Base& base, const Columns& cols,
+                          const data::ArmSamples& samples, const RobotFitOptions& options,
+                          const std::vector<std::vector<double>>* load) {
+  BaseRows rows(full, base, samples, load);
+  const Solution s = solve(rows, samples.dof(), options.weighted);
+  RobotFitResult out = result_of(s, base, cols, samples.size(), samples.dof());
+  flag(out, options);
+  return out;
+}
+
 }  // namespace frictionlab::identify::arm

@@ -115,4 +115,10 @@ RobotFitResult result_of(const Solution& s, const Base& base, const Columns& col
 /// The flags: the poorly determined parameters and a badly conditioned record.
 void flag(RobotFitResult& r, const RobotFitOptions& o);
 
+/// Steps 2-4 of fit_robot on `samples` with the base `base` of `cols` (the load columns from
+/// `load`, per joint per sample [N m]; nullptr: 0).
+RobotFitResult solve_base(FullRegressor& full, const Base& base, const Columns& cols,
+                          const data::ArmSamples& samples, const RobotFitOptions& options,
+                          const std::vector<std::vector<double>>* load = nullptr);
+
 }  // namespace frictionlab::identify::arm
