@@ -184,9 +184,9 @@ void seed_temperature(AdaptiveStart& a, const TemperatureFit& t,
   a.P0[kKT] = (t.se_kT / c) * (t.se_kT / c);  // [1/K^2]
   a.adapt |= 1u << kKT;
   const std::string at = " at its T_ref " + format_number(law.T_ref) + " degC";
-  a.notes.back() = "P0 of kT = " + format_number(a.P0[kKT]) + " = (se(kT)" +
-                   (shifted ? "/(1 + kT (T_ref - " + format_number(law.T_ref) + ")))" : ")") +
-                   "^2 of " + t.file + "; kT adapts";
+  a.notes.push_back("P0 of kT = " + format_number(a.P0[kKT]) + " = (se(kT)" +
+                    (shifted ? "/(1 + kT (T_ref - " + format_number(law.T_ref) + ")))" : ")") +
+                    "^2 of " + t.file + "; kT adapts");
   a.notes.push_back("kT = " + format_number(a.kT) + " 1/K from " + t.file + " (" +
                     std::string(temperature_law_name(law.law)) +
                     " law, kT = " + format_number(law.kT) + " 1/K" + at +
@@ -228,8 +228,10 @@ AdaptiveStart adaptive_start(const FrictionSource& s, const estimator::Estimator
   from_fit(2, "kappa_neg", "Fc_neg", p.friction.curve.Fc_neg);
   from_fit(3, "sigma2", "sigma2", 1.0);
   a.notes.push_back("P0 of offset = 0.01 (the default: a friction fit has no offset)");
-  a.notes.push_back("P0 of kT = 0 (frozen: with a temperature sensor set its bit and P0)");
-  if (t != nullptr) seed_temperature(a, *t, temperature_ref);
+  if (t != nullptr)
+    seed_temperature(a, *t, temperature_ref);
+  else
+    a.notes.push_back("P0 of kT = 0 (frozen: with a temperature sensor set its bit and P0)");
   return a;
 }
 
