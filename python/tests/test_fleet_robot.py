@@ -67,6 +67,25 @@ def test_arm_sessions_equal_single_robot_fits(tmp_path):
     assert "Fc_q1" in open(page, encoding="utf-8").read()
 
 
+def test_load_dependent_arms_equal_the_single_fit(tmp_path):
+    """The fleet option load_dependent (docs/fleet.md, "Arms"): each session stores the load
+    coefficients the record determines, as fit_robot(load_dependent=True) gives them."""
+    _write_fleet(tmp_path, {"command": "fit-robot", "options": {**OPTIONS, "load_dependent": True}},
+                 sessions=(("r1", "s1"),))
+    db = str(tmp_path / "fleet.sqlite")
+    s = engine.run(str(tmp_path / "fleet.json"), manifest=str(tmp_path / "manifest.csv"), db=db,
+                   workers=1, progress=False)
+    assert (s.tasks, s.done, s.failed) == (1, 1, 0)
+    with open_store(db) as store:
+        params = store.parameters(selected_only=False).set_index("name")
+    single = fl.fit_robot(PANDA / "panda_dh.json", RECORD, resample_rate=1000, lowpass=10,
+                          load_dependent=True).to_dict()
+    mu = {p["name"]: p["value"] for p in single["parameters"] if p["name"].startswith("mu_")}
+    assert sorted(mu) == ["mu_q1", "mu_q6"]
+    for name, value in mu.items():
+        assert params.loc[name, "value"] == pytest.approx(value, rel=1e-12)
+
+
 def test_robot_configuration_is_checked_as_read(tmp_path):
     cases = [
         ({"command": "fit-robot", "options": {"lowpass": 10}},
@@ -77,6 +96,8 @@ def test_robot_configuration_is_checked_as_read(tmp_path):
          "joint_types.arm.options.lowpas: unknown option of fit-robot"),
         ({"command": "fit-robot", "options": {**OPTIONS, "payload_mass": -1}},
          "joint_types.arm.options.payload_mass: must be a number > 0, got -1"),
+        ({"command": "fit-robot", "options": {**OPTIONS, "load_dependent": "yes"}},
+         "joint_types.arm.options.load_dependent: must be true or false"),
         ({"command": "fit-robot", "options": OPTIONS, "validation": "last-20%"},
          "joint_types.arm.validation: fit-robot validates on whole records"),
     ]
