@@ -39,238 +39,174 @@ namespace {
 
 // ---- the members of each struct, in declaration order (one list for writing and reading) ----
 
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, data::Record>
-void members(S& r, V&& v) {
+/// S is T or const T: one `members` overload serves both writing (const) and reading.
+template <class S, class T>
+concept Of = std::is_same_v<std::remove_const_t<S>, T>;
+
+void members(Of<data::Record> auto& r, auto&& v) {
   v(r.source, r.t, r.position, r.velocity, r.acceleration, r.current, r.force, r.temperature);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::ParameterEstimate>
-void members(S& e, V&& v) {
+void members(Of<identify::ParameterEstimate> auto& e, auto&& v) {
   v(e.name, e.field, e.unit, e.value, e.std_error, e.ci_low, e.ci_high, e.fixed, e.at_bound,
     e.at_limit, e.undetermined, e.hac_std_error, e.hac_ci_low, e.hac_ci_high);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::Metrics>
-void members(S& m, V&& v) { v(m.n, m.ssr, m.rmse, m.nrmse, m.r2, m.max_abs, m.rms); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::ResidualWhiteness>
-void members(S& w, V&& v) { v(w.lags, w.ljung_box_q, w.ljung_box_p, w.acf1); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::Reliability>
-void members(S& r, V&& v) {
+void members(Of<identify::Metrics> auto& m, auto&& v) {
+  v(m.n, m.ssr, m.rmse, m.nrmse, m.r2, m.max_abs, m.rms);
+}
+void members(Of<identify::ResidualWhiteness> auto& w, auto&& v) {
+  v(w.lags, w.ljung_box_q, w.ljung_box_p, w.acf1);
+}
+void members(Of<identify::Reliability> auto& r, auto&& v) {
   v(r.standard_errors, r.reasons, r.whiteness, r.hac_lags, r.hac_ratio_max, r.outliers);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::IdentifiabilityFlag>
-void members(S& f, V&& v) { v(f.parameter, f.kind, f.other, f.value, f.message); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::DataSummary>
-void members(S& d, V&& v) {
+void members(Of<identify::IdentifiabilityFlag> auto& f, auto&& v) {
+  v(f.parameter, f.kind, f.other, f.value, f.message);
+}
+void members(Of<identify::DataSummary> auto& d, auto&& v) {
   v(d.n, d.n_used, d.duration, d.rate_hz, d.dt_max, d.reversals, d.v_max_abs);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::StartSummary>
-void members(S& s, V&& v) { v(s.initial_cost, s.final_cost, s.iterations, s.converged, s.origin); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::ModelChoice>
-void members(S& m, V&& v) { v(m.name, m.asymmetric, m.shape, m.alpha, m.fit_alpha, m.elements); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::FitResult>
-void members(S& r, V&& v) {
+void members(Of<identify::StartSummary> auto& s, auto&& v) {
+  v(s.initial_cost, s.final_cost, s.iterations, s.converged, s.origin);
+}
+void members(Of<identify::ModelChoice> auto& m, auto&& v) {
+  v(m.name, m.asymmetric, m.shape, m.alpha, m.fit_alpha, m.elements);
+}
+void members(Of<identify::FitResult> auto& r, auto&& v) {
   v(r.model, r.model_name, r.problem, r.method, r.params, r.Km, r.parameters, r.correlation,
     r.condition_number, r.sigma, r.num_estimated, r.training, r.aicc, r.bic, r.reliability,
     r.identifiability, r.passive, r.passivity_message, r.run_time_s, r.iterations, r.converged,
     r.termination, r.starts, r.nested_model, r.data, r.warnings, r.scheme, r.hold, r.warmup_s);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::VerdictReason>
-void members(S& r, V&& v) { v(r.grade, r.rule, r.text, r.hint); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::Verdict>
-void members(S& d, V&& v) { v(d.grade, d.reasons); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::NamedMetrics>
-void members(S& m, V&& v) { v(m.name, m.metrics, m.training_name, m.same_as_training); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::FrictionVelocity>
-void members(S& f, V&& v) { v(f.velocity, f.measured, f.simulated, f.static_curve); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::FitOutcome>
-void members(S& f, V&& v) {
+void members(Of<workflows::VerdictReason> auto& r, auto&& v) { v(r.grade, r.rule, r.text, r.hint); }
+void members(Of<workflows::Verdict> auto& d, auto&& v) { v(d.grade, d.reasons); }
+void members(Of<workflows::NamedMetrics> auto& m, auto&& v) {
+  v(m.name, m.metrics, m.training_name, m.same_as_training);
+}
+void members(Of<workflows::FrictionVelocity> auto& f, auto&& v) {
+  v(f.velocity, f.measured, f.simulated, f.static_curve);
+}
+void members(Of<workflows::FitOutcome> auto& f, auto&& v) {
   v(f.input, f.result, f.training, f.prediction, f.residual, f.friction, f.validation, f.warnings,
     f.verdict);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::CompareRow>
-void members(S& r, V&& v) {
+void members(Of<workflows::CompareRow> auto& r, auto&& v) {
   v(r.model, r.fit, r.validation, r.validation_rmse, r.score, r.criterion, r.delta);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::CompareOutcome>
-void members(S& c, V&& v) {
+void members(Of<workflows::CompareOutcome> auto& c, auto&& v) {
   v(c.input, c.validation_names, c.problem, c.criterion, c.ranked_by_validation, c.rows, c.has_best,
     c.training, c.best_by_criterion, c.criterion_agrees, c.warnings, c.verdict);
 }
 
 // fit_joint, eval_joint
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::ChannelError>
-void members(S& e, V&& v) { v(e.rel, e.rmse, e.max_abs); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointEvaluation>
-void members(S& e, V&& v) {
+void members(Of<identify::ChannelError> auto& e, auto&& v) { v(e.rel, e.rmse, e.max_abs); }
+void members(Of<identify::JointEvaluation> auto& e, auto&& v) {
   v(e.source, e.torque, e.position, e.velocity, e.tau_pred, e.q_sim, e.qd_sim,
     e.unconverged_stages);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointData>
-void members(S& d, V&& v) {
+void members(Of<identify::JointData> auto& d, auto&& v) {
   v(d.source, d.t, d.q, d.qd, d.qdd, d.tau, d.q_des, d.qd_des, d.tau_ff);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::StaticCurvePoint>
-void members(S& p, V&& v) { v(p.qd, p.measured, p.model, p.duration); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::JointSteadyCurve>
-void members(S& c, V&& v) { v(c.qd, c.friction); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointLowpassChoice>
-void members(S& c, V&& v) {
+void members(Of<identify::StaticCurvePoint> auto& p, auto&& v) {
+  v(p.qd, p.measured, p.model, p.duration);
+}
+void members(Of<workflows::JointSteadyCurve> auto& c, auto&& v) { v(c.qd, c.friction); }
+void members(Of<identify::JointLowpassChoice> auto& c, auto&& v) {
   v(c.cutoff_hz, c.candidate_hz, c.bandwidth_hz, c.noise_share, c.noise_dominated, c.sample_rate_hz,
     c.source);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointIdimResult>
-void members(S& r, V&& v) {
+void members(Of<identify::JointIdimResult> auto& r, auto&& v) {
   v(r.model, r.parameters, r.n_used, r.sigma, r.training, r.condition_number, r.reliability,
     r.warnings);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3ScanRow>
-void members(S& r, V&& v) {
+void members(Of<identify::JointSr3ScanRow> auto& r, auto&& v) {
   v(r.lambda, r.threshold, r.start, r.Omega_s, r.n_active, r.n_zero, r.xi, r.active,
     r.train_rel_error, r.validation_rss, r.aic, r.aic_r, r.admissible, r.converged);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3Iteration>
-void members(S& i, V&& v) {
+void members(Of<identify::JointSr3Iteration> auto& i, auto&& v) {
   v(i.start, i.outer, i.inner, i.rel_error, i.xi_u, i.sigma0, i.sigma1, i.Omega_s, i.Fc,
     i.accepted);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3StartSummary>
-void members(S& s, V&& v) {
+void members(Of<identify::JointSr3StartSummary> auto& s, auto&& v) {
   v(s.sigma0_init, s.rel_error, s.outer_iterations, s.converged, s.rejected_step2, s.sigma0,
     s.sigma1);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointSr3Result>
-void members(S& r, V&& v) {
+void members(Of<identify::JointSr3Result> auto& r, auto&& v) {
   v(r.model, r.parameters, r.static_model, r.candidates, r.active, r.scan, r.chosen, r.lambda,
     r.aic_observations, r.static_velocity_floor, r.static_samples, r.held_out, r.history, r.starts,
     r.chosen_start, r.static_rel_error, r.rel_error, r.warnings, r.seconds);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointOeResult>
-void members(S& r, V&& v) {
+void members(Of<identify::JointOeResult> auto& r, auto&& v) {
   v(r.model, r.parameters, r.reliability, r.initial_cost, r.final_cost, r.iterations, r.converged,
     r.termination, r.condition_number, r.residuals, r.segments, r.warnings);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, identify::JointController>
-void members(S& c, V&& v) { v(c.kp, c.kd, c.kff, c.bias); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::JointControllerReport>
-void members(S& c, V&& v) { v(c.source, c.controller, c.torque_rel_error); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::JointOeRun>
-void members(S& r, V&& v) {
+void members(Of<identify::JointController> auto& c, auto&& v) { v(c.kp, c.kd, c.kff, c.bias); }
+void members(Of<workflows::JointControllerReport> auto& c, auto&& v) {
+  v(c.source, c.controller, c.torque_rel_error);
+}
+void members(Of<workflows::JointOeRun> auto& r, auto&& v) {
   v(r.init, r.closed_loop, r.controller, r.start_torque_rel_error, r.result, r.start_score,
     r.refined_score, r.kept_start);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::FitJointOutcome>
-void members(S& f, V&& v) {
+void members(Of<workflows::FitJointOutcome> auto& f, auto&& v) {
   v(f.method, f.input, f.training_data, f.validation_data, f.model, f.parameters, f.reliability,
     f.idim, f.sr3, f.oe, f.training, f.validation, f.static_curve, f.steady_curve, f.run_time_s,
     f.lowpass, f.verdict, f.warnings);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::EvalJointOutcome>
-void members(S& e, V&& v) { v(e.data, e.evaluations, e.lowpass, e.verdict, e.warnings); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, EvalJointResult>
-void members(S& e, V&& v) { v(e.outcome, e.model, e.joint_file); }
+void members(Of<workflows::EvalJointOutcome> auto& e, auto&& v) {
+  v(e.data, e.evaluations, e.lowpass, e.verdict, e.warnings);
+}
+void members(Of<EvalJointResult> auto& e, auto&& v) { v(e.outcome, e.model, e.joint_file); }
 
 // fit_actuator, eval_actuator, check_actuator
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, sim::ServoActuator>
-void members(S& a, V&& v) {
+void members(Of<sim::ServoActuator> auto& a, auto&& v) {
   v(a.name, a.description, a.origin, a.constants, a.kt, a.R, a.armature, a.gear_ratio,
     a.counts_per_turn, a.sources);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, sim::ServoSetup>
-void members(S& s, V&& v) { v(s.actuator, s.params); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorModelOutcome>
-void members(S& m, V&& v) {
+void members(Of<sim::ServoSetup> auto& s, auto&& v) { v(s.actuator, s.params); }
+void members(Of<workflows::ActuatorModelOutcome> auto& m, auto&& v) {
   v(m.model, m.name, m.n_parameters, m.parameters, m.train_mae, m.validation_mae, m.evaluations,
     m.seconds, m.params, m.at_bound, m.failed, m.temperature);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorTemperatureOutcome>
-void members(S& t, V&& v) { v(t.law, t.viscous, t.check, t.undetermined); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorLogSeries>
-void members(S& s, V&& v) {
+void members(Of<workflows::ActuatorTemperatureOutcome> auto& t, auto&& v) {
+  v(t.law, t.viscous, t.check, t.undetermined);
+}
+void members(Of<workflows::ActuatorLogSeries> auto& s, auto&& v) {
   v(s.log, s.kp, s.trajectory, s.role, s.mae, s.range, s.t, s.position, s.goal_position,
     s.simulated);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::FitActuatorOutcome>
-void members(S& f, V&& v) {
+void members(Of<workflows::FitActuatorOutcome> auto& f, auto&& v) {
   v(f.actuator, f.actuator_choice, f.current_weight, f.validation, f.validated, f.logs, f.threads,
     f.models, f.recommended, f.reason, f.warnings, f.recommended_series, f.train_log_mean,
     f.validation_log_mean, f.verdict, f.recommended_temperature, f.temperature);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorLog>
-void members(S& l, V&& v) { v(l.name, l.kp, l.trajectory, l.range, l.samples); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorColumn>
-void members(S& c, V&& v) { v(c.label, c.file, c.mae, c.mean, c.pooled); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorSeries>
-void members(S& s, V&& v) { v(s.t, s.position, s.goal_position, s.simulated); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::EvalActuatorOutcome>
-void members(S& e, V&& v) { v(e.logs, e.params, e.best, e.series, e.verdict); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorFinding>
-void members(S& f, V&& v) { v(f.log, f.check, f.warning, f.message, f.logs); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorLogCheck>
-void members(S& c, V&& v) { v(c.log, c.kp, c.nominal_mae, c.fitted_mae, c.saturated); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, workflows::ActuatorCheckOutcome>
-void members(S& c, V&& v) {
+void members(Of<workflows::EvalActuatorLog> auto& l, auto&& v) {
+  v(l.name, l.kp, l.trajectory, l.range, l.samples);
+}
+void members(Of<workflows::EvalActuatorColumn> auto& c, auto&& v) {
+  v(c.label, c.file, c.mae, c.mean, c.pooled);
+}
+void members(Of<workflows::EvalActuatorSeries> auto& s, auto&& v) {
+  v(s.t, s.position, s.goal_position, s.simulated);
+}
+void members(Of<workflows::EvalActuatorOutcome> auto& e, auto&& v) {
+  v(e.logs, e.params, e.best, e.series, e.verdict);
+}
+void members(Of<workflows::ActuatorFinding> auto& f, auto&& v) {
+  v(f.log, f.check, f.warning, f.message, f.logs);
+}
+void members(Of<workflows::ActuatorLogCheck> auto& c, auto&& v) {
+  v(c.log, c.kp, c.nominal_mae, c.fitted_mae, c.saturated);
+}
+void members(Of<workflows::ActuatorCheckOutcome> auto& c, auto&& v) {
   v(c.actuator, c.nominal, c.fitted, c.nominal_mae, c.fitted_mae, c.logs, c.findings, c.warnings);
 }
 
 // export_xml, export_c, export_mujoco
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, io::ExportText>
-void members(S& e, V&& v) { v(e.text, e.warnings, e.notes); }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, io::CExport>
-void members(S& e, V&& v) {
+void members(Of<io::ExportText> auto& e, auto&& v) { v(e.text, e.warnings, e.notes); }
+void members(Of<io::CExport> auto& e, auto&& v) {
   v(e.header_file, e.source_file, e.header, e.source, e.warnings, e.notes, e.adaptive_notes);
 }
-template <class V, class S>
-requires std::is_same_v<std::remove_const_t<S>, io::MujocoExport>
-void members(S& e, V&& v) { v(e.xml, e.notes); }
+void members(Of<io::MujocoExport> auto& e, auto&& v) { v(e.xml, e.notes); }
 
 template <class T>
 concept Struct = requires(const T& t) {
