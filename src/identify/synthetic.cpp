@@ -35,6 +35,18 @@ Phase phase(const Excitation& e) {
   return p;
 }
 
+/// Where t < p.TA falls in part A's staircase: tau [s] since its slot began, and the level
+/// before the slot's ramp and the slot's own level [m/s].
+struct Stair {
+  double tau, prev, next;
+};
+
+Stair stair(const Excitation& e, const Phase& p, double t) {
+  const auto j = std::min(static_cast<std::size_t>(t / p.slot), kLevels.size() - 1);
+  return {t - static_cast<double>(j) * p.slot, j == 0 ? 0.0 : kLevels[j - 1] * e.v_max,
+          kLevels[j] * e.v_max};
+}
+
 /// Record times, fine-grid truth simulation of `truth`, sampled friction force and position.
 data::Record simulate_truth(const ModelSpec& truth, const SyntheticOptions& o,
                             std::vector<double>& F) {
@@ -82,9 +94,7 @@ data::Record simulate_truth(const ModelSpec& truth, const SyntheticOptions& o,
 double excitation_velocity(const Excitation& e, double t) {
   const Phase p = phase(e);
   if (t < p.TA) {
-    const auto j = std::min(static_cast<std::size_t>(t / p.slot), kLevels.size() - 1);
-    const double tau = t - static_cast<double>(j) * p.slot;
-    const double prev = j == 0 ? 0.0 : kLevels[j - 1] * e.v_max, next = kLevels[j] * e.v_max;
+    const auto [tau, prev, next] = stair(e, p, t);
     if (tau < p.tr) return prev + (next - prev) * 0.5 * (1 - std::cos(kPi * tau / p.tr));
     return next;
   }
@@ -95,9 +105,7 @@ double excitation_velocity(const Excitation& e, double t) {
 double excitation_acceleration(const Excitation& e, double t) {
   const Phase p = phase(e);
   if (t < p.TA) {
-    const auto j = std::min(static_cast<std::size_t>(t / p.slot), kLevels.size() - 1);
-    const double tau = t - static_cast<double>(j) * p.slot;
-    const double prev = j == 0 ? 0.0 : kLevels[j - 1] * e.v_max, next = kLevels[j] * e.v_max;
+    const auto [tau, prev, next] = stair(e, p, t);
     if (tau < p.tr) return (next - prev) * 0.5 * std::sin(kPi * tau / p.tr) * kPi / p.tr;
     return 0;
   }
