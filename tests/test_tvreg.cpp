@@ -385,13 +385,18 @@ Motion point_to_point(double fs, double duration, unsigned seed) {
   return m;
 }
 
+/// x plus white Gaussian noise of standard deviation sigma (std::mt19937 seeded with seed).
+std::vector<double> with_noise(std::vector<double> x, unsigned seed, double sigma) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> noise(0.0, sigma);
+  for (double& v : x) v += noise(gen);
+  return x;
+}
+
 TEST(TVReg, PointToPointMotionAgainstSavitzkyGolay) {
   // 10 s at 1 kHz, position noise 1e-4 rad; order 2 (piecewise-constant acceleration).
   Motion m = point_to_point(1000, 10, 7);
-  std::mt19937 gen(11);
-  std::normal_distribution<double> noise(0.0, 1e-4);
-  std::vector<double> q = m.q;
-  for (double& x : q) x += noise(gen);
+  std::vector<double> q = with_noise(m.q, 11, 1e-4);
   const double h = 1e-3;
   TVRegOptions o;
   o.order = 2;
@@ -463,10 +468,7 @@ TEST(TVReg, OptimalityConditionOnALongRecord) {
   // J / h is 1-strongly convex in y, so |y - y*|_2 <= |grad(J / h)(y)|_2: the gradient, written
   // from the definition of J, bounds the distance to the true minimiser. 25 s at 1 kHz.
   Motion m = point_to_point(1000, 25, 3);
-  std::mt19937 gen(2);
-  std::normal_distribution<double> noise(0.0, 1e-4);
-  std::vector<double> q = m.q;
-  for (double& x : q) x += noise(gen);
+  std::vector<double> q = with_noise(m.q, 2, 1e-4);
   for (int order = 1; order <= 2; ++order) {
     TVRegOptions o;
     o.order = order;
@@ -496,10 +498,7 @@ TEST(TVReg, WarmStartReachesTheSameMinimiser) {
   // The minimiser is unique, so a start from the solution for a nearby alpha ends at the same
   // result, in fewer iterations.
   Motion m = point_to_point(1000, 6, 5);
-  std::mt19937 gen(6);
-  std::normal_distribution<double> noise(0.0, 1e-4);
-  std::vector<double> q = m.q;
-  for (double& x : q) x += noise(gen);
+  std::vector<double> q = with_noise(m.q, 6, 1e-4);
   TVRegOptions o;
   o.alpha = 3e-10;
   o.epsilon = 0.1;
@@ -581,10 +580,7 @@ TEST(TVReg, BadInputNamesTheParameter) {
 
 TEST(TVReg, DifferentiateUsesOneOrderTwoSolveOrTwoOrderOneSolves) {
   Motion m = point_to_point(1000, 4, 9);
-  std::mt19937 gen(4);
-  std::normal_distribution<double> noise(0.0, 1e-4);
-  std::vector<double> q = m.q;
-  for (double& x : q) x += noise(gen);
+  std::vector<double> q = with_noise(m.q, 4, 1e-4);
   DiffOptions d;
   d.method = DiffMethod::tvreg;
   d.tv.alpha = 3e-10;
