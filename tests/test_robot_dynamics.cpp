@@ -170,23 +170,41 @@ double relative(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return (a - b).norm() / b.norm();
 }
 
+/// n link inertials drawn from rng (random_inertial), in order.
+std::vector<robot::Inertial> random_links(int n, std::mt19937& rng) {
+  std::vector<robot::Inertial> links;
+  for (int k = 0; k < n; ++k) links.push_back(random_inertial(rng));
+  return links;
+}
+
+/// The rows of a DH table: unnamed revolute joints, theta 0.
+std::vector<robot::DhRow> dh_rows(const std::vector<DhNumbers>& table) {
+  std::vector<robot::DhRow> rows;
+  for (const auto& r : table) rows.push_back({"", r.a, r.d, r.alpha, 0});
+  return rows;
+}
+
+/// The largest relative difference between rnea(m) and KDL's torques of `chain` over 50 random
+/// states drawn from rng.
+double worst_against_kdl(const robot::RobotModel& m, const KDL::Chain& chain, std::mt19937& rng) {
+  double worst = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const State s = random_state(m.dof(), rng);
+    worst = std::max(worst, relative(rnea(m, s), kdl_torques(chain, s, m.gravity)));
+  }
+  return worst;
+}
+
 }  // namespace
 
 TEST(RobotDynamics, PandaModifiedDhMatchesKdl) {
   std::mt19937 rng(7);
-  std::vector<robot::Inertial> links;
-  for (int k = 0; k < 7; ++k) links.push_back(random_inertial(rng));
-  std::vector<robot::DhRow> rows;
-  for (const auto& r : kPandaDh) rows.push_back({"", r.a, r.d, r.alpha, 0});
-  const robot::RobotModel m = robot::from_dh(rows, robot::DhConvention::modified, links);
+  const std::vector<robot::Inertial> links = random_links(7, rng);
+  const robot::RobotModel m =
+      robot::from_dh(dh_rows(kPandaDh), robot::DhConvention::modified, links);
   ASSERT_TRUE(robot::check(m).empty());
-  const KDL::Chain chain = kdl_modified_dh(kPandaDh, links);
-  double worst = 0;
-  for (int trial = 0; trial < 50; ++trial) {
-    const State s = random_state(7, rng);
-    worst = std::max(worst, relative(rnea(m, s), kdl_torques(chain, s, m.gravity)));
-  }
-  EXPECT_LT(worst, 1e-12);
+  ASSERT_EQ(m.dof(), 7);
+  EXPECT_LT(worst_against_kdl(m, kdl_modified_dh(kPandaDh, links), rng), 1e-12);
 }
 
 TEST(RobotDynamics, StandardDhMatchesKdl) {
@@ -194,20 +212,10 @@ TEST(RobotDynamics, StandardDhMatchesKdl) {
   const std::vector<DhNumbers> ur = {{0, 0.1807, M_PI / 2},   {-0.6127, 0, 0},
                                      {-0.57155, 0, 0},        {0, 0.17415, M_PI / 2},
                                      {0, 0.11985, -M_PI / 2}, {0, 0.11655, 0}};
-  std::vector<robot::Inertial> links;
-  std::vector<robot::DhRow> rows;
-  for (const auto& r : ur) {
-    links.push_back(random_inertial(rng));
-    rows.push_back({"", r.a, r.d, r.alpha, 0});
-  }
-  const robot::RobotModel m = robot::from_dh(rows, robot::DhConvention::standard, links);
-  const KDL::Chain chain = kdl_standard_dh(ur, links);
-  double worst = 0;
-  for (int trial = 0; trial < 50; ++trial) {
-    const State s = random_state(6, rng);
-    worst = std::max(worst, relative(rnea(m, s), kdl_torques(chain, s, m.gravity)));
-  }
-  EXPECT_LT(worst, 1e-12);
+  const std::vector<robot::Inertial> links = random_links(6, rng);
+  const robot::RobotModel m = robot::from_dh(dh_rows(ur), robot::DhConvention::standard, links);
+  ASSERT_EQ(m.dof(), 6);
+  EXPECT_LT(worst_against_kdl(m, kdl_standard_dh(ur, links), rng), 1e-12);
 }
 
 TEST(RobotDynamics, Ur10eUrdfMatchesKdl) {
@@ -219,21 +227,14 @@ TEST(RobotDynamics, Ur10eUrdfMatchesKdl) {
   const KDL::Chain chain = kdl_from_urdf(read(urdf), "tool0");
   ASSERT_EQ(chain.getNrOfJoints(), 6u);
   std::mt19937 rng(3);
-  double worst = 0;
-  for (int trial = 0; trial < 50; ++trial) {
-    const State s = random_state(6, rng);
-    worst = std::max(worst, relative(rnea(d.model, s), kdl_torques(chain, s, d.model.gravity)));
-  }
-  EXPECT_LT(worst, 1e-9);
+  EXPECT_LT(worst_against_kdl(d.model, chain, rng), 1e-9);
 }
 
 TEST(RobotDynamics, RegressorTimesParametersIsTheInverseDynamics) {
   const io::RobotDescription d = io::read_urdf((kData / "robot_ur10e" / "ur10e.urdf").string());
   std::mt19937 rng(5);
-  std::vector<robot::Inertial> links;
-  for (int k = 0; k < 7; ++k) links.push_back(random_inertial(rng));
-  std::vector<robot::DhRow> rows;
-  for (const auto& r : kPandaDh) rows.push_back({"", r.a, r.d, r.alpha, 0});
+  const std::vector<robot::Inertial> links = random_links(7, rng);
+  std::vector<robot::DhRow> rows = dh_rows(kPandaDh);
   rows[2].type = robot::JointType::prismatic;  // a prismatic joint in the middle of the chain
   const robot::RobotModel panda = robot::from_dh(rows, robot::DhConvention::modified, links);
   for (const robot::RobotModel* m : {&d.model, &panda}) {
