@@ -337,26 +337,22 @@ void expect_contains(const std::string& msg, const std::string& part) {
   EXPECT_NE(msg.find(part), std::string::npos) << "message: '" << msg << "' lacks '" << part << "'";
 }
 
+/// The first n samples of d (the channels static_record fills).
+JointData first_samples(JointData d, std::size_t n) {
+  for (auto* c : {&d.t, &d.q, &d.qd, &d.qdd, &d.tau}) c->resize(n);
+  return d;
+}
+
 TEST(JointSr3Errors, UnusableInput) {
   const StaticTruth truth;
   const JointData good = static_record(truth, 4, 0.005, 1);
   expect_contains(fit_error({}, {}), "no training data");
   {
-    JointData d = good;
-    d.t.resize(12);
-    d.q.resize(12);
-    d.qd.resize(12);
-    d.qdd.resize(12);
-    d.tau.resize(12);
+    const JointData d = first_samples(good, 12);
     expect_contains(fit_error({d}, {}), "static-1: too few samples: 12 (need at least 20");
   }
   {
-    JointData d = good;
-    d.t.resize(100);
-    d.q.resize(100);
-    d.qd.resize(100);
-    d.qdd.resize(100);
-    d.tau.resize(100);
+    const JointData d = first_samples(good, 100);
     expect_contains(fit_error({d}, {}), "too few training samples: 100 for 12 candidate functions");
   }
   {
