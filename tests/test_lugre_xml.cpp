@@ -3,9 +3,11 @@
 // example examples/data/sensorless_fit.json, and every error message.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "expect_message.hpp"
 #include "frictionlab/identify/result.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/fit_json.hpp"
@@ -43,16 +45,8 @@ const char* const kUnits =
     "     Km [Nm/A], Kw [Nm/(rad/s)], S0 [Nm/rad], S1 [Nm/(rad/s)], Vth [rad/s], Fc_pos, "
     "Fc_neg, Fs_pos, Fs_neg [Nm] -->\n";
 
-// The message of the InputError thrown by f.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no InputError)";
-}
+// The message of the InputError thrown by f (a test failure when f throws none).
+std::string error_of(const std::function<void()>& f) { return testing::message_of<InputError>(f); }
 
 std::string error_of_json(const nlohmann::json& j) {
   return error_of([&] { lugre_group_from_fit_json(j, "fit.json"); });
