@@ -26,6 +26,22 @@ struct Column {
 
 }  // namespace
 
+MovingTemperatures moving_temperatures(std::span<const JointData> data, double v_deadband) {
+  MovingTemperatures out;
+  for (const JointData& d : data) {
+    if (!d.has_temperature())
+      throw FitError((d.source.empty() ? std::string("record") : d.source) +
+                     ": temperature-dependent friction needs a temperature channel (--temperature "
+                     "COLUMN; Python temperature=)");
+    for (std::size_t k = 0; k < d.size(); ++k)
+      if (std::abs(d.qd[k]) > v_deadband) out.T.push_back(d.temperature[k]);
+  }
+  double sum = 0;
+  for (double T : out.T) sum += T;
+  out.mean = out.T.empty() ? 0.0 : sum / static_cast<double>(out.T.size());
+  return out;
+}
+
 void check_joint_data(std::span<const JointData> data, std::size_t min_samples) {
   if (data.empty()) throw FitError("no record given");
   for (const JointData& d : data) {
@@ -125,12 +141,11 @@ LoadRule judge_load(const std::vector<double>& drive, const std::vector<double>&
 
 LoadRule load_rule(std::span<const JointData> data, const JointIdimOptions& opt) {
   if (!opt.load_dependent) return {};
-  std::vector<double> drive, back;
+  LoadSides sides;
   for (const JointData& d : data)
     for (std::size_t k = 0; k < d.size(); ++k)
-      if (std::abs(d.qd[k]) > opt.v_deadband)
-        (is_driving(d.tau[k], d.qd[k] > 0) ? drive : back).push_back(std::abs(d.tau[k]));
-  return judge_load(drive, back);
+      if (std::abs(d.qd[k]) > opt.v_deadband) sides.add(d.tau[k], d.qd[k]);
+  return judge_load(sides.drive, sides.back);
 }
 
 /// Whether the records determine the temperature coefficients (JointIdimOptions::
@@ -147,28 +162,12 @@ struct TemperatureRule {
 TemperatureRule temperature_rule(std::span<const JointData> data, const JointIdimOptions& opt) {
   TemperatureRule out;
   if (!opt.temperature_law) return out;
-  std::vector<double> moving;
-  for (const JointData& d : data) {
-    if (!d.has_temperature())
-      throw FitError((d.source.empty() ? std::string("record") : d.source) +
-                     ": temperature-dependent friction needs a temperature channel (--temperature "
-                     "COLUMN; Python temperature=)");
-    for (std::size_t k = 0; k < d.size(); ++k)
-      if (std::abs(d.qd[k]) > opt.v_deadband) moving.push_back(d.temperature[k]);
-  }
-  double sum = 0;
-  for (double T : moving) sum += T;
-  out.T_ref = opt.temperature_ref.value_or(
-      sum / static_cast<double>(std::max<std::size_t>(moving.size(), 1)));
-  const double spread = temperature_spread(moving);
+  MovingTemperatures moving = moving_temperatures(data, opt.v_deadband);
+  out.T_ref = opt.temperature_ref.value_or(moving.mean);
+  const double spread = temperature_spread(std::move(moving.T));
   out.determined = spread >= kTemperatureMinSpread;
   if (out.determined) return out;
-  const std::string why =
-      "the temperature hardly varies (it spans " + format_number(spread) +
-      " K over the moving samples, 5th to 95th percentile, less than " +
-      format_number(kTemperatureMinSpread) +
-      " K), so a change of the friction with it cannot be seen. Record the joint from a cold "
-      "start until it is warm, or at two ambient temperatures";
+  const std::string why = temperature_spread_reason(spread);
   for (const char* name : {"kT", "kT_v"}) {
     out.held.emplace_back(name);
     out.flags.push_back({name, "undetermined", "", spread,

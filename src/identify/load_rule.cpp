@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "frictionlab/format.hpp"
+#include "frictionlab/models/load_dependence.hpp"
 
 namespace frictionlab::identify {
 
@@ -27,6 +28,11 @@ Spread spread_of(std::span<const double> drive, std::span<const double> back) {
 }
 
 }  // namespace
+
+void LoadSides::add(double tau, double qd) {
+  if (qd == 0) return;
+  (is_driving(tau, qd > 0) ? drive : back).push_back(std::abs(tau));
+}
 
 double load_relative_spread(std::span<const double> drive, std::span<const double> back) {
   const Spread s = spread_of(drive, back);

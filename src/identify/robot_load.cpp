@@ -151,12 +151,10 @@ std::vector<bool> undetermined_loads(const robot::RobotModel& model,
   std::vector<bool> held;
   for (int j = 0; j < model.dof(); ++j) {
     const auto jj = static_cast<std::size_t>(j);
-    std::vector<double> drive, back;
-    for (std::size_t k = 0; k < samples.size(); ++k) {
-      const double qd = samples.qd[jj][k], tau = samples.effort[jj][k];
-      if (qd != 0) (is_driving(tau, qd > 0) ? drive : back).push_back(std::abs(tau));
-    }
-    const std::string why = load_undetermined_reason(drive, back);
+    LoadSides sides;
+    for (std::size_t k = 0; k < samples.size(); ++k)
+      sides.add(samples.effort[jj][k], samples.qd[jj][k]);
+    const std::string why = load_undetermined_reason(sides.drive, sides.back);
     held.push_back(!why.empty());
     if (!why.empty())
       flags.push_back("the load coefficient mu_" + model.joints[jj].name +

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "frictionlab/format.hpp"
+
 namespace frictionlab::identify {
 
 double temperature_spread(std::vector<double> T) {
@@ -17,6 +19,14 @@ double temperature_spread(std::vector<double> T) {
     return T[lo] + (T[hi] - T[lo]) * (i - static_cast<double>(lo));
   };
   return at(0.95) - at(0.05);
+}
+
+std::string temperature_spread_reason(double spread) {
+  return "the temperature hardly varies (it spans " + format_number(spread) +
+         " K over the moving samples, 5th to 95th percentile, less than " +
+         format_number(kTemperatureMinSpread) +
+         " K), so a change of the friction with it cannot be seen. Record the joint from a cold "
+         "start until it is warm, or at two ambient temperatures";
 }
 
 }  // namespace frictionlab::identify

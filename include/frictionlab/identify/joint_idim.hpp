@@ -122,4 +122,14 @@ JointIdimResult fit_joint_idim(std::span<const JointData> data, const JointIdimO
 /// record, channel and 1-based sample.
 void check_joint_data(std::span<const JointData> data, std::size_t min_samples);
 
+/// The temperatures [degC] of the moving samples (|qd| > v_deadband [rad/s]) of every record
+/// and their mean (0 without any): what a temperature law's rule (identify/
+/// temperature_spread.hpp) and its default reference temperature T_ref are taken over. Throws
+/// FitError naming a record without a temperature channel.
+struct MovingTemperatures {
+  std::vector<double> T;
+  double mean = 0;
+};
+MovingTemperatures moving_temperatures(std::span<const JointData> data, double v_deadband);
+
 }  // namespace frictionlab::identify

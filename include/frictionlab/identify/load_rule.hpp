@@ -13,11 +13,20 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace frictionlab::identify {
 
 inline constexpr long kLoadMinSamples = 20;
 inline constexpr double kLoadMinSpread = 0.05;
+
+/// The loads |tau| [N m] of moving samples, split by the direction of the power flow: driven
+/// (tau qd > 0, models/load_dependence.hpp's is_driving) and back-driven.
+struct LoadSides {
+  std::vector<double> drive, back;
+  /// The sample with applied torque tau [N m] at velocity qd [rad/s]; none at qd = 0.
+  void add(double tau, double qd);
+};
 
 /// Why the loads |tau| [N m] of the driven (`drive`) and back-driven (`back`) moving samples do
 /// not determine a load coefficient, ending with what to record instead; empty when they do.

@@ -10,6 +10,7 @@
 // Host side: allocates.
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace frictionlab::identify {
@@ -20,5 +21,9 @@ inline constexpr double kTemperatureMinSpread = 3.0;
 /// The 95th minus the 5th percentile of T [K] (linear interpolation between order statistics);
 /// 0 for fewer than 2 values.
 double temperature_spread(std::vector<double> T);
+
+/// Why temperatures of this spread [K] do not determine a law, and what to record instead (the
+/// text of the `undetermined` flags of kT and kT_v).
+std::string temperature_spread_reason(double spread);
 
 }  // namespace frictionlab::identify
