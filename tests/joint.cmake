@@ -6,6 +6,10 @@ frictionlab_test(test_joint_idim test_joint_idim.cpp)
 # Load-dependent joint friction: idim, simulation, validation and joint_fit.json.
 frictionlab_test(test_joint_load test_joint_load.cpp)
 frictionlab_test(test_joint_temperature test_joint_temperature.cpp)
+# Temperature-dependent joint LuGre friction: simulation, torque prediction, oe.
+frictionlab_test(test_joint_lugre_temperature test_joint_lugre_temperature.cpp)
+# Load-dependent joint LuGre friction: simulation, torque prediction, oe.
+frictionlab_test(test_joint_lugre_load test_joint_lugre_load.cpp)
 frictionlab_test(test_joint_oe test_joint_oe.cpp)
 frictionlab_test(test_joint_closed_loop test_joint_closed_loop.cpp)
 # The Newey-West covariance from per-sample scores (identify/statistics.hpp) that oe, idim and lsq
@@ -28,6 +32,14 @@ if(TARGET frictionlab_cli)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_temperature.py
                    --binary $<TARGET_FILE:frictionlab_cli>
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_temperature)
+  # A temperature law and a load dependence on joint LuGre friction: oe from a JOINT.json and
+  # from sr3, eval-joint, the refusals, the adaptive estimator's seed
+  # (examples/data/joint_lugre_warming.csv, joint_lugre_load.csv).
+  add_test(NAME cli_joint_lugre_dependences
+           COMMAND ${Python3_EXECUTABLE}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_lugre_dependences.py
+                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_lugre_dependences)
 endif()
 # lsq's Jacobian by time segments on several threads against the serial one.
 frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)

@@ -3,11 +3,57 @@
 // sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15 N m, one Stribeck term Fs = 0.08 N m
 // (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad. perturbed_start() is the same model with
 // every parameter 15-30 % off (the offset at 0): the start of the output-error recovery tests.
+// multisine_torque, measured_motion and oe_estimate: the records and lookups of those tests.
 #pragma once
 
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "frictionlab/identify/joint_oe.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 
 namespace frictionlab::testing {
+
+/// The multisine torque of the output-error tests [N m] at t [s]: 0.5, 1.3 and 3.1 Hz.
+inline double multisine_torque(double t) {
+  constexpr double kPi = 3.14159265358979323846;
+  return 0.7 * std::sin(2 * kPi * 0.5 * t) + 0.35 * std::sin(2 * kPi * 1.3 * t + 1) +
+         0.1 * std::sin(2 * kPi * 3.1 * t + 2);
+}
+
+/// The motion of `truth` under the applied torque tau at t (simulated at 0.1 ms steps from rest,
+/// at the temperatures `temperature` when given), measured with white noise of 1e-4 rad and
+/// 1e-3 rad/s on the position and velocity (seed 5): a record for oe, which needs no
+/// acceleration (zeros).
+inline identify::JointData measured_motion(const sim::JointModel& truth, std::vector<double> t,
+                                           std::vector<double> tau,
+                                           std::vector<double> temperature = {}) {
+  const auto tr = sim::simulate_joint_model(truth, t, tau, {}, {1e-4}, temperature);
+  identify::JointData d;
+  d.source = "synthetic";
+  d.t = std::move(t);
+  d.tau = std::move(tau);
+  d.temperature = std::move(temperature);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> nq(0.0, 1e-4), nv(0.0, 1e-3);
+  for (std::size_t k = 0; k < d.t.size(); ++k) {
+    d.q.push_back(tr.q[k] + nq(rng));
+    d.qd.push_back(tr.qd[k] + nv(rng));
+  }
+  d.qdd.assign(d.t.size(), 0.0);
+  return d;
+}
+
+/// The estimate called `name` of an oe fit (std::runtime_error when there is none).
+inline const identify::ParameterEstimate& oe_estimate(const identify::JointOeResult& r,
+                                                      const std::string& name) {
+  for (const auto& e : r.parameters)
+    if (e.name == name) return e;
+  throw std::runtime_error("no parameter " + name);
+}
 
 inline sim::JointModel lugre_pendulum() {
   sim::JointModel m;

@@ -235,11 +235,21 @@ TEST(JointTemperature, JointJsonCarriesTheLawAndRefusesBadOnes) {
   EXPECT_NE(
       message(head + R"("temperature": {"law": "linear", "T_ref": 25, "kT": 0}})").find("kT_v"),
       std::string::npos);
-  const std::string lugre =
-      R"({"I": 0.1, "friction": {"model": "joint-lugre", "params": {"sigma0": 100, "sigma1": 1,
-          "Fc": 0.2}}, "temperature": {"law": "linear", "T_ref": 25, "kT": 0, "kT_v": 0}})";
-  EXPECT_NE(message(lugre).find("need static friction with the exact sign"), std::string::npos)
-      << message(lugre);
+  const std::string smooth =
+      R"({"I": 0.1, "friction": {"model": "stribeck", "params": {"Fc": 0.2, "Fs": 0.3,
+          "vs": 0.01, "sigma2": 0.1, "v_smooth": 0.01}}, "temperature": {"law": "linear",
+          "T_ref": 25, "kT": 0, "kT_v": 0}})";
+  EXPECT_NE(message(smooth).find("need static friction with the exact sign"), std::string::npos)
+      << message(smooth);
+  // Joint LuGre takes the law too (its levels Fc, Fs[i] and its viscous series).
+  const io::JointFile lugre = io::joint_from_json(
+      nlohmann::json::parse(
+          R"({"I": 0.1, "friction": {"model": "joint-lugre", "params": {"sigma0": 100,
+              "sigma1": 1, "Fc": 0.2}}, "temperature": {"law": "exponential", "T_ref": 25,
+              "kT": -0.01, "kT_v": 0}})"),
+      "JOINT.json");
+  ASSERT_TRUE(lugre.model.temperature.has_value());
+  EXPECT_EQ(lugre.model.temperature->kT, -0.01);
 }
 
 }  // namespace

@@ -234,8 +234,8 @@ def test_fit_joint_temperature_equals_cli(tmp_path):
     cold = fl.Record.read(csv, time="t", position="q", force="tau")
     with pytest.raises(fl.Error, match="temperature"):
         fl.eval_joint(r, cold)
-    with pytest.raises(ValueError, match="temperature_law.*started from idim"):
-        fl.fit_joint(warm, method="oe", init="sr3", temperature_law="linear")
+    with pytest.raises(ValueError, match="temperature_law.*--init sr3"):
+        fl.fit_joint(warm, method="sr3", temperature_law="linear")
     oe = fl.fit_joint(warm, method="oe", init="idim", temperature_law="linear",
                       temperature_ref=35.0, segment_s=0.0, max_step=2e-4)
     q = {x.name: x for x in oe.parameters}
@@ -243,3 +243,40 @@ def test_fit_joint_temperature_equals_cli(tmp_path):
     assert oe.model["temperature"]["kT"] == q["kT"].value
     with pytest.raises(ValueError, match="temperature_law"):
         fl.fit_joint(warm, method="idim", temperature_law="quadratic")
+
+
+def test_fit_joint_lugre_temperature_equals_cli(tmp_path):
+    """oe with temperature_law from a joint LuGre JOINT.json is the CLI's `--method oe --init
+    FILE --temperature-law` (examples/data/joint_lugre_warming.csv, the documented warming LuGre
+    joint): the same joint_fit.json, kT and kT_v near the generator's truth, and a start without
+    a law keeps its friction model."""
+    data = SOURCE / "examples" / "data"
+    csv, start = data / "joint_lugre_warming.csv", data / "joint_lugre_pendulum.json"
+    run_cli("fit-joint", "--input", csv, "--time", "t", "--position", "q", "--torque", "tau",
+            "--no-plots", "--method", "oe", "--init", start, "--temperature", "temp",
+            "--temperature-law", "linear", "--out", "cli", cwd=tmp_path)
+    warm = fl.Record.read(csv, time="t", position="q", force="tau", temperature="temp")
+    r = fl.fit_joint(warm, method="oe", init=str(start), temperature_law="linear")
+    same_json((tmp_path / "cli" / "joint_fit.json").read_text(), r.to_json())
+    p = {q.name: q for q in r.parameters}
+    assert abs(p["kT"].value + 0.012) < 0.01 * 0.012
+    assert abs(p["kT_v"].value + 0.02) < 0.01 * 0.02
+    assert r.model["friction"]["model"] == "joint-lugre"
+    assert r.model["temperature"]["kT"] == p["kT"].value
+
+
+def test_fit_joint_lugre_load_equals_cli(tmp_path):
+    """oe with load_dependent=True from a joint LuGre JOINT.json is the CLI's `--method oe --init
+    FILE --load-dependent` (examples/data/joint_lugre_load.csv, documented): the same
+    joint_fit.json and mu near the generator's 0.15."""
+    data = SOURCE / "examples" / "data"
+    csv, start = data / "joint_lugre_load.csv", data / "joint_lugre_pendulum.json"
+    run_cli("fit-joint", "--input", csv, "--time", "t", "--position", "q", "--torque", "tau",
+            "--no-plots", "--method", "oe", "--init", start, "--load-dependent", "--out", "cli",
+            cwd=tmp_path)
+    rec = fl.Record.read(csv, time="t", position="q", force="tau")
+    r = fl.fit_joint(rec, method="oe", init=str(start), load_dependent=True)
+    same_json((tmp_path / "cli" / "joint_fit.json").read_text(), r.to_json())
+    mu = [q for q in r.parameters if q.name == "mu"][0]
+    assert abs(mu.value - 0.15) < 0.01 * 0.15 and mu.ci_low < 0.15 < mu.ci_high
+    assert r.model["load"] == {"mu_drive": mu.value, "mu_back": mu.value}

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "frictionlab/identify/joint_idim.hpp"
+#include "frictionlab/identify/load_rule.hpp"
 #include "frictionlab/identify/stats.hpp"
 #include "joint_parameter_slots.hpp"
 #include "parallel.hpp"
@@ -87,14 +88,15 @@ struct Mapping {
         if (e.stribeck) e.ref(m) = share * std::expm1(x[j]);
       }
     }
-    // Static friction: Fs follows Fc (Coulomb + viscous); a symmetric model keeps both sides.
+    // Static friction: Fs follows Fc (Coulomb + viscous); a symmetric model keeps both sides,
+    // and one load coefficient both.
     if (auto* sf = std::get_if<SF::Params>(&m.friction)) {
       auto& c = sf->curve;
       if (symmetric_static) c.Fc_neg = c.Fc_pos;
-      if (symmetric_load && m.load) m.load->mu_back = m.load->mu_drive;
       c.Fs_pos = c.Fc_pos;
       c.Fs_neg = c.Fc_neg;
     }
+    if (symmetric_load && m.load) m.load->mu_back = m.load->mu_drive;
     return m;
   }
   std::vector<double> internal(const JointModel& m0) const {
@@ -139,7 +141,8 @@ class BristleCache {
         if (e.first == key) return e.second;
     }
     auto z = std::make_shared<std::vector<std::vector<double>>>();
-    for (const JointData& d : data) z->push_back(sim::bristle_state(m, d.t, d.qd));
+    for (const JointData& d : data)
+      z->push_back(sim::bristle_state(m, d.t, d.qd, 0.0, d.temperature));
     const std::lock_guard<std::mutex> lock(mutex_);
     entries_.emplace_back(std::move(key), z);
     if (entries_.size() > capacity_) entries_.pop_front();
@@ -162,6 +165,7 @@ struct Problem {
   std::vector<std::vector<double>> drive;  ///< closed loop: the controller's drive per record
   JointOeOptions opt;
   std::unique_ptr<BristleCache> zcache;
+  std::vector<IdentifiabilityFlag> held;  ///< parameters the records cannot determine, held
 };
 
 struct Segment {
@@ -176,14 +180,16 @@ std::size_t residual_count(const Segment& s, bool free_x0, bool closed_loop) {
 
 /// The Jacobian of the natural parameters with respect to the internal ones, G(c, j) =
 /// d theta_c / d x_j, with theta in the order of sim::joint_sensitivity_parameters (P rows, np
-/// columns); empty when the model has no sensitivities (static friction). Log scale:
+/// columns); empty when the model has no sensitivities (static friction, a temperature law, a
+/// load dependence).
+/// Log scale:
 /// d exp(x) / dx = exp(x); a relative Stribeck level Fs_i = (Fc / n) expm1(y_i):
 /// dFs_i/dy_i = (Fc / n) exp(y_i), and through Fc, dFs_i/dx_Fc = (Fs_i / Fc) dFc/dx_Fc.
 Eigen::MatrixXd natural_jacobian(const Mapping& map, const double* x) {
   const JointModel m = map.model(x);
   const std::vector<std::string> names = sim::joint_sensitivity_parameters(m);
   const auto* p = std::get_if<LG::Params>(&m.friction);
-  if (names.empty() || p == nullptr) return {};
+  if (names.empty() || p == nullptr || m.temperature || m.load) return {};
   JointModel mm = m;  // read through the entries' references
   const auto np = static_cast<Eigen::Index>(map.est.size());
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(names.size()), np);
@@ -627,10 +633,6 @@ void check_oe_inputs(std::span<const JointData> data, const JointModel& initial,
     throw FitError("oe: max_step must be > 0 s, got " + format_number(opt.max_step));
   if (opt.max_iterations < 1)
     throw FitError("oe: max_iterations must be >= 1, got " + std::to_string(opt.max_iterations));
-  if (initial.temperature && sim::is_dynamic(initial))
-    throw FitError(
-        "oe: temperature-dependent levels are simulated for static friction only (the joint "
-        "LuGre model has no temperature term): start oe from idim");
   if (initial.temperature)
     for (const JointData& d : data)
       if (d.temperature.size() != d.size())
@@ -645,16 +647,43 @@ void check_oe_inputs(std::span<const JointData> data, const JointModel& initial,
 }
 
 /// A temperature law's kT and kT_v held where the records' moving samples hardly warm (the rule
-/// of identify/temperature_spread.hpp, idim's): their values stay the initial model's.
+/// of identify/temperature_spread.hpp, idim's): their values stay the initial model's, each with
+/// an `undetermined` flag.
 void hold_undetermined_temperature(Problem& P, const JointModel& initial) {
   if (!initial.temperature) return;
   std::vector<double> moving;
   for (const JointData& d : P.data)
     for (std::size_t k = 0; k < d.size(); ++k)
       if (d.qd[k] != 0) moving.push_back(d.temperature[k]);
-  if (temperature_spread(std::move(moving)) >= kTemperatureMinSpread) return;
-  for (Entry& e : P.map.entries)
-    if (e.name == "kT" || e.name == "kT_v") e.estimated = false;
+  const double spread = temperature_spread(std::move(moving));
+  if (spread >= kTemperatureMinSpread) return;
+  for (Entry& e : P.map.entries) {
+    if (e.name != "kT" && e.name != "kT_v") continue;
+    e.estimated = false;
+    P.held.push_back({e.name, "undetermined", "", spread,
+                      "oe: " + e.name + " is not determined by the records: " +
+                          temperature_spread_reason(spread) + "; held at " +
+                          format_number(e.ref(P.map.base)) + " 1/K"});
+  }
+}
+
+/// A load dependence's coefficients held where the records' moving samples do not determine them
+/// (the rule of identify/load_rule.hpp, idim's and the arm fit's, on the records' applied
+/// torque): their values stay the initial model's, each with an `undetermined` flag.
+void hold_undetermined_load(Problem& P, const JointModel& initial) {
+  if (!initial.load) return;
+  LoadSides sides;
+  for (const JointData& d : P.data)
+    for (std::size_t k = 0; k < d.size(); ++k) sides.add(d.tau[k], d.qd[k]);
+  const std::string why = load_undetermined_reason(sides.drive, sides.back);
+  if (why.empty()) return;
+  for (Entry& e : P.map.entries) {
+    if (e.name != "mu" && e.name != "mu_drive" && e.name != "mu_back") continue;
+    e.estimated = false;
+    P.held.push_back({e.name, "undetermined", "", load_relative_spread(sides.drive, sides.back),
+                      "oe: " + e.name + " is not determined by the records: " + why + "; held at " +
+                          format_number(e.ref(P.map.base))});
+  }
 }
 
 /// The parameter mapping of the initial model. The names of the log-scale parameters that
@@ -673,6 +702,7 @@ void map_parameters(Problem& P, const JointModel& initial, const JointOeOptions&
     P.map.symmetric_static = sf->curve.Fc_pos == sf->curve.Fc_neg;
   P.map.symmetric_load = initial.load && initial.load->mu_drive == initial.load->mu_back;
   hold_undetermined_temperature(P, initial);
+  hold_undetermined_load(P, initial);
   for (std::size_t j = 0; j < P.map.entries.size(); ++j)
     if (P.map.entries[j].estimated) P.map.est.push_back(static_cast<int>(j));
   // The relative Stribeck map needs every initial Fs_i > -Fc / n (a valid g allows one very
@@ -1001,6 +1031,9 @@ std::vector<ParameterEstimate> oe_estimates(const Problem& P, const std::vector<
     pe.unit = e.unit;
     pe.value = e.ref(m);
     pe.fixed = !e.estimated;
+    pe.undetermined = std::any_of(P.held.begin(), P.held.end(), [&](const IdentifiabilityFlag& f) {
+      return f.parameter == e.name;
+    });
     if (pe.fixed) {
       pe.std_error = 0;
       pe.ci_low = pe.ci_high = pe.value;
@@ -1054,6 +1087,7 @@ JointOeResult fit_joint_oe(std::span<const JointData> data, const JointModel& in
                        " started at 0, which its log scale cannot hold: started at "
                        "1e-6 instead");
   fill_solution(out, P, x, solved, nres, segs.size());
+  out.flags = P.held;
   const long n_free = np + (opt.estimate_initial_state ? 2 * static_cast<long>(segs.size()) : 0);
   const OeCovariance oc = oe_covariance(problem, P, nres, n_free, np, out);
   const double tq =

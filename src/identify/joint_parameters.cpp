@@ -55,8 +55,38 @@ std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
     const std::size_t k = e.size();
     add(in, v, [k](JointModel& j) -> double& { return table_entry(j, k); });
   };
+  // Temperature-dependent levels (models/temperature_dependence.hpp): kT, kT_v [1/K], of
+  // either sign (T_ref is chosen, not a parameter), after the friction's own entries.
+  const auto add_temperature = [&] {
+    if (!m.temperature) return;
+    const auto coefficient = [](const char* name) {
+      return sim::JointParameterInfo{name, "1/K", false, false, false, false};
+    };
+    add(coefficient("kT"), m.temperature->kT,
+        [](JointModel& j) -> double& { return j.temperature.value().kT; });
+    add(coefficient("kT_v"), m.temperature->kT_v,
+        [](JointModel& j) -> double& { return j.temperature.value().kT_v; });
+  };
+  // A load-dependent Coulomb level (models/load_dependence.hpp): mu for equal coefficients (the
+  // setter of mu_back follows, as Fc_neg follows Fc), else mu_drive, mu_back [-].
+  const auto add_load = [&] {
+    if (!m.load) return;
+    const auto info = [](const char* name) {
+      return sim::JointParameterInfo{name, "-", false, false, true, false};
+    };
+    auto mu_drive = [](JointModel& j) -> double& { return j.load.value().mu_drive; };
+    if (m.load->mu_drive == m.load->mu_back) {
+      add(info("mu"), m.load->mu_drive, mu_drive);
+      return;
+    }
+    add(info("mu_drive"), m.load->mu_drive, mu_drive);
+    add(info("mu_back"), m.load->mu_back,
+        [](JointModel& j) -> double& { return j.load.value().mu_back; });
+  };
   if (const auto* p = std::get_if<LG::Params>(&m.friction)) {
     sim::for_each_lugre_joint_parameter(m.structure, m, *p, from_table);
+    add_load();
+    add_temperature();
     return e;
   }
   sim::for_each_rigid_joint_parameter(m.structure, m, from_table);
@@ -77,27 +107,8 @@ std::vector<JointParameterSlot> joint_parameter_slots(const JointModel& m) {
     add(info("Fc_neg", "N m"), f.curve.Fc_neg,
         [sf](JointModel& j) -> double& { return sf(j).curve.Fc_neg; });
   }
-  // A load-dependent Coulomb level (models/load_dependence.hpp): mu for equal coefficients (the
-  // setter of mu_back follows, as Fc_neg follows Fc), else mu_drive, mu_back [-].
-  auto mu_drive = [](JointModel& j) -> double& { return j.load.value().mu_drive; };
-  if (m.load && m.load->mu_drive == m.load->mu_back) {
-    add(info("mu", "-"), m.load->mu_drive, mu_drive);
-  } else if (m.load) {
-    add(info("mu_drive", "-"), m.load->mu_drive, mu_drive);
-    add(info("mu_back", "-"), m.load->mu_back,
-        [](JointModel& j) -> double& { return j.load.value().mu_back; });
-  }
-  // Temperature-dependent levels (models/temperature_dependence.hpp): kT, kT_v [1/K], of
-  // either sign (T_ref is chosen, not a parameter).
-  if (m.temperature) {
-    const auto coefficient = [](const char* name) {
-      return sim::JointParameterInfo{name, "1/K", false, false, false, false};
-    };
-    add(coefficient("kT"), m.temperature->kT,
-        [](JointModel& j) -> double& { return j.temperature.value().kT; });
-    add(coefficient("kT_v"), m.temperature->kT_v,
-        [](JointModel& j) -> double& { return j.temperature.value().kT_v; });
-  }
+  add_load();
+  add_temperature();
   return e;
 }
 

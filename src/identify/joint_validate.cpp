@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <utility>
 
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/segments.hpp"
@@ -34,28 +35,16 @@ void require_temperature(const JointModel& m, const JointData& d) {
                    "temperature channel (--temperature COLUMN; Python temperature=)");
 }
 
-/// The applied torque at sample k of d moving at qd with bristle state z (sim::applied_torque),
-/// the model taken at the record's temperature when its friction depends on it (only then is it
-/// copied).
-double applied_at(const JointModel& m, const JointData& d, std::size_t k, double qd, double z) {
-  if (m.temperature)
-    return sim::applied_torque(sim::at_temperature(m, d.temperature[k]), d.q[k], qd, d.qdd[k], z);
-  return sim::applied_torque(m, d.q[k], qd, d.qdd[k], z);
-}
-
-/// tau_hat along d with the bristle state z already integrated (header).
-std::vector<double> inverse_torque_with(const JointModel& m, const JointData& d,
-                                        const std::vector<double>& z) {
-  std::vector<double> out(d.size());
-  for (std::size_t k = 0; k < d.size(); ++k) out[k] = applied_at(m, d, k, d.qd[k], z[k]);
-  return out;
+/// The applied torque along d and the bristle state under it (sim::inverse_dynamics).
+sim::JointInverse inverse_of(const JointModel& m, const JointData& d) {
+  return sim::inverse_dynamics(m, d.t, d.q, d.qd, d.qdd, d.temperature);
 }
 
 }  // namespace
 
 std::vector<double> inverse_torque(const JointModel& m, const JointData& d) {
   require_temperature(m, d);
-  return inverse_torque_with(m, d, sim::bristle_state(m, d.t, d.qd));
+  return inverse_of(m, d).tau;
 }
 
 std::size_t horizon_end(const JointData& d, std::size_t k0, double horizon_s) {
@@ -75,8 +64,9 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
   JointEvaluation ev;
   ev.source = d.source;
   const std::size_t n = d.size();
-  const auto z = sim::bristle_state(m, d.t, d.qd);  // also the restart states (horizon_s)
-  ev.tau_pred = inverse_torque_with(m, d, z);
+  sim::JointInverse inv = inverse_of(m, d);
+  const std::vector<double>& z = inv.z;  // also the restart states (horizon_s)
+  ev.tau_pred = std::move(inv.tau);
   ev.torque = channel_error(d.tau, ev.tau_pred);
 
   ev.q_sim.resize(n);
@@ -106,15 +96,19 @@ JointEvaluation evaluate_joint(const JointModel& m, const JointData& d,
 namespace {
 
 /// The model's steady friction on a constant-velocity segment: at its mean velocity, or for a
-/// load- or temperature-dependent model the mean over its averaged samples of the model's
-/// applied torque minus its rigid-body torque (the friction under the load the model predicts
-/// there, at the record's temperature).
+/// load- or temperature-dependent model the mean over its averaged samples of the steady
+/// friction at the sample's temperature, under the load the model predicts there (the applied
+/// torque that moves the joint steadily against its rigid-body torque, minus that torque).
 double segment_model_friction(const JointModel& m, const JointData& d, const Segment& s) {
   if (!m.load && !m.temperature) return sim::steady_friction(m, s.v_mean);
   double sum = 0;
   const auto k0 = static_cast<std::size_t>(s.first_averaged), k1 = static_cast<std::size_t>(s.end);
-  for (std::size_t k = k0; k < k1; ++k)
-    sum += applied_at(m, d, k, s.v_mean, 0.0) - sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
+  for (std::size_t k = k0; k < k1; ++k) {
+    const JointModel mk = m.temperature ? sim::at_temperature(m, d.temperature[k]) : m;
+    const double rigid = sim::rigid_body_torque(m, d.q[k], d.qdd[k]);
+    const double r = rigid + sim::steady_friction(mk, s.v_mean);
+    sum += (m.load ? applied_torque(*m.load, r, s.v_mean) : r) - rigid;
+  }
   return sum / static_cast<double>(k1 - k0);
 }
 

@@ -47,8 +47,21 @@ ordered_json joint_to_json(const sim::JointModel& m) {
 
 namespace {
 
+/// A load or temperature dependence (`what` ... "needs") on a static friction with a smoothed
+/// sign: refused, naming the file and key `ctx` (the dependences move the levels of static
+/// friction with the exact sign, or of joint LuGre).
+void require_exact_sign(const sim::JointModel& m, const std::string& file, const std::string& ctx,
+                        const std::string& what) {
+  const auto* s = std::get_if<StaticFriction<double>::Params>(&m.friction);
+  if (s != nullptr && s->v_smooth > 0)
+    detail::fail_file(file, ctx,
+                      what +
+                          " static friction with the exact sign (coulomb, coulomb-viscous or "
+                          "stribeck without v_smooth) or joint-lugre");
+}
+
 /// The joint's "load" object (models/load_dependence.hpp): mu_drive, mu_back, both required,
-/// finite and >= 0; static friction with the exact sign only.
+/// finite and >= 0; static friction with the exact sign or joint LuGre.
 LoadDependence<double> load_from_json(const json& j, const sim::JointModel& m,
                                       const std::string& file) {
   const std::string ctx = "joint: load";
@@ -63,17 +76,13 @@ LoadDependence<double> load_from_json(const json& j, const sim::JointModel& m,
       f.fail(k, std::string("must be a finite number >= 0, got ") + j[k].dump());
     (std::string_view(k) == "mu_drive" ? out.mu_drive : out.mu_back) = x;
   }
-  const auto* s = std::get_if<StaticFriction<double>::Params>(&m.friction);
-  if (s == nullptr || s->v_smooth > 0)
-    detail::fail_file(file, ctx,
-                      "a load-dependent Coulomb level needs static friction with the exact sign "
-                      "(coulomb, coulomb-viscous or stribeck without v_smooth)");
+  require_exact_sign(m, file, ctx, "a load-dependent Coulomb level needs");
   return out;
 }
 
 /// The joint's "temperature" object (models/temperature_dependence.hpp): law ("linear" or
 /// "exponential"), T_ref [degC], kT, kT_v [1/K], all required and finite; static friction with
-/// the exact sign only.
+/// the exact sign or LuGre.
 TemperatureDependence<double> temperature_from_json(const json& j, const sim::JointModel& m,
                                                     const std::string& file) {
   const std::string ctx = "joint: temperature";
@@ -96,11 +105,7 @@ TemperatureDependence<double> temperature_from_json(const json& j, const sim::Jo
     *dst = f.number(k, 0);
     if (!std::isfinite(*dst)) f.fail(k, "must be a finite number, got " + j[k].dump());
   }
-  const auto* s = std::get_if<StaticFriction<double>::Params>(&m.friction);
-  if (s == nullptr || s->v_smooth > 0)
-    detail::fail_file(file, ctx,
-                      "temperature-dependent levels need static friction with the exact sign "
-                      "(coulomb, coulomb-viscous or stribeck without v_smooth)");
+  require_exact_sign(m, file, ctx, "temperature-dependent levels need");
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "checks.hpp"
 #include "frictionlab/format.hpp"
@@ -34,6 +35,28 @@ struct TorqueSegment {
   }
 };
 
+/// The joint LuGre levels Fc, Fs[i] scaled by sc and the viscous series cv[i] by sv (a
+/// temperature law's level_scale and viscous_scale, models/temperature_dependence.hpp).
+template <class T>
+void scale_lugre_levels(typename JointLuGre<T>::Params& p, const T& sc, const T& sv) {
+  p.Fc *= sc;
+  for (int i = 0; i < p.n_stribeck; ++i) p.Fs[static_cast<std::size_t>(i)] *= sc;
+  for (int i = 0; i < p.n_viscous; ++i) p.cv[static_cast<std::size_t>(i)] *= sv;
+}
+
+/// The joint LuGre friction [N m] with bristle state z at velocity qd under the applied torque
+/// tau with a load dependence (sim/joint_model.hpp, JointModel::load): the load-free force plus
+/// the rise on the side of the motion (at rest on the side tau pushes towards) times the
+/// bristles' elastic force relative to the level, rise * sigma0 z / g(qd).
+template <class T>
+T loaded_lugre_force(const typename JointLuGre<T>::Params& p, const LoadDependence<double>& load,
+                     const T& z, const T& qd, const T& tau) {
+  const bool positive = qd > T(0) || (qd == T(0) && tau > T(0));
+  const T rise = load_rise(LoadDependence<T>{T(load.mu_drive), T(load.mu_back)}, tau, positive);
+  return JointLuGre<T>::force(p, typename JointLuGre<T>::State{z}, qd) +
+         rise * p.sigma0 * z / JointLuGre<T>::g(p, qd);
+}
+
 /// y = (q, qd, s), s = z / z_b (sim/joint_model.hpp).
 struct LuGreJointRhs {
   const JointModel& m;
@@ -42,6 +65,13 @@ struct LuGreJointRhs {
   double zb;
   TorqueSegment tau;
   double kp = 0, kd = 0;  ///< feedback gains (JointSimOptions)
+  /// A temperature law (m.temperature) and the temperature, linear between samples like the
+  /// torque: the levels at time t are scaled by the law at temp(t).
+  const TemperatureDependence<double>* law = nullptr;
+  TorqueSegment temp;
+  /// A load dependence (m.load): the friction raised under the applied torque at the state,
+  /// tau(t) - kp q - kd qd (loaded_lugre_force, at the temperature's levels).
+  const LoadDependence<double>* load = nullptr;
 
   template <class T>
   const typename JointLuGre<T>::Params& params() const {
@@ -55,12 +85,25 @@ struct LuGreJointRhs {
 
   template <class T>
   void operator()(const T& t, const T* y, T* dy) const {
+    if (law == nullptr && load == nullptr) return evaluate(params<T>(), t, y, dy);
+    typename JointLuGre<T>::Params p = params<T>();
+    if (law != nullptr) {
+      const T dT = temp(t) - law->T_ref;
+      scale_lugre_levels<T>(p, temperature_scale(law->law, T(law->kT), dT),
+                            temperature_scale(law->law, T(law->kT_v), dT));
+    }
+    evaluate(p, t, y, dy);
+  }
+
+  template <class T>
+  void evaluate(const typename JointLuGre<T>::Params& p, const T& t, const T* y, T* dy) const {
     using std::cos;
     using std::sin;
-    const auto& p = params<T>();
     typename JointLuGre<T>::State st;
     st.z = y[2] * zb;
-    const T F = JointLuGre<T>::force(p, st, y[1]);
+    const T F = load == nullptr
+                    ? JointLuGre<T>::force(p, st, y[1])
+                    : loaded_lugre_force<T>(p, *load, st.z, y[1], tau(t) - kp * y[0] - kd * y[1]);
     T rigid = T(m.structure.offset ? m.offset : 0.0);
     if (m.structure.gravity) rigid += m.mgCx * cos(y[0]) - m.mgCy * sin(y[0]);
     dy[0] = y[1];
@@ -123,6 +166,55 @@ void check_temperature(std::span<const double> t, std::span<const double> temper
                            ": state not finite after the step ending at t = " + format_exact(t));
 }
 
+/// std::invalid_argument where a linear law's scale is not positive at T [degC].
+void check_scale_positive(const TemperatureDependence<double>& law, double T) {
+  if (!temperature_scale_positive(law, T))
+    throw std::invalid_argument(std::string(kSys) + ": at T = " + format_exact(T) +
+                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
+                                "not positive (kT = " +
+                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
+                                " 1/K, T_ref = " + format_exact(law.T_ref) +
+                                " degC): the law does not hold this far from T_ref");
+}
+
+/// Joint LuGre p at temperature T [degC] under `law`: Fc and Fs[i] scaled by level_scale, cv[i]
+/// by viscous_scale (at_temperature, the header); sigma0 and sigma1 unchanged.
+/// std::invalid_argument where a linear law's scale is not positive.
+LG::Params lugre_at(LG::Params p, const TemperatureDependence<double>& law, double T) {
+  check_scale_positive(law, T);
+  scale_lugre_levels<double>(p, level_scale(law, T), viscous_scale(law, T));
+  return p;
+}
+
+/// Static friction p at temperature T [degC] under `law`: the Coulomb and Stribeck levels scaled
+/// by level_scale, sigma2 by viscous_scale (at_temperature, the header). std::invalid_argument
+/// where a linear law's scale is not positive.
+StaticFriction<double>::Params static_at(StaticFriction<double>::Params p,
+                                         const TemperatureDependence<double>& law, double T) {
+  check_scale_positive(law, T);
+  const double sc = level_scale(law, T), sv = viscous_scale(law, T);
+  p.curve.Fc_pos *= sc;
+  p.curve.Fc_neg *= sc;
+  p.curve.Fs_pos *= sc;
+  p.curve.Fs_neg *= sc;
+  p.sigma2 *= sv;
+  return p;
+}
+
+/// A load dependence on joint LuGre friction: mu g_max / g_min < 1 for mu_drive and mu_back
+/// (|sigma0 z| <= g_max and g >= g_min, so the elastic ratio e of loaded_lugre_force stays below
+/// g_max / g_min): at mu |e| >= 1 a harder push could move the joint less, and the torque of a
+/// measured motion would not be unique. std::invalid_argument naming the coefficient.
+void check_lugre_load(const LG::Params& p, const LoadDependence<double>& load) {
+  const double ratio = LG::g_max(p) / LG::g_min(p);
+  for (const auto& [name, mu] : {std::pair{"mu_drive", load.mu_drive}, {"mu_back", load.mu_back}})
+    if (!(mu * ratio < 1))
+      detail::bad(kSys, name,
+                  "must be < g_min / g_max = " + format_exact(1 / ratio) +
+                      " for LuGre friction (got " + format_exact(mu) +
+                      "): beyond it the load could raise the friction faster than the torque");
+}
+
 /// No sensitivities (simulate_lugre's plain form).
 struct NoSensitivity {
   void start(double /*t*/, const Vec& /*y*/, const TorqueSegment& /*tau*/) {}
@@ -132,11 +224,29 @@ struct NoSensitivity {
   void record(std::size_t /*k*/) {}
 };
 
+/// TR-BDF2 on y = (q, qd, s) (header). A temperature law takes the levels at the temperature
+/// (one sample per time sample, linear between them) at every stage.
 template <class Sens = NoSensitivity>
 JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p, std::span<const double> t,
                                std::span<const double> tau, const JointState& x0,
-                               const JointSimOptions& opt, Sens&& sens = NoSensitivity{}) {
-  LuGreJointRhs rhs{m, p, cast_params<Jet>(p), LG::state_bound(p), {}, opt.kp, opt.kd};
+                               const JointSimOptions& opt, Sens&& sens = NoSensitivity{},
+                               std::span<const double> temperature = {}) {
+  LuGreJointRhs rhs{
+      m, p, cast_params<Jet>(p), LG::state_bound(p), {}, opt.kp, opt.kd, nullptr, {}, nullptr};
+  if (m.temperature) {
+    rhs.law = &*m.temperature;
+    for (double T : temperature) check_scale_positive(*m.temperature, T);
+  }
+  if (m.load) rhs.load = &*m.load;
+  const auto T_at = [&](std::size_t k) { return temperature.empty() ? 0.0 : temperature[k]; };
+  // The friction at sample k with the state (q, qd, z): the levels at its temperature, under
+  // its applied torque.
+  const auto friction = [&](std::size_t k, double q, double qd, double z) {
+    if (!m.temperature && !m.load) return LG::force(p, LG::State{z}, qd);
+    LG::Params pk = m.temperature ? lugre_at(p, *m.temperature, T_at(k)) : p;
+    if (!m.load) return LG::force(pk, LG::State{z}, qd);
+    return loaded_lugre_force<double>(pk, *m.load, z, qd, tau[k] - opt.kp * q - opt.kd * qd);
+  };
   TrBdf2<kDim, LuGreJointRhs&> st(rhs, detail::kTrBdf2Newton);
   JointTrajectory out;
   const std::size_t n = t.size();
@@ -150,13 +260,14 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p, std::sp
     out.q[k] = y[0];
     out.qd[k] = y[1];
     out.z[k] = y[2] * rhs.zb;
-    out.tau_f[k] = LG::force(p, LG::State{out.z[k]}, y[1]);
+    out.tau_f[k] = friction(k, y[0], y[1], out.z[k]);
     sens.record(k);
   };
   sens.start(t[0], y, TorqueSegment{t[0], t[1], tau[0], tau[1]});
   record(0);
   for (std::size_t k = 0; k + 1 < n; ++k) {
     rhs.tau = TorqueSegment{t[k], t[k + 1], tau[k], tau[k + 1]};
+    rhs.temp = TorqueSegment{t[k], t[k + 1], T_at(k), T_at(k + 1)};
     const double h = t[k + 1] - t[k];
     const long ns = substeps(h, opt.max_step);
     const double hs = h / static_cast<double>(ns);
@@ -310,27 +421,6 @@ decltype(auto) with_jet_width(int duals, F&& f) {
                               std::to_string(duals) + " dual parts)");
 }
 
-/// Static friction p at temperature T [degC] under `law`: the Coulomb and Stribeck levels scaled
-/// by level_scale, sigma2 by viscous_scale (at_temperature, the header). std::invalid_argument
-/// where a linear law's scale is not positive.
-StaticFriction<double>::Params static_at(StaticFriction<double>::Params p,
-                                         const TemperatureDependence<double>& law, double T) {
-  if (!temperature_scale_positive(law, T))
-    throw std::invalid_argument(std::string(kSys) + ": at T = " + format_exact(T) +
-                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
-                                "not positive (kT = " +
-                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
-                                " 1/K, T_ref = " + format_exact(law.T_ref) +
-                                " degC): the law does not hold this far from T_ref");
-  const double sc = level_scale(law, T), sv = viscous_scale(law, T);
-  p.curve.Fc_pos *= sc;
-  p.curve.Fc_neg *= sc;
-  p.curve.Fs_pos *= sc;
-  p.curve.Fs_neg *= sc;
-  p.sigma2 *= sv;
-  return p;
-}
-
 /// The trajectory of a joint with static friction over the times t: t copied, q, qd and
 /// tau_f sized, z = 0 (no state).
 JointTrajectory static_trajectory(std::span<const double> t) {
@@ -475,21 +565,23 @@ void check_joint_model(const JointModel& m) {
                       "): at 1 the friction grows as fast as the torque and no torque drives "
                       "the joint");
     c.nonnegative("mu_back", m.load->mu_back);
+    if (const auto* lg = std::get_if<LG::Params>(&m.friction)) check_lugre_load(*lg, *m.load);
     const auto* p = std::get_if<StaticFriction<double>::Params>(&m.friction);
-    if (p == nullptr || p->v_smooth > 0)
+    if (p != nullptr && p->v_smooth > 0)
       throw std::invalid_argument(std::string(kSys) +
                                   ": a load-dependent Coulomb level (mu_drive, mu_back) needs "
-                                  "static friction with the exact sign (v_smooth = 0)");
+                                  "static friction with the exact sign (v_smooth = 0) or LuGre "
+                                  "friction");
   }
   if (m.temperature) {
     c.finite("T_ref", m.temperature->T_ref);
     c.finite("kT", m.temperature->kT);
     c.finite("kT_v", m.temperature->kT_v);
     const auto* p = std::get_if<StaticFriction<double>::Params>(&m.friction);
-    if (p == nullptr || p->v_smooth > 0)
+    if (p != nullptr && p->v_smooth > 0)
       throw std::invalid_argument(std::string(kSys) +
                                   ": temperature-dependent levels (kT, kT_v) need static friction "
-                                  "with the exact sign (v_smooth = 0)");
+                                  "with the exact sign (v_smooth = 0) or LuGre friction");
   }
 }
 
@@ -497,32 +589,82 @@ JointModel at_temperature(const JointModel& m, double T) {
   if (!m.temperature) return m;
   JointModel out = m;
   out.temperature.reset();
-  auto* f = std::get_if<StaticFriction<double>::Params>(&out.friction);
-  if (f == nullptr)
-    throw std::invalid_argument(std::string(kSys) +
-                                ": temperature-dependent levels need static friction");
-  *f = static_at(*f, *m.temperature, T);
+  if (auto* p = std::get_if<LG::Params>(&out.friction))
+    *p = lugre_at(*p, *m.temperature, T);
+  else
+    *std::get_if<StaticFriction<double>::Params>(&out.friction) =
+        static_at(std::get<StaticFriction<double>::Params>(m.friction), *m.temperature, T);
   return out;
 }
 
+namespace {
+
+/// The samples of a channel `what` that must come one per time sample.
+void check_channel(std::span<const double> t, std::span<const double> x, const char* what) {
+  if (x.size() != t.size())
+    throw std::invalid_argument(std::string(kSys) + ": the time and " + what +
+                                " samples differ in number (" + std::to_string(t.size()) + " and " +
+                                std::to_string(x.size()) + ")");
+}
+
+/// The joint LuGre levels over the interval k..k+1 of bristle_state: at the mean temperature
+/// (held over the interval: second order in a smooth temperature).
+LG::Params interval_levels(const JointModel& m, const LG::Params& p, std::size_t k,
+                           std::span<const double> temperature) {
+  return lugre_at(p, *m.temperature, (temperature[k] + temperature[k + 1]) / 2);
+}
+
+}  // namespace
+
 std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,
-                                  std::span<const double> qd, double z0) {
+                                  std::span<const double> qd, double z0,
+                                  std::span<const double> temperature) {
   std::vector<double> z(t.size(), 0.0);
   const auto* p = std::get_if<LG::Params>(&m.friction);
   if (p == nullptr || t.empty()) return z;
-  if (qd.size() != t.size())
-    throw std::invalid_argument(std::string(kSys) +
-                                ": the time and velocity samples differ in "
-                                "number (" +
-                                std::to_string(t.size()) + " and " + std::to_string(qd.size()) +
-                                ")");
+  check_channel(t, qd, "velocity");
+  if (m.temperature) check_temperature(t, temperature);
   LG::State x{z0};
   z[0] = z0;
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
-    x = LG::step_linear(*p, x, qd[k], qd[k + 1], t[k + 1] - t[k]);
+    const double h = t[k + 1] - t[k];
+    if (m.temperature)
+      x = LG::step_linear(interval_levels(m, *p, k, temperature), x, qd[k], qd[k + 1], h);
+    else
+      x = LG::step_linear(*p, x, qd[k], qd[k + 1], h);
     z[k + 1] = x.z;
   }
   return z;
+}
+
+JointInverse inverse_dynamics(const JointModel& m, std::span<const double> t,
+                              std::span<const double> q, std::span<const double> qd,
+                              std::span<const double> qdd, std::span<const double> temperature) {
+  check_channel(t, q, "position");
+  check_channel(t, qd, "velocity");
+  check_channel(t, qdd, "acceleration");
+  if (m.temperature) check_temperature(t, temperature);
+  JointInverse out;
+  out.z = bristle_state(m, t, qd, 0.0, temperature);
+  out.tau.resize(t.size());
+  for (std::size_t k = 0; k < t.size(); ++k)
+    out.tau[k] = m.temperature ? applied_torque(at_temperature(m, temperature[k]), q[k], qd[k],
+                                                qdd[k], out.z[k])
+                               : applied_torque(m, q[k], qd[k], qdd[k], out.z[k]);
+  return out;
+}
+
+double loaded_lugre_torque(const JointModel& m, double q, double qd, double qdd, double z) {
+  // tau = B + mu e |tau| with B the load-free torque and e = sigma0 z / g(qd) (the header): one
+  // linear equation per sign of tau, of which the sign of B picks the consistent one.
+  const auto& p = std::get<LG::Params>(m.friction);
+  const double B = rigid_body_torque(m, q, qdd) + LG::force(p, LG::State{z}, qd);
+  const double e = p.sigma0 * z / LG::g(p, qd);
+  const bool push_forward = B >= 0;  // the sign of tau
+  const bool positive = qd > 0 || (qd == 0 && push_forward);
+  const double mu =
+      is_driving(push_forward ? 1.0 : -1.0, positive) ? m.load->mu_drive : m.load->mu_back;
+  return push_forward ? B / (1 - mu * e) : B / (1 + mu * e);
 }
 
 std::vector<std::string> joint_sensitivity_parameters(const JointModel& m) {
@@ -539,8 +681,10 @@ std::vector<std::string> joint_sensitivity_parameters(const JointModel& m) {
 std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<const double> t,
                                               std::span<const double> qd) {
   const auto* p = std::get_if<LG::Params>(&m.friction);
-  if (p == nullptr)
-    throw std::invalid_argument(std::string(kSys) + ": sensitivities need LuGre friction");
+  if (p == nullptr || m.temperature || m.load)
+    throw std::invalid_argument(std::string(kSys) +
+                                ": sensitivities need LuGre friction without a temperature law or "
+                                "a load dependence");
   if (qd.size() != t.size())
     throw std::invalid_argument(std::string(kSys) +
                                 ": the time and velocity samples differ in "
@@ -570,8 +714,10 @@ JointTrajectory simulate_joint_model_sensitivity(const JointModel& m, std::span<
   check_joint_model(m);
   check_inputs(t, tau, x0, opt);
   const auto* p = std::get_if<LG::Params>(&m.friction);
-  if (p == nullptr)
-    throw std::invalid_argument(std::string(kSys) + ": sensitivities need LuGre friction");
+  if (p == nullptr || m.temperature || m.load)
+    throw std::invalid_argument(std::string(kSys) +
+                                ": sensitivities need LuGre friction without a temperature law or "
+                                "a load dependence");
   out.names = joint_sensitivity_parameters(m);
   const auto P = static_cast<int>(out.names.size());
   if (dz0.size() != static_cast<std::size_t>(P))
@@ -593,7 +739,7 @@ JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double
   check_inputs(t, tau, x0, opt);
   if (m.temperature) check_temperature(t, temperature);
   if (const auto* p = std::get_if<LG::Params>(&m.friction))
-    return simulate_lugre(m, *p, t, tau, x0, opt);
+    return simulate_lugre(m, *p, t, tau, x0, opt, NoSensitivity{}, temperature);
   return simulate_static(m, std::get<StaticFriction<double>::Params>(m.friction), t, tau,
                          temperature, x0, opt);
 }

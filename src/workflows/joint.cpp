@@ -156,6 +156,24 @@ void start_model(const FitJointOptions& o, std::span<const identify::JointData> 
   progress.check();
 }
 
+/// oe's start: the model, with the dependences FitJointOptions::idim asks for and the start
+/// lacks (from sr3 or a JOINT.json): a temperature law with kT = kT_v = 0 at T_ref, the option's
+/// or the mean temperature of the training records' moving samples (idim's rule); a load
+/// dependence with mu = 0. oe estimates them with the rest.
+identify::JointModel with_dependences(const FitJointOptions& o,
+                                      std::span<const identify::JointData> train_span,
+                                      const identify::JointModel& start) {
+  identify::JointModel out = start;
+  if (o.idim.temperature_law && !start.temperature)
+    out.temperature = TemperatureDependence<double>{
+        *o.idim.temperature_law,
+        o.idim.temperature_ref.value_or(
+            identify::moving_temperatures(train_span, o.idim.v_deadband).mean),
+        0.0, 0.0};
+  if (o.idim.load_dependent && !start.load) out.load = LoadDependence<double>{};
+  return out;
+}
+
 /// The output-error refinement of the start; the evaluation of the model it keeps on the
 /// training record when it made one.
 std::optional<identify::JointEvaluation> refine_oe(const FitJointOptions& o,
@@ -184,7 +202,7 @@ std::optional<identify::JointEvaluation> refine_oe(const FitJointOptions& o,
     run.start_torque_rel_error =
         identify::channel_error(train.tau, identify::inverse_torque(s.model, train)).rel;
     progress.check();
-    run.result = identify::fit_joint_oe(train_span, s.model, oo);
+    run.result = identify::fit_joint_oe(train_span, with_dependences(o, train_span, s.model), oo);
     s.warnings.insert(s.warnings.end(), run.result.warnings.begin(), run.result.warnings.end());
     // A refinement never returns worse than its start: open loop, the refined model must
     // simulate the channels oe fits at least as well as the start does on the training record

@@ -147,15 +147,17 @@ void validate(const FitJointOptions& o) {
   check_field("max_iterations", o.oe.max_iterations);
   validate_joint_eval(o.eval);
   if (o.idim.load_dependent &&
-      (o.method == JointMethod::sr3 || (o.method == JointMethod::oe && o.init != JointInit::idim)))
+      (o.method == JointMethod::sr3 || (o.method == JointMethod::oe && o.init == JointInit::none)))
     throw std::invalid_argument(
-        "load_dependent: the load-dependent Coulomb level is fitted by idim, and refined by oe "
-        "started from idim; sr3 fits reference 004's LuGre model, which has no load term");
+        "load_dependent: the load-dependent Coulomb level is fitted by idim (static friction) or "
+        "by oe started from idim or sr3 (LuGre); sr3 alone selects the LuGre model without a "
+        "load term: add --method oe --init sr3");
   if (o.idim.temperature_law &&
-      (o.method == JointMethod::sr3 || (o.method == JointMethod::oe && o.init != JointInit::idim)))
+      (o.method == JointMethod::sr3 || (o.method == JointMethod::oe && o.init == JointInit::none)))
     throw std::invalid_argument(
-        "temperature_law: temperature-dependent friction is fitted by idim, and refined by oe "
-        "started from idim; sr3 fits reference 004's LuGre model, which has no temperature term");
+        "temperature_law: temperature-dependent friction is fitted by idim (static friction) or "
+        "by oe started from idim or sr3 (LuGre); sr3 alone selects the LuGre model at one "
+        "temperature: add --method oe --init sr3");
   if (o.idim.temperature_ref && !o.idim.temperature_law)
     throw std::invalid_argument("temperature_ref: needs temperature_law");
   if (o.idim.temperature_ref) check_field("temperature_ref", *o.idim.temperature_ref);

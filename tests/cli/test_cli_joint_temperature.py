@@ -12,10 +12,10 @@ from 25 to 45 degC, from an analytic trajectory with the torque the model needs:
 2. A record at one temperature gets kT and kT_v held at 0 (fixed, undetermined) and a doubtful
    verdict saying why and what to record.
 3. Refusals naming the option, the file or the key: a law without a column, a column without a
-   law, eval-joint without the column (or with it for a temperature-free joint), sr3 with a law,
-   `export c` of a temperature-dependent joint, a temperature below absolute zero.
+   law, eval-joint without the column (or with it for a temperature-free joint), sr3 alone with
+   a law, `export c` of a temperature-dependent joint, a temperature below absolute zero.
 4. `--method oe --init idim` refines kT and kT_v (within 2 % of the truth) on the simulated
-   motion; sr3, and oe from sr3, are refused.
+   motion (oe from sr3, LuGre with a law: test_cli_joint_lugre_dependences.py).
 Python standard library only.
 """
 import csv
@@ -117,9 +117,7 @@ def check_refusals(a, rec, fit_path, plain_path, failures):
                    ["--temperature-law needs --temperature COLUMN"], failures)
     expect_refusal(a, base + ["--temperature", "temp"], ["add --temperature-law"], failures)
     expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear", "--method",
-                              "sr3"], ["temperature_law", "sr3", "no temperature term"], failures)
-    expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear", "--method",
-                              "oe", "--init", "sr3"], ["temperature_law", "started from idim"],
+                              "sr3"], ["temperature_law", "sr3 alone", "--method oe --init sr3"],
                    failures)
     expect_refusal(a, base + ["--temperature", "temp", "--temperature-law", "linear",
                               "--temperature-ref", "-300"], ["--temperature-ref"], failures)

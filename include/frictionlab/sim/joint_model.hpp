@@ -73,12 +73,17 @@ struct JointModel {
   std::variant<JointLuGre<double>::Params, StaticFriction<double>::Params> friction =
       JointLuGre<double>::Params{};
   /// Load-dependent Coulomb level (models/load_dependence.hpp; the load is the applied torque
-  /// tau): static friction with the exact sign only (v_smooth = 0). None: load-free.
+  /// tau): static friction with the exact sign (v_smooth = 0), or LuGre, whose bristles' elastic
+  /// force sigma0 z is scaled by 1 + rise / g(qd) (rise on the side of the motion, at rest on
+  /// the side the torque pushes towards), so that the sliding level is g + rise and z stays the
+  /// load-free bristle state (docs/models.md, "Load-dependent joint friction"). None: load-free.
   std::optional<LoadDependence<double>> load;
-  /// Temperature-dependent levels (models/temperature_dependence.hpp: the Coulomb levels scaled
-  /// by level_scale, sigma2 by viscous_scale, at the record's temperature): static friction only.
-  /// None: the levels do not depend on the temperature. A model with it needs a temperature for
-  /// every sample it is evaluated or simulated at.
+  /// Temperature-dependent levels (models/temperature_dependence.hpp) at the record's
+  /// temperature: static friction's Coulomb and Stribeck levels scaled by level_scale and sigma2
+  /// by viscous_scale; LuGre's Fc and Fs[i] by level_scale and cv[i] by viscous_scale (sigma0,
+  /// sigma1 unchanged). Static friction with the exact sign or LuGre. None: the levels do not
+  /// depend on the temperature. A model with it needs a temperature for every sample it is
+  /// evaluated or simulated at.
   std::optional<TemperatureDependence<double>> temperature;
 };
 
@@ -169,17 +174,24 @@ inline double friction_torque(const JointModel& m, double qd, double z) noexcept
                                        StaticFriction<double>::State{}, qd);
 }
 
-/// The model at temperature T [degC]: its static friction's Coulomb and Stribeck levels scaled
-/// by level_scale(T), sigma2 by viscous_scale(T), and no temperature dependence left. `m`
-/// itself when it has none.
+/// The model at temperature T [degC]: its levels scaled as JointModel::temperature says and no
+/// temperature dependence left (std::invalid_argument where a linear law's scale is not
+/// positive at T). `m` itself when it has none.
 JointModel at_temperature(const JointModel& m, double T);
+
+/// applied_torque below for LuGre friction with a load dependence: with B the load-free torque
+/// (rigid body and load-free friction) and e = sigma0 z / g(qd), tau = B + mu e |tau| (mu of the
+/// side of tau), so tau = B / (1 - mu e) where B >= 0 and B / (1 + mu e) otherwise; unique
+/// because mu |e| < 1 (check_joint_model).
+double loaded_lugre_torque(const JointModel& m, double q, double qd, double qdd, double z);
 
 /// The applied torque that moves the joint along (q, qd, qdd) with bristle state z [N m]: the
 /// rigid-body torque plus friction, with a load dependence solved for the torque it carries
-/// (models/load_dependence.hpp, applied_torque). What the identification predicts from measured
-/// motion: the measured torque is never an input of its own prediction.
-inline double applied_torque(const JointModel& m, double q, double qd, double qdd,
-                             double z) noexcept {
+/// (models/load_dependence.hpp, applied_torque; LuGre: loaded_lugre_torque). What the
+/// identification predicts from measured motion: the measured torque is never an input of its
+/// own prediction.
+inline double applied_torque(const JointModel& m, double q, double qd, double qdd, double z) {
+  if (m.load && is_dynamic(m)) return loaded_lugre_torque(m, q, qd, qdd, z);
   const double r = rigid_body_torque(m, q, qdd) + friction_torque(m, qd, z);
   return m.load ? frictionlab::applied_torque(*m.load, r, qd) : r;
 }
@@ -187,9 +199,25 @@ inline double applied_torque(const JointModel& m, double q, double qd, double qd
 /// The bristle state z driven by a sampled velocity linearly interpolated between its samples
 /// (JointLuGre::step_linear: second order, bounded for any step), from z0 at t[0]: z[k] at
 /// t[k]. All zeros for static friction. Used by the identification (the paper's step 3) and for
-/// torque predictions from measured motion.
+/// torque predictions from measured motion. A temperature law needs `temperature` [degC] at t;
+/// each interval takes the levels at its mean temperature. (A load dependence does not move z.)
 std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,
-                                  std::span<const double> qd, double z0 = 0.0);
+                                  std::span<const double> qd, double z0 = 0.0,
+                                  std::span<const double> temperature = {});
+
+/// The applied torque along a measured motion and the bristle state under it.
+struct JointInverse {
+  std::vector<double> tau;  ///< applied_torque at every sample [N m]
+  std::vector<double> z;    ///< the bristle state [rad] (zeros for static friction)
+};
+
+/// The applied torque that moves the joint along the motion (q, qd, qdd) sampled at t, from
+/// z = 0 at t[0]: applied_torque at every sample with the model at the sample's temperature
+/// (`temperature` [degC], needed with a law) and z from bristle_state.
+JointInverse inverse_dynamics(const JointModel& m, std::span<const double> t,
+                              std::span<const double> q, std::span<const double> qd,
+                              std::span<const double> qdd,
+                              std::span<const double> temperature = {});
 
 /// Initial state of a simulation.
 struct JointState {
@@ -221,10 +249,11 @@ struct JointTrajectory {
 /// Simulate the joint driven by the applied torque tau sampled at t (linear between samples),
 /// from x0 at t[0] (see the header). A temperature dependence (JointModel::temperature) needs
 /// `temperature` [degC] sampled at t (linear between samples; each Moreau step takes the levels
-/// at its end); a model without one ignores it. A load dependence (JointModel::load) sets the
-/// Coulomb levels of each Moreau step from the applied torque at its end, u(t_n+1) - kp q_n - kd
-/// qd_n (the feedback explicit in the load only). t strictly increasing, at least 2 samples, all
-/// finite; model parameters valid (models/validation.hpp) with I > 0.
+/// at its end, each TR-BDF2 stage of LuGre at its own time); a model without one ignores it. A load
+/// dependence (JointModel::load) sets the Coulomb levels of each Moreau step from the applied
+/// torque at its end, u(t_n+1) - kp q_n - kd qd_n (the feedback explicit in the load only). t
+/// strictly increasing, at least 2 samples, all finite; model parameters valid
+/// (models/validation.hpp) with I > 0.
 JointTrajectory simulate_joint_model(const JointModel& m, std::span<const double> t,
                                      std::span<const double> tau, const JointState& x0,
                                      const JointSimOptions& opt = {},
@@ -248,8 +277,8 @@ std::vector<std::string> joint_sensitivity_parameters(const JointModel& m);
 
 /// d z(t_k) / d theta of bristle_state(m, t, qd) from z0 = 0, at [k * P + c] for the P
 /// parameters of joint_sensitivity_parameters (zero for the rigid body's), by forward-mode
-/// differentiation (ceres::Jet) of every step. LuGre friction only (std::invalid_argument
-/// otherwise).
+/// differentiation (ceres::Jet) of every step. LuGre friction without a temperature law or a load
+/// dependence only (std::invalid_argument otherwise).
 std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<const double> t,
                                               std::span<const double> qd);
 
@@ -260,7 +289,8 @@ std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<con
 /// (I - d h f_y) S_Y = dB/dtheta + d h f_theta), with f_y and f_theta from one ceres::Jet pass
 /// of the right-hand side at each stage: the derivative of the converged steps, exact up to
 /// the Newton tolerance (docs/joint-identification.md, "oe"). Throws like simulate_joint_model,
-/// and std::invalid_argument for static friction or a dz0 of the wrong size.
+/// and std::invalid_argument for static friction, a temperature law, a load dependence or a dz0
+/// of the wrong size.
 JointTrajectory simulate_joint_model_sensitivity(const JointModel& m, std::span<const double> t,
                                                  std::span<const double> tau, const JointState& x0,
                                                  std::span<const double> dz0,
