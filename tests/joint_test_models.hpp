@@ -3,7 +3,8 @@
 // sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15 N m, one Stribeck term Fs = 0.08 N m
 // (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad. perturbed_start() is the same model with
 // every parameter 15-30 % off (the offset at 0): the start of the output-error recovery tests.
-// multisine_torque, measured_motion and oe_estimate: the records and lookups of those tests.
+// multisine_torque, measured_motion, oe_options and oe_estimate: those tests' records, options
+// and lookups.
 #pragma once
 
 #include <cmath>
@@ -45,6 +46,15 @@ inline identify::JointData measured_motion(const sim::JointModel& truth, std::ve
   }
   d.qdd.assign(d.t.size(), 0.0);
   return d;
+}
+
+/// oe's options in those tests: both cores, steps of 2 ms, at most `max_iterations` iterations.
+inline identify::JointOeOptions oe_options(int max_iterations = 50) {
+  identify::JointOeOptions o;
+  o.threads = 2;
+  o.max_step = 2e-3;
+  o.max_iterations = max_iterations;
+  return o;
 }
 
 /// The estimate called `name` of an oe fit (std::runtime_error when there is none).

@@ -167,9 +167,7 @@ using testing::oe_estimate;
 TEST(JointLuGreLoad, OeRecoversMuAndBeatsTheLoadFreeFit) {
   const JointModel truth = loaded_pendulum(0.15, 0.15);
   const JointData d = loaded_record(truth);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
+  const JointOeOptions o = testing::oe_options();
   // Started from the load-free joint (mu = 0), the rigid body 15 % off.
   JointModel start = truth;
   start.load = LoadDependence<double>{};
@@ -196,10 +194,7 @@ TEST(JointLuGreLoad, ARecordNeverBackDrivenHoldsMuWithAFlag) {
   JointModel truth = loaded_pendulum(0.15, 0.15);
   truth.structure = {false, false};
   const JointData d = loaded_record(truth, 1.3);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
-  o.max_iterations = 3;
+  const JointOeOptions o = testing::oe_options(3);
   JointModel start = truth;
   start.load = LoadDependence<double>{};
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);

@@ -149,9 +149,7 @@ using testing::oe_estimate;
 TEST(JointLuGreTemperature, OeRecoversTheLawAndBeatsTheTemperatureFreeFit) {
   const JointModel truth = warming_pendulum(-0.012, -0.02);
   const JointData d = warming_record(truth, 25.0, 45.0);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
+  const JointOeOptions o = testing::oe_options();
   // Started from the other parameters 15-30 % off and no temperature dependence (kT = kT_v = 0).
   JointModel start = testing::perturbed_start(truth);
   start.temperature->kT = start.temperature->kT_v = 0;
@@ -180,10 +178,7 @@ TEST(JointLuGreTemperature, OeRecoversTheLawAndBeatsTheTemperatureFreeFit) {
 TEST(JointLuGreTemperature, OneTemperatureHoldsTheCoefficientsWithAFlag) {
   const JointModel truth = warming_pendulum(-0.012, -0.02);
   const JointData d = warming_record(truth, 30.0, 31.0);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
-  o.max_iterations = 3;
+  const JointOeOptions o = testing::oe_options(3);
   JointModel start = truth;
   start.temperature->kT = start.temperature->kT_v = 0;
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
