@@ -34,12 +34,16 @@ if(TARGET frictionlab_cli)
                    --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_temperature)
   # A temperature law and a load dependence on joint LuGre friction: oe from a JOINT.json and
   # from sr3, eval-joint, the refusals, the adaptive estimator's seed
-  # (examples/data/joint_lugre_warming.csv, joint_lugre_load.csv).
-  add_test(NAME cli_joint_lugre_dependences
-           COMMAND ${Python3_EXECUTABLE}
-                   ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_lugre_dependences.py
-                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_lugre_dependences)
+  # (examples/data/joint_lugre_warming.csv, joint_lugre_load.csv). Not under the sanitizers:
+  # its eight oe fits by central differences take minutes there (40 s in Release), and
+  # test_joint_lugre_temperature and test_joint_lugre_load run the same code under them.
+  if(NOT FRICTIONLAB_SANITIZE)
+    add_test(NAME cli_joint_lugre_dependences
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_lugre_dependences.py
+                     --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
+                     --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_lugre_dependences)
+  endif()
 endif()
 # lsq's Jacobian by time segments on several threads against the serial one.
 frictionlab_test(test_segmented_jacobian test_segmented_jacobian.cpp)

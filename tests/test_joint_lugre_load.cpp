@@ -155,10 +155,10 @@ TEST(JointLuGreLoad, TheTorquePredictedAlongASimulatedMotionIsItsInput) {
   EXPECT_GT(plain, 1000 * loaded);
 }
 
-/// The loaded pendulum's motion under the drive (around `bias`), 10 s at 250 Hz
+/// The loaded pendulum's motion under the drive (around `bias`), `duration` [s] at 250 Hz
 /// (testing::measured_motion).
-JointData loaded_record(const JointModel& truth, double bias = 0) {
-  Drive dr = multisine(10.0, 250.0, bias);
+JointData loaded_record(const JointModel& truth, double duration, double bias = 0) {
+  Drive dr = multisine(duration, 250.0, bias);
   return testing::measured_motion(truth, std::move(dr.t), std::move(dr.tau));
 }
 
@@ -166,7 +166,7 @@ using testing::oe_estimate;
 
 TEST(JointLuGreLoad, OeRecoversMuAndBeatsTheLoadFreeFit) {
   const JointModel truth = loaded_pendulum(0.15, 0.15);
-  const JointData d = loaded_record(truth);
+  const JointData d = loaded_record(truth, 10.0);
   const JointOeOptions o = testing::oe_options();
   // Started from the load-free joint (mu = 0), the rigid body 15 % off.
   JointModel start = truth;
@@ -193,8 +193,8 @@ TEST(JointLuGreLoad, ARecordNeverBackDrivenHoldsMuWithAFlag) {
   // A horizontal joint pushed forward by a positive torque only: every moving sample is driven.
   JointModel truth = loaded_pendulum(0.15, 0.15);
   truth.structure = {false, false};
-  const JointData d = loaded_record(truth, 1.3);
-  const JointOeOptions o = testing::oe_options(3);
+  const JointData d = loaded_record(truth, 3.0, 1.3);
+  const JointOeOptions o = testing::oe_options(1);
   JointModel start = truth;
   start.load = LoadDependence<double>{};
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
