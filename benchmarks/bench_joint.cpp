@@ -202,6 +202,26 @@ BENCHMARK(BM_Oe)
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 
+/// oe from the truth with a dependence added at zero, estimated with the rest (argument 0: none;
+/// 1: a linear temperature law, kT = kT_v = 0 at 35 degC, the record warming 25 -> 45 degC; 2: a
+/// load dependence, mu = 0): what a dependence costs. With one oe takes central differences (the
+/// forward sensitivities do not carry it); without one, forward sensitivities.
+void BM_OeDependence(benchmark::State& state) {
+  (void)record();
+  JointModel start = lugre_pendulum();
+  if (state.range(0) == 1)
+    start.temperature = TemperatureDependence<double>{TemperatureLaw::linear, 35.0, 0.0, 0.0};
+  if (state.range(0) == 2) start.load = LoadDependence<double>{};
+  for (auto _ : state) benchmark::DoNotOptimize(run_oe(start));
+}
+BENCHMARK(BM_OeDependence)
+    ->ArgName("dependence")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+
 }  // namespace
 
 int main(int argc, char** argv) {
