@@ -15,12 +15,14 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "frictionlab/identify/joint_idim.hpp"
 #include "frictionlab/identify/load_rule.hpp"
@@ -646,44 +648,43 @@ void check_oe_inputs(std::span<const JointData> data, const JointModel& initial,
   }
 }
 
+/// The entries named in `names` held at their initial values, each with an `undetermined` flag
+/// saying why (`why`) and at what value (in `unit`); `value` is the flag's number.
+void hold_entries(Problem& P, std::initializer_list<std::string_view> names, double value,
+                  const std::string& why, const std::string& unit) {
+  for (Entry& e : P.map.entries) {
+    if (std::find(names.begin(), names.end(), e.name) == names.end()) continue;
+    e.estimated = false;
+    std::string message = "oe: " + e.name + " is not determined by the records: ";
+    message += why;
+    message += "; held at ";
+    message += format_number(e.ref(P.map.base));
+    message += unit;
+    P.held.push_back({e.name, "undetermined", "", value, std::move(message)});
+  }
+}
+
 /// A temperature law's kT and kT_v held where the records' moving samples hardly warm (the rule
-/// of identify/temperature_spread.hpp, idim's): their values stay the initial model's, each with
-/// an `undetermined` flag.
+/// of identify/temperature_spread.hpp, idim's).
 void hold_undetermined_temperature(Problem& P, const JointModel& initial) {
   if (!initial.temperature) return;
-  std::vector<double> moving;
-  for (const JointData& d : P.data)
-    for (std::size_t k = 0; k < d.size(); ++k)
-      if (d.qd[k] != 0) moving.push_back(d.temperature[k]);
-  const double spread = temperature_spread(std::move(moving));
-  if (spread >= kTemperatureMinSpread) return;
-  for (Entry& e : P.map.entries) {
-    if (e.name != "kT" && e.name != "kT_v") continue;
-    e.estimated = false;
-    P.held.push_back({e.name, "undetermined", "", spread,
-                      "oe: " + e.name + " is not determined by the records: " +
-                          temperature_spread_reason(spread) + "; held at " +
-                          format_number(e.ref(P.map.base)) + " 1/K"});
-  }
+  const double spread = temperature_spread(moving_temperatures(P.data, 0.0).T);
+  if (spread < kTemperatureMinSpread)
+    hold_entries(P, {"kT", "kT_v"}, spread, temperature_spread_reason(spread), " 1/K");
 }
 
 /// A load dependence's coefficients held where the records' moving samples do not determine them
 /// (the rule of identify/load_rule.hpp, idim's and the arm fit's, on the records' applied
-/// torque): their values stay the initial model's, each with an `undetermined` flag.
+/// torque).
 void hold_undetermined_load(Problem& P, const JointModel& initial) {
   if (!initial.load) return;
   LoadSides sides;
   for (const JointData& d : P.data)
     for (std::size_t k = 0; k < d.size(); ++k) sides.add(d.tau[k], d.qd[k]);
   const std::string why = load_undetermined_reason(sides.drive, sides.back);
-  if (why.empty()) return;
-  for (Entry& e : P.map.entries) {
-    if (e.name != "mu" && e.name != "mu_drive" && e.name != "mu_back") continue;
-    e.estimated = false;
-    P.held.push_back({e.name, "undetermined", "", load_relative_spread(sides.drive, sides.back),
-                      "oe: " + e.name + " is not determined by the records: " + why + "; held at " +
-                          format_number(e.ref(P.map.base))});
-  }
+  if (!why.empty())
+    hold_entries(P, {"mu", "mu_drive", "mu_back"}, load_relative_spread(sides.drive, sides.back),
+                 why, "");
 }
 
 /// The parameter mapping of the initial model. The names of the log-scale parameters that
