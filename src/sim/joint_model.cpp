@@ -119,15 +119,18 @@ long substeps(double h, double max_step) {
   return n < 1 ? 1 : static_cast<long>(n);
 }
 
+/// The samples of a channel `what` that must come one per time sample.
+void check_channel(std::span<const double> t, std::span<const double> x, const char* what) {
+  if (x.size() != t.size())
+    throw std::invalid_argument(std::string(kSys) + ": the time and " + what +
+                                " samples differ in number (" + std::to_string(t.size()) + " and " +
+                                std::to_string(x.size()) + ")");
+}
+
 void check_inputs(std::span<const double> t, std::span<const double> tau, const JointState& x0,
                   const JointSimOptions& opt) {
   const Checker c{kSys};
-  if (t.size() != tau.size())
-    throw std::invalid_argument(std::string(kSys) +
-                                ": the time and torque samples differ in "
-                                "number (" +
-                                std::to_string(t.size()) + " and " + std::to_string(tau.size()) +
-                                ")");
+  check_channel(t, tau, "torque");
   if (t.size() < 2)
     throw std::invalid_argument(std::string(kSys) + ": needs at least 2 samples (got " +
                                 std::to_string(t.size()) + ")");
@@ -597,25 +600,6 @@ JointModel at_temperature(const JointModel& m, double T) {
   return out;
 }
 
-namespace {
-
-/// The samples of a channel `what` that must come one per time sample.
-void check_channel(std::span<const double> t, std::span<const double> x, const char* what) {
-  if (x.size() != t.size())
-    throw std::invalid_argument(std::string(kSys) + ": the time and " + what +
-                                " samples differ in number (" + std::to_string(t.size()) + " and " +
-                                std::to_string(x.size()) + ")");
-}
-
-/// The joint LuGre levels over the interval k..k+1 of bristle_state: at the mean temperature
-/// (held over the interval: second order in a smooth temperature).
-LG::Params interval_levels(const JointModel& m, const LG::Params& p, std::size_t k,
-                           std::span<const double> temperature) {
-  return lugre_at(p, *m.temperature, (temperature[k] + temperature[k + 1]) / 2);
-}
-
-}  // namespace
-
 std::vector<double> bristle_state(const JointModel& m, std::span<const double> t,
                                   std::span<const double> qd, double z0,
                                   std::span<const double> temperature) {
@@ -628,8 +612,9 @@ std::vector<double> bristle_state(const JointModel& m, std::span<const double> t
   z[0] = z0;
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
     const double h = t[k + 1] - t[k];
-    if (m.temperature)
-      x = LG::step_linear(interval_levels(m, *p, k, temperature), x, qd[k], qd[k + 1], h);
+    if (m.temperature)  // the levels at the interval's mean temperature (second order)
+      x = LG::step_linear(lugre_at(*p, *m.temperature, (temperature[k] + temperature[k + 1]) / 2),
+                          x, qd[k], qd[k + 1], h);
     else
       x = LG::step_linear(*p, x, qd[k], qd[k + 1], h);
     z[k + 1] = x.z;
@@ -685,12 +670,7 @@ std::vector<double> bristle_state_sensitivity(const JointModel& m, std::span<con
     throw std::invalid_argument(std::string(kSys) +
                                 ": sensitivities need LuGre friction without a temperature law or "
                                 "a load dependence");
-  if (qd.size() != t.size())
-    throw std::invalid_argument(std::string(kSys) +
-                                ": the time and velocity samples differ in "
-                                "number (" +
-                                std::to_string(t.size()) + " and " + std::to_string(qd.size()) +
-                                ")");
+  check_channel(t, qd, "velocity");
   const auto P = static_cast<int>(joint_sensitivity_parameters(m).size());
   return with_jet_width(P, [&]<int W>() {
     using J = ceres::Jet<double, W>;
