@@ -102,6 +102,17 @@ void register_commands(CLI::App& app, Registry& registry) {
   register_fleet(app, registry);
 }
 
+CLI::Option* add_out_option(CLI::App* cmd, std::string& out, const std::string& help) {
+  return cmd->add_option("--out", out, help)->type_name("DIR")->capture_default_str();
+}
+
+CLI::Option* add_report_option(CLI::App* cmd, std::string& report) {
+  return cmd
+      ->add_option("--report", report,
+                   "Also write the report: one self-contained HTML page (docs/report.md)")
+      ->type_name("FILE.html");
+}
+
 void print_verdict(const workflows::Verdict& v, const std::string& indent, std::ostream* out) {
   std::ostream& o = out ? *out : std::cout;
   o << indent << "verdict: " << v.line() << '\n';

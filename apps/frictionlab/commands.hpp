@@ -14,7 +14,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace frictionlab::workflows {
 struct Verdict;
@@ -31,6 +32,12 @@ struct Registered {
   std::function<void()> run;
 };
 using Registry = std::vector<Registered>;
+
+/// --out DIR on `cmd`: the results directory (created if missing), its default shown in --help.
+CLI::Option* add_out_option(CLI::App* cmd, std::string& out,
+                            const std::string& help = "Output directory (created if missing)");
+/// --report FILE.html on `cmd`: also write the report (io::write_report's page).
+CLI::Option* add_report_option(CLI::App* cmd, std::string& report);
 
 /// Every self-registering subcommand, called once by main (commands.cpp lists them).
 void register_commands(CLI::App& app, Registry& registry);

@@ -139,9 +139,7 @@ void register_demo(CLI::App& app, Registry& registry) {
       "Run the main job on built-in data: LuGre at 10 ms vs 0.1 ms (exact step vs forward "
       "Euler), the stick-slip benchmark (TR-BDF2, ROS2, CVODE), and a sensorless-torque LuGre "
       "fit on a built-in record against its true parameters; writes CSV, JSON and SVG files.");
-  cmd->add_option("--out", o->out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  add_out_option(cmd, o->out);
   registry.push_back({cmd, [o] { run_demo(*o); }});
 }
 

@@ -211,9 +211,7 @@ void register_excite(CLI::App& app, Registry& registry) {
   cmd->add_option("--robot", c->robot, "Robot description: a .urdf or a ROBOT.json DH table")
       ->type_name("FILE")
       ->required();
-  cmd->add_option("--out", c->out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  add_out_option(cmd, c->out);
   add_design_options(cmd, *c);
   add_check_options(cmd, *c);
   cmd->add_flag("--armature", c->design.terms.armature, "Include each joint's armature");

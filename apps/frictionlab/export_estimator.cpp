@@ -169,9 +169,7 @@ void register_export_estimator(CLI::App& app, Registry& registry) {
                 "With --temperature: the temperature at which the --params levels hold, the "
                 "estimator's T_ref [degC] (default: the temperature fit's T_ref)")
       ->type_name("DEGC");
-  c->add_option("--out", o->out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  add_out_option(c, o->out);
   registry.push_back({c, [o] { run_c(*o); }});
 
   CLI::App* mj = exp->add_subcommand(

@@ -391,12 +391,8 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
                   "Recommend the simplest model within this fraction of the best validation MAE")
       ->check(workflow_rule("tolerance"))
       ->capture_default_str();
-  fit->add_option("--report", fo->report,
-                  "Also write the identification report: one self-contained HTML page "
-                  "(docs/report.md)")
-      ->type_name("FILE.html");
-  fit->add_option("--out", fo->out, "Output directory (m1.json .. m6.json, summary.json)")
-      ->capture_default_str();
+  add_report_option(fit, fo->report);
+  add_out_option(fit, fo->out, "Output directory (m1.json .. m6.json, summary.json)");
   fit->add_option("--drive", fo->drive, "generic actuator: voltage or current")
       ->check(CLI::IsMember({"voltage", "current"}));
   fit->add_option("--error-gain", fo->generic.error_gain,
@@ -419,9 +415,7 @@ void register_fit_actuator(CLI::App& app, Registry& registry) {
   ev->add_option(
       "--json", eo->json,
       "Write the per-log MAE and the re-simulations to this JSON file (- : standard output)");
-  ev->add_option("--report", eo->report,
-                 "Also write the report: one self-contained HTML page (docs/report.md)")
-      ->type_name("FILE.html");
+  add_report_option(ev, eo->report);
   registry.push_back({ev, [eo] { run_eval_actuator(*eo); }});
 
   CLI::App* act = app.add_subcommand(

@@ -401,9 +401,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->required();
   cmd->add_option("--validate", o->validate, "Validation record(s), same channels")
       ->type_name("RECORD");
-  cmd->add_option("--out", o->out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  add_out_option(cmd, o->out);
   cmd->add_option("--method", o->method,
                   "idim (inverse dynamic model, linear least squares, Coulomb + viscous "
                   "friction), sr3 (SINDy-SR3 + iterative LuGre, reference 004: joint LuGre "
@@ -494,10 +492,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       ->check(workflow_rule("max_iterations"))
       ->capture_default_str();
   cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
-  cmd->add_option("--report", o->report,
-                  "Also write the identification report: one self-contained HTML page "
-                  "(docs/report.md)")
-      ->type_name("FILE.html");
+  add_report_option(cmd, o->report);
   registry.push_back({cmd, [o]() { run_fit_joint(*o); }});
 
   auto e = std::make_shared<EvalJointOptions>();
@@ -509,9 +504,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       "applied torque); writes joint_eval.json, predictions and plots into --out.");
   ev->add_option("--joint", e->joint, "Joint model file")->type_name("JOINT.json")->required();
   ev->add_option("--input", e->inputs, "Record(s) (.csv or .mat)")->type_name("RECORD")->required();
-  ev->add_option("--out", e->rec.out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  add_out_option(ev, e->rec.out);
   add_record_options(ev, e->rec);
   ev->add_flag("--mujoco", e->mujoco,
                "Also replay the records in MuJoCo (steps of at most --max-step, restarts every "
@@ -519,9 +512,7 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
                "(export mujoco --form joint), of frictionlab's friction inside MuJoCo and of "
                "frictionlab's own simulation (needs a build with MuJoCo)");
   ev->add_flag("--no-plots", e->rec.no_plots, "Do not write the SVG plots");
-  ev->add_option("--report", e->rec.report,
-                 "Also write the report: one self-contained HTML page (docs/report.md)")
-      ->type_name("FILE.html");
+  add_report_option(ev, e->rec.report);
   registry.push_back({ev, [e]() { run_eval_joint(*e); }});
 }
 

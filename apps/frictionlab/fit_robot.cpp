@@ -155,12 +155,8 @@ void register_fit_robot(CLI::App& app, Registry& registry) {
   cmd->add_option("--validate", c->validate,
                   "Validation record(s), same columns: the fit's torque prediction on each")
       ->type_name("RECORD");
-  cmd->add_option("--out", c->out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
-  cmd->add_option("--report", c->report,
-                  "Also write the report: one self-contained HTML page (docs/report.md)")
-      ->type_name("FILE.html");
+  add_out_option(cmd, c->out);
+  add_report_option(cmd, c->report);
   cmd->add_option("--time", c->spec.time, "Time column")->capture_default_str();
   cmd->add_option("--position", c->spec.position,
                   "Prefix of the position columns: PREFIX1..PREFIXn for the n joints")

@@ -20,9 +20,7 @@ void add_record_options(CLI::App* cmd, FitOptions& o, bool is_fit) {
       ->required();
   cmd->add_option("--validate", o.validate, "Validation record(s), same channels")
       ->type_name("RECORD");
-  cmd->add_option("--out", o.out, "Output directory (created if missing)")
-      ->type_name("DIR")
-      ->capture_default_str();
+  add_out_option(cmd, o.out);
   cmd->add_option("--problem", o.problem,
                   "friction: the force channel is the friction; sensorless: it is the joint "
                   "torque = Km*current - friction (reference 000)")
@@ -83,10 +81,7 @@ void add_record_options(CLI::App* cmd, FitOptions& o, bool is_fit) {
       [&o] { o.workflow.preprocess.derivatives = data::DerivativesFrom::position; },
       "Derive the velocity from the position (Savitzky-Golay)");
   if (is_fit) cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");
-  cmd->add_option("--report", o.report,
-                  "Also write the identification report: one self-contained HTML page "
-                  "(docs/report.md)")
-      ->type_name("FILE.html");
+  add_report_option(cmd, o.report);
 }
 
 workflows::NamedRecord read_input(const FitOptions& o, const std::string& path) {
