@@ -89,14 +89,8 @@ if(TARGET frictionlab_cli)
   set_tests_properties(estimator_cortex_m4f PROPERTIES SKIP_RETURN_CODE 77)
 
   # export c|json|mujoco end to end and their error paths.
-  add_test(NAME cli_export_estimator
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_export.py
-                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_export)
+  frictionlab_cli_test(cli_export_estimator test_cli_export.py WORK cli_export)
   # export c --adaptive --temperature: a joint fit's temperature law seeds kT (fit-joint, then
   # export), the baked start and the errors.
-  add_test(NAME cli_export_temperature
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_export_temperature.py
-                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_export_temperature)
+  frictionlab_cli_test(cli_export_temperature test_cli_export_temperature.py)
 endif()

@@ -18,31 +18,18 @@ frictionlab_test(test_hac_scores test_hac_scores.cpp)
 target_include_directories(test_hac_scores PRIVATE ${PROJECT_SOURCE_DIR}/src/identify)
 if(TARGET frictionlab_cli)
   # fit-joint / eval-joint end to end on a synthetic joint record, and their error paths.
-  add_test(NAME cli_joint
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint.py
-                   --binary $<TARGET_FILE:frictionlab_cli>
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint)
+  frictionlab_cli_test(cli_joint test_cli_joint.py NO_SOURCE)
   # fit-joint --load-dependent end to end: recovery, an undetermined record, the refusals.
-  add_test(NAME cli_joint_load
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_load.py
-                   --binary $<TARGET_FILE:frictionlab_cli>
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_load)
+  frictionlab_cli_test(cli_joint_load test_cli_joint_load.py NO_SOURCE)
   # fit-joint --temperature-law end to end: recovery, a record at one temperature, the refusals.
-  add_test(NAME cli_joint_temperature
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_temperature.py
-                   --binary $<TARGET_FILE:frictionlab_cli>
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_temperature)
+  frictionlab_cli_test(cli_joint_temperature test_cli_joint_temperature.py NO_SOURCE)
   # A temperature law and a load dependence on joint LuGre friction: oe from a JOINT.json and
   # from sr3, eval-joint, the refusals, the adaptive estimator's seed
   # (examples/data/joint_lugre_warming.csv, joint_lugre_load.csv). Not under the sanitizers:
   # its eight oe fits by central differences take minutes there (40 s in Release), and
   # test_joint_lugre_temperature and test_joint_lugre_load run the same code under them.
   if(NOT FRICTIONLAB_SANITIZE)
-    add_test(NAME cli_joint_lugre_dependences
-             COMMAND ${Python3_EXECUTABLE}
-                     ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_joint_lugre_dependences.py
-                     --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
-                     --work ${CMAKE_CURRENT_BINARY_DIR}/cli_joint_lugre_dependences)
+    frictionlab_cli_test(cli_joint_lugre_dependences test_cli_joint_lugre_dependences.py)
   endif()
 endif()
 # lsq's Jacobian by time segments on several threads against the serial one.

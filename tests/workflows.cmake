@@ -16,9 +16,5 @@ frictionlab_test(test_workflow_validate test_workflow_validate.cpp)
 # fit and compare on .mat records in reference 000's layout (4xN, Nx4; --matrix and the
 # one-variable fallback) against the same commands on the CSV of the same data.
 if(TARGET frictionlab_cli)
-  find_package(Python3 COMPONENTS Interpreter REQUIRED)
-  add_test(NAME cli_fit_mat
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_cli_fit_mat.py
-                   --binary $<TARGET_FILE:frictionlab_cli> --source ${PROJECT_SOURCE_DIR}
-                   --work ${CMAKE_CURRENT_BINARY_DIR}/cli_fit_mat)
+  frictionlab_cli_test(cli_fit_mat test_cli_fit_mat.py)
 endif()
