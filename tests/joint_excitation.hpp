@@ -53,14 +53,6 @@ identify::JointData two_sine_record(double duration, Torque&& torque, double noi
   return d;
 }
 
-/// The estimate called `name` of an idim fit (std::runtime_error when there is none).
-inline const identify::ParameterEstimate& estimate(const identify::JointIdimResult& r,
-                                                   const std::string& name) {
-  for (const auto& e : r.parameters)
-    if (e.name == name) return e;
-  throw std::runtime_error("no parameter " + name);
-}
-
 /// The error of reading the JOINT.json text (a test failure when it reads).
 inline std::string joint_json_message(const std::string& text) {
   return message_of<std::exception>(

@@ -3,8 +3,9 @@
 // sigma0 = 300 N m/rad, sigma1 = 2 N m s/rad, Fc = 0.15 N m, one Stribeck term Fs = 0.08 N m
 // (delta = 1, Omega_s = 0.1 rad/s), cv = 0.05 N m s/rad. perturbed_start() is the same model with
 // every parameter 15-30 % off (the offset at 0): the start of the output-error recovery tests.
-// multisine_torque, measured_motion, oe_options and oe_estimate: those tests' records, options
-// and lookups.
+// multisine_torque, measured_motion and oe_options: those tests' records and options; estimate:
+// the lookup of a fitted parameter by name, for every joint fit; coulomb_viscous and horizontal:
+// the joint of the closed-form tests.
 #pragma once
 
 #include <cmath>
@@ -57,12 +58,33 @@ inline identify::JointOeOptions oe_options(int max_iterations = 50) {
   return o;
 }
 
-/// The estimate called `name` of an oe fit (std::runtime_error when there is none).
-inline const identify::ParameterEstimate& oe_estimate(const identify::JointOeResult& r,
-                                                      const std::string& name) {
+/// The estimate called `name` of a joint fit: any result with `parameters` (oe, idim, sr3);
+/// std::runtime_error when there is none.
+template <class JointFitResult>
+const identify::ParameterEstimate& estimate(const JointFitResult& r, const std::string& name) {
   for (const auto& e : r.parameters)
     if (e.name == name) return e;
   throw std::runtime_error("no parameter " + name);
+}
+
+/// Coulomb levels Fc_pos / Fc_neg [N m] (no Stribeck rise) and viscous coefficient Fv
+/// [N m s/rad]: the static friction of the closed-form joint tests.
+inline StaticFriction<double>::Params coulomb_viscous(double Fc_pos, double Fc_neg, double Fv) {
+  StaticFriction<double>::Params p;
+  p.curve =
+      StribeckCurve<double>{Fc_pos, Fc_neg, Fc_pos, Fc_neg, 1.0, 1.0, StribeckShape::exponential};
+  p.sigma2 = Fv;
+  return p;
+}
+
+/// A joint without gravity load or offset (no mgCx, mgCy terms): inertia I [kg m^2] and the
+/// static friction f.
+inline sim::JointModel horizontal(double I, const StaticFriction<double>::Params& f) {
+  sim::JointModel m;
+  m.structure = {false, false};
+  m.I = I;
+  m.friction = f;
+  return m;
 }
 
 inline sim::JointModel lugre_pendulum() {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frictionlab/data/arm_record.hpp"
+#include "frictionlab/identify/robot_excite.hpp"
 #include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/robot/dynamics.hpp"
 
@@ -22,6 +23,17 @@ inline void made_up_inertials(robot::RobotModel& m, std::mt19937& rng) {
     j.inertial.com = 0.08 * Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
     j.inertial.inertia = Eigen::Vector3d(0.02, 0.03, 0.025).asDiagonal();
   }
+}
+
+/// The motion of the synthetic arm records: an excitation designed for `m` (period 10 s,
+/// `evaluations` evaluations of the design's search), sampled at `rate` [Hz] over `periods`
+/// periods, without torques.
+inline data::ArmSamples designed_excitation(const robot::RobotModel& m, long evaluations,
+                                            double rate, int periods = 1) {
+  identify::ExcitationOptions eo;
+  eo.period = 10;
+  eo.evaluations = evaluations;
+  return identify::design_excitation(m, eo).trajectory.sample(rate, periods);
 }
 
 /// The 10 standard parameters of every link of `m`, stacked.

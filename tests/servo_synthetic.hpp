@@ -84,4 +84,17 @@ inline data::ServoLog warming(data::ServoLog l, double T0, double T1, const sim:
   return l;
 }
 
+/// The options of the fits that recover a truth from these logs: CMA-ES (seed 5, two threads),
+/// `max_evals` evaluations, and tolerances (tol_f 1e-14, tol_x 1e-10) so tight that the run goes
+/// on to the truth's loss of 0 rather than stopping near it.
+inline identify::ServoFitOptions converging_fit(long max_evals) {
+  identify::ServoFitOptions o;
+  o.cmaes.max_evals = max_evals;
+  o.cmaes.seed = 5;
+  o.cmaes.threads = 2;
+  o.cmaes.tol_f = 1e-14;
+  o.cmaes.tol_x = 1e-10;
+  return o;
+}
+
 }  // namespace frictionlab::servo_test

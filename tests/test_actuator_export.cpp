@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/actuator_export.hpp"
 #include "frictionlab/io/actuator_file.hpp"
@@ -265,12 +266,9 @@ TEST(ActuatorExport, NotesAreInTheComment) {
 TEST(ActuatorExport, Errors) {
   const auto s = source_of(m1_text(0));
   io::ActuatorMujocoOptions o;
-  try {
-    (void)io::export_actuator_mujoco(s, o);
-    ADD_FAILURE() << "no error without --kp";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("--kp is required", 0), 0u) << e.what();
-  }
+  const std::string no_kp =
+      testing::message_of<std::invalid_argument>([&] { (void)io::export_actuator_mujoco(s, o); });
+  EXPECT_EQ(no_kp.rfind("--kp is required", 0), 0u) << no_kp;
   o.kp = 0;
   EXPECT_THROW((void)io::export_actuator_mujoco(s, o), std::invalid_argument);
   o.kp = 100;
@@ -286,12 +284,9 @@ TEST(ActuatorExport, Errors) {
       R"({"kt": 1, "R": 2, "armature": 0.01, "q_offset": 0, "friction_base": 0.1,
           "friction_viscous": 0.01, "model": "m1", "actuator": "generic", "error_gain": 0.1})");
   o.joint = "j";
-  try {
-    (void)io::export_actuator_mujoco(generic, o);
-    ADD_FAILURE() << "no error without --vin";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("--vin is required", 0), 0u) << e.what();
-  }
+  const std::string no_vin = testing::message_of<std::invalid_argument>(
+      [&] { (void)io::export_actuator_mujoco(generic, o); });
+  EXPECT_EQ(no_vin.rfind("--vin is required", 0), 0u) << no_vin;
   o.vin = 6;
   EXPECT_NO_THROW((void)io::export_actuator_mujoco(generic, o));
 }
@@ -401,12 +396,9 @@ TEST(ActuatorExport, BamFileRoundTrips) {
 
   t.write("summary.json",
           R"({"models": [{"model": "m1", "params_file": "m1.json"}], "recommended": "m4"})");
-  try {
-    (void)io::read_actuator_source((t.dir / "summary.json").string());
-    ADD_FAILURE() << "no error for a recommended model that is not listed";
-  } catch (const io::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("key 'recommended'"), std::string::npos) << e.what();
-  }
+  const std::string unlisted = testing::message_of<io::InputError>(
+      [&] { (void)io::read_actuator_source((t.dir / "summary.json").string()); });
+  EXPECT_NE(unlisted.find("key 'recommended'"), std::string::npos) << unlisted;
   const TempDir empty("frictionlab_test_actuator_export_empty");
   EXPECT_THROW((void)io::read_actuator_source(empty.dir.string()), io::InputError);
 }

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "expect_message.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/io/actuator_file.hpp"
 #include "frictionlab/io/actuator_json.hpp"
@@ -57,13 +58,10 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   return s;
 }
 
+/// The message of the InputError reading `text` as an actuator file throws, or "no error".
 std::string parse_error(const std::string& text) {
-  try {
-    io::parse_actuator(text, "servo.json");
-  } catch (const io::InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_or_no_error<io::InputError>(
+      [&] { io::parse_actuator(text, "servo.json"); });
 }
 
 TEST(ActuatorFile, ReadsTheMadeUpServo) {

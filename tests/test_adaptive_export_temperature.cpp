@@ -16,6 +16,7 @@
 #include <string>
 
 #include "estimator_fixtures.hpp"
+#include "expect_message.hpp"
 #include "frictionlab/estimator/adaptive_estimator.h"
 #include "frictionlab/estimator/builder.hpp"
 #include "frictionlab/format.hpp"
@@ -169,16 +170,7 @@ TEST(AdaptiveExportTemperature, GeneratedCodeIsTheCApiWithTheSameStart) {
       fl_adaptive_f64_init, fl_adaptive_f64_step);
 }
 
-/// The message of the exception `f` throws (its type E), "" if none.
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::message_of;
 
 TEST(AdaptiveExportTemperature, OptionErrorsNameTheOption) {
   const auto src = io::read_friction_source(kParams);

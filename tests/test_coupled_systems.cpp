@@ -23,6 +23,7 @@
 #include "frictionlab/integrate/rosenbrock.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/sim/systems.hpp"
+#include "max_abs.hpp"
 
 // ---- allocation counter (for the "no allocation per step" test) ------------------------------
 namespace {
@@ -70,19 +71,8 @@ SimOptions trbdf2_opts(double h, double output_dt = 0.0) {
   return fixed_opts(SystemIntegrator::trbdf2, h, output_dt);
 }
 
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  double e = 0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
-    e = std::max(e, std::abs(a[k] - b[k]));
-  return e;
-}
-
-double max_abs(const std::vector<double>& a) {
-  double m = 0;
-  for (double x : a) m = std::max(m, std::abs(x));
-  return m;
-}
+using testing::max_abs;
+using testing::max_abs_diff;
 
 // =============================================================================================
 // 3. The generic ROS2 scheme on problems with closed-form solutions.

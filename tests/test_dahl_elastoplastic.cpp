@@ -152,21 +152,29 @@ TEST(Dahl, RateIndependentAndNearUnitExponentContinuous) {
   }
 }
 
-template <class S>
-void dahl_bound_check(double n) {
-  using M = Dahl<S>;
-  typename M::Params p;
-  p.sigma0 = S(2e4);
-  p.Fc = S(1.5);
-  p.n = S(n);
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<double> uv(-0.05, 0.05), uh(-6, -1);
+/// The state invariant |z| <= M::state_bound(p) (to the rounding of S) along 5000 steps of a
+/// random velocity in [-v_max, v_max] with random step sizes 1e-6..0.1 s (generator seeded).
+template <template <class> class Model, class S>
+void expect_state_bound_under_random_steps(const typename Model<S>::Params& p, unsigned seed,
+                                           double v_max) {
+  using M = Model<S>;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uv(-v_max, v_max), uh(-6, -1);
   typename M::State x{};
   const double tol = std::is_same_v<S, float> ? 1e-6 : 1e-14;
   for (int k = 0; k < 5000; ++k) {
     x = M::step(p, x, S(uv(rng)), S(std::pow(10.0, uh(rng))));
     ASSERT_LE(std::abs(double(x.z)), double(M::state_bound(p)) * (1 + tol)) << k;
   }
+}
+
+template <class S>
+void dahl_bound_check(double n) {
+  typename Dahl<S>::Params p;
+  p.sigma0 = S(2e4);
+  p.Fc = S(1.5);
+  p.n = S(n);
+  expect_state_bound_under_random_steps<Dahl, S>(p, 3, 0.05);
 }
 
 TEST(Dahl, StateBoundIsInvariantForAnyStep) {
@@ -278,17 +286,9 @@ TEST(ElastoPlastic, OneHugeStepNeverOvershootsAndStateStaysBounded) {
   }
   auto check = [](auto tag) {
     using S = decltype(tag);
-    using M = ElastoPlastic<S>;
-    typename M::Params q;
+    typename ElastoPlastic<S>::Params q;
     q.curve = StribeckCurve<S>::symmetric(S(1), S(1.5), S(0.001), S(2));
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<double> uv(-0.03, 0.03), uh(-6, -1);
-    typename M::State x{};
-    const double tol = std::is_same_v<S, float> ? 1e-6 : 1e-14;
-    for (int k = 0; k < 5000; ++k) {
-      x = M::step(q, x, S(uv(rng)), S(std::pow(10.0, uh(rng))));
-      ASSERT_LE(std::abs(double(x.z)), double(M::state_bound(q)) * (1 + tol)) << k;
-    }
+    expect_state_bound_under_random_steps<ElastoPlastic, S>(q, 11, 0.03);
   };
   check(double{});
   check(float{});

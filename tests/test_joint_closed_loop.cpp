@@ -35,14 +35,7 @@ std::vector<double> grid(double T, double dt) {
 }
 
 JointModel viscous_only(double I, double Fv) {
-  JointModel m;
-  m.structure = {false, false};
-  m.I = I;
-  StaticFriction<double>::Params p;
-  p.curve = StribeckCurve<double>{0.0, 0.0, 0.0, 0.0, 1.0, 1.0, StribeckShape::exponential};
-  p.sigma2 = Fv;
-  m.friction = p;
-  return m;
+  return testing::horizontal(I, testing::coulomb_viscous(0.0, 0.0, Fv));
 }
 
 TEST(JointClosedLoop, PdJointMatchesTheDampedOscillatorClosedForm) {
@@ -150,9 +143,7 @@ TEST(JointClosedLoop, ClosedLoopOeRecoversLuGreJoint) {
   const JointModel truth = testing::lugre_pendulum();
   const JointData d = closed_loop_record(truth, 8.0, 250.0, 1e-4, 1e-3, 5e-3, 3);
   const JointModel start = testing::perturbed_start(truth);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
+  JointOeOptions o = testing::oe_options();
   o.closed_loop = true;
   o.controller = kController;
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);

@@ -18,6 +18,7 @@
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 #include "joint_excitation.hpp"
+#include "joint_test_models.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -195,13 +196,7 @@ TEST(JointLoad, SlidingUnderConstantTorqueFollowsTheClosedForm) {
   // Horizontal joint from rest, constant applied torque tau > Fc / (1 - mu_drive): it slides
   // forward, driven, with I qdd = tau (1 - mu_drive) - Fc - Fv qd, so
   // qd(t) = a / Fv (1 - exp(-Fv t / I)), a = tau (1 - mu_drive) - Fc.
-  sim::JointModel m;
-  m.structure = {false, false};
-  m.I = 0.05;
-  StaticFriction<double>::Params f;
-  f.curve = StribeckCurve<double>{0.2, 0.2, 0.2, 0.2, 1.0, 1.0, StribeckShape::exponential};
-  f.sigma2 = 0.1;
-  m.friction = f;
+  sim::JointModel m = testing::horizontal(0.05, testing::coulomb_viscous(0.2, 0.2, 0.1));
   m.load = LoadDependence<double>{0.3, 0.1};
   const double tau = 1.0, a = tau * (1 - 0.3) - 0.2;
   const std::vector<double> t{0.0, 0.5, 1.0}, u(3, tau);

@@ -162,7 +162,7 @@ JointData loaded_record(const JointModel& truth, double duration, double bias = 
   return testing::measured_motion(truth, std::move(dr.t), std::move(dr.tau));
 }
 
-using testing::oe_estimate;
+using testing::estimate;
 
 TEST(JointLuGreLoad, OeRecoversMuAndBeatsTheLoadFreeFit) {
   const JointModel truth = loaded_pendulum(0.15, 0.15);
@@ -177,7 +177,7 @@ TEST(JointLuGreLoad, OeRecoversMuAndBeatsTheLoadFreeFit) {
   JointModel plain_start = start;
   plain_start.load.reset();
   const auto plain = fit_joint_oe(std::span<const JointData>(&d, 1), plain_start, o);
-  const auto& mu = oe_estimate(r, "mu");
+  const auto& mu = estimate(r, "mu");
   std::printf(
       "[measured] oe of a loaded LuGre joint: mu %.5g (se %.2g, HAC %.2g; truth 0.15); "
       "cost %.4g against %.4g without the load\n",
@@ -199,7 +199,7 @@ TEST(JointLuGreLoad, ARecordNeverBackDrivenHoldsMuWithAFlag) {
   start.load = LoadDependence<double>{};
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   EXPECT_EQ(r.model.load->mu_drive, 0.0);
-  EXPECT_TRUE(oe_estimate(r, "mu").undetermined && oe_estimate(r, "mu").fixed);
+  EXPECT_TRUE(estimate(r, "mu").undetermined && estimate(r, "mu").fixed);
   // (The Stribeck term, never crossed at speed here, may make J^T J singular too: another flag.)
   const auto flag = std::find_if(r.flags.begin(), r.flags.end(), [](const auto& f) {
     return f.parameter == "mu" && f.kind == "undetermined";

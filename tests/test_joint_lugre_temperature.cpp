@@ -144,7 +144,7 @@ JointData warming_record(const JointModel& truth, double T0, double T1, double d
   return testing::measured_motion(truth, std::move(dr.t), std::move(dr.tau), std::move(dr.T));
 }
 
-using testing::oe_estimate;
+using testing::estimate;
 
 TEST(JointLuGreTemperature, OeRecoversTheLawAndBeatsTheTemperatureFreeFit) {
   const JointModel truth = warming_pendulum(-0.012, -0.02);
@@ -157,8 +157,8 @@ TEST(JointLuGreTemperature, OeRecoversTheLawAndBeatsTheTemperatureFreeFit) {
   JointModel plain_start = start;
   plain_start.temperature.reset();
   const auto plain = fit_joint_oe(std::span<const JointData>(&d, 1), plain_start, o);
-  const auto& kT = oe_estimate(r, "kT");
-  const auto& kT_v = oe_estimate(r, "kT_v");
+  const auto& kT = estimate(r, "kT");
+  const auto& kT_v = estimate(r, "kT_v");
   std::printf(
       "[measured] oe of a warming LuGre joint: kT %.5g (se %.2g, HAC %.2g), kT_v %.5g "
       "(se %.2g, HAC %.2g) 1/K (truth -0.012, -0.02); cost %.4g against %.4g without "
@@ -192,9 +192,9 @@ TEST(JointLuGreTemperature, OneTemperatureHoldsTheCoefficientsWithAFlag) {
           << f.message;
     }
   EXPECT_EQ(held, 2);
-  EXPECT_TRUE(oe_estimate(r, "kT").undetermined && oe_estimate(r, "kT").fixed);
-  EXPECT_TRUE(oe_estimate(r, "kT_v").undetermined && oe_estimate(r, "kT_v").fixed);
-  EXPECT_FALSE(oe_estimate(r, "Fc").undetermined);
+  EXPECT_TRUE(estimate(r, "kT").undetermined && estimate(r, "kT").fixed);
+  EXPECT_TRUE(estimate(r, "kT_v").undetermined && estimate(r, "kT_v").fixed);
+  EXPECT_FALSE(estimate(r, "Fc").undetermined);
 }
 
 }  // namespace

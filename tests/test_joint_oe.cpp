@@ -44,9 +44,7 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
   const JointModel truth = testing::lugre_pendulum();
   const JointData d = simulate_record(truth, 8.0, 250.0, 1e-4, 1e-3, 3);
   const JointModel start = testing::perturbed_start(truth);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
+  JointOeOptions o = testing::oe_options();
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   const auto& q = std::get<JointLuGre<double>::Params>(r.model.friction);
   const auto& t = std::get<JointLuGre<double>::Params>(truth.friction);
@@ -110,9 +108,7 @@ TEST(JointOe, SensitivityAndCentralDifferenceJacobiansReachTheSameOptimum) {
   const JointModel truth = testing::lugre_pendulum();
   const JointData d = simulate_record(truth, 4.0, 250.0, 1e-4, 1e-3, 5);
   const JointModel start = testing::perturbed_start(truth);
-  JointOeOptions o;
-  o.threads = 2;
-  o.max_step = 2e-3;
+  JointOeOptions o = testing::oe_options();
   const auto sens = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   o.jacobian = JointOeOptions::Jacobian::central_differences;
   const auto cd = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
@@ -172,10 +168,8 @@ TEST(JointOe, ResultDoesNotDependOnTheThreadCount) {
   const JointModel start = testing::perturbed_start(truth);
   std::vector<JointOeResult> runs;
   for (const int threads : {1, 2, 5}) {
-    JointOeOptions o;
+    JointOeOptions o = testing::oe_options(4);
     o.threads = threads;
-    o.max_step = 2e-3;
-    o.max_iterations = 4;
     runs.push_back(fit_joint_oe(std::span<const JointData>(&d, 1), start, o));
   }
   for (std::size_t k = 1; k < runs.size(); ++k) {

@@ -14,27 +14,15 @@
 
 #include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/sim/systems.hpp"
+#include "joint_test_models.hpp"
 
 namespace frictionlab {
 namespace {
 
 using sim::JointModel;
 
-StaticFriction<double>::Params coulomb_viscous(double Fc_pos, double Fc_neg, double Fv) {
-  StaticFriction<double>::Params p;
-  p.curve =
-      StribeckCurve<double>{Fc_pos, Fc_neg, Fc_pos, Fc_neg, 1.0, 1.0, StribeckShape::exponential};
-  p.sigma2 = Fv;
-  return p;
-}
-
-JointModel horizontal(double I, const StaticFriction<double>::Params& f) {
-  JointModel m;
-  m.structure = {false, false};
-  m.I = I;
-  m.friction = f;
-  return m;
-}
+using testing::coulomb_viscous;
+using testing::horizontal;
 
 std::vector<double> grid(double T, double dt) {
   std::vector<double> t;

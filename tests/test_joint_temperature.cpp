@@ -19,6 +19,7 @@
 #include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/sim/joint_model.hpp"
 #include "joint_excitation.hpp"
+#include "joint_test_models.hpp"
 
 namespace frictionlab::identify {
 namespace {
@@ -186,13 +187,7 @@ TEST(JointTemperature, SlidingUnderConstantTorqueFollowsTheClosedFormAtTheScaled
   // Horizontal joint from rest at T = 55 degC (T_ref 25): the levels are Fc' = Fc s(kT, 30) and
   // Fv' = Fv s(kT_v, 30), so I qdd = tau - Fc' - Fv' qd and
   // qd(t) = (tau - Fc') / Fv' (1 - exp(-Fv' t / I)).
-  sim::JointModel m;
-  m.structure = {false, false};
-  m.I = 0.05;
-  StaticFriction<double>::Params f;
-  f.curve = StribeckCurve<double>{0.4, 0.4, 0.4, 0.4, 1.0, 1.0, StribeckShape::exponential};
-  f.sigma2 = 0.1;
-  m.friction = f;
+  sim::JointModel m = testing::horizontal(0.05, testing::coulomb_viscous(0.4, 0.4, 0.1));
   m.temperature = TemperatureDependence<double>{TemperatureLaw::exponential, 25.0, -0.02, -0.01};
   const double Fc = 0.4 * std::exp(-0.02 * 30), Fv = 0.1 * std::exp(-0.01 * 30), tau = 0.5;
   const std::vector<double> t{0.0, 0.5, 1.0}, u(3, tau), T(3, 55.0);

@@ -14,9 +14,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
+#include "expect_message.hpp"
 #include "frictionlab/io/csv.hpp"
 
 namespace fs = std::filesystem;
@@ -59,15 +61,9 @@ class OutputTest : public ::testing::Test {
   fs::path dir;
 };
 
-// A message of an InputError thrown by f, or "" if none.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+// The message of an InputError thrown by f, or "no error" if none.
+std::string error_of(const std::function<void()>& f) {
+  return frictionlab::testing::message_or_no_error<InputError>(f);
 }
 
 TEST_F(OutputTest, WriteReplacesWholeFileAndLeavesNoTemporary) {
@@ -184,7 +180,7 @@ TEST_F(OutputTest, OutputThatIsAnInputNamesBoth) {
               frictionlab::io::check_outputs_not_inputs({{"--input", path("same.csv")}},
                                                         {{"--output", "-"}});
             }),
-            "");
+            "no error");
 }
 
 TEST_F(OutputTest, TwoOutputsOnStandardOutputAreAnError) {
@@ -226,7 +222,7 @@ TEST_F(OutputTest, TwoOutputsOnOneStreamAreAnError) {
   EXPECT_EQ(both,
             "/dev/stdout: the output (--plot) is the same stream as the output - (--output); the "
             "two would interleave on it: write one of them to a file");
-  EXPECT_EQ(apart, "");
+  EXPECT_EQ(apart, "no error");
   // A FIFO named through a link is the FIFO; what goes to /dev/null is discarded, never mixed
   // (`--output - --plot /dev/stdout > /dev/null` passes).
   ASSERT_EQ(::mkfifo(path("f").c_str(), 0644), 0);
@@ -244,7 +240,7 @@ TEST_F(OutputTest, FilesOfAResultsDirectoryAreCheckedBeforeTheWork) {
   EXPECT_EQ(error_of([&] { check_output_in_directory(path("file/m/model.json")); }),
             path("file/m/model.json") + ": " + path("file/m") +
                 ": cannot create it: " + path("file") + " is not a directory");
-  EXPECT_EQ(error_of([&] { check_output_in_directory(path("new/m/model.json")); }), "");
+  EXPECT_EQ(error_of([&] { check_output_in_directory(path("new/m/model.json")); }), "no error");
   EXPECT_FALSE(fs::exists(path("new")));  // checking creates nothing
 }
 
@@ -258,8 +254,8 @@ TEST_F(OutputTest, OutputFileLocationChecks) {
             path("missing/o.csv") + ": the directory " + path("missing") + " does not exist");
   EXPECT_EQ(error_of([&] { check_output_file(path("file/o.csv")); }),
             path("file/o.csv") + ": " + path("file") + " is not a directory");
-  EXPECT_EQ(error_of([&] { check_output_file(path("o.csv")); }), "");
-  EXPECT_EQ(error_of([&] { check_output_file("-"); }), "");
+  EXPECT_EQ(error_of([&] { check_output_file(path("o.csv")); }), "no error");
+  EXPECT_EQ(error_of([&] { check_output_file("-"); }), "no error");
   EXPECT_TRUE(entries(dir) == (std::vector<std::string>{"d", "file"}));  // checks write nothing
 }
 
@@ -270,8 +266,8 @@ TEST_F(OutputTest, OutputDirectoryLocationChecks) {
             path("file") + ": is a file, not a directory");
   EXPECT_EQ(error_of([&] { check_output_directory(path("file/sub")); }),
             path("file/sub") + ": cannot create it: " + path("file") + " is not a directory");
-  EXPECT_EQ(error_of([&] { check_output_directory(path("new/deeper")); }), "");
-  EXPECT_EQ(error_of([&] { check_output_directory(dir.string()); }), "");
+  EXPECT_EQ(error_of([&] { check_output_directory(path("new/deeper")); }), "no error");
+  EXPECT_EQ(error_of([&] { check_output_directory(dir.string()); }), "no error");
   EXPECT_FALSE(fs::exists(path("new")));  // checking creates nothing
 }
 

@@ -38,10 +38,7 @@ TEST(RobotConsistent, SyntheticArmOfRealBodiesIsConsistentAsFitted) {
   robot::RobotModel m = panda();
   std::mt19937 rng(5);
   frictionlab::testing::made_up_inertials(m, rng);
-  identify::ExcitationOptions eo;
-  eo.period = 10;
-  eo.evaluations = 200;
-  data::ArmSamples s = identify::design_excitation(m, eo).trajectory.sample(100);
+  data::ArmSamples s = frictionlab::testing::designed_excitation(m, 200, 100);
   frictionlab::testing::add_torques(
       s, m, frictionlab::testing::standard_parameters(m),
       [](int, double v) { return 0.1 * v + 0.2 * ((v > 0) - (v < 0)); }, 0.01, rng);

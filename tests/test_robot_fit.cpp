@@ -27,6 +27,14 @@ struct Truth {
   std::map<std::string, double> values;  ///< every standard parameter by name
 };
 
+/// Joint j's ten standard inertial parameters, under their names "<parameter>_<joint>".
+void add_inertial_values(Truth& t, const robot::Joint& j) {
+  const auto p = robot::standard_parameters(j.inertial);
+  for (int k = 0; k < 10; ++k)
+    t.values[std::string(robot::kInertialParameterNames[static_cast<std::size_t>(k)]) + "_" +
+             j.name] = p(k);
+}
+
 /// The Panda's kinematics with made-up but physical mass properties and friction.
 Truth synthetic_panda(std::mt19937& rng) {
   Truth t{io::read_robot((kPanda / "panda_dh.json").string()).model, {}};
@@ -36,10 +44,7 @@ Truth synthetic_panda(std::mt19937& rng) {
     j.inertial.com = 0.08 * Eigen::Vector3d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
     const double a = 0.01 + 0.05 * u(rng), b = 0.01 + 0.05 * u(rng);
     j.inertial.inertia = Eigen::Vector3d(a, b, 0.5 * (a + b)).asDiagonal();
-    const auto p = robot::standard_parameters(j.inertial);
-    for (int k = 0; k < 10; ++k)
-      t.values[std::string(robot::kInertialParameterNames[static_cast<std::size_t>(k)]) + "_" +
-               j.name] = p(k);
+    add_inertial_values(t, j);
     t.values["Fv_" + j.name] = 0.05 + 0.2 * u(rng);
     t.values["Fc_" + j.name] = 0.1 + 0.3 * u(rng);
     t.values["offset_" + j.name] = 0.2 * (u(rng) - 0.5);
@@ -102,10 +107,7 @@ Truth synthetic_ur10e(std::mt19937& rng) {
   Truth t{io::read_robot(urdf.string()).model, {}};
   std::uniform_real_distribution<double> u(0, 1);
   for (const auto& j : t.model.joints) {
-    const auto p = robot::standard_parameters(j.inertial);
-    for (int k = 0; k < 10; ++k)
-      t.values[std::string(robot::kInertialParameterNames[static_cast<std::size_t>(k)]) + "_" +
-               j.name] = p(k);
+    add_inertial_values(t, j);
     t.values["Fv_" + j.name] = 1 + 3 * u(rng);
     t.values["Fc_" + j.name] = 2 + 6 * u(rng);
     t.values["offset_" + j.name] = u(rng) - 0.5;

@@ -45,10 +45,7 @@ TEST(RobotFriction, SyntheticPandaStribeckIsRecovered) {
   std::mt19937 rng(7);
   frictionlab::testing::made_up_inertials(m, rng);
   // A designed excitation at 500 Hz over two periods; torques of the truth plus 0.02 N m noise.
-  identify::ExcitationOptions eo;
-  eo.period = 10;
-  eo.evaluations = 300;
-  data::ArmSamples s = identify::design_excitation(m, eo).trajectory.sample(500, 2);
+  data::ArmSamples s = frictionlab::testing::designed_excitation(m, 300, 500, 2);
   frictionlab::testing::add_torques(
       s, m, frictionlab::testing::standard_parameters(m),
       [](int j, double v) { return StaticFriction<double>::steady_force(stribeck_of(j), v); }, 0.02,

@@ -36,10 +36,7 @@ Arm synthetic_arm(const std::vector<double>& mu, double noise, unsigned seed) {
   Arm a{frictionlab::testing::panda_model(), {}};
   std::mt19937 rng(seed);
   frictionlab::testing::made_up_inertials(a.model, rng);
-  identify::ExcitationOptions eo;
-  eo.period = 10;
-  eo.evaluations = 300;
-  a.samples = identify::design_excitation(a.model, eo).trajectory.sample(500, 2);
+  a.samples = frictionlab::testing::designed_excitation(a.model, 300, 500, 2);
   frictionlab::testing::add_torques(
       a.samples, a.model, frictionlab::testing::standard_parameters(a.model),
       [](int j, double v) {

@@ -29,12 +29,7 @@ TEST(ServoFit, RecoversTheParametersOfASyntheticLogSet) {
   const auto truth = truth_m3();
   const auto logs = synthetic_set(truth);
   EXPECT_EQ(servo_loss(xl330().constants, truth, logs, {}), 0.0);
-  ServoFitOptions o;
-  o.cmaes.max_evals = 6000;
-  o.cmaes.seed = 5;
-  o.cmaes.threads = 2;
-  o.cmaes.tol_f = 1e-14;
-  o.cmaes.tol_x = 1e-10;
+  const ServoFitOptions o = servo_test::converging_fit(6000);
   const auto r = fit_servo_model(xl330(), xl330().constants, ActuatorModel::M3, logs, {}, o);
   EXPECT_LT(r.loss, 2e-6);  // rad: the logs swing over about 1 rad
   EXPECT_NEAR(r.params.kt, truth.kt, 0.01 * truth.kt);

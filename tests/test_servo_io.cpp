@@ -7,6 +7,7 @@
 #include <fstream>
 #include <numbers>
 
+#include "expect_message.hpp"
 #include "frictionlab/data/servo_log.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/servo_json.hpp"
@@ -34,13 +35,10 @@ std::string replace(std::string s, const std::string& a, const std::string& b) {
   return s.replace(at, a.size(), b);
 }
 
+/// The message of the InputError reading `text` as a log throws, or "no error".
 std::string error_of(const std::string& text) {
-  try {
-    io::parse_servo_log(text, "log.json");
-  } catch (const io::InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_or_no_error<io::InputError>(
+      [&] { io::parse_servo_log(text, "log.json"); });
 }
 
 TEST(ServoLogRead, ReadsAProcessedLog) {
@@ -220,13 +218,10 @@ const char* kM6 = R"({
     "dtheta_stribeck": 2.890372094130307, "alpha": 8.683259907618984,
     "friction_viscous": 0.005359668274599504, "model": "m6", "actuator": "xl330"})";
 
+/// The message of the InputError reading `text` as a parameter file throws, or "no error".
 std::string params_error(const std::string& text) {
-  try {
-    io::parse_servo_params(text, "p.json");
-  } catch (const io::InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_or_no_error<io::InputError>(
+      [&] { io::parse_servo_params(text, "p.json"); });
 }
 
 TEST(ServoParamsFile, ReadsBamKeysAndRoundTrips) {

@@ -73,12 +73,7 @@ std::vector<data::ServoLog> quantised(std::vector<data::ServoLog> logs) {
 }
 
 ServoFitOptions long_fit(TemperatureLaw law) {
-  ServoFitOptions o;
-  o.cmaes.max_evals = 8000;
-  o.cmaes.seed = 5;
-  o.cmaes.threads = 2;
-  o.cmaes.tol_f = 1e-14;
-  o.cmaes.tol_x = 1e-10;
+  ServoFitOptions o = servo_test::converging_fit(8000);
   o.temperature = ServoTemperatureFit{law, false};
   return o;
 }

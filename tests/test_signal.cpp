@@ -14,11 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/signal/butterworth.hpp"
 #include "frictionlab/signal/differentiate.hpp"
 #include "frictionlab/signal/resample.hpp"
 #include "frictionlab/signal/sampling.hpp"
 #include "frictionlab/signal/savgol.hpp"
+#include "max_abs.hpp"
 #include "signal_reference.inc"
 
 namespace frictionlab::signal {
@@ -44,28 +46,12 @@ std::vector<double> vec(const double (&a)[N]) {
   return std::vector<double>(a, a + N);
 }
 
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  double m = 0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
-    m = std::max(m, std::abs(a[k] - b[k]));
-  return m;
-}
+using testing::max_abs;
+using testing::max_abs_diff;
 
-double max_abs(const std::vector<double>& a) {
-  double m = 0;
-  for (double v : a) m = std::max(m, std::abs(v));
-  return m;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
+/// The message of the std::invalid_argument f throws (a test failure when there is none).
+std::string error_of(const std::function<void()>& f) {
+  return testing::message_of<std::invalid_argument>(f);
 }
 
 // ---- sampling --------------------------------------------------------------------------------

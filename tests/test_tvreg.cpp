@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_message.hpp"
 #include "frictionlab/data/preprocess.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/signal/butterworth.hpp"
@@ -27,6 +28,7 @@
 #include "frictionlab/signal/resample.hpp"
 #include "frictionlab/signal/savgol.hpp"
 #include "frictionlab/signal/tvreg.hpp"
+#include "max_abs.hpp"
 #include "tvreg_reference.inc"
 
 namespace frictionlab::signal {
@@ -61,20 +63,11 @@ double rms_diff(const std::vector<double>& a, const std::vector<double>& b, std:
   return std::sqrt(s / static_cast<double>(c));
 }
 
-double max_abs(const std::vector<double>& a) {
-  double m = 0;
-  for (double v : a) m = std::max(m, std::abs(v));
-  return m;
-}
+using testing::max_abs;
 
-template <class F>
-std::string thrown_message(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
+/// The message of what f throws (a test failure when it throws nothing).
+std::string thrown_message(const std::function<void()>& f) {
+  return testing::message_of<std::exception>(f);
 }
 
 /// Midpoint derivatives (y_{k+1} - y_k) / h, at t_k + h/2.

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "expect_message.hpp"
 #include "frictionlab/io/actuator_json.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/io/servo_json.hpp"
@@ -168,22 +169,13 @@ TEST(WorkflowActuator, FitOptionErrors) {
   const auto logs = synthetic_set();
   auto o = small_fit();
   auto message = [&](const FitActuatorOptions& opt, const std::vector<data::ServoLog>& l) {
-    try {
-      fit_actuator(l, opt);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return testing::message_or_no_error<std::invalid_argument>([&] { fit_actuator(l, opt); });
   };
   // the actuator is resolved by io before the workflow (names, files, generic constants)
   auto resolve = [&](const std::string& ref, const sim::ServoConstants& generic,
                      const std::vector<data::ServoLog>& l) {
-    try {
-      io::servo_actuator_for_logs(ref, generic, l);
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return testing::message_or_no_error<std::exception>(
+        [&] { io::servo_actuator_for_logs(ref, generic, l); });
   };
   sim::ServoConstants generic{sim::ServoDrive::voltage, 0.0, 0.0, 1.0, 0.0};
   const std::string known =
@@ -313,12 +305,7 @@ TEST(WorkflowActuator, EvalIsTheLibrarysPerLogError) {
 }
 
 std::string parse_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_or_no_error<std::invalid_argument>(f);
 }
 
 TEST(WorkflowActuator, ParsesModelsValidationRangesAndFilters) {
@@ -387,13 +374,10 @@ TEST(WorkflowActuator, PrepareSelectsResamplesAndWarns) {
   // a raw log needs a step; nothing selected; negative step
   reads[2].dt = 0.0;
   prep.resample = 0.0;
-  try {
-    prepare_servo_logs(reads, prep);
-    ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(logs[2].file), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("raw log (no 'dt')"), std::string::npos) << e.what();
-  }
+  const std::string raw =
+      testing::message_of<std::invalid_argument>([&] { prepare_servo_logs(reads, prep); });
+  EXPECT_NE(raw.find(logs[2].file), std::string::npos) << raw;
+  EXPECT_NE(raw.find("raw log (no 'dt')"), std::string::npos) << raw;
   prep.filter = parse_servo_log_filter("250", "", "");
   EXPECT_EQ(parse_error([&] { prepare_servo_logs(reads, prep); }),
             "no log left after the selection");

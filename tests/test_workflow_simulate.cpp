@@ -31,6 +31,15 @@ workflows::ModelInput sine_velocity(double h, double duration) {
 
 using frictionlab::testing::message_of;
 
+/// The message of the std::runtime_error that simulating `p` on 2 s of the sine (10 ms samples)
+/// with `method` throws (a test failure when it throws none).
+std::string simulation_error(const LuGre<double>::Params& p, Method method) {
+  const auto in = sine_velocity(0.01, 2.0);
+  workflows::SimulateModelOptions o;
+  o.method = method;
+  return message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+}
+
 TEST(WorkflowSimulate, CoulombViscousIsItsClosedForm) {
   StaticSpec s;
   s.kind = StaticKind::coulomb_viscous;
@@ -118,11 +127,7 @@ TEST(WorkflowSimulate, ForwardEulerLeavingTheBoundIsAWarningAtItsLine) {
 }
 
 TEST(WorkflowSimulate, ForceBeyondTheLimitIsAnError) {
-  const LuGre<double>::Params p;
-  const auto in = sine_velocity(0.01, 2.0);
-  workflows::SimulateModelOptions o;
-  o.method = Method::forward_euler;
-  const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+  const auto m = simulation_error(LuGre<double>::Params{}, Method::forward_euler);
   EXPECT_NE(m.find("the friction force reaches "), std::string::npos) << m;
   EXPECT_NE(m.find("beyond the limit |F| <= 1e+15"), std::string::npos) << m;
 }
@@ -200,10 +205,7 @@ TEST(WorkflowSimulate, SubstepCountIsCheckedBeforeSimulating) {
 TEST(WorkflowSimulate, NonFiniteResultIsAnError) {
   LuGre<double>::Params p;
   p.sigma0 = 1e8;  // forward Euler at 10 ms overflows
-  const auto in = sine_velocity(0.01, 2.0);
-  workflows::SimulateModelOptions o;
-  o.method = Method::forward_euler;
-  const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+  const auto m = simulation_error(p, Method::forward_euler);
   EXPECT_NE(m.find("--integrator euler diverged: the result is not finite from t = "),
             std::string::npos)
       << m;
@@ -213,10 +215,7 @@ TEST(WorkflowSimulate, NonFiniteResultIsAnError) {
 TEST(WorkflowSimulate, ExactDivergenceDoesNotRecommendExact) {
   LuGre<double>::Params p;
   p.sigma0 = 5e-324;  // a denormal (the file readers refuse it): Fs / sigma0 overflows
-  const auto in = sine_velocity(0.01, 2.0);
-  workflows::SimulateModelOptions o;
-  o.method = Method::exact;
-  const auto m = message_of<std::runtime_error>([&] { (void)workflows::simulate_model(p, in, o); });
+  const auto m = simulation_error(p, Method::exact);
   EXPECT_NE(m.find("--integrator exact diverged"), std::string::npos) << m;
   EXPECT_EQ(m.find("use --integrator exact"), std::string::npos) << m;
   EXPECT_NE(m.find("the model's parameters or the input's magnitudes"), std::string::npos) << m;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "expect_message.hpp"
 #include "frictionlab/identify/fit.hpp"
 #include "frictionlab/identify/synthetic.hpp"
 #include "frictionlab/workflows/validate.hpp"
@@ -22,12 +23,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// The message of what `f` throws as OptionError, or "no error".
 std::string option_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const OptionError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_or_no_error<OptionError>(f);
 }
 
 TEST(WorkflowValidate, DefaultsAreValid) {
