@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
 
 class Error(ValueError): ...
 class FrictionlabWarning(UserWarning): ...
@@ -19,71 +20,104 @@ _ArrayIn = npt.NDArray[np.float64] | npt.NDArray[np.float32]
 _Path = str | os.PathLike[str]
 
 class ModelParams:
-    """The parameters of any registered model."""
+    """The parameters of any registered model. Every model's Params class (LuGreParams, ...) has
+    all that is declared here, with its own keys as properties."""
     @property
     def model_name(self) -> str: ...
+    model: ClassVar[str]  # the model's name, e.g. 'lugre'
+    keys: ClassVar[tuple[str, ...]]  # the MODEL.json keys, in documentation order
     def check(self) -> list[str]:
         """Validate (library's rules and messages); raise Error; return warnings."""
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
     def write(self, path: _Path) -> None: ...
+    # A staticmethod of each Params class (LuGreParams.from_dict(d)), declared as a classmethod
+    # so that it returns that class.
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self: ...
+    def replace(self, **kwargs: Any) -> Self: ...
     def __eq__(self, other: object) -> bool: ...
 
+class _StribeckCurve(ModelParams):
+    """The keys of the Stribeck curve (StribeckCurve, docs/models.md) of every model that has one;
+    a stub-only base: at run time each Params class has them itself."""
+    Fc: float
+    Fc_pos: float
+    Fc_neg: float
+    Fs: float
+    Fs_pos: float
+    Fs_neg: float
+    vs: float
+    alpha: float
+    shape: str
+
+# The model classes (bind_model in bind_models.cpp) have the same functions on one sample, typed
+# once here on stub-only generic bases over the model's Params class _P and State class _S. At
+# run time they are staticmethods; they are declared as classmethods, called the same way
+# (LuGre.force(p, x, v)), because type checkers bind a class's type parameters in a classmethod
+# and not in a staticmethod.
+_P = TypeVar("_P", bound=ModelParams)
+_S = TypeVar("_S")
+
+class _Model(Generic[_P, _S]):
+    name: ClassVar[str]
+    num_states: ClassVar[int]
+    @classmethod
+    def force(cls, params: _P, state: _S, v: float) -> float: ...
+    @classmethod
+    def steady_force(cls, params: _P, v: float) -> float: ...
+    @classmethod
+    def step(cls, params: _P, state: _S, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> _S: ...
+    @staticmethod
+    def supports(method: str) -> bool: ...
+
+class _DynamicModel(_Model[_P, _S]):
+    """A model with a state (num_states > 0)."""
+    @classmethod
+    def state_bound(cls, params: _P) -> float: ...
+
+# The State classes by their members. Each model's State is its own class: the type parameter _M
+# (the model) keeps one model's State from passing for another's (LuGre.State = _ZState[LuGre]).
+_M = TypeVar("_M")
+
+class _StaticState(Generic[_M]):
+    """The (empty) state of a static model."""
+    def __init__(self, z: None = None, slipping: None = None) -> None: ...
+
+class _ZState(Generic[_M]):
+    def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
+    z: float
+
+class _ElementsState(Generic[_M]):
+    def __init__(self, z: Sequence[float] | None = None, slipping: None = None) -> None: ...
+    z: list[float]
+
+class _GMSState:
+    def __init__(self, z: Sequence[float] | None = None, slipping: Sequence[bool] | None = None) -> None: ...
+    z: list[float]
+    slipping: list[bool]
+
 class CoulombParams(ModelParams):
-    model: ClassVar[str]  # 'coulomb'
-    keys: ClassVar[tuple[str, ...]]
     def __init__(self, *, Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., v_smooth: float = ..., smoothing: str = ...) -> None: ...
     Fc: float
     Fc_pos: float
     Fc_neg: float
     v_smooth: float
     smoothing: str
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> CoulombParams: ...
-    def replace(self, **kwargs: Any) -> CoulombParams: ...
 
-class Coulomb:
+class Coulomb(_Model[CoulombParams, _StaticState[Coulomb]]):
     Params: ClassVar[type[CoulombParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: None = None, slipping: None = None) -> None: ...
-    @staticmethod
-    def force(params: CoulombParams, state: Coulomb.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: CoulombParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: CoulombParams, state: Coulomb.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> Coulomb.State: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _StaticState[Coulomb]
 
 class ViscousParams(ModelParams):
-    model: ClassVar[str]  # 'viscous'
-    keys: ClassVar[tuple[str, ...]]
     def __init__(self, *, sigma2: float = ...) -> None: ...
     sigma2: float
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> ViscousParams: ...
-    def replace(self, **kwargs: Any) -> ViscousParams: ...
 
-class Viscous:
+class Viscous(_Model[ViscousParams, _StaticState[Viscous]]):
     Params: ClassVar[type[ViscousParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: None = None, slipping: None = None) -> None: ...
-    @staticmethod
-    def force(params: ViscousParams, state: Viscous.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: ViscousParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: ViscousParams, state: Viscous.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> Viscous.State: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _StaticState[Viscous]
 
 class CoulombViscousParams(ModelParams):
-    model: ClassVar[str]  # 'coulomb-viscous'
-    keys: ClassVar[tuple[str, ...]]
     def __init__(self, *, Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., sigma2: float = ..., v_smooth: float = ..., smoothing: str = ...) -> None: ...
     Fc: float
     Fc_pos: float
@@ -91,278 +125,86 @@ class CoulombViscousParams(ModelParams):
     sigma2: float
     v_smooth: float
     smoothing: str
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> CoulombViscousParams: ...
-    def replace(self, **kwargs: Any) -> CoulombViscousParams: ...
 
-class CoulombViscous:
+class CoulombViscous(_Model[CoulombViscousParams, _StaticState[CoulombViscous]]):
     Params: ClassVar[type[CoulombViscousParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: None = None, slipping: None = None) -> None: ...
-    @staticmethod
-    def force(params: CoulombViscousParams, state: CoulombViscous.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: CoulombViscousParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: CoulombViscousParams, state: CoulombViscous.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> CoulombViscous.State: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _StaticState[CoulombViscous]
 
-class StribeckParams(ModelParams):
-    model: ClassVar[str]  # 'stribeck'
-    keys: ClassVar[tuple[str, ...]]
+class StribeckParams(_StribeckCurve):
     def __init__(self, *, Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., Fs: float = ..., Fs_pos: float = ..., Fs_neg: float = ..., vs: float = ..., alpha: float = ..., shape: str = ..., sigma2: float = ..., v_smooth: float = ..., smoothing: str = ...) -> None: ...
-    Fc: float
-    Fc_pos: float
-    Fc_neg: float
-    Fs: float
-    Fs_pos: float
-    Fs_neg: float
-    vs: float
-    alpha: float
-    shape: str
     sigma2: float
     v_smooth: float
     smoothing: str
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> StribeckParams: ...
-    def replace(self, **kwargs: Any) -> StribeckParams: ...
 
-class Stribeck:
+class Stribeck(_Model[StribeckParams, _StaticState[Stribeck]]):
     Params: ClassVar[type[StribeckParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: None = None, slipping: None = None) -> None: ...
-    @staticmethod
-    def force(params: StribeckParams, state: Stribeck.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: StribeckParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: StribeckParams, state: Stribeck.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> Stribeck.State: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _StaticState[Stribeck]
 
-class LuGreParams(ModelParams):
-    model: ClassVar[str]  # 'lugre'
-    keys: ClassVar[tuple[str, ...]]
+class LuGreParams(_StribeckCurve):
     def __init__(self, *, sigma0: float = ..., sigma1: float = ..., sigma2: float = ..., Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., Fs: float = ..., Fs_pos: float = ..., Fs_neg: float = ..., vs: float = ..., alpha: float = ..., shape: str = ..., vd: float = ...) -> None: ...
     sigma0: float
     sigma1: float
     sigma2: float
-    Fc: float
-    Fc_pos: float
-    Fc_neg: float
-    Fs: float
-    Fs_pos: float
-    Fs_neg: float
-    vs: float
-    alpha: float
-    shape: str
     vd: float
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> LuGreParams: ...
-    def replace(self, **kwargs: Any) -> LuGreParams: ...
 
-class LuGre:
+class LuGre(_DynamicModel[LuGreParams, _ZState[LuGre]]):
     Params: ClassVar[type[LuGreParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
-        z: float
-    @staticmethod
-    def force(params: LuGreParams, state: LuGre.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: LuGreParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: LuGreParams, state: LuGre.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> LuGre.State: ...
-    @staticmethod
-    def state_bound(params: LuGreParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _ZState[LuGre]
 
 class DahlParams(ModelParams):
-    model: ClassVar[str]  # 'dahl'
-    keys: ClassVar[tuple[str, ...]]
     def __init__(self, *, sigma0: float = ..., Fc: float = ..., n: float = ...) -> None: ...
     sigma0: float
     Fc: float
     n: float
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> DahlParams: ...
-    def replace(self, **kwargs: Any) -> DahlParams: ...
 
-class Dahl:
+class Dahl(_DynamicModel[DahlParams, _ZState[Dahl]]):
     Params: ClassVar[type[DahlParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
-        z: float
-    @staticmethod
-    def force(params: DahlParams, state: Dahl.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: DahlParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: DahlParams, state: Dahl.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> Dahl.State: ...
-    @staticmethod
-    def state_bound(params: DahlParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _ZState[Dahl]
 
-class ElastoPlasticParams(ModelParams):
-    model: ClassVar[str]  # 'elasto-plastic'
-    keys: ClassVar[tuple[str, ...]]
+class ElastoPlasticParams(_StribeckCurve):
     def __init__(self, *, sigma0: float = ..., sigma1: float = ..., sigma2: float = ..., Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., Fs: float = ..., Fs_pos: float = ..., Fs_neg: float = ..., vs: float = ..., alpha: float = ..., shape: str = ..., z_ba: float = ...) -> None: ...
     sigma0: float
     sigma1: float
     sigma2: float
-    Fc: float
-    Fc_pos: float
-    Fc_neg: float
-    Fs: float
-    Fs_pos: float
-    Fs_neg: float
-    vs: float
-    alpha: float
-    shape: str
     z_ba: float
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> ElastoPlasticParams: ...
-    def replace(self, **kwargs: Any) -> ElastoPlasticParams: ...
 
-class ElastoPlastic:
+class ElastoPlastic(_DynamicModel[ElastoPlasticParams, _ZState[ElastoPlastic]]):
     Params: ClassVar[type[ElastoPlasticParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
-        z: float
-    @staticmethod
-    def force(params: ElastoPlasticParams, state: ElastoPlastic.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: ElastoPlasticParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: ElastoPlasticParams, state: ElastoPlastic.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> ElastoPlastic.State: ...
-    @staticmethod
-    def state_bound(params: ElastoPlasticParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _ZState[ElastoPlastic]
 
 class MaxwellSlipParams(ModelParams):
-    model: ClassVar[str]  # 'maxwell-slip'
-    keys: ClassVar[tuple[str, ...]]
     def __init__(self, *, n: int = ..., k: list[float] = ..., Delta: list[float] = ..., sigma2: float = ...) -> None: ...
     n: int
     k: list[float]
     Delta: list[float]
     sigma2: float
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> MaxwellSlipParams: ...
-    def replace(self, **kwargs: Any) -> MaxwellSlipParams: ...
 
-class MaxwellSlip:
+class MaxwellSlip(_DynamicModel[MaxwellSlipParams, _ElementsState[MaxwellSlip]]):
     Params: ClassVar[type[MaxwellSlipParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: list[float] | Sequence[float] | None = None, slipping: Sequence[bool] | None = None) -> None: ...
-        z: list[float]
-    @staticmethod
-    def force(params: MaxwellSlipParams, state: MaxwellSlip.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: MaxwellSlipParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: MaxwellSlipParams, state: MaxwellSlip.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> MaxwellSlip.State: ...
-    @staticmethod
-    def state_bound(params: MaxwellSlipParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _ElementsState[MaxwellSlip]
 
-class ModifiedStribeckParams(ModelParams):
-    model: ClassVar[str]  # 'modified-stribeck'
-    keys: ClassVar[tuple[str, ...]]
+class ModifiedStribeckParams(_StribeckCurve):
     def __init__(self, *, k: float = ..., sigma2: float = ..., Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., Fs: float = ..., Fs_pos: float = ..., Fs_neg: float = ..., vs: float = ..., alpha: float = ..., shape: str = ...) -> None: ...
     k: float
     sigma2: float
-    Fc: float
-    Fc_pos: float
-    Fc_neg: float
-    Fs: float
-    Fs_pos: float
-    Fs_neg: float
-    vs: float
-    alpha: float
-    shape: str
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> ModifiedStribeckParams: ...
-    def replace(self, **kwargs: Any) -> ModifiedStribeckParams: ...
 
-class ModifiedStribeck:
+class ModifiedStribeck(_DynamicModel[ModifiedStribeckParams, _ZState[ModifiedStribeck]]):
     Params: ClassVar[type[ModifiedStribeckParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
-        z: float
-    @staticmethod
-    def force(params: ModifiedStribeckParams, state: ModifiedStribeck.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: ModifiedStribeckParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: ModifiedStribeckParams, state: ModifiedStribeck.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> ModifiedStribeck.State: ...
-    @staticmethod
-    def state_bound(params: ModifiedStribeckParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _ZState[ModifiedStribeck]
 
-class GMSParams(ModelParams):
-    model: ClassVar[str]  # 'gms'
-    keys: ClassVar[tuple[str, ...]]
+class GMSParams(_StribeckCurve):
     def __init__(self, *, n: int = ..., k: list[float] = ..., nu: list[float] = ..., C: float = ..., sigma2: float = ..., Fc: float = ..., Fc_pos: float = ..., Fc_neg: float = ..., Fs: float = ..., Fs_pos: float = ..., Fs_neg: float = ..., vs: float = ..., alpha: float = ..., shape: str = ...) -> None: ...
     n: int
     k: list[float]
     nu: list[float]
     C: float
     sigma2: float
-    Fc: float
-    Fc_pos: float
-    Fc_neg: float
-    Fs: float
-    Fs_pos: float
-    Fs_neg: float
-    vs: float
-    alpha: float
-    shape: str
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> GMSParams: ...
-    def replace(self, **kwargs: Any) -> GMSParams: ...
 
-class GMS:
+class GMS(_DynamicModel[GMSParams, _GMSState]):
     Params: ClassVar[type[GMSParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: list[float] | Sequence[float] | None = None, slipping: Sequence[bool] | None = None) -> None: ...
-        z: list[float]
-        slipping: list[bool]
-    @staticmethod
-    def force(params: GMSParams, state: GMS.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: GMSParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: GMSParams, state: GMS.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> GMS.State: ...
-    @staticmethod
-    def state_bound(params: GMSParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _GMSState
 
 class JointLuGreParams(ModelParams):
-    model: ClassVar[str]  # 'joint-lugre'
-    keys: ClassVar[tuple[str, ...]]
     def __init__(self, *, sigma0: float = ..., sigma1: float = ..., Fc: float = ..., cv: list[float] = ..., Fs: list[float] = ..., delta: list[float] = ..., Omega_s: float = ..., K: float = ...) -> None: ...
     sigma0: float
     sigma1: float
@@ -372,27 +214,10 @@ class JointLuGreParams(ModelParams):
     delta: list[float]
     Omega_s: float
     K: float
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> JointLuGreParams: ...
-    def replace(self, **kwargs: Any) -> JointLuGreParams: ...
 
-class JointLuGre:
+class JointLuGre(_DynamicModel[JointLuGreParams, _ZState[JointLuGre]]):
     Params: ClassVar[type[JointLuGreParams]]
-    name: ClassVar[str]
-    num_states: ClassVar[int]
-    class State:
-        def __init__(self, z: float | Sequence[float] | None = None, slipping: None = None) -> None: ...
-        z: float
-    @staticmethod
-    def force(params: JointLuGreParams, state: JointLuGre.State, v: float) -> float: ...
-    @staticmethod
-    def steady_force(params: JointLuGreParams, v: float) -> float: ...
-    @staticmethod
-    def step(params: JointLuGreParams, state: JointLuGre.State, v0: float, h: float, v1: float | None = None, method: str = 'exact') -> JointLuGre.State: ...
-    @staticmethod
-    def state_bound(params: JointLuGreParams) -> float: ...
-    @staticmethod
-    def supports(method: str) -> bool: ...
+    State = _ZState[JointLuGre]
 
 def model_names() -> list[str]: ...
 def read_model(path: _Path) -> ModelParams: ...

@@ -251,16 +251,25 @@ def test_write_keeps_streams_links_and_read_only_files(tmp_path):
 
 
 def test_type_stubs_list_every_model_class_and_key():
-    """The models section of _frictionlab.pyi names every Params class with its keys."""
+    """The models section of _frictionlab.pyi names every Params class with its keys: as the
+    keyword arguments of its constructor, in the documented order, and as its attributes (its
+    own and those of the stub-only _StribeckCurve base)."""
     import ast
     stub = os.path.join(SRC, "python", "frictionlab", "_frictionlab.pyi")
     tree = ast.parse(open(stub).read())
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+
+    def annotated(node):
+        bases = [classes[b.id] for b in node.bases if b.id != "ModelParams"]
+        own = {a.target.id for a in node.body if isinstance(a, ast.AnnAssign)}
+        return own.union(*(annotated(b) for b in bases))
+
     for name in frictionlab.model_names():
         cls = params_class(name)
         assert cls.__name__ in classes and cls.__name__[:-6] in classes
-        annotated = [a.target.id for a in classes[cls.__name__].body
-                     if isinstance(a, ast.AnnAssign) and a.target.id not in ("model", "keys")]
-        assert tuple(annotated) == cls.keys
+        node = classes[cls.__name__]
+        init = next(f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+        assert tuple(a.arg for a in init.args.kwonlyargs) == cls.keys
+        assert annotated(node) == set(cls.keys)
     for fn in ("simulate", "simulate_stick_slip", "simulate_joint", "read_model", "read_system"):
         assert any(isinstance(n, ast.FunctionDef) and n.name == fn for n in tree.body)

@@ -5,7 +5,11 @@ argument name (CONTRIBUTING.md, "Type stubs").
 The names and arguments of the module are read from pybind11's signature line (the first line of
 each docstring: "name(a: T, b: T = ..., *, c: T = ...) -> R"); the stubs are parsed with ast.
 Stub-only type aliases (module-level assignments such as `_Path = ...`) describe argument types and
-are not compared.
+are not compared. Nor are the stub-only classes (private names) that other stub classes build on:
+their members count in each class that has them as a base (generic ones too: `_Model[P, S]`) or
+that names one as a nested class (`State = _ZState[LuGre]`). The classmethods that the stubs
+declare for staticmethods (to bind a generic base's type parameters) are compared by their
+arguments after `cls`.
 """
 import ast
 import os
@@ -116,17 +120,43 @@ def _module_api() -> dict:
 
 def _stub_function(fn: ast.FunctionDef) -> tuple:
     a = fn.args
-    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg != "self"]
-    return ("method", tuple(names), a.kwarg is not None)
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    bound = {"self", "cls"} if any(isinstance(d, ast.Name) and d.id == "classmethod"
+                                   for d in fn.decorator_list) else {"self"}
+    return ("method", tuple(names[1:] if names and names[0] in bound else names),
+            a.kwarg is not None)
+
+
+def _stub_class_named(expr: ast.expr, classes: dict):
+    """The stub class (ast.ClassDef) that `expr` names, `Name` or a generic one's `Name[...]`;
+    None if it names none."""
+    if isinstance(expr, ast.Subscript):
+        expr = expr.value
+    return classes.get(expr.id) if isinstance(expr, ast.Name) else None
+
+
+def _stub_only_classes(classes: dict) -> set[str]:
+    """The private classes that other stub classes have as a base or as a nested class."""
+    used = set()
+    for node in classes.values():
+        named = list(node.bases) + [item.value for item in node.body if isinstance(item, ast.Assign)]
+        used |= {c.name for c in (_stub_class_named(e, classes) for e in named) if c}
+    return {name for name in used if name.startswith("_")}
 
 
 def _stub_class(node: ast.ClassDef, classes: dict) -> dict:
     out = {}
     for base in node.bases:
-        if isinstance(base, ast.Name) and base.id in classes:
-            out.update(_stub_class(classes[base.id], classes))
+        if (cls := _stub_class_named(base, classes)) is not None:
+            out.update(_stub_class(cls, classes))
     for item in node.body:
-        if isinstance(item, ast.FunctionDef) and (not item.name.startswith("_") or
+        if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(
+                item.targets[0], ast.Name):
+            # `State = _ZState[LuGre]`: the nested class is the stub-only one it names
+            cls = _stub_class_named(item.value, classes)
+            if cls is not None and cls.name.startswith("_"):
+                out[item.targets[0].id] = ("class", _stub_class(cls, classes))
+        elif isinstance(item, ast.FunctionDef) and (not item.name.startswith("_") or
                                                    item.name == "__init__"):
             prop = any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list)
             out[item.name] = ("value",) if prop else _stub_function(item)
@@ -137,14 +167,23 @@ def _stub_class(node: ast.ClassDef, classes: dict) -> dict:
     return out
 
 
-def _stub_api() -> dict:
-    body = []
+def _stub_texts() -> list[str]:
+    out = []
     for path in STUBS:
         with open(path, encoding="utf-8") as f:
-            body += ast.parse(f.read(), path).body
+            out.append(f.read())
+    return out
+
+
+def _stub_api(texts: list[str]) -> dict:
+    """The names of the stub sources `texts` (one module)."""
+    body = [n for text in texts for n in ast.parse(text).body]
     classes = {n.name: n for n in body if isinstance(n, ast.ClassDef)}
+    helpers = _stub_only_classes(classes)
     api = {}
     for n in body:
+        if isinstance(n, ast.ClassDef) and n.name in helpers:
+            continue
         if isinstance(n, ast.ClassDef):
             api[n.name] = ("class", {} if n.name == "Error" else _stub_class(n, classes))
         elif isinstance(n, ast.FunctionDef):
@@ -189,7 +228,7 @@ def _argument_differences(at: str, stub: tuple, built: tuple) -> list[str]:
 
 
 def test_the_stubs_name_every_function_class_method_and_argument_of_the_module():
-    assert _differences(_stub_api(), _module_api()) == []
+    assert _differences(_stub_api(_stub_texts()), _module_api()) == []
 
 
 def test_the_comparison_sees_a_missing_name_and_a_renamed_argument():
@@ -201,6 +240,29 @@ def test_the_comparison_sees_a_missing_name_and_a_renamed_argument():
         "Record.t: in the module, not in the stubs",
         "fit: arguments ('training', 'validation') **kwargs in the module, ('training', 'data') "
         "**kwargs in the stubs"]
+
+
+def test_the_comparison_sees_through_the_stub_only_bases_and_nested_aliases():
+    stub = _stub_api(["""
+class _Model(Generic[_P, _S]):
+    @classmethod
+    def force(cls, params: _P, state: _S, v: float) -> float: ...
+    @staticmethod
+    def supports(method: str) -> bool: ...
+class _ZState(Generic[_M]):
+    z: float
+class LuGre(_Model[LuGreParams, _ZState[LuGre]]):
+    State = _ZState[LuGre]
+"""])
+    assert stub == {"LuGre": ("class", {"force": ("method", ("params", "state", "v"), False),
+                                        "supports": ("method", ("method",), False),
+                                        "State": ("class", {"z": ("value",)})})}
+    built = {"LuGre": ("class", {"force": ("method", ("params", "state", "v"), False),
+                                 "step": ("method", ("params", "state", "v0", "h"), False),
+                                 "State": ("class", {})})}
+    assert _differences(stub, built) == ["LuGre.State.z: in the stubs, not in the module",
+                                         "LuGre.step: in the module, not in the stubs",
+                                         "LuGre.supports: in the stubs, not in the module"]
 
 
 def test_the_signature_reader_splits_nested_types_and_defaults():
