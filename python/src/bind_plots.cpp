@@ -30,15 +30,25 @@ py::dict to_dict(const Attributes& a) {
   return d;
 }
 
+/// The `attributes` property of a plot element (PlotSeries, Plot): the extra attributes of its
+/// SVG element as a dict, in their order.
+template <class T>
+void def_attributes(py::class_<T>& cls) {
+  cls.def_property(
+      "attributes", [](const T& x) { return to_dict(x.attributes); },
+      [](T& x, const py::dict& d) { x.attributes = to_attributes(d); });
+}
+
 void bind_series(py::module_& m) {
   using io::PlotSeries;
-  py::class_<PlotSeries>(m, "PlotSeries", R"doc(
+  py::class_<PlotSeries> series(m, "PlotSeries", R"doc(
 One series of a plot panel (C++ io::PlotSeries): a legend name, y values (one per x: the series'
 own x, else the plot's), drawn as a line, as dots (points), or a line with dots (markers);
 interval bars lo..hi at each sample; its colour (empty: the palette's next), dashed, bold
 (highlighted); a note (a second legend line in its colour); a tooltip; extra attributes of its
 element (data-*, class) for the page's DOM. Series sharing a name share one legend entry.
-)doc")
+)doc");
+  series
       .def(py::init([](std::string name, std::vector<double> y, std::vector<double> x,
                        std::vector<double> lo, std::vector<double> hi, std::string color,
                        bool points, bool markers, bool dashed, bool bold, bool continues,
@@ -78,10 +88,8 @@ element (data-*, class) for the page's DOM. Series sharing a name share one lege
       .def_readwrite("bold", &PlotSeries::bold)
       .def_readwrite("continues", &PlotSeries::continues)
       .def_readwrite("note", &PlotSeries::note)
-      .def_readwrite("tooltip", &PlotSeries::tooltip)
-      .def_property(
-          "attributes", [](const PlotSeries& s) { return to_dict(s.attributes); },
-          [](PlotSeries& s, const py::dict& d) { s.attributes = to_attributes(d); });
+      .def_readwrite("tooltip", &PlotSeries::tooltip);
+  def_attributes(series);
 }
 
 void bind_panel_and_margins(py::module_& m) {
@@ -118,15 +126,15 @@ void bind_plot(py::module_& m) {
   using io::Plot;
   using io::PlotMargins;
   using io::PlotPanel;
-  py::class_<Plot>(m, "Plot", R"doc(
+  py::class_<Plot> plot(m, "Plot", R"doc(
 A plot description (C++ io::Plot) for render_svg: panels stacked vertically sharing the x axis
 (x: the shared abscissa, or the x range when every series has its own), a title and x label,
 the size (width, panel_height [px]), x ticks at given positions with labels (thinned so that
 none overlap; empty: nice numbers), margins, font_size [px], legend_width (> 0: the legend is a
 column right of the panels, else rows above each), attributes of the svg element, and
 id_prefix (unique per page: ids are global to an HTML page).
-)doc")
-      .def(py::init([](std::vector<PlotPanel> panels, std::vector<double> x, std::string title,
+)doc");
+  plot.def(py::init([](std::vector<PlotPanel> panels, std::vector<double> x, std::string title,
                        std::string xlabel, int width, int panel_height, std::vector<double> xticks,
                        std::vector<std::string> xtick_labels, PlotMargins margins, int font_size,
                        int legend_width, const py::dict& attributes, std::string id_prefix) {
@@ -163,10 +171,8 @@ id_prefix (unique per page: ids are global to an HTML page).
       .def_readwrite("margins", &Plot::margins)
       .def_readwrite("font_size", &Plot::font_size)
       .def_readwrite("legend_width", &Plot::legend_width)
-      .def_property(
-          "attributes", [](const Plot& p) { return to_dict(p.attributes); },
-          [](Plot& p, const py::dict& d) { p.attributes = to_attributes(d); })
       .def_readwrite("id_prefix", &Plot::id_prefix);
+  def_attributes(plot);
 }
 
 }  // namespace

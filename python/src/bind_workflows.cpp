@@ -18,14 +18,6 @@ namespace frictionlab::python {
 
 namespace {
 
-/// Python references (no copies) to the elements of a vector member of `self`'s C++ object.
-template <class T>
-py::list ref_list(const std::vector<T>& v, const py::handle& self) {
-  py::list l;
-  for (const T& x : v) l.append(py::cast(&x, py::return_value_policy::reference_internal, self));
-  return l;
-}
-
 const std::vector<std::pair<std::string, identify::ProblemKind>>& problems() {
   static const std::vector<std::pair<std::string, identify::ProblemKind>> p{
       {io::problem_name(identify::ProblemKind::friction), identify::ProblemKind::friction},
@@ -370,52 +362,29 @@ void bind_results(py::module_& m) {
       .def_readonly("same_as_training", &workflows::NamedMetrics::same_as_training,
                     "'the same file', 'the same samples' (this record is the training record) "
                     "or ''");
-  py::class_<workflows::FrictionVelocity>(
-      m, "FrictionVelocity", "Friction against velocity, sorted by velocity (read-only views).")
-      .def_property_readonly(
-          "velocity",
-          [](const py::object& s) {
-            return view(s.cast<const workflows::FrictionVelocity&>().velocity, s);
-          },
-          "[m/s | rad/s]")
-      .def_property_readonly(
-          "measured",
-          [](const py::object& s) {
-            return view(s.cast<const workflows::FrictionVelocity&>().measured, s);
-          },
-          "[N | N m]")
-      .def_property_readonly(
-          "simulated",
-          [](const py::object& s) {
-            return view(s.cast<const workflows::FrictionVelocity&>().simulated, s);
-          },
-          "[N | N m]")
-      .def_property_readonly(
-          "static_curve",
-          [](const py::object& s) {
-            return view(s.cast<const workflows::FrictionVelocity&>().static_curve, s);
-          },
-          "[N | N m]");
+  using workflows::FrictionVelocity;
+  py::class_<FrictionVelocity>(m, "FrictionVelocity",
+                               "Friction against velocity, sorted by velocity (read-only views).")
+      .def_property_readonly("velocity", view_of(&FrictionVelocity::velocity), "[m/s | rad/s]")
+      .def_property_readonly("measured", view_of(&FrictionVelocity::measured), "[N | N m]")
+      .def_property_readonly("simulated", view_of(&FrictionVelocity::simulated), "[N | N m]")
+      .def_property_readonly("static_curve", view_of(&FrictionVelocity::static_curve), "[N | N m]");
 
   using workflows::FitOutcome;
-  py::class_<FitOutcome>(m, "FitOutcome", R"doc(
+  py::class_<FitOutcome> fit(m, "FitOutcome", R"doc(
 What fit returns (workflows::FitOutcome): the identification `result` (FitResult: parameters,
 standard errors, intervals, correlation, metrics, AICc/BIC, the fitted model), the prepared
 training record, its prediction and residual, the friction-velocity data, the validation
 metrics and the warnings. Shortcuts: parameters, correlation, aicc, bic, model (the MODEL.json
 dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output directory.
-)doc")
-      .def_readonly("input", &FitOutcome::input, "the training record's name")
+)doc");
+  fit.def_readonly("input", &FitOutcome::input, "the training record's name")
       .def_readonly("result", &FitOutcome::result)
       .def_readonly("training", &FitOutcome::training, "the prepared training record")
-      .def_property_readonly(
-          "prediction",
-          [](const py::object& s) { return view(s.cast<const FitOutcome&>().prediction, s); },
-          "the model's prediction of the force channel [N | N m]")
-      .def_property_readonly(
-          "residual",
-          [](const py::object& s) { return view(s.cast<const FitOutcome&>().residual, s); },
-          "force - prediction [N | N m]")
+      .def_property_readonly("prediction", view_of(&FitOutcome::prediction),
+                             "the model's prediction of the force channel [N | N m]")
+      .def_property_readonly("residual", view_of(&FitOutcome::residual),
+                             "force - prediction [N | N m]")
       .def_readonly("friction", &FitOutcome::friction)
       .def_property_readonly(
           "validation",
@@ -450,14 +419,6 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
           py::arg("dir"), py::arg("plots") = true,
           "Write the CLI's output directory (fit.json, model.json, plots); returns the paths.")
       .def(
-          "report",
-          [](const FitOutcome& f, const py::object& path, const std::string& title) {
-            return write_python_report(path, f.input, io::fit_outcome_to_json(f), title);
-          },
-          py::arg("path"), py::arg("title") = "",
-          "Write the identification report: one self-contained HTML page (docs/report.md), the "
-          "page `frictionlab fit --report` writes; returns the path.")
-      .def(
           "report_html",
           [](const FitOutcome& f, const std::string& title) {
             return io::report_html({{f.input, io::fit_outcome_to_json(f)}},
@@ -474,6 +435,9 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
             return io::report_summary_html({f.input, j});
           },
           "A notebook's view: the verdict, the parameter table and the identifiability flags.");
+  def_report(fit, &FitOutcome::input, &io::fit_outcome_to_json,
+             "Write the identification report: one self-contained HTML page (docs/report.md), the "
+             "page `frictionlab fit --report` writes; returns the path.");
 
   py::class_<workflows::CompareRow>(m, "CompareRow", "One model of a comparison.")
       .def_readonly("model", &workflows::CompareRow::model)
@@ -488,12 +452,12 @@ dict). to_json() is the CLI's fit.json text, write(dir) writes the CLI's output 
       .def_readonly("criterion", &workflows::CompareRow::criterion, "AICc or BIC")
       .def_readonly("delta", &workflows::CompareRow::delta);
   using workflows::CompareOutcome;
-  py::class_<CompareOutcome>(m, "CompareOutcome", R"doc(
+  py::class_<CompareOutcome> compare(m, "CompareOutcome", R"doc(
 What compare returns (workflows::CompareOutcome): the models ranked, best first (`rows`), the
 criterion's verdict. to_json(out) is the CLI's compare.json for output directory `out`
 (its "model_json" paths), write(dir) writes the CLI's output directory.
-)doc")
-      .def_readonly("input", &CompareOutcome::input)
+)doc");
+  compare.def_readonly("input", &CompareOutcome::input)
       .def_readonly("validation_names", &CompareOutcome::validation_names)
       .def_property_readonly("problem",
                              [](const CompareOutcome& c) { return io::problem_name(c.problem); })
@@ -526,17 +490,14 @@ criterion's verdict. to_json(out) is the CLI's compare.json for output directory
           [](const CompareOutcome& c, const py::object& dir) {
             return io::write_compare_outputs(path_argument(dir, "dir"), c);
           },
-          py::arg("dir"), "Write compare.json and <model>/model.json; returns the paths.")
-      .def(
-          "report",
-          [](const CompareOutcome& c, const py::object& path, const std::string& title) {
-            return write_python_report(
-                path, c.input,
-                io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare")), title);
-          },
-          py::arg("path"), py::arg("title") = "",
-          "Write the identification report of the comparison (the ranking, the recommendation "
-          "and why, every model's section): the page `compare --report` writes; returns the path.");
+          py::arg("dir"), "Write compare.json and <model>/model.json; returns the paths.");
+  def_report(
+      compare, &CompareOutcome::input,
+      [](const CompareOutcome& c) {
+        return io::compare_to_json(c, compare_model_paths(c, "frictionlab-compare"));
+      },
+      "Write the identification report of the comparison (the ranking, the recommendation "
+      "and why, every model's section): the page `compare --report` writes; returns the path.");
 }
 
 }  // namespace

@@ -79,6 +79,36 @@ Trajectory run(const workflows::SystemInput& in, const sim::SimOptions& options,
   return out;
 }
 
+/// The library's input: the system of `spec` (a StickSlipSpec or a JointSpec) with the friction
+/// model `friction` (friction_argument).
+template <class Spec>
+workflows::SystemInput system_input(const Spec& spec, const py::handle& friction) {
+  workflows::SystemInput in;
+  in.friction = friction_argument(friction);
+  if constexpr (std::is_same_v<Spec, sim::StickSlipSpec>) {
+    in.kind = sim::SystemKind::stick_slip;
+    in.stick_slip = spec;
+  } else {
+    in.kind = sim::SystemKind::joint;
+    in.joint = spec;
+  }
+  return in;
+}
+
+/// Bind NAME(spec, friction, options=SimOptions(), *, progress=None) -> SystemTrajectory: the
+/// system of a Spec (simulate_stick_slip, simulate_joint).
+template <class Spec>
+void def_simulate_spec(py::module_& m, const char* name, const char* doc) {
+  m.def(
+      name,
+      [](const Spec& spec, const py::object& friction, const sim::SimOptions& options,
+         const py::object& progress) {
+        return run(system_input(spec, friction), options, progress);
+      },
+      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
+      py::arg("progress") = py::none(), doc);
+}
+
 struct SystemFile {
   std::string system;
   py::object spec;
@@ -252,33 +282,13 @@ void bind_systems(py::module_& m) {
       .def_readonly("spec", &SystemFile::spec, "StickSlipSpec or JointSpec")
       .def_readonly("friction", &SystemFile::friction, "the friction model's Params");
 
-  m.def(
-      "simulate_stick_slip",
-      [](const sim::StickSlipSpec& spec, const py::object& friction, const sim::SimOptions& options,
-         const py::object& progress) {
-        workflows::SystemInput in;
-        in.kind = sim::SystemKind::stick_slip;
-        in.stick_slip = spec;
-        in.friction = friction_argument(friction);
-        return run(in, options, progress);
-      },
-      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
-      py::arg("progress") = py::none(),
+  def_simulate_spec<sim::StickSlipSpec>(
+      m, "simulate_stick_slip",
       "Simulate the stick-slip benchmark with a dynamic friction model (lugre, dahl or "
       "elasto-plastic Params, or a MODEL.json path): the CLI's `simulate --system stick-slip`, "
       "GIL released. Returns a SystemTrajectory. progress: as simulate's (every 1 % of t_end).");
-  m.def(
-      "simulate_joint",
-      [](const sim::JointSpec& spec, const py::object& friction, const sim::SimOptions& options,
-         const py::object& progress) {
-        workflows::SystemInput in;
-        in.kind = sim::SystemKind::joint;
-        in.joint = spec;
-        in.friction = friction_argument(friction);
-        return run(in, options, progress);
-      },
-      py::arg("spec"), py::arg("friction"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
-      py::arg("progress") = py::none(),
+  def_simulate_spec<sim::JointSpec>(
+      m, "simulate_joint",
       "Simulate the torque-driven rotary joint with a dynamic friction model: the CLI's "
       "`simulate --system joint`, GIL released. Returns a SystemTrajectory. progress: as "
       "simulate's (every 1 % of t_end).");
@@ -289,16 +299,10 @@ void bind_systems(py::module_& m) {
       [](const py::object& system, const sim::SimOptions& options, const py::object& progress) {
         SystemFile f =
             py::isinstance<SystemFile>(system) ? system.cast<SystemFile>() : read_system(system);
-        workflows::SystemInput in;
-        in.friction = friction_argument(f.friction);
-        if (f.system == "stick-slip") {
-          in.kind = sim::SystemKind::stick_slip;
-          in.stick_slip = f.spec.cast<sim::StickSlipSpec>();
-        } else {
-          in.kind = sim::SystemKind::joint;
-          in.joint = f.spec.cast<sim::JointSpec>();
-        }
-        return run(in, options, progress);
+        return run(f.system == "stick-slip"
+                       ? system_input(f.spec.cast<sim::StickSlipSpec>(), f.friction)
+                       : system_input(f.spec.cast<sim::JointSpec>(), f.friction),
+                   options, progress);
       },
       py::arg("system"), py::arg("options") = sim::SimOptions{}, py::kw_only(),
       py::arg("progress") = py::none(),

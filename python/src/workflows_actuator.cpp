@@ -225,6 +225,13 @@ void apply_temperature(FitActuatorArguments& a) {
   a.w.temperature->viscous = a.temperature_viscous;
 }
 
+/// The JSON object of an actuator result from the library's JSON text of it (`text`), for its
+/// report.
+template <class T>
+auto parsed(std::string (*text)(const T&)) {
+  return [text](const T& r) { return nlohmann::ordered_json::parse(text(r)); };
+}
+
 }  // namespace
 
 void bind_actuator(py::module_& m) {
@@ -239,10 +246,7 @@ void bind_actuator(py::module_& m) {
       .def_property_readonly(
           "parameters",
           [](const py::object& s) {
-            py::list l;
-            for (const auto& e : s.cast<const ActuatorModelOutcome&>().parameters)
-              l.append(py::cast(&e, py::return_value_policy::reference_internal, s));
-            return l;
+            return ref_list(s.cast<const ActuatorModelOutcome&>().parameters, s);
           },
           "the estimates (ParameterEstimate: name = BAM key, unit, value; no standard errors: NaN; "
           "at_limit: at an end of its search range), as FitOutcome.parameters")
@@ -267,11 +271,11 @@ void bind_actuator(py::module_& m) {
           "failed", &ActuatorModelOutcome::failed,
           "why the model is not ranked (its fit failed or its error is not finite); empty: ranked");
   using workflows::FitActuatorOutcome;
-  py::class_<FitActuatorOutcome>(m, "FitActuatorOutcome", R"doc(
+  py::class_<FitActuatorOutcome> fit(m, "FitActuatorOutcome", R"doc(
 What fit_actuator returns (workflows::FitActuatorOutcome). to_json() is the CLI's summary.json,
 write(dir) writes the CLI's output directory (m*.json, summary.json).
-)doc")
-      .def_readonly("actuator", &FitActuatorOutcome::actuator)
+)doc");
+  fit.def_readonly("actuator", &FitActuatorOutcome::actuator)
       .def_readonly("actuator_choice", &FitActuatorOutcome::actuator_choice,
                     "how the description was chosen from the logged supply ('': as named)")
       .def_readonly("verdict", &FitActuatorOutcome::verdict,
@@ -330,18 +334,11 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
           [](const FitActuatorOutcome& f, const py::object& dir) {
             io::write_fit_actuator(path_argument(dir, "dir"), f);
           },
-          py::arg("dir"), "Write NAME.json for every model and summary.json into dir.")
-      .def(
-          "report",
-          [](const FitActuatorOutcome& f, const py::object& path, const std::string& title) {
-            return write_python_report(
-                path, "summary.json",
-                nlohmann::ordered_json::parse(io::fit_actuator_summary_json(f)), title);
-          },
-          py::arg("path"), py::arg("title") = "",
-          "Write the identification report of the run (the page `fit-actuator --report` "
-          "writes): the models ranked, the recommendation, its parameters, every log "
-          "re-simulated with it; returns the path.");
+          py::arg("dir"), "Write NAME.json for every model and summary.json into dir.");
+  def_report(fit, "summary.json", parsed(&io::fit_actuator_summary_json),
+             "Write the identification report of the run (the page `fit-actuator --report` "
+             "writes): the models ranked, the recommendation, its parameters, every log "
+             "re-simulated with it; returns the path.");
 
   py::class_<workflows::EvalActuatorLog>(m, "EvalActuatorLog")
       .def_readonly("name", &workflows::EvalActuatorLog::name)
@@ -353,20 +350,15 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
   py::class_<workflows::EvalActuatorColumn>(m, "EvalActuatorColumn")
       .def_readonly("label", &workflows::EvalActuatorColumn::label)
       .def_readonly("file", &workflows::EvalActuatorColumn::file)
-      .def_property_readonly(
-          "mae",
-          [](const py::object& s) {
-            return view(s.cast<const workflows::EvalActuatorColumn&>().mae, s);
-          },
-          "per log [rad]")
+      .def_property_readonly("mae", view_of(&workflows::EvalActuatorColumn::mae), "per log [rad]")
       .def_readonly("mean", &workflows::EvalActuatorColumn::mean, "mean of the per-log MAEs [rad]")
       .def_readonly(
           "pooled", &workflows::EvalActuatorColumn::pooled,
           "MAE pooled over all entries of the logs [rad] (fit_actuator's train_mae measure)");
   using workflows::EvalActuatorOutcome;
-  py::class_<EvalActuatorOutcome>(m, "EvalActuatorOutcome",
-                                  "What eval_actuator returns; to_json() is the CLI's --json file.")
-      .def_readonly("logs", &EvalActuatorOutcome::logs)
+  py::class_<EvalActuatorOutcome> eval(
+      m, "EvalActuatorOutcome", "What eval_actuator returns; to_json() is the CLI's --json file.");
+  eval.def_readonly("logs", &EvalActuatorOutcome::logs)
       .def_property_readonly(
           "params",
           [](const py::object& s) {
@@ -392,18 +384,11 @@ write(dir) writes the CLI's output directory (m*.json, summary.json).
             io::write_eval_actuator(p, e);
             return p;
           },
-          py::arg("path"), "Write the CLI's --json file; returns the path.")
-      .def(
-          "report",
-          [](const EvalActuatorOutcome& e, const py::object& path, const std::string& title) {
-            return write_python_report(path, "eval-actuator",
-                                       nlohmann::ordered_json::parse(io::eval_actuator_json(e)),
-                                       title);
-          },
-          py::arg("path"), py::arg("title") = "",
-          "Write the report of the evaluation (the page `eval-actuator --report` writes): the "
-          "per-log errors of every set, the lowest mean, every log re-simulated with every set; "
-          "returns the path.");
+          py::arg("path"), "Write the CLI's --json file; returns the path.");
+  def_report(eval, "eval-actuator", parsed(&io::eval_actuator_json),
+             "Write the report of the evaluation (the page `eval-actuator --report` writes): the "
+             "per-log errors of every set, the lowest mean, every log re-simulated with every set; "
+             "returns the path.");
 
   m.def(
       "fit_actuator",

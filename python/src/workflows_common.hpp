@@ -304,6 +304,37 @@ inline py::array_t<double> view(const std::vector<double>& v, const py::handle& 
   return a;
 }
 
+/// The getter of a read-only property that is a view() of the vector `member` of the bound
+/// object: .def_property_readonly("t", view_of(&JointData::t), "[s]").
+template <class T>
+auto view_of(std::vector<double> T::*member) {
+  return [member](const py::object& self) { return view(self.cast<const T&>().*member, self); };
+}
+
+/// Python references (no copies) to the elements of a vector member of `self`'s C++ object.
+template <class T>
+py::list ref_list(const std::vector<T>& v, const py::handle& self) {
+  py::list l;
+  for (const T& x : v) l.append(py::cast(&x, py::return_value_policy::reference_internal, self));
+  return l;
+}
+
+/// The results' report(path, title="") method: write_python_report of the result with its label
+/// (`label`: a string, or a member or function of the result giving it) and its JSON object
+/// (`json`: a function of the result); `doc` says which page it writes.
+template <class T, class Label, class Json>
+void def_report(py::class_<T>& cls, Label label, Json json, const char* doc) {
+  cls.def(
+      "report",
+      [label, json](const T& r, const py::object& path, const std::string& title) {
+        if constexpr (std::is_invocable_v<const Label&, const T&>)
+          return write_python_report(path, std::invoke(label, r), json(r), title);
+        else
+          return write_python_report(path, label, json(r), title);
+      },
+      py::arg("path"), py::arg("title") = "", doc);
+}
+
 /// A float64 matrix (copy) of rows of equal length.
 py::array_t<double> matrix(const std::vector<std::vector<double>>& rows);
 

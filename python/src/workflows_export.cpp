@@ -87,6 +87,26 @@ constexpr const char* kEstimatorDoc =
     "Km: torque constant [N m/A] (> 0), overriding the source's; hold: the velocity input "
     "between cycles, 'linear' or 'zoh' (default: the source's, else linear).\n";
 
+/// Bind NAME(source, *, Km=None, hold=None, label=None, joint=None) -> RESULT, the estimator's
+/// exports of one text or object: `make` of the friction of `source` with the options of Km
+/// and hold. `doc`: what it returns.
+template <class F>
+void def_estimator_export(py::module_& m, const std::string& name, const std::string& result,
+                          F make, const std::string& doc) {
+  m.def(
+      name.c_str(),
+      [make](const py::object& source, const py::object& Km, const py::object& hold,
+             const py::object& label, const py::object& joint) {
+        const io::FrictionSource s = friction_source(source, label_of(label), joint);
+        return make(s, estimator_options(Km, hold));
+      },
+      py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
+      py::arg("label") = py::none(), py::arg("joint") = py::none(),
+      (name + "(source, *, Km=None, hold=None, label=None, joint=None) -> " + result + "\n\n" +
+       doc + kSourceDoc + kEstimatorDoc)
+          .c_str());
+}
+
 }  // namespace
 
 // ---- adaptive_estimate: the adaptive estimator (estimator/adaptive_estimator.h) over a record
@@ -315,38 +335,21 @@ void bind_export(py::module_& m) {
                    "fit.\n") +
        kSourceDoc)
           .c_str());
-  m.def(
-      "export_json",
-      [](const py::object& source, const py::object& Km, const py::object& hold,
-         const py::object& label, const py::object& joint) {
-        return io::export_json(friction_source(source, label_of(label), joint),
-                               estimator_options(Km, hold));
+  def_estimator_export(
+      m, "export_json", "ExportText",
+      [](const io::FrictionSource& s, const io::EstimatorExportOptions& o) {
+        return io::export_json(s, o);
       },
-      py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
-      py::arg("label") = py::none(), py::arg("joint") = py::none(),
-      (std::string("export_json(source, *, Km=None, hold=None, label=None, joint=None) -> "
-                   "ExportText\n\nThe "
-                   "torque estimator's parameter file, ESTIMATOR.json (io::export_json; the "
-                   "CLI's `export json`).\n") +
-       kSourceDoc + kEstimatorDoc)
-          .c_str());
-  m.def(
-      "export_estimator_params",
-      [](const py::object& source, const py::object& Km, const py::object& hold,
-         const py::object& label, const py::object& joint) {
-        const io::FrictionSource s = friction_source(source, label_of(label), joint);
-        std::vector<std::string> warnings;
-        const auto p = io::export_estimator_params(s, estimator_options(Km, hold), &warnings);
-        return json_to_python(io::estimator_to_json(p, s.file));
+      "The torque estimator's parameter file, ESTIMATOR.json (io::export_json; the CLI's `export "
+      "json`).\n");
+  def_estimator_export(
+      m, "export_estimator_params", "dict",
+      [](const io::FrictionSource& s, const io::EstimatorExportOptions& o) {
+        std::vector<std::string> warnings;  // (not issued: the dict is the parameters alone)
+        return json_to_python(
+            io::estimator_to_json(io::export_estimator_params(s, o, &warnings), s.file));
       },
-      py::arg("source"), py::kw_only(), py::arg("Km") = py::none(), py::arg("hold") = py::none(),
-      py::arg("label") = py::none(), py::arg("joint") = py::none(),
-      (std::string("export_estimator_params(source, *, Km=None, hold=None, label=None, "
-                   "joint=None) -> dict\n\n"
-                   "The estimator's parameters (io::export_estimator_params) as the "
-                   "ESTIMATOR.json object.\n") +
-       kSourceDoc + kEstimatorDoc)
-          .c_str());
+      "The estimator's parameters (io::export_estimator_params) as the ESTIMATOR.json object.\n");
   m.def(
       "export_c",
       [](const py::object& source, const py::object& Km, const py::object& hold,

@@ -13,13 +13,6 @@ namespace frictionlab::python {
 
 namespace {
 
-template <class T>
-py::list refs(const std::vector<T>& v, const py::handle& self) {
-  py::list l;
-  for (const T& x : v) l.append(py::cast(&x, py::return_value_policy::reference_internal, self));
-  return l;
-}
-
 /// A joint model from a dict (the "joint" object, or a JOINT.json / joint_fit.json object with
 /// a "joint" key), a path (io::read_joint_file) or a FitJointOutcome.
 sim::JointModel joint_from_python(const py::handle& obj, const std::string& name) {
@@ -267,10 +260,6 @@ OptionTable<workflows::EvalJointOptions>& eval_joint_table() {
   return t;
 }
 
-#define VIEW(Type, member, doc) \
-  def_property_readonly(        \
-      #member, [](const py::object& s) { return view(s.cast<const Type&>().member, s); }, doc)
-
 void bind_joint_results(py::module_& m) {
   using identify::ChannelError;
   py::class_<ChannelError>(m, "ChannelError", "Error of one channel (identify::ChannelError).")
@@ -284,21 +273,23 @@ void bind_joint_results(py::module_& m) {
       .def_readonly("torque", &JointEvaluation::torque, "[N m]")
       .def_readonly("position", &JointEvaluation::position, "[rad]")
       .def_readonly("velocity", &JointEvaluation::velocity, "[rad/s]")
-      .VIEW(JointEvaluation, tau_pred, "inverse-model torque [N m]")
-      .VIEW(JointEvaluation, q_sim, "simulated position [rad]")
-      .VIEW(JointEvaluation, qd_sim, "simulated velocity [rad/s]")
+      .def_property_readonly("tau_pred", view_of(&JointEvaluation::tau_pred),
+                             "inverse-model torque [N m]")
+      .def_property_readonly("q_sim", view_of(&JointEvaluation::q_sim), "simulated position [rad]")
+      .def_property_readonly("qd_sim", view_of(&JointEvaluation::qd_sim),
+                             "simulated velocity [rad/s]")
       .def_readonly("unconverged_stages", &JointEvaluation::unconverged_stages);
   using identify::JointData;
   py::class_<JointData>(m, "JointData", "A preprocessed joint record (identify::JointData).")
       .def_readonly("source", &JointData::source)
-      .VIEW(JointData, t, "[s]")
-      .VIEW(JointData, q, "[rad]")
-      .VIEW(JointData, qd, "[rad/s]")
-      .VIEW(JointData, qdd, "[rad/s^2]")
-      .VIEW(JointData, tau, "[N m]")
-      .VIEW(JointData, q_des, "[rad]")
-      .VIEW(JointData, qd_des, "[rad/s]")
-      .VIEW(JointData, tau_ff, "[N m]")
+      .def_property_readonly("t", view_of(&JointData::t), "[s]")
+      .def_property_readonly("q", view_of(&JointData::q), "[rad]")
+      .def_property_readonly("qd", view_of(&JointData::qd), "[rad/s]")
+      .def_property_readonly("qdd", view_of(&JointData::qdd), "[rad/s^2]")
+      .def_property_readonly("tau", view_of(&JointData::tau), "[N m]")
+      .def_property_readonly("q_des", view_of(&JointData::q_des), "[rad]")
+      .def_property_readonly("qd_des", view_of(&JointData::qd_des), "[rad/s]")
+      .def_property_readonly("tau_ff", view_of(&JointData::tau_ff), "[N m]")
       .def("__len__", &JointData::size);
   using identify::StaticCurvePoint;
   py::class_<StaticCurvePoint>(m, "StaticCurvePoint")
@@ -308,8 +299,8 @@ void bind_joint_results(py::module_& m) {
       .def_readonly("duration", &StaticCurvePoint::duration, "[s]");
   using workflows::JointSteadyCurve;
   py::class_<JointSteadyCurve>(m, "JointSteadyCurve")
-      .VIEW(JointSteadyCurve, qd, "[rad/s]")
-      .VIEW(JointSteadyCurve, friction, "[N m]");
+      .def_property_readonly("qd", view_of(&JointSteadyCurve::qd), "[rad/s]")
+      .def_property_readonly("friction", view_of(&JointSteadyCurve::friction), "[N m]");
 
   using identify::JointLowpassChoice;
   py::class_<JointLowpassChoice>(m, "JointLowpassChoice",
@@ -327,35 +318,37 @@ void bind_joint_results(py::module_& m) {
       .def_readonly("source", &JointLowpassChoice::source);
 
   using workflows::FitJointOutcome;
-  py::class_<FitJointOutcome>(m, "FitJointOutcome", R"doc(
+  py::class_<FitJointOutcome> fit(m, "FitJointOutcome", R"doc(
 What fit_joint returns (workflows::FitJointOutcome): the joint model (`model`, the JOINT.json
 "joint" object as a dict), its parameters with standard errors and intervals, the training and
 validation errors, the static curve and the method's details. to_json() is the CLI's
 joint_fit.json text, write(dir) writes the CLI's output directory.
-)doc")
-      .def_property_readonly(
-          "method", [](const FitJointOutcome& r) { return workflows::joint_method_name(r.method); })
+)doc");
+  fit.def_property_readonly(
+         "method", [](const FitJointOutcome& r) { return workflows::joint_method_name(r.method); })
       .def_readonly("input", &FitJointOutcome::input)
       .def_readonly("training_data", &FitJointOutcome::training_data)
       .def_property_readonly("validation_data",
                              [](const py::object& s) {
-                               return refs(s.cast<const FitJointOutcome&>().validation_data, s);
+                               return ref_list(s.cast<const FitJointOutcome&>().validation_data, s);
                              })
       .def_property_readonly(
           "model",
           [](const FitJointOutcome& r) { return json_to_python(io::joint_to_json(r.model)); },
           "the joint model: the JOINT.json \"joint\" object (dict)")
-      .def_property_readonly(
-          "parameters",
-          [](const py::object& s) { return refs(s.cast<const FitJointOutcome&>().parameters, s); })
+      .def_property_readonly("parameters",
+                             [](const py::object& s) {
+                               return ref_list(s.cast<const FitJointOutcome&>().parameters, s);
+                             })
       .def_readonly("reliability", &FitJointOutcome::reliability,
                     "whether the parameters' white-noise standard errors can be trusted "
                     "(Reliability): idim's, or oe's when its result is kept; None for sr3 and a "
                     "start read from a file")
       .def_readonly("training", &FitJointOutcome::training)
-      .def_property_readonly(
-          "validation",
-          [](const py::object& s) { return refs(s.cast<const FitJointOutcome&>().validation, s); })
+      .def_property_readonly("validation",
+                             [](const py::object& s) {
+                               return ref_list(s.cast<const FitJointOutcome&>().validation, s);
+                             })
       .def_readonly("static_curve", &FitJointOutcome::static_curve)
       .def_readonly("steady_curve", &FitJointOutcome::steady_curve)
       .def_readonly("run_time_s", &FitJointOutcome::run_time_s, "[s]")
@@ -380,27 +373,23 @@ joint_fit.json text, write(dir) writes the CLI's output directory.
             return io::write_fit_joint(path_argument(dir, "dir"), r, plots);
           },
           py::arg("dir"), py::arg("plots") = true,
-          "Write the CLI's output directory (joint_fit.json, predictions, plots).")
-      .def(
-          "report",
-          [](const FitJointOutcome& r, const py::object& path, const std::string& title) {
-            return write_python_report(path, r.input, io::joint_fit_to_json(r), title);
-          },
-          py::arg("path"), py::arg("title") = "",
-          "Write the identification report of the joint fit (the page `fit-joint --report` "
-          "writes); returns the path.");
+          "Write the CLI's output directory (joint_fit.json, predictions, plots).");
+  def_report(fit, &FitJointOutcome::input, &io::joint_fit_to_json,
+             "Write the identification report of the joint fit (the page `fit-joint --report` "
+             "writes); returns the path.");
 
-  py::class_<EvalJointResult>(m, "EvalJointOutcome", R"doc(
+  py::class_<EvalJointResult> eval(m, "EvalJointOutcome", R"doc(
 What eval_joint returns (workflows::EvalJointOutcome): the preprocessed records (`data`) and
 the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.json text.
-)doc")
-      .def_property_readonly("data",
+)doc");
+  eval.def_property_readonly("data",
                              [](const py::object& s) {
-                               return refs(s.cast<const EvalJointResult&>().outcome.data, s);
+                               return ref_list(s.cast<const EvalJointResult&>().outcome.data, s);
                              })
       .def_property_readonly("evaluations",
                              [](const py::object& s) {
-                               return refs(s.cast<const EvalJointResult&>().outcome.evaluations, s);
+                               return ref_list(s.cast<const EvalJointResult&>().outcome.evaluations,
+                                               s);
                              })
       .def_property_readonly(
           "model",
@@ -427,20 +416,15 @@ the model's errors on each (`evaluations`). to_json() is the CLI's joint_eval.js
             return io::write_eval_joint(path_argument(dir, "dir"), r.outcome, r.model, r.joint_file,
                                         plots);
           },
-          py::arg("dir"), py::arg("plots") = true, "Write the CLI's output directory.")
-      .def(
-          "report",
-          [](const EvalJointResult& r, const py::object& path, const std::string& title) {
-            return write_python_report(path, r.joint_file,
-                                       io::joint_eval_to_json(r.outcome, r.model, r.joint_file),
-                                       title);
-          },
-          py::arg("path"), py::arg("title") = "",
-          "Write the report of the evaluation (the page `eval-joint --report` writes); returns the "
-          "path.");
+          py::arg("dir"), py::arg("plots") = true, "Write the CLI's output directory.");
+  def_report(
+      eval, &EvalJointResult::joint_file,
+      [](const EvalJointResult& r) {
+        return io::joint_eval_to_json(r.outcome, r.model, r.joint_file);
+      },
+      "Write the report of the evaluation (the page `eval-joint --report` writes); returns the "
+      "path.");
 }
-
-#undef VIEW
 
 }  // namespace
 
