@@ -5,6 +5,9 @@
 //    included;
 //  - every XL330 log (the torque-off drops included) replayed in MuJoCo with the fitted M6 (and
 //    M1) inside it, against frictionlab's own re-simulation of the same parameter file;
+//  - a joint fit's load dependence (the level raised by the applied torque, driving or
+//    back-driven) and temperature law (the model at the joint's temperature,
+//    flmj_set_temperature) inside MuJoCo, and the bodies' xfrc_applied seen by the stopping rule;
 //  - flmj_load's errors name the MUJOCO.json, the entry's line and the MJCF name.
 #include "frictionlab/mujoco/friction.h"
 
@@ -21,10 +24,12 @@
 #include "coupled_test_systems.hpp"
 #include "frictionlab/identify/servo_fit.hpp"
 #include "frictionlab/io/actuator_export.hpp"
+#include "frictionlab/io/joint_json.hpp"
 #include "frictionlab/io/model_json.hpp"
 #include "frictionlab/io/servo_json.hpp"
 #include "frictionlab/mujoco/replay.hpp"
 #include "frictionlab/sim/servo.hpp"
+#include "joint_test_models.hpp"
 #include "mujoco_bench.hpp"
 
 namespace frictionlab {
@@ -406,6 +411,133 @@ TEST(MujocoFriction, AStaticModelSticksWhereFrictionlossCreeps) {
   }
 }
 
+/// A joint_fit.json of `joint` (fit-joint's format, the keys an export reads) and a MUJOCO.json
+/// naming it for the MJCF joint "joint", with `keys` added to the entry (e.g. a temperature).
+std::string write_joint_description(const sim::JointModel& joint, const std::string& name,
+                                    const std::string& keys = "") {
+  const auto fit = test::process_file(name + "_joint_fit", ".json");
+  std::ofstream(fit) << R"({"format": "frictionlab-joint-fit", "version": 1, "method": "oe", )"
+                     << R"("joint": )" << io::joint_to_json(joint).dump() << "}";
+  const auto description = test::process_file(name + "_MUJOCO", ".json");
+  std::ofstream(description) << "{\"format\": \"frictionlab-mujoco\", \"version\": 1, "
+                             << "\"joints\": [{\"joint\": \"joint\", \"friction\": \""
+                             << fit.string() << "\"" << keys << "}]}";
+  return description.string();
+}
+
+/// A free rotor (no gravity) of 0.01 kg m^2 with coulomb-viscous friction Fc = 1 N m, sigma2 =
+/// 0.4 N m s/rad and the load dependence `load`.
+sim::JointModel loaded_rotor(const LoadDependence<double>& load) {
+  sim::JointModel j;
+  j.I = 0.01;
+  j.structure.gravity = false;
+  j.structure.offset = false;
+  StaticFriction<double>::Params f;
+  f.curve = StribeckCurve<double>::symmetric(1.0, 1.0, 0.1, 2.0);
+  f.sigma2 = 0.4;
+  j.friction = f;
+  j.load = load;
+  return j;
+}
+
+TEST(MujocoFriction, AJointsLoadDependenceRaisesItsLevelUnderTheAppliedTorque) {
+  // models/load_dependence.hpp on a rotor: the level is Fc + mu |tau| with tau the torque
+  // applied on the joint (qfrc_applied, the actuators), mu_drive = 0.25 where it drives the
+  // motion and mu_back = 0.5 where the joint is back-driven; a body's xfrc_applied is an
+  // external force, which the stopping rule sees and the load does not.
+  sim::JointSpec rotor;
+  rotor.I = 0.01;
+  rotor.mgCx = rotor.mgCy = 0.0;
+  const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(rotor, 0.001, ""), "rotor");
+  ASSERT_TRUE(m);
+  m->opt.gravity[2] = 0.0;
+  const Friction fl =
+      load_friction(*m, write_joint_description(loaded_rotor({0.25, 0.5}), "loaded_rotor"));
+  ASSERT_TRUE(fl);
+  flmj_install(fl.get());
+  struct Push {
+    double applied, xfrc;  // [N m] on the joint, and about its axis on the body
+  };
+  const auto run = [&](Push p, double seconds) {
+    MjDataPtr d(mj_makeData(m.get()));
+    flmj_reset(fl.get());
+    for (long k = 0; k < std::lround(seconds / 0.001); ++k) {
+      d->qfrc_applied[0] = p.applied;
+      d->xfrc_applied[6 * 1 + 4] = p.xfrc;  // the hinge's axis is y
+      mj_step(m.get(), d.get());
+    }
+    return std::array<double, 2>{d->qpos[0], d->qvel[0]};
+  };
+  // 1.2 N m exceeds Fc but not Fc + 0.25 * 1.2: the joint sticks (the load-free one would move)
+  const auto held = run({1.2, 0.0}, 1.0);
+  EXPECT_EQ(held[0], 0.0);
+  EXPECT_EQ(held[1], 0.0);
+  // 2 N m: the steady velocity solves 2 - (Fc + 0.25 * 2) - sigma2 v = 0
+  EXPECT_NEAR(run({2.0, 0.0}, 1.0)[1], (2.0 * 0.75 - 1.0) / 0.4, 1e-9);
+  // the same 2 N m as a torque on the body: no load, v = (2 - Fc) / sigma2
+  EXPECT_NEAR(run({0.0, 2.0}, 1.0)[1], (2.0 - 1.0) / 0.4, 1e-9);
+  // xfrc 0.9 N m alone sticks; with 1.05 N m applied against it the joint is back-driven at rest:
+  // the level 1 + 0.5 * 1.05 holds it (to rounding: MuJoCo maps xfrc_applied onto the joint
+  // itself, the stopping rule by mj_applyFT)
+  EXPECT_LT(std::abs(run({0.0, 0.9}, 0.5)[1]), 1e-15);
+  EXPECT_LT(std::abs(run({-1.05, 2.5}, 0.5)[1]), 1e-15);
+  // back-driven while moving: one step from qd = 3 rad/s under tau = -0.5 N m decelerates by
+  // (0.5 + Fc + 0.5 * 0.5 + sigma2 * 3) h / I
+  MjDataPtr d(mj_makeData(m.get()));
+  flmj_reset(fl.get());
+  d->qvel[0] = 3.0;
+  d->qfrc_applied[0] = -0.5;
+  mj_step(m.get(), d.get());
+  EXPECT_NEAR(d->qvel[0], 3.0 - 0.001 * (0.5 + 1.0 + 0.25 + 0.4 * 3.0) / 0.01, 1e-12);
+  flmj_torques t{};
+  ASSERT_EQ(flmj_get_torques(fl.get(), "joint", &t), 0);
+  EXPECT_NEAR(t.budget, 1.0 + 0.25 + 0.4 * 3.0, 1e-12);
+  flmj_install(nullptr);
+}
+
+TEST(MujocoFriction, ATemperatureLawRunsAtTheJointsTemperature) {
+  // A LuGre joint with a linear temperature law (T_ref = 35 degC, kT = -0.012, kT_v = -0.02
+  // 1/K) inside MuJoCo is, at every temperature, the joint model at that temperature
+  // (sim::at_temperature) to the last bit: from the MUJOCO.json's "temperature", then after
+  // flmj_set_temperature.
+  const sim::JointSpec spec = testing::pendulum_spec();
+  // the joint of examples/data/joint_lugre_warming.py
+  sim::JointModel warming = testing::lugre_pendulum();
+  warming.temperature = TemperatureDependence<double>{TemperatureLaw::linear, 35.0, -0.012, -0.02};
+  const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(spec, 0.001, ""), "warming");
+  ASSERT_TRUE(m);
+  const Friction fl =
+      load_friction(*m, write_joint_description(warming, "warming", ", \"temperature\": 45"));
+  ASSERT_TRUE(fl);
+  EXPECT_EQ(flmj_get_temperature(fl.get(), "joint"), 45.0);
+  const auto run = [&](flmj_friction* f) {
+    flmj_install(f);
+    flmj_reset(f);
+    const std::vector<double> q = mujoco_joint_run(*m, spec, 0.01);
+    flmj_install(nullptr);
+    return q;
+  };
+  for (const double T : {45.0, 25.0}) {
+    if (T != 45.0) {
+      ASSERT_EQ(flmj_set_temperature(fl.get(), "joint", T), 0);
+    }
+    const Friction at = load_friction(
+        *m, write_joint_description(sim::at_temperature(warming, T), "at_temperature"));
+    ASSERT_TRUE(at);
+    const std::vector<double> q = run(fl.get()), want = run(at.get());
+    EXPECT_EQ(max_abs_difference(q, want), 0.0) << T;
+    std::printf("[measured] warming LuGre joint at %g degC: max|q| %.4f rad\n", T,
+                max_abs_difference(q, std::vector<double>(q.size(), 0.0)));
+  }
+  // refused, and nothing changes: not a joint with a law, not finite, a linear law's scale <= 0
+  // (beyond T_ref - 1/kT = 118 degC)
+  EXPECT_EQ(flmj_set_temperature(fl.get(), "elbow", 30.0), -1);
+  EXPECT_EQ(flmj_set_temperature(fl.get(), "joint", std::nan("")), -1);
+  EXPECT_EQ(flmj_set_temperature(fl.get(), "joint", 200.0), -1);
+  EXPECT_EQ(flmj_get_temperature(fl.get(), "joint"), 25.0);
+  EXPECT_TRUE(std::isnan(flmj_get_temperature(fl.get(), "elbow")));
+}
+
 /// flmj_load's message for a MUJOCO.json of `text` on the bench with `joint` and `actuator`.
 std::string load_error(const std::string& text, const std::string& joint,
                        const std::string& actuator = kGoal) {
@@ -434,6 +566,13 @@ TEST(MujocoFriction, LoadNamesTheFileTheLineAndTheMjcfName) {
   };
   const std::string good =
       "\"joint\": \"servo\", \"servo\": \"" + m6 + "\", \"goal\": \"goal\", \"kp\": 400";
+  // a joint fit with a temperature law (T_ref = 35 degC, kT = -0.012 1/K)
+  sim::JointModel law = loaded_rotor({});
+  law.load.reset();
+  law.temperature = TemperatureDependence<double>{TemperatureLaw::linear, 35.0, -0.012, 0.0};
+  const auto warming = test::process_file("law_joint_fit", ".json").string();
+  std::ofstream(warming) << R"({"format": "frictionlab-joint-fit", "version": 1, "method": "oe", )"
+                         << R"("joint": )" << io::joint_to_json(law).dump() << "}";
   struct Case {
     std::string text, joint, actuator, want;
   };
@@ -458,6 +597,13 @@ TEST(MujocoFriction, LoadNamesTheFileTheLineAndTheMjcfName) {
       {entry("\"joint\": \"servo\""), armature, kGoal, "parameter 'friction': missing"},
       {entry("\"joint\": \"servo\", \"friction\": \"m.json\", \"kp\": 3"), armature, kGoal,
        "parameter 'kp': unknown parameter for a friction joint"},
+      {entry("\"joint\": \"servo\", \"friction\": \"" + std::string(FRICTIONLAB_SOURCE_DIR) +
+             "/examples/data/coulomb_viscous.json\", \"temperature\": 30"),
+       armature, kGoal, "parameter 'temperature':"},
+      {entry("\"joint\": \"servo\", \"friction\": \"" + warming + "\""), armature, kGoal,
+       "parameter 'temperature': missing"},
+      {entry("\"joint\": \"servo\", \"friction\": \"" + warming + "\", \"temperature\": 200"),
+       armature, kGoal, "has no positive scale at this temperature"},
   };
   for (const Case& c : cases) {
     const std::string message = load_error(c.text, c.joint, c.actuator);

@@ -151,7 +151,8 @@ TEST(MujocoReplay, FrictionlossAndDampingHoldAndDragAsTheFit) {
 }
 
 /// A record of `joint` made by frictionlab's own simulation at 0.1 ms: 6 s at 200 Hz, driven by
-/// a torque that swings the pendulum through reversals and rests.
+/// a torque that swings the pendulum through reversals and rests; with a temperature law the
+/// joint warms from 25 to 45 degC over the record.
 identify::JointData simulated_record(const sim::JointModel& joint) {
   identify::JointData d;
   d.source = "simulated";
@@ -159,8 +160,10 @@ identify::JointData simulated_record(const sim::JointModel& joint) {
     const double t = k * 0.005;
     d.t.push_back(t);
     d.tau.push_back(1.2 * std::sin(2.0 * M_PI * 0.4 * t) + 0.5 * std::sin(2.0 * M_PI * 1.3 * t));
+    if (joint.temperature) d.temperature.push_back(25.0 + 20.0 * t / 6.0);
   }
-  const sim::JointTrajectory tr = sim::simulate_joint_model(joint, d.t, d.tau, {}, {1e-4});
+  const sim::JointTrajectory tr =
+      sim::simulate_joint_model(joint, d.t, d.tau, {}, {1e-4}, d.temperature);
   d.q = tr.q;
   d.qd = tr.qd;
   d.qdd.assign(d.size(), 0.0);  // not used by a simulation
@@ -176,23 +179,30 @@ sim::JointModel synthetic_joint() {
   return j;
 }
 
+/// synthetic_joint() with coulomb-viscous friction: Fc = 0.25 N m, sigma2 = 0.03 N m s/rad.
+sim::JointModel coulomb_joint() {
+  sim::JointModel j = synthetic_joint();
+  StaticFriction<double>::Params f;
+  f.curve = StribeckCurve<double>::symmetric(0.25, 0.25, 0.1, 2.0);
+  f.sigma2 = 0.03;
+  j.friction = f;
+  return j;
+}
+
+/// synthetic_joint() with joint LuGre friction: sigma0 = 2e3 N m/rad, sigma1 = 2 N m s/rad,
+/// Fc = 0.25 N m, cv = 0.03 N m s/rad.
+sim::JointModel lugre_joint() {
+  sim::JointModel j = synthetic_joint();
+  j.friction = JointLuGre<double>::Params{
+      .sigma0 = 2e3, .sigma1 = 2.0, .Fc = 0.25, .n_viscous = 1, .cv = {0.03}};
+  return j;
+}
+
 TEST(MujocoReplay, AJointModelIsReplayedInItsPendulumAsFrictionlabSimulatesIt) {
   // The bench's mass, length and angle carry the model's inertia, gravity and offset: with the
   // friction inside MuJoCo the replay follows the record frictionlab's own simulation made to
   // within the step's error, as its own simulation at the same step does.
-  sim::JointModel coulomb = synthetic_joint();
-  StaticFriction<double>::Params f;
-  f.curve = StribeckCurve<double>::symmetric(0.25, 0.25, 0.1, 2.0);
-  f.sigma2 = 0.03;
-  coulomb.friction = f;
-  sim::JointModel lugre = synthetic_joint();
-  JointLuGre<double>::Params l;
-  l.sigma0 = 2e3;
-  l.sigma1 = 2.0;
-  l.Fc = 0.25;
-  l.n_viscous = 1;
-  l.cv[0] = 0.03;
-  lugre.friction = l;
+  const sim::JointModel coulomb = coulomb_joint(), lugre = lugre_joint();
   for (const auto& [name, joint] : {std::pair{"coulomb-viscous", coulomb}, {"lugre", lugre}}) {
     const identify::JointData d = simulated_record(joint);
     const mujoco::JointReplay r = mujoco::replay_joint_records(joint, {d}, 1.0, 1e-3);
@@ -205,6 +215,30 @@ TEST(MujocoReplay, AJointModelIsReplayedInItsPendulumAsFrictionlabSimulatesIt) {
     EXPECT_LT(std::abs(r.inside - r.own), 1e-3) << name;
     // MuJoCo's soft frictionloss creeps where the joint sticks: the exported form is further off
     EXPECT_GT(r.exported, r.inside) << name;
+  }
+}
+
+TEST(MujocoReplay, ALoadDependenceAndATemperatureLawRunInsideMujocoAsFrictionlabSimulatesThem) {
+  // What MuJoCo's joint attributes cannot carry, frictionlab's friction inside MuJoCo runs: the
+  // Coulomb level raised by the applied torque (driving and back-driven alike, or not), a LuGre
+  // joint's bristle force under load, and LuGre levels that fall as the joint warms (the
+  // record's temperature at every step). The exported form (the load-free friction at T_ref)
+  // loses what the dependence does.
+  sim::JointModel coulomb = coulomb_joint(), lugre = lugre_joint();
+  coulomb.load = LoadDependence<double>{0.2, 0.1};
+  sim::JointModel warming = lugre;
+  lugre.load = LoadDependence<double>{0.15, 0.15};
+  warming.temperature = TemperatureDependence<double>{TemperatureLaw::linear, 35.0, -0.03, -0.02};
+  for (const auto& [name, joint] : {std::pair{"load-dependent coulomb-viscous", coulomb},
+                                    {"load-dependent lugre", lugre},
+                                    {"warming lugre", warming}}) {
+    const identify::JointData d = simulated_record(joint);
+    const mujoco::JointReplay r = mujoco::replay_joint_records(joint, {d}, 1.0, 1e-3);
+    std::printf("[measured] %s joint: %s\n", name, mujoco::replay_summary(r).c_str());
+    EXPECT_LT(r.own, 2e-3) << name;
+    EXPECT_LT(r.inside, 2e-3) << name;
+    EXPECT_LT(std::abs(r.inside - r.own), 1e-3) << name;
+    EXPECT_GT(r.exported, 3 * r.inside) << name;
   }
 }
 

@@ -274,10 +274,6 @@ void run_eval_joint(const EvalJointOptions& o) {
     throw std::invalid_argument("--temperature: the joint in " + o.joint +
                                 " has no temperature dependence, so the column would not be used: "
                                 "leave --temperature out");
-  if (jf.model.temperature && o.mujoco)
-    throw std::invalid_argument(o.joint +
-                                ": --mujoco replays friction at one temperature and this joint's "
-                                "depends on it: replay a fit made without --temperature-law");
   std::vector<data::Record> records;
   for (const auto& path : o.inputs) records.push_back(read(o.rec, path));
   workflows::EvalJointOptions w;

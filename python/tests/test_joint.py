@@ -195,6 +195,24 @@ def test_mujoco_replay_joint_equals_the_cli_line(tmp_path, record):
         fl.mujoco_replay_joint(r, [record], horizon=1.0)
 
 
+def test_mujoco_replay_joint_runs_a_load_dependence_inside_mujoco(tmp_path):
+    """A load-dependent LuGre joint (examples/data/joint_lugre_pendulum.json with the load of
+    joint_lugre_load.py, mu = 0.15) replayed on its record: frictionlab's friction inside MuJoCo
+    carries the load and stays near frictionlab's own simulation; the exported joint form,
+    load-free, cannot follow the record (docs/mujoco.md, "Load and temperature inside MuJoCo")."""
+    data = SOURCE / "examples" / "data"
+    joint = json.loads((data / "joint_lugre_pendulum.json").read_text())["joint"]
+    joint["load"] = {"mu_drive": 0.15, "mu_back": 0.15}
+    record = fl.Record.read(data / "joint_lugre_load.csv", time="t", position="q", force="tau")
+    try:
+        m = fl.mujoco_replay_joint({"joint": joint}, [record])
+    except RuntimeError as e:
+        assert "built without MuJoCo" in str(e)
+        pytest.skip("a build without MuJoCo")
+    assert "without the load dependence" in m["summary"]
+    assert m["inside"] < 0.005 and m["exported"] > 50 * m["inside"], m["summary"]
+
+
 def test_fit_joint_load_dependent_equals_cli(tmp_path, record):
     """load_dependent=True is the CLI's --load-dependent: the same joint_fit.json, with the
     joint's "load" and mu reported (on the DFKI record the data push mu below 0, so it is held

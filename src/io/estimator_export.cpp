@@ -129,10 +129,12 @@ std::string obstacle_text(JointLuGreObstacle o, const JointLuGre<double>::Params
 }
 
 /// A joint_fit.json of `fit-joint`: its joint model and friction (joint_friction_source).
-FrictionSource from_joint_fit(const json& j, const std::string& file) {
+FrictionSource from_joint_fit(const json& j, const std::string& file,
+                              JointDependences dependences) {
   check_version(j, file, "joint_fit.json");
   JointFile jf = joint_from_json(member(j, file, "joint"), file);
-  FrictionSource s = joint_friction_source(jf.model, file, string_member(j, file, "method"));
+  FrictionSource s =
+      joint_friction_source(jf.model, file, string_member(j, file, "method"), dependences);
   s.warnings = std::move(jf.warnings);
   s.std_errors = std_errors_of(j, "name");
   return s;
@@ -159,15 +161,23 @@ std::optional<double> own_parameter(const std::map<std::string, detail::RobotFit
 }
 
 /// The refusal of a joint whose Coulomb level depends on the load (its coefficients in words,
-/// under `key` of `file`): no export target takes a load input.
+/// under `key` of `file`): no export target takes a load input; `instead` says what else the
+/// user may do (or is empty).
 [[noreturn]] void refuse_load_dependence(const std::string& file, const std::string& key,
-                                         const std::string& coefficients) {
+                                         const std::string& coefficients,
+                                         const std::string& instead = "") {
   detail::fail_file(file, key,
                     "this joint's Coulomb level depends on the load (" + coefficients +
                         ") and no export target takes a load input (the firmware estimator, the "
                         "LUGRE group and MuJoCo 2.2.2 model friction without one): export a fit "
-                        "made without --load-dependent");
+                        "made without --load-dependent" +
+                        instead);
 }
+
+/// Where a joint fit's load dependence or temperature law runs in MuJoCo after all.
+constexpr const char* kInsideMujoco =
+    ", or run it inside MuJoCo with frictionlab::mujoco (a MUJOCO.json entry naming this file; "
+    "docs/mujoco.md)";
 
 /// A linear robot fit's friction of `joint`: Fc_JOINT and Fv_JOINT as a coulomb-viscous model
 /// (checked by the model's own rules), its offset as a warning.
@@ -224,7 +234,8 @@ FrictionSource from_robot_fit(const json& j, const std::string& file, const std:
 }  // namespace
 
 FrictionSource parse_friction_source(std::string_view text, const std::string& file,
-                                     const std::string& joint, JointOption other) {
+                                     const std::string& joint, JointOption other,
+                                     JointDependences dependences) {
   const json j = detail::parse_json_text(text, file);
   detail::require_kind(
       j, file,
@@ -248,7 +259,7 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
                           {},           std::move(mf.warnings), {}};
   }
   if (*fmt == "frictionlab-fit") return from_fit(j, file);
-  if (*fmt == "frictionlab-joint-fit") return from_joint_fit(j, file);
+  if (*fmt == "frictionlab-joint-fit") return from_joint_fit(j, file, dependences);
   if (*fmt == "frictionlab-estimator") return from_estimator(j, file);
   if (*fmt == "frictionlab-robot-fit") return from_robot_fit(j, file, joint);
   fail_key(file, "format",
@@ -259,14 +270,15 @@ FrictionSource parse_friction_source(std::string_view text, const std::string& f
 }
 
 FrictionSource joint_friction_source(const sim::JointModel& joint, const std::string& file,
-                                     const std::string& method) {
+                                     const std::string& method, JointDependences dependences) {
   FrictionSource s{file, "joint_fit.json", {}, std::nullopt, std::nullopt, std::nullopt, method, {},
                    {}};
-  if (joint.load)
+  if (joint.load && dependences == JointDependences::refused)
     refuse_load_dependence(file, "joint: load",
                            "mu_drive = " + format_exact(joint.load->mu_drive) +
-                               ", mu_back = " + format_exact(joint.load->mu_back));
-  if (joint.temperature)
+                               ", mu_back = " + format_exact(joint.load->mu_back),
+                           kInsideMujoco);
+  if (joint.temperature && dependences == JointDependences::refused)
     detail::fail_file(file, "joint: temperature",
                       "this joint's friction depends on the temperature (kT = " +
                           format_exact(joint.temperature->kT) +
@@ -276,7 +288,8 @@ FrictionSource joint_friction_source(const sim::JointModel& joint, const std::st
                           "--adaptive --temperature " +
                           file +
                           "` (Python temperature=), whose adaptive estimator starts from this "
-                          "fit's kT and follows a warming joint's levels online");
+                          "fit's kT and follows a warming joint's levels online" +
+                          kInsideMujoco);
   s.spec = joint_friction_spec(joint);
   if (const auto* jl = std::get_if<JointLuGre<double>::Params>(&s.spec)) {
     const auto l = as_lugre<double>(*jl);
@@ -379,11 +392,11 @@ void check_temperature_seed(bool adaptive, bool temperature,
 }
 
 FrictionSource read_friction_source(const std::string& path, const std::string& joint,
-                                    JointOption other) {
+                                    JointOption other, JointDependences dependences) {
   return parse_friction_source(
       read_text_file(
           path, "a fit.json, joint_fit.json, robot_fit.json, ESTIMATOR.json or MODEL.json file"),
-      path, joint, other);
+      path, joint, other, dependences);
 }
 
 std::vector<std::string> joint_fit_notes(const FrictionSource& s, ExportTarget target) {

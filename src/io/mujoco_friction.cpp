@@ -1,8 +1,10 @@
 // frictionlab io: MUJOCO.json (include/frictionlab/io/mujoco_friction.hpp).
 #include "frictionlab/io/mujoco_friction.hpp"
 
+#include <cmath>
 #include <set>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "json_fields.hpp"
@@ -70,6 +72,38 @@ MujocoServoJoint servo_joint(const detail::JsonFields& f, const std::string& joi
   return s;
 }
 
+/// A friction entry: its model (a joint fit's load dependence and temperature law kept) and,
+/// with a temperature law, the joint's temperature at the start.
+MujocoFrictionJoint friction_joint(const detail::JsonFields& f, const std::string& joint,
+                                   long line) {
+  MujocoFrictionJoint out{joint,
+                          read_named(joint, "friction", f.string("friction", ""), f.file(), line,
+                                     [](const std::string& p) {
+                                       return read_friction_source(p, "", JointOption::refused,
+                                                                   JointDependences::kept);
+                                     }),
+                          line, std::nullopt};
+  const auto* law =
+      out.source.joint && out.source.joint->temperature ? &*out.source.joint->temperature : nullptr;
+  if (f.has("temperature")) {
+    if (law == nullptr)
+      f.fail("temperature", out.source.file +
+                                " has no temperature law, so the joint's temperature would not be "
+                                "used: remove the key");
+    out.temperature = f.number("temperature", 0.0);
+    if (!std::isfinite(*out.temperature) || !temperature_scale_positive(*law, *out.temperature))
+      f.fail("temperature", "the law of " + out.source.file +
+                                " (T_ref = " + format_number(law->T_ref) +
+                                " degC) has no positive scale at this temperature [degC]");
+  } else if (law != nullptr) {
+    f.fail("temperature", "missing: " + out.source.file +
+                              " has a temperature law (T_ref = " + format_number(law->T_ref) +
+                              " degC); give the joint's temperature at the start [degC] "
+                              "(flmj_set_temperature changes it)");
+  }
+  return out;
+}
+
 /// One entry of "joints" into `out`: a servo or a friction model; returns its joint's name.
 std::string read_entry(const json& entry, const std::string& file, long line, MujocoFriction& out) {
   if (!entry.is_object())
@@ -78,7 +112,7 @@ std::string read_entry(const json& entry, const std::string& file, long line, Mu
   detail::JsonFields f(
       &entry, file, "line " + std::to_string(line), servo ? "a servo joint" : "a friction joint",
       servo ? std::vector<std::string>{"joint", "servo", "goal", "kp", "kd", "ki", "vin"}
-            : std::vector<std::string>{"joint", "friction"});
+            : std::vector<std::string>{"joint", "friction", "temperature"});
   std::string joint = f.string("joint", "");
   if (joint.empty()) f.fail("joint", "missing: the name of an MJCF joint");
   if (servo) {
@@ -91,10 +125,7 @@ std::string read_entry(const json& entry, const std::string& file, long line, Mu
     f.fail("friction",
            "missing: a joint takes \"servo\" (a fit-actuator parameter file) or \"friction\" (a "
            "fit.json, joint_fit.json, ESTIMATOR.json or MODEL.json)");
-  out.frictions.push_back({joint,
-                           read_named(joint, "friction", model, file, line,
-                                      [](const std::string& p) { return read_friction_source(p); }),
-                           line});
+  out.frictions.push_back(friction_joint(f, joint, line));
   return joint;
 }
 

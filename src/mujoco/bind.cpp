@@ -1,5 +1,6 @@
 // frictionlab mujoco: a MUJOCO.json's joints bound to a MuJoCo model (src/mujoco/context.hpp).
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <variant>
 
@@ -66,28 +67,45 @@ void bind_joint(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
              " kg m^2: set armature=\"" + format_number(want) + "\"");
 }
 
-/// A friction joint: its dof and its model, LuGre or a static one.
+/// The parameters of j's friction from `spec`: LuGre, a joint-lugre set's lugre form or a static
+/// model; false for a model that does not run inside MuJoCo.
+bool take_model(FrictionJoint& j, const ModelSpec& spec) {
+  if (const auto* p = std::get_if<LuGre<double>::Params>(&spec)) {
+    j.lugre = true;
+    j.lugre_params = *p;
+  } else if (const auto* q = std::get_if<StaticSpec>(&spec)) {
+    j.lugre = false;
+    j.static_params = q->params;
+  } else if (const auto* r = std::get_if<JointLuGre<double>::Params>(&spec);
+             r != nullptr && as_lugre<double>(*r).obstacle == JointLuGreObstacle::none) {
+    j.lugre = true;
+    j.lugre_params = as_lugre<double>(*r).params;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// A friction joint: its dof and its model, LuGre or a static one, with a joint fit's load
+/// dependence and its temperature law at the entry's temperature.
 FrictionJoint friction_joint(const mjModel& m, const io::MujocoFriction& file,
                              const io::MujocoFrictionJoint& f) {
   FrictionJoint j;
   j.name = f.joint;
   j.dof = m.jnt_dofadr[bind_dof(m, file, f.line, f.joint)];
-  if (const auto* p = std::get_if<LuGre<double>::Params>(&f.source.spec)) {
-    j.lugre = true;
-    j.lugre_params = *p;
-  } else if (const auto* q = std::get_if<StaticSpec>(&f.source.spec)) {
-    j.static_params = q->params;
-  } else if (const auto* r = std::get_if<JointLuGre<double>::Params>(&f.source.spec);
-             r != nullptr && as_lugre<double>(*r).obstacle == JointLuGreObstacle::none) {
-    j.lugre = true;
-    j.lugre_params = as_lugre<double>(*r).params;
-  } else {
+  if (!take_model(j, f.source.spec))
     fail(file, f.line, f.joint,
          "the model " + io::quote_text(model_name(f.source.spec)) + " of " +
              io::quote_text(f.source.file) +
              " does not run inside MuJoCo; frictionlab::mujoco runs lugre, joint-lugre where it "
              "is a lugre set (exact sign, one Stribeck term, linear viscous friction) and the "
              "static models coulomb, viscous, coulomb-viscous and stribeck");
+  if (f.source.joint) {
+    j.load = f.source.joint->load;
+    if (f.source.joint->temperature) {
+      j.reference = *f.source.joint;
+      set_temperature(j, f.temperature.value());  // io checked that the law takes it
+    }
   }
   return j;
 }
@@ -117,6 +135,19 @@ void bind_goal(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
 
 }  // namespace
 
+void set_temperature(FrictionJoint& j, double T) {
+  if (!j.reference)
+    throw std::invalid_argument("joint " + io::quote_text(j.name) +
+                                ": its friction has no temperature law");
+  // at_temperature checks the law's scale at T; the model at T has the same kind as at T_ref
+  const sim::JointModel at = sim::at_temperature(*j.reference, T);
+  FrictionJoint scaled = j;
+  take_model(scaled, io::joint_friction_source(at, j.name, "", io::JointDependences::kept).spec);
+  j.lugre_params = scaled.lugre_params;
+  j.static_params = scaled.static_params;
+  j.temperature = T;
+}
+
 void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   fl.nv = m.nv;
   fl.njnt = m.njnt;
@@ -138,6 +169,7 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   StepScratch& k = fl.scratch;
   const auto nv = static_cast<std::size_t>(m.nv);
   k.force.resize(m.nv);
+  k.applied.resize(m.nv);
   k.bias.assign(nv, 0.0);
   k.dense.assign(nv * nv, 0.0);
   k.A.resize(m.nv, m.nv);

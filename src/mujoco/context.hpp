@@ -8,13 +8,16 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "frictionlab/io/mujoco_friction.hpp"
+#include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/lugre.hpp"
 #include "frictionlab/models/stribeck.hpp"
 #include "frictionlab/mujoco/friction.h"
+#include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "frictionlab/sim/servo_params.hpp"
 
@@ -46,8 +49,15 @@ struct FrictionJoint {
   std::string name;
   int dof = -1;
   bool lugre = false;
-  LuGre<double>::Params lugre_params;
+  LuGre<double>::Params lugre_params;  ///< at the joint's temperature (set_temperature)
   StaticFriction<double>::Params static_params;
+  /// A joint fit's load dependence (models/load_dependence.hpp) under the torque applied on the
+  /// joint (qfrc_applied and the actuators' forces at its dof); none: load-free.
+  std::optional<LoadDependence<double>> load;
+  /// A joint fit with a temperature law: its joint model at T_ref, from which set_temperature
+  /// takes the parameters above at the joint's temperature; none: no law.
+  std::optional<sim::JointModel> reference;
+  double temperature = std::numeric_limits<double>::quiet_NaN();  ///< [degC], with a law
   double z = 0.0;       ///< LuGre's bristle deflection at the start of the current step [rad]
   double z_next = 0.0;  ///< at its end, from the step's last evaluation [rad]
   double v_next = 0.0;  ///< LuGre: the velocity the last solve ended the step with [rad/s]
@@ -67,8 +77,11 @@ struct StepScratch {
   /// a torque on joint b: (A^-1)(dof_a, dof_b)
   Eigen::MatrixXd coupling;
   Eigen::VectorXd force;  ///< the smooth forces before friction [nv]
-  Eigen::VectorXd w;      ///< A^-1 force
-  Eigen::VectorXd wf;     ///< w at the joints' dofs, with the frictions taken so far
+  /// the torque applied on each dof (qfrc_applied and the actuators' forces), a load
+  /// dependence's load [nv]
+  Eigen::VectorXd applied;
+  Eigen::VectorXd w;   ///< A^-1 force
+  Eigen::VectorXd wf;  ///< w at the joints' dofs, with the frictions taken so far
 };
 
 }  // namespace frictionlab::mujoco
@@ -90,6 +103,11 @@ namespace frictionlab::mujoco {
 /// Bind a MUJOCO.json's joints to model m's indices, checking what the MJCF must carry.
 /// Throws io::InputError naming the file, the entry's line and the MJCF name.
 void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file);
+
+/// A friction joint with a temperature law at temperature T [degC]: its parameters become the
+/// law's at T. Throws std::invalid_argument for a joint without a law, or a T at which the
+/// law's scale is not positive (the parameters unchanged).
+void set_temperature(FrictionJoint& j, double T);
 
 /// One evaluation: add the servo torques and the friction of fl's joints to d.qfrc_passive.
 void apply(flmj_friction& fl, const mjModel& m, mjData& d);

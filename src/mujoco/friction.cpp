@@ -1,6 +1,7 @@
 // frictionlab mujoco: the C API (include/frictionlab/mujoco/friction.h).
 #include "frictionlab/mujoco/friction.h"
 
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -31,12 +32,13 @@ long index_of(const flmj_friction* fl, const char* joint) {
 }
 
 /// The friction joint `joint` of fl, or null.
-const frictionlab::mujoco::FrictionJoint* friction_joint(const flmj_friction* fl,
-                                                         const char* joint) {
-  if (fl == nullptr || joint == nullptr) return nullptr;
-  for (const auto& j : fl->frictions)
-    if (j.name == joint) return &j;
-  return nullptr;
+template <class Context>
+auto* friction_joint(Context* fl, const char* joint) {
+  decltype(&fl->frictions.front()) found = nullptr;
+  if (fl == nullptr || joint == nullptr) return found;
+  for (auto& j : fl->frictions)
+    if (j.name == joint) found = &j;
+  return found;
 }
 
 }  // namespace
@@ -85,6 +87,22 @@ int flmj_set_torque_enable(flmj_friction* fl, const char* joint, int enable) {
   if (i < 0) return -1;
   fl->servos[static_cast<std::size_t>(i)].enabled = enable != 0;
   return 0;
+}
+
+int flmj_set_temperature(flmj_friction* fl, const char* joint, double celsius) {
+  auto* j = friction_joint(fl, joint);
+  if (j == nullptr || !j->reference || !std::isfinite(celsius)) return -1;
+  try {
+    frictionlab::mujoco::set_temperature(*j, celsius);
+  } catch (const std::exception&) {
+    return -1;  // the law's scale is not positive at `celsius`
+  }
+  return 0;
+}
+
+double flmj_get_temperature(const flmj_friction* fl, const char* joint) {
+  const auto* j = friction_joint(fl, joint);
+  return j != nullptr ? j->temperature : std::numeric_limits<double>::quiet_NaN();
 }
 
 int flmj_get_torques(const flmj_friction* fl, const char* joint, flmj_torques* out) {

@@ -8,23 +8,35 @@
 namespace frictionlab::mujoco {
 namespace {
 
+/// The load dependence of a LuGre joint under the applied torque tau [Nm] (none: load-free).
+struct Load {
+  const LoadDependence<double>* dependence = nullptr;
+  double tau = 0.0;
+};
+
 /// F(u) and z+(u) of lugre_step for the velocity u held over the step.
 struct LugreAt {
   double force, z_next;
 };
-LugreAt lugre_at(const LuGre<double>::Params& p, double z, double u, double h) noexcept {
+LugreAt lugre_at(const LuGre<double>::Params& p, double z, double u, double h,
+                 const Load& load) noexcept {
   using M = LuGre<double>;
   const M::AtVelocity w = M::at(p, u);
   const double z_next = M::step(p, M::State{z}, w, h).z;
-  return {p.sigma0 * z_next + w.sigma1 * (z_next - z) / h + p.sigma2 * u, z_next};
+  double force = p.sigma0 * z_next + w.sigma1 * (z_next - z) / h + p.sigma2 * u;
+  if (load.dependence != nullptr) {
+    const bool positive = u > 0.0 || (u == 0.0 && load.tau > 0.0);
+    force += load_rise(*load.dependence, load.tau, positive) * p.sigma0 * z_next / w.g;
+  }
+  return {force, z_next};
 }
 
 /// One implicit substep: v+ = v_free - hc F(v+) over a step h, from `guess` (or v_free).
 LugreStep implicit_substep(const LuGre<double>::Params& p, double z, double v_free, double hc,
-                           double h, double guess) noexcept {
+                           double h, double guess, const Load& load) noexcept {
   LugreStep out;
   const auto residual = [&](double u, LugreAt& at) {
-    at = lugre_at(p, z, u, h);
+    at = lugre_at(p, z, u, h, load);
     ++out.evaluations;
     return u - v_free + hc * at.force;
   };
@@ -79,24 +91,28 @@ LugreStep implicit_substep(const LuGre<double>::Params& p, double z, double v_fr
 }  // namespace
 
 LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
-                     double h, double guess) noexcept {
+                     double h, double guess, const LoadDependence<double>* load,
+                     double tau) noexcept {
+  const Load l{load, tau};
   const int n = std::max(1, static_cast<int>(std::ceil(h / kLugreSubstep - 1e-9)));
-  if (n == 1) return implicit_substep(p, z, v_free, hc, h, guess);
+  if (n == 1) return implicit_substep(p, z, v_free, hc, h, guess, l);
   // the other forces' velocity change spread evenly over the substeps
   const double drive = (v_free - v) / n;
   LugreStep s{v, z, 0.0, 0};
   int evaluations = 0;
   for (int i = 0; i < n; ++i) {
     s = implicit_substep(p, s.z_next, s.v_next + drive, hc / n, h / n,
-                         std::numeric_limits<double>::quiet_NaN());
+                         std::numeric_limits<double>::quiet_NaN(), l);
     evaluations += s.evaluations;
   }
   // the friction whose impulse over the whole step ends it at the last substep's velocity
   return {s.v_next, s.z_next, (v_free - s.v_next) / hc, evaluations};
 }
 
-double static_budget(const StaticFriction<double>::Params& p, double v) noexcept {
-  return stribeck_g(p.curve, v) + p.sigma2 * std::abs(v);
+double static_budget(const StaticFriction<double>::Params& p, double v,
+                     const LoadDependence<double>* load, double tau, double v_free) noexcept {
+  const double rise = load != nullptr ? load_rise(*load, tau, v_free > 0.0) : 0.0;
+  return stribeck_g(p.curve, v) + rise + p.sigma2 * std::abs(v);
 }
 
 }  // namespace frictionlab::mujoco

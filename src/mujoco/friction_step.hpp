@@ -5,6 +5,7 @@
 // ends the step at v+ = v_free + h c f.
 #pragma once
 
+#include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/lugre.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
@@ -32,13 +33,21 @@ struct LugreStep {
 inline constexpr double kLugreSubstep = 1e-3;
 
 /// `guess`: where to start looking (a previous solution), or NaN: at v_free; used when the step
-/// is one substep.
+/// is one substep. With a load dependence (`load`, models/load_dependence.hpp) under the applied
+/// torque `tau` [Nm], held over the step, F(u) gains rise(tau, side of u) sigma0 z+(u) / g(u):
+/// the bristles' elastic force scaled by 1 + rise / g, the joint LuGre model's load dependence
+/// (sim/joint_model.hpp, JointModel::load; at u = 0 the side tau pushes towards).
 LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
-                     double h, double guess) noexcept;
+                     double h, double guess, const LoadDependence<double>* load = nullptr,
+                     double tau = 0.0) noexcept;
 
 /// A static model's friction by the stopping-torque rule: the budget g(v) + sigma2 |v| at the
 /// step's starting velocity v (Fs at rest; a smoothed sign is taken as the exact one), the torque
-/// -clip(v_free / (h c), budget): it stops the joint within the step if the budget allows.
-double static_budget(const StaticFriction<double>::Params& p, double v) noexcept;
+/// -clip(v_free / (h c), budget): it stops the joint within the step if the budget allows. With a
+/// load dependence the budget gains rise(tau, v_free > 0): the level on the side the joint would
+/// move to under the applied torque tau [Nm], as the joint model's Moreau step takes it.
+double static_budget(const StaticFriction<double>::Params& p, double v,
+                     const LoadDependence<double>* load = nullptr, double tau = 0.0,
+                     double v_free = 0.0) noexcept;
 
 }  // namespace frictionlab::mujoco

@@ -3,6 +3,8 @@
 #include <mujoco/mujoco.h>
 
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "bench.hpp"
@@ -47,11 +49,14 @@ ModelPtr load_bench(const JointPendulum& p, const std::string& joint_xml, double
   return m;
 }
 
-/// The record replayed in `m` (joint 0) driven by its torque minus `offset`; `restart(k0)` runs
-/// at each restart, after MuJoCo's state is the record's at sample k0. The mean |q_sim - q|.
-template <class Restart>
+/// The record replayed in `m` (joint 0) driven by its torque (qfrc_applied, a load dependence's
+/// load) and the model's constant torque -offset (a torque on the pendulum's body about the
+/// hinge, xfrc_applied: not part of the load, as in the joint model); `restart(k0)` runs
+/// at each restart, after MuJoCo's state is the record's at sample k0, and `before_step(k, a)`
+/// before each step, at the fraction a of the interval from sample k. The mean |q_sim - q|.
+template <class Restart, class BeforeStep>
 double replay_mae(mjModel& m, const identify::JointData& d, double offset, double horizon_s,
-                  double max_step, Restart restart) {
+                  double max_step, Restart restart, BeforeStep before_step) {
   DataPtr data(mj_makeData(&m));
   double sum = 0;
   for (std::size_t k0 = 0; k0 + 1 < d.size();) {
@@ -60,6 +65,8 @@ double replay_mae(mjModel& m, const identify::JointData& d, double offset, doubl
     data->qpos[0] = d.q[k0];
     data->qvel[0] = d.qd[k0];
     data->time = d.t[k0];
+    const int body = m.jnt_bodyid[0];  // the bench's hinge axis is fixed in the world
+    for (int i = 0; i < 3; ++i) data->xfrc_applied[6 * body + 3 + i] = -offset * m.jnt_axis[i];
     restart(k0);
     for (std::size_t k = k0; k < k1; ++k) {
       const double interval = d.t[k + 1] - d.t[k];
@@ -67,7 +74,8 @@ double replay_mae(mjModel& m, const identify::JointData& d, double offset, doubl
       m.opt.timestep = interval / static_cast<double>(sub);
       for (long s = 0; s < sub; ++s) {
         const double a = (static_cast<double>(s) + 0.5) / static_cast<double>(sub);
-        data->qfrc_applied[0] = (1 - a) * d.tau[k] + a * d.tau[k + 1] - offset;
+        data->qfrc_applied[0] = (1 - a) * d.tau[k] + a * d.tau[k + 1];
+        before_step(k, a);
         mj_step(&m, data.get());
       }
       // the restart sample belongs to the next simulation (its error is 0 there)
@@ -85,6 +93,9 @@ struct JointBenches {
   flmj_friction fl;
 };
 
+/// `source` keeps the joint's load dependence and temperature law (io::JointDependences::kept):
+/// the exported form is its load-free friction at T_ref (what `export mujoco` of the same fit
+/// without them writes), frictionlab's friction inside MuJoCo runs them.
 void load_benches(JointBenches& b, const io::FrictionSource& source, const JointPendulum& p,
                   double max_step) {
   io::MujocoOptions o;
@@ -95,19 +106,29 @@ void load_benches(JointBenches& b, const io::FrictionSource& source, const Joint
   b.inside = load_bench(p, "<joint name=\"joint\"/>", max_step, "frictionlab's friction");
   io::MujocoFriction file;
   file.file = source.file;
-  file.frictions.push_back({"joint", source, 0});
+  const auto& law = source.joint->temperature;
+  file.frictions.push_back(
+      {"joint", source, 0, law ? std::optional<double>(law->T_ref) : std::nullopt});
   bind(b.fl, *b.inside, file);
 }
 
 /// The record with frictionlab's friction inside MuJoCo, its callback installed for the replay
-/// only; a LuGre state restarts from `z`.
+/// only; a LuGre state restarts from `z`; a temperature law takes the record's temperature,
+/// linear between samples, at each step's midpoint (as the torque).
 double replay_inside(JointBenches& b, const identify::JointData& d, const std::vector<double>& z,
                      double offset, double horizon_s, double max_step) {
   const PassiveScope scope(b.fl);
-  return replay_mae(*b.inside, d, offset, horizon_s, max_step, [&](std::size_t k0) {
-    flmj_reset(&b.fl);
-    b.fl.frictions.front().z = horizon_s > 0 ? z[k0] : 0.0;
-  });
+  FrictionJoint& joint = b.fl.frictions.front();
+  return replay_mae(
+      *b.inside, d, offset, horizon_s, max_step,
+      [&](std::size_t k0) {
+        flmj_reset(&b.fl);
+        joint.z = horizon_s > 0 ? z[k0] : 0.0;
+      },
+      [&](std::size_t k, double a) {
+        if (joint.reference)
+          set_temperature(joint, (1 - a) * d.temperature[k] + a * d.temperature[k + 1]);
+      });
 }
 
 /// frictionlab's own simulation (evaluate_joint) of the record.
@@ -133,7 +154,10 @@ JointReplay replay_joint_records(const sim::JointModel& joint,
   r.max_step = max_step;
   r.horizon_s = horizon_s;
   sim::check_joint_model(joint);  // before the benches are built from it
-  const io::FrictionSource source = io::joint_friction_source(joint, "joint model");
+  const io::FrictionSource source =
+      io::joint_friction_source(joint, "joint model", "", io::JointDependences::kept);
+  r.load = joint.load.has_value();
+  if (joint.temperature) r.T_ref = joint.temperature->T_ref;
   JointBenches b;
   load_benches(b, source, pendulum_of(joint), max_step);
   const double offset = source.joint->offset;
@@ -141,9 +165,11 @@ JointReplay replay_joint_records(const sim::JointModel& joint,
     JointReplayRecord rec;
     rec.file = d.source;
     rec.own = own_mae(joint, d, horizon_s, max_step);  // checks the record and the model first
-    rec.exported = replay_mae(*b.exported, d, offset, horizon_s, max_step, [](std::size_t) {});
-    rec.inside =
-        replay_inside(b, d, sim::bristle_state(joint, d.t, d.qd), offset, horizon_s, max_step);
+    rec.exported = replay_mae(
+        *b.exported, d, offset, horizon_s, max_step, [](std::size_t) {},
+        [](std::size_t, double) {});
+    rec.inside = replay_inside(b, d, sim::bristle_state(joint, d.t, d.qd, 0.0, d.temperature),
+                               offset, horizon_s, max_step);
     const auto n = static_cast<double>(records.size());
     r.exported += rec.exported / n;
     r.inside += rec.inside / n;
@@ -153,15 +179,26 @@ JointReplay replay_joint_records(const sim::JointModel& joint,
   return r;
 }
 
+/// What the exported joint form leaves out of the joint's friction, for the summary.
+std::string exported_form(const JointReplay& r) {
+  std::string out;
+  if (r.load) out = "without the load dependence";
+  if (std::isfinite(r.T_ref))
+    out +=
+        (out.empty() ? "" : ", ") + std::string("at T_ref = ") + format_number(r.T_ref) + " degC";
+  return out.empty() ? out : " (" + out + ")";
+}
+
 std::string replay_summary(const JointReplay& r) {
   const std::string restarts =
       r.horizon_s > 0 ? ", restarted every " + format_number(r.horizon_s) + " s" : "";
   return "MuJoCo " + r.mujoco_version + " replay of " + std::to_string(r.records.size()) +
          " record(s) (steps <= " + format_number(1e3 * r.max_step) + " ms" + restarts +
-         "), mean MAE: the exported joint form " + format_number(r.exported, 3) +
-         " rad, frictionlab's friction inside MuJoCo " + format_number(r.inside, 3) +
-         " rad, frictionlab's own simulation " + format_number(r.own, 3) + " rad (" +
-         format_number(r.exported / r.own, 3) + "x, " + format_number(r.inside / r.own, 3) + "x)";
+         "), mean MAE: the exported joint form" + exported_form(r) + " " +
+         format_number(r.exported, 3) + " rad, frictionlab's friction inside MuJoCo " +
+         format_number(r.inside, 3) + " rad, frictionlab's own simulation " +
+         format_number(r.own, 3) + " rad (" + format_number(r.exported / r.own, 3) + "x, " +
+         format_number(r.inside / r.own, 3) + "x)";
 }
 
 }  // namespace frictionlab::mujoco

@@ -43,17 +43,27 @@ double actuator_force(const mjModel& m, const mjData& d, int i, double velocity)
 }
 
 /// The smooth forces on every dof before frictionlab's: MuJoCo's passive forces, qfrc_applied,
-/// minus gravity and Coriolis, plus the actuators' forces through their moments.
+/// minus gravity and Coriolis, plus the actuators' forces through their moments and the bodies'
+/// xfrc_applied.
+/// The applied forces too (k.applied: qfrc_applied and the actuators', a load dependence's load).
 void smooth_forces(const mjModel& m, mjData& d, StepScratch& k) {
   mj_rne(&m, &d, 0, k.bias.data());
-  for (int v = 0; v < m.nv; ++v) k.force[v] = d.qfrc_passive[v] + d.qfrc_applied[v] - k.bias[v];
+  for (int v = 0; v < m.nv; ++v) k.applied[v] = d.qfrc_applied[v];
   for (int i = 0; i < m.nu; ++i) {
     const mjtNum* moment = row(d.actuator_moment, i, m.nv);
     double velocity = 0.0;
     for (int v = 0; v < m.nv; ++v) velocity += moment[v] * d.qvel[v];
     const double f = actuator_force(m, d, i, velocity);
     if (f != 0.0)
-      for (int v = 0; v < m.nv; ++v) k.force[v] += moment[v] * f;
+      for (int v = 0; v < m.nv; ++v) k.applied[v] += moment[v] * f;
+  }
+  for (int v = 0; v < m.nv; ++v) k.force[v] = d.qfrc_passive[v] + k.applied[v] - k.bias[v];
+  // the Cartesian forces and torques on bodies (xfrc_applied, at each body's centre of mass as
+  // MuJoCo applies them): external, not a joint's load
+  for (int b = 1; b < m.nbody; ++b) {
+    const mjtNum* w = row(d.xfrc_applied, b, 6);
+    if (w[0] != 0.0 || w[1] != 0.0 || w[2] != 0.0 || w[3] != 0.0 || w[4] != 0.0 || w[5] != 0.0)
+      mj_applyFT(&m, &d, w, w + 3, row(d.xipos, b, 3), b, k.force.data());
   }
 }
 
@@ -124,20 +134,22 @@ double servo_friction(ServoJoint& j, double qd, double v_free, double hc) {
   return -clip_friction(v_free / hc, j.last.budget);
 }
 
-/// A friction joint's torque: LuGre's implicit step, or a static model's stopping-torque rule.
-/// `first`: the step's first sweep (a LuGre joint's solve then starts from scratch, later ones
-/// from the sweep before).
-double model_friction(FrictionJoint& j, double qd, double v_free, double hc, double h, bool first) {
+/// A friction joint's torque: LuGre's implicit step, or a static model's stopping-torque rule,
+/// with a load dependence under the joint's applied torque `tau`. `first`: the step's first
+/// sweep (a LuGre joint's solve then starts from scratch, later ones from the sweep before).
+double model_friction(FrictionJoint& j, double qd, double v_free, double hc, double h, double tau,
+                      bool first) {
+  const LoadDependence<double>* load = j.load ? &*j.load : nullptr;
   if (j.lugre) {
     const double guess = first ? std::numeric_limits<double>::quiet_NaN() : j.v_next;
-    const LugreStep s = lugre_step(j.lugre_params, j.z, qd, v_free, hc, h, guess);
+    const LugreStep s = lugre_step(j.lugre_params, j.z, qd, v_free, hc, h, guess, load, tau);
     j.z_next = s.z_next;
     j.v_next = s.v_next;
     j.last.state = s.z_next;
     j.last.budget = 0.0;
     return -s.force;
   }
-  j.last.budget = static_budget(j.static_params, qd);
+  j.last.budget = static_budget(j.static_params, qd, load, tau, v_free);
   return -clip_friction(v_free / hc, j.last.budget);
 }
 
@@ -178,8 +190,8 @@ void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
     }
     for (FrictionJoint& j : fl.frictions) {
       const double qd = d.qvel[j.dof];
-      take(j.last,
-           model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h, sweep == 0));
+      take(j.last, model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h,
+                                  k.applied[j.dof], sweep == 0));
     }
     if (joints == 1 || change <= 1e-13 * size) break;
   }

@@ -63,18 +63,27 @@ struct FrictionSource {
 /// `other`: what a `joint` given for another file is: refused (an InputError naming the file),
 /// or the name the target gives the joint (export mujoco), which the caller uses.
 enum class JointOption { refused, target_name };
+/// What a joint fit's load dependence or temperature law is to the reader: refused (an
+/// InputError naming the file, "joint: load" or "joint: temperature": an export's target takes
+/// no load or temperature input), or kept in FrictionSource::joint for a target that runs them
+/// (frictionlab's friction inside MuJoCo, mujoco/friction.h), `spec` then being the load-free
+/// friction at the law's T_ref.
+enum class JointDependences { refused, kept };
 /// A joint model's friction as an export reads it from a joint_fit.json (kind
 /// "joint_fit.json", `file` naming it, `method` the fit's): the joint, and its friction as a
 /// registry model (a joint-lugre set as its lugre form). Throws InputError naming the file and
 /// "joint: friction" for a joint-lugre set without a lugre equivalent.
 FrictionSource joint_friction_source(const sim::JointModel& joint, const std::string& file,
-                                     const std::string& method = "");
+                                     const std::string& method = "",
+                                     JointDependences dependences = JointDependences::refused);
 
 FrictionSource read_friction_source(const std::string& path, const std::string& joint = "",
-                                    JointOption other = JointOption::refused);
+                                    JointOption other = JointOption::refused,
+                                    JointDependences dependences = JointDependences::refused);
 FrictionSource parse_friction_source(std::string_view text, const std::string& file,
                                      const std::string& joint = "",
-                                     JointOption other = JointOption::refused);
+                                     JointOption other = JointOption::refused,
+                                     JointDependences dependences = JointDependences::refused);
 
 /// The targets of an export, for joint_fit_notes.
 enum class ExportTarget {

@@ -15,7 +15,10 @@
 //    voltage [V] (default: the actuator's); or
 //  - "friction": a friction model, as `export` reads it (io/estimator_export.hpp,
 //    read_friction_source): a fit.json of `fit`, a joint_fit.json of `fit-joint` (its joint's
-//    friction; a joint-lugre set as its lugre form), an ESTIMATOR.json or a MODEL.json.
+//    friction; a joint-lugre set as its lugre form), an ESTIMATOR.json or a MODEL.json. A
+//    joint_fit.json's load dependence and temperature law are kept (the library runs them);
+//    with a temperature law the entry gives "temperature", the joint's temperature [degC] at
+//    the start (flmj_set_temperature changes it), which a friction without one refuses.
 // Paths are resolved against the MUJOCO.json's folder. Reading checks the file only; the names
 // and the models are checked against a MuJoCo model by the mujoco layer.
 #pragma once
@@ -47,6 +50,9 @@ struct MujocoFrictionJoint {
   std::string joint;  ///< the MJCF joint's name
   FrictionSource source;
   long line = 0;  ///< the entry's line in the file (for messages)
+  /// The joint's temperature at the start [degC]: given exactly when the friction has a
+  /// temperature law (source.joint->temperature), at which its scales are positive.
+  std::optional<double> temperature;
 };
 
 struct MujocoFriction {
@@ -58,7 +64,7 @@ struct MujocoFriction {
 /// Read a MUJOCO.json and every parameter file it names. Throws InputError naming the file, the
 /// line and the key of the first problem (an unknown key, a missing joint name, a joint named
 /// twice, an entry with both or neither of "servo" and "friction", kp <= 0, a parameter file
-/// that cannot be read).
+/// that cannot be read, a temperature law without "temperature" or "temperature" without one).
 MujocoFriction read_mujoco_friction(const std::string& path);
 MujocoFriction parse_mujoco_friction(std::string_view text, const std::string& file);
 

@@ -28,7 +28,13 @@
  *   - a LuGre joint's friction from an implicit step: the velocity the step ends with solves
  *     v+ = v_free - h c F(v+), F with the bristle state updated exactly for v+ held over the
  *     step (src/mujoco/friction_step.hpp; in substeps of at most 1 ms): stable for any bristle
- *     stiffness at MuJoCo's timestep, of first order as MuJoCo's Euler step is.
+ *     stiffness at MuJoCo's timestep, of first order as MuJoCo's Euler step is;
+ *   - a joint fit's load dependence (`fit-joint --load-dependent`) under the torque applied on
+ *     the joint, tau = qfrc_applied and the actuators' forces at its dof: a static model's level
+ *     rises by mu |tau| on the side the joint would move to, a LuGre joint's bristle force by
+ *     the factor 1 + mu |tau| / g(v) (mu_drive where tau drives the motion, mu_back where it is
+ *     back-driven; docs/models.md, "Load-dependent joint friction"); a temperature law
+ *     (`--temperature-law`) at the joint's temperature (flmj_set_temperature).
  * The velocity a step ends with is predicted from MuJoCo's mass matrix (M + h diag(damping)
  * under the Euler integrator, which treats damping implicitly), so with Euler the stopping rule
  * holds exactly; the joints couple through that matrix and are solved together (projected
@@ -90,6 +96,17 @@ void flmj_apply(flmj_friction* fl, const mjModel* m, mjData* d);
 /** Enable (1) or disable (0) a servo's torque (a Dynamixel's torque_enable). 0 on success, -1
  * if `joint` is not one of the context's joints. */
 int flmj_set_torque_enable(flmj_friction* fl, const char* joint, int enable);
+
+/** Set the temperature [degC] of a friction joint whose friction has a temperature law
+ * (`fit-joint --temperature-law`; MUJOCO.json gives its temperature at the start): from the next
+ * step its levels and viscous term are the law's at `celsius`. 0 on success; -1 if `joint` is
+ * not one of the context's friction joints with a law, or the law's scale is not positive at
+ * `celsius` (a linear law beyond T_ref - 1/kT), or `celsius` is not finite: nothing changes. */
+int flmj_set_temperature(flmj_friction* fl, const char* joint, double celsius);
+
+/** The temperature [degC] a friction joint's law is at; NaN for a joint without a law or not
+ * one of the context's. */
+double flmj_get_temperature(const flmj_friction* fl, const char* joint);
 
 /** The terms of `joint`'s last step. 0 on success, -1 if it is not one of the context's. */
 int flmj_get_torques(const flmj_friction* fl, const char* joint, flmj_torques* out);

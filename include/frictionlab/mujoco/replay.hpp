@@ -15,6 +15,7 @@
 // frictionlab's own re-simulation of the same parameter file (identify::servo_log_error).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,13 +68,16 @@ std::string replay_summary(const ServoReplay& r);
 // pendulum made from the joint model (fit-joint's or a JOINT.json): a point mass m at distance L
 // with m L^2 = I and m g L = m g c = hypot(mgCx, mgCy), turned by phi = atan2(mgCx, -mgCy) so
 // that MuJoCo's gravity torque is the model's tau_g(q) = mgCx cos q - mgCy sin q (without
-// gravity terms: m = I at 1 m, gravity off). It is driven by the record's torque minus the
-// model's offset (qfrc_applied, the torque linear between samples taken at each step's
-// midpoint), each sample interval split into ceil(interval / max_step) equal Euler steps, with
+// gravity terms: m = I at 1 m, gravity off). It is driven by the record's torque (qfrc_applied,
+// linear between samples, taken at each step's midpoint: the load of a load dependence) and the
+// model's constant -offset (a torque on the body about the hinge, xfrc_applied: not load), each
+// sample interval split into ceil(interval / max_step) equal Euler steps, with
 //  - exported: the joint's frictionloss and damping of `export mujoco --form joint`
-//    (io::export_mujoco with MujocoForm::joint; a LuGre joint's steady curve);
+//    (io::export_mujoco with MujocoForm::joint; a LuGre joint's steady curve; a load dependence
+//    left out and a temperature law held at T_ref, which MuJoCo's attributes cannot carry);
 //  - inside: the joint's friction inside MuJoCo (frictionlab::mujoco, friction.h; a joint-lugre
-//    set as its lugre form);
+//    set as its lugre form; its load dependence under the record's torque, its temperature law
+//    at the record's temperature);
 // beside frictionlab's own simulation (identify::evaluate_joint, same horizon and max_step).
 // With horizon_s > 0 every simulation restarts from the measured q, qd every horizon_s seconds
 // (the LuGre state from the bristle integration, sim::bristle_state), as evaluate_joint does.
@@ -90,6 +94,11 @@ struct JointReplay {
   std::string mujoco_version;  ///< e.g. "2.2.2"
   double max_step = 0.0;       ///< largest MuJoCo step [s]
   double horizon_s = 0.0;      ///< restart interval [s] (0: one simulation of each record)
+  /// The joint's friction has a load dependence, which the exported form leaves out.
+  bool load = false;
+  /// A temperature law's T_ref [degC], at which the exported form holds the friction (NaN: no
+  /// law).
+  double T_ref = std::numeric_limits<double>::quiet_NaN();
   std::vector<JointReplayRecord> records;
   double exported = 0.0, inside = 0.0, own = 0.0;  ///< means over the records [rad]
 };
