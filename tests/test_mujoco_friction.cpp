@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -48,12 +49,14 @@ struct FrictionDeleter {
 };
 using Friction = std::unique_ptr<flmj_friction, FrictionDeleter>;
 
-/// A MUJOCO.json naming the joint "servo", the parameter file and the firmware's kp and vin.
-std::string write_description(const std::string& params, double kp, double vin) {
+/// A MUJOCO.json naming the joint "servo", the parameter file and the firmware's kp and vin,
+/// with `keys` added to the entry (e.g. a temperature).
+std::string write_description(const std::string& params, double kp, double vin,
+                              const std::string& keys = "") {
   const auto path = test::process_file("MUJOCO", ".json");
   std::ofstream(path) << "{\"format\": \"frictionlab-mujoco\", \"version\": 1,\n"
                       << " \"joints\": [{\"joint\": \"servo\", \"servo\": \"" << params
-                      << "\", \"goal\": \"goal\", \"kp\": " << kp << ", \"vin\": " << vin
+                      << "\", \"goal\": \"goal\", \"kp\": " << kp << ", \"vin\": " << vin << keys
                       << "}]}\n";
   return path.string();
 }
@@ -122,6 +125,66 @@ TEST(MujocoFriction, AnEulerStepIsFrictionlabsServoStep) {
     std::printf("[measured] %s: %d steps, %d of them sticking\n", name, cases, stuck);
     EXPECT_GE(stuck, 4);
   }
+}
+
+TEST(MujocoFriction, AServosTemperatureLawRunsAtItsTemperature) {
+  // m4.json with a linear temperature law (T_ref = 35 degC, kT = -0.01, kT_v = -0.02 1/K, the
+  // keys of a fit-actuator --temperature-law parameter file) on the bench at 45 degC, then at
+  // 25 degC after flmj_set_temperature: every Euler step is frictionlab's servo step with the
+  // law's scales at that temperature (sim::servo_temperature_terms).
+  if (!std::filesystem::exists(kServoDir)) GTEST_SKIP() << "no shared data";
+  std::ifstream in(kServoDir + "/reference_params/m4.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.insert(text.find('{') + 1,
+              "\"temperature_law\": \"linear\", \"T_ref\": 35, \"kT\": -0.01, \"kT_v\": -0.02, ");
+  const auto params = test::process_file("m4_T", ".json");
+  std::ofstream(params) << text;
+  const auto source = io::read_actuator_source(params.string());
+  const sim::ServoConstants& c = source.setup.actuator.constants;
+  sim::ServoParams p = source.setup.params;
+  ASSERT_TRUE(p.temperature);
+  const double h = 0.005, kp = 400, vin = 7.4;
+  const sim::PendulumBench bench{0.49, 0.1, 0.0};
+  const MjModelPtr m = servo_bench(p, bench.mass, bench.length, h);
+  ASSERT_TRUE(m);
+  const Friction fl =
+      load_friction(*m, write_description(params.string(), kp, vin, ", \"temperature\": 45"));
+  ASSERT_TRUE(fl);
+  flmj_install(fl.get());
+  p.armature += 1e-12;  // the point mass's smallest inertia in MuJoCo
+  sim::ServoRunInput run;
+  run.dt = h;
+  run.kp = kp;
+  run.vin = vin;
+  for (const double T : {45.0, 25.0}) {
+    if (T != 45.0) ASSERT_EQ(flmj_set_temperature(fl.get(), "servo", T), 0);
+    EXPECT_EQ(flmj_get_temperature(fl.get(), "servo"), T);
+    int warmer = 0;  // steps where the law changes the velocity
+    for (const double qd : {0.0, -0.3, 2.5})
+      for (const double step : {0.0, 0.3}) {
+        const double q = 0.4;
+        MjDataPtr d(mj_makeData(m.get()));
+        d->qpos[0] = q;
+        d->qvel[0] = qd;
+        d->ctrl[0] = q + step;
+        flmj_reset(fl.get());
+        mj_step(m.get(), d.get());
+        sim::ServoFirmwareState fw;
+        const sim::ServoState x{q, qd};
+        const double u = sim::servo_firmware(c, p, run, q + step, x, fw);
+        sim::ServoStepTerms terms = sim::servo_step_terms(p, x);
+        const sim::ServoStepTerms at_ref = terms;
+        sim::servo_temperature_terms(p, T, terms);
+        const auto k = sim::servo_step_constants(p, bench, h);
+        const sim::ServoState y = sim::servo_step_given(c, p, k, x, u, true, terms);
+        EXPECT_NEAR(d->qvel[0], y.qd, 1e-12 * (1 + std::abs(y.qd))) << T << " " << qd;
+        warmer += y.qd != sim::servo_step_given(c, p, k, x, u, true, at_ref).qd;
+      }
+    EXPECT_GE(warmer, 3) << T;
+  }
+  EXPECT_EQ(flmj_set_temperature(fl.get(), "servo", 1e4), -1);  // 1 - 0.01 (1e4 - 35) < 0
+  EXPECT_EQ(flmj_get_temperature(fl.get(), "servo"), 25.0);
+  flmj_install(nullptr);
 }
 
 /// frictionlab's re-simulation of the log (sim::servo_firmware, sim::servo_step at the log's

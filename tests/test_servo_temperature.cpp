@@ -348,8 +348,9 @@ TEST(ServoTemperature, TheExportsKeepTheFrictionAtTRefAndSaySo) {
                       note + "MuJoCo's frictionloss and damping are independent of the "
                              "temperature; the friction exported is that at T_ref = 33 degC"),
             mj.notes.end());
-  // frictionlab's friction inside MuJoCo has no temperature: such a file is refused
-  // a folder unique to this process (ctest runs a file's tests in parallel)
+  // frictionlab's friction inside MuJoCo runs the law at the joint's temperature, which the
+  // MUJOCO.json entry must give (MuJoCo has none); a folder unique to this process (ctest runs a
+  // file's tests in parallel)
   const auto dir = std::filesystem::path(::testing::TempDir()) /
                    ("servo_temperature_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -359,8 +360,14 @@ TEST(ServoTemperature, TheExportsKeepTheFrictionAtTRefAndSaySo) {
                      R"("servo", "servo": "m3+T.json", "goal": "goal", "kp": 400}]})",
                      (dir / "MUJOCO.json").string()),
                  io::InputError,
-                 "m3+T.json has a temperature law (temperature_law, kT): MuJoCo gives the joint "
-                 "no temperature; use the same fit's model without it");
+                 "m3+T.json has a temperature law (T_ref = 33 degC); give the joint's "
+                 "temperature at the start [degC]");
+  const io::MujocoFriction with = io::parse_mujoco_friction(
+      R"({"format": "frictionlab-mujoco", "version": 1, "joints": [{"joint": )"
+      R"("servo", "servo": "m3+T.json", "goal": "goal", "kp": 400, "temperature": 40}]})",
+      (dir / "MUJOCO.json").string());
+  ASSERT_EQ(with.servos.size(), 1u);
+  EXPECT_EQ(with.servos[0].temperature, 40.0);
   std::filesystem::remove_all(dir);
 }
 

@@ -44,6 +44,30 @@ auto read_named(const std::string& joint, const char* key, const std::string& pa
   }
 }
 
+/// The entry's "temperature" [degC] for a parameter file `file` whose friction has the law
+/// `law` (nullptr: none): required with a law and at a temperature where its scales are
+/// positive, refused without one.
+std::optional<double> entry_temperature(const detail::JsonFields& f, const std::string& file,
+                                        const TemperatureDependence<double>* law) {
+  if (!f.has("temperature")) {
+    if (law != nullptr)
+      f.fail("temperature", "missing: " + file +
+                                " has a temperature law (T_ref = " + format_number(law->T_ref) +
+                                " degC); give the joint's temperature at the start [degC] "
+                                "(flmj_set_temperature changes it)");
+    return std::nullopt;
+  }
+  if (law == nullptr)
+    f.fail("temperature", file +
+                              " has no temperature law, so the joint's temperature would not be "
+                              "used: remove the key");
+  const double T = f.number("temperature", 0.0);
+  if (!std::isfinite(T) || !temperature_scale_positive(*law, T))
+    f.fail("temperature", "the law of " + file + " (T_ref = " + format_number(law->T_ref) +
+                              " degC) has no positive scale at this temperature [degC]");
+  return T;
+}
+
 /// A servo entry: its actuator, goal actuator and firmware gains.
 MujocoServoJoint servo_joint(const detail::JsonFields& f, const std::string& joint, long line) {
   MujocoServoJoint s;
@@ -63,12 +87,8 @@ MujocoServoJoint servo_joint(const detail::JsonFields& f, const std::string& joi
   }
   s.source = read_named(joint, "servo", f.string("servo", ""), f.file(), line,
                         [](const std::string& p) { return read_actuator_source(p); });
-  // MuJoCo gives no temperature: a law would be held at T_ref without a word (docs/mujoco.md)
-  if (s.source.setup.params.temperature)
-    f.fail("servo", s.source.file +
-                        " has a temperature law (temperature_law, kT): MuJoCo gives the joint no "
-                        "temperature; use the same fit's model without it (e.g. m3.json for "
-                        "m3+T.json)");
+  const auto& law = s.source.setup.params.temperature;
+  s.temperature = entry_temperature(f, s.source.file, law ? &*law : nullptr);
   return s;
 }
 
@@ -83,24 +103,9 @@ MujocoFrictionJoint friction_joint(const detail::JsonFields& f, const std::strin
                                                                    JointDependences::kept);
                                      }),
                           line, std::nullopt};
-  const auto* law =
-      out.source.joint && out.source.joint->temperature ? &*out.source.joint->temperature : nullptr;
-  if (f.has("temperature")) {
-    if (law == nullptr)
-      f.fail("temperature", out.source.file +
-                                " has no temperature law, so the joint's temperature would not be "
-                                "used: remove the key");
-    out.temperature = f.number("temperature", 0.0);
-    if (!std::isfinite(*out.temperature) || !temperature_scale_positive(*law, *out.temperature))
-      f.fail("temperature", "the law of " + out.source.file +
-                                " (T_ref = " + format_number(law->T_ref) +
-                                " degC) has no positive scale at this temperature [degC]");
-  } else if (law != nullptr) {
-    f.fail("temperature", "missing: " + out.source.file +
-                              " has a temperature law (T_ref = " + format_number(law->T_ref) +
-                              " degC); give the joint's temperature at the start [degC] "
-                              "(flmj_set_temperature changes it)");
-  }
+  const auto& model = out.source.joint;  // a joint fit's joint model, or none
+  out.temperature = entry_temperature(f, out.source.file,
+                                      model && model->temperature ? &*model->temperature : nullptr);
   return out;
 }
 
@@ -109,10 +114,11 @@ std::string read_entry(const json& entry, const std::string& file, long line, Mu
   if (!entry.is_object())
     throw InputError(file, line, 0, "a joint: expected an object, got " + detail::type_of(entry));
   const bool servo = entry.contains("servo");
-  detail::JsonFields f(
-      &entry, file, "line " + std::to_string(line), servo ? "a servo joint" : "a friction joint",
-      servo ? std::vector<std::string>{"joint", "servo", "goal", "kp", "kd", "ki", "vin"}
-            : std::vector<std::string>{"joint", "friction", "temperature"});
+  detail::JsonFields f(&entry, file, "line " + std::to_string(line),
+                       servo ? "a servo joint" : "a friction joint",
+                       servo ? std::vector<std::string>{"joint", "servo", "goal", "kp", "kd", "ki",
+                                                        "vin", "temperature"}
+                             : std::vector<std::string>{"joint", "friction", "temperature"});
   std::string joint = f.string("joint", "");
   if (joint.empty()) f.fail("joint", "missing: the name of an MJCF joint");
   if (servo) {

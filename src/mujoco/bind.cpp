@@ -148,6 +148,20 @@ void set_temperature(FrictionJoint& j, double T) {
   j.temperature = T;
 }
 
+void set_temperature(ServoJoint& j, double T) {
+  const auto& law = j.params.temperature;
+  if (!law)
+    throw std::invalid_argument("joint " + io::quote_text(j.name) +
+                                ": its parameter file has no temperature law");
+  if (!std::isfinite(T) || !temperature_scale_positive(*law, T))
+    throw std::invalid_argument("joint " + io::quote_text(j.name) +
+                                ": the temperature law has no positive scale at " +
+                                format_number(T) + " degC");
+  j.level = level_scale(*law, T);
+  j.viscous = viscous_scale(*law, T);
+  j.temperature = T;
+}
+
 void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   fl.nv = m.nv;
   fl.njnt = m.njnt;
@@ -164,6 +178,7 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
     j.firmware_input.kd = s.kd;
     j.firmware_input.ki = s.ki;
     j.firmware_input.vin = s.vin.value_or(j.constants.vin);
+    if (j.params.temperature) set_temperature(j, s.temperature.value());  // io checked it
     fl.servos.push_back(std::move(j));
   }
   StepScratch& k = fl.scratch;

@@ -41,6 +41,10 @@ struct ServoJoint {
   sim::ServoFirmwareState firmware;
   bool enabled = true;
   flmj_torques last{};
+  /// With a temperature law (params.temperature): the joint's temperature [degC] and the law's
+  /// scales of the dry terms and of Kv |v| there (set_temperature); 1 without a law.
+  double temperature = std::numeric_limits<double>::quiet_NaN();
+  double level = 1.0, viscous = 1.0;
 };
 
 /// A joint whose friction is a friction model: LuGre (its bristle state kept from step to step)
@@ -108,6 +112,9 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file);
 /// law's at T. Throws std::invalid_argument for a joint without a law, or a T at which the
 /// law's scale is not positive (the parameters unchanged).
 void set_temperature(FrictionJoint& j, double T);
+/// A servo joint whose parameter file has a temperature law at temperature T [degC]: its
+/// budget's scales become the law's at T. Throws as the overload above.
+void set_temperature(ServoJoint& j, double T);
 
 /// One evaluation: add the servo torques and the friction of fl's joints to d.qfrc_passive.
 void apply(flmj_friction& fl, const mjModel& m, mjData& d);

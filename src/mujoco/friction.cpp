@@ -90,19 +90,26 @@ int flmj_set_torque_enable(flmj_friction* fl, const char* joint, int enable) {
 }
 
 int flmj_set_temperature(flmj_friction* fl, const char* joint, double celsius) {
-  auto* j = friction_joint(fl, joint);
-  if (j == nullptr || !j->reference || !std::isfinite(celsius)) return -1;
-  try {
-    frictionlab::mujoco::set_temperature(*j, celsius);
+  if (!std::isfinite(celsius)) return -1;
+  try {  // throws for a joint without a law or a temperature where its scale is not positive
+    if (auto* j = friction_joint(fl, joint)) {
+      frictionlab::mujoco::set_temperature(*j, celsius);
+      return 0;
+    }
+    const long i = index_of(fl, joint);
+    if (i < 0) return -1;
+    frictionlab::mujoco::set_temperature(fl->servos[static_cast<std::size_t>(i)], celsius);
+    return 0;
   } catch (const std::exception&) {
-    return -1;  // the law's scale is not positive at `celsius`
+    return -1;
   }
-  return 0;
 }
 
 double flmj_get_temperature(const flmj_friction* fl, const char* joint) {
-  const auto* j = friction_joint(fl, joint);
-  return j != nullptr ? j->temperature : std::numeric_limits<double>::quiet_NaN();
+  if (const auto* j = friction_joint(fl, joint)) return j->temperature;
+  const long i = index_of(fl, joint);
+  return i >= 0 ? fl->servos[static_cast<std::size_t>(i)].temperature
+                : std::numeric_limits<double>::quiet_NaN();
 }
 
 int flmj_get_torques(const flmj_friction* fl, const char* joint, flmj_torques* out) {

@@ -127,10 +127,13 @@ void servo_torques(flmj_friction& fl, const mjData& d, StepScratch& k) {
 }
 
 /// A servo's friction by the stopping-torque rule: the torque that ends its step at rest given
-/// the forces so far, clipped into its model's budget.
+/// the forces so far, clipped into its model's budget (at the joint's temperature where its
+/// parameter file has a law: sim/servo.hpp's budget with the law's scales).
 double servo_friction(ServoJoint& j, double qd, double v_free, double hc) {
-  j.last.budget =
-      friction_budget(j.params.model, j.params.friction, qd, j.last.motor, j.last.external);
+  const sim::ServoParams& p = j.params;
+  const double s = model_has_stribeck(p.model) ? actuator_stribeck_factor(p.friction, qd) : 1.0;
+  j.last.budget = friction_budget_given_factor(p.model, p.friction, qd, j.last.motor,
+                                               j.last.external, s, j.level, j.viscous);
   return -clip_friction(v_free / hc, j.last.budget);
 }
 

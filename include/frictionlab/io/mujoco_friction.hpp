@@ -12,7 +12,8 @@
 //    parameter file m1.json .. m6.json, a summary.json or a fit-actuator output directory.
 //    "goal" names the MJCF actuator whose ctrl carries the goal position [rad]; "kp" (and "kd",
 //    "ki" for a pd / pid firmware) are the firmware's register values, "vin" the supply
-//    voltage [V] (default: the actuator's); or
+//    voltage [V] (default: the actuator's); a parameter file with a temperature law (m3+T.json)
+//    needs "temperature" as below; or
 //  - "friction": a friction model, as `export` reads it (io/estimator_export.hpp,
 //    read_friction_source): a fit.json of `fit`, a joint_fit.json of `fit-joint` (its joint's
 //    friction; a joint-lugre set as its lugre form), an ESTIMATOR.json or a MODEL.json. A
@@ -43,6 +44,9 @@ struct MujocoServoJoint {
   double ki = 0.0;            ///< firmware integral gain (law pid), >= 0
   std::optional<double> vin;  ///< supply voltage [V], > 0; unset: the actuator's
   long line = 0;              ///< the entry's line in the file (for messages)
+  /// The joint's temperature at the start [degC]: given exactly when the parameter file has a
+  /// temperature law, at which its scales are positive.
+  std::optional<double> temperature;
 };
 
 /// A joint of a MUJOCO.json whose friction is a friction model.

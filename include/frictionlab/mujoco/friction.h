@@ -34,7 +34,7 @@
  *     rises by mu |tau| on the side the joint would move to, a LuGre joint's bristle force by
  *     the factor 1 + mu |tau| / g(v) (mu_drive where tau drives the motion, mu_back where it is
  *     back-driven; docs/models.md, "Load-dependent joint friction"); a temperature law
- *     (`--temperature-law`) at the joint's temperature (flmj_set_temperature).
+ *     (a joint fit's or a servo's) at the joint's temperature (flmj_set_temperature).
  * The velocity a step ends with is predicted from MuJoCo's mass matrix (M + h diag(damping)
  * under the Euler integrator, which treats damping implicitly), so with Euler the stopping rule
  * holds exactly; the joints couple through that matrix and are solved together (projected
@@ -97,15 +97,16 @@ void flmj_apply(flmj_friction* fl, const mjModel* m, mjData* d);
  * if `joint` is not one of the context's joints. */
 int flmj_set_torque_enable(flmj_friction* fl, const char* joint, int enable);
 
-/** Set the temperature [degC] of a friction joint whose friction has a temperature law
- * (`fit-joint --temperature-law`; MUJOCO.json gives its temperature at the start): from the next
- * step its levels and viscous term are the law's at `celsius`. 0 on success; -1 if `joint` is
- * not one of the context's friction joints with a law, or the law's scale is not positive at
- * `celsius` (a linear law beyond T_ref - 1/kT), or `celsius` is not finite: nothing changes. */
+/** Set the temperature [degC] of a joint whose friction has a temperature law (a joint fit of
+ * `fit-joint --temperature-law`, a servo's parameter file of `fit-actuator --temperature-law`;
+ * MUJOCO.json gives its temperature at the start): from the next step its levels and viscous
+ * term are the law's at `celsius`. 0 on success; -1 if `joint` is not one of the context's
+ * joints with a law, or the law's scale is not positive at `celsius` (a linear law beyond
+ * T_ref - 1/kT), or `celsius` is not finite: nothing changes. */
 int flmj_set_temperature(flmj_friction* fl, const char* joint, double celsius);
 
-/** The temperature [degC] a friction joint's law is at; NaN for a joint without a law or not
- * one of the context's. */
+/** The temperature [degC] a joint's law is at; NaN for a joint without a law or not one of the
+ * context's. */
 double flmj_get_temperature(const flmj_friction* fl, const char* joint);
 
 /** The terms of `joint`'s last step. 0 on success, -1 if it is not one of the context's. */
