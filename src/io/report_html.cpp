@@ -306,9 +306,22 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
   int fits = 0, comparisons = 0;
   // The header's count: a fit-actuator section holds a fit per model, an evaluation none.
   int fitted = 0, evaluations = 0;
+  // A navigation entry: a link to the section `id` made of the result file `name`.
+  const auto nav_entry = [&](const std::string& id, const std::string& what,
+                             const std::string& name) {
+    nav += "<li><a href=\"#" + id + "\">" + what + " &mdash; " + esc(name) + "</a></li>\n";
+  };
+  // A result's section under the next id "fit-N"; returns the id.
+  using Section = std::string (*)(const ReportSource&, const std::string&);
+  const auto add_section = [&](Section section, const ReportSource& src) {
+    std::string id = "fit-" + std::to_string(++fits);
+    body += section(src, id);
+    return id;
+  };
   for (const auto& src : sources) {
-    if (src.result.is_object() &&
-        src.result.value("format", std::string()) == "frictionlab-compare") {
+    const std::string format =
+        src.result.is_object() ? src.result.value("format", std::string()) : std::string();
+    if (format == "frictionlab-compare") {
       const std::string cid = "comparison-" + std::to_string(++comparisons);
       const auto& rows = need(src.result, src.name, "rows");
       if (!rows.is_array()) bad(src.name, "key 'rows': expected an array");
@@ -321,48 +334,30 @@ std::string report_html(const std::vector<ReportSource>& sources, const ReportOp
                                 ids.back());
       }
       body += comparison_section(src, cid, ids) + sections;
-      nav += "<li><a href=\"#" + cid + "\">comparison &mdash; " + esc(src.name) + "</a></li>\n";
+      nav_entry(cid, "comparison", src.name);
     } else if (src.result.is_object() && !src.result.contains("format") &&
                src.result.contains("models") && src.result.contains("recommended")) {
-      const std::string id = "fit-" + std::to_string(++fits);
-      body += actuator_section(src, id);
+      nav_entry(add_section(actuator_section, src), "actuator", src.name);
       fitted += static_cast<int>(src.result.at("models").size()) - 1;
-      nav += "<li><a href=\"#" + id + "\">actuator &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() &&
-               src.result.value("format", std::string()) == "frictionlab-actuator-eval") {
-      const std::string id = "fit-" + std::to_string(++fits);
-      body += actuator_eval_section(src, id);
+    } else if (format == "frictionlab-actuator-eval") {
+      nav_entry(add_section(actuator_eval_section, src), "actuator evaluation", src.name);
       ++evaluations;
       --fitted;
-      nav += "<li><a href=\"#" + id + "\">actuator evaluation &mdash; " + esc(src.name) +
-             "</a></li>\n";
-    } else if (src.result.is_object() &&
-               src.result.value("format", std::string()) == "frictionlab-joint-eval") {
-      const std::string id = "fit-" + std::to_string(++fits);
-      body += joint_eval_section(src, id);
+    } else if (format == "frictionlab-joint-eval") {
+      nav_entry(add_section(joint_eval_section, src), "joint evaluation", src.name);
       ++evaluations;
       --fitted;
-      nav +=
-          "<li><a href=\"#" + id + "\">joint evaluation &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() &&
-               src.result.value("format", std::string()) == "frictionlab-robot-fit") {
-      const std::string id = "fit-" + std::to_string(++fits);
-      body += robot_section(src, id);
-      nav += "<li><a href=\"#" + id + "\">arm &mdash; " + esc(src.name) + "</a></li>\n";
-    } else if (src.result.is_object() &&
-               src.result.value("format", std::string()) == "frictionlab-joint-fit") {
-      const std::string id = "fit-" + std::to_string(++fits);
-      body += joint_section(src, id);
-      nav += "<li><a href=\"#" + id + "\">joint (" +
-             esc(src.result.value("method", std::string())) + ") &mdash; " + esc(src.name) +
-             "</a></li>\n";
+    } else if (format == "frictionlab-robot-fit") {
+      nav_entry(add_section(robot_section, src), "arm", src.name);
+    } else if (format == "frictionlab-joint-fit") {
+      // The label is read after the section, which reports a malformed file first.
+      const std::string id = add_section(joint_section, src);
+      nav_entry(id, "joint (" + esc(src.result.value("method", std::string())) + ")", src.name);
     } else {
-      const std::string id = "fit-" + std::to_string(++fits);
-      body += fit_section(src, id);
-      nav += "<li><a href=\"#" + id + "\">" +
-             esc(src.result.is_object() ? src.result.value("model_name", std::string())
-                                        : std::string()) +
-             " &mdash; " + esc(src.name) + "</a></li>\n";
+      const std::string id = add_section(fit_section, src);
+      nav_entry(id,
+                esc(src.result.is_object() ? src.result.value("model_name", std::string()) : ""),
+                src.name);
     }
   }
   std::string s =
