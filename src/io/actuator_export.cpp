@@ -155,6 +155,15 @@ std::string temperature_note(const TemperatureDependence<double>& t, const std::
          "T_ref = " + format_exact(t.T_ref) + " degC";
 }
 
+/// A firmware law beyond P (pd or pid) with its gains, as the export notes name it:
+/// "law 'pid', kd_gain = 0.01 s, ki_gain = 2 1/s".
+std::string law_gains(const sim::ServoConstants& c) {
+  return std::string("law '") + (c.law == sim::ServoLaw::pd ? "pd" : "pid") +
+         "', kd_gain = " + format_exact(c.kd_gain) + " s" +
+         (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
+                                      : std::string());
+}
+
 }  // namespace
 
 std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
@@ -232,10 +241,7 @@ std::vector<std::string> actuator_mujoco_notes(const sim::ServoSetup& s,
   if (c.law != sim::ServoLaw::p)
     notes.push_back(std::string("the firmware's ") +
                     (c.law == sim::ServoLaw::pd ? "derivative" : "derivative and integral") +
-                    " terms (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") +
-                    "', kd_gain = " + format_exact(c.kd_gain) + " s" +
-                    (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
-                                                 : std::string()) +
+                    " terms (" + law_gains(c) +
                     "): the exported actuator is the proportional loop at --kp only");
   if (c.deadband > 0)
     notes.push_back("the firmware's deadband |e| < " + format_exact(c.deadband) +
@@ -394,11 +400,8 @@ std::vector<std::string> actuator_bam_notes(const sim::ServoSetup& s) {
   if (c.law != sim::ServoLaw::p)
     notes.push_back(
         std::string("the firmware's ") +
-        (c.law == sim::ServoLaw::pd ? "derivative term" : "derivative and integral terms") +
-        " (law '" + (c.law == sim::ServoLaw::pd ? "pd" : "pid") +
-        "', kd_gain = " + format_exact(c.kd_gain) + " s" +
-        (c.law == sim::ServoLaw::pid ? ", ki_gain = " + format_exact(c.ki_gain) + " 1/s"
-                                     : std::string()) +
+        (c.law == sim::ServoLaw::pd ? "derivative term" : "derivative and integral terms") + " (" +
+        law_gains(c) +
         "): BAM's firmware model is the P loop only and does not use the logs' kd, ki");
   if (c.deadband > 0) {
     std::string counts;
