@@ -198,6 +198,12 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   for (Eigen::Index c = 0; c < n; ++c) k.select(k.dofs[static_cast<std::size_t>(c)], c) = 1.0;
   k.solved.resize(m.nv, n);
   k.coupling.resize(n, n);
+  k.v0.resize(n);
+  k.lo.resize(n);
+  k.hi.resize(n);
+  k.f.resize(n);
+  k.H.resize(n, n);
+  k.qp = BoxQp(static_cast<int>(n));
   k.llt = Eigen::LLT<Eigen::MatrixXd>(m.nv);
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "box_qp.hpp"
 #include "frictionlab/io/mujoco_friction.hpp"
 #include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/lugre.hpp"
@@ -65,6 +66,8 @@ struct FrictionJoint {
   double z = 0.0;       ///< LuGre's bristle deflection at the start of the current step [rad]
   double z_next = 0.0;  ///< at its end, from the step's last evaluation [rad]
   double v_next = 0.0;  ///< LuGre: the velocity the last solve ended the step with [rad/s]
+  /// A static model's budget this step where the joint would move forward / backward [Nm]
+  double budget_pos = 0.0, budget_neg = 0.0;
   flmj_torques last{};
 };
 
@@ -86,6 +89,11 @@ struct StepScratch {
   Eigen::VectorXd applied;
   Eigen::VectorXd w;   ///< A^-1 force
   Eigen::VectorXd wf;  ///< w at the joints' dofs, with the frictions taken so far
+  /// The budget joints' programme (box_qp.hpp): v0, H = h coupling, the bounds, the frictions
+  /// and the solver with the joints' sides of the step before
+  Eigen::VectorXd v0, lo, hi, f;
+  Eigen::MatrixXd H;
+  BoxQp qp;
 };
 
 }  // namespace frictionlab::mujoco

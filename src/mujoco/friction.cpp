@@ -136,6 +136,7 @@ void flmj_reset(flmj_friction* fl) {
     j.z = j.z_next = 0.0;
     j.last = {};
   }
+  fl->scratch.qp.reset();
 }
 
 }  // extern "C"

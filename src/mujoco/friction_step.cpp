@@ -110,8 +110,8 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
 }
 
 double static_budget(const StaticFriction<double>::Params& p, double v,
-                     const LoadDependence<double>* load, double tau, double v_free) noexcept {
-  const double rise = load != nullptr ? load_rise(*load, tau, v_free > 0.0) : 0.0;
+                     const LoadDependence<double>* load, double tau, bool forward) noexcept {
+  const double rise = load != nullptr ? load_rise(*load, tau, forward) : 0.0;
   return stribeck_g(p.curve, v) + rise + p.sigma2 * std::abs(v);
 }
 

@@ -44,10 +44,11 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
 /// A static model's friction by the stopping-torque rule: the budget g(v) + sigma2 |v| at the
 /// step's starting velocity v (Fs at rest; a smoothed sign is taken as the exact one), the torque
 /// -clip(v_free / (h c), budget): it stops the joint within the step if the budget allows. With a
-/// load dependence the budget gains rise(tau, v_free > 0): the level on the side the joint would
-/// move to under the applied torque tau [Nm], as the joint model's Moreau step takes it.
+/// load dependence the budget gains rise(tau, forward): the level on the side the joint would
+/// move to (forward: v_free > 0) under the applied torque tau [Nm], as the joint model's Moreau
+/// step takes it.
 double static_budget(const StaticFriction<double>::Params& p, double v,
                      const LoadDependence<double>* load = nullptr, double tau = 0.0,
-                     double v_free = 0.0) noexcept;
+                     bool forward = true) noexcept;
 
 }  // namespace frictionlab::mujoco

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "box_qp.hpp"
 #include "context.hpp"
 #include "friction_step.hpp"
 #include "frictionlab/models/actuator_budgets.hpp"
@@ -74,8 +75,12 @@ void advance_step(flmj_friction& fl, const mjModel& m, const mjData& d) {
   const bool continues = fl.data == &d;
   fl.data = &d;
   fl.time = d.time;
-  if (continues)
+  if (continues) {
     for (FrictionJoint& j : fl.frictions) j.z = j.z_next;
+  } else {  // no friction of a step before to start the sweeps from (warm_start)
+    for (ServoJoint& j : fl.servos) j.last.friction = 0.0;
+    for (FrictionJoint& j : fl.frictions) j.last.friction = 0.0;
+  }
   for (ServoJoint& j : fl.servos) {
     j.firmware_input.dt = m.opt.timestep;
     const sim::ServoState x{d.qpos[j.qpos], d.qvel[j.dof]};
@@ -115,64 +120,67 @@ void solve_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
   }
 }
 
-/// The servo joints' motor torques into the smooth forces (their external torques first).
+/// The servo joints' motor torques into the smooth forces (their external torques first), and
+/// the friction budgets that depend on the step's start only: a servo's (at the joint's
+/// temperature where its parameter file has a law: sim/servo.hpp's budget with the law's
+/// scales) and a static model's on either side of motion (with a load dependence under the
+/// joint's applied torque).
 void servo_torques(flmj_friction& fl, const mjData& d, StepScratch& k) {
   for (ServoJoint& j : fl.servos) {
     const double qd = d.qvel[j.dof];
+    const sim::ServoParams& p = j.params;
     j.last.external = k.force[j.dof];
-    j.last.motor = sim::servo_motor_torque(j.constants, j.params, j.last.control, j.enabled, qd);
+    j.last.motor = sim::servo_motor_torque(j.constants, p, j.last.control, j.enabled, qd);
     k.force[j.dof] += j.last.motor;
+    const double s = model_has_stribeck(p.model) ? actuator_stribeck_factor(p.friction, qd) : 1.0;
+    j.last.budget = friction_budget_given_factor(p.model, p.friction, qd, j.last.motor,
+                                                 j.last.external, s, j.level, j.viscous);
   }
-  for (FrictionJoint& j : fl.frictions) j.last.external = k.force[j.dof];
+  for (FrictionJoint& j : fl.frictions) {
+    j.last.external = k.force[j.dof];
+    if (j.lugre) continue;
+    const double qd = d.qvel[j.dof], tau = k.applied[j.dof];
+    const LoadDependence<double>* load = j.load ? &*j.load : nullptr;
+    j.budget_pos = static_budget(j.static_params, qd, load, tau, true);
+    j.budget_neg = static_budget(j.static_params, qd, load, tau, false);
+  }
 }
 
-/// A servo's friction by the stopping-torque rule: the torque that ends its step at rest given
-/// the forces so far, clipped into its model's budget (at the joint's temperature where its
-/// parameter file has a law: sim/servo.hpp's budget with the law's scales).
-double servo_friction(ServoJoint& j, double qd, double v_free, double hc) {
-  const sim::ServoParams& p = j.params;
-  const double s = model_has_stribeck(p.model) ? actuator_stribeck_factor(p.friction, qd) : 1.0;
-  j.last.budget = friction_budget_given_factor(p.model, p.friction, qd, j.last.motor,
-                                               j.last.external, s, j.level, j.viscous);
-  return -clip_friction(v_free / hc, j.last.budget);
-}
-
-/// A friction joint's torque: LuGre's implicit step, or a static model's stopping-torque rule,
-/// with a load dependence under the joint's applied torque `tau`. `first`: the step's first
-/// sweep (a LuGre joint's solve then starts from scratch, later ones from the sweep before).
+/// A friction joint's torque: LuGre's implicit step, or a static model's stopping-torque rule
+/// with the budget on the side the joint would move to. `first`: the step's first sweep (a
+/// LuGre joint's solve then starts from scratch, later ones from the sweep before).
 double model_friction(FrictionJoint& j, double qd, double v_free, double hc, double h, double tau,
                       bool first) {
-  const LoadDependence<double>* load = j.load ? &*j.load : nullptr;
   if (j.lugre) {
     const double guess = first ? std::numeric_limits<double>::quiet_NaN() : j.v_next;
-    const LugreStep s = lugre_step(j.lugre_params, j.z, qd, v_free, hc, h, guess, load, tau);
+    const LugreStep s =
+        lugre_step(j.lugre_params, j.z, qd, v_free, hc, h, guess, j.load ? &*j.load : nullptr, tau);
     j.z_next = s.z_next;
     j.v_next = s.v_next;
     j.last.state = s.z_next;
     j.last.budget = 0.0;
     return -s.force;
   }
-  j.last.budget = static_budget(j.static_params, qd, load, tau, v_free);
+  j.last.budget = v_free > 0.0 ? j.budget_pos : j.budget_neg;
   return -clip_friction(v_free / hc, j.last.budget);
 }
 
-}  // namespace
+/// Start the sweeps from the frictions of the step before (warm start: zero after a reset or
+/// on another mjData), whose effect on the joints' free velocities goes into wf. Between steps
+/// the frictions change little, so the sweeps converge in fewer passes to the same solution.
+void warm_start(const flmj_friction& fl, StepScratch& k) {
+  Eigen::Index a = 0;
+  for (const ServoJoint& j : fl.servos) k.wf += k.coupling.col(a++) * j.last.friction;
+  for (const FrictionJoint& j : fl.frictions) k.wf += k.coupling.col(a++) * j.last.friction;
+}
 
-void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
-  if (fl.servos.empty() && fl.frictions.empty()) return;
-  advance_step(fl, m, d);
-  StepScratch& k = fl.scratch;
-  smooth_forces(m, d, k);
-  servo_torques(fl, d, k);
-  solve_step_matrix(fl, m, d);
-  const double h = m.opt.timestep;
-  // Joint after joint, each seeing the friction of the others: the velocity its step would end
-  // with (v_free) and the change per unit torque (h c), then its friction; swept again while a
-  // friction changes (projected Gauss-Seidel: the joints couple through the mass matrix, so a
-  // joint stopped before another's friction came in would not stay stopped).
+/// Joint after joint, each seeing the friction of the others: the velocity its step would end
+/// with (v_free) and the change per unit torque (h c), then its friction; swept again while a
+/// friction changes (projected Gauss-Seidel: the joints couple through the mass matrix, so a
+/// joint stopped before another's friction came in would not stay stopped). What a LuGre joint
+/// takes (its friction is no budget); one sweep is exact for a single joint.
+void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   const std::size_t joints = fl.servos.size() + fl.frictions.size();
-  for (auto& j : fl.servos) j.last.friction = 0.0;
-  for (auto& j : fl.frictions) j.last.friction = 0.0;
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     double change = 0.0, size = 0.0;
     Eigen::Index a = 0;
@@ -188,8 +196,9 @@ void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
       ++a;
     };
     for (ServoJoint& j : fl.servos) {
-      const double qd = d.qvel[j.dof];
-      take(j.last, servo_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a)));
+      // the stopping-torque rule within the servo's budget
+      const double v_free = free_velocity(d.qvel[j.dof], j.last);
+      take(j.last, -clip_friction(v_free / (h * k.coupling(a, a)), j.last.budget));
     }
     for (FrictionJoint& j : fl.frictions) {
       const double qd = d.qvel[j.dof];
@@ -197,6 +206,52 @@ void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
                                   k.applied[j.dof], sweep == 0));
     }
     if (joints == 1 || change <= 1e-13 * size) break;
+  }
+}
+
+/// Coupled joints whose frictions are all budgets (servos, static models): the stopping-torque
+/// rule on all of them at once, solved exactly as a box-constrained programme (box_qp.hpp),
+/// the sides of the step before to start from. The budget reported is that on the side the
+/// friction acts against.
+void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+  Eigen::Index a = 0;
+  for (const ServoJoint& j : fl.servos) {
+    k.v0[a] = d.qvel[j.dof] + h * k.wf[a];
+    k.lo[a] = -j.last.budget;
+    k.hi[a++] = j.last.budget;
+  }
+  for (const FrictionJoint& j : fl.frictions) {
+    k.v0[a] = d.qvel[j.dof] + h * k.wf[a];
+    k.lo[a] = -j.budget_pos;  // against forward motion
+    k.hi[a++] = j.budget_neg;
+  }
+  k.H = h * k.coupling;
+  k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f);
+  a = 0;
+  for (ServoJoint& j : fl.servos) j.last.friction = k.f[a++];
+  for (FrictionJoint& j : fl.frictions) {
+    j.last.friction = k.f[a++];
+    j.last.budget = j.last.friction > 0.0 ? j.budget_neg : j.budget_pos;
+  }
+}
+
+}  // namespace
+
+void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
+  if (fl.servos.empty() && fl.frictions.empty()) return;
+  advance_step(fl, m, d);
+  StepScratch& k = fl.scratch;
+  smooth_forces(m, d, k);
+  servo_torques(fl, d, k);
+  solve_step_matrix(fl, m, d);
+  const double h = m.opt.timestep;
+  const bool lugre = std::any_of(fl.frictions.begin(), fl.frictions.end(),
+                                 [](const FrictionJoint& j) { return j.lugre; });
+  if (fl.servos.size() + fl.frictions.size() > 1 && !lugre) {
+    solve_budgets(fl, d, h, k);
+  } else {
+    warm_start(fl, k);
+    sweep(fl, d, h, k);
   }
   for (const ServoJoint& j : fl.servos) d.qfrc_passive[j.dof] += j.last.motor + j.last.friction;
   for (const FrictionJoint& j : fl.frictions) d.qfrc_passive[j.dof] += j.last.friction;
