@@ -204,7 +204,9 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   k.f.resize(n);
   k.H.resize(n, n);
   k.qp = BoxQp(static_cast<int>(n));
-  k.llt = Eigen::LLT<Eigen::MatrixXd>(m.nv);
+  // sized once by a factorisation (LLT(size) would leave its status unset, and copying it is
+  // undefined behaviour)
+  k.llt.compute(Eigen::MatrixXd::Identity(m.nv, m.nv));
 }
 
 }  // namespace frictionlab::mujoco
