@@ -37,8 +37,10 @@
  *     (a joint fit's or a servo's) at the joint's temperature (flmj_set_temperature).
  * The velocity a step ends with is predicted from MuJoCo's mass matrix (M + h diag(damping)
  * under the Euler integrator, which treats damping implicitly), so with Euler the stopping rule
- * holds exactly; the joints couple through that matrix and are solved together (projected
- * Gauss-Seidel over the joints until no friction changes). tau_m + tau_f is added to
+ * holds exactly; the joints couple through that matrix and are solved together: servos and
+ * static models exactly at once (the rule on every joint is a box-constrained convex programme,
+ * solved by block principal pivoting), with a LuGre joint by projected Gauss-Seidel over the
+ * joints until no friction changes. tau_m + tau_f is added to
  * qfrc_passive (the goal actuator's actuator_force stays 0; flmj_get_torques reports the terms).
  *
  * The state (the firmware's integral and held output, LuGre's bristle deflection) advances once
