@@ -621,8 +621,8 @@ TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   // and slip in turn. After every MuJoCo step each joint meets the stopping-torque rule with the
   // velocity MuJoCo itself integrated: within its budget it ends the step at rest, at its budget
   // it ends moving (or at rest) against the friction. The frictions of all joints are solved at
-  // once (box_qp.hpp): projected Gauss-Seidel stopped at 50 sweeps short of this in a fifth of
-  // the steps of this arm.
+  // once (box_qp.hpp); projected Gauss-Seidel sweeps, stopped at their limit, leave sticking
+  // joints creeping here.
   constexpr int kJoints = 7;
   const MjModelPtr m = test::load_mjcf(chain_mjcf(kJoints), "chain");
   ASSERT_TRUE(m);

@@ -12,8 +12,7 @@
 // (lo = -(the budget forward), hi = the budget backward: a load dependence makes them differ):
 // v_i = 0 where lo_i < f_i < hi_i (sticks), v_i >= 0 where f_i = lo_i, v_i <= 0 where f_i = hi_i
 // (slips against f). Its solution is unique, the point that projected Gauss-Seidel sweeps approach
-// (linearly, and slowly when the joints couple strongly: 28 sweeps on average and 50 without
-// reaching 1e-13 in a fifth of the steps on the 7-joint arm of bench_mujoco). Here it is found
+// (linearly, and slowly when the joints couple strongly, as along an arm). Here it is found
 // by block principal pivoting (J. J. Judice, F. M. Pires, "A block principal pivoting algorithm
 // for large-scale strictly monotone linear complementarity problems", Computers & Operations
 // Research 21, 1994): guess which joints stick, solve H_SS f_S = -(v0 + H f_fixed)_S for them,
