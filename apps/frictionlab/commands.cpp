@@ -30,6 +30,13 @@ std::string& stored_command_line() {
 }
 }  // namespace
 
+CLI::App* add_registered(CLI::App& parent, Registry& registry, const std::string& name,
+                         const std::string& description, std::function<void()> run) {
+  CLI::App* cmd = parent.add_subcommand(name, description);
+  registry.push_back({cmd, std::move(run)});
+  return cmd;
+}
+
 void set_command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {

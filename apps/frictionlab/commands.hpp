@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,30 @@ struct Registered {
   std::function<void()> run;
 };
 using Registry = std::vector<Registered>;
+
+/// Add subcommand `name` of `parent` and register `run` for it (commands.cpp).
+CLI::App* add_registered(CLI::App& parent, Registry& registry, const std::string& name,
+                         const std::string& description, std::function<void()> run);
+
+/// A subcommand and the options its flags bind to.
+template <class Options>
+struct Command {
+  CLI::App* app;
+  Options& options;
+};
+
+/// The one way a subcommand is added: its options bind to an `Options` (the workflow's option
+/// struct, or the command's own) that the registered `run(options)` keeps alive:
+///   auto [cmd, o] = add_command<FitOptions>(app, registry, "fit", "Fit ...", run_fit);
+///   cmd->add_option("--model", o.model, "...");
+template <class Options, class Run>
+Command<Options> add_command(CLI::App& parent, Registry& registry, const std::string& name,
+                             const std::string& description, Run run) {
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd =
+      add_registered(parent, registry, name, description, [options, run] { run(*options); });
+  return {cmd, *options};
+}
 
 /// --out DIR on `cmd`: the results directory (created if missing), its default shown in --help.
 CLI::Option* add_out_option(CLI::App* cmd, std::string& out,

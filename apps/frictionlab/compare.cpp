@@ -96,19 +96,18 @@ void run_compare(const CompareOptions& o) {
 }  // namespace
 
 void register_compare(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<CompareOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "compare",
+  auto [cmd, o] = add_command<CompareOptions>(
+      app, registry, "compare",
       "Fit several models to one record (lsq) and rank them by validation RMSE (training RMSE "
       "without --validate), with AICc/BIC: prints a table and a verdict, writes compare.json "
-      "and <model>/model.json into --out.");
-  add_record_options(cmd, o->fit, false);
-  cmd->add_option("--models", o->models, "Comma-separated models to fit (names as fit --model)")
+      "and <model>/model.json into --out.",
+      run_compare);
+  add_record_options(cmd, o.fit, false);
+  cmd->add_option("--models", o.models, "Comma-separated models to fit (names as fit --model)")
       ->capture_default_str();
-  cmd->add_option("--criterion", o->criterion, "Information criterion: aicc or bic")
+  cmd->add_option("--criterion", o.criterion, "Information criterion: aicc or bic")
       ->check(CLI::IsMember({"aicc", "bic"}))
       ->capture_default_str();
-  registry.push_back({cmd, [o] { run_compare(*o); }});
 }
 
 }  // namespace frictionlab::cli

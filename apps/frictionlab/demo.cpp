@@ -133,14 +133,13 @@ void run_demo(const DemoOptions& o) {
 }  // namespace
 
 void register_demo(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<DemoOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "demo",
+  auto [cmd, o] = add_command<DemoOptions>(
+      app, registry, "demo",
       "Run the main job on built-in data: LuGre at 10 ms vs 0.1 ms (exact step vs forward "
       "Euler), the stick-slip benchmark (TR-BDF2, ROS2, CVODE), and a sensorless-torque LuGre "
-      "fit on a built-in record against its true parameters; writes CSV, JSON and SVG files.");
-  add_out_option(cmd, o->out);
-  registry.push_back({cmd, [o] { run_demo(*o); }});
+      "fit on a built-in record against its true parameters; writes CSV, JSON and SVG files.",
+      run_demo);
+  add_out_option(cmd, o.out);
 }
 
 }  // namespace frictionlab::cli

@@ -201,24 +201,23 @@ void add_check_options(CLI::App* cmd, ExciteCli& c) {
 }  // namespace
 
 void register_excite(CLI::App& app, Registry& registry) {
-  auto c = std::make_shared<ExciteCli>();
-  CLI::App* cmd = app.add_subcommand(
-      "excite",
+  auto [cmd, c] = add_command<ExciteCli>(
+      app, registry, "excite",
       "Design a periodic Fourier excitation trajectory for fit-robot within the joints' "
       "position, velocity and acceleration limits, optimised for the condition number of the "
       "base regressor (writes excitation.csv and excitation.json into --out); or, with --check, "
-      "report what a recorded trajectory determines (docs/robot-identification.md).");
-  cmd->add_option("--robot", c->robot, "Robot description: a .urdf or a ROBOT.json DH table")
+      "report what a recorded trajectory determines (docs/robot-identification.md).",
+      run_excite);
+  cmd->add_option("--robot", c.robot, "Robot description: a .urdf or a ROBOT.json DH table")
       ->type_name("FILE")
       ->required();
-  add_out_option(cmd, c->out);
-  add_design_options(cmd, *c);
-  add_check_options(cmd, *c);
-  cmd->add_flag("--armature", c->design.terms.armature, "Include each joint's armature");
-  cmd->add_flag("--no-viscous", c->no_viscous, "No viscous friction Fv");
-  cmd->add_flag("--no-coulomb", c->no_coulomb, "No Coulomb friction Fc");
-  cmd->add_flag("--no-offset", c->no_offset, "No torque offset");
-  registry.push_back({cmd, [c] { run_excite(*c); }});
+  add_out_option(cmd, c.out);
+  add_design_options(cmd, c);
+  add_check_options(cmd, c);
+  cmd->add_flag("--armature", c.design.terms.armature, "Include each joint's armature");
+  cmd->add_flag("--no-viscous", c.no_viscous, "No viscous friction Fv");
+  cmd->add_flag("--no-coulomb", c.no_coulomb, "No Coulomb friction Fc");
+  cmd->add_flag("--no-offset", c.no_offset, "No torque offset");
 }
 
 }  // namespace frictionlab::cli

@@ -39,24 +39,23 @@ void run_export_xml(const ExportOptions& o) {
 }  // namespace
 
 void register_export(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<ExportOptions>();
   CLI::App* exp = app.add_subcommand("export", "Export fit results for other software.");
   exp->require_subcommand(1);
-  CLI::App* xml = exp->add_subcommand(
-      "xml",
+  auto [xml, o] = add_command<ExportOptions>(
+      *exp, registry, "xml",
       "The robot configuration's <group name=\"LUGRE\"> (Km, Kw, S0, S1, Vth, Fc_pos, Fc_neg, "
       "Fs_pos, Fs_neg; one value: one joint) from a --problem sensorless lugre/lugre-asym "
-      "fit.json, or from a joint_fit.json with a LuGre friction and --km.");
-  xml->add_option("--params", o->params,
+      "fit.json, or from a joint_fit.json with a LuGre friction and --km.",
+      run_export_xml);
+  xml->add_option("--params", o.params,
                   "fit.json written by frictionlab fit, or joint_fit.json by fit-joint")
       ->type_name("FIT.json")
       ->required();
-  xml->add_option("--km", o->km,
+  xml->add_option("--km", o.km,
                   "Torque constant Km [Nm/A] (needed for a joint_fit.json or a --problem "
                   "friction fit; overrides the file's)")
       ->check(positive());
-  xml->add_option("--output", o->output, "Output file (default: stdout)")->type_name("FILE");
-  registry.push_back({xml, [o] { run_export_xml(*o); }});
+  xml->add_option("--output", o.output, "Output file (default: stdout)")->type_name("FILE");
 }
 
 }  // namespace frictionlab::cli

@@ -149,18 +149,17 @@ void register_export_actuator(CLI::App& app, Registry& registry) {
   for (auto& r : registry)
     if (r.command == mj) r.run = [o, mj, friction = r.run] { run_mujoco(*o, mj, friction); };
 
-  auto b = std::make_shared<BamCli>();
-  CLI::App* bam = exp->add_subcommand(
-      "bam",
+  auto [bam, b] = add_command<BamCli>(
+      *exp, registry, "bam",
       "BAM's parameter file of a fitted actuator (a parameter file, or the recommended "
-      "model of a fit-actuator summary.json or output directory).");
-  bam->add_option("--params", b->params,
+      "model of a fit-actuator summary.json or output directory).",
+      run_bam);
+  bam->add_option("--params", b.params,
                   "Parameter file (m1.json .. m6.json), summary.json or output directory of "
                   "fit-actuator")
       ->type_name("FILE")
       ->required();
-  bam->add_option("--output", b->output, "Output file (default or -: stdout)")->type_name("FILE");
-  registry.push_back({bam, [b] { run_bam(*b); }});
+  bam->add_option("--output", b.output, "Output file (default or -: stdout)")->type_name("FILE");
 }
 
 }  // namespace frictionlab::cli

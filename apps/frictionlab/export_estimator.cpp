@@ -136,64 +136,62 @@ void add_common(CLI::App* cmd, EstimatorExportOptions& o, bool estimator) {
 
 void register_export_estimator(CLI::App& app, Registry& registry) {
   CLI::App* exp = app.get_subcommand("export");
-  auto o = std::make_shared<EstimatorExportOptions>();
-
-  CLI::App* json = exp->add_subcommand(
-      "json",
+  auto [json, o] = add_command<EstimatorExportOptions>(
+      *exp, registry, "json",
       "The torque estimator's parameter file (ESTIMATOR.json: Km, hold, lugre model; "
-      "versioned) from a fit.json, a joint_fit.json, an ESTIMATOR.json or a MODEL.json.");
-  add_common(json, *o, true);
-  json->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
-  registry.push_back({json, [o] { run_json(*o); }});
+      "versioned) from a fit.json, a joint_fit.json, an ESTIMATOR.json or a MODEL.json.",
+      run_json);
+  add_common(json, o, true);
+  json->add_option("--output", o.output, "Output file (default or -: stdout)")->type_name("FILE");
 
-  CLI::App* c = exp->add_subcommand(
-      "c",
+  auto [c, co] = add_command<EstimatorExportOptions>(
+      *exp, registry, "c",
       "Self-contained C99 NAME.h / NAME.c of the torque estimator with the parameters baked "
-      "in as constants (docs/estimator.md).");
-  add_common(c, *o, true);
-  c->add_option("--name", o->c.name, "Prefix of every function and type, and the file names")
+      "in as constants (docs/estimator.md).",
+      run_c);
+  add_common(c, co, true);
+  c->add_option("--name", co.c.name, "Prefix of every function and type, and the file names")
       ->capture_default_str();
-  c->add_option("--precision", o->precision, "float (single-precision FPU) or double")
+  c->add_option("--precision", co.precision, "float (single-precision FPU) or double")
       ->check(CLI::IsMember({"float", "double"}))
       ->capture_default_str();
-  c->add_flag("--adaptive", o->c.adaptive,
+  c->add_flag("--adaptive", co.c.adaptive,
               "Also the adaptive estimator (NAME_adaptive_*: the friction levels, viscous term "
               "and offset adapted online by recursive least squares; docs/estimator.md), its "
               "initial covariance from the fit's standard errors");
-  c->add_option("--temperature", o->temperature,
+  c->add_option("--temperature", co.temperature,
                 "With --adaptive: a joint_fit.json fitted with a temperature law (fit-joint "
                 "--temperature-law) whose kT seeds the adaptive estimator's temperature slope, "
                 "its variance and T_ref; kT then adapts (docs/estimator.md)")
       ->type_name("FILE");
-  c->add_option("--temperature-ref", o->c.temperature_ref,
+  c->add_option("--temperature-ref", co.c.temperature_ref,
                 "With --temperature: the temperature at which the --params levels hold, the "
                 "estimator's T_ref [degC] (default: the temperature fit's T_ref)")
       ->type_name("DEGC");
-  add_out_option(c, o->out);
-  registry.push_back({c, [o] { run_c(*o); }});
+  add_out_option(c, co.out);
 
-  CLI::App* mj = exp->add_subcommand(
-      "mujoco",
+  auto [mj, mo] = add_command<EstimatorExportOptions>(
+      *exp, registry, "mujoco",
       "An MJCF fragment reproducing the friction in MuJoCo (dcmotor LuGre attributes, "
-      "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.");
-  add_common(mj, *o, false);
-  mj->add_option("--joint", o->joint,
+      "or joint frictionloss/damping), with notes of what MuJoCo cannot represent.",
+      run_mujoco);
+  add_common(mj, mo, false);
+  mj->add_option("--joint", mo.joint,
                  "Name of the joint in the MuJoCo model; with a robot_fit.json, also the arm's "
                  "joint whose friction is exported")
       ->type_name("NAME")
       ->default_str("joint");
-  mj->add_option("--gear", o->mujoco.gear,
+  mj->add_option("--gear", mo.mujoco.gear,
                  "Motor velocity per joint velocity of the model's velocity unit (1: joint side)")
       ->capture_default_str();
-  mj->add_option("--form", o->form,
+  mj->add_option("--form", mo.form,
                  "Friction model: dcmotor (MuJoCo's DC motor with LuGre attributes, MuJoCo "
                  "3.12+; the default for lugre) or joint (the joint's frictionloss and damping, "
                  "any MuJoCo; a lugre model's steady curve). Actuator: position (the default: "
                  "position actuator, back-EMF in the joint damping) or dcmotor (MuJoCo's DC motor "
                  "with its position controller)")
       ->check(CLI::IsMember({"position", "dcmotor", "joint"}));
-  mj->add_option("--output", o->output, "Output file (default or -: stdout)")->type_name("FILE");
-  registry.push_back({mj, [o] { run_mujoco(*o); }});
+  mj->add_option("--output", mo.output, "Output file (default or -: stdout)")->type_name("FILE");
 }
 
 }  // namespace frictionlab::cli

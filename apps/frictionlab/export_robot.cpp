@@ -35,22 +35,21 @@ void run_export_robot(const ExportRobotCli& c) {
 }  // namespace
 
 void register_export_robot(CLI::App& app, Registry& registry) {
-  auto c = std::make_shared<ExportRobotCli>();
   CLI::App* exp = app.get_subcommand("export");
-  CLI::App* cmd = exp->add_subcommand(
-      "robot",
+  auto [cmd, c] = add_command<ExportRobotCli>(
+      *exp, registry, "robot",
       "An arm fit (robot_fit.json of fit-robot) for simulators: each joint's frictionloss, "
       "damping and armature as MJCF attributes, or with --urdf the robot's URDF with each "
       "joint's <dynamics damping friction> set (the notes in the output say what the format "
-      "leaves out).");
-  cmd->add_option("--params", c->params, "robot_fit.json written by frictionlab fit-robot")
+      "leaves out).",
+      run_export_robot);
+  cmd->add_option("--params", c.params, "robot_fit.json written by frictionlab fit-robot")
       ->type_name("FILE")
       ->required();
-  cmd->add_option("--urdf", c->urdf,
+  cmd->add_option("--urdf", c.urdf,
                   "The robot's URDF: write it with the fitted friction (default: MJCF attributes)")
       ->type_name("FILE");
-  cmd->add_option("--output", c->output, "Output file (default or -: stdout)")->type_name("FILE");
-  registry.push_back({cmd, [c] { run_export_robot(*c); }});
+  cmd->add_option("--output", c.output, "Output file (default or -: stdout)")->type_name("FILE");
 }
 
 }  // namespace frictionlab::cli

@@ -87,14 +87,13 @@ void run_fit(const FitOptions& o) {
 }  // namespace
 
 void register_fit(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<FitOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "fit",
+  auto [cmd, o] = add_command<FitOptions>(
+      app, registry, "fit",
       "Identify friction parameters from a measured record (CSV or .mat): writes fit.json "
       "(parameters, standard errors, 95 % intervals, correlation, metrics), model.json and "
-      "plots into --out.");
-  add_record_options(cmd, *o, true);
-  registry.push_back({cmd, [o] { run_fit(*o); }});
+      "plots into --out.",
+      run_fit);
+  add_record_options(cmd, o, true);
 }
 
 }  // namespace frictionlab::cli

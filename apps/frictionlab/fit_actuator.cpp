@@ -336,119 +336,114 @@ void run_actuator_check(const ActuatorCheckOptions& o) {
 }  // namespace
 
 void register_fit_actuator(CLI::App& app, Registry& registry) {
-  auto fo = std::make_shared<FitActuatorOptions>();
-  CLI::App* fit = app.add_subcommand(
-      "fit-actuator",
+  auto [fit, fo] = add_command<FitActuatorOptions>(
+      app, registry, "fit-actuator",
       "Fit the servo actuator models M1..M6 (BAM) to pendulum logs, validate on held-out logs "
-      "and recommend one (docs/actuators.md).");
-  add_log_options(fit, fo->logs);
+      "and recommend one (docs/actuators.md).",
+      run_fit_actuator);
+  add_log_options(fit, fo.logs);
   fit->add_option(
-         "--actuator", fo->actuator,
+         "--actuator", fo.actuator,
          "A built-in actuator (`frictionlab actuator list`), the path of an ACTUATOR.json, "
          "or generic (default: the logs' 'motor')")
       ->type_name("NAME|FILE");
-  fit->add_option("--models", fo->models, "Models to fit: a list (m1,m3,m6) or a range (m1..m6)")
+  fit->add_option("--models", fo.models, "Models to fit: a list (m1,m3,m6) or a range (m1..m6)")
       ->capture_default_str();
-  fit->add_option("--validate", fo->validate,
+  fit->add_option("--validate", fo.validate,
                   "kp=VALUE (hold out the logs of one kp), leave-kp-out, kfold=K (by file) or none")
       ->capture_default_str();
-  fit->add_option("--trials", fo->w.trials, "Objective evaluations per fit (CMA-ES budget)")
+  fit->add_option("--trials", fo.w.trials, "Objective evaluations per fit (CMA-ES budget)")
       ->check(workflow_rule("trials"))
       ->capture_default_str();
-  fit->add_option("--time-budget", fo->w.time_budget, "Wall-time budget per fit [s] (0: none)")
+  fit->add_option("--time-budget", fo.w.time_budget, "Wall-time budget per fit [s] (0: none)")
       ->check(workflow_rule("time_budget"));
-  fit->add_option("--seed", fo->w.seed, "Random seed (results are deterministic for a seed)")
+  fit->add_option("--seed", fo.w.seed, "Random seed (results are deterministic for a seed)")
       ->check(unsigned_64())
       ->capture_default_str();
-  fit->add_option("--threads", fo->w.threads, "Evaluation threads (default: all cores)")
+  fit->add_option("--threads", fo.w.threads, "Evaluation threads (default: all cores)")
       ->check(workflow_rule("threads"));
-  fit->add_option("--restarts", fo->w.restarts, "IPOP restarts per fit")
+  fit->add_option("--restarts", fo.w.restarts, "IPOP restarts per fit")
       ->check(workflow_rule("restarts"))
       ->capture_default_str();
-  fit->add_option("--sigma0", fo->w.sigma0, "Initial CMA-ES step in the normalised box")
+  fit->add_option("--sigma0", fo.w.sigma0, "Initial CMA-ES step in the normalised box")
       ->check(workflow_rule("sigma0"))
       ->capture_default_str();
-  fit->add_option("--velocity-weight", fo->w.velocity_weight,
+  fit->add_option("--velocity-weight", fo.w.velocity_weight,
                   "Add this weight [s] times the mean absolute velocity error to the loss")
       ->check(workflow_rule("velocity_weight"));
-  fit->add_option("--current-weight", fo->w.current_weight,
+  fit->add_option("--current-weight", fo.w.current_weight,
                   "Weight [rad/A] of the mean absolute motor-current error in the loss, for logs "
                   "with a current of known unit (default: automatic, the spread of the positions "
                   "over that of the currents; 0: position only)")
       ->check(number_in(Number::real, -HUGE_VAL));
-  fit->add_option("--range", fo->ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
-  fit->add_option("--temperature-law", fo->temperature_law,
+  fit->add_option("--range", fo.ranges, "Search range of a parameter: KEY=LO:HI (repeatable)");
+  fit->add_option("--temperature-law", fo.temperature_law,
                   "Also fit every model with a temperature-dependent friction (MODEL+T): the dry "
                   "levels scaled by 1 + kT (T - T_ref) (linear) or exp(kT (T - T_ref)) "
                   "(exponential), T_ref the mean 'temp' of the training logs "
                   "(docs/actuators.md)")
       ->check(CLI::IsMember({"linear", "exponential"}))
       ->type_name("LAW");
-  fit->add_flag("--temperature-viscous", fo->temperature_viscous,
+  fit->add_flag("--temperature-viscous", fo.temperature_viscous,
                 "With --temperature-law: fit the viscous term's own coefficient kT_v too "
                 "(default: held at 0)");
-  fit->add_option("--tolerance", fo->w.tolerance,
+  fit->add_option("--tolerance", fo.w.tolerance,
                   "Recommend the simplest model within this fraction of the best validation MAE")
       ->check(workflow_rule("tolerance"))
       ->capture_default_str();
-  add_report_option(fit, fo->report);
-  add_out_option(fit, fo->out, "Output directory (m1.json .. m6.json, summary.json)");
-  fit->add_option("--drive", fo->drive, "generic actuator: voltage or current")
+  add_report_option(fit, fo.report);
+  add_out_option(fit, fo.out, "Output directory (m1.json .. m6.json, summary.json)");
+  fit->add_option("--drive", fo.drive, "generic actuator: voltage or current")
       ->check(CLI::IsMember({"voltage", "current"}));
-  fit->add_option("--error-gain", fo->generic.error_gain,
+  fit->add_option("--error-gain", fo.generic.error_gain,
                   "generic actuator: duty (or A) per kp*rad");
-  fit->add_option("--max-pwm", fo->generic.max_pwm, "generic actuator: duty limit");
-  fit->add_option("--max-current", fo->generic.max_current,
+  fit->add_option("--max-pwm", fo.generic.max_pwm, "generic actuator: duty limit");
+  fit->add_option("--max-current", fo.generic.max_current,
                   "generic actuator: current-limit window [A]");
-  fit->add_option("--vin", fo->generic.vin,
+  fit->add_option("--vin", fo.generic.vin,
                   "generic actuator: supply voltage for logs without 'vin'");
-  registry.push_back({fit, [fo] { run_fit_actuator(*fo); }});
 
-  auto eo = std::make_shared<EvalActuatorOptions>();
-  CLI::App* ev = app.add_subcommand(
-      "eval-actuator",
-      "Re-simulate logs with servo parameter files (BAM's keys) and print the per-log MAE.");
-  ev->add_option("--params", eo->params, "Parameter files, or directories of them")
+  auto [ev, eo] = add_command<EvalActuatorOptions>(
+      app, registry, "eval-actuator",
+      "Re-simulate logs with servo parameter files (BAM's keys) and print the per-log MAE.",
+      run_eval_actuator);
+  ev->add_option("--params", eo.params, "Parameter files, or directories of them")
       ->type_name("PARAMS.json")
       ->required();
-  add_log_options(ev, eo->logs);
+  add_log_options(ev, eo.logs);
   ev->add_option(
-      "--json", eo->json,
+      "--json", eo.json,
       "Write the per-log MAE and the re-simulations to this JSON file (- : standard output)");
-  add_report_option(ev, eo->report);
-  registry.push_back({ev, [eo] { run_eval_actuator(*eo); }});
+  add_report_option(ev, eo.report);
 
   CLI::App* act = app.add_subcommand(
       "actuator",
       "Servo descriptions (ACTUATOR.json, docs/actuators.md): list the built-in ones, "
       "print one, check logs against one.");
   act->require_subcommand(1);
-  CLI::App* list = act->add_subcommand("list", "The built-in actuators.");
-  registry.push_back({list, [] { run_actuator_list(); }});
-  auto show_ref = std::make_shared<std::string>();
-  CLI::App* show = act->add_subcommand(
-      "show",
-      "Print an actuator's ACTUATOR.json (a built-in's shipped file: a template for yours)");
-  show->add_option("actuator", *show_ref, "A built-in name or the path of an ACTUATOR.json")
+  add_registered(*act, registry, "list", "The built-in actuators.", run_actuator_list);
+  auto [show, reference] = add_command<std::string>(
+      *act, registry, "show",
+      "Print an actuator's ACTUATOR.json (a built-in's shipped file: a template for yours)",
+      run_actuator_show);
+  show->add_option("actuator", reference, "A built-in name or the path of an ACTUATOR.json")
       ->type_name("NAME|FILE")
       ->required();
-  registry.push_back({show, [show_ref] { run_actuator_show(*show_ref); }});
-  auto co = std::make_shared<ActuatorCheckOptions>();
-  CLI::App* check = act->add_subcommand(
-      "check",
+  auto [check, co] = add_command<ActuatorCheckOptions>(
+      *act, registry, "check",
       "Simulate logs with the actuator's nominal parameters and say what looks inconsistent "
-      "(gravity sign, kp units, position offset, saturation, supply, gains) before a long fit.");
-  check->add_option("actuator", co->actuator, "A built-in name or the path of an ACTUATOR.json")
+      "(gravity sign, kp units, position offset, saturation, supply, gains) before a long fit.",
+      run_actuator_check);
+  check->add_option("actuator", co.actuator, "A built-in name or the path of an ACTUATOR.json")
       ->type_name("NAME|FILE")
       ->required();
-  add_log_options(check, co->logs, true);
-  check->add_flag("--strict", co->strict, "Exit with an error when a warning is found");
-  check->add_option("--evaluations", co->check.evaluations, "CMA-ES budget of each quick fit")
+  add_log_options(check, co.logs, true);
+  check->add_flag("--strict", co.strict, "Exit with an error when a warning is found");
+  check->add_option("--evaluations", co.check.evaluations, "CMA-ES budget of each quick fit")
       ->check(workflow_rule("evaluations"))
       ->capture_default_str();
-  check->add_option("--threads", co->check.threads, "Evaluation threads (default: all cores)")
+  check->add_option("--threads", co.check.threads, "Evaluation threads (default: all cores)")
       ->check(workflow_rule("threads"));
-  registry.push_back({check, [co] { run_actuator_check(*co); }});
 }
 
 }  // namespace frictionlab::cli

@@ -117,8 +117,7 @@ void check_outputs(const std::string& out, const char* result, const std::string
 
 /// fit-joint's input files: --input, --validate, --desired, an --init or --controller file.
 std::vector<io::NamedPath> fit_joint_inputs(const FitJointOptions& o) {
-  std::vector<io::NamedPath> in{{"--input", o.input}};
-  for (const auto& path : o.validate) in.push_back({"--validate", path});
+  std::vector<io::NamedPath> in = training_record_paths(o.input, o.validate);
   if (!o.desired.empty()) in.push_back({"--desired", o.desired});
   if (!o.init.empty() && o.init != "idim" && o.init != "sr3") in.push_back({"--init", o.init});
   if (o.controller != "fit") in.push_back({"--controller", o.controller});
@@ -381,9 +380,8 @@ void add_record_options(CLI::App* cmd, FitJointOptions& o_ref) {
 }  // namespace
 
 void register_fit_joint(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<FitJointOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "fit-joint",
+  auto [cmd, o] = add_command<FitJointOptions>(
+      app, registry, "fit-joint",
       "Identify a robot joint (inertia, gravity terms, offset, friction) from one trajectory by "
       "one of three methods: idim (the default: inverse dynamic model, linear least squares with "
       "Coulomb + viscous friction), sr3 (SINDy-SR3 model selection over a friction library, then "
@@ -391,125 +389,119 @@ void register_fit_joint(CLI::App& app, Registry& registry) {
       "(output-error refinement: simulates the joint and fits position and velocity, from "
       "--init idim, sr3 or a file). Every method sees the same preprocessed record (--resample, "
       "--lowpass, --diff, ...); validates on --validate records; writes joint_fit.json, "
-      "predictions and plots into --out (docs/joint-identification.md).");
-  cmd->add_option("--input", o->input, "Training record (.csv or .mat)")
-      ->type_name("RECORD")
-      ->required();
-  cmd->add_option("--validate", o->validate, "Validation record(s), same channels")
-      ->type_name("RECORD");
-  add_out_option(cmd, o->out);
-  cmd->add_option("--method", o->method,
+      "predictions and plots into --out (docs/joint-identification.md).",
+      run_fit_joint);
+  add_training_records(cmd, o.input, o.validate, o.out);
+  cmd->add_option("--method", o.method,
                   "idim (inverse dynamic model, linear least squares, Coulomb + viscous "
                   "friction), sr3 (SINDy-SR3 + iterative LuGre, reference 004: joint LuGre "
                   "friction) or oe (output-error refinement; needs --init)")
       ->check(CLI::IsMember({"sr3", "idim", "oe"}))
       ->capture_default_str();
-  cmd->add_option("--init", o->init,
+  cmd->add_option("--init", o.init,
                   "oe (required there): start from an idim or sr3 fit of the same record, or "
                   "from a JOINT.json / joint_fit.json file")
       ->type_name("sr3|idim|FILE");
-  cmd->add_option("--K", o->w.sr3.K,
+  cmd->add_option("--K", o.w.sr3.K,
                   "sr3: tanh(K qd) in place of sgn(qd) in the library and the LuGre model [s/rad] "
                   "(0: sgn, the paper's model A)")
       ->check(workflow_rule("K"))
       ->capture_default_str();
-  cmd->add_option("--viscous-powers", o->w.sr3.n_viscous,
+  cmd->add_option("--viscous-powers", o.w.sr3.n_viscous,
                   "sr3: the viscous columns of the library: qd, qd^2, .., qd^N")
       ->check(workflow_rule("n_viscous"))
       ->capture_default_str();
   cmd->add_option(
-         "--delta", o->w.sr3.delta,
+         "--delta", o.w.sr3.delta,
          "sr3: the Stribeck exponents of the library's columns sg*exp(-|qd/Omega_s|^delta)")
       ->check(positive())
       ->capture_default_str();
-  cmd->add_option("--sigma0-init", o->w.sr3.sigma0_init,
+  cmd->add_option("--sigma0-init", o.w.sr3.sigma0_init,
                   "sr3: the bristle stiffnesses sigma0 the iterative LuGre step starts from (one "
                   "run each, the best kept) [N m/rad]")
       ->check(positive())
       ->capture_default_str();
-  cmd->add_option("--aic-observations", o->w.sr3.aic_observations,
+  cmd->add_option("--aic-observations", o.w.sr3.aic_observations,
                   "sr3: number m of held-out observations the AIC model selection scores "
                   "(0: max(40, columns + 10))")
       ->check(workflow_rule("aic_observations"))
       ->capture_default_str();
-  add_record_options(cmd, *o);
-  cmd->add_flag("--no-gravity", o->no_gravity, "No gravity terms mgCx, mgCy (horizontal axis)");
-  cmd->add_flag("--no-offset", o->no_offset, "No constant torque offset");
-  cmd->add_flag("--asymmetric", o->w.idim.asymmetric,
+  add_record_options(cmd, o);
+  cmd->add_flag("--no-gravity", o.no_gravity, "No gravity terms mgCx, mgCy (horizontal axis)");
+  cmd->add_flag("--no-offset", o.no_offset, "No constant torque offset");
+  cmd->add_flag("--asymmetric", o.w.idim.asymmetric,
                 "idim: separate Coulomb levels Fc_pos, Fc_neg (needs --no-offset)");
-  cmd->add_flag("--load-dependent", o->w.idim.load_dependent,
+  cmd->add_flag("--load-dependent", o.w.idim.load_dependent,
                 "idim (and oe from idim): Coulomb level rising with the load |tau|, by mu_drive "
                 "while the motor drives the joint and mu_back while it is back-driven");
-  cmd->add_option("--temperature-law", o->temperature_law,
+  cmd->add_option("--temperature-law", o.temperature_law,
                   "idim: friction levels scaled by the temperature (needs --temperature): linear "
                   "1 + k (T - T_ref) or exponential exp(k (T - T_ref)), k = kT for the Coulomb "
                   "levels and kT_v for the viscous term [1/K]")
       ->check(CLI::IsMember({"linear", "exponential"}));
-  cmd->add_option("--temperature-ref", o->w.idim.temperature_ref,
+  cmd->add_option("--temperature-ref", o.w.idim.temperature_ref,
                   "idim: the reference temperature T_ref of the fitted levels [degC] (default: "
                   "the mean temperature of the moving samples)")
       ->check(workflow_rule("temperature_ref"));
-  cmd->add_option("--v-deadband", o->w.idim.v_deadband,
+  cmd->add_option("--v-deadband", o.w.idim.v_deadband,
                   "idim: leave out samples with |qd| <= this [rad/s]")
       ->check(workflow_rule("v_deadband"));
-  cmd->add_option("--oe-output", o->oe_output,
+  cmd->add_option("--oe-output", o.oe_output,
                   "oe: the simulated outputs fitted to the record: position, velocity or both")
       ->check(CLI::IsMember({"position", "velocity", "both"}))
       ->capture_default_str();
-  cmd->add_option("--oe-jacobian", o->oe_jacobian,
+  cmd->add_option("--oe-jacobian", o.oe_jacobian,
                   "oe: the Jacobian by forward sensitivities of the simulation (LuGre friction; "
                   "static friction always uses central differences) or by central differences")
       ->check(CLI::IsMember({"sensitivities", "central_differences"}))
       ->capture_default_str();
-  cmd->add_option("--desired", o->desired,
+  cmd->add_option("--desired", o.desired,
                   "Closed-loop record: the controller's desired trajectory (same time column), "
                   "same preprocessing, interpolated onto the training samples")
       ->type_name("RECORD");
-  cmd->add_option("--desired-position", o->desired_position, "--desired: desired angle column")
+  cmd->add_option("--desired-position", o.desired_position, "--desired: desired angle column")
       ->capture_default_str();
-  cmd->add_option("--desired-velocity", o->desired_velocity, "--desired: desired velocity column")
+  cmd->add_option("--desired-velocity", o.desired_velocity, "--desired: desired velocity column")
       ->capture_default_str();
-  cmd->add_option("--desired-torque", o->desired_torque,
+  cmd->add_option("--desired-torque", o.desired_torque,
                   "--desired: feedforward torque column (empty: no feedforward)")
       ->capture_default_str();
-  cmd->add_option("--controller", o->controller,
+  cmd->add_option("--controller", o.controller,
                   "oe --closed-loop: the PD law's gains, 'fit' (least squares on the training "
                   "record) or a CONTROLLER.json")
       ->type_name("fit|FILE")
       ->capture_default_str();
-  cmd->add_flag("--closed-loop", o->w.oe.closed_loop,
+  cmd->add_flag("--closed-loop", o.w.oe.closed_loop,
                 "oe: simulate the joint under its controller (--desired) and fit the torque "
                 "too (closed-loop output error)");
-  cmd->add_option("--segment", o->w.oe.segment_s,
+  cmd->add_option("--segment", o.w.oe.segment_s,
                   "oe: multiple-shooting segment length [s] (0: whole)")
       ->check(workflow_rule("segment_s"))
       ->capture_default_str();
-  cmd->add_option("--iterations", o->w.oe.max_iterations, "oe: largest number of solver iterations")
+  cmd->add_option("--iterations", o.w.oe.max_iterations, "oe: largest number of solver iterations")
       ->check(workflow_rule("max_iterations"))
       ->capture_default_str();
-  cmd->add_flag("--no-plots", o->no_plots, "Do not write the SVG plots");
-  add_report_option(cmd, o->report);
-  registry.push_back({cmd, [o]() { run_fit_joint(*o); }});
+  cmd->add_flag("--no-plots", o.no_plots, "Do not write the SVG plots");
+  add_report_option(cmd, o.report);
 
-  auto e = std::make_shared<EvalJointOptions>();
-  e->rec.out = "frictionlab-joint-eval";
-  CLI::App* ev = app.add_subcommand(
-      "eval-joint",
+  auto [ev, e] = add_command<EvalJointOptions>(
+      app, registry, "eval-joint",
       "Validate a joint model (JOINT.json or a fit-joint result) on records: the error measures "
       "of fit-joint (torque from the measured motion, position and velocity simulated from the "
-      "applied torque); writes joint_eval.json, predictions and plots into --out.");
-  ev->add_option("--joint", e->joint, "Joint model file")->type_name("JOINT.json")->required();
-  ev->add_option("--input", e->inputs, "Record(s) (.csv or .mat)")->type_name("RECORD")->required();
-  add_out_option(ev, e->rec.out);
-  add_record_options(ev, e->rec);
-  ev->add_flag("--mujoco", e->mujoco,
+      "applied torque); writes joint_eval.json, predictions and plots into --out.",
+      run_eval_joint);
+  e.rec.out = "frictionlab-joint-eval";
+  ev->add_option("--joint", e.joint, "Joint model file")->type_name("JOINT.json")->required();
+  ev->add_option("--input", e.inputs, "Record(s) (.csv or .mat)")->type_name("RECORD")->required();
+  add_out_option(ev, e.rec.out);
+  add_record_options(ev, e.rec);
+  ev->add_flag("--mujoco", e.mujoco,
                "Also replay the records in MuJoCo (steps of at most --max-step, restarts every "
                "--horizon): prints the mean position error of the model's exported joint form "
                "(export mujoco --form joint), of frictionlab's friction inside MuJoCo and of "
                "frictionlab's own simulation (needs a build with MuJoCo)");
-  ev->add_flag("--no-plots", e->rec.no_plots, "Do not write the SVG plots");
-  add_report_option(ev, e->rec.report);
-  registry.push_back({ev, [e]() { run_eval_joint(*e); }});
+  ev->add_flag("--no-plots", e.rec.no_plots, "Do not write the SVG plots");
+  add_report_option(ev, e.rec.report);
 }
 
 }  // namespace frictionlab::cli

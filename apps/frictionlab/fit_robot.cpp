@@ -139,86 +139,85 @@ void run_fit_robot(FitRobotCli& c) {
 }  // namespace
 
 void register_fit_robot(CLI::App& app, Registry& registry) {
-  auto c = std::make_shared<FitRobotCli>();
-  CLI::App* cmd = app.add_subcommand(
-      "fit-robot",
+  auto [cmd, c] = add_command<FitRobotCli>(
+      app, registry, "fit-robot",
       "Identify a robot arm's base inertial parameters and each joint's friction (viscous Fv, "
       "Coulomb Fc, offset; armature with --armature) from one record with joint torques, by "
       "weighted least squares on the base parameters (docs/robot-identification.md). Writes "
-      "robot_fit.json into --out.");
-  cmd->add_option("--robot", c->robot, "Robot description: a .urdf or a ROBOT.json DH table")
+      "robot_fit.json into --out.",
+      run_fit_robot);
+  cmd->add_option("--robot", c.robot, "Robot description: a .urdf or a ROBOT.json DH table")
       ->type_name("FILE")
       ->required();
-  cmd->add_option("--input", c->input, "Record (.csv): time, per joint position, velocity, torque")
+  cmd->add_option("--input", c.input, "Record (.csv): time, per joint position, velocity, torque")
       ->type_name("RECORD")
       ->required();
-  cmd->add_option("--validate", c->validate,
+  cmd->add_option("--validate", c.validate,
                   "Validation record(s), same columns: the fit's torque prediction on each")
       ->type_name("RECORD");
-  add_out_option(cmd, c->out);
-  add_report_option(cmd, c->report);
-  cmd->add_option("--time", c->spec.time, "Time column")->capture_default_str();
-  cmd->add_option("--position", c->spec.position,
+  add_out_option(cmd, c.out);
+  add_report_option(cmd, c.report);
+  cmd->add_option("--time", c.spec.time, "Time column")->capture_default_str();
+  cmd->add_option("--position", c.spec.position,
                   "Prefix of the position columns: PREFIX1..PREFIXn for the n joints")
       ->capture_default_str();
-  cmd->add_option("--velocity", c->spec.velocity,
+  cmd->add_option("--velocity", c.spec.velocity,
                   "Prefix of the velocity columns (\"\": not recorded, differentiated from "
                   "position)")
       ->capture_default_str();
-  cmd->add_option("--torque", c->spec.torque, "Prefix of the joint torque columns")
+  cmd->add_option("--torque", c.spec.torque, "Prefix of the joint torque columns")
       ->capture_default_str();
-  cmd->add_option("--current", c->spec.current,
+  cmd->add_option("--current", c.spec.current,
                   "Prefix of the motor current columns (instead of --torque; needs --gains)");
-  cmd->add_option("--layout", c->spec.layout,
+  cmd->add_option("--layout", c.spec.layout,
                   "ur: a UR e-Series real-time log as it is (no header; time, q, qd, currents; "
                   "needs --gains)")
       ->check(CLI::IsMember({"ur"}));
   auto* loaded = cmd->add_option(
-      "--loaded", c->loaded,
+      "--loaded", c.loaded,
       "A second record with motor currents and a payload of known mass on the last link: "
       "identify the drive gains with the dynamics (needs --payload-mass; --input is the "
       "unloaded record)");
   loaded->type_name("RECORD");
-  auto* mass = cmd->add_option("--payload-mass", c->payload_mass,
+  auto* mass = cmd->add_option("--payload-mass", c.payload_mass,
                                "Mass of the payload of the --loaded record [kg]");
   mass->check(CLI::PositiveNumber);
   loaded->needs(mass);
   mass->needs(loaded);
-  cmd->add_option("--gains", c->w.drive_gains,
+  cmd->add_option("--gains", c.w.drive_gains,
                   "Drive gains [N m/A], one per joint, comma-separated: torque = gain x current")
       ->delimiter(',')
       ->type_name("K1,...,Kn")
       ->excludes(loaded);
-  cmd->add_option("--resample", c->w.preprocess.resample_rate,
+  cmd->add_option("--resample", c.w.preprocess.resample_rate,
                   "Resample every joint onto a uniform grid of this rate [Hz] (0: keep the "
                   "samples; a non-uniform record needs it)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--lowpass", c->lowpass,
+  cmd->add_option("--lowpass", c.lowpass,
                   "Zero-phase Butterworth low-pass on every joint [Hz] (not given: chosen from "
                   "the record's spectrum; 0: none)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--trim", c->w.preprocess.trim_s,
+  cmd->add_option("--trim", c.w.preprocess.trim_s,
                   "Drop this many seconds at each end after filtering [s]")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--friction", c->w.friction,
+  cmd->add_option("--friction", c.w.friction,
                   "Each joint's friction: linear (Fv, Fc, offset in the linear fit) or a model "
                   "of the registry (stribeck, lugre, ...) identified with the rigid body by "
                   "alternating fits")
       ->capture_default_str();
-  cmd->add_flag("--consistent", c->w.consistent,
+  cmd->add_flag("--consistent", c.w.consistent,
                 "Also find the physically consistent link inertials nearest to the fit (each "
                 "link a realisable body) and the torque error they give");
-  cmd->add_flag("--armature", c->w.fit.armature,
+  cmd->add_flag("--armature", c.w.fit.armature,
                 "Estimate each joint's armature (rotor inertia; for torques on the motor side)");
-  cmd->add_flag("--no-viscous", c->no_viscous, "No viscous friction Fv");
-  cmd->add_flag("--no-coulomb", c->no_coulomb, "No Coulomb friction Fc");
-  cmd->add_flag("--no-offset", c->no_offset, "No torque offset");
-  cmd->add_flag("--load-dependent", c->w.fit.load,
+  cmd->add_flag("--no-viscous", c.no_viscous, "No viscous friction Fv");
+  cmd->add_flag("--no-coulomb", c.no_coulomb, "No Coulomb friction Fc");
+  cmd->add_flag("--no-offset", c.no_offset, "No torque offset");
+  cmd->add_flag("--load-dependent", c.w.fit.load,
                 "Each joint's Coulomb level grows with the torque it carries: Fc + mu |tau| "
                 "(mu_JOINT, by instrumental variables; linear friction only)")
       ->excludes(loaded);
-  cmd->add_flag("--ols", c->ols, "Ordinary least squares (no per-joint weights)");
-  registry.push_back({cmd, [c] { run_fit_robot(*c); }});
+  cmd->add_flag("--ols", c.ols, "Ordinary least squares (no per-joint weights)");
 }
 
 }  // namespace frictionlab::cli

@@ -72,15 +72,15 @@ bool in_build_tree() {
 }  // namespace
 
 void register_fleet(CLI::App& app, Registry& registry) {
-  auto args = std::make_shared<std::vector<std::string>>();
-  CLI::App* fleet = app.add_subcommand(
-      "fleet",
-      "Fleet identification on Dask: run, status, report, generate (docs/fleet.md; "
-      "`frictionlab fleet --help`).");
+  // everything after `fleet` goes to the Python command as it was given
+  CLI::App* fleet =
+      add_registered(app, registry, "fleet",
+                     "Fleet identification on Dask: run, status, report, generate (docs/fleet.md; "
+                     "`frictionlab fleet --help`).",
+                     [&app] { run_fleet(app.get_subcommand("fleet")->remaining()); });
   fleet->prefix_command();
   fleet->allow_extras();
   fleet->set_help_flag();  // --help goes to the Python command
-  registry.push_back({fleet, [fleet, args] { run_fleet(fleet->remaining()); }});
 }
 
 }  // namespace frictionlab::cli

@@ -14,13 +14,25 @@
 
 namespace frictionlab::cli {
 
-void add_record_options(CLI::App* cmd, FitOptions& o, bool is_fit) {
-  cmd->add_option("--input", o.input, "Training record (.csv or .mat)")
+void add_training_records(CLI::App* cmd, std::string& input, std::vector<std::string>& validate,
+                          std::string& out) {
+  cmd->add_option("--input", input, "Training record (.csv or .mat)")
       ->type_name("RECORD")
       ->required();
-  cmd->add_option("--validate", o.validate, "Validation record(s), same channels")
+  cmd->add_option("--validate", validate, "Validation record(s), same channels")
       ->type_name("RECORD");
-  add_out_option(cmd, o.out);
+  add_out_option(cmd, out);
+}
+
+std::vector<io::NamedPath> training_record_paths(const std::string& input,
+                                                 const std::vector<std::string>& validate) {
+  std::vector<io::NamedPath> in{{"--input", input}};
+  for (const auto& path : validate) in.push_back({"--validate", path});
+  return in;
+}
+
+void add_record_options(CLI::App* cmd, FitOptions& o, bool is_fit) {
+  add_training_records(cmd, o.input, o.validate, o.out);
   cmd->add_option("--problem", o.problem,
                   "friction: the force channel is the friction; sensorless: it is the joint "
                   "torque = Km*current - friction (reference 000)")
@@ -95,9 +107,7 @@ Inputs read_inputs(const FitOptions& o) {
 }
 
 std::vector<io::NamedPath> input_paths(const FitOptions& o) {
-  std::vector<io::NamedPath> in{{"--input", o.input}};
-  for (const auto& path : o.validate) in.push_back({"--validate", path});
-  return in;
+  return training_record_paths(o.input, o.validate);
 }
 
 workflows::FitOptions workflow_options(const FitOptions& o) {

@@ -60,6 +60,14 @@ struct CompareOptions {
   }
 };
 
+/// --input RECORD (required), --validate RECORD... and --out DIR on `cmd`: a training record,
+/// its validation records and the results directory (fit, compare, fit-joint).
+void add_training_records(CLI::App* cmd, std::string& input, std::vector<std::string>& validate,
+                          std::string& out);
+/// The files of add_training_records as named inputs ("--input", "--validate").
+std::vector<io::NamedPath> training_record_paths(const std::string& input,
+                                                 const std::vector<std::string>& validate);
+
 /// The options `fit` and `compare` share (records, channels, problem, preprocessing, lsq) on
 /// `cmd`, bound onto `o`; `is_fit` adds --model, --method and --no-plots.
 void add_record_options(CLI::App* cmd, FitOptions& o, bool is_fit);

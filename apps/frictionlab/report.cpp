@@ -36,23 +36,22 @@ void run_report(const ReportOptions& o) {
 }  // namespace
 
 void register_report(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<ReportOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "report",
+  auto [cmd, o] = add_command<ReportOptions>(
+      app, registry, "report",
       "The identification report of saved results: one self-contained HTML page (parameters "
       "with intervals and flags, what the record cannot determine, measured against predicted "
       "with a zoom, residuals, friction against velocity, errors) from one or more fit.json "
-      "files, side by side.");
-  cmd->add_option("results", o->results,
+      "files, side by side.",
+      run_report);
+  cmd->add_option("results", o.results,
                   "Result files: fit.json, compare.json, joint_fit.json, joint_eval.json, "
                   "fit-actuator's summary.json, eval-actuator's --json file")
       ->type_name("RESULT.json")
       ->required();
-  cmd->add_option("--output", o->output, "The page (- : standard output)")
+  cmd->add_option("--output", o.output, "The page (- : standard output)")
       ->type_name("FILE.html")
       ->required();
-  cmd->add_option("--title", o->title, "Title of the page");
-  registry.push_back({cmd, [o] { run_report(*o); }});
+  cmd->add_option("--title", o.title, "Title of the page");
 }
 
 }  // namespace frictionlab::cli

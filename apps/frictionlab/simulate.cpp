@@ -192,54 +192,56 @@ void run_simulate(const SimulateOptions& o) {
 }  // namespace
 
 void register_simulate(CLI::App& app, Registry& registry) {
-  auto o = std::make_shared<SimulateOptions>();
-  CLI::App* sim = app.add_subcommand(
-      "simulate",
+  const auto command = add_command<SimulateOptions>(
+      app, registry, "simulate",
       "Simulate a friction model driven by a sampled input (--model, --input), or a coupled "
-      "mechanical system (--system, --params).");
+      "mechanical system (--system, --params).",
+      run_simulate);
+  CLI::App* sim = command.app;
+  SimulateOptions& o = command.options;
   CLI::Option* o_model =
-      sim->add_option("--model", o->model, "Friction model file (docs/file-formats.md)")
+      sim->add_option("--model", o.model, "Friction model file (docs/file-formats.md)")
           ->type_name("MODEL.json");
   CLI::Option* o_input =
-      sim->add_option("--input", o->input,
+      sim->add_option("--input", o.input,
                       "Input record: columns t,v (velocity-driven) or t,x (displacement-driven)")
           ->type_name("INPUT.csv");
   CLI::Option* o_system =
-      sim->add_option("--system", o->system, "Coupled system: stick-slip or joint")
+      sim->add_option("--system", o.system, "Coupled system: stick-slip or joint")
           ->check(CLI::IsMember({"stick-slip", "joint"}));
   CLI::Option* o_params =
-      sim->add_option("--params", o->params, "System file")->type_name("SYSTEM.json");
-  sim->add_option("--output", o->output,
+      sim->add_option("--params", o.params, "System file")->type_name("SYSTEM.json");
+  sim->add_option("--output", o.output,
                   "Output CSV: t,v,F,<states> (--model; t,x,v,F,<states> for a t,x input) or "
                   "t,x,v,F,<states> (--system)")
       ->type_name("OUT.csv")
       ->required();
-  sim->add_option("--integrator", o->integrator,
+  sim->add_option("--integrator", o.integrator,
                   "--model: exact (default), implicit-euler, euler, rk4; "
                   "--system: trbdf2 (default), rosenbrock, cvode")
       ->check(CLI::IsMember(
           {"exact", "implicit-euler", "euler", "rk4", "trbdf2", "rosenbrock", "cvode"}));
   CLI::Option* o_hold =
-      sim->add_option("--hold", o->hold,
+      sim->add_option("--hold", o.hold,
                       "--model with a t,v input: input between samples, linear (interpolated, "
                       "default) or zoh (held)")
           ->check(CLI::IsMember({"zoh", "linear"}));
   sim->add_option(
-         "--dt", o->dt,
+         "--dt", o.dt,
          "--model: largest internal substep [s] (each sample interval is split into "
          "ceil(h/H) substeps); --system: trbdf2/rosenbrock step [s] (default 0.001), cvode "
          "largest step")
       ->type_name("H")
       ->check(positive());
-  CLI::Option* o_output_dt = sim->add_option("--output-dt", o->system_options.output_dt,
+  CLI::Option* o_output_dt = sim->add_option("--output-dt", o.system_options.output_dt,
                                              "--system: output sampling [s] (default: every step)")
                                  ->type_name("T")
                                  ->check(non_negative());
   CLI::Option* o_rtol =
-      sim->add_option("--rtol", o->rtol, "--system with cvode: relative tolerance (default 1e-8)")
+      sim->add_option("--rtol", o.rtol, "--system with cvode: relative tolerance (default 1e-8)")
           ->type_name("R")
           ->check(positive());
-  sim->add_option("--plot", o->plot, "Also write an SVG plot of the result")->type_name("OUT.svg");
+  sim->add_option("--plot", o.plot, "Also write an SVG plot of the result")->type_name("OUT.svg");
   o_model->needs(o_input);
   o_input->needs(o_model);
   o_system->needs(o_params);
@@ -250,17 +252,14 @@ void register_simulate(CLI::App& app, Registry& registry) {
   o_rtol->excludes(o_model);
 
   // One of the two modes: checked with CLI11's other requirements (the same exit status).
-  sim->final_callback([o] {
-    if (o->model.empty() && o->system.empty())
+  sim->final_callback([&o, o_hold] {
+    o.hold_given = o_hold->count() > 0;
+    if (o.model.empty() && o.system.empty())
       throw CLI::RequiredError(
           "simulate needs --model MODEL.json with --input INPUT.csv, or "
           "--system NAME with --params SYSTEM.json",
           CLI::ExitCodes::RequiredError);
   });
-  registry.push_back({sim, [o, o_hold] {
-                        o->hold_given = o_hold->count() > 0;
-                        run_simulate(*o);
-                      }});
 }
 
 }  // namespace frictionlab::cli
