@@ -31,6 +31,7 @@
 #include "frictionlab/mujoco/replay.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "joint_test_models.hpp"
+#include "max_abs.hpp"
 #include "mujoco_bench.hpp"
 
 namespace frictionlab {
@@ -157,7 +158,9 @@ TEST(MujocoFriction, AServosTemperatureLawRunsAtItsTemperature) {
   run.kp = kp;
   run.vin = vin;
   for (const double T : {45.0, 25.0}) {
-    if (T != 45.0) ASSERT_EQ(flmj_set_temperature(fl.get(), "servo", T), 0);
+    if (T != 45.0) {
+      ASSERT_EQ(flmj_set_temperature(fl.get(), "servo", T), 0);
+    }
     EXPECT_EQ(flmj_get_temperature(fl.get(), "servo"), T);
     int warmer = 0;  // steps where the law changes the velocity
     for (const double qd : {0.0, -0.3, 2.5})
@@ -369,13 +372,6 @@ std::vector<double> mujoco_joint_run(const mjModel& m, const sim::JointSpec& spe
   return q;
 }
 
-double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double e = 0;
-  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    e = std::max(e, std::abs(a[i] - b[i]));
-  return e;
-}
-
 TEST(MujocoFriction, ALugreJointFollowsFrictionlabsSimulationAt1And10Ms) {
   const sim::JointSpec spec = testing::pendulum_spec();
   const LuGre<double>::Params p = testing::joint_lugre();
@@ -395,11 +391,11 @@ TEST(MujocoFriction, ALugreJointFollowsFrictionlabsSimulationAt1And10Ms) {
     const Friction fl = load_friction(*m, description.string());
     ASSERT_TRUE(fl);
     flmj_install(fl.get());
-    const double e = max_abs_difference(mujoco_joint_run(*m, spec, 0.01), ref.x);
+    const double e = testing::max_abs_diff(mujoco_joint_run(*m, spec, 0.01), ref.x);
     flmj_install(nullptr);
     const auto trbdf2 =
         sim::simulate_joint(spec, p, testing::fixed_opts(sim::SystemIntegrator::trbdf2, h, 0.01));
-    const double e_trbdf2 = max_abs_difference(trbdf2.x, ref.x);
+    const double e_trbdf2 = testing::max_abs_diff(trbdf2.x, ref.x);
     std::printf(
         "[measured] LuGre joint, h = %g ms: max|q - q_cvode| MuJoCo with frictionlab %.3e "
         "rad (%.2f %% of the %.3f rad swing), frictionlab's TR-BDF2 %.3e rad\n",
@@ -420,7 +416,7 @@ TEST(MujocoFriction, ALugreJointFollowsFrictionlabsSimulationAt1And10Ms) {
     std::snprintf(damping, sizeof damping, "damping=\"%.17g\"", p.sigma2);
     const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(spec, h, damping), "viscous_joint");
     ASSERT_TRUE(m);
-    const double e = max_abs_difference(mujoco_joint_run(*m, spec, 0.01), ref_viscous.x);
+    const double e = testing::max_abs_diff(mujoco_joint_run(*m, spec, 0.01), ref_viscous.x);
     std::printf("[measured] viscous joint, h = %g ms: max|q - q_cvode| MuJoCo alone %.3e rad\n",
                 1e3 * h, e);
   }
@@ -431,7 +427,7 @@ TEST(MujocoFriction, ALugreJointFollowsFrictionlabsSimulationAt1And10Ms) {
                 p.curve.Fc_pos, p.sigma2);
   const MjModelPtr m = test::load_mjcf(pendulum_joint_mjcf(spec, 0.001, attributes), "lugre_joint");
   ASSERT_TRUE(m);
-  const double e_export = max_abs_difference(mujoco_joint_run(*m, spec, 0.01), ref.x);
+  const double e_export = testing::max_abs_diff(mujoco_joint_run(*m, spec, 0.01), ref.x);
   std::printf(
       "[measured] LuGre joint, h = 1 ms: MuJoCo's frictionloss and damping %.3e rad (%.1f "
       "%% of the swing)\n",
@@ -588,9 +584,9 @@ TEST(MujocoFriction, ATemperatureLawRunsAtTheJointsTemperature) {
         *m, write_joint_description(sim::at_temperature(warming, T), "at_temperature"));
     ASSERT_TRUE(at);
     const std::vector<double> q = run(fl.get()), want = run(at.get());
-    EXPECT_EQ(max_abs_difference(q, want), 0.0) << T;
+    EXPECT_EQ(testing::max_abs_diff(q, want), 0.0) << T;
     std::printf("[measured] warming LuGre joint at %g degC: max|q| %.4f rad\n", T,
-                max_abs_difference(q, std::vector<double>(q.size(), 0.0)));
+                testing::max_abs_diff(q, std::vector<double>(q.size(), 0.0)));
   }
   // refused, and nothing changes: not a joint with a law, not finite, a linear law's scale <= 0
   // (beyond T_ref - 1/kT = 118 degC)

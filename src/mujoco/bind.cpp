@@ -139,12 +139,10 @@ void set_temperature(FrictionJoint& j, double T) {
   if (!j.reference)
     throw std::invalid_argument("joint " + io::quote_text(j.name) +
                                 ": its friction has no temperature law");
-  // at_temperature checks the law's scale at T; the model at T has the same kind as at T_ref
+  // at_temperature checks the law's scale at T; the model at T has the kind it has at T_ref, so
+  // take_model only replaces the parameters
   const sim::JointModel at = sim::at_temperature(*j.reference, T);
-  FrictionJoint scaled = j;
-  take_model(scaled, io::joint_friction_source(at, j.name, "", io::JointDependences::kept).spec);
-  j.lugre_params = scaled.lugre_params;
-  j.static_params = scaled.static_params;
+  take_model(j, io::joint_friction_source(at, j.name, "", io::JointDependences::kept).spec);
   j.temperature = T;
 }
 
