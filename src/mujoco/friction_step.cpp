@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include <ceres/jet.h>
+
 namespace frictionlab::mujoco {
 namespace {
 
@@ -14,77 +16,77 @@ struct Load {
   double tau = 0.0;
 };
 
-/// F(u) and z+(u) of lugre_step for the velocity u held over the step.
+/// F(u), dF/du and z+(u) of lugre_step for the velocity u held over the step.
 struct LugreAt {
-  double force, z_next;
+  double force, slope, z_next;
 };
-LugreAt lugre_at(const LuGre<double>::Params& p, double z, double u, double h,
+
+/// A Jet of one direction: the velocity u's, for F and dF/du in one evaluation.
+using Dual = ceres::Jet<double, 1>;
+
+LugreAt lugre_at(const LuGre<Dual>::Params& p, double z, double u, double h,
                  const Load& load) noexcept {
-  using M = LuGre<double>;
-  const M::AtVelocity w = M::at(p, u);
-  const double z_next = M::step(p, M::State{z}, w, h).z;
-  double force = p.sigma0 * z_next + w.sigma1 * (z_next - z) / h + p.sigma2 * u;
+  using M = LuGre<Dual>;
+  const Dual v(u, 0);
+  const M::AtVelocity w = M::at(p, v);
+  const Dual z_next = M::step(p, M::State{Dual(z)}, w, Dual(h)).z;
+  Dual force = p.sigma0 * z_next + w.sigma1 * (z_next - z) / h + p.sigma2 * v;
   if (load.dependence != nullptr) {
     const bool positive = u > 0.0 || (u == 0.0 && load.tau > 0.0);
     force += load_rise(*load.dependence, load.tau, positive) * p.sigma0 * z_next / w.g;
   }
-  return {force, z_next};
+  return {force.a, force.v[0], z_next.a};
 }
 
-/// One implicit substep: v+ = v_free - hc F(v+) over a step h, from `guess` (or v_free).
-LugreStep implicit_substep(const LuGre<double>::Params& p, double z, double v_free, double hc,
+/// The bracket [lo, hi] of lugre_step's root narrowed to the side of u whose residual has R's
+/// sign there (R(lo) < 0 < R(hi)); infinite ends until a residual of that sign was seen.
+struct Bracket {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  void narrow(double u, double r) noexcept { (r < 0.0 ? lo : hi) = u; }
+  [[nodiscard]] bool closed() const noexcept { return std::isfinite(lo) && std::isfinite(hi); }
+  [[nodiscard]] bool holds(double u) const noexcept { return u > lo && u < hi; }
+};
+
+/// The next iterate from u with R(u) = r, R'(u) = slope: Newton's step where it stays inside
+/// the bracket; outside it, the bracket's midpoint once closed, else a walk against the sign of
+/// r whose stride doubles with each walk (R -> +-inf as u -> +-inf, so the walk brackets).
+double next_iterate(double u, double r, double slope, const Bracket& b, double& stride) noexcept {
+  if (slope > 0.0) {
+    const double newton = u - r / slope;
+    if (b.holds(newton)) return newton;
+  }
+  if (b.closed()) return 0.5 * (b.lo + b.hi);
+  stride *= 2.0;
+  return u + (r > 0.0 ? -stride : stride);
+}
+
+/// One implicit substep: v+ = v_free - hc F(v+) over a step h, from `guess` (or v_free), by
+/// Newton's method on R(u) = u - v_free + hc F(u) safeguarded by a bracket (R is continuous and
+/// differentiable except at u = 0, where |u| kinks it).
+LugreStep implicit_substep(const LuGre<Dual>::Params& p, double z, double v_free, double hc,
                            double h, double guess, const Load& load) noexcept {
   LugreStep out;
-  const auto residual = [&](double u, LugreAt& at) {
-    at = lugre_at(p, z, u, h, load);
+  double u = std::isfinite(guess) ? guess : v_free;
+  // the first walk's stride: the Newton step with the bristle's pre-sliding slope
+  // 1 + h c (sigma0 h + sigma1 + sigma2), the steepest R has near rest
+  const double presliding = 1.0 + hc * (p.sigma0.a * h + p.sigma1.a + p.sigma2.a);
+  double stride = -1.0;
+  Bracket bracket;
+  for (int i = 0; i < 200; ++i) {
+    const LugreAt at = lugre_at(p, z, u, h, load);
     ++out.evaluations;
-    return u - v_free + hc * at.force;
-  };
-  // start at the guess (the previous sweep's root) or v_free; the first stride is a Newton step
-  // with the bristle's pre-sliding slope 1 + h c (sigma0 h + sigma1 + sigma2), the steepest R
-  // has near rest
-  const double start = std::isfinite(guess) ? guess : v_free;
-  LugreAt at{};
-  const double r0 = residual(start, at);
-  if (r0 == 0.0) return {start, at.z_next, at.force, out.evaluations};
-  const double slope = 1.0 + hc * (p.sigma0 * h + p.sigma1 + p.sigma2);
-  // bracket: walk away from the start against the sign of R, doubling the stride
-  const double dir = r0 > 0.0 ? -1.0 : 1.0;
-  double stride = std::max(std::abs(r0) / slope, 1e-15 * (1.0 + std::abs(start)));
-  double a = start, ra = r0, b = start + dir * stride;
-  LugreAt atb{};
-  double rb = residual(b, atb);
-  for (int i = 0; i < 200 && (rb > 0.0) == (r0 > 0.0); ++i) {
-    a = b;
-    ra = rb;
-    stride *= 2.0;
-    b = start + dir * stride;
-    rb = residual(b, atb);
+    out = {u, at.z_next, at.force, out.evaluations};
+    const double r = u - v_free + hc * at.force;
+    const double scale = std::abs(u) + std::abs(v_free) + hc * std::abs(at.force);
+    if (std::abs(r) <= 1e-15 * scale) break;
+    bracket.narrow(u, r);
+    if (stride < 0.0)
+      stride = 0.5 * std::max(std::abs(r) / presliding, 1e-15 * (1.0 + std::abs(u)));
+    const double next = next_iterate(u, r, 1.0 + hc * at.slope, bracket, stride);
+    if (std::abs(next - u) <= 4e-16 * std::abs(u) || next == u) break;
+    u = next;
   }
-  // Illinois regula falsi on [a, b], R(a) and R(b) of opposite signs
-  double u = b, ru = rb;
-  LugreAt atu = atb;
-  int side = 0;
-  for (int i = 0; i < 100 && ru != 0.0; ++i) {
-    u = (a * rb - b * ra) / (rb - ra);
-    ru = residual(u, atu);
-    const double scale = std::abs(u) + std::abs(v_free) + hc * std::abs(atu.force);
-    if (std::abs(ru) <= 1e-15 * scale || std::abs(b - a) <= 4e-16 * std::abs(u)) break;
-    if ((ru > 0.0) == (rb > 0.0)) {
-      b = u;
-      rb = ru;
-      if (side == -1) ra *= 0.5;
-      side = -1;
-    } else {
-      a = u;
-      ra = ru;
-      if (side == 1) rb *= 0.5;
-      side = 1;
-    }
-  }
-  out.v_next = u;
-  out.z_next = atu.z_next;
-  out.force = atu.force;
   return out;
 }
 
@@ -94,14 +96,15 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
                      double h, double guess, const LoadDependence<double>* load,
                      double tau) noexcept {
   const Load l{load, tau};
+  const LuGre<Dual>::Params pd = cast_params<Dual>(p);
   const int n = std::max(1, static_cast<int>(std::ceil(h / kLugreSubstep - 1e-9)));
-  if (n == 1) return implicit_substep(p, z, v_free, hc, h, guess, l);
+  if (n == 1) return implicit_substep(pd, z, v_free, hc, h, guess, l);
   // the other forces' velocity change spread evenly over the substeps
   const double drive = (v_free - v) / n;
   LugreStep s{v, z, 0.0, 0};
   int evaluations = 0;
   for (int i = 0; i < n; ++i) {
-    s = implicit_substep(p, s.z_next, s.v_next + drive, hc / n, h / n,
+    s = implicit_substep(pd, s.z_next, s.v_next + drive, hc / n, h / n,
                          std::numeric_limits<double>::quiet_NaN(), l);
     evaluations += s.evaluations;
   }

@@ -19,9 +19,9 @@ namespace frictionlab::mujoco {
 /// sigma0 and step (the bristle's stiffness and damping act on the velocity the substep ends
 /// with), so the bristle's pre-sliding and the sticking hold; of first order in the substep.
 /// The torque MuJoCo applies over its whole step is the friction whose impulse ends the step at
-/// the last substep's velocity. Each root is bracketed and found by the Illinois variant of
-/// regula falsi (no derivative; R(u) = u - v_free + h c F(u) is continuous and R(u) -> +-inf as
-/// u -> +-inf).
+/// the last substep's velocity. Each root is found by Newton's method on
+/// R(u) = u - v_free + h c F(u), with F and dF/du from one evaluation in a Jet, safeguarded by a
+/// bracket (R is continuous, R(u) -> +-inf as u -> +-inf, and |u| kinks it at rest).
 struct LugreStep {
   double v_next = 0.0;  ///< v+ [rad/s]
   double z_next = 0.0;  ///< z+ [rad]
