@@ -675,6 +675,64 @@ TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   EXPECT_GT(mixed, 500);
 }
 
+TEST(MujocoFriction, OnASevenJointArmEveryLugreJointEndsItsStepOnItsImplicitEquation) {
+  // Seven coupled LuGre joints (the shoulder of examples/mujoco), driven by sines that make them
+  // stick and slip in turn. After every MuJoCo step each joint's friction and bristle state are
+  // LuGre's implicit step at the velocity MuJoCo itself integrated: z+ = LuGre::step(z, v+, h)
+  // and F = sigma0 z+ + sigma1 (z+ - z) / h + sigma2 v+. The joints are solved at once (Newton
+  // on all seven, the sweeps where it stalls).
+  constexpr int kJoints = 7;
+  const MjModelPtr m = test::load_mjcf(chain_mjcf(kJoints), "chain_lugre");
+  ASSERT_TRUE(m);
+  const double h = m->opt.timestep;
+  const std::string model = FRICTIONLAB_SOURCE_DIR "/examples/mujoco/shoulder_lugre.json";
+  const auto p = std::get<LuGre<double>::Params>(io::read_model_file(model).spec);
+  const auto description = test::process_file("chain_lugre_MUJOCO", ".json");
+  {
+    std::ofstream out(description);
+    out << R"({"format": "frictionlab-mujoco", "version": 1, "joints": [)";
+    for (int i = 0; i < kJoints; ++i)
+      out << (i > 0 ? ", " : "") << R"({"joint": "j)" << i << R"(", "friction": ")" << model
+          << R"("})";
+    out << "]}";
+  }
+  const Friction fl = load_friction(*m, description.string());
+  ASSERT_TRUE(fl);
+  flmj_install(fl.get());
+  MjDataPtr d(mj_makeData(m.get()));
+  std::vector<double> z(kJoints, 0.0);
+  double worst_z = 0, worst_force = 0;
+  int slow = 0, fast = 0;  // joint-steps below and above vs
+  for (int k = 0; k < 3000; ++k) {
+    for (int i = 0; i < kJoints; ++i)
+      d->qfrc_applied[i] = 0.4 * std::sin(2 * M_PI * (0.3 + 0.17 * i) * d->time + i);
+    mj_step(m.get(), d.get());
+    for (int i = 0; i < kJoints; ++i) {
+      flmj_torques t{};
+      ASSERT_EQ(flmj_get_torques(fl.get(), ("j" + std::to_string(i)).c_str(), &t), 0);
+      const double v = d->qvel[i];
+      using M = LuGre<double>;
+      const M::AtVelocity w = M::at(p, v);
+      const double z_next = M::step(p, M::State{z[static_cast<std::size_t>(i)]}, w, h).z;
+      const double force = p.sigma0 * z_next +
+                           w.sigma1 * (z_next - z[static_cast<std::size_t>(i)]) / h + p.sigma2 * v;
+      worst_z = std::max(worst_z, std::abs(t.state - z_next) / (p.curve.Fs_pos / p.sigma0));
+      worst_force = std::max(worst_force, std::abs(-t.friction - force) / p.curve.Fs_pos);
+      (std::abs(v) < p.curve.vs ? slow : fast) += 1;
+      z[static_cast<std::size_t>(i)] = t.state;
+    }
+  }
+  flmj_install(nullptr);
+  std::printf(
+      "[measured] 7 LuGre joints, 3000 steps: largest |z+ - LuGre step| %.2e of Fs/sigma0, "
+      "|F - LuGre force| %.2e of Fs; %d joint-steps below vs, %d above\n",
+      worst_z, worst_force, slow, fast);
+  EXPECT_LT(worst_z, 1e-9);
+  EXPECT_LT(worst_force, 1e-9);
+  EXPECT_GT(slow, 2000);
+  EXPECT_GT(fast, 2000);
+}
+
 /// flmj_load's message for a MUJOCO.json of `text` on the bench with `joint` and `actuator`.
 std::string load_error(const std::string& text, const std::string& joint,
                        const std::string& actuator = kGoal) {

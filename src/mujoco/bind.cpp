@@ -202,6 +202,9 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   k.f.resize(n);
   k.H.resize(n, n);
   k.qp = BoxQp(static_cast<int>(n));
+  for (Eigen::VectorXd* v : {&k.u, &k.F, &k.dF, &k.z_next, &k.r, &k.du}) v->resize(n);
+  k.J = Eigen::MatrixXd::Identity(n, n);
+  if (n > 0) k.lu.compute(k.J);  // sized once: later factors of an n x n matrix allocate nothing
   // sized once by a factorisation (LLT(size) would leave its status unset, and copying it is
   // undefined behaviour)
   k.llt.compute(Eigen::MatrixXd::Identity(m.nv, m.nv));

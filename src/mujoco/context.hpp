@@ -7,6 +7,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <limits>
 #include <optional>
 #include <string>
@@ -94,6 +95,11 @@ struct StepScratch {
   Eigen::VectorXd v0, lo, hi, f;
   Eigen::MatrixXd H;
   BoxQp qp;
+  /// The coupled LuGre joints' Newton iteration: velocities u, F(u), dF/du, z+(u), the
+  /// residual, the step, the Jacobian I + h coupling diag(dF/du) and its factor
+  Eigen::VectorXd u, F, dF, z_next, r, du;
+  Eigen::MatrixXd J;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
 };
 
 }  // namespace frictionlab::mujoco

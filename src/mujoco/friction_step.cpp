@@ -112,6 +112,12 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
   return {s.v_next, s.z_next, (v_free - s.v_next) / hc, evaluations};
 }
 
+LugreForce lugre_force(const LuGre<double>::Params& p, double z, double u, double h,
+                       const LoadDependence<double>* load, double tau) noexcept {
+  const LugreAt at = lugre_at(cast_params<Dual>(p), z, u, h, Load{load, tau});
+  return {at.force, at.slope, at.z_next};
+}
+
 double static_budget(const StaticFriction<double>::Params& p, double v,
                      const LoadDependence<double>* load, double tau, bool forward) noexcept {
   const double rise = load != nullptr ? load_rise(*load, tau, forward) : 0.0;

@@ -41,6 +41,15 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
                      double h, double guess, const LoadDependence<double>* load = nullptr,
                      double tau = 0.0) noexcept;
 
+/// F(u), dF/du [Nm s/rad] and z+(u) of lugre_step's implicit equation for the velocity u held over
+/// one step h (at most kLugreSubstep: no substeps), with its load dependence under tau: what a
+/// solve of several coupled joints at once evaluates.
+struct LugreForce {
+  double force = 0.0, slope = 0.0, z_next = 0.0;
+};
+LugreForce lugre_force(const LuGre<double>::Params& p, double z, double u, double h,
+                       const LoadDependence<double>* load = nullptr, double tau = 0.0) noexcept;
+
 /// A static model's friction by the stopping-torque rule: the budget g(v) + sigma2 |v| at the
 /// step's starting velocity v (Fs at rest; a smoothed sign is taken as the exact one), the torque
 /// -clip(v_free / (h c), budget): it stops the joint within the step if the budget allows. With a

@@ -14,6 +14,8 @@ namespace {
 
 /// The most Gauss-Seidel sweeps over the friction joints of one step.
 constexpr int kMaxSweeps = 50;
+/// The most Newton iterations of coupled LuGre joints in one step (solve_lugre_coupled).
+constexpr int kMaxNewton = 12;
 
 /// The force of actuator i from its ctrl (or activation) and its length and velocity, for gain
 /// types fixed / affine and bias types none / affine (the others: 0, not modelled).
@@ -209,6 +211,68 @@ void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   }
 }
 
+/// F, dF/du and z+ of every (LuGre) friction joint at the velocities k.u.
+void evaluate_lugre(flmj_friction& fl, double h, StepScratch& k) {
+  Eigen::Index a = 0;
+  for (const FrictionJoint& j : fl.frictions) {
+    const LugreForce e =
+        lugre_force(j.lugre_params, j.z, k.u[a], h, j.load ? &*j.load : nullptr, k.applied[j.dof]);
+    k.F[a] = e.force;
+    k.dF[a] = e.slope;
+    k.z_next[a++] = e.z_next;
+  }
+}
+
+/// Whether every residual r_a of v+ = v_free - h coupling F(v+) is rounding against the
+/// velocities and velocity changes it sums.
+bool lugre_converged(const StepScratch& k, double h) {
+  for (Eigen::Index a = 0; a < k.u.size(); ++a) {
+    double change = 0.0;
+    for (Eigen::Index b = 0; b < k.u.size(); ++b) change += std::abs(k.coupling(a, b) * k.F[b]);
+    const double scale = std::abs(k.u[a]) + std::abs(k.v0[a]) + h * change;
+    if (!(std::abs(k.r[a]) <= 1e-14 * scale)) return false;
+  }
+  return true;
+}
+
+/// Coupled joints that are all LuGre, one substep: v+ = v_free - h coupling F(v+) for all of
+/// them at once by Newton's method (Jacobian I + h coupling diag(dF/du)), from the velocities
+/// the frictions of the step before give. The same equations as the sweeps', whose joint-by-joint
+/// solves converge only linearly in the coupling. False if the iteration did not converge
+/// within kMaxNewton (a joint's kink at rest can stall it): the sweeps then take the step.
+bool solve_lugre_coupled(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+  Eigen::Index a = 0;
+  for (const FrictionJoint& j : fl.frictions) {
+    k.v0[a] = d.qvel[j.dof] + h * k.wf[a];
+    k.f[a++] = j.last.friction;
+  }
+  k.u = k.v0;
+  k.u.noalias() += h * k.coupling * k.f;
+  for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
+    evaluate_lugre(fl, h, k);
+    k.r = k.u - k.v0;
+    k.r.noalias() += h * k.coupling * k.F;
+    if (lugre_converged(k, h)) {
+      a = 0;
+      for (FrictionJoint& j : fl.frictions) {
+        j.z_next = k.z_next[a];
+        j.v_next = k.u[a];
+        j.last.friction = -k.F[a];
+        j.last.budget = 0.0;
+        j.last.state = k.z_next[a++];
+      }
+      return true;
+    }
+    k.J.noalias() = h * k.coupling * k.dF.asDiagonal();
+    k.J.diagonal().array() += 1.0;
+    k.lu.compute(k.J);
+    k.du = k.lu.solve(k.r);
+    k.u -= k.du;
+    if (!k.u.allFinite()) return false;
+  }
+  return false;
+}
+
 /// Coupled joints whose frictions are all budgets (servos, static models): the stopping-torque
 /// rule on all of them at once, solved exactly as a box-constrained programme (box_qp.hpp),
 /// the sides of the step before to start from. The budget reported is that on the side the
@@ -245,10 +309,14 @@ void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
   servo_torques(fl, d, k);
   solve_step_matrix(fl, m, d);
   const double h = m.opt.timestep;
-  const bool lugre = std::any_of(fl.frictions.begin(), fl.frictions.end(),
-                                 [](const FrictionJoint& j) { return j.lugre; });
-  if (fl.servos.size() + fl.frictions.size() > 1 && !lugre) {
+  const auto lugre = std::count_if(fl.frictions.begin(), fl.frictions.end(),
+                                   [](const FrictionJoint& j) { return j.lugre; });
+  const std::size_t joints = fl.servos.size() + fl.frictions.size();
+  if (joints > 1 && lugre == 0) {
     solve_budgets(fl, d, h, k);
+  } else if (joints > 1 && static_cast<std::size_t>(lugre) == joints && h <= kLugreSubstep &&
+             solve_lugre_coupled(fl, d, h, k)) {
+    // solved at once
   } else {
     warm_start(fl, k);
     sweep(fl, d, h, k);
