@@ -132,6 +132,15 @@ std::vector<double> array_vector(const py::handle& a, const char* name) {
   return d.vector();
 }
 
+/// The integrator named `name`; std::invalid_argument naming the known ones otherwise.
+sim::SystemIntegrator integrator_argument(const std::string& name) {
+  const auto i = sim::parse_integrator(name);
+  if (!i)
+    throw std::invalid_argument("integrator: unknown integrator '" + name +
+                                "' (one of: " + known_names(sim::kSystemIntegratorNames) + ")");
+  return *i;
+}
+
 }  // namespace
 
 void bind_systems(py::module_& m) {
@@ -140,11 +149,7 @@ void bind_systems(py::module_& m) {
       .def(py::init([](const std::string& integrator, double h, double output_dt, double rtol,
                        double atol) {
              sim::SimOptions o;
-             const auto i = sim::parse_integrator(integrator);
-             if (!i)
-               throw std::invalid_argument("integrator: unknown integrator '" + integrator +
-                                           "' (one of: trbdf2, rosenbrock, cvode)");
-             o.integrator = *i;
+             o.integrator = integrator_argument(integrator);
              o.h = h;
              o.output_dt = output_dt;
              o.rtol = rtol;
@@ -157,11 +162,7 @@ void bind_systems(py::module_& m) {
           "integrator",
           [](const sim::SimOptions& o) { return std::string(sim::integrator_name(o.integrator)); },
           [](sim::SimOptions& o, const std::string& name) {
-            const auto i = sim::parse_integrator(name);
-            if (!i)
-              throw std::invalid_argument("integrator: unknown integrator '" + name +
-                                          "' (one of: trbdf2, rosenbrock, cvode)");
-            o.integrator = *i;
+            o.integrator = integrator_argument(name);
           },
           "'trbdf2' (fixed step, recommended), 'rosenbrock' (fixed step ROS2), 'cvode' (adaptive "
           "reference)")

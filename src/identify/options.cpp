@@ -110,28 +110,16 @@ std::string model_name(const ModelChoice& m) {
 }
 
 Hold parse_hold(std::string_view name) {
-  for (Hold h : {Hold::linear, Hold::zoh})
-    if (name == hold_name(h)) return h;
-  throw FitError("unknown hold '" + std::string(name) + "'; known: linear, zoh");
+  if (const auto h = parse_name(kHoldNames, name)) return *h;
+  throw FitError("unknown hold '" + std::string(name) + "'; known: " + known_names(kHoldNames));
 }
 
 FitMethod parse_method(std::string_view name) {
-  if (name == "lsq") return FitMethod::lsq;
-  if (name == "grid") return FitMethod::grid;
-  if (name == "two-stage") return FitMethod::two_stage;
-  throw FitError("unknown method '" + std::string(name) + "'; known: lsq, grid, two-stage");
+  if (const auto m = parse_name(kFitMethodNames, name)) return *m;
+  throw FitError("unknown method '" + std::string(name) +
+                 "'; known: " + known_names(kFitMethodNames));
 }
 
-std::string method_name(FitMethod m) {
-  switch (m) {
-    case FitMethod::lsq:
-      return "lsq";
-    case FitMethod::grid:
-      return "grid";
-    case FitMethod::two_stage:
-      return "two-stage";
-  }
-  return "?";
-}
+std::string method_name(FitMethod m) { return std::string(name_of(kFitMethodNames, m, "?")); }
 
 }  // namespace frictionlab::identify

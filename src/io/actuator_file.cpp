@@ -2,6 +2,7 @@
 #include "frictionlab/io/actuator_file.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "frictionlab/io/csv.hpp"
 #include "frictionlab/io/errors.hpp"
 #include "frictionlab/limits.hpp"
+#include "frictionlab/names.hpp"
 #include "frictionlab/sim/servo_limits.hpp"
 #include "json_fields.hpp"
 
@@ -201,17 +203,7 @@ const std::initializer_list<Unit> kSeconds{{"s", 1.0}, {"ms", 1e-3}};
 const std::initializer_list<Unit> kPerSecond{{"1/s", 1.0}};
 const std::initializer_list<Unit> kAmps{{"A", 1.0}, {"mA", 1e-3}};
 
-const char* law_name(sim::ServoLaw law) {
-  switch (law) {
-    case sim::ServoLaw::pd:
-      return "pd";
-    case sim::ServoLaw::pid:
-      return "pid";
-    case sim::ServoLaw::p:
-      break;
-  }
-  return "p";
-}
+const char* law_name(sim::ServoLaw law) { return name_of(sim::kServoLawNames, law, "p").data(); }
 
 }  // namespace
 
@@ -311,14 +303,11 @@ sim::ServoActuator parse_actuator(std::string_view text, const std::string& file
          {"law", "error_gain", "error_gain_from", "kd_gain", "ki_gain", "deadband", "max_pwm",
           "max_current", "period"});
   const std::string law = r.string(*ctl, "control.law", "law", true);
-  if (law == "p")
-    c.law = sim::ServoLaw::p;
-  else if (law == "pd")
-    c.law = sim::ServoLaw::pd;
-  else if (law == "pid")
-    c.law = sim::ServoLaw::pid;
+  if (const auto named = parse_name(sim::kServoLawNames, law))
+    c.law = *named;
   else
-    r.fail("control.law", "unknown law '" + law + "' (p, pd or pid)");
+    r.fail("control.law",
+           "unknown law '" + law + "' (" + known_names(sim::kServoLawNames, ", ", " or ") + ")");
   const bool voltage = c.drive == sim::ServoDrive::voltage;
   const bool has_gain = ctl->contains("error_gain"), has_from = ctl->contains("error_gain_from");
   if (has_gain == has_from)

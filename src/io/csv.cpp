@@ -16,6 +16,7 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/output.hpp"
+#include "frictionlab/names.hpp"
 #include "json_fields.hpp"
 
 namespace frictionlab::io {
@@ -238,21 +239,18 @@ std::string size_words(std::uintmax_t bytes) {
                        std::string(what) + " (docs/file-formats.md, \"Limits\")");
 }
 
+// The file types an input must not be, in words (special_file_kind).
+constexpr std::array<Named<std::filesystem::file_type>, 4> kSpecialFileKinds{{
+    {std::filesystem::file_type::character, "a character device"},
+    {std::filesystem::file_type::block, "a block device"},
+    {std::filesystem::file_type::fifo, "a FIFO (named pipe)"},
+    {std::filesystem::file_type::socket, "a socket"},
+}};
+
 // "a character device" for a file type that is not a regular file or a directory; "" for
 // those and for a path that does not exist (the open reports it).
 const char* special_file_kind(std::filesystem::file_type type) {
-  switch (type) {
-    case std::filesystem::file_type::character:
-      return "a character device";
-    case std::filesystem::file_type::block:
-      return "a block device";
-    case std::filesystem::file_type::fifo:
-      return "a FIFO (named pipe)";
-    case std::filesystem::file_type::socket:
-      return "a socket";
-    default:
-      return "";
-  }
+  return name_of(kSpecialFileKinds, type, "").data();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "json_fields.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <iterator>
@@ -10,6 +11,7 @@
 #include "frictionlab/data/checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/io/csv.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::io::detail {
 
@@ -429,44 +431,31 @@ JsonKind json_kind(const json& j) {
   return all_evals ? JsonKind::actuator_eval : JsonKind::unknown;
 }
 
+// The kinds in words for messages (describe).
+constexpr std::array<Named<JsonKind>, 17> kJsonKindDescriptions{{
+    {JsonKind::unknown, "a JSON document of no known kind"},
+    {JsonKind::model, "a MODEL.json (a friction model)"},
+    {JsonKind::system, "a SYSTEM.json (a coupled system for simulate --system)"},
+    {JsonKind::joint, "a JOINT.json (a joint model)"},
+    {JsonKind::joint_fit, "a joint_fit.json from `fit-joint`"},
+    {JsonKind::joint_eval, "a joint_eval.json from `eval-joint`"},
+    {JsonKind::controller, "a CONTROLLER.json (PD gains)"},
+    {JsonKind::fit, "a fit.json from `fit`"},
+    {JsonKind::compare, "a compare.json from `compare`"},
+    {JsonKind::estimator, "an ESTIMATOR.json from `export json`"},
+    {JsonKind::servo_params,
+     "an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. m6.json)"},
+    {JsonKind::servo_log, "a BAM servo log"},
+    {JsonKind::actuator_summary, "a summary.json from `fit-actuator`"},
+    {JsonKind::actuator_eval, "an evaluation from `eval-actuator --json`"},
+    {JsonKind::actuator, "an ACTUATOR.json (a servo's description)"},
+    {JsonKind::robot_fit, "a robot_fit.json from `fit-robot`"},
+    {JsonKind::mujoco_friction, "a MUJOCO.json (frictionlab friction inside MuJoCo)"},
+}};
+static_assert(names_every(kJsonKindDescriptions, JsonKind::actuator_eval));
+
 std::string describe(JsonKind kind) {
-  switch (kind) {
-    case JsonKind::model:
-      return "a MODEL.json (a friction model)";
-    case JsonKind::system:
-      return "a SYSTEM.json (a coupled system for simulate --system)";
-    case JsonKind::joint:
-      return "a JOINT.json (a joint model)";
-    case JsonKind::joint_fit:
-      return "a joint_fit.json from `fit-joint`";
-    case JsonKind::joint_eval:
-      return "a joint_eval.json from `eval-joint`";
-    case JsonKind::controller:
-      return "a CONTROLLER.json (PD gains)";
-    case JsonKind::fit:
-      return "a fit.json from `fit`";
-    case JsonKind::compare:
-      return "a compare.json from `compare`";
-    case JsonKind::estimator:
-      return "an ESTIMATOR.json from `export json`";
-    case JsonKind::servo_params:
-      return "an actuator parameter file (BAM's keys; fit-actuator writes m1.json .. m6.json)";
-    case JsonKind::servo_log:
-      return "a BAM servo log";
-    case JsonKind::actuator_summary:
-      return "a summary.json from `fit-actuator`";
-    case JsonKind::actuator_eval:
-      return "an evaluation from `eval-actuator --json`";
-    case JsonKind::actuator:
-      return "an ACTUATOR.json (a servo's description)";
-    case JsonKind::robot_fit:
-      return "a robot_fit.json from `fit-robot`";
-    case JsonKind::mujoco_friction:
-      return "a MUJOCO.json (frictionlab friction inside MuJoCo)";
-    case JsonKind::unknown:
-      break;
-  }
-  return "a JSON document of no known kind";
+  return std::string(name_of(kJsonKindDescriptions, kind, "a JSON document of no known kind"));
 }
 
 std::string path_beside(const std::string& json_file, const std::string& path) {

@@ -2,18 +2,26 @@
 #include "frictionlab/sim/model_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
 
 #include "frictionlab/integrate/stepper.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::sim {
 
 namespace {
 
-constexpr Method kMethods[] = {Method::exact, Method::implicit_euler, Method::forward_euler,
-                               Method::rk4};
+// The integrators' names (simulate --method, messages), in the order messages list them.
+constexpr std::array<Named<Method>, 4> kMethodNames{{
+    {Method::exact, "exact"},
+    {Method::implicit_euler, "implicit-euler"},
+    {Method::forward_euler, "euler"},
+    {Method::rk4, "rk4"},
+}};
+static_assert(names_every(kMethodNames, Method::rk4));
 
 // The model type of each alternative of ModelSpec (StaticSpec wraps StaticFriction's Params).
 template <class P>
@@ -46,25 +54,9 @@ int state_count(const typename M::Params& p) {
 
 }  // namespace
 
-const char* method_name(Method m) {
-  switch (m) {
-    case Method::exact:
-      return "exact";
-    case Method::implicit_euler:
-      return "implicit-euler";
-    case Method::forward_euler:
-      return "euler";
-    case Method::rk4:
-      return "rk4";
-  }
-  return "exact";
-}
+const char* method_name(Method m) { return name_of(kMethodNames, m, "exact").data(); }
 
-std::optional<Method> parse_method(std::string_view name) {
-  for (Method m : kMethods)
-    if (name == method_name(m)) return m;
-  return std::nullopt;
-}
+std::optional<Method> parse_method(std::string_view name) { return parse_name(kMethodNames, name); }
 
 bool supports(const ModelSpec& spec, Method m) {
   return std::visit(
@@ -77,8 +69,8 @@ bool supports(const ModelSpec& spec, Method m) {
 
 std::string supported_methods(const ModelSpec& spec) {
   std::string s;
-  for (Method m : kMethods)
-    if (supports(spec, m)) s += std::string(s.empty() ? "" : ", ") + method_name(m);
+  for (const Named<Method>& m : kMethodNames)
+    if (supports(spec, m.value)) s += std::string(s.empty() ? "" : ", ") + std::string(m.name);
   return s;
 }
 

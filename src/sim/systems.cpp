@@ -316,21 +316,11 @@ SystemTrajectory simulate_joint(const JointSpec& spec, const FrictionParams& fri
 }
 
 const char* integrator_name(SystemIntegrator i) {
-  switch (i) {
-    case SystemIntegrator::rosenbrock:
-      return "rosenbrock";
-    case SystemIntegrator::cvode:
-      return "cvode";
-    case SystemIntegrator::trbdf2:
-      return "trbdf2";
-  }
-  return "unknown";
+  return name_of(kSystemIntegratorNames, i, "unknown").data();
 }
 
 std::optional<SystemIntegrator> parse_integrator(std::string_view name) {
-  for (auto i : {SystemIntegrator::trbdf2, SystemIntegrator::rosenbrock, SystemIntegrator::cvode})
-    if (name == integrator_name(i)) return i;
-  return std::nullopt;
+  return parse_name(kSystemIntegratorNames, name);
 }
 
 }  // namespace frictionlab::sim

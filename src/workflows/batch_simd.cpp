@@ -27,14 +27,7 @@ const lugre_batch::Kernels<float>& kernels_float() noexcept;
 #endif
 
 std::string_view batch_simd_name(BatchSimd simd) noexcept {
-  switch (simd) {
-    case BatchSimd::avx2:
-      return "avx2";
-    case BatchSimd::avx512:
-      return "avx512";
-    default:
-      return "portable";
-  }
+  return name_of(kBatchSimdNames, simd, "portable");
 }
 
 bool batch_simd_available(BatchSimd simd) noexcept {
@@ -62,16 +55,12 @@ BatchSimd batch_simd() {
   BatchSimd cap = BatchSimd::avx512;
   if (const char* env = std::getenv("FRICTIONLAB_BATCH_SIMD"); env != nullptr && *env != '\0') {
     const std::string_view e(env);
-    if (e == "portable")
-      cap = BatchSimd::portable;
-    else if (e == "avx2")
-      cap = BatchSimd::avx2;
-    else if (e == "avx512")
-      cap = BatchSimd::avx512;
-    else
-      throw std::invalid_argument("FRICTIONLAB_BATCH_SIMD = '" + std::string(e) +
-                                  "': must be portable, avx2 or avx512 (the widest SIMD path "
-                                  "the batch simulation may take)");
+    const auto named = parse_name(kBatchSimdNames, e);
+    if (!named)
+      throw std::invalid_argument("FRICTIONLAB_BATCH_SIMD = '" + std::string(e) + "': must be " +
+                                  known_names(kBatchSimdNames, ", ", " or ") +
+                                  " (the widest SIMD path the batch simulation may take)");
+    cap = *named;
   }
   for (BatchSimd s : {BatchSimd::avx512, BatchSimd::avx2})
     if (static_cast<int>(s) <= static_cast<int>(cap) && batch_simd_available(s)) return s;

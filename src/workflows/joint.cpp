@@ -80,21 +80,13 @@ void append_record_warnings(const data::Record& rec, const identify::JointPrepOp
 }  // namespace
 
 std::string joint_method_name(JointMethod m) {
-  switch (m) {
-    case JointMethod::sr3:
-      return "sr3";
-    case JointMethod::idim:
-      return "idim";
-    case JointMethod::oe:
-      return "oe";
-  }
-  return "?";
+  return std::string(name_of(kJointMethodNames, m, "?"));
 }
 
 JointMethod parse_joint_method(std::string_view name) {
-  for (const JointMethod m : {JointMethod::sr3, JointMethod::idim, JointMethod::oe})
-    if (name == joint_method_name(m)) return m;
-  throw std::invalid_argument("the joint method must be sr3, idim or oe, got '" +
+  if (const auto m = parse_name(kJointMethodNames, name)) return *m;
+  throw std::invalid_argument("the joint method must be " +
+                              known_names(kJointMethodNames, ", ", " or ") + ", got '" +
                               std::string(name) + "'");
 }
 

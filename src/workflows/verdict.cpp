@@ -182,17 +182,7 @@ std::vector<const identify::JointEvaluation*> all_of(
 
 }  // namespace
 
-std::string grade_name(Grade g) {
-  switch (g) {
-    case Grade::good:
-      return "good";
-    case Grade::doubtful:
-      return "doubtful";
-    case Grade::bad:
-      return "bad";
-  }
-  return "?";
-}
+std::string grade_name(Grade g) { return std::string(name_of(kGradeNames, g, "?")); }
 
 void Verdict::add(VerdictReason r) {
   grade = std::max(grade, r.grade);

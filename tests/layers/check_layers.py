@@ -4,7 +4,7 @@
 Every #include "frictionlab/<layer>/..." in include/frictionlab/<L>/ and src/<L>/ must name L
 itself or a layer below it. The order (each layer may use those listed before it):
 
-  models (with integrate/stepper.hpp, frictionlab/format.hpp and frictionlab/limits.hpp), integrate, estimator, signal,
+  models (with integrate/stepper.hpp, frictionlab/format.hpp, limits.hpp and names.hpp), integrate, estimator, signal,
   sim, robot, data, identify, workflows, io, mujoco
 
 Prints one line per violation ("FILE:LINE: <L> includes <M>/...") and exits 1 if there is any.
@@ -36,8 +36,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"frictionlab/([a-z_]+)(/|\.hpp")')
 
 
 def layer_of_include(name):
-    # frictionlab/format.hpp and limits.hpp are part of the base target (frictionlab::models).
-    return "models" if name in ("format", "limits") else name
+    # frictionlab/format.hpp, limits.hpp and names.hpp are part of the base target
+    # (frictionlab::models).
+    return "models" if name in ("format", "limits", "names") else name
 
 
 def main():

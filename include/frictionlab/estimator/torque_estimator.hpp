@@ -29,11 +29,13 @@
 // the host-side builder with messages is estimator/builder.hpp.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
 #include "frictionlab/models/common.hpp"
 #include "frictionlab/models/lugre/model.hpp"  // the model only: no host-side validation
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::estimator {
 
@@ -56,39 +58,28 @@ enum class ParamError : std::uint8_t {
   hold,
 };
 
+/// The parameters' names as in docs/estimator.md ("ok" for ParamError::ok).
+inline constexpr std::array<Named<ParamError>, 14> kParamErrorNames{{
+    {ParamError::ok, "ok"},
+    {ParamError::Km, "Km"},
+    {ParamError::sigma0, "sigma0"},
+    {ParamError::sigma1, "sigma1"},
+    {ParamError::sigma2, "sigma2"},
+    {ParamError::Fc_pos, "Fc_pos"},
+    {ParamError::Fc_neg, "Fc_neg"},
+    {ParamError::Fs_pos, "Fs_pos"},
+    {ParamError::Fs_neg, "Fs_neg"},
+    {ParamError::vs, "vs"},
+    {ParamError::alpha, "alpha"},
+    {ParamError::shape, "shape"},
+    {ParamError::vd, "vd"},
+    {ParamError::hold, "hold"},
+}};
+static_assert(names_every(kParamErrorNames, ParamError::hold));
+
 /// The parameter's name as in docs/estimator.md ("ok" for ParamError::ok).
 constexpr const char* param_name(ParamError e) noexcept {
-  switch (e) {
-    case ParamError::ok:
-      return "ok";
-    case ParamError::Km:
-      return "Km";
-    case ParamError::sigma0:
-      return "sigma0";
-    case ParamError::sigma1:
-      return "sigma1";
-    case ParamError::sigma2:
-      return "sigma2";
-    case ParamError::Fc_pos:
-      return "Fc_pos";
-    case ParamError::Fc_neg:
-      return "Fc_neg";
-    case ParamError::Fs_pos:
-      return "Fs_pos";
-    case ParamError::Fs_neg:
-      return "Fs_neg";
-    case ParamError::vs:
-      return "vs";
-    case ParamError::alpha:
-      return "alpha";
-    case ParamError::shape:
-      return "shape";
-    case ParamError::vd:
-      return "vd";
-    case ParamError::hold:
-      return "hold";
-  }
-  return "unknown";
+  return name_of(kParamErrorNames, e, "unknown").data();
 }
 
 /// The estimator's parameters: reference 000's Km, Kw (= sigma2), S0 (= sigma0), S1 (= sigma1),

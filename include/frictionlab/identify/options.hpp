@@ -5,6 +5,7 @@
 // writes the FitResult.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 #include "frictionlab/identify/progress.hpp"
 #include "frictionlab/models/fit_form.hpp"
 #include "frictionlab/models/stribeck.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::identify {
 
@@ -73,6 +75,11 @@ enum class FitMethod {
   grid,       ///< reference 000's 3-stage brute force (LuGre only)
   two_stage,  ///< static curve from constant-velocity segments, then the dynamic parameters
 };
+
+/// The methods' names (`fit --method`, fit.json), in the order messages list them.
+inline constexpr std::array<Named<FitMethod>, 3> kFitMethodNames{
+    {{FitMethod::lsq, "lsq"}, {FitMethod::grid, "grid"}, {FitMethod::two_stage, "two-stage"}}};
+static_assert(names_every(kFitMethodNames, FitMethod::two_stage));
 
 /// "linear" | "zoh" (FitOptions::hold; the names of hold_name, models/common.hpp); throws
 /// FitError naming both.

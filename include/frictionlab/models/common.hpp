@@ -6,9 +6,12 @@
 // Nothing here allocates, throws or performs I/O.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
+
+#include "frictionlab/names.hpp"
 
 namespace frictionlab {
 
@@ -202,7 +205,12 @@ enum class Method { exact, implicit_euler, forward_euler, rk4 };
 /// mid-step velocity (exponential midpoint rule, second order for smooth inputs, still bounded).
 enum class Hold { zoh, linear };
 
+/// The names of the holds in options, files and messages (in the order messages list them).
+inline constexpr std::array<Named<Hold>, 2> kHoldNames{
+    {{Hold::linear, "linear"}, {Hold::zoh, "zoh"}}};
+static_assert(names_every(kHoldNames, Hold::linear));
+
 /// "zoh" | "linear": the name of a hold in options, files and messages.
-constexpr const char* hold_name(Hold h) noexcept { return h == Hold::zoh ? "zoh" : "linear"; }
+constexpr const char* hold_name(Hold h) noexcept { return name_of(kHoldNames, h, "linear").data(); }
 
 }  // namespace frictionlab

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "frictionlab/models/param_checks.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab {
 
@@ -45,49 +46,39 @@ namespace frictionlab {
 /// `other`: a unit the list does not name, given in docs/models.md).
 enum class Unit { none, force, velocity, displacement, stiffness, damping, force_rate, other };
 
+/// The translational unit texts of docs/models.md ("N", "m/s", ...; "-" for none).
+inline constexpr std::array<Named<Unit>, 8> kUnitTexts{{
+    {Unit::none, "-"},
+    {Unit::force, "N"},
+    {Unit::velocity, "m/s"},
+    {Unit::displacement, "m"},
+    {Unit::stiffness, "N/m"},
+    {Unit::damping, "N s/m"},
+    {Unit::force_rate, "N/s"},
+    {Unit::other, "see docs/models.md"},
+}};
+static_assert(names_every(kUnitTexts, Unit::other));
+
+/// The unit texts for a rotary joint (N -> Nm, m -> rad: "Nm", "rad/s", "Nm/rad", ...).
+inline constexpr std::array<Named<Unit>, 8> kRotaryUnitTexts{{
+    {Unit::none, "-"},
+    {Unit::force, "Nm"},
+    {Unit::velocity, "rad/s"},
+    {Unit::displacement, "rad"},
+    {Unit::stiffness, "Nm/rad"},
+    {Unit::damping, "Nm s/rad"},
+    {Unit::force_rate, "Nm/s"},
+    {Unit::other, "see docs/models.md"},
+}};
+static_assert(names_every(kRotaryUnitTexts, Unit::other));
+
 /// The translational unit text of docs/models.md ("N", "m/s", ...; "-" for none).
-constexpr std::string_view unit_text(Unit u) {
-  switch (u) {
-    case Unit::none:
-      return "-";
-    case Unit::force:
-      return "N";
-    case Unit::velocity:
-      return "m/s";
-    case Unit::displacement:
-      return "m";
-    case Unit::stiffness:
-      return "N/m";
-    case Unit::damping:
-      return "N s/m";
-    case Unit::force_rate:
-      return "N/s";
-    case Unit::other:
-      return "see docs/models.md";
-  }
-  return "-";
-}
+constexpr std::string_view unit_text(Unit u) { return name_of(kUnitTexts, u, "-"); }
 
 /// The unit text for a rotary joint (N -> Nm, m -> rad: "Nm", "rad/s", "Nm/rad", ...) or, with
 /// rotary = false, the translational one.
 constexpr std::string_view unit_text(Unit u, bool rotary) {
-  if (!rotary) return unit_text(u);
-  switch (u) {
-    case Unit::force:
-      return "Nm";
-    case Unit::velocity:
-      return "rad/s";
-    case Unit::displacement:
-      return "rad";
-    case Unit::stiffness:
-      return "Nm/rad";
-    case Unit::damping:
-      return "Nm s/rad";
-    case Unit::force_rate:
-      return "Nm/s";
-    default:
-      return unit_text(u);
-  }
+  return name_of(rotary ? kRotaryUnitTexts : kUnitTexts, u, "-");
 }
 
 /// An element parameter array of v.elements(): its key, the array (a std::array, const when

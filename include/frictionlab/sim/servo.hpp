@@ -58,6 +58,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -67,6 +68,7 @@
 
 #include "frictionlab/models/actuator_budgets.hpp"
 #include "frictionlab/models/temperature_dependence.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::sim {
 
@@ -86,6 +88,11 @@ enum class ServoLaw {
   pd,   ///< proportional + derivative (on the measurement)
   pid,  ///< proportional + integral + derivative
 };
+
+/// The laws' names (ACTUATOR.json "control.law").
+inline constexpr std::array<Named<ServoLaw>, 3> kServoLawNames{
+    {{ServoLaw::p, "p"}, {ServoLaw::pd, "pd"}, {ServoLaw::pid, "pid"}}};
+static_assert(names_every(kServoLawNames, ServoLaw::pid));
 
 /// Firmware constants of a servo family: known, not identified (an ACTUATOR.json file's drive
 /// and "control", io/actuator_file.hpp; a parameter file may give them for a generic servo).

@@ -26,6 +26,7 @@
 // state of a fixed-step scheme): std::runtime_error.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "frictionlab/models/registry.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::sim {
 
@@ -52,6 +54,14 @@ enum class SystemIntegrator {
   /// to h = 14.3 ms (docs/simulation.md).
   trbdf2,
 };
+
+/// The integrators' names (simulate --integrator, SYSTEM.json).
+inline constexpr std::array<Named<SystemIntegrator>, 3> kSystemIntegratorNames{{
+    {SystemIntegrator::trbdf2, "trbdf2"},
+    {SystemIntegrator::rosenbrock, "rosenbrock"},
+    {SystemIntegrator::cvode, "cvode"},
+}};
+static_assert(names_every(kSystemIntegratorNames, SystemIntegrator::trbdf2));
 
 /// The registered models a coupled system can carry: the bristle models, whose state has the
 /// invariant bound M::state_bound(p) the scaled integration needs. A model joins by one entry.

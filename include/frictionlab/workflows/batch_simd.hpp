@@ -11,14 +11,21 @@
 // frictionlab.simulate_batch take batch_simd().
 #pragma once
 
+#include <array>
 #include <span>
 #include <string_view>
 
 #include "frictionlab/models/lugre/batch.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::workflows {
 
 enum class BatchSimd { portable, avx2, avx512 };
+
+/// The paths' names (FRICTIONLAB_BATCH_SIMD, BatchResult::simd), narrowest first.
+inline constexpr std::array<Named<BatchSimd>, 3> kBatchSimdNames{
+    {{BatchSimd::portable, "portable"}, {BatchSimd::avx2, "avx2"}, {BatchSimd::avx512, "avx512"}}};
+static_assert(names_every(kBatchSimdNames, BatchSimd::avx512));
 
 /// "portable", "avx2", "avx512".
 std::string_view batch_simd_name(BatchSimd simd) noexcept;

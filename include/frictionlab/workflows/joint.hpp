@@ -30,6 +30,7 @@
 // Cancelled (Progress::cancel).
 #pragma once
 
+#include <array>
 #include <limits>
 #include <optional>
 #include <string>
@@ -50,6 +51,11 @@ namespace frictionlab::workflows {
 
 /// The identification method whose model fit_joint returns.
 enum class JointMethod { sr3, idim, oe };
+
+/// The methods' names (fit-joint --method, joint_fit.json), in the order messages list them.
+inline constexpr std::array<Named<JointMethod>, 3> kJointMethodNames{
+    {{JointMethod::sr3, "sr3"}, {JointMethod::idim, "idim"}, {JointMethod::oe, "oe"}}};
+static_assert(names_every(kJointMethodNames, JointMethod::oe));
 
 /// "sr3", "idim" or "oe".
 std::string joint_method_name(JointMethod m);

@@ -73,8 +73,11 @@
 // Host side: allocates; no I/O.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
+
+#include "frictionlab/names.hpp"
 
 namespace frictionlab::workflows {
 
@@ -86,6 +89,11 @@ struct FitOutcome;
 struct CompareOutcome;
 
 enum class Grade { good, doubtful, bad };
+
+/// The grades' names (verdict lines, reports, JSON).
+inline constexpr std::array<Named<Grade>, 3> kGradeNames{
+    {{Grade::good, "good"}, {Grade::doubtful, "doubtful"}, {Grade::bad, "bad"}}};
+static_assert(names_every(kGradeNames, Grade::bad));
 
 /// "good", "doubtful" or "bad".
 std::string grade_name(Grade g);

@@ -3,6 +3,7 @@
 // Params; a StaticSpec names which of them a parameter set is.
 #pragma once
 
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "frictionlab/models/stribeck/fit.hpp"
 #include "frictionlab/models/stribeck/model.hpp"
 #include "frictionlab/models/stribeck/validation.hpp"
+#include "frictionlab/names.hpp"
 
 namespace frictionlab {
 
@@ -91,19 +93,18 @@ using ViscousInfo = StaticInfo<StaticKind::viscous>;
 using CoulombViscousInfo = StaticInfo<StaticKind::coulomb_viscous>;
 using StribeckInfo = StaticInfo<StaticKind::stribeck>;
 
+/// The static kinds' names (their descriptors' `name`).
+inline constexpr std::array<Named<StaticKind>, 4> kStaticKindNames{{
+    {StaticKind::coulomb, CoulombInfo::name},
+    {StaticKind::viscous, ViscousInfo::name},
+    {StaticKind::coulomb_viscous, CoulombViscousInfo::name},
+    {StaticKind::stribeck, StribeckInfo::name},
+}};
+static_assert(names_every(kStaticKindNames, StaticKind::stribeck));
+
 /// The name of a static kind ("coulomb", "viscous", "coulomb-viscous", "stribeck").
 inline const char* static_kind_name(StaticKind k) {
-  switch (k) {
-    case StaticKind::coulomb:
-      return CoulombInfo::name.data();
-    case StaticKind::viscous:
-      return ViscousInfo::name.data();
-    case StaticKind::coulomb_viscous:
-      return CoulombViscousInfo::name.data();
-    case StaticKind::stribeck:
-      return StribeckInfo::name.data();
-  }
-  return StribeckInfo::name.data();
+  return name_of(kStaticKindNames, k, StribeckInfo::name).data();
 }
 
 }  // namespace frictionlab
