@@ -5,10 +5,11 @@
 // every parameter 15-30 % off (the offset at 0): the start of the output-error recovery tests.
 // multisine_torque, measured_motion and oe_options: those tests' records and options; estimate:
 // the lookup of a fitted parameter by name, for every joint fit; coulomb_viscous and horizontal:
-// the joint of the closed-form tests.
+// the joint of the closed-form tests; print_lugre_fit: the line an oe fit of the pendulum prints.
 #pragma once
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,17 @@ const identify::ParameterEstimate& estimate(const JointFitResult& r, const std::
   for (const auto& e : r.parameters)
     if (e.name == name) return e;
   throw std::runtime_error("no parameter " + name);
+}
+
+/// Prints the parameters of `r`, an oe fit of a joint LuGre model (one Stribeck term, linear
+/// viscous), its iterations and costs: "[measured] <label>: I ... cost <initial> -> <final>".
+inline void print_lugre_fit(const char* label, const identify::JointOeResult& r) {
+  const auto& q = std::get<JointLuGre<double>::Params>(r.model.friction);
+  std::printf(
+      "[measured] %s: I %.5g mgCx %.4g mgCy %.5g offset %.4g sigma0 %.4g sigma1 %.4g Fc %.4g "
+      "Fs %.4g Omega_s %.4g cv %.4g; %d iterations, cost %.3g -> %.3g\n",
+      label, r.model.I, r.model.mgCx, r.model.mgCy, r.model.offset, q.sigma0, q.sigma1, q.Fc,
+      q.Fs[0], q.Omega_s, q.cv[0], r.iterations, r.initial_cost, r.final_cost);
 }
 
 /// Coulomb levels Fc_pos / Fc_neg [N m] (no Stribeck rise) and viscous coefficient Fv

@@ -149,12 +149,7 @@ TEST(JointClosedLoop, ClosedLoopOeRecoversLuGreJoint) {
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   const auto& q = std::get<JointLuGre<double>::Params>(r.model.friction);
   const auto& t = std::get<JointLuGre<double>::Params>(truth.friction);
-  std::printf(
-      "[measured] closed-loop oe: I %.5g mgCx %.4g mgCy %.5g offset %.4g sigma0 %.4g "
-      "sigma1 %.4g Fc %.4g Fs %.4g Omega_s %.4g cv %.4g; %d iterations, cost %.3g -> "
-      "%.3g\n",
-      r.model.I, r.model.mgCx, r.model.mgCy, r.model.offset, q.sigma0, q.sigma1, q.Fc, q.Fs[0],
-      q.Omega_s, q.cv[0], r.iterations, r.initial_cost, r.final_cost);
+  testing::print_lugre_fit("closed-loop oe", r);
   // Measured (8 s at 250 Hz, noise 1e-4 rad, 1e-3 rad/s, 5e-3 N m): I 0.01 %, mgCx, offset
   // 7e-4 N m, mgCy 2e-5 N m, Fc 0.02 %, cv 0.3 %, sigma0 4 %, sigma1 1 %, Fs 10 %, Omega_s 7 %
   // (the Stribeck pair is the weakest: the controller keeps the joint away from slow sliding).

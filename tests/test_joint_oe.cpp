@@ -48,11 +48,7 @@ TEST(JointOe, RecoversLuGreJointFromPerturbedStart) {
   const auto r = fit_joint_oe(std::span<const JointData>(&d, 1), start, o);
   const auto& q = std::get<JointLuGre<double>::Params>(r.model.friction);
   const auto& t = std::get<JointLuGre<double>::Params>(truth.friction);
-  std::printf(
-      "[measured] oe LuGre: I %.5g mgCx %.4g mgCy %.5g offset %.4g sigma0 %.4g sigma1 "
-      "%.4g Fc %.4g Fs %.4g Omega_s %.4g cv %.4g; %d iterations, cost %.3g -> %.3g\n",
-      r.model.I, r.model.mgCx, r.model.mgCy, r.model.offset, q.sigma0, q.sigma1, q.Fc, q.Fs[0],
-      q.Omega_s, q.cv[0], r.iterations, r.initial_cost, r.final_cost);
+  testing::print_lugre_fit("oe LuGre", r);
   // Measured (8 s at 250 Hz, noise 1e-4 rad / 1e-3 rad/s, 0.25 s segments): I, mgCx, mgCy,
   // offset, Fc, cv[0] within 0.1 %; sigma0 0.3 %, sigma1 0.8 %, Fs[0] 4 %, Omega_s 4 %. The
   // bristle and Stribeck parameters are the weakly excited ones (only around the reversals).

@@ -611,6 +611,22 @@ std::string chain_mjcf(int n) {
   return xml + "\n  </worldbody>\n</mujoco>\n";
 }
 
+/// frictionlab's friction on every joint j0 .. j<n-1> of chain_mjcf(n), all of the parameter
+/// file `friction`, from a MUJOCO.json named `name` in the test's folder.
+Friction load_chain_friction(const mjModel& m, int n, const std::string& friction,
+                             const std::string& name) {
+  const auto description = test::process_file(name, ".json");
+  {
+    std::ofstream out(description);
+    out << R"({"format": "frictionlab-mujoco", "version": 1, "joints": [)";
+    for (int i = 0; i < n; ++i)
+      out << (i > 0 ? ", " : "") << R"({"joint": "j)" << i << R"(", "friction": ")" << friction
+          << R"("})";
+    out << "]}";
+  }
+  return load_friction(m, description.string());
+}
+
 TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   // Seven coupled joints with coulomb-viscous friction whose level rises with the applied torque
   // (mu_drive 0.2, mu_back 0.1: the budgets differ by side), driven by sines that make them stick
@@ -629,16 +645,7 @@ TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   const auto fit = test::process_file("chain_joint_fit", ".json");
   std::ofstream(fit) << R"({"format": "frictionlab-joint-fit", "version": 1, "method": "oe", )"
                      << R"("joint": )" << io::joint_to_json(joint).dump() << "}";
-  const auto description = test::process_file("chain_MUJOCO", ".json");
-  {
-    std::ofstream out(description);
-    out << R"({"format": "frictionlab-mujoco", "version": 1, "joints": [)";
-    for (int i = 0; i < kJoints; ++i)
-      out << (i > 0 ? ", " : "") << R"({"joint": "j)" << i << R"(", "friction": ")" << fit.string()
-          << R"("})";
-    out << "]}";
-  }
-  const Friction fl = load_friction(*m, description.string());
+  const Friction fl = load_chain_friction(*m, kJoints, fit.string(), "chain_MUJOCO");
   ASSERT_TRUE(fl);
   flmj_install(fl.get());
   MjDataPtr d(mj_makeData(m.get()));
@@ -687,16 +694,7 @@ TEST(MujocoFriction, OnASevenJointArmEveryLugreJointEndsItsStepOnItsImplicitEqua
   const double h = m->opt.timestep;
   const std::string model = FRICTIONLAB_SOURCE_DIR "/examples/mujoco/shoulder_lugre.json";
   const auto p = std::get<LuGre<double>::Params>(io::read_model_file(model).spec);
-  const auto description = test::process_file("chain_lugre_MUJOCO", ".json");
-  {
-    std::ofstream out(description);
-    out << R"({"format": "frictionlab-mujoco", "version": 1, "joints": [)";
-    for (int i = 0; i < kJoints; ++i)
-      out << (i > 0 ? ", " : "") << R"({"joint": "j)" << i << R"(", "friction": ")" << model
-          << R"("})";
-    out << "]}";
-  }
-  const Friction fl = load_friction(*m, description.string());
+  const Friction fl = load_chain_friction(*m, kJoints, model, "chain_lugre_MUJOCO");
   ASSERT_TRUE(fl);
   flmj_install(fl.get());
   MjDataPtr d(mj_makeData(m.get()));

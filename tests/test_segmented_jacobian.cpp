@@ -66,6 +66,15 @@ double column_rel_diff(const Eval& a, const Eval& b, std::size_t nf) {
   return worst;
 }
 
+/// The internal parameters of fam at the point whose natural parameters are 1 except those that
+/// set(field, x) changes.
+template <class Set>
+std::vector<double> internal_point(const Family& fam, Set set) {
+  std::vector<double> nat(static_cast<std::size_t>(fam.size()), 1.0);
+  for (std::size_t i = 0; i < nat.size(); ++i) set(fam.info()[i].field, nat[i]);
+  return fam.to_internal(nat);
+}
+
 struct Case {
   const char* model;
   ProblemKind problem;
@@ -84,10 +93,7 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
   ASSERT_GE(d.n(), 16000);  // long enough to be split
   const auto fam = make_family(parse_model(c.model), c.problem, true);
   // A point away from the truth (the Jacobian of a fit's early iterations).
-  std::vector<double> nat(static_cast<std::size_t>(fam->size()), 1.0);
-  for (int i = 0; i < fam->size(); ++i) {
-    const auto& f = fam->info()[static_cast<std::size_t>(i)].field;
-    double& x = nat[static_cast<std::size_t>(i)];
+  const std::vector<double> theta = internal_point(*fam, [](const std::string& f, double& x) {
     if (f == "Km") x = 1.8;
     if (f == "sigma2") x = 0.4;
     if (f.starts_with("Fc")) x = 0.9;
@@ -101,8 +107,7 @@ TEST_P(SegmentedJacobian, EqualsTheSerialOneToRounding) {
     if (f.starts_with("k[")) x = 300.0 * (1 + std::stoi(f.substr(2)));
     if (f.starts_with("dDelta[")) x = 1e-3;
     if (f == "C") x = 30;  // (GMS: the slip law's attraction, N/s)
-  }
-  const std::vector<double> theta = fam->to_internal(nat);
+  });
   std::vector<int> free(static_cast<std::size_t>(fam->size()));
   std::iota(free.begin(), free.end(), 0);
   Robust loss;
@@ -384,10 +389,7 @@ TEST_P(FastPathFit, EndsWhereTheJetPathEnds) {
   const data::Record rec = testing::reference_record(c.problem, 1);
   const FitData d = prepare_data(rec, c.problem, 0.0);
   const auto fam = make_family(parse_model(c.model), c.problem, true);
-  std::vector<double> nat(static_cast<std::size_t>(fam->size()), 1.0);
-  for (int i = 0; i < fam->size(); ++i) {
-    const auto& f = fam->info()[static_cast<std::size_t>(i)].field;
-    double& x = nat[static_cast<std::size_t>(i)];
+  const std::vector<double> theta = internal_point(*fam, [](const std::string& f, double& x) {
     if (f == "Km") x = 2.1;
     if (f == "sigma2") x = 0.45;
     if (f.starts_with("Fc")) x = 0.9;
@@ -401,8 +403,7 @@ TEST_P(FastPathFit, EndsWhereTheJetPathEnds) {
     if (f.starts_with("k[")) x = 600.0 / (1 << std::stoi(f.substr(2)));
     if (f.starts_with("dDelta[")) x = f == "dDelta[0]" ? 5e-4 : 1e-3 * std::stoi(f.substr(7));
     if (f == "C") x = 30;  // (GMS: the slip law's attraction, N/s)
-  }
-  const std::vector<double> theta = fam->to_internal(nat);
+  });
   std::vector<int> free;
   for (int i = 0; i < fam->size(); ++i)
     if (fam->info()[static_cast<std::size_t>(i)].field != "alpha") free.push_back(i);

@@ -218,8 +218,10 @@ const char* kM6 = R"({
     "dtheta_stribeck": 2.890372094130307, "alpha": 8.683259907618984,
     "friction_viscous": 0.005359668274599504, "model": "m6", "actuator": "xl330"})";
 
-/// The message of the InputError reading `text` as a parameter file throws, or "no error".
-std::string params_error(const std::string& text) {
+/// The message of the InputError reading kM6 with the text `from` replaced by `to` throws, or
+/// "no error".
+std::string m6_error(const std::string& from, const std::string& to) {
+  const std::string text = replace(kM6, from, to);
   return testing::message_or_no_error<io::InputError>(
       [&] { io::parse_servo_params(text, "p.json"); });
 }
@@ -244,42 +246,38 @@ TEST(ServoParamsFile, ReadsBamKeysAndRoundTrips) {
 }
 
 TEST(ServoParamsFile, ErrorsNameTheParameter) {
-  EXPECT_EQ(params_error(replace(kM6, "\"model\": \"m6\"", "\"model\": \"m7\"")),
+  EXPECT_EQ(m6_error("\"model\": \"m6\"", "\"model\": \"m7\""),
             "p.json: parameter 'model': unknown model 'm7' (m1, m2, m3, m4, m5, m6)");
-  EXPECT_EQ(params_error(replace(kM6, "\"friction_viscous\": 0.005359668274599504,", "")),
+  EXPECT_EQ(m6_error("\"friction_viscous\": 0.005359668274599504,", ""),
             "p.json: parameter 'friction_viscous': missing (model m6)");
   // (keys are checked in name order: 'alpha' is the first key of the m6 file that m1 lacks)
-  EXPECT_EQ(params_error(replace(kM6, "\"model\": \"m6\"", "\"model\": \"m1\"")).substr(0, 69),
+  EXPECT_EQ(m6_error("\"model\": \"m6\"", "\"model\": \"m1\"").substr(0, 69),
             "p.json: parameter 'alpha': not a parameter of model m1 with actuator ");
-  EXPECT_EQ(params_error(replace(kM6, "\"friction_viscous\": 0.005359668274599504",
-                                 "\"friction_viscous\": -1")),
+  EXPECT_EQ(m6_error("\"friction_viscous\": 0.005359668274599504", "\"friction_viscous\": -1"),
             "p.json: parameter 'friction_viscous': -1 N m s/rad is outside the plausible range "
             "[0, 10000] N m s/rad");
-  EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 0")),
+  EXPECT_EQ(m6_error("\"R\": 2.8113923539223227", "\"R\": 0"),
             "p.json: parameter 'R': 0 ohm is outside the plausible range [1e-06, 1e+06] ohm");
   // absurd magnitudes: refused at read time with the plausible range (sim/servo_limits.hpp)
   EXPECT_EQ(
-      params_error(replace(kM6, "\"kt\": 0.36601349688984386", "\"kt\": 5000")),
+      m6_error("\"kt\": 0.36601349688984386", "\"kt\": 5000"),
       "p.json: parameter 'kt': 5000 N m/A is outside the plausible range [1e-06, 1000] N m/A");
-  EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 1e300")),
+  EXPECT_EQ(m6_error("\"R\": 2.8113923539223227", "\"R\": 1e300"),
             "p.json: parameter 'R': |1e+300| is beyond the limit 1e+15 of any number (SI units)");
-  EXPECT_EQ(params_error(replace(kM6, "\"R\": 2.8113923539223227", "\"R\": 5e-324")),
+  EXPECT_EQ(m6_error("\"R\": 2.8113923539223227", "\"R\": 5e-324"),
             "p.json: parameter 'R': 5e-324 ohm is outside the plausible range [1e-06, 1e+06] ohm");
-  EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"",
-                                 "\"actuator\": \"xl330\", "
-                                 "\"command_delay\": 0.01")),
+  EXPECT_EQ(m6_error("\"actuator\": \"xl330\"", "\"actuator\": \"xl330\", \"command_delay\": 0.01"),
             "p.json: parameter 'command_delay': a non-zero command delay (newer BAM) is not "
             "supported; got 0.01");
-  EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"generic\"")),
+  EXPECT_EQ(m6_error("\"actuator\": \"xl330\"", "\"actuator\": \"generic\""),
             "p.json: parameter 'error_gain': missing (required for a generic actuator)");
   EXPECT_EQ(
-      params_error(replace(kM6, "\"actuator\": \"xl330\"", "\"actuator\": \"ax12\"")),
+      m6_error("\"actuator\": \"xl330\"", "\"actuator\": \"ax12\""),
       "p.json: parameter 'actuator': unknown actuator 'ax12' (built in: mx106, mx64, sts3215, "
       "sts3215-12v, xc330m288t, xl320, xl330); to add one, write an ACTUATOR.json "
       "(docs/actuators.md, \"ACTUATOR.json\") and give its path instead of a name");
   // command_delay 0 (written by newer BAM versions) is accepted
-  EXPECT_EQ(params_error(replace(kM6, "\"actuator\": \"xl330\"",
-                                 "\"actuator\": \"xl330\", \"command_delay\": 0.0")),
+  EXPECT_EQ(m6_error("\"actuator\": \"xl330\"", "\"actuator\": \"xl330\", \"command_delay\": 0.0"),
             "no error");
 }
 
