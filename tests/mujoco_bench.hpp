@@ -42,4 +42,18 @@ inline MjModelPtr load_mjcf(const std::string& xml, const std::string& name) {
   return m;
 }
 
+/// A chain of `n` links hanging down (hinges j0 .. j<n-1> about alternating axes, 1 kg links of
+/// 0.1 m), Euler at 1 ms: the arm of bench_mujoco.
+inline std::string chain_mjcf(int n) {
+  std::string xml =
+      "<mujoco model=\"chain\">\n  <option timestep=\"0.001\" integrator=\"Euler\"/>\n"
+      "  <worldbody>\n";
+  for (int i = 0; i < n; ++i)
+    xml += "<body pos=\"0 0 " + std::string(i == 0 ? "0" : "-0.1") + "\"><joint name=\"j" +
+           std::to_string(i) + "\" type=\"hinge\" axis=\"" + (i % 2 == 0 ? "0 1 0" : "1 0 0") +
+           "\"/><inertial pos=\"0 0 -0.05\" mass=\"1\" diaginertia=\"0.001 0.001 0.0005\"/>\n";
+  for (int i = 0; i < n; ++i) xml += "</body>";
+  return xml + "\n  </worldbody>\n</mujoco>\n";
+}
+
 }  // namespace frictionlab::test

@@ -597,20 +597,6 @@ TEST(MujocoFriction, ATemperatureLawRunsAtTheJointsTemperature) {
   EXPECT_TRUE(std::isnan(flmj_get_temperature(fl.get(), "elbow")));
 }
 
-/// A chain of `n` links hanging down (hinges about alternating axes, 1 kg links of 0.1 m),
-/// Euler at 1 ms: the arm of bench_mujoco.
-std::string chain_mjcf(int n) {
-  std::string xml =
-      "<mujoco model=\"chain\">\n  <option timestep=\"0.001\" integrator=\"Euler\"/>\n"
-      "  <worldbody>\n";
-  for (int i = 0; i < n; ++i)
-    xml += "<body pos=\"0 0 " + std::string(i == 0 ? "0" : "-0.1") + "\"><joint name=\"j" +
-           std::to_string(i) + "\" type=\"hinge\" axis=\"" + (i % 2 == 0 ? "0 1 0" : "1 0 0") +
-           "\"/><inertial pos=\"0 0 -0.05\" mass=\"1\" diaginertia=\"0.001 0.001 0.0005\"/>\n";
-  for (int i = 0; i < n; ++i) xml += "</body>";
-  return xml + "\n  </worldbody>\n</mujoco>\n";
-}
-
 /// frictionlab's friction on every joint j0 .. j<n-1> of chain_mjcf(n), all of the parameter
 /// file `friction`, from a MUJOCO.json named `name` in the test's folder.
 Friction load_chain_friction(const mjModel& m, int n, const std::string& friction,
@@ -636,7 +622,7 @@ TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   // once (box_qp.hpp); projected Gauss-Seidel sweeps, stopped at their limit, leave sticking
   // joints creeping here.
   constexpr int kJoints = 7;
-  const MjModelPtr m = test::load_mjcf(chain_mjcf(kJoints), "chain");
+  const MjModelPtr m = test::load_mjcf(test::chain_mjcf(kJoints), "chain");
   ASSERT_TRUE(m);
   sim::JointModel joint = loaded_rotor({0.2, 0.1});
   auto& f = std::get<StaticFriction<double>::Params>(joint.friction);
@@ -689,7 +675,7 @@ TEST(MujocoFriction, OnASevenJointArmEveryLugreJointEndsItsStepOnItsImplicitEqua
   // and F = sigma0 z+ + sigma1 (z+ - z) / h + sigma2 v+. The joints are solved at once (Newton
   // on all seven, the sweeps where it stalls).
   constexpr int kJoints = 7;
-  const MjModelPtr m = test::load_mjcf(chain_mjcf(kJoints), "chain_lugre");
+  const MjModelPtr m = test::load_mjcf(test::chain_mjcf(kJoints), "chain_lugre");
   ASSERT_TRUE(m);
   const double h = m->opt.timestep;
   const std::string model = FRICTIONLAB_SOURCE_DIR "/examples/mujoco/shoulder_lugre.json";
