@@ -299,6 +299,23 @@ void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k)
   }
 }
 
+/// The joints' frictions over the step: budget joints (servos, static models) at once by the
+/// programme, LuGre joints at once by Newton's method (one substep), and a mix, a single joint
+/// or a stalled Newton iteration by the sweeps.
+void solve_frictions(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+  const std::size_t joints = fl.servos.size() + fl.frictions.size();
+  const auto lugre = static_cast<std::size_t>(std::count_if(
+      fl.frictions.begin(), fl.frictions.end(), [](const FrictionJoint& j) { return j.lugre; }));
+  if (joints > 1 && lugre == 0) {
+    solve_budgets(fl, d, h, k);
+    return;
+  }
+  const bool lugre_at_once = joints > 1 && lugre == joints && h <= kLugreSubstep;
+  if (lugre_at_once && solve_lugre_coupled(fl, d, h, k)) return;
+  warm_start(fl, k);
+  sweep(fl, d, h, k);
+}
+
 }  // namespace
 
 void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
@@ -308,19 +325,7 @@ void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
   smooth_forces(m, d, k);
   servo_torques(fl, d, k);
   solve_step_matrix(fl, m, d);
-  const double h = m.opt.timestep;
-  const auto lugre = std::count_if(fl.frictions.begin(), fl.frictions.end(),
-                                   [](const FrictionJoint& j) { return j.lugre; });
-  const std::size_t joints = fl.servos.size() + fl.frictions.size();
-  if (joints > 1 && lugre == 0) {
-    solve_budgets(fl, d, h, k);
-  } else if (joints > 1 && static_cast<std::size_t>(lugre) == joints && h <= kLugreSubstep &&
-             solve_lugre_coupled(fl, d, h, k)) {
-    // solved at once
-  } else {
-    warm_start(fl, k);
-    sweep(fl, d, h, k);
-  }
+  solve_frictions(fl, d, m.opt.timestep, k);
   for (const ServoJoint& j : fl.servos) d.qfrc_passive[j.dof] += j.last.motor + j.last.friction;
   for (const FrictionJoint& j : fl.frictions) d.qfrc_passive[j.dof] += j.last.friction;
 }
