@@ -6,7 +6,9 @@
 //   lugre         frictionlab's LuGre on every joint (implicit step, bristle state per joint)
 //   static        frictionlab's coulomb-viscous on every joint (stopping-torque rule)
 //   servo_m6      every joint an XL330 servo with its fitted M6 (firmware, motor, budget)
-// The callback's cost is the difference to `bare`; the goal is <= 5 % of mj_step.
+// The callback's cost is the difference to `bare`; the goal is <= 5 % of mj_step. Counters per
+// step: sweeps (Gauss-Seidel passes), lugre_evals (model evaluations per joint), at_once (share
+// solved at once: the programme or Newton), stalls (Newton handed to the sweeps).
 #include <benchmark/benchmark.h>
 #include <mujoco/mujoco.h>
 #include <unistd.h>
@@ -83,6 +85,20 @@ std::string description(const std::string& entry) {
   return path.string();
 }
 
+/// The solver's work per step as counters (flmj_get_stats): sweeps, LuGre model evaluations per
+/// joint, the share of steps solved at once by the programme or by Newton, Newton's stalls.
+void report_stats(benchmark::State& state, const flmj_friction* fl) {
+  flmj_stats s{};
+  if (flmj_get_stats(fl, &s) != 0 || s.evaluations == 0) return;
+  const auto per_step = [&](long long n) {
+    return static_cast<double>(n) / static_cast<double>(s.evaluations);
+  };
+  state.counters["sweeps"] = per_step(s.sweeps);
+  state.counters["lugre_evals"] = per_step(s.lugre_evaluations) / kJoints;
+  state.counters["at_once"] = per_step(s.programme_solves + s.newton_solves);
+  state.counters["stalls"] = per_step(s.newton_stalls);
+}
+
 /// One mj_step per iteration of the arm under `joint` attributes, with frictionlab's friction
 /// of `entry` (empty: none); the goals of servo joints are sines.
 void run(benchmark::State& state, const std::string& joint, const std::string& entry, bool servo) {
@@ -116,6 +132,7 @@ void run(benchmark::State& state, const std::string& joint, const std::string& e
     mj_step(m, d);
     benchmark::DoNotOptimize(d->qpos[0]);
   }
+  report_stats(state, fl);
   flmj_install(nullptr);
   flmj_free(fl);
   mj_deleteData(d);

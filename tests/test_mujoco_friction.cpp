@@ -663,6 +663,11 @@ TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
       "[measured] 7-joint arm, 4000 steps: %d joint-steps stuck, %d sliding, %d steps "
       "with both\n",
       stuck, sliding, mixed);
+  flmj_stats stats{};
+  ASSERT_EQ(flmj_get_stats(fl.get(), &stats), 0);
+  EXPECT_EQ(stats.programme_solves, 4000);  // every step at once, no sweep
+  EXPECT_EQ(stats.sweeps, 0);
+  EXPECT_EQ(stats.lugre_evaluations, 0);
   EXPECT_GT(stuck, 1000);
   EXPECT_GT(sliding, 1000);
   EXPECT_GT(mixed, 500);
@@ -707,10 +712,19 @@ TEST(MujocoFriction, OnASevenJointArmEveryLugreJointEndsItsStepOnItsImplicitEqua
     }
   }
   flmj_install(nullptr);
+  flmj_stats stats{};
+  ASSERT_EQ(flmj_get_stats(fl.get(), &stats), 0);
   std::printf(
       "[measured] 7 LuGre joints, 3000 steps: largest |z+ - LuGre step| %.2e of Fs/sigma0, "
-      "|F - LuGre force| %.2e of Fs; %d joint-steps below vs, %d above\n",
-      worst_z, worst_force, slow, fast);
+      "|F - LuGre force| %.2e of Fs; %d joint-steps below vs, %d above; Newton at once in %lld "
+      "steps, stalled in %lld (%lld sweeps), %.2f model evaluations per joint-step\n",
+      worst_z, worst_force, slow, fast, stats.newton_solves, stats.newton_stalls, stats.sweeps,
+      static_cast<double>(stats.lugre_evaluations) / (kJoints * 3000.0));
+  // every step tried at once by Newton; a stall hands the step to the sweeps
+  EXPECT_EQ(stats.evaluations, 3000);
+  EXPECT_EQ(stats.newton_solves + stats.newton_stalls, 3000);
+  EXPECT_LT(stats.newton_stalls, 60);
+  EXPECT_EQ(stats.programme_solves, 0);
   EXPECT_LT(worst_z, 1e-9);
   EXPECT_LT(worst_force, 1e-9);
   EXPECT_GT(slow, 2000);

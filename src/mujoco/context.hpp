@@ -114,6 +114,7 @@ struct flmj_friction {
   const mjData* data = nullptr;
   double time = std::numeric_limits<double>::quiet_NaN();
   frictionlab::mujoco::StepScratch scratch;
+  flmj_stats stats{};  ///< flmj_get_stats
 };
 
 namespace frictionlab::mujoco {

@@ -124,6 +124,12 @@ int flmj_get_torques(const flmj_friction* fl, const char* joint, flmj_torques* o
   return 0;
 }
 
+int flmj_get_stats(const flmj_friction* fl, flmj_stats* out) {
+  if (fl == nullptr || out == nullptr) return -1;
+  *out = fl->stats;
+  return 0;
+}
+
 void flmj_reset(flmj_friction* fl) {
   if (fl == nullptr) return;
   fl->data = nullptr;

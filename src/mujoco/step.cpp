@@ -150,13 +150,15 @@ void servo_torques(flmj_friction& fl, const mjData& d, StepScratch& k) {
 
 /// A friction joint's torque: LuGre's implicit step, or a static model's stopping-torque rule
 /// with the budget on the side the joint would move to. `first`: the step's first sweep (a
-/// LuGre joint's solve then starts from scratch, later ones from the sweep before).
+/// LuGre joint's solve then starts from scratch, later ones from the sweep before); its model
+/// evaluations counted in `stats`.
 double model_friction(FrictionJoint& j, double qd, double v_free, double hc, double h, double tau,
-                      bool first) {
+                      bool first, flmj_stats& stats) {
   if (j.lugre) {
     const double guess = first ? std::numeric_limits<double>::quiet_NaN() : j.v_next;
     const LugreStep s =
         lugre_step(j.lugre_params, j.z, qd, v_free, hc, h, guess, j.load ? &*j.load : nullptr, tau);
+    stats.lugre_evaluations += s.evaluations;
     j.z_next = s.z_next;
     j.v_next = s.v_next;
     j.last.state = s.z_next;
@@ -184,6 +186,7 @@ void warm_start(const flmj_friction& fl, StepScratch& k) {
 void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   const std::size_t joints = fl.servos.size() + fl.frictions.size();
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    ++fl.stats.sweeps;
     double change = 0.0, size = 0.0;
     Eigen::Index a = 0;
     // the joint's v_free without its own friction, and h c
@@ -205,7 +208,7 @@ void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
     for (FrictionJoint& j : fl.frictions) {
       const double qd = d.qvel[j.dof];
       take(j.last, model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h,
-                                  k.applied[j.dof], sweep == 0));
+                                  k.applied[j.dof], sweep == 0, fl.stats));
     }
     if (joints == 1 || change <= 1e-13 * size) break;
   }
@@ -221,6 +224,7 @@ void evaluate_lugre(flmj_friction& fl, double h, StepScratch& k) {
     k.dF[a] = e.slope;
     k.z_next[a++] = e.z_next;
   }
+  fl.stats.lugre_evaluations += a;
 }
 
 /// Whether every residual r_a of v+ = v_free - h coupling F(v+) is rounding against the
@@ -253,6 +257,7 @@ bool solve_lugre_coupled(flmj_friction& fl, const mjData& d, double h, StepScrat
     k.r = k.u - k.v0;
     k.r.noalias() += h * k.coupling * k.F;
     if (lugre_converged(k, h)) {
+      ++fl.stats.newton_solves;
       a = 0;
       for (FrictionJoint& j : fl.frictions) {
         j.z_next = k.z_next[a];
@@ -268,8 +273,9 @@ bool solve_lugre_coupled(flmj_friction& fl, const mjData& d, double h, StepScrat
     k.lu.compute(k.J);
     k.du = k.lu.solve(k.r);
     k.u -= k.du;
-    if (!k.u.allFinite()) return false;
+    if (!k.u.allFinite()) break;
   }
+  ++fl.stats.newton_stalls;
   return false;
 }
 
@@ -308,6 +314,7 @@ void solve_frictions(flmj_friction& fl, const mjData& d, double h, StepScratch& 
       fl.frictions.begin(), fl.frictions.end(), [](const FrictionJoint& j) { return j.lugre; }));
   if (joints > 1 && lugre == 0) {
     solve_budgets(fl, d, h, k);
+    ++fl.stats.programme_solves;
     return;
   }
   const bool lugre_at_once = joints > 1 && lugre == joints && h <= kLugreSubstep;
@@ -320,6 +327,7 @@ void solve_frictions(flmj_friction& fl, const mjData& d, double h, StepScratch& 
 
 void apply(flmj_friction& fl, const mjModel& m, mjData& d) {
   if (fl.servos.empty() && fl.frictions.empty()) return;
+  ++fl.stats.evaluations;
   advance_step(fl, m, d);
   StepScratch& k = fl.scratch;
   smooth_forces(m, d, k);

@@ -79,6 +79,17 @@ typedef struct flmj_torques {
   double state;    /**< LuGre: the bristle deflection z [rad] at the step's end; else 0 */
 } flmj_torques;
 
+/** How the frictions of a context's joints were found since flmj_load (flmj_get_stats): which
+ * solve each evaluation took and how much work it was. */
+typedef struct flmj_stats {
+  long long evaluations;       /**< evaluations of the callback (a step's; mj_forward's too) */
+  long long programme_solves;  /**< of them, coupled servos / static models solved at once */
+  long long newton_solves;     /**< coupled LuGre joints solved at once by Newton's method */
+  long long newton_stalls;     /**< Newton tried but not converged: the sweeps took the step */
+  long long sweeps;            /**< Gauss-Seidel sweeps over the joints (mixed joints, a stall) */
+  long long lugre_evaluations; /**< evaluations of a LuGre joint's friction (F, and dF/du) */
+} flmj_stats;
+
 /** Read MUJOCO.json at `path` for model `m` (its joint and actuator names, the parameter files).
  * NULL on failure, with the message ("FILE:LINE: ...") in error[0..error_size). */
 flmj_friction* flmj_load(const mjModel* m, const char* path, char* error, int error_size);
@@ -114,6 +125,9 @@ double flmj_get_temperature(const flmj_friction* fl, const char* joint);
 
 /** The terms of `joint`'s last step. 0 on success, -1 if it is not one of the context's. */
 int flmj_get_torques(const flmj_friction* fl, const char* joint, flmj_torques* out);
+
+/** The counters of `fl`'s solves so far. 0 on success, -1 for a NULL argument. */
+int flmj_get_stats(const flmj_friction* fl, flmj_stats* out);
 
 /** Forget the state (firmware memory), as after mj_resetData. */
 void flmj_reset(flmj_friction* fl);
