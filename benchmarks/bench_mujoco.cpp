@@ -5,10 +5,12 @@
 //   mujoco        MuJoCo's frictionloss and damping on every joint (what `export` writes)
 //   lugre         frictionlab's LuGre on every joint (implicit step, bristle state per joint)
 //   static        frictionlab's coulomb-viscous on every joint (stopping-torque rule)
+//   mixed         LuGre on the even joints, coulomb-viscous on the odd ones (the sweeps)
 //   servo_m6      every joint an XL330 servo with its fitted M6 (firmware, motor, budget)
 // The callback's cost is the difference to `bare`; the goal is <= 5 % of mj_step. Counters per
 // step: sweeps (Gauss-Seidel passes), lugre_evals (model evaluations per joint), at_once (share
-// solved at once: the programme or Newton), stalls (Newton handed to the sweeps).
+// solved at once: the programme or Newton), stalls (Newton handed to the sweeps), unconverged
+// (the sweeps stopped at their limit).
 #include <benchmark/benchmark.h>
 #include <mujoco/mujoco.h>
 #include <unistd.h>
@@ -69,12 +71,12 @@ mjModel* load(const std::string& xml) {
 }
 
 /// A MUJOCO.json with every joint `entry` (its "joint" added; GOAL in it replaced by the joint's
-/// goal actuator), in a temporary file.
-std::string description(const std::string& entry) {
+/// goal actuator), or `odd` on the odd joints where given, in a temporary file.
+std::string description(const std::string& entry, const std::string& odd = "") {
   std::string text = "{\"format\": \"frictionlab-mujoco\", \"version\": 1, \"joints\": [";
   for (int i = 0; i < kJoints; ++i) {
     const std::string index = std::to_string(i);
-    std::string e = entry;
+    std::string e = i % 2 == 1 && !odd.empty() ? odd : entry;
     if (const auto at = e.find("GOAL"); at != std::string::npos) e.replace(at, 4, "g" + index);
     if (i > 0) text.append(", ");
     text.append("{\"joint\": \"j").append(index).append("\", ").append(e).append("}");
@@ -97,11 +99,13 @@ void report_stats(benchmark::State& state, const flmj_friction* fl) {
   state.counters["lugre_evals"] = per_step(s.lugre_evaluations) / kJoints;
   state.counters["at_once"] = per_step(s.programme_solves + s.newton_solves);
   state.counters["stalls"] = per_step(s.newton_stalls);
+  state.counters["unconverged"] = per_step(s.sweep_limits);
 }
 
 /// One mj_step per iteration of the arm under `joint` attributes, with frictionlab's friction
 /// of `entry` (empty: none); the goals of servo joints are sines.
-void run(benchmark::State& state, const std::string& joint, const std::string& entry, bool servo) {
+void run(benchmark::State& state, const std::string& joint, const std::string& entry, bool servo,
+         const std::string& odd = "") {
   mjModel* m = load(arm_mjcf(joint, servo));
   if (m == nullptr) {
     state.SkipWithError("MuJoCo did not load the arm");
@@ -111,7 +115,7 @@ void run(benchmark::State& state, const std::string& joint, const std::string& e
   flmj_friction* fl = nullptr;
   if (!entry.empty()) {
     char error[1000];
-    fl = flmj_load(m, description(entry).c_str(), error, sizeof error);
+    fl = flmj_load(m, description(entry, odd).c_str(), error, sizeof error);
     if (fl == nullptr) {
       state.SkipWithError(error);
       return;
@@ -149,6 +153,10 @@ void BM_Arm7_lugre(benchmark::State& s) {
 void BM_Arm7_static(benchmark::State& s) {
   run(s, "", "\"friction\": \"" + kExamples + "/data/coulomb_viscous.json\"", false);
 }
+void BM_Arm7_mixed(benchmark::State& s) {
+  run(s, "", "\"friction\": \"" + kExamples + "/mujoco/shoulder_lugre.json\"", false,
+      "\"friction\": \"" + kExamples + "/data/coulomb_viscous.json\"");
+}
 void BM_Arm7_servo_m6(benchmark::State& s) {
   run(s, "armature=\"0.0018077432831600838\"",
       "\"servo\": \"" + kExamples + "/mujoco/xl330_m6.json\", \"goal\": \"GOAL\", \"kp\": 400",
@@ -158,6 +166,7 @@ BENCHMARK(BM_Arm7_bare);
 BENCHMARK(BM_Arm7_mujoco);
 BENCHMARK(BM_Arm7_lugre);
 BENCHMARK(BM_Arm7_static);
+BENCHMARK(BM_Arm7_mixed);
 BENCHMARK(BM_Arm7_servo_m6);
 
 }  // namespace

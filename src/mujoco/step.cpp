@@ -210,8 +210,9 @@ void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
       take(j.last, model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h,
                                   k.applied[j.dof], sweep == 0, fl.stats));
     }
-    if (joints == 1 || change <= 1e-13 * size) break;
+    if (joints == 1 || change <= 1e-13 * size) return;
   }
+  ++fl.stats.sweep_limits;
 }
 
 /// F, dF/du and z+ of every (LuGre) friction joint at the velocities k.u.

@@ -87,6 +87,7 @@ typedef struct flmj_stats {
   long long newton_solves;     /**< coupled LuGre joints solved at once by Newton's method */
   long long newton_stalls;     /**< Newton tried but not converged: the sweeps took the step */
   long long sweeps;            /**< Gauss-Seidel sweeps over the joints (mixed joints, a stall) */
+  long long sweep_limits;      /**< steps whose sweeps stopped at their limit unconverged */
   long long lugre_evaluations; /**< evaluations of a LuGre joint's friction (F, and dF/du) */
 } flmj_stats;
 
