@@ -202,9 +202,18 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   k.f.resize(n);
   k.H.resize(n, n);
   k.qp = BoxQp(static_cast<int>(n));
-  for (Eigen::VectorXd* v : {&k.u, &k.F, &k.dF, &k.z_next, &k.r, &k.du}) v->resize(n);
-  k.J = Eigen::MatrixXd::Identity(n, n);
-  if (n > 0) k.lu.compute(k.J);  // sized once: later factors of an n x n matrix allocate nothing
+  k.lugre.clear();
+  for (std::size_t i = 0; i < fl.frictions.size(); ++i)
+    if (fl.frictions[i].lugre) k.lugre.push_back(static_cast<int>(fl.servos.size() + i));
+  for (const int a : k.lugre) k.qp.fix(a);  // among budget joints, a LuGre joint's is given
+  const auto nl = static_cast<Eigen::Index>(k.lugre.size());
+  for (Eigen::VectorXd* v : {&k.u, &k.F, &k.dF, &k.z_next, &k.r, &k.du}) v->resize(nl);
+  k.v.resize(n);
+  k.J = Eigen::MatrixXd::Identity(nl, nl);
+  if (nl > 0) k.lu.compute(k.J);  // sized once: later factors of nl x nl allocate nothing
+  k.sticking.assign(static_cast<std::size_t>(n), 0);
+  k.Hss.resize(n, n);
+  k.X.resize(n, nl);
   // sized once by a factorisation (LLT(size) would leave its status unset, and copying it is
   // undefined behaviour)
   k.llt.compute(Eigen::MatrixXd::Identity(m.nv, m.nv));

@@ -26,7 +26,12 @@ BoxQp::BoxQp(int n)
       rhs_(n),
       v_(n) {}
 
-void BoxQp::reset() { std::fill(sides_.begin(), sides_.end(), BoxSide::stick); }
+void BoxQp::reset() {
+  for (BoxSide& s : sides_)
+    if (s != BoxSide::fixed) s = BoxSide::stick;
+}
+
+void BoxQp::fix(int i) { sides_[static_cast<std::size_t>(i)] = BoxSide::fixed; }
 
 bool BoxQp::solve_sticking(const Eigen::MatrixXd& H, const Eigen::VectorXd& v0,
                            const Eigen::VectorXd& lo, const Eigen::VectorXd& hi,
@@ -38,7 +43,7 @@ bool BoxQp::solve_sticking(const Eigen::MatrixXd& H, const Eigen::VectorXd& v0,
     if (s == BoxSide::stick) {
       sticking_[static_cast<std::size_t>(m++)] = i;
     } else {
-      f[i] = s == BoxSide::upper ? hi[i] : lo[i];
+      f[i] = s == BoxSide::upper ? hi[i] : lo[i];  // fixed: lo = hi
     }
   }
   if (m == 0) return true;
@@ -79,6 +84,8 @@ int BoxQp::find_violations(const Eigen::MatrixXd& H, const Eigen::VectorXd& v0,
         break;
       case BoxSide::lower:
         broken = v_[i] < -kSlack * velocity;
+        break;
+      case BoxSide::fixed:  // given, not the programme's
         break;
     }
     if (broken) violations_[static_cast<std::size_t>(count++)] = i;

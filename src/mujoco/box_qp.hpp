@@ -27,8 +27,9 @@
 namespace frictionlab::mujoco {
 
 /// A joint's side in the programme: its friction at lo (`lower`), free with v = 0 (`stick`),
-/// at hi (`upper`).
-enum class BoxSide : signed char { lower = -1, stick = 0, upper = 1 };
+/// at hi (`upper`); `fixed`: a joint whose friction is given (lo = hi), not the programme's (a
+/// LuGre joint among budget joints: its torque enters the others' velocities only).
+enum class BoxSide : signed char { lower = -1, stick = 0, upper = 1, fixed = 2 };
 
 /// The scratch of the solver for up to n joints, sized once (solve allocates nothing).
 class BoxQp {
@@ -42,8 +43,11 @@ class BoxQp {
   int solve(const Eigen::MatrixXd& H, const Eigen::VectorXd& v0, const Eigen::VectorXd& lo,
             const Eigen::VectorXd& hi, Eigen::VectorXd& f);
 
-  /// Forget the sides (as after mj_resetData).
+  /// Forget the sides (as after mj_resetData); fixed joints stay fixed.
   void reset();
+
+  /// Make joint i a fixed one for every later solve: its friction is lo_i (= hi_i) as given.
+  void fix(int i);
 
   /// Joint i's side after the last solve.
   BoxSide side(int i) const { return sides_[static_cast<std::size_t>(i)]; }

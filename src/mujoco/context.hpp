@@ -95,11 +95,17 @@ struct StepScratch {
   Eigen::VectorXd v0, lo, hi, f;
   Eigen::MatrixXd H;
   BoxQp qp;
-  /// The coupled LuGre joints' Newton iteration: velocities u, F(u), dF/du, z+(u), the
-  /// residual, the step, the Jacobian I + h coupling diag(dF/du) and its factor
-  Eigen::VectorXd u, F, dF, z_next, r, du;
+  /// The coupled LuGre joints' Newton iteration (their positions among the n joints in
+  /// `lugre`): their velocities u, F(u), dF/du, z+(u), the residual, the step, the Jacobian
+  /// I + C diag(dF/du) and its factor (C: H's LuGre block, less what the sticking budget joints
+  /// take: H_LL - H_LS H_SS^-1 H_SL); all joints' velocities v
+  std::vector<int> lugre;
+  Eigen::VectorXd u, F, dF, z_next, r, du, v;
   Eigen::MatrixXd J;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  /// The sticking budget joints' positions, H_SS (factored in place) and H_SS^-1 H_SL
+  std::vector<int> sticking;
+  Eigen::MatrixXd Hss, X;
 };
 
 }  // namespace frictionlab::mujoco

@@ -215,76 +215,14 @@ void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   ++fl.stats.sweep_limits;
 }
 
-/// F, dF/du and z+ of every (LuGre) friction joint at the velocities k.u.
-void evaluate_lugre(flmj_friction& fl, double h, StepScratch& k) {
-  Eigen::Index a = 0;
-  for (const FrictionJoint& j : fl.frictions) {
-    const LugreForce e =
-        lugre_force(j.lugre_params, j.z, k.u[a], h, j.load ? &*j.load : nullptr, k.applied[j.dof]);
-    k.F[a] = e.force;
-    k.dF[a] = e.slope;
-    k.z_next[a++] = e.z_next;
-  }
-  fl.stats.lugre_evaluations += a;
+/// The friction joint at position a among the n joints (the servos first).
+FrictionJoint& friction_at(flmj_friction& fl, int a) {
+  return fl.frictions[static_cast<std::size_t>(a) - fl.servos.size()];
 }
 
-/// Whether every residual r_a of v+ = v_free - h coupling F(v+) is rounding against the
-/// velocities and velocity changes it sums.
-bool lugre_converged(const StepScratch& k, double h) {
-  for (Eigen::Index a = 0; a < k.u.size(); ++a) {
-    double change = 0.0;
-    for (Eigen::Index b = 0; b < k.u.size(); ++b) change += std::abs(k.coupling(a, b) * k.F[b]);
-    const double scale = std::abs(k.u[a]) + std::abs(k.v0[a]) + h * change;
-    if (!(std::abs(k.r[a]) <= 1e-14 * scale)) return false;
-  }
-  return true;
-}
-
-/// Coupled joints that are all LuGre, one substep: v+ = v_free - h coupling F(v+) for all of
-/// them at once by Newton's method (Jacobian I + h coupling diag(dF/du)), from the velocities
-/// the frictions of the step before give. The same equations as the sweeps', whose joint-by-joint
-/// solves converge only linearly in the coupling. False if the iteration did not converge
-/// within kMaxNewton (a joint's kink at rest can stall it): the sweeps then take the step.
-bool solve_lugre_coupled(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
-  Eigen::Index a = 0;
-  for (const FrictionJoint& j : fl.frictions) {
-    k.v0[a] = d.qvel[j.dof] + h * k.wf[a];
-    k.f[a++] = j.last.friction;
-  }
-  k.u = k.v0;
-  k.u.noalias() += h * k.coupling * k.f;
-  for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
-    evaluate_lugre(fl, h, k);
-    k.r = k.u - k.v0;
-    k.r.noalias() += h * k.coupling * k.F;
-    if (lugre_converged(k, h)) {
-      ++fl.stats.newton_solves;
-      a = 0;
-      for (FrictionJoint& j : fl.frictions) {
-        j.z_next = k.z_next[a];
-        j.v_next = k.u[a];
-        j.last.friction = -k.F[a];
-        j.last.budget = 0.0;
-        j.last.state = k.z_next[a++];
-      }
-      return true;
-    }
-    k.J.noalias() = h * k.coupling * k.dF.asDiagonal();
-    k.J.diagonal().array() += 1.0;
-    k.lu.compute(k.J);
-    k.du = k.lu.solve(k.r);
-    k.u -= k.du;
-    if (!k.u.allFinite()) break;
-  }
-  ++fl.stats.newton_stalls;
-  return false;
-}
-
-/// Coupled joints whose frictions are all budgets (servos, static models): the stopping-torque
-/// rule on all of them at once, solved exactly as a box-constrained programme (box_qp.hpp),
-/// the sides of the step before to start from. The budget reported is that on the side the
-/// friction acts against.
-void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+/// The programme of the budget joints: v0 (the velocities without the joints' frictions), each
+/// joint's bounds and H = h coupling; the bounds of a LuGre joint are set by evaluate_lugre.
+void set_programme(const flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   Eigen::Index a = 0;
   for (const ServoJoint& j : fl.servos) {
     k.v0[a] = d.qvel[j.dof] + h * k.wf[a];
@@ -297,29 +235,151 @@ void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k)
     k.hi[a++] = j.budget_neg;
   }
   k.H = h * k.coupling;
-  k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f);
-  a = 0;
+}
+
+/// The budget joints' frictions from the programme's solution k.f; the budget reported is that
+/// on the side the friction acts against.
+void take_budgets(flmj_friction& fl, const StepScratch& k) {
+  Eigen::Index a = 0;
   for (ServoJoint& j : fl.servos) j.last.friction = k.f[a++];
   for (FrictionJoint& j : fl.frictions) {
-    j.last.friction = k.f[a++];
-    j.last.budget = j.last.friction > 0.0 ? j.budget_neg : j.budget_pos;
+    if (!j.lugre) {
+      j.last.friction = k.f[a];
+      j.last.budget = j.last.friction > 0.0 ? j.budget_neg : j.budget_pos;
+    }
+    ++a;
   }
 }
 
-/// The joints' frictions over the step: budget joints (servos, static models) at once by the
-/// programme, LuGre joints at once by Newton's method (one substep), and a mix, a single joint
-/// or a stalled Newton iteration by the sweeps.
+/// F, dF/du and z+ of every LuGre joint at its velocity in k.u; its friction -F into k.f and
+/// into both of its bounds (a fixed joint of the programme).
+void evaluate_lugre(flmj_friction& fl, double h, StepScratch& k) {
+  for (std::size_t l = 0; l < k.lugre.size(); ++l) {
+    const int a = k.lugre[l];
+    const FrictionJoint& j = friction_at(fl, a);
+    const auto i = static_cast<Eigen::Index>(l);
+    const LugreForce e =
+        lugre_force(j.lugre_params, j.z, k.u[i], h, j.load ? &*j.load : nullptr, k.applied[j.dof]);
+    k.F[i] = e.force;
+    k.dF[i] = e.slope;
+    k.z_next[i] = e.z_next;
+    k.f[a] = k.lo[a] = k.hi[a] = -e.force;
+  }
+  fl.stats.lugre_evaluations += static_cast<long long>(k.lugre.size());
+}
+
+/// Whether every LuGre joint's residual u - v is rounding against the velocities and the
+/// velocity changes v = v0 + H f sums.
+bool lugre_converged(const StepScratch& k) {
+  for (std::size_t l = 0; l < k.lugre.size(); ++l) {
+    const int a = k.lugre[l];
+    double change = 0.0;
+    for (Eigen::Index b = 0; b < k.f.size(); ++b) change += std::abs(k.H(a, b) * k.f[b]);
+    const auto i = static_cast<Eigen::Index>(l);
+    const double scale = std::abs(k.u[i]) + std::abs(k.v0[a]) + change;
+    if (!(std::abs(k.r[i]) <= 1e-14 * scale)) return false;
+  }
+  return true;
+}
+
+/// Newton's Jacobian I + C diag(dF/du), factored into k.lu: C = H_LL - H_LS H_SS^-1 H_SL, the
+/// LuGre joints' velocity change per unit of their frictions with the budget joints S that the
+/// programme left sticking taking their share (those at a bound hold their frictions). False if
+/// H_SS is not positive definite to rounding.
+bool factor_jacobian(StepScratch& k) {
+  const auto nl = static_cast<Eigen::Index>(k.lugre.size());
+  Eigen::Index m = 0;
+  for (int i = 0; i < static_cast<int>(k.f.size()); ++i)
+    if (k.qp.side(i) == BoxSide::stick) k.sticking[static_cast<std::size_t>(m++)] = i;
+  const auto L = [&k](Eigen::Index l) { return k.lugre[static_cast<std::size_t>(l)]; };
+  const auto S = [&k](Eigen::Index r) { return k.sticking[static_cast<std::size_t>(r)]; };
+  for (Eigen::Index l = 0; l < nl; ++l)
+    for (Eigen::Index q = 0; q < nl; ++q) k.J(l, q) = k.H(L(l), L(q));
+  if (m > 0) {
+    for (Eigen::Index r = 0; r < m; ++r) {
+      for (Eigen::Index c = 0; c < m; ++c) k.Hss(r, c) = k.H(S(r), S(c));
+      for (Eigen::Index q = 0; q < nl; ++q) k.X(r, q) = k.H(S(r), L(q));
+    }
+    Eigen::Ref<Eigen::MatrixXd> block = k.Hss.topLeftCorner(m, m);
+    const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(block);  // in place: no allocation
+    if (llt.info() != Eigen::Success) return false;
+    auto x = k.X.topRows(m);
+    llt.solveInPlace(x);
+    for (Eigen::Index l = 0; l < nl; ++l)
+      for (Eigen::Index q = 0; q < nl; ++q)
+        for (Eigen::Index r = 0; r < m; ++r) k.J(l, q) -= k.H(L(l), S(r)) * k.X(r, q);
+  }
+  for (Eigen::Index q = 0; q < nl; ++q) k.J.col(q) *= k.dF[q];
+  k.J.diagonal().array() += 1.0;
+  k.lu.compute(k.J);
+  return true;
+}
+
+/// Coupled joints with LuGre joints among them, one substep: Newton's method on the LuGre
+/// joints' implicit steps u = v0 + H f(u) (f = -F(u) for a LuGre joint), the budget joints'
+/// frictions the programme's exact solution at each iterate, from the velocities the frictions
+/// of the step before give. The same equations as the sweeps', whose joint-by-joint solves
+/// converge only linearly in the coupling. False if the iteration did not converge within
+/// kMaxNewton (a joint's kink at rest can stall it): the sweeps then take the step.
+bool solve_coupled(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+  const bool budgets = k.lugre.size() < static_cast<std::size_t>(k.f.size());
+  set_programme(fl, d, h, k);
+  Eigen::Index a = 0;
+  for (const ServoJoint& j : fl.servos) k.f[a++] = j.last.friction;
+  for (const FrictionJoint& j : fl.frictions) k.f[a++] = j.last.friction;
+  k.v.noalias() = k.H * k.f;
+  k.v += k.v0;
+  for (std::size_t l = 0; l < k.lugre.size(); ++l)
+    k.u[static_cast<Eigen::Index>(l)] = k.v[k.lugre[l]];
+  for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
+    evaluate_lugre(fl, h, k);
+    if (budgets && k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f) < 0) break;
+    k.v.noalias() = k.H * k.f;
+    k.v += k.v0;
+    for (std::size_t l = 0; l < k.lugre.size(); ++l)
+      k.r[static_cast<Eigen::Index>(l)] = k.u[static_cast<Eigen::Index>(l)] - k.v[k.lugre[l]];
+    if (lugre_converged(k)) {
+      ++fl.stats.newton_solves;
+      if (budgets) take_budgets(fl, k);
+      for (std::size_t l = 0; l < k.lugre.size(); ++l) {
+        FrictionJoint& j = friction_at(fl, k.lugre[l]);
+        const auto i = static_cast<Eigen::Index>(l);
+        j.z_next = j.last.state = k.z_next[i];
+        j.v_next = k.u[i];
+        j.last.friction = -k.F[i];
+        j.last.budget = 0.0;
+      }
+      return true;
+    }
+    if (!factor_jacobian(k)) break;
+    k.du = k.lu.solve(k.r);
+    k.u -= k.du;
+    if (!k.u.allFinite()) break;
+  }
+  ++fl.stats.newton_stalls;
+  return false;
+}
+
+/// Coupled joints whose frictions are all budgets (servos, static models): the stopping-torque
+/// rule on all of them at once, solved exactly as a box-constrained programme (box_qp.hpp),
+/// the sides of the step before to start from.
+void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+  set_programme(fl, d, h, k);
+  k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f);
+  take_budgets(fl, k);
+}
+
+/// The joints' frictions over the step: budget joints (servos, static models) alone at once by
+/// the programme; with LuGre joints among them at once by Newton's method (one substep), the
+/// programme inside; a single joint, longer steps and a stalled Newton iteration by the sweeps.
 void solve_frictions(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   const std::size_t joints = fl.servos.size() + fl.frictions.size();
-  const auto lugre = static_cast<std::size_t>(std::count_if(
-      fl.frictions.begin(), fl.frictions.end(), [](const FrictionJoint& j) { return j.lugre; }));
-  if (joints > 1 && lugre == 0) {
+  if (joints > 1 && fl.scratch.lugre.empty()) {
     solve_budgets(fl, d, h, k);
     ++fl.stats.programme_solves;
     return;
   }
-  const bool lugre_at_once = joints > 1 && lugre == joints && h <= kLugreSubstep;
-  if (lugre_at_once && solve_lugre_coupled(fl, d, h, k)) return;
+  if (joints > 1 && h <= kLugreSubstep && solve_coupled(fl, d, h, k)) return;
   warm_start(fl, k);
   sweep(fl, d, h, k);
 }

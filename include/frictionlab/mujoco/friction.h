@@ -39,9 +39,9 @@
  * under the Euler integrator, which treats damping implicitly), so with Euler the stopping rule
  * holds exactly; the joints couple through that matrix and are solved together: servos and
  * static models exactly at once (the rule on every joint is a box-constrained convex programme,
- * solved by block principal pivoting), LuGre joints at once by Newton's method on their
- * implicit steps, and a mix of both by projected Gauss-Seidel over the joints until no friction
- * changes. tau_m + tau_f is added to
+ * solved by block principal pivoting), LuGre joints (and a mix of both) at once by Newton's
+ * method on their implicit steps with the programme solved inside, and where that stalls by
+ * projected Gauss-Seidel over the joints until no friction changes. tau_m + tau_f is added to
  * qfrc_passive (the goal actuator's actuator_force stays 0; flmj_get_torques reports the terms).
  *
  * The state (the firmware's integral and held output, LuGre's bristle deflection) advances once
