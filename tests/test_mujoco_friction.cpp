@@ -614,6 +614,43 @@ Friction load_chain_friction(const mjModel& m, int n, const std::string& frictio
   return load_friction(m, description.string());
 }
 
+/// The sine torques that make the joints of the test chain stick and slip in turn [N m].
+void drive_chain(mjData& d, int n, double amplitude) {
+  for (int i = 0; i < n; ++i)
+    d.qfrc_applied[i] = amplitude * std::sin(2 * M_PI * (0.3 + 0.17 * i) * d.time + i);
+}
+
+/// Joint i's terms of the last step (a test failure if it has none).
+flmj_torques torques_of(const flmj_friction& fl, int i) {
+  flmj_torques t{};
+  EXPECT_EQ(flmj_get_torques(&fl, ("j" + std::to_string(i)).c_str(), &t), 0);
+  return t;
+}
+
+/// Whether a budget joint with terms t stuck in its step (at rest, friction within its budget);
+/// a test failure where it breaks the stopping-torque rule with the velocity v MuJoCo integrated.
+bool meets_stopping_rule(const flmj_torques& t, double v, int step, int joint) {
+  EXPECT_LE(std::abs(t.friction), t.budget * (1 + 1e-12)) << step << " j" << joint;
+  if (std::abs(t.friction) < t.budget * (1 - 1e-9)) {
+    EXPECT_LT(std::abs(v), 1e-12) << step << " j" << joint;
+    return true;
+  }
+  EXPECT_LE(v * t.friction, 1e-12 * std::abs(t.friction)) << step << " j" << joint;
+  return false;
+}
+
+/// LuGre's implicit step from bristle state z at the velocity v over h: z+ = LuGre::step(z, v,
+/// h) and F = sigma0 z+ + sigma1 (z+ - z) / h + sigma2 v.
+struct ImplicitLugre {
+  double force, z_next;
+};
+ImplicitLugre implicit_lugre(const LuGre<double>::Params& p, double z, double v, double h) {
+  using M = LuGre<double>;
+  const M::AtVelocity w = M::at(p, v);
+  const double z_next = M::step(p, M::State{z}, w, h).z;
+  return {p.sigma0 * z_next + w.sigma1 * (z_next - z) / h + p.sigma2 * v, z_next};
+}
+
 TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   // Seven coupled joints with coulomb-viscous friction whose level rises with the applied torque
   // (mu_drive 0.2, mu_back 0.1: the budgets differ by side), driven by sines that make them stick
@@ -638,23 +675,11 @@ TEST(MujocoFriction, OnASevenJointArmEveryJointMeetsTheStoppingRuleAtOnce) {
   MjDataPtr d(mj_makeData(m.get()));
   int stuck = 0, sliding = 0, mixed = 0;  // joint-steps; steps with both at once
   for (int k = 0; k < 4000; ++k) {
-    for (int i = 0; i < kJoints; ++i)
-      d->qfrc_applied[i] = 1.5 * std::sin(2 * M_PI * (0.3 + 0.17 * i) * d->time + i);
+    drive_chain(*d, kJoints, 1.5);
     mj_step(m.get(), d.get());
     int stuck_now = 0, sliding_now = 0;
-    for (int i = 0; i < kJoints; ++i) {
-      flmj_torques t{};
-      ASSERT_EQ(flmj_get_torques(fl.get(), ("j" + std::to_string(i)).c_str(), &t), 0);
-      const double v = d->qvel[i];
-      ASSERT_LE(std::abs(t.friction), t.budget * (1 + 1e-12)) << k << " j" << i;
-      if (std::abs(t.friction) < t.budget * (1 - 1e-9)) {
-        ++stuck_now;
-        EXPECT_LT(std::abs(v), 1e-12) << k << " j" << i;
-      } else {
-        ++sliding_now;
-        EXPECT_LE(v * t.friction, 1e-12 * std::abs(t.friction)) << k << " j" << i;
-      }
-    }
+    for (int i = 0; i < kJoints; ++i)
+      (meets_stopping_rule(torques_of(*fl, i), d->qvel[i], k, i) ? stuck_now : sliding_now) += 1;
     stuck += stuck_now;
     sliding += sliding_now;
     mixed += stuck_now > 0 && sliding_now > 0;
@@ -694,22 +719,17 @@ TEST(MujocoFriction, OnASevenJointArmEveryLugreJointEndsItsStepOnItsImplicitEqua
   double worst_z = 0, worst_force = 0;
   int slow = 0, fast = 0;  // joint-steps below and above vs
   for (int k = 0; k < 3000; ++k) {
-    for (int i = 0; i < kJoints; ++i)
-      d->qfrc_applied[i] = 0.4 * std::sin(2 * M_PI * (0.3 + 0.17 * i) * d->time + i);
+    drive_chain(*d, kJoints, 0.4);
     mj_step(m.get(), d.get());
     for (int i = 0; i < kJoints; ++i) {
-      flmj_torques t{};
-      ASSERT_EQ(flmj_get_torques(fl.get(), ("j" + std::to_string(i)).c_str(), &t), 0);
+      const flmj_torques t = torques_of(*fl, i);
       const double v = d->qvel[i];
-      using M = LuGre<double>;
-      const M::AtVelocity w = M::at(p, v);
-      const double z_next = M::step(p, M::State{z[static_cast<std::size_t>(i)]}, w, h).z;
-      const double force = p.sigma0 * z_next +
-                           w.sigma1 * (z_next - z[static_cast<std::size_t>(i)]) / h + p.sigma2 * v;
-      worst_z = std::max(worst_z, std::abs(t.state - z_next) / (p.curve.Fs_pos / p.sigma0));
-      worst_force = std::max(worst_force, std::abs(-t.friction - force) / p.curve.Fs_pos);
+      auto& zi = z[static_cast<std::size_t>(i)];
+      const ImplicitLugre want = implicit_lugre(p, zi, v, h);
+      worst_z = std::max(worst_z, std::abs(t.state - want.z_next) / (p.curve.Fs_pos / p.sigma0));
+      worst_force = std::max(worst_force, std::abs(-t.friction - want.force) / p.curve.Fs_pos);
       (std::abs(v) < p.curve.vs ? slow : fast) += 1;
-      z[static_cast<std::size_t>(i)] = t.state;
+      zi = t.state;
     }
   }
   flmj_install(nullptr);
@@ -757,31 +777,19 @@ TEST(MujocoFriction, OnAMixedArmLugreAndStaticJointsAreSolvedTogether) {
   int stuck = 0, sliding = 0;  // static joint-steps
   constexpr int kSteps = 3000;
   for (int k = 0; k < kSteps; ++k) {
-    for (int i = 0; i < kJoints; ++i)
-      d->qfrc_applied[i] = 1.5 * std::sin(2 * M_PI * (0.3 + 0.17 * i) * d->time + i);
+    drive_chain(*d, kJoints, 1.5);
     mj_step(m.get(), d.get());
     for (int i = 0; i < kJoints; ++i) {
-      flmj_torques t{};
-      ASSERT_EQ(flmj_get_torques(fl.get(), ("j" + std::to_string(i)).c_str(), &t), 0);
+      const flmj_torques t = torques_of(*fl, i);
       const double v = d->qvel[i];
-      auto& zi = z[static_cast<std::size_t>(i)];
-      if (i % 2 == 0) {  // LuGre: F(v+, z+) of its implicit step
-        using M = LuGre<double>;
-        const M::AtVelocity w = M::at(p, v);
-        const double z_next = M::step(p, M::State{zi}, w, h).z;
-        const double force = p.sigma0 * z_next + w.sigma1 * (z_next - zi) / h + p.sigma2 * v;
-        worst_force = std::max(worst_force, std::abs(-t.friction - force) / p.curve.Fs_pos);
-        zi = t.state;
+      if (i % 2 == 1) {
+        (meets_stopping_rule(t, v, k, i) ? stuck : sliding) += 1;
         continue;
       }
-      ASSERT_LE(std::abs(t.friction), t.budget * (1 + 1e-12)) << k << " j" << i;
-      if (std::abs(t.friction) < t.budget * (1 - 1e-9)) {
-        ++stuck;
-        EXPECT_LT(std::abs(v), 1e-12) << k << " j" << i;
-      } else {
-        ++sliding;
-        EXPECT_LE(v * t.friction, 1e-12 * std::abs(t.friction)) << k << " j" << i;
-      }
+      auto& zi = z[static_cast<std::size_t>(i)];
+      const double force = implicit_lugre(p, zi, v, h).force;
+      worst_force = std::max(worst_force, std::abs(-t.friction - force) / p.curve.Fs_pos);
+      zi = t.state;
     }
   }
   flmj_install(nullptr);
