@@ -2,7 +2,7 @@
 // (allocation_trap.hpp) is armed inside MuJoCo's passive-force callback around frictionlab's
 // own, on a 7-joint arm whose joints are all LuGre (solved at once by Newton's method, the
 // sweeps where it stalls), all coulomb-viscous (the box-constrained programme), or a mix of
-// both (the sweeps).
+// both (Newton with the programme inside).
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
