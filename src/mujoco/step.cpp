@@ -14,7 +14,7 @@ namespace {
 
 /// The most Gauss-Seidel sweeps over the friction joints of one step.
 constexpr int kMaxSweeps = 50;
-/// The most Newton iterations of coupled LuGre joints in one step (solve_lugre_coupled).
+/// The most Newton iterations of coupled LuGre joints in one step (solve_coupled).
 constexpr int kMaxNewton = 12;
 
 /// The force of actuator i from its ctrl (or activation) and its length and velocity, for gain
