@@ -72,14 +72,14 @@ void bind_joint(ServoJoint& j, const mjModel& m, const io::MujocoFriction& file,
 bool take_model(FrictionJoint& j, const ModelSpec& spec) {
   if (const auto* p = std::get_if<LuGre<double>::Params>(&spec)) {
     j.lugre = true;
-    j.lugre_params = *p;
+    j.lugre_params = cast_params<Dual>(*p);
   } else if (const auto* q = std::get_if<StaticSpec>(&spec)) {
     j.lugre = false;
     j.static_params = q->params;
   } else if (const auto* r = std::get_if<JointLuGre<double>::Params>(&spec);
              r != nullptr && as_lugre<double>(*r).obstacle == JointLuGreObstacle::none) {
     j.lugre = true;
-    j.lugre_params = as_lugre<double>(*r).params;
+    j.lugre_params = cast_params<Dual>(as_lugre<double>(*r).params);
   } else {
     return false;
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "box_qp.hpp"
+#include "friction_step.hpp"
 #include "frictionlab/io/mujoco_friction.hpp"
 #include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/lugre.hpp"
@@ -55,7 +56,7 @@ struct FrictionJoint {
   std::string name;
   int dof = -1;
   bool lugre = false;
-  LuGre<double>::Params lugre_params;  ///< at the joint's temperature (set_temperature)
+  LugreParams lugre_params;  ///< at the joint's temperature (set_temperature)
   StaticFriction<double>::Params static_params;
   /// A joint fit's load dependence (models/load_dependence.hpp) under the torque applied on the
   /// joint (qfrc_applied and the actuators' forces at its dof); none: load-free.

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include <ceres/jet.h>
-
 namespace frictionlab::mujoco {
 namespace {
 
@@ -17,15 +15,7 @@ struct Load {
 };
 
 /// F(u), dF/du and z+(u) of lugre_step for the velocity u held over the step.
-struct LugreAt {
-  double force, slope, z_next;
-};
-
-/// A Jet of one direction: the velocity u's, for F and dF/du in one evaluation.
-using Dual = ceres::Jet<double, 1>;
-
-LugreAt lugre_at(const LuGre<Dual>::Params& p, double z, double u, double h,
-                 const Load& load) noexcept {
+LugreForce lugre_at(const LugreParams& p, double z, double u, double h, const Load& load) noexcept {
   using M = LuGre<Dual>;
   const Dual v(u, 0);
   const M::AtVelocity w = M::at(p, v);
@@ -64,8 +54,8 @@ double next_iterate(double u, double r, double slope, const Bracket& b, double& 
 /// One implicit substep: v+ = v_free - hc F(v+) over a step h, from `guess` (or v_free), by
 /// Newton's method on R(u) = u - v_free + hc F(u) safeguarded by a bracket (R is continuous and
 /// differentiable except at u = 0, where |u| kinks it).
-LugreStep implicit_substep(const LuGre<Dual>::Params& p, double z, double v_free, double hc,
-                           double h, double guess, const Load& load) noexcept {
+LugreStep implicit_substep(const LugreParams& p, double z, double v_free, double hc, double h,
+                           double guess, const Load& load) noexcept {
   LugreStep out;
   double u = std::isfinite(guess) ? guess : v_free;
   // the first walk's stride: the Newton step with the bristle's pre-sliding slope
@@ -74,7 +64,7 @@ LugreStep implicit_substep(const LuGre<Dual>::Params& p, double z, double v_free
   double stride = -1.0;
   Bracket bracket;
   for (int i = 0; i < 200; ++i) {
-    const LugreAt at = lugre_at(p, z, u, h, load);
+    const LugreForce at = lugre_at(p, z, u, h, load);
     ++out.evaluations;
     out = {u, at.z_next, at.force, out.evaluations};
     const double r = u - v_free + hc * at.force;
@@ -92,19 +82,17 @@ LugreStep implicit_substep(const LuGre<Dual>::Params& p, double z, double v_free
 
 }  // namespace
 
-LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
-                     double h, double guess, const LoadDependence<double>* load,
-                     double tau) noexcept {
+LugreStep lugre_step(const LugreParams& p, double z, double v, double v_free, double hc, double h,
+                     double guess, const LoadDependence<double>* load, double tau) noexcept {
   const Load l{load, tau};
-  const LuGre<Dual>::Params pd = cast_params<Dual>(p);
   const int n = std::max(1, static_cast<int>(std::ceil(h / kLugreSubstep - 1e-9)));
-  if (n == 1) return implicit_substep(pd, z, v_free, hc, h, guess, l);
+  if (n == 1) return implicit_substep(p, z, v_free, hc, h, guess, l);
   // the other forces' velocity change spread evenly over the substeps
   const double drive = (v_free - v) / n;
   LugreStep s{v, z, 0.0, 0};
   int evaluations = 0;
   for (int i = 0; i < n; ++i) {
-    s = implicit_substep(pd, s.z_next, s.v_next + drive, hc / n, h / n,
+    s = implicit_substep(p, s.z_next, s.v_next + drive, hc / n, h / n,
                          std::numeric_limits<double>::quiet_NaN(), l);
     evaluations += s.evaluations;
   }
@@ -112,10 +100,9 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
   return {s.v_next, s.z_next, (v_free - s.v_next) / hc, evaluations};
 }
 
-LugreForce lugre_force(const LuGre<double>::Params& p, double z, double u, double h,
+LugreForce lugre_force(const LugreParams& p, double z, double u, double h,
                        const LoadDependence<double>* load, double tau) noexcept {
-  const LugreAt at = lugre_at(cast_params<Dual>(p), z, u, h, Load{load, tau});
-  return {at.force, at.slope, at.z_next};
+  return lugre_at(p, z, u, h, Load{load, tau});
 }
 
 double static_budget(const StaticFriction<double>::Params& p, double v,

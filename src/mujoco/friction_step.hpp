@@ -5,11 +5,20 @@
 // ends the step at v+ = v_free + h c f.
 #pragma once
 
+#include <ceres/jet.h>
+
 #include "frictionlab/models/load_dependence.hpp"
 #include "frictionlab/models/lugre.hpp"
 #include "frictionlab/models/stribeck.hpp"
 
 namespace frictionlab::mujoco {
+
+/// A Jet of one direction, the velocity's: F and dF/du of a LuGre joint in one evaluation.
+using Dual = ceres::Jet<double, 1>;
+
+/// A LuGre joint's parameters as lugre_step and lugre_force take them: in Jets, cast once where
+/// the joint's parameters are set (cast_params<Dual>) rather than at every evaluation.
+using LugreParams = LuGre<Dual>::Params;
 
 /// A LuGre joint's step from velocity v, implicit in the velocity: over each substep of at most
 /// kLugreSubstep, v+ solves
@@ -37,8 +46,8 @@ inline constexpr double kLugreSubstep = 1e-3;
 /// torque `tau` [Nm], held over the step, F(u) gains rise(tau, side of u) sigma0 z+(u) / g(u):
 /// the bristles' elastic force scaled by 1 + rise / g, the joint LuGre model's load dependence
 /// (sim/joint_model.hpp, JointModel::load; at u = 0 the side tau pushes towards).
-LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double v_free, double hc,
-                     double h, double guess, const LoadDependence<double>* load = nullptr,
+LugreStep lugre_step(const LugreParams& p, double z, double v, double v_free, double hc, double h,
+                     double guess, const LoadDependence<double>* load = nullptr,
                      double tau = 0.0) noexcept;
 
 /// F(u), dF/du [Nm s/rad] and z+(u) of lugre_step's implicit equation for the velocity u held over
@@ -47,7 +56,7 @@ LugreStep lugre_step(const LuGre<double>::Params& p, double z, double v, double 
 struct LugreForce {
   double force = 0.0, slope = 0.0, z_next = 0.0;
 };
-LugreForce lugre_force(const LuGre<double>::Params& p, double z, double u, double h,
+LugreForce lugre_force(const LugreParams& p, double z, double u, double h,
                        const LoadDependence<double>* load = nullptr, double tau = 0.0) noexcept;
 
 /// A static model's friction by the stopping-torque rule: the budget g(v) + sigma2 |v| at the
