@@ -753,60 +753,85 @@ TEST(MujocoFriction, OnASevenJointArmEveryLugreJointEndsItsStepOnItsImplicitEqua
   EXPECT_GT(fast, 2000);
 }
 
-TEST(MujocoFriction, OnAMixedArmLugreAndStaticJointsAreSolvedTogether) {
-  // LuGre on the even joints of a 7-joint arm, coulomb-viscous on the odd ones, driven by sines
-  // that make them stick and slip. After every MuJoCo step, with the velocities MuJoCo itself
-  // integrated, each LuGre joint ends its step on its implicit equation and each static joint
-  // meets the stopping-torque rule: solved at once (Newton on the LuGre joints, the programme
-  // for the others inside it), where Gauss-Seidel sweeps stop unconverged in 14 % of
-  // bench_mujoco's steps.
+/// What a mixed arm's run found: the worst LuGre joint's force off its implicit step [of Fs],
+/// the static joints' joint-steps stuck and sliding, and the callback's statistics.
+struct MixedArmRun {
+  double worst_force = 0.0;
+  int stuck = 0, sliding = 0;
+  flmj_stats stats{};
+};
+
+/// kSteps MuJoCo steps of a 7-joint arm, LuGre on the even joints and coulomb-viscous on the odd
+/// ones, driven by drive_chain's sines of `amplitude` [Nm]; after every step, with the velocities
+/// MuJoCo integrated, each LuGre joint's friction is checked against its implicit step and each
+/// static joint against the stopping-torque rule (a test failure where it breaks it).
+MixedArmRun run_mixed_arm(double amplitude, int steps) {
   constexpr int kJoints = 7;
+  MixedArmRun run;
   const MjModelPtr m = test::load_mjcf(test::chain_mjcf(kJoints), "chain_mixed");
-  ASSERT_TRUE(m);
+  EXPECT_TRUE(m);
+  if (!m) return run;
   const double h = m->opt.timestep;
   const std::string lugre = FRICTIONLAB_SOURCE_DIR "/examples/mujoco/shoulder_lugre.json";
   const std::string coulomb_viscous = FRICTIONLAB_SOURCE_DIR "/examples/data/coulomb_viscous.json";
   const auto p = std::get<LuGre<double>::Params>(io::read_model_file(lugre).spec);
   const Friction fl =
       load_chain_friction(*m, kJoints, lugre, "chain_mixed_MUJOCO", coulomb_viscous);
-  ASSERT_TRUE(fl);
+  EXPECT_TRUE(fl);
+  if (!fl) return run;
   flmj_install(fl.get());
   MjDataPtr d(mj_makeData(m.get()));
   std::vector<double> z(kJoints, 0.0);
-  double worst_force = 0;
-  int stuck = 0, sliding = 0;  // static joint-steps
-  constexpr int kSteps = 3000;
-  for (int k = 0; k < kSteps; ++k) {
-    drive_chain(*d, kJoints, 1.5);
+  for (int k = 0; k < steps; ++k) {
+    drive_chain(*d, kJoints, amplitude);
     mj_step(m.get(), d.get());
     for (int i = 0; i < kJoints; ++i) {
       const flmj_torques t = torques_of(*fl, i);
       const double v = d->qvel[i];
       if (i % 2 == 1) {
-        (meets_stopping_rule(t, v, k, i) ? stuck : sliding) += 1;
+        (meets_stopping_rule(t, v, k, i) ? run.stuck : run.sliding) += 1;
         continue;
       }
       auto& zi = z[static_cast<std::size_t>(i)];
       const double force = implicit_lugre(p, zi, v, h).force;
-      worst_force = std::max(worst_force, std::abs(-t.friction - force) / p.curve.Fs_pos);
+      run.worst_force = std::max(run.worst_force, std::abs(-t.friction - force) / p.curve.Fs_pos);
       zi = t.state;
     }
   }
   flmj_install(nullptr);
-  flmj_stats stats{};
-  ASSERT_EQ(flmj_get_stats(fl.get(), &stats), 0);
+  EXPECT_EQ(flmj_get_stats(fl.get(), &run.stats), 0);
   std::printf(
-      "[measured] mixed 7-joint arm, %d steps: |F - LuGre force| %.2e of Fs; static joints %d "
-      "joint-steps stuck, %d sliding; at once in %lld steps, Newton stalled in %lld, sweeps "
-      "unconverged in %lld\n",
-      kSteps, worst_force, stuck, sliding, stats.newton_solves, stats.newton_stalls,
-      stats.sweep_limits);
-  EXPECT_LT(worst_force, 1e-9);
-  EXPECT_GT(stuck, 1000);
-  EXPECT_GT(sliding, 1000);
-  EXPECT_EQ(stats.newton_solves + stats.newton_stalls, kSteps);
-  EXPECT_LT(stats.newton_stalls, kSteps / 50);
-  EXPECT_EQ(stats.sweep_limits, 0);
+      "[measured] mixed 7-joint arm, drive %.2g Nm, %d steps: |F - LuGre force| %.2e of Fs; "
+      "static joints %d joint-steps stuck, %d sliding; at once in %lld steps, Newton stalled in "
+      "%lld, sweeps unconverged in %lld\n",
+      amplitude, steps, run.worst_force, run.stuck, run.sliding, run.stats.newton_solves,
+      run.stats.newton_stalls, run.stats.sweep_limits);
+  return run;
+}
+
+TEST(MujocoFriction, OnAMixedArmLugreAndStaticJointsAreSolvedTogether) {
+  // Sines that make every joint stick and slip. Solved at once (Newton on the LuGre joints, the
+  // programme for the others inside it), where Gauss-Seidel sweeps stop unconverged in 14 % of
+  // bench_mujoco's steps.
+  constexpr int kSteps = 3000;
+  const MixedArmRun run = run_mixed_arm(1.5, kSteps);
+  EXPECT_LT(run.worst_force, 1e-9);
+  EXPECT_GT(run.stuck, 1000);
+  EXPECT_GT(run.sliding, 1000);
+  EXPECT_EQ(run.stats.newton_solves + run.stats.newton_stalls, kSteps);
+  EXPECT_LT(run.stats.newton_stalls, kSteps / 50);
+  EXPECT_EQ(run.stats.sweep_limits, 0);
+}
+
+TEST(MujocoFriction, OnAGentlyDrivenMixedArmTheStuckJointsStayStuck) {
+  // A drive too weak to break the static joints loose: they stick throughout while the LuGre
+  // joints creep through their bristles, at rest where |u| kinks their equations.
+  constexpr int kSteps = 3000;
+  const MixedArmRun run = run_mixed_arm(0.6, kSteps);
+  EXPECT_LT(run.worst_force, 1e-9);
+  EXPECT_GT(run.stuck, 3 * kSteps - 30);
+  EXPECT_EQ(run.stats.newton_solves + run.stats.newton_stalls, kSteps);
+  EXPECT_EQ(run.stats.sweep_limits, 0);
 }
 
 /// flmj_load's message for a MUJOCO.json of `text` on the bench with `joint` and `actuator`.

@@ -207,7 +207,7 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
     if (fl.frictions[i].lugre) k.lugre.push_back(static_cast<int>(fl.servos.size() + i));
   for (const int a : k.lugre) k.qp.fix(a);  // among budget joints, a LuGre joint's is given
   const auto nl = static_cast<Eigen::Index>(k.lugre.size());
-  for (Eigen::VectorXd* v : {&k.u, &k.F, &k.dF, &k.z_next, &k.r, &k.du}) v->resize(nl);
+  for (Eigen::VectorXd* v : {&k.u, &k.F, &k.dF, &k.z_next, &k.r, &k.du, &k.u_base}) v->resize(nl);
   k.v.resize(n);
   k.J = Eigen::MatrixXd::Identity(nl, nl);
   if (nl > 0) k.lu.compute(k.J);  // sized once: later factors of nl x nl allocate nothing

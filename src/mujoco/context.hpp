@@ -97,11 +97,12 @@ struct StepScratch {
   Eigen::MatrixXd H;
   BoxQp qp;
   /// The coupled LuGre joints' Newton iteration (their positions among the n joints in
-  /// `lugre`): their velocities u, F(u), dF/du, z+(u), the residual, the step, the Jacobian
-  /// I + C diag(dF/du) and its factor (C: H's LuGre block, less what the sticking budget joints
-  /// take: H_LL - H_LS H_SS^-1 H_SL); all joints' velocities v
+  /// `lugre`): their velocities u, F(u), dF/du, z+(u), the residual, the Newton step du from
+  /// the last accepted iterate u_base, the Jacobian I + C diag(dF/du) and its factor (C: H's
+  /// LuGre block, less what the sticking budget joints take: H_LL - H_LS H_SS^-1 H_SL); all
+  /// joints' velocities v
   std::vector<int> lugre;
-  Eigen::VectorXd u, F, dF, z_next, r, du, v;
+  Eigen::VectorXd u, F, dF, z_next, r, du, u_base, v;
   Eigen::MatrixXd J;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   /// The sticking budget joints' positions, H_SS (factored in place) and H_SS^-1 H_SL

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "box_qp.hpp"
 #include "context.hpp"
@@ -14,8 +15,11 @@ namespace {
 
 /// The most Gauss-Seidel sweeps over the friction joints of one step.
 constexpr int kMaxSweeps = 50;
-/// The most Newton iterations of coupled LuGre joints in one step (solve_coupled).
-constexpr int kMaxNewton = 12;
+/// The most evaluations of coupled LuGre joints' Newton iteration in one step (solve_coupled):
+/// its iterates and the shortened steps of its line search.
+constexpr int kMaxNewton = 24;
+/// The shortest fraction of a Newton step the line search tries (then the step is taken as is).
+constexpr double kMinNewtonStep = 1.0 / 64.0;
 
 /// The force of actuator i from its ctrl (or activation) and its length and velocity, for gain
 /// types fixed / affine and bias types none / affine (the others: 0, not modelled).
@@ -169,52 +173,6 @@ double model_friction(FrictionJoint& j, double qd, double v_free, double hc, dou
   return -clip_friction(v_free / hc, j.last.budget);
 }
 
-/// Start the sweeps from the frictions of the step before (warm start: zero after a reset or
-/// on another mjData), whose effect on the joints' free velocities goes into wf. Between steps
-/// the frictions change little, so the sweeps converge in fewer passes to the same solution.
-void warm_start(const flmj_friction& fl, StepScratch& k) {
-  Eigen::Index a = 0;
-  for (const ServoJoint& j : fl.servos) k.wf += k.coupling.col(a++) * j.last.friction;
-  for (const FrictionJoint& j : fl.frictions) k.wf += k.coupling.col(a++) * j.last.friction;
-}
-
-/// Joint after joint, each seeing the friction of the others: the velocity its step would end
-/// with (v_free) and the change per unit torque (h c), then its friction; swept again while a
-/// friction changes (projected Gauss-Seidel: the joints couple through the mass matrix, so a
-/// joint stopped before another's friction came in would not stay stopped). What a LuGre joint
-/// takes (its friction is no budget); one sweep is exact for a single joint.
-void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
-  const std::size_t joints = fl.servos.size() + fl.frictions.size();
-  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    ++fl.stats.sweeps;
-    double change = 0.0, size = 0.0;
-    Eigen::Index a = 0;
-    // the joint's v_free without its own friction, and h c
-    const auto free_velocity = [&](double qd, const flmj_torques& last) {
-      return qd + h * (k.wf[a] - k.coupling(a, a) * last.friction);
-    };
-    const auto take = [&](flmj_torques& last, double friction) {
-      change = std::max(change, std::abs(friction - last.friction));
-      size = std::max(size, std::abs(friction));
-      k.wf += k.coupling.col(a) * (friction - last.friction);
-      last.friction = friction;
-      ++a;
-    };
-    for (ServoJoint& j : fl.servos) {
-      // the stopping-torque rule within the servo's budget
-      const double v_free = free_velocity(d.qvel[j.dof], j.last);
-      take(j.last, -clip_friction(v_free / (h * k.coupling(a, a)), j.last.budget));
-    }
-    for (FrictionJoint& j : fl.frictions) {
-      const double qd = d.qvel[j.dof];
-      take(j.last, model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h,
-                                  k.applied[j.dof], sweep == 0, fl.stats));
-    }
-    if (joints == 1 || change <= 1e-13 * size) return;
-  }
-  ++fl.stats.sweep_limits;
-}
-
 /// The friction joint at position a among the n joints (the servos first).
 FrictionJoint& friction_at(flmj_friction& fl, int a) {
   return fl.frictions[static_cast<std::size_t>(a) - fl.servos.size()];
@@ -249,6 +207,99 @@ void take_budgets(flmj_friction& fl, const StepScratch& k) {
     }
     ++a;
   }
+}
+
+/// Start the sweeps from the frictions of the step before (warm start: zero after a reset or
+/// on another mjData), whose effect on the joints' free velocities goes into wf. Between steps
+/// the frictions change little, so the sweeps converge in fewer passes to the same solution.
+void warm_start(const flmj_friction& fl, StepScratch& k) {
+  Eigen::Index a = 0;
+  for (const ServoJoint& j : fl.servos) k.wf += k.coupling.col(a++) * j.last.friction;
+  for (const FrictionJoint& j : fl.frictions) k.wf += k.coupling.col(a++) * j.last.friction;
+}
+
+/// The budget joints' frictions by the programme with the LuGre joints' frictions held (fixed
+/// joints of the programme), their changes taken into wf: one block of a sweep, exact for the
+/// budget joints' coupling among themselves. Returns the largest change and friction.
+std::pair<double, double> budget_block(flmj_friction& fl, StepScratch& k) {
+  Eigen::Index a = 0;
+  for (const ServoJoint& j : fl.servos) k.f[a++] = j.last.friction;
+  for (const FrictionJoint& j : fl.frictions) {
+    k.f[a] = j.last.friction;
+    if (j.lugre) k.lo[a] = k.hi[a] = j.last.friction;
+    ++a;
+  }
+  k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f);
+  double change = 0.0, size = 0.0;
+  a = 0;
+  const auto take = [&](const flmj_torques& last) {
+    const double delta = k.f[a] - last.friction;
+    change = std::max(change, std::abs(delta));
+    size = std::max(size, std::abs(k.f[a]));
+    k.wf += k.coupling.col(a++) * delta;
+  };
+  for (const ServoJoint& j : fl.servos) take(j.last);
+  for (const FrictionJoint& j : fl.frictions) {
+    if (j.lugre)
+      ++a;
+    else
+      take(j.last);
+  }
+  take_budgets(fl, k);
+  return {change, size};
+}
+
+/// Joint after joint, each seeing the friction of the others: the velocity its step would end
+/// with (v_free) and the change per unit torque (h c), then its friction; swept again while a
+/// friction changes (projected Gauss-Seidel: the joints couple through the mass matrix, so a
+/// joint stopped before another's friction came in would not stay stopped). With several
+/// joints the budget joints are one block, solved exactly by the programme after the LuGre
+/// joints in each sweep, so that they meet the stopping-torque rule even where the sweeps stop
+/// at kMaxSweeps. One sweep is exact for a single joint.
+void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+  const std::size_t joints = fl.servos.size() + fl.frictions.size();
+  const bool block = joints > 1;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    ++fl.stats.sweeps;
+    double change = 0.0, size = 0.0;
+    Eigen::Index a = 0;
+    // the joint's v_free without its own friction, and h c
+    const auto free_velocity = [&](double qd, const flmj_torques& last) {
+      return qd + h * (k.wf[a] - k.coupling(a, a) * last.friction);
+    };
+    const auto take = [&](flmj_torques& last, double friction) {
+      change = std::max(change, std::abs(friction - last.friction));
+      size = std::max(size, std::abs(friction));
+      k.wf += k.coupling.col(a) * (friction - last.friction);
+      last.friction = friction;
+      ++a;
+    };
+    for (ServoJoint& j : fl.servos) {
+      if (block) {
+        ++a;
+        continue;
+      }
+      // the stopping-torque rule within the servo's budget
+      const double v_free = free_velocity(d.qvel[j.dof], j.last);
+      take(j.last, -clip_friction(v_free / (h * k.coupling(a, a)), j.last.budget));
+    }
+    for (FrictionJoint& j : fl.frictions) {
+      if (block && !j.lugre) {
+        ++a;
+        continue;
+      }
+      const double qd = d.qvel[j.dof];
+      take(j.last, model_friction(j, qd, free_velocity(qd, j.last), h * k.coupling(a, a), h,
+                                  k.applied[j.dof], sweep == 0, fl.stats));
+    }
+    if (block) {
+      const auto [budget_change, budget_size] = budget_block(fl, k);
+      change = std::max(change, budget_change);
+      size = std::max(size, budget_size);
+    }
+    if (joints == 1 || change <= 1e-13 * size) return;
+  }
+  ++fl.stats.sweep_limits;
 }
 
 /// F, dF/du and z+ of every LuGre joint at its velocity in k.u; its friction -F into k.f and
@@ -315,15 +366,43 @@ bool factor_jacobian(StepScratch& k) {
   return true;
 }
 
+/// The residual r = u - v(u) of the LuGre joints' implicit steps at their velocities k.u: each
+/// joint's F(u), the budget joints' frictions solved by the programme with the LuGre joints'
+/// held, the velocities v = v0 + H f. False if the programme failed.
+bool newton_residual(flmj_friction& fl, double h, bool budgets, StepScratch& k) {
+  evaluate_lugre(fl, h, k);
+  if (budgets && k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f) < 0) return false;
+  k.v.noalias() = k.H * k.f;
+  k.v += k.v0;
+  for (std::size_t l = 0; l < k.lugre.size(); ++l)
+    k.r[static_cast<Eigen::Index>(l)] = k.u[static_cast<Eigen::Index>(l)] - k.v[k.lugre[l]];
+  return true;
+}
+
+/// The solution at k.u taken as the step's: the budget joints' frictions, each LuGre joint's
+/// velocity, bristle state and friction.
+void take_coupled(flmj_friction& fl, bool budgets, const StepScratch& k) {
+  if (budgets) take_budgets(fl, k);
+  for (std::size_t l = 0; l < k.lugre.size(); ++l) {
+    FrictionJoint& j = friction_at(fl, k.lugre[l]);
+    const auto i = static_cast<Eigen::Index>(l);
+    j.z_next = j.last.state = k.z_next[i];
+    j.v_next = k.u[i];
+    j.last.friction = -k.F[i];
+    j.last.budget = 0.0;
+  }
+}
+
 /// Coupled joints with LuGre joints among them, one substep: Newton's method on the LuGre
 /// joints' implicit steps u = v0 + H f(u) (f = -F(u) for a LuGre joint), the budget joints'
 /// frictions the programme's exact solution at each iterate, from the velocities the frictions
 /// of the step before give. The same equations as the sweeps', whose joint-by-joint solves
-/// converge only linearly in the coupling. False if the iteration did not converge within
-/// kMaxNewton (a joint's kink at rest can stall it): the sweeps then take the step.
-bool solve_coupled(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
+/// converge only linearly in the coupling. Where a Stribeck curve's falling branch or a joint's
+/// kink at rest makes a full step raise the residual, the step is halved until |r|^2 falls by
+/// Armijo's rule (down to kMinNewtonStep, then taken as is). False if the iteration did not
+/// converge within kMaxNewton evaluations: the sweeps then take the step.
+bool solve_coupled(flmj_friction& fl, double h, StepScratch& k) {
   const bool budgets = k.lugre.size() < static_cast<std::size_t>(k.f.size());
-  set_programme(fl, d, h, k);
   Eigen::Index a = 0;
   for (const ServoJoint& j : fl.servos) k.f[a++] = j.last.friction;
   for (const FrictionJoint& j : fl.frictions) k.f[a++] = j.last.friction;
@@ -331,27 +410,24 @@ bool solve_coupled(flmj_friction& fl, const mjData& d, double h, StepScratch& k)
   k.v += k.v0;
   for (std::size_t l = 0; l < k.lugre.size(); ++l)
     k.u[static_cast<Eigen::Index>(l)] = k.v[k.lugre[l]];
-  for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
-    evaluate_lugre(fl, h, k);
-    if (budgets && k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f) < 0) break;
-    k.v.noalias() = k.H * k.f;
-    k.v += k.v0;
-    for (std::size_t l = 0; l < k.lugre.size(); ++l)
-      k.r[static_cast<Eigen::Index>(l)] = k.u[static_cast<Eigen::Index>(l)] - k.v[k.lugre[l]];
+  double merit_base = std::numeric_limits<double>::infinity(), step = 1.0;
+  for (int evaluation = 0; evaluation < kMaxNewton; ++evaluation) {
+    if (!newton_residual(fl, h, budgets, k)) break;
     if (lugre_converged(k)) {
       ++fl.stats.newton_solves;
-      if (budgets) take_budgets(fl, k);
-      for (std::size_t l = 0; l < k.lugre.size(); ++l) {
-        FrictionJoint& j = friction_at(fl, k.lugre[l]);
-        const auto i = static_cast<Eigen::Index>(l);
-        j.z_next = j.last.state = k.z_next[i];
-        j.v_next = k.u[i];
-        j.last.friction = -k.F[i];
-        j.last.budget = 0.0;
-      }
+      take_coupled(fl, budgets, k);
       return true;
     }
+    const double merit = k.r.squaredNorm();
+    if (merit > (1.0 - 2e-4 * step) * merit_base && step > kMinNewtonStep) {
+      step *= 0.5;  // back along the last Newton step
+      k.u = k.u_base - step * k.du;
+      continue;
+    }
     if (!factor_jacobian(k)) break;
+    k.u_base = k.u;
+    merit_base = merit;
+    step = 1.0;
     k.du = k.lu.solve(k.r);
     k.u -= k.du;
     if (!k.u.allFinite()) break;
@@ -363,8 +439,7 @@ bool solve_coupled(flmj_friction& fl, const mjData& d, double h, StepScratch& k)
 /// Coupled joints whose frictions are all budgets (servos, static models): the stopping-torque
 /// rule on all of them at once, solved exactly as a box-constrained programme (box_qp.hpp),
 /// the sides of the step before to start from.
-void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
-  set_programme(fl, d, h, k);
+void solve_budgets(flmj_friction& fl, StepScratch& k) {
   k.qp.solve(k.H, k.v0, k.lo, k.hi, k.f);
   take_budgets(fl, k);
 }
@@ -374,12 +449,13 @@ void solve_budgets(flmj_friction& fl, const mjData& d, double h, StepScratch& k)
 /// programme inside; a single joint, longer steps and a stalled Newton iteration by the sweeps.
 void solve_frictions(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   const std::size_t joints = fl.servos.size() + fl.frictions.size();
+  if (joints > 1) set_programme(fl, d, h, k);
   if (joints > 1 && fl.scratch.lugre.empty()) {
-    solve_budgets(fl, d, h, k);
+    solve_budgets(fl, k);
     ++fl.stats.programme_solves;
     return;
   }
-  if (joints > 1 && h <= kLugreSubstep && solve_coupled(fl, d, h, k)) return;
+  if (joints > 1 && h <= kLugreSubstep && solve_coupled(fl, h, k)) return;
   warm_start(fl, k);
   sweep(fl, d, h, k);
 }
