@@ -572,7 +572,7 @@ TEST(MujocoFriction, ATemperatureLawRunsAtTheJointsTemperature) {
   const auto run = [&](flmj_friction* f) {
     flmj_install(f);
     flmj_reset(f);
-    const std::vector<double> q = mujoco_joint_run(*m, spec, 0.01);
+    std::vector<double> q = mujoco_joint_run(*m, spec, 0.01);
     flmj_install(nullptr);
     return q;
   };

@@ -258,7 +258,7 @@ std::pair<double, double> budget_block(flmj_friction& fl, StepScratch& k) {
 /// at kMaxSweeps. One sweep is exact for a single joint.
 void sweep(flmj_friction& fl, const mjData& d, double h, StepScratch& k) {
   const std::size_t joints = fl.servos.size() + fl.frictions.size();
-  const bool block = joints > 1;
+  const bool block = joints > 1 && k.lugre.size() < joints;  // budget joints among several
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
     ++fl.stats.sweeps;
     double change = 0.0, size = 0.0;
