@@ -189,12 +189,12 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   const auto n = static_cast<Eigen::Index>(fl.servos.size() + fl.frictions.size());
   k.w.resize(m.nv);
   k.wf.resize(n);
-  k.select = Eigen::MatrixXd::Zero(m.nv, n);
+  k.select = Eigen::MatrixXd::Zero(m.nv, n + 1);
   k.dofs.clear();
   for (const ServoJoint& j : fl.servos) k.dofs.push_back(j.dof);
   for (const FrictionJoint& j : fl.frictions) k.dofs.push_back(j.dof);
   for (Eigen::Index c = 0; c < n; ++c) k.select(k.dofs[static_cast<std::size_t>(c)], c) = 1.0;
-  k.solved.resize(m.nv, n);
+  k.solved.resize(m.nv, n + 1);
   k.coupling.resize(n, n);
   k.v0.resize(n);
   k.lo.resize(n);
@@ -210,7 +210,7 @@ void bind(flmj_friction& fl, const mjModel& m, const io::MujocoFriction& file) {
   for (Eigen::VectorXd* v : {&k.u, &k.F, &k.dF, &k.z_next, &k.r, &k.du, &k.u_base}) v->resize(nl);
   k.v.resize(n);
   k.J = Eigen::MatrixXd::Identity(nl, nl);
-  if (nl > 0) k.lu.compute(k.J);  // sized once: later factors of nl x nl allocate nothing
+  k.lu.reserve(nl);
   k.sticking.assign(static_cast<std::size_t>(n), 0);
   k.Hss.resize(n, n);
   k.X.resize(n, nl);

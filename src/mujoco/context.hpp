@@ -7,7 +7,6 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/LU>
 #include <limits>
 #include <optional>
 #include <string>
@@ -23,6 +22,7 @@
 #include "frictionlab/sim/joint_model.hpp"
 #include "frictionlab/sim/servo.hpp"
 #include "frictionlab/sim/servo_params.hpp"
+#include "small_lu.hpp"
 
 namespace frictionlab::mujoco {
 
@@ -79,9 +79,11 @@ struct StepScratch {
   std::vector<mjtNum> dense;  ///< mj_fullM's row-major nv x nv mass matrix
   Eigen::MatrixXd A;          ///< M (+ h diag(damping) under Euler)
   Eigen::LLT<Eigen::MatrixXd> llt;
-  std::vector<int> dofs;   ///< the n joints' dofs (servos first)
-  Eigen::MatrixXd select;  ///< nv x n: the unit vectors of the n joints' dofs
-  Eigen::MatrixXd solved;  ///< A^-1 select
+  std::vector<int> dofs;  ///< the n joints' dofs (servos first)
+  /// nv x (n + 1): the unit vectors of the n joints' dofs, then the step's smooth forces
+  Eigen::MatrixXd select;
+  /// nv x (n + 1): A^-1 select (A assembled), or D^-1/2 L'^-1 select (A = M = L'DL, mj_solveM2)
+  Eigen::MatrixXd solved;
   /// n x n: the velocity change over the step per unit torque, divided by h, of joint a under
   /// a torque on joint b: (A^-1)(dof_a, dof_b)
   Eigen::MatrixXd coupling;
@@ -104,7 +106,7 @@ struct StepScratch {
   std::vector<int> lugre;
   Eigen::VectorXd u, F, dF, z_next, r, du, u_base, v;
   Eigen::MatrixXd J;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  SmallLu lu;
   /// The sticking budget joints' positions, H_SS (factored in place) and H_SS^-1 H_SL
   std::vector<int> sticking;
   Eigen::MatrixXd Hss, X;

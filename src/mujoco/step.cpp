@@ -96,30 +96,47 @@ void advance_step(flmj_friction& fl, const mjModel& m, const mjData& d) {
 }
 
 /// The matrix a step's velocity change solves with, A = M, plus h diag(damping) under the Euler
-/// integrator (which integrates damping implicitly); A^-1 of the smooth forces (w) and of the
-/// joints' unit vectors, gathered at the joints' dofs (wf, coupling). Without damping under
-/// Euler, A is M and MuJoCo's own factor of it (qLD, mj_solveM) serves; else A is assembled
-/// and factored here.
+/// integrator (which integrates damping implicitly); A^-1 of the smooth forces and of the
+/// joints' unit vectors, at the joints' dofs (wf, coupling). Without damping under Euler, A is M
+/// and MuJoCo's own factor of it serves: with M = L'DL (qLD) and X = D^-1/2 L'^-1 [select |
+/// force] (mj_solveM2, half of a solve), the coupling is X_s' X_s and wf is X_s' X_f. Else A is
+/// assembled and factored here.
 void solve_step_matrix(flmj_friction& fl, const mjModel& m, mjData& d) {
   StepScratch& k = fl.scratch;
-  const auto n = static_cast<int>(k.select.cols());
+  const auto n = static_cast<int>(k.select.cols()) - 1;
   bool damped = false;
   if (m.opt.integrator == mjINT_EULER)
     for (int v = 0; v < m.nv; ++v) damped = damped || m.dof_damping[v] != 0.0;
-  if (damped) {
-    mj_fullM(&m, k.dense.data(), d.qM);
-    for (int r = 0; r < m.nv; ++r)
-      for (int c = 0; c < m.nv; ++c)
-        k.A(r, c) = k.dense[static_cast<std::size_t>(r) * m.nv + c] +
-                    (r == c ? m.opt.timestep * m.dof_damping[r] : 0.0);
-    k.llt.compute(k.A);
-    k.solved = k.llt.solve(k.select);
-    k.w = k.llt.solve(k.force);
-  } else {
-    // column j of an Eigen matrix is the nv numbers of vector j, as mj_solveM lays them out
-    mj_solveM(&m, &d, k.solved.data(), k.select.data(), n);
-    mj_solveM(&m, &d, k.w.data(), k.force.data(), 1);
+  if (!damped) {
+    // column j of an Eigen matrix is the nv numbers of vector j, as mj_solveM2 lays them out;
+    // L'^-1 of a dof's unit vector is zero below the dof (its ancestors come first in MuJoCo's
+    // order), so each product runs over the rows above the lower of the two dofs
+    k.select.col(n) = k.force;
+    mj_solveM2(&m, &d, k.solved.data(), k.select.data(), n + 1);
+    const auto dot = [&k](int a, int b, int rows) {
+      const double* x = k.solved.col(a).data();
+      const double* y = k.solved.col(b).data();
+      double sum = 0.0;
+      for (int r = 0; r < rows; ++r) sum += x[r] * y[r];
+      return sum;
+    };
+    for (int a = 0; a < n; ++a) {
+      const int dof_a = k.dofs[static_cast<std::size_t>(a)];
+      k.wf[a] = dot(a, n, dof_a + 1);
+      for (int b = 0; b <= a; ++b)
+        k.coupling(a, b) = k.coupling(b, a) =
+            dot(a, b, std::min(dof_a, k.dofs[static_cast<std::size_t>(b)]) + 1);
+    }
+    return;
   }
+  mj_fullM(&m, k.dense.data(), d.qM);
+  for (int r = 0; r < m.nv; ++r)
+    for (int c = 0; c < m.nv; ++c)
+      k.A(r, c) = k.dense[static_cast<std::size_t>(r) * m.nv + c] +
+                  (r == c ? m.opt.timestep * m.dof_damping[r] : 0.0);
+  k.llt.compute(k.A);
+  k.solved.leftCols(n) = k.llt.solve(k.select.leftCols(n));
+  k.w = k.llt.solve(k.force);
   for (int a = 0; a < n; ++a) {
     k.wf[a] = k.w[k.dofs[static_cast<std::size_t>(a)]];
     for (int b = 0; b < n; ++b) k.coupling(a, b) = k.solved(k.dofs[static_cast<std::size_t>(a)], b);
@@ -333,10 +350,10 @@ bool lugre_converged(const StepScratch& k) {
   return true;
 }
 
-/// Newton's Jacobian I + C diag(dF/du), factored into k.lu: C = H_LL - H_LS H_SS^-1 H_SL, the
-/// LuGre joints' velocity change per unit of their frictions with the budget joints S that the
-/// programme left sticking taking their share (those at a bound hold their frictions). False if
-/// H_SS is not positive definite to rounding.
+/// Newton's Jacobian I + C diag(dF/du), factored in place (k.J, k.lu): C = H_LL - H_LS H_SS^-1
+/// H_SL, the LuGre joints' velocity change per unit of their frictions with the budget joints S
+/// that the programme left sticking taking their share (those at a bound hold their frictions).
+/// False if H_SS is not positive definite to rounding or the Jacobian is singular.
 bool factor_jacobian(StepScratch& k) {
   const auto nl = static_cast<Eigen::Index>(k.lugre.size());
   Eigen::Index m = 0;
@@ -362,8 +379,7 @@ bool factor_jacobian(StepScratch& k) {
   }
   for (Eigen::Index q = 0; q < nl; ++q) k.J.col(q) *= k.dF[q];
   k.J.diagonal().array() += 1.0;
-  k.lu.compute(k.J);
-  return true;
+  return k.lu.compute(k.J);
 }
 
 /// The residual r = u - v(u) of the LuGre joints' implicit steps at their velocities k.u: each
@@ -428,7 +444,8 @@ bool solve_coupled(flmj_friction& fl, double h, StepScratch& k) {
     k.u_base = k.u;
     merit_base = merit;
     step = 1.0;
-    k.du = k.lu.solve(k.r);
+    k.du = k.r;
+    k.lu.solve(k.J, k.du);
     k.u -= k.du;
     if (!k.u.allFinite()) break;
   }
