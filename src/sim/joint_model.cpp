@@ -12,6 +12,8 @@
 #include "frictionlab/format.hpp"
 #include "frictionlab/integrate/trbdf2.hpp"
 #include "frictionlab/models/actuator_budgets.hpp"
+#include "frictionlab/models/joint_lugre/temperature.hpp"
+#include "frictionlab/models/stribeck/temperature.hpp"
 
 namespace frictionlab::sim {
 namespace {
@@ -34,15 +36,6 @@ struct TorqueSegment {
     return T(tau0) + ((tau1 - tau0) / (t1 - t0)) * (t - t0);
   }
 };
-
-/// The joint LuGre levels Fc, Fs[i] scaled by sc and the viscous series cv[i] by sv (a
-/// temperature law's level_scale and viscous_scale, models/temperature_dependence.hpp).
-template <class T>
-void scale_lugre_levels(typename JointLuGre<T>::Params& p, const T& sc, const T& sv) {
-  p.Fc *= sc;
-  for (int i = 0; i < p.n_stribeck; ++i) p.Fs[static_cast<std::size_t>(i)] *= sc;
-  for (int i = 0; i < p.n_viscous; ++i) p.cv[static_cast<std::size_t>(i)] *= sv;
-}
 
 /// The joint LuGre friction [N m] with bristle state z at velocity qd under the applied torque
 /// tau with a load dependence (sim/joint_model.hpp, JointModel::load): the load-free force plus
@@ -89,8 +82,8 @@ struct LuGreJointRhs {
     typename JointLuGre<T>::Params p = params<T>();
     if (law != nullptr) {
       const T dT = temp(t) - law->T_ref;
-      scale_lugre_levels<T>(p, temperature_scale(law->law, T(law->kT), dT),
-                            temperature_scale(law->law, T(law->kT_v), dT));
+      scale_levels(p, temperature_scale(law->law, T(law->kT), dT),
+                   temperature_scale(law->law, T(law->kT_v), dT));
     }
     evaluate(p, t, y, dy);
   }
@@ -185,7 +178,7 @@ void check_scale_positive(const TemperatureDependence<double>& law, double T) {
 /// std::invalid_argument where a linear law's scale is not positive.
 LG::Params lugre_at(LG::Params p, const TemperatureDependence<double>& law, double T) {
   check_scale_positive(law, T);
-  scale_lugre_levels<double>(p, level_scale(law, T), viscous_scale(law, T));
+  scale_levels(p, level_scale(law, T), viscous_scale(law, T));
   return p;
 }
 
@@ -195,12 +188,7 @@ LG::Params lugre_at(LG::Params p, const TemperatureDependence<double>& law, doub
 StaticFriction<double>::Params static_at(StaticFriction<double>::Params p,
                                          const TemperatureDependence<double>& law, double T) {
   check_scale_positive(law, T);
-  const double sc = level_scale(law, T), sv = viscous_scale(law, T);
-  p.curve.Fc_pos *= sc;
-  p.curve.Fc_neg *= sc;
-  p.curve.Fs_pos *= sc;
-  p.curve.Fs_neg *= sc;
-  p.sigma2 *= sv;
+  scale_levels(p, level_scale(law, T), viscous_scale(law, T));
   return p;
 }
 
