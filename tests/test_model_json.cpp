@@ -233,7 +233,7 @@ TEST(ModelJson, ExampleFilesRoundTrip) {
       continue;  // fit.json fixtures (their "model" object is tested
                  // by test_lugre_xml)
     SCOPED_TRACE(entry.path().string());
-    const ModelFile a = read_model_file(entry.path().string());
+    const ModelFile a = read_model_file(entry.path().string(), ModelTemperature::taken);
     const ModelFile b = parse(to_json_text(a.spec));
     expect_same(a.spec, b.spec);
     // The written object has no accepted_warnings: a set that is not passive warns again.
@@ -416,7 +416,7 @@ TEST(ModelJson, StructureErrors) {
                     "modified-stribeck, gms, joint-lugre)");
   expect_file_error(R"({"model": "lugre", "parms": {}})", 0, 0,
                     "m.json: unknown key 'parms' (allowed: model, params, description, "
-                    "accepted_warnings)");
+                    "accepted_warnings, temperature)");
   expect_file_error(R"({"model": 3})", 0, 0, "m.json: key 'model': expected a string, got number");
   expect_file_error(R"({"model": "lugre", "params": [1]})", 0, 0,
                     "m.json: key 'params': expected an object, got array");
@@ -619,7 +619,7 @@ TEST(ModelJson, ShippedExamplesReadWithoutWarnings) {
     const nlohmann::json j = nlohmann::json::parse(std::ifstream(entry.path()));
     SCOPED_TRACE(entry.path().string());
     if (j.contains("model") && !j.contains("format")) {
-      EXPECT_TRUE(read_model_file(entry.path().string()).warnings.empty());
+      EXPECT_TRUE(read_model_file(entry.path().string(), ModelTemperature::taken).warnings.empty());
     } else if (j.contains("system")) {
       EXPECT_TRUE(read_system_file(entry.path().string()).warnings.empty());
     }

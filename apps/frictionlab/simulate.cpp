@@ -25,6 +25,7 @@ namespace {
 struct SimulateOptions {
   // --model mode (velocity- or displacement-driven friction model)
   std::string model, input;
+  std::string temperature;  ///< --temperature: the input's temperature column
   std::string hold = "linear";
   bool hold_given = false;
   // --system mode (coupled mechanical system)
@@ -84,8 +85,16 @@ void check_outputs(const SimulateOptions& o) {
 }
 
 void simulate_model(const SimulateOptions& o) {
-  const io::ModelFile mf = io::read_model_file(o.model);
+  const io::ModelFile mf = io::read_model_file(o.model, io::ModelTemperature::taken);
   print_warnings(mf.warnings);
+  if (mf.temperature && o.temperature.empty())
+    throw std::invalid_argument(o.model +
+                                " has a temperature law: give the input's temperature column "
+                                "with --temperature COLUMN");
+  if (!mf.temperature && !o.temperature.empty())
+    throw std::invalid_argument("--temperature " + o.temperature + ": " + o.model +
+                                " has no temperature law (MODEL.json \"temperature\", "
+                                "docs/file-formats.md), so the temperature would not be used");
   const std::string name = frictionlab::model_name(mf.spec);
 
   const std::string integrator = o.integrator.empty() ? "exact" : o.integrator;
@@ -99,9 +108,10 @@ void simulate_model(const SimulateOptions& o) {
                                 ") does not support --integrator " + integrator +
                                 " (supported: " + sim::supported_methods(mf.spec) + ")");
 
-  const workflows::ModelInput input = io::read_model_input(o.input);
+  const workflows::ModelInput input = io::read_model_input(o.input, o.temperature);
   workflows::SimulateModelOptions opt;
   opt.method = *method;
+  opt.temperature = mf.temperature;
   if (o.hold_given) opt.hold = o.hold == "linear" ? Hold::linear : Hold::zoh;
   opt.max_substep = o.dt;
   workflows::SimulateModelOutcome r;
@@ -206,6 +216,11 @@ void register_simulate(CLI::App& app, Registry& registry) {
       sim->add_option("--input", o.input,
                       "Input record: columns t,v (velocity-driven) or t,x (displacement-driven)")
           ->type_name("INPUT.csv");
+  CLI::Option* o_temperature =
+      sim->add_option("--temperature", o.temperature,
+                      "--model with a temperature law (MODEL.json \"temperature\"): the input's "
+                      "column of the temperature [degC]")
+          ->type_name("COLUMN");
   CLI::Option* o_system =
       sim->add_option("--system", o.system, "Coupled system: stick-slip or joint")
           ->check(CLI::IsMember({"stick-slip", "joint"}));
@@ -244,6 +259,7 @@ void register_simulate(CLI::App& app, Registry& registry) {
   sim->add_option("--plot", o.plot, "Also write an SVG plot of the result")->type_name("OUT.svg");
   o_model->needs(o_input);
   o_input->needs(o_model);
+  o_temperature->needs(o_model);
   o_system->needs(o_params);
   o_params->needs(o_system);
   o_model->excludes(o_system);

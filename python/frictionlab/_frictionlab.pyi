@@ -238,10 +238,13 @@ class SimulateModelOutcome:
     warnings: list[str]
 
 def simulate(model: ModelParams | _Path, t: _ArrayIn, v: _ArrayIn | None = None, *,
-             x: _ArrayIn | None = None, hold: str | None = None, method: str = "exact",
-             max_substep: float | None = None,
+             x: _ArrayIn | None = None, temperature: _ArrayIn | None = None,
+             temperature_law: dict[str, Any] | None = None, hold: str | None = None,
+             method: str = "exact", max_substep: float | None = None,
              progress: None | bool | Callable[[str, float], Any] = None) -> SimulateModelOutcome:
-    """Drive a model from its zero state along (t [s], v [m/s]) or (t, x [m]); F [N]."""
+    """Drive a model from its zero state along (t [s], v [m/s]) or (t, x [m]); F [N]. With a
+    temperature law (a MODEL.json's "temperature", or temperature_law= with Params), its levels
+    at temperature [degC] at every t."""
 
 def simulate_batch(params: Sequence[LuGreParams], t: _ArrayIn, v: _ArrayIn, *,
                    progress: None | bool | Callable[[str, float], Any] = None) -> _Array:

@@ -730,6 +730,34 @@ ModelSpec model_argument(const py::handle& model) {
       type_name(model));
 }
 
+namespace {
+
+/// simulate's model and its temperature law: a MODEL.json path (its "temperature", read only
+/// here) or Params with `temperature_law` (a dict of the same keys); both is an error.
+ModelSpec simulated_model(const py::handle& model, const py::handle& temperature_law,
+                          std::optional<TemperatureDependence<double>>& law) {
+  const bool path = py::isinstance<py::str>(model) || py::hasattr(model, "__fspath__");
+  if (!path) {
+    if (!temperature_law.is_none())
+      law = io::temperature_law_from_json(json_from_python(temperature_law, "temperature_law"),
+                                          "temperature_law", "");
+    return model_argument(model);
+  }
+  const std::string file = py::module_::import("os").attr("fspath")(model).cast<std::string>();
+  auto f = io::read_model_file(file, io::ModelTemperature::taken);
+  warn_all(f.warnings);
+  if (f.temperature && !temperature_law.is_none())
+    throw std::invalid_argument("temperature_law: " + file +
+                                " has a temperature law of its own; give one of them");
+  law = f.temperature;
+  if (!temperature_law.is_none())
+    law = io::temperature_law_from_json(json_from_python(temperature_law, "temperature_law"),
+                                        "temperature_law", "");
+  return f.spec;
+}
+
+}  // namespace
+
 py::object params_object(const ModelSpec& spec, bool validated) {
   py::object out;
   visit_model(spec, [&]<class I>(std::type_identity<I>, const typename I::Params& p) {
@@ -837,10 +865,10 @@ void bind_models(py::module_& m) {
   m.def(
       "simulate",
       [](const py::object& model, const py::object& t, const py::object& v, const py::object& x,
-         const py::object& hold, const std::string& method, const py::object& max_substep,
-         const py::object& progress) {
-        const ModelSpec spec = model_argument(model);
+         const py::object& temperature, const py::object& temperature_law, const py::object& hold,
+         const std::string& method, const py::object& max_substep, const py::object& progress) {
         workflows::SimulateModelOptions o;
+        const ModelSpec spec = simulated_model(model, temperature_law, o.temperature);
         o.method = parse_method_arg(method);
         o.hold = parse_hold_arg(hold);
         if (!max_substep.is_none()) {  // (None: one step per sample)
@@ -857,6 +885,11 @@ void bind_models(py::module_& m) {
         in.t = ta.span();
         if (va) in.v = va->span();
         if (xa) in.x = xa->span();
+        std::optional<DoubleArray> temperature_array;
+        if (!temperature.is_none()) {
+          temperature_array.emplace(temperature, "temperature");
+          in.temperature = temperature_array->span();
+        }
         const py::tuple in_place = py::make_tuple(ta.in_place(), va   ? va->in_place()
                                                                  : xa ? xa->in_place()
                                                                       : false);
@@ -886,8 +919,10 @@ void bind_models(py::module_& m) {
         return s;
       },
       py::arg("model"), py::arg("t"), py::arg("v") = py::none(), py::kw_only(),
-      py::arg("x") = py::none(), py::arg("hold") = py::none(), py::arg("method") = "exact",
-      py::arg("max_substep") = py::none(), py::arg("progress") = py::none(),
+      py::arg("x") = py::none(), py::arg("temperature") = py::none(),
+      py::arg("temperature_law") = py::none(), py::arg("hold") = py::none(),
+      py::arg("method") = "exact", py::arg("max_substep") = py::none(),
+      py::arg("progress") = py::none(),
       (std::string(
            "Drive a friction model from its zero state along a sampled record (the CLI's `simulate "
            "--model`, workflows::simulate_model), in C++ with the GIL released.\n\n") +
@@ -895,7 +930,11 @@ void bind_models(py::module_& m) {
        "strictly increasing, at least 2. v: velocity [m/s] at every t, or x= displacement [m] "
        "(exactly one). hold: 'linear' (default for v) or 'zoh' (the only one for x). method: "
        "'exact' (default), 'implicit-euler', 'euler', 'rk4'. max_substep: largest internal step "
-       "[s], > 0 (None: one step per sample). Arrays: 1-D float64 (read in place if contiguous) or "
+       "[s], > 0 (None: one step per sample). temperature: the temperature [degC] at every t, "
+       "for a model with a temperature law: a MODEL.json path with \"temperature\", or "
+       "Params with temperature_law={'law': 'linear' or 'exponential', 'T_ref': degC, 'kT': 1/K, "
+       "'kT_v': 1/K} (docs/models.md, \"Temperature-dependent friction\"). "
+       "Arrays: 1-D float64 (read in place if contiguous) or "
        "float32. "
        "Returns a SimulateModelOutcome (F [N] and the states at every sample). " +
        std::string(kProgressDoc) + " (reported every 65536 samples)")

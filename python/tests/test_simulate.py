@@ -5,6 +5,7 @@ exact step with the input held (zoh) is the exact solution of the ODE with a pie
 input, so it must agree to rounding; with the linear hold the library's step is a second-order
 approximation of the ODE with the piecewise-linear input.
 """
+import os
 import threading
 import time
 import tracemalloc
@@ -233,3 +234,35 @@ def test_simulate_reports_progress_and_stops_on_the_callbacks_exception(lugre):
         frictionlab.simulate(lugre, t, v, progress=stop_late)
     with pytest.raises(frictionlab.Error, match="progress: expected None, True or a callable"):
         frictionlab.simulate(lugre, t, v, progress="yes")
+
+
+def test_a_temperature_law_runs_from_a_model_file_or_with_params(lugre):
+    # examples/data/lugre_warming.json: the published LuGre set at 25 degC, levels -1 %/K and
+    # viscous term -2 %/K (linear law); its input with a temperature column, as docs/cli.md runs it
+    src = os.environ.get("FRICTIONLAB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    data = np.genfromtxt(os.path.join(src, "examples", "data", "sine_velocity_warming.csv"),
+                         delimiter=",", names=True, comments="#")
+    t, v, T = data["t"], data["v"], data["temp"]
+    path = os.path.join(src, "examples", "data", "lugre_warming.json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the published set's passivity warning
+        from_file = frictionlab.simulate(path, t, v, temperature=T)
+    law = {"law": "linear", "T_ref": 25.0, "kT": -0.01, "kT_v": -0.02}
+    with_params = frictionlab.simulate(lugre, t, v, temperature=T, temperature_law=law)
+    np.testing.assert_array_equal(from_file.F, with_params.F)
+    # near the end (T 42 to 44 degC: levels 0.81 to 0.83 of those at 25 degC) the peak friction is
+    # that much lower than the same motion's at 25 degC
+    cold = frictionlab.simulate(lugre, t, v)
+    last = slice(-60, -40)
+    ratio = np.abs(from_file.F[last]).max() / np.abs(cold.F[last]).max()
+    assert 0.80 < ratio < 0.86
+    with pytest.raises(ValueError, match="has a temperature law: give the input's temperature"):
+        frictionlab.simulate(path, t, v)
+    with pytest.raises(ValueError, match="no temperature law"):
+        frictionlab.simulate(lugre, t, v, temperature=T)
+    with pytest.raises(ValueError, match="kT_v"):
+        frictionlab.simulate(lugre, t, v, temperature=T, temperature_law={"law": "linear", "T_ref": 25, "kT": 0})
+    with pytest.raises(ValueError, match="of its own"):
+        frictionlab.simulate(path, t, v, temperature=T, temperature_law=law)
+    with pytest.raises(ValueError, match="key 'temperature'"):
+        frictionlab.read_model(path)  # the other readers refuse a law they would not run

@@ -37,11 +37,7 @@ ordered_json joint_to_json(const sim::JointModel& m) {
   if (m.structure.offset) o["offset"] = m.offset;
   o["friction"] = to_json(joint_friction_spec(m));
   if (m.load) o["load"] = {{"mu_drive", m.load->mu_drive}, {"mu_back", m.load->mu_back}};
-  if (m.temperature)
-    o["temperature"] = {{"law", std::string(temperature_law_name(m.temperature->law))},
-                        {"T_ref", m.temperature->T_ref},
-                        {"kT", m.temperature->kT},
-                        {"kT_v", m.temperature->kT_v}};
+  if (m.temperature) o["temperature"] = temperature_law_json(*m.temperature);
   return o;
 }
 
@@ -86,25 +82,7 @@ LoadDependence<double> load_from_json(const json& j, const sim::JointModel& m,
 TemperatureDependence<double> temperature_from_json(const json& j, const sim::JointModel& m,
                                                     const std::string& file) {
   const std::string ctx = "joint: temperature";
-  if (!j.is_object()) detail::fail_file(file, ctx, "expected an object, got " + detail::type_of(j));
-  const detail::JsonFields f(&j, file, ctx, "the temperature dependence",
-                             {"law", "T_ref", "kT", "kT_v"});
-  TemperatureDependence<double> out;
-  if (!f.has("law") || !j["law"].is_string() ||
-      !parse_temperature_law(j["law"].get<std::string>(), out.law))
-    f.fail("law", "must be \"linear\" or \"exponential\"" +
-                      (f.has("law") ? ", got " + j["law"].dump() : std::string(" (missing)")));
-  const std::pair<const char*, double*> numbers[] = {
-      {"T_ref", &out.T_ref}, {"kT", &out.kT}, {"kT_v", &out.kT_v}};
-  for (const auto& [k, dst] : numbers) {
-    if (!f.has(k))
-      f.fail(k, std::string("missing: ") +
-                    (std::string_view(k) == "T_ref"
-                         ? "the reference temperature of the levels [degC]"
-                         : "the relative change per kelvin [1/K] (give 0 for none)"));
-    *dst = f.number(k, 0);
-    if (!std::isfinite(*dst)) f.fail(k, "must be a finite number, got " + j[k].dump());
-  }
+  const TemperatureDependence<double> out = temperature_law_from_json(j, file, ctx);
   require_exact_sign(m, file, ctx, "temperature-dependent levels need");
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -348,7 +349,7 @@ ModelFile read_model(const json* params, const std::string& file, const std::str
       Reader r{f, params, renames};
       A::fields(d, r);
       auto warnings = report(A::check(d), renames, file, context, accepted);
-      return ModelFile{I::spec(A::convert(d)), std::move(warnings)};
+      return ModelFile{I::spec(A::convert(d)), std::move(warnings), std::nullopt};
     }
   }
   const JsonFields f(params, file, context, owner, keys_of<I, typename I::Params>());
@@ -357,7 +358,7 @@ ModelFile read_model(const json* params, const std::string& file, const std::str
   Reader r{f, params, renames};
   I::fields(p, r);
   auto warnings = report(I::check(p), renames, file, context, accepted);
-  return ModelFile{I::spec(p), std::move(warnings)};
+  return ModelFile{I::spec(p), std::move(warnings), std::nullopt};
 }
 
 // Writes the keys a descriptor's fields() names.
@@ -390,17 +391,59 @@ struct Writer {
 
 }  // namespace
 
-ModelFile model_from_json(const json& j, const std::string& file, const std::string& context) {
+TemperatureDependence<double> temperature_law_from_json(const nlohmann::json& j,
+                                                        const std::string& file,
+                                                        const std::string& context) {
+  if (!j.is_object())
+    detail::fail_file(file, context, "expected an object, got " + detail::type_of(j));
+  const detail::JsonFields f(&j, file, context, "the temperature dependence",
+                             {"law", "T_ref", "kT", "kT_v"});
+  TemperatureDependence<double> out;
+  if (!f.has("law") || !j["law"].is_string() ||
+      !parse_temperature_law(j["law"].get<std::string>(), out.law))
+    f.fail("law", "must be \"linear\" or \"exponential\"" +
+                      (f.has("law") ? ", got " + j["law"].dump() : std::string(" (missing)")));
+  const std::pair<const char*, double*> numbers[] = {
+      {"T_ref", &out.T_ref}, {"kT", &out.kT}, {"kT_v", &out.kT_v}};
+  for (const auto& [k, dst] : numbers) {
+    if (!f.has(k))
+      f.fail(k, std::string("missing: ") +
+                    (std::string_view(k) == "T_ref"
+                         ? "the reference temperature of the levels [degC]"
+                         : "the relative change per kelvin [1/K] (give 0 for none)"));
+    *dst = f.number(k, 0);
+    if (!std::isfinite(*dst)) f.fail(k, "must be a finite number, got " + j[k].dump());
+  }
+  return out;
+}
+
+nlohmann::ordered_json temperature_law_json(const TemperatureDependence<double>& law) {
+  return {{"law", std::string(temperature_law_name(law.law))},
+          {"T_ref", law.T_ref},
+          {"kT", law.kT},
+          {"kT_v", law.kT_v}};
+}
+
+ModelFile model_from_json(const json& j, const std::string& file, const std::string& context,
+                          ModelTemperature temperature) {
   if (!j.is_object())
     detail::fail_file(
         file, context,
         "expected a JSON object {\"model\": ..., \"params\": {...}}, got " + detail::type_of(j));
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "model" && it.key() != "params" && it.key() != "description" &&
-        it.key() != "accepted_warnings")
+        it.key() != "accepted_warnings" && it.key() != "temperature")
       detail::fail_file(file, context,
                         "unknown key '" + it.key() +
-                            "' (allowed: model, params, description, accepted_warnings)");
+                            "' (allowed: model, params, description, accepted_warnings, "
+                            "temperature)");
+  if (j.contains("temperature") && temperature == ModelTemperature::refused)
+    detail::fail_file(
+        file, context,
+        "key 'temperature': a model's temperature law runs only in `simulate --model "
+        "MODEL.json --temperature COLUMN` (Python simulate(..., temperature=...)); here "
+        "give a model without one (its levels at the temperature you want: "
+        "docs/models.md, \"Temperature-dependent friction\")");
   if (!j.contains("model"))
     detail::fail_file(file, context,
                       "missing key 'model' (one of: " + join_list(model_names()) + ")");
@@ -427,17 +470,21 @@ ModelFile model_from_json(const json& j, const std::string& file, const std::str
     detail::fail_file(
         file, context,
         "unknown model '" + name + "' (known models: " + join_list(model_names()) + ")");
+  if (j.contains("temperature"))
+    out.temperature = temperature_law_from_json(
+        j["temperature"], file, context.empty() ? "temperature" : context + ": temperature");
   return out;
 }
 
-ModelFile parse_model_json(std::string_view text, const std::string& file) {
+ModelFile parse_model_json(std::string_view text, const std::string& file,
+                           ModelTemperature temperature) {
   const json j = detail::parse_json_text(text, file);
   detail::require_kind(j, file, {detail::JsonKind::model});
-  return model_from_json(j, file);
+  return model_from_json(j, file, "", temperature);
 }
 
-ModelFile read_model_file(const std::string& path) {
-  return parse_model_json(read_text_file(path, "a MODEL.json file"), path);
+ModelFile read_model_file(const std::string& path, ModelTemperature temperature) {
+  return parse_model_json(read_text_file(path, "a MODEL.json file"), path, temperature);
 }
 
 ordered_json to_json(const ModelSpec& spec) {

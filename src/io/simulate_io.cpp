@@ -34,11 +34,14 @@ std::vector<const std::vector<double>*> model_columns(const workflows::SimulateM
 
 }  // namespace
 
-workflows::ModelInput read_model_input(const std::string& path) {
-  return parse_model_input(read_text_file(path, "a CSV file", kMaxRecordFileBytes), path);
+workflows::ModelInput read_model_input(const std::string& path,
+                                       const std::string& temperature_column) {
+  return parse_model_input(read_text_file(path, "a CSV file", kMaxRecordFileBytes), path,
+                           temperature_column);
 }
 
-workflows::ModelInput parse_model_input(std::string_view text, const std::string& file) {
+workflows::ModelInput parse_model_input(std::string_view text, const std::string& file,
+                                        const std::string& temperature_column) {
   const CsvTable in = parse_csv(text, file);
   const bool has_v = in.has("v"), has_x = in.has("x");
   if (has_v && has_x)
@@ -49,6 +52,10 @@ workflows::ModelInput parse_model_input(std::string_view text, const std::string
     throw InputError(in.file, in.header_line, 0,
                      "needs a column 'v' (velocity) or 'x' (displacement); columns found: " +
                          in.names_for_message());
+  if (!temperature_column.empty() && !in.has(temperature_column))
+    throw InputError(in.file, in.header_line, 0,
+                     "has no column '" + temperature_column +
+                         "' (--temperature): columns found: " + in.names_for_message());
   require_strictly_increasing(in, "t");
   if (in.rows() < 2)
     throw InputError(in.file, 0, 0,
@@ -56,6 +63,7 @@ workflows::ModelInput parse_model_input(std::string_view text, const std::string
   workflows::ModelInput r;
   r.t = in.column("t");
   (has_v ? r.v : r.x) = in.column(has_v ? "v" : "x");
+  if (!temperature_column.empty()) r.temperature = in.column(temperature_column);
   r.source = in.file;
   r.lines = in.row_lines;
   return r;

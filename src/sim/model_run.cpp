@@ -7,7 +7,16 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "frictionlab/format.hpp"
 #include "frictionlab/integrate/stepper.hpp"
+#include "frictionlab/models/dahl/temperature.hpp"
+#include "frictionlab/models/elastoplastic/temperature.hpp"
+#include "frictionlab/models/gms/temperature.hpp"
+#include "frictionlab/models/joint_lugre/temperature.hpp"
+#include "frictionlab/models/lugre/temperature.hpp"
+#include "frictionlab/models/maxwell_slip/temperature.hpp"
+#include "frictionlab/models/modified_stribeck/temperature.hpp"
+#include "frictionlab/models/stribeck/temperature.hpp"
 #include "frictionlab/names.hpp"
 
 namespace frictionlab::sim {
@@ -34,13 +43,18 @@ struct ModelOf<StaticSpec> {
 };
 
 template <class P>
-const auto& model_params(const P& p) {
-  if constexpr (std::is_same_v<P, StaticSpec>) {
+auto& model_params(P& p) {
+  if constexpr (std::is_same_v<std::remove_const_t<P>, StaticSpec>) {
     return p.params;
   } else {
     return p;
   }
 }
+
+// Every registered model says which of its parameters a temperature law scales.
+static_assert([]<class... Ps>(std::type_identity<std::variant<Ps...>>) {
+  return (HasTemperatureLevels<typename ModelOf<Ps>::type> && ...);
+}(std::type_identity<ModelSpec>{}));
 
 // Number of state columns written for a model: z (1), z1..zn (n elements), none (static).
 template <class M>
@@ -74,9 +88,11 @@ std::string supported_methods(const ModelSpec& spec) {
   return s;
 }
 
-ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
-                   Method method, Hold hold, double max_substep,
-                   const std::function<void(long k)>& on_sample) {
+namespace {
+
+/// The checks every run makes before any work: the method, the lengths, t increasing.
+void check_run(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
+               Method method) {
   if (!supports(spec, method))
     throw std::invalid_argument("model '" + frictionlab::model_name(spec) +
                                 "' does not support the integrator '" + method_name(method) +
@@ -88,58 +104,185 @@ ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<c
     if (!(t[k] > t[k - 1]))
       throw std::invalid_argument("run_model: t is not strictly increasing at sample " +
                                   std::to_string(k));
+}
+
+/// What a run of model M records at each sample: the force and the states, the first sample
+/// whose state leaves the bound, and on_sample at its cadence (every 65536 steps of work, a
+/// sample counting its substeps).
+template <class M>
+class Recording {
+ public:
+  Recording(const typename M::Params& p, std::span<const double> t, double state_bound,
+            double max_substep, const std::function<void(long k)>& on_sample)
+      : t_(t), max_substep_(max_substep), on_sample_(on_sample) {
+    const int ns = state_count<M>(p);
+    ns_ = ns;
+    if constexpr (requires { M::kMaxElements; }) {
+      for (int i = 0; i < ns; ++i) {
+        // (name built with append: GCC 12 warns falsely on "z" + std::to_string(...))
+        std::string name(1, 'z');
+        name.append(std::to_string(i + 1));
+        run_.state_names.push_back(std::move(name));
+      }
+    } else if (ns == 1) {
+      run_.state_names = {"z"};
+    }
+    run_.F.resize(t.size());
+    run_.states.assign(static_cast<std::size_t>(ns), std::vector<double>(t.size()));
+    run_.state_bound = state_bound;
+    limit_ = state_bound * (1 + 1e-9);  // rounding of the exact updates
+  }
+
+  void operator()(long k, double F, const typename M::State& x) {
+    const auto kk = static_cast<std::size_t>(k);
+    run_.F[kk] = F;
+    if constexpr (M::kNumStates > 0) {
+      if constexpr (requires { x.z[0]; }) {
+        for (int i = 0; i < ns_; ++i) take_state(k, i, x.z[static_cast<std::size_t>(i)]);
+      } else {
+        take_state(k, 0, x.z);
+      }
+    }
+    if (!on_sample_) return;
+    if (k > 0)
+      work_ +=
+          max_substep_ > 0 ? std::max(1.0, std::ceil((t_[kk] - t_[kk - 1]) / max_substep_)) : 1.0;
+    if (k == 0 || work_ >= 65536) {
+      work_ = 0;
+      on_sample_(k);
+    }
+  }
+
+  ModelRun take() { return std::move(run_); }
+
+ private:
+  void take_state(long k, int i, double z) {
+    run_.states[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)] = z;
+    if (!(std::abs(z) <= limit_) && run_.bound_exceeded < 0) run_.bound_exceeded = k;
+  }
+
+  std::span<const double> t_;
+  double max_substep_;
+  const std::function<void(long k)>& on_sample_;
+  ModelRun run_;
+  int ns_ = 0;
+  double limit_ = 0;
+  double work_ = 0;
+};
+
+/// The model's invariant bound on |state| at p (M::state_bound), 0 if it has none.
+template <class M>
+double state_bound(const typename M::Params& p) {
+  if constexpr (requires { M::state_bound(p); }) {
+    return M::state_bound(p);
+  } else {
+    return 0.0;
+  }
+}
+
+/// p with its levels scaled by the law at T [degC] (scale_levels, the model folder's
+/// temperature.hpp).
+template <class P>
+P scaled(P p, const TemperatureDependence<double>& law, double T) {
+  scale_levels(p, level_scale(law, T), viscous_scale(law, T));
+  return p;
+}
+
+/// The temperatures' checks before any work: their count, finite values and a positive scale
+/// of the law at each (naming the sample); the model valid at the coldest and the warmest
+/// (the levels are monotone in T between them).
+void check_temperature(const ModelSpec& spec, const TemperatureInput& temperature,
+                       std::span<const double> t) {
+  const auto& T = temperature.T;
+  if (T.size() != t.size())
+    throw std::invalid_argument("run_model: " + std::to_string(t.size()) + " times but " +
+                                std::to_string(T.size()) + " temperatures");
+  for (std::size_t k = 0; k < T.size(); ++k) {
+    if (!std::isfinite(T[k]))
+      throw std::invalid_argument("the temperature at sample " + std::to_string(k) +
+                                  " is not finite");
+    if (!temperature_scale_positive(temperature.law, T[k]))
+      throw std::invalid_argument("the " + std::string(temperature_law_name(temperature.law.law)) +
+                                  " temperature law has no positive scale at sample " +
+                                  std::to_string(k) + " (T = " + format_number(T[k]) +
+                                  " degC, T_ref = " + format_number(temperature.law.T_ref) +
+                                  " degC): the law does not hold this far from T_ref");
+  }
+  if (T.empty()) return;
+  const auto [lo, hi] = std::minmax_element(T.begin(), T.end());
+  (void)at_temperature(spec, temperature.law, *lo);
+  (void)at_temperature(spec, temperature.law, *hi);
+}
+
+}  // namespace
+
+ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
+                   Method method, Hold hold, double max_substep,
+                   const std::function<void(long k)>& on_sample) {
+  check_run(spec, t, v, method);
   return std::visit(
       [&](const auto& spec_params) {
         using M = typename ModelOf<std::decay_t<decltype(spec_params)>>::type;
         const auto& p = model_params(spec_params);
-        const int ns = state_count<M>(p);
-        ModelRun run;
-        if constexpr (requires { M::kMaxElements; }) {
-          for (int i = 0; i < ns; ++i) {
-            // (name built with append: GCC 12 warns falsely on "z" + std::to_string(...))
-            std::string name(1, 'z');
-            name.append(std::to_string(i + 1));
-            run.state_names.push_back(std::move(name));
-          }
-        } else if (ns == 1) {
-          run.state_names = {"z"};
+        Recording<M> record(p, t, state_bound<M>(p), max_substep, on_sample);
+        drive<M>(p, typename M::State{}, t.data(), v.data(), static_cast<long>(t.size()), method,
+                 hold, max_substep, record);
+        return record.take();
+      },
+      spec);
+}
+
+ModelSpec at_temperature(const ModelSpec& spec, const TemperatureDependence<double>& law,
+                         double T) {
+  if (!temperature_scale_positive(law, T))
+    throw std::invalid_argument(
+        "the " + std::string(temperature_law_name(law.law)) +
+        " temperature law has no positive scale at T = " + format_number(T) + " degC");
+  ModelSpec out = spec;
+  std::visit(
+      [&](auto& spec_params) {
+        auto& p = model_params(spec_params);
+        p = scaled(p, law, T);
+      },
+      out);
+  for (const ParamIssue& issue : check(out))
+    if (!issue.warning)
+      throw std::invalid_argument("at T = " + format_number(T) +
+                                  " degC the temperature law gives " + issue.param + " that " +
+                                  issue.message);
+  return out;
+}
+
+ModelRun run_model(const ModelSpec& spec, const TemperatureInput& temperature,
+                   std::span<const double> t, std::span<const double> v, Method method, Hold hold,
+                   double max_substep, const std::function<void(long k)>& on_sample) {
+  check_run(spec, t, v, method);
+  check_temperature(spec, temperature, t);
+  const auto& law = temperature.law;
+  const auto& T = temperature.T;
+  return std::visit(
+      [&](const auto& spec_params) {
+        using M = typename ModelOf<std::decay_t<decltype(spec_params)>>::type;
+        const auto& p = model_params(spec_params);
+        double bound = 0.0;
+        if (!T.empty()) {
+          const auto [lo, hi] = std::minmax_element(T.begin(), T.end());
+          bound =
+              std::max(state_bound<M>(scaled(p, law, *lo)), state_bound<M>(scaled(p, law, *hi)));
         }
-        const std::size_t n = t.size();
-        run.F.resize(n);
-        run.states.assign(static_cast<std::size_t>(ns), std::vector<double>(n));
-        if constexpr (requires { M::state_bound(p); }) run.state_bound = M::state_bound(p);
-        const double limit = run.state_bound * (1 + 1e-9);  // rounding of the exact updates
-        // on_sample's cadence: every 65536 steps of work, a sample counting its substeps.
-        double work = 0;
-        drive<M>(p, typename M::State{}, t.data(), v.data(), static_cast<long>(n), method, hold,
-                 max_substep, [&](long k, double F, const typename M::State& x) {
-                   const auto kk = static_cast<std::size_t>(k);
-                   run.F[kk] = F;
-                   if constexpr (M::kNumStates > 0) {
-                     if constexpr (requires { x.z[0]; }) {
-                       for (int i = 0; i < ns; ++i) {
-                         const double z = x.z[static_cast<std::size_t>(i)];
-                         run.states[static_cast<std::size_t>(i)][kk] = z;
-                         if (!(std::abs(z) <= limit) && run.bound_exceeded < 0)
-                           run.bound_exceeded = k;
-                       }
-                     } else {
-                       run.states[0][kk] = x.z;
-                       if (!(std::abs(x.z) <= limit) && run.bound_exceeded < 0)
-                         run.bound_exceeded = k;
-                     }
-                   }
-                   if (!on_sample) return;
-                   if (k > 0)
-                     work += max_substep > 0
-                                 ? std::max(1.0, std::ceil((t[kk] - t[kk - 1]) / max_substep))
-                                 : 1.0;
-                   if (k == 0 || work >= 65536) {
-                     work = 0;
-                     on_sample(k);
-                   }
-                 });
-        return run;
+        Recording<M> record(p, t, bound, max_substep, on_sample);
+        const long n = static_cast<long>(t.size());
+        typename M::State x{};
+        const auto ignore = [](long, double, const typename M::State&) {};
+        for (long k = 0; k < n; ++k) {
+          const auto kk = static_cast<std::size_t>(k);
+          record(k, M::force(scaled(p, law, T[kk]), x, v[kk]), x);
+          if (k + 1 == n) break;
+          const double Tm = hold == Hold::zoh ? T[kk] : T[kk + 1];
+          x = drive<M>(scaled(p, law, Tm), x, t.data() + k, v.data() + k, 2, method, hold,
+                       max_substep, ignore);
+        }
+        return record.take();
       },
       spec);
 }

@@ -36,6 +36,40 @@ std::string where(const ModelInputView& in, std::size_t k) {
   return s + "sample " + std::to_string(k);
 }
 
+/// The input's temperature against the options' law, before any work: given exactly where the
+/// model has a law, one value per sample, each finite, not below absolute zero and where the
+/// law's scales are positive (naming the input's line).
+void check_temperature(const ModelInputView& input, const SimulateModelOptions& options) {
+  const bool law = options.temperature.has_value(), channel = !input.temperature.empty();
+  if (law && !channel)
+    throw std::invalid_argument(
+        "the model has a temperature law: give the input's temperature at every sample "
+        "(--temperature COLUMN; Python temperature=)");
+  if (!law && channel)
+    throw std::invalid_argument(
+        "a temperature was given, but the model has no temperature law (MODEL.json "
+        "\"temperature\", docs/file-formats.md): it would not be used");
+  if (!channel) return;
+  if (input.temperature.size() != input.t.size())
+    throw std::invalid_argument("simulate_model: " + std::to_string(input.t.size()) +
+                                " times but " + std::to_string(input.temperature.size()) +
+                                " temperatures");
+  for (std::size_t k = 0; k < input.temperature.size(); ++k) {
+    const double T = input.temperature[k];
+    if (!std::isfinite(T) || T < -273.15)
+      throw std::invalid_argument(where(input, k) + ": temperature = " + format_exact(T) +
+                                  " degC is not a temperature");
+    if (!temperature_scale_positive(*options.temperature, T))
+      throw std::invalid_argument(where(input, k) + ": temperature = " + format_exact(T) +
+                                  " degC: the " +
+                                  std::string(temperature_law_name(options.temperature->law)) +
+                                  " temperature law has no positive scale there (T_ref = " +
+                                  format_number(options.temperature->T_ref) +
+                                  " degC, kT = " + format_number(options.temperature->kT) +
+                                  ", kT_v = " + format_number(options.temperature->kT_v) + " 1/K)");
+  }
+}
+
 }  // namespace
 
 double substep_count(std::span<const double> t, double max_substep) {
@@ -76,6 +110,7 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
   };
   check_limit(input.t, "t");
   check_limit(u, has_v ? "v" : "x");
+  check_temperature(input, options);
   if (options.max_substep > 0) {
     const double n = substep_count(input.t, options.max_substep);
     if (n > kMaxSubsteps) {
@@ -118,7 +153,10 @@ SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView
                    static_cast<double>(k) / static_cast<double>(t.size()));
     };
   sim::ModelRun run =
-      sim::run_model(model, t, v, options.method, r.hold, options.max_substep, on_sample);
+      options.temperature
+          ? sim::run_model(model, sim::TemperatureInput{*options.temperature, input.temperature}, t,
+                           v, options.method, r.hold, options.max_substep, on_sample)
+          : sim::run_model(model, t, v, options.method, r.hold, options.max_substep, on_sample);
   r.F = std::move(run.F);
   r.state_names = std::move(run.state_names);
   r.states = std::move(run.states);

@@ -34,6 +34,9 @@ REQUIRED = 106
 
 # ---- input files used by several rows ----
 LUGRE = '{"model": "lugre", "params": {"sigma0": 1e5, "sigma1": 0.5, "sigma2": 0.4}}\n'
+# the same with levels -1 %/K and a viscous term -2 %/K about 25 degC (linear: none beyond 75 degC)
+LUGRE_WARMING = ('{"model": "lugre", "params": {"sigma0": 1e5, "sigma1": 0.5, "sigma2": 0.4}, '
+                 '"temperature": {"law": "linear", "T_ref": 25, "kT": -0.01, "kT_v": -0.02}}\n')
 REC = "t,v,F\n" + "".join(f"{k / 100},{0.1 * (k % 7 - 3)},{0.5 * (k % 5 - 2)}\n"
                           for k in range(40))
 # 40 samples at 100 Hz, the 21st 5 ms late: a step 50 % longer than the median, then one shorter
@@ -197,6 +200,22 @@ ROWS = [
      "in.csv:4:1: column 't' must be strictly increasing: 0.5 follows 1 (line 3)"),
     ("simulate: empty cell", SIM, {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,\n"}, 1,
      "in.csv:3:2: empty cell (column 'v')"),
+    ("simulate: a temperature law without the input's temperature", SIM,
+     {"m.json": LUGRE_WARMING, "in.csv": "t,v,T\n0,0,25\n1,1,30\n"}, 1,
+     "m.json has a temperature law: give the input's temperature column with --temperature"),
+    ("simulate: a temperature for a model without a law", SIM + ["--temperature", "T"],
+     {"m.json": LUGRE, "in.csv": "t,v,T\n0,0,25\n1,1,30\n"}, 1,
+     "--temperature T: m.json has no temperature law"),
+    ("simulate: no such temperature column", SIM + ["--temperature", "temp"],
+     {"m.json": LUGRE_WARMING, "in.csv": "t,v,T\n0,0,25\n1,1,30\n"}, 1,
+     "in.csv:1: has no column 'temp' (--temperature): columns found: t, v, T"),
+    ("simulate: a temperature beyond the linear law's reach", SIM + ["--temperature", "T"],
+     {"m.json": LUGRE_WARMING, "in.csv": "t,v,T\n0,0,25\n1,1,90\n"}, 1,
+     "in.csv line 3: temperature = 90 degC: the linear temperature law has no positive scale"),
+    ("export: a model file with a temperature law", ["export", "c", "--params", "m.json",
+                                                      "--out", "out"],
+     {"m.json": LUGRE_WARMING}, 1, "m.json: key 'temperature': a model's temperature law runs "
+     "only in `simulate"),
     ("simulate: extra field", SIM, {"m.json": LUGRE, "in.csv": "t,v\n0,0\n1,1,2\n"}, 1,
      "in.csv:3:3: expected 2 fields (t, v), found 3"),
     ("simulate: comment after the header", SIM,

@@ -10,12 +10,14 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "frictionlab/models/model_spec.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 
 namespace frictionlab::io {
 
@@ -23,6 +25,10 @@ struct ModelFile {
   ModelSpec spec;
   /// Accepted with a warning, formatted "FILE: [CONTEXT: ]parameter 'NAME': message".
   std::vector<std::string> warnings;
+  /// "temperature": the law its levels follow (models/temperature_dependence.hpp, which
+  /// parameters: models/<model>/temperature.hpp), read where the reader takes one
+  /// (ModelTemperature::taken); none: temperature-free.
+  std::optional<TemperatureDependence<double>> temperature;
 };
 
 /// A model object may accept a warning its parameters raise, with the reason, so that a set kept
@@ -31,16 +37,35 @@ struct ModelFile {
 /// (docs/file-formats.md, "MODEL.json"). Only warnings with an id (ParamIssue::id) can be
 /// accepted; an unknown id or an empty reason is an error.
 
+/// Whether a reader takes a model file's temperature law: `simulate` runs it against the
+/// input's temperature; every other reader (the fits' starts, exports, the estimator, MuJoCo,
+/// the fleet) refuses a file with one, naming the key, rather than run it at T_ref.
+enum class ModelTemperature { refused, taken };
+
 /// Read a MODEL.json file. Throws InputError (unreadable file, syntax, unknown model or key,
 /// wrong type, invalid parameter values; all parameter errors are listed, one per line).
-ModelFile read_model_file(const std::string& path);
+ModelFile read_model_file(const std::string& path,
+                          ModelTemperature temperature = ModelTemperature::refused);
 
 /// Parse MODEL.json text; `file` names it in messages.
-ModelFile parse_model_json(std::string_view text, const std::string& file);
+ModelFile parse_model_json(std::string_view text, const std::string& file,
+                           ModelTemperature temperature = ModelTemperature::refused);
 
 /// Interpret an already parsed model object; `context` prefixes messages (e.g. "friction").
 ModelFile model_from_json(const nlohmann::json& j, const std::string& file,
-                          const std::string& context = "");
+                          const std::string& context = "",
+                          ModelTemperature temperature = ModelTemperature::refused);
+
+/// The law of a "temperature" object of MODEL.json or JOINT.json (docs/file-formats.md):
+///   {"law": "linear", "T_ref": 35, "kT": -0.012, "kT_v": -0.02}
+/// law "linear" or "exponential", T_ref [degC], kT and kT_v [1/K], all required and finite.
+/// Throws InputError naming the file, `context` and the key.
+TemperatureDependence<double> temperature_law_from_json(const nlohmann::json& j,
+                                                        const std::string& file,
+                                                        const std::string& context);
+
+/// The "temperature" object of a law.
+nlohmann::ordered_json temperature_law_json(const TemperatureDependence<double>& law);
 
 /// The MODEL.json object of a spec: {"model": NAME, "params": {...}} with every parameter
 /// written in documentation order (numbers in shortest round-trip form).

@@ -14,12 +14,16 @@ namespace frictionlab::io {
 
 /// Read the input of `simulate --model`: a CSV with a column t [s] (strictly increasing, at least
 /// 2 rows) and exactly one of v [m/s] or x [m]. `source` is the path and `lines` the line of every
-/// row. Throws InputError naming the file and line (both or neither of v and x, t not
-/// increasing, fewer than 2 rows, and every CSV error of read_csv).
-workflows::ModelInput read_model_input(const std::string& path);
+/// row. `temperature_column`, if not empty, names the column of the temperature [degC] (a model
+/// with a temperature law). Throws InputError naming the file and line (both or neither of v and
+/// x, t not increasing, fewer than 2 rows, the temperature column missing, and every CSV error
+/// of read_csv).
+workflows::ModelInput read_model_input(const std::string& path,
+                                       const std::string& temperature_column = "");
 
 /// read_model_input of CSV text; `file` names it in messages and is the input's `source`.
-workflows::ModelInput parse_model_input(std::string_view text, const std::string& file);
+workflows::ModelInput parse_model_input(std::string_view text, const std::string& file,
+                                        const std::string& temperature_column = "");
 
 /// The output columns of a model simulation: t, [x,] v, F, then the state names.
 std::vector<std::string> model_simulation_columns(const workflows::SimulateModelOutcome& r);

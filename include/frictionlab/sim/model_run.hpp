@@ -13,6 +13,7 @@
 
 #include "frictionlab/models/common.hpp"
 #include "frictionlab/models/model_spec.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 
 namespace frictionlab::sim {
 
@@ -52,6 +53,32 @@ std::string supported_methods(const ModelSpec& spec);
 ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<const double> v,
                    Method method, Hold hold, double max_substep,
                    const std::function<void(long k)>& on_sample = {});
+
+/// A temperature channel for run_model: the law that scales the model's levels
+/// (models/temperature_dependence.hpp; which parameters: models/<model>/temperature.hpp) and the
+/// temperature [degC] at every sample.
+struct TemperatureInput {
+  TemperatureDependence<double> law;
+  std::span<const double> T;
+};
+
+/// The model of `spec` at temperature T [degC] under `law`: its levels scaled by level_scale, its
+/// viscous term by viscous_scale. Throws std::invalid_argument if a linear law's scale is not
+/// positive at T or the scaled parameters are invalid (naming T and the parameter).
+ModelSpec at_temperature(const ModelSpec& spec, const TemperatureDependence<double>& law, double T);
+
+/// run_model with the model's levels at the record's temperature: the force at sample k with
+/// the parameters at T[k]; the state over the interval [t[k], t[k+1]] stepped with the
+/// parameters at T[k] under Hold::zoh (the temperature held as the velocity is) and at T[k+1]
+/// under Hold::linear (the interval's end, as the joint model's simulation takes its levels: a
+/// stiff bristle state relaxed to its level over the interval then meets the force's levels at
+/// the sample; the midpoint would leave it half an interval's drift behind, which sigma1
+/// amplifies). The state bound is the largest over the record's temperatures. Throws
+/// std::invalid_argument as run_model does, and if T has another length than t, a temperature
+/// is not finite or the law gives no valid model at one (naming the sample).
+ModelRun run_model(const ModelSpec& spec, const TemperatureInput& temperature,
+                   std::span<const double> t, std::span<const double> v, Method method, Hold hold,
+                   double max_substep, const std::function<void(long k)>& on_sample = {});
 
 /// The velocity of the piecewise-linear interpolant of a sampled displacement x(t):
 /// v[k] = (x[k+1] - x[k]) / (t[k+1] - t[k]) on [t[k], t[k+1]) and v[n-1] = v[n-2]. Driving a model

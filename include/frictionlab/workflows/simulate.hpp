@@ -14,6 +14,7 @@
 
 #include "frictionlab/models/common.hpp"
 #include "frictionlab/models/model_spec.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
 #include "frictionlab/sim/systems.hpp"
 #include "frictionlab/workflows/progress.hpp"
 
@@ -24,6 +25,9 @@ struct ModelInput {
   std::vector<double> t;  ///< sample times [s]: at least 2, strictly increasing
   std::vector<double> v;  ///< velocity [m/s] at every t (velocity-driven), or empty
   std::vector<double> x;  ///< displacement [m] at every t (displacement-driven), or empty
+  /// Temperature [degC] at every t, where the model has a temperature law
+  /// (SimulateModelOptions::temperature); else empty.
+  std::vector<double> temperature;
   /// Label of the input in messages (e.g. its file); never read.
   std::string source;
   /// Line of each sample in `source` (1-based), for messages; empty: messages name the sample
@@ -34,15 +38,21 @@ struct ModelInput {
 /// The same input without ownership (spans over the caller's arrays: the Python binding reads
 /// NumPy arrays in place). A ModelInput converts to it implicitly.
 struct ModelInputView {
-  std::span<const double> t;    ///< sample times [s]
-  std::span<const double> v;    ///< velocity [m/s] at every t, or empty
-  std::span<const double> x;    ///< displacement [m] at every t, or empty
-  std::string_view source;      ///< label of the input in messages
-  std::span<const long> lines;  ///< line of each sample in `source`, or empty
+  std::span<const double> t;            ///< sample times [s]
+  std::span<const double> v;            ///< velocity [m/s] at every t, or empty
+  std::span<const double> x;            ///< displacement [m] at every t, or empty
+  std::span<const double> temperature;  ///< temperature [degC] at every t, or empty
+  std::string_view source;              ///< label of the input in messages
+  std::span<const long> lines;          ///< line of each sample in `source`, or empty
 
   ModelInputView() = default;
   ModelInputView(const ModelInput& in)  // NOLINT(google-explicit-constructor): a view of it
-      : t(in.t), v(in.v), x(in.x), source(in.source), lines(in.lines) {}
+      : t(in.t),
+        v(in.v),
+        x(in.x),
+        temperature(in.temperature),
+        source(in.source),
+        lines(in.lines) {}
 };
 
 struct SimulateModelOptions {
@@ -55,6 +65,9 @@ struct SimulateModelOptions {
   /// Largest internal substep [s]: every interval is split into ceil(h / max_substep) substeps;
   /// 0: one step per interval.
   double max_substep = 0;
+  /// The model's temperature law (io::ModelFile::temperature): its levels follow the input's
+  /// temperature (sim::run_model with a TemperatureInput). Unset: temperature-free.
+  std::optional<TemperatureDependence<double>> temperature;
   /// Whether the outcome holds copies of the input's t, x and v. false: they are left empty
   /// (the caller has them; the Python binding returns its arrays), except v when it is derived
   /// from x.
@@ -96,7 +109,10 @@ struct SimulateModelOutcome {
 /// has fewer than 2 samples or is not strictly increasing, a time or input value exceeds
 /// data::kMaxMagnitude (naming the input's line), the substep count (substep_count) exceeds
 /// kMaxSubsteps (before any work; the message says the count and the smallest max_substep that
-/// fits), hold is linear with a displacement input, or the method is not supported by the model;
+/// fits), hold is linear with a displacement input, the method is not supported by the model, a
+/// temperature law lacks the input's temperature or a temperature is given without a law, or a
+/// temperature is not finite, below absolute zero or beyond the law's positive scale (naming
+/// the input's line);
 /// std::runtime_error if the result is not finite or a force exceeds data::kMaxMagnitude (naming
 /// the time and the input's line); Cancelled.
 SimulateModelOutcome simulate_model(const ModelSpec& model, const ModelInputView& input,
