@@ -736,23 +736,18 @@ namespace {
 /// here) or Params with `temperature_law` (a dict of the same keys); both is an error.
 ModelSpec simulated_model(const py::handle& model, const py::handle& temperature_law,
                           std::optional<TemperatureDependence<double>>& law) {
-  const bool path = py::isinstance<py::str>(model) || py::hasattr(model, "__fspath__");
-  if (!path) {
-    if (!temperature_law.is_none())
-      law = io::temperature_law_from_json(json_from_python(temperature_law, "temperature_law"),
-                                          "temperature_law", "");
-    return model_argument(model);
-  }
-  const std::string file = py::module_::import("os").attr("fspath")(model).cast<std::string>();
-  auto f = io::read_model_file(file, io::ModelTemperature::taken);
-  warn_all(f.warnings);
-  if (f.temperature && !temperature_law.is_none())
-    throw std::invalid_argument("temperature_law: " + file +
-                                " has a temperature law of its own; give one of them");
-  law = f.temperature;
   if (!temperature_law.is_none())
     law = io::temperature_law_from_json(json_from_python(temperature_law, "temperature_law"),
                                         "temperature_law", "");
+  if (!py::isinstance<py::str>(model) && !py::hasattr(model, "__fspath__"))
+    return model_argument(model);
+  const std::string file = py::module_::import("os").attr("fspath")(model).cast<std::string>();
+  auto f = io::read_model_file(file, io::ModelTemperature::taken);
+  warn_all(f.warnings);
+  if (f.temperature && law)
+    throw std::invalid_argument("temperature_law: " + file +
+                                " has a temperature law of its own; give one of them");
+  if (f.temperature) law = f.temperature;
   return f.spec;
 }
 

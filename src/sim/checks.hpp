@@ -11,6 +11,8 @@
 
 #include "frictionlab/format.hpp"
 #include "frictionlab/integrate/newton.hpp"
+#include "frictionlab/models/temperature_dependence.hpp"
+#include "frictionlab/models/temperature_levels.hpp"
 #include "frictionlab/models/validation.hpp"
 
 namespace frictionlab::sim::detail {
@@ -51,5 +53,28 @@ void check_friction(const char* sys, const P& p) {
 /// 1e-10 (1 + |y_i|) on the scaled state (x [m], v [m/s], s = z / z_b [-]).
 inline constexpr NewtonSettings kTrBdf2Newton{8, 1e-10, 1e-10,
                                               NewtonSettings::Jacobian::each_iteration};
+
+/// std::invalid_argument("<what>: at T = ... degC the linear temperature law's scale ... is not
+/// positive ...") where a law's scale is not positive at T [degC].
+inline void check_scale_positive(const std::string& what, const TemperatureDependence<double>& law,
+                                 double T) {
+  if (!temperature_scale_positive(law, T))
+    throw std::invalid_argument(what + ": at T = " + format_exact(T) +
+                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
+                                "not positive (kT = " +
+                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
+                                " 1/K, T_ref = " + format_exact(law.T_ref) +
+                                " degC): the law does not hold this far from T_ref");
+}
+
+/// Model parameters p at temperature T [degC] under `law`: the levels its folder names scaled
+/// by level_scale, its viscous term by viscous_scale (models/<model>/temperature.hpp);
+/// check_scale_positive's error, naming `what`, where a linear law's scale is not positive.
+template <class P>
+P params_at(P p, const TemperatureDependence<double>& law, double T, const std::string& what) {
+  check_scale_positive(what, law, T);
+  scale_levels(p, level_scale(law, T), viscous_scale(law, T));
+  return p;
+}
 
 }  // namespace frictionlab::sim::detail

@@ -162,34 +162,11 @@ void check_temperature(std::span<const double> t, std::span<const double> temper
                            ": state not finite after the step ending at t = " + format_exact(t));
 }
 
-/// std::invalid_argument where a linear law's scale is not positive at T [degC].
-void check_scale_positive(const TemperatureDependence<double>& law, double T) {
-  if (!temperature_scale_positive(law, T))
-    throw std::invalid_argument(std::string(kSys) + ": at T = " + format_exact(T) +
-                                " degC the linear temperature law's scale 1 + k (T - T_ref) is "
-                                "not positive (kT = " +
-                                format_exact(law.kT) + " 1/K, kT_v = " + format_exact(law.kT_v) +
-                                " 1/K, T_ref = " + format_exact(law.T_ref) +
-                                " degC): the law does not hold this far from T_ref");
-}
-
-/// Joint LuGre p at temperature T [degC] under `law`: Fc and Fs[i] scaled by level_scale, cv[i]
-/// by viscous_scale (at_temperature, the header); sigma0 and sigma1 unchanged.
-/// std::invalid_argument where a linear law's scale is not positive.
-LG::Params lugre_at(LG::Params p, const TemperatureDependence<double>& law, double T) {
-  check_scale_positive(law, T);
-  scale_levels(p, level_scale(law, T), viscous_scale(law, T));
-  return p;
-}
-
-/// Static friction p at temperature T [degC] under `law`: the Coulomb and Stribeck levels scaled
-/// by level_scale, sigma2 by viscous_scale (at_temperature, the header). std::invalid_argument
-/// where a linear law's scale is not positive.
-StaticFriction<double>::Params static_at(StaticFriction<double>::Params p,
-                                         const TemperatureDependence<double>& law, double T) {
-  check_scale_positive(law, T);
-  scale_levels(p, level_scale(law, T), viscous_scale(law, T));
-  return p;
+/// A joint model's friction parameters p at temperature T [degC] under `law` (params_at,
+/// checks.hpp), errors naming the joint model.
+template <class P>
+P friction_at_temperature(const P& p, const TemperatureDependence<double>& law, double T) {
+  return detail::params_at(p, law, T, kSys);
 }
 
 /// A load dependence on joint LuGre friction: mu g_max / g_min < 1 for mu_drive and mu_back
@@ -226,7 +203,7 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p, std::sp
       m, p, cast_params<Jet>(p), LG::state_bound(p), {}, opt.kp, opt.kd, nullptr, {}, nullptr};
   if (m.temperature) {
     rhs.law = &*m.temperature;
-    for (double T : temperature) check_scale_positive(*m.temperature, T);
+    for (double T : temperature) detail::check_scale_positive(kSys, *m.temperature, T);
   }
   if (m.load) rhs.load = &*m.load;
   const auto T_at = [&](std::size_t k) { return temperature.empty() ? 0.0 : temperature[k]; };
@@ -234,7 +211,7 @@ JointTrajectory simulate_lugre(const JointModel& m, const LG::Params& p, std::sp
   // its applied torque.
   const auto friction = [&](std::size_t k, double q, double qd, double z) {
     if (!m.temperature && !m.load) return LG::force(p, LG::State{z}, qd);
-    LG::Params pk = m.temperature ? lugre_at(p, *m.temperature, T_at(k)) : p;
+    LG::Params pk = m.temperature ? friction_at_temperature(p, *m.temperature, T_at(k)) : p;
     if (!m.load) return LG::force(pk, LG::State{z}, qd);
     return loaded_lugre_force<double>(pk, *m.load, z, qd, tau[k] - opt.kp * q - opt.kd * qd);
   };
@@ -495,7 +472,7 @@ JointTrajectory simulate_static(const JointModel& m, const StaticFriction<double
   const double offset = m.structure.offset ? m.offset : 0.0;
   // The friction at the step's end temperature (linear between samples); p0 without one.
   const auto friction_at = [&](const TorqueSegment& T, double t1) {
-    return m.temperature ? static_at(p0, *m.temperature, T(t1)) : p0;
+    return m.temperature ? friction_at_temperature(p0, *m.temperature, T(t1)) : p0;
   };
   JointTrajectory out = static_trajectory(t);
   const std::size_t n = t.size();
@@ -581,10 +558,10 @@ JointModel at_temperature(const JointModel& m, double T) {
   JointModel out = m;
   out.temperature.reset();
   if (auto* p = std::get_if<LG::Params>(&out.friction))
-    *p = lugre_at(*p, *m.temperature, T);
+    *p = friction_at_temperature(*p, *m.temperature, T);
   else
-    *std::get_if<StaticFriction<double>::Params>(&out.friction) =
-        static_at(std::get<StaticFriction<double>::Params>(m.friction), *m.temperature, T);
+    *std::get_if<StaticFriction<double>::Params>(&out.friction) = friction_at_temperature(
+        std::get<StaticFriction<double>::Params>(m.friction), *m.temperature, T);
   return out;
 }
 
@@ -601,8 +578,9 @@ std::vector<double> bristle_state(const JointModel& m, std::span<const double> t
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
     const double h = t[k + 1] - t[k];
     if (m.temperature)  // the levels at the interval's mean temperature (second order)
-      x = LG::step_linear(lugre_at(*p, *m.temperature, (temperature[k] + temperature[k + 1]) / 2),
-                          x, qd[k], qd[k + 1], h);
+      x = LG::step_linear(
+          friction_at_temperature(*p, *m.temperature, (temperature[k] + temperature[k + 1]) / 2), x,
+          qd[k], qd[k + 1], h);
     else
       x = LG::step_linear(*p, x, qd[k], qd[k + 1], h);
     z[k + 1] = x.z;

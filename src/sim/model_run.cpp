@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "checks.hpp"
 #include "frictionlab/format.hpp"
 #include "frictionlab/integrate/stepper.hpp"
 #include "frictionlab/models/dahl/temperature.hpp"
@@ -181,7 +182,7 @@ double state_bound(const typename M::Params& p) {
 }
 
 /// p with its levels scaled by the law at T [degC] (scale_levels, the model folder's
-/// temperature.hpp).
+/// temperature.hpp); run_model's check_temperature has checked the law at every T.
 template <class P>
 P scaled(P p, const TemperatureDependence<double>& law, double T) {
   scale_levels(p, level_scale(law, T), viscous_scale(law, T));
@@ -201,12 +202,7 @@ void check_temperature(const ModelSpec& spec, const TemperatureInput& temperatur
     if (!std::isfinite(T[k]))
       throw std::invalid_argument("the temperature at sample " + std::to_string(k) +
                                   " is not finite");
-    if (!temperature_scale_positive(temperature.law, T[k]))
-      throw std::invalid_argument("the " + std::string(temperature_law_name(temperature.law.law)) +
-                                  " temperature law has no positive scale at sample " +
-                                  std::to_string(k) + " (T = " + format_number(T[k]) +
-                                  " degC, T_ref = " + format_number(temperature.law.T_ref) +
-                                  " degC): the law does not hold this far from T_ref");
+    detail::check_scale_positive("sample " + std::to_string(k), temperature.law, T[k]);
   }
   if (T.empty()) return;
   const auto [lo, hi] = std::minmax_element(T.begin(), T.end());
@@ -234,15 +230,11 @@ ModelRun run_model(const ModelSpec& spec, std::span<const double> t, std::span<c
 
 ModelSpec at_temperature(const ModelSpec& spec, const TemperatureDependence<double>& law,
                          double T) {
-  if (!temperature_scale_positive(law, T))
-    throw std::invalid_argument(
-        "the " + std::string(temperature_law_name(law.law)) +
-        " temperature law has no positive scale at T = " + format_number(T) + " degC");
   ModelSpec out = spec;
   std::visit(
       [&](auto& spec_params) {
         auto& p = model_params(spec_params);
-        p = scaled(p, law, T);
+        p = detail::params_at(p, law, T, "model '" + frictionlab::model_name(spec) + "'");
       },
       out);
   for (const ParamIssue& issue : check(out))
@@ -274,13 +266,16 @@ ModelRun run_model(const ModelSpec& spec, const TemperatureInput& temperature,
         const long n = static_cast<long>(t.size());
         typename M::State x{};
         const auto ignore = [](long, double, const typename M::State&) {};
+        if (n == 0) return record.take();
+        auto pk = scaled(p, law, T[0]);  // the parameters at sample k's temperature
         for (long k = 0; k < n; ++k) {
           const auto kk = static_cast<std::size_t>(k);
-          record(k, M::force(scaled(p, law, T[kk]), x, v[kk]), x);
+          record(k, M::force(pk, x, v[kk]), x);
           if (k + 1 == n) break;
-          const double Tm = hold == Hold::zoh ? T[kk] : T[kk + 1];
-          x = drive<M>(scaled(p, law, Tm), x, t.data() + k, v.data() + k, 2, method, hold,
-                       max_substep, ignore);
+          auto next = scaled(p, law, T[kk + 1]);
+          x = drive<M>(hold == Hold::zoh ? pk : next, x, t.data() + k, v.data() + k, 2, method,
+                       hold, max_substep, ignore);
+          pk = std::move(next);
         }
         return record.take();
       },

@@ -13,9 +13,8 @@ template <class S>
 struct TemperatureLevels<ElastoPlastic<S>> {
   static void scale(typename ElastoPlastic<S>::Params& p, const S& level,
                     const S& viscous) noexcept {
-    scale_curve_levels(p.curve, level);
+    scale_curve_and_sigma2(p, level, viscous);
     p.z_ba *= level;
-    p.sigma2 *= viscous;
   }
 };
 

@@ -12,8 +12,7 @@ namespace frictionlab {
 template <class S, int N>
 struct TemperatureLevels<GMS<S, N>> {
   static void scale(typename GMS<S, N>::Params& p, const S& level, const S& viscous) noexcept {
-    scale_curve_levels(p.curve, level);
-    p.sigma2 *= viscous;
+    scale_curve_and_sigma2(p, level, viscous);
   }
 };
 

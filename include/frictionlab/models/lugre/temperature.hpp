@@ -11,8 +11,7 @@ namespace frictionlab {
 template <class S>
 struct TemperatureLevels<LuGre<S>> {
   static void scale(typename LuGre<S>::Params& p, const S& level, const S& viscous) noexcept {
-    scale_curve_levels(p.curve, level);
-    p.sigma2 *= viscous;
+    scale_curve_and_sigma2(p, level, viscous);
   }
 };
 

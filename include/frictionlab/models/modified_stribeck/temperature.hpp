@@ -12,8 +12,7 @@ template <class S>
 struct TemperatureLevels<ModifiedStribeck<S>> {
   static void scale(typename ModifiedStribeck<S>::Params& p, const S& level,
                     const S& viscous) noexcept {
-    scale_curve_levels(p.curve, level);
-    p.sigma2 *= viscous;
+    scale_curve_and_sigma2(p, level, viscous);
   }
 };
 

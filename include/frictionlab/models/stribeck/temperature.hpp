@@ -17,12 +17,20 @@ void scale_curve_levels(StribeckCurve<S>& c, const S& level) noexcept {
   c.Fs_neg *= level;
 }
 
+/// The rule of every model whose Params hold a Stribeck curve `curve` and a viscous coefficient
+/// sigma2 (the static models, LuGre, elasto-plastic, modified Stribeck, GMS): the curve's
+/// levels by `level`, sigma2 by `viscous`.
+template <class P, class S>
+void scale_curve_and_sigma2(P& p, const S& level, const S& viscous) noexcept {
+  scale_curve_levels(p.curve, level);
+  p.sigma2 *= viscous;
+}
+
 template <class S>
 struct TemperatureLevels<StaticFriction<S>> {
   static void scale(typename StaticFriction<S>::Params& p, const S& level,
                     const S& viscous) noexcept {
-    scale_curve_levels(p.curve, level);
-    p.sigma2 *= viscous;
+    scale_curve_and_sigma2(p, level, viscous);
   }
 };
 
